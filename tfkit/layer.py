@@ -1,0 +1,557 @@
+"""``Layer``: state from ``add_weight`` plus a ``call``, on top of ``tf.Module``.
+
+    class Linear(tfkit.Layer):
+        def build(self, input_shape): self.w = self.add_weight((input_shape[-1], 4))
+        def call(self, x): return tf.matmul(x, self.w)
+
+A layer builds itself on its first call, passes the ``training`` flag and
+masks on to the layers it calls, collects ``add_loss`` values, checks its
+inputs once built, and captures its constructor arguments as a config.
+Because it is a ``tf.Module``, ``tf.train.Checkpoint``, ``tf.saved_model``,
+``trainable_variables`` and ``submodules`` work on it unchanged.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+import threading
+from typing import Any, Sequence
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit import call_context, config_capture, masking, tracking
+from tfkit.input_spec import InputSpec
+
+_name_lock = threading.Lock()
+_name_counts: dict[str, int] = {}
+
+
+def unique_name(base: str) -> str:
+    """``base``, then ``base_1``, ``base_2``, ... for each later request."""
+    with _name_lock:
+        count = _name_counts.get(base, 0)
+        _name_counts[base] = count + 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+def clear_session() -> None:
+    """Reset automatic layer names (``dense``, ``dense_1``, ... start over)."""
+    with _name_lock:
+        _name_counts.clear()
+
+
+def to_snake_case(name: str) -> str:
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+@functools.lru_cache(maxsize=None)
+def _call_signature(cls: type) -> tuple[str, bool, bool, Any, bool]:
+    """(first argument name, accepts training, accepts mask, training default, has **kwargs)."""
+    params = list(inspect.signature(cls.call).parameters.values())[1:]
+    names = {p.name: p for p in params}
+    first = params[0].name if params else "inputs"
+    var_kw = any(p.kind == p.VAR_KEYWORD for p in params)
+    training = names.get("training")
+    default = None if training is None or training.default is inspect.Parameter.empty else training.default
+    return first, training is not None, "mask" in names, default, var_kw
+
+
+@functools.lru_cache(maxsize=None)
+def _build_parameters(cls: type) -> tuple[str, ...]:
+    params = list(inspect.signature(cls.build).parameters.values())[1:]
+    return tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+class _LayerState:
+    """tfkit's bookkeeping, kept off the attributes ``tf.Module`` tracks."""
+
+    __slots__ = (
+        "name", "dtype", "trainable", "built", "weights", "losses", "regularizers",
+        "init_args", "autocast", "input_spec", "auto_spec", "build_shapes", "supports_masking",
+    )
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.dtype = "float32"
+        self.trainable = True
+        self.built = False
+        self.weights: list[tf.Variable] = []
+        self.losses: list[Any] = []
+        self.regularizers: list[tuple[tf.Variable, Any]] = []
+        self.init_args: dict[str, Any] = {}
+        self.autocast = True
+        self.input_spec: Any = None
+        self.auto_spec: Any = None
+        self.build_shapes: Any = None
+        self.supports_masking = False
+
+
+class Layer(tf.Module):
+    """Base class of every tfkit layer and model.
+
+        layer = tfkit.layers.Dense(4)
+        y = layer(tf.ones((2, 3)))       # builds kernel (3, 4) and bias (4,)
+        layer.weights                    # [kernel, bias]
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Layer":
+        obj = super().__new__(cls)
+        state = _LayerState()
+        state.init_args = config_capture.capture(cls, args, kwargs)
+        object.__setattr__(obj, "_st", state)
+        return obj
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        dtype: Any = None,
+        trainable: bool = True,
+        autocast: bool = True,
+        input_shape: Sequence[int | None] | None = None,
+        input_dim: int | None = None,
+        activity_regularizer: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        if kwargs:
+            raise TypeError(
+                f"{type(self).__name__} got unexpected keyword argument(s): {', '.join(sorted(kwargs))}"
+            )
+        if name is not None and (not isinstance(name, str) or "/" in name or not name):
+            raise ValueError(f"Layer names must be non-empty strings without '/', got {name!r}")
+        layer_name = name or unique_name(to_snake_case(type(self).__name__))
+        module_name = re.sub(r"\W", "_", layer_name)
+        if not module_name[0].isalpha() and module_name[0] != "_":
+            module_name = "_" + module_name
+        super().__init__(name=module_name)
+        st = self._st
+        st.name = layer_name
+        st.dtype = _dtype_name(dtype)
+        st.trainable = bool(trainable)
+        st.autocast = autocast
+        st.supports_masking = type(self).compute_mask is not Layer.compute_mask
+        if input_dim is not None and input_shape is None:
+            input_shape = (input_dim,)
+        self._tfkit_batch_input_shape = (None, *input_shape) if input_shape is not None else None
+        from tfkit import regularizers
+
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    # ----------------------------------------------------------------- naming
+
+    @property
+    def name(self) -> str:
+        return self._st.name
+
+    @property
+    def path(self) -> str:
+        """This layer's path from the outermost layer being called (else its name)."""
+        outer = call_context.outermost()
+        if outer is not None:
+            found = tracking.path_of(outer.layer, self)
+            if found:
+                return f"{outer.layer.name}/{found}"
+        return self.name
+
+    @property
+    def dtype(self) -> str:
+        return self._st.dtype
+
+    @property
+    def compute_dtype(self) -> str:
+        return self._st.dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        return self._st.dtype
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    # ---------------------------------------------------------------- weights
+
+    def add_weight(
+        self,
+        shape: Sequence[int] | None = None,
+        initializer: Any = None,
+        dtype: Any = None,
+        trainable: bool = True,
+        regularizer: Any = None,
+        constraint: Any = None,
+        name: str | None = None,
+        aggregation: Any = "mean",
+        synchronization: Any = "auto",
+        autocast: bool = True,
+    ) -> tf.Variable:
+        """Create a ``tf.Variable`` owned (and tracked) by this layer.
+
+            self.w = self.add_weight(shape=(3, 4), initializer="random_normal")
+        """
+        from tfkit import constraints, initializers, regularizers
+
+        shape = tuple(int(d) for d in (shape or ()))
+        dtype = tf.as_dtype(dtype or self.variable_dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = initializers.get(initializer)
+        with tf.init_scope():
+            variable = tf.Variable(
+                initial_value=lambda: init(shape, dtype=dtype),
+                trainable=trainable,
+                dtype=dtype,
+                name=name or "variable",
+                constraint=constraints.get(constraint),
+                aggregation=_aggregation(aggregation),
+                synchronization=_synchronization(synchronization),
+            )
+        self._st.weights.append(variable)
+        reg = regularizers.get(regularizer)
+        if reg is not None:
+            self._st.regularizers.append((variable, reg))
+        return variable
+
+    @property
+    def trainable(self) -> bool:
+        return self._st.trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self._st.trainable = bool(value)
+        for layer in tracking.flatten_layers(self, include_self=False):
+            layer._st.trainable = bool(value)
+
+    @property
+    def weights(self) -> list[tf.Variable]:
+        """Every weight of this layer and its sub-layers, own weights first."""
+        return list(tracking.variable_paths(self, include=_is_weight).values())
+
+    @property
+    def trainable_weights(self) -> list[tf.Variable]:
+        return [w for w in self.weights if w.trainable and self._owner_trainable(w)]
+
+    @property
+    def non_trainable_weights(self) -> list[tf.Variable]:
+        trainable = {id(w) for w in self.trainable_weights}
+        return [w for w in self.weights if id(w) not in trainable]
+
+    def _owner_trainable(self, variable: tf.Variable) -> bool:
+        return id(variable) not in self._frozen_ids()
+
+    def _frozen_ids(self) -> set[int]:
+        frozen: set[int] = set()
+        for layer in tracking.flatten_layers(self):
+            if not layer._st.trainable:
+                frozen.update(id(w) for w in layer.weights)
+        return frozen
+
+    # tf.Module's own views follow the layer's (so frozen layers are frozen there too).
+    @property
+    def trainable_variables(self) -> Sequence[tf.Variable]:
+        return tuple(self.trainable_weights)
+
+    @property
+    def non_trainable_variables(self) -> Sequence[tf.Variable]:
+        trainable = {id(v) for v in self.trainable_weights}
+        return tuple(v for v in self.variables if id(v) not in trainable)
+
+    @property
+    def variables(self) -> Sequence[tf.Variable]:
+        """Weights plus other state (random-generator seeds, optimizer-free counters)."""
+        return tuple(tracking.variable_paths(self).values())
+
+    def weight_paths(self) -> dict[str, tf.Variable]:
+        """``{"encoder/dense_proj/kernel": variable, ...}`` for every weight."""
+        return tracking.variable_paths(self, include=_is_weight)
+
+    def count_params(self) -> int:
+        return int(sum(np.prod(w.shape) for w in self.weights))
+
+    def get_weights(self) -> list[np.ndarray]:
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, values: Sequence[Any]) -> None:
+        """Assign numpy values to ``weights`` in order; shapes are checked first."""
+        paths = self.weight_paths()
+        if len(values) != len(paths):
+            raise ValueError(
+                f"Layer '{self.name}' has {len(paths)} weights ({', '.join(paths)}), got {len(values)} values"
+            )
+        arrays = [np.asarray(v) for v in values]
+        for (path, variable), array in zip(paths.items(), arrays):
+            if tuple(variable.shape) != array.shape:
+                raise ValueError(
+                    f"Layer '{self.name}': weight '{path}' has shape {tuple(variable.shape)}, "
+                    f"got a value of shape {array.shape}"
+                )
+        for variable, array in zip(paths.values(), arrays):
+            variable.assign(array)
+
+    # ----------------------------------------------------------------- losses
+
+    def add_loss(self, value: Any) -> None:
+        """Record a scalar loss for the current forward pass (see ``losses``)."""
+        self._st.losses.append(value)
+
+    @property
+    def losses(self) -> list[Any]:
+        """Losses from the last forward pass plus weight-regularization losses."""
+        out: list[Any] = []
+        layers = tracking.flatten_layers(self)
+        for layer in layers:
+            out.extend(layer._st.losses)
+        for layer in layers:
+            for variable, regularizer in layer._st.regularizers:
+                out.append(regularizer(variable))
+        return out
+
+    def _clear_losses(self) -> None:
+        for layer in tracking.flatten_layers(self):
+            layer._st.losses.clear()
+
+    # ------------------------------------------------------------------ build
+
+    @property
+    def built(self) -> bool:
+        return self._st.built
+
+    @built.setter
+    def built(self, value: bool) -> None:
+        self._st.built = bool(value)
+
+    def build(self, input_shape: Any) -> None:
+        """Create weights from the first input's shape; the base does nothing."""
+        del input_shape
+
+    @property
+    def input_spec(self) -> Any:
+        return self._st.input_spec
+
+    @input_spec.setter
+    def input_spec(self, value: Any) -> None:
+        self._st.input_spec = value
+
+    @property
+    def supports_masking(self) -> bool:
+        return self._st.supports_masking
+
+    @supports_masking.setter
+    def supports_masking(self, value: bool) -> None:
+        self._st.supports_masking = bool(value)
+
+    def _build_from_call(self, first: Any, args: tuple, kwargs: dict) -> None:
+        shapes = tf.nest.map_structure(_shape_tuple, first)
+        params = _build_parameters(type(self))
+        build_kwargs = {}
+        if len(params) > 1:
+            bound = {self._first_arg_name(): first, **dict(zip(self._call_positional_names(), args)), **kwargs}
+            for param in params[1:]:
+                source = bound.get(param[: -len("_shape")]) if param.endswith("_shape") else None
+                if source is not None:
+                    build_kwargs[param] = tf.nest.map_structure(_shape_tuple, source)
+        n_weights = len(self._st.weights)
+        with tf.init_scope():
+            self.build(shapes, **build_kwargs)
+        self._st.built = True
+        self._st.build_shapes = shapes
+        if self._st.input_spec is None and len(self._st.weights) > n_weights and isinstance(shapes, tuple) \
+                and all(d is None or isinstance(d, int) for d in shapes) and shapes:
+            self._st.auto_spec = InputSpec(ndim=len(shapes), axes={-1: shapes[-1]})
+
+    def _first_arg_name(self) -> str:
+        return _call_signature(type(self))[0]
+
+    def _call_positional_names(self) -> list[str]:
+        params = list(inspect.signature(type(self).call).parameters.values())[2:]
+        return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+    def _check_inputs(self, first: Any) -> None:
+        spec = self._st.input_spec or self._st.auto_spec
+        if spec is None:
+            return
+        where = f"Layer '{self.path}' ({type(self).__name__})"
+        specs = spec if isinstance(spec, (list, tuple)) else None
+        if specs is None:
+            if tf.is_tensor(first) or isinstance(first, np.ndarray):
+                spec.check(first, where)
+            return
+        flat = tf.nest.flatten(first)
+        if len(flat) != len(specs):
+            raise ValueError(f"{where} expects {len(specs)} inputs, got {len(flat)}")
+        for i, (s, t) in enumerate(zip(specs, flat)):
+            if s is not None:
+                s.check(t, f"{where}, input {i},")
+
+    # ------------------------------------------------------------------- call
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        """The forward computation; override it. The base returns ``inputs``."""
+        return inputs
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        first_name, has_training, has_mask, training_default, _ = _call_signature(type(self))
+        if args:
+            first, rest = args[0], args[1:]
+        elif first_name in kwargs:
+            first, rest = kwargs.pop(first_name), ()
+        else:
+            raise TypeError(f"Layer '{self.name}' was called without inputs")
+        first = self._convert_inputs(first)
+        rest = tuple(self._convert_inputs(a) if isinstance(a, np.ndarray) else a for a in rest)
+
+        outer = call_context.current()
+        training = kwargs.pop("training", None)
+        if training is None and outer is not None:
+            training = outer.training
+        if training is None:
+            training = training_default
+        if has_training:
+            kwargs["training"] = training
+
+        input_mask = kwargs.get("mask") if has_mask else None
+        if input_mask is None:
+            input_mask = masking.get_mask_structure(first)
+            if has_mask and input_mask is not None:
+                kwargs["mask"] = input_mask
+        elif not has_mask:
+            kwargs.pop("mask", None)
+
+        if outer is None:
+            self._clear_losses()
+        with call_context.enter(self, training):
+            if not self._st.built:
+                self._build_from_call(first, rest, kwargs)
+            else:
+                self._check_inputs(first)
+            if tf.executing_eagerly():
+                outputs = self.call(first, *rest, **kwargs)
+            else:
+                with tf.name_scope(self._name_scope.name if hasattr(self._name_scope, "name") else self.name):
+                    outputs = self.call(first, *rest, **kwargs)
+            if self.activity_regularizer is not None:
+                for tensor in tf.nest.flatten(outputs):
+                    self.add_loss(self.activity_regularizer(tensor) / tf.cast(tf.shape(tensor)[0], tensor.dtype))
+            if input_mask is not None or self._st.supports_masking and _overrides_compute_mask(self):
+                out_mask = self.compute_mask(first, input_mask)
+                if out_mask is not None:
+                    masking.set_mask_structure(outputs, out_mask)
+        return outputs
+
+    def _convert_inputs(self, value: Any) -> Any:
+        dtype = self._st.dtype
+        floating = self._st.autocast and tf.as_dtype(dtype).is_floating
+
+        def convert(x: Any) -> Any:
+            if isinstance(x, np.ndarray):
+                if floating and np.issubdtype(x.dtype, np.floating):
+                    return tf.convert_to_tensor(x, dtype=dtype)
+                return tf.convert_to_tensor(x)
+            if floating and isinstance(x, (tf.Tensor, tf.Variable)) and x.dtype.is_floating and x.dtype != dtype:
+                mask = masking.get_mask(x)
+                x = tf.cast(x, dtype)
+                if mask is not None:
+                    masking.set_mask(x, mask)
+            return x
+
+        if isinstance(value, (np.ndarray, tf.Tensor, tf.Variable)):
+            return convert(value)
+        if isinstance(value, (list, tuple, dict)):
+            return tf.nest.map_structure(convert, value)
+        return value
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """The mask of the outputs: passed through when ``supports_masking``."""
+        return mask if self._st.supports_masking else None
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}) does not define compute_output_shape")
+
+    # ----------------------------------------------------------------- config
+
+    def get_config(self) -> dict[str, Any]:
+        """``name``, ``trainable``, ``dtype`` plus the constructor's plain arguments."""
+        base = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if type(self).get_config is not Layer.get_config:
+            return base
+        base.update(config_capture.plain_config(self.name, type(self), self._st.init_args))
+        return base
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Layer":
+        """``cls(**config)``; base keys the constructor does not take are set afterwards."""
+        config = dict(config)
+        later = {k: config.pop(k) for k in config_capture.BASE_KEYS if k in config and not config_capture.accepts(cls, k)}
+        try:
+            layer = cls(**config)
+        except TypeError as error:
+            raise TypeError(
+                f"Could not rebuild {cls.__name__} from config {config}: {error}. "
+                f"Override {cls.__name__}.from_config() if its constructor needs more than the config."
+            ) from error
+        if "trainable" in later:
+            layer.trainable = later["trainable"]
+        if "name" in later:
+            layer._st.name = later["name"]
+        if "dtype" in later and later["dtype"] is not None:
+            layer._st.dtype = _dtype_name(later["dtype"])
+        return layer
+
+
+def _is_weight(owner: Any, variable: tf.Variable) -> bool:
+    return not getattr(owner, "_tfkit_is_state", False)
+
+
+def _overrides_compute_mask(layer: Layer) -> bool:
+    return type(layer).compute_mask is not Layer.compute_mask
+
+
+def _shape_tuple(value: Any) -> Any:
+    shape = getattr(value, "shape", None)
+    if shape is None:
+        return value
+    shape = tf.TensorShape(shape)
+    if shape.rank is None:
+        return None
+    return tuple(shape.as_list())
+
+
+def _dtype_name(dtype: Any) -> str:
+    if dtype is None:
+        return "float32"
+    if isinstance(dtype, dict):
+        dtype = dtype.get("config", {}).get("name", "float32")
+    try:
+        return tf.as_dtype(dtype).name
+    except TypeError as error:
+        raise ValueError(f"Unknown dtype {dtype!r}: expected a TensorFlow dtype name such as 'float32'") from error
+
+
+def _aggregation(value: Any) -> tf.VariableAggregation:
+    if isinstance(value, tf.VariableAggregation):
+        return value
+    table = {
+        "none": tf.VariableAggregation.NONE,
+        "mean": tf.VariableAggregation.MEAN,
+        "sum": tf.VariableAggregation.SUM,
+        "only_first_replica": tf.VariableAggregation.ONLY_FIRST_REPLICA,
+    }
+    if value not in table:
+        raise ValueError(f"aggregation must be one of {sorted(table)}, got {value!r}")
+    return table[value]
+
+
+def _synchronization(value: Any) -> tf.VariableSynchronization:
+    if isinstance(value, tf.VariableSynchronization):
+        return value
+    table = {
+        "auto": tf.VariableSynchronization.AUTO,
+        "on_read": tf.VariableSynchronization.ON_READ,
+        "on_write": tf.VariableSynchronization.ON_WRITE,
+        "none": tf.VariableSynchronization.NONE,
+    }
+    if value not in table:
+        raise ValueError(f"synchronization must be one of {sorted(table)}, got {value!r}")
+    return table[value]

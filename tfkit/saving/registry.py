@@ -1,0 +1,199 @@
+"""Names to classes: the only way a config can reach Python objects.
+
+    @tfkit.saving.register_serializable(package="my_pkg")
+    class Linear(tfkit.Layer): ...
+    registry.lookup("layers", "my_pkg>Linear")  # -> Linear
+
+Built-in objects live in fixed per-kind tables filled when tfkit's own modules
+are imported; custom objects are registered explicitly (decorator, a
+``custom_objects=`` dict, or ``custom_object_scope``). Lookup is a dictionary
+access and nothing else: a name from a file never imports a module, never
+evaluates code and never walks attributes, so a hostile config can at most
+name an object the program already registered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+from typing import Any, Callable, Iterator, Mapping
+
+KINDS = (
+    "layers",
+    "initializers",
+    "activations",
+    "regularizers",
+    "constraints",
+    "losses",
+    "metrics",
+    "optimizers",
+    "schedules",
+    "callbacks",
+    "functions",
+)
+
+_BUILTINS: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
+_CUSTOM: dict[str, Any] = {}
+_NAME_OF: dict[int, str] = {}
+_scope = threading.local()
+
+_REGISTERED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(>[A-Za-z_][A-Za-z0-9_]*)?$")
+
+
+def builtin(kind: str, *aliases: str) -> Callable[[Any], Any]:
+    """Decorator that puts a tfkit object in the fixed table of ``kind``.
+
+    The object is found under its ``__name__`` and every alias
+    (``@builtin("activations", "swish")`` on ``silu``).
+    """
+    table = _BUILTINS[kind]
+
+    def decorate(obj: Any) -> Any:
+        for name in (obj.__name__, *aliases):
+            table[name] = obj
+        return obj
+
+    return decorate
+
+
+def register_serializable(package: str = "Custom", name: str | None = None) -> Callable[[Any], Any]:
+    """Register a custom class or function under ``"package>name"``.
+
+        @register_serializable(package="my_pkg")
+        class Linear(tfkit.Layer): ...
+        # saved configs now say "my_pkg>Linear"
+    """
+    if ">" in package:
+        raise ValueError(f"package must not contain '>', got {package!r}")
+
+    def decorate(obj: Any) -> Any:
+        registered = f"{package}>{name or obj.__name__}"
+        if not _REGISTERED_NAME.match(registered):
+            raise ValueError(
+                f"{registered!r} is not a valid registered name: use letters, digits and '_'"
+            )
+        _CUSTOM[registered] = obj
+        _NAME_OF[id(obj)] = registered
+        return obj
+
+    return decorate
+
+
+def registered_name(obj: Any) -> str | None:
+    """The ``package>name`` an object was registered under, if any."""
+    return _NAME_OF.get(id(obj))
+
+
+@contextlib.contextmanager
+def custom_object_scope(*mappings: Mapping[str, Any]) -> Iterator[None]:
+    """Make extra names resolvable inside a ``with`` block.
+
+        with custom_object_scope({"Linear": Linear}):
+            model = tfkit.load_model("m.h5")
+    """
+    stack = _scope_stack()
+    merged: dict[str, Any] = {}
+    for mapping in mappings:
+        merged.update(mapping or {})
+    stack.append(merged)
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def _scope_stack() -> list[dict[str, Any]]:
+    if not hasattr(_scope, "stack"):
+        _scope.stack = []
+    return _scope.stack
+
+
+def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
+    """Resolve ``name`` to an object of ``kind``, or raise ``ValueError``.
+
+    Order: ``custom_objects``, active ``custom_object_scope``s, registered
+    custom objects, then the built-in table of ``kind``.
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"Expected a {kind} name (a string), got {type(name).__name__}: {name!r}")
+    for mapping in (custom_objects or {}), *reversed(_scope_stack()):
+        if name in mapping:
+            return mapping[name]
+    if name in _CUSTOM:
+        return _CUSTOM[name]
+    table = _BUILTINS.get(kind)
+    if table is None:
+        raise ValueError(f"Unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+    if name in table:
+        return table[name]
+    plain = name.split(">")[-1]
+    if plain in table and ">" not in name:
+        return table[plain]
+    hint = ""
+    if "." in name or "/" in name:
+        hint = " Names in configs are registered names, never module paths."
+    known = ", ".join(sorted(table)[:40])
+    raise ValueError(
+        f"Unknown {kind[:-1] if kind.endswith('s') else kind} {name!r}.{hint} "
+        f"Known built-ins: {known}. For a custom object, decorate it with "
+        f"@tfkit.saving.register_serializable(package=...) or pass custom_objects={{{name!r}: ...}}."
+    )
+
+
+def name_for(kind: str, obj: Any) -> str:
+    """The name a class or function is saved under (registered name first)."""
+    registered = registered_name(obj)
+    if registered is not None:
+        return registered
+    name = getattr(obj, "__name__", None)
+    if name is not None and _BUILTINS[kind].get(name) is obj:
+        return name
+    raise ValueError(
+        f"{obj!r} is not a registered {kind[:-1]} and cannot be saved by name. "
+        f"Decorate it with @tfkit.saving.register_serializable(package=...)."
+    )
+
+
+def builtin_names(kind: str) -> list[str]:
+    """Sorted names in the built-in table of ``kind``."""
+    return sorted(_BUILTINS[kind])
+
+
+def resolve(kind: str, identifier: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
+    """Turn a string, a ``{"class_name", "config"}`` dict or an object into an object.
+
+    Strings naming a class give a default instance (``"glorot_uniform"`` ->
+    ``GlorotUniform()``); strings naming a function give the function;
+    dicts are rebuilt with the class's ``from_config``; anything else is
+    returned unchanged. ``None`` stays ``None``.
+    """
+    if identifier is None or not isinstance(identifier, (str, dict)):
+        return identifier
+    if isinstance(identifier, str):
+        obj = lookup(kind, identifier, custom_objects)
+        return obj() if isinstance(obj, type) else obj
+    if set(identifier) - {"class_name", "config", "kind"} or "class_name" not in identifier:
+        raise ValueError(
+            f"A serialized {kind[:-1]} is a dict with keys 'class_name' and 'config'; got keys {sorted(identifier)}"
+        )
+    obj = lookup(kind, identifier["class_name"], custom_objects)
+    config = identifier.get("config") or {}
+    if not isinstance(config, dict):
+        raise ValueError(f"The config of {identifier['class_name']!r} must be a dict, got {type(config).__name__}")
+    if not isinstance(obj, type):
+        if config:
+            raise ValueError(f"{identifier['class_name']!r} is a function and takes no config")
+        return obj
+    if hasattr(obj, "from_config"):
+        return obj.from_config(config)
+    return obj(**config)
+
+
+def to_config(kind: str, obj: Any) -> Any:
+    """Inverse of :func:`resolve`: a name for functions, a dict for objects."""
+    if obj is None:
+        return None
+    if isinstance(obj, type) or callable(obj) and not hasattr(obj, "get_config"):
+        return name_for(kind, obj)
+    return {"class_name": name_for(kind, type(obj)), "config": obj.get_config()}
