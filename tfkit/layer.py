@@ -72,6 +72,7 @@ class _LayerState:
     __slots__ = (
         "name", "dtype", "trainable", "built", "weights", "losses", "regularizers",
         "init_args", "autocast", "input_spec", "auto_spec", "build_shapes", "supports_masking",
+        "output_shapes",
     )
 
     def __init__(self) -> None:
@@ -88,6 +89,7 @@ class _LayerState:
         self.auto_spec: Any = None
         self.build_shapes: Any = None
         self.supports_masking = False
+        self.output_shapes: Any = None
 
 
 class Layer(tf.Module):
@@ -140,6 +142,12 @@ class Layer(tf.Module):
         from tfkit import regularizers
 
         self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("_tfkit_"):  # tfkit's own bookkeeping: never tracked as a dependency
+            object.__setattr__(self, name, value)
+            return
+        super().__setattr__(name, value)
 
     # ----------------------------------------------------------------- naming
 
@@ -431,6 +439,7 @@ class Layer(tf.Module):
             else:
                 with tf.name_scope(self._name_scope.name if hasattr(self._name_scope, "name") else self.name):
                     outputs = self.call(first, *rest, **kwargs)
+            self._st.output_shapes = tf.nest.map_structure(_shape_tuple, outputs)
             if self.activity_regularizer is not None:
                 for tensor in tf.nest.flatten(outputs):
                     self.add_loss(self.activity_regularizer(tensor) / tf.cast(tf.shape(tensor)[0], tensor.dtype))

@@ -1,0 +1,139 @@
+"""``BackupAndRestore``: resume an interrupted ``fit`` where it stopped.
+
+    backup = tfkit.callbacks.BackupAndRestore(backup_dir="/tmp/backup")
+    model.fit(x, y, epochs=10, callbacks=[backup])   # killed during epoch 6 ...
+    model.fit(x, y, epochs=10, callbacks=[backup])   # ... starts again at epoch 6
+
+At each epoch end (or every ``save_freq`` batches) a ``tf.train.Checkpoint``
+of the model, its optimizer, the number of finished epochs and the trainer's
+extra state (``model._tfkit_checkpoint_state()``: the data-shuffling random
+generator) is written to ``backup_dir`` through a ``tf.train.CheckpointManager``
+keeping one checkpoint: the new files are complete before the old ones go, so a
+crash while saving leaves the previous backup usable. ``on_train_begin``
+restores the latest backup and tells the trainer where to start by setting
+``model._tfkit_initial_epoch``. A ``fit`` that ends normally deletes the backup.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit.callbacks.callback import Callback
+from tfkit.saving import registry
+
+_RESERVED = ("model", "optimizer", "epoch")
+
+
+@registry.builtin("callbacks")
+class BackupAndRestore(Callback):
+    """Checkpoints training state to ``backup_dir`` and restores it at the next ``fit``.
+
+    Args:
+        backup_dir: directory for the backup (created if needed). Use a
+            different directory for each model trained at the same time.
+        save_freq: "epoch", or an integer number of batches between backups
+            (a backup taken mid-epoch restarts that epoch from the saved weights).
+        delete_checkpoint: remove ``backup_dir`` when ``fit`` finishes normally.
+    """
+
+    def __init__(self, backup_dir: str | os.PathLike, save_freq: str | int = "epoch", delete_checkpoint: bool = True) -> None:
+        super().__init__()
+        if not backup_dir:
+            raise ValueError("BackupAndRestore needs a backup_dir; got an empty value.")
+        if save_freq != "epoch" and not (isinstance(save_freq, int) and not isinstance(save_freq, bool) and save_freq > 0):
+            raise ValueError(f"BackupAndRestore save_freq must be 'epoch' or a positive integer (batches); got {save_freq!r}")
+        self.backup_dir = os.fspath(backup_dir)
+        self.save_freq = save_freq
+        self.delete_checkpoint = delete_checkpoint
+        self.restored_epoch: int | None = None
+        self._epoch_variable: tf.Variable | None = None
+        self._checkpoint: tf.train.Checkpoint | None = None
+        self._manager: tf.train.CheckpointManager | None = None
+        self._current_epoch = 0
+        self._batches_since_save = 0
+        self._last_batch_seen: int | None = None
+
+    def _implements_train_batch_hooks(self) -> bool:
+        return self.save_freq != "epoch"
+
+    # -- checkpoint plumbing --
+
+    def _build_checkpoint(self) -> None:
+        model = self.model
+        if model is None:
+            raise ValueError("BackupAndRestore has no model: the trainer must call set_model before on_train_begin.")
+        if self._epoch_variable is None:
+            self._epoch_variable = tf.Variable(0, dtype=tf.int64, trainable=False, name="finished_epochs")
+        state_fn = getattr(model, "_tfkit_checkpoint_state", None)
+        extra = dict(state_fn() or {}) if callable(state_fn) else {}
+        clashes = sorted(set(extra) & set(_RESERVED))
+        if clashes:
+            raise ValueError(
+                f"model._tfkit_checkpoint_state() returned reserved keys {clashes}; "
+                f"BackupAndRestore already uses {', '.join(_RESERVED)}."
+            )
+        trackables: dict[str, Any] = {"model": model, "epoch": self._epoch_variable, **extra}
+        optimizer = getattr(model, "optimizer", None)
+        if optimizer is not None:
+            trackables["optimizer"] = optimizer
+        self._checkpoint = tf.train.Checkpoint(**trackables)
+        self._manager = tf.train.CheckpointManager(self._checkpoint, directory=self.backup_dir, max_to_keep=1)
+
+    @property
+    def latest_checkpoint(self) -> str | None:
+        """Path prefix of the backup that the next ``fit`` would restore, if any."""
+        return tf.train.latest_checkpoint(self.backup_dir)
+
+    def _save(self, finished_epochs: int) -> None:
+        self._epoch_variable.assign(finished_epochs)
+        self._manager.save()
+
+    # -- hooks --
+
+    def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+        self._build_checkpoint()
+        self.restored_epoch = None
+        self._batches_since_save = 0
+        self._last_batch_seen = None
+        path = self._manager.latest_checkpoint
+        if path is None:
+            return
+        status = self._checkpoint.restore(path)
+        try:
+            status.assert_existing_objects_matched()
+        except AssertionError as error:
+            raise ValueError(
+                f"BackupAndRestore: the backup {path!r} does not match this model and optimizer ({error}). "
+                f"Delete {self.backup_dir!r} to start training from scratch."
+            ) from None
+        self.restored_epoch = int(self._epoch_variable.numpy())
+        self.model._tfkit_initial_epoch = self.restored_epoch
+
+    def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        self._current_epoch = epoch
+
+    def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        if self.save_freq == "epoch":
+            return
+        if self._last_batch_seen is None or batch <= self._last_batch_seen:
+            new_batches = batch + 1
+        else:
+            new_batches = batch - self._last_batch_seen
+        self._last_batch_seen = batch
+        self._batches_since_save += new_batches
+        if self._batches_since_save >= self.save_freq:
+            self._batches_since_save = 0
+            self._save(self._current_epoch)
+
+    def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        self._last_batch_seen = None
+        if self.save_freq == "epoch":
+            self._save(epoch + 1)
+
+    def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
+        if self.delete_checkpoint and os.path.isdir(self.backup_dir):
+            shutil.rmtree(self.backup_dir)

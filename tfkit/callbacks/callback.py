@@ -1,0 +1,150 @@
+"""``Callback``: the hooks ``fit``, ``evaluate`` and ``predict`` call.
+
+    class PrintLoss(tfkit.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None): print(epoch, logs["loss"])
+    model.fit(x, y, callbacks=[PrintLoss()])
+
+The trainer runs several steps per compiled call, so it calls the per-batch
+hooks for every batch only when some callback asks for them. A callback asks
+by overriding a batch hook (``on_train_batch_end`` ...); a callback that needs
+batch hooks only in some configurations overrides
+``_implements_train_batch_hooks`` (and its test/predict siblings) instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tfkit.saving import registry
+
+_DEFAULT_MARK = "_tfkit_default_hook"
+
+
+def default_hook(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a base-class hook as "does nothing", so overriding it can be detected."""
+    setattr(method, _DEFAULT_MARK, True)
+    return method
+
+
+def is_default_hook(method: Any) -> bool:
+    """True when ``method`` is a base-class hook nobody replaced."""
+    return bool(getattr(method, _DEFAULT_MARK, False))
+
+
+@registry.builtin("callbacks")
+class Callback:
+    """Base class of every callback; every hook does nothing by default.
+
+    Attributes:
+        model: the model being trained (set by ``set_model``).
+        params: ``{"epochs", "steps", "verbose"}`` of the running call.
+    """
+
+    def __init__(self) -> None:
+        self.params: dict[str, Any] = {}
+        self._model: Any = None
+
+    @property
+    def model(self) -> Any:
+        return self._model
+
+    @model.setter
+    def model(self, model: Any) -> None:
+        self._model = model
+
+    def set_params(self, params: dict[str, Any]) -> None:
+        self.params = params
+
+    def set_model(self, model: Any) -> None:
+        self._model = model
+
+    # -- batch hooks (``on_batch_*`` are the training aliases, as in Keras) --
+
+    @default_hook
+    def on_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        """Alias of ``on_train_batch_begin``, kept for older callbacks."""
+
+    @default_hook
+    def on_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        """Alias of ``on_train_batch_end``, kept for older callbacks."""
+
+    @default_hook
+    def on_train_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self.on_batch_begin(batch, logs=logs)
+
+    @default_hook
+    def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        """``logs`` holds the running averages of the loss and metrics so far."""
+        self.on_batch_end(batch, logs=logs)
+
+    @default_hook
+    def on_test_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_test_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_predict_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_predict_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    # -- epoch and whole-call hooks --
+
+    @default_hook
+    def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        """``logs`` holds the epoch's metrics, validation ones prefixed ``val_``."""
+
+    @default_hook
+    def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_test_begin(self, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_test_end(self, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_predict_begin(self, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    @default_hook
+    def on_predict_end(self, logs: dict[str, Any] | None = None) -> None:
+        pass
+
+    # -- what the trainer asks before choosing how often to call batch hooks --
+
+    def _implements_train_batch_hooks(self) -> bool:
+        """True when this callback wants ``on_train_batch_*`` for every batch."""
+        return not all(
+            is_default_hook(getattr(self, name))
+            for name in ("on_batch_begin", "on_batch_end", "on_train_batch_begin", "on_train_batch_end")
+        )
+
+    def _implements_test_batch_hooks(self) -> bool:
+        """True when this callback wants ``on_test_batch_*`` for every batch."""
+        return not all(
+            is_default_hook(getattr(self, name)) for name in ("on_test_batch_begin", "on_test_batch_end")
+        )
+
+    def _implements_predict_batch_hooks(self) -> bool:
+        """True when this callback wants ``on_predict_batch_*`` for every batch."""
+        return not all(
+            is_default_hook(getattr(self, name))
+            for name in ("on_predict_batch_begin", "on_predict_batch_end")
+        )

@@ -1,0 +1,206 @@
+"""``CallbackList``: one object the trainer calls, forwarding to every callback.
+
+    callbacks = CallbackList([EarlyStopping()], add_history=True, add_progbar=True,
+                             model=model, epochs=10, steps=100, verbose=1)
+    callbacks.on_train_begin(); ...; callbacks.on_train_end()
+
+Every hook is forwarded to each callback in order, with the same ``logs``
+dict (values turned into Python floats), so a callback that adds a key (the
+learning rate) is seen by the ones after it, ``History`` last of all.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+from tfkit.callbacks.callback import Callback
+from tfkit.callbacks.history import History
+from tfkit.callbacks.progbar_logger import ProgbarLogger
+
+_MODES = ("train", "test", "predict")
+
+
+def pythonify_logs(logs: dict[str, Any] | None) -> dict[str, Any]:
+    """A new dict whose scalar values (tensors, numpy numbers) are Python floats."""
+    result: dict[str, Any] = {}
+    for name, value in (logs or {}).items():
+        if hasattr(value, "numpy"):
+            value = value.numpy()
+        if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
+            value = value.item()
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            value = float(value)
+        result[name] = value
+    return result
+
+
+class CallbackList(Callback):
+    """Holds callbacks, adds ``History`` and ``ProgbarLogger``, and dispatches hooks.
+
+    Args:
+        callbacks: the user's callbacks (a list, or ``None``).
+        add_history: append a ``History`` unless one is already present.
+        add_progbar: append a ``ProgbarLogger`` unless one is present or
+            ``params["verbose"]`` is 0.
+        model: the model, given to every callback with ``set_model``.
+        **params: ``epochs``, ``steps`` and ``verbose``, given to every
+            callback with ``set_params``.
+    """
+
+    def __init__(
+        self,
+        callbacks: Iterable[Callback] | None = None,
+        add_history: bool = False,
+        add_progbar: bool = False,
+        model: Any = None,
+        **params: Any,
+    ) -> None:
+        super().__init__()
+        self.callbacks: list[Callback] = list(_flatten(callbacks))
+        for callback in self.callbacks:
+            if not isinstance(callback, Callback):
+                raise ValueError(
+                    f"callbacks must be tfkit.callbacks.Callback instances; got {type(callback).__name__}: {callback!r}"
+                )
+        self._history = next((c for c in self.callbacks if isinstance(c, History)), None)
+        self._progbar = next((c for c in self.callbacks if isinstance(c, ProgbarLogger)), None)
+        if add_history and self._history is None:
+            self._history = History()
+            self.callbacks.append(self._history)
+        if add_progbar and self._progbar is None and params.get("verbose", "auto") != 0:
+            self._progbar = ProgbarLogger()
+            self.callbacks.append(self._progbar)
+        self.set_model(model)
+        if params:
+            self.set_params(params)
+
+    # -- container --
+
+    @property
+    def history(self) -> History | None:
+        """The ``History`` in this list, if any (``fit`` returns it)."""
+        return self._history
+
+    @property
+    def progbar(self) -> ProgbarLogger | None:
+        """The ``ProgbarLogger`` in this list, if any."""
+        return self._progbar
+
+    def append(self, callback: Callback) -> None:
+        self.callbacks.append(callback)
+        if self.model is not None:
+            callback.set_model(self.model)
+        if self.params:
+            callback.set_params(self.params)
+
+    def __iter__(self) -> Iterator[Callback]:
+        return iter(self.callbacks)
+
+    def __len__(self) -> int:
+        return len(self.callbacks)
+
+    def set_model(self, model: Any) -> None:
+        if model is None:
+            return
+        super().set_model(model)
+        if self._history is not None:
+            model.history = self._history
+        for callback in self.callbacks:
+            callback.set_model(model)
+
+    def set_params(self, params: dict[str, Any]) -> None:
+        super().set_params(params)
+        for callback in self.callbacks:
+            callback.set_params(params)
+
+    def needs_batch_hooks(self, mode: str) -> bool:
+        """Whether any callback but the progress bar wants every batch of ``mode``.
+
+        ``mode`` is "train", "test" or "predict". The progress bar is left out:
+        the trainer feeds it once per compiled chunk.
+        """
+        if mode not in _MODES:
+            raise ValueError(f"needs_batch_hooks expects one of {_MODES}; got {mode!r}")
+        return any(
+            getattr(callback, f"_implements_{mode}_batch_hooks")()
+            for callback in self.callbacks
+            if not isinstance(callback, ProgbarLogger)
+        )
+
+    def _implements_train_batch_hooks(self) -> bool:
+        return any(c._implements_train_batch_hooks() for c in self.callbacks)
+
+    def _implements_test_batch_hooks(self) -> bool:
+        return any(c._implements_test_batch_hooks() for c in self.callbacks)
+
+    def _implements_predict_batch_hooks(self) -> bool:
+        return any(c._implements_predict_batch_hooks() for c in self.callbacks)
+
+    # -- dispatch --
+
+    def _call_all(self, hook: str, *args: Any, logs: dict[str, Any] | None) -> None:
+        logs = pythonify_logs(logs)
+        for callback in self.callbacks:
+            getattr(callback, hook)(*args, logs)
+
+    def on_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_batch_begin", batch, logs=logs)
+
+    def on_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_batch_end", batch, logs=logs)
+
+    def on_train_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_train_batch_begin", batch, logs=logs)
+
+    def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_train_batch_end", batch, logs=logs)
+
+    def on_test_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_test_batch_begin", batch, logs=logs)
+
+    def on_test_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_test_batch_end", batch, logs=logs)
+
+    def on_predict_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_predict_batch_begin", batch, logs=logs)
+
+    def on_predict_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_predict_batch_end", batch, logs=logs)
+
+    def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_epoch_begin", epoch, logs=logs)
+
+    def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_epoch_end", epoch, logs=logs)
+
+    def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_train_begin", logs=logs)
+
+    def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_train_end", logs=logs)
+
+    def on_test_begin(self, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_test_begin", logs=logs)
+
+    def on_test_end(self, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_test_end", logs=logs)
+
+    def on_predict_begin(self, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_predict_begin", logs=logs)
+
+    def on_predict_end(self, logs: dict[str, Any] | None = None) -> None:
+        self._call_all("on_predict_end", logs=logs)
+
+
+def _flatten(callbacks: Any) -> Iterator[Any]:
+    if callbacks is None:
+        return
+    if isinstance(callbacks, CallbackList):
+        yield from callbacks.callbacks
+    elif isinstance(callbacks, (list, tuple)):
+        for item in callbacks:
+            yield from _flatten(item)
+    else:
+        yield callbacks

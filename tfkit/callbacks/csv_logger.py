@@ -1,0 +1,88 @@
+"""``CSVLogger``: one CSV row of metrics per epoch.
+
+    model.fit(x, y, epochs=3, callbacks=[tfkit.callbacks.CSVLogger("training.csv")])
+    # epoch,loss,val_loss
+    # 0,0.31,0.29 ...
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import csv
+import os
+from typing import Any, TextIO
+
+import numpy as np
+
+from tfkit.callbacks.callback import Callback
+from tfkit.saving import registry
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, collections.abc.Iterable) and not (isinstance(value, np.ndarray) and value.ndim == 0):
+        return f'"[{", ".join(map(str, value))}]"'
+    return value
+
+
+@registry.builtin("callbacks")
+class CSVLogger(Callback):
+    """Writes ``epoch`` and the sorted log keys of every epoch to ``filename``.
+
+    Args:
+        filename: the CSV file.
+        separator: the column separator.
+        append: add to an existing file (its header is kept) instead of overwriting it.
+    """
+
+    def __init__(self, filename: str | os.PathLike, separator: str = ",", append: bool = False) -> None:
+        super().__init__()
+        self.filename = os.fspath(filename)
+        self.sep = separator
+        self.append = append
+        self.keys: list[str] | None = None
+        self.writer: csv.DictWriter | None = None
+        self.csv_file: TextIO | None = None
+        self._write_header = True
+
+    def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+        self._write_header = True
+        if self.append and os.path.exists(self.filename):
+            with open(self.filename, "r", encoding="utf-8") as existing:
+                self._write_header = not existing.readline()
+        self._close()
+        self.csv_file = open(self.filename, "a" if self.append else "w", newline="", encoding="utf-8")
+        self.writer = None
+        self.keys = None
+
+    def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        logs = logs or {}
+        if self.csv_file is None:
+            raise ValueError("CSVLogger.on_epoch_end was called before on_train_begin opened the file.")
+        if self.keys is None:
+            self.keys = sorted(logs)
+            if self.keys and not any(key.startswith("val_") for key in self.keys):
+                # Keep a stable header when validation logs appear only in later epochs.
+                self.keys += [f"val_{key}" for key in self.keys]
+        if self.writer is None:
+            separator = self.sep
+
+            class Dialect(csv.excel):
+                delimiter = separator
+
+            self.writer = csv.DictWriter(self.csv_file, fieldnames=["epoch", *self.keys], dialect=Dialect)
+            if self._write_header:
+                self.writer.writeheader()
+        row = {"epoch": epoch}
+        row.update((key, _cell(logs.get(key, "NA"))) for key in self.keys)
+        self.writer.writerow(row)
+        self.csv_file.flush()
+
+    def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
+        self._close()
+        self.writer = None
+
+    def _close(self) -> None:
+        if self.csv_file is not None and not self.csv_file.closed:
+            self.csv_file.close()

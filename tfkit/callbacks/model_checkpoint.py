@@ -1,0 +1,141 @@
+"""``ModelCheckpoint``: save the model or its weights while training.
+
+    save = tfkit.callbacks.ModelCheckpoint("ckpt/model-{epoch:02d}-{val_loss:.2f}.weights.h5",
+                                           save_weights_only=True, save_best_only=True)
+    model.fit(x, y, validation_split=0.2, epochs=10, callbacks=[save])
+
+``filepath`` is formatted with ``epoch`` (1-based), ``batch`` (1-based, when
+saving every ``save_freq`` batches) and every key of the logs.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any
+
+import numpy as np
+
+from tfkit.callbacks.monitor import MonitorCallback
+from tfkit.saving import registry
+
+
+@registry.builtin("callbacks")
+class ModelCheckpoint(MonitorCallback):
+    """Calls ``model.save_weights(path)`` or ``model.save(path)`` at epoch ends or every N batches.
+
+    Args:
+        filepath: path, possibly with ``{epoch:02d}`` / ``{val_loss:.4f}`` fields.
+        monitor: quantity compared when ``save_best_only``.
+        verbose: 1 prints a message at each save decision.
+        save_best_only: save only when ``monitor`` improved.
+        save_weights_only: save weights only (``save_weights``) instead of the model.
+        mode: "auto", "min" or "max".
+        save_freq: "epoch", or an integer number of batches between saves.
+        initial_value_threshold: the value ``monitor`` must beat for the first save.
+    """
+
+    def __init__(
+        self,
+        filepath: str | os.PathLike,
+        monitor: str = "val_loss",
+        verbose: int = 0,
+        save_best_only: bool = False,
+        save_weights_only: bool = False,
+        mode: str = "auto",
+        save_freq: str | int = "epoch",
+        initial_value_threshold: float | None = None,
+    ) -> None:
+        super().__init__(monitor, mode, initial_value_threshold)
+        if save_freq != "epoch" and not (isinstance(save_freq, int) and not isinstance(save_freq, bool) and save_freq > 0):
+            raise ValueError(f"ModelCheckpoint save_freq must be 'epoch' or a positive integer (batches); got {save_freq!r}")
+        self.filepath = os.fspath(filepath)
+        self.verbose = verbose
+        self.save_best_only = save_best_only
+        self.save_weights_only = save_weights_only
+        self.save_freq = save_freq
+        self._current_epoch = 0
+        self._batches_since_save = 0
+        self._last_batch_seen: int | None = None
+
+    def _implements_train_batch_hooks(self) -> bool:
+        return self.save_freq != "epoch"
+
+    def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        self._current_epoch = epoch
+
+    def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        if self._should_save_on_batch(batch):
+            self._save(self._current_epoch, batch, logs)
+
+    def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        if self.save_freq == "epoch":
+            self._save(epoch, None, logs)
+
+    def _should_save_on_batch(self, batch: int) -> bool:
+        if self.save_freq == "epoch":
+            return False
+        if self._last_batch_seen is None or batch <= self._last_batch_seen:
+            new_batches = batch + 1  # a new epoch started
+        else:
+            new_batches = batch - self._last_batch_seen
+        self._last_batch_seen = batch
+        self._batches_since_save += new_batches
+        if self._batches_since_save >= self.save_freq:
+            self._batches_since_save = 0
+            return True
+        return False
+
+    def format_path(self, epoch: int, batch: int | None, logs: dict[str, Any] | None) -> str:
+        """The file path for 0-based ``epoch`` / ``batch`` with ``logs`` filled in."""
+        fields = dict(logs or {})
+        fields["epoch"] = epoch + 1
+        if batch is not None and "batch" not in fields:
+            fields["batch"] = batch + 1
+        try:
+            return self.filepath.format(**fields)
+        except KeyError as error:
+            raise KeyError(
+                f"ModelCheckpoint could not format filepath {self.filepath!r}: no value for {error}. "
+                f"Available fields: {', '.join(sorted(fields))}."
+            ) from None
+
+    def _should_save(self, epoch: int, logs: dict[str, Any] | None, filepath: str) -> bool:
+        if not self.save_best_only:
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+            return True
+        current = (logs or {}).get(self.monitor)
+        if current is None:
+            warnings.warn(f"ModelCheckpoint can save the best model only with {self.monitor!r} in the logs; saving anyway.", stacklevel=3)
+            return True
+        if np.ndim(current) > 0:
+            warnings.warn(f"ModelCheckpoint: {self.monitor!r} is not a scalar ({current!r}); saving every time.", stacklevel=3)
+            return True
+        best = "None" if self.best is None else f"{self.best:.5f}"
+        if self._is_improvement(current, self.best):
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {current:.5f}, saving model to {filepath}")
+            self.best = current
+            return True
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}")
+        return False
+
+    def _save(self, epoch: int, batch: int | None, logs: dict[str, Any] | None) -> None:
+        filepath = self.format_path(epoch, batch, logs)
+        if not self._should_save(epoch, logs, filepath):
+            return
+        if os.path.isdir(filepath):
+            raise IsADirectoryError(
+                f"ModelCheckpoint needs a file path, but {filepath!r} is an existing directory. Give a file name."
+            )
+        directory = os.path.dirname(filepath)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        if self.save_weights_only:
+            self.model.save_weights(filepath)
+        else:
+            self.model.save(filepath)

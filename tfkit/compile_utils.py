@@ -1,0 +1,180 @@
+"""What ``compile(loss=..., metrics=...)`` turns into: one loss and one metric container.
+
+    loss = CompileLoss({"digits": "sparse_categorical_crossentropy"}, None, ["digits"])
+    total = loss(y_true, y_pred, sample_weight)        # weighted sum over outputs
+    metrics = CompileMetrics(["accuracy"], None, ["digits"]); metrics.build(y, y_pred, loss)
+
+Outputs are matched by name (dicts), position (lists) or, for a single
+output, directly. Per-output losses are logged as ``<output>_loss`` when a
+model has several outputs, as Keras does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfkit import losses as losses_module
+from tfkit import metrics as metrics_module
+
+
+def _flat_outputs(value: Any, output_names: Sequence[str]) -> list[Any]:
+    """Outputs (or targets) as a list in ``output_names`` order."""
+    if isinstance(value, dict):
+        missing = [n for n in output_names if n not in value]
+        if missing:
+            raise ValueError(f"Expected entries for outputs {list(output_names)}, missing {missing}; got keys {sorted(value)}")
+        return [value[n] for n in output_names]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def _per_output(spec: Any, output_names: Sequence[str], what: str) -> list[Any]:
+    """``spec`` expanded to one entry per output (None where an output has none)."""
+    n = len(output_names)
+    if isinstance(spec, dict):
+        unknown = sorted(set(spec) - set(output_names))
+        if unknown:
+            raise ValueError(f"compile({what}=...) names unknown outputs {unknown}; the model's outputs are {list(output_names)}")
+        return [spec.get(name) for name in output_names]
+    if isinstance(spec, (list, tuple)) and n > 1:
+        if len(spec) != n:
+            raise ValueError(f"compile({what}=...) got a list of {len(spec)} entries for a model with {n} outputs {list(output_names)}")
+        return list(spec)
+    if n > 1 and what == "loss" and spec is not None:
+        return [spec] * n
+    return [spec] + [None] * (n - 1)
+
+
+class CompileLoss:
+    """The compiled loss of a model: a weighted sum of one loss per output."""
+
+    def __init__(self, loss: Any, loss_weights: Any, output_names: Sequence[str]) -> None:
+        self.config = loss
+        self.loss_weights_config = loss_weights
+        self.output_names = list(output_names)
+        self.losses = [losses_module.get(l) if l is not None else None for l in _per_output(loss, self.output_names, "loss")]
+        if loss_weights is None:
+            self.weights = [1.0] * len(self.output_names)
+        else:
+            self.weights = [1.0 if w is None else float(w) for w in _per_output(loss_weights, self.output_names, "loss_weights")]
+        self.trackers = (
+            [metrics_module.Mean(name=f"{name}_loss") for name in self.output_names]
+            if len(self.output_names) > 1 else []
+        )
+
+    @property
+    def empty(self) -> bool:
+        return all(l is None for l in self.losses)
+
+    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> tf.Tensor | None:
+        if self.empty:
+            return None
+        if y_true is None:
+            raise ValueError(
+                "The model was compiled with a loss but no targets were given: pass y to fit/evaluate, "
+                "or compile without a loss to train on add_loss() losses only."
+            )
+        trues = _flat_outputs(y_true, self.output_names)
+        preds = _flat_outputs(y_pred, self.output_names)
+        if len(preds) != len(self.losses) or len(trues) != len(preds):
+            raise ValueError(
+                f"The model has {len(self.losses)} outputs {self.output_names} but got {len(preds)} predictions and {len(trues)} targets"
+            )
+        weights = _flat_outputs(sample_weight, self.output_names) if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(preds)
+        total = None
+        for i, (loss, weight, t, p, sw) in enumerate(zip(self.losses, self.weights, trues, preds, weights)):
+            if loss is None:
+                continue
+            value = loss(t, p, sample_weight=sw)
+            if self.trackers:
+                self.trackers[i].update_state(value)
+            value = value * weight if weight != 1.0 else value
+            total = value if total is None else total + value
+        return total
+
+
+class CompileMetrics:
+    """Every compiled metric of a model, one list per output; built from the first batch."""
+
+    name = "compile_metrics"
+
+    def __init__(self, metrics: Any, weighted_metrics: Any, output_names: Sequence[str]) -> None:
+        self.metrics_config = metrics
+        self.weighted_config = weighted_metrics
+        self.output_names = list(output_names)
+        self.built = False
+        self.per_output: list[list[Any]] = [[] for _ in self.output_names]
+        self.weighted_per_output: list[list[Any]] = [[] for _ in self.output_names]
+
+    def build(self, y_true: Any, y_pred: Any, compile_loss: CompileLoss | None) -> None:
+        """Resolve names such as ``"accuracy"`` by the loss and the target/prediction shapes."""
+        if self.built:
+            return
+        trues = _flat_outputs(y_true, self.output_names) if y_true is not None else [None] * len(self.output_names)
+        preds = _flat_outputs(y_pred, self.output_names)
+        loss_objs = compile_loss.losses if compile_loss is not None else [None] * len(preds)
+        prefix = len(self.output_names) > 1
+        for config, target in ((self.metrics_config, self.per_output), (self.weighted_config, self.weighted_per_output)):
+            if config is None:
+                continue
+            expanded = self._expand(config)
+            for i, entries in enumerate(expanded):
+                for entry in entries or []:
+                    metric = self._resolve(entry, loss_objs[i] if i < len(loss_objs) else None, trues[i], preds[i])
+                    if prefix:
+                        metric._tfkit_display_name = f"{self.output_names[i]}_{metric.name}"
+                    if target is self.weighted_per_output:
+                        metric._tfkit_display_name = "weighted_" + getattr(metric, "_tfkit_display_name", metric.name)
+                    target[i].append(metric)
+        self.built = True
+
+    def _expand(self, config: Any) -> list[list[Any]]:
+        n = len(self.output_names)
+        if isinstance(config, dict):
+            per = _per_output(config, self.output_names, "metrics")
+            return [p if isinstance(p, (list, tuple)) else ([p] if p is not None else []) for p in per]
+        if isinstance(config, (list, tuple)):
+            if n > 1 and config and all(isinstance(c, (list, tuple)) or c is None for c in config):
+                if len(config) != n:
+                    raise ValueError(f"compile(metrics=...) got {len(config)} lists for {n} outputs")
+                return [list(c or []) for c in config]
+            return [list(config) for _ in range(n)]
+        return [[config] for _ in range(n)]
+
+    @staticmethod
+    def _resolve(entry: Any, loss: Any, y_true: Any, y_pred: Any) -> Any:
+        if isinstance(entry, str) and entry in ("accuracy", "acc"):
+            return metrics_module.resolve_accuracy(
+                entry, loss, getattr(y_true, "shape", None), getattr(y_pred, "shape", None)
+            )
+        return metrics_module.get(entry)
+
+    @property
+    def metrics(self) -> list[Any]:
+        return [m for group in self.per_output + self.weighted_per_output for m in group]
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        if not self.built:
+            self.build(y_true, y_pred, None)
+        trues = _flat_outputs(y_true, self.output_names)
+        preds = _flat_outputs(y_pred, self.output_names)
+        weights = _flat_outputs(sample_weight, self.output_names) if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(preds)
+        for i, (t, p) in enumerate(zip(trues, preds)):
+            for metric in self.per_output[i]:
+                metric.update_state(t, p)
+            for metric in self.weighted_per_output[i]:
+                metric.update_state(t, p, sample_weight=weights[i])
+
+    def result(self) -> dict[str, Any]:
+        return {getattr(m, "_tfkit_display_name", m.name): m.result() for m in self.metrics}
+
+    def reset_state(self) -> None:
+        for metric in self.metrics:
+            metric.reset_state()
+
+    @property
+    def variables(self) -> list[tf.Variable]:
+        return [v for m in self.metrics for v in m.variables]

@@ -1,0 +1,241 @@
+"""Turning user data into what the compiled loops consume.
+
+    data = adapt(x_train, y_train, batch_size=64, shuffle=True)
+    data.steps_per_epoch          # 938 for 60,000 samples
+    data.tensors                  # (x, y, sample_weight) kept as tensors: indexed in-graph
+
+In-memory inputs (numpy arrays, tensors, and lists/tuples/dicts of them)
+become ``ArrayData``: the whole arrays live as tensors and the trainer slices
+batches inside its compiled loop, so no Python runs per batch. Everything
+else (``tf.data.Dataset``, Python generators) becomes ``DatasetData``.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+import tensorflow as tf
+
+
+class ArrayData:
+    """In-memory data as tensors, batched and shuffled by index inside the graph."""
+
+    def __init__(self, tensors: tuple, batch_size: int, shuffle: Any) -> None:
+        self.tensors = tensors
+        self.batch_size = int(batch_size)
+        self.shuffle = shuffle
+        self.num_samples = _num_samples(tensors)
+        self.steps_per_epoch = max(1, math.ceil(self.num_samples / self.batch_size)) if self.num_samples else 0
+
+    @property
+    def cardinality(self) -> int:
+        return self.steps_per_epoch
+
+    def as_dataset(self) -> tf.data.Dataset:
+        dataset = tf.data.Dataset.from_tensor_slices(self.tensors)
+        return dataset.batch(self.batch_size)
+
+    def element_spec(self) -> Any:
+        return tf.nest.map_structure(
+            lambda t: tf.TensorSpec((None, *t.shape[1:]), t.dtype), self.tensors
+        )
+
+
+class DatasetData:
+    """A batched ``tf.data.Dataset`` (datasets and generators end up here)."""
+
+    def __init__(self, dataset: tf.data.Dataset, steps_per_epoch: int | None = None) -> None:
+        self.dataset = dataset
+        cardinality = int(dataset.cardinality())
+        self.steps_per_epoch = steps_per_epoch or (cardinality if cardinality >= 0 else None)
+        self.batch_size = None
+
+    @property
+    def cardinality(self) -> int | None:
+        return self.steps_per_epoch
+
+    def as_dataset(self) -> tf.data.Dataset:
+        return self.dataset
+
+    def element_spec(self) -> Any:
+        return self.dataset.element_spec
+
+
+def adapt(
+    x: Any,
+    y: Any = None,
+    sample_weight: Any = None,
+    batch_size: int | None = None,
+    shuffle: Any = False,
+    class_weight: Mapping[int, float] | None = None,
+    steps_per_epoch: int | None = None,
+) -> ArrayData | DatasetData:
+    """Wrap ``x`` (and ``y``, ``sample_weight``) for the trainer.
+
+    Raises ``ValueError`` for unsupported types, mismatched lengths, or
+    ``y``/``sample_weight`` given alongside a dataset or generator.
+    """
+    if isinstance(x, tf.data.Dataset) or _is_generator(x):
+        if y is not None or sample_weight is not None:
+            kind = "a tf.data.Dataset" if isinstance(x, tf.data.Dataset) else "a generator"
+            raise ValueError(
+                f"When x is {kind}, it must yield (x, y) or (x, y, sample_weight) itself: "
+                f"do not pass y or sample_weight separately."
+            )
+        dataset = x if isinstance(x, tf.data.Dataset) else _generator_dataset(x)
+        if class_weight:
+            dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
+        return DatasetData(dataset, steps_per_epoch)
+    if x is None:
+        raise ValueError("fit/evaluate/predict need data: x is None")
+    tensors = tuple(_to_tensors(v, name) for v, name in ((x, "x"), (y, "y"), (sample_weight, "sample_weight")))
+    while tensors and tensors[-1] is None:
+        tensors = tensors[:-1]
+    if len(tensors) == 2 and tensors[1] is None:
+        tensors = tensors[:1]
+    _check_lengths(tensors)
+    if class_weight:
+        if len(tensors) < 2:
+            raise ValueError("class_weight needs targets y")
+        tensors = _apply_class_weight(tensors, class_weight)
+    return ArrayData(tensors, batch_size or 32, shuffle)
+
+
+def split_validation(data: ArrayData, validation_split: float) -> tuple[ArrayData, ArrayData]:
+    """Keras's ``validation_split``: the *last* fraction of the samples, before shuffling."""
+    if not 0.0 < validation_split < 1.0:
+        raise ValueError(f"validation_split must be in (0, 1), got {validation_split}")
+    split_at = int(data.num_samples * (1.0 - validation_split))
+    if split_at == 0 or split_at == data.num_samples:
+        raise ValueError(
+            f"validation_split={validation_split} leaves an empty training or validation set "
+            f"for {data.num_samples} samples"
+        )
+    head = tf.nest.map_structure(lambda t: t[:split_at], data.tensors)
+    tail = tf.nest.map_structure(lambda t: t[split_at:], data.tensors)
+    return ArrayData(head, data.batch_size, data.shuffle), ArrayData(tail, data.batch_size, False)
+
+
+def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
+    """``(x, y, sample_weight)`` from a batch, as Keras's ``train_step`` expects."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) == 1:
+        return data[0], None, None
+    if len(data) == 2:
+        return data[0], data[1], None
+    if len(data) == 3:
+        return data[0], data[1], data[2]
+    raise ValueError(f"Data must be x, (x,), (x, y) or (x, y, sample_weight); got a tuple of {len(data)}")
+
+
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> tuple:
+    if y is None:
+        return (x,)
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+def _unpack_tuple(data: tuple) -> tuple:
+    if len(data) == 1 and isinstance(data[0], tuple):
+        return data[0]
+    return data
+
+
+def _is_generator(x: Any) -> bool:
+    return isinstance(x, (types.GeneratorType, Iterator)) and not isinstance(x, (np.ndarray, tf.Tensor))
+
+
+def _generator_dataset(generator: Any) -> tf.data.Dataset:
+    try:
+        first = next(generator)
+    except StopIteration as error:
+        raise ValueError("The generator passed as x yielded nothing") from error
+    first = first if isinstance(first, tuple) else (first,)
+
+    def spec(value: Any) -> tf.TensorSpec:
+        tensor = tf.convert_to_tensor(value)
+        if tensor.dtype == tf.float64:
+            tensor = tf.cast(tensor, tf.float32)
+        return tf.TensorSpec((None, *tensor.shape[1:]), tensor.dtype)
+
+    signature = tf.nest.map_structure(spec, first)
+
+    def replay() -> Iterator[Any]:
+        yield first
+        for item in generator:
+            yield item if isinstance(item, tuple) else (item,)
+
+    return tf.data.Dataset.from_generator(replay, output_signature=signature)
+
+
+def _to_tensors(value: Any, name: str) -> Any:
+    if value is None:
+        return None
+
+    def convert(leaf: Any) -> tf.Tensor:
+        if isinstance(leaf, tf.Tensor):
+            tensor = leaf
+        elif isinstance(leaf, (np.ndarray, list, int, float)) or np.isscalar(leaf):
+            array = np.asarray(leaf)
+            if array.dtype == object:
+                raise ValueError(f"{name} holds Python objects (dtype=object); expected numbers")
+            tensor = tf.convert_to_tensor(array)
+        else:
+            raise ValueError(
+                f"Unsupported type for {name}: {type(leaf).__name__}. Expected numpy arrays, "
+                f"tensors, lists/tuples/dicts of them, a tf.data.Dataset or a generator."
+            )
+        if tensor.dtype == tf.float64:
+            tensor = tf.cast(tensor, tf.float32)
+        if tensor.shape.rank == 0:
+            raise ValueError(f"{name} must have a batch dimension, got a scalar")
+        return tensor
+
+    if isinstance(value, (dict, tuple)):
+        return tf.nest.map_structure(convert, value)
+    if isinstance(value, list) and value and all(isinstance(v, (np.ndarray, tf.Tensor)) for v in value):
+        return tuple(convert(v) for v in value)
+    return convert(value)
+
+
+def _num_samples(tensors: tuple) -> int:
+    flat = tf.nest.flatten(tensors)
+    return int(flat[0].shape[0]) if flat else 0
+
+
+def _check_lengths(tensors: tuple) -> None:
+    names = ("x", "y", "sample_weight")
+    sizes = []
+    for name, part in zip(names, tensors):
+        for i, leaf in enumerate(tf.nest.flatten(part)):
+            label = name if len(tf.nest.flatten(part)) == 1 else f"{name}[{i}]"
+            sizes.append((label, int(leaf.shape[0])))
+    if len({s for _, s in sizes}) > 1:
+        listing = ", ".join(f"{label}: {size}" for label, size in sizes)
+        raise ValueError(f"Data cardinality is ambiguous: all inputs must have the same number of samples ({listing})")
+
+
+def _apply_class_weight(tensors: tuple, class_weight: Mapping[int, float]) -> tuple:
+    x, y, sample_weight = (tuple(tensors) + (None, None))[:3]
+    if isinstance(y, (tuple, dict)):
+        raise ValueError("class_weight is only supported for models with a single output")
+    n = max(int(k) for k in class_weight) + 1
+    table = np.ones(n, dtype=np.float32)
+    for k, v in class_weight.items():
+        table[int(k)] = float(v)
+    y_t = tf.convert_to_tensor(y)
+    if y_t.shape.rank is not None and y_t.shape.rank > 1 and y_t.shape[-1] and y_t.shape[-1] > 1:
+        classes = tf.argmax(y_t, axis=-1)
+    else:
+        classes = tf.cast(tf.reshape(tf.round(tf.cast(y_t, tf.float32)), [-1]), tf.int64)
+    weights = tf.gather(tf.constant(table), classes)
+    if sample_weight is not None:
+        weights = weights * tf.cast(tf.reshape(sample_weight, tf.shape(weights)), tf.float32)
+    return (x, y, weights)

@@ -1,0 +1,13 @@
+"""Small standard data sets as numpy arrays: local folders first, verified download otherwise.
+
+    from tfkit.datasets import mnist
+    (x_train, y_train), (x_test, y_test) = mnist.load_data()
+    # looks in $TFKIT_DATA_DIR, then $TFKIT_CACHE_DIR (default ~/.tfkit/datasets)
+
+Imports numpy and the standard library only (never TensorFlow).
+"""
+
+from tfkit.datasets import download, mnist  # noqa: F401
+from tfkit.datasets.download import DownloadError, get_file  # noqa: F401
+
+__all__ = ["DownloadError", "download", "get_file", "mnist"]

@@ -1,0 +1,149 @@
+"""Losses: Keras 3 loss classes and functions on plain TensorFlow.
+
+    loss_fn = tfkit.losses.get("sparse_categorical_crossentropy")   # a Loss instance
+    value = loss_fn(y_true, y_pred, sample_weight=w)                # scalar
+    tfkit.losses.mean_squared_error(y_true, y_pred)                 # per-sample losses
+
+Module map: ``reduction`` (weights, masks, reductions), ``loss`` (``Loss``,
+``LossFunctionWrapper``), ``functions`` (per-sample loss functions),
+``builtins`` (the loss classes). This file adds lookup and (de)serialization.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tfkit.losses.builtins import (
+    BinaryCrossentropy,
+    BinaryFocalCrossentropy,
+    CategoricalCrossentropy,
+    CategoricalHinge,
+    CosineSimilarity,
+    Hinge,
+    Huber,
+    KLDivergence,
+    LogCosh,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    MeanSquaredLogarithmicError,
+    Poisson,
+    SparseCategoricalCrossentropy,
+    SquaredHinge,
+)
+from tfkit.losses.functions import (
+    binary_crossentropy,
+    binary_focal_crossentropy,
+    categorical_crossentropy,
+    categorical_hinge,
+    cosine_similarity,
+    hinge,
+    huber,
+    kl_divergence,
+    log_cosh,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    mean_squared_logarithmic_error,
+    poisson,
+    sparse_categorical_crossentropy,
+    squared_hinge,
+)
+from tfkit.losses.loss import BuiltinLoss, Loss, LossFunctionWrapper
+from tfkit.losses.reduction import (
+    reduce_weighted_values,
+    scale_loss_for_distribution,
+    unscale_loss_for_distribution,
+)
+from tfkit.saving import registry
+
+# Short names Keras accepts for the functions.
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kl_divergence
+bce = binary_crossentropy
+
+_LOSS_FUNCTIONS = {
+    fn.__name__: fn
+    for fn in (
+        binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_hinge,
+        cosine_similarity, hinge, huber, kl_divergence, log_cosh, mean_absolute_error,
+        mean_absolute_percentage_error, mean_squared_error, mean_squared_logarithmic_error, poisson,
+        sparse_categorical_crossentropy, squared_hinge,
+    )
+}
+
+
+def get(identifier: Any) -> Loss | None:
+    """A ``Loss`` from a name, a config dict, a class, a ``Loss`` or a plain function.
+
+    Strings name a class or one of its aliases (``"mse"`` ->
+    ``MeanSquaredError()``, ``"binary_crossentropy"`` ->
+    ``BinaryCrossentropy()``); plain callables ``fn(y_true, y_pred)`` are
+    wrapped in a :class:`LossFunctionWrapper` named after them.
+    """
+    if identifier is None or isinstance(identifier, Loss):
+        return identifier
+    if isinstance(identifier, type):
+        if issubclass(identifier, Loss):
+            return identifier()
+        raise ValueError(f"Expected a Loss subclass, got class {identifier.__name__}")
+    obj = deserialize(identifier) if isinstance(identifier, (str, dict)) else identifier
+    if isinstance(obj, Loss):
+        return obj
+    if callable(obj):
+        return LossFunctionWrapper(obj, name=getattr(obj, "__name__", None))
+    raise ValueError(
+        f"Could not interpret loss identifier {identifier!r}: expected a loss name such as 'mse', "
+        "a {'class_name': ..., 'config': ...} dict, a Loss instance or a function fn(y_true, y_pred)"
+    )
+
+
+def serialize(loss: Any) -> Any:
+    """Plain data for a loss: a ``{"class_name", "config"}`` dict, or a name for a function."""
+    if loss is None:
+        return None
+    if callable(loss) and not isinstance(loss, (Loss, type)):
+        return registry.to_config("functions", loss)
+    return registry.to_config("losses", loss)
+
+
+def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
+    """Inverse of :func:`serialize` (a function's name gives the matching class instance)."""
+    return registry.resolve("losses", config, custom_objects)
+
+
+def is_loss_of_kind(loss: Any, kind: str) -> bool:
+    """Whether ``loss`` (object, function or name) is a ``"binary"``, ``"categorical"`` or ``"sparse"`` crossentropy."""
+    classes = {
+        "binary": (BinaryCrossentropy, BinaryFocalCrossentropy),
+        "categorical": (CategoricalCrossentropy,),
+        "sparse": (SparseCategoricalCrossentropy,),
+    }[kind]
+    fns = tuple(getattr(c, "function") for c in classes)
+    if isinstance(loss, str):
+        try:
+            loss = registry.lookup("losses", loss)
+        except ValueError:
+            return False
+    if isinstance(loss, type):
+        return issubclass(loss, classes)
+    if isinstance(loss, classes):
+        return True
+    if isinstance(loss, LossFunctionWrapper):
+        return loss.fn in fns
+    return loss in fns
+
+
+__all__ = [
+    "Loss", "LossFunctionWrapper", "BuiltinLoss",
+    "MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
+    "CosineSimilarity", "Huber", "LogCosh", "Hinge", "SquaredHinge", "CategoricalHinge", "KLDivergence",
+    "Poisson", "BinaryCrossentropy", "BinaryFocalCrossentropy", "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+    *_LOSS_FUNCTIONS, "mse", "mae", "mape", "msle", "kld", "bce",
+    "get", "serialize", "deserialize", "is_loss_of_kind",
+    "reduce_weighted_values", "scale_loss_for_distribution", "unscale_loss_for_distribution",
+]

@@ -1,0 +1,169 @@
+"""The ``Loss`` base class and the wrapper that turns a loss function into one.
+
+    class MyMSE(tfkit.losses.Loss):
+        def call(self, y_true, y_pred): return tf.reduce_mean(tf.square(y_pred - y_true), -1)
+    MyMSE()(y_true, y_pred, sample_weight=w)  # scalar, Keras 3's "sum_over_batch_size"
+
+``call`` returns per-sample (per-element) losses; ``__call__`` casts inputs
+to the loss's dtype, folds in masks and ``sample_weight`` and reduces.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import tensorflow as tf
+
+from tfkit import masking
+from tfkit.losses.reduction import reduce_weighted_values, squeeze_or_expand_to_same_rank, standardize_reduction
+from tfkit.saving import registry
+
+_SCOPE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-]*$")
+
+
+def to_snake_case(name: str) -> str:
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def dtype_name(dtype: Any) -> str:
+    """A dtype as its plain string name (``None`` -> ``"float32"``)."""
+    if dtype is None:
+        return "float32"
+    try:
+        return tf.as_dtype(dtype).name
+    except TypeError as error:
+        raise ValueError(f"Expected a dtype such as 'float32', got {dtype!r}") from error
+
+
+def scope_name(name: str, fallback: str) -> str:
+    """``name`` if TensorFlow accepts it as a name scope, else a cleaned-up version."""
+    if _SCOPE_NAME.match(name):
+        return name
+    cleaned = re.sub(r"[^A-Za-z0-9_.\-]", "_", name).lstrip("_-")
+    return cleaned if cleaned and _SCOPE_NAME.match(cleaned) else fallback
+
+
+@registry.builtin("losses")
+class Loss:
+    """Base class: subclasses implement ``call(y_true, y_pred) -> per-sample losses``.
+
+    Args:
+        name: name of the loss (also its name scope).
+        reduction: ``"sum_over_batch_size"`` (default), ``"mean"``, ``"sum"``,
+            ``"mean_with_sample_weight"`` or ``"none"``/``None``.
+        dtype: dtype both ``y_true`` and ``y_pred`` are cast to (default float32).
+    """
+
+    #: Whether ``y_true`` is cast to the loss dtype before ``call`` (class ids are not).
+    cast_y_true = True
+
+    def __init__(self, name: str | None = None, reduction: str | None = "sum_over_batch_size", dtype: Any = None) -> None:
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"{type(self).__name__}: name must be a string, got {name!r}")
+        self.name = name or to_snake_case(type(self).__name__)
+        self.reduction = standardize_reduction(reduction)
+        self._dtype = dtype_name(dtype)
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype
+
+    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> tf.Tensor:
+        in_mask = masking.get_mask(y_pred)
+        with tf.name_scope(scope_name(self.name, "loss")):
+            y_pred = tf.cast(tf.convert_to_tensor(y_pred), self.dtype)
+            y_true = tf.convert_to_tensor(y_true)
+            if self.cast_y_true:
+                y_true = tf.cast(y_true, self.dtype)
+            losses = self.call(y_true, y_pred)
+            out_mask = masking.get_mask(losses)
+            if in_mask is not None and out_mask is not None:
+                mask = tf.logical_and(tf.cast(in_mask, tf.bool), tf.cast(out_mask, tf.bool))
+            else:
+                mask = in_mask if in_mask is not None else out_mask
+            return reduce_weighted_values(
+                losses, sample_weight=sample_weight, mask=mask, reduction=self.reduction, dtype=self.dtype
+            )
+
+    def call(self, y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
+        raise NotImplementedError(f"{type(self).__name__} must implement call(y_true, y_pred)")
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "reduction": self.reduction, "dtype": self.dtype}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Loss":
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, reduction={self.reduction}>"
+
+
+@registry.builtin("losses")
+class LossFunctionWrapper(Loss):
+    """A ``Loss`` around ``fn(y_true, y_pred, **kwargs) -> per-sample losses``.
+
+        loss = LossFunctionWrapper(my_fn, name="my_loss", delta=2.0)
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        reduction: str | None = "sum_over_batch_size",
+        name: str | None = None,
+        dtype: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        if not callable(fn):
+            raise ValueError(f"LossFunctionWrapper expects a callable fn(y_true, y_pred), got {fn!r}")
+        super().__init__(name=name or getattr(fn, "__name__", None), reduction=reduction, dtype=dtype)
+        self.fn = fn
+        self._fn_kwargs = kwargs
+
+    def call(self, y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
+        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config["fn"] = registry.to_config("functions", self.fn)
+        config.update(self._fn_kwargs)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "LossFunctionWrapper":
+        config = dict(config)
+        fn = config.pop("fn", None)
+        if isinstance(fn, str):
+            fn = registry.lookup("functions", fn)
+        if fn is None:
+            raise ValueError(f"A LossFunctionWrapper config needs 'fn' (a registered function name), got {config}")
+        return cls(fn, **config)
+
+    def __repr__(self) -> str:
+        return f"<LossFunctionWrapper({getattr(self.fn, '__name__', self.fn)}, kwargs={self._fn_kwargs})>"
+
+
+class BuiltinLoss(LossFunctionWrapper):
+    """A loss class bound to one function; its config is its constructor arguments."""
+
+    function: Callable[..., Any]
+
+    def __init__(self, reduction: str | None, name: str | None, dtype: Any, **kwargs: Any) -> None:
+        super().__init__(type(self).function, reduction=reduction, name=name, dtype=dtype, **kwargs)
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    def get_config(self) -> dict[str, Any]:
+        config = Loss.get_config(self)
+        config.update(self._fn_kwargs)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "BuiltinLoss":
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return Loss.__repr__(self)

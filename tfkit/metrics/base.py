@@ -1,0 +1,170 @@
+"""``Metric``: state in non-trainable variables, ``update_state`` / ``result`` / ``reset_state``.
+
+    class Count(tfkit.metrics.Metric):
+        def __init__(self, name="count", dtype=None):
+            super().__init__(name=name, dtype=dtype); self.n = self.add_variable((), name="n")
+        def update_state(self, values, sample_weight=None): self.n.assign_add(tf.cast(tf.size(values), self.dtype))
+        def result(self): return tf.identity(self.n)
+
+A metric is a ``tf.Module`` (so checkpoints and SavedModels see its
+variables) but not a layer. Its variables are created under
+``tf.init_scope()`` (so a metric may be built inside a ``tf.function``) as
+ON_READ / SUM variables: under ``tf.distribute.MirroredStrategy`` each
+replica accumulates its own copy and reading in cross-replica context sums
+them, which is exactly what counts and totals need.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit.losses.loss import dtype_name, to_snake_case
+from tfkit.saving import registry
+
+
+def _module_name(name: str) -> str:
+    """A name ``tf.Module`` accepts (a Python identifier) for any metric name."""
+    cleaned = re.sub(r"\W", "_", name)
+    if not cleaned or not (cleaned[0].isalpha() or cleaned[0] == "_"):
+        cleaned = "_" + cleaned
+    return cleaned
+
+
+def _initial_value_fn(initializer: Any, shape: tuple[int, ...], dtype: tf.DType) -> Callable[[], tf.Tensor]:
+    """A function producing a variable's initial (and reset) value."""
+    if initializer is None or initializer == "zeros":
+        return lambda: tf.zeros(shape, dtype)
+    if initializer == "ones":
+        return lambda: tf.ones(shape, dtype)
+    if isinstance(initializer, str):
+        raise ValueError(f"Metric variables accept initializer 'zeros', 'ones', a value or a callable; got {initializer!r}")
+    if callable(initializer):
+        return lambda: tf.cast(initializer(shape, dtype=dtype), dtype)
+    value = np.asarray(initializer)
+    return lambda: tf.broadcast_to(tf.constant(value, dtype), shape)
+
+
+@registry.builtin("metrics")
+class Metric(tf.Module):
+    """Base class for stateful metrics.
+
+    Subclasses create state with :meth:`add_variable` in ``__init__`` and
+    implement ``update_state(...)`` and ``result()``.
+    """
+
+    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+        if name is not None and (not isinstance(name, str) or not name):
+            raise ValueError(f"{type(self).__name__}: name must be a non-empty string, got {name!r}")
+        metric_name = name or to_snake_case(type(self).__name__)
+        super().__init__(name=_module_name(metric_name))
+        self._metric_name = metric_name
+        self._dtype = dtype_name(dtype)
+        self._metric_variables: list[tf.Variable] = []
+        self._initial_values: list[Callable[[], tf.Tensor]] = []
+        self._sub_metrics: list[Metric] = []
+
+    # -- identity ---------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._metric_name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"A metric name must be a non-empty string, got {value!r}")
+        self._metric_name = value
+
+    @property
+    def dtype(self) -> str:
+        return self._dtype
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if isinstance(value, Metric) and key != "_sub_metrics" and hasattr(self, "_sub_metrics"):
+            if all(value is not m for m in self._sub_metrics):
+                self._sub_metrics.append(value)
+        super().__setattr__(key, value)
+
+    # -- state ------------------------------------------------------------
+    def add_variable(
+        self,
+        shape: Any = (),
+        initializer: Any = "zeros",
+        dtype: Any = None,
+        name: str | None = None,
+    ) -> tf.Variable:
+        """A non-trainable ON_READ/SUM variable that :meth:`reset_state` restores to its initial value."""
+        if not hasattr(self, "_metric_variables"):
+            raise RuntimeError(f"{type(self).__name__}.__init__ must call super().__init__() before add_variable()")
+        shape = tuple(int(d) for d in (shape if isinstance(shape, (list, tuple)) else tf.TensorShape(shape)))
+        dtype = tf.as_dtype(dtype or self.dtype)
+        initial = _initial_value_fn(initializer, shape, dtype)
+        with tf.init_scope():
+            variable = tf.Variable(
+                initial,
+                dtype=dtype,
+                trainable=False,
+                name=_module_name(name or "variable"),
+                synchronization=tf.VariableSynchronization.ON_READ,
+                aggregation=tf.VariableAggregation.SUM,
+            )
+        self._metric_variables.append(variable)
+        self._initial_values.append(initial)
+        return variable
+
+    def add_weight(self, shape: Any = (), initializer: Any = "zeros", dtype: Any = None, name: str | None = None) -> tf.Variable:
+        """Alias of :meth:`add_variable` (older Keras spelling)."""
+        return self.add_variable(shape=shape, initializer=initializer, dtype=dtype, name=name)
+
+    @property
+    def variables(self) -> list[tf.Variable]:
+        """This metric's variables in creation order, then those of metrics it holds."""
+        own = list(self._metric_variables)
+        for metric in self._sub_metrics:
+            own.extend(metric.variables)
+        return own
+
+    @property
+    def trainable_variables(self) -> list[tf.Variable]:
+        return []
+
+    @property
+    def non_trainable_variables(self) -> list[tf.Variable]:
+        return self.variables
+
+    def reset_state(self) -> None:
+        """Put every variable back to its initial value (zeros unless said otherwise)."""
+        for variable, initial in zip(self._metric_variables, self._initial_values):
+            variable.assign(initial())
+        for metric in self._sub_metrics:
+            metric.reset_state()
+
+    def reset_states(self) -> None:
+        """Alias of :meth:`reset_state`."""
+        self.reset_state()
+
+    # -- to implement -----------------------------------------------------
+    def update_state(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement update_state()")
+
+    def result(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement result()")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Update the state with one batch, then return the running result."""
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    # -- config -----------------------------------------------------------
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "dtype": self.dtype}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Metric":
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}>"

@@ -1,0 +1,143 @@
+"""Running sums and means, and ``MeanMetricWrapper`` for per-sample metric functions.
+
+    mean = Mean(); mean.update_state([1.0, 3.0, 5.0, 7.0], sample_weight=[1, 1, 0, 0])
+    mean.result()                                              # 2.0
+    MeanMetricWrapper(tfkit.losses.mean_squared_error, name="mse")
+
+Per-element values are reduced to one value per sample (mean over the
+non-batch axes) before the weighted running mean, as in Keras 3: a sample
+counts once, weighted by the mean of its weights.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import tensorflow as tf
+
+from tfkit import masking
+from tfkit.losses.reduction import apply_mask, squeeze_or_expand_to_same_rank
+from tfkit.metrics.base import Metric
+from tfkit.saving import registry
+
+
+def reduce_to_samplewise_values(
+    values: Any, sample_weight: Any, reduce_fn: Callable[..., tf.Tensor], dtype: Any
+) -> tuple[tf.Tensor, tf.Tensor | None]:
+    """Weighted values reduced to shape ``(batch,)`` (or a scalar), with the matching weights."""
+    mask = masking.get_mask(values)
+    values = tf.cast(tf.convert_to_tensor(values), dtype)
+    if sample_weight is not None:
+        sample_weight = tf.cast(tf.convert_to_tensor(sample_weight), dtype)
+        if mask is not None:
+            sample_weight = apply_mask(sample_weight, mask, dtype=values.dtype, reduction="sum")
+        values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
+        weight_rank, values_rank = sample_weight.shape.rank, values.shape.rank
+        if values_rank > weight_rank:
+            values = reduce_fn(values, axis=list(range(weight_rank, values_rank)))
+        sample_weight = tf.broadcast_to(sample_weight, tf.shape(values))
+        values = values * sample_weight
+        if weight_rank > 1:
+            sample_weight = reduce_fn(sample_weight, axis=list(range(1, weight_rank)))
+    if values.shape.rank > 1:
+        values = reduce_fn(values, axis=list(range(1, values.shape.rank)))
+    return values, sample_weight
+
+
+@registry.builtin("metrics")
+class Sum(Metric):
+    """The (weighted) sum of all values seen."""
+
+    def __init__(self, name: str = "sum", dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable(shape=(), name="total")
+
+    def update_state(self, values: Any, sample_weight: Any = None) -> None:
+        values, _ = reduce_to_samplewise_values(values, sample_weight, tf.reduce_sum, self.dtype)
+        self.total.assign_add(tf.reduce_sum(values))
+
+    def result(self) -> tf.Tensor:
+        return tf.identity(self.total)
+
+
+@registry.builtin("metrics")
+class Mean(Metric):
+    """The (weighted) mean of all values seen: ``total / count``."""
+
+    def __init__(self, name: str = "mean", dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable(shape=(), name="total")
+        self.count = self.add_variable(shape=(), name="count")
+
+    def update_state(self, values: Any, sample_weight: Any = None) -> None:
+        values, sample_weight = reduce_to_samplewise_values(values, sample_weight, tf.reduce_mean, self.dtype)
+        self.total.assign_add(tf.reduce_sum(values))
+        if sample_weight is not None:
+            num_samples = tf.reduce_sum(sample_weight)
+        elif values.shape.rank >= 1:
+            num_samples = tf.shape(values)[0]
+        else:
+            num_samples = 1
+        self.count.assign_add(tf.cast(num_samples, self.dtype))
+
+    def result(self) -> tf.Tensor:
+        return tf.math.divide_no_nan(tf.identity(self.total), tf.identity(self.count))
+
+
+@registry.builtin("metrics")
+class MeanMetricWrapper(Mean):
+    """The running mean of ``fn(y_true, y_pred, **kwargs)`` (per-sample values).
+
+        metric = MeanMetricWrapper(fn=my_error, name="my_error")
+        metric.update_state(y_true, y_pred, sample_weight)
+    """
+
+    def __init__(self, fn: Callable[..., Any], name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
+        if not callable(fn):
+            raise ValueError(f"MeanMetricWrapper expects a callable fn(y_true, y_pred), got {fn!r}")
+        super().__init__(name=name or getattr(fn, "__name__", "mean_metric_wrapper"), dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = dict(kwargs)
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        mask = masking.get_mask(y_pred)
+        values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        sample_weight = apply_mask(
+            None if sample_weight is None else tf.cast(tf.convert_to_tensor(sample_weight), self.dtype),
+            mask, dtype=tf.as_dtype(self.dtype), reduction="sum",
+        )
+        super().update_state(values, sample_weight=sample_weight)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config["fn"] = registry.to_config("functions", self._fn)
+        config.update(self._fn_kwargs)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "MeanMetricWrapper":
+        config = dict(config)
+        fn = config.pop("fn", None)
+        if isinstance(fn, str):
+            fn = registry.lookup("functions", fn)
+        if fn is None:
+            raise ValueError(f"A MeanMetricWrapper config needs 'fn' (a registered function name), got {config}")
+        return cls(fn, **config)
+
+
+class BuiltinMeanMetric(MeanMetricWrapper):
+    """A mean metric bound to one function; its config is its constructor arguments."""
+
+    function: Callable[..., Any]
+
+    def __init__(self, name: str, dtype: Any, **kwargs: Any) -> None:
+        super().__init__(type(self).function, name=name, dtype=dtype, **kwargs)
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "dtype": self.dtype, **self._fn_kwargs}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "BuiltinMeanMetric":
+        return cls(**config)

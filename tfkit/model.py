@@ -1,0 +1,317 @@
+"""``Model``: a ``Layer`` you can ``compile``, ``fit``, ``evaluate``, ``predict`` and save.
+
+    vae = VariationalAutoEncoder(784, 64, 32)          # a Model subclass, as in the guide
+    vae.compile(tfkit.optimizers.Adam(1e-3), loss=tfkit.losses.MeanSquaredError())
+    vae.fit(x_train, x_train, epochs=2, batch_size=64)
+
+This class is the user-facing front: the loops live in ``trainer.py`` and
+``steps.py``. The step methods (``train_step``, ``test_step``,
+``predict_step``) are the documented override points.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import tensorflow as tf
+
+from tfkit import tracking
+from tfkit.data import unpack_x_y_sample_weight
+from tfkit.layer import Layer
+
+
+class Model(Layer):
+    """A layer with training, evaluation, prediction and saving.
+
+        model = MyModel()
+        model.compile(optimizer="adam", loss="mse")
+        history = model.fit(x, y, epochs=3)
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Model":
+        if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
+            from tfkit.functional import Functional
+
+            return Functional(*args, **kwargs)
+        return super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._tfkit_trainer = None
+        self._tfkit_stop_training = False
+        self._tfkit_history = None
+        self._tfkit_symbolic_cache: dict[str, Any] = {}
+
+    # --------------------------------------------------------------- layers
+
+    @property
+    def layers(self) -> list[Layer]:
+        """Direct sub-layers, in attribute order."""
+        return [layer for _, layer in tracking.children(self)]
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        layers = self.layers
+        if index is not None:
+            if not -len(layers) <= index < len(layers):
+                raise ValueError(f"Model '{self.name}' has {len(layers)} layers; index {index} is out of range")
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No layer named {name!r} in model '{self.name}'; layers: {[l.name for l in layers]}")
+
+    def build(self, input_shape: Any) -> None:
+        """Create the weights by tracing a call on inputs of ``input_shape`` (batch may be None)."""
+        from tfkit import call_context
+
+        frame = call_context.current()
+        if frame is not None and frame.layer is self:
+            return  # called from our own first __call__: sub-layers build themselves
+        spec = tf.nest.map_structure(
+            lambda s: tf.TensorSpec(s, self.compute_dtype), input_shape,
+            check_types=False,
+        ) if not _is_shape(input_shape) else tf.TensorSpec(tuple(input_shape), self.compute_dtype)
+        self.symbolic_call(spec)
+
+    def symbolic_call(self, input_spec: Any) -> Any:
+        """Trace ``self(x, training=False)`` for ``input_spec`` without running it; returns output specs."""
+        key = repr(input_spec)
+        cache = self._tfkit_symbolic_cache
+        if key in cache:
+            return cache[key]
+        specs = tf.nest.map_structure(lambda s: tf.TensorSpec((None, *s.shape[1:]), s.dtype), input_spec)
+        concrete = tf.function(lambda x: self(x, training=False)).get_concrete_function(specs)
+        outputs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+        self._clear_losses()
+        if not self.built:
+            self.built = True
+        if self._st.build_shapes is None:
+            self._st.build_shapes = tf.nest.map_structure(lambda s: tuple(s.shape.as_list()), specs)
+        cache[key] = outputs
+        return outputs
+
+    def output_names_for_compile(self) -> list[str]:
+        names = getattr(self, "output_names", None)
+        return list(names) if names else ["output"]
+
+    # -------------------------------------------------------------- compile
+
+    def compile(
+        self,
+        optimizer: Any = "rmsprop",
+        loss: Any = None,
+        metrics: Any = None,
+        loss_weights: Any = None,
+        weighted_metrics: Any = None,
+        run_eagerly: bool = False,
+        steps_per_execution: Any = "auto",
+        jit_compile: Any = "auto",
+    ) -> None:
+        """Configure training; ``steps_per_execution`` and ``jit_compile`` default to 'auto'."""
+        from tfkit.trainer import Trainer
+
+        self._tfkit_trainer = Trainer(
+            self, optimizer, loss, metrics, loss_weights, weighted_metrics,
+            run_eagerly, steps_per_execution, jit_compile,
+        )
+
+    @property
+    def compiled(self) -> bool:
+        return self._tfkit_trainer is not None
+
+    def _trainer(self) -> Any:
+        if self._tfkit_trainer is None:
+            raise RuntimeError(f"Model '{self.name}' must be compiled first: call model.compile(optimizer, loss)")
+        return self._tfkit_trainer
+
+    @property
+    def optimizer(self) -> Any:
+        return self._tfkit_trainer.optimizer if self._tfkit_trainer is not None else None
+
+    @property
+    def loss(self) -> Any:
+        return self._tfkit_trainer.config["loss"] if self._tfkit_trainer is not None else None
+
+    @property
+    def stop_training(self) -> bool:
+        return self._tfkit_stop_training
+
+    @stop_training.setter
+    def stop_training(self, value: bool) -> None:
+        self._tfkit_stop_training = bool(value)
+
+    @property
+    def history(self) -> Any:
+        return self._tfkit_history
+
+    @history.setter
+    def history(self, value: Any) -> None:
+        self._tfkit_history = value
+
+    @property
+    def jit_compile(self) -> bool:
+        return bool(self._tfkit_trainer and self._tfkit_trainer.jit_compile)
+
+    @property
+    def train_function(self) -> Callable | None:
+        trainer = self._tfkit_trainer
+        if trainer is None or trainer._loops is None:
+            return None
+        fns = [fn for key, fn in trainer._loops._cache.items() if "train" in key]
+        return fns[0] if fns else None
+
+    # -------------------------------------------------------------- metrics
+
+    @property
+    def metrics(self) -> list[Any]:
+        """The loss tracker, the compiled metrics, and metrics held as attributes."""
+        from tfkit.metrics import Metric
+
+        out = list(self._tfkit_trainer.metrics()) if self._tfkit_trainer is not None else []
+        for _, value in tracking.attribute_items(self):
+            if isinstance(value, Metric) and all(value is not m for m in out):
+                out.append(value)
+        return out
+
+    @property
+    def metrics_names(self) -> list[str]:
+        names = []
+        for metric in self.metrics:
+            if hasattr(metric, "metrics"):
+                names.extend(getattr(m, "_tfkit_display_name", m.name) for m in metric.metrics)
+            else:
+                names.append(metric.name)
+        return names
+
+    def reset_metrics(self) -> None:
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def get_metrics_result(self) -> dict[str, Any]:
+        """Current results of every metric, flattened to one dict."""
+        logs: dict[str, Any] = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                logs.update(result)
+            else:
+                logs[metric.name] = result
+        trainer = self._tfkit_trainer
+        if trainer is not None:
+            for tracker in trainer.compile_loss.trackers:
+                logs[tracker.name] = tracker.result()
+        return logs
+
+    # ---------------------------------------------------------------- steps
+
+    def compute_loss(
+        self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None, training: bool = True
+    ) -> tf.Tensor:
+        """Compiled loss + ``add_loss`` losses + regularization, scaled for the replicas."""
+        del x, training
+        trainer = self._trainer()
+        total = trainer.compile_loss(y, y_pred, sample_weight)
+        extra = self.losses
+        if extra:
+            extra_sum = tf.add_n([tf.cast(l, tf.float32) for l in extra])
+            total = extra_sum if total is None else total + tf.cast(extra_sum, total.dtype)
+        if total is None:
+            raise ValueError(
+                f"Model '{self.name}' has nothing to minimize: compile() got no loss and the model "
+                f"added no losses (add_loss) in its forward pass."
+            )
+        replicas = tf.distribute.get_strategy().num_replicas_in_sync
+        return total / replicas if replicas > 1 else total
+
+    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict[str, Any]:
+        del x
+        trainer = self._trainer()
+        if trainer.compile_metrics is not None:
+            trainer.compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def _track_loss(self, loss: tf.Tensor, x: Any) -> None:
+        replicas = tf.distribute.get_strategy().num_replicas_in_sync
+        unscaled = loss * replicas if replicas > 1 else loss
+        batch = tf.shape(tf.nest.flatten(x)[0])[0]
+        self._trainer().loss_tracker.update_state(unscaled, sample_weight=tf.cast(batch, unscaled.dtype))
+
+    def train_step(self, data: Any) -> dict[str, Any]:
+        """One optimization step on a batch; override to customize ``fit``."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        weights = self.trainable_weights
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+        self._track_loss(loss, x)
+        grads = tape.gradient(loss, weights)
+        self.optimizer.apply(grads, weights)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data: Any) -> dict[str, Any]:
+        """Loss and metrics on a batch without updating weights."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._track_loss(loss, x)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data: Any) -> Any:
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    # ---------------------------------------------------------------- loops
+
+    def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1, **kwargs: Any) -> Any:
+        """Train for ``epochs`` epochs; returns the ``History`` callback."""
+        return self._trainer().fit(x, y, batch_size=batch_size, epochs=epochs, **kwargs)
+
+    def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, **kwargs: Any) -> Any:
+        """Loss (and metrics) on the data: a scalar, a list, or a dict with ``return_dict=True``."""
+        return self._trainer().evaluate(x, y, batch_size=batch_size, **kwargs)
+
+    def predict(self, x: Any, batch_size: int | None = None, **kwargs: Any) -> Any:
+        """Outputs as numpy arrays, computed in batches."""
+        if self._tfkit_trainer is None:
+            from tfkit.trainer import Trainer
+
+            self._tfkit_trainer = Trainer(self, optimizer=None)
+            self._tfkit_trainer._implicit = True
+        return self._tfkit_trainer.predict(x, batch_size=batch_size, **kwargs)
+
+    def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None,
+                       return_dict: bool = False) -> Any:
+        logs = self._trainer().run_on_batch("train", x, y, sample_weight, class_weight)
+        return _format_logs(logs, return_dict)
+
+    def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False) -> Any:
+        self._trainer().reset_metrics()
+        logs = self._trainer().run_on_batch("test", x, y, sample_weight)
+        return _format_logs(logs, return_dict)
+
+    def predict_on_batch(self, x: Any) -> Any:
+        return tf.nest.map_structure(lambda t: t.numpy(), self(x, training=False))
+
+    # -------------------------------------------------------------- summary
+
+    def summary(self, line_length: int | None = None, expand_nested: bool = False,
+                print_fn: Callable[[str], Any] | None = None) -> None:
+        """Print the layer table and parameter counts."""
+        from tfkit.summary import print_summary
+
+        print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn)
+
+    def _tfkit_checkpoint_state(self) -> dict[str, Any]:
+        trainer = self._tfkit_trainer
+        return trainer.checkpoint_state() if trainer is not None else {}
+
+
+def _is_shape(value: Any) -> bool:
+    return isinstance(value, (tuple, list, tf.TensorShape)) and all(d is None or isinstance(d, int) for d in value)
+
+
+def _format_logs(logs: dict, return_dict: bool) -> Any:
+    if return_dict:
+        return logs
+    values = list(logs.values())
+    return values[0] if len(values) == 1 else values

@@ -1,0 +1,17 @@
+"""Optimizers and learning-rate schedules (Keras 3 formulas, defaults and configs).
+
+    optimizer = tfkit.optimizers.get("adam")
+    optimizer.apply(tape.gradient(loss, model.trainable_variables), model.trainable_variables)
+    optimizer.learning_rate.assign(1e-4)
+"""
+
+from tfkit.optimizers import schedules  # noqa: F401
+from tfkit.optimizers.adam_family import Adam, Adamax, AdamW, Lion, Nadam  # noqa: F401
+from tfkit.optimizers.base import Optimizer, deserialize, get, serialize  # noqa: F401
+from tfkit.optimizers.classic import SGD, Adagrad, RMSprop  # noqa: F401
+from tfkit.optimizers.schedules import LearningRateSchedule  # noqa: F401
+
+__all__ = [
+    "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Nadam", "Lion",
+    "LearningRateSchedule", "schedules", "get", "serialize", "deserialize",
+]

@@ -1,0 +1,190 @@
+"""Compiled multi-step loops: many ``train_step``s per ``tf.function`` call.
+
+    loops = StepLoops(model, jit_compile=False)
+    logs = loops.array_loop("train", batch_size=64)(tensors, order, start, count)
+    steps_done, logs = loops.iterator_loop("train")(iterator, count)
+
+An in-memory epoch never leaves the graph between batches: batches are cut
+from tensors by index inside a ``tf.while_loop``, so the Python cost of a
+step is paid once per chunk, not once per batch. Chunks return the logs of
+their last step (for the built-in steps, the running metric results).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import tensorflow as tf
+
+
+class StepLoops:
+    """Builds and caches the compiled loop functions of one model."""
+
+    def __init__(self, model: Any, jit_compile: bool, strategy: Any = None) -> None:
+        self.model = model
+        self.jit_compile = jit_compile
+        self.strategy = strategy
+        self._cache: dict[tuple, Callable] = {}
+
+    # ------------------------------------------------------------ the steps
+
+    def _step(self, mode: str) -> Callable:
+        model = self.model
+        step = {"train": model.train_step, "test": model.test_step, "predict": model.predict_step}[mode]
+        if self.jit_compile:
+            step = tf.function(step, jit_compile=True, reduce_retracing=True)
+        return step
+
+    def _overridden(self, mode: str) -> bool:
+        from tfkit.model import Model
+
+        name = f"{mode}_step"
+        return getattr(type(self.model), name) is not getattr(Model, name)
+
+    def _run(self, step: Callable, batch: Any) -> Any:
+        if self.strategy is None:
+            return step(batch)
+        outputs = self.strategy.run(step, args=(batch,))
+        return outputs
+
+    def _reduce(self, logs: Any) -> Any:
+        if self.strategy is None:
+            return logs
+        return tf.nest.map_structure(
+            lambda v: self.strategy.reduce(tf.distribute.ReduceOp.MEAN, v, axis=None)
+            if v.dtype.is_floating else self.strategy.experimental_local_results(v)[0],
+            logs,
+        )
+
+    def _initial_logs(self, mode: str, batch_spec: Any) -> Any:
+        """Zeros shaped like a custom step's logs, found by tracing it once (never run)."""
+        step = {"train": self.model.train_step, "test": self.model.test_step}[mode]
+        concrete = tf.function(step).get_concrete_function(batch_spec)
+        structure = concrete.structured_outputs
+        specs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), structure)
+        for spec in tf.nest.flatten(specs):
+            if not spec.shape.is_fully_defined():
+                return None
+        return specs
+
+    def _metric_logs(self) -> Any:
+        return self.model.get_metrics_result()
+
+    # ------------------------------------------------------ in-memory loops
+
+    def array_loop(self, mode: str, batch_size: int, batch_spec: Any) -> Callable:
+        """``fn(tensors, order, start, count)`` -> logs after ``count`` batches.
+
+        Batch ``k`` is ``tensors[order[k*batch_size:(k+1)*batch_size]]``; the
+        last batch may be short.
+        """
+        key = ("array", mode, batch_size)
+        if key in self._cache:
+            return self._cache[key]
+        step = self._step(mode)
+        custom = self._overridden(mode)
+        log_specs = self._initial_logs(mode, batch_spec) if custom else None
+
+        def cut(tensors: Any, order: tf.Tensor, index: tf.Tensor) -> Any:
+            begin = index * batch_size
+            end = tf.minimum(begin + batch_size, tf.shape(order)[0])
+            rows = order[begin:end]
+            return tf.nest.map_structure(lambda t: tf.gather(t, rows), tensors)
+
+        if not custom:
+            def loop(tensors, order, start, count):
+                for i in tf.range(count):
+                    step(cut(tensors, order, start + i))
+                return self._metric_logs()
+        elif log_specs is not None:
+            def loop(tensors, order, start, count):
+                logs = tf.nest.map_structure(lambda s: tf.zeros(s.shape, s.dtype), log_specs)
+                for i in tf.range(count):
+                    logs = step(cut(tensors, order, start + i))
+                return logs
+        else:  # logs of varying shape cannot be loop variables: one step per call
+            def loop(tensors, order, start, count):
+                return step(cut(tensors, order, start))
+
+        fn = tf.function(loop, reduce_retracing=True)
+        fn.max_count = 1 if custom and log_specs is None else None
+        self._cache[key] = fn
+        return fn
+
+    def array_predict_loop(self, batch_size: int) -> Callable:
+        """``fn(x, start, count)`` -> predictions of ``count`` batches, concatenated."""
+        key = ("array_predict", batch_size)
+        if key in self._cache:
+            return self._cache[key]
+        step = self._step("predict")
+
+        def loop(x, start, count):
+            first = tf.nest.map_structure(lambda t: t[start * batch_size:(start + 1) * batch_size], x)
+            first_out = step((first,))
+            flat_first = tf.nest.flatten(first_out)
+            arrays = [
+                tf.TensorArray(t.dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None)).write(0, t)
+                for t in flat_first
+            ]
+            for i in tf.range(1, count):
+                begin = (start + i) * batch_size
+                batch = tf.nest.map_structure(lambda t: t[begin:begin + batch_size], x)
+                outs = tf.nest.flatten(step((batch,)))
+                arrays = [a.write(i, o) for a, o in zip(arrays, outs)]
+            return tf.nest.pack_sequence_as(first_out, [a.concat() for a in arrays])
+
+        fn = tf.function(loop, reduce_retracing=True)
+        self._cache[key] = fn
+        return fn
+
+    # ------------------------------------------------------- iterator loops
+
+    def iterator_loop(self, mode: str, batch_spec: Any) -> Callable:
+        """``fn(iterator, count)`` -> (steps run, logs); stops early when data ends."""
+        key = ("iterator", mode)
+        if key in self._cache:
+            return self._cache[key]
+        step = self._step(mode)
+        custom = self._overridden(mode)
+        log_specs = self._initial_logs(mode, batch_spec) if custom and self.strategy is None else None
+
+        def loop(iterator, count):
+            done = tf.constant(0)
+            if log_specs is not None:
+                logs = tf.nest.map_structure(lambda s: tf.zeros(s.shape, s.dtype), log_specs)
+            else:
+                logs = {}
+            while done < count:
+                optional = iterator.get_next_as_optional()
+                if not optional.has_value():
+                    break
+                out = self._run(step, optional.get_value())
+                if log_specs is not None:
+                    logs = out
+                done += 1
+            if log_specs is None:
+                logs = self._metric_logs()
+            return done, logs
+
+        fn = tf.function(loop)
+        self._cache[key] = fn
+        return fn
+
+    def predict_batch_fn(self) -> Callable:
+        """``fn(batch)`` -> predictions of one batch (replicas concatenated)."""
+        key = ("predict_batch",)
+        if key in self._cache:
+            return self._cache[key]
+        step = self._step("predict")
+
+        def run(batch):
+            out = self._run(step, batch)
+            if self.strategy is not None:
+                out = tf.nest.map_structure(
+                    lambda v: tf.concat(self.strategy.experimental_local_results(v), axis=0), out
+                )
+            return out
+
+        fn = tf.function(run, reduce_retracing=True)
+        self._cache[key] = fn
+        return fn

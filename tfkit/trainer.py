@@ -1,0 +1,481 @@
+"""The fit / evaluate / predict loops behind ``Model``.
+
+    trainer = Trainer(model, optimizer=Adam(1e-3), loss="mse")
+    history = trainer.fit(x, x, epochs=2, batch_size=64)
+
+Each epoch is cut into chunks of several steps; each chunk is one call of a
+compiled ``tf.function`` (see ``steps.py``). With ``steps_per_execution="auto"``
+the chunk length adapts so that a chunk takes about a tenth of a second: the
+progress bar still moves smoothly, and the per-call overhead vanishes. A
+callback that overrides batch hooks gets every batch (chunks of one step).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit import callbacks as callbacks_module
+from tfkit import data as data_module
+from tfkit import optimizers as optimizers_module
+from tfkit.compile_utils import CompileLoss, CompileMetrics
+from tfkit.metrics import Mean
+from tfkit.steps import StepLoops
+
+_TARGET_CHUNK_SECONDS = 0.1
+_QUIET_CHUNK_SECONDS = 1.0
+_MAX_CHUNK = 10_000
+
+
+def _gpu_available() -> bool:
+    return bool(tf.config.list_logical_devices("GPU"))
+
+
+class ChunkPlanner:
+    """How many steps the next compiled call should run."""
+
+    def __init__(self, setting: Any, per_batch: bool, quiet: bool) -> None:
+        self.fixed = None if setting == "auto" else int(setting)
+        if self.fixed is not None and self.fixed < 1:
+            raise ValueError(f"steps_per_execution must be a positive int or 'auto', got {setting!r}")
+        self.per_batch = per_batch
+        self.target = _QUIET_CHUNK_SECONDS if quiet else _TARGET_CHUNK_SECONDS
+        self.seconds_per_step: float | None = None
+        self.size = 1
+        self.calls = 0
+
+    def next(self, remaining: int | None) -> int:
+        if self.per_batch:
+            size = 1
+        elif self.fixed is not None:
+            size = self.fixed
+        else:
+            size = self.size
+        return size if remaining is None else max(1, min(size, remaining))
+
+    def record(self, steps: int, seconds: float) -> None:
+        self.calls += 1
+        if self.fixed is not None or self.per_batch or self.calls == 1 or steps == 0:
+            if self.calls == 1:
+                self.size = 2
+            return
+        measured = seconds / steps
+        self.seconds_per_step = measured if self.seconds_per_step is None else 0.5 * (self.seconds_per_step + measured)
+        wanted = int(self.target / max(self.seconds_per_step, 1e-7))
+        self.size = int(max(1, min(wanted, self.size * 8, _MAX_CHUNK)))
+
+
+def _to_floats(logs: Any) -> dict[str, float]:
+    out: dict[str, float] = {}
+
+    def put(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                put(k, v)
+            return
+        array = np.asarray(value)
+        out[prefix] = float(array) if array.size == 1 else array
+
+    if isinstance(logs, dict):
+        for key, value in logs.items():
+            put(key, value)
+    return out
+
+
+class Trainer:
+    """Compiled state of one model: optimizer, losses, metrics and loop functions."""
+
+    def __init__(
+        self,
+        model: Any,
+        optimizer: Any = "rmsprop",
+        loss: Any = None,
+        metrics: Any = None,
+        loss_weights: Any = None,
+        weighted_metrics: Any = None,
+        run_eagerly: bool = False,
+        steps_per_execution: Any = "auto",
+        jit_compile: Any = "auto",
+    ) -> None:
+        self.model = model
+        self.strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
+        with self._scope():
+            self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
+            output_names = model.output_names_for_compile()
+            self.compile_loss = CompileLoss(loss, loss_weights, output_names)
+            self.compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names) \
+                if metrics is not None or weighted_metrics is not None else None
+            self.loss_tracker = Mean(name="loss")
+        self.run_eagerly = bool(run_eagerly)
+        self.steps_per_execution = steps_per_execution
+        ChunkPlanner(steps_per_execution, False, False)  # validates the setting
+        if jit_compile == "auto":
+            self.jit_compile = _gpu_available() and not run_eagerly
+            self.jit_auto = True
+        else:
+            self.jit_compile = bool(jit_compile)
+            self.jit_auto = False
+        self.config = {
+            "optimizer": optimizer if isinstance(optimizer, (str, type(None))) else None,
+            "loss": loss, "metrics": metrics, "loss_weights": loss_weights,
+            "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly,
+            "steps_per_execution": steps_per_execution, "jit_compile": jit_compile,
+        }
+        self._loops: StepLoops | None = None
+        self._loops_key: Any = None
+        self._data_seed = tf.Variable(
+            np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64), trainable=False, name="data_seed"
+        ) if not tf.distribute.has_strategy() else None
+        if self._data_seed is None:
+            with self._scope():
+                self._data_seed = tf.Variable(
+                    np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64), trainable=False, name="data_seed",
+                    aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
+                )
+
+    def _scope(self) -> Any:
+        return self.strategy.scope() if self.strategy is not None else _null_scope()
+
+    # ------------------------------------------------------------- building
+
+    def metrics(self) -> list[Any]:
+        out: list[Any] = [self.loss_tracker]
+        if self.compile_metrics is not None:
+            out.append(self.compile_metrics)
+        return out
+
+    def ensure_built(self, data: Any) -> None:
+        """Create every variable before the first compiled call (model, metrics, optimizer)."""
+        spec = data.element_spec()
+        x_spec, y_spec, _ = data_module.unpack_x_y_sample_weight(spec)
+        with self._scope():
+            y_pred = self.model.symbolic_call(x_spec)
+            if self.compile_metrics is not None and not self.compile_metrics.built:
+                self.compile_metrics.build(y_spec, y_pred, self.compile_loss)
+            if self.optimizer is not None and not getattr(self.optimizer, "built", True):
+                self.optimizer.build(self.model.trainable_weights)
+
+    def loops(self) -> StepLoops:
+        key = tuple(id(v) for v in self.model.trainable_weights)
+        if self._loops is None or key != self._loops_key:
+            if self._loops is not None and self.optimizer is not None and getattr(self.optimizer, "built", False):
+                raise ValueError(
+                    f"The trainable weights of model '{self.model.name}' changed since it was compiled "
+                    f"(a layer's `trainable` was set). Call compile() again so the optimizer tracks the new set."
+                )
+            self._loops = StepLoops(self.model, self.jit_compile, self.strategy)
+            self._loops_key = key
+        return self._loops
+
+    def _fallback_from_xla(self, error: Exception) -> bool:
+        if not (self.jit_compile and self.jit_auto):
+            return False
+        warnings.warn(
+            f"XLA could not compile model '{self.model.name}' ({type(error).__name__}: "
+            f"{str(error).splitlines()[0][:200]}); falling back to jit_compile=False.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        self.jit_compile = False
+        self._loops = None
+        return True
+
+    # ------------------------------------------------------------------ fit
+
+    def fit(
+        self,
+        x: Any = None,
+        y: Any = None,
+        batch_size: int | None = None,
+        epochs: int = 1,
+        verbose: Any = "auto",
+        callbacks: Any = None,
+        validation_split: float = 0.0,
+        validation_data: Any = None,
+        shuffle: bool = True,
+        class_weight: Any = None,
+        sample_weight: Any = None,
+        initial_epoch: int = 0,
+        steps_per_epoch: int | None = None,
+        validation_steps: int | None = None,
+        validation_batch_size: int | None = None,
+        validation_freq: int = 1,
+    ) -> Any:
+        model = self.model
+        data = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
+        val_data = None
+        if validation_split and validation_data is None:
+            if not isinstance(data, data_module.ArrayData):
+                raise ValueError("validation_split is only supported for in-memory data (arrays or tensors)")
+            data, val_data = data_module.split_validation(data, validation_split)
+        elif validation_data is not None:
+            val_data = self._adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps)
+        self.ensure_built(data)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        steps = steps_per_epoch or data.steps_per_epoch
+        cbs = callbacks_module.CallbackList(
+            callbacks, add_history=True, add_progbar=verbose != 0, model=model,
+            verbose=verbose, epochs=epochs, steps=steps,
+        )
+        model.stop_training = False
+        cbs.on_train_begin()
+        initial_epoch = int(getattr(model, "_tfkit_initial_epoch", None) or initial_epoch)
+        if hasattr(model, "_tfkit_initial_epoch"):
+            del model._tfkit_initial_epoch
+        iterator = None
+        if isinstance(data, data_module.DatasetData) and steps_per_epoch:
+            iterator = self._make_iterator(data)
+        logs: dict[str, float] = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            logs = self._run_epoch("train", data, cbs, steps_per_epoch, iterator, verbose)
+            if val_data is not None and (epoch + 1) % validation_freq == 0:
+                val_logs = self._evaluate_data(val_data, cbs, validation_steps, in_fit=True)
+                logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            cbs.on_epoch_end(epoch, logs)
+            if model.stop_training:
+                break
+        if self.optimizer is not None and hasattr(self.optimizer, "finalize_variable_values"):
+            self.optimizer.finalize_variable_values(model.trainable_weights)
+        cbs.on_train_end(logs)
+        return model.history
+
+    def _adapt_validation(self, validation_data: Any, batch_size: int | None, steps: int | None) -> Any:
+        if isinstance(validation_data, tf.data.Dataset):
+            return data_module.adapt(validation_data, steps_per_epoch=steps)
+        if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
+            raise ValueError(
+                "validation_data must be a tf.data.Dataset or a tuple (x_val, y_val) or "
+                f"(x_val, y_val, val_sample_weight); got {type(validation_data).__name__}"
+            )
+        return data_module.adapt(*validation_data, batch_size=batch_size, shuffle=False)
+
+    def _make_iterator(self, data: Any) -> Any:
+        dataset = data.as_dataset()
+        if self.strategy is not None:
+            return iter(self.strategy.experimental_distribute_dataset(dataset))
+        return iter(dataset)
+
+    def _epoch_order(self, data: Any) -> tf.Tensor:
+        n = data.num_samples
+        if not data.shuffle:
+            return tf.range(n)
+        seed = self._data_seed.read_value()
+        self._data_seed.assign_add(tf.constant([0, 1], tf.int64))
+        return tf.random.experimental.stateless_shuffle(tf.range(n), seed=seed)
+
+    def _run_epoch(self, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any, verbose: int) -> dict:
+        planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks(mode), quiet=verbose == 0)
+        begin_hook = cbs.on_train_batch_begin if mode == "train" else cbs.on_test_batch_begin
+        end_hook = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
+        if self.run_eagerly:
+            return self._run_eager_epoch(mode, data, begin_hook, end_hook, steps_limit)
+        if isinstance(data, data_module.ArrayData) and self.strategy is None:
+            return self._run_array_epoch(mode, data, planner, begin_hook, end_hook, steps_limit)
+        return self._run_iterator_epoch(mode, data, planner, begin_hook, end_hook, steps_limit, iterator)
+
+    def _timed(self, call: Any) -> tuple[Any, float]:
+        start = time.perf_counter()
+        try:
+            result = call()
+        except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError, tf.errors.InternalError) as error:
+            if not self._fallback_from_xla(error):
+                raise
+            result = call()
+        return result, time.perf_counter() - start
+
+    def _run_array_epoch(self, mode, data, planner, begin_hook, end_hook, steps_limit) -> dict:
+        total = min(steps_limit or data.steps_per_epoch, data.steps_per_epoch)
+        order = self._epoch_order(data) if mode == "train" else tf.range(data.num_samples)
+        batch_spec = data.element_spec()
+        logs: dict = {}
+        step = 0
+        while step < total:
+            count = planner.next(total - step)
+            fn = self.loops().array_loop(mode, data.batch_size, batch_spec)
+            if fn.max_count:
+                count = 1
+            if planner.per_batch:
+                begin_hook(step)
+            raw, seconds = self._timed(
+                lambda: self.loops().array_loop(mode, data.batch_size, batch_spec)(
+                    data.tensors, order, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
+                )
+            )
+            logs = _to_floats(raw)
+            planner.record(count, seconds)
+            step += count
+            end_hook(step - 1, logs)
+            if mode == "train" and self.model.stop_training:
+                break
+        return logs
+
+    def _run_iterator_epoch(self, mode, data, planner, begin_hook, end_hook, steps_limit, iterator) -> dict:
+        iterator = iterator or self._make_iterator(data)
+        total = steps_limit or data.steps_per_epoch
+        batch_spec = data.element_spec()
+        logs: dict = {}
+        step = 0
+        while total is None or step < total:
+            count = planner.next(None if total is None else total - step)
+            if planner.per_batch:
+                begin_hook(step)
+            (done, raw), seconds = self._timed(
+                lambda: self.loops().iterator_loop(mode, batch_spec)(iterator, tf.constant(count, tf.int32))
+            )
+            done = int(done)
+            if done:
+                logs = _to_floats(raw)
+                planner.record(done, seconds)
+                step += done
+                end_hook(step - 1, logs)
+            if done < count:
+                if step == 0:
+                    warnings.warn("The data ran out before the first step of the epoch", RuntimeWarning, stacklevel=4)
+                break
+            if mode == "train" and self.model.stop_training:
+                break
+        return logs
+
+    def _run_eager_epoch(self, mode, data, begin_hook, end_hook, steps_limit) -> dict:
+        step_fn = self.model.train_step if mode == "train" else self.model.test_step
+        dataset = data.as_dataset()
+        if isinstance(data, data_module.ArrayData) and mode == "train" and data.shuffle:
+            order = self._epoch_order(data)
+            dataset = tf.data.Dataset.from_tensor_slices(
+                tf.nest.map_structure(lambda t: tf.gather(t, order), data.tensors)
+            ).batch(data.batch_size)
+        logs: dict = {}
+        for step, batch in enumerate(dataset):
+            if steps_limit is not None and step >= steps_limit:
+                break
+            begin_hook(step)
+            logs = _to_floats(step_fn(batch))
+            end_hook(step, logs)
+            if mode == "train" and self.model.stop_training:
+                break
+        return logs
+
+    # ------------------------------------------------------------- evaluate
+
+    def reset_metrics(self) -> None:
+        for metric in self.model.metrics:
+            metric.reset_state()
+
+    def evaluate(
+        self,
+        x: Any = None,
+        y: Any = None,
+        batch_size: int | None = None,
+        verbose: Any = "auto",
+        sample_weight: Any = None,
+        steps: int | None = None,
+        callbacks: Any = None,
+        return_dict: bool = False,
+    ) -> Any:
+        data = data_module.adapt(x, y, sample_weight, batch_size, False, None, steps)
+        self.ensure_built(data)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        cbs = callbacks_module.CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self.model, verbose=verbose, epochs=1,
+            steps=steps or data.steps_per_epoch,
+        )
+        logs = self._evaluate_data(data, cbs, steps, in_fit=False)
+        if return_dict:
+            return logs
+        values = [logs[k] for k in logs]
+        return values[0] if len(values) == 1 else values
+
+    def _evaluate_data(self, data: Any, cbs: Any, steps: int | None, in_fit: bool) -> dict:
+        self.ensure_built(data)
+        self.reset_metrics()
+        cbs.on_test_begin()
+        logs = self._run_epoch("test", data, cbs, steps, None, verbose=1)
+        cbs.on_test_end(logs)
+        return logs
+
+    # -------------------------------------------------------------- predict
+
+    def predict(
+        self,
+        x: Any,
+        batch_size: int | None = None,
+        verbose: Any = "auto",
+        steps: int | None = None,
+        callbacks: Any = None,
+    ) -> Any:
+        data = data_module.adapt(x, None, None, batch_size, False, None, steps)
+        self.ensure_built(data)
+        verbose = 1 if verbose == "auto" else int(verbose)
+        cbs = callbacks_module.CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self.model, verbose=verbose, epochs=1,
+            steps=steps or data.steps_per_epoch,
+        )
+        cbs.on_predict_begin()
+        planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks("predict"), quiet=verbose == 0)
+        pieces: list[Any] = []
+        if isinstance(data, data_module.ArrayData) and self.strategy is None and not self.run_eagerly:
+            total = min(steps or data.steps_per_epoch, data.steps_per_epoch)
+            x_tensors = data.tensors[0]
+            step = 0
+            while step < total:
+                count = planner.next(total - step)
+                if planner.per_batch:
+                    cbs.on_predict_batch_begin(step)
+                out, seconds = self._timed(
+                    lambda: self.loops().array_predict_loop(data.batch_size)(
+                        x_tensors, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
+                    )
+                )
+                planner.record(count, seconds)
+                pieces.append(tf.nest.map_structure(lambda t: t.numpy(), out))
+                step += count
+                cbs.on_predict_batch_end(step - 1, {"outputs": pieces[-1]})
+        else:
+            dataset = data.as_dataset()
+            if self.strategy is not None:
+                dataset = self.strategy.experimental_distribute_dataset(dataset)
+            fn = self.model.predict_step if self.run_eagerly else self.loops().predict_batch_fn()
+            for step, batch in enumerate(dataset):
+                if steps is not None and step >= steps:
+                    break
+                cbs.on_predict_batch_begin(step)
+                x_only, _, _ = data_module.unpack_x_y_sample_weight(batch)
+                out = fn((x_only,))
+                pieces.append(tf.nest.map_structure(lambda t: np.asarray(t), out))
+                cbs.on_predict_batch_end(step, {"outputs": pieces[-1]})
+        cbs.on_predict_end()
+        if not pieces:
+            raise ValueError("predict got no data: the input is empty")
+        return tf.nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *pieces)
+
+    # -------------------------------------------------------- single batches
+
+    def run_on_batch(self, mode: str, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None) -> dict:
+        data = data_module.adapt(x, y, sample_weight, None, False, class_weight)
+        data.batch_size = max(1, data.num_samples)
+        data.steps_per_epoch = 1
+        self.ensure_built(data)
+        if self.run_eagerly:
+            step_fn = self.model.train_step if mode == "train" else self.model.test_step
+            return _to_floats(step_fn(data.tensors))
+        fn = self.loops().array_loop(mode, data.batch_size, data.element_spec())
+        raw, _ = self._timed(lambda: fn(data.tensors, tf.range(data.num_samples), tf.constant(0), tf.constant(1)))
+        return _to_floats(raw)
+
+    def checkpoint_state(self) -> dict[str, Any]:
+        """Extra state for exact resume: the seed of data shuffling."""
+        return {"data_seed": self._data_seed}
+
+
+class _null_scope:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
