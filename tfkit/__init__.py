@@ -1,11 +1,28 @@
 """tfkit: Keras-style layers and models written directly on TensorFlow.
 
     import tfkit
-    layer = tfkit.layers.Dense(4)
-    y = layer(tf.ones((2, 3)))
+    model = tfkit.Sequential([tfkit.Input((784,)), tfkit.layers.Dense(10)])
+    model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
 """
 
-from tfkit import activations, constraints, initializers, random, regularizers  # noqa: F401
+from tfkit import (  # noqa: F401
+    activations,
+    callbacks,
+    constraints,
+    datasets,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    optimizers,
+    random,
+    regularizers,
+    saving,
+)
+from tfkit.functional import Input, InputLayer  # noqa: F401
 from tfkit.layer import Layer, clear_session  # noqa: F401
+from tfkit.model import Model  # noqa: F401
+from tfkit import models  # noqa: F401,E402
+from tfkit.models import Functional, Sequential  # noqa: F401,E402
 
 __version__ = "0.1.0"

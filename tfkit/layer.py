@@ -23,6 +23,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import call_context, config_capture, masking, tracking
+from tfkit.symbolic import is_symbolic
 from tfkit.input_spec import InputSpec
 
 _name_lock = threading.Lock()
@@ -407,6 +408,10 @@ class Layer(tf.Module):
             first, rest = kwargs.pop(first_name), ()
         else:
             raise TypeError(f"Layer '{self.name}' was called without inputs")
+        if is_symbolic(first) or any(is_symbolic(a) for a in rest) or any(is_symbolic(v) for v in kwargs.values()):
+            from tfkit.functional import record_call
+
+            return record_call(self, (first, *rest), kwargs)
         first = self._convert_inputs(first)
         rest = tuple(self._convert_inputs(a) if isinstance(a, np.ndarray) else a for a in rest)
 
@@ -477,6 +482,30 @@ class Layer(tf.Module):
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}) does not define compute_output_shape")
+
+    @property
+    def output(self) -> Any:
+        """The symbolic output of this layer's call in a functional model."""
+        return self._symbolic_node("output").outputs
+
+    @property
+    def input(self) -> Any:
+        """The symbolic input of this layer's call in a functional model."""
+        node = self._symbolic_node("input")
+        return node.args[0] if len(node.args) == 1 else list(node.args)
+
+    def _symbolic_node(self, what: str) -> Any:
+        nodes = getattr(self, "_tfkit_nodes", None) or []
+        if not nodes:
+            raise AttributeError(
+                f"Layer '{self.name}' has no {what}: it was never called on symbolic inputs (tfkit.Input)"
+            )
+        if len(nodes) > 1:
+            raise AttributeError(
+                f"Layer '{self.name}' was called {len(nodes)} times on symbolic inputs, so its {what} is "
+                f"ambiguous; use the tensors those calls returned instead."
+            )
+        return nodes[0]
 
     # ----------------------------------------------------------------- config
 

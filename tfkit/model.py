@@ -30,7 +30,7 @@ class Model(Layer):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Model":
         if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
-            from tfkit.functional import Functional
+            from tfkit.models import Functional
 
             return Functional(*args, **kwargs)
         return super().__new__(cls, *args, **kwargs)
@@ -300,6 +300,14 @@ class Model(Layer):
         from tfkit.summary import print_summary
 
         print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The architecture as JSON (no weights); ``tfkit.models.model_from_json`` reads it back."""
+        import json
+
+        from tfkit.models import serialize_model
+
+        return json.dumps(serialize_model(self), **kwargs)
 
     def _tfkit_checkpoint_state(self) -> dict[str, Any]:
         trainer = self._tfkit_trainer

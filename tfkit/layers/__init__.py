@@ -5,6 +5,7 @@
     y = dense(tf.ones((2, 3)))
 """
 
+from tfkit.functional import InputLayer  # noqa: F401
 from tfkit.input_spec import InputSpec  # noqa: F401
 from tfkit.layer import Layer  # noqa: F401
 from tfkit.layers.attention import *  # noqa: F401,F403

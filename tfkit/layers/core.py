@@ -1,3 +1,564 @@
-"""Placeholder: being written."""
+"""Core layers: ``Dense``, ``EinsumDense``, ``Activation``, ``Identity``, ``Lambda``.
 
-__all__: list[str] = []
+    dense = tfkit.layers.Dense(64, activation="relu")
+    y = dense(tf.ones((2, 3)))       # kernel (3, 64), bias (64,)
+    dense.get_config()["units"]      # 64
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any, Callable
+
+import tensorflow as tf
+
+from tfkit import activations, config_capture, constraints, initializers, regularizers
+from tfkit.input_spec import InputSpec
+from tfkit.layer import Layer
+from tfkit.saving import registry
+
+__all__ = ["Dense", "EinsumDense", "Activation", "Identity", "Lambda"]
+
+
+def base_config(layer: Layer) -> dict[str, Any]:
+    """The base layer's config plus ``activity_regularizer`` when one is set.
+
+    Shared by tfkit's built-in layers, whose ``get_config`` starts from it.
+    """
+    config = Layer.get_config(layer)
+    if layer.activity_regularizer is not None:
+        config["activity_regularizer"] = regularizers.serialize(layer.activity_regularizer)
+    return config
+
+
+def _positive_int(value: Any, what: str, layer: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) and not (
+        hasattr(value, "__index__") and not isinstance(value, float)
+    ):
+        raise ValueError(f"{layer} expected {what} to be a positive integer, got {value!r}")
+    value = int(value)
+    if value <= 0:
+        raise ValueError(f"{layer} expected {what} to be a positive integer, got {value}")
+    return value
+
+
+# ------------------------------------------------------------------ Dense
+
+
+@registry.builtin("layers")
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)`` on the last axis of the inputs.
+
+    Inputs of rank > 2 are multiplied along their last axis, so
+    ``(batch, time, features)`` gives ``(batch, time, units)``.
+    """
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = None,
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.units = _positive_int(units, "units", f"Dense layer '{self.name}'")
+        self.activation = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(min_ndim=2)
+        self.supports_masking = True
+
+    def build(self, input_shape: tuple) -> None:
+        input_dim = input_shape[-1] if input_shape else None
+        if input_dim is None:
+            raise ValueError(
+                f"Dense layer '{self.name}' needs a known last input dimension, got input shape {input_shape}"
+            )
+        self.kernel = self.add_weight(
+            shape=(input_dim, self.units),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
+        if self.use_bias:
+            self.bias = self.add_weight(
+                shape=(self.units,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
+        else:
+            self.bias = None
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+
+    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        kernel = self.kernel
+        if inputs.dtype != kernel.dtype:
+            inputs = tf.cast(inputs, kernel.dtype)
+        rank = inputs.shape.rank
+        if rank == 2:
+            outputs = tf.matmul(inputs, kernel)
+        else:
+            outputs = tf.tensordot(inputs, kernel, [[rank - 1], [0]])
+            outputs.set_shape(inputs.shape[:-1].concatenate([self.units]))
+        if self.bias is not None:
+            outputs = tf.nn.bias_add(outputs, self.bias)
+        return self.activation(outputs)
+
+    def compute_output_shape(self, input_shape: tuple) -> tuple:
+        return (*tuple(input_shape)[:-1], self.units)
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            units=self.units,
+            activation=activations.serialize(self.activation),
+            use_bias=self.use_bias,
+            kernel_initializer=initializers.serialize(self.kernel_initializer),
+            bias_initializer=initializers.serialize(self.bias_initializer),
+            kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
+            bias_regularizer=regularizers.serialize(self.bias_regularizer),
+            kernel_constraint=constraints.serialize(self.kernel_constraint),
+            bias_constraint=constraints.serialize(self.bias_constraint),
+        )
+        return config
+
+
+# ------------------------------------------------------------- Activation
+
+
+@registry.builtin("layers")
+class Activation(Layer):
+    """Apply an activation function: ``Activation("relu")(x) == relu(x)``."""
+
+    def __init__(self, activation: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+        self.supports_masking = True
+
+    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        return self.activation(inputs)
+
+    def compute_output_shape(self, input_shape: tuple) -> tuple:
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config["activation"] = activations.serialize(self.activation)
+        return config
+
+
+@registry.builtin("layers")
+class Identity(Layer):
+    """Return the inputs unchanged (masks included)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.supports_masking = True
+
+    def call(self, inputs: Any) -> Any:
+        return inputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        return base_config(self)
+
+
+# ------------------------------------------------------------- EinsumDense
+
+_EINSUM_FORMS = (
+    (re.compile(r"([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)"), None),
+    (re.compile(r"\.\.\.([a-zA-Z]+),([a-zA-Z]+)->\.\.\.([a-zA-Z]+)"), "left"),
+    (re.compile(r"([a-zA-Z]{2,})\.\.\.,([a-zA-Z]+)->([a-zA-Z]+)\.\.\."), "right"),
+)
+
+
+def einsum_shapes(
+    equation: str, bias_axes: str | None, input_shape: tuple, partial_output_shape: tuple, who: str = "EinsumDense"
+) -> tuple[list, list | None, tuple]:
+    """``(kernel_shape, bias_shape, full_output_shape)`` of an ``EinsumDense`` equation.
+
+    ``partial_output_shape`` leaves out the batch axis and the axes ``...``
+    stands for; they are copied from ``input_shape``.
+    """
+    compact = equation.replace(" ", "")
+    for pattern, elided_side in _EINSUM_FORMS:
+        match = pattern.fullmatch(compact)
+        if match:
+            break
+    else:
+        raise ValueError(
+            f"{who}: invalid equation {equation!r}; expected one of the forms 'ab,bc->ac', "
+            f"'...b,bc->...c' or 'ab...,bc->ac...'"
+        )
+    input_spec, weight_spec, output_spec = match.groups()
+    input_shape = list(input_shape)
+    elided = len(input_shape) - len(input_spec)
+    if elided < 0 or (elided_side is None and elided != 0):
+        raise ValueError(
+            f"{who}: equation {equation!r} expects inputs of rank "
+            f"{len(input_spec) if elided_side is None else f'>= {len(input_spec)}'}, "
+            f"got input shape {tuple(input_shape)}"
+        )
+    output_shape = [input_shape[0], *partial_output_shape]
+    if elided_side == "left":
+        output_shape[1:1] = input_shape[1:elided]
+        input_index = {dim: i + elided for i, dim in enumerate(input_spec)}
+        output_index = {dim: i + elided for i, dim in enumerate(output_spec)}
+    else:
+        if elided_side == "right":
+            output_shape.extend(input_shape[len(input_shape) - elided:])
+        input_index = {dim: i for i, dim in enumerate(input_spec)}
+        output_index = {dim: i for i, dim in enumerate(output_spec)}
+    expected_rank = len(output_spec) + (elided if elided_side else 0)
+    if len(output_shape) != expected_rank:
+        raise ValueError(
+            f"{who}: output_shape {tuple(partial_output_shape)} does not fit equation {equation!r}: "
+            f"it should give the {len(output_spec) - 1} output dimension(s) after the batch axis"
+            f"{' (not counting the ... axes)' if elided_side else ''}"
+        )
+    for dim in input_spec:
+        if dim in output_index:
+            got_in, got_out = input_shape[input_index[dim]], output_shape[output_index[dim]]
+            if got_out is None:
+                output_shape[output_index[dim]] = got_in
+            elif got_in is not None and got_in != got_out:
+                raise ValueError(
+                    f"{who}: input and output shape disagree on shared dimension '{dim}' of "
+                    f"{equation!r}: input has {got_in}, output_shape has {got_out}"
+                )
+    for dim in output_spec:
+        if dim not in input_spec and dim not in weight_spec:
+            raise ValueError(
+                f"{who}: output dimension '{dim}' of {equation!r} appears in neither the input "
+                f"spec '{input_spec}' nor the weight spec '{weight_spec}'"
+            )
+    kernel_shape = []
+    for dim in weight_spec:
+        if dim in output_index:
+            kernel_shape.append(output_shape[output_index[dim]])
+        elif dim in input_index:
+            kernel_shape.append(input_shape[input_index[dim]])
+        else:
+            raise ValueError(
+                f"{who}: weight dimension '{dim}' of {equation!r} appears in neither the input "
+                f"spec '{input_spec}' nor the output spec '{output_spec}'"
+            )
+    if any(d is None for d in kernel_shape):
+        raise ValueError(
+            f"{who}: the kernel shape of {equation!r} is not fully known ({tuple(kernel_shape)}); "
+            f"give every output dimension in output_shape and a known input shape, got input shape "
+            f"{tuple(input_shape)}"
+        )
+    bias_shape = None
+    if bias_axes:
+        for char in bias_axes:
+            if char not in output_spec:
+                raise ValueError(
+                    f"{who}: bias axis '{char}' is not part of the output spec '{output_spec}' of {equation!r}"
+                )
+        first = min(output_spec.find(char) for char in bias_axes)
+        offset = elided if elided_side == "left" else 0
+        bias_shape = [
+            output_shape[i + offset] if char in bias_axes else 1
+            for i, char in enumerate(output_spec) if i >= first
+        ]
+        if elided_side == "right":
+            bias_shape.extend([1] * elided)
+    return kernel_shape, bias_shape, tuple(output_shape)
+
+
+@registry.builtin("layers")
+class EinsumDense(Layer):
+    """A dense layer whose product is any ``tf.einsum`` equation.
+
+        layer = EinsumDense("abc,cde->abde", output_shape=(None, 4, 8), bias_axes="de")
+        layer(tf.ones((2, 5, 16))).shape   # (2, 5, 4, 8); kernel (16, 4, 8), bias (4, 8)
+
+    ``output_shape`` omits the batch axis (and the axes ``...`` stands for);
+    ``None`` entries are taken from the input.
+    """
+
+    def __init__(
+        self,
+        equation: str,
+        output_shape: int | tuple,
+        activation: Any = None,
+        bias_axes: str | None = None,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        who = f"EinsumDense layer '{self.name}'"
+        if not isinstance(equation, str):
+            raise ValueError(f"{who} expected equation to be a string such as 'ab,bc->ac', got {equation!r}")
+        if bias_axes is not None and not isinstance(bias_axes, str):
+            raise ValueError(f"{who} expected bias_axes to be a string of output axes or None, got {bias_axes!r}")
+        if isinstance(output_shape, int) and not isinstance(output_shape, bool):
+            output_shape = (output_shape,)
+        if not isinstance(output_shape, (tuple, list)) or not all(
+            d is None or isinstance(d, int) and not isinstance(d, bool) for d in output_shape
+        ):
+            raise ValueError(f"{who} expected output_shape to be an int or a tuple of ints/None, got {output_shape!r}")
+        self.equation = equation
+        self.partial_output_shape = tuple(output_shape)
+        self.bias_axes = bias_axes
+        self.activation = activations.get(activation)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+
+    def _shapes(self, input_shape: tuple) -> tuple[list, list | None, tuple]:
+        return einsum_shapes(
+            self.equation, self.bias_axes, tuple(input_shape), self.partial_output_shape,
+            who=f"EinsumDense layer '{self.name}'",
+        )
+
+    def build(self, input_shape: tuple) -> None:
+        kernel_shape, bias_shape, _ = self._shapes(input_shape)
+        self.kernel = self.add_weight(
+            shape=kernel_shape,
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
+        if bias_shape is not None:
+            self.bias = self.add_weight(
+                shape=bias_shape,
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
+        else:
+            self.bias = None
+        self.input_spec = InputSpec(
+            ndim=len(input_shape), axes={i: d for i, d in enumerate(input_shape) if i > 0 and d is not None}
+        )
+
+    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        if inputs.dtype != self.kernel.dtype:
+            inputs = tf.cast(inputs, self.kernel.dtype)
+        outputs = tf.einsum(self.equation, inputs, self.kernel)
+        if self.bias is not None:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+    def compute_output_shape(self, input_shape: tuple) -> tuple:
+        return self._shapes(input_shape)[2]
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            equation=self.equation,
+            output_shape=list(self.partial_output_shape),
+            activation=activations.serialize(self.activation),
+            bias_axes=self.bias_axes,
+            kernel_initializer=initializers.serialize(self.kernel_initializer),
+            bias_initializer=initializers.serialize(self.bias_initializer),
+            kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
+            bias_regularizer=regularizers.serialize(self.bias_regularizer),
+            kernel_constraint=constraints.serialize(self.kernel_constraint),
+            bias_constraint=constraints.serialize(self.bias_constraint),
+        )
+        return config
+
+
+# ------------------------------------------------------------------ Lambda
+
+
+def function_name(fn: Callable[..., Any], what: str, layer: str) -> str:
+    """The name ``fn`` is saved under: a registered name or a built-in activation."""
+    try:
+        return registry.name_for("activations", fn)
+    except ValueError:
+        pass
+    label = getattr(fn, "__name__", repr(fn))
+    raise ValueError(
+        f"{layer}: cannot save {what} {label!r} in a config. tfkit stores functions by name only "
+        f"(never as code): use a built-in activation name, or register the function with "
+        f"@tfkit.saving.register_serializable(package=...) and define it with 'def' at module level."
+    )
+
+
+def resolve_function(name: Any, what: str) -> Callable[..., Any]:
+    """The function a config names: a registered function, else a built-in activation."""
+    if not isinstance(name, str):
+        raise ValueError(
+            f"Lambda config: {what} must be a registered function name (a string), got "
+            f"{type(name).__name__}. tfkit does not load functions saved as code; register the "
+            f"function with @tfkit.saving.register_serializable(package=...) and save again."
+        )
+    try:
+        return registry.lookup("functions", name)
+    except ValueError:
+        pass
+    try:
+        return registry.lookup("activations", name)
+    except ValueError:
+        raise ValueError(
+            f"Lambda config: unknown {what} {name!r}. It is neither a registered function nor a "
+            f"built-in activation; register it with @tfkit.saving.register_serializable(package=...) "
+            f"(or pass it in custom_object_scope) before loading."
+        ) from None
+
+
+def _is_shape(value: Any) -> bool:
+    return isinstance(value, (tuple, list)) and all(d is None or isinstance(d, int) for d in value)
+
+
+def _map_shapes(fn: Callable[[tuple], Any], shapes: Any) -> Any:
+    if _is_shape(shapes):
+        return fn(tuple(shapes))
+    if isinstance(shapes, dict):
+        return {k: _map_shapes(fn, v) for k, v in shapes.items()}
+    if isinstance(shapes, (tuple, list)):
+        return type(shapes)(_map_shapes(fn, s) for s in shapes)
+    raise ValueError(f"Expected a shape (tuple of ints/None) or a structure of shapes, got {shapes!r}")
+
+
+def _first_shape(shapes: Any) -> tuple:
+    if _is_shape(shapes):
+        return tuple(shapes)
+    values = shapes.values() if isinstance(shapes, dict) else shapes
+    for value in values:
+        return _first_shape(value)
+    return ()
+
+
+def _accepts(function: Callable[..., Any], name: str) -> bool:
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+@registry.builtin("layers")
+class Lambda(Layer):
+    """Wrap a function of the inputs as a layer.
+
+        double = Lambda(lambda x: x * 2)
+        double(tf.ones((2, 3)))          # all 2.0
+
+    Only named functions can be saved: a built-in activation name or a
+    function registered with ``tfkit.saving.register_serializable``;
+    ``get_config`` refuses lambdas and unregistered functions.
+    """
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        output_shape: Any = None,
+        mask: Any = None,
+        arguments: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise ValueError(f"Lambda layer '{self.name}' expected a callable function, got {function!r}")
+        if arguments is not None and not isinstance(arguments, dict):
+            raise ValueError(f"Lambda layer '{self.name}' expected arguments to be a dict or None, got {arguments!r}")
+        self.function = function
+        self.arguments = dict(arguments or {})
+        self.mask = mask
+        self._output_shape = output_shape
+        self.supports_masking = mask is not None
+        self._tfkit_wants_mask = _accepts(function, "mask")
+        self._tfkit_wants_training = _accepts(function, "training")
+
+    def call(self, inputs: Any, mask: Any = None, training: Any = None) -> Any:
+        kwargs = dict(self.arguments)
+        if self._tfkit_wants_mask:
+            kwargs["mask"] = mask
+        if self._tfkit_wants_training:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        if callable(self.mask):
+            return self.mask(inputs, mask)
+        return self.mask
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        if self._output_shape is None:
+            return self._infer_output_shape(input_shape)
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        batch = _first_shape(input_shape)[:1] or (None,)
+        return _map_shapes(lambda s: (*batch, *s), self._output_shape)
+
+    def _infer_output_shape(self, input_shape: Any) -> Any:
+        specs = _map_shapes(lambda s: tf.TensorSpec(s, self.dtype), input_shape)
+        try:
+            traced = tf.function(lambda x: self.call(x)).get_concrete_function(specs)
+        except Exception as error:  # any failure of the user's function while tracing
+            raise NotImplementedError(
+                f"Lambda layer '{self.name}' could not infer its output shape from input shape "
+                f"{input_shape} ({type(error).__name__}: {error}); pass output_shape=..."
+            ) from error
+        return tf.nest.map_structure(
+            lambda t: tuple(t.shape.as_list()) if t.shape.rank is not None else None, traced.structured_outputs
+        )
+
+    def get_config(self) -> dict[str, Any]:
+        who = f"Lambda layer '{self.name}'"
+        config = base_config(self)
+        config["function"] = function_name(self.function, "function", who)
+        if self._output_shape is not None:
+            if callable(self._output_shape):
+                config["output_shape"] = function_name(self._output_shape, "output_shape function", who)
+            else:
+                config["output_shape"] = self._output_shape
+        if self.mask is not None:
+            if not callable(self.mask):
+                raise ValueError(f"{who}: only a mask function (registered by name) can be saved, got {self.mask!r}")
+            config["mask"] = function_name(self.mask, "mask function", who)
+        if not config_capture.is_plain(self.arguments):
+            raise ValueError(
+                f"{who}: arguments must be plain values (numbers, strings, lists, dicts) to be saved, "
+                f"got {self.arguments!r}"
+            )
+        config["arguments"] = self.arguments
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Lambda":
+        config = dict(config)
+        if "function" not in config:
+            raise ValueError("Lambda config has no 'function' entry")
+        config["function"] = resolve_function(config["function"], "function")
+        output_shape = config.get("output_shape")
+        if isinstance(output_shape, str):
+            config["output_shape"] = resolve_function(output_shape, "output_shape function")
+        elif output_shape is not None:
+            if not isinstance(output_shape, (list, tuple)):
+                raise ValueError(f"Lambda config: output_shape must be a list of ints or a function name, got {output_shape!r}")
+            config["output_shape"] = _map_shapes(tuple, output_shape)
+        if config.get("mask") is not None:
+            config["mask"] = resolve_function(config["mask"], "mask function")
+        return super().from_config(config)

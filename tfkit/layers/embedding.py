@@ -1,3 +1,137 @@
-"""Placeholder: being written."""
+"""Token embeddings and padding masks: ``Embedding`` and ``Masking``.
 
-__all__: list[str] = []
+    embed = tfkit.layers.Embedding(input_dim=1000, output_dim=16, mask_zero=True)
+    x = embed(tf.constant([[5, 7, 0]]))      # (1, 3, 16) floats
+    tfkit.masking.get_mask(x)                # [[True, True, False]]: later layers skip the padding
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit import constraints, initializers, regularizers
+from tfkit.layer import Layer
+from tfkit.layers.core import base_config
+from tfkit.saving import registry
+
+__all__ = ["Embedding", "Masking"]
+
+
+def _positive_int(value: Any, what: str, who: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) <= 0:
+        raise ValueError(f"{who} expected {what} to be a positive integer, got {value!r}")
+    return int(value)
+
+
+@registry.builtin("layers")
+class Embedding(Layer):
+    """Look up row ``i`` of an ``(input_dim, output_dim)`` table for every integer ``i``.
+
+    Integer inputs of any shape ``s`` give outputs of shape ``(*s, output_dim)``.
+    With ``mask_zero=True`` index 0 is padding: the output carries the mask
+    ``inputs != 0`` (so ``input_dim`` should count the padding index too).
+    """
+
+    def __init__(
+        self,
+        input_dim: int,
+        output_dim: int,
+        embeddings_initializer: Any = "uniform",
+        embeddings_regularizer: Any = None,
+        embeddings_constraint: Any = None,
+        mask_zero: bool = False,
+        weights: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        who = f"Embedding layer '{self.name}'"
+        self.input_dim = _positive_int(input_dim, "input_dim", who)
+        self.output_dim = _positive_int(output_dim, "output_dim", who)
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        self.mask_zero = bool(mask_zero)
+        self._tfkit_initial_weights = None
+        if weights is not None:
+            table = np.asarray(weights[0] if isinstance(weights, (list, tuple)) else weights)
+            if table.shape != (self.input_dim, self.output_dim):
+                raise ValueError(
+                    f"{who} expected weights of shape ({self.input_dim}, {self.output_dim}), got {table.shape}"
+                )
+            self._tfkit_initial_weights = table
+
+    def build(self, input_shape: Any = None) -> None:
+        self.embeddings = self.add_weight(
+            shape=(self.input_dim, self.output_dim),
+            initializer=self.embeddings_initializer,
+            regularizer=self.embeddings_regularizer,
+            constraint=self.embeddings_constraint,
+            name="embeddings",
+        )
+        if self._tfkit_initial_weights is not None:
+            self.embeddings.assign(self._tfkit_initial_weights)
+            self._tfkit_initial_weights = None
+
+    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        inputs = tf.convert_to_tensor(inputs)
+        if inputs.dtype not in (tf.int32, tf.int64):
+            inputs = tf.cast(inputs, tf.int32)
+        return tf.gather(self.embeddings, inputs)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        if not self.mask_zero:
+            return None
+        return tf.not_equal(inputs, tf.zeros((), dtype=tf.convert_to_tensor(inputs).dtype))
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        return (*tuple(input_shape), self.output_dim)
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            input_dim=self.input_dim,
+            output_dim=self.output_dim,
+            embeddings_initializer=initializers.serialize(self.embeddings_initializer),
+            embeddings_regularizer=regularizers.serialize(self.embeddings_regularizer),
+            embeddings_constraint=constraints.serialize(self.embeddings_constraint),
+            mask_zero=self.mask_zero,
+        )
+        return config
+
+
+@registry.builtin("layers")
+class Masking(Layer):
+    """Mask the timesteps whose features all equal ``mask_value`` (and zero them).
+
+        x = tf.constant([[[1.0], [0.0]]])
+        y = Masking()(x)        # mask [[True, False]]; y == x with masked steps set to 0
+    """
+
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if isinstance(mask_value, bool) or not isinstance(mask_value, (int, float, np.number)):
+            raise ValueError(
+                f"Masking layer '{self.name}' expected mask_value to be a number, got {mask_value!r}"
+            )
+        self.mask_value = float(mask_value)
+        self.supports_masking = True
+
+    def _keep(self, inputs: tf.Tensor, keepdims: bool) -> tf.Tensor:
+        return tf.reduce_any(tf.not_equal(inputs, tf.cast(self.mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)
+
+    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        return inputs * tf.cast(self._keep(inputs, keepdims=True), inputs.dtype)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> tf.Tensor:
+        return self._keep(tf.convert_to_tensor(inputs), keepdims=False)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config["mask_value"] = self.mask_value
+        return config

@@ -34,6 +34,17 @@ def _module_name(name: str) -> str:
     return cleaned
 
 
+def plain_data(value: Any) -> Any:
+    """Lists, tuples and arrays (also ``tf.Module``-tracked ones) as plain nested lists."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (list, tuple)) or type(value).__name__ in ("ListWrapper", "_TupleWrapper"):
+        return [plain_data(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def _initial_value_fn(initializer: Any, shape: tuple[int, ...], dtype: tf.DType) -> Callable[[], tf.Tensor]:
     """A function producing a variable's initial (and reset) value."""
     if initializer is None or initializer == "zeros":

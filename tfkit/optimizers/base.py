@@ -32,12 +32,13 @@ from tfkit.saving import registry
 
 def _variable_key(variable: Any) -> int:
     """One key for a variable, its distributed container and each of its components."""
-    container = getattr(variable, "_distributed_container", None)
-    if container is None:
-        handle = getattr(variable, "handle", None)
-        container = getattr(handle, "_distributed_container", None)
-    if container is not None:
-        variable = container()
+    if not isinstance(variable, tf.distribute.DistributedValues):
+        container = getattr(variable, "_distributed_container", None)
+        if container is None:
+            handle = getattr(variable, "handle", None)
+            container = getattr(handle, "_distributed_container", None)
+        if container is not None:
+            variable = container()
     unique_id = getattr(variable, "_unique_id", None)
     return unique_id if unique_id is not None else id(variable)
 
@@ -314,6 +315,7 @@ class Optimizer(tf.Module):
 
     def _update_shared_state(self) -> None:
         """Hook run once per ``apply`` before the per-variable updates (Nadam's product)."""
+        return None
 
     def scale_loss(self, loss: Any) -> Any:
         """Multiply ``loss`` by ``loss_scale_factor`` (gradients are divided back in ``apply``)."""

@@ -1,0 +1,231 @@
+"""The functional API's graph: ``Input``, nodes recorded by layer calls, and running them.
+
+    x = tfkit.Input(shape=(784,))
+    y = tfkit.layers.Dense(10)(tfkit.layers.Dense(64, activation="relu")(x))
+    graph = FunctionalGraph(x, y)        # what tfkit.Model(x, y) runs
+
+Calling a layer on symbolic tensors traces its ``call`` once in a scratch
+``tf.function`` graph (no data runs): that builds the layer's weights and
+yields the output shapes, dtypes and masks. Each call is recorded as a
+``Node``; a model is the list of nodes between its inputs and outputs in
+topological order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfkit import masking
+from tfkit.layer import Layer
+from tfkit.saving import registry
+from tfkit.symbolic import SymbolicTensor
+
+
+class Node:
+    """One call of ``layer`` on symbolic arguments, and the symbolic outputs it made."""
+
+    def __init__(self, layer: Layer, args: tuple, kwargs: dict) -> None:
+        self.layer = layer
+        self.args = args
+        self.kwargs = kwargs
+        self.outputs: Any = None
+
+    @property
+    def input_tensors(self) -> list[SymbolicTensor]:
+        return [t for t in tf.nest.flatten((self.args, self.kwargs)) if isinstance(t, SymbolicTensor)]
+
+    @property
+    def flat_outputs(self) -> list[SymbolicTensor]:
+        return tf.nest.flatten(self.outputs)
+
+
+def _layer_nodes(layer: Layer) -> list[Node]:
+    nodes = getattr(layer, "_tfkit_nodes", None)
+    if nodes is None:
+        nodes = []
+        layer._tfkit_nodes = nodes
+    return nodes
+
+
+@registry.builtin("layers")
+class InputLayer(Layer):
+    """The layer behind ``tfkit.Input``: it holds the input's shape and dtype."""
+
+    def __init__(self, shape: Sequence[int | None] | None = None, batch_size: int | None = None,
+                 dtype: Any = "float32", sparse: bool = False, ragged: bool = False,
+                 batch_shape: Sequence[int | None] | None = None, name: str | None = None,
+                 input_tensor: Any = None, **kwargs: Any) -> None:
+        kwargs.pop("input_shape", None)
+        super().__init__(name=name, dtype=dtype, **kwargs)
+        if sparse or ragged:
+            raise ValueError("tfkit.Input supports dense tensors only: sparse=True and ragged=True are not implemented")
+        if batch_shape is None:
+            if shape is None:
+                raise ValueError("tfkit.Input needs shape= (without the batch dimension) or batch_shape=")
+            if isinstance(shape, int):
+                shape = (shape,)
+            batch_shape = (batch_size, *shape)
+        self.batch_shape = tuple(None if d is None else int(d) for d in batch_shape)
+        for d in self.batch_shape:
+            if d is not None and d < 0:
+                raise ValueError(f"Input shape dimensions must be >= 0 or None, got {self.batch_shape}")
+        self.sparse = False
+        self.ragged = False
+        self.built = True
+        node = Node(self, (), {})
+        node.outputs = SymbolicTensor(self.batch_shape, dtype or "float32", name=self.name, node=node, index=0)
+        _layer_nodes(self).append(node)
+        self._st.output_shapes = self.batch_shape
+
+    @property
+    def output(self) -> SymbolicTensor:
+        return self._tfkit_nodes[0].outputs
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "batch_shape": list(self.batch_shape), "dtype": self.dtype,
+                "sparse": False, "ragged": False}
+
+
+def Input(shape: Sequence[int | None] | None = None, batch_size: int | None = None, dtype: Any = "float32",
+          name: str | None = None, sparse: bool = False, ragged: bool = False,
+          batch_shape: Sequence[int | None] | None = None) -> SymbolicTensor:
+    """A symbolic input: ``tfkit.Input(shape=(784,))`` has shape ``(None, 784)``."""
+    return InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name, sparse=sparse,
+                      ragged=ragged, batch_shape=batch_shape).output
+
+
+def record_call(layer: Layer, args: tuple, kwargs: dict) -> Any:
+    """Apply ``layer`` to symbolic arguments: trace it, record a node, return symbolic outputs."""
+    structure = (args, kwargs)
+    symbols = [t for t in tf.nest.flatten(structure) if isinstance(t, SymbolicTensor)]
+    masked = [t for t in symbols if t.mask_spec is not None]
+    specs = [tf.TensorSpec(t.shape, t.dtype) for t in symbols]
+    mask_specs = [t.mask_spec for t in masked]
+
+    def trace(*placeholders: tf.Tensor) -> Any:
+        tensors, masks = placeholders[: len(symbols)], placeholders[len(symbols):]
+        by_id = {id(t): p for t, p in zip(symbols, tensors)}
+        for t, m in zip(masked, masks):
+            masking.set_mask(by_id[id(t)], m)
+        call_args, call_kwargs = tf.nest.map_structure(
+            lambda v: by_id[id(v)] if isinstance(v, SymbolicTensor) else v, structure
+        )
+        outputs = layer(*call_args, **call_kwargs)
+        out_masks = [masking.get_mask(o) for o in tf.nest.flatten(outputs)]
+        return outputs, out_masks
+
+    try:
+        concrete = tf.function(trace, autograph=False).get_concrete_function(*specs, *mask_specs)
+    except (ValueError, TypeError, tf.errors.InvalidArgumentError) as error:
+        shapes = ", ".join(str(t.shape) for t in symbols)
+        raise ValueError(
+            f"Layer '{layer.name}' ({type(layer).__name__}) cannot be applied to inputs of shape {shapes}: {error}"
+        ) from error
+    finally:
+        layer._clear_losses()
+    out_structure, out_masks = concrete.structured_outputs
+    node = Node(layer, args, kwargs)
+    flat = tf.nest.flatten(out_structure)
+    symbolic_out = []
+    for i, (tensor, mask) in enumerate(zip(flat, out_masks)):
+        mask_spec = tf.TensorSpec(mask.shape, mask.dtype) if mask is not None else None
+        symbolic_out.append(SymbolicTensor(tensor.shape, tensor.dtype, name=f"{layer.name}_{i}" if len(flat) > 1
+                                           else layer.name, node=node, index=i, mask_spec=mask_spec))
+    node.outputs = tf.nest.pack_sequence_as(out_structure, symbolic_out)
+    _layer_nodes(layer).append(node)
+    layer._st.output_shapes = tf.nest.map_structure(lambda t: t.shape, node.outputs)
+    return node.outputs
+
+
+class FunctionalGraph:
+    """The nodes between ``inputs`` and ``outputs``, in the order they must run."""
+
+    def __init__(self, inputs: Any, outputs: Any) -> None:
+        self.inputs = inputs
+        self.outputs = outputs
+        self.flat_inputs: list[SymbolicTensor] = tf.nest.flatten(inputs)
+        self.flat_outputs: list[SymbolicTensor] = tf.nest.flatten(outputs)
+        for t in self.flat_inputs + self.flat_outputs:
+            if not isinstance(t, SymbolicTensor):
+                raise ValueError(
+                    f"Model inputs and outputs must be symbolic tensors from tfkit.Input and layer calls, got {type(t).__name__}"
+                )
+        for t in self.flat_inputs:
+            if not isinstance(t.node.layer, InputLayer):
+                raise ValueError(f"Model inputs must come from tfkit.Input(); {t.name} was made by layer '{t.node.layer.name}'")
+        self.nodes = self._topological_nodes()
+        self.layers = self._layers_in_order()
+
+    def _topological_nodes(self) -> list[Node]:
+        input_ids = {id(t) for t in self.flat_inputs}
+        order: list[Node] = []
+        state: dict[int, str] = {}
+
+        def visit(tensor: SymbolicTensor, path: list[str]) -> None:
+            if id(tensor) in input_ids:
+                return
+            node = tensor.node
+            if isinstance(node.layer, InputLayer):
+                raise ValueError(
+                    f"Graph disconnected: output depends on input '{node.layer.name}' (shape {tensor.shape}), "
+                    f"which is not among the model's inputs {[t.name for t in self.flat_inputs]}."
+                    + (f" Path: {' -> '.join(reversed(path))}" if path else "")
+                )
+            if state.get(id(node)) == "done":
+                return
+            state[id(node)] = "visiting"
+            for t in node.input_tensors:
+                visit(t, path + [node.layer.name])
+            state[id(node)] = "done"
+            order.append(node)
+
+        for out in self.flat_outputs:
+            visit(out, [])
+        return order
+
+    def _layers_in_order(self) -> list[Layer]:
+        layers: list[Layer] = []
+        seen: set[int] = set()
+        for t in self.flat_inputs:
+            if id(t.node.layer) not in seen:
+                seen.add(id(t.node.layer))
+                layers.append(t.node.layer)
+        for node in self.nodes:
+            if id(node.layer) not in seen:
+                seen.add(id(node.layer))
+                layers.append(node.layer)
+        names = [l.name for l in layers]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"Layer names must be unique inside a model; repeated: {duplicates}")
+        return layers
+
+    def run(self, inputs: Sequence[tf.Tensor]) -> Any:
+        """Run the nodes on concrete tensors for ``flat_inputs``; returns the outputs' structure."""
+        values: dict[int, Any] = {id(s): t for s, t in zip(self.flat_inputs, inputs)}
+        for node in self.nodes:
+            args, kwargs = tf.nest.map_structure(
+                lambda v: values[id(v)] if isinstance(v, SymbolicTensor) else v, (node.args, node.kwargs)
+            )
+            result = node.layer(*args, **kwargs)
+            for symbol, tensor in zip(node.flat_outputs, tf.nest.flatten(result)):
+                values[id(symbol)] = tensor
+        return tf.nest.pack_sequence_as(self.outputs, [values[id(t)] for t in self.flat_outputs])
+
+    def inbound_names(self, layer: Layer) -> list[str]:
+        """Names of the layers feeding ``layer`` in this graph (for summary's 'Connected to')."""
+        names = []
+        for node in self.nodes:
+            if node.layer is layer:
+                for t in node.input_tensors:
+                    names.append(f"{t.node.layer.name}[{self.node_index(t.node)}][{t.index}]")
+        return names
+
+    def node_index(self, node: Node) -> int:
+        """Index of ``node`` among this graph's nodes of the same layer (0 for inputs)."""
+        if isinstance(node.layer, InputLayer):
+            return 0
+        same = [n for n in self.nodes if n.layer is node.layer]
+        return same.index(node)

@@ -1,0 +1,177 @@
+"""Argument checks and shape arithmetic shared by convolution and pooling layers.
+
+    conv_utils.normalize_tuple(3, 2, "kernel_size", "Conv2D layer 'conv2d'")  # (3, 3)
+    conv_utils.conv_output_length(7, 3, "valid", stride=2)                    # 3
+    conv_utils.deconv_output_length(3, 3, "valid", stride=2)                  # 7
+
+Every layer computes in channels-last layout: ``channels_first`` inputs are
+transposed in and out with :func:`to_channels_last` / :func:`from_channels_last`,
+because TensorFlow's CPU kernels only implement channels-last convolution and
+pooling.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+_DATA_FORMATS = ("channels_last", "channels_first")
+
+
+def layer_label(layer: Any) -> str:
+    """``"Conv2D layer 'conv2d'"``: how error messages name a layer."""
+    return f"{type(layer).__name__} layer '{layer.name}'"
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if hasattr(value, "__index__") and not isinstance(value, float):
+        return int(value.__index__())
+    return None
+
+
+def normalize_tuple(value: Any, n: int, what: str, who: str, allow_zero: bool = False) -> tuple[int, ...]:
+    """``value`` (an int or ``n`` ints) as a tuple of ``n`` positive ints."""
+    lowest = 0 if allow_zero else 1
+    kind = "non-negative" if allow_zero else "positive"
+    single = _as_int(value)
+    if single is not None:
+        values = (single,) * n
+    elif isinstance(value, (list, tuple)) and len(value) == n and all(_as_int(v) is not None for v in value):
+        values = tuple(_as_int(v) for v in value)
+    else:
+        raise ValueError(
+            f"{who} expected `{what}` to be an int or a tuple of {n} ints, got {value!r}"
+        )
+    if any(v < lowest for v in values):
+        raise ValueError(f"{who} expected every value of `{what}` to be {kind}, got {value!r}")
+    return values
+
+
+def normalize_padding(value: Any, who: str, allow_causal: bool = False) -> str:
+    """``"valid"``, ``"same"`` (or ``"causal"`` where allowed), case-insensitive."""
+    allowed = ("valid", "same", "causal") if allow_causal else ("valid", "same")
+    padding = value.lower() if isinstance(value, str) else value
+    if padding not in allowed:
+        raise ValueError(f"{who} expected `padding` to be one of {allowed}, got {value!r}")
+    return padding
+
+
+def normalize_data_format(value: Any, who: str) -> str:
+    """``None`` means ``"channels_last"``; anything else must name a known layout."""
+    if value is None:
+        return "channels_last"
+    data_format = value.lower() if isinstance(value, str) else value
+    if data_format not in _DATA_FORMATS:
+        raise ValueError(f"{who} expected `data_format` to be one of {_DATA_FORMATS} or None, got {value!r}")
+    return data_format
+
+
+def positive_int(value: Any, what: str, who: str) -> int:
+    """``value`` as an int, which must be > 0."""
+    number = _as_int(value)
+    if number is None or number <= 0:
+        raise ValueError(f"{who} expected `{what}` to be a positive integer, got {value!r}")
+    return number
+
+
+def check_input_rank(input_shape: Sequence[Any], rank: int, who: str, layout: str) -> tuple:
+    """``input_shape`` as a tuple, after checking it has ``rank`` dimensions."""
+    shape = tuple(input_shape)
+    if len(shape) != rank:
+        raise ValueError(f"{who} expected inputs of rank {rank} {layout}, got shape {shape}")
+    return shape
+
+
+def spatial_dims(shape: tuple, data_format: str) -> tuple:
+    """The spatial part of a full input shape."""
+    return shape[1:-1] if data_format == "channels_last" else shape[2:]
+
+
+def channel_dim(shape: tuple, data_format: str) -> Any:
+    return shape[-1] if data_format == "channels_last" else shape[1]
+
+
+def assemble_shape(batch: Any, spatial: Sequence[Any], channels: Any, data_format: str) -> tuple:
+    """Inverse of :func:`spatial_dims` / :func:`channel_dim`."""
+    if data_format == "channels_last":
+        return (batch, *spatial, channels)
+    return (batch, channels, *spatial)
+
+
+def conv_output_length(length: Any, kernel_size: int, padding: str, stride: int, dilation: int = 1) -> Any:
+    """Length of one spatial axis after a convolution or pooling window (``None`` stays ``None``)."""
+    if length is None:
+        return None
+    effective = (kernel_size - 1) * dilation + 1
+    if padding == "valid":
+        covered = length - effective + 1
+    else:  # "same" and "causal" keep every position
+        covered = length
+    return (covered + stride - 1) // stride
+
+
+def deconv_output_length(
+    length: Any, kernel_size: int, padding: str, stride: int, dilation: int = 1, output_padding: int | None = None
+) -> Any:
+    """Length of one spatial axis after a transposed convolution (works on ints and scalar tensors)."""
+    if length is None:
+        return None
+    effective = (kernel_size - 1) * dilation + 1
+    if padding == "valid":
+        extra = max(effective, stride) - effective if output_padding is None else output_padding
+        return (length - 1) * stride + effective + extra
+    if output_padding is None:
+        return length * stride
+    return (length - 1) * stride + effective % 2 + output_padding
+
+
+def check_positive_output(shape: tuple, input_shape: tuple, who: str) -> tuple:
+    """Raise when a window does not fit the input (an output dimension <= 0)."""
+    if any(d is not None and d <= 0 for d in shape):
+        raise ValueError(
+            f"{who}: the window does not fit the input; input shape {tuple(input_shape)} "
+            f"would give output shape {tuple(shape)}. Use a larger input, a smaller window or padding='same'."
+        )
+    return shape
+
+
+def to_channels_last(inputs: tf.Tensor, data_format: str) -> tf.Tensor:
+    """``(N, C, *spatial)`` -> ``(N, *spatial, C)``; channels-last inputs pass through."""
+    if data_format == "channels_last":
+        return inputs
+    rank = inputs.shape.rank
+    return tf.transpose(inputs, [0, *range(2, rank), 1])
+
+
+def from_channels_last(outputs: tf.Tensor, data_format: str) -> tf.Tensor:
+    """Inverse of :func:`to_channels_last`."""
+    if data_format == "channels_last":
+        return outputs
+    rank = outputs.shape.rank
+    return tf.transpose(outputs, [0, rank - 1, *range(1, rank - 1)])
+
+
+def dilate_kernel(kernel: tf.Tensor, dilation: Sequence[int]) -> tf.Tensor:
+    """Insert ``d - 1`` zeros between kernel taps along each spatial axis.
+
+    A transposed convolution with dilation ``d`` equals one with dilation 1
+    and this kernel; TensorFlow's CPU kernels lack the dilated form.
+    """
+    for axis, d in enumerate(dilation):
+        if d == 1:
+            continue
+        size = kernel.shape[axis]
+        taps = tf.unstack(kernel, axis=axis)
+        zeros = tf.zeros_like(taps[0])
+        spaced = []
+        for i, tap in enumerate(taps):
+            spaced.append(tap)
+            if i < size - 1:
+                spaced.extend([zeros] * (d - 1))
+        kernel = tf.stack(spaced, axis=axis)
+    return kernel

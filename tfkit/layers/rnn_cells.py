@@ -1,0 +1,424 @@
+"""One timestep of a recurrent network: ``SimpleRNNCell``, ``LSTMCell``, ``GRUCell``.
+
+    cell = tfkit.layers.LSTMCell(8)
+    h, [h, c] = cell(x_t, [h0, c0])              # x_t: (batch, features)
+    seq = tfkit.layers.RNN(cell, return_sequences=True)(x)
+
+Weights match Keras 3 (``kernel`` ``(input_dim, gates * units)``,
+``recurrent_kernel`` ``(units, gates * units)``, ``bias``; LSTM gates in the
+order i, f, c, o and GRU gates z, r, h, GRU ``reset_after`` bias ``(2, 3 * units)``).
+Besides the per-step ``call`` every cell splits its work in two, which the
+``RNN`` layer uses to run fast: :meth:`project_inputs` multiplies *all*
+timesteps by ``kernel`` at once, and :meth:`step` does the recurrent part of
+a single timestep from that projection.
+
+Dropout follows Keras's "variational" scheme: one input mask and one
+recurrent mask per sequence, reused at every timestep (and shared by the
+gates), drawn only when ``training`` is true.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit import activations, constraints, initializers, random, regularizers
+from tfkit.input_spec import InputSpec
+from tfkit.layer import Layer
+from tfkit.layers.core import base_config
+from tfkit.saving import registry
+
+__all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell"]
+
+
+def _positive_units(units: Any, who: str) -> int:
+    if isinstance(units, bool) or not isinstance(units, (int, np.integer)) or int(units) <= 0:
+        raise ValueError(f"{who} expected units to be a positive integer, got {units!r}")
+    return int(units)
+
+
+def _rate(value: Any, what: str, who: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise ValueError(f"{who} expected {what} to be a float in [0, 1], got {value!r}")
+    return float(min(1.0, max(0.0, float(value))))
+
+
+def _matching(weight: tf.Variable, dtype: tf.DType) -> tf.Tensor:
+    return weight if weight.dtype == dtype else tf.cast(weight, dtype)
+
+
+class _RecurrentCell(Layer):
+    """What the three built-in cells share: weights, dropout masks, config.
+
+    Subclasses set ``_gates`` (how many ``units``-wide blocks ``kernel`` has)
+    and implement :meth:`step` and, if their bias is special, :meth:`_bias_initializer`.
+    """
+
+    _gates = 1
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = "tanh",
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        recurrent_initializer: Any = "orthogonal",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        recurrent_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        recurrent_constraint: Any = None,
+        bias_constraint: Any = None,
+        dropout: float = 0.0,
+        recurrent_dropout: float = 0.0,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        who = f"{type(self).__name__} '{self.name}'"
+        self.units = _positive_units(units, who)
+        self.activation = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.dropout = _rate(dropout, "dropout", who)
+        self.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", who)
+        self.seed = seed
+        self.seed_generator = random.SeedGenerator(seed)
+
+    # ----------------------------------------------------------- structure
+
+    @property
+    def state_size(self) -> int | list[int]:
+        return self.units
+
+    @property
+    def output_size(self) -> int:
+        return self.units
+
+    def get_initial_state(self, batch_size: Any = None) -> list[tf.Tensor]:
+        sizes = self.state_size if isinstance(self.state_size, (list, tuple)) else [self.state_size]
+        return [tf.zeros(tf.stack([batch_size, size]), dtype=self.compute_dtype) for size in sizes]
+
+    # --------------------------------------------------------------- build
+
+    def build(self, input_shape: Any) -> None:
+        input_dim = input_shape[-1]
+        if input_dim is None:
+            raise ValueError(
+                f"{type(self).__name__} '{self.name}' needs a known last input dimension, got input shape {input_shape}"
+            )
+        width = self._gates * self.units
+        self.kernel = self.add_weight(
+            shape=(input_dim, width),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
+        )
+        self.recurrent_kernel = self.add_weight(
+            shape=(self.units, width),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
+            name="recurrent_kernel",
+        )
+        if self.use_bias:
+            self.bias = self.add_weight(
+                shape=self._bias_shape(),
+                initializer=self._bias_initializer(),
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
+            )
+        else:
+            self.bias = None
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: int(input_dim)})
+
+    def _bias_shape(self) -> tuple[int, ...]:
+        return (self._gates * self.units,)
+
+    def _bias_initializer(self) -> Any:
+        return self.bias_initializer
+
+    def _input_bias(self, dtype: tf.DType) -> tf.Tensor | None:
+        return None if self.bias is None else _matching(self.bias, dtype)
+
+    # ------------------------------------------------------------- dropout
+
+    def dropout_masks(self, step_inputs: tf.Tensor, state: tf.Tensor, training: Any) -> tuple[Any, Any]:
+        """``(input_mask, recurrent_mask)`` for one sequence; ``None`` where no dropout applies."""
+        return (
+            _dropout_mask(step_inputs, self.dropout, self.seed_generator, training),
+            _dropout_mask(state, self.recurrent_dropout, self.seed_generator, training),
+        )
+
+    # ----------------------------------------------------------- the math
+
+    def project_inputs(self, inputs: tf.Tensor, input_mask: Any = None) -> tf.Tensor:
+        """``inputs @ kernel (+ input bias)`` for ``inputs`` of shape ``(..., input_dim)``.
+
+        ``input_mask`` (``(batch, input_dim)``) is broadcast over any axes
+        between the batch axis and the last one, so time-major
+        ``(time, batch, input_dim)`` inputs take a ``(1, batch, input_dim)`` mask.
+        """
+        if input_mask is not None:
+            inputs = inputs * input_mask
+        kernel = _matching(self.kernel, inputs.dtype)
+        if inputs.shape.rank == 2:
+            projected = tf.matmul(inputs, kernel)
+        else:
+            flat = tf.reshape(inputs, [-1, tf.shape(inputs)[-1]])
+            projected = tf.reshape(
+                tf.matmul(flat, kernel), tf.concat([tf.shape(inputs)[:-1], [kernel.shape[-1]]], axis=0)
+            )
+            projected.set_shape(inputs.shape[:-1].concatenate([kernel.shape[-1]]))
+        bias = self._input_bias(projected.dtype)
+        if bias is not None:
+            projected = projected + bias
+        return projected
+
+    def step(self, projected: tf.Tensor, states: Sequence[tf.Tensor], recurrent_mask: Any = None) -> tuple:
+        """``(output, new_states)`` for one timestep from its projected inputs."""
+        raise NotImplementedError
+
+    def call(self, inputs: tf.Tensor, states: Any, training: Any = None) -> tuple:
+        states = list(states) if isinstance(states, (list, tuple)) else [states]
+        input_mask, recurrent_mask = self.dropout_masks(inputs, states[0], training)
+        return self.step(self.project_inputs(inputs, input_mask), states, recurrent_mask)
+
+    def compute_output_shape(self, input_shape: Any, states_shape: Any = None) -> tuple:
+        return (input_shape[0], self.units)
+
+    # -------------------------------------------------------------- config
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            units=self.units,
+            activation=activations.serialize(self.activation),
+            use_bias=self.use_bias,
+            kernel_initializer=initializers.serialize(self.kernel_initializer),
+            recurrent_initializer=initializers.serialize(self.recurrent_initializer),
+            bias_initializer=initializers.serialize(self.bias_initializer),
+            kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
+            recurrent_regularizer=regularizers.serialize(self.recurrent_regularizer),
+            bias_regularizer=regularizers.serialize(self.bias_regularizer),
+            kernel_constraint=constraints.serialize(self.kernel_constraint),
+            recurrent_constraint=constraints.serialize(self.recurrent_constraint),
+            bias_constraint=constraints.serialize(self.bias_constraint),
+            dropout=self.dropout,
+            recurrent_dropout=self.recurrent_dropout,
+            seed=self.seed,
+        )
+        return config
+
+
+def _dropout_mask(like: tf.Tensor, rate: float, seed: random.SeedGenerator, training: Any) -> Any:
+    """A ``{0, 1/(1-rate)}`` mask shaped like ``like`` when training, else ``None``."""
+    if rate <= 0.0 or training is None:
+        return None
+    if isinstance(training, (bool, np.bool_, int)) and not training:
+        return None
+    ones = tf.ones_like(like)
+    dropped = tf.zeros_like(like) if rate >= 1.0 else random.dropout(ones, rate=rate, seed=seed)
+    if isinstance(training, (bool, np.bool_, int)):
+        return dropped
+    return tf.where(tf.cast(training, tf.bool), dropped, ones)
+
+
+# --------------------------------------------------------------- SimpleRNN
+
+
+@registry.builtin("layers")
+class SimpleRNNCell(_RecurrentCell):
+    """``h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel + bias)``."""
+
+    _gates = 1
+
+    def step(self, projected: tf.Tensor, states: Sequence[tf.Tensor], recurrent_mask: Any = None) -> tuple:
+        h_prev = states[0]
+        if recurrent_mask is not None:
+            h_prev = h_prev * recurrent_mask
+        h = self.activation(projected + tf.matmul(h_prev, _matching(self.recurrent_kernel, projected.dtype)))
+        return h, [h]
+
+
+# -------------------------------------------------------------------- LSTM
+
+
+@registry.builtin("layers")
+class LSTMCell(_RecurrentCell):
+    """Long short-term memory step; states ``[h, c]``, gates i, f, c, o.
+
+    ``unit_forget_bias=True`` starts the forget-gate bias at 1 (Keras's default).
+    """
+
+    _gates = 4
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = "tanh",
+        recurrent_activation: Any = "sigmoid",
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        recurrent_initializer: Any = "orthogonal",
+        bias_initializer: Any = "zeros",
+        unit_forget_bias: bool = True,
+        kernel_regularizer: Any = None,
+        recurrent_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        recurrent_constraint: Any = None,
+        bias_constraint: Any = None,
+        dropout: float = 0.0,
+        recurrent_dropout: float = 0.0,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
+            dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
+        )
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.unit_forget_bias = bool(unit_forget_bias)
+
+    @property
+    def state_size(self) -> list[int]:
+        return [self.units, self.units]
+
+    def _bias_initializer(self) -> Any:
+        if not self.unit_forget_bias:
+            return self.bias_initializer
+        base, units = self.bias_initializer, self.units
+
+        def forget_gate_one(shape: Any, dtype: Any = None) -> tf.Tensor:
+            return tf.concat(
+                [base((units,), dtype=dtype), tf.ones((units,), dtype=dtype), base((2 * units,), dtype=dtype)],
+                axis=0,
+            )
+
+        return forget_gate_one
+
+    def step(self, projected: tf.Tensor, states: Sequence[tf.Tensor], recurrent_mask: Any = None) -> tuple:
+        h_prev, c_prev = states[0], states[1]
+        if recurrent_mask is not None:
+            h_prev = h_prev * recurrent_mask
+        z = projected + tf.matmul(h_prev, _matching(self.recurrent_kernel, projected.dtype))
+        z_i, z_f, z_c, z_o = tf.split(z, 4, axis=-1)
+        i = self.recurrent_activation(z_i)
+        f = self.recurrent_activation(z_f)
+        c = f * c_prev + i * self.activation(z_c)
+        o = self.recurrent_activation(z_o)
+        h = o * self.activation(c)
+        return h, [h, c]
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(
+            recurrent_activation=activations.serialize(self.recurrent_activation),
+            unit_forget_bias=self.unit_forget_bias,
+        )
+        return config
+
+
+# --------------------------------------------------------------------- GRU
+
+
+@registry.builtin("layers")
+class GRUCell(_RecurrentCell):
+    """Gated recurrent unit step; gates z (update), r (reset), h (candidate).
+
+    ``h_t = z * h_{t-1} + (1 - z) * candidate``. With ``reset_after=True``
+    (Keras's default) the reset gate multiplies ``h_{t-1} @ recurrent_kernel``
+    and the bias has two rows, one for the inputs and one for the recurrence.
+    """
+
+    _gates = 3
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = "tanh",
+        recurrent_activation: Any = "sigmoid",
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        recurrent_initializer: Any = "orthogonal",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        recurrent_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        recurrent_constraint: Any = None,
+        bias_constraint: Any = None,
+        dropout: float = 0.0,
+        recurrent_dropout: float = 0.0,
+        reset_after: bool = True,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
+            dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
+        )
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.reset_after = bool(reset_after)
+
+    def _bias_shape(self) -> tuple[int, ...]:
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def _input_bias(self, dtype: tf.DType) -> tf.Tensor | None:
+        if self.bias is None:
+            return None
+        bias = _matching(self.bias, dtype)
+        return bias[0] if self.reset_after else bias
+
+    def step(self, projected: tf.Tensor, states: Sequence[tf.Tensor], recurrent_mask: Any = None) -> tuple:
+        h_prev = states[0]
+        h_in = h_prev if recurrent_mask is None else h_prev * recurrent_mask
+        recurrent_kernel = _matching(self.recurrent_kernel, projected.dtype)
+        x_z, x_r, x_h = tf.split(projected, 3, axis=-1)
+        units = self.units
+        if self.reset_after:
+            inner = tf.matmul(h_in, recurrent_kernel)
+            if self.bias is not None:
+                inner = inner + _matching(self.bias, projected.dtype)[1]
+            r_z, r_r, r_h = tf.split(inner, 3, axis=-1)
+            z = self.recurrent_activation(x_z + r_z)
+            r = self.recurrent_activation(x_r + r_r)
+            candidate = self.activation(x_h + r * r_h)
+        else:
+            inner = tf.matmul(h_in, recurrent_kernel[:, : 2 * units])
+            r_z, r_r = tf.split(inner, 2, axis=-1)
+            z = self.recurrent_activation(x_z + r_z)
+            r = self.recurrent_activation(x_r + r_r)
+            candidate = self.activation(x_h + tf.matmul(r * h_in, recurrent_kernel[:, 2 * units:]))
+        h = z * h_prev + (1.0 - z) * candidate
+        return h, [h]
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(
+            recurrent_activation=activations.serialize(self.recurrent_activation),
+            reset_after=self.reset_after,
+        )
+        return config

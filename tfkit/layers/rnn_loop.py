@@ -1,0 +1,165 @@
+"""The loop over time that every recurrent layer runs: :func:`run`.
+
+    step = lambda x_t, states: cell.step(x_t, states)          # -> (output, new_states)
+    last, outputs, states = rnn_loop.run(step, x_time_major, [h0, c0], output_like=h0)
+    # outputs: (time, batch, units), time-major
+
+A ``tf.while_loop`` over ``TensorArray``s (or a Python loop with
+``unroll=True``), so it runs eagerly, in ``tf.function`` and under XLA, and
+its gradient costs O(time). Masks follow Keras 3's ``rnn`` backend: at a
+masked timestep the states keep their previous values and the output
+repeats the previous output (zeros before the first step), or is zero
+when ``zero_output_for_mask=True``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import tensorflow as tf
+
+__all__: list[str] = []
+
+StepFn = Callable[[Any, list], tuple]
+
+
+def _broadcast_mask(mask_t: tf.Tensor, like: tf.Tensor) -> tf.Tensor:
+    """A ``(batch,)`` mask reshaped to ``(batch, 1, ..., 1)`` to select rows of ``like``."""
+    extra = like.shape.rank - 1
+    return tf.reshape(mask_t, [-1] + [1] * extra) if extra > 0 else mask_t
+
+
+def _select(mask_t: tf.Tensor, new: Sequence[tf.Tensor], old: Sequence[tf.Tensor]) -> list[tf.Tensor]:
+    return [tf.where(_broadcast_mask(mask_t, n), n, o) for n, o in zip(new, old)]
+
+
+def run(
+    step: StepFn,
+    inputs: Any,
+    initial_states: Sequence[tf.Tensor],
+    output_like: tf.Tensor,
+    mask: tf.Tensor | None = None,
+    go_backwards: bool = False,
+    unroll: bool = False,
+    zero_output_for_mask: bool = False,
+    return_sequences: bool = True,
+) -> tuple[tf.Tensor, tf.Tensor | None, list[tf.Tensor]]:
+    """Apply ``step`` along axis 0 of the time-major ``inputs``.
+
+    Args:
+        step: ``step(inputs_t, states) -> (output_t, new_states)``.
+        inputs: a ``(time, batch, ...)`` tensor or a nest of them.
+        initial_states: the states before the first step (a list).
+        output_like: a tensor with the shape and dtype of one step's output;
+            it is the "previous output" at the first masked step.
+        mask: ``(time, batch)`` booleans, ``False`` where a step is skipped.
+        go_backwards: walk from the last timestep to the first; the
+            returned sequence is then in that reversed order (as Keras).
+        unroll: a Python loop instead of ``tf.while_loop`` (static time only).
+        zero_output_for_mask: zeros instead of the previous output at masked steps.
+        return_sequences: collect every step's output (else only the last).
+
+    Returns:
+        ``(last_output, outputs, final_states)``; ``outputs`` is time-major
+        ``(time, batch, ...)``, or ``None`` when ``return_sequences`` is false.
+    """
+    flat_inputs = tf.nest.flatten(inputs)
+    if go_backwards:
+        flat_inputs = [tf.reverse(x, [0]) for x in flat_inputs]
+        if mask is not None:
+            mask = tf.reverse(mask, [0])
+    if mask is not None and mask.dtype != tf.bool:
+        mask = tf.cast(mask, tf.bool)
+    states = list(initial_states)
+    zeros = tf.zeros_like(output_like)
+    if unroll:
+        return _unrolled(step, inputs, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences)
+    return _while(step, inputs, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences)
+
+
+def _masked_step(
+    step: StepFn,
+    x_t: Any,
+    states: list[tf.Tensor],
+    prev_output: tf.Tensor,
+    zeros: tf.Tensor,
+    mask_t: tf.Tensor | None,
+    zero_output_for_mask: bool,
+) -> tuple[tf.Tensor, list[tf.Tensor]]:
+    output, new_states = step(x_t, states)
+    new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
+    if mask_t is None:
+        return output, new_states
+    fallback = zeros if zero_output_for_mask else prev_output
+    output = _select(mask_t, [output], [fallback])[0]
+    flat_new = tf.nest.flatten(new_states)
+    flat_old = tf.nest.flatten(states)
+    new_states = tf.nest.pack_sequence_as(new_states, _select(mask_t, flat_new, flat_old))
+    return output, list(new_states)
+
+
+def _unrolled(
+    step: StepFn,
+    inputs: Any,
+    flat_inputs: list[tf.Tensor],
+    states: list[tf.Tensor],
+    zeros: tf.Tensor,
+    mask: tf.Tensor | None,
+    zero_output_for_mask: bool,
+    return_sequences: bool,
+) -> tuple[tf.Tensor, tf.Tensor | None, list[tf.Tensor]]:
+    time_steps = flat_inputs[0].shape[0]
+    if time_steps is None:
+        raise ValueError("unroll=True needs a known number of timesteps; got inputs with an unknown time axis")
+    slices = [tf.unstack(x, num=time_steps) for x in flat_inputs]
+    masks = tf.unstack(mask, num=time_steps) if mask is not None else [None] * time_steps
+    output, outputs = zeros, []
+    for t in range(time_steps):
+        x_t = tf.nest.pack_sequence_as(inputs, [s[t] for s in slices])
+        output, states = _masked_step(step, x_t, states, output, zeros, masks[t], zero_output_for_mask)
+        if return_sequences:
+            outputs.append(output)
+    return output, (tf.stack(outputs) if return_sequences else None), states
+
+
+def _while(
+    step: StepFn,
+    inputs: Any,
+    flat_inputs: list[tf.Tensor],
+    states: list[tf.Tensor],
+    zeros: tf.Tensor,
+    mask: tf.Tensor | None,
+    zero_output_for_mask: bool,
+    return_sequences: bool,
+) -> tuple[tf.Tensor, tf.Tensor | None, list[tf.Tensor]]:
+    static_steps = flat_inputs[0].shape[0]
+    time_steps = static_steps if static_steps is not None else tf.shape(flat_inputs[0])[0]
+    input_arrays = [
+        tf.TensorArray(x.dtype, size=time_steps, element_shape=x.shape[1:]).unstack(x) for x in flat_inputs
+    ]
+    mask_array = (
+        tf.TensorArray(tf.bool, size=time_steps, element_shape=mask.shape[1:]).unstack(mask)
+        if mask is not None
+        else None
+    )
+    output_array = tf.TensorArray(zeros.dtype, size=time_steps if return_sequences else 0,
+                                  element_shape=zeros.shape)
+
+    def body(t: tf.Tensor, out_array: tf.TensorArray, prev_output: tf.Tensor, states: list) -> tuple:
+        x_t = tf.nest.pack_sequence_as(inputs, [a.read(t) for a in input_arrays])
+        mask_t = mask_array.read(t) if mask_array is not None else None
+        output, new_states = _masked_step(step, x_t, list(states), prev_output, zeros, mask_t, zero_output_for_mask)
+        output = tf.ensure_shape(output, zeros.shape) if output.shape != zeros.shape else output
+        new_states = [tf.ensure_shape(n, s.shape) if n.shape != s.shape else n for n, s in zip(new_states, states)]
+        if return_sequences:
+            out_array = out_array.write(t, output)
+        return t + 1, out_array, output, new_states
+
+    _, output_array, last_output, final_states = tf.while_loop(
+        lambda t, *_: t < time_steps,
+        body,
+        (tf.constant(0, tf.int32), output_array, zeros, states),
+        maximum_iterations=time_steps,
+    )
+    outputs = output_array.stack() if return_sequences else None
+    return last_output, outputs, list(final_states)

@@ -1,0 +1,187 @@
+"""Metrics: Keras 3 metric classes as ``tf.Module``s with distribution-aware state.
+
+    acc = tfkit.metrics.get("sparse_categorical_accuracy")
+    acc.update_state(y_true, y_pred); acc.result()
+    tfkit.metrics.resolve_accuracy("accuracy", loss, y_true.shape, y_pred.shape)  # the right accuracy
+
+Module map: ``base`` (``Metric``), ``reduction`` (``Mean``, ``Sum``,
+``MeanMetricWrapper``), ``accuracy``, ``regression`` (error and
+crossentropy means), ``confusion_matrix`` (threshold counting),
+``confusion`` (``Precision``, ``Recall``, counts), ``auc``, ``f_score``.
+This file adds lookup, (de)serialization and ``compile``'s name rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tfkit import losses as _losses
+from tfkit.metrics.accuracy import (
+    Accuracy,
+    BinaryAccuracy,
+    CategoricalAccuracy,
+    SparseCategoricalAccuracy,
+    SparseTopKCategoricalAccuracy,
+    TopKCategoricalAccuracy,
+    accuracy,
+    binary_accuracy,
+    categorical_accuracy,
+    sparse_categorical_accuracy,
+    sparse_top_k_categorical_accuracy,
+    top_k_categorical_accuracy,
+)
+from tfkit.metrics.auc import AUC
+from tfkit.metrics.base import Metric
+from tfkit.metrics.confusion import FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives
+from tfkit.metrics.f_score import F1Score, FBetaScore
+from tfkit.metrics.reduction import Mean, MeanMetricWrapper, Sum
+from tfkit.metrics.regression import (
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    CategoricalHinge,
+    CosineSimilarity,
+    Hinge,
+    KLDivergence,
+    LogCoshError,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    MeanSquaredLogarithmicError,
+    Poisson,
+    RootMeanSquaredError,
+    SparseCategoricalCrossentropy,
+    SquaredHinge,
+)
+from tfkit.saving import registry
+
+ACCURACY_NAMES = ("accuracy", "acc")
+
+
+def _wrap(obj: Any, name: str | None) -> Metric:
+    if isinstance(obj, type) and issubclass(obj, Metric):
+        obj = obj()
+    if isinstance(obj, Metric):
+        return obj
+    if callable(obj):
+        return MeanMetricWrapper(obj, name=name or getattr(obj, "__name__", None))
+    raise ValueError(
+        f"Could not interpret metric identifier {obj!r}: expected a metric name such as 'mae', "
+        "a {'class_name': ..., 'config': ...} dict, a Metric instance or class, or a function fn(y_true, y_pred)"
+    )
+
+
+def get(identifier: Any) -> Metric | None:
+    """A ``Metric`` from a name, a config dict, a class, a ``Metric`` or a function.
+
+    A string gives a fresh metric named after that string, as Keras's
+    ``compile(metrics=["mae"])`` does (``get("mse").name == "mse"``); a
+    function ``fn(y_true, y_pred)`` is wrapped in a :class:`MeanMetricWrapper`.
+    ``"accuracy"`` here is the exact-match :class:`Accuracy`; ``compile``
+    resolves it with :func:`resolve_accuracy` instead.
+    """
+    if identifier is None or isinstance(identifier, Metric):
+        return identifier
+    if isinstance(identifier, str):
+        try:
+            obj = registry.resolve("metrics", identifier)
+        except ValueError:
+            obj = _loss_function_named(identifier)
+            if obj is None:
+                raise
+        metric = _wrap(obj, identifier)
+        metric.name = identifier
+        return metric
+    if isinstance(identifier, dict):
+        return _wrap(deserialize(identifier), None)
+    return _wrap(identifier, None)
+
+
+def _loss_function_named(name: str) -> Any:
+    """A built-in loss function such as ``"huber"`` usable as a metric, else None."""
+    try:
+        fn = registry.lookup("functions", name)
+    except ValueError:
+        return None
+    return fn if getattr(_losses, name, None) is fn else None
+
+
+def serialize(metric: Any) -> Any:
+    """Plain data for a metric: ``{"class_name", "config"}``, or a function's registered name."""
+    if metric is None:
+        return None
+    if callable(metric) and not isinstance(metric, (Metric, type)):
+        return registry.to_config("functions", metric)
+    return registry.to_config("metrics", metric)
+
+
+def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
+    """Inverse of :func:`serialize`."""
+    if isinstance(config, str):
+        try:
+            return registry.resolve("metrics", config, custom_objects)
+        except ValueError:
+            fn = _loss_function_named(config)
+            if fn is None:
+                raise
+            return fn
+    return registry.resolve("metrics", config, custom_objects)
+
+
+def _dims(shape: Any) -> list[int | None] | None:
+    if shape is None:
+        return None
+    try:
+        dims = list(shape)
+    except TypeError:  # a TensorShape of unknown rank
+        return None
+    return [None if d is None else int(d) for d in dims]
+
+
+def resolve_accuracy(name: str, loss: Any, y_true_shape: Any, y_pred_shape: Any) -> Metric:
+    """The accuracy ``compile(metrics=["accuracy"])`` means, named ``name``.
+
+    Binary crossentropy losses (or predictions whose last dimension is 1) give
+    :class:`BinaryAccuracy`; sparse categorical crossentropy (or integer
+    targets: rank lower than the predictions', or a last dimension of 1 against
+    several classes) gives :class:`SparseCategoricalAccuracy`; anything else
+    :class:`CategoricalAccuracy`.
+    """
+    if _losses.is_loss_of_kind(loss, "binary"):
+        return BinaryAccuracy(name=name)
+    if _losses.is_loss_of_kind(loss, "sparse"):
+        return SparseCategoricalAccuracy(name=name)
+    true_dims, pred_dims = _dims(y_true_shape), _dims(y_pred_shape)
+    if pred_dims and pred_dims[-1] == 1:
+        return BinaryAccuracy(name=name)
+    if pred_dims and true_dims is not None:
+        if len(true_dims) < len(pred_dims):
+            return SparseCategoricalAccuracy(name=name)
+        if true_dims and true_dims[-1] == 1 and (pred_dims[-1] or 0) > 1:
+            return SparseCategoricalAccuracy(name=name)
+    return CategoricalAccuracy(name=name)
+
+
+def resolve_compile_metric(identifier: Any, loss: Any = None, y_true_shape: Any = None, y_pred_shape: Any = None) -> Metric:
+    """One entry of ``compile(metrics=[...])``: ``"accuracy"``/``"acc"`` by the rule above, else :func:`get`."""
+    if isinstance(identifier, str) and identifier.lower() in ACCURACY_NAMES:
+        return resolve_accuracy(identifier, loss, y_true_shape, y_pred_shape)
+    metric = get(identifier)
+    if metric is None:
+        raise ValueError("Expected a metric, got None")
+    return metric
+
+
+__all__ = [
+    "Metric", "Mean", "Sum", "MeanMetricWrapper",
+    "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "SparseCategoricalAccuracy",
+    "TopKCategoricalAccuracy", "SparseTopKCategoricalAccuracy",
+    "MeanSquaredError", "RootMeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
+    "MeanSquaredLogarithmicError", "CosineSimilarity", "LogCoshError",
+    "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy", "KLDivergence", "Poisson",
+    "Hinge", "SquaredHinge", "CategoricalHinge",
+    "AUC", "Precision", "Recall", "TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives",
+    "F1Score", "FBetaScore",
+    "accuracy", "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
+    "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy",
+    "get", "serialize", "deserialize", "resolve_accuracy", "resolve_compile_metric",
+]

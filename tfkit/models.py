@@ -1,0 +1,460 @@
+"""Model kinds and whole-model configs: ``Model``, ``Functional``, ``Sequential``, cloning.
+
+    model = tfkit.Sequential([tfkit.Input((784,)), tfkit.layers.Dense(10)])
+    twin = tfkit.models.clone_model(model)                 # same architecture, new weights
+    same = tfkit.models.model_from_json(model.to_json())
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping, Sequence
+
+import tensorflow as tf
+
+from tfkit import masking
+from tfkit.functional import FunctionalGraph, InputLayer, Node, record_call
+from tfkit.layer import Layer
+from tfkit.model import Model
+from tfkit.saving import registry
+from tfkit.symbolic import SymbolicTensor
+
+
+def _serialize_layer(layer: Layer) -> dict[str, Any]:
+    return {"class_name": registry.name_for("layers", type(layer)), "config": layer.get_config()}
+
+
+def _deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None) -> Layer:
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"A layer config must be a dict with 'class_name' and 'config', got {str(config)[:200]}")
+    cls = registry.lookup("layers", config["class_name"], custom_objects)
+    if not (isinstance(cls, type) and issubclass(cls, Layer)):
+        raise ValueError(f"{config['class_name']!r} is not a layer class")
+    inner = config.get("config", {})
+    if not isinstance(inner, dict):
+        raise ValueError(f"The config of layer {config['class_name']!r} must be a dict")
+    with registry.custom_object_scope(custom_objects or {}):
+        return cls.from_config(inner)
+
+
+@registry.builtin("layers")
+class Functional(Model):
+    """A model defined by connecting layers: ``tfkit.Model(inputs, outputs)``."""
+
+    def __init__(self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        if isinstance(inputs, dict):
+            inputs = dict(inputs)
+        graph = FunctionalGraph(inputs, outputs)
+        self._tfkit_graph = graph
+        self._layers = list(graph.layers)
+        for layer in graph.layers:
+            layer._tfkit_inbound_names = graph.inbound_names(layer)
+        self.built = True
+        self._st.build_shapes = tf.nest.map_structure(lambda t: t.shape, inputs)
+        self._st.output_shapes = tf.nest.map_structure(lambda t: t.shape, outputs)
+        self._tfkit_symbolic_losses: list[SymbolicTensor] = []
+
+    def _tracked_items(self):
+        for layer in self._tfkit_graph.layers:
+            yield layer.name, layer
+
+    def summary_layers(self) -> list[tuple[str, Layer]]:
+        return [(layer.name, layer) for layer in self._tfkit_graph.layers]
+
+    @property
+    def layers(self) -> list[Layer]:
+        return list(self._tfkit_graph.layers)
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        return super().get_layer(name=name, index=index)
+
+    @property
+    def inputs(self) -> list[SymbolicTensor]:
+        return list(self._tfkit_graph.flat_inputs)
+
+    @property
+    def outputs(self) -> list[SymbolicTensor]:
+        return list(self._tfkit_graph.flat_outputs)
+
+    @property
+    def input_names(self) -> list[str]:
+        inputs = self._tfkit_graph.inputs
+        if isinstance(inputs, dict):
+            return list(inputs)
+        return [t.node.layer.name for t in self._tfkit_graph.flat_inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        outputs = self._tfkit_graph.outputs
+        if isinstance(outputs, dict):
+            return list(outputs)
+        return [t.node.layer.name for t in self._tfkit_graph.flat_outputs]
+
+    @property
+    def input_shape(self) -> Any:
+        shapes = [t.shape for t in self._tfkit_graph.flat_inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self) -> Any:
+        shapes = [t.shape for t in self._tfkit_graph.flat_outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def add_loss(self, value: Any) -> None:
+        if isinstance(value, SymbolicTensor):
+            self._tfkit_symbolic_losses.append(value)
+            self._tfkit_loss_graph = FunctionalGraph(self._tfkit_graph.inputs, self._tfkit_symbolic_losses)
+            return
+        super().add_loss(value)
+
+    def _match_inputs(self, inputs: Any) -> list[Any]:
+        graph = self._tfkit_graph
+        expected = graph.flat_inputs
+        if isinstance(graph.inputs, dict) and isinstance(inputs, dict):
+            missing = [k for k in graph.inputs if k not in inputs]
+            if missing:
+                raise ValueError(f"Model '{self.name}' expects inputs {list(graph.inputs)}; missing {missing}")
+            flat = [inputs[k] for k in graph.inputs]
+        elif isinstance(inputs, dict):
+            names = [t.node.layer.name for t in expected]
+            missing = [n for n in names if n not in inputs]
+            if missing:
+                raise ValueError(f"Model '{self.name}' expects inputs {names}; missing {missing}; got keys {sorted(inputs)}")
+            flat = [inputs[n] for n in names]
+        else:
+            flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        if len(flat) != len(expected):
+            raise ValueError(
+                f"Model '{self.name}' expects {len(expected)} input(s) "
+                f"({', '.join(f'{t.name} {t.shape}' for t in expected)}), got {len(flat)}"
+            )
+        checked = []
+        for symbol, value in zip(expected, flat):
+            tensor = value if tf.is_tensor(value) else tf.convert_to_tensor(value)
+            if tensor.dtype != symbol.dtype and (tensor.dtype.is_floating and symbol.dtype.is_floating
+                                                 or tensor.dtype.is_integer and symbol.dtype.is_integer):
+                mask = masking.get_mask(tensor)
+                tensor = tf.cast(tensor, symbol.dtype)
+                if mask is not None:
+                    masking.set_mask(tensor, mask)
+            shape = tensor.shape
+            if shape.rank is not None and shape.rank != len(symbol.shape):
+                raise ValueError(
+                    f"Input '{symbol.name}' of model '{self.name}' expects rank {len(symbol.shape)} "
+                    f"(shape {symbol.shape}), got rank {shape.rank} (shape {tuple(shape.as_list())})"
+                )
+            for axis, (want, got) in enumerate(zip(symbol.shape, shape.as_list())):
+                if axis > 0 and want is not None and got is not None and want != got:
+                    raise ValueError(
+                        f"Input '{symbol.name}' of model '{self.name}' expects shape {symbol.shape}, "
+                        f"got {tuple(shape.as_list())} (axis {axis} is {got}, expected {want})"
+                    )
+            checked.append(tensor)
+        return checked
+
+    def _convert_inputs(self, value: Any) -> Any:
+        return value  # each input is converted to its own Input's dtype in _match_inputs
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        flat = self._match_inputs(inputs)
+        if mask is not None:
+            for tensor, m in zip(flat, tf.nest.flatten(mask)):
+                if m is not None:
+                    masking.set_mask(tensor, m)
+        outputs = self._tfkit_graph.run(flat)
+        if self._tfkit_symbolic_losses:
+            for value in tf.nest.flatten(self._tfkit_loss_graph.run(flat)):
+                super().add_loss(tf.reduce_mean(value))
+        return outputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return self.output_shape
+
+    # ---------------------------------------------------------------- config
+
+    def get_config(self) -> dict[str, Any]:
+        graph = self._tfkit_graph
+
+        def ref(tensor: SymbolicTensor) -> list:
+            return [tensor.node.layer.name, graph.node_index(tensor.node), tensor.index]
+
+        def encode(value: Any) -> Any:
+            if isinstance(value, SymbolicTensor):
+                return {"__tensor__": ref(value)}
+            if isinstance(value, (list, tuple)):
+                return [encode(v) for v in value]
+            if isinstance(value, dict):
+                return {k: encode(v) for k, v in value.items()}
+            if value is None or isinstance(value, (bool, int, float, str)):
+                return value
+            raise ValueError(f"A layer call argument of type {type(value).__name__} cannot be saved in a model config")
+
+        layers = []
+        for layer in graph.layers:
+            entry = _serialize_layer(layer)
+            entry["name"] = layer.name
+            entry["inbound_nodes"] = [
+                {"args": encode(list(node.args)), "kwargs": encode(node.kwargs)}
+                for node in graph.nodes if node.layer is layer
+            ]
+            layers.append(entry)
+
+        def io(structure: Any) -> Any:
+            if isinstance(structure, dict):
+                return {k: ref(v) for k, v in structure.items()}
+            if isinstance(structure, (list, tuple)):
+                return [ref(t) for t in structure]
+            return ref(structure)
+
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "layers": layers,
+            "input_layers": io(graph.inputs),
+            "output_layers": io(graph.outputs),
+        }
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "Functional":
+        for key in ("layers", "input_layers", "output_layers"):
+            if key not in config:
+                raise ValueError(f"A functional model config needs {key!r}; got keys {sorted(config)}")
+        created: dict[str, Layer] = {}
+        pending: list[tuple[Layer, dict]] = []
+        for entry in config["layers"]:
+            layer = _deserialize_layer(entry, custom_objects)
+            name = entry.get("name", layer.name)
+            created[name] = layer
+            for node in entry.get("inbound_nodes", []):
+                pending.append((layer, node))
+        outputs_of: dict[tuple[str, int], Any] = {}
+        for name, layer in created.items():
+            if isinstance(layer, InputLayer):
+                outputs_of[(name, 0)] = [layer.output]
+        counters: dict[str, int] = {}
+
+        def decode(value: Any) -> Any:
+            if isinstance(value, dict) and set(value) == {"__tensor__"}:
+                lname, node_index, tensor_index = value["__tensor__"]
+                return outputs_of[(lname, node_index)][tensor_index]
+            if isinstance(value, list):
+                return [decode(v) for v in value]
+            if isinstance(value, dict):
+                return {k: decode(v) for k, v in value.items()}
+            return value
+
+        def ready(value: Any) -> bool:
+            if isinstance(value, dict) and set(value) == {"__tensor__"}:
+                lname, node_index, _ = value["__tensor__"]
+                return (lname, node_index) in outputs_of
+            if isinstance(value, list):
+                return all(ready(v) for v in value)
+            if isinstance(value, dict):
+                return all(ready(v) for v in value.values())
+            return True
+
+        while pending:
+            progressed = False
+            for item in list(pending):
+                layer, node = item
+                if ready(node["args"]) and ready(node["kwargs"]):
+                    args = decode(node["args"])
+                    kwargs = decode(node["kwargs"])
+                    out = layer(*args, **kwargs)
+                    index = counters.get(layer.name, 0)
+                    counters[layer.name] = index + 1
+                    outputs_of[(layer.name, index)] = tf.nest.flatten(out)
+                    pending.remove(item)
+                    progressed = True
+            if not progressed:
+                stuck = sorted({layer.name for layer, _ in pending})
+                raise ValueError(f"Model config is inconsistent: cannot connect layers {stuck} (missing inbound tensors)")
+
+        def resolve_io(spec: Any) -> Any:
+            if isinstance(spec, dict):
+                return {k: outputs_of[(v[0], v[1])][v[2]] for k, v in spec.items()}
+            if spec and isinstance(spec[0], list):
+                return [outputs_of[(v[0], v[1])][v[2]] for v in spec]
+            return outputs_of[(spec[0], spec[1])][spec[2]]
+
+        inputs = resolve_io(config["input_layers"])
+        outputs = resolve_io(config["output_layers"])
+        model = cls(inputs, outputs, name=config.get("name"))
+        if config.get("trainable") is False:
+            model.trainable = False
+        return model
+
+
+@registry.builtin("layers")
+class Sequential(Model):
+    """A plain stack of layers, each feeding the next.
+
+        model = tfkit.Sequential([tfkit.Input((784,)), layers.Dense(64, activation="relu"), layers.Dense(10)])
+        model.add(layers.Softmax())
+    """
+
+    def __init__(self, layers: Sequence[Any] | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        self._layers: list[Layer] = []
+        self._tfkit_input: SymbolicTensor | None = None
+        self._tfkit_symbolic_out: Any = None
+        for layer in layers or []:
+            self.add(layer)
+
+    def _tracked_items(self):
+        for layer in self._layers:
+            yield layer.name, layer
+
+    def summary_layers(self) -> list[tuple[str, Layer]]:
+        return [(layer.name, layer) for layer in self._layers]
+
+    @property
+    def layers(self) -> list[Layer]:
+        return list(self._layers)
+
+    def add(self, layer: Any) -> None:
+        """Append a layer (or, first, a ``tfkit.Input``/``InputLayer``)."""
+        if isinstance(layer, SymbolicTensor):
+            layer = layer.node.layer
+        if isinstance(layer, InputLayer):
+            if self._layers or self._tfkit_input is not None:
+                raise ValueError(f"Sequential '{self.name}': an Input can only be the first entry")
+            self._tfkit_input = layer.output
+            self._tfkit_symbolic_out = layer.output
+            self._st.build_shapes = layer.batch_shape
+            self.built = True
+            return
+        if not isinstance(layer, Layer):
+            raise ValueError(f"Sequential '{self.name}' can only hold tfkit layers, got {type(layer).__name__}")
+        if any(layer.name == l.name for l in self._layers):
+            raise ValueError(f"Sequential '{self.name}' already has a layer named '{layer.name}'")
+        batch_shape = getattr(layer, "_tfkit_batch_input_shape", None)
+        if not self._layers and self._tfkit_input is None and batch_shape is not None:
+            self.add(InputLayer(batch_shape=batch_shape))
+        if self._tfkit_symbolic_out is not None:
+            out = layer(self._tfkit_symbolic_out)
+            if len(tf.nest.flatten(out)) != 1:
+                raise ValueError(f"Layers in a Sequential model must have one output; '{layer.name}' has {len(tf.nest.flatten(out))}")
+            self._tfkit_symbolic_out = out
+            self._st.output_shapes = out.shape
+        self._layers = self._layers + [layer]
+        self._tfkit_symbolic_cache.clear()
+
+    def pop(self) -> Layer:
+        """Remove and return the last layer."""
+        if not self._layers:
+            raise ValueError(f"Sequential '{self.name}' has no layers to pop")
+        last = self._layers[-1]
+        self._layers = self._layers[:-1]
+        if self._tfkit_input is not None:
+            out = self._tfkit_input
+            for layer in self._layers:
+                out = layer._tfkit_nodes[-1].outputs if getattr(layer, "_tfkit_nodes", None) else layer(out)
+            self._tfkit_symbolic_out = out
+            self._st.output_shapes = out.shape
+        self._tfkit_symbolic_cache.clear()
+        return last
+
+    def build(self, input_shape: Any = None) -> None:
+        if input_shape is None:
+            if self._tfkit_input is None:
+                raise ValueError(f"Sequential '{self.name}' needs an input shape: build(input_shape) or a tfkit.Input first")
+            return
+        if self._tfkit_input is None:
+            shape = tuple(input_shape)
+            self._tfkit_input = None
+            super().build(shape)
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        x = inputs
+        if mask is not None:
+            masking.set_mask(x, mask)
+        for layer in self._layers:
+            x = layer(x)
+        return x
+
+    @property
+    def inputs(self) -> list[SymbolicTensor]:
+        return [self._tfkit_input] if self._tfkit_input is not None else []
+
+    @property
+    def outputs(self) -> list[SymbolicTensor]:
+        return [self._tfkit_symbolic_out] if self._tfkit_input is not None else []
+
+    @property
+    def input_shape(self) -> Any:
+        return self._st.build_shapes
+
+    @property
+    def output_shape(self) -> Any:
+        return self._st.output_shapes
+
+    @property
+    def output_names(self) -> list[str]:
+        return [self._layers[-1].name] if self._layers else ["output"]
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        shape = tuple(input_shape)
+        for layer in self._layers:
+            shape = layer.compute_output_shape(shape)
+        return shape
+
+    def get_config(self) -> dict[str, Any]:
+        layers = []
+        if self._tfkit_input is not None:
+            layers.append(_serialize_layer(self._tfkit_input.node.layer))
+        layers += [_serialize_layer(layer) for layer in self._layers]
+        config = {"name": self.name, "trainable": self.trainable, "layers": layers}
+        if self._tfkit_input is None and self._st.build_shapes is not None:
+            config["build_input_shape"] = list(self._st.build_shapes)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "Sequential":
+        if not isinstance(config.get("layers"), list):
+            raise ValueError("A Sequential config needs a list 'layers'")
+        model = cls(name=config.get("name"))
+        for entry in config["layers"]:
+            model.add(_deserialize_layer(entry, custom_objects))
+        if config.get("build_input_shape") is not None:
+            model.build(tuple(config["build_input_shape"]))
+        if config.get("trainable") is False:
+            model.trainable = False
+        return model
+
+
+def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> Model:
+    """Rebuild a model (fresh weights) from ``{"class_name": ..., "config": ...}``."""
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError("model_from_config expects {'class_name': ..., 'config': {...}}")
+    cls = registry.lookup("layers", config["class_name"], custom_objects)
+    if not (isinstance(cls, type) and issubclass(cls, Model)):
+        raise ValueError(f"{config['class_name']!r} is not a model class")
+    inner = config.get("config", {})
+    with registry.custom_object_scope(custom_objects or {}):
+        if cls in (Functional, Sequential):
+            return cls.from_config(inner, custom_objects=custom_objects)
+        return cls.from_config(inner)
+
+
+def serialize_model(model: Model) -> dict[str, Any]:
+    return _serialize_layer(model)
+
+
+def model_from_json(text: str, custom_objects: Mapping[str, Any] | None = None) -> Model:
+    """Inverse of ``model.to_json()``."""
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"model_from_json: not valid JSON ({error})") from error
+    return model_from_config(config, custom_objects)
+
+
+def clone_model(model: Model, custom_objects: Mapping[str, Any] | None = None) -> Model:
+    """A new model with the same architecture and freshly initialized weights."""
+    clone = model_from_config(serialize_model(model), custom_objects)
+    shapes = model._st.build_shapes
+    if not clone.built and shapes is not None:
+        clone.build(shapes)
+    return clone
