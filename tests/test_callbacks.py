@@ -474,6 +474,28 @@ def test_reduce_lr_on_plateau_rejects_factor_at_least_one():
         cb.ReduceLROnPlateau(factor=1.0)
 
 
+def test_learning_rate_access_handles_variables_schedules_and_plain_floats():
+    from types import SimpleNamespace
+
+    from tfkit.callbacks.learning_rate_access import read_learning_rate, set_learning_rate
+
+    optimizer = FakeOptimizer(0.5)
+    assert read_learning_rate(optimizer) == 0.5
+    set_learning_rate(optimizer, 0.25)
+    assert float(optimizer.learning_rate.numpy()) == 0.25
+
+    scheduled = SimpleNamespace(learning_rate=lambda step: 0.1 * (int(step) + 1), iterations=tf.Variable(2, dtype=tf.int64))
+    assert read_learning_rate(scheduled) == pytest.approx(0.3)
+    with pytest.raises(ValueError, match="is a schedule"):
+        set_learning_rate(scheduled, 0.1)
+
+    plain = SimpleNamespace(learning_rate=0.1)
+    set_learning_rate(plain, 0.2)
+    assert plain.learning_rate == 0.2
+    with pytest.raises(ValueError, match="Call model.compile"):
+        read_learning_rate(None)
+
+
 # ---------------------------------------------------------------------------
 # ModelCheckpoint
 # ---------------------------------------------------------------------------

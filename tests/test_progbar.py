@@ -100,7 +100,7 @@ def test_bar_cells_show_progress_and_shorter_lines_are_padded(clock):
 def test_plain_partial_bar_uses_light_cells_for_the_rest(clock):
     out = io.StringIO()
     Progbar(10, stream=out).update(5, finalize=True)
-    assert out.getvalue().startswith("5/10 " + "━" * 10 + "─" * 10 + " 0s")
+    assert out.getvalue().startswith(" 5/10 " + "━" * 10 + "─" * 10 + " 0s")  # count padded to the target's width
 
 
 def test_stateless_metrics_are_averaged_over_steps_and_stateful_ones_shown_as_given(clock):
@@ -148,7 +148,8 @@ def test_unknown_target_counts_steps(clock):
     assert out.getvalue() == ""  # never finalized by itself
     clock.now += 7
     bar.update(7, [("loss", 0.5)], finalize=True)
-    assert out.getvalue() == "      7/Unknown 7s 1s/step - loss: 0.5000\n"
+    # 7 seconds for the 4 steps after the first update: 1.75 s/step.
+    assert out.getvalue() == "      7/Unknown 7s 2s/step - loss: 0.5000\n"
 
 
 def test_time_per_step_leaves_out_the_first_update(clock):
@@ -165,6 +166,8 @@ def test_time_and_eta_formats():
     assert progbar_module.format_time_per_unit(2.0) == "2s/step"
     assert progbar_module.format_time_per_unit(0.0134) == "13ms/step"
     assert progbar_module.format_time_per_unit(0.00087, "sample") == "870us/sample"
+    assert progbar_module.format_time_per_unit(0.0009999) == "1ms/step"
+    assert progbar_module.format_time_per_unit(0.9999) == "1s/step"
     assert progbar_module.format_eta(45.7) == "45s"
     assert progbar_module.format_eta(125) == "2:05"
     assert progbar_module.format_eta(3725) == "1:02:05"

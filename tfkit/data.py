@@ -91,17 +91,16 @@ def adapt(
         return DatasetData(dataset, steps_per_epoch)
     if x is None:
         raise ValueError("fit/evaluate/predict need data: x is None")
-    tensors = tuple(_to_tensors(v, name) for v, name in ((x, "x"), (y, "y"), (sample_weight, "sample_weight")))
-    while tensors and tensors[-1] is None:
-        tensors = tensors[:-1]
-    if len(tensors) == 2 and tensors[1] is None:
-        tensors = tensors[:1]
-    _check_lengths(tensors)
+    memo: dict[int, Any] = {}
+    parts = [_to_tensors(v, name, memo) for v, name in ((x, "x"), (y, "y"), (sample_weight, "sample_weight"))]
+    if parts[1] is None and parts[2] is not None:
+        raise ValueError("sample_weight was given without targets y")
+    _check_lengths(tuple(p for p in parts if p is not None))
     if class_weight:
-        if len(tensors) < 2:
+        if parts[1] is None:
             raise ValueError("class_weight needs targets y")
-        tensors = _apply_class_weight(tensors, class_weight)
-    return ArrayData(tensors, batch_size or 32, shuffle)
+        parts = list(_apply_class_weight(tuple(parts), class_weight))
+    return ArrayData(pack_x_y_sample_weight(*parts), batch_size or 32, shuffle)
 
 
 def split_validation(data: ArrayData, validation_split: float) -> tuple[ArrayData, ArrayData]:
@@ -114,6 +113,8 @@ def split_validation(data: ArrayData, validation_split: float) -> tuple[ArrayDat
             f"validation_split={validation_split} leaves an empty training or validation set "
             f"for {data.num_samples} samples"
         )
+    if not isinstance(data.tensors, tuple):
+        raise ValueError("validation_split needs targets y")
     head = tf.nest.map_structure(lambda t: t[:split_at], data.tensors)
     tail = tf.nest.map_structure(lambda t: t[split_at:], data.tensors)
     return ArrayData(head, data.batch_size, data.shuffle), ArrayData(tail, data.batch_size, False)
@@ -134,9 +135,10 @@ def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
     raise ValueError(f"Data must be x, (x,), (x, y) or (x, y, sample_weight); got a tuple of {len(data)}")
 
 
-def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> tuple:
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
+    """Keras's packing: a lone, un-nested ``x`` stays as it is (no 1-tuple)."""
     if y is None:
-        return (x,)
+        return (x,) if isinstance(x, (tuple, list)) else x
     if sample_weight is None:
         return (x, y)
     return (x, y, sample_weight)
@@ -175,11 +177,17 @@ def _generator_dataset(generator: Any) -> tf.data.Dataset:
     return tf.data.Dataset.from_generator(replay, output_signature=signature)
 
 
-def _to_tensors(value: Any, name: str) -> Any:
+def _to_tensors(value: Any, name: str, memo: dict[int, Any]) -> Any:
     if value is None:
         return None
 
     def convert(leaf: Any) -> tf.Tensor:
+        if id(leaf) in memo:  # fit(x, x): one tensor, not two copies
+            return memo[id(leaf)]
+        memo[id(leaf)] = tensor = _convert_leaf(leaf)
+        return tensor
+
+    def _convert_leaf(leaf: Any) -> tf.Tensor:
         if isinstance(leaf, tf.Tensor):
             tensor = leaf
         elif isinstance(leaf, (np.ndarray, list, int, float)) or np.isscalar(leaf):
@@ -224,6 +232,8 @@ def _check_lengths(tensors: tuple) -> None:
 
 def _apply_class_weight(tensors: tuple, class_weight: Mapping[int, float]) -> tuple:
     x, y, sample_weight = (tuple(tensors) + (None, None))[:3]
+    if y is None:
+        raise ValueError("class_weight needs targets y")
     if isinstance(y, (tuple, dict)):
         raise ValueError("class_weight is only supported for models with a single output")
     n = max(int(k) for k in class_weight) + 1

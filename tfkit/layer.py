@@ -240,7 +240,7 @@ class Layer(tf.Module):
 
     @property
     def trainable_weights(self) -> list[tf.Variable]:
-        return [w for w in self.weights if w.trainable and self._owner_trainable(w)]
+        return [w for w in self.weights if w.trainable and w.dtype.is_floating and self._owner_trainable(w)]
 
     @property
     def non_trainable_weights(self) -> list[tf.Variable]:

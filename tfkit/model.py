@@ -32,7 +32,7 @@ class Model(Layer):
         if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
             from tfkit.models import Functional
 
-            return Functional(*args, **kwargs)
+            return Functional.__new__(Functional, *args, **kwargs)  # Python then runs Functional.__init__
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

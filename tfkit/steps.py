@@ -16,6 +16,8 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfkit.data import pack_x_y_sample_weight
+
 
 class StepLoops:
     """Builds and caches the compiled loop functions of one model."""
@@ -120,7 +122,7 @@ class StepLoops:
 
         def loop(x, start, count):
             first = tf.nest.map_structure(lambda t: t[start * batch_size:(start + 1) * batch_size], x)
-            first_out = step((first,))
+            first_out = step(pack_x_y_sample_weight(first))
             flat_first = tf.nest.flatten(first_out)
             arrays = [
                 tf.TensorArray(t.dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None)).write(0, t)
@@ -129,7 +131,7 @@ class StepLoops:
             for i in tf.range(1, count):
                 begin = (start + i) * batch_size
                 batch = tf.nest.map_structure(lambda t: t[begin:begin + batch_size], x)
-                outs = tf.nest.flatten(step((batch,)))
+                outs = tf.nest.flatten(step(pack_x_y_sample_weight(batch)))
                 arrays = [a.write(i, o) for a, o in zip(arrays, outs)]
             return tf.nest.pack_sequence_as(first_out, [a.concat() for a in arrays])
 

@@ -421,7 +421,7 @@ class Trainer:
         pieces: list[Any] = []
         if isinstance(data, data_module.ArrayData) and self.strategy is None and not self.run_eagerly:
             total = min(steps or data.steps_per_epoch, data.steps_per_epoch)
-            x_tensors = data.tensors[0]
+            x_tensors, _, _ = data_module.unpack_x_y_sample_weight(data.tensors)
             step = 0
             while step < total:
                 count = planner.next(total - step)

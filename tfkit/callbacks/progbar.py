@@ -27,9 +27,10 @@ _BOLD, _GREEN, _DIM, _RESET = "\x1b[1m", "\x1b[32m", "\x1b[37m", "\x1b[0m"
 
 def format_time_per_unit(seconds: float, unit_name: str = "step") -> str:
     """``2s/step``, ``13ms/step`` or ``870us/step``: the unit that keeps the number readable."""
-    if seconds >= 1 or seconds == 0:
+    # Thresholds sit half a unit lower so that 0.9999 shows as "1s", never "1000ms".
+    if seconds >= 0.9995 or seconds == 0:
         return f"{seconds:.0f}s/{unit_name}"
-    if seconds >= 1e-3:
+    if seconds >= 0.9995e-3:
         return f"{seconds * 1e3:.0f}ms/{unit_name}"
     return f"{seconds * 1e6:.0f}us/{unit_name}"
 

@@ -90,6 +90,8 @@ class ProgbarLogger(Callback):
     def _start_bar(self) -> None:
         self.seen = 0
         self.progbar = None
+        if self.verbose:
+            self._bar()  # the clock starts now
 
     def _bar(self) -> Progbar:
         if self.progbar is None:

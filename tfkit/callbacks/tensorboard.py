@@ -5,7 +5,9 @@
     # logs/run1/train: epoch_loss, epoch_learning_rate, batch_loss, weight histograms, the graph
     # logs/run1/validation: epoch_loss, evaluation_loss_vs_iterations
 
-Everything is written with ``tf.summary``. The training graph is the
+Events are written with ``tf.summary.write`` in TensorBoard's plugin formats
+(``summary_writing.py``), so logging needs only TensorFlow, not the
+``tensorboard`` package. The training graph is the
 concrete function behind ``model.train_function``, written once it has been
 traced (after the first batch or at the first epoch end), so the default
 ``update_freq="epoch"`` asks the trainer for no per-batch hooks at all.
@@ -23,6 +25,7 @@ import tensorflow as tf
 
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.learning_rate_access import read_learning_rate
+from tfkit.callbacks.summary_writing import write_histogram, write_images, write_scalar
 from tfkit.saving import registry
 
 
@@ -47,6 +50,10 @@ def _parse_profile_batch(profile_batch: Any) -> tuple[int, int]:
     if start < 0 or stop < start:
         raise ValueError(message)
     return start, stop
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, (str, bytes)) and np.ndim(value) == 0
 
 
 def _concrete_graphs(function: Any) -> list[Any]:
@@ -195,7 +202,8 @@ class TensorBoard(Callback):
         if self.update_freq != "epoch" and step % self.update_freq == 0 and logs:
             with self._writer("train").as_default(step=step):
                 for name, value in logs.items():
-                    tf.summary.scalar(f"batch_{name}", value, step=step)
+                    if _is_scalar(value):
+                        write_scalar(f"batch_{name}", value, step=step)
         if self._profiling and step - self._fit_first_batch >= self._profile_stop:
             self._stop_profiler()
 
@@ -220,7 +228,8 @@ class TensorBoard(Callback):
         step = self._optimizer_iterations()
         with self._writer("val").as_default(step=step):
             for name, value in logs.items():
-                tf.summary.scalar(f"evaluation_{name}_vs_iterations", value, step=step)
+                if _is_scalar(value):
+                    write_scalar(f"evaluation_{name}_vs_iterations", value, step=step)
         self._writer("val").flush()
 
     # -- what is written --
@@ -254,20 +263,20 @@ class TensorBoard(Callback):
                 continue
             with self._writer(which).as_default(step=epoch):
                 for name, value in scalars.items():
-                    if np.ndim(value) == 0 and not isinstance(value, str):
-                        tf.summary.scalar(f"epoch_{name}", value, step=epoch)
+                    if _is_scalar(value):
+                        write_scalar(f"epoch_{name}", value, step=epoch)
 
     def _log_weights(self, epoch: int) -> None:
         with self._writer("train").as_default(step=epoch):
             for name, weight in _weights_by_name(self.model).items():
                 tag = name.replace(":", "_")
-                tf.summary.histogram(f"{tag}/histogram", weight, step=epoch)
+                write_histogram(f"{tag}/histogram", np.asarray(weight), step=epoch)
                 if self.write_images:
                     image = _weight_as_image(weight)
                     if image is not None:
                         low, high = float(image.min()), float(image.max())
                         scaled = (image - low) / (high - low) if high > low else np.zeros_like(image)
-                        tf.summary.image(f"{tag}/image", scaled, step=epoch, max_outputs=image.shape[0])
+                        write_images(f"{tag}/image", scaled, step=epoch, max_outputs=image.shape[0])
 
     # -- profiler --
 

@@ -1,3 +1,358 @@
-"""Placeholder: being written."""
+"""Multi-head scaled dot-product attention: ``MultiHeadAttention``.
 
-__all__: list[str] = []
+    mha = tfkit.layers.MultiHeadAttention(num_heads=2, key_dim=8)
+    y = mha(query, value)                              # (batch, T, query_dim)
+    y, scores = mha(x, x, use_causal_mask=True, return_attention_scores=True)   # scores (batch, 2, T, T)
+
+Keras 3's layer: ``query_dense``, ``key_dense``, ``value_dense`` and
+``output_dense`` are ``EinsumDense`` projections with kernels
+``(dim, num_heads, key_dim)`` / ``(num_heads, value_dim, out_dim)``, so
+Keras weights copy over in order. Masks attached to ``query``, ``value``
+and ``key`` (from ``Embedding(mask_zero=True)`` and friends), the
+``attention_mask`` argument, the causal mask and the sliding window are
+combined with a logical AND; the output carries the query's mask.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from typing import Any, Sequence
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit import constraints, initializers, masking, random, regularizers
+from tfkit.layer import Layer
+from tfkit.layers.core import EinsumDense, base_config
+from tfkit.saving import registry
+
+__all__ = ["MultiHeadAttention"]
+
+
+# ------------------------------------------------------ einsum equations
+
+
+def _letter(i: int) -> str:
+    return string.ascii_lowercase[i]
+
+
+def projection_equation(free_dims: int, bound_dims: int, output_dims: int) -> tuple[str, str, int]:
+    """``(equation, bias_axes, output_rank)`` of a projection, as Keras builds it.
+
+    ``projection_equation(2, 1, 2) == ("abc,cde->abde", "de", 4)``: the free
+    axes pass through, the bound ones are contracted with the kernel.
+    """
+    inputs = kernel = outputs = bias = ""
+    for i in range(free_dims):
+        inputs += _letter(i)
+        outputs += _letter(i)
+    for i in range(free_dims, free_dims + bound_dims):
+        inputs += _letter(i)
+        kernel += _letter(i)
+    for i in range(free_dims + bound_dims, free_dims + bound_dims + output_dims):
+        kernel += _letter(i)
+        outputs += _letter(i)
+        bias += _letter(i)
+    return f"{inputs},{kernel}->{outputs}", bias, len(outputs)
+
+
+def attention_equations(rank: int, attention_axes: Sequence[int]) -> tuple[str, str, int]:
+    """``(dot_product, combine, scores_rank)`` einsum equations for projected tensors.
+
+    Projected tensors are ``(batch, <other axes>, <attention axes>, heads, channels)``;
+    scores are ``(batch, <other axes>, heads, <query attention axes>, <key attention axes>)``.
+    """
+    target = "".join(_letter(i) for i in range(rank))
+    batch_dims = tuple(i for i in range(rank) if i not in attention_axes and i != rank - 1)
+    offset = rank
+    source = ""
+    for i in range(rank):
+        if i in batch_dims or i == rank - 1:
+            source += target[i]
+        else:
+            source += _letter(offset)
+            offset += 1
+    product = (
+        "".join(target[i] for i in batch_dims)
+        + "".join(target[i] for i in attention_axes)
+        + "".join(source[i] for i in attention_axes)
+    )
+    return f"{source},{target}->{product}", f"{product},{source}->{target}", len(product)
+
+
+def causal_mask(query_length: Any, value_length: Any) -> tf.Tensor:
+    """``(1, T, S)`` booleans, true where key position ``<=`` query position."""
+    rows = tf.range(query_length)[:, None]
+    cols = tf.range(value_length)[None, :]
+    return (rows >= cols)[None]
+
+
+def _positive_int(value: Any, what: str, who: str, optional: bool = False) -> int | None:
+    if optional and value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) <= 0:
+        raise ValueError(f"{who} expected {what} to be a positive integer{' or None' if optional else ''}, got {value!r}")
+    return int(value)
+
+
+def _clone(initializer: Any) -> Any:
+    """A fresh copy, so the four projections never share one initializer object."""
+    get_config = getattr(initializer, "get_config", None)
+    return type(initializer).from_config(get_config()) if get_config is not None else initializer
+
+
+# -------------------------------------------------------------- the layer
+
+
+@registry.builtin("layers")
+class MultiHeadAttention(Layer):
+    """``softmax(Q K^T / sqrt(key_dim)) V`` in ``num_heads`` heads, then an output projection.
+
+    ``call(query, value, key=None, attention_mask=None, return_attention_scores=False,
+    training=None, use_causal_mask=False)``; ``key`` defaults to ``value``.
+    ``attention_mask`` is ``(batch, T, S)`` booleans, true where a query may
+    attend to a key. ``output_shape`` (int or tuple) replaces the query's
+    last dimension in the output.
+    """
+
+    def __init__(
+        self,
+        num_heads: int,
+        key_dim: int,
+        value_dim: int | None = None,
+        dropout: float = 0.0,
+        use_bias: bool = True,
+        output_shape: Any = None,
+        attention_axes: Any = None,
+        sliding_window: int | None = None,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        use_gate: bool = False,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        who = f"MultiHeadAttention layer '{self.name}'"
+        self.num_heads = _positive_int(num_heads, "num_heads", who)
+        self.key_dim = _positive_int(key_dim, "key_dim", who)
+        self.value_dim = _positive_int(value_dim, "value_dim", who, optional=True) or self.key_dim
+        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout < 1:
+            raise ValueError(f"{who} expected dropout to be a float in [0, 1), got {dropout!r}")
+        self.dropout = float(dropout)
+        self.use_bias = bool(use_bias)
+        self.use_gate = bool(use_gate)
+        if output_shape is not None and not isinstance(output_shape, (int, list, tuple)):
+            raise ValueError(f"{who} expected output_shape to be an int, a tuple or None, got {output_shape!r}")
+        if isinstance(output_shape, int):
+            output_shape = (output_shape,)
+        self.partial_output_shape = tuple(output_shape) if output_shape else None
+        if attention_axes is not None and not isinstance(attention_axes, (int, list, tuple)):
+            raise ValueError(f"{who} expected attention_axes to be an int, a list or a tuple, got {attention_axes!r}")
+        if isinstance(attention_axes, int):
+            attention_axes = (attention_axes,)
+        self.attention_axes = tuple(attention_axes) if attention_axes is not None else None
+        self.sliding_window = _positive_int(sliding_window, "sliding_window", who, optional=True)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.seed = seed
+        self.seed_generator = random.SeedGenerator(seed)
+        self.supports_masking = True
+
+    # --------------------------------------------------------------- build
+
+    def _projection(self, equation: str, output_shape: Sequence[Any], bias_axes: str, name: str,
+                    activation: Any = None) -> EinsumDense:
+        return EinsumDense(
+            equation,
+            output_shape=tuple(output_shape),
+            bias_axes=bias_axes if self.use_bias else None,
+            activation=activation,
+            kernel_initializer=_clone(self.kernel_initializer),
+            bias_initializer=_clone(self.bias_initializer),
+            kernel_regularizer=self.kernel_regularizer,
+            bias_regularizer=self.bias_regularizer,
+            kernel_constraint=self.kernel_constraint,
+            bias_constraint=self.bias_constraint,
+            dtype=self.dtype,
+            name=name,
+        )
+
+    def _heads_projection(self, shape: tuple, width: int, name: str, activation: Any = None) -> EinsumDense:
+        equation, bias_axes, rank = projection_equation(len(shape) - 1, bound_dims=1, output_dims=2)
+        layer = self._projection(equation, [None] * (rank - 3) + [self.num_heads, width], bias_axes, name, activation)
+        layer.build((None,) * (len(shape) - 1) + (shape[-1],))
+        return layer
+
+    def build(self, query_shape: Any, value_shape: Any, key_shape: Any = None) -> None:
+        who = f"MultiHeadAttention layer '{self.name}'"
+        key_shape = value_shape if key_shape is None else key_shape
+        if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):
+            raise ValueError(
+                f"{who}: value and key must agree on every dimension but the last; "
+                f"got value shape {tuple(value_shape)} and key shape {tuple(key_shape)}"
+            )
+        if len(query_shape) != len(value_shape):
+            raise ValueError(
+                f"{who}: query and value must have the same rank; got query shape {tuple(query_shape)} "
+                f"and value shape {tuple(value_shape)}"
+            )
+        for label, shape in (("query", query_shape), ("value", value_shape), ("key", key_shape)):
+            if len(shape) < 3 or shape[-1] is None:
+                raise ValueError(f"{who}: {label} needs shape (batch, ..., features) with known features, got {shape}")
+        self.query_dense = self._heads_projection(tuple(query_shape), self.key_dim, "query")
+        self.key_dense = self._heads_projection(tuple(key_shape), self.key_dim, "key")
+        self.value_dense = self._heads_projection(tuple(value_shape), self.value_dim, "value")
+        if self.use_gate:
+            self.gate_dense = self._heads_projection(tuple(query_shape), self.value_dim, "gate", "sigmoid")
+        projected_rank = len(query_shape) + 1
+        axes = self.attention_axes if self.attention_axes is not None else tuple(range(1, projected_rank - 2))
+        self._tfkit_axes = tuple(a if a >= 0 else projected_rank - 1 + a for a in axes)
+        self._tfkit_dot, self._tfkit_combine, scores_rank = attention_equations(projected_rank, self._tfkit_axes)
+        self._tfkit_norm_axes = tuple(range(scores_rank - len(self._tfkit_axes), scores_rank))
+        out_dims = self.partial_output_shape or (query_shape[-1],)
+        equation, bias_axes, rank = projection_equation(len(query_shape) - 1, bound_dims=2, output_dims=len(out_dims))
+        self.output_dense = self._projection(
+            equation, [None] * (rank - 1 - len(out_dims)) + list(out_dims), bias_axes, "attention_output"
+        )
+        self.output_dense.build((None,) * (len(query_shape) - 1) + (self.num_heads, self.value_dim))
+
+    # ---------------------------------------------------------------- call
+
+    def _attention_mask(
+        self,
+        query: tf.Tensor,
+        value: tf.Tensor,
+        query_mask: Any,
+        value_mask: Any,
+        key_mask: Any,
+        attention_mask: Any,
+        use_causal_mask: bool,
+    ) -> tf.Tensor | None:
+        """Every mask that applies, ANDed into one ``(batch, T, S)``-broadcastable boolean."""
+        combined = None
+
+        def both(a: Any, b: tf.Tensor) -> tf.Tensor:
+            return b if a is None else tf.logical_and(a, b)
+
+        if query_mask is not None:
+            combined = both(combined, tf.cast(query_mask, tf.bool)[..., None])
+        if value_mask is not None:
+            combined = both(combined, tf.cast(value_mask, tf.bool)[..., None, :])
+        if key_mask is not None:
+            combined = both(combined, tf.cast(key_mask, tf.bool)[..., None, :])
+        if use_causal_mask:
+            combined = both(combined, causal_mask(tf.shape(query)[1], tf.shape(value)[1]))
+        if self.sliding_window is not None:
+            rows = tf.range(tf.shape(query)[1])[:, None]
+            cols = tf.range(tf.shape(value)[1])[None, :]
+            combined = both(combined, (tf.abs(rows - cols) < self.sliding_window)[None])
+        if attention_mask is not None:
+            combined = both(combined, tf.cast(attention_mask, tf.bool))
+        return combined
+
+    def _masked_softmax(self, scores: tf.Tensor, mask: tf.Tensor | None) -> tf.Tensor:
+        if mask is not None:
+            # Masks are (batch, <query axes>, <key axes>); scores have heads before the attention axes.
+            expand_at = -len(self._tfkit_axes) * 2 - 1
+            for _ in range(scores.shape.rank - mask.shape.rank):
+                mask = tf.expand_dims(mask, axis=expand_at)
+            negative = -3e4 if scores.dtype == tf.float16 else -1e9
+            scores = tf.where(mask, scores, tf.cast(negative, scores.dtype))
+        if len(self._tfkit_norm_axes) == 1:
+            probabilities = tf.nn.softmax(scores, axis=self._tfkit_norm_axes[0])
+        else:
+            probabilities = tf.exp(scores - tf.reduce_logsumexp(scores, axis=self._tfkit_norm_axes, keepdims=True))
+        if mask is not None:
+            probabilities = tf.where(mask, probabilities, tf.zeros((), probabilities.dtype))
+        return probabilities
+
+    def call(
+        self,
+        query: tf.Tensor,
+        value: Any,
+        key: Any = None,
+        query_mask: Any = None,
+        value_mask: Any = None,
+        key_mask: Any = None,
+        attention_mask: Any = None,
+        return_attention_scores: bool = False,
+        training: Any = None,
+        use_causal_mask: bool = False,
+    ) -> Any:
+        query_mask = masking.get_mask(query) if query_mask is None else query_mask
+        value_mask = masking.get_mask(value) if value_mask is None else value_mask
+        if key_mask is None and key is not None and key is not value:
+            key_mask = masking.get_mask(key)
+        value = self._as_input(value)
+        key = value if key is None else self._as_input(key)
+        mask = self._attention_mask(
+            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask
+        )
+        gate = self.gate_dense(query) if self.use_gate else None
+        query = self.query_dense(query)
+        key = self.key_dense(key)
+        value = self.value_dense(value)
+        query = query * tf.cast(1.0 / math.sqrt(float(self.key_dim)), query.dtype)
+        scores = self._masked_softmax(tf.einsum(self._tfkit_dot, key, query), mask)
+        weights = scores
+        if self.dropout > 0.0 and training is not None and training is not False:
+            dropped = random.dropout(scores, rate=self.dropout, seed=self.seed_generator)
+            weights = dropped if training is True else tf.where(tf.cast(training, tf.bool), dropped, scores)
+        attended = tf.einsum(self._tfkit_combine, weights, value)
+        if gate is not None:
+            attended = attended * gate
+        output = self.output_dense(attended)
+        if return_attention_scores:
+            return output, scores
+        return output
+
+    def _as_input(self, x: Any) -> tf.Tensor:
+        x = tf.convert_to_tensor(x)
+        if x.dtype.is_floating and x.dtype != self.compute_dtype:
+            x = tf.cast(x, self.compute_dtype)
+        return x
+
+    def compute_output_shape(self, query_shape: Any, value_shape: Any = None, key_shape: Any = None) -> tuple:
+        query_shape = tuple(query_shape)
+        if value_shape is not None and key_shape is not None and tuple(value_shape)[1:-1] != tuple(key_shape)[1:-1]:
+            raise ValueError(
+                f"MultiHeadAttention layer '{self.name}': value and key must agree on every dimension "
+                f"but the last; got value shape {tuple(value_shape)} and key shape {tuple(key_shape)}"
+            )
+        if self.partial_output_shape:
+            return query_shape[:-1] + self.partial_output_shape
+        return query_shape
+
+    # -------------------------------------------------------------- config
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            num_heads=self.num_heads,
+            key_dim=self.key_dim,
+            value_dim=self.value_dim,
+            dropout=self.dropout,
+            use_bias=self.use_bias,
+            use_gate=self.use_gate,
+            output_shape=list(self.partial_output_shape) if self.partial_output_shape else None,
+            attention_axes=list(self.attention_axes) if self.attention_axes is not None else None,
+            sliding_window=self.sliding_window,
+            kernel_initializer=initializers.serialize(self.kernel_initializer),
+            bias_initializer=initializers.serialize(self.bias_initializer),
+            kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
+            bias_regularizer=regularizers.serialize(self.bias_regularizer),
+            kernel_constraint=constraints.serialize(self.kernel_constraint),
+            bias_constraint=constraints.serialize(self.bias_constraint),
+            seed=self.seed,
+        )
+        return config

@@ -19,6 +19,17 @@ import tensorflow as tf
 _DATA_FORMATS = ("channels_last", "channels_first")
 
 
+_SPATIAL_NAMES = {1: "steps", 2: "height, width", 3: "depth, height, width"}
+
+
+def layout(rank: int, data_format: str) -> str:
+    """``"(batch, height, width, channels)"``: the expected input layout, for error messages."""
+    spatial = _SPATIAL_NAMES[rank]
+    if data_format == "channels_last":
+        return f"(batch, {spatial}, channels)"
+    return f"(batch, channels, {spatial})"
+
+
 def layer_label(layer: Any) -> str:
     """``"Conv2D layer 'conv2d'"``: how error messages name a layer."""
     return f"{type(layer).__name__} layer '{layer.name}'"
@@ -79,11 +90,11 @@ def positive_int(value: Any, what: str, who: str) -> int:
     return number
 
 
-def check_input_rank(input_shape: Sequence[Any], rank: int, who: str, layout: str) -> tuple:
+def check_input_rank(input_shape: Sequence[Any], rank: int, who: str, expected: str) -> tuple:
     """``input_shape`` as a tuple, after checking it has ``rank`` dimensions."""
     shape = tuple(input_shape)
     if len(shape) != rank:
-        raise ValueError(f"{who} expected inputs of rank {rank} {layout}, got shape {shape}")
+        raise ValueError(f"{who} expected inputs of rank {rank} {expected}, got shape {shape}")
     return shape
 
 
@@ -175,3 +186,21 @@ def dilate_kernel(kernel: tf.Tensor, dilation: Sequence[int]) -> tf.Tensor:
                 spaced.extend([zeros] * (d - 1))
         kernel = tf.stack(spaced, axis=axis)
     return kernel
+
+
+def same_padding(length: Any, window: int, stride: int) -> tuple[Any, Any]:
+    """TensorFlow's ``"SAME"`` padding ``(before, after)`` for one axis (ints or scalar tensors).
+
+    ``window`` is the effective (dilated) window size; the output keeps
+    ``ceil(length / stride)`` positions and any odd padding goes after.
+    """
+    out = (length + stride - 1) // stride
+    needed = (out - 1) * stride + window - length
+    total = tf.maximum(needed, 0) if tf.is_tensor(needed) else max(needed, 0)
+    return total // 2, total - total // 2
+
+
+def spatial_sizes(inputs: tf.Tensor) -> list[Any]:
+    """Spatial sizes of a channels-last tensor: Python ints where static, scalar tensors otherwise."""
+    dynamic = tf.shape(inputs)
+    return [d if d is not None else dynamic[i + 1] for i, d in enumerate(inputs.shape.as_list()[1:-1])]

@@ -32,6 +32,17 @@ def base_config(layer: Layer) -> dict[str, Any]:
     return config
 
 
+def check_input_spec(layer: Layer, input_shape: Any) -> None:
+    """Check ``layer.input_spec`` against the first input's shape while building.
+
+    The base layer checks specs on calls after the build; built-in layers
+    whose spec is known from ``__init__`` call this from ``build`` so the very
+    first call fails the same way.
+    """
+    if layer.input_spec is not None and isinstance(input_shape, tuple):
+        layer.input_spec.check(tf.TensorSpec(input_shape), f"Layer '{layer.name}' ({type(layer).__name__})")
+
+
 def _positive_int(value: Any, what: str, layer: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) and not (
         hasattr(value, "__index__") and not isinstance(value, float)
@@ -81,7 +92,12 @@ class Dense(Layer):
         self.supports_masking = True
 
     def build(self, input_shape: tuple) -> None:
-        input_dim = input_shape[-1] if input_shape else None
+        if len(input_shape) < 2:
+            raise ValueError(
+                f"Dense layer '{self.name}' expected input of rank >= 2 (batch, ..., features), "
+                f"got input shape {tuple(input_shape)}"
+            )
+        input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(
                 f"Dense layer '{self.name}' needs a known last input dimension, got input shape {input_shape}"
@@ -104,6 +120,7 @@ class Dense(Layer):
         else:
             self.bias = None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+        self.built = True  # also when build() is called directly, as in Keras
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         kernel = self.kernel
@@ -360,6 +377,7 @@ class EinsumDense(Layer):
         self.input_spec = InputSpec(
             ndim=len(input_shape), axes={i: d for i, d in enumerate(input_shape) if i > 0 and d is not None}
         )
+        self.built = True  # also when build() is called directly, as in Keras
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         if inputs.dtype != self.kernel.dtype:
@@ -484,12 +502,17 @@ class Lambda(Layer):
         if arguments is not None and not isinstance(arguments, dict):
             raise ValueError(f"Lambda layer '{self.name}' expected arguments to be a dict or None, got {arguments!r}")
         self.function = function
-        self.arguments = dict(arguments or {})
+        self._tfkit_arguments = dict(arguments or {})  # kept off tf.Module's tracking (plain dict)
         self.mask = mask
         self._output_shape = output_shape
         self.supports_masking = mask is not None
         self._tfkit_wants_mask = _accepts(function, "mask")
         self._tfkit_wants_training = _accepts(function, "training")
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        """Extra keyword arguments passed to ``function`` on every call."""
+        return self._tfkit_arguments
 
     def call(self, inputs: Any, mask: Any = None, training: Any = None) -> Any:
         kwargs = dict(self.arguments)

@@ -1,3 +1,388 @@
-"""Placeholder: being written."""
+"""Normalization layers: ``BatchNormalization``, ``LayerNormalization``, ``GroupNormalization``.
 
-__all__: list[str] = []
+    bn = tfkit.layers.BatchNormalization()
+    y = bn(x, training=True)    # normalizes with the batch's statistics, updates the moving ones
+    y = bn(x)                   # inference: normalizes with moving_mean / moving_variance
+
+Each layer computes ``(x - mean) / sqrt(variance + epsilon) * gamma + beta``;
+they differ in the axes the mean and variance are taken over.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfkit import constraints, initializers, regularizers
+from tfkit.input_spec import InputSpec
+from tfkit.layer import Layer
+from tfkit.layers.core import base_config
+from tfkit.layers.regularization import in_training
+from tfkit.saving import registry
+
+__all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization"]
+
+_MASK_EPSILON = 1e-7  # keeps a fully masked batch finite, as Keras does
+
+
+def _check_axis_int(axis: Any, who: str) -> int:
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise ValueError(f"{who} expected axis to be an int, got {axis!r}")
+    return int(axis)
+
+
+def _positive_axis(axis: int, input_shape: Sequence, who: str) -> int:
+    rank = len(input_shape)
+    if not -rank <= axis < rank:
+        raise ValueError(f"{who}: axis {axis} is out of range for input shape {tuple(input_shape)}")
+    axis %= rank
+    if axis == 0:
+        raise ValueError(f"{who}: axis 0 is the batch axis and cannot be normalized over; got input shape "
+                         f"{tuple(input_shape)}")
+    if input_shape[axis] is None:
+        raise ValueError(f"{who}: axis {axis} of the input must have a known size, got input shape "
+                         f"{tuple(input_shape)}")
+    return axis
+
+
+def _check_epsilon(epsilon: Any, who: str) -> float:
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or epsilon <= 0:
+        raise ValueError(f"{who} expected epsilon to be a positive number, got {epsilon!r}")
+    return float(epsilon)
+
+
+class _AffineNormalization(Layer):
+    """Shared constructor, weights (``gamma``/``beta``) and config of the normalization layers."""
+
+    def __init__(
+        self,
+        epsilon: float,
+        center: bool,
+        scale: bool,
+        beta_initializer: Any,
+        gamma_initializer: Any,
+        beta_regularizer: Any,
+        gamma_regularizer: Any,
+        beta_constraint: Any,
+        gamma_constraint: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.epsilon = _check_epsilon(epsilon, f"{type(self).__name__} layer '{self.name}'")
+        self.center = bool(center)
+        self.scale = bool(scale)
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.supports_masking = True
+
+    def _add_affine_weights(self, shape: tuple) -> None:
+        self.gamma = self.add_weight(
+            shape=shape, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer,
+            constraint=self.gamma_constraint, name="gamma",
+        ) if self.scale else None
+        self.beta = self.add_weight(
+            shape=shape, initializer=self.beta_initializer, regularizer=self.beta_regularizer,
+            constraint=self.beta_constraint, name="beta",
+        ) if self.center else None
+
+    def _normalize(self, inputs: tf.Tensor, mean: tf.Tensor, variance: tf.Tensor, param_shape: Sequence[int]) -> tf.Tensor:
+        """``(x - mean) * rsqrt(variance + eps) * gamma + beta`` with gamma/beta reshaped to ``param_shape``."""
+        inv = tf.math.rsqrt(variance + tf.cast(self.epsilon, variance.dtype))
+        if self.gamma is not None:
+            inv = inv * tf.reshape(tf.cast(self.gamma, inputs.dtype), param_shape)
+        offset = -mean * inv
+        if self.beta is not None:
+            offset = offset + tf.reshape(tf.cast(self.beta, inputs.dtype), param_shape)
+        return inputs * inv + offset
+
+    def compute_output_shape(self, input_shape: tuple) -> tuple:
+        return input_shape
+
+    def _affine_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            epsilon=self.epsilon,
+            center=self.center,
+            scale=self.scale,
+            beta_initializer=initializers.serialize(self.beta_initializer),
+            gamma_initializer=initializers.serialize(self.gamma_initializer),
+            beta_regularizer=regularizers.serialize(self.beta_regularizer),
+            gamma_regularizer=regularizers.serialize(self.gamma_regularizer),
+            beta_constraint=constraints.serialize(self.beta_constraint),
+            gamma_constraint=constraints.serialize(self.gamma_constraint),
+        )
+        return config
+
+
+# -------------------------------------------------------- BatchNormalization
+
+
+@registry.builtin("layers")
+class BatchNormalization(_AffineNormalization):
+    """Normalize each feature (along ``axis``) over the batch and every other axis.
+
+    While training (and ``trainable``) it uses the batch's mean and variance
+    and updates ``moving = moving * momentum + batch * (1 - momentum)``;
+    otherwise, and whenever the layer is frozen, it uses the moving
+    statistics. With a mask (``(batch, steps)`` for ``(batch, steps,
+    features)``), only unmasked positions count towards the batch statistics.
+    ``synchronized=True`` averages the statistics over the replicas of a
+    ``tf.distribute`` strategy.
+    """
+
+    def __init__(
+        self,
+        axis: int = -1,
+        momentum: float = 0.99,
+        epsilon: float = 1e-3,
+        center: bool = True,
+        scale: bool = True,
+        beta_initializer: Any = "zeros",
+        gamma_initializer: Any = "ones",
+        moving_mean_initializer: Any = "zeros",
+        moving_variance_initializer: Any = "ones",
+        beta_regularizer: Any = None,
+        gamma_regularizer: Any = None,
+        beta_constraint: Any = None,
+        gamma_constraint: Any = None,
+        synchronized: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
+                         gamma_regularizer, beta_constraint, gamma_constraint, **kwargs)
+        who = f"BatchNormalization layer '{self.name}'"
+        self.axis = _check_axis_int(axis, who)
+        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
+            raise ValueError(f"{who} expected momentum to be a number in [0, 1], got {momentum!r}")
+        self.momentum = float(momentum)
+        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
+        self.synchronized = bool(synchronized)
+
+    def build(self, input_shape: tuple) -> None:
+        axis = _positive_axis(self.axis, input_shape, f"BatchNormalization layer '{self.name}'")
+        shape = (input_shape[axis],)
+        self._tfkit_axis = axis
+        self._tfkit_reduction_axes = [i for i in range(len(input_shape)) if i != axis]
+        self._add_affine_weights(shape)
+        self.moving_mean = self.add_weight(
+            shape=shape, initializer=self.moving_mean_initializer, trainable=False, name="moving_mean",
+        )
+        self.moving_variance = self.add_weight(
+            shape=shape, initializer=self.moving_variance_initializer, trainable=False, name="moving_variance",
+        )
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={axis: input_shape[axis]})
+        self.built = True  # also when build() is called directly, as in Keras
+
+    def _param_shape(self, rank: int) -> list[int]:
+        shape = [1] * rank
+        shape[self._tfkit_axis] = -1
+        return shape
+
+    def _moments(self, inputs: tf.Tensor, mask: Any) -> tuple[tf.Tensor, tf.Tensor]:
+        """Batch mean and (biased) variance per feature, over unmasked positions only."""
+        axes = self._tfkit_reduction_axes
+        replica = tf.distribute.get_replica_context()
+        sync = self.synchronized and replica is not None and replica.num_replicas_in_sync > 1
+        if mask is None and not sync:
+            mean, variance = tf.nn.moments(inputs, axes=axes)
+            return mean, variance
+        if mask is None:
+            weights = tf.ones_like(inputs)
+        else:
+            weights = tf.cast(mask, inputs.dtype)
+            for _ in range(inputs.shape.rank - weights.shape.rank):
+                weights = tf.expand_dims(weights, -1)
+            weights = tf.broadcast_to(weights, tf.shape(inputs))
+        total = tf.reduce_sum(weights, axis=axes)
+        weighted_sum = tf.reduce_sum(weights * inputs, axis=axes)
+        if sync:
+            total, weighted_sum = replica.all_reduce(tf.distribute.ReduceOp.SUM, [total, weighted_sum])
+        mean = weighted_sum / (total + _MASK_EPSILON)
+        centered = inputs - tf.reshape(mean, self._param_shape(inputs.shape.rank))
+        squares = tf.reduce_sum(weights * tf.square(centered), axis=axes)
+        if sync:
+            squares = replica.all_reduce(tf.distribute.ReduceOp.SUM, squares)
+        return mean, squares / (total + _MASK_EPSILON)
+
+    def call(self, inputs: tf.Tensor, training: Any = None, mask: Any = None) -> tf.Tensor:
+        param_shape = self._param_shape(inputs.shape.rank)
+
+        def with_batch_statistics() -> tf.Tensor:
+            mean, variance = self._moments(inputs, mask)
+            momentum = tf.cast(self.momentum, self.moving_mean.dtype)
+            self.moving_mean.assign(self.moving_mean * momentum + tf.cast(mean, momentum.dtype) * (1 - momentum))
+            self.moving_variance.assign(
+                self.moving_variance * momentum + tf.cast(variance, momentum.dtype) * (1 - momentum)
+            )
+            return self._normalize(inputs, tf.reshape(mean, param_shape), tf.reshape(variance, param_shape),
+                                   param_shape)
+
+        def with_moving_statistics() -> tf.Tensor:
+            mean = tf.reshape(tf.cast(self.moving_mean, inputs.dtype), param_shape)
+            variance = tf.reshape(tf.cast(self.moving_variance, inputs.dtype), param_shape)
+            return self._normalize(inputs, mean, variance, param_shape)
+
+        if not self.trainable:  # a frozen layer always runs in inference mode, as in Keras
+            return with_moving_statistics()
+        return in_training(training, with_batch_statistics, with_moving_statistics)
+
+    def get_config(self) -> dict[str, Any]:
+        config = self._affine_config()
+        config.update(
+            axis=self.axis,
+            momentum=self.momentum,
+            moving_mean_initializer=initializers.serialize(self.moving_mean_initializer),
+            moving_variance_initializer=initializers.serialize(self.moving_variance_initializer),
+            synchronized=self.synchronized,
+        )
+        return config
+
+
+# -------------------------------------------------------- LayerNormalization
+
+
+@registry.builtin("layers")
+class LayerNormalization(_AffineNormalization):
+    """Normalize each sample over ``axis`` (an int or a list of ints; default the last axis).
+
+    ``gamma`` and ``beta`` have the shape of the normalized axes.
+    """
+
+    def __init__(
+        self,
+        axis: int | Sequence[int] = -1,
+        epsilon: float = 1e-3,
+        center: bool = True,
+        scale: bool = True,
+        beta_initializer: Any = "zeros",
+        gamma_initializer: Any = "ones",
+        beta_regularizer: Any = None,
+        gamma_regularizer: Any = None,
+        beta_constraint: Any = None,
+        gamma_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
+                         gamma_regularizer, beta_constraint, gamma_constraint, **kwargs)
+        who = f"LayerNormalization layer '{self.name}'"
+        if isinstance(axis, (list, tuple)):
+            if not axis:
+                raise ValueError(f"{who} expected at least one axis, got {axis!r}")
+            self.axis = [_check_axis_int(a, who) for a in axis]
+        else:
+            self.axis = _check_axis_int(axis, who)
+
+    def build(self, input_shape: tuple) -> None:
+        who = f"LayerNormalization layer '{self.name}'"
+        axes = self.axis if isinstance(self.axis, list) else [self.axis]
+        positive = sorted({_positive_axis(a, input_shape, who) for a in axes})
+        if len(positive) != len(axes):
+            raise ValueError(f"{who}: axis {self.axis} names the same axis twice for input shape {tuple(input_shape)}")
+        self._tfkit_axes = positive
+        self._add_affine_weights(tuple(input_shape[a] for a in positive))
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={a: input_shape[a] for a in positive})
+        self.built = True  # also when build() is called directly, as in Keras
+
+    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        axes = self._tfkit_axes
+        param_shape = [1] * inputs.shape.rank
+        for a in axes:
+            param_shape[a] = inputs.shape[a]
+        mean, variance = tf.nn.moments(inputs, axes=axes, keepdims=True)
+        return self._normalize(inputs, mean, variance, param_shape)
+
+    def compute_output_shape(self, input_shape: tuple) -> tuple:
+        axes = self.axis if isinstance(self.axis, list) else [self.axis]
+        for a in axes:
+            if not -len(input_shape) <= a < len(input_shape):
+                raise ValueError(
+                    f"LayerNormalization layer '{self.name}': axis {a} is out of range for input shape {input_shape}"
+                )
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        config = self._affine_config()
+        config["axis"] = list(self.axis) if isinstance(self.axis, list) else self.axis
+        return config
+
+
+# -------------------------------------------------------- GroupNormalization
+
+
+@registry.builtin("layers")
+class GroupNormalization(_AffineNormalization):
+    """Split the channels (``axis``) into ``groups`` and normalize each group of each sample.
+
+    ``groups=-1`` gives one group per channel (instance normalization);
+    ``groups=1`` normalizes over all channels and positions together.
+    """
+
+    def __init__(
+        self,
+        groups: int = 32,
+        axis: int = -1,
+        epsilon: float = 1e-3,
+        center: bool = True,
+        scale: bool = True,
+        beta_initializer: Any = "zeros",
+        gamma_initializer: Any = "ones",
+        beta_regularizer: Any = None,
+        gamma_regularizer: Any = None,
+        beta_constraint: Any = None,
+        gamma_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
+                         gamma_regularizer, beta_constraint, gamma_constraint, **kwargs)
+        who = f"GroupNormalization layer '{self.name}'"
+        if isinstance(groups, bool) or not isinstance(groups, int) or (groups <= 0 and groups != -1):
+            raise ValueError(f"{who} expected groups to be a positive int (or -1 for one group per channel), "
+                             f"got {groups!r}")
+        self.groups = int(groups)
+        self.axis = _check_axis_int(axis, who)
+
+    def build(self, input_shape: tuple) -> None:
+        who = f"GroupNormalization layer '{self.name}'"
+        axis = _positive_axis(self.axis, input_shape, who)
+        channels = input_shape[axis]
+        groups = channels if self.groups == -1 else self.groups
+        if groups > channels:
+            raise ValueError(f"{who}: groups ({groups}) cannot exceed the number of channels ({channels}) "
+                             f"on axis {self.axis} of input shape {tuple(input_shape)}")
+        if channels % groups:
+            raise ValueError(f"{who}: the number of channels ({channels}) on axis {self.axis} must be a multiple "
+                             f"of groups ({groups}); got input shape {tuple(input_shape)}")
+        self._tfkit_axis = axis
+        self._tfkit_groups = groups
+        self._add_affine_weights((channels,))
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={axis: channels})
+        self.built = True  # also when build() is called directly, as in Keras
+
+    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        axis, groups = self._tfkit_axis, self._tfkit_groups
+        rank = inputs.shape.rank
+        dynamic = tf.shape(inputs)
+        dims = [inputs.shape[i] if inputs.shape[i] is not None else dynamic[i] for i in range(rank)]
+        per_group = inputs.shape[axis] // groups
+        grouped_shape = [*dims[:axis], groups, per_group, *dims[axis + 1:]]
+        grouped = tf.reshape(inputs, tf.stack(grouped_shape) if any(tf.is_tensor(d) for d in dims)
+                             else grouped_shape)
+        reduce_axes = [i for i in range(1, rank + 1) if i != axis]
+        mean, variance = tf.nn.moments(grouped, axes=reduce_axes, keepdims=True)
+        param_shape = [1] * (rank + 1)
+        param_shape[axis], param_shape[axis + 1] = groups, per_group
+        normalized = self._normalize(grouped, mean, variance, param_shape)
+        outputs = tf.reshape(normalized, dynamic)
+        outputs.set_shape(inputs.shape)
+        return outputs
+
+    def get_config(self) -> dict[str, Any]:
+        config = self._affine_config()
+        config.update(groups=self.groups, axis=self.axis)
+        return config

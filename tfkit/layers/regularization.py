@@ -20,7 +20,7 @@ from tfkit import random as tfkit_random
 from tfkit import regularizers
 from tfkit.input_spec import InputSpec
 from tfkit.layer import Layer
-from tfkit.layers.core import base_config
+from tfkit.layers.core import base_config, check_input_spec
 from tfkit.saving import registry
 
 __all__ = ["Dropout", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise", "ActivityRegularization"]
@@ -73,6 +73,9 @@ class Dropout(Layer):
         self.seed = seed
         self.seed_generator = tfkit_random.SeedGenerator(seed)
         self.supports_masking = True
+
+    def build(self, input_shape: Any) -> None:
+        check_input_spec(self, input_shape)
 
     def _noise_shape(self, inputs: tf.Tensor) -> Any:
         return self.noise_shape

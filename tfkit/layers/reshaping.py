@@ -18,7 +18,7 @@ import tensorflow as tf
 
 from tfkit.input_spec import InputSpec
 from tfkit.layer import Layer
-from tfkit.layers.core import base_config
+from tfkit.layers.core import base_config, check_input_spec
 from tfkit.saving import registry
 
 __all__ = ["Flatten", "Reshape", "Permute", "RepeatVector", "UpSampling2D", "ZeroPadding2D", "Cropping2D"]
@@ -185,6 +185,9 @@ class Permute(Layer):
         self.dims = tuple(int(d) for d in dims)
         self.input_spec = InputSpec(ndim=len(self.dims) + 1)
 
+    def build(self, input_shape: tuple) -> None:
+        check_input_spec(self, input_shape)
+
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         return tf.transpose(inputs, (0, *self.dims))
 
@@ -210,6 +213,9 @@ class RepeatVector(Layer):
             raise ValueError(f"RepeatVector layer '{self.name}' expected n to be a positive integer, got {n!r}")
         self.n = int(n)
         self.input_spec = InputSpec(ndim=2)
+
+    def build(self, input_shape: tuple) -> None:
+        check_input_spec(self, input_shape)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         return tf.repeat(tf.expand_dims(inputs, 1), self.n, axis=1)
@@ -249,6 +255,9 @@ class UpSampling2D(Layer):
             raise ValueError(f"{who} expected interpolation to be one of {_INTERPOLATIONS}, got {interpolation!r}")
         self.interpolation = interpolation
         self.input_spec = InputSpec(ndim=4)
+
+    def build(self, input_shape: tuple) -> None:
+        check_input_spec(self, input_shape)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         rows_axis, cols_axis = _spatial_axes(self.data_format)
@@ -291,6 +300,9 @@ class ZeroPadding2D(Layer):
         self.data_format = _data_format(data_format, who)
         self.input_spec = InputSpec(ndim=4)
 
+    def build(self, input_shape: tuple) -> None:
+        check_input_spec(self, input_shape)
+
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         pads = [[0, 0]] * 4
         for axis, side in zip(_spatial_axes(self.data_format), self.padding):
@@ -322,6 +334,9 @@ class Cropping2D(Layer):
         self.cropping = _two_sided(cropping, "cropping", who)
         self.data_format = _data_format(data_format, who)
         self.input_spec = InputSpec(ndim=4)
+
+    def build(self, input_shape: tuple) -> None:
+        check_input_spec(self, input_shape)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         self.compute_output_shape(tuple(inputs.shape.as_list()))  # raises for crops larger than the input

@@ -1,3 +1,293 @@
-"""Placeholder: being written."""
+"""Layers that wrap another layer: ``Bidirectional`` and ``TimeDistributed``.
 
-__all__: list[str] = []
+    bi = tfkit.layers.Bidirectional(tfkit.layers.LSTM(16, return_sequences=True))
+    y = bi(tf.ones((4, 10, 8)))                              # (4, 10, 32): forward ++ backward
+    z = tfkit.layers.TimeDistributed(tfkit.layers.Dense(3))(tf.ones((4, 10, 8)))   # (4, 10, 3)
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit.layer import Layer
+from tfkit.layers.core import base_config
+from tfkit.saving import registry
+
+__all__ = ["Bidirectional", "TimeDistributed"]
+
+_MERGE_MODES = ("sum", "mul", "ave", "concat", None)
+
+
+def _call_accepts(layer: Layer, argument: str) -> bool:
+    try:
+        params = inspect.signature(type(layer).call).parameters
+    except (TypeError, ValueError):
+        return False
+    return argument in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
+
+
+def _renamed_copy(layer: Layer, prefix: str, **overrides: Any) -> Layer:
+    """A fresh layer from ``layer``'s config, named ``prefix + name``, with ``overrides``."""
+    config = layer.get_config()
+    name = layer.name[len(prefix):] if layer.name.startswith(prefix) else layer.name
+    config.update(name=f"{prefix}{name}", **overrides)
+    return type(layer).from_config(config)
+
+
+def _as_layer(value: Any, who: str, what: str) -> Layer:
+    if isinstance(value, dict):
+        value = registry.resolve("layers", value)
+    if not isinstance(value, Layer):
+        raise ValueError(f"{who} expected {what} to be a tfkit Layer, got {type(value).__name__}: {value!r}")
+    return value
+
+
+# ------------------------------------------------------------ Bidirectional
+
+
+@registry.builtin("layers")
+class Bidirectional(Layer):
+    """Run a recurrent layer forwards and a copy backwards, then merge the two.
+
+    ``merge_mode`` is ``"concat"`` (default), ``"sum"``, ``"mul"``, ``"ave"``
+    or ``None`` (a list ``[forward, backward]``). The backward outputs are
+    flipped back into input order before merging. With ``return_state`` the
+    forward states follow the output, then the backward states.
+    """
+
+    def __init__(
+        self,
+        layer: Any,
+        merge_mode: str | None = "concat",
+        backward_layer: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        who = f"Bidirectional layer '{self.name}'"
+        layer = _as_layer(layer, who, "layer")
+        if backward_layer is not None:
+            backward_layer = _as_layer(backward_layer, who, "backward_layer")
+        if merge_mode not in _MERGE_MODES:
+            raise ValueError(f"{who} expected merge_mode to be one of {_MERGE_MODES}, got {merge_mode!r}")
+        for attribute in ("go_backwards", "return_sequences", "return_state", "stateful"):
+            if not hasattr(layer, attribute):
+                raise ValueError(
+                    f"{who} wraps recurrent layers (with `{attribute}`), got {type(layer).__name__} '{layer.name}'"
+                )
+        self.forward_layer = _renamed_copy(layer, "forward_")
+        if backward_layer is None:
+            self.backward_layer = _renamed_copy(layer, "backward_", go_backwards=not layer.go_backwards)
+        else:
+            self.backward_layer = backward_layer
+        self._check_pair(who)
+        for sub in (self.forward_layer, self.backward_layer):
+            if hasattr(sub, "zero_output_for_mask"):
+                # Masked steps must give zeros, or the flipped backward sequence would repeat values.
+                sub.zero_output_for_mask = sub.return_sequences
+        self.merge_mode = merge_mode
+        self.return_sequences = self.forward_layer.return_sequences
+        self.return_state = self.forward_layer.return_state
+        self.stateful = self.forward_layer.stateful
+        self.supports_masking = True
+
+    def _check_pair(self, who: str) -> None:
+        forward, backward = self.forward_layer, self.backward_layer
+        if forward.go_backwards == getattr(backward, "go_backwards", forward.go_backwards):
+            raise ValueError(
+                f"{who}: the forward and backward layers need different go_backwards values, "
+                f"both have go_backwards={forward.go_backwards}"
+            )
+        for attribute in ("stateful", "return_sequences", "return_state"):
+            if getattr(forward, attribute) != getattr(backward, attribute):
+                raise ValueError(
+                    f"{who}: the forward and backward layers need the same {attribute}, got "
+                    f"{getattr(forward, attribute)} (forward) and {getattr(backward, attribute)} (backward)"
+                )
+
+    @property
+    def states(self) -> list[tf.Variable] | None:
+        forward, backward = self.forward_layer.states, self.backward_layer.states
+        return forward + backward if forward and backward else None
+
+    def reset_states(self) -> None:
+        if not self.stateful:
+            raise AttributeError(f"Bidirectional layer '{self.name}' is not stateful")
+        self.forward_layer.reset_states()
+        self.backward_layer.reset_states()
+
+    reset_state = reset_states
+
+    def build(self, sequences_shape: Any) -> None:
+        for sub in (self.forward_layer, self.backward_layer):
+            if not sub.built:
+                sub.build(sequences_shape)
+                sub.built = True
+
+    def call(
+        self,
+        sequences: tf.Tensor,
+        initial_state: Any = None,
+        mask: Any = None,
+        training: Any = None,
+    ) -> Any:
+        forward_state = backward_state = None
+        if initial_state is not None:
+            initial_state = list(initial_state)
+            if len(initial_state) % 2:
+                raise ValueError(
+                    f"Bidirectional layer '{self.name}' expects an even number of initial states "
+                    f"(forward ones, then backward ones), got {len(initial_state)}"
+                )
+            half = len(initial_state) // 2
+            forward_state, backward_state = initial_state[:half], initial_state[half:]
+        kwargs = {"training": training}
+        if mask is not None:
+            kwargs["mask"] = mask
+        y = self.forward_layer(sequences, initial_state=forward_state, **kwargs)
+        y_rev = self.backward_layer(sequences, initial_state=backward_state, **kwargs)
+        states: tuple = ()
+        if self.return_state:
+            states = tuple(y[1:]) + tuple(y_rev[1:])
+            y, y_rev = y[0], y_rev[0]
+        if self.return_sequences:
+            y_rev = tf.reverse(y_rev, [1])
+        if self.merge_mode == "concat":
+            output: Any = tf.concat([y, y_rev], axis=-1)
+        elif self.merge_mode == "sum":
+            output = y + y_rev
+        elif self.merge_mode == "ave":
+            output = (y + y_rev) / 2
+        elif self.merge_mode == "mul":
+            output = y * y_rev
+        else:
+            output = [y, y_rev]
+        if self.return_state:
+            return (*output, *states) if self.merge_mode is None else (output, *states)
+        return output
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        if self.return_sequences:
+            output_mask: Any = mask if self.merge_mode else [mask, mask]
+        else:
+            output_mask = None if self.merge_mode else [None, None]
+        if not self.return_state:
+            return output_mask
+        n_states = 2 * len(getattr(self.forward_layer, "state_size", [None]))
+        leading = list(output_mask) if isinstance(output_mask, list) else [output_mask]
+        return (*leading, *[None] * n_states)
+
+    def compute_output_shape(self, sequences_shape: Any, initial_state_shape: Any = None) -> Any:
+        shape = self.forward_layer.compute_output_shape(sequences_shape)
+        states: tuple = ()
+        if self.return_state:
+            shape, states = shape[0], tuple(shape[1:])
+        shape = tuple(shape)
+        if self.merge_mode == "concat":
+            output: Any = (*shape[:-1], None if shape[-1] is None else 2 * shape[-1])
+        elif self.merge_mode is None:
+            output = [shape, shape]
+        else:
+            output = shape
+        if not self.return_state:
+            return output
+        leading = tuple(output) if self.merge_mode is None else (output,)
+        return (*leading, *states, *states)
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            merge_mode=self.merge_mode,
+            layer=registry.to_config("layers", self.forward_layer),
+            backward_layer=registry.to_config("layers", self.backward_layer),
+        )
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Bidirectional":
+        config = dict(config)
+        config["layer"] = registry.resolve("layers", config["layer"])
+        if config.get("backward_layer") is not None:
+            config["backward_layer"] = registry.resolve("layers", config["backward_layer"])
+        return super().from_config(config)
+
+
+# ---------------------------------------------------------- TimeDistributed
+
+
+@registry.builtin("layers")
+class TimeDistributed(Layer):
+    """Apply ``layer`` to every timestep of ``(batch, time, ...)`` inputs.
+
+    Time is folded into the batch (``(batch * time, ...)``), so the wrapped
+    layer runs once, with one set of weights, over all timesteps. A mask
+    ``(batch, time)`` is folded the same way for layers that take masks.
+    """
+
+    def __init__(self, layer: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.layer = _as_layer(layer, f"TimeDistributed layer '{self.name}'", "layer")
+        self.supports_masking = True
+
+    def build(self, input_shape: Any) -> None:
+        if not isinstance(input_shape, tuple) or len(input_shape) < 3:
+            raise ValueError(
+                f"TimeDistributed layer '{self.name}' expects inputs of rank >= 3 (batch, time, ...), "
+                f"got shape {input_shape}"
+            )
+
+    @staticmethod
+    def _fold(x: tf.Tensor) -> tf.Tensor:
+        shape = tf.shape(x)
+        folded = tf.reshape(x, tf.concat([[-1], shape[2:]], axis=0))
+        batch, time = x.shape[0], x.shape[1]
+        folded.set_shape([batch * time if batch is not None and time is not None else None, *x.shape[2:]])
+        return folded
+
+    @staticmethod
+    def _unfold(y: tf.Tensor, like: tf.Tensor) -> tf.Tensor:
+        lead = tf.shape(like)[:2]
+        unfolded = tf.reshape(y, tf.concat([lead, tf.shape(y)[1:]], axis=0))
+        unfolded.set_shape([like.shape[0], like.shape[1], *y.shape[1:]])
+        return unfolded
+
+    def call(self, inputs: tf.Tensor, training: Any = None, mask: Any = None) -> Any:
+        kwargs: dict[str, Any] = {}
+        if training is not None:
+            kwargs["training"] = training
+        if mask is not None and _call_accepts(self.layer, "mask"):
+            kwargs["mask"] = self._fold(tf.convert_to_tensor(mask))
+        outputs = self.layer(self._fold(inputs), **kwargs)
+        return tf.nest.map_structure(lambda y: self._unfold(y, inputs), outputs)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        inputs = tf.convert_to_tensor(inputs)
+        folded_mask = self._fold(tf.convert_to_tensor(mask)) if mask is not None else None
+        inner = self.layer.compute_mask(self._fold(inputs), folded_mask)
+        if inner is None:
+            return mask
+        if isinstance(inner, (list, tuple)):
+            return type(inner)(None if m is None else self._unfold(m, inputs) for m in inner)
+        return self._unfold(inner, inputs)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        input_shape = tuple(input_shape)
+        batch, time = input_shape[0], input_shape[1]
+        folded = batch * time if batch is not None and time is not None else None
+        inner = self.layer.compute_output_shape((folded, *input_shape[2:]))
+        return (batch, time, *tuple(inner)[1:])
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config["layer"] = registry.to_config("layers", self.layer)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "TimeDistributed":
+        config = dict(config)
+        config["layer"] = registry.resolve("layers", config["layer"])
+        return super().from_config(config)

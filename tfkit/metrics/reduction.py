@@ -101,6 +101,7 @@ class MeanMetricWrapper(Mean):
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         mask = masking.get_mask(y_pred)
+        y_true, y_pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
         sample_weight = apply_mask(
             None if sample_weight is None else tf.cast(tf.convert_to_tensor(sample_weight), self.dtype),

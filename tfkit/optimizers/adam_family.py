@@ -44,6 +44,8 @@ class Adam(Optimizer):
         self.amsgrad = bool(amsgrad)
 
     def build(self, variables: Sequence[Any]) -> None:
+        if self.built:
+            return
         super().build(variables)
         self._momentums, self._velocities = self.add_optimizer_variables(variables, ["momentum", "velocity"])
         self._velocity_hats = self.add_optimizer_variables(variables, "velocity_hat") if self.amsgrad else []
@@ -116,6 +118,8 @@ class Adamax(Optimizer):
         self.epsilon = float(epsilon)
 
     def build(self, variables: Sequence[Any]) -> None:
+        if self.built:
+            return
         super().build(variables)
         self._m, self._u = self.add_optimizer_variables(variables, ["momentum", "norm"])
 
@@ -152,6 +156,8 @@ class Nadam(Optimizer):
         self.epsilon = float(epsilon)
 
     def build(self, variables: Sequence[Any]) -> None:
+        if self.built:
+            return
         super().build(variables)
         self._momentums, self._velocities = self.add_optimizer_variables(variables, ["momentum", "velocity"])
         dtype = variables[0].dtype if variables else tf.float32
@@ -204,6 +210,8 @@ class Lion(Optimizer):
         self.beta_2 = float(beta_2)
 
     def build(self, variables: Sequence[Any]) -> None:
+        if self.built:
+            return
         super().build(variables)
         self._momentums = self.add_optimizer_variables(variables, "momentum")
 

@@ -165,6 +165,8 @@ class Optimizer(tf.Module):
             callable(value) and not isinstance(value, (tf.Variable, tf.Tensor))
         ):
             self._state.schedule = value
+            if self._learning_rate_variable is not None:
+                del self._learning_rate_variable  # also drops it from checkpoints
             self._learning_rate_variable = None
             return
         if isinstance(value, (tf.Variable, tf.Tensor, np.ndarray)) and np.ndim(value) == 0:
@@ -264,8 +266,11 @@ class Optimizer(tf.Module):
     def build(self, variables: Sequence[Any]) -> None:
         """Remember ``variables`` by position and create the shared slots (EMA).
 
-        Subclasses call ``super().build(variables)`` first, then add their slots.
+        Subclasses return early when ``self.built``, call ``super().build(variables)``,
+        then add their slots.
         """
+        if self.built:
+            return
         variables = list(variables)
         state = self._state
         state.model_variables = variables

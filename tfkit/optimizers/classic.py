@@ -36,6 +36,8 @@ class SGD(Optimizer):
         self.nesterov = bool(nesterov)
 
     def build(self, variables: Sequence[Any]) -> None:
+        if self.built:
+            return
         super().build(variables)
         self._momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum else []
 
@@ -80,6 +82,8 @@ class RMSprop(Optimizer):
         self.centered = bool(centered)
 
     def build(self, variables: Sequence[Any]) -> None:
+        if self.built:
+            return
         super().build(variables)
         self._velocities = self.add_optimizer_variables(variables, "velocity")
         self._momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum > 0 else []
@@ -132,6 +136,8 @@ class Adagrad(Optimizer):
         self.epsilon = float(epsilon)
 
     def build(self, variables: Sequence[Any]) -> None:
+        if self.built:
+            return
         super().build(variables)
         self._accumulators = self.add_optimizer_variables(
             variables, "accumulator", initializer=self.initial_accumulator_value

@@ -1,0 +1,207 @@
+"""Depthwise and depthwise-separable 2-D convolutions.
+
+    dw = tfkit.layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same")
+    dw(tf.ones((1, 8, 8, 3))).shape        # (1, 8, 8, 6); kernel (3, 3, 3, 2)
+    tfkit.layers.SeparableConv2D(16, 3)(tf.ones((1, 8, 8, 3))).shape   # (1, 6, 6, 16)
+
+Output channel ``c * depth_multiplier + m`` is input channel ``c`` convolved
+with ``kernel[:, :, c, m]`` (Keras' and TensorFlow's ordering).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import tensorflow as tf
+
+from tfkit import constraints, initializers, regularizers
+from tfkit.layers import conv_utils as cu
+from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
+from tfkit.saving import registry
+
+__all__ = ["DepthwiseConv2D", "SeparableConv2D"]
+
+
+def depthwise_conv2d(
+    inputs: tf.Tensor, kernel: tf.Tensor, strides: Sequence[int], padding: str, dilation: Sequence[int]
+) -> tf.Tensor:
+    """``tf.nn.depthwise_conv2d`` on channels-last inputs, also for unequal row/column strides.
+
+    TensorFlow's kernels need equal strides; otherwise the input is padded
+    like ``"SAME"`` would, convolved with stride 1, and every stride-th
+    position is kept (the same numbers, computed densely).
+    """
+    if strides[0] == strides[1]:
+        return tf.nn.depthwise_conv2d(inputs, kernel, [1, *strides, 1], padding.upper(), dilations=dilation)
+    if padding == "same":
+        sizes = cu.spatial_sizes(inputs)
+        pads = [
+            list(cu.same_padding(size, (k - 1) * d + 1, s))
+            for size, k, s, d in zip(sizes, kernel.shape[:2], strides, dilation)
+        ]
+        inputs = tf.pad(inputs, [[0, 0], *pads, [0, 0]])
+    dense = tf.nn.depthwise_conv2d(inputs, kernel, [1, 1, 1, 1], "VALID", dilations=dilation)
+    return dense[:, :: strides[0], :: strides[1], :]
+
+
+@registry.builtin("layers")
+class DepthwiseConv2D(ConvBase):
+    """Convolve every input channel with its own ``depth_multiplier`` filters.
+
+        DepthwiseConv2D(3)(tf.ones((1, 5, 5, 4))).shape   # (1, 3, 3, 4); kernel (3, 3, 4, 1)
+
+    The kernel is ``self.kernel`` (weight ``kernel``, as in Keras 3) with
+    shape ``(kh, kw, in_channels, depth_multiplier)``; ``depthwise_kernel``
+    is an alias for code written against Keras 2.
+    """
+
+    rank = 2
+
+    def __init__(
+        self,
+        kernel_size: IntOrTuple,
+        strides: IntOrTuple = (1, 1),
+        padding: str = "valid",
+        depth_multiplier: int = 1,
+        data_format: str | None = None,
+        dilation_rate: IntOrTuple = (1, 1),
+        activation: Any = None,
+        use_bias: bool = True,
+        depthwise_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        depthwise_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        depthwise_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            None, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
+            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+        )
+        self.depth_multiplier = cu.positive_int(depth_multiplier, "depth_multiplier", cu.layer_label(self))
+        self.depthwise_initializer = initializers.get(depthwise_initializer)
+        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
+        self.depthwise_constraint = constraints.get(depthwise_constraint)
+
+    @property
+    def depthwise_kernel(self) -> tf.Variable:
+        return self.kernel
+
+    def build(self, input_shape: tuple) -> None:
+        channels = self._input_channels(input_shape)
+        self.compute_output_shape(input_shape)
+        self.kernel = self.add_weight(
+            shape=(*self.kernel_size, channels, self.depth_multiplier),
+            initializer=self.depthwise_initializer,
+            regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
+            name="kernel",
+        )
+        self._add_bias(channels * self.depth_multiplier)
+
+    def _output_channels(self, input_channels: int | None) -> int | None:
+        return None if input_channels is None else input_channels * self.depth_multiplier
+
+    def _convolve(self, inputs: tf.Tensor) -> tf.Tensor:
+        kernel = tf.convert_to_tensor(self.kernel)
+        return depthwise_conv2d(inputs, kernel, self.strides, self.padding, self.dilation_rate)
+
+    def get_config(self) -> dict[str, Any]:
+        config = self._base_conv_config()
+        config.update(
+            depth_multiplier=self.depth_multiplier,
+            depthwise_initializer=initializers.serialize(self.depthwise_initializer),
+            depthwise_regularizer=serialize_optional(regularizers, self.depthwise_regularizer),
+            depthwise_constraint=serialize_optional(constraints, self.depthwise_constraint),
+        )
+        return config
+
+
+@registry.builtin("layers", "SeparableConvolution2D")
+class SeparableConv2D(ConvBase):
+    """A depthwise convolution followed by a 1x1 ("pointwise") convolution to ``filters`` channels.
+
+        SeparableConv2D(8, 3, depth_multiplier=2)(tf.ones((1, 6, 6, 3))).shape   # (1, 4, 4, 8)
+
+    Weights: ``depthwise_kernel`` ``(kh, kw, in_channels, depth_multiplier)``,
+    ``pointwise_kernel`` ``(1, 1, in_channels * depth_multiplier, filters)``, ``bias`` ``(filters,)``.
+    """
+
+    rank = 2
+
+    def __init__(
+        self,
+        filters: int,
+        kernel_size: IntOrTuple,
+        strides: IntOrTuple = (1, 1),
+        padding: str = "valid",
+        data_format: str | None = None,
+        dilation_rate: IntOrTuple = (1, 1),
+        depth_multiplier: int = 1,
+        activation: Any = None,
+        use_bias: bool = True,
+        depthwise_initializer: Any = "glorot_uniform",
+        pointwise_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        depthwise_regularizer: Any = None,
+        pointwise_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        depthwise_constraint: Any = None,
+        pointwise_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
+            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+        )
+        who = cu.layer_label(self)
+        if filters is None:
+            raise ValueError(f"{who} expected `filters` to be a positive integer, got None")
+        self.depth_multiplier = cu.positive_int(depth_multiplier, "depth_multiplier", who)
+        self.depthwise_initializer = initializers.get(depthwise_initializer)
+        self.pointwise_initializer = initializers.get(pointwise_initializer)
+        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
+        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
+        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        self.pointwise_constraint = constraints.get(pointwise_constraint)
+
+    def build(self, input_shape: tuple) -> None:
+        channels = self._input_channels(input_shape)
+        self.compute_output_shape(input_shape)
+        self.depthwise_kernel = self.add_weight(
+            shape=(*self.kernel_size, channels, self.depth_multiplier),
+            initializer=self.depthwise_initializer,
+            regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
+            name="depthwise_kernel",
+        )
+        self.pointwise_kernel = self.add_weight(
+            shape=(1, 1, channels * self.depth_multiplier, self.filters),
+            initializer=self.pointwise_initializer,
+            regularizer=self.pointwise_regularizer,
+            constraint=self.pointwise_constraint,
+            name="pointwise_kernel",
+        )
+        self._add_bias(self.filters)
+
+    def _convolve(self, inputs: tf.Tensor) -> tf.Tensor:
+        depthwise = tf.convert_to_tensor(self.depthwise_kernel)
+        mixed = depthwise_conv2d(inputs, depthwise, self.strides, self.padding, self.dilation_rate)
+        return tf.nn.conv2d(mixed, self.pointwise_kernel, strides=1, padding="VALID")
+
+    def get_config(self) -> dict[str, Any]:
+        config = self._base_conv_config(filters=self.filters)
+        config.update(
+            depth_multiplier=self.depth_multiplier,
+            depthwise_initializer=initializers.serialize(self.depthwise_initializer),
+            pointwise_initializer=initializers.serialize(self.pointwise_initializer),
+            depthwise_regularizer=serialize_optional(regularizers, self.depthwise_regularizer),
+            pointwise_regularizer=serialize_optional(regularizers, self.pointwise_regularizer),
+            depthwise_constraint=serialize_optional(constraints, self.depthwise_constraint),
+            pointwise_constraint=serialize_optional(constraints, self.pointwise_constraint),
+        )
+        return config
