@@ -221,6 +221,15 @@ def test_einsum_dense_modes_agree():
     np.testing.assert_allclose(jit, eager, rtol=1e-5, atol=1e-6)
 
 
+def test_einsum_dense_kernel_initializer_uses_einsum_fans():
+    layer = layers.EinsumDense("abc,cde->abde", (None, 8, 16), kernel_initializer="glorot_uniform")
+    layer(tf.ones((1, 2, 64)))
+    kernel = layer.kernel.numpy()
+    limit = np.sqrt(6.0 / (64 + 8 * 16))  # fan_in: c, fan_out: d * e (as in Keras)
+    assert np.abs(kernel).max() <= limit
+    assert np.abs(kernel).max() > 0.95 * limit
+
+
 def test_einsum_dense_errors():
     with pytest.raises(ValueError, match="invalid equation"):
         layers.EinsumDense("ab->b", 3)(tf.ones((2, 3)))

@@ -155,6 +155,7 @@ def test_batch_norm_compiled_steps_update_moving_statistics():
     results = []
     for jit in (None, False, True):
         layer = layers.BatchNormalization(momentum=0.5)
+        layer.build((None, 3))  # variables exist before tracing, so one trace serves every step
         if jit is None:
             outputs = [layer(x, training=True) for _ in range(2)]
         else:

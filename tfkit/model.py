@@ -210,18 +210,20 @@ class Model(Layer):
         """Compiled loss + ``add_loss`` losses + regularization, scaled for the replicas."""
         del x, training
         trainer = self._trainer()
-        total = trainer.compile_loss(y, y_pred, sample_weight)
+        total = trainer.compile_loss(y, y_pred, sample_weight)  # loss objects already scale per replica
         extra = self.losses
         if extra:
             extra_sum = tf.add_n([tf.cast(l, tf.float32) for l in extra])
+            replicas = tf.distribute.get_strategy().num_replicas_in_sync
+            if replicas > 1:  # summed across replicas by the gradient all-reduce
+                extra_sum = extra_sum / replicas
             total = extra_sum if total is None else total + tf.cast(extra_sum, total.dtype)
         if total is None:
             raise ValueError(
                 f"Model '{self.name}' has nothing to minimize: compile() got no loss and the model "
                 f"added no losses (add_loss) in its forward pass."
             )
-        replicas = tf.distribute.get_strategy().num_replicas_in_sync
-        return total / replicas if replicas > 1 else total
+        return total
 
     def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict[str, Any]:
         del x

@@ -276,6 +276,7 @@ class MultiHeadAttention(Layer):
             probabilities = tf.where(mask, probabilities, tf.zeros((), probabilities.dtype))
         return probabilities
 
+    @tf.autograph.experimental.do_not_convert
     def call(
         self,
         query: tf.Tensor,

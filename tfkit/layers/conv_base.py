@@ -132,7 +132,7 @@ class ConvBase(Layer):
 
     def _base_conv_config(self, **leading: Any) -> dict[str, Any]:
         """Base config, then ``leading`` (e.g. ``filters``), then the arguments all convolutions share."""
-        config = Layer.get_config(self)
+        config = super().get_config()
         config.update(leading)
         config.update(
             kernel_size=self.kernel_size,

@@ -13,6 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
+from tfkit.input_spec import InputSpec
 from tfkit.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.saving import registry
@@ -54,6 +55,7 @@ class Embedding(Layer):
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.embeddings_constraint = constraints.get(embeddings_constraint)
         self.mask_zero = bool(mask_zero)
+        self.input_spec = InputSpec()  # any integer shape: no rank or last-axis check
         self._tfkit_initial_weights = None
         if weights is not None:
             table = np.asarray(weights[0] if isinstance(weights, (list, tuple)) else weights)
@@ -75,6 +77,7 @@ class Embedding(Layer):
             self.embeddings.assign(self._tfkit_initial_weights)
             self._tfkit_initial_weights = None
 
+    @tf.autograph.experimental.do_not_convert
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         inputs = tf.convert_to_tensor(inputs)
         if inputs.dtype not in (tf.int32, tf.int64):
@@ -122,6 +125,7 @@ class Masking(Layer):
     def _keep(self, inputs: tf.Tensor, keepdims: bool) -> tf.Tensor:
         return tf.reduce_any(tf.not_equal(inputs, tf.cast(self.mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)
 
+    @tf.autograph.experimental.do_not_convert
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         return inputs * tf.cast(self._keep(inputs, keepdims=True), inputs.dtype)
 

@@ -96,7 +96,7 @@ class _Pooling(Layer):
         return cu.check_positive_output(out, shape, who)
 
     def get_config(self) -> dict[str, Any]:
-        config = Layer.get_config(self)
+        config = super().get_config()
         config.update(
             pool_size=self.pool_size, strides=self.strides, padding=self.padding, data_format=self.data_format
         )
@@ -209,7 +209,7 @@ class _GlobalPooling(Layer):
         return cu.assemble_shape(shape[0], (1,) * self.rank, channels, self.data_format)
 
     def get_config(self) -> dict[str, Any]:
-        config = Layer.get_config(self)
+        config = super().get_config()
         config.update(data_format=self.data_format, keepdims=self.keepdims)
         return config
 

@@ -202,6 +202,7 @@ class RNN(Layer):
         zeros.set_shape((sequences.shape[0], *dims))
         return zeros
 
+    @tf.autograph.experimental.do_not_convert
     def call(
         self,
         sequences: Any,

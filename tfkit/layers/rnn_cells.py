@@ -192,6 +192,7 @@ class _RecurrentCell(Layer):
         """``(output, new_states)`` for one timestep from its projected inputs."""
         raise NotImplementedError
 
+    @tf.autograph.experimental.do_not_convert
     def call(self, inputs: tf.Tensor, states: Any, training: Any = None) -> tuple:
         states = list(states) if isinstance(states, (list, tuple)) else [states]
         input_mask, recurrent_mask = self.dropout_masks(inputs, states[0], training)

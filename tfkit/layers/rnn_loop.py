@@ -33,6 +33,7 @@ def _select(mask_t: tf.Tensor, new: Sequence[tf.Tensor], old: Sequence[tf.Tensor
     return [tf.where(_broadcast_mask(mask_t, n), n, o) for n, o in zip(new, old)]
 
 
+@tf.autograph.experimental.do_not_convert
 def run(
     step: StepFn,
     inputs: Any,

@@ -126,6 +126,7 @@ class Bidirectional(Layer):
                 sub.build(sequences_shape)
                 sub.built = True
 
+    @tf.autograph.experimental.do_not_convert
     def call(
         self,
         sequences: tf.Tensor,
@@ -255,6 +256,7 @@ class TimeDistributed(Layer):
         unfolded.set_shape([like.shape[0], like.shape[1], *y.shape[1:]])
         return unfolded
 
+    @tf.autograph.experimental.do_not_convert
     def call(self, inputs: tf.Tensor, training: Any = None, mask: Any = None) -> Any:
         kwargs: dict[str, Any] = {}
         if training is not None:

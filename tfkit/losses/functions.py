@@ -78,6 +78,7 @@ def _resolve_logits(output: tf.Tensor, from_logits: bool, op_type: str, fn_name:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def mean_squared_error(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``mean(square(y_true - y_pred), axis=-1)``."""
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -85,6 +86,7 @@ def mean_squared_error(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def mean_absolute_error(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``mean(abs(y_true - y_pred), axis=-1)``."""
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -92,6 +94,7 @@ def mean_absolute_error(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def mean_absolute_percentage_error(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``100 * mean(abs((y_true - y_pred) / max(abs(y_true), eps)), axis=-1)``."""
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -100,6 +103,7 @@ def mean_absolute_percentage_error(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def mean_squared_logarithmic_error(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``mean(square(log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1)), axis=-1)``."""
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -116,6 +120,7 @@ def l2_normalize(x: tf.Tensor, axis: int = -1) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> tf.Tensor:
     """``-sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)``: -1 means identical directions."""
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -123,6 +128,7 @@ def cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> tf.Tensor:
     """``0.5 x^2`` where ``|x| <= delta``, else ``delta |x| - 0.5 delta^2``; mean over the last axis."""
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -135,6 +141,7 @@ def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def log_cosh(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``mean(log(cosh(y_pred - y_true)), axis=-1)``, overflow-free."""
     y_true, y_pred = _prepare(y_true, y_pred)
@@ -149,6 +156,7 @@ def _hinge_labels(y_true: tf.Tensor) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def hinge(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``mean(maximum(1 - y_true * y_pred, 0), axis=-1)``; 0/1 labels are mapped to -1/1."""
     y_true, y_pred = _prepare(y_true, y_pred, same_rank=False)
@@ -157,6 +165,7 @@ def hinge(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def squared_hinge(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``mean(square(maximum(1 - y_true * y_pred, 0)), axis=-1)``."""
     y_true, y_pred = _prepare(y_true, y_pred, same_rank=False)
@@ -165,6 +174,7 @@ def squared_hinge(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def categorical_hinge(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``maximum(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0)``."""
     y_true, y_pred = _prepare(y_true, y_pred, same_rank=False)
@@ -174,6 +184,7 @@ def categorical_hinge(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def kl_divergence(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``sum(y_true * log(y_true / y_pred), axis=-1)`` with both clipped to ``[eps, 1]``."""
     y_true, y_pred = _prepare(y_true, y_pred, same_rank=False)
@@ -183,6 +194,7 @@ def kl_divergence(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def poisson(y_true: Any, y_pred: Any) -> tf.Tensor:
     """``mean(y_pred - y_true * log(y_pred + eps), axis=-1)``."""
     y_true, y_pred = _prepare(y_true, y_pred, same_rank=False)
@@ -199,6 +211,7 @@ def _elementwise_binary_crossentropy(target: tf.Tensor, output: tf.Tensor, from_
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def binary_crossentropy(
     y_true: Any, y_pred: Any, from_logits: bool = False, label_smoothing: float = 0.0, axis: int = -1
 ) -> tf.Tensor:
@@ -213,6 +226,7 @@ def binary_crossentropy(
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def binary_focal_crossentropy(
     y_true: Any,
     y_pred: Any,
@@ -238,6 +252,7 @@ def binary_focal_crossentropy(
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def categorical_crossentropy(
     y_true: Any, y_pred: Any, from_logits: bool = False, label_smoothing: float = 0.0, axis: int = -1
 ) -> tf.Tensor:
@@ -270,6 +285,7 @@ def categorical_crossentropy(
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def sparse_categorical_crossentropy(
     y_true: Any, y_pred: Any, from_logits: bool = False, ignore_class: int | None = None, axis: int = -1
 ) -> tf.Tensor:

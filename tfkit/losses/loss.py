@@ -19,6 +19,7 @@ from tfkit import masking
 from tfkit.losses.reduction import reduce_weighted_values, squeeze_or_expand_to_same_rank, standardize_reduction
 from tfkit.saving import registry
 
+_LOSS_METHODS = ("__call__", "call")
 _SCOPE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-]*$")
 
 
@@ -35,6 +36,21 @@ def dtype_name(dtype: Any) -> str:
         return tf.as_dtype(dtype).name
     except TypeError as error:
         raise ValueError(f"Expected a dtype such as 'float32', got {dtype!r}") from error
+
+
+def skip_autograph(cls: type, method_names: tuple[str, ...]) -> None:
+    """Let ``tf.function`` call tfkit's own methods as plain Python, without AutoGraph conversion.
+
+    tfkit's built-in losses and metrics have no Python control flow on tensor
+    values, and converting them costs seconds of tracing. Classes defined
+    outside tfkit (users' subclasses) keep AutoGraph.
+    """
+    if not cls.__module__.startswith("tfkit."):
+        return
+    for method_name in method_names:
+        method = cls.__dict__.get(method_name)
+        if callable(method) and not hasattr(method, "__wrapped__"):
+            setattr(cls, method_name, tf.autograph.experimental.do_not_convert(method))
 
 
 def scope_name(name: str, fallback: str) -> str:
@@ -58,6 +74,10 @@ class Loss:
 
     #: Whether ``y_true`` is cast to the loss dtype before ``call`` (class ids are not).
     cast_y_true = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        skip_autograph(cls, _LOSS_METHODS)
 
     def __init__(self, name: str | None = None, reduction: str | None = "sum_over_batch_size", dtype: Any = None) -> None:
         if name is not None and not isinstance(name, str):
@@ -167,3 +187,6 @@ class BuiltinLoss(LossFunctionWrapper):
 
     def __repr__(self) -> str:
         return Loss.__repr__(self)
+
+
+skip_autograph(Loss, _LOSS_METHODS)

@@ -11,7 +11,8 @@ weighted sum by the number of loss elements, ``"sum"`` keeps the sum,
 classes ignored by a loss) acts as an extra weight; with a mean reduction the
 masked entries leave the denominator. Under a ``tf.distribute`` strategy with
 several replicas, mean reductions are divided by the replica count, so that
-gradients summed across replicas give the global mean (as Keras does);
+gradients summed across replicas give the global mean (as Keras does; unlike
+Keras, this holds too when the per-sample losses are already a scalar);
 :func:`unscale_loss_for_distribution` undoes it for reporting.
 """
 
@@ -112,7 +113,7 @@ def unscale_loss_for_distribution(value: tf.Tensor) -> tf.Tensor:
 
 def reduce_values(values: tf.Tensor, sample_weight: Any = None, reduction: str | None = "sum_over_batch_size") -> tf.Tensor:
     """Sum already-weighted values and divide them as ``reduction`` says."""
-    if reduction is None or reduction == "none" or values.shape.rank == 0:
+    if reduction is None or reduction == "none":
         return values
     loss = tf.reduce_sum(values)
     if reduction == "sum":

@@ -25,6 +25,7 @@ def _float_pred(y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def accuracy(y_true: Any, y_pred: Any) -> tf.Tensor:
     """1.0 where ``y_true == y_pred`` exactly, else 0.0."""
     y_pred = _float_pred(y_pred)
@@ -34,6 +35,7 @@ def accuracy(y_true: Any, y_pred: Any) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> tf.Tensor:
     """1.0 where ``(y_pred > threshold) == y_true``, element-wise."""
     y_pred = _float_pred(y_pred)
@@ -44,6 +46,7 @@ def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> tf.Tens
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def categorical_accuracy(y_true: Any, y_pred: Any) -> tf.Tensor:
     """1.0 where ``argmax(y_true) == argmax(y_pred)`` over the last axis (one-hot targets)."""
     y_pred = _float_pred(y_pred)
@@ -59,6 +62,7 @@ def _squeeze_class_axis(y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> tf.Tensor:
     """1.0 where the class id ``y_true`` equals ``argmax(y_pred)``."""
     y_pred = _float_pred(y_pred)
@@ -76,6 +80,7 @@ def _in_top_k(targets: tf.Tensor, predictions: tf.Tensor, k: int) -> tf.Tensor:
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5) -> tf.Tensor:
     """1.0 where the one-hot target's class is among the ``k`` highest scores."""
     y_pred = _float_pred(y_pred)
@@ -84,6 +89,7 @@ def top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5) -> tf.Tenso
 
 
 @registry.builtin("functions")
+@tf.autograph.experimental.do_not_convert
 def sparse_top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5, from_sorted_ids: bool = False) -> tf.Tensor:
     """1.0 where the class id ``y_true`` is among the ``k`` highest scores.
 

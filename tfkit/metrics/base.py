@@ -22,8 +22,11 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
-from tfkit.losses.loss import dtype_name, to_snake_case
+from tfkit.losses.loss import dtype_name, skip_autograph, to_snake_case
 from tfkit.saving import registry
+
+
+_METRIC_METHODS = ("__call__", "update_state", "result", "reset_state", "add_variable", "_build")
 
 
 def _module_name(name: str) -> str:
@@ -66,6 +69,10 @@ class Metric(tf.Module):
     Subclasses create state with :meth:`add_variable` in ``__init__`` and
     implement ``update_state(...)`` and ``result()``.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        skip_autograph(cls, _METRIC_METHODS)
 
     def __init__(self, name: str | None = None, dtype: Any = None) -> None:
         if name is not None and (not isinstance(name, str) or not name):
@@ -179,3 +186,6 @@ class Metric(tf.Module):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}>"
+
+
+skip_autograph(Metric, _METRIC_METHODS)

@@ -1,0 +1,110 @@
+"""Checks that a config read from a file is plain data naming registered objects.
+
+    config = loads_json(text, "model_config")     # json.loads with size and depth limits
+    check_config(config, "model_config")          # refuses code, module paths, safe_mode keys
+
+tfkit has no code deserializer at all: nothing here (or anywhere in tfkit)
+turns bytes from a file into a function, a module import, a pickle or an
+``eval``. These checks exist to give a precise error for the shapes that
+code-carrying configs take in other libraries (Keras's ``__lambda__``
+objects and ``function_type`` entries, ``module`` keys), and to refuse a file
+that tries to set ``safe_mode`` itself: only the caller of ``load_model``
+decides that.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_JSON_CHARS = 64 * 2**20
+MAX_DEPTH = 256
+
+_NO_CODE = (
+    "tfkit never loads code from a file, not even with safe_mode=False: it has no code "
+    "deserializer. Register the function with @tfkit.saving.register_serializable(package=...) "
+    "(or pass it in custom_objects=) and save the model again, so the file names it."
+)
+
+
+def _where(path: list[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "<root>"
+
+
+def loads_json(text: Any, what: str) -> Any:
+    """``json.loads`` of a file's text attribute, with a size limit and clear errors."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"{what} is not UTF-8 text ({error})") from None
+    if not isinstance(text, str):
+        raise ValueError(f"{what} must be a JSON string, got {type(text).__name__}")
+    if len(text) > MAX_JSON_CHARS:
+        raise ValueError(f"{what} is {len(text)} characters long; the limit is {MAX_JSON_CHARS}")
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{what} is nested too deeply to be a config") from None
+    except ValueError as error:
+        raise ValueError(f"{what} is not valid JSON ({error})") from None
+    _check_depth(value, what)
+    return value
+
+
+def _check_depth(value: Any, what: str) -> None:
+    stack = [(value, 0)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValueError(f"{what} is nested more than {MAX_DEPTH} levels deep; not a tfkit config")
+        if isinstance(current, dict):
+            stack.extend((v, depth + 1) for v in current.values())
+        elif isinstance(current, list):
+            stack.extend((v, depth + 1) for v in current)
+
+
+def check_config(config: Any, what: str) -> None:
+    """Raise ``ValueError`` where ``config`` carries code, module paths or a ``safe_mode`` switch."""
+    stack: list[tuple[Any, list[Any]]] = [(config, [what])]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, list):
+            stack.extend((item, path + [i]) for i, item in enumerate(value))
+            continue
+        if not isinstance(value, dict):
+            continue
+        _check_object(value, path)
+        stack.extend((item, path + [key]) for key, item in value.items())
+
+
+def _check_object(value: dict, path: list[Any]) -> None:
+    where = _where(path)
+    for key in value:
+        if not isinstance(key, str):
+            raise ValueError(f"{where}: config keys must be strings, got {key!r}")
+    if "safe_mode" in value:
+        raise ValueError(
+            f"{where} has a 'safe_mode' entry. A file cannot change safe_mode: it is a parameter "
+            f"of tfkit.load_model only, and tfkit's configs never contain it."
+        )
+    class_name = value.get("class_name")
+    if isinstance(class_name, str) and class_name.startswith("__"):
+        raise ValueError(f"{where} is a {class_name!r} object, which holds Python code. {_NO_CODE}")
+    if "function_type" in value or "bytecode" in value or "marshal" in value:
+        raise ValueError(f"{where} describes a function saved as code (Keras-style). {_NO_CODE}")
+    if isinstance(value.get("function"), (list, dict)):
+        raise ValueError(f"{where}.function is not a registered function name but {type(value['function']).__name__} data "
+                         f"(a function saved as code). {_NO_CODE}")
+    if "class_name" in value:
+        for key in ("module", "registered_name"):
+            if key in value:
+                raise ValueError(
+                    f"{where} names a {key!r} ({str(value[key])[:80]!r}). tfkit configs name classes by "
+                    f"registered name only and never import modules; this file was not written by tfkit."
+                )
+        if not isinstance(class_name, str):
+            raise ValueError(f"{where}.class_name must be a string, got {type(class_name).__name__}")

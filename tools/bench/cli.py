@@ -1,0 +1,187 @@
+"""Command line of ``tools/bench.py``: parse the options, run the plan, write the report.
+
+    args = cli.parse_args(["--quick", "--peers", "tfkit,raw_tf"])
+    args.repeats, args.workloads          # 1, ['vae', 'predict']
+    cli.main(["--workloads", "vae", "--repeats", "3"])
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import re
+import shlex
+import sys
+import tempfile
+import time
+from typing import Any
+
+from bench import spec
+
+DEFAULT_REPEATS = 3
+DEFAULT_OUT = "docs/PERFORMANCE.md"
+
+
+def _name_list(allowed: tuple[str, ...], what: str):
+    def parse(text: str) -> list[str]:
+        names = [name.strip() for name in text.split(",") if name.strip()]
+        unknown = [name for name in names if name not in allowed]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(
+                f"unknown {what} {', '.join(unknown) or '(none given)'}; expected a comma-separated "
+                f"subset of {','.join(allowed)}")
+        return list(dict.fromkeys(names))
+    return parse
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tools/bench.py",
+        description="Benchmark tfkit against Keras 3, tf-keras and a hand-written TensorFlow loop.",
+    )
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: 1 repeat, 2 epochs, workloads vae,predict unless --workloads is given")
+    parser.add_argument("--repeats", type=_positive_int, default=None,
+                        help=f"how many times the whole plan runs (default {DEFAULT_REPEATS}, --quick: 1)")
+    parser.add_argument("--workloads", type=_name_list(spec.WORKLOADS, "workload"), default=None,
+                        help=f"comma-separated subset of {','.join(spec.WORKLOADS)} (default: all)")
+    parser.add_argument("--peers", type=_name_list(spec.PEERS, "peer"), default=list(spec.PEERS),
+                        help=f"comma-separated subset of {','.join(spec.PEERS)} (default: all)")
+    parser.add_argument("--epochs", type=_positive_int, default=None,
+                        help="epochs of every training workload (default: vae 5, cnn 3, lstm 4, "
+                             "scaling 3; --quick: 2); steady state needs at least 2")
+    parser.add_argument("--out", default=DEFAULT_OUT,
+                        help=f"Markdown report, overwritten (default {DEFAULT_OUT}; '-' writes none)")
+    parser.add_argument("--json", default=None, help="also write every raw measurement to this JSON file")
+    parser.add_argument("--timeout", type=float, default=1800.0,
+                        help="seconds one measurement may take before it counts as failed (default 1800)")
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--prepare-data", default=None, help=argparse.SUPPRESS)
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse and fill in the defaults that depend on ``--quick``."""
+    args = build_parser().parse_args(argv)
+    if args.repeats is None:
+        args.repeats = 1 if args.quick else DEFAULT_REPEATS
+    if args.workloads is None:
+        args.workloads = list(spec.QUICK_WORKLOADS if args.quick else spec.WORKLOADS)
+    if args.epochs is not None:
+        args.epoch_counts = {key: args.epochs for key in spec.DEFAULT_EPOCHS}
+    elif args.quick:
+        args.epoch_counts = {key: spec.QUICK_EPOCHS for key in spec.DEFAULT_EPOCHS}
+    else:
+        args.epoch_counts = dict(spec.DEFAULT_EPOCHS)
+    return args
+
+
+def runners_in(jobs: list[spec.Job]) -> list[str]:
+    """The table's columns: runners that have at least one job, in the fixed order."""
+    used = {job.runner for job in jobs}
+    return [runner.name for runner in spec.RUNNERS if runner.name in used]
+
+
+def cases_in(jobs: list[spec.Job]) -> list[str]:
+    return list(dict.fromkeys(job.case for job in jobs))
+
+
+def _tfkit_version(repo_root: pathlib.Path) -> str:
+    try:
+        text = (repo_root / "tfkit" / "__init__.py").read_text()
+    except OSError:
+        return "unknown"
+    match = re.search(r'__version__\s*=\s*"([^"]+)"', text)
+    version = match.group(1) if match else "unknown"
+    head = repo_root / ".git" / "HEAD"
+    try:  # read the commit from the files, without running git
+        ref = head.read_text().strip()
+        if ref.startswith("ref: "):
+            ref = (repo_root / ".git" / ref[5:]).read_text().strip()
+        return f"{version} (commit {ref[:10]})"
+    except OSError:
+        return version
+
+
+def _load() -> str:
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "?"
+
+
+def run_benchmark(args: argparse.Namespace, argv: list[str]) -> str:
+    """Run every job ``args.repeats`` times, interleaved; return the Markdown report."""
+    from bench import orchestrate, report
+
+    jobs = spec.plan_jobs(args.workloads, args.peers, args.epoch_counts, quick=args.quick)
+    if not jobs:
+        raise SystemExit("nothing to run: no selected peer runs the selected workloads")
+    started, load_start = time.perf_counter(), _load()
+    env = orchestrate.base_env()
+    records: list[dict[str, Any]] = []
+    given_up: set[tuple[str, str]] = set()  # (case, runner) found unavailable: not retried
+    with tempfile.TemporaryDirectory(prefix="tfkit_bench_data_") as data_dir:
+        print(f"preparing data in {data_dir} ...", file=sys.stderr, flush=True)
+        orchestrate.prepare_data(data_dir, env, timeout=args.timeout)
+        for repeat in range(1, args.repeats + 1):
+            for job in jobs:
+                if (job.case, job.runner) in given_up:
+                    continue
+                print(f"[{repeat}/{args.repeats}] {job.case:<12} {job.runner:<16}", end=" ",
+                      file=sys.stderr, flush=True)
+                result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout)
+                summary = result.get("reason") or ", ".join(
+                    f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run")
+                print(f"{result['wall_s']:6.1f} s  {result['status']}: {summary}", file=sys.stderr, flush=True)
+                if result["status"] == "unavailable":
+                    given_up.add((job.case, job.runner))
+                records.append({"repeat": repeat, "job": job.to_json(), "result": result})
+    summary = report.aggregate(records)
+    context = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": "python tools/bench.py" + (" " + shlex.join(argv) if argv else ""),
+        "repeats": args.repeats,
+        "epochs": ", ".join(f"{key} {value}" for key, value in args.epoch_counts.items()),
+        "quick": args.quick,
+        "tfkit_version": _tfkit_version(orchestrate.REPO_ROOT),
+        "load_start": load_start, "load_end": _load(),
+        "wall": f"{time.perf_counter() - started:.0f} s",
+        "machine": report.machine_info(), "versions": report.package_versions(),
+    }
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps({"context": context, "records": records}, indent=1))
+    return report.render(summary, runners_in(jobs), cases_in(jobs), context)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse_args(argv)
+    if args.worker is not None:
+        from bench import worker
+        return worker.main(args.worker)
+    if args.prepare_data is not None:
+        from bench import data
+        data.prepare(args.prepare_data)
+        return 0
+    text = run_benchmark(args, argv)
+    print(text)
+    if args.out != "-":
+        from bench import orchestrate
+        out = pathlib.Path(args.out)
+        if not out.is_absolute():
+            out = orchestrate.REPO_ROOT / out
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+        print(f"wrote {out}", file=sys.stderr)
+    return 0

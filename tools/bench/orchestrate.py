@@ -1,0 +1,101 @@
+"""One subprocess per measurement: environments, data preparation, result parsing.
+
+    env = orchestrate.base_env()
+    orchestrate.prepare_data(data_dir, env, timeout=600)
+    result = orchestrate.run_job(job, data_dir, env, timeout=1800)
+
+Each peer gets a fresh interpreter, so imports, thread pools, traced functions and
+peak memory never leak from one measurement into the next. tf-keras needs
+``TF_USE_LEGACY_KERAS=1`` and Keras 3 ``KERAS_BACKEND=tensorflow``; the other
+peers run with neither legacy switch set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+from typing import Any
+
+from bench.spec import Job
+from bench.worker import RESULT_MARKER
+
+TOOLS_DIR = pathlib.Path(__file__).resolve().parents[1]
+REPO_ROOT = TOOLS_DIR.parent
+ENTRY = TOOLS_DIR / "bench.py"
+
+
+def shared_datasets_dir() -> pathlib.Path:
+    """Where this workplace keeps MNIST: ``../shared/datasets`` beside the repository."""
+    return REPO_ROOT.parent / "shared" / "datasets"
+
+
+def base_env() -> dict[str, str]:
+    """The environment every subprocess starts from: repo on the path, quiet TF, local MNIST."""
+    env = dict(os.environ)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    paths = [str(REPO_ROOT), str(TOOLS_DIR)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    if "TFKIT_DATA_DIR" not in env and shared_datasets_dir().is_dir():
+        env["TFKIT_DATA_DIR"] = str(shared_datasets_dir())
+    return env
+
+
+def peer_env(peer: str, env: dict[str, str]) -> dict[str, str]:
+    """``env`` with the switches one peer needs (and the others' switches removed)."""
+    env = dict(env)
+    env.pop("TF_USE_LEGACY_KERAS", None)
+    if peer == "keras3":
+        env["KERAS_BACKEND"] = "tensorflow"
+    elif peer == "tf_keras":
+        env["TF_USE_LEGACY_KERAS"] = "1"
+    return env
+
+
+def prepare_data(data_dir: str, env: dict[str, str], timeout: float) -> None:
+    """Write the shared arrays (MNIST through tfkit's loader) into ``data_dir``."""
+    completed = subprocess.run(
+        [sys.executable, str(ENTRY), "--prepare-data", data_dir],
+        env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"preparing the data failed (exit {completed.returncode}):\n"
+                           f"{completed.stderr[-3000:]}")
+
+
+def parse_result(stdout: str) -> dict[str, Any] | None:
+    """The worker's result record: the last stdout line that starts with the marker."""
+    for line in reversed(stdout.splitlines()):
+        if line.startswith(RESULT_MARKER):
+            return json.loads(line[len(RESULT_MARKER):])
+    return None
+
+
+def _last_error_line(stderr: str) -> str:
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return lines[-1][:240] if lines else "no output"
+
+
+def run_job(job: Job, data_dir: str, env: dict[str, str], timeout: float) -> dict[str, Any]:
+    """Run one job in a fresh interpreter; a crash or timeout becomes a "failed" record."""
+    payload = json.dumps({"job": job.to_json(), "data_dir": data_dir})
+    start = time.perf_counter()
+    try:
+        completed = subprocess.run(
+            [sys.executable, str(ENTRY), "--worker", payload],
+            env=peer_env(job.peer, env), cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return {"status": "failed", "reason": f"timed out after {timeout:.0f} s", "metrics": {},
+                "missing": {}, "info": {}, "wall_s": time.perf_counter() - start}
+    result = parse_result(completed.stdout)
+    if result is None:
+        result = {"status": "failed", "metrics": {}, "missing": {}, "info": {},
+                  "reason": f"worker exited {completed.returncode}: {_last_error_line(completed.stderr)}"}
+    elif result["status"] == "failed":
+        result["stderr_tail"] = completed.stderr[-2000:]
+    result["wall_s"] = time.perf_counter() - start
+    return result

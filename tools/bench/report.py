@@ -1,0 +1,273 @@
+"""Medians, ratios to tfkit and the Markdown report (no TensorFlow import here).
+
+    summary = report.aggregate(records)   # records: [{"repeat", "job", "result"}, ...]
+    text = report.render(summary, runners=["tfkit", "keras3"], cases=["vae"], context=ctx)
+    pathlib.Path("docs/PERFORMANCE.md").write_text(text)
+
+A ratio is always "how much better tfkit is": ``peer / tfkit`` for times and
+memory, ``tfkit / peer`` for throughput, so a ratio above 1 means tfkit wins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import platform
+import statistics
+import sys
+from typing import Any, Iterable
+
+from bench.spec import BASELINE, ROWS, RUNNERS_BY_NAME, Row
+
+MISSING = "-"
+
+
+@dataclasses.dataclass
+class Cell:
+    """Everything measured for one (case, runner) across repeats."""
+
+    values: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    problems: list[str] = dataclasses.field(default_factory=list)  # whole-job: "unavailable: ..."
+    missing: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # per metric
+    info: dict[str, Any] = dataclasses.field(default_factory=dict)
+    runs: int = 0
+
+    def median(self, metric: str) -> float | None:
+        values = self.values.get(metric)
+        return statistics.median(values) if values else None
+
+
+Summary = dict[tuple[str, str], Cell]
+
+
+def aggregate(records: Iterable[dict[str, Any]]) -> Summary:
+    """Group the per-run results by (case, runner)."""
+    summary: Summary = {}
+    for record in records:
+        job, result = record["job"], record["result"]
+        cell = summary.setdefault((job["case"], job["runner"]), Cell())
+        cell.runs += 1
+        if result["status"] != "ok":
+            cell.problems.append(f"{result['status']}: {result.get('reason') or 'no reason given'}")
+            continue
+        for metric, value in result.get("metrics", {}).items():
+            cell.values.setdefault(metric, []).append(float(value))
+        for metric, reason in result.get("missing", {}).items():
+            cell.missing.setdefault(metric, []).append(reason)
+        if not cell.info:
+            cell.info = dict(result.get("info", {}))
+    return summary
+
+
+def ratio(row: Row, baseline: float | None, value: float | None) -> float | None:
+    """How many times better tfkit is than this value (> 1: tfkit wins)."""
+    if row.better is None or baseline is None or value is None or baseline <= 0 or value <= 0:
+        return None
+    return value / baseline if row.better == "lower" else baseline / value
+
+
+def format_number(value: float, digits: int) -> str:
+    return f"{value:,.{digits}f}" if digits else f"{value:,.0f}"
+
+
+class Footnotes:
+    """Numbered reasons, each text once."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def mark(self, text: str) -> str:
+        if text not in self.texts:
+            self.texts.append(text)
+        return f"[{self.texts.index(text) + 1}]"
+
+    def lines(self) -> list[str]:
+        return [f"[{number}] {text}" for number, text in enumerate(self.texts, start=1)]
+
+
+def format_cell(summary: Summary, row: Row, runner: str, footnotes: Footnotes) -> str:
+    """``1.234 (2.41x)``, ``n/a [1]`` (unavailable), ``failed [2]`` or ``-`` (not run)."""
+    cell = summary.get((row.case, runner))
+    if cell is None:
+        return MISSING
+    title = RUNNERS_BY_NAME[runner].title if runner in RUNNERS_BY_NAME else runner
+    notes = "".join(footnotes.mark(f"{title}, {row.case}: {problem}")
+                    for problem in dict.fromkeys(cell.problems))
+    value = cell.median(row.metric)
+    if value is None:
+        reasons = cell.problems + cell.missing.get(row.metric, [])
+        notes += "".join(footnotes.mark(f"{title}, {row_title(row)}: {reason}")
+                         for reason in dict.fromkeys(cell.missing.get(row.metric, [])))
+        if not reasons:
+            return MISSING
+        label = "n/a" if all(reason.startswith("unavailable") for reason in reasons) else "failed"
+        return f"{label} {notes}"
+    text = format_number(value, row.digits)
+    if runner != BASELINE:
+        baseline = summary.get((row.case, BASELINE))
+        factor = ratio(row, baseline.median(row.metric) if baseline else None, value)
+        if factor is not None:
+            text += f" ({factor:.2f}x)"
+    return f"{text} {notes}" if notes else text
+
+
+def format_spread(summary: Summary, row: Row, runner: str) -> str:
+    cell = summary.get((row.case, runner))
+    values = cell.values.get(row.metric) if cell else None
+    if not values:
+        return MISSING
+    return f"{format_number(min(values), row.digits)} - {format_number(max(values), row.digits)} (n={len(values)})"
+
+
+def row_title(row: Row) -> str:
+    return f"{row.label} [{row.unit}]" if row.unit else row.label
+
+
+def table(summary: Summary, runners: list[str], cases: list[str], footnotes: Footnotes,
+          spread: bool = False) -> list[str]:
+    """Markdown table lines: one row per metric of a run case, one column per runner."""
+    titles = [RUNNERS_BY_NAME[name].title for name in runners]
+    lines = ["| measurement | " + " | ".join(titles) + " |",
+             "| --- | " + " | ".join("---:" for _ in runners) + " |"]
+    for row in ROWS:
+        if row.case not in cases or not any((row.case, runner) in summary for runner in runners):
+            continue
+        if spread and row.better is None:
+            continue
+        cells = [format_spread(summary, row, runner) if spread else format_cell(summary, row, runner, footnotes)
+                 for runner in runners]
+        lines.append(f"| {row_title(row)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+TARGETS: tuple[tuple[str, str, str, str, float], ...] = (
+    # (description, case, metric, peer, bound on tfkit / peer for "lower" metrics)
+    ("VAE epoch: tfkit <= 1.15x the raw TF floor", "vae", "epoch_steady_s", "raw_tf", 1.15),
+    ("VAE epoch: tfkit <= 0.5x Keras 3", "vae", "epoch_steady_s", "keras3", 0.5),
+    ("VAE first epoch: tfkit <= Keras 3", "vae", "epoch_first_s", "keras3", 1.0),
+    ("CNN epoch: tfkit <= Keras 3", "cnn", "epoch_steady_s", "keras3", 1.0),
+    ("LSTM epoch: tfkit <= Keras 3", "lstm", "epoch_steady_s", "keras3", 1.0),
+    ("predict throughput: tfkit >= Keras 3", "predict", "predict_samples_per_s", "keras3", 1.0),
+    ("VAE peak RSS: tfkit <= Keras 3", "vae", "peak_rss_mib", "keras3", 1.0),
+)
+
+
+def target_lines(summary: Summary) -> list[str]:
+    """Issue 6's targets against this run's medians: met, missed (by how much) or not measured."""
+    lines = []
+    for description, case, metric, peer, bound in TARGETS:
+        mine = summary.get((case, BASELINE))
+        theirs = summary.get((case, peer))
+        a = mine.median(metric) if mine else None
+        b = theirs.median(metric) if theirs else None
+        if a is None or b is None or b <= 0 or a <= 0:
+            lines.append(f"- {description}: not measured in this run")
+            continue
+        higher_is_better = metric == "predict_samples_per_s"
+        factor = b / a if higher_is_better else a / b  # tfkit's cost relative to the peer
+        verdict = "met" if factor <= bound else f"missed by {factor / bound:.2f}x"
+        what = "peer/tfkit throughput" if higher_is_better else "tfkit/peer"
+        lines.append(f"- {description}: {what} = {factor:.2f} -> {verdict}")
+    return lines
+
+
+def machine_info() -> dict[str, str]:
+    """CPU model, cores, RAM, OS and Python, read without third-party imports."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    memory = "unknown"
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemTotal"):
+                    memory = f"{int(line.split()[1]) / 1024 ** 2:.1f} GiB"
+                    break
+    except OSError:
+        pass
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {
+        "CPU": cpu,
+        "cores": f"{os.cpu_count()} logical, {usable} usable by this process",
+        "RAM": memory,
+        "OS": platform.platform(),
+        "Python": sys.version.split()[0],
+    }
+
+
+def package_versions() -> dict[str, str]:
+    """Installed versions of TensorFlow, Keras 3, tf-keras and numpy (metadata only, no imports)."""
+    from importlib import metadata
+
+    versions = {}
+    for label, distribution in (("TensorFlow", "tensorflow"), ("Keras", "keras"),
+                                ("tf-keras", "tf-keras"), ("numpy", "numpy")):
+        try:
+            versions[label] = metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            versions[label] = "not installed"
+    return versions
+
+
+def settings_lines(summary: Summary, runners: list[str]) -> list[str]:
+    """What each runner ran with: its named settings and what its framework resolved."""
+    lines = []
+    for name in runners:
+        runner = RUNNERS_BY_NAME[name]
+        named = ", ".join(f"{key}={value}" for key, value in runner.settings.items()) or "defaults"
+        resolved = {}
+        for (case, runner_name), cell in summary.items():
+            if runner_name == name and cell.info:
+                resolved = cell.info
+                break
+        details = ", ".join(f"{key}={value}" for key, value in resolved.items() if key != "tfkit_file")
+        lines.append(f"- {runner.title}: {named}" + (f" (resolved: {details})" if details else ""))
+    return lines
+
+
+HEADER = """# Performance
+
+Generated by `tools/bench.py`; rerun it instead of editing this file. Every
+measurement runs in its own subprocess; runners are interleaved (tfkit, Keras 3,
+tf-keras, raw TF, tfkit, ...) and the whole plan is repeated; each cell is the
+median over repeats. Ratios in parentheses are "how many times better tfkit is":
+peer / tfkit for times and memory, tfkit / peer for throughput, so above 1 means
+tfkit wins. "Steady state" is the median epoch time of epochs 2..k (wall time
+between consecutive epoch ends); the first epoch is timed from the call of `fit`
+and includes tracing. The raw TF floor runs each epoch as one `tf.function` with
+in-graph batching and Adam written out by hand, no XLA. Every runner uses its
+framework's default settings (fit with `verbose=0`) unless its column names one.
+Timings are never asserted by the test suite.
+"""
+
+
+def render(summary: Summary, runners: list[str], cases: list[str], context: dict[str, Any]) -> str:
+    """The whole report: header, machine and versions, settings, table, spread, targets, notes."""
+    footnotes = Footnotes()
+    lines = [HEADER]
+    if context.get("quick"):
+        lines += ["**Quick smoke run** (1 repeat, 2 epochs): the numbers are for checking that the "
+                  "tool works, not for judging targets.", ""]
+    lines += ["## Run", ""]
+    lines += [f"- Date: {context['date']}", f"- Command: `{context['command']}`",
+              f"- Repeats: {context['repeats']}; epochs: {context['epochs']}",
+              f"- tfkit: {context.get('tfkit_version', 'unknown')}",
+              f"- Load average (1 min) at start / end: {context.get('load_start', '?')} / "
+              f"{context.get('load_end', '?')}", f"- Wall time of the run: {context.get('wall', '?')}"]
+    lines += [f"- {key}: {value}" for key, value in context["machine"].items()]
+    lines += [f"- {key}: {value}" for key, value in context["versions"].items()]
+    lines += ["", "## Settings", ""] + settings_lines(summary, runners)
+    lines += ["", "## Results (medians)", ""] + table(summary, runners, cases, footnotes)
+    if int(context.get("repeats", 1)) > 1:
+        lines += ["", "## Spread (min - max over repeats)", ""]
+        lines += table(summary, runners, cases, footnotes, spread=True)
+    lines += ["", "## Issue 6 targets in this run", ""] + target_lines(summary)
+    if footnotes.texts:
+        lines += ["", "## Notes", ""] + [f"{line}  " for line in footnotes.lines()]
+    return "\n".join(lines).rstrip() + "\n"

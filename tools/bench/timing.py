@@ -1,0 +1,97 @@
+"""Clocks shared by the peers: epoch timers, peak RSS, predict and serving timings.
+
+    timer = timing.make_epoch_timer(keras.callbacks.Callback)()
+    timer.start(); model.fit(x, y, epochs=5, callbacks=[timer]); timer.metrics()
+    timing.serving_latency_ms(export_dir, sample)
+
+An epoch's time is the wall time between consecutive ``on_epoch_end`` calls, so it
+includes everything ``fit`` does between epochs (shuffling, iterator set-up); the
+first epoch is measured from the moment ``fit`` is called, tracing included.
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+
+def epoch_metrics(fit_start: float, epoch_ends: list[float], losses: list[float]) -> dict[str, float]:
+    """First-epoch time, steady-state epoch time (median of epochs 2..k), loss after epoch 2."""
+    if not epoch_ends:
+        raise ValueError("no epoch finished; expected at least one on_epoch_end call")
+    marks = [fit_start] + list(epoch_ends)
+    durations = [end - begin for begin, end in zip(marks, marks[1:])]
+    metrics = {"epoch_first_s": durations[0]}
+    if len(durations) > 1:
+        metrics["epoch_steady_s"] = statistics.median(durations[1:])
+    if len(losses) > 1:
+        metrics["loss_epoch2"] = float(losses[1])
+    metrics["epochs_run"] = float(len(durations))
+    return metrics
+
+
+def make_epoch_timer(callback_base: type) -> type:
+    """A callback class, subclassing the framework's own ``Callback``, that timestamps epochs."""
+
+    class EpochTimer(callback_base):  # type: ignore[misc, valid-type]
+        def start(self) -> None:
+            self.fit_start = time.perf_counter()
+            self.epoch_ends: list[float] = []
+            self.losses: list[float] = []
+
+        def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
+            self.epoch_ends.append(time.perf_counter())
+            if logs and "loss" in logs:
+                self.losses.append(float(logs["loss"]))
+
+        def metrics(self) -> dict[str, float]:
+            return epoch_metrics(self.fit_start, self.epoch_ends, self.losses)
+
+    return EpochTimer
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident set size so far, in MiB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def predict_metrics(predict: Callable[[], Any], samples: int, calls: int) -> dict[str, float]:
+    """First call (tracing included), then the median of ``calls`` more as samples per second."""
+    start = time.perf_counter()
+    predict()
+    first = time.perf_counter() - start
+    durations = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        predict()
+        durations.append(time.perf_counter() - start)
+    return {"predict_first_s": first, "predict_samples_per_s": samples / statistics.median(durations)}
+
+
+def serving_latency_ms(export_dir: str, sample: Any, calls: int, warmup: int = 20) -> float:
+    """Median wall time of one call of the SavedModel's ``serving_default`` on one sample."""
+    import tensorflow as tf
+
+    loaded = tf.saved_model.load(export_dir)
+    if "serving_default" not in loaded.signatures:
+        raise ValueError(f"{export_dir} has no serving_default signature; "
+                         f"found {sorted(loaded.signatures)}")
+    serve = loaded.signatures["serving_default"]
+    input_names = sorted(serve.structured_input_signature[1])
+    if len(input_names) != 1:
+        raise ValueError(f"expected one serving input, found {input_names}")
+    feed = {input_names[0]: tf.constant(sample)}
+    for _ in range(warmup):
+        serve(**feed)
+    durations = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        outputs = serve(**feed)
+        for value in outputs.values():
+            value.numpy()
+        durations.append(time.perf_counter() - start)
+    return 1000 * statistics.median(durations)

@@ -1,0 +1,74 @@
+"""What runs inside one measurement's subprocess: load the data, hand it to a peer.
+
+    python tools/bench.py --worker '{"job": {...}, "data_dir": "/tmp/..."}'
+    # last stdout line: BENCH_RESULT {"status": "ok", "metrics": {...}, ...}
+
+A peer module (``peer_tfkit``, ``peer_keras``, ``peer_raw_tf``) offers
+``load(peer)``, ``train(job, x, y)`` and ``predict(job, x, export_dir)``; it
+raises ``Unavailable`` when its framework or an API it needs is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from typing import Any
+
+RESULT_MARKER = "BENCH_RESULT "
+PEER_MODULES = {"tfkit": "peer_tfkit", "keras3": "peer_keras", "tf_keras": "peer_keras",
+                "raw_tf": "peer_raw_tf"}
+
+
+class Unavailable(Exception):
+    """A framework, layer or API the measurement needs is not installed or not written yet."""
+
+
+def describe(error: BaseException) -> str:
+    """``Type: message`` on one line, short enough for a footnote."""
+    text = " ".join(str(error).split())
+    if len(text) > 240:
+        text = text[:237] + "..."
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
+    """Run one measurement in this process and return its result record."""
+    import importlib
+
+    from bench import data, timing
+
+    result: dict[str, Any] = {"status": "ok", "reason": None, "metrics": {}, "missing": {}, "info": {}}
+    try:
+        peer = importlib.import_module(f"bench.{PEER_MODULES[job['peer']]}")
+        try:
+            peer.load(job["peer"])
+        except ImportError as error:
+            raise Unavailable(describe(error)) from error
+        x, y = data.load(data_dir, job["workload"])
+        if job["workload"] == "predict":
+            with tempfile.TemporaryDirectory(prefix="bench_export_") as export_root:
+                metrics, missing, info = peer.predict(job, x, os.path.join(export_root, "model"))
+            result["missing"] = missing
+        else:
+            metrics, info = peer.train(job, x, y)
+            metrics["peak_rss_mib"] = timing.peak_rss_mib()
+        result["metrics"] = {key: float(value) for key, value in metrics.items()}
+        result["info"] = info
+    except Unavailable as error:
+        result.update(status="unavailable", reason=str(error))
+    except Exception as error:  # a failed measurement must not take the run down
+        traceback.print_exc(file=sys.stderr)
+        result.update(status="failed", reason=describe(error))
+    return result
+
+
+def main(payload: str) -> int:
+    """Entry of ``bench.py --worker``: prints the result line, always exits 0 when it got one."""
+    request = json.loads(payload)
+    result = run_job(request["job"], request["data_dir"])
+    sys.stdout.flush()
+    print(RESULT_MARKER + json.dumps(result), flush=True)
+    return 0
