@@ -1,6 +1,9 @@
 """tfkit.layers.normalization: BatchNormalization, LayerNormalization, GroupNormalization."""
 
 import json
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -47,11 +50,6 @@ def _bn_reference(x, gamma, beta, axis, eps, mean=None, var=None):
         mean, var = x.mean(axis=reduce), x.var(axis=reduce)
     normalized = (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
     return _affine(normalized, gamma, beta, shape), mean, var
-
-
-def _known_bn(**kwargs):
-    layer = layers.BatchNormalization(**kwargs)
-    return layer
 
 
 def test_batch_norm_training_uses_batch_statistics_and_updates_moving_ones():
@@ -201,6 +199,49 @@ def test_batch_norm_config_roundtrip_and_errors():
     named(tf.ones((2, 3)))
     with pytest.raises(ValueError, match="'bn'"):
         named(tf.ones((2, 4)))
+
+
+SYNC_SCRIPT = textwrap.dedent(
+    """
+    import json, os
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
+    import numpy as np, tensorflow as tf
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    from tfkit import layers
+
+    x = np.random.default_rng(0).standard_normal((8, 3)).astype("float32") * [1.0, 2.0, 3.0] + [0.0, 5.0, -5.0]
+    x[4:] += 3.0  # the two replicas' halves have different statistics
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    result = {}
+    for synchronized in (True, False):
+        with strategy.scope():
+            bn = layers.BatchNormalization(momentum=0.0, synchronized=synchronized)
+            bn.build((None, 3))
+        halves = strategy.experimental_distribute_values_from_function(
+            lambda ctx: tf.constant(x[4 * ctx.replica_id_in_sync_group: 4 * ctx.replica_id_in_sync_group + 4]))
+        out = strategy.run(tf.function(lambda t: bn(t, training=True)), args=(halves,))
+        result[str(synchronized)] = {
+            "out": np.concatenate([o.numpy() for o in strategy.experimental_local_results(out)]).tolist(),
+            "moving_mean": bn.moving_mean.numpy().tolist(),
+        }
+    result["x"] = x.tolist()
+    print(json.dumps(result))
+    """
+)
+
+
+@pytest.mark.slow
+def test_synchronized_batch_norm_uses_statistics_of_the_global_batch():
+    run = subprocess.run([sys.executable, "-c", SYNC_SCRIPT], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    x = np.array(result["x"])
+    synced = result["True"]
+    np.testing.assert_allclose(synced["out"], (x - x.mean(0)) / np.sqrt(x.var(0) + 1e-3), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(synced["moving_mean"], x.mean(0), rtol=1e-5, atol=1e-5)
+    local = np.concatenate([(h - h.mean(0)) / np.sqrt(h.var(0) + 1e-3) for h in (x[:4], x[4:])])
+    np.testing.assert_allclose(result["False"]["out"], local, rtol=1e-4, atol=1e-4)
 
 
 def test_batch_norm_matches_keras():

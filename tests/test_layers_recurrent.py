@@ -1,5 +1,6 @@
 """SimpleRNN, LSTM, GRU and RNN(cell) against recurrences written out in numpy."""
 
+import json
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -163,6 +164,19 @@ def test_unroll_equals_loop_and_compiled_equals_eager():
     assert graph.experimental_get_tracing_count() == 1
 
 
+@pytest.mark.parametrize("kind", sorted(STEPS))
+def test_precomputed_and_per_step_input_projection_agree(kind):
+    # GPUs project all timesteps before the loop, CPUs inside it; both must give the same numbers.
+    layer = STEPS[kind][0](UNITS, return_sequences=True, go_backwards=True, dropout=0.3, seed=4)
+    built(layer)
+    results = []
+    for precompute in (True, False):
+        layer._tfkit_precompute_inputs = precompute
+        layer.cell.seed_generator.state.assign([4, 0])
+        results.append(layer(X, mask=MASK, training=True).numpy())
+    np.testing.assert_allclose(results[0], results[1], atol=1e-6)
+
+
 def test_unknown_time_length_in_tf_function():
     layer = GRU(UNITS, return_sequences=True)
     weights = built(layer)
@@ -181,15 +195,17 @@ def test_lstm_gradient_matches_finite_differences():
     weights = randomize(layer)
     weights = [w.astype("float64") for w in weights]
 
+    ramp = np.arange(1, 13).reshape(2, 3, 2) / 12.0  # a loss that weighs every output differently
+
     def np_loss(ws, inputs):
         seq, _, _ = np_rnn(lambda xt, s: np_lstm_step(ws, xt, s), inputs, [np.zeros((2, 2))] * 2, MASK[:2, :3])
-        return float(np.sum(seq * np.arange(1, seq.size + 1).reshape(seq.shape) / seq.size))
+        return float(np.sum(seq * ramp))
 
     with tf.GradientTape() as tape:
         inputs = tf.constant(x)
         tape.watch(inputs)
         seq = layer(inputs, mask=MASK[:2, :3])
-        loss = tf.reduce_sum(seq * np.arange(1, seq.shape.num_elements() + 1).reshape(seq.shape) / seq.shape.num_elements())
+        loss = tf.reduce_sum(seq * ramp)
     grads = tape.gradient(loss, [inputs, *layer.trainable_weights])
     assert abs(float(loss) - np_loss(weights, x)) < 1e-10
     eps = 1e-6
@@ -258,8 +274,8 @@ class MinimalCell(Layer):
         self.recurrent_kernel = self.add_weight(shape=(self.units, self.units), name="recurrent_kernel")
 
     def call(self, inputs, states):
-        h = tf.tanh(tf.matmul(inputs, self.kernel) + tf.matmul(states, self.recurrent_kernel))
-        return h, h
+        h = tf.tanh(tf.matmul(inputs, self.kernel) + tf.matmul(states[0], self.recurrent_kernel))
+        return h, [h]
 
 
 def test_rnn_with_a_custom_cell_and_with_builtin_cells():
@@ -356,6 +372,7 @@ def test_config_round_trip_gives_same_outputs(kind):
     clone.set_weights(weights)
     np.testing.assert_allclose(clone(X, mask=MASK), layer(X, mask=MASK), atol=1e-6)
     assert clone.get_config() == layer.get_config()
+    assert json.loads(json.dumps(layer.get_config())) == layer.get_config()
     generic = RNN(LSTMCell(2), return_state=True)
     rebuilt = RNN.from_config(generic.get_config())
     assert isinstance(rebuilt.cell, LSTMCell) and rebuilt.return_state

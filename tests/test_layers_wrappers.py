@@ -1,5 +1,6 @@
 """Bidirectional against two numpy passes; TimeDistributed against a per-timestep numpy loop."""
 
+import json
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -110,6 +111,7 @@ def test_bidirectional_structure_config_and_compiled_calls():
     eager = layer(X, mask=MASK)
     np.testing.assert_allclose(clone(X, mask=MASK), eager, atol=1e-6)
     assert clone.backward_layer.name == "backward_enc"
+    assert json.loads(json.dumps(layer.get_config())) == layer.get_config()
     np.testing.assert_allclose(tf.function(lambda x, m: layer(x, mask=m))(X, MASK), eager, atol=1e-6)
     np.testing.assert_allclose(tf.function(lambda x: layer(x), jit_compile=True)(X), layer(X), atol=1e-5)
 

@@ -455,7 +455,7 @@ def test_unknown_names_are_clear_errors():
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_config_round_trip_is_plain_json(case):
     _, cls, kwargs, _, make = case
-    loss = cls(**kwargs, name="my_loss") if "name" not in kwargs else cls(**kwargs)
+    loss = cls(**kwargs, name="my_loss")
     serialized = losses.serialize(loss)
     text = json.dumps(serialized)
     rebuilt = losses.deserialize(json.loads(text))

@@ -24,5 +24,6 @@ from tfkit.layer import Layer, clear_session  # noqa: F401
 from tfkit.model import Model  # noqa: F401
 from tfkit import models  # noqa: F401,E402
 from tfkit.models import Functional, Sequential  # noqa: F401,E402
+from tfkit.saving import load_model, save_model  # noqa: F401,E402
 
 __version__ = "0.1.0"

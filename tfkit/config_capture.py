@@ -83,3 +83,14 @@ def _copy_plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copy_plain(v) for k, v in value.items()}
     return value
+
+
+def to_plain(value: Any) -> Any:
+    """Lists/dicts (including TensorFlow's tracking wrappers) copied to plain Python containers."""
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(to_plain(v) for v in value)
+    if isinstance(value, list):
+        return [to_plain(v) for v in value]
+    return value

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit import call_context, config_capture, masking, tracking
+from tfkit import autograph, call_context, config_capture, masking, tracking
 from tfkit.symbolic import is_symbolic
 from tfkit.input_spec import InputSpec
 
@@ -100,6 +100,11 @@ class Layer(tf.Module):
         y = layer(tf.ones((2, 3)))       # builds kernel (3, 4) and bias (4,)
         layer.weights                    # [kernel, bias]
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:  # calling build() directly also marks the layer built
+            cls.build = _marking_built(cls.__dict__["build"])
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Layer":
         obj = super().__new__(cls)
@@ -436,14 +441,16 @@ class Layer(tf.Module):
             self._clear_losses()
         with call_context.enter(self, training):
             if not self._st.built:
+                if self._st.input_spec is not None:
+                    self._check_inputs(first)
                 self._build_from_call(first, rest, kwargs)
             else:
                 self._check_inputs(first)
             if tf.executing_eagerly():
                 outputs = self.call(first, *rest, **kwargs)
             else:
-                with tf.name_scope(self._name_scope.name if hasattr(self._name_scope, "name") else self.name):
-                    outputs = self.call(first, *rest, **kwargs)
+                with tf.name_scope(self._name):
+                    outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
             self._st.output_shapes = tf.nest.map_structure(_shape_tuple, outputs)
             if self.activity_regularizer is not None:
                 for tensor in tf.nest.flatten(outputs):
@@ -536,6 +543,18 @@ class Layer(tf.Module):
         if "dtype" in later and later["dtype"] is not None:
             layer._st.dtype = _dtype_name(later["dtype"])
         return layer
+
+
+def _marking_built(build: Any) -> Any:
+    @functools.wraps(build)
+    def build_and_mark(self: Layer, *args: Any, **kwargs: Any) -> None:
+        build(self, *args, **kwargs)
+        self._st.built = True
+        if self._st.build_shapes is None and args:
+            self._st.build_shapes = args[0]
+
+    build_and_mark._tfkit_marks_built = True
+    return build_and_mark
 
 
 def _is_weight(owner: Any, variable: tf.Variable) -> bool:

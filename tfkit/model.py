@@ -303,6 +303,15 @@ class Model(Layer):
 
         print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn)
 
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "Model":
+        """Rebuild a model; functional configs (layers + input/output layers) give a functional model."""
+        if cls is Model and "layers" in config and "input_layers" in config:
+            from tfkit.models import Functional
+
+            return Functional.from_config(config, custom_objects=custom_objects)
+        return super().from_config(config)
+
     def to_json(self, **kwargs: Any) -> str:
         """The architecture as JSON (no weights); ``tfkit.models.model_from_json`` reads it back."""
         import json
@@ -310,6 +319,44 @@ class Model(Layer):
         from tfkit.models import serialize_model
 
         return json.dumps(serialize_model(self), **kwargs)
+
+    # --------------------------------------------------------------- saving
+
+    def save(self, filepath: Any, overwrite: bool = True, include_optimizer: bool = True) -> None:
+        """Save config, weights, compile config and optimizer state to an .h5 file (atomically)."""
+        from tfkit import saving
+
+        saving.save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+
+    def save_weights(self, filepath: Any, overwrite: bool = True) -> None:
+        """Weights by path to ``*.h5``; any other path is a ``tf.train.Checkpoint`` prefix."""
+        from tfkit import saving
+
+        saving.save_weights(self, filepath, overwrite=overwrite)
+
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
+        """Load weights by path (all or nothing unless ``skip_mismatch``); builds an unbuilt model from the file."""
+        from tfkit import saving
+
+        saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def export(self, filepath: Any, **kwargs: Any) -> str:
+        """Write a SavedModel for TensorFlow Serving; see ``tfkit.saving.export_saved_model``."""
+        from tfkit import saving
+
+        return saving.export_saved_model(self, filepath, **kwargs)
+
+    def get_compile_config(self) -> dict[str, Any] | None:
+        """The ``compile`` arguments as plain data (None when not compiled)."""
+        from tfkit.saving import serialization
+
+        return serialization.compile_config(self)
+
+    def compile_from_config(self, config: dict[str, Any]) -> None:
+        """``compile`` with the arguments from :meth:`get_compile_config`."""
+        from tfkit.saving import serialization
+
+        self.compile(**serialization.compile_arguments(config))
 
     def _tfkit_checkpoint_state(self) -> dict[str, Any]:
         trainer = self._tfkit_trainer

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 import tensorflow as tf
 
 from tfkit import masking
+from tfkit.config_capture import to_plain
 from tfkit.functional import FunctionalGraph, InputLayer, Node, record_call
 from tfkit.layer import Layer
 from tfkit.model import Model
@@ -21,7 +22,8 @@ from tfkit.symbolic import SymbolicTensor
 
 
 def _serialize_layer(layer: Layer) -> dict[str, Any]:
-    return {"class_name": registry.name_for("layers", type(layer)), "config": layer.get_config()}
+    config = to_plain(layer.get_config())  # tf.Module wraps dict/list attributes; configs are plain data
+    return {"class_name": registry.name_for("layers", type(layer)), "config": config}
 
 
 def _deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None) -> Layer:

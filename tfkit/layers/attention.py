@@ -92,7 +92,8 @@ def _positive_int(value: Any, what: str, who: str, optional: bool = False) -> in
     if optional and value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) <= 0:
-        raise ValueError(f"{who} expected {what} to be a positive integer{' or None' if optional else ''}, got {value!r}")
+        allowed = "a positive integer or None" if optional else "a positive integer"
+        raise ValueError(f"{who} expected {what} to be {allowed}, got {value!r}")
     return int(value)
 
 

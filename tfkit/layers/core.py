@@ -366,7 +366,9 @@ class Lambda(Layer):
             config["output_shape"] = resolve_function(output_shape, "output_shape function")
         elif output_shape is not None:
             if not isinstance(output_shape, (list, tuple)):
-                raise ValueError(f"Lambda config: output_shape must be a list of ints or a function name, got {output_shape!r}")
+                raise ValueError(
+                    f"Lambda config: output_shape must be a list of ints or a function name, got {output_shape!r}"
+                )
             config["output_shape"] = _map_shapes(tuple, output_shape)
         if config.get("mask") is not None:
             config["mask"] = resolve_function(config["mask"], "mask function")

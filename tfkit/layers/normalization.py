@@ -90,7 +90,9 @@ class _AffineNormalization(Layer):
             constraint=self.beta_constraint, name="beta",
         ) if self.center else None
 
-    def _normalize(self, inputs: tf.Tensor, mean: tf.Tensor, variance: tf.Tensor, param_shape: Sequence[int]) -> tf.Tensor:
+    def _normalize(
+        self, inputs: tf.Tensor, mean: tf.Tensor, variance: tf.Tensor, param_shape: Sequence[int]
+    ) -> tf.Tensor:
         """``(x - mean) * rsqrt(variance + eps) * gamma + beta`` with gamma/beta reshaped to ``param_shape``."""
         inv = tf.math.rsqrt(variance + tf.cast(self.epsilon, variance.dtype))
         if self.gamma is not None:

@@ -1,9 +1,101 @@
 """Saving and loading: names, configs, files and exports.
 
+    model.save("vae.h5"); model = tfkit.saving.load_model("vae.h5")
+    tfkit.saving.export_saved_model(model, "export/models/vae", version=1)
     tfkit.saving.register_serializable(package="my_pkg")(MyLayer)
+
+Module map: ``registry`` (names to classes), ``serialization`` (objects to
+configs and back), ``config_safety`` (configs are data, never code),
+``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
+``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
+rebuilding), ``atomic`` (write-then-rename), ``export`` (SavedModel for
+TensorFlow Serving), ``inspect`` (what ``tfkit inspect`` prints).
+
+The functions below import their modules on first use: ``registry`` is
+imported by tfkit's building blocks while tfkit itself is still loading.
 """
+
+from __future__ import annotations
+
+from typing import Any, Mapping
 
 from tfkit.saving.registry import (  # noqa: F401
     custom_object_scope,
     register_serializable,
 )
+
+
+def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True) -> None:
+    """Save a whole model to an .h5 file (see ``tfkit.saving.h5``); written atomically."""
+    from tfkit.saving import h5
+
+    h5.save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+
+
+def load_model(
+    filepath: str,
+    custom_objects: Mapping[str, Any] | None = None,
+    compile: bool = True,
+    safe_mode: bool = True,
+) -> Any:
+    """Load a model saved with ``model.save``: built, weights loaded, compiled if ``compile``.
+
+    ``safe_mode`` is decided here only; no file can change it, and tfkit has
+    no code deserializer, so code in a file is refused whatever its value.
+    """
+    from tfkit.saving import h5
+
+    return h5.load_model(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
+
+
+def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:
+    """``.h5`` paths get a tfkit weights file; any other path is a TensorFlow checkpoint prefix."""
+    from tfkit.saving import checkpoint, h5
+
+    if h5.is_h5_path(filepath):
+        h5.save_weights_h5(model, filepath, overwrite=overwrite)
+    else:
+        checkpoint.save_checkpoint(model, filepath, overwrite=overwrite)
+
+
+def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
+    """Load weights by path from an .h5 file or a TensorFlow checkpoint prefix; all or nothing."""
+    import os
+
+    from tfkit.saving import checkpoint, h5
+
+    filepath = os.fspath(filepath)
+    if h5.is_h5_path(filepath) or os.path.isfile(filepath) and not checkpoint.is_checkpoint_prefix(filepath):
+        h5.load_weights_h5(model, filepath, skip_mismatch=skip_mismatch)
+    else:
+        checkpoint.load_checkpoint(model, filepath, skip_mismatch=skip_mismatch)
+
+
+def export_saved_model(
+    model: Any,
+    filepath: str,
+    signatures: dict[str, Any] | None = None,
+    input_signature: Any = None,
+    jit_compile: bool = False,
+    **kwargs: Any,
+) -> str:
+    """Export a SavedModel for TensorFlow Serving (``version=N`` writes ``filepath/N``)."""
+    from tfkit.saving import export
+
+    return export.export_saved_model(model, filepath, signatures=signatures, input_signature=input_signature,
+                                     jit_compile=jit_compile, **kwargs)
+
+
+def serialize(obj: Any) -> Any:
+    """Plain data for a tfkit object or registered function."""
+    from tfkit.saving import serialization
+
+    return serialization.serialize(obj)
+
+
+def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True,
+                kind: str | None = None) -> Any:
+    """Rebuild an object from :func:`serialize`'s data (registered names only, never code)."""
+    from tfkit.saving import serialization
+
+    return serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode, kind=kind)

@@ -38,6 +38,13 @@ _CUSTOM: dict[str, Any] = {}
 _NAME_OF: dict[int, str] = {}
 _scope = threading.local()
 
+_SINGULAR = {
+    "layers": "layer", "initializers": "initializer", "activations": "activation",
+    "regularizers": "regularizer", "constraints": "constraint", "losses": "loss",
+    "metrics": "metric", "optimizers": "optimizer", "schedules": "schedule",
+    "callbacks": "callback", "functions": "function",
+}
+
 _REGISTERED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(>[A-Za-z_][A-Za-z0-9_]*)?$")
 
 
@@ -133,9 +140,9 @@ def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None
     hint = ""
     if "." in name or "/" in name:
         hint = " Names in configs are registered names, never module paths."
-    known = ", ".join(sorted(table)[:40])
+    known = ", ".join(sorted(table))
     raise ValueError(
-        f"Unknown {kind[:-1] if kind.endswith('s') else kind} {name!r}.{hint} "
+        f"Unknown {_SINGULAR.get(kind, kind)} {name!r}.{hint} "
         f"Known built-ins: {known}. For a custom object, decorate it with "
         f"@tfkit.saving.register_serializable(package=...) or pass custom_objects={{{name!r}: ...}}."
     )
@@ -150,7 +157,7 @@ def name_for(kind: str, obj: Any) -> str:
     if name is not None and _BUILTINS[kind].get(name) is obj:
         return name
     raise ValueError(
-        f"{obj!r} is not a registered {kind[:-1]} and cannot be saved by name. "
+        f"{obj!r} is not a registered {_SINGULAR.get(kind, kind)} and cannot be saved by name. "
         f"Decorate it with @tfkit.saving.register_serializable(package=...)."
     )
 
@@ -175,7 +182,7 @@ def resolve(kind: str, identifier: Any, custom_objects: Mapping[str, Any] | None
         return obj() if isinstance(obj, type) else obj
     if set(identifier) - {"class_name", "config", "kind"} or "class_name" not in identifier:
         raise ValueError(
-            f"A serialized {kind[:-1]} is a dict with keys 'class_name' and 'config'; got keys {sorted(identifier)}"
+            f"A serialized {_SINGULAR.get(kind, kind)} is a dict with keys 'class_name' and 'config'; got keys {sorted(identifier)}"
         )
     obj = lookup(kind, identifier["class_name"], custom_objects)
     config = identifier.get("config") or {}

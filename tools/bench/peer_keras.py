@@ -47,6 +47,7 @@ def make_vae() -> Any:
     """The guide's VariationalAutoEncoder(784, 64, 32) in this Keras."""
     layers = keras.layers
     ops = keras.ops if flavour == "keras3" else tf
+    mean = keras.ops.mean if flavour == "keras3" else tf.reduce_mean  # the guide's spelling in each
 
     class Sampling(layers.Layer):
         def __init__(self, **kwargs):
@@ -100,7 +101,7 @@ def make_vae() -> Any:
         def call(self, inputs):
             z_mean, z_log_var, z = self.encoder(inputs)
             reconstructed = self.decoder(z)
-            kl_loss = -0.5 * ops.reduce_mean(
+            kl_loss = -0.5 * mean(
                 z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1
             )
             self.add_loss(kl_loss)

@@ -145,17 +145,20 @@ class Lstm:
         mask = tf.transpose(tf.not_equal(tokens, 0))[:, :, None]           # (T, B, 1)
         inputs = tf.gather(w["embedding"], tokens)                          # (B, T, 64)
         projected = tf.transpose(tf.einsum("btd,dk->btk", inputs, w["kernel"]) + w["bias"], (1, 0, 2))
+        steps = tf.shape(tokens)[1]
+        # A TensorArray, not projected[t]: a slice's gradient would be a full (T, B, 4U) tensor per step.
+        projected = tf.TensorArray(tf.float32, size=steps).unstack(projected)
         batch = tf.shape(tokens)[0]
         state = (tf.zeros((batch, units)), tf.zeros((batch, units)))
 
         def step(t: Any, h: Any, c: Any) -> tuple[Any, Any, Any]:
-            z = projected[t] + tf.matmul(h, w["recurrent"])
+            z = projected.read(t) + tf.matmul(h, w["recurrent"])
             i, f, g, o = tf.split(z, 4, axis=1)
             c_new = tf.sigmoid(f) * c + tf.sigmoid(i) * tf.tanh(g)
             h_new = tf.sigmoid(o) * tf.tanh(c_new)
             return t + 1, tf.where(mask[t], h_new, h), tf.where(mask[t], c_new, c)
 
-        _, h, _ = tf.while_loop(lambda t, h, c: t < tf.shape(tokens)[1], step, (0,) + state)
+        _, h, _ = tf.while_loop(lambda t, h, c: t < steps, step, (0,) + state)
         logits = tf.matmul(h, w["dense"]) + w["dense_b"]
         return tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=logits))
 

@@ -1,0 +1,223 @@
+"""SavedModel export for TensorFlow Serving: plain TensorFlow, no tfkit needed to load it.
+
+    model.export("export/models/vae/1")
+    tfkit.saving.export_saved_model(model, "export/models/vae", version=2)   # -> export/models/vae/2
+    tf.saved_model.load("export/models/vae/1").signatures["serving_default"](inputs=x)
+
+What is saved is a bare ``tf.Module`` holding the variables that the model's
+inference call reads and one ``serve`` ``tf.function`` traced with
+``training=False``; tfkit's classes are not part of the SavedModel. The
+``serving_default`` signature takes the model's inputs by name (functional
+models: their ``Input`` names; subclassed models: ``inputs``), with batch
+dimension ``None`` and the inputs' dtypes, and returns a dict of named
+outputs (output layer names or dict keys; ``output_0``, ``output_1``, ...
+otherwise). The folder is written beside the target and renamed into place,
+so TensorFlow Serving never sees a half-written version.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit.saving import atomic
+
+WARMUP_FILE = os.path.join("assets.extra", "tf_serving_warmup_requests")
+
+
+def _clean_name(name: str, fallback: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9_.\-/]", "_", str(name))
+    if not name or not re.match(r"[A-Za-z0-9.]", name[0]):
+        name = f"{fallback}_{name}" if name else fallback
+    return name
+
+
+def _unique(names: list[str]) -> list[str]:
+    out, seen = [], set()
+    for name in names:
+        candidate, i = name, 1
+        while candidate in seen:
+            candidate, i = f"{name}_{i}", i + 1
+        seen.add(candidate)
+        out.append(candidate)
+    return out
+
+
+def _named_specs(structure: Any, names: Any) -> Any:
+    flat = tf.nest.flatten(structure)
+    flat_names = _unique([_clean_name(n, "inputs") for n in tf.nest.flatten(names)])
+    specs = [tf.TensorSpec((None, *tuple(s.shape)[1:]) if len(tuple(s.shape)) else (), s.dtype, name=n)
+             for s, n in zip(flat, flat_names)]
+    return tf.nest.pack_sequence_as(structure, specs)
+
+
+def default_input_signature(model: Any) -> Any:
+    """The model's input structure as named ``tf.TensorSpec``s (batch dimension None)."""
+    from tfkit.models import Functional, Sequential
+
+    if isinstance(model, Functional):
+        inputs = model._tfkit_graph.inputs
+        if isinstance(inputs, dict):
+            names: Any = {key: key for key in inputs}
+        else:
+            names = tf.nest.map_structure(lambda t: t.node.layer.name, inputs)
+        specs = tf.nest.map_structure(lambda t: tf.TensorSpec(tuple(t.shape), t.dtype), inputs)
+        return _named_specs(specs, names)
+    if isinstance(model, Sequential) and model.inputs:
+        symbol = model.inputs[0]
+        return _named_specs(tf.TensorSpec(tuple(symbol.shape), symbol.dtype), symbol.node.layer.name)
+    shapes = model._st.build_shapes
+    if shapes is None or not model.built:
+        raise ValueError(
+            f"Model '{model.name}' has not been called yet, so its inputs are unknown. Call it on a batch "
+            f"of data first, or pass input_signature=[tf.TensorSpec((None, ...), tf.float32)]."
+        )
+    is_leaf = lambda s: isinstance(s, tf.TensorShape) or isinstance(s, (tuple, list)) and all(  # noqa: E731
+        d is None or isinstance(d, int) for d in s)
+    leaves = _map_shapes(lambda s: tf.TensorSpec(tuple(s), model.compute_dtype), shapes, is_leaf)
+    flat = tf.nest.flatten(leaves)
+    if len(flat) == 1:
+        names = "inputs"
+    elif isinstance(leaves, dict):
+        names = {key: key for key in leaves}
+    else:
+        names = tf.nest.pack_sequence_as(leaves, [f"inputs_{i}" for i in range(len(flat))])
+    return _named_specs(leaves, names)
+
+
+def _map_shapes(fn: Any, value: Any, is_leaf: Any) -> Any:
+    if is_leaf(value):
+        return fn(value)
+    if isinstance(value, dict):
+        return {k: _map_shapes(fn, v, is_leaf) for k, v in value.items()}
+    return type(value)(_map_shapes(fn, v, is_leaf) for v in value)
+
+
+def _user_signature(input_signature: Any) -> Any:
+    if isinstance(input_signature, (list, tuple)) and len(input_signature) == 1:
+        input_signature = input_signature[0]
+    flat = tf.nest.flatten(input_signature)
+    if not flat or not all(isinstance(s, tf.TensorSpec) for s in flat):
+        raise ValueError(f"input_signature must hold tf.TensorSpec objects, got {input_signature!r}")
+    if isinstance(input_signature, dict):
+        names: Any = {key: spec.name or key for key, spec in input_signature.items()}
+    elif len(flat) == 1:
+        names = flat[0].name or "inputs"
+    else:
+        names = tf.nest.pack_sequence_as(input_signature, [s.name or f"inputs_{i}" for i, s in enumerate(flat)])
+    specs = tf.nest.map_structure(lambda s, n: tf.TensorSpec(s.shape, s.dtype, name=_clean_name(n, "inputs")),
+                                  input_signature, names)
+    return specs
+
+
+def _output_names(model: Any, outputs: Any) -> list[str]:
+    flat = tf.nest.flatten(outputs)
+    if isinstance(outputs, dict):
+        names = [str(k) for k in sorted(outputs)]  # tf.nest flattens dicts in sorted key order
+    else:
+        declared = list(getattr(model, "output_names", None) or []) if getattr(model, "outputs", None) else []
+        names = declared if len(declared) == len(flat) else [f"output_{i}" for i in range(len(flat))]
+    return _unique([_clean_name(n, "output") for n in names])
+
+
+class _Serving(tf.Module):
+    """What the SavedModel holds: the variables the inference call reads, and ``serve``."""
+
+
+def _build_module(model: Any, specs: Any, jit_compile: bool) -> tuple[_Serving, Any]:
+    flat_specs = tf.nest.flatten(specs)
+    names: dict[str, list[str]] = {}
+
+    def serve(*flat_inputs: tf.Tensor) -> dict[str, tf.Tensor]:
+        inputs = tf.nest.pack_sequence_as(specs, list(flat_inputs))
+        outputs = model(inputs, training=False)
+        if "out" not in names:
+            names["out"] = _output_names(model, outputs)
+        return dict(zip(names["out"], tf.nest.flatten(outputs)))
+
+    function = tf.function(serve, input_signature=flat_specs, jit_compile=bool(jit_compile), autograph=False)
+    concrete = function.get_concrete_function()
+    model._clear_losses()  # add_loss values from tracing belong to the traced graph only
+    module = _Serving()
+    module.model_variables = list(concrete.variables)
+    module.serve = function
+    return module, concrete
+
+
+def export_saved_model(
+    model: Any,
+    filepath: str,
+    signatures: dict[str, Any] | None = None,
+    input_signature: Any = None,
+    jit_compile: bool = False,
+    version: int | None = None,
+    overwrite: bool = True,
+    warmup_inputs: Any = None,
+) -> str:
+    """Write ``model`` as a SavedModel for TensorFlow Serving; returns the folder written.
+
+    Args:
+        filepath: the export folder, or with ``version`` the model's base folder
+            (``export/models/vae`` + ``version=1`` writes ``export/models/vae/1``).
+        signatures: extra signatures ``{name: tf.function or ConcreteFunction}``
+            saved beside ``serving_default`` (a ``"serving_default"`` entry replaces it).
+        input_signature: ``tf.TensorSpec``s for the model's input (a spec, a
+            list/dict of specs, or a one-element list holding either); the
+            default comes from the model's inputs.
+        jit_compile: trace ``serve`` with XLA.
+        warmup_inputs: a batch of example inputs; written as TF Serving warmup
+            requests (``assets.extra/tf_serving_warmup_requests``) when the
+            optional ``tensorflow-serving-api`` package is installed.
+    """
+    filepath = os.fspath(filepath)
+    if version is not None:
+        if isinstance(version, bool) or not isinstance(version, (int, np.integer)) or version < 1:
+            raise ValueError(f"version must be a positive int (TensorFlow Serving's version folder), got {version!r}")
+        filepath = os.path.join(filepath, str(int(version)))
+    specs = _user_signature(input_signature) if input_signature is not None else default_input_signature(model)
+    module, concrete = _build_module(model, specs, jit_compile)
+    saved_signatures: dict[str, Any] = {"serving_default": concrete}
+    for name, function in (signatures or {}).items():
+        if isinstance(function, tf.types.experimental.GenericFunction):
+            function = function.get_concrete_function()
+        saved_signatures[name] = function
+        module.signature_variables = [*getattr(module, "signature_variables", []), *function.variables]
+    with atomic.atomic_directory(filepath, overwrite) as tmp:
+        tf.saved_model.save(module, tmp, signatures=saved_signatures)
+        if warmup_inputs is not None:
+            write_warmup_requests(tmp, specs, warmup_inputs, model_name=os.path.basename(os.path.dirname(filepath)))
+    return filepath
+
+
+def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: str = "model",
+                          signature_name: str = "serving_default") -> str | None:
+    """Write one ``PredictRequest`` for ``inputs`` as a TF Serving warmup record; None if the package is missing."""
+    try:
+        from tensorflow_serving.apis import model_pb2, predict_pb2, prediction_log_pb2
+    except ImportError:
+        warnings.warn(
+            "No TF Serving warmup requests were written: the optional package tensorflow-serving-api is not "
+            "installed (pip install tensorflow-serving-api, or tfkit's 'serving' extra).", stacklevel=3,
+        )
+        return None
+    flat_specs = tf.nest.flatten(specs)
+    try:
+        flat_inputs = tf.nest.flatten(tf.nest.map_structure(lambda _s, x: x, specs, inputs))
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"warmup_inputs must match the input signature {specs}: {error}") from None
+    request = predict_pb2.PredictRequest(
+        model_spec=model_pb2.ModelSpec(name=model_name or "model", signature_name=signature_name)
+    )
+    for spec, value in zip(flat_specs, flat_inputs):
+        request.inputs[spec.name].CopyFrom(tf.make_tensor_proto(np.asarray(value), dtype=spec.dtype))
+    log = prediction_log_pb2.PredictionLog(predict_log=prediction_log_pb2.PredictLog(request=request))
+    path = os.path.join(export_dir, WARMUP_FILE)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with tf.io.TFRecordWriter(path) as writer:
+        writer.write(log.SerializeToString())
+    return path

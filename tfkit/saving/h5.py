@@ -1,0 +1,284 @@
+"""Whole-model and weights files in HDF5.
+
+    model.save("vae.h5")                             # config, weights, compile config, optimizer state
+    same = tfkit.load_model("vae.h5")                # built, compiled, ready to predict or fit on
+    model.save_weights("vae.weights.h5"); model.load_weights("vae.weights.h5")
+
+See ``h5_format`` for the layout. Loading rebuilds the model from its config
+(registered names only), creates every weight from the stored input shapes,
+checks every dataset's shape and dtype against its variable, and only then
+reads and assigns; with ``compile=True`` it compiles the model from the
+stored arguments and restores the optimizer's variables and the shuffling
+seed, so ``fit`` continues exactly where the saved model stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Mapping
+
+import h5py
+import numpy as np
+import tensorflow as tf
+
+from tfkit.saving import atomic, h5_format, registry, serialization, weights_io
+from tfkit.saving.config_safety import check_config, loads_json
+from tfkit.saving.guard import variable_budget
+
+H5_SUFFIXES = (".h5", ".hdf5")
+MAX_CONFIG_OBJECTS = 20_000
+_SLACK_ELEMENTS = 2**20
+_SLACK_VARIABLES = 1_000
+_REBUILD_ERRORS = (TypeError, KeyError, IndexError, AttributeError, NotImplementedError, RecursionError,
+                   tf.errors.OpError)
+
+
+def is_h5_path(filepath: Any) -> bool:
+    return os.fspath(filepath).lower().endswith(H5_SUFFIXES)
+
+
+def _dumps(value: Any, what: str) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"The {what} is not plain JSON data and cannot be saved: {error}") from None
+
+
+def _count_objects(config: Any) -> int:
+    count, stack = 0, [config]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            count += "class_name" in value
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return count
+
+
+# ------------------------------------------------------------------ saving
+
+def _write_training_state(f: h5py.File, model: Any) -> None:
+    optimizer = model.optimizer
+    if optimizer is not None and getattr(optimizer, "built", False):
+        group = f.create_group("optimizer")
+        group.attrs["class_name"] = type(optimizer).__name__
+        group.attrs["count"] = np.int64(len(optimizer.variables))
+        for index, variable in enumerate(optimizer.variables):
+            dataset = group.create_dataset(str(index), data=h5_format.to_storage(variable))
+            dataset.attrs["dtype"] = variable.dtype.name
+            dataset.attrs["name"] = variable.name.split(":")[0]
+    extra = model._tfkit_checkpoint_state()
+    if extra:
+        h5_format.write_variables(f.create_group("training"), extra)
+
+
+def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True) -> None:
+    """Write ``model`` (config, build shapes, weights, compile config, optimizer state) to an .h5 file.
+
+    The file is written beside the target and renamed over it, so a save
+    that is killed midway leaves the previous file intact.
+    """
+    from tfkit.models import serialize_model
+
+    filepath = os.fspath(filepath)
+    if not is_h5_path(filepath):
+        raise ValueError(
+            f"tfkit saves whole models to .h5 files, got {filepath!r}. Use model.export(path) for a "
+            f"SavedModel (serving) or model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
+        )
+    config = serialize_model(model)
+    check_config(config, "model_config")  # never write a file that loading would refuse
+    build = weights_io.build_config(model)
+    compiled = serialization.compile_config(model)
+    groups = weights_io.variable_groups(model)
+    header = {
+        "model_class": config["class_name"],
+        "model_config": _dumps(config, f"config of model '{model.name}'"),
+        "build_config": _dumps(build, "build config") if build is not None else None,
+        "compile_config": _dumps(compiled, "compile config") if compiled is not None else None,
+    }
+    with atomic.atomic_file(filepath, overwrite) as tmp:
+        with h5py.File(tmp, "w") as f:
+            h5_format.write_header(f, "model", header)
+            for name, variables in groups.items():
+                h5_format.write_variables(f.create_group(name), variables)
+            if compiled is not None and include_optimizer:
+                _write_training_state(f, model)
+
+
+def save_weights_h5(model: Any, filepath: str, overwrite: bool = True) -> None:
+    """Write the model's weights and state (by path) and its build shapes to an .h5 file."""
+    build = weights_io.build_config(model)
+    if not model.built:
+        raise ValueError(
+            f"Model '{model.name}' has no weights yet; call it on a batch (or model.build(input_shape)) before save_weights"
+        )
+    groups = weights_io.variable_groups(model)
+    header = {
+        "model_class": registry.registered_name(type(model)) or type(model).__name__,
+        "build_config": _dumps(build, "build config") if build is not None else None,
+    }
+    with atomic.atomic_file(filepath, overwrite) as tmp:
+        with h5py.File(tmp, "w") as f:
+            h5_format.write_header(f, "weights", header)
+            for name, variables in groups.items():
+                h5_format.write_variables(f.create_group(name), variables)
+
+
+# ----------------------------------------------------------------- loading
+
+def _read_json(f: h5py.File, name: str, required: bool) -> Any:
+    text = h5_format.read_attr(f, name, "text", required=required)
+    if text is None:
+        return None
+    value = loads_json(text, name)
+    check_config(value, name)
+    return value
+
+
+def _tables(f: h5py.File) -> dict[str, dict[str, h5py.Dataset]]:
+    return {group: h5_format.dataset_table(f, group) for group in weights_io.GROUPS}
+
+
+def _budget(tables: dict[str, dict[str, h5py.Dataset]], source: str) -> Any:
+    largest, total, count = weights_io.file_budget(tables)
+    return variable_budget(max(largest, 1024), total + _SLACK_ELEMENTS, count + _SLACK_VARIABLES, source)
+
+
+def _ensure_built(model: Any, f: h5py.File, tables: dict, source: str) -> None:
+    if model.built and model.weights:
+        return
+    build = _read_json(f, "build_config", required=False)
+    if build is None:
+        if model.built:
+            return
+        raise ValueError(
+            f"Model '{model.name}' is not built and {source} stores no input shapes to build it from. "
+            f"Call the model on a batch of data (or model.build(input_shape)) first, then load the weights."
+        )
+    try:
+        with _budget(tables, source):
+            weights_io.build_from_config(model, build)
+    except _REBUILD_ERRORS as error:
+        raise ValueError(f"Could not build model '{model.name}' from the input shapes in {source}: "
+                         f"{type(error).__name__}: {error}") from error
+
+
+def _rebuild(config: Any, custom_objects: Mapping[str, Any] | None, source: str) -> Any:
+    from tfkit.model import Model
+    from tfkit.models import model_from_config
+
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"{source}: model_config must be {{'class_name': ..., 'config': ...}}")
+    count = _count_objects(config)
+    if count > MAX_CONFIG_OBJECTS:
+        raise ValueError(f"{source}: model_config describes {count} objects; the limit is {MAX_CONFIG_OBJECTS}")
+    try:
+        model = model_from_config(config, custom_objects)
+    except _REBUILD_ERRORS as error:
+        raise ValueError(f"{source}: could not rebuild the model from model_config: {type(error).__name__}: {error}") from error
+    if not isinstance(model, Model):
+        raise ValueError(f"{source}: model_config describes a {type(model).__name__}, not a model")
+    return model
+
+
+def _restore_optimizer(model: Any, f: h5py.File, source: str) -> None:
+    optimizer = model.optimizer
+    table = h5_format.dataset_table(f, "optimizer")
+    if optimizer is None or not table:
+        return
+    bad = [key for key in table if not key.isdigit()]
+    if bad:
+        raise ValueError(f"{source}: /optimizer holds datasets {bad[:5]}; expected only indices 0, 1, 2, ...")
+    ordered = [table.get(str(i)) for i in range(len(table))]
+    if any(d is None for d in ordered):
+        raise ValueError(f"{source}: /optimizer indices are not 0..{len(table) - 1}")
+    optimizer.build(model.trainable_weights)
+    variables = list(optimizer.variables)
+    if len(variables) != len(ordered):
+        raise ValueError(
+            f"{source} stores {len(ordered)} optimizer variables, but {type(optimizer).__name__} built for "
+            f"model '{model.name}' has {len(variables)}; the model or optimizer differs from the saved one"
+        )
+    problems = []
+    for index, (variable, dataset) in enumerate(zip(variables, ordered)):
+        reason = weights_io.problem(variable, dataset)
+        if reason is not None:
+            problems.append(f"optimizer/{index} ({variable.name.split(':')[0]}): {reason}")
+    if problems:
+        raise ValueError(f"{source}: optimizer state does not match:\n  " + "\n  ".join(problems))
+    weights_io.assign([(v, d, f"/optimizer/{i}") for i, (v, d) in enumerate(zip(variables, ordered))])
+
+
+def _restore_training_state(model: Any, f: h5py.File, source: str) -> None:
+    table = h5_format.dataset_table(f, "training")
+    state = model._tfkit_checkpoint_state()
+    pairs = []
+    for name, dataset in table.items():
+        variable = state.get(name)
+        if variable is not None and weights_io.problem(variable, dataset) is None:
+            pairs.append((variable, dataset, f"/training/{name}"))
+    weights_io.assign(pairs)
+
+
+def load_model(
+    filepath: str,
+    custom_objects: Mapping[str, Any] | None = None,
+    compile: bool = True,
+    safe_mode: bool = True,
+) -> Any:
+    """Rebuild a model saved with ``model.save``: built, weights loaded, compiled (``compile=True``).
+
+    ``custom_objects`` maps registered names to classes or functions (also
+    see ``custom_object_scope`` and ``register_serializable``). ``safe_mode``
+    is a parameter of this function only; a file cannot change it, and tfkit
+    never runs code from a file whatever its value (there is no code
+    deserializer: configs name registered objects only).
+    """
+    if not isinstance(safe_mode, bool):
+        raise ValueError(f"safe_mode must be True or False, got {safe_mode!r}")
+    filepath = os.fspath(filepath)
+    source = filepath
+    if os.path.isdir(filepath) and os.path.exists(os.path.join(filepath, "saved_model.pb")):
+        raise ValueError(
+            f"{filepath} is a SavedModel export; load it with tf.saved_model.load(path) (it needs no tfkit). "
+            f"tfkit.load_model reads .h5 files written by model.save()."
+        )
+    with h5_format.open_h5(filepath) as f:
+        h5_format.check_header(f, ("model",))
+        config = _read_json(f, "model_config", required=True)
+        build = _read_json(f, "build_config", required=False)
+        compiled = _read_json(f, "compile_config", required=False)
+        tables = _tables(f)
+        with registry.custom_object_scope(custom_objects or {}):
+            with _budget(tables, source):
+                model = _rebuild(config, custom_objects, source)
+                if build is not None and not (model.built and model.weights):
+                    try:
+                        weights_io.build_from_config(model, build)
+                    except _REBUILD_ERRORS as error:
+                        raise ValueError(f"{source}: could not build the model from build_config: "
+                                         f"{type(error).__name__}: {error}") from error
+            pairs = weights_io.match(weights_io.variable_groups(model), tables, source, model.name)
+            weights_io.assign(pairs)
+            if compile and compiled is not None:
+                try:
+                    model.compile(**serialization.compile_arguments(compiled, custom_objects))
+                except (TypeError, KeyError) as error:
+                    raise ValueError(f"{source}: could not compile the model from compile_config: {error}") from error
+                _restore_optimizer(model, f, source)
+                _restore_training_state(model, f, source)
+    return model
+
+
+def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
+    """Load weights (and state) by path from a tfkit weights or model file; all or nothing."""
+    filepath = os.fspath(filepath)
+    with h5_format.open_h5(filepath) as f:
+        h5_format.check_header(f, ("weights", "model"))
+        tables = _tables(f)
+        _ensure_built(model, f, tables, filepath)
+        pairs = weights_io.match(weights_io.variable_groups(model), tables, filepath, model.name, skip_mismatch)
+        weights_io.assign(pairs)

@@ -1,0 +1,122 @@
+"""What is inside a tfkit .h5 file or a SavedModel folder, as lines of text (``tfkit inspect``).
+
+    for line in describe("vae.h5"): print(line)
+    # format: tfkit 1 (model) ... weights/encoder/dense_proj/kernel  (784, 64)  float32
+
+Nothing is built or run: an .h5 file is read with the same checks as
+``load_model`` (no class is looked up, so custom classes need not be
+importable) and a SavedModel's signatures are read from ``saved_model.pb``
+without loading its graph.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from tfkit.saving import h5_format
+from tfkit.saving.config_safety import loads_json
+
+
+def describe(path: str) -> list[str]:
+    """Lines describing ``path``: an .h5 file written by tfkit, or a SavedModel folder."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        if not os.path.exists(os.path.join(path, "saved_model.pb")):
+            raise ValueError(f"{path} is a folder without saved_model.pb; expected a SavedModel or a tfkit .h5 file")
+        return describe_saved_model(path)
+    return describe_h5(path)
+
+
+def _json_attr(f: Any, name: str) -> Any:
+    text = h5_format.read_attr(f, name, "text", required=False)
+    return None if text is None else loads_json(text, name)
+
+
+def _table_lines(title: str, table: dict[str, Any]) -> list[str]:
+    if not table:
+        return []
+    width = max(len(p) for p in table) + 2
+    total = sum(int(np.prod(d.shape, dtype=object)) for d in table.values())
+    lines = [f"{title} ({len(table)} arrays, {total:,} values):"]
+    for path, dataset in table.items():
+        lines.append(f"  {path:<{width}}{str(tuple(dataset.shape)):<16}{h5_format.dataset_dtype_name(dataset)}")
+    return lines
+
+
+def _compile_summary(config: dict) -> str:
+    optimizer = config.get("optimizer")
+    name = optimizer.get("class_name") if isinstance(optimizer, dict) else optimizer
+    loss = config.get("loss")
+    loss_name = loss.get("class_name") if isinstance(loss, dict) and "class_name" in loss else loss
+    return f"optimizer={name}, loss={loss_name}, metrics={config.get('metrics')}"
+
+
+def describe_h5(path: str) -> list[str]:
+    with h5_format.open_h5(path) as f:
+        kind = h5_format.check_header(f)
+        version = h5_format.read_attr(f, "format_version", "int")
+        written_by = h5_format.read_attr(f, "tfkit_version", "text", required=False)
+        lines = [f"file: {path}", f"format: tfkit, format_version {version}, kind {kind}"
+                 + (f", written by tfkit {written_by}" if written_by else "")]
+        model_class = h5_format.read_attr(f, "model_class", "text", required=False)
+        config = _json_attr(f, "model_config")
+        if isinstance(config, dict) and isinstance(config.get("class_name"), str):
+            model_class = config["class_name"]
+            inner = config.get("config")
+            if isinstance(inner, dict) and isinstance(inner.get("name"), str):
+                model_class += f" (name '{inner['name']}')"
+            if isinstance(inner, dict) and isinstance(inner.get("layers"), list):
+                model_class += f", {len(inner['layers'])} layers"
+        lines.append(f"model class: {model_class or 'unknown'}")
+        build = _json_attr(f, "build_config")
+        lines.append(f"input shape: {build.get('input_shape') if isinstance(build, dict) else 'not stored (model unbuilt)'}")
+        compiled = _json_attr(f, "compile_config")
+        lines.append(f"compiled: {_compile_summary(compiled) if isinstance(compiled, dict) else 'no'}")
+        weights = h5_format.dataset_table(f, "weights")
+        lines += _table_lines("weights", weights)
+        lines += _table_lines("state", h5_format.dataset_table(f, "state"))
+        optimizer = h5_format.dataset_table(f, "optimizer")
+        if optimizer:
+            iterations = optimizer.get("0")
+            step = ""
+            if iterations is not None and iterations.shape == () and iterations.dtype.kind in "iu":
+                step = f", iterations={int(h5_format.read_dataset(iterations, '/optimizer/0'))}"
+            lines.append(f"optimizer state: {len(optimizer)} variables{step}")
+        return lines
+
+
+def describe_saved_model(path: str) -> list[str]:
+    from tensorflow.core.protobuf import saved_model_pb2
+    import tensorflow as tf
+
+    proto = saved_model_pb2.SavedModel()
+    try:
+        with open(os.path.join(path, "saved_model.pb"), "rb") as handle:
+            proto.ParseFromString(handle.read())
+    except Exception as error:  # protobuf's DecodeError and friends
+        raise ValueError(f"{path}/saved_model.pb is not a valid SavedModel ({error})") from None
+    lines = [f"SavedModel: {path}"]
+    for meta in proto.meta_graphs:
+        lines.append(f"tags: {', '.join(meta.meta_info_def.tags)}")
+        for name in sorted(meta.signature_def):
+            if name.startswith("__"):
+                continue
+            signature = meta.signature_def[name]
+            lines.append(f"signature '{name}':")
+            for title, tensors in (("inputs", signature.inputs), ("outputs", signature.outputs)):
+                for key in sorted(tensors):
+                    info = tensors[key]
+                    dims = tuple(None if d.size < 0 else d.size for d in info.tensor_shape.dim)
+                    shape = "unknown rank" if info.tensor_shape.unknown_rank else str(dims)
+                    lines.append(f"  {title[:-1]} {key}: {tf.as_dtype(info.dtype).name} {shape}")
+    prefix = os.path.join(path, "variables", "variables")
+    if os.path.exists(prefix + ".index"):
+        variables = [(n, s) for n, s in tf.train.list_variables(prefix) if "VARIABLE_VALUE" in n]
+        total = sum(int(np.prod(s, dtype=object)) for _, s in variables)
+        lines.append(f"variables: {len(variables)} arrays, {total:,} values")
+    if os.path.exists(os.path.join(path, "assets.extra", "tf_serving_warmup_requests")):
+        lines.append("warmup requests: assets.extra/tf_serving_warmup_requests")
+    return lines

@@ -1,0 +1,162 @@
+"""Matching a model's variables with a file's datasets by path, all or nothing.
+
+    groups = variable_groups(model)              # {"weights": {...}, "state": {...}}
+    pairs = match(groups, tables, source, skip_mismatch=False)   # raises one error listing every problem
+    assign(pairs)                                # reads every array first, then assigns
+
+Weights are matched by attribute path (``encoder/dense_proj/kernel``), never
+by creation order. Every shape and dtype is compared before any data is read,
+and every array is read before any variable changes, so a failed load leaves
+the model as it was. This module also stores and applies the *build config*:
+the input shapes that recreate every weight without calling the model.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import h5py
+import numpy as np
+import tensorflow as tf
+
+from tfkit import tracking
+from tfkit.saving import h5_format
+
+GROUPS = ("weights", "state")
+_LIST_LIMIT = 25
+
+
+def variable_groups(model: Any) -> dict[str, dict[str, tf.Variable]]:
+    """The model's weights and its other variables (seed generators, metric state), by path."""
+    weights = model.weight_paths()
+    weight_ids = {id(v) for v in weights.values()}
+    state = {path: v for path, v in tracking.variable_paths(model).items() if id(v) not in weight_ids}
+    return {"weights": weights, "state": state}
+
+
+def _describe(dataset: h5py.Dataset) -> str:
+    return f"{tuple(dataset.shape)} {h5_format.dataset_dtype_name(dataset)}"
+
+
+def _listing(title: str, items: list[str]) -> str:
+    shown = items[:_LIST_LIMIT]
+    more = f", ... and {len(items) - _LIST_LIMIT} more" if len(items) > _LIST_LIMIT else ""
+    return f"\n  {title} ({len(items)}): " + ", ".join(shown) + more
+
+
+def problem(variable: tf.Variable, dataset: h5py.Dataset) -> str | None:
+    """Why ``dataset`` cannot be loaded into ``variable`` (shape or dtype), or None."""
+    want_shape = tuple(variable.shape.as_list())
+    want_dtype = variable.dtype.name
+    got_dtype = h5_format.dataset_dtype_name(dataset)
+    if tuple(dataset.shape) != want_shape or got_dtype != want_dtype \
+            or dataset.dtype != h5_format.storage_dtype(variable.dtype):
+        return f"file {_describe(dataset)}, model {want_shape} {want_dtype}"
+    return None
+
+
+def match(
+    groups: dict[str, dict[str, tf.Variable]],
+    tables: dict[str, dict[str, h5py.Dataset]],
+    source: str,
+    model_name: str,
+    skip_mismatch: bool = False,
+) -> list[tuple[tf.Variable, h5py.Dataset, str]]:
+    """Pairs ``(variable, dataset, "weights/path")``; one ``ValueError`` lists every problem."""
+    pairs, missing, unexpected, mismatched = [], [], [], []
+    for group, variables in groups.items():
+        table = tables.get(group, {})
+        for path, variable in variables.items():
+            where = f"{group}/{path}"
+            dataset = table.get(path)
+            if dataset is None:
+                missing.append(where)
+                continue
+            reason = problem(variable, dataset)
+            if reason is not None:
+                mismatched.append(f"{where}: {reason}")
+            else:
+                pairs.append((variable, dataset, where))
+        unexpected += [f"{group}/{path}" for path in table if path not in variables]
+    for group in tables:
+        if group not in groups:
+            unexpected += [f"{group}/{path}" for path in tables[group]]
+    if missing or unexpected or mismatched:
+        message = f"The variables in {source} do not match model '{model_name}':"
+        if missing:
+            message += _listing("missing in the file", missing)
+        if unexpected:
+            message += _listing("unexpected in the file (not in the model)", unexpected)
+        if mismatched:
+            message += _listing("shape/dtype mismatches", mismatched)
+        if not skip_mismatch:
+            raise ValueError(message + "\nNothing was loaded. Pass skip_mismatch=True to load only the matching variables.")
+        warnings.warn(message + f"\nLoading the {len(pairs)} matching variables only.", stacklevel=3)
+    return pairs
+
+
+def assign(pairs: list[tuple[tf.Variable, h5py.Dataset, str]]) -> None:
+    """Read every dataset, then assign them all (nothing changes if a read fails)."""
+    values = [(variable, h5_format.read_dataset(dataset, where)) for variable, dataset, where in pairs]
+    for variable, array in values:
+        variable.assign(h5_format.from_storage(array, variable.dtype))
+
+
+def file_budget(tables: dict[str, dict[str, h5py.Dataset]]) -> tuple[int, int, int]:
+    """(largest array, total elements, number of arrays) that the file actually stores."""
+    sizes = [int(np.prod(d.shape, dtype=object)) for table in tables.values() for d in table.values()]
+    return max(sizes, default=0), sum(sizes), len(sizes)
+
+
+# ------------------------------------------------------------- build config
+
+def _is_shape(value: Any) -> bool:
+    return isinstance(value, (tuple, list, tf.TensorShape)) and all(
+        d is None or isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in value
+    )
+
+
+def _encode_shapes(value: Any) -> Any:
+    if isinstance(value, tf.TensorShape):
+        return None if value.rank is None else [None if d is None else int(d) for d in value.as_list()]
+    if _is_shape(value):
+        return [None if d is None else int(d) for d in value]
+    if isinstance(value, (list, tuple)):
+        return [_encode_shapes(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _encode_shapes(v) for k, v in value.items()}
+    raise ValueError(f"Cannot save the model's input shape structure: unexpected {type(value).__name__}")
+
+
+def build_config(model: Any) -> dict[str, Any] | None:
+    """``{"input_shape": ...}`` from the model's first call, or None if it was never built."""
+    shapes = model._st.build_shapes
+    if shapes is None or not model.built:
+        return None
+    return {"input_shape": _encode_shapes(shapes)}
+
+
+def decode_shapes(value: Any, where: str = "build_config.input_shape") -> Any:
+    """JSON input shapes to a structure of ``tf.TensorShape`` (validated)."""
+    if isinstance(value, list) and _is_shape(value):
+        for d in value:
+            if d is not None and not 0 <= d < 2**31:
+                raise ValueError(f"{where} has an invalid dimension {d} in shape {value}")
+        return tf.TensorShape(value)
+    if isinstance(value, list):
+        return [decode_shapes(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        return {k: decode_shapes(v, f"{where}.{k}") for k, v in value.items()}
+    raise ValueError(f"{where} must be a shape (a list of ints and nulls) or a list/dict of shapes, got {value!r}")
+
+
+def build_from_config(model: Any, config: Any) -> None:
+    """Create every weight of an unbuilt model by tracing a call on the stored input shapes."""
+    if not isinstance(config, dict) or set(config) != {"input_shape"}:
+        raise ValueError(f"build_config must be {{'input_shape': ...}}, got {str(config)[:200]}")
+    shapes = decode_shapes(config["input_shape"])
+    specs = tf.nest.map_structure(
+        lambda s: tf.TensorSpec([None, *s.as_list()[1:]] if s.rank else s, model.compute_dtype), shapes
+    )
+    model.symbolic_call(specs)
