@@ -5,9 +5,10 @@
     y, h, c = tfkit.layers.LSTM(32, return_state=True)(tf.ones((4, 10, 8)))
 
 Arguments, defaults and weights (``lstm.cell.kernel``, ...) are Keras 3's.
-For the built-in cells the input projection of every timestep is one matmul
-before the loop; the loop itself (``rnn_loop.run``) only does the recurrent
-part. Masks (from ``Embedding(mask_zero=True)``, ``Masking`` or ``mask=``)
+For the built-in cells on a GPU the input projection of every timestep is
+one matmul before the loop, which then (``rnn_loop.run``) only does the
+recurrent part; on a CPU the projection stays inside the loop, where it is
+faster (see ``RNN._precompute_projection``). Masks (from ``Embedding(mask_zero=True)``, ``Masking`` or ``mask=``)
 make masked timesteps keep the previous state and repeat the previous output.
 ``stateful=True`` keeps the final states in non-trainable variables (not
 listed in ``weights``, saved in checkpoints) and starts the next call from

@@ -8,9 +8,9 @@ Weights match Keras 3 (``kernel`` ``(input_dim, gates * units)``,
 ``recurrent_kernel`` ``(units, gates * units)``, ``bias``; LSTM gates in the
 order i, f, c, o and GRU gates z, r, h, GRU ``reset_after`` bias ``(2, 3 * units)``).
 Besides the per-step ``call`` every cell splits its work in two, which the
-``RNN`` layer uses to run fast: :meth:`project_inputs` multiplies *all*
-timesteps by ``kernel`` at once, and :meth:`step` does the recurrent part of
-a single timestep from that projection.
+``RNN`` layer uses to run fast: :meth:`project_inputs` multiplies inputs by
+``kernel`` (one timestep, or *all* timesteps at once), and :meth:`step` does
+the recurrent part of a single timestep from that projection.
 
 Dropout follows Keras's "variational" scheme: one input mask and one
 recurrent mask per sequence, reused at every timestep (and shared by the

@@ -133,8 +133,11 @@ def _read_json(f: h5py.File, name: str, required: bool) -> Any:
     text = h5_format.read_attr(f, name, "text", required=required)
     if text is None:
         return None
-    value = loads_json(text, name)
-    check_config(value, name)
+    try:
+        value = loads_json(text, name)
+        check_config(value, name)
+    except ValueError as error:
+        raise ValueError(f"{f.filename}: {error}") from None
     return value
 
 
@@ -177,6 +180,8 @@ def _rebuild(config: Any, custom_objects: Mapping[str, Any] | None, source: str)
         raise ValueError(f"{source}: model_config describes {count} objects; the limit is {MAX_CONFIG_OBJECTS}")
     try:
         model = model_from_config(config, custom_objects)
+    except ValueError as error:
+        raise ValueError(f"{source}: {error}") from error
     except _REBUILD_ERRORS as error:
         raise ValueError(f"{source}: could not rebuild the model from model_config: {type(error).__name__}: {error}") from error
     if not isinstance(model, Model):
@@ -250,6 +255,8 @@ def load_model(
         h5_format.check_header(f, ("model",))
         config = _read_json(f, "model_config", required=True)
         build = _read_json(f, "build_config", required=False)
+        if build is not None:
+            weights_io.check_build_config(build)
         compiled = _read_json(f, "compile_config", required=False)
         tables = _tables(f)
         with registry.custom_object_scope(custom_objects or {}):
@@ -266,7 +273,7 @@ def load_model(
             if compile and compiled is not None:
                 try:
                     model.compile(**serialization.compile_arguments(compiled, custom_objects))
-                except (TypeError, KeyError) as error:
+                except (ValueError, TypeError, KeyError) as error:
                     raise ValueError(f"{source}: could not compile the model from compile_config: {error}") from error
                 _restore_optimizer(model, f, source)
                 _restore_training_state(model, f, source)

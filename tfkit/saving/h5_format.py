@@ -212,7 +212,7 @@ def dataset_table(f: h5py.File, group_name: str) -> dict[str, h5py.Dataset]:
             if isinstance(item, h5py.Group):
                 stack.append((item, path + "/"))
             elif isinstance(item, h5py.Dataset):
-                check_dataset(item, f"/{group_name}/{path}")
+                check_dataset(item, f"{f.filename}: /{group_name}/{path}")
                 out[path] = item
             else:
                 raise ValueError(f"{f.filename}: /{group_name}/{path} is a {type(item).__name__}, not a dataset")
@@ -235,7 +235,8 @@ def check_dataset(dataset: h5py.Dataset, where: str) -> None:
     dtype = dataset.dtype
     if dtype.kind not in "biufc" or dtype.fields is not None or dtype.subdtype is not None \
             or h5py.check_string_dtype(dtype) is not None or h5py.check_vlen_dtype(dtype) is not None:
-        raise ValueError(f"{where} has dtype {dtype}; tfkit weights are plain numeric arrays (no objects, strings or records)")
+        what = "opaque bytes (a pickle?)" if dtype.kind == "V" and dtype.fields is None else f"dtype {dtype}"
+        raise ValueError(f"{where} holds {what}; tfkit weights are plain numeric arrays (no objects, strings or records)")
     if dataset.shape is None:
         raise ValueError(f"{where} is an empty (null-shaped) dataset")
     if dataset.is_virtual:

@@ -90,10 +90,25 @@ def match(
             message += _listing("unexpected in the file (not in the model)", unexpected)
         if mismatched:
             message += _listing("shape/dtype mismatches", mismatched)
+        if missing and unexpected and _renamed_layers(missing, unexpected):
+            message += (
+                "\nThe paths differ only in their first part, the layer name: functional and Sequential "
+                "models address weights by layer name, and automatic names (dense_3) depend on how many "
+                "layers the process created before. Give the layers explicit names, or call "
+                "tfkit.clear_session() before building the model."
+            )
         if not skip_mismatch:
             raise ValueError(message + "\nNothing was loaded. Pass skip_mismatch=True to load only the matching variables.")
         warnings.warn(message + f"\nLoading the {len(pairs)} matching variables only.", stacklevel=3)
     return pairs
+
+
+def _renamed_layers(missing: list[str], unexpected: list[str]) -> bool:
+    """Whether the two path lists agree once each path's layer name (its second part) is dropped."""
+    def tails(paths: list[str]) -> list[str]:
+        return sorted(p.split("/", 1)[0] + "/" + "/".join(p.split("/")[2:]) for p in paths)
+
+    return tails(missing) == tails(unexpected)
 
 
 def assign(pairs: list[tuple[tf.Variable, h5py.Dataset, str]]) -> None:
@@ -151,11 +166,16 @@ def decode_shapes(value: Any, where: str = "build_config.input_shape") -> Any:
     raise ValueError(f"{where} must be a shape (a list of ints and nulls) or a list/dict of shapes, got {value!r}")
 
 
-def build_from_config(model: Any, config: Any) -> None:
-    """Create every weight of an unbuilt model by tracing a call on the stored input shapes."""
+def check_build_config(config: Any) -> Any:
+    """The input shapes of a build config as ``tf.TensorShape``s; ``ValueError`` if malformed."""
     if not isinstance(config, dict) or set(config) != {"input_shape"}:
         raise ValueError(f"build_config must be {{'input_shape': ...}}, got {str(config)[:200]}")
-    shapes = decode_shapes(config["input_shape"])
+    return decode_shapes(config["input_shape"])
+
+
+def build_from_config(model: Any, config: Any) -> None:
+    """Create every weight of an unbuilt model by tracing a call on the stored input shapes."""
+    shapes = check_build_config(config)
     specs = tf.nest.map_structure(
         lambda s: tf.TensorSpec([None, *s.as_list()[1:]] if s.rank else s, model.compute_dtype), shapes
     )

@@ -1,0 +1,99 @@
+"""One small, valid use of every built-in layer, shared by the config and saving tests.
+
+    for name, make_model in CATALOG.items():
+        model = make_model()            # a functional model around a fresh layer
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import tfkit
+from tfkit import activations, layers
+
+
+def _single(layer_factory: Callable[[], tfkit.Layer], shape: tuple, dtype: str = "float32") -> Callable[[], tfkit.Model]:
+    def make() -> tfkit.Model:
+        x = tfkit.Input(shape, dtype=dtype)
+        return tfkit.Model(x, layer_factory()(x))
+
+    return make
+
+
+def _merge(layer_factory: Callable[[], tfkit.Layer], shapes: list[tuple]) -> Callable[[], tfkit.Model]:
+    def make() -> tfkit.Model:
+        inputs = [tfkit.Input(s) for s in shapes]
+        return tfkit.Model(inputs, layer_factory()(inputs))
+
+    return make
+
+
+def _attention() -> tfkit.Model:
+    query, value = tfkit.Input((4, 6)), tfkit.Input((5, 6))
+    return tfkit.Model([query, value], layers.MultiHeadAttention(num_heads=2, key_dim=3)(query, value))
+
+
+def _masked_lstm() -> tfkit.Model:
+    tokens = tfkit.Input((5,), dtype="int32")
+    x = layers.Embedding(20, 4, mask_zero=True)(tokens)
+    return tfkit.Model(tokens, layers.Bidirectional(layers.LSTM(3, return_sequences=True))(x))
+
+
+CATALOG: dict[str, Callable[[], tfkit.Model]] = {
+    "Dense": _single(lambda: layers.Dense(3, activation="relu", kernel_regularizer="l2"), (4,)),
+    "EinsumDense": _single(lambda: layers.EinsumDense("ab,bc->ac", output_shape=3, bias_axes="c"), (4,)),
+    "Activation": _single(lambda: layers.Activation("tanh"), (4,)),
+    "Identity": _single(lambda: layers.Identity(), (4,)),
+    "Lambda": _single(lambda: layers.Lambda(activations.relu), (4,)),
+    "Dropout": _single(lambda: layers.Dropout(0.3, seed=1), (4,)),
+    "SpatialDropout1D": _single(lambda: layers.SpatialDropout1D(0.2), (5, 3)),
+    "SpatialDropout2D": _single(lambda: layers.SpatialDropout2D(0.2), (4, 4, 3)),
+    "GaussianNoise": _single(lambda: layers.GaussianNoise(0.1), (4,)),
+    "ActivityRegularization": _single(lambda: layers.ActivityRegularization(l1=0.01), (4,)),
+    "Flatten": _single(lambda: layers.Flatten(), (2, 3)),
+    "Reshape": _single(lambda: layers.Reshape((3, 2)), (6,)),
+    "Permute": _single(lambda: layers.Permute((2, 1)), (2, 3)),
+    "RepeatVector": _single(lambda: layers.RepeatVector(3), (4,)),
+    "UpSampling2D": _single(lambda: layers.UpSampling2D(2), (3, 3, 2)),
+    "ZeroPadding2D": _single(lambda: layers.ZeroPadding2D(1), (3, 3, 2)),
+    "Cropping2D": _single(lambda: layers.Cropping2D(1), (5, 5, 2)),
+    "Embedding": _single(lambda: layers.Embedding(10, 4, mask_zero=True), (5,), "int32"),
+    "Masking": _single(lambda: layers.Masking(0.0), (5, 3)),
+    "BatchNormalization": _single(lambda: layers.BatchNormalization(), (4,)),
+    "LayerNormalization": _single(lambda: layers.LayerNormalization(), (4,)),
+    "GroupNormalization": _single(lambda: layers.GroupNormalization(groups=2), (3, 3, 4)),
+    "Conv1D": _single(lambda: layers.Conv1D(3, 2, padding="causal"), (6, 2)),
+    "Conv2D": _single(lambda: layers.Conv2D(3, 3, padding="same", activation="relu"), (5, 5, 2)),
+    "Conv3D": _single(lambda: layers.Conv3D(2, 2), (3, 3, 3, 1)),
+    "Conv2DTranspose": _single(lambda: layers.Conv2DTranspose(2, 3, strides=2), (3, 3, 2)),
+    "DepthwiseConv2D": _single(lambda: layers.DepthwiseConv2D(3, depth_multiplier=2), (5, 5, 2)),
+    "SeparableConv2D": _single(lambda: layers.SeparableConv2D(4, 3), (5, 5, 2)),
+    "MaxPooling1D": _single(lambda: layers.MaxPooling1D(2), (6, 2)),
+    "MaxPooling2D": _single(lambda: layers.MaxPooling2D(2), (4, 4, 2)),
+    "AveragePooling1D": _single(lambda: layers.AveragePooling1D(2), (6, 2)),
+    "AveragePooling2D": _single(lambda: layers.AveragePooling2D(2), (4, 4, 2)),
+    "GlobalAveragePooling1D": _single(lambda: layers.GlobalAveragePooling1D(), (6, 2)),
+    "GlobalAveragePooling2D": _single(lambda: layers.GlobalAveragePooling2D(), (4, 4, 2)),
+    "GlobalMaxPooling1D": _single(lambda: layers.GlobalMaxPooling1D(), (6, 2)),
+    "GlobalMaxPooling2D": _single(lambda: layers.GlobalMaxPooling2D(), (4, 4, 2)),
+    "Conv1DTranspose": _single(lambda: layers.Conv1DTranspose(2, 3, strides=2), (4, 2)),
+    "Conv3DTranspose": _single(lambda: layers.Conv3DTranspose(2, 2), (2, 2, 2, 1)),
+    "MaxPooling3D": _single(lambda: layers.MaxPooling3D(2), (2, 2, 2, 1)),
+    "AveragePooling3D": _single(lambda: layers.AveragePooling3D(2), (2, 2, 2, 1)),
+    "GlobalAveragePooling3D": _single(lambda: layers.GlobalAveragePooling3D(), (2, 2, 2, 1)),
+    "GlobalMaxPooling3D": _single(lambda: layers.GlobalMaxPooling3D(), (2, 2, 2, 1)),
+    "Add": _merge(lambda: layers.Add(), [(3,), (3,)]),
+    "Subtract": _merge(lambda: layers.Subtract(), [(3,), (3,)]),
+    "Multiply": _merge(lambda: layers.Multiply(), [(3,), (3,)]),
+    "Average": _merge(lambda: layers.Average(), [(3,), (3,)]),
+    "Maximum": _merge(lambda: layers.Maximum(), [(3,), (3,)]),
+    "Minimum": _merge(lambda: layers.Minimum(), [(3,), (3,)]),
+    "Concatenate": _merge(lambda: layers.Concatenate(), [(3,), (2,)]),
+    "Dot": _merge(lambda: layers.Dot(axes=1), [(3,), (3,)]),
+    "SimpleRNN": _single(lambda: layers.SimpleRNN(3, return_sequences=True), (5, 2)),
+    "LSTM": _single(lambda: layers.LSTM(3, return_state=True), (5, 2)),
+    "GRU": _single(lambda: layers.GRU(3, go_backwards=True), (5, 2)),
+    "Bidirectional": _masked_lstm,
+    "TimeDistributed": _single(lambda: layers.TimeDistributed(layers.Dense(2)), (5, 3)),
+    "MultiHeadAttention": _attention,
+}

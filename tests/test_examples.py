@@ -1,0 +1,57 @@
+"""The examples users copy from run and print what the guide prints."""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tfkit
+from tfkit import layers
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_guide_walkthrough_prints_what_the_guide_shows():
+    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "guide_walkthrough.py")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout
+    for expected in [
+        "[2. 2.]\n[4. 4.]",
+        "weights: 1\nnon-trainable weights: 1\ntrainable_weights: []",
+        "weights: 6\ntrainable weights: 6",
+        "{'units': 64}",
+        "{'name': 'linear_7', 'trainable': True, 'dtype': 'float32', 'units': 64}",
+        "dropout at inference is the identity: True",
+    ]:
+        assert expected in out
+    assert re.search(r"\[<tf.Tensor: shape=\(\), dtype=float32, numpy=0\.00\d+>\]", out)
+    assert len(re.findall(r"1/1 ━{20} \d+m?s \d+(us|ms|s)/step - loss: \d\.\d{4}", out)) == 2
+    assert "Epoch 2/2" in out and "resnet layers: ['res_net_block', 'res_net_block_1'" in out
+
+
+@pytest.mark.slow
+def test_small_cnn_reaches_98_percent_on_mnist_in_2_epochs():
+    (x_train, y_train), (x_test, y_test) = tfkit.datasets.mnist.load_data()
+    x_train = x_train[..., None].astype("float32") / 255
+    x_test = x_test[..., None].astype("float32") / 255
+    model = tfkit.Sequential([
+        tfkit.Input((28, 28, 1)),
+        layers.Conv2D(32, 3, activation="relu"),
+        layers.MaxPooling2D(2),
+        layers.Conv2D(64, 3, activation="relu"),
+        layers.MaxPooling2D(2),
+        layers.Flatten(),
+        layers.Dense(10),
+    ])
+    model.compile(tfkit.optimizers.Adam(1e-3), tfkit.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    model.fit(x_train, y_train, batch_size=128, epochs=2, verbose=0)
+    result = model.evaluate(x_test, y_test, return_dict=True, verbose=0)
+    predicted = model.predict(x_test, verbose=0).argmax(axis=1)
+    np.testing.assert_allclose(result["accuracy"], (predicted == y_test).mean(), atol=1e-6)
+    assert result["accuracy"] >= 0.98

@@ -1,0 +1,190 @@
+"""Weights files (.h5) and TensorFlow checkpoints: matched by path, all or nothing."""
+
+import os
+
+import h5py
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfkit
+from tfkit import layers
+
+
+class Block(tfkit.Model):
+    """Two sub-layers and a seed generator; ``swap`` creates the layers in the other order."""
+
+    def __init__(self, units=4, swap=False, **kwargs):
+        super().__init__(**kwargs)
+        if swap:  # attribute paths stay the same, creation order changes
+            self.head = layers.Dense(2, name="head_layer")
+            self.body = layers.Dense(units, activation="relu", name="body_layer")
+        else:
+            self.body = layers.Dense(units, activation="relu")
+            self.head = layers.Dense(2)
+        self.noise = tfkit.random.SeedGenerator(7)
+
+    def call(self, x):
+        return self.head(self.body(x))
+
+
+X = np.random.RandomState(0).normal(size=(5, 3)).astype("float32")
+
+
+def built_block(**kwargs):
+    model = Block(**kwargs)
+    model(X)
+    return model
+
+
+def snapshot(model):
+    return {path: v.numpy().copy() for path, v in model.weight_paths().items()}
+
+
+def test_weights_round_trip_by_path_not_creation_order(tmp_path):
+    source = built_block()
+    source.noise.next()
+    path = str(tmp_path / "block.weights.h5")
+    source.save_weights(path)
+    target = built_block(swap=True)
+    target.load_weights(path)
+    np.testing.assert_array_equal(target(X).numpy(), source(X).numpy())
+    np.testing.assert_array_equal(target.noise.state.numpy(), [7, 1])  # state/ restored too
+    with h5py.File(path, "r") as f:
+        assert f.attrs["kind"] == "weights"
+        assert set(f["weights"]) == {"body", "head"}
+        assert f["weights/body/kernel"].shape == (3, 4)
+
+
+def test_unbuilt_model_is_built_from_the_stored_shapes(tmp_path):
+    source = built_block()
+    path = str(tmp_path / "block.weights.h5")
+    source.save_weights(path)
+    target = Block()
+    assert not target.built
+    target.load_weights(path)
+    np.testing.assert_array_equal(target(X).numpy(), source(X).numpy())
+
+
+def test_unbuilt_model_without_stored_shapes_says_to_call_it_first(tmp_path):
+    path = str(tmp_path / "block.weights.h5")
+    built_block().save_weights(path)
+    with h5py.File(path, "a") as f:
+        del f.attrs["build_config"]
+    with pytest.raises(ValueError, match="Call the model on a batch"):
+        Block().load_weights(path)
+
+
+def test_mismatch_error_lists_everything_and_changes_nothing(tmp_path):
+    path = str(tmp_path / "block.weights.h5")
+    built_block().save_weights(path)
+    with h5py.File(path, "a") as f:
+        del f["weights/head/bias"]
+        f["weights/extra/kernel"] = np.zeros((2, 2), "float32")
+        del f["weights/body/kernel"]
+        f["weights/body/kernel"] = np.zeros((3, 5), "float32")
+    target = built_block()
+    before = snapshot(target)
+    with pytest.raises(ValueError) as error:
+        target.load_weights(path)
+    message = str(error.value)
+    assert "missing in the file (1): weights/head/bias" in message
+    assert "unexpected in the file (not in the model) (1): weights/extra/kernel" in message
+    assert "weights/body/kernel: file (3, 5) float32, model (3, 4) float32" in message
+    assert "Nothing was loaded" in message
+    for path_, value in snapshot(target).items():
+        np.testing.assert_array_equal(value, before[path_])
+
+
+def test_skip_mismatch_loads_what_matches(tmp_path):
+    source = built_block()
+    path = str(tmp_path / "block.weights.h5")
+    source.save_weights(path)
+    with h5py.File(path, "a") as f:
+        del f["weights/head/kernel"]
+        f["weights/head/kernel"] = np.zeros((4, 9), "float32")
+    target = built_block()
+    old_head = target.head.kernel.numpy().copy()
+    with pytest.warns(UserWarning, match="shape/dtype mismatches"):
+        target.load_weights(path, skip_mismatch=True)
+    np.testing.assert_array_equal(target.body.kernel.numpy(), source.body.kernel.numpy())
+    np.testing.assert_array_equal(target.head.kernel.numpy(), old_head)
+
+
+def test_dtype_mismatch_is_refused_before_anything_is_assigned(tmp_path):
+    path = str(tmp_path / "block.weights.h5")
+    built_block().save_weights(path)
+    with h5py.File(path, "a") as f:
+        data = f["weights/body/bias"][()]
+        del f["weights/body/bias"]
+        f["weights/body/bias"] = data.astype("float64")
+    target = built_block()
+    before = snapshot(target)
+    with pytest.raises(ValueError, match=r"weights/body/bias: file \(4,\) float64, model \(4,\) float32"):
+        target.load_weights(path)
+    for path_, value in snapshot(target).items():
+        np.testing.assert_array_equal(value, before[path_])
+
+
+def test_load_weights_reads_a_full_model_file(tmp_path):
+    x = tfkit.Input((3,))
+    model = tfkit.Model(x, layers.Dense(2, name="out")(layers.Dense(4, name="hidden")(x)))
+    path = str(tmp_path / "model.h5")
+    model.save(path)
+    twin = tfkit.models.clone_model(model)
+    twin.load_weights(path)
+    np.testing.assert_array_equal(twin(X).numpy(), model(X).numpy())
+
+
+def test_save_weights_of_an_unbuilt_model_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no weights yet"):
+        Block().save_weights(str(tmp_path / "w.h5"))
+
+
+def test_checkpoint_prefix_round_trip(tmp_path):
+    source = built_block()
+    prefix = str(tmp_path / "ckpt" / "block")
+    source.save_weights(prefix)
+    assert os.path.exists(prefix + ".index")
+    target = built_block(swap=True)
+    target.load_weights(prefix)
+    np.testing.assert_array_equal(target(X).numpy(), source(X).numpy())
+
+
+def test_checkpoint_mismatch_fails_and_changes_nothing(tmp_path):
+    prefix = str(tmp_path / "ckpt" / "block")
+    built_block(units=6).save_weights(prefix)
+    target = built_block(units=4)
+    before = snapshot(target)
+    with pytest.raises(ValueError, match="nothing was loaded"):
+        target.load_weights(prefix)
+    for path_, value in snapshot(target).items():
+        np.testing.assert_array_equal(value, before[path_])
+
+
+def test_checkpoint_into_unbuilt_model_says_to_call_it_first(tmp_path):
+    prefix = str(tmp_path / "ckpt" / "block")
+    built_block().save_weights(prefix)
+    with pytest.raises(ValueError, match="Call the model on a batch"):
+        Block().load_weights(prefix)
+    with pytest.raises(FileNotFoundError, match="No checkpoint"):
+        built_block().load_weights(str(tmp_path / "nothing_here"))
+
+
+def test_bfloat16_weights_round_trip(tmp_path):
+    model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, dtype="bfloat16", name="half")])
+    path = str(tmp_path / "bf16.weights.h5")
+    model.save_weights(path)
+    twin = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, dtype="bfloat16", name="half")])
+    twin.load_weights(path)
+    for a, b in zip(model.weights, twin.weights):
+        assert b.dtype == tf.bfloat16
+        np.testing.assert_array_equal(a.numpy().astype("float32"), b.numpy().astype("float32"))
+
+
+def test_automatic_layer_names_mismatch_comes_with_a_hint(tmp_path):
+    path = str(tmp_path / "seq.weights.h5")
+    tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2)]).save_weights(path)
+    other = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2)])  # a second "dense_N" in this process
+    with pytest.raises(ValueError, match="explicit names"):
+        other.load_weights(path)
