@@ -322,3 +322,45 @@ def test_stop_training_and_summary_of_subclassed_model():
     model.summary(print_fn=lines.append)
     text = "\n".join(lines)
     assert 'Model: "tiny"' in text and "Dense" in text and "Total params: 5" in text
+
+
+def test_auto_jit_falls_back_with_a_warning_when_xla_cannot_compile(monkeypatch):
+    from tfkit import trainer
+
+    monkeypatch.setattr(trainer, "_gpu_available", lambda: True)  # "auto" means XLA on GPUs
+
+    class HostOp(tfkit.Layer):
+        def call(self, x):
+            y = tf.numpy_function(lambda a: a * 2, [x], tf.float32)
+            y.set_shape(x.shape)
+            return y
+
+    class WithHostOp(tfkit.Model):
+        def __init__(self):
+            super().__init__()
+            self.host = HostOp()
+            self.dense = layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(self.host(x))
+
+    model = WithHostOp()
+    model.compile(tfkit.optimizers.SGD(0.1), loss="mse")
+    assert model.jit_compile
+    with pytest.warns(RuntimeWarning, match="XLA could not compile model.*falling back"):
+        history = model.fit(np.ones((8, 3), "float32"), np.ones((8, 1), "float32"), verbose=0)
+    assert not model.jit_compile and np.isfinite(history.history["loss"][0])
+
+
+def test_explicit_jit_compile_runs_under_xla():
+    x, y = regression_data(64)
+    model = TinyRegressor()
+    model.compile(tfkit.optimizers.SGD(0.05), loss="mse", jit_compile=True)
+    eager = TinyRegressor()
+    eager.compile(tfkit.optimizers.SGD(0.05), loss="mse", run_eagerly=True)
+    for m in (model, eager):
+        m(x[:1])
+        m.dense.kernel.assign(np.ones((4, 1), "float32"))
+        m.dense.bias.assign(np.zeros(1, "float32"))
+        m.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0)
+    np.testing.assert_allclose(model.dense.kernel.numpy(), eager.dense.kernel.numpy(), rtol=1e-4)

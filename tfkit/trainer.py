@@ -174,9 +174,11 @@ class Trainer:
     def _fallback_from_xla(self, error: Exception) -> bool:
         if not (self.jit_compile and self.jit_auto):
             return False
+        lines = [l.strip() for l in str(error).splitlines() if l.strip()]
+        telling = [l for l in lines if any(k in l for k in ("XLA", "xla", "unsupported", "Unsupported", "compil"))]
+        reason = (telling or lines or [type(error).__name__])[0][:300]
         warnings.warn(
-            f"XLA could not compile model '{self.model.name}' ({type(error).__name__}: "
-            f"{str(error).splitlines()[0][:200]}); falling back to jit_compile=False.",
+            f"XLA could not compile model '{self.model.name}' ({reason}); falling back to jit_compile=False.",
             RuntimeWarning,
             stacklevel=3,
         )
