@@ -38,15 +38,15 @@ def _gpu_available() -> bool:
 class ChunkPlanner:
     """How many steps the next compiled call should run."""
 
-    def __init__(self, setting: Any, per_batch: bool, quiet: bool) -> None:
+    def __init__(self, setting: Any, per_batch: bool, quiet: bool, seconds_per_step: float | None = None) -> None:
         self.fixed = None if setting == "auto" else int(setting)
         if self.fixed is not None and self.fixed < 1:
             raise ValueError(f"steps_per_execution must be a positive int or 'auto', got {setting!r}")
         self.per_batch = per_batch
         self.target = _QUIET_CHUNK_SECONDS if quiet else _TARGET_CHUNK_SECONDS
-        self.seconds_per_step: float | None = None
-        self.size = 1
-        self.calls = 0
+        self.seconds_per_step = seconds_per_step  # remembered from earlier epochs of the same loop
+        self.calls = 0 if seconds_per_step is None else 1
+        self.size = 1 if seconds_per_step is None else self._size_for(seconds_per_step, _MAX_CHUNK)
 
     def next(self, remaining: int | None) -> int:
         if self.per_batch:
@@ -65,8 +65,11 @@ class ChunkPlanner:
             return
         measured = seconds / steps
         self.seconds_per_step = measured if self.seconds_per_step is None else 0.5 * (self.seconds_per_step + measured)
-        wanted = int(self.target / max(self.seconds_per_step, 1e-7))
-        self.size = int(max(1, min(wanted, self.size * 8, _MAX_CHUNK)))
+        self.size = self._size_for(self.seconds_per_step, self.size * 8)
+
+    def _size_for(self, seconds_per_step: float, limit: int) -> int:
+        wanted = int(self.target / max(seconds_per_step, 1e-7))
+        return int(max(1, min(wanted, limit, _MAX_CHUNK)))
 
 
 def _to_floats(logs: Any) -> dict[str, float]:
@@ -127,6 +130,7 @@ class Trainer:
         }
         self._loops: StepLoops | None = None
         self._loops_key: Any = None
+        self._seconds_per_step: dict[tuple, float] = {}
         self._data_seed = tf.Variable(
             np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64), trainable=False, name="data_seed"
         ) if not tf.distribute.has_strategy() else None
@@ -272,7 +276,16 @@ class Trainer:
         return tf.random.experimental.stateless_shuffle(tf.range(n), seed=seed)
 
     def _run_epoch(self, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any, verbose: int) -> dict:
-        planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks(mode), quiet=verbose == 0)
+        planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks(mode), quiet=verbose == 0,
+                               seconds_per_step=self._seconds_per_step.get((mode, data.batch_size)))
+        try:
+            return self._run_planned_epoch(mode, data, cbs, steps_limit, iterator, planner)
+        finally:
+            if planner.seconds_per_step is not None:
+                self._seconds_per_step[(mode, data.batch_size)] = planner.seconds_per_step
+
+    def _run_planned_epoch(self, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any,
+                           planner: ChunkPlanner) -> dict:
         begin_hook = cbs.on_train_batch_begin if mode == "train" else cbs.on_test_batch_begin
         end_hook = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
         if self.run_eagerly:

@@ -44,6 +44,13 @@ def reduce_to_samplewise_values(
     return values, sample_weight
 
 
+def _is_scalar(value: Any) -> bool:
+    shape = getattr(value, "shape", None)
+    if shape is None:
+        return isinstance(value, (int, float))
+    return tf.TensorShape(shape).rank == 0
+
+
 @registry.builtin("metrics")
 class Sum(Metric):
     """The (weighted) sum of all values seen."""
@@ -70,6 +77,14 @@ class Mean(Metric):
         self.count = self.add_variable(shape=(), name="count")
 
     def update_state(self, values: Any, sample_weight: Any = None) -> None:
+        if _is_scalar(values) and (sample_weight is None or _is_scalar(sample_weight)) \
+                and masking.get_mask(values) is None:
+            # The hot path of every training step (the loss tracker): four ops, no broadcasting.
+            value = tf.cast(values, self.dtype)
+            weight = tf.ones((), self.dtype) if sample_weight is None else tf.cast(sample_weight, self.dtype)
+            self.total.assign_add(value * weight)
+            self.count.assign_add(weight)
+            return
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight, tf.reduce_mean, self.dtype)
         self.total.assign_add(tf.reduce_sum(values))
         if sample_weight is not None:

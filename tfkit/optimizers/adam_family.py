@@ -52,11 +52,14 @@ class Adam(Optimizer):
 
     def update_step(self, gradient: tf.Tensor, variable: tf.Variable, learning_rate: Any) -> None:
         dtype = variable.dtype
-        lr = tf.cast(learning_rate, dtype)
-        step = _step(self, dtype)
-        beta_1_power = tf.pow(tf.cast(self.beta_1, dtype), step)
-        beta_2_power = tf.pow(tf.cast(self.beta_2, dtype), step)
-        alpha = lr * tf.sqrt(1.0 - beta_2_power) / (1.0 - beta_1_power)
+
+        def step_size() -> tf.Tensor:
+            step = _step(self, dtype)
+            beta_1_power = tf.pow(tf.cast(self.beta_1, dtype), step)
+            beta_2_power = tf.pow(tf.cast(self.beta_2, dtype), step)
+            return tf.cast(learning_rate, dtype) * tf.sqrt(1.0 - beta_2_power) / (1.0 - beta_1_power)
+
+        alpha = self.once_per_step(("adam_alpha", dtype), step_size)
         index = self.variable_index(variable)
         m = self._momentums[index]
         v = self._velocities[index]

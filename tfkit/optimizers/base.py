@@ -58,7 +58,7 @@ class _Bookkeeping:
 
     __slots__ = (
         "schedule", "model_variables", "index_of_key", "constraints", "use_decay",
-        "averages", "exclude_keys", "exclude_pattern",
+        "averages", "exclude_keys", "exclude_pattern", "per_step",
     )
 
     def __init__(self) -> None:
@@ -70,6 +70,7 @@ class _Bookkeeping:
         self.averages: list[tf.Variable] = []
         self.exclude_keys: set[int] = set()
         self.exclude_pattern: re.Pattern[str] | None = None
+        self.per_step: dict[Any, Any] | None = None
 
 
 class Optimizer(tf.Module):
@@ -433,13 +434,31 @@ class Optimizer(tf.Module):
             def update(variable: Any, fn: Callable[..., Any], *args: Any) -> None:
                 strategy.extended.update(variable, fn, args=args, group=False)
 
-        self._update_shared_state()
-        for grad, index in zip(grads, indices):
-            update(variables[index], self._update_variable, grad, learning_rate, index)
-        if self.use_ema:
-            for index, variable in enumerate(variables):
-                update(variable, self._update_average, index)
+        self._state.per_step = {}
+        try:
+            self._update_shared_state()
+            for grad, index in zip(grads, indices):
+                update(variables[index], self._update_variable, grad, learning_rate, index)
+            if self.use_ema:
+                for index, variable in enumerate(variables):
+                    update(variable, self._update_average, index)
+        finally:
+            self._state.per_step = None
         self._iterations.assign_add(1)
+
+    def once_per_step(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` evaluated once per ``apply`` and shared by every variable's update.
+
+        Scalars such as ``lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)`` are the
+        same for all variables; computing them once keeps the compiled step
+        small (on CPU, each extra scalar op costs about as much as a small matmul).
+        """
+        cache = self._state.per_step
+        if cache is None:
+            return compute()
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
     def _update_variable(self, variable: Any, gradient: Any, learning_rate: Any, index: int) -> None:
         if self._state.use_decay[index]:

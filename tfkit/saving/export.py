@@ -17,10 +17,11 @@ so TensorFlow Serving never sees a half-written version.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import warnings
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import tensorflow as tf
@@ -129,7 +130,22 @@ class _Serving(tf.Module):
     """What the SavedModel holds: the variables the inference call reads, and ``serve``."""
 
 
-def _build_module(model: Any, specs: Any, jit_compile: bool) -> tuple[_Serving, Any]:
+@contextlib.contextmanager
+def _frozen_generators(model: Any) -> Iterator[None]:
+    """While tracing, every SeedGenerator reads its state without advancing it."""
+    from tfkit.random import SeedGenerator, default_seed_generator
+
+    generators = [m for m in model.submodules if isinstance(m, SeedGenerator)] + [default_seed_generator()]
+    for generator in generators:
+        object.__setattr__(generator, "next", generator.state.read_value)
+    try:
+        yield
+    finally:
+        for generator in generators:
+            object.__delattr__(generator, "next")
+
+
+def _build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state: bool) -> tuple[_Serving, Any]:
     flat_specs = tf.nest.flatten(specs)
     names: dict[str, list[str]] = {}
 
@@ -141,7 +157,8 @@ def _build_module(model: Any, specs: Any, jit_compile: bool) -> tuple[_Serving, 
         return dict(zip(names["out"], tf.nest.flatten(outputs)))
 
     function = tf.function(serve, input_signature=flat_specs, jit_compile=bool(jit_compile), autograph=False)
-    concrete = function.get_concrete_function()
+    with _frozen_generators(model) if freeze_random_state else contextlib.nullcontext():
+        concrete = function.get_concrete_function()
     model._clear_losses()  # add_loss values from tracing belong to the traced graph only
     module = _Serving()
     module.model_variables = list(concrete.variables)
@@ -158,6 +175,7 @@ def export_saved_model(
     version: int | None = None,
     overwrite: bool = True,
     warmup_inputs: Any = None,
+    freeze_random_state: bool = False,
 ) -> str:
     """Write ``model`` as a SavedModel for TensorFlow Serving; returns the folder written.
 
@@ -173,6 +191,12 @@ def export_saved_model(
         warmup_inputs: a batch of example inputs; written as TF Serving warmup
             requests (``assets.extra/tf_serving_warmup_requests``) when the
             optional ``tensorflow-serving-api`` package is installed.
+        freeze_random_state: by default random layers (the VAE's sampling) draw
+            new numbers on every call, advancing their generator state in the
+            SavedModel as ``predict`` does. With True every call reuses the
+            saved state: deterministic answers and no variable writes, which
+            converters that freeze variables (tf2onnx) need; with a fixed batch
+            size in ``input_signature`` they fold the draws into constants.
     """
     filepath = os.fspath(filepath)
     if version is not None:
@@ -180,7 +204,7 @@ def export_saved_model(
             raise ValueError(f"version must be a positive int (TensorFlow Serving's version folder), got {version!r}")
         filepath = os.path.join(filepath, str(int(version)))
     specs = _user_signature(input_signature) if input_signature is not None else default_input_signature(model)
-    module, concrete = _build_module(model, specs, jit_compile)
+    module, concrete = _build_module(model, specs, jit_compile, freeze_random_state)
     saved_signatures: dict[str, Any] = {"serving_default": concrete}
     for name, function in (signatures or {}).items():
         if isinstance(function, tf.types.experimental.GenericFunction):

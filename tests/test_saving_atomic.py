@@ -1,0 +1,153 @@
+"""Atomic saves: a save killed midway leaves the previous file intact and loadable."""
+
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import tfkit
+from tfkit import layers
+from tfkit.saving import atomic
+
+WIDTH = 256
+
+
+def model_with(value):
+    model = tfkit.Sequential([tfkit.Input((WIDTH,), name="x"), layers.Dense(WIDTH, name="wide"),
+                              layers.Dense(4, name="head")], name="wide_model")
+    for weight in model.weights:
+        weight.assign(np.full(weight.shape, value, "float32"))
+    return model
+
+
+SAVER = textwrap.dedent(
+    f"""
+    import os, sys, time
+    import numpy as np
+    import tfkit
+    from tfkit import layers
+    from tfkit.saving import h5_format
+
+    path, ready, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+    model = tfkit.Sequential([tfkit.Input(({WIDTH},), name="x"), layers.Dense({WIDTH}, name="wide"),
+                              layers.Dense(4, name="head")], name="wide_model")
+    if mode == "pause":
+        write = h5_format.write_variables
+
+        def write_then_hang(group, variables):
+            write(group, variables)          # part of the new file is on disk...
+            open(ready, "w").close()
+            time.sleep(600)                  # ...and the process is killed here
+
+        h5_format.write_variables = write_then_hang
+        for weight in model.weights:
+            weight.assign(np.full(weight.shape, 2.0, "float32"))
+        model.save(path)
+    else:  # "loop": save versions 1.0, 2.0, 1.0, ... until killed
+        open(ready, "w").close()
+        value = 2.0
+        while True:
+            for weight in model.weights:
+                weight.assign(np.full(weight.shape, value, "float32"))
+            model.save(path)
+            value = 3.0 - value
+    """
+)
+
+
+def _start_saver(tmp_path, path, mode):
+    ready = tmp_path / "ready"
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    proc = subprocess.Popen([sys.executable, "-c", SAVER, str(path), str(ready), mode], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while not ready.exists():
+        if proc.poll() is not None:
+            raise AssertionError(f"the saving process exited early: {proc.stderr.read().decode()[-2000:]}")
+        if time.time() > deadline:
+            proc.kill()
+            raise AssertionError("the saving process never got going")
+        time.sleep(0.05)
+    return proc
+
+
+def _kill(proc):
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    proc.stderr.close()
+
+
+def _values(model):
+    return {float(np.unique(w.numpy())[0]) for w in model.weights}
+
+
+@pytest.mark.slow
+def test_save_killed_midway_leaves_the_previous_file_loadable(tmp_path):
+    path = tmp_path / "model.h5"
+    model_with(1.0).save(str(path))
+    proc = _start_saver(tmp_path, path, "pause")
+    _kill(proc)
+    leftovers = [n for n in os.listdir(tmp_path) if n.startswith("model.h5.tmp-")]
+    assert len(leftovers) == 1  # the killed save's partial file, under a temporary name
+    assert _values(tfkit.load_model(str(path))) == {1.0}
+    model_with(3.0).save(str(path))  # the next successful save cleans up after the killed one
+    assert sorted(os.listdir(tmp_path)) == ["model.h5", "ready"]
+    assert _values(tfkit.load_model(str(path))) == {3.0}
+
+
+@pytest.mark.slow
+def test_save_killed_at_a_random_moment_leaves_a_whole_file(tmp_path):
+    path = tmp_path / "model.h5"
+    model_with(1.0).save(str(path))
+    proc = _start_saver(tmp_path, path, "loop")
+    time.sleep(np.random.uniform(1.0, 3.0))
+    _kill(proc)
+    assert _values(tfkit.load_model(str(path))) in ({1.0}, {2.0})  # one whole version, never a mix
+
+
+def test_failed_write_keeps_the_target_and_removes_the_temporary_file(tmp_path):
+    target = tmp_path / "file.bin"
+    target.write_bytes(b"old")
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        with atomic.atomic_file(str(target)) as tmp:
+            pathlib.Path(tmp).write_bytes(b"half")
+            assert atomic.is_temp_name(tmp) and os.path.dirname(tmp) == str(tmp_path)
+            raise RuntimeError("disk on fire")
+    assert target.read_bytes() == b"old"
+    assert os.listdir(tmp_path) == ["file.bin"]
+
+
+def test_successful_write_replaces_the_target_and_cleans_stale_temporaries(tmp_path):
+    target = tmp_path / "file.bin"
+    stale = tmp_path / "file.bin.tmp-0123456789abcdef"
+    stale.write_bytes(b"left by a killed save")
+    unrelated = tmp_path / "file.bin.tmp-notours"
+    unrelated.write_bytes(b"keep me")
+    with atomic.atomic_file(str(target)) as tmp:
+        pathlib.Path(tmp).write_bytes(b"new")
+    assert target.read_bytes() == b"new"
+    assert sorted(os.listdir(tmp_path)) == ["file.bin", "file.bin.tmp-notours"]
+
+
+def test_directories_are_published_whole(tmp_path):
+    target = tmp_path / "1"
+    with atomic.atomic_directory(str(target)) as tmp:
+        os.makedirs(tmp)
+        pathlib.Path(tmp, "a.txt").write_text("first")
+    with pytest.raises(RuntimeError):
+        with atomic.atomic_directory(str(target)) as tmp:
+            os.makedirs(tmp)
+            pathlib.Path(tmp, "a.txt").write_text("second")
+            raise RuntimeError("interrupted")
+    assert pathlib.Path(target, "a.txt").read_text() == "first"
+    with atomic.atomic_directory(str(target)) as tmp:
+        os.makedirs(tmp)
+        pathlib.Path(tmp, "b.txt").write_text("third")
+    assert os.listdir(target) == ["b.txt"]
+    assert os.listdir(tmp_path) == ["1"]
