@@ -140,7 +140,9 @@ def predict_twice(model_file: str, inputs_file: str, out_file: str) -> None:
 
 def _fresh_python(*args: str) -> None:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    subprocess.run([sys.executable, *args], check=True, env=env, stdout=subprocess.DEVNULL)
+    result = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"the fresh Python process failed:\n{result.stderr[-3000:]}")
 
 
 def save_reload_export(vae, x, model_file: str, export_dir: str, version: int = 1) -> dict:

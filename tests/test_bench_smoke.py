@@ -7,6 +7,7 @@ same functions that turn real measurements into docs/PERFORMANCE.md.
 from __future__ import annotations
 
 import importlib
+import json
 import pathlib
 
 import pytest
@@ -88,8 +89,10 @@ def test_scaling_runs_tfkit_and_keras3_at_four_batch_sizes(bench):
 
 def test_columns_follow_the_fixed_runner_order(bench):
     jobs = bench.spec.plan_jobs(["cnn"], ["raw_tf", "tfkit"], {})
-    assert bench.cli.runners_in(jobs) == ["tfkit", "raw_tf"]
     assert [job.epochs for job in jobs] == [3, 3]
+    records = [record("lstm", "raw_tf"), record("cnn", "keras3"), record("lstm", "tfkit")]
+    assert bench.cli.runners_in(records) == ["tfkit", "keras3", "raw_tf"]
+    assert bench.cli.cases_in(records) == ["lstm", "cnn"]
 
 
 # ------------------------------------------------------------------ numbers
@@ -182,3 +185,17 @@ def test_the_worker_result_is_the_last_marked_line(bench):
     stdout = 'noise\nBENCH_RESULT {"status": "ok", "metrics": {"a": 1}}\nmore noise\n'
     assert bench.orchestrate.parse_result(stdout) == {"status": "ok", "metrics": {"a": 1}}
     assert bench.orchestrate.parse_result("crashed before printing") is None
+
+
+def test_a_saved_run_renders_again_without_running_anything(bench, tmp_path, capsys):
+    context = {"date": "2026-01-02 03:04 UTC", "command": "python tools/bench.py --quick", "repeats": 1,
+               "epochs": "vae 2", "quick": True, "machine": {"CPU": "Fake CPU"}, "versions": {}}
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"context": context, "records": fake_run()}))
+    out = tmp_path / "PERFORMANCE.md"
+    assert bench.cli.main(["--from-json", str(saved), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text == capsys.readouterr().out
+    assert "**Quick smoke run**" in text and "`python tools/bench.py --quick`" in text
+    assert "| VAE b64: epoch, steady state [s] | 0.600 | 1.200 (2.00x) | 0.500 (0.83x) |" in text
+    assert "## Spread" not in text  # one repeat: nothing to spread

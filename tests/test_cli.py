@@ -33,6 +33,7 @@ def test_inspect_h5_prints_version_class_and_weight_paths(model_file, capsys):
     assert "format: tfkit, format_version 1, kind model" in out
     assert "model class: Functional (name 'scorer'), 3 layers" in out
     assert "input shape: [None, 6]" in out
+    assert ["hidden", "Dense"] in [line.split() for line in out.splitlines()]
     assert "compiled: optimizer=Adam, loss=mse" in out
     assert "weights (4 arrays, 83 values):" in out
     lines = [line.split() for line in out.splitlines()]

@@ -16,10 +16,17 @@ from tfkit import layers
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "examples"))
 import vae_mnist  # noqa: E402
 
-SITE_DIRS = [p for p in sys.path if p.endswith("site-packages")]
+SITE_DIRS = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
 WITHOUT_TFKIT_PRELUDE = f"""
 import sys
-sys.path[:0] = {SITE_DIRS!r}   # the installed packages, without running their .pth hooks (tfkit's editable install is one)
+sys.path[:0] = {SITE_DIRS!r}   # installed packages, without their .pth hooks (tfkit's editable install is one)
+
+class NoTfkit:                  # and should tfkit be installed for real, refuse it anyway
+    def find_spec(self, name, path=None, target=None):
+        if name == "tfkit" or name.startswith("tfkit."):
+            raise ImportError("tfkit is not available in this process")
+
+sys.meta_path.insert(0, NoTfkit())
 try:
     import tfkit
 except ImportError:

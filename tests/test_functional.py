@@ -167,3 +167,10 @@ def test_errors_wrong_inputs_and_incompatible_layers_and_disconnected_graph():
     orphan = tfkit.Input((3,), name="orphan")
     with pytest.raises(ValueError, match=r"Graph disconnected.*'orphan'"):
         tfkit.Model(a, layers.Add()([a, orphan]))
+
+
+def test_dict_inputs_in_any_key_order():
+    b, a = tfkit.Input((2,), name="b"), tfkit.Input((3,), name="a")
+    model = tfkit.Model({"b": b, "a": a}, layers.Concatenate()([a, b]))
+    out = model({"b": np.zeros((1, 2), "float32"), "a": np.ones((1, 3), "float32")})
+    np.testing.assert_array_equal(out.numpy(), [[1, 1, 1, 0, 0]])

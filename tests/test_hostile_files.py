@@ -35,6 +35,8 @@ import pytest
 import tfkit
 from tfkit import layers
 
+pytestmark = pytest.mark.slow  # one separate loading process for the whole corpus
+
 CASE_TIMEOUT_S = 60
 WORKER = textwrap.dedent(
     """

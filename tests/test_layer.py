@@ -368,3 +368,17 @@ def test_set_weights_checks_shapes_with_path():
         layer.set_weights([np.zeros((2, 2)), np.zeros(2)])
     layer.set_weights([np.ones((3, 2)), np.zeros(2)])
     np.testing.assert_array_equal(layer(tf.ones((1, 3))).numpy(), [[3.0, 3.0]])
+
+
+def test_unknown_activation_and_initializer_errors_name_the_layer():
+    with pytest.raises(ValueError, match=r"Dense 'head': Unknown activation 'nope'.*Known built-ins: .*relu"):
+        layers.Dense(3, activation="nope", name="head")
+    with pytest.raises(ValueError, match=r"Dense 'proj': Unknown initializer 'zeroes'"):
+        layers.Dense(3, kernel_initializer="zeroes", name="proj")
+
+    class LazyBad(tfkit.Layer):
+        def build(self, input_shape):
+            self.add_weight(shape=(1,), initializer="nope", name="scale")
+
+    with pytest.raises(ValueError, match=r"Layer 'lazy_bad\w*' \(LazyBad\), weight 'scale': Unknown initializer 'nope'"):
+        LazyBad()(tf.ones((1, 1)))

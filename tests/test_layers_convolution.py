@@ -470,7 +470,7 @@ def test_wrong_inputs_raise_errors_naming_the_layer():
         conv(tf.zeros((1, 5, 5, 4)))
     with pytest.raises(ValueError, match="edge_detector.*rank 4"):
         conv(tf.zeros((1, 5, 3)))
-    with pytest.raises(ValueError, match="rank 4.*height, width"):
+    with pytest.raises(ValueError, match="fresh.*rank 4.*rank 3"):  # checked before the first build
         layers.Conv2D(2, 3, name="fresh")(tf.zeros((5, 5, 3)))
     with pytest.raises(ValueError, match="divisible by groups"):
         layers.Conv2D(4, 3, groups=2)(tf.zeros((1, 5, 5, 3)))

@@ -251,7 +251,7 @@ def test_wrong_inputs_raise_errors_naming_the_layer():
     pool(tf.zeros((1, 4, 4, 2)))
     with pytest.raises(ValueError, match="shrink.*rank 4"):
         pool(tf.zeros((1, 4, 2)))
-    with pytest.raises(ValueError, match="rank 3.*steps"):
+    with pytest.raises(ValueError, match="gap.*rank 3.*rank 4"):  # checked before the first build
         layers.GlobalAveragePooling1D(name="gap")(tf.zeros((1, 4, 4, 2)))
     with pytest.raises(ValueError, match="window does not fit"):
         layers.MaxPooling2D(3)(tf.zeros((1, 2, 5, 1)))

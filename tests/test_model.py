@@ -364,3 +364,31 @@ def test_explicit_jit_compile_runs_under_xla():
         m.dense.bias.assign(np.zeros(1, "float32"))
         m.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0)
     np.testing.assert_allclose(model.dense.kernel.numpy(), eager.dense.kernel.numpy(), rtol=1e-4)
+
+
+def test_class_weight_equals_the_matching_sample_weight():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(40, 3)).astype("float32")
+    y = rng.integers(0, 2, size=40)
+    weights = {0: 1.0, 1: 3.0}
+
+    def trained(**kwargs):
+        model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, kernel_initializer="ones")])
+        model.compile(tfkit.optimizers.SGD(0.1), tfkit.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0, **kwargs)
+        return model.layers[0].kernel.numpy()
+
+    by_class = trained(class_weight=weights)
+    by_sample = trained(sample_weight=np.where(y == 1, 3.0, 1.0).astype("float32"))
+    np.testing.assert_allclose(by_class, by_sample, rtol=1e-6)
+    assert not np.allclose(by_class, trained())
+
+
+def test_per_output_losses_are_per_epoch_not_cumulative():
+    inputs = tfkit.Input((4,))
+    model = tfkit.Model(inputs, {"a": layers.Dense(1, name="a")(inputs), "b": layers.Dense(1, name="b")(inputs)})
+    model.compile(tfkit.optimizers.SGD(0.0), loss="mse")  # no learning: every epoch has the same loss
+    x, y = regression_data(32)
+    history = model.fit(x, {"a": y, "b": 2 * y}, epochs=2, verbose=0).history
+    np.testing.assert_allclose(history["a_loss"][0], history["a_loss"][1], rtol=1e-6)
+    np.testing.assert_allclose(history["loss"][1], history["a_loss"][1] + history["b_loss"][1], rtol=1e-5)

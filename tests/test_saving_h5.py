@@ -243,3 +243,14 @@ def test_safe_mode_must_be_a_bool(saved_vae):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert tfkit.load_model(path, safe_mode=False).built  # nothing changes: tfkit has no unsafe path
+
+
+def test_unbuilt_model_round_trips_as_config_only(data, tmp_path):
+    vae = small_vae(compile=False)
+    path = str(tmp_path / "unbuilt.h5")
+    vae.save(path)
+    with h5py.File(path, "r") as f:
+        assert "build_config" not in f.attrs and len(f["weights"]) == 0
+    loaded = tfkit.load_model(path)
+    assert not loaded.weights
+    assert loaded(data[:2]).shape == (2, 20)  # builds on its first call, as any fresh model

@@ -105,6 +105,8 @@ class Layer(tf.Module):
         super().__init_subclass__(**kwargs)
         if "build" in cls.__dict__:  # calling build() directly also marks the layer built
             cls.build = _marking_built(cls.__dict__["build"])
+        if "__init__" in cls.__dict__:  # constructor errors say which layer they are about
+            cls.__init__ = _naming_errors(cls.__dict__["__init__"])
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Layer":
         obj = super().__new__(cls)
@@ -211,19 +213,23 @@ class Layer(tf.Module):
         dtype = tf.as_dtype(dtype or self.variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
-        init = initializers.get(initializer)
+        try:
+            init = initializers.get(initializer)
+            constraint = constraints.get(constraint)
+            reg = regularizers.get(regularizer)
+        except ValueError as error:
+            raise ValueError(f"Layer '{self.path}' ({type(self).__name__}), weight '{name or 'variable'}': {error}") from error
         with tf.init_scope():
             variable = tf.Variable(
                 initial_value=lambda: init(shape, dtype=dtype),
                 trainable=trainable,
                 dtype=dtype,
                 name=name or "variable",
-                constraint=constraints.get(constraint),
+                constraint=constraint,
                 aggregation=_aggregation(aggregation),
                 synchronization=_synchronization(synchronization),
             )
         self._st.weights.append(variable)
-        reg = regularizers.get(regularizer)
         if reg is not None:
             self._st.regularizers.append((variable, reg))
         return variable
@@ -543,6 +549,22 @@ class Layer(tf.Module):
         if "dtype" in later and later["dtype"] is not None:
             layer._st.dtype = _dtype_name(later["dtype"])
         return layer
+
+
+def _naming_errors(init: Any) -> Any:
+    @functools.wraps(init)
+    def init_naming_errors(self: Layer, *args: Any, **kwargs: Any) -> None:
+        try:
+            init(self, *args, **kwargs)
+        except (ValueError, TypeError) as error:
+            if getattr(error, "_tfkit_named", False):
+                raise
+            label = f"{type(self).__name__} '{self._st.name}'" if self._st.name else type(self).__name__
+            named = type(error)(f"{label}: {error}")
+            named._tfkit_named = True
+            raise named from error
+
+    return init_naming_errors
 
 
 def _marking_built(build: Any) -> Any:

@@ -184,6 +184,9 @@ class Model(Layer):
         return names
 
     def reset_metrics(self) -> None:
+        if self._tfkit_trainer is not None:
+            self._tfkit_trainer.reset_metrics()
+            return
         for metric in self.metrics:
             metric.reset_state()
 

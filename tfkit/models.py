@@ -117,7 +117,7 @@ class Functional(Model):
             missing = [k for k in graph.inputs if k not in inputs]
             if missing:
                 raise ValueError(f"Model '{self.name}' expects inputs {list(graph.inputs)}; missing {missing}")
-            flat = [inputs[k] for k in graph.inputs]
+            flat = tf.nest.flatten({k: inputs[k] for k in graph.inputs})  # the same (sorted) order as flat_inputs
         elif isinstance(inputs, dict):
             names = [t.node.layer.name for t in expected]
             missing = [n for n in names if n not in inputs]

@@ -381,6 +381,8 @@ class Trainer:
     def reset_metrics(self) -> None:
         for metric in self.model.metrics:
             metric.reset_state()
+        for tracker in self.compile_loss.trackers:
+            tracker.reset_state()
 
     def evaluate(
         self,

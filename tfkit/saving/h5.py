@@ -205,7 +205,8 @@ def _restore_optimizer(model: Any, f: h5py.File, source: str) -> None:
     if len(variables) != len(ordered):
         raise ValueError(
             f"{source} stores {len(ordered)} optimizer variables, but {type(optimizer).__name__} built for "
-            f"model '{model.name}' has {len(variables)}; the model or optimizer differs from the saved one"
+            f"model '{model.name}' has {len(variables)}; the trainable weights differ from those the optimizer "
+            f"was built for (a layer's `trainable` changed after compile?). Load with compile=False and compile again."
         )
     problems = []
     for index, (variable, dataset) in enumerate(zip(variables, ordered)):
@@ -213,7 +214,8 @@ def _restore_optimizer(model: Any, f: h5py.File, source: str) -> None:
         if reason is not None:
             problems.append(f"optimizer/{index} ({variable.name.split(':')[0]}): {reason}")
     if problems:
-        raise ValueError(f"{source}: optimizer state does not match:\n  " + "\n  ".join(problems))
+        raise ValueError(f"{source}: optimizer state does not match:\n  " + "\n  ".join(problems)
+                         + "\nLoad with compile=False and compile again to start with a fresh optimizer.")
     weights_io.assign([(v, d, f"/optimizer/{i}") for i, (v, d) in enumerate(zip(variables, ordered))])
 
 

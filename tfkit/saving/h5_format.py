@@ -112,7 +112,8 @@ def open_h5(path: str) -> Iterator[h5py.File]:
     if not is_hdf5:
         with open(path, "rb") as handle:
             head = handle.read(16)
-        raise ValueError(f"{path} is not an HDF5 file: it starts with bytes {head!r}, not the HDF5 signature")
+        hint = " (a zip archive, such as a Keras .keras file?)" if head.startswith(b"PK") else ""
+        raise ValueError(f"{path} is not an HDF5 file{hint}: it starts with bytes {head!r}, not the HDF5 signature")
     try:
         handle = h5py.File(path, "r")
     except (OSError, RuntimeError, ValueError) as error:

@@ -46,6 +46,21 @@ def _table_lines(title: str, table: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _layer_lines(config: Any) -> list[str]:
+    """Names and classes of a functional or Sequential model's layers, as the config states them."""
+    inner = config.get("config") if isinstance(config, dict) else None
+    entries = inner.get("layers") if isinstance(inner, dict) else None
+    if not isinstance(entries, list):
+        return []
+    lines = ["layers:"]
+    for entry in entries:
+        if isinstance(entry, dict):
+            layer_config = entry.get("config") if isinstance(entry.get("config"), dict) else {}
+            name = entry.get("name") or layer_config.get("name") or "?"
+            lines.append(f"  {str(name):<24}{str(entry.get('class_name'))[:60]}")
+    return lines
+
+
 def _compile_summary(config: dict) -> str:
     optimizer = config.get("optimizer")
     name = optimizer.get("class_name") if isinstance(optimizer, dict) else optimizer
@@ -71,6 +86,7 @@ def describe_h5(path: str) -> list[str]:
             if isinstance(inner, dict) and isinstance(inner.get("layers"), list):
                 model_class += f", {len(inner['layers'])} layers"
         lines.append(f"model class: {model_class or 'unknown'}")
+        lines += _layer_lines(config)
         build = _json_attr(f, "build_config")
         lines.append(f"input shape: {build.get('input_shape') if isinstance(build, dict) else 'not stored (model unbuilt)'}")
         compiled = _json_attr(f, "compile_config")

@@ -61,8 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="epochs of every training workload (default: vae 5, cnn 3, lstm 4, "
                              "scaling 3; --quick: 2); steady state needs at least 2")
     parser.add_argument("--out", default=DEFAULT_OUT,
-                        help=f"Markdown report, overwritten (default {DEFAULT_OUT}; '-' writes none)")
+                        help=f"Markdown report, overwritten; a relative path is taken from the repository "
+                             f"root (default {DEFAULT_OUT}; '-' writes none)")
     parser.add_argument("--json", default=None, help="also write every raw measurement to this JSON file")
+    parser.add_argument("--from-json", default=None,
+                        help="run nothing: render the report of a run saved with --json")
     parser.add_argument("--timeout", type=float, default=1800.0,
                         help="seconds one measurement may take before it counts as failed (default 1800)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
@@ -86,14 +89,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def runners_in(jobs: list[spec.Job]) -> list[str]:
-    """The table's columns: runners that have at least one job, in the fixed order."""
-    used = {job.runner for job in jobs}
+def runners_in(records: list[dict[str, Any]]) -> list[str]:
+    """The table's columns: runners with at least one record, in the fixed order."""
+    used = {record["job"]["runner"] for record in records}
     return [runner.name for runner in spec.RUNNERS if runner.name in used]
 
 
-def cases_in(jobs: list[spec.Job]) -> list[str]:
-    return list(dict.fromkeys(job.case for job in jobs))
+def cases_in(records: list[dict[str, Any]]) -> list[str]:
+    return list(dict.fromkeys(record["job"]["case"] for record in records))
+
+
+def render_records(records: list[dict[str, Any]], context: dict[str, Any]) -> str:
+    """The Markdown report of a run's raw records."""
+    from bench import report
+
+    return report.render(report.aggregate(records), runners_in(records), cases_in(records), context)
 
 
 def _tfkit_version(repo_root: pathlib.Path) -> str:
@@ -120,8 +130,8 @@ def _load() -> str:
         return "?"
 
 
-def run_benchmark(args: argparse.Namespace, argv: list[str]) -> str:
-    """Run every job ``args.repeats`` times, interleaved; return the Markdown report."""
+def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Run every job ``args.repeats`` times, interleaved; return the records and the run's facts."""
     from bench import orchestrate, report
 
     jobs = spec.plan_jobs(args.workloads, args.peers, args.epoch_counts, quick=args.quick)
@@ -138,16 +148,15 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> str:
             for job in jobs:
                 if (job.case, job.runner) in given_up:
                     continue
-                print(f"[{repeat}/{args.repeats}] {job.case:<12} {job.runner:<16}", end=" ",
+                print(f"[{repeat}/{args.repeats}] {job.case:<13} {job.runner:<16}", end=" ",
                       file=sys.stderr, flush=True)
                 result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout)
-                summary = result.get("reason") or ", ".join(
+                brief = result.get("reason") or ", ".join(
                     f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run")
-                print(f"{result['wall_s']:6.1f} s  {result['status']}: {summary}", file=sys.stderr, flush=True)
+                print(f"{result['wall_s']:6.1f} s  {result['status']}: {brief}", file=sys.stderr, flush=True)
                 if result["status"] == "unavailable":
                     given_up.add((job.case, job.runner))
                 records.append({"repeat": repeat, "job": job.to_json(), "result": result})
-    summary = report.aggregate(records)
     context = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python tools/bench.py" + (" " + shlex.join(argv) if argv else ""),
@@ -159,9 +168,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> str:
         "wall": f"{time.perf_counter() - started:.0f} s",
         "machine": report.machine_info(), "versions": report.package_versions(),
     }
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"context": context, "records": records}, indent=1))
-    return report.render(summary, runners_in(jobs), cases_in(jobs), context)
+    return records, context
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,8 +181,15 @@ def main(argv: list[str] | None = None) -> int:
         from bench import data
         data.prepare(args.prepare_data)
         return 0
-    text = run_benchmark(args, argv)
-    print(text)
+    if args.from_json is not None:
+        saved = json.loads(pathlib.Path(args.from_json).read_text())
+        records, context = saved["records"], saved["context"]
+    else:
+        records, context = run_benchmark(args, argv)
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps({"context": context, "records": records}, indent=1))
+    text = render_records(records, context)
+    print(text, end="")
     if args.out != "-":
         from bench import orchestrate
         out = pathlib.Path(args.out)

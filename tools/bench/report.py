@@ -226,7 +226,8 @@ def settings_lines(summary: Summary, runners: list[str]) -> list[str]:
             if runner_name == name and cell.info:
                 resolved = cell.info
                 break
-        details = ", ".join(f"{key}={value}" for key, value in resolved.items() if key != "tfkit_file")
+        details = ", ".join(f"{key}={value}" for key, value in resolved.items()
+                            if key not in ("tfkit_file", "keras_version"))
         lines.append(f"- {runner.title}: {named}" + (f" (resolved: {details})" if details else ""))
     return lines
 
@@ -252,8 +253,8 @@ def render(summary: Summary, runners: list[str], cases: list[str], context: dict
     footnotes = Footnotes()
     lines = [HEADER]
     if context.get("quick"):
-        lines += ["**Quick smoke run** (1 repeat, 2 epochs): the numbers are for checking that the "
-                  "tool works, not for judging targets.", ""]
+        lines += ["**Quick smoke run** (`--quick`): the numbers are for checking that the tool "
+                  "works, not for judging targets.", ""]
     lines += ["## Run", ""]
     lines += [f"- Date: {context['date']}", f"- Command: `{context['command']}`",
               f"- Repeats: {context['repeats']}; epochs: {context['epochs']}",
