@@ -181,14 +181,8 @@ def get(identifier: Any) -> Callable[..., Any]:
     """An activation from a name, a config or a callable; ``None`` gives :func:`linear`."""
     if identifier is None:
         return linear
-    obj = registry.resolve(_KIND, identifier)
-    if isinstance(obj, type):
-        obj = obj()
-    if callable(obj):
-        return obj
-    raise ValueError(
-        f"Could not interpret activation {identifier!r}: expected a name such as 'relu', "
-        f"a {{'class_name', 'config'}} dict or a callable"
+    return registry.resolve_callable(
+        _KIND, identifier, "a name such as 'relu', a {'class_name', 'config'} dict or a callable"
     )
 
 

@@ -145,14 +145,8 @@ def get(identifier: Any) -> Any:
     """A constraint from a name, a config dict, an object or a callable; ``None`` stays ``None``."""
     if identifier is None:
         return None
-    obj = registry.resolve(_KIND, identifier)
-    if isinstance(obj, type):
-        obj = obj()
-    if callable(obj):
-        return obj
-    raise ValueError(
-        f"Could not interpret constraint {identifier!r}: expected a name such as 'max_norm', "
-        f"a {{'class_name', 'config'}} dict, a Constraint or a callable(weight)"
+    return registry.resolve_callable(
+        _KIND, identifier, "a name such as 'max_norm', a {'class_name', 'config'} dict, a Constraint or a callable(weight)"
     )
 
 

@@ -417,14 +417,8 @@ def get(identifier: Any) -> Any:
     """
     if identifier is None:
         return None
-    obj = registry.resolve(_KIND, identifier)
-    if isinstance(obj, type):
-        obj = obj()
-    if callable(obj):
-        return obj
-    raise ValueError(
-        f"Could not interpret initializer {identifier!r}: expected a name such as 'glorot_uniform', "
-        f"a {{'class_name', 'config'}} dict, an Initializer or a callable(shape, dtype)"
+    return registry.resolve_callable(
+        _KIND, identifier, "a name such as 'glorot_uniform', a {'class_name', 'config'} dict, an Initializer or a callable(shape, dtype)"
     )
 
 

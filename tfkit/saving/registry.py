@@ -204,3 +204,16 @@ def to_config(kind: str, obj: Any) -> Any:
     if isinstance(obj, type) or callable(obj) and not hasattr(obj, "get_config"):
         return name_for(kind, obj)
     return {"class_name": name_for(kind, type(obj)), "config": obj.get_config()}
+
+
+def resolve_callable(kind: str, identifier: Any, expected: str) -> Any:
+    """:func:`resolve`, then check the result is callable (a class gives a default instance).
+
+    ``expected`` completes the error message: "expected <expected>".
+    """
+    obj = resolve(kind, identifier)
+    if isinstance(obj, type):
+        obj = obj()
+    if callable(obj):
+        return obj
+    raise ValueError(f"Could not interpret {_SINGULAR.get(kind, kind)} {identifier!r}: expected {expected}")
