@@ -34,6 +34,23 @@ class ArrayData:
     def cardinality(self) -> int:
         return self.steps_per_epoch
 
+    def layout(self) -> tuple[Any, tuple]:
+        """``(template, unique)``: each distinct tensor once, and where it goes in ``tensors``.
+
+        ``fit(x, x)`` holds one tensor in two places; the compiled loop then
+        cuts each batch from it once instead of twice.
+        """
+        unique: list[tf.Tensor] = []
+        position: dict[int, int] = {}
+
+        def place(tensor: tf.Tensor) -> int:
+            if id(tensor) not in position:
+                position[id(tensor)] = len(unique)
+                unique.append(tensor)
+            return position[id(tensor)]
+
+        return tf.nest.map_structure(place, self.tensors), tuple(unique)
+
     def as_dataset(self) -> tf.data.Dataset:
         dataset = tf.data.Dataset.from_tensor_slices(self.tensors)
         return dataset.batch(self.batch_size)

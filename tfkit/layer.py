@@ -22,7 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit import autograph, call_context, config_capture, masking, tracking
+from tfkit import autograph, call_context, config_capture, masking, tracking, variable_options
 from tfkit.symbolic import is_symbolic
 from tfkit.input_spec import InputSpec
 
@@ -140,7 +140,7 @@ class Layer(tf.Module):
         super().__init__(name=module_name)
         st = self._st
         st.name = layer_name
-        st.dtype = _dtype_name(dtype)
+        st.dtype = variable_options.dtype_name(dtype)
         st.trainable = bool(trainable)
         st.autocast = autocast
         st.supports_masking = type(self).compute_mask is not Layer.compute_mask
@@ -226,8 +226,8 @@ class Layer(tf.Module):
                 dtype=dtype,
                 name=name or "variable",
                 constraint=constraint,
-                aggregation=_aggregation(aggregation),
-                synchronization=_synchronization(synchronization),
+                aggregation=variable_options.aggregation(aggregation),
+                synchronization=variable_options.synchronization(synchronization),
             )
         self._st.weights.append(variable)
         if reg is not None:
@@ -547,7 +547,7 @@ class Layer(tf.Module):
         if "name" in later:
             layer._st.name = later["name"]
         if "dtype" in later and later["dtype"] is not None:
-            layer._st.dtype = _dtype_name(later["dtype"])
+            layer._st.dtype = variable_options.dtype_name(later["dtype"])
         return layer
 
 
@@ -595,42 +595,3 @@ def _shape_tuple(value: Any) -> Any:
     if shape.rank is None:
         return None
     return tuple(shape.as_list())
-
-
-def _dtype_name(dtype: Any) -> str:
-    if dtype is None:
-        return "float32"
-    if isinstance(dtype, dict):
-        dtype = dtype.get("config", {}).get("name", "float32")
-    try:
-        return tf.as_dtype(dtype).name
-    except TypeError as error:
-        raise ValueError(f"Unknown dtype {dtype!r}: expected a TensorFlow dtype name such as 'float32'") from error
-
-
-def _aggregation(value: Any) -> tf.VariableAggregation:
-    if isinstance(value, tf.VariableAggregation):
-        return value
-    table = {
-        "none": tf.VariableAggregation.NONE,
-        "mean": tf.VariableAggregation.MEAN,
-        "sum": tf.VariableAggregation.SUM,
-        "only_first_replica": tf.VariableAggregation.ONLY_FIRST_REPLICA,
-    }
-    if value not in table:
-        raise ValueError(f"aggregation must be one of {sorted(table)}, got {value!r}")
-    return table[value]
-
-
-def _synchronization(value: Any) -> tf.VariableSynchronization:
-    if isinstance(value, tf.VariableSynchronization):
-        return value
-    table = {
-        "auto": tf.VariableSynchronization.AUTO,
-        "on_read": tf.VariableSynchronization.ON_READ,
-        "on_write": tf.VariableSynchronization.ON_WRITE,
-        "none": tf.VariableSynchronization.NONE,
-    }
-    if value not in table:
-        raise ValueError(f"synchronization must be one of {sorted(table)}, got {value!r}")
-    return table[value]

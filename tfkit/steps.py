@@ -1,7 +1,8 @@
 """Compiled multi-step loops: many ``train_step``s per ``tf.function`` call.
 
     loops = StepLoops(model, jit_compile=False)
-    logs = loops.array_loop("train", batch_size=64)(tensors, order, start, count)
+    template, unique = data.layout()
+    logs = loops.array_loop("train", 64, data.element_spec(), template)(unique, order, start, count)
     steps_done, logs = loops.iterator_loop("train")(iterator, count)
 
 An in-memory epoch never leaves the graph between batches: batches are cut
@@ -49,15 +50,6 @@ class StepLoops:
         outputs = self.strategy.run(step, args=(batch,))
         return outputs
 
-    def _reduce(self, logs: Any) -> Any:
-        if self.strategy is None:
-            return logs
-        return tf.nest.map_structure(
-            lambda v: self.strategy.reduce(tf.distribute.ReduceOp.MEAN, v, axis=None)
-            if v.dtype.is_floating else self.strategy.experimental_local_results(v)[0],
-            logs,
-        )
-
     def _initial_logs(self, mode: str, batch_spec: Any) -> Any:
         """Zeros shaped like a custom step's logs, found by tracing it once (never run)."""
         step = {"train": self.model.train_step, "test": self.model.test_step}[mode]
@@ -74,24 +66,27 @@ class StepLoops:
 
     # ------------------------------------------------------ in-memory loops
 
-    def array_loop(self, mode: str, batch_size: int, batch_spec: Any) -> Callable:
-        """``fn(tensors, order, start, count)`` -> logs after ``count`` batches.
+    def array_loop(self, mode: str, batch_size: int, batch_spec: Any, template: Any) -> Callable:
+        """``fn(unique, order, start, count)`` -> logs after ``count`` batches.
 
-        Batch ``k`` is ``tensors[order[k*batch_size:(k+1)*batch_size]]``; the
-        last batch may be short.
+        ``unique`` holds each distinct data tensor once and ``template`` says
+        where each goes in the batch structure (``ArrayData.layout``). Batch
+        ``k`` takes rows ``order[k*batch_size:(k+1)*batch_size]``; the last
+        batch may be short.
         """
-        key = ("array", mode, batch_size)
+        key = ("array", mode, batch_size, repr(template))
         if key in self._cache:
             return self._cache[key]
         step = self._step(mode)
         custom = self._overridden(mode)
         log_specs = self._initial_logs(mode, batch_spec) if custom else None
 
-        def cut(tensors: Any, order: tf.Tensor, index: tf.Tensor) -> Any:
+        def cut(unique: Any, order: tf.Tensor, index: tf.Tensor) -> Any:
             begin = index * batch_size
             end = tf.minimum(begin + batch_size, tf.shape(order)[0])
             rows = order[begin:end]
-            return tf.nest.map_structure(lambda t: tf.gather(t, rows), tensors)
+            batches = [tf.gather(t, rows) for t in unique]
+            return tf.nest.map_structure(lambda position: batches[position], template)
 
         if not custom:
             def loop(tensors, order, start, count):

@@ -131,15 +131,11 @@ class Trainer:
         self._loops: StepLoops | None = None
         self._loops_key: Any = None
         self._seconds_per_step: dict[tuple, float] = {}
-        self._data_seed = tf.Variable(
-            np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64), trainable=False, name="data_seed"
-        ) if not tf.distribute.has_strategy() else None
-        if self._data_seed is None:
-            with self._scope():
-                self._data_seed = tf.Variable(
-                    np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64), trainable=False, name="data_seed",
-                    aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
-                )
+        with self._scope():  # the shuffling seed: part of the state BackupAndRestore and h5 files keep
+            self._data_seed = tf.Variable(
+                np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64), trainable=False, name="data_seed",
+                aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
+            )
 
     def _scope(self) -> Any:
         return self.strategy.scope() if self.strategy is not None else _null_scope()
@@ -308,18 +304,18 @@ class Trainer:
         total = min(steps_limit or data.steps_per_epoch, data.steps_per_epoch)
         order = self._epoch_order(data) if mode == "train" else tf.range(data.num_samples)
         batch_spec = data.element_spec()
+        template, unique = data.layout()
         logs: dict = {}
         step = 0
         while step < total:
             count = planner.next(total - step)
-            fn = self.loops().array_loop(mode, data.batch_size, batch_spec)
-            if fn.max_count:
+            if self.loops().array_loop(mode, data.batch_size, batch_spec, template).max_count:
                 count = 1
             if planner.per_batch:
                 begin_hook(step)
-            raw, seconds = self._timed(
-                lambda: self.loops().array_loop(mode, data.batch_size, batch_spec)(
-                    data.tensors, order, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
+            raw, seconds = self._timed(  # loops() again: an XLA fallback inside _timed rebuilds them
+                lambda: self.loops().array_loop(mode, data.batch_size, batch_spec, template)(
+                    unique, order, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
                 )
             )
             logs = _to_floats(raw)
@@ -481,8 +477,9 @@ class Trainer:
         if self.run_eagerly:
             step_fn = self.model.train_step if mode == "train" else self.model.test_step
             return _to_floats(step_fn(data.tensors))
-        fn = self.loops().array_loop(mode, data.batch_size, data.element_spec())
-        raw, _ = self._timed(lambda: fn(data.tensors, tf.range(data.num_samples), tf.constant(0), tf.constant(1)))
+        template, unique = data.layout()
+        fn = self.loops().array_loop(mode, data.batch_size, data.element_spec(), template)
+        raw, _ = self._timed(lambda: fn(unique, tf.range(data.num_samples), tf.constant(0), tf.constant(1)))
         return _to_floats(raw)
 
     def checkpoint_state(self) -> dict[str, Any]:
