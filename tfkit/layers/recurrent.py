@@ -17,6 +17,8 @@ them until ``reset_states()``.
 
 from __future__ import annotations
 
+import contextlib
+
 import inspect
 from typing import Any, Sequence
 
@@ -273,17 +275,19 @@ class RNN(Layer):
                 lambda x: tf.transpose(x, [1, 0, *range(2, x.shape.rank)]), sequences
             )
 
-        last_output, outputs, final_states = rnn_loop.run(
-            step,
-            loop_inputs,
-            states,
-            output_like=self._output_like(first, states),
-            mask=time_major_mask,
-            go_backwards=self.go_backwards,
-            unroll=self.unroll,
-            zero_output_for_mask=self.zero_output_for_mask,
-            return_sequences=self.return_sequences,
-        )
+        reading = self.cell.weights_read_once() if isinstance(self.cell, _RecurrentCell) else contextlib.nullcontext()
+        with reading:
+            last_output, outputs, final_states = rnn_loop.run(
+                step,
+                loop_inputs,
+                states,
+                output_like=self._output_like(first, states),
+                mask=time_major_mask,
+                go_backwards=self.go_backwards,
+                unroll=self.unroll,
+                zero_output_for_mask=self.zero_output_for_mask,
+                return_sequences=self.return_sequences,
+            )
         if self.stateful:
             for variable, value in zip(self.rnn_states.values, final_states):
                 variable.assign(tf.cast(value, variable.dtype))

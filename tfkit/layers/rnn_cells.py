@@ -19,7 +19,9 @@ gates), drawn only when ``training`` is true.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import contextlib
+
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import tensorflow as tf
@@ -152,7 +154,27 @@ class _RecurrentCell(Layer):
         return self.bias_initializer
 
     def _input_bias(self, dtype: tf.DType) -> tf.Tensor | None:
-        return None if self.bias is None else _matching(self.bias, dtype)
+        return None if self.bias is None else self._weight(self.bias, dtype)
+
+    @contextlib.contextmanager
+    def weights_read_once(self) -> Iterator[None]:
+        """Inside the block, the step reads each weight from one value read before the loop.
+
+        A variable read inside a ``tf.while_loop`` body is a new tensor at every
+        timestep, and the loop's gradient then stores it once per timestep; a
+        value read before the loop is loop-invariant and stored once.
+        """
+        weights = [w for w in (self.kernel, self.recurrent_kernel, self.bias) if w is not None]
+        self._tfkit_weight_values = {id(w): tf.convert_to_tensor(w) for w in weights}
+        try:
+            yield
+        finally:
+            self._tfkit_weight_values = None
+
+    def _weight(self, weight: tf.Variable, dtype: tf.DType) -> tf.Tensor:
+        values = getattr(self, "_tfkit_weight_values", None)
+        value = values.get(id(weight), weight) if values else weight
+        return _matching(value, dtype)
 
     # ------------------------------------------------------------- dropout
 
@@ -174,7 +196,7 @@ class _RecurrentCell(Layer):
         """
         if input_mask is not None:
             inputs = inputs * input_mask
-        kernel = _matching(self.kernel, inputs.dtype)
+        kernel = self._weight(self.kernel, inputs.dtype)
         if inputs.shape.rank == 2:
             projected = tf.matmul(inputs, kernel)
         else:
@@ -251,7 +273,7 @@ class SimpleRNNCell(_RecurrentCell):
         h_prev = states[0]
         if recurrent_mask is not None:
             h_prev = h_prev * recurrent_mask
-        h = self.activation(projected + tf.matmul(h_prev, _matching(self.recurrent_kernel, projected.dtype)))
+        h = self.activation(projected + tf.matmul(h_prev, self._weight(self.recurrent_kernel, projected.dtype)))
         return h, [h]
 
 
@@ -320,7 +342,7 @@ class LSTMCell(_RecurrentCell):
         h_prev, c_prev = states[0], states[1]
         if recurrent_mask is not None:
             h_prev = h_prev * recurrent_mask
-        z = projected + tf.matmul(h_prev, _matching(self.recurrent_kernel, projected.dtype))
+        z = projected + tf.matmul(h_prev, self._weight(self.recurrent_kernel, projected.dtype))
         z_i, z_f, z_c, z_o = tf.split(z, 4, axis=-1)
         i = self.recurrent_activation(z_i)
         f = self.recurrent_activation(z_f)
@@ -390,19 +412,19 @@ class GRUCell(_RecurrentCell):
     def _input_bias(self, dtype: tf.DType) -> tf.Tensor | None:
         if self.bias is None:
             return None
-        bias = _matching(self.bias, dtype)
+        bias = self._weight(self.bias, dtype)
         return bias[0] if self.reset_after else bias
 
     def step(self, projected: tf.Tensor, states: Sequence[tf.Tensor], recurrent_mask: Any = None) -> tuple:
         h_prev = states[0]
         h_in = h_prev if recurrent_mask is None else h_prev * recurrent_mask
-        recurrent_kernel = _matching(self.recurrent_kernel, projected.dtype)
+        recurrent_kernel = self._weight(self.recurrent_kernel, projected.dtype)
         x_z, x_r, x_h = tf.split(projected, 3, axis=-1)
         units = self.units
         if self.reset_after:
             inner = tf.matmul(h_in, recurrent_kernel)
             if self.bias is not None:
-                inner = inner + _matching(self.bias, projected.dtype)[1]
+                inner = inner + self._weight(self.bias, projected.dtype)[1]
             r_z, r_r, r_h = tf.split(inner, 3, axis=-1)
             z = self.recurrent_activation(x_z + r_z)
             r = self.recurrent_activation(x_r + r_r)
