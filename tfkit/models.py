@@ -14,7 +14,7 @@ import tensorflow as tf
 
 from tfkit import masking
 from tfkit.config_capture import to_plain
-from tfkit.functional import FunctionalGraph, InputLayer, Node, record_call
+from tfkit.functional import FunctionalGraph, InputLayer
 from tfkit.layer import Layer
 from tfkit.model import Model
 from tfkit.saving import registry

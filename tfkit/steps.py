@@ -39,10 +39,9 @@ class StepLoops:
         return step
 
     def _overridden(self, mode: str) -> bool:
-        from tfkit.model import Model
-
-        name = f"{mode}_step"
-        return getattr(type(self.model), name) is not getattr(Model, name)
+        """Whether the model's class (not tfkit's ``Model``) defines ``<mode>_step``."""
+        method = getattr(type(self.model), f"{mode}_step")
+        return getattr(method, "__module__", None) != "tfkit.model"
 
     def _run(self, step: Callable, batch: Any) -> Any:
         if self.strategy is None:
