@@ -2,7 +2,7 @@
 
     loops = StepLoops(model, jit_compile=False)
     template, unique = data.layout()
-    logs = loops.array_loop("train", 64, data.element_spec(), template)(unique, order, start, count)
+    logs = loops.array_loop("train", 64, data.element_spec(), template)(unique, order, first_row, count)
     steps_done, logs = loops.iterator_loop("train")(iterator, count)
 
 An in-memory epoch never leaves the graph between batches: batches are cut
@@ -66,12 +66,14 @@ class StepLoops:
     # ------------------------------------------------------ in-memory loops
 
     def array_loop(self, mode: str, batch_size: int, batch_spec: Any, template: Any) -> Callable:
-        """``fn(unique, order, start, count)`` -> logs after ``count`` batches.
+        """``fn(unique, order, first_row, count)`` -> logs after ``count`` batches of ``batch_size``.
 
         ``unique`` holds each distinct data tensor once and ``template`` says
         where each goes in the batch structure (``ArrayData.layout``). Batch
-        ``k`` takes rows ``order[k*batch_size:(k+1)*batch_size]``; the last
-        batch may be short.
+        ``k`` takes rows ``order[first_row + k*batch_size:][:batch_size]``. The
+        batch size is static inside the graph, so gradients of same-shape ops
+        need no broadcasting bookkeeping; a short last batch gets its own
+        function (one more trace).
         """
         key = ("array", mode, batch_size, repr(template))
         if key in self._cache:
@@ -80,27 +82,25 @@ class StepLoops:
         custom = self._overridden(mode)
         log_specs = self._initial_logs(mode, batch_spec) if custom else None
 
-        def cut(unique: Any, order: tf.Tensor, index: tf.Tensor) -> Any:
-            begin = index * batch_size
-            end = tf.minimum(begin + batch_size, tf.shape(order)[0])
-            rows = order[begin:end]
+        def cut(unique: Any, order: tf.Tensor, first_row: tf.Tensor, index: tf.Tensor) -> Any:
+            rows = tf.slice(order, [first_row + index * batch_size], [batch_size])
             batches = [tf.gather(t, rows) for t in unique]
             return tf.nest.map_structure(lambda position: batches[position], template)
 
         if not custom:
-            def loop(tensors, order, start, count):
+            def loop(tensors, order, first_row, count):
                 for i in tf.range(count):
-                    step(cut(tensors, order, start + i))
+                    step(cut(tensors, order, first_row, i))
                 return self._metric_logs()
         elif log_specs is not None:
-            def loop(tensors, order, start, count):
+            def loop(tensors, order, first_row, count):
                 logs = tf.nest.map_structure(lambda s: tf.zeros(s.shape, s.dtype), log_specs)
                 for i in tf.range(count):
-                    logs = step(cut(tensors, order, start + i))
+                    logs = step(cut(tensors, order, first_row, i))
                 return logs
         else:  # logs of varying shape cannot be loop variables: one step per call
-            def loop(tensors, order, start, count):
-                return step(cut(tensors, order, start))
+            def loop(tensors, order, first_row, count):
+                return step(cut(tensors, order, first_row, 0))
 
         fn = tf.function(loop, reduce_retracing=True)
         fn.max_count = 1 if custom and log_specs is None else None

@@ -305,21 +305,26 @@ class Trainer:
         order = self._epoch_order(data) if mode == "train" else tf.range(data.num_samples)
         batch_spec = data.element_spec()
         template, unique = data.layout()
+        full_batches, last = divmod(data.num_samples, data.batch_size)
         logs: dict = {}
         step = 0
         while step < total:
-            count = planner.next(total - step)
-            if self.loops().array_loop(mode, data.batch_size, batch_spec, template).max_count:
+            # Full batches run in chunks; a short last batch runs alone with its own static size.
+            batch_size = data.batch_size if step < full_batches else last
+            count = planner.next(min(total, full_batches) - step) if step < full_batches else 1
+            if self.loops().array_loop(mode, batch_size, batch_spec, template).max_count:
                 count = 1
             if planner.per_batch:
                 begin_hook(step)
+            first_row = step * data.batch_size
             raw, seconds = self._timed(  # loops() again: an XLA fallback inside _timed rebuilds them
-                lambda: self.loops().array_loop(mode, data.batch_size, batch_spec, template)(
-                    unique, order, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
+                lambda: self.loops().array_loop(mode, batch_size, batch_spec, template)(
+                    unique, order, tf.constant(first_row, tf.int32), tf.constant(count, tf.int32)
                 )
             )
             logs = _to_floats(raw)
-            planner.record(count, seconds)
+            if batch_size == data.batch_size:
+                planner.record(count, seconds)
             step += count
             end_hook(step - 1, logs)
             if mode == "train" and self.model.stop_training:

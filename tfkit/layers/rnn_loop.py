@@ -24,9 +24,14 @@ StepFn = Callable[[Any, list], tuple]
 
 
 def _broadcast_mask(mask_t: tf.Tensor, like: tf.Tensor) -> tf.Tensor:
-    """A ``(batch,)`` mask reshaped to ``(batch, 1, ..., 1)`` to select rows of ``like``."""
-    extra = like.shape.rank - 1
-    return tf.reshape(mask_t, [-1] + [1] * extra) if extra > 0 else mask_t
+    """A ``(batch, 1)`` mask reshaped to ``(batch, 1, ..., 1)`` to select rows of ``like``.
+
+    The mask arrives as ``(batch, 1)`` (expanded once, before the loop), which
+    already fits the usual ``(batch, units)`` outputs and states: no op per step.
+    """
+    if like.shape.rank == mask_t.shape.rank:
+        return mask_t
+    return tf.reshape(mask_t, [-1] + [1] * (like.shape.rank - 1))
 
 
 def _select(mask_t: tf.Tensor, new: Sequence[tf.Tensor], old: Sequence[tf.Tensor]) -> list[tf.Tensor]:
@@ -71,6 +76,8 @@ def run(
             mask = tf.reverse(mask, [0])
     if mask is not None and mask.dtype != tf.bool:
         mask = tf.cast(mask, tf.bool)
+    if mask is not None:
+        mask = tf.expand_dims(mask, -1)  # (time, batch, 1): selects rows of (batch, units) tensors as is
     states = list(initial_states)
     zeros = tf.zeros_like(output_like)
     if unroll:
