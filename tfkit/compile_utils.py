@@ -52,8 +52,6 @@ class CompileLoss:
     """The compiled loss of a model: a weighted sum of one loss per output."""
 
     def __init__(self, loss: Any, loss_weights: Any, output_names: Sequence[str]) -> None:
-        self.config = loss
-        self.loss_weights_config = loss_weights
         self.output_names = list(output_names)
         self.losses = [losses_module.get(l) if l is not None else None for l in _per_output(loss, self.output_names, "loss")]
         if loss_weights is None:

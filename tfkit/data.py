@@ -30,10 +30,6 @@ class ArrayData:
         self.num_samples = _num_samples(tensors)
         self.steps_per_epoch = max(1, math.ceil(self.num_samples / self.batch_size)) if self.num_samples else 0
 
-    @property
-    def cardinality(self) -> int:
-        return self.steps_per_epoch
-
     def layout(self) -> tuple[Any, tuple]:
         """``(template, unique)``: each distinct tensor once, and where it goes in ``tensors``.
 
@@ -69,10 +65,6 @@ class DatasetData:
         cardinality = int(dataset.cardinality())
         self.steps_per_epoch = steps_per_epoch or (cardinality if cardinality >= 0 else None)
         self.batch_size = None
-
-    @property
-    def cardinality(self) -> int | None:
-        return self.steps_per_epoch
 
     def as_dataset(self) -> tf.data.Dataset:
         return self.dataset

@@ -56,7 +56,7 @@ class InputLayer(Layer):
     def __init__(self, shape: Sequence[int | None] | None = None, batch_size: int | None = None,
                  dtype: Any = "float32", sparse: bool = False, ragged: bool = False,
                  batch_shape: Sequence[int | None] | None = None, name: str | None = None,
-                 input_tensor: Any = None, **kwargs: Any) -> None:
+                 **kwargs: Any) -> None:
         kwargs.pop("input_shape", None)
         super().__init__(name=name, dtype=dtype, **kwargs)
         if sparse or ragged:

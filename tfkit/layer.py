@@ -575,7 +575,6 @@ def _marking_built(build: Any) -> Any:
         if self._st.build_shapes is None and args:
             self._st.build_shapes = args[0]
 
-    build_and_mark._tfkit_marks_built = True
     return build_and_mark
 
 

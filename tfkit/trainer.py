@@ -130,6 +130,7 @@ class Trainer:
         }
         self._loops: StepLoops | None = None
         self._loops_key: Any = None
+        self._loops_checked = False  # trainable weights compared once per fit/evaluate/predict call
         self._seconds_per_step: dict[tuple, float] = {}
         with self._scope():  # the shuffling seed: part of the state BackupAndRestore and h5 files keep
             self._data_seed = tf.Variable(
@@ -150,6 +151,7 @@ class Trainer:
 
     def ensure_built(self, data: Any) -> None:
         """Create every variable before the first compiled call (model, metrics, optimizer)."""
+        self._loops_checked = False
         spec = data.element_spec()
         x_spec, y_spec, _ = data_module.unpack_x_y_sample_weight(spec)
         with self._scope():
@@ -160,6 +162,8 @@ class Trainer:
                 self.optimizer.build(self.model.trainable_weights)
 
     def loops(self) -> StepLoops:
+        if self._loops is not None and self._loops_checked:
+            return self._loops  # walking the layer tree costs ~1 ms: not once per compiled call
         key = tuple(id(v) for v in self.model.trainable_weights)
         if self._loops is None or key != self._loops_key:
             if self._loops is not None and self.optimizer is not None and getattr(self.optimizer, "built", False):
@@ -169,6 +173,7 @@ class Trainer:
                 )
             self._loops = StepLoops(self.model, self.jit_compile, self.strategy)
             self._loops_key = key
+        self._loops_checked = True
         return self._loops
 
     def _fallback_from_xla(self, error: Exception) -> bool:
