@@ -152,4 +152,14 @@ def test_matches_keras():
     for ours, theirs in pairs:
         np.testing.assert_allclose(ours(w).numpy(), np.asarray(theirs(tf.constant(w))), rtol=1e-5)
         # Keras stores its factors through float32 (0.2 -> 0.20000000298...).
-        assert ours.get_config() == pytest.approx(theirs.get_config(), rel=1e-6)
+        _assert_configs_match(ours.get_config(), theirs.get_config())
+
+
+def _assert_configs_match(ours: dict, theirs: dict) -> None:
+    """Same keys; numbers equal within float32 rounding, everything else exactly."""
+    assert ours.keys() == theirs.keys()
+    for key, value in ours.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            assert value == pytest.approx(theirs[key], rel=1e-6), key
+        else:
+            assert value == theirs[key], key
