@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import tensorflow as tf
+
 import tfkit
 from tfkit import activations, layers
 
@@ -31,6 +33,11 @@ def _merge(layer_factory: Callable[[], tfkit.Layer], shapes: list[tuple]) -> Cal
 def _attention() -> tfkit.Model:
     query, value = tfkit.Input((4, 6)), tfkit.Input((5, 6))
     return tfkit.Model([query, value], layers.MultiHeadAttention(num_heads=2, key_dim=3)(query, value))
+
+
+def _operations() -> tfkit.Model:
+    x = tfkit.Input((4,))
+    return tfkit.Model(x, tf.nn.relu(x * 2.0 + 1.0)[:, 1:])
 
 
 def _masked_lstm() -> tfkit.Model:
@@ -96,4 +103,5 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "Bidirectional": _masked_lstm,
     "TimeDistributed": _single(lambda: layers.TimeDistributed(layers.Dense(2)), (5, 3)),
     "MultiHeadAttention": _attention,
+    "TFOpLambda": _operations,
 }

@@ -36,6 +36,8 @@ def nested_sequential():
 
 
 CASES = {
+    "TFOpLambda": single(lambda: layers.TFOpLambda("tf.math.multiply", {"args": [{"__input__": 0}, 3.0], "kwargs": {}}),
+                         (4,)),
     "Activation": single(lambda: layers.Activation("relu"), (5,)),
     "ActivityRegularization": single(lambda: layers.ActivityRegularization(l1=0.01), (5,)),
     "Add": merge(layers.Add, (4,), (4,)),

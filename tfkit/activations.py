@@ -15,6 +15,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.saving import registry
+from tfkit.symbolic import traceable
 
 _KIND = "activations"
 
@@ -24,6 +25,7 @@ def _axes(axis: int | tuple[int, ...] | list[int]) -> int | list[int]:
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def relu(
     x: Any,
     negative_slope: float = 0.0,
@@ -53,18 +55,21 @@ def relu(
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def relu6(x: Any) -> tf.Tensor:
     """``min(max(x, 0), 6)``."""
     return tf.nn.relu6(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def leaky_relu(x: Any, negative_slope: float = 0.2) -> tf.Tensor:
     """``x`` for ``x >= 0``, ``negative_slope * x`` otherwise."""
     return tf.nn.leaky_relu(x, alpha=negative_slope)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def elu(x: Any, alpha: float = 1.0) -> tf.Tensor:
     """``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` otherwise."""
     y = tf.nn.elu(x)
@@ -74,24 +79,28 @@ def elu(x: Any, alpha: float = 1.0) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def selu(x: Any) -> tf.Tensor:
     """Scaled ELU: ``1.0507 * elu(x, alpha=1.6733)``."""
     return tf.nn.selu(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def gelu(x: Any, approximate: bool = False) -> tf.Tensor:
     """Gaussian error linear unit; ``approximate=True`` uses the tanh form."""
     return tf.nn.gelu(x, approximate=approximate)
 
 
 @registry.builtin(_KIND, "swish")
+@traceable("tfkit.activations")
 def silu(x: Any) -> tf.Tensor:
     """``x * sigmoid(x)`` (also called swish)."""
     return tf.nn.silu(x)
 
 
 @registry.builtin(_KIND, "hard_swish")
+@traceable("tfkit.activations")
 def hard_silu(x: Any) -> tf.Tensor:
     """``x * hard_sigmoid(x)``."""
     x = tf.convert_to_tensor(x)
@@ -99,6 +108,7 @@ def hard_silu(x: Any) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def mish(x: Any) -> tf.Tensor:
     """``x * tanh(softplus(x))``."""
     x = tf.convert_to_tensor(x)
@@ -106,12 +116,14 @@ def mish(x: Any) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def sigmoid(x: Any) -> tf.Tensor:
     """``1 / (1 + exp(-x))``."""
     return tf.sigmoid(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def hard_sigmoid(x: Any) -> tf.Tensor:
     """Piecewise-linear sigmoid, Keras 3's definition: ``relu6(x + 3) / 6``."""
     x = tf.convert_to_tensor(x)
@@ -119,36 +131,42 @@ def hard_sigmoid(x: Any) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def log_sigmoid(x: Any) -> tf.Tensor:
     """``log(sigmoid(x))``, computed stably."""
     return tf.math.log_sigmoid(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def tanh(x: Any) -> tf.Tensor:
     """Hyperbolic tangent."""
     return tf.tanh(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def softplus(x: Any) -> tf.Tensor:
     """``log(exp(x) + 1)``, computed stably."""
     return tf.math.softplus(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def softsign(x: Any) -> tf.Tensor:
     """``x / (abs(x) + 1)``."""
     return tf.math.softsign(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def exponential(x: Any) -> tf.Tensor:
     """``exp(x)``."""
     return tf.exp(x)
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def softmax(x: Any, axis: int | tuple[int, ...] = -1) -> tf.Tensor:
     """``exp(x) / sum(exp(x))`` over ``axis`` (an int or a tuple of ints)."""
     x = tf.convert_to_tensor(x)
@@ -160,6 +178,7 @@ def softmax(x: Any, axis: int | tuple[int, ...] = -1) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def log_softmax(x: Any, axis: int | tuple[int, ...] = -1) -> tf.Tensor:
     """``x - logsumexp(x)`` over ``axis`` (an int or a tuple of ints)."""
     x = tf.convert_to_tensor(x)
@@ -169,6 +188,7 @@ def log_softmax(x: Any, axis: int | tuple[int, ...] = -1) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
+@traceable("tfkit.activations")
 def linear(x: Any) -> Any:
     """The identity: returns ``x`` unchanged."""
     return x

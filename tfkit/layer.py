@@ -498,12 +498,12 @@ class Layer(tf.Module):
 
     @property
     def output(self) -> Any:
-        """The symbolic output of this layer's call in a functional model."""
+        """The symbolic output of this layer's first call in a functional model (as in Keras)."""
         return self._symbolic_node("output").outputs
 
     @property
     def input(self) -> Any:
-        """The symbolic input of this layer's call in a functional model."""
+        """The symbolic input of this layer's first call in a functional model (as in Keras)."""
         node = self._symbolic_node("input")
         return node.args[0] if len(node.args) == 1 else list(node.args)
 
@@ -512,11 +512,6 @@ class Layer(tf.Module):
         if not nodes:
             raise AttributeError(
                 f"Layer '{self.name}' has no {what}: it was never called on symbolic inputs (tfkit.Input)"
-            )
-        if len(nodes) > 1:
-            raise AttributeError(
-                f"Layer '{self.name}' was called {len(nodes)} times on symbolic inputs, so its {what} is "
-                f"ambiguous; use the tensors those calls returned instead."
             )
         return nodes[0]
 

@@ -29,13 +29,26 @@ class Model(Layer):
     """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Model":
-        if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
+        if _functional_arguments(args, kwargs):
             from tfkit.models import Functional
 
-            return Functional.__new__(Functional, *args, **kwargs)  # Python then runs Functional.__init__
+            if cls is Model:
+                return Functional.__new__(Functional, *args, **kwargs)  # Python then runs Functional.__init__
+            if not issubclass(cls, Functional):
+                # ``CustomModel(inputs, outputs)``: a functional model that keeps the
+                # subclass's overrides (train_step, test_step, ...) and its class name.
+                functional_cls = _functional_variant(cls, Functional)
+                return Functional.__new__(functional_cls, *args, **kwargs)
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from tfkit.models import Functional
+
+        if not isinstance(self, Functional) and _functional_arguments(args, kwargs):
+            # a subclass whose __init__ builds a graph and calls super().__init__(inputs=..., outputs=...)
+            self.__class__ = _functional_variant(type(self), Functional)
+            Functional.__init__(self, *args, **kwargs)
+            return
         super().__init__(*args, **kwargs)
         self._tfkit_trainer = None
         self._tfkit_stop_training = False
@@ -309,10 +322,13 @@ class Model(Layer):
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "Model":
         """Rebuild a model; functional configs (layers + input/output layers) give a functional model."""
-        if cls is Model and "layers" in config and "input_layers" in config:
+        if "layers" in config and "input_layers" in config and "output_layers" in config:
             from tfkit.models import Functional
 
-            return Functional.from_config(config, custom_objects=custom_objects)
+            if cls is Model or issubclass(cls, Functional):
+                return Functional.from_config.__func__(Functional if cls is Model else cls, config,
+                                                       custom_objects=custom_objects)
+            return Functional.from_config.__func__(cls, config, custom_objects=custom_objects)
         return super().from_config(config)
 
     def to_json(self, **kwargs: Any) -> str:
@@ -364,6 +380,31 @@ class Model(Layer):
     def _tfkit_checkpoint_state(self) -> dict[str, Any]:
         trainer = self._tfkit_trainer
         return trainer.checkpoint_state() if trainer is not None else {}
+
+
+def _functional_arguments(args: tuple, kwargs: dict) -> bool:
+    """Whether a constructor call looks like ``Model(inputs, outputs)``."""
+    from tfkit.symbolic import is_symbolic
+
+    if "inputs" in kwargs and "outputs" in kwargs:
+        return True
+    if len(args) >= 2 and is_symbolic(args[0]) and is_symbolic(args[1]):
+        return True
+    return len(args) == 1 and is_symbolic(args[0]) and "outputs" in kwargs
+
+
+_FUNCTIONAL_VARIANTS: dict[type, type] = {}
+
+
+def _functional_variant(cls: type, functional: type) -> type:
+    """``cls`` with ``Functional`` behind it in the MRO: same name, same overrides."""
+    variant = _FUNCTIONAL_VARIANTS.get(cls)
+    if variant is None:
+        variant = type(cls.__name__, (cls, functional), {"__module__": cls.__module__,
+                                                         "__qualname__": cls.__qualname__,
+                                                         "_tfkit_functional_of": cls})
+        _FUNCTIONAL_VARIANTS[cls] = variant
+    return variant
 
 
 def _is_shape(value: Any) -> bool:

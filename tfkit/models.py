@@ -17,7 +17,7 @@ from tfkit.config_capture import to_plain
 from tfkit.functional import FunctionalGraph, InputLayer
 from tfkit.layer import Layer
 from tfkit.model import Model
-from tfkit.saving import registry
+from tfkit.saving import load_model, registry  # noqa: F401  (tfkit.models.load_model, as in Keras)
 from tfkit.symbolic import SymbolicTensor
 
 
@@ -37,6 +37,26 @@ def _deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None) ->
         raise ValueError(f"The config of layer {config['class_name']!r} must be a dict")
     with registry.custom_object_scope(custom_objects or {}):
         return cls.from_config(inner)
+
+
+def _numeric(dtype: tf.DType) -> bool:
+    return dtype.is_floating or dtype.is_integer or dtype.is_bool or dtype.is_complex
+
+
+def _adjust_input(tensor: tf.Tensor, symbol: SymbolicTensor) -> tf.Tensor:
+    """Keras's input handling: cast to the ``Input``'s dtype, add or drop a trailing axis of size 1."""
+    mask = masking.get_mask(tensor)
+    changed = False
+    if tensor.dtype != symbol.dtype and _numeric(tensor.dtype) and _numeric(symbol.dtype):
+        tensor, changed = tf.cast(tensor, symbol.dtype), True
+    rank = tensor.shape.rank
+    if rank is not None and rank == len(symbol.shape) - 1 and symbol.shape[-1] == 1:
+        tensor, changed = tf.expand_dims(tensor, -1), True      # (N, 28, 28) into Input((28, 28, 1))
+    elif rank is not None and rank == len(symbol.shape) + 1 and rank > 1 and tensor.shape[-1] == 1:
+        tensor, changed = tf.squeeze(tensor, -1), True          # (N, 1) into Input(()) (labels as columns)
+    if changed and mask is not None:
+        masking.set_mask(tensor, mask)
+    return tensor
 
 
 @registry.builtin("layers")
@@ -70,6 +90,16 @@ class Functional(Model):
 
     def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
         return super().get_layer(name=name, index=index)
+
+    @property
+    def input(self) -> Any:
+        """The inputs as given to the constructor: a tensor, a list or a dict."""
+        return self._tfkit_graph.inputs
+
+    @property
+    def output(self) -> Any:
+        """The outputs as given to the constructor: a tensor, a list or a dict."""
+        return self._tfkit_graph.outputs
 
     @property
     def inputs(self) -> list[SymbolicTensor]:
@@ -134,12 +164,7 @@ class Functional(Model):
         checked = []
         for symbol, value in zip(expected, flat):
             tensor = value if tf.is_tensor(value) else tf.convert_to_tensor(value)
-            if tensor.dtype != symbol.dtype and (tensor.dtype.is_floating and symbol.dtype.is_floating
-                                                 or tensor.dtype.is_integer and symbol.dtype.is_integer):
-                mask = masking.get_mask(tensor)
-                tensor = tf.cast(tensor, symbol.dtype)
-                if mask is not None:
-                    masking.set_mask(tensor, mask)
+            tensor = _adjust_input(tensor, symbol)
             shape = tensor.shape
             if shape.rank is not None and shape.rank != len(symbol.shape):
                 raise ValueError(
@@ -375,6 +400,24 @@ class Sequential(Model):
         for layer in self._layers:
             x = layer(x)
         return x
+
+    @property
+    def input(self) -> SymbolicTensor:
+        """The ``tfkit.Input`` this model starts from (``AttributeError`` if it has none)."""
+        return self._symbolic_end("input", self._tfkit_input)
+
+    @property
+    def output(self) -> SymbolicTensor:
+        """The symbolic output of the last layer (``AttributeError`` without an ``Input``)."""
+        return self._symbolic_end("output", self._tfkit_symbolic_out)
+
+    def _symbolic_end(self, what: str, value: Any) -> SymbolicTensor:
+        if self._tfkit_input is None:
+            raise AttributeError(
+                f"Sequential '{self.name}' has no symbolic {what}: start it with tfkit.Input(shape) "
+                f"(or give its first layer input_shape=) to define one"
+            )
+        return value
 
     @property
     def inputs(self) -> list[SymbolicTensor]:

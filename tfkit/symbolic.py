@@ -50,6 +50,14 @@ class SymbolicTensor:
     def __eq__(self, other: Any) -> bool:
         return self is other
 
+    # numpy defers to our reflected operators: ``np.ones(3) + x`` records a node
+    __array_ufunc__ = None
+
+    def __iter__(self) -> Any:
+        raise TypeError(
+            f"A symbolic tensor (shape {self.shape}) cannot be iterated; index it instead, e.g. x[:, 0]"
+        )
+
     def __bool__(self) -> bool:
         raise TypeError(
             "A symbolic tensor (from tfkit.Input) has no value: it cannot be used as a Python bool. "
@@ -64,3 +72,113 @@ def is_symbolic(value: Any) -> bool:
     if isinstance(value, (list, tuple, dict)):
         return any(isinstance(v, SymbolicTensor) for v in tf.nest.flatten(value))
     return False
+
+
+# ------------------------------------------------------------ operations on symbols
+#
+# ``x + y``, ``x[:, 0]``, ``tf.nn.relu(x)`` or ``tfkit.ops.mean(x)`` on symbolic
+# tensors record a graph node. The node is made by a hook that a higher module
+# (``tfkit.layers.tf_op``) registers, so this module stays at the bottom.
+
+_op_hook: Any = None
+
+
+def register_op_hook(hook: Any) -> None:
+    """``hook(name, function, args, kwargs)`` turns an operation on symbols into symbolic outputs."""
+    global _op_hook
+    _op_hook = hook
+
+
+def apply_op(name: str, function: Any, args: tuple, kwargs: dict) -> Any:
+    """Record ``function(*args, **kwargs)`` (some arguments symbolic) as a node named ``name``."""
+    if _op_hook is None:
+        raise TypeError(f"{name} cannot be applied to symbolic tensors before tfkit.layers is imported")
+    return _op_hook(name, function, args, kwargs)
+
+
+def _has_symbol(args: tuple, kwargs: dict) -> bool:
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, SymbolicTensor):
+            return True
+        if isinstance(value, (list, tuple, dict)) and is_symbolic(value):
+            return True
+    return False
+
+
+def traceable(namespace: str) -> Any:
+    """Decorator: calls on symbolic tensors record a node named ``namespace.<function name>``.
+
+        @traceable("tfkit.activations")
+        def relu(x): ...          # relu(tfkit.Input((3,))) is a node "tfkit.activations.relu"
+    """
+
+    def decorate(function: Any) -> Any:
+        import functools
+
+        name = f"{namespace}.{function.__name__}"
+
+        @functools.wraps(function)
+        def maybe_symbolic(*args: Any, **kwargs: Any) -> Any:
+            if _has_symbol(args, kwargs):
+                return apply_op(name, function, args, kwargs)
+            return function(*args, **kwargs)
+
+        maybe_symbolic._tfkit_op_name = name
+        return maybe_symbolic
+
+    return decorate
+
+
+def _binary(op_name: str, reverse: bool = False) -> Any:
+    import operator
+
+    function = getattr(operator, op_name)
+    name = f"__operators__.{op_name}"
+
+    def method(self: SymbolicTensor, other: Any) -> Any:
+        args = (other, self) if reverse else (self, other)
+        return apply_op(name, function, args, {})
+
+    method.__name__ = f"__r{op_name}__" if reverse else f"__{op_name}__"
+    return method
+
+
+def _unary(op_name: str) -> Any:
+    import operator
+
+    function = getattr(operator, op_name)
+    name = f"__operators__.{op_name}"
+
+    def method(self: SymbolicTensor) -> Any:
+        return apply_op(name, function, (self,), {})
+
+    method.__name__ = f"__{op_name}__"
+    return method
+
+
+for _op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor"):
+    _dunder = _op.rstrip("_")
+    setattr(SymbolicTensor, f"__{_dunder}__", _binary(_op))
+    setattr(SymbolicTensor, f"__r{_dunder}__", _binary(_op, reverse=True))
+for _op in ("lt", "le", "gt", "ge"):
+    setattr(SymbolicTensor, f"__{_op}__", _binary(_op))
+for _op in ("neg", "pos", "abs", "invert"):
+    setattr(SymbolicTensor, f"__{_op}__", _unary(_op))
+
+
+def _getitem(self: SymbolicTensor, key: Any) -> Any:
+    import operator
+
+    return apply_op("__operators__.getitem", operator.getitem, (self, key), {})
+
+
+SymbolicTensor.__getitem__ = _getitem
+# Keras code reads a symbolic tensor's mask as ``x._keras_mask`` (a symbolic
+# boolean tensor of the same leading shape, or None).
+SymbolicTensor._keras_mask = property(lambda self: _mask_of(self))
+
+
+def _mask_of(tensor: SymbolicTensor) -> Any:
+    if tensor.mask_spec is None:
+        return None
+    return apply_op("__operators__.keras_mask", None, (tensor,), {})

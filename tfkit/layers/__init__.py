@@ -5,7 +5,7 @@
     y = dense(tf.ones((2, 3)))
 """
 
-from tfkit.functional import InputLayer  # noqa: F401
+from tfkit.functional import Input, InputLayer  # noqa: F401
 from tfkit.input_spec import InputSpec  # noqa: F401
 from tfkit.layer import Layer  # noqa: F401
 from tfkit.layers.attention import *  # noqa: F401,F403
@@ -13,9 +13,11 @@ from tfkit.layers.convolution import *  # noqa: F401,F403
 from tfkit.layers.core import *  # noqa: F401,F403
 from tfkit.layers.embedding import *  # noqa: F401,F403
 from tfkit.layers.merging import *  # noqa: F401,F403
+from tfkit.layers.merging_functions import *  # noqa: F401,F403
 from tfkit.layers.normalization import *  # noqa: F401,F403
 from tfkit.layers.pooling import *  # noqa: F401,F403
 from tfkit.layers.recurrent import *  # noqa: F401,F403
 from tfkit.layers.regularization import *  # noqa: F401,F403
 from tfkit.layers.reshaping import *  # noqa: F401,F403
 from tfkit.layers.wrappers import *  # noqa: F401,F403
+from tfkit.layers.tf_op import *  # noqa: F401,F403

@@ -89,7 +89,15 @@ def register_serializable(package: str = "Custom", name: str | None = None) -> C
 
 def registered_name(obj: Any) -> str | None:
     """The ``package>name`` an object was registered under, if any."""
+    obj = _public_class(obj)
     return _NAME_OF.get(id(obj))
+
+
+def _public_class(obj: Any) -> Any:
+    """A user's class for tfkit's functional variant of it (``CustomModel(inputs, outputs)``)."""
+    if isinstance(obj, type):
+        return obj.__dict__.get("_tfkit_functional_of", obj)
+    return obj
 
 
 @contextlib.contextmanager

@@ -1,0 +1,129 @@
+"""Names of the operations a functional model may record, and the functions they stand for.
+
+    name_of(tf.nn.relu)                       # "tf.nn.relu"
+    resolve("tf.nn.relu") is tf.nn.relu       # True
+    resolve("tf.io.write_file")               # ValueError: not an allowed operation
+
+A model config stores an operation by name only. Loading turns a name back
+into a function through this module, which accepts three kinds of names and
+nothing else:
+
+- ``__operators__.add`` ... : Python's operators (``x + y``, ``x[:, 0]``, ``-x``);
+- ``tfkit.ops.mean``, ``tfkit.activations.relu`` ... : tfkit's own building blocks;
+- ``tf.nn.relu``, ``tf.math.add``, ``tf.concat`` ... : TensorFlow's public API, limited
+  to the namespaces of pure tensor math. File, process, printing and
+  Python-calling functions (``tf.io``, ``tf.py_function``, ``tf.print``,
+  ``tf.raw_ops`` ...) are refused, so a config can never name them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import operator
+import re
+from typing import Any, Callable
+
+import tensorflow as tf
+
+OPERATORS = {
+    name: getattr(operator, name)
+    for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor",
+                 "lt", "le", "gt", "ge", "neg", "pos", "abs", "invert", "getitem")
+}
+
+# Namespaces of tf whose functions are pure tensor computations.
+_TF_NAMESPACES = {"", "math", "nn", "linalg", "signal", "image", "strings", "bitwise", "random", "sparse",
+                  "compat.v1", "compat.v1.math", "compat.v1.nn", "compat.v1.linalg", "compat.v1.image",
+                  "compat.v1.strings", "compat.v1.random", "compat.v1.sparse"}
+# Functions in those namespaces that print, read or write files, run Python,
+# load libraries or take functions: never named by a config.
+_TF_REFUSED = {
+    "print", "Print", "py_function", "numpy_function", "py_func", "eager_py_func", "load_op_library",
+    "load_library", "load_file_system_library", "while_loop", "cond", "case", "switch_case", "map_fn",
+    "vectorized_map", "scan", "foldl", "foldr", "custom_gradient", "recompute_grad", "function",
+    "Variable", "init_scope", "device", "name_scope", "control_dependencies", "py_func_with_gradient",
+    "write_file", "read_file", "encode_jpeg", "decode_image",
+}
+
+
+def _keras_mask(tensor: Any) -> Any:
+    """The mask carried by ``tensor`` (what ``x._keras_mask`` reads on a symbolic tensor)."""
+    from tfkit import masking
+
+    return masking.get_mask(tensor)
+
+
+OPERATORS["keras_mask"] = _keras_mask
+_IDENTIFIER_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def name_of(function: Callable) -> str:
+    """The name a config stores for ``function``; ``ValueError`` if it cannot be named safely."""
+    tfkit_name = getattr(function, "_tfkit_op_name", None)
+    if tfkit_name is not None:
+        return tfkit_name
+    for name, known in OPERATORS.items():
+        if function is known:
+            return f"__operators__.{name}"
+    from tensorflow.python.util import tf_export  # the public-API name of a TF function
+
+    canonical = tf_export.get_canonical_name_for_symbol(function, add_prefix_to_v1_names=True)
+    if canonical is None:
+        raise ValueError(f"{getattr(function, '__name__', function)!r} is not a public TensorFlow function")
+    name = f"tf.{canonical}"
+    resolve(name)  # refuse at save time what loading would refuse
+    return name
+
+
+def resolve(name: Any) -> Callable:
+    """The function behind a stored operation name, or ``ValueError`` saying why not."""
+    if not isinstance(name, str) or not _IDENTIFIER_PATH.match(name.replace("__operators__.", "operators.")):
+        raise ValueError(f"An operation name must be a dotted identifier, got {name!r}")
+    if name.startswith("__operators__."):
+        function = OPERATORS.get(name.split(".", 1)[1])
+        if function is None:
+            raise ValueError(f"Unknown operator {name!r}; known: {sorted(OPERATORS)}")
+        return function
+    if name.startswith("tfkit."):
+        return _resolve_tfkit(name)
+    if name.startswith("tf."):
+        return _resolve_tf(name)
+    raise ValueError(f"Unknown operation {name!r}: expected '__operators__.*', 'tfkit.ops.*', "
+                     f"'tfkit.activations.*' or a TensorFlow math function 'tf.*'")
+
+
+def _resolve_tfkit(name: str) -> Callable:
+    module_name, _, attr = name[len("tfkit."):].rpartition(".")
+    if module_name == "activations":
+        from tfkit import activations
+
+        module = activations
+    elif module_name == "ops" or module_name.startswith("ops."):
+        import importlib
+
+        module = importlib.import_module("tfkit.ops")
+        attr = name.rsplit(".", 1)[1]
+    else:
+        raise ValueError(f"Unknown tfkit operation {name!r}: only tfkit.ops.* and tfkit.activations.* are operations")
+    function = getattr(module, attr, None)
+    if getattr(function, "_tfkit_op_name", None) is None:
+        raise ValueError(f"Unknown tfkit operation {name!r}")
+    return function
+
+
+def _resolve_tf(name: str) -> Callable:
+    namespace, _, attr = name[len("tf."):].rpartition(".")
+    if namespace not in _TF_NAMESPACES or attr in _TF_REFUSED or attr.startswith("_"):
+        raise ValueError(
+            f"Operation {name!r} is not allowed in a model config: only pure tensor functions of "
+            f"tf, tf.math, tf.nn, tf.linalg, tf.signal, tf.image, tf.strings, tf.bitwise, tf.random and "
+            f"tf.sparse can be recorded"
+        )
+    target: Any = tf
+    for part in name.split(".")[1:]:
+        target = getattr(target, part, None)
+        if target is None:
+            raise ValueError(f"Unknown TensorFlow operation {name!r} (not in this TensorFlow version)")
+    if not inspect.isfunction(inspect.unwrap(target)):
+        raise ValueError(f"{name!r} is not a TensorFlow API function")
+    return target
