@@ -36,6 +36,19 @@ def nested_sequential():
 
 
 CASES = {
+    "GaussianDropout": single(lambda: layers.GaussianDropout(0.2), (5,)),
+    "AlphaDropout": single(lambda: layers.AlphaDropout(0.2), (5,)),
+    "SpatialDropout3D": single(lambda: layers.SpatialDropout3D(0.2), (2, 2, 2, 3)),
+    "UpSampling1D": single(lambda: layers.UpSampling1D(2), (3, 2)),
+    "UpSampling3D": single(lambda: layers.UpSampling3D((1, 2, 2)), (2, 2, 2, 1)),
+    "ZeroPadding1D": single(lambda: layers.ZeroPadding1D((1, 2)), (3, 2)),
+    "ZeroPadding3D": single(lambda: layers.ZeroPadding3D(1), (2, 2, 2, 1)),
+    "Cropping1D": single(lambda: layers.Cropping1D((1, 1)), (4, 2)),
+    "Cropping3D": single(lambda: layers.Cropping3D(((1, 0), (0, 1), (1, 0))), (3, 3, 3, 1)),
+    "UnitNormalization": single(lambda: layers.UnitNormalization(), (5,)),
+    "RMSNormalization": single(lambda: layers.RMSNormalization(), (3, 4)),
+    "Attention": merge(lambda: layers.Attention(use_scale=True), (3, 4), (5, 4)),
+    "AdditiveAttention": merge(lambda: layers.AdditiveAttention(), (3, 4), (5, 4), (5, 4)),
     "TFOpLambda": single(lambda: layers.TFOpLambda("tf.math.multiply", {"args": [{"__input__": 0}, 3.0], "kwargs": {}}),
                          (4,)),
     "Activation": single(lambda: layers.Activation("relu"), (5,)),

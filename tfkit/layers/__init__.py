@@ -21,3 +21,7 @@ from tfkit.layers.regularization import *  # noqa: F401,F403
 from tfkit.layers.reshaping import *  # noqa: F401,F403
 from tfkit.layers.wrappers import *  # noqa: F401,F403
 from tfkit.layers.tf_op import *  # noqa: F401,F403
+from tfkit.layers.noise import *  # noqa: F401,F403
+from tfkit.layers.reshaping_nd import *  # noqa: F401,F403
+from tfkit.layers.attention_dot import *  # noqa: F401,F403
+from tfkit.layers.normalization_simple import *  # noqa: F401,F403
