@@ -261,3 +261,83 @@ def test_datasets_import_only_numpy_and_stdlib():
                 allowed = top in sys.stdlib_module_names or top == "numpy"
                 allowed = allowed or name.startswith("tfkit.datasets")
                 assert allowed, f"{source.name} imports {name}"
+
+
+# --- hostile files and names ----------------------------------------------------
+
+
+def _write_npz_members(path: Path, members: dict) -> None:
+    """An .npz whose members are raw bytes (a valid .npy header followed by anything)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, payload in members.items():
+            archive.writestr(f"{name}.npy", payload)
+
+
+def _npy_header(dtype: str, shape: tuple) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": np.dtype(dtype).str, "fortran_order": False,
+                                                  "shape": shape})
+    return buffer.getvalue()
+
+
+def _genuine_members() -> dict:
+    import io
+
+    members = {}
+    for name, array in _fake_mnist_arrays().items():
+        buffer = io.BytesIO()
+        np.save(buffer, array)
+        members[name] = buffer.getvalue()
+    return members
+
+
+def test_decompression_bomb_is_refused_without_expanding(folders):
+    data, _ = folders
+    members = _genuine_members()
+    members["x_test"] += bytes(200 * 2**20)          # 200 MB of zeros after the declared data
+    _write_npz_members(data / "bomb.npz", members)
+    assert (data / "bomb.npz").stat().st_size < 2 * 2**20
+    with pytest.raises(ValueError, match="x_test: the entry holds more bytes than its header declares"):
+        mnist.load_data("bomb.npz", verify=False)
+
+
+def test_terabyte_header_is_a_value_error(folders):
+    data, _ = folders
+    members = _genuine_members()
+    members["x_train"] = _npy_header("uint8", (10**12,)) + b"\0" * 16
+    _write_npz_members(data / "huge.npz", members)
+    with pytest.raises(ValueError, match=r"expected x_train uint8 \(60000, 28, 28\), got uint8 \(1000000000000,\)"):
+        mnist.load_data("huge.npz")
+
+
+def test_truncated_member_is_a_value_error(folders):
+    data, _ = folders
+    members = _genuine_members()
+    members["y_test"] = members["y_test"][:-10]
+    _write_npz_members(data / "short.npz", members)
+    with pytest.raises(ValueError, match="y_test: the data stops after"):
+        mnist.load_data("short.npz", verify=False)
+
+
+@needs_shared_mnist
+def test_tampered_copy_is_refused_unless_verification_is_off(folders):
+    data, _ = folders
+    arrays = mnist.read_npz(SHARED_MNIST, verify=True)
+    arrays["x_train"] = arrays["x_train"].copy()
+    arrays["x_train"][0, 0, 0] ^= 1
+    np.savez_compressed(data / "mnist.npz", **arrays)
+    with pytest.raises(ValueError, match="x_train array differs from the genuine MNIST data"):
+        mnist.load_data()
+    (x_train, _), _ = mnist.load_data(verify=False)
+    assert x_train[0, 0, 0] == arrays["x_train"][0, 0, 0]
+
+
+@pytest.mark.parametrize("name", ["../../x.npz", "a/../../x.npz", "..", ""])
+def test_file_names_cannot_leave_the_cache(folders, tmp_path, name):
+    with pytest.raises(ValueError, match="inside the data or cache folder"):
+        download.get_file(name, origin=(tmp_path / "nothing").as_uri(), sha256="0" * 64)
+    assert not (tmp_path / "x.npz").exists()

@@ -58,8 +58,19 @@ def cache_dir() -> Path:
     return _env_dir(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR.expanduser()
 
 
+def _checked_name(fname: str | os.PathLike) -> Path:
+    """``fname`` as a path that stays inside the folder it is joined to (absolute paths are the caller's own)."""
+    path = Path(fname)
+    if not path.is_absolute() and (".." in path.parts or not path.parts):
+        raise ValueError(
+            f"fname must be a file name inside the data or cache folder (or an absolute path), got {str(fname)!r}"
+        )
+    return path
+
+
 def candidate_paths(fname: str | os.PathLike) -> list[Path]:
     """Where ``fname`` is looked for, in order (an absolute ``fname`` is its own only candidate)."""
+    fname = _checked_name(fname)
     folders = [folder for folder in (data_dir(), cache_dir()) if folder is not None]
     candidates: list[Path] = []
     for folder in folders:
@@ -171,6 +182,7 @@ def get_file(
 
     Files already present are not re-hashed; the caller validates what it loads.
     """
+    fname = _checked_name(fname)
     found = find_local(fname)
     if found is not None:
         return found

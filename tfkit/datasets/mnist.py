@@ -8,18 +8,21 @@ The file is looked for in ``$TFKIT_DATA_DIR/mnist.npz``, then in the tfkit
 cache (``$TFKIT_CACHE_DIR``, default ``~/.tfkit/datasets``); when neither has
 it, the canonical ``mnist.npz`` is downloaded once, verified by sha256 and
 cached. A file found locally is not re-hashed (copies rebuilt from the same
-arrays have different zip bytes); its arrays are checked instead.
+arrays have different zip bytes); its arrays are checked instead: dtypes and
+shapes before anything is decompressed, then (``verify=True``, the default)
+each array's sha256 against the genuine MNIST arrays, so a tampered copy is
+refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from tfkit.datasets import download
+from tfkit.datasets import download, npz_reader
 
 MNIST_URL = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz"
 MNIST_SHA256 = "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1"
@@ -31,6 +34,14 @@ EXPECTED_SHAPES = {
     "y_test": (10000,),
 }
 
+# sha256 of each genuine array's C-order bytes: what verify=True compares against.
+ARRAY_SHA256 = {
+    "x_train": "741c988805d008ac6e4c904b69001ba184c24b2c540a4ef403f4c71b676cf757",
+    "y_train": "1feba77c54802fa5339a11837ea4b2866434b83314ec45192930f1df69120c13",
+    "x_test": "6d87418db22cc8025d05968bec9bd5c3932904b23485740db143a061a2c9d161",
+    "y_test": "ddeff807876a9661a1110d45c266c86239a3a1b7d37da0c3716a7a683c852ff5",
+}
+
 Split = tuple[np.ndarray, np.ndarray]
 
 
@@ -39,6 +50,7 @@ def load_data(
     *,
     origin: str = MNIST_URL,
     sha256: str = MNIST_SHA256,
+    verify: bool = True,
 ) -> tuple[Split, Split]:
     """Return ``((x_train, y_train), (x_test, y_test))``, all ``uint8``.
 
@@ -47,6 +59,8 @@ def load_data(
         (an absolute path is used as it is).
       origin: where to download the file from when it is not found locally.
       sha256: expected hash of the downloaded bytes.
+      verify: check every array against the genuine MNIST arrays' sha256
+        (``False`` for a deliberately modified copy).
 
     Raises:
       ValueError: the local file is not a valid ``mnist.npz``, or a download
@@ -55,14 +69,18 @@ def load_data(
         download failed; the message says where to place the file by hand.
     """
     file = download.get_file(path, origin=origin, sha256=sha256)
-    arrays = read_npz(file)
+    arrays = read_npz(file, verify=verify)
     return (arrays["x_train"], arrays["y_train"]), (arrays["x_test"], arrays["y_test"])
 
 
-def read_npz(file: str | os.PathLike) -> dict[str, np.ndarray]:
-    """Read and validate the four arrays of an ``mnist.npz`` file (no pickles allowed)."""
+def read_npz(file: str | os.PathLike, verify: bool = False) -> dict[str, np.ndarray]:
+    """Read and validate the four arrays of an ``mnist.npz`` file (no pickles, bounded decompression)."""
     file = Path(file)
-    names, arrays = _read_arrays(file)
+    expected = {name: ("uint8", shape) for name, shape in EXPECTED_SHAPES.items()}
+    try:
+        names, arrays = npz_reader.read_expected(file, expected)
+    except ValueError as exc:
+        raise ValueError(f"{file} is not a valid mnist.npz: {exc}. Delete it to download a fresh copy.") from exc
     missing = sorted(set(EXPECTED_SHAPES) - names)
     if missing:
         raise ValueError(
@@ -71,21 +89,14 @@ def read_npz(file: str | os.PathLike) -> dict[str, np.ndarray]:
         )
     for name, array in arrays.items():
         _check_array(file, name, array)
+    if verify:
+        for name, array in arrays.items():
+            if hashlib.sha256(array.tobytes()).hexdigest() != ARRAY_SHA256[name]:
+                raise ValueError(
+                    f"{file}: the {name} array differs from the genuine MNIST data (sha256 mismatch). "
+                    f"Delete the file to download a fresh copy, or pass verify=False to use a modified copy."
+                )
     return arrays
-
-
-def _read_arrays(file: Path) -> tuple[set[str], dict[str, np.ndarray]]:
-    """All array names in the archive and the expected arrays it holds."""
-    try:
-        loaded = np.load(file, allow_pickle=False)
-        if not isinstance(loaded, np.lib.npyio.NpzFile):
-            raise ValueError("it holds a single array, not an .npz archive of arrays")
-        with loaded as npz:
-            names = set(npz.files)
-            return names, {name: npz[name] for name in EXPECTED_SHAPES if name in names}
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
-        # np.load refuses pickled or unreadable content with a ValueError.
-        raise ValueError(f"{file} is not a valid mnist.npz: {exc}") from exc
 
 
 def _check_array(file: Path, name: str, array: np.ndarray) -> None:

@@ -1,0 +1,88 @@
+"""Read expected arrays from an ``.npz`` file without trusting its sizes.
+
+    arrays = read_expected(path, {"x": ("uint8", (60000, 28, 28))})
+
+``np.load`` decompresses a member before anyone sees its shape, so a small
+file can expand to gigabytes, and a forged header can ask for a terabyte.
+Here each member's ``.npy`` header is read and checked against the expected
+dtype and shape first; then exactly that many bytes are decompressed (never
+more), and a member holding anything beyond them is refused. Every failure is
+a ``ValueError`` naming the array (callers add the file's name).
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+
+MAX_MEMBERS = 64
+_MAX_HEADER_BYTES = 65536
+
+
+def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[str, tuple[int, ...]]]
+                  ) -> tuple[set[str], dict[str, np.ndarray]]:
+    """``(names in the archive, {name: array})`` for the ``expected`` names it holds."""
+    file = Path(file)
+    try:
+        archive = zipfile.ZipFile(file)
+    except zipfile.BadZipFile as exc:
+        if _is_single_npy(file):
+            raise ValueError("it holds a single array, not an .npz archive of arrays") from exc
+        raise ValueError("it is not an .npz archive (not a zip file)") from exc
+    except OSError as exc:
+        raise ValueError(f"it cannot be read ({exc.strerror or type(exc).__name__})") from exc
+    with archive:
+        members = archive.namelist()
+        if len(members) > MAX_MEMBERS:
+            raise ValueError(f"it holds {len(members)} entries; an .npz of arrays holds at most {MAX_MEMBERS}")
+        names = {m[:-4] if m.endswith(".npy") else m for m in members}
+        arrays = {}
+        for name, (dtype, shape) in expected.items():
+            member = f"{name}.npy" if f"{name}.npy" in members else name if name in members else None
+            if member is not None:
+                arrays[name] = _read_member(archive, member, file, name, np.dtype(dtype), tuple(shape))
+        return names, arrays
+
+
+def _is_single_npy(file: Path) -> bool:
+    try:
+        with open(file, "rb") as handle:
+            return handle.read(6) == b"\x93NUMPY"
+    except OSError:
+        return False
+
+
+def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, dtype: np.dtype,
+                 shape: tuple[int, ...]) -> np.ndarray:
+    try:
+        with archive.open(member) as stream:
+            major, _ = np.lib.format.read_magic(stream)
+            if major == 1:
+                header_shape, fortran, header_dtype = np.lib.format.read_array_header_1_0(
+                    stream, max_header_size=_MAX_HEADER_BYTES)
+            elif major in (2, 3):
+                header_shape, fortran, header_dtype = np.lib.format.read_array_header_2_0(
+                    stream, max_header_size=_MAX_HEADER_BYTES)
+            else:
+                raise ValueError(f"unknown .npy format version {major}")
+            if header_dtype.hasobject:
+                raise ValueError("it holds Python objects (pickles are never loaded)")
+            if header_dtype != dtype or tuple(header_shape) != shape:
+                raise ValueError(f"expected {name} {dtype} {shape}, got {header_dtype} {tuple(header_shape)}")
+            nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            data = stream.read(nbytes)
+            if len(data) != nbytes:
+                raise ValueError(f"the data stops after {len(data)} of {nbytes} bytes")
+            if stream.read(1):
+                raise ValueError("the entry holds more bytes than its header declares")
+    except (zipfile.BadZipFile, EOFError, OSError, RuntimeError, NotImplementedError, SyntaxError) as exc:
+        raise ValueError(f"array {name} is unreadable ({type(exc).__name__}: {exc})") from exc
+    except ValueError as exc:
+        message = str(exc)
+        raise ValueError(message if message.startswith("expected ") else f"array {name}: {message}") from exc
+    array = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+    return np.ascontiguousarray(array) if fortran else array.copy()
