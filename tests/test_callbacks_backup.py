@@ -148,3 +148,13 @@ def test_models_without_extra_state_are_fine(tmp_path):
     resumed = FakeModel()
     history = simulate_fit(resumed, [cb.BackupAndRestore(backup_dir)], epochs=3)
     assert history.epoch == [1, 2]
+
+
+def test_a_finished_fit_deletes_only_its_own_files(tmp_path):
+    backup_dir = tmp_path / "shared_folder"
+    backup_dir.mkdir()
+    (backup_dir / "notes.txt").write_text("mine")
+    (backup_dir / "ckpt-99.index").write_text("not tfkit's either")
+    fit(ResumableModel(), [cb.BackupAndRestore(str(backup_dir))], epochs=2)
+    assert sorted(os.listdir(backup_dir)) == ["ckpt-99.index", "notes.txt"]
+    assert (backup_dir / "notes.txt").read_text() == "mine"

@@ -11,13 +11,16 @@ generator) is written to ``backup_dir`` through a ``tf.train.CheckpointManager``
 keeping one checkpoint: the new files are complete before the old ones go, so a
 crash while saving leaves the previous backup usable. ``on_train_begin``
 restores the latest backup and tells the trainer where to start by setting
-``model._tfkit_initial_epoch``. A ``fit`` that ends normally deletes the backup.
+``model._tfkit_initial_epoch``. A ``fit`` that ends normally deletes the backup:
+the checkpoint files it wrote, and ``backup_dir`` itself only when this
+callback created it and nothing else is left in it (Keras 3 deletes the whole
+folder, whatever else it holds).
 """
 
 from __future__ import annotations
 
+import glob
 import os
-import shutil
 from typing import Any
 
 import tensorflow as tf
@@ -26,6 +29,7 @@ from tfkit.callbacks.callback import Callback
 from tfkit.saving import registry
 
 _RESERVED = ("model", "optimizer", "epoch")
+_CREATED_MARKER = ".tfkit-backup-dir"
 
 
 @registry.builtin("callbacks")
@@ -95,6 +99,10 @@ class BackupAndRestore(Callback):
     # -- hooks --
 
     def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+        if not os.path.exists(self.backup_dir):
+            os.makedirs(self.backup_dir)
+            with open(os.path.join(self.backup_dir, _CREATED_MARKER), "w") as marker:
+                marker.write("created by tfkit's BackupAndRestore; removed with the backup\n")
         self._build_checkpoint()
         self.restored_epoch = None
         self._batches_since_save = 0
@@ -135,5 +143,25 @@ class BackupAndRestore(Callback):
             self._save(epoch + 1)
 
     def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
-        if self.delete_checkpoint and os.path.isdir(self.backup_dir):
-            shutil.rmtree(self.backup_dir)
+        if not self.delete_checkpoint or not os.path.isdir(self.backup_dir):
+            return
+        for path in self._written_files():
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                pass
+        marker = os.path.join(self.backup_dir, _CREATED_MARKER)
+        if os.path.isfile(marker) and os.listdir(self.backup_dir) == [_CREATED_MARKER]:
+            os.remove(marker)
+            os.rmdir(self.backup_dir)  # tfkit made it and nothing else is in it
+
+    def _written_files(self) -> list[str]:
+        """The checkpoint files this callback's manager wrote: data, index, and the ``checkpoint`` state file."""
+        files = []
+        prefixes = list(self._manager.checkpoints) if self._manager is not None else []
+        for prefix in prefixes:
+            files += glob.glob(glob.escape(prefix) + ".index") + glob.glob(glob.escape(prefix) + ".data-*-of-*")
+        state = os.path.join(self.backup_dir, "checkpoint")
+        if prefixes and os.path.isfile(state):
+            files.append(state)
+        return files
