@@ -117,3 +117,34 @@ def test_console_entry_point_runs_as_a_program(model_file):
     assert "hidden/kernel" in result.stdout
     result = subprocess.run([sys.executable, "-m", "tfkit.cli", "inspect"], capture_output=True, text=True, timeout=180)
     assert result.returncode == 2
+
+
+SAMPLES = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "security-samples"
+_DAMAGED = ["00_RuntimeError.h5", "04_KeyError.h5", "10_TypeError.h5"]
+_RUN_CLI_ON_EACH = """
+import contextlib, io, json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, 6 * 2**30))
+from tfkit import cli
+results = {}
+for path in sys.argv[1:]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = cli.main(["inspect", path])
+    results[path] = [code, err.getvalue()]
+print(json.dumps(results))
+"""
+
+
+@pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared security samples not found")
+def test_damaged_files_give_one_error_line_never_a_traceback():
+    import json
+    import subprocess
+
+    paths = [str(SAMPLES / name) for name in _DAMAGED if (SAMPLES / name).is_file()]
+    done = subprocess.run([sys.executable, "-c", _RUN_CLI_ON_EACH, *paths], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads(done.stdout.strip().splitlines()[-1])
+    for path, (code, err) in results.items():
+        assert code == 1, path
+        assert err.startswith("tfkit: error: ") and err.count("\n") == 1 and "Traceback" not in err, (path, err)

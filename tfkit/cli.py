@@ -98,8 +98,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tfkit: error: {error}", file=sys.stderr)
         return 2
     except (ValueError, OSError) as error:
-        print(f"tfkit: error: {error}", file=sys.stderr)
+        print(f"tfkit: error: {_one_line(str(error))}", file=sys.stderr)
         return 1
+    except Exception as error:  # noqa: BLE001  a damaged file must never show the user a traceback
+        target = getattr(args, "file", None) or getattr(args, "model", "")
+        print(f"tfkit: error: could not read {target}: {type(error).__name__}: {_one_line(str(error))}",
+              file=sys.stderr)
+        return 1
+
+
+def _one_line(message: str) -> str:
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
 if __name__ == "__main__":
