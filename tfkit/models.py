@@ -324,6 +324,7 @@ class Sequential(Model):
     def __init__(self, layers: Sequence[Any] | None = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
         self._layers: list[Layer] = []
+        self._tfkit_layer_names: set[str] = set()
         self._tfkit_input: SymbolicTensor | None = None
         self._tfkit_symbolic_out: Any = None
         for layer in layers or []:
@@ -354,7 +355,8 @@ class Sequential(Model):
             return
         if not isinstance(layer, Layer):
             raise ValueError(f"Sequential '{self.name}' can only hold tfkit layers, got {type(layer).__name__}")
-        if any(layer.name == l.name for l in self._layers):
+        names = self._tfkit_layer_names
+        if layer.name in names:
             raise ValueError(f"Sequential '{self.name}' already has a layer named '{layer.name}'")
         batch_shape = getattr(layer, "_tfkit_batch_input_shape", None)
         if not self._layers and self._tfkit_input is None and batch_shape is not None:
@@ -365,15 +367,16 @@ class Sequential(Model):
                 raise ValueError(f"Layers in a Sequential model must have one output; '{layer.name}' has {len(tf.nest.flatten(out))}")
             self._tfkit_symbolic_out = out
             self._st.output_shapes = out.shape
-        self._layers = self._layers + [layer]
+        names.add(layer.name)
+        self._layers.append(layer)  # in place: re-assigning a new list re-tracks every layer (quadratic)
         self._tfkit_symbolic_cache.clear()
 
     def pop(self) -> Layer:
         """Remove and return the last layer."""
         if not self._layers:
             raise ValueError(f"Sequential '{self.name}' has no layers to pop")
-        last = self._layers[-1]
-        self._layers = self._layers[:-1]
+        last = self._layers.pop()
+        self._tfkit_layer_names.discard(last.name)
         if self._tfkit_input is not None:
             out = self._tfkit_input
             for layer in self._layers:
