@@ -96,3 +96,14 @@ def test_keras_named_model_entry_points(tmp_path):
     data = np.ones((1, 2), "float32")
     np.testing.assert_allclose(loaded(data).numpy(), model(data).numpy())
     assert clone(data).shape == again(data).shape == (1, 1)
+
+
+def test_keras_file_names_save_and_load(tmp_path):
+    model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2)])
+    model.compile("adam", "mse")
+    checkpoint = tfkit.callbacks.ModelCheckpoint(str(tmp_path / "best.keras"))
+    model.fit(np.ones((8, 3), "float32"), np.zeros((8, 2), "float32"), epochs=1, verbose=0, callbacks=[checkpoint])
+    model.save(tmp_path / "my_model.keras")
+    for name in ("my_model.keras", "best.keras"):
+        loaded = tfkit.models.load_model(tmp_path / name)
+        np.testing.assert_allclose(loaded.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0))

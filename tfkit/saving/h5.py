@@ -26,7 +26,9 @@ from tfkit.saving import atomic, h5_format, registry, serialization, weights_io
 from tfkit.saving.config_safety import check_config, loads_json
 from tfkit.saving.guard import variable_budget
 
-H5_SUFFIXES = (".h5", ".hdf5")
+# ".keras": Keras code saves to "model.keras"; tfkit writes its own HDF5 format under that name
+# (Keras's zip archives are refused by the HDF5 signature check, with a hint).
+H5_SUFFIXES = (".h5", ".hdf5", ".keras")
 MAX_CONFIG_OBJECTS = 20_000
 _SLACK_ELEMENTS = 2**20
 _SLACK_VARIABLES = 1_000
@@ -85,7 +87,7 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     filepath = os.fspath(filepath)
     if not is_h5_path(filepath):
         raise ValueError(
-            f"tfkit saves whole models to .h5 files, got {filepath!r}. Use model.export(path) for a "
+            f"tfkit saves whole models to .h5 or .keras files, got {filepath!r}. Use model.export(path) for a "
             f"SavedModel (serving) or model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
         )
     config = serialize_model(model)
