@@ -220,7 +220,7 @@ def test_unregistered_loss_function_saves_the_model_uncompiled_with_a_warning(tm
 def test_save_refuses_other_suffixes_and_overwrite_false(tmp_path):
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(1)])
     with pytest.raises(ValueError, match="export"):
-        model.save(str(tmp_path / "model.keras"))
+        model.save(str(tmp_path / "model.savedmodel"))
     path = str(tmp_path / "m.h5")
     model.save(path)
     with pytest.raises(ValueError, match="overwrite=False"):

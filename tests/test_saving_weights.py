@@ -188,3 +188,23 @@ def test_automatic_layer_names_mismatch_comes_with_a_hint(tmp_path):
     other = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2)])  # a second "dense_N" in this process
     with pytest.raises(ValueError, match="explicit names"):
         other.load_weights(path)
+
+
+def test_failed_load_into_an_unbuilt_model_leaves_it_unbuilt(tmp_path):
+    class TwoDense(tfkit.Model):
+        def __init__(self, units):
+            super().__init__()
+            self.hidden = tfkit.layers.Dense(4)
+            self.out = tfkit.layers.Dense(units)
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    saved = TwoDense(3)
+    saved(np.ones((1, 7), "float32"))          # built for 7 features, 3 outputs
+    saved.save_weights(str(tmp_path / "w.h5"))
+    model = TwoDense(2)                        # 2 outputs: the weights will not match
+    with pytest.raises(ValueError, match="do not match"):
+        model.load_weights(str(tmp_path / "w.h5"))
+    assert not model.built and model.weights == []
+    assert model(np.ones((2, 5), "float32")).shape == (2, 2)   # its real inputs still work

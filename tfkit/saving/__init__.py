@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tfkit.saving.errors import loader as _loader
 from tfkit.saving.registry import (  # noqa: F401
     custom_object_scope,
     register_serializable,
@@ -32,6 +33,7 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     h5.save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
 
 
+@_loader
 def load_model(
     filepath: str,
     custom_objects: Mapping[str, Any] | None = None,
@@ -60,6 +62,11 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:
 
 def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
     """Load weights by path from an .h5 file or a TensorFlow checkpoint prefix; all or nothing."""
+    _load_weights(filepath, model, skip_mismatch)
+
+
+@_loader
+def _load_weights(filepath: Any, model: Any, skip_mismatch: bool) -> None:
     import os
 
     from tfkit.saving import checkpoint, h5

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-MAX_JSON_CHARS = 64 * 2**20
+MAX_JSON_CHARS = 16 * 2**20
+MAX_JSON_VALUES = 2_000_000   # a 10,000-layer model config holds well under a million
 MAX_DEPTH = 256
 
 _NO_CODE = (
@@ -45,6 +46,11 @@ def loads_json(text: Any, what: str) -> Any:
         raise ValueError(f"{what} must be a JSON string, got {type(text).__name__}")
     if len(text) > MAX_JSON_CHARS:
         raise ValueError(f"{what} is {len(text)} characters long; the limit is {MAX_JSON_CHARS}")
+    # Every JSON value but the first follows a ',' or opens with '[' or '{': an upper bound on
+    # the number of values, known before json.loads allocates any of them.
+    values = text.count(",") + text.count("[") + text.count("{") + 1
+    if values > MAX_JSON_VALUES:
+        raise ValueError(f"{what} holds up to {values} JSON values; the limit is {MAX_JSON_VALUES}")
     try:
         value = json.loads(text)
     except RecursionError:

@@ -24,16 +24,17 @@ import tensorflow as tf
 
 from tfkit.saving import atomic, h5_format, registry, serialization, weights_io
 from tfkit.saving.config_safety import check_config, loads_json
+from tfkit.saving.build_rollback import rollback_build_on_error
 from tfkit.saving.guard import variable_budget
 
 # ".keras": Keras code saves to "model.keras"; tfkit writes its own HDF5 format under that name
 # (Keras's zip archives are refused by the HDF5 signature check, with a hint).
 H5_SUFFIXES = (".h5", ".hdf5", ".keras")
-MAX_CONFIG_OBJECTS = 20_000
+MAX_CONFIG_OBJECTS = 10_000   # objects plus layer calls; rebuilding costs a few ms each
 _SLACK_ELEMENTS = 2**20
 _SLACK_VARIABLES = 1_000
 _REBUILD_ERRORS = (TypeError, KeyError, IndexError, AttributeError, NotImplementedError, RecursionError,
-                   tf.errors.OpError)
+                   OverflowError, ArithmeticError, RuntimeError, tf.errors.OpError)
 
 
 def is_h5_path(filepath: Any) -> bool:
@@ -48,11 +49,15 @@ def _dumps(value: Any, what: str) -> str:
 
 
 def _count_objects(config: Any) -> int:
+    """Objects to create plus layer calls to make: what rebuilding the model costs."""
     count, stack = 0, [config]
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
             count += "class_name" in value
+            nodes = value.get("inbound_nodes")
+            if isinstance(nodes, list):
+                count += len(nodes)
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
@@ -290,6 +295,7 @@ def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> N
     with h5_format.open_h5(filepath) as f:
         h5_format.check_header(f, ("weights", "model"))
         tables = _tables(f)
-        _ensure_built(model, f, tables, filepath)
-        pairs = weights_io.match(weights_io.variable_groups(model), tables, filepath, model.name, skip_mismatch)
-        weights_io.assign(pairs)
+        with rollback_build_on_error(model):  # a failed load leaves an unbuilt model unbuilt
+            _ensure_built(model, f, tables, filepath)
+            pairs = weights_io.match(weights_io.variable_groups(model), tables, filepath, model.name, skip_mismatch)
+            weights_io.assign(pairs)

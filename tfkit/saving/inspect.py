@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 
 from tfkit.saving import h5_format
+from tfkit.saving.errors import loader
 from tfkit.saving.config_safety import loads_json
 
 
+@loader
 def describe(path: str) -> list[str]:
     """Lines describing ``path``: an .h5 file written by tfkit, or a SavedModel folder."""
     path = os.fspath(path)

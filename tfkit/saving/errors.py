@@ -1,0 +1,34 @@
+"""Loaders raise ``ValueError`` for anything a file can provoke, with the cause chained.
+
+    @loader
+    def load_model(filepath, ...): ...      # a KeyError deep in h5py becomes ValueError("m.h5 could not ...")
+
+A damaged or hostile file makes libraries fail in many ways (``KeyError``,
+``OverflowError``, ``OpError``, ...). Callers of tfkit's loaders catch one
+type; a missing file stays ``FileNotFoundError`` and Ctrl-C stays
+``KeyboardInterrupt``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+_PASS_THROUGH = (ValueError, FileNotFoundError, IsADirectoryError, PermissionError, KeyboardInterrupt)
+
+
+def loader(function: Callable) -> Callable:
+    """Decorate a function whose first argument is the file path."""
+
+    @functools.wraps(function)
+    def load(filepath: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(filepath, *args, **kwargs)
+        except _PASS_THROUGH:
+            raise
+        except MemoryError as error:
+            raise ValueError(f"{filepath}: loading it needs more memory than this process has") from error
+        except Exception as error:  # noqa: BLE001
+            raise ValueError(f"{filepath} could not be loaded: {type(error).__name__}: {error}") from error
+
+    return load

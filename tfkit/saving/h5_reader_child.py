@@ -1,0 +1,212 @@
+"""Read an untrusted tfkit HDF5 file in a short-lived child process, under limits.
+
+    python -I h5_reader_child.py FILE '{"memory_bytes": ..., "cpu_seconds": ...}'  # run by h5_snapshot.py
+
+libhdf5 parses the file here, never in the caller's process: a hang, a
+blow-up or a crash in the parser costs this process only. It sets its own
+memory (address space) and CPU-time limits before opening the file, checks
+the layout (plain groups and hard links, numeric datasets stored in this file,
+built-in filters only, declared sizes backed by stored bytes, a total size
+budget), reads every dataset, and writes plain data to stdout:
+
+    b"TFKSNAP1" | 8-byte length | JSON header | raw bytes of each dataset, in header order
+
+The header holds the root attributes (text or integers only), and for each
+dataset its group, path, shape, numpy dtype, ``dtype`` attribute and byte
+count; or ``{"error": "..."}`` when the file is refused. This file is run as a
+script and imports nothing of tfkit (nor TensorFlow): only h5py and numpy.
+"""
+
+import json
+import resource
+import struct
+import sys
+
+MAGIC = b"TFKSNAP1"
+GROUPS = ("weights", "state", "optimizer", "training")
+# deflate, shuffle, fletcher32 and h5py's lzf: no filter plugin is ever loaded.
+ALLOWED_FILTERS = {1: "deflate", 2: "shuffle", 3: "fletcher32", 32000: "lzf"}
+
+
+class Refused(Exception):
+    """The file is not an intact tfkit file; the message says why."""
+
+
+def _limit(kind, value):
+    soft, hard = resource.getrlimit(kind)
+    value = int(value)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(kind, (value, hard))
+
+
+def _text_or_int(h5py, np, owner, name, max_text):
+    """A scalar text or integer attribute, or {"unreadable": reason}."""
+    try:
+        attr = h5py.h5a.open(owner.id, name.encode("utf-8"))
+        dtype, shape = attr.dtype, attr.shape
+    except Exception as error:  # noqa: BLE001  any parser failure is a refusal
+        return {"unreadable": f"{type(error).__name__}: {error}"}
+    if shape not in ((), None):
+        return {"unreadable": f"an array of shape {shape}, not a single value"}
+    is_text = h5py.check_string_dtype(dtype) is not None or dtype.kind in "SU"
+    if not is_text and dtype.kind not in "iu":
+        return {"unreadable": f"dtype {dtype}, not text or an integer"}
+    if is_text and dtype.kind == "S" and dtype.itemsize > max_text:
+        return {"unreadable": f"text longer than {max_text} bytes"}
+    try:
+        value = owner.attrs[name]
+    except Exception as error:  # noqa: BLE001
+        return {"unreadable": f"{type(error).__name__}: {error}"}
+    if not is_text:
+        return int(value)
+    if isinstance(value, bytes):
+        if len(value) > max_text:
+            return {"unreadable": f"text longer than {max_text} bytes"}
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return {"unreadable": "not UTF-8 text"}
+    value = str(value)
+    if len(value) > max_text:
+        return {"unreadable": f"text longer than {max_text} bytes"}
+    return value
+
+
+def _check_dataset(h5py, np, dataset, where, limits):
+    dtype = dataset.dtype
+    if dtype.kind not in "biufc" or dtype.fields is not None or dtype.subdtype is not None \
+            or h5py.check_string_dtype(dtype) is not None or h5py.check_vlen_dtype(dtype) is not None:
+        what = "opaque bytes (a pickle?)" if dtype.kind == "V" and dtype.fields is None else f"dtype {dtype}"
+        raise Refused(f"{where} holds {what}; tfkit weights are plain numeric arrays (no objects, strings or records)")
+    if dataset.shape is None:
+        raise Refused(f"{where} is an empty (null-shaped) dataset")
+    if dataset.is_virtual:
+        raise Refused(f"{where} is a virtual dataset (data in other files); tfkit reads data stored in this file only")
+    if dataset.external:
+        raise Refused(f"{where} stores its data in external files; refused")
+    plist = dataset.id.get_create_plist()
+    filters = [plist.get_filter(i)[0] for i in range(plist.get_nfilters())]
+    unknown = [code for code in filters if code not in ALLOWED_FILTERS]
+    if unknown:
+        raise Refused(f"{where} uses HDF5 filter(s) {unknown}; tfkit reads only {sorted(ALLOWED_FILTERS.values())}")
+    declared = int(np.prod(dataset.shape, dtype=object)) * dtype.itemsize
+    if declared > limits["max_total_bytes"]:
+        raise Refused(f"{where} declares {declared} bytes (shape {dataset.shape}); the limit for this file is "
+                      f"{limits['max_total_bytes']} bytes")
+    stored = dataset.id.get_storage_size()
+    if declared and not stored:
+        raise Refused(f"{where} declares shape {dataset.shape} but holds no data")
+    compressed = any(code in (1, 32000) for code in filters)
+    if not compressed and stored < declared:
+        raise Refused(f"{where} declares {declared} bytes (shape {dataset.shape}) but stores only {stored}; truncated")
+    if compressed and declared > stored * limits["compression_ratio"]:
+        raise Refused(f"{where} declares {declared} bytes (shape {dataset.shape}) from {stored} compressed bytes; "
+                      f"a ratio above {limits['compression_ratio']} is refused")
+    return declared
+
+
+def _walk(h5py, np, f, group_name, limits, counters):
+    """``[(path, dataset)]`` under ``/group_name``, checked but not read."""
+    if group_name not in f:
+        return []
+    link = f.get(group_name, getlink=True)
+    if not isinstance(link, h5py.HardLink) or not isinstance(f[group_name], h5py.Group):
+        raise Refused(f"/{group_name} must be a plain group")
+    found = []
+    seen = set()
+    stack = [(f[group_name], "")]
+    while stack:
+        group, prefix = stack.pop()
+        key = h5py.h5o.get_info(group.id).addr
+        if key in seen:
+            raise Refused(f"/{group_name}/{prefix} is reachable twice (hard-link cycle or alias)")
+        seen.add(key)
+        for name in group:
+            counters["entries"] += 1
+            if counters["entries"] > limits["max_entries"]:
+                raise Refused(f"the file has more than {limits['max_entries']} entries")
+            path = f"{prefix}{name}"
+            link = group.get(name, getlink=True)
+            if not isinstance(link, h5py.HardLink):
+                raise Refused(f"/{group_name}/{path} is a {type(link).__name__}; tfkit files hold only plain groups "
+                              f"and datasets (no soft or external links)")
+            item = group[name]
+            if isinstance(item, h5py.Group):
+                stack.append((item, path + "/"))
+            elif isinstance(item, h5py.Dataset):
+                counters["bytes"] += _check_dataset(h5py, np, item, f"/{group_name}/{path}", limits)
+                if counters["bytes"] > limits["max_total_bytes"]:
+                    raise Refused(f"the datasets declare more than {limits['max_total_bytes']} bytes in all")
+                found.append((path, item))
+            else:
+                raise Refused(f"/{group_name}/{path} is a {type(item).__name__}, not a dataset")
+    return sorted(found, key=lambda entry: entry[0])
+
+
+def read(path, limits):
+    """``(header, [bytes, ...])`` for ``path``; raises ``Refused``."""
+    import h5py
+    import numpy as np
+
+    if not h5py.is_hdf5(path):
+        raise Refused("not an HDF5 file")
+    try:
+        f = h5py.File(path, "r")
+    except Exception as error:  # noqa: BLE001
+        raise Refused(f"a damaged HDF5 file (truncated or corrupt): {error}") from None
+    with f:
+        attrs = {}
+        try:
+            names = list(f.attrs)
+        except Exception as error:  # noqa: BLE001
+            raise Refused(f"its root attributes cannot be listed ({type(error).__name__}: {error})") from None
+        if len(names) > 64:
+            raise Refused(f"its root has {len(names)} attributes; a tfkit file has fewer than 16")
+        for name in names:
+            attrs[name] = _text_or_int(h5py, np, f, name, limits["max_text_bytes"])
+        datasets, blobs = [], []
+        counters = {"entries": 0, "bytes": 0}
+        for group in GROUPS:
+            for relative, dataset in _walk(h5py, np, f, group, limits, counters):
+                where = f"/{group}/{relative}"
+                out = np.empty(dataset.shape, dtype=dataset.dtype)
+                try:
+                    if out.size:
+                        dataset.read_direct(out)
+                except Exception as error:  # noqa: BLE001
+                    raise Refused(f"{where} could not be read; the file is damaged ({error})") from None
+                dtype_attr = _text_or_int(h5py, np, dataset, "dtype", 64) if "dtype" in dataset.attrs else None
+                data = np.ascontiguousarray(out).tobytes()
+                datasets.append({"group": group, "path": relative, "shape": list(out.shape),
+                                 "dtype": out.dtype.str, "dtype_attr": dtype_attr, "nbytes": len(data)})
+                blobs.append(data)
+    return {"attrs": attrs, "datasets": datasets}, blobs
+
+
+def main(argv):
+    path, limits = argv[1], json.loads(argv[2])
+    _limit(resource.RLIMIT_AS, limits["memory_bytes"])
+    _limit(resource.RLIMIT_CPU, limits["cpu_seconds"])
+    _limit(resource.RLIMIT_CORE, 0)
+    out = sys.stdout.buffer
+    try:
+        header, blobs = read(path, limits)
+    except Refused as refusal:
+        header, blobs = {"error": str(refusal)}, []
+    except MemoryError:
+        header, blobs = {"error": f"reading it needs more than the {limits['memory_bytes']} bytes of memory "
+                                  f"allowed for loading a file"}, []
+    except Exception as error:  # noqa: BLE001  libhdf5/h5py fail in many ways on damaged files
+        header, blobs = {"error": f"a damaged HDF5 file: the parser failed ({type(error).__name__}: "
+                                  f"{str(error)[:200]})"}, []
+    text = json.dumps(header).encode("utf-8")
+    out.write(MAGIC + struct.pack("<Q", len(text)) + text)
+    for blob in blobs:
+        out.write(blob)
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,171 @@
+"""A tfkit HDF5 file as plain data, read by a child process under memory, CPU and time limits.
+
+    snapshot = read_snapshot("m.h5")            # ValueError for anything but an intact tfkit file
+    snapshot.attrs["model_config"]              # text or int attributes only
+    snapshot.tables["weights"]["dense/kernel"]  # SnapshotDataset: .shape, .dtype, .tf_dtype, .array
+
+libhdf5 has a long history of parser bugs, so it never sees untrusted bytes in
+the caller's process: ``h5_reader_child.py`` parses the file in a fresh Python
+(h5py and numpy only, no TensorFlow: about 0.3 s to start) with its own
+address-space and CPU-time limits, under a wall-clock timeout, and sends back
+validated plain data. A hang, an allocation bomb or a crash in the parser
+becomes a ``ValueError`` naming the file, and costs the caller nothing.
+
+Limits scale with the file: memory is ``base + 4 x file size`` (at most
+``TFKIT_LOAD_MEMORY_LIMIT`` bytes when set), the declared weights may not
+exceed what that memory can hold, and gzip/lzf data may expand at most
+``MAX_COMPRESSION_RATIO`` times.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "h5_reader_child.py")
+MAGIC = b"TFKSNAP1"
+BASE_MEMORY_BYTES = 768 * 2**20      # the child's Python, h5py and numpy take ~150 MB of address space
+MEMORY_PER_FILE_BYTE = 4
+MAX_TEXT_BYTES = 16 * 2**20
+MAX_ENTRIES = 200_000
+MAX_COMPRESSION_RATIO = 64
+CPU_SECONDS_BASE = 3
+WALL_SECONDS_FACTOR = 3
+
+
+@dataclass
+class SnapshotDataset:
+    """One stored array: its shape and numpy dtype, the TensorFlow dtype the file names, its values."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    tf_dtype: str
+    array: np.ndarray
+
+
+@dataclass
+class Snapshot:
+    """What a tfkit file holds, as plain data."""
+
+    filename: str
+    attrs: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, dict[str, SnapshotDataset]] = field(default_factory=dict)
+
+
+def limits_for(path: str) -> dict[str, int]:
+    """The child's limits for a file of this size."""
+    size = os.path.getsize(path)
+    memory = BASE_MEMORY_BYTES + MEMORY_PER_FILE_BYTE * size
+    cap = os.environ.get("TFKIT_LOAD_MEMORY_LIMIT", "").strip()
+    if cap.isdigit():
+        memory = min(memory, int(cap))
+    return {
+        "memory_bytes": memory,
+        "cpu_seconds": CPU_SECONDS_BASE + size // (20 * 2**20),
+        "max_text_bytes": MAX_TEXT_BYTES,
+        "max_entries": MAX_ENTRIES,
+        "max_total_bytes": max(0, (memory - BASE_MEMORY_BYTES) // 2) + 64 * 2**20,
+        "compression_ratio": MAX_COMPRESSION_RATIO,
+    }
+
+
+def read_snapshot(path: str) -> Snapshot:
+    """Read ``path`` in a limited child process; ``ValueError`` (naming ``path``) for anything refused."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"No such file: {path}")
+    if os.path.isdir(path):
+        raise ValueError(f"{path} is a folder, not an HDF5 file (a SavedModel? tfkit loads SavedModels with "
+                         f"tf.saved_model.load)")
+    if not os.path.isfile(path):
+        raise ValueError(f"{path} is not a regular file")
+    if os.path.getsize(path) == 0:
+        raise ValueError(f"{path} is empty (0 bytes), not a tfkit HDF5 file")
+    signature = _signature(path)
+    if signature != b"\x89HDF\r\n\x1a\n":
+        hint = " (a zip archive, such as a Keras .keras file?)" if signature.startswith(b"PK") else ""
+        raise ValueError(f"{path} is not an HDF5 file{hint}: it does not start with the HDF5 signature")
+    limits = limits_for(path)
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "HDF5_PLUGIN"))}
+    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HDF5_PLUGIN_PATH="", HDF5_USE_FILE_LOCKING="FALSE")
+    timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
+    try:
+        done = subprocess.run([sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits)], capture_output=True,
+                              timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise ValueError(f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
+                         f"parser did not finish); nothing was loaded") from None
+    if done.returncode != 0:
+        raise ValueError(f"{path} could not be read: the HDF5 reader {_how_it_ended(done.returncode, limits)} "
+                         f"(a damaged or hostile file); nothing was loaded")
+    header, body = _parse_header(done.stdout, path)
+    if "error" in header:
+        raise ValueError(f"{path}: {header['error']}" if not str(header["error"]).startswith("not an HDF5")
+                         else f"{path} is {header['error']}")
+    return _build(path, header, body, limits)
+
+
+def _signature(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(8)
+    except OSError as error:
+        raise ValueError(f"{path} could not be read ({error.strerror or type(error).__name__})") from None
+
+
+def _how_it_ended(code: int, limits: dict[str, int]) -> str:
+    if code < 0:
+        import signal
+
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else f"signal {-code}"
+        if name == "SIGXCPU":
+            return f"used more than its {limits['cpu_seconds']} s of CPU time"
+        if name in ("SIGSEGV", "SIGABRT", "SIGBUS"):
+            return f"crashed ({name}), likely on memory: it may use {limits['memory_bytes']} bytes"
+        return f"was stopped by {name}"
+    return f"failed (exit code {code})"
+
+
+def _parse_header(output: bytes, path: str) -> tuple[dict[str, Any], memoryview]:
+    if len(output) < 16 or output[:8] != MAGIC:
+        raise ValueError(f"{path} could not be read: the HDF5 reader gave no result (a damaged or hostile file)")
+    (length,) = struct.unpack("<Q", output[8:16])
+    if length > len(output) - 16:
+        raise ValueError(f"{path} could not be read: the HDF5 reader's result is incomplete")
+    try:
+        header = json.loads(output[16:16 + length].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed ({error})") from None
+    if not isinstance(header, dict):
+        raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed")
+    return header, memoryview(output)[16 + length:]
+
+
+def _build(path: str, header: dict[str, Any], body: memoryview, limits: dict[str, int]) -> Snapshot:
+    snapshot = Snapshot(filename=path, attrs=dict(header.get("attrs") or {}))
+    offset = 0
+    for entry in header.get("datasets") or []:
+        try:
+            dtype = np.dtype(entry["dtype"])
+            shape = tuple(int(d) for d in entry["shape"])
+            nbytes = int(entry["nbytes"])
+            group, relative = str(entry["group"]), str(entry["path"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed ({error})") from None
+        if dtype.kind not in "biufc" or dtype.hasobject or nbytes != int(np.prod(shape, dtype=np.int64)) * \
+                dtype.itemsize or offset + nbytes > len(body):
+            raise ValueError(f"{path} could not be read: the HDF5 reader's result is inconsistent")
+        array = np.frombuffer(body[offset:offset + nbytes], dtype=dtype).reshape(shape)
+        offset += nbytes
+        dtype_attr = entry.get("dtype_attr")
+        tf_dtype = dtype.name if dtype_attr is None else dtype_attr[:40] if isinstance(dtype_attr, str) \
+            else "<unreadable>"
+        snapshot.tables.setdefault(group, {})[relative] = SnapshotDataset(shape, dtype, tf_dtype, array)
+    return snapshot
