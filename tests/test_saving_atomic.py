@@ -151,3 +151,41 @@ def test_directories_are_published_whole(tmp_path):
         pathlib.Path(tmp, "b.txt").write_text("third")
     assert os.listdir(target) == ["b.txt"]
     assert os.listdir(tmp_path) == ["1"]
+
+
+def test_export_never_replaces_a_folder_with_other_content(tmp_path):
+    import tfkit
+
+    model = tfkit.Sequential([tfkit.Input((2,)), tfkit.layers.Dense(1)])
+    base = tmp_path / "models" / "vae"
+    model.export(str(base), version=1)
+    (base / "notes.txt").write_text("keep me")
+    with pytest.raises(ValueError, match=r"versions \['1'\]\): pass version=N"):
+        model.export(str(base))
+    assert sorted(os.listdir(base)) == ["1", "notes.txt"]
+    model.export(str(base), version=2)
+    assert sorted(os.listdir(base)) == ["1", "2", "notes.txt"]
+    plain = tmp_path / "plain"
+    model.export(str(plain))
+    model.export(str(plain))                          # an earlier export is replaced, whole
+    assert (plain / "saved_model.pb").is_file()
+
+
+def test_concurrent_saves_never_delete_each_others_temporary_files(tmp_path):
+    target = str(tmp_path / "m.h5")
+    other = atomic.temp_name(target)                  # another live process's save in progress (ours)
+    open(other, "w").close()
+    dead = f"{target}.tmp-999999999-{'0' * 16}"      # a killed save's leftover
+    open(dead, "w").close()
+    with atomic.atomic_file(target) as tmp:
+        open(tmp, "w").write("x")
+    assert os.path.exists(other) and not os.path.exists(dead)
+
+
+def test_interrupted_directory_swap_is_undone(tmp_path):
+    target = tmp_path / "1"
+    old = tmp_path / "1.old-999999999-0123456789abcdef"   # the previous version, moved aside by a killed export
+    old.mkdir()
+    (old / "saved_model.pb").write_text("previous")
+    atomic.recover(str(target))
+    assert (target / "saved_model.pb").read_text() == "previous" and not old.exists()

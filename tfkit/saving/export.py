@@ -203,6 +203,7 @@ def export_saved_model(
         if isinstance(version, bool) or not isinstance(version, (int, np.integer)) or version < 1:
             raise ValueError(f"version must be a positive int (TensorFlow Serving's version folder), got {version!r}")
         filepath = os.path.join(filepath, str(int(version)))
+    _check_replaceable(filepath)
     specs = _user_signature(input_signature) if input_signature is not None else default_input_signature(model)
     module, concrete = _build_module(model, specs, jit_compile, freeze_random_state)
     saved_signatures: dict[str, Any] = {"serving_default": concrete}
@@ -245,3 +246,23 @@ def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: 
     with tf.io.TFRecordWriter(path) as writer:
         writer.write(log.SerializeToString())
     return path
+
+
+# What a SavedModel folder holds: an export may replace a folder with these entries only.
+_SAVED_MODEL_ENTRIES = {"saved_model.pb", "saved_model.pbtxt", "variables", "assets", "assets.extra",
+                        "fingerprint.pb"}
+
+
+def _check_replaceable(folder: str) -> None:
+    """Refuse to replace a folder that holds anything but an earlier export (version folders, user files)."""
+    atomic.recover(folder)
+    if not os.path.isdir(folder):
+        return
+    others = sorted(name for name in os.listdir(folder) if name not in _SAVED_MODEL_ENTRIES)
+    if others:
+        versions = [name for name in others if name.isdigit()]
+        hint = (f"it is a TensorFlow Serving model folder (versions {versions}): pass version=N to add a version"
+                if versions else "export to an empty or new folder, or pass version=N to write a version folder in it")
+        listing = ", ".join(others[:8]) + (f", ... ({len(others)} entries)" if len(others) > 8 else "")
+        raise ValueError(f"{folder} already holds {listing}, which an export would replace; nothing was written. "
+                         f"{hint[0].upper() + hint[1:]}.")
