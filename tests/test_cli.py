@@ -30,7 +30,7 @@ def model_file(tmp_path_factory):
 def test_inspect_h5_prints_version_class_and_weight_paths(model_file, capsys):
     assert cli.main(["inspect", str(model_file)]) == 0
     out = capsys.readouterr().out
-    assert "format: tfkit, format_version 1, kind model" in out
+    assert "format: tfkit, format_version 2, kind model" in out
     assert "model class: Functional (name 'scorer'), 3 layers" in out
     assert "input shape: [None, 6]" in out
     assert ["hidden", "Dense"] in [line.split() for line in out.splitlines()]

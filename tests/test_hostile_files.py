@@ -300,7 +300,7 @@ CASES = {
     "virtual_dataset": (_replace_dataset("weights/dense_a/kernel", _virtual), "load_model", r"virtual dataset"),
     "external_storage": (_replace_dataset("weights/dense_a/kernel", _external_storage), "load_weights", r"external files"),
     "unknown_hdf5_filter": (_replace_dataset("weights/dense_a/kernel", _unknown_filter), "load_model", r"filter\(s\) \[32001\]"),
-    "wrong_format_version": (_set_attr("format_version", np.int64(2)), "load_model", r"format_version 2"),
+    "wrong_format_version": (_set_attr("format_version", np.int64(99)), "load_model", r"format_version 99"),
     "old_format_version": (_set_attr("format_version", np.int64(0)), "load_weights", r"format_version 0"),
     "format_version_as_text": (_set_attr("format_version", "1"), "load_model", r"must be an integer"),
     "wrong_format": (_set_attr("format", "keras"), "load_model", r"format attribute is not 'tfkit'"),

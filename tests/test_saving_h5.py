@@ -73,7 +73,7 @@ def test_file_layout_is_readable_with_plain_h5py(saved_vae):
     vae, path = saved_vae
     with h5py.File(path, "r") as f:
         assert f.attrs["format"] == "tfkit"
-        assert int(f.attrs["format_version"]) == 1
+        assert int(f.attrs["format_version"]) == 2
         assert f.attrs["kind"] == "model"
         config = json.loads(f.attrs["model_config"])
         assert config["class_name"] == "vae_mnist>VariationalAutoEncoder"

@@ -182,12 +182,51 @@ def test_bfloat16_weights_round_trip(tmp_path):
         np.testing.assert_array_equal(a.numpy().astype("float32"), b.numpy().astype("float32"))
 
 
-def test_automatic_layer_names_mismatch_comes_with_a_hint(tmp_path):
-    path = str(tmp_path / "seq.weights.h5")
-    tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2)]).save_weights(path)
-    other = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2)])  # a second "dense_N" in this process
-    with pytest.raises(ValueError, match="explicit names"):
-        other.load_weights(path)
+def _mlp(kind):
+    if kind == "sequential":
+        return tfkit.Sequential([tfkit.Input((3,)), layers.Dense(4, activation="relu"), layers.Dense(2)])
+    if kind == "functional":
+        x = tfkit.Input((3,))
+        return tfkit.Model(x, layers.Dense(2)(layers.Dense(4, activation="relu")(x)))
+
+    class Subclassed(tfkit.Model):
+        def __init__(self):
+            super().__init__()
+            self.blocks = [layers.Dense(4, activation="relu"), layers.Dense(2)]
+
+        def call(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+    model = Subclassed()
+    model(np.zeros((1, 3), "float32"))
+    return model
+
+
+@pytest.mark.parametrize("kind", ["sequential", "functional", "subclassed"])
+def test_a_second_copy_built_in_the_same_process_loads_the_weights(tmp_path, kind):
+    path = str(tmp_path / f"{kind}.weights.h5")
+    first = _mlp(kind)
+    first.save_weights(path)
+    second = _mlp(kind)                       # automatic names differ: dense_7 vs dense_9
+    assert [l.name for l in second.layers] != [l.name for l in first.layers] or kind == "subclassed"
+    second.load_weights(path)
+    data = np.random.default_rng(0).random((5, 3)).astype("float32")
+    np.testing.assert_array_equal(second(data).numpy(), first(data).numpy())
+
+
+def test_structural_keys_keep_chosen_names_and_number_automatic_ones(tmp_path):
+    x = tfkit.Input((3,))
+    hidden = layers.Dense(4, name="encoder_head")(x)
+    model = tfkit.Model(x, layers.Dense(2)(layers.Dense(4)(hidden)))
+    path = str(tmp_path / "w.h5")
+    model.save_weights(path)
+    with h5py.File(path, "r") as f:
+        assert sorted(f["weights"]) == ["dense", "dense_1", "encoder_head"]
+    bigger = tfkit.Model(x, layers.Dense(3)(layers.Dense(4)(hidden)))
+    with pytest.raises(ValueError, match=r"weights/dense_1/kernel: file \(4, 2\) float32, model \(4, 3\)"):
+        bigger.load_weights(path)
 
 
 def test_failed_load_into_an_unbuilt_model_leaves_it_unbuilt(tmp_path):
@@ -208,3 +247,21 @@ def test_failed_load_into_an_unbuilt_model_leaves_it_unbuilt(tmp_path):
         model.load_weights(str(tmp_path / "w.h5"))
     assert not model.built and model.weights == []
     assert model(np.ones((2, 5), "float32")).shape == (2, 2)   # its real inputs still work
+
+
+def test_files_of_format_version_1_still_load_by_layer_name(tmp_path):
+    model = _mlp("sequential")
+    path = str(tmp_path / "v1.weights.h5")
+    model.save_weights(path)
+    with h5py.File(path, "r+") as f:           # rewrite it as the first format did: keys are layer names
+        for key, layer in zip(["dense", "dense_1"], model.layers):
+            f.move(f"weights/{key}", f"weights/tmp_{layer.name}")
+        for layer in model.layers:
+            f.move(f"weights/tmp_{layer.name}", f"weights/{layer.name}")
+        f.attrs["format_version"] = np.int64(1)
+    expected = [w.numpy() for w in model.weights]
+    for w in model.weights:
+        w.assign(tf.zeros_like(w))
+    model.load_weights(path)
+    for got, want in zip(model.weights, expected):
+        np.testing.assert_array_equal(got.numpy(), want)

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import tensorflow as tf
 
-from tfkit import masking
+from tfkit import masking, tracking
 from tfkit.config_capture import to_plain
 from tfkit.functional import FunctionalGraph, InputLayer
 from tfkit.layer import Layer
@@ -78,8 +78,9 @@ class Functional(Model):
         self._tfkit_symbolic_losses: list[SymbolicTensor] = []
 
     def _tracked_items(self):
-        for layer in self._tfkit_graph.layers:
-            yield layer.name, layer
+        layers = self._tfkit_graph.layers
+        keys = tracking.structural_layer_keys(layers) if tracking.structural_mode() else [l.name for l in layers]
+        yield from zip(keys, layers)
 
     def summary_layers(self) -> list[tuple[str, Layer]]:
         return [(layer.name, layer) for layer in self._tfkit_graph.layers]
@@ -331,8 +332,9 @@ class Sequential(Model):
             self.add(layer)
 
     def _tracked_items(self):
-        for layer in self._layers:
-            yield layer.name, layer
+        layers = list(self._layers)
+        keys = tracking.structural_layer_keys(layers) if tracking.structural_mode() else [l.name for l in layers]
+        yield from zip(keys, layers)
 
     def summary_layers(self) -> list[tuple[str, Layer]]:
         return [(layer.name, layer) for layer in self._layers]

@@ -12,6 +12,9 @@ makes weight files portable between processes.
 
 from __future__ import annotations
 
+import contextlib
+import re
+import threading
 from typing import Any, Callable, Iterator
 
 import tensorflow as tf
@@ -19,6 +22,55 @@ import tensorflow as tf
 # Attributes owned by tf.Module / AutoTrackable / tfkit itself: never children.
 _SKIP_PREFIXES = ("_self_", "_tfkit_")
 _SKIP_NAMES = frozenset({"_name", "_name_scope", "_scope_name", "_st"})
+
+
+_mode = threading.local()
+
+
+@contextlib.contextmanager
+def structural_keys() -> Iterator[None]:
+    """Inside this block, functional and Sequential models key automatically named layers by structure.
+
+    Weight files use these keys (:func:`structural_layer_keys`), so two
+    separately built copies of one model, whose automatic names differ
+    (``dense_3`` vs ``dense_7``), match.
+    """
+    previous = getattr(_mode, "structural", False)
+    _mode.structural = True
+    try:
+        yield
+    finally:
+        _mode.structural = previous
+
+
+def structural_mode() -> bool:
+    return getattr(_mode, "structural", False)
+
+
+def structural_layer_keys(layers: list[Any]) -> list[str]:
+    """Each layer's key in a weight file: its own name, unless that is an automatic one.
+
+    Automatic names (``dense``, ``dense_3``: the class in snake case, maybe
+    numbered) depend on what the process built before, so those layers are
+    numbered per class in the model's layer order instead (``dense``,
+    ``dense_1``, ...). Names a person chose (``encoder_head``) are kept.
+    """
+    counts: dict[str, int] = {}
+    keys = []
+    for layer in layers:
+        base = _snake_case(type(layer).__name__)
+        if re.fullmatch(rf"{re.escape(base)}(_\d+)?", layer.name) is None:
+            keys.append(layer.name)
+            continue
+        count = counts.get(base, 0)
+        counts[base] = count + 1
+        keys.append(base if count == 0 else f"{base}_{count}")
+    return keys
+
+
+def _snake_case(name: str) -> str:
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 def _is_layer(obj: Any) -> bool:

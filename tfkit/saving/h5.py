@@ -277,7 +277,8 @@ def load_model(
                     except _REBUILD_ERRORS as error:
                         raise ValueError(f"{source}: could not build the model from build_config: "
                                          f"{type(error).__name__}: {error}") from error
-            pairs = weights_io.match(weights_io.variable_groups(model), tables, source, model.name)
+            structural = h5_format.read_attr(f, "format_version", "int") >= 2
+            pairs = weights_io.match(weights_io.variable_groups(model, structural), tables, source, model.name)
             weights_io.assign(pairs)
             if compile and compiled is not None:
                 try:
@@ -297,5 +298,7 @@ def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> N
         tables = _tables(f)
         with rollback_build_on_error(model):  # a failed load leaves an unbuilt model unbuilt
             _ensure_built(model, f, tables, filepath)
-            pairs = weights_io.match(weights_io.variable_groups(model), tables, filepath, model.name, skip_mismatch)
+            structural = h5_format.read_attr(f, "format_version", "int") >= 2
+            pairs = weights_io.match(weights_io.variable_groups(model, structural), tables, filepath, model.name,
+                                     skip_mismatch)
             weights_io.assign(pairs)

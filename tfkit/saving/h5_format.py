@@ -6,7 +6,7 @@
 
 Layout (readable with plain h5py; ``h5dump`` shows it too)::
 
-    /                 attrs: format="tfkit", format_version=1, kind="model"|"weights",
+    /                 attrs: format="tfkit", format_version=2, kind="model"|"weights",
                              tfkit_version, model_class, model_config (JSON),
                              build_config (JSON), compile_config (JSON, optional)
     /weights/<path>   one dataset per weight, at its attribute path
@@ -35,7 +35,10 @@ import tensorflow as tf
 from tfkit.saving.h5_snapshot import MAX_TEXT_BYTES, Snapshot, SnapshotDataset, read_snapshot
 
 FORMAT = "tfkit"
-FORMAT_VERSION = 1
+# 2: layers of functional and Sequential models are keyed by structure (dense, dense_1, ...);
+# 1: by layer name. Both are read.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 KINDS = ("model", "weights")
 
 
@@ -130,9 +133,9 @@ def check_header(f: Snapshot, kinds: tuple[str, ...] = KINDS) -> str:
     if fmt != FORMAT:
         raise ValueError(f"{f.filename} is not a tfkit file: its format attribute is not {FORMAT!r}")
     version = read_attr(f, "format_version", "int")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise ValueError(
-            f"{f.filename} has format_version {version}; this tfkit reads format_version {FORMAT_VERSION} only"
+            f"{f.filename} has format_version {version}; this tfkit reads format_version {READABLE_VERSIONS}"
         )
     kind = read_attr(f, "kind", "text")
     if kind not in KINDS:

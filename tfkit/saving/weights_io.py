@@ -13,6 +13,7 @@ the input shapes that recreate every weight without calling the model.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from typing import Any
 
@@ -27,11 +28,16 @@ GROUPS = ("weights", "state")
 _LIST_LIMIT = 25
 
 
-def variable_groups(model: Any) -> dict[str, dict[str, tf.Variable]]:
-    """The model's weights and its other variables (seed generators, metric state), by path."""
-    weights = model.weight_paths()
-    weight_ids = {id(v) for v in weights.values()}
-    state = {path: v for path, v in tracking.variable_paths(model).items() if id(v) not in weight_ids}
+def variable_groups(model: Any, structural: bool = True) -> dict[str, dict[str, tf.Variable]]:
+    """The model's weights and its other variables (seed generators, metric state), by path.
+
+    ``structural`` keys the layers of functional and Sequential models by
+    structure (what files of format_version 2 hold); otherwise by name (1).
+    """
+    with tracking.structural_keys() if structural else contextlib.nullcontext():
+        weights = model.weight_paths()
+        weight_ids = {id(v) for v in weights.values()}
+        state = {path: v for path, v in tracking.variable_paths(model).items() if id(v) not in weight_ids}
     return {"weights": weights, "state": state}
 
 
