@@ -243,9 +243,10 @@ CASES = {
                                      "load_model", r"unknown function 'evil_module.run'.*register"),
     # --- CVE class: module / function names injected into configs
     "module_key_in_layer": (_with_layer(_layer_entry("run", {"name": "evil"}, module="evil_module")),
-                            "load_model", r"names a 'module'"),
+                            "load_model", r"Unknown layer 'run' \(saved from module 'evil_module'\)"),
     "registered_name_key": (_with_layer(_layer_entry("Dense", {"name": "evil", "units": 1},
-                                                     registered_name="evil_module>run")), "load_model", r"registered_name"),
+                                                     registered_name="evil_module>run")), "load_model",
+                            r"Unknown layer 'evil_module>run'.*custom_objects=\{'run'"),
     "dotted_class_name": (_with_layer(_layer_entry("evil_module.run")), "load_model", r"never module paths"),
     "registered_shape_unknown_name": (_with_layer(_layer_entry("evil_module>run")), "load_model",
                                       r"Unknown layer 'evil_module>run'"),
@@ -255,7 +256,7 @@ CASES = {
                                                                "activation": "evil_module.run"})), "load_model", r"evil_module.run"),
     "injected_optimizer": (_set_attr("compile_config", json.dumps({"optimizer": {"class_name": "run", "module": "evil_module",
                                                                                  "config": {}}})),
-                           "load_model", r"names a 'module'"),
+                           "load_model", r"Unknown optimizer 'run' \(saved from module 'evil_module'\)"),
     "injected_loss_code": (_set_attr("compile_config", lambda m: json.dumps({"loss": {
         "class_name": "__lambda__", "config": {"code": _code_b64(m)}}})), "load_model", r"holds Python code"),
     "model_class_is_a_module_path": (_set_attr("model_config", json.dumps({"class_name": "evil_module.run", "config": {}})),

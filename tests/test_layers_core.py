@@ -279,7 +279,7 @@ def test_activation_layer_applies_the_function_and_keeps_masks():
 def test_activation_refuses_to_save_an_unregistered_function():
     layer = layers.Activation(lambda t: t * 2)
     np.testing.assert_allclose(layer(tf.ones((1, 2))).numpy(), [[2.0, 2.0]])
-    with pytest.raises(ValueError, match="register_serializable"):
+    with pytest.raises(ValueError, match="a lambda"):
         layer.get_config()
 
 
@@ -372,17 +372,23 @@ def test_lambda_config_stores_registered_names_only():
     assert _roundtrip(builtin).function is tfkit.activations.relu
 
 
-def test_lambda_refuses_to_save_lambdas_and_unregistered_functions():
+def test_lambda_refuses_lambdas_and_saves_named_functions_by_name():
     def local_function(x):
         return x + 1
 
-    for function in (lambda x: x + 1, local_function):
-        layer = layers.Lambda(function)
-        layer(tf.ones((1, 2)))
-        with pytest.raises(ValueError, match="register_serializable"):
-            layer.get_config()
-    with pytest.raises(ValueError, match="register_serializable"):
+    layer = layers.Lambda(lambda x: x + 1)
+    layer(tf.ones((1, 2)))
+    with pytest.raises(ValueError, match="a lambda"):
+        layer.get_config()
+    with pytest.raises(ValueError, match="a lambda"):
         layers.Lambda(tf.identity, output_shape=lambda s: s).get_config()
+    config = layers.Lambda(local_function).get_config()
+    assert config["function"] == "local_function"
+    with pytest.raises(ValueError, match="unknown function 'local_function'"):
+        layers.Lambda.from_config(config)
+    with tfkit.saving.custom_object_scope({"local_function": local_function}):
+        rebuilt = layers.Lambda.from_config(config)
+    np.testing.assert_allclose(rebuilt(tf.ones((1, 2))).numpy(), [[2.0, 2.0]])
 
 
 def test_lambda_from_config_refuses_code_and_unknown_names():

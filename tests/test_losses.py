@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+import tfkit
 from tfkit import losses, masking
 from tfkit.saving import registry
 
@@ -487,8 +488,12 @@ def test_custom_registered_function_serializes_by_its_registered_name():
     def unregistered(y_true, y_pred):
         return y_true - y_pred
 
-    with pytest.raises(ValueError, match="register_serializable"):
-        losses.serialize(losses.get(unregistered))
+    config = losses.serialize(losses.get(unregistered))      # saved by its own name, as data
+    assert config["config"]["fn"] == "unregistered"
+    with pytest.raises(ValueError, match=r"custom_objects=\{'unregistered': unregistered\}"):
+        losses.deserialize(config)
+    with tfkit.saving.custom_object_scope({"unregistered": unregistered}):
+        assert losses.deserialize(config).fn is unregistered
 
 
 def test_is_loss_of_kind_recognizes_objects_functions_and_names():

@@ -53,16 +53,30 @@ def test_custom_layer_by_registered_name_and_custom_objects():
 
     x = tfkit.Input((3,))
     model = tfkit.Model(x, Doubler(name="doubler")(x))
-    with pytest.raises(ValueError, match="not a registered layer"):
-        model.get_config()
-    tfkit.saving.register_serializable(package="configs_test")(Doubler)
-    config = model.get_config()
-    assert config["layers"][1]["class_name"] == "configs_test>Doubler"
-    rebuilt = tfkit.Model.from_config(config)
-    np.testing.assert_array_equal(rebuilt(np.ones((1, 3), "float32")).numpy(), [[2.0, 2.0, 2.0]])
-    config["layers"][1]["class_name"] = "Doubler"
-    with pytest.raises(ValueError, match="Unknown layer 'Doubler'"):
+    config = model.get_config()          # unregistered: saved by its class name, as data
+    entry = config["layers"][1]
+    assert (entry["class_name"], entry["registered_name"]) == ("Doubler", "Doubler")
+    with pytest.raises(ValueError, match=r"^Unknown layer 'Doubler' \(saved from module '[\w.]+'\): "
+                                         r"pass custom_objects=\{'Doubler': Doubler\}"):
         tfkit.Model.from_config(config)
     with tfkit.saving.custom_object_scope({"Doubler": Doubler}):
         assert tfkit.Model.from_config(config).get_layer("doubler") is not None
-    assert isinstance(tfkit.Model.from_config(config, custom_objects={"Doubler": Doubler}), tfkit.Model)
+    rebuilt = tfkit.Model.from_config(config, custom_objects={"Doubler": Doubler})
+    np.testing.assert_array_equal(rebuilt(np.ones((1, 3), "float32")).numpy(), [[2.0, 2.0, 2.0]])
+    tfkit.saving.register_serializable(package="configs_test")(Doubler)
+    entry = model.get_config()["layers"][1]
+    assert (entry["class_name"], entry["registered_name"]) == ("Doubler", "configs_test>Doubler")
+    assert type(tfkit.Model.from_config(model.get_config()).get_layer("doubler")) is Doubler
+
+
+def test_a_users_class_named_like_a_builtin_is_never_loaded_as_the_builtin():
+    class Dense(tfkit.Layer):              # the user's own "Dense"
+        def call(self, x):
+            return x + 1
+
+    x = tfkit.Input((2,))
+    config = tfkit.Model(x, Dense(name="mine")(x)).get_config()
+    with pytest.raises(ValueError, match="Unknown layer 'Dense'"):
+        tfkit.Model.from_config(config)
+    rebuilt = tfkit.Model.from_config(config, custom_objects={"Dense": Dense})
+    assert type(rebuilt.get_layer("mine")) is Dense

@@ -76,7 +76,8 @@ def test_file_layout_is_readable_with_plain_h5py(saved_vae):
         assert int(f.attrs["format_version"]) == 2
         assert f.attrs["kind"] == "model"
         config = json.loads(f.attrs["model_config"])
-        assert config["class_name"] == "vae_mnist>VariationalAutoEncoder"
+        assert config["class_name"] == "VariationalAutoEncoder"
+        assert config["registered_name"] == "vae_mnist>VariationalAutoEncoder"
         assert config["config"]["original_dim"] == 20
         assert json.loads(f.attrs["build_config"]) == {"input_shape": [None, 20]}
         compiled = json.loads(f.attrs["compile_config"])
@@ -198,23 +199,36 @@ def test_custom_objects_and_scope_resolve_names_the_running_program_lacks(regist
         assert isinstance(tfkit.load_model(path).get_layer("scale"), Scale)
 
 
-def test_unregistered_custom_layer_cannot_be_saved_and_says_how_to_fix(tmp_path):
+def test_unregistered_custom_layer_saves_and_loads_with_plain_custom_objects(tmp_path):
+    class Offset(tfkit.Layer):
+        def __init__(self, amount=1.0, **kwargs):
+            super().__init__(**kwargs)
+            self.amount = amount
+
+        def call(self, x):
+            return x + self.amount
+
     x = tfkit.Input((3,))
-    model = tfkit.Model(x, Scale(name="scale")(x))
-    with pytest.raises(ValueError, match="register_serializable"):
-        model.save(str(tmp_path / "m.h5"))
-    assert os.listdir(tmp_path) == []
+    model = tfkit.Model(x, Offset(2.5, name="offset")(x))
+    model.save(str(tmp_path / "m.h5"))
+    with pytest.raises(ValueError, match=r"Unknown layer 'Offset'.*custom_objects=\{'Offset': Offset\}"):
+        tfkit.load_model(str(tmp_path / "m.h5"))
+    loaded = tfkit.load_model(str(tmp_path / "m.h5"), custom_objects={"Offset": Offset})
+    np.testing.assert_allclose(loaded(np.zeros((1, 3), "float32")).numpy(), [[2.5, 2.5, 2.5]])
 
 
-def test_unregistered_loss_function_saves_the_model_uncompiled_with_a_warning(tmp_path):
+def test_unregistered_loss_function_is_saved_by_name_and_needs_custom_objects(tmp_path):
     def my_loss(y_true, y_pred):
         return tf.reduce_mean(tf.abs(y_true - y_pred))
 
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(1)])
     model.compile("sgd", loss=my_loss)
-    with pytest.warns(UserWarning, match="without its compile configuration"):
-        model.save(str(tmp_path / "m.h5"))
-    assert not tfkit.load_model(str(tmp_path / "m.h5")).compiled
+    model.save(str(tmp_path / "m.h5"))
+    assert not tfkit.load_model(str(tmp_path / "m.h5"), compile=False).compiled
+    with pytest.raises(ValueError, match="my_loss"):
+        tfkit.load_model(str(tmp_path / "m.h5"))
+    loaded = tfkit.load_model(str(tmp_path / "m.h5"), custom_objects={"my_loss": my_loss})
+    assert loaded.compiled and loaded.loss is my_loss
 
 
 def test_save_refuses_other_suffixes_and_overwrite_false(tmp_path):

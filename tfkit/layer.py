@@ -527,8 +527,16 @@ class Layer(tf.Module):
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Layer":
-        """``cls(**config)``; base keys the constructor does not take are set afterwards."""
+        """``cls(**config)``; base keys the constructor does not take are set afterwards.
+
+        For your own classes, objects that ``get_config()`` returned (layers,
+        initializers, regularizers, constraints, functions) come back as objects.
+        """
         config = dict(config)
+        from tfkit.saving import registry, serialization
+
+        if not registry.is_builtin("layers", cls):
+            config = serialization.revive_config_values(config)
         later = {k: config.pop(k) for k in config_capture.BASE_KEYS if k in config and not config_capture.accepts(cls, k)}
         try:
             layer = cls(**config)

@@ -22,21 +22,25 @@ from tfkit.symbolic import SymbolicTensor
 
 
 def _serialize_layer(layer: Layer) -> dict[str, Any]:
-    config = to_plain(layer.get_config())  # tf.Module wraps dict/list attributes; configs are plain data
-    return {"class_name": registry.name_for("layers", type(layer)), "config": config}
+    from tfkit.saving.serialization import layer_entry
+
+    return layer_entry(layer)  # {"module", "class_name", "config", "registered_name"}, as Keras writes
 
 
 def _deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None) -> Layer:
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"A layer config must be a dict with 'class_name' and 'config', got {str(config)[:200]}")
-    cls = registry.lookup("layers", config["class_name"], custom_objects)
+    cls = registry.lookup("layers", config["class_name"], custom_objects, config.get("registered_name"),
+                          config.get("module"))
     if not (isinstance(cls, type) and issubclass(cls, Layer)):
         raise ValueError(f"{config['class_name']!r} is not a layer class")
     inner = config.get("config", {})
     if not isinstance(inner, dict):
         raise ValueError(f"The config of layer {config['class_name']!r} must be a dict")
+    if isinstance(config.get("name"), str) and "name" not in inner:
+        inner = {**inner, "name": config["name"]}  # a custom get_config() that left out the name
     with registry.custom_object_scope(custom_objects or {}):
-        return cls.from_config(inner)
+        return _from_config(cls, inner, custom_objects)
 
 
 def _numeric(dtype: tf.DType) -> bool:
@@ -478,14 +482,26 @@ def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] 
     """Rebuild a model (fresh weights) from ``{"class_name": ..., "config": ...}``."""
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError("model_from_config expects {'class_name': ..., 'config': {...}}")
-    cls = registry.lookup("layers", config["class_name"], custom_objects)
+    cls = registry.lookup("layers", config["class_name"], custom_objects, config.get("registered_name"),
+                          config.get("module"))
     if not (isinstance(cls, type) and issubclass(cls, Model)):
         raise ValueError(f"{config['class_name']!r} is not a model class")
     inner = config.get("config", {})
+    if not isinstance(inner, dict):
+        raise ValueError(f"The config of model {config['class_name']!r} must be a dict")
     with registry.custom_object_scope(custom_objects or {}):
-        if cls in (Functional, Sequential):
-            return cls.from_config(inner, custom_objects=custom_objects)
-        return cls.from_config(inner)
+        return _from_config(cls, inner, custom_objects)
+
+
+def _from_config(cls: type, config: dict[str, Any], custom_objects: Mapping[str, Any] | None) -> Any:
+    """``cls.from_config(config)``, passing ``custom_objects`` when its signature takes it."""
+    import inspect
+
+    try:
+        takes_objects = "custom_objects" in inspect.signature(cls.from_config).parameters
+    except (TypeError, ValueError):
+        takes_objects = False
+    return cls.from_config(config, custom_objects=custom_objects) if takes_objects else cls.from_config(config)
 
 
 def serialize_model(model: Model) -> dict[str, Any]:

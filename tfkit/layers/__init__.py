@@ -25,3 +25,4 @@ from tfkit.layers.noise import *  # noqa: F401,F403
 from tfkit.layers.reshaping_nd import *  # noqa: F401,F403
 from tfkit.layers.attention_dot import *  # noqa: F401,F403
 from tfkit.layers.normalization_simple import *  # noqa: F401,F403
+from tfkit.layers.serialization import deserialize, serialize  # noqa: F401

@@ -204,9 +204,9 @@ def function_name(fn: Callable[..., Any], what: str, layer: str) -> str:
         pass
     label = getattr(fn, "__name__", repr(fn))
     raise ValueError(
-        f"{layer}: cannot save {what} {label!r} in a config. tfkit stores functions by name only "
-        f"(never as code): use a built-in activation name, or register the function with "
-        f"@tfkit.saving.register_serializable(package=...) and define it with 'def' at module level."
+        f"{layer}: cannot save {what} {label!r} in a config: it has no name (a lambda). tfkit stores "
+        f"functions by name only (never as code): define it with 'def' (loading then takes it in "
+        f"custom_objects), or register it with @tfkit.saving.register_keras_serializable()."
     )
 
 

@@ -22,8 +22,13 @@ from typing import Any, Mapping
 from tfkit.saving.errors import loader as _loader
 from tfkit.saving.registry import (  # noqa: F401
     custom_object_scope,
+    get_custom_objects,
     register_serializable,
 )
+
+# Keras's names for the same things.
+register_keras_serializable = register_serializable
+CustomObjectScope = custom_object_scope
 
 
 def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True) -> None:
@@ -106,3 +111,38 @@ def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None, sa
     from tfkit.saving import serialization
 
     return serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode, kind=kind)
+
+
+def serialize_keras_object(obj: Any) -> Any:
+    """Keras's name for :func:`serialize`."""
+    return serialize(obj)
+
+
+def deserialize_keras_object(config: Any, custom_objects: Mapping[str, Any] | None = None,
+                             safe_mode: bool = True, **kwargs: Any) -> Any:
+    """Keras's name for :func:`deserialize` (``module_objects``/``printable_module_name`` are accepted and unused)."""
+    unknown = set(kwargs) - {"module_objects", "printable_module_name"}
+    if unknown:
+        raise TypeError(f"deserialize_keras_object got unexpected keyword argument(s) {sorted(unknown)}")
+    return deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode)
+
+
+def get_registered_name(obj: Any) -> str:
+    """``"package>Name"`` for a registered object, else its own name (as Keras answers)."""
+    from tfkit.saving import registry
+
+    registered = registry.registered_name(obj)
+    return registered if registered is not None else getattr(obj, "__name__", type(obj).__name__)
+
+
+def get_registered_object(name: str, custom_objects: Mapping[str, Any] | None = None,
+                          module_objects: Mapping[str, Any] | None = None) -> Any:
+    """The object registered (or in custom objects, or in ``module_objects``) under ``name``, else None."""
+    from tfkit.saving import registry
+
+    for mapping in (custom_objects or {}), *reversed(registry._scope_stack()), registry.get_custom_objects():
+        if name in mapping:
+            return mapping[name]
+    if name in registry._CUSTOM:
+        return registry._CUSTOM[name]
+    return (module_objects or {}).get(name)

@@ -106,11 +106,9 @@ def _check_object(value: dict, path: list[Any]) -> None:
         raise ValueError(f"{where}.function is not a registered function name but {type(value['function']).__name__} data "
                          f"(a function saved as code). {_NO_CODE}")
     if "class_name" in value:
+        # "module" and "registered_name" are data, as in Keras's format: never imported or evaluated.
         for key in ("module", "registered_name"):
-            if key in value:
-                raise ValueError(
-                    f"{where} names a {key!r} ({str(value[key])[:80]!r}). tfkit configs name classes by "
-                    f"registered name only and never import modules; this file was not written by tfkit."
-                )
+            if key in value and value[key] is not None and not isinstance(value[key], str):
+                raise ValueError(f"{where}.{key} must be a string, got {type(value[key]).__name__}")
         if not isinstance(class_name, str):
             raise ValueError(f"{where}.class_name must be a string, got {type(class_name).__name__}")

@@ -35,6 +35,8 @@ KINDS = (
 
 _BUILTINS: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
 _CUSTOM: dict[str, Any] = {}
+# Keras's global custom-objects dict: users may put classes in it by plain name.
+_GLOBAL_CUSTOM: dict[str, Any] = {}
 _NAME_OF: dict[int, str] = {}
 _scope = threading.local()
 
@@ -124,50 +126,108 @@ def _scope_stack() -> list[dict[str, Any]]:
     return _scope.stack
 
 
-def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
+def get_custom_objects() -> dict[str, Any]:
+    """The global dict of custom objects (Keras's ``get_custom_objects()``): ``{"MyLayer": MyLayer}``.
+
+    Loading consults it after ``custom_objects=`` and active scopes.
+    """
+    return _GLOBAL_CUSTOM
+
+
+def _plain(name: str) -> str:
+    return name.rsplit(">", 1)[-1]
+
+
+def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None,
+           registered_name: Any = None, module: Any = None) -> Any:
     """Resolve ``name`` to an object of ``kind``, or raise ``ValueError``.
 
-    Order: ``custom_objects``, active ``custom_object_scope``s, registered
-    custom objects, then the built-in table of ``kind``.
+    Order: ``custom_objects``, active ``custom_object_scope``s and the global
+    custom objects (each by registered name, class name, or the plain part of
+    a ``package>Name``), objects registered with ``register_serializable``,
+    then the built-in table of ``kind``. ``module`` is data only, never
+    imported: a class saved from outside tfkit is not looked up among
+    tfkit's built-ins, so a user's ``Dense`` never loads as tfkit's.
     """
     if not isinstance(name, str):
         raise ValueError(f"Expected a {kind} name (a string), got {type(name).__name__}: {name!r}")
-    for mapping in (custom_objects or {}), *reversed(_scope_stack()):
-        if name in mapping:
-            return mapping[name]
-    if name in _CUSTOM:
-        return _CUSTOM[name]
+    keys = [key for key in (registered_name, name) if isinstance(key, str) and key]
+    keys += [_plain(key) for key in keys if _plain(key) not in keys]
+    for mapping in (custom_objects or {}), *reversed(_scope_stack()), _GLOBAL_CUSTOM:
+        for key in keys:
+            if key in mapping:
+                return mapping[key]
+    for key in keys[:2]:
+        if key in _CUSTOM:
+            return _CUSTOM[key]
     table = _BUILTINS.get(kind)
     if table is None:
         raise ValueError(f"Unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
-    if name in table:
-        return table[name]
-    plain = name.split(">")[-1]
-    if plain in table and ">" not in name:
-        return table[plain]
+    # A class saved from outside tfkit, or under a package>Name registration, is never a built-in.
+    foreign = isinstance(module, str) and module and not module.startswith("tfkit") \
+        or isinstance(registered_name, str) and ">" in registered_name
+    if not foreign:
+        if name in table:
+            return table[name]
+        if ">" not in name and _plain(name) in table:
+            return table[_plain(name)]
+    raise ValueError(_unknown_message(kind, name, registered_name, module, table))
+
+
+def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, table: dict[str, Any]) -> str:
+    singular = _SINGULAR.get(kind, kind)
+    key = _plain(registered_name) if isinstance(registered_name, str) and registered_name else _plain(name)
+    identifier = key if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else "..."
+    where = f" (saved from module {module[:80]!r})" if isinstance(module, str) and module else ""
     hint = ""
     if "." in name or "/" in name:
         hint = " Names in configs are registered names, never module paths."
-    known = ", ".join(sorted(table))
-    raise ValueError(
-        f"Unknown {_SINGULAR.get(kind, kind)} {name!r}.{hint} "
-        f"Known built-ins: {known}. For a custom object, decorate it with "
-        f"@tfkit.saving.register_serializable(package=...) or pass custom_objects={{{name!r}: ...}}."
+    shown = registered_name if isinstance(registered_name, str) and registered_name else name
+    return (
+        f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to the loader, "
+        f"or register it with @tfkit.saving.register_keras_serializable().{hint} "
+        f"Known built-ins: {', '.join(sorted(table))}."
     )
 
 
 def name_for(kind: str, obj: Any) -> str:
-    """The name a class or function is saved under (registered name first)."""
+    """The name a class or function is saved under: its registered name, else its own name.
+
+    Saving never requires registration (Keras 3 writes the class name as
+    data too); loading then needs the class in ``custom_objects`` or a scope.
+    """
     registered = registered_name(obj)
     if registered is not None:
         return registered
+    obj = _public_class(obj)
     name = getattr(obj, "__name__", None)
     if name is not None and _BUILTINS[kind].get(name) is obj:
         return name
+    if isinstance(name, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        return name
     raise ValueError(
-        f"{obj!r} is not a registered {_SINGULAR.get(kind, kind)} and cannot be saved by name. "
-        f"Decorate it with @tfkit.saving.register_serializable(package=...)."
+        f"{obj!r} has no name to be saved under (a lambda?). Define it with 'def' or 'class' and, to load it "
+        f"without custom_objects, decorate it with @tfkit.saving.register_keras_serializable()."
     )
+
+
+def is_builtin(kind: str, obj: Any) -> bool:
+    """Whether ``obj`` is one of tfkit's own objects of ``kind``."""
+    name = getattr(obj, "__name__", None)
+    return name is not None and _BUILTINS[kind].get(name) is obj
+
+
+def serialized_class(kind: str, cls: Any) -> dict[str, Any]:
+    """``{"module", "class_name", "registered_name"}`` for a class, as Keras writes them (all plain data)."""
+    cls = _public_class(cls)
+    registered = registered_name(cls)
+    if registered is not None:
+        return {"module": getattr(cls, "__module__", None), "class_name": _plain(registered),
+                "registered_name": registered}
+    name = name_for(kind, cls)
+    if is_builtin(kind, cls):
+        return {"module": f"tfkit.{kind}", "class_name": name, "registered_name": None}
+    return {"module": getattr(cls, "__module__", None), "class_name": name, "registered_name": name}
 
 
 def builtin_names(kind: str) -> list[str]:
@@ -188,11 +248,12 @@ def resolve(kind: str, identifier: Any, custom_objects: Mapping[str, Any] | None
     if isinstance(identifier, str):
         obj = lookup(kind, identifier, custom_objects)
         return obj() if isinstance(obj, type) else obj
-    if set(identifier) - {"class_name", "config", "kind"} or "class_name" not in identifier:
+    if set(identifier) - {"class_name", "config", "kind", "module", "registered_name"} or "class_name" not in identifier:
         raise ValueError(
             f"A serialized {_SINGULAR.get(kind, kind)} is a dict with keys 'class_name' and 'config'; got keys {sorted(identifier)}"
         )
-    obj = lookup(kind, identifier["class_name"], custom_objects)
+    obj = lookup(kind, identifier["class_name"], custom_objects, identifier.get("registered_name"),
+                 identifier.get("module"))
     config = identifier.get("config") or {}
     if not isinstance(config, dict):
         raise ValueError(f"The config of {identifier['class_name']!r} must be a dict, got {type(config).__name__}")
@@ -211,7 +272,9 @@ def to_config(kind: str, obj: Any) -> Any:
         return None
     if isinstance(obj, type) or callable(obj) and not hasattr(obj, "get_config"):
         return name_for(kind, obj)
-    return {"class_name": name_for(kind, type(obj)), "config": obj.get_config()}
+    entry = serialized_class(kind, type(obj))
+    return {**entry, "config": obj.get_config()} if entry["registered_name"] is not None \
+        else {"class_name": entry["class_name"], "config": obj.get_config()}
 
 
 def resolve_callable(kind: str, identifier: Any, expected: str) -> Any:

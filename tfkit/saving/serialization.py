@@ -59,19 +59,14 @@ def kind_of(obj: Any) -> str | None:
 
 
 def _function_name(fn: Any) -> str:
+    """The name a function is saved under: registered, built-in, or its own (loading then needs it by that name)."""
     registered = registry.registered_name(fn)
     if registered is not None:
         return registered
     for kind in ("activations", "functions"):
-        try:
-            return registry.name_for(kind, fn)
-        except ValueError:
-            continue
-    raise ValueError(
-        f"Function {getattr(fn, '__name__', fn)!r} is not registered and cannot be saved by name. "
-        f"tfkit stores functions by name only (never as code): decorate it with "
-        f"@tfkit.saving.register_serializable(package=...) at module level."
-    )
+        if registry.is_builtin(kind, fn):
+            return fn.__name__
+    return registry.name_for("functions", fn)   # a lambda has no name: refused, with what to do
 
 
 def serialize(obj: Any) -> Any:
@@ -95,22 +90,88 @@ def serialize(obj: Any) -> Any:
         return registry.name_for(kind, obj)
     if not hasattr(obj, "get_config"):
         raise ValueError(f"{type(obj).__name__} object has no get_config() and cannot be serialized")
-    if kind is None:
-        name = registry.registered_name(type(obj))
-        if name is None:
-            raise ValueError(
-                f"{type(obj).__name__} is not a tfkit object nor registered; decorate it with "
-                f"@tfkit.saving.register_serializable(package=...)"
-            )
-        return {"class_name": name, "config": obj.get_config()}
-    return {"class_name": registry.name_for(kind, type(obj)), "config": obj.get_config(), "kind": kind}
+    if kind == "layers":
+        return {**layer_entry(obj), "kind": kind}
+    entry = registry.serialized_class(kind or "functions", type(obj))
+    config = serialize_config_values(obj.get_config())
+    out = {"module": entry["module"], "class_name": entry["class_name"], "config": config,
+           "registered_name": entry["registered_name"]}
+    if kind is not None:
+        out["kind"] = kind
+    return out
 
 
-def _kinds_for(name: str, custom_objects: Mapping[str, Any] | None) -> list[str]:
+def layer_entry(layer: Any) -> dict[str, Any]:
+    """A layer as Keras 3 writes one: ``{"module", "class_name", "config", "registered_name"}``.
+
+    The config is the layer's ``get_config()`` with any objects in it (layers,
+    initializers, regularizers, constraints, functions) turned into data.
+    """
+    from tfkit.config_capture import to_plain
+
+    entry = registry.serialized_class("layers", type(layer))
+    config = serialize_config_values(to_plain(layer.get_config()))
+    return {"module": entry["module"], "class_name": entry["class_name"], "config": config,
+            "registered_name": entry["registered_name"]}
+
+
+def serialize_config_values(value: Any) -> Any:
+    """Objects inside a config (a custom ``get_config()`` may return them) as serialized dicts."""
+    if value is None or isinstance(value, (bool, str, int, float)):
+        return value
+    if isinstance(value, numbers.Number) and hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [serialize_config_values(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): serialize_config_values(item) for key, item in value.items()}
+    try:
+        import tensorflow as tf
+
+        if isinstance(value, tf.DType):
+            return value.name
+        if isinstance(value, tf.TensorShape):
+            return value.as_list() if value.rank is not None else None
+    except ImportError:  # pragma: no cover
+        pass
+    if kind_of(value) is None and not isinstance(value, type) and callable(value) and not hasattr(value, "get_config"):
+        name = _function_name(value)
+        return {"module": getattr(value, "__module__", None), "class_name": "function", "config": name,
+                "registered_name": name}
+    return serialize(value)
+
+
+def revive_config_values(value: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
+    """Inverse of :func:`serialize_config_values`: serialized objects in a config become objects again."""
+    if isinstance(value, list):
+        return [revive_config_values(item, custom_objects) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if _is_serialized_object(value):
+        if value["class_name"] == "function":
+            name = value.get("registered_name") or value.get("config")
+            for kind in ("activations", "functions"):
+                try:
+                    return registry.lookup(kind, name, custom_objects)
+                except ValueError:
+                    continue
+            return registry.lookup("functions", name, custom_objects)  # the detailed error
+        return deserialize(value, custom_objects, kind=value.get("kind"))
+    return {key: revive_config_values(item, custom_objects) for key, item in value.items()}
+
+
+def _is_serialized_object(value: dict) -> bool:
+    return isinstance(value.get("class_name"), str) and "config" in value \
+        and bool({"module", "registered_name", "kind"} & set(value)) \
+        and set(value) <= {"module", "class_name", "config", "registered_name", "kind", "name", "build_config"}
+
+
+def _kinds_for(name: str, custom_objects: Mapping[str, Any] | None, registered_name: Any = None,
+               module: Any = None) -> list[str]:
     found = []
     for kind in _SEARCH_ORDER:
         try:
-            registry.lookup(kind, name, custom_objects)
+            registry.lookup(kind, name, custom_objects, registered_name, module)
         except ValueError:
             continue
         found.append(kind)
@@ -145,8 +206,10 @@ def deserialize(
         return [deserialize(item, custom_objects, safe_mode, kind) for item in config]
     if isinstance(config, dict) and "class_name" not in config:
         return {key: deserialize(value, custom_objects, safe_mode, kind) for key, value in config.items()}
+    registered_name = module = None
     if isinstance(config, dict):
         name = config["class_name"]
+        registered_name, module = config.get("registered_name"), config.get("module")
         kind = kind or config.get("kind")
         config = {key: value for key, value in config.items() if key != "kind"}
     elif isinstance(config, str):
@@ -154,10 +217,10 @@ def deserialize(
     else:
         raise ValueError(f"Cannot deserialize {type(config).__name__}: expected a name or a config dict")
     if kind is None:
-        kinds = _kinds_for(name, custom_objects)
+        kinds = _kinds_for(name, custom_objects, registered_name, module)
         if not kinds:
-            registry.lookup("layers", name, custom_objects)  # raises the registry's detailed error
-        objects = {id(registry.lookup(k, name, custom_objects)) for k in kinds}
+            registry.lookup("layers", name, custom_objects, registered_name, module)  # the detailed error
+        objects = {id(registry.lookup(k, name, custom_objects, registered_name, module)) for k in kinds}
         if len(objects) > 1:
             raise ValueError(f"{name!r} names different objects in {kinds}; pass kind= to choose one")
         kind = kinds[0]
@@ -178,7 +241,8 @@ def _deserialize_layer(config: dict, custom_objects: Mapping[str, Any] | None) -
     from tfkit.model import Model
     from tfkit.models import model_from_config
 
-    cls = registry.lookup("layers", config["class_name"], custom_objects)
+    cls = registry.lookup("layers", config["class_name"], custom_objects, config.get("registered_name"),
+                          config.get("module"))
     if isinstance(cls, type) and issubclass(cls, Model):
         return model_from_config(config, custom_objects)
     if not (isinstance(cls, type) and issubclass(cls, Layer)):
@@ -202,6 +266,13 @@ def _serialize_compile_entry(value: Any, kind: str) -> Any:
 
 
 def _deserialize_compile_entry(value: Any, kind: str, custom_objects: Mapping[str, Any] | None) -> Any:
+    if isinstance(value, str) and not _is_builtin_name(kind, value):
+        try:
+            return registry.lookup("functions", value, custom_objects)   # a user's function, saved by name
+        except ValueError:
+            if kind == "losses":
+                raise
+            return value   # a metric alias compile() knows ("acc")
     if value is None or isinstance(value, (str, bool, numbers.Number)):
         return value
     if isinstance(value, list):
@@ -211,6 +282,11 @@ def _deserialize_compile_entry(value: Any, kind: str, custom_objects: Mapping[st
     if isinstance(value, dict):
         return {key: _deserialize_compile_entry(item, kind, custom_objects) for key, item in value.items()}
     raise ValueError(f"Unexpected {kind[:-1]} entry in compile_config: {value!r}")
+
+
+def _is_builtin_name(kind: str, name: str) -> bool:
+    """Whether ``compile()`` understands ``name`` by itself (``"mse"``, ``"accuracy"``)."""
+    return any(name in registry.builtin_names(table) for table in (kind, "functions", "losses", "metrics"))
 
 
 def compile_config(model: Any) -> dict[str, Any] | None:
