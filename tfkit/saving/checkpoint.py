@@ -16,8 +16,11 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.saving.checkpoint_files import publish_checkpoint, recover_checkpoint
+
 
 def is_checkpoint_prefix(filepath: str) -> bool:
+    recover_checkpoint(filepath)
     return os.path.exists(os.fspath(filepath) + ".index")
 
 
@@ -32,13 +35,15 @@ def save_checkpoint(model: Any, prefix: str, overwrite: bool = True) -> str:
         )
     folder = os.path.dirname(os.path.abspath(prefix))
     os.makedirs(folder, exist_ok=True)
-    return tf.train.Checkpoint(model=model).write(prefix)
+    checkpoint = tf.train.Checkpoint(model=model)
+    publish_checkpoint(checkpoint.write, prefix)   # a kill at any point leaves the previous checkpoint loadable
+    return prefix
 
 
 def load_checkpoint(model: Any, prefix: str, skip_mismatch: bool = False) -> None:
     """Restore a checkpoint written by :func:`save_checkpoint`; nothing changes if it fails."""
     prefix = os.fspath(prefix)
-    if not is_checkpoint_prefix(prefix):
+    if not is_checkpoint_prefix(prefix):   # also undoes a save of this prefix that was killed midway
         raise FileNotFoundError(
             f"No checkpoint at {prefix} (expected {prefix}.index). Weights files must end in .h5; "
             f"any other path is read as a TensorFlow checkpoint prefix."

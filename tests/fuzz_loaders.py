@@ -1,0 +1,177 @@
+"""A seeded fuzz campaign against tfkit's loaders: mutate valid files, load each, classify the outcome.
+
+    python tests/fuzz_loaders.py --count 2000 --seed 7      # the long local mode; prints a JSON summary
+    run_campaign(workdir, count=150, seed=0)                # what tests/test_fuzz_loaders.py runs in CI
+
+Seeds are tfkit's own files: a model file, a weights file and a SavedModel
+export. Each mutation flips bits, overwrites bytes with boundary values,
+zeroes a run, or truncates the file. Every mutated file is loaded by the
+loader that reads its kind (``load_model``, ``load_weights``, ``tfkit
+inspect``) inside one worker process (TensorFlow imported once) under an
+address-space limit; the parent gives each load a time limit and restarts
+the worker when one is exceeded or the worker dies. Outcomes: ``loaded``
+(the mutation did not matter), ``ValueError`` (refused, as it should be),
+any other exception type, ``hang``, ``crash``, and the peak memory seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+WORKER = r"""
+import json, os, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import numpy as np, tfkit
+from tfkit.saving.inspect import describe
+model = tfkit.Sequential([tfkit.Input((6,)), tfkit.layers.Dense(4, activation="relu"), tfkit.layers.Dense(3)])
+loaders = {"load_model": tfkit.load_model, "load_weights": model.load_weights, "inspect": describe}
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    job = json.loads(line)
+    start = time.time()
+    try:
+        loaders[job["loader"]](job["path"])
+        outcome, message = "loaded", ""
+    except Exception as error:
+        outcome, message = type(error).__name__, str(error)[:200]
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    print(json.dumps({"outcome": outcome, "message": message, "seconds": time.time() - start,
+                      "peak_bytes": peak * 1024}), flush=True)
+"""
+
+MAKE_SEEDS = r"""
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import numpy as np, tfkit
+out = sys.argv[1]
+model = tfkit.Sequential([tfkit.Input((6,)), tfkit.layers.Dense(4, activation="relu"), tfkit.layers.Dense(3)])
+model.compile("adam", "mse")
+model.fit(np.ones((8, 6), "float32"), np.zeros((8, 3), "float32"), epochs=1, verbose=0)
+model.save(os.path.join(out, "model.h5"))
+model.save_weights(os.path.join(out, "weights.h5"))
+model.export(os.path.join(out, "export"))
+"""
+
+MEMORY_LIMIT = 3 * 2**30
+PEAK_LIMIT = int(1.5 * 2**30)
+
+
+def make_seeds(folder: Path) -> dict[str, Path]:
+    subprocess.run([sys.executable, "-c", MAKE_SEEDS, str(folder)], check=True, timeout=300, capture_output=True)
+    return {"model": folder / "model.h5", "weights": folder / "weights.h5", "export": folder / "export"}
+
+
+def mutate(data: bytes, rng: random.Random) -> bytes:
+    """One random mutation of ``data``."""
+    data = bytearray(data)
+    kind = rng.choice(["flip", "flip", "flip", "boundary", "zero_run", "truncate"])
+    if kind == "flip":
+        for _ in range(rng.randint(1, 4)):
+            position = rng.randrange(len(data))
+            data[position] ^= 1 << rng.randrange(8)
+    elif kind == "boundary":
+        position = rng.randrange(max(1, len(data) - 8))
+        value = rng.choice([b"\x00" * 8, b"\xff" * 8, b"\x7f\xff\xff\xff", b"\x00\x00\x00\x80", b"\x01\x00\x00\x00"])
+        data[position:position + len(value)] = value
+    elif kind == "zero_run":
+        position = rng.randrange(len(data))
+        data[position:position + rng.randint(1, 64)] = bytes(min(64, len(data) - position))
+    else:
+        data = data[: rng.randrange(1, len(data))]
+    return bytes(data[: len(data)])
+
+
+class Worker:
+    """One loading process; restarted after a hang or a crash."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", WORKER, str(MEMORY_LIMIT)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self._read(120)
+
+    def _read(self, timeout: float) -> dict | None:
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if not ready:
+            return None
+        line = self.process.stdout.readline()
+        return json.loads(line) if line else None
+
+    def load(self, loader: str, path: str, timeout: float) -> dict:
+        self.process.stdin.write(json.dumps({"loader": loader, "path": path}) + "\n")
+        self.process.stdin.flush()
+        result = self._read(timeout)
+        if result is None:
+            outcome = "hang" if self.process.poll() is None else "crash"
+            self.stop()
+            return {"outcome": outcome, "message": "", "seconds": timeout, "peak_bytes": 0}
+        return result
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+
+
+def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) -> dict:
+    """Mutate and load ``count`` files; returns counts by outcome and the bad cases."""
+    workdir = Path(workdir)
+    seeds = make_seeds(workdir)
+    rng = random.Random(seed)
+    targets = [("model", "load_model"), ("weights", "load_weights"), ("model", "inspect"),
+               ("export_pb", "inspect"), ("export_index", "inspect")]
+    worker = Worker()
+    counts: dict[str, int] = {}
+    bad: list[dict] = []
+    peak = 0
+    started = time.time()
+    try:
+        for index in range(count):
+            source, loader = targets[index % len(targets)]
+            if source.startswith("export"):
+                folder = workdir / f"case_{index}"
+                shutil.copytree(seeds["export"], folder)
+                victim = folder / ("saved_model.pb" if source == "export_pb" else "variables/variables.index")
+                victim.write_bytes(mutate(victim.read_bytes(), rng))
+                path = folder
+            else:
+                path = workdir / f"case_{index}.h5"
+                path.write_bytes(mutate(seeds[source].read_bytes(), rng))
+            result = worker.load(loader, str(path), timeout)
+            if result["outcome"] in ("hang", "crash"):
+                worker = Worker()
+            counts[result["outcome"]] = counts.get(result["outcome"], 0) + 1
+            peak = max(peak, result["peak_bytes"])
+            if result["outcome"] not in ("loaded", "ValueError"):
+                bad.append({"case": index, "loader": loader, "source": source, **result})
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    finally:
+        worker.stop()
+    return {"files": count, "seconds": round(time.time() - started, 1), "outcomes": counts, "peak_bytes": peak,
+            "bad": bad[:20]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workdir", default=None)
+    args = parser.parse_args()
+    import tempfile
+
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="tfkit-fuzz-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    print(json.dumps(run_campaign(workdir, args.count, args.seed), indent=2))
+
+
+if __name__ == "__main__":
+    main()

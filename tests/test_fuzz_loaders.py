@@ -1,0 +1,20 @@
+"""A bounded, seeded fuzz campaign in CI (tests/fuzz_loaders.py; run it by hand for a longer one).
+
+    python tests/fuzz_loaders.py --count 5000 --seed 3
+"""
+
+import os
+
+import pytest
+
+from fuzz_loaders import PEAK_LIMIT, run_campaign
+
+
+@pytest.mark.slow
+def test_mutated_files_are_loaded_or_refused_with_value_error(tmp_path):
+    count = int(os.environ.get("TFKIT_FUZZ_COUNT", "500"))
+    report = run_campaign(tmp_path, count=count, seed=int(os.environ.get("TFKIT_FUZZ_SEED", "2024")))
+    assert report["bad"] == [], report
+    assert set(report["outcomes"]) <= {"loaded", "ValueError"}, report
+    assert report["outcomes"].get("ValueError", 0) > count // 4, report      # the mutations do reach the checks
+    assert report["peak_bytes"] < PEAK_LIMIT, report
