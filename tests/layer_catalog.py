@@ -40,6 +40,12 @@ def _operations() -> tfkit.Model:
     return tfkit.Model(x, tf.nn.relu(x * 2.0 + 1.0)[:, 1:])
 
 
+def _stacked_cells_step() -> tfkit.Model:
+    x, h, c, g = tfkit.Input((3,)), tfkit.Input((2,)), tfkit.Input((2,)), tfkit.Input((4,))
+    output, _ = layers.StackedRNNCells([layers.LSTMCell(2), layers.GRUCell(4)])(x, [[h, c], [g]])
+    return tfkit.Model([x, h, c, g], output)
+
+
 def _masked_lstm() -> tfkit.Model:
     tokens = tfkit.Input((5,), dtype="int32")
     x = layers.Embedding(20, 4, mask_zero=True)(tokens)
@@ -100,6 +106,8 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "SimpleRNN": _single(lambda: layers.SimpleRNN(3, return_sequences=True), (5, 2)),
     "LSTM": _single(lambda: layers.LSTM(3, return_state=True), (5, 2)),
     "GRU": _single(lambda: layers.GRU(3, go_backwards=True), (5, 2)),
+    "RNN": _single(lambda: layers.RNN([layers.LSTMCell(3), layers.SimpleRNNCell(2)], return_sequences=True), (5, 2)),
+    "StackedRNNCells": _stacked_cells_step,
     "Bidirectional": _masked_lstm,
     "TimeDistributed": _single(lambda: layers.TimeDistributed(layers.Dense(2)), (5, 3)),
     "MultiHeadAttention": _attention,
@@ -117,4 +125,18 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "RMSNormalization": _single(lambda: layers.RMSNormalization(), (3, 4)),
     "Attention": _merge(lambda: layers.Attention(use_scale=True), [(3, 4), (5, 4)]),
     "AdditiveAttention": _merge(lambda: layers.AdditiveAttention(), [(3, 4), (5, 4), (5, 4)]),
+    "ReLU": _single(lambda: layers.ReLU(max_value=6.0, negative_slope=0.1, threshold=0.5), (4,)),
+    "LeakyReLU": _single(lambda: layers.LeakyReLU(0.2), (4,)),
+    "PReLU": _single(lambda: layers.PReLU(alpha_initializer="ones", shared_axes=[1]), (3, 4)),
+    "ELU": _single(lambda: layers.ELU(0.5), (4,)),
+    "Softmax": _single(lambda: layers.Softmax(axis=[1, 2]), (3, 4)),
+    "Rescaling": _single(lambda: layers.Rescaling(1 / 255, offset=-0.5), (4, 4, 3)),
+    "Resizing": _single(lambda: layers.Resizing(3, 2, crop_to_aspect_ratio=True), (5, 4, 3)),
+    "CenterCrop": _single(lambda: layers.CenterCrop(3, 2), (5, 4, 3)),
+    "RandomFlip": _single(lambda: layers.RandomFlip("horizontal", seed=1), (4, 4, 3)),
+    "RandomRotation": _single(lambda: layers.RandomRotation((-0.1, 0.2), fill_mode="constant", seed=1), (4, 4, 3)),
+    "RandomZoom": _single(lambda: layers.RandomZoom(0.2, (-0.1, 0.1), interpolation="nearest"), (4, 4, 3)),
+    "RandomTranslation": _single(lambda: layers.RandomTranslation(0.1, 0.2, fill_mode="wrap"), (4, 4, 3)),
+    "RandomContrast": _single(lambda: layers.RandomContrast((0.2, 0.3), value_range=(0, 1)), (4, 4, 3)),
+    "RandomCrop": _single(lambda: layers.RandomCrop(3, 2, seed=2), (5, 4, 3)),
 }

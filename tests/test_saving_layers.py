@@ -36,6 +36,20 @@ def nested_sequential():
 
 
 CASES = {
+    "ReLU": single(lambda: layers.ReLU(max_value=2.0, negative_slope=0.1), (5,)),
+    "LeakyReLU": single(lambda: layers.LeakyReLU(0.2), (5,)),
+    "PReLU": single(lambda: layers.PReLU(), (4, 3)),
+    "ELU": single(lambda: layers.ELU(0.5), (5,)),
+    "Softmax": single(lambda: layers.Softmax(axis=-1), (5,)),
+    "Rescaling": single(lambda: layers.Rescaling(1 / 255, offset=-0.5), (4, 4, 3)),
+    "Resizing": single(lambda: layers.Resizing(3, 5), (6, 6, 2)),
+    "CenterCrop": single(lambda: layers.CenterCrop(2, 3), (5, 5, 1)),
+    "RandomFlip": single(lambda: layers.RandomFlip("horizontal", seed=1), (4, 4, 2)),
+    "RandomRotation": single(lambda: layers.RandomRotation(0.1, seed=1), (5, 5, 1)),
+    "RandomZoom": single(lambda: layers.RandomZoom(0.2, seed=1), (5, 5, 1)),
+    "RandomTranslation": single(lambda: layers.RandomTranslation(0.1, 0.2, seed=1), (5, 5, 1)),
+    "RandomContrast": single(lambda: layers.RandomContrast(0.3, seed=1), (4, 4, 3)),
+    "RandomCrop": single(lambda: layers.RandomCrop(3, 3, seed=1), (5, 5, 2)),
     "GaussianDropout": single(lambda: layers.GaussianDropout(0.2), (5,)),
     "AlphaDropout": single(lambda: layers.AlphaDropout(0.2), (5,)),
     "SpatialDropout3D": single(lambda: layers.SpatialDropout3D(0.2), (2, 2, 2, 3)),
@@ -110,6 +124,7 @@ CASES = {
     "RNN+GRUCell": single(lambda: layers.RNN(layers.GRUCell(3)), (4, 2)),
     "RNN+LSTMCell": single(lambda: layers.RNN(layers.LSTMCell(3)), (4, 2)),
     "RNN+SimpleRNNCell": single(lambda: layers.RNN(layers.SimpleRNNCell(3)), (4, 2)),
+    "RNN+StackedRNNCells": single(lambda: layers.RNN([layers.LSTMCell(3), layers.GRUCell(2)]), (4, 2)),
     "MultiHeadAttention": pair(lambda: layers.MultiHeadAttention(num_heads=2, key_dim=3), (4, 5), (4, 5)),
     "Functional": single(nested_functional, (4,)),
     "Sequential": single(nested_sequential, (4,)),
@@ -117,7 +132,7 @@ CASES = {
 
 # Classes a case covers beyond the one it is named after (cells inside RNN, the Input of every model).
 ALSO_COVERED = {"RNN+GRUCell": ["RNN", "GRUCell"], "RNN+LSTMCell": ["LSTMCell"],
-                "RNN+SimpleRNNCell": ["SimpleRNNCell"], "Dense": ["InputLayer"]}
+                "RNN+SimpleRNNCell": ["SimpleRNNCell"], "RNN+StackedRNNCells": ["StackedRNNCells"], "Dense": ["InputLayer"]}
 
 
 def _randomize(model, rng):

@@ -5,6 +5,10 @@
     y, h, c = tfkit.layers.LSTM(32, return_state=True)(tf.ones((4, 10, 8)))
 
 Arguments, defaults and weights (``lstm.cell.kernel``, ...) are Keras 3's.
+``RNN`` takes any cell: a built-in one, a list of cells (run as
+``StackedRNNCells``), or your own, whose inputs, states and outputs may be
+nests (``state_size = [tf.TensorShape([4]), tf.TensorShape([2, 3])]`` and
+tuple inputs, as in the Keras RNN guide's ``NestedCell``).
 For the built-in cells on a GPU the input projection of every timestep is
 one matmul before the loop, which then (``rnn_loop.run``) only does the
 recurrent part; on a CPU the projection stays inside the loop, where it is
@@ -18,9 +22,7 @@ them until ``reset_states()``.
 from __future__ import annotations
 
 import contextlib
-
-import inspect
-from typing import Any, Sequence
+from typing import Any
 
 import tensorflow as tf
 
@@ -29,46 +31,36 @@ from tfkit.layer import Layer
 from tfkit.layers import rnn_loop
 from tfkit.layers.core import base_config
 from tfkit.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, _RecurrentCell
+from tfkit.layers.rnn_structure import (
+    RNNStates, as_state_list, flat_shapes, is_shape, is_size, map_shapes, map_sizes, size_dims, zeros_for,
+)
+from tfkit.layers.stacked_cells import StackedRNNCells, call_cell
 from tfkit.saving import registry
 
-__all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell"]
+__all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
 
-class RNNStates(tf.Module):
-    """The carried-over states of a stateful RNN: variables that are state, not weights."""
-
-    _tfkit_is_state = True
-
-    def __init__(self, initial_values: Sequence[tf.Tensor], name: str = "rnn_states") -> None:
-        super().__init__(name=name)
-        with tf.init_scope():
-            self.values = [
-                tf.Variable(v, trainable=False, name=f"rnn_state_{i}") for i, v in enumerate(initial_values)
-            ]
-
-    def reset(self) -> None:
-        for variable in self.values:
-            variable.assign(tf.zeros_like(variable))
-
-
-def _sizes(size: Any) -> list[Any]:
-    return list(size) if isinstance(size, (list, tuple)) else [size]
-
-
-def _size_tuple(size: Any) -> tuple:
-    if isinstance(size, tf.TensorShape):
-        return tuple(size.as_list())
-    return tuple(size) if isinstance(size, (list, tuple)) else (int(size),)
+def _nest_like(structure: Any) -> Any:
+    """``structure`` with lists for tuples, so two nests compare by layout only."""
+    if isinstance(structure, dict):
+        return {k: _nest_like(v) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return [_nest_like(v) for v in structure]
+    return None
 
 
 @registry.builtin("layers")
 class RNN(Layer):
     """Run a cell over the time axis of ``(batch, time, features)`` inputs.
 
-    ``cell`` is a layer with ``state_size`` (an int or a list of ints),
-    optionally ``output_size``, and ``call(inputs_t, states, training=None)``
-    returning ``(output_t, new_states)``; tfkit's built-in cells run faster
-    through their :meth:`project_inputs` / :meth:`step` split.
+    ``cell`` is a layer with ``state_size`` (an int, a ``tf.TensorShape``
+    or a list of them), optionally ``output_size``, and
+    ``call(inputs_t, states, training=None)`` returning
+    ``(output_t, new_states)``; a list of cells is wrapped in
+    :class:`StackedRNNCells`. Inputs may be a nest of sequences (a tuple of
+    ``(batch, time, ...)`` tensors) that the cell receives one timestep at
+    a time, in the same nest. tfkit's built-in cells run faster through
+    their :meth:`project_inputs` / :meth:`step` split.
     """
 
     def __init__(
@@ -86,15 +78,13 @@ class RNN(Layer):
         if isinstance(cell, (dict, str)):
             cell = registry.resolve("layers", cell)
         if isinstance(cell, (list, tuple)):
-            raise ValueError(
-                f"RNN layer '{self.name}' takes a single cell; stacking a list of cells is not supported, "
-                f"got {len(cell)} cells"
-            )
+            cell = StackedRNNCells(list(cell))
         if getattr(cell, "state_size", None) is None or not callable(cell):
             raise ValueError(
                 f"RNN layer '{self.name}' expected a cell: a layer with a `state_size` attribute and "
                 f"call(inputs, states), got {cell!r}"
             )
+        map_sizes(lambda s: s, cell.state_size)  # an unusable state_size fails here, naming what came
         self.cell = cell
         self.return_sequences = bool(return_sequences)
         self.return_state = bool(return_state)
@@ -109,91 +99,122 @@ class RNN(Layer):
 
     @property
     def state_size(self) -> list[Any]:
-        return _sizes(self.cell.state_size)
+        """The cell's ``state_size`` as a list: one entry per state (per cell for a stack)."""
+        size = self.cell.state_size
+        return list(size) if isinstance(size, (list, tuple)) and not hasattr(size, "_fields") else [size]
 
     @property
     def output_size(self) -> Any:
         size = getattr(self.cell, "output_size", None)
-        return self.state_size[0] if size is None else size
+        if size is not None:
+            return size
+        return tf.nest.flatten(self.state_size[0])[0]  # as Keras: the (first) state's size
 
     @property
-    def states(self) -> list[tf.Variable] | None:
-        """The stateful layer's state variables (``None`` when not stateful or not built)."""
-        return list(self.rnn_states.values) if self.rnn_states is not None else None
+    def states(self) -> Any:
+        """A stateful layer's state variables, in the nest of its states (``None`` before it is built)."""
+        return self.rnn_states.structure if self.rnn_states is not None else None
 
-    def get_initial_state(self, batch_size: Any) -> list[tf.Tensor]:
+    def get_initial_state(self, batch_size: Any) -> list[Any]:
+        """Zero states for ``batch_size`` sequences (or the cell's own ``get_initial_state``)."""
         own = getattr(self.cell, "get_initial_state", None)
         if own is not None:
-            return list(_sizes(own(batch_size=batch_size)))
-        return [
-            tf.zeros(tf.concat([[batch_size], _size_tuple(s)], axis=0), dtype=self.compute_dtype)
-            for s in self.state_size
-        ]
+            return as_state_list(own(batch_size=batch_size))
+        return zeros_for(self.state_size, batch_size, self.compute_dtype)
 
     def reset_states(self, states: Any = None) -> None:
-        """Zero a stateful layer's states, or set them to ``states`` (a list of arrays)."""
-        if not self.stateful:
-            raise AttributeError(f"RNN layer '{self.name}' is not stateful; reset_states() needs stateful=True")
+        """Zero a stateful layer's states, or set them to ``states`` (arrays in the nest of ``states``).
+
+        As in Keras 3, resetting a layer that is not stateful (or not built yet) does nothing.
+        """
         if self.rnn_states is None:
+            if states is not None:
+                raise ValueError(
+                    f"RNN layer '{self.name}' has no states to set: it is "
+                    f"{'not built yet' if self.stateful else 'not stateful (pass stateful=True)'}"
+                )
             return
         if states is None:
             self.rnn_states.reset()
             return
-        values = _sizes(states)
-        if len(values) != len(self.rnn_states.values):
-            raise ValueError(
-                f"RNN layer '{self.name}' has {len(self.rnn_states.values)} states, got {len(values)} values"
-            )
-        for variable, value in zip(self.rnn_states.values, values):
-            variable.assign(tf.cast(value, variable.dtype))
+        values = tf.nest.flatten(states)
+        variables = self.rnn_states.values
+        if len(values) != len(variables):
+            raise ValueError(f"RNN layer '{self.name}' has {len(variables)} state tensor(s), got {len(values)} values")
+        for variable, value in zip(variables, values):
+            value = tf.convert_to_tensor(value, variable.dtype)
+            if tuple(value.shape) != tuple(variable.shape):
+                raise ValueError(
+                    f"RNN layer '{self.name}': a state has shape {tuple(variable.shape)}, got a value of shape "
+                    f"{tuple(value.shape)}"
+                )
+            variable.assign(value)
 
     reset_state = reset_states
 
     # --------------------------------------------------------------- build
 
-    def build(self, sequences_shape: Any) -> None:
-        if sequences_shape and isinstance(sequences_shape[0], (list, tuple)):  # nested inputs: the first decides
-            sequences_shape = sequences_shape[0]
-        if sequences_shape is None or len(sequences_shape) < 3:
-            raise ValueError(
-                f"RNN layer '{self.name}' expects inputs of shape (batch, time, features), "
-                f"got shape {sequences_shape}"
-            )
-        step_shape = (sequences_shape[0], *sequences_shape[2:])
+    def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
+        for shape in flat_shapes(sequences_shape):
+            if len(shape) < 3:
+                raise ValueError(
+                    f"RNN layer '{self.name}' expects inputs of shape (batch, time, features), "
+                    f"got shape {shape}"
+                )
+        step_shape = map_shapes(lambda s: (s[0], *s[2:]), sequences_shape)
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build(step_shape)
             self.cell.built = True
+        batch = flat_shapes(sequences_shape)[0][0]
         if self.stateful:
-            batch = sequences_shape[0]
             if batch is None:
                 raise ValueError(
-                    f"RNN layer '{self.name}' is stateful and needs a static batch size; "
-                    f"got inputs of shape {sequences_shape}. Give the Input a batch_size."
+                    f"RNN layer '{self.name}' is stateful and needs a static batch size; got inputs of shape "
+                    f"{sequences_shape}. Give the Input a batch size: Input(batch_shape=(batch, time, features)) "
+                    f"or Input(shape, batch_size=batch)"
                 )
-            self.rnn_states = RNNStates(self.get_initial_state(batch))
-        self.input_spec = InputSpec(min_ndim=3, axes={-1: sequences_shape[-1]})
+            if self.rnn_states is None:
+                self.rnn_states = RNNStates(self.get_initial_state(batch))
+            else:
+                self.rnn_states.reset()
+        if is_shape(sequences_shape):
+            self.input_spec = InputSpec(min_ndim=3, axes={-1: sequences_shape[-1]})
 
     # ---------------------------------------------------------------- call
 
-    def _initial_states(self, sequences: tf.Tensor, initial_state: Any) -> list[tf.Tensor]:
-        expected = len(self.state_size)
+    def _initial_states(self, first: tf.Tensor, initial_state: Any) -> list[Any]:
         if initial_state is not None:
-            given = [tf.convert_to_tensor(s) for s in _sizes(initial_state)]
-            if len(given) != expected:
+            given = as_state_list(initial_state)
+            template = self._state_template(first)
+            flat_given = tf.nest.flatten(given)
+            flat_template = tf.nest.flatten(template)
+            if len(flat_given) != len(flat_template):
                 raise ValueError(
-                    f"RNN layer '{self.name}' expects {expected} initial state tensor(s), got {len(given)}"
+                    f"RNN layer '{self.name}' expects {len(flat_template)} initial state tensor(s), "
+                    f"got {len(flat_given)}"
                 )
-            return [tf.cast(s, self.compute_dtype) if s.dtype != self.compute_dtype else s for s in given]
+            flat_given = [
+                tf.cast(s, t.dtype) if s.dtype != t.dtype else s
+                for s, t in zip(map(tf.convert_to_tensor, flat_given), flat_template)
+            ]
+            if _nest_like(given) != _nest_like(template):  # e.g. [h1, c1, h2] for a stack: the cells' nest
+                return tf.nest.pack_sequence_as(template, flat_given)
+            return tf.nest.pack_sequence_as(given, flat_given)
         if self.stateful:
-            batch = sequences.shape[0]
+            batch = first.shape[0]
             expected_batch = self.rnn_states.values[0].shape[0]
             if batch is not None and batch != expected_batch:
                 raise ValueError(
                     f"RNN layer '{self.name}' is stateful with batch size {expected_batch}, "
                     f"got inputs with batch size {batch}"
                 )
-            return [v.read_value() for v in self.rnn_states.values]
-        return self.get_initial_state(tf.shape(sequences)[0])
+            return self.rnn_states.read()
+        return self.get_initial_state(tf.shape(first)[0])
+
+    def _state_template(self, first: tf.Tensor) -> Any:
+        if self.rnn_states is not None:
+            return self.rnn_states.structure
+        return self.get_initial_state(tf.shape(first)[0])
 
     def _precompute_projection(self, sequences: tf.Tensor) -> bool:
         """Whether to multiply all timesteps by ``kernel`` in one matmul before the loop.
@@ -215,43 +236,22 @@ class RNN(Layer):
             return False
         return _gpu_visible()
 
-    def _output_like(self, sequences: tf.Tensor, states: list[tf.Tensor]) -> tf.Tensor:
-        size = getattr(self.cell, "output_size", None)
-        if size is None:
-            return tf.zeros_like(states[0])
-        batch = tf.shape(sequences)[0]
-        dims = _size_tuple(size)
-        zeros = tf.zeros(tf.concat([[batch], dims], axis=0), dtype=states[0].dtype)
-        zeros.set_shape((sequences.shape[0], *dims))
+    def _output_like(self, first: tf.Tensor, states: Any) -> Any:
+        dtype = tf.nest.flatten(states)[0].dtype
+        if getattr(self.cell, "output_size", None) is None and not isinstance(self.cell, StackedRNNCells):
+            return tf.zeros_like(tf.nest.flatten(states)[0])
+        zeros = zeros_for(self.output_size, tf.shape(first)[0], dtype)
+        for tensor in tf.nest.flatten(zeros):
+            tensor.set_shape((first.shape[0], *tensor.shape[1:]))
         return zeros
 
-    @tf.autograph.experimental.do_not_convert
-    def call(
-        self,
-        sequences: Any,
-        initial_state: Any = None,
-        mask: Any = None,
-        training: Any = None,
-    ) -> Any:
-        flat = tf.nest.flatten(sequences)
-        first = flat[0]
-        if self.unroll and first.shape[1] is None:
-            raise ValueError(
-                f"RNN layer '{self.name}' cannot unroll over an unknown number of timesteps "
-                f"(input shape {tuple(first.shape)}); give the Input a fixed time length"
-            )
-        if isinstance(mask, (list, tuple)):
-            mask = mask[0]
-        states = self._initial_states(first, initial_state)
-        time_major_mask = None
-        if mask is not None:
-            mask = tf.convert_to_tensor(mask)
-            if mask.shape.rank == 3:  # (batch, time, 1) masks
-                mask = tf.squeeze(mask, -1)
-            time_major_mask = tf.transpose(tf.cast(mask, tf.bool))
-
-        if isinstance(self.cell, _RecurrentCell):
-            cell = self.cell
+    def _step_function(self, sequences: Any, states: Any, training: Any) -> tuple[Any, Any]:
+        """``(step, loop_inputs)`` for the cell: built-in cells split their work, others are called."""
+        cell = self.cell
+        first = tf.nest.flatten(sequences)[0]
+        if isinstance(cell, _RecurrentCell):
+            if first.dtype != cell.compute_dtype:  # what the cell's __call__ would autocast
+                first = tf.cast(first, cell.compute_dtype)
             input_mask, recurrent_mask = cell.dropout_masks(first[:, 0], states[0], training)
             loop_inputs = tf.transpose(first, [1, 0, *range(2, first.shape.rank)])
             if self._precompute_projection(first):
@@ -263,20 +263,46 @@ class RNN(Layer):
 
                 def step(x_t: tf.Tensor, step_states: list) -> tuple:
                     return cell.step(cell.project_inputs(x_t, input_mask), step_states, recurrent_mask)
-        else:
-            cell_kwargs = {"training": training} if _accepts(self.cell, "training") else {}
 
-            def step(x_t: Any, step_states: list) -> tuple:
-                # As in Keras 3, a cell always receives its states as a list (even a single one).
-                output, new_states = self.cell(x_t, list(step_states), **cell_kwargs)
-                return output, _sizes(new_states)
+            return step, loop_inputs
+        if isinstance(cell, StackedRNNCells):
+            return cell.make_step(tf.nest.map_structure(lambda x: x[:, 0], sequences), states, training), None
 
-            loop_inputs = tf.nest.map_structure(
-                lambda x: tf.transpose(x, [1, 0, *range(2, x.shape.rank)]), sequences
+        def generic(x_t: Any, step_states: list) -> tuple:
+            # As in Keras 3, a cell always receives its states as a list (even a single one).
+            return call_cell(cell, x_t, list(step_states), training)
+
+        return generic, None
+
+    @tf.autograph.experimental.do_not_convert
+    def call(
+        self,
+        sequences: Any,
+        initial_state: Any = None,
+        mask: Any = None,
+        training: Any = None,
+    ) -> Any:
+        first = tf.nest.flatten(sequences)[0]
+        if self.unroll and first.shape[1] is None:
+            raise ValueError(
+                f"RNN layer '{self.name}' cannot unroll over an unknown number of timesteps "
+                f"(input shape {tuple(first.shape)}); give the Input a fixed time length"
             )
+        if isinstance(mask, (list, tuple)):
+            mask = tf.nest.flatten(mask)[0]
+        states = self._initial_states(first, initial_state)
+        time_major_mask = None
+        if mask is not None:
+            mask = tf.convert_to_tensor(mask)
+            if mask.shape.rank == 3:  # (batch, time, 1) masks
+                mask = tf.squeeze(mask, -1)
+            time_major_mask = tf.transpose(tf.cast(mask, tf.bool))
 
-        reading = self.cell.weights_read_once() if isinstance(self.cell, _RecurrentCell) else contextlib.nullcontext()
-        with reading:
+        step, loop_inputs = self._step_function(sequences, states, training)
+        if loop_inputs is None:
+            loop_inputs = tf.nest.map_structure(lambda x: tf.transpose(x, [1, 0, *range(2, x.shape.rank)]), sequences)
+        reading = getattr(self.cell, "weights_read_once", None)
+        with reading() if reading is not None else contextlib.nullcontext():
             last_output, outputs, final_states = rnn_loop.run(
                 step,
                 loop_inputs,
@@ -289,10 +315,15 @@ class RNN(Layer):
                 return_sequences=self.return_sequences,
             )
         if self.stateful:
-            for variable, value in zip(self.rnn_states.values, final_states):
-                variable.assign(tf.cast(value, variable.dtype))
+            self.rnn_states.assign(final_states)
+        dtype = tf.as_dtype(self.compute_dtype)
+        if dtype.is_floating:  # as Keras: a cell of another dtype still gives the layer's dtype
+            last_output, outputs, final_states = tf.nest.map_structure(
+                lambda t: tf.cast(t, dtype) if t is not None and t.dtype.is_floating and t.dtype != dtype else t,
+                (last_output, outputs, final_states),
+            )
         if self.return_sequences:
-            output = tf.transpose(outputs, [1, 0, *range(2, outputs.shape.rank)])
+            output = tf.nest.map_structure(lambda o: tf.transpose(o, [1, 0, *range(2, o.shape.rank)]), outputs)
         else:
             output = last_output
         if self.return_state:
@@ -301,21 +332,26 @@ class RNN(Layer):
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if isinstance(mask, (list, tuple)):
-            mask = mask[0]
+            mask = tf.nest.flatten(mask)[0]
         output_mask = mask if self.return_sequences else None
+        if isinstance(output_mask, tf.Tensor) and not is_size(getattr(self.cell, "output_size", None)):
+            output_mask = map_sizes(lambda _: mask, self.output_size)
         if self.return_state:
             return (output_mask, *[None] * len(self.state_size))
         return output_mask
 
     def compute_output_shape(self, sequences_shape: Any, initial_state_shape: Any = None) -> Any:
-        if isinstance(sequences_shape, list) and sequences_shape and isinstance(sequences_shape[0], (list, tuple)):
-            sequences_shape = sequences_shape[0]
-        batch, length = sequences_shape[0], sequences_shape[1]
-        dims = _size_tuple(self.output_size)
-        output_shape = (batch, length, *dims) if self.return_sequences else (batch, *dims)
+        batch, length = flat_shapes(sequences_shape)[0][:2]
+
+        def output_shape(size: Any) -> tuple:
+            dims = size_dims(size)
+            return (batch, length, *dims) if self.return_sequences else (batch, *dims)
+
+        outputs = map_sizes(output_shape, self.output_size)
         if not self.return_state:
-            return output_shape
-        return (output_shape, *[(batch, *_size_tuple(s)) for s in self.state_size])
+            return outputs
+        states = [map_sizes(lambda s: (batch, *size_dims(s)), size) for size in self.state_size]
+        return (outputs, *states)
 
     # -------------------------------------------------------------- config
 
@@ -350,14 +386,6 @@ def _gpu_visible() -> bool:
     if not _GPU_VISIBLE:
         _GPU_VISIBLE.append(bool(tf.config.list_logical_devices("GPU")))
     return _GPU_VISIBLE[0]
-
-
-def _accepts(layer: Any, argument: str) -> bool:
-    call = getattr(type(layer), "call", None) or layer
-    try:
-        return argument in inspect.signature(call).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 # --------------------------------------------------------- built-in layers

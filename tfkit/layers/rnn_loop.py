@@ -6,10 +6,13 @@
 
 A ``tf.while_loop`` over ``TensorArray``s (or a Python loop with
 ``unroll=True``), so it runs eagerly, in ``tf.function`` and under XLA, and
-its gradient costs O(time). Masks follow Keras 3's ``rnn`` backend: at a
-masked timestep the states keep their previous values and the output
-repeats the previous output (zeros before the first step), or is zero
-when ``zero_output_for_mask=True``.
+its gradient costs O(time). Inputs, outputs and states may each be a nest
+(tuples, lists, dicts of tensors, as a cell with nested inputs or a stack
+of cells has): the loop carries them flat and hands ``step`` their
+structure. Masks follow Keras 3's ``rnn`` backend: at a masked timestep the
+states keep their previous values and the output repeats the previous
+output (zeros before the first step), or is zero when
+``zero_output_for_mask=True``.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import tensorflow as tf
 
 __all__: list[str] = []
 
-StepFn = Callable[[Any, list], tuple]
+StepFn = Callable[[Any, Any], tuple]
 
 
 def _broadcast_mask(mask_t: tf.Tensor, like: tf.Tensor) -> tf.Tensor:
@@ -38,26 +41,54 @@ def _select(mask_t: tf.Tensor, new: Sequence[tf.Tensor], old: Sequence[tf.Tensor
     return [tf.where(_broadcast_mask(mask_t, n), n, o) for n, o in zip(new, old)]
 
 
+class _Flat:
+    """``step`` seen through flat lists: the loop carries flat outputs and states."""
+
+    def __init__(self, step: StepFn, inputs: Any, states: Any, outputs: Any) -> None:
+        self.step = step
+        self.inputs = inputs
+        self.states = states
+        self.outputs = outputs
+        self.n_states = len(tf.nest.flatten(states))
+
+    def __call__(self, flat_x: list[tf.Tensor], flat_states: list[tf.Tensor]) -> tuple[list, list]:
+        x_t = tf.nest.pack_sequence_as(self.inputs, flat_x)
+        output, new_states = self.step(x_t, tf.nest.pack_sequence_as(self.states, flat_states))
+        flat_new = tf.nest.flatten(new_states)
+        if len(flat_new) != self.n_states:
+            raise ValueError(
+                f"The RNN cell returned {len(flat_new)} state tensor(s) from a step, expected {self.n_states} "
+                f"(the structure of its state_size / initial states)"
+            )
+        flat_output = tf.nest.flatten(output)
+        if len(flat_output) != len(tf.nest.flatten(self.outputs)):
+            raise ValueError(
+                f"The RNN cell returned {len(flat_output)} output tensor(s) from a step, expected "
+                f"{len(tf.nest.flatten(self.outputs))} (the structure of its output_size)"
+            )
+        return flat_output, flat_new
+
+
 @tf.autograph.experimental.do_not_convert
 def run(
     step: StepFn,
     inputs: Any,
-    initial_states: Sequence[tf.Tensor],
-    output_like: tf.Tensor,
+    initial_states: Any,
+    output_like: Any,
     mask: tf.Tensor | None = None,
     go_backwards: bool = False,
     unroll: bool = False,
     zero_output_for_mask: bool = False,
     return_sequences: bool = True,
-) -> tuple[tf.Tensor, tf.Tensor | None, list[tf.Tensor]]:
+) -> tuple[Any, Any, Any]:
     """Apply ``step`` along axis 0 of the time-major ``inputs``.
 
     Args:
         step: ``step(inputs_t, states) -> (output_t, new_states)``.
         inputs: a ``(time, batch, ...)`` tensor or a nest of them.
-        initial_states: the states before the first step (a list).
-        output_like: a tensor with the shape and dtype of one step's output;
-            it is the "previous output" at the first masked step.
+        initial_states: the states before the first step (a list, possibly nested).
+        output_like: a tensor (or nest) with the shape and dtype of one step's
+            output; it is the "previous output" at the first masked step.
         mask: ``(time, batch)`` booleans, ``False`` where a step is skipped.
         go_backwards: walk from the last timestep to the first; the
             returned sequence is then in that reversed order (as Keras).
@@ -66,7 +97,8 @@ def run(
         return_sequences: collect every step's output (else only the last).
 
     Returns:
-        ``(last_output, outputs, final_states)``; ``outputs`` is time-major
+        ``(last_output, outputs, final_states)`` in the structures of
+        ``output_like`` and ``initial_states``; ``outputs`` is time-major
         ``(time, batch, ...)``, or ``None`` when ``return_sequences`` is false.
     """
     flat_inputs = tf.nest.flatten(inputs)
@@ -78,44 +110,41 @@ def run(
         mask = tf.cast(mask, tf.bool)
     if mask is not None:
         mask = tf.expand_dims(mask, -1)  # (time, batch, 1): selects rows of (batch, units) tensors as is
-    states = list(initial_states)
-    zeros = tf.zeros_like(output_like)
-    if unroll:
-        return _unrolled(step, inputs, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences)
-    return _while(step, inputs, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences)
+    flat_step = _Flat(step, inputs, initial_states, output_like)
+    states = tf.nest.flatten(initial_states)
+    zeros = [tf.zeros_like(o) for o in tf.nest.flatten(output_like)]
+    loop = _unrolled if unroll else _while
+    last, outputs, final = loop(flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences)
+    last = tf.nest.pack_sequence_as(output_like, last)
+    outputs = tf.nest.pack_sequence_as(output_like, outputs) if return_sequences else None
+    return last, outputs, tf.nest.pack_sequence_as(initial_states, final)
 
 
 def _masked_step(
-    step: StepFn,
-    x_t: Any,
+    step: _Flat,
+    x_t: list[tf.Tensor],
     states: list[tf.Tensor],
-    prev_output: tf.Tensor,
-    zeros: tf.Tensor,
+    prev_output: list[tf.Tensor],
+    zeros: list[tf.Tensor],
     mask_t: tf.Tensor | None,
     zero_output_for_mask: bool,
-) -> tuple[tf.Tensor, list[tf.Tensor]]:
+) -> tuple[list[tf.Tensor], list[tf.Tensor]]:
     output, new_states = step(x_t, states)
-    new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
     if mask_t is None:
         return output, new_states
     fallback = zeros if zero_output_for_mask else prev_output
-    output = _select(mask_t, [output], [fallback])[0]
-    flat_new = tf.nest.flatten(new_states)
-    flat_old = tf.nest.flatten(states)
-    new_states = tf.nest.pack_sequence_as(new_states, _select(mask_t, flat_new, flat_old))
-    return output, list(new_states)
+    return _select(mask_t, output, fallback), _select(mask_t, new_states, states)
 
 
 def _unrolled(
-    step: StepFn,
-    inputs: Any,
+    step: _Flat,
     flat_inputs: list[tf.Tensor],
     states: list[tf.Tensor],
-    zeros: tf.Tensor,
+    zeros: list[tf.Tensor],
     mask: tf.Tensor | None,
     zero_output_for_mask: bool,
     return_sequences: bool,
-) -> tuple[tf.Tensor, tf.Tensor | None, list[tf.Tensor]]:
+) -> tuple[list[tf.Tensor], list[tf.Tensor], list[tf.Tensor]]:
     time_steps = flat_inputs[0].shape[0]
     if time_steps is None:
         raise ValueError("unroll=True needs a known number of timesteps; got inputs with an unknown time axis")
@@ -123,23 +152,23 @@ def _unrolled(
     masks = tf.unstack(mask, num=time_steps) if mask is not None else [None] * time_steps
     output, outputs = zeros, []
     for t in range(time_steps):
-        x_t = tf.nest.pack_sequence_as(inputs, [s[t] for s in slices])
-        output, states = _masked_step(step, x_t, states, output, zeros, masks[t], zero_output_for_mask)
+        output, states = _masked_step(step, [s[t] for s in slices], states, output, zeros, masks[t],
+                                      zero_output_for_mask)
         if return_sequences:
             outputs.append(output)
-    return output, (tf.stack(outputs) if return_sequences else None), states
+    stacked = [tf.stack(per_output) for per_output in zip(*outputs)] if return_sequences else []
+    return output, stacked, states
 
 
 def _while(
-    step: StepFn,
-    inputs: Any,
+    step: _Flat,
     flat_inputs: list[tf.Tensor],
     states: list[tf.Tensor],
-    zeros: tf.Tensor,
+    zeros: list[tf.Tensor],
     mask: tf.Tensor | None,
     zero_output_for_mask: bool,
     return_sequences: bool,
-) -> tuple[tf.Tensor, tf.Tensor | None, list[tf.Tensor]]:
+) -> tuple[list[tf.Tensor], list[tf.Tensor], list[tf.Tensor]]:
     static_steps = flat_inputs[0].shape[0]
     time_steps = static_steps if static_steps is not None else tf.shape(flat_inputs[0])[0]
     input_arrays = [
@@ -150,24 +179,26 @@ def _while(
         if mask is not None
         else None
     )
-    output_array = tf.TensorArray(zeros.dtype, size=time_steps if return_sequences else 0,
-                                  element_shape=zeros.shape)
+    output_arrays = [
+        tf.TensorArray(z.dtype, size=time_steps if return_sequences else 0, element_shape=z.shape) for z in zeros
+    ]
 
-    def body(t: tf.Tensor, out_array: tf.TensorArray, prev_output: tf.Tensor, states: list) -> tuple:
-        x_t = tf.nest.pack_sequence_as(inputs, [a.read(t) for a in input_arrays])
+    def body(t: tf.Tensor, out_arrays: list, prev_output: list, states: list) -> tuple:
+        x_t = [a.read(t) for a in input_arrays]
         mask_t = mask_array.read(t) if mask_array is not None else None
-        output, new_states = _masked_step(step, x_t, list(states), prev_output, zeros, mask_t, zero_output_for_mask)
-        output = tf.ensure_shape(output, zeros.shape) if output.shape != zeros.shape else output
+        output, new_states = _masked_step(step, x_t, list(states), list(prev_output), zeros, mask_t,
+                                          zero_output_for_mask)
+        output = [tf.ensure_shape(o, z.shape) if o.shape != z.shape else o for o, z in zip(output, zeros)]
         new_states = [tf.ensure_shape(n, s.shape) if n.shape != s.shape else n for n, s in zip(new_states, states)]
         if return_sequences:
-            out_array = out_array.write(t, output)
-        return t + 1, out_array, output, new_states
+            out_arrays = [a.write(t, o) for a, o in zip(out_arrays, output)]
+        return t + 1, out_arrays, output, new_states
 
-    _, output_array, last_output, final_states = tf.while_loop(
+    _, output_arrays, last_output, final_states = tf.while_loop(
         lambda t, *_: t < time_steps,
         body,
-        (tf.constant(0, tf.int32), output_array, zeros, states),
+        (tf.constant(0, tf.int32), output_arrays, zeros, states),
         maximum_iterations=time_steps,
     )
-    outputs = output_array.stack() if return_sequences else None
-    return last_output, outputs, list(final_states)
+    outputs = [a.stack() for a in output_arrays] if return_sequences else []
+    return list(last_output), outputs, list(final_states)

@@ -4,3 +4,5 @@
     norm = tfkit.layers.Normalization(); norm.adapt(x_train)
     vectorize = tfkit.layers.TextVectorization(max_tokens=20000); vectorize.adapt(texts)
 """
+
+from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
