@@ -1,0 +1,48 @@
+"""Bad arguments to fit / evaluate / predict are clear errors that name the argument (no silent runs)."""
+
+import numpy as np
+import pytest
+
+import tfkit
+from tfkit import layers
+
+
+@pytest.fixture(scope="module")
+def model():
+    model = tfkit.Sequential([tfkit.Input((4,), name="features"), layers.Dense(2)])
+    model.compile("sgd", "mse")
+    return model
+
+
+X, Y = np.ones((8, 4), "float32"), np.zeros((8, 2), "float32")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda m: m.fit(X, Y, batch_size=-4, verbose=0), r"fit: batch_size must be a positive integer or None, got -4"),
+    (lambda m: m.fit(X, Y, batch_size=0, verbose=0), r"batch_size must be a positive integer or None, got 0"),
+    (lambda m: m.fit(X, Y, batch_size=2.5, verbose=0), r"batch_size must be a positive integer or None, got 2.5"),
+    (lambda m: m.fit(X, Y, batch_size=True, verbose=0), r"batch_size must be a positive integer or None, got True"),
+    (lambda m: m.fit(X, Y, steps_per_epoch=0, verbose=0), r"steps_per_epoch must be a positive integer"),
+    (lambda m: m.fit(X, Y, epochs=-1, verbose=0), r"fit: epochs must be a non-negative integer, got -1"),
+    (lambda m: m.fit(X, Y, validation_split=1.0, verbose=0), r"validation_split must be a float in \[0, 1\), got 1.0"),
+    (lambda m: m.fit(X[:0], Y[:0], verbose=0), r"fit: x has no samples \(shape \(0, 4\)\)"),
+    (lambda m: m.evaluate(X, Y, steps=-1, verbose=0), r"evaluate: steps must be a positive integer or None, got -1"),
+    (lambda m: m.predict(X[:0], verbose=0), r"predict: x has no samples"),
+    (lambda m: m.predict(np.array([["a", "b", "c", "d"]]), verbose=0),
+     r"predict: x holds strings \(dtype <U1\), but it feeds a model input of dtype float32"),
+    (lambda m: m.fit(np.array([["a", "b", "c", "d"]] * 2), Y[:2], verbose=0), r"fit: x holds strings"),
+    (lambda m: m.fit(X, np.array([["a", "b"]] * 8), verbose=0), r"fit: y holds strings"),
+    (lambda m: m.predict(np.array([[object()] * 4], dtype=object), verbose=0), r"array of Python objects"),
+])
+def test_bad_loop_arguments_are_value_errors(model, call, message):
+    weights = [w.numpy() for w in model.weights]
+    with pytest.raises(ValueError, match=message):
+        call(model)
+    for before, after in zip(weights, model.weights):
+        np.testing.assert_array_equal(before, after.numpy())   # nothing ran
+
+
+def test_good_arguments_still_run(model):
+    history = model.fit(X, Y, batch_size=4, epochs=1, steps_per_epoch=2, verbose=0)
+    assert len(history.history["loss"]) == 1
+    assert model.predict(X, batch_size=3, verbose=0).shape == (8, 2)
