@@ -46,3 +46,28 @@ def test_good_arguments_still_run(model):
     history = model.fit(X, Y, batch_size=4, epochs=1, steps_per_epoch=2, verbose=0)
     assert len(history.history["loss"]) == 1
     assert model.predict(X, batch_size=3, verbose=0).shape == (8, 2)
+
+
+def test_out_of_range_sparse_labels_name_the_labels():
+    model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(3)])
+    model.compile("sgd", tfkit.losses.SparseCategoricalCrossentropy(from_logits=True))
+    labels = np.array([0, 1, 2, 7, 0, 1, 2, 0])
+    with pytest.raises(ValueError, match=r"fit: a step failed: y holds a label outside the range") as info:
+        model.fit(X, labels, batch_size=4, verbose=0)
+    assert info.value.__cause__ is not None
+
+
+def test_a_dataset_whose_feature_size_changes_is_a_value_error():
+    import tensorflow as tf
+
+    model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(2)])
+    model.compile("sgd", "mse")
+
+    def batches():
+        yield np.ones((2, 4), "float32"), np.zeros((2, 2), "float32")
+        yield np.ones((2, 5), "float32"), np.zeros((2, 2), "float32")
+
+    dataset = tf.data.Dataset.from_generator(batches, output_signature=(
+        tf.TensorSpec((None, None), tf.float32), tf.TensorSpec((None, 2), tf.float32)))
+    with pytest.raises(ValueError, match=r"fit: .*(shape|size|expected)"):
+        model.fit(dataset, epochs=1, verbose=0)

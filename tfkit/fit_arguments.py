@@ -95,3 +95,20 @@ def _input_dtypes(model: Any) -> dict[str, tf.DType]:
     if len(symbols) == 1 and out:
         out[""] = out["0"]
     return out
+
+
+def explain_step_error(method: str, error: Exception) -> ValueError:
+    """A ``ValueError`` for TensorFlow's ``InvalidArgumentError`` from a step: what is wrong, in user terms."""
+    lines = [line.strip() for line in str(getattr(error, "message", error)).splitlines()]
+    useful = [line for line in lines if line and not line.startswith(("File ", "Detected at node", "Graph execution",
+                                                                        "[[", "{{", "<stack traces"))]
+    text = (useful[0] if useful else type(error).__name__).split("[Op:")[0].strip()
+    if "label value" in text or "labels" in text and "range" in text:
+        hint = ("y holds a label outside the range the loss expects: sparse labels must be integers in "
+                "[0, number of classes)")
+    elif "Incompatible shapes" in text or "size-incompatible" in text or "shape" in text.lower():
+        hint = ("a batch does not have the shapes the model was built for (a dataset whose feature size "
+                "changes between batches?)")
+    else:
+        hint = "the data does not fit the model or the loss"
+    return ValueError(f"{method}: a step failed: {hint}. TensorFlow said: {text[:400]}")

@@ -17,7 +17,7 @@ import tensorflow as tf
 
 from tfkit import tracking
 from tfkit.data import unpack_x_y_sample_weight
-from tfkit.fit_arguments import check_loop_arguments
+from tfkit.fit_arguments import check_loop_arguments, explain_step_error
 from tfkit.layer import Layer
 
 
@@ -284,12 +284,18 @@ class Model(Layer):
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1, **kwargs: Any) -> Any:
         """Train for ``epochs`` epochs; returns the ``History`` callback."""
         check_loop_arguments("fit", self, x, y, batch_size=batch_size, epochs=epochs, **kwargs)
-        return self._trainer().fit(x, y, batch_size=batch_size, epochs=epochs, **kwargs)
+        try:
+            return self._trainer().fit(x, y, batch_size=batch_size, epochs=epochs, **kwargs)
+        except tf.errors.InvalidArgumentError as error:
+            raise explain_step_error("fit", error) from error
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, **kwargs: Any) -> Any:
         """Loss (and metrics) on the data: a scalar, a list, or a dict with ``return_dict=True``."""
         check_loop_arguments("evaluate", self, x, y, batch_size=batch_size, **kwargs)
-        return self._trainer().evaluate(x, y, batch_size=batch_size, **kwargs)
+        try:
+            return self._trainer().evaluate(x, y, batch_size=batch_size, **kwargs)
+        except tf.errors.InvalidArgumentError as error:
+            raise explain_step_error("evaluate", error) from error
 
     def predict(self, x: Any, batch_size: int | None = None, **kwargs: Any) -> Any:
         """Outputs as numpy arrays, computed in batches."""
