@@ -189,3 +189,36 @@ def test_interrupted_directory_swap_is_undone(tmp_path):
     (old / "saved_model.pb").write_text("previous")
     atomic.recover(str(target))
     assert (target / "saved_model.pb").read_text() == "previous" and not old.exists()
+
+
+_FULL_DISK = textwrap.dedent(r"""
+    import os, resource, signal, sys
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import numpy as np, tfkit
+    kind, target = sys.argv[1], sys.argv[2]
+    model = tfkit.Sequential([tfkit.Input((300,)), tfkit.layers.Dense(300)])
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)             # writes past the limit fail with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, resource.RLIM_INFINITY))
+    try:
+        model.save(target) if kind == "model" else model.save_weights(target)
+    except OSError as error:
+        print("OSError", error)
+    except Exception as error:
+        print("OTHER", type(error).__name__, error)
+""")
+
+
+@pytest.mark.parametrize("kind, name", [("model", "m.h5"), ("checkpoint", "ckpt/w")])
+def test_a_full_disk_is_a_clear_error_and_keeps_the_previous_save(tmp_path, kind, name):
+    target = tmp_path / name
+    small = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+    small.save(str(target)) if kind == "model" else small.save_weights(str(target))
+    before = sorted(os.listdir(target.parent))
+    done = subprocess.run([sys.executable, "-c", _FULL_DISK, kind, str(target)], capture_output=True, text=True,
+                          timeout=180)
+    assert done.stdout.startswith("OSError") and "Not enough disk space to save" in done.stdout, done.stdout + done.stderr[-1500:]
+    assert sorted(os.listdir(target.parent)) == before     # no partial file left behind
+    reloaded = tfkit.load_model(str(target)) if kind == "model" else small
+    if kind == "checkpoint":
+        small.load_weights(str(target))
+    assert [tuple(w.shape) for w in reloaded.weights] == [(3, 2), (2,)]

@@ -158,6 +158,21 @@ def check_target(target: str, overwrite: bool, directory: bool = False) -> str:
     return target
 
 
+_NO_SPACE = ("No space left", "File too large", "errno = 28", "errno = 27", "Disk quota exceeded")
+
+
+def _no_space(error: BaseException) -> bool:
+    """Whether ``error`` (from Python, h5py or TensorFlow) means the disk or the file size limit is full."""
+    if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+        return True
+    return any(marker in str(error) for marker in _NO_SPACE)
+
+
+def _space_error(target: str, error: BaseException) -> OSError:
+    return OSError(errno.ENOSPC, f"Not enough disk space to save {target}: the write failed ({type(error).__name__}). "
+                                 f"The previous file is unchanged and the partial new one was removed", target)
+
+
 @contextlib.contextmanager
 def atomic_file(target: str, overwrite: bool = True) -> Iterator[str]:
     """Yield a temporary path; on success fsync it and rename it over ``target``."""
@@ -168,9 +183,11 @@ def atomic_file(target: str, overwrite: bool = True) -> Iterator[str]:
         _fsync_file(tmp)
         os.replace(tmp, target)
         _fsync_dir(os.path.dirname(target))
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.remove(tmp)
+        if _no_space(error):
+            raise _space_error(target, error) from error
         raise
     remove_stale_temps(target)
 
@@ -206,7 +223,9 @@ def atomic_directory(target: str, overwrite: bool = True) -> Iterator[str]:
             _fsync_dir(os.path.dirname(target))
             if old is not None:
                 shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
+    except BaseException as error:
         shutil.rmtree(tmp, ignore_errors=True)
+        if _no_space(error):
+            raise _space_error(target, error) from error
         raise
     remove_stale_temps(target)

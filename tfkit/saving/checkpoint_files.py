@@ -109,11 +109,15 @@ def publish_checkpoint(write: Callable[[str], object], prefix: str) -> str:
         for path in old_files:                      # shards of the old checkpoint the new one lacks
             if _suffix(prefix, path) not in new_suffixes:
                 _remove(path)
-    except BaseException:
+    except BaseException as error:
         for path in _files(backup):                 # put the previous checkpoint back
             os.replace(path, prefix + _suffix(backup, path))
         for path in _files(temporary) + glob.glob(glob.escape(temporary) + "_temp*"):
             _remove(path)
+        from tfkit.saving.atomic import _no_space, _space_error
+
+        if _no_space(error):
+            raise _space_error(prefix, error) from error
         raise
     for path in sorted(_files(backup), key=lambda path: not path.endswith(".index")):   # index first
         _remove(path)
