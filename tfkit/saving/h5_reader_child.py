@@ -11,6 +11,8 @@ budget), reads every dataset, and writes plain data to stdout:
 
     b"TFKSNAP1" | 8-byte length | JSON header | raw bytes of each dataset, in header order
 
+(the raw bytes go to a data file instead when the caller names one).
+
 The header holds the root attributes (text or integers only), and for each
 dataset its group, path, shape, numpy dtype, ``dtype`` attribute and byte
 count; or ``{"error": "..."}`` when the file is refused. This file is run as a
@@ -144,8 +146,11 @@ def _walk(h5py, np, f, group_name, limits, counters):
     return sorted(found, key=lambda entry: entry[0])
 
 
-def read(path, limits):
-    """``(header, [bytes, ...])`` for ``path``; raises ``Refused``."""
+def read(path, limits, sink=None):
+    """``(header, [bytes, ...])`` for ``path``; raises ``Refused``.
+
+    With ``sink`` (a binary file), each array is written there as soon as it is read and not kept.
+    """
     import h5py
     import numpy as np
 
@@ -177,21 +182,25 @@ def read(path, limits):
                 except Exception as error:  # noqa: BLE001
                     raise Refused(f"{where} could not be read; the file is damaged ({error})") from None
                 dtype_attr = _text_or_int(h5py, np, dataset, "dtype", 64) if "dtype" in dataset.attrs else None
-                data = np.ascontiguousarray(out).tobytes()
                 datasets.append({"group": group, "path": relative, "shape": list(out.shape),
-                                 "dtype": out.dtype.str, "dtype_attr": dtype_attr, "nbytes": len(data)})
-                blobs.append(data)
+                                 "dtype": out.dtype.str, "dtype_attr": dtype_attr, "nbytes": int(out.nbytes)})
+                if sink is not None:
+                    sink.write(memoryview(np.ascontiguousarray(out)).cast("B"))
+                else:
+                    blobs.append(np.ascontiguousarray(out).tobytes())
     return {"attrs": attrs, "datasets": datasets}, blobs
 
 
 def main(argv):
     path, limits = argv[1], json.loads(argv[2])
+    data_path = argv[3] if len(argv) > 3 else None
     _limit(resource.RLIMIT_AS, limits["memory_bytes"])
     _limit(resource.RLIMIT_CPU, limits["cpu_seconds"])
     _limit(resource.RLIMIT_CORE, 0)
     out = sys.stdout.buffer
+    sink = open(data_path, "r+b") if data_path is not None else None
     try:
-        header, blobs = read(path, limits)
+        header, blobs = read(path, limits, sink)
     except Refused as refusal:
         header, blobs = {"error": str(refusal)}, []
     except MemoryError:
@@ -202,8 +211,10 @@ def main(argv):
                                   f"{str(error)[:200]})"}, []
     text = json.dumps(header).encode("utf-8")
     out.write(MAGIC + struct.pack("<Q", len(text)) + text)
-    for blob in blobs:
+    for blob in blobs:          # without a data file, the arrays follow the header
         out.write(blob)
+    if sink is not None:
+        sink.close()
     out.flush()
     return 0
 

@@ -19,13 +19,16 @@ exceed what that memory can hold, and gzip/lzf data may expand at most
 
 from __future__ import annotations
 
+import contextlib
 import json
+import mmap
 import os
 import struct
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -96,20 +99,44 @@ def read_snapshot(path: str) -> Snapshot:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "HDF5_PLUGIN"))}
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HDF5_PLUGIN_PATH="", HDF5_USE_FILE_LOCKING="FALSE")
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
+    with _data_file() as data_path:
+        try:
+            done = subprocess.run([sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits), data_path],
+                                  capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise ValueError(f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
+                             f"parser did not finish); nothing was loaded") from None
+        if done.returncode != 0:
+            raise ValueError(f"{path} could not be read: the HDF5 reader {_how_it_ended(done.returncode, limits)} "
+                             f"(a damaged or hostile file); nothing was loaded")
+        header, _ = _parse_header(done.stdout, path)
+        if "error" in header:
+            raise ValueError(f"{path}: {header['error']}" if not str(header["error"]).startswith("not an HDF5")
+                             else f"{path} is {header['error']}")
+        body = _map(data_path)
+        return _build(path, header, body, limits)
+
+
+@contextlib.contextmanager
+def _data_file() -> Iterator[str]:
+    """An empty file for the child's arrays, in memory-backed /dev/shm where there is one; removed after."""
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    handle, name = tempfile.mkstemp(prefix="tfkit-h5-", suffix=".bin", dir=folder)
+    os.close(handle)
     try:
-        done = subprocess.run([sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits)], capture_output=True,
-                              timeout=timeout, env=env, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise ValueError(f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
-                         f"parser did not finish); nothing was loaded") from None
-    if done.returncode != 0:
-        raise ValueError(f"{path} could not be read: the HDF5 reader {_how_it_ended(done.returncode, limits)} "
-                         f"(a damaged or hostile file); nothing was loaded")
-    header, body = _parse_header(done.stdout, path)
-    if "error" in header:
-        raise ValueError(f"{path}: {header['error']}" if not str(header["error"]).startswith("not an HDF5")
-                         else f"{path} is {header['error']}")
-    return _build(path, header, body, limits)
+        yield name
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(name)
+
+
+def _map(data_path: str) -> memoryview:
+    """The child's array bytes, mapped (not copied); the mapping outlives the file's name."""
+    size = os.path.getsize(data_path)
+    if size == 0:
+        return memoryview(b"")
+    with open(data_path, "rb") as handle:
+        return memoryview(mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ))
 
 
 def _signature(path: str) -> bytes:
