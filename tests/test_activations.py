@@ -143,9 +143,14 @@ def test_unknown_names_raise():
         activations.get(3)
 
 
-def test_unregistered_function_cannot_be_serialized():
-    with pytest.raises(ValueError, match="register_serializable"):
+def test_lambdas_cannot_be_serialized_and_named_functions_go_by_name():
+    with pytest.raises(ValueError, match="a lambda"):
         activations.serialize(lambda x: x)
+
+    def scaled(x):
+        return 2 * x
+
+    assert activations.serialize(scaled) == "scaled"
 
 
 # ------------------------------------------------- optional Keras cross-check
@@ -157,3 +162,18 @@ def test_matches_keras(name):
     theirs = np.asarray(getattr(keras.activations, name)(X.reshape(2, -1)))
     ours = activations.get(name)(X.reshape(2, -1)).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("celu", {"alpha": 0.7}), ("glu", {}), ("hard_tanh", {}), ("hard_shrink", {"threshold": 0.3}),
+    ("soft_shrink", {"threshold": 0.3}), ("tanh_shrink", {}), ("squareplus", {"b": 2.0}), ("sparse_plus", {}),
+    ("sparse_sigmoid", {}), ("threshold", {"threshold": 0.2, "default_value": -1.0}), ("swish", {}),
+    ("hard_swish", {}),
+])
+def test_more_keras_activations_match_keras(name, kwargs):
+    keras = pytest.importorskip("keras")
+    x = np.linspace(-3, 3, 24, dtype="float32").reshape(2, 12)
+    ours = getattr(activations, name)(x, **kwargs).numpy()
+    theirs = np.asarray(getattr(keras.activations, name)(x, **kwargs))
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    assert activations.get(name if name not in ("swish", "hard_swish") else name) is not None

@@ -194,6 +194,94 @@ def linear(x: Any) -> Any:
     return x
 
 
+# ------------------------------------------------- more of Keras 3's activations
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def celu(x: Any, alpha: float = 1.0) -> tf.Tensor:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    x = tf.convert_to_tensor(x)
+    alpha = tf.cast(alpha, x.dtype)
+    return tf.nn.relu(x) + tf.minimum(tf.zeros_like(x), alpha * (tf.exp(x / alpha) - 1))
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def glu(x: Any, axis: int = -1) -> tf.Tensor:
+    """Gated linear unit: split ``x`` in two halves ``a, b`` along ``axis``; ``a * sigmoid(b)``."""
+    a, b = tf.split(tf.convert_to_tensor(x), 2, axis=axis)
+    return a * tf.sigmoid(b)
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def hard_tanh(x: Any) -> tf.Tensor:
+    """``clip(x, -1, 1)``."""
+    return tf.clip_by_value(tf.convert_to_tensor(x), -1.0, 1.0)
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def hard_shrink(x: Any, threshold: float = 0.5) -> tf.Tensor:
+    """``x`` where ``|x| > threshold``, else 0."""
+    x = tf.convert_to_tensor(x)
+    return tf.where(tf.abs(x) > threshold, x, tf.zeros_like(x))
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def soft_shrink(x: Any, threshold: float = 0.5) -> tf.Tensor:
+    """``x - threshold`` above ``threshold``, ``x + threshold`` below ``-threshold``, else 0."""
+    x = tf.convert_to_tensor(x)
+    t = tf.cast(threshold, x.dtype)
+    return tf.where(x > t, x - t, tf.where(x < -t, x + t, tf.zeros_like(x)))
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def tanh_shrink(x: Any) -> tf.Tensor:
+    """``x - tanh(x)``."""
+    x = tf.convert_to_tensor(x)
+    return x - tf.tanh(x)
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def squareplus(x: Any, b: float = 4.0) -> tf.Tensor:
+    """``(x + sqrt(x**2 + b)) / 2``."""
+    x = tf.convert_to_tensor(x)
+    return (x + tf.sqrt(tf.square(x) + tf.cast(b, x.dtype))) / 2
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def sparse_plus(x: Any) -> tf.Tensor:
+    """0 below -1, ``x`` above 1, ``(x + 1)**2 / 4`` between."""
+    x = tf.convert_to_tensor(x)
+    return tf.where(x <= -1, tf.zeros_like(x), tf.where(x >= 1, x, tf.square(x + 1) / 4))
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def sparse_sigmoid(x: Any) -> tf.Tensor:
+    """0 below -1, 1 above 1, ``(x + 1) / 2`` between."""
+    x = tf.convert_to_tensor(x)
+    return tf.where(x <= -1, tf.zeros_like(x), tf.where(x >= 1, tf.ones_like(x), (x + 1) / 2))
+
+
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def threshold(x: Any, threshold: float, default_value: float) -> tf.Tensor:
+    """``x`` where ``x > threshold``, else ``default_value``."""
+    x = tf.convert_to_tensor(x)
+    return tf.where(x > threshold, x, tf.cast(default_value, x.dtype))
+
+
+swish = silu                 # Keras's other names for the same functions
+hard_swish = hard_silu
+
+
 # ------------------------------------------------------------- lookup / config
 
 

@@ -430,3 +430,12 @@ def serialize(initializer: Any) -> Any:
 def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> Any:
     """Inverse of :func:`serialize`."""
     return registry.resolve(_KIND, config, custom_objects)
+
+
+# Keras 3 also exposes each initializer class under its string name.
+constant, glorot_normal, glorot_uniform = Constant, GlorotNormal, GlorotUniform
+he_normal, he_uniform, identity, IdentityInitializer = HeNormal, HeUniform, Identity, Identity
+lecun_normal, lecun_uniform, ones, zeros = LecunNormal, LecunUniform, Ones, Zeros
+orthogonal, OrthogonalInitializer = Orthogonal, Orthogonal
+random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+variance_scaling = VarianceScaling
