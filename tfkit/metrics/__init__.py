@@ -185,3 +185,17 @@ __all__ = [
     "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy",
     "get", "serialize", "deserialize", "resolve_accuracy", "resolve_compile_metric",
 ]
+
+# Keras 3's keras.metrics also exposes the per-sample loss functions under their names.
+from tfkit.losses.functions import (  # noqa: E402,F401
+    binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_hinge, hinge, huber,
+    kl_divergence, log_cosh, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
+    mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge,
+)
+
+__all__ += [
+    "binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy", "categorical_hinge", "hinge",
+    "huber", "kl_divergence", "log_cosh", "mean_absolute_error", "mean_absolute_percentage_error",
+    "mean_squared_error", "mean_squared_logarithmic_error", "poisson", "sparse_categorical_crossentropy",
+    "squared_hinge",
+]
