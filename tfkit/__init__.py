@@ -14,6 +14,7 @@ from tfkit import (  # noqa: F401
     layers,
     losses,
     metrics,
+    ops,
     optimizers,
     random,
     regularizers,
