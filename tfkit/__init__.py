@@ -7,6 +7,7 @@
 
 from tfkit import (  # noqa: F401
     activations,
+    backend,
     callbacks,
     constraints,
     datasets,
@@ -19,6 +20,7 @@ from tfkit import (  # noqa: F401
     random,
     regularizers,
     saving,
+    utils,
 )
 from tfkit.functional import Input, InputLayer  # noqa: F401
 from tfkit.layer import Layer, clear_session  # noqa: F401

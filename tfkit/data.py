@@ -87,6 +87,16 @@ def adapt(
     Raises ``ValueError`` for unsupported types, mismatched lengths, or
     ``y``/``sample_weight`` given alongside a dataset or generator.
     """
+    from tfkit.utils.py_dataset import PyDataset, as_dataset
+
+    if isinstance(x, PyDataset):
+        if y is not None or sample_weight is not None:
+            raise ValueError("When x is a PyDataset, its batches hold (x, y) or (x, y, sample_weight): "
+                             "do not pass y or sample_weight separately.")
+        dataset, batches = as_dataset(x)
+        if class_weight:
+            dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
+        return DatasetData(dataset, steps_per_epoch)
     if isinstance(x, tf.data.Dataset) or _is_generator(x):
         if y is not None or sample_weight is not None:
             kind = "a tf.data.Dataset" if isinstance(x, tf.data.Dataset) else "a generator"

@@ -87,6 +87,14 @@ def default_seed_generator() -> SeedGenerator:
         return _default_generator
 
 
+def set_global_seed(seed: int) -> None:
+    """Make ``seed=None`` draws repeatable: new generators and the module-wide one start from ``seed``."""
+    _py_random.seed(int(seed))
+    with _default_lock:
+        if _default_generator is not None:
+            _default_generator.state.assign([int(seed), 0])
+
+
 def draw_seed(seed: Any) -> tf.Tensor:
     """A shape-(2,) seed tensor for a stateless op from a ``seed`` argument."""
     if isinstance(seed, SeedGenerator):

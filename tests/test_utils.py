@@ -1,0 +1,118 @@
+"""tfkit.utils and tfkit.backend: Keras's names, checked against numpy and (when installed) Keras."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfkit
+from tfkit import layers, utils
+
+
+def test_to_categorical_and_normalize():
+    np.testing.assert_array_equal(utils.to_categorical([0, 2, 1]), np.eye(3)[[0, 2, 1]])
+    assert utils.to_categorical(np.array([[1], [0]]), 4).shape == (2, 4)
+    with pytest.raises(ValueError, match="out of range for num_classes=2"):
+        utils.to_categorical([3], 2)
+    x = np.array([[3.0, 4.0], [0.0, 0.0]])
+    np.testing.assert_allclose(utils.normalize(x), [[0.6, 0.8], [0.0, 0.0]])
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"maxlen": 3}, {"padding": "post", "truncating": "post", "maxlen": 2},
+                                    {"value": -1.0, "dtype": "float32", "maxlen": 5}])
+def test_pad_sequences_matches_keras(kwargs):
+    sequences = [[1, 2, 3, 4], [5], [], [6, 7]]
+    ours = utils.pad_sequences(sequences, **kwargs)
+    if "maxlen" not in kwargs:
+        np.testing.assert_array_equal(ours, [[1, 2, 3, 4], [0, 0, 0, 5], [0, 0, 0, 0], [0, 0, 6, 7]])
+    keras = pytest.importorskip("keras")
+    theirs = keras.utils.pad_sequences(sequences, **kwargs)
+    np.testing.assert_array_equal(ours, theirs)
+    assert ours.dtype == theirs.dtype
+
+
+def test_set_random_seed_makes_initial_weights_repeatable():
+    def weights():
+        utils.set_random_seed(7)
+        layer = layers.Dense(3)
+        layer(np.ones((1, 2), "float32"))
+        return layer.kernel.numpy(), np.random.rand()
+
+    (a, ra), (b, rb) = weights(), weights()
+    np.testing.assert_array_equal(a, b)
+    assert ra == rb
+
+
+def test_timeseries_windows_match_numpy():
+    data = np.arange(20).reshape(10, 2)
+    targets = np.arange(10) * 10
+    ds = utils.timeseries_dataset_from_array(data, targets, sequence_length=3, sequence_stride=2, sampling_rate=2,
+                                             batch_size=2)
+    windows = np.concatenate([w.numpy() for w, _ in ds])
+    labels = np.concatenate([t.numpy() for _, t in ds])
+    starts = [0, 2, 4]
+    np.testing.assert_array_equal(windows, [data[[s, s + 2, s + 4]] for s in starts])
+    np.testing.assert_array_equal(labels, [0, 10, 20])
+    keras = pytest.importorskip("keras")
+    theirs = keras.utils.timeseries_dataset_from_array(data, targets, sequence_length=3, sequence_stride=2,
+                                                       sampling_rate=2, batch_size=2)
+    np.testing.assert_array_equal(windows, np.concatenate([w.numpy() for w, _ in theirs]))
+
+
+class Batches(utils.PyDataset):
+    def __init__(self, x, y, batch_size, **kwargs):
+        super().__init__(**kwargs)
+        self.x, self.y, self.batch_size = x, y, batch_size
+        self.requested, self.epochs_ended = [], 0
+
+    def __len__(self):
+        return int(np.ceil(len(self.x) / self.batch_size))
+
+    def __getitem__(self, index):
+        self.requested.append(index)
+        low = index * self.batch_size
+        return self.x[low:low + self.batch_size], self.y[low:low + self.batch_size]
+
+    def on_epoch_end(self):
+        self.epochs_ended += 1
+
+
+def test_py_dataset_feeds_fit_evaluate_and_predict():
+    x = np.random.default_rng(0).random((20, 3)).astype("float32")
+    y = x.sum(axis=1, keepdims=True)
+    data = Batches(x, y, batch_size=8, workers=2)
+    model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(1)])
+    model.compile("sgd", "mse")
+    history = model.fit(data, epochs=3, verbose=0)
+    assert len(history.history["loss"]) == 3
+    assert data.epochs_ended == 3 and data.requested[1:] == [0, 1, 2] * 3   # [0] first: the batch signature
+    loss = model.evaluate(Batches(x, y, 8), verbose=0)
+    np.testing.assert_allclose(loss, np.mean((model.predict(x, verbose=0) - y) ** 2), rtol=1e-4)
+    predictions = model.predict(Batches(x, y, 8), verbose=0)
+    assert predictions.shape == (20, 1)
+    with pytest.raises(ValueError, match="do not pass y"):
+        model.fit(data, y, verbose=0)
+
+
+def test_plot_model_says_what_to_install_or_draws(tmp_path):
+    x = tfkit.Input((3,))
+    model = tfkit.Model(x, layers.Dense(1)(layers.Dense(2)(x)))
+    try:
+        import pydot  # noqa: F401
+        import shutil
+        ready = shutil.which("dot") is not None
+    except ImportError:
+        ready = False
+    if not ready:
+        with pytest.raises(ImportError, match="pip install pydot|apt-get install graphviz"):
+            utils.plot_model(model, to_file=str(tmp_path / "m.png"))
+        return
+    path = utils.plot_model(model, to_file=str(tmp_path / "m.png"), show_shapes=True)
+    assert (tmp_path / "m.png").stat().st_size > 0 and path.endswith("m.png")
+
+
+def test_backend_names():
+    assert tfkit.backend.backend() == "tensorflow" and tfkit.backend.epsilon() == 1e-7
+    assert tfkit.backend.floatx() == "float32" and tfkit.backend.image_data_format() == "channels_last"
+    assert tfkit.backend.is_keras_tensor(tfkit.Input((2,))) and not tfkit.backend.is_keras_tensor(tf.ones(2))
+    tfkit.backend.clear_session()
+    assert layers.Dense(2).name == "dense"

@@ -1,0 +1,25 @@
+"""``set_random_seed``: one call makes Python, numpy, TensorFlow and tfkit's random numbers repeatable.
+
+    tfkit.utils.set_random_seed(1337)
+    model = build_model()            # same initial weights, same dropout masks, same shuffling on every run
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import tensorflow as tf
+
+
+def set_random_seed(seed: int) -> None:
+    """Seed ``random``, numpy, TensorFlow and tfkit's default seed generator (initializers, dropout)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"set_random_seed expects a non-negative int, got {seed!r}")
+    seed = int(seed)
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    tf.random.set_seed(seed)
+    from tfkit import random as tfkit_random
+
+    tfkit_random.set_global_seed(seed)
