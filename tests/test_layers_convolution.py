@@ -510,3 +510,19 @@ def test_matches_keras_3_when_installed():
         expected = keras.ops.convert_to_numpy(theirs(x))
         np.testing.assert_allclose(y.numpy(), expected, rtol=1e-4, atol=1e-4)
         assert ours.compute_output_shape((None, *shape[1:])) == tuple(theirs.compute_output_shape((None, *shape[1:])))
+
+
+def test_convolution_op_is_the_override_point():
+    class StandardizedConv2D(layers.Conv2D):
+        def convolution_op(self, inputs, kernel):
+            mean, var = tf.nn.moments(kernel, axes=[0, 1, 2], keepdims=True)
+            return super().convolution_op(inputs, (kernel - mean) / tf.sqrt(var + 1e-10))
+
+    images = np.random.default_rng(0).random((2, 5, 5, 3)).astype("float32")
+    layer = StandardizedConv2D(4, 3, padding="same", use_bias=False)
+    got = layer(images).numpy()
+    kernel = layer.kernel.numpy()
+    standardized = (kernel - kernel.mean(axis=(0, 1, 2), keepdims=True)) / np.sqrt(
+        kernel.var(axis=(0, 1, 2), keepdims=True) + 1e-10)
+    np.testing.assert_allclose(got, tf.nn.conv2d(images, standardized, 1, "SAME").numpy(), rtol=1e-4, atol=1e-5)
+    assert not np.allclose(got, tf.nn.conv2d(images, kernel, 1, "SAME").numpy())

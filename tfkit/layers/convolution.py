@@ -98,6 +98,16 @@ class _Conv(ConvBase):
         self._add_bias(self.filters)
 
     def _convolve(self, inputs: tf.Tensor) -> tf.Tensor:
+        return self.convolution_op(inputs, self.kernel)
+
+    def convolution_op(self, inputs: tf.Tensor, kernel: Any) -> tf.Tensor:
+        """The convolution itself (no bias, no activation); override it to change the kernel or the op.
+
+            class StandardizedConv2D(tfkit.layers.Conv2D):
+                def convolution_op(self, inputs, kernel):
+                    mean, var = tf.nn.moments(kernel, axes=[0, 1, 2], keepdims=True)
+                    return super().convolution_op(inputs, (kernel - mean) / tf.sqrt(var + 1e-10))
+        """
         padding = self.padding
         if padding == "causal":
             left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
@@ -109,7 +119,7 @@ class _Conv(ConvBase):
                 x, kernel, strides=self.strides, padding=padding.upper(), dilations=self.dilation_rate
             )
 
-        kernel = tf.convert_to_tensor(self.kernel)
+        kernel = tf.convert_to_tensor(kernel)
         if self.groups == 1:
             return convolve(inputs, kernel)
         # One convolution per group: TensorFlow's CPU kernels cannot differentiate grouped convolutions.
