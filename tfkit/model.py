@@ -11,6 +11,7 @@ This class is the user-facing front: the loops live in ``trainer.py`` and
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 import tensorflow as tf
@@ -242,6 +243,12 @@ class Model(Layer):
             )
         return total
 
+    def _compute_loss(self, x: Any, y: Any, y_pred: Any, sample_weight: Any, training: bool) -> tf.Tensor:
+        """``compute_loss``, given ``training=`` only when an override's signature takes it (as Keras checks)."""
+        if _accepts_training(type(self).compute_loss):
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
+
     def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> dict[str, Any]:
         del x
         trainer = self._trainer()
@@ -261,7 +268,7 @@ class Model(Layer):
         weights = self.trainable_weights
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
         self._track_loss(loss, x)
         grads = tape.gradient(loss, weights)
         self.optimizer.apply(grads, weights)
@@ -271,7 +278,7 @@ class Model(Layer):
         """Loss and metrics on a batch without updating weights."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        loss = self._compute_loss(x, y, y_pred, sample_weight, training=False)
         self._track_loss(loss, x)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -390,6 +397,14 @@ class Model(Layer):
     def _tfkit_checkpoint_state(self) -> dict[str, Any]:
         trainer = self._tfkit_trainer
         return trainer.checkpoint_state() if trainer is not None else {}
+
+
+@functools.lru_cache(maxsize=None)
+def _accepts_training(function: Any) -> bool:
+    import inspect
+
+    parameters = inspect.signature(function).parameters
+    return "training" in parameters or any(p.kind == p.VAR_KEYWORD for p in parameters.values())
 
 
 def _functional_arguments(args: tuple, kwargs: dict) -> bool:

@@ -155,10 +155,15 @@ class Trainer:
         spec = data.element_spec()
         x_spec, y_spec, _ = data_module.unpack_x_y_sample_weight(spec)
         with self._scope():
+            if not _defines_call(self.model):
+                # keras-io's VAE pattern: no call(), a train_step that calls sublayers. Their weights
+                # appear in the first compiled step, and the optimizer builds itself at its first apply.
+                return
             y_pred = self.model.symbolic_call(x_spec)
             if self.compile_metrics is not None and not self.compile_metrics.built:
                 self.compile_metrics.build(y_spec, y_pred, self.compile_loss)
-            if self.optimizer is not None and not getattr(self.optimizer, "built", True):
+            if self.optimizer is not None and not getattr(self.optimizer, "built", True) \
+                    and self.model.trainable_weights:
                 self.optimizer.build(self.model.trainable_weights)
 
     def loops(self) -> StepLoops:
@@ -166,7 +171,8 @@ class Trainer:
             return self._loops  # walking the layer tree costs ~1 ms: not once per compiled call
         key = tuple(id(v) for v in self.model.trainable_weights)
         if self._loops is None or key != self._loops_key:
-            if self._loops is not None and self.optimizer is not None and getattr(self.optimizer, "built", False):
+            if self._loops is not None and self._loops_key and self.optimizer is not None \
+                    and getattr(self.optimizer, "built", False):
                 raise ValueError(
                     f"The trainable weights of model '{self.model.name}' changed since it was compiled "
                     f"(a layer's `trainable` was set). Call compile() again so the optimizer tracks the new set."
@@ -503,3 +509,10 @@ class _null_scope:
 
     def __exit__(self, *exc: Any) -> None:
         return None
+
+
+def _defines_call(model: Any) -> bool:
+    """Whether the model computes something in ``call`` (a model may train through ``train_step`` only)."""
+    from tfkit.layer import Layer
+
+    return type(model).call is not Layer.call
