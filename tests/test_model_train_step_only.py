@@ -125,3 +125,44 @@ def test_compute_loss_overrides_with_and_without_training_argument():
         model.fit(data, data, epochs=1, verbose=0)
         model.evaluate(data, data, verbose=0)
     assert "old" in seen and ("new", True) in seen and ("new", False) in seen
+
+
+def test_tf_saved_model_save_works_after_fit_and_adds_serving_default(tmp_path):
+    inputs = tfkit.Input((3,), name="features")
+    model = tfkit.Model(inputs, layers.Dense(2, name="score_output")(inputs))
+    model.compile("adam", "mse", metrics=["mae"])
+    data = np.random.default_rng(0).random((8, 3)).astype("float32")
+    model.fit(data, np.zeros((8, 2), "float32"), epochs=1, verbose=0)
+    tf.saved_model.save(model, str(tmp_path / "saved"))
+    served = tf.saved_model.load(str(tmp_path / "saved")).signatures["serving_default"](tf.constant(data))
+    np.testing.assert_allclose(list(served.values())[0].numpy(), model.predict(data, verbose=0), rtol=1e-5)
+
+
+def test_forgetting_super_init_says_so_and_weights_have_distinct_names():
+    class Forgetful(layers.Layer):
+        def __init__(self, units):
+            self.units = units
+
+    import pytest
+
+    with pytest.raises(RuntimeError, match=r"Forgetful.__init__ set self.units before calling super\(\).__init__\(\)"):
+        Forgetful(3)
+    model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2), layers.Dense(2, name="score_output")])
+    names = [w.name for w in model.weights]
+    assert len(set(names)) == 4 and "score_output/kernel:0" in names
+
+
+def test_missing_gradients_warning_names_variables_by_layer():
+    import pytest
+
+    inputs = tfkit.Input((3,))
+    unused = layers.Dense(2, name="unused_head")
+    unused(inputs)
+    model = tfkit.Model(inputs, layers.Dense(1, name="used")(inputs))
+
+    optimizer = tfkit.optimizers.SGD(0.1)
+    weights = model.trainable_weights + unused.trainable_weights
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(np.ones((1, 3), "float32")))
+    with pytest.warns(UserWarning, match=r"unused_head/kernel"):
+        optimizer.apply(tape.gradient(loss, weights), weights)

@@ -152,6 +152,12 @@ class Layer(tf.Module):
         self.activity_regularizer = regularizers.get(activity_regularizer)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if not name.startswith("_") and not self._st.name:
+            raise RuntimeError(
+                f"{type(self).__name__}.__init__ set self.{name} before calling super().__init__(). "
+                f"A layer or model subclass must call super().__init__() (passing **kwargs on) first "
+                f"in its __init__."
+            )
         if name.startswith("_tfkit_"):  # tfkit's own bookkeeping: never tracked as a dependency
             object.__setattr__(self, name, value)
             return
@@ -219,7 +225,7 @@ class Layer(tf.Module):
             reg = regularizers.get(regularizer)
         except ValueError as error:
             raise ValueError(f"Layer '{self.path}' ({type(self).__name__}), weight '{name or 'variable'}': {error}") from error
-        with tf.init_scope():
+        with tf.init_scope(), tf.name_scope(self._name):   # "dense_1/kernel": two layers' weights never share a name
             variable = tf.Variable(
                 initial_value=lambda: init(shape, dtype=dtype),
                 trainable=trainable,
@@ -229,6 +235,7 @@ class Layer(tf.Module):
                 aggregation=variable_options.aggregation(aggregation),
                 synchronization=variable_options.synchronization(synchronization),
             )
+        variable._tfkit_name = name or "variable"
         self._st.weights.append(variable)
         if reg is not None:
             self._st.regularizers.append((variable, reg))

@@ -327,6 +327,38 @@ class Model(Layer):
     def predict_on_batch(self, x: Any) -> Any:
         return tf.nest.map_structure(lambda t: t.numpy(), self(x, training=False))
 
+    # --------------------------------------------------- tf.saved_model.save
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs: Any) -> dict[str, Any]:
+        """For ``tf.saved_model.save(model, path)``: no training loops, and a ``serving_default`` signature.
+
+        The compiled fit/evaluate loops capture metric variables and cannot be
+        saved; they are left out. The default signature is ``model(x,
+        training=False)`` on the model's input specs, when those are known.
+        """
+        children = super()._trackable_children(save_type, **kwargs)
+        if save_type != "savedmodel":
+            return children
+        for name in ("train_function", "test_function", "predict_function"):
+            children.pop(name, None)
+        if "_default_save_signature" not in children:
+            signature = self._default_save_signature()
+            if signature is not None:
+                children["_default_save_signature"] = signature
+        return children
+
+    def _default_save_signature(self) -> Any:
+        from tfkit.saving.export import default_input_signature
+
+        try:
+            specs = default_input_signature(self)
+        except ValueError:
+            return None
+        specs = list(specs) if isinstance(specs, (list, tuple)) else [specs]
+        function = tf.function(lambda *x: self(x[0] if len(x) == 1 else list(x), training=False),
+                               input_signature=specs)
+        return function.get_concrete_function()
+
     # -------------------------------------------------------------- summary
 
     def summary(self, line_length: int | None = None, expand_nested: bool = False,

@@ -389,7 +389,7 @@ class Optimizer(tf.Module):
         for grad, variable in zip(grads, variables):
             index = self.variable_index(variable)
             if grad is None:
-                missing.append(getattr(variable, "name", str(variable)))
+                missing.append(getattr(variable, "name", str(variable)).split(":")[0])
                 continue
             grad = tf.convert_to_tensor(grad)
             if grad.dtype != variable.dtype:
