@@ -36,6 +36,12 @@ def nested_sequential():
 
 
 CASES = {
+    "Normalization": single(lambda: layers.Normalization(mean=[0.5, 1.0, 2.0], variance=[1.0, 4.0, 0.25]), (3,)),
+    "IntegerLookup": single(lambda: layers.IntegerLookup(vocabulary=[3, 7, 9], output_mode="one_hot"), (2,),
+                            "int32"),
+    "StringLookup": single(lambda: layers.StringLookup(vocabulary=["a", "b"], mask_token=""), (3,), "string"),
+    "TextVectorization": single(lambda: layers.TextVectorization(vocabulary=["the", "cat"], output_sequence_length=4),
+                                (1,), "string"),
     "ReLU": single(lambda: layers.ReLU(max_value=2.0, negative_slope=0.1), (5,)),
     "LeakyReLU": single(lambda: layers.LeakyReLU(0.2), (5,)),
     "PReLU": single(lambda: layers.PReLU(), (4, 3)),
@@ -146,6 +152,9 @@ def _data(case, rng):
     for shape, dtype in case["inputs"]:
         if dtype == "int32":
             out.append(rng.randint(0, 10, (3, *shape)).astype("int32"))
+        elif dtype == "string":
+            words = np.array(["the", "cat", "a", "", "dog sat"])
+            out.append(words[rng.randint(0, len(words), (3, *shape))])
         else:
             out.append(rng.uniform(-1, 1, (3, *shape)).astype("float32"))
     return out

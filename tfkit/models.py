@@ -81,6 +81,9 @@ class Functional(Model):
         self._st.output_shapes = tf.nest.map_structure(lambda t: t.shape, outputs)
         self._tfkit_symbolic_losses: list[SymbolicTensor] = []
 
+    def build(self, input_shape: Any = None) -> None:
+        """Nothing to do: a functional model is built by connecting its layers (its Inputs fix the dtypes)."""
+
     def _tracked_items(self):
         layers = self._tfkit_graph.layers
         keys = tracking.structural_layer_keys(layers) if tracking.structural_mode() else [l.name for l in layers]

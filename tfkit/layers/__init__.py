@@ -28,3 +28,4 @@ from tfkit.layers.normalization_simple import *  # noqa: F401,F403
 from tfkit.layers.serialization import deserialize, serialize  # noqa: F401
 from tfkit.layers.activation_layers import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
+from tfkit.layers.preprocessing import *  # noqa: F401,F403

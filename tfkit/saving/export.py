@@ -145,6 +145,17 @@ def _frozen_generators(model: Any) -> Iterator[None]:
             object.__delattr__(generator, "next")
 
 
+def _resources(model: Any) -> list[Any]:
+    """TensorFlow resources (hash tables) held by the model's layers: the export must carry them."""
+    found, seen = [], set()
+    for module in [model, *model.submodules]:
+        for value in vars(module).values():
+            if isinstance(value, tf.saved_model.experimental.TrackableResource) and id(value) not in seen:
+                seen.add(id(value))
+                found.append(value)
+    return found
+
+
 def _build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state: bool) -> tuple[_Serving, Any]:
     flat_specs = tf.nest.flatten(specs)
     names: dict[str, list[str]] = {}
@@ -162,6 +173,7 @@ def _build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state
     model._clear_losses()  # add_loss values from tracing belong to the traced graph only
     module = _Serving()
     module.model_variables = list(concrete.variables)
+    module.model_resources = _resources(model)    # lookup tables of preprocessing layers
     module.serve = function
     return module, concrete
 

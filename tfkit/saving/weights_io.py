@@ -182,6 +182,8 @@ def check_build_config(config: Any) -> Any:
 def build_from_config(model: Any, config: Any) -> None:
     """Create every weight of an unbuilt model by tracing a call on the stored input shapes."""
     shapes = check_build_config(config)
+    if getattr(model, "_tfkit_graph", None) is not None or getattr(model, "inputs", None):
+        return  # its graph (Inputs, with their dtypes) already made every weight
     specs = tf.nest.map_structure(
         lambda s: tf.TensorSpec([None, *s.as_list()[1:]] if s.rank else s, model.compute_dtype), shapes
     )

@@ -1,0 +1,96 @@
+"""Normalization, StringLookup, IntegerLookup, TextVectorization: numbers against numpy and Keras, saved and exported."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfkit
+from tfkit import layers
+
+TEXTS = ["The cat sat.", "The dog, the cat!", "A bird", "the end"]
+
+
+def test_normalization_adapt_matches_numpy_and_streams_datasets():
+    x = np.random.default_rng(0).normal(3.0, 2.0, size=(200, 3)).astype("float32")
+    norm = layers.Normalization()
+    norm.adapt(x)
+    np.testing.assert_allclose(norm.mean.numpy(), x.mean(0), rtol=1e-5)
+    np.testing.assert_allclose(norm.variance.numpy(), x.var(0), rtol=1e-4)
+    np.testing.assert_allclose(norm(x).numpy(), (x - x.mean(0)) / x.std(0), rtol=1e-4, atol=1e-5)
+    streamed = layers.Normalization()
+    streamed.adapt(tf.data.Dataset.from_tensor_slices(x).batch(7))
+    np.testing.assert_allclose(streamed.mean.numpy(), x.mean(0), rtol=1e-5)
+    np.testing.assert_allclose(streamed.variance.numpy(), x.var(0), rtol=1e-4)
+    inverted = layers.Normalization(mean=x.mean(0), variance=x.var(0), invert=True)
+    np.testing.assert_allclose(inverted(norm(x)).numpy(), x, rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="both mean and variance"):
+        layers.Normalization(mean=1.0)
+
+
+def test_adapted_normalization_is_saved_with_the_weights(tmp_path):
+    x = np.random.default_rng(1).random((50, 4)).astype("float32") * 10
+    norm = layers.Normalization()
+    norm.adapt(x)
+    model = tfkit.Sequential([tfkit.Input((4,)), norm, layers.Dense(1)])
+    model.save(tmp_path / "m.keras")
+    loaded = tfkit.load_model(tmp_path / "m.keras")
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-5)
+
+
+def test_lookups_match_keras():
+    keras = pytest.importorskip("keras")
+    data = ["a", "b", "a", "c", "b", "a", "d"]
+    query = tf.constant([["a", "z"], ["d", "c"]])
+    for kwargs in ({}, {"mask_token": ""}, {"num_oov_indices": 2}, {"max_tokens": 3}):
+        ours, theirs = layers.StringLookup(**kwargs), keras.layers.StringLookup(**kwargs)
+        ours.adapt(data)
+        theirs.adapt(data)
+        assert ours.get_vocabulary() == [str(v) for v in theirs.get_vocabulary()], kwargs
+        if kwargs.get("num_oov_indices", 1) == 1:
+            np.testing.assert_array_equal(ours(query).numpy(), np.asarray(theirs(query)))
+    for mode in ("one_hot", "multi_hot", "count"):
+        ours = layers.StringLookup(vocabulary=["a", "b", "c"], output_mode=mode)
+        theirs = keras.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode=mode)
+        np.testing.assert_array_equal(ours(query).numpy(), np.asarray(theirs(query)))
+    ints = tf.constant([12, 5, 36])
+    np.testing.assert_array_equal(layers.IntegerLookup(vocabulary=[12, 36])(ints).numpy(),
+                                  np.asarray(keras.layers.IntegerLookup(vocabulary=[12, 36])(ints)))
+    inverse = layers.StringLookup(vocabulary=["a", "b"], invert=True)
+    assert inverse(tf.constant([1, 2, 0])).numpy().tolist() == [b"a", b"b", b"[UNK]"]
+
+
+@pytest.mark.parametrize("kwargs", [{"output_sequence_length": 5}, {}, {"output_mode": "multi_hot"},
+                                    {"output_mode": "count", "max_tokens": 5}, {"ngrams": 2, "output_mode": "multi_hot"},
+                                    {"standardize": "lower", "split": "character", "output_sequence_length": 8}])
+def test_text_vectorization_matches_keras(kwargs):
+    keras = pytest.importorskip("keras")
+    ours, theirs = layers.TextVectorization(**kwargs), keras.layers.TextVectorization(**kwargs)
+    ours.adapt(TEXTS)
+    theirs.adapt(TEXTS)
+    assert ours.get_vocabulary() == [str(v) for v in theirs.get_vocabulary()]
+    query = tf.constant(["the cat barked", "a dog"])
+    np.testing.assert_array_equal(ours(query).numpy(), np.asarray(theirs(query)))
+
+
+def test_text_model_trains_saves_and_exports_raw_strings(tmp_path):
+    vectorize = layers.TextVectorization(max_tokens=50, output_sequence_length=6)
+    vectorize.adapt(TEXTS)
+    text = tfkit.Input((1,), dtype="string")
+    x = layers.GlobalAveragePooling1D()(layers.Embedding(50, 4)(vectorize(text)))
+    model = tfkit.Model(text, layers.Dense(1, activation="sigmoid")(x))
+    model.compile("adam", "binary_crossentropy")
+    raw = np.array([[t] for t in TEXTS])
+    model.fit(raw, np.array([1, 0, 1, 0], "float32"), epochs=2, verbose=0)
+    model.save(tmp_path / "text.keras")
+    loaded = tfkit.load_model(tmp_path / "text.keras")
+    np.testing.assert_allclose(loaded.predict(raw, verbose=0), model.predict(raw, verbose=0), rtol=1e-5)
+    path = model.export(str(tmp_path / "export"))
+    served = tf.saved_model.load(path).signatures["serving_default"](tf.constant(raw))
+    np.testing.assert_allclose(list(served.values())[0].numpy(), model.predict(raw, verbose=0), rtol=1e-5)
+
+
+def test_callable_standardize_cannot_be_saved():
+    layer = layers.TextVectorization(standardize=tf.strings.lower, vocabulary=["a"])
+    assert layer(tf.constant(["A a"])).numpy().tolist() == [[2, 2]]
+    with pytest.raises(NotImplementedError, match="configs are data, never code"):
+        layer.get_config()

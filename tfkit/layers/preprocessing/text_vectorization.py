@@ -1,0 +1,128 @@
+"""``TextVectorization``: raw strings to token indices (or multi-hot / count vectors) inside the graph.
+
+    vectorize = tfkit.layers.TextVectorization(max_tokens=20000, output_sequence_length=200)
+    vectorize.adapt(texts)                               # a list, an array or a dataset of strings
+    model = tfkit.Sequential([tfkit.Input((1,), dtype="string"), vectorize, ...])
+
+Standardization (``"lower_and_strip_punctuation"``, ``"lower"``,
+``"strip_punctuation"`` or None) and splitting (``"whitespace"``,
+``"character"`` or None) are TensorFlow string ops, so exports take raw text.
+Index 0 is padding and 1 the out-of-vocabulary token, as in Keras.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit.layer import Layer
+from tfkit.layers.preprocessing.index_lookup import StringLookup
+from tfkit.saving import registry
+
+__all__ = ["TextVectorization"]
+_PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
+
+
+@registry.builtin("layers")
+class TextVectorization(Layer):
+    """Standardize, split, (n-grams,) and look up tokens; see the module docstring."""
+
+    def __init__(self, max_tokens: int | None = None, standardize: Any = "lower_and_strip_punctuation",
+                 split: Any = "whitespace", ngrams: int | None = None, output_mode: str = "int",
+                 output_sequence_length: int | None = None, pad_to_max_tokens: bool = False, vocabulary: Any = None,
+                 idf_weights: Any = None, sparse: bool = False, ragged: bool = False, encoding: str = "utf-8",
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("autocast", False)
+        super().__init__(**kwargs)
+        who = f"TextVectorization layer '{self.name}'"
+        if standardize not in ("lower_and_strip_punctuation", "lower", "strip_punctuation", None) \
+                and not callable(standardize):
+            raise ValueError(f"{who}: unknown standardize {standardize!r}")
+        if split not in ("whitespace", "character", None) and not callable(split):
+            raise ValueError(f"{who}: unknown split {split!r}")
+        if output_mode not in ("int", "multi_hot", "count"):
+            raise ValueError(f"{who}: output_mode must be 'int', 'multi_hot' or 'count' (tf_idf is not "
+                             f"implemented), got {output_mode!r}")
+        if ragged or sparse:
+            raise ValueError(f"{who}: ragged and sparse outputs are not supported (tfkit works with dense tensors)")
+        if ngrams is not None and (not isinstance(ngrams, int) or ngrams < 1):
+            raise ValueError(f"{who}: ngrams must be a positive int or None, got {ngrams!r}")
+        self.max_tokens, self.standardize, self.split, self.ngrams = max_tokens, standardize, split, ngrams
+        self.output_mode, self.output_sequence_length = output_mode, output_sequence_length
+        self.pad_to_max_tokens, self.encoding = pad_to_max_tokens, encoding
+        self.lookup = StringLookup(max_tokens=max_tokens, mask_token="" if output_mode == "int" else None,
+                                   output_mode=output_mode, pad_to_max_tokens=pad_to_max_tokens,
+                                   vocabulary=vocabulary, name=f"{self.name}_lookup")
+        self.built = True
+
+    def _tokens(self, inputs: tf.Tensor) -> tf.RaggedTensor:
+        text = tf.convert_to_tensor(inputs)
+        if text.shape.rank == 2 and text.shape[-1] == 1:
+            text = tf.squeeze(text, -1)
+        if self.standardize in ("lower", "lower_and_strip_punctuation"):
+            text = tf.strings.lower(text)
+        if self.standardize in ("strip_punctuation", "lower_and_strip_punctuation"):
+            text = tf.strings.regex_replace(text, _PUNCTUATION, "")
+        elif callable(self.standardize):
+            text = self.standardize(text)
+        if self.split == "whitespace":
+            tokens = tf.strings.split(text)
+        elif self.split == "character":
+            tokens = tf.strings.unicode_split(text, "UTF-8")
+        elif callable(self.split):
+            tokens = self.split(text)
+        else:
+            tokens = tf.RaggedTensor.from_tensor(tf.expand_dims(text, -1))
+        if self.ngrams:
+            tokens = tf.concat([tf.strings.ngrams(tokens, n, separator=" ") for n in range(1, self.ngrams + 1)], 1)
+        return tokens
+
+    def adapt(self, data: Any, batch_size: int | None = None, steps: int | None = None) -> None:
+        """Build the vocabulary from ``data`` (strings; a dataset of batches of strings)."""
+        batches = data if isinstance(data, tf.data.Dataset) else [np.asarray(data, dtype=object).astype(str)]
+        tokens = []
+        for step, batch in enumerate(batches):
+            if steps is not None and step >= steps:
+                break
+            tokens.append(self._tokens(batch).flat_values.numpy())
+        self.lookup.adapt(np.concatenate(tokens) if tokens else np.array([], dtype=object))
+
+    def get_vocabulary(self, include_special_tokens: bool = True) -> list[str]:
+        return self.lookup.get_vocabulary(include_special_tokens)
+
+    def vocabulary_size(self) -> int:
+        return self.lookup.vocabulary_size()
+
+    def set_vocabulary(self, vocabulary: Any, idf_weights: Any = None) -> None:
+        self.lookup.set_vocabulary(vocabulary)
+
+    def call(self, inputs: Any) -> tf.Tensor:
+        tokens = self._tokens(inputs)
+        indices = tf.ragged.map_flat_values(self.lookup.lookup_indices, tokens)
+        if self.output_mode == "int":
+            length = self.output_sequence_length
+            if length is None:
+                return indices.to_tensor(0)
+            return tf.ensure_shape(indices.to_tensor(0, shape=[None, length]), [None, length])
+        depth = self.max_tokens if self.pad_to_max_tokens and self.max_tokens else self.lookup.vocabulary_size()
+        counts = tf.reduce_sum(tf.one_hot(indices, depth, dtype=tf.float32), axis=1)
+        return tf.minimum(counts, 1.0) if self.output_mode == "multi_hot" else counts
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        if self.output_mode == "int":
+            return (input_shape[0], self.output_sequence_length)
+        return (input_shape[0], self.max_tokens if self.pad_to_max_tokens else None)
+
+    def get_config(self) -> dict[str, Any]:
+        for what, value in (("standardize", self.standardize), ("split", self.split)):
+            if callable(value):
+                raise NotImplementedError(
+                    f"TextVectorization layer '{self.name}': a callable {what} cannot be saved in a config "
+                    f"(configs are data, never code); use one of the built-in {what} names")
+        return {**Layer.get_config(self), "max_tokens": self.max_tokens, "standardize": self.standardize,
+                "split": self.split, "ngrams": self.ngrams, "output_mode": self.output_mode,
+                "output_sequence_length": self.output_sequence_length, "pad_to_max_tokens": self.pad_to_max_tokens,
+                "vocabulary": self.lookup.get_vocabulary(include_special_tokens=False), "idf_weights": None,
+                "sparse": False, "ragged": False, "encoding": self.encoding}
