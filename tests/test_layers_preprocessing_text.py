@@ -94,3 +94,31 @@ def test_callable_standardize_cannot_be_saved():
     assert layer(tf.constant(["A a"])).numpy().tolist() == [[2, 2]]
     with pytest.raises(NotImplementedError, match="configs are data, never code"):
         layer.get_config()
+
+
+@pytest.mark.parametrize("name, kwargs, data", [
+    ("CategoryEncoding", {"num_tokens": 4, "output_mode": "multi_hot"}, np.array([[0, 1], [2, 2]])),
+    ("CategoryEncoding", {"num_tokens": 4, "output_mode": "count"}, np.array([[0, 1], [2, 2]])),
+    ("CategoryEncoding", {"num_tokens": 4, "output_mode": "one_hot"}, np.array([0, 3])),
+    ("Hashing", {"num_bins": 8}, np.array([["cat"], ["dog"], ["x"]])),
+    ("Hashing", {"num_bins": 8, "salt": 7}, np.array([["cat"], ["dog"], ["x"]])),
+    ("Hashing", {"num_bins": 8, "mask_value": 0}, np.array([[1], [0], [5]])),
+    ("Discretization", {"bin_boundaries": [0.0, 1.0]}, np.array([[-1.5, 0.5, 2.0, 1.0]])),
+    ("Discretization", {"bin_boundaries": [0.0, 1.0], "output_mode": "multi_hot"}, np.array([[-1.5, 0.5, 2.0]])),
+])
+def test_categorical_layers_match_keras(name, kwargs, data):
+    keras = pytest.importorskip("keras")
+    ours = getattr(layers, name)(**kwargs)(tf.constant(data)).numpy()
+    theirs = np.asarray(getattr(keras.layers, name)(**kwargs)(tf.constant(data)))
+    np.testing.assert_array_equal(ours, theirs)
+    assert ours.dtype == theirs.dtype
+
+
+def test_discretization_adapts_quantiles_and_category_encoding_checks_ids():
+    values = np.arange(100, dtype="float32")
+    layer = layers.Discretization(num_bins=4)
+    layer.adapt(values)
+    np.testing.assert_allclose(layer.bin_boundaries, np.quantile(values, [0.25, 0.5, 0.75]))
+    assert layer(np.array([[0.0, 30.0, 60.0, 99.0]])).numpy().tolist() == [[0, 1, 2, 3]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"expects ids in \[0, 3\)"):
+        layers.CategoryEncoding(num_tokens=3)(np.array([[1, 5]]))

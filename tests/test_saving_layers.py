@@ -36,6 +36,9 @@ def nested_sequential():
 
 
 CASES = {
+    "CategoryEncoding": single(lambda: layers.CategoryEncoding(num_tokens=12, output_mode="count"), (3,), "int32"),
+    "Hashing": single(lambda: layers.Hashing(num_bins=5, salt=3), (2,), "string"),
+    "Discretization": single(lambda: layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5]), (4,)),
     "Normalization": single(lambda: layers.Normalization(mean=[0.5, 1.0, 2.0], variance=[1.0, 4.0, 0.25]), (3,)),
     "IntegerLookup": single(lambda: layers.IntegerLookup(vocabulary=[3, 7, 9], output_mode="one_hot"), (2,),
                             "int32"),

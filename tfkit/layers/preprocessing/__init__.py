@@ -9,3 +9,4 @@ from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.feature_normalization import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.index_lookup import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.text_vectorization import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.categorical import *  # noqa: F401,F403
