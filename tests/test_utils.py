@@ -116,3 +116,38 @@ def test_backend_names():
     assert tfkit.backend.is_keras_tensor(tfkit.Input((2,))) and not tfkit.backend.is_keras_tensor(tf.ones(2))
     tfkit.backend.clear_session()
     assert layers.Dense(2).name == "dense"
+
+
+def _image_tree(root, counts=(3, 2)):
+    for name, count in zip(("cats", "dogs"), counts):
+        (root / name).mkdir(parents=True)
+        for i in range(count):
+            pixels = np.full((6 + i, 5, 3), 40 * i, dtype="uint8")
+            (root / name / f"{i}.png").write_bytes(tf.io.encode_png(pixels).numpy())
+
+
+def test_image_dataset_from_directory(tmp_path, capsys):
+    _image_tree(tmp_path)
+    train, val = utils.image_dataset_from_directory(tmp_path, validation_split=0.4, subset="both", seed=3,
+                                                    image_size=(4, 4), batch_size=2)
+    assert "Found 5 files belonging to 2 classes." in capsys.readouterr().out
+    assert train.class_names == ["cats", "dogs"]
+    images = np.concatenate([x.numpy() for x, _ in train] + [x.numpy() for x, _ in val])
+    labels = np.concatenate([y.numpy() for _, y in train] + [y.numpy() for _, y in val])
+    assert images.shape == (5, 4, 4, 3) and images.dtype == np.float32 and sorted(labels.tolist()) == [0, 0, 0, 1, 1]
+    assert not set(train.file_paths) & set(val.file_paths)
+    one_hot = utils.image_dataset_from_directory(tmp_path, label_mode="categorical", image_size=(4, 4),
+                                                 color_mode="grayscale", shuffle=False, verbose=False)
+    x, y = next(iter(one_hot))
+    assert x.shape[1:] == (4, 4, 1) and y.numpy()[0].tolist() == [1.0, 0.0]
+
+
+def test_text_dataset_from_directory(tmp_path):
+    for name, texts in (("neg", ["bad film", "awful"]), ("pos", ["great", "loved it"])):
+        (tmp_path / name).mkdir()
+        for i, text in enumerate(texts):
+            (tmp_path / name / f"{i}.txt").write_text(text)
+    data = utils.text_dataset_from_directory(tmp_path, batch_size=8, shuffle=False, max_length=5, verbose=False)
+    texts, labels = next(iter(data))
+    assert texts.numpy().tolist() == [b"bad f", b"awful", b"great", b"loved"] and labels.numpy().tolist() == [0, 0, 1, 1]
+    assert data.class_names == ["neg", "pos"]
