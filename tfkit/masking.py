@@ -11,7 +11,8 @@ from typing import Any
 
 import tensorflow as tf
 
-_ATTR = "_tfkit_mask"
+# The attribute Keras uses: code that reads ``x._keras_mask`` on a layer's output works unchanged.
+_ATTR = "_keras_mask"
 
 
 def get_mask(tensor: Any) -> Any:
