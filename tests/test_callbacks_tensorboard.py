@@ -174,3 +174,21 @@ def test_images_round_trip_through_the_event_file(tmp_path):
     np.testing.assert_array_equal(tf.io.decode_png(png).numpy()[..., 0], [[0, 128, 255], [255, 128, 0]])
     with pytest.raises(ValueError, match="expects \\[k, height, width, 1\\|3\\|4\\] images; got shape \\(2, 3\\)"):
         write_images("bad", np.zeros((2, 3)), step=0)
+
+
+def test_embeddings_freq_writes_a_projector_config_and_checkpoint(tmp_path):
+    import numpy as np
+    import tensorflow as tf
+
+    import tfkit
+
+    model = tfkit.Sequential([tfkit.Input((3,), dtype="int32"), tfkit.layers.Embedding(10, 4, name="words"),
+                              tfkit.layers.GlobalAveragePooling1D(), tfkit.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    callback = tfkit.callbacks.TensorBoard(str(tmp_path), embeddings_freq=1, embeddings_metadata={"words": "w.tsv"})
+    model.fit(np.ones((4, 3), "int32"), np.zeros((4, 1), "float32"), epochs=2, verbose=0, callbacks=[callback])
+    config = (tmp_path / "train" / "projector_config.pbtxt").read_text()
+    assert 'tensor_name: "layer_0_words/.ATTRIBUTES/VARIABLE_VALUE"' in config and 'metadata_path: "w.tsv"' in config
+    reader = tf.train.load_checkpoint(str(tmp_path / "train" / "keras_embedding.ckpt-1"))
+    np.testing.assert_array_equal(reader.get_tensor("layer_0_words/.ATTRIBUTES/VARIABLE_VALUE"),
+                                  model.layers[0].embeddings.numpy())

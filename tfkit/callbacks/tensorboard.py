@@ -110,6 +110,9 @@ class TensorBoard(Callback):
         update_freq: "epoch", "batch" (= 1) or N: also write ``batch_*`` scalars every N batches.
         profile_batch: batch (1-based, counted from the start of ``fit``) or ``(start, stop)``
             range to profile with the TensorFlow profiler; 0 turns profiling off.
+        embeddings_freq: every N epochs, save the ``Embedding`` layers' matrices for
+            TensorBoard's projector (``projector_config.pbtxt`` in the train folder).
+        embeddings_metadata: a metadata file for every embedding, or ``{layer name: file}``.
     """
 
     def __init__(
@@ -121,6 +124,8 @@ class TensorBoard(Callback):
         write_steps_per_second: bool = False,
         update_freq: str | int = "epoch",
         profile_batch: int | tuple[int, int] | str = 0,
+        embeddings_freq: int = 0,
+        embeddings_metadata: Any = None,
     ) -> None:
         super().__init__()
         if update_freq == "batch":
@@ -131,6 +136,10 @@ class TensorBoard(Callback):
             raise ValueError(f"TensorBoard update_freq must be 'epoch', 'batch' or a positive integer; got {update_freq!r}")
         self.log_dir = os.fspath(log_dir)
         self.histogram_freq = int(histogram_freq)
+        if isinstance(embeddings_freq, bool) or not isinstance(embeddings_freq, (int, np.integer)) or embeddings_freq < 0:
+            raise ValueError(f"TensorBoard embeddings_freq must be a non-negative integer; got {embeddings_freq!r}")
+        self.embeddings_freq = int(embeddings_freq)
+        self.embeddings_metadata = embeddings_metadata
         self.write_graph = write_graph
         self.write_images = write_images
         self.write_steps_per_second = write_steps_per_second
@@ -212,6 +221,10 @@ class TensorBoard(Callback):
         self._log_epoch_scalars(epoch, logs or {})
         if self.histogram_freq and epoch % self.histogram_freq == 0:
             self._log_weights(epoch)
+        if self.embeddings_freq and epoch % self.embeddings_freq == 0:
+            from tfkit.callbacks.embedding_projector import write_projector
+
+            write_projector(self.model, self.train_dir, epoch, self.embeddings_metadata)
         for writer in self._writers.values():
             writer.flush()
 
