@@ -222,3 +222,46 @@ def test_a_full_disk_is_a_clear_error_and_keeps_the_previous_save(tmp_path, kind
     if kind == "checkpoint":
         small.load_weights(str(target))
     assert [tuple(w.shape) for w in reloaded.weights] == [(3, 2), (2,)]
+
+
+_SAVER = textwrap.dedent(r"""
+    import os, sys
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import numpy as np, tfkit
+    target, fill, rounds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+    model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+    for w in model.weights:
+        w.assign(np.full(w.shape, fill, "float32"))
+    print("ready", flush=True)
+    sys.stdin.readline()                      # both processes start saving together
+    for _ in range(rounds):
+        model.save(target) if target.endswith(".h5") else model.save_weights(target)
+    print("done", flush=True)
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["m.h5", "ckpt/w"])
+def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
+    target = str(tmp_path / name)
+    workers = [subprocess.Popen([sys.executable, "-c", _SAVER, target, str(fill), os.environ.get("TFKIT_RACE_ROUNDS", "40")], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for fill in (1.0, 2.0)]
+    try:
+        for worker in workers:
+            assert worker.stdout.readline().strip() == "ready", worker.stderr.read()[-2000:]
+        for worker in workers:
+            worker.stdin.write("go\n")
+            worker.stdin.flush()
+        for worker in workers:
+            out, err = worker.communicate(timeout=240)
+            assert worker.returncode == 0 and "done" in out, err[-3000:]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+    loaded = tfkit.load_model(target) if name.endswith(".h5") else (model.load_weights(target) or model)
+    values = np.unique(np.concatenate([w.numpy().ravel() for w in loaded.weights]))
+    assert len(values) == 1 and values[0] in (1.0, 2.0)       # one whole save, never a mix
+    leftovers = [n for n in os.listdir(os.path.dirname(target)) if ".tmp-" in n or ".bak-" in n]
+    assert leftovers == []
