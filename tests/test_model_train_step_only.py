@@ -145,8 +145,10 @@ def test_forgetting_super_init_says_so_and_weights_have_distinct_names():
 
     import pytest
 
-    with pytest.raises(RuntimeError, match=r"Forgetful.__init__ set self.units before calling super\(\).__init__\(\)"):
-        Forgetful(3)
+    layer = Forgetful(3)             # attributes before (or without) super().__init__() are allowed ...
+    with pytest.raises(RuntimeError, match=r"Forgetful was never initialized as a layer: its __init__ did not "
+                                           r"call super\(\).__init__\(\)"):
+        layer(tf.ones((1, 2)))      # ... using the layer says what is missing
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2), layers.Dense(2, name="score_output")])
     names = [w.name for w in model.weights]
     assert len(set(names)) == 4 and "score_output/kernel:0" in names

@@ -152,12 +152,6 @@ class Layer(tf.Module):
         self.activity_regularizer = regularizers.get(activity_regularizer)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if not name.startswith("_") and not self._st.name:
-            raise RuntimeError(
-                f"{type(self).__name__}.__init__ set self.{name} before calling super().__init__(). "
-                f"A layer or model subclass must call super().__init__() (passing **kwargs on) first "
-                f"in its __init__."
-            )
         if name.startswith("_tfkit_"):  # tfkit's own bookkeeping: never tracked as a dependency
             object.__setattr__(self, name, value)
             return
@@ -215,6 +209,7 @@ class Layer(tf.Module):
         """
         from tfkit import constraints, initializers, regularizers
 
+        self._check_initialized()
         shape = tuple(int(d) for d in (shape or ()))
         dtype = tf.as_dtype(dtype or self.variable_dtype)
         if initializer is None:
@@ -418,7 +413,16 @@ class Layer(tf.Module):
         """The forward computation; override it. The base returns ``inputs``."""
         return inputs
 
+    def _check_initialized(self) -> None:
+        if not self._st.name:  # Layer.__init__ names every layer: it never ran
+            raise RuntimeError(
+                f"{type(self).__name__} was never initialized as a layer: its __init__ did not call "
+                f"super().__init__(). Call super().__init__(**kwargs) in {type(self).__name__}.__init__ "
+                f"(attributes may be set before or after it)."
+            )
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_initialized()
         first_name, has_training, has_mask, training_default, _ = _call_signature(type(self))
         if args:
             first, rest = args[0], args[1:]
