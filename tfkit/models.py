@@ -485,6 +485,9 @@ def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] 
     """Rebuild a model (fresh weights) from ``{"class_name": ..., "config": ...}``."""
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError("model_from_config expects {'class_name': ..., 'config': {...}}")
+    missing = config.get("config_missing")
+    if missing is not None:   # model.save wrote the weights only: say so before asking for the class
+        raise ValueError(_missing_config_message(config["class_name"], missing))
     cls = registry.lookup("layers", config["class_name"], custom_objects, config.get("registered_name"),
                           config.get("module"))
     if not (isinstance(cls, type) and issubclass(cls, Model)):
@@ -492,8 +495,23 @@ def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] 
     inner = config.get("config", {})
     if not isinstance(inner, dict):
         raise ValueError(f"The config of model {config['class_name']!r} must be a dict")
+    if isinstance(config.get("name"), str) and "name" not in inner:
+        inner = {**inner, "name": config["name"]}  # a custom get_config() that left out the name
     with registry.custom_object_scope(custom_objects or {}):
         return _from_config(cls, inner, custom_objects)
+
+
+def _missing_config_message(class_name: Any, missing: Any) -> str:
+    name = str(class_name)[:100]
+    # The reason is text from the file: shown only as printable characters, and short.
+    reason = "".join(c for c in missing[:500] if c.isprintable()) if isinstance(missing, str) else "unknown"
+    return (
+        f"Model class {name!r} was saved without a config, so it cannot be rebuilt: implement get_config() in "
+        f"{name} (returning its constructor arguments; from_config() too if {name}(**config) cannot rebuild it) "
+        f"and save the model again. To use this file as it is, build the model in code "
+        f"(model = {name}(...); call it on a batch) and load the weights it holds with "
+        f"model.load_weights(path).\nWhy the config is missing: {reason}"
+    )
 
 
 def _from_config(cls: type, config: dict[str, Any], custom_objects: Mapping[str, Any] | None) -> Any:
@@ -507,8 +525,30 @@ def _from_config(cls: type, config: dict[str, Any], custom_objects: Mapping[str,
     return cls.from_config(config, custom_objects=custom_objects) if takes_objects else cls.from_config(config)
 
 
-def serialize_model(model: Model) -> dict[str, Any]:
-    return _serialize_layer(model)
+def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]:
+    """The model as ``{"module", "class_name", "config", "registered_name"}``.
+
+    With ``allow_missing`` (what ``model.save`` uses), a subclassed model
+    whose config cannot be captured (constructor arguments that are not
+    plain data and no ``get_config()``) is written with a warning and a
+    ``config_missing`` entry saying why: the file keeps its weights, and
+    ``load_model`` then explains what to implement.
+    """
+    try:
+        return _serialize_layer(model)
+    except NotImplementedError as error:
+        if not allow_missing or isinstance(model, (Functional, Sequential)):
+            raise
+        import warnings
+
+        entry = registry.serialized_class("layers", type(model))
+        warnings.warn(
+            f"Model '{model.name}' ({type(model).__name__}) is saved without a config: {error} "
+            f"Its weights are saved; load_model will ask for get_config(), and model.load_weights(path) "
+            f"loads the weights into a model built in code.", stacklevel=3,
+        )
+        return {"module": entry["module"], "class_name": entry["class_name"], "config": None,
+                "registered_name": entry["registered_name"], "name": model.name, "config_missing": str(error)}
 
 
 def model_from_json(text: str, custom_objects: Mapping[str, Any] | None = None) -> Model:
@@ -521,8 +561,18 @@ def model_from_json(text: str, custom_objects: Mapping[str, Any] | None = None) 
 
 
 def clone_model(model: Model, custom_objects: Mapping[str, Any] | None = None) -> Model:
-    """A new model with the same architecture and freshly initialized weights."""
-    clone = model_from_config(serialize_model(model), custom_objects)
+    """A new model with the same architecture and freshly initialized weights.
+
+    The model's own layer classes resolve their names, so unregistered
+    custom layers clone without ``custom_objects``.
+    """
+    own: dict[str, Any] = {}
+    for layer in tracking.flatten_layers(model):
+        cls = registry._public_class(type(layer))
+        for key in (cls.__name__, registry.registered_name(cls)):
+            if key and not registry.is_builtin("layers", cls) and key not in registry.builtin_names("layers"):
+                own.setdefault(key, cls)
+    clone = model_from_config(serialize_model(model), {**own, **(custom_objects or {})})
     shapes = model._st.build_shapes
     if not clone.built and shapes is not None:
         clone.build(shapes)

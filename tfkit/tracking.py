@@ -53,18 +53,28 @@ def structural_layer_keys(layers: list[Any]) -> list[str]:
     Automatic names (``dense``, ``dense_3``: the class in snake case, maybe
     numbered) depend on what the process built before, so those layers are
     numbered per class in the model's layer order instead (``dense``,
-    ``dense_1``, ...). Names a person chose (``encoder_head``) are kept.
+    ``dense_1``, ...). Names a person chose (``encoder_head``) are kept, and
+    automatic keys skip them, so every key is unique.
     """
+    bases = [_snake_case(type(layer).__name__) for layer in layers]
+    automatic = [re.fullmatch(rf"{re.escape(base)}(_\d+)?", layer.name) is not None
+                 for base, layer in zip(bases, layers)]
+    # Chosen names are kept; automatic keys skip any of them (a Conv2D the user named "dense").
+    taken = {layer.name for layer, auto in zip(layers, automatic) if not auto}
     counts: dict[str, int] = {}
     keys = []
-    for layer in layers:
-        base = _snake_case(type(layer).__name__)
-        if re.fullmatch(rf"{re.escape(base)}(_\d+)?", layer.name) is None:
+    for layer, base, auto in zip(layers, bases, automatic):
+        if not auto:
             keys.append(layer.name)
             continue
         count = counts.get(base, 0)
+        key = base if count == 0 else f"{base}_{count}"
+        while key in taken:
+            count += 1
+            key = f"{base}_{count}"
         counts[base] = count + 1
-        keys.append(base if count == 0 else f"{base}_{count}")
+        taken.add(key)
+        keys.append(key)
     return keys
 
 

@@ -95,7 +95,7 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
             f"tfkit saves whole models to .h5 or .keras files, got {filepath!r}. Use model.export(path) for a "
             f"SavedModel (serving) or model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
         )
-    config = serialize_model(model)
+    config = serialize_model(model, allow_missing=True)   # a config that cannot be captured: warned, weights kept
     check_config(config, "model_config")  # never write a file that loading would refuse
     build = weights_io.build_config(model)
     compiled = serialization.compile_config(model)

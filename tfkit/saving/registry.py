@@ -184,7 +184,7 @@ def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, ta
         hint = " Names in configs are registered names, never module paths."
     shown = registered_name if isinstance(registered_name, str) and registered_name else name
     return (
-        f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to the loader, "
+        f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to load_model (or deserialize), "
         f"or register it with @tfkit.saving.register_keras_serializable().{hint} "
         f"Known built-ins: {', '.join(sorted(table))}."
     )
@@ -222,7 +222,8 @@ def serialized_class(kind: str, cls: Any) -> dict[str, Any]:
     cls = _public_class(cls)
     registered = registered_name(cls)
     if registered is not None:
-        return {"module": getattr(cls, "__module__", None), "class_name": _plain(registered),
+        # Keras 3 writes the class's own name here and the registration in registered_name.
+        return {"module": getattr(cls, "__module__", None), "class_name": getattr(cls, "__name__", _plain(registered)),
                 "registered_name": registered}
     name = name_for(kind, cls)
     if is_builtin(kind, cls):

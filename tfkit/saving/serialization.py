@@ -4,8 +4,13 @@
     # {"class_name": "Dense", "config": {...}, "kind": "layers"}
     dense = tfkit.saving.deserialize(config)
 
-Objects become ``{"class_name", "config", "kind"}`` dicts, functions become
-their registered name (``"relu"``, ``"my_pkg>scaled_tanh"``). Going back,
+Objects become ``{"module", "class_name", "config", "registered_name", "kind"}``
+dicts as Keras 3 writes them (``class_name`` is the class's ``__name__``,
+``registered_name`` its ``package>Name`` registration or that plain name;
+``module`` is data, never imported), so saving never requires registration.
+A layer whose ``get_config()`` leaves out its name gets a top-level ``"name"``
+beside its config. Functions become their registered name (``"relu"``,
+``"my_pkg>scaled_tanh"``). Going back,
 names are looked up in the registry only (``custom_objects``, active
 ``custom_object_scope``s, ``register_serializable`` names, built-ins): no
 module is imported, no code is evaluated. The compile arguments of a model
@@ -110,9 +115,16 @@ def layer_entry(layer: Any) -> dict[str, Any]:
     from tfkit.config_capture import to_plain
 
     entry = registry.serialized_class("layers", type(layer))
-    config = serialize_config_values(to_plain(layer.get_config()))
-    return {"module": entry["module"], "class_name": entry["class_name"], "config": config,
-            "registered_name": entry["registered_name"]}
+    raw = layer.get_config()
+    if not isinstance(raw, dict):
+        raise TypeError(f"{type(layer).__name__}.get_config() of layer '{layer.name}' must return a dict, "
+                        f"got {type(raw).__name__}")
+    config = serialize_config_values(to_plain(raw))
+    out = {"module": entry["module"], "class_name": entry["class_name"], "config": config,
+           "registered_name": entry["registered_name"]}
+    if "name" not in config:
+        out["name"] = layer.name   # a get_config() returning only its own arguments: the name rides beside it
+    return out
 
 
 def serialize_config_values(value: Any) -> Any:
@@ -250,6 +262,8 @@ def _deserialize_layer(config: dict, custom_objects: Mapping[str, Any] | None) -
     inner = config.get("config") or {}
     if not isinstance(inner, dict):
         raise ValueError(f"The config of layer {config['class_name']!r} must be a dict, got {type(inner).__name__}")
+    if isinstance(config.get("name"), str) and "name" not in inner:
+        inner = {**inner, "name": config["name"]}
     return cls.from_config(inner)
 
 

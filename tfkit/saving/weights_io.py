@@ -98,10 +98,11 @@ def match(
             message += _listing("shape/dtype mismatches", mismatched)
         if missing and unexpected and _renamed_layers(missing, unexpected):
             message += (
-                "\nThe paths differ only in their first part, the layer name: functional and Sequential "
-                "models address weights by layer name, and automatic names (dense_3) depend on how many "
-                "layers the process created before. Give the layers explicit names, or call "
-                "tfkit.clear_session() before building the model."
+                "\nThe paths differ only in their first part, the layer's key. Functional and Sequential "
+                "models key automatically named layers by structure (dense, dense_1, ... per class, in "
+                "layer order) and layers named by you by their name: check that both models name their "
+                "layers alike and list them in the same order (files of format_version 1 are keyed by "
+                "layer name only)."
             )
         if not skip_mismatch:
             raise ValueError(message + "\nNothing was loaded. Pass skip_mismatch=True to load only the matching variables.")
