@@ -1,84 +1,99 @@
-"""Kill a save at every state-changing file operation it makes: the previous file always survives.
+"""Kill a save before each state-changing system call it makes: the previous save always survives.
 
-For each kind of save (model .h5, weights .h5, TensorFlow checkpoint prefix,
-export version folder, ModelCheckpoint), a child process saves new weights
-over an old save and SIGKILLs itself at its N-th call of ``os.replace``,
-``os.rename``, ``os.remove``, ``os.unlink``, ``os.link``, ``os.rmdir``,
-``shutil.rmtree`` or the ``renameat2`` exchange, for N = 1, 2, ... until a
-save runs to the end. After every kill the target must load, hold either the
-old or the new weights (never a mix, never nothing), and a file the user put
-beside it must still be there. (TensorFlow's own C++ file writes happen under
-temporary names, so these Python-level calls are the ones that publish.)
+``kill_points/shim.c``, preloaded into a fork server (``kill_points/saver.py``),
+counts every call that changes the file system (rename, link, unlink, rmdir,
+mkdir, truncate, and opens that create or truncate), whichever code makes it:
+Python's ``os`` module, libhdf5, or TensorFlow's C++ checkpoint writer on any
+of its threads. For each kind of save (model .h5, weights .h5, TensorFlow
+checkpoint prefix, export version folder, ``ModelCheckpoint``,
+``BackupAndRestore`` and its clean-up), a child saves new weights over an old
+save and is SIGKILLed before its N-th call, for N = 1, 2, ... until a save runs
+to the end. After every kill:
+
+- the target loads and holds either the old or the new weights, never a mix
+  and never nothing (a backup restores a matching epoch and weights, or none
+  after an interrupted clean-up);
+- a file the user put beside it is still there;
+- the next save completes and leaves no temporary files behind.
+
+The log of a complete save is also checked: no save opens an existing file
+that a reader could see for writing in place.
 """
 
+import json
 import os
-import signal
+import shutil
 import subprocess
 import sys
-import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import tfkit
 
-CHILD = textwrap.dedent(r"""
-    import os, shutil, signal, sys
-    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
-    import numpy as np, tfkit
-    from tfkit.saving import atomic
+HERE = Path(__file__).parent / "kill_points"
+OLD, NEW = 1.0, 2.0
+TARGETS = {"model": "m.h5", "weights": "w.weights.h5", "checkpoint": "ckpt/w", "export": "models/vae/1",
+           "model_checkpoint": "best.keras", "backup": "backup", "backup_cleanup": "backup"}
+TEMPORARY_MARKS = (".tmp-", "_temp", ".tempstate", "checkpoint.tmp", "saved_model.pb.tmp", "fingerprint.pb.tmp")
 
-    kind, target, fill, kill_at = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
-    model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
-    model.compile("sgd", "mse")
-    for weight in model.weights:
-        weight.assign(np.full(weight.shape, fill, "float32"))
-
-    calls = 0
-    def counting(function):
-        def wrapper(*args, **kwargs):
-            global calls
-            calls += 1
-            if calls == kill_at:
-                os.kill(os.getpid(), signal.SIGKILL)
-            return function(*args, **kwargs)
-        return wrapper
-    for name in ("replace", "rename", "remove", "unlink", "link", "rmdir"):
-        setattr(os, name, counting(getattr(os, name)))
-    shutil.rmtree = counting(shutil.rmtree)
-    atomic._exchange = counting(atomic._exchange)
-
-    if kind == "model":
-        model.save(target)
-    elif kind == "weights":
-        model.save_weights(target)
-    elif kind == "checkpoint":
-        model.save_weights(target)
-    elif kind == "export":
-        model.export(os.path.dirname(target), version=int(os.path.basename(target)))
-    elif kind == "model_checkpoint":
-        callback = tfkit.callbacks.ModelCheckpoint(target)
-        callback.set_model(model)
-        callback.on_epoch_end(0, {"loss": 1.0})
-    print("completed", calls)
-""")
+pytestmark = pytest.mark.slow
 
 
-def _run(kind, target, fill, kill_at):
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run([sys.executable, "-c", CHILD, kind, str(target), str(fill), str(kill_at)],
-                          capture_output=True, text=True, timeout=180, env=env)
+@pytest.fixture(scope="module")
+def saver(tmp_path_factory):
+    """A fork server running under the kill-point library; stopped when the module ends."""
+    if shutil.which("gcc") is None:
+        pytest.skip("the kill-point library needs gcc to build")
+    library = tmp_path_factory.mktemp("shim") / "kill_points.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", str(library), str(HERE / "shim.c"), "-ldl"], check=True)
+    env = dict(os.environ, LD_PRELOAD=str(library), PYTHONDONTWRITEBYTECODE="1",
+               PYTHONPATH=os.pathsep.join([str(Path(tfkit.__file__).parents[1]), os.environ.get("PYTHONPATH", "")]))
+    server = subprocess.Popen([sys.executable, str(HERE / "saver.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+
+    def save(kind, target, fill, kill_at, log):
+        request = {"kind": kind, "target": str(target), "fill": fill, "kill_at": kill_at, "log": str(log)}
+        server.stdin.write(json.dumps(request) + "\n")
+        server.stdin.flush()
+        line = server.stdout.readline()
+        assert line, f"the fork server died: {server.stderr.read()[-3000:] if server.poll() is not None else ''}"
+        return json.loads(line)
+
+    try:
+        yield save
+    finally:
+        server.stdin.close()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        server.stdout.close()
+        server.stderr.close()
 
 
-def _stored_fill(kind, target):
-    """The single value every stored weight holds (old 1.0 or new 2.0); fails on a mix or an unreadable save."""
+def _stored(kind, target):
+    """What the save at ``target`` holds: OLD or NEW (None: a backup that is gone); fails on a mix or a broken file."""
     if kind == "export":
         import tensorflow as tf
 
         served = tf.saved_model.load(str(target)).signatures["serving_default"](tf.ones((1, 3)))
-        value = list(served.values())[0].numpy()
-        return {1.0: 1.0, 2.0: 2.0}[float(value[0, 0]) / 4.0]   # 3 inputs x w + b: 4 x fill
+        value = float(list(served.values())[0].numpy()[0, 0]) / 4.0   # 3 inputs x w + b = 4 x fill
+        assert value in (OLD, NEW), value
+        return value
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+    model.compile("sgd", "mse")
+    if kind in ("backup", "backup_cleanup"):
+        callback = tfkit.callbacks.BackupAndRestore(str(target))
+        callback.set_model(model)
+        callback.on_train_begin()
+        if callback.restored_epoch is None:
+            return None
+        values = np.unique(np.concatenate([w.numpy().ravel() for w in model.weights]))
+        assert values.tolist() == [float(callback.restored_epoch)], (callback.restored_epoch, values)
+        return values[0]
     if kind in ("model", "model_checkpoint"):
         model = tfkit.load_model(str(target))
     else:
@@ -88,34 +103,60 @@ def _stored_fill(kind, target):
     return float(values[0])
 
 
-TARGETS = {"model": "m.h5", "weights": "w.weights.h5", "checkpoint": "ckpt/w", "export": "models/vae/1",
-           "model_checkpoint": "best.keras"}
+def _temporaries(folder):
+    return sorted(str(p) for p in Path(folder).rglob("*") if any(mark in p.name for mark in TEMPORARY_MARKS))
 
 
-@pytest.mark.slow
+def _calls(log):
+    lines = Path(log).read_text().splitlines()
+    return [line.split(" ", 2) for line in lines if not line.startswith("completed")]
+
+
+def _in_place_writes(log, existed):
+    """Opens for writing of a path that existed before the save and is not a temporary name."""
+    return [path for _, call, path in _calls(log) if call in ("open", "openat", "fopen", "truncate")
+            and path in existed and not any(mark in path for mark in TEMPORARY_MARKS)]
+
+
 @pytest.mark.parametrize("kind", list(TARGETS))
-def test_a_save_killed_anywhere_leaves_the_previous_save_loadable(tmp_path, kind):
-    import shutil
-
+def test_a_save_killed_before_any_system_call_leaves_the_previous_save(tmp_path, saver, kind):
     work = tmp_path / "work"
     target = work / TARGETS[kind]
-    done = _run(kind, target, 1.0, kill_at=0)
-    assert "completed" in done.stdout, done.stderr[-2000:]
-    bystander = work / "notes.txt"
+    first = "backup" if kind == "backup_cleanup" else kind     # the clean-up removes a backup made first
+    assert saver(first, target, OLD, 0, tmp_path / "first.log") == {"killed": False, "exit": 0}
+    bystander = (target if kind.startswith("backup") else target.parent) / "notes.txt"
     bystander.write_text("the user's")
     pristine = tmp_path / "pristine"
     shutil.copytree(work, pristine)
+    existed = {str(p) for p in work.rglob("*")}
+    expected_after = None if kind == "backup_cleanup" else NEW
+
     kills = 0
-    for kill_at in range(1, 40):
-        done = _run(kind, target, 2.0, kill_at)
-        killed = done.returncode == -signal.SIGKILL
-        assert killed or "completed" in done.stdout, done.stderr[-2000:]
-        fill = _stored_fill(kind, target)
-        assert fill == 2.0 or killed and fill == 1.0, (kind, kill_at, fill)
-        assert bystander.read_text() == "the user's"
-        if not killed:
+    for kill_at in range(1, 200):
+        log = tmp_path / f"kill-{kill_at}.log"
+        outcome = saver(kind, target, NEW, kill_at, log)
+        assert outcome["killed"] or outcome["exit"] == 0, (kind, kill_at, outcome)
+        stored = _stored(kind, target)
+        assert bystander.read_text() == "the user's", (kind, kill_at)
+        if not outcome["killed"]:
+            assert stored == expected_after, (kind, stored)
+            assert not _in_place_writes(log, existed), _in_place_writes(log, existed)
+            assert not _temporaries(work), _temporaries(work)
+            assert len(_calls(log)) == kill_at - 1
+            if kind == "backup_cleanup":
+                assert sorted(os.listdir(target)) == [".tfkit-backup-dir", "notes.txt"]
             break
         kills += 1
-        shutil.rmtree(work)                         # back to the old save for the next kill point
+        assert stored in (OLD, NEW, None) and (stored is not None or kind == "backup_cleanup"), (kind, kill_at)
+        # The next save after the kill completes, holds the new weights and clears what the killed one left.
+        after = saver(kind, target, NEW, 0, tmp_path / "after.log")
+        assert after == {"killed": False, "exit": 0}, (kind, kill_at, after)
+        assert _stored(kind, target) == expected_after, (kind, kill_at)
+        assert not _temporaries(work), (kind, kill_at, _temporaries(work))
+        if kind == "backup_cleanup":
+            assert sorted(os.listdir(target)) == [".tfkit-backup-dir", "notes.txt"], (kill_at, os.listdir(target))
+        shutil.rmtree(work)                          # back to the old save for the next kill point
         shutil.copytree(pristine, work)
-    assert kills >= 1, f"{kind}: no state-changing call was made"
+    else:
+        pytest.fail(f"{kind}: the save never completed")
+    assert kills >= 2, f"{kind}: only {kills} state-changing calls were seen"

@@ -14,13 +14,18 @@ restores the latest backup and tells the trainer where to start by setting
 ``model._tfkit_initial_epoch``. A ``fit`` that ends normally deletes the backup:
 the checkpoint files it wrote, and ``backup_dir`` itself only when this
 callback created it and nothing else is left in it (Keras 3 deletes the whole
-folder, whatever else it holds).
+folder, whatever else it holds). The files to delete are listed in a journal
+first, so a clean-up killed midway is finished by the next ``fit`` instead of
+leaving a backup that cannot be restored; what TensorFlow's writer leaves when
+it is killed mid-backup (``ckpt-N_temp`` folders) is removed there too.
 """
 
 from __future__ import annotations
 
 import glob
 import os
+import re
+import shutil
 from typing import Any
 
 import tensorflow as tf
@@ -30,6 +35,12 @@ from tfkit.saving import registry
 
 _RESERVED = ("model", "optimizer", "epoch")
 _CREATED_MARKER = ".tfkit-backup-dir"
+# What TensorFlow's checkpoint writer leaves when it is killed: a shard folder and a state-file temp.
+_INTERRUPTED_FOLDER = re.compile(r"ckpt-\d+_temp")
+_INTERRUPTED_PART = re.compile(r"part-\d{5}-of-\d{5}\.(index|data-\d{5}-of-\d{5})(\.tempstate\d+)?")
+_CHECKPOINT_FILE = re.compile(r"ckpt-\d+\.(index|data-\d{5}-of-\d{5})")
+_INTERRUPTED_STATE = re.compile(r"checkpoint\.tmp[0-9a-f]{32}|\.tfkit-backup-cleanup\.tmp-\d+")
+_CLEANUP_JOURNAL = ".tfkit-backup-cleanup"
 
 
 @registry.builtin("callbacks")
@@ -103,6 +114,8 @@ class BackupAndRestore(Callback):
             os.makedirs(self.backup_dir)
             with open(os.path.join(self.backup_dir, _CREATED_MARKER), "w") as marker:
                 marker.write("created by tfkit's BackupAndRestore; removed with the backup\n")
+        self._remove_interrupted_writes()
+        self._finish_cleanup()
         self._build_checkpoint()
         self.restored_epoch = None
         self._batches_since_save = 0
@@ -145,23 +158,56 @@ class BackupAndRestore(Callback):
     def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
         if not self.delete_checkpoint or not os.path.isdir(self.backup_dir):
             return
-        for path in self._written_files():
-            try:
-                os.remove(path)
-            except FileNotFoundError:
-                pass
+        files = self._written_files()
+        if files:
+            self._write_cleanup_journal(files)
+            self._finish_cleanup()
         marker = os.path.join(self.backup_dir, _CREATED_MARKER)
         if os.path.isfile(marker) and os.listdir(self.backup_dir) == [_CREATED_MARKER]:
             os.remove(marker)
             os.rmdir(self.backup_dir)  # tfkit made it and nothing else is in it
 
+    # -- deleting the backup: a journal, so a kill midway never leaves a half-deleted backup behind --
+
+    def _write_cleanup_journal(self, files: list[str]) -> None:
+        """List the files to delete in ``backup_dir/.tfkit-backup-cleanup`` (written whole, then renamed)."""
+        journal = os.path.join(self.backup_dir, _CLEANUP_JOURNAL)
+        temporary = f"{journal}.tmp-{os.getpid()}"
+        with open(temporary, "w") as out:
+            out.write("".join(os.path.basename(path) + "\n" for path in files))
+        os.replace(temporary, journal)
+
+    def _finish_cleanup(self) -> None:
+        """Delete the files the journal lists (a clean-up killed midway is finished here), then the journal."""
+        journal = os.path.join(self.backup_dir, _CLEANUP_JOURNAL)
+        if not os.path.isfile(journal):
+            return
+        with open(journal) as listing:
+            names = listing.read().split("\n")
+        for name in names:
+            if name == "checkpoint" or _CHECKPOINT_FILE.fullmatch(name):   # only names the backup writes
+                try:
+                    os.remove(os.path.join(self.backup_dir, name))
+                except FileNotFoundError:
+                    pass
+        os.remove(journal)
+
+    def _remove_interrupted_writes(self) -> None:
+        """Delete what a backup killed mid-write left in ``backup_dir``: only TensorFlow's temporary names."""
+        for name in os.listdir(self.backup_dir):
+            path = os.path.join(self.backup_dir, name)
+            if _INTERRUPTED_STATE.fullmatch(name) and os.path.isfile(path):
+                os.remove(path)
+            elif (_INTERRUPTED_FOLDER.fullmatch(name) and os.path.isdir(path)
+                  and all(_INTERRUPTED_PART.fullmatch(part) for part in os.listdir(path))):
+                shutil.rmtree(path)
+
     def _written_files(self) -> list[str]:
-        """The checkpoint files this callback's manager wrote: data, index, and the ``checkpoint`` state file."""
-        files = []
+        """The files this callback's manager wrote, in deletion order: the ``checkpoint`` state file
+        first (so no later ``fit`` sees a backup being deleted), then each checkpoint's index and data."""
         prefixes = list(self._manager.checkpoints) if self._manager is not None else []
+        state = os.path.join(self.backup_dir, "checkpoint")
+        files = [state] if prefixes and os.path.isfile(state) else []
         for prefix in prefixes:
             files += glob.glob(glob.escape(prefix) + ".index") + glob.glob(glob.escape(prefix) + ".data-*-of-*")
-        state = os.path.join(self.backup_dir, "checkpoint")
-        if prefixes and os.path.isfile(state):
-            files.append(state)
         return files

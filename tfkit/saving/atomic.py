@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import os
 import re
@@ -130,8 +129,9 @@ _AT_FDCWD = -100
 def _exchange(a: str, b: str) -> bool:
     """Swap two paths atomically (Linux ``renameat2``); False where the system cannot."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        renameat2 = libc.renameat2
+        # The process's own symbol scope (libc is in it): an LD_PRELOAD wrapper, such as the
+        # kill-point tests' library, sees this call like any other rename.
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
         return False
     renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]

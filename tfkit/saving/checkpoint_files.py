@@ -67,13 +67,29 @@ def recover_checkpoint(prefix: str) -> None:
         backup_files = _files(backup)
         if os.path.exists(backup + ".index"):          # a complete backup: the previous checkpoint wins
             for path in backup_files:
-                os.replace(path, prefix + _suffix(backup, path))
+                _put_back(path, prefix + _suffix(backup, path))
         else:                                          # a backup being made or being removed: current is whole
             for path in backup_files:
                 _remove(path)
         temporary = f"{prefix}.tmp-{pid}-{token}"
         for path in _files(temporary) + glob.glob(glob.escape(temporary) + "_temp*"):
             _remove(path)
+
+
+def _put_back(backup: str, target: str) -> None:
+    """Move a backup file over ``target``; drop it where it still is ``target`` (a link made before the kill).
+
+    rename(2) does nothing when both names are links to one file, so without
+    this check the backup would stay and overwrite a later save's file.
+    """
+    try:
+        same = os.path.samefile(backup, target)
+    except FileNotFoundError:
+        same = False
+    if same:
+        os.remove(backup)
+    else:
+        os.replace(backup, target)
 
 
 def _remove(path: str) -> None:
@@ -111,7 +127,7 @@ def publish_checkpoint(write: Callable[[str], object], prefix: str) -> str:
                 _remove(path)
     except BaseException as error:
         for path in _files(backup):                 # put the previous checkpoint back
-            os.replace(path, prefix + _suffix(backup, path))
+            _put_back(path, prefix + _suffix(backup, path))
         for path in _files(temporary) + glob.glob(glob.escape(temporary) + "_temp*"):
             _remove(path)
         from tfkit.saving.atomic import _no_space, _space_error
