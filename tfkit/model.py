@@ -144,6 +144,19 @@ class Model(Layer):
         return self._tfkit_trainer.optimizer if self._tfkit_trainer is not None else None
 
     @property
+    def distribute_strategy(self) -> tf.distribute.Strategy:
+        """The ``tf.distribute`` strategy the model was compiled (or its variables created) under."""
+        trainer = getattr(self, "_tfkit_trainer", None)
+        if trainer is not None and trainer.strategy is not None:
+            return trainer.strategy
+        for weight in self.weights:
+            strategy = getattr(weight, "distribute_strategy", None) if isinstance(
+                weight, tf.distribute.DistributedValues) else None
+            if strategy is not None:
+                return strategy
+        return tf.distribute.get_strategy()
+
+    @property
     def loss(self) -> Any:
         return self._tfkit_trainer.config["loss"] if self._tfkit_trainer is not None else None
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.saving import registry
 
@@ -96,7 +97,12 @@ class BackupAndRestore(Callback):
         if optimizer is not None:
             trackables["optimizer"] = optimizer
         self._checkpoint = tf.train.Checkpoint(**trackables)
-        self._manager = tf.train.CheckpointManager(self._checkpoint, directory=self.backup_dir, max_to_keep=1)
+        # Every worker saves (saving can need collectives); only the chief's backup stays.
+        self._write_dir = worker_files.folder_for_this_worker(self.backup_dir, self._strategy())
+        self._manager = tf.train.CheckpointManager(self._checkpoint, directory=self._write_dir, max_to_keep=1)
+
+    def _strategy(self) -> Any:
+        return getattr(self.model, "distribute_strategy", None)
 
     @property
     def latest_checkpoint(self) -> str | None:
@@ -106,21 +112,26 @@ class BackupAndRestore(Callback):
     def _save(self, finished_epochs: int) -> None:
         self._epoch_variable.assign(finished_epochs)
         self._manager.save()
+        worker_files.remove_worker_copy(self._write_dir, self.backup_dir)
 
     # -- hooks --
 
     def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
-        if not os.path.exists(self.backup_dir):
+        chief = worker_files.is_chief(self._strategy())
+        if chief and not os.path.exists(self.backup_dir):
             os.makedirs(self.backup_dir)
             with open(os.path.join(self.backup_dir, _CREATED_MARKER), "w") as marker:
                 marker.write("created by tfkit's BackupAndRestore; removed with the backup\n")
-        self._remove_interrupted_writes()
-        self._finish_cleanup()
+        # A clean-up journal means the last fit finished: no worker restores from a backup being deleted.
+        finished = os.path.isfile(os.path.join(self.backup_dir, _CLEANUP_JOURNAL))
+        if chief:
+            self._remove_interrupted_writes()
+            self._finish_cleanup()
         self._build_checkpoint()
         self.restored_epoch = None
         self._batches_since_save = 0
         self._last_batch_seen = None
-        path = self._manager.latest_checkpoint
+        path = None if finished else tf.train.latest_checkpoint(self.backup_dir)   # every worker reads the chief's
         if path is None:
             return
         status = self._checkpoint.restore(path)
@@ -156,6 +167,8 @@ class BackupAndRestore(Callback):
             self._save(epoch + 1)
 
     def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
+        if not worker_files.is_chief(self._strategy()):
+            return                    # its copies were deleted after each save; the chief's backup is the one
         if not self.delete_checkpoint or not os.path.isdir(self.backup_dir):
             return
         files = self._written_files()

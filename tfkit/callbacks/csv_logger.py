@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.saving import registry
 
@@ -45,14 +46,19 @@ class CSVLogger(Callback):
         self.writer: csv.DictWriter | None = None
         self.csv_file: TextIO | None = None
         self._write_header = True
+        self._written = self.filename
 
     def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
         self._write_header = True
-        if self.append and os.path.exists(self.filename):
-            with open(self.filename, "r", encoding="utf-8") as existing:
+        # In a multi-worker cluster only the chief writes ``filename``; the others write a copy they delete.
+        self._written = worker_files.path_for_this_worker(self.filename, getattr(self.model, "distribute_strategy", None))
+        if self._written != self.filename:
+            os.makedirs(os.path.dirname(self._written), exist_ok=True)
+        if self.append and os.path.exists(self._written):
+            with open(self._written, "r", encoding="utf-8") as existing:
                 self._write_header = not existing.readline()
         self._close()
-        self.csv_file = open(self.filename, "a" if self.append else "w", newline="", encoding="utf-8")
+        self.csv_file = open(self._written, "a" if self.append else "w", newline="", encoding="utf-8")
         self.writer = None
         self.keys = None
 
@@ -82,6 +88,7 @@ class CSVLogger(Callback):
     def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
         self._close()
         self.writer = None
+        worker_files.remove_worker_copy(self._written, self.filename)
 
     def _close(self) -> None:
         if self.csv_file is not None and not self.csv_file.closed:

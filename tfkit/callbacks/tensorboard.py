@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.learning_rate_access import read_learning_rate
 from tfkit.callbacks.summary_writing import write_histogram, write_images, write_scalar
@@ -158,12 +159,17 @@ class TensorBoard(Callback):
     # -- setup and writers --
 
     @property
+    def _write_dir(self) -> str:
+        """``log_dir`` on the chief; a copy another worker of a cluster deletes when training ends."""
+        return worker_files.folder_for_this_worker(self.log_dir, getattr(self.model, "distribute_strategy", None))
+
+    @property
     def train_dir(self) -> str:
-        return os.path.join(self.log_dir, "train")
+        return os.path.join(self._write_dir, "train")
 
     @property
     def val_dir(self) -> str:
-        return os.path.join(self.log_dir, "validation")
+        return os.path.join(self._write_dir, "validation")
 
     def _writer(self, which: str) -> Any:
         if which not in self._writers:
@@ -232,6 +238,7 @@ class TensorBoard(Callback):
         if self._profiling:
             self._stop_profiler()
         self._close_writers()
+        worker_files.remove_worker_copy(self._write_dir, self.log_dir)
 
     # -- evaluation --
 

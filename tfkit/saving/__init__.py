@@ -31,11 +31,21 @@ register_keras_serializable = register_serializable
 CustomObjectScope = custom_object_scope
 
 
+def _strategy(model: Any) -> Any:
+    return getattr(model, "distribute_strategy", None)
+
+
 def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True) -> None:
-    """Save a whole model to an .h5 file (see ``tfkit.saving.h5``); written atomically."""
+    """Save a whole model to an .h5 file (see ``tfkit.saving.h5``); written atomically.
+
+    In a multi-worker cluster every worker calls it and only the chief's file
+    stays (see ``tfkit.worker_files``).
+    """
+    from tfkit import worker_files
     from tfkit.saving import h5
 
-    h5.save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+    with worker_files.writing(filepath, _strategy(model)) as path:
+        h5.save_model(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
 
 
 @_loader
@@ -56,13 +66,18 @@ def load_model(
 
 
 def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:
-    """``.h5`` paths get a tfkit weights file; any other path is a TensorFlow checkpoint prefix."""
+    """``.h5`` paths get a tfkit weights file; any other path is a TensorFlow checkpoint prefix.
+
+    In a multi-worker cluster every worker calls it and only the chief's files stay.
+    """
+    from tfkit import worker_files
     from tfkit.saving import checkpoint, h5
 
-    if h5.is_h5_path(filepath):
-        h5.save_weights_h5(model, filepath, overwrite=overwrite)
-    else:
-        checkpoint.save_checkpoint(model, filepath, overwrite=overwrite)
+    with worker_files.writing(filepath, _strategy(model)) as path:
+        if h5.is_h5_path(filepath):
+            h5.save_weights_h5(model, path, overwrite=overwrite)
+        else:
+            checkpoint.save_checkpoint(model, path, overwrite=overwrite)
 
 
 def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
@@ -91,11 +106,19 @@ def export_saved_model(
     jit_compile: bool = False,
     **kwargs: Any,
 ) -> str:
-    """Export a SavedModel for TensorFlow Serving (``version=N`` writes ``filepath/N``)."""
+    """Export a SavedModel for TensorFlow Serving (``version=N`` writes ``filepath/N``).
+
+    In a multi-worker cluster every worker calls it and only the chief's export stays.
+    """
+    import os
+
+    from tfkit import worker_files
     from tfkit.saving import export
 
-    return export.export_saved_model(model, filepath, signatures=signatures, input_signature=input_signature,
-                                     jit_compile=jit_compile, **kwargs)
+    with worker_files.writing(filepath, _strategy(model)) as path:
+        written = export.export_saved_model(model, path, signatures=signatures, input_signature=input_signature,
+                                            jit_compile=jit_compile, **kwargs)
+    return os.path.join(os.fspath(filepath), os.path.relpath(written, path)) if written != path else written
 
 
 def serialize(obj: Any) -> Any:

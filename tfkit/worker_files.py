@@ -1,0 +1,92 @@
+"""Where each worker of a multi-worker cluster writes: the chief the real path, the others a copy they delete.
+
+    with worker_files.writing("ckpt/model.h5", model.distribute_strategy) as path:
+        save_to(path)      # the chief: "ckpt/model.h5"; worker 1: "ckpt/workertemp_1/model.h5", removed after
+
+Under ``MultiWorkerMirroredStrategy`` every worker runs the same program and
+must take part in a save (reading synchronized variables can need a
+collective), but only one file may come out of it, or the workers race for
+the same name. As in tf-keras, the chief (task ``chief``, or ``worker`` 0
+when the cluster has no chief) writes the real file; every other worker
+writes the same bytes into ``workertemp_<task id>`` beside it, which is
+deleted as soon as the save returns. One process, or any strategy without a
+cluster, is its own chief.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from typing import Any, Iterator
+
+import tensorflow as tf
+
+
+def cluster_task(strategy: Any = None) -> tuple[str | None, int | None]:
+    """``(task_type, task_id)`` of this process in ``strategy``'s cluster; ``(None, None)`` without one."""
+    strategy = strategy if strategy is not None else tf.distribute.get_strategy()
+    resolver = getattr(strategy, "cluster_resolver", None)
+    if resolver is None:
+        return None, None
+    try:
+        cluster = resolver.cluster_spec().as_dict()
+    except (AttributeError, ValueError):
+        return None, None
+    if not cluster or sum(len(tasks) for tasks in cluster.values()) < 2:
+        return None, None
+    return resolver.task_type, resolver.task_id
+
+
+def is_chief(strategy: Any = None) -> bool:
+    """True for the process that writes the real files (and for any process outside a cluster)."""
+    task_type, task_id = cluster_task(strategy)
+    if task_type is None or task_type == "chief":
+        return True
+    if task_type != "worker":
+        return False                 # ps and evaluator tasks never write training files
+    strategy = strategy if strategy is not None else tf.distribute.get_strategy()
+    cluster = strategy.cluster_resolver.cluster_spec().as_dict()
+    return task_id == 0 and "chief" not in cluster
+
+
+def _temporary_folder(folder: str, strategy: Any) -> str:
+    _, task_id = cluster_task(strategy)
+    return os.path.join(folder, f"workertemp_{task_id}")
+
+
+def folder_for_this_worker(folder: str | os.PathLike, strategy: Any = None) -> str:
+    """``folder`` for the chief; ``folder/workertemp_<id>`` for another worker."""
+    folder = os.fspath(folder)
+    return folder if is_chief(strategy) else _temporary_folder(folder, strategy)
+
+
+def path_for_this_worker(path: str | os.PathLike, strategy: Any = None) -> str:
+    """``path`` for the chief; ``<its folder>/workertemp_<id>/<its name>`` for another worker."""
+    path = os.fspath(path)
+    if is_chief(strategy):
+        return path
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(_temporary_folder(folder, strategy), name)
+
+
+def remove_worker_copy(written: str, real: str | os.PathLike) -> None:
+    """Delete the ``workertemp_<id>`` folder holding ``written`` (nothing when ``written`` is the real path)."""
+    real = os.fspath(real)
+    if os.path.abspath(written) == os.path.abspath(real):
+        return
+    folder = written
+    while folder and not os.path.basename(folder).startswith("workertemp_"):
+        folder = os.path.dirname(folder)
+    if folder and os.path.isdir(folder):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike, strategy: Any = None, folder: bool = False) -> Iterator[str]:
+    """The path this worker writes ``path`` to; another worker's copy is deleted on exit."""
+    written = folder_for_this_worker(path, strategy) if folder else path_for_this_worker(path, strategy)
+    try:
+        yield written
+    finally:
+        remove_worker_copy(written, path)
