@@ -1,22 +1,25 @@
 """Where each worker of a multi-worker cluster writes: the chief the real path, the others a copy they delete.
 
     with worker_files.writing("ckpt/model.h5", model.distribute_strategy) as path:
-        save_to(path)      # the chief: "ckpt/model.h5"; worker 1: "ckpt/workertemp_1/model.h5", removed after
+        save_to(path)      # the chief: "ckpt/model.h5"; worker 1: "ckpt/workertemp_1-<random>/model.h5", removed after
 
 Under ``MultiWorkerMirroredStrategy`` every worker runs the same program and
 must take part in a save (reading synchronized variables can need a
 collective), but only one file may come out of it, or the workers race for
 the same name. As in tf-keras, the chief (task ``chief``, or ``worker`` 0
-when the cluster has no chief) writes the real file; every other worker
-writes the same bytes into ``workertemp_<task id>`` beside it, which is
-deleted as soon as the save returns. One process, or any strategy without a
-cluster, is its own chief.
+when the cluster has no chief) writes the real file or folder; every other
+worker writes the same bytes under a ``workertemp_<task id>-<random>``
+folder beside it, one per save (so two savers never share one), deleted as
+soon as the save is over. Being beside, not inside, the real folder, it never
+shows up in a listing the chief makes of that folder. One process, or any
+strategy without a cluster, is its own chief.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 from typing import Any, Iterator
 
@@ -50,42 +53,30 @@ def is_chief(strategy: Any = None) -> bool:
     return task_id == 0 and "chief" not in cluster
 
 
-def _temporary_folder(folder: str, strategy: Any) -> str:
-    _, task_id = cluster_task(strategy)
-    return os.path.join(folder, f"workertemp_{task_id}")
-
-
-def folder_for_this_worker(folder: str | os.PathLike, strategy: Any = None) -> str:
-    """``folder`` for the chief; ``folder/workertemp_<id>`` for another worker."""
-    folder = os.fspath(folder)
-    return folder if is_chief(strategy) else _temporary_folder(folder, strategy)
-
-
 def path_for_this_worker(path: str | os.PathLike, strategy: Any = None) -> str:
-    """``path`` for the chief; ``<its folder>/workertemp_<id>/<its name>`` for another worker."""
+    """``path`` (a file, folder or checkpoint prefix) for the chief; for another worker
+    ``<its folder>/workertemp_<id>-<random>/<its name>``, a place no other save uses."""
     path = os.fspath(path)
     if is_chief(strategy):
         return path
+    _, task_id = cluster_task(strategy)
     folder, name = os.path.split(os.path.abspath(path))
-    return os.path.join(_temporary_folder(folder, strategy), name)
+    return os.path.join(folder, f"workertemp_{task_id}-{secrets.token_hex(4)}", name)
 
 
 def remove_worker_copy(written: str, real: str | os.PathLike) -> None:
-    """Delete the ``workertemp_<id>`` folder holding ``written`` (nothing when ``written`` is the real path)."""
-    real = os.fspath(real)
-    if os.path.abspath(written) == os.path.abspath(real):
+    """Delete the ``workertemp_*`` folder holding ``written`` (nothing when ``written`` is the real path)."""
+    if os.path.abspath(written) == os.path.abspath(os.fspath(real)):
         return
-    folder = written
-    while folder and not os.path.basename(folder).startswith("workertemp_"):
-        folder = os.path.dirname(folder)
-    if folder and os.path.isdir(folder):
+    folder = os.path.dirname(written)
+    if os.path.basename(folder).startswith("workertemp_") and os.path.isdir(folder):
         shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextlib.contextmanager
-def writing(path: str | os.PathLike, strategy: Any = None, folder: bool = False) -> Iterator[str]:
+def writing(path: str | os.PathLike, strategy: Any = None) -> Iterator[str]:
     """The path this worker writes ``path`` to; another worker's copy is deleted on exit."""
-    written = folder_for_this_worker(path, strategy) if folder else path_for_this_worker(path, strategy)
+    written = path_for_this_worker(path, strategy)
     try:
         yield written
     finally:

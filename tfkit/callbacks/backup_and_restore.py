@@ -98,7 +98,7 @@ class BackupAndRestore(Callback):
             trackables["optimizer"] = optimizer
         self._checkpoint = tf.train.Checkpoint(**trackables)
         # Every worker saves (saving can need collectives); only the chief's backup stays.
-        self._write_dir = worker_files.folder_for_this_worker(self.backup_dir, self._strategy())
+        self._write_dir = worker_files.path_for_this_worker(self.backup_dir, self._strategy())
         self._manager = tf.train.CheckpointManager(self._checkpoint, directory=self._write_dir, max_to_keep=1)
 
     def _strategy(self) -> Any:

@@ -147,6 +147,7 @@ class TensorBoard(Callback):
         self.update_freq = update_freq
         self._profile_start, self._profile_stop = _parse_profile_batch(profile_batch)
         self._writers: dict[str, Any] = {}
+        self._worker_dir: str | None = None
         self._graph_pending = False
         self._global_train_batch = 0
         self._epoch_first_batch = 0
@@ -161,7 +162,10 @@ class TensorBoard(Callback):
     @property
     def _write_dir(self) -> str:
         """``log_dir`` on the chief; a copy another worker of a cluster deletes when training ends."""
-        return worker_files.folder_for_this_worker(self.log_dir, getattr(self.model, "distribute_strategy", None))
+        if self._worker_dir is None:
+            self._worker_dir = worker_files.path_for_this_worker(
+                self.log_dir, getattr(self.model, "distribute_strategy", None))
+        return self._worker_dir
 
     @property
     def train_dir(self) -> str:
@@ -184,6 +188,7 @@ class TensorBoard(Callback):
     def set_model(self, model: Any) -> None:
         super().set_model(model)
         self._close_writers()
+        self._worker_dir = None
         self._graph_pending = bool(self.write_graph)
 
     def _profiling_requested(self) -> bool:
@@ -239,6 +244,7 @@ class TensorBoard(Callback):
             self._stop_profiler()
         self._close_writers()
         worker_files.remove_worker_copy(self._write_dir, self.log_dir)
+        self._worker_dir = None
 
     # -- evaluation --
 
