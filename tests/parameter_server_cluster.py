@@ -148,6 +148,35 @@ def run_errors(strategy, tfkit) -> dict:
     }
 
 
+def run_custom_train_step(strategy, tfkit) -> dict:
+    """A model without call() that trains through its own train_step and metric (keras-io's pattern)."""
+    from tfkit import layers
+
+    class Regressor(tfkit.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = layers.Dense(1, kernel_initializer="zeros")
+            self.dense.build((None, 4))
+            self.tracker = tfkit.metrics.Mean(name="mse")
+
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(self.dense(x) - y))
+            grads = tape.gradient(loss, self.trainable_weights)
+            self.optimizer.apply(grads, self.trainable_weights)
+            self.tracker.update_state(loss)
+            return {"mse": self.tracker.result(), "batch_rows": tf.shape(x)[0]}
+
+    x, y = _regression_data()
+    with strategy.scope():
+        model = Regressor()
+        model.compile(tfkit.optimizers.SGD(0.05))
+    history = model.fit(x, y, batch_size=32, epochs=3, steps_per_epoch=8, verbose=0).history
+    return {"mse": history["mse"], "batch_rows": history["batch_rows"],
+            "slots_device": model.optimizer.variables[0].device}
+
+
 def _vae_losses(tfkit, vae_module, x, strategy=None, epochs: int = 3, batch_size: int = 64) -> dict:
     tfkit.utils.set_random_seed(1337)
     scope = strategy.scope() if strategy is not None else _Null()
@@ -187,7 +216,8 @@ def main(out_file: str) -> None:
     from tfkit.distribute import num_workers
 
     results["workers"] = num_workers(strategy)
-    for name, scenario in (("small", run_small_model), ("errors", run_errors), ("vae", run_vae)):
+    for name, scenario in (("small", run_small_model), ("errors", run_errors),
+                             ("custom_train_step", run_custom_train_step), ("vae", run_vae)):
         try:
             results[name] = scenario(strategy, tfkit)
         except Exception:  # noqa: BLE001 - reported to the test, which fails with the traceback

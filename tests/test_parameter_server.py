@@ -102,6 +102,14 @@ def test_inputs_it_cannot_take_get_a_clear_error(cluster_results, case, words):
 
 
 @pytest.mark.slow
+def test_custom_train_step_without_call_trains_and_reports_its_own_logs(cluster_results):
+    custom = _scenario(cluster_results, "custom_train_step")
+    assert custom["mse"][-1] < 0.2 * custom["mse"][0]  # read from the metric after join: every worker's steps
+    assert custom["batch_rows"] == [32, 32, 32]  # a key only the step returns: from the last scheduled chunk
+    assert custom["slots_device"].startswith("/job:ps/")  # optimizer built before scheduling, on the ps
+
+
+@pytest.mark.slow
 def test_guide_vae_reaches_the_one_device_loss_range(cluster_results):
     """The guide's VAE, 512 MNIST digits, 3 epochs of 8 steps, same seed: PS and one device end alike.
 

@@ -114,9 +114,17 @@ class CoordinatedLoops:
         return {key: metric_logs.get(key, value) for key, value in step_logs.items()}
 
     def _check_built(self, mode: str) -> None:
-        if not self.model.trainable_weights and mode == "train":
+        """Every variable exists before a step is scheduled: workers cannot create variables."""
+        if mode != "train":
+            return
+        weights = self.model.trainable_weights
+        if not weights:
             raise ValueError(
                 f"Model '{self.model.name}' has no weights yet. Under ParameterServerStrategy the weights must "
                 f"exist before fit, because the workers cannot create variables: build the model under "
                 f"strategy.scope() (call it once on a batch, or call model.build(input_shape)) before fit."
             )
+        optimizer = getattr(self.model, "optimizer", None)
+        if optimizer is not None and not getattr(optimizer, "built", True):
+            with self.strategy.scope():  # a model trained through train_step only: its optimizer slots, on the ps
+                optimizer.build(weights)
