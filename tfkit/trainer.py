@@ -8,6 +8,8 @@ compiled ``tf.function`` (see ``steps.py``). With ``steps_per_execution="auto"``
 the chunk length adapts so that a chunk takes about a tenth of a second: the
 progress bar still moves smoothly, and the per-call overhead vanishes. A
 callback that overrides batch hooks gets every batch (chunks of one step).
+Under ``tf.distribute.ParameterServerStrategy`` the chunks are scheduled on
+the workers by a ``ClusterCoordinator`` instead (``distribute/``).
 """
 
 from __future__ import annotations
