@@ -151,3 +151,45 @@ def test_text_dataset_from_directory(tmp_path):
     texts, labels = next(iter(data))
     assert texts.numpy().tolist() == [b"bad f", b"awful", b"great", b"loved"] and labels.numpy().tolist() == [0, 0, 1, 1]
     assert data.class_names == ["neg", "pos"]
+
+
+def _creator_model():
+    model = tfkit.Sequential([tfkit.Input((2,)), layers.Dense(1, kernel_initializer="zeros")])
+    model.compile(tfkit.optimizers.SGD(0.02), loss="mse")
+    return model
+
+
+def test_dataset_creator_trains_on_one_device_with_steps_per_epoch():
+    x = np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0], [2.0, 0.0]], "float32")
+    y = x.sum(axis=1, keepdims=True)
+    contexts = []
+
+    def dataset_fn(context):
+        contexts.append(context)
+        return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(context.get_per_replica_batch_size(2))
+
+    creator = utils.experimental.DatasetCreator(dataset_fn)
+    model = _creator_model()
+    history = model.fit(creator, epochs=3, steps_per_epoch=10, verbose=0,
+                        validation_data=creator, validation_steps=2).history
+    assert isinstance(contexts[0], tf.distribute.InputContext)
+    assert history["loss"][-1] < 0.1 * history["loss"][0]
+    assert len(history["val_loss"]) == 3
+    assert model.evaluate(creator, steps=2, verbose=0) < history["loss"][0]
+    assert model.predict(utils.experimental.DatasetCreator(lambda c: tf.data.Dataset.from_tensor_slices(x).batch(2)),
+                         steps=2, verbose=0).shape == (4, 1)
+
+
+def test_dataset_creator_errors_say_what_to_pass():
+    model = _creator_model()
+    creator = utils.experimental.DatasetCreator(lambda c: tf.data.Dataset.from_tensors((np.ones((1, 2)), [[1.0]])))
+    with pytest.raises(ValueError, match="pass steps_per_epoch to fit"):
+        model.fit(creator, verbose=0)
+    with pytest.raises(ValueError, match="do not pass y"):
+        model.fit(creator, np.ones((1, 1)), steps_per_epoch=1, verbose=0)
+    with pytest.raises(TypeError, match="dataset_fn must be a callable"):
+        utils.experimental.DatasetCreator("not a function")
+    with pytest.raises(TypeError, match="input_options must be a tf.distribute.InputOptions"):
+        utils.experimental.DatasetCreator(lambda c: None, input_options={"fetch": True})
+    with pytest.raises(TypeError, match="must return a tf.data.Dataset"):
+        model.fit(utils.experimental.DatasetCreator(lambda c: [1, 2]), steps_per_epoch=1, verbose=0)

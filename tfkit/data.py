@@ -97,6 +97,8 @@ def adapt(
         if class_weight:
             dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
         return DatasetData(dataset, steps_per_epoch)
+    if _is_dataset_creator(x):
+        return DatasetData(_created_dataset(x, y, sample_weight, class_weight, steps_per_epoch), steps_per_epoch)
     if isinstance(x, tf.data.Dataset) or _is_generator(x):
         if y is not None or sample_weight is not None:
             kind = "a tf.data.Dataset" if isinstance(x, tf.data.Dataset) else "a generator"
@@ -167,6 +169,26 @@ def _unpack_tuple(data: tuple) -> tuple:
     if len(data) == 1 and isinstance(data[0], tuple):
         return data[0]
     return data
+
+
+def _is_dataset_creator(x: Any) -> bool:
+    from tfkit.utils.dataset_creator import DatasetCreator
+
+    return isinstance(x, DatasetCreator)
+
+
+def _created_dataset(creator: Any, y: Any, sample_weight: Any, class_weight: Any, steps: int | None) -> tf.data.Dataset:
+    """A ``DatasetCreator``'s dataset on this process: its function called with a default ``InputContext``."""
+    if y is not None or sample_weight is not None:
+        raise ValueError("When x is a DatasetCreator, its dataset must yield (x, y) or (x, y, sample_weight) "
+                         "itself: do not pass y or sample_weight separately.")
+    if steps is None:
+        raise ValueError("When x is a DatasetCreator, pass steps_per_epoch to fit (steps to evaluate or predict): "
+                         "the dataset it creates may repeat forever, so its length is not known.")
+    dataset = creator(tf.distribute.InputContext())
+    if class_weight:
+        dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
+    return dataset
 
 
 def _is_generator(x: Any) -> bool:

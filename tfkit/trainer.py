@@ -8,6 +8,8 @@ compiled ``tf.function`` (see ``steps.py``). With ``steps_per_execution="auto"``
 the chunk length adapts so that a chunk takes about a tenth of a second: the
 progress bar still moves smoothly, and the per-call overhead vanishes. A
 callback that overrides batch hooks gets every batch (chunks of one step).
+Under ``tf.distribute.ParameterServerStrategy`` the chunks are scheduled on
+the workers by a ``ClusterCoordinator`` instead (``distribute/``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tensorflow as tf
 from tfkit import callbacks as callbacks_module
 from tfkit import data as data_module
 from tfkit import optimizers as optimizers_module
+from tfkit import distribute as distribute_module
 from tfkit.compile_utils import CompileLoss, CompileMetrics
 from tfkit.metrics import Mean
 from tfkit.steps import StepLoops
@@ -130,6 +133,8 @@ class Trainer:
         }
         self._loops: StepLoops | None = None
         self._loops_key: Any = None
+        self._coordinated: Any = None  # CoordinatedLoops under ParameterServerStrategy, built on first use
+        self._local_loops: StepLoops | None = None  # predict under ParameterServerStrategy runs here, on the chief
         self._loops_checked = False  # trainable weights compared once per fit/evaluate/predict call
         self._seconds_per_step: dict[tuple, float] = {}
         with self._scope():  # the shuffling seed: part of the state BackupAndRestore and h5 files keep
@@ -140,6 +145,21 @@ class Trainer:
 
     def _scope(self) -> Any:
         return self.strategy.scope() if self.strategy is not None else _null_scope()
+
+    def _parameter_server(self) -> bool:
+        """Whether steps run on remote workers through a ``ClusterCoordinator`` (``distribute/``)."""
+        if not distribute_module.is_parameter_server(self.strategy):
+            return False
+        if self.run_eagerly:
+            raise ValueError("run_eagerly=True is not supported under ParameterServerStrategy: the steps run as "
+                             "compiled functions on the workers. Compile with run_eagerly=False.")
+        return True
+
+    def coordinated_loops(self) -> Any:
+        if self._coordinated is None or self._coordinated.jit_compile != self.jit_compile:
+            self._coordinated = distribute_module.CoordinatedLoops(self.model, self.strategy, self.jit_compile,
+                                                                   _to_floats)
+        return self._coordinated
 
     # ------------------------------------------------------------- building
 
@@ -182,6 +202,12 @@ class Trainer:
         self._loops_checked = True
         return self._loops
 
+    def _chief_loops(self) -> StepLoops:
+        """Loops without a strategy, for ``predict`` on the chief under ParameterServerStrategy."""
+        if self._local_loops is None or self._local_loops.jit_compile != self.jit_compile:
+            self._local_loops = StepLoops(self.model, self.jit_compile, None)
+        return self._local_loops
+
     def _fallback_from_xla(self, error: Exception) -> bool:
         if not (self.jit_compile and self.jit_auto):
             return False
@@ -219,16 +245,17 @@ class Trainer:
         validation_freq: int = 1,
     ) -> Any:
         model = self.model
-        data = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
-        val_data = None
-        if validation_split and validation_data is None:
-            if not isinstance(data, data_module.ArrayData):
-                raise ValueError("validation_split is only supported for in-memory data (arrays or tensors)")
-            data, val_data = data_module.split_validation(data, validation_split)
-        elif validation_data is not None:
-            val_data = self._adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps)
+        coordinated = self._parameter_server()
+        if coordinated:
+            data, val_data = distribute_module.fit_data_on_workers(
+                self.strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
+                validation_split, validation_data, validation_batch_size, validation_steps)
+        else:
+            data, val_data = self._fit_data(
+                x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
+                validation_split, validation_data, validation_batch_size, validation_steps)
         self.ensure_built(data)
-        verbose = 1 if verbose == "auto" else int(verbose)
+        verbose = distribute_module.verbosity(verbose) if coordinated else 1 if verbose == "auto" else int(verbose)
         steps = steps_per_epoch or data.steps_per_epoch
         cbs = callbacks_module.CallbackList(
             callbacks, add_history=True, add_progbar=verbose != 0, model=model,
@@ -242,6 +269,8 @@ class Trainer:
         iterator = None
         if isinstance(data, data_module.DatasetData) and steps_per_epoch:
             iterator = self._make_iterator(data)
+        elif coordinated:
+            iterator = data.iterator()  # one per fit: each worker's data goes on from epoch to epoch
         logs: dict[str, float] = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -258,8 +287,20 @@ class Trainer:
         cbs.on_train_end(logs)
         return model.history
 
+    def _fit_data(self, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
+                  validation_split, validation_data, validation_batch_size, validation_steps) -> tuple[Any, Any]:
+        data = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
+        val_data = None
+        if validation_split and validation_data is None:
+            if not isinstance(data, data_module.ArrayData):
+                raise ValueError("validation_split is only supported for in-memory data (arrays or tensors)")
+            data, val_data = data_module.split_validation(data, validation_split)
+        elif validation_data is not None:
+            val_data = self._adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps)
+        return data, val_data
+
     def _adapt_validation(self, validation_data: Any, batch_size: int | None, steps: int | None) -> Any:
-        if isinstance(validation_data, tf.data.Dataset):
+        if isinstance(validation_data, tf.data.Dataset) or data_module._is_dataset_creator(validation_data):
             return data_module.adapt(validation_data, steps_per_epoch=steps)
         if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
             raise ValueError(
@@ -295,6 +336,9 @@ class Trainer:
                            planner: ChunkPlanner) -> dict:
         begin_hook = cbs.on_train_batch_begin if mode == "train" else cbs.on_test_batch_begin
         end_hook = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
+        if isinstance(data, distribute_module.PerWorkerData):
+            return self.coordinated_loops().run_epoch(mode, data, steps_limit, iterator, self.steps_per_execution,
+                                                      begin_hook, end_hook, planner.per_batch)
         if self.run_eagerly:
             return self._run_eager_epoch(mode, data, begin_hook, end_hook, steps_limit)
         if isinstance(data, data_module.ArrayData) and self.strategy is None:
@@ -407,9 +451,14 @@ class Trainer:
         callbacks: Any = None,
         return_dict: bool = False,
     ) -> Any:
-        data = data_module.adapt(x, y, sample_weight, batch_size, False, None, steps)
+        if self._parameter_server():
+            data = distribute_module.per_worker_data("evaluate", self.strategy, x, y, sample_weight, batch_size,
+                                                     False, None, steps, "steps")
+            verbose = distribute_module.verbosity(verbose)
+        else:
+            data = data_module.adapt(x, y, sample_weight, batch_size, False, None, steps)
+            verbose = 1 if verbose == "auto" else int(verbose)
         self.ensure_built(data)
-        verbose = 1 if verbose == "auto" else int(verbose)
         cbs = callbacks_module.CallbackList(
             callbacks, add_progbar=verbose != 0, model=self.model, verbose=verbose, epochs=1,
             steps=steps or data.steps_per_epoch,
@@ -441,6 +490,10 @@ class Trainer:
         data = data_module.adapt(x, None, None, batch_size, False, None, steps)
         self.ensure_built(data)
         verbose = 1 if verbose == "auto" else int(verbose)
+        # Under ParameterServerStrategy predict runs here, on the chief, reading the variables from the
+        # parameter servers (as tf-keras does): no coordinator, no per-worker data, outputs in order.
+        strategy = None if distribute_module.is_parameter_server(self.strategy) else self.strategy
+        loops = self.loops if strategy is self.strategy else self._chief_loops
         cbs = callbacks_module.CallbackList(
             callbacks, add_progbar=verbose != 0, model=self.model, verbose=verbose, epochs=1,
             steps=steps or data.steps_per_epoch,
@@ -448,7 +501,7 @@ class Trainer:
         cbs.on_predict_begin()
         planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks("predict"), quiet=verbose == 0)
         pieces: list[Any] = []
-        if isinstance(data, data_module.ArrayData) and self.strategy is None and not self.run_eagerly:
+        if isinstance(data, data_module.ArrayData) and strategy is None and not self.run_eagerly:
             total = min(steps or data.steps_per_epoch, data.steps_per_epoch)
             x_tensors, _, _ = data_module.unpack_x_y_sample_weight(data.tensors)
             step = 0
@@ -457,7 +510,7 @@ class Trainer:
                 if planner.per_batch:
                     cbs.on_predict_batch_begin(step)
                 out, seconds = self._timed(
-                    lambda: self.loops().array_predict_loop(data.batch_size)(
+                    lambda: loops().array_predict_loop(data.batch_size)(
                         x_tensors, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
                     )
                 )
@@ -467,9 +520,9 @@ class Trainer:
                 cbs.on_predict_batch_end(step - 1, {"outputs": pieces[-1]})
         else:
             dataset = data.as_dataset()
-            if self.strategy is not None:
-                dataset = self.strategy.experimental_distribute_dataset(dataset)
-            fn = self.model.predict_step if self.run_eagerly else self.loops().predict_batch_fn()
+            if strategy is not None:
+                dataset = strategy.experimental_distribute_dataset(dataset)
+            fn = self.model.predict_step if self.run_eagerly else loops().predict_batch_fn()
             for step, batch in enumerate(dataset):
                 if steps is not None and step >= steps:
                     break
@@ -486,6 +539,9 @@ class Trainer:
     # -------------------------------------------------------- single batches
 
     def run_on_batch(self, mode: str, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None) -> dict:
+        if self._parameter_server():
+            raise ValueError(f"{mode}_on_batch is not supported under ParameterServerStrategy: steps run on the "
+                             f"workers. Use fit(..., steps_per_epoch=1) or evaluate(..., steps=1) instead.")
         data = data_module.adapt(x, y, sample_weight, None, False, class_weight)
         data.batch_size = max(1, data.num_samples)
         data.steps_per_epoch = 1

@@ -11,3 +11,4 @@ from tfkit.utils.py_dataset import PyDataset, Sequence  # noqa: F401
 from tfkit.utils.seeding import set_random_seed  # noqa: F401
 from tfkit.utils.timeseries import timeseries_dataset_from_array  # noqa: F401
 from tfkit.utils.directory_datasets import image_dataset_from_directory, text_dataset_from_directory  # noqa: F401
+from tfkit.utils import experimental  # noqa: F401  (tfkit.utils.experimental.DatasetCreator)

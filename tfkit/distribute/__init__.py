@@ -1,0 +1,12 @@
+"""Distribution helpers for the training loops: ``ParameterServerStrategy`` through a ``ClusterCoordinator``.
+
+    with strategy.scope():                       # strategy = tf.distribute.ParameterServerStrategy(resolver)
+        model = make_model(); model.compile("adam", "mse")
+    model.fit(x, y, batch_size=64, epochs=3, steps_per_epoch=100)
+"""
+
+from tfkit.distribute.coordinator_loop import CoordinatedLoops  # noqa: F401
+from tfkit.distribute.per_worker_data import (  # noqa: F401
+    PerWorkerData, array_data_on_workers, fit_data_on_workers, per_worker_data,
+)
+from tfkit.distribute.strategy_kind import coordinator_for, is_parameter_server, num_workers, verbosity  # noqa: F401
