@@ -17,6 +17,7 @@ import tensorflow as tf
 
 from tfkit import losses as losses_module
 from tfkit import metrics as metrics_module
+from tfkit import masking
 
 
 def _flat_outputs(value: Any, output_names: Sequence[str]) -> list[Any]:
@@ -161,6 +162,7 @@ class CompileMetrics:
         preds = _flat_outputs(y_pred, self.output_names)
         weights = _flat_outputs(sample_weight, self.output_names) if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(preds)
         for i, (t, p) in enumerate(zip(trues, preds)):
+            p = _as_float32_if_half(p)   # mixed precision: metrics computed in float32, as losses are
             for metric in self.per_output[i]:
                 metric.update_state(t, p)
             for metric in self.weighted_per_output[i]:
@@ -176,3 +178,14 @@ class CompileMetrics:
     @property
     def variables(self) -> list[tf.Variable]:
         return [v for m in self.metrics for v in m.variables]
+
+
+def _as_float32_if_half(value: Any) -> Any:
+    """16-bit floating predictions (mixed precision) as float32; anything else unchanged."""
+    if isinstance(value, (tf.Tensor, tf.Variable)) and value.dtype in (tf.float16, tf.bfloat16):
+        cast = tf.cast(value, tf.float32)
+        mask = masking.get_mask(value)
+        if mask is not None:
+            masking.set_mask(cast, mask)
+        return cast
+    return value

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit import autograph, call_context, config_capture, masking, tracking, variable_options
+from tfkit import autocast, autograph, call_context, config_capture, dtype_policy, masking, tracking, variable_options
 from tfkit.symbolic import is_symbolic
 from tfkit.input_spec import InputSpec
 
@@ -71,14 +71,14 @@ class _LayerState:
     """tfkit's bookkeeping, kept off the attributes ``tf.Module`` tracks."""
 
     __slots__ = (
-        "name", "dtype", "trainable", "built", "weights", "losses", "regularizers",
+        "name", "policy", "trainable", "built", "weights", "losses", "regularizers",
         "init_args", "autocast", "input_spec", "auto_spec", "build_shapes", "supports_masking",
         "output_shapes",
     )
 
     def __init__(self) -> None:
         self.name = ""
-        self.dtype = "float32"
+        self.policy: Any = None
         self.trainable = True
         self.built = False
         self.weights: list[tf.Variable] = []
@@ -140,7 +140,7 @@ class Layer(tf.Module):
         super().__init__(name=module_name)
         st = self._st
         st.name = layer_name
-        st.dtype = variable_options.dtype_name(dtype)
+        st.policy = dtype_policy.get(dtype)   # None: the global policy (tfkit.mixed_precision)
         st.trainable = bool(trainable)
         st.autocast = autocast
         st.supports_masking = type(self).compute_mask is not Layer.compute_mask
@@ -175,15 +175,25 @@ class Layer(tf.Module):
 
     @property
     def dtype(self) -> str:
-        return self._st.dtype
+        """The dtype of the layer's variables (Keras 3's meaning); see also ``compute_dtype``."""
+        return self._st.policy.variable_dtype
 
     @property
     def compute_dtype(self) -> str:
-        return self._st.dtype
+        """The dtype the layer computes in: its floating inputs and variables are cast to it in ``call``."""
+        return self._st.policy.compute_dtype
 
     @property
     def variable_dtype(self) -> str:
-        return self._st.dtype
+        return self._st.policy.variable_dtype
+
+    @property
+    def dtype_policy(self) -> dtype_policy.DTypePolicy:
+        return self._st.policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value: Any) -> None:
+        self._st.policy = dtype_policy.get(value)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
@@ -231,6 +241,7 @@ class Layer(tf.Module):
                 synchronization=variable_options.synchronization(synchronization),
             )
         variable._tfkit_name = name or "variable"
+        variable._tfkit_autocast = bool(autocast)   # False: call() sees it in its own dtype under mixed precision
         self._st.weights.append(variable)
         if reg is not None:
             self._st.regularizers.append((variable, reg))
@@ -463,11 +474,12 @@ class Layer(tf.Module):
                 self._build_from_call(first, rest, kwargs)
             else:
                 self._check_inputs(first)
-            if tf.executing_eagerly():
-                outputs = self.call(first, *rest, **kwargs)
-            else:
-                with tf.name_scope(self._name):
-                    outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
+            with autocast.variables_cast_in_call(self):
+                if tf.executing_eagerly():
+                    outputs = self.call(first, *rest, **kwargs)
+                else:
+                    with tf.name_scope(self._name):
+                        outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
             self._st.output_shapes = tf.nest.map_structure(_shape_tuple, outputs)
             if self.activity_regularizer is not None:
                 for tensor in tf.nest.flatten(outputs):
@@ -479,7 +491,7 @@ class Layer(tf.Module):
         return outputs
 
     def _convert_inputs(self, value: Any) -> Any:
-        dtype = self._st.dtype
+        dtype = self._st.policy.compute_dtype
         floating = self._st.autocast and tf.as_dtype(dtype).is_floating
 
         def convert(x: Any) -> Any:
@@ -530,7 +542,7 @@ class Layer(tf.Module):
 
     def get_config(self) -> dict[str, Any]:
         """``name``, ``trainable``, ``dtype`` plus the constructor's plain arguments."""
-        base = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        base = {"name": self.name, "trainable": self.trainable, "dtype": self._st.policy.name}
         if type(self).get_config is not Layer.get_config:
             return base
         base.update(config_capture.plain_config(self.name, type(self), self._st.init_args))
@@ -561,7 +573,7 @@ class Layer(tf.Module):
         if "name" in later:
             layer._st.name = later["name"]
         if "dtype" in later and later["dtype"] is not None:
-            layer._st.dtype = variable_options.dtype_name(later["dtype"])
+            layer._st.policy = dtype_policy.get(later["dtype"])
         return layer
 
 

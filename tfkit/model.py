@@ -282,8 +282,9 @@ class Model(Layer):
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
+            scaled = self.optimizer.scale_loss(loss)   # loss scaling (mixed_float16, loss_scale_factor); else loss
         self._track_loss(loss, x)
-        grads = tape.gradient(loss, weights)
+        grads = tape.gradient(scaled, weights)
         self.optimizer.apply(grads, weights)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 

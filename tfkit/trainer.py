@@ -111,6 +111,11 @@ class Trainer:
         self.strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
         with self._scope():
             self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
+            policy = getattr(model, "dtype_policy", None)
+            if (self.optimizer is not None and getattr(policy, "name", None) == "mixed_float16"
+                    and not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer)):
+                # float16 gradients underflow without loss scaling: Keras 3 wraps the optimizer here too
+                self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer)
             output_names = model.output_names_for_compile()
             self.compile_loss = CompileLoss(loss, loss_weights, output_names)
             self.compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names) \

@@ -174,9 +174,11 @@ class BatchNormalization(_AffineNormalization):
         self._add_affine_weights(shape)
         self.moving_mean = self.add_weight(
             shape=shape, initializer=self.moving_mean_initializer, trainable=False, name="moving_mean",
+            autocast=False,
         )
         self.moving_variance = self.add_weight(
             shape=shape, initializer=self.moving_variance_initializer, trainable=False, name="moving_variance",
+            autocast=False,
         )
         self.input_spec = InputSpec(ndim=len(input_shape), axes={axis: input_shape[axis]})
         self.built = True  # also when build() is called directly, as in Keras
@@ -213,6 +215,11 @@ class BatchNormalization(_AffineNormalization):
         return mean, squares / (total + _MASK_EPSILON)
 
     def call(self, inputs: tf.Tensor, training: Any = None, mask: Any = None) -> tf.Tensor:
+        if inputs.dtype in (tf.float16, tf.bfloat16):   # mixed precision: statistics in float32, as in Keras
+            return tf.cast(self._normalize_batch(tf.cast(inputs, tf.float32), training, mask), inputs.dtype)
+        return self._normalize_batch(inputs, training, mask)
+
+    def _normalize_batch(self, inputs: tf.Tensor, training: Any, mask: Any) -> tf.Tensor:
         param_shape = self._param_shape(inputs.shape.rank)
 
         def with_batch_statistics() -> tf.Tensor:
@@ -292,6 +299,8 @@ class LayerNormalization(_AffineNormalization):
         self.built = True  # also when build() is called directly, as in Keras
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        if inputs.dtype in (tf.float16, tf.bfloat16):   # mixed precision: statistics in float32, as in Keras
+            return tf.cast(self.call(tf.cast(inputs, tf.float32)), inputs.dtype)
         axes = self._tfkit_axes
         param_shape = [1] * inputs.shape.rank
         for a in axes:

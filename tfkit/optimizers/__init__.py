@@ -9,9 +9,10 @@ from tfkit.optimizers import schedules  # noqa: F401
 from tfkit.optimizers.adam_family import Adam, Adamax, AdamW, Lion, Nadam  # noqa: F401
 from tfkit.optimizers.base import Optimizer, deserialize, get, serialize  # noqa: F401
 from tfkit.optimizers.classic import SGD, Adagrad, RMSprop  # noqa: F401
+from tfkit.optimizers.loss_scale import LossScaleOptimizer  # noqa: F401
 from tfkit.optimizers.schedules import LearningRateSchedule  # noqa: F401
 
 __all__ = [
-    "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Nadam", "Lion",
+    "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Nadam", "Lion", "LossScaleOptimizer",
     "LearningRateSchedule", "schedules", "get", "serialize", "deserialize",
 ]
