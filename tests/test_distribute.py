@@ -54,6 +54,24 @@ SCRIPT = textwrap.dedent(
     out["mirrored_eval"] = mirrored.evaluate(x, y, verbose=0)
     out["mirrored_pred"] = mirrored.predict(x[:5], verbose=0).tolist()
     out["kernel_is_mirrored"] = type(mirrored.layers[0].kernel).__name__
+
+    # mixed_float16 with a loss scale so large that the first steps overflow: same skips on one device and two
+    tfkit.mixed_precision.set_global_policy("mixed_float16")
+    def build_mixed():
+        model = build()
+        model.compile(tfkit.mixed_precision.LossScaleOptimizer(tfkit.optimizers.SGD(0.01), initial_scale=2.0**30),
+                      loss="mse")
+        return model
+    for key, scope in (("single_mixed", None), ("mirrored_mixed", strategy)):
+        if scope is None:
+            model = build_mixed()
+        else:
+            with scope.scope():
+                model = build_mixed()
+        history = model.fit(x, y, batch_size=32, epochs=3, shuffle=False, verbose=0).history
+        out[key] = {"loss": history["loss"], "scale": float(model.optimizer.dynamic_scale.numpy()),
+                    "iterations": int(model.optimizer.iterations.numpy()),
+                    "output_dtype": model.predict(x[:2], verbose=0).dtype.name}
     print("RESULT" + json.dumps(out))
     """
 )
@@ -71,3 +89,11 @@ def test_mirrored_strategy_matches_single_device():
     np.testing.assert_allclose(out["mirrored"]["mae"], out["single"]["mae"], rtol=1e-5)
     np.testing.assert_allclose(out["mirrored_eval"], out["single_eval"], rtol=1e-5)
     np.testing.assert_allclose(out["mirrored_pred"], out["single_pred"], rtol=1e-5, atol=1e-6)
+    single, mirrored = out["single_mixed"], out["mirrored_mixed"]
+    assert single["scale"] < 2.0**30 and 0 < single["iterations"] < 24      # overflowing steps were skipped
+    # Each replica differentiates its own half of the batch, so float16 overflows at a scale up to 2x apart:
+    # the two runs may skip one step apart, no more.
+    assert abs(np.log2(mirrored["scale"] / single["scale"])) <= 1
+    assert abs(mirrored["iterations"] - single["iterations"]) <= 1 and mirrored["iterations"] > 0
+    assert single["output_dtype"] == mirrored["output_dtype"] == "float16"
+    assert np.isfinite(mirrored["loss"][-1]) and mirrored["loss"][-1] < mirrored["loss"][0]

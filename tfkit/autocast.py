@@ -25,6 +25,9 @@ import numpy as np
 import tensorflow as tf
 
 
+_NOT_FORWARDED = frozenset({"_dense_var_to_tensor", "_as_graph_element", "_should_act_as_resource_variable"})
+
+
 class AutoCastVariable:
     """A variable as ``call`` sees it under mixed precision: reads in ``dtype``, writes to the variable."""
 
@@ -64,7 +67,12 @@ class AutoCastVariable:
     def assign_sub(self, value: Any, **kwargs: Any) -> Any:
         return self._write("assign_sub", value, **kwargs)
 
+    def __tf_tensor__(self, dtype: Any = None, name: Any = None) -> tf.Tensor:
+        return _convert(self, dtype)
+
     def __getattr__(self, name: str) -> Any:      # shape, name, trainable, device, ...
+        if name.startswith("__") or name in _NOT_FORWARDED:   # conversion hooks would read the float32 value
+            raise AttributeError(name)
         return getattr(self._variable, name)
 
     def __repr__(self) -> str:
