@@ -58,7 +58,7 @@ class InputLayer(Layer):
                  batch_shape: Sequence[int | None] | None = None, name: str | None = None,
                  **kwargs: Any) -> None:
         kwargs.pop("input_shape", None)
-        super().__init__(name=name, dtype=dtype, **kwargs)
+        super().__init__(name=name, dtype=dtype or "float32", **kwargs)  # inputs never take the global policy
         if sparse or ragged:
             raise ValueError("tfkit.Input supports dense tensors only: sparse=True and ragged=True are not implemented")
         if batch_shape is None:

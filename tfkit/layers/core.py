@@ -322,7 +322,7 @@ class Lambda(Layer):
         return _map_shapes(lambda s: (*batch, *s), self._output_shape)
 
     def _infer_output_shape(self, input_shape: Any) -> Any:
-        specs = _map_shapes(lambda s: tf.TensorSpec(s, self.dtype), input_shape)
+        specs = _map_shapes(lambda s: tf.TensorSpec(s, self.compute_dtype), input_shape)
         try:
             traced = tf.function(lambda x: self.call(x)).get_concrete_function(specs)
         except Exception as error:  # any failure of the user's function while tracing

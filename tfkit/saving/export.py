@@ -80,7 +80,7 @@ def default_input_signature(model: Any) -> Any:
         )
     is_leaf = lambda s: isinstance(s, tf.TensorShape) or isinstance(s, (tuple, list)) and all(  # noqa: E731
         d is None or isinstance(d, int) for d in s)
-    leaves = _map_shapes(lambda s: tf.TensorSpec(tuple(s), model.compute_dtype), shapes, is_leaf)
+    leaves = _map_shapes(lambda s: tf.TensorSpec(tuple(s), model.variable_dtype), shapes, is_leaf)  # inputs arrive float32; layers cast them
     flat = tf.nest.flatten(leaves)
     if len(flat) == 1:
         names = "inputs"

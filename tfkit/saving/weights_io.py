@@ -186,6 +186,6 @@ def build_from_config(model: Any, config: Any) -> None:
     if getattr(model, "_tfkit_graph", None) is not None or getattr(model, "inputs", None):
         return  # its graph (Inputs, with their dtypes) already made every weight
     specs = tf.nest.map_structure(
-        lambda s: tf.TensorSpec([None, *s.as_list()[1:]] if s.rank else s, model.compute_dtype), shapes
+        lambda s: tf.TensorSpec([None, *s.as_list()[1:]] if s.rank else s, model.variable_dtype), shapes
     )
     model.symbolic_call(specs)
