@@ -60,8 +60,14 @@ def load_model(
     ``safe_mode`` is decided here only; no file can change it, and tfkit has
     no code deserializer, so code in a file is refused whatever its value.
     """
-    from tfkit.saving import h5
+    import os
 
+    from tfkit.saving import h5, keras_files
+
+    if not isinstance(safe_mode, bool):
+        raise ValueError(f"safe_mode must be True or False, got {safe_mode!r}")
+    if keras_files.is_keras_archive(os.fspath(filepath)):   # a Keras 3 .keras zip: imported as data
+        return keras_files.import_keras(filepath, custom_objects, compile)[0]
     return h5.load_model(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
 
 

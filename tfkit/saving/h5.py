@@ -22,7 +22,7 @@ import h5py
 import numpy as np
 import tensorflow as tf
 
-from tfkit.saving import atomic, h5_format, registry, serialization, weights_io
+from tfkit.saving import atomic, h5_format, keras_files, registry, serialization, weights_io
 from tfkit.saving.config_safety import check_config, loads_json
 from tfkit.saving.build_rollback import rollback_build_on_error
 from tfkit.saving.guard import variable_budget
@@ -261,6 +261,8 @@ def load_model(
             f"tfkit.load_model reads .h5 files written by model.save()."
         )
     with h5_format.open_h5(filepath) as f:
+        if keras_files.is_legacy(f):               # a tf-keras model file: imported as data, like any file
+            return keras_files.import_keras(filepath, custom_objects, compile)[0]
         h5_format.check_header(f, ("model",))
         config = _read_json(f, "model_config", required=True)
         build = _read_json(f, "build_config", required=False)
@@ -294,6 +296,12 @@ def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> N
     """Load weights (and state) by path from a tfkit weights or model file; all or nothing."""
     filepath = os.fspath(filepath)
     with h5_format.open_h5(filepath) as f:
+        if keras_files.is_keras3_weights(f) or keras_files.is_legacy(f):
+            if not (model.built and model.weights):
+                raise ValueError(f"Model '{model.name}' is not built: Keras weight files store no input shapes. "
+                                 f"Call the model on a batch of data (or model.build(input_shape)) first.")
+            keras_files.load_keras_weights(model, f, filepath)
+            return
         h5_format.check_header(f, ("weights", "model"))
         tables = _tables(f)
         with rollback_build_on_error(model):  # a failed load leaves an unbuilt model unbuilt

@@ -99,10 +99,14 @@ def write_variables(group: h5py.Group, variables: dict[str, tf.Variable]) -> Non
 # (``h5_snapshot``); what comes back is plain data, checked again here.
 
 
+# tfkit's groups, then Keras 3's (layers, vars) and tf-keras's (model_weights), so one read serves either.
+READ_GROUPS = ("weights", "state", "optimizer", "training", "layers", "vars", "model_weights")
+
+
 @contextlib.contextmanager
 def open_h5(path: str) -> Iterator[Snapshot]:
     """Read ``path`` through the guarded child reader; anything but an intact HDF5 file is a ``ValueError``."""
-    yield read_snapshot(os.fspath(path))
+    yield read_snapshot(os.fspath(path), READ_GROUPS)
 
 
 def read_attr(f: Snapshot, name: str, kind: str, required: bool = True) -> Any:

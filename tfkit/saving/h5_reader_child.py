@@ -25,7 +25,7 @@ import struct
 import sys
 
 MAGIC = b"TFKSNAP1"
-GROUPS = ("weights", "state", "optimizer", "training")
+GROUPS = ("weights", "state", "optimizer", "training")   # tfkit's; a caller may name others (Keras's layouts)
 # deflate, shuffle, fletcher32 and h5py's lzf: no filter plugin is ever loaded.
 ALLOWED_FILTERS = {1: "deflate", 2: "shuffle", 3: "fletcher32", 32000: "lzf"}
 
@@ -172,7 +172,15 @@ def read(path, limits, sink=None):
             attrs[name] = _text_or_int(h5py, np, f, name, limits["max_text_bytes"])
         datasets, blobs = [], []
         counters = {"entries": 0, "bytes": 0}
-        for group in GROUPS:
+        groups = limits.get("groups") or GROUPS
+        if groups == ["*"]:             # a Keras weights file: every top-level group is a layer's
+            try:
+                groups = sorted(name for name in f if isinstance(f.get(name, getlink=True), h5py.HardLink))
+            except Exception as error:  # noqa: BLE001
+                raise Refused(f"its top-level groups cannot be listed ({type(error).__name__}: {error})") from None
+            if len(groups) > limits["max_entries"]:
+                raise Refused(f"the file has more than {limits['max_entries']} top-level entries")
+        for group in groups:
             for relative, dataset in _walk(h5py, np, f, group, limits, counters):
                 where = f"/{group}/{relative}"
                 out = np.empty(dataset.shape, dtype=dataset.dtype)

@@ -62,7 +62,7 @@ class Snapshot:
     tables: dict[str, dict[str, SnapshotDataset]] = field(default_factory=dict)
 
 
-def limits_for(path: str) -> dict[str, int]:
+def limits_for(path: str) -> dict[str, Any]:
     """The child's limits for a file of this size."""
     size = os.path.getsize(path)
     memory = BASE_MEMORY_BYTES + MEMORY_PER_FILE_BYTE * size
@@ -79,8 +79,12 @@ def limits_for(path: str) -> dict[str, int]:
     }
 
 
-def read_snapshot(path: str) -> Snapshot:
-    """Read ``path`` in a limited child process; ``ValueError`` (naming ``path``) for anything refused."""
+def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
+    """Read ``path`` in a limited child process; ``ValueError`` (naming ``path``) for anything refused.
+
+    ``groups`` names the top-level groups whose datasets are read (tfkit's by
+    default; ``("*",)`` for all of them, as Keras's legacy weight files need).
+    """
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"No such file: {path}")
@@ -96,6 +100,8 @@ def read_snapshot(path: str) -> Snapshot:
         hint = " (a zip archive, such as a Keras .keras file?)" if signature.startswith(b"PK") else ""
         raise ValueError(f"{path} is not an HDF5 file{hint}: it does not start with the HDF5 signature")
     limits = limits_for(path)
+    if groups is not None:
+        limits["groups"] = list(groups)
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "HDF5_PLUGIN"))}
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HDF5_PLUGIN_PATH="", HDF5_USE_FILE_LOCKING="FALSE")
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]

@@ -1,0 +1,116 @@
+"""A Keras 3 ``.keras`` archive read as data: its config, metadata and weights file, under limits.
+
+    with read_archive("model.keras") as archive:
+        archive.config                 # the parsed config.json (a dict)
+        archive.weights_path           # model.weights.h5 copied to a private temporary file
+
+A ``.keras`` file is a zip of ``config.json``, ``metadata.json`` and
+``model.weights.h5`` (and sometimes ``assets/``). Nothing in it is executed,
+unpickled or extracted by its own name: the three members are found by exact
+name, their declared sizes and compression ratios are checked before a byte
+is inflated, reading stops at the declared size, and the weights go to a
+temporary file this process creates (read later by the guarded HDF5 reader).
+Any other member is listed in the import report, never opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from tfkit.saving.config_safety import loads_json
+
+MAX_MEMBERS = 10_000
+MAX_CONFIG_BYTES = 16 * 2**20
+MAX_WEIGHTS_BYTES = 64 * 2**30
+MAX_RATIO = 64          # float weights barely compress; a higher ratio is a zip bomb
+_KNOWN = ("config.json", "metadata.json", "model.weights.h5")
+
+
+@dataclass
+class Archive:
+    path: str
+    config: dict[str, Any]
+    metadata: dict[str, Any]
+    weights_path: str | None
+    other_members: list[str] = field(default_factory=list)
+
+
+def is_zip(path: str) -> bool:
+    with open(path, "rb") as f:
+        return f.read(4) == b"PK\x03\x04"
+
+
+def _member(zf: zipfile.ZipFile, name: str, path: str, limit: int) -> zipfile.ZipInfo | None:
+    infos = [info for info in zf.infolist() if info.filename == name]
+    if not infos:
+        return None
+    if len(infos) > 1:
+        raise ValueError(f"{path}: the archive holds {name!r} {len(infos)} times; a .keras file holds it once")
+    info = infos[0]
+    if info.file_size > limit:
+        raise ValueError(f"{path}: {name} declares {info.file_size} bytes; at most {limit} are accepted")
+    if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+        raise ValueError(f"{path}: {name} would inflate {info.file_size // max(info.compress_size, 1)}-fold "
+                         f"({info.compress_size} -> {info.file_size} bytes); a ratio above {MAX_RATIO} is refused")
+    return info
+
+
+def _read_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> Any:
+    with zf.open(info) as member:
+        data = member.read(info.file_size + 1)
+    if len(data) != info.file_size:
+        raise ValueError(f"{path}: {info.filename} holds more bytes than it declares")
+    return loads_json(data, f"{path}: {info.filename}")   # size, value-count and depth limits
+
+
+@contextlib.contextmanager
+def read_archive(path: str) -> Iterator[Archive]:
+    """Open a ``.keras`` archive as an :class:`Archive`; ``ValueError`` for anything but a sound one."""
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, EOFError) as error:
+        raise ValueError(f"{path} is not a readable zip archive (.keras): {error}") from None
+    with zf, tempfile.TemporaryDirectory(prefix="tfkit-keras-") as scratch:
+        try:
+            infos = zf.infolist()
+            if len(infos) > MAX_MEMBERS:
+                raise ValueError(f"{path}: the archive has {len(infos)} members; at most {MAX_MEMBERS} are accepted")
+            config_info = _member(zf, "config.json", path, MAX_CONFIG_BYTES)
+            if config_info is None:
+                raise ValueError(f"{path} is a zip archive without config.json: not a Keras .keras file")
+            config = _read_text(zf, config_info, path)
+            if not isinstance(config, dict):
+                raise ValueError(f"{path}: config.json must hold an object, got {type(config).__name__}")
+            metadata_info = _member(zf, "metadata.json", path, 2**20)
+            metadata = _read_text(zf, metadata_info, path) if metadata_info is not None else {}
+            weights_info = _member(zf, "model.weights.h5", path, MAX_WEIGHTS_BYTES)
+            weights_path = None
+            if weights_info is not None:
+                weights_path = os.path.join(scratch, "model.weights.h5")   # our name, never the member's
+                with zf.open(weights_info) as member, open(weights_path, "wb") as out:
+                    copied = _copy_limited(member, out, weights_info.file_size)
+                if copied != weights_info.file_size:
+                    raise ValueError(f"{path}: model.weights.h5 holds {copied} bytes but declares "
+                                     f"{weights_info.file_size}")
+            others = sorted(info.filename for info in infos if info.filename not in _KNOWN)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError, RuntimeError) as error:
+            raise ValueError(f"{path}: a damaged zip archive ({type(error).__name__}: {error})") from None
+        yield Archive(path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others)
+
+
+def _copy_limited(source: Any, target: Any, declared: int) -> int:
+    """Copy at most ``declared + 1`` bytes (one more shows a member longer than it says)."""
+    copied = 0
+    while copied <= declared:
+        chunk = source.read(min(2**20, declared + 1 - copied))
+        if not chunk:
+            break
+        target.write(chunk)
+        copied += len(chunk)
+    return copied
+

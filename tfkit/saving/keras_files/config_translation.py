@@ -1,0 +1,258 @@
+"""Keras 3 and tf-keras model configs rewritten as tfkit configs, with a report of what did not map.
+
+    report = ImportReport("model.keras")
+    config = translate_model_config(keras_config, report, custom_objects)
+    model = tfkit.models.model_from_config(config, custom_objects)
+
+The formats are close: tfkit writes Keras 3's ``module`` / ``class_name`` /
+``config`` / ``registered_name`` objects. What differs is rewritten here, as
+data, and never by running anything from the file:
+
+- tensor references in functional graphs (Keras 3's ``__keras_tensor__``
+  objects, tf-keras's ``[[name, node, index, kwargs]]`` lists);
+- tf-keras names (``batch_input_shape``, ``Model``);
+- operation nodes (``x + y`` in a Keras 3 graph, module ``keras.src.ops...``)
+  for the arithmetic operators, which become tfkit's operator layers;
+- arguments tfkit's classes do not take: left out when they hold a default
+  (``None``/``False``), reported otherwise.
+
+Classes are resolved by name only (tfkit's built-ins, then ``custom_objects``
+and the registry); ``module`` values are never imported. Code in a config
+(Lambda bytecode, ``function`` objects) stays refused by ``check_config``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from tfkit.saving import registry
+
+# Keras 3 modules of serialized objects -> tfkit registry kinds.
+_KINDS = {
+    "keras.layers": "layers", "keras.initializers": "initializers", "keras.regularizers": "regularizers",
+    "keras.constraints": "constraints", "keras.optimizers": "optimizers", "keras.losses": "losses",
+    "keras.metrics": "metrics", "keras.optimizers.schedules": "schedules",
+}
+# Keras 3 operation nodes (module keras.src.ops.*) tfkit rebuilds as operator layers.
+_OPERATORS = {"Add": "__operators__.add", "Subtract": "math.subtract", "Multiply": "math.multiply",
+              "Divide": "math.truediv", "TrueDivide": "math.truediv"}
+_MODEL_CLASSES = {"Functional", "Model", "Sequential"}
+
+
+@dataclass
+class ImportReport:
+    """What an import of a Keras file left out or could not map, one line each."""
+
+    source: str
+    unmapped: list[str] = field(default_factory=list)
+
+    def add(self, line: str) -> None:
+        if line not in self.unmapped:
+            self.unmapped.append(line)
+
+    def __str__(self) -> str:
+        if not self.unmapped:
+            return f"{self.source}: everything mapped to tfkit"
+        return f"{self.source}: {len(self.unmapped)} thing(s) did not map to tfkit:\n" + \
+            "\n".join(f"  - {line}" for line in self.unmapped)
+
+
+def translate_model_config(config: Any, report: ImportReport, custom_objects: Mapping[str, Any] | None) -> Any:
+    """The model config (``{"class_name", "config"}``) in tfkit's form."""
+    if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
+        raise ValueError(f"{report.source}: the model config must be an object with a class_name")
+    return _object(_tensor_references(config), report, custom_objects, "model", "layers")
+
+
+def _tensor_references(value: Any) -> Any:
+    """Keras 3 ``__keras_tensor__`` objects -> ``{"__tensor__": [layer, node, index]}``."""
+    if isinstance(value, list):
+        return [_tensor_references(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if value.get("class_name") == "__keras_tensor__":
+        history = (value.get("config") or {}).get("keras_history")
+        if not (isinstance(history, list) and len(history) == 3):
+            raise ValueError(f"a Keras tensor reference without a valid keras_history: {str(value)[:200]}")
+        return {"__tensor__": history}
+    return {key: _tensor_references(item) for key, item in value.items()}
+
+
+def _kind_of(entry: dict, default: str) -> str:
+    module = entry.get("module")
+    if isinstance(module, str):
+        if module in _KINDS:
+            return _KINDS[module]
+        if module.startswith("keras.src.ops") or module.startswith("keras.ops"):
+            return "operation"
+    return default
+
+
+def _object(entry: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str,
+            kind: str) -> dict:
+    class_name = entry["class_name"]
+    if class_name == "Model":
+        class_name = "Functional"                     # tf-keras's name for a functional model
+    if kind == "optimizers" and class_name.startswith("Custom>") and "module" not in entry:
+        class_name = class_name[len("Custom>"):]      # tf-keras 2.11+ optimizers: "Custom>Adam"
+    inner = entry.get("config")
+    out = {key: value for key, value in entry.items() if key not in ("config", "build_config", "compile_config")}
+    out["class_name"] = class_name
+    module = entry.get("module")
+    if isinstance(module, str) and (module == "keras" or module.startswith("keras.")):
+        out["module"] = "tfkit" + module[len("keras"):]   # Keras's own classes map to tfkit's by name
+    if class_name in _MODEL_CLASSES and isinstance(inner, dict):
+        out["config"] = _model_config(class_name, inner, report, custom_objects, where)
+        return out
+    if class_name == "DTypePolicy" or not isinstance(inner, dict):
+        out["config"] = inner
+        return out
+    cls = _resolve(kind, class_name, out, custom_objects)
+    out["config"] = _arguments(cls, class_name, inner, report, custom_objects, where)
+    return out
+
+
+def _resolve(kind: str, class_name: str, entry: dict, custom_objects: Mapping[str, Any] | None) -> Any:
+    try:
+        return registry.lookup(kind, class_name, custom_objects, entry.get("registered_name"), entry.get("module"))
+    except ValueError:
+        return None                                    # model_from_config gives the clear error later
+
+
+def _model_config(class_name: str, config: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None,
+                  where: str) -> dict:
+    out = {key: value for key, value in config.items() if key not in ("layers", "build_input_shape")}
+    for key in ("input_layers", "output_layers"):
+        if key in out:
+            out[key] = _node_list(out[key])
+    layers = []
+    for index, layer in enumerate(config.get("layers") or []):
+        if not isinstance(layer, dict) or not isinstance(layer.get("class_name"), str):
+            raise ValueError(f"{report.source}: {where} layer {index} is not an object with a class_name")
+        name = (layer.get("config") or {}).get("name") if isinstance(layer.get("config"), dict) else None
+        label = f"{where}/{name or index}"
+        if _kind_of(layer, "layers") == "operation":
+            layers.append(_operation(layer, report, label))
+            continue
+        translated = _object(layer, report, custom_objects, label, "layers")
+        if "inbound_nodes" in layer:
+            translated["inbound_nodes"] = [_node(node, report, label) for node in layer["inbound_nodes"]]
+        layers.append(translated)
+    out["layers"] = layers
+    if class_name == "Sequential" and layers and layers[0]["class_name"] != "InputLayer":
+        shape = config.get("build_input_shape")
+        if isinstance(shape, list) and "batch_shape" not in (layers[0].get("config") or {}):
+            layers[0]["config"].setdefault("batch_input_shape", shape)
+            layers[0]["config"] = _input_shape_argument(layers[0]["config"])
+    return out
+
+
+def _node_list(value: Any) -> Any:
+    """``[[name, 0, 0]]`` (tf-keras, one input) -> ``[name, 0, 0]``; several stay a list of lists."""
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        return value[0]
+    return value
+
+
+def _node(node: Any, report: ImportReport, where: str) -> Any:
+    """One inbound node in tfkit's ``{"args": [...], "kwargs": {...}}`` form."""
+    if isinstance(node, dict):
+        return node                                    # Keras 3: already args/kwargs (references rewritten)
+    if not isinstance(node, list) or not all(isinstance(ref, list) and len(ref) >= 3 for ref in node):
+        raise ValueError(f"{report.source}: {where} has an inbound node tfkit cannot read: {str(node)[:200]}")
+    tensors = [{"__tensor__": ref[:3]} for ref in node]          # tf-keras: [[name, node, index, kwargs], ...]
+    kwargs = node[0][3] if len(node[0]) > 3 and isinstance(node[0][3], dict) else {}
+    if kwargs:
+        report.add(f"{where}: call arguments {sorted(kwargs)} of a tf-keras node are not rebuilt")
+    return {"args": [tensors[0] if len(tensors) == 1 else tensors], "kwargs": {}}
+
+
+def _operation(layer: dict, report: ImportReport, where: str) -> dict:
+    """A Keras 3 operation node (``x + y``) as tfkit's operator layer, for the arithmetic operators."""
+    class_name = layer["class_name"]
+    function = _OPERATORS.get(class_name)
+    name = (layer.get("config") or {}).get("name") or layer.get("name")
+    if function is None:
+        raise ValueError(f"{report.source}: {where} is the Keras operation {class_name!r} "
+                         f"({layer.get('module')}); tfkit imports only {sorted(_OPERATORS)} from Keras graphs. "
+                         f"Rebuild this part of the model in code and load the weights with load_weights.")
+    nodes = layer.get("inbound_nodes") or []
+    rewritten = []
+    for node in nodes:
+        args = node.get("args", []) if isinstance(node, dict) else []
+        rewritten.append({"args": [list(args)], "kwargs": {}})
+    return {"module": "tfkit.layers", "class_name": "TFOpLambda", "registered_name": None, "name": name,
+            "config": {"name": name, "trainable": True, "dtype": "float32", "function": function,
+                       "arguments": {"args": [{"__input__": i} for i in range(2)], "kwargs": {}}},
+            "inbound_nodes": rewritten}
+
+
+def _input_shape_argument(config: dict) -> dict:
+    config = dict(config)
+    batch = config.pop("batch_input_shape", None)
+    if isinstance(batch, list) and batch:
+        config.setdefault("input_shape", batch[1:])
+    return config
+
+
+def _accepted(cls: Any) -> set[str] | None:
+    """Constructor arguments of ``cls`` (through ``**kwargs`` to its bases); None when anything goes."""
+    names: set[str] = set()
+    for klass in getattr(cls, "__mro__", ()):
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        try:
+            parameters = inspect.signature(init).parameters.values()
+        except (TypeError, ValueError):
+            return None
+        names.update(p.name for p in parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+            return names
+    return None
+
+
+# Keras arguments that only matter when another one is set (BatchNormalization's renorm_* without renorm).
+_ONLY_WITH = {"renorm_clipping": "renorm", "renorm_momentum": "renorm"}
+
+
+def _default_like(value: Any) -> bool:
+    return value is None or value is False or value == [] or value == {}
+
+
+def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
+               custom_objects: Mapping[str, Any] | None, where: str) -> dict:
+    config = _input_shape_argument(config) if "batch_input_shape" in config and class_name != "InputLayer" else dict(config)
+    if class_name == "InputLayer" and "batch_input_shape" in config:
+        config["batch_shape"] = config.pop("batch_input_shape")
+    config.pop("shared_object_id", None)
+    if class_name == "BatchNormalization" and isinstance(config.get("axis"), list) and len(config["axis"]) == 1:
+        config["axis"] = config["axis"][0]             # tf-keras writes the resolved axis as a list
+    for key, value in list(config.items()):            # nested objects: initializers, regularizers, layers ...
+        if isinstance(value, dict) and isinstance(value.get("class_name"), str):
+            if value["class_name"] == "DTypePolicy":
+                config[key] = {k: v for k, v in value.items() if k != "shared_object_id"}
+            else:
+                config[key] = _object(value, report, custom_objects, f"{where}.{key}",
+                                      _kind_of(value, _guess_kind(key)))
+        elif isinstance(value, list) and value and all(isinstance(item, dict) and "class_name" in item for item in value):
+            config[key] = [_object(item, report, custom_objects, f"{where}.{key}[{i}]", _kind_of(item, "layers"))
+                           for i, item in enumerate(value)]
+    accepted = _accepted(cls) if cls is not None else None
+    if accepted is None:
+        return config
+    for key in [key for key in config if key not in accepted]:
+        value = config.pop(key)
+        if not _default_like(value) and not (key in _ONLY_WITH and not config.get(_ONLY_WITH[key])):
+            report.add(f"{where} ({class_name}): argument {key}={str(value)[:80]} has no tfkit equivalent; left out")
+    return config
+
+
+def _guess_kind(key: str) -> str:
+    for suffix, kind in (("initializer", "initializers"), ("regularizer", "regularizers"),
+                         ("constraint", "constraints"), ("layer", "layers"), ("cell", "layers")):
+        if key.endswith(suffix) or key == suffix:
+            return kind
+    return "layers"

@@ -1,0 +1,158 @@
+"""Keras 3 ``.keras`` archives, ``.weights.h5`` files and tf-keras ``.h5`` files read into tfkit models.
+
+    model, report = import_keras("model.keras")        # also tf-keras model .h5 files
+    print(report)                                        # what did not map (nothing, usually)
+    load_keras_weights(model, snapshot, "w.weights.h5")  # a Keras weights file into a tfkit model
+
+Nothing from the file runs: configs are translated as data
+(``config_translation``), checked by ``check_config`` (Lambda bytecode and
+function objects are refused whatever ``safe_mode`` says), rebuilt from
+tfkit's own classes or ``custom_objects``, under the same object and
+variable budgets as tfkit's own files; HDF5 bytes are parsed only by the
+guarded child reader; zip members are read by exact name under size limits.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any, Mapping
+
+from tfkit.saving import h5_format, registry
+from tfkit.saving.config_safety import check_config, loads_json
+from tfkit.saving.h5_snapshot import Snapshot, read_snapshot
+from tfkit.saving.keras_files.archive import is_zip, read_archive
+from tfkit.saving.keras_files.config_translation import ImportReport, translate_model_config
+from tfkit.saving.keras_files.weights_layout import keras3_pairs, legacy_pairs
+
+KERAS3_GROUPS = ("layers", "vars", "optimizer")
+LEGACY_GROUPS = ("model_weights",)
+
+
+def is_keras_archive(path: str) -> bool:
+    return os.path.isfile(path) and is_zip(path)
+
+
+def is_keras3_weights(snapshot: Snapshot) -> bool:
+    return "format" not in snapshot.attrs and "layers" in snapshot.tables
+
+
+def is_legacy(snapshot: Snapshot) -> bool:
+    return "format" not in snapshot.attrs and ("keras_version" in snapshot.attrs or "layer_names" in snapshot.attrs)
+
+
+def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
+                 compile: bool = True) -> tuple[Any, ImportReport]:
+    """A tfkit model from a Keras 3 ``.keras`` archive or a tf-keras model ``.h5`` file, and the report."""
+    path = os.fspath(path)
+    report = ImportReport(path)
+    if is_keras_archive(path):
+        with read_archive(path) as archive:
+            for name in archive.other_members:
+                report.add(f"archive member {name!r} is not read (tfkit reads config.json and model.weights.h5)")
+            snapshot = read_snapshot(archive.weights_path, KERAS3_GROUPS) if archive.weights_path else None
+            config = archive.config
+            model = _rebuild(config, snapshot, report, custom_objects)
+            if snapshot is not None:
+                from tfkit.saving import weights_io
+
+                weights_io.assign(keras3_pairs(model, snapshot.tables, path))
+            compile_config = config.get("compile_config")
+    else:
+        snapshot = read_snapshot(path, LEGACY_GROUPS)
+        if not is_legacy(snapshot) or "model_config" not in snapshot.attrs:
+            raise ValueError(f"{path} is neither a Keras .keras archive nor a Keras model .h5 file")
+        config = loads_json(h5_format.read_attr(snapshot, "model_config", "text"), f"{path}: model_config")
+        model = _rebuild(config, snapshot, report, custom_objects)
+        from tfkit.saving import weights_io
+
+        weights_io.assign(legacy_pairs(model, snapshot.tables.get("model_weights", {}), path))
+        compile_config = None
+        if "training_config" in snapshot.attrs:
+            training = loads_json(h5_format.read_attr(snapshot, "training_config", "text"), f"{path}: training_config")
+            compile_config = _legacy_compile_config(training)
+    if compile and compile_config:
+        _compile(model, compile_config, report, custom_objects)
+    if report.unmapped:
+        warnings.warn(str(report), stacklevel=3)
+    model._tfkit_import_report = report
+    return model, report
+
+
+def _rebuild(config: Any, snapshot: Snapshot | None, report: ImportReport,
+             custom_objects: Mapping[str, Any] | None) -> Any:
+    from tfkit.saving import h5
+
+    translated = translate_model_config(config, report, custom_objects)
+    check_config(translated, "model config")              # code in the file: refused, whatever safe_mode says
+    tables = snapshot.tables if snapshot is not None else {}
+    with registry.custom_object_scope(custom_objects or {}):
+        with h5._budget(tables, report.source):
+            model = h5._rebuild(translated, custom_objects, report.source)
+            shape = (config.get("build_config") or {}).get("input_shape") if isinstance(config, dict) else None
+            if not model.built and shape is not None:
+                from tfkit.saving import weights_io
+
+                weights_io.build_from_config(model, {"input_shape": shape})
+    return model
+
+
+def _legacy_compile_config(training: Any) -> dict[str, Any] | None:
+    if not isinstance(training, dict):
+        return None
+    return {"optimizer": training.get("optimizer_config"), "loss": training.get("loss"),
+            "metrics": training.get("metrics"), "loss_weights": training.get("loss_weights"),
+            "weighted_metrics": training.get("weighted_metrics")}
+
+
+def _compile(model: Any, compile_config: Any, report: ImportReport, custom_objects: Mapping[str, Any] | None) -> None:
+    """``model.compile`` from Keras's compile config; what does not map is reported and the model left uncompiled."""
+    from tfkit import losses, metrics, optimizers
+    from tfkit.saving.keras_files.config_translation import _kind_of, _object
+
+    if not isinstance(compile_config, dict):
+        return
+    try:
+        optimizer = compile_config.get("optimizer")
+        if isinstance(optimizer, dict) and isinstance(optimizer.get("class_name"), str):
+            optimizer = _object(optimizer, report, custom_objects, "compile_config.optimizer",
+                                _kind_of(optimizer, "optimizers"))
+        optimizer = optimizers.get(optimizer or "rmsprop", custom_objects)
+        loss = compile_config.get("loss")
+        loss = _plain_names(loss, losses, report, "loss")
+        metric_list = _plain_names(compile_config.get("metrics"), metrics, report, "metrics")
+        model.compile(optimizer=optimizer, loss=loss, metrics=metric_list,
+                      loss_weights=compile_config.get("loss_weights"))
+    except (ValueError, TypeError, KeyError) as error:
+        report.add(f"compile_config: not compiled ({type(error).__name__}: {str(error)[:200]}); "
+                   f"call model.compile(...) yourself")
+
+
+def _plain_names(value: Any, module: Any, report: ImportReport, what: str) -> Any:
+    """Loss and metric entries: names and ``{"class_name", "config"}`` objects, through tfkit's ``get``."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return [_plain_names(item, module, report, what) for item in value]
+    if isinstance(value, dict) and "class_name" in value:
+        config = {k: v for k, v in (value.get("config") or {}).items() if k not in ("fn", "reduction")} \
+            if value.get("class_name") == "LossFunctionWrapper" else value
+        return module.get(config)
+    if isinstance(value, dict):
+        return {key: _plain_names(item, module, report, what) for key, item in value.items()}
+    return value
+
+
+def load_keras_weights(model: Any, snapshot: Snapshot, source: str) -> None:
+    """Load a Keras 3 ``.weights.h5`` or tf-keras weights/model ``.h5`` snapshot into ``model``; all or nothing."""
+    from tfkit.saving import weights_io
+
+    if is_keras3_weights(snapshot):
+        weights_io.assign(keras3_pairs(model, snapshot.tables, source))
+        return
+    if "model_weights" in snapshot.tables:
+        weights_io.assign(legacy_pairs(model, snapshot.tables["model_weights"], source))
+        return
+    legacy = read_snapshot(source, ("*",))               # a tf-keras weights file: one group per layer
+    table = {f"{group}/{path}": dataset for group, entries in legacy.tables.items() for path, dataset in entries.items()}
+    weights_io.assign(legacy_pairs(model, table, source))

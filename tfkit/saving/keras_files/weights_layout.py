@@ -1,0 +1,141 @@
+"""Which stored array goes into which tfkit variable, in Keras 3's and tf-keras's weight layouts.
+
+    pairs = keras3_pairs(model, snapshot.tables, source)     # layers/<name>/vars/<i>
+    pairs = legacy_pairs(model, table, source)               # <layer>/<layer>/<weight>:0
+    weights_io.assign(pairs)                                 # all or nothing
+
+Keras 3 stores each layer's own variables as ``layers/<key>/vars/0, 1, ...``
+(trainable ones first, then the others, each in creation order), where a
+model's layers are keyed by class in layer order (``dense``, ``dense_1``,
+whatever their names), and a sub-layer's under its attribute name
+(``layers/mha/query/vars/0``).
+tf-keras stores ``<layer name>/<layer name>/<weight name>:0``. Every
+variable of the model must get exactly one array of its shape; anything
+else is one ``ValueError`` listing every problem, and nothing is assigned.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit import tracking
+from tfkit.saving import weights_io
+
+_INDEX = re.compile(r"\d+")
+
+
+def _own_variables(layer: Any) -> list[tf.Variable]:
+    """A layer's own variables in Keras's order: trainable first, each group in creation order."""
+    own = list(layer._st.weights)
+    return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
+
+
+def _children(layer: Any) -> dict[str, Any]:
+    from tfkit.layer import Layer
+
+    return {name: value for name, value in vars(layer).items()
+            if isinstance(value, Layer) and not name.startswith("_")}
+
+
+def _top_layers(model: Any) -> list[Any]:
+    return list(getattr(model, "layers", []) or [])
+
+
+def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> list[tuple[Any, Any, str]]:
+    """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file."""
+    table = tables.get("layers", {})
+    by_prefix: dict[str, dict[str, Any]] = {}
+    for path, dataset in table.items():
+        head, _, index = path.rpartition("/vars/")
+        if not head or not _INDEX.fullmatch(index):
+            raise ValueError(f"{source}: layers/{path} is not a layer variable (layers/<name>/vars/<index>)")
+        by_prefix.setdefault(head, {})[index] = dataset
+    pairs: list[tuple[Any, Any, str]] = []
+    problems: list[str] = []
+    used: set[str] = set()
+
+    def visit(layer: Any, prefix: str) -> None:
+        stored = by_prefix.get(prefix, {})
+        own = _own_variables(layer)
+        if own or stored:
+            used.add(prefix)
+            if len(stored) != len(own):
+                problems.append(f"layers/{prefix}: the file has {len(stored)} variables, layer "
+                                f"'{layer.name}' ({type(layer).__name__}) has {len(own)}")
+            else:
+                for index, variable in enumerate(own):
+                    dataset = stored.get(str(index))
+                    where = f"layers/{prefix}/vars/{index}"
+                    if dataset is None:
+                        problems.append(f"{where}: missing")
+                        continue
+                    problem = weights_io.problem(variable, dataset)
+                    if problem:
+                        problems.append(f"{where} -> {layer.name}/{variable._tfkit_name}: {problem}")
+                    else:
+                        pairs.append((variable, dataset, where))
+        for name, child in _children(layer).items():
+            visit(child, f"{prefix}/{name}")
+
+    counts: dict[str, int] = {}
+    for layer in _top_layers(model):
+        base = tracking._snake_case(type(layer).__name__)
+        count = counts.get(base, 0)
+        counts[base] = count + 1
+        visit(layer, base if count == 0 else f"{base}_{count}")
+    unused = sorted(f"layers/{prefix}" for prefix in by_prefix if prefix not in used)
+    if unused:
+        problems.append(f"stored for layers this model does not have: {', '.join(unused[:20])}")
+    _raise(problems, source, model)
+    return pairs
+
+
+def legacy_pairs(model: Any, table: dict[str, Any], source: str) -> list[tuple[Any, Any, str]]:
+    """``(variable, dataset, where)`` from a tf-keras file's ``<layer>/<layer>/<weight>:0`` table."""
+    stored: dict[str, dict[str, Any]] = {}
+    for path, dataset in table.items():
+        layer_name, _, rest = path.partition("/")
+        stored.setdefault(layer_name, {})[rest] = dataset
+    pairs: list[tuple[Any, Any, str]] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for layer in _top_layers(model):
+        variables = [v for v in layer.weights]
+        entries = stored.get(layer.name, {})
+        if not variables and not entries:
+            continue
+        seen.add(layer.name)
+        by_name: dict[str, list[tuple[str, Any]]] = {}
+        for rest, dataset in entries.items():
+            by_name.setdefault(rest.rsplit("/", 1)[-1].split(":")[0], []).append((rest, dataset))
+        if len(entries) != len(variables):
+            problems.append(f"{layer.name}: the file has {len(entries)} weights, layer '{layer.name}' "
+                            f"({type(layer).__name__}) has {len(variables)}")
+            continue
+        for variable in variables:
+            name = getattr(variable, "_tfkit_name", variable.name.split("/")[-1].split(":")[0])
+            candidates = by_name.get(name, [])
+            if len(candidates) != 1:
+                problems.append(f"{layer.name}/{name}: {len(candidates)} stored weights are named {name!r}")
+                continue
+            rest, dataset = candidates[0]
+            problem = weights_io.problem(variable, dataset)
+            where = f"{layer.name}/{rest}"
+            if problem:
+                problems.append(f"{where}: {problem}")
+            else:
+                pairs.append((variable, dataset, where))
+    unused = sorted(name for name in stored if name not in seen)
+    if unused:
+        problems.append(f"stored for layers this model does not have: {', '.join(unused[:20])}")
+    _raise(problems, source, model)
+    return pairs
+
+
+def _raise(problems: list[str], source: str, model: Any) -> None:
+    if problems:
+        shown = "\n  ".join(problems[:25]) + (f"\n  ... and {len(problems) - 25} more" if len(problems) > 25 else "")
+        raise ValueError(f"{source}: the Keras weights do not fit model '{model.name}'; nothing was loaded:\n  {shown}")
