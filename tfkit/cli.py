@@ -3,6 +3,7 @@
     tfkit inspect vae.h5                               # format, model class, weight paths, shapes, dtypes
     tfkit inspect export/models/vae/1                  # a SavedModel's signatures
     tfkit export vae.h5 export/models/vae --version 1 --import examples/vae_mnist.py
+    tfkit convert model.keras model.h5                 # a Keras 3 .keras or tf-keras .h5 file as a tfkit file
 
 Exit codes: 0 success, 1 the file could not be read, loaded or exported,
 2 wrong usage. Errors go to stderr as one ``tfkit: error: ...`` line.
@@ -33,6 +34,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="import this module or .py file first, so the custom classes it registers "
                              "can be loaded (this runs that module's code; repeatable)")
     export.add_argument("--jit-compile", action="store_true", help="trace the serving function with XLA")
+    convert = commands.add_parser("convert", help="read a Keras .keras or tf-keras .h5 model and save it as a tfkit file")
+    convert.add_argument("source", metavar="MODEL.keras", help="a Keras 3 .keras archive or a tf-keras model .h5 file")
+    convert.add_argument("target", metavar="OUT.h5", help="the tfkit model file to write")
+    convert.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
+                         help="import this module or .py file first, so the custom classes it registers "
+                              "can be loaded (this runs that module's code; repeatable)")
     return parser
 
 
@@ -79,6 +86,27 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _convert(args: argparse.Namespace) -> int:
+    for name in args.imports:
+        try:
+            _import(name)
+        except Exception as error:  # the user's module failed: report it as a load error
+            raise ValueError(f"could not import {name!r}: {type(error).__name__}: {error}") from None
+    import warnings
+
+    from tfkit.saving import keras_files
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # the report is printed below instead
+        model, report = keras_files.import_keras(args.source)
+    model.save(args.target)
+    print(f"converted {args.source} ({type(model).__name__} '{model.name}', {len(model.weights)} weights) "
+          f"to {args.target}")
+    for line in report.unmapped:
+        print(f"  not mapped: {line}")
+    return 0
+
+
 class _UsageError(Exception):
     pass
 
@@ -92,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 for --help
         return int(exit_.code or 0)
     try:
-        return _inspect(args) if args.command == "inspect" else _export(args)
+        return {"inspect": _inspect, "export": _export, "convert": _convert}[args.command](args)
     except _UsageError as error:
         parser.print_usage(sys.stderr)
         print(f"tfkit: error: {error}", file=sys.stderr)

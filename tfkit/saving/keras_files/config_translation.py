@@ -36,8 +36,8 @@ _KINDS = {
     "keras.metrics": "metrics", "keras.optimizers.schedules": "schedules",
 }
 # Keras 3 operation nodes (module keras.src.ops.*) tfkit rebuilds as operator layers.
-_OPERATORS = {"Add": "__operators__.add", "Subtract": "math.subtract", "Multiply": "math.multiply",
-              "Divide": "math.truediv", "TrueDivide": "math.truediv"}
+_OPERATORS = {"Add": "__operators__.add", "Subtract": "__operators__.sub", "Multiply": "__operators__.mul",
+              "Divide": "__operators__.truediv", "TrueDivide": "__operators__.truediv"}
 _MODEL_CLASSES = {"Functional", "Model", "Sequential"}
 
 

@@ -54,9 +54,7 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
             config = archive.config
             model = _rebuild(config, snapshot, report, custom_objects)
             if snapshot is not None:
-                from tfkit.saving import weights_io
-
-                weights_io.assign(keras3_pairs(model, snapshot.tables, path))
+                _assign(lambda: keras3_pairs(model, snapshot.tables, path), report)
             compile_config = config.get("compile_config")
     else:
         snapshot = read_snapshot(path, LEGACY_GROUPS)
@@ -64,9 +62,7 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
             raise ValueError(f"{path} is neither a Keras .keras archive nor a Keras model .h5 file")
         config = loads_json(h5_format.read_attr(snapshot, "model_config", "text"), f"{path}: model_config")
         model = _rebuild(config, snapshot, report, custom_objects)
-        from tfkit.saving import weights_io
-
-        weights_io.assign(legacy_pairs(model, snapshot.tables.get("model_weights", {}), path))
+        _assign(lambda: legacy_pairs(model, snapshot.tables.get("model_weights", {}), path), report)
         compile_config = None
         if "training_config" in snapshot.attrs:
             training = loads_json(h5_format.read_attr(snapshot, "training_config", "text"), f"{path}: training_config")
@@ -79,12 +75,24 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
     return model, report
 
 
+def _assign(pairs: Any, report: ImportReport) -> None:
+    """Assign the weights; a mismatch error also says what the config translation left out (often why)."""
+    from tfkit.saving import weights_io
+
+    try:
+        weights_io.assign(pairs())
+    except ValueError as error:
+        if not report.unmapped:
+            raise
+        raise ValueError(f"{error}\n{report}") from error
+
+
 def _rebuild(config: Any, snapshot: Snapshot | None, report: ImportReport,
              custom_objects: Mapping[str, Any] | None) -> Any:
     from tfkit.saving import h5
 
     translated = translate_model_config(config, report, custom_objects)
-    check_config(translated, "model config")              # code in the file: refused, whatever safe_mode says
+    check_config(translated, f"{report.source}: model config")   # code in the file: refused, whatever safe_mode says
     tables = snapshot.tables if snapshot is not None else {}
     with registry.custom_object_scope(custom_objects or {}):
         with h5._budget(tables, report.source):
@@ -133,11 +141,21 @@ def _plain_names(value: Any, module: Any, report: ImportReport, what: str) -> An
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list):
+        if len(value) == 1 and isinstance(value[0], list):       # tf-keras: one list per output
+            value = value[0]
         return [_plain_names(item, module, report, what) for item in value]
+    if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
+        config = value.get("config") or {}                     # tf-keras: the name the user wrote, or its fn
+        for name in (config.get("name"), config.get("fn")):
+            if isinstance(name, str):
+                try:
+                    module.get(name)
+                    return name
+                except ValueError:
+                    continue
+        raise ValueError(f"{what}: MeanMetricWrapper {str(config)[:100]} names no tfkit metric")
     if isinstance(value, dict) and "class_name" in value:
-        config = {k: v for k, v in (value.get("config") or {}).items() if k not in ("fn", "reduction")} \
-            if value.get("class_name") == "LossFunctionWrapper" else value
-        return module.get(config)
+        return module.get({k: v for k, v in value.items() if k in ("class_name", "config")})
     if isinstance(value, dict):
         return {key: _plain_names(item, module, report, what) for key, item in value.items()}
     return value
