@@ -95,6 +95,10 @@ class Model(Layer):
         if key in cache:
             return cache[key]
         specs = tf.nest.map_structure(lambda s: tf.TensorSpec((None, *s.shape[1:]), s.dtype), input_spec)
+        known = self._graph_output_specs(specs)
+        if known is not None:            # a functional graph already knows its outputs: no trace needed
+            cache[key] = known
+            return known
         concrete = tf.function(lambda x: self(x, training=False)).get_concrete_function(specs)
         outputs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
         self._clear_losses()
@@ -104,6 +108,26 @@ class Model(Layer):
             self._st.build_shapes = tf.nest.map_structure(lambda s: tuple(s.shape.as_list()), specs)
         cache[key] = outputs
         return outputs
+
+    def _graph_output_specs(self, specs: Any) -> Any:
+        """Output specs read off a functional or Sequential graph built on matching inputs; else None."""
+        from tfkit.models import Functional, Sequential
+
+        if isinstance(self, Functional) and type(self).call is Functional.call:
+            symbols_in, symbols_out = self._tfkit_graph.flat_inputs, self._tfkit_graph.outputs
+        elif isinstance(self, Sequential) and type(self).call is Sequential.call \
+                and getattr(self, "_tfkit_input", None) is not None and self._tfkit_symbolic_out is not None:
+            symbols_in, symbols_out = [self._tfkit_input], self._tfkit_symbolic_out
+        else:
+            return None
+        flat = tf.nest.flatten(specs)
+        if len(flat) != len(symbols_in) or not all(
+                tf.TensorShape(symbol.shape)[1:].is_compatible_with(spec.shape[1:]) and spec.shape[1:].is_fully_defined()
+                for symbol, spec in zip(symbols_in, flat)):
+            return None
+        return tf.nest.map_structure(
+            lambda t: tf.TensorSpec(tf.TensorShape([None]).concatenate(tf.TensorShape(t.shape)[1:]), t.dtype),
+            symbols_out)
 
     def output_names_for_compile(self) -> list[str]:
         names = getattr(self, "output_names", None)

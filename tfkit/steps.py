@@ -113,8 +113,23 @@ class StepLoops:
         if key in self._cache:
             return self._cache[key]
         step = self._step("predict")
+        custom = self._overridden("predict")
+
+        def batch_at(x: Any, index: Any) -> Any:
+            begin = index * batch_size
+            return pack_x_y_sample_weight(tf.nest.map_structure(lambda t: t[begin:begin + batch_size], x))
 
         def loop(x, start, count):
+            specs = None if custom else self.model.symbolic_call(
+                tf.nest.map_structure(lambda t: tf.TensorSpec((None, *t.shape[1:]), t.dtype), x))
+            if specs is not None and all(s.dtype != tf.string for s in tf.nest.flatten(specs)):
+                # The output dtypes are known: the step is traced once, inside the loop.
+                arrays = [tf.TensorArray(s.dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None))
+                          for s in tf.nest.flatten(specs)]
+                for i in tf.range(count):
+                    outs = tf.nest.flatten(step(batch_at(x, start + i)))
+                    arrays = [a.write(i, tf.cast(o, a.dtype)) for a, o in zip(arrays, outs)]
+                return tf.nest.pack_sequence_as(specs, [a.concat() for a in arrays])
             first = tf.nest.map_structure(lambda t: t[start * batch_size:(start + 1) * batch_size], x)
             first_out = step(pack_x_y_sample_weight(first))
             flat_first = tf.nest.flatten(first_out)

@@ -174,9 +174,11 @@ class Trainer:
             out.append(self.compile_metrics)
         return out
 
-    def ensure_built(self, data: Any) -> None:
+    def ensure_built(self, data: Any, for_predict: bool = False) -> None:
         """Create every variable before the first compiled call (model, metrics, optimizer)."""
         self._loops_checked = False
+        if for_predict and self.model.built and self.model.weights:
+            return                      # predict needs no metric or optimizer state: nothing to trace
         spec = data.element_spec()
         x_spec, y_spec, _ = data_module.unpack_x_y_sample_weight(spec)
         with self._scope():
@@ -493,7 +495,7 @@ class Trainer:
         callbacks: Any = None,
     ) -> Any:
         data = data_module.adapt(x, None, None, batch_size, False, None, steps)
-        self.ensure_built(data)
+        self.ensure_built(data, for_predict=True)
         verbose = 1 if verbose == "auto" else int(verbose)
         # Under ParameterServerStrategy predict runs here, on the chief, reading the variables from the
         # parameter servers (as tf-keras does): no coordinator, no per-worker data, outputs in order.
