@@ -506,7 +506,9 @@ class Trainer:
             steps=steps or data.steps_per_epoch,
         )
         cbs.on_predict_begin()
-        planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks("predict"), quiet=verbose == 0)
+        key = ("predict", getattr(data, "batch_size", None))
+        planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks("predict"), quiet=verbose == 0,
+                               seconds_per_step=self._seconds_per_step.get(key))   # no ramp-up the second time
         pieces: list[Any] = []
         if isinstance(data, data_module.ArrayData) and strategy is None and not self.run_eagerly:
             total = min(steps or data.steps_per_epoch, data.steps_per_epoch)
@@ -539,6 +541,8 @@ class Trainer:
                 pieces.append(tf.nest.map_structure(lambda t: np.asarray(t), out))
                 cbs.on_predict_batch_end(step, {"outputs": pieces[-1]})
         cbs.on_predict_end()
+        if planner.seconds_per_step is not None:
+            self._seconds_per_step[key] = planner.seconds_per_step
         if not pieces:
             raise ValueError("predict got no data: the input is empty")
         return tf.nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *pieces)
