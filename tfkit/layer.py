@@ -542,7 +542,9 @@ class Layer(tf.Module):
 
     def get_config(self) -> dict[str, Any]:
         """``name``, ``trainable``, ``dtype`` plus the constructor's plain arguments."""
-        base = {"name": self.name, "trainable": self.trainable, "dtype": self._st.policy.name}
+        policy = self._st.policy   # a mixed policy as Keras 3 writes it; a plain one as its dtype name
+        base = {"name": self.name, "trainable": self.trainable,
+                "dtype": dtype_policy.serialize(policy) if policy.is_mixed else policy.name}
         if type(self).get_config is not Layer.get_config:
             return base
         base.update(config_capture.plain_config(self.name, type(self), self._st.init_args))

@@ -145,13 +145,18 @@ class Model(Layer):
         run_eagerly: bool = False,
         steps_per_execution: Any = "auto",
         jit_compile: Any = "auto",
+        auto_scale_loss: bool = True,
     ) -> None:
-        """Configure training; ``steps_per_execution`` and ``jit_compile`` default to 'auto'."""
+        """Configure training; ``steps_per_execution`` and ``jit_compile`` default to 'auto'.
+
+        ``auto_scale_loss`` (Keras 3's): wrap the optimizer in a ``LossScaleOptimizer``
+        when the model's dtype policy is ``mixed_float16``.
+        """
         from tfkit.trainer import Trainer
 
         self._tfkit_trainer = Trainer(
             self, optimizer, loss, metrics, loss_weights, weighted_metrics,
-            run_eagerly, steps_per_execution, jit_compile,
+            run_eagerly, steps_per_execution, jit_compile, auto_scale_loss,
         )
 
     @property

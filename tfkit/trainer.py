@@ -106,13 +106,14 @@ class Trainer:
         run_eagerly: bool = False,
         steps_per_execution: Any = "auto",
         jit_compile: Any = "auto",
+        auto_scale_loss: bool = True,
     ) -> None:
         self.model = model
         self.strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
         with self._scope():
             self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
             policy = getattr(model, "dtype_policy", None)
-            if (self.optimizer is not None and getattr(policy, "name", None) == "mixed_float16"
+            if (auto_scale_loss and self.optimizer is not None and getattr(policy, "name", None) == "mixed_float16"
                     and not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer)):
                 # float16 gradients underflow without loss scaling: Keras 3 wraps the optimizer here too
                 self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer)

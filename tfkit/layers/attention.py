@@ -184,7 +184,7 @@ class MultiHeadAttention(Layer):
             bias_regularizer=self.bias_regularizer,
             kernel_constraint=self.kernel_constraint,
             bias_constraint=self.bias_constraint,
-            dtype=self.dtype,
+            dtype=self.dtype_policy,   # sub-layers compute as this layer does (mixed precision)
             name=name,
         )
 
