@@ -9,7 +9,8 @@ configs and back), ``config_safety`` (configs are data, never code),
 ``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
 ``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
 rebuilding), ``atomic`` (write-then-rename), ``export`` (SavedModel for
-TensorFlow Serving), ``inspect`` (what ``tfkit inspect`` prints).
+TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
+``export_check`` / ``export_blame`` (ONNX and TFLite files checked against ``predict``), ``inspect`` (what ``tfkit inspect`` prints).
 
 The functions below import their modules on first use: ``registry`` is
 imported by tfkit's building blocks while tfkit itself is still loading.
@@ -119,6 +120,41 @@ def export_saved_model(
         written = export.export_saved_model(model, path, signatures=signatures, input_signature=input_signature,
                                             jit_compile=jit_compile, **kwargs)
     return os.path.join(os.fspath(filepath), os.path.relpath(written, path)) if written != path else written
+
+
+def export_model(
+    model: Any,
+    filepath: str,
+    format: str = "tf_saved_model",
+    verbose: bool = True,
+    input_signature: Any = None,
+    **kwargs: Any,
+) -> str:
+    """``model.export``: a SavedModel folder, or one ``.onnx`` / ``.tflite`` file checked against ``predict``.
+
+    ``format="tf_saved_model"`` takes :func:`export_saved_model`'s arguments;
+    ``"onnx"`` takes ``opset_version``; ``"tflite"`` (or ``"litert"``) takes
+    ``select_tf_ops`` and ``optimizations``; both take ``verify`` and
+    ``overwrite`` (see ``tfkit.saving.export_formats``). In a multi-worker
+    cluster every worker calls it and only the chief's file stays.
+    """
+    import os
+
+    from tfkit import worker_files
+    from tfkit.saving import export_formats
+
+    format = export_formats.check_format(format)
+    if format == "tf_saved_model":
+        written = export_saved_model(model, filepath, input_signature=input_signature, **kwargs)
+        if verbose:
+            print(f"Exported model '{model.name}' as tf_saved_model to {written}")
+        return written
+    with worker_files.writing(filepath, _strategy(model)) as path:
+        export_formats.export_file(model, path, format, input_signature=input_signature, verbose=False, **kwargs)
+    if verbose:
+        print(f"Exported model '{model.name}' as {format} to {os.fspath(filepath)} (agrees with predict)"
+              if kwargs.get("verify", True) else f"Exported model '{model.name}' as {format} to {os.fspath(filepath)}")
+    return os.fspath(filepath)
 
 
 def serialize(obj: Any) -> Any:
