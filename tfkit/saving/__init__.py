@@ -132,11 +132,12 @@ def export_model(
 ) -> str:
     """``model.export``: a SavedModel folder, or one ``.onnx`` / ``.tflite`` file checked against ``predict``.
 
-    ``format="tf_saved_model"`` takes :func:`export_saved_model`'s arguments;
+    ``format="tf_saved_model"`` takes :func:`export_saved_model`'s arguments
+    (``verify=True`` checks it against ``predict`` too; off by default);
     ``"onnx"`` takes ``opset_version``; ``"tflite"`` (or ``"litert"``) takes
-    ``select_tf_ops`` and ``optimizations``; both take ``verify`` and
-    ``overwrite`` (see ``tfkit.saving.export_formats``). In a multi-worker
-    cluster every worker calls it and only the chief's file stays.
+    ``select_tf_ops`` and ``optimizations``; both take ``verify`` (default
+    True) and ``overwrite`` (see ``tfkit.saving.export_formats``). In a
+    multi-worker cluster every worker calls it and only the chief's file stays.
     """
     import os
 
@@ -146,15 +147,14 @@ def export_model(
     format = export_formats.check_format(format)
     if format == "tf_saved_model":
         written = export_saved_model(model, filepath, input_signature=input_signature, **kwargs)
-        if verbose:
-            print(f"Exported model '{model.name}' as tf_saved_model to {written}")
-        return written
-    with worker_files.writing(filepath, _strategy(model)) as path:
-        export_formats.export_file(model, path, format, input_signature=input_signature, verbose=False, **kwargs)
+        checked = kwargs.get("verify", False)
+    else:
+        with worker_files.writing(filepath, _strategy(model)) as path:
+            export_formats.export_file(model, path, format, input_signature=input_signature, **kwargs)
+        written, checked = os.fspath(filepath), kwargs.get("verify", True)
     if verbose:
-        print(f"Exported model '{model.name}' as {format} to {os.fspath(filepath)} (agrees with predict)"
-              if kwargs.get("verify", True) else f"Exported model '{model.name}' as {format} to {os.fspath(filepath)}")
-    return os.fspath(filepath)
+        print(f"Exported model '{model.name}' as {format} to {written}" + (" (agrees with predict)" if checked else ""))
+    return written
 
 
 def serialize(obj: Any) -> Any:

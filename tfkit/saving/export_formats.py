@@ -36,7 +36,7 @@ def check_format(format: str) -> str:
 
 
 def export_file(model: Any, filepath: str, format: str, input_signature: Any = None, verify: bool = True,
-                overwrite: bool = True, verbose: bool = False, **options: Any) -> str:
+                overwrite: bool = True, **options: Any) -> str:
     """Write ``model`` as one .onnx or .tflite file at ``filepath``; returns the path.
 
     Options: ``opset_version`` (onnx), ``select_tf_ops`` and ``optimizations``
@@ -60,10 +60,7 @@ def export_file(model: Any, filepath: str, format: str, input_signature: Any = N
         with open(tmp, "wb") as handle:
             handle.write(content)
         if verify:
-            diff = verify_file(model, tmp, format, specs)
-    if verbose:
-        checked = f"; agrees with predict (max abs difference {diff:.2g})" if verify else ""
-        print(f"Exported model '{model.name}' as {format} to {filepath}{checked}")
+            verify_file(model, tmp, format, specs)
     return filepath
 
 
@@ -73,7 +70,7 @@ def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int 
 
     batch = export_check.sample_batch(specs, batch_size)
     expected = export_check.reference_outputs(model, batch)
-    run = export_onnx.run if format == "onnx" else export_tflite.run
+    run = {"onnx": export_onnx.run, "tflite": export_tflite.run, "tf_saved_model": run_saved_model}[format]
     try:
         got = run(path, export_check.feed(specs, batch))
     except Exception as error:
@@ -86,3 +83,11 @@ def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int 
                          f"({type(error).__name__}: {str(error)[-800:]}); the exported file was not kept.") from error
     return export_check.compare(format, expected, got)
 
+
+
+def run_saved_model(path: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Load the SavedModel folder at ``path`` and call ``serving_default`` with ``inputs`` by name."""
+    import tensorflow as tf
+
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    return {name: value.numpy() for name, value in serve(**{k: tf.constant(v) for k, v in inputs.items()}).items()}
