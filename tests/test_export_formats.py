@@ -145,7 +145,8 @@ def test_a_failed_export_keeps_the_previous_file_and_leaves_nothing_beside_it(tm
     with pytest.raises(ValueError, match="sampling"):          # the converter refuses
         small_vae().export(str(target), format="tflite", verbose=False)
     real_run = export_tflite.run
-    monkeypatch.setattr(export_tflite, "run", lambda path, inputs: {k: v + 1e-3 for k, v in real_run(path, inputs).items()})
+    shifted = lambda path, inputs: {k: v + 1e-3 for k, v in real_run(path, inputs).items()}  # noqa: E731
+    monkeypatch.setattr(export_tflite, "run", shifted)
     with pytest.raises(ValueError, match=r"tflite export disagrees with predict on output 'dense_\d+'"):
         mnist_model().export(str(target), format="tflite", verbose=False)   # the check refuses after writing
     assert target.read_bytes() == b"previous export"

@@ -10,7 +10,8 @@ configs and back), ``config_safety`` (configs are data, never code),
 ``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
 rebuilding), ``atomic`` (write-then-rename), ``export`` (SavedModel for
 TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
-``export_check`` / ``export_blame`` (ONNX and TFLite files checked against ``predict``), ``inspect`` (what ``tfkit inspect`` prints).
+``export_fold`` / ``export_check`` / ``export_blame`` (ONNX and TFLite files
+checked against ``predict``), ``inspect`` (what ``tfkit inspect`` prints).
 
 The functions below import their modules on first use: ``registry`` is
 imported by tfkit's building blocks while tfkit itself is still loading.

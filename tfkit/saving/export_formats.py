@@ -1,4 +1,4 @@
-"""``model.export(path, format=...)``: SavedModel, ONNX or TFLite, each checked against ``predict``.
+"""``model.export(path, format=...)``: SavedModel, ONNX or TFLite, checked against ``predict``.
 
     model.export("export/models/mnist/1")                        # SavedModel for TensorFlow Serving
     model.export("mnist.onnx", format="onnx")                    # tf2onnx + onnxruntime (the 'onnx' extra)
@@ -11,7 +11,8 @@ Sampling) reuse the saved state without variable writes. The file is
 written beside the target, run on a seeded batch of two shaped by the input
 signature, compared with ``predict`` (rtol 1e-4, atol 1e-5) and only then
 renamed into place: a failed export leaves no partial file and keeps an
-existing one. The batch dimension stays dynamic in both formats.
+existing one. The batch dimension stays dynamic in both formats. SavedModel
+folders get the same check with ``verify=True`` (``export.export_saved_model``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ def export_file(model: Any, filepath: str, format: str, input_signature: Any = N
     (tflite). ``verify=False`` skips the comparison with ``predict``.
     """
     format = check_format(format)
+    if format not in _OPTIONS:
+        raise ValueError(f"export_file writes 'onnx' or 'tflite' files; use export_saved_model for {format!r}")
     unknown = set(options) - _OPTIONS.get(format, set())
     if unknown:
         raise TypeError(f"export(format={format!r}) got unexpected keyword argument(s) {sorted(unknown)}; "

@@ -47,10 +47,11 @@ def _unsupported(proto: Any) -> set[str]:
 
 def _hint(ops: set[str]) -> str:
     if export_blame.is_random(ops):
-        return ("these layers draw random numbers at inference. Export with a fixed batch size "
+        return ("That layer draws random numbers at inference: export with a fixed batch size "
                 "(input_signature=[tf.TensorSpec((N, ...), dtype)]) so the draws from the saved generator state "
                 "are folded into constants, or use format='tflite' with select_tf_ops=True, or 'tf_saved_model'")
-    return "use format='tflite' with select_tf_ops=True, or format='tf_saved_model', which run TensorFlow's kernels"
+    return ("To export it, use format='tflite' with select_tf_ops=True, or format='tf_saved_model', which run "
+            "TensorFlow's kernels")
 
 
 def convert(model: Any, module: Any, concrete: Any, specs: Any, opset_version: int | None = None) -> bytes:
@@ -58,18 +59,22 @@ def convert(model: Any, module: Any, concrete: Any, specs: Any, opset_version: i
     tf2onnx = _require()
     import logging
 
-    logging.getLogger("tf2onnx").setLevel(logging.ERROR)
+    logger = logging.getLogger("tf2onnx")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)   # unsupported ops are reported below, by layer
     try:
         proto, _ = tf2onnx.convert.from_function(module.serve, input_signature=tf.nest.flatten(specs),
                                                  opset=opset_version)
     except Exception as error:
         raise ValueError(f"format='onnx': tf2onnx could not convert model '{model.name}'; nothing was written. "
                          f"({type(error).__name__}: {str(error)[-1500:]})") from error
+    finally:
+        logger.setLevel(level)
     bad = _unsupported(proto)
     if bad:
         found = export_blame.blame(concrete, bad, model)
         raise ValueError(f"format='onnx': model '{model.name}' uses TensorFlow ops that tf2onnx cannot express in "
-                         f"ONNX: {export_blame.describe(found)}. To export it, {_hint(bad)}; nothing was written.")
+                         f"ONNX: {export_blame.describe(found)}. {_hint(bad)}; nothing was written.")
     return proto.SerializeToString()
 
 

@@ -26,7 +26,7 @@ from tfkit.saving import export_blame, export_fold
 OPTION_HINT = ("pass select_tf_ops=True (tf.lite.OpsSet.SELECT_TF_OPS: TensorFlow kernels run the ops; the file "
                "then needs a TFLite runtime with the Flex delegate, and verify=False where the local "
                "tf.lite.Interpreter has none)")
-RANDOM_HINT = ("these layers draw random numbers at inference. Export with a fixed batch size "
+RANDOM_HINT = ("That layer draws random numbers at inference: export with a fixed batch size "
                "(input_signature=[tf.TensorSpec((N, ...), dtype)]) so the draws from the saved generator state are "
                "folded into constants, or ")
 
@@ -43,10 +43,10 @@ def convert(model: Any, module: Any, concrete: Any, specs: Any, select_tf_ops: b
             except _SelectOps:
                 pass
         found = export_blame.blame(concrete, refused.ops, model)
-        hint = (RANDOM_HINT if export_blame.is_random(refused.ops) else "") + OPTION_HINT
+        hint = (RANDOM_HINT if export_blame.is_random(refused.ops) else "To export it, ") + OPTION_HINT
         raise ValueError(
             f"format='tflite': model '{model.name}' uses TensorFlow ops that TFLite has no builtin kernel for: "
-            f"{export_blame.describe(found)}. To export it, {hint}; nothing was written."
+            f"{export_blame.describe(found)}. {hint}; nothing was written."
         ) from None
 
 
