@@ -451,11 +451,17 @@ class Model(Layer):
 
         saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
-    def export(self, filepath: Any, **kwargs: Any) -> str:
-        """Write a SavedModel for TensorFlow Serving; see ``tfkit.saving.export_saved_model``."""
+    def export(self, filepath: Any, format: str = "tf_saved_model", verbose: bool = True,
+               input_signature: Any = None, **kwargs: Any) -> str:
+        """Write a SavedModel folder (TensorFlow Serving), or an ``"onnx"`` or ``"tflite"`` file.
+
+        ONNX and TFLite files are checked against ``predict`` before they are
+        kept; see ``tfkit.saving.export_model`` for each format's options.
+        """
         from tfkit import saving
 
-        return saving.export_saved_model(self, filepath, **kwargs)
+        return saving.export_model(self, filepath, format=format, verbose=verbose,
+                                   input_signature=input_signature, **kwargs)
 
     def get_compile_config(self) -> dict[str, Any] | None:
         """The ``compile`` arguments as plain data (None when not compiled)."""

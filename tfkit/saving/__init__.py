@@ -9,7 +9,9 @@ configs and back), ``config_safety`` (configs are data, never code),
 ``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
 ``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
 rebuilding), ``atomic`` (write-then-rename), ``export`` (SavedModel for
-TensorFlow Serving), ``inspect`` (what ``tfkit inspect`` prints).
+TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
+``export_fold`` / ``export_check`` / ``export_blame`` (ONNX and TFLite files
+checked against ``predict``), ``inspect`` (what ``tfkit inspect`` prints).
 
 The functions below import their modules on first use: ``registry`` is
 imported by tfkit's building blocks while tfkit itself is still loading.
@@ -125,6 +127,41 @@ def export_saved_model(
         written = export.export_saved_model(model, path, signatures=signatures, input_signature=input_signature,
                                             jit_compile=jit_compile, **kwargs)
     return os.path.join(os.fspath(filepath), os.path.relpath(written, path)) if written != path else written
+
+
+def export_model(
+    model: Any,
+    filepath: str,
+    format: str = "tf_saved_model",
+    verbose: bool = True,
+    input_signature: Any = None,
+    **kwargs: Any,
+) -> str:
+    """``model.export``: a SavedModel folder, or one ``.onnx`` / ``.tflite`` file checked against ``predict``.
+
+    ``format="tf_saved_model"`` takes :func:`export_saved_model`'s arguments
+    (``verify=True`` checks it against ``predict`` too; off by default);
+    ``"onnx"`` takes ``opset_version``; ``"tflite"`` (or ``"litert"``) takes
+    ``select_tf_ops`` and ``optimizations``; both take ``verify`` (default
+    True) and ``overwrite`` (see ``tfkit.saving.export_formats``). In a
+    multi-worker cluster every worker calls it and only the chief's file stays.
+    """
+    import os
+
+    from tfkit import worker_files
+    from tfkit.saving import export_formats
+
+    format = export_formats.check_format(format)
+    if format == "tf_saved_model":
+        written = export_saved_model(model, filepath, input_signature=input_signature, **kwargs)
+        checked = kwargs.get("verify", False)
+    else:
+        with worker_files.writing(filepath, _strategy(model)) as path:
+            export_formats.export_file(model, path, format, input_signature=input_signature, **kwargs)
+        written, checked = os.fspath(filepath), kwargs.get("verify", True)
+    if verbose:
+        print(f"Exported model '{model.name}' as {format} to {written}" + (" (agrees with predict)" if checked else ""))
+    return written
 
 
 def serialize(obj: Any) -> Any:

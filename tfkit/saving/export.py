@@ -188,6 +188,7 @@ def export_saved_model(
     overwrite: bool = True,
     warmup_inputs: Any = None,
     freeze_random_state: bool = False,
+    verify: bool = False,
 ) -> str:
     """Write ``model`` as a SavedModel for TensorFlow Serving; returns the folder written.
 
@@ -209,6 +210,10 @@ def export_saved_model(
             saved state: deterministic answers and no variable writes, which
             converters that freeze variables (tf2onnx) need; with a fixed batch
             size in ``input_signature`` they fold the draws into constants.
+        verify: load the written folder before it is published and compare
+            ``serving_default`` with ``predict`` on a seeded batch of 2
+            (``tfkit.saving.export_formats``); a mismatch is a ValueError and
+            the previous folder stays.
     """
     filepath = os.fspath(filepath)
     if version is not None:
@@ -228,6 +233,10 @@ def export_saved_model(
         tf.saved_model.save(module, tmp, signatures=saved_signatures)
         if warmup_inputs is not None:
             write_warmup_requests(tmp, specs, warmup_inputs, model_name=os.path.basename(os.path.dirname(filepath)))
+        if verify:
+            from tfkit.saving import export_formats
+
+            export_formats.verify_file(model, tmp, "tf_saved_model", specs)
     return filepath
 
 
