@@ -1,8 +1,9 @@
-"""A minimal TensorFlow Serving REST client (standard library only).
+"""A TensorFlow Serving client: REST (standard library only) and gRPC (``tensorflow-serving-api``).
 
     payload = build_predict_request(instances=[[0.0] * 784])
-    predictions = predict("http://localhost:8501", "vae", payload)
-    # CLI: python export/client.py --model vae --random 1x784
+    predictions = predict("http://localhost:8501", "vae", payload)           # REST, port 8501
+    outputs = grpc_predict("localhost:8500", "vae", {"inputs": batch})       # gRPC, port 8500: {name: array}
+    # CLI: python export/client.py --model vae --random 1x784 [--grpc localhost:8500]
 
 Row format (``{"instances": [...]}``) answers ``{"predictions": ...}``;
 columnar format (``{"inputs": ...}``) answers ``{"outputs": ...}``; a failed
@@ -155,6 +156,113 @@ def predict(
     return parse_predict_response(body)
 
 
+def model_metadata(url: str, model: str, version: int | None = None, timeout: float = 10.0) -> dict:
+    """``GET <url>/v1/models/<model>[/versions/<v>]/metadata``: the JSON form of ``GetModelMetadataResponse``."""
+    endpoint = predict_url(url, model, version)[: -len(":predict")] + "/metadata"
+    try:
+        with urllib.request.urlopen(endpoint, timeout=timeout) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        raw = exc.read()
+        try:
+            message = json.loads(raw).get("error", "")
+        except (ValueError, AttributeError):
+            message = raw.decode("utf-8", "replace")
+        raise ServingError(message or str(exc.reason), status=exc.code) from None
+    except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+        raise ConnectionError(f"Could not reach TensorFlow Serving at {endpoint}: {getattr(exc, 'reason', exc)}") from exc
+
+
+# --- gRPC (needs tensorflow-serving-api, which brings grpcio and TensorFlow) ----------
+
+
+def _grpc_modules() -> Any:
+    try:
+        import grpc
+        import tensorflow as tf
+        from tensorflow_serving.apis import get_model_metadata_pb2, predict_pb2, prediction_service_pb2_grpc
+    except ImportError as exc:
+        raise ImportError(
+            "gRPC calls need the tensorflow-serving-api package: pip install tensorflow-serving-api "
+            "(or pip install -e '.[serving]'); REST calls need nothing."
+        ) from exc
+    return grpc, tf, predict_pb2, get_model_metadata_pb2, prediction_service_pb2_grpc
+
+
+def _grpc_call(target: str, method: str, request: Any, timeout: float) -> Any:
+    grpc, _, _, _, services = _grpc_modules()
+    with grpc.insecure_channel(target) as channel:
+        stub = services.PredictionServiceStub(channel)
+        try:
+            return getattr(stub, method)(request, timeout=timeout)
+        except grpc.RpcError as exc:
+            code = exc.code()
+            if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                raise ConnectionError(
+                    f"Could not reach TensorFlow Serving's gRPC port at {target}: {exc.details()}. Is the server "
+                    "running with port 8500 published (docker run -p 8500:8500 ...)? See export/README.md."
+                ) from None
+            raise ServingError(f"{code.name}: {exc.details()}") from None
+
+
+def grpc_predict(
+    target: str,
+    model: str,
+    inputs: dict,
+    signature_name: str = "serving_default",
+    version: int | None = None,
+    timeout: float = 10.0,
+) -> dict:
+    """``PredictionService/Predict`` at ``target`` (``host:8500``): ``{output name: numpy array}``.
+
+    ``inputs`` maps the signature's input names to arrays (anything numpy can
+    read); each is sent as a ``TensorProto`` of the array's own dtype.
+    """
+    if not isinstance(inputs, dict) or not inputs:
+        raise ValueError("grpc_predict expects inputs={input_name: array, ...} (names as the signature gives them)")
+    _, tf, predict_pb2, _, _ = _grpc_modules()
+    request = predict_pb2.PredictRequest()
+    request.model_spec.name = model
+    request.model_spec.signature_name = signature_name
+    if version is not None:
+        request.model_spec.version.value = int(version)
+    for name, value in inputs.items():
+        request.inputs[name].CopyFrom(tf.make_tensor_proto(value))
+    response = _grpc_call(target, "Predict", request, timeout)
+    return {name: tf.make_ndarray(proto) for name, proto in response.outputs.items()}
+
+
+def grpc_model_metadata(target: str, model: str, version: int | None = None, timeout: float = 10.0) -> dict:
+    """``PredictionService/GetModelMetadata``: the model spec and each signature's inputs and outputs.
+
+    Returns ``{"model_spec": {"name", "version", ...}, "signature_def": {signature: {"inputs": {name:
+    {"dtype", "shape"}}, "outputs": {...}, "method_name"}}}``, with shapes as lists (-1 for any size).
+    """
+    _, tf, _, metadata_pb2, _ = _grpc_modules()
+    request = metadata_pb2.GetModelMetadataRequest()
+    request.model_spec.name = model
+    if version is not None:
+        request.model_spec.version.value = int(version)
+    request.metadata_field.append("signature_def")
+    response = _grpc_call(target, "GetModelMetadata", request, timeout)
+    signatures = metadata_pb2.SignatureDefMap()
+    if not response.metadata["signature_def"].Unpack(signatures):
+        raise ServingError("GetModelMetadata answered without a SignatureDefMap")
+
+    def tensors(mapping: Any) -> dict:
+        return {name: {"dtype": tf.dtypes.as_dtype(info.dtype).name,
+                       "shape": [d.size for d in info.tensor_shape.dim]} for name, info in mapping.items()}
+
+    spec = response.model_spec
+    return {
+        "model_spec": {"name": spec.name, "version": spec.version.value if spec.HasField("version") else None,
+                       "signature_name": spec.signature_name},
+        "signature_def": {name: {"inputs": tensors(sig.inputs), "outputs": tensors(sig.outputs),
+                                 "method_name": sig.method_name}
+                          for name, sig in signatures.signature_def.items()},
+    }
+
+
 # --- command line --------------------------------------------------------------
 
 
@@ -216,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed for --random")
     parser.add_argument("--columnar", action="store_true", help='send {"inputs": ...}')
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds")
+    parser.add_argument("--grpc", metavar="HOST:PORT", default=None,
+                        help="use gRPC at HOST:PORT (e.g. localhost:8500) instead of REST; needs tensorflow-serving-api")
+    parser.add_argument("--input-name", default="inputs", help="the signature's input name, for --grpc")
     return parser
 
 
@@ -225,6 +336,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         batch = read_inputs(args.inputs)
     else:
         batch = random_tensor(args.random or (1, 784), seed=args.seed)
+    if args.grpc:
+        try:
+            outputs = grpc_predict(args.grpc, args.model, {args.input_name: batch},
+                                   signature_name=args.signature_name or "serving_default",
+                                   version=args.version, timeout=args.timeout)
+        except (ServingError, ConnectionError, ValueError, ImportError) as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        print(json.dumps({name: value.tolist() for name, value in outputs.items()}))
+        return 0
     if args.columnar:
         payload = build_predict_request(inputs=batch, signature_name=args.signature_name)
     else:

@@ -231,6 +231,27 @@ def test_warmup_requests_are_written_when_tensorflow_serving_api_is_installed(tm
     assert tf.saved_model.load(path).signatures["serving_default"] is not None
 
 
+def test_warmup_has_one_request_per_signature(tmp_path):
+    apis = pytest.importorskip("tensorflow_serving.apis.prediction_log_pb2")
+    model = functional_model()
+
+    @tf.function(input_signature=[tf.TensorSpec((None, X.shape[1]), tf.float32, name="rows")])
+    def doubled(rows):
+        return {"twice": 2.0 * model(rows)}
+
+    path = tfkit.saving.export_saved_model(model, str(tmp_path / "scorer"), version=1, warmup_inputs=X[:2],
+                                           signatures={"doubled": doubled})
+    records = list(tf.data.TFRecordDataset(os.path.join(path, "assets.extra", "tf_serving_warmup_requests")))
+    requests = [apis.PredictionLog.FromString(r.numpy()).predict_log.request for r in records]
+    assert [r.model_spec.signature_name for r in requests] == ["serving_default", "doubled"]
+    extra = tf.make_ndarray(requests[1].inputs["rows"])
+    assert extra.shape == (2, X.shape[1]) and not extra.any()          # zeros shaped by its own spec
+    served = tf.saved_model.load(path)
+    for request in requests:                                           # each record runs on its signature
+        function = served.signatures[request.model_spec.signature_name]
+        function(**{k: tf.constant(tf.make_ndarray(v)) for k, v in request.inputs.items()})
+
+
 def test_warmup_without_tensorflow_serving_api_warns_and_still_exports(tmp_path, monkeypatch):
     for name in ["tensorflow_serving", *[m for m in sys.modules if m.startswith("tensorflow_serving.")]]:
         monkeypatch.setitem(sys.modules, name, None)  # as if the package were not installed

@@ -21,7 +21,7 @@ import contextlib
 import os
 import re
 import warnings
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import tensorflow as tf
@@ -232,7 +232,8 @@ def export_saved_model(
     with atomic.atomic_directory(filepath, overwrite) as tmp:
         tf.saved_model.save(module, tmp, signatures=saved_signatures)
         if warmup_inputs is not None:
-            write_warmup_requests(tmp, specs, warmup_inputs, model_name=os.path.basename(os.path.dirname(filepath)))
+            write_warmup_requests(tmp, specs, warmup_inputs, model_name=os.path.basename(os.path.dirname(filepath)),
+                                  other_signatures=[name for name in saved_signatures if name != "serving_default"])
         if verify:
             from tfkit.saving import export_formats
 
@@ -241,8 +242,15 @@ def export_saved_model(
 
 
 def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: str = "model",
-                          signature_name: str = "serving_default") -> str | None:
-    """Write one ``PredictRequest`` for ``inputs`` as a TF Serving warmup record; None if the package is missing."""
+                          signature_name: str = "serving_default",
+                          other_signatures: Sequence[str] = ()) -> str | None:
+    """Write TF Serving warmup records: ``inputs`` for ``signature_name``, zeros for each other signature.
+
+    One ``PredictRequest`` per signature, so TensorFlow Serving runs every
+    signature once when it loads the version. ``other_signatures`` get a batch
+    of zeros of the same batch size, shaped by their own input specs. Returns
+    None (with a warning) when the optional ``tensorflow-serving-api`` is missing.
+    """
     try:
         from tensorflow_serving.apis import model_pb2, predict_pb2, prediction_log_pb2
     except ImportError:
@@ -256,16 +264,27 @@ def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: 
         flat_inputs = tf.nest.flatten(tf.nest.map_structure(lambda _s, x: x, specs, inputs))
     except (ValueError, TypeError) as error:
         raise ValueError(f"warmup_inputs must match the input signature {specs}: {error}") from None
-    request = predict_pb2.PredictRequest(
-        model_spec=model_pb2.ModelSpec(name=model_name or "model", signature_name=signature_name)
-    )
-    for spec, value in zip(flat_specs, flat_inputs):
-        request.inputs[spec.name].CopyFrom(tf.make_tensor_proto(np.asarray(value), dtype=spec.dtype))
-    log = prediction_log_pb2.PredictionLog(predict_log=prediction_log_pb2.PredictLog(request=request))
+    batch = int(np.asarray(flat_inputs[0]).shape[0]) if flat_inputs and np.ndim(flat_inputs[0]) else 1
+    requests = [(signature_name, {spec.name: (np.asarray(value), spec.dtype)
+                                  for spec, value in zip(flat_specs, flat_inputs)})]
+    if other_signatures:
+        loaded = tf.saved_model.load(export_dir)      # the signatures' input names, as serving sees them
+        for name in other_signatures:
+            named = loaded.signatures[name].structured_input_signature[1]
+            requests.append((name, {key: (np.zeros([batch if d is None and i == 0 else (d or 1)
+                                                    for i, d in enumerate(spec.shape.as_list())],
+                                                   spec.dtype.as_numpy_dtype), spec.dtype)
+                                    for key, spec in named.items()}))
     path = os.path.join(export_dir, WARMUP_FILE)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with tf.io.TFRecordWriter(path) as writer:
-        writer.write(log.SerializeToString())
+        for name, values in requests:
+            request = predict_pb2.PredictRequest(
+                model_spec=model_pb2.ModelSpec(name=model_name or "model", signature_name=name))
+            for key, (value, dtype) in values.items():
+                request.inputs[key].CopyFrom(tf.make_tensor_proto(value, dtype=dtype))
+            log = prediction_log_pb2.PredictionLog(predict_log=prediction_log_pb2.PredictLog(request=request))
+            writer.write(log.SerializeToString())
     return path
 
 
