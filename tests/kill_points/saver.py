@@ -81,6 +81,7 @@ def main() -> None:
         request = json.loads(line)
         pid = os.fork()
         if pid == 0:
+            os.dup2(2, 1)             # the child's prints go to stderr: stdout carries only the server's answers
             code = 0
             try:
                 _child(request)

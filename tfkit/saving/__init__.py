@@ -139,8 +139,9 @@ def export_model(
 ) -> str:
     """``model.export``: a SavedModel folder, or one ``.onnx`` / ``.tflite`` file checked against ``predict``.
 
-    ``format="tf_saved_model"`` takes :func:`export_saved_model`'s arguments
-    (``verify=True`` checks it against ``predict`` too; off by default);
+    ``format="tf_saved_model"`` takes :func:`export_saved_model`'s arguments;
+    every format is checked against ``predict`` on a seeded batch before it is
+    published (``verify=False`` skips the check);
     ``"onnx"`` takes ``opset_version``; ``"tflite"`` (or ``"litert"``) takes
     ``select_tf_ops`` and ``optimizations``; both take ``verify`` (default
     True) and ``overwrite`` (see ``tfkit.saving.export_formats``). In a
@@ -152,13 +153,15 @@ def export_model(
     from tfkit.saving import export_formats
 
     format = export_formats.check_format(format)
+    # In a multi-worker cluster predict sees each worker's share of a batch, so the check is off there.
+    kwargs.setdefault("verify", worker_files.cluster_task(_strategy(model))[0] is None)
     if format == "tf_saved_model":
         written = export_saved_model(model, filepath, input_signature=input_signature, **kwargs)
-        checked = kwargs.get("verify", False)
+        checked = kwargs["verify"]
     else:
         with worker_files.writing(filepath, _strategy(model)) as path:
             export_formats.export_file(model, path, format, input_signature=input_signature, **kwargs)
-        written, checked = os.fspath(filepath), kwargs.get("verify", True)
+        written, checked = os.fspath(filepath), kwargs["verify"]
     if verbose:
         print(f"Exported model '{model.name}' as {format} to {written}" + (" (agrees with predict)" if checked else ""))
     return written
