@@ -1,14 +1,16 @@
-"""A TensorFlow Serving client: REST (standard library only) and gRPC (``tensorflow-serving-api``).
+"""A minimal TensorFlow Serving client: REST (standard library only) and gRPC (optional).
 
-    payload = build_predict_request(instances=[[0.0] * 784])
-    predictions = predict("http://localhost:8501", "vae", payload)           # REST, port 8501
-    outputs = grpc_predict("localhost:8500", "vae", {"inputs": batch})       # gRPC, port 8500: {name: array}
+    predictions = predict("http://localhost:8501", "vae", build_predict_request(instances=[[0.0] * 784]))
+    outputs = grpc_predict("localhost:8500", "vae", {"inputs": np.zeros((1, 784), np.float32)})
     # CLI: python export/client.py --model vae --random 1x784 [--grpc localhost:8500]
 
-Row format (``{"instances": [...]}``) answers ``{"predictions": ...}``;
+REST: row format (``{"instances": [...]}``) answers ``{"predictions": ...}``;
 columnar format (``{"inputs": ...}``) answers ``{"outputs": ...}``; a failed
 request answers ``{"error": "..."}``, raised here as ``ServingError``.
-numpy is optional and only used by the CLI to read ``--inputs FILE.npy``.
+gRPC (``PredictionService.Predict`` and ``GetModelMetadata``) needs the
+optional ``tensorflow-serving-api`` package (tfkit's ``serving`` extra), which
+brings TensorFlow and grpcio; it is imported only when a gRPC function runs.
+numpy is optional for REST and only used by the CLI to read ``--inputs FILE.npy``.
 """
 
 from __future__ import annotations
@@ -24,12 +26,15 @@ from typing import Any, Sequence
 
 
 class ServingError(RuntimeError):
-    """TensorFlow Serving answered ``{"error": ...}`` (or a non-JSON failure)."""
+    """TensorFlow Serving answered an error: REST ``{"error": ...}`` (``status``: the HTTP
+    status) or a gRPC status (``code``: its name, e.g. ``"NOT_FOUND"``)."""
 
-    def __init__(self, message: str, status: int | None = None):
+    def __init__(self, message: str, status: int | None = None, code: str | None = None):
         self.message = message
         self.status = status
+        self.code = code
         prefix = f"HTTP {status}: " if status is not None else ""
+        prefix += f"gRPC {code}: " if code is not None else ""
         super().__init__(f"TensorFlow Serving error: {prefix}{message}")
 
 
@@ -98,8 +103,8 @@ def parse_predict_response(body: dict) -> Any:
     )
 
 
-def predict_url(url: str, model: str, version: int | None = None) -> str:
-    """``<url>/v1/models/<model>[/versions/<version>]:predict``."""
+def model_url(url: str, model: str, version: int | None = None) -> str:
+    """``<url>/v1/models/<model>[/versions/<version>]``."""
     if not model:
         raise ValueError("model name must be a non-empty string")
     path = f"/v1/models/{urllib.parse.quote(model, safe='')}"
@@ -107,28 +112,27 @@ def predict_url(url: str, model: str, version: int | None = None) -> str:
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise ValueError(f"version must be a non-negative integer, got {version!r}")
         path += f"/versions/{version}"
-    return url.rstrip("/") + path + ":predict"
+    return url.rstrip("/") + path
 
 
-def predict(
-    url: str,
-    model: str,
-    payload: dict,
-    version: int | None = None,
-    timeout: float = 10.0,
-) -> Any:
-    """POST ``payload`` to a model's ``:predict`` endpoint and return its predictions/outputs.
+def predict_url(url: str, model: str, version: int | None = None) -> str:
+    """``<url>/v1/models/<model>[/versions/<version>]:predict``."""
+    return model_url(url, model, version) + ":predict"
 
-    ``url`` is the server's base, e.g. ``http://localhost:8501``. Raises
-    ``ServingError`` when the server answers with an error and
-    ``ConnectionError`` when it cannot be reached.
-    """
-    endpoint = predict_url(url, model, version)
+
+def metadata_url(url: str, model: str, version: int | None = None) -> str:
+    """``<url>/v1/models/<model>[/versions/<version>]/metadata``."""
+    return model_url(url, model, version) + "/metadata"
+
+
+def _http_json(endpoint: str, payload: dict | None, timeout: float) -> Any:
+    """GET (``payload`` None) or POST JSON to ``endpoint``; the decoded answer, errors raised."""
+    data = None if payload is None else json.dumps(payload).encode("utf-8")
     request = urllib.request.Request(
         endpoint,
-        data=json.dumps(payload).encode("utf-8"),
-        headers={"Content-Type": "application/json"},
-        method="POST",
+        data=data,
+        headers={"Content-Type": "application/json"} if data is not None else {},
+        method="GET" if data is None else "POST",
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
@@ -150,117 +154,158 @@ def predict(
             "with its REST port published (docker run -p 8501:8501 ...)? See export/README.md."
         ) from exc
     try:
-        body = json.loads(raw)
+        return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{endpoint} answered with non-JSON content: {raw[:200]!r}") from exc
-    return parse_predict_response(body)
+
+
+def predict(
+    url: str,
+    model: str,
+    payload: dict,
+    version: int | None = None,
+    timeout: float = 10.0,
+) -> Any:
+    """POST ``payload`` to a model's ``:predict`` endpoint and return its predictions/outputs.
+
+    ``url`` is the server's base, e.g. ``http://localhost:8501``. Raises
+    ``ServingError`` when the server answers with an error and
+    ``ConnectionError`` when it cannot be reached.
+    """
+    return parse_predict_response(_http_json(predict_url(url, model, version), payload, timeout))
 
 
 def model_metadata(url: str, model: str, version: int | None = None, timeout: float = 10.0) -> dict:
-    """``GET <url>/v1/models/<model>[/versions/<v>]/metadata``: the JSON form of ``GetModelMetadataResponse``."""
-    endpoint = predict_url(url, model, version)[: -len(":predict")] + "/metadata"
-    try:
-        with urllib.request.urlopen(endpoint, timeout=timeout) as response:
-            return json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        raw = exc.read()
-        try:
-            message = json.loads(raw).get("error", "")
-        except (ValueError, AttributeError):
-            message = raw.decode("utf-8", "replace")
-        raise ServingError(message or str(exc.reason), status=exc.code) from None
-    except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-        raise ConnectionError(f"Could not reach TensorFlow Serving at {endpoint}: {getattr(exc, 'reason', exc)}") from exc
+    """GET a model's ``/metadata``: the JSON form of ``GetModelMetadataResponse``.
+
+    ``answer["metadata"]["signature_def"]["signature_def"]["serving_default"]["inputs"]``
+    maps each input name to its ``dtype`` (e.g. ``"DT_FLOAT"``) and ``tensor_shape``.
+    """
+    body = _http_json(metadata_url(url, model, version), None, timeout)
+    if isinstance(body, dict) and "error" in body:
+        raise ServingError(str(body["error"]))
+    return body
 
 
-# --- gRPC (needs tensorflow-serving-api, which brings grpcio and TensorFlow) ----------
+# --- gRPC (optional: tensorflow-serving-api) -----------------------------------
 
 
-def _grpc_modules() -> Any:
+def _grpc_apis() -> Any:
+    """``(grpc, tf, predict_pb2, get_model_metadata_pb2, prediction_service_pb2_grpc)``, imported now."""
     try:
         import grpc
         import tensorflow as tf
         from tensorflow_serving.apis import get_model_metadata_pb2, predict_pb2, prediction_service_pb2_grpc
     except ImportError as exc:
         raise ImportError(
-            "gRPC calls need the tensorflow-serving-api package: pip install tensorflow-serving-api "
-            "(or pip install -e '.[serving]'); REST calls need nothing."
+            f"gRPC calls need the optional package tensorflow-serving-api ({exc}): "
+            "pip install 'tensorflow-serving-api>=2.21,<2.22' (tfkit's 'serving' extra), "
+            "or use the REST functions, which need only the standard library."
         ) from exc
     return grpc, tf, predict_pb2, get_model_metadata_pb2, prediction_service_pb2_grpc
 
 
-def _grpc_call(target: str, method: str, request: Any, timeout: float) -> Any:
-    grpc, _, _, _, services = _grpc_modules()
+def _model_spec(spec: Any, model_name: str, version: int | None, signature_name: str | None) -> None:
+    if not model_name:
+        raise ValueError("model name must be a non-empty string")
+    spec.name = model_name
+    if version is not None:
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise ValueError(f"version must be a non-negative integer, got {version!r}")
+        spec.version.value = version
+    if signature_name is not None:
+        spec.signature_name = signature_name
+
+
+def _grpc_call(grpc: Any, target: str, method: str, request: Any, timeout: float) -> Any:
+    """One unary ``PredictionService`` call on a fresh channel; gRPC errors become ours."""
+    _, _, _, _, service = _grpc_apis()
     with grpc.insecure_channel(target) as channel:
-        stub = services.PredictionServiceStub(channel)
+        stub = service.PredictionServiceStub(channel)
         try:
             return getattr(stub, method)(request, timeout=timeout)
         except grpc.RpcError as exc:
             code = exc.code()
             if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
                 raise ConnectionError(
-                    f"Could not reach TensorFlow Serving's gRPC port at {target}: {exc.details()}. Is the server "
-                    "running with port 8500 published (docker run -p 8500:8500 ...)? See export/README.md."
+                    f"Could not reach TensorFlow Serving over gRPC at {target} ({code.name}: {exc.details()}). "
+                    "Is the server running with its gRPC port published (docker run -p 8500:8500 ...)? "
+                    "See export/README.md."
                 ) from None
-            raise ServingError(f"{code.name}: {exc.details()}") from None
+            raise ServingError(exc.details() or code.name, code=code.name) from None
+
+
+def grpc_model_metadata(target: str, model_name: str, version: int | None = None, timeout: float = 10.0) -> dict:
+    """``PredictionService.GetModelMetadata`` over gRPC, as the same dict that REST's ``/metadata`` answers.
+
+    ``target`` is ``host:port`` of the gRPC port (8500 by default in TF Serving's
+    image). The ``signature_def`` metadata (a packed ``SignatureDefMap``) is
+    unpacked, so ``answer["metadata"]["signature_def"]["signature_def"]`` maps
+    signature names to their inputs and outputs.
+    """
+    grpc, _, _, metadata_pb2, _ = _grpc_apis()
+    from google.protobuf import json_format
+
+    request = metadata_pb2.GetModelMetadataRequest(metadata_field=["signature_def"])
+    _model_spec(request.model_spec, model_name, version, None)
+    response = _grpc_call(grpc, target, "GetModelMetadata", request, timeout)
+    signatures = metadata_pb2.SignatureDefMap()
+    if not response.metadata["signature_def"].Unpack(signatures):
+        raise ValueError(f"{target} answered signature_def metadata of type {response.metadata['signature_def'].type_url}")
+    as_dict = {"always_print_fields_with_no_presence": True, "preserving_proto_field_name": True}  # as REST prints
+    answer = {"model_spec": json_format.MessageToDict(response.model_spec, **as_dict)}
+    answer["metadata"] = {"signature_def": json_format.MessageToDict(signatures, **as_dict)}
+    return answer
 
 
 def grpc_predict(
     target: str,
-    model: str,
-    inputs: dict,
+    model_name: str,
+    inputs: Any,
     signature_name: str = "serving_default",
     version: int | None = None,
     timeout: float = 10.0,
+    output_filter: Sequence[str] | None = None,
 ) -> dict:
-    """``PredictionService/Predict`` at ``target`` (``host:8500``): ``{output name: numpy array}``.
+    """``PredictionService.Predict`` over gRPC: ``{output name: numpy array}``.
 
-    ``inputs`` maps the signature's input names to arrays (anything numpy can
-    read); each is sent as a ``TensorProto`` of the array's own dtype.
+    ``inputs`` is ``{input name: array-like}``; a single array is sent under the
+    signature's only input name (looked up with ``grpc_model_metadata``). Each
+    value is converted with ``tf.make_tensor_proto`` in the dtype the signature
+    declares when the name is known, and the answer's ``TensorProto``s come back
+    through ``tf.make_ndarray``.
     """
-    if not isinstance(inputs, dict) or not inputs:
-        raise ValueError("grpc_predict expects inputs={input_name: array, ...} (names as the signature gives them)")
-    _, tf, predict_pb2, _, _ = _grpc_modules()
+    grpc, tf, predict_pb2, _, _ = _grpc_apis()
+    from tensorflow.core.framework import types_pb2
+
+    signature = None
+    if not isinstance(inputs, dict) or not all(isinstance(name, str) for name in inputs):
+        signature = _signature(target, model_name, signature_name, version, timeout)
+        names = sorted(signature.get("inputs", {}))
+        if len(names) != 1:
+            raise ValueError(
+                f"signature {signature_name!r} of {model_name!r} takes inputs {names}: "
+                "pass inputs={name: array, ...}"
+            )
+        inputs = {names[0]: inputs}
     request = predict_pb2.PredictRequest()
-    request.model_spec.name = model
-    request.model_spec.signature_name = signature_name
-    if version is not None:
-        request.model_spec.version.value = int(version)
+    _model_spec(request.model_spec, model_name, version, signature_name)
+    declared = (signature or {}).get("inputs", {})
     for name, value in inputs.items():
-        request.inputs[name].CopyFrom(tf.make_tensor_proto(value))
-    response = _grpc_call(target, "Predict", request, timeout)
+        dtype = declared.get(name, {}).get("dtype")  # "DT_FLOAT": a tensorflow.DataType enum name
+        dtype = tf.as_dtype(types_pb2.DataType.Value(dtype)) if dtype else None
+        request.inputs[name].CopyFrom(tf.make_tensor_proto(value, dtype=dtype))
+    request.output_filter.extend(output_filter or [])
+    response = _grpc_call(grpc, target, "Predict", request, timeout)
     return {name: tf.make_ndarray(proto) for name, proto in response.outputs.items()}
 
 
-def grpc_model_metadata(target: str, model: str, version: int | None = None, timeout: float = 10.0) -> dict:
-    """``PredictionService/GetModelMetadata``: the model spec and each signature's inputs and outputs.
-
-    Returns ``{"model_spec": {"name", "version", ...}, "signature_def": {signature: {"inputs": {name:
-    {"dtype", "shape"}}, "outputs": {...}, "method_name"}}}``, with shapes as lists (-1 for any size).
-    """
-    _, tf, _, metadata_pb2, _ = _grpc_modules()
-    request = metadata_pb2.GetModelMetadataRequest()
-    request.model_spec.name = model
-    if version is not None:
-        request.model_spec.version.value = int(version)
-    request.metadata_field.append("signature_def")
-    response = _grpc_call(target, "GetModelMetadata", request, timeout)
-    signatures = metadata_pb2.SignatureDefMap()
-    if not response.metadata["signature_def"].Unpack(signatures):
-        raise ServingError("GetModelMetadata answered without a SignatureDefMap")
-
-    def tensors(mapping: Any) -> dict:
-        return {name: {"dtype": tf.dtypes.as_dtype(info.dtype).name,
-                       "shape": [d.size for d in info.tensor_shape.dim]} for name, info in mapping.items()}
-
-    spec = response.model_spec
-    return {
-        "model_spec": {"name": spec.name, "version": spec.version.value if spec.HasField("version") else None,
-                       "signature_name": spec.signature_name},
-        "signature_def": {name: {"inputs": tensors(sig.inputs), "outputs": tensors(sig.outputs),
-                                 "method_name": sig.method_name}
-                          for name, sig in signatures.signature_def.items()},
-    }
+def _signature(target: str, model_name: str, signature_name: str, version: int | None, timeout: float) -> dict:
+    signatures = grpc_model_metadata(target, model_name, version, timeout)["metadata"]["signature_def"]
+    signatures = signatures.get("signature_def", {})
+    if signature_name not in signatures:
+        raise ServingError(f'Serving signature key "{signature_name}" not found; the model has {sorted(signatures)}')
+    return signatures[signature_name]
 
 
 # --- command line --------------------------------------------------------------
@@ -324,27 +369,45 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed for --random")
     parser.add_argument("--columnar", action="store_true", help='send {"inputs": ...}')
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds")
-    parser.add_argument("--grpc", metavar="HOST:PORT", default=None,
-                        help="use gRPC at HOST:PORT (e.g. localhost:8500) instead of REST; needs tensorflow-serving-api")
-    parser.add_argument("--input-name", default="inputs", help="the signature's input name, for --grpc")
+    parser.add_argument(
+        "--grpc", metavar="HOST:PORT", default=None,
+        help="call PredictionService over gRPC at HOST:PORT (e.g. localhost:8500) instead of REST; "
+        "needs tensorflow-serving-api",
+    )
+    parser.add_argument("--metadata", action="store_true", help="print the model's metadata (signatures) instead")
     return parser
+
+
+def _grpc_main(args: argparse.Namespace, batch: Any) -> Any:
+    if args.metadata:
+        return grpc_model_metadata(args.grpc, args.model, version=args.version, timeout=args.timeout)
+    outputs = grpc_predict(
+        args.grpc, args.model, batch, signature_name=args.signature_name or "serving_default",
+        version=args.version, timeout=args.timeout,
+    )
+    return {name: value.tolist() for name, value in outputs.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.metadata and args.grpc is None:
+        url = f"http://{args.host}:{args.port}"
+        try:
+            print(json.dumps(model_metadata(url, args.model, version=args.version, timeout=args.timeout)))
+        except (ServingError, ConnectionError, ValueError) as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        return 0
     if args.inputs:
         batch = read_inputs(args.inputs)
     else:
         batch = random_tensor(args.random or (1, 784), seed=args.seed)
-    if args.grpc:
+    if args.grpc is not None:
         try:
-            outputs = grpc_predict(args.grpc, args.model, {args.input_name: batch},
-                                   signature_name=args.signature_name or "serving_default",
-                                   version=args.version, timeout=args.timeout)
+            print(json.dumps(_grpc_main(args, batch)))
         except (ServingError, ConnectionError, ValueError, ImportError) as exc:
             print(exc, file=sys.stderr)
             return 1
-        print(json.dumps({name: value.tolist() for name, value in outputs.items()}))
         return 0
     if args.columnar:
         payload = build_predict_request(inputs=batch, signature_name=args.signature_name)

@@ -193,3 +193,23 @@ def test_cli_reads_npy_inputs(tmp_path):
     json_path = tmp_path / "batch.json"
     json_path.write_text("[[0.5, 1.5]]")
     assert client.read_inputs(str(json_path)) == [[0.5, 1.5]]
+
+
+# --- gRPC is optional --------------------------------------------------------------------
+
+
+def test_rest_client_imports_no_grpc_and_grpc_calls_name_the_missing_package(monkeypatch):
+    import subprocess
+    import sys
+
+    probe = (f"import importlib.util, sys; s = importlib.util.spec_from_file_location('c', {str(CLIENT_PATH)!r}); "
+             "m = importlib.util.module_from_spec(s); s.loader.exec_module(m); "
+             "print(sorted(n for n in sys.modules if n.split('.')[0] in ('grpc', 'tensorflow', 'numpy')))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
+    for name in ["tensorflow_serving", *[m for m in sys.modules if m.startswith("tensorflow_serving.")]]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if tensorflow-serving-api were not installed
+    with pytest.raises(ImportError, match="tensorflow-serving-api"):
+        client.grpc_predict("localhost:8500", "vae", {"inputs": [[0.0]]})
+    with pytest.raises(ImportError, match="tensorflow-serving-api"):
+        client.grpc_model_metadata("localhost:8500", "vae")
