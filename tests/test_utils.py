@@ -85,10 +85,13 @@ def test_py_dataset_feeds_fit_evaluate_and_predict():
     history = model.fit(data, epochs=3, verbose=0)
     assert len(history.history["loss"]) == 3
     assert data.epochs_ended == 3 and data.requested[1:] == [0, 1, 2] * 3   # [0] first: the batch signature
-    loss = model.evaluate(Batches(x, y, 8), verbose=0)
+    evaluated = Batches(x, y, 8)
+    loss = model.evaluate(evaluated, verbose=0)
     np.testing.assert_allclose(loss, np.mean((model.predict(x, verbose=0) - y) ** 2), rtol=1e-4)
-    predictions = model.predict(Batches(x, y, 8), verbose=0)
+    predicted = Batches(x, y, 8)
+    predictions = model.predict(predicted, verbose=0)
     assert predictions.shape == (20, 1)
+    assert evaluated.epochs_ended == 1 and predicted.epochs_ended == 1   # once per pass, as Keras calls it
     with pytest.raises(ValueError, match="do not pass y"):
         model.fit(data, y, verbose=0)
 

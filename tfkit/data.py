@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import types
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 import tensorflow as tf
@@ -60,11 +60,18 @@ class ArrayData:
 class DatasetData:
     """A batched ``tf.data.Dataset`` (datasets and generators end up here)."""
 
-    def __init__(self, dataset: tf.data.Dataset, steps_per_epoch: int | None = None) -> None:
+    def __init__(self, dataset: tf.data.Dataset, steps_per_epoch: int | None = None,
+                 on_epoch_end: Callable[[], None] | None = None) -> None:
         self.dataset = dataset
         cardinality = int(dataset.cardinality())
         self.steps_per_epoch = steps_per_epoch or (cardinality if cardinality >= 0 else None)
         self.batch_size = None
+        self._on_epoch_end = on_epoch_end
+
+    def end_epoch(self) -> None:
+        """Tell the source an epoch is over (a ``PyDataset``'s ``on_epoch_end``)."""
+        if self._on_epoch_end is not None:
+            self._on_epoch_end()
 
     def as_dataset(self) -> tf.data.Dataset:
         return self.dataset
@@ -96,7 +103,7 @@ def adapt(
         dataset, batches = as_dataset(x)
         if class_weight:
             dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
-        return DatasetData(dataset, steps_per_epoch)
+        return DatasetData(dataset, steps_per_epoch, on_epoch_end=x.on_epoch_end)
     if _is_dataset_creator(x):
         return DatasetData(_created_dataset(x, y, sample_weight, class_weight, steps_per_epoch), steps_per_epoch)
     if isinstance(x, tf.data.Dataset) or _is_generator(x):

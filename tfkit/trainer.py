@@ -335,10 +335,13 @@ class Trainer:
         planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks(mode), quiet=verbose == 0,
                                seconds_per_step=self._seconds_per_step.get((mode, data.batch_size)))
         try:
-            return self._run_planned_epoch(mode, data, cbs, steps_limit, iterator, planner)
+            logs = self._run_planned_epoch(mode, data, cbs, steps_limit, iterator, planner)
         finally:
             if planner.seconds_per_step is not None:
                 self._seconds_per_step[(mode, data.batch_size)] = planner.seconds_per_step
+        if isinstance(data, data_module.DatasetData):
+            data.end_epoch()   # a PyDataset's on_epoch_end: once per epoch, as Keras calls it
+        return logs
 
     def _run_planned_epoch(self, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any,
                            planner: ChunkPlanner) -> dict:
@@ -541,6 +544,8 @@ class Trainer:
                 out = fn((x_only,))
                 pieces.append(tf.nest.map_structure(lambda t: np.asarray(t), out))
                 cbs.on_predict_batch_end(step, {"outputs": pieces[-1]})
+            if isinstance(data, data_module.DatasetData):
+                data.end_epoch()
         cbs.on_predict_end()
         if planner.seconds_per_step is not None:
             self._seconds_per_step[key] = planner.seconds_per_step

@@ -57,7 +57,12 @@ Sequence = PyDataset   # tf-keras's older name
 
 
 def as_dataset(source: PyDataset) -> tuple[tf.data.Dataset, int]:
-    """``(tf.data.Dataset, batches per epoch)``: each pass reads ``source[0..len-1]`` then calls ``on_epoch_end``."""
+    """``(tf.data.Dataset, batches per epoch)``: each pass reads ``source[0..len-1]``.
+
+    ``source.on_epoch_end()`` is not called from the pass: the trainer calls it when an
+    epoch ends (``DatasetData.end_epoch``), so it runs exactly once per epoch even when
+    the epoch stops before the generator is exhausted.
+    """
     count = len(source)
     if not isinstance(count, int) or count <= 0:
         raise ValueError(f"{type(source).__name__}.__len__() must return a positive int, got {count!r}")
@@ -76,7 +81,6 @@ def as_dataset(source: PyDataset) -> tuple[tf.data.Dataset, int]:
             batch = _as_tuple(source[index])
             yield tf.nest.map_structure(lambda v, s: np.asarray(v).astype(s.dtype.as_numpy_dtype, copy=False),
                                         batch, signature)
-        source.on_epoch_end()
 
     dataset = tf.data.Dataset.from_generator(one_pass, output_signature=signature)
     return dataset.apply(tf.data.experimental.assert_cardinality(count)), count
