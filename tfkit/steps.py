@@ -107,44 +107,37 @@ class StepLoops:
         self._cache[key] = fn
         return fn
 
-    def array_predict_loop(self, batch_size: int) -> Callable:
-        """``fn(x, start, count)`` -> predictions of ``count`` batches, concatenated."""
-        key = ("array_predict", batch_size)
+    def array_predict_loop(self, batch_size: int, x: Any) -> Callable:
+        """``fn(x, start, count)`` -> predictions of ``count`` batches, concatenated.
+
+        The predict step is traced once, on its own (which also gives the output
+        dtypes the loop's TensorArrays need), and the loop calls that trace:
+        a subclassed model's forward pass is traced once per ``predict``, not twice.
+        """
+        x_spec = tf.nest.map_structure(lambda t: tf.TensorSpec((None, *t.shape[1:]), t.dtype), x)
+        key = ("array_predict", batch_size, repr(x_spec))
         if key in self._cache:
             return self._cache[key]
         step = self._step("predict")
-        custom = self._overridden("predict")
-
-        def batch_at(x: Any, index: Any) -> Any:
-            begin = index * batch_size
-            return pack_x_y_sample_weight(tf.nest.map_structure(lambda t: t[begin:begin + batch_size], x))
+        traced = step if isinstance(step, tf.types.experimental.GenericFunction) else tf.function(step)
+        step_fn = traced.get_concrete_function(pack_x_y_sample_weight(x_spec))
+        self.model._clear_losses()   # add_loss values of the trace belong to its graph only
+        out_structure = step_fn.structured_outputs
+        dtypes = [t.dtype for t in tf.nest.flatten(out_structure)]
 
         def loop(x, start, count):
-            specs = None if custom else self.model.symbolic_call(
-                tf.nest.map_structure(lambda t: tf.TensorSpec((None, *t.shape[1:]), t.dtype), x))
-            if specs is not None and all(s.dtype != tf.string for s in tf.nest.flatten(specs)):
-                # The output dtypes are known: the step is traced once, inside the loop.
-                arrays = [tf.TensorArray(s.dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None))
-                          for s in tf.nest.flatten(specs)]
-                for i in tf.range(count):
-                    outs = tf.nest.flatten(step(batch_at(x, start + i)))
-                    arrays = [a.write(i, tf.cast(o, a.dtype)) for a, o in zip(arrays, outs)]
-                return tf.nest.pack_sequence_as(specs, [a.concat() for a in arrays])
-            first = tf.nest.map_structure(lambda t: t[start * batch_size:(start + 1) * batch_size], x)
-            first_out = step(pack_x_y_sample_weight(first))
-            flat_first = tf.nest.flatten(first_out)
-            arrays = [
-                tf.TensorArray(t.dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None)).write(0, t)
-                for t in flat_first
-            ]
-            for i in tf.range(1, count):
+            def body(i, *arrays):
                 begin = (start + i) * batch_size
                 batch = tf.nest.map_structure(lambda t: t[begin:begin + batch_size], x)
-                outs = tf.nest.flatten(step(pack_x_y_sample_weight(batch)))
-                arrays = [a.write(i, o) for a, o in zip(arrays, outs)]
-            return tf.nest.pack_sequence_as(first_out, [a.concat() for a in arrays])
+                outs = tf.nest.flatten(step_fn(pack_x_y_sample_weight(batch)))
+                return (i + 1, *[a.write(i, o) for a, o in zip(arrays, outs)])
 
-        fn = tf.function(loop, reduce_retracing=True)
+            arrays = [tf.TensorArray(dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None))
+                      for dtype in dtypes]
+            _, *arrays = tf.while_loop(lambda i, *_: i < count, body, (tf.constant(0), *arrays))
+            return tf.nest.pack_sequence_as(out_structure, [a.concat() for a in arrays])
+
+        fn = tf.function(loop, autograph=False, reduce_retracing=True)
         self._cache[key] = fn
         return fn
 

@@ -27,6 +27,7 @@ from tfkit import optimizers as optimizers_module
 from tfkit import distribute as distribute_module
 from tfkit.compile_utils import CompileLoss, CompileMetrics
 from tfkit.metrics import Mean
+from tfkit.prediction_buffer import PredictionBuffer
 from tfkit.steps import StepLoops
 
 _TARGET_CHUNK_SECONDS = 0.1
@@ -513,25 +514,28 @@ class Trainer:
         key = ("predict", getattr(data, "batch_size", None))
         planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks("predict"), quiet=verbose == 0,
                                seconds_per_step=self._seconds_per_step.get(key))   # no ramp-up the second time
-        pieces: list[Any] = []
         if isinstance(data, data_module.ArrayData) and strategy is None and not self.run_eagerly:
             total = min(steps or data.steps_per_epoch, data.steps_per_epoch)
             x_tensors, _, _ = data_module.unpack_x_y_sample_weight(data.tensors)
+            rows_total = min(data.num_samples, total * data.batch_size)
+            outputs = PredictionBuffer(rows_total)
             step = 0
             while step < total:
                 count = planner.next(total - step)
                 if planner.per_batch:
                     cbs.on_predict_batch_begin(step)
                 out, seconds = self._timed(
-                    lambda: loops().array_predict_loop(data.batch_size)(
+                    lambda: loops().array_predict_loop(data.batch_size, x_tensors)(
                         x_tensors, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
                     )
                 )
                 planner.record(count, seconds)
-                pieces.append(tf.nest.map_structure(lambda t: t.numpy(), out))
+                rows = min(count * data.batch_size, rows_total - step * data.batch_size)
+                chunk = outputs.add(out, rows)
                 step += count
-                cbs.on_predict_batch_end(step - 1, {"outputs": pieces[-1]})
+                cbs.on_predict_batch_end(step - 1, {"outputs": chunk})
         else:
+            outputs = PredictionBuffer(None)
             dataset = data.as_dataset()
             if strategy is not None:
                 dataset = strategy.experimental_distribute_dataset(dataset)
@@ -541,17 +545,14 @@ class Trainer:
                     break
                 cbs.on_predict_batch_begin(step)
                 x_only, _, _ = data_module.unpack_x_y_sample_weight(batch)
-                out = fn((x_only,))
-                pieces.append(tf.nest.map_structure(lambda t: np.asarray(t), out))
-                cbs.on_predict_batch_end(step, {"outputs": pieces[-1]})
+                chunk = outputs.add(fn((x_only,)))
+                cbs.on_predict_batch_end(step, {"outputs": chunk})
             if isinstance(data, data_module.DatasetData):
                 data.end_epoch()
         cbs.on_predict_end()
         if planner.seconds_per_step is not None:
             self._seconds_per_step[key] = planner.seconds_per_step
-        if not pieces:
-            raise ValueError("predict got no data: the input is empty")
-        return tf.nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *pieces)
+        return outputs.result()
 
     # -------------------------------------------------------- single batches
 
