@@ -239,6 +239,7 @@ class Layer(tf.Module):
                 constraint=constraint,
                 aggregation=variable_options.aggregation(aggregation),
                 synchronization=variable_options.synchronization(synchronization),
+                **variable_options.EAGER_CREATION,
             )
         variable._tfkit_name = name or "variable"
         variable._tfkit_autocast = bool(autocast)   # False: call() sees it in its own dtype under mixed precision

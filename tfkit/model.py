@@ -75,6 +75,12 @@ class Model(Layer):
                 return layer
         raise ValueError(f"No layer named {name!r} in model '{self.name}'; layers: {[l.name for l in layers]}")
 
+    def _build_from_call(self, first: Any, args: tuple, kwargs: dict) -> None:
+        super()._build_from_call(first, args, kwargs)
+        if not tf.executing_eagerly():
+            # Built inside a compiled step (fit's first chunk): that step's batch size is not the model's.
+            self._st.build_shapes = _free_batch(self._st.build_shapes)
+
     def build(self, input_shape: Any) -> None:
         """Create the weights by tracing a call on inputs of ``input_shape`` (batch may be None)."""
         from tfkit import call_context
@@ -307,11 +313,11 @@ class Model(Layer):
     def train_step(self, data: Any) -> dict[str, Any]:
         """One optimization step on a batch; override to customize ``fit``."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        weights = self.trainable_weights
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
             scaled = self.optimizer.scale_loss(loss)   # loss scaling (mixed_float16, loss_scale_factor); else loss
+        weights = self.trainable_weights   # read after the call: a model may build itself in this first step
         self._track_loss(loss, x)
         grads = tape.gradient(scaled, weights)
         self.optimizer.apply(grads, weights)
@@ -522,3 +528,14 @@ def _format_logs(logs: dict, return_dict: bool) -> Any:
         return logs
     values = list(logs.values())
     return values[0] if len(values) == 1 else values
+
+
+def _free_batch(shapes: Any) -> Any:
+    """``shapes`` (a shape tuple, or lists/dicts of them) with each leading dimension set to None."""
+    if isinstance(shapes, tuple) and all(d is None or isinstance(d, int) for d in shapes):
+        return (None, *shapes[1:]) if shapes else shapes
+    if isinstance(shapes, dict):
+        return {key: _free_batch(value) for key, value in shapes.items()}
+    if isinstance(shapes, (list, tuple)):
+        return type(shapes)(_free_batch(value) for value in shapes)
+    return shapes

@@ -20,6 +20,18 @@ import tensorflow as tf
 from tfkit.data import pack_x_y_sample_weight
 
 
+def compiled(fn: Callable, **options: Any) -> Any:
+    """``tf.function(fn, **options)`` without TensorFlow's "frequent retracing" warning.
+
+    Every model gets its own loop functions, each traced once per input signature. TensorFlow
+    counts traces per source function, so a script that builds several models (a transfer-learning
+    guide, a test suite) would be told that it retraces too often, which it does not.
+    """
+    function = tf.function(fn, **options)
+    function._omit_frequent_tracing_warning = True   # TensorFlow's own switch; without it, only a warning
+    return function
+
+
 class StepLoops:
     """Builds and caches the compiled loop functions of one model."""
 
@@ -35,7 +47,7 @@ class StepLoops:
         model = self.model
         step = {"train": model.train_step, "test": model.test_step, "predict": model.predict_step}[mode]
         if self.jit_compile:
-            step = tf.function(step, jit_compile=True, reduce_retracing=True)
+            step = compiled(step, jit_compile=True, reduce_retracing=True)
         return step
 
     def _overridden(self, mode: str) -> bool:
@@ -52,7 +64,7 @@ class StepLoops:
     def _initial_logs(self, mode: str, batch_spec: Any) -> Any:
         """Zeros shaped like a custom step's logs, found by tracing it once (never run)."""
         step = {"train": self.model.train_step, "test": self.model.test_step}[mode]
-        concrete = tf.function(step).get_concrete_function(batch_spec)
+        concrete = compiled(step).get_concrete_function(batch_spec)
         structure = concrete.structured_outputs
         specs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), structure)
         for spec in tf.nest.flatten(specs):
@@ -102,7 +114,7 @@ class StepLoops:
             def loop(tensors, order, first_row, count):
                 return step(cut(tensors, order, first_row, 0))
 
-        fn = tf.function(loop, reduce_retracing=True)
+        fn = compiled(loop, reduce_retracing=True)
         fn.max_count = 1 if custom and log_specs is None else None
         self._cache[key] = fn
         return fn
@@ -119,7 +131,7 @@ class StepLoops:
         if key in self._cache:
             return self._cache[key]
         step = self._step("predict")
-        traced = step if isinstance(step, tf.types.experimental.GenericFunction) else tf.function(step)
+        traced = step if isinstance(step, tf.types.experimental.GenericFunction) else compiled(step)
         step_fn = traced.get_concrete_function(pack_x_y_sample_weight(x_spec))
         self.model._clear_losses()   # add_loss values of the trace belong to its graph only
         out_structure = step_fn.structured_outputs
@@ -137,7 +149,7 @@ class StepLoops:
             _, *arrays = tf.while_loop(lambda i, *_: i < count, body, (tf.constant(0), *arrays))
             return tf.nest.pack_sequence_as(out_structure, [a.concat() for a in arrays])
 
-        fn = tf.function(loop, autograph=False, reduce_retracing=True)
+        fn = compiled(loop, autograph=False, reduce_retracing=True)
         self._cache[key] = fn
         return fn
 
@@ -170,7 +182,7 @@ class StepLoops:
                 logs = self._metric_logs()
             return done, logs
 
-        fn = tf.function(loop)
+        fn = compiled(loop)
         self._cache[key] = fn
         return fn
 
@@ -189,6 +201,6 @@ class StepLoops:
                 )
             return out
 
-        fn = tf.function(run, reduce_retracing=True)
+        fn = compiled(run, reduce_retracing=True)
         self._cache[key] = fn
         return fn

@@ -183,6 +183,12 @@ class Trainer:
             return                      # predict needs no metric or optimizer state: nothing to trace
         spec = data.element_spec()
         x_spec, y_spec, _ = data_module.unpack_x_y_sample_weight(spec)
+        metrics_need_outputs = self.compile_metrics is not None and not self.compile_metrics.built
+        if self.strategy is None and not metrics_need_outputs:
+            # Nothing needs the outputs' specs: the model builds itself in the first compiled step (its
+            # variables under tf.init_scope) and the optimizer at its first apply. A separate symbolic
+            # trace of the forward pass would cost as much as a third of the first epoch.
+            return
         with self._scope():
             if not _defines_call(self.model):
                 # keras-io's VAE pattern: no call(), a train_step that calls sublayers. Their weights
@@ -199,6 +205,8 @@ class Trainer:
         if self._loops is not None and self._loops_checked:
             return self._loops  # walking the layer tree costs ~1 ms: not once per compiled call
         key = tuple(id(v) for v in self.model.trainable_weights)
+        if self._loops is not None and not self._loops_key:
+            self._loops_key = key   # the model built itself inside the first compiled step: same loops
         if self._loops is None or key != self._loops_key:
             if self._loops is not None and self._loops_key and self.optimizer is not None \
                     and getattr(self.optimizer, "built", False):

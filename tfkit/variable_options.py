@@ -11,6 +11,13 @@ from typing import Any
 
 import tensorflow as tf
 
+# tfkit creates every variable eagerly (under ``tf.init_scope``), also when a layer, an optimizer or a
+# metric builds itself inside a ``tf.function``. A ``tf.function`` that sees variables created during
+# its first trace traces everything a second time to check that no more appear; eager variables need
+# no such check, so tfkit tells it not to lift (and count) them. The first epoch of a model that
+# builds in its first compiled step then costs one trace, not two.
+EAGER_CREATION: dict[str, Any] = {"experimental_enable_variable_lifting": False}
+
 
 def dtype_name(dtype: Any) -> str:
     if dtype is None:

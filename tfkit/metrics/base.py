@@ -22,6 +22,7 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfkit import variable_options
 from tfkit.losses.loss import dtype_name, skip_autograph, to_snake_case
 from tfkit.saving import registry
 
@@ -128,6 +129,7 @@ class Metric(tf.Module):
                 name=_module_name(name or "variable"),
                 synchronization=tf.VariableSynchronization.ON_READ,
                 aggregation=tf.VariableAggregation.SUM,
+                **variable_options.EAGER_CREATION,
             )
         self._metric_variables.append(variable)
         self._initial_values.append(initial)

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit import variable_options
 from tfkit.optimizers import schedules as schedules_module
 from tfkit.saving import registry
 
@@ -208,7 +209,8 @@ class Optimizer(tf.Module):
                 if colocate_with is not None:
                     stack.enter_context(strategy.extended.colocate_vars_with(colocate_with))
             return tf.Variable(
-                initial_value, trainable=False, dtype=dtype, name=name, aggregation=aggregation
+                initial_value, trainable=False, dtype=dtype, name=name, aggregation=aggregation,
+                **variable_options.EAGER_CREATION,
             )
 
     def add_variable(
