@@ -382,3 +382,19 @@ def test_a_saved_quick_run_only_prints_and_old_paths_are_scrubbed(bench, tmp_pat
     assert "/work/" not in captured.out and "wrote" not in captured.err
     with pytest.raises(SystemExit, match="does not go to docs/PERFORMANCE.md"):
         bench.cli.main(["--from-json", str(saved), "--out", "docs/PERFORMANCE.md"])
+
+
+def test_the_tfkit_commit_is_read_from_a_checkout_or_a_worktree(bench, tmp_path):
+    main, worktree = tmp_path / "main", tmp_path / "wt"
+    (main / ".git" / "refs" / "heads").mkdir(parents=True)
+    (main / ".git" / "HEAD").write_text("ref: refs/heads/trunk\n")
+    (main / ".git" / "refs" / "heads" / "trunk").write_text("a" * 40 + "\n")
+    (main / ".git" / "packed-refs").write_text("# pack-refs\n" + "b" * 40 + " refs/heads/side\n")
+    assert bench.cli._git_commit(main) == "a" * 40
+    (main / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    (main / ".git" / "worktrees" / "wt" / "HEAD").write_text("ref: refs/heads/side\n")
+    (main / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\n")
+    worktree.mkdir()
+    (worktree / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'wt'}\n")
+    assert bench.cli._git_commit(worktree) == "b" * 40
+    assert bench.cli._git_commit(tmp_path / "nowhere") is None

@@ -158,14 +158,32 @@ def _tfkit_version(repo_root: pathlib.Path) -> str:
         return "unknown"
     match = re.search(r'__version__\s*=\s*"([^"]+)"', text)
     version = match.group(1) if match else "unknown"
-    head = repo_root / ".git" / "HEAD"
-    try:  # read the commit from the files, without running git
-        ref = head.read_text().strip()
-        if ref.startswith("ref: "):
-            ref = (repo_root / ".git" / ref[5:]).read_text().strip()
-        return f"{version} (commit {ref[:10]})"
-    except OSError:
-        return version
+    commit = _git_commit(repo_root)
+    return f"{version} (commit {commit[:10]})" if commit else version
+
+
+def _git_commit(repo_root: pathlib.Path) -> str | None:
+    """HEAD's commit read from the files, without running git (a checkout or a worktree)."""
+    try:
+        git_dir = repo_root / ".git"
+        if git_dir.is_file():  # a worktree: ".git" holds "gitdir: <path>"
+            git_dir = (repo_root / git_dir.read_text().split(":", 1)[1].strip()).resolve()
+        common = git_dir
+        if (git_dir / "commondir").is_file():
+            common = (git_dir / (git_dir / "commondir").read_text().strip()).resolve()
+        head = (git_dir / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head
+        ref = head[5:]
+        for base in (git_dir, common):
+            if (base / ref).is_file():
+                return (base / ref).read_text().strip()
+        for line in (common / "packed-refs").read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split()[0]
+    except (OSError, IndexError):
+        pass
+    return None
 
 
 def _load() -> str:
