@@ -23,28 +23,57 @@ def bench(monkeypatch):
     return type("Bench", (), modules)
 
 
-def record(case, runner, repeat=1, status="ok", reason=None, metrics=None, missing=None):
+def record(case, runner, repeat=1, status="ok", reason=None, metrics=None, missing=None, info=None):
     return {"repeat": repeat, "job": {"case": case, "runner": runner},
             "result": {"status": status, "reason": reason, "metrics": metrics or {},
-                       "missing": missing or {}, "info": {}}}
+                       "missing": missing or {}, "info": info or {}}}
 
 
 # ------------------------------------------------------------------ arguments
 
-def test_defaults_run_everything_three_times(bench):
+def test_defaults_run_everything_five_times_into_the_performance_file(bench):
     args = bench.cli.parse_args([])
-    assert args.repeats == 3
-    assert args.workloads == ["vae", "cnn", "lstm", "predict", "scaling"]
+    assert args.repeats == 5
+    assert args.workloads == ["vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
+                              "functional_multi_io", "predict", "scaling", "data_size", "memory"]
     assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf"]
-    assert args.epoch_counts == {"vae": 5, "cnn": 3, "lstm": 4, "scaling": 3}
+    assert args.epoch_counts == {"vae": 5, "vae_train_step": 5, "tfdata": 5, "cnn": 3, "lstm": 4,
+                                 "transformer": 3, "functional_multi_io": 4, "scaling": 3, "data_size": 3}
     assert args.out == "docs/PERFORMANCE.md"
 
 
-def test_quick_is_one_repeat_two_epochs_fewer_workloads(bench):
+def test_quick_is_one_repeat_two_epochs_fewer_workloads_and_only_prints(bench):
     args = bench.cli.parse_args(["--quick"])
     assert args.repeats == 1
     assert args.workloads == ["vae", "predict"]
     assert set(args.epoch_counts.values()) == {2}
+    assert args.out == "-"
+
+
+@pytest.mark.parametrize("argv, out", [
+    (["--workloads", "vae"], "-"),                      # a partial run prints
+    (["--peers", "tfkit,keras3"], "-"),
+    (["--repeats", "2"], "docs/PERFORMANCE.md"),        # every workload and peer: a full run
+    (["--quick", "--out", "quick.md"], "quick.md"),     # an explicit file is written
+])
+def test_only_a_full_run_writes_the_performance_file_by_default(bench, argv, out):
+    assert bench.cli.parse_args(argv).out == out
+
+
+def test_a_quick_run_refuses_to_write_the_performance_file(bench, capsys):
+    with pytest.raises(SystemExit):
+        bench.cli.parse_args(["--quick", "--out", "docs/PERFORMANCE.md"])
+    assert "does not write docs/PERFORMANCE.md" in capsys.readouterr().err
+
+
+def test_the_command_in_the_report_holds_no_machine_path(bench):
+    command = bench.cli.public_command(["--json", "/work/lead/bench3.json", "--out=/home/me/perf.md",
+                                        "--workloads", "vae", "--out", "-"])
+    assert command == "python tools/bench.py --json bench3.json --out=perf.md --workloads vae --out -"
+    text = bench.report.scrub_paths('see /work/lead/bench3.json, File "/tmp/x/worker.py", https://a.org/b/c '
+                                    "and docs/PERFORMANCE.md; peer / tfkit")
+    assert text == ('see <...>/bench3.json, File "<...>/worker.py", https://a.org/b/c '
+                    "and docs/PERFORMANCE.md; peer / tfkit")
 
 
 def test_explicit_options_win_over_quick(bench):
@@ -87,6 +116,32 @@ def test_scaling_runs_tfkit_and_keras3_at_four_batch_sizes(bench):
     assert {job.workload for job in jobs} == {"vae"}
 
 
+def test_data_size_runs_the_vae_on_three_row_counts(bench):
+    jobs = bench.spec.plan_jobs(["data_size"], list(bench.spec.PEERS), {"data_size": 3})
+    assert [(job.case, job.rows, job.runner) for job in jobs] == [
+        (f"size_{label}", rows, runner) for label, rows in (("6k", 6_000), ("60k", 60_000), ("600k", 600_000))
+        for runner in ("tfkit", "keras3", "raw_tf")]
+    assert {(job.workload, job.batch_size, job.epochs) for job in jobs} == {("vae", 64, 3)}
+
+
+def test_memory_always_runs_ten_epochs_with_every_peer(bench):
+    jobs = bench.spec.plan_jobs(["memory"], list(bench.spec.PEERS), {"vae": 2})
+    assert [(job.runner, job.epochs, job.workload) for job in jobs] == [
+        (runner, 10, "vae") for runner in ("tfkit", "keras3", "tf_keras", "raw_tf")]
+    args = bench.cli.parse_args(["--workloads", "memory", "--epochs", "2"])
+    assert {job.epochs for job in bench.spec.plan_jobs(args.workloads, args.peers, args.epoch_counts)} == {10}
+
+
+def test_the_new_workloads_run_every_peer_at_their_batch_sizes(bench):
+    workloads = ["vae_train_step", "tfdata", "transformer", "functional_multi_io"]
+    jobs = bench.spec.plan_jobs(workloads, list(bench.spec.PEERS), {"transformer": 3})
+    assert [(job.case, job.runner) for job in jobs] == [
+        (workload, runner) for workload in workloads for runner in ("tfkit", "keras3", "tf_keras", "raw_tf")]
+    assert {job.workload: job.batch_size for job in jobs} == {
+        "vae_train_step": 64, "tfdata": 64, "transformer": 32, "functional_multi_io": 64}
+    assert {job.workload: job.epochs for job in jobs}["transformer"] == 3
+
+
 def test_columns_follow_the_fixed_runner_order(bench):
     jobs = bench.spec.plan_jobs(["cnn"], ["raw_tf", "tfkit"], {})
     assert [job.epochs for job in jobs] == [3, 3]
@@ -102,6 +157,17 @@ def test_epoch_metrics_split_first_epoch_from_steady_state(bench):
     assert metrics["epoch_first_s"] == pytest.approx(3.0)
     assert metrics["epoch_steady_s"] == pytest.approx(1.0)  # median of 1.0, 1.5, 1.0
     assert metrics["loss_epoch2"] == pytest.approx(0.2)
+    assert "rss_epoch1_mib" not in metrics
+
+
+def test_epoch_metrics_report_current_rss_after_the_first_and_last_epoch(bench):
+    metrics = bench.timing.epoch_metrics(0.0, [1.0, 2.0, 3.0], [], rss_mib=[800.0, 805.0, 812.5])
+    assert (metrics["rss_epoch1_mib"], metrics["rss_last_mib"], metrics["rss_growth_mib"]) == (800.0, 812.5, 12.5)
+    assert bench.timing.current_rss_mib() > 0  # this process, now
+
+
+def test_serving_latency_is_the_median_of_a_thousand_calls_in_a_full_run(bench):
+    assert (bench.timing.serving_calls(quick=False), bench.timing.serving_calls(quick=True)) == (1000, 100)
 
 
 def test_ratio_is_above_one_when_tfkit_wins(bench):
@@ -121,9 +187,9 @@ def fake_run():
     records.append(record("cnn", "tfkit", status="unavailable",
                           reason="tfkit.layers.Conv2D is not available"))
     records.append(record("cnn", "keras3", metrics={"epoch_steady_s": 20.0}))
-    records.append(record("predict", "tfkit", metrics={"predict_samples_per_s": 50_000},
+    records.append(record("predict", "tfkit", metrics={"predict_samples_per_s": 50_000, "predict_first_s": 1.5},
                           missing={"serving_latency_ms": "unavailable: no export_saved_model"}))
-    records.append(record("predict", "keras3", metrics={"predict_samples_per_s": 10_000,
+    records.append(record("predict", "keras3", metrics={"predict_samples_per_s": 10_000, "predict_first_s": 1.0,
                                                         "serving_latency_ms": 0.5}))
     records.append(record("predict", "raw_tf", status="failed", reason="RuntimeError: boom"))
     return records
@@ -147,18 +213,94 @@ def test_table_holds_medians_ratios_and_footnotes(bench):
 def test_report_has_the_run_facts_spread_and_targets(bench):
     summary = bench.report.aggregate(fake_run())
     context = {"date": "2026-01-02 03:04 UTC", "command": "python tools/bench.py --workloads vae",
-               "repeats": 3, "epochs": "vae 5", "quick": False,
+               "repeats": 3, "epochs": "vae 5", "quick": False, "load_start": "1.20", "load_end": "1.80",
                "machine": {"CPU": "Fake CPU", "cores": "2 logical"}, "versions": {"TensorFlow": "2.21.0"}}
     text = bench.report.render(summary, ["tfkit", "keras3", "raw_tf"], ["vae", "cnn", "predict"], context)
     assert text.startswith("# Performance")
     for fact in ("2026-01-02 03:04 UTC", "`python tools/bench.py --workloads vae`", "CPU: Fake CPU",
-                 "TensorFlow: 2.21.0", "- Keras 3: defaults"):
+                 "TensorFlow: 2.21.0", "- Keras 3: defaults", "- Repeats: 3 (each cell is the median",
+                 "Load average (1 min) at start / end: 1.20 / 1.80"):
         assert fact in text
     assert "| VAE b64: epoch, steady state [s] | 0.500 - 0.700 (n=3) | 1.000 - 1.500 (n=3) |" in text
-    assert "VAE epoch: tfkit <= 1.15x the raw TF floor: tfkit/peer = 1.20 -> missed by 1.04x" in text
-    assert "VAE epoch: tfkit <= 0.5x Keras 3: tfkit/peer = 0.50 -> met" in text
-    assert "predict throughput: tfkit >= Keras 3: peer/tfkit throughput = 0.20 -> met" in text
-    assert "LSTM epoch: tfkit <= Keras 3: not measured in this run" in text
+    targets = text.split("## Targets", 1)[1]
+    assert ("- VAE b64: steady epoch, tfkit <= 1.05x the floor: tfkit 0.600 s vs raw TF (floor) 0.500 s "
+            "= 1.20x (target <= 1.05x) -> **missed**") in targets
+    assert ("- VAE b64: steady epoch, tfkit <= 0.60x Keras 3: tfkit 0.600 s vs Keras 3 1.200 s "
+            "= 0.50x (target <= 0.60x) -> **met**") in targets
+    assert "- CNN b128: steady epoch, tfkit <= 1.00x the floor: not measured in this run" in targets
+    assert "- Transformer b32: steady epoch, tfkit <= 1.00x the floor: not measured in this run" in targets
+    assert ("- VAE predict, first call: tfkit <= Keras 3: tfkit 1.500 s vs Keras 3 1.000 s "
+            "= 1.50x (target <= 1.00x) -> **missed**") in targets
+    assert "- VAE predict throughput: tfkit >= 0.90x the floor: not measured in this run" in targets
+    assert "ssue" not in text  # targets, never issue numbers
+
+
+def new_workloads_run(serving_calls=1000):
+    """One repeat of the new workloads and the growth cases, as the workers would report them."""
+    records = []
+    params = {"vae_train_step": 107_472, "tfdata": 107_472, "transformer": 657_758, "functional_multi_io": 111_851}
+    for case, (mine, keras3, floor) in {"vae_train_step": (0.9, 2.0, 0.85), "tfdata": (1.5, 2.5, 1.4),
+                                        "transformer": (20.0, 40.0, 21.0),
+                                        "functional_multi_io": (1.0, 3.0, 0.8)}.items():
+        for runner, steady in (("tfkit", mine), ("keras3", keras3), ("raw_tf", floor)):
+            records.append(record(case, runner, metrics={"epoch_steady_s": steady, "epoch_first_s": 2 * steady,
+                                                         "loss_epoch2": 0.0676},
+                                  info={"params": params[case] + (6 if (case, runner) == ("tfdata", "keras3") else 0)}))
+    for label, rows, steady in (("6k", 6_000, 0.09), ("60k", 60_000, 0.8), ("600k", 600_000, 8.4)):
+        records.append(record(f"size_{label}", "tfkit", metrics={"us_per_sample": 1e6 * steady / rows}))
+    records.append(record("memory", "tfkit", metrics={"rss_epoch1_mib": 1100.0, "rss_last_mib": 1112.0,
+                                                      "rss_growth_mib": 12.0}))
+    records.append(record("memory", "keras3", metrics={"rss_epoch1_mib": 1400.0, "rss_last_mib": 1540.0,
+                                                       "rss_growth_mib": 140.0}))
+    records.append(record("predict", "tfkit", metrics={"serving_latency_ms": 0.30, "serving_calls": serving_calls}))
+    records.append(record("predict", "tf_keras", metrics={"serving_latency_ms": 0.25,
+                                                          "serving_calls": serving_calls}))
+    return records
+
+
+def test_new_rows_parameter_counts_and_targets(bench):
+    records = new_workloads_run()
+    summary = bench.report.aggregate(records)
+    runners, cases = bench.cli.runners_in(records), bench.cli.cases_in(records)
+    assert runners == ["tfkit", "keras3", "tf_keras", "raw_tf"]
+    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False,
+               "machine": {}, "versions": {}}
+    text = bench.report.render(summary, runners, cases, context)
+    for line in (
+        "| VAE own train_step b64: epoch, steady state [s] | 0.900 | 2.000 (2.22x) | - | 0.850 (0.94x) |",
+        "| VAE from tf.data b64: loss after epoch 2 (sanity) | 0.0676 | 0.0676 | - | 0.0676 |",
+        "| Transformer b32: first epoch (tracing incl.) [s] | 40.000 | 80.000 (2.00x) | - | 42.000 (1.05x) |",
+        "| Data size: VAE 600,000 rows, steady, per sample [us] | 14.00 | - | - | - |",
+        "| Memory: VAE RSS after epoch 10 [MiB] | 1,112 | 1,540 (1.38x) | - | - |",
+        "| Memory: VAE RSS growth, epoch 1 to 10 [MiB] | 12 | 140 | - | - |",
+        "| transformer | 657,758 | 657,758 | - | 657,758 | yes |",
+        "| tfdata | 107,472 | 107,478 | - | 107,472 | NO |",
+        "- VAE own train_step b64: steady epoch, tfkit <= 1.05x the floor: tfkit 0.900 s vs raw TF (floor) "
+        "0.850 s = 1.06x (target <= 1.05x) -> **missed**",
+        "- Transformer b32: steady epoch, tfkit <= 1.00x the floor: tfkit 20.000 s vs raw TF (floor) "
+        "21.000 s = 0.95x (target <= 1.00x) -> **met**",
+        "- 2-in/2-out functional b64: first epoch (tracing incl.), tfkit <= 1.10x the floor: tfkit 2.000 s "
+        "vs raw TF (floor) 1.600 s = 1.25x (target <= 1.10x) -> **missed**",
+        "- VAE SavedModel 1-sample latency (median of >= 1,000 calls): tfkit's export <= tf-keras's: "
+        "tfkit 0.300 ms vs tf-keras 0.250 ms = 1.20x (target <= 1.00x) -> **missed**",
+    ):
+        assert line in text, line
+
+
+def test_the_latency_target_is_not_judged_on_fewer_than_a_thousand_calls(bench):
+    summary = bench.report.aggregate(new_workloads_run(serving_calls=100))
+    lines = [line for line in bench.report.target_lines(summary) if "SavedModel" in line]
+    assert lines[0].endswith("-> **not judged (missed on a median of 100 calls; the target needs >= 1,000)**")
+
+
+def test_raw_tf_settings_name_each_loop_with_its_cases(bench):
+    records = [record("vae", "raw_tf", info={"loop": "in-graph gather", "params": 1}),
+               record("tfdata", "raw_tf", info={"loop": "in-graph dataset", "params": 1}),
+               record("vae", "tfkit", info={"jit_compile": "False", "tfkit_file": "/x/tfkit/__init__.py"})]
+    lines = bench.report.settings_lines(bench.report.aggregate(records), ["tfkit", "raw_tf"])
+    assert lines[0] == "- tfkit: defaults (resolved: jit_compile=False)"
+    assert lines[1] == ("- raw TF (floor): defaults\n  - vae: loop=in-graph gather\n"
+                        "  - tfdata: loop=in-graph dataset")
 
 
 # ------------------------------------------------------------------ helpers
@@ -171,6 +313,34 @@ def test_lstm_sequences_are_fixed_left_padded_and_labelled(bench):
     assert (sequences[:, -1] > 0).all()  # padding is on the left
     assert ((sequences[:, 1:] > 0) | (sequences[:, :-1] == 0)).all()  # no zero after a token
     assert 0.2 < labels.mean() < 0.8
+
+
+def test_text_sequences_are_fixed_padded_and_balanced(bench):
+    sequences, labels = bench.data.make_text(samples=500, length=50, vocab=2000, seed=5)
+    again, _ = bench.data.make_text(samples=500, length=50, vocab=2000, seed=5)
+    assert sequences.shape == (500, 50) and labels.shape == (500,) and labels.dtype.name == "int32"
+    assert (sequences == again).all() and sequences.max() < 2000
+    assert (sequences[:, -1] > 0).all() and ((sequences[:, 1:] > 0) | (sequences[:, :-1] == 0)).all()
+    assert 0.3 < labels.mean() < 0.7
+
+
+def test_aux_inputs_and_targets_are_fixed(bench):
+    import numpy as np
+    images = np.arange(20 * 784, dtype="uint8").reshape(20, 28, 28)
+    aux, target = bench.data.make_aux(images, np.arange(20) % 10)
+    again, _ = bench.data.make_aux(images, np.arange(20) % 10)
+    assert aux.shape == (20, 10) and target.shape == (20, 1) and (aux == again).all()
+
+
+def test_vae_data_can_be_a_subset_or_tiled(bench, tmp_path):
+    import numpy as np
+    np.save(tmp_path / "mnist_x.npy", np.arange(3 * 784, dtype="uint8").reshape(3, 28, 28) % 251)
+    x, y = bench.data.load(tmp_path, "vae", rows=7)
+    assert x.shape == (7, 784) and x.dtype.name == "float32" and y is x
+    assert (x[3] == x[0]).all() and (x[6] == x[0]).all()
+    assert bench.data.load(tmp_path, "tfdata", rows=2)[0].shape == (2, 784)
+    with pytest.raises(ValueError, match="rows="):
+        bench.data.load(tmp_path, "cnn", rows=2)
 
 
 def test_each_peer_gets_only_its_own_keras_switch(bench):
@@ -199,3 +369,32 @@ def test_a_saved_run_renders_again_without_running_anything(bench, tmp_path, cap
     assert "**Quick smoke run**" in text and "`python tools/bench.py --quick`" in text
     assert "| VAE b64: epoch, steady state [s] | 0.600 | 1.200 (2.00x) | 0.500 (0.83x) |" in text
     assert "## Spread" not in text  # one repeat: nothing to spread
+
+
+def test_a_saved_quick_run_only_prints_and_old_paths_are_scrubbed(bench, tmp_path, capsys):
+    context = {"date": "d", "command": "python tools/bench.py --quick --json /work/lead/bench3.json",
+               "repeats": 1, "epochs": "vae 2", "quick": True, "machine": {}, "versions": {}}
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"context": context, "records": fake_run()}))
+    assert bench.cli.main(["--from-json", str(saved)]) == 0
+    captured = capsys.readouterr()
+    assert "`python tools/bench.py --quick --json <...>/bench3.json`" in captured.out
+    assert "/work/" not in captured.out and "wrote" not in captured.err
+    with pytest.raises(SystemExit, match="does not go to docs/PERFORMANCE.md"):
+        bench.cli.main(["--from-json", str(saved), "--out", "docs/PERFORMANCE.md"])
+
+
+def test_the_tfkit_commit_is_read_from_a_checkout_or_a_worktree(bench, tmp_path):
+    main, worktree = tmp_path / "main", tmp_path / "wt"
+    (main / ".git" / "refs" / "heads").mkdir(parents=True)
+    (main / ".git" / "HEAD").write_text("ref: refs/heads/trunk\n")
+    (main / ".git" / "refs" / "heads" / "trunk").write_text("a" * 40 + "\n")
+    (main / ".git" / "packed-refs").write_text("# pack-refs\n" + "b" * 40 + " refs/heads/side\n")
+    assert bench.cli._git_commit(main) == "a" * 40
+    (main / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    (main / ".git" / "worktrees" / "wt" / "HEAD").write_text("ref: refs/heads/side\n")
+    (main / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\n")
+    worktree.mkdir()
+    (worktree / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'wt'}\n")
+    assert bench.cli._git_commit(worktree) == "b" * 40
+    assert bench.cli._git_commit(tmp_path / "nowhere") is None

@@ -1,8 +1,12 @@
 """Command line of ``tools/bench.py``: parse the options, run the plan, write the report.
 
     args = cli.parse_args(["--quick", "--peers", "tfkit,raw_tf"])
-    args.repeats, args.workloads          # 1, ['vae', 'predict']
+    args.repeats, args.workloads, args.out    # 1, ['vae', 'predict'], '-'
     cli.main(["--workloads", "vae", "--repeats", "3"])
+
+Only a full run (every workload and peer, not ``--quick``) writes
+``docs/PERFORMANCE.md`` by default; any other run prints its report, or writes
+where ``--out`` says. A ``--quick`` run never writes ``docs/PERFORMANCE.md``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 from bench import spec
 
-DEFAULT_REPEATS = 3
+DEFAULT_REPEATS = 5
 DEFAULT_OUT = "docs/PERFORMANCE.md"
 
 
@@ -57,12 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"comma-separated subset of {','.join(spec.WORKLOADS)} (default: all)")
     parser.add_argument("--peers", type=_name_list(spec.PEERS, "peer"), default=list(spec.PEERS),
                         help=f"comma-separated subset of {','.join(spec.PEERS)} (default: all)")
+    defaults = ", ".join(f"{key} {value}" for key, value in spec.DEFAULT_EPOCHS.items())
     parser.add_argument("--epochs", type=_positive_int, default=None,
-                        help="epochs of every training workload (default: vae 5, cnn 3, lstm 4, "
-                             "scaling 3; --quick: 2); steady state needs at least 2")
-    parser.add_argument("--out", default=DEFAULT_OUT,
+                        help=f"epochs of every training workload (default: {defaults}; --quick: "
+                             f"{spec.QUICK_EPOCHS}); steady state needs at least 2; the memory workload "
+                             f"always runs {spec.MEMORY_EPOCHS}")
+    parser.add_argument("--out", default=None,
                         help=f"Markdown report, overwritten; a relative path is taken from the repository "
-                             f"root (default {DEFAULT_OUT}; '-' writes none)")
+                             f"root ('-' writes none). Default: {DEFAULT_OUT} for a full run (every workload "
+                             f"and peer, not --quick), else none (the report is printed); --quick never "
+                             f"writes {DEFAULT_OUT}")
     parser.add_argument("--json", default=None, help="also write every raw measurement to this JSON file")
     parser.add_argument("--from-json", default=None,
                         help="run nothing: render the report of a run saved with --json")
@@ -75,7 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse and fill in the defaults that depend on ``--quick``."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.quick and args.out is not None and _is_default_out(args.out):
+        parser.error(f"a --quick run does not write {DEFAULT_OUT} (only a full run does); "
+                     f"pass another --out, or '-'")
     if args.repeats is None:
         args.repeats = 1 if args.quick else DEFAULT_REPEATS
     if args.workloads is None:
@@ -86,7 +98,40 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.epoch_counts = {key: spec.QUICK_EPOCHS for key in spec.DEFAULT_EPOCHS}
     else:
         args.epoch_counts = dict(spec.DEFAULT_EPOCHS)
+    if args.out is None and args.from_json is None:
+        args.out = DEFAULT_OUT if is_full_run(args.quick, args.workloads, args.peers) else "-"
     return args
+
+
+def is_full_run(quick: bool, workloads: list[str], peers: list[str]) -> bool:
+    """Whether a run may write docs/PERFORMANCE.md: every workload, every peer, not --quick."""
+    return not quick and set(workloads) == set(spec.WORKLOADS) and set(peers) == set(spec.PEERS)
+
+
+def _is_default_out(out: str) -> bool:
+    from bench import orchestrate
+
+    path = pathlib.Path(out)
+    path = path if path.is_absolute() else orchestrate.REPO_ROOT / path
+    return path.resolve() == (orchestrate.REPO_ROOT / DEFAULT_OUT).resolve()
+
+
+_PATH_OPTIONS = ("--json", "--out", "--from-json")
+
+
+def public_command(argv: list[str]) -> str:
+    """The command line for the report, with file arguments reduced to their names (no machine paths)."""
+    shown, after_path_option = [], False
+    for arg in argv:
+        if after_path_option:
+            arg, after_path_option = (arg if arg == "-" else pathlib.PurePath(arg).name), False
+        elif arg in _PATH_OPTIONS:
+            after_path_option = True
+        elif "=" in arg and arg.split("=", 1)[0] in _PATH_OPTIONS:
+            option, value = arg.split("=", 1)
+            arg = f"{option}={value if value == '-' else pathlib.PurePath(value).name}"
+        shown.append(arg)
+    return "python tools/bench.py" + (" " + shlex.join(shown) if shown else "")
 
 
 def runners_in(records: list[dict[str, Any]]) -> list[str]:
@@ -113,14 +158,32 @@ def _tfkit_version(repo_root: pathlib.Path) -> str:
         return "unknown"
     match = re.search(r'__version__\s*=\s*"([^"]+)"', text)
     version = match.group(1) if match else "unknown"
-    head = repo_root / ".git" / "HEAD"
-    try:  # read the commit from the files, without running git
-        ref = head.read_text().strip()
-        if ref.startswith("ref: "):
-            ref = (repo_root / ".git" / ref[5:]).read_text().strip()
-        return f"{version} (commit {ref[:10]})"
-    except OSError:
-        return version
+    commit = _git_commit(repo_root)
+    return f"{version} (commit {commit[:10]})" if commit else version
+
+
+def _git_commit(repo_root: pathlib.Path) -> str | None:
+    """HEAD's commit read from the files, without running git (a checkout or a worktree)."""
+    try:
+        git_dir = repo_root / ".git"
+        if git_dir.is_file():  # a worktree: ".git" holds "gitdir: <path>"
+            git_dir = (repo_root / git_dir.read_text().split(":", 1)[1].strip()).resolve()
+        common = git_dir
+        if (git_dir / "commondir").is_file():
+            common = (git_dir / (git_dir / "commondir").read_text().strip()).resolve()
+        head = (git_dir / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head
+        ref = head[5:]
+        for base in (git_dir, common):
+            if (base / ref).is_file():
+                return (base / ref).read_text().strip()
+        for line in (common / "packed-refs").read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split()[0]
+    except (OSError, IndexError):
+        pass
+    return None
 
 
 def _load() -> str:
@@ -148,7 +211,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
             for job in jobs:
                 if (job.case, job.runner) in given_up:
                     continue
-                print(f"[{repeat}/{args.repeats}] {job.case:<13} {job.runner:<16}", end=" ",
+                print(f"[{repeat}/{args.repeats}] {job.case:<19} {job.runner:<16}", end=" ",
                       file=sys.stderr, flush=True)
                 result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout)
                 brief = result.get("reason") or ", ".join(
@@ -159,10 +222,12 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
                 records.append({"repeat": repeat, "job": job.to_json(), "result": result})
     context = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": "python tools/bench.py" + (" " + shlex.join(argv) if argv else ""),
+        "command": public_command(argv),
         "repeats": args.repeats,
-        "epochs": ", ".join(f"{key} {value}" for key, value in args.epoch_counts.items()),
+        "epochs": ", ".join(f"{key} {value}" for key, value in args.epoch_counts.items())
+                  + f", memory {spec.MEMORY_EPOCHS}",
         "quick": args.quick,
+        "full": is_full_run(args.quick, args.workloads, args.peers),
         "tfkit_version": _tfkit_version(orchestrate.REPO_ROOT),
         "load_start": load_start, "load_end": _load(),
         "wall": f"{time.perf_counter() - started:.0f} s",
@@ -184,6 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_json is not None:
         saved = json.loads(pathlib.Path(args.from_json).read_text())
         records, context = saved["records"], saved["context"]
+        if args.out is None:  # a saved full run goes where a full run goes
+            full = context.get("full", not context.get("quick", False))
+            args.out = DEFAULT_OUT if full else "-"
+        if context.get("quick") and _is_default_out(args.out):
+            raise SystemExit(f"a --quick run's report does not go to {DEFAULT_OUT}; pass another --out, or '-'")
     else:
         records, context = run_benchmark(args, argv)
         if args.json:

@@ -7,7 +7,11 @@
 The VAE is the guide's code: for Keras 3 with ``keras.ops`` and
 ``keras.random.normal`` on a ``SeedGenerator`` (the guide's current version); for
 tf-keras with ``tf`` ops and ``tf_keras.backend.random_normal`` (the guide's
-TF 2 version). Only settings a runner names (``steps_per_execution``) are passed.
+TF 2 version). The other models follow the keras-io examples in each Keras's
+own spelling: the VAE with its own ``train_step`` (``examples/generative/vae.py``),
+the transformer text classifier (``examples/nlp/text_classification_with_transformer.py``),
+and a two-input two-output functional model. Only settings a runner names
+(``steps_per_execution``) are passed.
 """
 
 from __future__ import annotations
@@ -15,8 +19,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
+
 from bench import timing
+from bench.data import AUX_DIM, SHUFFLE_BUFFER, TEXT_LENGTH, TEXT_VOCAB
 from bench.worker import Unavailable, describe
+
+EMBED_DIM, NUM_HEADS, FF_DIM = 32, 2, 32  # keras-io's text_classification_with_transformer
 
 tf: Any = None
 keras: Any = None
@@ -43,8 +52,22 @@ def load(peer: str) -> None:
     tf, keras, flavour = tensorflow, keras_module, peer
 
 
+_vae_classes: dict[str, type] = {}
+
+
+def vae_classes() -> dict[str, type]:
+    """The guide's Sampling, Encoder, Decoder and VariationalAutoEncoder in this Keras (built once)."""
+    if not _vae_classes:
+        _vae_classes.update(_define_vae_classes())
+    return _vae_classes
+
+
 def make_vae() -> Any:
     """The guide's VariationalAutoEncoder(784, 64, 32) in this Keras."""
+    return vae_classes()["VariationalAutoEncoder"](784, 64, 32)
+
+
+def _define_vae_classes() -> dict[str, type]:
     layers = keras.layers
     ops = keras.ops if flavour == "keras3" else tf
     mean = keras.ops.mean if flavour == "keras3" else tf.reduce_mean  # the guide's spelling in each
@@ -107,14 +130,132 @@ def make_vae() -> Any:
             self.add_loss(kl_loss)
             return reconstructed
 
-    return VariationalAutoEncoder(784, 64, 32)
+    return {"Sampling": Sampling, "Encoder": Encoder, "Decoder": Decoder,
+            "VariationalAutoEncoder": VariationalAutoEncoder}
 
 
-def make_model(workload: str) -> tuple[Any, Any]:
-    """(model, loss) of a training workload."""
+def make_vae_train_step() -> Any:
+    """The guide's encoder and decoder in a model with its own ``train_step`` (keras-io's VAE pattern)."""
+    classes = vae_classes()
+    Encoder, Decoder = classes["Encoder"], classes["Decoder"]
+    mean = keras.ops.mean if flavour == "keras3" else tf.reduce_mean
+    ops = keras.ops if flavour == "keras3" else tf
+
+    class VAE(keras.Model):
+        def __init__(self, original_dim=784, intermediate_dim=64, latent_dim=32, **kwargs):
+            super().__init__(**kwargs)
+            self.encoder = Encoder(latent_dim=latent_dim, intermediate_dim=intermediate_dim)
+            self.decoder = Decoder(original_dim, intermediate_dim=intermediate_dim)
+            self.total_loss_tracker = keras.metrics.Mean(name="loss")
+            self.reconstruction_loss_tracker = keras.metrics.Mean(name="reconstruction_loss")
+            self.kl_loss_tracker = keras.metrics.Mean(name="kl_loss")
+
+        @property
+        def metrics(self):
+            return [self.total_loss_tracker, self.reconstruction_loss_tracker, self.kl_loss_tracker]
+
+        def call(self, inputs):
+            z_mean, z_log_var, z = self.encoder(inputs)
+            return self.decoder(z)
+
+        def train_step(self, data):
+            if isinstance(data, tuple):
+                data = data[0]
+            with tf.GradientTape() as tape:
+                z_mean, z_log_var, z = self.encoder(data)
+                reconstruction = self.decoder(z)
+                reconstruction_loss = mean(keras.losses.mean_squared_error(data, reconstruction))
+                kl_loss = -0.5 * mean(z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1)
+                total_loss = reconstruction_loss + kl_loss
+            grads = tape.gradient(total_loss, self.trainable_weights)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
+            self.total_loss_tracker.update_state(total_loss)
+            self.reconstruction_loss_tracker.update_state(reconstruction_loss)
+            self.kl_loss_tracker.update_state(kl_loss)
+            return {m.name: m.result() for m in self.metrics}
+
+    return VAE()
+
+
+def make_transformer() -> Any:
+    """keras-io's text classifier: token + position embedding, one transformer block, pooled head."""
     layers = keras.layers
-    if workload == "vae":
-        return make_vae(), keras.losses.MeanSquaredError()
+    ops = keras.ops if flavour == "keras3" else None
+
+    class TransformerBlock(layers.Layer):
+        def __init__(self, embed_dim, num_heads, ff_dim, rate=0.1):
+            super().__init__()
+            self.att = layers.MultiHeadAttention(num_heads=num_heads, key_dim=embed_dim)
+            self.ffn = keras.Sequential([layers.Dense(ff_dim, activation="relu"), layers.Dense(embed_dim)])
+            self.layernorm1 = layers.LayerNormalization(epsilon=1e-6)
+            self.layernorm2 = layers.LayerNormalization(epsilon=1e-6)
+            self.dropout1 = layers.Dropout(rate)
+            self.dropout2 = layers.Dropout(rate)
+
+        def call(self, inputs):
+            attn_output = self.att(inputs, inputs)
+            attn_output = self.dropout1(attn_output)
+            out1 = self.layernorm1(inputs + attn_output)
+            ffn_output = self.ffn(out1)
+            ffn_output = self.dropout2(ffn_output)
+            return self.layernorm2(out1 + ffn_output)
+
+    class TokenAndPositionEmbedding(layers.Layer):
+        def __init__(self, maxlen, vocab_size, embed_dim):
+            super().__init__()
+            self.token_emb = layers.Embedding(input_dim=vocab_size, output_dim=embed_dim)
+            self.pos_emb = layers.Embedding(input_dim=maxlen, output_dim=embed_dim)
+
+        def call(self, x):
+            if ops is not None:  # Keras 3: the keras-io example's spelling
+                maxlen = ops.shape(x)[-1]
+                positions = ops.arange(start=0, stop=maxlen, step=1)
+            else:  # tf-keras: the example's TF 2 spelling
+                maxlen = tf.shape(x)[-1]
+                positions = tf.range(start=0, limit=maxlen, delta=1)
+            positions = self.pos_emb(positions)
+            x = self.token_emb(x)
+            return x + positions
+
+    inputs = layers.Input(shape=(TEXT_LENGTH,), dtype="int32")
+    x = TokenAndPositionEmbedding(TEXT_LENGTH, TEXT_VOCAB, EMBED_DIM)(inputs)
+    x = TransformerBlock(EMBED_DIM, NUM_HEADS, FF_DIM)(x)
+    x = layers.GlobalAveragePooling1D()(x)
+    x = layers.Dropout(0.1)(x)
+    x = layers.Dense(20, activation="relu")(x)
+    x = layers.Dropout(0.1)(x)
+    outputs = layers.Dense(2, activation="softmax")(x)
+    return keras.Model(inputs=inputs, outputs=outputs)
+
+
+def make_multi_io() -> Any:
+    """Two inputs (image, aux), two named outputs (digit classifier, value regressor)."""
+    layers = keras.layers
+    image = keras.Input(shape=(784,), name="image")
+    aux = keras.Input(shape=(AUX_DIM,), name="aux")
+    h = layers.Dense(128, activation="relu")(image)
+    a = layers.Dense(32, activation="relu")(aux)
+    h = layers.Concatenate()([h, a])
+    h = layers.Dense(64, activation="relu")(h)
+    digit = layers.Dense(10, activation="softmax", name="digit")(h)
+    value = layers.Dense(1, name="value")(h)
+    return keras.Model(inputs=[image, aux], outputs=[digit, value])
+
+
+def make_model(workload: str) -> tuple[Any, dict[str, Any]]:
+    """(model, compile arguments besides the optimizer) of a training workload."""
+    layers = keras.layers
+    if workload in ("vae", "tfdata"):
+        return make_vae(), {"loss": keras.losses.MeanSquaredError()}
+    if workload == "vae_train_step":
+        return make_vae_train_step(), {}
+    if workload == "transformer":
+        return make_transformer(), {"loss": "sparse_categorical_crossentropy", "metrics": ["accuracy"]}
+    if workload == "functional_multi_io":
+        return make_multi_io(), {
+            "loss": {"digit": "sparse_categorical_crossentropy", "value": "mse"},
+            "metrics": {"digit": ["accuracy"], "value": ["mae"]},
+        }
     if workload == "cnn":
         model = keras.Sequential([
             keras.Input(shape=(28, 28, 1)),
@@ -125,7 +266,7 @@ def make_model(workload: str) -> tuple[Any, Any]:
             layers.Flatten(),
             layers.Dense(10),
         ])
-        return model, keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        return model, {"loss": keras.losses.SparseCategoricalCrossentropy(from_logits=True)}
     if workload == "lstm":
         model = keras.Sequential([
             keras.Input(shape=(80,), dtype="int32"),
@@ -133,7 +274,7 @@ def make_model(workload: str) -> tuple[Any, Any]:
             layers.LSTM(64),
             layers.Dense(1),
         ])
-        return model, keras.losses.BinaryCrossentropy(from_logits=True)
+        return model, {"loss": keras.losses.BinaryCrossentropy(from_logits=True)}
     raise ValueError(f"unknown training workload {workload!r}")
 
 
@@ -145,15 +286,35 @@ def _info(model: Any) -> dict[str, Any]:
         steps_variable = getattr(model, "_steps_per_execution", None)
         steps = int(steps_variable.numpy()) if steps_variable is not None else "?"
         jit = getattr(model, "_jit_compile", "?")
-    return {"keras_version": keras.__version__, "steps_per_execution": str(steps), "jit_compile": str(jit)}
+    info = {"keras_version": keras.__version__, "steps_per_execution": str(steps), "jit_compile": str(jit)}
+    info["params"] = trainable_parameters(model)
+    return info
+
+
+def trainable_parameters(model: Any) -> int:
+    """Sum of the trainable weights' sizes (``count_params`` needs a built model; a train_step model is not)."""
+    return int(sum(int(np.prod(weight.shape)) for weight in model.trainable_weights))
+
+
+def make_dataset(x: Any, y: Any, batch_size: int) -> Any:
+    """The tfdata workload's input pipeline (the same in every peer)."""
+    return (tf.data.Dataset.from_tensor_slices((x, y)).shuffle(SHUFFLE_BUFFER)
+            .batch(batch_size).prefetch(tf.data.AUTOTUNE))
 
 
 def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[str, Any]]:
-    model, loss = make_model(job["workload"])
-    model.compile(optimizer=keras.optimizers.Adam(learning_rate=1e-3), loss=loss, **job["settings"])
+    workload = job["workload"]
+    model, compile_args = make_model(workload)
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=1e-3), **compile_args, **job["settings"])
     timer = timing.make_epoch_timer(keras.callbacks.Callback)()
+    fit = {"epochs": job["epochs"], "verbose": 0, "callbacks": [timer]}
     timer.start()
-    model.fit(x, y, batch_size=job["batch_size"], epochs=job["epochs"], verbose=0, callbacks=[timer])
+    if workload == "tfdata":
+        model.fit(make_dataset(x, y, job["batch_size"]), **fit)
+    elif workload == "vae_train_step":
+        model.fit(x, batch_size=job["batch_size"], **fit)
+    else:
+        model.fit(x, y, batch_size=job["batch_size"], **fit)
     return timer.metrics(), _info(model)
 
 
@@ -178,7 +339,7 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
     try:
         export(model, export_dir)
         metrics["serving_latency_ms"] = timing.serving_latency_ms(
-            export_dir, x[:1], calls=100 if job["quick"] else 300)
+            export_dir, x[:1], calls=timing.serving_calls(job["quick"]))
     except Unavailable as error:
         missing["serving_latency_ms"] = f"unavailable: {error}"
     except Exception as error:

@@ -5,8 +5,12 @@
 
 The VAE is the one ``examples/vae_mnist.py`` defines (the guide's code with
 ``keras`` replaced by ``tfkit``, ``keras.ops`` by ``tf``), so the benchmark
-measures exactly the model the README's main command trains. A layer or API that tfkit does not have yet
-makes the measurement "unavailable" instead of failing the run.
+measures exactly the model the README's main command trains. The other models
+are written as a user of the Keras examples would write them with ``keras``
+replaced by ``tfkit``: the VAE with its own ``train_step`` (keras-io's VAE
+example), the keras-io transformer text classifier, a two-input two-output
+functional model. A layer or API that tfkit does not have yet makes the
+measurement "unavailable" instead of failing the run.
 """
 
 from __future__ import annotations
@@ -15,8 +19,13 @@ import importlib.util
 import pathlib
 from typing import Any
 
+import numpy as np
+
 from bench import timing
+from bench.data import AUX_DIM, SHUFFLE_BUFFER, TEXT_LENGTH, TEXT_VOCAB
 from bench.worker import Unavailable, describe
+
+EMBED_DIM, NUM_HEADS, FF_DIM = 32, 2, 32  # keras-io's text_classification_with_transformer
 
 tf: Any = None
 tfkit: Any = None
@@ -37,21 +46,142 @@ def _layer(name: str) -> Any:
         raise Unavailable(f"tfkit.layers.{name} is not available ({describe(error)})") from error
 
 
+_example: Any = None
+
+
+def vae_example() -> Any:
+    """``examples/vae_mnist.py`` as a module (loaded once)."""
+    global _example
+    if _example is None:
+        examples = pathlib.Path(__file__).resolve().parents[2] / "examples"
+        spec = importlib.util.spec_from_file_location("vae_mnist", examples / "vae_mnist.py")
+        if spec is None or spec.loader is None:
+            raise Unavailable(f"cannot load the VAE example from {examples}")
+        _example = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_example)
+    return _example
+
+
 def make_vae() -> Any:
     """The guide's VariationalAutoEncoder(784, 64, 32): the very classes ``examples/vae_mnist.py`` trains."""
-    examples = pathlib.Path(__file__).resolve().parents[2] / "examples"
-    spec = importlib.util.spec_from_file_location("vae_mnist", examples / "vae_mnist.py")
-    if spec is None or spec.loader is None:
-        raise Unavailable(f"cannot load the VAE example from {examples}")
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    return example.VariationalAutoEncoder(784, 64, 32)
+    return vae_example().VariationalAutoEncoder(784, 64, 32)
 
 
-def make_model(workload: str) -> tuple[Any, Any]:
-    """(model, loss) of a training workload."""
-    if workload == "vae":
-        return make_vae(), tfkit.losses.MeanSquaredError()
+def make_vae_train_step() -> Any:
+    """The guide's encoder and decoder in a model with its own ``train_step`` (keras-io's VAE pattern)."""
+    example = vae_example()
+
+    class VAE(tfkit.Model):
+        def __init__(self, original_dim=784, intermediate_dim=64, latent_dim=32, **kwargs):
+            super().__init__(**kwargs)
+            self.encoder = example.Encoder(latent_dim=latent_dim, intermediate_dim=intermediate_dim)
+            self.decoder = example.Decoder(original_dim, intermediate_dim=intermediate_dim)
+            self.total_loss_tracker = tfkit.metrics.Mean(name="loss")
+            self.reconstruction_loss_tracker = tfkit.metrics.Mean(name="reconstruction_loss")
+            self.kl_loss_tracker = tfkit.metrics.Mean(name="kl_loss")
+
+        @property
+        def metrics(self):
+            return [self.total_loss_tracker, self.reconstruction_loss_tracker, self.kl_loss_tracker]
+
+        def call(self, inputs):
+            z_mean, z_log_var, z = self.encoder(inputs)
+            return self.decoder(z)
+
+        def train_step(self, data):
+            if isinstance(data, tuple):
+                data = data[0]
+            with tf.GradientTape() as tape:
+                z_mean, z_log_var, z = self.encoder(data)
+                reconstruction = self.decoder(z)
+                reconstruction_loss = tf.reduce_mean(tfkit.losses.mean_squared_error(data, reconstruction))
+                kl_loss = -0.5 * tf.reduce_mean(z_log_var - tf.square(z_mean) - tf.exp(z_log_var) + 1)
+                total_loss = reconstruction_loss + kl_loss
+            grads = tape.gradient(total_loss, self.trainable_weights)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
+            self.total_loss_tracker.update_state(total_loss)
+            self.reconstruction_loss_tracker.update_state(reconstruction_loss)
+            self.kl_loss_tracker.update_state(kl_loss)
+            return {m.name: m.result() for m in self.metrics}
+
+    return VAE()
+
+
+def make_transformer() -> Any:
+    """keras-io's text classifier: token + position embedding, one transformer block, pooled head."""
+    layers = tfkit.layers
+    for name in ("MultiHeadAttention", "LayerNormalization", "GlobalAveragePooling1D", "Embedding", "Dropout"):
+        _layer(name)
+
+    class TransformerBlock(layers.Layer):
+        def __init__(self, embed_dim, num_heads, ff_dim, rate=0.1):
+            super().__init__()
+            self.att = layers.MultiHeadAttention(num_heads=num_heads, key_dim=embed_dim)
+            self.ffn = tfkit.Sequential([layers.Dense(ff_dim, activation="relu"), layers.Dense(embed_dim)])
+            self.layernorm1 = layers.LayerNormalization(epsilon=1e-6)
+            self.layernorm2 = layers.LayerNormalization(epsilon=1e-6)
+            self.dropout1 = layers.Dropout(rate)
+            self.dropout2 = layers.Dropout(rate)
+
+        def call(self, inputs):
+            attn_output = self.att(inputs, inputs)
+            attn_output = self.dropout1(attn_output)
+            out1 = self.layernorm1(inputs + attn_output)
+            ffn_output = self.ffn(out1)
+            ffn_output = self.dropout2(ffn_output)
+            return self.layernorm2(out1 + ffn_output)
+
+    class TokenAndPositionEmbedding(layers.Layer):
+        def __init__(self, maxlen, vocab_size, embed_dim):
+            super().__init__()
+            self.token_emb = layers.Embedding(input_dim=vocab_size, output_dim=embed_dim)
+            self.pos_emb = layers.Embedding(input_dim=maxlen, output_dim=embed_dim)
+
+        def call(self, x):
+            maxlen = tf.shape(x)[-1]
+            positions = tf.range(start=0, limit=maxlen, delta=1)
+            positions = self.pos_emb(positions)
+            x = self.token_emb(x)
+            return x + positions
+
+    inputs = layers.Input(shape=(TEXT_LENGTH,), dtype="int32")
+    x = TokenAndPositionEmbedding(TEXT_LENGTH, TEXT_VOCAB, EMBED_DIM)(inputs)
+    x = TransformerBlock(EMBED_DIM, NUM_HEADS, FF_DIM)(x)
+    x = layers.GlobalAveragePooling1D()(x)
+    x = layers.Dropout(0.1)(x)
+    x = layers.Dense(20, activation="relu")(x)
+    x = layers.Dropout(0.1)(x)
+    outputs = layers.Dense(2, activation="softmax")(x)
+    return tfkit.Model(inputs=inputs, outputs=outputs)
+
+
+def make_multi_io() -> Any:
+    """Two inputs (image, aux), two named outputs (digit classifier, value regressor)."""
+    layers = tfkit.layers
+    image = tfkit.Input(shape=(784,), name="image")
+    aux = tfkit.Input(shape=(AUX_DIM,), name="aux")
+    h = layers.Dense(128, activation="relu")(image)
+    a = layers.Dense(32, activation="relu")(aux)
+    h = _layer("Concatenate")()([h, a])
+    h = layers.Dense(64, activation="relu")(h)
+    digit = layers.Dense(10, activation="softmax", name="digit")(h)
+    value = layers.Dense(1, name="value")(h)
+    return tfkit.Model(inputs=[image, aux], outputs=[digit, value])
+
+
+def make_model(workload: str) -> tuple[Any, dict[str, Any]]:
+    """(model, compile arguments besides the optimizer) of a training workload."""
+    if workload in ("vae", "tfdata"):
+        return make_vae(), {"loss": tfkit.losses.MeanSquaredError()}
+    if workload == "vae_train_step":
+        return make_vae_train_step(), {}
+    if workload == "transformer":
+        return make_transformer(), {"loss": "sparse_categorical_crossentropy", "metrics": ["accuracy"]}
+    if workload == "functional_multi_io":
+        return make_multi_io(), {
+            "loss": {"digit": "sparse_categorical_crossentropy", "value": "mse"},
+            "metrics": {"digit": ["accuracy"], "value": ["mae"]},
+        }
     if workload == "cnn":
         model = tfkit.Sequential([
             tfkit.Input(shape=(28, 28, 1)),
@@ -62,7 +192,7 @@ def make_model(workload: str) -> tuple[Any, Any]:
             _layer("Flatten")(),
             _layer("Dense")(10),
         ])
-        return model, tfkit.losses.SparseCategoricalCrossentropy(from_logits=True)
+        return model, {"loss": tfkit.losses.SparseCategoricalCrossentropy(from_logits=True)}
     if workload == "lstm":
         model = tfkit.Sequential([
             tfkit.Input(shape=(80,), dtype="int32"),
@@ -70,25 +200,45 @@ def make_model(workload: str) -> tuple[Any, Any]:
             _layer("LSTM")(64),
             _layer("Dense")(1),
         ])
-        return model, tfkit.losses.BinaryCrossentropy(from_logits=True)
+        return model, {"loss": tfkit.losses.BinaryCrossentropy(from_logits=True)}
     raise ValueError(f"unknown training workload {workload!r}")
 
 
 def _info(model: Any) -> dict[str, Any]:
     trainer = getattr(model, "_tfkit_trainer", None)
-    return {
+    info = {
         "tfkit_file": tfkit.__file__,
         "steps_per_execution": str(getattr(trainer, "steps_per_execution", "?")),
         "jit_compile": str(getattr(model, "jit_compile", "?")),
     }
+    info["params"] = trainable_parameters(model)
+    return info
+
+
+def trainable_parameters(model: Any) -> int:
+    """Sum of the trainable weights' sizes (``count_params`` needs a built model; a train_step model is not)."""
+    return int(sum(int(np.prod(weight.shape)) for weight in model.trainable_weights))
+
+
+def make_dataset(x: Any, y: Any, batch_size: int) -> Any:
+    """The tfdata workload's input pipeline (the same in every peer)."""
+    return (tf.data.Dataset.from_tensor_slices((x, y)).shuffle(SHUFFLE_BUFFER)
+            .batch(batch_size).prefetch(tf.data.AUTOTUNE))
 
 
 def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[str, Any]]:
-    model, loss = make_model(job["workload"])
-    model.compile(optimizer=tfkit.optimizers.Adam(learning_rate=1e-3), loss=loss, **job["settings"])
+    workload = job["workload"]
+    model, compile_args = make_model(workload)
+    model.compile(optimizer=tfkit.optimizers.Adam(learning_rate=1e-3), **compile_args, **job["settings"])
     timer = timing.make_epoch_timer(tfkit.callbacks.Callback)()
+    fit = {"epochs": job["epochs"], "verbose": 0, "callbacks": [timer]}
     timer.start()
-    model.fit(x, y, batch_size=job["batch_size"], epochs=job["epochs"], verbose=0, callbacks=[timer])
+    if workload == "tfdata":
+        model.fit(make_dataset(x, y, job["batch_size"]), **fit)
+    elif workload == "vae_train_step":
+        model.fit(x, batch_size=job["batch_size"], **fit)
+    else:
+        model.fit(x, y, batch_size=job["batch_size"], **fit)
     return timer.metrics(), _info(model)
 
 
@@ -115,7 +265,7 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
     missing = {}
     try:
         metrics["serving_latency_ms"] = timing.serving_latency_ms(
-            export(model, export_dir), x[:1], calls=100 if job["quick"] else 300)
+            export(model, export_dir), x[:1], calls=timing.serving_calls(job["quick"]))
     except Unavailable as error:
         missing["serving_latency_ms"] = f"unavailable: {error}"
     except Exception as error:

@@ -16,10 +16,14 @@ import dataclasses
 from typing import Any
 
 PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf")
-WORKLOADS: tuple[str, ...] = ("vae", "cnn", "lstm", "predict", "scaling")
+WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
+                              "functional_multi_io", "predict", "scaling", "data_size", "memory")
 QUICK_WORKLOADS: tuple[str, ...] = ("vae", "predict")
 SCALING_BATCH_SIZES: tuple[int, ...] = (32, 64, 256, 1024)
 SCALING_PEERS: tuple[str, ...] = ("tfkit", "keras3")
+DATA_SIZES: tuple[int, ...] = (6_000, 60_000, 600_000)  # MNIST rows: a tenth, all, tiled 10 times
+DATA_SIZE_PEERS: tuple[str, ...] = ("tfkit", "keras3", "raw_tf")
+MEMORY_EPOCHS = 10  # the memory workload always runs this many epochs (--epochs does not change it)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,26 +54,46 @@ class Case:
     """One workload at one batch size."""
 
     name: str
-    workload: str  # what the worker builds: "vae", "cnn", "lstm" or "predict"
+    workload: str  # what the worker builds: a key of data.load ("vae", "tfdata", "transformer", ...)
     batch_size: int
     peers: tuple[str, ...] = PEERS
     trains: bool = True
+    rows: int | None = None  # VAE cases: train on this many MNIST rows (subset or tiled)
+    epochs: int | None = None  # fixed epoch count, whatever --epochs says
+
+
+def _size_label(rows: int) -> str:
+    return f"{rows // 1000}k" if rows % 1000 == 0 else str(rows)
 
 
 CASES: dict[str, Case] = {
     "vae": Case("vae", "vae", 64),
+    "vae_train_step": Case("vae_train_step", "vae_train_step", 64),
+    "tfdata": Case("tfdata", "tfdata", 64),
     "cnn": Case("cnn", "cnn", 128),
     "lstm": Case("lstm", "lstm", 64),
+    "transformer": Case("transformer", "transformer", 32),
+    "functional_multi_io": Case("functional_multi_io", "functional_multi_io", 64),
     "predict": Case("predict", "predict", 1024, trains=False),
 }
 for _batch in SCALING_BATCH_SIZES:
     CASES[f"scaling_b{_batch}"] = Case(f"scaling_b{_batch}", "vae", _batch, peers=SCALING_PEERS)
+for _rows in DATA_SIZES:
+    CASES[f"size_{_size_label(_rows)}"] = Case(f"size_{_size_label(_rows)}", "vae", 64,
+                                               peers=DATA_SIZE_PEERS, rows=_rows)
+CASES["memory"] = Case("memory", "vae", 64, epochs=MEMORY_EPOCHS)
+
+# Cases whose tfkit time is held to the targets (the others describe how cost grows).
+TRAINING_WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
+                                       "functional_multi_io")
 
 
 def cases_for_workload(workload: str) -> list[str]:
     """The case names a ``--workloads`` entry expands to."""
     if workload == "scaling":
         return [f"scaling_b{batch}" for batch in SCALING_BATCH_SIZES]
+    if workload == "data_size":
+        return [f"size_{_size_label(rows)}" for rows in DATA_SIZES]
     return [workload]
 
 
@@ -85,24 +109,40 @@ class Row:
     digits: int = 3
 
 
+def _training_rows(case: str, label: str, extra: tuple[Row, ...] = ()) -> tuple[Row, ...]:
+    return (
+        Row(case, "epoch_steady_s", f"{label}: epoch, steady state", "s", "lower"),
+        Row(case, "epoch_first_s", f"{label}: first epoch (tracing incl.)", "s", "lower"),
+    ) + extra + (Row(case, "loss_epoch2", f"{label}: loss after epoch 2 (sanity)", "", None, 4),)
+
+
 ROWS: tuple[Row, ...] = (
-    Row("vae", "epoch_steady_s", "VAE b64: epoch, steady state", "s", "lower"),
-    Row("vae", "epoch_first_s", "VAE b64: first epoch (tracing incl.)", "s", "lower"),
-    Row("vae", "peak_rss_mib", "VAE b64: peak RSS", "MiB", "lower", 0),
-    Row("vae", "loss_epoch2", "VAE b64: loss after epoch 2 (sanity)", "", None, 4),
-    Row("cnn", "epoch_steady_s", "CNN b128: epoch, steady state", "s", "lower"),
-    Row("cnn", "epoch_first_s", "CNN b128: first epoch (tracing incl.)", "s", "lower"),
-    Row("lstm", "epoch_steady_s", "LSTM b64: epoch, steady state", "s", "lower"),
-    Row("lstm", "epoch_first_s", "LSTM b64: first epoch (tracing incl.)", "s", "lower"),
-    Row("predict", "predict_samples_per_s", "VAE predict b1024: throughput", "samples/s", "higher", 0),
-    Row("predict", "predict_first_s", "VAE predict: first call (tracing incl.)", "s", "lower"),
-    Row("predict", "serving_latency_ms", "VAE SavedModel: 1-sample latency", "ms", "lower"),
-) + tuple(
-    Row(f"scaling_b{batch}", "epoch_steady_s", f"Scaling: VAE b{batch} epoch, steady", "s", "lower")
-    for batch in SCALING_BATCH_SIZES
+    _training_rows("vae", "VAE b64", (Row("vae", "peak_rss_mib", "VAE b64: peak RSS", "MiB", "lower", 0),))
+    + _training_rows("vae_train_step", "VAE own train_step b64")
+    + _training_rows("tfdata", "VAE from tf.data b64")
+    + _training_rows("cnn", "CNN b128")
+    + _training_rows("lstm", "LSTM b64")
+    + _training_rows("transformer", "Transformer b32")
+    + _training_rows("functional_multi_io", "2-in/2-out functional b64")
+    + (
+        Row("predict", "predict_samples_per_s", "VAE predict b1024: throughput", "samples/s", "higher", 0),
+        Row("predict", "predict_first_s", "VAE predict: first call (tracing incl.)", "s", "lower"),
+        Row("predict", "serving_latency_ms", "VAE SavedModel: 1-sample latency", "ms", "lower"),
+    )
+    + tuple(Row(f"scaling_b{batch}", "epoch_steady_s", f"Scaling: VAE b{batch} epoch, steady", "s", "lower")
+            for batch in SCALING_BATCH_SIZES)
+    + tuple(Row(f"size_{_size_label(rows)}", "us_per_sample",
+                f"Data size: VAE {rows:,} rows, steady, per sample", "us", "lower", 2)
+            for rows in DATA_SIZES)
+    + (
+        Row("memory", "rss_epoch1_mib", "Memory: VAE RSS after epoch 1", "MiB", "lower", 0),
+        Row("memory", "rss_last_mib", f"Memory: VAE RSS after epoch {MEMORY_EPOCHS}", "MiB", "lower", 0),
+        Row("memory", "rss_growth_mib", f"Memory: VAE RSS growth, epoch 1 to {MEMORY_EPOCHS}", "MiB", None, 0),
+    )
 )
 
-DEFAULT_EPOCHS: dict[str, int] = {"vae": 5, "cnn": 3, "lstm": 4, "scaling": 3}
+DEFAULT_EPOCHS: dict[str, int] = {"vae": 5, "vae_train_step": 5, "tfdata": 5, "cnn": 3, "lstm": 4,
+                                  "transformer": 3, "functional_multi_io": 4, "scaling": 3, "data_size": 3}
 QUICK_EPOCHS = 2
 
 
@@ -118,14 +158,18 @@ class Job:
     epochs: int
     settings: dict[str, Any]
     quick: bool = False
+    rows: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
 def epochs_for_case(case: str, epochs: dict[str, int]) -> int:
-    """Epoch count of a case: scaling cases share the ``"scaling"`` entry."""
-    key = "scaling" if case.startswith("scaling_") else case
+    """Epoch count of a case: scaling cases share ``"scaling"``, size cases ``"data_size"``."""
+    fixed = CASES[case].epochs if case in CASES else None
+    if fixed is not None:
+        return fixed
+    key = "scaling" if case.startswith("scaling_") else "data_size" if case.startswith("size_") else case
     return int(epochs.get(key, DEFAULT_EPOCHS.get(key, 1)))
 
 
@@ -145,6 +189,6 @@ def plan_jobs(workloads: list[str], peers: list[str], epochs: dict[str, int],
                     case=case_name, runner=runner.name, peer=runner.peer,
                     workload=case.workload, batch_size=case.batch_size,
                     epochs=epochs_for_case(case_name, epochs) if case.trains else 0,
-                    settings=dict(runner.settings), quick=quick,
+                    settings=dict(runner.settings), quick=quick, rows=case.rows,
                 ))
     return jobs

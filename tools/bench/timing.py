@@ -6,7 +6,9 @@
 
 An epoch's time is the wall time between consecutive ``on_epoch_end`` calls, so it
 includes everything ``fit`` does between epochs (shuffling, iterator set-up); the
-first epoch is measured from the moment ``fit`` is called, tracing included.
+first epoch is measured from the moment ``fit`` is called, tracing included. The
+timer also reads the process's current resident set size (psutil) at each epoch
+end, so memory that grows from epoch to epoch shows.
 """
 
 from __future__ import annotations
@@ -18,8 +20,13 @@ import time
 from typing import Any, Callable
 
 
-def epoch_metrics(fit_start: float, epoch_ends: list[float], losses: list[float]) -> dict[str, float]:
-    """First-epoch time, steady-state epoch time (median of epochs 2..k), loss after epoch 2."""
+def epoch_metrics(fit_start: float, epoch_ends: list[float], losses: list[float],
+                  rss_mib: list[float] | None = None) -> dict[str, float]:
+    """First-epoch time, steady-state epoch time (median of epochs 2..k), loss after epoch 2.
+
+    With ``rss_mib`` (current RSS at each epoch end): RSS after epoch 1, after the
+    last epoch, and the growth between them.
+    """
     if not epoch_ends:
         raise ValueError("no epoch finished; expected at least one on_epoch_end call")
     marks = [fit_start] + list(epoch_ends)
@@ -29,6 +36,10 @@ def epoch_metrics(fit_start: float, epoch_ends: list[float], losses: list[float]
         metrics["epoch_steady_s"] = statistics.median(durations[1:])
     if len(losses) > 1:
         metrics["loss_epoch2"] = float(losses[1])
+    if rss_mib:
+        metrics["rss_epoch1_mib"] = float(rss_mib[0])
+        metrics["rss_last_mib"] = float(rss_mib[-1])
+        metrics["rss_growth_mib"] = float(rss_mib[-1] - rss_mib[0])
     metrics["epochs_run"] = float(len(durations))
     return metrics
 
@@ -41,14 +52,16 @@ def make_epoch_timer(callback_base: type) -> type:
             self.fit_start = time.perf_counter()
             self.epoch_ends: list[float] = []
             self.losses: list[float] = []
+            self.rss: list[float] = []
 
         def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
             self.epoch_ends.append(time.perf_counter())
             if logs and "loss" in logs:
                 self.losses.append(float(logs["loss"]))
+            self.rss.append(current_rss_mib())
 
         def metrics(self) -> dict[str, float]:
-            return epoch_metrics(self.fit_start, self.epoch_ends, self.losses)
+            return epoch_metrics(self.fit_start, self.epoch_ends, self.losses, self.rss)
 
     return EpochTimer
 
@@ -57,6 +70,21 @@ def peak_rss_mib() -> float:
     """This process's peak resident set size so far, in MiB."""
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def current_rss_mib() -> float:
+    """This process's resident set size now (not its peak), in MiB: psutil, else /proc/self/statm."""
+    try:
+        import psutil
+    except ImportError:
+        psutil = None
+    if psutil is not None:
+        return psutil.Process().memory_info().rss / (1024 * 1024)
+    import os
+
+    with open("/proc/self/statm") as handle:
+        pages = int(handle.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
 
 
 def predict_metrics(predict: Callable[[], Any], samples: int, calls: int) -> dict[str, float]:
@@ -70,6 +98,15 @@ def predict_metrics(predict: Callable[[], Any], samples: int, calls: int) -> dic
         predict()
         durations.append(time.perf_counter() - start)
     return {"predict_first_s": first, "predict_samples_per_s": samples / statistics.median(durations)}
+
+
+SERVING_CALLS_FULL = 1000
+SERVING_CALLS_QUICK = 100
+
+
+def serving_calls(quick: bool) -> int:
+    """How many timed single-sample calls the serving latency is the median of."""
+    return SERVING_CALLS_QUICK if quick else SERVING_CALLS_FULL
 
 
 def serving_latency_ms(export_dir: str, sample: Any, calls: int, warmup: int = 20) -> float:

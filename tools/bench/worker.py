@@ -47,14 +47,18 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
             peer.load(job["peer"])
         except ImportError as error:
             raise Unavailable(describe(error)) from error
-        x, y = data.load(data_dir, job["workload"])
+        x, y = data.load(data_dir, job["workload"], rows=job.get("rows"))
         if job["workload"] == "predict":
             with tempfile.TemporaryDirectory(prefix="bench_export_") as export_root:
                 metrics, missing, info = peer.predict(job, x, os.path.join(export_root, "model"))
+            if "serving_latency_ms" in metrics:
+                metrics["serving_calls"] = timing.serving_calls(job["quick"])
             result["missing"] = missing
         else:
             metrics, info = peer.train(job, x, y)
             metrics["peak_rss_mib"] = timing.peak_rss_mib()
+            if job.get("rows") and "epoch_steady_s" in metrics:
+                metrics["us_per_sample"] = 1e6 * metrics["epoch_steady_s"] / job["rows"]
         result["metrics"] = {key: float(value) for key, value in metrics.items()}
         result["info"] = info
     except Unavailable as error:
