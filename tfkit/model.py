@@ -221,13 +221,21 @@ class Model(Layer):
 
     @property
     def metrics(self) -> list[Any]:
-        """The loss tracker, the compiled metrics, and metrics held as attributes."""
+        """The loss tracker, the compiled metrics, then metrics held as attributes of the model and its layers.
+
+        As in Keras 3, a metric a layer keeps (``self.accuracy = BinaryAccuracy()``,
+        updated in its ``call``) is reported by ``fit`` and ``evaluate`` and reset
+        with the others.
+        """
         from tfkit.metrics import Metric
 
         out = list(self._tfkit_trainer.metrics()) if self._tfkit_trainer is not None else []
-        for _, value in tracking.attribute_items(self):
-            if isinstance(value, Metric) and all(value is not m for m in out):
-                out.append(value)
+        for layer in tracking.flatten_layers(self):
+            if isinstance(layer, Metric):
+                continue
+            for _, value in tracking.attribute_items(layer):
+                if isinstance(value, Metric) and all(value is not m for m in out):
+                    out.append(value)
         return out
 
     @property
