@@ -412,12 +412,14 @@ class Model(Layer):
 
     # -------------------------------------------------------------- summary
 
-    def summary(self, line_length: int | None = None, expand_nested: bool = False,
-                print_fn: Callable[[str], Any] | None = None) -> None:
-        """Print the layer table and parameter counts."""
+    def summary(self, line_length: int | None = None, positions: Any = None,
+                print_fn: Callable[[str], Any] | None = None, expand_nested: bool = False,
+                show_trainable: bool = False, layer_range: Any = None) -> None:
+        """Print the layer table and parameter counts (Keras 3's arguments, in its order)."""
         from tfkit.summary import print_summary
 
-        print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn)
+        print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn,
+                      show_trainable=show_trainable, positions=positions, layer_range=layer_range)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "Model":
