@@ -19,6 +19,7 @@ from tfkit import (  # noqa: F401
     mixed_precision,
     ops,
     optimizers,
+    preprocessing,
     random,
     regularizers,
     saving,

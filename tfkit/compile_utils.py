@@ -20,10 +20,12 @@ from tfkit import metrics as metrics_module
 from tfkit import masking
 
 
-def _flat_outputs(value: Any, output_names: Sequence[str]) -> list[Any]:
-    """Outputs (or targets) as a list in ``output_names`` order."""
+def _flat_outputs(value: Any, output_names: Sequence[str], allow_missing: bool = False) -> list[Any]:
+    """Outputs (or targets) as a list in ``output_names`` order; ``allow_missing``: None for absent names."""
     if isinstance(value, dict):
         missing = [n for n in output_names if n not in value]
+        if allow_missing:
+            return [value.get(n) for n in output_names]
         if missing:
             raise ValueError(f"Expected entries for outputs {list(output_names)}, missing {missing}; got keys {sorted(value)}")
         return [value[n] for n in output_names]
@@ -59,10 +61,12 @@ class CompileLoss:
             self.weights = [1.0] * len(self.output_names)
         else:
             self.weights = [1.0 if w is None else float(w) for w in _per_output(loss_weights, self.output_names, "loss_weights")]
-        self.trackers = (
-            [metrics_module.Mean(name=f"{name}_loss") for name in self.output_names]
-            if len(self.output_names) > 1 else []
-        )
+        # "<output>_loss" for each output that has a loss, when more than one has (as Keras 3 logs them)
+        with_loss = [i for i, l in enumerate(self.losses) if l is not None]
+        self._tracker_of = {
+            i: metrics_module.Mean(name=f"{self.output_names[i]}_loss") for i in with_loss
+        } if len(with_loss) > 1 else {}
+        self.trackers = list(self._tracker_of.values())
 
     @property
     def empty(self) -> bool:
@@ -76,8 +80,13 @@ class CompileLoss:
                 "The model was compiled with a loss but no targets were given: pass y to fit/evaluate, "
                 "or compile without a loss to train on add_loss() losses only."
             )
-        trues = _flat_outputs(y_true, self.output_names)
+        trues = _flat_outputs(y_true, self.output_names, allow_missing=True)  # targets only where a loss needs them
         preds = _flat_outputs(y_pred, self.output_names)
+        missing = [name for name, loss, t in zip(self.output_names, self.losses, trues) if loss is not None and t is None]
+        if isinstance(y_true, dict) and missing:
+            raise ValueError(
+                f"No targets for the outputs {missing}, which have a loss: the target dict has keys {sorted(y_true)}"
+            )
         if len(preds) != len(self.losses) or len(trues) != len(preds):
             raise ValueError(
                 f"The model has {len(self.losses)} outputs {self.output_names} but got {len(preds)} predictions and {len(trues)} targets"
@@ -88,8 +97,8 @@ class CompileLoss:
             if loss is None:
                 continue
             value = loss(t, p, sample_weight=sw)
-            if self.trackers:
-                self.trackers[i].update_state(value)
+            if i in self._tracker_of:
+                self._tracker_of[i].update_state(value)
             value = value * weight if weight != 1.0 else value
             total = value if total is None else total + value
         return total
@@ -112,7 +121,8 @@ class CompileMetrics:
         """Resolve names such as ``"accuracy"`` by the loss and the target/prediction shapes."""
         if self.built:
             return
-        trues = _flat_outputs(y_true, self.output_names) if y_true is not None else [None] * len(self.output_names)
+        trues = _flat_outputs(y_true, self.output_names, allow_missing=True) if y_true is not None \
+            else [None] * len(self.output_names)
         preds = _flat_outputs(y_pred, self.output_names)
         loss_objs = compile_loss.losses if compile_loss is not None else [None] * len(preds)
         prefix = len(self.output_names) > 1
@@ -158,10 +168,12 @@ class CompileMetrics:
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         if not self.built:
             self.build(y_true, y_pred, None)
-        trues = _flat_outputs(y_true, self.output_names)
+        trues = _flat_outputs(y_true, self.output_names, allow_missing=True)
         preds = _flat_outputs(y_pred, self.output_names)
         weights = _flat_outputs(sample_weight, self.output_names) if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(preds)
         for i, (t, p) in enumerate(zip(trues, preds)):
+            if t is None and not self.per_output[i] and not self.weighted_per_output[i]:
+                continue                 # an output trained by no loss or metric needs no target
             p = _as_float32_if_half(p)   # mixed precision: metrics computed in float32, as losses are
             for metric in self.per_output[i]:
                 metric.update_state(t, p)

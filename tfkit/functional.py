@@ -13,6 +13,7 @@ topological order.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import tensorflow as tf
@@ -57,7 +58,15 @@ class InputLayer(Layer):
                  dtype: Any = "float32", sparse: bool = False, ragged: bool = False,
                  batch_shape: Sequence[int | None] | None = None, name: str | None = None,
                  **kwargs: Any) -> None:
-        kwargs.pop("input_shape", None)
+        input_shape = kwargs.pop("input_shape", None)       # Keras's older names, still accepted there
+        batch_input_shape = kwargs.pop("batch_input_shape", None)
+        if input_shape is not None:
+            if shape is None:
+                warnings.warn("InputLayer: the argument input_shape is deprecated (as in Keras); use shape=",
+                              stacklevel=3)
+                shape = input_shape
+        if batch_input_shape is not None and batch_shape is None:
+            batch_shape = batch_input_shape
         super().__init__(name=name, dtype=dtype or "float32", **kwargs)  # inputs never take the global policy
         if sparse or ragged:
             raise ValueError("tfkit.Input supports dense tensors only: sparse=True and ragged=True are not implemented")

@@ -533,6 +533,9 @@ class Layer(tf.Module):
 
     def _symbolic_node(self, what: str) -> Any:
         nodes = getattr(self, "_tfkit_nodes", None) or []
+        owner = getattr(self, "_tfkit_sequential_owner", None)
+        if not nodes and owner is not None and owner() is not None and owner()._ensure_graph():
+            nodes = getattr(self, "_tfkit_nodes", None) or []   # a Sequential built on data made its graph
         if not nodes:
             raise AttributeError(
                 f"Layer '{self.name}' has no {what}: it was never called on symbolic inputs (tfkit.Input)"

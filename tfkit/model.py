@@ -227,13 +227,21 @@ class Model(Layer):
 
     @property
     def metrics(self) -> list[Any]:
-        """The loss tracker, the compiled metrics, and metrics held as attributes."""
+        """The loss tracker, the compiled metrics, then metrics held as attributes of the model and its layers.
+
+        As in Keras 3, a metric a layer keeps (``self.accuracy = BinaryAccuracy()``,
+        updated in its ``call``) is reported by ``fit`` and ``evaluate`` and reset
+        with the others.
+        """
         from tfkit.metrics import Metric
 
         out = list(self._tfkit_trainer.metrics()) if self._tfkit_trainer is not None else []
-        for _, value in tracking.attribute_items(self):
-            if isinstance(value, Metric) and all(value is not m for m in out):
-                out.append(value)
+        for layer in tracking.flatten_layers(self):
+            if isinstance(layer, Metric):
+                continue
+            for _, value in tracking.attribute_items(layer):
+                if isinstance(value, Metric) and all(value is not m for m in out):
+                    out.append(value)
         return out
 
     @property
@@ -410,12 +418,14 @@ class Model(Layer):
 
     # -------------------------------------------------------------- summary
 
-    def summary(self, line_length: int | None = None, expand_nested: bool = False,
-                print_fn: Callable[[str], Any] | None = None) -> None:
-        """Print the layer table and parameter counts."""
+    def summary(self, line_length: int | None = None, positions: Any = None,
+                print_fn: Callable[[str], Any] | None = None, expand_nested: bool = False,
+                show_trainable: bool = False, layer_range: Any = None) -> None:
+        """Print the layer table and parameter counts (Keras 3's arguments, in its order)."""
         from tfkit.summary import print_summary
 
-        print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn)
+        print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn,
+                      show_trainable=show_trainable, positions=positions, layer_range=layer_range)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "Model":

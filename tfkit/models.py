@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any, Mapping, Sequence
 
 import tensorflow as tf
@@ -17,7 +18,7 @@ from tfkit.config_capture import to_plain
 from tfkit.functional import FunctionalGraph, InputLayer
 from tfkit.layer import Layer
 from tfkit.model import Model
-from tfkit.saving import load_model, registry  # noqa: F401  (tfkit.models.load_model, as in Keras)
+from tfkit.saving import load_model, registry, save_model  # noqa: F401  (tfkit.models.load_model, save_model, as in Keras)
 from tfkit.symbolic import SymbolicTensor
 
 
@@ -377,6 +378,7 @@ class Sequential(Model):
             self._tfkit_symbolic_out = out
             self._st.output_shapes = out.shape
         names.add(layer.name)
+        layer._tfkit_sequential_owner = weakref.ref(self)   # layer.output can ask us for the graph
         self._layers.append(layer)  # in place: re-assigning a new list re-tracks every layer (quadratic)
         self._tfkit_symbolic_cache.clear()
 
@@ -407,37 +409,71 @@ class Sequential(Model):
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         x = inputs
+        if self._tfkit_input is None and getattr(inputs, "dtype", None) is not None:
+            self._tfkit_call_dtype = tf.as_dtype(inputs.dtype)   # the dtype _ensure_graph gives its Input
         if mask is not None:
             masking.set_mask(x, mask)
         for layer in self._layers:
             x = layer(x)
         return x
 
+    def _ensure_graph(self) -> bool:
+        """Give a Sequential built on data (no ``Input``) its graph, as Keras does when it builds one.
+
+        The graph starts from an ``Input`` of the built shape (batch left free) and
+        the dtype the model was called with; then ``model.inputs``, ``model.output``
+        and ``layer.output`` work as for a model started with ``tfkit.Input``. False
+        when the model is not built, or a layer cannot run on symbolic inputs (its
+        recorded calls are taken back).
+        """
+        if self._tfkit_input is not None:
+            return True
+        shape = self._st.build_shapes
+        if not self.built or not self._layers or not isinstance(shape, tuple) or not shape \
+                or not all(d is None or isinstance(d, int) for d in shape):
+            return False
+        dtype = getattr(self, "_tfkit_call_dtype", None) or self._layers[0].compute_dtype
+        symbol = InputLayer(batch_shape=(None, *shape[1:]), dtype=dtype).output
+        recorded = [(layer, len(getattr(layer, "_tfkit_nodes", None) or [])) for layer in self._layers]
+        out = symbol
+        try:
+            for layer in self._layers:
+                out = layer(out)
+        except Exception:   # a layer that only runs on data: no graph, as before
+            for layer, count in recorded:
+                nodes = getattr(layer, "_tfkit_nodes", None)
+                if nodes is not None:
+                    del nodes[count:]
+            return False
+        self._tfkit_input, self._tfkit_symbolic_out = symbol, out
+        self._tfkit_symbolic_cache.clear()
+        return True
+
     @property
     def input(self) -> SymbolicTensor:
         """The ``tfkit.Input`` this model starts from (``AttributeError`` if it has none)."""
-        return self._symbolic_end("input", self._tfkit_input)
+        return self._symbolic_end("input", lambda: self._tfkit_input)
 
     @property
     def output(self) -> SymbolicTensor:
         """The symbolic output of the last layer (``AttributeError`` without an ``Input``)."""
-        return self._symbolic_end("output", self._tfkit_symbolic_out)
+        return self._symbolic_end("output", lambda: self._tfkit_symbolic_out)
 
     def _symbolic_end(self, what: str, value: Any) -> SymbolicTensor:
-        if self._tfkit_input is None:
+        if not self._ensure_graph():
             raise AttributeError(
-                f"Sequential '{self.name}' has no symbolic {what}: start it with tfkit.Input(shape) "
-                f"(or give its first layer input_shape=) to define one"
+                f"Sequential '{self.name}' has no symbolic {what} yet: start it with tfkit.Input(shape) "
+                f"(or give its first layer input_shape=), or call it on data once"
             )
-        return value
+        return value()
 
     @property
     def inputs(self) -> list[SymbolicTensor]:
-        return [self._tfkit_input] if self._tfkit_input is not None else []
+        return [self._tfkit_input] if self._ensure_graph() else []
 
     @property
     def outputs(self) -> list[SymbolicTensor]:
-        return [self._tfkit_symbolic_out] if self._tfkit_input is not None else []
+        return [self._tfkit_symbolic_out] if self._ensure_graph() else []
 
     @property
     def input_shape(self) -> Any:

@@ -317,12 +317,15 @@ class Trainer:
         return data, val_data
 
     def _adapt_validation(self, validation_data: Any, batch_size: int | None, steps: int | None) -> Any:
-        if isinstance(validation_data, tf.data.Dataset) or data_module._is_dataset_creator(validation_data):
+        from tfkit.utils.py_dataset import PyDataset
+
+        if isinstance(validation_data, (tf.data.Dataset, PyDataset)) or data_module._is_dataset_creator(validation_data) \
+                or data_module._is_generator(validation_data):   # as Keras: a PyDataset or generator of batches too
             return data_module.adapt(validation_data, steps_per_epoch=steps)
         if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
             raise ValueError(
-                "validation_data must be a tf.data.Dataset or a tuple (x_val, y_val) or "
-                f"(x_val, y_val, val_sample_weight); got {type(validation_data).__name__}"
+                "validation_data must be a tuple (x_val, y_val) or (x_val, y_val, val_sample_weight), "
+                f"a tf.data.Dataset, a PyDataset or a generator; got {type(validation_data).__name__}"
             )
         return data_module.adapt(*validation_data, batch_size=batch_size, shuffle=False)
 

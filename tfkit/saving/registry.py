@@ -34,9 +34,11 @@ KINDS = (
 )
 
 _BUILTINS: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
-_CUSTOM: dict[str, Any] = {}
-# Keras's global custom-objects dict: users may put classes in it by plain name.
+# Keras's global custom-objects dict: users may put classes in it by plain name, and
+# ``register_serializable`` puts them in it by "package>name" (so, as in Keras, clearing
+# it unregisters them). ``_CUSTOM`` is the same dict under its older name.
 _GLOBAL_CUSTOM: dict[str, Any] = {}
+_CUSTOM = _GLOBAL_CUSTOM
 _NAME_OF: dict[int, str] = {}
 _scope = threading.local()
 
@@ -129,7 +131,9 @@ def _scope_stack() -> list[dict[str, Any]]:
 def get_custom_objects() -> dict[str, Any]:
     """The global dict of custom objects (Keras's ``get_custom_objects()``): ``{"MyLayer": MyLayer}``.
 
-    Loading consults it after ``custom_objects=`` and active scopes.
+    Registered objects are in it under their ``"package>name"``; loading consults
+    it after ``custom_objects=`` and active scopes. ``get_custom_objects().clear()``
+    forgets every registration, as in Keras.
     """
     return _GLOBAL_CUSTOM
 
