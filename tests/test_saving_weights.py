@@ -265,3 +265,46 @@ def test_files_of_format_version_1_still_load_by_layer_name(tmp_path):
     model.load_weights(path)
     for got, want in zip(model.weights, expected):
         np.testing.assert_array_equal(got.numpy(), want)
+
+
+class Tracked(tfkit.Model):
+    """keras-io's pattern: a loss tracker held as an attribute of the model."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = layers.Dense(2)
+        self.loss_tracker = tfkit.metrics.Mean(name="loss")
+
+    def call(self, x):
+        return self.dense(x)
+
+
+def test_a_metric_held_by_a_model_is_state_not_weights(tmp_path):
+    model = Tracked()
+    model(np.zeros((1, 3), "float32"))
+    assert model.count_params() == 3 * 2 + 2                 # Keras counts the Dense only
+    assert len(model.get_weights()) == 2 and len(model.variables) == 4
+    model.loss_tracker.update_state(3.0)
+    path = str(tmp_path / "t.weights.h5")
+    model.save_weights(path)
+    with h5py.File(path, "r") as f:
+        assert "loss_tracker" in f["state"] and "loss_tracker" not in f["weights"]
+    other = Tracked()
+    other(np.zeros((1, 3), "float32"))
+    other.load_weights(path)
+    assert float(other.loss_tracker.result()) == 3.0
+
+
+def test_files_that_kept_metric_variables_among_weights_still_load(tmp_path):
+    model = Tracked()
+    model(np.zeros((1, 3), "float32"))
+    model.loss_tracker.update_state(5.0)
+    path = str(tmp_path / "old.weights.h5")
+    model.save_weights(path)
+    with h5py.File(path, "r+") as f:                         # the layout tfkit 0.1 wrote
+        f.move("state/loss_tracker", "weights/loss_tracker")
+    other = Tracked()
+    other(np.zeros((1, 3), "float32"))
+    other.load_weights(path)
+    assert float(other.loss_tracker.result()) == 5.0
+    np.testing.assert_array_equal(other.dense.kernel.numpy(), model.dense.kernel.numpy())

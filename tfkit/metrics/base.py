@@ -71,6 +71,10 @@ class Metric(tf.Module):
     implement ``update_state(...)`` and ``result()``.
     """
 
+    # A metric held by a layer or model (keras-io's loss trackers) keeps state, not weights: its
+    # variables stay out of ``weights`` and ``count_params()`` as in Keras, and files keep them as state.
+    _tfkit_is_state = True
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         skip_autograph(cls, _METRIC_METHODS)

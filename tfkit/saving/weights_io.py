@@ -71,11 +71,15 @@ def match(
 ) -> list[tuple[tf.Variable, h5py.Dataset, str]]:
     """Pairs ``(variable, dataset, "weights/path")``; one ``ValueError`` lists every problem."""
     pairs, missing, unexpected, mismatched = [], [], [], []
+    moved: set[str] = set()   # "weights/<path>" entries that older files wrote for what is state now
     for group, variables in groups.items():
         table = tables.get(group, {})
         for path, variable in variables.items():
             where = f"{group}/{path}"
             dataset = table.get(path)
+            if dataset is None and group == "state" and path in tables.get("weights", {}):
+                dataset, where = tables["weights"][path], f"weights/{path}"   # a metric's variables, before 0.2
+                moved.add(path)
             if dataset is None:
                 missing.append(where)
                 continue
@@ -84,10 +88,10 @@ def match(
                 mismatched.append(f"{where}: {reason}")
             else:
                 pairs.append((variable, dataset, where))
-        unexpected += [f"{group}/{path}" for path in table if path not in variables]
-    for group in tables:
-        if group not in groups:
-            unexpected += [f"{group}/{path}" for path in tables[group]]
+    for group, table in tables.items():
+        variables = groups.get(group, {})
+        unexpected += [f"{group}/{path}" for path in table
+                       if path not in variables and not (group == "weights" and path in moved)]
     if missing or unexpected or mismatched:
         message = f"The variables in {source} do not match model '{model_name}':"
         if missing:
