@@ -29,6 +29,7 @@ from tfkit.compile_utils import CompileLoss, CompileMetrics
 from tfkit.metrics import Mean
 from tfkit.prediction_buffer import PredictionBuffer
 from tfkit.steps import StepLoops
+from tfkit.trace_ahead import TraceAhead
 
 _TARGET_CHUNK_SECONDS = 0.1
 _QUIET_CHUNK_SECONDS = 1.0
@@ -386,9 +387,14 @@ class Trainer:
         full_batches, last = divmod(data.num_samples, data.batch_size)
         logs: dict = {}
         step = 0
+        ahead: TraceAhead | None = None
         while step < total:
             # Full batches run in chunks; a short last batch runs alone with its own static size.
             batch_size = data.batch_size if step < full_batches else last
+            if ahead is not None and batch_size == last:
+                ahead.wait()
+            elif ahead is None and 0 < step < full_batches and total > full_batches and not planner.per_batch:
+                ahead = self._trace_last_batch_ahead(mode, last, batch_spec, template, unique, order)
             count = planner.next(min(total, full_batches) - step) if step < full_batches else 1
             if self.loops().array_loop(mode, batch_size, batch_spec, template).max_count:
                 count = 1
@@ -408,6 +414,22 @@ class Trainer:
             if mode == "train" and self.model.stop_training:
                 break
         return logs
+
+    def _trace_last_batch_ahead(self, mode, last, batch_spec, template, unique, order) -> TraceAhead | None:
+        """Trace (and instantiate) the short last batch's loop on a helper thread, once the full batches run."""
+        loops = self.loops()
+        if ("array", mode, last, repr(template)) in loops._cache:
+            return None
+
+        def prepare() -> None:
+            loop = loops.array_loop(mode, last, batch_spec, template)
+            start, none = tf.constant(0, tf.int32), tf.constant(0, tf.int32)
+            if loop.max_count:          # a custom step whose loop always runs one step: trace it only
+                loop.get_concrete_function(unique, order, start, none)
+            else:                       # zero steps: TensorFlow optimizes the graph, nothing is trained
+                loop(unique, order, start, none)
+
+        return TraceAhead(prepare)
 
     def _run_iterator_epoch(self, mode, data, planner, begin_hook, end_hook, steps_limit, iterator) -> dict:
         iterator = iterator or self._make_iterator(data)

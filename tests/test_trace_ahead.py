@@ -1,0 +1,70 @@
+"""The short last batch's loop is traced on a helper thread while the full batches train."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import tfkit
+from tfkit import layers, trace_ahead, trainer
+
+
+def test_trace_ahead_runs_its_work_on_another_thread_and_swallows_errors():
+    seen = []
+    ahead = trace_ahead.TraceAhead(lambda: seen.append(threading.current_thread().name))
+    ahead.wait()
+    assert seen == ["tfkit-trace-ahead"]
+    trace_ahead.TraceAhead(lambda: 1 / 0).wait()      # the main thread will meet the error itself
+
+
+@pytest.fixture
+def started(monkeypatch):
+    calls = []
+
+    class Spy(trace_ahead.TraceAhead):
+        def __init__(self, work):
+            calls.append(work)
+            super().__init__(work)
+
+    monkeypatch.setattr(trainer, "TraceAhead", Spy)
+    return calls
+
+
+def _sgd_reference(x, y, w, b, lr, batch, epochs):
+    """Plain numpy SGD on mean squared error, batches in order (no shuffling)."""
+    for _ in range(epochs):
+        for start in range(0, len(x), batch):
+            xb, yb = x[start:start + batch], y[start:start + batch]
+            error = xb @ w + b - yb
+            w = w - lr * 2 * xb.T @ error / error.size
+            b = b - lr * 2 * error.mean(axis=0)
+    return w, b
+
+
+def test_a_short_last_batch_traced_ahead_trains_as_numpy_says(started):
+    rng = np.random.default_rng(0)
+    x = rng.random((70, 3)).astype("float32")           # 8 full batches of 8 and a last batch of 6
+    y = (x @ np.array([[1.0], [-2.0], [0.5]]) + 0.3).astype("float32")
+    model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(1)])
+    model.compile(tfkit.optimizers.SGD(0.1), "mse", steps_per_execution=2)
+    w0, b0 = (v.numpy() for v in model.weights)
+    model.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0)
+    w, b = _sgd_reference(x.astype("float64"), y.astype("float64"), w0, b0, 0.1, 8, 3)
+    np.testing.assert_allclose(model.weights[0].numpy(), w, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(model.weights[1].numpy(), b, rtol=1e-4, atol=1e-5)
+    assert len(started) == 1                             # in the first epoch only
+    loops = model._tfkit_trainer.loops()._cache
+    last = [fn for key, fn in loops.items() if key[:3] == ("array", "train", 6)]
+    assert len(last) == 1 and last[0].experimental_get_tracing_count() == 1
+
+
+def test_no_trace_ahead_while_a_callback_runs_code_between_batches(started):
+    class Batches(tfkit.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            pass
+
+    x = np.ones((20, 2), "float32")
+    model = tfkit.Sequential([tfkit.Input((2,)), layers.Dense(1)])
+    model.compile("sgd", "mse")
+    model.fit(x, x[:, :1], batch_size=8, epochs=1, verbose=0, callbacks=[Batches()])
+    assert started == []

@@ -1,0 +1,36 @@
+"""Tracing a compiled function on a helper thread while the main thread runs other compiled calls.
+
+    ahead = TraceAhead(lambda: loop.get_concrete_function(*args))
+    ...                  # the main thread runs its compiled steps meanwhile
+    ahead.wait()         # before the first call of ``loop``: its trace is ready
+
+TensorFlow releases the GIL while it executes a compiled call, so a trace (Python
+work) made on another thread overlaps the main thread's steps instead of adding to
+the epoch. The trainer uses it for an epoch's short last batch, whose function (a
+static batch size of its own) would otherwise be traced only when that batch comes,
+a full trace at the end of the first epoch. It starts only when no callback runs
+code between batches, so nothing else touches the model while the trace runs.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+
+class TraceAhead:
+    """Runs ``work`` (a trace) on a daemon thread; ``wait`` joins it."""
+
+    def __init__(self, work: Callable[[], object]) -> None:
+        self._thread = threading.Thread(target=self._run, args=(work,), name="tfkit-trace-ahead", daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _run(work: Callable[[], object]) -> None:
+        try:
+            work()
+        except Exception:  # noqa: BLE001 - the main thread calls the function itself and raises the real error
+            pass
+
+    def wait(self) -> None:
+        self._thread.join()
