@@ -61,16 +61,20 @@ class StepLoops:
         outputs = self.strategy.run(step, args=(batch,))
         return outputs
 
-    def _initial_logs(self, mode: str, batch_spec: Any) -> Any:
-        """Zeros shaped like a custom step's logs, found by tracing it once (never run)."""
-        step = {"train": self.model.train_step, "test": self.model.test_step}[mode]
-        concrete = compiled(step).get_concrete_function(batch_spec)
-        structure = concrete.structured_outputs
-        specs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), structure)
-        for spec in tf.nest.flatten(specs):
-            if not spec.shape.is_fully_defined():
-                return None
-        return specs
+    def _traced_step(self, mode: str, spec: Any) -> tuple[Any, Any]:
+        """A custom step traced once for ``spec``: ``(its trace, the specs of its logs or None)``.
+
+        The loops call this trace, so a custom ``train_step`` is traced once, not once for the
+        structure of its logs and once more inside the loop. Logs whose shapes are not fully
+        known cannot be loop variables: their specs are None.
+        """
+        step = self._step(mode)
+        traced = step if isinstance(step, tf.types.experimental.GenericFunction) else compiled(step)
+        concrete = traced.get_concrete_function(spec)
+        self.model._clear_losses()   # add_loss values of the trace belong to its graph only
+        specs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+        fixed = all(s.shape.is_fully_defined() for s in tf.nest.flatten(specs))
+        return concrete, specs if fixed else None
 
     def _metric_logs(self) -> Any:
         return self.model.get_metrics_result()
@@ -90,9 +94,12 @@ class StepLoops:
         key = ("array", mode, batch_size, repr(template))
         if key in self._cache:
             return self._cache[key]
-        step = self._step(mode)
         custom = self._overridden(mode)
-        log_specs = self._initial_logs(mode, batch_spec) if custom else None
+        if custom:   # traced for this static batch size, once
+            static = tf.nest.map_structure(lambda s: tf.TensorSpec((batch_size, *s.shape[1:]), s.dtype), batch_spec)
+            step, log_specs = self._traced_step(mode, static)
+        else:
+            step, log_specs = self._step(mode), None
 
         def cut(unique: Any, order: tf.Tensor, first_row: tf.Tensor, index: tf.Tensor) -> Any:
             rows = tf.slice(order, [first_row + index * batch_size], [batch_size])
@@ -160,9 +167,11 @@ class StepLoops:
         key = ("iterator", mode)
         if key in self._cache:
             return self._cache[key]
-        step = self._step(mode)
         custom = self._overridden(mode)
-        log_specs = self._initial_logs(mode, batch_spec) if custom and self.strategy is None else None
+        if custom and self.strategy is None:
+            step, log_specs = self._traced_step(mode, batch_spec)
+        else:
+            step, log_specs = self._step(mode), None
 
         def loop(iterator, count):
             done = tf.constant(0)
