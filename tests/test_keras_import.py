@@ -102,6 +102,41 @@ def test_tf_keras_legacy_h5_model_and_weights_load(tmp_path, data):
     np.testing.assert_allclose(twin.predict(x, verbose=0), expected, atol=1e-5)
 
 
+def test_keras3_lookup_vocabularies_come_from_the_archive_assets(tmp_path):
+    """Keras 3 keeps an adapted lookup's vocabulary in assets/layers/<path>/vocabulary.txt, not in the weights."""
+    import tensorflow as tf
+
+    words = keras.layers.StringLookup(mask_token="", num_oov_indices=2)
+    words.adapt(np.array([["a"], ["b"], ["a"], ["c"]]))
+    numbers = keras.layers.IntegerLookup()
+    numbers.adapt(np.array([[5], [7], [5], [9]]))
+    text = keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
+    text.adapt(["the cat sat", "the dog ran far"])
+    cases = {
+        "words": (keras.Sequential([keras.Input((1,), dtype="string"), words]), tf.constant([["a"], ["c"], [""], ["q"]])),
+        "numbers": (keras.Sequential([keras.Input((1,), dtype="int64"), numbers]), tf.constant([[5], [9], [1]], tf.int64)),
+        "text": (keras.Sequential([keras.Input((), dtype="string"), text]), tf.constant(["the cat ran", "zebra"])),
+    }
+    for name, (model, x) in cases.items():
+        model.save(tmp_path / f"{name}.keras")
+        imported = tfkit.load_model(tmp_path / f"{name}.keras")
+        np.testing.assert_array_equal(np.asarray(imported(x)), np.asarray(model(x)), err_msg=name)
+        assert imported._tfkit_import_report.unmapped == [], name
+
+
+def test_a_broken_vocabulary_is_a_value_error(tmp_path):
+    numbers = keras.layers.IntegerLookup()
+    numbers.adapt(np.array([[5], [7]]))
+    keras.Sequential([keras.Input((1,), dtype="int64"), numbers]).save(tmp_path / "numbers.keras")
+    member = "assets/layers/integer_lookup/vocabulary.txt"
+    _rewrite(tmp_path / "numbers.keras", tmp_path / "words.keras", drop=(member,), extra=[(member, b"-1\nfive")])
+    with pytest.raises(ValueError, match=f"{member} must hold one integer a line"):
+        tfkit.load_model(tmp_path / "words.keras")
+    _rewrite(tmp_path / "numbers.keras", tmp_path / "bytes.keras", drop=(member,), extra=[(member, b"-1\n\xff")])
+    with pytest.raises(ValueError, match=f"{member} is not UTF-8 text"):
+        tfkit.load_model(tmp_path / "bytes.keras")
+
+
 def test_what_does_not_map_is_reported(tmp_path):
     inputs = keras.Input((4,))
     hidden = keras.layers.Dense(4, name="hidden")(inputs)
@@ -125,7 +160,7 @@ def test_tfkit_convert_writes_a_tfkit_file(keras3_files, data, tmp_path):
 
 # ------------------------------------------------------------------ hostile Keras files: every one a ValueError
 
-def _rewrite(source, target, config=None, extra=(), drop=()):
+def _rewrite(source, target, config=None, extra=(), drop=(), weights=None):
     with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
             if info.filename in drop:
@@ -133,9 +168,40 @@ def _rewrite(source, target, config=None, extra=(), drop=()):
             data = zin.read(info)
             if info.filename == "config.json" and config is not None:
                 data = json.dumps(config(json.loads(data))).encode()
+            if info.filename == "model.weights.h5" and weights is not None:
+                data = _mutated_h5(data, weights, str(target) + ".weights.h5")
             zout.writestr(info.filename, data)
         for name, data in extra:
             zout.writestr(name, data)
+
+
+def _mutated_h5(data, mutate, scratch):
+    import h5py
+
+    with open(scratch, "wb") as f:
+        f.write(data)
+    with h5py.File(scratch, "a") as f:
+        mutate(f)
+    with open(scratch, "rb") as f:
+        return f.read()
+
+
+_DENSE_KERNEL = "layers/dense/vars/0"
+
+
+def _pickle_weight(f):
+    del f[_DENSE_KERNEL]
+    f[_DENSE_KERNEL] = np.void(b"\x80\x04cos\nsystem\n.")
+
+
+def _external_link_weight(f):
+    del f[_DENSE_KERNEL]
+    f[_DENSE_KERNEL] = __import__("h5py").ExternalLink("/etc/hostname", "/data")
+
+
+def _huge_weight(f):
+    del f[_DENSE_KERNEL]
+    f.create_dataset(_DENSE_KERNEL, shape=(10**6, 10**5), dtype="float32")   # 400 GB declared, none stored
 
 
 def _first_dense(config):
@@ -170,6 +236,32 @@ def _function_object(config):
     return config
 
 
+def _enable_unsafe_then_lambda(config):
+    """Keras 3 CVE class: a config entry that calls keras.config.enable_unsafe_deserialization, then a Lambda."""
+    config["config"]["layers"].insert(1, {"module": "keras.config", "class_name": "enable_unsafe_deserialization",
+                                          "registered_name": None, "config": {}})
+    return _lambda_with_bytecode(config)
+
+
+def _get_file_layer(config):
+    """Keras 3 CVE class: a layer entry naming keras.utils.get_file (a download at load time)."""
+    config["config"]["layers"].insert(1, {"module": "keras.utils", "class_name": "get_file", "registered_name": None,
+                                          "config": {"fname": "x", "origin": "http://127.0.0.1:9/payload"}})
+    return config
+
+
+def _builtin_function(config):
+    _first_dense(config)["config"]["activation"] = {"module": "builtins", "class_name": "function",
+                                                    "config": "exec", "registered_name": "exec"}
+    return config
+
+
+def _importable_module(config):
+    layer = _first_dense(config)
+    layer.update(module="tfkit_evil_keras_module", class_name="run", registered_name="tfkit_evil_keras_module>run")
+    return config
+
+
 def _unknown_operation(config):
     layer = _first_dense(config)
     layer.update(module="keras.src.ops.core", class_name="PyFunc")
@@ -188,20 +280,43 @@ HOSTILE = {
     "config twice": dict(extra=[("config.json", b"{}")]),
     "zip bomb weights": dict(drop=("model.weights.h5",), extra=[("model.weights.h5", b"\0" * 8 * 2**20)]),
     "config not an object": dict(config=lambda config: [config]),
+    "enable_unsafe_deserialization, then a Lambda": dict(config=_enable_unsafe_then_lambda),
+    "get_file as a layer": dict(config=_get_file_layer),
+    "builtins.exec as an activation": dict(config=_builtin_function),
+    "an importable module named in the config": dict(config=_importable_module),
+    "pickle in the weights": dict(weights=_pickle_weight),
+    "external link in the weights": dict(weights=_external_link_weight),
+    "huge declared weight": dict(weights=_huge_weight),
 }
+EVIL_MODULE = "open({marker!r}, 'w').write('imported')\ndef run(**kwargs):\n    open({marker!r}, 'w')\n"
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
 def test_hostile_keras_archives_are_refused_and_run_nothing(keras3_files, tmp_path, monkeypatch, case):
     marker = tmp_path / "code-ran"
     monkeypatch.setenv("TFKIT_MARKER", str(marker))
+    evil = tmp_path / "importable"
+    evil.mkdir()
+    (evil / "tfkit_evil_keras_module.py").write_text(EVIL_MODULE.format(marker=str(marker)))
+    monkeypatch.syspath_prepend(str(evil))                 # importing the module named in a file would run it
     target = tmp_path / "hostile.keras"
     _rewrite(keras3_files["folder"] / "cnn.keras", target, **HOSTILE[case])
     for safe_mode in (True, False):
         with pytest.raises(ValueError) as caught:
             tfkit.load_model(target, safe_mode=safe_mode)
-        assert str(target) in str(caught.value) or "hostile.keras" in str(caught.value), str(caught.value)
+        # the message names the user's file (never a temporary copy of a member) and what is wrong in it
+        assert str(caught.value).startswith(str(target)), str(caught.value)
+        assert "tfkit-keras-" not in str(caught.value), str(caught.value)
     assert not marker.exists()
+    assert "tfkit_evil_keras_module" not in sys.modules
+
+
+def test_an_archive_member_tfkit_does_not_read_is_reported_and_never_opened(keras3_files, data, tmp_path):
+    target = tmp_path / "extra.keras"
+    _rewrite(keras3_files["folder"] / "cnn.keras", target, extra=[("assets/model.pkl", b"\x80\x04cos\nsystem\n.")])
+    with pytest.warns(UserWarning, match="archive member 'assets/model.pkl' is not read"):
+        model = tfkit.load_model(target)
+    np.testing.assert_allclose(model.predict(data[0], verbose=0), keras3_files["cnn"], atol=1e-5)
 
 
 def test_truncated_and_foreign_files_are_value_errors(keras3_files, tmp_path):

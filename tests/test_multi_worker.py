@@ -79,6 +79,30 @@ def test_a_killed_worker_resumes_from_the_backup_and_ends_bit_identical(tmp_path
     assert not backup.exists()
 
 
+def test_automatic_chunks_are_the_same_on_every_worker(tmp_path):
+    """examples/two_workers.py hung in its first epoch: steps_per_execution="auto" sized each worker's compiled
+    calls from its own clock and verbose setting, so the workers' per-step all-reduces never paired up."""
+    results = _start(tmp_path, "auto_chunks", str(tmp_path), timeout=120)
+    assert all(r.returncode != -9 for r in results), "the workers hung (killed at the time limit)"
+    chief, other = _reports(results)
+    assert chief[0]["digest"] == other[0]["digest"]
+    assert chief[0]["loss"] == other[0]["loss"] and chief[0]["evaluate"] == other[0]["evaluate"]
+    assert chief[0]["loss"][-1] < chief[0]["loss"][0]
+    assert len((tmp_path / "training.csv").read_text().splitlines()) == 3
+    assert not [p for p in tmp_path.rglob("*") if "workertemp" in p.name]
+
+
+def test_auto_chunks_are_fixed_only_for_strategies_that_span_workers():
+    from tfkit import distribute
+
+    assert not distribute.spans_workers(None)
+    assert not distribute.spans_workers(tf.distribute.get_strategy())
+    assert not distribute.spans_workers(tf.distribute.MirroredStrategy(["/cpu:0"]))
+    assert distribute.spans_workers(_Strategy({"worker": ["a:1", "b:1"]}, "worker", 1))
+    assert distribute.spans_workers(_Strategy({"chief": ["c:1"], "worker": ["a:1"]}, "chief", 0))
+    assert not distribute.spans_workers(_Strategy({"worker": ["a:1"]}, "worker", 0))
+
+
 class _Resolver:
     def __init__(self, cluster, task_type, task_id):
         self._cluster, self.task_type, self.task_id = cluster, task_type, task_id
@@ -90,6 +114,7 @@ class _Resolver:
 class _Strategy:
     def __init__(self, cluster, task_type, task_id):
         self.cluster_resolver = _Resolver(cluster, task_type, task_id)
+        self.extended = None
 
 
 @pytest.mark.parametrize("cluster, task, chief", [

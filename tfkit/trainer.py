@@ -345,7 +345,10 @@ class Trainer:
         return tf.random.experimental.stateless_shuffle(tf.range(n), seed=seed)
 
     def _run_epoch(self, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any, verbose: int) -> dict:
-        planner = ChunkPlanner(self.steps_per_execution, cbs.needs_batch_hooks(mode), quiet=verbose == 0,
+        setting = self.steps_per_execution
+        if setting == "auto" and distribute_module.spans_workers(self.strategy):
+            setting = distribute_module.SYNCHRONIZED_CHUNK   # all workers must make the same compiled calls
+        planner = ChunkPlanner(setting, cbs.needs_batch_hooks(mode), quiet=verbose == 0,
                                seconds_per_step=self._seconds_per_step.get((mode, data.batch_size)))
         try:
             logs = self._run_planned_epoch(mode, data, cbs, steps_limit, iterator, planner)

@@ -3,6 +3,9 @@
     python worker.py callbacks <folder> <runs>        # fits with every file-writing callback, then save/export
     python worker.py resumable <folder> [<kill_epoch>]  # a deterministic fit with BackupAndRestore; worker 1
                                                        # SIGKILLs itself in epoch <kill_epoch> when given
+    python worker.py auto_chunks <folder>             # examples/two_workers.py's settings: steps_per_execution
+                                                       # "auto", epoch-level callbacks only, verbose 2 on the chief
+                                                       # and 0 elsewhere, enough steps for chunks to grow
 
 Each worker prints one JSON line per fit: its task index, the losses, and a
 digest of its final weights.
@@ -92,9 +95,38 @@ def resumable(strategy, kill_epoch):
                       "digest": digest(model)}), flush=True)
 
 
+def auto_chunks(strategy):
+    """The README example's fit, small: nothing asks for batch hooks, so steps run in multi-step compiled calls.
+
+    The workers' clocks and verbose settings differ (a chunk aims at 0.1 s with a progress line, 1 s without);
+    a chunk length taken from them would differ between the workers and their all-reduces would never pair up.
+    """
+    rng = np.random.default_rng(1)
+    x = rng.random((4096, 32)).astype("float32")
+    y = (x.sum(axis=1) > 16).astype("int64")
+    tfkit.utils.set_random_seed(3)
+    with strategy.scope():
+        model = tfkit.Sequential([tfkit.Input((32,)), tfkit.layers.Dense(64, activation="relu"),
+                                  tfkit.layers.Dense(2)])
+        model.compile("adam", tfkit.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    callbacks = [
+        tfkit.callbacks.BackupAndRestore(os.path.join(FOLDER, "backup")),
+        tfkit.callbacks.ModelCheckpoint(os.path.join(FOLDER, "ckpt", "epoch-{epoch}.weights.h5"), save_weights_only=True),
+        tfkit.callbacks.TensorBoard(os.path.join(FOLDER, "logs")),
+        tfkit.callbacks.CSVLogger(os.path.join(FOLDER, "training.csv")),
+    ]
+    history = model.fit(x, y, batch_size=32, epochs=2, verbose=2 if TASK == 0 else 0, callbacks=callbacks,
+                        validation_data=(x[:1024], y[:1024]))
+    evaluated = model.evaluate(x, y, batch_size=64, verbose=0)
+    print(json.dumps({"task": TASK, "loss": history.history["loss"], "val_loss": history.history["val_loss"],
+                      "evaluate": evaluated, "digest": digest(model)}), flush=True)
+
+
 if __name__ == "__main__":
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     if MODE == "callbacks":
         callbacks_runs(strategy, int(sys.argv[3]))
+    elif MODE == "auto_chunks":
+        auto_chunks(strategy)
     else:
         resumable(strategy, int(sys.argv[3]) if len(sys.argv) > 3 else None)

@@ -9,4 +9,6 @@ from tfkit.distribute.coordinator_loop import CoordinatedLoops  # noqa: F401
 from tfkit.distribute.per_worker_data import (  # noqa: F401
     PerWorkerData, array_data_on_workers, fit_data_on_workers, per_worker_data,
 )
-from tfkit.distribute.strategy_kind import coordinator_for, is_parameter_server, num_workers, verbosity  # noqa: F401
+from tfkit.distribute.strategy_kind import (  # noqa: F401
+    SYNCHRONIZED_CHUNK, coordinator_for, is_parameter_server, num_workers, spans_workers, verbosity,
+)

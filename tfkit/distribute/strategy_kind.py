@@ -20,6 +20,29 @@ def is_parameter_server(strategy: Any) -> bool:
         bool(getattr(strategy, "_should_use_with_coordinator", False))
 
 
+# Steps per compiled call under a strategy that spans several workers (MultiWorkerMirroredStrategy) when
+# steps_per_execution="auto": a fixed count, never one sized from this worker's own timings. Every step
+# all-reduces across the workers inside the compiled call, and collectives only pair up when all workers make
+# the same sequence of calls: chunks sized by each worker's clock (or its verbose setting) differ, and the
+# cluster waits for ever. On loopback, 4, 16 and 64 steps per call gave the same epoch time (the all-reduce
+# dominates a step).
+SYNCHRONIZED_CHUNK = 16
+
+
+def spans_workers(strategy: Any) -> bool:
+    """Whether ``strategy`` runs every step in lockstep on several worker processes (MultiWorkerMirroredStrategy)."""
+    if strategy is None or is_parameter_server(strategy):
+        return False
+    if int(getattr(strategy.extended, "_num_workers", 1) or 1) > 1:
+        return True
+    resolver = getattr(strategy, "cluster_resolver", None)
+    try:
+        spec = resolver.cluster_spec()
+        return spec.num_tasks("worker") + (spec.num_tasks("chief") if "chief" in spec.jobs else 0) > 1
+    except (AttributeError, ValueError):
+        return False
+
+
 def coordinator_for(strategy: Any) -> Any:
     """The strategy's ``tf.distribute.coordinator.ClusterCoordinator`` (TensorFlow keeps one per strategy)."""
     return tf.distribute.coordinator.ClusterCoordinator(strategy)

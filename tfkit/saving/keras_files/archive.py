@@ -10,6 +10,8 @@ unpickled or extracted by its own name: the three members are found by exact
 name, their declared sizes and compression ratios are checked before a byte
 is inflated, reading stops at the declared size, and the weights go to a
 temporary file this process creates (read later by the guarded HDF5 reader).
+The lookup layers' vocabularies (``assets/layers/<layer path>/vocabulary.txt``,
+one token a line) are read into memory as bytes, under the same limits.
 Any other member is listed in the import report, never opened.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
@@ -28,7 +31,10 @@ MAX_MEMBERS = 10_000
 MAX_CONFIG_BYTES = 16 * 2**20
 MAX_WEIGHTS_BYTES = 64 * 2**30
 MAX_RATIO = 64          # float weights barely compress; a higher ratio is a zip bomb
+MAX_VOCABULARY_BYTES = 64 * 2**20   # all vocabulary.txt members together
 _KNOWN = ("config.json", "metadata.json", "model.weights.h5")
+# Keras 3's IndexLookup.save_assets: the vocabulary of the layer at <path>, special tokens first
+_VOCABULARY = re.compile(r"assets/(layers(?:/[A-Za-z0-9_.-]+)+)/vocabulary\.txt")
 
 
 @dataclass
@@ -38,6 +44,7 @@ class Archive:
     metadata: dict[str, Any]
     weights_path: str | None
     other_members: list[str] = field(default_factory=list)
+    vocabularies: dict[str, bytes] = field(default_factory=dict)   # "layers/string_lookup" -> file bytes
 
 
 def is_zip(path: str) -> bool:
@@ -97,10 +104,32 @@ def read_archive(path: str) -> Iterator[Archive]:
                 if copied != weights_info.file_size:
                     raise ValueError(f"{path}: model.weights.h5 holds {copied} bytes but declares "
                                      f"{weights_info.file_size}")
-            others = sorted(info.filename for info in infos if info.filename not in _KNOWN)
+            vocabularies = _vocabularies(zf, infos, path)
+            others = sorted(info.filename for info in infos if info.filename not in _KNOWN
+                            and not _VOCABULARY.fullmatch(info.filename))
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError, RuntimeError) as error:
             raise ValueError(f"{path}: a damaged zip archive ({type(error).__name__}: {error})") from None
-        yield Archive(path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others)
+        yield Archive(path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others, vocabularies)
+
+
+def _vocabularies(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str) -> dict[str, bytes]:
+    """The bytes of every ``assets/layers/.../vocabulary.txt``, keyed by its layer path; at most 64 MiB in all."""
+    found: dict[str, bytes] = {}
+    total = 0
+    for info in infos:
+        match = _VOCABULARY.fullmatch(info.filename)
+        if match is None:
+            continue
+        checked = _member(zf, info.filename, path, MAX_VOCABULARY_BYTES)   # once, within the size and ratio limits
+        total += checked.file_size
+        if total > MAX_VOCABULARY_BYTES:
+            raise ValueError(f"{path}: the vocabularies declare more than {MAX_VOCABULARY_BYTES} bytes in all")
+        with zf.open(checked) as member:
+            data = member.read(checked.file_size + 1)
+        if len(data) != checked.file_size:
+            raise ValueError(f"{path}: {info.filename} holds more bytes than it declares")
+        found[match.group(1)] = data
+    return found
 
 
 def _copy_limited(source: Any, target: Any, declared: int) -> int:

@@ -218,8 +218,15 @@ def _accepted(cls: Any) -> set[str] | None:
 _ONLY_WITH = {"renorm_clipping": "renorm", "renorm_momentum": "renorm"}
 
 
-def _default_like(value: Any) -> bool:
-    return value is None or value is False or value == [] or value == {}
+# Keras arguments that hold what tfkit does anyway: Keras 3's lookups write their (derived) vocabulary size,
+# their default out-of-vocabulary hashing and their key dtype.
+_KERAS_DEFAULTS = {"oov_method": ("floormod",), "vocabulary_dtype": ("int64", "string")}
+_DERIVED = {"vocabulary_size"}
+
+
+def _default_like(value: Any, key: str = "") -> bool:
+    return value is None or value is False or value == [] or value == {} or key in _DERIVED \
+        or value in _KERAS_DEFAULTS.get(key, ())
 
 
 def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
@@ -245,7 +252,7 @@ def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
         return config
     for key in [key for key in config if key not in accepted]:
         value = config.pop(key)
-        if not _default_like(value) and not (key in _ONLY_WITH and not config.get(_ONLY_WITH[key])):
+        if not _default_like(value, key) and not (key in _ONLY_WITH and not config.get(_ONLY_WITH[key])):
             report.add(f"{where} ({class_name}): argument {key}={str(value)[:80]} has no tfkit equivalent; left out")
     return config
 

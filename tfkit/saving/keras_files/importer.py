@@ -10,6 +10,8 @@ function objects are refused whatever ``safe_mode`` says), rebuilt from
 tfkit's own classes or ``custom_objects``, under the same object and
 variable budgets as tfkit's own files; HDF5 bytes are parsed only by the
 guarded child reader; zip members are read by exact name under size limits.
+A lookup layer's vocabulary (Keras keeps it in ``assets/``, not in the
+weights) is read as text and set with ``set_vocabulary``.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ import os
 import warnings
 from typing import Any, Mapping
 
+import tensorflow as tf
+
 from tfkit.saving import h5_format, registry
 from tfkit.saving.config_safety import check_config, loads_json
 from tfkit.saving.h5_snapshot import Snapshot, read_snapshot
 from tfkit.saving.keras_files.archive import is_zip, read_archive
 from tfkit.saving.keras_files.config_translation import ImportReport, translate_model_config
-from tfkit.saving.keras_files.weights_layout import keras3_pairs, legacy_pairs
+from tfkit.saving.keras_files.weights_layout import keras3_layer_paths, keras3_pairs, legacy_pairs
 
 KERAS3_GROUPS = ("layers", "vars", "optimizer")
 LEGACY_GROUPS = ("model_weights",)
@@ -50,11 +54,12 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
         with read_archive(path) as archive:
             for name in archive.other_members:
                 report.add(f"archive member {name!r} is not read (tfkit reads config.json and model.weights.h5)")
-            snapshot = read_snapshot(archive.weights_path, KERAS3_GROUPS) if archive.weights_path else None
+            snapshot = _archive_weights(archive.weights_path, path) if archive.weights_path else None
             config = archive.config
             model = _rebuild(config, snapshot, report, custom_objects)
             if snapshot is not None:
                 _assign(lambda: keras3_pairs(model, snapshot.tables, path), report)
+            _set_vocabularies(model, archive.vocabularies, report, path)
             compile_config = config.get("compile_config")
     else:
         snapshot = read_snapshot(path, LEGACY_GROUPS)
@@ -73,6 +78,39 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
         warnings.warn(str(report), stacklevel=3)
     model._tfkit_import_report = report
     return model, report
+
+
+def _archive_weights(weights_path: str, path: str) -> Snapshot:
+    """The archive's ``model.weights.h5`` through the guarded reader; errors name the archive, not the copy."""
+    try:
+        return read_snapshot(weights_path, KERAS3_GROUPS)
+    except ValueError as error:
+        raise ValueError(str(error).replace(weights_path, f"{path}: model.weights.h5")) from error
+
+
+def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: ImportReport, path: str) -> None:
+    """Each lookup layer's ``assets/layers/<path>/vocabulary.txt`` (one token a line, special tokens first)."""
+    applied: list[str] = []
+    for prefix, layer in keras3_layer_paths(model):
+        data = vocabularies.get(f"layers/{prefix}")
+        if data is None or not hasattr(layer, "set_vocabulary"):
+            continue
+        member = f"assets/layers/{prefix}/vocabulary.txt"
+        try:
+            lines = data.decode("utf-8").split("\n")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"{path}: {member} is not UTF-8 text ({error})") from None
+        if getattr(layer, "key_dtype", tf.string) != tf.string:   # IntegerLookup
+            try:
+                lines = [int(line) for line in lines]
+            except ValueError:
+                raise ValueError(f"{path}: {member} must hold one integer a line for "
+                                 f"{type(layer).__name__} '{layer.name}'") from None
+        layer.set_vocabulary(lines)
+        applied.append(f"layers/{prefix}")
+    for key in sorted(vocabularies):
+        if not any(key == done or key.startswith(done + "/") for done in applied):   # a sub-layer's copy is covered
+            report.add(f"archive member 'assets/{key}/vocabulary.txt' is not read (no lookup layer at {key})")
 
 
 def _assign(pairs: Any, report: ImportReport) -> None:

@@ -44,6 +44,25 @@ def _top_layers(model: Any) -> list[Any]:
     return list(getattr(model, "layers", []) or [])
 
 
+def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
+    """``(path, layer)`` for every layer of ``model`` and its sub-layers, by Keras 3's names (``dense_1``,
+    ``mha/query``): the ``<path>`` of ``layers/<path>/vars/<i>`` and of ``assets/layers/<path>/``."""
+    found: list[tuple[str, Any]] = []
+
+    def visit(layer: Any, prefix: str) -> None:
+        found.append((prefix, layer))
+        for name, child in _children(layer).items():
+            visit(child, f"{prefix}/{name}")
+
+    counts: dict[str, int] = {}
+    for layer in _top_layers(model):
+        base = tracking._snake_case(type(layer).__name__)
+        count = counts.get(base, 0)
+        counts[base] = count + 1
+        visit(layer, base if count == 0 else f"{base}_{count}")
+    return found
+
+
 def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> list[tuple[Any, Any, str]]:
     """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file."""
     table = tables.get("layers", {})
