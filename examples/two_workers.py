@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import signal
 import socket
 import subprocess
 import sys
@@ -44,8 +45,15 @@ def launch_two_workers() -> int:
             os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})))
         for index in range(2)
     ]
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)       # the finally below kills both workers
+
+    signal.signal(signal.SIGTERM, stop)      # a killed launcher must not leave its workers behind
     try:
         codes = [worker.wait(timeout=900) for worker in workers]
+    except subprocess.TimeoutExpired:
+        print("the workers did not finish within 900 s; stopping them", file=sys.stderr)
+        raise
     finally:
         for worker in workers:
             if worker.poll() is None:

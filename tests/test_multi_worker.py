@@ -138,3 +138,21 @@ def test_which_task_writes_the_real_files(tmp_path, cluster, task, chief):
         assert chief or (Path(written).name == "m.h5" and Path(written).parent.parent == tmp_path
                          and Path(written).parent.name.startswith(f"workertemp_{task[1]}-"))
     assert os.listdir(tmp_path) == (["m.h5"] if chief else [])   # another worker's copy is gone
+
+
+def test_a_killed_workers_leftover_copies_are_removed_by_its_next_save(tmp_path):
+    from tfkit import worker_files
+
+    strategy = _Strategy({"worker": ["a:1", "b:1", "c:1"]}, "worker", 1)
+    stale = tmp_path / "workertemp_1-0a1b2c3d"                 # worker 1 was killed mid-save
+    (stale / "m.h5").parent.mkdir()
+    (stale / "m.h5").write_text("old")
+    other = tmp_path / "workertemp_2-0a1b2c3d"                 # worker 2's: not ours to delete
+    other.mkdir()
+    mine = tmp_path / "workertemp_1-notmine"                   # not a name tfkit makes
+    mine.mkdir()
+    with worker_files.writing(str(tmp_path / "m.h5"), strategy) as written:
+        Path(written).parent.mkdir(parents=True, exist_ok=True)
+        Path(written).write_text("x")
+    assert sorted(os.listdir(tmp_path)) == ["workertemp_1-notmine", "workertemp_2-0a1b2c3d"]
+

@@ -61,7 +61,28 @@ def path_for_this_worker(path: str | os.PathLike, strategy: Any = None) -> str:
         return path
     _, task_id = cluster_task(strategy)
     folder, name = os.path.split(os.path.abspath(path))
+    _remove_stale_copies(folder, task_id)
     return os.path.join(folder, f"workertemp_{task_id}-{secrets.token_hex(4)}", name)
+
+
+def _remove_stale_copies(folder: str, task_id: Any) -> None:
+    """Delete this task's ``workertemp_<id>-<hex>`` folders that a killed run left beside ``folder``'s files.
+
+    A task id belongs to one process of the cluster at a time and this process removes its
+    own copy after every save, so any such folder found before a save is a leftover of an
+    earlier incarnation of this task (a worker killed mid-save). Only names tfkit makes match.
+    """
+    prefix = f"workertemp_{task_id}-"
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    for entry in entries:
+        suffix = entry[len(prefix):]
+        if entry.startswith(prefix) and len(suffix) == 8 and all(c in "0123456789abcdef" for c in suffix):
+            candidate = os.path.join(folder, entry)
+            if os.path.isdir(candidate) and not os.path.islink(candidate):
+                shutil.rmtree(candidate, ignore_errors=True)
 
 
 def remove_worker_copy(written: str, real: str | os.PathLike) -> None:
