@@ -122,3 +122,23 @@ def test_discretization_adapts_quantiles_and_category_encoding_checks_ids():
     assert layer(np.array([[0.0, 30.0, 60.0, 99.0]])).numpy().tolist() == [[0, 1, 2, 3]]
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"expects ids in \[0, 3\)"):
         layers.CategoryEncoding(num_tokens=3)(np.array([[1, 5]]))
+
+
+def test_a_vocabulary_file_is_read_as_keras_reads_it_but_never_from_a_saved_config(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("cat\ndog\n\nbird\n", encoding="utf-8")
+    lookup = layers.StringLookup(vocabulary=str(path))
+    assert lookup.get_vocabulary() == ["[UNK]", "cat", "dog", "bird"]
+    np.testing.assert_array_equal(lookup(tf.constant(["dog", "fish"])).numpy(), [2, 0])
+    numbers = tmp_path / "ids.txt"
+    numbers.write_text("7\n3\n", encoding="utf-8")
+    assert layers.IntegerLookup(vocabulary=numbers).get_vocabulary() == [-1, 7, 3]
+    vectorize = layers.TextVectorization(vocabulary=str(path))
+    assert vectorize.get_vocabulary() == ["", "[UNK]", "cat", "dog", "bird"]
+    config = lookup.get_config()
+    assert config["vocabulary"] == ["cat", "dog", "bird"]          # saved as tokens, not as the path
+    for layer_class in (layers.StringLookup, layers.TextVectorization):
+        with pytest.raises(ValueError, match="never reads files that a saved config names"):
+            layer_class.from_config({**layer_class(vocabulary=["a"]).get_config(), "vocabulary": str(path)})
+    with pytest.raises(ValueError, match="cannot read the vocabulary file"):
+        layers.StringLookup(vocabulary=str(tmp_path / "missing.txt"))

@@ -13,6 +13,7 @@ table, so exports carry it.
 from __future__ import annotations
 
 import collections
+import os
 from typing import Any, Sequence
 
 import numpy as np
@@ -67,6 +68,9 @@ class IndexLookup(Layer):
         return len(self._special()) + len(self._tfkit_vocabulary)
 
     def set_vocabulary(self, vocabulary: Any, idf_weights: Any = None) -> None:
+        """The tokens (a list or array), or a text file's path with one token per line, as in Keras."""
+        if isinstance(vocabulary, (str, os.PathLike)):
+            vocabulary = read_vocabulary_file(vocabulary, f"{type(self).__name__} layer '{self.name}'")
         tokens = [self._token(t) for t in (np.asarray(vocabulary).ravel().tolist()
                                             if not isinstance(vocabulary, list) else vocabulary)]
         special = set(self._special())
@@ -81,6 +85,11 @@ class IndexLookup(Layer):
 
     def _token(self, value: Any) -> Any:
         return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "IndexLookup":
+        refuse_vocabulary_path(cls, config)
+        return super().from_config(config)
 
     def adapt(self, data: Any, steps: int | None = None) -> None:
         """The vocabulary from ``data``: tokens by descending frequency (ties in descending token order, as Keras)."""
@@ -205,3 +214,23 @@ class IntegerLookup(IndexLookup):
 
     def call(self, inputs: Any) -> tf.Tensor:
         return super().call(tf.cast(tf.convert_to_tensor(inputs), tf.int64) if not self.invert else inputs)
+
+
+def read_vocabulary_file(path: Any, who: str) -> list[str]:
+    """The lines of a UTF-8 text file, one token each (Keras's vocabulary files)."""
+    try:
+        with open(os.fspath(path), encoding="utf-8") as handle:
+            return [line.rstrip("\r\n") for line in handle if line.rstrip("\r\n")]
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{who}: cannot read the vocabulary file {os.fspath(path)!r} ({error}); "
+                         f"expected a UTF-8 text file with one token per line") from error
+
+
+def refuse_vocabulary_path(cls: type, config: dict[str, Any]) -> None:
+    """A saved config names its tokens; a file path there would make loading read files a model file names."""
+    if isinstance(config.get("vocabulary"), str):
+        raise ValueError(
+            f"{cls.__name__} config: 'vocabulary' is a file path ({config['vocabulary']!r}), not a list of tokens. "
+            f"tfkit never reads files that a saved config names; save the model with its vocabulary as a list "
+            f"(tfkit and Keras 3 archives do), or set it after loading with layer.set_vocabulary(path).")
+

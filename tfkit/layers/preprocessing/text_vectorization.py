@@ -18,7 +18,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.layer import Layer
-from tfkit.layers.preprocessing.index_lookup import StringLookup
+from tfkit.layers.preprocessing.index_lookup import StringLookup, refuse_vocabulary_path
 from tfkit.saving import registry
 
 __all__ = ["TextVectorization"]
@@ -97,6 +97,11 @@ class TextVectorization(Layer):
 
     def set_vocabulary(self, vocabulary: Any, idf_weights: Any = None) -> None:
         self.lookup.set_vocabulary(vocabulary)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "TextVectorization":
+        refuse_vocabulary_path(cls, config)
+        return super().from_config(config)
 
     def call(self, inputs: Any) -> tf.Tensor:
         tokens = self._tokens(inputs)
