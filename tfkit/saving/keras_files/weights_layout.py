@@ -75,36 +75,27 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
     used: set[str] = set()
-
-    def visit(layer: Any, prefix: str) -> None:
+    for prefix, layer in keras3_layer_paths(model):
         stored = by_prefix.get(prefix, {})
         own = _own_variables(layer)
-        if own or stored:
-            used.add(prefix)
-            if len(stored) != len(own):
-                problems.append(f"layers/{prefix}: the file has {len(stored)} variables, layer "
-                                f"'{layer.name}' ({type(layer).__name__}) has {len(own)}")
+        if not own and not stored:
+            continue
+        used.add(prefix)
+        if len(stored) != len(own):
+            problems.append(f"layers/{prefix}: the file has {len(stored)} variables, layer "
+                            f"'{layer.name}' ({type(layer).__name__}) has {len(own)}")
+            continue
+        for index, variable in enumerate(own):
+            dataset = stored.get(str(index))
+            where = f"layers/{prefix}/vars/{index}"
+            if dataset is None:
+                problems.append(f"{where}: missing")
+                continue
+            problem = weights_io.problem(variable, dataset)
+            if problem:
+                problems.append(f"{where} -> {layer.name}/{variable._tfkit_name}: {problem}")
             else:
-                for index, variable in enumerate(own):
-                    dataset = stored.get(str(index))
-                    where = f"layers/{prefix}/vars/{index}"
-                    if dataset is None:
-                        problems.append(f"{where}: missing")
-                        continue
-                    problem = weights_io.problem(variable, dataset)
-                    if problem:
-                        problems.append(f"{where} -> {layer.name}/{variable._tfkit_name}: {problem}")
-                    else:
-                        pairs.append((variable, dataset, where))
-        for name, child in _children(layer).items():
-            visit(child, f"{prefix}/{name}")
-
-    counts: dict[str, int] = {}
-    for layer in _top_layers(model):
-        base = tracking._snake_case(type(layer).__name__)
-        count = counts.get(base, 0)
-        counts[base] = count + 1
-        visit(layer, base if count == 0 else f"{base}_{count}")
+                pairs.append((variable, dataset, where))
     unused = sorted(f"layers/{prefix}" for prefix in by_prefix if prefix not in used)
     if unused:
         problems.append(f"stored for layers this model does not have: {', '.join(unused[:20])}")
