@@ -33,6 +33,7 @@ import tensorflow as tf
 from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.saving import registry
+from tfkit.saving.checkpoint_index import check_checkpoint
 
 _RESERVED = ("model", "optimizer", "epoch")
 _CREATED_MARKER = ".tfkit-backup-dir"
@@ -134,6 +135,11 @@ class BackupAndRestore(Callback):
         path = None if finished else tf.train.latest_checkpoint(self.backup_dir)   # every worker reads the chief's
         if path is None:
             return
+        try:
+            check_checkpoint(path)   # TensorFlow's reader aborts the process on a damaged index
+        except ValueError as error:
+            raise ValueError(f"BackupAndRestore: the backup {path!r} is damaged: {error} Delete "
+                             f"{self.backup_dir!r} to start training from scratch.") from None
         status = self._checkpoint.restore(path)
         try:
             status.assert_existing_objects_matched()
