@@ -3,11 +3,13 @@
     python tests/fuzz_loaders.py --count 2000 --seed 7      # the long local mode; prints a JSON summary
     run_campaign(workdir, count=150, seed=0)                # what tests/test_fuzz_loaders.py runs in CI
 
-Seeds are tfkit's own files: a model file, a weights file and a SavedModel
-export. Each mutation flips bits, overwrites bytes with boundary values,
-zeroes a run, or truncates the file. Every mutated file is loaded by the
-loader that reads its kind (``load_model``, ``load_weights``, ``tfkit
-inspect``) inside one worker process (TensorFlow imported once) under an
+Seeds are tfkit's own files: a model file, a weights file, a SavedModel
+export and a TensorFlow checkpoint. Each mutation flips bits, overwrites
+bytes with boundary values, zeroes a run, or truncates the file; a
+checkpoint index is also mutated entry by entry behind valid checksums (so
+the damage reaches the entry parser, not just a checksum). Every mutated file
+is loaded by the loader that reads its kind (``load_model``, ``load_weights``
+for .h5 files and checkpoint prefixes, ``tfkit inspect``) inside one worker process (TensorFlow imported once) under an
 address-space limit; the parent gives each load a time limit and restarts
 the worker when one is exceeded or the worker dies. Outcomes: ``loaded``
 (the mutation did not matter), ``ValueError`` (refused, as it should be),
@@ -101,6 +103,7 @@ model.fit(np.ones((8, 6), "float32"), np.zeros((8, 3), "float32"), epochs=1, ver
 model.save(os.path.join(out, "model.h5"))
 model.save_weights(os.path.join(out, "weights.h5"))
 model.export(os.path.join(out, "export"))
+model.save_weights(os.path.join(out, "ckpt", "w"))
 """
 
 MEMORY_LIMIT = 3 * 2**30
@@ -109,7 +112,8 @@ PEAK_LIMIT = int(1.5 * 2**30)
 
 def make_seeds(folder: Path) -> dict[str, Path]:
     subprocess.run([sys.executable, "-c", MAKE_SEEDS, str(folder)], check=True, timeout=300, capture_output=True)
-    return {"model": folder / "model.h5", "weights": folder / "weights.h5", "export": folder / "export"}
+    return {"model": folder / "model.h5", "weights": folder / "weights.h5", "export": folder / "export",
+            "ckpt": folder / "ckpt"}
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -130,6 +134,24 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     else:
         data = data[: rng.randrange(1, len(data))]
     return bytes(data[: len(data)])
+
+
+def mutate_index(data: bytes, rng: random.Random) -> bytes:
+    """A checkpoint index: half the time raw bytes (mostly caught by block checksums), half the time one
+    entry's key or value, re-encoded with valid checksums so the damage reaches the entry parser."""
+    if rng.random() < 0.5:
+        return mutate(data, rng)
+    from checkpoint_tables import _table_entries, encode_index  # noqa: PLC0415  (tests/ is on sys.path)
+
+    entries = _table_entries(data)
+    index = rng.randrange(len(entries))
+    key, value = entries[index]
+    if rng.random() < 0.8 and value:
+        value = mutate(value, rng)
+    else:
+        key = mutate(key, rng) if key else key
+    entries[index] = (key, value)
+    return encode_index(entries)
 
 
 class Worker:
@@ -178,7 +200,7 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
     seeds = make_seeds(workdir)
     rng = random.Random(seed)
     targets = [("model", "load_model"), ("weights", "load_weights"), ("model", "inspect"),
-               ("export_pb", "inspect"), ("export_index", "inspect")]
+               ("export_pb", "inspect"), ("export_index", "inspect"), ("ckpt_index", "load_weights")]
     worker = Worker(workdir)
     counts: dict[str, int] = {}
     bad: list[dict] = []
@@ -191,9 +213,18 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
             if source.startswith("export"):
                 folder = workdir / f"case_{index}"
                 shutil.copytree(seeds["export"], folder)
-                victim = folder / ("saved_model.pb" if source == "export_pb" else "variables/variables.index")
-                victim.write_bytes(mutate(victim.read_bytes(), rng))
+                if source == "export_pb":
+                    victim = folder / "saved_model.pb"
+                    victim.write_bytes(mutate(victim.read_bytes(), rng))
+                else:
+                    victim = folder / "variables" / "variables.index"
+                    victim.write_bytes(mutate_index(victim.read_bytes(), rng))
                 path = folder
+            elif source == "ckpt_index":
+                folder = workdir / f"case_{index}"
+                shutil.copytree(seeds["ckpt"], folder)
+                (folder / "w.index").write_bytes(mutate_index((folder / "w.index").read_bytes(), rng))
+                path = folder / "w"
             else:
                 path = workdir / f"case_{index}.h5"
                 path.write_bytes(mutate(seeds[source].read_bytes(), rng))
@@ -214,7 +245,7 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
                 unnamed.append(f"{loader} {source}: {result['message']}")
             if result["outcome"] not in ("loaded", "ValueError"):
                 bad.append({"case": index, "loader": loader, "source": source, **result})
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
+            shutil.rmtree(folder) if source.startswith(("export", "ckpt")) else path.unlink()
     finally:
         worker.stop()
     return {"files": count, "seconds": round(time.time() - started, 1), "outcomes": counts, "peak_bytes": peak,

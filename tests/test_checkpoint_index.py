@@ -12,62 +12,18 @@ a separate process, where an abort or a hang fails the test instead of pytest.
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import textwrap
 
-import numpy as np
 import pytest
 
 import tfkit
-from tfkit.saving.checkpoint_index import _masked_crc32c, check_checkpoint
+from tfkit.saving.checkpoint_index import check_checkpoint
+
+from checkpoint_tables import read_index, write_index
 
 pytestmark = pytest.mark.slow      # one loading process for all cases
-
-
-def _varint(n):
-    out = bytearray()
-    while True:
-        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
-        n >>= 7
-        if not n:
-            return bytes(out)
-
-
-def _block(entries):
-    body, restarts = bytearray(), []
-    for key, value in entries:
-        restarts.append(len(body))
-        body += _varint(0) + _varint(len(key)) + _varint(len(value)) + key + value
-    for point in restarts or [0]:
-        body += struct.pack("<I", point)
-    return bytes(body + struct.pack("<I", len(restarts or [0])))
-
-
-def write_index(path, entries):
-    """A valid table (one data block, checksums right) holding ``entries`` [(key, value)]."""
-    out = bytearray()
-
-    def put(block):
-        handle = _varint(len(out)) + _varint(len(block))
-        out.extend(block + b"\0" + struct.pack("<I", _masked_crc32c(block + b"\0")))
-        return handle
-
-    data = put(_block(entries))
-    meta = put(_block([]))
-    index = put(_block([(entries[-1][0] + b"\xff", data)]))
-    footer = meta + index
-    out.extend(footer + b"\0" * (40 - len(footer)) + struct.pack("<Q", 0xDB4775248B80FB57))
-    with open(path, "wb") as handle:
-        handle.write(out)
-
-
-def read_index(path):
-    from tfkit.saving.checkpoint_index import _table_entries
-
-    with open(path, "rb") as handle:
-        return _table_entries(handle.read())
 
 
 def _edit(path, change):

@@ -88,7 +88,7 @@ def _read_regular(path: str, limit: int) -> bytes:
     if size > limit:
         raise ValueError(f"{path} is {size} bytes; a checkpoint index larger than {limit} bytes is refused")
     with open(path, "rb") as handle:
-        return handle.read(limit + 1)
+        return handle.read(size + 1)        # read(n) allocates n bytes up front: the file's size, not the limit
 
 
 # ------------------------------------------------------------------ the table (LevelDB's SSTable layout)

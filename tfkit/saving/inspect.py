@@ -139,7 +139,7 @@ def describe_saved_model(path: str) -> list[str]:
         raise ValueError(f"{graph} is {size} bytes; a protocol buffer holds less than 2 GB, so it is not a SavedModel")
     try:
         with open(graph, "rb") as handle:
-            proto.ParseFromString(handle.read(MAX_PROTO_BYTES))
+            proto.ParseFromString(handle.read(size + 1))   # read(n) allocates n bytes up front
     except Exception as error:  # protobuf's DecodeError and friends
         raise ValueError(f"{graph} is not a valid SavedModel ({error})") from None
     lines = [f"SavedModel: {path}"]
