@@ -56,7 +56,7 @@ def test_an_interrupted_fit_resumes_where_it_stopped(tmp_path):
     first = ResumableModel()
     with pytest.raises(KeyboardInterrupt):
         fit(first, [cb.BackupAndRestore(backup_dir), Crash(at_epoch=2)])
-    assert tf.train.latest_checkpoint(backup_dir) is not None
+    assert cb.BackupAndRestore(backup_dir).latest_checkpoint is not None
 
     second = ResumableModel(start=-100.0)
     second.trainer.seed.assign([123, 456])

@@ -138,7 +138,7 @@ def test_damaged_indexes_are_value_errors_in_every_reader(originals, tmp_path):
         damage(str(export / "variables" / "variables.index"))
         backup = tmp_path / name / "backup"
         shutil.copytree(originals / "backup", backup)
-        damage(str(backup / "ckpt-1.index"))
+        damage(str(next(backup.glob("*.index"))))
         jobs += [(name, "checkpoint", str(ckpt / "w")), (name, "inspect", str(export)), (name, "backup", str(backup))]
     for kind in ("fifo", "dev_zero"):                                # saved_model.pb itself
         export = tmp_path / f"pb_{kind}"
