@@ -37,8 +37,7 @@ import tensorflow as tf
 from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.saving import registry
-from tfkit.saving.checkpoint import is_checkpoint_prefix
-from tfkit.saving.checkpoint_files import publish_checkpoint
+from tfkit.saving.checkpoint_files import publish_checkpoint, recover_checkpoint
 from tfkit.saving.checkpoint_index import check_checkpoint
 
 _RESERVED = ("model", "optimizer", "epoch")
@@ -115,7 +114,10 @@ class BackupAndRestore(Callback):
     def latest_checkpoint(self) -> str | None:
         """Path prefix of the backup that the next ``fit`` would restore, if any."""
         prefix = os.path.join(self.backup_dir, _PREFIX)
-        if is_checkpoint_prefix(prefix):      # also puts back a backup whose replacement was killed midway
+        if worker_files.is_chief(self._strategy()):
+            recover_checkpoint(prefix)   # puts back a backup whose replacement was killed midway (the chief
+            #                              only: process ids mean nothing across the machines of a cluster)
+        if os.path.lexists(prefix + ".index"):     # whatever it is: on_train_begin checks it before TensorFlow reads it
             return prefix
         return tf.train.latest_checkpoint(self.backup_dir)   # a numbered backup of an earlier tfkit
 
