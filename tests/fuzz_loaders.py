@@ -13,9 +13,10 @@ for .h5 files and checkpoint prefixes, ``tfkit inspect``) inside one worker proc
 address-space limit; the parent gives each load a time limit and restarts
 the worker when one is exceeded or the worker dies. Outcomes: ``loaded``
 (the mutation did not matter), ``ValueError`` (refused, as it should be),
-any other exception type, ``hang``, ``crash`` and ``over_memory``; and the
+any other exception type, ``hang``, ``crash`` and ``over_memory``; the
 peak memory (VmHWM) of the loading process and of the HDF5 parsing child,
-measured per load.
+measured per load; and how many loads succeeded with weights that differ from
+the unmutated file's (a flipped bit in stored data: HDF5 keeps no checksum).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import time
 from pathlib import Path
 
 WORKER = r"""
-import json, os, resource, sys, time
+import hashlib, json, os, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 import numpy as np, tfkit
@@ -65,15 +66,20 @@ for line in sys.stdin:
     open(child_peaks, "w").close()
     start = time.time()
     memory_error = False
+    digest = None
     try:
-        loaders[job["loader"]](job["path"])
+        loaded = loaders[job["loader"]](job["path"])
         outcome, message = "loaded", ""
+        weights = loaded.weights if job["loader"] == "load_model" else model.weights \
+            if job["loader"] == "load_weights" else None
+        if weights is not None:      # what the load produced: compared with the unmutated file's weights
+            digest = hashlib.sha256(b"".join(np.ascontiguousarray(w.numpy()).tobytes() for w in weights)).hexdigest()
     except Exception as error:
         outcome, message = type(error).__name__, str(error)[:200]
         memory_error = memory_error_in(error)
     child = max([int(n) for n in open(child_peaks).read().split()] or [0])
     print(json.dumps({"outcome": outcome, "message": message, "seconds": time.time() - start,
-                      "peak_bytes": hwm(), "child_peak_bytes": child, "memory_error": memory_error,
+                      "peak_bytes": hwm(), "child_peak_bytes": child, "memory_error": memory_error, "digest": digest,
                       "names_file": outcome != "ValueError" or job["path"] in message}), flush=True)
 """
 
@@ -202,6 +208,12 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
     targets = [("model", "load_model"), ("weights", "load_weights"), ("model", "inspect"),
                ("export_pb", "inspect"), ("export_index", "inspect"), ("ckpt_index", "load_weights")]
     worker = Worker(workdir)
+    originals = {  # the weights each loader gives for the unmutated seed: a "loaded" file that differs is counted
+        "model": worker.load("load_model", str(seeds["model"]), timeout)["digest"],
+        "weights": worker.load("load_weights", str(seeds["weights"]), timeout)["digest"],
+        "ckpt_index": worker.load("load_weights", str(seeds["ckpt"] / "w"), timeout)["digest"],
+    }
+    altered = 0
     counts: dict[str, int] = {}
     bad: list[dict] = []
     peak = child_peak = slowest = 0
@@ -239,6 +251,8 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
             result["outcome"] = outcome
             counts[result["outcome"]] = counts.get(result["outcome"], 0) + 1
             peak = max(peak, result["peak_bytes"])
+            if outcome == "loaded" and result.get("digest") and result["digest"] != originals.get(source):
+                altered += 1
             child_peak = max(child_peak, result["child_peak_bytes"])
             slowest = max(slowest, result["seconds"])
             if not result.get("names_file", True):
@@ -250,6 +264,7 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
         worker.stop()
     return {"files": count, "seconds": round(time.time() - started, 1), "outcomes": counts, "peak_bytes": peak,
             "child_peak_bytes": child_peak, "slowest_load_seconds": round(slowest, 2),
+            "loaded_with_altered_weights": altered,
             "value_errors_not_naming_the_file": len(unnamed),
             "unnamed_examples": unnamed[:5], "bad": bad[:20]}
 
