@@ -3,15 +3,20 @@
     python tests/fuzz_loaders.py --count 2000 --seed 7      # the long local mode; prints a JSON summary
     run_campaign(workdir, count=150, seed=0)                # what tests/test_fuzz_loaders.py runs in CI
 
-Seeds are tfkit's own files: a model file, a weights file and a SavedModel
-export. Each mutation flips bits, overwrites bytes with boundary values,
-zeroes a run, or truncates the file. Every mutated file is loaded by the
-loader that reads its kind (``load_model``, ``load_weights``, ``tfkit
-inspect``) inside one worker process (TensorFlow imported once) under an
+Seeds are tfkit's own files: a model file, a weights file, a SavedModel
+export and a TensorFlow checkpoint. Each mutation flips bits, overwrites
+bytes with boundary values, zeroes a run, or truncates the file; a
+checkpoint index is also mutated entry by entry behind valid checksums (so
+the damage reaches the entry parser, not just a checksum). Every mutated file
+is loaded by the loader that reads its kind (``load_model``, ``load_weights``
+for .h5 files and checkpoint prefixes, ``tfkit inspect``) inside one worker process (TensorFlow imported once) under an
 address-space limit; the parent gives each load a time limit and restarts
 the worker when one is exceeded or the worker dies. Outcomes: ``loaded``
 (the mutation did not matter), ``ValueError`` (refused, as it should be),
-any other exception type, ``hang``, ``crash``, and the peak memory seen.
+any other exception type, ``hang``, ``crash`` and ``over_memory``; the
+peak memory (VmHWM) of the loading process and of the HDF5 parsing child,
+measured per load; and how many loads succeeded with weights that differ from
+the unmutated file's (a flipped bit in stored data: HDF5 keeps no checksum).
 """
 
 from __future__ import annotations
@@ -28,27 +33,69 @@ import time
 from pathlib import Path
 
 WORKER = r"""
-import json, os, resource, sys, time
+import hashlib, json, os, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 import numpy as np, tfkit
+import tfkit.saving.h5_snapshot as snapshot
 from tfkit.saving.inspect import describe
+# The HDF5 parsing child reports its own VmHWM (CHILD_PEAK below) into a file named here.
+child_peaks = sys.argv[2]
+os.environ["TFKIT_FUZZ_REAL_CHILD"], os.environ["TFKIT_FUZZ_CHILD_PEAKS"] = snapshot.CHILD_SCRIPT, child_peaks
+snapshot.CHILD_SCRIPT = sys.argv[3]
 model = tfkit.Sequential([tfkit.Input((6,)), tfkit.layers.Dense(4, activation="relu"), tfkit.layers.Dense(3)])
 loaders = {"load_model": tfkit.load_model, "load_weights": model.load_weights, "inspect": describe}
+
+def hwm():
+    return int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) * 1024
+
+def memory_error_in(error):
+    while error is not None:
+        if isinstance(error, MemoryError):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
 print(json.dumps({"ready": True}), flush=True)
 for line in sys.stdin:
     job = json.loads(line)
+    # Per load: reset this process's VmHWM (clear_refs 5) and the children's peak file.
+    # VmHWM, not ru_maxrss: Linux carries a forking parent's size into a child's ru_maxrss across exec.
+    with open("/proc/self/clear_refs", "w") as handle:
+        handle.write("5")
+    open(child_peaks, "w").close()
     start = time.time()
+    memory_error = False
+    digest = None
     try:
-        loaders[job["loader"]](job["path"])
+        loaded = loaders[job["loader"]](job["path"])
         outcome, message = "loaded", ""
+        weights = loaded.weights if job["loader"] == "load_model" else model.weights \
+            if job["loader"] == "load_weights" else None
+        if weights is not None:      # what the load produced: compared with the unmutated file's weights
+            digest = hashlib.sha256(b"".join(np.ascontiguousarray(w.numpy()).tobytes() for w in weights)).hexdigest()
     except Exception as error:
         outcome, message = type(error).__name__, str(error)[:200]
-    # VmHWM, not ru_maxrss: Linux carries a forked parent's (pytest's) size into ru_maxrss across exec.
-    own = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
-    peak = max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+        memory_error = memory_error_in(error)
+    child = max([int(n) for n in open(child_peaks).read().split()] or [0])
     print(json.dumps({"outcome": outcome, "message": message, "seconds": time.time() - start,
-                      "peak_bytes": peak * 1024}), flush=True)
+                      "peak_bytes": hwm(), "child_peak_bytes": child, "memory_error": memory_error, "digest": digest,
+                      "names_file": outcome != "ValueError" or job["path"] in message}), flush=True)
+"""
+
+# Runs the guarded reader's child script and appends its VmHWM to a file at exit (a child killed by a
+# limit writes nothing: its address-space limit bounds it).
+CHILD_PEAK = r"""
+import atexit, os, runpy, sys
+
+def report():
+    peak = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) * 1024
+    with open(os.environ["TFKIT_FUZZ_CHILD_PEAKS"], "a") as handle:
+        handle.write(f"{peak}\n")
+
+atexit.register(report)
+sys.argv[0] = os.environ["TFKIT_FUZZ_REAL_CHILD"]
+runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 MAKE_SEEDS = r"""
@@ -62,6 +109,7 @@ model.fit(np.ones((8, 6), "float32"), np.zeros((8, 3), "float32"), epochs=1, ver
 model.save(os.path.join(out, "model.h5"))
 model.save_weights(os.path.join(out, "weights.h5"))
 model.export(os.path.join(out, "export"))
+model.save_weights(os.path.join(out, "ckpt", "w"))
 """
 
 MEMORY_LIMIT = 3 * 2**30
@@ -70,7 +118,8 @@ PEAK_LIMIT = int(1.5 * 2**30)
 
 def make_seeds(folder: Path) -> dict[str, Path]:
     subprocess.run([sys.executable, "-c", MAKE_SEEDS, str(folder)], check=True, timeout=300, capture_output=True)
-    return {"model": folder / "model.h5", "weights": folder / "weights.h5", "export": folder / "export"}
+    return {"model": folder / "model.h5", "weights": folder / "weights.h5", "export": folder / "export",
+            "ckpt": folder / "ckpt"}
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -93,12 +142,33 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     return bytes(data[: len(data)])
 
 
+def mutate_index(data: bytes, rng: random.Random) -> bytes:
+    """A checkpoint index: half the time raw bytes (mostly caught by block checksums), half the time one
+    entry's key or value, re-encoded with valid checksums so the damage reaches the entry parser."""
+    if rng.random() < 0.5:
+        return mutate(data, rng)
+    from checkpoint_tables import _table_entries, encode_index  # noqa: PLC0415  (tests/ is on sys.path)
+
+    entries = _table_entries(data)
+    index = rng.randrange(len(entries))
+    key, value = entries[index]
+    if rng.random() < 0.8 and value:
+        value = mutate(value, rng)
+    else:
+        key = mutate(key, rng) if key else key
+    entries[index] = (key, value)
+    return encode_index(entries)
+
+
 class Worker:
     """One loading process; restarted after a hang or a crash."""
 
-    def __init__(self) -> None:
-        self.process = subprocess.Popen([sys.executable, "-c", WORKER, str(MEMORY_LIMIT)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    def __init__(self, workdir: Path) -> None:
+        wrapper = workdir / "child_peak.py"
+        wrapper.write_text(CHILD_PEAK)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(MEMORY_LIMIT), str(workdir / "child_peaks.txt"), str(wrapper)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self._read(120)
 
     def _read(self, timeout: float) -> dict | None:
@@ -115,7 +185,7 @@ class Worker:
         if result is None:
             outcome = "hang" if self.process.poll() is None else "crash"
             self.stop()
-            return {"outcome": outcome, "message": "", "seconds": timeout, "peak_bytes": 0}
+            return {"outcome": outcome, "message": "", "seconds": timeout, "peak_bytes": 0, "child_peak_bytes": 0}
         return result
 
     def stop(self) -> None:
@@ -125,16 +195,29 @@ class Worker:
 
 
 def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) -> dict:
-    """Mutate and load ``count`` files; returns counts by outcome and the bad cases."""
+    """Mutate and load ``count`` files; returns counts by outcome and the bad cases.
+
+    Outcomes: ``loaded``, ``ValueError``, any other exception's type name, ``hang`` (no answer within
+    ``timeout``), ``crash`` (the worker died) and ``over_memory`` (the caller or the HDF5 parsing child
+    peaked above ``PEAK_LIMIT``, or the caller hit its address-space limit: a ``MemoryError`` anywhere
+    in the error's chain). Peaks are per load: VmHWM reset before each one.
+    """
     workdir = Path(workdir)
     seeds = make_seeds(workdir)
     rng = random.Random(seed)
     targets = [("model", "load_model"), ("weights", "load_weights"), ("model", "inspect"),
-               ("export_pb", "inspect"), ("export_index", "inspect")]
-    worker = Worker()
+               ("export_pb", "inspect"), ("export_index", "inspect"), ("ckpt_index", "load_weights")]
+    worker = Worker(workdir)
+    originals = {  # the weights each loader gives for the unmutated seed: a "loaded" file that differs is counted
+        "model": worker.load("load_model", str(seeds["model"]), timeout)["digest"],
+        "weights": worker.load("load_weights", str(seeds["weights"]), timeout)["digest"],
+        "ckpt_index": worker.load("load_weights", str(seeds["ckpt"] / "w"), timeout)["digest"],
+    }
+    altered = 0
     counts: dict[str, int] = {}
     bad: list[dict] = []
-    peak = 0
+    peak = child_peak = slowest = 0
+    unnamed: list[str] = []
     started = time.time()
     try:
         for index in range(count):
@@ -142,24 +225,48 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
             if source.startswith("export"):
                 folder = workdir / f"case_{index}"
                 shutil.copytree(seeds["export"], folder)
-                victim = folder / ("saved_model.pb" if source == "export_pb" else "variables/variables.index")
-                victim.write_bytes(mutate(victim.read_bytes(), rng))
+                if source == "export_pb":
+                    victim = folder / "saved_model.pb"
+                    victim.write_bytes(mutate(victim.read_bytes(), rng))
+                else:
+                    victim = folder / "variables" / "variables.index"
+                    victim.write_bytes(mutate_index(victim.read_bytes(), rng))
                 path = folder
+            elif source == "ckpt_index":
+                folder = workdir / f"case_{index}"
+                shutil.copytree(seeds["ckpt"], folder)
+                (folder / "w.index").write_bytes(mutate_index((folder / "w.index").read_bytes(), rng))
+                path = folder / "w"
             else:
                 path = workdir / f"case_{index}.h5"
                 path.write_bytes(mutate(seeds[source].read_bytes(), rng))
             result = worker.load(loader, str(path), timeout)
             if result["outcome"] in ("hang", "crash"):
-                worker = Worker()
+                worker = Worker(workdir)
+            outcome = result["outcome"]
+            if result.get("memory_error"):
+                outcome = "over_memory"
+            if max(result["peak_bytes"], result["child_peak_bytes"]) > PEAK_LIMIT:
+                outcome = "over_memory"
+            result["outcome"] = outcome
             counts[result["outcome"]] = counts.get(result["outcome"], 0) + 1
             peak = max(peak, result["peak_bytes"])
+            if outcome == "loaded" and result.get("digest") and result["digest"] != originals.get(source):
+                altered += 1
+            child_peak = max(child_peak, result["child_peak_bytes"])
+            slowest = max(slowest, result["seconds"])
+            if not result.get("names_file", True):
+                unnamed.append(f"{loader} {source}: {result['message']}")
             if result["outcome"] not in ("loaded", "ValueError"):
                 bad.append({"case": index, "loader": loader, "source": source, **result})
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
+            shutil.rmtree(folder) if source.startswith(("export", "ckpt")) else path.unlink()
     finally:
         worker.stop()
     return {"files": count, "seconds": round(time.time() - started, 1), "outcomes": counts, "peak_bytes": peak,
-            "bad": bad[:20]}
+            "child_peak_bytes": child_peak, "slowest_load_seconds": round(slowest, 2),
+            "loaded_with_altered_weights": altered,
+            "value_errors_not_naming_the_file": len(unnamed),
+            "unnamed_examples": unnamed[:5], "bad": bad[:20]}
 
 
 def main() -> None:

@@ -56,7 +56,7 @@ def test_an_interrupted_fit_resumes_where_it_stopped(tmp_path):
     first = ResumableModel()
     with pytest.raises(KeyboardInterrupt):
         fit(first, [cb.BackupAndRestore(backup_dir), Crash(at_epoch=2)])
-    assert tf.train.latest_checkpoint(backup_dir) is not None
+    assert cb.BackupAndRestore(backup_dir).latest_checkpoint is not None
 
     second = ResumableModel(start=-100.0)
     second.trainer.seed.assign([123, 456])
@@ -158,3 +158,22 @@ def test_a_finished_fit_deletes_only_its_own_files(tmp_path):
     fit(ResumableModel(), [cb.BackupAndRestore(str(backup_dir))], epochs=2)
     assert sorted(os.listdir(backup_dir)) == ["ckpt-99.index", "notes.txt"]
     assert (backup_dir / "notes.txt").read_text() == "mine"
+
+
+def test_a_numbered_backup_of_an_earlier_tfkit_restores_and_is_cleaned_up(tmp_path):
+    # Earlier tfkit wrote backups through tf.train.CheckpointManager: ckpt-N files and a "checkpoint" state file.
+    backup_dir = tmp_path / "backup"
+    old = ResumableModel()
+    train_one_epoch(old, 0)
+    train_one_epoch(old, 1)
+    epoch = tf.Variable(2, dtype=tf.int64)
+    checkpoint = tf.train.Checkpoint(model=old, epoch=epoch, optimizer=old.optimizer, data_seed=old.trainer.seed)
+    tf.train.CheckpointManager(checkpoint, str(backup_dir), max_to_keep=1).save()
+    assert sorted(os.listdir(backup_dir)) == ["checkpoint", "ckpt-1.data-00000-of-00001", "ckpt-1.index"]
+    (backup_dir / "notes.txt").write_text("mine")
+    resumed = ResumableModel()
+    backup = cb.BackupAndRestore(str(backup_dir))
+    history = fit(resumed, [backup], epochs=4)
+    assert backup.restored_epoch == 2 and history.epoch == [2, 3]
+    np.testing.assert_array_equal(resumed.kernel.numpy(), [4.0, 8.0])
+    assert sorted(os.listdir(backup_dir)) == ["notes.txt"]        # its files and the new backup's, nothing else

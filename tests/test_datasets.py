@@ -305,6 +305,20 @@ def test_decompression_bomb_is_refused_without_expanding(folders):
         mnist.load_data("bomb.npz", verify=False)
 
 
+@pytest.mark.parametrize("method", ["ZIP_BZIP2", "ZIP_LZMA"])
+def test_bzip2_and_lzma_members_are_refused_unread(folders, method):
+    # zipfile inflates bzip2/LZMA data without an output limit: 1.5 KB of bzip2 became 2 GB in one read
+    import zipfile
+
+    data, _ = folders
+    with zipfile.ZipFile(data / "bz.npz", "w", compression=getattr(zipfile, method)) as archive:
+        for name, payload in _genuine_members().items():
+            archive.writestr(f"{name}.npy", payload)
+    with pytest.raises(ValueError, match=r"x_train is compressed with zip method \d+; .npz files hold stored or "
+                                         r"deflate members"):
+        mnist.load_data("bz.npz", verify=False)
+
+
 def test_terabyte_header_is_a_value_error(folders):
     data, _ = folders
     members = _genuine_members()

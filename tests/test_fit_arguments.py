@@ -48,26 +48,56 @@ def test_good_arguments_still_run(model):
     assert model.predict(X, batch_size=3, verbose=0).shape == (8, 2)
 
 
-def test_out_of_range_sparse_labels_name_the_labels():
-    model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(3)])
+def _classifier():
+    model = tfkit.Sequential([tfkit.Input((4,), name="features"), layers.Dense(3, name="logits")])
     model.compile("sgd", tfkit.losses.SparseCategoricalCrossentropy(from_logits=True))
-    labels = np.array([0, 1, 2, 7, 0, 1, 2, 0])
-    with pytest.raises(ValueError, match=r"fit: a step failed: y holds a label outside the range") as info:
-        model.fit(X, labels, batch_size=4, verbose=0)
-    assert info.value.__cause__ is not None
+    return model
 
 
-def test_a_dataset_whose_feature_size_changes_is_a_value_error():
-    import tensorflow as tf
-
-    model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(2)])
+def _regressor():
+    model = tfkit.Sequential([tfkit.Input((4,), name="features"), layers.Dense(2, name="head")])
     model.compile("sgd", "mse")
+    return model
+
+
+def _feature_size_changes():
+    import tensorflow as tf
 
     def batches():
         yield np.ones((2, 4), "float32"), np.zeros((2, 2), "float32")
         yield np.ones((2, 5), "float32"), np.zeros((2, 2), "float32")
 
-    dataset = tf.data.Dataset.from_generator(batches, output_signature=(
+    return tf.data.Dataset.from_generator(batches, output_signature=(
         tf.TensorSpec((None, None), tf.float32), tf.TensorSpec((None, 2), tf.float32)))
-    with pytest.raises(ValueError, match=r"fit: .*(shape|size|expected)"):
-        model.fit(dataset, epochs=1, verbose=0)
+
+
+def _dataset(x, y):
+    import tensorflow as tf
+
+    return tf.data.Dataset.from_tensor_slices((x, y)).batch(2)
+
+
+def _string_batches():
+    yield np.array([["a"] * 4] * 2), np.zeros((2, 2), "float32")
+
+
+# The rest of the table: data that only shows itself when a step runs (or never runs).
+@pytest.mark.parametrize("make, call, message", [
+    (_classifier, lambda m: m.fit(X, np.array([0, 1, 2, 7, 0, 1, 2, 0]), batch_size=4, verbose=0),
+     r"fit: a step failed: y holds a label outside the range .* Received a label value of 7"),
+    (_regressor, lambda m: m.fit(_feature_size_changes(), epochs=1, verbose=0),
+     r"fit: a step failed in layer 'head': a batch does not have the shapes .* In\[0\]: \[2,5\]"),
+    (_regressor, lambda m: m.fit(_dataset(X[:0], Y[:0]), verbose=0), r"fit: x produced no batches"),
+    (_regressor, lambda m: m.predict([["a", "b", "c", "d"]], verbose=0),
+     r"predict: x holds strings \(dtype <U1\), but it feeds a model input of dtype float32"),
+    (_regressor, lambda m: m.fit(_dataset(np.array([["a"] * 4] * 4), Y[:4]), verbose=0),
+     r"fit: x \(a tf.data.Dataset\) yields strings \(shape \(None, 4\)\), but it feeds a model input of "
+     r"dtype float32"),
+    (_regressor, lambda m: m.fit(_string_batches(), verbose=0),
+     r"fit: a step failed in layer 'head': the data holds strings where the model takes numbers"),
+], ids=["sparse_labels_out_of_range", "dataset_feature_size_changes", "empty_dataset", "list_of_strings",
+        "dataset_of_strings", "generator_of_strings"])
+def test_bad_data_names_the_argument_or_layer_and_what_came(make, call, message):
+    with pytest.raises(ValueError, match=message) as info:
+        call(make())
+    assert "Traceback" not in str(info.value) and "Detected at node" not in str(info.value)

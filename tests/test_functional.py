@@ -176,3 +176,20 @@ def test_dict_inputs_in_any_key_order():
     model = tfkit.Model({"b": b, "a": a}, layers.Concatenate()([a, b]))
     out = model({"b": np.zeros((1, 2), "float32"), "a": np.ones((1, 3), "float32")})
     np.testing.assert_array_equal(out.numpy(), [[1, 1, 1, 0, 0]])
+
+
+def test_a_graph_thousands_of_calls_deep_builds_and_names_a_disconnected_input():
+    # The topological sort was recursive: a shared layer applied 1,000 times (a 60 KB model file) was a
+    # RecursionError, and the path in its error messages made it quadratic.
+    x = tfkit.Input((4,), name="x")
+    shared, h = layers.Dense(4, name="shared"), x
+    for _ in range(3000):
+        h = shared(h)
+    model = tfkit.Model(x, h)
+    assert len(model._tfkit_graph.nodes) == 3000
+    other = tfkit.Input((4,), name="other")
+    deep = other
+    for i in range(1500):
+        deep = layers.Identity(name=f"id_{i}")(deep)
+    with pytest.raises(ValueError, match=r"Graph disconnected: output depends on input 'other'.*Path: id_0 -> id_1"):
+        tfkit.Model(x, layers.Add()([h, deep]))

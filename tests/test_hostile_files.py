@@ -182,6 +182,16 @@ def _set_units(units, input_shape=None):
     return mutate
 
 
+def _rename_dense(name):
+    def mutate(f, marker):
+        config = _config(f)
+        for entry in config["config"]["layers"]:
+            if entry["class_name"] == "Dense":
+                entry["config"]["name"] = name
+        f.attrs["model_config"] = json.dumps(config)
+    return mutate
+
+
 def _cycle(f, marker):
     f["weights/dense_a/loop"] = f["weights"]
 
@@ -312,6 +322,11 @@ CASES = {
     "model_config_list": (_set_attr("model_config", "[1, 2]"), "load_model", r"model_config must be"),
     "build_config_negative": (_set_attr("build_config", json.dumps({"input_shape": [None, -5]})), "load_model",
                               r"invalid dimension -5"),
+    # a name goes into every op and variable name of its layer: 900 KB cost 230 MB to rebuild, 15 MB crashed
+    "layer_name_of_900_kb": (_rename_dense("d" * 900_000), "load_model", r"name is a string of 900000 characters"),
+    "batch_shape_infinity": (_set_units(3, [None, float("inf")]), "load_model", r"OverflowError|infinity"),
+    "batch_shape_nan": (_set_units(3, [None, float("nan")]), "load_model", r"nan|NaN|invalid"),
+    "batch_shape_huge": (_set_units(3, [None, 2**62]), "load_model", r"more than the largest array stored|invalid"),
     "optimizer_wrong_count": (lambda f, m: f.__delitem__("optimizer/5") if "optimizer/5" in f else None,
                               "load_model", r"optimizer"),
     "optimizer_bad_names": (lambda f, m: f.__setitem__("optimizer/evil", np.zeros(1)), "load_model",

@@ -70,7 +70,7 @@ def test_a_killed_worker_resumes_from_the_backup_and_ends_bit_identical(tmp_path
     assert crashed[1].returncode == -9                    # worker 1 died in epoch 2 (0-based), after 2 batches
     assert crashed[0].returncode != 0                     # the chief's collectives failed with it
     backup = tmp_path / "crashed" / "backup"
-    assert (backup / "checkpoint").is_file()              # the backup of epoch 2's start is there
+    assert (backup / "ckpt.index").is_file()              # the backup of epoch 2's start is there
     resumed = _reports(_start(tmp_path / "crashed", "resumable", str(tmp_path / "crashed")))
     for worker in (0, 1):
         assert resumed[worker][0]["epochs"] == [2, 3]     # resumed at the epoch that was interrupted

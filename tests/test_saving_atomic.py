@@ -230,12 +230,25 @@ _SAVER = textwrap.dedent(r"""
     import numpy as np, tfkit
     target, fill, rounds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+    model.compile("sgd", "mse")
+    callback = None
+    if os.path.basename(target) == "backup":
+        callback = tfkit.callbacks.BackupAndRestore(target)
+    elif target.endswith(".keras"):
+        callback = tfkit.callbacks.ModelCheckpoint(target)
+    if callback is not None:
+        callback.set_model(model)
+        callback.on_train_begin()
     for w in model.weights:
         w.assign(np.full(w.shape, fill, "float32"))
     print("ready", flush=True)
     sys.stdin.readline()                      # both processes start saving together
     for _ in range(rounds):
-        if target.endswith(".h5"):
+        if callback is not None:
+            callback.on_epoch_end(int(fill) - 1, {"loss": 1.0})       # a backup of "epoch fill" done
+        elif target.endswith(".weights.h5"):
+            model.save_weights(target)
+        elif target.endswith(".h5"):
             model.save(target)
         elif os.path.basename(target).isdigit():          # an export version folder
             model.export(os.path.dirname(target), version=int(os.path.basename(target)))
@@ -246,7 +259,7 @@ _SAVER = textwrap.dedent(r"""
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["m.h5", "ckpt/w", "models/vae/1"])
+@pytest.mark.parametrize("name", ["m.h5", "w.weights.h5", "ckpt/w", "models/vae/1", "best.keras", "backup"])
 def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
     target = str(tmp_path / name)
     rounds = int(os.environ.get("TFKIT_RACE_ROUNDS", "40")) // (4 if name.endswith("/1") else 1)  # exports are slower
@@ -270,10 +283,20 @@ def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
 
         served = tf.saved_model.load(target).signatures["serving_default"](tf.ones((1, 3)))
         values = np.unique(list(served.values())[0].numpy()) / 4.0        # 3 inputs x w + b = 4 x fill
+    elif name == "backup":                  # a restore finds one whole backup: its epoch and its weights agree
+        model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        model.compile("sgd", "mse")
+        callback = tfkit.callbacks.BackupAndRestore(target)
+        callback.set_model(model)
+        callback.on_train_begin()
+        values = np.unique(np.concatenate([w.numpy().ravel() for w in model.weights]))
+        assert callback.restored_epoch == values[0], (callback.restored_epoch, values)
     else:
         model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
-        loaded = tfkit.load_model(target) if name.endswith(".h5") else (model.load_weights(target) or model)
+        whole = name.endswith((".keras", ".h5")) and not name.endswith(".weights.h5")
+        loaded = tfkit.load_model(target) if whole else (model.load_weights(target) or model)
         values = np.unique(np.concatenate([w.numpy().ravel() for w in loaded.weights]))
     assert len(values) == 1 and values[0] in (1.0, 2.0)       # one whole save, never a mix
-    leftovers = [n for n in os.listdir(os.path.dirname(target)) if ".tmp-" in n or ".bak-" in n]
+    folder = target if name == "backup" else os.path.dirname(target)
+    leftovers = [n for n in os.listdir(folder) if ".tmp-" in n or ".bak-" in n or n.endswith("_temp")]
     assert leftovers == []

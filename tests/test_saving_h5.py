@@ -268,3 +268,35 @@ def test_unbuilt_model_round_trips_as_config_only(data, tmp_path):
     loaded = tfkit.load_model(path)
     assert not loaded.weights
     assert loaded(data[:2]).shape == (2, 20)  # builds on its first call, as any fresh model
+
+
+@pytest.mark.slow
+def test_a_shared_layer_applied_1200_times_round_trips(tmp_path):
+    # Rebuilding it from the file was a RecursionError (the topological sort recursed once per call).
+    x = tfkit.Input((4,), name="x")
+    shared, h = layers.Dense(4, name="shared"), x
+    for _ in range(1200):
+        h = shared(h)
+    tfkit.Model(x, h).save(tmp_path / "deep.h5")
+    loaded = tfkit.load_model(tmp_path / "deep.h5")
+    assert len(loaded._tfkit_graph.nodes) == 1200
+    np.testing.assert_array_equal(loaded.get_layer("shared").kernel.numpy(), shared.kernel.numpy())
+
+
+@pytest.mark.slow
+def test_load_time_grows_linearly_with_the_number_of_layers(tmp_path):
+    import time
+
+    def seconds(n):
+        model = tfkit.Sequential([tfkit.Input((4,))] + [layers.Identity() for _ in range(n)] + [layers.Dense(2)])
+        model.save(tmp_path / f"{n}.h5")
+        times = []
+        for _ in range(2):
+            start = time.perf_counter()
+            tfkit.load_model(tmp_path / f"{n}.h5")
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    seconds(50)                                  # first-load costs (imports, tracing caches) out of the way
+    small, large = seconds(300), seconds(1200)
+    assert large / small < 8, (small, large)     # 4 when linear, 16 when quadratic

@@ -5,7 +5,8 @@ counts every call that changes the file system (rename, link, unlink, rmdir,
 mkdir, truncate, and opens that create or truncate), whichever code makes it:
 Python's ``os`` module, libhdf5, or TensorFlow's C++ checkpoint writer on any
 of its threads. For each kind of save (model .h5, weights .h5, TensorFlow
-checkpoint prefix, export version folder, ``ModelCheckpoint``,
+checkpoint prefix, export version folder, export without a version,
+``ModelCheckpoint`` of a model and of weights only (a checkpoint prefix),
 ``BackupAndRestore`` and its clean-up), a child saves new weights over an old
 save and is SIGKILLed before its N-th call, for N = 1, 2, ... until a save runs
 to the end. After every kill:
@@ -35,7 +36,8 @@ import tfkit
 HERE = Path(__file__).parent / "kill_points"
 OLD, NEW = 1.0, 2.0
 TARGETS = {"model": "m.h5", "weights": "w.weights.h5", "checkpoint": "ckpt/w", "export": "models/vae/1",
-           "model_checkpoint": "best.keras", "backup": "backup", "backup_cleanup": "backup"}
+           "export_unversioned": "models/vae", "model_checkpoint": "best.keras",
+           "model_checkpoint_weights": "ckpt/best", "backup": "backup", "backup_cleanup": "backup"}
 TEMPORARY_MARKS = (".tmp-", "_temp", ".tempstate", "checkpoint.tmp", "saved_model.pb.tmp", "fingerprint.pb.tmp")
 
 # Every kill point checks that the previous save survived. The save after the kill (it must complete and
@@ -81,7 +83,7 @@ def saver(tmp_path_factory):
 
 def _stored(kind, target):
     """What the save at ``target`` holds: OLD or NEW (None: a backup that is gone); fails on a mix or a broken file."""
-    if kind == "export":
+    if kind.startswith("export"):
         import tensorflow as tf
 
         served = tf.saved_model.load(str(target)).signatures["serving_default"](tf.ones((1, 3)))

@@ -12,6 +12,7 @@ model input), what was expected and what came.
 from __future__ import annotations
 
 import numbers
+import re
 from typing import Any
 
 import numpy as np
@@ -40,17 +41,46 @@ def check_loop_arguments(method: str, model: Any, x: Any, y: Any = None, **argum
     split = arguments.get("validation_split")
     if split is not None and (isinstance(split, bool) or not isinstance(split, numbers.Real) or not 0 <= split < 1):
         raise ValueError(f"{method}: validation_split must be a float in [0, 1), got {split!r}")
+    if isinstance(x, tf.data.Dataset):
+        _check_dataset(method, model, x)
+        return
     _check_arrays(method, model, x, "x")
     if y is not None:
         _check_arrays(method, model, y, "y", inputs=False)
 
 
-def _flat_arrays(value: Any) -> list[tuple[str, Any]]:
+def _check_dataset(method: str, model: Any, dataset: tf.data.Dataset) -> None:
+    """String features from a ``tf.data.Dataset`` for a model whose inputs take numbers, from its element spec."""
+    spec = dataset.element_spec
+    features = spec[0] if isinstance(spec, tuple) and spec else spec
+    expected = _input_dtypes(model)
+    for key, item in _flat_arrays(features, specs=True):
+        if isinstance(item, tf.TensorSpec) and item.dtype == tf.string:
+            want = expected.get(key) or (next(iter(expected.values())) if len(expected) == 1 else None)
+            if want is not None and want != tf.string:
+                label = f"x[{key!r}]" if key else "x"
+                raise ValueError(f"{method}: {label} (a tf.data.Dataset) yields strings (shape {item.shape}), but it "
+                                 f"feeds a model input of dtype {want.name}; convert the strings to numbers first (for "
+                                 f"example with a StringLookup or TextVectorization layer, or an Input(dtype='string'))")
+
+
+def _flat_arrays(value: Any, specs: bool = False) -> list[tuple[str, Any]]:
+    kinds = (tf.TensorSpec,) if specs else (np.ndarray, tf.Tensor)
     if isinstance(value, dict):
         return [(str(k), v) for k, v in value.items()]
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (np.ndarray, tf.Tensor)) for v in value):
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, kinds) for v in value):
         return [(str(i), v) for i, v in enumerate(value)]
+    if not specs and isinstance(value, (list, tuple)) and _first_leaf_is_text(value):
+        return [("", np.asarray(value[:1]))]     # a nested list of strings: judged by its first row
     return [("", value)]
+
+
+def _first_leaf_is_text(value: Any) -> bool:
+    for _ in range(32):
+        if not isinstance(value, (list, tuple)) or not value:
+            break
+        value = value[0]
+    return isinstance(value, (str, bytes))
 
 
 def _check_arrays(method: str, model: Any, value: Any, argument: str, inputs: bool = True) -> None:
@@ -97,18 +127,37 @@ def _input_dtypes(model: Any) -> dict[str, tf.DType]:
     return out
 
 
-def explain_step_error(method: str, error: Exception) -> ValueError:
-    """A ``ValueError`` for TensorFlow's ``InvalidArgumentError`` from a step: what is wrong, in user terms."""
-    lines = [line.strip() for line in str(getattr(error, "message", error)).splitlines()]
+def _layer_path(message: str, model_name: str | None) -> str | None:
+    """The layer path of the op that failed (``encoder/dense_proj``), from the node name TensorFlow reports."""
+    match = re.search(r"\{\{node ([^}]+)\}\}", message)
+    if match is None or not model_name:
+        return None
+    parts = match.group(1).split("/")
+    if model_name not in parts[:-1]:
+        return None
+    start = len(parts) - 1 - parts[::-1].index(model_name)
+    layer = parts[start + 1:-1]
+    return "/".join(layer) or None
+
+
+def explain_step_error(method: str, error: Exception, model: Any = None) -> ValueError:
+    """A ``ValueError`` for TensorFlow's ``InvalidArgumentError`` (or ``UnimplementedError``) from a step:
+    what is wrong in user terms, the layer whose op failed when TensorFlow names one, and what came."""
+    raw = str(getattr(error, "message", error))
+    layer = _layer_path(raw, getattr(model, "name", None))
+    lines = [line.strip() for line in raw.splitlines()]
     useful = [line for line in lines if line and not line.startswith(("File ", "Detected at node", "Graph execution",
                                                                         "[[", "{{", "<stack traces"))]
     text = (useful[0] if useful else type(error).__name__).split("[Op:")[0].strip()
     if "label value" in text or "labels" in text and "range" in text:
         hint = ("y holds a label outside the range the loss expects: sparse labels must be integers in "
                 "[0, number of classes)")
+    elif "Cast string" in text:
+        hint = "the data holds strings where the model takes numbers (convert them first, e.g. with StringLookup)"
     elif "Incompatible shapes" in text or "size-incompatible" in text or "shape" in text.lower():
         hint = ("a batch does not have the shapes the model was built for (a dataset whose feature size "
                 "changes between batches?)")
     else:
         hint = "the data does not fit the model or the loss"
-    return ValueError(f"{method}: a step failed: {hint}. TensorFlow said: {text[:400]}")
+    where = f" in layer '{layer}'" if layer else ""
+    return ValueError(f"{method}: a step failed{where}: {hint}. TensorFlow said: {text[:400]}")

@@ -168,30 +168,44 @@ class FunctionalGraph:
         self.layers = self._layers_in_order()
 
     def _topological_nodes(self) -> list[Node]:
+        """Every node the outputs depend on, each after its inputs (a depth-first walk without recursion,
+        so a graph thousands of calls deep, such as a shared layer applied 5,000 times, is fine)."""
         input_ids = {id(t) for t in self.flat_inputs}
         order: list[Node] = []
-        state: dict[int, str] = {}
-
-        def visit(tensor: SymbolicTensor, path: list[str]) -> None:
-            if id(tensor) in input_ids:
-                return
-            node = tensor.node
-            if isinstance(node.layer, InputLayer):
-                raise ValueError(
-                    f"Graph disconnected: output depends on input '{node.layer.name}' (shape {tensor.shape}), "
-                    f"which is not among the model's inputs {[t.name for t in self.flat_inputs]}."
-                    + (f" Path: {' -> '.join(reversed(path))}" if path else "")
-                )
-            if state.get(id(node)) == "done":
-                return
-            state[id(node)] = "visiting"
-            for t in node.input_tensors:
-                visit(t, path + [node.layer.name])
-            state[id(node)] = "done"
-            order.append(node)
-
+        done: set[int] = set()
         for out in self.flat_outputs:
-            visit(out, [])
+            # (tensor, consumers: the layers that led here as a linked list, node's inputs already pushed?)
+            stack: list[tuple[SymbolicTensor, Any, bool]] = [(out, None, False)]
+            open_nodes: set[int] = set()
+            while stack:
+                tensor, consumers, expanded = stack.pop()
+                if id(tensor) in input_ids:
+                    continue
+                node = tensor.node
+                if expanded:
+                    open_nodes.discard(id(node))
+                    if id(node) not in done:
+                        done.add(id(node))
+                        order.append(node)
+                    continue
+                if isinstance(node.layer, InputLayer):
+                    path = []
+                    while consumers is not None:
+                        name, consumers = consumers
+                        path.append(name)
+                    raise ValueError(
+                        f"Graph disconnected: output depends on input '{node.layer.name}' (shape {tensor.shape}), "
+                        f"which is not among the model's inputs {[t.name for t in self.flat_inputs]}."
+                        + (f" Path: {' -> '.join(path)}" if path else "")
+                    )
+                if id(node) in done:
+                    continue
+                if id(node) in open_nodes:
+                    raise ValueError(f"The layer graph has a cycle through layer '{node.layer.name}'")
+                open_nodes.add(id(node))
+                stack.append((tensor, consumers, True))
+                here = (node.layer.name, consumers)
+                stack.extend((t, here, False) for t in reversed(node.input_tensors))
         return order
 
     def _layers_in_order(self) -> list[Layer]:
@@ -206,7 +220,10 @@ class FunctionalGraph:
                 seen.add(id(node.layer))
                 layers.append(node.layer)
         names = [l.name for l in layers]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        duplicates = sorted(name for name, count in counts.items() if count > 1)
         if duplicates:
             raise ValueError(f"Layer names must be unique inside a model; repeated: {duplicates}")
         return layers

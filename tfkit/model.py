@@ -350,16 +350,16 @@ class Model(Layer):
         check_loop_arguments("fit", self, x, y, batch_size=batch_size, epochs=epochs, **kwargs)
         try:
             return self._trainer().fit(x, y, batch_size=batch_size, epochs=epochs, **kwargs)
-        except tf.errors.InvalidArgumentError as error:
-            raise explain_step_error("fit", error) from error
+        except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError) as error:
+            raise explain_step_error("fit", error, self) from error
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, **kwargs: Any) -> Any:
         """Loss (and metrics) on the data: a scalar, a list, or a dict with ``return_dict=True``."""
         check_loop_arguments("evaluate", self, x, y, batch_size=batch_size, **kwargs)
         try:
             return self._trainer().evaluate(x, y, batch_size=batch_size, **kwargs)
-        except tf.errors.InvalidArgumentError as error:
-            raise explain_step_error("evaluate", error) from error
+        except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError) as error:
+            raise explain_step_error("evaluate", error, self) from error
 
     def predict(self, x: Any, batch_size: int | None = None, **kwargs: Any) -> Any:
         """Outputs as numpy arrays, computed in batches."""
@@ -369,7 +369,10 @@ class Model(Layer):
 
             self._tfkit_trainer = Trainer(self, optimizer=None)
             self._tfkit_trainer._implicit = True
-        return self._tfkit_trainer.predict(x, batch_size=batch_size, **kwargs)
+        try:
+            return self._tfkit_trainer.predict(x, batch_size=batch_size, **kwargs)
+        except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError) as error:
+            raise explain_step_error("predict", error, self) from error
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None,
                        return_dict: bool = False) -> Any:

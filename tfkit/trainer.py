@@ -294,6 +294,9 @@ class Trainer:
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
             logs = self._run_epoch("train", data, cbs, steps_per_epoch, iterator, verbose)
+            if epoch == initial_epoch and not self._epoch_steps:
+                raise ValueError("fit: x produced no batches (an empty tf.data.Dataset, generator or PyDataset?); "
+                                 "nothing was trained")
             if val_data is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self._evaluate_data(val_data, cbs, validation_steps, in_fit=True)
                 logs.update({f"val_{k}": v for k, v in val_logs.items()})
@@ -362,7 +365,13 @@ class Trainer:
     def _run_planned_epoch(self, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any,
                            planner: ChunkPlanner) -> dict:
         begin_hook = cbs.on_train_batch_begin if mode == "train" else cbs.on_test_batch_begin
-        end_hook = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
+        batch_end = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
+        self._epoch_steps = 0
+
+        def end_hook(step: int, logs: Any) -> Any:    # every runner calls it after each step or chunk
+            self._epoch_steps = step + 1
+            return batch_end(step, logs)
+
         if isinstance(data, distribute_module.PerWorkerData):
             return self.coordinated_loops().run_epoch(mode, data, steps_limit, iterator, self.steps_per_execution,
                                                       begin_hook, end_hook, planner.per_batch)

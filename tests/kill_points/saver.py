@@ -60,8 +60,10 @@ def _prepare(kind: str, target: str, fill: float):
         return lambda: model.save_weights(target)
     if kind == "export":
         return lambda: model.export(os.path.dirname(target), version=int(os.path.basename(target)))
-    if kind == "model_checkpoint":
-        callback = tfkit.callbacks.ModelCheckpoint(target)
+    if kind == "export_unversioned":
+        return lambda: model.export(target)
+    if kind in ("model_checkpoint", "model_checkpoint_weights"):
+        callback = tfkit.callbacks.ModelCheckpoint(target, save_weights_only=kind == "model_checkpoint_weights")
         callback.set_model(model)
         return lambda: callback.on_epoch_end(0, {"loss": 1.0})
     raise ValueError(f"unknown save kind {kind!r}")

@@ -7,9 +7,13 @@
 At each epoch end (or every ``save_freq`` batches) a ``tf.train.Checkpoint``
 of the model, its optimizer, the number of finished epochs and the trainer's
 extra state (``model._tfkit_checkpoint_state()``: the data-shuffling random
-generator) is written to ``backup_dir`` through a ``tf.train.CheckpointManager``
-keeping one checkpoint: the new files are complete before the old ones go, so a
-crash while saving leaves the previous backup usable. ``on_train_begin``
+generator) is written to the one checkpoint prefix ``backup_dir/ckpt`` the way
+``save_weights`` publishes a checkpoint (``saving.checkpoint_files``): under a
+name of this process's own first, then renamed over the previous backup, so a
+process killed at any point leaves the previous backup or the new one, and two
+processes backing up to one folder never clobber each other's files (one whole
+backup wins; TensorFlow's ``CheckpointManager`` gave both the same temporary
+folder). ``on_train_begin``
 restores the latest backup and tells the trainer where to start by setting
 ``model._tfkit_initial_epoch``. A ``fit`` that ends normally deletes the backup:
 the checkpoint files it wrote, and ``backup_dir`` itself only when this
@@ -33,13 +37,16 @@ import tensorflow as tf
 from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.saving import registry
+from tfkit.saving.checkpoint_files import publish_checkpoint, recover_checkpoint
+from tfkit.saving.checkpoint_index import check_checkpoint
 
 _RESERVED = ("model", "optimizer", "epoch")
 _CREATED_MARKER = ".tfkit-backup-dir"
 # What TensorFlow's checkpoint writer leaves when it is killed: a shard folder and a state-file temp.
 _INTERRUPTED_FOLDER = re.compile(r"ckpt-\d+_temp")
 _INTERRUPTED_PART = re.compile(r"part-\d{5}-of-\d{5}\.(index|data-\d{5}-of-\d{5})(\.tempstate\d+)?")
-_CHECKPOINT_FILE = re.compile(r"ckpt-\d+\.(index|data-\d{5}-of-\d{5})")
+_CHECKPOINT_FILE = re.compile(r"ckpt(-\d+)?\.(index|data-\d{5}-of-\d{5})")
+_PREFIX = "ckpt"
 _INTERRUPTED_STATE = re.compile(r"checkpoint\.tmp[0-9a-f]{32}|\.tfkit-backup-cleanup\.tmp-\d+")
 _CLEANUP_JOURNAL = ".tfkit-backup-cleanup"
 
@@ -68,7 +75,7 @@ class BackupAndRestore(Callback):
         self.restored_epoch: int | None = None
         self._epoch_variable: tf.Variable | None = None
         self._checkpoint: tf.train.Checkpoint | None = None
-        self._manager: tf.train.CheckpointManager | None = None
+        self._owned: list[str] = []     # prefixes this callback restored or wrote: what a finished fit deletes
         self._current_epoch = 0
         self._batches_since_save = 0
         self._last_batch_seen: int | None = None
@@ -99,7 +106,6 @@ class BackupAndRestore(Callback):
         self._checkpoint = tf.train.Checkpoint(**trackables)
         # Every worker saves (saving can need collectives); only the chief's backup stays.
         self._write_dir = worker_files.path_for_this_worker(self.backup_dir, self._strategy())
-        self._manager = tf.train.CheckpointManager(self._checkpoint, directory=self._write_dir, max_to_keep=1)
 
     def _strategy(self) -> Any:
         return getattr(self.model, "distribute_strategy", None)
@@ -107,11 +113,20 @@ class BackupAndRestore(Callback):
     @property
     def latest_checkpoint(self) -> str | None:
         """Path prefix of the backup that the next ``fit`` would restore, if any."""
-        return tf.train.latest_checkpoint(self.backup_dir)
+        prefix = os.path.join(self.backup_dir, _PREFIX)
+        if worker_files.is_chief(self._strategy()):
+            recover_checkpoint(prefix)   # puts back a backup whose replacement was killed midway (the chief
+            #                              only: process ids mean nothing across the machines of a cluster)
+        if os.path.lexists(prefix + ".index"):     # whatever it is: on_train_begin checks it before TensorFlow reads it
+            return prefix
+        return tf.train.latest_checkpoint(self.backup_dir)   # a numbered backup of an earlier tfkit
 
     def _save(self, finished_epochs: int) -> None:
         self._epoch_variable.assign(finished_epochs)
-        self._manager.save()
+        publish_checkpoint(self._checkpoint.write, os.path.join(self._write_dir, _PREFIX))
+        prefix = os.path.join(self.backup_dir, _PREFIX)
+        if prefix not in self._owned:
+            self._owned.append(prefix)
         worker_files.remove_worker_copy(self._write_dir, self.backup_dir)
 
     # -- hooks --
@@ -129,12 +144,19 @@ class BackupAndRestore(Callback):
             self._finish_cleanup()
         self._build_checkpoint()
         self.restored_epoch = None
+        self._owned = []
         self._batches_since_save = 0
         self._last_batch_seen = None
-        path = None if finished else tf.train.latest_checkpoint(self.backup_dir)   # every worker reads the chief's
+        path = None if finished else self.latest_checkpoint   # every worker reads the chief's
         if path is None:
             return
-        status = self._checkpoint.restore(path)
+        try:
+            check_checkpoint(path)   # TensorFlow's reader aborts the process on a damaged index
+        except ValueError as error:
+            raise ValueError(f"BackupAndRestore: the backup {path!r} is damaged: {error} Delete "
+                             f"{self.backup_dir!r} to start training from scratch.") from None
+        self._owned = [path]
+        status = self._checkpoint.read(path)   # read: no save_counter (the backup is written, not saved)
         try:
             status.assert_existing_objects_matched()
         except AssertionError as error:
@@ -216,11 +238,12 @@ class BackupAndRestore(Callback):
                 shutil.rmtree(path)
 
     def _written_files(self) -> list[str]:
-        """The files this callback's manager wrote, in deletion order: the ``checkpoint`` state file
-        first (so no later ``fit`` sees a backup being deleted), then each checkpoint's index and data."""
-        prefixes = list(self._manager.checkpoints) if self._manager is not None else []
+        """The files of the backups this callback restored or wrote, in deletion order: an earlier tfkit's
+        ``checkpoint`` state file first, then each prefix's index (a prefix without one is no backup, so
+        no later ``fit`` restores one being deleted), then its data."""
         state = os.path.join(self.backup_dir, "checkpoint")
-        files = [state] if prefixes and os.path.isfile(state) else []
-        for prefix in prefixes:
-            files += glob.glob(glob.escape(prefix) + ".index") + glob.glob(glob.escape(prefix) + ".data-*-of-*")
+        numbered = any(os.path.basename(prefix) != _PREFIX for prefix in self._owned)
+        files = [state] if numbered and os.path.isfile(state) else []
+        for prefix in self._owned:
+            files += glob.glob(glob.escape(prefix) + ".index") + sorted(glob.glob(glob.escape(prefix) + ".data-*-of-*"))
         return files

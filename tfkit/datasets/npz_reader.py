@@ -6,7 +6,9 @@
 file can expand to gigabytes, and a forged header can ask for a terabyte.
 Here each member's ``.npy`` header is read and checked against the expected
 dtype and shape first; then exactly that many bytes are decompressed (never
-more), and a member holding anything beyond them is refused. Every failure is
+more), and a member holding anything beyond them is refused. Members must be
+stored or deflated: zipfile inflates bzip2 and LZMA data without an output
+limit, so those are refused unread. Every failure is
 a ``ValueError`` naming the array (callers add the file's name).
 """
 
@@ -58,6 +60,11 @@ def _is_single_npy(file: Path) -> bool:
 
 def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, dtype: np.dtype,
                  shape: tuple[int, ...]) -> np.ndarray:
+    method = archive.getinfo(member).compress_type
+    if method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        # zipfile hands bzip2/LZMA data to a decompressor with no output limit: refused before any byte is read
+        raise ValueError(f"array {name} is compressed with zip method {method}; .npz files hold stored or "
+                         f"deflate members (numpy writes nothing else)")
     try:
         with archive.open(member) as stream:
             major, _ = np.lib.format.read_magic(stream)

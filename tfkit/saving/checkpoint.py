@@ -17,6 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.saving.checkpoint_files import publish_checkpoint, recover_checkpoint
+from tfkit.saving.checkpoint_index import check_checkpoint
 
 
 def is_checkpoint_prefix(filepath: str) -> bool:
@@ -53,6 +54,7 @@ def load_checkpoint(model: Any, prefix: str, skip_mismatch: bool = False) -> Non
             f"Model '{model.name}' is not built and a TensorFlow checkpoint stores no input shapes. "
             f"Call the model on a batch of data (or model.build(input_shape)) first, then load the weights."
         )
+    check_checkpoint(prefix)    # TensorFlow's reader aborts the process on a damaged index: it gets only sound ones
     variables = list(model.variables)
     snapshot = [v.numpy() for v in variables]
     try:

@@ -1,7 +1,7 @@
 """Checks that a config read from a file is plain data naming registered objects.
 
     config = loads_json(text, "model_config")     # json.loads with size and depth limits
-    check_config(config, "model_config")          # refuses code, module paths, safe_mode keys
+    check_config(config, "model_config")          # refuses code, module paths, safe_mode keys, huge strings
 
 tfkit has no code deserializer at all: nothing here (or anywhere in tfkit)
 turns bytes from a file into a function, a module import, a pickle or an
@@ -20,6 +20,10 @@ from typing import Any
 MAX_JSON_CHARS = 16 * 2**20
 MAX_JSON_VALUES = 2_000_000   # a 10,000-layer model config holds well under a million
 MAX_DEPTH = 256
+# A name ends up in every TensorFlow op and variable name of its layer: a 900 KB layer name cost 230 MB
+# to rebuild, a 15 MB one crashed the process. Names and keys are identifiers; other text is bounded too.
+MAX_NAME_CHARS = 1024
+MAX_STRING_CHARS = 64 * 1024
 
 _NO_CODE = (
     "tfkit never loads code from a file, not even with safe_mode=False: it has no code "
@@ -81,6 +85,12 @@ def check_config(config: Any, what: str) -> None:
         if isinstance(value, list):
             stack.extend((item, path + [i]) for i, item in enumerate(value))
             continue
+        if isinstance(value, str):
+            limit = MAX_NAME_CHARS if path[-1] == "name" else MAX_STRING_CHARS
+            if len(value) > limit:
+                raise ValueError(f"{_where(path)} is a string of {len(value)} characters; the limit is {limit} "
+                                 f"({'a name' if limit == MAX_NAME_CHARS else 'text in a config'})")
+            continue
         if not isinstance(value, dict):
             continue
         _check_object(value, path)
@@ -92,6 +102,8 @@ def _check_object(value: dict, path: list[Any]) -> None:
     for key in value:
         if not isinstance(key, str):
             raise ValueError(f"{where}: config keys must be strings, got {key!r}")
+        if len(key) > MAX_NAME_CHARS:
+            raise ValueError(f"{where} has a key of {len(key)} characters; the limit is {MAX_NAME_CHARS}")
     if "safe_mode" in value:
         raise ValueError(
             f"{where} has a 'safe_mode' entry. A file cannot change safe_mode: it is a parameter "

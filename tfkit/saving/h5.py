@@ -168,12 +168,20 @@ def _ensure_built(model: Any, f: h5py.File, tables: dict, source: str) -> None:
             f"Model '{model.name}' is not built and {source} stores no input shapes to build it from. "
             f"Call the model on a batch of data (or model.build(input_shape)) first, then load the weights."
         )
+    _check_build_config(build, source)
     try:
         with _budget(tables, source):
             weights_io.build_from_config(model, build)
     except _REBUILD_ERRORS as error:
         raise ValueError(f"Could not build model '{model.name}' from the input shapes in {source}: "
                          f"{type(error).__name__}: {error}") from error
+
+
+def _check_build_config(build: Any, source: str) -> None:
+    try:
+        weights_io.check_build_config(build)
+    except ValueError as error:
+        raise ValueError(f"{source}: {error}") from None
 
 
 def _rebuild(config: Any, custom_objects: Mapping[str, Any] | None, source: str) -> Any:
@@ -267,7 +275,7 @@ def load_model(
         config = _read_json(f, "model_config", required=True)
         build = _read_json(f, "build_config", required=False)
         if build is not None:
-            weights_io.check_build_config(build)
+            _check_build_config(build, source)
         compiled = _read_json(f, "compile_config", required=False)
         tables = _tables(f)
         with registry.custom_object_scope(custom_objects or {}):

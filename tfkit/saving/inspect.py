@@ -6,19 +6,25 @@
 Nothing is built or run: an .h5 file is read with the same checks as
 ``load_model`` (no class is looked up, so custom classes need not be
 importable) and a SavedModel's signatures are read from ``saved_model.pb``
-without loading its graph.
+without loading its graph, and its variables from ``variables.index`` by
+tfkit's own index reader (``checkpoint_index``), never TensorFlow's, which
+aborts the process on a damaged entry.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from typing import Any
 
 import numpy as np
 
 from tfkit.saving import h5_format
+from tfkit.saving.checkpoint_index import check_checkpoint
 from tfkit.saving.errors import loader
 from tfkit.saving.config_safety import loads_json
+
+MAX_PROTO_BYTES = 2**31 - 1      # protobuf's limit: a larger saved_model.pb cannot be valid
 
 
 @loader
@@ -34,7 +40,12 @@ def describe(path: str) -> list[str]:
 
 def _json_attr(f: Any, name: str) -> Any:
     text = h5_format.read_attr(f, name, "text", required=False)
-    return None if text is None else loads_json(text, name)
+    if text is None:
+        return None
+    try:
+        return loads_json(text, name)
+    except ValueError as error:
+        raise ValueError(f"{f.filename}: {error}") from None
 
 
 def _table_lines(title: str, table: dict[str, Any]) -> list[str]:
@@ -106,16 +117,31 @@ def describe_h5(path: str) -> list[str]:
         return lines
 
 
+def _regular_file_size(path: str) -> int:
+    """The size of ``path``; ``ValueError`` unless it is a regular file (a FIFO would block, a device never end)."""
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise ValueError(f"{path} could not be read ({error.strerror or type(error).__name__})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{path} is not a regular file (a FIFO, device or folder); a SavedModel is made of files")
+    return info.st_size
+
+
 def describe_saved_model(path: str) -> list[str]:
     from tensorflow.core.protobuf import saved_model_pb2
     import tensorflow as tf
 
     proto = saved_model_pb2.SavedModel()
+    graph = os.path.join(path, "saved_model.pb")
+    size = _regular_file_size(graph)
+    if size >= MAX_PROTO_BYTES:
+        raise ValueError(f"{graph} is {size} bytes; a protocol buffer holds less than 2 GB, so it is not a SavedModel")
     try:
-        with open(os.path.join(path, "saved_model.pb"), "rb") as handle:
-            proto.ParseFromString(handle.read())
+        with open(graph, "rb") as handle:
+            proto.ParseFromString(handle.read(size + 1))   # read(n) allocates n bytes up front
     except Exception as error:  # protobuf's DecodeError and friends
-        raise ValueError(f"{path}/saved_model.pb is not a valid SavedModel ({error})") from None
+        raise ValueError(f"{graph} is not a valid SavedModel ({error})") from None
     lines = [f"SavedModel: {path}"]
     for meta in proto.meta_graphs:
         lines.append(f"tags: {', '.join(meta.meta_info_def.tags)}")
@@ -131,9 +157,9 @@ def describe_saved_model(path: str) -> list[str]:
                     shape = "unknown rank" if info.tensor_shape.unknown_rank else str(dims)
                     lines.append(f"  {title[:-1]} {key}: {tf.as_dtype(info.dtype).name} {shape}")
     prefix = os.path.join(path, "variables", "variables")
-    if os.path.exists(prefix + ".index"):
-        variables = [(n, s) for n, s in tf.train.list_variables(prefix) if "VARIABLE_VALUE" in n]
-        total = sum(int(np.prod(s, dtype=object)) for _, s in variables)
+    if os.path.lexists(prefix + ".index"):       # read by tfkit's own index reader, never TensorFlow's
+        variables = [entry.shape for name, entry in check_checkpoint(prefix).items() if "VARIABLE_VALUE" in name]
+        total = sum(int(np.prod(shape, dtype=object)) for shape in variables)
         lines.append(f"variables: {len(variables)} arrays, {total:,} values")
     if os.path.exists(os.path.join(path, "assets.extra", "tf_serving_warmup_requests")):
         lines.append("warmup requests: assets.extra/tf_serving_warmup_requests")

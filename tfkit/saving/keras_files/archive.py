@@ -7,8 +7,11 @@
 A ``.keras`` file is a zip of ``config.json``, ``metadata.json`` and
 ``model.weights.h5`` (and sometimes ``assets/``). Nothing in it is executed,
 unpickled or extracted by its own name: the three members are found by exact
-name, their declared sizes and compression ratios are checked before a byte
-is inflated, reading stops at the declared size, and the weights go to a
+name, they must be stored or deflated (zipfile inflates bzip2 and LZMA without
+an output limit), their declared sizes and compression ratios are checked
+before a byte is inflated (the ratio against the archive's real size, since a
+declared compressed size can be forged), reading stops at the declared size,
+and the weights go to a
 temporary file this process creates (read later by the guarded HDF5 reader).
 The lookup layers' vocabularies (``assets/layers/<layer path>/vocabulary.txt``,
 one token a line) are read into memory as bytes, under the same limits.
@@ -52,6 +55,11 @@ def is_zip(path: str) -> bool:
         return f.read(4) == b"PK\x03\x04"
 
 
+# zipfile inflates deflate data in bounded steps, but hands bzip2 and LZMA data to a decompressor
+# without an output limit: a few KB of bzip2 become gigabytes in one read. Keras writes deflate.
+_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
+
+
 def _member(zf: zipfile.ZipFile, name: str, path: str, limit: int) -> zipfile.ZipInfo | None:
     infos = [info for info in zf.infolist() if info.filename == name]
     if not infos:
@@ -59,11 +67,16 @@ def _member(zf: zipfile.ZipFile, name: str, path: str, limit: int) -> zipfile.Zi
     if len(infos) > 1:
         raise ValueError(f"{path}: the archive holds {name!r} {len(infos)} times; a .keras file holds it once")
     info = infos[0]
+    if info.compress_type not in _METHODS:
+        raise ValueError(f"{path}: {name} is compressed with zip method {info.compress_type}; tfkit reads only "
+                         f"{' or '.join(_METHODS.values())} members (what Keras writes)")
     if info.file_size > limit:
         raise ValueError(f"{path}: {name} declares {info.file_size} bytes; at most {limit} are accepted")
-    if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-        raise ValueError(f"{path}: {name} would inflate {info.file_size // max(info.compress_size, 1)}-fold "
-                         f"({info.compress_size} -> {info.file_size} bytes); a ratio above {MAX_RATIO} is refused")
+    # The declared compressed size is the archive's word; its real data cannot be larger than the archive.
+    compressed = max(min(info.compress_size, os.path.getsize(path)), 1)
+    if info.file_size > 2**20 and info.file_size > MAX_RATIO * compressed:
+        raise ValueError(f"{path}: {name} would inflate {info.file_size // compressed}-fold "
+                         f"({compressed} -> {info.file_size} bytes); a ratio above {MAX_RATIO} is refused")
     return info
 
 
