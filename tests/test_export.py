@@ -274,12 +274,3 @@ def test_export_holds_only_plain_tensorflow_objects(tmp_path):
 
 
 @pytest.mark.slow
-def test_vae_example_saves_reloads_in_a_fresh_process_and_serves_the_same_numbers(tmp_path, capsys):
-    vae = vae_mnist.VariationalAutoEncoder(20, 8, 4)
-    vae.compile(tfkit.optimizers.Adam(1e-3), loss=tfkit.losses.MeanSquaredError())
-    data = np.random.RandomState(3).uniform(size=(32, 20)).astype("float32")
-    vae.fit(data, data, epochs=1, batch_size=8, verbose=0)
-    report = vae_mnist.save_reload_export(vae, data[:8], str(tmp_path / "vae.h5"), str(tmp_path / "models" / "vae"))
-    assert report["ok"], report
-    assert report["export_dir"] == str(tmp_path / "models" / "vae" / "1")
-    assert "round trip OK" in capsys.readouterr().out

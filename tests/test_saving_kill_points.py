@@ -9,7 +9,7 @@ checkpoint prefix, export version folder, export without a version,
 ``ModelCheckpoint`` of a model and of weights only (a checkpoint prefix),
 ``BackupAndRestore`` and its clean-up), a child saves new weights over an old
 save and is SIGKILLed before its N-th call, for N = 1, 2, ... until a save runs
-to the end. After every kill:
+to the end (exports: N = 1, 2 and odd N, unless ``TFKIT_KILL_POINTS=all``). After every kill:
 
 - the target loads and holds either the old or the new weights, never a mix
   and never nothing (a backup restores a matching epoch and weights, or none
@@ -44,6 +44,9 @@ TEMPORARY_MARKS = (".tmp-", "_temp", ".tempstate", "checkpoint.tmp", "saved_mode
 # leave no temporary files) runs after kill points 1, 2 and every AFTER_EVERY-th one; TFKIT_KILL_POINTS=all
 # runs it after each of them.
 AFTER_EVERY = 1 if os.environ.get("TFKIT_KILL_POINTS") == "all" else 3
+# Export kill points each load a SavedModel (about 0.3 s); by default they are killed before calls 1, 2 and then
+# every odd-numbered one (27 calls: 15 kill points), and TFKIT_KILL_POINTS=all kills before every call.
+SAMPLED = () if AFTER_EVERY == 1 else ("export", "export_unversioned")
 
 pytestmark = pytest.mark.slow
 
@@ -140,6 +143,8 @@ def test_a_save_killed_before_any_system_call_leaves_the_previous_save(tmp_path,
 
     kills = 0
     for kill_at in range(1, 200):
+        if kind in SAMPLED and kill_at > 2 and kill_at % 2 == 0:
+            continue
         log = tmp_path / f"kill-{kill_at}.log"
         outcome = saver(kind, target, NEW, kill_at, log)
         assert outcome["killed"] or outcome["exit"] == 0, (kind, kill_at, outcome)
@@ -149,7 +154,7 @@ def test_a_save_killed_before_any_system_call_leaves_the_previous_save(tmp_path,
             assert stored == expected_after, (kind, stored)
             assert not _in_place_writes(log, existed), _in_place_writes(log, existed)
             assert not _temporaries(work), _temporaries(work)
-            assert len(_calls(log)) == kill_at - 1
+            assert len(_calls(log)) == kill_at - 1 or kind in SAMPLED and len(_calls(log)) == kill_at - 2
             if kind == "backup_cleanup":
                 assert sorted(os.listdir(target)) == [".tfkit-backup-dir", "notes.txt"]
             break
