@@ -271,6 +271,3 @@ def test_export_holds_only_plain_tensorflow_objects(tmp_path):
                    if node.HasField("user_object")}
     assert identifiers <= {"_generic_user_object", "trackable_list_wrapper", "trackable_dict_wrapper", "signature_map"}
     assert "tfkit" not in json.dumps(sorted(identifiers))
-
-
-@pytest.mark.slow
