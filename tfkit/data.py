@@ -19,6 +19,8 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 import tensorflow as tf
 
+from tfkit.array_to_tensor import to_tensor
+
 
 class ArrayData:
     """In-memory data as tensors, batched and shuffled by index inside the graph."""
@@ -242,7 +244,7 @@ def _to_tensors(value: Any, name: str, memo: dict[int, Any]) -> Any:
             array = np.asarray(leaf)
             if array.dtype == object:
                 raise ValueError(f"{name} holds Python objects (dtype=object); expected numbers")
-            tensor = tf.convert_to_tensor(array)
+            tensor = to_tensor(array)
         else:
             raise ValueError(
                 f"Unsupported type for {name}: {type(leaf).__name__}. Expected numpy arrays, "
