@@ -81,6 +81,14 @@ class StepLoops:
 
     # ------------------------------------------------------ in-memory loops
 
+    @staticmethod
+    def _array_key(mode: str, batch_size: int, template: Any) -> tuple:
+        return ("array", mode, batch_size, repr(template))
+
+    def has_array_loop(self, mode: str, batch_size: int, template: Any) -> bool:
+        """Whether ``array_loop`` for these arguments exists already (is traced or being traced)."""
+        return self._array_key(mode, batch_size, template) in self._cache
+
     def array_loop(self, mode: str, batch_size: int, batch_spec: Any, template: Any) -> Callable:
         """``fn(unique, order, first_row, count)`` -> logs after ``count`` batches of ``batch_size``.
 
@@ -91,7 +99,7 @@ class StepLoops:
         need no broadcasting bookkeeping; a short last batch gets its own
         function (one more trace).
         """
-        key = ("array", mode, batch_size, repr(template))
+        key = self._array_key(mode, batch_size, template)
         if key in self._cache:
             return self._cache[key]
         custom = self._overridden(mode)

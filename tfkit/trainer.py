@@ -430,7 +430,7 @@ class Trainer:
     def _trace_last_batch_ahead(self, mode, last, batch_spec, template, unique, order) -> TraceAhead | None:
         """Trace (and instantiate) the short last batch's loop on a helper thread, once the full batches run."""
         loops = self.loops()
-        if ("array", mode, last, repr(template)) in loops._cache:
+        if loops.has_array_loop(mode, last, template):
             return None
 
         def prepare() -> None:
