@@ -61,6 +61,14 @@ class StepLoops:
         outputs = self.strategy.run(step, args=(batch,))
         return outputs
 
+    def _concrete_step(self, mode: str, spec: Any) -> Any:
+        """The model's ``mode`` step traced once for ``spec`` (the loops call this trace)."""
+        step = self._step(mode)
+        traced = step if isinstance(step, tf.types.experimental.GenericFunction) else compiled(step)
+        concrete = traced.get_concrete_function(spec)
+        self.model._clear_losses()   # add_loss values of the trace belong to its graph only
+        return concrete
+
     def _traced_step(self, mode: str, spec: Any) -> tuple[Any, Any]:
         """A custom step traced once for ``spec``: ``(its trace, the specs of its logs or None)``.
 
@@ -68,10 +76,7 @@ class StepLoops:
         structure of its logs and once more inside the loop. Logs whose shapes are not fully
         known cannot be loop variables: their specs are None.
         """
-        step = self._step(mode)
-        traced = step if isinstance(step, tf.types.experimental.GenericFunction) else compiled(step)
-        concrete = traced.get_concrete_function(spec)
-        self.model._clear_losses()   # add_loss values of the trace belong to its graph only
+        concrete = self._concrete_step(mode, spec)
         specs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
         fixed = all(s.shape.is_fully_defined() for s in tf.nest.flatten(specs))
         return concrete, specs if fixed else None
@@ -145,10 +150,7 @@ class StepLoops:
         key = ("array_predict", batch_size, repr(x_spec))
         if key in self._cache:
             return self._cache[key]
-        step = self._step("predict")
-        traced = step if isinstance(step, tf.types.experimental.GenericFunction) else compiled(step)
-        step_fn = traced.get_concrete_function(pack_x_y_sample_weight(x_spec))
-        self.model._clear_losses()   # add_loss values of the trace belong to its graph only
+        step_fn = self._concrete_step("predict", pack_x_y_sample_weight(x_spec))
         out_structure = step_fn.structured_outputs
         dtypes = [t.dtype for t in tf.nest.flatten(out_structure)]
 
