@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 import tfkit
+from pid_namespace import pid_namespace_prefix
 from tfkit import layers
 from tfkit.saving import atomic
+from tfkit.saving.temporaries import Claim
 
 WIDTH = 256
 
@@ -117,7 +119,7 @@ def test_failed_write_keeps_the_target_and_removes_the_temporary_file(tmp_path):
     with pytest.raises(RuntimeError, match="disk on fire"):
         with atomic.atomic_file(str(target)) as tmp:
             pathlib.Path(tmp).write_bytes(b"half")
-            assert atomic.is_temp_name(tmp) and os.path.dirname(tmp) == str(tmp_path)
+            assert atomic.is_temp_name(tmp) and os.path.dirname(os.path.dirname(tmp)) == str(tmp_path)
             raise RuntimeError("disk on fire")
     assert target.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["file.bin"]
@@ -173,22 +175,35 @@ def test_export_never_replaces_a_folder_with_other_content(tmp_path):
 
 def test_concurrent_saves_never_delete_each_others_temporary_files(tmp_path):
     target = str(tmp_path / "m.h5")
-    other = atomic.temp_name(target)                  # another live process's save in progress (ours)
-    open(other, "w").close()
-    dead = f"{target}.tmp-999999999-{'0' * 16}"      # a killed save's leftover
-    open(dead, "w").close()
+    other = Claim.beside(target)                      # another save in progress: its folder is locked while it lives
+    open(other.join("m.h5"), "w").close()
+    dead = f"{target}.tmp-{'0' * 32}"                 # a killed save's folder: nobody holds its lock
+    os.mkdir(dead)
+    legacy = f"{target}.tmp-999999999-{'0' * 16}"     # what a killed save of an earlier tfkit left
+    open(legacy, "w").close()
     with atomic.atomic_file(target) as tmp:
         open(tmp, "w").write("x")
-    assert os.path.exists(other) and not os.path.exists(dead)
+    assert os.path.exists(other.join("m.h5")) and not os.path.exists(dead) and not os.path.exists(legacy)
+    other.remove()
+    assert sorted(os.listdir(tmp_path)) == ["m.h5"]
 
 
 def test_interrupted_directory_swap_is_undone(tmp_path):
     target = tmp_path / "1"
-    old = tmp_path / "1.old-999999999-0123456789abcdef"   # the previous version, moved aside by a killed export
+    old = tmp_path / "1.old-999999999-0123456789abcdef"   # the previous version, moved aside by an earlier tfkit's export
     old.mkdir()
     (old / "saved_model.pb").write_text("previous")
     atomic.recover(str(target))
     assert (target / "saved_model.pb").read_text() == "previous" and not old.exists()
+
+
+def test_a_killed_swap_is_undone_from_its_temporary_folder(tmp_path):
+    target = tmp_path / "1"
+    kept = tmp_path / f"1.tmp-{'a' * 32}" / "previous"    # killed after moving the old version aside
+    kept.mkdir(parents=True)
+    (kept / "saved_model.pb").write_text("previous")
+    atomic.recover(str(target))
+    assert (target / "saved_model.pb").read_text() == "previous" and os.listdir(tmp_path) == ["1"]
 
 
 _FULL_DISK = textwrap.dedent(r"""
@@ -263,8 +278,12 @@ _SAVER = textwrap.dedent(r"""
 def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
     target = str(tmp_path / name)
     rounds = int(os.environ.get("TFKIT_RACE_ROUNDS", "40")) // (4 if name.endswith("/1") else 1)  # exports are slower
-    workers = [subprocess.Popen([sys.executable, "-c", _SAVER, target, str(fill), str(rounds)], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for fill in (1.0, 2.0)]
+    # The second saver runs in a PID namespace of its own where the machine allows it (two containers on one
+    # volume): neither can see the other's process id, so nothing may depend on one.
+    namespace = pid_namespace_prefix() or []
+    workers = [subprocess.Popen([*(namespace if fill == 2.0 else []), sys.executable, "-c", _SAVER, target, str(fill),
+                                 str(rounds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True) for fill in (1.0, 2.0)]
     try:
         for worker in workers:
             assert worker.stdout.readline().strip() == "ready", worker.stderr.read()[-2000:]

@@ -37,7 +37,8 @@ import tensorflow as tf
 from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.saving import registry
-from tfkit.saving.checkpoint_files import publish_checkpoint, recover_checkpoint
+from tfkit.saving.checkpoint_files import publish_checkpoint, readable_prefix, reading, recover_publishes
+from tfkit.saving.folder_lock import exclusive
 from tfkit.saving.checkpoint_index import check_checkpoint
 
 _RESERVED = ("model", "optimizer", "epoch")
@@ -112,14 +113,8 @@ class BackupAndRestore(Callback):
 
     @property
     def latest_checkpoint(self) -> str | None:
-        """Path prefix of the backup that the next ``fit`` would restore, if any."""
-        prefix = os.path.join(self.backup_dir, _PREFIX)
-        if worker_files.is_chief(self._strategy()):
-            recover_checkpoint(prefix)   # puts back a backup whose replacement was killed midway (the chief
-            #                              only: process ids mean nothing across the machines of a cluster)
-        if os.path.lexists(prefix + ".index"):     # whatever it is: on_train_begin checks it before TensorFlow reads it
-            return prefix
-        return tf.train.latest_checkpoint(self.backup_dir)   # a numbered backup of an earlier tfkit
+        """Path prefix of the backup that the next ``fit`` would restore, if any (looking changes nothing on disk)."""
+        return readable_prefix(os.path.join(self.backup_dir, _PREFIX)) or tf.train.latest_checkpoint(self.backup_dir)
 
     def _save(self, finished_epochs: int) -> None:
         self._epoch_variable.assign(finished_epochs)
@@ -147,15 +142,23 @@ class BackupAndRestore(Callback):
         self._owned = []
         self._batches_since_save = 0
         self._last_batch_seen = None
-        path = None if finished else self.latest_checkpoint   # every worker reads the chief's
-        if path is None:
+        if finished:
             return
+        with reading(os.path.join(self.backup_dir, _PREFIX)) as kept:   # no publish in backup_dir while it is read
+            path = kept or tf.train.latest_checkpoint(self.backup_dir)     # every worker reads the chief's
+            if path is None:
+                return
+            self._restore_from(path)
+        self.restored_epoch = int(self._epoch_variable.numpy())
+        self.model._tfkit_initial_epoch = self.restored_epoch
+
+    def _restore_from(self, path: str) -> None:
         try:
             check_checkpoint(path)   # TensorFlow's reader aborts the process on a damaged index
         except ValueError as error:
             raise ValueError(f"BackupAndRestore: the backup {path!r} is damaged: {error} Delete "
                              f"{self.backup_dir!r} to start training from scratch.") from None
-        self._owned = [path]
+        self._owned = [path if os.path.dirname(path) == self.backup_dir else os.path.join(self.backup_dir, _PREFIX)]
         status = self._checkpoint.read(path)   # read: no save_counter (the backup is written, not saved)
         try:
             status.assert_existing_objects_matched()
@@ -164,8 +167,6 @@ class BackupAndRestore(Callback):
                 f"BackupAndRestore: the backup {path!r} does not match this model and optimizer ({error}). "
                 f"Delete {self.backup_dir!r} to start training from scratch."
             ) from None
-        self.restored_epoch = int(self._epoch_variable.numpy())
-        self.model._tfkit_initial_epoch = self.restored_epoch
 
     def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
         self._current_epoch = epoch
@@ -219,13 +220,16 @@ class BackupAndRestore(Callback):
             return
         with open(journal) as listing:
             names = listing.read().split("\n")
-        for name in names:
-            if name == "checkpoint" or _CHECKPOINT_FILE.fullmatch(name):   # only names the backup writes
-                try:
-                    os.remove(os.path.join(self.backup_dir, name))
-                except FileNotFoundError:
-                    pass
-        os.remove(journal)
+        with exclusive(self.backup_dir) as locked:      # no publish or read of the backup runs meanwhile
+            if locked:                                  # a killed publish's kept backup goes too
+                recover_publishes(os.path.join(self.backup_dir, _PREFIX))
+            for name in names:
+                if name == "checkpoint" or _CHECKPOINT_FILE.fullmatch(name):   # only names the backup writes
+                    try:
+                        os.remove(os.path.join(self.backup_dir, name))
+                    except FileNotFoundError:
+                        pass
+            os.remove(journal)
 
     def _remove_interrupted_writes(self) -> None:
         """Delete what a backup killed mid-write left in ``backup_dir``: only TensorFlow's temporary names."""

@@ -1,22 +1,27 @@
-"""Atomic saves: write beside the target, flush to disk, then rename over it.
+"""Atomic saves: write in a folder of the save's own beside the target, then rename over it.
 
-    with atomic_file("model.h5") as tmp:     # tmp == "model.h5.tmp-3f9c1a2b7d4e5f60"
+    with atomic_file("model.h5") as tmp:     # tmp == "model.h5.tmp-<32 hex>/model.h5"
         write_everything_to(tmp)
     # model.h5 is either the old file or the complete new one, never half of each
 
 A save killed midway (power loss, SIGKILL) leaves the previous target intact.
-The temporary name ``<target>.tmp-<pid>-<16 hex digits>`` sits in the same
-folder (a rename is only atomic within one file system); loads never look at
-such names, and a later save of the same target removes those left by killed
-saves, recognised by their process id no longer running, so two processes
-saving the same path never delete each other's work in progress.
+The new file is written in a temporary folder claimed by this process
+(``temporaries.Claim``: locked while the process lives, whatever its PID
+namespace or machine), fsynced, and renamed over the target while the
+target's folder is held exclusively (``folder_lock``). Loads never look at
+such names. A later save of the same target removes what killed saves left:
+only temporaries it can lock, that is whose writer the kernel knows is gone,
+so two processes saving the same path never delete each other's work.
 
 Directories (SavedModel exports) are published by swapping the new folder
 with the old one in one ``renameat2(RENAME_EXCHANGE)`` call where Linux
-offers it; elsewhere the old folder is moved aside first, and if the process
-dies before the new one is in place, the next save or load of that target
-moves it back. TensorFlow Serving ignores version folders whose names are not
-numbers, so it never sees a half-written ``1.tmp-...`` folder.
+offers it; elsewhere the old folder is first moved into the save's temporary
+folder, and if the process dies before the new one is in place the next save
+of that target moves it back. TensorFlow Serving ignores version folders whose
+names are not numbers, so it never sees a half-written ``1.tmp-...`` folder.
+
+A target that is a symbolic link is written through: the new file or folder
+replaces the link's destination, and the link stays.
 """
 
 from __future__ import annotations
@@ -25,36 +30,25 @@ import contextlib
 import ctypes
 import errno
 import os
-import re
-import secrets
 import shutil
 from typing import Iterator
 
-_TEMP_SUFFIX = re.compile(r"\.(tmp|old)-(?:(\d+)-)?[0-9a-f]{16}$")
+from tfkit.saving import temporaries
+from tfkit.saving.folder_lock import exclusive
+from tfkit.saving.temporaries import Claim
 
-
-def temp_name(target: str, kind: str = "tmp") -> str:
-    """``<target>.tmp-<pid>-<random hex>`` in the target's folder."""
-    return f"{target}.{kind}-{os.getpid()}-{secrets.token_hex(8)}"
-
-
-def _owner_alive(suffix_match: re.Match) -> bool:
-    """Whether the process that made a temporary name still runs (names without a pid count as stale)."""
-    pid = suffix_match.group(2)
-    if pid is None:
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, ValueError):
-        return int(pid) > 0 and not isinstance(pid, bool)
-    return True
+_PREVIOUS = "previous"      # inside a directory save's claim: the old version, moved aside when no swap exists
 
 
 def is_temp_name(path: str) -> bool:
-    """Whether ``path`` is a temporary name made by :func:`temp_name`."""
-    return _TEMP_SUFFIX.search(os.path.basename(path)) is not None
+    """Whether ``path`` lies in, or is, a temporary folder made by a save."""
+    path = os.path.abspath(path)
+    for candidate in (path, os.path.dirname(path)):
+        name = os.path.basename(candidate)
+        stem, dot, rest = name.rpartition(".")
+        if dot and temporaries.is_temporary_name(candidate, os.path.join(os.path.dirname(candidate), stem)):
+            return True
+    return False
 
 
 def _fsync_file(path: str) -> None:
@@ -85,41 +79,36 @@ def _fsync_tree(root: str) -> None:
 def remove_stale_temps(target: str) -> list[str]:
     """Clean up after saves of ``target`` that were killed; returns what was removed.
 
-    Only names whose process is gone are touched. A ``.old-*`` folder whose
-    target is missing is the previous version of an interrupted directory
-    swap: it is moved back into place, never deleted.
+    Call it while holding the target's folder exclusively. Only temporaries
+    this process can lock are touched (their writer is dead). A previous
+    version that an interrupted directory swap moved aside, with the target
+    now missing, is moved back into place, never deleted.
     """
-    folder = os.path.dirname(os.path.abspath(target))
-    base = os.path.basename(target)
+    target = os.path.abspath(target)
     removed = []
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return removed
-    for name in names:
-        match = _TEMP_SUFFIX.fullmatch(name[len(base):]) if name.startswith(base + ".") else None
-        if match is None or _owner_alive(match):
+    for claim in temporaries.abandoned(target):
+        previous = claim.join(_PREVIOUS)
+        if os.path.isdir(previous) and not os.path.lexists(target):
+            os.replace(previous, target)
+        claim.remove()
+        removed.append(claim.path)
+    for path in temporaries.legacy(target):        # an earlier tfkit's leftovers (it took no locks)
+        if ".old-" in os.path.basename(path) and not os.path.lexists(target):
+            os.replace(path, target)
             continue
-        path = os.path.join(folder, name)
-        try:
-            if match.group(1) == "old" and not os.path.lexists(os.path.join(folder, base)):
-                os.replace(path, os.path.join(folder, base))   # put the previous version back
-                continue
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path)
-            else:
-                os.remove(path)
+        with contextlib.suppress(OSError):
+            temporaries.remove_path(path)
             removed.append(path)
-        except OSError:
-            pass
     return removed
 
 
 def recover(target: str) -> None:
-    """Before reading ``target``: restore it if a killed directory swap left it missing."""
+    """Before replacing ``target``: restore it if a killed directory swap left it missing."""
     target = os.path.abspath(os.fspath(target))
     if not os.path.lexists(target):
-        remove_stale_temps(target)
+        with exclusive(os.path.dirname(target)) as locked:
+            if locked:
+                remove_stale_temps(target)
 
 
 _RENAME_EXCHANGE = 2
@@ -143,9 +132,15 @@ def _exchange(a: str, b: str) -> bool:
     raise OSError(code, os.strerror(code), b)
 
 
+def resolve_target(target: str) -> str:
+    """The absolute path a save of ``target`` replaces: a symbolic link's destination, the link itself kept."""
+    target = os.path.abspath(os.fspath(target))
+    return os.path.realpath(target) if os.path.islink(target) else target
+
+
 def check_target(target: str, overwrite: bool, directory: bool = False) -> str:
     """The absolute target path; ``ValueError`` if it exists and ``overwrite`` is False."""
-    target = os.path.abspath(os.fspath(target))
+    target = resolve_target(target)
     if os.path.lexists(target):
         if not overwrite:
             raise ValueError(f"{target} already exists and overwrite=False; pass overwrite=True to replace it")
@@ -159,6 +154,7 @@ def check_target(target: str, overwrite: bool, directory: bool = False) -> str:
 
 
 _NO_SPACE = ("No space left", "File too large", "errno = 28", "errno = 27", "Disk quota exceeded")
+_READ_ONLY = ("Read-only file system", "Permission denied", "errno = 30", "errno = 13")
 
 
 def _no_space(error: BaseException) -> bool:
@@ -173,59 +169,89 @@ def _space_error(target: str, error: BaseException) -> OSError:
                                  f"The previous file is unchanged and the partial new one was removed", target)
 
 
+def as_os_error(target: str, error: BaseException) -> BaseException | None:
+    """The ``OSError`` a failed save of ``target`` should raise instead of ``error``, or None to raise it as it is.
+
+    TensorFlow reports a full disk or a read-only folder as its own
+    ``ResourceExhaustedError``/``PermissionDeniedError``; an ``.h5`` save
+    meets the same faults as ``OSError``, so every save kind raises that.
+    """
+    if _no_space(error):
+        return _space_error(target, error)
+    if isinstance(error, OSError) or not type(error).__module__.startswith("tensorflow"):
+        return None
+    if type(error).__name__ == "PermissionDeniedError" or any(marker in str(error) for marker in _READ_ONLY):
+        code = errno.EROFS if "Read-only" in str(error) or "errno = 30" in str(error) else errno.EACCES
+        return OSError(code, f"Cannot save {target}: {os.strerror(code)} ({type(error).__name__}). "
+                             f"The previous file is unchanged", target)
+    return None
+
+
+@contextlib.contextmanager
+def claimed(target: str) -> Iterator[Claim]:
+    """A claimed temporary folder beside ``target``; removed when the block ends, however it ends."""
+    try:
+        claim = Claim.beside(target)
+    except OSError as error:        # a read-only or full folder: nothing was written
+        raise (as_os_error(target, error) or error) from error
+    try:
+        yield claim
+    except BaseException as error:
+        claim.remove()
+        better = as_os_error(target, error)
+        if better is not None:
+            raise better from error
+        raise
+    claim.remove()
+
+
+def _publish(target: str, swap: callable) -> None:
+    """Run ``swap()`` holding the target's folder, then remove what killed saves of ``target`` left."""
+    folder = os.path.dirname(target)
+    with exclusive(folder) as locked:
+        swap()
+        _fsync_dir(folder)
+        if locked:                        # without the lock no temporary can be proven abandoned
+            remove_stale_temps(target)
+
+
 @contextlib.contextmanager
 def atomic_file(target: str, overwrite: bool = True) -> Iterator[str]:
     """Yield a temporary path; on success fsync it and rename it over ``target``."""
     target = check_target(target, overwrite)
-    tmp = temp_name(target)
-    try:
+    with claimed(target) as claim:
+        tmp = claim.join(os.path.basename(target))
         yield tmp
         _fsync_file(tmp)
-        os.replace(tmp, target)
-        _fsync_dir(os.path.dirname(target))
-    except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        if _no_space(error):
-            raise _space_error(target, error) from error
-        raise
-    remove_stale_temps(target)
+        _publish(target, lambda: os.replace(tmp, target))
 
 
 @contextlib.contextmanager
 def atomic_directory(target: str, overwrite: bool = True) -> Iterator[str]:
-    """Yield a temporary folder path; on success publish it as ``target``.
+    """Yield a temporary folder path (not yet created); on success publish it as ``target``.
 
     An existing ``target`` is swapped with the new folder in one system call
-    where possible (then removed); otherwise it is renamed aside, and a kill
-    before the new folder is in place is undone by :func:`recover`.
+    where possible; otherwise it is moved into this save's temporary folder
+    first, and a kill before the new folder is in place is undone by the next
+    save. The previous version goes with the temporary folder.
     """
     target = check_target(target, overwrite, directory=True)
     recover(target)
-    tmp = temp_name(target)
-    try:
+    with claimed(target) as claim:
+        tmp = claim.join(os.path.basename(target))
         yield tmp
         _fsync_tree(tmp)
-        if os.path.isdir(target) and _exchange(tmp, target):
-            _fsync_dir(os.path.dirname(target))
-            shutil.rmtree(tmp, ignore_errors=True)   # tmp now holds the previous version
-        else:
-            old = None
+
+        def swap() -> None:
+            if os.path.isdir(target) and _exchange(tmp, target):
+                return                                 # tmp now holds the previous version
             if os.path.isdir(target):
-                old = temp_name(target, "old")
-                os.replace(target, old)
+                os.replace(target, claim.join(_PREVIOUS))
             try:
                 os.replace(tmp, target)
             except BaseException:
-                if old is not None:
-                    os.replace(old, target)
+                if os.path.isdir(claim.join(_PREVIOUS)):
+                    os.replace(claim.join(_PREVIOUS), target)
                 raise
-            _fsync_dir(os.path.dirname(target))
-            if old is not None:
-                shutil.rmtree(old, ignore_errors=True)
-    except BaseException as error:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if _no_space(error):
-            raise _space_error(target, error) from error
-        raise
-    remove_stale_temps(target)
+
+        _publish(target, swap)

@@ -16,13 +16,13 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.saving.checkpoint_files import publish_checkpoint, recover_checkpoint
+from tfkit.saving.checkpoint_files import publish_checkpoint, readable_prefix, reading
 from tfkit.saving.checkpoint_index import check_checkpoint
 
 
 def is_checkpoint_prefix(filepath: str) -> bool:
-    recover_checkpoint(filepath)
-    return os.path.exists(os.fspath(filepath) + ".index")
+    """Whether a checkpoint can be read at ``filepath`` (looking only: a load changes nothing on disk)."""
+    return readable_prefix(filepath) is not None
 
 
 def save_checkpoint(model: Any, prefix: str, overwrite: bool = True) -> str:
@@ -44,28 +44,28 @@ def save_checkpoint(model: Any, prefix: str, overwrite: bool = True) -> str:
 def load_checkpoint(model: Any, prefix: str, skip_mismatch: bool = False) -> None:
     """Restore a checkpoint written by :func:`save_checkpoint`; nothing changes if it fails."""
     prefix = os.fspath(prefix)
-    if not is_checkpoint_prefix(prefix):   # also undoes a save of this prefix that was killed midway
-        raise FileNotFoundError(
-            f"No checkpoint at {prefix} (expected {prefix}.index). Weights files must end in .h5; "
-            f"any other path is read as a TensorFlow checkpoint prefix."
-        )
-    if not model.built:
+    if not model.built and is_checkpoint_prefix(prefix):
         raise ValueError(
             f"Model '{model.name}' is not built and a TensorFlow checkpoint stores no input shapes. "
             f"Call the model on a batch of data (or model.build(input_shape)) first, then load the weights."
         )
-    check_checkpoint(prefix)    # TensorFlow's reader aborts the process on a damaged index: it gets only sound ones
-    variables = list(model.variables)
-    snapshot = [v.numpy() for v in variables]
-    try:
-        status = tf.train.Checkpoint(model=model).read(prefix)
-        if skip_mismatch:
-            status.expect_partial()
-        else:
-            status.assert_existing_objects_matched()
-            status.expect_partial()
-    except (AssertionError, ValueError, tf.errors.OpError) as error:
-        for variable, value in zip(variables, snapshot):
-            variable.assign(value)
-        raise ValueError(f"Could not load checkpoint {prefix} into model '{model.name}'; nothing was loaded: {error}") from None
-
+    with reading(prefix) as source:     # no tfkit publish of this prefix runs until the read is done
+        if source is None:
+            raise FileNotFoundError(
+                f"No checkpoint at {prefix} (expected {prefix}.index). Weights files must end in .h5; "
+                f"any other path is read as a TensorFlow checkpoint prefix."
+            )
+        check_checkpoint(source)    # TensorFlow's reader aborts the process on a damaged index: it gets only sound ones
+        variables = list(model.variables)
+        snapshot = [v.numpy() for v in variables]
+        try:
+            status = tf.train.Checkpoint(model=model).read(source)
+            if skip_mismatch:
+                status.expect_partial()
+            else:
+                status.assert_existing_objects_matched()
+                status.expect_partial()
+        except (AssertionError, ValueError, tf.errors.OpError) as error:
+            for variable, value in zip(variables, snapshot):
+                variable.assign(value)
+            raise ValueError(f"Could not load checkpoint {prefix} into model '{model.name}'; nothing was loaded: {error}") from None

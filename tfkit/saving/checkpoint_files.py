@@ -1,31 +1,41 @@
-"""Publish a TensorFlow checkpoint (``prefix.index`` + ``prefix.data-*``) so a kill never leaves it unloadable.
+"""Publish a TensorFlow checkpoint (``prefix.index`` + ``prefix.data-*``) so that neither a kill nor a second saver breaks it.
 
-    publish_checkpoint(write=lambda tmp_prefix: checkpoint.write(tmp_prefix), prefix="ckpt/w")
-    recover_checkpoint("ckpt/w")     # before reading: undo a publish that was killed midway
+    publish_checkpoint(checkpoint.write, "ckpt/w")       # write aside, then rename into place
+    with reading("ckpt/w") as source:                     # what to read: "ckpt/w", or the version a killed publish kept
+        tf.train.Checkpoint(model=model).read(source)
 
-TensorFlow replaces the data file and then rewrites the index in place, so a
-kill in between leaves an old index with new data. Here the new checkpoint is
-written under a temporary prefix first; the current files are hard-linked to
-a backup prefix (data first, the index last, so a backup with an index is
-complete); the new files are renamed over the current ones (the index last);
-then the backup goes (its index first). A process killed anywhere in that
-sequence leaves files that :func:`recover_checkpoint` puts back to the
-previous checkpoint when a complete backup exists, and otherwise (the kill
-came before the backup was complete or after the new files were all in
-place) simply cleans up.
-Temporary and backup prefixes carry the writing process's id, so a
-concurrent save is never mistaken for a killed one.
+A checkpoint is several files, and TensorFlow replaces the data file before
+it rewrites the index in place, so a kill in between leaves an old index with
+new data. Here the new checkpoint is written under the prefix ``new`` in a
+temporary folder this process claims beside the target
+(``temporaries.Claim``). Then, holding the target's folder exclusively
+(``folder_lock``), so that no other tfkit process publishes, recovers or
+deletes there at the same time, the current files are hard-linked into that
+folder under the prefix ``previous`` (data first, the index last: a
+``previous`` with an index is complete), the new files are renamed over the
+current ones (the index last), and ``previous`` goes (its index first).
+
+A process killed anywhere in that sequence leaves at most one claimed folder,
+which nobody else can lock while the process lives. Readers hold the folder
+shared, so no publish is under way while they look: if an abandoned folder
+holds a complete ``previous``, they read that (the previous checkpoint),
+otherwise the prefix itself, which is then whole. Readers never change what
+is on disk; the next publish of the prefix puts the previous checkpoint back
+and removes the folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
-import re
-import secrets
-from typing import Callable
+from typing import Callable, Iterator
 
-_TOKEN = re.compile(r"\.(tmp|bak)-(\d+)-([0-9a-f]{16})")
+from tfkit.saving import temporaries
+from tfkit.saving.atomic import claimed
+from tfkit.saving.folder_lock import exclusive, shared
+
+_NEW, _PREVIOUS = "new", "previous"
 
 
 def _files(prefix: str) -> list[str]:
@@ -38,103 +48,102 @@ def _suffix(prefix: str, path: str) -> str:
     return path[len(prefix):]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def recover_checkpoint(prefix: str) -> None:
-    """Undo publishes of ``prefix`` whose process died: restore backups, delete temporary files."""
-    prefix = os.path.abspath(os.fspath(prefix))
+def _claim_folders(prefix: str) -> list[str]:
     folder, base = os.path.split(prefix)
     try:
-        names = os.listdir(folder)
+        names = sorted(os.listdir(folder))
     except OSError:
-        return
-    tokens = set()
-    for name in names:
-        if name.startswith(base + "."):
-            match = _TOKEN.match(name[len(base):])
-            if match and not _alive(int(match.group(2))):
-                tokens.add((match.group(2), match.group(3)))
-    for pid, token in sorted(tokens):
-        backup = f"{prefix}.bak-{pid}-{token}"
-        backup_files = _files(backup)
-        if os.path.exists(backup + ".index"):          # a complete backup: the previous checkpoint wins
-            for path in backup_files:
-                _put_back(path, prefix + _suffix(backup, path))
-        else:                                          # a backup being made or being removed: current is whole
-            for path in backup_files:
-                _remove(path)
-        temporary = f"{prefix}.tmp-{pid}-{token}"
-        for path in _files(temporary) + glob.glob(glob.escape(temporary) + "_temp*"):
-            _remove(path)
+        return []
+    return [os.path.join(folder, name) for name in names
+            if name.startswith(base + ".") and temporaries.is_temporary_name(os.path.join(folder, name), prefix)
+            and os.path.isdir(os.path.join(folder, name))]
 
 
-def _put_back(backup: str, target: str) -> None:
-    """Move a backup file over ``target``; drop it where it still is ``target`` (a link made before the kill).
-
-    rename(2) does nothing when both names are links to one file, so without
-    this check the backup would stay and overwrite a later save's file.
-    """
-    try:
-        same = os.path.samefile(backup, target)
-    except FileNotFoundError:
-        same = False
-    if same:
-        os.remove(backup)
-    else:
-        os.replace(backup, target)
+def _kept_previous(prefix: str) -> str | None:
+    """The complete previous checkpoint a killed publish of ``prefix`` kept, if there is one."""
+    for folder in _claim_folders(prefix):
+        if os.path.exists(os.path.join(folder, _PREVIOUS + ".index")):
+            return os.path.join(folder, _PREVIOUS)
+    for path in temporaries.legacy(prefix):        # an earlier tfkit kept it as <prefix>.bak-<pid>-<hex>.*
+        if ".bak-" in os.path.basename(path) and path.endswith(".index"):
+            return path[: -len(".index")]
+    return None
 
 
-def _remove(path: str) -> None:
-    try:
-        if os.path.isdir(path):
-            import shutil
+def readable_prefix(prefix: str) -> str | None:
+    """The prefix a load of ``prefix`` reads (see :func:`reading`); None when there is no checkpoint."""
+    prefix = os.path.abspath(os.fspath(prefix))
+    kept = _kept_previous(prefix)
+    if kept is not None:
+        return kept
+    return prefix if os.path.lexists(prefix + ".index") else None   # a broken index too: the reader's check names it
 
-            shutil.rmtree(path)
-        else:
+
+@contextlib.contextmanager
+def reading(prefix: str) -> Iterator[str | None]:
+    """Hold ``prefix``'s folder against publishers and yield the prefix to read (None: no checkpoint)."""
+    prefix = os.path.abspath(os.fspath(prefix))
+    with shared(os.path.dirname(prefix)):
+        yield readable_prefix(prefix)
+
+
+def _restore(previous: str, prefix: str) -> None:
+    """Make the complete checkpoint at ``previous`` the one at ``prefix`` again (shards it lacks removed)."""
+    kept = {_suffix(previous, path) for path in _files(previous)}
+    for path in _files(prefix):
+        if _suffix(prefix, path) not in kept:
             os.remove(path)
-    except FileNotFoundError:
-        pass
+    data_first = sorted(_files(previous), key=lambda path: path.endswith(".index"))
+    for path in data_first:
+        os.replace(path, prefix + _suffix(previous, path))
+
+
+def recover_publishes(prefix: str) -> None:
+    """Undo publishes of ``prefix`` that were killed; call it holding the folder exclusively."""
+    for claim in temporaries.abandoned(prefix):
+        previous = claim.join(_PREVIOUS)
+        if os.path.exists(previous + ".index"):      # killed while replacing: the previous checkpoint wins
+            _restore(previous, prefix)
+        claim.remove()
+    leftovers = temporaries.legacy(prefix)
+    backup = _kept_previous(prefix)
+    if backup is not None and backup + ".index" in leftovers:
+        _restore(backup, prefix)
+    for path in temporaries.legacy(prefix):
+        temporaries.remove_path(path)
+
+
+def _drop(prefix: str) -> None:
+    """Remove the checkpoint at ``prefix``, its index first (a prefix with an index is always complete)."""
+    for path in sorted(_files(prefix), key=lambda path: not path.endswith(".index")):
+        os.remove(path)
 
 
 def publish_checkpoint(write: Callable[[str], object], prefix: str) -> str:
     """``write(temporary_prefix)``, then make it the checkpoint at ``prefix`` (see the module docstring)."""
     prefix = os.path.abspath(os.fspath(prefix))
-    recover_checkpoint(prefix)
-    token = f"{os.getpid()}-{secrets.token_hex(8)}"
-    temporary, backup = f"{prefix}.tmp-{token}", f"{prefix}.bak-{token}"
-    try:
-        write(temporary)
-        new_files = _files(temporary)
+    os.makedirs(os.path.dirname(prefix), exist_ok=True)     # as TensorFlow's writer does
+    with claimed(prefix) as claim:
+        new, previous = claim.join(_NEW), claim.join(_PREVIOUS)
+        write(new)
+        new_files = _files(new)
         if not any(path.endswith(".index") for path in new_files):
             raise OSError(f"writing the checkpoint {prefix} produced no index file")
-        old_files = _files(prefix)
-        for path in old_files:
-            os.link(path, backup + _suffix(prefix, path))
-        data_first = sorted(new_files, key=lambda path: path.endswith(".index"))   # the index last
-        for path in data_first:
-            os.replace(path, prefix + _suffix(temporary, path))
-        new_suffixes = {_suffix(temporary, path) for path in new_files}
-        for path in old_files:                      # shards of the old checkpoint the new one lacks
-            if _suffix(prefix, path) not in new_suffixes:
-                _remove(path)
-    except BaseException as error:
-        for path in _files(backup):                 # put the previous checkpoint back
-            _put_back(path, prefix + _suffix(backup, path))
-        for path in _files(temporary) + glob.glob(glob.escape(temporary) + "_temp*"):
-            _remove(path)
-        from tfkit.saving.atomic import _no_space, _space_error
-
-        if _no_space(error):
-            raise _space_error(prefix, error) from error
-        raise
-    for path in sorted(_files(backup), key=lambda path: not path.endswith(".index")):   # index first
-        _remove(path)
+        with exclusive(os.path.dirname(prefix)) as locked:
+            if locked:                  # without the lock nobody can be proven gone: leftovers stay
+                recover_publishes(prefix)
+            old_files = _files(prefix)
+            for path in sorted(old_files, key=lambda path: path.endswith(".index")):   # data first, the index last
+                os.link(path, previous + _suffix(prefix, path))
+            try:
+                for path in sorted(new_files, key=lambda path: path.endswith(".index")):
+                    os.replace(path, prefix + _suffix(new, path))
+                new_suffixes = {_suffix(new, path) for path in new_files}
+                for path in old_files:                      # shards of the old checkpoint the new one lacks
+                    if _suffix(prefix, path) not in new_suffixes:
+                        os.remove(path)
+            except BaseException:
+                _restore(previous, prefix)
+                raise
+            _drop(previous)
     return prefix
