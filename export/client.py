@@ -27,6 +27,8 @@ import argparse
 import http.client
 import io
 import json
+import math
+import numbers
 import random
 import re
 import socket
@@ -143,7 +145,7 @@ class _Deadline:
     """One clock for a whole request: ``remaining()`` seconds, or ``TimeoutError`` once they are spent."""
 
     def __init__(self, seconds: float) -> None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real) or not 0 < seconds < math.inf:
             raise ValueError(f"timeout must be a positive number of seconds, got {seconds!r}")
         self.seconds = seconds
         self._end = time.monotonic() + seconds
@@ -187,9 +189,10 @@ class _Unreachable(Exception):
 
 
 def _check_limit(max_response_bytes: int) -> int:
-    if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
+    if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, numbers.Integral) \
+            or max_response_bytes < 1:
         raise ValueError(f"max_response_bytes must be a positive integer, got {max_response_bytes!r}")
-    return max_response_bytes
+    return int(max_response_bytes)
 
 
 def _connect(parts: urllib.parse.SplitResult, deadline: _Deadline) -> socket.socket:
@@ -553,7 +556,7 @@ def _positive(kind: type) -> Any:
             value = kind(text)
         except ValueError:
             value = None
-        if value is None or not value > 0 or value == float("inf"):
+        if value is None or not 0 < value < math.inf:
             raise argparse.ArgumentTypeError(f"expected a positive {kind.__name__}, got {text!r}")
         return value
 

@@ -6,118 +6,31 @@
 
 Each server is a thread of this process on 127.0.0.1 (port 0), stopped when its
 test ends; each client call runs in a thread the test waits on for at most
-BOUND seconds, so a client that hangs fails the test instead of hanging it.
+BOUND seconds (tests/hostile_servers.py), so a client that hangs fails the
+test instead of hanging it.
 """
 
-import contextlib
 import importlib.util
 import json
-import socket
-import struct
-import threading
 from pathlib import Path
 
 import pytest
+from hostile_servers import bounded, drip, hold, raw_server, read_request, reset
 
 CLIENT_PATH = Path(__file__).resolve().parents[1] / "export" / "client.py"
 _spec = importlib.util.spec_from_file_location("export_client_hostile", CLIENT_PATH)
 client = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(client)
 
-BOUND = 20.0          # seconds a client call may take before the test fails (the deadlines used are 0.5 s)
 PAYLOAD = {"instances": [[1.0, 2.0]]}
 LIMIT = 2**20         # max_response_bytes in these tests
 
 
-# --- servers ------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def raw_server(behave):
-    """``http://127.0.0.1:<port>`` where each connection runs ``behave(conn, stop)`` in its own thread."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(0.05)
-    stop = threading.Event()
-    workers = []
-
-    def serve_one(conn):
-        with conn:
-            try:
-                behave(conn, stop)
-            except OSError:
-                pass   # the client gave up and closed its end
-
-    def accept():
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except (TimeoutError, OSError):
-                continue
-            worker = threading.Thread(target=serve_one, args=(conn,), daemon=True)
-            workers.append(worker)
-            worker.start()
-
-    acceptor = threading.Thread(target=accept, daemon=True)
-    acceptor.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        stop.set()
-        acceptor.join(5)
-        listener.close()
-        for worker in workers:
-            worker.join(5)
-        assert not acceptor.is_alive() and not any(worker.is_alive() for worker in workers), "a server kept running"
-
-
-def read_request(conn, stop):
-    """Read one request (headers and Content-Length body); False when the client left or the test ended."""
-    conn.settimeout(0.05)
-    data = b""
-    while b"\r\n\r\n" not in data or len(data) < _request_size(data):
-        if stop.is_set():
-            return False
-        try:
-            chunk = conn.recv(65536)
-        except TimeoutError:
-            continue
-        if not chunk:
-            return False
-        data += chunk
-    conn.settimeout(None)
-    return True
-
-
-def _request_size(data):
-    head, _, _ = data.partition(b"\r\n\r\n")
-    for line in head.split(b"\r\n"):
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            return len(head) + 4 + int(value)
-    return len(head) + 4
-
-
-def drip(conn, stop, byte=b" ", every=0.1):
-    """One byte every ``every`` seconds until the test ends."""
-    while not stop.wait(every):
-        conn.sendall(byte)
-
-
-def hold(conn, stop):
-    """Keep the connection open, saying nothing, until the test ends."""
-    stop.wait(BOUND)
-
-
-def reset(conn):
-    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))   # close sends RST
-
-
-def answer(status, body, extra=""):
-    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n{extra}\r\n"
-            .encode() + body)
-
-
 # --- behaviours -----------------------------------------------------------------------------
+
+
+def answer(status, body):
+    return f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
 
 
 def trickle_body(conn, stop):
@@ -205,27 +118,6 @@ def chunked_answer(conn, stop):
         for part in (body[:7], body[7:]):
             conn.sendall(b"%x\r\n%s\r\n" % (len(part), part))
         conn.sendall(b"0\r\n\r\n")
-
-
-# --- calling the client -----------------------------------------------------------------------
-
-
-def bounded(call):
-    """``call()``'s result or the exception it raised; fails the test if it is still running after BOUND s."""
-    outcome = {}
-
-    def run():
-        try:
-            outcome["value"] = call()
-        except BaseException as error:  # noqa: BLE001  handed to the test
-            outcome["error"] = error
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(BOUND)
-    if worker.is_alive():
-        pytest.fail(f"the client was still waiting after {BOUND:g} s: its deadline did not hold")
-    return outcome.get("error", outcome.get("value"))
 
 
 # (server, timeout, error type, words of the message)
