@@ -117,6 +117,34 @@ def test_console_entry_point_runs_as_a_program(model_file):
     assert "hidden/kernel" in result.stdout
     result = subprocess.run([sys.executable, "-m", "tfkit.cli", "inspect"], capture_output=True, text=True, timeout=180)
     assert result.returncode == 2
+    result = subprocess.run([sys.executable, "-m", "tfkit_launcher", "inspect", str(model_file)], capture_output=True,
+                            text=True, timeout=180, cwd=ROOT,
+                            env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "hidden/kernel" in result.stdout
+
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+_EARLY = "import sys, tfkit_launcher; code = tfkit_launcher.main(sys.argv[1:]); print(code, 'tensorflow' in sys.modules)"
+
+
+@pytest.mark.parametrize("argv", [["inspect", "missing.h5"], ["inspect", "."], ["export", "missing.h5", "out"],
+                                  ["export", ".", "out"], ["convert", "missing.keras", "out.h5"]])
+def test_a_bad_path_is_refused_before_tensorflow_loads(argv, tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", _EARLY, *argv], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.split() == ["1", "False"], done.stderr[-2000:]    # exit code 1, TensorFlow never imported
+    assert done.stderr.startswith("tfkit: error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert argv[1] in done.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out.h5").exists()
+
+
+def test_the_console_command_enters_through_the_launcher():
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["tfkit"] == "tfkit_launcher:main"
+    assert "tfkit_launcher" in project["tool"]["setuptools"]["py-modules"]
 
 
 SAMPLES = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "security-samples"

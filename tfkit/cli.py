@@ -7,6 +7,12 @@
 
 Exit codes: 0 success, 1 the file could not be read, loaded or exported,
 2 wrong usage. Errors go to stderr as one ``tfkit: error: ...`` line.
+
+This module imports only the standard library at its top: ``main`` checks the
+command line and the input path before anything imports tfkit
+(and so TensorFlow, seconds). The ``tfkit`` console command enters through
+``tfkit_launcher`` (beside this package), which loads this file without
+importing the ``tfkit`` package first.
 """
 
 from __future__ import annotations
@@ -111,6 +117,17 @@ class _UsageError(Exception):
     pass
 
 
+def _check_input_exists(args: argparse.Namespace) -> None:
+    """Refuse a missing input, or a folder where none fits, before any command imports tfkit and TensorFlow."""
+    path = getattr(args, {"inspect": "file", "export": "model", "convert": "source"}[args.command])
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"No such file: {path}")
+    if args.command == "inspect" and os.path.isdir(path) and not os.path.exists(os.path.join(path, "saved_model.pb")):
+        raise ValueError(f"{path} is a folder without saved_model.pb; expected a SavedModel or a tfkit .h5 file")
+    if args.command == "export" and os.path.isdir(path):
+        raise ValueError(f"{path} is a folder, not a model file written by model.save() (an .h5 file)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tfkit`` command; returns the exit code."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -120,6 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 for --help
         return int(exit_.code or 0)
     try:
+        _check_input_exists(args)
         return {"inspect": _inspect, "export": _export, "convert": _convert}[args.command](args)
     except _UsageError as error:
         parser.print_usage(sys.stderr)

@@ -11,12 +11,22 @@ guide VAE) converts with a fixed batch size in ``input_signature`` (the
 draws are folded into constants by ``export_fold``) or with
 ``select_tf_ops=True`` (needs a runtime with the Flex delegate, which
 ``tf.lite.Interpreter`` of the tensorflow 2.21 wheel lacks).
+
+The converter's MLIR passes print their diagnostics to file descriptor 2
+("loc(...): error: ... is neither a custom op nor a flex op", several KB),
+also for a first try that a fixed-batch export then retries with folded
+constants and wins. ``convert`` holds what is written to fd 2 while it runs
+and replays it only when the conversion fails.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
-from typing import Any
+import sys
+import tempfile
+from typing import Any, Iterator
 
 import numpy as np
 import tensorflow as tf
@@ -33,7 +43,54 @@ RANDOM_HINT = ("That layer draws random numbers at inference: export with a fixe
 
 def convert(model: Any, module: Any, concrete: Any, specs: Any, select_tf_ops: bool = False,
             optimizations: Any = None) -> bytes:
-    """The .tflite bytes for ``concrete``; ValueError naming the ops and layers TFLite cannot run."""
+    """The .tflite bytes for ``concrete``; ValueError naming the ops and layers TFLite cannot run.
+
+    The converter's native output (fd 2) is shown only if the conversion fails.
+    """
+    with _native_stderr_shown_on_failure():
+        return _convert_or_refuse(model, module, concrete, specs, select_tf_ops, optimizations)
+
+
+@contextlib.contextmanager
+def _native_stderr_shown_on_failure() -> Iterator[None]:
+    """Send file descriptor 2 to a temporary file while the block runs; copy it back there if the block raises.
+
+    fd 2 is the process's: what other threads write there meanwhile is held (and dropped on success) too.
+    """
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):  # no fd 2 (an embedding host): nothing to hold
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            _restore(saved)
+            held.seek(0)
+            _replay(held.read())
+            raise
+        else:
+            _restore(saved)
+        finally:
+            os.close(saved)
+
+
+def _restore(saved: int) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.flush()
+    os.dup2(saved, 2)
+
+
+def _replay(output: bytes) -> None:
+    while output:
+        output = output[os.write(2, output):]
+
+
+def _convert_or_refuse(model: Any, module: Any, concrete: Any, specs: Any, select_tf_ops: bool,
+                       optimizations: Any) -> bytes:
     try:
         return _convert(model, module, concrete, select_tf_ops, optimizations)
     except _SelectOps as refused:

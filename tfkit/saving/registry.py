@@ -15,6 +15,7 @@ name an object the program already registered.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import re
 import threading
 from typing import Any, Callable, Iterator, Mapping
@@ -187,11 +188,27 @@ def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, ta
     if "." in name or "/" in name:
         hint = " Names in configs are registered names, never module paths."
     shown = registered_name if isinstance(registered_name, str) and registered_name else name
+    foreign = isinstance(module, str) and module and not module.startswith("tfkit") or ">" in shown
     return (
         f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to load_model (or deserialize), "
-        f"or register it with @tfkit.saving.register_keras_serializable().{hint} "
-        f"Known built-ins: {', '.join(sorted(table))}."
+        f"or register it with @tfkit.saving.register_keras_serializable().{hint}"
+        + ("" if foreign else _builtin_hint(kind, singular, key, table))  # a user's class never loads as a built-in
     )
+
+
+_LIST_ALL_UP_TO = 40  # a kind with at most this many built-ins lists them all when no name is close
+
+
+def _builtin_hint(kind: str, singular: str, key: str, table: dict[str, Any]) -> str:
+    """A few built-in names close to ``key`` (any case), all of a small table, or where to find them."""
+    by_lower = {name.lower(): name for name in sorted(table)}
+    close = [by_lower[name] for name in difflib.get_close_matches(key.lower(), list(by_lower), n=3, cutoff=0.6)]
+    if close:
+        return f" Close built-in names: {', '.join(close)}."
+    if len(table) <= _LIST_ALL_UP_TO:
+        return f" Known built-ins: {', '.join(sorted(table))}."
+    return (f" No built-in {singular} has a similar name (tfkit.saving.registry.builtin_names({kind!r}) lists "
+            f"all {len(table)}).")
 
 
 def name_for(kind: str, obj: Any) -> str:
