@@ -25,6 +25,7 @@ from tfkit import callbacks as callbacks_module
 from tfkit import data as data_module
 from tfkit import optimizers as optimizers_module
 from tfkit import distribute as distribute_module
+from tfkit.callbacks.terminate_on_nan import nan_stop_report
 from tfkit.compile_utils import CompileLoss, CompileMetrics
 from tfkit.metrics import Mean
 from tfkit.prediction_buffer import PredictionBuffer
@@ -306,6 +307,9 @@ class Trainer:
         if self.optimizer is not None and hasattr(self.optimizer, "finalize_variable_values"):
             self.optimizer.finalize_variable_values(model.trainable_weights)
         cbs.on_train_end(logs)
+        report = nan_stop_report(cbs.callbacks, model)
+        if report is not None:
+            warnings.warn(report, RuntimeWarning, stacklevel=3)
         return model.history
 
     def _fit_data(self, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
