@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
 import tfkit
 from tfkit import layers
@@ -101,3 +102,53 @@ def test_bad_data_names_the_argument_or_layer_and_what_came(make, call, message)
     with pytest.raises(ValueError, match=message) as info:
         call(make())
     assert "Traceback" not in str(info.value) and "Detected at node" not in str(info.value)
+
+
+# A user's own assertion that fails is reported as theirs, with its message (issue 17.7), not as "the data
+# does not fit the model or the loss".
+class _NonNegative(layers.Layer):
+    def __init__(self, use_tf_assert=False, **kwargs):
+        super().__init__(**kwargs)
+        self.use_tf_assert = use_tf_assert
+
+    def call(self, x):
+        if self.use_tf_assert:
+            tf.Assert(tf.reduce_all(x >= 0), ["inputs must be non-negative (tf.Assert)"])
+        else:
+            tf.debugging.assert_non_negative(x, message="inputs must be non-negative")
+        return x
+
+
+def _guarded(use_tf_assert=False, run_eagerly=False):
+    model = tfkit.Sequential([tfkit.Input((4,)), _NonNegative(use_tf_assert, name="guard"), layers.Dense(2)])
+    model.compile("sgd", "mse", run_eagerly=run_eagerly)
+    return model
+
+
+def _asserting_dataset():
+    def check(x, y):
+        tf.debugging.assert_less(x, 0.5, message="features must be below 0.5")
+        return x, y
+
+    return tf.data.Dataset.from_tensor_slices((X, Y)).batch(4).map(check)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: _regressor().fit(_asserting_dataset(), verbose=0),
+     r"^fit: your assertion failed in the function passed to tf.data's map\(\): \[features must be below 0\.5\] "
+     r"\[Condition x < y did not hold element-wise:\]"),
+    (lambda: _regressor().evaluate(_asserting_dataset(), verbose=0),
+     r"^evaluate: your assertion failed in the function passed to tf.data's map\(\): \[features must be below"),
+    (lambda: _guarded().fit(-X, Y, verbose=0),
+     r"^fit: your assertion failed in layer 'guard' \(at .*test_fit_arguments.py:\d+, in call\): "
+     r"\[inputs must be non-negative\. *\] \[Condition x >= 0 did not hold element-wise:\]"),
+    (lambda: _guarded(use_tf_assert=True).predict(-X, verbose=0),
+     r"^predict: your assertion failed in layer 'guard' .*: \[inputs must be non-negative \(tf.Assert\)\]"),
+    (lambda: _guarded(run_eagerly=True).fit(-X, Y, verbose=0),
+     r"^fit: your assertion failed: inputs must be non-negative\. Condition x >= 0 did not hold"),
+], ids=["dataset_map", "dataset_map_evaluate", "layer", "layer_tf_assert", "layer_eager"])
+def test_a_failed_user_assertion_is_reported_as_the_users_error(call, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message) as info:
+        call()
+    text = str(info.value)
+    assert "does not fit" not in text and "Traceback" not in text and "Detected at node" not in text

@@ -7,7 +7,8 @@
 In-memory inputs (numpy arrays, tensors, and lists/tuples/dicts of them)
 become ``ArrayData``: the whole arrays live as tensors and the trainer slices
 batches inside its compiled loop, so no Python runs per batch. Everything
-else (``tf.data.Dataset``, Python generators) becomes ``DatasetData``.
+else (``tf.data.Dataset``, Python generators) becomes ``DatasetData``; batches
+made by Python code are checked against the first one (``python_batches.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.array_to_tensor import to_tensor
+from tfkit.python_batches import BatchGuard, generator_dataset, py_dataset_dataset
 
 
 class ArrayData:
@@ -60,15 +62,24 @@ class ArrayData:
 
 
 class DatasetData:
-    """A batched ``tf.data.Dataset`` (datasets and generators end up here)."""
+    """A batched ``tf.data.Dataset`` (datasets and generators end up here).
+
+    ``guard`` is the ``BatchGuard`` of batches made by Python code: it keeps the error of a batch
+    that did not match the first, which ``tf.data`` reports only as an ``InvalidArgumentError``.
+    """
 
     def __init__(self, dataset: tf.data.Dataset, steps_per_epoch: int | None = None,
-                 on_epoch_end: Callable[[], None] | None = None) -> None:
+                 on_epoch_end: Callable[[], None] | None = None, guard: BatchGuard | None = None) -> None:
         self.dataset = dataset
         cardinality = int(dataset.cardinality())
         self.steps_per_epoch = steps_per_epoch or (cardinality if cardinality >= 0 else None)
         self.batch_size = None
         self._on_epoch_end = on_epoch_end
+        self.guard = guard
+
+    def batch_failure(self) -> ValueError | None:
+        """The error of a Python-made batch that did not match the first batch, once one came."""
+        return self.guard.failure if self.guard is not None else None
 
     def end_epoch(self) -> None:
         """Tell the source an epoch is over (a ``PyDataset``'s ``on_epoch_end``)."""
@@ -90,22 +101,24 @@ def adapt(
     shuffle: Any = False,
     class_weight: Mapping[int, float] | None = None,
     steps_per_epoch: int | None = None,
+    argument: str = "x",
 ) -> ArrayData | DatasetData:
     """Wrap ``x`` (and ``y``, ``sample_weight``) for the trainer.
 
     Raises ``ValueError`` for unsupported types, mismatched lengths, or
-    ``y``/``sample_weight`` given alongside a dataset or generator.
+    ``y``/``sample_weight`` given alongside a dataset or generator. ``argument``
+    names ``x`` in messages ("validation_data" when it is the validation data).
     """
-    from tfkit.utils.py_dataset import PyDataset, as_dataset
+    from tfkit.utils.py_dataset import PyDataset
 
     if isinstance(x, PyDataset):
         if y is not None or sample_weight is not None:
             raise ValueError("When x is a PyDataset, its batches hold (x, y) or (x, y, sample_weight): "
                              "do not pass y or sample_weight separately.")
-        dataset, batches = as_dataset(x)
+        dataset, guard, _ = py_dataset_dataset(x, f"the PyDataset {type(x).__name__} passed as {argument}")
         if class_weight:
             dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
-        return DatasetData(dataset, steps_per_epoch, on_epoch_end=x.on_epoch_end)
+        return DatasetData(dataset, steps_per_epoch, on_epoch_end=x.on_epoch_end, guard=guard)
     if _is_dataset_creator(x):
         return DatasetData(_created_dataset(x, y, sample_weight, class_weight, steps_per_epoch), steps_per_epoch)
     if isinstance(x, tf.data.Dataset) or _is_generator(x):
@@ -115,10 +128,14 @@ def adapt(
                 f"When x is {kind}, it must yield (x, y) or (x, y, sample_weight) itself: "
                 f"do not pass y or sample_weight separately."
             )
-        dataset = x if isinstance(x, tf.data.Dataset) else _generator_dataset(x)
+        guard = None
+        if isinstance(x, tf.data.Dataset):
+            dataset = x
+        else:
+            dataset, guard = generator_dataset(x, f"the generator passed as {argument}")
         if class_weight:
             dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
-        return DatasetData(dataset, steps_per_epoch)
+        return DatasetData(dataset, steps_per_epoch, guard=guard)
     if x is None:
         raise ValueError("fit/evaluate/predict need data: x is None")
     memo: dict[int, Any] = {}
@@ -148,6 +165,18 @@ def split_validation(data: ArrayData, validation_split: float) -> tuple[ArrayDat
     head = tf.nest.map_structure(lambda t: t[:split_at], data.tensors)
     tail = tf.nest.map_structure(lambda t: t[split_at:], data.tensors)
     return ArrayData(head, data.batch_size, data.shuffle), ArrayData(tail, data.batch_size, False)
+
+
+def raise_batch_failure(method: str, *sources: Any) -> None:
+    """Raise the ``ValueError`` of a generator's or ``PyDataset``'s batch that did not match its first batch.
+
+    Call it where an ``OpError`` from a loop over ``sources`` is caught: ``tf.data`` turned the
+    guard's error into an ``InvalidArgumentError``; this raises the original. Returns when none failed.
+    """
+    for source in sources:
+        failure = source.batch_failure() if isinstance(source, DatasetData) else None
+        if failure is not None:
+            raise ValueError(f"{method}: {failure}") from None
 
 
 def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
@@ -202,29 +231,6 @@ def _created_dataset(creator: Any, y: Any, sample_weight: Any, class_weight: Any
 
 def _is_generator(x: Any) -> bool:
     return isinstance(x, (types.GeneratorType, Iterator)) and not isinstance(x, (np.ndarray, tf.Tensor))
-
-
-def _generator_dataset(generator: Any) -> tf.data.Dataset:
-    try:
-        first = next(generator)
-    except StopIteration as error:
-        raise ValueError("The generator passed as x yielded nothing") from error
-    first = first if isinstance(first, tuple) else (first,)
-
-    def spec(value: Any) -> tf.TensorSpec:
-        tensor = tf.convert_to_tensor(value)
-        if tensor.dtype == tf.float64:
-            tensor = tf.cast(tensor, tf.float32)
-        return tf.TensorSpec((None, *tensor.shape[1:]), tensor.dtype)
-
-    signature = tf.nest.map_structure(spec, first)
-
-    def replay() -> Iterator[Any]:
-        yield first
-        for item in generator:
-            yield item if isinstance(item, tuple) else (item,)
-
-    return tf.data.Dataset.from_generator(replay, output_signature=signature)
 
 
 def _to_tensors(value: Any, name: str, memo: dict[int, Any]) -> Any:

@@ -12,6 +12,7 @@ model input), what was expected and what came.
 from __future__ import annotations
 
 import numbers
+import os
 import re
 from typing import Any
 
@@ -127,8 +128,20 @@ def _input_dtypes(model: Any) -> dict[str, tf.DType]:
     return out
 
 
-def _layer_path(message: str, model_name: str | None) -> str | None:
-    """The layer path of the op that failed (``encoder/dense_proj``), from the node name TensorFlow reports."""
+def _layer_names(model: Any) -> set[str]:
+    try:
+        return {getattr(module, "name", None) for module in getattr(model, "submodules", ())} - {None}
+    except Exception:      # an odd module tree must not hide the error being explained
+        return set()
+
+
+def _layer_path(message: str, model: Any) -> str | None:
+    """The layer path of the op that failed (``encoder/dense_proj``), from the node name TensorFlow reports.
+
+    The node name goes on with name scopes of ops (``guard/assert_less/Assert/AssertGuard``): the path
+    stops at the first part that names no layer of ``model`` (all parts are kept when none does).
+    """
+    model_name = getattr(model, "name", None)
     match = re.search(r"\{\{node ([^}]+)\}\}", message)
     if match is None or not model_name:
         return None
@@ -137,14 +150,60 @@ def _layer_path(message: str, model_name: str | None) -> str | None:
         return None
     start = len(parts) - 1 - parts[::-1].index(model_name)
     layer = parts[start + 1:-1]
-    return "/".join(layer) or None
+    names = _layer_names(model)
+    known = 0
+    while known < len(layer) and layer[known] in names:
+        known += 1
+    return "/".join(layer[:known] if known else layer) or None
 
 
-def explain_step_error(method: str, error: Exception, model: Any = None) -> ValueError:
+_LIBRARIES = tuple(os.path.dirname(os.path.abspath(module.__file__)) + os.sep for module in (tf, np))
+_LIBRARIES += (os.path.dirname(os.path.abspath(__file__)) + os.sep,)   # tfkit
+_ASSERTIONS = (
+    re.compile(r"assertion failed: (.*)"),                            # in a graph: tf.debugging.assert_*, tf.Assert
+    re.compile(r"^(.*Condition .* did not hold.*)$", re.S),           # eager tf.debugging.assert_*
+    re.compile(r"^(Expected '.*' to be true\. Summarized data: .*)$", re.S),   # eager tf.Assert
+)
+
+
+def _assertion(raw: str) -> str | None:
+    """The message of a failed ``tf.debugging.assert_*`` or ``tf.Assert`` in ``raw``, or ``None``."""
+    for pattern in _ASSERTIONS:
+        match = pattern.search(raw)
+        if match:
+            return " ".join(line.strip() for line in match.group(1).splitlines() if line.strip())
+    return None
+
+
+def _explain_assertion(method: str, error: Exception, raw: str, text: str, layer: str | None) -> Exception:
+    """The user's own failed assertion, as the ``InvalidArgumentError`` it is, saying where it failed."""
+    pipeline = re.search(r"user-defined function passed to (\w+?)(?:Dataset)?:\d+", raw)
+    if pipeline:
+        name = re.sub(r"(?<!^)(?=[A-Z])", "_", pipeline.group(1)).lower()
+        where = f" in the function passed to tf.data's {name}()"
+    elif layer:
+        where = f" in layer '{layer}'"
+    else:
+        where = ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', raw.split("assertion failed:")[0])
+    innermost = frames[-1] if frames else None
+    if innermost and not os.path.abspath(innermost[0]).startswith(_LIBRARIES):   # the user's line, not tfkit's loop
+        where += f" (at {innermost[0]}:{innermost[1]}, in {innermost[2]})"
+    message = f"{method}: your assertion failed{where}: {text[:1000]}"
+    return tf.errors.InvalidArgumentError(getattr(error, "node_def", None), getattr(error, "op", None), message)
+
+
+def explain_step_error(method: str, error: Exception, model: Any = None) -> Exception:
     """A ``ValueError`` for TensorFlow's ``InvalidArgumentError`` (or ``UnimplementedError``) from a step:
-    what is wrong in user terms, the layer whose op failed when TensorFlow names one, and what came."""
+    what is wrong in user terms, the layer whose op failed when TensorFlow names one, and what came.
+
+    A failed ``tf.debugging.assert_*`` / ``tf.Assert`` of the user's (in a ``tf.data`` function or in
+    the model) stays an ``InvalidArgumentError``, with the assertion's message and where it failed."""
     raw = str(getattr(error, "message", error))
-    layer = _layer_path(raw, getattr(model, "name", None))
+    layer = _layer_path(raw, model)
+    assertion = _assertion(raw) if isinstance(error, tf.errors.InvalidArgumentError) else None
+    if assertion is not None:
+        return _explain_assertion(method, error, raw, assertion, layer)
     lines = [line.strip() for line in raw.splitlines()]
     useful = [line for line in lines if line and not line.startswith(("File ", "Detected at node", "Graph execution",
                                                                         "[[", "{{", "<stack traces"))]

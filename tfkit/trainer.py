@@ -25,6 +25,7 @@ from tfkit import callbacks as callbacks_module
 from tfkit import data as data_module
 from tfkit import optimizers as optimizers_module
 from tfkit import distribute as distribute_module
+from tfkit.callbacks.terminate_on_nan import nan_stop_report
 from tfkit.compile_utils import CompileLoss, CompileMetrics
 from tfkit.metrics import Mean
 from tfkit.prediction_buffer import PredictionBuffer
@@ -34,6 +35,7 @@ from tfkit.trace_ahead import TraceAhead
 _TARGET_CHUNK_SECONDS = 0.1
 _QUIET_CHUNK_SECONDS = 1.0
 _MAX_CHUNK = 10_000
+_ASSERTION = "assertion failed:"   # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
 
 
 def _gpu_available() -> bool:
@@ -227,8 +229,8 @@ class Trainer:
         return self._local_loops
 
     def _fallback_from_xla(self, error: Exception) -> bool:
-        if not (self.jit_compile and self.jit_auto):
-            return False
+        if not (self.jit_compile and self.jit_auto) or _ASSERTION in str(error):
+            return False       # a failed tf.debugging.assert_* / tf.Assert is the user's, not XLA's
         lines = [l.strip() for l in str(error).splitlines() if l.strip()]
         telling = [l for l in lines if any(k in l for k in ("XLA", "xla", "unsupported", "Unsupported", "compil"))]
         reason = (telling or lines or [type(error).__name__])[0][:300]
@@ -272,6 +274,17 @@ class Trainer:
             data, val_data = self._fit_data(
                 x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
                 validation_split, validation_data, validation_batch_size, validation_steps)
+        try:
+            return self._fit_epochs(data, val_data, coordinated, epochs, verbose, callbacks, initial_epoch,
+                                    steps_per_epoch, validation_steps, validation_freq)
+        except tf.errors.OpError:
+            data_module.raise_batch_failure("fit", data, val_data)
+            raise
+
+    def _fit_epochs(self, data: Any, val_data: Any, coordinated: bool, epochs: int, verbose: Any, callbacks: Any,
+                    initial_epoch: int, steps_per_epoch: int | None, validation_steps: int | None,
+                    validation_freq: int) -> Any:
+        model = self.model
         self.ensure_built(data)
         verbose = distribute_module.verbosity(verbose) if coordinated else 1 if verbose == "auto" else int(verbose)
         steps = steps_per_epoch or data.steps_per_epoch
@@ -306,6 +319,9 @@ class Trainer:
         if self.optimizer is not None and hasattr(self.optimizer, "finalize_variable_values"):
             self.optimizer.finalize_variable_values(model.trainable_weights)
         cbs.on_train_end(logs)
+        report = nan_stop_report(cbs.callbacks, model)
+        if report is not None:
+            warnings.warn(report, RuntimeWarning, stacklevel=3)
         return model.history
 
     def _fit_data(self, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
@@ -325,7 +341,7 @@ class Trainer:
 
         if isinstance(validation_data, (tf.data.Dataset, PyDataset)) or data_module._is_dataset_creator(validation_data) \
                 or data_module._is_generator(validation_data):   # as Keras: a PyDataset or generator of batches too
-            return data_module.adapt(validation_data, steps_per_epoch=steps)
+            return data_module.adapt(validation_data, steps_per_epoch=steps, argument="validation_data")
         if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
             raise ValueError(
                 "validation_data must be a tuple (x_val, y_val) or (x_val, y_val, val_sample_weight), "
@@ -381,12 +397,13 @@ class Trainer:
             return self._run_array_epoch(mode, data, planner, begin_hook, end_hook, steps_limit)
         return self._run_iterator_epoch(mode, data, planner, begin_hook, end_hook, steps_limit, iterator)
 
-    def _timed(self, call: Any) -> tuple[Any, float]:
+    def _timed(self, call: Any, data: Any = None) -> tuple[Any, float]:
         start = time.perf_counter()
         try:
             result = call()
         except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError, tf.errors.InternalError) as error:
-            if not self._fallback_from_xla(error):
+            failed_batch = isinstance(data, data_module.DatasetData) and data.batch_failure() is not None
+            if failed_batch or not self._fallback_from_xla(error):   # a batch that did not fit is not XLA's doing
                 raise
             result = call()
         return result, time.perf_counter() - start
@@ -454,7 +471,7 @@ class Trainer:
             if planner.per_batch:
                 begin_hook(step)
             (done, raw), seconds = self._timed(
-                lambda: self.loops().iterator_loop(mode, batch_spec)(iterator, tf.constant(count, tf.int32))
+                lambda: self.loops().iterator_loop(mode, batch_spec)(iterator, tf.constant(count, tf.int32)), data
             )
             done = int(done)
             if done:
@@ -520,7 +537,11 @@ class Trainer:
             callbacks, add_progbar=verbose != 0, model=self.model, verbose=verbose, epochs=1,
             steps=steps or data.steps_per_epoch,
         )
-        logs = self._evaluate_data(data, cbs, steps, in_fit=False)
+        try:
+            logs = self._evaluate_data(data, cbs, steps, in_fit=False)
+        except tf.errors.OpError:
+            data_module.raise_batch_failure("evaluate", data)
+            raise
         if return_dict:
             return logs
         values = [logs[k] for k in logs]
@@ -545,6 +566,13 @@ class Trainer:
         callbacks: Any = None,
     ) -> Any:
         data = data_module.adapt(x, None, None, batch_size, False, None, steps)
+        try:
+            return self._predict_data(data, verbose, steps, callbacks)
+        except tf.errors.OpError:
+            data_module.raise_batch_failure("predict", data)
+            raise
+
+    def _predict_data(self, data: Any, verbose: Any, steps: int | None, callbacks: Any) -> Any:
         self.ensure_built(data, for_predict=True)
         verbose = 1 if verbose == "auto" else int(verbose)
         # Under ParameterServerStrategy predict runs here, on the chief, reading the variables from the

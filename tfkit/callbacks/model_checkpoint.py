@@ -5,19 +5,35 @@
     model.fit(x, y, validation_split=0.2, epochs=10, callbacks=[save])
 
 ``filepath`` is formatted with ``epoch`` (1-based), ``batch`` (1-based, when
-saving every ``save_freq`` batches) and every key of the logs.
+saving every ``save_freq`` batches) and every key of the logs. Weights that are
+not finite (training diverged) are never saved: a warning names the file and
+the first bad weight, and the file already there is left as it was.
+``last_saved`` says which file was written last, and at which epoch.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from tfkit.callbacks.finite_weights import finite_before_saving
 from tfkit.callbacks.monitor import MonitorCallback
 from tfkit.saving import registry
+
+
+class SavedCheckpoint(NamedTuple):
+    """A file ``ModelCheckpoint`` wrote: its path, the 1-based epoch, and the 1-based batch (``None`` at epoch end)."""
+
+    path: str
+    epoch: int
+    batch: int | None
+
+    def describe(self) -> str:
+        batch = f", batch {self.batch}" if self.batch is not None else ""
+        return f"{self.path!r} (epoch {self.epoch}{batch})"
 
 
 @registry.builtin("callbacks")
@@ -33,6 +49,9 @@ class ModelCheckpoint(MonitorCallback):
         mode: "auto", "min" or "max".
         save_freq: "epoch", or an integer number of batches between saves.
         initial_value_threshold: the value ``monitor`` must beat for the first save.
+
+    Attributes:
+        last_saved: the last file written (a ``SavedCheckpoint``), or ``None``.
     """
 
     def __init__(
@@ -57,6 +76,7 @@ class ModelCheckpoint(MonitorCallback):
         self._current_epoch = 0
         self._batches_since_save = 0
         self._last_batch_seen: int | None = None
+        self.last_saved: SavedCheckpoint | None = None
 
     def _implements_train_batch_hooks(self) -> bool:
         return self.save_freq != "epoch"
@@ -102,36 +122,53 @@ class ModelCheckpoint(MonitorCallback):
                 f"Available fields: {', '.join(sorted(fields))}."
             ) from None
 
-    def _should_save(self, epoch: int, logs: dict[str, Any] | None, filepath: str) -> bool:
+    def _should_save(self, epoch: int, logs: dict[str, Any] | None) -> tuple[bool, Any]:
+        """``(save?, the new best value or None)``; ``best`` changes only once the file is written."""
         if not self.save_best_only:
-            if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
-            return True
+            return True, None
         current = (logs or {}).get(self.monitor)
         if current is None:
             warnings.warn(f"ModelCheckpoint can save the best model only with {self.monitor!r} in the logs; saving anyway.", stacklevel=3)
-            return True
+            return True, None
         if np.ndim(current) > 0:
             warnings.warn(f"ModelCheckpoint: {self.monitor!r} is not a scalar ({current!r}); saving every time.", stacklevel=3)
-            return True
-        best = "None" if self.best is None else f"{self.best:.5f}"
+            return True, None
         if self._is_improvement(current, self.best):
-            if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {current:.5f}, saving model to {filepath}")
-            self.best = current
-            return True
+            return True, current
         if self.verbose > 0:
+            best = "None" if self.best is None else f"{self.best:.5f}"
             print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}")
-        return False
+        return False, None
+
+    def _kept(self, filepath: str) -> str:
+        """What the user still has when a save is skipped."""
+        here = f"{filepath!r} was left as it was" if os.path.exists(filepath) else f"{filepath!r} was not written"
+        if self.last_saved is None:
+            return f"{here}; this ModelCheckpoint has saved no file yet"
+        if self.last_saved.path == filepath:
+            return f"{here}: it holds the last checkpoint saved, {self.last_saved.describe()}"
+        return f"{here}; the last checkpoint saved is {self.last_saved.describe()}"
 
     def _save(self, epoch: int, batch: int | None, logs: dict[str, Any] | None) -> None:
         filepath = self.format_path(epoch, batch, logs)
-        if not self._should_save(epoch, logs, filepath):
+        save, improved = self._should_save(epoch, logs)
+        if not save:
             return
         if os.path.isdir(filepath):
             raise IsADirectoryError(
                 f"ModelCheckpoint needs a file path, but {filepath!r} is an existing directory. Give a file name."
             )
+        if not finite_before_saving(self.model, "ModelCheckpoint", filepath, self._kept(filepath)):
+            return
+        if self.verbose > 0:
+            if improved is not None:
+                best = "None" if self.best is None else f"{self.best:.5f}"
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {improved:.5f}, "
+                      f"saving model to {filepath}")
+            else:
+                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+        if improved is not None:
+            self.best = improved
         directory = os.path.dirname(filepath)
         if directory:
             os.makedirs(directory, exist_ok=True)
@@ -139,3 +176,4 @@ class ModelCheckpoint(MonitorCallback):
             self.model.save_weights(filepath)
         else:
             self.model.save(filepath)
+        self.last_saved = SavedCheckpoint(filepath, epoch + 1, None if batch is None else batch + 1)
