@@ -13,7 +13,7 @@ import tensorflow as tf
 import tfkit
 from tfkit import callbacks as cb
 from tfkit import layers
-from tfkit.callbacks.finite_weights import finite_before_saving, first_non_finite_weight
+from tfkit.callbacks.finite_weights import first_non_finite_weight
 from tfkit.callbacks.model_checkpoint import SavedCheckpoint
 
 
@@ -105,15 +105,26 @@ def test_fit_stopped_by_nan_without_a_checkpoint_reports_the_stop(tmp_path):
         model.fit(_diverging_data(), epochs=5, steps_per_epoch=2, verbose=0, callbacks=[cb.TerminateOnNaN()])
 
 
-def test_finite_before_saving_keeps_a_checkpoint_prefix_as_backup_and_restore_will(tmp_path):
-    """The call ``BackupAndRestore._save`` is to make before publishing its checkpoint."""
+def test_backup_and_restore_keeps_the_last_finite_backup(tmp_path):
     model = _regressor()
+    model.compile("sgd", "mse")
     model(np.zeros((1, 3), "float32"))
-    prefix = str(tmp_path / "ckpt")
-    tf.train.Checkpoint(model=model).write(prefix)
-    assert finite_before_saving(model, "BackupAndRestore", prefix)
+    backup = cb.BackupAndRestore(str(tmp_path / "backup"))
+    backup.set_model(model)
+    backup.on_train_begin()
+    backup.on_epoch_end(0)                                     # a good backup of epoch 1
+    good = [w.numpy() for w in model.weights]
     model.get_layer("hidden").bias.assign(tf.fill([4], np.nan))
-    quoted = re.escape(repr(prefix))
+    quoted = re.escape(repr(str(tmp_path / "backup" / "ckpt")))
     with pytest.warns(RuntimeWarning, match=rf"BackupAndRestore skipped saving to {quoted}: .*'hidden/bias'.*"
                                             rf"{quoted} was left as it was\."):
-        assert not finite_before_saving(model, "BackupAndRestore", prefix)
+        backup.on_epoch_end(1)
+    fresh = _regressor()
+    fresh.compile("sgd", "mse")
+    fresh(np.zeros((1, 3), "float32"))
+    restore = cb.BackupAndRestore(str(tmp_path / "backup"))
+    restore.set_model(fresh)
+    restore.on_train_begin()
+    assert restore.restored_epoch == 1
+    for value, weight in zip(good, fresh.weights):
+        np.testing.assert_array_equal(weight.numpy(), value)

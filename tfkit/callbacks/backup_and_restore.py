@@ -36,6 +36,7 @@ import tensorflow as tf
 
 from tfkit import worker_files
 from tfkit.callbacks.callback import Callback
+from tfkit.callbacks.finite_weights import finite_before_saving
 from tfkit.saving import registry
 from tfkit.saving.checkpoint_files import publish_checkpoint, readable_prefix, reading, recover_publishes
 from tfkit.saving.folder_lock import exclusive
@@ -117,9 +118,11 @@ class BackupAndRestore(Callback):
         return readable_prefix(os.path.join(self.backup_dir, _PREFIX)) or tf.train.latest_checkpoint(self.backup_dir)
 
     def _save(self, finished_epochs: int) -> None:
+        prefix = os.path.join(self.backup_dir, _PREFIX)
+        if not finite_before_saving(self.model, "BackupAndRestore", prefix):
+            return          # diverged weights never replace a good backup (every worker decides alike)
         self._epoch_variable.assign(finished_epochs)
         publish_checkpoint(self._checkpoint.write, os.path.join(self._write_dir, _PREFIX))
-        prefix = os.path.join(self.backup_dir, _PREFIX)
         if prefix not in self._owned:
             self._owned.append(prefix)
         worker_files.remove_worker_copy(self._write_dir, self.backup_dir)
