@@ -15,6 +15,7 @@ import errno
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -199,3 +200,23 @@ def test_writer_never_writes_into_an_existing_file(tmp_path):
         with h5_writer.create(str(existing)):
             pass
     assert existing.read_bytes() == b"keep me"
+
+
+def test_ctrl_c_during_a_write_is_raised_once_the_file_is_closed(tmp_path, monkeypatch, capfd):
+    """A KeyboardInterrupt inside a write would reach libhdf5 as a failed write; it waits for the close."""
+    real, calls = h5_writer.QuietFile.write, {"count": 0}
+
+    def write(self, data):
+        calls["count"] += 1
+        if calls["count"] == 3:
+            signal.raise_signal(signal.SIGINT)        # Ctrl-C arrives while libhdf5 waits for this write
+        return real(self, data)
+
+    monkeypatch.setattr(h5_writer.QuietFile, "write", write)
+    path = str(tmp_path / "interrupted.h5")
+    with pytest.raises(KeyboardInterrupt):
+        with h5_writer.create(path) as f:
+            _write_sample(f)
+    assert calls["count"] > 3 and "Exception ignored" not in capfd.readouterr().err
+    with h5py.File(path, "r") as f:                   # libhdf5 finished and closed the file normally
+        assert f["big"].shape == (100, 100) and f.attrs["config"] == "{}" * 2000

@@ -14,13 +14,18 @@ later write is kept in memory (so whatever libhdf5 reads back is what it
 wrote, and it finishes its close as if the disk had room), and the error is
 raised once the file is closed. Memory stays flat while writes succeed (each
 array goes straight from the variable's copy to the disk); after a failure the
-rest of that file is held in memory until the error is raised.
+rest of that file is held in memory until the error is raised. Ctrl-C
+(any signal with a Python handler) is held back while the file is open and
+delivered when it is closed, so that its exception never surfaces inside a
+write libhdf5 is waiting for.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import threading
 from typing import Iterator
 
 import h5py
@@ -29,14 +34,14 @@ import h5py
 class QuietFile:
     """A seekable binary file for h5py's ``fileobj`` driver whose writes never fail in libhdf5's sight.
 
-    ``error`` is the first ``OSError`` a write, truncate or close met (None while all went well).
+    ``error`` is the first error a write, truncate or close met (None while all went well).
     """
 
     def __init__(self, path: str) -> None:
         # O_EXCL: the path is a fresh temporary name; never write into a file someone else made.
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
         self.path = path
-        self.error: OSError | None = None
+        self.error: Exception | None = None
         self._pos = 0
         self._size = 0
         self._kept: list[tuple[int, bytes]] = []   # (offset, data) written after the first failure
@@ -52,15 +57,18 @@ class QuietFile:
 
     def write(self, data: bytes | memoryview) -> int:
         view = memoryview(data).cast("B")
-        if self.error is None:
-            try:
+        try:
+            if self.error is None:
                 done = 0
                 while done < len(view):
                     done += os.pwrite(self._fd, view[done:], self._pos + done)
-            except OSError as error:
-                self.error = error
+        except Exception as error:  # noqa: BLE001  ENOSPC, EFBIG, EIO ...: recorded, raised after close
+            self.error = error
         if self.error is not None:
-            self._kept.append((self._pos, bytes(view)))
+            try:
+                self._kept.append((self._pos, bytes(view)))
+            except MemoryError:
+                pass                       # read back as zeros; the save has failed anyway
         self._pos += len(view)
         self._size = max(self._size, self._pos)
         return len(view)
@@ -75,8 +83,8 @@ class QuietFile:
                 if count == 0:
                     break
                 got += count
-        except OSError:
-            pass                           # what could not be read back is zeros, as in a sparse file
+        except Exception:  # noqa: BLE001  what could not be read back is zeros, as in a sparse file
+            pass
         view[got:] = bytes(len(view) - got)
         for offset, data in self._kept:    # writes that never reached the disk
             start, stop = max(offset, self._pos), min(offset + len(data), self._pos + len(view))
@@ -95,7 +103,7 @@ class QuietFile:
         if self.error is None:
             try:
                 os.ftruncate(self._fd, size)
-            except OSError as error:
+            except Exception as error:  # noqa: BLE001
                 self.error = error
         self._size = size
         return size
@@ -123,13 +131,47 @@ class QuietFile:
 
 
 @contextlib.contextmanager
-def create(path: str) -> Iterator[h5py.File]:
-    """A new HDF5 file at ``path`` (which must not exist); raises the first write error after closing it."""
-    sink = QuietFile(path)
+def signals_deferred() -> Iterator[None]:
+    """Hold back Python signal handlers (Ctrl-C's ``KeyboardInterrupt``) until the block ends, then run them.
+
+    A handler's exception raised inside :class:`QuietFile`'s methods would reach libhdf5 as a failed write;
+    this way it is raised when the file is closed. Only the main thread runs Python handlers, so only there
+    is anything to hold back.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    saved = {}
+    for number in signal.valid_signals():
+        try:
+            handler = signal.getsignal(number)
+        except (ValueError, OSError):
+            continue
+        if callable(handler):
+            saved[number] = handler
+            signal.signal(number, lambda received, frame: caught.append(received))
     try:
-        with h5py.File(sink, "w") as f:
-            yield f
+        yield
     finally:
-        sink.close()
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(caught):
+            signal.raise_signal(number)         # the user's handler runs now (Ctrl-C: KeyboardInterrupt)
+
+
+@contextlib.contextmanager
+def create(path: str) -> Iterator[h5py.File]:
+    """A new HDF5 file at ``path`` (which must not exist); raises the first write error after closing it.
+
+    Signals that have Python handlers are held back while the file is open (see :func:`signals_deferred`).
+    """
+    with signals_deferred():
+        sink = QuietFile(path)
+        try:
+            with h5py.File(sink, "w") as f:
+                yield f
+        finally:
+            sink.close()
     if sink.error is not None:
         raise sink.error
