@@ -99,11 +99,20 @@ def write_header(f: h5py.File, kind: str, attrs: dict[str, Any]) -> None:
             f.attrs[key] = value
 
 
+def _scalar_attr(owner: h5py.HLObject, name: str, value: np.ndarray) -> None:
+    """What ``owner.attrs[name] = value`` writes (a scalar attribute), in half of h5py's time."""
+    htype = h5py.h5t.py_create(value.dtype, logical=True)
+    h5py.h5a.create(owner.id, name.encode("utf-8"), htype, h5py.h5s.create(h5py.h5s.SCALAR)).write(value)
+
+
+_TEXT = h5py.string_dtype()          # what h5py stores a Python str attribute as: variable-length UTF-8
+
+
 def write_array(group: h5py.Group, path: str, array: np.ndarray, dtype_name: str) -> h5py.Dataset:
     """A dataset at ``path`` holding ``array``, tagged with the TensorFlow dtype name and its CRC-32."""
     dataset = group.create_dataset(path, data=array)
-    dataset.attrs["dtype"] = dtype_name
-    dataset.attrs[CHECKSUM_ATTR] = np.int64(crc32(array))
+    _scalar_attr(dataset, "dtype", np.array(dtype_name, dtype=_TEXT))
+    _scalar_attr(dataset, CHECKSUM_ATTR, np.array(crc32(array), dtype="<i8"))
     return dataset
 
 
