@@ -123,8 +123,8 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
     with _data_files() as data_paths:
         try:
-            done = subprocess.run([sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits), json.dumps(data_paths)],
-                                  capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+            command = [sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits), json.dumps(data_paths)]
+            done = subprocess.run(command, capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise ValueError(f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
                              f"parser did not finish); nothing was loaded") from None
@@ -147,10 +147,11 @@ def _raise_refusal(path: str, header: dict[str, Any], data_paths: list[str]) -> 
     error, kind = str(header["error"]), header.get("resource")
     if kind in ("space", "io"):
         folders = ", ".join(os.path.dirname(p) for p in data_paths) or "no writable folder"
-        code = errno.ENOSPC if kind == "space" else errno.EIO
-        raise OSError(code, f"{path} could not be read: not enough space to hand its arrays back ({error}; "
-                            f"tried {folders}). The file itself was not judged: free some space in /dev/shm or "
-                            f"point TMPDIR at a folder with room, and load it again", path)
+        what = "not enough space to hand its arrays back" if kind == "space" else "handing its arrays back failed"
+        raise OSError(errno.ENOSPC if kind == "space" else errno.EIO,
+                      f"{path} could not be read: {what} ({error}; tried {folders}). The file itself was not "
+                      f"judged: free some space in /dev/shm or point TMPDIR at a folder with room, and load it "
+                      f"again", path)
     if kind == "files":
         raise OSError(errno.EMFILE, f"{path} could not be read: too many open files ({error}). The file itself "
                                     f"was not judged: close some files or raise the limit (ulimit -n)", path)

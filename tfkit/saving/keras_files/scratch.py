@@ -38,19 +38,19 @@ def _free_bytes(folder: str) -> int | None:
     return info.f_bavail * info.f_frsize
 
 
-def _reserve(handle: int, folder: str, size: int) -> bool:
-    """Whether ``size`` bytes could be reserved for the file ``handle`` in ``folder``."""
+def _reserve(handle: int, folder: str, size: int) -> str | None:
+    """None once ``size`` bytes are reserved for the file ``handle`` in ``folder``; else why not."""
     if size == 0:
-        return True
+        return None
     try:
         os.posix_fallocate(handle, 0, size)
-        return True
+        return None
     except OSError as error:
+        free = _free_bytes(folder)
         if error.errno in _UNSUPPORTED:
-            free = _free_bytes(folder)
-            return free is not None and free >= size
+            return None if free is not None and free >= size else f"{free} bytes free"
         if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-            return False
+            return f"{error.strerror}; {'?' if free is None else free} bytes free"
         raise
 
 
@@ -67,17 +67,16 @@ def scratch_file(size: int, what: str) -> Iterator[tuple[BinaryIO, str]]:
             tried.append(f"{folder} ({error.strerror})")
             continue
         try:
-            reserved = _reserve(handle, folder, size)
+            refused = _reserve(handle, folder, size)
         except BaseException:
             os.close(handle)
             os.remove(name)
             raise
-        if reserved:
+        if refused is None:
             break
         os.close(handle)
         os.remove(name)
-        free = _free_bytes(folder)
-        tried.append(f"{folder} ({'?' if free is None else free} bytes free)")
+        tried.append(f"{folder} ({refused})")
     else:
         raise OSError(errno.ENOSPC, f"Not enough space to unpack {what} ({size} bytes): tried "
                                     f"{', '.join(tried) or 'no writable folder'}. The file itself was not judged: "
