@@ -5,15 +5,18 @@
 
 A damaged or hostile file makes libraries fail in many ways (``KeyError``,
 ``OverflowError``, ``OpError``, ...). Callers of tfkit's loaders catch one
-type; a missing file stays ``FileNotFoundError`` and Ctrl-C stays
-``KeyboardInterrupt``.
+type; a missing file stays ``FileNotFoundError``, Ctrl-C stays
+``KeyboardInterrupt``, and a lack of space or file handles stays ``OSError``
+(the machine's, not the file's: a good file must not look damaged).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 from typing import Any, Callable
 
+_MACHINE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE)
 _PASS_THROUGH = (ValueError, FileNotFoundError, IsADirectoryError, PermissionError, KeyboardInterrupt)
 
 
@@ -26,6 +29,10 @@ def loader(function: Callable) -> Callable:
             return function(filepath, *args, **kwargs)
         except _PASS_THROUGH:
             raise
+        except OSError as error:
+            if error.errno in _MACHINE_ERRNOS:
+                raise       # no room for a temporary file, too many open files: the machine's, not the file's
+            raise ValueError(f"{filepath} could not be loaded: {type(error).__name__}: {error}") from error
         except MemoryError as error:
             raise ValueError(f"{filepath}: loading it needs more memory than this process has") from error
         except Exception as error:  # noqa: BLE001

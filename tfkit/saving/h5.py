@@ -22,7 +22,7 @@ import h5py
 import numpy as np
 import tensorflow as tf
 
-from tfkit.saving import atomic, h5_format, keras_files, registry, serialization, weights_io
+from tfkit.saving import atomic, h5_format, h5_writer, keras_files, registry, serialization, weights_io
 from tfkit.saving.config_safety import check_config, loads_json
 from tfkit.saving.build_rollback import rollback_build_on_error
 from tfkit.saving.guard import variable_budget
@@ -73,8 +73,7 @@ def _write_training_state(f: h5py.File, model: Any) -> None:
         group.attrs["class_name"] = type(optimizer).__name__
         group.attrs["count"] = np.int64(len(optimizer.variables))
         for index, variable in enumerate(optimizer.variables):
-            dataset = group.create_dataset(str(index), data=h5_format.to_storage(variable))
-            dataset.attrs["dtype"] = variable.dtype.name
+            dataset = h5_format.write_array(group, str(index), h5_format.to_storage(variable), variable.dtype.name)
             dataset.attrs["name"] = variable.name.split(":")[0]
     extra = model._tfkit_checkpoint_state()
     if extra:
@@ -107,7 +106,7 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
         "compile_config": _dumps(compiled, "compile config") if compiled is not None else None,
     }
     with atomic.atomic_file(filepath, overwrite) as tmp:
-        with h5py.File(tmp, "w") as f:
+        with h5_writer.create(tmp) as f:
             h5_format.write_header(f, "model", header)
             for name, variables in groups.items():
                 h5_format.write_variables(f.create_group(name), variables)
@@ -128,7 +127,7 @@ def save_weights_h5(model: Any, filepath: str, overwrite: bool = True) -> None:
         "build_config": _dumps(build, "build config") if build is not None else None,
     }
     with atomic.atomic_file(filepath, overwrite) as tmp:
-        with h5py.File(tmp, "w") as f:
+        with h5_writer.create(tmp) as f:
             h5_format.write_header(f, "weights", header)
             for name, variables in groups.items():
                 h5_format.write_variables(f.create_group(name), variables)

@@ -1,6 +1,6 @@
 """Read an untrusted tfkit HDF5 file in a short-lived child process, under limits.
 
-    python -I h5_reader_child.py FILE '{"memory_bytes": ..., "cpu_seconds": ...}'  # run by h5_snapshot.py
+    python -I h5_reader_child.py FILE '{"memory_bytes": ..., "cpu_seconds": ...}' '["/dev/shm/tfkit-h5-1.bin"]'
 
 libhdf5 parses the file here, never in the caller's process: a hang, a
 blow-up or a crash in the parser costs this process only. It sets its own
@@ -11,15 +11,20 @@ budget), reads every dataset, and writes plain data to stdout:
 
     b"TFKSNAP1" | 8-byte length | JSON header | raw bytes of each dataset, in header order
 
-(the raw bytes go to a data file instead when the caller names one).
+(the raw bytes go to the first data file the caller names that can hold them
+all: the space is reserved with ``posix_fallocate`` before anything is read).
 
 The header holds the root attributes (text or integers only), and for each
-dataset its group, path, shape, numpy dtype, ``dtype`` attribute and byte
-count; or ``{"error": "..."}`` when the file is refused. This file is run as a
+dataset its group, path, shape, numpy dtype, ``dtype`` and ``crc32`` attributes
+and byte count; or ``{"error": "..."}`` when the file is refused, with ``"resource":
+"space" | "files" | "memory"`` when it was the machine, not the file, that
+fell short. This file is run as a
 script and imports nothing of tfkit (nor TensorFlow): only h5py and numpy.
 """
 
+import errno
 import json
+import os
 import resource
 import struct
 import sys
@@ -28,10 +33,19 @@ MAGIC = b"TFKSNAP1"
 GROUPS = ("weights", "state", "optimizer", "training")   # tfkit's; a caller may name others (Keras's layouts)
 # deflate, shuffle, fletcher32 and h5py's lzf: no filter plugin is ever loaded.
 ALLOWED_FILTERS = {1: "deflate", 2: "shuffle", 3: "fletcher32", 32000: "lzf"}
+CHECKSUM_ATTR = "crc32"      # tfkit's per-array CRC-32, passed on for the caller to verify
 
 
 class Refused(Exception):
     """The file is not an intact tfkit file; the message says why."""
+
+
+class SinkError(Exception):
+    """Handing the arrays back failed (this process's own data file), not the file being read."""
+
+    def __init__(self, message, kind):
+        super().__init__(message)
+        self.kind = kind
 
 
 def _limit(kind, value):
@@ -146,10 +160,13 @@ def _walk(h5py, np, f, group_name, limits, counters):
     return sorted(found, key=lambda entry: entry[0])
 
 
-def read(path, limits, sink=None):
-    """``(header, [bytes, ...])`` for ``path``; raises ``Refused``.
+def read(path, limits, data_paths=()):
+    """``(header, [bytes, ...])`` for ``path``; raises ``Refused`` (or ``OSError``/``MemoryError``).
 
-    With ``sink`` (a binary file), each array is written there as soon as it is read and not kept.
+    Every dataset is checked first; then the arrays go to the first of ``data_paths`` (files the caller
+    made, in /dev/shm, then its temporary folder) that can hold them all, with the space reserved before a
+    byte is written, and ``header["data_file"]`` says which. If none has room, or none is given, the
+    arrays come back as the returned byte strings (the caller reads them from this process's stdout).
     """
     import h5py
     import numpy as np
@@ -159,6 +176,8 @@ def read(path, limits, sink=None):
     try:
         f = h5py.File(path, "r")
     except Exception as error:  # noqa: BLE001
+        if resource_kind(error) is not None:
+            raise
         raise Refused(f"a damaged HDF5 file (truncated or corrupt): {error}") from None
     with f:
         attrs = {}
@@ -170,7 +189,6 @@ def read(path, limits, sink=None):
             raise Refused(f"its root has {len(names)} attributes; a tfkit file has fewer than 16")
         for name in names:
             attrs[name] = _text_or_int(h5py, np, f, name, limits["max_text_bytes"])
-        datasets, blobs = [], []
         counters = {"entries": 0, "bytes": 0}
         groups = limits.get("groups") or GROUPS
         if groups == ["*"]:             # a Keras weights file: every top-level group is a layer's
@@ -180,49 +198,130 @@ def read(path, limits, sink=None):
                 raise Refused(f"its top-level groups cannot be listed ({type(error).__name__}: {error})") from None
             if len(groups) > limits["max_entries"]:
                 raise Refused(f"the file has more than {limits['max_entries']} top-level entries")
-        for group in groups:
-            for relative, dataset in _walk(h5py, np, f, group, limits, counters):
+        found = [(group, relative, dataset) for group in groups
+                 for relative, dataset in _walk(h5py, np, f, group, limits, counters)]
+        index, sink = _reserve(data_paths, counters["bytes"])
+        datasets, blobs, offset = [], [], 0
+        try:
+            for group, relative, dataset in found:
                 where = f"/{group}/{relative}"
                 out = np.empty(dataset.shape, dtype=dataset.dtype)
                 try:
                     if out.size:
                         dataset.read_direct(out)
                 except Exception as error:  # noqa: BLE001
+                    if resource_kind(error) is not None:
+                        raise
                     raise Refused(f"{where} could not be read; the file is damaged ({error})") from None
                 dtype_attr = _text_or_int(h5py, np, dataset, "dtype", 64) if "dtype" in dataset.attrs else None
+                crc = _text_or_int(h5py, np, dataset, CHECKSUM_ATTR, 64) if CHECKSUM_ATTR in dataset.attrs else None
                 datasets.append({"group": group, "path": relative, "shape": list(out.shape),
-                                 "dtype": out.dtype.str, "dtype_attr": dtype_attr, "nbytes": int(out.nbytes)})
+                                 "dtype": out.dtype.str, "dtype_attr": dtype_attr, "crc32": crc,
+                                 "nbytes": int(out.nbytes)})
                 if sink is not None:
-                    sink.write(memoryview(np.ascontiguousarray(out)).cast("B"))
+                    offset = _write_all(sink, memoryview(np.ascontiguousarray(out)).cast("B"), offset,
+                                        data_paths[index])
                 else:
                     blobs.append(np.ascontiguousarray(out).tobytes())
-    return {"attrs": attrs, "datasets": datasets}, blobs
+        finally:
+            if sink is not None:
+                os.close(sink)
+    return {"attrs": attrs, "datasets": datasets, "data_file": index}, blobs
+
+
+def _write_all(fd, view, offset, data_path):
+    """Write ``view`` at ``offset`` of the data file; the offset after it. ``SinkError`` if it fails."""
+    try:
+        done = 0
+        while done < len(view):
+            done += os.pwrite(fd, view[done:], offset + done)
+    except OSError as error:
+        raise SinkError(f"writing the arrays to {data_path} failed ({error.strerror or error})",
+                        resource_kind(error) or "io") from None
+    return offset + done
+
+
+def _reserve(data_paths, nbytes):
+    """``(index, descriptor)`` of the first data file with ``nbytes`` reserved, or ``(None, None)``."""
+    for index, data_path in enumerate(data_paths):
+        try:
+            fd = os.open(data_path, os.O_RDWR)
+        except OSError:
+            continue
+        try:
+            if nbytes:
+                os.posix_fallocate(fd, 0, nbytes)
+            return index, fd
+        except OSError as error:
+            if error.errno in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):   # no fallocate here: ask statvfs
+                info = os.statvfs(data_path)
+                if info.f_bavail * info.f_frsize >= nbytes:
+                    return index, fd
+        try:
+            os.ftruncate(fd, 0)      # give back whatever part was reserved
+        except OSError:
+            pass
+        os.close(fd)
+    return None, None
+
+
+# What a failure that is not the file's fault looks like, in Python's errors and in libhdf5's messages.
+_RESOURCE_ERRNOS = {28: "space", 122: "space", 27: "space", 24: "files", 23: "files", 12: "memory"}
+_RESOURCE_TEXT = (("No space left", "space"), ("Disk quota", "space"), ("errno = 28", "space"),
+                  ("Too many open files", "files"), ("errno = 24", "files"), ("errno = 23", "files"),
+                  ("Cannot allocate memory", "memory"), ("errno = 12", "memory"),
+                  ("memory allocation failed", "memory"), ("unable to allocate", "memory"))
+
+
+def resource_kind(error):
+    """``"space"``, ``"files"`` or ``"memory"`` when ``error`` is the machine running short, else None."""
+    if isinstance(error, MemoryError):
+        return "memory"
+    if isinstance(error, OSError) and error.errno in _RESOURCE_ERRNOS:
+        return _RESOURCE_ERRNOS[error.errno]
+    text = str(error)
+    return next((kind for marker, kind in _RESOURCE_TEXT if marker in text), None)
 
 
 def main(argv):
     path, limits = argv[1], json.loads(argv[2])
-    data_path = argv[3] if len(argv) > 3 else None
+    data_paths = json.loads(argv[3]) if len(argv) > 3 else []
     _limit(resource.RLIMIT_AS, limits["memory_bytes"])
     _limit(resource.RLIMIT_CPU, limits["cpu_seconds"])
     _limit(resource.RLIMIT_CORE, 0)
     out = sys.stdout.buffer
-    sink = open(data_path, "r+b") if data_path is not None else None
     try:
-        header, blobs = read(path, limits, sink)
+        import h5py  # noqa: F401  under the limits set above, before the file is opened
+        import numpy  # noqa: F401
+    except Exception as error:  # noqa: BLE001  too little memory to map the libraries, a broken install
+        reason = f"{type(error).__name__}: {str(error).strip().splitlines()[-1][:200]}"
+        return _emit(out, {"error": f"the HDF5 reader could not start with its {limits['memory_bytes']} bytes of "
+                                    f"memory ({reason}); the file itself was not read", "resource": "memory"}, [])
+    try:
+        header, blobs = read(path, limits, data_paths)
     except Refused as refusal:
         header, blobs = {"error": str(refusal)}, []
-    except MemoryError:
-        header, blobs = {"error": f"reading it needs more than the {limits['memory_bytes']} bytes of memory "
-                                  f"allowed for loading a file"}, []
+    except SinkError as error:
+        header, blobs = {"error": str(error), "resource": error.kind}, []
     except Exception as error:  # noqa: BLE001  libhdf5/h5py fail in many ways on damaged files
-        header, blobs = {"error": f"a damaged HDF5 file: the parser failed ({type(error).__name__}: "
-                                  f"{str(error)[:200]})"}, []
+        kind = resource_kind(error)
+        if kind == "memory":
+            header = {"error": f"reading it needs more than the {limits['memory_bytes']} bytes of memory "
+                               f"allowed for loading a file of this size", "resource": kind}
+        elif kind is not None:
+            header = {"error": f"{type(error).__name__}: {str(error)[:300]}", "resource": kind}
+        else:
+            header = {"error": f"a damaged HDF5 file: the parser failed ({type(error).__name__}: "
+                               f"{str(error)[:200]})"}
+        blobs = []
+    return _emit(out, header, blobs)
+
+
+def _emit(out, header, blobs):
     text = json.dumps(header).encode("utf-8")
     out.write(MAGIC + struct.pack("<Q", len(text)) + text)
     for blob in blobs:          # without a data file, the arrays follow the header
         out.write(blob)
-    if sink is not None:
-        sink.close()
     out.flush()
     return 0
 

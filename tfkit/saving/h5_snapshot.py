@@ -15,11 +15,20 @@ Limits scale with the file: memory is ``base + 4 x file size`` (at most
 ``TFKIT_LOAD_MEMORY_LIMIT`` bytes when set), the declared weights may not
 exceed what that memory can hold, and gzip/lzf data may expand at most
 ``MAX_COMPRESSION_RATIO`` times.
+
+The arrays come back through a data file that the child fills and this
+process maps: the first of /dev/shm (``TFKIT_SHM_DIR`` overrides it) and the
+temporary folder (TMPDIR) where the child can reserve room for all of them,
+else through the child's stdout. A lack of space or file handles is an
+``OSError`` saying so, never "a damaged file": a user must not delete a good
+model because /dev/shm was small. Every array that carries a CRC-32 (tfkit
+files do) is checked against it here.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import mmap
 import os
@@ -27,11 +36,13 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import numpy as np
 
+CHECKSUM_ATTR = "crc32"   # an array's CRC-32 (zlib) in tfkit files; verified whenever present
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "h5_reader_child.py")
 MAGIC = b"TFKSNAP1"
 BASE_MEMORY_BYTES = 768 * 2**20      # the child's Python, h5py and numpy take ~150 MB of address space
@@ -41,16 +52,21 @@ MAX_ENTRIES = 200_000
 MAX_COMPRESSION_RATIO = 64
 CPU_SECONDS_BASE = 3
 WALL_SECONDS_FACTOR = 3
+SHM_DIR_ENV = "TFKIT_SHM_DIR"        # the reader's first choice of folder for its data file (default /dev/shm)
 
 
 @dataclass
 class SnapshotDataset:
-    """One stored array: its shape and numpy dtype, the TensorFlow dtype the file names, its values."""
+    """One stored array: its shape and numpy dtype, the TensorFlow dtype the file names, its values.
+
+    ``verified``: the array carried a CRC-32 (attribute ``crc32``) and its bytes match it.
+    """
 
     shape: tuple[int, ...]
     dtype: np.dtype
     tf_dtype: str
     array: np.ndarray
+    verified: bool = False
 
 
 @dataclass
@@ -105,35 +121,81 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "HDF5_PLUGIN"))}
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HDF5_PLUGIN_PATH="", HDF5_USE_FILE_LOCKING="FALSE")
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
-    with _data_file() as data_path:
+    with _data_files() as data_paths:
         try:
-            done = subprocess.run([sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits), data_path],
-                                  capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+            command = [sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits), json.dumps(data_paths)]
+            done = subprocess.run(command, capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise ValueError(f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
                              f"parser did not finish); nothing was loaded") from None
         if done.returncode != 0:
             raise ValueError(f"{path} could not be read: the HDF5 reader {_how_it_ended(done.returncode, limits)} "
                              f"(a damaged or hostile file); nothing was loaded")
-        header, _ = _parse_header(done.stdout, path)
+        header, rest = _parse_header(done.stdout, path)
         if "error" in header:
-            raise ValueError(f"{path}: {header['error']}" if not str(header["error"]).startswith("not an HDF5")
-                             else f"{path} is {header['error']}")
-        body = _map(data_path)
-        return _build(path, header, body, limits)
+            _raise_refusal(path, header, data_paths)
+        index = header.get("data_file")
+        if index is None:                 # no data file had room: the arrays came through the pipe
+            return _build(path, header, rest, limits)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(data_paths):
+            raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed (data_file {index!r})")
+        return _build(path, header, _map(data_paths[index]), limits)
+
+
+def _raise_refusal(path: str, header: dict[str, Any], data_paths: list[str]) -> None:
+    """The child's refusal as an error: ``ValueError`` for the file, ``OSError`` when the machine fell short."""
+    error, kind = str(header["error"]), header.get("resource")
+    if kind in ("space", "io"):
+        folders = ", ".join(os.path.dirname(p) for p in data_paths) or "no writable folder"
+        what = "not enough space to hand its arrays back" if kind == "space" else "handing its arrays back failed"
+        raise OSError(errno.ENOSPC if kind == "space" else errno.EIO,
+                      f"{path} could not be read: {what} ({error}; tried {folders}). The file itself was not "
+                      f"judged: free some space in /dev/shm or point TMPDIR at a folder with room, and load it "
+                      f"again", path)
+    if kind == "files":
+        raise OSError(errno.EMFILE, f"{path} could not be read: too many open files ({error}). The file itself "
+                                    f"was not judged: close some files or raise the limit (ulimit -n)", path)
+    if kind == "memory":
+        raise ValueError(f"{path} could not be read: {error} (the limit grows with the file's size; "
+                         f"TFKIT_LOAD_MEMORY_LIMIT, when set, lowers it)")
+    raise ValueError(f"{path}: {error}" if not error.startswith("not an HDF5") else f"{path} is {error}")
+
+
+def data_folders() -> list[str]:
+    """Where the reader's data file may go, in order: /dev/shm (or ``TFKIT_SHM_DIR``), then the temporary folder.
+
+    /dev/shm keeps the arrays in memory (no disk write, no disk read); Docker gives it 64 MB by default, so a
+    larger model goes to ``tempfile.gettempdir()`` (TMPDIR), which the user controls. Never the model's own
+    folder: it may be read-only, remote or the very disk that is full, and a file left there by a killed
+    process would sit beside the user's files.
+    """
+    folders = []
+    for folder in (os.environ.get(SHM_DIR_ENV) or "/dev/shm", tempfile.gettempdir()):
+        folder = os.path.abspath(folder)
+        if folder not in folders and os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+            folders.append(folder)
+    return folders
 
 
 @contextlib.contextmanager
-def _data_file() -> Iterator[str]:
-    """An empty file for the child's arrays, in memory-backed /dev/shm where there is one; removed after."""
-    folder = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-    handle, name = tempfile.mkstemp(prefix="tfkit-h5-", suffix=".bin", dir=folder)
-    os.close(handle)
+def _data_files() -> Iterator[list[str]]:
+    """An empty file for the child's arrays in each of :func:`data_folders`; all removed after."""
+    names = []
     try:
-        yield name
+        for folder in data_folders():
+            try:
+                handle, name = tempfile.mkstemp(prefix="tfkit-h5-", suffix=".bin", dir=folder)
+            except OSError as error:
+                if error.errno in (errno.EMFILE, errno.ENFILE):
+                    raise
+                continue              # a full or read-only folder: the next one, or the pipe
+            os.close(handle)
+            names.append(name)
+        yield names
     finally:
-        with contextlib.suppress(OSError):
-            os.remove(name)
+        for name in names:
+            with contextlib.suppress(OSError):
+                os.remove(name)
 
 
 def _map(data_path: str) -> memoryview:
@@ -195,10 +257,26 @@ def _build(path: str, header: dict[str, Any], body: memoryview, limits: dict[str
         if dtype.kind not in "biufc" or dtype.hasobject or nbytes != int(np.prod(shape, dtype=np.int64)) * \
                 dtype.itemsize or offset + nbytes > len(body):
             raise ValueError(f"{path} could not be read: the HDF5 reader's result is inconsistent")
-        array = np.frombuffer(body[offset:offset + nbytes], dtype=dtype).reshape(shape)
+        data = body[offset:offset + nbytes]
+        array = np.frombuffer(data, dtype=dtype).reshape(shape)
         offset += nbytes
         dtype_attr = entry.get("dtype_attr")
         tf_dtype = dtype.name if dtype_attr is None else dtype_attr[:40] if isinstance(dtype_attr, str) \
             else "<unreadable>"
-        snapshot.tables.setdefault(group, {})[relative] = SnapshotDataset(shape, dtype, tf_dtype, array)
+        verified = _verify(path, f"/{group}/{relative}", entry.get("crc32"), data)
+        snapshot.tables.setdefault(group, {})[relative] = SnapshotDataset(shape, dtype, tf_dtype, array, verified)
     return snapshot
+
+
+def _verify(path: str, where: str, stored: Any, data: memoryview) -> bool:
+    """Whether the array had a checksum (it matched); ``ValueError`` naming the dataset if it does not match."""
+    if stored is None:
+        return False
+    if not isinstance(stored, int) or isinstance(stored, bool):
+        raise ValueError(f"{path} is damaged: the {CHECKSUM_ATTR} attribute of {where} cannot be read "
+                         f"({str(stored)[:200]}); nothing was loaded")
+    computed = zlib.crc32(data)
+    if computed != stored:
+        raise ValueError(f"{path} is damaged: the data of {where} do not match their checksum ({CHECKSUM_ATTR} "
+                         f"{stored:#010x} stored, {computed:#010x} read); nothing was loaded")
+    return True

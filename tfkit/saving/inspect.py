@@ -1,11 +1,11 @@
 """What is inside a tfkit .h5 file or a SavedModel folder, as lines of text (``tfkit inspect``).
 
     for line in describe("vae.h5"): print(line)
-    # format: tfkit 1 (model) ... weights/encoder/dense_proj/kernel  (784, 64)  float32
+    # format: tfkit 1 (model) ... weights/encoder/dense_proj/kernel  (784, 64)  float32 ... checksums: ...
 
 Nothing is built or run: an .h5 file is read with the same checks as
 ``load_model`` (no class is looked up, so custom classes need not be
-importable) and a SavedModel's signatures are read from ``saved_model.pb``
+importable; every array's checksum is verified) and a SavedModel's signatures are read from ``saved_model.pb``
 without loading its graph, and its variables from ``variables.index`` by
 tfkit's own index reader (``checkpoint_index``), never TensorFlow's, which
 aborts the process on a damaged entry.
@@ -114,7 +114,19 @@ def describe_h5(path: str) -> list[str]:
             if iterations is not None and iterations.shape == () and iterations.dtype.kind in "iu":
                 step = f", iterations={int(h5_format.read_dataset(iterations, '/optimizer/0'))}"
             lines.append(f"optimizer state: {len(optimizer)} variables{step}")
+        lines.append(_checksum_line(f))
         return lines
+
+
+def _checksum_line(f: Any) -> str:
+    """How many of the file's arrays carried a CRC-32 (each was verified when the file was read)."""
+    arrays = [dataset for table in f.tables.values() for dataset in table.values()]
+    verified = sum(dataset.verified for dataset in arrays)
+    if verified == len(arrays):
+        return f"checksums: all {verified} arrays verified (crc32)"
+    if verified == 0:
+        return f"checksums: none stored (a file written before tfkit stored them); {len(arrays)} arrays unverified"
+    return f"checksums: {verified} of {len(arrays)} arrays verified (crc32); {len(arrays) - verified} have none"
 
 
 def _regular_file_size(path: str) -> int:

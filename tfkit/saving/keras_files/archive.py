@@ -2,7 +2,7 @@
 
     with read_archive("model.keras") as archive:
         archive.config                 # the parsed config.json (a dict)
-        archive.weights_path           # model.weights.h5 copied to a private temporary file
+        archive.weights_path           # model.weights.h5 copied to a private temporary file (TMPDIR)
 
 A ``.keras`` file is a zip of ``config.json``, ``metadata.json`` and
 ``model.weights.h5`` (and sometimes ``assets/``). Nothing in it is executed,
@@ -12,7 +12,9 @@ an output limit), their declared sizes and compression ratios are checked
 before a byte is inflated (the ratio against the archive's real size, since a
 declared compressed size can be forged), reading stops at the declared size,
 and the weights go to a
-temporary file this process creates (read later by the guarded HDF5 reader).
+temporary file this process creates, its space reserved first (``scratch``;
+read later by the guarded HDF5 reader): a full temporary folder is an
+``OSError`` saying so, never "a damaged zip archive".
 The lookup layers' vocabularies (``assets/layers/<layer path>/vocabulary.txt``,
 one token a line) are read into memory as bytes, under the same limits.
 Any other member is listed in the import report, never opened.
@@ -21,14 +23,15 @@ Any other member is listed in the import report, never opened.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from tfkit.saving.config_safety import loads_json
+from tfkit.saving.keras_files.scratch import scratch_file
 
 MAX_MEMBERS = 10_000
 MAX_CONFIG_BYTES = 16 * 2**20
@@ -36,6 +39,7 @@ MAX_WEIGHTS_BYTES = 64 * 2**30
 MAX_RATIO = 64          # float weights barely compress; a higher ratio is a zip bomb
 MAX_VOCABULARY_BYTES = 64 * 2**20   # all vocabulary.txt members together
 _KNOWN = ("config.json", "metadata.json", "model.weights.h5")
+_RESOURCE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE)
 # Keras 3's IndexLookup.save_assets: the vocabulary of the layer at <path>, special tokens first
 _VOCABULARY = re.compile(r"assets/(layers(?:/[A-Za-z0-9_.-]+)+)/vocabulary\.txt")
 
@@ -95,7 +99,7 @@ def read_archive(path: str) -> Iterator[Archive]:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, EOFError) as error:
         raise ValueError(f"{path} is not a readable zip archive (.keras): {error}") from None
-    with zf, tempfile.TemporaryDirectory(prefix="tfkit-keras-") as scratch:
+    with zf, contextlib.ExitStack() as scratch:
         try:
             infos = zf.infolist()
             if len(infos) > MAX_MEMBERS:
@@ -110,17 +114,26 @@ def read_archive(path: str) -> Iterator[Archive]:
             metadata = _read_text(zf, metadata_info, path) if metadata_info is not None else {}
             weights_info = _member(zf, "model.weights.h5", path, MAX_WEIGHTS_BYTES)
             weights_path = None
-            if weights_info is not None:
-                weights_path = os.path.join(scratch, "model.weights.h5")   # our name, never the member's
-                with zf.open(weights_info) as member, open(weights_path, "wb") as out:
+            if weights_info is not None:        # to a file of our own naming, never the member's
+                out, weights_path = scratch.enter_context(
+                    scratch_file(weights_info.file_size, f"model.weights.h5 of {path}"))
+                with zf.open(weights_info) as member:
                     copied = _copy_limited(member, out, weights_info.file_size)
+                out.close()
                 if copied != weights_info.file_size:
                     raise ValueError(f"{path}: model.weights.h5 holds {copied} bytes but declares "
                                      f"{weights_info.file_size}")
             vocabularies = _vocabularies(zf, infos, path)
             others = sorted(info.filename for info in infos if info.filename not in _KNOWN
                             and not _VOCABULARY.fullmatch(info.filename))
+        except _WriteFailed as failure:          # our copy, not the archive: reported as what it is
+            error = failure.error
+            raise OSError(error.errno, f"{path}: unpacking model.weights.h5 to a temporary file failed "
+                                       f"({error.strerror or error}). The archive itself was not judged: point "
+                                       f"TMPDIR at a folder with room, and load it again", path) from error
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError, RuntimeError) as error:
+            if isinstance(error, OSError) and error.errno in _RESOURCE_ERRNOS:
+                raise                            # no room for a scratch file, too many open files: not the archive
             raise ValueError(f"{path}: a damaged zip archive ({type(error).__name__}: {error})") from None
         yield Archive(path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others, vocabularies)
 
@@ -145,6 +158,14 @@ def _vocabularies(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str) 
     return found
 
 
+class _WriteFailed(Exception):
+    """Writing our own copy failed (a full temporary folder), as opposed to reading the archive."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 def _copy_limited(source: Any, target: Any, declared: int) -> int:
     """Copy at most ``declared + 1`` bytes (one more shows a member longer than it says)."""
     copied = 0
@@ -152,7 +173,14 @@ def _copy_limited(source: Any, target: Any, declared: int) -> int:
         chunk = source.read(min(2**20, declared + 1 - copied))
         if not chunk:
             break
-        target.write(chunk)
+        try:
+            target.write(chunk)
+        except OSError as error:
+            raise _WriteFailed(error) from error
         copied += len(chunk)
+    try:
+        target.flush()
+    except OSError as error:
+        raise _WriteFailed(error) from error
     return copied
 

@@ -86,6 +86,10 @@ def _archive_weights(weights_path: str, path: str) -> Snapshot:
         return read_snapshot(weights_path, KERAS3_GROUPS)
     except ValueError as error:
         raise ValueError(str(error).replace(weights_path, f"{path}: model.weights.h5")) from error
+    except OSError as error:           # the machine fell short (no room to hand the arrays back): not the file
+        if error.errno is None or not error.strerror:
+            raise
+        raise OSError(error.errno, error.strerror.replace(weights_path, f"{path}: model.weights.h5"), path) from error
 
 
 def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: ImportReport, path: str) -> None:
