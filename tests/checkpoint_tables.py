@@ -10,7 +10,7 @@ behind a valid checksum reaches the parser.
 
 import struct
 
-from tfkit.saving.checkpoint_index import MAGIC, _masked_crc32c, _table_entries
+from tfkit.files.checkpoint_index import MAGIC, _masked_crc32c, _table_entries
 
 
 def _varint(n):

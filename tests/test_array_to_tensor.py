@@ -1,4 +1,4 @@
-"""tfkit.array_to_tensor: one TensorFlow-made copy of a numpy array, never a view of it."""
+"""tfkit.training.array_to_tensor: one TensorFlow-made copy of a numpy array, never a view of it."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import array_to_tensor, data
+from tfkit.training import array_to_tensor, data
 
 ROWS = 1200   # x 256 float32 columns = 1.2 MB: past the direct-path threshold
 

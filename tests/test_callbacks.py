@@ -15,7 +15,7 @@ import pytest
 import tensorflow as tf
 
 from tfkit import callbacks as cb
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 class FakeOptimizer(tf.Module):

@@ -3,7 +3,7 @@ never an abort or a hang.
 
 TensorFlow's C++ reader fails a CHECK (and aborts the process) on an index
 entry that does not parse, a negative dimension or an element count that
-overflows, and blocks forever on a FIFO. ``tfkit.saving.checkpoint_index``
+overflows, and blocks forever on a FIFO. ``tfkit.files.checkpoint_index``
 reads the index first; these tests rewrite real indexes entry by entry (with
 valid block checksums, so the damage reaches the entries) and load each one in
 a separate process, where an abort or a hang fails the test instead of pytest.
@@ -19,7 +19,7 @@ import textwrap
 import pytest
 
 import tfkit
-from tfkit.saving.checkpoint_index import check_checkpoint
+from tfkit.files.checkpoint_index import check_checkpoint
 
 from checkpoint_tables import read_index, write_index
 

@@ -98,7 +98,7 @@ def test_export_of_custom_classes_needs_their_module(tmp_path, capsys):
     path = tmp_path / "vae.h5"
     vae.save(str(path))
     with pytest.MonkeyPatch.context() as patch:  # a process that never imported the example
-        from tfkit.saving import registry
+        from tfkit.base import registry
 
         patch.setitem(sys.modules, "vae_mnist", vae_mnist)  # --import replaces it; put the original back after
         for name in [n for n in registry._CUSTOM if n.startswith("vae_mnist>")]:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import masking
+from tfkit.engine import masking
 from tfkit.layers.attention import MultiHeadAttention
 from tfkit.layers.embedding import Embedding
 

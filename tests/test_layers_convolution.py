@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import layers, masking, regularizers
-from tfkit.saving import registry
+from tfkit import layers, regularizers
+from tfkit.engine import masking
+from tfkit.base import registry
 
 RNG = np.random.default_rng(0)
 

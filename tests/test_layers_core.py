@@ -7,8 +7,9 @@ import pytest
 import tensorflow as tf
 
 import tfkit
-from tfkit import layers, masking
-from tfkit.saving import registry
+from tfkit import layers
+from tfkit.engine import masking
+from tfkit.base import registry
 
 RNG = np.random.default_rng(0)
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import masking
+from tfkit.engine import masking
 from tfkit.layers.embedding import Embedding, Masking
 from tfkit.layers.recurrent import LSTM
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import layers, masking
+from tfkit import layers
+from tfkit.engine import masking
 
 RNG = np.random.default_rng(3)
 

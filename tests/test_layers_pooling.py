@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import layers, masking
-from tfkit.saving import registry
+from tfkit import layers
+from tfkit.engine import masking
+from tfkit.base import registry
 
 RNG = np.random.default_rng(1)
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import masking
-from tfkit.layer import Layer
+from tfkit.engine import masking
+from tfkit.engine.layer import Layer
 from tfkit.layers.embedding import Embedding
 from tfkit.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 

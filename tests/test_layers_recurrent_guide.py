@@ -8,7 +8,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.layer import Layer
+from tfkit.engine.layer import Layer
 from tfkit.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells
 
 RNG = np.random.default_rng(11)

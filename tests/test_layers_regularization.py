@@ -7,7 +7,8 @@ import pytest
 import tensorflow as tf
 
 import tfkit
-from tfkit import layers, masking
+from tfkit import layers
+from tfkit.engine import masking
 
 RNG = np.random.default_rng(2)
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tfkit import masking
+from tfkit.engine import masking
 from tfkit.layers.core import Dense
 from tfkit.layers.embedding import Embedding
 from tfkit.layers.recurrent import GRU, LSTM, SimpleRNN

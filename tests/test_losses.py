@@ -7,8 +7,9 @@ import pytest
 import tensorflow as tf
 
 import tfkit
-from tfkit import losses, masking
-from tfkit.saving import registry
+from tfkit import losses
+from tfkit.engine import masking
+from tfkit.base import registry
 
 EPS = 1e-7
 rng = np.random.default_rng(1234)

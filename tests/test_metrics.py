@@ -191,7 +191,7 @@ def test_mean_metric_wrapper_passes_kwargs_and_masks():
     y_true, y_pred = regression()
     wrapper.update_state(y_true, y_pred)
     np.testing.assert_allclose(wrapper.result(), losses.huber(y_true, y_pred, delta=0.5).numpy().mean(), rtol=1e-5)
-    from tfkit import masking
+    from tfkit.engine import masking
 
     sequence_true, sequence_pred = rng.normal(size=(2, 4, 3)), rng.normal(size=(2, 4, 3))
     pred = tf.constant(sequence_pred, tf.float32)

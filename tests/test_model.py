@@ -325,7 +325,7 @@ def test_stop_training_and_summary_of_subclassed_model():
 
 
 def test_auto_jit_falls_back_with_a_warning_when_xla_cannot_compile(monkeypatch):
-    from tfkit import trainer
+    from tfkit.training import trainer
 
     monkeypatch.setattr(trainer, "_gpu_available", lambda: True)  # "auto" means XLA on GPUs
 

@@ -7,7 +7,7 @@ import pytest
 
 import tfkit
 from layer_catalog import CATALOG
-from tfkit.saving import registry
+from tfkit.base import registry
 
 NOT_STANDALONE = {"InputLayer", "Functional", "Sequential", "RNN", "LSTMCell", "GRUCell", "SimpleRNNCell"}
 

@@ -93,7 +93,7 @@ def test_automatic_chunks_are_the_same_on_every_worker(tmp_path):
 
 
 def test_auto_chunks_are_fixed_only_for_strategies_that_span_workers():
-    from tfkit import distribute
+    from tfkit.training import distribute
 
     assert not distribute.spans_workers(None)
     assert not distribute.spans_workers(tf.distribute.get_strategy())
@@ -126,7 +126,7 @@ class _Strategy:
     ({"worker": ["a:1"]}, ("worker", 0), True),
 ])
 def test_which_task_writes_the_real_files(tmp_path, cluster, task, chief):
-    from tfkit import worker_files
+    from tfkit.files import worker_files
 
     strategy = _Strategy(cluster, *task)
     assert worker_files.is_chief(strategy) is chief
@@ -141,7 +141,7 @@ def test_which_task_writes_the_real_files(tmp_path, cluster, task, chief):
 
 
 def test_a_killed_workers_leftover_copies_are_removed_by_its_next_save(tmp_path):
-    from tfkit import worker_files
+    from tfkit.files import worker_files
 
     strategy = _Strategy({"worker": ["a:1", "b:1", "c:1"]}, "worker", 1)
     stale = tmp_path / "workertemp_1-0a1b2c3d"                 # worker 1 was killed mid-save

@@ -6,7 +6,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.prediction_buffer import PredictionBuffer, as_numpy
+from tfkit.training.prediction_buffer import PredictionBuffer, as_numpy
 
 
 def test_one_chunk_holding_every_row_is_handed_over_without_a_copy():

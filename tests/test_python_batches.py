@@ -8,7 +8,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.data import adapt
+from tfkit.training.data import adapt
 
 X = np.random.default_rng(0).random((8, 3)).astype("float32")
 

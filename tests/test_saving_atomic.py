@@ -14,8 +14,8 @@ import pytest
 import tfkit
 from pid_namespace import pid_namespace_prefix
 from tfkit import layers
-from tfkit.saving import atomic
-from tfkit.saving.temporaries import Claim
+from tfkit.files import atomic
+from tfkit.files.temporaries import Claim
 
 WIDTH = 256
 

@@ -13,7 +13,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.saving import registry
+from tfkit.base import registry
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "examples"))
 import vae_mnist  # noqa: E402  (registers the guide's classes as "vae_mnist>...")

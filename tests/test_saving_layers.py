@@ -6,7 +6,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 @tfkit.saving.register_serializable(package="test_saving_layers")

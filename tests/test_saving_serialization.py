@@ -8,7 +8,8 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.saving import deserialize, registry, serialize
+from tfkit.saving import deserialize, serialize
+from tfkit.base import registry
 
 
 def round_trip(obj, **kwargs):

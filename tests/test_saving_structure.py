@@ -94,7 +94,7 @@ def test_a_chosen_name_that_looks_like_another_classes_key_does_not_collide(tmp_
     named = layers.Dense(4, name="dense")(layers.BatchNormalization(name="dense_1")(x))
     model = tfkit.Model(x, layers.Dense(2)(layers.Dense(3)(named)))
     keys = [key for key, _ in model._tracked_items()]
-    with tfkit.tracking.structural_keys():
+    with tfkit.engine.tracking.structural_keys():
         structural = [key for key, _ in model._tracked_items()]
     assert keys == [l.name for l in model.layers] and len(set(structural)) == len(structural)
     assert structural[1:3] == ["dense_1", "dense"] and structural[3:] == ["dense_2", "dense_3"]

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import tfkit
-from tfkit import layers, trace_ahead, trainer
+from tfkit import layers
+from tfkit.training import trace_ahead, trainer
 
 
 def test_trace_ahead_runs_its_work_on_another_thread_and_swallows_errors():

@@ -9,7 +9,7 @@ import json
 import pytest
 
 import tfkit
-from tfkit.saving import registry
+from tfkit.base import registry
 
 SHORT = 320   # characters: the advice and a few names; the whole table of layers was about 1,800
 
@@ -34,7 +34,7 @@ def test_close_names_ignore_case():
 
 def test_no_close_name_in_a_large_table_says_where_the_names_are():
     message = _message("layers", "Zzyzx")
-    assert "No built-in layer has a similar name (tfkit.saving.registry.builtin_names('layers') lists all" in message
+    assert "No built-in layer has a similar name (tfkit.base.registry.builtin_names('layers') lists all" in message
     assert len(message) < SHORT, message
     assert "Zzyzx" not in registry.builtin_names("layers") and len(registry.builtin_names("layers")) > 40
 

@@ -25,9 +25,9 @@ from tfkit import (  # noqa: F401
     saving,
     utils,
 )
-from tfkit.functional import Input, InputLayer  # noqa: F401
-from tfkit.layer import Layer, clear_session  # noqa: F401
-from tfkit.model import Model  # noqa: F401
+from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401
+from tfkit.engine.layer import Layer, clear_session  # noqa: F401
+from tfkit.models.model import Model  # noqa: F401
 from tfkit import models  # noqa: F401,E402
 from tfkit.models import Functional, Sequential  # noqa: F401,E402
 from tfkit.saving import load_model, save_model  # noqa: F401,E402

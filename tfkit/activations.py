@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit.saving import registry
-from tfkit.symbolic import traceable
+from tfkit.base import registry
+from tfkit.base.symbolic import traceable
 
 _KIND = "activations"
 

@@ -44,13 +44,13 @@ def set_image_data_format(value: str) -> None:
 
 def clear_session() -> None:
     """Reset automatic layer names (``dense``, ``dense_1``, ... start over), as ``keras.backend.clear_session``."""
-    from tfkit.layer import clear_session as reset_names
+    from tfkit.engine.layer import clear_session as reset_names
 
     reset_names()
 
 
 def is_keras_tensor(x: object) -> bool:
     """Whether ``x`` is a symbolic tensor of a functional model (from ``tfkit.Input``)."""
-    from tfkit.symbolic import SymbolicTensor
+    from tfkit.base.symbolic import SymbolicTensor
 
     return isinstance(x, SymbolicTensor)

@@ -17,7 +17,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.saving import registry
+from tfkit.base import registry
 
 _KIND = "constraints"
 EPSILON = 1e-7

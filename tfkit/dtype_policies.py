@@ -5,7 +5,7 @@
     tfkit.dtype_policies.serialize(policy)   # {"class_name": "DTypePolicy", "config": {"name": "mixed_float16"}, ...}
 """
 
-from tfkit.dtype_policy import DTypePolicy, deserialize, get, serialize  # noqa: F401
+from tfkit.base.dtype_policy import DTypePolicy, deserialize, get, serialize  # noqa: F401
 
 FloatDTypePolicy = DTypePolicy
 

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit.saving import registry
+from tfkit.base import registry
 
 _KIND = "initializers"
 _MAX_SEED = 2**31 - 1

@@ -5,7 +5,7 @@
     tfkit.mixed_precision.set_global_policy("float32")    # back to the default
 """
 
-from tfkit.dtype_policy import DTypePolicy, global_policy, set_global_policy  # noqa: F401
+from tfkit.base.dtype_policy import DTypePolicy, global_policy, set_global_policy  # noqa: F401
 from tfkit.optimizers.loss_scale import LossScaleOptimizer  # noqa: F401
 
 Policy = DTypePolicy

@@ -34,13 +34,13 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit import worker_files
+from tfkit.files import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.finite_weights import finite_before_saving
-from tfkit.saving import registry
-from tfkit.saving.checkpoint_files import publish_checkpoint, readable_prefix, reading, recover_publishes
-from tfkit.saving.folder_lock import exclusive
-from tfkit.saving.checkpoint_index import check_checkpoint
+from tfkit.base import registry
+from tfkit.files.checkpoint_files import publish_checkpoint, readable_prefix, reading, recover_publishes
+from tfkit.files.folder_lock import exclusive
+from tfkit.files.checkpoint_index import check_checkpoint
 
 _RESERVED = ("model", "optimizer", "epoch")
 _CREATED_MARKER = ".tfkit-backup-dir"

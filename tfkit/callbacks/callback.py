@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tfkit.saving import registry
+from tfkit.base import registry
 
 _DEFAULT_MARK = "_tfkit_default_hook"
 

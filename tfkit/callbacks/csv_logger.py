@@ -14,9 +14,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from tfkit import worker_files
+from tfkit.files import worker_files
 from tfkit.callbacks.callback import Callback
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 def _cell(value: Any) -> Any:

@@ -18,7 +18,7 @@ CHECKPOINT_NAME = "keras_embedding.ckpt"
 
 
 def embedding_layers(model: Any) -> list[Any]:
-    from tfkit import tracking
+    from tfkit.engine import tracking
     from tfkit.layers.embedding import Embedding
 
     return [layer for layer in tracking.flatten_layers(model) if isinstance(layer, Embedding) and layer.built]

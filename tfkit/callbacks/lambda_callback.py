@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tfkit.callbacks.callback import Callback
-from tfkit.saving import registry
+from tfkit.base import registry
 
 HOOK_NAMES = (
     "on_epoch_begin",

@@ -14,7 +14,7 @@ import numpy as np
 
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.learning_rate_access import read_learning_rate, set_learning_rate
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 @registry.builtin("callbacks")

@@ -21,7 +21,7 @@ import numpy as np
 
 from tfkit.callbacks.finite_weights import finite_before_saving
 from tfkit.callbacks.monitor import MonitorCallback
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 class SavedCheckpoint(NamedTuple):

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.progbar import Progbar
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 @registry.builtin("callbacks")

@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfkit import worker_files
+from tfkit.files import worker_files
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.learning_rate_access import read_learning_rate
 from tfkit.callbacks.summary_writing import write_histogram, write_images, write_scalar
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 def _parse_profile_batch(profile_batch: Any) -> tuple[int, int]:

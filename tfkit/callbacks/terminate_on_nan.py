@@ -16,7 +16,7 @@ from typing import Any, Iterable, NamedTuple
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.finite_weights import first_non_finite_weight
 from tfkit.callbacks.model_checkpoint import ModelCheckpoint
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 class NaNStop(NamedTuple):

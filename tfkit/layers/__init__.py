@@ -5,9 +5,9 @@
     y = dense(tf.ones((2, 3)))
 """
 
-from tfkit.functional import Input, InputLayer  # noqa: F401
-from tfkit.input_spec import InputSpec  # noqa: F401
-from tfkit.layer import Layer  # noqa: F401
+from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401
+from tfkit.engine.input_spec import InputSpec  # noqa: F401
+from tfkit.engine.layer import Layer  # noqa: F401
 from tfkit.layers.attention import *  # noqa: F401,F403
 from tfkit.layers.convolution import *  # noqa: F401,F403
 from tfkit.layers.core import *  # noqa: F401,F403

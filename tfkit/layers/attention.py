@@ -22,10 +22,11 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit import constraints, initializers, masking, random, regularizers
-from tfkit.layer import Layer
+from tfkit import constraints, initializers, random, regularizers
+from tfkit.engine import masking
+from tfkit.engine.layer import Layer
 from tfkit.layers.core import EinsumDense, base_config
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["MultiHeadAttention"]
 

@@ -16,8 +16,8 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, regularizers
-from tfkit.input_spec import InputSpec
-from tfkit.layer import Layer
+from tfkit.engine.input_spec import InputSpec
+from tfkit.engine.layer import Layer
 from tfkit.layers import conv_utils as cu
 
 IntOrTuple = int | Sequence[int]

@@ -17,7 +17,7 @@ import tensorflow as tf
 from tfkit import constraints, initializers, regularizers
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["DepthwiseConv2D", "SeparableConv2D"]
 

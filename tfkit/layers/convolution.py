@@ -20,7 +20,7 @@ from tfkit import constraints, initializers, regularizers
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
 from tfkit.layers.conv_depthwise import DepthwiseConv2D, SeparableConv2D
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = [
     "Conv1D",

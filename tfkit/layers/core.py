@@ -13,11 +13,12 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit import activations, config_capture, constraints, initializers, regularizers
-from tfkit.input_spec import InputSpec
-from tfkit.layer import Layer
+from tfkit import activations, constraints, initializers, regularizers
+from tfkit.engine import config_capture
+from tfkit.engine.input_spec import InputSpec
+from tfkit.engine.layer import Layer
 from tfkit.layers.einsum_dense import EinsumDense  # noqa: F401  (its own file; exported with the core layers)
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["Dense", "EinsumDense", "Activation", "Identity", "Lambda"]
 

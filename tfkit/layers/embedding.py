@@ -2,7 +2,7 @@
 
     embed = tfkit.layers.Embedding(input_dim=1000, output_dim=16, mask_zero=True)
     x = embed(tf.constant([[5, 7, 0]]))      # (1, 3, 16) floats
-    tfkit.masking.get_mask(x)                # [[True, True, False]]: later layers skip the padding
+    tfkit.engine.masking.get_mask(x)                # [[True, True, False]]: later layers skip the padding
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
-from tfkit.input_spec import InputSpec
-from tfkit.layer import Layer
+from tfkit.engine.input_spec import InputSpec
+from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["Embedding", "Masking"]
 

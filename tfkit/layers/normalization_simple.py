@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.layer import Layer
-from tfkit.saving import registry
+from tfkit.engine.layer import Layer
+from tfkit.base import registry
 
 __all__ = ["UnitNormalization", "RMSNormalization"]
 

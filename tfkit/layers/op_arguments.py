@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfkit.symbolic import SymbolicTensor
+from tfkit.base.symbolic import SymbolicTensor
 
 MAX_CONSTANT_ELEMENTS = 65536
 _TAGS = ("__input__", "__tuple__", "__dict__", "__slice__", "__ellipsis__", "__dtype__", "__array__")

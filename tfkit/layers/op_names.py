@@ -48,7 +48,7 @@ _TF_REFUSED = {
 
 def _keras_mask(tensor: Any) -> Any:
     """The mask carried by ``tensor`` (what ``x._keras_mask`` reads on a symbolic tensor)."""
-    from tfkit import masking
+    from tfkit.engine import masking
 
     return masking.get_mask(tensor)
 

@@ -27,10 +27,10 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, random, regularizers
-from tfkit.input_spec import InputSpec
-from tfkit.layer import Layer
+from tfkit.engine.input_spec import InputSpec
+from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell"]
 

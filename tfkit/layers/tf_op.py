@@ -17,10 +17,10 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit import symbolic
-from tfkit.layer import Layer, unique_name
+from tfkit.base import symbolic
+from tfkit.engine.layer import Layer, unique_name
 from tfkit.layers import op_arguments, op_names
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["TFOpLambda"]
 

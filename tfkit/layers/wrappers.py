@@ -12,9 +12,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.layer import Layer
+from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["Bidirectional", "TimeDistributed"]
 

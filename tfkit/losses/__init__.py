@@ -55,7 +55,7 @@ from tfkit.losses.reduction import (
     scale_loss_for_distribution,
     unscale_loss_for_distribution,
 )
-from tfkit.saving import registry
+from tfkit.base import registry
 
 # Short names Keras accepts for the functions.
 mse = MSE = mean_squared_error

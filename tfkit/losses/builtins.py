@@ -14,7 +14,7 @@ from typing import Any
 
 from tfkit.losses import functions as F
 from tfkit.losses.loss import BuiltinLoss
-from tfkit.saving import registry
+from tfkit.base import registry
 
 _DEFAULT = "sum_over_batch_size"
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit import masking
+from tfkit.engine import masking
 from tfkit.losses.reduction import EPSILON, squeeze_or_expand_to_same_rank
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = [
     "mean_squared_error", "mean_absolute_error", "mean_absolute_percentage_error",
@@ -293,7 +293,7 @@ def sparse_categorical_crossentropy(
 
     ``y_true`` has ``y_pred``'s shape without the class axis (or with it of
     size 1). Targets equal to ``ignore_class`` give a loss of 0 and a mask
-    (attached to the result, see :mod:`tfkit.masking`) that drops them from
+    (attached to the result, see :mod:`tfkit.engine.masking`) that drops them from
     mean reductions.
     """
     y_pred = tf.convert_to_tensor(y_pred)

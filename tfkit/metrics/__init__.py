@@ -52,7 +52,7 @@ from tfkit.metrics.regression import (
     SparseCategoricalCrossentropy,
     SquaredHinge,
 )
-from tfkit.saving import registry
+from tfkit.base import registry
 
 ACCURACY_NAMES = ("accuracy", "acc")
 

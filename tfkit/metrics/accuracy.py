@@ -16,7 +16,7 @@ import tensorflow as tf
 
 from tfkit.losses.reduction import squeeze_or_expand_to_same_rank
 from tfkit.metrics.reduction import BuiltinMeanMetric
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 def _float_pred(y_pred: Any) -> tf.Tensor:

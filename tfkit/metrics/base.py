@@ -22,9 +22,9 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
-from tfkit import variable_options
+from tfkit.engine import variable_options
 from tfkit.losses.loss import dtype_name, skip_autograph, to_snake_case
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 _METRIC_METHODS = ("__call__", "update_state", "result", "reset_state", "add_variable", "_build")

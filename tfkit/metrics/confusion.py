@@ -22,7 +22,7 @@ from tfkit.metrics.confusion_matrix import (
     parse_thresholds,
     update_confusion_matrix_variables,
 )
-from tfkit.saving import registry
+from tfkit.base import registry
 
 _LONG_NAMES = {"tp": "true_positives", "fp": "false_positives", "tn": "true_negatives", "fn": "false_negatives"}
 

@@ -18,7 +18,7 @@ import tensorflow as tf
 
 from tfkit.losses.reduction import EPSILON
 from tfkit.metrics.base import Metric
-from tfkit.saving import registry
+from tfkit.base import registry
 
 AVERAGES = (None, "micro", "macro", "weighted")
 

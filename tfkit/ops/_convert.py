@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfkit.symbolic import traceable
+from tfkit.base.symbolic import traceable
 
 
 def tensor(x: Any, dtype: Any = None) -> tf.Tensor:

@@ -13,7 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.ops._convert import export, float_of, tensor
-from tfkit.symbolic import SymbolicTensor
+from tfkit.base.symbolic import SymbolicTensor
 
 
 def cast(x: Any, dtype: Any) -> tf.Tensor:

@@ -26,9 +26,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit import variable_options
+from tfkit.engine import variable_options
 from tfkit.optimizers import schedules as schedules_module
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 def _variable_key(variable: Any) -> int:

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.optimizers.base import Optimizer
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 @registry.builtin("optimizers", "sgd")

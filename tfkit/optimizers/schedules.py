@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 import tensorflow as tf
 
-from tfkit.saving import registry
+from tfkit.base import registry
 
 
 class LearningRateSchedule:

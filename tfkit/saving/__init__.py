@@ -22,11 +22,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tfkit.saving.errors import loader as _loader
-from tfkit.saving.registry import (  # noqa: F401
-    custom_object_scope,
-    get_custom_objects,
-    register_serializable,
-)
+from tfkit.base.registry import custom_object_scope, get_custom_objects, register_serializable
 
 # Keras's names for the same things.
 register_keras_serializable = register_serializable
@@ -41,9 +37,9 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     """Save a whole model to an .h5 file (see ``tfkit.saving.h5``); written atomically.
 
     In a multi-worker cluster every worker calls it and only the chief's file
-    stays (see ``tfkit.worker_files``).
+    stays (see ``tfkit.files.worker_files``).
     """
-    from tfkit import worker_files
+    from tfkit.files import worker_files
     from tfkit.saving import h5
 
     with worker_files.writing(filepath, _strategy(model)) as path:
@@ -78,7 +74,7 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:
 
     In a multi-worker cluster every worker calls it and only the chief's files stay.
     """
-    from tfkit import worker_files
+    from tfkit.files import worker_files
     from tfkit.saving import checkpoint, h5
 
     with worker_files.writing(filepath, _strategy(model)) as path:
@@ -120,7 +116,7 @@ def export_saved_model(
     """
     import os
 
-    from tfkit import worker_files
+    from tfkit.files import worker_files
     from tfkit.saving import export
 
     with worker_files.writing(filepath, _strategy(model)) as path:
@@ -149,7 +145,7 @@ def export_model(
     """
     import os
 
-    from tfkit import worker_files
+    from tfkit.files import worker_files
     from tfkit.saving import export_formats
 
     format = export_formats.check_format(format)
@@ -169,7 +165,7 @@ def export_model(
 
 def serialize(obj: Any) -> Any:
     """Plain data for a tfkit object or registered function."""
-    from tfkit.saving import serialization
+    from tfkit.engine import serialization
 
     return serialization.serialize(obj)
 
@@ -177,7 +173,7 @@ def serialize(obj: Any) -> Any:
 def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True,
                 kind: str | None = None) -> Any:
     """Rebuild an object from :func:`serialize`'s data (registered names only, never code)."""
-    from tfkit.saving import serialization
+    from tfkit.engine import serialization
 
     return serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode, kind=kind)
 
@@ -198,7 +194,7 @@ def deserialize_keras_object(config: Any, custom_objects: Mapping[str, Any] | No
 
 def get_registered_name(obj: Any) -> str:
     """``"package>Name"`` for a registered object, else its own name (as Keras answers)."""
-    from tfkit.saving import registry
+    from tfkit.base import registry
 
     registered = registry.registered_name(obj)
     return registered if registered is not None else getattr(obj, "__name__", type(obj).__name__)
@@ -207,7 +203,7 @@ def get_registered_name(obj: Any) -> str:
 def get_registered_object(name: str, custom_objects: Mapping[str, Any] | None = None,
                           module_objects: Mapping[str, Any] | None = None) -> Any:
     """The object registered (or in custom objects, or in ``module_objects``) under ``name``, else None."""
-    from tfkit.saving import registry
+    from tfkit.base import registry
 
     for mapping in (custom_objects or {}), *reversed(registry._scope_stack()), registry.get_custom_objects():
         if name in mapping:

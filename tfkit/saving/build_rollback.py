@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 
 def _layers(model: Any) -> list[Any]:
-    from tfkit.layer import Layer
+    from tfkit.engine.layer import Layer
 
     return [model] + [m for m in model.submodules if isinstance(m, Layer)]
 

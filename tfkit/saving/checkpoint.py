@@ -16,8 +16,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.saving.checkpoint_files import publish_checkpoint, readable_prefix, reading
-from tfkit.saving.checkpoint_index import check_checkpoint
+from tfkit.files.checkpoint_files import publish_checkpoint, readable_prefix, reading
+from tfkit.files.checkpoint_index import check_checkpoint
 
 
 def is_checkpoint_prefix(filepath: str) -> bool:

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit.saving import atomic
+from tfkit.files import atomic
 
 WARMUP_FILE = os.path.join("assets.extra", "tf_serving_warmup_requests")
 

@@ -21,7 +21,7 @@ def _nodes(graph_def: Any) -> Iterable[Any]:
 
 
 def _layer_names(model: Any) -> set[str]:
-    from tfkit.layer import Layer
+    from tfkit.engine.layer import Layer
 
     return {m.name for m in [model, *model.submodules] if isinstance(m, Layer)}
 

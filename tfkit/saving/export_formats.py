@@ -20,7 +20,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tfkit.saving import atomic, export, export_blame, export_check
+from tfkit.files import atomic
+from tfkit.saving import export, export_blame, export_check
 
 FORMATS = ("tf_saved_model", "onnx", "tflite")
 _ALIASES = {"litert": "tflite", "saved_model": "tf_saved_model"}

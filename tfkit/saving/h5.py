@@ -22,7 +22,10 @@ import h5py
 import numpy as np
 import tensorflow as tf
 
-from tfkit.saving import atomic, h5_format, h5_writer, keras_files, registry, serialization, weights_io
+from tfkit.files import atomic
+from tfkit.saving import h5_format, h5_writer, keras_files, weights_io
+from tfkit.base import registry
+from tfkit.engine import serialization
 from tfkit.saving.config_safety import check_config, loads_json
 from tfkit.saving.build_rollback import rollback_build_on_error
 from tfkit.saving.guard import variable_budget
@@ -184,7 +187,7 @@ def _check_build_config(build: Any, source: str) -> None:
 
 
 def _rebuild(config: Any, custom_objects: Mapping[str, Any] | None, source: str) -> Any:
-    from tfkit.model import Model
+    from tfkit.models.model import Model
     from tfkit.models import model_from_config
 
     if not isinstance(config, dict) or "class_name" not in config:

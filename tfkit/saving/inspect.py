@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tfkit.saving import h5_format
-from tfkit.saving.checkpoint_index import check_checkpoint
+from tfkit.files.checkpoint_index import check_checkpoint
 from tfkit.saving.errors import loader
 from tfkit.saving.config_safety import loads_json
 

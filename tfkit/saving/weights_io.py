@@ -21,7 +21,7 @@ import h5py
 import numpy as np
 import tensorflow as tf
 
-from tfkit import tracking
+from tfkit.engine import tracking
 from tfkit.saving import h5_format
 
 GROUPS = ("weights", "state")

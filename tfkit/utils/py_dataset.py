@@ -5,7 +5,7 @@
         def __getitem__(self, index): return x[index * 32:(index + 1) * 32], y[index * 32:(index + 1) * 32]
     model.fit(Batches(), epochs=3)          # __getitem__(0..9) each epoch, then on_epoch_end()
 
-``fit`` reads it through ``tfkit.python_batches.py_dataset_dataset``: the first
+``fit`` reads it through ``tfkit.training.python_batches.py_dataset_dataset``: the first
 batch fixes the dtypes and shapes, and a later batch that does not fit them is
 an error naming its index (float labels after integer ones are not truncated).
 """

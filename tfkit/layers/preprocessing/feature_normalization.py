@@ -15,8 +15,8 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit.layer import Layer
-from tfkit.saving import registry
+from tfkit.engine.layer import Layer
+from tfkit.base import registry
 
 __all__ = ["Normalization"]
 

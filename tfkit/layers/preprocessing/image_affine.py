@@ -22,7 +22,7 @@ import tensorflow as tf
 from tfkit import random as tfkit_random
 from tfkit.layers.preprocessing import image_utils as iu
 from tfkit.layers.preprocessing.image_random import RandomImageLayer, batch_size
-from tfkit.saving import registry
+from tfkit.base import registry
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation"]
 

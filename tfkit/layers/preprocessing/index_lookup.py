@@ -19,8 +19,8 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit.layer import Layer
-from tfkit.saving import registry
+from tfkit.engine.layer import Layer
+from tfkit.base import registry
 
 __all__ = ["StringLookup", "IntegerLookup"]
 _MODES = ("int", "one_hot", "multi_hot", "count")

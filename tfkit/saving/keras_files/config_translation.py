@@ -27,7 +27,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from tfkit.saving import registry
+from tfkit.base import registry
 
 # Keras 3 modules of serialized objects -> tfkit registry kinds.
 _KINDS = {

@@ -22,7 +22,8 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
-from tfkit.saving import h5_format, registry
+from tfkit.saving import h5_format
+from tfkit.base import registry
 from tfkit.saving.config_safety import check_config, loads_json
 from tfkit.saving.h5_snapshot import Snapshot, read_snapshot
 from tfkit.saving.keras_files.archive import is_zip, read_archive

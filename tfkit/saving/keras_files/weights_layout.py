@@ -21,7 +21,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit import tracking
+from tfkit.engine import tracking
 from tfkit.saving import weights_io
 
 _INDEX = re.compile(r"\d+")
@@ -34,7 +34,7 @@ def _own_variables(layer: Any) -> list[tf.Variable]:
 
 
 def _children(layer: Any) -> dict[str, Any]:
-    from tfkit.layer import Layer
+    from tfkit.engine.layer import Layer
 
     return {name: value for name, value in vars(layer).items()
             if isinstance(value, Layer) and not name.startswith("_")}

@@ -13,17 +13,18 @@ from typing import Any, Mapping, Sequence
 
 import tensorflow as tf
 
-from tfkit import masking, tracking
-from tfkit.config_capture import to_plain
-from tfkit.functional import FunctionalGraph, InputLayer
-from tfkit.layer import Layer
-from tfkit.model import Model
-from tfkit.saving import load_model, registry, save_model  # noqa: F401  (tfkit.models.load_model, save_model, as in Keras)
-from tfkit.symbolic import SymbolicTensor
+from tfkit.engine import masking, tracking
+from tfkit.engine.config_capture import to_plain
+from tfkit.engine.functional_graph import FunctionalGraph, InputLayer
+from tfkit.engine.layer import Layer
+from tfkit.models.model import Model
+from tfkit.saving import load_model, save_model  # noqa: F401  (tfkit.models.load_model, save_model, as in Keras)
+from tfkit.base import registry
+from tfkit.base.symbolic import SymbolicTensor
 
 
 def _serialize_layer(layer: Layer) -> dict[str, Any]:
-    from tfkit.saving.serialization import layer_entry
+    from tfkit.engine.serialization import layer_entry
 
     return layer_entry(layer)  # {"module", "class_name", "config", "registered_name"}, as Keras writes
 

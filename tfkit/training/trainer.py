@@ -22,15 +22,15 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import callbacks as callbacks_module
-from tfkit import data as data_module
+from tfkit.training import data as data_module
 from tfkit import optimizers as optimizers_module
-from tfkit import distribute as distribute_module
+from tfkit.training import distribute as distribute_module
 from tfkit.callbacks.terminate_on_nan import nan_stop_report
-from tfkit.compile_utils import CompileLoss, CompileMetrics
+from tfkit.training.compile_utils import CompileLoss, CompileMetrics
 from tfkit.metrics import Mean
-from tfkit.prediction_buffer import PredictionBuffer
-from tfkit.steps import StepLoops
-from tfkit.trace_ahead import TraceAhead
+from tfkit.training.prediction_buffer import PredictionBuffer
+from tfkit.training.steps import StepLoops
+from tfkit.training.trace_ahead import TraceAhead
 
 _TARGET_CHUNK_SECONDS = 0.1
 _QUIET_CHUNK_SECONDS = 1.0
@@ -660,6 +660,6 @@ class _null_scope:
 
 def _defines_call(model: Any) -> bool:
     """Whether the model computes something in ``call`` (a model may train through ``train_step`` only)."""
-    from tfkit.layer import Layer
+    from tfkit.engine.layer import Layer
 
     return type(model).call is not Layer.call

@@ -16,10 +16,10 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit import tracking
-from tfkit.data import unpack_x_y_sample_weight
-from tfkit.fit_arguments import check_loop_arguments, explain_step_error
-from tfkit.layer import Layer
+from tfkit.engine import tracking
+from tfkit.training.data import unpack_x_y_sample_weight
+from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
+from tfkit.engine.layer import Layer
 
 
 class Model(Layer):
@@ -83,7 +83,7 @@ class Model(Layer):
 
     def build(self, input_shape: Any) -> None:
         """Create the weights by tracing a call on inputs of ``input_shape`` (batch may be None)."""
-        from tfkit import call_context
+        from tfkit.engine import call_context
 
         frame = call_context.current()
         if frame is not None and frame.layer is self:
@@ -158,7 +158,7 @@ class Model(Layer):
         ``auto_scale_loss`` (Keras 3's): wrap the optimizer in a ``LossScaleOptimizer``
         when the model's dtype policy is ``mixed_float16``.
         """
-        from tfkit.trainer import Trainer
+        from tfkit.training.trainer import Trainer
 
         self._tfkit_trainer = Trainer(
             self, optimizer, loss, metrics, loss_weights, weighted_metrics,
@@ -365,7 +365,7 @@ class Model(Layer):
         """Outputs as numpy arrays, computed in batches."""
         check_loop_arguments("predict", self, x, batch_size=batch_size, **kwargs)
         if self._tfkit_trainer is None:
-            from tfkit.trainer import Trainer
+            from tfkit.training.trainer import Trainer
 
             self._tfkit_trainer = Trainer(self, optimizer=None)
             self._tfkit_trainer._implicit = True
@@ -425,7 +425,7 @@ class Model(Layer):
                 print_fn: Callable[[str], Any] | None = None, expand_nested: bool = False,
                 show_trainable: bool = False, layer_range: Any = None) -> None:
         """Print the layer table and parameter counts (Keras 3's arguments, in its order)."""
-        from tfkit.summary import print_summary
+        from tfkit.engine.summary import print_summary
 
         print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn,
                       show_trainable=show_trainable, positions=positions, layer_range=layer_range)
@@ -484,13 +484,13 @@ class Model(Layer):
 
     def get_compile_config(self) -> dict[str, Any] | None:
         """The ``compile`` arguments as plain data (None when not compiled)."""
-        from tfkit.saving import serialization
+        from tfkit.engine import serialization
 
         return serialization.compile_config(self)
 
     def compile_from_config(self, config: dict[str, Any]) -> None:
         """``compile`` with the arguments from :meth:`get_compile_config`."""
-        from tfkit.saving import serialization
+        from tfkit.engine import serialization
 
         self.compile(**serialization.compile_arguments(config))
 
@@ -509,7 +509,7 @@ def _accepts_training(function: Any) -> bool:
 
 def _functional_arguments(args: tuple, kwargs: dict) -> bool:
     """Whether a constructor call looks like ``Model(inputs, outputs)``."""
-    from tfkit.symbolic import is_symbolic
+    from tfkit.base.symbolic import is_symbolic
 
     if "inputs" in kwargs and "outputs" in kwargs:
         return True

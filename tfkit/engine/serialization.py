@@ -23,7 +23,7 @@ import numbers
 import warnings
 from typing import Any, Mapping
 
-from tfkit.saving import registry
+from tfkit.base import registry
 from tfkit.saving.config_safety import check_config
 
 # Searched in this order when a config does not say its kind.
@@ -39,7 +39,7 @@ _COMPILE_KEYS = (
 
 def _base_classes() -> list[tuple[str, type]]:
     from tfkit import callbacks, constraints, initializers, losses, metrics, optimizers, regularizers
-    from tfkit.layer import Layer
+    from tfkit.engine.layer import Layer
 
     return [
         ("layers", Layer),
@@ -112,7 +112,7 @@ def layer_entry(layer: Any) -> dict[str, Any]:
     The config is the layer's ``get_config()`` with any objects in it (layers,
     initializers, regularizers, constraints, functions) turned into data.
     """
-    from tfkit.config_capture import to_plain
+    from tfkit.engine.config_capture import to_plain
 
     entry = registry.serialized_class("layers", type(layer))
     raw = layer.get_config()
@@ -249,8 +249,8 @@ def deserialize(
 
 
 def _deserialize_layer(config: dict, custom_objects: Mapping[str, Any] | None) -> Any:
-    from tfkit.layer import Layer
-    from tfkit.model import Model
+    from tfkit.engine.layer import Layer
+    from tfkit.models.model import Model
     from tfkit.models import model_from_config
 
     cls = registry.lookup("layers", config["class_name"], custom_objects, config.get("registered_name"),

@@ -22,9 +22,10 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit import autocast, autograph, call_context, config_capture, dtype_policy, masking, tracking, variable_options
-from tfkit.symbolic import is_symbolic
-from tfkit.input_spec import InputSpec
+from tfkit.engine import autocast, autograph, call_context, config_capture, masking, tracking, variable_options
+from tfkit.base import dtype_policy
+from tfkit.base.symbolic import is_symbolic
+from tfkit.engine.input_spec import InputSpec
 
 _name_lock = threading.Lock()
 _name_counts: dict[str, int] = {}
@@ -443,7 +444,7 @@ class Layer(tf.Module):
         else:
             raise TypeError(f"Layer '{self.name}' was called without inputs")
         if is_symbolic(first) or any(is_symbolic(a) for a in rest) or any(is_symbolic(v) for v in kwargs.values()):
-            from tfkit.functional import record_call
+            from tfkit.engine.functional_graph import record_call
 
             return record_call(self, (first, *rest), kwargs)
         first = self._convert_inputs(first)
@@ -562,7 +563,8 @@ class Layer(tf.Module):
         initializers, regularizers, constraints, functions) come back as objects.
         """
         config = dict(config)
-        from tfkit.saving import registry, serialization
+        from tfkit.base import registry
+        from tfkit.engine import serialization
 
         if not registry.is_builtin("layers", cls):
             config = serialization.revive_config_values(config)

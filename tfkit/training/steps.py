@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit.data import pack_x_y_sample_weight
+from tfkit.training.data import pack_x_y_sample_weight
 
 
 def compiled(fn: Callable, **options: Any) -> Any:
@@ -53,7 +53,7 @@ class StepLoops:
     def _overridden(self, mode: str) -> bool:
         """Whether the model's class (not tfkit's ``Model``) defines ``<mode>_step``."""
         method = getattr(type(self.model), f"{mode}_step")
-        return getattr(method, "__module__", None) != "tfkit.model"
+        return getattr(method, "__module__", None) != "tfkit.models.model"
 
     def _run(self, step: Callable, batch: Any) -> Any:
         if self.strategy is None:

@@ -17,7 +17,7 @@ import tensorflow as tf
 
 from tfkit import losses as losses_module
 from tfkit import metrics as metrics_module
-from tfkit import masking
+from tfkit.engine import masking
 
 
 def _flat_outputs(value: Any, output_names: Sequence[str], allow_missing: bool = False) -> list[Any]:

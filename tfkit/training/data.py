@@ -20,8 +20,8 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 import tensorflow as tf
 
-from tfkit.array_to_tensor import to_tensor
-from tfkit.python_batches import BatchGuard, generator_dataset, py_dataset_dataset
+from tfkit.training.array_to_tensor import to_tensor
+from tfkit.training.python_batches import BatchGuard, generator_dataset, py_dataset_dataset
 
 
 class ArrayData:

@@ -20,8 +20,8 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit import data as data_module
-from tfkit.distribute.strategy_kind import coordinator_for
+from tfkit.training import data as data_module
+from tfkit.training.distribute.strategy_kind import coordinator_for
 from tfkit.utils.dataset_creator import DatasetCreator
 
 _ACCEPTED = ("a tfkit.utils.experimental.DatasetCreator(dataset_fn) whose dataset_fn(input_context) returns a "

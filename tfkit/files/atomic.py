@@ -33,9 +33,9 @@ import os
 import shutil
 from typing import Iterator
 
-from tfkit.saving import temporaries
-from tfkit.saving.folder_lock import exclusive
-from tfkit.saving.temporaries import Claim
+from tfkit.files import temporaries
+from tfkit.files.folder_lock import exclusive
+from tfkit.files.temporaries import Claim
 
 _PREVIOUS = "previous"      # inside a directory save's claim: the old version, moved aside when no swap exists
 

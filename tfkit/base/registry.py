@@ -207,7 +207,7 @@ def _builtin_hint(kind: str, singular: str, key: str, table: dict[str, Any]) -> 
         return f" Close built-in names: {', '.join(close)}."
     if len(table) <= _LIST_ALL_UP_TO:
         return f" Known built-ins: {', '.join(sorted(table))}."
-    return (f" No built-in {singular} has a similar name (tfkit.saving.registry.builtin_names({kind!r}) lists "
+    return (f" No built-in {singular} has a similar name (tfkit.base.registry.builtin_names({kind!r}) lists "
             f"all {len(table)}).")
 
 

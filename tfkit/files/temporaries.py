@@ -22,7 +22,7 @@ import re
 import secrets
 import shutil
 
-from tfkit.saving.folder_lock import Held, shared
+from tfkit.files.folder_lock import Held, shared
 
 _NAME = re.compile(r"\.tmp-[0-9a-f]{32}")
 # What tfkit before the folder locks left: ``<target>.tmp-<pid>-<16 hex>`` files or folders, ``.old-`` folders of an

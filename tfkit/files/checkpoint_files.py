@@ -31,9 +31,9 @@ import glob
 import os
 from typing import Callable, Iterator
 
-from tfkit.saving import temporaries
-from tfkit.saving.atomic import claimed
-from tfkit.saving.folder_lock import exclusive, shared
+from tfkit.files import temporaries
+from tfkit.files.atomic import claimed
+from tfkit.files.folder_lock import exclusive, shared
 
 _NEW, _PREVIOUS = "new", "previous"
 

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tfkit import tracking
+from tfkit.engine import tracking
 
 
 def _format_shape(shape: Any) -> str:

@@ -18,10 +18,10 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit import masking
-from tfkit.layer import Layer
-from tfkit.saving import registry
-from tfkit.symbolic import SymbolicTensor
+from tfkit.engine import masking
+from tfkit.engine.layer import Layer
+from tfkit.base import registry
+from tfkit.base.symbolic import SymbolicTensor
 
 
 class Node:
