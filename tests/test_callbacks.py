@@ -77,7 +77,7 @@ def simulate_fit(model, callbacks, epochs, epoch_logs=None, steps=4, chunk=2, ve
     per_test_batch = callback_list.needs_batch_hooks("test")
     model.stop_training = False
     callback_list.on_train_begin()
-    start = getattr(model, "_tfkit_initial_epoch", 0)
+    start = getattr(model, "_initial_epoch", None) or 0
     logs = {}
     for epoch in range(start, epochs):
         callback_list.on_epoch_begin(epoch)

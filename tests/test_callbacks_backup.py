@@ -21,7 +21,7 @@ class ResumableModel(FakeModel):
         self.kernel.assign([start, start])
         self.trainer = types.SimpleNamespace(seed=tf.Variable([7, 0], dtype=tf.int64))  # not tracked by tf.Module
 
-    def _tfkit_checkpoint_state(self) -> dict:
+    def _checkpoint_state(self) -> dict:
         return {"data_seed": self.trainer.seed}
 
 
@@ -43,8 +43,7 @@ class Crash(cb.Callback):
 
 def fit(model, callbacks, epochs=4):
     history = simulate_fit(model, callbacks, epochs=epochs, steps=3, on_epoch=train_one_epoch)
-    if hasattr(model, "_tfkit_initial_epoch"):
-        del model._tfkit_initial_epoch  # the trainer consumes it, as tfkit's does
+    model._initial_epoch = None  # the trainer consumes it, as tfkit's does
     return history
 
 
@@ -133,7 +132,7 @@ def test_argument_and_state_errors(tmp_path):
         cb.BackupAndRestore(str(tmp_path), save_freq=0)
 
     class Clashing(ResumableModel):
-        def _tfkit_checkpoint_state(self):
+        def _checkpoint_state(self):
             return {"epoch": tf.Variable(0)}
 
     with pytest.raises(ValueError, match="reserved keys \\['epoch'\\]"):
@@ -141,7 +140,7 @@ def test_argument_and_state_errors(tmp_path):
 
 
 def test_models_without_extra_state_are_fine(tmp_path):
-    model = FakeModel()  # no _tfkit_checkpoint_state at all
+    model = FakeModel()  # no _checkpoint_state at all
     backup_dir = str(tmp_path / "backup")
     with pytest.raises(KeyboardInterrupt):
         simulate_fit(model, [cb.BackupAndRestore(backup_dir), Crash(at_epoch=1)], epochs=3)

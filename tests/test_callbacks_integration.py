@@ -26,7 +26,7 @@ Y = (X @ np.array([[1.0], [-2.0], [0.5]], np.float32)).astype("float32")
 def tiny_model(learning_rate: float = 0.1, seed: tuple[int, int] = (7, 11)):
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1)])
     model.compile(tfkit.optimizers.SGD(learning_rate), "mse")
-    model._tfkit_checkpoint_state()["data_seed"].assign(seed)
+    model._checkpoint_state()["data_seed"].assign(seed)
     return model
 
 

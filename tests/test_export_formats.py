@@ -161,11 +161,9 @@ def test_a_failed_export_keeps_the_previous_file_and_leaves_nothing_beside_it(tm
 
 
 def test_saved_model_checked_against_predict_on_request_before_it_replaces_the_folder(tmp_path, monkeypatch):
-    from tfkit.saving import export_formats
-
     vae = small_vae()
     folder = vae.export(str(tmp_path / "vae"), verify=True, verbose=False)    # draws, from predict's state
-    monkeypatch.setattr(export_formats, "run_saved_model", lambda path, inputs: {"output_0": np.zeros((2, 784))})
+    monkeypatch.setattr(export_check, "run_saved_model", lambda path, inputs: {"output_0": np.zeros((2, 784))})
     with pytest.raises(ValueError, match="tf_saved_model export disagrees with predict"):
         vae.export(folder, verify=True, verbose=False)
     assert tf.saved_model.load(folder).signatures["serving_default"] is not None

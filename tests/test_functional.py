@@ -187,7 +187,7 @@ def test_a_graph_thousands_of_calls_deep_builds_and_names_a_disconnected_input()
     for _ in range(1500):                 # past Python's recursion limit (1,000), which the old sort hit
         h = shared(h)
     model = tfkit.Model(x, h)
-    assert len(model._tfkit_graph.nodes) == 1500
+    assert len(model.functional_graph.nodes) == 1500
     other = tfkit.Input((4,), name="other")
     deep = other
     for i in range(1100):

@@ -279,7 +279,7 @@ def test_a_shared_layer_applied_1200_times_round_trips(tmp_path):
         h = shared(h)
     tfkit.Model(x, h).save(tmp_path / "deep.h5")
     loaded = tfkit.load_model(tmp_path / "deep.h5")
-    assert len(loaded._tfkit_graph.nodes) == 1200
+    assert len(loaded.functional_graph.nodes) == 1200
     np.testing.assert_array_equal(loaded.get_layer("shared").kernel.numpy(), shared.kernel.numpy())
 
 

@@ -17,6 +17,7 @@ from tfkit import (  # noqa: F401
     losses,
     metrics,
     mixed_precision,
+    models,  # noqa: F401,E402
     ops,
     optimizers,
     preprocessing,
@@ -25,11 +26,11 @@ from tfkit import (  # noqa: F401
     saving,
     utils,
 )
+from tfkit.base.version import VERSION
 from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401
 from tfkit.engine.layer import Layer, clear_session  # noqa: F401
-from tfkit.models.model import Model  # noqa: F401
-from tfkit import models  # noqa: F401,E402
 from tfkit.models import Functional, Sequential  # noqa: F401,E402
+from tfkit.models.model import Model  # noqa: F401
 from tfkit.saving import load_model, save_model  # noqa: F401,E402
 
-__version__ = "0.1.0"
+__version__ = VERSION

@@ -6,6 +6,9 @@
 
 from __future__ import annotations
 
+from tfkit.base.symbolic import SymbolicTensor
+from tfkit.engine.naming import clear_session as reset_names
+
 _config = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
 
 
@@ -44,13 +47,9 @@ def set_image_data_format(value: str) -> None:
 
 def clear_session() -> None:
     """Reset automatic layer names (``dense``, ``dense_1``, ... start over), as ``keras.backend.clear_session``."""
-    from tfkit.engine.layer import clear_session as reset_names
-
     reset_names()
 
 
 def is_keras_tensor(x: object) -> bool:
     """Whether ``x`` is a symbolic tensor of a functional model (from ``tfkit.Input``)."""
-    from tfkit.base.symbolic import SymbolicTensor
-
     return isinstance(x, SymbolicTensor)

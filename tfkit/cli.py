@@ -1,107 +1,57 @@
-"""The ``tfkit`` command: look inside saved files and export them for serving.
+"""The ``tfkit`` command's work: look inside saved files and export them for serving.
 
     tfkit inspect vae.h5                               # format, model class, weight paths, shapes, dtypes
-    tfkit inspect export/models/vae/1                  # a SavedModel's signatures
     tfkit export vae.h5 export/models/vae --version 1 --import examples/vae_mnist.py
     tfkit convert model.keras model.h5                 # a Keras 3 .keras or tf-keras .h5 file as a tfkit file
 
-Exit codes: 0 success, 1 the file could not be read, loaded or exported,
-2 wrong usage. Errors go to stderr as one ``tfkit: error: ...`` line.
-
-This module imports only the standard library at its top: ``main`` checks the
-command line and the input path before anything imports tfkit
-(and so TensorFlow, seconds). The ``tfkit`` console command enters through
-``tfkit_launcher`` (beside this package), which loads this file without
-importing the ``tfkit`` package first.
+The command line is parsed and checked by ``tfkit_launcher`` (beside this
+package, standard library only, so a wrong path is reported before TensorFlow
+loads); each entry of :data:`COMMANDS` then does one command's work.
+``tfkit.cli.main`` and ``python -m tfkit.cli`` are the same command.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
-import os
 import sys
-from typing import Sequence
+import warnings
+from typing import Callable, Sequence
 
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tfkit", description="Inspect tfkit files and export them for TensorFlow Serving.")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
-    inspect = commands.add_parser("inspect", help="describe an .h5 file or a SavedModel folder")
-    inspect.add_argument("file", metavar="FILE", help="a tfkit .h5 file (model or weights) or a SavedModel folder")
-    export = commands.add_parser("export", help="export an .h5 model file as a SavedModel for TensorFlow Serving")
-    export.add_argument("model", metavar="MODEL.h5", help="a model file written by model.save()")
-    export.add_argument("out_dir", metavar="OUT_DIR", help="the export folder (with --version: the model's base folder)")
-    export.add_argument("--version", type=int, default=None, metavar="N",
-                        help="write OUT_DIR/N, TensorFlow Serving's versioned layout (N >= 1)")
-    export.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
-                        help="import this module or .py file first, so the custom classes it registers "
-                             "can be loaded (this runs that module's code; repeatable)")
-    export.add_argument("--jit-compile", action="store_true", help="trace the serving function with XLA")
-    convert = commands.add_parser("convert", help="read a Keras .keras or tf-keras .h5 model and save it as a tfkit file")
-    convert.add_argument("source", metavar="MODEL.keras", help="a Keras 3 .keras archive or a tf-keras model .h5 file")
-    convert.add_argument("target", metavar="OUT.h5", help="the tfkit model file to write")
-    convert.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
-                         help="import this module or .py file first, so the custom classes it registers "
-                              "can be loaded (this runs that module's code; repeatable)")
-    return parser
-
-
-def _import(name: str) -> None:
-    if name.endswith(".py") and os.path.isfile(name):
-        module_name = os.path.splitext(os.path.basename(name))[0]
-        spec = importlib.util.spec_from_file_location(module_name, os.path.abspath(name))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-        return
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    importlib.import_module(name)
+import tfkit_launcher
+from tfkit.saving import export_saved_model, keras_files, load_model
+from tfkit.saving.inspect import describe
 
 
 def _inspect(args: argparse.Namespace) -> int:
-    from tfkit.saving.inspect import describe
-
     for line in describe(args.file):
         print(line)
     return 0
 
 
-def _export(args: argparse.Namespace) -> int:
-    if args.version is not None and args.version < 1:
-        raise _UsageError(f"--version must be a positive integer, got {args.version}")
-    for name in args.imports:
+def _import_user_modules(names: Sequence[str]) -> None:
+    for name in names:
         try:
-            _import(name)
+            tfkit_launcher.import_user_module(name)
         except Exception as error:  # the user's module failed: report it as a load error
             raise ValueError(f"could not import {name!r}: {type(error).__name__}: {error}") from None
-    import tfkit
 
+
+def _export(args: argparse.Namespace) -> int:
+    _import_user_modules(args.imports)
     try:
-        model = tfkit.load_model(args.model, compile=False)
+        model = load_model(args.model, compile=False)
     except ValueError as error:
         if "Unknown" in str(error) and not args.imports:
             raise ValueError(f"{error}\nIf the model uses custom classes, pass --import MODULE (a module or .py "
                              f"file that registers them).") from None
         raise
-    path = tfkit.saving.export_saved_model(model, args.out_dir, version=args.version, jit_compile=args.jit_compile)
+    path = export_saved_model(model, args.out_dir, version=args.version, jit_compile=args.jit_compile)
     print(f"exported {args.model} ({type(model).__name__} '{model.name}') to {path}")
     return 0
 
 
 def _convert(args: argparse.Namespace) -> int:
-    for name in args.imports:
-        try:
-            _import(name)
-        except Exception as error:  # the user's module failed: report it as a load error
-            raise ValueError(f"could not import {name!r}: {type(error).__name__}: {error}") from None
-    import warnings
-
-    from tfkit.saving import keras_files
-
+    _import_user_modules(args.imports)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")          # the report is printed below instead
         model, report = keras_files.import_keras(args.source)
@@ -113,48 +63,14 @@ def _convert(args: argparse.Namespace) -> int:
     return 0
 
 
-class _UsageError(Exception):
-    pass
-
-
-def _check_input_exists(args: argparse.Namespace) -> None:
-    """Refuse a missing input, or a folder where none fits, before any command imports tfkit and TensorFlow."""
-    path = getattr(args, {"inspect": "file", "export": "model", "convert": "source"}[args.command])
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"No such file: {path}")
-    if args.command == "inspect" and os.path.isdir(path) and not os.path.exists(os.path.join(path, "saved_model.pb")):
-        raise ValueError(f"{path} is a folder without saved_model.pb; expected a SavedModel or a tfkit .h5 file")
-    if args.command == "export" and os.path.isdir(path):
-        raise ValueError(f"{path} is a folder, not a model file written by model.save() (an .h5 file)")
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "inspect": _inspect, "export": _export, "convert": _convert,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``tfkit`` command; returns the exit code."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse exits 2 on usage errors, 0 for --help
-        return int(exit_.code or 0)
-    try:
-        _check_input_exists(args)
-        return {"inspect": _inspect, "export": _export, "convert": _convert}[args.command](args)
-    except _UsageError as error:
-        parser.print_usage(sys.stderr)
-        print(f"tfkit: error: {error}", file=sys.stderr)
-        return 2
-    except (ValueError, OSError) as error:
-        print(f"tfkit: error: {_one_line(str(error))}", file=sys.stderr)
-        return 1
-    except Exception as error:  # noqa: BLE001  a damaged file must never show the user a traceback
-        target = getattr(args, "file", None) or getattr(args, "model", "")
-        print(f"tfkit: error: could not read {target}: {type(error).__name__}: {_one_line(str(error))}",
-              file=sys.stderr)
-        return 1
-
-
-def _one_line(message: str) -> str:
-    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+    """Run the ``tfkit`` command (``main(["inspect", "vae.h5"])``); returns the exit code."""
+    return tfkit_launcher.main(argv)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ def _norms(w: tf.Tensor, axis: Any) -> tf.Tensor:
     return tf.sqrt(tf.reduce_sum(tf.square(w), axis=_axis_config(axis), keepdims=True))
 
 
+@registry.base("constraints")
 class Constraint:
     """Base class: ``constraint(w)`` returns the projected weight (here ``w`` itself)."""
 

@@ -98,6 +98,7 @@ def _plain(value: Any) -> Any:
 # ------------------------------------------------------------------- bases
 
 
+@registry.base("initializers")
 class Initializer:
     """Base class: ``init(shape, dtype=None)`` returns a tensor of that shape.
 

@@ -27,19 +27,19 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.variable_roles import StateOwner
+
 _MAX_SEED = 2**31 - 1
 
 
-class SeedGenerator(tf.Module):
+class SeedGenerator(tf.Module, StateOwner):
     """A seed that advances on every draw, kept in a variable.
 
     ``state`` is an int64 ``tf.Variable`` ``[seed, counter]``; :meth:`next`
     returns the current state as a stateless-op seed and adds one to the
     counter. The variable is saved in checkpoints, but tfkit does not list
-    it among a layer's weights (``_tfkit_is_state``).
+    it among a layer's weights (a ``StateOwner``).
     """
-
-    _tfkit_is_state = True
 
     def __init__(self, seed: int | None = None, name: str | None = None) -> None:
         super().__init__(name=name or "seed_generator")

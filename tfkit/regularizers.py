@@ -31,6 +31,7 @@ def _penalty_factor(value: Any, name: str, who: str) -> float:
     return number
 
 
+@registry.base("regularizers")
 class Regularizer:
     """Base class: ``regularizer(x)`` returns a scalar penalty for weight ``x``."""
 

@@ -41,6 +41,8 @@ _BUILTINS: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
 _GLOBAL_CUSTOM: dict[str, Any] = {}
 _CUSTOM = _GLOBAL_CUSTOM
 _NAME_OF: dict[int, str] = {}
+_BASES: dict[str, type] = {}          # kind -> the base class its family registered
+_VARIANT_OF: dict[type, type] = {}    # a class tfkit derived from a user's class -> that class
 _scope = threading.local()
 
 _SINGULAR = {
@@ -69,6 +71,44 @@ def builtin(kind: str, *aliases: str) -> Callable[[Any], Any]:
     return decorate
 
 
+def base(kind: str) -> Callable[[type], type]:
+    """Class decorator: the base class of ``kind``, registered by the family that defines it.
+
+        @registry.base("losses")
+        class Loss: ...               # kind_of(MeanSquaredError()) == "losses"
+
+    Serialization learns the kinds from here, so it imports no family.
+    """
+    if kind not in _BUILTINS:
+        raise ValueError(f"Unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+
+    def decorate(cls: type) -> type:
+        _BASES[kind] = cls
+        return cls
+
+    return decorate
+
+
+def kind_of(obj: Any) -> str | None:
+    """The kind of an object or class (``"layers"``, ``"losses"``, ...) by its registered base class, if any."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    for kind in KINDS:
+        base_class = _BASES.get(kind)
+        if base_class is not None and issubclass(cls, base_class):
+            return kind
+    return None
+
+
+def base_class(kind: str) -> type | None:
+    """The base class registered for ``kind`` (None for kinds of plain functions)."""
+    return _BASES.get(kind)
+
+
+def register_variant(variant: type, of: type) -> None:
+    """``variant`` is a class tfkit derived from the user's ``of``: it is saved and found as ``of``."""
+    _VARIANT_OF[variant] = of
+
+
 def register_serializable(package: str = "Custom", name: str | None = None) -> Callable[[Any], Any]:
     """Register a custom class or function under ``"package>name"``.
 
@@ -94,14 +134,14 @@ def register_serializable(package: str = "Custom", name: str | None = None) -> C
 
 def registered_name(obj: Any) -> str | None:
     """The ``package>name`` an object was registered under, if any."""
-    obj = _public_class(obj)
+    obj = public_class(obj)
     return _NAME_OF.get(id(obj))
 
 
-def _public_class(obj: Any) -> Any:
+def public_class(obj: Any) -> Any:
     """A user's class for tfkit's functional variant of it (``CustomModel(inputs, outputs)``)."""
     if isinstance(obj, type):
-        return obj.__dict__.get("_tfkit_functional_of", obj)
+        return _VARIANT_OF.get(obj, obj)
     return obj
 
 
@@ -137,6 +177,15 @@ def get_custom_objects() -> dict[str, Any]:
     forgets every registration, as in Keras.
     """
     return _GLOBAL_CUSTOM
+
+
+def registered_object(name: str, custom_objects: Mapping[str, Any] | None = None,
+                      module_objects: Mapping[str, Any] | None = None) -> Any:
+    """The object under ``name`` in ``custom_objects``, active scopes, the global dict or ``module_objects``; else None."""
+    for mapping in (custom_objects or {}), *reversed(_scope_stack()), get_custom_objects():
+        if name in mapping:
+            return mapping[name]
+    return (module_objects or {}).get(name)
 
 
 def _plain(name: str) -> str:
@@ -220,7 +269,7 @@ def name_for(kind: str, obj: Any) -> str:
     registered = registered_name(obj)
     if registered is not None:
         return registered
-    obj = _public_class(obj)
+    obj = public_class(obj)
     name = getattr(obj, "__name__", None)
     if name is not None and _BUILTINS[kind].get(name) is obj:
         return name
@@ -240,7 +289,7 @@ def is_builtin(kind: str, obj: Any) -> bool:
 
 def serialized_class(kind: str, cls: Any) -> dict[str, Any]:
     """``{"module", "class_name", "registered_name"}`` for a class, as Keras writes them (all plain data)."""
-    cls = _public_class(cls)
+    cls = public_class(cls)
     registered = registered_name(cls)
     if registered is not None:
         # Keras 3 writes the class's own name here and the registration in registered_name.

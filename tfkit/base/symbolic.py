@@ -123,10 +123,15 @@ def traceable(namespace: str) -> Any:
                 return apply_op(name, function, args, kwargs)
             return function(*args, **kwargs)
 
-        maybe_symbolic._tfkit_op_name = name
+        maybe_symbolic._tfkit_op_name = name   # read by op_name_of
         return maybe_symbolic
 
     return decorate
+
+
+def op_name_of(function: Any) -> str | None:
+    """The node name a :func:`traceable` function records (``"tfkit.ops.mean"``), or None for others."""
+    return getattr(function, "_tfkit_op_name", None)
 
 
 def _binary(op_name: str, reverse: bool = False) -> Any:

@@ -6,7 +6,7 @@
 
 At each epoch end (or every ``save_freq`` batches) a ``tf.train.Checkpoint``
 of the model, its optimizer, the number of finished epochs and the trainer's
-extra state (``model._tfkit_checkpoint_state()``: the data-shuffling random
+extra state (``model._checkpoint_state()``: the data-shuffling random
 generator) is written to the one checkpoint prefix ``backup_dir/ckpt`` the way
 ``save_weights`` publishes a checkpoint (``saving.checkpoint_files``): under a
 name of this process's own first, then renamed over the previous backup, so a
@@ -15,7 +15,7 @@ processes backing up to one folder never clobber each other's files (one whole
 backup wins; TensorFlow's ``CheckpointManager`` gave both the same temporary
 folder). ``on_train_begin``
 restores the latest backup and tells the trainer where to start by setting
-``model._tfkit_initial_epoch``. A ``fit`` that ends normally deletes the backup:
+``model._initial_epoch``. A ``fit`` that ends normally deletes the backup:
 the checkpoint files it wrote, and ``backup_dir`` itself only when this
 callback created it and nothing else is left in it (Keras 3 deletes the whole
 folder, whatever else it holds). The files to delete are listed in a journal
@@ -34,13 +34,13 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.files import worker_files
+from tfkit.base import registry
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.finite_weights import finite_before_saving
-from tfkit.base import registry
+from tfkit.files import worker_files
 from tfkit.files.checkpoint_files import publish_checkpoint, readable_prefix, reading, recover_publishes
-from tfkit.files.folder_lock import exclusive
 from tfkit.files.checkpoint_index import check_checkpoint
+from tfkit.files.folder_lock import exclusive
 
 _RESERVED = ("model", "optimizer", "epoch")
 _CREATED_MARKER = ".tfkit-backup-dir"
@@ -93,12 +93,12 @@ class BackupAndRestore(Callback):
             raise ValueError("BackupAndRestore has no model: the trainer must call set_model before on_train_begin.")
         if self._epoch_variable is None:
             self._epoch_variable = tf.Variable(0, dtype=tf.int64, trainable=False, name="finished_epochs")
-        state_fn = getattr(model, "_tfkit_checkpoint_state", None)
+        state_fn = getattr(model, "_checkpoint_state", None)
         extra = dict(state_fn() or {}) if callable(state_fn) else {}
         clashes = sorted(set(extra) & set(_RESERVED))
         if clashes:
             raise ValueError(
-                f"model._tfkit_checkpoint_state() returned reserved keys {clashes}; "
+                f"model._checkpoint_state() returned reserved keys {clashes}; "
                 f"BackupAndRestore already uses {', '.join(_RESERVED)}."
             )
         trackables: dict[str, Any] = {"model": model, "epoch": self._epoch_variable, **extra}
@@ -153,7 +153,7 @@ class BackupAndRestore(Callback):
                 return
             self._restore_from(path)
         self.restored_epoch = int(self._epoch_variable.numpy())
-        self.model._tfkit_initial_epoch = self.restored_epoch
+        self.model._initial_epoch = self.restored_epoch
 
     def _restore_from(self, path: str) -> None:
         try:

@@ -32,6 +32,7 @@ def is_default_hook(method: Any) -> bool:
 
 
 @registry.builtin("callbacks")
+@registry.base("callbacks")
 class Callback:
     """Base class of every callback; every hook does nothing by default.
 

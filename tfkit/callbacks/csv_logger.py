@@ -14,9 +14,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from tfkit.files import worker_files
-from tfkit.callbacks.callback import Callback
 from tfkit.base import registry
+from tfkit.callbacks.callback import Callback
+from tfkit.files import worker_files
 
 
 def _cell(value: Any) -> Any:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit.callbacks.monitor import MonitorCallback
 from tfkit.base import registry
+from tfkit.callbacks.monitor import MonitorCallback
 
 
 @registry.builtin("callbacks")

@@ -14,12 +14,13 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
+from tfkit.engine import tracking
+from tfkit.layers.embedding import Embedding
+
 CHECKPOINT_NAME = "keras_embedding.ckpt"
 
 
 def embedding_layers(model: Any) -> list[Any]:
-    from tfkit.engine import tracking
-    from tfkit.layers.embedding import Embedding
 
     return [layer for layer in tracking.flatten_layers(model) if isinstance(layer, Embedding) and layer.built]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit.callbacks.callback import Callback
 from tfkit.base import registry
+from tfkit.callbacks.callback import Callback
 
 
 @registry.builtin("callbacks")

@@ -12,9 +12,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tfkit.base import registry
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.learning_rate_access import read_learning_rate, set_learning_rate
-from tfkit.base import registry
 
 
 @registry.builtin("callbacks")

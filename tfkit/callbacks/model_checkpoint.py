@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tfkit.base import registry
 from tfkit.callbacks.finite_weights import finite_before_saving
 from tfkit.callbacks.monitor import MonitorCallback
-from tfkit.base import registry
 
 
 class SavedCheckpoint(NamedTuple):

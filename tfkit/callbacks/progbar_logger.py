@@ -15,9 +15,9 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
+from tfkit.base import registry
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.progbar import Progbar
-from tfkit.base import registry
 
 
 @registry.builtin("callbacks")

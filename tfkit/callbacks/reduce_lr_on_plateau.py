@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from tfkit.base import registry
 from tfkit.callbacks.learning_rate_access import read_learning_rate, set_learning_rate
 from tfkit.callbacks.monitor import MonitorCallback
-from tfkit.base import registry
 
 
 @registry.builtin("callbacks")

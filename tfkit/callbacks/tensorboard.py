@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfkit.files import worker_files
+from tfkit.base import registry
 from tfkit.callbacks.callback import Callback
+from tfkit.callbacks.embedding_projector import write_projector
 from tfkit.callbacks.learning_rate_access import read_learning_rate
 from tfkit.callbacks.summary_writing import write_histogram, write_images, write_scalar
-from tfkit.base import registry
+from tfkit.files import worker_files
 
 
 def _parse_profile_batch(profile_batch: Any) -> tuple[int, int]:
@@ -233,8 +234,6 @@ class TensorBoard(Callback):
         if self.histogram_freq and epoch % self.histogram_freq == 0:
             self._log_weights(epoch)
         if self.embeddings_freq and epoch % self.embeddings_freq == 0:
-            from tfkit.callbacks.embedding_projector import write_projector
-
             write_projector(self.model, self.train_dir, epoch, self.embeddings_metadata)
         for writer in self._writers.values():
             writer.flush()

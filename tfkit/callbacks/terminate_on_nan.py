@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, NamedTuple
 
+from tfkit.base import registry
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.finite_weights import first_non_finite_weight
 from tfkit.callbacks.model_checkpoint import ModelCheckpoint
-from tfkit.base import registry
 
 
 class NaNStop(NamedTuple):

@@ -24,6 +24,7 @@ from typing import Any, Iterator
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import variable_roles
 
 _NOT_FORWARDED = frozenset({"_dense_var_to_tensor", "_as_graph_element", "_should_act_as_resource_variable"})
 
@@ -107,13 +108,13 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
 
 def _castable(value: Any, variable_dtype: tf.DType) -> bool:
     return (isinstance(value, tf.Variable) and value.dtype == variable_dtype
-            and getattr(value, "_tfkit_autocast", True))
+            and variable_roles.casts_in_call(value))
 
 
 @contextlib.contextmanager
 def variables_cast_in_call(layer: Any) -> Iterator[None]:
     """Swap ``layer``'s variable attributes for :class:`AutoCastVariable` s while it computes in another dtype."""
-    policy = layer._st.policy
+    policy = layer.dtype_policy
     if not policy.is_mixed:
         yield
         return

@@ -18,10 +18,11 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.engine import masking
-from tfkit.engine.layer import Layer
 from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
+from tfkit.engine import layer as layer_module
+from tfkit.engine import masking
+from tfkit.engine.layer import Layer
 
 
 class Node:
@@ -40,14 +41,6 @@ class Node:
     @property
     def flat_outputs(self) -> list[SymbolicTensor]:
         return tf.nest.flatten(self.outputs)
-
-
-def _layer_nodes(layer: Layer) -> list[Node]:
-    nodes = getattr(layer, "_tfkit_nodes", None)
-    if nodes is None:
-        nodes = []
-        layer._tfkit_nodes = nodes
-    return nodes
 
 
 @registry.builtin("layers")
@@ -85,12 +78,12 @@ class InputLayer(Layer):
         self.built = True
         node = Node(self, (), {})
         node.outputs = SymbolicTensor(self.batch_shape, dtype or "float32", name=self.name, node=node, index=0)
-        _layer_nodes(self).append(node)
-        self._st.output_shapes = self.batch_shape
+        self._recorded_nodes.append(node)
+        self._set_output_shapes(self.batch_shape)
 
     @property
     def output(self) -> SymbolicTensor:
-        return self._tfkit_nodes[0].outputs
+        return self._recorded_nodes[0].outputs
 
     def get_config(self) -> dict[str, Any]:
         return {"name": self.name, "batch_shape": list(self.batch_shape), "dtype": self.dtype,
@@ -143,8 +136,8 @@ def record_call(layer: Layer, args: tuple, kwargs: dict) -> Any:
         symbolic_out.append(SymbolicTensor(tensor.shape, tensor.dtype, name=f"{layer.name}_{i}" if len(flat) > 1
                                            else layer.name, node=node, index=i, mask_spec=mask_spec))
     node.outputs = tf.nest.pack_sequence_as(out_structure, symbolic_out)
-    _layer_nodes(layer).append(node)
-    layer._st.output_shapes = tf.nest.map_structure(lambda t: t.shape, node.outputs)
+    layer._recorded_nodes.append(node)
+    layer._set_output_shapes(tf.nest.map_structure(lambda t: t.shape, node.outputs))
     return node.outputs
 
 
@@ -255,3 +248,6 @@ class FunctionalGraph:
             return 0
         same = [n for n in self.nodes if n.layer is node.layer]
         return same.index(node)
+
+
+layer_module.set_symbolic_call_recorder(record_call)   # Layer.__call__ on symbolic tensors records a node

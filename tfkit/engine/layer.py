@@ -13,87 +13,44 @@ Because it is a ``tf.Module``, ``tf.train.Checkpoint``, ``tf.saved_model``,
 
 from __future__ import annotations
 
-import functools
 import inspect
 import re
-import threading
+import weakref
 from typing import Any, Sequence
 
 import numpy as np
 import tensorflow as tf
 
-from tfkit.engine import autocast, autograph, call_context, config_capture, masking, tracking, variable_options
-from tfkit.base import dtype_policy
+from tfkit import constraints, initializers, regularizers
+from tfkit.base import dtype_policy, registry, variable_roles
 from tfkit.base.symbolic import is_symbolic
+from tfkit.engine import (
+    autocast,
+    autograph,
+    call_context,
+    config_capture,
+    masking,
+    serialization,
+    tracking,
+    variable_options,
+)
+from tfkit.engine.call_signature import build_parameters, call_signature, marking_built, naming_errors, shape_tuple
 from tfkit.engine.input_spec import InputSpec
+from tfkit.engine.layer_state import LayerState
+from tfkit.engine.naming import clear_session, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)
 
-_name_lock = threading.Lock()
-_name_counts: dict[str, int] = {}
-
-
-def unique_name(base: str) -> str:
-    """``base``, then ``base_1``, ``base_2``, ... for each later request."""
-    with _name_lock:
-        count = _name_counts.get(base, 0)
-        _name_counts[base] = count + 1
-    return base if count == 0 else f"{base}_{count}"
+# ``record(layer, args, kwargs)``: a call on symbolic tensors becomes a node of a functional graph.
+# ``functional_graph`` (above this module: it defines the Input layer) provides it when imported.
+_symbolic_call_recorder: Any = None
 
 
-def clear_session() -> None:
-    """Reset automatic layer names (``dense``, ``dense_1``, ... start over)."""
-    with _name_lock:
-        _name_counts.clear()
+def set_symbolic_call_recorder(record: Any) -> None:
+    """Called once by ``engine.functional_graph``: how a call on symbolic tensors is recorded."""
+    global _symbolic_call_recorder
+    _symbolic_call_recorder = record
 
 
-def to_snake_case(name: str) -> str:
-    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
-@functools.lru_cache(maxsize=None)
-def _call_signature(cls: type) -> tuple[str, bool, bool, Any, bool]:
-    """(first argument name, accepts training, accepts mask, training default, has **kwargs)."""
-    params = list(inspect.signature(cls.call).parameters.values())[1:]
-    names = {p.name: p for p in params}
-    first = params[0].name if params else "inputs"
-    var_kw = any(p.kind == p.VAR_KEYWORD for p in params)
-    training = names.get("training")
-    default = None if training is None or training.default is inspect.Parameter.empty else training.default
-    return first, training is not None, "mask" in names, default, var_kw
-
-
-@functools.lru_cache(maxsize=None)
-def _build_parameters(cls: type) -> tuple[str, ...]:
-    params = list(inspect.signature(cls.build).parameters.values())[1:]
-    return tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
-
-
-class _LayerState:
-    """tfkit's bookkeeping, kept off the attributes ``tf.Module`` tracks."""
-
-    __slots__ = (
-        "name", "policy", "trainable", "built", "weights", "losses", "regularizers",
-        "init_args", "autocast", "input_spec", "auto_spec", "build_shapes", "supports_masking",
-        "output_shapes",
-    )
-
-    def __init__(self) -> None:
-        self.name = ""
-        self.policy: Any = None
-        self.trainable = True
-        self.built = False
-        self.weights: list[tf.Variable] = []
-        self.losses: list[Any] = []
-        self.regularizers: list[tuple[tf.Variable, Any]] = []
-        self.init_args: dict[str, Any] = {}
-        self.autocast = True
-        self.input_spec: Any = None
-        self.auto_spec: Any = None
-        self.build_shapes: Any = None
-        self.supports_masking = False
-        self.output_shapes: Any = None
-
-
+@registry.base("layers")
 class Layer(tf.Module):
     """Base class of every tfkit layer and model.
 
@@ -105,13 +62,13 @@ class Layer(tf.Module):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "build" in cls.__dict__:  # calling build() directly also marks the layer built
-            cls.build = _marking_built(cls.__dict__["build"])
+            cls.build = marking_built(cls.__dict__["build"])
         if "__init__" in cls.__dict__:  # constructor errors say which layer they are about
-            cls.__init__ = _naming_errors(cls.__dict__["__init__"])
+            cls.__init__ = naming_errors(cls.__dict__["__init__"])
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Layer":
         obj = super().__new__(cls)
-        state = _LayerState()
+        state = LayerState()
         state.init_args = config_capture.capture(cls, args, kwargs)
         object.__setattr__(obj, "_st", state)
         return obj
@@ -147,9 +104,7 @@ class Layer(tf.Module):
         st.supports_masking = type(self).compute_mask is not Layer.compute_mask
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
-        self._tfkit_batch_input_shape = (None, *input_shape) if input_shape is not None else None
-        from tfkit import regularizers
-
+        st.declared_batch_shape = (None, *input_shape) if input_shape is not None else None
         self.activity_regularizer = regularizers.get(activity_regularizer)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -218,8 +173,6 @@ class Layer(tf.Module):
 
             self.w = self.add_weight(shape=(3, 4), initializer="random_normal")
         """
-        from tfkit import constraints, initializers, regularizers
-
         self._check_initialized()
         shape = tuple(int(d) for d in (shape or ()))
         dtype = tf.as_dtype(dtype or self.variable_dtype)
@@ -242,8 +195,7 @@ class Layer(tf.Module):
                 synchronization=variable_options.synchronization(synchronization),
                 **variable_options.EAGER_CREATION,
             )
-        variable._tfkit_name = name or "variable"
-        variable._tfkit_autocast = bool(autocast)   # False: call() sees it in its own dtype under mixed precision
+        variable_roles.mark_weight(variable, name or "variable", autocast)   # autocast=False: call() sees its dtype
         self._st.weights.append(variable)
         if reg is not None:
             self._st.regularizers.append((variable, reg))
@@ -378,15 +330,15 @@ class Layer(tf.Module):
         self._st.supports_masking = bool(value)
 
     def _build_from_call(self, first: Any, args: tuple, kwargs: dict) -> None:
-        shapes = tf.nest.map_structure(_shape_tuple, first)
-        params = _build_parameters(type(self))
+        shapes = tf.nest.map_structure(shape_tuple, first)
+        params = build_parameters(type(self))
         build_kwargs = {}
         if len(params) > 1:
             bound = {self._first_arg_name(): first, **dict(zip(self._call_positional_names(), args)), **kwargs}
             for param in params[1:]:
                 source = bound.get(param[: -len("_shape")]) if param.endswith("_shape") else None
                 if source is not None:
-                    build_kwargs[param] = tf.nest.map_structure(_shape_tuple, source)
+                    build_kwargs[param] = tf.nest.map_structure(shape_tuple, source)
         n_weights = len(self._st.weights)
         with tf.init_scope():
             self.build(shapes, **build_kwargs)
@@ -397,7 +349,7 @@ class Layer(tf.Module):
             self._st.auto_spec = InputSpec(ndim=len(shapes), axes={-1: shapes[-1]})
 
     def _first_arg_name(self) -> str:
-        return _call_signature(type(self))[0]
+        return call_signature(type(self))[0]
 
     def _call_positional_names(self) -> list[str]:
         params = list(inspect.signature(type(self).call).parameters.values())[2:]
@@ -436,7 +388,7 @@ class Layer(tf.Module):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._check_initialized()
-        first_name, has_training, has_mask, training_default, _ = _call_signature(type(self))
+        first_name, has_training, has_mask, training_default, _ = call_signature(type(self))
         if args:
             first, rest = args[0], args[1:]
         elif first_name in kwargs:
@@ -444,9 +396,7 @@ class Layer(tf.Module):
         else:
             raise TypeError(f"Layer '{self.name}' was called without inputs")
         if is_symbolic(first) or any(is_symbolic(a) for a in rest) or any(is_symbolic(v) for v in kwargs.values()):
-            from tfkit.engine.functional_graph import record_call
-
-            return record_call(self, (first, *rest), kwargs)
+            return _symbolic_call_recorder(self, (first, *rest), kwargs)
         first = self._convert_inputs(first)
         rest = tuple(self._convert_inputs(a) if isinstance(a, np.ndarray) else a for a in rest)
 
@@ -482,7 +432,7 @@ class Layer(tf.Module):
                 else:
                     with tf.name_scope(self._name):
                         outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
-            self._st.output_shapes = tf.nest.map_structure(_shape_tuple, outputs)
+            self._st.output_shapes = tf.nest.map_structure(shape_tuple, outputs)
             if self.activity_regularizer is not None:
                 for tensor in tf.nest.flatten(outputs):
                     self.add_loss(self.activity_regularizer(tensor) / tf.cast(tf.shape(tensor)[0], tensor.dtype))
@@ -533,15 +483,66 @@ class Layer(tf.Module):
         return node.args[0] if len(node.args) == 1 else list(node.args)
 
     def _symbolic_node(self, what: str) -> Any:
-        nodes = getattr(self, "_tfkit_nodes", None) or []
-        owner = getattr(self, "_tfkit_sequential_owner", None)
+        nodes = self._st.nodes
+        owner = self._st.graph_owner
         if not nodes and owner is not None and owner() is not None and owner()._ensure_graph():
-            nodes = getattr(self, "_tfkit_nodes", None) or []   # a Sequential built on data made its graph
+            nodes = self._st.nodes   # a Sequential built on data made its graph
         if not nodes:
             raise AttributeError(
                 f"Layer '{self.name}' has no {what}: it was never called on symbolic inputs (tfkit.Input)"
             )
         return nodes[0]
+
+    # ------------------------------ for tfkit's graphs, models and files: declared here, not public API
+
+    @property
+    def _build_shapes(self) -> Any:
+        """The input shapes the layer was built with (batch dimension included), or None."""
+        return self._st.build_shapes
+
+    def _set_build_shapes(self, shapes: Any) -> None:
+        self._st.build_shapes = shapes
+
+    @property
+    def _output_shapes(self) -> Any:
+        """The output shapes of the last call (what ``summary`` shows), or None."""
+        return self._st.output_shapes
+
+    def _set_output_shapes(self, shapes: Any) -> None:
+        self._st.output_shapes = shapes
+
+    @property
+    def _declared_batch_shape(self) -> Any:
+        """``(None, *input_shape)`` from the constructor's ``input_shape=``/``input_dim=``, or None."""
+        return self._st.declared_batch_shape
+
+    def _own_weights(self) -> list[tf.Variable]:
+        """The variables this layer created itself with ``add_weight``, in creation order."""
+        return list(self._st.weights)
+
+    @property
+    def _recorded_nodes(self) -> list[Any]:
+        """The calls of this layer on symbolic tensors (``functional_graph.Node``), oldest first."""
+        return self._st.nodes
+
+    @property
+    def _inbound_names(self) -> list[str]:
+        """The layers feeding this one in its functional model (for ``summary``)."""
+        return self._st.inbound_names
+
+    def _set_inbound_names(self, names: list[str]) -> None:
+        self._st.inbound_names = list(names)
+
+    def _set_graph_owner(self, owner: Any) -> None:
+        """The ``Sequential`` that can make this layer's graph when ``layer.output`` is asked for."""
+        self._st.graph_owner = weakref.ref(owner)
+
+    def _state_snapshot(self) -> dict[str, Any]:
+        """Everything the layer knows about itself besides weights, for :meth:`_restore_state`."""
+        return self._st.snapshot()
+
+    def _restore_state(self, snapshot: dict[str, Any]) -> None:
+        self._st.restore(snapshot)
 
     # ----------------------------------------------------------------- config
 
@@ -563,9 +564,6 @@ class Layer(tf.Module):
         initializers, regularizers, constraints, functions) come back as objects.
         """
         config = dict(config)
-        from tfkit.base import registry
-        from tfkit.engine import serialization
-
         if not registry.is_builtin("layers", cls):
             config = serialization.revive_config_values(config)
         later = {k: config.pop(k) for k in config_capture.BASE_KEYS if k in config and not config_capture.accepts(cls, k)}
@@ -585,46 +583,9 @@ class Layer(tf.Module):
         return layer
 
 
-def _naming_errors(init: Any) -> Any:
-    @functools.wraps(init)
-    def init_naming_errors(self: Layer, *args: Any, **kwargs: Any) -> None:
-        try:
-            init(self, *args, **kwargs)
-        except (ValueError, TypeError) as error:
-            if getattr(error, "_tfkit_named", False):
-                raise
-            label = f"{type(self).__name__} '{self._st.name}'" if self._st.name else type(self).__name__
-            named = type(error)(f"{label}: {error}")
-            named._tfkit_named = True
-            raise named from error
-
-    return init_naming_errors
-
-
-def _marking_built(build: Any) -> Any:
-    @functools.wraps(build)
-    def build_and_mark(self: Layer, *args: Any, **kwargs: Any) -> None:
-        build(self, *args, **kwargs)
-        self._st.built = True
-        if self._st.build_shapes is None and args:
-            self._st.build_shapes = args[0]
-
-    return build_and_mark
-
-
 def _is_weight(owner: Any, variable: tf.Variable) -> bool:
-    return not getattr(owner, "_tfkit_is_state", False)
+    return not variable_roles.is_state_owner(owner)
 
 
 def _overrides_compute_mask(layer: Layer) -> bool:
     return type(layer).compute_mask is not Layer.compute_mask
-
-
-def _shape_tuple(value: Any) -> Any:
-    shape = getattr(value, "shape", None)
-    if shape is None:
-        return value
-    shape = tf.TensorShape(shape)
-    if shape.rank is None:
-        return None
-    return tuple(shape.as_list())

@@ -13,54 +13,34 @@ beside its config. Functions become their registered name (``"relu"``,
 ``"my_pkg>scaled_tanh"``). Going back,
 names are looked up in the registry only (``custom_objects``, active
 ``custom_object_scope``s, ``register_serializable`` names, built-ins): no
-module is imported, no code is evaluated. The compile arguments of a model
-(``compile_config``) are serialized here too, for model files.
+module is imported, no code is evaluated. Which kind an object is comes from
+the base class its family registered (``registry.base``): this module imports
+no family. A model's compile arguments are serialized by
+``tfkit.training.compile_config``.
 """
 
 from __future__ import annotations
 
+import inspect
 import numbers
-import warnings
 from typing import Any, Mapping
 
+import tensorflow as tf
+
 from tfkit.base import registry
-from tfkit.saving.config_safety import check_config
+from tfkit.engine.config_capture import to_plain
+from tfkit.engine.config_safety import check_config
 
 # Searched in this order when a config does not say its kind.
 _SEARCH_ORDER = (
     "layers", "activations", "initializers", "regularizers", "constraints", "losses",
     "metrics", "optimizers", "schedules", "callbacks", "functions",
 )
-_COMPILE_KEYS = (
-    "optimizer", "loss", "metrics", "loss_weights", "weighted_metrics",
-    "run_eagerly", "steps_per_execution", "jit_compile",
-)
-
-
-def _base_classes() -> list[tuple[str, type]]:
-    from tfkit import callbacks, constraints, initializers, losses, metrics, optimizers, regularizers
-    from tfkit.engine.layer import Layer
-
-    return [
-        ("layers", Layer),
-        ("initializers", initializers.Initializer),
-        ("regularizers", regularizers.Regularizer),
-        ("constraints", constraints.Constraint),
-        ("losses", losses.Loss),
-        ("metrics", metrics.Metric),
-        ("optimizers", optimizers.Optimizer),
-        ("schedules", optimizers.LearningRateSchedule),
-        ("callbacks", callbacks.Callback),
-    ]
 
 
 def kind_of(obj: Any) -> str | None:
     """The registry kind of an object or class (``"layers"``, ``"losses"``, ...), if known."""
-    cls = obj if isinstance(obj, type) else type(obj)
-    for kind, base in _base_classes():
-        if issubclass(cls, base):
-            return kind
-    return None
+    return registry.kind_of(obj)
 
 
 def _function_name(fn: Any) -> str:
@@ -112,8 +92,6 @@ def layer_entry(layer: Any) -> dict[str, Any]:
     The config is the layer's ``get_config()`` with any objects in it (layers,
     initializers, regularizers, constraints, functions) turned into data.
     """
-    from tfkit.engine.config_capture import to_plain
-
     entry = registry.serialized_class("layers", type(layer))
     raw = layer.get_config()
     if not isinstance(raw, dict):
@@ -137,15 +115,10 @@ def serialize_config_values(value: Any) -> Any:
         return [serialize_config_values(item) for item in value]
     if isinstance(value, dict):
         return {str(key): serialize_config_values(item) for key, item in value.items()}
-    try:
-        import tensorflow as tf
-
-        if isinstance(value, tf.DType):
-            return value.name
-        if isinstance(value, tf.TensorShape):
-            return value.as_list() if value.rank is not None else None
-    except ImportError:  # pragma: no cover
-        pass
+    if isinstance(value, tf.DType):
+        return value.name
+    if isinstance(value, tf.TensorShape):
+        return value.as_list() if value.rank is not None else None
     if kind_of(value) is None and not isinstance(value, type) and callable(value) and not hasattr(value, "get_config"):
         name = _function_name(value)
         return {"module": getattr(value, "__module__", None), "class_name": "function", "config": name,
@@ -240,126 +213,66 @@ def deserialize(
         raise ValueError(f"Unknown kind {kind!r}; expected one of {', '.join(registry.KINDS)}")
     with registry.custom_object_scope(custom_objects or {}):
         if kind == "layers" and isinstance(config, dict):
-            return _deserialize_layer(config, custom_objects)
-        if kind == "optimizers" and isinstance(config, dict):
-            from tfkit import optimizers
+            return deserialize_layer(config, custom_objects)
+        obj = registry.resolve(kind, config, custom_objects)
+    base_class = registry.base_class(kind)
+    if isinstance(config, dict) and base_class is not None and not isinstance(obj, base_class):
+        raise ValueError(f"{config['class_name']!r} does not name {_A_KIND.get(kind, kind)}; it gave {obj!r}")
+    return obj
 
-            return optimizers.deserialize(config, custom_objects)
-        return registry.resolve(kind, config, custom_objects)
+
+_A_KIND = {"optimizers": "an optimizer", "schedules": "a learning-rate schedule", "losses": "a loss",
+           "metrics": "a metric", "callbacks": "a callback", "initializers": "an initializer",
+           "regularizers": "a regularizer", "constraints": "a constraint"}
 
 
-def _deserialize_layer(config: dict, custom_objects: Mapping[str, Any] | None) -> Any:
-    from tfkit.engine.layer import Layer
-    from tfkit.models.model import Model
-    from tfkit.models import model_from_config
+def deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None = None, base_class: type | None = None,
+                      what: str = "layer") -> Any:
+    """A layer (or model, with ``base_class=Model``) rebuilt from ``{"class_name", "config", ...}``.
 
+        dense = deserialize_layer({"class_name": "Dense", "config": {"units": 4}})
+
+    The class is found by name in the registry only; a config whose
+    ``get_config()`` left out the name gets the entry's ``"name"``; a model
+    written without a config says what to implement.
+    """
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"A {what} config must be a dict with 'class_name' and 'config', got {str(config)[:200]}")
+    missing = config.get("config_missing")
+    if missing is not None:   # model.save wrote the weights only: say so before asking for the class
+        raise ValueError(missing_config_message(config["class_name"], missing))
     cls = registry.lookup("layers", config["class_name"], custom_objects, config.get("registered_name"),
                           config.get("module"))
-    if isinstance(cls, type) and issubclass(cls, Model):
-        return model_from_config(config, custom_objects)
-    if not (isinstance(cls, type) and issubclass(cls, Layer)):
-        raise ValueError(f"{config['class_name']!r} is not a layer class")
-    inner = config.get("config") or {}
+    base_class = base_class or registry.base_class("layers")
+    if not (isinstance(cls, type) and issubclass(cls, base_class)):
+        raise ValueError(f"{config['class_name']!r} is not a {what} class")
+    inner = config.get("config", {})
     if not isinstance(inner, dict):
-        raise ValueError(f"The config of layer {config['class_name']!r} must be a dict, got {type(inner).__name__}")
+        raise ValueError(f"The config of {what} {config['class_name']!r} must be a dict, got {type(inner).__name__}")
     if isinstance(config.get("name"), str) and "name" not in inner:
-        inner = {**inner, "name": config["name"]}
-    return cls.from_config(inner)
-
-
-# ----------------------------------------------------------- compile config
-
-def _serialize_compile_entry(value: Any, kind: str) -> Any:
-    if value is None or isinstance(value, (str, bool, numbers.Number)):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [_serialize_compile_entry(item, kind) for item in value]
-    if isinstance(value, dict):
-        return {str(key): _serialize_compile_entry(item, kind) for key, item in value.items()}
-    return serialize(value)  # a Loss/Metric object or a registered function
-
-
-def _deserialize_compile_entry(value: Any, kind: str, custom_objects: Mapping[str, Any] | None) -> Any:
-    if isinstance(value, str) and not _is_builtin_name(kind, value):
-        try:
-            return registry.lookup("functions", value, custom_objects)   # a user's function, saved by name
-        except ValueError:
-            if kind == "losses":
-                raise
-            return value   # a metric alias compile() knows ("acc")
-    if value is None or isinstance(value, (str, bool, numbers.Number)):
-        return value
-    if isinstance(value, list):
-        return [_deserialize_compile_entry(item, kind, custom_objects) for item in value]
-    if isinstance(value, dict) and "class_name" in value:
-        return deserialize(value, custom_objects, kind=value.get("kind", kind))
-    if isinstance(value, dict):
-        return {key: _deserialize_compile_entry(item, kind, custom_objects) for key, item in value.items()}
-    raise ValueError(f"Unexpected {kind[:-1]} entry in compile_config: {value!r}")
-
-
-def _is_builtin_name(kind: str, name: str) -> bool:
-    """Whether ``compile()`` understands ``name`` by itself (``"mse"``, ``"accuracy"``)."""
-    return any(name in registry.builtin_names(table) for table in (kind, "functions", "losses", "metrics"))
-
-
-def compile_config(model: Any) -> dict[str, Any] | None:
-    """The arguments of ``model.compile`` as plain data; ``None`` when not compiled.
-
-    When a loss or metric cannot be saved (an unregistered function), this
-    warns and returns ``None``: the model is saved uncompiled.
-    """
-    trainer = getattr(model, "_tfkit_trainer", None)
-    if trainer is None or getattr(trainer, "_implicit", False):
-        return None
-    config = trainer.config
-    try:
-        out = {
-            "optimizer": serialize(trainer.optimizer) if trainer.optimizer is not None else None,
-            "loss": _serialize_compile_entry(config["loss"], "losses"),
-            "metrics": _serialize_compile_entry(config["metrics"], "metrics"),
-            "loss_weights": config["loss_weights"],
-            "weighted_metrics": _serialize_compile_entry(config["weighted_metrics"], "metrics"),
-            "run_eagerly": config["run_eagerly"],
-            "steps_per_execution": config["steps_per_execution"],
-            "jit_compile": config["jit_compile"],
-        }
-    except (ValueError, NotImplementedError) as error:
-        warnings.warn(
-            f"Model '{model.name}' is saved without its compile configuration (optimizer state "
-            f"included): {error}", stacklevel=3,
-        )
-        return None
-    return out
-
-
-def compile_arguments(config: Any, custom_objects: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Keyword arguments for ``model.compile`` rebuilt from :func:`compile_config`'s data."""
-    if not isinstance(config, dict):
-        raise ValueError(f"compile_config must be a dict, got {type(config).__name__}")
-    check_config(config, "compile_config")
-    unknown = sorted(set(config) - set(_COMPILE_KEYS))
-    if unknown:
-        raise ValueError(f"compile_config has unknown entries {unknown}; expected {list(_COMPILE_KEYS)}")
-    out: dict[str, Any] = {}
+        inner = {**inner, "name": config["name"]}   # a custom get_config() that left out the name
     with registry.custom_object_scope(custom_objects or {}):
-        optimizer = config.get("optimizer")
-        if isinstance(optimizer, dict):
-            out["optimizer"] = deserialize(optimizer, custom_objects, kind="optimizers")
-        elif optimizer is None or isinstance(optimizer, str):
-            out["optimizer"] = optimizer
-        else:
-            raise ValueError(f"compile_config.optimizer must be a name or a config dict, got {optimizer!r}")
-        out["loss"] = _deserialize_compile_entry(config.get("loss"), "losses", custom_objects)
-        out["metrics"] = _deserialize_compile_entry(config.get("metrics"), "metrics", custom_objects)
-        out["weighted_metrics"] = _deserialize_compile_entry(config.get("weighted_metrics"), "metrics", custom_objects)
-    loss_weights = config.get("loss_weights")
-    if loss_weights is not None and not isinstance(loss_weights, (list, dict, numbers.Number)):
-        raise ValueError(f"compile_config.loss_weights must be numbers, got {loss_weights!r}")
-    out["loss_weights"] = loss_weights
-    for key, allowed in (("run_eagerly", (bool,)), ("steps_per_execution", (int, str)), ("jit_compile", (bool, str))):
-        if key in config:
-            if not isinstance(config[key], allowed):
-                raise ValueError(f"compile_config.{key} has an invalid value {config[key]!r}")
-            out[key] = config[key]
-    return out
+        return _from_config(cls, inner, custom_objects)
+
+
+def _from_config(cls: type, config: dict[str, Any], custom_objects: Mapping[str, Any] | None) -> Any:
+    """``cls.from_config(config)``, passing ``custom_objects`` when its signature takes it."""
+    try:
+        takes_objects = "custom_objects" in inspect.signature(cls.from_config).parameters
+    except (TypeError, ValueError):
+        takes_objects = False
+    return cls.from_config(config, custom_objects=custom_objects) if takes_objects else cls.from_config(config)
+
+
+def missing_config_message(class_name: Any, missing: Any) -> str:
+    """What to do about a model that ``model.save`` wrote without a config (``missing`` says why)."""
+    name = str(class_name)[:100]
+    # The reason is text from the file: shown only as printable characters, and short.
+    reason = "".join(c for c in missing[:500] if c.isprintable()) if isinstance(missing, str) else "unknown"
+    return (
+        f"Model class {name!r} was saved without a config, so it cannot be rebuilt: implement get_config() in "
+        f"{name} (returning its constructor arguments; from_config() too if {name}(**config) cannot rebuild it) "
+        f"and save the model again. To use this file as it is, build the model in code "
+        f"(model = {name}(...); call it on a batch) and load the weights it holds with "
+        f"model.load_weights(path).\nWhy the config is missing: {reason}"
+    )

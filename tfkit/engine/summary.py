@@ -55,9 +55,9 @@ def rows_for(model: Any, expand_nested: bool) -> list[tuple[str, str, str, str, 
         rows.append((
             " " * (2 * depth) + label,
             type(layer).__name__,
-            _format_shape(getattr(layer._st, "output_shapes", None)),
+            _format_shape(layer._output_shapes),
             f"{layer.count_params():,}" if built else "0 (unbuilt)",
-            ", ".join(getattr(layer, "_tfkit_inbound_names", []) or []),
+            ", ".join(layer._inbound_names),
             ("Y" if layer.trainable else "N") if built and layer.weights else "-",
         ))
         if expand_nested:

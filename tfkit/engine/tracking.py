@@ -19,6 +19,8 @@ from typing import Any, Callable, Iterator
 
 import tensorflow as tf
 
+from tfkit.base import registry, variable_roles
+
 # Attributes owned by tf.Module / AutoTrackable / tfkit itself: never children.
 _SKIP_PREFIXES = ("_self_", "_tfkit_")
 _SKIP_NAMES = frozenset({"_name", "_name_scope", "_scope_name", "_st"})
@@ -84,7 +86,8 @@ def _snake_case(name: str) -> str:
 
 
 def _is_layer(obj: Any) -> bool:
-    return isinstance(obj, tf.Module) and hasattr(obj, "_st")
+    layer_class = registry.base_class("layers")     # engine.layer registers Layer; this module is below it
+    return layer_class is not None and isinstance(obj, layer_class)
 
 
 def _walk_value(key: str, value: Any, seen_containers: set[int]) -> Iterator[tuple[str, Any]]:
@@ -167,7 +170,7 @@ def variable_paths(
                 named.setdefault(id(value), key)
             else:
                 modules.append((key, value))
-        own = list(module._st.weights) if _is_layer(module) else []
+        own = module._own_weights() if _is_layer(module) else []
         own_ids = {id(v) for v in own}
         own += [v for k, v in attribute_items(module) if isinstance(v, tf.Variable) and id(v) not in own_ids]
         for variable in own:
@@ -189,7 +192,7 @@ def variable_paths(
 
 
 def _variable_name(variable: tf.Variable) -> str:
-    name = getattr(variable, "_tfkit_name", None) or variable.name
+    name = variable_roles.short_name(variable)
     return name.split("/")[-1].split(":")[0]
 
 

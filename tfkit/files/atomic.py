@@ -30,7 +30,6 @@ import contextlib
 import ctypes
 import errno
 import os
-import shutil
 from typing import Iterator
 
 from tfkit.files import temporaries

@@ -8,24 +8,24 @@
 from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401
 from tfkit.engine.input_spec import InputSpec  # noqa: F401
 from tfkit.engine.layer import Layer  # noqa: F401
+from tfkit.layers.activation_layers import *  # noqa: F401,F403
 from tfkit.layers.attention import *  # noqa: F401,F403
+from tfkit.layers.attention_dot import *  # noqa: F401,F403
 from tfkit.layers.convolution import *  # noqa: F401,F403
 from tfkit.layers.core import *  # noqa: F401,F403
 from tfkit.layers.embedding import *  # noqa: F401,F403
 from tfkit.layers.merging import *  # noqa: F401,F403
 from tfkit.layers.merging_functions import *  # noqa: F401,F403
+from tfkit.layers.noise import *  # noqa: F401,F403
 from tfkit.layers.normalization import *  # noqa: F401,F403
+from tfkit.layers.normalization_simple import *  # noqa: F401,F403
 from tfkit.layers.pooling import *  # noqa: F401,F403
+from tfkit.layers.preprocessing import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
 from tfkit.layers.recurrent import *  # noqa: F401,F403
 from tfkit.layers.regularization import *  # noqa: F401,F403
 from tfkit.layers.reshaping import *  # noqa: F401,F403
-from tfkit.layers.wrappers import *  # noqa: F401,F403
-from tfkit.layers.tf_op import *  # noqa: F401,F403
-from tfkit.layers.noise import *  # noqa: F401,F403
 from tfkit.layers.reshaping_nd import *  # noqa: F401,F403
-from tfkit.layers.attention_dot import *  # noqa: F401,F403
-from tfkit.layers.normalization_simple import *  # noqa: F401,F403
 from tfkit.layers.serialization import deserialize, serialize  # noqa: F401
-from tfkit.layers.activation_layers import *  # noqa: F401,F403
-from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
-from tfkit.layers.preprocessing import *  # noqa: F401,F403
+from tfkit.layers.tf_op import *  # noqa: F401,F403
+from tfkit.layers.wrappers import *  # noqa: F401,F403

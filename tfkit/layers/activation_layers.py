@@ -16,10 +16,10 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, regularizers
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.base import registry
 
 __all__ = ["ReLU", "LeakyReLU", "PReLU", "ELU", "Softmax"]
 

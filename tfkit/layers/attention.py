@@ -23,10 +23,10 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import constraints, initializers, random, regularizers
+from tfkit.base import registry
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import EinsumDense, base_config
-from tfkit.base import registry
 
 __all__ = ["MultiHeadAttention"]
 

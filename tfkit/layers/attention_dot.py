@@ -12,8 +12,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import random as tfkit_random
-from tfkit.engine.layer import Layer
 from tfkit.base import registry
+from tfkit.engine.layer import Layer
 
 __all__ = ["Attention", "AdditiveAttention"]
 

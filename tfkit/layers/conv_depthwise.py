@@ -15,9 +15,9 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
+from tfkit.base import registry
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
-from tfkit.base import registry
 
 __all__ = ["DepthwiseConv2D", "SeparableConv2D"]
 

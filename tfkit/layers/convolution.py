@@ -17,10 +17,10 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
+from tfkit.base import registry
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
 from tfkit.layers.conv_depthwise import DepthwiseConv2D, SeparableConv2D
-from tfkit.base import registry
 
 __all__ = [
     "Conv1D",

@@ -14,11 +14,11 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, regularizers
+from tfkit.base import registry
 from tfkit.engine import config_capture
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.einsum_dense import EinsumDense  # noqa: F401  (its own file; exported with the core layers)
-from tfkit.base import registry
 
 __all__ = ["Dense", "EinsumDense", "Activation", "Identity", "Lambda"]
 

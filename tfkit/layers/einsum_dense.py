@@ -15,9 +15,9 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, regularizers
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
-from tfkit.base import registry
 
 __all__ = ["EinsumDense", "einsum_shapes"]
 

@@ -13,10 +13,10 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.base import registry
 
 __all__ = ["Embedding", "Masking"]
 

@@ -17,9 +17,9 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.base import registry
 
 __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate", "Dot"]
 

@@ -15,11 +15,11 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.layers.regularization import in_training
-from tfkit.base import registry
 
 __all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization"]
 

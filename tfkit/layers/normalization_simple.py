@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.engine.layer import Layer
 from tfkit.base import registry
+from tfkit.engine.layer import Layer
 
 __all__ = ["UnitNormalization", "RMSNormalization"]
 

@@ -25,6 +25,10 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfkit import activations
+from tfkit.base import symbolic
+from tfkit.engine import masking
+
 OPERATORS = {
     name: getattr(operator, name)
     for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor",
@@ -48,8 +52,6 @@ _TF_REFUSED = {
 
 def _keras_mask(tensor: Any) -> Any:
     """The mask carried by ``tensor`` (what ``x._keras_mask`` reads on a symbolic tensor)."""
-    from tfkit.engine import masking
-
     return masking.get_mask(tensor)
 
 
@@ -59,7 +61,7 @@ _IDENTIFIER_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*
 
 def name_of(function: Callable) -> str:
     """The name a config stores for ``function``; ``ValueError`` if it cannot be named safely."""
-    tfkit_name = getattr(function, "_tfkit_op_name", None)
+    tfkit_name = symbolic.op_name_of(function)
     if tfkit_name is not None:
         return tfkit_name
     for name, known in OPERATORS.items():
@@ -95,8 +97,6 @@ def resolve(name: Any) -> Callable:
 def _resolve_tfkit(name: str) -> Callable:
     module_name, _, attr = name[len("tfkit."):].rpartition(".")
     if module_name == "activations":
-        from tfkit import activations
-
         module = activations
     elif module_name == "ops" or module_name.startswith("ops."):
         import importlib
@@ -106,7 +106,7 @@ def _resolve_tfkit(name: str) -> Callable:
     else:
         raise ValueError(f"Unknown tfkit operation {name!r}: only tfkit.ops.* and tfkit.activations.* are operations")
     function = getattr(module, attr, None)
-    if getattr(function, "_tfkit_op_name", None) is None:
+    if symbolic.op_name_of(function) is None:
         raise ValueError(f"Unknown tfkit operation {name!r}")
     return function
 

@@ -16,10 +16,10 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import conv_utils as cu
-from tfkit.base import registry
 
 __all__ = [
     "MaxPooling1D",

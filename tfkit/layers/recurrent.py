@@ -26,16 +26,24 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import rnn_loop
 from tfkit.layers.core import base_config
 from tfkit.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, _RecurrentCell
 from tfkit.layers.rnn_structure import (
-    RNNStates, as_state_list, flat_shapes, is_shape, is_size, map_shapes, map_sizes, size_dims, zeros_for,
+    RNNStates,
+    as_state_list,
+    flat_shapes,
+    is_shape,
+    is_size,
+    map_shapes,
+    map_sizes,
+    size_dims,
+    zeros_for,
 )
 from tfkit.layers.stacked_cells import StackedRNNCells, call_cell
-from tfkit.base import registry
 
 __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 

@@ -18,10 +18,10 @@ import tensorflow as tf
 
 from tfkit import random as tfkit_random
 from tfkit import regularizers
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config, check_input_spec
-from tfkit.base import registry
 
 __all__ = ["Dropout", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise", "ActivityRegularization"]
 

@@ -16,10 +16,10 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config, check_input_spec
-from tfkit.base import registry
 
 __all__ = ["Flatten", "Reshape", "Permute", "RepeatVector", "UpSampling2D", "ZeroPadding2D", "Cropping2D"]
 

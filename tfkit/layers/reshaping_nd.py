@@ -11,11 +11,11 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import check_input_spec
 from tfkit.layers.reshaping import _data_format, _is_int
-from tfkit.base import registry
 
 __all__ = ["UpSampling1D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding3D", "Cropping1D", "Cropping3D"]
 

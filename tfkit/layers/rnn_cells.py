@@ -20,17 +20,16 @@ gates), drawn only when ``training`` is true.
 from __future__ import annotations
 
 import contextlib
-
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, random, regularizers
+from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.base import registry
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell"]
 

@@ -19,6 +19,8 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.variable_roles import StateOwner
+
 __all__: list[str] = []
 
 
@@ -107,14 +109,12 @@ def as_state_list(states: Any) -> list[Any]:
     return [states]
 
 
-class RNNStates(tf.Module):
+class RNNStates(tf.Module, StateOwner):
     """The carried-over states of a stateful RNN: variables that are state, not weights.
 
     ``values`` holds one variable per state tensor, flat; ``structure`` is
     the nest they stand for (per-cell lists for a stack of cells).
     """
-
-    _tfkit_is_state = True
 
     def __init__(self, initial_values: Any, name: str = "rnn_states") -> None:
         super().__init__(name=name)

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tfkit.engine import serialization
+from tfkit.engine.serialization import layer_entry
+
 __all__ = ["serialize", "deserialize"]
 
 
 def serialize(layer: Any) -> dict[str, Any]:
     """A layer (or model) as ``{"module", "class_name", "config", "registered_name"}``."""
-    from tfkit.engine.serialization import layer_entry
-
     return layer_entry(layer)
 
 
 def deserialize(config: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None) -> Any:
     """The layer :func:`serialize` described; classes by name only, never by importing a module."""
-    from tfkit.engine import serialization
-
     return serialization.deserialize(dict(config), custom_objects=custom_objects, kind="layers")

@@ -19,11 +19,11 @@ from typing import Any, Callable, Iterator
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.layers.rnn_cells import _RecurrentCell
 from tfkit.layers.rnn_structure import as_state_list, flat_shapes, is_size, zeros_for
-from tfkit.base import registry
 
 __all__ = ["StackedRNNCells"]
 

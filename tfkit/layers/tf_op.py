@@ -17,10 +17,9 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit.base import symbolic
+from tfkit.base import registry, symbolic
 from tfkit.engine.layer import Layer, unique_name
 from tfkit.layers import op_arguments, op_names
-from tfkit.base import registry
 
 __all__ = ["TFOpLambda"]
 

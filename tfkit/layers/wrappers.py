@@ -12,9 +12,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.base import registry
 
 __all__ = ["Bidirectional", "TimeDistributed"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tfkit.base import registry
 from tfkit.losses.builtins import (
     BinaryCrossentropy,
     BinaryFocalCrossentropy,
@@ -55,7 +56,6 @@ from tfkit.losses.reduction import (
     scale_loss_for_distribution,
     unscale_loss_for_distribution,
 )
-from tfkit.base import registry
 
 # Short names Keras accepts for the functions.
 mse = MSE = mean_squared_error

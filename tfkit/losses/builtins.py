@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tfkit.base import registry
 from tfkit.losses import functions as F
 from tfkit.losses.loss import BuiltinLoss
-from tfkit.base import registry
 
 _DEFAULT = "sum_over_batch_size"
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine import masking
 from tfkit.losses.reduction import EPSILON, squeeze_or_expand_to_same_rank
-from tfkit.base import registry
 
 __all__ = [
     "mean_squared_error", "mean_absolute_error", "mean_absolute_percentage_error",

@@ -15,9 +15,9 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine import masking
 from tfkit.losses.reduction import reduce_weighted_values, squeeze_or_expand_to_same_rank, standardize_reduction
-from tfkit.base import registry
 
 _LOSS_METHODS = ("__call__", "call")
 _SCOPE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-]*$")
@@ -62,6 +62,7 @@ def scope_name(name: str, fallback: str) -> str:
 
 
 @registry.builtin("losses")
+@registry.base("losses")
 class Loss:
     """Base class: subclasses implement ``call(y_true, y_pred) -> per-sample losses``.
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tfkit import losses as _losses
+from tfkit.base import registry
 from tfkit.metrics.accuracy import (
     Accuracy,
     BinaryAccuracy,
@@ -52,7 +53,6 @@ from tfkit.metrics.regression import (
     SparseCategoricalCrossentropy,
     SquaredHinge,
 )
-from tfkit.base import registry
 
 ACCURACY_NAMES = ("accuracy", "acc")
 
@@ -188,9 +188,21 @@ __all__ = [
 
 # Keras 3's keras.metrics also exposes the per-sample loss functions under their names.
 from tfkit.losses.functions import (  # noqa: E402,F401
-    binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_hinge, hinge, huber,
-    kl_divergence, log_cosh, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
-    mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge,
+    binary_crossentropy,
+    binary_focal_crossentropy,
+    categorical_crossentropy,
+    categorical_hinge,
+    hinge,
+    huber,
+    kl_divergence,
+    log_cosh,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    mean_squared_logarithmic_error,
+    poisson,
+    sparse_categorical_crossentropy,
+    squared_hinge,
 )
 
 __all__ += [

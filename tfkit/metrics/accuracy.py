@@ -14,9 +14,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.losses.reduction import squeeze_or_expand_to_same_rank
 from tfkit.metrics.reduction import BuiltinMeanMetric
-from tfkit.base import registry
 
 
 def _float_pred(y_pred: Any) -> tf.Tensor:

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.losses.reduction import EPSILON
 from tfkit.metrics.base import Metric, plain_data
 from tfkit.metrics.confusion_matrix import is_evenly_distributed, update_confusion_matrix_variables
-from tfkit.base import registry
 
 CURVES = ("ROC", "PR")
 SUMMATION_METHODS = ("interpolation", "minoring", "majoring")

@@ -22,10 +22,10 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import registry
+from tfkit.base.variable_roles import StateOwner
 from tfkit.engine import variable_options
 from tfkit.losses.loss import dtype_name, skip_autograph, to_snake_case
-from tfkit.base import registry
-
 
 _METRIC_METHODS = ("__call__", "update_state", "result", "reset_state", "add_variable", "_build")
 
@@ -64,7 +64,8 @@ def _initial_value_fn(initializer: Any, shape: tuple[int, ...], dtype: tf.DType)
 
 
 @registry.builtin("metrics")
-class Metric(tf.Module):
+@registry.base("metrics")
+class Metric(tf.Module, StateOwner):
     """Base class for stateful metrics.
 
     Subclasses create state with :meth:`add_variable` in ``__init__`` and
@@ -73,7 +74,6 @@ class Metric(tf.Module):
 
     # A metric held by a layer or model (keras-io's loss trackers) keeps state, not weights: its
     # variables stay out of ``weights`` and ``count_params()`` as in Keras, and files keep them as state.
-    _tfkit_is_state = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

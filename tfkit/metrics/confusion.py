@@ -15,6 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.metrics.base import Metric, plain_data
 from tfkit.metrics.confusion_matrix import (
     NEG_INF,
@@ -22,7 +23,6 @@ from tfkit.metrics.confusion_matrix import (
     parse_thresholds,
     update_confusion_matrix_variables,
 )
-from tfkit.base import registry
 
 _LONG_NAMES = {"tp": "true_positives", "fp": "false_positives", "tn": "true_negatives", "fn": "false_negatives"}
 

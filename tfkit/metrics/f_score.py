@@ -16,9 +16,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.losses.reduction import EPSILON
 from tfkit.metrics.base import Metric
-from tfkit.base import registry
 
 AVERAGES = (None, "micro", "macro", "weighted")
 

@@ -15,10 +15,10 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine import masking
 from tfkit.losses.reduction import apply_mask, squeeze_or_expand_to_same_rank
 from tfkit.metrics.base import Metric
-from tfkit.base import registry
 
 
 def reduce_to_samplewise_values(

@@ -14,10 +14,10 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.losses import functions as F
 from tfkit.losses.reduction import squeeze_or_expand_to_same_rank
 from tfkit.metrics.reduction import BuiltinMeanMetric, Mean
-from tfkit.base import registry
 
 
 @registry.builtin("metrics", "mean_squared_error", "mse", "MSE")

@@ -5,14 +5,31 @@
     same = tfkit.models.model_from_json(model.to_json())
 """
 
-from tfkit.models.graph_models import (  # noqa: F401
-    Functional,
-    Sequential,
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tfkit.models.file_functions import files
+from tfkit.models.functional import Functional
+from tfkit.models.model import Model
+from tfkit.models.model_config import (
     clone_model,
-    load_model,
     model_from_config,
     model_from_json,
-    save_model,
     serialize_model,
 )
-from tfkit.models.model import Model  # noqa: F401
+from tfkit.models.sequential import Sequential
+
+__all__ = ["Model", "Sequential", "Functional", "clone_model", "model_from_config", "model_from_json",
+           "serialize_model", "load_model", "save_model"]
+
+
+def load_model(filepath: Any, custom_objects: Mapping[str, Any] | None = None, compile: bool = True,
+               safe_mode: bool = True) -> Model:
+    """``tfkit.saving.load_model`` under its Keras name ``keras.models.load_model``."""
+    return files().load_model(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
+
+
+def save_model(model: Model, filepath: Any, overwrite: bool = True, include_optimizer: bool = True) -> None:
+    """``tfkit.saving.save_model`` under its Keras name ``keras.models.save_model``."""
+    files().save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer)

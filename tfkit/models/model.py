@@ -12,14 +12,26 @@ This class is the user-facing front: the loops live in ``trainer.py`` and
 from __future__ import annotations
 
 import functools
+import inspect
+import json
 from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit.engine import tracking
+from tfkit.base import registry
+from tfkit.base.symbolic import is_symbolic
+from tfkit.engine import call_context, tracking
+from tfkit.engine.layer import Layer
+from tfkit.engine.serialization import layer_entry
+from tfkit.engine.summary import print_summary
+from tfkit.metrics import Metric
+from tfkit.models.file_functions import files
+from tfkit.models.input_signature import specs_from_build_shapes
+from tfkit.training import compile_config as compile_config_module
+from tfkit.training.compile_utils import display_name
 from tfkit.training.data import unpack_x_y_sample_weight
 from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
-from tfkit.engine.layer import Layer
+from tfkit.training.trainer import Trainer
 
 
 class Model(Layer):
@@ -30,10 +42,12 @@ class Model(Layer):
         history = model.fit(x, y, epochs=3)
     """
 
+    # The class ``Model(inputs, outputs)`` makes: ``models.functional`` sets it when it is imported.
+    _functional_class: type | None = None
+
     def __new__(cls, *args: Any, **kwargs: Any) -> "Model":
         if _functional_arguments(args, kwargs):
-            from tfkit.models import Functional
-
+            Functional = Model._functional_class
             if cls is Model:
                 return Functional.__new__(Functional, *args, **kwargs)  # Python then runs Functional.__init__
             if not issubclass(cls, Functional):
@@ -44,18 +58,20 @@ class Model(Layer):
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        from tfkit.models import Functional
-
+        Functional = Model._functional_class
         if not isinstance(self, Functional) and _functional_arguments(args, kwargs):
             # a subclass whose __init__ builds a graph and calls super().__init__(inputs=..., outputs=...)
             self.__class__ = _functional_variant(type(self), Functional)
             Functional.__init__(self, *args, **kwargs)
             return
         super().__init__(*args, **kwargs)
-        self._tfkit_trainer = None
+        self._compiled: Trainer | None = None   # what compile() made (None until then)
         self._tfkit_stop_training = False
         self._tfkit_history = None
         self._tfkit_symbolic_cache: dict[str, Any] = {}
+        # The epoch the next fit starts at when a callback resumed training (Keras 3's attribute):
+        # BackupAndRestore sets it in on_train_begin; fit reads it once and clears it.
+        self._initial_epoch: int | None = None
 
     # --------------------------------------------------------------- layers
 
@@ -79,12 +95,10 @@ class Model(Layer):
         super()._build_from_call(first, args, kwargs)
         if not tf.executing_eagerly():
             # Built inside a compiled step (fit's first chunk): that step's batch size is not the model's.
-            self._st.build_shapes = _free_batch(self._st.build_shapes)
+            self._set_build_shapes(_free_batch(self._build_shapes))
 
     def build(self, input_shape: Any) -> None:
         """Create the weights by tracing a call on inputs of ``input_shape`` (batch may be None)."""
-        from tfkit.engine import call_context
-
         frame = call_context.current()
         if frame is not None and frame.layer is self:
             return  # called from our own first __call__: sub-layers build themselves
@@ -110,30 +124,28 @@ class Model(Layer):
         self._clear_losses()
         if not self.built:
             self.built = True
-        if self._st.build_shapes is None:
-            self._st.build_shapes = tf.nest.map_structure(lambda s: tuple(s.shape.as_list()), specs)
+        if self._build_shapes is None:
+            self._set_build_shapes(tf.nest.map_structure(lambda s: tuple(s.shape.as_list()), specs))
         cache[key] = outputs
         return outputs
 
     def _graph_output_specs(self, specs: Any) -> Any:
-        """Output specs read off a functional or Sequential graph built on matching inputs; else None."""
-        from tfkit.models import Functional, Sequential
+        """Output specs read off a recorded graph for ``specs``, without a trace; None here (no graph)."""
+        return None
 
-        if isinstance(self, Functional) and type(self).call is Functional.call:
-            symbols_in, symbols_out = self._tfkit_graph.flat_inputs, self._tfkit_graph.outputs
-        elif isinstance(self, Sequential) and type(self).call is Sequential.call \
-                and getattr(self, "_tfkit_input", None) is not None and self._tfkit_symbolic_out is not None:
-            symbols_in, symbols_out = [self._tfkit_input], self._tfkit_symbolic_out
-        else:
-            return None
-        flat = tf.nest.flatten(specs)
-        if len(flat) != len(symbols_in) or not all(
-                tf.TensorShape(symbol.shape)[1:].is_compatible_with(spec.shape[1:]) and spec.shape[1:].is_fully_defined()
-                for symbol, spec in zip(symbols_in, flat)):
-            return None
-        return tf.nest.map_structure(
-            lambda t: tf.TensorSpec(tf.TensorShape([None]).concatenate(tf.TensorShape(t.shape)[1:]), t.dtype),
-            symbols_out)
+    def _reset_symbolic_cache(self) -> None:
+        """Forget traced output specs (the layers changed)."""
+        self._tfkit_symbolic_cache.clear()
+
+    def default_input_signature(self) -> Any:
+        """Named ``tf.TensorSpec``s of the inputs the model was built on (batch dimension None), for exports."""
+        shapes = self._build_shapes
+        if shapes is None or not self.built:
+            raise ValueError(
+                f"Model '{self.name}' has not been called yet, so its inputs are unknown. Call it on a batch "
+                f"of data first, or pass input_signature=[tf.TensorSpec((None, ...), tf.float32)]."
+            )
+        return specs_from_build_shapes(shapes, self.variable_dtype)   # inputs arrive float32; layers cast them
 
     def output_names_for_compile(self) -> list[str]:
         names = getattr(self, "output_names", None)
@@ -158,30 +170,28 @@ class Model(Layer):
         ``auto_scale_loss`` (Keras 3's): wrap the optimizer in a ``LossScaleOptimizer``
         when the model's dtype policy is ``mixed_float16``.
         """
-        from tfkit.training.trainer import Trainer
-
-        self._tfkit_trainer = Trainer(
+        self._compiled = Trainer(
             self, optimizer, loss, metrics, loss_weights, weighted_metrics,
             run_eagerly, steps_per_execution, jit_compile, auto_scale_loss,
         )
 
     @property
     def compiled(self) -> bool:
-        return self._tfkit_trainer is not None
+        return self._compiled is not None
 
     def _trainer(self) -> Any:
-        if self._tfkit_trainer is None:
+        if self._compiled is None:
             raise RuntimeError(f"Model '{self.name}' must be compiled first: call model.compile(optimizer, loss)")
-        return self._tfkit_trainer
+        return self._compiled
 
     @property
     def optimizer(self) -> Any:
-        return self._tfkit_trainer.optimizer if self._tfkit_trainer is not None else None
+        return self._compiled.optimizer if self._compiled is not None else None
 
     @property
     def distribute_strategy(self) -> tf.distribute.Strategy:
         """The ``tf.distribute`` strategy the model was compiled (or its variables created) under."""
-        trainer = getattr(self, "_tfkit_trainer", None)
+        trainer = self._compiled
         if trainer is not None and trainer.strategy is not None:
             return trainer.strategy
         for weight in self.weights:
@@ -193,7 +203,7 @@ class Model(Layer):
 
     @property
     def loss(self) -> Any:
-        return self._tfkit_trainer.config["loss"] if self._tfkit_trainer is not None else None
+        return self._compiled.config["loss"] if self._compiled is not None else None
 
     @property
     def stop_training(self) -> bool:
@@ -213,11 +223,11 @@ class Model(Layer):
 
     @property
     def jit_compile(self) -> bool:
-        return bool(self._tfkit_trainer and self._tfkit_trainer.jit_compile)
+        return bool(self._compiled and self._compiled.jit_compile)
 
     @property
     def train_function(self) -> Callable | None:
-        trainer = self._tfkit_trainer
+        trainer = self._compiled
         if trainer is None or trainer._loops is None:
             return None
         fns = [fn for key, fn in trainer._loops._cache.items() if "train" in key]
@@ -233,9 +243,7 @@ class Model(Layer):
         updated in its ``call``) is reported by ``fit`` and ``evaluate`` and reset
         with the others.
         """
-        from tfkit.metrics import Metric
-
-        out = list(self._tfkit_trainer.metrics()) if self._tfkit_trainer is not None else []
+        out = list(self._compiled.metrics()) if self._compiled is not None else []
         for layer in tracking.flatten_layers(self):
             if isinstance(layer, Metric):
                 continue
@@ -249,14 +257,14 @@ class Model(Layer):
         names = []
         for metric in self.metrics:
             if hasattr(metric, "metrics"):
-                names.extend(getattr(m, "_tfkit_display_name", m.name) for m in metric.metrics)
+                names.extend(display_name(m) for m in metric.metrics)
             else:
                 names.append(metric.name)
         return names
 
     def reset_metrics(self) -> None:
-        if self._tfkit_trainer is not None:
-            self._tfkit_trainer.reset_metrics()
+        if self._compiled is not None:
+            self._compiled.reset_metrics()
             return
         for metric in self.metrics:
             metric.reset_state()
@@ -270,7 +278,7 @@ class Model(Layer):
                 logs.update(result)
             else:
                 logs[metric.name] = result
-        trainer = self._tfkit_trainer
+        trainer = self._compiled
         if trainer is not None:
             for tracker in trainer.compile_loss.trackers:
                 logs[tracker.name] = tracker.result()
@@ -318,6 +326,11 @@ class Model(Layer):
         batch = tf.shape(tf.nest.flatten(x)[0])[0]
         self._trainer().loss_tracker.update_state(unscaled, sample_weight=tf.cast(batch, unscaled.dtype))
 
+    def _defines_own_step(self, mode: str) -> bool:
+        """Whether this model's class overrides ``<mode>_step`` (``"train"``, ``"test"``, ``"predict"``)."""
+        name = f"{mode}_step"
+        return getattr(type(self), name) is not getattr(Model, name)
+
     def train_step(self, data: Any) -> dict[str, Any]:
         """One optimization step on a batch; override to customize ``fit``."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
@@ -364,13 +377,11 @@ class Model(Layer):
     def predict(self, x: Any, batch_size: int | None = None, **kwargs: Any) -> Any:
         """Outputs as numpy arrays, computed in batches."""
         check_loop_arguments("predict", self, x, batch_size=batch_size, **kwargs)
-        if self._tfkit_trainer is None:
-            from tfkit.training.trainer import Trainer
-
-            self._tfkit_trainer = Trainer(self, optimizer=None)
-            self._tfkit_trainer._implicit = True
+        if self._compiled is None:
+            self._compiled = Trainer(self, optimizer=None)
+            self._compiled.implicit = True
         try:
-            return self._tfkit_trainer.predict(x, batch_size=batch_size, **kwargs)
+            return self._compiled.predict(x, batch_size=batch_size, **kwargs)
         except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError) as error:
             raise explain_step_error("predict", error, self) from error
 
@@ -408,10 +419,8 @@ class Model(Layer):
         return children
 
     def _default_save_signature(self) -> Any:
-        from tfkit.saving.export import default_input_signature
-
         try:
-            specs = default_input_signature(self)
+            specs = self.default_input_signature()
         except ValueError:
             return None
         specs = list(specs) if isinstance(specs, (list, tuple)) else [specs]
@@ -425,8 +434,6 @@ class Model(Layer):
                 print_fn: Callable[[str], Any] | None = None, expand_nested: bool = False,
                 show_trainable: bool = False, layer_range: Any = None) -> None:
         """Print the layer table and parameter counts (Keras 3's arguments, in its order)."""
-        from tfkit.engine.summary import print_summary
-
         print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn,
                       show_trainable=show_trainable, positions=positions, layer_range=layer_range)
 
@@ -434,8 +441,7 @@ class Model(Layer):
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "Model":
         """Rebuild a model; functional configs (layers + input/output layers) give a functional model."""
         if "layers" in config and "input_layers" in config and "output_layers" in config:
-            from tfkit.models import Functional
-
+            Functional = Model._functional_class
             if cls is Model or issubclass(cls, Functional):
                 return Functional.from_config.__func__(Functional if cls is Model else cls, config,
                                                        custom_objects=custom_objects)
@@ -444,31 +450,21 @@ class Model(Layer):
 
     def to_json(self, **kwargs: Any) -> str:
         """The architecture as JSON (no weights); ``tfkit.models.model_from_json`` reads it back."""
-        import json
-
-        from tfkit.models import serialize_model
-
-        return json.dumps(serialize_model(self), **kwargs)
+        return json.dumps(layer_entry(self), **kwargs)
 
     # --------------------------------------------------------------- saving
 
     def save(self, filepath: Any, overwrite: bool = True, include_optimizer: bool = True) -> None:
         """Save config, weights, compile config and optimizer state to an .h5 file (atomically)."""
-        from tfkit import saving
-
-        saving.save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+        files().save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
 
     def save_weights(self, filepath: Any, overwrite: bool = True) -> None:
         """Weights by path to ``*.h5``; any other path is a ``tf.train.Checkpoint`` prefix."""
-        from tfkit import saving
-
-        saving.save_weights(self, filepath, overwrite=overwrite)
+        files().save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
         """Load weights by path (all or nothing unless ``skip_mismatch``); builds an unbuilt model from the file."""
-        from tfkit import saving
-
-        saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+        files().load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
     def export(self, filepath: Any, format: str = "tf_saved_model", verbose: bool = True,
                input_signature: Any = None, **kwargs: Any) -> str:
@@ -477,40 +473,34 @@ class Model(Layer):
         ONNX and TFLite files are checked against ``predict`` before they are
         kept; see ``tfkit.saving.export_model`` for each format's options.
         """
-        from tfkit import saving
-
-        return saving.export_model(self, filepath, format=format, verbose=verbose,
+        return files().export_model(self, filepath, format=format, verbose=verbose,
                                    input_signature=input_signature, **kwargs)
 
     def get_compile_config(self) -> dict[str, Any] | None:
         """The ``compile`` arguments as plain data (None when not compiled)."""
-        from tfkit.engine import serialization
-
-        return serialization.compile_config(self)
+        return compile_config_module.compile_config(self._compiled, self.name)
 
     def compile_from_config(self, config: dict[str, Any]) -> None:
         """``compile`` with the arguments from :meth:`get_compile_config`."""
-        from tfkit.engine import serialization
+        self.compile(**compile_config_module.compile_arguments(config))
 
-        self.compile(**serialization.compile_arguments(config))
+    def _checkpoint_state(self) -> dict[str, Any]:
+        """Variables beyond the weights that an exact resume needs (the data-shuffling seed), by name.
 
-    def _tfkit_checkpoint_state(self) -> dict[str, Any]:
-        trainer = self._tfkit_trainer
+        ``BackupAndRestore`` checkpoints them and model files store them under ``/training``.
+        """
+        trainer = self._compiled
         return trainer.checkpoint_state() if trainer is not None else {}
 
 
 @functools.lru_cache(maxsize=None)
 def _accepts_training(function: Any) -> bool:
-    import inspect
-
     parameters = inspect.signature(function).parameters
     return "training" in parameters or any(p.kind == p.VAR_KEYWORD for p in parameters.values())
 
 
 def _functional_arguments(args: tuple, kwargs: dict) -> bool:
     """Whether a constructor call looks like ``Model(inputs, outputs)``."""
-    from tfkit.base.symbolic import is_symbolic
-
     if "inputs" in kwargs and "outputs" in kwargs:
         return True
     if len(args) >= 2 and is_symbolic(args[0]) and is_symbolic(args[1]):
@@ -526,8 +516,8 @@ def _functional_variant(cls: type, functional: type) -> type:
     variant = _FUNCTIONAL_VARIANTS.get(cls)
     if variant is None:
         variant = type(cls.__name__, (cls, functional), {"__module__": cls.__module__,
-                                                         "__qualname__": cls.__qualname__,
-                                                         "_tfkit_functional_of": cls})
+                                                         "__qualname__": cls.__qualname__})
+        registry.register_variant(variant, of=cls)     # saved, and found on loading, as the user's class
         _FUNCTIONAL_VARIANTS[cls] = variant
     return variant
 

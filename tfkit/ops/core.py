@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 import tensorflow as tf
 
-from tfkit.ops._convert import export, float_of, tensor
 from tfkit.base.symbolic import SymbolicTensor
+from tfkit.ops._convert import export, float_of, tensor
 
 
 def cast(x: Any, dtype: Any) -> tf.Tensor:

@@ -11,8 +11,8 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.optimizers.base import Optimizer
 from tfkit.base import registry
+from tfkit.optimizers.base import Optimizer
 
 
 def _step(optimizer: Optimizer, dtype: tf.DType, ahead: int = 1) -> tf.Tensor:

@@ -26,9 +26,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine import variable_options
 from tfkit.optimizers import schedules as schedules_module
-from tfkit.base import registry
 
 
 def _variable_key(variable: Any) -> int:
@@ -74,6 +74,7 @@ class _Bookkeeping:
         self.per_step: dict[Any, Any] | None = None
 
 
+@registry.base("optimizers")
 class Optimizer(tf.Module):
     """Base class: subclasses implement ``build`` and ``update_step``.
 

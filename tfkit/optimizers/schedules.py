@@ -19,6 +19,7 @@ import tensorflow as tf
 from tfkit.base import registry
 
 
+@registry.base("schedules")
 class LearningRateSchedule:
     """Base class: implement ``__call__(step)`` and ``get_config()``.
 

@@ -4,25 +4,31 @@
     tfkit.saving.export_saved_model(model, "export/models/vae", version=1)
     tfkit.saving.register_serializable(package="my_pkg")(MyLayer)
 
-Module map: ``registry`` (names to classes), ``serialization`` (objects to
-configs and back), ``config_safety`` (configs are data, never code),
-``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
+Module map: ``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
 ``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
-rebuilding), ``atomic`` (write-then-rename), ``export`` (SavedModel for
+rebuilding), ``export`` (SavedModel for
 TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
 ``export_fold`` / ``export_check`` / ``export_blame`` (ONNX and TFLite files
 checked against ``predict``), ``inspect`` (what ``tfkit inspect`` prints).
 
-The functions below import their modules on first use: ``registry`` is
-imported by tfkit's building blocks while tfkit itself is still loading.
+This package sits at the top of tfkit: it imports the model classes it
+rebuilds, and hands ``save_model``, ``load_model``, ``save_weights``,
+``load_weights`` and ``export_model`` down to ``tfkit.models.file_functions``
+for ``Model``'s methods.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, Mapping
 
-from tfkit.saving.errors import loader as _loader
+from tfkit.base import registry
 from tfkit.base.registry import custom_object_scope, get_custom_objects, register_serializable
+from tfkit.engine import serialization
+from tfkit.files import worker_files
+from tfkit.models import file_functions
+from tfkit.saving import checkpoint, export, export_formats, h5, keras_files
+from tfkit.saving.errors import loader as _loader
 
 # Keras's names for the same things.
 register_keras_serializable = register_serializable
@@ -39,9 +45,6 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     In a multi-worker cluster every worker calls it and only the chief's file
     stays (see ``tfkit.files.worker_files``).
     """
-    from tfkit.files import worker_files
-    from tfkit.saving import h5
-
     with worker_files.writing(filepath, _strategy(model)) as path:
         h5.save_model(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
 
@@ -58,9 +61,6 @@ def load_model(
     ``safe_mode`` is decided here only; no file can change it, and tfkit has
     no code deserializer, so code in a file is refused whatever its value.
     """
-    import os
-
-    from tfkit.saving import h5, keras_files
 
     if not isinstance(safe_mode, bool):
         raise ValueError(f"safe_mode must be True or False, got {safe_mode!r}")
@@ -74,9 +74,6 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:
 
     In a multi-worker cluster every worker calls it and only the chief's files stay.
     """
-    from tfkit.files import worker_files
-    from tfkit.saving import checkpoint, h5
-
     with worker_files.writing(filepath, _strategy(model)) as path:
         if h5.is_h5_path(filepath):
             h5.save_weights_h5(model, path, overwrite=overwrite)
@@ -91,9 +88,6 @@ def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None
 
 @_loader
 def _load_weights(filepath: Any, model: Any, skip_mismatch: bool) -> None:
-    import os
-
-    from tfkit.saving import checkpoint, h5
 
     filepath = os.fspath(filepath)
     if h5.is_h5_path(filepath) or os.path.isfile(filepath) and not checkpoint.is_checkpoint_prefix(filepath):
@@ -114,10 +108,6 @@ def export_saved_model(
 
     In a multi-worker cluster every worker calls it and only the chief's export stays.
     """
-    import os
-
-    from tfkit.files import worker_files
-    from tfkit.saving import export
 
     with worker_files.writing(filepath, _strategy(model)) as path:
         written = export.export_saved_model(model, path, signatures=signatures, input_signature=input_signature,
@@ -143,10 +133,6 @@ def export_model(
     True) and ``overwrite`` (see ``tfkit.saving.export_formats``). In a
     multi-worker cluster every worker calls it and only the chief's file stays.
     """
-    import os
-
-    from tfkit.files import worker_files
-    from tfkit.saving import export_formats
 
     format = export_formats.check_format(format)
     # In a multi-worker cluster predict sees each worker's share of a batch, so the check is off there.
@@ -165,16 +151,12 @@ def export_model(
 
 def serialize(obj: Any) -> Any:
     """Plain data for a tfkit object or registered function."""
-    from tfkit.engine import serialization
-
     return serialization.serialize(obj)
 
 
 def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True,
                 kind: str | None = None) -> Any:
     """Rebuild an object from :func:`serialize`'s data (registered names only, never code)."""
-    from tfkit.engine import serialization
-
     return serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode, kind=kind)
 
 
@@ -194,8 +176,6 @@ def deserialize_keras_object(config: Any, custom_objects: Mapping[str, Any] | No
 
 def get_registered_name(obj: Any) -> str:
     """``"package>Name"`` for a registered object, else its own name (as Keras answers)."""
-    from tfkit.base import registry
-
     registered = registry.registered_name(obj)
     return registered if registered is not None else getattr(obj, "__name__", type(obj).__name__)
 
@@ -203,11 +183,10 @@ def get_registered_name(obj: Any) -> str:
 def get_registered_object(name: str, custom_objects: Mapping[str, Any] | None = None,
                           module_objects: Mapping[str, Any] | None = None) -> Any:
     """The object registered (or in custom objects, or in ``module_objects``) under ``name``, else None."""
-    from tfkit.base import registry
+    return registry.registered_object(name, custom_objects, module_objects)
 
-    for mapping in (custom_objects or {}), *reversed(registry._scope_stack()), registry.get_custom_objects():
-        if name in mapping:
-            return mapping[name]
-    if name in registry._CUSTOM:
-        return registry._CUSTOM[name]
-    return (module_objects or {}).get(name)
+
+file_functions.provide(file_functions.FileFunctions(
+    save_model=save_model, load_model=load_model, save_weights=save_weights, load_weights=load_weights,
+    export_model=export_model,
+))

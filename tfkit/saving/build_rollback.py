@@ -16,10 +16,11 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
+from tfkit.engine.layer import Layer
+from tfkit.models.model import Model
+
 
 def _layers(model: Any) -> list[Any]:
-    from tfkit.engine.layer import Layer
-
     return [model] + [m for m in model.submodules if isinstance(m, Layer)]
 
 
@@ -28,22 +29,18 @@ def rollback_build_on_error(model: Any) -> Iterator[None]:
     """Restore the build state of every layer that was unbuilt when an exception leaves the block."""
     saved = []
     for layer in _layers(model):
-        st = layer._st
-        if not st.built:
+        if not layer.built:
             attributes = {key: _copy(value) for key, value in vars(layer).items()}
-            state = {slot: _copy(getattr(st, slot)) for slot in type(st).__slots__ if hasattr(st, slot)}
-            saved.append((layer, attributes, state))
+            saved.append((layer, attributes, layer._state_snapshot()))
     try:
         yield
     except BaseException:
         for layer, attributes, state in saved:
             vars(layer).clear()           # the weights a build assigned (self.kernel = ...) go with it
             vars(layer).update(attributes)
-            for slot, value in state.items():   # built, weights, build shapes, input specs
-                setattr(layer._st, slot, value)
-            cache = getattr(layer, "_tfkit_symbolic_cache", None)
-            if cache is not None:
-                cache.clear()
+            layer._restore_state(state)       # built, weights, build shapes, input specs
+            if isinstance(layer, Model):
+                layer._reset_symbolic_cache()
         raise
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import warnings
 from typing import Any, Iterator, Sequence
 
@@ -27,103 +26,16 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.files import atomic
+from tfkit.random import SeedGenerator, default_seed_generator
+from tfkit.saving import export_check
+from tfkit.saving.export_signature import output_names, user_signature
 
 WARMUP_FILE = os.path.join("assets.extra", "tf_serving_warmup_requests")
 
 
-def _clean_name(name: str, fallback: str) -> str:
-    name = re.sub(r"[^A-Za-z0-9_.\-/]", "_", str(name))
-    if not name or not re.match(r"[A-Za-z0-9.]", name[0]):
-        name = f"{fallback}_{name}" if name else fallback
-    return name
-
-
-def _unique(names: list[str]) -> list[str]:
-    out, seen = [], set()
-    for name in names:
-        candidate, i = name, 1
-        while candidate in seen:
-            candidate, i = f"{name}_{i}", i + 1
-        seen.add(candidate)
-        out.append(candidate)
-    return out
-
-
-def _named_specs(structure: Any, names: Any) -> Any:
-    flat = tf.nest.flatten(structure)
-    flat_names = _unique([_clean_name(n, "inputs") for n in tf.nest.flatten(names)])
-    specs = [tf.TensorSpec((None, *tuple(s.shape)[1:]) if len(tuple(s.shape)) else (), s.dtype, name=n)
-             for s, n in zip(flat, flat_names)]
-    return tf.nest.pack_sequence_as(structure, specs)
-
-
 def default_input_signature(model: Any) -> Any:
     """The model's input structure as named ``tf.TensorSpec``s (batch dimension None)."""
-    from tfkit.models import Functional, Sequential
-
-    if isinstance(model, Functional):
-        inputs = model._tfkit_graph.inputs
-        if isinstance(inputs, dict):
-            names: Any = {key: key for key in inputs}
-        else:
-            names = tf.nest.map_structure(lambda t: t.node.layer.name, inputs)
-        specs = tf.nest.map_structure(lambda t: tf.TensorSpec(tuple(t.shape), t.dtype), inputs)
-        return _named_specs(specs, names)
-    if isinstance(model, Sequential) and model.inputs:
-        symbol = model.inputs[0]
-        return _named_specs(tf.TensorSpec(tuple(symbol.shape), symbol.dtype), symbol.node.layer.name)
-    shapes = model._st.build_shapes
-    if shapes is None or not model.built:
-        raise ValueError(
-            f"Model '{model.name}' has not been called yet, so its inputs are unknown. Call it on a batch "
-            f"of data first, or pass input_signature=[tf.TensorSpec((None, ...), tf.float32)]."
-        )
-    is_leaf = lambda s: isinstance(s, tf.TensorShape) or isinstance(s, (tuple, list)) and all(  # noqa: E731
-        d is None or isinstance(d, int) for d in s)
-    leaves = _map_shapes(lambda s: tf.TensorSpec(tuple(s), model.variable_dtype), shapes, is_leaf)  # inputs arrive float32; layers cast them
-    flat = tf.nest.flatten(leaves)
-    if len(flat) == 1:
-        names = "inputs"
-    elif isinstance(leaves, dict):
-        names = {key: key for key in leaves}
-    else:
-        names = tf.nest.pack_sequence_as(leaves, [f"inputs_{i}" for i in range(len(flat))])
-    return _named_specs(leaves, names)
-
-
-def _map_shapes(fn: Any, value: Any, is_leaf: Any) -> Any:
-    if is_leaf(value):
-        return fn(value)
-    if isinstance(value, dict):
-        return {k: _map_shapes(fn, v, is_leaf) for k, v in value.items()}
-    return type(value)(_map_shapes(fn, v, is_leaf) for v in value)
-
-
-def _user_signature(input_signature: Any) -> Any:
-    if isinstance(input_signature, (list, tuple)) and len(input_signature) == 1:
-        input_signature = input_signature[0]
-    flat = tf.nest.flatten(input_signature)
-    if not flat or not all(isinstance(s, tf.TensorSpec) for s in flat):
-        raise ValueError(f"input_signature must hold tf.TensorSpec objects, got {input_signature!r}")
-    if isinstance(input_signature, dict):
-        names: Any = {key: spec.name or key for key, spec in input_signature.items()}
-    elif len(flat) == 1:
-        names = flat[0].name or "inputs"
-    else:
-        names = tf.nest.pack_sequence_as(input_signature, [s.name or f"inputs_{i}" for i, s in enumerate(flat)])
-    specs = tf.nest.map_structure(lambda s, n: tf.TensorSpec(s.shape, s.dtype, name=_clean_name(n, "inputs")),
-                                  input_signature, names)
-    return specs
-
-
-def _output_names(model: Any, outputs: Any) -> list[str]:
-    flat = tf.nest.flatten(outputs)
-    if isinstance(outputs, dict):
-        names = [str(k) for k in sorted(outputs)]  # tf.nest flattens dicts in sorted key order
-    else:
-        declared = list(getattr(model, "output_names", None) or []) if getattr(model, "outputs", None) else []
-        names = declared if len(declared) == len(flat) else [f"output_{i}" for i in range(len(flat))]
-    return _unique([_clean_name(n, "output") for n in names])
+    return model.default_input_signature()
 
 
 class _Serving(tf.Module):
@@ -133,8 +45,6 @@ class _Serving(tf.Module):
 @contextlib.contextmanager
 def _frozen_generators(model: Any) -> Iterator[None]:
     """While tracing, every SeedGenerator reads its state without advancing it."""
-    from tfkit.random import SeedGenerator, default_seed_generator
-
     generators = [m for m in model.submodules if isinstance(m, SeedGenerator)] + [default_seed_generator()]
     for generator in generators:
         object.__setattr__(generator, "next", generator.state.read_value)
@@ -156,7 +66,7 @@ def _resources(model: Any) -> list[Any]:
     return found
 
 
-def _build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state: bool) -> tuple[_Serving, Any]:
+def build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state: bool) -> tuple[_Serving, Any]:
     flat_specs = tf.nest.flatten(specs)
     names: dict[str, list[str]] = {}
 
@@ -164,7 +74,7 @@ def _build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state
         inputs = tf.nest.pack_sequence_as(specs, list(flat_inputs))
         outputs = model(inputs, training=False)
         if "out" not in names:
-            names["out"] = _output_names(model, outputs)
+            names["out"] = output_names(model, outputs)
         return dict(zip(names["out"], tf.nest.flatten(outputs)))
 
     function = tf.function(serve, input_signature=flat_specs, jit_compile=bool(jit_compile), autograph=False)
@@ -221,8 +131,8 @@ def export_saved_model(
             raise ValueError(f"version must be a positive int (TensorFlow Serving's version folder), got {version!r}")
         filepath = os.path.join(filepath, str(int(version)))
     _check_replaceable(filepath)
-    specs = _user_signature(input_signature) if input_signature is not None else default_input_signature(model)
-    module, concrete = _build_module(model, specs, jit_compile, freeze_random_state)
+    specs = user_signature(input_signature) if input_signature is not None else default_input_signature(model)
+    module, concrete = build_module(model, specs, jit_compile, freeze_random_state)
     saved_signatures: dict[str, Any] = {"serving_default": concrete}
     for name, function in (signatures or {}).items():
         if isinstance(function, tf.types.experimental.GenericFunction):
@@ -235,9 +145,7 @@ def export_saved_model(
             write_warmup_requests(tmp, specs, warmup_inputs, model_name=os.path.basename(os.path.dirname(filepath)),
                                   other_signatures=[name for name in saved_signatures if name != "serving_default"])
         if verify:
-            from tfkit.saving import export_formats
-
-            export_formats.verify_file(model, tmp, "tf_saved_model", specs)
+            export_check.verify_file(model, tmp, "tf_saved_model", specs)
     return filepath
 
 

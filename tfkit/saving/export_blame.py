@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from tfkit.engine.layer import Layer
+
 RANDOM_PREFIXES = ("StatelessRandom", "RandomStandardNormal", "RandomUniform", "StatelessTruncated",
                    "StatelessMultinomial", "StatelessParameterized", "TruncatedNormal")
 
@@ -21,8 +23,6 @@ def _nodes(graph_def: Any) -> Iterable[Any]:
 
 
 def _layer_names(model: Any) -> set[str]:
-    from tfkit.engine.layer import Layer
-
     return {m.name for m in [model, *model.submodules] if isinstance(m, Layer)}
 
 

@@ -3,6 +3,7 @@
     batch = sample_batch(specs, batch_size=2)                # numpy arrays in the signature's structure
     expected = reference_outputs(model, batch)               # {output name: array}, generator states untouched
     compare("onnx", expected, {"dense_1": onnx_answer})      # ValueError naming the format on a mismatch
+    verify_file(model, "m.onnx", "onnx", specs)              # all three on a written file
 
 Random layers whose inference call still draws (the guide VAE's Sampling)
 are compared from the same generator state: ``predict`` runs, then every
@@ -16,6 +17,10 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+
+from tfkit.random import SeedGenerator, default_seed_generator
+from tfkit.saving import export_blame, export_onnx, export_tflite
+from tfkit.saving.export_signature import output_names
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -41,15 +46,11 @@ def sample_batch(specs: Any, batch_size: int = 2, seed: int = 0) -> Any:
 
 
 def _generators(model: Any) -> list[Any]:
-    from tfkit.random import SeedGenerator, default_seed_generator
-
     return [m for m in model.submodules if isinstance(m, SeedGenerator)] + [default_seed_generator()]
 
 
 def reference_outputs(model: Any, batch: Any) -> dict[str, np.ndarray]:
     """``model.predict(batch)`` by export output name, with every SeedGenerator's state restored after."""
-    from tfkit.saving.export import _output_names
-
     generators = _generators(model)
     states = [g.state.numpy() for g in generators]
     try:
@@ -59,7 +60,7 @@ def reference_outputs(model: Any, batch: Any) -> dict[str, np.ndarray]:
         for generator, state in zip(generators, states):
             generator.state.assign(state)
     flat = [np.asarray(o) for o in tf.nest.flatten(outputs)]
-    return dict(zip(_output_names(model, outputs), flat))
+    return dict(zip(output_names(model, outputs), flat))
 
 
 def feed(specs: Any, batch: Any) -> dict[str, np.ndarray]:
@@ -90,3 +91,28 @@ def compare(format: str, expected: dict[str, np.ndarray], got: dict[str, Any]) -
                              f"was not kept.")
         worst = max(worst, diff)
     return worst
+
+
+def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int = 2) -> float:
+    """Run the written file on a seeded batch and compare it with ``predict``; the largest difference."""
+    batch = export_check.sample_batch(specs, batch_size)
+    expected = export_check.reference_outputs(model, batch)
+    run = {"onnx": export_onnx.run, "tflite": export_tflite.run, "tf_saved_model": run_saved_model}[format]
+    try:
+        got = run(path, export_check.feed(specs, batch))
+    except Exception as error:
+        if "Flex delegate" in str(error):
+            raise ValueError(f"format={format!r}: the file uses TF Select ops (select_tf_ops=True), and this "
+                             f"TensorFlow's tf.lite.Interpreter has no Flex delegate to run them, so it cannot be "
+                             f"checked here; pass verify=False to keep it unchecked, or a fixed batch size in "
+                             f"input_signature if the ops are random draws. The exported file was not kept.") from None
+        raise ValueError(f"format={format!r}: the written file does not run{export_blame.failing_layer(error, model)} "
+                         f"({type(error).__name__}: {str(error)[-800:]}); the exported file was not kept.") from error
+    return export_check.compare(format, expected, got)
+
+
+
+def run_saved_model(path: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Load the SavedModel folder at ``path`` and call ``serving_default`` with ``inputs`` by name."""
+    serve = tf.saved_model.load(path).signatures["serving_default"]
+    return {name: value.numpy() for name, value in serve(**{k: tf.constant(v) for k, v in inputs.items()}).items()}

@@ -21,7 +21,8 @@ import os
 from typing import Any
 
 from tfkit.files import atomic
-from tfkit.saving import export, export_blame, export_check
+from tfkit.saving import export, export_check, export_onnx, export_tflite
+from tfkit.saving.export_signature import user_signature
 
 FORMATS = ("tf_saved_model", "onnx", "tflite")
 _ALIASES = {"litert": "tflite", "saved_model": "tf_saved_model"}
@@ -51,47 +52,16 @@ def export_file(model: Any, filepath: str, format: str, input_signature: Any = N
     if unknown:
         raise TypeError(f"export(format={format!r}) got unexpected keyword argument(s) {sorted(unknown)}; "
                         f"it takes {sorted(_OPTIONS[format])}")
-    from tfkit.saving import export_onnx, export_tflite
-
     backend = export_onnx if format == "onnx" else export_tflite
     filepath = os.fspath(filepath)
     atomic.check_target(filepath, overwrite)   # before any work: refuse a folder or overwrite=False early
-    specs = (export._user_signature(input_signature) if input_signature is not None
-             else export.default_input_signature(model))
-    module, concrete = export._build_module(model, specs, jit_compile=False, freeze_random_state=True)
+    specs = (user_signature(input_signature) if input_signature is not None
+             else model.default_input_signature())
+    module, concrete = export.build_module(model, specs, jit_compile=False, freeze_random_state=True)
     content = backend.convert(model, module, concrete, specs, **options)
     with atomic.atomic_file(filepath, overwrite) as tmp:
         with open(tmp, "wb") as handle:
             handle.write(content)
         if verify:
-            verify_file(model, tmp, format, specs)
+            export_check.verify_file(model, tmp, format, specs)
     return filepath
-
-
-def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int = 2) -> float:
-    """Run the written file on a seeded batch and compare it with ``predict``; the largest difference."""
-    from tfkit.saving import export_onnx, export_tflite
-
-    batch = export_check.sample_batch(specs, batch_size)
-    expected = export_check.reference_outputs(model, batch)
-    run = {"onnx": export_onnx.run, "tflite": export_tflite.run, "tf_saved_model": run_saved_model}[format]
-    try:
-        got = run(path, export_check.feed(specs, batch))
-    except Exception as error:
-        if "Flex delegate" in str(error):
-            raise ValueError(f"format={format!r}: the file uses TF Select ops (select_tf_ops=True), and this "
-                             f"TensorFlow's tf.lite.Interpreter has no Flex delegate to run them, so it cannot be "
-                             f"checked here; pass verify=False to keep it unchecked, or a fixed batch size in "
-                             f"input_signature if the ops are random draws. The exported file was not kept.") from None
-        raise ValueError(f"format={format!r}: the written file does not run{export_blame.failing_layer(error, model)} "
-                         f"({type(error).__name__}: {str(error)[-800:]}); the exported file was not kept.") from error
-    return export_check.compare(format, expected, got)
-
-
-
-def run_saved_model(path: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """Load the SavedModel folder at ``path`` and call ``serving_default`` with ``inputs`` by name."""
-    import tensorflow as tf
-
-    serve = tf.saved_model.load(path).signatures["serving_default"]
-    return {name: value.numpy() for name, value in serve(**{k: tf.constant(v) for k, v in inputs.items()}).items()}

@@ -20,24 +20,18 @@ from typing import Any, Mapping
 
 import h5py
 import numpy as np
-import tensorflow as tf
 
-from tfkit.files import atomic
-from tfkit.saving import h5_format, h5_writer, keras_files, weights_io
 from tfkit.base import registry
-from tfkit.engine import serialization
-from tfkit.saving.config_safety import check_config, loads_json
+from tfkit.engine.config_safety import check_config, loads_json
+from tfkit.files import atomic
+from tfkit.models import serialize_model
+from tfkit.saving import h5_format, h5_writer, keras_files, weights_io
 from tfkit.saving.build_rollback import rollback_build_on_error
-from tfkit.saving.guard import variable_budget
+from tfkit.saving.rebuild import REBUILD_ERRORS, budget, rebuild_model
 
 # ".keras": Keras code saves to "model.keras"; tfkit writes its own HDF5 format under that name
 # (Keras's zip archives are refused by the HDF5 signature check, with a hint).
 H5_SUFFIXES = (".h5", ".hdf5", ".keras")
-MAX_CONFIG_OBJECTS = 10_000   # objects plus layer calls; rebuilding costs a few ms each
-_SLACK_ELEMENTS = 2**20
-_SLACK_VARIABLES = 1_000
-_REBUILD_ERRORS = (TypeError, KeyError, IndexError, AttributeError, NotImplementedError, RecursionError,
-                   OverflowError, ArithmeticError, RuntimeError, tf.errors.OpError)
 
 
 def is_h5_path(filepath: Any) -> bool:
@@ -51,22 +45,6 @@ def _dumps(value: Any, what: str) -> str:
         raise ValueError(f"The {what} is not plain JSON data and cannot be saved: {error}") from None
 
 
-def _count_objects(config: Any) -> int:
-    """Objects to create plus layer calls to make: what rebuilding the model costs."""
-    count, stack = 0, [config]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            count += "class_name" in value
-            nodes = value.get("inbound_nodes")
-            if isinstance(nodes, list):
-                count += len(nodes)
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return count
-
-
 # ------------------------------------------------------------------ saving
 
 def _write_training_state(f: h5py.File, model: Any) -> None:
@@ -78,7 +56,7 @@ def _write_training_state(f: h5py.File, model: Any) -> None:
         for index, variable in enumerate(optimizer.variables):
             dataset = h5_format.write_array(group, str(index), h5_format.to_storage(variable), variable.dtype.name)
             dataset.attrs["name"] = variable.name.split(":")[0]
-    extra = model._tfkit_checkpoint_state()
+    extra = model._checkpoint_state()
     if extra:
         h5_format.write_variables(f.create_group("training"), extra)
 
@@ -89,7 +67,6 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     The file is written beside the target and renamed over it, so a save
     that is killed midway leaves the previous file intact.
     """
-    from tfkit.models import serialize_model
 
     filepath = os.fspath(filepath)
     if not is_h5_path(filepath):
@@ -100,7 +77,7 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     config = serialize_model(model, allow_missing=True)   # a config that cannot be captured: warned, weights kept
     check_config(config, "model_config")  # never write a file that loading would refuse
     build = weights_io.build_config(model)
-    compiled = serialization.compile_config(model)
+    compiled = model.get_compile_config()
     groups = weights_io.variable_groups(model)
     header = {
         "model_class": config["class_name"],
@@ -154,11 +131,6 @@ def _tables(f: h5py.File) -> dict[str, dict[str, h5py.Dataset]]:
     return {group: h5_format.dataset_table(f, group) for group in weights_io.GROUPS}
 
 
-def _budget(tables: dict[str, dict[str, h5py.Dataset]], source: str) -> Any:
-    largest, total, count = weights_io.file_budget(tables)
-    return variable_budget(max(largest, 1024), total + _SLACK_ELEMENTS, count + _SLACK_VARIABLES, source)
-
-
 def _ensure_built(model: Any, f: h5py.File, tables: dict, source: str) -> None:
     if model.built and model.weights:
         return
@@ -172,9 +144,9 @@ def _ensure_built(model: Any, f: h5py.File, tables: dict, source: str) -> None:
         )
     _check_build_config(build, source)
     try:
-        with _budget(tables, source):
+        with budget(tables, source):
             weights_io.build_from_config(model, build)
-    except _REBUILD_ERRORS as error:
+    except REBUILD_ERRORS as error:
         raise ValueError(f"Could not build model '{model.name}' from the input shapes in {source}: "
                          f"{type(error).__name__}: {error}") from error
 
@@ -184,26 +156,6 @@ def _check_build_config(build: Any, source: str) -> None:
         weights_io.check_build_config(build)
     except ValueError as error:
         raise ValueError(f"{source}: {error}") from None
-
-
-def _rebuild(config: Any, custom_objects: Mapping[str, Any] | None, source: str) -> Any:
-    from tfkit.models.model import Model
-    from tfkit.models import model_from_config
-
-    if not isinstance(config, dict) or "class_name" not in config:
-        raise ValueError(f"{source}: model_config must be {{'class_name': ..., 'config': ...}}")
-    count = _count_objects(config)
-    if count > MAX_CONFIG_OBJECTS:
-        raise ValueError(f"{source}: model_config describes {count} objects; the limit is {MAX_CONFIG_OBJECTS}")
-    try:
-        model = model_from_config(config, custom_objects)
-    except ValueError as error:
-        raise ValueError(f"{source}: {error}") from error
-    except _REBUILD_ERRORS as error:
-        raise ValueError(f"{source}: could not rebuild the model from model_config: {type(error).__name__}: {error}") from error
-    if not isinstance(model, Model):
-        raise ValueError(f"{source}: model_config describes a {type(model).__name__}, not a model")
-    return model
 
 
 def _restore_optimizer(model: Any, f: h5py.File, source: str) -> None:
@@ -238,7 +190,7 @@ def _restore_optimizer(model: Any, f: h5py.File, source: str) -> None:
 
 def _restore_training_state(model: Any, f: h5py.File, source: str) -> None:
     table = h5_format.dataset_table(f, "training")
-    state = model._tfkit_checkpoint_state()
+    state = model._checkpoint_state()
     pairs = []
     for name, dataset in table.items():
         variable = state.get(name)
@@ -281,12 +233,12 @@ def load_model(
         compiled = _read_json(f, "compile_config", required=False)
         tables = _tables(f)
         with registry.custom_object_scope(custom_objects or {}):
-            with _budget(tables, source):
-                model = _rebuild(config, custom_objects, source)
+            with budget(tables, source):
+                model = rebuild_model(config, custom_objects, source)
                 if build is not None and not (model.built and model.weights):
                     try:
                         weights_io.build_from_config(model, build)
-                    except _REBUILD_ERRORS as error:
+                    except REBUILD_ERRORS as error:
                         raise ValueError(f"{source}: could not build the model from build_config: "
                                          f"{type(error).__name__}: {error}") from error
             structural = h5_format.read_attr(f, "format_version", "int") >= 2
@@ -294,7 +246,7 @@ def load_model(
             weights_io.assign(pairs)
             if compile and compiled is not None:
                 try:
-                    model.compile(**serialization.compile_arguments(compiled, custom_objects))
+                    model.compile_from_config(compiled)    # names resolve in the custom-object scope above
                 except (ValueError, TypeError, KeyError) as error:
                     raise ValueError(f"{source}: could not compile the model from compile_config: {error}") from error
                 _restore_optimizer(model, f, source)

@@ -40,6 +40,7 @@ import h5py
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.version import VERSION
 from tfkit.saving.h5_snapshot import CHECKSUM_ATTR, MAX_TEXT_BYTES, Snapshot, SnapshotDataset, read_snapshot
 
 FORMAT = "tfkit"
@@ -88,12 +89,10 @@ def crc32(array: np.ndarray) -> int:
 
 
 def write_header(f: h5py.File, kind: str, attrs: dict[str, Any]) -> None:
-    from tfkit import __version__
-
     f.attrs["format"] = FORMAT
     f.attrs["format_version"] = np.int64(FORMAT_VERSION)
     f.attrs["kind"] = kind
-    f.attrs["tfkit_version"] = __version__
+    f.attrs["tfkit_version"] = VERSION
     for key, value in attrs.items():
         if value is not None:
             f.attrs[key] = value

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from tfkit.saving import h5_format
+from tfkit.engine.config_safety import loads_json
 from tfkit.files.checkpoint_index import check_checkpoint
+from tfkit.saving import h5_format
 from tfkit.saving.errors import loader
-from tfkit.saving.config_safety import loads_json
 
 MAX_PROTO_BYTES = 2**31 - 1      # protobuf's limit: a larger saved_model.pb cannot be valid
 
@@ -141,8 +141,8 @@ def _regular_file_size(path: str) -> int:
 
 
 def describe_saved_model(path: str) -> list[str]:
-    from tensorflow.core.protobuf import saved_model_pb2
     import tensorflow as tf
+    from tensorflow.core.protobuf import saved_model_pb2
 
     proto = saved_model_pb2.SavedModel()
     graph = os.path.join(path, "saved_model.pb")

@@ -157,7 +157,7 @@ def _encode_shapes(value: Any) -> Any:
 
 def build_config(model: Any) -> dict[str, Any] | None:
     """``{"input_shape": ...}`` from the model's first call, or None if it was never built."""
-    shapes = model._st.build_shapes
+    shapes = model._build_shapes
     if shapes is None or not model.built:
         return None
     return {"input_shape": _encode_shapes(shapes)}
@@ -187,7 +187,7 @@ def check_build_config(config: Any) -> Any:
 def build_from_config(model: Any, config: Any) -> None:
     """Create every weight of an unbuilt model by tracing a call on the stored input shapes."""
     shapes = check_build_config(config)
-    if getattr(model, "_tfkit_graph", None) is not None or getattr(model, "inputs", None):
+    if getattr(model, "inputs", None):
         return  # its graph (Inputs, with their dtypes) already made every weight
     specs = tf.nest.map_structure(
         lambda s: tf.TensorSpec([None, *s.as_list()[1:]] if s.rank else s, model.variable_dtype), shapes

@@ -19,8 +19,6 @@ go through ``tf.convert_to_tensor``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import tensorflow as tf
 

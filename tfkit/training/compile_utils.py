@@ -20,6 +20,11 @@ from tfkit import metrics as metrics_module
 from tfkit.engine import masking
 
 
+def display_name(metric: Any) -> str:
+    """The name ``fit`` logs a compiled metric under (``"output_1_accuracy"``, ``"weighted_mae"``), else its own."""
+    return getattr(metric, "_tfkit_display_name", metric.name)
+
+
 def _flat_outputs(value: Any, output_names: Sequence[str], allow_missing: bool = False) -> list[Any]:
     """Outputs (or targets) as a list in ``output_names`` order; ``allow_missing``: None for absent names."""
     if isinstance(value, dict):
@@ -136,7 +141,7 @@ class CompileMetrics:
                     if prefix:
                         metric._tfkit_display_name = f"{self.output_names[i]}_{metric.name}"
                     if target is self.weighted_per_output:
-                        metric._tfkit_display_name = "weighted_" + getattr(metric, "_tfkit_display_name", metric.name)
+                        metric._tfkit_display_name = "weighted_" + display_name(metric)
                     target[i].append(metric)
         self.built = True
 
@@ -181,7 +186,7 @@ class CompileMetrics:
                 metric.update_state(t, p, sample_weight=weights[i])
 
     def result(self) -> dict[str, Any]:
-        return {getattr(m, "_tfkit_display_name", m.name): m.result() for m in self.metrics}
+        return {display_name(m): m.result() for m in self.metrics}
 
     def reset_state(self) -> None:
         for metric in self.metrics:

@@ -21,7 +21,13 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.training.array_to_tensor import to_tensor
-from tfkit.training.python_batches import BatchGuard, generator_dataset, py_dataset_dataset
+from tfkit.training.python_batches import (
+    BatchGuard,
+    generator_dataset,
+    py_dataset_dataset,
+)
+from tfkit.utils.dataset_creator import DatasetCreator
+from tfkit.utils.py_dataset import PyDataset
 
 
 class ArrayData:
@@ -109,8 +115,6 @@ def adapt(
     ``y``/``sample_weight`` given alongside a dataset or generator. ``argument``
     names ``x`` in messages ("validation_data" when it is the validation data).
     """
-    from tfkit.utils.py_dataset import PyDataset
-
     if isinstance(x, PyDataset):
         if y is not None or sample_weight is not None:
             raise ValueError("When x is a PyDataset, its batches hold (x, y) or (x, y, sample_weight): "
@@ -210,8 +214,6 @@ def _unpack_tuple(data: tuple) -> tuple:
 
 
 def _is_dataset_creator(x: Any) -> bool:
-    from tfkit.utils.dataset_creator import DatasetCreator
-
     return isinstance(x, DatasetCreator)
 
 

@@ -52,8 +52,7 @@ class StepLoops:
 
     def _overridden(self, mode: str) -> bool:
         """Whether the model's class (not tfkit's ``Model``) defines ``<mode>_step``."""
-        method = getattr(type(self.model), f"{mode}_step")
-        return getattr(method, "__module__", None) != "tfkit.models.model"
+        return self.model._defines_own_step(mode)
 
     def _run(self, step: Callable, batch: Any) -> Any:
         if self.strategy is None:

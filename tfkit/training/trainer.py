@@ -4,16 +4,15 @@
     history = trainer.fit(x, x, epochs=2, batch_size=64)
 
 Each epoch is cut into chunks of several steps; each chunk is one call of a
-compiled ``tf.function`` (see ``steps.py``). With ``steps_per_execution="auto"``
-the chunk length adapts so that a chunk takes about a tenth of a second: the
-progress bar still moves smoothly, and the per-call overhead vanishes. A
-callback that overrides batch hooks gets every batch (chunks of one step).
+compiled ``tf.function`` (see ``steps.py``), its length chosen by
+``chunk_planner.py``.
 Under ``tf.distribute.ParameterServerStrategy`` the chunks are scheduled on
 the workers by a ``ClusterCoordinator`` instead (``distribute/``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 import warnings
 from typing import Any
@@ -22,78 +21,24 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import callbacks as callbacks_module
-from tfkit.training import data as data_module
 from tfkit import optimizers as optimizers_module
-from tfkit.training import distribute as distribute_module
 from tfkit.callbacks.terminate_on_nan import nan_stop_report
-from tfkit.training.compile_utils import CompileLoss, CompileMetrics
+from tfkit.engine.layer import Layer
 from tfkit.metrics import Mean
+from tfkit.training import data as data_module
+from tfkit.training import distribute as distribute_module
+from tfkit.training.chunk_planner import ChunkPlanner, to_floats
+from tfkit.training.compile_utils import CompileLoss, CompileMetrics
 from tfkit.training.prediction_buffer import PredictionBuffer
 from tfkit.training.steps import StepLoops
 from tfkit.training.trace_ahead import TraceAhead
+from tfkit.utils.py_dataset import PyDataset
 
-_TARGET_CHUNK_SECONDS = 0.1
-_QUIET_CHUNK_SECONDS = 1.0
-_MAX_CHUNK = 10_000
 _ASSERTION = "assertion failed:"   # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
 
 
 def _gpu_available() -> bool:
     return bool(tf.config.list_logical_devices("GPU"))
-
-
-class ChunkPlanner:
-    """How many steps the next compiled call should run."""
-
-    def __init__(self, setting: Any, per_batch: bool, quiet: bool, seconds_per_step: float | None = None) -> None:
-        self.fixed = None if setting == "auto" else int(setting)
-        if self.fixed is not None and self.fixed < 1:
-            raise ValueError(f"steps_per_execution must be a positive int or 'auto', got {setting!r}")
-        self.per_batch = per_batch
-        self.target = _QUIET_CHUNK_SECONDS if quiet else _TARGET_CHUNK_SECONDS
-        self.seconds_per_step = seconds_per_step  # remembered from earlier epochs of the same loop
-        self.calls = 0 if seconds_per_step is None else 1
-        self.size = 1 if seconds_per_step is None else self._size_for(seconds_per_step, _MAX_CHUNK)
-
-    def next(self, remaining: int | None) -> int:
-        if self.per_batch:
-            size = 1
-        elif self.fixed is not None:
-            size = self.fixed
-        else:
-            size = self.size
-        return size if remaining is None else max(1, min(size, remaining))
-
-    def record(self, steps: int, seconds: float) -> None:
-        self.calls += 1
-        if self.fixed is not None or self.per_batch or self.calls == 1 or steps == 0:
-            if self.calls == 1:
-                self.size = 2
-            return
-        measured = seconds / steps
-        self.seconds_per_step = measured if self.seconds_per_step is None else 0.5 * (self.seconds_per_step + measured)
-        self.size = self._size_for(self.seconds_per_step, self.size * 8)
-
-    def _size_for(self, seconds_per_step: float, limit: int) -> int:
-        wanted = int(self.target / max(seconds_per_step, 1e-7))
-        return int(max(1, min(wanted, limit, _MAX_CHUNK)))
-
-
-def _to_floats(logs: Any) -> dict[str, float]:
-    out: dict[str, float] = {}
-
-    def put(prefix: str, value: Any) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                put(k, v)
-            return
-        array = np.asarray(value)
-        out[prefix] = float(array) if array.size == 1 else array
-
-    if isinstance(logs, dict):
-        for key, value in logs.items():
-            put(key, value)
-    return out
 
 
 class Trainer:
@@ -113,6 +58,7 @@ class Trainer:
         auto_scale_loss: bool = True,
     ) -> None:
         self.model = model
+        self.implicit = False    # made by predict() on an uncompiled model: saved as uncompiled
         self.strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
         with self._scope():
             self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
@@ -154,7 +100,7 @@ class Trainer:
             )
 
     def _scope(self) -> Any:
-        return self.strategy.scope() if self.strategy is not None else _null_scope()
+        return self.strategy.scope() if self.strategy is not None else contextlib.nullcontext()
 
     def _parameter_server(self) -> bool:
         """Whether steps run on remote workers through a ``ClusterCoordinator`` (``distribute/``)."""
@@ -168,7 +114,7 @@ class Trainer:
     def coordinated_loops(self) -> Any:
         if self._coordinated is None or self._coordinated.jit_compile != self.jit_compile:
             self._coordinated = distribute_module.CoordinatedLoops(self.model, self.strategy, self.jit_compile,
-                                                                   _to_floats)
+                                                                   to_floats)
         return self._coordinated
 
     # ------------------------------------------------------------- building
@@ -264,7 +210,6 @@ class Trainer:
         validation_batch_size: int | None = None,
         validation_freq: int = 1,
     ) -> Any:
-        model = self.model
         coordinated = self._parameter_server()
         if coordinated:
             data, val_data = distribute_module.fit_data_on_workers(
@@ -294,9 +239,8 @@ class Trainer:
         )
         model.stop_training = False
         cbs.on_train_begin()
-        initial_epoch = int(getattr(model, "_tfkit_initial_epoch", None) or initial_epoch)
-        if hasattr(model, "_tfkit_initial_epoch"):
-            del model._tfkit_initial_epoch
+        if model._initial_epoch is not None:     # a callback (BackupAndRestore) resumed training
+            initial_epoch, model._initial_epoch = int(model._initial_epoch), None
         iterator = None
         if isinstance(data, data_module.DatasetData) and steps_per_epoch:
             iterator = self._make_iterator(data)
@@ -337,8 +281,6 @@ class Trainer:
         return data, val_data
 
     def _adapt_validation(self, validation_data: Any, batch_size: int | None, steps: int | None) -> Any:
-        from tfkit.utils.py_dataset import PyDataset
-
         if isinstance(validation_data, (tf.data.Dataset, PyDataset)) or data_module._is_dataset_creator(validation_data) \
                 or data_module._is_generator(validation_data):   # as Keras: a PyDataset or generator of batches too
             return data_module.adapt(validation_data, steps_per_epoch=steps, argument="validation_data")
@@ -435,7 +377,7 @@ class Trainer:
                     unique, order, tf.constant(first_row, tf.int32), tf.constant(count, tf.int32)
                 )
             )
-            logs = _to_floats(raw)
+            logs = to_floats(raw)
             if batch_size == data.batch_size:
                 planner.record(count, seconds)
             step += count
@@ -475,7 +417,7 @@ class Trainer:
             )
             done = int(done)
             if done:
-                logs = _to_floats(raw)
+                logs = to_floats(raw)
                 planner.record(done, seconds)
                 step += done
                 end_hook(step - 1, logs)
@@ -500,7 +442,7 @@ class Trainer:
             if steps_limit is not None and step >= steps_limit:
                 break
             begin_hook(step)
-            logs = _to_floats(step_fn(batch))
+            logs = to_floats(step_fn(batch))
             end_hook(step, logs)
             if mode == "train" and self.model.stop_training:
                 break
@@ -639,27 +581,17 @@ class Trainer:
         self.ensure_built(data)
         if self.run_eagerly:
             step_fn = self.model.train_step if mode == "train" else self.model.test_step
-            return _to_floats(step_fn(data.tensors))
+            return to_floats(step_fn(data.tensors))
         template, unique = data.layout()
         fn = self.loops().array_loop(mode, data.batch_size, data.element_spec(), template)
         raw, _ = self._timed(lambda: fn(unique, tf.range(data.num_samples), tf.constant(0), tf.constant(1)))
-        return _to_floats(raw)
+        return to_floats(raw)
 
     def checkpoint_state(self) -> dict[str, Any]:
         """Extra state for exact resume: the seed of data shuffling."""
         return {"data_seed": self._data_seed}
 
 
-class _null_scope:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
-
-
 def _defines_call(model: Any) -> bool:
     """Whether the model computes something in ``call`` (a model may train through ``train_step`` only)."""
-    from tfkit.engine.layer import Layer
-
     return type(model).call is not Layer.call

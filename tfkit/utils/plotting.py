@@ -51,7 +51,7 @@ def model_to_dot(model: Any, show_shapes: bool = False, show_dtype: bool = False
     for layer in layers:
         dot.add_node(pydot.Node(str(id(layer)), label=_label(layer, show_shapes, show_dtype, show_layer_names,
                                                              show_layer_activations, show_trainable)))
-    graph = getattr(model, "_tfkit_graph", None)
+    graph = getattr(model, "functional_graph", None)
     if graph is not None:
         for node in graph.nodes:
             for tensor in node.input_tensors:

@@ -11,6 +11,8 @@ import random
 import numpy as np
 import tensorflow as tf
 
+from tfkit import random as tfkit_random
+
 
 def set_random_seed(seed: int) -> None:
     """Seed ``random``, numpy, TensorFlow and tfkit's default seed generator (initializers, dropout)."""
@@ -20,6 +22,5 @@ def set_random_seed(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed % 2**32)
     tf.random.set_seed(seed)
-    from tfkit import random as tfkit_random
 
     tfkit_random.set_global_seed(seed)

@@ -205,7 +205,7 @@ def make_model(workload: str) -> tuple[Any, dict[str, Any]]:
 
 
 def _info(model: Any) -> dict[str, Any]:
-    trainer = getattr(model, "_tfkit_trainer", None)
+    trainer = getattr(model, "_compiled", None)
     info = {
         "tfkit_file": tfkit.__file__,
         "steps_per_execution": str(getattr(trainer, "steps_per_execution", "?")),

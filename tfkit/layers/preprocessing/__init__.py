@@ -5,8 +5,8 @@
     vectorize = tfkit.layers.TextVectorization(max_tokens=20000); vectorize.adapt(texts)
 """
 
-from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.categorical import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.feature_normalization import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.index_lookup import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.text_vectorization import *  # noqa: F401,F403
-from tfkit.layers.preprocessing.categorical import *  # noqa: F401,F403

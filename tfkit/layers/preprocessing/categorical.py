@@ -13,8 +13,8 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit.engine.layer import Layer
 from tfkit.base import registry
+from tfkit.engine.layer import Layer
 
 __all__ = ["CategoryEncoding", "Hashing", "Discretization"]
 _MODES = ("int", "one_hot", "multi_hot", "count")

@@ -20,9 +20,9 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import random as tfkit_random
+from tfkit.base import registry
 from tfkit.layers.preprocessing import image_utils as iu
 from tfkit.layers.preprocessing.image_random import RandomImageLayer, batch_size
-from tfkit.base import registry
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation"]
 

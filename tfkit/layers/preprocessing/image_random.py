@@ -19,11 +19,11 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import random as tfkit_random
+from tfkit.base import registry
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.layers.preprocessing import image_utils as iu
 from tfkit.layers.regularization import in_training
-from tfkit.base import registry
 
 __all__ = ["RandomFlip", "RandomContrast", "RandomCrop"]
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import collections
 import os
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
-from tfkit.engine.layer import Layer
 from tfkit.base import registry
+from tfkit.engine.layer import Layer
 
 __all__ = ["StringLookup", "IntegerLookup"]
 _MODES = ("int", "one_hot", "multi_hot", "count")

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.engine.layer import Layer
 from tfkit.layers.preprocessing.index_lookup import StringLookup, refuse_vocabulary_path
-from tfkit.base import registry
 
 __all__ = ["TextVectorization"]
 _PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'

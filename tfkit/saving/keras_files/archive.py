@@ -30,7 +30,7 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from tfkit.saving.config_safety import loads_json
+from tfkit.engine.config_safety import loads_json
 from tfkit.saving.keras_files.scratch import scratch_file
 
 MAX_MEMBERS = 10_000

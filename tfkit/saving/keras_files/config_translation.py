@@ -63,7 +63,7 @@ def translate_model_config(config: Any, report: ImportReport, custom_objects: Ma
     """The model config (``{"class_name", "config"}``) in tfkit's form."""
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
         raise ValueError(f"{report.source}: the model config must be an object with a class_name")
-    return _object(_tensor_references(config), report, custom_objects, "model", "layers")
+    return translate_object(_tensor_references(config), report, custom_objects, "model", "layers")
 
 
 def _tensor_references(value: Any) -> Any:
@@ -80,7 +80,7 @@ def _tensor_references(value: Any) -> Any:
     return {key: _tensor_references(item) for key, item in value.items()}
 
 
-def _kind_of(entry: dict, default: str) -> str:
+def entry_kind(entry: dict, default: str) -> str:
     module = entry.get("module")
     if isinstance(module, str):
         if module in _KINDS:
@@ -90,7 +90,7 @@ def _kind_of(entry: dict, default: str) -> str:
     return default
 
 
-def _object(entry: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str,
+def translate_object(entry: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str,
             kind: str) -> dict:
     class_name = entry["class_name"]
     if class_name == "Model":
@@ -133,10 +133,10 @@ def _model_config(class_name: str, config: dict, report: ImportReport, custom_ob
             raise ValueError(f"{report.source}: {where} layer {index} is not an object with a class_name")
         name = (layer.get("config") or {}).get("name") if isinstance(layer.get("config"), dict) else None
         label = f"{where}/{name or index}"
-        if _kind_of(layer, "layers") == "operation":
+        if entry_kind(layer, "layers") == "operation":
             layers.append(_operation(layer, report, label))
             continue
-        translated = _object(layer, report, custom_objects, label, "layers")
+        translated = translate_object(layer, report, custom_objects, label, "layers")
         if "inbound_nodes" in layer:
             translated["inbound_nodes"] = [_node(node, report, label) for node in layer["inbound_nodes"]]
         layers.append(translated)
@@ -242,10 +242,10 @@ def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
             if value["class_name"] == "DTypePolicy":
                 config[key] = {k: v for k, v in value.items() if k != "shared_object_id"}
             else:
-                config[key] = _object(value, report, custom_objects, f"{where}.{key}",
-                                      _kind_of(value, _guess_kind(key)))
+                config[key] = translate_object(value, report, custom_objects, f"{where}.{key}",
+                                      entry_kind(value, _guess_kind(key)))
         elif isinstance(value, list) and value and all(isinstance(item, dict) and "class_name" in item for item in value):
-            config[key] = [_object(item, report, custom_objects, f"{where}.{key}[{i}]", _kind_of(item, "layers"))
+            config[key] = [translate_object(item, report, custom_objects, f"{where}.{key}[{i}]", entry_kind(item, "layers"))
                            for i, item in enumerate(value)]
     accepted = _accepted(cls) if cls is not None else None
     if accepted is None:

@@ -22,13 +22,20 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
-from tfkit.saving import h5_format
+from tfkit import losses, metrics, optimizers
 from tfkit.base import registry
-from tfkit.saving.config_safety import check_config, loads_json
+from tfkit.engine.config_safety import check_config, loads_json
+from tfkit.saving import h5_format, weights_io
 from tfkit.saving.h5_snapshot import Snapshot, read_snapshot
 from tfkit.saving.keras_files.archive import is_zip, read_archive
-from tfkit.saving.keras_files.config_translation import ImportReport, translate_model_config
+from tfkit.saving.keras_files.config_translation import (
+    ImportReport,
+    entry_kind,
+    translate_model_config,
+    translate_object,
+)
 from tfkit.saving.keras_files.weights_layout import keras3_layer_paths, keras3_pairs, legacy_pairs
+from tfkit.saving.rebuild import budget, rebuild_model
 
 KERAS3_GROUPS = ("layers", "vars", "optimizer")
 LEGACY_GROUPS = ("model_weights",)
@@ -120,8 +127,6 @@ def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: Imp
 
 def _assign(pairs: Any, report: ImportReport) -> None:
     """Assign the weights; a mismatch error also says what the config translation left out (often why)."""
-    from tfkit.saving import weights_io
-
     try:
         weights_io.assign(pairs())
     except ValueError as error:
@@ -132,18 +137,14 @@ def _assign(pairs: Any, report: ImportReport) -> None:
 
 def _rebuild(config: Any, snapshot: Snapshot | None, report: ImportReport,
              custom_objects: Mapping[str, Any] | None) -> Any:
-    from tfkit.saving import h5
-
     translated = translate_model_config(config, report, custom_objects)
     check_config(translated, f"{report.source}: model config")   # code in the file: refused, whatever safe_mode says
     tables = snapshot.tables if snapshot is not None else {}
     with registry.custom_object_scope(custom_objects or {}):
-        with h5._budget(tables, report.source):
-            model = h5._rebuild(translated, custom_objects, report.source)
+        with budget(tables, report.source):
+            model = rebuild_model(translated, custom_objects, report.source)
             shape = (config.get("build_config") or {}).get("input_shape") if isinstance(config, dict) else None
             if not model.built and shape is not None:
-                from tfkit.saving import weights_io
-
                 weights_io.build_from_config(model, {"input_shape": shape})
     return model
 
@@ -158,16 +159,13 @@ def _legacy_compile_config(training: Any) -> dict[str, Any] | None:
 
 def _compile(model: Any, compile_config: Any, report: ImportReport, custom_objects: Mapping[str, Any] | None) -> None:
     """``model.compile`` from Keras's compile config; what does not map is reported and the model left uncompiled."""
-    from tfkit import losses, metrics, optimizers
-    from tfkit.saving.keras_files.config_translation import _kind_of, _object
-
     if not isinstance(compile_config, dict):
         return
     try:
         optimizer = compile_config.get("optimizer")
         if isinstance(optimizer, dict) and isinstance(optimizer.get("class_name"), str):
-            optimizer = _object(optimizer, report, custom_objects, "compile_config.optimizer",
-                                _kind_of(optimizer, "optimizers"))
+            optimizer = translate_object(optimizer, report, custom_objects, "compile_config.optimizer",
+                                         entry_kind(optimizer, "optimizers"))
         optimizer = optimizers.get(optimizer or "rmsprop", custom_objects)
         loss = compile_config.get("loss")
         loss = _plain_names(loss, losses, report, "loss")
@@ -206,8 +204,6 @@ def _plain_names(value: Any, module: Any, report: ImportReport, what: str) -> An
 
 def load_keras_weights(model: Any, snapshot: Snapshot, source: str) -> None:
     """Load a Keras 3 ``.weights.h5`` or tf-keras weights/model ``.h5`` snapshot into ``model``; all or nothing."""
-    from tfkit.saving import weights_io
-
     if is_keras3_weights(snapshot):
         weights_io.assign(keras3_pairs(model, snapshot.tables, source))
         return

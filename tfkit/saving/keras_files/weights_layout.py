@@ -21,7 +21,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import variable_roles
 from tfkit.engine import tracking
+from tfkit.engine.layer import Layer
 from tfkit.saving import weights_io
 
 _INDEX = re.compile(r"\d+")
@@ -29,13 +31,11 @@ _INDEX = re.compile(r"\d+")
 
 def _own_variables(layer: Any) -> list[tf.Variable]:
     """A layer's own variables in Keras's order: trainable first, each group in creation order."""
-    own = list(layer._st.weights)
+    own = layer._own_weights()
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
 
 def _children(layer: Any) -> dict[str, Any]:
-    from tfkit.engine.layer import Layer
-
     return {name: value for name, value in vars(layer).items()
             if isinstance(value, Layer) and not name.startswith("_")}
 
@@ -93,7 +93,7 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
                 continue
             problem = weights_io.problem(variable, dataset)
             if problem:
-                problems.append(f"{where} -> {layer.name}/{variable._tfkit_name}: {problem}")
+                problems.append(f"{where} -> {layer.name}/{variable_roles.short_name(variable)}: {problem}")
             else:
                 pairs.append((variable, dataset, where))
     unused = sorted(f"layers/{prefix}" for prefix in by_prefix if prefix not in used)
@@ -126,7 +126,7 @@ def legacy_pairs(model: Any, table: dict[str, Any], source: str) -> list[tuple[A
                             f"({type(layer).__name__}) has {len(variables)}")
             continue
         for variable in variables:
-            name = getattr(variable, "_tfkit_name", variable.name.split("/")[-1].split(":")[0])
+            name = variable_roles.short_name(variable, variable.name.split("/")[-1].split(":")[0])
             candidates = by_name.get(name, [])
             if len(candidates) != 1:
                 problems.append(f"{layer.name}/{name}: {len(candidates)} stored weights are named {name!r}")

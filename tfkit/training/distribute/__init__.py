@@ -6,5 +6,17 @@
 """
 
 from tfkit.training.distribute.coordinator_loop import CoordinatedLoops  # noqa: F401
-from tfkit.training.distribute.per_worker_data import PerWorkerData, array_data_on_workers, fit_data_on_workers, per_worker_data
-from tfkit.training.distribute.strategy_kind import SYNCHRONIZED_CHUNK, coordinator_for, is_parameter_server, num_workers, spans_workers, verbosity
+from tfkit.training.distribute.per_worker_data import (
+    PerWorkerData,
+    array_data_on_workers,
+    fit_data_on_workers,
+    per_worker_data,
+)
+from tfkit.training.distribute.strategy_kind import (
+    SYNCHRONIZED_CHUNK,
+    coordinator_for,
+    is_parameter_server,
+    num_workers,
+    spans_workers,
+    verbosity,
+)

@@ -23,6 +23,7 @@ import tensorflow as tf
 from tfkit.training import data as data_module
 from tfkit.training.distribute.strategy_kind import coordinator_for
 from tfkit.utils.dataset_creator import DatasetCreator
+from tfkit.utils.py_dataset import PyDataset
 
 _ACCEPTED = ("a tfkit.utils.experimental.DatasetCreator(dataset_fn) whose dataset_fn(input_context) returns a "
              "tf.data.Dataset, a tf.data.Dataset, or numpy arrays / tensors")
@@ -131,8 +132,6 @@ def _repeated_fn(creator: DatasetCreator, class_weight: Any) -> Callable[[tf.dis
 
 
 def _check_readable_on_workers(method: str, x: Any) -> None:
-    from tfkit.utils.py_dataset import PyDataset
-
     if isinstance(x, PyDataset) or data_module._is_generator(x):
         kind = "a PyDataset" if isinstance(x, PyDataset) else "a Python generator"
         raise ValueError(

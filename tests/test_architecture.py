@@ -1,0 +1,108 @@
+"""The library's structure holds: imports go downward only, no hidden cycles, no attribute protocols, small files.
+
+The layers are declared in ``pyproject.toml`` (``[tool.importlinter]``) and
+explained in ``docs/ARCHITECTURE.md``; import-linter checks them here, so a new
+upward import fails the suite.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "tfkit"
+pytest.importorskip("importlinter")
+
+
+def _lint(package_parent: Path) -> subprocess.CompletedProcess:
+    """``lint-imports`` with the project's contract, over the tfkit package found in ``package_parent``."""
+    code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    return subprocess.run(
+        [sys.executable, "-c", code, "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        cwd=package_parent, env={"PYTHONPATH": str(package_parent), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=300,
+    )
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_import_goes_down_the_declared_layers():
+    result = _lint(ROOT)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "1 kept, 0 broken" in result.stdout
+
+
+def test_an_upward_import_breaks_the_contract(tmp_path):
+    shutil.copytree(PACKAGE, tmp_path / "tfkit", ignore=shutil.ignore_patterns("__pycache__"))
+    engine_layer = tmp_path / "tfkit" / "engine" / "layer.py"
+    engine_layer.write_text(engine_layer.read_text() + "\nfrom tfkit.saving import h5  # an upward import\n")
+    result = _lint(tmp_path)
+    assert result.returncode != 0
+    assert "tfkit.engine.layer -> tfkit.saving.h5" in result.stdout
+
+
+def _function_level_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text())
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] == "tfkit"):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} from {node.module}")
+            elif isinstance(node, ast.Import) and any(a.name.split(".")[0] == "tfkit" for a in node.names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} import {node.names[0].name}")
+    return found
+
+
+def test_no_tfkit_import_hides_inside_a_function():
+    found = [hit for path in _modules() for hit in _function_level_imports(path)]
+    assert found == []
+
+
+def _foreign_private_attributes(path: Path) -> set[str]:
+    """Names ``_tfkit_x`` this module reads or sets on an object other than ``self``/``cls``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_tfkit_"):
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.add(node.attr)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("getattr", "setattr", "hasattr", "delattr"):
+            owner, name = (node.args + [None, None])[:2]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.startswith("_tfkit_") \
+                    and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+                found.add(name.value)
+    return found
+
+
+def test_no_tfkit_attribute_passes_state_between_modules():
+    """An object's ``_tfkit_*`` attribute set on it by another module is a hidden protocol: declare it instead."""
+    texts = {path: path.read_text() for path in _modules()}
+    shared = {}
+    for path in texts:
+        for name in _foreign_private_attributes(path):
+            users = [str(p.relative_to(ROOT)) for p, text in texts.items() if re.search(rf"\b{name}\b", text)]
+            if len(users) > 1:
+                shared[name] = users
+    assert shared == {}
+
+
+def test_no_file_is_over_600_lines():
+    long = {str(p.relative_to(ROOT)): n for p in _modules() if (n := len(p.read_text().splitlines())) > 600}
+    assert long == {}
+
+
+def test_the_top_level_holds_the_public_api_only():
+    modules = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
+    public = ["activations", "backend", "cli", "constraints", "dtype_policies", "initializers", "mixed_precision",
+              "random", "regularizers"]
+    assert modules == public

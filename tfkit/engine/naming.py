@@ -1,0 +1,33 @@
+"""Automatic layer names: ``dense``, ``dense_1``, ... per class, until ``clear_session()``.
+
+    unique_name("dense")        # "dense", then "dense_1", "dense_2", ...
+    clear_session()             # the next Dense is "dense" again
+    to_snake_case("MyLayer")    # "my_layer"
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+_name_lock = threading.Lock()
+_name_counts: dict[str, int] = {}
+
+
+def unique_name(base: str) -> str:
+    """``base``, then ``base_1``, ``base_2``, ... for each later request."""
+    with _name_lock:
+        count = _name_counts.get(base, 0)
+        _name_counts[base] = count + 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+def clear_session() -> None:
+    """Reset automatic layer names (``dense``, ``dense_1``, ... start over)."""
+    with _name_lock:
+        _name_counts.clear()
+
+
+def to_snake_case(name: str) -> str:
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()

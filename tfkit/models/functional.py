@@ -1,0 +1,323 @@
+"""``Functional``: a model defined by connecting layers, ``tfkit.Model(inputs, outputs)``.
+
+    x = tfkit.Input((784,))
+    model = tfkit.Model(x, tfkit.layers.Dense(10)(x))     # a Functional
+    same = tfkit.Model.from_config(model.get_config())    # rebuilt by connecting the same layers
+
+Its layers and how they connect come from the ``FunctionalGraph`` recorded
+while the symbolic tensors were built; its config lists each layer with the
+calls (``inbound_nodes``) that connect it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import tensorflow as tf
+
+from tfkit.base import registry
+from tfkit.base.symbolic import SymbolicTensor
+from tfkit.engine import masking, tracking
+from tfkit.engine.functional_graph import FunctionalGraph, InputLayer
+from tfkit.engine.layer import Layer
+from tfkit.engine.serialization import deserialize_layer, layer_entry
+from tfkit.models.input_signature import graph_output_specs, named_specs
+from tfkit.models.model import Model
+
+
+def _numeric(dtype: tf.DType) -> bool:
+    return dtype.is_floating or dtype.is_integer or dtype.is_bool or dtype.is_complex
+
+
+def _adjust_input(tensor: tf.Tensor, symbol: SymbolicTensor) -> tf.Tensor:
+    """Keras's input handling: cast to the ``Input``'s dtype, add or drop a trailing axis of size 1."""
+    mask = masking.get_mask(tensor)
+    changed = False
+    if tensor.dtype != symbol.dtype and _numeric(tensor.dtype) and _numeric(symbol.dtype):
+        tensor, changed = tf.cast(tensor, symbol.dtype), True
+    rank = tensor.shape.rank
+    if rank is not None and rank == len(symbol.shape) - 1 and symbol.shape[-1] == 1:
+        tensor, changed = tf.expand_dims(tensor, -1), True      # (N, 28, 28) into Input((28, 28, 1))
+    elif rank is not None and rank == len(symbol.shape) + 1 and rank > 1 and tensor.shape[-1] == 1:
+        tensor, changed = tf.squeeze(tensor, -1), True          # (N, 1) into Input(()) (labels as columns)
+    if changed and mask is not None:
+        masking.set_mask(tensor, mask)
+    return tensor
+
+
+@registry.builtin("layers")
+class Functional(Model):
+    """A model defined by connecting layers: ``tfkit.Model(inputs, outputs)``."""
+
+    def __init__(self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        if isinstance(inputs, dict):
+            inputs = dict(inputs)
+        graph = FunctionalGraph(inputs, outputs)
+        self._tfkit_graph = graph
+        self._layers = list(graph.layers)
+        for layer in graph.layers:
+            layer._set_inbound_names(graph.inbound_names(layer))
+        self.built = True
+        self._set_build_shapes(tf.nest.map_structure(lambda t: t.shape, inputs))
+        self._set_output_shapes(tf.nest.map_structure(lambda t: t.shape, outputs))
+        self._tfkit_symbolic_losses: list[SymbolicTensor] = []
+
+    def build(self, input_shape: Any = None) -> None:
+        """Nothing to do: a functional model is built by connecting its layers (its Inputs fix the dtypes)."""
+
+    def _tracked_items(self):
+        layers = self._tfkit_graph.layers
+        keys = tracking.structural_layer_keys(layers) if tracking.structural_mode() else [l.name for l in layers]
+        yield from zip(keys, layers)
+
+    def summary_layers(self) -> list[tuple[str, Layer]]:
+        return [(layer.name, layer) for layer in self._tfkit_graph.layers]
+
+    @property
+    def layers(self) -> list[Layer]:
+        return list(self._tfkit_graph.layers)
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        return super().get_layer(name=name, index=index)
+
+    @property
+    def functional_graph(self) -> FunctionalGraph:
+        """The recorded graph this model runs: its nodes in order, its inputs and outputs."""
+        return self._tfkit_graph
+
+    def default_input_signature(self) -> Any:
+        """Named ``tf.TensorSpec``s of the model's ``Input``s (batch dimension None), for exports."""
+        inputs = self._tfkit_graph.inputs
+        names = {key: key for key in inputs} if isinstance(inputs, dict) else \
+            tf.nest.map_structure(lambda t: t.node.layer.name, inputs)
+        return named_specs(tf.nest.map_structure(lambda t: tf.TensorSpec(tuple(t.shape), t.dtype), inputs), names)
+
+    def _graph_output_specs(self, specs: Any) -> Any:
+        if type(self).call is not Functional.call:
+            return None          # a subclass's own call may compute something else
+        return graph_output_specs(specs, self._tfkit_graph.flat_inputs, self._tfkit_graph.outputs)
+
+    @property
+    def input(self) -> Any:
+        """The inputs as given to the constructor: a tensor, a list or a dict."""
+        return self._tfkit_graph.inputs
+
+    @property
+    def output(self) -> Any:
+        """The outputs as given to the constructor: a tensor, a list or a dict."""
+        return self._tfkit_graph.outputs
+
+    @property
+    def inputs(self) -> list[SymbolicTensor]:
+        return list(self._tfkit_graph.flat_inputs)
+
+    @property
+    def outputs(self) -> list[SymbolicTensor]:
+        return list(self._tfkit_graph.flat_outputs)
+
+    @property
+    def input_names(self) -> list[str]:
+        inputs = self._tfkit_graph.inputs
+        if isinstance(inputs, dict):
+            return list(inputs)
+        return [t.node.layer.name for t in self._tfkit_graph.flat_inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        outputs = self._tfkit_graph.outputs
+        if isinstance(outputs, dict):
+            return list(outputs)
+        return [t.node.layer.name for t in self._tfkit_graph.flat_outputs]
+
+    @property
+    def input_shape(self) -> Any:
+        shapes = [t.shape for t in self._tfkit_graph.flat_inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self) -> Any:
+        shapes = [t.shape for t in self._tfkit_graph.flat_outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def add_loss(self, value: Any) -> None:
+        if isinstance(value, SymbolicTensor):
+            self._tfkit_symbolic_losses.append(value)
+            self._tfkit_loss_graph = FunctionalGraph(self._tfkit_graph.inputs, self._tfkit_symbolic_losses)
+            return
+        super().add_loss(value)
+
+    def _match_inputs(self, inputs: Any) -> list[Any]:
+        graph = self._tfkit_graph
+        expected = graph.flat_inputs
+        if isinstance(graph.inputs, dict) and isinstance(inputs, dict):
+            missing = [k for k in graph.inputs if k not in inputs]
+            if missing:
+                raise ValueError(f"Model '{self.name}' expects inputs {list(graph.inputs)}; missing {missing}")
+            flat = tf.nest.flatten({k: inputs[k] for k in graph.inputs})  # the same (sorted) order as flat_inputs
+        elif isinstance(inputs, dict):
+            names = [t.node.layer.name for t in expected]
+            missing = [n for n in names if n not in inputs]
+            if missing:
+                raise ValueError(f"Model '{self.name}' expects inputs {names}; missing {missing}; got keys {sorted(inputs)}")
+            flat = [inputs[n] for n in names]
+        else:
+            flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        if len(flat) != len(expected):
+            raise ValueError(
+                f"Model '{self.name}' expects {len(expected)} input(s) "
+                f"({', '.join(f'{t.name} {t.shape}' for t in expected)}), got {len(flat)}"
+            )
+        checked = []
+        for symbol, value in zip(expected, flat):
+            tensor = value if tf.is_tensor(value) else tf.convert_to_tensor(value)
+            tensor = _adjust_input(tensor, symbol)
+            shape = tensor.shape
+            if shape.rank is not None and shape.rank != len(symbol.shape):
+                raise ValueError(
+                    f"Input '{symbol.name}' of model '{self.name}' expects rank {len(symbol.shape)} "
+                    f"(shape {symbol.shape}), got rank {shape.rank} (shape {tuple(shape.as_list())})"
+                )
+            for axis, (want, got) in enumerate(zip(symbol.shape, shape.as_list())):
+                if axis > 0 and want is not None and got is not None and want != got:
+                    raise ValueError(
+                        f"Input '{symbol.name}' of model '{self.name}' expects shape {symbol.shape}, "
+                        f"got {tuple(shape.as_list())} (axis {axis} is {got}, expected {want})"
+                    )
+            checked.append(tensor)
+        return checked
+
+    def _convert_inputs(self, value: Any) -> Any:
+        return value  # each input is converted to its own Input's dtype in _match_inputs
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        flat = self._match_inputs(inputs)
+        if mask is not None:
+            for tensor, m in zip(flat, tf.nest.flatten(mask)):
+                if m is not None:
+                    masking.set_mask(tensor, m)
+        outputs = self._tfkit_graph.run(flat)
+        if self._tfkit_symbolic_losses:
+            for value in tf.nest.flatten(self._tfkit_loss_graph.run(flat)):
+                super().add_loss(tf.reduce_mean(value))
+        return outputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return self.output_shape
+
+    # ---------------------------------------------------------------- config
+
+    def get_config(self) -> dict[str, Any]:
+        graph = self._tfkit_graph
+
+        def ref(tensor: SymbolicTensor) -> list:
+            return [tensor.node.layer.name, graph.node_index(tensor.node), tensor.index]
+
+        def encode(value: Any) -> Any:
+            if isinstance(value, SymbolicTensor):
+                return {"__tensor__": ref(value)}
+            if isinstance(value, (list, tuple)):
+                return [encode(v) for v in value]
+            if isinstance(value, dict):
+                return {k: encode(v) for k, v in value.items()}
+            if value is None or isinstance(value, (bool, int, float, str)):
+                return value
+            raise ValueError(f"A layer call argument of type {type(value).__name__} cannot be saved in a model config")
+
+        layers = []
+        for layer in graph.layers:
+            entry = layer_entry(layer)
+            entry["name"] = layer.name
+            entry["inbound_nodes"] = [
+                {"args": encode(list(node.args)), "kwargs": encode(node.kwargs)}
+                for node in graph.nodes if node.layer is layer
+            ]
+            layers.append(entry)
+
+        def io(structure: Any) -> Any:
+            if isinstance(structure, dict):
+                return {k: ref(v) for k, v in structure.items()}
+            if isinstance(structure, (list, tuple)):
+                return [ref(t) for t in structure]
+            return ref(structure)
+
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "layers": layers,
+            "input_layers": io(graph.inputs),
+            "output_layers": io(graph.outputs),
+        }
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "Functional":
+        for key in ("layers", "input_layers", "output_layers"):
+            if key not in config:
+                raise ValueError(f"A functional model config needs {key!r}; got keys {sorted(config)}")
+        created: dict[str, Layer] = {}
+        pending: list[tuple[Layer, dict]] = []
+        for entry in config["layers"]:
+            layer = deserialize_layer(entry, custom_objects)
+            name = entry.get("name", layer.name)
+            created[name] = layer
+            for node in entry.get("inbound_nodes", []):
+                pending.append((layer, node))
+        outputs_of: dict[tuple[str, int], Any] = {}
+        for name, layer in created.items():
+            if isinstance(layer, InputLayer):
+                outputs_of[(name, 0)] = [layer.output]
+        counters: dict[str, int] = {}
+
+        def decode(value: Any) -> Any:
+            if isinstance(value, dict) and set(value) == {"__tensor__"}:
+                lname, node_index, tensor_index = value["__tensor__"]
+                return outputs_of[(lname, node_index)][tensor_index]
+            if isinstance(value, list):
+                return [decode(v) for v in value]
+            if isinstance(value, dict):
+                return {k: decode(v) for k, v in value.items()}
+            return value
+
+        def ready(value: Any) -> bool:
+            if isinstance(value, dict) and set(value) == {"__tensor__"}:
+                lname, node_index, _ = value["__tensor__"]
+                return (lname, node_index) in outputs_of
+            if isinstance(value, list):
+                return all(ready(v) for v in value)
+            if isinstance(value, dict):
+                return all(ready(v) for v in value.values())
+            return True
+
+        while pending:
+            progressed = False
+            for item in list(pending):
+                layer, node = item
+                if ready(node["args"]) and ready(node["kwargs"]):
+                    args = decode(node["args"])
+                    kwargs = decode(node["kwargs"])
+                    out = layer(*args, **kwargs)
+                    index = counters.get(layer.name, 0)
+                    counters[layer.name] = index + 1
+                    outputs_of[(layer.name, index)] = tf.nest.flatten(out)
+                    pending.remove(item)
+                    progressed = True
+            if not progressed:
+                stuck = sorted({layer.name for layer, _ in pending})
+                raise ValueError(f"Model config is inconsistent: cannot connect layers {stuck} (missing inbound tensors)")
+
+        def resolve_io(spec: Any) -> Any:
+            if isinstance(spec, dict):
+                return {k: outputs_of[(v[0], v[1])][v[2]] for k, v in spec.items()}
+            if spec and isinstance(spec[0], list):
+                return [outputs_of[(v[0], v[1])][v[2]] for v in spec]
+            return outputs_of[(spec[0], spec[1])][spec[2]]
+
+        inputs = resolve_io(config["input_layers"])
+        outputs = resolve_io(config["output_layers"])
+        model = cls(inputs, outputs, name=config.get("name"))
+        if config.get("trainable") is False:
+            model.trainable = False
+        return model
+
+
+Model._functional_class = Functional   # Model(inputs, outputs) makes one of these
