@@ -28,6 +28,9 @@ def keras_op(name: str, module: str | None = None) -> Callable | None:
 
 
 def _flat(value: Any) -> list[np.ndarray]:
+    """The arrays in ``value``: a tuple or a list of tensors is several, a list of numbers is one."""
+    if isinstance(value, list) and all(np.isscalar(v) or isinstance(v, list) for v in value):
+        return [np.asarray(value)]
     return [np.asarray(v) for v in tf.nest.flatten(value)]
 
 
@@ -64,7 +67,8 @@ def check_op(op: Callable, theirs: Callable | None, args: tuple, kwargs: dict, r
     assert compared, "nothing to compare with: give a numpy reference for inputs Keras rejects"
     if traced:
         in_graph = tf.function(lambda: op(*args, **kwargs), autograph=False)()
-        _same(in_graph, got, rtol, atol, f"{getattr(op, '__name__', op)} in tf.function")
+        typed = all(tf.is_tensor(v) or isinstance(v, np.ndarray) for v in tf.nest.flatten(got))  # not 1.0 from cond
+        _same(in_graph, got, rtol, atol, f"{getattr(op, '__name__', op)} in tf.function", check_dtype=typed)
     return "+".join(compared)
 
 

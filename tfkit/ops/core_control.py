@@ -108,7 +108,7 @@ def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, le
 
     first = None if xs is None else tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape[1:], t.dtype), xs)
     y_specs = _trace_outputs(lambda c, x: f(c, x)[1], init, first)
-    flat_specs = tf.nest.flatten(y_specs)
+    flat_specs = [] if y_specs is None else tf.nest.flatten(y_specs)
     arrays = [tf.TensorArray(s.dtype, size=n, element_shape=s.shape) for s in flat_specs]
 
     def body(step: Any, carry: Any, arrays: list) -> Any:

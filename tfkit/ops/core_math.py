@@ -150,9 +150,11 @@ def saturate_cast(x: Any, dtype: Any) -> tf.Tensor:
     out_low, out_high = _limits(target)
     low = np.asarray(max(in_low, out_low)).astype(source)
     high = np.asarray(min(in_high, out_high)).astype(source)
-    if low < out_low:  # the bound rounded past the target's range in the source dtype
+    # a bound that rounded past the target's range in the source dtype (float32(2**31 - 1) == 2**31) steps back;
+    # .item() compares exactly, as Python numbers
+    if low.item() < out_low:
         low = np.nextafter(low, np.zeros((), source))
-    if high > out_high:
+    if high.item() > out_high:
         high = np.nextafter(high, np.zeros((), source))
     clipped = tf.clip_by_value(x, tf.constant(low, x.dtype), tf.constant(high, x.dtype))
     return tf.cast(clipped, target)

@@ -85,7 +85,7 @@ def inv(x: Any) -> tf.Tensor:
 def lu_factor(x: Any) -> tuple[tf.Tensor, tf.Tensor]:
     """``(lu, p)``: L (unit diagonal, below) and U packed in one matrix, and the row permutation as Keras returns it."""
     lu, permutation = tf.linalg.lu(_matrix(x, "lu_factor"))
-    return lu, tf.math.invert_permutation(permutation)
+    return lu, tf.cast(tf.argsort(permutation, axis=-1), permutation.dtype)  # the inverse permutation, batched
 
 
 def _reduce_axes(rank: int, axis: Any, op: str) -> tuple[int, ...]:
