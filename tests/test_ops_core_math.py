@@ -69,6 +69,8 @@ CASES = [
     ("logsumexp", (X,), {"axis": 0, "keepdims": True}, lambda: np.log(np.exp(X).sum(0, keepdims=True))),
     ("logdet", (SPD,), {}, lambda: np.linalg.slogdet(SPD)[1]),
     ("logdet", (np.stack([SPD, 2 * SPD]),), {}, lambda: np.linalg.slogdet(np.stack([SPD, 2 * SPD]))[1]),
+    ("logdet", (tf.constant(SPD / 10, "float16"),), {}, lambda: np.linalg.slogdet(SPD / 10)[1]),
+    ("logdet", (np.array([[0.0, 1.0], [1.0, 0.0]], "float32"),), {}, lambda: np.nan),
     ("cdist", (POINTS_A, POINTS_B), {},
      lambda: np.sqrt(((POINTS_A[:, :, None] - POINTS_B[:, None]) ** 2).sum(-1))),
     ("cdist", (POINTS_A[0], POINTS_B), {}, lambda: np.sqrt(((POINTS_A[0][None, :, None] - POINTS_B[:, None]) ** 2).sum(-1))),
@@ -135,6 +137,8 @@ NUMPY_ONLY = [
     ("istft", (ops.stft(SIGNAL, 1, 1, 1), 1, 1, 1), {}, lambda: SIGNAL),
     # keras checks float32(2**31 - 1) > 2**31 - 1 in float32 (False), so 1e10 wraps to -2**31
     ("saturate_cast", (BIG, "int32"), {}, lambda: [-2 ** 31, -3, 0, 3, 300, 2 ** 31 - 128]),
+    # keras takes the log determinant through a Cholesky factorization: NaN for a singular matrix, not log(0)
+    ("logdet", (np.zeros((2, 2), "float32"),), {}, lambda: -np.inf),
 ]
 
 

@@ -124,6 +124,19 @@ def test_jvp_matches_the_analytic_derivative():
     assert aux == "aux"
 
 
+@pytest.mark.parametrize("name, args", [("cholesky", (SPD,)), ("det", (A,)), ("inv", (A,)), ("eigh", (SPD,)),
+                                        ("eig", (SPD,)), ("svd", (TALL,)), ("solve", (A, B)), ("norm", (A,)),
+                                        ("lu_factor", (A,)), ("pinv", (TALL,)), ("qr", (TALL,)), ("lstsq", (TALL, TALL))])
+def test_half_precision_is_computed_in_float32(name, args):
+    """TensorFlow has no float16 linear algebra kernels (Keras fails): tfkit computes in float32, returns float16."""
+    got = getattr(ops, name)(*[tf.constant(a, "float16") for a in args])
+    want = getattr(ops, name)(*[tf.cast(tf.constant(a, "float16"), "float32") for a in args])
+    for g, w in zip(tf.nest.flatten(got), tf.nest.flatten(want)):
+        assert g.dtype in (tf.float16, tf.int32, tf.complex64)
+        if g.dtype == tf.float16:
+            np.testing.assert_allclose(g.numpy(), tf.cast(w, "float16").numpy(), rtol=1e-3, atol=1e-3)
+
+
 def test_cholesky_of_an_indefinite_matrix_says_so():
     with pytest.raises(ValueError, match="positive definite"):
         ops.cholesky(np.array([[1.0, 2.0], [2.0, 1.0]], "float32"))
@@ -167,6 +180,7 @@ def test_saved_submodule_names_resolve_to_the_submodule():
     (lambda: ops.norm(A, ord="fro", axis=0), "matrix norm"),
     (lambda: ops.norm(A, ord=3, axis=(0, 1)), "not a matrix norm"),
     (lambda: ops.norm(A, axis=2), "every axis must be in"),
+    (lambda: ops.norm(2.0), "x must have rank >= 1"),
     (lambda: ops.qr(TALL, mode="full"), "mode must be 'reduced' or 'complete'"),
     (lambda: ops.lstsq(BATCH, BATCH), "a must be a matrix"),
     (lambda: ops.lstsq(TALL, B), "same number of rows"),

@@ -60,6 +60,17 @@ def _unfold_reference(x, k, d=1, p=0, s=1):
     return cols
 
 
+def _fold_reference(cols, out, k, p=0, s=1):
+    n, ckk, _ = cols.shape
+    c = ckk // (k * k)
+    image = np.zeros((n, c, out[0] + 2 * p, out[1] + 2 * p))
+    nw = (out[1] + 2 * p - k) // s + 1
+    for index in range(cols.shape[2]):
+        a, b = divmod(index, nw)
+        image[:, :, a * s:a * s + k, b * s:b * s + k] += cols[:, :, index].reshape(n, c, k, k)
+    return image[:, :, p:p + out[0], p:p + out[1]]
+
+
 def _first(channels_last):
     """A reference for a channels-first case: the channels-last answer (checked against keras) moved."""
     return lambda: np.moveaxis(np.asarray(channels_last()), -1, 1)
@@ -114,14 +125,24 @@ CASES = [
     ("unfold", (NCHW, 2), {}, lambda: _unfold_reference(NCHW, 2)),
     ("unfold", (NCHW, 3), {"padding": 1, "stride": 2}, lambda: _unfold_reference(NCHW, 3, p=1, s=2)),
     ("unfold", (NCHW, 2), {"dilation": 2}, lambda: _unfold_reference(NCHW, 2, d=2)),
-    ("fold", (_unfold_reference(NCHW, 2).astype("float32"), (5, 6), 2), {}, None),
-    ("fold", (_unfold_reference(NCHW, 3, p=1, s=2).astype("float32"), (5, 6), 3), {"padding": 1, "stride": 2}, None),
+]
+COLS = RNG.normal(size=(2, 27, 9)).astype("float32")
+# Keras's fold takes several seconds a call (a Python loop of scatters per kernel tap): numpy is the reference
+NUMPY_ONLY = [
+    ("fold", (_unfold_reference(NCHW, 2).astype("float32"), (5, 6), 2), {}, lambda: _fold_reference(
+        _unfold_reference(NCHW, 2), (5, 6), 2)),
+    ("fold", (COLS, (5, 6), 3), {"padding": 1, "stride": 2}, lambda: _fold_reference(COLS, (5, 6), 3, p=1, s=2)),
 ]
 
 
 @pytest.mark.parametrize("name, args, kwargs, reference", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_conv_pool_patches_match_keras(name, args, kwargs, reference):
     check_op(getattr(ops, name), keras_op(name), args, kwargs, reference, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name, args, kwargs, reference", NUMPY_ONLY, ids=[f"{c[0]}-{i}" for i, c in enumerate(NUMPY_ONLY)])
+def test_fold_matches_numpy(name, args, kwargs, reference):
+    check_op(getattr(ops, name), None, args, kwargs, reference, rtol=1e-4, atol=1e-4)
 
 
 def test_fold_sums_what_unfold_spread():

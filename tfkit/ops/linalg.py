@@ -10,12 +10,32 @@ of matrices in the last two axes, except ``lstsq`` (one matrix, as in Keras).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 import numpy as np
 import tensorflow as tf
 
 from tfkit.ops._convert import export, float_of, promote, tensor
+
+
+_HALF = (tf.float16, tf.bfloat16)
+
+
+def _half_in_float32(function: Callable[..., Any]) -> Callable[..., Any]:
+    """TensorFlow has no half-precision linear algebra kernels: compute in float32, return the half dtype."""
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        half = next((a.dtype for a in args if isinstance(a, (tf.Tensor, tf.Variable, np.ndarray))
+                     and tf.as_dtype(a.dtype) in _HALF), None)
+        if half is None:
+            return function(*args, **kwargs)
+        args = tuple(tf.cast(a, tf.float32) if isinstance(a, (tf.Tensor, tf.Variable, np.ndarray))
+                     and tf.as_dtype(a.dtype) in _HALF else a for a in args)
+        result = function(*args, **kwargs)
+        return tf.nest.map_structure(lambda t: tf.cast(t, half) if t.dtype == tf.float32 else t, result)
+
+    return wrapper
 
 
 def _matrix(x: Any, op: str, name: str = "x", square: bool = True) -> tf.Tensor:
@@ -89,6 +109,8 @@ def lu_factor(x: Any) -> tuple[tf.Tensor, tf.Tensor]:
 
 
 def _reduce_axes(rank: int, axis: Any, op: str) -> tuple[int, ...]:
+    if rank == 0:
+        raise ValueError(f"{op}: x must have rank >= 1, got a scalar")
     axes = tuple(range(rank)) if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
     if not axes or not all(isinstance(a, int) and -rank <= a < rank for a in axes):
         raise ValueError(f"{op}: every axis must be in [-{rank}, {rank}) for an input of rank {rank}, got axis={axis!r}")
@@ -225,4 +247,6 @@ def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = Fa
 
 __all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "lstsq", "lu_factor", "matrix_rank",
            "norm", "pinv", "qr", "solve", "solve_triangular", "svd"]
+for _name in __all__[:6] + __all__[7:]:
+    globals()[_name] = _half_in_float32(globals()[_name])
 export(globals(), [name for name in __all__ if name != "jvp"])
