@@ -116,7 +116,10 @@ def test_keras_style_custom_gradient_with_keyword_upstream():
     lambda x: ops.associative_scan(lambda a, b: a + b, x),
     lambda x: ops.map(lambda v: v, x),
     lambda x: ops.vectorized_map(lambda v: v, x),
-], ids=["cond", "switch", "while_loop", "fori_loop", "scan", "associative_scan", "map", "vectorized_map"])
+    lambda x: ops.custom_gradient(lambda v: (v, lambda g: g))(x),
+    lambda x: ops.jvp(lambda v: v, (x,), (x,)),
+], ids=["cond", "switch", "while_loop", "fori_loop", "scan", "associative_scan", "map", "vectorized_map",
+        "custom_gradient", "jvp"])
 def test_function_taking_ops_on_symbolic_tensors_say_what_to_do(call):
     """A functional model stores data, never Python functions: point to a custom layer instead."""
     x = tfkit.Input((3,))

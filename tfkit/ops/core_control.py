@@ -10,6 +10,7 @@ These take Python functions, which a functional model cannot store as data: on
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -191,7 +192,14 @@ def vectorized_map(function: Callable[[Any], Any], elements: Any) -> Any:
 def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     """Decorator: ``f`` returns ``(value, grad_fn)`` and ``grad_fn(upstream)`` gives the input gradients."""
     _check_callable("custom_gradient", "f", f)
-    return tf.custom_gradient(f)
+    with_gradient = tf.custom_gradient(f)
+
+    @functools.wraps(f)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _eager_or_traced("custom_gradient", args, kwargs)
+        return with_gradient(*args, **kwargs)
+
+    return call
 
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "associative_scan", "map", "vectorized_map",

@@ -17,6 +17,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.ops._convert import export, float_of, promote, tensor
+from tfkit.symbolic import is_symbolic
 
 
 _HALF = (tf.float16, tf.bfloat16)
@@ -229,6 +230,9 @@ def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = Fa
     """``(fun(*primals), J tangents)`` by forward-mode differentiation (plus ``aux`` with ``has_aux=True``)."""
     if not callable(fun):
         raise TypeError(f"jvp: fun must be callable, got {type(fun).__name__}")
+    if is_symbolic(primals) or is_symbolic(tangents):
+        raise TypeError("tfkit.ops.jvp takes a Python function, which a functional model cannot save as data; "
+                        "call it inside a custom Layer's call() and use that layer on the tfkit.Input tensors")
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp: primals and tangents must be tuples or lists (one entry per argument of fun)")
     flat_primals = [tensor(p) for p in tf.nest.flatten(primals)]
