@@ -8,6 +8,15 @@ Names, arguments and result dtypes follow ``keras.ops`` (means, square roots
 and divisions of integers are float32; ``arange`` of ints is int32). Every op
 runs eagerly, inside ``tf.function`` and under XLA, and records a graph node
 when called on ``tfkit.Input``-derived tensors.
+
+This file holds the first hundred ops; the other families live beside it and
+are re-exported here: ``numpy_math`` (trigonometry, logs, float pairs),
+``numpy_logic`` (isclose, isin ...), ``numpy_bits`` (bitwise, gcd),
+``numpy_nan`` (NaN-skipping reductions), ``numpy_quantile``, ``numpy_stats``
+(histogram, bincount ...), ``numpy_unique``, ``numpy_shapes`` (splits, flips,
+diagonals), ``numpy_build``, ``numpy_products`` (kron, cross ...),
+``numpy_windows`` and ``numpy_vectorize``; ``numpy_dtypes`` holds Keras's
+dtype promotion.
 """
 
 from __future__ import annotations
@@ -18,7 +27,21 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit.ops import (numpy_bits, numpy_build, numpy_logic, numpy_math, numpy_nan, numpy_products,
+                       numpy_quantile, numpy_shapes, numpy_stats, numpy_unique, numpy_vectorize, numpy_windows)
 from tfkit.ops._convert import export, float_of, promote, tensor
+from tfkit.ops.numpy_bits import *  # noqa: F401,F403
+from tfkit.ops.numpy_build import *  # noqa: F401,F403
+from tfkit.ops.numpy_logic import *  # noqa: F401,F403
+from tfkit.ops.numpy_math import *  # noqa: F401,F403
+from tfkit.ops.numpy_nan import *  # noqa: F401,F403
+from tfkit.ops.numpy_products import *  # noqa: F401,F403
+from tfkit.ops.numpy_quantile import *  # noqa: F401,F403
+from tfkit.ops.numpy_shapes import *  # noqa: F401,F403
+from tfkit.ops.numpy_stats import *  # noqa: F401,F403
+from tfkit.ops.numpy_unique import *  # noqa: F401,F403
+from tfkit.ops.numpy_vectorize import *  # noqa: F401,F403
+from tfkit.ops.numpy_windows import *  # noqa: F401,F403
 
 Axis = int | Sequence[int] | None
 
@@ -561,3 +584,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype:
 __all__ = [name for name, value in list(globals().items())
            if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
 export(globals(), __all__)
+# the families kept in files of their own (numpy_math.py ...), one namespace as in keras.ops.numpy
+for _family in (numpy_bits, numpy_build, numpy_logic, numpy_math, numpy_nan, numpy_products, numpy_quantile,
+                numpy_shapes, numpy_stats, numpy_unique, numpy_vectorize, numpy_windows):
+    __all__ += _family.__all__
