@@ -154,6 +154,9 @@ CASES = [
     case("correlate", V, K, ref=lambda: np.correlate(V, K)),
     case("correlate", V, K, mode="same", ref=lambda: np.correlate(V, K, "same")),
     case("correlate", V, K, mode="full", ref=lambda: np.correlate(V, K, "full")),
+    *[case("correlate", V[:n], V3[0, :m] if m <= 3 else X.ravel()[:m], mode=mode, keras=False,
+           ref=lambda n=n, m=m, mode=mode: np.correlate(V[:n], V3[0, :m] if m <= 3 else X.ravel()[:m], mode))
+      for n, m in ((1, 3), (2, 3), (2, 4), (3, 5), (4, 5), (4, 4), (5, 2)) for mode in ("same", "valid")],
     case("trapezoid", X, ref=lambda: np.trapezoid(X)),
     case("trapezoid", X, np.array([0.0, 0.5, 2.0], "float32"), axis=0,
          ref=lambda: np.trapezoid(X, [0.0, 0.5, 2.0], axis=0)),
@@ -203,8 +206,8 @@ CASES = [
     case("kron", X[:2, :2], I[:2, :3], ref=lambda: np.kron(X[:2, :2], I[:2, :3])),
     case("kron", V[:3], X[:2, :2], ref=lambda: np.kron(V[:3], X[:2, :2])),
     case("cross", V3, W3, ref=lambda: np.cross(V3, W3)),
-    case("cross", V3[:, :2], W3[:, :2], ref=lambda: np.cross(V3[:, :2], W3[:, :2])),
-    case("cross", V3, W3[:, :2], ref=lambda: np.cross(V3, W3[:, :2])),
+    case("cross", V3[:, :2], W3[:, :2], ref=lambda: V3[:, 0] * W3[:, 1] - V3[:, 1] * W3[:, 0]),
+    case("cross", V3, W3[:, :2], ref=lambda: np.cross(V3, W3 * [1, 1, 0])),   # a 2-vector has z = 0
     case("cross", V3.T, W3.T, axis=0, ref=lambda: np.cross(V3.T, W3.T, axis=0)),
     case("inner", X, X, ref=lambda: np.inner(X, X)), case("inner", I, I[0], ref=lambda: np.inner(I, I[0])),
     case("vdot", X, X, ref=lambda: np.vdot(X, X), symbolic=False),

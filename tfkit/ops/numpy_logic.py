@@ -24,7 +24,8 @@ def isclose(x1: Any, x2: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan:
     if not (a.dtype.is_floating or a.dtype.is_complex):
         return tf.equal(a, b)
     tolerance = tf.cast(atol, tf.abs(b).dtype) + tf.cast(rtol, tf.abs(b).dtype) * tf.abs(b)
-    close = tf.equal(a, b) | (tf.abs(a - b) <= tolerance)
+    finite = tf.math.is_finite(tf.abs(a)) & tf.math.is_finite(tf.abs(b))  # infinities: close only when equal
+    close = tf.equal(a, b) | (finite & (tf.abs(a - b) <= tolerance))
     if equal_nan:
         close = close | (tf.math.is_nan(tf.abs(a)) & tf.math.is_nan(tf.abs(b)))
     return close

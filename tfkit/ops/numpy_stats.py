@@ -157,7 +157,7 @@ def correlate(x1: Any, x2: Any, mode: str = "valid") -> tf.Tensor:
         return full
     longest, shortest = tf.maximum(n, m), tf.minimum(n, m)
     if mode == "same":
-        return tf.slice(full, [(n + m - 1 - longest) // 2 + tf.cast(m > n, tf.int32) * ((m - n) % 2)], [longest])
+        return tf.slice(full, [tf.where(n >= m, (m - 1) // 2, n // 2)], [longest])  # numpy's centring
     return tf.slice(full, [shortest - 1], [longest - shortest + 1])
 
 
