@@ -96,6 +96,7 @@ def test_every_added_name_resolves_from_a_config():
         stored = getattr(function, "_tfkit_op_name", None)
         if stored is not None:
             assert op_names.resolve(stored) is function, name
+            assert op_names.resolve(f"tfkit.ops.numpy.{name}") is function, name   # Keras's spelling
 
 
 @pytest.mark.parametrize("window", ["bartlett", "blackman", "hamming", "hanning"])

@@ -9,19 +9,19 @@ and divisions of integers are float32; ``arange`` of ints is int32). Every op
 runs eagerly, inside ``tf.function`` and under XLA, and records a graph node
 when called on ``tfkit.Input``-derived tensors.
 
-This file holds the first hundred ops; the other families live beside it and
-are re-exported here: ``numpy_math`` (trigonometry, logs, float pairs),
-``numpy_logic`` (isclose, isin ...), ``numpy_bits`` (bitwise, gcd),
+This file holds arithmetic, reductions, products and shapes; the other
+families live beside it and are re-exported here: ``numpy_math``
+(trigonometry, logs, float pairs), ``numpy_logic`` (comparisons, isclose,
+isin ...), ``numpy_bits`` (bitwise, gcd),
 ``numpy_nan`` (NaN-skipping reductions), ``numpy_quantile``, ``numpy_stats``
 (histogram, bincount ...), ``numpy_unique``, ``numpy_shapes`` (splits, flips,
-diagonals), ``numpy_build``, ``numpy_products`` (kron, cross ...),
+diagonals), ``numpy_build`` (zeros, arange, tri ...), ``numpy_products`` (kron, cross ...),
 ``numpy_windows`` and ``numpy_vectorize``; ``numpy_dtypes`` holds Keras's
 dtype promotion.
 """
 
 from __future__ import annotations
 
-import builtins
 from typing import Any, Sequence
 
 import numpy as np
@@ -465,120 +465,6 @@ def diag(x: Any, k: int = 0) -> tf.Tensor:
 
 def meshgrid(*x: Any, indexing: str = "xy") -> list[tf.Tensor]:
     return tf.meshgrid(*[tensor(v) for v in x], indexing=indexing)
-
-
-# ------------------------------------------------------------------ comparisons and logic
-
-def equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.equal(a, b)
-
-
-def not_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.not_equal(a, b)
-
-
-def greater(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.greater(a, b)
-
-
-def greater_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.greater_equal(a, b)
-
-
-def less(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.less(a, b)
-
-
-def less_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.less_equal(a, b)
-
-
-def logical_and(x1: Any, x2: Any) -> tf.Tensor:
-    return tf.logical_and(tf.cast(tensor(x1), tf.bool), tf.cast(tensor(x2), tf.bool))
-
-
-def logical_or(x1: Any, x2: Any) -> tf.Tensor:
-    return tf.logical_or(tf.cast(tensor(x1), tf.bool), tf.cast(tensor(x2), tf.bool))
-
-
-def logical_not(x: Any) -> tf.Tensor:
-    return tf.logical_not(tf.cast(tensor(x), tf.bool))
-
-
-def isnan(x: Any) -> tf.Tensor:
-    x = tensor(x)
-    return tf.math.is_nan(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
-
-
-def isinf(x: Any) -> tf.Tensor:
-    x = tensor(x)
-    return tf.math.is_inf(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
-
-
-def isfinite(x: Any) -> tf.Tensor:
-    x = tensor(x)
-    return tf.math.is_finite(x) if x.dtype.is_floating else tf.ones_like(x, tf.bool)
-
-
-# ------------------------------------------------------------------ creation
-
-def zeros(shape: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.zeros(shape, dtype=dtype or "float32")
-
-
-def ones(shape: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.ones(shape, dtype=dtype or "float32")
-
-
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> tf.Tensor:
-    value = tensor(fill_value, dtype)
-    return tf.fill(shape, value) if len(value.shape) == 0 else tf.broadcast_to(value, shape)
-
-
-def zeros_like(x: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.zeros_like(tensor(x), dtype=dtype)
-
-
-def ones_like(x: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.ones_like(tensor(x), dtype=dtype)
-
-
-def full_like(x: Any, fill_value: Any, dtype: Any = None) -> tf.Tensor:
-    x = tensor(x)
-    return tf.fill(tf.shape(x), tf.cast(fill_value, dtype or x.dtype))
-
-
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> tf.Tensor:  # noqa: N803
-    M = N if M is None else M
-    return tf.cast(tf.range(M)[None, :] - tf.range(N)[:, None] == k, dtype or "float32")
-
-
-def identity(n: int, dtype: Any = None) -> tf.Tensor:
-    return tf.eye(n, dtype=dtype or "float32")
-
-
-def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> tf.Tensor:
-    if stop is None:
-        start, stop = 0, start
-    if dtype is None:
-        values = [v for v in (start, stop, step)]
-        is_float = builtins.any(isinstance(v, float) or tf.is_tensor(v) and v.dtype.is_floating for v in values)
-        dtype = "float32" if is_float else "int32"
-    return tf.range(tf.cast(start, dtype), tf.cast(stop, dtype), tf.cast(step, dtype), dtype=dtype)
-
-
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> tf.Tensor:
-    start, stop = tf.cast(start, "float32"), tf.cast(stop, "float32")
-    if not endpoint:
-        stop = start + (stop - start) * (num - 1) / num if num > 1 else start
-    out = tf.linspace(start, stop, num)
-    return tf.cast(out, dtype) if dtype is not None else out
 
 
 __all__ = [name for name, value in list(globals().items())

@@ -1,9 +1,10 @@
-"""Array construction of ``keras.ops`` on TensorFlow: copies, triangles, Vandermonde, log/geometric ranges.
+"""Array construction of ``keras.ops`` on TensorFlow: zeros, ranges, triangles, Vandermonde, log/geometric ranges.
 
     import tfkit.ops as ops
     mask = ops.tri(4, k=-1, dtype="bool"); v = ops.vander(x, 3)
     freqs = ops.logspace(0, 3, num=4)            # 1, 10, 100, 1000 (float32)
 
+``zeros``/``ones``/``eye`` default to float32; ``arange`` of ints is int32.
 ``empty``/``empty_like`` return zeros (TensorFlow has no uninitialised memory).
 ``logspace``/``geomspace`` take scalar or array ``start``/``stop`` and put the
 sample axis at ``axis``; their dtype is Keras's (float32 for ints).
@@ -11,6 +12,7 @@ sample axis at ``axis``; their dtype is Keras's (float32 for ints).
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -18,6 +20,59 @@ import tensorflow as tf
 
 from tfkit.ops._convert import export, tensor
 from tfkit.ops.numpy_dtypes import FLOATX, result_type, weak
+
+
+def zeros(shape: Any, dtype: Any = None) -> tf.Tensor:
+    return tf.zeros(shape, dtype=dtype or "float32")
+
+
+def ones(shape: Any, dtype: Any = None) -> tf.Tensor:
+    return tf.ones(shape, dtype=dtype or "float32")
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> tf.Tensor:
+    value = tensor(fill_value, dtype)
+    return tf.fill(shape, value) if len(value.shape) == 0 else tf.broadcast_to(value, shape)
+
+
+def zeros_like(x: Any, dtype: Any = None) -> tf.Tensor:
+    return tf.zeros_like(tensor(x), dtype=dtype)
+
+
+def ones_like(x: Any, dtype: Any = None) -> tf.Tensor:
+    return tf.ones_like(tensor(x), dtype=dtype)
+
+
+def full_like(x: Any, fill_value: Any, dtype: Any = None) -> tf.Tensor:
+    x = tensor(x)
+    return tf.fill(tf.shape(x), tf.cast(fill_value, dtype or x.dtype))
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> tf.Tensor:  # noqa: N803
+    M = N if M is None else M
+    return tf.cast(tf.range(M)[None, :] - tf.range(N)[:, None] == k, dtype or "float32")
+
+
+def identity(n: int, dtype: Any = None) -> tf.Tensor:
+    return tf.eye(n, dtype=dtype or "float32")
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> tf.Tensor:
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        values = [v for v in (start, stop, step)]
+        is_float = builtins.any(isinstance(v, float) or tf.is_tensor(v) and v.dtype.is_floating for v in values)
+        dtype = "float32" if is_float else "int32"
+    return tf.range(tf.cast(start, dtype), tf.cast(stop, dtype), tf.cast(step, dtype), dtype=dtype)
+
+
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> tf.Tensor:
+    start, stop = tf.cast(start, "float32"), tf.cast(stop, "float32")
+    if not endpoint:
+        stop = start + (stop - start) * (num - 1) / num if num > 1 else start
+    out = tf.linspace(start, stop, num)
+    return tf.cast(out, dtype) if dtype is not None else out
 
 
 def array(x: Any, dtype: Any = None) -> tf.Tensor:

@@ -1,10 +1,11 @@
-"""Elementwise tests of ``keras.ops`` on TensorFlow: closeness, infinities, sign bits, membership.
+"""Comparisons and elementwise tests of ``keras.ops`` on TensorFlow: closeness, infinities, membership.
 
     import tfkit.ops as ops
     ok = ops.allclose(got, expected, rtol=1e-5)            # a scalar bool tensor
     mask = ops.isin(labels, [3, 5, 7]); neg = ops.signbit(x)
 
-Every function here returns a bool tensor. ``isclose`` follows numpy: values
+Every function here returns a bool tensor; comparisons promote their operands
+first (``equal(int_tensor, 2.5)`` compares as float). ``isclose`` follows numpy: values
 are close when ``|x1 - x2| <= atol + rtol * |x2|`` or when they are equal (so
 ``inf`` is close to ``inf``); NaNs are close to each other only with ``equal_nan``.
 """
@@ -15,8 +16,65 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.ops._convert import export, tensor
+from tfkit.ops._convert import export, promote, tensor
 from tfkit.ops.numpy_dtypes import operands
+
+
+def equal(x1: Any, x2: Any) -> tf.Tensor:
+    a, b = promote(x1, x2)
+    return tf.equal(a, b)
+
+
+def not_equal(x1: Any, x2: Any) -> tf.Tensor:
+    a, b = promote(x1, x2)
+    return tf.not_equal(a, b)
+
+
+def greater(x1: Any, x2: Any) -> tf.Tensor:
+    a, b = promote(x1, x2)
+    return tf.greater(a, b)
+
+
+def greater_equal(x1: Any, x2: Any) -> tf.Tensor:
+    a, b = promote(x1, x2)
+    return tf.greater_equal(a, b)
+
+
+def less(x1: Any, x2: Any) -> tf.Tensor:
+    a, b = promote(x1, x2)
+    return tf.less(a, b)
+
+
+def less_equal(x1: Any, x2: Any) -> tf.Tensor:
+    a, b = promote(x1, x2)
+    return tf.less_equal(a, b)
+
+
+def logical_and(x1: Any, x2: Any) -> tf.Tensor:
+    return tf.logical_and(tf.cast(tensor(x1), tf.bool), tf.cast(tensor(x2), tf.bool))
+
+
+def logical_or(x1: Any, x2: Any) -> tf.Tensor:
+    return tf.logical_or(tf.cast(tensor(x1), tf.bool), tf.cast(tensor(x2), tf.bool))
+
+
+def logical_not(x: Any) -> tf.Tensor:
+    return tf.logical_not(tf.cast(tensor(x), tf.bool))
+
+
+def isnan(x: Any) -> tf.Tensor:
+    x = tensor(x)
+    return tf.math.is_nan(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
+
+
+def isinf(x: Any) -> tf.Tensor:
+    x = tensor(x)
+    return tf.math.is_inf(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
+
+
+def isfinite(x: Any) -> tf.Tensor:
+    x = tensor(x)
+    return tf.math.is_finite(x) if x.dtype.is_floating else tf.ones_like(x, tf.bool)
 
 
 def isclose(x1: Any, x2: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> tf.Tensor:

@@ -30,7 +30,8 @@ def _static(value: Any) -> np.ndarray | None:
     return np.asarray(value)
 
 
-def histogram(x: Any, bins: int = 10, range: tuple[float, float] | None = None) -> tuple[tf.Tensor, tf.Tensor]:  # noqa: A002
+def histogram(x: Any, bins: int = 10,
+              range: tuple[float, float] | None = None) -> tuple[tf.Tensor, tf.Tensor]:  # noqa: A002
     """Counts of ``x`` (1-D) in ``bins`` equal bins over ``range`` (default: ``x``'s min and max), and the edges."""
     if not isinstance(bins, int) or isinstance(bins, bool):
         raise TypeError(f"bins must be an int; got bins={bins!r}")
