@@ -30,6 +30,7 @@ import tensorflow as tf
 from tfkit.ops import (numpy_bits, numpy_build, numpy_logic, numpy_math, numpy_nan, numpy_products,
                        numpy_quantile, numpy_shapes, numpy_stats, numpy_unique, numpy_vectorize, numpy_windows)
 from tfkit.ops._convert import export, float_of, promote, tensor
+from tfkit.ops.numpy_dtypes import operands
 from tfkit.ops.numpy_bits import *  # noqa: F401,F403
 from tfkit.ops.numpy_build import *  # noqa: F401,F403
 from tfkit.ops.numpy_logic import *  # noqa: F401,F403
@@ -53,22 +54,22 @@ def _axis(axis: Axis) -> Any:
 # ------------------------------------------------------------------ arithmetic
 
 def add(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return a + b
 
 
 def subtract(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return a - b
 
 
 def multiply(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return a * b
 
 
 def divide(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return float_of(a) / float_of(b)
 
 
@@ -77,12 +78,14 @@ def true_divide(x1: Any, x2: Any) -> tf.Tensor:
 
 
 def floor_divide(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.math.floordiv(a, b)
 
 
 def mod(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2, weak_scalars=False)
+    if a.dtype.is_bool:
+        a, b = tf.cast(a, tf.int32), tf.cast(b, tf.int32)
     return tf.math.floormod(a, b)
 
 
@@ -96,15 +99,18 @@ def negative(x: Any) -> tf.Tensor:
 
 
 def abs(x: Any) -> tf.Tensor:  # noqa: A001  (Keras's name)
-    return tf.abs(tensor(x))
+    x = tensor(x)
+    return x if x.dtype.is_bool or x.dtype.is_unsigned else tf.abs(x)
 
 
 def absolute(x: Any) -> tf.Tensor:
-    return tf.abs(tensor(x))
+    x = tensor(x)
+    return x if x.dtype.is_bool or x.dtype.is_unsigned else tf.abs(x)
 
 
 def square(x: Any) -> tf.Tensor:
-    return tf.square(tensor(x))
+    x = tensor(x)
+    return tf.square(tf.cast(x, tf.int32) if x.dtype.is_bool else x)
 
 
 def sqrt(x: Any) -> tf.Tensor:
@@ -140,7 +146,10 @@ def tanh(x: Any) -> tf.Tensor:
 
 
 def sign(x: Any) -> tf.Tensor:
-    return tf.sign(tensor(x))
+    x = tensor(x)
+    if x.dtype.is_unsigned:  # no unsigned kernel: 1 where positive, else 0
+        return tf.cast(x > 0, x.dtype)
+    return tf.sign(x)
 
 
 def floor(x: Any) -> tf.Tensor:
@@ -160,12 +169,12 @@ def round(x: Any, decimals: int = 0) -> tf.Tensor:  # noqa: A001
 
 
 def maximum(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.maximum(a, b)
 
 
 def minimum(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.minimum(a, b)
 
 
@@ -180,13 +189,19 @@ def mean(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
     return tf.reduce_mean(float_of(tensor(x)), axis=_axis(axis), keepdims=keepdims)
 
 
+# sums and products of small ints accumulate in 32 bits, as in Keras (and JAX)
+_WIDENED = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "uint32", "uint16": "uint32"}
+
+
 def sum(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:  # noqa: A001
     x = tensor(x)
-    return tf.reduce_sum(tf.cast(x, tf.int32) if x.dtype.is_bool else x, axis=_axis(axis), keepdims=keepdims)
+    return tf.reduce_sum(tf.cast(x, _WIDENED.get(x.dtype.name, x.dtype)), axis=_axis(axis), keepdims=keepdims)
 
 
 def prod(x: Any, axis: Axis = None, keepdims: bool = False, dtype: Any = None) -> tf.Tensor:
     x = tensor(x, dtype)
+    if dtype is None:
+        x = tf.cast(x, _WIDENED.get(x.dtype.name, x.dtype))
     return tf.reduce_prod(x, axis=_axis(axis), keepdims=keepdims)
 
 
@@ -252,11 +267,13 @@ def sort(x: Any, axis: int = -1) -> tf.Tensor:
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> tf.Tensor:
     x = tensor(x, dtype)
+    x = tf.cast(x, tf.int32) if x.dtype.is_bool else x
     return tf.cumsum(tf.reshape(x, [-1]) if axis is None else x, axis=0 if axis is None else axis)
 
 
 def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> tf.Tensor:
     x = tensor(x, dtype)
+    x = tf.cast(x, tf.int32) if x.dtype.is_bool else x
     return tf.math.cumprod(tf.reshape(x, [-1]) if axis is None else x, axis=0 if axis is None else axis)
 
 
@@ -302,7 +319,7 @@ def einsum(subscripts: str, *operands: Any) -> tf.Tensor:
 
 
 def outer(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2, weak_scalars=False)
     return tf.reshape(a, [-1, 1]) * tf.reshape(b, [1, -1])
 
 

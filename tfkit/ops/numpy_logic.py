@@ -16,37 +16,37 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.ops._convert import export, promote, tensor
+from tfkit.ops._convert import export, tensor
 from tfkit.ops.numpy_dtypes import operands
 
 
 def equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.equal(a, b)
 
 
 def not_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.not_equal(a, b)
 
 
 def greater(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.greater(a, b)
 
 
 def greater_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.greater_equal(a, b)
 
 
 def less(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.less(a, b)
 
 
 def less_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.less_equal(a, b)
 
 
