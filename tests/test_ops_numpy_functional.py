@@ -55,37 +55,42 @@ def _build(name, args, kwargs):
 
 
 @pytest.fixture(scope="module")
-def reloaded(tmp_path_factory):
-    """Every case's model in one file: saved once and loaded once (loading reads in a child process)."""
-    built, inputs, outputs, counts = {}, [], [], {}
+def built(tmp_path_factory):
+    """Every case's one-op model (or why it could not be built), and its outputs after one save and load.
+
+    All the models go into one file, saved once and loaded once: loading reads in a child process.
+    """
+    models, inputs, outputs, where = {}, [], [], {}
     for param in SYMBOLIC_CASES:
         try:
-            model, data, _ = _build(*param.values[:3])
-        except Exception:  # reported by the case's own test
+            model, data, expected = _build(*param.values[:3])
+        except Exception as error:  # noqa: BLE001 - reported by the case's own test
+            models[param.id] = error
             continue
+        models[param.id] = (model, data, expected)
         flat = tf.nest.flatten(model.outputs)
-        built[param.id] = (len(inputs), len(outputs), len(flat), data)
+        where[param.id] = (len(outputs), len(flat), data)
         inputs.append(model.inputs[0] if isinstance(model.inputs, list) else model.inputs)
         outputs.extend(flat)
-    combined = tfkit.Model(inputs, outputs)
     path = tmp_path_factory.mktemp("ops") / "all_ops.h5"
-    combined.save(path)
-    loaded = tfkit.load_model(path)
-    results = loaded([built[key][3] for key in built])
+    tfkit.Model(inputs, outputs).save(path)
+    results = tfkit.load_model(path)([data for _, _, data in where.values()])
     results = results if isinstance(results, (list, tuple)) else [results]
-    return {key: [np.asarray(r) for r in results[first:first + count]] for key, (_, first, count, _) in built.items()}
+    reloaded = {key: [np.asarray(r) for r in results[first:first + count]] for key, (first, count, _) in where.items()}
+    return models, reloaded
 
 
 @pytest.mark.parametrize("name, args, kwargs, ref, keras_check, symbolic", SYMBOLIC_CASES)
-def test_op_in_functional_model_saves_and_reloads(name, args, kwargs, ref, keras_check, symbolic, reloaded, request):
-    model, data, expected = _build(name, args, kwargs)
+def test_op_in_functional_model_saves_and_reloads(name, args, kwargs, ref, keras_check, symbolic, built, request):
+    models, reloaded = built
+    key = request.node.callspec.id
+    if isinstance(models[key], Exception):
+        raise models[key]
+    model, data, expected = models[key]
     _assert_same(_numpy(model(data)), expected)
     functions = [layer.get_config()["function"] for layer in model.layers if isinstance(layer, tfkit.layers.TFOpLambda)]
     assert functions == [f"tfkit.ops.{name}"]
-    key = request.node.callspec.id
-    assert key in reloaded, f"{name} was not part of the saved model"
-    flat_expected = [np.asarray(e) for e in tf.nest.flatten(expected)]
-    _assert_same(reloaded[key], flat_expected)
+    _assert_same(reloaded[key], [np.asarray(e) for e in tf.nest.flatten(expected)])
 
 
 def test_every_added_name_resolves_from_a_config():
