@@ -24,12 +24,13 @@ _SHOWN = 20   # repeated terms named in the error; Keras lists all of them
 def vocabulary_terms(tokens: Sequence[Any], special: Sequence[Any], mask_token: Any, oov_token: Any,
                      invert: bool, who: str) -> list[Any]:
     """The terms of ``tokens`` (a leading special block removed), or ``ValueError`` as Keras 3 raises it."""
-    tokens = list(tokens)
+    tokens = tokens if isinstance(tokens, list) else list(tokens)   # no copies: a vocabulary may hold millions
     special = list(special)
-    terms = tokens[len(special):] if tokens[:len(special)] == special else tokens
+    start = len(special) if tokens[:len(special)] == special else 0
     seen: set[Any] = set()
     repeated: dict[Any, None] = {}   # insertion-ordered: the first repeat first, as Keras's Counter lists them
-    for token in terms:
+    for index in range(start, len(tokens)):
+        token = tokens[index]
         if token in seen:
             repeated[token] = None
         else:
@@ -48,4 +49,4 @@ def vocabulary_terms(tokens: Sequence[Any], special: Sequence[Any], mask_token: 
                 f"in `vocabulary`. Note that passed `vocabulary` does not need to include the OOV and mask tokens. "
                 f"Either remove all mask and OOV tokens, or include them only at the start of the vocabulary in "
                 f"precisely this order: {special}. Received: {name}={token} at vocabulary index {index}")
-    return terms
+    return tokens[start:] if start else tokens
