@@ -16,7 +16,7 @@ from fuzz_loaders import PEAK_LIMIT, run_campaign
 
 @pytest.mark.slow
 def test_mutated_files_are_loaded_or_refused_with_value_error(tmp_path):
-    count = int(os.environ.get("TFKIT_FUZZ_COUNT", "165"))     # 15 files of each mutation class
+    count = int(os.environ.get("TFKIT_FUZZ_COUNT", "110"))     # 10 files of each mutation class
     report = run_campaign(tmp_path, count=count, seed=int(os.environ.get("TFKIT_FUZZ_SEED", "2024")))
     assert report["bad"] == [], report
     assert set(report["outcomes"]) <= {"loaded", "ValueError"}, report
