@@ -263,3 +263,22 @@ def test_nested_models_multiply_their_calls_before_anything_is_built():
         config_cost.check_costs(model, "model_config")
     small = block("pair", dense, 2)                                   # a block called twice: fine
     config_cost.check_costs({"class_name": "Functional", "config": {"name": "top", "layers": [small]}}, "m")
+
+
+@pytest.mark.parametrize("entry, argument", [
+    ({"class_name": "Dropout", "config": {"name": "drop", "rate": 0.5, "noise_shape": [None, 10**6, 10**6]}},
+     r"noise_shape=\[None, 1000000, 1000000\] sets the random values drawn per training step to 1000000000000"),
+    ({"class_name": "ZeroPadding1D", "config": {"name": "pad", "padding": [2**31, 1]}}, r"padding=\[2147483648, 1\]"),
+    ({"class_name": "UpSampling3D", "config": {"name": "up", "size": [64, 64, 64]}}, r"size=\[64, 64, 64\] sets the "
+                                                                                      r"factor .* to 262144"),
+    ({"class_name": "IntegerLookup", "config": {"name": "ids", "num_oov_indices": 2**21}}, r"num_oov_indices=2097152"),
+])
+def test_config_cost_rules_name_the_path_and_argument(entry, argument):
+    model = {"class_name": "Sequential", "config": {"name": "m", "layers": [entry]}}
+    with pytest.raises(ValueError, match=rf"model_config\.config\.layers\[0\] \({entry['class_name']} "
+                                         rf"'{entry['config']['name']}'\): {argument}"):
+        config_cost.check_costs(model, "model_config")
+    modest = {**entry, "config": {**entry["config"], **{key: value for key, value in {
+        "noise_shape": [None, 1, 8], "padding": [1, 1], "size": [2, 2, 2], "num_oov_indices": 4}.items()
+        if key in entry["config"]}}}
+    config_cost.check_costs({"class_name": "Sequential", "config": {"name": "m", "layers": [modest]}}, "model_config")

@@ -76,6 +76,8 @@ _RULES: dict[str, list[_Rule]] = {
         (("ngrams",), "the n-gram ops built per call", MAX_NGRAMS, max, _ALWAYS),
     ],
     "Reshape": [(("target_shape",), "the elements of every sample", MAX_SAMPLE_ELEMENTS, _product, _ALWAYS)],
+    **{name: [(("noise_shape",), "the random values drawn per training step", MAX_SAMPLE_ELEMENTS, _product, _ALWAYS)]
+       for name in ("Dropout", "AlphaDropout")},
     "InputLayer": [(("batch_shape", "batch_input_shape"), "the elements of every sample", MAX_SAMPLE_ELEMENTS,
                     lambda dims: _product(dims[1:]), _ALWAYS)],
     **{name: [(("num_oov_indices",), "the table entries built with the layer", MAX_OOV_INDICES, max, _ALWAYS),
