@@ -1,7 +1,7 @@
 """A seeded fuzz campaign against tfkit's loaders: mutate valid files, load each, classify the outcome.
 
     python tests/fuzz_loaders.py --count 2000 --seed 7      # the long local mode; prints a JSON summary
-    run_campaign(workdir, count=150, seed=0)                # what tests/test_fuzz_loaders.py runs in CI
+    run_campaign(workdir, count=110, seed=2024)             # what tests/test_fuzz_loaders.py runs in CI
 
 Seeds are tfkit's own files: a model file, a weights file, a SavedModel
 export and a TensorFlow checkpoint. Each mutation flips bits, overwrites
