@@ -9,11 +9,11 @@ A config is small data, but some of its numbers multiply the work of
 rebuilding: ``unroll=True`` over a static time axis of 30,000 builds 30,000
 copies of the cell's graph (a 414-byte config grew past 800 MB), and a
 recorded ``tf.unstack`` over a 3,000,000-wide axis makes 3,000,000 tensors
-before any op can be looked at. Such costs
-are only known once shapes flow, so the layer that incurs one charges it
-here *before* building anything; outside a load there is no budget and
-``charge`` does nothing: models built in code are never limited. Like the
-registry, this module imports nothing of tfkit, so layers may use it.
+before any op can be looked at. Such costs are only known once shapes flow,
+so the layer that incurs one charges it here *before* building anything;
+outside a load there is no budget and ``charge`` does nothing: models built
+in code are never limited. Like the registry, this module imports nothing of
+tfkit, so layers may use it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ __all__ = ["UNROLLED_STEPS", "FAN_OUT", "LIMITS", "charge", "charge_fan_out", "r
 UNROLLED_STEPS = "unrolled RNN timesteps"
 FAN_OUT = "tensors made by splitting operations (tf.unstack, tf.split, ...)"
 # An unrolled step builds ~15 graph ops, about what rebuilding one layer costs (ops cost ~1 ms and a few KB
-# each): the limit keeps a file's unrolled loops within the cost of a few thousand layers. The Keras guides
+# each): the limit keeps a file's unrolled loops within the cost of about a thousand layers. The Keras guides
 # unroll a few dozen steps. A split tensor costs a few hundred bytes before any op sees it: tf.unstack over a
 # 3,000,000-wide axis named in a 7 KB file took 23 s and 2 GB.
 LIMITS = {UNROLLED_STEPS: 1_000, FAN_OUT: 10_000}
