@@ -113,11 +113,11 @@ CASES = {   # name: (model, config edit, the error expected)
                           _set("CategoryEncoding", num_tokens=10**12), r"num_tokens=1000000000000 sets the width"),
     "hashing_one_hot": (lambda: _seq((1,), layers.Hashing(5, output_mode="one_hot"), dtype="string"),
                         _set("Hashing", num_bins=10**12), r"num_bins=1000000000000 sets the width"),
-    "repeat_vector_n": (lambda: _seq((4,), layers.RepeatVector(3)), _set("RepeatVector", n=2**31),
-                        r"\(RepeatVector '\w+'\): n=2147483648 sets the timesteps of every sample"),
-    "repeat_vector_times_features": (lambda: _seq((16,), layers.RepeatVector(3)), _set("RepeatVector", n=2**28),
+    "repeat_vector_n": (lambda: _seq((4,), layers.RepeatVector(3)), _set("RepeatVector", n=2**33),
+                        r"\(RepeatVector '\w+'\): n=8589934592 sets the timesteps of every sample"),
+    "repeat_vector_times_features": (lambda: _seq((16,), layers.RepeatVector(3)), _set("RepeatVector", n=2**29),
                                      r"op 'repeat_vector\w*/[\w/]*' \(Tile\) would output a tensor of shape "
-                                     r"\(None, 1, 268435456, 16\)"),
+                                     r"\(None, 1, 536870912, 16\)"),
     "zero_padding": (lambda: _seq((4, 4, 1), layers.ZeroPadding2D(1)),
                      _set("ZeroPadding2D", padding=[[10**6, 10**6], [10**6, 10**6]]),
                      r"op 'zero_padding2d\w*/Pad' \(Pad\) would output a tensor"),
@@ -268,7 +268,7 @@ def test_nested_models_multiply_their_calls_before_anything_is_built():
 @pytest.mark.parametrize("entry, argument", [
     ({"class_name": "Dropout", "config": {"name": "drop", "rate": 0.5, "noise_shape": [None, 10**6, 10**6]}},
      r"noise_shape=\[None, 1000000, 1000000\] sets the random values drawn per training step to 1000000000000"),
-    ({"class_name": "ZeroPadding1D", "config": {"name": "pad", "padding": [2**31, 1]}}, r"padding=\[2147483648, 1\]"),
+    ({"class_name": "ZeroPadding1D", "config": {"name": "pad", "padding": [2**33, 1]}}, r"padding=\[8589934592, 1\]"),
     ({"class_name": "UpSampling3D", "config": {"name": "up", "size": [64, 64, 64]}}, r"size=\[64, 64, 64\] sets the "
                                                                                       r"factor .* to 262144"),
     ({"class_name": "IntegerLookup", "config": {"name": "ids", "num_oov_indices": 2**21}}, r"num_oov_indices=2097152"),
@@ -282,3 +282,13 @@ def test_config_cost_rules_name_the_path_and_argument(entry, argument):
         "noise_shape": [None, 1, 8], "padding": [1, 1], "size": [2, 2, 2], "num_oov_indices": 4}.items()
         if key in entry["config"]}}}
     config_cost.check_costs({"class_name": "Sequential", "config": {"name": "m", "layers": [modest]}}, "model_config")
+
+
+def test_graph_budget_sizes_traced_tensors_but_allows_what_the_file_stores():
+    huge = tf.function(lambda: tf.zeros([2**33]))        # traced only: nothing is allocated
+    with graph_budget.graph_budget("f.h5"):
+        with pytest.raises(ValueError, match=r"f.h5: op '[^']+' \(\w+\) would output a tensor of shape \(8589934592,\)"):
+            huge.get_concrete_function()
+    with graph_budget.graph_budget("f.h5", largest_array=2**33):   # a file storing such an array may read it
+        tf.function(lambda: tf.zeros([2**33])).get_concrete_function()
+    tf.function(lambda: tf.zeros([2**34])).get_concrete_function()  # outside a load: no budget

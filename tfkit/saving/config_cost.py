@@ -25,9 +25,10 @@ __all__ = ["check_costs", "MAX_TRACED_CALLS", "MAX_SAMPLE_ELEMENTS"]
 # Layer calls traced while the model is rebuilt, a nested model's layers counted once per call of the model:
 # the object limit of a model file (h5.MAX_CONFIG_OBJECTS, objects plus calls) applied to what the calls multiply.
 MAX_TRACED_CALLS = 10_000
-# Elements of one sample that a single argument may ask for (one axis of an output, or all of an input): 2**30
-# float32 values are 4 GiB per sample.
-MAX_SAMPLE_ELEMENTS = 2**30
+# Elements of one sample that an argument may ask for (one axis of an output, or all of an input), and that one
+# traced tensor may hold (graph_budget): 2**32 float32 values are 16 GiB per sample, more than any model that runs
+# (an 8k-token static attention map of 32 heads is 2**31) and far less than what a few digits in a file can ask.
+MAX_SAMPLE_ELEMENTS = 2**32
 MAX_SCALE = 2**16           # the factor one layer enlarges each sample by (UpSampling size, transposed-conv strides)
 MAX_NGRAMS = 64             # TextVectorization builds one n-gram op per n
 MAX_OOV_INDICES = 2**20     # lookup layers build a table with this many OOV entries when they are constructed

@@ -2,7 +2,7 @@
 
     with graph_budget("model.h5"):              # entered by guard.variable_budget, around every rebuild
         model = model_from_config(config)       # each graph op traced here is counted and its outputs sized
-    # ValueError: ... op 'repeat_vector/Tile' (Tile) would output 4000000000 elements per tensor; ...
+    # ValueError: ... op 'repeat_vector/Repeat/Tile' (Tile) would output a tensor of shape (None, 1, ...
 
 Rebuilding traces every layer into a graph: that allocates no tensor data,
 but each op costs about a millisecond and a few KB, and the graph fixes the
@@ -13,8 +13,9 @@ flow, whatever layer or operation they come from:
 - ``MAX_OP_OUTPUTS`` tensors from one op (``tf.unstack`` of a 300,000-wide axis
   in a functional model's config makes 300,000 tensors and hangs the load);
 - ``config_cost.MAX_SAMPLE_ELEMENTS`` elements in one output (unknown axes
-  counted as 1): ``RepeatVector(10**9)`` on 4 features loads, then asks
-  16 GB of every sample of ``predict``;
+  counted as 1), or the largest array the file stores if that is larger:
+  ``RepeatVector(10**10)`` on 4 features loads, then asks 160 GB of every
+  sample of ``predict``;
 - ``MAX_GRAPH_OPS`` ops in all: a backstop for any multiplier not bounded by
   name elsewhere.
 
@@ -58,8 +59,9 @@ def _elements(tensor: Any) -> int:
 
 
 class _Counter:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, largest_array: int) -> None:
         self.source = source
+        self.max_elements = max(MAX_SAMPLE_ELEMENTS, largest_array)   # reading a stored weight is never refused
         self.ops = 0
         self.refusal: str | None = None
 
@@ -87,20 +89,23 @@ class _Counter:
                     f"{MAX_OP_OUTPUTS} (an axis of that length is unstacked or split, by the config's shapes).")
         for tensor in outputs:
             elements = _elements(tensor)
-            if elements > MAX_SAMPLE_ELEMENTS:
+            if elements > self.max_elements:
                 return (f"{where} would output a tensor of shape {tensor.shape} ({elements} elements per sample, "
-                        f"unknown axes counted as 1); a model file may ask for at most {MAX_SAMPLE_ELEMENTS}. The "
+                        f"unknown axes counted as 1); a model file may ask for at most {self.max_elements}. The "
                         f"config's sizes multiply far beyond any real model's; tfkit refuses to rebuild it.")
         return None
 
 
 @contextlib.contextmanager
-def graph_budget(source: str) -> Iterator[None]:
-    """Count and size the graph ops built in this thread while the model from ``source`` is rebuilt."""
+def graph_budget(source: str, largest_array: int = 0) -> Iterator[None]:
+    """Count and size the graph ops built in this thread while the model from ``source`` is rebuilt.
+
+    ``largest_array``: the elements of the largest array the file stores; a tensor that large is allowed too.
+    """
     if _op_callbacks is None or _ACTIVE.get():   # a load inside a load shares the outer budget
         yield
         return
-    counter = _Counter(source)
+    counter = _Counter(source, largest_array)
     token = _ACTIVE.set(True)
     _op_callbacks.add_op_callback(counter)
     try:

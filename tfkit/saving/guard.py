@@ -85,5 +85,6 @@ def variable_budget(per_variable: int, total: int, count: int, source: str) -> I
             check(int(np.prod(variable.shape.as_list(), dtype=object)) if variable.shape.is_fully_defined() else 0, name)
         return variable
 
-    with tf.variable_creator_scope(creator), load_budget.rebuilding(source), graph_budget(source):
+    with tf.variable_creator_scope(creator), load_budget.rebuilding(source), \
+            graph_budget(source, per_variable):
         yield
