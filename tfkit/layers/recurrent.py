@@ -35,7 +35,7 @@ from tfkit.layers.rnn_structure import (
     RNNStates, as_state_list, flat_shapes, is_shape, is_size, map_shapes, map_sizes, size_dims, zeros_for,
 )
 from tfkit.layers.stacked_cells import StackedRNNCells, call_cell
-from tfkit.saving import registry
+from tfkit.saving import load_budget, registry
 
 __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
@@ -288,6 +288,12 @@ class RNN(Layer):
                 f"RNN layer '{self.name}' cannot unroll over an unknown number of timesteps "
                 f"(input shape {tuple(first.shape)}); give the Input a fixed time length"
             )
+        if self.unroll:   # while a model file is loaded: its unrolled steps count against the file's budget
+            cells = len(getattr(self.cell, "cells", None) or [self.cell])
+            load_budget.charge(load_budget.UNROLLED_STEPS, first.shape[1] * cells,
+                               f"{type(self).__name__} layer '{self.name}'",
+                               f"unroll=True over {first.shape[1]} timesteps"
+                               + (f" of {cells} stacked cells" if cells > 1 else ""))
         if isinstance(mask, (list, tuple)):
             mask = tf.nest.flatten(mask)[0]
         states = self._initial_states(first, initial_state)

@@ -20,7 +20,7 @@ import tensorflow as tf
 from tfkit import symbolic
 from tfkit.layer import Layer, unique_name
 from tfkit.layers import op_arguments, op_names
-from tfkit.saving import registry
+from tfkit.saving import load_budget, registry
 
 __all__ = ["TFOpLambda"]
 
@@ -62,6 +62,8 @@ class TFOpLambda(Layer):
     def call(self, inputs: Any) -> Any:
         tensors = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         args, kwargs = op_arguments.decode(self._tfkit_arguments, tensors)
+        # While a model file is loaded, the tensors a split makes count against the file's budget.
+        load_budget.charge_fan_out(f"TFOpLambda layer '{self.name}'", self._tfkit_function, args, kwargs)
         return self._tfkit_function(*args, **kwargs)
 
     def get_config(self) -> dict[str, Any]:

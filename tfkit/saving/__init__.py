@@ -6,6 +6,8 @@
 
 Module map: ``registry`` (names to classes), ``serialization`` (objects to
 configs and back), ``config_safety`` (configs are data, never code),
+``config_cost`` / ``load_budget`` / ``graph_budget`` (what a config may
+multiply: argument limits, unrolled steps, traced graph ops),
 ``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
 ``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
 rebuilding), ``atomic`` (write-then-rename), ``export`` (SavedModel for
