@@ -113,6 +113,7 @@ def test_sequential_add_pop_and_build_on_first_call():
 
 @pytest.mark.slow
 def test_sequential_mlp_mnist_97_percent_in_3_epochs():
+    tfkit.utils.set_random_seed(0)     # initial weights and shuffling: most draws give 0.975-0.978, a few 0.969
     (x_train, y_train), (x_test, y_test) = tfkit.datasets.mnist.load_data()
     x_train = x_train.reshape(-1, 784).astype("float32") / 255
     x_test = x_test.reshape(-1, 784).astype("float32") / 255
