@@ -1,13 +1,18 @@
 """A seeded fuzz campaign against tfkit's loaders: mutate valid files, load each, classify the outcome.
 
     python tests/fuzz_loaders.py --count 2000 --seed 7      # the long local mode; prints a JSON summary
-    run_campaign(workdir, count=150, seed=0)                # what tests/test_fuzz_loaders.py runs in CI
+    run_campaign(workdir, count=110, seed=2024)             # what tests/test_fuzz_loaders.py runs in CI
 
 Seeds are tfkit's own files: a model file, a weights file, a SavedModel
 export and a TensorFlow checkpoint. Each mutation flips bits, overwrites
 bytes with boundary values, zeroes a run, or truncates the file; a
 checkpoint index is also mutated entry by entry behind valid checksums (so
-the damage reaches the entry parser, not just a checksum). Every mutated file
+the damage reaches the entry parser, not just a checksum). Config mutations
+(``fuzz_configs``) rewrite the model config of four more seed models as data:
+repeated vocabularies, huge unroll lengths, one multiplying argument (repeat
+counts, one-hot widths, paddings, n-grams, lookup tables, ...) set to a huge
+or boundary value, a nested model called thousands of times, an input axis a
+recorded ``tf.unstack`` splits into millions of tensors. Every mutated file
 is loaded by the loader that reads its kind (``load_model``, ``load_weights``
 for .h5 files and checkpoint prefixes, ``tfkit inspect``) inside one worker process (TensorFlow imported once) under an
 address-space limit; the parent gives each load a time limit and restarts
@@ -31,6 +36,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from fuzz_configs import CLASSES, CONFIG_SEED_FILES, CONFIG_SEEDS, mutate_model_file
 
 WORKER = r"""
 import hashlib, json, os, resource, sys, time
@@ -75,7 +82,7 @@ for line in sys.stdin:
         if weights is not None:      # what the load produced: compared with the unmutated file's weights
             digest = hashlib.sha256(b"".join(np.ascontiguousarray(w.numpy()).tobytes() for w in weights)).hexdigest()
     except Exception as error:
-        outcome, message = type(error).__name__, str(error)[:200]
+        outcome, message = type(error).__name__, str(error)[:1000]
         memory_error = memory_error_in(error)
     child = max([int(n) for n in open(child_peaks).read().split()] or [0])
     print(json.dumps({"outcome": outcome, "message": message, "seconds": time.time() - start,
@@ -117,9 +124,10 @@ PEAK_LIMIT = int(1.5 * 2**30)
 
 
 def make_seeds(folder: Path) -> dict[str, Path]:
-    subprocess.run([sys.executable, "-c", MAKE_SEEDS, str(folder)], check=True, timeout=300, capture_output=True)
+    for script in (MAKE_SEEDS, CONFIG_SEEDS):
+        subprocess.run([sys.executable, "-c", script, str(folder)], check=True, timeout=300, capture_output=True)
     return {"model": folder / "model.h5", "weights": folder / "weights.h5", "export": folder / "export",
-            "ckpt": folder / "ckpt"}
+            "ckpt": folder / "ckpt", **{name: folder / file for name, file in CONFIG_SEED_FILES.items()}}
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -207,22 +215,33 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
     rng = random.Random(seed)
     targets = [("model", "load_model"), ("weights", "load_weights"), ("model", "inspect"),
                ("export_pb", "inspect"), ("export_index", "inspect"), ("ckpt_index", "load_weights")]
+    targets += [(f"config:{kind}", "load_model") for kind in CLASSES]
     worker = Worker(workdir)
     originals = {  # the weights each loader gives for the unmutated seed: a "loaded" file that differs is counted
         "model": worker.load("load_model", str(seeds["model"]), timeout)["digest"],
         "weights": worker.load("load_weights", str(seeds["weights"]), timeout)["digest"],
         "ckpt_index": worker.load("load_weights", str(seeds["ckpt"] / "w"), timeout)["digest"],
+        **{name: worker.load("load_model", str(seeds[name]), timeout)["digest"] for name in CONFIG_SEED_FILES},
     }
     altered = 0
+    altered_configs: list[dict] = []
     counts: dict[str, int] = {}
+    by_class: dict[str, dict[str, int]] = {}
     bad: list[dict] = []
     peak = child_peak = slowest = 0
+    slowest_case = ""
     unnamed: list[str] = []
     started = time.time()
     try:
         for index in range(count):
             source, loader = targets[index % len(targets)]
-            if source.startswith("export"):
+            origin, label = source, f"bytes:{source}:{loader}"
+            if source.startswith("config:"):
+                kind = source.split(":", 1)[1]
+                origin, label = rng.choice(CLASSES[kind]), source
+                path = workdir / f"case_{index}.h5"
+                mutate_model_file(seeds[origin], path, kind, rng)
+            elif source.startswith("export"):
                 folder = workdir / f"case_{index}"
                 shutil.copytree(seeds["export"], folder)
                 if source == "export_pb":
@@ -250,21 +269,27 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
                 outcome = "over_memory"
             result["outcome"] = outcome
             counts[result["outcome"]] = counts.get(result["outcome"], 0) + 1
+            by_class.setdefault(label, {})
+            by_class[label][outcome] = by_class[label].get(outcome, 0) + 1
             peak = max(peak, result["peak_bytes"])
-            if outcome == "loaded" and result.get("digest") and result["digest"] != originals.get(source):
+            if outcome == "loaded" and result.get("digest") and result["digest"] != originals.get(origin):
                 altered += 1
+                if source.startswith("config:"):   # a config change cannot alter stored weights: a bug if it does
+                    altered_configs.append({"case": index, "class": source, "seed": origin})
             child_peak = max(child_peak, result["child_peak_bytes"])
-            slowest = max(slowest, result["seconds"])
+            if result["seconds"] > slowest:
+                slowest, slowest_case = result["seconds"], f"case {index} ({label}, seed {origin})"
             if not result.get("names_file", True):
                 unnamed.append(f"{loader} {source}: {result['message']}")
             if result["outcome"] not in ("loaded", "ValueError"):
-                bad.append({"case": index, "loader": loader, "source": source, **result})
+                bad.append({"case": index, "loader": loader, "source": source, "seed": origin, **result})
             shutil.rmtree(folder) if source.startswith(("export", "ckpt")) else path.unlink()
     finally:
         worker.stop()
-    return {"files": count, "seconds": round(time.time() - started, 1), "outcomes": counts, "peak_bytes": peak,
-            "child_peak_bytes": child_peak, "slowest_load_seconds": round(slowest, 2),
-            "loaded_with_altered_weights": altered,
+    return {"files": count, "seconds": round(time.time() - started, 1), "outcomes": counts, "by_class": by_class,
+            "peak_bytes": peak, "child_peak_bytes": child_peak, "slowest_load_seconds": round(slowest, 2),
+            "slowest_case": slowest_case,
+            "loaded_with_altered_weights": altered, "config_mutations_with_altered_weights": altered_configs,
             "value_errors_not_naming_the_file": len(unnamed),
             "unnamed_examples": unnamed[:5], "bad": bad[:20]}
 
@@ -274,12 +299,13 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", default=None)
+    parser.add_argument("--timeout", type=float, default=45.0, help="seconds before a load counts as a hang")
     args = parser.parse_args()
     import tempfile
 
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="tfkit-fuzz-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    print(json.dumps(run_campaign(workdir, args.count, args.seed), indent=2))
+    print(json.dumps(run_campaign(workdir, args.count, args.seed, args.timeout), indent=2))
 
 
 if __name__ == "__main__":

@@ -39,8 +39,12 @@ import numpy as np
 import tensorflow as tf
 from google.protobuf import json_format, text_format
 from tensorflow.core.protobuf import saved_model_pb2
-from tensorflow_serving.apis import get_model_metadata_pb2, predict_pb2, prediction_log_pb2
-from tensorflow_serving.apis import prediction_service_pb2_grpc
+from tensorflow_serving.apis import (
+    get_model_metadata_pb2,
+    predict_pb2,
+    prediction_log_pb2,
+    prediction_service_pb2_grpc,
+)
 from tensorflow_serving.config import model_server_config_pb2
 
 DEFAULT_SIGNATURE = "serving_default"

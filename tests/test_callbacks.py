@@ -477,7 +477,10 @@ def test_reduce_lr_on_plateau_rejects_factor_at_least_one():
 def test_learning_rate_access_handles_variables_schedules_and_plain_floats():
     from types import SimpleNamespace
 
-    from tfkit.callbacks.learning_rate_access import read_learning_rate, set_learning_rate
+    from tfkit.callbacks.learning_rate_access import (
+        read_learning_rate,
+        set_learning_rate,
+    )
 
     optimizer = FakeOptimizer(0.5)
     assert read_learning_rate(optimizer) == 0.5

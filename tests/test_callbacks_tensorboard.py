@@ -7,8 +7,8 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
-
 from test_callbacks import FakeModel, simulate_fit
+
 from tfkit import callbacks as cb
 
 

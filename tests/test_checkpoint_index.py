@@ -17,11 +17,10 @@ import sys
 import textwrap
 
 import pytest
+from checkpoint_tables import read_index, write_index
 
 import tfkit
 from tfkit.files.checkpoint_index import check_checkpoint
-
-from checkpoint_tables import read_index, write_index
 
 pytestmark = pytest.mark.slow      # one loading process for all cases
 

@@ -23,7 +23,6 @@ import tensorflow as tf
 import tfkit as keras
 from tfkit import layers, ops
 
-
 # ----------------------------------------------------------- Sequential guide
 
 def test_sequential_built_on_data_exposes_its_graph_for_feature_extraction():

@@ -1,6 +1,7 @@
 """MultiHeadAttention against softmax(Q K^T / sqrt(d)) V written out in numpy."""
 
 import json
+
 import numpy as np
 import pytest
 import tensorflow as tf

@@ -7,8 +7,8 @@ import pytest
 import tensorflow as tf
 
 from tfkit import layers, regularizers
-from tfkit.engine import masking
 from tfkit.base import registry
+from tfkit.engine import masking
 
 RNG = np.random.default_rng(0)
 

@@ -8,8 +8,8 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.engine import masking
 from tfkit.base import registry
+from tfkit.engine import masking
 
 RNG = np.random.default_rng(0)
 

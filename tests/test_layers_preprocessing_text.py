@@ -142,3 +142,63 @@ def test_a_vocabulary_file_is_read_as_keras_reads_it_but_never_from_a_saved_conf
             layer_class.from_config({**layer_class(vocabulary=["a"]).get_config(), "vocabulary": str(path)})
     with pytest.raises(ValueError, match="cannot read the vocabulary file"):
         layers.StringLookup(vocabulary=str(tmp_path / "missing.txt"))
+
+
+REPEATED = [(layers.StringLookup, ["a", "b", "a"], "['a']"), (layers.IntegerLookup, [3, 4, 3, 5, 5], "[3, 5]"),
+            (layers.TextVectorization, ["x", "y", "x"], "['x']")]
+
+
+@pytest.mark.parametrize("layer_class, vocabulary, repeated", REPEATED)
+def test_a_repeated_term_is_refused_with_keras_error(layer_class, vocabulary, repeated):
+    expected = ("The passed vocabulary has at least one repeated term. Please uniquify your dataset. "
+                f"The repeated terms are: {repeated}")
+    with pytest.raises(ValueError) as ours:
+        layer_class(vocabulary=vocabulary)
+    assert expected in str(ours.value)
+    with pytest.raises(ValueError) as again:          # set_vocabulary says the same, naming the layer
+        layer_class().set_vocabulary(vocabulary)
+    assert expected in str(again.value) and "layer '" in str(again.value)
+
+
+def test_repeated_terms_are_found_in_one_pass_and_listed_briefly():
+    tokens = [f"t{i}" for i in range(200_000)] * 2               # counting each token's repeats took minutes
+    with pytest.raises(ValueError, match=r"repeated terms are: \['t0', 't1', .*'t19'\] \.\.\. "
+                                         r"\(200000 repeated terms in all\)"):
+        layers.StringLookup(vocabulary=tokens)
+
+
+def test_special_tokens_inside_a_vocabulary_follow_keras():
+    query = tf.constant(["a", "[UNK]", "b", "z"])
+    lookup = layers.StringLookup(vocabulary=["a", "[UNK]", "b"])       # an OOV token inside stays a term
+    assert lookup.get_vocabulary() == ["[UNK]", "a", "[UNK]", "b"]
+    assert lookup(query).numpy().tolist() == [1, 2, 3, 0]
+    leading = layers.StringLookup(vocabulary=["[UNK]", "[UNK]", "a"])   # only the leading special block goes
+    assert leading.get_vocabulary() == ["[UNK]", "[UNK]", "a"]
+    again = layers.StringLookup.from_config(leading.get_config())
+    assert again.get_vocabulary() == leading.get_vocabulary()
+    assert again(query).numpy().tolist() == leading(query).numpy().tolist() == [2, 1, 0, 0]
+    with pytest.raises(ValueError, match=r"Found reserved mask token at unexpected location .* "
+                                         r"Received: mask_token= at vocabulary index 1"):
+        layers.StringLookup(vocabulary=["a", ""], mask_token="")
+    with pytest.raises(ValueError, match=r"Found reserved OOV token at unexpected location .* "
+                                         r"Received: oov_token=\[UNK\] at vocabulary index 1"):
+        layers.StringLookup(vocabulary=["a", "[UNK]", "b"], invert=True)
+    with pytest.raises(ValueError, match="Found reserved mask token"):
+        layers.IntegerLookup(vocabulary=[0, 3, 4], mask_token=0)
+
+
+def test_vocabulary_rules_match_keras():
+    keras = pytest.importorskip("keras")
+    query = tf.constant(["a", "[UNK]", "b", "z"])
+    for kwargs in ({"vocabulary": ["a", "[UNK]", "b"]}, {"vocabulary": ["[UNK]", "[UNK]", "a"]},
+                   {"vocabulary": ["[UNK]", "a"], "mask_token": ""}, {"vocabulary": ["", "[UNK]", "a"], "mask_token": ""}):
+        ours, theirs = layers.StringLookup(**kwargs), keras.layers.StringLookup(**kwargs)
+        assert ours.get_vocabulary() == [str(v) for v in theirs.get_vocabulary()], kwargs
+        assert ours(query).numpy().tolist() == np.asarray(theirs(query)).tolist(), kwargs
+    for kwargs in ({"vocabulary": ["a", "b", "a"]}, {"vocabulary": ["a", ""], "mask_token": ""},
+                   {"vocabulary": ["a", "[UNK]"], "invert": True}):
+        with pytest.raises(ValueError) as theirs:
+            keras.layers.StringLookup(**kwargs)
+        with pytest.raises(ValueError) as ours:
+            layers.StringLookup(**kwargs)
+        assert str(theirs.value).split(".")[0] in str(ours.value), kwargs     # Keras's first sentence

@@ -1,6 +1,7 @@
 """SimpleRNN, LSTM, GRU and RNN(cell) against recurrences written out in numpy."""
 
 import json
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -8,7 +9,15 @@ import tensorflow as tf
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
 from tfkit.layers.embedding import Embedding
-from tfkit.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from tfkit.layers.recurrent import (
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    SimpleRNN,
+    SimpleRNNCell,
+)
 
 RNG = np.random.default_rng(7)
 BATCH, TIME, FEATURES, UNITS = 3, 5, 4, 3

@@ -9,7 +9,16 @@ import tensorflow as tf
 import tfkit
 from tfkit import layers
 from tfkit.engine.layer import Layer
-from tfkit.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells
+from tfkit.layers.recurrent import (
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    SimpleRNN,
+    SimpleRNNCell,
+    StackedRNNCells,
+)
 
 RNG = np.random.default_rng(11)
 BATCH, TIME, FEATURES = 2, 4, 3

@@ -1,6 +1,7 @@
 """Bidirectional against two numpy passes; TimeDistributed against a per-timestep numpy loop."""
 
 import json
+
 import numpy as np
 import pytest
 import tensorflow as tf

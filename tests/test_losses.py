@@ -8,8 +8,8 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import losses
-from tfkit.engine import masking
 from tfkit.base import registry
+from tfkit.engine import masking
 
 EPS = 1e-7
 rng = np.random.default_rng(1234)

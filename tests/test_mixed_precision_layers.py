@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from test_saving_layers import CASES, _data, _functional
 
 import tfkit
 from tfkit import mixed_precision
-from test_saving_layers import CASES, _data, _functional
 
 
 @pytest.fixture(autouse=True)

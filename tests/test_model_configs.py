@@ -4,9 +4,9 @@ import json
 
 import numpy as np
 import pytest
+from layer_catalog import CATALOG
 
 import tfkit
-from layer_catalog import CATALOG
 from tfkit.base import registry
 
 NOT_STANDALONE = {"InputLayer", "Functional", "Sequential", "RNN", "LSTMCell", "GRUCell", "SimpleRNNCell"}

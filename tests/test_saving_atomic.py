@@ -10,9 +10,9 @@ import time
 
 import numpy as np
 import pytest
+from pid_namespace import pid_namespace_prefix
 
 import tfkit
-from pid_namespace import pid_namespace_prefix
 from tfkit import layers
 from tfkit.files import atomic
 from tfkit.files.temporaries import Claim

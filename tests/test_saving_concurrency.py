@@ -17,9 +17,9 @@ import threading
 
 import numpy as np
 import pytest
+from pid_namespace import pid_namespace_prefix
 
 import tfkit
-from pid_namespace import pid_namespace_prefix
 
 pytestmark = pytest.mark.slow
 

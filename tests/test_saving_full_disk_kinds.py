@@ -12,7 +12,6 @@ import sys
 import textwrap
 
 import pytest
-
 from test_saving_faults import small_tmpfs  # noqa: F401  (the fixture)
 
 _SAVES = textwrap.dedent(r"""

@@ -9,7 +9,6 @@ import tensorflow as tf
 import tfkit
 from tfkit import layers
 
-
 # ------------------------------------------------------------------ the guide's models, unregistered
 
 class ResNetBlock(layers.Layer):

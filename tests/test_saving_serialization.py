@@ -8,8 +8,8 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
-from tfkit.saving import deserialize, serialize
 from tfkit.base import registry
+from tfkit.saving import deserialize, serialize
 
 
 def round_trip(obj, **kwargs):

@@ -25,9 +25,9 @@ pytest.importorskip("tensorflow_serving.apis.prediction_service_pb2_grpc")
 grpc = pytest.importorskip("grpc")
 
 import tensorflow as tf  # noqa: E402
+from serving_stand_in import ServingStandIn, read_model_config  # noqa: E402
 
 import tfkit  # noqa: E402
-from serving_stand_in import ServingStandIn, read_model_config  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("export_client", ROOT / "export" / "client.py")
@@ -203,7 +203,10 @@ def test_grpc_metadata_fields(served):
 
 
 def test_grpc_errors_carry_tf_serving_status_codes(served):
-    from tensorflow_serving.apis import get_model_metadata_pb2, prediction_service_pb2_grpc
+    from tensorflow_serving.apis import (
+        get_model_metadata_pb2,
+        prediction_service_pb2_grpc,
+    )
 
     _, path, server = served
     (input_name,), _ = _names(path)

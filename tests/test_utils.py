@@ -100,8 +100,9 @@ def test_plot_model_says_what_to_install_or_draws(tmp_path):
     x = tfkit.Input((3,))
     model = tfkit.Model(x, layers.Dense(1)(layers.Dense(2)(x)))
     try:
-        import pydot  # noqa: F401
         import shutil
+
+        import pydot  # noqa: F401
         ready = shutil.which("dot") is not None
     except ImportError:
         ready = False

@@ -38,7 +38,12 @@ from tfkit.base import registry
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.finite_weights import finite_before_saving
 from tfkit.files import worker_files
-from tfkit.files.checkpoint_files import publish_checkpoint, readable_prefix, reading, recover_publishes
+from tfkit.files.checkpoint_files import (
+    publish_checkpoint,
+    readable_prefix,
+    reading,
+    recover_publishes,
+)
 from tfkit.files.checkpoint_index import check_checkpoint
 from tfkit.files.folder_lock import exclusive
 

@@ -1,7 +1,8 @@
 """Checks that a config read from a file is plain data naming registered objects.
 
     config = loads_json(text, "model_config")     # json.loads with size and depth limits
-    check_config(config, "model_config")          # refuses code, module paths, safe_mode keys, huge strings
+    check_config(config, "model_config")          # refuses code, module paths, safe_mode keys, huge strings,
+                                                  # and numbers that multiply the work of loading (config_cost)
 
 tfkit has no code deserializer at all: nothing here (or anywhere in tfkit)
 turns bytes from a file into a function, a module import, a pickle or an
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import json
 from typing import Any
+
+from tfkit.engine.config_cost import check_costs
 
 MAX_JSON_CHARS = 16 * 2**20
 MAX_JSON_VALUES = 2_000_000   # a 10,000-layer model config holds well under a million
@@ -78,7 +81,11 @@ def _check_depth(value: Any, what: str) -> None:
 
 
 def check_config(config: Any, what: str) -> None:
-    """Raise ``ValueError`` where ``config`` carries code, module paths or a ``safe_mode`` switch."""
+    """Raise ``ValueError`` where ``config`` carries code, module paths or a ``safe_mode`` switch.
+
+    Then ``config_cost.check_costs``: arguments that multiply the work of rebuilding or running the
+    model (nested models called many times, ``ngrams``, ``num_oov_indices``, ``RepeatVector(n)``, ...).
+    """
     stack: list[tuple[Any, list[Any]]] = [(config, [what])]
     while stack:
         value, path = stack.pop()
@@ -95,6 +102,7 @@ def check_config(config: Any, what: str) -> None:
             continue
         _check_object(value, path)
         stack.extend((item, path + [key]) for key, item in value.items())
+    check_costs(config, what)
 
 
 def _check_object(value: dict, path: list[Any]) -> None:

@@ -34,7 +34,13 @@ from tfkit.engine import (
     tracking,
     variable_options,
 )
-from tfkit.engine.call_signature import build_parameters, call_signature, marking_built, naming_errors, shape_tuple
+from tfkit.engine.call_signature import (
+    build_parameters,
+    call_signature,
+    marking_built,
+    naming_errors,
+    shape_tuple,
+)
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer_state import LayerState
 from tfkit.engine.naming import clear_session, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)

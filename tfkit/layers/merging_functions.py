@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from tfkit.layers.merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract
+from tfkit.layers.merging import (
+    Add,
+    Average,
+    Concatenate,
+    Dot,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+)
 
 __all__ = ["add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate", "dot"]
 

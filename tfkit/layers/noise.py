@@ -15,7 +15,12 @@ from tfkit import random as tfkit_random
 from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
-from tfkit.layers.regularization import Dropout, _check_fraction, _check_seed, in_training
+from tfkit.layers.regularization import (
+    Dropout,
+    _check_fraction,
+    _check_seed,
+    in_training,
+)
 
 __all__ = ["GaussianDropout", "AlphaDropout", "SpatialDropout3D"]
 

@@ -102,7 +102,10 @@ def _resolve_tfkit(name: str) -> Callable:
         import importlib
 
         module = importlib.import_module("tfkit.ops")
-        attr = name.rsplit(".", 1)[1]
+        for part in module_name.split(".")[1:]:  # tfkit.ops.linalg.qr: the function of that submodule
+            module = getattr(module, part, None)
+            if not inspect.ismodule(module):
+                raise ValueError(f"Unknown tfkit operation {name!r}: tfkit.{module_name} is not a module of tfkit.ops")
     else:
         raise ValueError(f"Unknown tfkit operation {name!r}: only tfkit.ops.* and tfkit.activations.* are operations")
     function = getattr(module, attr, None)

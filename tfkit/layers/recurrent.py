@@ -26,7 +26,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.base import registry
+from tfkit.base import load_budget, registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import rnn_loop
@@ -296,6 +296,12 @@ class RNN(Layer):
                 f"RNN layer '{self.name}' cannot unroll over an unknown number of timesteps "
                 f"(input shape {tuple(first.shape)}); give the Input a fixed time length"
             )
+        if self.unroll:   # while a model file is loaded: its unrolled steps count against the file's budget
+            cells = len(getattr(self.cell, "cells", None) or [self.cell])
+            load_budget.charge(load_budget.UNROLLED_STEPS, first.shape[1] * cells,
+                               f"{type(self).__name__} layer '{self.name}'",
+                               f"unroll=True over {first.shape[1]} timesteps"
+                               + (f" of {cells} stacked cells" if cells > 1 else ""))
         if isinstance(mask, (list, tuple)):
             mask = tf.nest.flatten(mask)[0]
         states = self._initial_states(first, initial_state)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit.base import registry, symbolic
+from tfkit.base import load_budget, registry, symbolic
 from tfkit.engine.layer import Layer, unique_name
 from tfkit.layers import op_arguments, op_names
 
@@ -61,6 +61,8 @@ class TFOpLambda(Layer):
     def call(self, inputs: Any) -> Any:
         tensors = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         args, kwargs = op_arguments.decode(self._tfkit_arguments, tensors)
+        # While a model file is loaded, the tensors a split makes count against the file's budget.
+        load_budget.charge_fan_out(f"TFOpLambda layer '{self.name}'", self._tfkit_function, args, kwargs)
         return self._tfkit_function(*args, **kwargs)
 
     def get_config(self) -> dict[str, Any]:

@@ -17,7 +17,11 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.engine import masking
-from tfkit.losses.reduction import reduce_weighted_values, squeeze_or_expand_to_same_rank, standardize_reduction
+from tfkit.losses.reduction import (
+    reduce_weighted_values,
+    squeeze_or_expand_to_same_rank,
+    standardize_reduction,
+)
 
 _LOSS_METHODS = ("__call__", "call")
 _SCOPE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-]*$")

@@ -33,7 +33,14 @@ from tfkit.metrics.accuracy import (
 )
 from tfkit.metrics.auc import AUC
 from tfkit.metrics.base import Metric
-from tfkit.metrics.confusion import FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives
+from tfkit.metrics.confusion import (
+    FalseNegatives,
+    FalsePositives,
+    Precision,
+    Recall,
+    TrueNegatives,
+    TruePositives,
+)
 from tfkit.metrics.f_score import F1Score, FBetaScore
 from tfkit.metrics.reduction import Mean, MeanMetricWrapper, Sum
 from tfkit.metrics.regression import (

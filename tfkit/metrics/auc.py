@@ -22,7 +22,10 @@ import tensorflow as tf
 from tfkit.base import registry
 from tfkit.losses.reduction import EPSILON
 from tfkit.metrics.base import Metric, plain_data
-from tfkit.metrics.confusion_matrix import is_evenly_distributed, update_confusion_matrix_variables
+from tfkit.metrics.confusion_matrix import (
+    is_evenly_distributed,
+    update_confusion_matrix_variables,
+)
 
 CURVES = ("ROC", "PR")
 SUMMATION_METHODS = ("interpolation", "minoring", "majoring")

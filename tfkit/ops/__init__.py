@@ -4,14 +4,17 @@
     y = ops.mean(ops.square(x), axis=-1)
     p = ops.softmax(logits); k = ops.top_k(p, 3)
 
-Submodules as in Keras: ``tfkit.ops.numpy``, ``tfkit.ops.nn``, ``tfkit.ops.core``
-(``tfkit.ops.math`` is the same module as ``core``). On ``tfkit.Input``-derived
-tensors each op records a node of the functional graph, saved by name.
+Submodules as in Keras: ``tfkit.ops.numpy``, ``tfkit.ops.nn``, ``tfkit.ops.linalg``,
+``tfkit.ops.core`` (``tfkit.ops.math`` is the same module as ``core``), and
+``tfkit.ops.signal`` (the Fourier transforms, at the top level in Keras). On
+``tfkit.Input``-derived tensors each op records a node of the functional graph, saved by name.
 """
 
-from tfkit.ops import core, nn, numpy  # noqa: F401
+from tfkit.ops import core, linalg, nn, numpy, signal  # noqa: F401
 from tfkit.ops.core import *  # noqa: F401,F403
+from tfkit.ops.linalg import *  # noqa: F401,F403
 from tfkit.ops.nn import *  # noqa: F401,F403
 from tfkit.ops.numpy import *  # noqa: F401,F403
+from tfkit.ops.signal import *  # noqa: F401,F403
 
 math = core

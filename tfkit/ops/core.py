@@ -1,8 +1,12 @@
-"""Keras 3's core and math ops on TensorFlow: control flow, casting, shapes, slicing, top-k.
+"""Keras 3's core ops on TensorFlow: casting, conversion, shapes, slicing and scattering.
 
     n = tfkit.ops.shape(x)[0]                         # an int when known, else a scalar tensor
-    y = tfkit.ops.cond(pred, lambda: a, lambda: b)
-    values, indices = tfkit.ops.top_k(scores, k=5)
+    y = tfkit.ops.slice_update(x, (0, 2), patch)
+    parts = tfkit.ops.unstack(x, axis=1)
+
+Also re-exported here (each family in its own file): ``core_math`` (segments, top-k,
+erf, cdist, ...), ``core_control`` (cond, scan, associative_scan, ...) and ``core_einops``
+(rearrange). ``tfkit.ops.math`` is this module.
 """
 
 from __future__ import annotations
@@ -13,14 +17,36 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base.symbolic import SymbolicTensor
+from tfkit.ops import core_control, core_einops, core_math
 from tfkit.ops._convert import export, float_of, tensor
+from tfkit.ops.core_control import *  # noqa: F401,F403
+from tfkit.ops.core_einops import *  # noqa: F401,F403
+from tfkit.ops.core_math import *  # noqa: F401,F403
 
 
 def cast(x: Any, dtype: Any) -> tf.Tensor:
-    return tf.cast(tensor(x), dtype)
+    dtype = tf.as_dtype(dtype)
+    if isinstance(x, tf.SparseTensor):
+        return tf.cast(x, dtype)
+    x = tensor(x) if not isinstance(x, (int, float, bool)) else tf.convert_to_tensor(x)
+    return tf.cast(x, dtype)
 
 
-def convert_to_tensor(x: Any, dtype: Any = None, sparse: bool | None = None) -> tf.Tensor:
+def convert_to_tensor(x: Any, dtype: Any = None, sparse: bool | None = None, ragged: bool | None = None) -> Any:
+    """``x`` as a tensor in Keras's dtypes (Python floats float32, ints int32); ``dtype`` casts when it must.
+
+    A ``tf.SparseTensor`` or ``tf.RaggedTensor`` stays one unless ``sparse=False`` / ``ragged=False``.
+    """
+    if isinstance(x, tf.SparseTensor):
+        x = tf.sparse.to_dense(x) if sparse is False else x
+        return x if dtype is None or isinstance(x, tf.Tensor) and x.dtype == tf.as_dtype(dtype) else tf.cast(x, dtype)
+    if isinstance(x, tf.RaggedTensor):
+        x = x.to_tensor() if ragged is False else x
+        return x if dtype is None else tf.cast(x, dtype)
+    if dtype is not None and not tf.is_tensor(x):
+        target = tf.as_dtype(dtype)
+        if target.is_integer or target.is_bool:
+            return tf.cast(tensor(x), target)
     return tensor(x, dtype)
 
 
@@ -28,112 +54,75 @@ def stop_gradient(variable: Any) -> tf.Tensor:
     return tf.stop_gradient(tensor(variable))
 
 
-def top_k(x: Any, k: int, sorted: bool = True) -> tuple[tf.Tensor, tf.Tensor]:  # noqa: A002
-    return tf.math.top_k(tensor(x), k=k, sorted=sorted)
-
-
-def in_top_k(targets: Any, predictions: Any, k: int) -> tf.Tensor:
-    return tf.math.in_top_k(tf.cast(tensor(targets), tf.int32), float_of(tensor(predictions)), k)
-
-
-def erf(x: Any) -> tf.Tensor:
-    return tf.math.erf(float_of(tensor(x)))
-
-
-def rsqrt(x: Any) -> tf.Tensor:
-    return tf.math.rsqrt(float_of(tensor(x)))
-
-
-def segment_sum(data: Any, segment_ids: Any, num_segments: int | None = None, sorted: bool = False) -> tf.Tensor:  # noqa: A002
-    data, ids = tensor(data), tf.cast(tensor(segment_ids), tf.int32)
-    if num_segments is None:
-        return tf.math.segment_sum(data, ids) if sorted else tf.math.unsorted_segment_sum(
-            data, ids, tf.reduce_max(ids) + 1)
-    return tf.math.unsorted_segment_sum(data, ids, num_segments)
-
-
-def segment_max(data: Any, segment_ids: Any, num_segments: int | None = None, sorted: bool = False) -> tf.Tensor:  # noqa: A002
-    data, ids = tensor(data), tf.cast(tensor(segment_ids), tf.int32)
-    n = tf.reduce_max(ids) + 1 if num_segments is None else num_segments
-    return tf.math.unsorted_segment_max(data, ids, n)
-
-
-def slice(inputs: Any, start_indices: Any, shape: Any) -> tf.Tensor:  # noqa: A001
-    return tf.slice(tensor(inputs), start_indices, shape)
+def slice(inputs: Any, start_indices: Any, shape: Any) -> tf.Tensor:  # noqa: A001 (Keras's name)
+    """The block of ``shape`` (-1: to the end) starting at ``start_indices``."""
+    inputs = tensor(inputs)
+    if len(shape) != len(inputs.shape):
+        raise ValueError(f"slice: shape {tuple(shape)} must have one entry per axis of inputs "
+                         f"{tuple(inputs.shape)}")
+    return tf.slice(inputs, tf.cast(start_indices, tf.int32), shape)
 
 
 def slice_update(inputs: Any, start_indices: Any, updates: Any) -> tf.Tensor:
+    """``inputs`` with the block at ``start_indices`` replaced by ``updates`` (starts clamped so it fits)."""
     inputs = tensor(inputs)
     updates = tf.cast(tensor(updates), inputs.dtype)
-    grids = tf.meshgrid(*[tf.range(d) for d in tf.unstack(tf.shape(updates))], indexing="ij")
-    indices = tf.stack([g + tf.cast(s, tf.int32) for g, s in zip(grids, start_indices)], axis=-1)
-    return tf.tensor_scatter_nd_update(inputs, tf.reshape(indices, [-1, len(start_indices)]),
-                                       tf.reshape(updates, [-1]))
+    if len(updates.shape) != len(inputs.shape):
+        raise ValueError(f"slice_update: updates of shape {tuple(updates.shape)} must have the rank of inputs "
+                         f"{tuple(inputs.shape)}")
+    starts = tf.cast(start_indices, tf.int32)
+    size, patch = tf.shape(inputs), tf.shape(updates)
+    starts = tf.clip_by_value(starts, 0, tf.maximum(size - patch, 0))
+    paddings = tf.stack([starts, size - patch - starts], axis=1)
+    placed = tf.pad(updates, paddings)
+    inside = tf.pad(tf.ones_like(updates, tf.bool), paddings)
+    placed.set_shape(inputs.shape)
+    inside.set_shape(inputs.shape)
+    return tf.where(inside, placed, inputs)
 
 
 def scatter(indices: Any, values: Any, shape: Any) -> tf.Tensor:
+    """A zero tensor of ``shape`` with ``values`` added at ``indices`` (duplicates add up)."""
     return tf.scatter_nd(tf.cast(tensor(indices), tf.int32), tensor(values), shape)
 
 
-def scatter_update(inputs: Any, indices: Any, updates: Any) -> tf.Tensor:
+def _scatter_multiply(inputs: tf.Tensor, indices: tf.Tensor, updates: tf.Tensor) -> tf.Tensor:
+    depth = indices.shape[-1]
+    strides = tf.math.cumprod(tf.shape(inputs)[:depth], reverse=True, exclusive=True)
+    linear = tf.reduce_sum(indices * strides, axis=-1)
+    unique, segment = tf.unique(linear)
+    count = tf.shape(unique)[0]
+    product = tf.math.unsorted_segment_prod(updates, segment, count)
+    first = tf.math.unsorted_segment_min(tf.range(tf.shape(linear)[0]), segment, count)
+    where = tf.gather(indices, first)
+    return tf.tensor_scatter_nd_update(inputs, where, tf.gather_nd(inputs, where) * product)
+
+
+def scatter_update(inputs: Any, indices: Any, updates: Any, reduction: str | None = None) -> tf.Tensor:
+    """``inputs`` with ``updates`` written at ``indices``, or combined there by ``reduction`` (add/max/min/mul)."""
+    if reduction is not None:
+        reduction = str(reduction).lower()
+        if reduction not in ("add", "max", "min", "mul"):
+            raise ValueError(f"scatter_update: reduction must be None, 'add', 'max', 'min' or 'mul', "
+                             f"got {reduction!r}")
     inputs = tensor(inputs)
-    return tf.tensor_scatter_nd_update(inputs, tf.cast(tensor(indices), tf.int32),
-                                       tf.cast(tensor(updates), inputs.dtype))
+    indices = tf.cast(tensor(indices), tf.int32)
+    updates = tf.cast(tensor(updates), inputs.dtype)
+    if reduction == "mul":
+        return _scatter_multiply(inputs, indices, updates)
+    op = {None: tf.tensor_scatter_nd_update, "add": tf.tensor_scatter_nd_add, "max": tf.tensor_scatter_nd_max,
+          "min": tf.tensor_scatter_nd_min}[reduction]
+    return op(inputs, indices, updates)
 
 
-def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> Any:
-    return tf.cond(tf.cast(pred, tf.bool), true_fn, false_fn)
-
-
-def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any,  # noqa: A002
-               maximum_iterations: int | None = None) -> Any:
-    is_tuple = isinstance(loop_vars, (tuple, list))
-    loop_vars = tuple(loop_vars) if is_tuple else (loop_vars,)
-
-    def wrapped_body(*args: Any) -> Any:
-        out = body(*args)
-        return tuple(out) if isinstance(out, (tuple, list)) else (out,)
-
-    out = tf.while_loop(cond, wrapped_body, loop_vars, maximum_iterations=maximum_iterations)
-    return out if is_tuple else out[0]
-
-
-def fori_loop(lower: int, upper: int, body_fun: Callable[[Any, Any], Any], init_val: Any) -> Any:
-    def loop_body(i: Any, value: Any) -> Any:
-        return i + 1, body_fun(i, value)
-
-    _, out = tf.while_loop(lambda i, _: i < upper, loop_body, (tf.constant(lower), init_val))
-    return out
-
-
-def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, length: int | None = None,
-         reverse: bool = False, unroll: int = 1) -> tuple[Any, Any]:
-    """``carry, ys`` of ``f(carry, x) -> (carry, y)`` over the leading axis of ``xs``, as ``jax.lax.scan``."""
-    if xs is None:
-        xs = tf.zeros([length])
-    flat_xs = tf.nest.flatten(xs)
-    n = tf.shape(flat_xs[0])[0]
-    carry = init
-    first_carry, first_y = f(carry, tf.nest.map_structure(lambda t: t[0], xs))
-    ys_arrays = tf.nest.map_structure(lambda y: tf.TensorArray(tf.convert_to_tensor(y).dtype, size=n),
-                                      first_y)
-
-    def body(i: Any, carry: Any, arrays: Any) -> Any:
-        index = n - 1 - i if reverse else i
-        carry, y = f(carry, tf.nest.map_structure(lambda t: t[index], xs))
-        arrays = tf.nest.map_structure(lambda a, v: a.write(index, v), arrays, y)
-        return i + 1, carry, arrays
-
-    _, carry, ys_arrays = tf.while_loop(lambda i, *_: i < n, body, (tf.constant(0), init, ys_arrays))
-    return carry, tf.nest.map_structure(lambda a: a.stack(), ys_arrays)
-
-
-def map(f: Callable[[Any], Any], xs: Any) -> Any:  # noqa: A001
-    return tf.map_fn(f, xs)
-
-
-def vectorized_map(function: Callable[[Any], Any], elements: Any) -> Any:
-    return tf.vectorized_map(function, elements)
+def unstack(x: Any, num: int | None = None, axis: int = 0) -> list[tf.Tensor]:
+    """The slices of ``x`` along ``axis`` as a list (``num`` is needed when that size is not static)."""
+    x = tensor(x)
+    if not -len(x.shape) <= axis < len(x.shape):
+        raise ValueError(f"unstack: axis={axis} is out of range for x of shape {tuple(x.shape)}")
+    if num is None and x.shape[axis] is None:
+        raise ValueError(f"unstack: axis {axis} of x has no static size (shape {tuple(x.shape)}); pass num")
+    return tf.unstack(x, num=num, axis=axis)
 
 
 def is_tensor(x: Any) -> bool:
@@ -145,6 +134,13 @@ def dtype(x: Any) -> str:
 
 
 def convert_to_numpy(x: Any) -> np.ndarray:
+    if isinstance(x, SymbolicTensor):
+        raise ValueError(f"convert_to_numpy: {x.name or 'this tensor'} is a symbolic tensor of a functional model "
+                         f"(shape {x.shape}); it has no values until the model runs")
+    if isinstance(x, tf.SparseTensor):
+        x = tf.sparse.to_dense(x)
+    elif isinstance(x, tf.RaggedTensor):
+        x = x.to_tensor()
     return np.asarray(x.numpy() if hasattr(x, "numpy") else x)
 
 
@@ -168,8 +164,7 @@ def size(x: Any) -> Any:
     return tf.size(tensor(x))
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
-export(globals(), [name for name in __all__ if name not in ("shape", "ndim", "is_tensor", "dtype",
-                                                                "convert_to_numpy", "cond", "while_loop",
-                                                                "fori_loop", "scan", "map", "vectorized_map")])
+_OWN = [name for name, value in list(globals().items())
+        if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+export(globals(), [name for name in _OWN if name not in ("shape", "ndim", "is_tensor", "dtype", "convert_to_numpy")])
+__all__ = _OWN + core_control.__all__ + core_einops.__all__ + core_math.__all__

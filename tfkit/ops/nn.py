@@ -1,18 +1,38 @@
-"""Keras 3's ``keras.ops.nn`` on TensorFlow: activations, losses, convolution, pooling, one-hot.
+"""Keras 3's ``keras.ops.nn`` on TensorFlow: every name of it, the common activations and losses defined here.
 
     probs = tfkit.ops.softmax(logits, axis=-1)
     loss = tfkit.ops.sparse_categorical_crossentropy(labels, logits, from_logits=True)
-    y = tfkit.ops.conv(images, kernel, strides=1, padding="same")
+    y = tfkit.ops.nn.conv(images, kernel, strides=1, padding="same")
+
+The other families live beside this file and are re-exported here: ``nn_activations``
+(shrinks, GLU, sparsemax ...), ``nn_conv``, ``nn_pool``, ``nn_patches`` (depth/space,
+unfold/fold), ``nn_norm``, ``nn_attention`` and ``nn_ctc``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 import tensorflow as tf
 
 from tfkit import activations
+from tfkit.ops import (
+    nn_activations,
+    nn_attention,
+    nn_conv,
+    nn_ctc,
+    nn_norm,
+    nn_patches,
+    nn_pool,
+)
 from tfkit.ops._convert import export, float_of, tensor
+from tfkit.ops.nn_activations import *  # noqa: F401,F403
+from tfkit.ops.nn_attention import *  # noqa: F401,F403
+from tfkit.ops.nn_conv import *  # noqa: F401,F403
+from tfkit.ops.nn_ctc import *  # noqa: F401,F403
+from tfkit.ops.nn_norm import *  # noqa: F401,F403
+from tfkit.ops.nn_patches import *  # noqa: F401,F403
+from tfkit.ops.nn_pool import *  # noqa: F401,F403
 
 
 def relu(x: Any) -> tf.Tensor:
@@ -27,12 +47,27 @@ def sigmoid(x: Any) -> tf.Tensor:
     return tf.sigmoid(float_of(tensor(x)))
 
 
-def softmax(x: Any, axis: int = -1) -> tf.Tensor:
-    return tf.nn.softmax(float_of(tensor(x)), axis=axis)
+def _over_axes(function: Any, x: Any, axis: Any) -> tf.Tensor:
+    """``function`` (a softmax) over one axis, all axes (``None``) or several (a tuple) of ``x``."""
+    x = float_of(tensor(x))
+    if isinstance(axis, int):
+        return function(x, axis=axis)
+    rank = len(x.shape)
+    axes = list(range(rank)) if axis is None else sorted(a % rank for a in axis)
+    kept = [a for a in range(rank) if a not in axes]
+    moved = tf.transpose(x, kept + axes)
+    shape = tf.shape(moved)
+    flat = tf.reshape(moved, tf.concat([shape[:len(kept)], [-1]], 0))
+    out = tf.reshape(function(flat, axis=-1), shape)
+    return tf.transpose(out, tf.math.invert_permutation(kept + axes))
 
 
-def log_softmax(x: Any, axis: int = -1) -> tf.Tensor:
-    return tf.nn.log_softmax(float_of(tensor(x)), axis=axis)
+def softmax(x: Any, axis: Any = -1) -> tf.Tensor:
+    return _over_axes(tf.nn.softmax, x, axis)
+
+
+def log_softmax(x: Any, axis: Any = -1) -> tf.Tensor:
+    return _over_axes(tf.nn.log_softmax, x, axis)
 
 
 def softplus(x: Any) -> tf.Tensor:
@@ -74,12 +109,24 @@ def hard_sigmoid(x: Any) -> tf.Tensor:
 def one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None, sparse: bool = False) -> tf.Tensor:
     if sparse:
         raise ValueError("tfkit.ops.one_hot: sparse=True is not supported (tfkit works with dense tensors)")
-    return tf.one_hot(tf.cast(tensor(x), tf.int32), num_classes, axis=axis, dtype=dtype or "float32")
+    dtype = tf.as_dtype(dtype or "float32")
+    on_off = (True, False) if dtype == tf.bool else (None, None)
+    return tf.one_hot(tf.cast(tensor(x), tf.int64), num_classes, on_off[0], on_off[1], axis=axis, dtype=dtype)
 
 
-def multi_hot(inputs: Any, num_classes: int, axis: int = -1, dtype: Any = None) -> tf.Tensor:
-    hot = tf.one_hot(tf.cast(tensor(inputs), tf.int32), num_classes, dtype=dtype or "float32")
-    return tf.reduce_max(hot, axis=-2 if axis == -1 else axis)
+def multi_hot(inputs: Any, num_classes: int | None = None, axis: int = -1, dtype: Any = None, sparse: bool = False,
+              **kwargs: Any) -> tf.Tensor:
+    """Which of ``num_classes`` classes occur in each row: ``one_hot`` reduced over axis 1 (0 for a vector)."""
+    if num_classes is None:
+        num_classes = kwargs.pop("num_tokens", None)
+    if kwargs:
+        raise TypeError(f"multi_hot got unexpected keyword arguments {sorted(kwargs)}")
+    if num_classes is None:
+        raise ValueError("multi_hot: the argument num_classes must be given")
+    inputs = tensor(inputs)
+    hot = one_hot(inputs, num_classes, axis=axis, dtype=dtype, sparse=sparse)
+    reduce = tf.reduce_any if hot.dtype == tf.bool else tf.reduce_max
+    return reduce(hot, axis=1 if len(inputs.shape) > 1 else 0)
 
 
 def binary_crossentropy(target: Any, output: Any, from_logits: bool = False) -> tf.Tensor:
@@ -112,55 +159,29 @@ def sparse_categorical_crossentropy(target: Any, output: Any, from_logits: bool 
                                     from_logits=from_logits, axis=axis)
 
 
-def _spatial(value: Any, rank: int) -> list[int]:
-    return [value] * rank if isinstance(value, int) else list(value)
-
-
-def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", data_format: str | None = None,
-         dilation_rate: Any = 1) -> tf.Tensor:
-    """N-D convolution (1, 2 or 3 spatial axes) with a ``(*spatial, in, out)`` kernel, as ``keras.ops.conv``."""
-    inputs, kernel = float_of(tensor(inputs)), float_of(tensor(kernel))
-    rank = len(inputs.shape) - 2
-    channels_first = data_format == "channels_first"
-    fmt = {1: "NCW" if channels_first else "NWC", 2: "NCHW" if channels_first else "NHWC",
-           3: "NCDHW" if channels_first else "NDHWC"}[rank]
-    if channels_first and rank in (1, 2):   # CPU kernels take channels last: transpose around them
-        perm = [0, *range(2, rank + 2), 1]
-        out = conv(tf.transpose(inputs, perm), kernel, strides, padding, "channels_last", dilation_rate)
-        return tf.transpose(out, [0, rank + 1, *range(1, rank + 1)])
-    return tf.nn.convolution(inputs, tf.cast(kernel, inputs.dtype), strides=_spatial(strides, rank),
-                             padding=padding.upper(), dilations=_spatial(dilation_rate, rank), data_format=fmt)
-
-
-def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid",
-                   data_format: str | None = None, dilation_rate: Any = 1) -> tf.Tensor:
-    inputs, kernel = float_of(tensor(inputs)), float_of(tensor(kernel))
-    rank = len(inputs.shape) - 2
-    if rank == 1:
-        out = depthwise_conv(tf.expand_dims(inputs, 1), tf.expand_dims(kernel, 0), strides, padding, data_format,
-                             dilation_rate)
-        return tf.squeeze(out, 1)
-    stride = _spatial(strides, 2)
-    return tf.nn.depthwise_conv2d(inputs, kernel, [1, *stride, 1], padding.upper(),
-                                  dilations=_spatial(dilation_rate, 2))
-
-
-def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
-             data_format: str | None = None) -> tf.Tensor:
-    inputs = tensor(inputs)
-    rank = len(inputs.shape) - 2
-    return tf.nn.max_pool(inputs, _spatial(pool_size, rank), _spatial(strides or pool_size, rank), padding.upper())
-
-
-def average_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
-                 data_format: str | None = None) -> tf.Tensor:
-    inputs = tensor(inputs)
-    rank = len(inputs.shape) - 2
-    return tf.nn.avg_pool(inputs, _spatial(pool_size, rank), _spatial(strides or pool_size, rank), padding.upper())
-
-
-def moments(x: Any, axes: Sequence[int], keepdims: bool = False) -> tuple[tf.Tensor, tf.Tensor]:
-    return tf.nn.moments(float_of(tensor(x)), axes=list(axes), keepdims=keepdims)
+def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = False) -> tuple[tf.Tensor, tf.Tensor]:
+    """Mean and variance over ``axes``; ``synchronized`` averages across replicas inside a distribution strategy."""
+    x = float_of(tensor(x))
+    axes = [axes] if isinstance(axes, int) else list(axes)
+    original = x.dtype
+    if original in (tf.float16, tf.bfloat16):
+        x = tf.cast(x, tf.float32)
+    context = tf.distribute.get_replica_context() if synchronized else None
+    if context is not None and context.num_replicas_in_sync > 1:
+        count = tf.reduce_sum(tf.ones_like(x), axis=axes, keepdims=True)
+        total, squares, count = context.all_reduce(tf.distribute.ReduceOp.SUM, [
+            tf.reduce_sum(x, axis=axes, keepdims=True), tf.reduce_sum(tf.square(x), axis=axes, keepdims=True), count])
+        mean = tf.math.divide_no_nan(total, count)
+        variance = tf.maximum(tf.math.divide_no_nan(squares, count) - tf.square(mean), 0.0)
+        if not keepdims:
+            mean, variance = tf.squeeze(mean, axes), tf.squeeze(variance, axes)
+    else:
+        mean, variance = tf.nn.moments(x, axes=axes, keepdims=keepdims)
+    if original in (tf.float16, tf.bfloat16):
+        limit = tf.float16.max
+        mean = tf.cast(tf.clip_by_value(mean, -limit, limit), original)
+        variance = tf.cast(tf.clip_by_value(variance, -limit, limit), original)
+    return mean, variance
 
 
 def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any = None, scale: Any = None,
@@ -176,20 +197,13 @@ def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any
                                      epsilon)
 
 
-def normalize(x: Any, axis: int = -1, order: int = 2, epsilon: float | None = None) -> tf.Tensor:
-    x = float_of(tensor(x))
-    epsilon = 1e-7 if epsilon is None else epsilon
-    if order == 2:
-        inverse = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))
-        return x * tf.minimum(inverse, 1.0 / epsilon)
-    norm = tf.norm(x, ord=order, axis=axis, keepdims=True)
-    return x / tf.maximum(norm, epsilon)
-
-
 def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> tf.Tensor:
     return tf.reduce_logsumexp(float_of(tensor(x)), axis=axis, keepdims=keepdims)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
-export(globals(), __all__)
+_OWN = [name for name, value in list(globals().items())
+        if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+export(globals(), _OWN)
+
+__all__ = _OWN + [name for module in (nn_activations, nn_attention, nn_conv, nn_ctc, nn_norm, nn_patches, nn_pool)
+                  for name in module.__all__]

@@ -8,17 +8,53 @@ Names, arguments and result dtypes follow ``keras.ops`` (means, square roots
 and divisions of integers are float32; ``arange`` of ints is int32). Every op
 runs eagerly, inside ``tf.function`` and under XLA, and records a graph node
 when called on ``tfkit.Input``-derived tensors.
+
+This file holds arithmetic, reductions, products and shapes; the other
+families live beside it and are re-exported here: ``numpy_math``
+(trigonometry, logs, float pairs), ``numpy_logic`` (comparisons, isclose,
+isin ...), ``numpy_bits`` (bitwise, gcd),
+``numpy_nan`` (NaN-skipping reductions), ``numpy_quantile``, ``numpy_stats``
+(histogram, bincount ...), ``numpy_unique``, ``numpy_shapes`` (splits, flips,
+diagonals), ``numpy_build`` (zeros, arange, tri ...), ``numpy_products`` (kron, cross ...),
+``numpy_windows`` and ``numpy_vectorize``; ``numpy_dtypes`` holds Keras's
+dtype promotion.
 """
 
 from __future__ import annotations
 
-import builtins
 from typing import Any, Sequence
 
 import numpy as np
 import tensorflow as tf
 
+from tfkit.ops import (
+    numpy_bits,
+    numpy_build,
+    numpy_logic,
+    numpy_math,
+    numpy_nan,
+    numpy_products,
+    numpy_quantile,
+    numpy_shapes,
+    numpy_stats,
+    numpy_unique,
+    numpy_vectorize,
+    numpy_windows,
+)
 from tfkit.ops._convert import export, float_of, promote, tensor
+from tfkit.ops.numpy_bits import *  # noqa: F401,F403
+from tfkit.ops.numpy_build import *  # noqa: F401,F403
+from tfkit.ops.numpy_dtypes import operands
+from tfkit.ops.numpy_logic import *  # noqa: F401,F403
+from tfkit.ops.numpy_math import *  # noqa: F401,F403
+from tfkit.ops.numpy_nan import *  # noqa: F401,F403
+from tfkit.ops.numpy_products import *  # noqa: F401,F403
+from tfkit.ops.numpy_quantile import *  # noqa: F401,F403
+from tfkit.ops.numpy_shapes import *  # noqa: F401,F403
+from tfkit.ops.numpy_stats import *  # noqa: F401,F403
+from tfkit.ops.numpy_unique import *  # noqa: F401,F403
+from tfkit.ops.numpy_vectorize import *  # noqa: F401,F403
+from tfkit.ops.numpy_windows import *  # noqa: F401,F403
 
 Axis = int | Sequence[int] | None
 
@@ -30,22 +66,22 @@ def _axis(axis: Axis) -> Any:
 # ------------------------------------------------------------------ arithmetic
 
 def add(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return a + b
 
 
 def subtract(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return a - b
 
 
 def multiply(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return a * b
 
 
 def divide(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return float_of(a) / float_of(b)
 
 
@@ -54,12 +90,14 @@ def true_divide(x1: Any, x2: Any) -> tf.Tensor:
 
 
 def floor_divide(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.math.floordiv(a, b)
 
 
 def mod(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2, weak_scalars=False)
+    if a.dtype.is_bool:
+        a, b = tf.cast(a, tf.int32), tf.cast(b, tf.int32)
     return tf.math.floormod(a, b)
 
 
@@ -73,15 +111,18 @@ def negative(x: Any) -> tf.Tensor:
 
 
 def abs(x: Any) -> tf.Tensor:  # noqa: A001  (Keras's name)
-    return tf.abs(tensor(x))
+    x = tensor(x)
+    return x if x.dtype.is_bool or x.dtype.is_unsigned else tf.abs(x)
 
 
 def absolute(x: Any) -> tf.Tensor:
-    return tf.abs(tensor(x))
+    x = tensor(x)
+    return x if x.dtype.is_bool or x.dtype.is_unsigned else tf.abs(x)
 
 
 def square(x: Any) -> tf.Tensor:
-    return tf.square(tensor(x))
+    x = tensor(x)
+    return tf.square(tf.cast(x, tf.int32) if x.dtype.is_bool else x)
 
 
 def sqrt(x: Any) -> tf.Tensor:
@@ -117,7 +158,10 @@ def tanh(x: Any) -> tf.Tensor:
 
 
 def sign(x: Any) -> tf.Tensor:
-    return tf.sign(tensor(x))
+    x = tensor(x)
+    if x.dtype.is_unsigned:  # no unsigned kernel: 1 where positive, else 0
+        return tf.cast(x > 0, x.dtype)
+    return tf.sign(x)
 
 
 def floor(x: Any) -> tf.Tensor:
@@ -137,12 +181,12 @@ def round(x: Any, decimals: int = 0) -> tf.Tensor:  # noqa: A001
 
 
 def maximum(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.maximum(a, b)
 
 
 def minimum(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2)
     return tf.minimum(a, b)
 
 
@@ -157,13 +201,19 @@ def mean(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
     return tf.reduce_mean(float_of(tensor(x)), axis=_axis(axis), keepdims=keepdims)
 
 
+# sums and products of small ints accumulate in 32 bits, as in Keras (and JAX)
+_WIDENED = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "uint32", "uint16": "uint32"}
+
+
 def sum(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:  # noqa: A001
     x = tensor(x)
-    return tf.reduce_sum(tf.cast(x, tf.int32) if x.dtype.is_bool else x, axis=_axis(axis), keepdims=keepdims)
+    return tf.reduce_sum(tf.cast(x, _WIDENED.get(x.dtype.name, x.dtype)), axis=_axis(axis), keepdims=keepdims)
 
 
 def prod(x: Any, axis: Axis = None, keepdims: bool = False, dtype: Any = None) -> tf.Tensor:
     x = tensor(x, dtype)
+    if dtype is None:
+        x = tf.cast(x, _WIDENED.get(x.dtype.name, x.dtype))
     return tf.reduce_prod(x, axis=_axis(axis), keepdims=keepdims)
 
 
@@ -229,11 +279,13 @@ def sort(x: Any, axis: int = -1) -> tf.Tensor:
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> tf.Tensor:
     x = tensor(x, dtype)
+    x = tf.cast(x, tf.int32) if x.dtype.is_bool else x
     return tf.cumsum(tf.reshape(x, [-1]) if axis is None else x, axis=0 if axis is None else axis)
 
 
 def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> tf.Tensor:
     x = tensor(x, dtype)
+    x = tf.cast(x, tf.int32) if x.dtype.is_bool else x
     return tf.math.cumprod(tf.reshape(x, [-1]) if axis is None else x, axis=0 if axis is None else axis)
 
 
@@ -279,7 +331,7 @@ def einsum(subscripts: str, *operands: Any) -> tf.Tensor:
 
 
 def outer(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
+    a, b = operands(x1, x2, weak_scalars=False)
     return tf.reshape(a, [-1, 1]) * tf.reshape(b, [1, -1])
 
 
@@ -444,120 +496,10 @@ def meshgrid(*x: Any, indexing: str = "xy") -> list[tf.Tensor]:
     return tf.meshgrid(*[tensor(v) for v in x], indexing=indexing)
 
 
-# ------------------------------------------------------------------ comparisons and logic
-
-def equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.equal(a, b)
-
-
-def not_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.not_equal(a, b)
-
-
-def greater(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.greater(a, b)
-
-
-def greater_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.greater_equal(a, b)
-
-
-def less(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.less(a, b)
-
-
-def less_equal(x1: Any, x2: Any) -> tf.Tensor:
-    a, b = promote(x1, x2)
-    return tf.less_equal(a, b)
-
-
-def logical_and(x1: Any, x2: Any) -> tf.Tensor:
-    return tf.logical_and(tf.cast(tensor(x1), tf.bool), tf.cast(tensor(x2), tf.bool))
-
-
-def logical_or(x1: Any, x2: Any) -> tf.Tensor:
-    return tf.logical_or(tf.cast(tensor(x1), tf.bool), tf.cast(tensor(x2), tf.bool))
-
-
-def logical_not(x: Any) -> tf.Tensor:
-    return tf.logical_not(tf.cast(tensor(x), tf.bool))
-
-
-def isnan(x: Any) -> tf.Tensor:
-    x = tensor(x)
-    return tf.math.is_nan(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
-
-
-def isinf(x: Any) -> tf.Tensor:
-    x = tensor(x)
-    return tf.math.is_inf(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
-
-
-def isfinite(x: Any) -> tf.Tensor:
-    x = tensor(x)
-    return tf.math.is_finite(x) if x.dtype.is_floating else tf.ones_like(x, tf.bool)
-
-
-# ------------------------------------------------------------------ creation
-
-def zeros(shape: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.zeros(shape, dtype=dtype or "float32")
-
-
-def ones(shape: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.ones(shape, dtype=dtype or "float32")
-
-
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> tf.Tensor:
-    value = tensor(fill_value, dtype)
-    return tf.fill(shape, value) if len(value.shape) == 0 else tf.broadcast_to(value, shape)
-
-
-def zeros_like(x: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.zeros_like(tensor(x), dtype=dtype)
-
-
-def ones_like(x: Any, dtype: Any = None) -> tf.Tensor:
-    return tf.ones_like(tensor(x), dtype=dtype)
-
-
-def full_like(x: Any, fill_value: Any, dtype: Any = None) -> tf.Tensor:
-    x = tensor(x)
-    return tf.fill(tf.shape(x), tf.cast(fill_value, dtype or x.dtype))
-
-
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> tf.Tensor:  # noqa: N803
-    M = N if M is None else M
-    return tf.cast(tf.range(M)[None, :] - tf.range(N)[:, None] == k, dtype or "float32")
-
-
-def identity(n: int, dtype: Any = None) -> tf.Tensor:
-    return tf.eye(n, dtype=dtype or "float32")
-
-
-def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> tf.Tensor:
-    if stop is None:
-        start, stop = 0, start
-    if dtype is None:
-        values = [v for v in (start, stop, step)]
-        is_float = builtins.any(isinstance(v, float) or tf.is_tensor(v) and v.dtype.is_floating for v in values)
-        dtype = "float32" if is_float else "int32"
-    return tf.range(tf.cast(start, dtype), tf.cast(stop, dtype), tf.cast(step, dtype), dtype=dtype)
-
-
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> tf.Tensor:
-    start, stop = tf.cast(start, "float32"), tf.cast(stop, "float32")
-    if not endpoint:
-        stop = start + (stop - start) * (num - 1) / num if num > 1 else start
-    out = tf.linspace(start, stop, num)
-    return tf.cast(out, dtype) if dtype is not None else out
-
-
 __all__ = [name for name, value in list(globals().items())
            if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
 export(globals(), __all__)
+# the families kept in files of their own (numpy_math.py ...), one namespace as in keras.ops.numpy
+for _family in (numpy_bits, numpy_build, numpy_logic, numpy_math, numpy_nan, numpy_products, numpy_quantile,
+                numpy_shapes, numpy_stats, numpy_unique, numpy_vectorize, numpy_windows):
+    __all__ += _family.__all__

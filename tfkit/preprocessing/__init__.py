@@ -6,5 +6,8 @@
 """
 
 from tfkit.preprocessing import image, sequence  # noqa: F401
-from tfkit.utils.directory_datasets import image_dataset_from_directory, text_dataset_from_directory  # noqa: F401
+from tfkit.utils.directory_datasets import (  # noqa: F401
+    image_dataset_from_directory,
+    text_dataset_from_directory,
+)
 from tfkit.utils.timeseries import timeseries_dataset_from_array  # noqa: F401

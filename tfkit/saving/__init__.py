@@ -6,8 +6,9 @@
 
 Module map: ``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
 ``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
-rebuilding), ``export`` (SavedModel for
-TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
+rebuilding), ``graph_budget`` (graph ops traced during a rebuild; what a config
+may multiply is checked by ``tfkit.engine.config_cost`` and charged through
+``tfkit.base.load_budget``), ``export`` (SavedModel for TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
 ``export_fold`` / ``export_check`` / ``export_blame`` (ONNX and TFLite files
 checked against ``predict``), ``inspect`` (what ``tfkit inspect`` prints).
 
@@ -23,7 +24,11 @@ import os
 from typing import Any, Mapping
 
 from tfkit.base import registry
-from tfkit.base.registry import custom_object_scope, get_custom_objects, register_serializable
+from tfkit.base.registry import (
+    custom_object_scope,
+    get_custom_objects,
+    register_serializable,
+)
 from tfkit.engine import serialization
 from tfkit.files import worker_files
 from tfkit.models import file_functions

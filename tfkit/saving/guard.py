@@ -8,7 +8,10 @@ that would try to allocate terabytes before any weight is compared with the
 file. Inside this context every new ``tf.Variable`` has its shape worked out
 *before* its initializer runs (the initializer is traced in a throwaway graph,
 which allocates nothing) and is refused when it is larger than anything the
-file actually stores.
+file actually stores. The same context opens the file's ``load_budget``, which
+counts the work that layers can only size once shapes flow (unrolled RNN
+timesteps) and refuses it before that work is done, and its ``graph_budget``
+on the graph ops that rebuilding traces (their number and output sizes).
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from typing import Any, Iterator
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import load_budget
+from tfkit.saving.graph_budget import graph_budget, paused
+
 
 def _static_size(initial_value: Any) -> int | None:
     """Number of elements ``initial_value`` would produce, without allocating it."""
     if callable(initial_value):
         try:
-            with tf.Graph().as_default():
+            with tf.Graph().as_default(), paused():
                 value = initial_value()
                 shape = getattr(value, "shape", None)
                 if shape is None:
@@ -43,7 +49,11 @@ def _static_size(initial_value: Any) -> int | None:
 
 @contextlib.contextmanager
 def variable_budget(per_variable: int, total: int, count: int, source: str) -> Iterator[None]:
-    """Refuse variables with more than ``per_variable`` elements, ``total`` overall, or more than ``count`` variables."""
+    """Refuse variables with more than ``per_variable`` elements, ``total`` overall, or more than ``count`` variables.
+
+    Inside, ``load_budget.charge`` counts against this load's budgets (``load_budget.LIMITS``), and
+    every graph op traced is counted and sized by ``graph_budget``.
+    """
     used = {"elements": 0, "count": 0}
 
     def check(size: int, name: str) -> None:
@@ -75,5 +85,6 @@ def variable_budget(per_variable: int, total: int, count: int, source: str) -> I
             check(int(np.prod(variable.shape.as_list(), dtype=object)) if variable.shape.is_fully_defined() else 0, name)
         return variable
 
-    with tf.variable_creator_scope(creator):
+    with tf.variable_creator_scope(creator), load_budget.rebuilding(source), \
+            graph_budget(source, per_variable):
         yield

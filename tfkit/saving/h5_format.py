@@ -41,7 +41,13 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base.version import VERSION
-from tfkit.saving.h5_snapshot import CHECKSUM_ATTR, MAX_TEXT_BYTES, Snapshot, SnapshotDataset, read_snapshot
+from tfkit.saving.h5_snapshot import (
+    CHECKSUM_ATTR,
+    MAX_TEXT_BYTES,
+    Snapshot,
+    SnapshotDataset,
+    read_snapshot,
+)
 
 FORMAT = "tfkit"
 # 2: layers of functional and Sequential models are keyed by structure (dense, dense_1, ...);

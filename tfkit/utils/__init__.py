@@ -8,7 +8,10 @@
 
 from tfkit.utils import experimental  # noqa: F401  (tfkit.utils.experimental.DatasetCreator)
 from tfkit.utils.arrays import normalize, pad_sequences, to_categorical  # noqa: F401
-from tfkit.utils.directory_datasets import image_dataset_from_directory, text_dataset_from_directory  # noqa: F401
+from tfkit.utils.directory_datasets import (  # noqa: F401
+    image_dataset_from_directory,
+    text_dataset_from_directory,
+)
 from tfkit.utils.images import array_to_img, img_to_array, load_img, save_img  # noqa: F401
 from tfkit.utils.plotting import model_to_dot, plot_model  # noqa: F401
 from tfkit.utils.py_dataset import PyDataset, Sequence  # noqa: F401

@@ -34,6 +34,7 @@ tfkit: Any = None
 def load(peer: str) -> None:
     global tf, tfkit
     import tensorflow
+
     import tfkit as tfkit_module
 
     tf, tfkit = tensorflow, tfkit_module

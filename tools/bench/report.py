@@ -18,7 +18,14 @@ import statistics
 import sys
 from typing import Any, Iterable
 
-from bench.spec import BASELINE, MEMORY_EPOCHS, ROWS, RUNNERS_BY_NAME, TRAINING_WORKLOADS, Row
+from bench.spec import (
+    BASELINE,
+    MEMORY_EPOCHS,
+    ROWS,
+    RUNNERS_BY_NAME,
+    TRAINING_WORKLOADS,
+    Row,
+)
 
 MISSING = "-"
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import tensorflow as tf
 
 try:  # where a graph is being compiled by XLA (tf.function(jit_compile=True)); private but long-stable
-    from tensorflow.python.ops.control_flow_util import GraphOrParentsInXlaContext as _in_xla_graph
+    from tensorflow.python.ops.control_flow_util import (
+        GraphOrParentsInXlaContext as _in_xla_graph,
+    )
 except ImportError:  # pragma: no cover - a TensorFlow without it: always use the gather path in graphs
     _in_xla_graph = None
 

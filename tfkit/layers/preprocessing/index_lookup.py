@@ -21,6 +21,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.engine.layer import Layer
+from tfkit.layers.preprocessing.vocabulary_rules import vocabulary_terms
 
 __all__ = ["StringLookup", "IntegerLookup"]
 _MODES = ("int", "one_hot", "multi_hot", "count")
@@ -73,11 +74,8 @@ class IndexLookup(Layer):
             vocabulary = read_vocabulary_file(vocabulary, f"{type(self).__name__} layer '{self.name}'")
         tokens = [self._token(t) for t in (np.asarray(vocabulary).ravel().tolist()
                                             if not isinstance(vocabulary, list) else vocabulary)]
-        special = set(self._special())
-        tokens = [t for t in tokens if t not in special]
-        if len(set(tokens)) != len(tokens):
-            repeated = sorted({t for t in tokens if tokens.count(t) > 1}, key=str)[:5]
-            raise ValueError(f"{type(self).__name__} layer '{self.name}': the vocabulary repeats {repeated}")
+        tokens = vocabulary_terms(tokens, self._special(), self.mask_token, self.oov_token, self.invert,
+                                  f"{type(self).__name__} layer '{self.name}'")
         if self.max_tokens is not None and len(tokens) + len(self._special()) > self.max_tokens:
             tokens = tokens[: self.max_tokens - len(self._special())]
         self._tfkit_vocabulary = tokens
@@ -172,7 +170,13 @@ class IndexLookup(Layer):
         return {**Layer.get_config(self), "max_tokens": self.max_tokens, "num_oov_indices": self.num_oov_indices,
                 "mask_token": self.mask_token, "oov_token": self.oov_token, "invert": self.invert,
                 "output_mode": self.output_mode, "pad_to_max_tokens": self.pad_to_max_tokens, "sparse": False,
-                "vocabulary": list(self._tfkit_vocabulary), "idf_weights": None}
+                "vocabulary": self._saved_vocabulary(), "idf_weights": None}
+
+    def _saved_vocabulary(self) -> list[Any]:
+        """The terms; with the special tokens before them when the terms themselves start like the special block
+        (an OOV token kept as a term), so that loading strips exactly the special block again."""
+        terms, special = list(self._tfkit_vocabulary), self._special()
+        return special + terms if special and terms[:len(special)] == special else terms
 
 
 @registry.builtin("layers")

@@ -34,7 +34,11 @@ from tfkit.saving.keras_files.config_translation import (
     translate_model_config,
     translate_object,
 )
-from tfkit.saving.keras_files.weights_layout import keras3_layer_paths, keras3_pairs, legacy_pairs
+from tfkit.saving.keras_files.weights_layout import (
+    keras3_layer_paths,
+    keras3_pairs,
+    legacy_pairs,
+)
 from tfkit.saving.rebuild import budget, rebuild_model
 
 KERAS3_GROUPS = ("layers", "vars", "optimizer")

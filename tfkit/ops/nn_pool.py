@@ -1,0 +1,103 @@
+"""Pooling of ``keras.ops.nn``: max and average windows, and adaptive pooling to a fixed output size.
+
+    y = tfkit.ops.max_pool(images, pool_size=2)                    # (2, 8, 8, 3) -> (2, 4, 4, 3)
+    y = tfkit.ops.average_pool(images, 3, strides=1, padding="same")
+    y = tfkit.ops.adaptive_average_pool(images, output_size=(7, 7))
+
+Adaptive pooling splits axis ``n`` into windows ``[floor(i n / out), ceil((i + 1) n / out))``
+as PyTorch does; it needs the spatial sizes known when the op is built.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit.ops._convert import export, float_of, tensor
+from tfkit.ops.nn_conv import (
+    data_format_of,
+    padding_of,
+    spatial_rank,
+    to_channels_first,
+    to_channels_last,
+    tuple_of,
+)
+
+
+def _pool(inputs: Any, pool_size: Any, strides: Any, padding: str, data_format: str | None, kind: str) -> tf.Tensor:
+    op = f"{kind}_pool"
+    inputs = tensor(inputs)
+    if kind == "average":
+        inputs = float_of(inputs)
+    rank = spatial_rank(inputs, (1, 2, 3), op)
+    data_format = data_format_of(data_format, op)
+    padding = padding_of(padding, op)
+    window = tuple_of(pool_size, rank, "pool_size", op)
+    strides = window if strides is None else tuple_of(strides, rank, "strides", op)
+    if data_format == "channels_first":
+        inputs = to_channels_last(inputs)
+    pool = tf.nn.max_pool if kind == "max" else tf.nn.avg_pool
+    outputs = pool(inputs, window, strides, padding.upper())
+    return to_channels_first(outputs) if data_format == "channels_first" else outputs
+
+
+def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
+             data_format: str | None = None) -> tf.Tensor:
+    return _pool(inputs, pool_size, strides, padding, data_format, "max")
+
+
+def average_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
+                 data_format: str | None = None) -> tf.Tensor:
+    return _pool(inputs, pool_size, strides, padding, data_format, "average")
+
+
+def _adaptive_axis(x: tf.Tensor, axis: int, size: int, out: int, kind: str) -> tf.Tensor:
+    """Pool axis ``axis`` (static length ``size``) of ``x`` down to ``out`` windows."""
+    starts = [math.floor(i * size / out) for i in range(out)]
+    ends = [math.ceil((i + 1) * size / out) for i in range(out)]
+    width = max(e - s for s, e in zip(starts, ends))
+    # each window's indices, padded with its own first index (harmless for max, weighted out for average)
+    index = np.array([[s + j if s + j < e else s for j in range(width)] for s, e in zip(starts, ends)], np.int32)
+    windows = tf.gather(x, index, axis=axis)  # (..., out, width, ...)
+    if kind == "max":
+        return tf.reduce_max(windows, axis=axis + 1)
+    shape = [1] * len(windows.shape)
+    shape[axis], shape[axis + 1] = out, width
+    weights = np.array([[1.0 if s + j < e else 0.0 for j in range(width)] for s, e in zip(starts, ends)])
+    weights = tf.constant((weights / weights.sum(1, keepdims=True)).reshape(shape), windows.dtype)
+    return tf.reduce_sum(windows * weights, axis=axis + 1)
+
+
+def _adaptive(inputs: Any, output_size: Any, data_format: str | None, kind: str) -> tf.Tensor:
+    op = f"adaptive_{kind}_pool"
+    inputs = tensor(inputs)
+    if kind == "average":
+        inputs = float_of(inputs)
+    rank = spatial_rank(inputs, (1, 2, 3), op)
+    data_format = data_format_of(data_format, op)
+    sizes = tuple_of(output_size, rank, "output_size", op)
+    x = to_channels_last(inputs) if data_format == "channels_first" else inputs
+    for i, out in enumerate(sizes):
+        size = x.shape[i + 1]
+        if size is None:
+            raise ValueError(f"{op}: spatial axis {i} of inputs has no static size (shape {tuple(inputs.shape)}); "
+                             f"adaptive pooling needs the spatial sizes when the op is built")
+        x = _adaptive_axis(x, i + 1, size, out, kind)
+    return to_channels_first(x) if data_format == "channels_first" else x
+
+
+def adaptive_max_pool(inputs: Any, output_size: Any, data_format: str | None = None) -> tf.Tensor:
+    """The maximum over ``output_size`` adaptive windows per spatial axis."""
+    return _adaptive(inputs, output_size, data_format, "max")
+
+
+def adaptive_average_pool(inputs: Any, output_size: Any, data_format: str | None = None) -> tf.Tensor:
+    """The mean over ``output_size`` adaptive windows per spatial axis."""
+    return _adaptive(inputs, output_size, data_format, "average")
+
+
+__all__ = ["max_pool", "average_pool", "adaptive_max_pool", "adaptive_average_pool"]
+export(globals(), __all__)
