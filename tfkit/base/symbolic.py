@@ -10,6 +10,8 @@ A symbolic tensor carries no data. It remembers the layer call that made it
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any
 
 import tensorflow as tf
@@ -113,8 +115,6 @@ def traceable(namespace: str) -> Any:
     """
 
     def decorate(function: Any) -> Any:
-        import functools
-
         name = f"{namespace}.{function.__name__}"
 
         @functools.wraps(function)
@@ -135,8 +135,6 @@ def op_name_of(function: Any) -> str | None:
 
 
 def _binary(op_name: str, reverse: bool = False) -> Any:
-    import operator
-
     function = getattr(operator, op_name)
     name = f"__operators__.{op_name}"
 
@@ -149,8 +147,6 @@ def _binary(op_name: str, reverse: bool = False) -> Any:
 
 
 def _unary(op_name: str) -> Any:
-    import operator
-
     function = getattr(operator, op_name)
     name = f"__operators__.{op_name}"
 
@@ -172,8 +168,6 @@ for _op in ("neg", "pos", "abs", "invert"):
 
 
 def _getitem(self: SymbolicTensor, key: Any) -> Any:
-    import operator
-
     return apply_op("__operators__.getitem", operator.getitem, (self, key), {})
 
 

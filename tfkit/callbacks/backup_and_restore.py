@@ -37,6 +37,7 @@ import tensorflow as tf
 from tfkit.base import registry
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.finite_weights import finite_before_saving
+from tfkit.callbacks.save_schedule import SaveSchedule
 from tfkit.files import worker_files
 from tfkit.files.checkpoint_files import (
     publish_checkpoint,
@@ -74,8 +75,7 @@ class BackupAndRestore(Callback):
         super().__init__()
         if not backup_dir:
             raise ValueError("BackupAndRestore needs a backup_dir; got an empty value.")
-        if save_freq != "epoch" and not (isinstance(save_freq, int) and not isinstance(save_freq, bool) and save_freq > 0):
-            raise ValueError(f"BackupAndRestore save_freq must be 'epoch' or a positive integer (batches); got {save_freq!r}")
+        self._schedule = SaveSchedule(save_freq, "BackupAndRestore")
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq = save_freq
         self.delete_checkpoint = delete_checkpoint
@@ -84,11 +84,9 @@ class BackupAndRestore(Callback):
         self._checkpoint: tf.train.Checkpoint | None = None
         self._owned: list[str] = []     # prefixes this callback restored or wrote: what a finished fit deletes
         self._current_epoch = 0
-        self._batches_since_save = 0
-        self._last_batch_seen: int | None = None
 
     def _implements_train_batch_hooks(self) -> bool:
-        return self.save_freq != "epoch"
+        return self._schedule.per_batch
 
     # -- checkpoint plumbing --
 
@@ -148,8 +146,7 @@ class BackupAndRestore(Callback):
         self._build_checkpoint()
         self.restored_epoch = None
         self._owned = []
-        self._batches_since_save = 0
-        self._last_batch_seen = None
+        self._schedule.reset()
         if finished:
             return
         with reading(os.path.join(self.backup_dir, _PREFIX)) as kept:   # no publish in backup_dir while it is read
@@ -180,20 +177,10 @@ class BackupAndRestore(Callback):
         self._current_epoch = epoch
 
     def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
-        if self.save_freq == "epoch":
-            return
-        if self._last_batch_seen is None or batch <= self._last_batch_seen:
-            new_batches = batch + 1
-        else:
-            new_batches = batch - self._last_batch_seen
-        self._last_batch_seen = batch
-        self._batches_since_save += new_batches
-        if self._batches_since_save >= self.save_freq:
-            self._batches_since_save = 0
+        if self._schedule.batch_ended(batch):
             self._save(self._current_epoch)
 
     def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
-        self._last_batch_seen = None
         if self.save_freq == "epoch":
             self._save(epoch + 1)
 

@@ -22,6 +22,7 @@ import numpy as np
 from tfkit.base import registry
 from tfkit.callbacks.finite_weights import finite_before_saving
 from tfkit.callbacks.monitor import MonitorCallback
+from tfkit.callbacks.save_schedule import SaveSchedule
 
 
 class SavedCheckpoint(NamedTuple):
@@ -66,26 +67,23 @@ class ModelCheckpoint(MonitorCallback):
         initial_value_threshold: float | None = None,
     ) -> None:
         super().__init__(monitor, mode, initial_value_threshold)
-        if save_freq != "epoch" and not (isinstance(save_freq, int) and not isinstance(save_freq, bool) and save_freq > 0):
-            raise ValueError(f"ModelCheckpoint save_freq must be 'epoch' or a positive integer (batches); got {save_freq!r}")
+        self._schedule = SaveSchedule(save_freq, "ModelCheckpoint")
         self.filepath = os.fspath(filepath)
         self.verbose = verbose
         self.save_best_only = save_best_only
         self.save_weights_only = save_weights_only
         self.save_freq = save_freq
         self._current_epoch = 0
-        self._batches_since_save = 0
-        self._last_batch_seen: int | None = None
         self.last_saved: SavedCheckpoint | None = None
 
     def _implements_train_batch_hooks(self) -> bool:
-        return self.save_freq != "epoch"
+        return self._schedule.per_batch
 
     def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
         self._current_epoch = epoch
 
     def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
-        if self._should_save_on_batch(batch):
+        if self._schedule.batch_ended(batch):
             self._save(self._current_epoch, batch, logs)
 
     def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
@@ -93,20 +91,6 @@ class ModelCheckpoint(MonitorCallback):
             self._set_monitor_op()
         if self.save_freq == "epoch":
             self._save(epoch, None, logs)
-
-    def _should_save_on_batch(self, batch: int) -> bool:
-        if self.save_freq == "epoch":
-            return False
-        if self._last_batch_seen is None or batch <= self._last_batch_seen:
-            new_batches = batch + 1  # a new epoch started
-        else:
-            new_batches = batch - self._last_batch_seen
-        self._last_batch_seen = batch
-        self._batches_since_save += new_batches
-        if self._batches_since_save >= self.save_freq:
-            self._batches_since_save = 0
-            return True
-        return False
 
     def format_path(self, epoch: int, batch: int | None, logs: dict[str, Any] | None) -> str:
         """The file path for 0-based ``epoch`` / ``batch`` with ``logs`` filled in."""

@@ -35,6 +35,10 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+import tensorflow as tf
+from google.protobuf.message import DecodeError
+from tensorflow.core.protobuf import tensor_bundle_pb2
+
 MAGIC = 0xDB4775248B80FB57
 FOOTER_BYTES = 48
 BLOCK_TRAILER_BYTES = 5             # compression type + CRC
@@ -197,10 +201,6 @@ def _table_entries(data: bytes) -> list[tuple[bytes, bytes]]:
 # ------------------------------------------------------------------ the entries (tensor_bundle.proto)
 
 def _entries(prefix: str, raw: list[tuple[bytes, bytes]]) -> dict[str, IndexEntry]:
-    import tensorflow as tf
-    from google.protobuf.message import DecodeError
-    from tensorflow.core.protobuf import tensor_bundle_pb2
-
     if not raw or raw[0][0] != b"":
         raise _Damaged("it has no header entry")
     header = tensor_bundle_pb2.BundleHeaderProto()

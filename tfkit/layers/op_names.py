@@ -18,12 +18,14 @@ nothing else:
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import operator
 import re
 from typing import Any, Callable
 
 import tensorflow as tf
+from tensorflow.python.util import tf_export
 
 from tfkit import activations
 from tfkit.base import symbolic
@@ -67,7 +69,6 @@ def name_of(function: Callable) -> str:
     for name, known in OPERATORS.items():
         if function is known:
             return f"__operators__.{name}"
-    from tensorflow.python.util import tf_export  # the public-API name of a TF function
 
     canonical = tf_export.get_canonical_name_for_symbol(function, add_prefix_to_v1_names=True)
     if canonical is None:
@@ -99,8 +100,6 @@ def _resolve_tfkit(name: str) -> Callable:
     if module_name == "activations":
         module = activations
     elif module_name == "ops" or module_name.startswith("ops."):
-        import importlib
-
         module = importlib.import_module("tfkit.ops")
         for part in module_name.split(".")[1:]:  # tfkit.ops.linalg.qr: the function of that submodule
             module = getattr(module, part, None)

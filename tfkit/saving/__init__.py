@@ -69,9 +69,15 @@ def load_model(
 
     if not isinstance(safe_mode, bool):
         raise ValueError(f"safe_mode must be True or False, got {safe_mode!r}")
-    if keras_files.is_keras_archive(os.fspath(filepath)):   # a Keras 3 .keras zip: imported as data
+    filepath = os.fspath(filepath)
+    if os.path.isdir(filepath) and os.path.exists(os.path.join(filepath, "saved_model.pb")):
+        raise ValueError(
+            f"{filepath} is a SavedModel export; load it with tf.saved_model.load(path) (it needs no tfkit). "
+            f"tfkit.load_model reads .h5 files written by model.save()."
+        )
+    if keras_files.is_keras_archive(filepath):   # a Keras 3 .keras zip: imported as data
         return keras_files.import_keras(filepath, custom_objects, compile)[0]
-    return h5.load_model(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
+    return h5.load_model(filepath, custom_objects=custom_objects, compile=compile)
 
 
 def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:

@@ -12,6 +12,7 @@ converter folds them into constants from the saved generator state.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,6 @@ def _hint(ops: set[str]) -> str:
 def convert(model: Any, module: Any, concrete: Any, specs: Any, opset_version: int | None = None) -> bytes:
     """The .onnx bytes for ``module.serve``; ValueError naming the ops and layers ONNX cannot express."""
     tf2onnx = _require()
-    import logging
 
     logger = logging.getLogger("tf2onnx")
     level = logger.level

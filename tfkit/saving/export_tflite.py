@@ -26,6 +26,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from typing import Any, Iterator
 
 import numpy as np
@@ -143,8 +144,6 @@ def _convert(model: Any, module: Any, concrete: Any, select_tf_ops: bool, optimi
 
 def run(path: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run the .tflite file at ``path`` on ``inputs`` (by input name), resized to their batch."""
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # tf.lite.Interpreter's deprecation notice, once per process anyway
         interpreter = tf.lite.Interpreter(model_path=path)

@@ -203,25 +203,14 @@ def load_model(
     filepath: str,
     custom_objects: Mapping[str, Any] | None = None,
     compile: bool = True,
-    safe_mode: bool = True,
 ) -> Any:
-    """Rebuild a model saved with ``model.save``: built, weights loaded, compiled (``compile=True``).
+    """Rebuild a model from a tfkit (or tf-keras) ``.h5`` file: built, weights loaded, compiled (``compile=True``).
 
-    ``custom_objects`` maps registered names to classes or functions (also
-    see ``custom_object_scope`` and ``register_serializable``). ``safe_mode``
-    is a parameter of this function only; a file cannot change it, and tfkit
-    never runs code from a file whatever its value (there is no code
-    deserializer: configs name registered objects only).
+    ``tfkit.saving.load_model`` checks its arguments and picks this reader;
+    ``custom_objects`` maps registered names to classes or functions.
     """
-    if not isinstance(safe_mode, bool):
-        raise ValueError(f"safe_mode must be True or False, got {safe_mode!r}")
     filepath = os.fspath(filepath)
     source = filepath
-    if os.path.isdir(filepath) and os.path.exists(os.path.join(filepath, "saved_model.pb")):
-        raise ValueError(
-            f"{filepath} is a SavedModel export; load it with tf.saved_model.load(path) (it needs no tfkit). "
-            f"tfkit.load_model reads .h5 files written by model.save()."
-        )
     with h5_format.open_h5(filepath) as f:
         if keras_files.is_legacy(f):               # a tf-keras model file: imported as data, like any file
             return keras_files.import_keras(filepath, custom_objects, compile)[0]

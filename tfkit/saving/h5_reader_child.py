@@ -168,7 +168,7 @@ def read(path, limits, data_paths=()):
     byte is written, and ``header["data_file"]`` says which. If none has room, or none is given, the
     arrays come back as the returned byte strings (the caller reads them from this process's stdout).
     """
-    import h5py
+    import h5py  # here, not at the top: h5py and numpy load under the limits main() set first
     import numpy as np
 
     if not h5py.is_hdf5(path):

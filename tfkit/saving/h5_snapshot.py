@@ -32,6 +32,7 @@ import errno
 import json
 import mmap
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -217,8 +218,6 @@ def _signature(path: str) -> bytes:
 
 def _how_it_ended(code: int, limits: dict[str, int]) -> str:
     if code < 0:
-        import signal
-
         name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else f"signal {-code}"
         if name == "SIGXCPU":
             return f"used more than its {limits['cpu_seconds']} s of CPU time"

@@ -18,6 +18,8 @@ import stat
 from typing import Any
 
 import numpy as np
+import tensorflow as tf
+from tensorflow.core.protobuf import saved_model_pb2
 
 from tfkit.engine.config_safety import loads_json
 from tfkit.files.checkpoint_index import check_checkpoint
@@ -141,9 +143,6 @@ def _regular_file_size(path: str) -> int:
 
 
 def describe_saved_model(path: str) -> list[str]:
-    import tensorflow as tf
-    from tensorflow.core.protobuf import saved_model_pb2
-
     proto = saved_model_pb2.SavedModel()
     graph = os.path.join(path, "saved_model.pb")
     size = _regular_file_size(graph)

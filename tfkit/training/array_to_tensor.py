@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.eager import context
+from tensorflow.python.framework import ops
 
 DIRECT_FROM_BYTES = 1 << 20   # below 1 MiB the extra numpy copy costs microseconds
 
@@ -40,9 +42,6 @@ def to_tensor(array: np.ndarray) -> tf.Tensor:
 
 
 def _eager_tensor(array: np.ndarray) -> tf.Tensor:
-    from tensorflow.python.eager import context
-    from tensorflow.python.framework import ops
-
     ctx = context.context()
     ctx.ensure_initialized()
     return ops.EagerTensor(array, ctx.device_name, None)
