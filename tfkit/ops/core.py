@@ -11,14 +11,14 @@ erf, cdist, ...), ``core_control`` (cond, scan, associative_scan, ...) and ``cor
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
 from tfkit.base.symbolic import SymbolicTensor
 from tfkit.ops import core_control, core_einops, core_math
-from tfkit.ops._convert import export, float_of, tensor
+from tfkit.ops._convert import export, tensor
 from tfkit.ops.core_control import *  # noqa: F401,F403
 from tfkit.ops.core_einops import *  # noqa: F401,F403
 from tfkit.ops.core_math import *  # noqa: F401,F403

@@ -95,11 +95,11 @@ def compare(format: str, expected: dict[str, np.ndarray], got: dict[str, Any]) -
 
 def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int = 2) -> float:
     """Run the written file on a seeded batch and compare it with ``predict``; the largest difference."""
-    batch = export_check.sample_batch(specs, batch_size)
-    expected = export_check.reference_outputs(model, batch)
+    batch = sample_batch(specs, batch_size)
+    expected = reference_outputs(model, batch)
     run = {"onnx": export_onnx.run, "tflite": export_tflite.run, "tf_saved_model": run_saved_model}[format]
     try:
-        got = run(path, export_check.feed(specs, batch))
+        got = run(path, feed(specs, batch))
     except Exception as error:
         if "Flex delegate" in str(error):
             raise ValueError(f"format={format!r}: the file uses TF Select ops (select_tf_ops=True), and this "
@@ -108,7 +108,7 @@ def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int 
                              f"input_signature if the ops are random draws. The exported file was not kept.") from None
         raise ValueError(f"format={format!r}: the written file does not run{export_blame.failing_layer(error, model)} "
                          f"({type(error).__name__}: {str(error)[-800:]}); the exported file was not kept.") from error
-    return export_check.compare(format, expected, got)
+    return compare(format, expected, got)
 
 
 
