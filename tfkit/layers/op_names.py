@@ -102,7 +102,10 @@ def _resolve_tfkit(name: str) -> Callable:
         import importlib
 
         module = importlib.import_module("tfkit.ops")
-        attr = name.rsplit(".", 1)[1]
+        for part in module_name.split(".")[1:]:  # submodules: tfkit.ops.image.resize, tfkit.ops.linalg.qr
+            module = getattr(module, part, None)
+            if not inspect.ismodule(module) or not module.__name__.startswith("tfkit.ops"):
+                raise ValueError(f"Unknown tfkit operation {name!r}: tfkit.ops has no submodule {part!r}")
     else:
         raise ValueError(f"Unknown tfkit operation {name!r}: only tfkit.ops.* and tfkit.activations.* are operations")
     function = getattr(module, attr, None)

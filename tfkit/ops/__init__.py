@@ -10,6 +10,7 @@ tensors each op records a node of the functional graph, saved by name.
 """
 
 from tfkit.ops import core, nn, numpy  # noqa: F401
+from tfkit.ops import image  # noqa: F401  (only as a submodule: keras.ops has no top-level image names)
 from tfkit.ops.core import *  # noqa: F401,F403
 from tfkit.ops.nn import *  # noqa: F401,F403
 from tfkit.ops.numpy import *  # noqa: F401,F403
