@@ -210,6 +210,12 @@ class BaseImageAugmentation(Layer):
                              f"'labels', 'bounding_boxes', 'segmentation_masks'; got keys {sorted(data)}")
         images = self._images_in(data["images"])
         unbatched = images.shape.rank == 3
+        boxes = None
+        if "bounding_boxes" in data:                    # checked before any work is done
+            boxes = boxes_lib.densify(data["bounding_boxes"], unbatched, self._who())
+            if active and self.geometric and self.bounding_box_format is None:
+                raise ValueError(f"{self._who()} moves pixels, so it needs bounding_box_format (e.g. 'xyxy') "
+                                 f"to transform the 'bounding_boxes' it was given")
         batch = self.prepare_images(self._to_batch(images, unbatched))
         transformation = self.draw(batch) if active else None
         out = dict(data)
@@ -227,19 +233,14 @@ class BaseImageAugmentation(Layer):
                 masks = self.transform_segmentation_masks(masks, transformation)
             out["segmentation_masks"] = self._from_batch(masks, unbatched)
         if "bounding_boxes" in data:
-            out["bounding_boxes"] = self._run_boxes(data["bounding_boxes"], batch, transformation, unbatched,
-                                                    active)
+            out["bounding_boxes"] = self._run_boxes(boxes, batch, transformation, unbatched, active)
         return out if isinstance(inputs, dict) else out["images"]
 
-    def _run_boxes(self, bounding_boxes: Any, batch: tf.Tensor, transformation: Any, unbatched: bool,
+    def _run_boxes(self, boxes: dict[str, tf.Tensor], batch: tf.Tensor, transformation: Any, unbatched: bool,
                    active: bool) -> dict[str, tf.Tensor]:
-        boxes = boxes_lib.densify(bounding_boxes, unbatched, self._who())
         if active:
             height, width = tf.shape(batch)[1], tf.shape(batch)[2]
             if self.geometric:
-                if self.bounding_box_format is None:
-                    raise ValueError(f"{self._who()} moves pixels, so it needs bounding_box_format (e.g. 'xyxy') "
-                                     f"to transform the 'bounding_boxes' it was given")
                 boxes["boxes"] = boxes_lib.to_xyxy(boxes["boxes"], self.bounding_box_format, height, width)
                 boxes = self.transform_bounding_boxes(boxes, transformation, height, width)
                 boxes["boxes"] = boxes_lib.from_xyxy(boxes["boxes"], self.bounding_box_format, height, width)
