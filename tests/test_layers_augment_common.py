@@ -109,8 +109,8 @@ def test_a_seed_replays_and_every_call_draws_anew(name):
 
 
 # XLA for one layer of each kind (compiling all 23 takes a minute on a loaded 2-core machine).
-XLA = {"RandomHue", "Equalization", "ContrastLimitedAdaptiveHistogramEqualization", "RandomShear", "RandomErasing",
-       "MixUp"}
+XLA = {"RandomHue", "Equalization", "ContrastLimitedAdaptiveHistogramEqualization", "RandomShear", "RandomErasing"}
+POLICIES = {"AugMix", "RandAugment"}    # eleven layers each: traced once per map, so mapped once here
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
@@ -139,6 +139,8 @@ def test_tf_data_map_of_batches_single_images_and_dicts(name):
     layer = make(name, seed=2)
     batches = tf.data.Dataset.from_tensor_slices(IMAGES).batch(4).map(layer)
     assert [tuple(b.shape) for b in batches] == [(4, 12, 10, 3)] * 2
+    if name in POLICIES:
+        return
     singles = tf.data.Dataset.from_tensor_slices(IMAGES).map(layer)
     assert next(iter(singles)).shape == (12, 10, 3)
     labels = np.eye(4, dtype="float32")[np.arange(8) % 4]
@@ -152,9 +154,8 @@ GROUPS = {
     "colour": ["RandomBrightness", "RandomColorDegeneration", "RandomHue", "RandomSaturation", "RandomInvert",
                "RandomPosterization", "Solarization", "RandomColorJitter", "RandomGrayscale"],
     "filters": ["AutoContrast", "Equalization", "ContrastLimitedAdaptiveHistogramEqualization", "RandomSharpness",
-                "RandomGaussianBlur", "RandomErasing"],
-    "geometry": ["RandomShear", "RandomPerspective", "RandomElasticTransform", "MixUp", "CutMix", "RandAugment",
-                 "AugMix"],
+                "RandomGaussianBlur", "RandomErasing", "RandAugment"],
+    "geometry": ["RandomShear", "RandomPerspective", "RandomElasticTransform", "MixUp", "CutMix", "AugMix"],
 }
 
 
