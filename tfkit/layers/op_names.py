@@ -101,10 +101,10 @@ def _resolve_tfkit(name: str) -> Callable:
         module = activations
     elif module_name == "ops" or module_name.startswith("ops."):
         module = importlib.import_module("tfkit.ops")
-        for part in module_name.split(".")[1:]:  # tfkit.ops.linalg.qr: the function of that submodule
+        for part in module_name.split(".")[1:]:  # submodules: tfkit.ops.image.resize, tfkit.ops.linalg.qr
             module = getattr(module, part, None)
-            if not inspect.ismodule(module):
-                raise ValueError(f"Unknown tfkit operation {name!r}: tfkit.{module_name} is not a module of tfkit.ops")
+            if not inspect.ismodule(module) or not module.__name__.startswith("tfkit.ops"):
+                raise ValueError(f"Unknown tfkit operation {name!r}: tfkit.ops has no submodule {part!r}")
     else:
         raise ValueError(f"Unknown tfkit operation {name!r}: only tfkit.ops.* and tfkit.activations.* are operations")
     function = getattr(module, attr, None)

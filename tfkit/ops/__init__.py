@@ -10,7 +10,14 @@ Submodules as in Keras: ``tfkit.ops.numpy``, ``tfkit.ops.nn``, ``tfkit.ops.linal
 ``tfkit.Input``-derived tensors each op records a node of the functional graph, saved by name.
 """
 
-from tfkit.ops import core, linalg, nn, numpy, signal  # noqa: F401
+from tfkit.ops import (  # noqa: F401
+    core,
+    image,  # noqa: F401  (only as a submodule: keras.ops has no top-level image names)
+    linalg,
+    nn,
+    numpy,
+    signal,
+)
 from tfkit.ops.core import *  # noqa: F401,F403
 from tfkit.ops.linalg import *  # noqa: F401,F403
 from tfkit.ops.nn import *  # noqa: F401,F403

@@ -55,11 +55,29 @@ class RandomImageLayer(Layer):
         batch, unbatched = iu.as_batch(iu.to_channels_last(images, self.data_format), self._who())
         return iu.from_channels_last(iu.unbatch(fn(batch), unbatched), self.data_format)
 
-    def call(self, inputs: tf.Tensor, training: Any = True) -> tf.Tensor:
+    moves_pixels = True   # masks and boxes in dict inputs would have to move with the images
+
+    def call(self, inputs: Any, training: Any = True) -> Any:
+        if isinstance(inputs, dict):
+            return self._call_dict(inputs, training)
         iu.check_rank(inputs, self._who())
         images = iu.to_float(inputs, self.compute_dtype)
         return in_training(training, lambda: self._apply(self.augment, images),
                            lambda: self._apply(self.infer, images))
+
+    def _call_dict(self, inputs: dict, training: Any) -> dict:
+        """Keras 3's dict inputs: ``"images"`` augmented, ``"labels"`` passed through (as in Keras)."""
+        keys = sorted(inputs)
+        if "images" not in inputs or set(keys) - {"images", "labels", "segmentation_masks", "bounding_boxes"}:
+            raise ValueError(f"{self._who()} expected images or a dict with the key 'images' and optionally "
+                             f"'labels', 'bounding_boxes', 'segmentation_masks'; got keys {keys}")
+        moved = [key for key in ("segmentation_masks", "bounding_boxes") if key in inputs]
+        if moved and self.moves_pixels:
+            raise ValueError(f"{self._who()} does not transform {' or '.join(repr(k) for k in moved)} in dict "
+                             f"inputs (only 'images' and 'labels'); pass images and labels only")
+        out = dict(inputs)
+        out["images"] = self.call(inputs["images"], training=training)
+        return out
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
@@ -117,6 +135,8 @@ class RandomContrast(RandomImageLayer):
     single number ``f`` means ``(lower, upper) = (0, f)`` (contrast only
     rises); pass a pair ``(lower, upper)`` for both directions.
     """
+
+    moves_pixels = False
 
     def __init__(self, factor: Any, value_range: Any = (0, 255), seed: int | None = None, **kwargs: Any) -> None:
         data_format = kwargs.pop("data_format", None)

@@ -1,0 +1,200 @@
+"""Augmentation policies of Keras 3: ``RandAugment`` and ``AugMix``, built from the single augmentations.
+
+    augment = tfkit.layers.RandAugment(value_range=(0, 255), num_ops=2, factor=0.5, seed=1)
+    mixed = tfkit.layers.AugMix(value_range=(0, 1), num_chains=3, chain_depth=3, seed=2)
+    dataset = dataset.map(lambda x, y: (augment(x, training=True), y))
+
+Which augmentation runs is drawn with TensorFlow's random ops on every call
+(``tf.switch_case``), so each batch of a ``tf.data`` pipeline or a compiled
+``fit`` step gets a new choice; as in Keras one choice serves the whole
+batch while each augmentation draws its strength per image.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit.base import registry
+from tfkit.layers.preprocessing import image_augment_base as base
+from tfkit.layers.preprocessing.image_affine import RandomRotation, RandomTranslation
+from tfkit.layers.preprocessing.image_augment_base import RandomAugmentation
+from tfkit.layers.preprocessing.image_color import (
+    RandomBrightness,
+    RandomColorDegeneration,
+    RandomPosterization,
+    Solarization,
+)
+from tfkit.layers.preprocessing.image_filter import RandomSharpness
+from tfkit.layers.preprocessing.image_geometry import RandomShear
+from tfkit.layers.preprocessing.image_histogram import AutoContrast, Equalization
+from tfkit.layers.preprocessing.image_random import RandomContrast
+
+__all__ = ["RandAugment", "AugMix"]
+
+_GEOMETRIC = ("random_shear", "random_translation", "random_rotation")
+_ALL_OPS = ("random_shear", "random_translation", "random_rotation", "random_brightness",
+            "random_color_degeneration", "random_contrast", "random_sharpness", "random_posterization",
+            "solarization", "auto_contrast", "equalization")
+_AUGMIX_BASIC = ("random_shear", "random_translation", "random_rotation", "random_posterization", "solarization",
+                 "auto_contrast", "equalization")
+
+
+class _Policy(RandomAugmentation):
+    """Holds the single augmentations, each built with this layer's factor, value range and seed."""
+
+    def __init__(self, value_range: Any, factor: Any, interpolation: str, names: tuple[str, ...],
+                 seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(seed=seed, **kwargs)
+        who = self._who()
+        self.value_range = base.value_range_pair(value_range, who)
+        self.factor = base.factor_range(factor, "factor", who, 0.0, 1.0)
+        if interpolation not in ("nearest", "bilinear"):
+            raise ValueError(f"{who} expected interpolation 'nearest' or 'bilinear', got {interpolation!r}")
+        self.interpolation = interpolation
+        self._op_names = names
+        f, vr = self.factor, self.value_range
+        seeds = iter(range(len(names))) if seed is None else iter(range(seed, seed + len(names)))
+
+        def next_seed() -> Any:
+            value = next(seeds)
+            return None if seed is None else value
+
+        makers = {
+            "random_shear": lambda: RandomShear(x_factor=f, y_factor=f, interpolation=interpolation,
+                                                seed=next_seed()),
+            "random_translation": lambda: RandomTranslation(f, f, interpolation=interpolation, seed=next_seed()),
+            "random_rotation": lambda: RandomRotation(f, interpolation=interpolation, seed=next_seed()),
+            "random_brightness": lambda: RandomBrightness(f, value_range=vr, seed=next_seed()),
+            "random_color_degeneration": lambda: RandomColorDegeneration(f, value_range=vr, seed=next_seed()),
+            "random_contrast": lambda: RandomContrast(f, value_range=vr, seed=next_seed()),
+            "random_sharpness": lambda: RandomSharpness(f, value_range=vr, seed=next_seed()),
+            "random_posterization": lambda: RandomPosterization(max(1, int(8 * f[1])), value_range=vr,
+                                                                seed=next_seed()),
+            "solarization": lambda: Solarization(addition_factor=f, threshold_factor=f, value_range=vr,
+                                                 seed=next_seed()),
+            "auto_contrast": lambda: AutoContrast(value_range=vr),
+            "equalization": lambda: Equalization(value_range=vr),
+        }
+        for name in names:
+            setattr(self, name, makers[name]())
+
+    def apply_op(self, images: tf.Tensor, index: tf.Tensor, with_identity: bool = False) -> tf.Tensor:
+        """The augmentation number ``index`` (a scalar tensor) applied to the batch; the last is "none"."""
+        shape = images.shape
+
+        def branch(name: str) -> Any:
+            return lambda: tf.ensure_shape(getattr(self, name).augment(images), shape)
+
+        branches = [branch(name) for name in self._op_names]
+        if with_identity:
+            branches.append(lambda: images)
+        return tf.ensure_shape(tf.switch_case(index, branches), shape)
+
+    def clip(self, images: tf.Tensor) -> tf.Tensor:
+        return tf.clip_by_value(images, tf.cast(self.value_range[0], images.dtype),
+                                tf.cast(self.value_range[1], images.dtype))
+
+    def transform_segmentation_masks(self, masks: tf.Tensor, transformation: Any) -> tf.Tensor:
+        raise NotImplementedError(f"{self._who()} does not transform segmentation masks yet; augment images only")
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(value_range=list(self.value_range), factor=list(self.factor),
+                      interpolation=self.interpolation)
+        return config
+
+
+def repeat(times: int, step: Any, images: tf.Tensor) -> tf.Tensor:
+    """``images = step(i, images)`` for ``i`` in ``range(times)``, as one ``tf.while_loop``.
+
+    The loop traces ``step`` (and so every branch of a policy's
+    ``tf.switch_case``) once instead of ``times`` times, which keeps
+    ``tf.data`` maps, ``fit`` and XLA compiles of the policies quick.
+    """
+    shape = images.shape
+    _, out = tf.while_loop(lambda i, _: i < times, lambda i, x: (i + 1, tf.ensure_shape(step(i, x), shape)),
+                           (tf.constant(0), images), maximum_iterations=times)
+    return out
+
+
+def _count(value: Any, what: str, who: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{who} expected {what} to be a positive integer, got {value!r}")
+    return int(value)
+
+
+@registry.builtin("layers")
+class RandAugment(_Policy):
+    """Apply ``num_ops`` augmentations in a row, each picked uniformly from eleven (shear, translation,
+    rotation, brightness, colour degeneration, contrast, sharpness, posterization, solarization,
+    auto-contrast, equalization), all with strength ``factor``."""
+
+    def __init__(self, value_range: Any = (0, 255), num_ops: int = 2, factor: Any = 0.5,
+                 interpolation: str = "bilinear", seed: int | None = None, data_format: str | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(value_range, factor, interpolation, _ALL_OPS, seed=seed, data_format=data_format, **kwargs)
+        self.num_ops = _count(num_ops, "num_ops", self._who())
+
+    def draw(self, images: tf.Tensor) -> dict[str, Any]:
+        picks = self.uniform((self.num_ops,), 0.0, float(len(self._op_names)))
+        return {"ops": tf.minimum(tf.cast(picks, tf.int32), len(self._op_names) - 1)}
+
+    def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
+        ops = transformation["ops"]
+        return repeat(self.num_ops, lambda i, x: self.apply_op(x, ops[i]), images)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config["num_ops"] = self.num_ops
+        return config
+
+
+@registry.builtin("layers")
+class AugMix(_Policy):
+    """AugMix: ``num_chains`` chains of up to ``chain_depth`` random augmentations, mixed with Dirichlet
+    weights, then blended with the original by a Beta(``alpha``, ``alpha``) weight.
+
+    ``all_ops=False`` leaves out the colour augmentations (brightness,
+    colour degeneration, contrast, sharpness), as in Keras.
+    """
+
+    def __init__(self, value_range: Any = (0, 255), num_chains: int = 3, chain_depth: int = 3, factor: Any = 0.3,
+                 alpha: float = 1.0, all_ops: bool = True, interpolation: str = "bilinear", seed: int | None = None,
+                 data_format: str | None = None, **kwargs: Any) -> None:
+        super().__init__(value_range, factor, interpolation, _ALL_OPS if all_ops else _AUGMIX_BASIC, seed=seed,
+                         data_format=data_format, **kwargs)
+        who = self._who()
+        self.num_chains = _count(num_chains, "num_chains", who)
+        self.chain_depth = _count(chain_depth, "chain_depth", who)
+        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or alpha <= 0:
+            raise ValueError(f"{who} expected alpha to be a positive number, got {alpha!r}")
+        self.alpha = alpha
+        self.all_ops = bool(all_ops)
+
+    def draw(self, images: tf.Tensor) -> dict[str, Any]:
+        choices = len(self._op_names) + 1                               # the last choice is "no augmentation"
+        picks = self.uniform((self.num_chains, self.chain_depth), 0.0, float(choices))
+        return {"chain_weights": base.dirichlet(self.num_chains, self.alpha, self.seed_generator),
+                "original_weight": base.beta((), self.alpha, self.alpha, self.seed_generator),
+                "ops": tf.minimum(tf.cast(picks, tf.int32), choices - 1)}
+
+    def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
+        ops, weights = transformation["ops"], tf.cast(transformation["chain_weights"], images.dtype)
+
+        def chain(c: tf.Tensor, mixed: tf.Tensor) -> tf.Tensor:
+            augmented = repeat(self.chain_depth, lambda d, x: self.apply_op(x, ops[c, d], with_identity=True),
+                               images)
+            return mixed + weights[c] * augmented
+
+        mixed = repeat(self.num_chains, chain, tf.zeros_like(images))
+        weight = tf.cast(transformation["original_weight"], images.dtype)
+        return self.clip(weight * images + (1.0 - weight) * mixed)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(num_chains=self.num_chains, chain_depth=self.chain_depth, alpha=self.alpha,
+                      all_ops=self.all_ops)
+        return config
