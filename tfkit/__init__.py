@@ -9,6 +9,7 @@ from tfkit import (  # noqa: F401
     activations,
     backend,
     callbacks,
+    config,
     constraints,
     datasets,
     dtype_policies,
@@ -24,13 +25,26 @@ from tfkit import (  # noqa: F401
     random,
     regularizers,
     saving,
+    tree,
     utils,
 )
+from tfkit.backend import clear_session  # noqa: F401
+from tfkit.base.dtype_policy import DTypePolicy  # noqa: F401
+from tfkit.base.symbolic import SymbolicTensor as KerasTensor  # noqa: F401  (Keras's name)
 from tfkit.base.version import VERSION
 from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401
-from tfkit.engine.layer import Layer, clear_session  # noqa: F401
+from tfkit.engine.input_spec import InputSpec  # noqa: F401
+from tfkit.engine.layer import Layer  # noqa: F401
+from tfkit.engine.scopes import device, name_scope, remat  # noqa: F401
+from tfkit.engine.variable import Variable  # noqa: F401
+from tfkit.initializers import Initializer  # noqa: F401
+from tfkit.losses import Loss  # noqa: F401
+from tfkit.metrics import Metric  # noqa: F401
 from tfkit.models import Functional, Sequential  # noqa: F401,E402
 from tfkit.models.model import Model  # noqa: F401
+from tfkit.optimizers import Optimizer  # noqa: F401
+from tfkit.regularizers import Regularizer  # noqa: F401
 from tfkit.saving import load_model, save_model  # noqa: F401,E402
 
+FloatDTypePolicy = DTypePolicy   # Keras's older name for the float policies
 __version__ = VERSION

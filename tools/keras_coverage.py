@@ -42,6 +42,14 @@ EXCLUDED = {
     "src": "Keras's internal package, not public API",
     "legacy": "tf-keras compatibility shims inside Keras",
     "version": "Keras's own version function",
+    "Operation": "Keras's base class of its backend-neutral ops; tfkit's ops are TensorFlow functions (tfkit.ops)",
+    "Function": "Keras's graph-of-Operations callable; tfkit builds functional graphs of layers (tfkit.Functional)",
+    "SymbolicScope": "Keras's marker for symbolic tracing of its Operations; tfkit traces with tf.function",
+    "RematScope": "per-layer rematerialization modes need Layer.__call__ support; tfkit offers tfkit.remat "
+                  "(tf.recompute_grad) for functions",
+    "Quantizer": "tfkit has no quantization (keras.quantizers is not implemented)",
+    "distillation": "Keras's knowledge-distillation trainer (new in 3.x); not implemented in tfkit",
+    "config.is_nnx_enabled": "JAX only (Flax NNX integration)",
 }
 
 

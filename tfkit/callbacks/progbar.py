@@ -20,6 +20,8 @@ from typing import Any, Iterable, Sequence, TextIO
 
 import numpy as np
 
+from tfkit.base import console, settings
+
 DONE_CELL = "━"
 PLAIN_TODO_CELL = "─"
 _BOLD, _GREEN, _DIM, _RESET = "\x1b[1m", "\x1b[32m", "\x1b[37m", "\x1b[0m"
@@ -104,7 +106,8 @@ class Progbar:
         self._stream = stream
         if dynamic_display is None:
             out = self.stream
-            dynamic_display = bool(getattr(out, "isatty", None) and out.isatty())
+            dynamic_display = bool(getattr(out, "isatty", None) and out.isatty()
+                                   and (stream is not None or settings.is_interactive_logging_enabled()))
         self.dynamic_display = dynamic_display
         self._totals: dict[str, list[Any]] = {}
         self._order: list[str] = []
@@ -241,6 +244,4 @@ class Progbar:
         )
 
     def _write(self, text: str) -> None:
-        stream = self.stream
-        stream.write(text)
-        stream.flush()
+        console.write(text, self._stream)   # the default stdout becomes the log with interactive logging off

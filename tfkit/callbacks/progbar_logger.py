@@ -12,10 +12,9 @@ epoch's final line.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, TextIO
 
-from tfkit.base import registry
+from tfkit.base import console, registry
 from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.progbar import Progbar
 
@@ -115,6 +114,4 @@ class ProgbarLogger(Callback):
         bar.update(bar.target, list((logs or {}).items()), finalize=True)
 
     def _print(self, text: str) -> None:
-        stream = self._stream if self._stream is not None else sys.stdout
-        stream.write(text + "\n")
-        stream.flush()
+        console.write(text + "\n", self._stream)

@@ -31,6 +31,7 @@ from tfkit.training import compile_config as compile_config_module
 from tfkit.training.compile_utils import display_name
 from tfkit.training.data import unpack_x_y_sample_weight
 from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
+from tfkit.training.debug_caps import capped
 from tfkit.training.trainer import Trainer
 
 
@@ -361,6 +362,7 @@ class Model(Layer):
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1, **kwargs: Any) -> Any:
         """Train for ``epochs`` epochs; returns the ``History`` callback."""
         check_loop_arguments("fit", self, x, y, batch_size=batch_size, epochs=epochs, **kwargs)
+        epochs, kwargs = capped("fit", epochs, kwargs)   # tfkit.config.set_max_epochs / max_steps_per_epoch
         try:
             return self._trainer().fit(x, y, batch_size=batch_size, epochs=epochs, **kwargs)
         except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError) as error:
@@ -369,6 +371,7 @@ class Model(Layer):
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, **kwargs: Any) -> Any:
         """Loss (and metrics) on the data: a scalar, a list, or a dict with ``return_dict=True``."""
         check_loop_arguments("evaluate", self, x, y, batch_size=batch_size, **kwargs)
+        _, kwargs = capped("evaluate", None, kwargs)
         try:
             return self._trainer().evaluate(x, y, batch_size=batch_size, **kwargs)
         except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError) as error:
@@ -377,6 +380,7 @@ class Model(Layer):
     def predict(self, x: Any, batch_size: int | None = None, **kwargs: Any) -> Any:
         """Outputs as numpy arrays, computed in batches."""
         check_loop_arguments("predict", self, x, batch_size=batch_size, **kwargs)
+        _, kwargs = capped("predict", None, kwargs)
         if self._compiled is None:
             self._compiled = Trainer(self, optimizer=None)
             self._compiled.implicit = True
