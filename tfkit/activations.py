@@ -278,6 +278,29 @@ def threshold(x: Any, threshold: float, default_value: float) -> tf.Tensor:
     return tf.where(x > threshold, x, tf.cast(default_value, x.dtype))
 
 
+@registry.builtin(_KIND)
+@traceable("tfkit.activations")
+def sparsemax(x: Any, axis: int = -1) -> tf.Tensor:
+    """Sparsemax along ``axis`` (Martins & Astudillo, 2016): the Euclidean projection of ``x`` onto the
+    probability simplex, ``max(x - tau, 0)`` with ``tau`` chosen so the result sums to 1; unlike softmax,
+    small entries become exactly 0."""
+    x = tf.convert_to_tensor(x)
+    rank = x.shape.rank
+    axis = axis % rank
+    last = list(range(rank))
+    last[axis], last[-1] = last[-1], last[axis]
+    z = tf.transpose(x, last) if axis != rank - 1 else x
+    z_sorted = tf.sort(z, axis=-1, direction="DESCENDING")
+    cumulative = tf.cumsum(z_sorted, axis=-1)
+    k = tf.cast(tf.range(1, tf.shape(z)[-1] + 1), z.dtype)
+    in_support = tf.cast(1 + k * z_sorted > cumulative, z.dtype)
+    support_size = tf.reduce_sum(in_support, axis=-1, keepdims=True)
+    support_sum = tf.reduce_sum(z_sorted * in_support, axis=-1, keepdims=True)
+    tau = (support_sum - 1) / support_size
+    out = tf.maximum(z - tau, tf.zeros_like(z))
+    return tf.transpose(out, last) if axis != rank - 1 else out
+
+
 swish = silu                 # Keras's other names for the same functions
 hard_swish = hard_silu
 

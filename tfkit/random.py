@@ -240,3 +240,30 @@ def categorical(logits: Any, num_samples: int, dtype: Any = "int32", seed: Any =
     if dtype not in (tf.int32, tf.int64):
         raise ValueError(f"tfkit.random.categorical returns int32 or int64, got dtype {dtype.name}")
     return tf.random.stateless_categorical(logits, num_samples, seed=draw_seed(seed), dtype=dtype)
+
+
+def gamma(shape: Sequence[Any], alpha: Any, dtype: Any = None, seed: Any = None) -> tf.Tensor:
+    """Gamma(``alpha``, scale 1) values: mean ``alpha``, variance ``alpha``; ``alpha`` broadcasts to ``shape``."""
+    dtype = _float_dtype(dtype, "gamma")
+    return tf.random.stateless_gamma(_shape(shape), seed=draw_seed(seed), alpha=tf.cast(alpha, dtype), dtype=dtype)
+
+
+def binomial(shape: Sequence[Any], counts: Any, probabilities: Any, dtype: Any = None, seed: Any = None) -> tf.Tensor:
+    """Successes in ``counts`` trials of probability ``probabilities`` (both broadcast to ``shape``), as
+    floats of ``dtype`` (as in Keras): mean ``n p``, variance ``n p (1 - p)``."""
+    dtype = _float_dtype(dtype, "binomial")
+    draws = tf.random.stateless_binomial(
+        _shape(shape), seed=draw_seed(seed), counts=tf.cast(counts, tf.float32),
+        probs=tf.cast(probabilities, tf.float32), output_dtype=tf.float32,
+    )
+    return tf.cast(draws, dtype)
+
+
+def beta(shape: Sequence[Any], alpha: Any, beta: Any, dtype: Any = None, seed: Any = None) -> tf.Tensor:
+    """Beta(``alpha``, ``beta``) values in [0, 1], as ``X / (X + Y)`` of two gamma draws from one seed."""
+    dtype = _float_dtype(dtype, "beta")
+    seeds = tf.random.experimental.stateless_split(draw_seed(seed), num=2)
+    shape = _shape(shape)
+    x = tf.random.stateless_gamma(shape, seed=seeds[0], alpha=tf.cast(alpha, dtype), dtype=dtype)
+    y = tf.random.stateless_gamma(shape, seed=seeds[1], alpha=tf.cast(beta, dtype), dtype=dtype)
+    return x / (x + y)

@@ -47,18 +47,17 @@ class Variable(metaclass=_VariableType):
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError(f"Variable: name must be a string without '/', got {name!r}")
         dtype = tf.as_dtype(variable_options.dtype_name(dtype or settings.floatx()))
-        if isinstance(initializer, str) or (callable(initializer) and not isinstance(initializer, tf.Tensor)):
-            if shape is None:
-                raise ValueError(f"Variable {name or ''}: an initializer ({initializer!r}) needs shape=, "
-                                 f"e.g. Variable(initializer, shape=(3, 4))")
-            function = initializers.get(initializer)
-            value = lambda: function(tuple(shape), dtype=dtype)  # noqa: E731  (created under init_scope below)
-        else:
-            value = tf.cast(tf.convert_to_tensor(initializer), dtype)
-            if shape is not None and tuple(value.shape) != tuple(shape):
-                raise ValueError(f"Variable {name or ''}: initial value has shape {tuple(value.shape)}, "
-                                 f"but shape={tuple(shape)} was passed")
-        with tf.init_scope():
+        with tf.init_scope():      # an eager variable, also when made inside a tf.function
+            if isinstance(initializer, str) or (callable(initializer) and not isinstance(initializer, tf.Tensor)):
+                if shape is None:
+                    raise ValueError(f"Variable {name or ''}: an initializer ({initializer!r}) needs shape=, "
+                                     f"e.g. Variable(initializer, shape=(3, 4))")
+                value = initializers.get(initializer)(tuple(shape), dtype=dtype)
+            else:
+                value = tf.cast(tf.convert_to_tensor(initializer), dtype)
+                if shape is not None and tuple(value.shape) != tuple(shape):
+                    raise ValueError(f"Variable {name or ''}: initial value has shape {tuple(value.shape)}, "
+                                     f"but shape={tuple(shape)} was passed")
             return tf.Variable(value, dtype=dtype, trainable=trainable, name=name,
                                aggregation=variable_options.aggregation(aggregation),
                                synchronization=variable_options.synchronization(synchronization))
