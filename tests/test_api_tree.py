@@ -98,7 +98,7 @@ def test_traverse_top_down_and_bottom_up_visit_as_keras():
         assert tfkit.tree.traverse(ours.append, structure, top_down) == \
             keras.tree.traverse(theirs.append, structure, top_down)
         assert ours == theirs
-    replace = lambda v: tfkit.tree.MAP_TO_NONE if v == (1, 2) else None  # noqa: E731
+    replace = lambda v: tfkit.tree.MAP_TO_NONE if v == (1, 2) else None
     assert tfkit.tree.traverse(replace, structure) == [None, [3], {"a": 4}]
 
 

@@ -70,7 +70,7 @@ def test_config_behaves_like_kerass():
         assert config.as_dict() == {"learning_rate": 0.1, "seed": 123, "momentum": 0.9}
         assert config.to_json() == '{"learning_rate": 0.1, "seed": 123, "momentum": 0.9}'
         with pytest.raises(AttributeError, match="Did you mean 'seed'"):
-            config.sed
+            getattr(config, "sed")
         config.freeze()
         assert config.frozen
         with pytest.raises(ValueError, match="frozen"):

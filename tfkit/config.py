@@ -21,7 +21,7 @@ import tensorflow as tf
 
 from tfkit.base import settings
 from tfkit.base.dtype_policy import DTypePolicy, global_policy, set_global_policy
-from tfkit.base.settings import (  # noqa: F401  Keras's names, re-exported
+from tfkit.base.settings import (  # Keras's names, re-exported
     backend,
     epsilon,
     floatx,

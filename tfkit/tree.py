@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 
-class MAP_TO_NONE:  # noqa: N801  (Keras's name)
+class MAP_TO_NONE:  # Keras spells it in capitals
     """Return this from ``traverse``'s ``func`` to replace a sub-tree by ``None``."""
 
 

@@ -12,7 +12,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 
-class name_scope:  # noqa: N801  (Keras's name)
+class name_scope:  # Keras's lower-case class name
     """A ``tf.name_scope(name)`` context; Keras's extra keyword arguments (``caller``, ``deduplicate``,
     ``override_parent``) are accepted and have no TensorFlow meaning."""
 
