@@ -21,7 +21,8 @@ the worker when one is exceeded or the worker dies. Outcomes: ``loaded``
 any other exception type, ``hang``, ``crash`` and ``over_memory``; the
 peak memory (VmHWM) of the loading process and of the HDF5 parsing child,
 measured per load; and how many loads succeeded with weights that differ from
-the unmutated file's (a flipped bit in stored data: HDF5 keeps no checksum).
+the unmutated file's (a flipped bit in stored data that no checksum caught: every
+array tfkit writes carries a CRC-32, so this should stay 0 for tfkit's files).
 """
 
 from __future__ import annotations

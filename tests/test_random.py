@@ -6,6 +6,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import random as tfkit_random
+from tfkit.base import variable_roles
 from tfkit.random import SeedGenerator
 
 MODES = {
@@ -20,7 +21,7 @@ MODES = {
 def test_seed_generator_state_variable():
     gen = SeedGenerator(1337)
     assert isinstance(gen, tf.Module) and not isinstance(gen, tfkit.Layer)
-    assert gen._tfkit_is_state is True
+    assert variable_roles.is_state_owner(gen)   # its variables are state, never trained
     assert gen.state.dtype == tf.int64 and gen.state.shape == (2,)
     assert not gen.state.trainable
     assert gen.state.aggregation == tf.VariableAggregation.ONLY_FIRST_REPLICA

@@ -47,8 +47,6 @@ EXCLUDED = {
     "SymbolicScope": "Keras's marker for symbolic tracing of its Operations; tfkit traces with tf.function",
     "RematScope": "per-layer rematerialization modes need Layer.__call__ support; tfkit offers tfkit.remat "
                   "(tf.recompute_grad) for functions",
-    "Quantizer": "tfkit has no quantization (keras.quantizers is not implemented)",
-    "distillation": "Keras's knowledge-distillation trainer (new in 3.x); not implemented in tfkit",
     "config.is_nnx_enabled": "JAX only (Flax NNX integration)",
 }
 
