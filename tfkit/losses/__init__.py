@@ -6,7 +6,8 @@
 
 Module map: ``reduction`` (weights, masks, reductions), ``loss`` (``Loss``,
 ``LossFunctionWrapper``), ``functions`` (per-sample loss functions),
-``builtins`` (the loss classes). This file adds lookup and (de)serialization.
+``builtins`` (the loss classes), ``extra_functions`` / ``extra_builtins``
+(Dice, Tversky, focal and generalized crossentropy, Circle, CTC). This file adds lookup and (de)serialization.
 """
 
 from __future__ import annotations
@@ -31,6 +32,22 @@ from tfkit.losses.builtins import (
     Poisson,
     SparseCategoricalCrossentropy,
     SquaredHinge,
+)
+from tfkit.losses.extra_builtins import (
+    CTC,
+    CategoricalFocalCrossentropy,
+    CategoricalGeneralizedCrossEntropy,
+    Circle,
+    Dice,
+    Tversky,
+)
+from tfkit.losses.extra_functions import (
+    categorical_focal_crossentropy,
+    categorical_generalized_cross_entropy,
+    circle,
+    ctc,
+    dice,
+    tversky,
 )
 from tfkit.losses.functions import (
     binary_crossentropy,
@@ -71,7 +88,8 @@ _LOSS_FUNCTIONS = {
         binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_hinge,
         cosine_similarity, hinge, huber, kl_divergence, log_cosh, mean_absolute_error,
         mean_absolute_percentage_error, mean_squared_error, mean_squared_logarithmic_error, poisson,
-        sparse_categorical_crossentropy, squared_hinge,
+        sparse_categorical_crossentropy, squared_hinge, categorical_focal_crossentropy,
+        categorical_generalized_cross_entropy, circle, ctc, dice, tversky,
     )
 }
 
@@ -119,7 +137,7 @@ def is_loss_of_kind(loss: Any, kind: str) -> bool:
     """Whether ``loss`` (object, function or name) is a ``"binary"``, ``"categorical"`` or ``"sparse"`` crossentropy."""
     classes = {
         "binary": (BinaryCrossentropy, BinaryFocalCrossentropy),
-        "categorical": (CategoricalCrossentropy,),
+        "categorical": (CategoricalCrossentropy, CategoricalFocalCrossentropy),
         "sparse": (SparseCategoricalCrossentropy,),
     }[kind]
     fns = tuple(getattr(c, "function") for c in classes)
@@ -142,7 +160,8 @@ __all__ = [
     "MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
     "CosineSimilarity", "Huber", "LogCosh", "Hinge", "SquaredHinge", "CategoricalHinge", "KLDivergence",
     "Poisson", "BinaryCrossentropy", "BinaryFocalCrossentropy", "CategoricalCrossentropy",
-    "SparseCategoricalCrossentropy",
+    "SparseCategoricalCrossentropy", "CategoricalFocalCrossentropy", "CategoricalGeneralizedCrossEntropy",
+    "Circle", "CTC", "Dice", "Tversky",
     *_LOSS_FUNCTIONS, "mse", "mae", "mape", "msle", "kld", "bce",
     "get", "serialize", "deserialize", "is_loss_of_kind",
     "reduce_weighted_values", "scale_loss_for_distribution", "unscale_loss_for_distribution",

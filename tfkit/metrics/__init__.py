@@ -7,7 +7,9 @@
 Module map: ``base`` (``Metric``), ``reduction`` (``Mean``, ``Sum``,
 ``MeanMetricWrapper``), ``accuracy``, ``regression`` (error and
 crossentropy means), ``confusion_matrix`` (threshold counting),
-``confusion`` (``Precision``, ``Recall``, counts), ``auc``, ``f_score``.
+``confusion`` (``Precision``, ``Recall``, counts), ``auc``, ``f_score``,
+``iou`` (IoU family), ``correlation`` (Pearson, concordance), ``r2_score``,
+``sensitivity_specificity`` (PrecisionAtRecall and the like).
 This file adds lookup, (de)serialization and ``compile``'s name rules.
 """
 
@@ -41,7 +43,15 @@ from tfkit.metrics.confusion import (
     TrueNegatives,
     TruePositives,
 )
+from tfkit.metrics.correlation import (
+    ConcordanceCorrelation,
+    PearsonCorrelation,
+    concordance_correlation,
+    pearson_correlation,
+)
 from tfkit.metrics.f_score import F1Score, FBetaScore
+from tfkit.metrics.iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
+from tfkit.metrics.r2_score import R2Score
 from tfkit.metrics.reduction import Mean, MeanMetricWrapper, Sum
 from tfkit.metrics.regression import (
     BinaryCrossentropy,
@@ -59,6 +69,12 @@ from tfkit.metrics.regression import (
     RootMeanSquaredError,
     SparseCategoricalCrossentropy,
     SquaredHinge,
+)
+from tfkit.metrics.sensitivity_specificity import (
+    PrecisionAtRecall,
+    RecallAtPrecision,
+    SensitivityAtSpecificity,
+    SpecificityAtSensitivity,
 )
 
 ACCURACY_NAMES = ("accuracy", "acc")
@@ -188,12 +204,16 @@ __all__ = [
     "Hinge", "SquaredHinge", "CategoricalHinge",
     "AUC", "Precision", "Recall", "TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives",
     "F1Score", "FBetaScore",
+    "IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU", "R2Score", "PearsonCorrelation",
+    "ConcordanceCorrelation", "pearson_correlation", "concordance_correlation",
+    "PrecisionAtRecall", "RecallAtPrecision", "SensitivityAtSpecificity", "SpecificityAtSensitivity",
     "accuracy", "binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy",
     "top_k_categorical_accuracy", "sparse_top_k_categorical_accuracy",
     "get", "serialize", "deserialize", "resolve_accuracy", "resolve_compile_metric",
 ]
 
 # Keras 3's keras.metrics also exposes the per-sample loss functions under their names.
+from tfkit.losses.extra_functions import categorical_focal_crossentropy  # noqa: E402,F401
 from tfkit.losses.functions import (  # noqa: E402,F401
     binary_crossentropy,
     binary_focal_crossentropy,
@@ -213,7 +233,8 @@ from tfkit.losses.functions import (  # noqa: E402,F401
 )
 
 __all__ += [
-    "binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy", "categorical_hinge", "hinge",
+    "categorical_focal_crossentropy", "binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy",
+    "categorical_hinge", "hinge",
     "huber", "kl_divergence", "log_cosh", "mean_absolute_error", "mean_absolute_percentage_error",
     "mean_squared_error", "mean_squared_logarithmic_error", "poisson", "sparse_categorical_crossentropy",
     "squared_hinge",

@@ -6,13 +6,18 @@
 """
 
 from tfkit.optimizers import schedules  # noqa: F401
+from tfkit.optimizers.adadelta import Adadelta  # noqa: F401
+from tfkit.optimizers.adafactor import Adafactor  # noqa: F401
 from tfkit.optimizers.adam_family import Adam, Adamax, AdamW, Lion, Nadam  # noqa: F401
 from tfkit.optimizers.base import Optimizer, deserialize, get, serialize  # noqa: F401
 from tfkit.optimizers.classic import SGD, Adagrad, RMSprop  # noqa: F401
+from tfkit.optimizers.ftrl import Ftrl  # noqa: F401
+from tfkit.optimizers.lamb import Lamb  # noqa: F401
 from tfkit.optimizers.loss_scale import LossScaleOptimizer  # noqa: F401
 from tfkit.optimizers.schedules import LearningRateSchedule  # noqa: F401
 
 __all__ = [
-    "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Nadam", "Lion", "LossScaleOptimizer",
+    "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Nadam", "Lion",
+    "Adadelta", "Adafactor", "Ftrl", "Lamb", "LossScaleOptimizer",
     "LearningRateSchedule", "schedules", "get", "serialize", "deserialize",
 ]

@@ -256,6 +256,57 @@ class CosineDecay(LearningRateSchedule):
         }
 
 
+@registry.builtin("schedules")
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR): period ``i`` lasts ``first_decay_steps * t_mul ** i``
+    steps and starts from ``initial_learning_rate * m_mul ** i``; each decays to ``alpha`` times its start.
+    """
+
+    def __init__(
+        self,
+        initial_learning_rate: float,
+        first_decay_steps: int,
+        t_mul: float = 2.0,
+        m_mul: float = 1.0,
+        alpha: float = 0.0,
+        name: str = "SGDRDecay",
+    ) -> None:
+        _positive("CosineDecayRestarts", "first_decay_steps", first_decay_steps)
+        _positive("CosineDecayRestarts", "t_mul", t_mul)
+        self.initial_learning_rate = initial_learning_rate
+        self.first_decay_steps = first_decay_steps
+        self._t_mul = t_mul
+        self._m_mul = m_mul
+        self.alpha = alpha
+        self.name = name
+
+    def __call__(self, step: Any) -> tf.Tensor:
+        initial = tf.convert_to_tensor(self.initial_learning_rate, tf.float32)
+        t_mul = tf.cast(self._t_mul, tf.float32)
+        fraction = tf.cast(step, tf.float32) / tf.cast(self.first_decay_steps, tf.float32)
+        if self._t_mul == 1.0:
+            restart = tf.floor(fraction)
+            fraction = fraction - restart
+        else:
+            # Periods grow geometrically: find the period the step falls in, then the fraction through it.
+            restart = tf.floor(tf.math.log(1.0 - fraction * (1.0 - t_mul)) / tf.math.log(t_mul))
+            elapsed = (1.0 - tf.pow(t_mul, restart)) / (1.0 - t_mul)
+            fraction = (fraction - elapsed) / tf.pow(t_mul, restart)
+        cosine = 0.5 * tf.pow(tf.cast(self._m_mul, tf.float32), restart) * (1.0 + tf.cos(math.pi * fraction))
+        alpha = tf.cast(self.alpha, tf.float32)
+        return initial * ((1.0 - alpha) * cosine + alpha)
+
+    def get_config(self) -> dict[str, Any]:
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "first_decay_steps": self.first_decay_steps,
+            "t_mul": self._t_mul,
+            "m_mul": self._m_mul,
+            "alpha": self.alpha,
+            "name": self.name,
+        }
+
+
 def serialize(schedule: LearningRateSchedule) -> dict[str, Any]:
     """``{"class_name": ..., "config": ...}`` for a schedule."""
     return registry.to_config("schedules", schedule)
