@@ -29,10 +29,10 @@ from tfkit.models.file_functions import files
 from tfkit.models.input_signature import specs_from_build_shapes
 from tfkit.training import compile_config as compile_config_module
 from tfkit.training.compile_utils import display_name
-from tfkit.training.data import unpack_x_y_sample_weight
-from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
 from tfkit.training.debug_caps import capped
+from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
 from tfkit.training.trainer import Trainer
+from tfkit.utils.data_tuples import unpack_x_y_sample_weight
 
 
 class Model(Layer):

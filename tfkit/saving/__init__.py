@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
-from tfkit.base import registry
+from tfkit.base import registry  # noqa: F401  tfkit.saving.registry, as before the move
 from tfkit.base.registry import (
     custom_object_scope,
     get_custom_objects,
@@ -34,6 +34,12 @@ from tfkit.files import worker_files
 from tfkit.models import file_functions
 from tfkit.saving import checkpoint, export, export_formats, h5, keras_files
 from tfkit.saving.errors import loader as _loader
+from tfkit.utils.serialization import (  # noqa: F401  Keras's names, the same functions as tfkit.utils'
+    deserialize_keras_object,
+    get_registered_name,
+    get_registered_object,
+    serialize_keras_object,
+)
 
 # Keras's names for the same things.
 register_keras_serializable = register_serializable
@@ -169,32 +175,6 @@ def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None, sa
                 kind: str | None = None) -> Any:
     """Rebuild an object from :func:`serialize`'s data (registered names only, never code)."""
     return serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode, kind=kind)
-
-
-def serialize_keras_object(obj: Any) -> Any:
-    """Keras's name for :func:`serialize`."""
-    return serialize(obj)
-
-
-def deserialize_keras_object(config: Any, custom_objects: Mapping[str, Any] | None = None,
-                             safe_mode: bool = True, **kwargs: Any) -> Any:
-    """Keras's name for :func:`deserialize` (``module_objects``/``printable_module_name`` are accepted and unused)."""
-    unknown = set(kwargs) - {"module_objects", "printable_module_name"}
-    if unknown:
-        raise TypeError(f"deserialize_keras_object got unexpected keyword argument(s) {sorted(unknown)}")
-    return deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode)
-
-
-def get_registered_name(obj: Any) -> str:
-    """``"package>Name"`` for a registered object, else its own name (as Keras answers)."""
-    registered = registry.registered_name(obj)
-    return registered if registered is not None else getattr(obj, "__name__", type(obj).__name__)
-
-
-def get_registered_object(name: str, custom_objects: Mapping[str, Any] | None = None,
-                          module_objects: Mapping[str, Any] | None = None) -> Any:
-    """The object registered (or in custom objects, or in ``module_objects``) under ``name``, else None."""
-    return registry.registered_object(name, custom_objects, module_objects)
 
 
 file_functions.provide(file_functions.FileFunctions(

@@ -26,6 +26,7 @@ from tfkit.training.python_batches import (
     generator_dataset,
     py_dataset_dataset,
 )
+from tfkit.utils.data_tuples import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401  (re-exported)
 from tfkit.utils.dataset_creator import DatasetCreator
 from tfkit.utils.py_dataset import PyDataset
 
@@ -181,30 +182,6 @@ def raise_batch_failure(method: str, *sources: Any) -> None:
         failure = source.batch_failure() if isinstance(source, DatasetData) else None
         if failure is not None:
             raise ValueError(f"{method}: {failure}") from None
-
-
-def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
-    """``(x, y, sample_weight)`` from a batch, as Keras's ``train_step`` expects."""
-    if isinstance(data, list):
-        data = tuple(data)
-    if not isinstance(data, tuple):
-        return data, None, None
-    if len(data) == 1:
-        return data[0], None, None
-    if len(data) == 2:
-        return data[0], data[1], None
-    if len(data) == 3:
-        return data[0], data[1], data[2]
-    raise ValueError(f"Data must be x, (x,), (x, y) or (x, y, sample_weight); got a tuple of {len(data)}")
-
-
-def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
-    """Keras's packing: a lone, un-nested ``x`` stays as it is (no 1-tuple)."""
-    if y is None:
-        return (x,) if isinstance(x, (tuple, list)) else x
-    if sample_weight is None:
-        return (x, y)
-    return (x, y, sample_weight)
 
 
 def _unpack_tuple(data: tuple) -> tuple:

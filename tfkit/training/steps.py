@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit.training.data import pack_x_y_sample_weight
+from tfkit.utils.data_tuples import pack_x_y_sample_weight
 
 
 def compiled(fn: Callable, **options: Any) -> Any:
