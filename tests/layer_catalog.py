@@ -149,4 +149,12 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "RandomTranslation": _single(lambda: layers.RandomTranslation(0.1, 0.2, fill_mode="wrap"), (4, 4, 3)),
     "RandomContrast": _single(lambda: layers.RandomContrast((0.2, 0.3), value_range=(0, 1)), (4, 4, 3)),
     "RandomCrop": _single(lambda: layers.RandomCrop(3, 2, seed=2), (5, 4, 3)),
+    "DepthwiseConv1D": _single(lambda: layers.DepthwiseConv1D(3, depth_multiplier=2, padding="same"), (6, 2)),
+    "SeparableConv1D": _single(lambda: layers.SeparableConv1D(3, 2, strides=2), (6, 2)),
+    "AdaptiveAveragePooling1D": _single(lambda: layers.AdaptiveAveragePooling1D(4), (6, 2)),
+    "AdaptiveAveragePooling2D": _single(lambda: layers.AdaptiveAveragePooling2D((2, 3)), (5, 4, 2)),
+    "AdaptiveAveragePooling3D": _single(lambda: layers.AdaptiveAveragePooling3D(2), (3, 3, 3, 1)),
+    "AdaptiveMaxPooling1D": _single(lambda: layers.AdaptiveMaxPooling1D(4), (6, 2)),
+    "AdaptiveMaxPooling2D": _single(lambda: layers.AdaptiveMaxPooling2D((2, 3)), (5, 4, 2)),
+    "AdaptiveMaxPooling3D": _single(lambda: layers.AdaptiveMaxPooling3D(2), (3, 3, 3, 1)),
 }

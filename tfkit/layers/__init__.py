@@ -11,6 +11,8 @@ from tfkit.engine.layer import Layer  # noqa: F401
 from tfkit.layers.activation_layers import *  # noqa: F401,F403
 from tfkit.layers.attention import *  # noqa: F401,F403
 from tfkit.layers.attention_dot import *  # noqa: F401,F403
+from tfkit.layers.conv_aliases import *  # noqa: F401,F403
+from tfkit.layers.conv_depthwise1d import *  # noqa: F401,F403
 from tfkit.layers.convolution import *  # noqa: F401,F403
 from tfkit.layers.core import *  # noqa: F401,F403
 from tfkit.layers.embedding import *  # noqa: F401,F403
@@ -20,6 +22,7 @@ from tfkit.layers.noise import *  # noqa: F401,F403
 from tfkit.layers.normalization import *  # noqa: F401,F403
 from tfkit.layers.normalization_simple import *  # noqa: F401,F403
 from tfkit.layers.pooling import *  # noqa: F401,F403
+from tfkit.layers.pooling_adaptive import *  # noqa: F401,F403
 from tfkit.layers.preprocessing import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
 from tfkit.layers.recurrent import *  # noqa: F401,F403
