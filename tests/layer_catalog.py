@@ -157,4 +157,7 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "AdaptiveMaxPooling1D": _single(lambda: layers.AdaptiveMaxPooling1D(4), (6, 2)),
     "AdaptiveMaxPooling2D": _single(lambda: layers.AdaptiveMaxPooling2D((2, 3)), (5, 4, 2)),
     "AdaptiveMaxPooling3D": _single(lambda: layers.AdaptiveMaxPooling3D(2), (3, 3, 3, 1)),
+    "ConvLSTM1D": _single(lambda: layers.ConvLSTM1D(2, 2, return_sequences=True), (3, 5, 2)),
+    "ConvLSTM2D": _single(lambda: layers.ConvLSTM2D(2, 2, padding="same"), (3, 4, 4, 1)),
+    "ConvLSTM3D": _single(lambda: layers.ConvLSTM3D(1, 2), (2, 3, 3, 3, 1)),
 }

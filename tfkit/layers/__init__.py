@@ -13,6 +13,7 @@ from tfkit.layers.attention import *  # noqa: F401,F403
 from tfkit.layers.attention_dot import *  # noqa: F401,F403
 from tfkit.layers.conv_aliases import *  # noqa: F401,F403
 from tfkit.layers.conv_depthwise1d import *  # noqa: F401,F403
+from tfkit.layers.conv_lstm import *  # noqa: F401,F403
 from tfkit.layers.convolution import *  # noqa: F401,F403
 from tfkit.layers.core import *  # noqa: F401,F403
 from tfkit.layers.embedding import *  # noqa: F401,F403
