@@ -160,4 +160,5 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "ConvLSTM1D": _single(lambda: layers.ConvLSTM1D(2, 2, return_sequences=True), (3, 5, 2)),
     "ConvLSTM2D": _single(lambda: layers.ConvLSTM2D(2, 2, padding="same"), (3, 4, 4, 1)),
     "ConvLSTM3D": _single(lambda: layers.ConvLSTM3D(1, 2), (2, 3, 3, 3, 1)),
+    "ReversibleEmbedding": _single(lambda: layers.ReversibleEmbedding(10, 4, mask_zero=True), (5,), "int32"),
 }

@@ -17,6 +17,7 @@ from tfkit.layers.conv_lstm import *  # noqa: F401,F403
 from tfkit.layers.convolution import *  # noqa: F401,F403
 from tfkit.layers.core import *  # noqa: F401,F403
 from tfkit.layers.embedding import *  # noqa: F401,F403
+from tfkit.layers.embedding_reversible import *  # noqa: F401,F403
 from tfkit.layers.merging import *  # noqa: F401,F403
 from tfkit.layers.merging_functions import *  # noqa: F401,F403
 from tfkit.layers.noise import *  # noqa: F401,F403
