@@ -28,6 +28,9 @@ UNSUPPORTED = {
     **{(name, "tflite"): "unroll=True" for name in ["SimpleRNN", "LSTM", "GRU", "RNN", "Bidirectional"]},
     ("LSTM", "onnx"): "unroll=True",       # return_sequences=False: tf2onnx's Loop is rejected by onnxruntime
     ("GRU", "onnx"): "unroll=True",
+    **{(name, "tflite"): "unroll=True" for name in ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]},
+    ("ConvLSTM2D", "onnx"): "unroll=True",   # the catalog's ConvLSTM2D/3D have return_sequences=False, as LSTM
+    ("ConvLSTM3D", "onnx"): "unroll=True",
     ("Hashing", "onnx"): "StringToHashBucketFast",
     ("Hashing", "tflite"): "StringToHashBucketFast",
     ("Discretization", "onnx"): "Bucketize",
