@@ -79,8 +79,17 @@ def test_include_top_needs_a_static_input_shape():
 
 
 def test_submodules_are_keras_s():
-    from tfkit.applications import densenet, efficientnet, mobilenet, mobilenet_v2, resnet, resnet50, resnet_v2, vgg16
-    from tfkit.applications import vgg19
+    from tfkit.applications import (
+        densenet,
+        efficientnet,
+        mobilenet,
+        mobilenet_v2,
+        resnet,
+        resnet50,
+        resnet_v2,
+        vgg16,
+        vgg19,
+    )
     for module, function in [(resnet50, "ResNet50"), (resnet, "ResNet152"), (resnet_v2, "ResNet101V2"),
                              (vgg16, "VGG16"), (vgg19, "VGG19"), (mobilenet, "MobileNet"),
                              (mobilenet_v2, "MobileNetV2"), (densenet, "DenseNet201"), (efficientnet, "EfficientNetB7")]:

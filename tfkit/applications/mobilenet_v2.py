@@ -11,8 +11,16 @@ from typing import Any
 
 from tfkit.applications import builder
 from tfkit.applications.imagenet_utils import decode_predictions, family_preprocess  # noqa: F401
-from tfkit.layers import Add, BatchNormalization, Conv2D, Dense, DepthwiseConv2D, GlobalAveragePooling2D, ReLU
-from tfkit.layers import ZeroPadding2D
+from tfkit.layers import (
+    Add,
+    BatchNormalization,
+    Conv2D,
+    Dense,
+    DepthwiseConv2D,
+    GlobalAveragePooling2D,
+    ReLU,
+    ZeroPadding2D,
+)
 from tfkit.models import Functional
 
 BASE_WEIGHT_PATH = builder.KERAS_WEIGHTS_URL + "mobilenet_v2/"

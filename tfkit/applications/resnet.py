@@ -13,8 +13,16 @@ from typing import Any, Callable
 
 from tfkit.applications import builder
 from tfkit.applications.imagenet_utils import decode_predictions, family_preprocess  # noqa: F401
-from tfkit.layers import Activation, Add, BatchNormalization, Conv2D, Dense, GlobalAveragePooling2D, MaxPooling2D
-from tfkit.layers import ZeroPadding2D
+from tfkit.layers import (
+    Activation,
+    Add,
+    BatchNormalization,
+    Conv2D,
+    Dense,
+    GlobalAveragePooling2D,
+    MaxPooling2D,
+    ZeroPadding2D,
+)
 from tfkit.models import Functional
 
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "resnet/"
