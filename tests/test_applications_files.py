@@ -39,3 +39,14 @@ def test_config_round_trip_through_h5(tmp_path):
     assert loaded.get_config() == model.get_config()
     x = _images()
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), atol=1e-5)
+
+
+def test_efficientnet_from_keras_imagenet_file_name_rescales_as_keras_imagenet_model(tmp_path):
+    """Keras adds Rescaling(1/sqrt(std)) only for its ImageNet weights; a local copy of that file gets it too."""
+    plain = tfkit.applications.EfficientNetB0(weights=None, include_top=False, input_shape=(32, 32, 3))
+    path = str(tmp_path / "efficientnetb0_notop.h5")
+    plain.save_weights(path)
+    imagenet = tfkit.applications.EfficientNetB0(weights=path, include_top=False, input_shape=(32, 32, 3))
+    rescalings = [layer for layer in imagenet.layers if isinstance(layer, tfkit.layers.Rescaling)]
+    assert len(rescalings) == 2 and sum(isinstance(layer, tfkit.layers.Rescaling) for layer in plain.layers) == 1
+    np.testing.assert_allclose(rescalings[1].scale, [1 / np.sqrt(s) for s in (0.229, 0.224, 0.225)], rtol=1e-6)
