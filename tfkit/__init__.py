@@ -7,6 +7,7 @@
 
 from tfkit import (  # noqa: F401
     activations,
+    applications,
     backend,
     callbacks,
     config,

@@ -206,16 +206,33 @@ class FunctionalGraph:
         return order
 
     def _layers_in_order(self) -> list[Layer]:
-        layers: list[Layer] = []
+        """Keras's order (``map_graph``): deepest first (longest path to an output), ties by first visit from the
+        outputs; so ``layers``, ``weights`` and Keras weight files line up with Keras's for branched graphs too."""
+        visit: dict[int, int] = {}
+        by_id: dict[int, Layer] = {}
         seen: set[int] = set()
-        for t in self.flat_inputs:
-            if id(t.node.layer) not in seen:
-                seen.add(id(t.node.layer))
-                layers.append(t.node.layer)
-        for node in self.nodes:
-            if id(node.layer) not in seen:
-                seen.add(id(node.layer))
-                layers.append(node.layer)
+        stack = list(reversed(self.flat_outputs))
+        while stack:                                   # pre-order walk from the outputs, inputs in order
+            node = stack.pop().node
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            by_id.setdefault(id(node.layer), node.layer)
+            visit.setdefault(id(node.layer), len(visit))
+            if not isinstance(node.layer, InputLayer):
+                stack.extend(reversed(node.input_tensors))
+        node_depth: dict[int, int] = {}
+        layer_depth: dict[int, int] = {}
+        input_nodes = [t.node for t in self.flat_inputs]
+        for node in list(reversed(self.nodes)) + input_nodes:   # every consumer before its producers
+            depth = max(node_depth.get(id(node), 0), layer_depth.get(id(node.layer), 0))
+            layer_depth[id(node.layer)] = depth
+            for t in [] if isinstance(node.layer, InputLayer) else node.input_tensors:
+                node_depth[id(t.node)] = max(depth + 1, node_depth.get(id(t.node), 0))
+        for t in self.flat_inputs:                    # an input no output uses: depth 0, first among equals
+            by_id.setdefault(id(t.node.layer), t.node.layer)
+            visit.setdefault(id(t.node.layer), -1)
+        layers = sorted(by_id.values(), key=lambda l: (-layer_depth.get(id(l), 0), visit[id(l)]))
         names = [l.name for l in layers]
         counts: dict[str, int] = {}
         for name in names:

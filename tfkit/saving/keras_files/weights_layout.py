@@ -27,6 +27,9 @@ from tfkit.engine.layer import Layer
 from tfkit.saving import weights_io
 
 _INDEX = re.compile(r"\d+")
+# tf-keras's names for a variable that Keras 3 and tfkit name differently: DepthwiseConv2D's kernel
+# (Keras's ImageNet files for MobileNet, MobileNetV2 and EfficientNet store ``depthwise_kernel:0``)
+_TF_KERAS_NAMES = {"kernel": "depthwise_kernel"}
 
 
 def _own_variables(layer: Any) -> list[tf.Variable]:
@@ -127,7 +130,7 @@ def legacy_pairs(model: Any, table: dict[str, Any], source: str) -> list[tuple[A
             continue
         for variable in variables:
             name = variable_roles.short_name(variable, variable.name.split("/")[-1].split(":")[0])
-            candidates = by_name.get(name, [])
+            candidates = by_name.get(name) or by_name.get(_TF_KERAS_NAMES.get(name, ""), [])
             if len(candidates) != 1:
                 problems.append(f"{layer.name}/{name}: {len(candidates)} stored weights are named {name!r}")
                 continue

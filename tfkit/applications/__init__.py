@@ -1,0 +1,40 @@
+"""Keras's ready-made image models (``keras.applications``), built from tfkit layers.
+
+    model = tfkit.applications.ResNet50(weights=None, include_top=False, input_shape=(96, 96, 3), pooling="avg")
+    model = tfkit.applications.MobileNetV2(weights="/path/to/mobilenet_v2_weights_tf_dim_ordering_tf_kernels_1.0_224.h5")
+    x = tfkit.applications.resnet50.preprocess_input(images)
+
+Same arguments, defaults, layer names and weight order as Keras 3, so
+Keras's weight files load by path. ``weights="imagenet"`` (the default, as
+in Keras) is refused with the file to fetch: tfkit never downloads.
+"""
+
+from tfkit.applications import (  # noqa: F401
+    densenet,
+    efficientnet,
+    imagenet_utils,
+    mobilenet,
+    mobilenet_v2,
+    resnet,
+    resnet50,
+    resnet_v2,
+    vgg16,
+    vgg19,
+)
+from tfkit.applications.densenet import DenseNet121, DenseNet169, DenseNet201  # noqa: F401
+from tfkit.applications.efficientnet import (  # noqa: F401
+    EfficientNetB0,
+    EfficientNetB1,
+    EfficientNetB2,
+    EfficientNetB3,
+    EfficientNetB4,
+    EfficientNetB5,
+    EfficientNetB6,
+    EfficientNetB7,
+)
+from tfkit.applications.mobilenet import MobileNet  # noqa: F401
+from tfkit.applications.mobilenet_v2 import MobileNetV2  # noqa: F401
+from tfkit.applications.resnet import ResNet50, ResNet101, ResNet152  # noqa: F401
+from tfkit.applications.resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2  # noqa: F401
+from tfkit.applications.vgg16 import VGG16  # noqa: F401
+from tfkit.applications.vgg19 import VGG19  # noqa: F401

@@ -1,0 +1,194 @@
+"""EfficientNetB0 ... EfficientNetB7 (``keras.applications.efficientnet``).
+
+    model = EfficientNetB0(weights=None, include_top=False, input_shape=(64, 64, 3), pooling="avg")
+    model = EfficientNetB0(weights="/path/to/efficientnetb0_notop.h5", include_top=False)
+    x = preprocess_input(images)          # nothing to do: the model rescales and normalises its input itself
+
+Keras adds ``Rescaling(1 / sqrt(ImageNet std))`` after the ``Normalization``
+layer only for its own ImageNet weights; tfkit adds it when ``weights`` is a
+local copy of that file (named ``efficientnetb0.h5``, ``..._notop.h5``, as
+Keras names them), so such a file gives Keras's ImageNet model.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+from typing import Any
+
+from tfkit.applications import builder
+from tfkit.applications.imagenet_utils import decode_predictions  # noqa: F401
+from tfkit.layers import (
+    Activation,
+    BatchNormalization,
+    Conv2D,
+    Dense,
+    DepthwiseConv2D,
+    Dropout,
+    GlobalAveragePooling2D,
+    Normalization,
+    Rescaling,
+    Reshape,
+    ZeroPadding2D,
+    add,
+    multiply,
+)
+from tfkit.models import Functional
+
+BASE_WEIGHTS_PATH = "https://storage.googleapis.com/keras-applications/"
+DEFAULT_BLOCKS_ARGS = [
+    {"kernel_size": 3, "repeats": 1, "filters_in": 32, "filters_out": 16, "expand_ratio": 1, "id_skip": True,
+     "strides": 1, "se_ratio": 0.25},
+    {"kernel_size": 3, "repeats": 2, "filters_in": 16, "filters_out": 24, "expand_ratio": 6, "id_skip": True,
+     "strides": 2, "se_ratio": 0.25},
+    {"kernel_size": 5, "repeats": 2, "filters_in": 24, "filters_out": 40, "expand_ratio": 6, "id_skip": True,
+     "strides": 2, "se_ratio": 0.25},
+    {"kernel_size": 3, "repeats": 3, "filters_in": 40, "filters_out": 80, "expand_ratio": 6, "id_skip": True,
+     "strides": 2, "se_ratio": 0.25},
+    {"kernel_size": 5, "repeats": 3, "filters_in": 80, "filters_out": 112, "expand_ratio": 6, "id_skip": True,
+     "strides": 1, "se_ratio": 0.25},
+    {"kernel_size": 5, "repeats": 4, "filters_in": 112, "filters_out": 192, "expand_ratio": 6, "id_skip": True,
+     "strides": 2, "se_ratio": 0.25},
+    {"kernel_size": 3, "repeats": 1, "filters_in": 192, "filters_out": 320, "expand_ratio": 6, "id_skip": True,
+     "strides": 1, "se_ratio": 0.25},
+]
+CONV_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
+                           "config": {"scale": 2.0, "mode": "fan_out", "distribution": "truncated_normal"}}
+DENSE_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
+                            "config": {"scale": 1.0 / 3.0, "mode": "fan_out", "distribution": "uniform"}}
+IMAGENET_STDDEV_RGB = [0.229, 0.224, 0.225]
+
+
+def preprocess_input(x: Any, data_format: str | None = None) -> Any:
+    """A placeholder, as in Keras: EfficientNet models take RGB pixels in [0, 255] and preprocess them inside."""
+    return x
+
+
+def EfficientNet(width_coefficient: float, depth_coefficient: float, default_size: int, dropout_rate: float = 0.2,
+                 drop_connect_rate: float = 0.2, depth_divisor: int = 8, activation: Any = "swish",
+                 blocks_args: Any = "default", name: str = "efficientnet", include_top: bool = True,
+                 weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
+                 pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
+                 weights_name: str | None = None) -> Functional:
+    """The EfficientNet family's builder (Keras's ``efficientnet.EfficientNet``)."""
+    blocks_args = DEFAULT_BLOCKS_ARGS if blocks_args == "default" else blocks_args
+    imagenet_file = f"{name}{'' if include_top else '_notop'}.h5"
+    builder.check_weights(weights, f"model {name!r}", BASE_WEIGHTS_PATH + imagenet_file)
+    imagenet = weights is not None and os.path.basename(os.fspath(weights)) == imagenet_file
+    input_shape = builder.obtain_input_shape(input_shape, default_size, 32, include_top, weights)
+    img_input, inputs = builder.image_input(input_tensor, input_shape)
+    bn_axis = builder.channel_axis(3)
+
+    def round_filters(filters: float, divisor: int = depth_divisor) -> int:
+        filters *= width_coefficient
+        new_filters = max(divisor, int(filters + divisor / 2) // divisor * divisor)
+        return int(new_filters + divisor if new_filters < 0.9 * filters else new_filters)
+
+    def round_repeats(repeats: int) -> int:
+        return int(math.ceil(depth_coefficient * repeats))
+
+    x = Rescaling(1.0 / 255.0)(img_input)
+    x = Normalization(axis=bn_axis)(x)
+    if imagenet:
+        x = Rescaling([1.0 / math.sqrt(stddev) for stddev in IMAGENET_STDDEV_RGB])(x)
+    x = ZeroPadding2D(padding=builder.correct_pad(x, 3), name="stem_conv_pad")(x)
+    x = Conv2D(round_filters(32), 3, strides=2, padding="valid", use_bias=False,
+               kernel_initializer=CONV_KERNEL_INITIALIZER, name="stem_conv")(x)
+    x = BatchNormalization(axis=bn_axis, name="stem_bn")(x)
+    x = Activation(activation, name="stem_activation")(x)
+
+    blocks_args = copy.deepcopy(blocks_args)
+    b = 0
+    blocks = float(sum(round_repeats(args["repeats"]) for args in blocks_args))
+    for i, args in enumerate(blocks_args):
+        if args["repeats"] <= 0:
+            raise ValueError(f"The number of repeats in `EfficientNet` must be > 0. Received: repeats={args['repeats']}")
+        args["filters_in"] = round_filters(args["filters_in"])
+        args["filters_out"] = round_filters(args["filters_out"])
+        for j in range(round_repeats(args.pop("repeats"))):
+            if j > 0:
+                args["strides"] = 1
+                args["filters_in"] = args["filters_out"]
+            x = block(x, activation, drop_connect_rate * b / blocks, name=f"block{i + 1}{chr(j + 97)}_", **args)
+            b += 1
+
+    x = Conv2D(round_filters(1280), 1, padding="same", use_bias=False, kernel_initializer=CONV_KERNEL_INITIALIZER,
+               name="top_conv")(x)
+    x = BatchNormalization(axis=bn_axis, name="top_bn")(x)
+    x = Activation(activation, name="top_activation")(x)
+    if include_top:
+        x = GlobalAveragePooling2D(name="avg_pool")(x)
+        if dropout_rate > 0:
+            x = Dropout(dropout_rate, name="top_dropout")(x)
+        builder.validate_activation(classifier_activation, weights)
+        x = Dense(classes, activation=classifier_activation, kernel_initializer=DENSE_KERNEL_INITIALIZER,
+                  name="predictions")(x)
+    else:
+        x = builder.pool(x, pooling, "avg_pool", "max_pool")
+    return builder.finish(inputs, x, name, weights)
+
+
+def block(inputs: Any, activation: Any = "swish", drop_rate: float = 0.0, name: str = "", filters_in: int = 32,
+          filters_out: int = 16, kernel_size: int = 3, strides: int = 1, expand_ratio: int = 1,
+          se_ratio: float = 0.0, id_skip: bool = True) -> Any:
+    """An inverted residual block with squeeze-and-excitation (Keras's ``efficientnet.block``)."""
+    bn_axis = builder.channel_axis(3)
+    filters = filters_in * expand_ratio
+    if expand_ratio != 1:
+        x = Conv2D(filters, 1, padding="same", use_bias=False, kernel_initializer=CONV_KERNEL_INITIALIZER,
+                   name=f"{name}expand_conv")(inputs)
+        x = BatchNormalization(axis=bn_axis, name=f"{name}expand_bn")(x)
+        x = Activation(activation, name=f"{name}expand_activation")(x)
+    else:
+        x = inputs
+    if strides == 2:
+        x = ZeroPadding2D(padding=builder.correct_pad(x, kernel_size), name=f"{name}dwconv_pad")(x)
+        conv_pad = "valid"
+    else:
+        conv_pad = "same"
+    x = DepthwiseConv2D(kernel_size, strides=strides, padding=conv_pad, use_bias=False,
+                        depthwise_initializer=CONV_KERNEL_INITIALIZER, name=f"{name}dwconv")(x)
+    x = BatchNormalization(axis=bn_axis, name=f"{name}bn")(x)
+    x = Activation(activation, name=f"{name}activation")(x)
+    if 0 < se_ratio <= 1:
+        filters_se = max(1, int(filters_in * se_ratio))
+        se = GlobalAveragePooling2D(name=f"{name}se_squeeze")(x)
+        se = Reshape((filters, 1, 1) if bn_axis == 1 else (1, 1, filters), name=f"{name}se_reshape")(se)
+        se = Conv2D(filters_se, 1, padding="same", activation=activation, kernel_initializer=CONV_KERNEL_INITIALIZER,
+                    name=f"{name}se_reduce")(se)
+        se = Conv2D(filters, 1, padding="same", activation="sigmoid", kernel_initializer=CONV_KERNEL_INITIALIZER,
+                    name=f"{name}se_expand")(se)
+        x = multiply([x, se], name=f"{name}se_excite")
+    x = Conv2D(filters_out, 1, padding="same", use_bias=False, kernel_initializer=CONV_KERNEL_INITIALIZER,
+               name=f"{name}project_conv")(x)
+    x = BatchNormalization(axis=bn_axis, name=f"{name}project_bn")(x)
+    if id_skip and strides == 1 and filters_in == filters_out:
+        if drop_rate > 0:
+            x = Dropout(drop_rate, noise_shape=(None, 1, 1, 1), name=f"{name}drop")(x)
+        x = add([x, inputs], name=f"{name}add")
+    return x
+
+
+def _variant(function: str, width: float, depth: float, size: int, dropout: float, weights_name: str) -> Any:
+    def build(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
+              pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
+              name: str = function.lower()) -> Functional:
+        return EfficientNet(width, depth, size, dropout, name=name, include_top=include_top, weights=weights,
+                            input_tensor=input_tensor, input_shape=input_shape, pooling=pooling, classes=classes,
+                            classifier_activation=classifier_activation, weights_name=weights_name)
+
+    build.__name__ = build.__qualname__ = function
+    build.__doc__ = (f"{function} (Keras's ``keras.applications.{function}``: width x{width}, depth x{depth}, "
+                     f"{size}x{size} images; ``preprocess_input`` does nothing, the model takes pixels in [0, 255]).")
+    return build
+
+
+EfficientNetB0 = _variant("EfficientNetB0", 1.0, 1.0, 224, 0.2, "b0")
+EfficientNetB1 = _variant("EfficientNetB1", 1.0, 1.1, 240, 0.2, "b1")
+EfficientNetB2 = _variant("EfficientNetB2", 1.1, 1.2, 260, 0.3, "b2")
+EfficientNetB3 = _variant("EfficientNetB3", 1.2, 1.4, 300, 0.3, "b3")
+EfficientNetB4 = _variant("EfficientNetB4", 1.4, 1.8, 380, 0.4, "b4")
+EfficientNetB5 = _variant("EfficientNetB5", 1.6, 2.2, 456, 0.4, "b5")
+EfficientNetB6 = _variant("EfficientNetB6", 1.8, 2.6, 528, 0.5, "b6")
+EfficientNetB7 = _variant("EfficientNetB7", 2.0, 3.1, 600, 0.5, "b7")
