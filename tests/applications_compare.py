@@ -6,12 +6,21 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import keras
 import numpy as np
+import pytest
 
 import tfkit
+
+# The remaining variants of a family (deeper ResNets, DenseNet169/201, EfficientNetB1-B7) are the same builders
+# with other numbers: their structure checks take about five minutes on two cores, so they run on request.
+EVERY_VARIANT = pytest.mark.skipif(
+    not os.environ.get("TFKIT_ALL_APPLICATIONS"),
+    reason="set TFKIT_ALL_APPLICATIONS=1 to compare every application variant with Keras (about 5 minutes)",
+)
 
 
 def build_pair(function: str, **kwargs: Any) -> tuple[Any, Any]:

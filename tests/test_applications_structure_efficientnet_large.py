@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.applications_compare import compare_structure
+from tests.applications_compare import EVERY_VARIANT, compare_structure
+
+pytestmark = EVERY_VARIANT
 
 
 @pytest.mark.slow
