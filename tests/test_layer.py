@@ -382,3 +382,16 @@ def test_unknown_activation_and_initializer_errors_name_the_layer():
 
     with pytest.raises(ValueError, match=r"Layer 'lazy_bad\w*' \(LazyBad\), weight 'scale': Unknown initializer 'nope'"):
         LazyBad()(tf.ones((1, 1)))
+
+
+def test_automatic_names_follow_keras_for_every_built_in_layer():
+    pytest.importorskip("keras")
+    from keras.src.utils.naming import to_snake_case as keras_snake_case
+
+    from tfkit.base import registry
+    from tfkit.engine.naming import to_snake_case
+
+    names = [n for n in registry.builtin_names("layers") if n[:1].isupper()]
+    assert [n for n in names if to_snake_case(n) != keras_snake_case(n)] == []
+    assert to_snake_case("ConvLSTM2D") == "conv_lstm2d"            # was conv_lst_m2d: a capital before digits
+    assert to_snake_case("MLP2Block") == keras_snake_case("MLP2Block") == "mlp2_block"

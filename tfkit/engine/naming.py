@@ -29,5 +29,7 @@ def clear_session() -> None:
 
 
 def to_snake_case(name: str) -> str:
-    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    """Keras's automatic-name rule: ``Conv2DTranspose`` -> ``conv2d_transpose``, ``ConvLSTM2D`` -> ``conv_lstm2d``."""
+    name = re.sub(r"\W+", "", name)
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 import tensorflow as tf
 
 from tfkit.base import registry, variable_roles
+from tfkit.engine.naming import to_snake_case
 
 # Attributes owned by tf.Module / AutoTrackable / tfkit itself: never children.
 _SKIP_PREFIXES = ("_self_", "_tfkit_")
@@ -58,7 +59,7 @@ def structural_layer_keys(layers: list[Any]) -> list[str]:
     ``dense_1``, ...). Names a person chose (``encoder_head``) are kept, and
     automatic keys skip them, so every key is unique.
     """
-    bases = [_snake_case(type(layer).__name__) for layer in layers]
+    bases = [to_snake_case(type(layer).__name__) for layer in layers]
     automatic = [re.fullmatch(rf"{re.escape(base)}(_\d+)?", layer.name) is not None
                  for base, layer in zip(bases, layers)]
     # Chosen names are kept; automatic keys skip any of them (a Conv2D the user named "dense").
@@ -78,11 +79,6 @@ def structural_layer_keys(layers: list[Any]) -> list[str]:
         taken.add(key)
         keys.append(key)
     return keys
-
-
-def _snake_case(name: str) -> str:
-    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 def _is_layer(obj: Any) -> bool:
