@@ -22,8 +22,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import variable_roles
-from tfkit.engine import tracking
 from tfkit.engine.layer import Layer
+from tfkit.engine.naming import to_snake_case
 from tfkit.saving import weights_io
 
 _INDEX = re.compile(r"\d+")
@@ -59,7 +59,7 @@ def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
 
     counts: dict[str, int] = {}
     for layer in _top_layers(model):
-        base = tracking._snake_case(type(layer).__name__)
+        base = to_snake_case(type(layer).__name__)
         count = counts.get(base, 0)
         counts[base] = count + 1
         visit(layer, base if count == 0 else f"{base}_{count}")
