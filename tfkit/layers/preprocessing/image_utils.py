@@ -15,7 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.layers.preprocessing import image_resample
+from tfkit.ops import image_warp
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
 AFFINE_INTERPOLATIONS = ("nearest", "bilinear")
@@ -193,19 +193,10 @@ def affine_transform(images: tf.Tensor, transforms: tf.Tensor, interpolation: st
     with ``k = c0 x + c1 y + 1``; points outside the image are filled by
     ``fill_mode`` (``reflect``, ``wrap``, ``constant`` with ``fill_value``,
     ``nearest``). Under XLA, which has no kernel for that op, the same
-    resampling is done with gathers (:mod:`image_resample`).
+    resampling is done with gathers (``tfkit.ops.image_warp``, which
+    ``tfkit.ops.image.affine_transform`` uses too).
     """
-    if image_resample.in_xla_context():
-        return image_resample.projective_transform(images, transforms, interpolation, fill_mode, fill_value)
-    out = tf.raw_ops.ImageProjectiveTransformV3(
-        images=images,
-        transforms=tf.cast(transforms, tf.float32),
-        output_shape=tf.shape(images)[1:3],
-        fill_value=tf.cast(fill_value, tf.float32),
-        interpolation=interpolation.upper(),
-        fill_mode=fill_mode.upper(),
-    )
-    return tf.ensure_shape(out, images.shape)
+    return image_warp.projective_transform(images, transforms, interpolation, fill_mode, fill_value)
 
 
 def symmetric_factor(factor: Any, what: str, who: str, low: float = -1.0, high: float = 1.0,
