@@ -23,6 +23,7 @@ from tfkit.training import distribute as distribute_module
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
 from tfkit.training.compile_utils import CompileLoss, CompileMetrics
 from tfkit.training.steps import StepLoops
+from tfkit.training.xla_choice import XlaChooser, XlaDecision
 
 _ASSERTION = "assertion failed:"   # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
 
@@ -79,7 +80,8 @@ class CompiledState:
             "steps_per_execution": steps_per_execution, "jit_compile": jit_compile,
         }
         self.seconds_per_step: dict[tuple, float] = {}   # ChunkPlanner's measure, by (mode, batch size)
-        self._loops: StepLoops | None = None
+        self.xla_chooser: XlaChooser | None = None   # jit_compile="auto" deciding by measurement (fit)
+        self._loops: dict[bool, StepLoops] = {}      # by jit_compile: switching back and forth recompiles nothing
         self._loops_key: Any = None
         self._loops_checked = False  # trainable weights compared once per fit/evaluate/predict call
         self._coordinated: Any = None  # CoordinatedLoops under ParameterServerStrategy, built on first use
@@ -112,27 +114,47 @@ class CompiledState:
         self._loops_checked = False
 
     def loops(self, model: Any) -> StepLoops:
-        """The model's compiled loops; rebuilt when its trainable weights changed before the optimizer built."""
-        if self._loops is not None and self._loops_checked:
-            return self._loops  # walking the layer tree costs ~1 ms: not once per compiled call
+        """The model's compiled loops for the current ``jit_compile``; rebuilt when its trainable weights
+        changed before the optimizer was built (an error after)."""
+        loops = self._loops.get(self.jit_compile)
+        if loops is not None and self._loops_checked:
+            return loops  # walking the layer tree costs ~1 ms: not once per compiled call
         key = tuple(id(v) for v in model.trainable_weights)
-        if self._loops is not None and not self._loops_key:
+        if self._loops and not self._loops_key:
             self._loops_key = key   # the model built itself inside the first compiled step: same loops
-        if self._loops is None or key != self._loops_key:
-            if self._loops is not None and self._loops_key and self.optimizer is not None \
+        if key != self._loops_key:
+            if self._loops and self._loops_key and self.optimizer is not None \
                     and getattr(self.optimizer, "built", False):
                 raise ValueError(
                     f"The trainable weights of model '{model.name}' changed since it was compiled "
                     f"(a layer's `trainable` was set). Call compile() again so the optimizer tracks the new set."
                 )
-            self._loops = StepLoops(model, self.jit_compile, self.strategy)
+            self._loops.clear()
+            loops = None
+        if loops is None:
+            loops = self._loops[self.jit_compile] = StepLoops(model, self.jit_compile, self.strategy)
             self._loops_key = key
         self._loops_checked = True
-        return self._loops
+        return loops
 
     def built_loops(self) -> StepLoops | None:
-        """The loops made so far (None before the first compiled call)."""
-        return self._loops
+        """The loops made so far for the current ``jit_compile`` (None before the first compiled call)."""
+        return self._loops.get(self.jit_compile)
+
+    def choose_xla(self, expected_steps: int | None) -> XlaChooser | None:
+        """The chooser timing both forms of ``jit_compile="auto"`` in this run; None when there is nothing to choose.
+
+        Only single-device compiled runs choose: under a strategy the form stays the default.
+        """
+        if not self.jit_auto or self.run_eagerly or self.strategy is not None:
+            return None
+        if self.xla_chooser is None:
+            self.xla_chooser = XlaChooser(self.jit_compile, expected_steps)
+        return self.xla_chooser if self.xla_chooser.deciding else None
+
+    @property
+    def xla_decision(self) -> XlaDecision | None:
+        return self.xla_chooser.decision if self.xla_chooser is not None else None
 
     def chief_loops(self, model: Any) -> StepLoops:
         """Loops without a strategy, for ``predict`` on the chief under ParameterServerStrategy."""
@@ -158,5 +180,5 @@ class CompiledState:
             stacklevel=4,
         )
         self.jit_compile = False
-        self._loops = None
+        self._loops.pop(True, None)
         return True

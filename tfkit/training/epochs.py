@@ -103,7 +103,21 @@ def epoch_order(state: Any, data: Any) -> tf.Tensor:
     return tf.random.experimental.stateless_shuffle(tf.range(n), seed=seed)
 
 
+def _record(chooser: Any, planner: ChunkPlanner, state: Any, steps: int, seconds: float) -> None:
+    """A chunk's duration: to the XLA chooser while it decides (its chunks are not typical), else the planner."""
+    if chooser is not None and chooser.deciding:
+        chooser.record(state, steps, seconds)
+    else:
+        planner.record(steps, seconds)
+
+
+def _chooser(state: Any, mode: str) -> Any:
+    chooser = state.xla_chooser
+    return chooser if mode == "train" and chooser is not None and chooser.deciding else None
+
+
 def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
+    chooser = _chooser(state, mode)
     total = min(steps_limit or data.steps_per_epoch, data.steps_per_epoch)
     order = epoch_order(state, data) if mode == "train" else tf.range(data.num_samples)
     batch_spec = data.element_spec()
@@ -117,9 +131,12 @@ def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
         batch_size = data.batch_size if step < full_batches else last
         if ahead is not None and batch_size == last:
             ahead.wait()
-        elif ahead is None and 0 < step < full_batches and total > full_batches and not planner.per_batch:
+        elif ahead is None and 0 < step < full_batches and total > full_batches and not planner.per_batch \
+                and (chooser is None or not chooser.deciding):   # a trace beside the chooser's timing would skew it
             ahead = _trace_last_batch_ahead(state.loops(model), mode, last, batch_spec, template, unique, order)
         count = planner.next(min(total, full_batches) - step) if step < full_batches else 1
+        if chooser is not None and batch_size == data.batch_size:
+            count = chooser.count(count, min(total, full_batches) - step, free=planner.free)
         if state.loops(model).array_loop(mode, batch_size, batch_spec, template).max_count:
             count = 1
         if planner.per_batch:
@@ -130,7 +147,7 @@ def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
             unique, order, tf.constant(first_row, tf.int32), tf.constant(count, tf.int32)))
         logs = to_floats(raw)
         if batch_size == data.batch_size:
-            planner.record(count, seconds)
+            _record(chooser, planner, state, count, seconds)
         step += count
         hooks.end(step - 1, logs)
         if mode == "train" and model.stop_training:
@@ -155,6 +172,7 @@ def _trace_last_batch_ahead(loops, mode, last, batch_spec, template, unique, ord
 
 
 def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterator) -> dict:
+    chooser = _chooser(state, mode)
     iterator = iterator or make_iterator(state, data)
     total = steps_limit or data.steps_per_epoch
     batch_spec = data.element_spec()
@@ -162,6 +180,8 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
     step = 0
     while total is None or step < total:
         count = planner.next(None if total is None else total - step)
+        if chooser is not None:
+            count = chooser.count(count, None if total is None else total - step, free=planner.free)
         if planner.per_batch:
             hooks.begin(step)
         (done, raw), seconds = timed(
@@ -170,7 +190,7 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
         done = int(done)
         if done:
             logs = to_floats(raw)
-            planner.record(done, seconds)
+            _record(chooser, planner, state, done, seconds)
             step += done
             hooks.end(step - 1, logs)
         if done < count:

@@ -22,6 +22,7 @@ from tfkit.metrics import Metric
 from tfkit.training import compile_config as compile_config_module
 from tfkit.training.compile_utils import display_name
 from tfkit.training.compiled_state import CompiledState
+from tfkit.training.xla_choice import XlaDecision
 from tfkit.utils.data_tuples import unpack_x_y_sample_weight
 
 
@@ -78,6 +79,11 @@ class StepMethods:
     @property
     def jit_compile(self) -> bool:
         return bool(self._compiled and self._compiled.jit_compile)
+
+    @property
+    def jit_compile_decision(self) -> XlaDecision | None:
+        """What ``jit_compile="auto"`` chose in ``fit`` and what it measured (None until it decided)."""
+        return self._compiled.xla_decision if self._compiled is not None else None
 
     @property
     def train_function(self) -> Callable | None:

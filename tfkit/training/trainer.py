@@ -20,6 +20,7 @@ from typing import Any, Iterator
 import tensorflow as tf
 
 from tfkit import callbacks as callbacks_module
+from tfkit.base import console
 from tfkit.callbacks.terminate_on_nan import nan_stop_report
 from tfkit.engine.layer import Layer
 from tfkit.training import data as data_module
@@ -129,6 +130,8 @@ class Trainer(StepMethods):
                 iterator = epochs_module.make_iterator(state, data)
             elif coordinated:
                 iterator = data.iterator()  # one per fit: each worker's data goes on from epoch to epoch
+            steps_per_run = steps_per_epoch or data.steps_per_epoch
+            chooser = state.choose_xla(steps_per_run * (epochs - initial_epoch) if steps_per_run else None)
             logs: dict[str, float] = {}
             for epoch in range(initial_epoch, epochs):
                 self.reset_metrics()
@@ -138,6 +141,10 @@ class Trainer(StepMethods):
                 if epoch == initial_epoch and not steps:
                     raise ValueError("fit: x produced no batches (an empty tf.data.Dataset, generator or "
                                      "PyDataset?); nothing was trained")
+                if chooser is not None and chooser.decision is not None:
+                    if verbose == 2:
+                        console.write(f"{chooser.decision}\n")
+                    chooser = None
                 if val_data is not None and (epoch + 1) % validation_freq == 0:
                     val_logs = self._evaluate_data(state, val_data, cbs, validation_steps)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
