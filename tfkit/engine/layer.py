@@ -43,7 +43,7 @@ from tfkit.engine.call_signature import (
 )
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer_state import LayerState
-from tfkit.engine.naming import clear_session, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)
+from tfkit.engine.naming import clear_session, scope_name, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)
 
 # ``record(layer, args, kwargs)``: a call on symbolic tensors becomes a node of a functional graph.
 # ``functional_graph`` (above this module: it defines the Input layer) provides it when imported.
@@ -436,7 +436,7 @@ class Layer(tf.Module):
                 if tf.executing_eagerly():
                     outputs = self.call(first, *rest, **kwargs)
                 else:
-                    with tf.name_scope(self._name):
+                    with tf.name_scope(scope_name(self._name, "layer")):
                         outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
             self._st.output_shapes = tf.nest.map_structure(shape_tuple, outputs)
             if self.activity_regularizer is not None:
