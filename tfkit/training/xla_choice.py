@@ -8,8 +8,9 @@ The step loops first run with the default form (XLA off on CPUs, on on GPUs): on
 step to trace, two to estimate a step's time, then a chunk of about 0.4 s
 to time it. The other form is tried only when the rest of the run is long
 enough to repay its compilation: its compile time is estimated from the first
-form's (XLA compiles about four times as long as a plain trace) and must stay
-under the best saving XLA could bring (a third of the remaining time). When
+form's (XLA compiles about four times as long as a plain trace), and the best
+saving XLA could bring (a third of the remaining time) must exceed it by half
+again: a trial that does not pay costs the first epoch its compile time. When
 tried, it gets one step to compile, then both forms are timed once more on
 chunks of the same length; the other form must be 7% faster per step to
 run the rest of the run.
@@ -24,6 +25,7 @@ from typing import Any
 _MEASURE_SECONDS = 0.4      # a timing chunk lasts about this long
 _XLA_COMPILE_FACTOR = 4.0   # XLA's compile time over a plain trace's (CPU: 3.8 for an LSTM, 5 for an MLP)
 _BEST_SAVING = 1 / 3        # the most XLA is expected to save of a step
+_PAYBACK = 1.5              # the best saving must exceed the estimated compile time by half again
 _MARGIN = 0.93              # the other form must be 7% faster per step to win (timings are noisy)
 
 
@@ -133,7 +135,7 @@ class XlaChooser:
         first_compile = self._compile_seconds(self.start)
         other_compile = first_compile * (_XLA_COMPILE_FACTOR if other else 1 / _XLA_COMPILE_FACTOR)
         best_saving = _BEST_SAVING * remaining * self.per_step[self.start]
-        if other_compile >= best_saving:
+        if _PAYBACK * other_compile >= best_saving:
             self._decide(state, self.start, f"the remaining {remaining} steps could save at most "
                                             f"{best_saving:.2f} s, less than compiling XLA "
                                             f"{'on' if other else 'off'} (about {other_compile:.2f} s)")
