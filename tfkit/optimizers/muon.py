@@ -20,14 +20,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.optimizers.base import Optimizer, _variable_key
-
-
-def variable_path(variable: Any) -> str:
-    """The path a variable is matched by: ``variable.path`` when it has one, else its name without ``:0``."""
-    path = getattr(variable, "path", None)
-    if isinstance(path, str):
-        return path
-    return str(getattr(variable, "name", "")).split(":")[0]
+from tfkit.optimizers.variable_path import variable_path
 
 
 def _swap_last_axes(x: tf.Tensor) -> tf.Tensor:
