@@ -506,6 +506,10 @@ class Optimizer(tf.Module):
             else:
                 strategy.extended.update(variable, lambda v, a: v.assign(a), args=(average,))
 
+    def ema_pairs(self) -> list[tuple[Any, tf.Variable]]:
+        """``(variable, its moving average)`` in ``build`` order; empty without ``use_ema`` or before ``build``."""
+        return list(zip(self._state.model_variables, self._state.averages))
+
     # ---------------------------------------------------------------- config
 
     def get_config(self) -> dict[str, Any]:
