@@ -161,4 +161,5 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "ConvLSTM2D": _single(lambda: layers.ConvLSTM2D(2, 2, padding="same"), (3, 4, 4, 1)),
     "ConvLSTM3D": _single(lambda: layers.ConvLSTM3D(1, 2), (2, 3, 3, 3, 1)),
     "ReversibleEmbedding": _single(lambda: layers.ReversibleEmbedding(10, 4, mask_zero=True), (5,), "int32"),
+    "SpectralNormalization": _single(lambda: layers.SpectralNormalization(layers.Conv2D(2, 2)), (4, 4, 1)),
 }
