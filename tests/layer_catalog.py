@@ -46,6 +46,11 @@ def _stacked_cells_step() -> tfkit.Model:
     return tfkit.Model([x, h, c, g], output)
 
 
+def _hashed_crossing() -> tfkit.Model:
+    words, codes = tfkit.Input((1,), dtype="string"), tfkit.Input((1,), dtype="int32")
+    return tfkit.Model([words, codes], layers.HashedCrossing(5)([words, codes]))
+
+
 def _masked_lstm() -> tfkit.Model:
     tokens = tfkit.Input((5,), dtype="int32")
     x = layers.Embedding(20, 4, mask_zero=True)(tokens)
@@ -162,4 +167,5 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "ConvLSTM3D": _single(lambda: layers.ConvLSTM3D(1, 2), (2, 3, 3, 3, 1)),
     "ReversibleEmbedding": _single(lambda: layers.ReversibleEmbedding(10, 4, mask_zero=True), (5,), "int32"),
     "SpectralNormalization": _single(lambda: layers.SpectralNormalization(layers.Conv2D(2, 2)), (4, 4, 1)),
+    "HashedCrossing": _hashed_crossing,
 }

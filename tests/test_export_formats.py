@@ -33,6 +33,8 @@ UNSUPPORTED = {
     ("ConvLSTM3D", "onnx"): "unroll=True",
     ("Hashing", "onnx"): "StringToHashBucketFast",
     ("Hashing", "tflite"): "StringToHashBucketFast",
+    ("HashedCrossing", "onnx"): "SparseCross",
+    ("HashedCrossing", "tflite"): "SparseCross",
     ("Discretization", "onnx"): "Bucketize",
     ("IntegerLookup", "onnx"): "LookupTableFindV2",
     ("IntegerLookup", "tflite"): "LookupTableFindV2",

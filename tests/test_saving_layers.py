@@ -114,6 +114,8 @@ CASES = {
     "ConvLSTM3D": single(lambda: layers.ConvLSTM3D(1, 2, go_backwards=True), (2, 3, 3, 3, 1)),
     "ReversibleEmbedding": single(lambda: layers.ReversibleEmbedding(10, 4, tie_weights=False), (5,), "int32"),
     "SpectralNormalization": single(lambda: layers.SpectralNormalization(layers.Dense(3), power_iterations=2), (4,)),
+    "HashedCrossing": {"factory": lambda: layers.HashedCrossing(6, output_mode="one_hot"),
+                       "inputs": [((1,), "string"), ((1,), "int32")], "call": "list", "sequential": False},
     "DepthwiseConv1D": single(lambda: layers.DepthwiseConv1D(3, depth_multiplier=2), (5, 2)),
     "SeparableConv1D": single(lambda: layers.SeparableConv1D(3, 2, padding="same"), (5, 2)),
     **{f"Adaptive{kind}Pooling{rank}D": single(lambda kind=kind, rank=rank: getattr(layers, f"Adaptive{kind}Pooling{rank}D")(2),

@@ -26,6 +26,7 @@ from tfkit.layers.normalization_simple import *  # noqa: F401,F403
 from tfkit.layers.pooling import *  # noqa: F401,F403
 from tfkit.layers.pooling_adaptive import *  # noqa: F401,F403
 from tfkit.layers.preprocessing import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.hashed_crossing import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
 from tfkit.layers.recurrent import *  # noqa: F401,F403
 from tfkit.layers.regularization import *  # noqa: F401,F403
