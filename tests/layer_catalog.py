@@ -168,4 +168,7 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "ReversibleEmbedding": _single(lambda: layers.ReversibleEmbedding(10, 4, mask_zero=True), (5,), "int32"),
     "SpectralNormalization": _single(lambda: layers.SpectralNormalization(layers.Conv2D(2, 2)), (4, 4, 1)),
     "HashedCrossing": _hashed_crossing,
+    "STFTSpectrogram": _single(lambda: layers.STFTSpectrogram(mode="log", frame_length=8, frame_step=4), (40, 2)),
+    "MelSpectrogram": _single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8),
+                              (200,)),
 }

@@ -35,6 +35,7 @@ UNSUPPORTED = {
     ("Hashing", "tflite"): "StringToHashBucketFast",
     ("HashedCrossing", "onnx"): "SparseCross",
     ("HashedCrossing", "tflite"): "SparseCross",
+    ("MelSpectrogram", "onnx"): "RFFT",
     ("Discretization", "onnx"): "Bucketize",
     ("IntegerLookup", "onnx"): "LookupTableFindV2",
     ("IntegerLookup", "tflite"): "LookupTableFindV2",

@@ -116,6 +116,8 @@ CASES = {
     "SpectralNormalization": single(lambda: layers.SpectralNormalization(layers.Dense(3), power_iterations=2), (4,)),
     "HashedCrossing": {"factory": lambda: layers.HashedCrossing(6, output_mode="one_hot"),
                        "inputs": [((1,), "string"), ((1,), "int32")], "call": "list", "sequential": False},
+    "STFTSpectrogram": single(lambda: layers.STFTSpectrogram(mode="stft", frame_length=8, expand_dims=True), (40, 2)),
+    "MelSpectrogram": single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8), (200,)),
     "DepthwiseConv1D": single(lambda: layers.DepthwiseConv1D(3, depth_multiplier=2), (5, 2)),
     "SeparableConv1D": single(lambda: layers.SeparableConv1D(3, 2, padding="same"), (5, 2)),
     **{f"Adaptive{kind}Pooling{rank}D": single(lambda kind=kind, rank=rank: getattr(layers, f"Adaptive{kind}Pooling{rank}D")(2),

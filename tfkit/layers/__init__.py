@@ -28,6 +28,8 @@ from tfkit.layers.pooling_adaptive import *  # noqa: F401,F403
 from tfkit.layers.preprocessing import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.hashed_crossing import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.mel_spectrogram import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.stft_spectrogram import *  # noqa: F401,F403
 from tfkit.layers.recurrent import *  # noqa: F401,F403
 from tfkit.layers.regularization import *  # noqa: F401,F403
 from tfkit.layers.reshaping import *  # noqa: F401,F403
