@@ -35,6 +35,12 @@ def _attention() -> tfkit.Model:
     return tfkit.Model([query, value], layers.MultiHeadAttention(num_heads=2, key_dim=3)(query, value))
 
 
+def _grouped_attention() -> tfkit.Model:
+    query, value = tfkit.Input((4, 6)), tfkit.Input((5, 6))
+    attention = layers.GroupQueryAttention(head_dim=3, num_query_heads=4, num_key_value_heads=2)
+    return tfkit.Model([query, value], attention(query, value, use_causal_mask=True))
+
+
 def _operations() -> tfkit.Model:
     x = tfkit.Input((4,))
     return tfkit.Model(x, tf.nn.relu(x * 2.0 + 1.0)[:, 1:])
@@ -169,6 +175,7 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "SpectralNormalization": _single(lambda: layers.SpectralNormalization(layers.Conv2D(2, 2)), (4, 4, 1)),
     "HashedCrossing": _hashed_crossing,
     "STFTSpectrogram": _single(lambda: layers.STFTSpectrogram(mode="log", frame_length=8, frame_step=4), (40, 2)),
+    "GroupQueryAttention": _grouped_attention,
     "MelSpectrogram": _single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8),
                               (200,)),
 }

@@ -149,6 +149,7 @@ CASES = {
     "RNN+SimpleRNNCell": single(lambda: layers.RNN(layers.SimpleRNNCell(3)), (4, 2)),
     "RNN+StackedRNNCells": single(lambda: layers.RNN([layers.LSTMCell(3), layers.GRUCell(2)]), (4, 2)),
     "MultiHeadAttention": pair(lambda: layers.MultiHeadAttention(num_heads=2, key_dim=3), (4, 5), (4, 5)),
+    "GroupQueryAttention": pair(lambda: layers.GroupQueryAttention(2, 4, 2, use_gate=True), (4, 5), (3, 5)),
     "Functional": single(nested_functional, (4,)),
     "Sequential": single(nested_sequential, (4,)),
 }

@@ -11,6 +11,7 @@ from tfkit.engine.layer import Layer  # noqa: F401
 from tfkit.layers.activation_layers import *  # noqa: F401,F403
 from tfkit.layers.attention import *  # noqa: F401,F403
 from tfkit.layers.attention_dot import *  # noqa: F401,F403
+from tfkit.layers.attention_grouped import *  # noqa: F401,F403
 from tfkit.layers.conv_aliases import *  # noqa: F401,F403
 from tfkit.layers.conv_depthwise1d import *  # noqa: F401,F403
 from tfkit.layers.conv_lstm import *  # noqa: F401,F403
