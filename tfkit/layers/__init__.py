@@ -38,4 +38,5 @@ from tfkit.layers.reshaping_nd import *  # noqa: F401,F403
 from tfkit.layers.serialization import deserialize, serialize  # noqa: F401
 from tfkit.layers.spectral_normalization import *  # noqa: F401,F403
 from tfkit.layers.tf_op import *  # noqa: F401,F403
+from tfkit.layers.tfsm_layer import *  # noqa: F401,F403
 from tfkit.layers.wrappers import *  # noqa: F401,F403
