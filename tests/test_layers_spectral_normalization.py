@@ -129,6 +129,24 @@ def test_functional_model_saves_loads_and_fits(tmp_path):
     assert json.loads(json.dumps(sn.get_config()))["layer"]["class_name"] == "Dense"
 
 
+def test_a_keras_file_imports(tmp_path):
+    keras = pytest.importorskip("keras")
+    x = keras.Input((4, 4, 2))
+    sn = keras.layers.SpectralNormalization(keras.layers.Conv2D(3, 2), power_iterations=2)
+    source = keras.Model(x, keras.layers.Flatten()(sn(x)))
+    for w in source.weights:
+        w.assign(RNG.uniform(-0.5, 0.5, w.shape).astype("float32"))
+    source.save(tmp_path / "sn.keras")
+    images = RNG.randn(2, 4, 4, 2).astype("float32")
+    model = tfkit.load_model(tmp_path / "sn.keras")
+    twin = model.layers[1]
+    assert type(twin) is layers.SpectralNormalization and twin.power_iterations == 2
+    np.testing.assert_allclose(twin.vector_u.numpy(), np.asarray(sn.vector_u), rtol=1e-6)
+    np.testing.assert_allclose(model.predict(images, verbose=0), np.asarray(source.predict(images, verbose=0)),
+                               rtol=1e-5, atol=1e-6)
+    assert list(model.weight_paths()) == [f"{twin.name}/vector_u", f"{twin.name}/kernel", f"{twin.name}/layer/bias"]
+
+
 def test_errors_name_the_layer():
     with pytest.raises(ValueError, match=r"SpectralNormalization layer 'sn' expected `power_iterations`.*got 0"):
         layers.SpectralNormalization(layers.Dense(2), power_iterations=0, name="sn")

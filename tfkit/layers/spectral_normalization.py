@@ -11,7 +11,9 @@ training call runs ``power_iterations`` steps ``v = normalize(u W^T)``,
 ``u`` back and divides the kernel *in place* by ``sigma = v W u^T`` (an
 all-zero kernel is left alone). Calls with ``training`` false change nothing.
 The wrapped layer needs a ``kernel`` (Dense, Conv*, ...) or ``embeddings``
-(Embedding). One deliberate difference: Keras casts the output to the
+(Embedding); once built, ``self.kernel`` is that variable (its weight path is
+``<wrapper>/kernel``, and Keras's ``.keras`` files, which store it among the
+wrapper's variables, load). One deliberate difference: Keras casts the output to the
 inputs' dtype, which turns an ``Embedding``'s vectors into integers; tfkit
 casts only floating inputs and returns an ``Embedding``'s floats.
 """
@@ -61,8 +63,7 @@ class SpectralNormalization(Wrapper):
                              f"positive integer, got {power_iterations!r}")
         self.power_iterations = power_iterations
 
-    @property
-    def kernel(self) -> tf.Variable:
+    def _kernel_variable(self) -> tf.Variable:
         """The wrapped layer's ``kernel`` (or ``embeddings``): the variable that training calls normalize."""
         for attribute in ("kernel", "embeddings"):
             variable = getattr(self.layer, attribute, None)
@@ -76,7 +77,9 @@ class SpectralNormalization(Wrapper):
     def build(self, input_shape: Any) -> None:
         super().build(input_shape)
         self.input_spec = InputSpec(min_ndim=1, axes={-1: tuple(input_shape)[-1]})
-        kernel = self.kernel
+        kernel = self._kernel_variable()
+        # Held here too, as Keras does: its files store the kernel among this layer's own variables.
+        self.kernel = kernel
         self.kernel_shape = tuple(kernel.shape)
         self.vector_u = self.add_weight(
             shape=(1, self.kernel_shape[-1]),
@@ -89,12 +92,12 @@ class SpectralNormalization(Wrapper):
 
     def normalized_weights(self) -> tuple[tf.Tensor, tf.Tensor]:
         """``(new vector_u, normalized kernel)`` from the current ones, in the variables' dtypes (Keras's name)."""
-        kernel = self.kernel
+        kernel = self._kernel_variable()
         return power_iteration(tf.convert_to_tensor(kernel), tf.convert_to_tensor(self.vector_u), self.power_iterations)
 
     def call(self, inputs: Any, training: Any = False) -> Any:
         if training:
-            kernel = self.kernel
+            kernel = self._kernel_variable()     # the variable itself (self.kernel reads cast under mixed precision)
             current = tf.convert_to_tensor(kernel)
             new_u, new_kernel = tf.cond(
                 tf.reduce_all(tf.equal(current, 0)),

@@ -33,8 +33,12 @@ _TF_KERAS_NAMES = {"kernel": "depthwise_kernel"}
 
 
 def _own_variables(layer: Any) -> list[tf.Variable]:
-    """A layer's own variables in Keras's order: trainable first, each group in creation order."""
+    """A layer's own variables in Keras's order: trainable first, each group in creation order. Like Keras,
+    a variable of another layer held in an attribute counts too (``SpectralNormalization.kernel``)."""
     own = layer._own_weights()
+    ids = {id(v) for v in own}
+    own += [v for name, v in vars(layer).items()
+            if isinstance(v, tf.Variable) and id(v) not in ids and not name.startswith(("_self_", "_tfkit_"))]
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
 
