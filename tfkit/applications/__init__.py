@@ -12,6 +12,7 @@ in Keras) is refused with the file to fetch: tfkit never downloads.
 from tfkit.applications import (  # noqa: F401
     densenet,
     efficientnet,
+    efficientnet_v2,
     imagenet_utils,
     mobilenet,
     mobilenet_v2,
@@ -32,6 +33,15 @@ from tfkit.applications.efficientnet import (  # noqa: F401
     EfficientNetB5,
     EfficientNetB6,
     EfficientNetB7,
+)
+from tfkit.applications.efficientnet_v2 import (  # noqa: F401
+    EfficientNetV2B0,
+    EfficientNetV2B1,
+    EfficientNetV2B2,
+    EfficientNetV2B3,
+    EfficientNetV2L,
+    EfficientNetV2M,
+    EfficientNetV2S,
 )
 from tfkit.applications.mobilenet import MobileNet  # noqa: F401
 from tfkit.applications.mobilenet_v2 import MobileNetV2  # noqa: F401

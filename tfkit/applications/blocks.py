@@ -12,7 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit.applications import builder
-from tfkit.layers import Activation, BatchNormalization, Conv2D, GlobalAveragePooling2D, Reshape, multiply
+from tfkit.layers import (
+    Activation,
+    BatchNormalization,
+    Conv2D,
+    GlobalAveragePooling2D,
+    Reshape,
+    multiply,
+)
 
 CONV_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
                            "config": {"scale": 2.0, "mode": "fan_out", "distribution": "truncated_normal"}}
