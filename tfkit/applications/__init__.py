@@ -10,6 +10,7 @@ in Keras) is refused with the file to fetch: tfkit never downloads.
 """
 
 from tfkit.applications import (  # noqa: F401
+    convnext,
     densenet,
     efficientnet,
     efficientnet_v2,
@@ -22,6 +23,13 @@ from tfkit.applications import (  # noqa: F401
     resnet_v2,
     vgg16,
     vgg19,
+)
+from tfkit.applications.convnext import (  # noqa: F401
+    ConvNeXtBase,
+    ConvNeXtLarge,
+    ConvNeXtSmall,
+    ConvNeXtTiny,
+    ConvNeXtXLarge,
 )
 from tfkit.applications.densenet import DenseNet121, DenseNet169, DenseNet201  # noqa: F401
 from tfkit.applications.efficientnet import (  # noqa: F401

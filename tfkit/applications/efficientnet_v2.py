@@ -18,7 +18,14 @@ from tfkit.applications import builder
 from tfkit.applications.blocks import CONV_KERNEL_INITIALIZER, squeeze_excite
 from tfkit.applications.efficientnet import conv_bn_activation, head, residual
 from tfkit.applications.imagenet_utils import decode_predictions  # noqa: F401
-from tfkit.layers import Activation, BatchNormalization, Conv2D, DepthwiseConv2D, Normalization, Rescaling
+from tfkit.layers import (
+    Activation,
+    BatchNormalization,
+    Conv2D,
+    DepthwiseConv2D,
+    Normalization,
+    Rescaling,
+)
 from tfkit.models import Functional
 
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "efficientnet_v2/"
