@@ -2,7 +2,6 @@
 
     filters = make_divisible(32 * alpha, 8)                      # MobileNetV2/V3 widths, EfficientNet's round_filters
     x = squeeze_excite(x, filters, filters_se, "swish", "block1a_")   # EfficientNet and EfficientNetV2
-    x = conv2d_bn(x, 64, (1, 7))                                 # InceptionV3 and InceptionResNetV2
 
 Layer names, arguments and weight order are the ones Keras gives each family.
 """
@@ -13,8 +12,6 @@ from typing import Any
 
 from tfkit.applications import builder
 from tfkit.layers import (
-    Activation,
-    BatchNormalization,
     Conv2D,
     GlobalAveragePooling2D,
     Reshape,
@@ -43,17 +40,3 @@ def squeeze_excite(x: Any, filters: int, filters_se: int, activation: Any, name:
                 name=f"{name}se_expand")(se)
     return multiply([x, se], name=f"{name}se_excite")
 
-
-def conv2d_bn(x: Any, filters: int, kernel_size: int | tuple[int, int] | list[int], strides: int | tuple[int, int] = 1,
-              padding: str = "same", activation: Any = "relu", use_bias: bool = False, name: str | None = None) -> Any:
-    """Convolution, BatchNormalization without scale (unless ``use_bias``), activation: the Inception unit.
-
-    Named ``name``, ``{name}_bn``, ``{name}_ac`` (InceptionResNetV2's names); unnamed without ``name``.
-    """
-    x = Conv2D(filters, kernel_size, strides=strides, padding=padding, use_bias=use_bias, name=name)(x)
-    if not use_bias:
-        x = BatchNormalization(axis=builder.channel_axis(3), scale=False,
-                               name=None if name is None else f"{name}_bn")(x)
-    if activation is not None:
-        x = Activation(activation, name=None if name is None else f"{name}_ac")(x)
-    return x
