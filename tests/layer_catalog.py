@@ -12,6 +12,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import activations, layers
+from tfkit.applications import application_layers
 
 
 def _single(layer_factory: Callable[[], tfkit.Layer], shape: tuple, dtype: str = "float32") -> Callable[[], tfkit.Model]:
@@ -144,6 +145,9 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "Cropping3D": _single(lambda: layers.Cropping3D(((1, 0), (0, 1), (1, 0))), (3, 3, 3, 1)),
     "UnitNormalization": _single(lambda: layers.UnitNormalization(), (5,)),
     "RMSNormalization": _single(lambda: layers.RMSNormalization(), (3, 4)),
+    "LayerScale": _single(lambda: application_layers.LayerScale(0.5, 4), (3, 4)),
+    "StochasticDepth": _single(lambda: application_layers.StochasticDepth(0.25, seed=1), (3, 4)),
+    "CustomScaleLayer": _merge(lambda: application_layers.CustomScaleLayer(0.17), [(3, 4), (3, 4)]),
     "Attention": _merge(lambda: layers.Attention(use_scale=True), [(3, 4), (5, 4)]),
     "AdditiveAttention": _merge(lambda: layers.AdditiveAttention(), [(3, 4), (5, 4), (5, 4)]),
     "ReLU": _single(lambda: layers.ReLU(max_value=6.0, negative_slope=0.1, threshold=0.5), (4,)),

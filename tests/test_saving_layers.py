@@ -6,6 +6,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
+from tfkit.applications import application_layers
 from tfkit.base import registry
 from test_layers_augment_common import CATALOG as AUGMENT_CATALOG
 
@@ -132,6 +133,9 @@ CASES = {
     "Embedding": single(lambda: layers.Embedding(10, 3), (4,), dtype="int32"),
     "Dropout": single(lambda: layers.Dropout(0.5, seed=1), (5,)),
     "GaussianNoise": single(lambda: layers.GaussianNoise(0.1, seed=1), (5,)),
+    "LayerScale": single(lambda: application_layers.LayerScale(0.5, 5), (5,)),
+    "StochasticDepth": single(lambda: application_layers.StochasticDepth(0.25, seed=1), (4, 5)),
+    "CustomScaleLayer": merge(lambda: application_layers.CustomScaleLayer(0.17), (5,), (5,)),
     "SpatialDropout1D": single(lambda: layers.SpatialDropout1D(0.5), (4, 3)),
     "SpatialDropout2D": single(lambda: layers.SpatialDropout2D(0.5), (4, 4, 2)),
     "Flatten": single(layers.Flatten, (3, 2)),

@@ -10,16 +10,29 @@ in Keras) is refused with the file to fetch: tfkit never downloads.
 """
 
 from tfkit.applications import (  # noqa: F401
+    convnext,
     densenet,
     efficientnet,
+    efficientnet_v2,
     imagenet_utils,
+    inception_resnet_v2,
+    inception_v3,
     mobilenet,
     mobilenet_v2,
+    mobilenet_v3,
     resnet,
     resnet50,
     resnet_v2,
     vgg16,
     vgg19,
+    xception,
+)
+from tfkit.applications.convnext import (  # noqa: F401
+    ConvNeXtBase,
+    ConvNeXtLarge,
+    ConvNeXtSmall,
+    ConvNeXtTiny,
+    ConvNeXtXLarge,
 )
 from tfkit.applications.densenet import DenseNet121, DenseNet169, DenseNet201  # noqa: F401
 from tfkit.applications.efficientnet import (  # noqa: F401
@@ -32,9 +45,22 @@ from tfkit.applications.efficientnet import (  # noqa: F401
     EfficientNetB6,
     EfficientNetB7,
 )
+from tfkit.applications.efficientnet_v2 import (  # noqa: F401
+    EfficientNetV2B0,
+    EfficientNetV2B1,
+    EfficientNetV2B2,
+    EfficientNetV2B3,
+    EfficientNetV2L,
+    EfficientNetV2M,
+    EfficientNetV2S,
+)
+from tfkit.applications.inception_resnet_v2 import InceptionResNetV2  # noqa: F401
+from tfkit.applications.inception_v3 import InceptionV3  # noqa: F401
 from tfkit.applications.mobilenet import MobileNet  # noqa: F401
 from tfkit.applications.mobilenet_v2 import MobileNetV2  # noqa: F401
+from tfkit.applications.mobilenet_v3 import MobileNetV3Large, MobileNetV3Small  # noqa: F401
 from tfkit.applications.resnet import ResNet50, ResNet101, ResNet152  # noqa: F401
 from tfkit.applications.resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2  # noqa: F401
 from tfkit.applications.vgg16 import VGG16  # noqa: F401
 from tfkit.applications.vgg19 import VGG19  # noqa: F401
+from tfkit.applications.xception import Xception  # noqa: F401

@@ -18,6 +18,11 @@ import os
 from typing import Any
 
 from tfkit.applications import builder
+from tfkit.applications.blocks import (
+    CONV_KERNEL_INITIALIZER,
+    make_divisible,
+    squeeze_excite,
+)
 from tfkit.applications.imagenet_utils import decode_predictions  # noqa: F401
 from tfkit.layers import (
     Activation,
@@ -29,10 +34,8 @@ from tfkit.layers import (
     GlobalAveragePooling2D,
     Normalization,
     Rescaling,
-    Reshape,
     ZeroPadding2D,
     add,
-    multiply,
 )
 from tfkit.models import Functional
 
@@ -53,8 +56,6 @@ DEFAULT_BLOCKS_ARGS = [
     {"kernel_size": 3, "repeats": 1, "filters_in": 192, "filters_out": 320, "expand_ratio": 6, "id_skip": True,
      "strides": 1, "se_ratio": 0.25},
 ]
-CONV_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
-                           "config": {"scale": 2.0, "mode": "fan_out", "distribution": "truncated_normal"}}
 DENSE_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
                             "config": {"scale": 1.0 / 3.0, "mode": "fan_out", "distribution": "uniform"}}
 IMAGENET_STDDEV_RGB = [0.229, 0.224, 0.225]
@@ -80,10 +81,8 @@ def EfficientNet(width_coefficient: float, depth_coefficient: float, default_siz
     img_input, inputs = builder.image_input(input_tensor, input_shape)
     bn_axis = builder.channel_axis(3)
 
-    def round_filters(filters: float, divisor: int = depth_divisor) -> int:
-        filters *= width_coefficient
-        new_filters = max(divisor, int(filters + divisor / 2) // divisor * divisor)
-        return int(new_filters + divisor if new_filters < 0.9 * filters else new_filters)
+    def round_filters(filters: float) -> int:
+        return make_divisible(filters * width_coefficient, depth_divisor)
 
     def round_repeats(repeats: int) -> int:
         return int(math.ceil(depth_coefficient * repeats))
@@ -93,10 +92,7 @@ def EfficientNet(width_coefficient: float, depth_coefficient: float, default_siz
     if imagenet:
         x = Rescaling([1.0 / math.sqrt(stddev) for stddev in IMAGENET_STDDEV_RGB])(x)
     x = ZeroPadding2D(padding=builder.correct_pad(x, 3), name="stem_conv_pad")(x)
-    x = Conv2D(round_filters(32), 3, strides=2, padding="valid", use_bias=False,
-               kernel_initializer=CONV_KERNEL_INITIALIZER, name="stem_conv")(x)
-    x = BatchNormalization(axis=bn_axis, name="stem_bn")(x)
-    x = Activation(activation, name="stem_activation")(x)
+    x = conv_bn_activation(x, round_filters(32), 3, activation, "stem_", strides=2, padding="valid")
 
     blocks_args = copy.deepcopy(blocks_args)
     b = 0
@@ -113,20 +109,38 @@ def EfficientNet(width_coefficient: float, depth_coefficient: float, default_siz
             x = block(x, activation, drop_connect_rate * b / blocks, name=f"block{i + 1}{chr(j + 97)}_", **args)
             b += 1
 
-    x = Conv2D(round_filters(1280), 1, padding="same", use_bias=False, kernel_initializer=CONV_KERNEL_INITIALIZER,
-               name="top_conv")(x)
-    x = BatchNormalization(axis=bn_axis, name="top_bn")(x)
-    x = Activation(activation, name="top_activation")(x)
-    if include_top:
-        x = GlobalAveragePooling2D(name="avg_pool")(x)
-        if dropout_rate > 0:
-            x = Dropout(dropout_rate, name="top_dropout")(x)
-        builder.validate_activation(classifier_activation, weights)
-        x = Dense(classes, activation=classifier_activation, kernel_initializer=DENSE_KERNEL_INITIALIZER,
-                  name="predictions")(x)
-    else:
-        x = builder.pool(x, pooling, "avg_pool", "max_pool")
+    x = conv_bn_activation(x, round_filters(1280), 1, activation, "top_")
+    x = head(x, include_top, dropout_rate, classes, classifier_activation, pooling, weights)
     return builder.finish(inputs, x, name, weights)
+
+
+def conv_bn_activation(x: Any, filters: int, kernel_size: int, activation: Any, prefix: str, strides: int = 1,
+                       padding: str = "same", momentum: float = 0.99) -> Any:
+    """``{prefix}conv``, ``{prefix}bn``, ``{prefix}activation``: the stem, top and expansion units of EfficientNets."""
+    x = Conv2D(filters, kernel_size, strides=strides, padding=padding, use_bias=False,
+               kernel_initializer=CONV_KERNEL_INITIALIZER, name=f"{prefix}conv")(x)
+    x = BatchNormalization(axis=builder.channel_axis(3), momentum=momentum, name=f"{prefix}bn")(x)
+    return Activation(activation, name=f"{prefix}activation")(x)
+
+
+def head(x: Any, include_top: bool, dropout_rate: float, classes: int, classifier_activation: Any,
+         pooling: str | None, weights: Any, bias_initializer: Any = "zeros") -> Any:
+    """The classifier (``avg_pool``, ``top_dropout``, ``predictions``) or the feature extractor's pooling."""
+    if not include_top:
+        return builder.pool(x, pooling, "avg_pool", "max_pool")
+    x = GlobalAveragePooling2D(name="avg_pool")(x)
+    if dropout_rate > 0:
+        x = Dropout(dropout_rate, name="top_dropout")(x)
+    builder.validate_activation(classifier_activation, weights)
+    return Dense(classes, activation=classifier_activation, kernel_initializer=DENSE_KERNEL_INITIALIZER,
+                 bias_initializer=bias_initializer, name="predictions")(x)
+
+
+def residual(x: Any, inputs: Any, drop_rate: float, name: str) -> Any:
+    """``x + inputs``, ``x`` first dropped per sample at ``drop_rate`` while training (``{name}drop``, ``{name}add``)."""
+    if drop_rate > 0:
+        x = Dropout(drop_rate, noise_shape=(None, 1, 1, 1), name=f"{name}drop")(x)
+    return add([x, inputs], name=f"{name}add")
 
 
 def block(inputs: Any, activation: Any = "swish", drop_rate: float = 0.0, name: str = "", filters_in: int = 32,
@@ -135,13 +149,7 @@ def block(inputs: Any, activation: Any = "swish", drop_rate: float = 0.0, name: 
     """An inverted residual block with squeeze-and-excitation (Keras's ``efficientnet.block``)."""
     bn_axis = builder.channel_axis(3)
     filters = filters_in * expand_ratio
-    if expand_ratio != 1:
-        x = Conv2D(filters, 1, padding="same", use_bias=False, kernel_initializer=CONV_KERNEL_INITIALIZER,
-                   name=f"{name}expand_conv")(inputs)
-        x = BatchNormalization(axis=bn_axis, name=f"{name}expand_bn")(x)
-        x = Activation(activation, name=f"{name}expand_activation")(x)
-    else:
-        x = inputs
+    x = conv_bn_activation(inputs, filters, 1, activation, f"{name}expand_") if expand_ratio != 1 else inputs
     if strides == 2:
         x = ZeroPadding2D(padding=builder.correct_pad(x, kernel_size), name=f"{name}dwconv_pad")(x)
         conv_pad = "valid"
@@ -152,21 +160,12 @@ def block(inputs: Any, activation: Any = "swish", drop_rate: float = 0.0, name: 
     x = BatchNormalization(axis=bn_axis, name=f"{name}bn")(x)
     x = Activation(activation, name=f"{name}activation")(x)
     if 0 < se_ratio <= 1:
-        filters_se = max(1, int(filters_in * se_ratio))
-        se = GlobalAveragePooling2D(name=f"{name}se_squeeze")(x)
-        se = Reshape((filters, 1, 1) if bn_axis == 1 else (1, 1, filters), name=f"{name}se_reshape")(se)
-        se = Conv2D(filters_se, 1, padding="same", activation=activation, kernel_initializer=CONV_KERNEL_INITIALIZER,
-                    name=f"{name}se_reduce")(se)
-        se = Conv2D(filters, 1, padding="same", activation="sigmoid", kernel_initializer=CONV_KERNEL_INITIALIZER,
-                    name=f"{name}se_expand")(se)
-        x = multiply([x, se], name=f"{name}se_excite")
+        x = squeeze_excite(x, filters, max(1, int(filters_in * se_ratio)), activation, name)
     x = Conv2D(filters_out, 1, padding="same", use_bias=False, kernel_initializer=CONV_KERNEL_INITIALIZER,
                name=f"{name}project_conv")(x)
     x = BatchNormalization(axis=bn_axis, name=f"{name}project_bn")(x)
     if id_skip and strides == 1 and filters_in == filters_out:
-        if drop_rate > 0:
-            x = Dropout(drop_rate, noise_shape=(None, 1, 1, 1), name=f"{name}drop")(x)
-        x = add([x, inputs], name=f"{name}add")
+        x = residual(x, inputs, drop_rate, name)
     return x
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit.applications import builder
+from tfkit.applications.blocks import make_divisible
 from tfkit.applications.imagenet_utils import decode_predictions, family_preprocess  # noqa: F401
 from tfkit.layers import (
     Add,
@@ -61,14 +62,14 @@ def MobileNetV2(input_shape: Any = None, alpha: float = 1.0, include_top: bool =
     img_input, inputs = builder.image_input(input_tensor, input_shape)
     channel_axis = builder.channel_axis(-1)
 
-    x = Conv2D(_make_divisible(32 * alpha, 8), kernel_size=3, strides=(2, 2), padding="same", use_bias=False,
+    x = Conv2D(make_divisible(32 * alpha, 8), kernel_size=3, strides=(2, 2), padding="same", use_bias=False,
                name="Conv1")(img_input)
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name="bn_Conv1")(x)
     x = ReLU(6.0, name="Conv1_relu")(x)
     for block_id, (filters, stride, expansion) in enumerate(BLOCKS):
         x = _inverted_res_block(x, filters=filters, alpha=alpha, stride=stride, expansion=expansion,
                                 block_id=block_id)
-    last_block_filters = _make_divisible(1280 * alpha, 8) if alpha > 1.0 else 1280
+    last_block_filters = make_divisible(1280 * alpha, 8) if alpha > 1.0 else 1280
     x = Conv2D(last_block_filters, kernel_size=1, use_bias=False, name="Conv_1")(x)
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name="Conv_1_bn")(x)
     x = ReLU(6.0, name="out_relu")(x)
@@ -84,7 +85,7 @@ def MobileNetV2(input_shape: Any = None, alpha: float = 1.0, include_top: bool =
 def _inverted_res_block(inputs: Any, expansion: int, stride: int, alpha: float, filters: int, block_id: int) -> Any:
     channel_axis = builder.channel_axis(-1)
     in_channels = tuple(inputs.shape)[channel_axis]
-    pointwise_filters = _make_divisible(int(filters * alpha), 8)
+    pointwise_filters = make_divisible(int(filters * alpha), 8)
     x = inputs
     prefix = f"block_{block_id}_"
     if block_id:
@@ -107,8 +108,3 @@ def _inverted_res_block(inputs: Any, expansion: int, stride: int, alpha: float, 
         return Add(name=f"{prefix}add")([inputs, x])
     return x
 
-
-def _make_divisible(v: float, divisor: int, min_value: int | None = None) -> int:
-    min_value = divisor if min_value is None else min_value
-    new_v = max(min_value, int(v + divisor / 2) // divisor * divisor)
-    return new_v + divisor if new_v < 0.9 * v else new_v

@@ -7,8 +7,9 @@
 Keras 3 stores each layer's own variables as ``layers/<key>/vars/0, 1, ...``
 (trainable ones first, then the others, each in creation order), where a
 model's layers are keyed by class in layer order (``dense``, ``dense_1``,
-whatever their names), and a sub-layer's under its attribute name
-(``layers/mha/query/vars/0``, ``layers/grouped_query_attention/_query_dense/vars/0``).
+whatever their names), a sub-layer's under its attribute name
+(``layers/mha/query/vars/0``, ``layers/grouped_query_attention/_query_dense/vars/0``)
+and a nested model's layers under its key (``layers/sequential/layers/conv2d/vars/0``).
 tf-keras stores ``<layer name>/<layer name>/<weight name>:0``. Every
 variable of the model must get exactly one array of its shape; anything
 else is one ``ValueError`` listing every problem, and nothing is assigned.
@@ -63,13 +64,18 @@ def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
         found.append((prefix, layer))
         for name, child in _children(layer).items():
             visit(child, f"{prefix}/{name}")
+        if layer is not model and getattr(layer, "layers", None):   # a nested model: layers/<key>/layers/<key>
+            visit_layers(layer, f"{prefix}/layers/")
 
-    counts: dict[str, int] = {}
-    for layer in _top_layers(model):
-        base = to_snake_case(type(layer).__name__)
-        count = counts.get(base, 0)
-        counts[base] = count + 1
-        visit(layer, base if count == 0 else f"{base}_{count}")
+    def visit_layers(container: Any, prefix: str) -> None:
+        counts: dict[str, int] = {}
+        for layer in _top_layers(container):
+            base = to_snake_case(type(layer).__name__)
+            count = counts.get(base, 0)
+            counts[base] = count + 1
+            visit(layer, prefix + (base if count == 0 else f"{base}_{count}"))
+
+    visit_layers(model, "")
     return found
 
 
