@@ -20,6 +20,7 @@ from tfkit.applications import (  # noqa: F401
     mobilenet,
     mobilenet_v2,
     mobilenet_v3,
+    nasnet,
     resnet,
     resnet50,
     resnet_v2,
@@ -59,6 +60,7 @@ from tfkit.applications.inception_v3 import InceptionV3  # noqa: F401
 from tfkit.applications.mobilenet import MobileNet  # noqa: F401
 from tfkit.applications.mobilenet_v2 import MobileNetV2  # noqa: F401
 from tfkit.applications.mobilenet_v3 import MobileNetV3Large, MobileNetV3Small  # noqa: F401
+from tfkit.applications.nasnet import NASNetLarge, NASNetMobile  # noqa: F401
 from tfkit.applications.resnet import ResNet50, ResNet101, ResNet152  # noqa: F401
 from tfkit.applications.resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2  # noqa: F401
 from tfkit.applications.vgg16 import VGG16  # noqa: F401
