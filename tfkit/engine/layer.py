@@ -368,7 +368,7 @@ class Layer(tf.Module):
         where = f"Layer '{self.path}' ({type(self).__name__})"
         specs = spec if isinstance(spec, (list, tuple)) else None
         if specs is None:
-            if tf.is_tensor(first) or isinstance(first, np.ndarray):
+            if is_symbolic(first) or tf.is_tensor(first) or isinstance(first, np.ndarray):
                 spec.check(first, where)
             return
         flat = tf.nest.flatten(first)
