@@ -193,6 +193,7 @@ class Layer(tf.Module):
         with tf.init_scope(), tf.name_scope(self._name):   # "dense_1/kernel": two layers' weights never share a name
             variable = tf.Variable(
                 initial_value=lambda: init(shape, dtype=dtype),
+                shape=shape,             # declared: a load's variable budget reads it instead of tracing the initializer
                 trainable=trainable,
                 dtype=dtype,
                 name=name or "variable",
@@ -368,7 +369,7 @@ class Layer(tf.Module):
         where = f"Layer '{self.path}' ({type(self).__name__})"
         specs = spec if isinstance(spec, (list, tuple)) else None
         if specs is None:
-            if tf.is_tensor(first) or isinstance(first, np.ndarray):
+            if is_symbolic(first) or tf.is_tensor(first) or isinstance(first, np.ndarray):
                 spec.check(first, where)
             return
         flat = tf.nest.flatten(first)
