@@ -65,12 +65,12 @@ def test_a_tfkit_export_is_a_layer(exported):
     model, folder = exported
     layer = layers.TFSMLayer(folder)
     got = layer(X)
-    assert list(got) == ["out"]
-    np.testing.assert_allclose(got["out"].numpy(), model.predict(X, verbose=0), rtol=1e-6)
+    assert isinstance(got, tf.Tensor)      # the export's serve endpoint returns the model's output, as Keras 3's
+    np.testing.assert_allclose(got.numpy(), model.predict(X, verbose=0), rtol=1e-6)
     assert sorted(layer.weight_paths()) == sorted(f"endpoint_variables/{n}" for n in [
         "bn_gamma", "bn_beta", "bn_moving_mean", "bn_moving_variance", "out_kernel", "out_bias"])
     assert len(layer.trainable_weights) == 4 and len(layer.non_trainable_weights) == 2
-    np.testing.assert_allclose(tf.function(lambda t: layer(t))(X)["out"].numpy(), got["out"].numpy(), rtol=1e-6)
+    np.testing.assert_allclose(tf.function(lambda t: layer(t))(X).numpy(), got.numpy(), rtol=1e-6)
 
 
 def test_a_plain_saved_model_by_signature_and_the_training_endpoint(plain):
@@ -92,7 +92,7 @@ def test_matches_keras(exported):
     keras = pytest.importorskip("keras")
     _, folder = exported
     ours, theirs = layers.TFSMLayer(folder), keras.layers.TFSMLayer(folder)
-    np.testing.assert_allclose(ours(X)["out"].numpy(), keras.ops.convert_to_numpy(theirs(X)["out"]), rtol=1e-6)
+    np.testing.assert_allclose(ours(X).numpy(), keras.ops.convert_to_numpy(theirs(X)), rtol=1e-6)
     assert sorted(ours.get_config()) == sorted(theirs.get_config())
     assert {k: ours.get_config()[k] for k in ("filepath", "call_endpoint", "call_training_endpoint")} == \
         {k: theirs.get_config()[k] for k in ("filepath", "call_endpoint", "call_training_endpoint")}
@@ -102,7 +102,7 @@ def test_matches_keras(exported):
 def fine_tuned_model(folder):
     x = tfkit.Input((4,))
     reloaded = layers.TFSMLayer(folder, name="reloaded")
-    model = tfkit.Model(x, layers.Dense(1, name="head")(reloaded(x)["out"]))
+    model = tfkit.Model(x, layers.Dense(1, name="head")(reloaded(x)))
     model.compile(optimizer=tfkit.optimizers.SGD(0.1), loss="mse")
     before = reloaded.endpoint_variables["out_kernel"].numpy().copy()
     model.fit(X, np.ones((3, 1), "float32"), epochs=2, verbose=0)
@@ -137,11 +137,11 @@ def test_safe_mode_refuses_the_folder_a_file_names_and_false_loads_it(exported, 
 def test_a_model_holding_one_exports_again(exported, tmp_path):
     _, folder = exported
     x = tfkit.Input((4,), name="x")
-    model = tfkit.Model(x, layers.TFSMLayer(folder)(x)["out"] * 2.0)
+    model = tfkit.Model(x, layers.TFSMLayer(folder)(x) * 2.0)
     model.export(str(tmp_path / "again"), verbose=False)
     again = tf.saved_model.load(str(tmp_path / "again"))      # held: its functions read its variables
-    served = again.serve(tf.constant(X))
-    np.testing.assert_allclose(list(served.values())[0].numpy(), model.predict(X, verbose=0), rtol=1e-6)
+    served = again.serve(tf.constant(X))                      # the model's output itself, as Keras 3's serve
+    np.testing.assert_allclose(served.numpy(), model.predict(X, verbose=0), rtol=1e-6)
 
 
 def test_errors_name_the_layer_and_the_folder(tmp_path):

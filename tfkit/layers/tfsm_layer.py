@@ -1,7 +1,7 @@
 """``TFSMLayer``: a SavedModel folder used as a layer (a ``model.export`` of tfkit or Keras, or any ``tf.saved_model``).
 
     reloaded = tfkit.layers.TFSMLayer("export/models/vae/1")                       # endpoint "serve"
-    outputs = reloaded(inputs)                         # what the endpoint returns (tfkit's "serve": a dict)
+    outputs = reloaded(inputs)                         # what the endpoint returns ("serve": the model's outputs)
     plain = tfkit.layers.TFSMLayer("saved/", call_endpoint="serving_default")      # a signature works too
 
 Keras 3's layer and arguments. The endpoint is an attribute of the loaded
