@@ -138,7 +138,7 @@ def test_errors_name_the_layer():
         layers.STFTSpectrogram(window="kaiserish", name="s")
     with pytest.warns(UserWarning, match="power of two"):
         layers.STFTSpectrogram(frame_length=8, fft_length=12)
-    with pytest.raises(TypeError, match=r"'s' expects float16, float32 or float64 audio, got int32"):
+    with pytest.raises(TypeError, match=r"'s' expects float16, bfloat16, float32 or float64 audio, got int32"):
         layers.STFTSpectrogram(frame_length=8, name="s", autocast=False)(np.ones((1, 16, 1), "int32"))
     with pytest.raises(ValueError, match=r"STFT initializer: the window must have shape \(8,\)"):
         initializers.STFT(window=[1.0, 2.0])((8, 1, 5))

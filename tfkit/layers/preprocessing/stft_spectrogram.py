@@ -129,8 +129,8 @@ class STFTSpectrogram(Layer):
         return tf.transpose(flat, [0, 2, 1]) if self.data_format == "channels_last" else flat
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        if inputs.dtype not in (tf.float16, tf.float32, tf.float64):
-            raise TypeError(f"STFTSpectrogram layer '{self.name}' expects float16, float32 or float64 audio, "
+        if inputs.dtype not in (tf.float16, tf.bfloat16, tf.float32, tf.float64):
+            raise TypeError(f"STFTSpectrogram layer '{self.name}' expects float16, bfloat16, float32 or float64 audio, "
                             f"got {inputs.dtype.name}")
         real = self._convolve(inputs, self.real_kernel) if self.mode != "imag" else None
         imag = self._convolve(inputs, self.imag_kernel) if self.mode != "real" else None
