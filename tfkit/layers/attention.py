@@ -230,37 +230,10 @@ class MultiHeadAttention(Layer):
 
     # ---------------------------------------------------------------- call
 
-    def _attention_mask(
-        self,
-        query: tf.Tensor,
-        value: tf.Tensor,
-        query_mask: Any,
-        value_mask: Any,
-        key_mask: Any,
-        attention_mask: Any,
-        use_causal_mask: bool,
-    ) -> tf.Tensor | None:
-        """Every mask that applies, ANDed into one ``(batch, T, S)``-broadcastable boolean."""
-        combined = None
-
-        def both(a: Any, b: tf.Tensor) -> tf.Tensor:
-            return b if a is None else tf.logical_and(a, b)
-
-        if query_mask is not None:
-            combined = both(combined, tf.cast(query_mask, tf.bool)[..., None])
-        if value_mask is not None:
-            combined = both(combined, tf.cast(value_mask, tf.bool)[..., None, :])
-        if key_mask is not None:
-            combined = both(combined, tf.cast(key_mask, tf.bool)[..., None, :])
-        if use_causal_mask:
-            combined = both(combined, causal_mask(tf.shape(query)[1], tf.shape(value)[1]))
-        if self.sliding_window is not None:
-            rows = tf.range(tf.shape(query)[1])[:, None]
-            cols = tf.range(tf.shape(value)[1])[None, :]
-            combined = both(combined, (tf.abs(rows - cols) < self.sliding_window)[None])
-        if attention_mask is not None:
-            combined = both(combined, tf.cast(attention_mask, tf.bool))
-        return combined
+    def _attention_mask(self, query: tf.Tensor, value: tf.Tensor, query_mask: Any, value_mask: Any,
+                        key_mask: Any, attention_mask: Any, use_causal_mask: bool) -> tf.Tensor | None:
+        return combined_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
+                                       use_causal_mask, self.sliding_window)
 
     def _masked_softmax(self, scores: tf.Tensor, mask: tf.Tensor | None) -> tf.Tensor:
         if mask is not None:
@@ -359,3 +332,29 @@ class MultiHeadAttention(Layer):
             seed=self.seed,
         )
         return config
+
+
+def combined_attention_mask(query: tf.Tensor, value: tf.Tensor, query_mask: Any, value_mask: Any, key_mask: Any,
+                            attention_mask: Any, use_causal_mask: bool,
+                            sliding_window: int | None = None) -> tf.Tensor | None:
+    """Every mask that applies, ANDed into one ``(batch, T, S)``-broadcastable boolean (None when none does)."""
+    combined = None
+
+    def both(a: Any, b: tf.Tensor) -> tf.Tensor:
+        return b if a is None else tf.logical_and(a, b)
+
+    if query_mask is not None:
+        combined = both(combined, tf.cast(query_mask, tf.bool)[..., None])
+    if value_mask is not None:
+        combined = both(combined, tf.cast(value_mask, tf.bool)[..., None, :])
+    if key_mask is not None:
+        combined = both(combined, tf.cast(key_mask, tf.bool)[..., None, :])
+    if use_causal_mask:
+        combined = both(combined, causal_mask(tf.shape(query)[1], tf.shape(value)[1]))
+    if sliding_window is not None:
+        rows = tf.range(tf.shape(query)[1])[:, None]
+        cols = tf.range(tf.shape(value)[1])[None, :]
+        combined = both(combined, (tf.abs(rows - cols) < sliding_window)[None])
+    if attention_mask is not None:
+        combined = both(combined, tf.cast(attention_mask, tf.bool))
+    return combined

@@ -28,7 +28,7 @@ from tfkit import constraints, initializers, random, regularizers
 from tfkit.base import registry, settings
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
-from tfkit.layers.attention import causal_mask
+from tfkit.layers.attention import combined_attention_mask
 from tfkit.layers.core import EinsumDense, base_config
 from tfkit.ops.nn_attention import dot_product_attention
 
@@ -139,32 +139,6 @@ class GroupedQueryAttention(Layer):
 
     # ---------------------------------------------------------------- call
 
-    def _attention_mask(self, query: tf.Tensor, value: tf.Tensor, query_mask: Any, value_mask: Any,
-                        key_mask: Any, attention_mask: Any, use_causal_mask: bool) -> tf.Tensor | None:
-        """Every mask that applies, ANDed into one ``(batch, T, S)``-broadcastable boolean."""
-        combined = None
-
-        def both(a: Any, b: tf.Tensor) -> tf.Tensor:
-            return b if a is None else tf.logical_and(a, b)
-
-        if query_mask is not None:
-            combined = both(combined, tf.cast(query_mask, tf.bool)[..., None])
-        if value_mask is not None:
-            combined = both(combined, tf.cast(value_mask, tf.bool)[..., None, :])
-        if key_mask is not None:
-            combined = both(combined, tf.cast(key_mask, tf.bool)[..., None, :])
-        if use_causal_mask:
-            combined = both(combined, causal_mask(tf.shape(query)[1], tf.shape(value)[1]))
-        if self.sliding_window is not None:
-            rows = tf.range(tf.shape(query)[1])[:, None]
-            cols = tf.range(tf.shape(value)[1])[None, :]
-            combined = both(combined, (tf.abs(rows - cols) < self.sliding_window)[None])
-        if attention_mask is not None and combined is not None:
-            combined = tf.logical_and(tf.cast(attention_mask, tf.bool), combined)
-        elif attention_mask is not None:
-            combined = attention_mask
-        return combined
-
     def _explicit(self, query: tf.Tensor, key: tf.Tensor, value: tf.Tensor, mask: Any,
                   training: Any) -> tuple[tf.Tensor, tf.Tensor]:
         """Scores ``(batch, heads, T, S)`` by einsum and a masked softmax (masked probabilities 0), then dropout."""
@@ -206,7 +180,8 @@ class GroupedQueryAttention(Layer):
             key_mask = masking.get_mask(key)
         value = self._as_input(value)
         key = value if key is None else self._as_input(key)
-        mask = self._attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask)
+        mask = combined_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
+                                      use_causal_mask, self.sliding_window)
         gate = self._gate_dense(query) if self.use_gate else None
         query = self._query_dense(query)
         key = tf.repeat(self._key_dense(key), self.num_repeats, axis=2)        # (batch, S, query heads, head_dim)
