@@ -8,13 +8,15 @@ This is how Keras 3 keeps a functional model's definition cheap: a layer call
 on symbolic tensors builds the layer's weights (``build``, exactly as the first
 call would) and asks ``compute_output_shape`` for the outputs instead of running
 ``call`` in a scratch graph. Only calls whose answer is certain take this path:
-the layer's ``call`` and every nested layer's ``call`` are tfkit's own, the class
-that defines ``compute_output_shape`` is the one that defines ``call`` (or a
-subclass of it), every symbolic input already has the layer's compute dtype
+the layer's ``call`` and every nested layer's ``call`` are tfkit's own (a user's
+layer is traced, as before: only its call knows its outputs' dtypes and the
+weights it makes), every symbolic input already has the layer's compute dtype
 (so the outputs have it too), and the non-tensor arguments are the defaults.
-A node made this way is checked against its first real call
+Masks come from ``compute_mask`` alone, run on placeholders when the layer
+computes one. A node made this way is checked against its first real call
 (``functional_graph.Node.check_outputs``), so a wrong ``compute_output_shape``
-is an error naming the layer, never a silently wrong graph.
+(a subclass of a built-in may override it) is an error naming the layer, never
+a silently wrong graph.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import functools
 import inspect
 import math
 import numbers
+import weakref
 from typing import Any
 
 import tensorflow as tf
@@ -35,6 +38,7 @@ from tfkit.engine.config_cost import MAX_SAMPLE_ELEMENTS
 from tfkit.engine.layer import Layer
 
 _TRACED_CLASSES: list[type] = []
+_NESTED_CHECKED: "weakref.WeakSet[Layer]" = weakref.WeakSet()   # layers whose nested layers passed the check
 
 
 def always_trace(cls: type) -> type:
@@ -166,11 +170,17 @@ def _elements(shape: tf.TensorShape) -> int:
 
 
 def _nested_calls_builtin(layer: Layer) -> bool:
-    """Every nested layer runs tfkit's code and holds no state its call would still create."""
+    """Every nested layer runs tfkit's code and holds no state its call would still create.
+
+    Asked once per layer: a shared layer called 4,000 times keeps the sub-layers it had.
+    """
+    if layer in _NESTED_CHECKED:
+        return True
     for sub in tracking.flatten_layers(layer, include_self=False):
         cls = type(sub)
         if not _builtin_call(cls) or _always_traced(cls) or (not sub.built and cls.build is not Layer.build):
             return False
+    _NESTED_CHECKED.add(layer)
     return True
 
 
