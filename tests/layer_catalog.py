@@ -36,6 +36,12 @@ def _attention() -> tfkit.Model:
     return tfkit.Model([query, value], layers.MultiHeadAttention(num_heads=2, key_dim=3)(query, value))
 
 
+def _grouped_attention() -> tfkit.Model:
+    query, value = tfkit.Input((4, 6)), tfkit.Input((5, 6))
+    attention = layers.GroupQueryAttention(head_dim=3, num_query_heads=4, num_key_value_heads=2)
+    return tfkit.Model([query, value], attention(query, value, use_causal_mask=True))
+
+
 def _operations() -> tfkit.Model:
     x = tfkit.Input((4,))
     return tfkit.Model(x, tf.nn.relu(x * 2.0 + 1.0)[:, 1:])
@@ -45,6 +51,11 @@ def _stacked_cells_step() -> tfkit.Model:
     x, h, c, g = tfkit.Input((3,)), tfkit.Input((2,)), tfkit.Input((2,)), tfkit.Input((4,))
     output, _ = layers.StackedRNNCells([layers.LSTMCell(2), layers.GRUCell(4)])(x, [[h, c], [g]])
     return tfkit.Model([x, h, c, g], output)
+
+
+def _hashed_crossing() -> tfkit.Model:
+    words, codes = tfkit.Input((1,), dtype="string"), tfkit.Input((1,), dtype="int32")
+    return tfkit.Model([words, codes], layers.HashedCrossing(5)([words, codes]))
 
 
 def _masked_lstm() -> tfkit.Model:
@@ -165,4 +176,10 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "ConvLSTM2D": _single(lambda: layers.ConvLSTM2D(2, 2, padding="same"), (3, 4, 4, 1)),
     "ConvLSTM3D": _single(lambda: layers.ConvLSTM3D(1, 2), (2, 3, 3, 3, 1)),
     "ReversibleEmbedding": _single(lambda: layers.ReversibleEmbedding(10, 4, mask_zero=True), (5,), "int32"),
+    "SpectralNormalization": _single(lambda: layers.SpectralNormalization(layers.Conv2D(2, 2)), (4, 4, 1)),
+    "HashedCrossing": _hashed_crossing,
+    "STFTSpectrogram": _single(lambda: layers.STFTSpectrogram(mode="log", frame_length=8, frame_step=4), (40, 2)),
+    "GroupQueryAttention": _grouped_attention,
+    "MelSpectrogram": _single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8),
+                              (200,)),
 }

@@ -131,7 +131,13 @@ def test_flash_attention_switch_is_recorded_and_attention_still_runs():
     assert tfkit.config.is_flash_attention_enabled() is False
 
 
-def test_unsafe_deserialization_warns_and_still_refuses_code():
+@pytest.fixture
+def unsafe_restored():
+    yield
+    settings.set_unsafe_deserialization(False)     # later tests in this process run in safe mode again
+
+
+def test_unsafe_deserialization_warns_and_still_refuses_code(unsafe_restored):
     with pytest.warns(UserWarning, match="never deserializes code"):
         tfkit.config.enable_unsafe_deserialization()
     lambda_config = {"class_name": "__lambda__", "config": {"code": "print('pwned')", "defaults": None,

@@ -35,7 +35,8 @@ def test_defaults_run_everything_five_times_into_the_performance_file(bench):
     args = bench.cli.parse_args([])
     assert args.repeats == 5
     assert args.workloads == ["vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
-                              "functional_multi_io", "predict", "scaling", "data_size", "memory"]
+                              "functional_multi_io", "predict", "scaling", "data_size", "memory", "graph",
+                              "vae_load"]
     assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf"]
     assert args.epoch_counts == {"vae": 5, "vae_train_step": 5, "tfdata": 5, "cnn": 3, "lstm": 4,
                                  "transformer": 3, "functional_multi_io": 4, "scaling": 3, "data_size": 3}
@@ -140,6 +141,44 @@ def test_the_new_workloads_run_every_peer_at_their_batch_sizes(bench):
     assert {job.workload: job.batch_size for job in jobs} == {
         "vae_train_step": 64, "tfdata": 64, "transformer": 32, "functional_multi_io": 64}
     assert {job.workload: job.epochs for job in jobs}["transformer"] == 3
+
+
+def test_graph_and_vae_load_run_tfkit_and_keras3_without_training(bench):
+    jobs = bench.spec.plan_jobs(["graph", "vae_load"], list(bench.spec.PEERS), {})
+    assert [(job.case, job.runner) for job in jobs] == [
+        (case, runner) for case in ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer",
+                                    "vae_load") for runner in ("tfkit", "keras3")]
+    assert {job.workload for job in jobs} == {"graph", "vae_load"} and {job.epochs for job in jobs} == {0}
+
+
+def test_graph_rows_report_per_call_costs_and_the_absolute_target(bench):
+    def graph_record(case, runner, build, load, calls):
+        return record(case, runner, metrics={"build_ms_per_call": build, "load_ms_per_call": load,
+                                             "load_s": load * calls / 1e3, "layer_calls": calls})
+    records = [graph_record("graph_chain4000", "tfkit", 0.1, 0.25, 4000),
+               graph_record("graph_resnet", "tfkit", 3.0, 9.0, 174),
+               graph_record("graph_resnet", "keras3", 4.0, 6.0, 174),
+               record("vae_load", "tfkit", metrics={"load_s": 0.4, "reader_child_s": 0.2}),
+               record("vae_load", "keras3", metrics={"load_s": 0.3})]
+    summary = bench.report.aggregate(records)
+    runners, cases = bench.cli.runners_in(records), bench.cli.cases_in(records)
+    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False,
+               "machine": {}, "versions": {}}
+    text = bench.report.render(summary, runners, cases, context)
+    for line in (
+        "| Graph: ResNet-50-shaped CNN: build, per layer call [ms] | 3.000 | 4.000 (1.33x) |",
+        "| Graph: ResNet-50-shaped CNN: load_model, per layer call [ms] | 9.000 | 6.000 (0.67x) |",
+        "| Guide VAE: tfkit's HDF5 reader child alone [s] | 0.200 | - |",
+        "- ResNet-50-shaped CNN: build per layer call, tfkit <= Keras 3: tfkit 3.000 ms vs Keras 3 4.000 ms "
+        "= 0.75x (target <= 1.00x) -> **met**",
+        "- ResNet-50-shaped CNN: load_model per layer call, tfkit <= Keras 3: tfkit 9.000 ms vs Keras 3 "
+        "6.000 ms = 1.50x (target <= 1.00x) -> **missed**",
+        "- Dense chain of 4,000 calls: load_model under 2 s: tfkit 1.000 s (target <= 2.000 s) -> **met**",
+        "- Guide VAE: load_model, tfkit's .h5 <= 1.5x Keras 3's .keras: tfkit 0.400 s vs Keras 3 0.300 s "
+        "= 1.33x (target <= 1.50x) -> **met**",
+        "- Dense chain, 400 calls: build per layer call, tfkit <= Keras 3: not measured in this run",
+    ):
+        assert line in text, line
 
 
 def test_columns_follow_the_fixed_runner_order(bench):

@@ -271,3 +271,18 @@ def test_export_holds_only_plain_tensorflow_objects(tmp_path):
                    if node.HasField("user_object")}
     assert identifiers <= {"_generic_user_object", "trackable_list_wrapper", "trackable_dict_wrapper", "signature_map"}
     assert "tfkit" not in json.dumps(sorted(identifiers))
+
+
+def test_the_serve_endpoint_returns_the_models_own_output_structure(tmp_path):
+    single = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(3)])
+    x = np.random.default_rng(0).random((5, 4)).astype("float32")
+    reloaded = tf.saved_model.load(single.export(str(tmp_path / "single"), verbose=False))
+    out = reloaded.serve(tf.constant(x))                     # Keras 3: a tensor for one output
+    assert isinstance(out, tf.Tensor)
+    np.testing.assert_allclose(out.numpy(), single.predict(x, verbose=0), rtol=1e-6)
+    a, b = tfkit.Input((4,), name="a"), tfkit.Input((2,), name="b")
+    two = tfkit.Model([a, b], [layers.Dense(1, name="left")(a), layers.Dense(2, name="right")(b)])
+    reloaded = tf.saved_model.load(two.export(str(tmp_path / "two"), verbose=False))
+    outs = reloaded.serve([tf.constant(x), tf.constant(x[:, :2])])
+    assert isinstance(outs, list) and [o.shape[-1] for o in outs] == [1, 2]
+    assert set(reloaded.signatures["serving_default"].structured_outputs) == {"left", "right"}

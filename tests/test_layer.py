@@ -395,3 +395,17 @@ def test_automatic_names_follow_keras_for_every_built_in_layer():
     assert [n for n in names if to_snake_case(n) != keras_snake_case(n)] == []
     assert to_snake_case("ConvLSTM2D") == "conv_lstm2d"            # was conv_lst_m2d: a capital before digits
     assert to_snake_case("MLP2Block") == keras_snake_case("MLP2Block") == "mlp2_block"
+
+
+def test_a_class_named_with_a_leading_underscore_is_called_at_the_root_of_a_graph():
+    class _Private(tfkit.Model):         # named "_private": tf.name_scope refuses it at a graph's root
+        def __init__(self):
+            super().__init__()
+            self.dense = tfkit.layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+    model = _Private()
+    assert model.name.startswith("__private")    # Keras 3's to_snake_case("_Private")
+    assert tf.function(lambda x: model(x))(tf.zeros((3, 4))).shape == (3, 2)

@@ -202,3 +202,15 @@ def test_vocabulary_rules_match_keras():
         with pytest.raises(ValueError) as ours:
             layers.StringLookup(**kwargs)
         assert str(theirs.value).split(".")[0] in str(ours.value), kwargs     # Keras's first sentence
+
+
+def test_adapt_on_ragged_and_sparse_tensors_counts_terms_not_rows():
+    strings = tfkit.layers.StringLookup()
+    strings.adapt(tf.ragged.constant([["cs.CL", "cs.CV"], ["cs.LG", "cs.CL"]]))
+    assert strings.get_vocabulary() == ["[UNK]", "cs.CL", "cs.LG", "cs.CV"]     # Keras 3's order, by frequency
+    batched = tfkit.layers.StringLookup()
+    batched.adapt(tf.data.Dataset.from_tensor_slices(tf.ragged.constant([["a", "b"], ["b"]])).batch(2))
+    assert batched.get_vocabulary() == ["[UNK]", "b", "a"]
+    integers = tfkit.layers.IntegerLookup()
+    integers.adapt(tf.sparse.from_dense(tf.constant([[3, 0, 3], [5, 0, 0]])))
+    assert integers.get_vocabulary() == [-1, 3, 5]                              # the sparse values only

@@ -325,9 +325,9 @@ def test_stop_training_and_summary_of_subclassed_model():
 
 
 def test_auto_jit_falls_back_with_a_warning_when_xla_cannot_compile(monkeypatch):
-    from tfkit.training import trainer
+    from tfkit.training import compiled_state
 
-    monkeypatch.setattr(trainer, "_gpu_available", lambda: True)  # "auto" means XLA on GPUs
+    monkeypatch.setattr(compiled_state, "gpu_available", lambda: True)  # "auto" means XLA on GPUs
 
     class HostOp(tfkit.Layer):
         def call(self, x):

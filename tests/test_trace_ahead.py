@@ -7,7 +7,7 @@ import pytest
 
 import tfkit
 from tfkit import layers
-from tfkit.training import trace_ahead, trainer
+from tfkit.training import epochs, trace_ahead
 
 
 def test_trace_ahead_runs_its_work_on_another_thread_and_swallows_errors():
@@ -27,7 +27,7 @@ def started(monkeypatch):
             calls.append(work)
             super().__init__(work)
 
-    monkeypatch.setattr(trainer, "TraceAhead", Spy)
+    monkeypatch.setattr(epochs, "TraceAhead", Spy)
     return calls
 
 
@@ -54,7 +54,7 @@ def test_a_short_last_batch_traced_ahead_trains_as_numpy_says(started):
     np.testing.assert_allclose(model.weights[0].numpy(), w, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(model.weights[1].numpy(), b, rtol=1e-4, atol=1e-5)
     assert len(started) == 1                             # in the first epoch only
-    loops = model._compiled.loops()._cache
+    loops = model._compiled.built_loops()._cache
     last = [fn for key, fn in loops.items() if key[:3] == ("array", "train", 6)]
     assert len(last) == 1 and last[0].experimental_get_tracing_count() == 1
 

@@ -102,12 +102,13 @@ def is_flash_attention_enabled() -> bool | None:
 
 
 def enable_unsafe_deserialization() -> None:
-    """Keras's switch to let ``load_model`` rebuild lambdas from files; in tfkit it unlocks nothing.
+    """Keras's switch to turn safe mode off globally; in tfkit it unlocks ``TFSMLayer`` configs only.
 
     tfkit's files hold data only and its loaders never turn a file's content into code (no lambdas, no pickles,
-    no module imports), with or without ``safe_mode=False``. The call is accepted so Keras scripts run, is
-    recorded, and warns once that code in a file is still refused. Custom code goes through registered
-    classes (``tfkit.saving.register_serializable``) instead.
+    no module imports), with or without ``safe_mode=False``. What safe mode still guards is a ``TFSMLayer``,
+    whose config names a SavedModel folder to load and run: after this call (as with ``safe_mode=False``)
+    such configs load. The call warns once that code in a file is still refused. Custom code goes through
+    registered classes (``tfkit.saving.register_serializable``) instead.
     """
     if not settings.unsafe_deserialization():
         warnings.warn("tfkit.config.enable_unsafe_deserialization: tfkit never deserializes code from a file; "

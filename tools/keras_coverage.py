@@ -48,6 +48,9 @@ EXCLUDED = {
     "RematScope": "per-layer rematerialization modes need Layer.__call__ support; tfkit offers tfkit.remat "
                   "(tf.recompute_grad) for functions",
     "config.is_nnx_enabled": "JAX only (Flax NNX integration)",
+    "callbacks.OrbaxCheckpoint": "writes Orbax checkpoint trees through the orbax-checkpoint package, which is built "
+                                 "on JAX; tfkit checkpoints with ModelCheckpoint and BackupAndRestore "
+                                 "(TensorFlow checkpoints, .h5)",
 }
 
 

@@ -18,6 +18,8 @@ from tfkit.callbacks.monitor import MonitorCallback
 from tfkit.callbacks.progbar import Progbar
 from tfkit.callbacks.progbar_logger import ProgbarLogger
 from tfkit.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
+from tfkit.callbacks.remote_monitor import RemoteMonitor
+from tfkit.callbacks.swap_ema_weights import SwapEMAWeights
 from tfkit.callbacks.tensorboard import TensorBoard
 from tfkit.callbacks.terminate_on_nan import TerminateOnNaN
 
@@ -35,6 +37,8 @@ __all__ = [
     "Progbar",
     "ProgbarLogger",
     "ReduceLROnPlateau",
+    "RemoteMonitor",
+    "SwapEMAWeights",
     "TensorBoard",
     "TerminateOnNaN",
 ]

@@ -4,9 +4,10 @@
     y = tfkit.layers.Dense(10)(tfkit.layers.Dense(64, activation="relu")(x))
     graph = FunctionalGraph(x, y)        # what tfkit.Model(x, y) runs
 
-Calling a layer on symbolic tensors traces its ``call`` once in a scratch
-``tf.function`` graph (no data runs): that builds the layer's weights and
-yields the output shapes, dtypes and masks. Each call is recorded as a
+Calling a layer on symbolic tensors builds its weights and finds its output
+shapes, dtypes and masks: from ``compute_output_shape`` where that is certain
+(``shape_inference``; checked on the node's first real run), else by tracing
+``call`` once in a scratch graph (no data runs). Each call is recorded as a
 ``Node``; a model is the list of nodes between its inputs and outputs in
 topological order.
 """
@@ -22,7 +23,7 @@ from tensorflow.python.framework.func_graph import FuncGraph
 from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import layer as layer_module
-from tfkit.engine import masking
+from tfkit.engine import masking, shape_inference
 from tfkit.engine.layer import Layer
 
 
@@ -34,6 +35,8 @@ class Node:
         self.args = args
         self.kwargs = kwargs
         self.outputs: Any = None
+        # True while the outputs come from compute_output_shape and no real call has confirmed them yet.
+        self.unchecked = False
 
     @property
     def input_tensors(self) -> list[SymbolicTensor]:
@@ -42,6 +45,34 @@ class Node:
     @property
     def flat_outputs(self) -> list[SymbolicTensor]:
         return tf.nest.flatten(self.outputs)
+
+    def check_outputs(self, result: Any) -> None:
+        """Compare a real call's result with outputs that ``compute_output_shape`` gave (once, on first use).
+
+        The batch axis is not compared: a model defined for one batch size may run on another.
+        """
+        flat = tf.nest.flatten(result)
+        symbols = self.flat_outputs
+        problem = None
+        if len(flat) != len(symbols):
+            problem = f"{len(symbols)} output(s), but its call returned {len(flat)}"
+        for symbol, tensor in zip(symbols, flat) if problem is None else ():
+            shape = tf.TensorShape(getattr(tensor, "shape", None))
+            dtype = getattr(tensor, "dtype", None)
+            fits = shape.rank is None or (shape.rank == len(symbol.shape) and tf.TensorShape(shape.as_list()[1:])
+                                          .is_compatible_with(symbol.shape[1:]))
+            if not fits or dtype != symbol.dtype:
+                got = tuple(shape.as_list()) if shape.rank is not None else "unknown"
+                problem = (f"an output of shape {symbol.shape} and dtype {symbol.dtype.name}, but its call returned "
+                           f"shape {got} and dtype {getattr(dtype, 'name', dtype)}")
+                break
+        if problem is not None:
+            layer = self.layer
+            raise ValueError(
+                f"Layer '{layer.name}' ({type(layer).__name__}): compute_output_shape promised {problem}. "
+                f"The model was defined from compute_output_shape without running call; make the two agree."
+            )
+        self.unchecked = False
 
 
 @registry.builtin("layers")
@@ -99,10 +130,8 @@ def Input(shape: Sequence[int | None] | None = None, batch_size: int | None = No
                       ragged=ragged, batch_shape=batch_shape).output
 
 
-def record_call(layer: Layer, args: tuple, kwargs: dict) -> Any:
-    """Apply ``layer`` to symbolic arguments: trace it, record a node, return symbolic outputs."""
-    structure = (args, kwargs)
-    symbols = [t for t in tf.nest.flatten(structure) if isinstance(t, SymbolicTensor)]
+def _traced_outputs(layer: Layer, node: Node, symbols: list[SymbolicTensor], structure: Any) -> Any:
+    """Trace ``layer``'s call in a scratch graph on placeholders; keep only its outputs' shapes, dtypes, masks."""
     masked = [t for t in symbols if t.mask_spec is not None]
     specs = [tf.TensorSpec(t.shape, t.dtype) for t in symbols]
     mask_specs = [t.mask_spec for t in masked]
@@ -125,21 +154,42 @@ def record_call(layer: Layer, args: tuple, kwargs: dict) -> Any:
         with FuncGraph("tfkit_symbolic_call").as_default():
             placeholders = [tf.compat.v1.placeholder(s.dtype, s.shape) for s in (*specs, *mask_specs)]
             out_structure, out_masks = trace(*placeholders)
+    finally:
+        layer._clear_losses()
+    flat = tf.nest.flatten(out_structure)
+    shapes = tf.nest.pack_sequence_as(out_structure, [t.shape for t in flat])
+    masks = [tf.TensorSpec(m.shape, m.dtype) if m is not None else None for m in out_masks]
+    return _symbolic_outputs(layer, node, shapes, [t.dtype for t in flat], masks)
+
+
+def _symbolic_outputs(layer: Layer, node: Node, structure: Any, dtypes: list[Any], masks: list[Any]) -> Any:
+    flat = tf.nest.flatten(structure)
+    out = []
+    for i, (shape, dtype, mask) in enumerate(zip(flat, dtypes, masks)):
+        name = f"{layer.name}_{i}" if len(flat) > 1 else layer.name
+        out.append(SymbolicTensor(shape, dtype, name=name, node=node, index=i, mask_spec=mask))
+    return tf.nest.pack_sequence_as(structure, out)
+
+
+def record_call(layer: Layer, args: tuple, kwargs: dict) -> Any:
+    """Apply ``layer`` to symbolic arguments: infer or trace its outputs, record a node, return symbolic outputs."""
+    structure = (args, kwargs)
+    symbols = [t for t in tf.nest.flatten(structure) if isinstance(t, SymbolicTensor)]
+    node = Node(layer, args, kwargs)
+    try:
+        inferred = shape_inference.infer(layer, args, kwargs)
+        if inferred is not None:
+            shapes, masks = inferred
+            dtypes = [layer.compute_dtype] * len(masks)
+            node.outputs = _symbolic_outputs(layer, node, shapes, dtypes, masks)
+            node.unchecked = True
+        else:
+            node.outputs = _traced_outputs(layer, node, symbols, structure)
     except (ValueError, TypeError, tf.errors.InvalidArgumentError) as error:
         shapes = ", ".join(str(t.shape) for t in symbols)
         raise ValueError(
             f"Layer '{layer.name}' ({type(layer).__name__}) cannot be applied to inputs of shape {shapes}: {error}"
         ) from error
-    finally:
-        layer._clear_losses()
-    node = Node(layer, args, kwargs)
-    flat = tf.nest.flatten(out_structure)
-    symbolic_out = []
-    for i, (tensor, mask) in enumerate(zip(flat, out_masks)):
-        mask_spec = tf.TensorSpec(mask.shape, mask.dtype) if mask is not None else None
-        symbolic_out.append(SymbolicTensor(tensor.shape, tensor.dtype, name=f"{layer.name}_{i}" if len(flat) > 1
-                                           else layer.name, node=node, index=i, mask_spec=mask_spec))
-    node.outputs = tf.nest.pack_sequence_as(out_structure, symbolic_out)
     layer._recorded_nodes.append(node)
     layer._set_output_shapes(tf.nest.map_structure(lambda t: t.shape, node.outputs))
     return node.outputs
@@ -163,6 +213,8 @@ class FunctionalGraph:
                 raise ValueError(f"Model inputs must come from tfkit.Input(); {t.name} was made by layer '{t.node.layer.name}'")
         self.nodes = self._topological_nodes()
         self.layers = self._layers_in_order()
+        self._by_layer: dict[int, list[Node]] | None = None   # node lists by id(layer), made on first use
+        self._node_indices: dict[int, int] = {}
 
     def _topological_nodes(self) -> list[Node]:
         """Every node the outputs depend on, each after its inputs (a depth-first walk without recursion,
@@ -250,25 +302,47 @@ class FunctionalGraph:
                 lambda v: values[id(v)] if isinstance(v, SymbolicTensor) else v, (node.args, node.kwargs)
             )
             result = node.layer(*args, **kwargs)
+            if node.unchecked:
+                node.check_outputs(result)
             for symbol, tensor in zip(node.flat_outputs, tf.nest.flatten(result)):
                 values[id(symbol)] = tensor
         return tf.nest.pack_sequence_as(self.outputs, [values[id(t)] for t in self.flat_outputs])
 
     def inbound_names(self, layer: Layer) -> list[str]:
         """Names of the layers feeding ``layer`` in this graph (for summary's 'Connected to')."""
-        names = []
+        return self.all_inbound_names().get(id(layer), [])
+
+    def all_inbound_names(self) -> dict[int, list[str]]:
+        """``inbound_names`` of every layer at once, by ``id(layer)`` (one pass over the nodes)."""
+        names: dict[int, list[str]] = {}
         for node in self.nodes:
-            if node.layer is layer:
-                for t in node.input_tensors:
-                    names.append(f"{t.node.layer.name}[{self.node_index(t.node)}][{t.index}]")
+            names.setdefault(id(node.layer), []).extend(
+                f"{t.node.layer.name}[{self.node_index(t.node)}][{t.index}]" for t in node.input_tensors)
         return names
+
+    def nodes_of(self, layer: Layer) -> list[Node]:
+        """This graph's nodes of ``layer``, in order."""
+        return self._nodes_by_layer().get(id(layer), [])
 
     def node_index(self, node: Node) -> int:
         """Index of ``node`` among this graph's nodes of the same layer (0 for inputs)."""
         if isinstance(node.layer, InputLayer):
             return 0
-        same = [n for n in self.nodes if n.layer is node.layer]
-        return same.index(node)
+        self._nodes_by_layer()
+        index = self._node_indices.get(id(node))
+        if index is None:
+            raise ValueError(f"A call of layer '{node.layer.name}' is not part of this graph")
+        return index
+
+    def _nodes_by_layer(self) -> dict[int, list[Node]]:
+        if self._by_layer is None:
+            by_layer: dict[int, list[Node]] = {}
+            for node in self.nodes:
+                group = by_layer.setdefault(id(node.layer), [])
+                self._node_indices[id(node)] = len(group)
+                group.append(node)
+            self._by_layer = by_layer
+        return self._by_layer
 
 
 layer_module.set_symbolic_call_recorder(record_call)   # Layer.__call__ on symbolic tensors records a node

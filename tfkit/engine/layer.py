@@ -43,7 +43,7 @@ from tfkit.engine.call_signature import (
 )
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer_state import LayerState
-from tfkit.engine.naming import clear_session, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)
+from tfkit.engine.naming import clear_session, scope_name, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)
 
 # ``record(layer, args, kwargs)``: a call on symbolic tensors becomes a node of a functional graph.
 # ``functional_graph`` (above this module: it defines the Input layer) provides it when imported.
@@ -193,6 +193,7 @@ class Layer(tf.Module):
         with tf.init_scope(), tf.name_scope(self._name):   # "dense_1/kernel": two layers' weights never share a name
             variable = tf.Variable(
                 initial_value=lambda: init(shape, dtype=dtype),
+                shape=shape,             # declared: a load's variable budget reads it instead of tracing the initializer
                 trainable=trainable,
                 dtype=dtype,
                 name=name or "variable",
@@ -368,7 +369,7 @@ class Layer(tf.Module):
         where = f"Layer '{self.path}' ({type(self).__name__})"
         specs = spec if isinstance(spec, (list, tuple)) else None
         if specs is None:
-            if tf.is_tensor(first) or isinstance(first, np.ndarray):
+            if is_symbolic(first) or tf.is_tensor(first) or isinstance(first, np.ndarray):
                 spec.check(first, where)
             return
         flat = tf.nest.flatten(first)
@@ -436,7 +437,7 @@ class Layer(tf.Module):
                 if tf.executing_eagerly():
                     outputs = self.call(first, *rest, **kwargs)
                 else:
-                    with tf.name_scope(self._name):
+                    with tf.name_scope(scope_name(self._name, "layer")):
                         outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
             self._st.output_shapes = tf.nest.map_structure(shape_tuple, outputs)
             if self.activity_regularizer is not None:

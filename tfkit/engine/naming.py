@@ -33,3 +33,18 @@ def to_snake_case(name: str) -> str:
     name = re.sub(r"\W+", "", name)
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+_SCOPE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-]*$")
+
+
+def scope_name(name: str, fallback: str) -> str:
+    """``name`` if TensorFlow accepts it as a root name scope, else a cleaned-up version (or ``fallback``).
+
+    ``scope_name("_vae", "layer")`` is ``"vae"``: a class named ``_VAE`` is named ``_vae``, which
+    ``tf.name_scope`` refuses at the root of a graph.
+    """
+    if _SCOPE_NAME.match(name):
+        return name
+    cleaned = re.sub(r"[^A-Za-z0-9_.\-]", "_", name).lstrip("_-")
+    return cleaned if cleaned and _SCOPE_NAME.match(cleaned) else fallback

@@ -28,6 +28,7 @@ from typing import Any, Mapping
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base import safe_mode as safe_mode_state
 from tfkit.engine.config_capture import to_plain
 from tfkit.engine.config_safety import check_config
 
@@ -175,13 +176,17 @@ def deserialize(
     a dict's ``"kind"`` entry is used, else the one table that knows the name
     (an ambiguous name such as ``"mse"`` asks for ``kind=``).
 
-    ``safe_mode`` is accepted for compatibility and must be a bool; tfkit has
-    no unsafe path at all: a config holding code (marshalled bytecode,
-    Keras's ``"__lambda__"`` objects) is refused even with
-    ``safe_mode=False``, and names are never resolved by importing modules.
+    ``safe_mode`` must be a bool; tfkit has no code path at all: a config
+    holding code (marshalled bytecode, Keras's ``"__lambda__"`` objects) is
+    refused even with ``safe_mode=False``, and names are never resolved by
+    importing modules. ``safe_mode=False`` lets a ``TFSMLayer`` load the
+    SavedModel folder its config names.
     """
     if not isinstance(safe_mode, bool):
         raise ValueError(f"safe_mode must be True or False, got {safe_mode!r}")
+    if not safe_mode and safe_mode_state.in_safe_mode():   # only an explicit False changes it (TFSMLayer reads it)
+        with safe_mode_state.scope(False):
+            return deserialize(config, custom_objects, safe_mode, kind)
     if config is None:
         return None
     check_config(config, "config")

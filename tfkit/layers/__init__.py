@@ -11,6 +11,7 @@ from tfkit.engine.layer import Layer  # noqa: F401
 from tfkit.layers.activation_layers import *  # noqa: F401,F403
 from tfkit.layers.attention import *  # noqa: F401,F403
 from tfkit.layers.attention_dot import *  # noqa: F401,F403
+from tfkit.layers.attention_grouped import *  # noqa: F401,F403
 from tfkit.layers.conv_aliases import *  # noqa: F401,F403
 from tfkit.layers.conv_depthwise1d import *  # noqa: F401,F403
 from tfkit.layers.conv_lstm import *  # noqa: F401,F403
@@ -26,11 +27,16 @@ from tfkit.layers.normalization_simple import *  # noqa: F401,F403
 from tfkit.layers.pooling import *  # noqa: F401,F403
 from tfkit.layers.pooling_adaptive import *  # noqa: F401,F403
 from tfkit.layers.preprocessing import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.hashed_crossing import *  # noqa: F401,F403
 from tfkit.layers.preprocessing.image import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.mel_spectrogram import *  # noqa: F401,F403
+from tfkit.layers.preprocessing.stft_spectrogram import *  # noqa: F401,F403
 from tfkit.layers.recurrent import *  # noqa: F401,F403
 from tfkit.layers.regularization import *  # noqa: F401,F403
 from tfkit.layers.reshaping import *  # noqa: F401,F403
 from tfkit.layers.reshaping_nd import *  # noqa: F401,F403
 from tfkit.layers.serialization import deserialize, serialize  # noqa: F401
+from tfkit.layers.spectral_normalization import *  # noqa: F401,F403
 from tfkit.layers.tf_op import *  # noqa: F401,F403
+from tfkit.layers.tfsm_layer import *  # noqa: F401,F403
 from tfkit.layers.wrappers import *  # noqa: F401,F403

@@ -15,7 +15,7 @@ import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, regularizers
 from tfkit.base import registry
-from tfkit.engine import config_capture
+from tfkit.engine import config_capture, shape_inference
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.einsum_dense import EinsumDense  # noqa: F401  (its own file; exported with the core layers)
@@ -264,6 +264,7 @@ def _accepts(function: Callable[..., Any], name: str) -> bool:
 
 
 @registry.builtin("layers")
+@shape_inference.always_trace   # a user function: only a trace tells its outputs
 class Lambda(Layer):
     """Wrap a function of the inputs as a layer.
 

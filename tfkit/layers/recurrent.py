@@ -27,6 +27,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import load_budget, registry
+from tfkit.engine import shape_inference
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import rnn_loop
@@ -58,6 +59,7 @@ def _nest_like(structure: Any) -> Any:
 
 
 @registry.builtin("layers")
+@shape_inference.always_trace   # call charges unroll=True to a load's budget: symbolic calls trace it
 class RNN(Layer):
     """Run a cell over the time axis of ``(batch, time, features)`` inputs.
 

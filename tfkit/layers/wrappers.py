@@ -1,8 +1,11 @@
-"""Layers that wrap another layer: ``Bidirectional`` and ``TimeDistributed``.
+"""Layers that wrap another layer: the ``Wrapper`` base, ``Bidirectional`` and ``TimeDistributed``.
 
     bi = tfkit.layers.Bidirectional(tfkit.layers.LSTM(16, return_sequences=True))
     y = bi(tf.ones((4, 10, 8)))                              # (4, 10, 32): forward ++ backward
     z = tfkit.layers.TimeDistributed(tfkit.layers.Dense(3))(tf.ones((4, 10, 8)))   # (4, 10, 3)
+
+As in Keras 3, ``TimeDistributed`` (and ``SpectralNormalization``) derive from
+``Wrapper``; ``Bidirectional`` is a plain layer holding two copies.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from tfkit.base import registry
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 
-__all__ = ["Bidirectional", "TimeDistributed"]
+__all__ = ["Bidirectional", "TimeDistributed", "Wrapper"]
 
 _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
 
@@ -43,6 +46,39 @@ def _as_layer(value: Any, who: str, what: str) -> Layer:
     if not isinstance(value, Layer):
         raise ValueError(f"{who} expected {what} to be a tfkit Layer, got {type(value).__name__}: {value!r}")
     return value
+
+
+# ------------------------------------------------------------------ Wrapper
+
+
+class Wrapper(Layer):
+    """Base class of layers that hold one other layer (``self.layer``) and change what it does.
+
+    Subclasses write ``call``; the base builds the wrapped layer on the wrapper's
+    first build and saves it in the config under ``"layer"``, as Keras 3's
+    ``keras.layers.Wrapper``. It is abstract, so it is not registered for loading:
+    register your subclass (``tfkit.saving.register_serializable``).
+    """
+
+    def __init__(self, layer: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.layer = _as_layer(layer, f"{type(self).__name__} layer '{self.name}'", "layer")
+
+    def build(self, input_shape: Any = None) -> None:
+        if not self.layer.built:
+            self.layer.build(input_shape)
+            self.layer.built = True
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config["layer"] = registry.to_config("layers", self.layer)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Wrapper":
+        config = dict(config)
+        config["layer"] = registry.resolve("layers", config["layer"])
+        return super().from_config(config)
 
 
 # ------------------------------------------------------------ Bidirectional
@@ -221,7 +257,7 @@ class Bidirectional(Layer):
 
 
 @registry.builtin("layers")
-class TimeDistributed(Layer):
+class TimeDistributed(Wrapper):
     """Apply ``layer`` to every timestep of ``(batch, time, ...)`` inputs.
 
     Time is folded into the batch (``(batch * time, ...)``), so the wrapped
@@ -230,8 +266,7 @@ class TimeDistributed(Layer):
     """
 
     def __init__(self, layer: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.layer = _as_layer(layer, f"TimeDistributed layer '{self.name}'", "layer")
+        super().__init__(layer, **kwargs)
         self.supports_masking = True
 
     def build(self, input_shape: Any) -> None:
@@ -282,14 +317,3 @@ class TimeDistributed(Layer):
         folded = batch * time if batch is not None and time is not None else None
         inner = self.layer.compute_output_shape((folded, *input_shape[2:]))
         return (batch, time, *tuple(inner)[1:])
-
-    def get_config(self) -> dict[str, Any]:
-        config = base_config(self)
-        config["layer"] = registry.to_config("layers", self.layer)
-        return config
-
-    @classmethod
-    def from_config(cls, config: dict[str, Any]) -> "TimeDistributed":
-        config = dict(config)
-        config["layer"] = registry.resolve("layers", config["layer"])
-        return super().from_config(config)

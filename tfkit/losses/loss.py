@@ -17,6 +17,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.engine import masking
+from tfkit.engine.naming import scope_name
 from tfkit.losses.reduction import (
     reduce_weighted_values,
     squeeze_or_expand_to_same_rank,
@@ -24,7 +25,6 @@ from tfkit.losses.reduction import (
 )
 
 _LOSS_METHODS = ("__call__", "call")
-_SCOPE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-]*$")
 
 
 def to_snake_case(name: str) -> str:
@@ -55,14 +55,6 @@ def skip_autograph(cls: type, method_names: tuple[str, ...]) -> None:
         method = cls.__dict__.get(method_name)
         if callable(method) and not hasattr(method, "__wrapped__"):
             setattr(cls, method_name, tf.autograph.experimental.do_not_convert(method))
-
-
-def scope_name(name: str, fallback: str) -> str:
-    """``name`` if TensorFlow accepts it as a name scope, else a cleaned-up version."""
-    if _SCOPE_NAME.match(name):
-        return name
-    cleaned = re.sub(r"[^A-Za-z0-9_.\-]", "_", name).lstrip("_-")
-    return cleaned if cleaned and _SCOPE_NAME.match(cleaned) else fallback
 
 
 @registry.builtin("losses")

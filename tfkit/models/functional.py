@@ -11,13 +11,14 @@ calls (``inbound_nodes``) that connect it.
 
 from __future__ import annotations
 
+import heapq
 from typing import Any, Mapping
 
 import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
-from tfkit.engine import masking, tracking
+from tfkit.engine import masking, shape_inference, tracking
 from tfkit.engine.functional_graph import FunctionalGraph, InputLayer
 from tfkit.engine.layer import Layer
 from tfkit.engine.serialization import deserialize_layer, layer_entry
@@ -45,7 +46,75 @@ def _adjust_input(tensor: tf.Tensor, symbol: SymbolicTensor) -> tf.Tensor:
     return tensor
 
 
+def _tensor_refs(value: Any, out: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The ``(layer name, node index)`` of every ``{"__tensor__": ...}`` in a call's arguments."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict) and set(item) == {"__tensor__"}:
+            ref = item["__tensor__"]
+            if not isinstance(ref, list) or len(ref) != 3:
+                raise ValueError(f"Model config: a tensor reference must be [layer name, node index, tensor index], got {ref!r}")
+            out.append((ref[0], ref[1]))
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return out
+
+
+def _decode(value: Any, outputs_of: dict[tuple[str, int], Any]) -> Any:
+    if isinstance(value, dict) and set(value) == {"__tensor__"}:
+        lname, node_index, tensor_index = value["__tensor__"]
+        return outputs_of[(lname, node_index)][tensor_index]
+    if isinstance(value, list):
+        return [_decode(v, outputs_of) for v in value]
+    if isinstance(value, dict):
+        return {k: _decode(v, outputs_of) for k, v in value.items()}
+    return value
+
+
+def _connect(calls: list[tuple[Layer, dict]], outputs_of: dict[tuple[str, int], Any]) -> None:
+    """Make every call of a config once its inbound tensors exist, in time linear in the calls.
+
+    A layer's calls run in their listed order (its k-th call makes node k); among
+    the calls that are ready, the one listed first runs first.
+    """
+    waiting: dict[tuple[str, int], list[int]] = {}     # a tensor's producer -> calls waiting for it
+    missing = [0] * len(calls)
+    produces: list[tuple[str, int]] = []
+    counts: dict[str, int] = {}
+    for i, (layer, node) in enumerate(calls):
+        key = (layer.name, counts.get(layer.name, 0))
+        counts[layer.name] = key[1] + 1
+        produces.append(key)
+        needs = set(_tensor_refs([node.get("args", []), node.get("kwargs", {})], []))
+        if key[1] > 0:
+            needs.add((layer.name, key[1] - 1))           # a layer's calls keep their order
+        needs = {n for n in needs if n not in outputs_of}
+        missing[i] = len(needs)
+        for need in needs:
+            waiting.setdefault(need, []).append(i)
+    ready = [i for i, m in enumerate(missing) if m == 0]
+    heapq.heapify(ready)
+    done = 0
+    while ready:
+        i = heapq.heappop(ready)
+        layer, node = calls[i]
+        out = layer(*_decode(node.get("args", []), outputs_of), **_decode(node.get("kwargs", {}), outputs_of))
+        outputs_of[produces[i]] = tf.nest.flatten(out)
+        done += 1
+        for j in waiting.pop(produces[i], ()):
+            missing[j] -= 1
+            if missing[j] == 0:
+                heapq.heappush(ready, j)
+    if done != len(calls):
+        stuck = sorted({calls[i][0].name for i, m in enumerate(missing) if m > 0})
+        raise ValueError(f"Model config is inconsistent: cannot connect layers {stuck} (missing inbound tensors)")
+
+
 @registry.builtin("layers")
+@shape_inference.always_trace   # its outputs come from its graph, not a shape rule
 class Functional(Model):
     """A model defined by connecting layers: ``tfkit.Model(inputs, outputs)``."""
 
@@ -56,8 +125,9 @@ class Functional(Model):
         graph = FunctionalGraph(inputs, outputs)
         self._tfkit_graph = graph
         self._layers = list(graph.layers)
+        inbound = graph.all_inbound_names()
         for layer in graph.layers:
-            layer._set_inbound_names(graph.inbound_names(layer))
+            layer._set_inbound_names(inbound.get(id(layer), []))
         self.built = True
         self._set_build_shapes(tf.nest.map_structure(lambda t: t.shape, inputs))
         self._set_output_shapes(tf.nest.map_structure(lambda t: t.shape, outputs))
@@ -230,7 +300,7 @@ class Functional(Model):
             entry["name"] = layer.name
             entry["inbound_nodes"] = [
                 {"args": encode(list(node.args)), "kwargs": encode(node.kwargs)}
-                for node in graph.nodes if node.layer is layer
+                for node in graph.nodes_of(layer)
             ]
             layers.append(entry)
 
@@ -255,55 +325,18 @@ class Functional(Model):
             if key not in config:
                 raise ValueError(f"A functional model config needs {key!r}; got keys {sorted(config)}")
         created: dict[str, Layer] = {}
-        pending: list[tuple[Layer, dict]] = []
+        calls: list[tuple[Layer, dict]] = []           # every layer call, in the config's order
         for entry in config["layers"]:
             layer = deserialize_layer(entry, custom_objects)
             name = entry.get("name", layer.name)
             created[name] = layer
             for node in entry.get("inbound_nodes", []):
-                pending.append((layer, node))
+                calls.append((layer, node))
         outputs_of: dict[tuple[str, int], Any] = {}
         for name, layer in created.items():
             if isinstance(layer, InputLayer):
                 outputs_of[(name, 0)] = [layer.output]
-        counters: dict[str, int] = {}
-
-        def decode(value: Any) -> Any:
-            if isinstance(value, dict) and set(value) == {"__tensor__"}:
-                lname, node_index, tensor_index = value["__tensor__"]
-                return outputs_of[(lname, node_index)][tensor_index]
-            if isinstance(value, list):
-                return [decode(v) for v in value]
-            if isinstance(value, dict):
-                return {k: decode(v) for k, v in value.items()}
-            return value
-
-        def ready(value: Any) -> bool:
-            if isinstance(value, dict) and set(value) == {"__tensor__"}:
-                lname, node_index, _ = value["__tensor__"]
-                return (lname, node_index) in outputs_of
-            if isinstance(value, list):
-                return all(ready(v) for v in value)
-            if isinstance(value, dict):
-                return all(ready(v) for v in value.values())
-            return True
-
-        while pending:
-            progressed = False
-            for item in list(pending):
-                layer, node = item
-                if ready(node["args"]) and ready(node["kwargs"]):
-                    args = decode(node["args"])
-                    kwargs = decode(node["kwargs"])
-                    out = layer(*args, **kwargs)
-                    index = counters.get(layer.name, 0)
-                    counters[layer.name] = index + 1
-                    outputs_of[(layer.name, index)] = tf.nest.flatten(out)
-                    pending.remove(item)
-                    progressed = True
-            if not progressed:
-                stuck = sorted({layer.name for layer, _ in pending})
-                raise ValueError(f"Model config is inconsistent: cannot connect layers {stuck} (missing inbound tensors)")
+        _connect(calls, outputs_of)
 
         def resolve_io(spec: Any) -> Any:
             if isinstance(spec, dict):

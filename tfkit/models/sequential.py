@@ -17,8 +17,8 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
-from tfkit.engine import masking, tracking
-from tfkit.engine.functional_graph import InputLayer
+from tfkit.engine import masking, shape_inference, tracking
+from tfkit.engine.functional_graph import InputLayer, Node
 from tfkit.engine.layer import Layer
 from tfkit.engine.serialization import deserialize_layer, layer_entry
 from tfkit.models.input_signature import graph_output_specs, named_specs
@@ -26,6 +26,7 @@ from tfkit.models.model import Model
 
 
 @registry.builtin("layers")
+@shape_inference.always_trace   # its outputs come from its graph, not a shape rule
 class Sequential(Model):
     """A plain stack of layers, each feeding the next.
 
@@ -40,6 +41,7 @@ class Sequential(Model):
         self._tfkit_input: SymbolicTensor | None = None
         self._tfkit_symbolic_out: Any = None
         self._tfkit_call_dtype: tf.DType | None = None
+        self._tfkit_nodes: list[Node] = []   # each layer's call in the symbolic graph, when there is one
         for layer in layers or []:
             self.add(layer)
 
@@ -80,6 +82,7 @@ class Sequential(Model):
             if len(tf.nest.flatten(out)) != 1:
                 raise ValueError(f"Layers in a Sequential model must have one output; '{layer.name}' has {len(tf.nest.flatten(out))}")
             self._tfkit_symbolic_out = out
+            self._tfkit_nodes.append(out.node)
             self._set_output_shapes(out.shape)
         names.add(layer.name)
         layer._set_graph_owner(self)   # layer.output can ask us for the graph
@@ -94,8 +97,10 @@ class Sequential(Model):
         self._tfkit_layer_names.discard(last.name)
         if self._tfkit_input is not None:
             out = self._tfkit_input
+            self._tfkit_nodes = []
             for layer in self._layers:
                 out = layer._recorded_nodes[-1].outputs if layer._recorded_nodes else layer(out)
+                self._tfkit_nodes.append(out.node)
             self._tfkit_symbolic_out = out
             self._set_output_shapes(out.shape)
         self._reset_symbolic_cache()
@@ -117,9 +122,21 @@ class Sequential(Model):
             self._tfkit_call_dtype = tf.as_dtype(inputs.dtype)   # the dtype _ensure_graph gives its Input
         if mask is not None:
             masking.set_mask(x, mask)
-        for layer in self._layers:
+        nodes = self._tfkit_nodes if self._runs_as_defined(inputs) else ()
+        for i, layer in enumerate(self._layers):
             x = layer(x)
+            if i < len(nodes) and nodes[i].unchecked:
+                nodes[i].check_outputs(x)   # outputs that compute_output_shape gave, checked on first use
         return x
+
+    def _runs_as_defined(self, inputs: Any) -> bool:
+        """Whether ``inputs`` fit the ``Input`` the graph was defined on (else its shapes say nothing of this call)."""
+        symbol = self._tfkit_input
+        if symbol is None or len(self._tfkit_nodes) != len(self._layers) or not tf.is_tensor(inputs):
+            return False
+        shape = inputs.shape
+        return inputs.dtype == symbol.dtype and shape.rank == len(symbol.shape) and \
+            tf.TensorShape(shape.as_list()[1:]).is_compatible_with(symbol.shape[1:])
 
     def _ensure_graph(self) -> bool:
         """Give a Sequential built on data (no ``Input``) its graph, as Keras does when it builds one.
@@ -139,15 +156,16 @@ class Sequential(Model):
         dtype = self._tfkit_call_dtype or self._layers[0].compute_dtype
         symbol = InputLayer(batch_shape=(None, *shape[1:]), dtype=dtype).output
         recorded = [(layer, len(layer._recorded_nodes)) for layer in self._layers]
-        out = symbol
+        out, nodes = symbol, []
         try:
             for layer in self._layers:
                 out = layer(out)
+                nodes.append(out.node)
         except Exception:   # a layer that only runs on data: no graph, as before
             for layer, count in recorded:
                 del layer._recorded_nodes[count:]
             return False
-        self._tfkit_input, self._tfkit_symbolic_out = symbol, out
+        self._tfkit_input, self._tfkit_symbolic_out, self._tfkit_nodes = symbol, out, nodes
         self._reset_symbolic_cache()
         return True
 

@@ -12,12 +12,19 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.optimizers import fused_kernels
 from tfkit.optimizers.base import Optimizer
 
 
 def _step(optimizer: Optimizer, dtype: tf.DType, ahead: int = 1) -> tf.Tensor:
     """The 1-based number of the step being taken (``iterations + ahead``) as ``dtype``."""
     return tf.cast(optimizer.iterations + ahead, dtype)
+
+
+def _powers(optimizer: Optimizer, dtype: tf.DType) -> tuple[tf.Tensor, tf.Tensor]:
+    """``beta_1 ** t`` and ``beta_2 ** t`` for the step being taken."""
+    step = _step(optimizer, dtype)
+    return tf.pow(tf.cast(optimizer.beta_1, dtype), step), tf.pow(tf.cast(optimizer.beta_2, dtype), step)
 
 
 @registry.builtin("optimizers", "adam")
@@ -54,15 +61,18 @@ class Adam(Optimizer):
         dtype = variable.dtype
 
         def step_size() -> tf.Tensor:
-            step = _step(self, dtype)
-            beta_1_power = tf.pow(tf.cast(self.beta_1, dtype), step)
-            beta_2_power = tf.pow(tf.cast(self.beta_2, dtype), step)
+            beta_1_power, beta_2_power = _powers(self, dtype)
             return tf.cast(learning_rate, dtype) * tf.sqrt(1.0 - beta_2_power) / (1.0 - beta_1_power)
 
-        alpha = self.once_per_step(("adam_alpha", dtype), step_size)
         index = self.variable_index(variable)
         m = self._momentums[index]
         v = self._velocities[index]
+        if not self.amsgrad and fused_kernels.fusable(variable, m, v):
+            beta_1_power, beta_2_power = self.once_per_step(("adam_powers", dtype), lambda: _powers(self, dtype))
+            fused_kernels.apply_adam(variable, m, v, gradient, beta_1_power, beta_2_power, learning_rate,
+                                     self.beta_1, self.beta_2, self.epsilon)
+            return
+        alpha = self.once_per_step(("adam_alpha", dtype), step_size)
         m.assign_add((gradient - m) * (1.0 - self.beta_1))
         v.assign_add((tf.square(gradient) - v) * (1.0 - self.beta_2))
         if self.amsgrad:

@@ -59,7 +59,7 @@ class _Bookkeeping:
 
     __slots__ = (
         "schedule", "model_variables", "index_of_key", "constraints", "use_decay",
-        "averages", "exclude_keys", "exclude_pattern", "per_step",
+        "averages", "accumulators", "exclude_keys", "exclude_pattern", "per_step",
     )
 
     def __init__(self) -> None:
@@ -69,6 +69,7 @@ class _Bookkeeping:
         self.constraints: list[Any] = []
         self.use_decay: list[bool] = []
         self.averages: list[tf.Variable] = []
+        self.accumulators: list[tf.Variable] = []     # gradient_accumulation_steps: one per variable
         self.exclude_keys: set[int] = set()
         self.exclude_pattern: re.Pattern[str] | None = None
         self.per_step: dict[Any, Any] | None = None
@@ -94,9 +95,15 @@ class Optimizer(tf.Module):
         ema_momentum: float = 0.99,
         ema_overwrite_frequency: int | None = None,
         loss_scale_factor: float | None = None,
+        gradient_accumulation_steps: int | None = None,
         name: str | None = None,
     ) -> None:
         super().__init__(name=name or type(self).__name__.lower())
+        if gradient_accumulation_steps and (isinstance(gradient_accumulation_steps, bool) or not isinstance(
+                gradient_accumulation_steps, numbers.Integral) or gradient_accumulation_steps < 2):
+            raise ValueError(f"{type(self).__name__}: gradient_accumulation_steps must be an integer >= 2, "
+                             f"got {gradient_accumulation_steps!r}")
+        self.gradient_accumulation_steps = int(gradient_accumulation_steps) if gradient_accumulation_steps else None
         self._state = _Bookkeeping()
         clips = {"clipnorm": clipnorm, "clipvalue": clipvalue, "global_clipnorm": global_clipnorm}
         given = {key: value for key, value in clips.items() if value is not None}
@@ -137,8 +144,10 @@ class Optimizer(tf.Module):
     # ----------------------------------------------------------------- state
 
     @property
-    def iterations(self) -> tf.Variable:
-        """int64 counter, incremented once per ``apply``."""
+    def iterations(self) -> Any:
+        """int64 counter of updates: one per ``apply``, or per ``gradient_accumulation_steps`` applies."""
+        if self.gradient_accumulation_steps:
+            return self._iterations // self.gradient_accumulation_steps
         return self._iterations
 
     @property
@@ -283,6 +292,8 @@ class Optimizer(tf.Module):
         state.use_decay = [self._decays(v) for v in variables]
         if self.use_ema:
             state.averages = self.add_optimizer_variables(variables, "average")
+        if self.gradient_accumulation_steps:
+            state.accumulators = self.add_optimizer_variables(variables, "gradient_accumulator")
         self.built = True
 
     def variable_index(self, variable: Any) -> int:
@@ -363,17 +374,17 @@ class Optimizer(tf.Module):
         if self.loss_scale_factor is not None:
             grads = [g / tf.cast(self.loss_scale_factor, g.dtype) for g in grads]
         if not tf.distribute.has_strategy():
-            grads = self._clip(grads)
+            grads = self._clip_now(grads)
             self._apply_updates(None, grads, indices, tf.convert_to_tensor(self.learning_rate))
             return self._iterations
         strategy = tf.distribute.get_strategy()
         if tf.distribute.in_cross_replica_context():
-            grads = self._clip(grads)
+            grads = self._clip_now(grads)
             self._apply_updates(strategy, grads, indices, tf.convert_to_tensor(self.learning_rate))
             return self._iterations
         context = tf.distribute.get_replica_context()
         grads = context.all_reduce(tf.distribute.ReduceOp.SUM, grads)
-        grads = self._clip(grads)
+        grads = self._clip_now(grads)
         learning_rate = tf.convert_to_tensor(self.learning_rate)
         context.merge_call(self._apply_updates, args=(grads, indices, learning_rate))
         return self._iterations
@@ -412,6 +423,10 @@ class Optimizer(tf.Module):
             )
         return kept_grads, kept_vars, indices
 
+    def _clip_now(self, grads: list[tf.Tensor]) -> list[tf.Tensor]:
+        """Clipped gradients; accumulated gradients are clipped when averaged, at the update (as Keras)."""
+        return grads if self.gradient_accumulation_steps else self._clip(grads)
+
     def _clip(self, grads: list[tf.Tensor]) -> list[tf.Tensor]:
         if self.clipnorm is not None:
             return [tf.clip_by_norm(g, tf.cast(self.clipnorm, g.dtype)) for g in grads]
@@ -437,11 +452,20 @@ class Optimizer(tf.Module):
             def update(variable: Any, fn: Callable[..., Any], *args: Any) -> None:
                 strategy.extended.update(variable, fn, args=args, group=False)
 
-        self._state.per_step = {}
+        steps = self.gradient_accumulation_steps
+        self._state.per_step = None if steps else {}   # values made in one tf.cond branch stay there
         try:
-            self._update_shared_state()
-            for grad, index in zip(grads, indices):
-                update(variables[index], self._update_variable, grad, learning_rate, index)
+            if steps:
+                due = tf.equal((self._iterations + 1) % steps, 0)
+                averaged = self._clip([(g + a) / steps for g, a in
+                                       zip(grads, (self._state.accumulators[i] for i in indices))])
+                tf.cond(due, self._update_shared_state, lambda: None)
+                for grad, mean, index in zip(grads, averaged, indices):
+                    update(variables[index], self._accumulate_or_update, grad, mean, learning_rate, index, due)
+            else:
+                self._update_shared_state()
+                for grad, index in zip(grads, indices):
+                    update(variables[index], self._update_variable, grad, learning_rate, index)
             if self.use_ema:
                 for index, variable in enumerate(variables):
                     update(variable, self._update_average, index)
@@ -472,13 +496,27 @@ class Optimizer(tf.Module):
         if constraint is not None:
             variable.assign(constraint(variable))
 
+    def _accumulate_or_update(self, variable: Any, gradient: Any, mean: Any, learning_rate: Any, index: int,
+                              due: tf.Tensor) -> None:
+        """Gradient accumulation (Keras 3's): add ``gradient`` up, or on every n-th step apply the mean and reset."""
+        accumulator = self._state.accumulators[index]
+
+        def update() -> None:
+            self._update_variable(variable, mean, learning_rate, index)
+            accumulator.assign(tf.zeros_like(accumulator))
+
+        def accumulate() -> None:
+            accumulator.assign_add(gradient)
+
+        tf.cond(due, update, accumulate)
+
     def _update_average(self, variable: Any, index: int) -> None:
         average = self._state.averages[index]
         # Keras 3: the first step copies the variable, later steps average.
-        momentum = tf.cast(tf.not_equal(self._iterations, 0), variable.dtype) * self.ema_momentum
+        momentum = tf.cast(tf.not_equal(self.iterations, 0), variable.dtype) * self.ema_momentum
         average.assign(momentum * average + (1.0 - momentum) * variable)
         if self.ema_overwrite_frequency is not None:
-            due = tf.equal((self._iterations + 1) % self.ema_overwrite_frequency, 0)
+            due = tf.equal((self.iterations + 1) % self.ema_overwrite_frequency, 0)
 
             def overwrite() -> None:
                 variable.assign(average)
@@ -506,6 +544,10 @@ class Optimizer(tf.Module):
             else:
                 strategy.extended.update(variable, lambda v, a: v.assign(a), args=(average,))
 
+    def ema_pairs(self) -> list[tuple[Any, tf.Variable]]:
+        """``(variable, its moving average)`` in ``build`` order; empty without ``use_ema`` or before ``build``."""
+        return list(zip(self._state.model_variables, self._state.averages))
+
     # ---------------------------------------------------------------- config
 
     def get_config(self) -> dict[str, Any]:
@@ -528,6 +570,7 @@ class Optimizer(tf.Module):
             "ema_momentum": self.ema_momentum,
             "ema_overwrite_frequency": self.ema_overwrite_frequency,
             "loss_scale_factor": self.loss_scale_factor,
+            "gradient_accumulation_steps": self.gradient_accumulation_steps,
         }
 
     @classmethod
@@ -541,27 +584,3 @@ class Optimizer(tf.Module):
             config["learning_rate"] = registry.lookup("functions", learning_rate, custom_objects)
         return cls(**config)
 
-
-def serialize(optimizer: Optimizer) -> dict[str, Any]:
-    """``{"class_name": ..., "config": ...}`` for an optimizer."""
-    return registry.to_config("optimizers", optimizer)
-
-
-def deserialize(config: Mapping[str, Any] | str, custom_objects: Mapping[str, Any] | None = None) -> Optimizer:
-    """Inverse of ``serialize``; a name gives a default instance."""
-    return get(config, custom_objects)
-
-
-def get(identifier: Any, custom_objects: Mapping[str, Any] | None = None) -> Optimizer:
-    """An optimizer from a name (``"adam"``), a serialized dict or an instance."""
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, (str, dict)):
-        optimizer = registry.resolve("optimizers", identifier, custom_objects)
-        if isinstance(optimizer, Optimizer):
-            return optimizer
-        raise ValueError(f"{identifier!r} does not name an optimizer; it gave {optimizer!r}")
-    raise ValueError(
-        "Expected an optimizer: a name such as 'adam', a dict with 'class_name' and 'config', "
-        f"or an Optimizer instance; got {type(identifier).__name__}: {identifier!r}"
-    )

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.optimizers import fused_kernels
 from tfkit.optimizers.base import Optimizer
 
 
@@ -42,11 +43,17 @@ class SGD(Optimizer):
         self._momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum else []
 
     def update_step(self, gradient: tf.Tensor, variable: tf.Variable, learning_rate: Any) -> None:
-        lr = tf.cast(learning_rate, variable.dtype)
         if not self.momentum:
-            variable.assign_sub(gradient * lr)
+            if fused_kernels.fusable(variable):
+                fused_kernels.apply_gradient_descent(variable, gradient, learning_rate)
+            else:
+                variable.assign_sub(gradient * tf.cast(learning_rate, variable.dtype))
             return
         m = self._momentums[self.variable_index(variable)]
+        if fused_kernels.fusable(variable, m):
+            fused_kernels.apply_momentum(variable, m, gradient, learning_rate, self.momentum, self.nesterov)
+            return
+        lr = tf.cast(learning_rate, variable.dtype)
         momentum = tf.cast(self.momentum, variable.dtype)
         m.assign(m * momentum - gradient * lr)
         if self.nesterov:

@@ -20,7 +20,8 @@ from typing import Any, Mapping, Sequence
 import tensorflow as tf
 
 from tfkit.base import registry
-from tfkit.optimizers.base import Optimizer, get
+from tfkit.optimizers.base import Optimizer
+from tfkit.optimizers.identifiers import get
 
 _INNER_ONLY = ("weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "use_ema", "ema_momentum",
                "ema_overwrite_frequency", "loss_scale_factor", "learning_rate")

@@ -24,6 +24,7 @@ import os
 from typing import Any, Mapping
 
 from tfkit.base import registry  # noqa: F401  tfkit.saving.registry, as before the move
+from tfkit.base.safe_mode import scope as _safe_mode_scope
 from tfkit.base.registry import (
     custom_object_scope,
     get_custom_objects,
@@ -71,6 +72,8 @@ def load_model(
 
     ``safe_mode`` is decided here only; no file can change it, and tfkit has
     no code deserializer, so code in a file is refused whatever its value.
+    What ``safe_mode=False`` unlocks is a ``TFSMLayer``, whose config names a
+    SavedModel folder to load (refused in safe mode, as in Keras).
     """
 
     if not isinstance(safe_mode, bool):
@@ -81,9 +84,10 @@ def load_model(
             f"{filepath} is a SavedModel export; load it with tf.saved_model.load(path) (it needs no tfkit). "
             f"tfkit.load_model reads .h5 files written by model.save()."
         )
-    if keras_files.is_keras_archive(filepath):   # a Keras 3 .keras zip: imported as data
-        return keras_files.import_keras(filepath, custom_objects, compile)[0]
-    return h5.load_model(filepath, custom_objects=custom_objects, compile=compile)
+    with _safe_mode_scope(safe_mode):   # what TFSMLayer.from_config reads: it opens a folder its config names
+        if keras_files.is_keras_archive(filepath):   # a Keras 3 .keras zip: imported as data
+            return keras_files.import_keras(filepath, custom_objects, compile)[0]
+        return h5.load_model(filepath, custom_objects=custom_objects, compile=compile)
 
 
 def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:

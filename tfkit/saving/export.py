@@ -5,8 +5,9 @@
     tf.saved_model.load("export/models/vae/1").signatures["serving_default"](inputs=x)
 
 What is saved is a bare ``tf.Module`` holding the variables that the model's
-inference call reads and one ``serve`` ``tf.function`` traced with
-``training=False``; tfkit's classes are not part of the SavedModel. The
+inference call reads and ``tf.function``s traced with ``training=False``:
+``serve`` (Keras 3's endpoint: the model's input and output structures) and the
+function behind the signature; tfkit's classes are not part of the SavedModel. The
 ``serving_default`` signature takes the model's inputs by name (functional
 models: their ``Input`` names; subclassed models: ``inputs``), with batch
 dimension ``None`` and the inputs' dtypes, and returns a dict of named
@@ -84,8 +85,22 @@ def build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state:
     module = _Serving()
     module.model_variables = list(concrete.variables)
     module.model_resources = _resources(model)    # lookup tables of preprocessing layers
-    module.serve = function
+    module.serving_fn = function     # flat named inputs -> dict of named outputs: the serving_default signature
     return module, concrete
+
+
+def add_serve_endpoint(module: _Serving, model: Any, specs: Any, jit_compile: bool, freeze_random_state: bool) -> None:
+    """``module.serve``: Keras 3's endpoint, taking the model's input structure and returning its output structure.
+
+    ``tf.saved_model.load(path).serve(x)`` gives what ``model(x, training=False)`` gives (a tensor for one
+    output), as a Keras 3 export does; the ``serving_default`` signature keeps named inputs and outputs.
+    """
+    function = tf.function(lambda inputs: model(inputs, training=False), input_signature=[specs],
+                           jit_compile=bool(jit_compile), autograph=False)
+    with _frozen_generators(model) if freeze_random_state else contextlib.nullcontext():
+        function.get_concrete_function()
+    model._clear_losses()
+    module.serve = function
 
 
 def export_saved_model(
@@ -133,6 +148,7 @@ def export_saved_model(
     _check_replaceable(filepath)
     specs = user_signature(input_signature) if input_signature is not None else default_input_signature(model)
     module, concrete = build_module(model, specs, jit_compile, freeze_random_state)
+    add_serve_endpoint(module, model, specs, jit_compile, freeze_random_state)
     saved_signatures: dict[str, Any] = {"serving_default": concrete}
     for name, function in (signatures or {}).items():
         if isinstance(function, tf.types.experimental.GenericFunction):

@@ -49,6 +49,6 @@ def fold_constants(concrete: Any, specs: Any) -> tuple[tf.Module, Any]:
         return dict(zip(keys, pruned(*flat_inputs)))
 
     holder = tf.Module()
-    holder.serve = tf.function(serve, input_signature=tf.nest.flatten(specs), autograph=False)
+    holder.serving_fn = tf.function(serve, input_signature=tf.nest.flatten(specs), autograph=False)
     holder.pruned = pruned
-    return holder, holder.serve.get_concrete_function()
+    return holder, holder.serving_fn.get_concrete_function()

@@ -56,14 +56,14 @@ def _hint(ops: set[str]) -> str:
 
 
 def convert(model: Any, module: Any, concrete: Any, specs: Any, opset_version: int | None = None) -> bytes:
-    """The .onnx bytes for ``module.serve``; ValueError naming the ops and layers ONNX cannot express."""
+    """The .onnx bytes for ``module.serving_fn``; ValueError naming the ops and layers ONNX cannot express."""
     tf2onnx = _require()
 
     logger = logging.getLogger("tf2onnx")
     level = logger.level
     logger.setLevel(logging.CRITICAL)   # unsupported ops are reported below, by layer
     try:
-        proto, _ = tf2onnx.convert.from_function(module.serve, input_signature=tf.nest.flatten(specs),
+        proto, _ = tf2onnx.convert.from_function(module.serving_fn, input_signature=tf.nest.flatten(specs),
                                                  opset=opset_version)
     except Exception as error:
         raise ValueError(f"format='onnx': tf2onnx could not convert model '{model.name}'; nothing was written. "

@@ -8,7 +8,9 @@ that would try to allocate terabytes before any weight is compared with the
 file. Inside this context every new ``tf.Variable`` has its shape worked out
 *before* its initializer runs (the initializer is traced in a throwaway graph,
 which allocates nothing) and is refused when it is larger than anything the
-file actually stores. The same context opens the file's ``load_budget``, which
+file actually stores (a variable created with a declared ``shape``, as ``add_weight``
+makes them, is sized from it: TensorFlow refuses an initial value of another
+shape). The same context opens the file's ``load_budget``, which
 counts the work that layers can only size once shapes flow (unrolled RNN
 timesteps) and refuses it before that work is done, and its ``graph_budget``
 on the graph ops that rebuilding traces (their number and output sizes).
@@ -77,7 +79,11 @@ def variable_budget(per_variable: int, total: int, count: int, source: str) -> I
                 f"far more than the file stores; the config does not match its data"
             )
         name = str(kwargs.get("name") or "variable")
-        size = _static_size(kwargs.get("initial_value"))
+        declared = kwargs.get("shape")
+        if declared is not None and tf.TensorShape(declared).is_fully_defined():
+            size = int(np.prod(tf.TensorShape(declared).as_list(), dtype=object))   # tf.Variable holds it to this
+        else:
+            size = _static_size(kwargs.get("initial_value"))
         if size is not None:
             check(size, name)
         variable = next_creator(**kwargs)

@@ -1,10 +1,13 @@
-"""The training engine: compiled multi-step loops behind ``fit``, ``evaluate`` and ``predict``.
+"""The training engine: what ``Model`` inherits to ``compile``, ``fit``, ``evaluate`` and ``predict``.
 
-    trainer = Trainer(model, optimizer="adam", loss="mse")     # what Model.compile makes
-    trainer.fit(x, y, epochs=2)
+    class Model(Trainer, Layer): ...                 # tfkit.models.Model: a model is its own trainer
+    model.compile(optimizer="adam", loss="mse")      # StepMethods.compile -> model._compiled (a CompiledState)
+    model.fit(x, y, epochs=2)                        # Trainer.fit: arguments, data, epochs, callbacks
 
-``trainer`` runs epochs and callbacks, ``steps`` compiles the step loops,
-``compile_utils`` holds the compiled losses and metrics, ``data`` and its
-helpers adapt what users pass, ``fit_arguments`` checks it, and
-``distribute`` schedules steps under ``ParameterServerStrategy``.
+``trainer`` holds the loops' flow (``Trainer``), ``step_methods`` ``compile`` and
+the overridable steps, ``compiled_state`` what ``compile`` made, ``epochs`` runs
+one epoch in compiled chunks, ``steps`` compiles the step loops, ``compile_utils``
+holds the compiled losses and metrics, ``data`` and its helpers adapt (and
+``data_checks`` check) what users pass, ``fit_arguments`` checks the counts and
+explains failed steps, and ``distribute`` schedules steps under ``ParameterServerStrategy``.
 """

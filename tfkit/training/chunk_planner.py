@@ -33,6 +33,11 @@ class ChunkPlanner:
         self.calls = 0 if seconds_per_step is None else 1
         self.size = 1 if seconds_per_step is None else self._size_for(seconds_per_step, _MAX_CHUNK)
 
+    @property
+    def free(self) -> bool:
+        """Whether chunk lengths are the planner's to choose (no fixed setting, no per-batch hooks)."""
+        return self.fixed is None and not self.per_batch
+
     def next(self, remaining: int | None) -> int:
         if self.per_batch:
             size = 1

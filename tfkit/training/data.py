@@ -21,6 +21,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.training.array_to_tensor import to_tensor
+from tfkit.training.data_checks import DataCheck
 from tfkit.training.python_batches import (
     BatchGuard,
     generator_dataset,
@@ -109,12 +110,15 @@ def adapt(
     class_weight: Mapping[int, float] | None = None,
     steps_per_epoch: int | None = None,
     argument: str = "x",
+    check: DataCheck | None = None,
 ) -> ArrayData | DatasetData:
     """Wrap ``x`` (and ``y``, ``sample_weight``) for the trainer.
 
     Raises ``ValueError`` for unsupported types, mismatched lengths, or
     ``y``/``sample_weight`` given alongside a dataset or generator. ``argument``
     names ``x`` in messages ("validation_data" when it is the validation data).
+    ``check`` (the method's ``DataCheck``) also refuses empty data and strings
+    where the model takes numbers.
     """
     if isinstance(x, PyDataset):
         if y is not None or sample_weight is not None:
@@ -135,6 +139,8 @@ def adapt(
             )
         guard = None
         if isinstance(x, tf.data.Dataset):
+            if check is not None:
+                check.dataset(x)
             dataset = x
         else:
             dataset, guard = generator_dataset(x, f"the generator passed as {argument}")
@@ -143,6 +149,10 @@ def adapt(
         return DatasetData(dataset, steps_per_epoch, guard=guard)
     if x is None:
         raise ValueError("fit/evaluate/predict need data: x is None")
+    if check is not None:
+        check.arrays("x", x)
+        if y is not None:
+            check.arrays("y", y)
     memo: dict[int, Any] = {}
     parts = [_to_tensors(v, name, memo) for v, name in ((x, "x"), (y, "y"), (sample_weight, "sample_weight"))]
     if parts[1] is None and parts[2] is not None:

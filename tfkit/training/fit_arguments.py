@@ -1,12 +1,12 @@
-"""Check the arguments of ``fit``, ``evaluate`` and ``predict`` before any step runs.
+"""Check the loop arguments of ``fit``, ``evaluate`` and ``predict`` before any step runs, and explain failed steps.
 
-    check_loop_arguments("fit", model, x, y, batch_size=-4)
+    check_loop_arguments("fit", batch_size=-4)
     # ValueError: fit: batch_size must be a positive integer or None, got -4
+    raise explain_step_error("fit", error, model) from error     # TensorFlow's error in user terms
 
-Bad values would otherwise run silently (``batch_size=0``), run one empty step
-and report a loss of 0.0 (``batch_size=-4``), or fail deep inside TensorFlow
-(string arrays into a float model). Every error names the argument (or the
-model input), what was expected and what came.
+Bad values would otherwise run silently (``batch_size=0``) or run one empty
+step and report a loss of 0.0 (``batch_size=-4``). Every error names the
+argument, what was expected and what came.
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ def _positive_int(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > 0
 
 
-def check_loop_arguments(method: str, model: Any, x: Any, y: Any = None, **arguments: Any) -> None:
-    """``ValueError`` for arguments ``method`` cannot run with; returns quietly otherwise."""
+def check_loop_arguments(method: str, **arguments: Any) -> None:
+    """``ValueError`` for counts and fractions ``method`` cannot run with; returns quietly otherwise.
+
+    The data itself is checked where it is converted (``data.adapt`` with a ``DataCheck``).
+    """
     for name in _COUNTS:
         value = arguments.get(name)
         if value is None or name == "steps_per_execution" and value == "auto":
@@ -42,90 +45,6 @@ def check_loop_arguments(method: str, model: Any, x: Any, y: Any = None, **argum
     split = arguments.get("validation_split")
     if split is not None and (isinstance(split, bool) or not isinstance(split, numbers.Real) or not 0 <= split < 1):
         raise ValueError(f"{method}: validation_split must be a float in [0, 1), got {split!r}")
-    if isinstance(x, tf.data.Dataset):
-        _check_dataset(method, model, x)
-        return
-    _check_arrays(method, model, x, "x")
-    if y is not None:
-        _check_arrays(method, model, y, "y", inputs=False)
-
-
-def _check_dataset(method: str, model: Any, dataset: tf.data.Dataset) -> None:
-    """String features from a ``tf.data.Dataset`` for a model whose inputs take numbers, from its element spec."""
-    spec = dataset.element_spec
-    features = spec[0] if isinstance(spec, tuple) and spec else spec
-    expected = _input_dtypes(model)
-    for key, item in _flat_arrays(features, specs=True):
-        if isinstance(item, tf.TensorSpec) and item.dtype == tf.string:
-            want = expected.get(key) or (next(iter(expected.values())) if len(expected) == 1 else None)
-            if want is not None and want != tf.string:
-                label = f"x[{key!r}]" if key else "x"
-                raise ValueError(f"{method}: {label} (a tf.data.Dataset) yields strings (shape {item.shape}), but it "
-                                 f"feeds a model input of dtype {want.name}; convert the strings to numbers first (for "
-                                 f"example with a StringLookup or TextVectorization layer, or an Input(dtype='string'))")
-
-
-def _flat_arrays(value: Any, specs: bool = False) -> list[tuple[str, Any]]:
-    kinds = (tf.TensorSpec,) if specs else (np.ndarray, tf.Tensor)
-    if isinstance(value, dict):
-        return [(str(k), v) for k, v in value.items()]
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, kinds) for v in value):
-        return [(str(i), v) for i, v in enumerate(value)]
-    if not specs and isinstance(value, (list, tuple)) and _first_leaf_is_text(value):
-        return [("", np.asarray(value[:1]))]     # a nested list of strings: judged by its first row
-    return [("", value)]
-
-
-def _first_leaf_is_text(value: Any) -> bool:
-    for _ in range(32):
-        if not isinstance(value, (list, tuple)) or not value:
-            break
-        value = value[0]
-    return isinstance(value, (str, bytes))
-
-
-def _check_arrays(method: str, model: Any, value: Any, argument: str, inputs: bool = True) -> None:
-    """Empty data and string/object arrays where the model takes numbers."""
-    arrays = [(key, array) for key, array in _flat_arrays(value) if isinstance(array, (np.ndarray, tf.Tensor))]
-    expected = _input_dtypes(model) if inputs else {}
-    for key, array in arrays:
-        label = f"{argument}[{key!r}]" if key else argument
-        shape = tuple(array.shape)
-        if shape and shape[0] == 0:
-            raise ValueError(f"{method}: {label} has no samples (shape {shape}); there is nothing to "
-                             f"{'train on' if method == 'fit' else 'run'}")
-        dtype = array.dtype if isinstance(array, np.ndarray) else array.dtype.as_numpy_dtype
-        kind = np.dtype(dtype).kind if not isinstance(array, tf.Tensor) or array.dtype != tf.string else "S"
-        if kind == "O":
-            raise ValueError(f"{method}: {label} is a numpy array of Python objects (shape {shape}); "
-                             f"pass numbers (or strings to a model whose Input has dtype='string')")
-        if kind in "SU":
-            want = expected.get(key) or (next(iter(expected.values())) if len(expected) == 1 else None)
-            if not inputs or want is not None and want != tf.string:
-                target = f"model input of dtype {want.name}" if want is not None else "a loss that takes numbers"
-                raise ValueError(f"{method}: {label} holds strings (dtype {np.dtype(dtype)}), but it feeds a "
-                                 f"{target}; convert the strings to numbers first (for example with a "
-                                 f"StringLookup or TextVectorization layer, or an Input(dtype='string'))")
-
-
-def _input_dtypes(model: Any) -> dict[str, tf.DType]:
-    """Dtypes of a functional or Sequential model's inputs, by position (and by name); {} when unknown."""
-    inputs = getattr(model, "inputs", None)
-    try:
-        symbols = list(inputs) if inputs else []
-    except TypeError:
-        return {}
-    out: dict[str, tf.DType] = {}
-    for index, symbol in enumerate(symbols):
-        dtype = getattr(symbol, "dtype", None)
-        if dtype is not None:
-            out[str(index)] = tf.as_dtype(dtype)
-            name = getattr(getattr(getattr(symbol, "node", None), "layer", None), "name", None)
-            if name:
-                out[name] = tf.as_dtype(dtype)
-    if len(symbols) == 1 and out:
-        out[""] = out["0"]
-    return out
 
 
 def _layer_names(model: Any) -> set[str]:

@@ -21,10 +21,12 @@ from tfkit.utils import experimental  # noqa: F401  (tfkit.utils.experimental.Da
 from tfkit.utils.arrays import normalize, pad_sequences, to_categorical  # noqa: F401
 from tfkit.utils.config import Config  # noqa: F401
 from tfkit.utils.data_tuples import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401
+from tfkit.utils.dataset_split import split_dataset  # noqa: F401
 from tfkit.utils.directory_datasets import (  # noqa: F401
     image_dataset_from_directory,
     text_dataset_from_directory,
 )
+from tfkit.utils.file_download import get_file  # noqa: F401
 from tfkit.utils.graph_inputs import get_source_inputs, is_keras_tensor  # noqa: F401
 from tfkit.utils.images import array_to_img, img_to_array, load_img, save_img  # noqa: F401
 from tfkit.utils.plotting import model_to_dot, plot_model  # noqa: F401

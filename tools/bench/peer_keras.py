@@ -345,3 +345,38 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
     except Exception as error:
         missing["serving_latency_ms"] = f"failed: {describe(error)}"
     return metrics, missing, _info(model)
+
+
+def _savable_vae() -> type:
+    """The guide's VAE with the ``get_config`` Keras 3 needs to write it to a ``.keras`` file."""
+    base = vae_classes()["VariationalAutoEncoder"]
+
+    class SavableVAE(base):
+        def __init__(self, original_dim=784, intermediate_dim=64, latent_dim=32, **kwargs):
+            super().__init__(original_dim, intermediate_dim, latent_dim, **kwargs)
+            self.dims = {"original_dim": original_dim, "intermediate_dim": intermediate_dim,
+                         "latent_dim": latent_dim}
+
+        def get_config(self):
+            return {**self.dims, "name": self.name}
+
+    return SavableVAE
+
+
+def graph(job: dict[str, Any], work_dir: str) -> tuple[dict[str, float], dict[str, Any]]:
+    """Build and load a functional graph (``graphs.GRAPHS``), or load the guide's VAE from its ``.keras``."""
+    from bench import graphs
+
+    path = f"{work_dir}/model.keras"
+    save = lambda model, where: model.save(where)          # noqa: E731
+    if job["workload"] != "vae_load":
+        return graphs.measure(job["case"], keras, save, keras.saving.load_model, path, quick=job["quick"])
+    vae = _savable_vae()
+    custom = {**vae_classes(), "SavableVAE": vae}
+    model = vae(784, 64, 32)
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=1e-3), loss=keras.losses.MeanSquaredError())
+    data = np.random.RandomState(0).rand(256, 784).astype("float32")
+    model.fit(data, data, batch_size=64, epochs=1, verbose=0)
+    metrics = graphs.measure_load(model, save, lambda where: keras.saving.load_model(where, custom_objects=custom),
+                                  path, quick=job["quick"])
+    return metrics, {"params": trainable_parameters(model)}

@@ -272,3 +272,21 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
     except Exception as error:
         missing["serving_latency_ms"] = f"failed: {describe(error)}"
     return metrics, missing, _info(model)
+
+
+def graph(job: dict[str, Any], work_dir: str) -> tuple[dict[str, float], dict[str, Any]]:
+    """Build and load a functional graph (``graphs.GRAPHS``), or load the guide's VAE from its ``.h5``."""
+    from bench import graphs
+    from tfkit.saving import h5_snapshot
+
+    path = f"{work_dir}/model.h5"
+    save = lambda model, where: model.save(where)          # noqa: E731
+    if job["workload"] != "vae_load":
+        return graphs.measure(job["case"], tfkit, save, tfkit.load_model, path, quick=job["quick"])
+    model = make_vae()
+    model.compile(optimizer=tfkit.optimizers.Adam(learning_rate=1e-3), loss=tfkit.losses.MeanSquaredError())
+    data = np.random.RandomState(0).rand(256, 784).astype("float32")
+    model.fit(data, data, batch_size=64, epochs=1, verbose=0)
+    metrics = graphs.measure_load(model, save, tfkit.load_model, path, quick=job["quick"])
+    metrics["reader_child_s"] = graphs.median_seconds(lambda: h5_snapshot.read_snapshot(path), 3)
+    return metrics, {"params": trainable_parameters(model)}

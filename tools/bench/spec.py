@@ -17,13 +17,15 @@ from typing import Any
 
 PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf")
 WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
-                              "functional_multi_io", "predict", "scaling", "data_size", "memory")
+                              "functional_multi_io", "predict", "scaling", "data_size", "memory", "graph", "vae_load")
 QUICK_WORKLOADS: tuple[str, ...] = ("vae", "predict")
 SCALING_BATCH_SIZES: tuple[int, ...] = (32, 64, 256, 1024)
 SCALING_PEERS: tuple[str, ...] = ("tfkit", "keras3")
 DATA_SIZES: tuple[int, ...] = (6_000, 60_000, 600_000)  # MNIST rows: a tenth, all, tiled 10 times
 DATA_SIZE_PEERS: tuple[str, ...] = ("tfkit", "keras3", "raw_tf")
 MEMORY_EPOCHS = 10  # the memory workload always runs this many epochs (--epochs does not change it)
+GRAPH_CASES: tuple[str, ...] = ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer")
+GRAPH_PEERS: tuple[str, ...] = ("tfkit", "keras3")   # building and loading functional graphs (tools/bench/graphs.py)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +84,9 @@ for _rows in DATA_SIZES:
     CASES[f"size_{_size_label(_rows)}"] = Case(f"size_{_size_label(_rows)}", "vae", 64,
                                                peers=DATA_SIZE_PEERS, rows=_rows)
 CASES["memory"] = Case("memory", "vae", 64, epochs=MEMORY_EPOCHS)
+for _graph in GRAPH_CASES:
+    CASES[_graph] = Case(_graph, "graph", 0, peers=GRAPH_PEERS, trains=False)
+CASES["vae_load"] = Case("vae_load", "vae_load", 0, peers=GRAPH_PEERS, trains=False)
 
 # Cases whose tfkit time is held to the targets (the others describe how cost grows).
 TRAINING_WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
@@ -94,6 +99,8 @@ def cases_for_workload(workload: str) -> list[str]:
         return [f"scaling_b{batch}" for batch in SCALING_BATCH_SIZES]
     if workload == "data_size":
         return [f"size_{_size_label(rows)}" for rows in DATA_SIZES]
+    if workload == "graph":
+        return list(GRAPH_CASES)
     return [workload]
 
 
@@ -116,6 +123,11 @@ def _training_rows(case: str, label: str, extra: tuple[Row, ...] = ()) -> tuple[
     ) + extra + (Row(case, "loss_epoch2", f"{label}: loss after epoch 2 (sanity)", "", None, 4),)
 
 
+GRAPH_LABELS: dict[str, str] = {"graph_chain400": "Graph: Dense chain, 400 calls",
+                                 "graph_chain4000": "Graph: Dense chain, 4,000 calls",
+                                 "graph_resnet": "Graph: ResNet-50-shaped CNN",
+                                 "graph_transformer": "Graph: 6-block transformer"}
+
 ROWS: tuple[Row, ...] = (
     _training_rows("vae", "VAE b64", (Row("vae", "peak_rss_mib", "VAE b64: peak RSS", "MiB", "lower", 0),))
     + _training_rows("vae_train_step", "VAE own train_step b64")
@@ -134,6 +146,15 @@ ROWS: tuple[Row, ...] = (
     + tuple(Row(f"size_{_size_label(rows)}", "us_per_sample",
                 f"Data size: VAE {rows:,} rows, steady, per sample", "us", "lower", 2)
             for rows in DATA_SIZES)
+    + tuple(row for case, label in GRAPH_LABELS.items() for row in (
+        Row(case, "build_ms_per_call", f"{label}: build, per layer call", "ms", "lower"),
+        Row(case, "load_ms_per_call", f"{label}: load_model, per layer call", "ms", "lower"),
+        Row(case, "load_s", f"{label}: load_model, whole model", "s", "lower"),
+    ))
+    + (
+        Row("vae_load", "load_s", "Guide VAE: load_model (.h5 / Keras's .keras)", "s", "lower"),
+        Row("vae_load", "reader_child_s", "Guide VAE: tfkit's HDF5 reader child alone", "s", None),
+    )
     + (
         Row("memory", "rss_epoch1_mib", "Memory: VAE RSS after epoch 1", "MiB", "lower", 0),
         Row("memory", "rss_last_mib", f"Memory: VAE RSS after epoch {MEMORY_EPOCHS}", "MiB", "lower", 0),

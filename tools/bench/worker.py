@@ -4,7 +4,8 @@
     # last stdout line: BENCH_RESULT {"status": "ok", "metrics": {...}, ...}
 
 A peer module (``peer_tfkit``, ``peer_keras``, ``peer_raw_tf``) offers
-``load(peer)``, ``train(job, x, y)`` and ``predict(job, x, export_dir)``; it
+``load(peer)``, ``train(job, x, y)``, ``predict(job, x, export_dir)`` and
+``graph(job, work_dir)`` (the graph and vae_load workloads, tfkit and Keras 3); it
 raises ``Unavailable`` when its framework or an API it needs is missing.
 """
 
@@ -47,6 +48,12 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
             peer.load(job["peer"])
         except ImportError as error:
             raise Unavailable(describe(error)) from error
+        if job["workload"] in ("graph", "vae_load"):     # models built and loaded: no data
+            with tempfile.TemporaryDirectory(prefix="bench_graph_") as work_dir:
+                metrics, info = peer.graph(job, work_dir)
+            result["metrics"] = {key: float(value) for key, value in metrics.items()}
+            result["info"] = info
+            return result
         x, y = data.load(data_dir, job["workload"], rows=job.get("rows"))
         if job["workload"] == "predict":
             with tempfile.TemporaryDirectory(prefix="bench_export_") as export_root:

@@ -96,8 +96,7 @@ class IndexLookup(Layer):
         for step, batch in enumerate(batches):
             if steps is not None and step >= steps:
                 break
-            values = batch.numpy() if hasattr(batch, "numpy") else np.asarray(batch)
-            counts.update(self._token(v) for v in np.asarray(values).ravel().tolist())
+            counts.update(self._token(v) for v in _flat_tokens(batch))
         for token in self._special():
             counts.pop(token, None)
         ordered = [token for token, _ in sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)]
@@ -238,3 +237,12 @@ def refuse_vocabulary_path(cls: type, config: dict[str, Any]) -> None:
             f"tfkit never reads files that a saved config names; save the model with its vocabulary as a list "
             f"(tfkit and Keras 3 archives do), or set it after loading with layer.set_vocabulary(path).")
 
+
+def _flat_tokens(batch: Any) -> list[Any]:
+    """Every token of an adapt batch: the terms of a ragged or sparse tensor, not its rows."""
+    if isinstance(batch, tf.RaggedTensor):
+        batch = batch.flat_values
+    elif isinstance(batch, tf.SparseTensor):
+        batch = batch.values
+    values = batch.numpy() if hasattr(batch, "numpy") else np.asarray(batch)
+    return np.asarray(values).ravel().tolist()

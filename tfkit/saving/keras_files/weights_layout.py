@@ -8,8 +8,8 @@ Keras 3 stores each layer's own variables as ``layers/<key>/vars/0, 1, ...``
 (trainable ones first, then the others, each in creation order), where a
 model's layers are keyed by class in layer order (``dense``, ``dense_1``,
 whatever their names), a sub-layer's under its attribute name
-(``layers/mha/query/vars/0``) and a nested model's layers under its key
-(``layers/sequential/layers/conv2d/vars/0``).
+(``layers/mha/query/vars/0``, ``layers/grouped_query_attention/_query_dense/vars/0``)
+and a nested model's layers under its key (``layers/sequential/layers/conv2d/vars/0``).
 tf-keras stores ``<layer name>/<layer name>/<weight name>:0``. Every
 variable of the model must get exactly one array of its shape; anything
 else is one ``ValueError`` listing every problem, and nothing is assigned.
@@ -34,14 +34,21 @@ _TF_KERAS_NAMES = {"kernel": "depthwise_kernel"}
 
 
 def _own_variables(layer: Any) -> list[tf.Variable]:
-    """A layer's own variables in Keras's order: trainable first, each group in creation order."""
+    """A layer's own variables in Keras's order: trainable first, each group in creation order. Like Keras,
+    a variable of another layer held in an attribute counts too (``SpectralNormalization.kernel``)."""
     own = layer._own_weights()
+    ids = {id(v) for v in own}
+    own += [v for name, v in vars(layer).items()
+            if isinstance(v, tf.Variable) and id(v) not in ids and not name.startswith(("_self_", "_tfkit_"))]
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
 
 def _children(layer: Any) -> dict[str, Any]:
-    return {name: value for name, value in vars(layer).items()
-            if isinstance(value, Layer) and not name.startswith("_")}
+    """Sub-layers by attribute name, in Keras's walking order: public names first, then private ones
+    (``GroupQueryAttention``'s ``_query_dense``: Keras stores them under that name too)."""
+    found = {name: value for name, value in vars(layer).items()
+             if isinstance(value, Layer) and not name.startswith(("__", "_self_", "_tfkit_"))}
+    return dict(sorted(found.items(), key=lambda item: f"~{item[0]}" if item[0].startswith("_") else item[0]))
 
 
 def _top_layers(model: Any) -> list[Any]:

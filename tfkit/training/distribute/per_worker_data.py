@@ -75,6 +75,7 @@ def per_worker_data(
     class_weight: Any = None,
     steps: int | None = None,
     steps_name: str = "steps_per_epoch",
+    check: Any = None,
 ) -> PerWorkerData:
     """Check that ``x`` can be read on the workers and wrap it; ``ValueError`` naming the argument otherwise."""
     _check_readable_on_workers(method, x)
@@ -85,9 +86,9 @@ def per_worker_data(
     if isinstance(x, tf.data.Dataset):
         _check_no_targets(method, x, y, sample_weight, "a tf.data.Dataset")
         _require_steps(method, steps, steps_name, "each worker reads its own copy of the dataset, repeated")
-        dataset = data_module.adapt(x, class_weight=class_weight, steps_per_epoch=steps).as_dataset()
+        dataset = data_module.adapt(x, class_weight=class_weight, steps_per_epoch=steps, check=check).as_dataset()
         return PerWorkerData(strategy, None, _repeated(dataset), steps)
-    arrays = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight)
+    arrays = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, check=check)
     return array_data_on_workers(method, strategy, arrays, steps, steps_name)
 
 
@@ -166,18 +167,19 @@ def _require_steps(method: str, steps: int | None, steps_name: str, why: str) ->
 def fit_data_on_workers(strategy: Any, x: Any, y: Any, sample_weight: Any, batch_size: int | None, shuffle: Any,
                         class_weight: Any, steps_per_epoch: int | None, validation_split: float,
                         validation_data: Any, validation_batch_size: int | None,
-                        validation_steps: int | None) -> tuple[PerWorkerData, PerWorkerData | None]:
+                        validation_steps: int | None, check: Any = None) -> tuple[PerWorkerData, PerWorkerData | None]:
     """``fit``'s training and validation data as per-worker datasets (validation needs ``validation_steps``)."""
     if validation_split and validation_data is None:
         _check_readable_on_workers("fit", x)
-        arrays = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight)
+        arrays = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, check=check)
         if not isinstance(arrays, data_module.ArrayData):
             raise ValueError("fit: validation_split is only supported for in-memory data (arrays or tensors); "
                              "pass validation_data and validation_steps instead")
         train, val = data_module.split_validation(arrays, validation_split)
         return (array_data_on_workers("fit", strategy, train, steps_per_epoch),
                 array_data_on_workers("fit", strategy, val, validation_steps, "validation_steps"))
-    data = per_worker_data("fit", strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch)
+    data = per_worker_data("fit", strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
+                           check=check)
     if validation_data is None:
         return data, None
     if isinstance(validation_data, (tuple, list)) and len(validation_data) in (2, 3):

@@ -1,0 +1,50 @@
+"""The bench's FLOP count of a training step equals the hand count for the guide's VAE."""
+
+import sys
+import pathlib
+
+import numpy as np
+import tensorflow as tf
+
+import tfkit
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from tools.bench import flops  # noqa: E402
+
+
+class _Sampling(tfkit.layers.Layer):
+    def call(self, inputs):
+        mean, log_var = inputs
+        return mean + tf.exp(0.5 * log_var) * tf.random.normal(tf.shape(mean))
+
+
+class _VAE(tfkit.Model):
+    def __init__(self):
+        super().__init__()
+        self.proj, self.mean, self.log_var = (tfkit.layers.Dense(64, activation="relu"), tfkit.layers.Dense(32),
+                                              tfkit.layers.Dense(32))
+        self.sampling = _Sampling()
+        self.hidden, self.out = tfkit.layers.Dense(64, activation="relu"), tfkit.layers.Dense(784, activation="sigmoid")
+
+    def call(self, x):
+        h = self.proj(x)
+        mean, log_var = self.mean(h), self.log_var(h)
+        z = self.sampling((mean, log_var))
+        self.add_loss(-0.5 * tf.reduce_mean(log_var - tf.square(mean) - tf.exp(log_var) + 1))
+        return self.out(self.hidden(z))
+
+
+def test_vae_matmul_flops_from_the_graph_equal_the_hand_count():
+    assert flops.vae_hand_count() == 538_624       # the figure in issue 20: 539k FLOPs per sample
+    model = _VAE()
+    model.compile(tfkit.optimizers.Adam(1e-3), loss="mse")
+    x = np.random.default_rng(0).random((64, 784)).astype("float32")
+    model.fit(x, x, batch_size=64, epochs=1, verbose=0)
+    counts = flops.step_flops(model, (tf.TensorSpec((64, 784)), tf.TensorSpec((64, 784))))
+    assert counts["MatMul"] == 64 * flops.vae_hand_count()
+    assert sum(counts.values()) < 1.05 * counts["MatMul"]   # elementwise work is a few percent
+
+
+def test_matmul_rate_is_a_positive_rate():
+    assert flops.matmul_rate(size=256, repeats=2) > 0
+

@@ -1,0 +1,269 @@
+"""``GroupQueryAttention``: attention where groups of query heads share one key/value head (Keras 3's layer).
+
+    gqa = tfkit.layers.GroupQueryAttention(head_dim=64, num_query_heads=8, num_key_value_heads=2)
+    y = gqa(query, value)                                # (batch, T, dim) -> (batch, T, dim)
+    y, scores = gqa(x, x, use_causal_mask=True, return_attention_scores=True)   # scores (batch, 8, T, T)
+
+Keras's weights, names and layout, so Keras's ``.keras`` files import: the
+``EinsumDense`` projections ``_query_dense`` ("query", kernel
+``(dim, num_query_heads, head_dim)``), ``_key_dense`` and ``_value_dense``
+(``num_key_value_heads`` heads), ``_gate_dense`` (``use_gate``: a sigmoid gate
+on the attended values) and ``_output_dense`` ("attention_output"). Each
+key/value head is repeated for ``num_query_heads // num_key_value_heads``
+query heads. Masks attached to the inputs, ``attention_mask``, the causal
+mask and ``sliding_window`` are ANDed. As in Keras, calls that return scores
+or use dropout compute the softmax explicitly (masked probabilities are
+zero); the others go through ``tfkit.ops.dot_product_attention``, which is
+also where ``flash_attention=True`` is refused: TensorFlow has none.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit import constraints, initializers, random, regularizers
+from tfkit.base import registry, settings
+from tfkit.engine import masking
+from tfkit.engine.layer import Layer
+from tfkit.layers.attention import causal_mask
+from tfkit.layers.core import EinsumDense, base_config
+from tfkit.ops.nn_attention import dot_product_attention
+
+__all__ = ["GroupQueryAttention"]
+
+
+def _count(value: Any, what: str, who: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{who} expected `{what}` to be a positive integer, got {value!r}")
+    return value
+
+
+def _fresh(initializer: Any) -> Any:
+    """A copy, so no two projections share one initializer object (and so one draw)."""
+    get_config = getattr(initializer, "get_config", None)
+    return type(initializer).from_config(get_config()) if get_config is not None else initializer
+
+
+@registry.builtin("layers", "GroupQueryAttention")
+class GroupedQueryAttention(Layer):
+    """``num_query_heads`` heads of scaled dot-product attention over ``num_key_value_heads`` shared heads."""
+
+    def __init__(
+        self,
+        head_dim: int,
+        num_query_heads: int,
+        num_key_value_heads: int,
+        dropout: float = 0.0,
+        use_bias: bool = True,
+        sliding_window: int | None = None,
+        flash_attention: bool | None = None,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        use_gate: bool = False,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        who = f"GroupQueryAttention layer '{self.name}'"
+        self.head_dim = _count(head_dim, "head_dim", who)
+        self.num_query_heads = _count(num_query_heads, "num_query_heads", who)
+        self.num_key_value_heads = _count(num_key_value_heads, "num_key_value_heads", who)
+        if num_query_heads % num_key_value_heads:
+            raise ValueError(f"{who} expected `num_query_heads` ({num_query_heads}) to be a multiple of "
+                             f"`num_key_value_heads` ({num_key_value_heads})")
+        self.num_repeats = num_query_heads // num_key_value_heads
+        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout < 1:
+            raise ValueError(f"{who} expected `dropout` to be a float in [0, 1), got {dropout!r}")
+        self.dropout = float(dropout)
+        self.use_bias, self.use_gate = bool(use_bias), bool(use_gate)
+        if sliding_window is not None:
+            _count(sliding_window, "sliding_window", who)
+        self.sliding_window = sliding_window
+        self.flash_attention = flash_attention
+        if self._uses_flash() and self.dropout > 0.0:
+            raise ValueError(f"{who}: dropout is not supported with flash attention; set dropout=0.0 or "
+                             f"flash_attention=False")
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.seed = seed
+        self.seed_generator = random.SeedGenerator(seed)
+        self.supports_masking = True
+
+    def _uses_flash(self) -> bool:
+        return bool(self.flash_attention or settings.flash_attention())
+
+    # --------------------------------------------------------------- build
+
+    def _projection(self, equation: str, output_shape: tuple, bias_axes: str, name: str, input_shape: tuple,
+                    activation: Any = None) -> EinsumDense:
+        layer = EinsumDense(
+            equation, output_shape=output_shape, bias_axes=bias_axes if self.use_bias else None,
+            activation=activation, kernel_initializer=_fresh(self.kernel_initializer),
+            bias_initializer=_fresh(self.bias_initializer), kernel_regularizer=self.kernel_regularizer,
+            bias_regularizer=self.bias_regularizer, activity_regularizer=self.activity_regularizer,
+            kernel_constraint=self.kernel_constraint, bias_constraint=self.bias_constraint,
+            dtype=self.dtype_policy, name=name,
+        )
+        layer.build(input_shape)
+        return layer
+
+    def build(self, query_shape: Any, value_shape: Any, key_shape: Any = None) -> None:
+        who = f"GroupQueryAttention layer '{self.name}'"
+        query_shape, value_shape = tuple(query_shape), tuple(value_shape)
+        key_shape = value_shape if key_shape is None else tuple(key_shape)
+        for label, shape in (("query", query_shape), ("value", value_shape), ("key", key_shape)):
+            if len(shape) != 3 or shape[-1] is None:
+                raise ValueError(f"{who}: {label} needs shape (batch, length, features) with known features, "
+                                 f"got {shape}")
+        self.feature_dim = query_shape[-1]
+        queries, keys = (None, self.num_query_heads, self.head_dim), (None, self.num_key_value_heads, self.head_dim)
+        self._query_dense = self._projection("bqm,muh->bquh", queries, "uh", "query", query_shape)
+        self._key_dense = self._projection("bkm,mvh->bkvh", keys, "vh", "key", key_shape)
+        if self.use_gate:
+            self._gate_dense = self._projection("bqm,muh->bquh", queries, "uh", "gate", query_shape, "sigmoid")
+        self._value_dense = self._projection("bkm,mvh->bkvh", keys, "vh", "value", value_shape)
+        self._output_dense = self._projection("bquh,uhm->bqm", (None, self.feature_dim), "m", "attention_output",
+                                              (None, None, self.num_query_heads, self.head_dim))
+
+    # ---------------------------------------------------------------- call
+
+    def _attention_mask(self, query: tf.Tensor, value: tf.Tensor, query_mask: Any, value_mask: Any,
+                        key_mask: Any, attention_mask: Any, use_causal_mask: bool) -> tf.Tensor | None:
+        """Every mask that applies, ANDed into one ``(batch, T, S)``-broadcastable boolean."""
+        combined = None
+
+        def both(a: Any, b: tf.Tensor) -> tf.Tensor:
+            return b if a is None else tf.logical_and(a, b)
+
+        if query_mask is not None:
+            combined = both(combined, tf.cast(query_mask, tf.bool)[..., None])
+        if value_mask is not None:
+            combined = both(combined, tf.cast(value_mask, tf.bool)[..., None, :])
+        if key_mask is not None:
+            combined = both(combined, tf.cast(key_mask, tf.bool)[..., None, :])
+        if use_causal_mask:
+            combined = both(combined, causal_mask(tf.shape(query)[1], tf.shape(value)[1]))
+        if self.sliding_window is not None:
+            rows = tf.range(tf.shape(query)[1])[:, None]
+            cols = tf.range(tf.shape(value)[1])[None, :]
+            combined = both(combined, (tf.abs(rows - cols) < self.sliding_window)[None])
+        if attention_mask is not None and combined is not None:
+            combined = tf.logical_and(tf.cast(attention_mask, tf.bool), combined)
+        elif attention_mask is not None:
+            combined = attention_mask
+        return combined
+
+    def _explicit(self, query: tf.Tensor, key: tf.Tensor, value: tf.Tensor, mask: Any,
+                  training: Any) -> tuple[tf.Tensor, tf.Tensor]:
+        """Scores ``(batch, heads, T, S)`` by einsum and a masked softmax (masked probabilities 0), then dropout."""
+        query = query * tf.cast(1.0 / math.sqrt(float(self.head_dim)), query.dtype)
+        scores = tf.einsum("bquh,bkuh->buqk", query, key)
+        if mask is not None:
+            mask = tf.cast(mask, tf.bool)
+            for _ in range(scores.shape.rank - mask.shape.rank):
+                mask = tf.expand_dims(mask, axis=-3)
+            negative = -3e4 if scores.dtype == tf.float16 else -1e9
+            scores = tf.nn.softmax(tf.where(mask, scores, tf.cast(negative, scores.dtype)), axis=-1)
+            scores = tf.where(mask, scores, tf.zeros((), scores.dtype))
+        else:
+            scores = tf.nn.softmax(scores, axis=-1)
+        weights = scores
+        if self.dropout > 0.0 and training is not None and training is not False:
+            dropped = random.dropout(scores, rate=self.dropout, seed=self.seed_generator)
+            weights = dropped if training is True else tf.where(tf.cast(training, tf.bool), dropped, scores)
+        return tf.einsum("buqk,bkuh->bquh", weights, value), scores
+
+    @tf.autograph.experimental.do_not_convert
+    def call(
+        self,
+        query: tf.Tensor,
+        value: Any,
+        key: Any = None,
+        query_mask: Any = None,
+        value_mask: Any = None,
+        key_mask: Any = None,
+        attention_mask: Any = None,
+        return_attention_scores: bool = False,
+        training: Any = None,
+        use_causal_mask: bool = False,
+    ) -> Any:
+        who = f"GroupQueryAttention layer '{self.name}'"
+        query_mask = masking.get_mask(query) if query_mask is None else query_mask
+        value_mask = masking.get_mask(value) if value_mask is None else value_mask
+        if key_mask is None and key is not None and key is not value:
+            key_mask = masking.get_mask(key)
+        value = self._as_input(value)
+        key = value if key is None else self._as_input(key)
+        mask = self._attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask)
+        gate = self._gate_dense(query) if self.use_gate else None
+        query = self._query_dense(query)
+        key = tf.repeat(self._key_dense(key), self.num_repeats, axis=2)        # (batch, S, query heads, head_dim)
+        value = tf.repeat(self._value_dense(value), self.num_repeats, axis=2)
+        scores = None
+        if self.dropout > 0.0 or return_attention_scores:
+            if self._uses_flash():
+                raise ValueError(f"{who}: attention scores are not available with flash attention; "
+                                 f"set flash_attention=False")
+            attended, scores = self._explicit(query, key, value, mask, training)
+        else:
+            if self._uses_flash():
+                raise ValueError(f"{who}: flash attention is not available on TensorFlow; "
+                                 f"use flash_attention=None or False (and tfkit.config.disable_flash_attention())")
+            if mask is not None:
+                mask = tf.cast(mask, tf.bool)
+                for _ in range(4 - mask.shape.rank):
+                    mask = tf.expand_dims(mask, axis=-3)
+            attended = dot_product_attention(query, key, value, mask=mask,
+                                             scale=1.0 / math.sqrt(float(self.head_dim)))
+        output = self._output_dense(attended * gate if gate is not None else attended)
+        return (output, scores) if return_attention_scores else output
+
+    def _as_input(self, x: Any) -> tf.Tensor:
+        x = tf.convert_to_tensor(x)
+        return tf.cast(x, self.compute_dtype) if x.dtype.is_floating and x.dtype != self.compute_dtype else x
+
+    def compute_output_shape(self, query_shape: Any, value_shape: Any = None, key_shape: Any = None) -> tuple:
+        query_shape = tuple(query_shape)
+        value_shape = query_shape if value_shape is None else tuple(value_shape)
+        key_shape = value_shape if key_shape is None else tuple(key_shape)
+        if query_shape[-1] != value_shape[-1]:
+            raise ValueError(f"GroupQueryAttention layer '{self.name}': the last dimension of query and value must "
+                             f"be equal, got query shape {query_shape} and value shape {value_shape}")
+        if value_shape[1:-1] != key_shape[1:-1]:
+            raise ValueError(f"GroupQueryAttention layer '{self.name}': value and key must agree on every "
+                             f"dimension but the last, got value shape {value_shape} and key shape {key_shape}")
+        return query_shape
+
+    # -------------------------------------------------------------- config
+
+    def get_config(self) -> dict[str, Any]:
+        config = base_config(self)
+        config.update(
+            head_dim=self.head_dim, num_query_heads=self.num_query_heads,
+            num_key_value_heads=self.num_key_value_heads, use_bias=self.use_bias, use_gate=self.use_gate,
+            sliding_window=self.sliding_window, dropout=self.dropout,
+            kernel_initializer=initializers.serialize(self.kernel_initializer),
+            bias_initializer=initializers.serialize(self.bias_initializer),
+            kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
+            bias_regularizer=regularizers.serialize(self.bias_regularizer),
+            activity_regularizer=regularizers.serialize(self.activity_regularizer),
+            kernel_constraint=constraints.serialize(self.kernel_constraint),
+            bias_constraint=constraints.serialize(self.bias_constraint),
+            seed=self.seed,
+        )
+        return config
+
+
+GroupQueryAttention = GroupedQueryAttention

@@ -1,0 +1,122 @@
+"""``MelSpectrogram``: audio to a mel-scaled (decibel) spectrogram, Keras 3's preprocessing layer.
+
+    mel = tfkit.layers.MelSpectrogram(fft_length=2048, sequence_stride=512, num_mel_bins=128)
+    y = mel(audio)               # (batch, samples) -> (batch, 128, samples // 512 + 1); (samples,) -> (128, frames)
+    tfkit.layers.MelSpectrogram(power_to_db=False)(audio)          # mel power, no decibels
+
+The centred STFT (``tfkit.ops.signal.stft``: reflect padding, ``window``
+``"hann"``/``"hamming"`` periodic, or values, or None) gives magnitudes,
+raised to ``mag_exp``, projected on ``num_mel_bins`` triangular HTK mel
+filters between ``min_freq`` and ``max_freq`` (default: Nyquist). With
+``power_to_db`` the power becomes ``10 log10(max(p, min_power) / ref_power)``,
+floored at ``top_db`` below the largest value of the *whole* batch, as
+Keras does. Computed in float32 (float64 under a float64 policy); no weights.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit.base import registry
+from tfkit.engine.layer import Layer
+from tfkit.ops import signal
+
+__all__ = ["MelSpectrogram"]
+
+
+def _positive_int(value: Any, what: str, who: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{who} expected `{what}` to be a positive integer, got {value!r}")
+    return value
+
+
+@registry.builtin("layers")
+class MelSpectrogram(Layer):
+    """Raw audio ``(samples,)`` or ``(batch, samples)`` to ``(..., num_mel_bins, frames)``."""
+
+    def __init__(
+        self,
+        fft_length: int = 2048,
+        sequence_stride: int = 512,
+        sequence_length: int | None = None,
+        window: Any = "hann",
+        sampling_rate: int = 16000,
+        num_mel_bins: int = 128,
+        min_freq: float = 20.0,
+        max_freq: float | None = None,
+        power_to_db: bool = True,
+        top_db: float = 80.0,
+        mag_exp: float = 2.0,
+        min_power: float = 1e-10,
+        ref_power: float = 1.0,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        who = f"MelSpectrogram layer '{self.name}'"
+        self.fft_length = _positive_int(fft_length, "fft_length", who)
+        self.sequence_stride = _positive_int(sequence_stride, "sequence_stride", who)
+        self.sequence_length = _positive_int(sequence_length or fft_length, "sequence_length", who)
+        if self.fft_length < self.sequence_length:
+            raise ValueError(f"{who} expected `fft_length` to be at least `sequence_length`, got "
+                             f"sequence_length={self.sequence_length}, fft_length={self.fft_length}")
+        if isinstance(window, str) and window not in ("hann", "hamming"):
+            raise ValueError(f"{who} expected `window` to be 'hann', 'hamming', None or a list of "
+                             f"sequence_length values, got {window!r}")
+        self.window = window if window is None or isinstance(window, str) else [float(w) for w in window]
+        self.sampling_rate = sampling_rate
+        self.num_mel_bins = _positive_int(num_mel_bins, "num_mel_bins", who)
+        self.min_freq = min_freq
+        self.max_freq = max_freq or int(sampling_rate / 2)
+        if not 0 <= self.min_freq < self.max_freq <= sampling_rate / 2:
+            raise ValueError(f"{who} expected 0 <= min_freq < max_freq <= sampling_rate / 2 = {sampling_rate / 2}, "
+                             f"got min_freq={min_freq!r}, max_freq={self.max_freq!r}")
+        self.power_to_db, self.top_db, self.mag_exp = power_to_db, top_db, mag_exp
+        self.min_power, self.ref_power = min_power, ref_power
+
+    def _work_dtype(self) -> tf.DType:
+        return tf.as_dtype(self.compute_dtype) if self.compute_dtype in ("float32", "float64") else tf.float32
+
+    def call(self, inputs: Any) -> tf.Tensor:
+        dtype = self._work_dtype()
+        audio = tf.cast(inputs, dtype)
+        real, imag = signal.stft(audio, self.sequence_length, self.sequence_stride, self.fft_length,
+                                 window=self.window, center=True)
+        spectrum = tf.pow(tf.sqrt(tf.square(real) + tf.square(imag)), tf.cast(self.mag_exp, dtype))
+        mel = tf.tensordot(spectrum, self.mel_weights(spectrum.shape[-1], dtype), axes=1)
+        if self.power_to_db:
+            mel = self._decibels(mel)
+        return tf.cast(tf.linalg.matrix_transpose(mel), self.compute_dtype)   # (..., num_mel_bins, frames)
+
+    def mel_weights(self, num_spectrogram_bins: int, dtype: Any = tf.float32) -> tf.Tensor:
+        """``(num_spectrogram_bins, num_mel_bins)`` triangular HTK filters (the DC bin stays zero)."""
+        return tf.signal.linear_to_mel_weight_matrix(
+            num_mel_bins=self.num_mel_bins, num_spectrogram_bins=num_spectrogram_bins,
+            sample_rate=self.sampling_rate, lower_edge_hertz=self.min_freq, upper_edge_hertz=self.max_freq,
+            dtype=dtype)
+
+    def _decibels(self, power: tf.Tensor) -> tf.Tensor:
+        floor = tf.cast(self.min_power, power.dtype)
+        decibels = 10.0 * _log10(tf.maximum(power, floor))
+        reference = tf.abs(tf.cast(self.ref_power, power.dtype))
+        decibels -= 10.0 * _log10(tf.maximum(reference, floor))
+        return tf.maximum(decibels, tf.reduce_max(decibels) - tf.cast(self.top_db, power.dtype))
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        shape = tuple(input_shape)
+        samples = shape[-1]
+        half = self.fft_length // 2
+        frames = None if samples is None else (samples + 2 * half - self.fft_length) // self.sequence_stride + 1
+        return (*shape[:-1], self.num_mel_bins, frames)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**Layer.get_config(self), "fft_length": self.fft_length, "sequence_stride": self.sequence_stride,
+                "sequence_length": self.sequence_length, "window": self.window,
+                "sampling_rate": self.sampling_rate, "num_mel_bins": self.num_mel_bins, "min_freq": self.min_freq,
+                "max_freq": self.max_freq, "power_to_db": self.power_to_db, "top_db": self.top_db,
+                "mag_exp": self.mag_exp, "min_power": self.min_power, "ref_power": self.ref_power}
+
+
+def _log10(x: tf.Tensor) -> tf.Tensor:
+    return tf.math.log(x) / tf.math.log(tf.constant(10.0, x.dtype))

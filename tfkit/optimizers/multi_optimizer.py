@@ -1,0 +1,276 @@
+"""``MultiOptimizer``: each variable updated by the optimizer an ``OptimizerMap`` (or a function) picks.
+
+    optimizer_map = tfkit.optimizers.OptimizerMap(tfkit.optimizers.SGD(), {"encoder/.*": tfkit.optimizers.Adam()})
+    model.compile(optimizer=tfkit.optimizers.MultiOptimizer(optimizer_map), loss="mse")
+    [type(o).__name__ for o in model.optimizer.optimizers]   # ["Adam", "SGD"]
+
+Keras 3's names, arguments and config. A map key is a variable path or a
+regular expression matched in full against it; a tfkit variable's path is its
+name without ``:0`` (``encoder/dense/kernel``). Each inner optimizer keeps its
+own learning rate, slots and ``iterations``; the ``MultiOptimizer`` counts its
+own steps, and ``variables`` lists its own, then each inner optimizer's.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import MutableMapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import tensorflow as tf
+
+from tfkit.base import registry
+from tfkit.engine import serialization
+from tfkit.optimizers.base import Optimizer
+from tfkit.optimizers.loss_scale import LossScaleOptimizer
+from tfkit.optimizers.variable_path import variable_path
+
+
+def _check_inner(optimizer: Any, where: str) -> None:
+    if not isinstance(optimizer, Optimizer):
+        raise ValueError(f"{where} must be a tfkit optimizer instance, got {type(optimizer).__name__}: {optimizer!r}")
+    if isinstance(optimizer, LossScaleOptimizer):
+        raise ValueError(f"{where} cannot be a LossScaleOptimizer: wrap the MultiOptimizer in one instead")
+    if isinstance(optimizer, MultiOptimizer):
+        raise ValueError(f"{where} cannot be a MultiOptimizer: list its entries in this map instead")
+
+
+class OptimizerMap(MutableMapping):
+    """Variable paths or patterns -> optimizers, with a default for every other variable.
+
+    Args:
+        default_optimizer: the optimizer of variables no key matches.
+        optimizer_map: ``{path or pattern: optimizer}``; an exact key wins, else the one
+            pattern that ``re.fullmatch``-es the path (two matching patterns are an error).
+    """
+
+    def __init__(self, default_optimizer: Optimizer, optimizer_map: dict[str, Optimizer] | None = None) -> None:
+        if not isinstance(default_optimizer, Optimizer):
+            raise TypeError(f"OptimizerMap: default_optimizer must be a tfkit optimizer instance, got "
+                            f"{type(default_optimizer).__name__}: {default_optimizer!r}")
+        if optimizer_map is not None and not isinstance(optimizer_map, dict):
+            raise TypeError(f"OptimizerMap: optimizer_map must be a dict of path patterns to optimizers, got "
+                            f"{type(optimizer_map).__name__}: {optimizer_map!r}")
+        self._default_optimizer = default_optimizer
+        self._optimizer_map: dict[str, Optimizer] = {}
+        for key, optimizer in (optimizer_map or {}).items():
+            self[key] = optimizer
+
+    @property
+    def default_optimizer(self) -> Optimizer:
+        return self._default_optimizer
+
+    def __getitem__(self, key: str) -> Optimizer:
+        if key in self._optimizer_map:
+            return self._optimizer_map[key]
+        matching = [pattern for pattern in self._optimizer_map if re.fullmatch(pattern, key)]
+        if len(matching) > 1:
+            raise ValueError(f"Multiple optimizers assigned to variable {key!r}: patterns {matching} all match it")
+        return self._optimizer_map[matching[0]] if matching else self._default_optimizer
+
+    def __setitem__(self, key: str, optimizer: Optimizer) -> None:
+        if not isinstance(key, str):
+            raise ValueError(f"OptimizerMap: a key must be a string (a variable path or pattern), got {key!r}")
+        if key in self._optimizer_map:
+            raise ValueError(f"OptimizerMap: {key!r} already maps to {self._optimizer_map[key]!r}; keys are unique")
+        try:
+            re.compile(key)
+        except re.error as error:
+            raise ValueError(f"OptimizerMap: key {key!r} is not a regular expression ({error})") from None
+        _check_inner(optimizer, f"OptimizerMap[{key!r}]")
+        self._optimizer_map[key] = optimizer
+
+    def __delitem__(self, key: str) -> None:
+        del self._optimizer_map[key]
+
+    def __len__(self) -> int:
+        return len(self._optimizer_map)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._optimizer_map)
+
+    def __call__(self, variable: Any) -> Optimizer:
+        """The optimizer of ``variable``, by its path."""
+        return self[variable_path(variable)]
+
+    def get_config(self) -> dict[str, Any]:
+        return {
+            "default_optimizer": serialization.serialize(self._default_optimizer),
+            "optimizer_map": {key: serialization.serialize(value) for key, value in self._optimizer_map.items()},
+        }
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "OptimizerMap":
+        entries = config.get("optimizer_map") or {}
+        if not isinstance(entries, dict):
+            raise ValueError(f"OptimizerMap config: optimizer_map must be a dict, got {type(entries).__name__}")
+        default = serialization.deserialize(config.get("default_optimizer"), custom_objects, kind="optimizers")
+        return cls(default, {key: serialization.deserialize(value, custom_objects, kind="optimizers")
+                             for key, value in entries.items()})
+
+
+@registry.builtin("optimizers", "multioptimizer")
+class MultiOptimizer(Optimizer):
+    """Dispatches each variable's gradient to the optimizer ``optimizer_map`` picks for it.
+
+    Args:
+        optimizer_map: an ``OptimizerMap``, or a function ``fn(variable) -> optimizer``
+            (registered, to be saved in a config).
+        loss_scale_factor: set on every inner optimizer (it overrides theirs).
+        name: the optimizer's name ("multi_optimizer").
+
+    ``learning_rate`` is not defined on a ``MultiOptimizer``: read and set it on
+    the inner optimizers (``optimizer.optimizers``).
+    """
+
+    def __init__(self, optimizer_map: OptimizerMap | Callable[[Any], Optimizer], loss_scale_factor: float | None = None,
+                 name: str | None = None) -> None:
+        if not isinstance(optimizer_map, OptimizerMap) and not callable(optimizer_map):
+            raise TypeError(f"MultiOptimizer: optimizer_map must be an OptimizerMap or a function of a variable "
+                            f"returning an optimizer, got {type(optimizer_map).__name__}: {optimizer_map!r}")
+        super().__init__(learning_rate=0.0, loss_scale_factor=loss_scale_factor, name=name or "multi_optimizer")
+        self._optimizer_map = optimizer_map
+        self._owner_of: tuple[int, ...] = ()
+        self._inner_optimizers: list[Optimizer] = []
+        if isinstance(optimizer_map, OptimizerMap):
+            for optimizer in [*optimizer_map.values(), optimizer_map.default_optimizer]:
+                self._add_inner(optimizer)
+
+    def _add_inner(self, optimizer: Optimizer) -> int:
+        for position, known in enumerate(self._inner_optimizers):
+            if known is optimizer:
+                return position
+        optimizer.loss_scale_factor = self.loss_scale_factor
+        self._inner_optimizers.append(optimizer)
+        return len(self._inner_optimizers) - 1
+
+    # ------------------------------------------------------------- state
+
+    @property
+    def optimizers(self) -> list[Optimizer]:
+        """The inner optimizers, in the order their variables are listed."""
+        return list(self._inner_optimizers)
+
+    @property
+    def variables(self) -> list[tf.Variable]:
+        """Its own ``iterations`` and learning rate, then every inner optimizer's variables."""
+        own = super().variables[:2]
+        return own + [v for optimizer in self._inner_optimizers for v in optimizer.variables]
+
+    @property
+    def learning_rate(self) -> Any:
+        raise AttributeError("Learning rate cannot be accessed on a MultiOptimizer: each inner optimizer has its "
+                             "own; use optimizer.optimizers[i].learning_rate")
+
+    @learning_rate.setter
+    def learning_rate(self, value: Any) -> None:
+        raise AttributeError("Learning rate cannot be set on a MultiOptimizer: set it on the inner optimizers "
+                             "(optimizer.optimizers[i].learning_rate = ...)")
+
+    @property
+    def loss_scale_factor(self) -> float | None:
+        return self.__dict__.get("_loss_scale_factor")
+
+    @loss_scale_factor.setter
+    def loss_scale_factor(self, value: float | None) -> None:
+        self.__dict__["_loss_scale_factor"] = value
+        for optimizer in self.__dict__.get("_inner_optimizers", ()):
+            optimizer.loss_scale_factor = value
+
+    # ------------------------------------------------------------- build
+
+    def build(self, variables: Sequence[Any]) -> None:
+        """Ask the map for each variable's optimizer and build every inner optimizer on its variables."""
+        if self.built:
+            return
+        variables = list(variables)
+        owners = []
+        for variable in variables:
+            optimizer = self._optimizer_map(variable)
+            _check_inner(optimizer, f"MultiOptimizer: the optimizer for variable '{variable_path(variable)}'")
+            owners.append(self._add_inner(optimizer))
+        for position, optimizer in enumerate(self._inner_optimizers):
+            mine = [v for v, owner in zip(variables, owners) if owner == position]
+            if mine:
+                optimizer.build(mine)
+        self._owner_of = tuple(owners)
+        super().build(variables)
+
+    # ------------------------------------------------------------- apply
+
+    def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None = None) -> tf.Variable:
+        """Send each gradient to its variable's optimizer; count one step."""
+        grads = list(grads)
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("MultiOptimizer.apply() got gradients without variables before it was built; "
+                                 "pass trainable_variables or call optimizer.build(variables) first.")
+            variables = list(self._state.model_variables)
+        else:
+            variables = list(trainable_variables)
+            if not self.built:
+                self._build_from_any_context(variables)
+        if len(grads) != len(variables):
+            raise ValueError(f"MultiOptimizer.apply() expected one gradient per variable ({len(variables)}), "
+                             f"got {len(grads)} gradients.")
+        if not grads:
+            return self._iterations
+        groups: list[list[tuple[Any, Any]]] = [[] for _ in self._inner_optimizers]
+        missing = []
+        for grad, variable in zip(grads, variables):
+            owner = self._owner_of[self.variable_index(variable)]
+            if grad is None:
+                missing.append(variable_path(variable))
+            else:
+                groups[owner].append((grad, variable))
+        if len(missing) == len(variables):
+            raise ValueError(f"MultiOptimizer.apply(): no gradients were given for any variable (all {len(variables)} "
+                             "were None). Does the loss depend on the model's variables?")
+        if missing:
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss.", stacklevel=2)
+        for optimizer, pairs in zip(self._inner_optimizers, groups):
+            if pairs:
+                optimizer.apply([g for g, _ in pairs], [v for _, v in pairs])
+        if tf.distribute.has_strategy() and not tf.distribute.in_cross_replica_context():
+            tf.distribute.get_replica_context().merge_call(lambda _strategy: self._iterations.assign_add(1))
+        else:
+            self._iterations.assign_add(1)
+        return self._iterations
+
+    def finalize_variable_values(self, var_list: Sequence[Any]) -> None:
+        """Each inner optimizer with ``use_ema`` copies its moving averages into its variables."""
+        var_list = list(var_list)
+        if not self.built:
+            return
+        for position, optimizer in enumerate(self._inner_optimizers):
+            mine = [v for v in var_list if self._owner_of[self.variable_index(v)] == position]
+            if mine:
+                optimizer.finalize_variable_values(mine)
+
+    # ------------------------------------------------------------ config
+
+    def get_config(self) -> dict[str, Any]:
+        optimizer_map = self._optimizer_map
+        if isinstance(optimizer_map, OptimizerMap):
+            entry = {"module": "tfkit.optimizers", "class_name": "OptimizerMap", "config": optimizer_map.get_config(),
+                     "registered_name": None}
+        else:
+            entry = serialization.serialize_config_values(optimizer_map)   # a registered function, by name
+        return {"optimizer_map": entry, "loss_scale_factor": self.loss_scale_factor, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "MultiOptimizer":
+        config = dict(config)
+        entry = config.pop("optimizer_map", None)
+        if isinstance(entry, dict) and entry.get("class_name") == "OptimizerMap":
+            inner = entry.get("config")
+            if not isinstance(inner, dict):
+                raise ValueError(f"MultiOptimizer config: optimizer_map.config must be a dict, got {inner!r}")
+            optimizer_map: Any = OptimizerMap.from_config(inner, custom_objects)
+        elif isinstance(entry, dict) and entry.get("class_name") == "function":
+            optimizer_map = serialization.revive_config_values(entry, custom_objects)
+        else:
+            raise ValueError("MultiOptimizer config: optimizer_map must be a serialized OptimizerMap or a registered "
+                             f"function, got {str(entry)[:200]}")
+        return cls(optimizer_map, **config)

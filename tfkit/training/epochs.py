@@ -1,0 +1,271 @@
+"""One epoch of training or evaluation, and one pass of prediction, as compiled chunks of steps.
+
+    result = run_epoch(model, model._compiled, "train", data, callbacks, steps_limit=None, iterator=None, verbose=1)
+    result.logs, result.steps          # the last chunk's logs, the number of steps that ran
+    outputs = run_prediction(model, model._compiled, data, callbacks, steps=None, verbose=1)
+
+Each chunk is one call of a compiled loop from ``steps.py`` (its length from
+``chunk_planner.py``). In-memory data is batched by index inside the graph;
+datasets go through an iterator; ``run_eagerly`` runs the model's step in Python.
+Under ``ParameterServerStrategy`` the chunks run on the workers (``distribute/``).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any, Callable, NamedTuple
+
+import tensorflow as tf
+
+from tfkit.training import data as data_module
+from tfkit.training import distribute as distribute_module
+from tfkit.training.chunk_planner import ChunkPlanner, to_floats
+from tfkit.training.prediction_buffer import PredictionBuffer
+from tfkit.training.trace_ahead import TraceAhead
+
+
+class EpochResult(NamedTuple):
+    logs: dict
+    steps: int
+
+
+def run_epoch(model: Any, state: Any, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any,
+              verbose: int) -> EpochResult:
+    """Run ``mode`` ("train" or "test") over one epoch of ``data``, calling the batch hooks of ``cbs``."""
+    setting = state.steps_per_execution
+    if setting == "auto" and distribute_module.spans_workers(state.strategy):
+        setting = distribute_module.SYNCHRONIZED_CHUNK   # all workers must make the same compiled calls
+    key = (mode, data.batch_size)
+    planner = ChunkPlanner(setting, cbs.needs_batch_hooks(mode), quiet=verbose == 0,
+                           seconds_per_step=state.seconds_per_step.get(key))
+    batch_end = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
+    hooks = _Hooks(cbs.on_train_batch_begin if mode == "train" else cbs.on_test_batch_begin, batch_end)
+    try:
+        logs = _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner)
+    finally:
+        if planner.seconds_per_step is not None:
+            state.seconds_per_step[key] = planner.seconds_per_step
+    if isinstance(data, data_module.DatasetData):
+        data.end_epoch()   # a PyDataset's on_epoch_end: once per epoch, as Keras calls it
+    return EpochResult(logs, hooks.steps)
+
+
+class _Hooks:
+    """The batch hooks every runner calls; counts the steps that ran."""
+
+    def __init__(self, begin: Callable, end: Callable) -> None:
+        self.begin, self._end, self.steps = begin, end, 0
+
+    def end(self, step: int, logs: Any) -> Any:
+        self.steps = step + 1
+        return self._end(step, logs)
+
+
+def _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner) -> dict:
+    if isinstance(data, distribute_module.PerWorkerData):
+        return state.coordinated_loops(model).run_epoch(mode, data, steps_limit, iterator, state.steps_per_execution,
+                                                        hooks.begin, hooks.end, planner.per_batch)
+    if state.run_eagerly:
+        return _run_eager(model, state, mode, data, hooks, steps_limit)
+    if isinstance(data, data_module.ArrayData) and state.strategy is None:
+        return _run_arrays(model, state, mode, data, planner, hooks, steps_limit)
+    return _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterator)
+
+
+def timed(model: Any, state: Any, call: Callable, data: Any = None) -> tuple[Any, float]:
+    """``call()`` and its duration; after a failure XLA could not compile, once more without XLA."""
+    start = time.perf_counter()
+    try:
+        result = call()
+    except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError, tf.errors.InternalError) as error:
+        failed_batch = isinstance(data, data_module.DatasetData) and data.batch_failure() is not None
+        if failed_batch or not state.fall_back_from_xla(error, model.name):   # a bad batch is not XLA's doing
+            raise
+        result = call()
+    return result, time.perf_counter() - start
+
+
+def make_iterator(state: Any, data: Any) -> Any:
+    dataset = data.as_dataset()
+    if state.strategy is not None:
+        return iter(state.strategy.experimental_distribute_dataset(dataset))
+    return iter(dataset)
+
+
+def epoch_order(state: Any, data: Any) -> tf.Tensor:
+    """The row order of one epoch of in-memory data: shuffled from the state's data seed, which then moves on."""
+    n = data.num_samples
+    if not data.shuffle:
+        return tf.range(n)
+    seed = state.data_seed.read_value()
+    state.data_seed.assign_add(tf.constant([0, 1], tf.int64))
+    return tf.random.experimental.stateless_shuffle(tf.range(n), seed=seed)
+
+
+def _record(chooser: Any, planner: ChunkPlanner, state: Any, steps: int, seconds: float) -> None:
+    """A chunk's duration: to the XLA chooser while it decides (its chunks are not typical), else the planner."""
+    if chooser is not None and chooser.deciding:
+        chooser.record(state, steps, seconds)
+    else:
+        planner.record(steps, seconds)
+
+
+def _chooser(state: Any, mode: str) -> Any:
+    chooser = state.xla_chooser
+    return chooser if mode == "train" and chooser is not None and chooser.deciding else None
+
+
+def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
+    chooser = _chooser(state, mode)
+    total = min(steps_limit or data.steps_per_epoch, data.steps_per_epoch)
+    order = epoch_order(state, data) if mode == "train" else tf.range(data.num_samples)
+    batch_spec = data.element_spec()
+    template, unique = data.layout()
+    full_batches, last = divmod(data.num_samples, data.batch_size)
+    logs: dict = {}
+    step = 0
+    ahead: TraceAhead | None = None
+    while step < total:
+        # Full batches run in chunks; a short last batch runs alone with its own static size.
+        batch_size = data.batch_size if step < full_batches else last
+        if ahead is not None and batch_size == last:
+            ahead.wait()
+        elif ahead is None and 0 < step < full_batches and total > full_batches and not planner.per_batch \
+                and (chooser is None or not chooser.deciding):   # a trace beside the chooser's timing would skew it
+            ahead = _trace_last_batch_ahead(state.loops(model), mode, last, batch_spec, template, unique, order)
+        count = planner.next(min(total, full_batches) - step) if step < full_batches else 1
+        if chooser is not None and batch_size == data.batch_size:
+            count = chooser.count(count, min(total, full_batches) - step, free=planner.free)
+        if state.loops(model).array_loop(mode, batch_size, batch_spec, template).max_count:
+            count = 1
+        if planner.per_batch:
+            hooks.begin(step)
+        first_row = step * data.batch_size
+        raw, seconds = timed(model, state, lambda: state.loops(model).array_loop(  # loops() again: after an
+            mode, batch_size, batch_spec, template)(                                 # XLA fallback, new loops
+            unique, order, tf.constant(first_row, tf.int32), tf.constant(count, tf.int32)))
+        logs = to_floats(raw)
+        if batch_size == data.batch_size:
+            _record(chooser, planner, state, count, seconds)
+        step += count
+        hooks.end(step - 1, logs)
+        if mode == "train" and model.stop_training:
+            break
+    return logs
+
+
+def _trace_last_batch_ahead(loops, mode, last, batch_spec, template, unique, order) -> TraceAhead | None:
+    """Trace (and instantiate) the short last batch's loop on a helper thread, once the full batches run."""
+    if loops.has_array_loop(mode, last, template):
+        return None
+
+    def prepare() -> None:
+        loop = loops.array_loop(mode, last, batch_spec, template)
+        start, none = tf.constant(0, tf.int32), tf.constant(0, tf.int32)
+        if loop.max_count:          # a custom step whose loop always runs one step: trace it only
+            loop.get_concrete_function(unique, order, start, none)
+        else:                       # zero steps: TensorFlow optimizes the graph, nothing is trained
+            loop(unique, order, start, none)
+
+    return TraceAhead(prepare)
+
+
+def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterator) -> dict:
+    chooser = _chooser(state, mode)
+    iterator = iterator or make_iterator(state, data)
+    total = steps_limit or data.steps_per_epoch
+    batch_spec = data.element_spec()
+    logs: dict = {}
+    step = 0
+    while total is None or step < total:
+        count = planner.next(None if total is None else total - step)
+        if chooser is not None:
+            count = chooser.count(count, None if total is None else total - step, free=planner.free)
+        if planner.per_batch:
+            hooks.begin(step)
+        (done, raw), seconds = timed(
+            model, state,
+            lambda: state.loops(model).iterator_loop(mode, batch_spec)(iterator, tf.constant(count, tf.int32)), data)
+        done = int(done)
+        if done:
+            logs = to_floats(raw)
+            _record(chooser, planner, state, done, seconds)
+            step += done
+            hooks.end(step - 1, logs)
+        if done < count:
+            if step == 0:
+                warnings.warn("The data ran out before the first step of the epoch", RuntimeWarning, stacklevel=5)
+            break
+        if mode == "train" and model.stop_training:
+            break
+    return logs
+
+
+def _run_eager(model, state, mode, data, hooks, steps_limit) -> dict:
+    step_fn = model.train_step if mode == "train" else model.test_step
+    dataset = data.as_dataset()
+    if isinstance(data, data_module.ArrayData) and mode == "train" and data.shuffle:
+        order = epoch_order(state, data)
+        dataset = tf.data.Dataset.from_tensor_slices(
+            tf.nest.map_structure(lambda t: tf.gather(t, order), data.tensors)
+        ).batch(data.batch_size)
+    logs: dict = {}
+    for step, batch in enumerate(dataset):
+        if steps_limit is not None and step >= steps_limit:
+            break
+        hooks.begin(step)
+        logs = to_floats(step_fn(batch))
+        hooks.end(step, logs)
+        if mode == "train" and model.stop_training:
+            break
+    return logs
+
+
+def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | None, verbose: int) -> Any:
+    """``predict``'s pass over ``data``: the outputs as numpy arrays, in order."""
+    # Under ParameterServerStrategy predict runs here, on the chief, reading the variables from the
+    # parameter servers (as tf-keras does): no coordinator, no per-worker data, outputs in order.
+    strategy = None if distribute_module.is_parameter_server(state.strategy) else state.strategy
+
+    def loops() -> Any:
+        return state.loops(model) if strategy is state.strategy else state.chief_loops(model)
+
+    key = ("predict", getattr(data, "batch_size", None))
+    planner = ChunkPlanner(state.steps_per_execution, cbs.needs_batch_hooks("predict"), quiet=verbose == 0,
+                           seconds_per_step=state.seconds_per_step.get(key))   # no ramp-up the second time
+    if isinstance(data, data_module.ArrayData) and strategy is None and not state.run_eagerly:
+        total = min(steps or data.steps_per_epoch, data.steps_per_epoch)
+        x_tensors, _, _ = data_module.unpack_x_y_sample_weight(data.tensors)
+        rows_total = min(data.num_samples, total * data.batch_size)
+        outputs = PredictionBuffer(rows_total)
+        step = 0
+        while step < total:
+            count = planner.next(total - step)
+            if planner.per_batch:
+                cbs.on_predict_batch_begin(step)
+            out, seconds = timed(model, state, lambda: loops().array_predict_loop(data.batch_size, x_tensors)(
+                x_tensors, tf.constant(step, tf.int32), tf.constant(count, tf.int32)))
+            planner.record(count, seconds)
+            rows = min(count * data.batch_size, rows_total - step * data.batch_size)
+            chunk = outputs.add(out, rows)
+            step += count
+            cbs.on_predict_batch_end(step - 1, {"outputs": chunk})
+    else:
+        outputs = PredictionBuffer(None)
+        dataset = data.as_dataset()
+        if strategy is not None:
+            dataset = strategy.experimental_distribute_dataset(dataset)
+        fn = model.predict_step if state.run_eagerly else loops().predict_batch_fn()
+        for step, batch in enumerate(dataset):
+            if steps is not None and step >= steps:
+                break
+            cbs.on_predict_batch_begin(step)
+            x_only, _, _ = data_module.unpack_x_y_sample_weight(batch)
+            chunk = outputs.add(fn((x_only,)))
+            cbs.on_predict_batch_end(step, {"outputs": chunk})
+        if isinstance(data, data_module.DatasetData):
+            data.end_epoch()
+    if planner.seconds_per_step is not None:
+        state.seconds_per_step[key] = planner.seconds_per_step
+    return outputs.result()

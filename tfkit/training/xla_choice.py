@@ -1,0 +1,149 @@
+"""``jit_compile="auto"`` decided by measurement: the first epoch of ``fit`` times both compiled forms.
+
+    model.compile("adam", "mse")                     # jit_compile="auto"
+    model.fit(x, y, epochs=10, verbose=2)            # prints "jit_compile='auto': XLA on ..." once decided
+    model.jit_compile_decision                       # XlaDecision(jit_compile=True, seconds_per_step=...)
+
+The step loops first run with the default form (XLA off on CPUs, on on GPUs): one
+step to trace, two to estimate a step's time, then a chunk of about 0.4 s
+to time it. The other form is tried only when the rest of the run is long
+enough to repay its compilation: its compile time is estimated from the first
+form's (XLA compiles about four times as long as a plain trace), and the best
+saving XLA could bring (a third of the remaining time) must exceed it by half
+again: a trial that does not pay costs the first epoch its compile time. When
+tried, it gets one step to compile, then both forms are timed once more on
+chunks of the same length; the other form must be 7% faster per step to
+run the rest of the run.
+Both forms' compiled loops are kept, so switching back costs nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+_MEASURE_SECONDS = 0.4      # a timing chunk lasts about this long
+_XLA_COMPILE_FACTOR = 4.0   # XLA's compile time over a plain trace's (CPU: 3.8 for an LSTM, 5 for an MLP)
+_BEST_SAVING = 1 / 3        # the most XLA is expected to save of a step
+_PAYBACK = 1.5              # the best saving must exceed the estimated compile time by half again
+_MARGIN = 0.93              # the other form must be 7% faster per step to win (timings are noisy)
+
+
+@dataclass
+class XlaDecision:
+    """What ``jit_compile="auto"`` chose, from what it measured (seconds per step and to compile, by form)."""
+
+    jit_compile: bool
+    reason: str
+    seconds_per_step: dict[bool, float] = field(default_factory=dict)
+    compile_seconds: dict[bool, float] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        def form(on: bool) -> str:
+            if on not in self.seconds_per_step:
+                return f"XLA {'on' if on else 'off'} not timed"
+            return (f"XLA {'on' if on else 'off'} {self.seconds_per_step[on] * 1e3:.3g} ms/step "
+                    f"(compiled in {self.compile_seconds.get(on, 0.0):.2f} s)")
+        chosen = "on" if self.jit_compile else "off"
+        return f"jit_compile='auto': XLA {chosen}; {form(False)}, {form(True)}: {self.reason}"
+
+
+class XlaChooser:
+    """Drives the first chunks of a training run with ``jit_compile="auto"`` and decides the form.
+
+    ``count(planned, remaining)`` gives the next chunk's length, ``record(state, steps, seconds)``
+    takes its duration and may switch ``state.jit_compile``; ``decision`` is set once decided.
+    The chunks: the first form warms up (one step: the trace), probes (two steps: a rough step
+    time that sizes the timing chunks) and is timed; if the other form may pay, it warms up and
+    both are timed once more, alternating (A, B, A, B), and each form keeps its best time: the
+    first chunks after a trace run slower (allocations, thread pools), whichever form it is.
+    """
+
+    def __init__(self, start: bool, expected_steps: int | None) -> None:
+        self.start = start
+        self.expected_steps = expected_steps
+        self.done_steps = 0
+        self.plan: list[tuple[str, bool]] = [("warm", start), ("probe", start), ("measure", start)]
+        self.warm_seconds: dict[bool, float] = {}
+        self.per_step: dict[bool, float] = {}
+        self.measure_count = 2
+        self._steps, self._seconds = 0, 0.0     # what the current phase has run so far
+        self.warm_steps: dict[bool, int] = {}
+        self.decision: XlaDecision | None = None
+
+    @property
+    def deciding(self) -> bool:
+        return self.decision is None
+
+    def _wanted(self) -> int:
+        """Steps the current phase still needs."""
+        kind = self.plan[0][0]
+        return {"warm": 1, "probe": 2}.get(kind, self.measure_count) - self._steps
+
+    def count(self, planned: int, remaining: int | None, free: bool = True) -> int:
+        """The next chunk's length: ``planned`` (the planner's) once decided, or when not ``free`` to choose
+        (a fixed ``steps_per_execution``, or batch hooks that want one step per call)."""
+        if not self.plan or not free:
+            return planned
+        wanted = self._wanted()
+        return wanted if remaining is None else max(1, min(wanted, remaining))
+
+    def record(self, state: Any, steps: int, seconds: float) -> None:
+        self.done_steps += steps
+        if self.decision is not None or steps == 0:
+            return
+        kind, form = self.plan[0]
+        if state.jit_compile != form:            # XLA could not compile: the fallback already chose off
+            self._decide(state, False, "XLA could not compile the step")
+            return
+        self._steps, self._seconds = self._steps + steps, self._seconds + seconds
+        if kind != "warm" and self._wanted() > 0:
+            return                               # chunks given by the planner: the phase goes on
+        steps, seconds, self._steps, self._seconds = self._steps, self._seconds, 0, 0.0
+        self.plan.pop(0)
+        if kind == "warm":
+            self.warm_seconds[form], self.warm_steps[form] = seconds, steps
+        elif kind == "probe":
+            wanted = int(_MEASURE_SECONDS * steps / max(seconds, 1e-6))
+            if self.expected_steps is not None:       # a short run still decides early in its first epoch
+                wanted = min(wanted, self.expected_steps // 16)
+            self.measure_count = max(2, wanted)
+        else:
+            per_step = seconds / steps
+            self.per_step[form] = min(per_step, self.per_step.get(form, per_step))
+        if not self.plan:
+            if len(self.per_step) == 1:
+                self._after_first_form(state)
+            else:
+                other = not self.start
+                faster = self.per_step[other] < _MARGIN * self.per_step[self.start]
+                self._decide(state, other if faster else self.start,
+                             "faster per step" if faster else f"XLA {'on' if other else 'off'} was not faster")
+                return
+        if self.plan:
+            state.jit_compile = self.plan[0][1]
+
+    def _compile_seconds(self, form: bool) -> float:
+        return max(0.0, self.warm_seconds[form] - self.warm_steps[form] * self.per_step.get(form, 0.0))
+
+    def _after_first_form(self, state: Any) -> None:
+        other = not self.start
+        if self.expected_steps is None:
+            self._decide(state, self.start, "the run's length is unknown, so a second compile may not pay")
+            return
+        remaining = max(0, self.expected_steps - self.done_steps)
+        first_compile = self._compile_seconds(self.start)
+        other_compile = first_compile * (_XLA_COMPILE_FACTOR if other else 1 / _XLA_COMPILE_FACTOR)
+        best_saving = _BEST_SAVING * remaining * self.per_step[self.start]
+        if _PAYBACK * other_compile >= best_saving:
+            self._decide(state, self.start, f"the remaining {remaining} steps could save at most "
+                                            f"{best_saving:.2f} s, less than compiling XLA "
+                                            f"{'on' if other else 'off'} (about {other_compile:.2f} s)")
+            return
+        self.plan = [("warm", other), ("measure", other), ("measure", self.start), ("measure", other)]
+
+    def _decide(self, state: Any, jit_compile: bool, reason: str) -> None:
+        state.jit_compile = jit_compile
+        compile_seconds = {form: self._compile_seconds(form) for form in self.warm_seconds}
+        self.decision = XlaDecision(jit_compile, reason, dict(self.per_step), compile_seconds)
+        self.plan = []
