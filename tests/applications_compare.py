@@ -78,14 +78,3 @@ def randomise(keras_model: Any, seed: int = 0) -> None:
             value = rng.normal(0.0, 0.05, shape)
         variable.assign(value.astype(variable.dtype))
 
-
-def assert_keras_weights_predict_the_same(function: str, path: str, atol: float = 1e-4, **kwargs: Any) -> None:
-    """Keras's model with random weights saved to ``path`` (a Keras 3 ``.weights.h5``), tfkit's built with
-    ``weights=path``: the same predictions on random pixels."""
-    keras_model, _ = build_pair(function, **kwargs)
-    randomise(keras_model)
-    keras_model.save_weights(path)
-    tfkit.backend.clear_session()
-    tfkit_model = getattr(tfkit.applications, function)(weights=path, **kwargs)
-    x = random_images(tuple(kwargs.get("input_shape", (32, 32, 3))))
-    np.testing.assert_allclose(tfkit_model(x), keras_model(x), atol=atol)

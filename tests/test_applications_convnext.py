@@ -2,7 +2,7 @@
 ImageNet file names, weights by path; side by side with Keras when installed.
 
     model = tfkit.applications.ConvNeXtTiny(weights=None, include_top=False, input_shape=(32, 32, 3))
-    assert model.count_params() == 27_820_128                     # Keras 3.15's figure
+    model = convnext.ConvNeXt([1, 1, 2, 1], [8, 16, 24, 32], weights=None, input_shape=(32, 32, 3))   # any depths
 """
 
 from __future__ import annotations
@@ -23,19 +23,6 @@ EVERY_VARIANT = pytest.mark.skipif(not os.environ.get("TFKIT_ALL_APPLICATIONS"),
 
 def _images(seed: int = 1) -> np.ndarray:
     return np.random.default_rng(seed).uniform(0, 255, (2, 32, 32, 3)).astype("float32")
-
-
-def test_tiny_has_keras_s_parameters_and_nested_stem():
-    model = tfkit.applications.ConvNeXtTiny(weights=None, include_top=False, input_shape=(32, 32, 3))
-    assert model.count_params() == 27820128              # keras.applications.ConvNeXtTiny(include_top=False)
-    names = [layer.name for layer in model.layers]
-    assert names[1:3] == ["convnext_tiny_prestem_normalization", "convnext_tiny_stem"]
-    stem = model.get_layer("convnext_tiny_stem")
-    assert isinstance(stem, tfkit.Sequential)
-    assert [layer.name for layer in stem.layers] == ["convnext_tiny_stem_conv", "convnext_tiny_stem_layernorm"]
-    assert isinstance(model.layers[-1], tfkit.layers.LayerNormalization)          # after the (absent) pooling
-    x = _images()
-    assert convnext.preprocess_input(x) is x
 
 
 def test_imagenet_weights_are_refused_with_keras_s_file_name():
@@ -70,15 +57,21 @@ def test_layer_scale_and_stochastic_depth():
         StochasticDepth(1.5)
 
 
-def test_small_convnext_with_stochastic_depth_saves_and_loads_as_data(tmp_path):
+def test_little_convnext_has_keras_s_parameters_nested_stem_and_stochastic_depth(tmp_path):
     model = convnext.ConvNeXt([1, 1, 2, 1], [8, 16, 24, 32], drop_path_rate=0.2, name="little", weights=None,
                               input_shape=(32, 32, 3), classes=3)
+    assert model.count_params() == 31859          # keras.src.applications.convnext.ConvNeXt(same arguments)
+    assert [layer.name for layer in model.layers[1:3]] == ["little_prestem_normalization", "little_stem"]
+    stem = model.get_layer("little_stem")
+    assert isinstance(stem, tfkit.Sequential)
+    assert [layer.name for layer in stem.layers] == ["little_stem_conv", "little_stem_layernorm"]
+    x = _images()
+    assert convnext.preprocess_input(x) is x
     depths = [layer for layer in model.layers if isinstance(layer, StochasticDepth)]
     assert [layer.drop_path_rate for layer in depths] == pytest.approx([0.05, 0.1, 0.15, 0.2])  # 0 first: identity
     path = str(tmp_path / "little.h5")
     model.save(path)
     loaded = tfkit.saving.load_model(path)
-    x = _images()
     np.testing.assert_allclose(loaded(x), model(x), atol=1e-6)
 
 

@@ -2,7 +2,7 @@
 
     model = tfkit.applications.EfficientNetV2B0(weights=None, input_shape=(32, 32, 3))
     assert model.count_params() == 7_200_312                      # Keras 3.15's figure
-With Keras installed, B0 and S are built side by side with Keras's (every variant with TFKIT_ALL_APPLICATIONS=1).
+With Keras installed, B0 is built side by side with Keras's (every variant with TFKIT_ALL_APPLICATIONS=1).
 """
 
 from __future__ import annotations
@@ -50,6 +50,13 @@ def test_b_variants_normalise_and_the_others_rescale_to_minus_one_one():
     plain = tfkit.applications.EfficientNetV2B0(weights=None, include_top=False, input_shape=(32, 32, 3),
                                                 include_preprocessing=False)
     assert not any(isinstance(layer, (tfkit.layers.Rescaling, tfkit.layers.Normalization)) for layer in plain.layers)
+    one_block = [dict(kernel_size=3, num_repeat=1, input_filters=8, output_filters=8, expand_ratio=1, se_ratio=0,
+                      strides=1, conv_type=1)]
+    s_like = efficientnet_v2.EfficientNetV2(1.0, 1.0, 384, blocks_args=one_block, name="s_like", weights=None,
+                                            include_top=False, input_shape=(32, 32, 3), weights_name="-s")
+    assert type(s_like.layers[2]).__name__ == "Conv2D"
+    assert s_like.layers[1].get_config()["scale"] == pytest.approx(1 / 128)
+    assert s_like.layers[1].get_config()["offset"] == pytest.approx(-1.0)
 
 
 def test_a_renamed_model_keeps_its_variant_s_blocks(tmp_path):
@@ -73,22 +80,15 @@ def keras_side():
     return applications_compare
 
 
-@pytest.mark.parametrize("function, kwargs", [
-    ("EfficientNetV2B0", dict(input_shape=(32, 32, 3), classes=10)),
-    ("EfficientNetV2S", dict(include_top=False, input_shape=(32, 32, 3), pooling="max")),
-])
-def test_matches_keras(keras_side, function, kwargs):
-    keras_side.compare_structure(function, **kwargs)
+def test_matches_keras_and_takes_its_weights(keras_side, tmp_path):
+    keras_side.compare_structure_and_predictions("EfficientNetV2B0", str(tmp_path / "keras.weights.h5"),
+                                                 input_shape=(32, 32, 3), classes=6)
 
 
 @EVERY_VARIANT
 @pytest.mark.slow
-@pytest.mark.parametrize("function", ["EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3", "EfficientNetV2M",
-                                      "EfficientNetV2L"])
+@pytest.mark.parametrize("function", ["EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3", "EfficientNetV2S",
+                                      "EfficientNetV2M", "EfficientNetV2L"])
 def test_every_variant_matches_keras(keras_side, function):
     keras_side.compare_structure(function, include_top=False, input_shape=(32, 32, 3))
 
-
-def test_keras_weights_file_gives_keras_s_predictions(keras_side, tmp_path):
-    keras_side.assert_keras_weights_predict_the_same("EfficientNetV2B0", str(tmp_path / "keras.weights.h5"),
-                                                     input_shape=(32, 32, 3), classes=6)

@@ -102,9 +102,3 @@ def test_inception_resnet_v2_matches_keras(keras_side, tmp_path):
     keras_side.compare_structure_and_predictions("InceptionResNetV2", str(tmp_path / "keras.weights.h5"),
                                                  input_shape=(75, 75, 3), classes=10)
 
-
-def test_preprocess_input_is_keras_s(keras_side):
-    x = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
-    for module in ("inception_v3", "inception_resnet_v2"):
-        np.testing.assert_array_equal(getattr(tfkit.applications, module).preprocess_input(x.copy()),
-                                      getattr(keras_side.keras.applications, module).preprocess_input(x.copy()))

@@ -49,8 +49,3 @@ def test_matches_keras_and_takes_its_weights(keras_side, tmp_path):
     keras_side.compare_structure_and_predictions("Xception", str(tmp_path / "keras.weights.h5"), include_top=False,
                                                  input_shape=(71, 71, 3), pooling="avg")
 
-
-def test_preprocess_input_is_keras_s(keras_side):
-    x = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
-    np.testing.assert_array_equal(xception.preprocess_input(x.copy()),
-                                  keras_side.keras.applications.xception.preprocess_input(x.copy()))
