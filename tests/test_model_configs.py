@@ -13,7 +13,8 @@ from tfkit.base import registry
 # The image augmentation layers have their config, h5 and export tests in test_layers_augment_common.py.
 AUGMENT_LAYERS = set(AUGMENT_CATALOG) | {"Pipeline"}
 NOT_STANDALONE = {"InputLayer", "Functional", "Sequential", "RNN", "LSTMCell", "GRUCell", "SimpleRNNCell",
-                  "TFSMLayer"}   # needs a SavedModel folder, and safe_mode=False to rebuild: test_layers_tfsm.py
+                  "TFSMLayer",   # needs a SavedModel folder, and safe_mode=False to rebuild: test_layers_tfsm.py
+                  "FeatureSpace"}   # records its inner layers' calls, never itself: test_feature_space*.py
 
 
 def summary_lines(model):

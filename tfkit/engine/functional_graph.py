@@ -195,6 +195,76 @@ def record_call(layer: Layer, args: tuple, kwargs: dict) -> Any:
     return node.outputs
 
 
+def topological_nodes(flat_inputs: list[SymbolicTensor], flat_outputs: list[SymbolicTensor]) -> list[Node]:
+    """Every node the outputs depend on, each after its inputs (a depth-first walk without recursion,
+    so a graph thousands of calls deep, such as a shared layer applied 5,000 times, is fine)."""
+    input_ids = {id(t) for t in flat_inputs}
+    order: list[Node] = []
+    done: set[int] = set()
+    for out in flat_outputs:
+        # (tensor, consumers: the layers that led here as a linked list, node's inputs already pushed?)
+        stack: list[tuple[SymbolicTensor, Any, bool]] = [(out, None, False)]
+        open_nodes: set[int] = set()
+        while stack:
+            tensor, consumers, expanded = stack.pop()
+            if id(tensor) in input_ids:
+                continue
+            node = tensor.node
+            if expanded:
+                open_nodes.discard(id(node))
+                if id(node) not in done:
+                    done.add(id(node))
+                    order.append(node)
+                continue
+            if isinstance(node.layer, InputLayer):
+                path = []
+                while consumers is not None:
+                    name, consumers = consumers
+                    path.append(name)
+                raise ValueError(
+                    f"Graph disconnected: output depends on input '{node.layer.name}' (shape {tensor.shape}), "
+                    f"which is not among the model's inputs {[t.name for t in flat_inputs]}."
+                    + (f" Path: {' -> '.join(path)}" if path else "")
+                )
+            if id(node) in done:
+                continue
+            if id(node) in open_nodes:
+                raise ValueError(f"The layer graph has a cycle through layer '{node.layer.name}'")
+            open_nodes.add(id(node))
+            stack.append((tensor, consumers, True))
+            here = (node.layer.name, consumers)
+            stack.extend((t, here, False) for t in reversed(node.input_tensors))
+    return order
+
+
+def _clone_from_intermediate(inputs: Any, outputs: Any) -> tuple[Any, Any]:
+    """``inputs`` with a new ``Input`` for each intermediate tensor, and ``outputs`` recomputed from them: every
+    node between them is recorded again (same layer, same arguments) on the new symbolic tensors."""
+    flat_inputs = tf.nest.flatten(inputs)
+    mapped: dict[int, SymbolicTensor] = {}
+    new_inputs = []
+    for t in flat_inputs:
+        if isinstance(t.node.layer, InputLayer):
+            new_inputs.append(t)
+            continue
+        clone = Input(batch_shape=t.shape, dtype=t.dtype, name=f"{t.name}CLONE")
+        mapped[id(t)] = clone
+        new_inputs.append(clone)
+    for node in topological_nodes(flat_inputs, tf.nest.flatten(outputs)):
+        if not any(id(t) in mapped for t in node.input_tensors):
+            continue
+        args, kwargs = tf.nest.map_structure(
+            lambda v: mapped.get(id(v), v) if isinstance(v, SymbolicTensor) else v, (node.args, node.kwargs))
+        copy = Node(node.layer, args, kwargs)
+        flat = [SymbolicTensor(t.shape, t.dtype, name=t.name, node=copy, index=t.index, mask_spec=t.mask_spec)
+                for t in node.flat_outputs]
+        copy.outputs = tf.nest.pack_sequence_as(node.outputs, flat)
+        node.layer._recorded_nodes.append(copy)
+        mapped.update({id(old): new for old, new in zip(node.flat_outputs, flat)})
+    new_outputs = tf.nest.map_structure(lambda t: mapped.get(id(t), t), outputs)
+    return tf.nest.pack_sequence_as(inputs, new_inputs), new_outputs
+
+
 class FunctionalGraph:
     """The nodes between ``inputs`` and ``outputs``, in the order they must run."""
 
@@ -208,54 +278,18 @@ class FunctionalGraph:
                 raise ValueError(
                     f"Model inputs and outputs must be symbolic tensors from tfkit.Input and layer calls, got {type(t).__name__}"
                 )
-        for t in self.flat_inputs:
-            if not isinstance(t.node.layer, InputLayer):
-                raise ValueError(f"Model inputs must come from tfkit.Input(); {t.name} was made by layer '{t.node.layer.name}'")
+        if any(not isinstance(t.node.layer, InputLayer) for t in self.flat_inputs):
+            # Keras 3: a model may start at intermediate tensors; they become new Inputs ("<name>CLONE") and the
+            # calls after them are recorded again on those (the same layers, new nodes).
+            self.inputs, self.outputs = _clone_from_intermediate(inputs, outputs)
+            self.flat_inputs, self.flat_outputs = tf.nest.flatten(self.inputs), tf.nest.flatten(self.outputs)
         self.nodes = self._topological_nodes()
         self.layers = self._layers_in_order()
         self._by_layer: dict[int, list[Node]] | None = None   # node lists by id(layer), made on first use
         self._node_indices: dict[int, int] = {}
 
     def _topological_nodes(self) -> list[Node]:
-        """Every node the outputs depend on, each after its inputs (a depth-first walk without recursion,
-        so a graph thousands of calls deep, such as a shared layer applied 5,000 times, is fine)."""
-        input_ids = {id(t) for t in self.flat_inputs}
-        order: list[Node] = []
-        done: set[int] = set()
-        for out in self.flat_outputs:
-            # (tensor, consumers: the layers that led here as a linked list, node's inputs already pushed?)
-            stack: list[tuple[SymbolicTensor, Any, bool]] = [(out, None, False)]
-            open_nodes: set[int] = set()
-            while stack:
-                tensor, consumers, expanded = stack.pop()
-                if id(tensor) in input_ids:
-                    continue
-                node = tensor.node
-                if expanded:
-                    open_nodes.discard(id(node))
-                    if id(node) not in done:
-                        done.add(id(node))
-                        order.append(node)
-                    continue
-                if isinstance(node.layer, InputLayer):
-                    path = []
-                    while consumers is not None:
-                        name, consumers = consumers
-                        path.append(name)
-                    raise ValueError(
-                        f"Graph disconnected: output depends on input '{node.layer.name}' (shape {tensor.shape}), "
-                        f"which is not among the model's inputs {[t.name for t in self.flat_inputs]}."
-                        + (f" Path: {' -> '.join(path)}" if path else "")
-                    )
-                if id(node) in done:
-                    continue
-                if id(node) in open_nodes:
-                    raise ValueError(f"The layer graph has a cycle through layer '{node.layer.name}'")
-                open_nodes.add(id(node))
-                stack.append((tensor, consumers, True))
-                here = (node.layer.name, consumers)
-                stack.extend((t, here, False) for t in reversed(node.input_tensors))
-        return order
+        return topological_nodes(self.flat_inputs, self.flat_outputs)
 
     def _layers_in_order(self) -> list[Layer]:
         """Keras's order (``map_graph``): deepest first (longest path to an output), ties by first visit from the

@@ -4,6 +4,7 @@
     x = tfkit.utils.pad_sequences(token_lists, maxlen=200)
     tfkit.utils.set_random_seed(1337)
     img = tfkit.utils.load_img("cat.jpg", target_size=(180, 180))   # needs Pillow
+    space = tfkit.utils.FeatureSpace({"age": "float_normalized", "city": "string_categorical"})
 
 It sits with ``callbacks`` and ``backend`` in tfkit's layers (above the Layer
 engine), so it can offer the engine's objects under Keras's names: custom-object
@@ -27,6 +28,7 @@ from tfkit.utils.directory_datasets import (  # noqa: F401
     text_dataset_from_directory,
 )
 from tfkit.utils.file_download import get_file  # noqa: F401
+from tfkit.utils.feature_space import FeatureSpace  # noqa: F401
 from tfkit.utils.graph_inputs import get_source_inputs, is_keras_tensor  # noqa: F401
 from tfkit.utils.images import array_to_img, img_to_array, load_img, save_img  # noqa: F401
 from tfkit.utils.plotting import model_to_dot, plot_model  # noqa: F401

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import numpy as np
 import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.engine.layer import Layer
+from tfkit.layers.preprocessing import quantile_summary
 
 __all__ = ["CategoryEncoding", "Hashing", "Discretization"]
 _MODES = ("int", "one_hot", "multi_hot", "count")
@@ -135,14 +135,19 @@ class Discretization(Layer):
         self.num_bins, self.epsilon, self.output_mode = num_bins, epsilon, output_mode
 
     def adapt(self, data: Any, steps: int | None = None) -> None:
-        """Boundaries at the ``1/num_bins, 2/num_bins, ...`` quantiles of ``data``."""
+        """Boundaries at about the ``1/num_bins, 2/num_bins, ...`` quantiles of ``data``, as Keras 3 finds them
+        (``quantile_summary``: batch by batch, so the same batches give Keras's boundaries)."""
         if self.num_bins is None:
             raise ValueError(f"Discretization layer '{self.name}' has fixed bin_boundaries; adapt() needs num_bins")
         batches = data if isinstance(data, tf.data.Dataset) else [data]
-        values = np.concatenate([np.asarray(b, dtype="float64").ravel() for i, b in enumerate(batches)
-                                 if steps is None or i < steps])
-        quantiles = np.quantile(values, np.linspace(0, 1, self.num_bins + 1)[1:-1])
-        self.bin_boundaries = [float(q) for q in quantiles]
+        summary = quantile_summary.empty_summary()
+        for step, batch in enumerate(batches):
+            if steps is not None and step >= steps:
+                break
+            summary = quantile_summary.add_batch(summary, batch, self.epsilon)
+        if summary.shape[1] == 0:
+            raise ValueError(f"Discretization layer '{self.name}': adapt() got no data")
+        self.bin_boundaries = quantile_summary.bin_boundaries(summary, self.num_bins)
 
     def call(self, inputs: Any) -> tf.Tensor:
         if self.bin_boundaries is None:
