@@ -48,3 +48,18 @@ def test_vae_matmul_flops_from_the_graph_equal_the_hand_count():
 def test_matmul_rate_is_a_positive_rate():
     assert flops.matmul_rate(size=256, repeats=2) > 0
 
+
+
+def test_an_lstm_loop_body_counts_once_per_timestep():
+    batch, steps, embed, units = 4, 8, 6, 5
+    model = tfkit.Sequential([tfkit.layers.Embedding(50, embed), tfkit.layers.LSTM(units), tfkit.layers.Dense(1)])
+    model.compile(tfkit.optimizers.SGD(0.1), loss="mse")
+    x = np.random.default_rng(0).integers(0, 50, (batch, steps))
+    model.fit(x, np.zeros((batch, 1), "float32"), batch_size=batch, epochs=1, verbose=0)
+    spec = (tf.TensorSpec((batch, steps), tf.int64), tf.TensorSpec((batch, 1), tf.float32))
+    # each step multiplies [x_t, h] (embed + units) by the four gates' kernels; the backward
+    # body costs twice the forward (gradients of both operands); the Dense head is outside the loop
+    step_forward = 2 * batch * (embed + units) * 4 * units
+    head = 3 * 2 * batch * units
+    assert flops.step_flops(model, spec, loop_trips=steps)["MatMul"] == steps * 3 * step_forward + head
+    assert flops.step_flops(model, spec)["MatMul"] == 3 * step_forward + head     # no trip count: once

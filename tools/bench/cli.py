@@ -195,7 +195,7 @@ def _load() -> str:
 
 def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Run every job ``args.repeats`` times, interleaved; return the records and the run's facts."""
-    from bench import orchestrate, report
+    from bench import data, orchestrate, report
 
     jobs = spec.plan_jobs(args.workloads, args.peers, args.epoch_counts, quick=args.quick)
     if not jobs:
@@ -207,6 +207,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
     with tempfile.TemporaryDirectory(prefix="tfkit_bench_data_") as data_dir:
         print(f"preparing data in {data_dir} ...", file=sys.stderr, flush=True)
         orchestrate.prepare_data(data_dir, env, timeout=args.timeout)
+        matmul_gflops = data.matmul_rate(data_dir)
         for repeat in range(1, args.repeats + 1):
             for job in jobs:
                 if (job.case, job.runner) in given_up:
@@ -232,6 +233,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
         "load_start": load_start, "load_end": _load(),
         "wall": f"{time.perf_counter() - started:.0f} s",
         "machine": report.machine_info(), "versions": report.package_versions(),
+        "matmul_gflops": matmul_gflops,
     }
     return records, context
 

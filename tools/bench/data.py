@@ -14,6 +14,7 @@ so every peer sees identical numbers.
 
 from __future__ import annotations
 
+import json
 import pathlib
 from typing import Any
 
@@ -108,6 +109,18 @@ def prepare(directory: str | pathlib.Path) -> None:
     aux, target = make_aux(x_train, y_train)
     np.save(directory / "aux_x.npy", aux)
     np.save(directory / "aux_y.npy", target)
+    from bench import flops  # imports TensorFlow: only the preparing subprocess needs it
+
+    (directory / MATMUL_RATE_FILE).write_text(json.dumps({"gflops": flops.matmul_rate()}))
+
+
+MATMUL_RATE_FILE = "matmul_rate.json"
+
+
+def matmul_rate(directory: str | pathlib.Path) -> float | None:
+    """The machine's large-matmul GFLOP/s that ``prepare`` measured, or None."""
+    path = pathlib.Path(directory) / MATMUL_RATE_FILE
+    return float(json.loads(path.read_text())["gflops"]) if path.is_file() else None
 
 
 VAE_WORKLOADS = ("vae", "vae_train_step", "tfdata", "predict")

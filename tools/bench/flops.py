@@ -6,7 +6,8 @@
 
 The count uses TensorFlow's own per-op statistics (``RegisterStatistics("flops")``:
 MatMul, Conv2D and their gradients, elementwise ops) on ``model.train_step``
-traced for a static batch. Fused optimizer kernels have no statistics and are
+traced for a static batch, following the functions it calls and while-loop bodies
+(an RNN's loop counts once per timestep when the caller passes the trip count). Fused optimizer kernels have no statistics and are
 left out (Adam's update is about ten FLOPs per weight, under 1% of the VAE's
 step). For the guide's VAE the MatMul count equals the hand count exactly.
 """
@@ -20,23 +21,48 @@ import tensorflow as tf
 from tensorflow.python.framework import ops
 
 
-def graph_flops(graph: tf.Graph) -> dict[str, int]:
-    """FLOPs by op type in ``graph`` (ops TensorFlow has no statistics for count 0)."""
+_LOOPS = ("While", "StatelessWhile")
+_CALLS = ("PartitionedCall", "StatefulPartitionedCall")
+
+
+def graph_flops(graph: tf.Graph, loop_trips: int | None = None) -> dict[str, int]:
+    """FLOPs by op type in ``graph`` and the functions it calls (ops TensorFlow has no statistics for count 0).
+
+    A while loop's body counts ``loop_trips`` times (an RNN's timesteps; TensorFlow cannot know the
+    trip count from the graph), or once when ``loop_trips`` is None.
+    """
     counts: dict[str, int] = {}
+    _add_graph(graph, counts, 1, loop_trips, dict(getattr(graph, "_functions", {})))
+    return counts
+
+
+def _add_graph(graph: Any, counts: dict[str, int], times: int, loop_trips: int | None,
+               functions: dict[str, Any]) -> None:
+    functions.update(getattr(graph, "_functions", {}))
     for op in graph.get_operations():
         try:
             value = ops.get_stats_for_node_def(graph, op.node_def, "flops").value
         except (ValueError, TypeError):     # an unknown shape: nothing to count
             value = None
         if value:
-            counts[op.type] = counts.get(op.type, 0) + int(value)
-    return counts
+            counts[op.type] = counts.get(op.type, 0) + times * int(value)
+        if op.type in _LOOPS:
+            _add_function(op.get_attr("body").name, counts, times * (loop_trips or 1), loop_trips, functions)
+        elif op.type in _CALLS:
+            _add_function(op.get_attr("f").name, counts, times, loop_trips, functions)
 
 
-def step_flops(model: Any, batch_spec: Any) -> dict[str, int]:
+def _add_function(name: str, counts: dict[str, int], times: int, loop_trips: int | None,
+                  functions: dict[str, Any]) -> None:
+    function = functions.get(name)
+    if function is not None:
+        _add_graph(function.graph, counts, times, loop_trips, functions)
+
+
+def step_flops(model: Any, batch_spec: Any, loop_trips: int | None = None) -> dict[str, int]:
     """FLOPs of one ``model.train_step`` on a batch of ``batch_spec`` (static shapes), by op type."""
     concrete = tf.function(model.train_step).get_concrete_function(batch_spec)
-    return graph_flops(concrete.graph)
+    return graph_flops(concrete.graph, loop_trips)
 
 
 def matmul_rate(size: int = 2048, repeats: int = 10) -> float:

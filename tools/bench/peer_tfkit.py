@@ -212,6 +212,9 @@ def _info(model: Any) -> dict[str, Any]:
         "steps_per_execution": str(getattr(trainer, "steps_per_execution", "?")),
         "jit_compile": str(getattr(model, "jit_compile", "?")),
     }
+    decision = getattr(model, "jit_compile_decision", None)
+    if decision is not None:
+        info["auto_chose_xla"] = "on" if decision.jit_compile else "off"
     info["params"] = trainable_parameters(model)
     return info
 
@@ -240,7 +243,26 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
         model.fit(x, batch_size=job["batch_size"], **fit)
     else:
         model.fit(x, y, batch_size=job["batch_size"], **fit)
-    return timer.metrics(), _info(model)
+    metrics, info = timer.metrics(), _info(model)
+    try:
+        metrics["flops_per_sample"] = step_flops_per_sample(model, workload, x, y, job["batch_size"])
+        metrics["samples_per_epoch"] = len(tf.nest.flatten(x)[0])
+    except Exception as error:  # the count is extra: a failure must not lose the timings
+        info["flops"] = f"not counted: {describe(error)}"
+    return metrics, info
+
+
+def step_flops_per_sample(model: Any, workload: str, x: Any, y: Any, batch_size: int) -> float:
+    """FLOPs of one training step divided by its batch (``bench.flops``, from the traced train_step)."""
+    from bench import flops
+
+    def spec(array: Any) -> Any:
+        return tf.TensorSpec((batch_size,) + tuple(array.shape[1:]), tf.as_dtype(array.dtype))
+
+    inputs = tf.nest.map_structure(spec, x)
+    data = inputs if workload == "vae_train_step" else (inputs, tf.nest.map_structure(spec, y))
+    trips = int(x.shape[1]) if workload == "lstm" else None   # the LSTM's loop runs once per timestep
+    return sum(flops.step_flops(model, data, trips).values()) / batch_size
 
 
 def export(model: Any, export_dir: str) -> str:

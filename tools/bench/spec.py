@@ -26,6 +26,9 @@ DATA_SIZE_PEERS: tuple[str, ...] = ("tfkit", "keras3", "raw_tf")
 MEMORY_EPOCHS = 10  # the memory workload always runs this many epochs (--epochs does not change it)
 GRAPH_CASES: tuple[str, ...] = ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer")
 GRAPH_PEERS: tuple[str, ...] = ("tfkit", "keras3")   # building and loading functional graphs (tools/bench/graphs.py)
+# Cases whose tfkit time is held to the targets (the others describe how cost grows).
+TRAINING_WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
+                                       "functional_multi_io")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +49,9 @@ RUNNERS: tuple[Runner, ...] = (
     Runner("tf_keras_spe100", "tf_keras", "tf-keras spe=100",
            settings={"steps_per_execution": 100}, cases=("vae",)),
     Runner("raw_tf", "raw_tf", "raw TF (floor)"),
+    # tfkit's default is jit_compile="auto" (measured per run); these pin XLA so "auto" can be judged.
+    Runner("tfkit_xla_off", "tfkit", "tfkit XLA off", settings={"jit_compile": False}, cases=TRAINING_WORKLOADS),
+    Runner("tfkit_xla_on", "tfkit", "tfkit XLA on", settings={"jit_compile": True}, cases=TRAINING_WORKLOADS),
 )
 RUNNERS_BY_NAME: dict[str, Runner] = {runner.name: runner for runner in RUNNERS}
 BASELINE = "tfkit"
@@ -88,11 +94,6 @@ for _graph in GRAPH_CASES:
     CASES[_graph] = Case(_graph, "graph", 0, peers=GRAPH_PEERS, trains=False)
 CASES["vae_load"] = Case("vae_load", "vae_load", 0, peers=GRAPH_PEERS, trains=False)
 
-# Cases whose tfkit time is held to the targets (the others describe how cost grows).
-TRAINING_WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
-                                       "functional_multi_io")
-
-
 def cases_for_workload(workload: str) -> list[str]:
     """The case names a ``--workloads`` entry expands to."""
     if workload == "scaling":
@@ -120,6 +121,7 @@ def _training_rows(case: str, label: str, extra: tuple[Row, ...] = ()) -> tuple[
     return (
         Row(case, "epoch_steady_s", f"{label}: epoch, steady state", "s", "lower"),
         Row(case, "epoch_first_s", f"{label}: first epoch (tracing incl.)", "s", "lower"),
+        Row(case, "run_s", f"{label}: whole fit, all epochs", "s", "lower"),
     ) + extra + (Row(case, "loss_epoch2", f"{label}: loss after epoch 2 (sanity)", "", None, 4),)
 
 

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 def epoch_metrics(fit_start: float, epoch_ends: list[float], losses: list[float],
                   rss_mib: list[float] | None = None) -> dict[str, float]:
-    """First-epoch time, steady-state epoch time (median of epochs 2..k), loss after epoch 2.
+    """First-epoch time, steady-state epoch time (median of epochs 2..k), the whole run, loss after epoch 2.
 
     With ``rss_mib`` (current RSS at each epoch end): RSS after epoch 1, after the
     last epoch, and the growth between them.
@@ -40,6 +40,7 @@ def epoch_metrics(fit_start: float, epoch_ends: list[float], losses: list[float]
         metrics["rss_epoch1_mib"] = float(rss_mib[0])
         metrics["rss_last_mib"] = float(rss_mib[-1])
         metrics["rss_growth_mib"] = float(rss_mib[-1] - rss_mib[0])
+    metrics["run_s"] = marks[-1] - fit_start
     metrics["epochs_run"] = float(len(durations))
     return metrics
 
