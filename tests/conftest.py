@@ -1,9 +1,43 @@
-"""Test-wide environment: quiet TensorFlow logs and the shared dataset cache."""
+"""Test-wide environment: quiet TensorFlow logs, the shared dataset cache, parallel workers.
+
+The whole suite (``python -m pytest`` with no paths) runs in one pytest-xdist worker per
+usable core, at most four, whole files per worker (``--dist loadfile``), so module fixtures
+and the order inside a file stay as written. ``TFKIT_TEST_WORKERS=0`` (or ``-n 0``) runs it
+in one process; naming files or tests runs them in this process as usual.
+"""
 
 import os
+
+import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault(
     "TFKIT_DATA_DIR",
     os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "datasets")),
 )
+
+MAX_WORKERS = 4
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """Spread the whole suite over workers when pytest-xdist is installed and nothing else was asked."""
+    if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if getattr(config.option, "numprocesses", None) is not None:    # -n given: the user decides
+        return
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:    # files or tests named: one process
+        return
+    if config.option.collectonly or config.option.usepdb:
+        return
+    workers = int(os.environ.get("TFKIT_TEST_WORKERS", min(_usable_cores(), MAX_WORKERS)))
+    if workers > 1:
+        config.option.numprocesses = workers
+        config.option.dist = "loadfile"
