@@ -3,6 +3,7 @@
     python tools/keras_coverage.py                      # a summary table on stdout
     python tools/keras_coverage.py --markdown docs/KERAS_COVERAGE.md
     python tools/keras_coverage.py --missing layers     # the names keras.layers has and tfkit.layers lacks
+    python tools/keras_coverage.py --arguments layers   # present names lacking an argument Keras accepts
 
 Walks the public namespaces of the installed Keras 3 (``keras.layers``,
 ``keras.ops.image``, ...) and looks each name up under the same path in tfkit.
@@ -18,6 +19,8 @@ import importlib
 import os
 import sys
 import types
+
+from keras_signatures import EXCLUDED_ARGUMENTS, argument_gaps
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -88,7 +91,7 @@ def coverage() -> list[dict]:
         if not isinstance(theirs, types.ModuleType):
             continue
         ours = _lookup(tfkit, namespace)
-        present, missing, excluded = [], [], []
+        present, missing, excluded, gaps = [], [], [], []
         for name in _public_names(theirs):
             value = getattr(theirs, name)
             if isinstance(value, types.ModuleType) and (f"{namespace}.{name}".lstrip(".") in NAMESPACES
@@ -99,11 +102,18 @@ def coverage() -> list[dict]:
                 excluded.append((name, reason))
             elif ours is not None and hasattr(ours, name):
                 present.append(name)
+                arguments = argument_gaps(value, getattr(ours, name), f"{namespace}.{name}".lstrip("."))
+                if arguments:
+                    gaps.append((name, arguments))
             else:
                 missing.append(name)
         rows.append({"namespace": f"keras.{namespace}".rstrip("."), "present": present, "missing": missing,
-                     "excluded": excluded})
+                     "excluded": excluded, "argument_gaps": gaps})
     return rows
+
+
+def _gap_count(rows: list[dict]) -> int:
+    return sum(len(r["argument_gaps"]) for r in rows)
 
 
 def _markdown(rows: list[dict], keras_version: str) -> str:
@@ -116,17 +126,25 @@ def _markdown(rows: list[dict], keras_version: str) -> str:
         f"{keras_version}: a public name counts as present when tfkit has the same name under the same path. "
         f"Behaviour is checked by the tests, not here.",
         "",
-        f"**{total_present} of {total} public names present ({100 * total_present / max(total, 1):.0f}%).**",
+        f"**{total_present} of {total} public names present ({100 * total_present / max(total, 1):.0f}%).** "
+        f"Of the present names, {_gap_count(rows)} lack an argument Keras accepts (listed below).",
         "",
-        "| namespace | present | missing |",
-        "| --- | ---: | ---: |",
+        "| namespace | present | missing | present, lacking arguments |",
+        "| --- | ---: | ---: | ---: |",
     ]
     for r in rows:
-        lines.append(f"| `{r['namespace']}` | {len(r['present'])} | {len(r['missing'])} |")
+        lines.append(f"| `{r['namespace']}` | {len(r['present'])} | {len(r['missing'])} | "
+                     f"{len(r['argument_gaps'])} |")
     lines += ["", "## Missing names", ""]
     for r in rows:
         if r["missing"]:
             lines.append(f"- `{r['namespace']}`: " + ", ".join(f"`{n}`" for n in r["missing"]))
+    lines += ["", "## Arguments Keras accepts that tfkit lacks", "",
+              "For a class its constructor, for a function its parameters; an argument counts as accepted when a "
+              "tfkit signature names it (tools/keras_signatures.py).", ""]
+    for r in rows:
+        for name, arguments in r["argument_gaps"]:
+            lines.append(f"- `{r['namespace']}.{name}`: " + ", ".join(f"`{a}`" for a in arguments))
     lines += ["", "## Excluded on purpose", ""]
     seen = set()
     for r in rows:
@@ -137,6 +155,8 @@ def _markdown(rows: list[dict], keras_version: str) -> str:
     for key, reason in EXCLUDED.items():
         if key in ("distribution", "src", "legacy"):
             lines.append(f"- `keras.{key}`: {reason}")
+    for key, reason in EXCLUDED_ARGUMENTS.items():
+        lines.append(f"- argument `keras.{key}`: {reason}")
     return "\n".join(lines) + "\n"
 
 
@@ -144,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", metavar="FILE", help="write the full table and the missing names to FILE")
     parser.add_argument("--missing", metavar="NAMESPACE", help="print the names missing under keras.NAMESPACE")
+    parser.add_argument("--arguments", metavar="NAMESPACE",
+                        help="print the present names under keras.NAMESPACE that lack an argument Keras accepts")
     args = parser.parse_args(argv)
     import keras
 
@@ -154,6 +176,12 @@ def main(argv: list[str] | None = None) -> int:
             if r["namespace"] == wanted:
                 print("\n".join(r["missing"]))
         return 0
+    if args.arguments is not None:
+        wanted = f"keras.{args.arguments}".rstrip(".")
+        for r in rows:
+            if r["namespace"] == wanted:
+                print("\n".join(f"{name}: {', '.join(arguments)}" for name, arguments in r["argument_gaps"]))
+        return 0
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(_markdown(rows, keras.__version__))
@@ -163,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     present = sum(len(r["present"]) for r in rows)
     missing = sum(len(r["missing"]) for r in rows)
     print(f"{'total':<{width}}  {present:4d} present  {missing:4d} missing  ({100 * present / (present + missing):.0f}%)")
+    print(f"present names lacking an argument Keras accepts: {_gap_count(rows)}")
     return 0
 
 
