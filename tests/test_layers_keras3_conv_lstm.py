@@ -111,7 +111,8 @@ def test_masked_timesteps_keep_the_state():
     np.testing.assert_array_equal(out[0, 2], out[0, 1])
     np.testing.assert_array_equal(out[1, 3], out[1, 0])
     unmasked = layer(x[:1, :2]).numpy()
-    np.testing.assert_allclose(out[0, :2], unmasked[0], rtol=1e-6)
+    # batch 1 and batch 2 may take different convolution kernels (oneDNN): float32 noise, not state
+    np.testing.assert_allclose(out[0, :2], unmasked[0], rtol=1e-5, atol=1e-6)
 
 
 def test_dropout_only_while_training():
