@@ -214,6 +214,7 @@ class Optimizer(tf.Module):
     ) -> tf.Variable:
         strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
         with tf.init_scope(), contextlib.ExitStack() as stack:
+            stack.enter_context(tf.name_scope(""))    # not "while/...": the slot is named alike wherever it is built
             if strategy is not None:
                 stack.enter_context(strategy.scope())
                 if colocate_with is not None:
