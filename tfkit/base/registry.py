@@ -146,15 +146,16 @@ def public_class(obj: Any) -> Any:
 
 
 @contextlib.contextmanager
-def custom_object_scope(*mappings: Mapping[str, Any]) -> Iterator[None]:
+def custom_object_scope(*mappings: Mapping[str, Any],
+                        custom_objects: Mapping[str, Any] | None = None) -> Iterator[None]:
     """Make extra names resolvable inside a ``with`` block.
 
-        with custom_object_scope({"Linear": Linear}):
+        with custom_object_scope({"Linear": Linear}):       # or custom_objects={...}, as Keras names it
             model = tfkit.load_model("m.h5")
     """
     stack = _scope_stack()
     merged: dict[str, Any] = {}
-    for mapping in mappings:
+    for mapping in mappings + (custom_objects,):
         merged.update(mapping or {})
     stack.append(merged)
     try:

@@ -49,10 +49,10 @@ def image_data_format() -> str:
     return _config["image_data_format"]
 
 
-def set_image_data_format(value: str) -> None:
-    if value not in ("channels_last", "channels_first"):
-        raise ValueError(f"set_image_data_format expects 'channels_last' or 'channels_first', got {value!r}")
-    _config["image_data_format"] = value
+def set_image_data_format(data_format: str) -> None:
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"set_image_data_format expects 'channels_last' or 'channels_first', got {data_format!r}")
+    _config["image_data_format"] = data_format
 
 
 def _check_cap(value: object, source: str) -> int | None:
@@ -80,8 +80,8 @@ def max_epochs() -> int | None:
     return _cap("max_epochs")
 
 
-def set_max_epochs(value: int | None) -> None:
-    _caps["max_epochs"] = _check_cap(value, "set_max_epochs: max_epochs")
+def set_max_epochs(max_epochs: int | None) -> None:
+    _caps["max_epochs"] = _check_cap(max_epochs, "set_max_epochs: max_epochs")
 
 
 def max_steps_per_epoch() -> int | None:
@@ -89,8 +89,8 @@ def max_steps_per_epoch() -> int | None:
     return _cap("max_steps_per_epoch")
 
 
-def set_max_steps_per_epoch(value: int | None) -> None:
-    _caps["max_steps_per_epoch"] = _check_cap(value, "set_max_steps_per_epoch: max_steps_per_epoch")
+def set_max_steps_per_epoch(max_steps_per_epoch: int | None) -> None:
+    _caps["max_steps_per_epoch"] = _check_cap(max_steps_per_epoch, "set_max_steps_per_epoch: max_steps_per_epoch")
 
 
 def is_interactive_logging_enabled() -> bool:

@@ -12,8 +12,8 @@ from typing import Any, Mapping
 from tfkit.models.file_functions import files
 from tfkit.models.functional import Functional
 from tfkit.models.model import Model
+from tfkit.models.cloning import clone_model
 from tfkit.models.model_config import (
-    clone_model,
     model_from_config,
     model_from_json,
     serialize_model,

@@ -2,7 +2,7 @@
 
     config = serialize_model(model)                 # {"module", "class_name", "config", "registered_name"}
     twin = model_from_config(config)                # same architecture, fresh weights
-    clone = clone_model(model)                      # the same, with the model's own custom classes
+    clone = clone_through_config(model)             # the same, with the model's own custom classes
 """
 
 from __future__ import annotations
@@ -50,16 +50,16 @@ def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]
                 "registered_name": entry["registered_name"], "name": model.name, "config_missing": str(error)}
 
 
-def model_from_json(text: str, custom_objects: Mapping[str, Any] | None = None) -> Model:
+def model_from_json(json_string: str, custom_objects: Mapping[str, Any] | None = None) -> Model:
     """Inverse of ``model.to_json()``."""
     try:
-        config = json.loads(text)
+        config = json.loads(json_string)
     except json.JSONDecodeError as error:
         raise ValueError(f"model_from_json: not valid JSON ({error})") from error
     return model_from_config(config, custom_objects)
 
 
-def clone_model(model: Model, custom_objects: Mapping[str, Any] | None = None) -> Model:
+def clone_through_config(model: Model, custom_objects: Mapping[str, Any] | None = None) -> Model:
     """A new model with the same architecture and freshly initialized weights.
 
     The model's own layer classes resolve their names, so unregistered

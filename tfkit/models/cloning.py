@@ -1,0 +1,140 @@
+"""``clone_model`` with Keras 3's arguments: new layers (fresh weights) on the same graph.
+
+    twin = tfkit.models.clone_model(model)                       # same architecture, new weights
+    seeded = tfkit.models.clone_model(model, clone_function=lambda layer: type(layer).from_config(
+        {**layer.get_config(), "seed": 1337} if "seed" in layer.get_config() else layer.get_config()))
+
+Without ``clone_function`` / ``call_function`` / ``input_tensors`` a model is cloned through
+its config (so unregistered custom layers clone without ``custom_objects``). With them a
+Functional model's graph is run again node by node on new inputs, each layer replaced by
+``clone_function(layer)`` (once per layer: a shared layer stays shared) and called through
+``call_function(layer, *args, **kwargs)``; a Sequential model gets its layers replaced.
+``recursive=True`` clones nested Sequential and Functional models the same way instead of
+handing them to ``clone_function``. A compiled model's clone is compiled alike, as in Keras.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import tensorflow as tf
+
+from tfkit.engine.functional_graph import Input, InputLayer
+from tfkit.engine.layer import Layer
+from tfkit.base.symbolic import SymbolicTensor
+from tfkit.models.functional import Functional
+from tfkit.models.model import Model
+from tfkit.models.model_config import clone_through_config
+from tfkit.models.sequential import Sequential
+
+CloneFunction = Callable[[Layer], Layer]
+
+
+def clone_model(model: Model, input_tensors: Any = None, clone_function: CloneFunction | None = None,
+                call_function: Callable[..., Any] | None = None, recursive: bool = False,
+                custom_objects: Mapping[str, Any] | None = None, **kwargs: Any) -> Model:
+    """A Functional or Sequential model rebuilt with new layers; see the module docstring."""
+    cache: dict[int, Layer] = kwargs.pop("cache", None) or {}
+    if kwargs:
+        raise ValueError(f"clone_model: unexpected keyword argument(s) {tuple(kwargs)}")
+    if isinstance(model, Sequential):
+        if call_function is not None:
+            raise ValueError(
+                f"clone_model: call_function is not supported for Sequential models (their layers are listed, "
+                f"not called, when the model is made); use it with Functional models. Received model "
+                f"'{model.name}' of type Sequential with call_function={call_function!r}")
+        if clone_function is None and input_tensors is None and not recursive:
+            return _compiled_like(model, clone_through_config(model, custom_objects))
+        return _compiled_like(model, _clone_sequential(model, _cloner(clone_function, None, recursive, cache),
+                                                       input_tensors))
+    if isinstance(model, Functional) and type(model) in (Functional, Model):
+        if clone_function is None and input_tensors is None and call_function is None and not recursive:
+            return _compiled_like(model, clone_through_config(model, custom_objects))
+        cloner = _cloner(clone_function, call_function, recursive, cache)
+        return _compiled_like(model, _clone_functional(model, cloner, call_function, input_tensors))
+    if clone_function is not None or input_tensors is not None:
+        raise ValueError(
+            f"clone_model: clone_function and input_tensors are only supported for Sequential and Functional "
+            f"models; model '{model.name}' is a {type(model).__name__}. Clone a subclassed model with "
+            f"type(model).from_config(model.get_config()).")
+    if call_function is not None:
+        raise ValueError(f"clone_model: call_function is only supported for Functional models; model "
+                         f"'{model.name}' is a {type(model).__name__}.")
+    return clone_through_config(model, custom_objects)
+
+
+def _cloner(clone_function: CloneFunction | None, call_function: Callable[..., Any] | None, recursive: bool,
+            cache: dict[int, Layer]) -> CloneFunction:
+    """``clone_function`` made safe for shared layers (one clone each) and, with ``recursive``, nested models."""
+    if clone_function is None:
+        def clone_function(layer: Layer) -> Layer:
+            return type(layer).from_config(layer.get_config())
+    elif not callable(clone_function):
+        raise ValueError(f"clone_model: clone_function must be a callable, got {clone_function!r}")
+
+    def clone(layer: Layer) -> Layer:
+        if id(layer) not in cache:
+            if recursive and isinstance(layer, Sequential):
+                cache[id(layer)] = clone_model(layer, clone_function=clone_function, recursive=True, cache=cache)
+            elif recursive and isinstance(layer, Functional):
+                cache[id(layer)] = clone_model(layer, clone_function=clone_function, call_function=call_function,
+                                               recursive=True, cache=cache)
+            else:
+                cache[id(layer)] = clone_function(layer)
+        return cache[id(layer)]
+    return clone
+
+
+def _clone_sequential(model: Sequential, clone: CloneFunction, input_tensors: Any) -> Sequential:
+    layers: list[Any] = [clone(layer) for layer in model.layers]
+    first = model.inputs[0] if model.inputs else None
+    if input_tensors is not None:
+        if isinstance(input_tensors, (list, tuple)):
+            if len(input_tensors) != 1:
+                raise ValueError(f"clone_model: input_tensors must hold a single tensor for Sequential model "
+                                 f"'{model.name}', got {len(input_tensors)}")
+            input_tensors = input_tensors[0]
+        if not isinstance(input_tensors, SymbolicTensor):
+            raise ValueError(f"clone_model: input_tensors must be a tfkit.Input tensor, got {input_tensors!r}")
+        layers = [input_tensors] + layers
+    elif first is not None:
+        layers = [Input(batch_shape=first.shape, dtype=first.dtype, name=first.node.layer.name)] + layers
+    return Sequential(layers, name=model.name, trainable=model.trainable)
+
+
+def _clone_functional(model: Functional, clone: CloneFunction, call_function: Callable[..., Any] | None,
+                      input_tensors: Any) -> Functional:
+    graph = model.functional_graph
+    if input_tensors is None:
+        new_inputs = [Input(batch_shape=t.shape, dtype=t.dtype, name=t.node.layer.name) for t in graph.flat_inputs]
+    else:
+        new_inputs = tf.nest.flatten(input_tensors)
+        if len(new_inputs) != len(graph.flat_inputs) or not all(isinstance(t, SymbolicTensor) for t in new_inputs):
+            raise ValueError(
+                f"clone_model: input_tensors must be {len(graph.flat_inputs)} tfkit.Input tensor(s) in the structure "
+                f"of model '{model.name}''s inputs {model.input_names}, got {input_tensors!r}")
+    mapped = {id(old): new for old, new in zip(graph.flat_inputs, new_inputs)}
+    for node in graph.nodes:
+        if isinstance(node.layer, InputLayer):
+            continue
+        args, kwargs = tf.nest.map_structure(
+            lambda value: mapped.get(id(value), value) if isinstance(value, SymbolicTensor) else value,
+            (node.args, node.kwargs))
+        layer = clone(node.layer)
+        out = call_function(layer, *args, **kwargs) if call_function is not None else layer(*args, **kwargs)
+        new_flat = tf.nest.flatten(out)
+        if len(new_flat) != len(node.flat_outputs):
+            raise ValueError(f"clone_model: layer '{node.layer.name}''s clone returned {len(new_flat)} output(s) "
+                             f"where the original returned {len(node.flat_outputs)}")
+        mapped.update({id(old): new for old, new in zip(node.flat_outputs, new_flat)})
+    inputs = tf.nest.pack_sequence_as(graph.inputs, new_inputs)
+    outputs = tf.nest.map_structure(lambda t: mapped[id(t)], graph.outputs)
+    return Functional(inputs, outputs, name=model.name)
+
+
+def _compiled_like(model: Model, clone: Model) -> Model:
+    """Keras compiles the clone of a compiled model from its compile config."""
+    config = model.get_compile_config() if getattr(model, "compiled", False) else None
+    if config:
+        clone.compile_from_config(config)
+    return clone
