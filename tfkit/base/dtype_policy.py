@@ -13,7 +13,7 @@ configs a policy is its name, a plain string; Keras 3's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import tensorflow as tf
 
@@ -122,10 +122,12 @@ def get(identifier: Any) -> DTypePolicy:
     raise ValueError(f"Expected a dtype policy name such as 'mixed_float16', got {identifier!r}")
 
 
-def serialize(policy: DTypePolicy) -> dict[str, Any]:
+def serialize(dtype_policy: DTypePolicy) -> dict[str, Any]:
     """Keras 3's serialized form of a policy."""
-    return {"module": "keras", "class_name": "DTypePolicy", "config": policy.get_config(), "registered_name": None}
+    return {"module": "keras", "class_name": "DTypePolicy", "config": dtype_policy.get_config(),
+            "registered_name": None}
 
 
-def deserialize(config: Any) -> DTypePolicy:
+def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> DTypePolicy:
+    """Inverse of :func:`serialize`; ``custom_objects`` is accepted for Keras's signature (every policy is built in)."""
     return get(config)

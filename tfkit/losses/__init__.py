@@ -128,9 +128,9 @@ def serialize(loss: Any) -> Any:
     return registry.to_config("losses", loss)
 
 
-def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
+def deserialize(name: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
     """Inverse of :func:`serialize` (a function's name gives the matching class instance)."""
-    return registry.resolve("losses", config, custom_objects)
+    return registry.resolve("losses", name, custom_objects)
 
 
 def is_loss_of_kind(loss: Any, kind: str) -> bool:

@@ -57,7 +57,8 @@ def identity(n: int, dtype: Any = None) -> tf.Tensor:
     return tf.eye(n, dtype=dtype or "float32")
 
 
-def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> tf.Tensor:
+def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> tf.Tensor:
+    step = 1 if step is None else step
     if stop is None:
         start, stop = 0, start
     if dtype is None:
@@ -67,12 +68,27 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> tf
     return tf.range(tf.cast(start, dtype), tf.cast(stop, dtype), tf.cast(step, dtype), dtype=dtype)
 
 
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> tf.Tensor:
-    start, stop = tf.cast(start, "float32"), tf.cast(stop, "float32")
-    if not endpoint:
-        stop = start + (stop - start) * (num - 1) / num if num > 1 else start
-    out = tf.linspace(start, stop, num)
-    return tf.cast(out, dtype) if dtype is not None else out
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, axis: int = 0) -> Any:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (arrays give one sequence per element, along
+    ``axis``); ``retstep=True`` also returns the step (NaN when it is undefined), integer dtypes floor."""
+    if num < 0:
+        raise ValueError(f"linspace: num must be a non-negative integer, got num={num}")
+    if dtype is None:      # Keras: the arguments' own dtypes (a float64 array stays float64) joined with float
+        dtype = result_type(*(getattr(v, "dtype", None) or weak(v) for v in (start, stop)), float)
+    dtype = tf.as_dtype(dtype)
+    compute = dtype if dtype.is_floating else tf.float32
+    start, stop = tf.cast(tensor(start), compute), tf.cast(tensor(stop), compute)
+    step = tf.constant(np.nan, compute)
+    divisions = num - 1 if endpoint else num
+    if divisions > 0:
+        step = (stop - start) / tf.cast(divisions, compute)
+    end = stop - step if not endpoint and num > 1 else stop
+    out = tf.linspace(start, end, num, axis=axis)
+    if dtype.is_integer:
+        out = tf.floor(out)
+    out = tf.cast(out, dtype)
+    return (out, step) if retstep else out
 
 
 def array(x: Any, dtype: Any = None) -> tf.Tensor:

@@ -307,9 +307,9 @@ class CosineDecayRestarts(LearningRateSchedule):
         }
 
 
-def serialize(schedule: LearningRateSchedule) -> dict[str, Any]:
+def serialize(learning_rate_schedule: LearningRateSchedule) -> dict[str, Any]:
     """``{"class_name": ..., "config": ...}`` for a schedule."""
-    return registry.to_config("schedules", schedule)
+    return registry.to_config("schedules", learning_rate_schedule)
 
 
 def deserialize(config: Mapping[str, Any] | str, custom_objects: Mapping[str, Any] | None = None) -> LearningRateSchedule:
