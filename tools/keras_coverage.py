@@ -20,7 +20,8 @@ import os
 import sys
 import types
 
-from keras_signatures import EXCLUDED_ARGUMENTS, argument_gaps
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # its sibling, also when loaded by path
+from keras_signatures import EXCLUDED_ARGUMENTS, argument_gaps  # noqa: E402
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
