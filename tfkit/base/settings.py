@@ -107,8 +107,9 @@ def flash_attention() -> bool | None:
     return _switches["flash_attention"]
 
 
-def set_flash_attention(enabled: bool) -> None:
-    _switches["flash_attention"] = bool(enabled)
+def set_flash_attention(enabled: bool | None) -> None:
+    """True / False as the config functions set it; None is Keras's "decide automatically" (the default)."""
+    _switches["flash_attention"] = None if enabled is None else bool(enabled)
 
 
 def unsafe_deserialization() -> bool:

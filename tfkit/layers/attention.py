@@ -23,7 +23,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import constraints, initializers, random, regularizers
-from tfkit.base import registry
+from tfkit.base import registry, settings
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import EinsumDense, base_config
@@ -137,6 +137,7 @@ class MultiHeadAttention(Layer):
         bias_constraint: Any = None,
         use_gate: bool = False,
         seed: int | None = None,
+        flash_attention: bool | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -149,6 +150,8 @@ class MultiHeadAttention(Layer):
         self.dropout = float(dropout)
         self.use_bias = bool(use_bias)
         self.use_gate = bool(use_gate)
+        self.flash_attention = flash_attention
+        check_flash_attention_dropout(flash_attention, self.dropout, who)
         if output_shape is not None and not isinstance(output_shape, (int, list, tuple)):
             raise ValueError(f"{who} expected output_shape to be an int, a tuple or None, got {output_shape!r}")
         if isinstance(output_shape, int):
@@ -271,6 +274,7 @@ class MultiHeadAttention(Layer):
             key_mask = masking.get_mask(key)
         value = self._as_input(value)
         key = value if key is None else self._as_input(key)
+        refuse_flash_attention(self.flash_attention, return_attention_scores, f"MultiHeadAttention layer '{self.name}'")
         mask = self._attention_mask(
             query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask
         )
@@ -332,6 +336,27 @@ class MultiHeadAttention(Layer):
             seed=self.seed,
         )
         return config
+
+
+def uses_flash_attention(flash_attention: bool | None) -> bool:
+    """The layer's ``flash_attention`` or, when None, ``tfkit.config.enable_flash_attention()``'s switch."""
+    return bool(flash_attention or settings.flash_attention())
+
+
+def check_flash_attention_dropout(flash_attention: bool | None, dropout: float, who: str) -> None:
+    if uses_flash_attention(flash_attention) and dropout > 0.0:
+        raise ValueError(f"{who}: dropout is not supported with flash attention; set dropout=0.0 or "
+                         f"flash_attention=False")
+
+
+def refuse_flash_attention(flash_attention: bool | None, return_attention_scores: bool, who: str) -> None:
+    """Keras's TensorFlow backend has no flash attention: a call that asks for it fails, naming the way out."""
+    if not uses_flash_attention(flash_attention):
+        return
+    if return_attention_scores:
+        raise ValueError(f"{who}: attention scores are not available with flash attention; set flash_attention=False")
+    raise ValueError(f"{who}: flash attention is not available on TensorFlow; use flash_attention=None or False "
+                     f"(and tfkit.config.disable_flash_attention())")
 
 
 def combined_attention_mask(query: tf.Tensor, value: tf.Tensor, query_mask: Any, value_mask: Any, key_mask: Any,

@@ -25,10 +25,14 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import constraints, initializers, random, regularizers
-from tfkit.base import registry, settings
+from tfkit.base import registry
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
-from tfkit.layers.attention import combined_attention_mask
+from tfkit.layers.attention import (
+    check_flash_attention_dropout,
+    combined_attention_mask,
+    refuse_flash_attention,
+)
 from tfkit.layers.core import EinsumDense, base_config
 from tfkit.ops.nn_attention import dot_product_attention
 
@@ -88,9 +92,7 @@ class GroupedQueryAttention(Layer):
             _count(sliding_window, "sliding_window", who)
         self.sliding_window = sliding_window
         self.flash_attention = flash_attention
-        if self._uses_flash() and self.dropout > 0.0:
-            raise ValueError(f"{who}: dropout is not supported with flash attention; set dropout=0.0 or "
-                             f"flash_attention=False")
+        check_flash_attention_dropout(flash_attention, self.dropout, who)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
@@ -100,9 +102,6 @@ class GroupedQueryAttention(Layer):
         self.seed = seed
         self.seed_generator = random.SeedGenerator(seed)
         self.supports_masking = True
-
-    def _uses_flash(self) -> bool:
-        return bool(self.flash_attention or settings.flash_attention())
 
     # --------------------------------------------------------------- build
 
@@ -187,15 +186,10 @@ class GroupedQueryAttention(Layer):
         key = tf.repeat(self._key_dense(key), self.num_repeats, axis=2)        # (batch, S, query heads, head_dim)
         value = tf.repeat(self._value_dense(value), self.num_repeats, axis=2)
         scores = None
+        refuse_flash_attention(self.flash_attention, return_attention_scores, who)
         if self.dropout > 0.0 or return_attention_scores:
-            if self._uses_flash():
-                raise ValueError(f"{who}: attention scores are not available with flash attention; "
-                                 f"set flash_attention=False")
             attended, scores = self._explicit(query, key, value, mask, training)
         else:
-            if self._uses_flash():
-                raise ValueError(f"{who}: flash attention is not available on TensorFlow; "
-                                 f"use flash_attention=None or False (and tfkit.config.disable_flash_attention())")
             if mask is not None:
                 mask = tf.cast(mask, tf.bool)
                 for _ in range(4 - mask.shape.rank):
