@@ -33,6 +33,7 @@ from tfkit.engine.layer import Layer
 from tfkit.layers import rnn_loop
 from tfkit.layers.core import base_config
 from tfkit.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, _RecurrentCell
+from tfkit.layers.rnn_cudnn import checked_use_cudnn, refuse_cudnn
 from tfkit.layers.rnn_structure import (
     RNNStates,
     as_state_list,
@@ -292,6 +293,7 @@ class RNN(Layer):
         mask: Any = None,
         training: Any = None,
     ) -> Any:
+        refuse_cudnn(self)
         first = tf.nest.flatten(sequences)[0]
         if self.unroll and first.shape[1] is None:
             raise ValueError(
@@ -517,6 +519,7 @@ class LSTM(_BuiltinRNN):
         go_backwards: bool = False,
         stateful: bool = False,
         unroll: bool = False,
+        use_cudnn: Any = "auto",
         **kwargs: Any,
     ) -> None:
         cell = LSTMCell(
@@ -534,6 +537,7 @@ class LSTM(_BuiltinRNN):
             stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
         )
         self.input_spec = InputSpec(ndim=3)
+        self.use_cudnn = checked_use_cudnn(use_cudnn, f"LSTM layer '{self.name}'")
 
     def build(self, sequences_shape: Any) -> None:
         super().build(sequences_shape)
@@ -569,6 +573,7 @@ class GRU(_BuiltinRNN):
         stateful: bool = False,
         unroll: bool = False,
         reset_after: bool = True,
+        use_cudnn: Any = "auto",
         **kwargs: Any,
     ) -> None:
         cell = GRUCell(
@@ -585,6 +590,7 @@ class GRU(_BuiltinRNN):
             stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
         )
         self.input_spec = InputSpec(ndim=3)
+        self.use_cudnn = checked_use_cudnn(use_cudnn, f"GRU layer '{self.name}'")
 
     def build(self, sequences_shape: Any) -> None:
         super().build(sequences_shape)
