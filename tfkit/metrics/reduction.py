@@ -118,6 +118,9 @@ class MeanMetricWrapper(Mean):
         mask = masking.get_mask(y_pred)
         y_true, y_pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        if sample_weight is None and masking.get_mask(values) is not None:
+            # the function masked some values (ignore_class): they leave the mean, as they leave the loss's
+            sample_weight = tf.ones_like(tf.convert_to_tensor(values), dtype=self.dtype)
         sample_weight = apply_mask(
             None if sample_weight is None else tf.cast(tf.convert_to_tensor(sample_weight), self.dtype),
             mask, dtype=tf.as_dtype(self.dtype), reduction="sum",

@@ -137,10 +137,11 @@ class SparseCategoricalCrossentropy(BuiltinMeanMetric):
 
     function = F.sparse_categorical_crossentropy
 
-    def __init__(
-        self, name: str = "sparse_categorical_crossentropy", dtype: Any = None, from_logits: bool = False, axis: int = -1
-    ) -> None:
-        super().__init__(name, dtype, from_logits=from_logits, axis=axis)
+    def __init__(self, name: str = "sparse_categorical_crossentropy", dtype: Any = None, from_logits: bool = False,
+                 ignore_class: int | None = None, axis: int = -1) -> None:
+        # ignore_class: those targets leave the mean, as they leave the loss's (Keras 3.15's metric counts
+        # them as zeros, so its value differs from the loss it tracks)
+        super().__init__(name, dtype, from_logits=from_logits, ignore_class=ignore_class, axis=axis)
 
 
 @registry.builtin("metrics", "kl_divergence", "kld", "KLD")
