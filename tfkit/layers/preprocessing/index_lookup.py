@@ -35,7 +35,7 @@ class IndexLookup(Layer):
     def __init__(self, max_tokens: int | None = None, num_oov_indices: int = 1, mask_token: Any = None,
                  oov_token: Any = None, vocabulary: Any = None, idf_weights: Any = None, invert: bool = False,
                  output_mode: str = "int", pad_to_max_tokens: bool = False, sparse: bool = False,
-                 **kwargs: Any) -> None:
+                 oov_method: str = "floormod", salt: Any = None, **kwargs: Any) -> None:
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         who = f"{type(self).__name__} layer '{self.name}'"
@@ -48,6 +48,7 @@ class IndexLookup(Layer):
             raise ValueError(f"{who}: invert=True needs output_mode='int', got {output_mode!r}")
         if idf_weights is not None:
             raise ValueError(f"{who}: idf_weights (output_mode='tf_idf') is not implemented")
+        self.oov_method, self.salt = oov_method_and_salt(oov_method, salt, self.key_dtype, who)
         self.max_tokens, self.num_oov_indices = max_tokens, int(num_oov_indices)
         self.mask_token, self.oov_token = mask_token, oov_token
         self.invert, self.output_mode, self.pad_to_max_tokens = invert, output_mode, pad_to_max_tokens
@@ -150,15 +151,31 @@ class IndexLookup(Layer):
         indices = forward.lookup(keys)
         mask_offset = 0 if self.mask_token is None else 1
         if self.num_oov_indices > 1:
-            buckets = tf.strings.to_hash_bucket_fast(tf.strings.as_string(keys) if self.key_dtype != tf.string
-                                                     else keys, self.num_oov_indices)
-            oov = mask_offset + buckets
+            oov = mask_offset + self._oov_buckets(keys)
         else:
             oov = tf.fill(tf.shape(indices), tf.cast(mask_offset, tf.int64))
+        if self.num_oov_indices == 0:    # as Keras: unseen tokens are an error, not index 0
+            unseen = tf.gather_nd(inputs, tf.where(indices < 0))
+            check = tf.debugging.Assert(tf.equal(tf.size(unseen), 0), [tf.strings.format(
+                f"{type(self).__name__} layer '{self.name}': with num_oov_indices=0 every input must be in the "
+                f"vocabulary; found out-of-vocabulary values {{}}. Set num_oov_indices=1 to map them to an OOV "
+                f"index.", (unseen,))])
+            with tf.control_dependencies([check]):
+                indices = tf.identity(indices)
         indices = tf.where(indices < 0, oov, indices)
         if self.mask_token is not None:
             indices = tf.where(tf.equal(keys, self._keys([self.mask_token])[0]), tf.zeros_like(indices), indices)
         return indices
+
+    def _oov_buckets(self, keys: tf.Tensor) -> tf.Tensor:
+        """Keras's OOV slot of each key: ``key % n`` for integers (``oov_method="floormod"``), else FarmHash64 of
+        its text, or SipHash64 keyed by ``salt``."""
+        if self.key_dtype != tf.string and self.oov_method != "farmhash":
+            return tf.math.floormod(keys, tf.cast(self.num_oov_indices, keys.dtype))
+        text = keys if self.key_dtype == tf.string else tf.strings.as_string(keys)
+        if self.salt is not None:
+            return tf.strings.to_hash_bucket_strong(text, self.num_oov_indices, key=self.salt)
+        return tf.strings.to_hash_bucket_fast(text, self.num_oov_indices)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if self.mask_token is None or self.output_mode != "int" or self.invert:
@@ -169,7 +186,8 @@ class IndexLookup(Layer):
         return {**Layer.get_config(self), "max_tokens": self.max_tokens, "num_oov_indices": self.num_oov_indices,
                 "mask_token": self.mask_token, "oov_token": self.oov_token, "invert": self.invert,
                 "output_mode": self.output_mode, "pad_to_max_tokens": self.pad_to_max_tokens, "sparse": False,
-                "vocabulary": self._saved_vocabulary(), "idf_weights": None}
+                "vocabulary": self._saved_vocabulary(), "idf_weights": None, "oov_method": self.oov_method,
+                "salt": self.salt}
 
     def _saved_vocabulary(self) -> list[Any]:
         """The terms; with the special tokens before them when the terms themselves start like the special block
@@ -187,9 +205,9 @@ class StringLookup(IndexLookup):
     def __init__(self, max_tokens: int | None = None, num_oov_indices: int = 1, mask_token: str | None = None,
                  oov_token: str = "[UNK]", vocabulary: Any = None, idf_weights: Any = None, invert: bool = False,
                  output_mode: str = "int", pad_to_max_tokens: bool = False, sparse: bool = False,
-                 encoding: str = "utf-8", **kwargs: Any) -> None:
+                 encoding: str = "utf-8", salt: Any = None, **kwargs: Any) -> None:
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, **kwargs)
+                         output_mode, pad_to_max_tokens, sparse, salt=salt, **kwargs)
         self.encoding = encoding
 
     def get_config(self) -> dict[str, Any]:
@@ -205,9 +223,15 @@ class IntegerLookup(IndexLookup):
     def __init__(self, max_tokens: int | None = None, num_oov_indices: int = 1, mask_token: int | None = None,
                  oov_token: int = -1, vocabulary: Any = None, idf_weights: Any = None, invert: bool = False,
                  output_mode: str = "int", pad_to_max_tokens: bool = False, sparse: bool = False,
-                 **kwargs: Any) -> None:
+                 vocabulary_dtype: str = "int64", **kwargs: Any) -> None:
+        if vocabulary_dtype != "int64":
+            raise ValueError(f"IntegerLookup: only vocabulary_dtype='int64' is supported (as in Keras), "
+                             f"got {vocabulary_dtype!r}")
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
                          output_mode, pad_to_max_tokens, sparse, **kwargs)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "vocabulary_dtype": "int64"}
 
     def _token(self, value: Any) -> Any:
         return int(value)
@@ -217,6 +241,22 @@ class IntegerLookup(IndexLookup):
 
     def call(self, inputs: Any) -> tf.Tensor:
         return super().call(tf.cast(tf.convert_to_tensor(inputs), tf.int64) if not self.invert else inputs)
+
+
+def oov_method_and_salt(oov_method: Any, salt: Any, key_dtype: tf.DType, who: str) -> tuple[str, list[int] | None]:
+    """Keras's checks: ``oov_method`` is "floormod" or "farmhash"; ``salt`` (an int or two) needs "farmhash" for
+    integer keys (strings are always hashed) and becomes the two-part SipHash key."""
+    if oov_method not in ("floormod", "farmhash"):
+        raise ValueError(f"{who}: oov_method must be 'floormod' or 'farmhash', got {oov_method!r}")
+    if salt is None:
+        return oov_method, None
+    if key_dtype != tf.string and oov_method != "farmhash":
+        raise ValueError(f"{who}: salt can only be used with oov_method='farmhash', got oov_method={oov_method!r}")
+    if isinstance(salt, (tuple, list)) and len(salt) == 2 and all(isinstance(v, int) for v in salt):
+        return oov_method, [int(v) for v in salt]
+    if isinstance(salt, int) and not isinstance(salt, bool):
+        return oov_method, [salt, salt]
+    raise ValueError(f"{who}: salt must be an integer or a pair of integers, got {salt!r}")
 
 
 def read_vocabulary_file(path: Any, who: str) -> list[str]:
