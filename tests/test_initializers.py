@@ -128,6 +128,8 @@ def test_default_stddevs_are_keras_defaults():
         "mode": "fan_in",
         "distribution": "truncated_normal",
         "seed": None,
+        "input_axes": None,
+        "output_axes": None,
     }
 
 
@@ -311,12 +313,13 @@ def test_round_trip_keeps_arguments():
     config = initializers.serialize(init)
     assert config == {
         "class_name": "VarianceScaling",
-        "config": {"scale": 2.0, "mode": "fan_out", "distribution": "uniform", "seed": 3},
+        "config": {"scale": 2.0, "mode": "fan_out", "distribution": "uniform", "seed": 3, "input_axes": None,
+                   "output_axes": None},
     }
     assert initializers.get(config).get_config() == init.get_config()
     assert initializers.serialize(initializers.GlorotUniform(seed=5)) == {
         "class_name": "GlorotUniform",
-        "config": {"seed": 5},
+        "config": {"seed": 5, "input_axes": None, "output_axes": None},
     }
 
 

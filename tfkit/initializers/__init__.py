@@ -177,6 +177,7 @@ class VarianceScaling(_RandomInitializer):
     mean). ``distribution`` is ``"truncated_normal"`` (two-stddev cut,
     stddev corrected so the variance is still ``scale / n``),
     ``"untruncated_normal"`` or ``"uniform"`` (in ``±sqrt(3 * scale / n)``).
+    ``input_axes`` / ``output_axes`` (both or neither) name the axes the fans multiply.
     """
 
     def __init__(
@@ -185,8 +186,11 @@ class VarianceScaling(_RandomInitializer):
         mode: str = "fan_in",
         distribution: str = "truncated_normal",
         seed: int | None = None,
+        input_axes: Sequence[int] | None = None,
+        output_axes: Sequence[int] | None = None,
     ) -> None:
         super().__init__(seed)
+        self.input_axes, self.output_axes = _axes(input_axes, "input_axes"), _axes(output_axes, "output_axes")
         if not scale > 0.0:
             raise ValueError(f"VarianceScaling expected a positive scale, got {scale!r}")
         if mode not in _MODES:
@@ -204,7 +208,7 @@ class VarianceScaling(_RandomInitializer):
         who = type(self).__name__
         shape = _as_shape(shape, who)
         dtype = _as_dtype(dtype, who, floating=True)
-        fan_in, fan_out = compute_fans(shape)
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         variance = self.scale / max(1.0, n)
         seed = _stateless_seed(self.seed)
@@ -222,6 +226,8 @@ class VarianceScaling(_RandomInitializer):
             "mode": self.mode,
             "distribution": self.distribution,
             "seed": self.seed,
+            "input_axes": self.input_axes,
+            "output_axes": self.output_axes,
         }
 
 
@@ -230,12 +236,14 @@ class _FixedVarianceScaling(VarianceScaling):
 
     _preset: tuple[float, str, str] = (1.0, "fan_in", "truncated_normal")
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, input_axes: Sequence[int] | None = None,
+                 output_axes: Sequence[int] | None = None) -> None:
         scale, mode, distribution = self._preset
-        super().__init__(scale=scale, mode=mode, distribution=distribution, seed=seed)
+        super().__init__(scale=scale, mode=mode, distribution=distribution, seed=seed, input_axes=input_axes,
+                         output_axes=output_axes)
 
     def get_config(self) -> dict[str, Any]:
-        return {"seed": self.seed}
+        return {"seed": self.seed, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 @registry.builtin(_KIND, "glorot_uniform")
@@ -314,6 +322,14 @@ class Orthogonal(_RandomInitializer):
 
 
 # ------------------------------------------------------------- lookup / config
+
+
+def _axes(axes: Sequence[int] | None, what: str) -> list[int] | None:
+    if axes is None:
+        return None
+    if isinstance(axes, int) or not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        raise ValueError(f"VarianceScaling expected {what} to be a list of integers or None, got {axes!r}")
+    return list(axes)
 
 
 def get(identifier: Any) -> Any:

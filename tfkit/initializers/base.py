@@ -20,14 +20,18 @@ _MAX_SEED = 2**31 - 1
 # ----------------------------------------------------------------- helpers
 
 
-def compute_fans(shape: Sequence[int]) -> tuple[int, int]:
+def compute_fans(shape: Sequence[int], input_axes: Sequence[int] | None = None,
+                 output_axes: Sequence[int] | None = None) -> tuple[int, int]:
     """``(fan_in, fan_out)`` of a weight shape, Keras's rule.
 
-    Scalars count 1, vectors use their length for both, matrices are
-    ``(inputs, outputs)``, and convolution kernels ``(*spatial, in, out)``
-    multiply both by the receptive field size ``prod(spatial)``.
+    With both ``input_axes`` and ``output_axes`` the fans are the products of those axes' sizes
+    (an EinsumDense kernel ``(in, heads, dim)``: ``input_axes=[0], output_axes=[1, 2]``). Otherwise
+    scalars count 1, vectors use their length for both, matrices are ``(inputs, outputs)``, and
+    convolution kernels ``(*spatial, in, out)`` multiply both by the receptive field size ``prod(spatial)``.
     """
     shape = tuple(shape)
+    if input_axes is not None and output_axes is not None:
+        return int(np.prod([shape[a] for a in input_axes])), int(np.prod([shape[a] for a in output_axes]))
     if len(shape) < 1:
         return 1, 1
     if len(shape) == 1:
