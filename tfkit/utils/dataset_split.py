@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit.utils import dataset_format
+
 _SEQUENCE_KINDS = {list: "list", tuple: "tuple", dict: "dict"}
 
 
@@ -137,6 +139,7 @@ def split_dataset(
     right_size: int | float | None = None,
     shuffle: bool = False,
     seed: int | None = None,
+    preferred_backend: str | None = None,
 ) -> tuple[tf.data.Dataset, tf.data.Dataset]:
     """Split ``dataset`` into a left and a right ``tf.data.Dataset`` (e.g. train and test).
 
@@ -146,7 +149,9 @@ def split_dataset(
         right_size: samples (int) or fraction (float) of the right split; None: what the left one leaves.
         shuffle: shuffle the samples before splitting.
         seed: the shuffling seed (a random one when None).
+        preferred_backend: None or "tensorflow" (Keras's other backends' datasets do not apply to tfkit).
     """
+    dataset_format.check_backend(preferred_backend, "split_dataset")
     if left_size is None and right_size is None:
         raise ValueError("At least one of the `left_size` or `right_size` must be specified. Received: "
                          "left_size=None and right_size=None")

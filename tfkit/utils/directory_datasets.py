@@ -16,6 +16,8 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit.utils import dataset_format
+
 _IMAGE_EXTENSIONS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 
 
@@ -104,8 +106,9 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
                                  subset: str | None = None, interpolation: str = "bilinear",
                                  follow_links: bool = False, crop_to_aspect_ratio: bool = False,
                                  pad_to_aspect_ratio: bool = False, data_format: str | None = None,
-                                 verbose: bool = True) -> Any:
+                                 format: str = "tf", verbose: bool = True) -> Any:  # noqa: A002
     """Images (``float32``, resized to ``image_size``) and labels from one subfolder per class."""
+    dataset_format.check_format(format, "image_dataset_from_directory")
     channels = {"grayscale": 1, "rgb": 3, "rgba": 4}.get(color_mode)
     if channels is None:
         raise ValueError(f"color_mode must be 'grayscale', 'rgb' or 'rgba', got {color_mode!r}")
@@ -138,8 +141,10 @@ def text_dataset_from_directory(directory: str, labels: Any = "inferred", label_
                                 class_names: Sequence[str] | None = None, batch_size: int | None = 32,
                                 max_length: int | None = None, shuffle: bool = True, seed: int | None = None,
                                 validation_split: float | None = None, subset: str | None = None,
-                                follow_links: bool = False, verbose: bool = True) -> Any:
+                                follow_links: bool = False, format: str = "tf",  # noqa: A002
+                                verbose: bool = True) -> Any:
     """Texts (``.txt`` files as strings, cut to ``max_length`` characters) and labels from one folder per class."""
+    dataset_format.check_format(format, "text_dataset_from_directory")
     paths, targets, names = _index(directory, labels, class_names, (".txt",), follow_links)
     if verbose:
         print(f"Found {len(paths)} files" + (f" belonging to {len(names)} classes." if names else "."))

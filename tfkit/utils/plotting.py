@@ -41,11 +41,16 @@ def _label(layer: Any, show_shapes: bool, show_dtype: bool, show_layer_names: bo
 
 
 def model_to_dot(model: Any, show_shapes: bool = False, show_dtype: bool = False, show_layer_names: bool = True,
-                 rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200,
-                 show_layer_activations: bool = False, show_trainable: bool = False, **kwargs: Any) -> Any:
-    """A ``pydot.Dot`` graph: one node per layer, edges along the functional graph (or the layer order)."""
+                 rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200, subgraph: bool = False,
+                 show_layer_activations: bool = False, show_trainable: bool = False, splines: str = "ortho",
+                 **kwargs: Any) -> Any:
+    """A ``pydot.Dot`` graph (a ``pydot.Cluster`` with ``subgraph=True``, as Keras, to nest in another graph):
+    one node per layer, edges along the functional graph (or the layer order); ``splines`` is Graphviz's."""
     pydot = _pydot()
-    dot = pydot.Dot(graph_type="digraph", rankdir=rankdir, dpi=dpi)
+    if subgraph:
+        dot = pydot.Cluster(style="dashed", graph_name=model.name, label=model.name)
+    else:
+        dot = pydot.Dot(graph_type="digraph", rankdir=rankdir, dpi=dpi, splines=splines)
     dot.set_node_defaults(shape="record")
     layers = list(model.layers)
     for layer in layers:
@@ -63,11 +68,14 @@ def model_to_dot(model: Any, show_shapes: bool = False, show_dtype: bool = False
 
 
 def plot_model(model: Any, to_file: str = "model.png", show_shapes: bool = False, show_dtype: bool = False,
-               show_layer_names: bool = True, rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200,
-               show_layer_activations: bool = False, show_trainable: bool = False, **kwargs: Any) -> Any:
-    """Write the model graph to ``to_file`` (format from its extension: png, svg, pdf, dot)."""
-    dot = model_to_dot(model, show_shapes, show_dtype, show_layer_names, rankdir, expand_nested, dpi,
-                       show_layer_activations, show_trainable)
+               show_layer_names: bool = False, rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200,
+               show_layer_activations: bool = False, show_trainable: bool = False, splines: str = "ortho",
+               **kwargs: Any) -> Any:
+    """Write the model graph to ``to_file`` (format from its extension: png, svg, pdf, dot); Keras 3.15's
+    defaults (layer names off here, on in ``model_to_dot``)."""
+    dot = model_to_dot(model, show_shapes=show_shapes, show_dtype=show_dtype, show_layer_names=show_layer_names,
+                       rankdir=rankdir, expand_nested=expand_nested, dpi=dpi,
+                       show_layer_activations=show_layer_activations, show_trainable=show_trainable, splines=splines)
     extension = os.path.splitext(to_file)[1].lstrip(".") or "png"
     dot.write(to_file, format=extension)
     return to_file

@@ -11,13 +11,16 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit.utils import dataset_format
+
 
 def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int, sequence_stride: int = 1,
                                   sampling_rate: int = 1, batch_size: int | None = 128, shuffle: bool = False,
                                   seed: int | None = None, start_index: int | None = None,
-                                  end_index: int | None = None) -> tf.data.Dataset:
+                                  end_index: int | None = None, format: str = "tf") -> tf.data.Dataset:  # noqa: A002
     """Window ``i`` is ``data[start + i * sequence_stride + k * sampling_rate]`` for ``k < sequence_length``;
     its target is ``targets[i]`` (Keras's definition)."""
+    dataset_format.check_format(format, "timeseries_dataset_from_array")
     for name, value in (("sequence_length", sequence_length), ("sequence_stride", sequence_stride),
                         ("sampling_rate", sampling_rate)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
