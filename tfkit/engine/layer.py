@@ -24,16 +24,8 @@ import tensorflow as tf
 from tfkit import constraints, initializers, regularizers
 from tfkit.base import dtype_policy, registry, variable_roles
 from tfkit.base.symbolic import is_symbolic
-from tfkit.engine import (
-    autocast,
-    autograph,
-    call_context,
-    config_capture,
-    masking,
-    serialization,
-    tracking,
-    variable_options,
-)
+from tfkit.engine import (autocast, autograph, call_context, config_capture, masking, serialization, tracking,
+                          variable_options)
 from tfkit.engine.call_signature import (
     build_parameters,
     call_signature,
@@ -238,9 +230,15 @@ class Layer(tf.Module):
     def _frozen_ids(self) -> set[int]:
         frozen: set[int] = set()
         for layer in tracking.flatten_layers(self):
+            frozen.update(layer._st.frozen_weights)
             if not layer._st.trainable:
                 frozen.update(id(w) for w in layer.weights)
         return frozen
+
+    def _set_weight_trainable(self, variable: tf.Variable, trainable: bool) -> None:
+        """Keras's ``variable.trainable = ...`` for an own weight (a tf.Variable's flag is fixed at creation)."""
+        kept = [i for i in self._st.frozen_weights if i != id(variable)]
+        self._st.frozen_weights = kept if trainable else kept + [id(variable)]
 
     # tf.Module's own views follow the layer's (so frozen layers are frozen there too).
     @property

@@ -22,7 +22,7 @@ class LayerState:
     __slots__ = (
         "name", "policy", "trainable", "built", "weights", "losses", "regularizers",
         "init_args", "autocast", "input_spec", "auto_spec", "build_shapes", "supports_masking",
-        "output_shapes", "declared_batch_shape", "nodes", "inbound_names", "graph_owner",
+        "output_shapes", "declared_batch_shape", "nodes", "inbound_names", "graph_owner", "frozen_weights",
     )
 
     def __init__(self) -> None:
@@ -44,6 +44,7 @@ class LayerState:
         self.nodes: list[Any] = []               # the calls on symbolic tensors (functional_graph.Node)
         self.inbound_names: list[str] = []       # the layers feeding it in its functional model
         self.graph_owner: Any = None             # a weakref to the Sequential that can make its graph
+        self.frozen_weights: list[int] = []      # ids of own weights set non-trainable one by one (LoRA's kernel)
 
     def snapshot(self) -> dict[str, Any]:
         """The fields as they are now (lists copied), for :meth:`restore`."""

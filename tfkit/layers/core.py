@@ -19,6 +19,7 @@ from tfkit.engine import config_capture, shape_inference
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.einsum_dense import EinsumDense  # noqa: F401  (its own file; exported with the core layers)
+from tfkit.layers.lora import LoRA
 
 __all__ = ["Dense", "EinsumDense", "Activation", "Identity", "Lambda"]
 
@@ -55,7 +56,7 @@ def _positive_int(value: Any, what: str, layer: str) -> int:
 
 
 @registry.builtin("layers")
-class Dense(Layer):
+class Dense(LoRA, Layer):
     """``activation(inputs @ kernel + bias)`` on the last axis of the inputs.
 
     Inputs of rank > 2 are multiplied along their last axis, so
@@ -73,10 +74,13 @@ class Dense(Layer):
         bias_regularizer: Any = None,
         kernel_constraint: Any = None,
         bias_constraint: Any = None,
+        lora_rank: int | None = None,
+        lora_alpha: float | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.units = _positive_int(units, "units", f"Dense layer '{self.name}'")
+        self._init_lora(lora_rank, lora_alpha)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
         self.kernel_initializer = initializers.get(kernel_initializer)
@@ -118,9 +122,10 @@ class Dense(Layer):
             self.bias = None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self.built = True  # also when build() is called directly, as in Keras
+        self._lora_after_build()
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        kernel = self.kernel
+        kernel = self.merged_kernel() if self.lora_enabled else self.kernel
         if inputs.dtype != kernel.dtype:
             inputs = tf.cast(inputs, kernel.dtype)
         rank = inputs.shape.rank
@@ -148,6 +153,7 @@ class Dense(Layer):
             bias_regularizer=regularizers.serialize(self.bias_regularizer),
             kernel_constraint=constraints.serialize(self.kernel_constraint),
             bias_constraint=constraints.serialize(self.bias_constraint),
+            **self._lora_config(),
         )
         return config
 

@@ -18,6 +18,7 @@ from tfkit import activations, constraints, initializers, regularizers
 from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
+from tfkit.layers.lora import LoRA
 
 __all__ = ["EinsumDense", "einsum_shapes"]
 
@@ -152,7 +153,7 @@ def _with_einsum_fans(initializer: Any, kernel_shape: list, input_axes: list[int
 
 
 @registry.builtin("layers")
-class EinsumDense(Layer):
+class EinsumDense(LoRA, Layer):
     """A dense layer whose product is any ``tf.einsum`` equation.
 
         layer = EinsumDense("abc,cde->abde", output_shape=(None, 4, 8), bias_axes="de")
@@ -174,10 +175,13 @@ class EinsumDense(Layer):
         bias_regularizer: Any = None,
         kernel_constraint: Any = None,
         bias_constraint: Any = None,
+        lora_rank: int | None = None,
+        lora_alpha: float | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         who = f"EinsumDense layer '{self.name}'"
+        self._init_lora(lora_rank, lora_alpha)
         if not isinstance(equation, str):
             raise ValueError(f"{who} expected equation to be a string such as 'ab,bc->ac', got {equation!r}")
         if bias_axes is not None and not isinstance(bias_axes, str):
@@ -228,11 +232,13 @@ class EinsumDense(Layer):
             ndim=len(input_shape), axes={i: d for i, d in enumerate(input_shape) if i > 0 and d is not None}
         )
         self.built = True  # also when build() is called directly, as in Keras
+        self._lora_after_build()
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        if inputs.dtype != self.kernel.dtype:
-            inputs = tf.cast(inputs, self.kernel.dtype)
-        outputs = tf.einsum(self.equation, inputs, self.kernel)
+        kernel = self.merged_kernel() if self.lora_enabled else self.kernel
+        if inputs.dtype != kernel.dtype:
+            inputs = tf.cast(inputs, kernel.dtype)
+        outputs = tf.einsum(self.equation, inputs, kernel)
         if self.bias is not None:
             outputs = outputs + self.bias
         return self.activation(outputs)
@@ -255,5 +261,6 @@ class EinsumDense(Layer):
             bias_regularizer=regularizers.serialize(self.bias_regularizer),
             kernel_constraint=constraints.serialize(self.kernel_constraint),
             bias_constraint=constraints.serialize(self.bias_constraint),
+            **self._lora_config(),
         )
         return config

@@ -17,6 +17,7 @@ from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
+from tfkit.layers.lora import LoRA
 
 __all__ = ["Embedding", "Masking"]
 
@@ -28,13 +29,15 @@ def _positive_int(value: Any, what: str, who: str) -> int:
 
 
 @registry.builtin("layers")
-class Embedding(Layer):
+class Embedding(LoRA, Layer):
     """Look up row ``i`` of an ``(input_dim, output_dim)`` table for every integer ``i``.
 
     Integer inputs of any shape ``s`` give outputs of shape ``(*s, output_dim)``.
     With ``mask_zero=True`` index 0 is padding: the output carries the mask
     ``inputs != 0`` (so ``input_dim`` should count the padding index too).
     """
+
+    _lora_target = "embeddings"
 
     def __init__(
         self,
@@ -45,10 +48,13 @@ class Embedding(Layer):
         embeddings_constraint: Any = None,
         mask_zero: bool = False,
         weights: Any = None,
+        lora_rank: int | None = None,
+        lora_alpha: float | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         who = f"Embedding layer '{self.name}'"
+        self._init_lora(lora_rank, lora_alpha)
         self.input_dim = _positive_int(input_dim, "input_dim", who)
         self.output_dim = _positive_int(output_dim, "output_dim", who)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
@@ -76,13 +82,15 @@ class Embedding(Layer):
         if self._tfkit_initial_weights is not None:
             self.embeddings.assign(self._tfkit_initial_weights)
             self._tfkit_initial_weights = None
+        self.built = True
+        self._lora_after_build()
 
     @tf.autograph.experimental.do_not_convert
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         inputs = tf.convert_to_tensor(inputs)
         if inputs.dtype not in (tf.int32, tf.int64):
             inputs = tf.cast(inputs, tf.int32)
-        return tf.gather(self.embeddings, inputs)
+        return tf.gather(self.merged_kernel() if self.lora_enabled else self.embeddings, inputs)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if not self.mask_zero:
@@ -101,6 +109,7 @@ class Embedding(Layer):
             embeddings_regularizer=regularizers.serialize(self.embeddings_regularizer),
             embeddings_constraint=constraints.serialize(self.embeddings_constraint),
             mask_zero=self.mask_zero,
+            **self._lora_config(),
         )
         return config
 

@@ -20,12 +20,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from tfkit.base import variable_roles
 from tfkit.engine.layer import Layer
 from tfkit.engine.naming import to_snake_case
 from tfkit.saving import weights_io
+from tfkit.saving.h5_snapshot import SnapshotDataset
 
 _INDEX = re.compile(r"\d+")
 # tf-keras's names for a variable that Keras 3 and tfkit name differently: DepthwiseConv2D's kernel
@@ -53,6 +55,21 @@ def _children(layer: Any) -> dict[str, Any]:
 
 def _top_layers(model: Any) -> list[Any]:
     return list(getattr(model, "layers", []) or [])
+
+
+def _lora_layout(layer: Any) -> tuple[list[tf.Variable], list[tf.Variable]]:
+    """(variables the file stores, variables to zero). Keras saves a LoRA layer's kernel with the low-rank product
+    merged in (``vars/0`` the kernel, ``vars/1`` the bias) and no factors; loading zeroes the factors."""
+    if not getattr(layer, "lora_enabled", False):
+        return _own_variables(layer), []
+    target = layer._lora_target
+    factors = [getattr(layer, f"lora_{target}_a"), getattr(layer, f"lora_{target}_b")]
+    return [v for v in layer._own_weights() if all(v is not f for f in factors)], factors
+
+
+def _zeros_like(variable: tf.Variable) -> Any:
+    zeros = np.zeros(tuple(variable.shape), variable.dtype.as_numpy_dtype)
+    return SnapshotDataset(zeros.shape, zeros.dtype, variable.dtype.name, zeros)
 
 
 def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
@@ -93,7 +110,9 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
     used: set[str] = set()
     for prefix, layer in keras3_layer_paths(model):
         stored = by_prefix.get(prefix, {})
-        own = _own_variables(layer)
+        own, zeroed = _lora_layout(layer)
+        pairs += [(factor, _zeros_like(factor), f"layers/{prefix}: LoRA factor zeroed, as Keras loads it")
+                  for factor in zeroed]
         if not own and not stored:
             continue
         used.add(prefix)
