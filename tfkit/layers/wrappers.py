@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from tfkit.base import registry
@@ -98,11 +99,15 @@ class Bidirectional(Layer):
         self,
         layer: Any,
         merge_mode: str | None = "concat",
+        weights: Any = None,
         backward_layer: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         who = f"Bidirectional layer '{self.name}'"
+        # the forward layer's weights, then the backward layer's, set when built (Keras 3.15 takes the
+        # argument and drops it)
+        self._initial_weights = [np.asarray(w) for w in weights] if weights is not None else None
         layer = _as_layer(layer, who, "layer")
         if backward_layer is not None:
             backward_layer = _as_layer(backward_layer, who, "backward_layer")
@@ -161,6 +166,15 @@ class Bidirectional(Layer):
             if not sub.built:
                 sub.build(sequences_shape)
                 sub.built = True
+        if self._initial_weights is not None:
+            initial, self._initial_weights = self._initial_weights, None
+            expected = len(self.forward_layer.weights) + len(self.backward_layer.weights)
+            if len(initial) != expected:
+                raise ValueError(f"Bidirectional layer '{self.name}': weights= holds {len(initial)} arrays, the "
+                                 f"forward and backward layers have {expected} weights")
+            half = len(self.forward_layer.weights)
+            self.forward_layer.set_weights(initial[:half])
+            self.backward_layer.set_weights(initial[half:])
 
     @tf.autograph.experimental.do_not_convert
     def call(
