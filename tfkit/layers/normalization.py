@@ -18,6 +18,7 @@ from tfkit import constraints, initializers, regularizers
 from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
+from tfkit.layers import batch_renorm
 from tfkit.layers.core import base_config
 from tfkit.layers.regularization import in_training
 
@@ -153,11 +154,16 @@ class BatchNormalization(_AffineNormalization):
         beta_constraint: Any = None,
         gamma_constraint: Any = None,
         synchronized: bool = False,
+        renorm: bool = False,
+        renorm_clipping: dict[str, float] | None = None,
+        renorm_momentum: float = 0.99,
         **kwargs: Any,
     ) -> None:
         super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
                          gamma_regularizer, beta_constraint, gamma_constraint, **kwargs)
         who = f"BatchNormalization layer '{self.name}'"
+        self.renorm, self.renorm_momentum = bool(renorm), float(renorm_momentum)
+        self.renorm_clipping = batch_renorm.checked_clipping(self.renorm, renorm_clipping, who)
         self.axis = _check_axis_int(axis, who)
         if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
             raise ValueError(f"{who} expected momentum to be a number in [0, 1], got {momentum!r}")
@@ -180,6 +186,8 @@ class BatchNormalization(_AffineNormalization):
             shape=shape, initializer=self.moving_variance_initializer, trainable=False, name="moving_variance",
             autocast=False,
         )
+        if self.renorm:
+            batch_renorm.add_weights(self, shape)
         self.input_spec = InputSpec(ndim=len(input_shape), axes={axis: input_shape[axis]})
         self.built = True  # also when build() is called directly, as in Keras
 
@@ -224,6 +232,8 @@ class BatchNormalization(_AffineNormalization):
 
         def with_batch_statistics() -> tf.Tensor:
             mean, variance = self._moments(inputs, mask)
+            if self.renorm:
+                return batch_renorm.normalize_training(self, inputs, mean, variance, param_shape)
             momentum = tf.cast(self.momentum, self.moving_mean.dtype)
             self.moving_mean.assign(self.moving_mean * momentum + tf.cast(mean, momentum.dtype) * (1 - momentum))
             self.moving_variance.assign(
@@ -249,6 +259,9 @@ class BatchNormalization(_AffineNormalization):
             moving_mean_initializer=initializers.serialize(self.moving_mean_initializer),
             moving_variance_initializer=initializers.serialize(self.moving_variance_initializer),
             synchronized=self.synchronized,
+            renorm=self.renorm,
+            renorm_clipping=self.renorm_clipping,
+            renorm_momentum=self.renorm_momentum,
         )
         return config
 
