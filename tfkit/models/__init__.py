@@ -30,6 +30,7 @@ def load_model(filepath: Any, custom_objects: Mapping[str, Any] | None = None, c
     return files().load_model(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
 
 
-def save_model(model: Model, filepath: Any, overwrite: bool = True, include_optimizer: bool = True) -> None:
+def save_model(model: Model, filepath: Any, overwrite: bool = True, include_optimizer: bool = True,
+               zipped: bool | None = None) -> None:
     """``tfkit.saving.save_model`` under its Keras name ``keras.models.save_model``."""
-    files().save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+    files().save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer, zipped=zipped)

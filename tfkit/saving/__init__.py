@@ -51,12 +51,17 @@ def _strategy(model: Any) -> Any:
     return getattr(model, "distribute_strategy", None)
 
 
-def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True) -> None:
+def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
+               zipped: bool | None = None) -> None:
     """Save a whole model to an .h5 file (see ``tfkit.saving.h5``); written atomically.
 
     In a multi-worker cluster every worker calls it and only the chief's file
-    stays (see ``tfkit.files.worker_files``).
+    stays (see ``tfkit.files.worker_files``). ``zipped`` is Keras's choice between a
+    ``.keras`` zip and an unzipped folder; tfkit writes one HDF5 file, so only None/True apply.
     """
+    if zipped is False:
+        raise ValueError("save_model: zipped=False asks for Keras's unzipped .keras folder; tfkit writes one HDF5 "
+                         "file (pass zipped=None or True)")
     with worker_files.writing(filepath, _strategy(model)) as path:
         h5.save_model(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
 
@@ -90,11 +95,16 @@ def load_model(
         return h5.load_model(filepath, custom_objects=custom_objects, compile=compile)
 
 
-def save_weights(model: Any, filepath: str, overwrite: bool = True) -> None:
+def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_size: Any = None) -> None:
     """``.h5`` paths get a tfkit weights file; any other path is a TensorFlow checkpoint prefix.
 
     In a multi-worker cluster every worker calls it and only the chief's files stay.
+    ``max_shard_size`` (Keras: split ``.weights.h5`` into shards listed by a ``.weights.json``) is not
+    offered: tfkit writes one file, so only None applies.
     """
+    if max_shard_size is not None:
+        raise ValueError(f"save_weights: max_shard_size={max_shard_size!r} asks for Keras's sharded weights files "
+                         f"(.weights.json); tfkit writes one weights file, so only max_shard_size=None applies")
     with worker_files.writing(filepath, _strategy(model)) as path:
         if h5.is_h5_path(filepath):
             h5.save_weights_h5(model, path, overwrite=overwrite)
