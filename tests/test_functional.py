@@ -41,7 +41,7 @@ def test_two_inputs_two_named_outputs_residual_cnn_trains_and_summarizes():
     assert {"loss", "digit_loss", "size_loss", "digit_accuracy"} <= set(history.history)
     assert history.history["loss"][-1] < history.history["loss"][0]
     lines = []
-    model.summary(print_fn=lines.append)
+    model.summary(print_fn=lines.append, line_length=120)   # not the terminal's width (none under pytest-xdist)
     text = "\n".join(lines)
     assert "Connected to" in text and "residual (Add)" in text and "conv_b[0][0], conv_a[0][0]" in text
     assert f"Total params: {model.count_params():,}" in text

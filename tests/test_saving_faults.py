@@ -214,9 +214,13 @@ def test_ctrl_c_during_a_write_is_raised_once_the_file_is_closed(tmp_path, monke
 
     monkeypatch.setattr(h5_writer.QuietFile, "write", write)
     path = str(tmp_path / "interrupted.h5")
-    with pytest.raises(KeyboardInterrupt):
-        with h5_writer.create(path) as f:
-            _write_sample(f)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)   # pytest-xdist workers ignore SIGINT
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with h5_writer.create(path) as f:
+                _write_sample(f)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert calls["count"] > 3 and "Exception ignored" not in capfd.readouterr().err
     with h5py.File(path, "r") as f:                   # libhdf5 finished and closed the file normally
         assert f["big"].shape == (100, 100) and f.attrs["config"] == "{}" * 2000
