@@ -17,17 +17,22 @@ from __future__ import annotations
 import os
 import zipfile
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
 MAX_MEMBERS = 64
+MAX_ELEMENTS = 200_000_000      # an array whose length the file decides holds at most this many elements
 _MAX_HEADER_BYTES = 65536
 
 
-def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[str, tuple[int, ...]]]
+def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[Any, tuple[int | None, ...]]]
                   ) -> tuple[set[str], dict[str, np.ndarray]]:
-    """``(names in the archive, {name: array})`` for the ``expected`` names it holds."""
+    """``(names in the archive, {name: array})`` for the ``expected`` names it holds.
+
+    An expected dtype may be a tuple of allowed dtypes, and a shape may hold ``None`` for a length the
+    file decides (at most ``MAX_ELEMENTS`` elements in all), e.g. ``(("float32", "float64"), (None, 13))``.
+    """
     file = Path(file)
     try:
         archive = zipfile.ZipFile(file)
@@ -46,7 +51,8 @@ def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[str, tup
         for name, (dtype, shape) in expected.items():
             member = f"{name}.npy" if f"{name}.npy" in members else name if name in members else None
             if member is not None:
-                arrays[name] = _read_member(archive, member, file, name, np.dtype(dtype), tuple(shape))
+                allowed = tuple(np.dtype(d) for d in (dtype if isinstance(dtype, tuple) else (dtype,)))
+                arrays[name] = _read_member(archive, member, file, name, allowed, tuple(shape))
         return names, arrays
 
 
@@ -58,8 +64,13 @@ def _is_single_npy(file: Path) -> bool:
         return False
 
 
-def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, dtype: np.dtype,
-                 shape: tuple[int, ...]) -> np.ndarray:
+def _fits(header_shape: tuple[int, ...], shape: tuple[int | None, ...]) -> bool:
+    return len(header_shape) == len(shape) and all(want is None or want == got for got, want in
+                                                   zip(header_shape, shape))
+
+
+def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, allowed: tuple[np.dtype, ...],
+                 shape: tuple[int | None, ...]) -> np.ndarray:
     method = archive.getinfo(member).compress_type
     if method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         # zipfile hands bzip2/LZMA data to a decompressor with no output limit: refused before any byte is read
@@ -78,8 +89,12 @@ def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, d
                 raise ValueError(f"unknown .npy format version {major}")
             if header_dtype.hasobject:
                 raise ValueError("it holds Python objects (pickles are never loaded)")
-            if header_dtype != dtype or tuple(header_shape) != shape:
-                raise ValueError(f"expected {name} {dtype} {shape}, got {header_dtype} {tuple(header_shape)}")
+            if header_dtype not in allowed or not _fits(tuple(header_shape), shape):
+                wanted = " or ".join(str(d) for d in allowed)
+                raise ValueError(f"expected {name} {wanted} {shape}, got {header_dtype} {tuple(header_shape)}")
+            dtype, shape = header_dtype, tuple(header_shape)
+            if int(np.prod(shape, dtype=object)) > MAX_ELEMENTS:
+                raise ValueError(f"expected {name} with at most {MAX_ELEMENTS:,} elements, got shape {shape}")
             nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
             data = stream.read(nbytes)
             if len(data) != nbytes:
