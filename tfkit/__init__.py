@@ -23,6 +23,7 @@ from tfkit import (  # noqa: F401
     ops,
     optimizers,
     preprocessing,
+    quantizers,
     random,
     regularizers,
     saving,
@@ -44,6 +45,7 @@ from tfkit.metrics import Metric  # noqa: F401
 from tfkit.models import Functional, Sequential  # noqa: F401,E402
 from tfkit.models.model import Model  # noqa: F401
 from tfkit.optimizers import Optimizer  # noqa: F401
+from tfkit.quantizers import Quantizer  # noqa: F401
 from tfkit.regularizers import Regularizer  # noqa: F401
 from tfkit.saving import load_model, save_model  # noqa: F401,E402
 

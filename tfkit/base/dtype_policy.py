@@ -17,115 +17,38 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
-MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
-
-
-class DTypePolicy:
-    """A layer's variable dtype and compute dtype, named as Keras names them.
-
-        policy = DTypePolicy("mixed_bfloat16")
-        policy.variable_dtype, policy.compute_dtype     # ('float32', 'bfloat16')
-    """
-
-    def __init__(self, name: str | None = None) -> None:
-        if name is None:
-            name = global_policy().name
-        if not isinstance(name, str):
-            raise TypeError(f"DTypePolicy name must be a string such as 'mixed_float16', got {name!r}")
-        if name in MIXED:
-            self._compute, self._variable = MIXED[name], "float32"
-        else:
-            try:
-                dtype = tf.as_dtype(name).name
-            except TypeError:
-                raise ValueError(
-                    f"Unknown dtype policy {name!r}: expected 'float32', 'float16', 'bfloat16', 'float64', "
-                    f"'mixed_float16', 'mixed_bfloat16' or another TensorFlow dtype name"
-                ) from None
-            self._compute = self._variable = dtype
-            name = dtype
-        self._name = name
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def compute_dtype(self) -> str:
-        return self._compute
-
-    @property
-    def variable_dtype(self) -> str:
-        return self._variable
-
-    @property
-    def is_mixed(self) -> bool:
-        return self._compute != self._variable
-
-    def get_config(self) -> dict[str, Any]:
-        return {"name": self._name}
-
-    @classmethod
-    def from_config(cls, config: dict[str, Any]) -> "DTypePolicy":
-        return cls(**config)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DTypePolicy) and other.name == self.name
-
-    def __hash__(self) -> int:
-        return hash(self._name)
-
-    def __repr__(self) -> str:
-        return f'<DTypePolicy "{self._name}">'
-
-
-_process_default: DTypePolicy | None = None
-
-
-def global_policy() -> DTypePolicy:
-    """The policy layers take when created without ``dtype=`` (``float32`` until set)."""
-    policy = _process_default
-    return policy if policy is not None else DTypePolicy("float32")
+from tfkit.base import dtype_policy_map, dtype_policy_quantized as quantized
+from tfkit.base.dtype_policy_float import MIXED, DTypePolicy, global_policy  # noqa: F401
+from tfkit.base.dtype_policy_float import store_global as _store_global
 
 
 def set_global_policy(policy: Any) -> None:
     """Set the policy for layers created from now on: a name, a :class:`DTypePolicy`, or None (float32)."""
-    global _process_default
     if policy is None:
-        _process_default = None
+        _store_global(None)
         return
     policy = get(policy)
     if not tf.as_dtype(policy.variable_dtype).is_floating:
         raise ValueError(f"The global dtype policy must have a floating variable dtype, got {policy.name!r}")
-    _process_default = policy
+    _store_global(policy)
 
 
 def get(identifier: Any) -> DTypePolicy:
-    """A policy from a name, a policy, a ``tf.DType``, or Keras's serialized ``{"class_name": ..., "config": ...}``."""
-    if isinstance(identifier, DTypePolicy):
-        return identifier
-    if identifier is None:
-        return global_policy()
-    if isinstance(identifier, tf.DType):
-        return DTypePolicy(identifier.name)
-    if isinstance(identifier, dict):
-        config = identifier.get("config")
-        name = config.get("name") if isinstance(config, dict) else None
-        if identifier.get("class_name") not in ("DTypePolicy", "FloatDTypePolicy", "Policy") or not isinstance(name, str):
-            raise ValueError(f"Expected a serialized DTypePolicy {{'class_name': 'DTypePolicy', 'config': "
-                             f"{{'name': ...}}}}, got {str(identifier)[:200]}")
-        return DTypePolicy(name)
-    if isinstance(identifier, str):
-        return DTypePolicy(identifier)
-    if hasattr(identifier, "name") and isinstance(getattr(identifier, "name"), str):   # np.dtype and friends
-        return DTypePolicy(identifier.name)
-    raise ValueError(f"Expected a dtype policy name such as 'mixed_float16', got {identifier!r}")
+    """A policy from a name (quantized ones too), a policy, a ``tf.DType``, or Keras's serialized dict."""
+    if isinstance(identifier, dict) and identifier.get("class_name") == "DTypePolicyMap" \
+            and isinstance(identifier.get("config"), dict):
+        return dtype_policy_map.DTypePolicyMap.from_config(identifier["config"])
+    return quantized.from_identifier(identifier)
 
 
 def serialize(dtype_policy: DTypePolicy) -> dict[str, Any]:
     """Keras 3's serialized form of a policy."""
-    return {"module": "keras", "class_name": "DTypePolicy", "config": dtype_policy.get_config(),
-            "registered_name": None}
+    if isinstance(dtype_policy, dtype_policy_map.DTypePolicyMap):
+        config = dtype_policy.get_config(serialize)
+    else:
+        config = dtype_policy.get_config()
+    return {"module": "keras.dtype_policies" if type(dtype_policy) is not DTypePolicy else "keras",
+            "class_name": type(dtype_policy).__name__, "config": config, "registered_name": None}
 
 
 def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> DTypePolicy:

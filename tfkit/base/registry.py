@@ -31,6 +31,7 @@ KINDS = (
     "optimizers",
     "schedules",
     "callbacks",
+    "quantizers",
     "functions",
 )
 
@@ -49,7 +50,7 @@ _SINGULAR = {
     "layers": "layer", "initializers": "initializer", "activations": "activation",
     "regularizers": "regularizer", "constraints": "constraint", "losses": "loss",
     "metrics": "metric", "optimizers": "optimizer", "schedules": "schedule",
-    "callbacks": "callback", "functions": "function",
+    "callbacks": "callback", "quantizers": "quantizer", "functions": "function",
 }
 
 _REGISTERED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(>[A-Za-z_][A-Za-z0-9_]*)?$")
@@ -218,8 +219,9 @@ def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None
     table = _BUILTINS.get(kind)
     if table is None:
         raise ValueError(f"Unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
-    # A class saved from outside tfkit, or under a package>Name registration, is never a built-in.
-    foreign = isinstance(module, str) and module and not module.startswith("tfkit") \
+    # A class saved from outside tfkit and Keras, or under a package>Name registration, is never a
+    # built-in. Keras writes its own built-ins with module "keras.<family>" and no registered name.
+    foreign = isinstance(module, str) and module and not _builtin_module(module) \
         or isinstance(registered_name, str) and ">" in registered_name
     if not foreign:
         if name in table:
@@ -227,6 +229,10 @@ def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None
         if ">" not in name and _plain(name) in table:
             return table[_plain(name)]
     raise ValueError(_unknown_message(kind, name, registered_name, module, table))
+
+
+def _builtin_module(module: str) -> bool:
+    return module.split(".", 1)[0] in ("tfkit", "keras")
 
 
 def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, table: dict[str, Any]) -> str:
@@ -238,7 +244,7 @@ def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, ta
     if "." in name or "/" in name:
         hint = " Names in configs are registered names, never module paths."
     shown = registered_name if isinstance(registered_name, str) and registered_name else name
-    foreign = isinstance(module, str) and module and not module.startswith("tfkit") or ">" in shown
+    foreign = isinstance(module, str) and module and not _builtin_module(module) or ">" in shown
     return (
         f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to load_model (or deserialize), "
         f"or register it with @tfkit.saving.register_keras_serializable().{hint}"

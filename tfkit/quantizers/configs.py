@@ -1,0 +1,249 @@
+"""Quantization configs: which mode ``quantize`` runs and with which quantizers.
+
+    config = Int8QuantizationConfig(weight_quantizer=AbsMaxQuantizer(axis=0))
+    model.quantize(config=config)              # same as model.quantize("int8") with a custom weight quantizer
+    Int4QuantizationConfig(block_size=64)       # int4 weights in groups of 64 input rows
+
+Keras 3's classes, arguments, checks and configs. ``GPTQConfig`` and ``AWQConfig`` hold the
+settings of those calibration algorithms (their dataset and tokenizer are never saved).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tfkit.base import registry
+from tfkit.base.dtype_policy_quantized import QUANTIZATION_MODES
+from tfkit.quantizers.abs_max import AbsMaxQuantizer
+_KIND = "quantizers"
+
+
+def _serialize(obj: Any) -> Any:
+    return registry.to_config(_KIND, obj)
+
+
+def _deserialize(config: Any) -> Any:
+    return registry.resolve(_KIND, config)
+
+
+@registry.builtin(_KIND, "quantization_config")
+class QuantizationConfig:
+    """Base class: a ``mode`` plus the weight and activation quantizers ``quantize`` uses."""
+
+    def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = None) -> None:
+        self.weight_quantizer = weight_quantizer
+        self.activation_quantizer = activation_quantizer
+
+    @property
+    def mode(self) -> str:
+        raise NotImplementedError("Subclasses must implement this property. Do not instantiate "
+                                  "QuantizationConfig directly.")
+
+    def get_config(self) -> dict[str, Any]:
+        return {"weight_quantizer": _serialize(self.weight_quantizer),
+                "activation_quantizer": _serialize(self.activation_quantizer)}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "QuantizationConfig":
+        return cls(weight_quantizer=_deserialize(config.get("weight_quantizer")),
+                   activation_quantizer=_deserialize(config.get("activation_quantizer")))
+
+    @staticmethod
+    def weight_quantizer_or_default(config: Any, default: Any) -> Any:
+        if config is not None and config.weight_quantizer is not None:
+            return config.weight_quantizer
+        return default
+
+    @staticmethod
+    def activation_quantizer_or_default(config: Any, default: Any) -> Any:
+        return config.activation_quantizer if config is not None else default
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.get_config()})"
+
+
+@registry.builtin(_KIND, "int8_quantization_config")
+class Int8QuantizationConfig(QuantizationConfig):
+    """int8 weights and (by default) int8 activations quantized per row with ``AbsMaxQuantizer``."""
+
+    def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = "default") -> None:
+        if activation_quantizer == "default":
+            activation_quantizer = AbsMaxQuantizer()
+        super().__init__(weight_quantizer, activation_quantizer)
+        if weight_quantizer is not None and weight_quantizer.output_dtype != "int8":
+            raise ValueError("Int8QuantizationConfig requires a weight_quantizer with output_dtype='int8'. "
+                             f"Received: output_dtype={weight_quantizer.output_dtype}")
+
+    @property
+    def mode(self) -> str:
+        return "int8"
+
+
+@registry.builtin(_KIND, "int4_quantization_config")
+class Int4QuantizationConfig(QuantizationConfig):
+    """int4 weights (weight-only by default), per channel or in groups of ``block_size`` input rows."""
+
+    def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = "default",
+                 block_size: int | None = 128) -> None:
+        if activation_quantizer == "default":
+            activation_quantizer = None
+        super().__init__(weight_quantizer, activation_quantizer)
+        if block_size is not None and block_size != -1 and block_size <= 0:
+            raise ValueError(f"block_size must be None, -1, or a positive integer. Received: block_size={block_size}")
+        self.block_size = block_size
+        if block_size is not None and block_size > 0 and (weight_quantizer is not None
+                                                          or activation_quantizer is not None):
+            raise ValueError("Int4 sub-channel quantization (block_size > 0) does not support custom quantizers. "
+                             "Either set block_size to None or -1 for per-channel quantization, or remove the "
+                             f"custom quantizer arguments. Received: block_size={block_size}")
+        if weight_quantizer is not None:
+            if tuple(weight_quantizer.value_range) != (-8, 7):
+                raise ValueError("Int4QuantizationConfig requires a weight_quantizer with value_range=(-8, 7). "
+                                 f"Received: value_range={weight_quantizer.value_range}")
+            if weight_quantizer.output_dtype != "int8":
+                raise ValueError("Int4QuantizationConfig requires a weight_quantizer with output_dtype='int8'. "
+                                 f"Received: output_dtype={weight_quantizer.output_dtype}")
+
+    @property
+    def mode(self) -> str:
+        return "int4"
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "block_size": self.block_size}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Int4QuantizationConfig":
+        return cls(weight_quantizer=_deserialize(config.get("weight_quantizer")),
+                   activation_quantizer=_deserialize(config.get("activation_quantizer")),
+                   block_size=config.get("block_size"))
+
+
+@registry.builtin(_KIND, "float8_quantization_config")
+class Float8QuantizationConfig(QuantizationConfig):
+    """float8 training (delayed scaling); takes no custom quantizers."""
+
+    def __init__(self) -> None:
+        super().__init__(None, None)
+
+    @property
+    def mode(self) -> str:
+        return "float8"
+
+    def get_config(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Float8QuantizationConfig":
+        return cls()
+
+
+def _positive(value: Any, name: str) -> None:
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive integer.")
+
+
+def _group_size(value: int, meaning: str) -> None:
+    if value < -1 or value == 0:
+        raise ValueError(f"Invalid group_size. Supported values are -1 ({meaning}) or a positive integer, "
+                         f"but got {value}.")
+
+
+class _CalibratedConfig(QuantizationConfig):
+    """Shared by GPTQ and AWQ: a calibration dataset and tokenizer that are never saved."""
+
+    _FIELDS: tuple[str, ...] = ()
+
+    def get_config(self) -> dict[str, Any]:
+        return {"dataset": None, "tokenizer": None, **{name: getattr(self, name) for name in self._FIELDS}}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "_CalibratedConfig":
+        return cls(**config)
+
+    def dtype_policy_string(self) -> str:
+        return f"{self.mode}/{self.weight_bits}/{self.group_size}"
+
+
+@registry.builtin(_KIND, "gptq_config")
+class GPTQConfig(_CalibratedConfig):
+    """Settings of GPTQ post-training quantization (Hessian-corrected rounding from calibration data)."""
+
+    _FIELDS = ("weight_bits", "num_samples", "per_channel", "sequence_length", "hessian_damping", "group_size",
+               "symmetric", "activation_order", "quantization_layer_structure")
+
+    def __init__(self, dataset: Any, tokenizer: Any, *, weight_bits: int = 4, num_samples: int = 128,
+                 per_channel: bool = True, sequence_length: int = 512, hessian_damping: float = 0.01,
+                 group_size: int = 128, symmetric: bool = False, activation_order: bool = False,
+                 quantization_layer_structure: dict | None = None) -> None:
+        super().__init__()
+        if weight_bits not in (2, 3, 4, 8):
+            raise ValueError(f"Unsupported weight_bits {weight_bits}. Supported values are 2, 3, 4, and 8.")
+        _positive(num_samples, "num_samples")
+        _positive(sequence_length, "sequence_length")
+        if hessian_damping < 0 or hessian_damping > 1:
+            raise ValueError("hessian_damping must be between 0 and 1.")
+        _group_size(group_size, "whole-tensor")
+        self.dataset, self.tokenizer = dataset, tokenizer
+        self.weight_bits, self.num_samples, self.per_channel = weight_bits, num_samples, per_channel
+        self.sequence_length, self.hessian_damping, self.group_size = sequence_length, hessian_damping, group_size
+        self.symmetric, self.activation_order = symmetric, activation_order
+        self.quantization_layer_structure = quantization_layer_structure
+
+    @property
+    def mode(self) -> str:
+        return "gptq"
+
+
+@registry.builtin(_KIND, "awq_config")
+class AWQConfig(_CalibratedConfig):
+    """Settings of AWQ post-training quantization (activation-aware 4-bit weight scaling)."""
+
+    _FIELDS = ("weight_bits", "num_samples", "sequence_length", "group_size", "num_grid_points",
+               "quantization_layer_structure")
+
+    def __init__(self, dataset: Any, tokenizer: Any, *, weight_bits: int = 4, num_samples: int = 128,
+                 sequence_length: int = 512, group_size: int = 128, num_grid_points: int = 20,
+                 quantization_layer_structure: dict | None = None) -> None:
+        super().__init__()
+        if weight_bits != 4:
+            raise ValueError(f"AWQ only supports 4-bit quantization. Received weight_bits={weight_bits}.")
+        _positive(num_samples, "num_samples")
+        _positive(sequence_length, "sequence_length")
+        _group_size(group_size, "per-channel")
+        _positive(num_grid_points, "num_grid_points")
+        self.dataset, self.tokenizer = dataset, tokenizer
+        self.weight_bits, self.num_samples, self.sequence_length = weight_bits, num_samples, sequence_length
+        self.group_size, self.num_grid_points = group_size, num_grid_points
+        self.quantization_layer_structure = quantization_layer_structure
+
+    @property
+    def mode(self) -> str:
+        return "awq"
+
+
+def validate_and_resolve_config(mode: str | None, config: Any) -> QuantizationConfig:
+    """The config ``quantize(mode, config)`` runs with: a default for ``mode``, or ``config`` checked."""
+    if isinstance(config, str):
+        mode, config = config, None
+    _check_mode(mode)
+    if config is None:
+        defaults = {"int8": Int8QuantizationConfig, "int4": Int4QuantizationConfig,
+                    "float8": Float8QuantizationConfig}
+        if mode in ("gptq", "awq"):
+            name = {"gptq": "GPTQConfig", "awq": "AWQConfig"}[mode]
+            raise ValueError(f"For {mode.upper()}, you must pass a `{name}` object in the `config` argument.")
+        if mode is None:
+            raise ValueError("You must provide either `mode` or `config` to `quantize`.")
+        return defaults[mode]()
+    if not isinstance(config, QuantizationConfig):
+        raise ValueError("Argument `config` must be an instance of `QuantizationConfig`. "
+                         f"Received: config={config} (of type {type(config)})")
+    if mode is not None and config.mode != mode:
+        raise ValueError(f"Contradictory arguments: mode='{mode}' but config.mode='{config.mode}'")
+    _check_mode(config.mode)
+    return config
+
+
+def _check_mode(mode: Any) -> None:
+    if mode is not None and mode not in QUANTIZATION_MODES:
+        raise ValueError(f"Invalid quantization mode. Expected one of {QUANTIZATION_MODES}. Received: mode={mode}")
