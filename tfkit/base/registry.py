@@ -326,7 +326,9 @@ def resolve(kind: str, identifier: Any, custom_objects: Mapping[str, Any] | None
     if isinstance(identifier, str):
         obj = lookup(kind, identifier, custom_objects)
         return obj() if isinstance(obj, type) else obj
-    if set(identifier) - {"class_name", "config", "kind", "module", "registered_name"} or "class_name" not in identifier:
+    # "shared_object_id": Keras's marker of an object shared by several configs (data; each copy is rebuilt)
+    if set(identifier) - {"class_name", "config", "kind", "module", "registered_name", "shared_object_id"} \
+            or "class_name" not in identifier:
         raise ValueError(
             f"A serialized {_SINGULAR.get(kind, kind)} is a dict with keys 'class_name' and 'config'; got keys {sorted(identifier)}"
         )

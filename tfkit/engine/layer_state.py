@@ -46,6 +46,12 @@ class LayerState:
         self.graph_owner: Any = None             # a weakref to the Sequential that can make its graph
         self.frozen_weights: list[int] = []      # ids of own weights set non-trainable one by one (LoRA's kernel)
 
+    def forget_weight(self, variable: tf.Variable) -> None:
+        """Stop owning ``variable`` (a weight replaced by another, as ``quantize`` does with a kernel)."""
+        self.weights = [w for w in self.weights if w is not variable]
+        self.regularizers = [(w, r) for w, r in self.regularizers if w is not variable]
+        self.frozen_weights = [i for i in self.frozen_weights if i != id(variable)]
+
     def snapshot(self) -> dict[str, Any]:
         """The fields as they are now (lists copied), for :meth:`restore`."""
         return {slot: list(value) if isinstance(value, list) else value

@@ -20,6 +20,7 @@ from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.einsum_dense import EinsumDense  # noqa: F401  (its own file; exported with the core layers)
 from tfkit.layers.lora import LoRA
+from tfkit.layers.quantized import Int8Quantization
 
 __all__ = ["Dense", "EinsumDense", "Activation", "Identity", "Lambda"]
 
@@ -56,7 +57,7 @@ def _positive_int(value: Any, what: str, layer: str) -> int:
 
 
 @registry.builtin("layers")
-class Dense(LoRA, Layer):
+class Dense(Int8Quantization, LoRA, Layer):
     """``activation(inputs @ kernel + bias)`` on the last axis of the inputs.
 
     Inputs of rank > 2 are multiplied along their last axis, so
@@ -76,11 +77,13 @@ class Dense(LoRA, Layer):
         bias_constraint: Any = None,
         lora_rank: int | None = None,
         lora_alpha: float | None = None,
+        quantization_config: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.units = _positive_int(units, "units", f"Dense layer '{self.name}'")
         self._init_lora(lora_rank, lora_alpha)
+        self._init_quantization(quantization_config)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
         self.kernel_initializer = initializers.get(kernel_initializer)
@@ -103,13 +106,16 @@ class Dense(LoRA, Layer):
             raise ValueError(
                 f"Dense layer '{self.name}' needs a known last input dimension, got input shape {input_shape}"
             )
-        self.kernel = self.add_weight(
-            shape=(input_dim, self.units),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-            name="kernel",
-        )
+        if self.quantization_mode:
+            self._build_quantized((input_dim, self.units))
+        else:
+            self.kernel = self.add_weight(
+                shape=(input_dim, self.units),
+                initializer=self.kernel_initializer,
+                regularizer=self.kernel_regularizer,
+                constraint=self.kernel_constraint,
+                name="kernel",
+            )
         if self.use_bias:
             self.bias = self.add_weight(
                 shape=(self.units,),
@@ -125,6 +131,13 @@ class Dense(LoRA, Layer):
         self._lora_after_build()
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        if self.quantization_mode:
+            outputs = self._int8_matmul(inputs)
+            if self.lora_enabled:
+                outputs += self._lora_delta_outputs(inputs, lookup=False)
+            if self.bias is not None:
+                outputs = tf.nn.bias_add(outputs, tf.cast(self.bias, outputs.dtype))
+            return self.activation(outputs)
         kernel = self.merged_kernel() if self.lora_enabled else self.kernel
         if inputs.dtype != kernel.dtype:
             inputs = tf.cast(inputs, kernel.dtype)
@@ -153,6 +166,7 @@ class Dense(LoRA, Layer):
             bias_regularizer=regularizers.serialize(self.bias_regularizer),
             kernel_constraint=constraints.serialize(self.kernel_constraint),
             bias_constraint=constraints.serialize(self.bias_constraint),
+            **self._quantized_config(),
             **self._lora_config(),
         )
         return config

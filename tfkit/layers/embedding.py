@@ -18,6 +18,7 @@ from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.layers.lora import LoRA
+from tfkit.layers.quantized import Int8Quantization
 
 __all__ = ["Embedding", "Masking"]
 
@@ -29,7 +30,7 @@ def _positive_int(value: Any, what: str, who: str) -> int:
 
 
 @registry.builtin("layers")
-class Embedding(LoRA, Layer):
+class Embedding(Int8Quantization, LoRA, Layer):
     """Look up row ``i`` of an ``(input_dim, output_dim)`` table for every integer ``i``.
 
     Integer inputs of any shape ``s`` give outputs of shape ``(*s, output_dim)``.
@@ -38,6 +39,9 @@ class Embedding(LoRA, Layer):
     """
 
     _lora_target = "embeddings"
+    _quantized_target = "embeddings"
+    _scale_axis = -1                        # one scale per row (token), as Keras
+    _default_activation_quantizer = False   # a lookup has no activations to quantize
 
     def __init__(
         self,
@@ -50,11 +54,13 @@ class Embedding(LoRA, Layer):
         weights: Any = None,
         lora_rank: int | None = None,
         lora_alpha: float | None = None,
+        quantization_config: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         who = f"Embedding layer '{self.name}'"
         self._init_lora(lora_rank, lora_alpha)
+        self._init_quantization(quantization_config)
         self.input_dim = _positive_int(input_dim, "input_dim", who)
         self.output_dim = _positive_int(output_dim, "output_dim", who)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
@@ -72,13 +78,16 @@ class Embedding(LoRA, Layer):
             self._tfkit_initial_weights = table
 
     def build(self, input_shape: Any = None) -> None:
-        self.embeddings = self.add_weight(
-            shape=(self.input_dim, self.output_dim),
-            initializer=self.embeddings_initializer,
-            regularizer=self.embeddings_regularizer,
-            constraint=self.embeddings_constraint,
-            name="embeddings",
-        )
+        if self.quantization_mode:
+            self._build_quantized((self.input_dim, self.output_dim))
+        else:
+            self.embeddings = self.add_weight(
+                shape=(self.input_dim, self.output_dim),
+                initializer=self.embeddings_initializer,
+                regularizer=self.embeddings_regularizer,
+                constraint=self.embeddings_constraint,
+                name="embeddings",
+            )
         if self._tfkit_initial_weights is not None:
             self.embeddings.assign(self._tfkit_initial_weights)
             self._tfkit_initial_weights = None
@@ -90,6 +99,9 @@ class Embedding(LoRA, Layer):
         inputs = tf.convert_to_tensor(inputs)
         if inputs.dtype not in (tf.int32, tf.int64):
             inputs = tf.cast(inputs, tf.int32)
+        if self.quantization_mode:
+            outputs = self._int8_gather(inputs)
+            return outputs + self._lora_delta_outputs(inputs, lookup=True) if self.lora_enabled else outputs
         return tf.gather(self.merged_kernel() if self.lora_enabled else self.embeddings, inputs)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
@@ -109,6 +121,7 @@ class Embedding(LoRA, Layer):
             embeddings_regularizer=regularizers.serialize(self.embeddings_regularizer),
             embeddings_constraint=constraints.serialize(self.embeddings_constraint),
             mask_zero=self.mask_zero,
+            **self._quantized_config(),
             **self._lora_config(),
         )
         return config

@@ -40,7 +40,7 @@ class ReversibleEmbedding(Embedding):
         logit_soft_cap: float | None = None,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop("quantization_config", None)   # Keras writes it (None); tfkit has no quantized embeddings
+        kwargs.pop("quantization_config", None)   # Keras writes it (None); quantize() refuses this layer
         super().__init__(
             input_dim, output_dim, embeddings_initializer=embeddings_initializer,
             embeddings_regularizer=embeddings_regularizer, embeddings_constraint=embeddings_constraint,
@@ -55,6 +55,11 @@ class ReversibleEmbedding(Embedding):
                                  f"got {logit_soft_cap!r}")
             logit_soft_cap = float(logit_soft_cap)
         self.logit_soft_cap = logit_soft_cap
+
+    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
+        """Not built in tfkit: the tied reverse projection has no int8 path yet."""
+        raise NotImplementedError(f"ReversibleEmbedding layer '{self.path}': quantize() is not implemented in "
+                                  "tfkit (its reverse projection reads the float table)")
 
     def build(self, input_shape: Any = None) -> None:
         super().build(input_shape)

@@ -26,6 +26,7 @@ from tfkit.engine.serialization import layer_entry
 from tfkit.engine.summary import print_summary
 from tfkit.models.file_functions import files
 from tfkit.models.input_signature import specs_from_build_shapes
+from tfkit.models.quantize import quantize_layers
 from tfkit.training.trainer import Trainer
 
 
@@ -204,6 +205,17 @@ class Model(Trainer, Layer):
     def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
         """Load weights by path (all or nothing unless ``skip_mismatch``); builds an unbuilt model from the file."""
         files().load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def quantize(self, mode: str | None = None, config: Any = None, filters: Any = None, **kwargs: Any) -> None:
+        """Quantize the weights of every matching ``Dense`` / ``Embedding`` (built first), as Keras's ``quantize``.
+
+            model.quantize("int8")          # or config=tfkit.quantizers.Int8QuantizationConfig(...)
+        """
+        type_check = kwargs.pop("type_check", True)
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
+        if quantize_layers(self, mode, config, filters, type_check) and self._compiled is not None:
+            self._compiled.weights_replaced()
 
     def export(self, filepath: Any, format: str = "tf_saved_model", verbose: bool = True,
                input_signature: Any = None, **kwargs: Any) -> str:

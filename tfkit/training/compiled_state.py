@@ -109,6 +109,16 @@ class CompiledState:
 
     # ------------------------------------------------------- compiled loops
 
+    def weights_replaced(self) -> None:
+        """The model's weights were replaced (``quantize``): trace the loops anew, and give a built
+        optimizer a fresh copy of itself (its slots belonged to the weights that are gone)."""
+        if self.optimizer is not None and getattr(self.optimizer, "built", False):
+            with self.scope():
+                self.optimizer = type(self.optimizer).from_config(self.optimizer.get_config())
+        self._loops.clear()
+        self._loops_key = None
+        self._loops_checked = False
+
     def recheck_loops(self) -> None:
         """Compare the trainable weights with the loops' once more (at the start of fit/evaluate/predict)."""
         self._loops_checked = False

@@ -61,10 +61,18 @@ def _lora_layout(layer: Any) -> tuple[list[tf.Variable], list[tf.Variable]]:
     """(variables the file stores, variables to zero). Keras saves a LoRA layer's kernel with the low-rank product
     merged in (``vars/0`` the kernel, ``vars/1`` the bias) and no factors; loading zeroes the factors."""
     if not getattr(layer, "lora_enabled", False):
-        return _own_variables(layer), []
+        return _quantized_order(layer) if getattr(layer, "quantization_mode", None) else _own_variables(layer), []
     target = layer._lora_target
     factors = [getattr(layer, f"lora_{target}_a"), getattr(layer, f"lora_{target}_b")]
     return [v for v in layer._own_weights() if all(v is not f for f in factors)], factors
+
+
+def _quantized_order(layer: Any) -> list[tf.Variable]:
+    """An int8 layer's variables as Keras stores them: the int8 weight, the others (bias), then its scale."""
+    target = getattr(layer, layer._quantized_target)
+    scale = getattr(layer, f"{layer._quantized_target}_scale")
+    rest = [v for v in _own_variables(layer) if v is not target and v is not scale]
+    return [target, *rest, scale]
 
 
 def _zeros_like(variable: tf.Variable) -> Any:
