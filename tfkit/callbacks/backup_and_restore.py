@@ -27,6 +27,7 @@ it is killed mid-backup (``ckpt-N_temp`` folders) is removed there too.
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import re
 import shutil
@@ -53,10 +54,12 @@ _CREATED_MARKER = ".tfkit-backup-dir"
 # What TensorFlow's checkpoint writer leaves when it is killed: a shard folder and a state-file temp.
 _INTERRUPTED_FOLDER = re.compile(r"ckpt-\d+_temp")
 _INTERRUPTED_PART = re.compile(r"part-\d{5}-of-\d{5}\.(index|data-\d{5}-of-\d{5})(\.tempstate\d+)?")
-_CHECKPOINT_FILE = re.compile(r"ckpt(-\d+)?\.(index|data-\d{5}-of-\d{5})")
+_CHECKPOINT_FILE = re.compile(r"ckpt(-\d+|_previous)?\.(index|data-\d{5}-of-\d{5})")
 _PREFIX = "ckpt"
+_PREVIOUS = "ckpt_previous"     # double_checkpoint: the backup before the latest
 _INTERRUPTED_STATE = re.compile(r"checkpoint\.tmp[0-9a-f]{32}|\.tfkit-backup-cleanup\.tmp-\d+")
 _CLEANUP_JOURNAL = ".tfkit-backup-cleanup"
+logger = logging.getLogger(__name__)
 
 
 @registry.builtin("callbacks")
@@ -68,16 +71,20 @@ class BackupAndRestore(Callback):
             different directory for each model trained at the same time.
         save_freq: "epoch", or an integer number of batches between backups
             (a backup taken mid-epoch restarts that epoch from the saved weights).
+        double_checkpoint: keep the backup before the latest too (``ckpt_previous``, hard links: no
+            copy); when the latest cannot be read (a damaged file), ``fit`` resumes from that one.
         delete_checkpoint: remove ``backup_dir`` when ``fit`` finishes normally.
     """
 
-    def __init__(self, backup_dir: str | os.PathLike, save_freq: str | int = "epoch", delete_checkpoint: bool = True) -> None:
+    def __init__(self, backup_dir: str | os.PathLike, save_freq: str | int = "epoch",
+                 double_checkpoint: bool = False, delete_checkpoint: bool = True) -> None:
         super().__init__()
         if not backup_dir:
             raise ValueError("BackupAndRestore needs a backup_dir; got an empty value.")
         self._schedule = SaveSchedule(save_freq, "BackupAndRestore")
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq = save_freq
+        self.double_checkpoint = bool(double_checkpoint)
         self.delete_checkpoint = delete_checkpoint
         self.restored_epoch: int | None = None
         self._epoch_variable: tf.Variable | None = None
@@ -125,10 +132,30 @@ class BackupAndRestore(Callback):
         if not finite_before_saving(self.model, "BackupAndRestore", prefix):
             return          # diverged weights never replace a good backup (every worker decides alike)
         self._epoch_variable.assign(finished_epochs)
+        if self.double_checkpoint:
+            self._keep_previous()
         publish_checkpoint(self._checkpoint.write, os.path.join(self._write_dir, _PREFIX))
         if prefix not in self._owned:
             self._owned.append(prefix)
         worker_files.remove_worker_copy(self._write_dir, self.backup_dir)
+
+    def _keep_previous(self) -> None:
+        """Publish the current backup (hard links: published files are never rewritten) as ``ckpt_previous``."""
+        current = os.path.join(self._write_dir, _PREFIX)
+
+        def link(new: str) -> None:
+            with reading(current) as source:
+                escaped = glob.escape(source) if source else None
+                for path in glob.glob(escaped + ".index") + glob.glob(escaped + ".data-?????-of-?????") \
+                        if escaped else []:
+                    os.link(path, new + path[len(source):])
+
+        if readable_prefix(current) is None:
+            return
+        publish_checkpoint(link, os.path.join(self._write_dir, _PREVIOUS))
+        previous = os.path.join(self.backup_dir, _PREVIOUS)
+        if previous not in self._owned:
+            self._owned.append(previous)
 
     # -- hooks --
 
@@ -153,7 +180,16 @@ class BackupAndRestore(Callback):
             path = kept or tf.train.latest_checkpoint(self.backup_dir)     # every worker reads the chief's
             if path is None:
                 return
-            self._restore_from(path)
+            try:
+                self._restore_from(path)
+            except ValueError as error:
+                previous = readable_prefix(os.path.join(self.backup_dir, _PREVIOUS)) \
+                    if self.double_checkpoint else None
+                if previous is None:
+                    raise
+                logger.warning("BackupAndRestore: %s; resuming from the backup before it, %r", error, previous)
+                self._restore_from(previous)
+                self._owned.append(os.path.join(self.backup_dir, _PREFIX))   # the damaged one goes at the end too
         self.restored_epoch = int(self._epoch_variable.numpy())
         self.model._initial_epoch = self.restored_epoch
 
@@ -164,7 +200,12 @@ class BackupAndRestore(Callback):
             raise ValueError(f"BackupAndRestore: the backup {path!r} is damaged: {error} Delete "
                              f"{self.backup_dir!r} to start training from scratch.") from None
         self._owned = [path if os.path.dirname(path) == self.backup_dir else os.path.join(self.backup_dir, _PREFIX)]
-        status = self._checkpoint.read(path)   # read: no save_counter (the backup is written, not saved)
+        try:
+            status = self._checkpoint.read(path)   # read: no save_counter (the backup is written, not saved)
+        except (tf.errors.OpError, RuntimeError) as error:     # TensorFlow's checksum of each tensor failed
+            raise ValueError(f"BackupAndRestore: the backup {path!r} is damaged: {error}. Delete "
+                             f"{self.backup_dir!r} to start training from scratch (or back up with "
+                             f"double_checkpoint=True to keep the backup before it).") from None
         try:
             status.assert_existing_objects_matched()
         except AssertionError as error:
