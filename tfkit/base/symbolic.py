@@ -28,7 +28,15 @@ class SymbolicTensor:
         node: Any = None,
         index: int = 0,
         mask_spec: Any = None,
+        sparse: bool = False,
+        ragged: bool = False,
+        record_history: bool = True,
     ) -> None:
+        if sparse or ragged:
+            raise ValueError("tfkit's symbolic tensors are dense: sparse=True and ragged=True are not implemented "
+                             f"(got sparse={sparse}, ragged={ragged})")
+        self.sparse = self.ragged = False
+        self.record_history = bool(record_history)   # Keras's flag; tfkit records layer calls only
         self.shape = tuple(tf.TensorShape(shape).as_list())
         self.dtype = tf.as_dtype(dtype)
         self.name = name

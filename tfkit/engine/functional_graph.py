@@ -81,8 +81,8 @@ class InputLayer(Layer):
 
     def __init__(self, shape: Sequence[int | None] | None = None, batch_size: int | None = None,
                  dtype: Any = "float32", sparse: bool = False, ragged: bool = False,
-                 batch_shape: Sequence[int | None] | None = None, name: str | None = None,
-                 **kwargs: Any) -> None:
+                 batch_shape: Sequence[int | None] | None = None, input_tensor: Any = None,
+                 optional: bool = False, name: str | None = None, **kwargs: Any) -> None:
         input_shape = kwargs.pop("input_shape", None)       # Keras's older names, still accepted there
         batch_input_shape = kwargs.pop("batch_input_shape", None)
         if input_shape is not None:
@@ -95,6 +95,16 @@ class InputLayer(Layer):
         super().__init__(name=name, dtype=dtype or "float32", **kwargs)  # inputs never take the global policy
         if sparse or ragged:
             raise ValueError("tfkit.Input supports dense tensors only: sparse=True and ragged=True are not implemented")
+        if input_tensor is not None:
+            if not isinstance(input_tensor, SymbolicTensor):
+                raise ValueError(f"Argument `input_tensor` must be a symbolic tensor (tfkit.KerasTensor). "
+                                 f"Received invalid type: input_tensor={input_tensor!r} of type {type(input_tensor)}")
+            if batch_shape is None and shape is None:
+                batch_shape = input_tensor.shape
+            elif tuple(batch_shape or (batch_size, *((shape,) if isinstance(shape, int) else shape))) \
+                    != tuple(input_tensor.shape):
+                raise ValueError(f"When providing the `input_tensor` argument, its shape {input_tensor.shape} must "
+                                 f"match the shape given ({batch_shape or shape})")
         if batch_shape is None:
             if shape is None:
                 raise ValueError("tfkit.Input needs shape= (without the batch dimension) or batch_shape=")
@@ -107,9 +117,14 @@ class InputLayer(Layer):
                 raise ValueError(f"Input shape dimensions must be >= 0 or None, got {self.batch_shape}")
         self.sparse = False
         self.ragged = False
+        self.optional = bool(optional)     # a model call may pass None for this input
         self.built = True
         node = Node(self, (), {})
-        node.outputs = SymbolicTensor(self.batch_shape, dtype or "float32", name=self.name, node=node, index=0)
+        if input_tensor is not None:       # as Keras: the given tensor becomes this input (its history is replaced)
+            input_tensor.node, input_tensor.index = node, 0
+            node.outputs = input_tensor
+        else:
+            node.outputs = SymbolicTensor(self.batch_shape, dtype or "float32", name=self.name, node=node, index=0)
         self._recorded_nodes.append(node)
         self._set_output_shapes(self.batch_shape)
 
@@ -119,15 +134,20 @@ class InputLayer(Layer):
 
     def get_config(self) -> dict[str, Any]:
         return {"name": self.name, "batch_shape": list(self.batch_shape), "dtype": self.dtype,
-                "sparse": False, "ragged": False}
+                "sparse": False, "ragged": False, "optional": self.optional}
 
 
 def Input(shape: Sequence[int | None] | None = None, batch_size: int | None = None, dtype: Any = "float32",
           name: str | None = None, sparse: bool = False, ragged: bool = False,
-          batch_shape: Sequence[int | None] | None = None) -> SymbolicTensor:
-    """A symbolic input: ``tfkit.Input(shape=(784,))`` has shape ``(None, 784)``."""
+          batch_shape: Sequence[int | None] | None = None, tensor: Any = None,
+          optional: bool = False) -> SymbolicTensor:
+    """A symbolic input: ``tfkit.Input(shape=(784,))`` has shape ``(None, 784)``.
+
+    ``optional=True``: calling the model with ``None`` for this input is allowed (the layers it feeds
+    receive None). ``tensor``: an existing symbolic tensor to make the input (Keras's ``tensor=``).
+    """
     return InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name, sparse=sparse,
-                      ragged=ragged, batch_shape=batch_shape).output
+                      ragged=ragged, batch_shape=batch_shape, input_tensor=tensor, optional=optional).output
 
 
 def _traced_outputs(layer: Layer, node: Node, symbols: list[SymbolicTensor], structure: Any) -> Any:

@@ -27,6 +27,7 @@ class InputSpec:
         axes: Mapping[int, int | None] | None = None,
         allow_last_axis_squeeze: bool = False,
         name: str | None = None,
+        optional: bool = False,
     ) -> None:
         self.dtype = tf.as_dtype(dtype).name if dtype is not None else None
         self.shape = tuple(shape) if shape is not None else None
@@ -36,6 +37,7 @@ class InputSpec:
         self.axes = {int(k): v for k, v in (axes or {}).items()}
         self.allow_last_axis_squeeze = allow_last_axis_squeeze
         self.name = name
+        self.optional = bool(optional)   # the input may be None (nothing is checked then)
 
     def __repr__(self) -> str:
         fields = ("dtype", "shape", "ndim", "max_ndim", "min_ndim", "axes")
@@ -50,10 +52,11 @@ class InputSpec:
             "max_ndim": self.max_ndim,
             "min_ndim": self.min_ndim,
             "axes": self.axes,
+            "optional": self.optional,
         }
 
     def check(self, tensor: Any, where: str) -> None:
-        """Raise ``ValueError`` naming ``where`` if ``tensor`` does not fit."""
+        """Raise ``ValueError`` naming ``where`` if ``tensor`` does not fit (None is never checked)."""
         shape = getattr(tensor, "shape", None)
         if shape is None:
             return

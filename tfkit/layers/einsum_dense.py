@@ -177,11 +177,19 @@ class EinsumDense(LoRA, Layer):
         bias_constraint: Any = None,
         lora_rank: int | None = None,
         lora_alpha: float | None = None,
+        gptq_unpacked_column_size: int | None = None,
+        quantization_config: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         who = f"EinsumDense layer '{self.name}'"
         self._init_lora(lora_rank, lora_alpha)
+        if quantization_config is not None or gptq_unpacked_column_size is not None \
+                or getattr(self.dtype_policy, "quantization_mode", None):
+            raise NotImplementedError(f"EinsumDense layer '{self.name}': quantized EinsumDense (quantization_config, "
+                                      "gptq_unpacked_column_size, a quantized dtype policy) is not implemented in "
+                                      "tfkit; Dense and Embedding quantize to int8")
+        self.quantization_config = None
         if not isinstance(equation, str):
             raise ValueError(f"{who} expected equation to be a string such as 'ab,bc->ac', got {equation!r}")
         if bias_axes is not None and not isinstance(bias_axes, str):
@@ -261,6 +269,7 @@ class EinsumDense(LoRA, Layer):
             bias_regularizer=regularizers.serialize(self.bias_regularizer),
             kernel_constraint=constraints.serialize(self.kernel_constraint),
             bias_constraint=constraints.serialize(self.bias_constraint),
+            quantization_config=None,
             **self._lora_config(),
         )
         return config

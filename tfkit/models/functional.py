@@ -240,6 +240,12 @@ class Functional(Model):
             )
         checked = []
         for symbol, value in zip(expected, flat):
+            if value is None:
+                if not getattr(symbol.node.layer, "optional", False):
+                    raise ValueError(f"Input '{symbol.name}' of model '{self.name}' is None but it is not optional; "
+                                     f"declare it with tfkit.Input(..., optional=True) to allow None")
+                checked.append(None)
+                continue
             tensor = value if tf.is_tensor(value) else tf.convert_to_tensor(value)
             tensor = _adjust_input(tensor, symbol)
             shape = tensor.shape
