@@ -13,6 +13,7 @@ from tfkit import (  # noqa: F401
     config,
     constraints,
     datasets,
+    distillation,
     dtype_policies,
     initializers,
     layers,
