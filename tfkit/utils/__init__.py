@@ -24,6 +24,7 @@ from tfkit.utils.config import Config  # noqa: F401
 from tfkit.utils.data_tuples import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401
 from tfkit.utils.dataset_split import split_dataset  # noqa: F401
 from tfkit.utils.directory_datasets import (  # noqa: F401
+    audio_dataset_from_directory,
     image_dataset_from_directory,
     text_dataset_from_directory,
 )

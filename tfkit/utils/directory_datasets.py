@@ -1,4 +1,4 @@
-"""``image_dataset_from_directory`` / ``text_dataset_from_directory``: one subfolder per class to a tf.data.Dataset.
+"""``image_`` / ``text_`` / ``audio_dataset_from_directory``: one subfolder per class to a tf.data.Dataset.
 
     train, val = tfkit.utils.image_dataset_from_directory("PetImages", validation_split=0.2, subset="both",
                                                           seed=1337, image_size=(180, 180), batch_size=64)
@@ -159,5 +159,86 @@ def text_dataset_from_directory(directory: str, labels: Any = "inferred", label_
         label_data = _labels(subset_targets, label_mode, len(names)) if subset_targets is not None else None
         dataset = _finish(data, label_data, batch_size, shuffle, seed, names)
         dataset.file_paths = subset_paths
+        out.append(dataset)
+    return out if subset == "both" else out[0]
+
+
+def _decode_wav(path: tf.Tensor, sampling_rate: int | None, length: int | None) -> tf.Tensor:
+    audio, rate = tf.audio.decode_wav(tf.io.read_file(path), desired_samples=-1 if length is None else length)
+    if sampling_rate is not None:
+        import tensorflow_io as tfio   # noqa: PLC0415 - optional heavy dependency, as in Keras
+
+        audio = tfio.audio.resample(input=audio, rate_in=tf.cast(rate, tf.int64), rate_out=sampling_rate)
+    return audio
+
+
+def _check_audio_arguments(labels: Any, label_mode: Any, class_names: Any, ragged: bool,
+                           output_sequence_length: Any, sampling_rate: Any) -> None:
+    if labels not in ("inferred", None) and not isinstance(labels, (list, tuple)):
+        raise ValueError("The `labels` argument should be a list/tuple of integer labels, of the same size as the "
+                         "number of audio files in the target directory, 'inferred' or None. "
+                         f"Received: labels={labels}")
+    if class_names is not None and labels != "inferred":
+        raise ValueError(f'You can only pass `class_names` if `labels="inferred"`. Received: labels={labels}, '
+                         f"and class_names={class_names}")
+    if label_mode not in ("int", "categorical", "binary", None):
+        raise ValueError('`label_mode` argument must be one of "int", "categorical", "binary", or None. '
+                         f"Received: label_mode={label_mode}")
+    if ragged and output_sequence_length is not None:
+        raise ValueError("Cannot set both `ragged` and `output_sequence_length`")
+    if sampling_rate is not None:
+        if isinstance(sampling_rate, bool) or not isinstance(sampling_rate, int):
+            raise ValueError(f"`sampling_rate` should have an integer value. Received: sampling_rate={sampling_rate}")
+        if sampling_rate <= 0:
+            raise ValueError(f"`sampling_rate` should be higher than 0. Received: sampling_rate={sampling_rate}")
+        try:
+            import tensorflow_io  # noqa: F401,PLC0415 - optional, only for resampling
+        except ImportError:
+            raise ImportError("To use the argument `sampling_rate`, you should install tensorflow_io. You can "
+                              "install it via `pip install tensorflow-io`.") from None
+
+
+def audio_dataset_from_directory(directory: str, labels: Any = "inferred", label_mode: str | None = "int",
+                                 class_names: Sequence[str] | None = None, batch_size: int | None = 32,
+                                 sampling_rate: int | None = None, output_sequence_length: int | None = None,
+                                 ragged: bool = False, shuffle: bool = True, seed: int | None = None,
+                                 validation_split: float | None = None, subset: str | None = None,
+                                 follow_links: bool = False, verbose: bool = True) -> Any:
+    """``.wav`` files as ``float32`` ``(batch, samples, channels)`` and labels from one folder per class.
+
+        train, val = audio_dataset_from_directory("speech", validation_split=0.2, subset="both", seed=0,
+                                                  output_sequence_length=16000)
+
+    Samples are cut or zero-padded to ``output_sequence_length``; without it each batch is padded
+    to its longest file (or, ``ragged=True``, kept ragged). ``sampling_rate`` resamples through
+    ``tensorflow_io``, as in Keras.
+    """
+    _check_audio_arguments(labels, label_mode, class_names, ragged, output_sequence_length, sampling_rate)
+    if labels is None or label_mode is None:
+        labels, label_mode = None, None
+    paths, targets, names = _index(directory, labels if labels is not None else None, class_names, (".wav",),
+                                   follow_links)
+    if label_mode == "binary" and len(names) != 2:
+        raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. '
+                         f"Received: class_names={names}")
+    if verbose:
+        print(f"Found {len(paths)} files" + (f" belonging to {len(names)} classes." if names else "."))
+
+    def load(path: tf.Tensor) -> Any:
+        audio = _decode_wav(path, sampling_rate, output_sequence_length)
+        return tf.RaggedTensor.from_tensor(audio) if ragged else audio
+
+    out = []
+    for subset_paths, subset_targets in _split(paths, targets, validation_split, subset, seed, shuffle):
+        if not subset_paths:
+            raise ValueError(f"No audio files found in directory {directory}. Allowed format(s): ('.wav',)")
+        data = tf.data.Dataset.from_tensor_slices(subset_paths).map(load, num_parallel_calls=tf.data.AUTOTUNE)
+        label_data = _labels(subset_targets, label_mode, len(names)) if subset_targets is not None else None
+        dataset = data if label_data is None else tf.data.Dataset.zip((data, label_data))
+        if batch_size is not None:
+            padded = output_sequence_length is None and not ragged
+            dataset = dataset.padded_batch(batch_size) if padded else dataset.batch(batch_size)
+        dataset = dataset.prefetch(tf.data.AUTOTUNE)
+        dataset.class_names, dataset.file_paths = names, subset_paths
         out.append(dataset)
     return out if subset == "both" else out[0]
