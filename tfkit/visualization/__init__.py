@@ -1,0 +1,1 @@
+"""``tfkit.visualization``: Keras's box and mask drawing and image galleries (Pillow, matplotlib)."""
