@@ -25,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from tfkit.models.cloning import clone_model
 from tfkit.models.model import Model
+from tfkit.wrappers.pickling import ModelBytes, history_from_state, history_state
 from tfkit.wrappers.target_reshaper import TargetReshaper
 
 
@@ -89,6 +90,25 @@ class SKLBase(BaseEstimator):
         """An unfitted copy with the same parameters; the model itself is shared (fit clones it)."""
         return type(self)(model=self.model, warm_start=self.warm_start, model_kwargs=self.model_kwargs,
                           fit_kwargs=self.fit_kwargs)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle-able state: tfkit models (``model``, ``model_``) as saved-file bytes, ``history_`` as data."""
+        state = dict(super().__getstate__())
+        for key in ("model", "model_"):
+            if isinstance(state.get(key), Model):
+                state[key] = ModelBytes.from_model(state[key])
+        if "history_" in state:
+            state["history_"] = history_state(state["history_"])
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        for key in ("model", "model_"):
+            if isinstance(state.get(key), ModelBytes):
+                state[key] = state[key].to_model()
+        if isinstance(state.get("history_"), dict):
+            state["history_"] = history_from_state(state["history_"], state.get("model_"))
+        super().__setstate__(state)
 
     @property
     def epoch_(self) -> int:
