@@ -208,3 +208,24 @@ class TestAgainstKeras:
         c = _random_boxes(rng, (2, 5))
         theirs = self.kb.compute_ciou(a, c, "xywh")
         np.testing.assert_allclose(bb.compute_ciou(a, c, "xywh").numpy(), np.asarray(theirs), rtol=1e-5, atol=1e-6)
+
+
+def test_functions_work_inside_tf_data_and_tf_function():
+    import tensorflow as tf
+
+    boxes = np.array([[[10.0, 20.0, 30.0, 60.0]], [[0.0, 0.0, 5.0, 5.0]]], "float32")
+    ds = tf.data.Dataset.from_tensor_slices({"boxes": boxes, "labels": np.array([[1], [2]])}).map(
+        lambda d: bb.clip_to_image_size(bb.convert_format(d, "xyxy", "rel_xyxy", height=40, width=40),
+                                        bounding_box_format="rel_xyxy"))
+    first = next(iter(ds))
+    np.testing.assert_allclose(first["boxes"].numpy(), [[0.25, 0.5, 0.75, 1.0]])
+
+    @tf.function
+    def pipeline(b):
+        moved = bb.affine_transform(b, tf.zeros([2]), 0.0, 0.0, 1.0, 0.0, 0.0, height=64, width=64)
+        deltas = bb.encode_box_to_deltas(b[0], moved, "xyxy", "xyxy")
+        return bb.compute_iou(moved, b, "xyxy"), deltas, bb.compute_ciou(moved, b, "xyxy")
+
+    iou, deltas, ciou = pipeline(tf.constant(boxes))
+    np.testing.assert_allclose(iou.numpy()[:, 0, 0], [1.0, 1.0], rtol=1e-5)
+    assert deltas.shape == (2, 1, 4) and ciou.shape == (2, 1)
