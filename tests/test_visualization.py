@@ -165,3 +165,14 @@ def test_box_and_mask_galleries(tmp_path, agg):
                                        path=str(tmp_path / "masks.png"))
     picture = np.asarray(agg.open(tmp_path / "masks.png"))
     assert picture.shape[1] > picture.shape[0]                   # 3 columns, 2 rows
+
+
+def test_draw_bounding_boxes_shape_and_dtype_as_keras():
+    keras = pytest.importorskip("keras")
+    pytest.importorskip("cv2")                                  # Keras draws with OpenCV
+    images = np.random.default_rng(3).random((2, 16, 20, 3)).astype("float32")
+    boxes = {"boxes": np.array([[[1, 2, 10, 12]], [[3, 3, 8, 9]]], "float32"), "labels": np.array([[0], [1]])}
+    ours = vis.draw_bounding_boxes(images, boxes, "xyxy", class_mapping={0: "a"})
+    theirs = keras.visualization.draw_bounding_boxes(images, boxes, "xyxy", class_mapping={0: "a"})
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+    assert np.all(ours[0, 2, 1:11] == 128) and np.all(theirs[0, 2, 1:11] == 128)   # both draw the top edge grey
