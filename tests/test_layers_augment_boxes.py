@@ -6,7 +6,7 @@ import pytest
 import tensorflow as tf
 
 from tfkit import layers
-from tfkit.layers.preprocessing import image_boxes
+from tfkit.ops import image_boxes
 
 IMAGES = np.random.default_rng(2).uniform(0, 255, (4, 8, 8, 1)).astype("float32")
 

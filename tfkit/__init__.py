@@ -30,6 +30,8 @@ from tfkit import (  # noqa: F401
     saving,
     tree,
     utils,
+    visualization,
+    wrappers,
 )
 from tfkit.backend import clear_session  # noqa: F401
 from tfkit.base.dtype_policy import DTypePolicy  # noqa: F401

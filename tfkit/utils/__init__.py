@@ -18,6 +18,7 @@ from tfkit.config import (  # noqa: F401
     enable_interactive_logging,
     is_interactive_logging_enabled,
 )
+from tfkit.utils import bounding_boxes  # noqa: F401  (tfkit.utils.bounding_boxes.convert_format, ...)
 from tfkit.utils import experimental  # noqa: F401  (tfkit.utils.experimental.DatasetCreator)
 from tfkit.utils.arrays import normalize, pad_sequences, to_categorical  # noqa: F401
 from tfkit.utils.config import Config  # noqa: F401

@@ -25,7 +25,7 @@ from tfkit import random as tfkit_random
 from tfkit.base import settings as backend
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.layers.preprocessing import image_boxes as boxes_lib
+from tfkit.ops import image_boxes as boxes_lib
 from tfkit.layers.regularization import in_training
 
 _KEYS = ("images", "labels", "bounding_boxes", "segmentation_masks")

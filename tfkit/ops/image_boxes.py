@@ -1,4 +1,4 @@
-"""Bounding boxes for the image augmentation layers: formats, clipping, projection.
+"""Bounding-box math shared by the image augmentation layers and ``tfkit.utils.bounding_boxes``.
 
     xyxy = to_xyxy(boxes, "center_xywh", height, width)          # absolute (x0, y0, x1, y1)
     moved = clip({"boxes": project(xyxy, transforms), "labels": labels}, height, width)
@@ -6,7 +6,8 @@
 
 Formats are Keras's: ``xyxy``, ``yxyx``, ``xywh``, ``center_xywh``,
 ``center_yxhw`` in pixels and ``rel_xyxy``, ``rel_yxyx``, ``rel_xywh``,
-``rel_center_xywh`` as fractions of the image size.
+``rel_center_xywh`` as fractions of the image size. It lives among the ops
+(below the layers) so that both the layers and ``tfkit.utils`` can import it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,42 @@
+"""Pillow and matplotlib, imported when a drawing or plotting function first needs them.
+
+    Image, ImageDraw, ImageFont = pillow("draw_bounding_boxes()")
+    plt = pyplot("plot_image_gallery()")
+    patches = matplotlib_patches("plot_bounding_box_gallery()")
+
+Neither is a dependency of tfkit; a missing one is an ``ImportError`` that names the function and the pip command.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def pillow(who: str) -> tuple[Any, Any, Any]:
+    """``PIL.Image``, ``PIL.ImageDraw``, ``PIL.ImageFont``, or an ImportError naming ``pip install pillow``."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError as error:
+        raise ImportError(f"{who} draws with Pillow, which is not installed. "
+                          "Install it with `pip install pillow`.") from error
+    return Image, ImageDraw, ImageFont
+
+
+def pyplot(who: str) -> Any:
+    """``matplotlib.pyplot``, or an ImportError naming ``pip install matplotlib``."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        raise ImportError(f"{who} plots with matplotlib, which is not installed. "
+                          "Install it with `pip install matplotlib`.") from error
+    return plt
+
+
+def matplotlib_patches(who: str) -> Any:
+    """``matplotlib.patches`` (legend handles), or an ImportError naming ``pip install matplotlib``."""
+    try:
+        from matplotlib import patches
+    except ImportError as error:
+        raise ImportError(f"{who} plots with matplotlib, which is not installed. "
+                          "Install it with `pip install matplotlib`.") from error
+    return patches
