@@ -180,8 +180,7 @@ def test_shortages_reach_the_caller_as_what_they_are(tmp_path, monkeypatch):
     for kind, (expected_type, expected_errno) in answers.items():
         header = json.dumps({"error": f"out of {kind}", "resource": kind}).encode()
         output = h5_snapshot.MAGIC + len(header).to_bytes(8, "little") + header
-        monkeypatch.setattr(h5_snapshot.subprocess, "run",
-                            lambda *args, **kwargs: subprocess.CompletedProcess(args, 0, output, b""))
+        monkeypatch.setattr(h5_snapshot, "_run_child", lambda *args, **kwargs: (0, output))   # zygote or not
         with pytest.raises(expected_type) as caught:
             tfkit.load_model(str(path))                 # through the loader that turns other errors into ValueError
         assert type(caught.value) is expected_type and "damaged" not in str(caught.value), kind

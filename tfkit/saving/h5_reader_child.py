@@ -20,6 +20,13 @@ and byte count; or ``{"error": "..."}`` when the file is refused, with ``"resour
 "space" | "files" | "memory"`` when it was the machine, not the file, that
 fell short. This file is run as a
 script and imports nothing of tfkit (nor TensorFlow): only h5py and numpy.
+
+``--serve`` runs it as a zygote instead (``h5_reader_zygote``): it imports h5py and numpy once,
+opens no file, and for each request packet on its socket (fd 0: ``{"path", "limits", "data_paths",
+"timeout"}`` plus the write end of a pipe) forks a fresh child that sets the limits, reads the file
+exactly as above and writes its result into that pipe; the zygote waits (killing the child at
+``timeout`` seconds) and answers ``{"returncode": N}`` (negative: the signal) or ``{"timeout": true}``.
+No file is ever parsed in the zygote, and no child is reused, so a hostile file costs one child.
 """
 
 import errno
@@ -326,5 +333,101 @@ def _emit(out, header, blobs):
     return 0
 
 
+def _wait(pid, timeout):
+    """The child's exit as subprocess reports it (negative: killed by that signal), or None at ``timeout``."""
+    import select
+    import signal
+    import time
+
+    deadline = time.monotonic() + timeout
+    pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return None
+            if pidfd is not None:
+                select.select([pidfd], [], [], left)
+            else:
+                time.sleep(min(left, 0.002))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _address_space_bytes():
+    """This process's mapped address space (VmSize), or None where /proc is missing."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _serve_one(request, out_fd):
+    """In the forked child: the result to ``out_fd`` (as stdout), stdin closed, then ``main`` and exit."""
+    code = 1
+    try:
+        os.dup2(out_fd, 1)
+        os.close(out_fd)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        limits = request["limits"]
+        used = _address_space_bytes()
+        if used is not None and used >= int(limits["memory_bytes"]):
+            code = _emit(sys.stdout.buffer, {
+                "error": f"the HDF5 reader could not start with its {limits['memory_bytes']} bytes of memory "
+                         f"(h5py and numpy alone map {used} bytes); the file itself was not read",
+                "resource": "memory"}, [])
+        else:
+            code = main(["", request["path"], json.dumps(limits), json.dumps(request["data_paths"])])
+        sys.stdout.flush()
+    finally:
+        os._exit(code)
+
+
+def serve():
+    """The zygote's loop on its socket (fd 0): one forked reader per request packet, until it closes."""
+    import socket
+
+    import h5py  # noqa: F401  loaded once here, so each forked reader starts at once
+    import numpy  # noqa: F401
+
+    _limit(resource.RLIMIT_CORE, 0)
+    channel = socket.socket(fileno=0)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(channel, 1 << 16, 1)
+        except OSError:
+            return 0
+        if not message:
+            return 0                     # the caller closed its end
+        try:
+            request = json.loads(message)
+            timeout = float(request["timeout"])
+            if len(fds) != 1:
+                raise ValueError("no result pipe")
+        except (ValueError, KeyError, TypeError):
+            for fd in fds:
+                os.close(fd)
+            return 2                     # not tfkit speaking: stop
+        pid = os.fork()
+        if pid == 0:
+            channel.close()
+            _serve_one(request, fds[0])
+        os.close(fds[0])                 # only the child writes: the caller sees EOF when it is gone
+        code = _wait(pid, timeout)
+        channel.sendall(json.dumps({"timeout": True} if code is None else {"returncode": code}).encode())
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(sys.argv))

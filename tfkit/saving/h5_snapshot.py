@@ -6,7 +6,8 @@
 
 libhdf5 has a long history of parser bugs, so it never sees untrusted bytes in
 the caller's process: ``h5_reader_child.py`` parses the file in a fresh Python
-(h5py and numpy only, no TensorFlow: about 0.3 s to start) with its own
+(h5py and numpy only, no TensorFlow), forked from a waiting zygote (``h5_reader_zygote``;
+a fresh ``python`` per file when it cannot be used), with its own
 address-space and CPU-time limits, under a wall-clock timeout, and sends back
 validated plain data. A hang, an allocation bomb or a crash in the parser
 becomes a ``ValueError`` naming the file, and costs the caller nothing.
@@ -42,6 +43,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import numpy as np
+
+from tfkit.saving import h5_reader_zygote
 
 CHECKSUM_ATTR = "crc32"   # an array's CRC-32 (zlib) in tfkit files; verified whenever present
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "h5_reader_child.py")
@@ -124,15 +127,14 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
     with _data_files() as data_paths:
         try:
-            command = [sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits), json.dumps(data_paths)]
-            done = subprocess.run(command, capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+            returncode, output = _run_child(env, path, limits, data_paths, timeout)
         except subprocess.TimeoutExpired:
             raise ValueError(f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
                              f"parser did not finish); nothing was loaded") from None
-        if done.returncode != 0:
-            raise ValueError(f"{path} could not be read: the HDF5 reader {_how_it_ended(done.returncode, limits)} "
+        if returncode != 0:
+            raise ValueError(f"{path} could not be read: the HDF5 reader {_how_it_ended(returncode, limits)} "
                              f"(a damaged or hostile file); nothing was loaded")
-        header, rest = _parse_header(done.stdout, path)
+        header, rest = _parse_header(output, path)
         if "error" in header:
             _raise_refusal(path, header, data_paths)
         index = header.get("data_file")
@@ -141,6 +143,17 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(data_paths):
             raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed (data_file {index!r})")
         return _build(path, header, _map(data_paths[index]), limits)
+
+
+def _run_child(env: dict[str, str], path: str, limits: dict[str, Any], data_paths: list[str],
+               timeout: float) -> tuple[int, bytes]:
+    """The reader's exit code and output: forked by the zygote when it can, else a one-shot child."""
+    served = h5_reader_zygote.run_reader(CHILD_SCRIPT, env, path, limits, data_paths, timeout)
+    if served is not None:
+        return served
+    command = [sys.executable, "-I", CHILD_SCRIPT, path, json.dumps(limits), json.dumps(data_paths)]
+    done = subprocess.run(command, capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    return done.returncode, done.stdout
 
 
 def _raise_refusal(path: str, header: dict[str, Any], data_paths: list[str]) -> None:
