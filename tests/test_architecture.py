@@ -103,5 +103,5 @@ def test_no_file_is_over_600_lines():
 def test_the_top_level_holds_the_public_api_only():
     modules = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
     public = ["activations", "backend", "cli", "config", "constraints", "dtype_policies",   # initializers/: a package
-              "mixed_precision", "random", "regularizers", "tree"]
+              "export", "mixed_precision", "random", "regularizers", "tree"]
     assert modules == public

@@ -15,6 +15,7 @@ from tfkit import (  # noqa: F401
     datasets,
     distillation,
     dtype_policies,
+    export,
     initializers,
     layers,
     losses,

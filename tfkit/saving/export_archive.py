@@ -1,0 +1,162 @@
+"""``ExportArchive``: a SavedModel with the endpoints you choose, as Keras 3's ``keras.export.ExportArchive``.
+
+    archive = ExportArchive()
+    archive.track(model)
+    archive.add_endpoint("serve", model.call, input_signature=[tfkit.InputSpec(shape=(None, 3), dtype="float32")])
+    archive.write_out("path/to/location")       # tf.saved_model.load(...).serve(x); no tfkit needed
+
+Every endpoint is a ``tf.function`` of the given signature (``tf.TensorSpec``, ``tfkit.InputSpec``,
+symbolic tensors or example tensors, in any nesting); the first one is also ``serving_default``
+for TensorFlow Serving. The SavedModel holds only the variables the endpoints read (and the
+lookup tables of tracked layers), never tfkit's classes. ``write_out`` writes beside the target
+and renames into place, so a failed write leaves the previous archive.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit.base.symbolic import SymbolicTensor
+from tfkit.engine.input_spec import InputSpec
+from tfkit.engine.layer import Layer
+from tfkit.files import atomic
+from tfkit.saving.export import _check_replaceable, _resources
+
+
+def tensor_spec(value: Any) -> tf.TensorSpec:
+    """A ``tf.TensorSpec`` for a spec, an ``InputSpec``, a symbolic tensor or an example array."""
+    if isinstance(value, tf.TensorSpec):
+        return value
+    if isinstance(value, InputSpec):
+        if value.shape is None:
+            raise ValueError(f"An InputSpec in input_signature needs a shape, got {value!r}")
+        return tf.TensorSpec(value.shape, value.dtype or "float32", name=value.name)
+    if isinstance(value, SymbolicTensor):
+        return tf.TensorSpec(value.shape, value.dtype, name=value.name)
+    if tf.is_tensor(value) or isinstance(value, np.ndarray):
+        return tf.TensorSpec(value.shape, value.dtype)
+    raise ValueError(f"Expected a tf.TensorSpec, tfkit.InputSpec, symbolic tensor or tensor in input_signature, "
+                     f"got {value!r} of type {type(value).__name__}")
+
+
+class _Archive(tf.__internal__.tracking.AutoTrackable):
+    """The SavedModel's root: endpoints, variables and resources, nothing of tfkit (a plain trackable,
+    not a tf.Module, so ``variables`` can be the tracked list Keras's archive reloads with)."""
+
+
+class ExportArchive:
+    """Collect endpoints and variables, then ``write_out`` one SavedModel."""
+
+    def __init__(self, format: str = "saved_model") -> None:  # noqa: A002 - Keras's name
+        if format != "saved_model":
+            raise ValueError(f"Unsupported format: {format!r}. tfkit writes SavedModels (format='saved_model'); "
+                             "Keras's 'neptune_model' archives are not built")
+        self._endpoint_names: list[str] = []
+        self._signatures: dict[str, Any] = {}
+        self._tracked: list[Any] = []
+        self._root = _Archive()
+        self._root.variables = []
+        self._root.trainable_variables = []
+        self._root.non_trainable_variables = []
+        self.tensorflow_version = tf.__version__
+
+    @property
+    def variables(self) -> list[tf.Variable]:
+        return self._root.variables
+
+    @property
+    def trainable_variables(self) -> list[tf.Variable]:
+        return self._root.trainable_variables
+
+    @property
+    def non_trainable_variables(self) -> list[tf.Variable]:
+        return self._root.non_trainable_variables
+
+    def track(self, resource: Any) -> None:
+        """Keep a layer's (or model's) variables and lookup tables, or a TensorFlow trackable, in the archive."""
+        if isinstance(resource, Layer):
+            if not resource.built:
+                raise ValueError("The layer provided has not yet been built. It must be built before export.")
+            self._root.variables += list(resource.variables)
+            self._root.trainable_variables += list(resource.trainable_variables)
+            self._root.non_trainable_variables += list(resource.non_trainable_variables)
+        elif not isinstance(resource, tf.__internal__.tracking.Trackable):
+            raise ValueError("Invalid resource type. Expected a tfkit `Layer` or `Model` or a TensorFlow `Trackable` "
+                             f"object. Received object {resource} of type '{type(resource)}'. ")
+        self._tracked.append(resource)
+
+    def add_endpoint(self, name: str, fn: Callable, input_signature: Any = None, **kwargs: Any) -> Any:
+        """Make ``fn`` the endpoint ``name``, traced for ``input_signature`` (or an already-traced tf.function)."""
+        if name in self._endpoint_names:
+            raise ValueError(f"Endpoint name '{name}' is already taken.")
+        if "jax2tf_kwargs" in kwargs or "is_static" in kwargs:
+            raise ValueError("'jax2tf_kwargs' and 'is_static' are only supported with the jax backend; tfkit runs "
+                             "on TensorFlow.")
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments for add_endpoint: {sorted(kwargs)}")
+        if input_signature is None:
+            if not isinstance(fn, tf.types.experimental.GenericFunction):
+                raise ValueError("If the `fn` argument provided is not a `tf.function`, you must provide an "
+                                 "`input_signature` argument to specify the shape and dtype of the function "
+                                 "arguments. Example:\n\narchive.add_endpoint(\n    name='call',\n    fn=model.call,"
+                                 "\n    input_signature=[tfkit.InputSpec(shape=(None, 224, 224, 3), "
+                                 "dtype='float32')],\n)")
+            if not fn._list_all_concrete_functions():
+                raise ValueError(f"The provided tf.function '{fn}' has never been called. To specify the expected "
+                                 "shape and dtype of the function's arguments, you must either provide a function "
+                                 "that has been called at least once, or alternatively pass an `input_signature` "
+                                 "argument in `add_endpoint()`.")
+            endpoint = fn
+        else:
+            specs = tf.nest.map_structure(tensor_spec, input_signature)
+            specs = list(specs) if isinstance(specs, tuple) else specs
+            endpoint = tf.function(fn, input_signature=specs, autograph=False)
+            self._signatures[name] = endpoint.get_concrete_function()
+        setattr(self._root, name, endpoint)
+        self._endpoint_names.append(name)
+        return endpoint
+
+    def track_and_add_endpoint(self, name: str, resource: Any, input_signature: Any, **kwargs: Any) -> Any:
+        """``track(resource)``, then its ``__call__`` as the endpoint ``name``."""
+        self.track(resource)
+        return self.add_endpoint(name, resource.__call__, input_signature, **kwargs)
+
+    def add_variable_collection(self, name: str, variables: Any) -> None:
+        """Save ``variables`` (a list/tuple/set) so the reloaded archive has them as ``archive.<name>``."""
+        if not isinstance(variables, (list, tuple, set)):
+            raise ValueError(f"Expected `variables` to be a list/tuple/set. Received instead object of type "
+                             f"'{type(variables)}'.")
+        if not all(isinstance(v, tf.Variable) for v in variables):
+            raise ValueError("Expected all elements in `variables` to be `tf.Variable` instances. Found instead the "
+                             f"following types: {list(set(type(v) for v in variables))}")
+        setattr(self._root, name, list(variables))
+
+    def _concrete(self, name: str) -> Any:
+        if name in self._signatures:
+            return self._signatures[name]
+        return getattr(self._root, name)._list_all_concrete_functions()[0]
+
+    def write_out(self, filepath: str | os.PathLike, options: Any = None, verbose: bool = True) -> None:
+        """Write the SavedModel (the first endpoint is also ``serving_default``, unless one is named so)."""
+        if not self._endpoint_names:
+            raise ValueError("No endpoints have been set yet. Call add_endpoint().")
+        filepath = os.fspath(filepath)
+        concrete = {name: self._concrete(name) for name in self._endpoint_names}
+        seen: set[int] = set()
+        self._root._endpoint_variables = [v for fn in concrete.values() for v in fn.variables
+                                          if id(v) not in seen and not seen.add(id(v))]
+        self._root._tracked_resources = [r for root in self._tracked if isinstance(root, Layer)
+                                         for r in _resources(root)]
+        signatures = dict(concrete)
+        signatures.setdefault("serving_default", concrete[self._endpoint_names[0]])
+        _check_replaceable(filepath)
+        with atomic.atomic_directory(filepath, overwrite=True) as tmp:
+            tf.saved_model.save(self._root, tmp, signatures=signatures, options=options)
+        if verbose:
+            lines = [f"* Endpoint '{name}'\n  " + "\n  ".join(fn.pretty_printed_signature(verbose=True).split("\n")[1:])
+                     for name, fn in concrete.items()]
+            print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n" + "\n\n".join(lines))
