@@ -26,6 +26,7 @@ from tfkit.engine.serialization import layer_entry
 from tfkit.engine.summary import print_summary
 from tfkit.models.file_functions import files
 from tfkit.models.input_signature import specs_from_build_shapes
+from tfkit.models.pickling import model_from_bytes, model_to_bytes
 from tfkit.models.quantize import quantize_layers
 from tfkit.training.trainer import Trainer
 
@@ -205,6 +206,10 @@ class Model(Trainer, Layer):
     def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
         """Load weights by path (all or nothing unless ``skip_mismatch``); builds an unbuilt model from the file."""
         files().load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def __reduce__(self) -> tuple:
+        """``pickle`` a model as its ``.h5`` bytes (Keras 3 pickles its ``.keras`` bytes)."""
+        return model_from_bytes, (model_to_bytes(self),)
 
     def quantize(self, mode: str | None = None, config: Any = None, filters: Any = None, **kwargs: Any) -> None:
         """Quantize the weights of every matching ``Dense`` / ``Embedding`` (built first), as Keras's ``quantize``.
