@@ -35,6 +35,7 @@ from tfkit.files import worker_files
 from tfkit.models import file_functions
 from tfkit.saving import checkpoint, export, export_formats, h5, keras_files
 from tfkit.saving.errors import loader as _loader
+from tfkit.saving.keras_file_editor import KerasFileEditor  # noqa: F401
 from tfkit.utils.serialization import (  # noqa: F401  Keras's names, the same functions as tfkit.utils'
     deserialize_keras_object,
     get_registered_name,
