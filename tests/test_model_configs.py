@@ -14,7 +14,8 @@ from tfkit.base import registry
 AUGMENT_LAYERS = set(AUGMENT_CATALOG) | {"Pipeline"}
 NOT_STANDALONE = {"InputLayer", "Functional", "Sequential", "RNN", "LSTMCell", "GRUCell", "SimpleRNNCell",
                   "TFSMLayer",   # needs a SavedModel folder, and safe_mode=False to rebuild: test_layers_tfsm.py
-                  "FeatureSpace"}   # records its inner layers' calls, never itself: test_feature_space*.py
+                  "FeatureSpace",   # records its inner layers' calls, never itself: test_feature_space*.py
+                  "Distiller"}      # a model of a teacher and a student: config and .h5 in test_distillation.py
 
 
 def summary_lines(model):

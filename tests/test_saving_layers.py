@@ -239,6 +239,7 @@ def test_every_registered_builtin_layer_has_a_case():
     builtin = {registry.lookup("layers", n) for n in registry.builtin_names("layers")}
     augment = {registry.lookup("layers", n) for n in [*AUGMENT_CATALOG, "Pipeline"]}   # test_layers_augment_common
     elsewhere = {layers.TFSMLayer,   # a SavedModel folder, loaded with safe_mode=False: test_layers_tfsm.py
-                 tfkit.utils.FeatureSpace}   # models hold its inner layers, never itself: test_feature_space*.py
+                 tfkit.utils.FeatureSpace,   # models hold its inner layers, never itself: test_feature_space*.py
+                 tfkit.distillation.Distiller}   # a teacher-and-student model: test_distillation.py
     missing = sorted(cls.__name__ for cls in builtin - covered - augment - elsewhere)
     assert not missing, f"add a round-trip case to CASES for the built-in layer(s) {missing}"
