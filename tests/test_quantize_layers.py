@@ -50,7 +50,7 @@ def test_inputs_keep_their_gradient_and_rank3_inputs_work():
     assert y.shape == (2, 3, 5)
     float_kernel = layer.kernel.numpy() / layer.kernel_scale.numpy()
     np.testing.assert_allclose(tape.gradient(total, x), np.broadcast_to(float_kernel.sum(1), (2, 3, 8)),
-                               rtol=1e-5)
+                               rtol=1e-5, atol=1e-6)     # float32 sums: an absolute floor for values near 0
 
 
 def test_embedding_int8_rows_are_descaled():
