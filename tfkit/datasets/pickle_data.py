@@ -204,8 +204,14 @@ class _Reader:
         self.count(nbytes=len(arg))
         self.push(bytes(arg))
 
-    # Python 2 str: bytes, as encoding="bytes" gives them
-    op_SHORT_BINBYTES = op_BINBYTES8 = op_BINSTRING = op_SHORT_BINSTRING = op_BINBYTES
+    op_SHORT_BINBYTES = op_BINBYTES8 = op_BINBYTES
+
+    def op_BINSTRING(self, arg: str) -> None:
+        # a Python 2 str: bytes, as encoding="bytes" gives them (genops hands them over latin-1 decoded)
+        self.count(nbytes=len(arg))
+        self.push(arg.encode("latin-1"))
+
+    op_SHORT_BINSTRING = op_BINSTRING
 
     def op_BYTEARRAY8(self, arg: bytes) -> None:
         self.count(nbytes=len(arg))
@@ -399,7 +405,9 @@ class _Reader:
             for index, item in enumerate(data):
                 array[index] = item
             return array.reshape(shape, order=order)
-        return self._from_bytes(data, dtype, shape, order)
+        array = self._from_bytes(data, dtype, shape, order)
+        # numpy's array state hands a non-native byte order back as native, values unchanged; so do we
+        return array if dtype.isnative else array.astype(dtype.newbyteorder("="))
 
     def _from_bytes(self, data: Any, dtype: np.dtype, shape: tuple[int, ...], order: str) -> np.ndarray:
         if dtype.hasobject:
