@@ -4,7 +4,7 @@
     (x_train, y_train), (x_test, y_test) = mnist.load_data()
     # looks in $TFKIT_DATA_DIR, then $TFKIT_CACHE_DIR (default ~/.tfkit/datasets)
 
-Imports numpy and the standard library only (never TensorFlow).
+Imports numpy, the standard library and ``tfkit.base.settings`` only (never TensorFlow).
 """
 
 from tfkit.datasets import (  # noqa: F401
