@@ -253,7 +253,7 @@ def test_datasets_import_only_numpy_and_stdlib():
             if isinstance(node, ast.Import):
                 roots = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                roots = [node.module or ""]
+                roots = [f"{node.module or ''}.{alias.name}" for alias in node.names]
             else:
                 continue
             for name in roots:
