@@ -187,3 +187,20 @@ def test_truncated_and_stopless_pickles_are_refused():
         pickle_data.loads(raw[:-1])
     with pytest.raises(ValueError, match=r"malformed"):
         pickle_data.loads(raw[:5])
+
+
+@pytest.mark.parametrize("protocol", [2, 4])
+def test_integer_runs_of_every_width(protocol):
+    values = [0, 255, 256, 65535, 65536, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 7, 2 ** 64]
+    rows = [values, values[::-1], [], [3]]
+    raw = pickle.dumps(rows, protocol=protocol)
+    assert pickle_data.loads(raw) == rows
+    cut = pickle.dumps([1, 300], protocol=2)
+    cut = cut[:cut.index(b"M,\x01") + 2]                  # a BININT2 missing its last byte
+    with pytest.raises(ValueError, match=r"malformed pickle: an integer opcode at byte \d+ is cut short"):
+        pickle_data.loads(cut)
+
+
+def test_unknown_opcode_is_named():
+    with pytest.raises(ValueError, match=r"an unknown opcode \(opcode byte 0xff at byte 2\)"):
+        pickle_data.loads(b"\x80\x02\xff.")
