@@ -204,3 +204,16 @@ def test_integer_runs_of_every_width(protocol):
 def test_unknown_opcode_is_named():
     with pytest.raises(ValueError, match=r"an unknown opcode \(opcode byte 0xff at byte 2\)"):
         pickle_data.loads(b"\x80\x02\xff.")
+
+
+def test_a_long_int_run_stops_at_the_stack_limit():
+    raw = b"\x80\x02(" + b"K\x01" * 5000 + b"l."
+    assert pickle_data.loads(raw) == [1] * 5000
+    with pytest.raises(ValueError, match=r"more than 1,000 values on the stack"):
+        pickle_data.loads(raw, limits=pickle_data.Limits(max_stack=1000))
+
+
+def test_values_held_under_marks_count_towards_the_stack_limit():
+    raw = b"\x80\x02" + (b"(" + b"K\x01" * 400) * 3 + b"l" * 3 + b"."
+    with pytest.raises(ValueError, match=r"more than 1,000 values on the stack"):
+        pickle_data.loads(raw, limits=pickle_data.Limits(max_stack=1000))

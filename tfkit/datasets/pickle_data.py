@@ -60,7 +60,7 @@ class Limits:
     max_elements: int = 100_000_000     # container items and array elements, all together
     max_bytes: int = 1 << 30            # bytes and text, and array data, all together
     max_depth: int = 64                 # nesting of containers inside containers
-    max_stack: int = 100_000            # the interpreter's stack and mark stack
+    max_stack: int = 100_000            # values on the interpreter's stack (under all marks), and marks
     max_memo: int = 10_000_000          # memo entries
 
 
@@ -82,6 +82,7 @@ class _Reader:
         self.source, self.limits = source, limits
         self.stack: list[Any] = []
         self.marks: list[list[Any]] = []
+        self.below = 0                                   # values held in the stacks under the marks
         self.memo: dict[int, Any] = {}
         self.depths: dict[int, tuple[Any, int]] = {}   # id -> (container kept alive, nesting depth)
         self.elements = 0
@@ -131,7 +132,7 @@ class _Reader:
             self.depths[id(container)] = (container, depth)
 
     def push(self, obj: Any) -> None:
-        if len(self.stack) >= self.limits.max_stack:
+        if len(self.stack) + self.below >= self.limits.max_stack:
             raise self.fail(f"more than {self.limits.max_stack:,} values on the stack")
         self.stack.append(obj)
 
@@ -144,6 +145,7 @@ class _Reader:
         if not self.marks:
             raise self.fail("no MARK to return to")
         items, self.stack = self.stack, self.marks.pop()
+        self.below -= len(self.stack)
         if _Pending in set(map(type, items)):
             return [self.value(item) for item in items]
         return items
@@ -166,8 +168,9 @@ class _Reader:
                 if code in _INT_CODES:
                     # a run of small ints (a list of word indices): decoded here, without a call per int
                     self.pos, self.opname = pos, "BININT"
-                    run, pos = _int_run(data, pos)
-                    if len(self.stack) + len(run) > stack_limit:
+                    room = stack_limit - len(self.stack) - self.below
+                    run, pos = _int_run(data, pos, room + 1)
+                    if len(run) > room:
                         raise self.fail(f"more than {stack_limit:,} values on the stack")
                     self.stack.extend(run)
                     continue
@@ -209,6 +212,7 @@ class _Reader:
         if len(self.marks) >= self.limits.max_stack:
             raise self.fail("too many MARKs")
         self.marks.append(self.stack)
+        self.below += len(self.stack)
         self.stack = []
 
     def op_POP(self, arg: None) -> None:
@@ -457,11 +461,12 @@ class _Reader:
         return self._from_bytes(args[0], args[1], self._shape(args[2]), args[3])
 
 
-def _int_run(data: bytes, pos: int) -> tuple[list[int], int]:
-    """The ints of consecutive BININT1 / BININT2 / BININT opcodes from ``pos``, and the position after them."""
+def _int_run(data: bytes, pos: int, most: int) -> tuple[list[int], int]:
+    """The ints of consecutive BININT1 / BININT2 / BININT opcodes from ``pos`` (at most ``most``), and the
+    position after them."""
     run, size = [], len(data)
     append = run.append
-    while pos < size:
+    while pos < size and len(run) < most:
         code = data[pos]
         if code == _BININT1 and pos + 2 <= size:
             append(data[pos + 1])

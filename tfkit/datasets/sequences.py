@@ -24,7 +24,7 @@ import numpy as np
 from tfkit.datasets import npz_reader, pickle_data
 
 MAX_ROWS = 1_000_000
-MAX_MEMBER_BYTES = 1 << 30
+MAX_MEMBER_BYTES = 256 << 20     # a genuine imdb split's pickle is about 20 MB
 MAX_JSON_BYTES = 64 << 20
 _HEADER_BYTES = 65536
 _INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
