@@ -462,19 +462,28 @@ class _Reader:
 
 
 def _int_run(data: bytes, pos: int, most: int) -> tuple[list[int], int]:
-    """The ints of consecutive BININT1 / BININT2 / BININT opcodes from ``pos`` (at most ``most``), and the
-    position after them."""
-    run, size = [], len(data)
+    """The ints of consecutive BININT1 / BININT2 / BININT opcodes from ``pos``, and the position after them.
+
+    Reads at most ``2 * most + 4`` bytes (so at most ``most + 2`` ints) in one call; the caller continues.
+    """
+    run: list[int] = []
     append = run.append
-    while pos < size and len(run) < most:
+    last = min(len(data), pos + 2 * most + 4)
+    while pos < last:
         code = data[pos]
-        if code == _BININT1 and pos + 2 <= size:
-            append(data[pos + 1])
-            pos += 2
-        elif code == _BININT2 and pos + 3 <= size:
+        if code == _BININT2:
+            if pos + 3 > last:
+                break
             append(data[pos + 1] | data[pos + 2] << 8)
             pos += 3
-        elif code == _BININT and pos + 5 <= size:
+        elif code == _BININT1:
+            if pos + 2 > last:
+                break
+            append(data[pos + 1])
+            pos += 2
+        elif code == _BININT:
+            if pos + 5 > last:
+                break
             append(int.from_bytes(data[pos + 1:pos + 5], "little", signed=True))
             pos += 5
         else:

@@ -27,6 +27,7 @@ MAX_ROWS = 1_000_000
 MAX_MEMBER_BYTES = 256 << 20     # a genuine imdb split's pickle is about 20 MB
 MAX_JSON_BYTES = 64 << 20
 _HEADER_BYTES = 65536
+_INT_TYPE = {int}
 _INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
@@ -81,7 +82,7 @@ def _read_object_member(archive: zipfile.ZipFile, member: str, source: str) -> n
         got = f"{array.dtype} {array.shape}" if isinstance(array, np.ndarray) else type(array).__name__
         raise ValueError(f"the pickle holds {got}, the header declares object {tuple(shape)}")
     for index, row in enumerate(array):
-        if not isinstance(row, list) or not all(type(w) is int for w in row):
+        if not isinstance(row, list) or not set(map(type, row)) <= _INT_TYPE:
             raise ValueError(f"sequence {index} is a {type(row).__name__}, not a list of ints")
     return array
 
