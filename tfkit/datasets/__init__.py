@@ -4,10 +4,15 @@
     (x_train, y_train), (x_test, y_test) = mnist.load_data()
     # looks in $TFKIT_DATA_DIR, then $TFKIT_CACHE_DIR (default ~/.tfkit/datasets)
 
-Imports numpy and the standard library only (never TensorFlow).
+Imports numpy, the standard library and ``tfkit.base.settings`` only (never TensorFlow).
 """
 
-from tfkit.datasets import boston_housing, california_housing, download, mnist  # noqa: F401
+from tfkit.datasets import (  # noqa: F401
+    boston_housing, california_housing, cifar10, cifar100, download, fashion_mnist, imdb, mnist, reuters,
+)
 from tfkit.datasets.download import DownloadError, get_file  # noqa: F401
 
-__all__ = ["DownloadError", "boston_housing", "california_housing", "download", "get_file", "mnist"]
+__all__ = [
+    "DownloadError", "boston_housing", "california_housing", "cifar10", "cifar100", "download", "fashion_mnist",
+    "get_file", "imdb", "mnist", "reuters",
+]

@@ -13,8 +13,8 @@ Lookup order for a file name ``fname``:
 
 A file found in either folder is used as it is (callers validate its content).
 Only when neither has it is ``origin`` downloaded with ``urllib`` into a
-temporary file beside the destination, its sha256 checked against the expected
-one, and the file renamed into the cache atomically, so an interrupted or
+temporary file beside the destination, its sha256 (or, for files whose
+publishers give only that, its md5) checked against the expected one, and the file renamed into the cache atomically, so an interrupted or
 corrupt download never leaves a half-written file under the final name.
 Standard library only.
 """
@@ -88,9 +88,27 @@ def find_local(fname: str | os.PathLike) -> Path | None:
     return None
 
 
+def _expected_hash(sha256: str | None, md5: str | None) -> tuple[str, str]:
+    """``(algorithm, lower-case hex digest)`` from exactly one of ``sha256`` / ``md5``, checked."""
+    if (sha256 is None) == (md5 is None):
+        raise ValueError(f"pass exactly one of sha256 and md5, got sha256={sha256!r}, md5={md5!r}")
+    algorithm, value, digits = ("sha256", sha256, 64) if sha256 is not None else ("md5", md5, 32)
+    expected = str(value).strip().lower()
+    if len(expected) != digits or any(c not in "0123456789abcdef" for c in expected):
+        raise ValueError(f"{algorithm} must be {digits} hex digits, got {value!r}")
+    return algorithm, expected
+
+
 def sha256_of(path: str | os.PathLike) -> str:
     """Hex sha256 of a file's bytes, read in chunks."""
-    digest = hashlib.sha256()
+    return hash_of(path, "sha256")
+
+
+def hash_of(path: str | os.PathLike, algorithm: str = "sha256") -> str:
+    """Hex ``algorithm`` (``"sha256"`` or ``"md5"``) digest of a file's bytes, read in chunks."""
+    if algorithm not in ("sha256", "md5"):
+        raise ValueError(f"algorithm must be 'sha256' or 'md5', got {algorithm!r}")
+    digest = hashlib.new(algorithm)
     with open(path, "rb") as handle:
         for chunk in iter(lambda: handle.read(_CHUNK_BYTES), b""):
             digest.update(chunk)
@@ -122,20 +140,23 @@ def _manual_instructions(fname: str | os.PathLike, origin: str) -> str:
 def download(
     origin: str,
     destination: str | os.PathLike,
-    sha256: str,
+    sha256: str | None = None,
     *,
+    md5: str | None = None,
     timeout: float = 60.0,
     fname_for_messages: str | None = None,
 ) -> Path:
-    """Download ``origin`` to ``destination``, verifying its sha256 before the atomic rename.
+    """Download ``origin`` to ``destination``, verifying its hash before the atomic rename.
+
+    Exactly one of ``sha256`` (64 hex digits) and ``md5`` (32 hex digits, for
+    files whose publishers give only an md5, as Keras's ``get_file`` accepts) is
+    expected.
 
     Raises ``ValueError`` (naming both hashes) when the bytes do not match and
     ``DownloadError`` when the origin cannot be reached or read; in both cases
     no file is left behind.
     """
-    expected = sha256.strip().lower()
-    if len(expected) != 64 or any(c not in "0123456789abcdef" for c in expected):
-        raise ValueError(f"sha256 must be 64 hex digits, got {sha256!r}")
+    algorithm, expected = _expected_hash(sha256, md5)
     destination = Path(destination)
     label = fname_for_messages or destination.name
     destination.parent.mkdir(parents=True, exist_ok=True)
@@ -144,7 +165,7 @@ def download(
     )
     temp_path = Path(handle.name)
     try:
-        digest = hashlib.sha256()
+        digest = hashlib.new(algorithm)
         with handle:
             try:
                 with urllib.request.urlopen(origin, timeout=timeout) as response:
@@ -160,7 +181,7 @@ def download(
         actual = digest.hexdigest()
         if actual != expected:
             raise ValueError(
-                f"Downloaded {label} from {origin} has sha256 {actual}, expected {expected}; "
+                f"Downloaded {label} from {origin} has {algorithm} {actual}, expected {expected}; "
                 "the file was discarded (a corrupt download or a changed origin)."
             )
         os.replace(temp_path, destination)
@@ -174,8 +195,9 @@ def download(
 def get_file(
     fname: str | os.PathLike,
     origin: str,
-    sha256: str,
+    sha256: str | None = None,
     *,
+    md5: str | None = None,
     timeout: float = 60.0,
 ) -> Path:
     """Path of ``fname`` from the data folder or the cache, downloading it into the cache if absent.
@@ -183,9 +205,10 @@ def get_file(
     Files already present are not re-hashed; the caller validates what it loads.
     """
     fname = _checked_name(fname)
+    _expected_hash(sha256, md5)
     found = find_local(fname)
     if found is not None:
         return found
     destination = cache_dir() / fname
     logger.info("%s not found in %s; downloading %s", fname, candidate_paths(fname), origin)
-    return download(origin, destination, sha256, timeout=timeout, fname_for_messages=str(fname))
+    return download(origin, destination, sha256, md5=md5, timeout=timeout, fname_for_messages=str(fname))
