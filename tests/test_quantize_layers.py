@@ -69,8 +69,8 @@ def test_refusals_are_clear():
     with pytest.raises(ValueError, match="isn't yet built"):
         layers.Dense(2).quantize("int8")
     layer = _dense()
-    with pytest.raises(NotImplementedError, match="int8' only"):
-        layer.quantize("int4")
+    with pytest.raises(NotImplementedError, match="'float8'"):
+        layer.quantize("float8")
     layer.quantize("int8")
     with pytest.raises(ValueError, match="already quantized"):
         layer.quantize("int8")
@@ -85,6 +85,38 @@ def test_refusals_are_clear():
     mine.quantize("int8", type_check=False)
     with pytest.raises(ValueError, match="Invalid quantization mode"):
         _dense().quantize("int3")
+
+
+def test_dense_int4_per_channel_and_groups_equal_the_hand_computation():
+    x = RNG.normal(size=(3, 8)).astype("float32")
+    per_channel = _dense()
+    kernel, bias = (w.numpy() for w in (per_channel.kernel, per_channel.bias))
+    per_channel.quantize(config=tfkit.quantizers.Int4QuantizationConfig(block_size=None))
+    assert per_channel.dtype_policy.name == "int4/-1_from_float32" and per_channel.kernel.shape == (8, 3)
+    scale = 7 / (np.abs(kernel).max(axis=0) + 1e-7)
+    values = np.clip(np.round(kernel * scale), -8, 7)
+    np.testing.assert_allclose(per_channel(x), x @ values / scale + bias, rtol=1e-5, atol=1e-5)
+    groups = _dense()
+    kernel, bias = (w.numpy() for w in (groups.kernel, groups.bias))
+    groups.quantize(config=tfkit.quantizers.Int4QuantizationConfig(block_size=4))     # rows 0-3 and 4-7
+    assert groups.kernel_scale.shape == (2, 5) and groups.kernel_zero.shape == (2, 5)
+    np.testing.assert_array_equal(groups.g_idx.numpy(), [0, 0, 0, 0, 1, 1, 1, 1])
+    restored = np.empty_like(kernel)
+    for g in range(2):
+        block = kernel[4 * g:4 * g + 4]
+        step = (block.max(0) - block.min(0) + 1e-7) / 15
+        zero = np.clip(np.round(-block.min(0) / step) - 8, -8, 7)
+        restored[4 * g:4 * g + 4] = (np.clip(np.round(block / step) + zero, -8, 7) - zero) * step
+    np.testing.assert_allclose(groups(x), x @ restored + bias, rtol=1e-5, atol=1e-5)
+
+
+def test_embedding_int4_groups_along_the_output():
+    layer = layers.Embedding(6, 5)
+    layer.build()
+    layer.quantize(config=tfkit.quantizers.Int4QuantizationConfig(block_size=2))
+    assert layer.embeddings.shape == (6, 3) and layer.embeddings_scale.shape == (6, 3)
+    np.testing.assert_array_equal(layer.g_idx.numpy(), [0, 0, 1, 1, 2])
+    assert layer(np.array([[0, 5]])).shape == (1, 2, 5)
 
 
 def _model():
@@ -117,6 +149,8 @@ def test_model_quantize_then_predict_save_load_export_and_train(tmp_path):
     assert history.history["loss"][1] < history.history["loss"][0]
     with pytest.raises(NotImplementedError, match="'float8'"):
         model.quantize("float8")
+    with pytest.raises(ValueError, match="already quantized"):
+        model.quantize("int4", filters="head")
     with pytest.raises(ValueError, match="filters"):
         model.quantize("int8", filters=3)
 
@@ -151,7 +185,28 @@ def test_same_outputs_and_weights_as_keras(keras):
     np.testing.assert_allclose(mine(x), theirs(x), rtol=1e-6, atol=1e-6)
 
 
-def test_keras_int8_file_imports_with_the_same_predictions(keras, tmp_path):
+@pytest.mark.parametrize("config", [None, {"block_size": 64}, {"block_size": -1}])
+def test_int4_same_weights_and_outputs_as_keras(keras, config):
+    x = RNG.normal(size=(4, 3, 200)).astype("float32")
+    theirs = keras.layers.Dense(7)
+    theirs.build((None, 200))
+    mine = layers.Dense(7)
+    mine.build((None, 200))
+    mine.set_weights(theirs.get_weights())
+    if config is None:
+        theirs.quantize("int4")
+        mine.quantize("int4")
+    else:
+        theirs.quantize(config=keras.quantizers.Int4QuantizationConfig(**config))
+        mine.quantize(config=tfkit.quantizers.Int4QuantizationConfig(**config))
+    assert mine.dtype_policy.name == theirs.dtype_policy.name
+    assert sorted(w.path.split("/")[-1] for w in theirs.weights) == sorted(
+        w.name.split(":")[0].split("/")[-1] for w in mine.weights)
+    np.testing.assert_array_equal(mine(x), theirs(x))
+
+
+@pytest.mark.parametrize("mode", ["int8", "int4"])
+def test_keras_quantized_files_import_with_the_same_predictions(keras, tmp_path, mode):
     inputs = keras.Input((6,), dtype="int32")
     x = keras.layers.Embedding(20, 8)(inputs)
     x = keras.layers.Dense(16, activation="relu")(x)
@@ -159,7 +214,7 @@ def test_keras_int8_file_imports_with_the_same_predictions(keras, tmp_path):
     model = keras.Model(inputs, keras.layers.Dense(3)(x))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # Keras warns for every layer without quantize()
-        model.quantize("int8")
+        model.quantize(mode)
     path = os.fspath(tmp_path / "q.keras")
     model.save(path)
     ids = RNG.integers(0, 20, size=(8, 6))

@@ -132,7 +132,7 @@ class Dense(Int8Quantization, LoRA, Layer):
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         if self.quantization_mode:
-            outputs = self._int8_matmul(inputs)
+            outputs = self._quantized_matmul(inputs)
             if self.lora_enabled:
                 outputs += self._lora_delta_outputs(inputs, lookup=False)
             if self.bias is not None:

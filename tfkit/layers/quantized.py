@@ -1,14 +1,16 @@
-"""int8 weight quantization for ``Dense`` and ``Embedding``, as Keras 3's ``layer.quantize("int8")``.
+"""int8 and int4 weight quantization for ``Dense`` and ``Embedding``, as Keras 3's ``layer.quantize``.
 
     layer = tfkit.layers.Dense(64); layer.build((None, 32))
     layer.quantize("int8")          # kernel: int8 (32, 64) + kernel_scale (64,); policy "int8_from_float32"
     y = layer(x)                    # x quantized per row, int8 x int8 -> int32 matmul, then de-scaled
 
-The float weight is replaced by an int8 weight of the same path plus a float ``<weight>_scale``
-(Keras's names and shapes, so Keras's quantized files import by path). A layer built under an
-``"int8_from_..."`` policy (a quantized model read back from its config) builds these weights
-directly. The quantized weight is not trainable; the bias, LoRA factors and inputs keep their
-gradients (the kernel is read de-quantized for the inputs' gradient, as in Keras).
+int8: the float weight is replaced by an int8 weight of the same path plus a float
+``<weight>_scale``. int4 (``quantized_int4``): two values per byte, per channel or (Keras's default,
+``Int4QuantizationConfig(block_size=128)``) per group with ``<weight>_zero`` and ``g_idx``. Names,
+shapes and numbers are Keras's, so Keras's quantized files import by path. A layer built under a
+quantized policy (a quantized model read back from its config) builds these weights directly.
+The quantized weight is not trainable; the bias, LoRA factors and inputs keep their gradients
+(the kernel is read de-quantized for the inputs' gradient, as in Keras).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ import tensorflow as tf
 
 from tfkit import quantizers
 from tfkit.base import registry
+from tfkit.layers import quantized_int4 as int4
 
-SUPPORTED_MODES = ("int8",)
+SUPPORTED_MODES = ("int8", "int4")
 
 
 class Int8Quantization:
-    """Mixed into a layer with a float ``kernel`` (``_quantized_target``) it can replace by int8 values."""
+    """Mixed into a layer with a float ``kernel`` (``_quantized_target``) it can replace by int8 or int4 values."""
 
     _quantized_target = "kernel"
     _scale_axis = 0                 # the axis the absolute maximum runs over (Dense: the input axis)
@@ -49,22 +52,46 @@ class Int8Quantization:
     def _who(self) -> str:
         return f"{type(self).__name__} layer '{self.path}'"
 
+    def _int4_block_size(self) -> int | None:
+        """The group size of an int4 layer: from its config, else its policy (``"int4/64_from_..."``)."""
+        if isinstance(self.quantization_config, quantizers.Int4QuantizationConfig):
+            block = self.quantization_config.block_size
+        else:
+            block = getattr(self.dtype_policy, "block_size", None)
+        return None if block is None or block == -1 else block
+
+    def _add_int(self, name: str, shape: tuple, dtype: str, initializer: Any = "zeros") -> tf.Variable:
+        variable = self.add_weight(shape=shape, initializer=initializer, dtype=dtype, trainable=False, name=name,
+                                   autocast=False)
+        setattr(self, name, variable)
+        return variable
+
     def _build_quantized(self, shape: tuple[int, ...]) -> None:
-        """The int8 weight and its scale (in place of ``add_weight(<target>)``), for an int8 policy."""
+        """The quantized weights (in place of ``add_weight(<target>)``), for a quantized policy."""
         mode = self.quantization_mode
         if mode not in SUPPORTED_MODES:
-            raise NotImplementedError(f"{self._who()}: tfkit quantizes weights to int8 only; the dtype policy "
-                                      f"{self.dtype_policy.name!r} asks for {mode!r}")
-        config = self.quantization_config
-        self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(
-            config, quantizers.AbsMaxQuantizer() if self._default_activation_quantizer else None)
-        target = self.add_weight(shape=shape, initializer="zeros", dtype="int8", trainable=False,
-                                 name=self._quantized_target, autocast=False)
-        setattr(self, self._quantized_target, target)
-        channels = shape[1] if self._scale_axis == 0 else shape[0]     # one scale per output column / per row
-        scale = self.add_weight(shape=(channels,), initializer="ones", trainable=False,
-                                name=f"{self._quantized_target}_scale")
-        setattr(self, f"{self._quantized_target}_scale", scale)
+            raise NotImplementedError(f"{self._who()}: tfkit quantizes weights to {list(SUPPORTED_MODES)}; the dtype "
+                                      f"policy {self.dtype_policy.name!r} asks for {mode!r}")
+        target, config = self._quantized_target, self.quantization_config
+        default = quantizers.AbsMaxQuantizer() if self._default_activation_quantizer and mode == "int8" else None
+        self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(config, default)
+        if mode == "int8":
+            self._add_int(target, shape, "int8")
+            channels = shape[1] if self._scale_axis == 0 else shape[0]     # one scale per output column / per row
+            scale = self.add_weight(shape=(channels,), initializer="ones", trainable=False, name=f"{target}_scale")
+            setattr(self, f"{target}_scale", scale)
+            return
+        block = self._int4_block_size()
+        shapes = int4.int4_shapes(shape, self._scale_axis, block)
+        self._int4_columns = shape[1]
+        self._add_int(target, shapes["packed"], "int8")
+        scale = self.add_weight(shape=shapes["scale"], initializer="ones", trainable=False, name=f"{target}_scale")
+        setattr(self, f"{target}_scale", scale)
+        if int4.grouped(block):
+            self._add_int(f"{target}_zero", shapes["zero"], "int8")
+            length = shapes["g_idx"][0]
+            self._add_int("g_idx", shapes["g_idx"], "float32",
+                          initializer=lambda *_, **__: tf.constant(int4.group_index(length, block)))
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
         """Replace the float weight by int8 values and a per-channel scale (Keras's ``quantize``)."""
@@ -80,23 +107,30 @@ class Int8Quantization:
             raise ValueError(f"Layer '{self.name}' is already quantized with dtype_policy="
                              f"'{self.dtype_policy.name}'. Received: mode={mode}")
         if mode not in SUPPORTED_MODES:
-            raise NotImplementedError(f"{self._who()}: tfkit quantizes to 'int8' only; mode {mode!r} "
-                                      "(Keras's int4, float8, GPTQ and AWQ paths) is not built yet")
+            raise NotImplementedError(f"{self._who()}: tfkit quantizes to 'int8' and 'int4'; mode {mode!r} "
+                                      "(Keras's float8, GPTQ and AWQ paths) is not built yet")
         if mode == "int8" and self.compute_dtype == "float16":
             raise ValueError(f"Quantization mode='{mode}' doesn't work well with compute_dtype='float16'. "
                              "Consider loading model/layer with another dtype policy such as "
                              "'mixed_bfloat16' before calling `quantize()`.")
         float_weight = getattr(self, self._quantized_target)
-        quantizer = quantizers.QuantizationConfig.weight_quantizer_or_default(
-            config, quantizers.AbsMaxQuantizer(axis=self._scale_axis))
-        values, scale = quantizer(float_weight, to_numpy=True)
-        scale = np.squeeze(np.asarray(scale), axis=self._scale_axis)
+        if mode == "int8":
+            quantizer = quantizers.QuantizationConfig.weight_quantizer_or_default(
+                config, quantizers.AbsMaxQuantizer(axis=self._scale_axis))
+            values, scale = quantizer(float_weight, to_numpy=True)
+            stored = {"": values, "_scale": np.squeeze(np.asarray(scale), axis=self._scale_axis)}
+            policy = f"int8_from_{self.dtype_policy.name}"
+        else:
+            block = config.block_size if config.block_size not in (None, -1) else None
+            packed, scale, zero = int4.int4_values(float_weight, self._scale_axis, block, config.weight_quantizer)
+            stored = {"": packed, "_scale": scale, **({"_zero": zero} if zero is not None else {})}
+            policy = f"int4/{block or -1}_from_{self.dtype_policy.name}"
         self._st.forget_weight(float_weight)
         self.quantization_config = config
-        self.dtype_policy = f"{mode}_from_{self.dtype_policy.name}"
+        self.dtype_policy = policy
         self._build_quantized(tuple(float_weight.shape))
-        getattr(self, self._quantized_target).assign(values)
-        getattr(self, f"{self._quantized_target}_scale").assign(scale)
+        for suffix, value in stored.items():
+            getattr(self, self._quantized_target + suffix).assign(value)
 
     def _int8_matmul(self, inputs: tf.Tensor) -> tf.Tensor:
         """``inputs @ kernel`` with an int8 kernel: outputs in the compute dtype, inputs' gradient kept."""
@@ -129,9 +163,54 @@ class Int8Quantization:
             outputs.set_shape(inputs.shape[:-1].concatenate([units]))
         return outputs
 
-    def _int8_gather(self, indices: tf.Tensor) -> tf.Tensor:
-        """Rows of an int8 table, de-scaled to the compute dtype (Embedding)."""
+    def _int4_matmul(self, inputs: tf.Tensor) -> tf.Tensor:
+        """``inputs @ kernel`` with an int4 kernel (Keras's order of operations); inputs' gradient kept."""
         compute = tf.as_dtype(self.compute_dtype)
+        zero = getattr(self, "kernel_zero", None)
+        float_kernel = tf.stop_gradient(int4.dequantized(self.kernel, self.kernel_scale, zero,
+                                                         getattr(self, "g_idx", None), self._int4_columns, 0, compute))
+        quantizer = self.inputs_quantizer
+
+        @tf.custom_gradient
+        def matmul(x: tf.Tensor, weight: tf.Tensor) -> Any:
+            if zero is not None:        # groups: the de-quantized kernel, as Keras
+                y = tf.linalg.matmul(x, weight)
+            else:                       # per channel: int4 values first, then the scales (Keras's order)
+                values = tf.cast(quantizers.unpack_int4(self.kernel, self._int4_columns, axis=-1), compute)
+                scale = tf.cast(self.kernel_scale, compute)
+                if quantizer is not None:
+                    x, x_scale = quantizer(x, axis=-1)
+                    scale = scale * tf.cast(x_scale, compute)
+                y = tf.linalg.matmul(tf.cast(x, compute), values) / scale
+
+            def grad(upstream: tf.Tensor) -> tuple[tf.Tensor, None]:
+                return tf.linalg.matmul(upstream, weight, transpose_b=True), None
+
+            return y, grad
+
+        flat = tf.reshape(inputs, [-1, tf.shape(inputs)[-1]]) if inputs.shape.rank != 2 else inputs
+        outputs = matmul(tf.cast(flat, compute), float_kernel)
+        if inputs.shape.rank != 2:
+            units = self._int4_columns
+            outputs = tf.reshape(outputs, tf.concat([tf.shape(inputs)[:-1], [units]], 0))
+            outputs.set_shape(inputs.shape[:-1].concatenate([units]))
+        return outputs
+
+    def _quantized_matmul(self, inputs: tf.Tensor) -> tf.Tensor:
+        return self._int8_matmul(inputs) if self.quantization_mode == "int8" else self._int4_matmul(inputs)
+
+    def _int8_gather(self, indices: tf.Tensor) -> tf.Tensor:
+        """Rows of a quantized table, de-scaled to the compute dtype (Embedding)."""
+        compute = tf.as_dtype(self.compute_dtype)
+        if self.quantization_mode == "int4":
+            rows = tf.cast(tf.gather(quantizers.unpack_int4(self.embeddings, self._int4_columns, axis=-1), indices),
+                           compute)
+            scale = tf.cast(tf.gather(self.embeddings_scale, indices), compute)
+            if getattr(self, "embeddings_zero", None) is None:
+                return rows / tf.expand_dims(scale, -1)
+            zero = tf.cast(tf.gather(self.embeddings_zero, indices), compute)
+            groups = tf.cast(self.g_idx, tf.int32)
+            return (rows - tf.gather(zero, groups, axis=-1)) * tf.gather(scale, groups, axis=-1)
         rows = tf.cast(tf.gather(self.embeddings, indices), compute)
         return rows / tf.expand_dims(tf.cast(tf.gather(self.embeddings_scale, indices), compute), -1)
 

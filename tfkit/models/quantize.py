@@ -5,8 +5,8 @@
     model.quantize(config=Int8QuantizationConfig(...), filters=lambda layer: layer.units > 16)
 
 Layers without a ``quantize`` method are skipped; a layer that cannot quantize in the chosen
-mode warns (``NotImplementedError``, as Keras). tfkit quantizes to int8 (``Dense``, ``Embedding``);
-any other mode is refused before a layer changes.
+mode warns (``NotImplementedError``, as Keras). tfkit quantizes ``Dense`` and ``Embedding`` to int8 and
+int4; float8, GPTQ and AWQ are refused before a layer changes.
 """
 
 from __future__ import annotations

@@ -68,11 +68,13 @@ def _lora_layout(layer: Any) -> tuple[list[tf.Variable], list[tf.Variable]]:
 
 
 def _quantized_order(layer: Any) -> list[tf.Variable]:
-    """An int8 layer's variables as Keras stores them: the int8 weight, the others (bias), then its scale."""
-    target = getattr(layer, layer._quantized_target)
-    scale = getattr(layer, f"{layer._quantized_target}_scale")
-    rest = [v for v in _own_variables(layer) if v is not target and v is not scale]
-    return [target, *rest, scale]
+    """A quantized layer's variables as Keras stores them: the quantized weight, the others (bias), then its
+    scale (and, for int4 groups, zero point and g_idx)."""
+    target = layer._quantized_target
+    quantized = [getattr(layer, name) for name in (target, f"{target}_scale", f"{target}_zero", "g_idx")
+                 if getattr(layer, name, None) is not None]
+    rest = [v for v in _own_variables(layer) if all(v is not q for q in quantized)]
+    return [quantized[0], *rest, *quantized[1:]]
 
 
 def _zeros_like(variable: tf.Variable) -> Any:
