@@ -38,7 +38,7 @@ def quantize_layers(model: Any, mode: str | None, config: Any, filters: Any, typ
     config = quantizers.validate_and_resolve_config(mode, config)
     if config.mode not in SUPPORTED_MODES:
         raise NotImplementedError(f"Model '{model.name}': tfkit quantizes to {list(SUPPORTED_MODES)} only; "
-                                  f"mode {config.mode!r} (Keras's int4, float8, GPTQ and AWQ paths) is not built yet")
+                                  f"mode {config.mode!r} (Keras's float8, GPTQ and AWQ paths) is not built yet")
     changed = False
     for layer in tracking.flatten_layers(model):
         if not _matches(layer, filters) or len(list(tracking.flatten_layers(layer))) != 1:
