@@ -220,3 +220,13 @@ def test_keras_quantized_files_import_with_the_same_predictions(keras, tmp_path,
     ids = RNG.integers(0, 20, size=(8, 6))
     mine = tfkit.load_model(path)
     np.testing.assert_array_equal(mine.predict(ids, verbose=0), model.predict(ids, verbose=0))
+
+
+def test_attention_warns_for_its_einsum_dense_layers_and_quantizes_the_rest():
+    inputs = tfkit.Input((4, 8))
+    outputs = layers.Dense(3, name="out")(layers.MultiHeadAttention(2, 4)(inputs, inputs))
+    model = tfkit.Model(inputs, outputs)
+    with pytest.warns(UserWarning, match="EinsumDense layer .* not implemented in tfkit yet"):
+        model.quantize("int8")
+    assert model.get_layer("out").quantization_mode == "int8"
+    assert model(np.ones((1, 4, 8), "float32")).shape == (1, 4, 3)
