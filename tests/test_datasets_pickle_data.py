@@ -217,3 +217,17 @@ def test_values_held_under_marks_count_towards_the_stack_limit():
     raw = b"\x80\x02" + (b"(" + b"K\x01" * 400) * 3 + b"l" * 3 + b"."
     with pytest.raises(ValueError, match=r"more than 1,000 values on the stack"):
         pickle_data.loads(raw, limits=pickle_data.Limits(max_stack=1000))
+
+
+def test_python3_protocol2_empty_bytes_and_empty_arrays():
+    import pickle
+
+    import numpy as np
+
+    from tfkit.datasets import pickle_data
+
+    assert pickle_data.loads(pickle.dumps(b"", protocol=2)) == b""
+    empty = pickle_data.loads(pickle.dumps(np.zeros((0, 3), "float32"), protocol=2))
+    assert empty.shape == (0, 3) and empty.dtype == np.float32
+    with pytest.raises(ValueError, match=r"bytes\(\) with arguments"):
+        pickle_data.loads(b"\x80\x02c__builtin__\nbytes\nX\x01\x00\x00\x00a\x85R.")

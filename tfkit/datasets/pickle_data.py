@@ -15,14 +15,15 @@ tuples, ``None``/bools, ints, floats, bytes and strings. Python 2 strings
 (``BINSTRING`` / ``SHORT_BINSTRING``) come back as ``bytes``, as
 ``pickle.load(..., encoding="bytes")`` returns them.
 
-Exactly four globals are understood, each only in the shape numpy and Python
+Exactly five globals are understood, each only in the shape numpy and Python
 write it, and each is interpreted here, never imported:
 
 * ``numpy.core.multiarray._reconstruct`` (or ``numpy._core...``) with ``numpy.ndarray``,
   followed by ``BUILD`` with the array state ``(version, shape, dtype, fortran, data)``;
 * ``numpy.dtype`` with ``(code, align, copy)``, followed by ``BUILD`` with its byte-order state;
 * ``numpy.core.numeric._frombuffer`` (or ``numpy._core...``): how protocol 5 stores an array;
-* ``_codecs.encode(text, "latin1")``: how Python 3 writes ``bytes`` at protocol 2.
+* ``_codecs.encode(text, "latin1")`` and ``bytes()``: how Python 3 writes ``bytes`` (and ``b""``)
+  at protocol 2.
 
 Any other global or opcode raises ``ValueError`` naming the source, the opcode
 and its byte position, before anything else happens. What is built is bounded
@@ -44,7 +45,8 @@ _FROMBUFFER = {("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_
 _NDARRAY = ("numpy", "ndarray")
 _DTYPE = ("numpy", "dtype")
 _ENCODE = ("_codecs", "encode")
-_ALLOWED_GLOBALS = _RECONSTRUCT | _FROMBUFFER | {_NDARRAY, _DTYPE, _ENCODE}
+_EMPTY_BYTES = {("__builtin__", "bytes"), ("builtins", "bytes")}   # Python 3's empty bytes at protocol 2
+_ALLOWED_GLOBALS = _RECONSTRUCT | _FROMBUFFER | _EMPTY_BYTES | {_NDARRAY, _DTYPE, _ENCODE}
 _OPCODES = {ord(op.code): op for op in pickletools.opcodes}
 _BININT1, _BININT2, _BININT = ord("K"), ord("M"), ord("J")
 _INT_CODES = frozenset((_BININT1, _BININT2, _BININT))
@@ -389,6 +391,10 @@ class _Reader:
             if len(args) != 2 or not isinstance(args[0], str) or args[1] != "latin1":
                 raise self.fail("_codecs.encode with arguments other than (text, 'latin1')")
             self.push(args[0].encode("latin1"))
+        elif key in _EMPTY_BYTES:
+            if args != ():
+                raise self.fail("bytes() with arguments (only the empty bytes b'' is written so)")
+            self.push(b"")
         else:
             raise self.fail(f"REDUCE of {func.module}.{func.name}")
 
