@@ -79,3 +79,12 @@ def write_idx_gz(path: Path, array: np.ndarray) -> Path:
     with gzip.open(path, "wb", compresslevel=1) as handle:
         handle.write(header + np.ascontiguousarray(array, dtype=np.uint8).tobytes())
     return path
+
+
+def isolated_data_dir(tmp_path: Path, monkeypatch) -> Path:
+    """An empty ``$TFKIT_DATA_DIR`` (and cache) for one test: loaders find only what the test writes."""
+    data = tmp_path / "data"
+    data.mkdir()
+    monkeypatch.setenv("TFKIT_DATA_DIR", str(data))
+    monkeypatch.setenv("TFKIT_CACHE_DIR", str(tmp_path / "cache"))
+    return data

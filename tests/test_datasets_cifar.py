@@ -6,17 +6,14 @@ import tarfile
 import numpy as np
 import pytest
 
-from dataset_files import dumps_py2, write_tar
+from dataset_files import dumps_py2, isolated_data_dir, write_tar
 from tfkit.base import settings
 from tfkit.datasets import cifar, cifar10, cifar100
 
 
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
-    data = tmp_path / "data"
-    data.mkdir()
-    monkeypatch.setenv("TFKIT_DATA_DIR", str(data))
-    monkeypatch.setenv("TFKIT_CACHE_DIR", str(tmp_path / "cache"))
+    data = isolated_data_dir(tmp_path, monkeypatch)
     return data
 
 

@@ -7,7 +7,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from dataset_files import object_array, write_sequences_npz
+from dataset_files import isolated_data_dir, object_array, write_sequences_npz
 from tfkit.datasets import imdb
 
 TRAIN = [[5, 1, 20, 3], [7, 7], [1, 2, 3, 4, 5, 6], [9], [30, 0, 4]]
@@ -18,10 +18,7 @@ TEST_Y = [0, 1, 1]
 
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
-    data = tmp_path / "data"
-    data.mkdir()
-    monkeypatch.setenv("TFKIT_DATA_DIR", str(data))
-    monkeypatch.setenv("TFKIT_CACHE_DIR", str(tmp_path / "cache"))
+    data = isolated_data_dir(tmp_path, monkeypatch)
     write_sequences_npz(data / "imdb.npz", x_train=TRAIN, y_train=TRAIN_Y, x_test=TEST, y_test=TEST_Y)
     return data
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from dataset_files import write_sequences_npz
+from dataset_files import isolated_data_dir, write_sequences_npz
 from tfkit.datasets import reuters
 
 ROWS = [[5, 1, 20, 3], [7, 7], [1, 2, 3, 4, 5, 6], [9], [30, 0, 4], [2, 2, 2], [11, 12], [40], [8, 8, 8, 8, 8]]
@@ -14,10 +14,7 @@ LABELS = [3, 4, 3, 19, 1, 45, 3, 4, 0]
 
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
-    data = tmp_path / "data"
-    data.mkdir()
-    monkeypatch.setenv("TFKIT_DATA_DIR", str(data))
-    monkeypatch.setenv("TFKIT_CACHE_DIR", str(tmp_path / "cache"))
+    data = isolated_data_dir(tmp_path, monkeypatch)
     write_sequences_npz(data / "reuters.npz", x=ROWS, y=LABELS)
     return data
 

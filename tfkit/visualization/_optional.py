@@ -9,6 +9,7 @@ Neither is a dependency of tfkit; a missing one is an ``ImportError`` that names
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 
@@ -22,21 +23,19 @@ def pillow(who: str) -> tuple[Any, Any, Any]:
     return Image, ImageDraw, ImageFont
 
 
-def pyplot(who: str) -> Any:
-    """``matplotlib.pyplot``, or an ImportError naming ``pip install matplotlib``."""
+def _matplotlib(who: str, module: str) -> Any:
     try:
-        import matplotlib.pyplot as plt
+        return importlib.import_module(module)
     except ImportError as error:
         raise ImportError(f"{who} plots with matplotlib, which is not installed. "
                           "Install it with `pip install matplotlib`.") from error
-    return plt
+
+
+def pyplot(who: str) -> Any:
+    """``matplotlib.pyplot``, or an ImportError naming ``pip install matplotlib``."""
+    return _matplotlib(who, "matplotlib.pyplot")
 
 
 def matplotlib_patches(who: str) -> Any:
     """``matplotlib.patches`` (legend handles), or an ImportError naming ``pip install matplotlib``."""
-    try:
-        from matplotlib import patches
-    except ImportError as error:
-        raise ImportError(f"{who} plots with matplotlib, which is not installed. "
-                          "Install it with `pip install matplotlib`.") from error
-    return patches
+    return _matplotlib(who, "matplotlib.patches")
