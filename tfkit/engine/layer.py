@@ -34,6 +34,7 @@ from tfkit.engine.call_signature import (
     shape_tuple,
 )
 from tfkit.engine.input_spec import InputSpec
+from tfkit.engine.layer_removed import RemovedLayerMethods
 from tfkit.engine.layer_state import LayerState
 from tfkit.engine.naming import clear_session, scope_name, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)
 
@@ -49,7 +50,7 @@ def set_symbolic_call_recorder(record: Any) -> None:
 
 
 @registry.base("layers")
-class Layer(tf.Module):
+class Layer(RemovedLayerMethods, tf.Module):
     """Base class of every tfkit layer and model.
 
         layer = tfkit.layers.Dense(4)

@@ -22,11 +22,12 @@ from tfkit.metrics import Metric
 from tfkit.training import compile_config as compile_config_module
 from tfkit.training.compile_utils import display_name
 from tfkit.training.compiled_state import CompiledState
+from tfkit.training.tf_keras_shims import TfKerasShims
 from tfkit.training.xla_choice import XlaDecision
 from tfkit.utils.data_tuples import unpack_x_y_sample_weight
 
 
-class StepMethods:
+class StepMethods(TfKerasShims):
     """``compile``, the compiled losses and metrics, and ``train_step`` / ``test_step`` / ``predict_step``."""
 
     _compiled: CompiledState | None = None   # what compile() made (None until then)
