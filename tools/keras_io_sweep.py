@@ -182,6 +182,7 @@ def classify(rc: Optional[int], stderr: str, lib: str) -> Dict[str, str]:
         return {"result": "timeout", "reason": ""}
     if rc == 0:
         return {"result": "passed", "reason": ""}
+    stderr = re.sub(r"\x1b\[[0-9;]*m", "", stderr)   # Keras colours its messages
     lines = [l.strip() for l in stderr.splitlines() if l.strip()]
     err = ""
     for line in reversed(lines):
@@ -192,10 +193,16 @@ def classify(rc: Optional[int], stderr: str, lib: str) -> Dict[str, str]:
             break
     if not err and lines:
         err = lines[-1].strip()
+    if "Exception encountered when calling" in err and err in lines:
+        # Keras puts the real message on the next non-empty line
+        follow = lines[lines.index(err) + 1: lines.index(err) + 2]
+        err = err + " " + follow[0] if follow else err
+    if "TBNotInstalledError" in err:
+        return {"result": "needs package", "reason": "tensorboard"}
     missing = re.search(r"No module named '([\w.]+)'", err)
     if missing and not missing.group(1).startswith(("tfkit", "keras")):
         return {"result": "needs package", "reason": missing.group(1).split(".")[0]}
-    if any(marker in stderr for marker in _NEEDS_DATA):
+    if any(marker in stderr for marker in _NEEDS_DATA) or re.search(r"(Error|error).*https?://", err):
         return {"result": "needs data", "reason": _short(err)}
     frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', stderr)
     where = ""
@@ -329,6 +336,17 @@ def write_report(results: Dict[str, Dict[str, dict]], doc: Path, command: str) -
     doc.write_text("\n".join(lines), encoding="utf-8")
 
 
+def _reclassify_from_logs(results: Dict[str, Dict[str, dict]], logs: Path) -> None:
+    """Re-derives the reason of every non-passing record from its kept log (after a classifier change)."""
+    for key, per_lib in results.items():
+        for lib, rec in per_lib.items():
+            log = logs / f"{key.replace('/', '__')}__{lib}.log"
+            if rec["result"] in ("passed", "timeout") or not log.exists():
+                continue
+            stderr = log.read_text().split("----- stderr -----\n", 1)[-1]
+            rec.update(classify(1, stderr, lib))
+
+
 # --------------------------------------------------------------------------- main
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -364,6 +382,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                       f"{rec['reason'][:120]}", flush=True)
                 args.cache.parent.mkdir(parents=True, exist_ok=True)
                 args.cache.write_text(json.dumps(results, indent=1, sort_keys=True))
+    if args.report_only and args.logs.exists():
+        _reclassify_from_logs(results, args.logs)
+        args.cache.write_text(json.dumps(results, indent=1, sort_keys=True))
     command = ("source /work/venv/bin/activate && PYTHONPATH=$PWD python tools/keras_io_sweep.py "
                "--examples /work/keras_io_examples --backend both --timeout 240")
     write_report(results, args.doc, command)
