@@ -138,7 +138,7 @@ if _SW_FAKE:
         except ImportError:
             continue
         _sw_mod.load_data = _sw_fn
-if "{lib}" == "keras" and _sw_os.environ.get("SWEEP_MNIST"):
+if {patch_keras_mnist} and _sw_os.environ.get("SWEEP_MNIST"):
     # Keras checks the canonical zip's hash; the local copy holds the same arrays in
     # a rebuilt zip, so hand its path to the MNIST loader directly.
     import keras.src.datasets.mnist as _sw_km
@@ -162,7 +162,9 @@ def build_script(source: str, lib: str, fake_datasets: bool) -> str:
     body = rewrite_source(source, lib)
     future = [l for l in body.splitlines() if l.startswith("from __future__ import")]
     rest = "\n".join(l for l in body.splitlines() if not l.startswith("from __future__ import"))
-    prelude = _PRELUDE.format(lib=lib, fake=bool(fake_datasets))
+    # tf.keras.datasets.mnist is Keras's own loader even in a tfkit run: give it the local copy too
+    patch_keras_mnist = lib == "keras" or "tf.keras.datasets" in source
+    prelude = _PRELUDE.format(lib=lib, fake=bool(fake_datasets), patch_keras_mnist=patch_keras_mnist)
     return "\n".join(future) + "\n" + prelude + rest + "\n"
 
 
@@ -199,6 +201,8 @@ def classify(rc: Optional[int], stderr: str, lib: str) -> Dict[str, str]:
         err = err + " " + follow[0] if follow else err
     if "TBNotInstalledError" in err:
         return {"result": "needs package", "reason": "tensorboard"}
+    if "plot_model" in err and "raphviz" in err:
+        return {"result": "needs package", "reason": "graphviz (plot_model)"}
     missing = re.search(r"No module named '([\w.]+)'", err)
     if missing and not missing.group(1).startswith(("tfkit", "keras")):
         return {"result": "needs package", "reason": missing.group(1).split(".")[0]}
