@@ -67,3 +67,8 @@ def test_classify():
     keras_style = ("ValueError: Exception encountered when calling Foo.call().\n\n"
                    "\x1b[1mbad shape\x1b[0m\n")
     assert "bad shape" in sweep.classify(1, keras_style, "keras")["reason"]
+
+
+def test_a_crash_without_traceback_is_named():
+    result = sweep.classify(-11, "E0000 remapper failed\n", "tfkit")
+    assert result == {"result": "failed", "reason": "the process died of signal 11 (a crash inside TensorFlow)"}

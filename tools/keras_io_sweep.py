@@ -184,6 +184,8 @@ def classify(rc: Optional[int], stderr: str, lib: str) -> Dict[str, str]:
         return {"result": "timeout", "reason": ""}
     if rc == 0:
         return {"result": "passed", "reason": ""}
+    if rc < 0 and "Traceback (most recent call last)" not in stderr:
+        return {"result": "failed", "reason": f"the process died of signal {-rc} (a crash inside TensorFlow)"}
     stderr = re.sub(r"\x1b\[[0-9;]*m", "", stderr)   # Keras colours its messages
     lines = [l.strip() for l in stderr.splitlines() if l.strip()]
     err = ""
@@ -264,7 +266,8 @@ def run_example(path: Path, lib: str, timeout: float, fake_datasets: bool, data_
     if keep_logs is not None:
         keep_logs.mkdir(parents=True, exist_ok=True)
         name = f"{path.parent.name}__{path.stem}__{lib}.log"
-        (keep_logs / name).write_text(out[-20000:] + "\n----- stderr -----\n" + err[-40000:])
+        (keep_logs / name).write_text(f"----- exit status {rc} -----\n" + out[-20000:]
+                                      + "\n----- stderr -----\n" + err[-40000:])
     return record
 
 
@@ -347,8 +350,10 @@ def _reclassify_from_logs(results: Dict[str, Dict[str, dict]], logs: Path) -> No
             log = logs / f"{key.replace('/', '__')}__{lib}.log"
             if rec["result"] in ("passed", "timeout") or not log.exists():
                 continue
-            stderr = log.read_text().split("----- stderr -----\n", 1)[-1]
-            rec.update(classify(1, stderr, lib))
+            text = log.read_text()
+            status = re.match(r"----- exit status (-?\d+) -----", text)
+            rc = int(status.group(1)) if status else 1
+            rec.update(classify(rc, text.split("----- stderr -----\n", 1)[-1], lib))
 
 
 # --------------------------------------------------------------------------- main
