@@ -37,7 +37,7 @@ from tfkit import (  # noqa: F401
 from tfkit.backend import clear_session  # noqa: F401
 from tfkit.base.dtype_policy import DTypePolicy  # noqa: F401
 from tfkit.base.symbolic import SymbolicTensor as KerasTensor  # noqa: F401  (Keras's name)
-from tfkit.base.version import VERSION
+from tfkit.base.version import VERSION, version  # noqa: F401
 from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401
 from tfkit.engine.input_spec import InputSpec  # noqa: F401
 from tfkit.engine.layer import Layer  # noqa: F401

@@ -45,7 +45,6 @@ EXCLUDED = {
     "backend.result_type": "covered by tfkit.ops.result_type",
     "src": "Keras's internal package, not public API",
     "legacy": "tf-keras compatibility shims inside Keras",
-    "version": "Keras's own version function",
     "Operation": "Keras's base class of its backend-neutral ops; tfkit's ops are TensorFlow functions (tfkit.ops)",
     "Function": "Keras's graph-of-Operations callable; tfkit builds functional graphs of layers (tfkit.Functional)",
     "SymbolicScope": "Keras's marker for symbolic tracing of its Operations; tfkit traces with tf.function",

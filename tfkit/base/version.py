@@ -4,3 +4,8 @@
 """
 
 VERSION = "0.1.0"
+
+
+def version() -> str:
+    """The installed tfkit's version string, as ``keras.version()`` returns Keras's."""
+    return VERSION

@@ -162,11 +162,29 @@ def adapt(
         if parts[1] is None:
             raise ValueError("class_weight needs targets y")
         parts = list(_apply_class_weight(tuple(parts), class_weight))
-    return ArrayData(pack_x_y_sample_weight(*parts), batch_size or 32, shuffle)
+    packed = pack_x_y_sample_weight(*parts)
+    return ArrayData(packed, batch_size or default_batch_size(_num_samples(packed), steps_per_epoch), shuffle)
 
 
-def split_validation(data: ArrayData, validation_split: float) -> tuple[ArrayData, ArrayData]:
-    """Keras's ``validation_split``: the *last* fraction of the samples, before shuffling."""
+def default_batch_size(num_samples: int, steps: int | None) -> int:
+    """Keras's batch size for arrays given no ``batch_size``: ``ceil(num_samples / steps)`` when ``steps`` is set, else 32.
+
+    So ``predict(x, steps=3)`` (or a ``config.set_max_steps_per_epoch(3)`` cap)
+    still covers every sample, in three batches.
+    """
+    if steps and num_samples:
+        return max(1, math.ceil(num_samples / int(steps)))
+    return 32
+
+
+def split_validation(data: ArrayData, validation_split: float, batch_size: int | None = None,
+                     steps: int | None = None, validation_steps: int | None = None) -> tuple[ArrayData, ArrayData]:
+    """Keras's ``validation_split``: the *last* fraction of the samples, before shuffling.
+
+    When the caller gave no ``batch_size``, each part gets ``default_batch_size``
+    of its own length and steps (``steps`` for training, ``validation_steps``),
+    as Keras builds its adapters after splitting.
+    """
     if not 0.0 < validation_split < 1.0:
         raise ValueError(f"validation_split must be in (0, 1), got {validation_split}")
     split_at = int(data.num_samples * (1.0 - validation_split))
@@ -179,6 +197,9 @@ def split_validation(data: ArrayData, validation_split: float) -> tuple[ArrayDat
         raise ValueError("validation_split needs targets y")
     head = tf.nest.map_structure(lambda t: t[:split_at], data.tensors)
     tail = tf.nest.map_structure(lambda t: t[split_at:], data.tensors)
+    if batch_size is None:
+        return (ArrayData(head, default_batch_size(split_at, steps), data.shuffle),
+                ArrayData(tail, default_batch_size(data.num_samples - split_at, validation_steps), False))
     return ArrayData(head, data.batch_size, data.shuffle), ArrayData(tail, data.batch_size, False)
 
 

@@ -315,7 +315,8 @@ def _fit_data(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_
     if validation_split and validation_data is None:
         if not isinstance(data, data_module.ArrayData):
             raise ValueError("validation_split is only supported for in-memory data (arrays or tensors)")
-        data, val_data = data_module.split_validation(data, validation_split)
+        data, val_data = data_module.split_validation(data, validation_split, batch_size, steps_per_epoch,
+                                                      validation_steps)
     elif validation_data is not None:
         val_data = _adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps)
     return data, val_data
@@ -330,7 +331,7 @@ def _adapt_validation(validation_data: Any, batch_size: int | None, steps: int |
             "validation_data must be a tuple (x_val, y_val) or (x_val, y_val, val_sample_weight), "
             f"a tf.data.Dataset, a PyDataset or a generator; got {type(validation_data).__name__}"
         )
-    return data_module.adapt(*validation_data, batch_size=batch_size, shuffle=False)
+    return data_module.adapt(*validation_data, batch_size=batch_size, shuffle=False, steps_per_epoch=steps)
 
 
 def _format_logs(logs: dict, return_dict: bool) -> Any:

@@ -175,7 +175,7 @@ def fit_data_on_workers(strategy: Any, x: Any, y: Any, sample_weight: Any, batch
         if not isinstance(arrays, data_module.ArrayData):
             raise ValueError("fit: validation_split is only supported for in-memory data (arrays or tensors); "
                              "pass validation_data and validation_steps instead")
-        train, val = data_module.split_validation(arrays, validation_split)
+        train, val = data_module.split_validation(arrays, validation_split, batch_size)
         return (array_data_on_workers("fit", strategy, train, steps_per_epoch),
                 array_data_on_workers("fit", strategy, val, validation_steps, "validation_steps"))
     data = per_worker_data("fit", strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
