@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-import warnings
 from typing import Any, Callable
 
 import tensorflow as tf
 
 from tfkit.engine import tracking
-from tfkit.metrics import Mean, Metric
+from tfkit.metrics import Metric
 from tfkit.training import compile_config as compile_config_module
 from tfkit.training.compile_utils import display_name
 from tfkit.training.compiled_state import CompiledState
@@ -193,29 +192,6 @@ class StepMethods(TfKerasShims):
             state.compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
-    # ------------------------------------------- Keras 2 spellings (deprecated)
-
-    @property
-    def compiled_metrics(self) -> "_DeprecatedCompiledMetrics":
-        """Keras 2's ``self.compiled_metrics.update_state(y, y_pred)``, kept (with a warning) as Keras 3 keeps it.
-
-        Like Keras 3, it updates every metric in ``self.metrics``: a ``Mean``
-        (such as the loss tracker) with ``y_pred``, any other with ``(y, y_pred)``.
-        """
-        return _DeprecatedCompiledMetrics(self)
-
-    def compiled_loss(
-        self, y: Any, y_pred: Any, sample_weight: Any = None, regularization_losses: Any = None
-    ) -> tf.Tensor:
-        """Keras 2's ``self.compiled_loss(y, y_pred)``: warns and returns ``compute_loss(x=None, y, y_pred, sample_weight)``."""
-        del regularization_losses   # compute_loss already adds the model's losses, as in Keras 3
-        warnings.warn(
-            "`model.compiled_loss()` is deprecated. Instead, use "
-            "`model.compute_loss(x, y, y_pred, sample_weight, training)`.",
-            stacklevel=2,
-        )
-        return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
-
     def _track_loss(self, loss: tf.Tensor, x: Any) -> None:
         replicas = tf.distribute.get_strategy().num_replicas_in_sync
         unscaled = loss * replicas if replicas > 1 else loss
@@ -251,25 +227,6 @@ class StepMethods(TfKerasShims):
     def predict_step(self, data: Any) -> Any:
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
-
-
-class _DeprecatedCompiledMetrics:
-    """What ``model.compiled_metrics`` returns: one ``update_state`` over the model's metrics."""
-
-    def __init__(self, model: Any) -> None:
-        self._model = model
-
-    def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
-        warnings.warn(
-            "`model.compiled_metrics()` is deprecated. Instead, use e.g.: "
-            "`for metric in self.metrics: metric.update_state(y, y_pred)`.",
-            stacklevel=2,
-        )
-        for metric in self._model.metrics:
-            if isinstance(metric, Mean):
-                metric.update_state(y_pred, sample_weight=sample_weight)
-            else:
-                metric.update_state(y, y_pred, sample_weight=sample_weight)
 
 
 @functools.lru_cache(maxsize=None)
