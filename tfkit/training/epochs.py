@@ -173,9 +173,14 @@ def _trace_last_batch_ahead(loops, mode, last, batch_spec, template, unique, ord
 
 def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterator) -> dict:
     chooser = _chooser(state, mode)
-    iterator = iterator or make_iterator(state, data)
     total = steps_limit or data.steps_per_epoch
     batch_spec = data.element_spec()
+    ahead = None
+    if iterator is None:
+        ahead = _trace_iterator_loop_ahead(state, model, mode, batch_spec)
+        iterator = make_iterator(state, data)     # meanwhile: the pipeline's optimization and set-up
+        if ahead is not None:
+            ahead.wait()
     logs: dict = {}
     step = 0
     while total is None or step < total:
@@ -188,6 +193,8 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
             model, state,
             lambda: state.loops(model).iterator_loop(mode, batch_spec)(iterator, tf.constant(count, tf.int32)), data)
         done = int(done)
+        if ahead is not None:       # the first chunk's trace ran ahead: the XLA chooser weighs traces
+            seconds, ahead = seconds + ahead.seconds, None
         if done:
             logs = to_floats(raw)
             _record(chooser, planner, state, done, seconds)
@@ -200,6 +207,17 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
         if mode == "train" and model.stop_training:
             break
     return logs
+
+
+def _trace_iterator_loop_ahead(state, model, mode, batch_spec) -> TraceAhead | None:
+    """Trace the iterator loop on a helper thread while the caller creates the iterator (not yet traced only)."""
+    if state.strategy is not None or state.run_eagerly:
+        return None
+    loop = state.loops(model).iterator_loop(mode, batch_spec)
+    if loop.experimental_get_tracing_count():
+        return None
+    iterator_spec = tf.data.IteratorSpec(batch_spec)
+    return TraceAhead(lambda: loop.get_concrete_function(iterator_spec, tf.TensorSpec([], tf.int32)))
 
 
 def _run_eager(model, state, mode, data, hooks, steps_limit) -> dict:
