@@ -153,10 +153,10 @@ def render_records(records: list[dict[str, Any]], context: dict[str, Any]) -> st
 
 def _tfkit_version(repo_root: pathlib.Path) -> str:
     try:
-        text = (repo_root / "tfkit" / "__init__.py").read_text()
+        text = (repo_root / "tfkit" / "base" / "version.py").read_text()
     except OSError:
         return "unknown"
-    match = re.search(r'__version__\s*=\s*"([^"]+)"', text)
+    match = re.search(r'^VERSION\s*=\s*"([^"]+)"', text, re.MULTILINE)
     version = match.group(1) if match else "unknown"
     commit = _git_commit(repo_root)
     return f"{version} (commit {commit[:10]})" if commit else version
