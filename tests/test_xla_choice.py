@@ -46,6 +46,52 @@ def test_xla_that_is_not_faster_is_dropped_and_the_first_form_runs_on():
     assert "was not faster" in decision.reason
 
 
+def test_a_form_clearly_slower_on_its_first_timing_is_not_timed_again():
+    state, timed = _State(), []
+    chooser = XlaChooser(False, expected_steps=10_000)
+    original = chooser.record
+
+    def record(state_, steps, seconds):
+        timed.append((chooser.plan[0], state_.jit_compile))
+        original(state_, steps, seconds)
+
+    chooser.record = record
+    decision = _drive(chooser, state, {False: 0.011, True: 0.026}, {False: 0.26, True: 1.2})   # the CNN's figures
+    assert decision.jit_compile is False and state.jit_compile is False
+    assert [kind for (kind, _), _ in timed].count("measure") == 2    # off once, XLA once: no second round
+    assert "was not faster" in decision.reason
+
+
+@pytest.mark.parametrize("start, time_loop, saving", [
+    (False, False, xla_choice._SAVING_XLA_ON_CPU),
+    (False, True, xla_choice._SAVING_XLA_TIME_LOOP),
+    (True, False, xla_choice._SAVING_XLA_OFF),
+])
+def test_what_the_other_form_may_save_depends_on_the_start_and_on_recurrent_layers(start, time_loop, saving):
+    assert xla_choice.expected_saving(start, time_loop) == saving
+
+
+def test_a_cpu_run_without_a_time_loop_tries_xla_only_when_a_tenth_of_it_repays_the_compile():
+    # The bench's CNN: 1,400 steps of 11 ms after the first form's 0.26 s trace (XLA: about 1 s to compile).
+    saving = xla_choice.expected_saving(False, time_loop=False)
+    short = _drive(XlaChooser(False, 1_407, saving), _State(), {False: 0.011, True: 0.026}, {False: 0.26, True: 1.2})
+    assert set(short.seconds_per_step) == {False} and "could save at most" in short.reason
+    long = _drive(XlaChooser(False, 14_070, saving), _State(), {False: 0.011, True: 0.026}, {False: 0.26, True: 1.2})
+    assert set(long.seconds_per_step) == {False, True} and long.jit_compile is False
+
+
+def test_a_recurrent_model_is_expected_to_gain_more_from_xla(monkeypatch):
+    seen, starts = [], []
+    monkeypatch.setattr(xla_choice.XlaChooser, "__init__",
+                        lambda self, start, steps, saving: seen.append(saving) or setattr(self, "decision", 1))
+    for inner in (layers.LSTM(4), layers.Dense(4)):
+        model = tfkit.Sequential([tfkit.Input((5, 3)), inner])
+        model.compile("sgd", "mse")
+        starts.append(model._compiled.jit_compile)       # off on a CPU, on on a GPU
+        model._compiled.choose_xla(1000, model)
+    assert seen == [xla_choice.expected_saving(starts[0], True), xla_choice.expected_saving(starts[1], False)]
+
+
 def test_a_short_run_does_not_pay_for_a_second_compile():
     state = _State()
     # 300 steps of 1 ms: XLA could save at most 0.1 s, compiling it would take about 4 x 0.3 s

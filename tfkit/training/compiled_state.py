@@ -18,14 +18,20 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import optimizers as optimizers_module
+from tfkit.layers.recurrent import RNN
 from tfkit.metrics import Mean
 from tfkit.training import distribute as distribute_module
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
 from tfkit.training.compile_utils import CompileLoss, CompileMetrics
 from tfkit.training.steps import StepLoops
-from tfkit.training.xla_choice import XlaChooser, XlaDecision
+from tfkit.training.xla_choice import XlaChooser, XlaDecision, expected_saving
 
 _ASSERTION = "assertion failed:"   # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
+
+
+def _loops_over_time(model: Any) -> bool:
+    """Whether ``model`` has a recurrent layer: a loop over timesteps, which XLA compiles into one kernel."""
+    return any(isinstance(module, RNN) for module in getattr(model, "submodules", ()))
 
 
 def gpu_available() -> bool:
@@ -151,7 +157,7 @@ class CompiledState:
         """The loops made so far for the current ``jit_compile`` (None before the first compiled call)."""
         return self._loops.get(self.jit_compile)
 
-    def choose_xla(self, expected_steps: int | None) -> XlaChooser | None:
+    def choose_xla(self, expected_steps: int | None, model: Any) -> XlaChooser | None:
         """The chooser timing both forms of ``jit_compile="auto"`` in this run; None when there is nothing to choose.
 
         Only single-device compiled runs choose: under a strategy the form stays the default.
@@ -159,7 +165,8 @@ class CompiledState:
         if not self.jit_auto or self.run_eagerly or self.strategy is not None:
             return None
         if self.xla_chooser is None:
-            self.xla_chooser = XlaChooser(self.jit_compile, expected_steps)
+            saving = expected_saving(self.jit_compile, _loops_over_time(model))
+            self.xla_chooser = XlaChooser(self.jit_compile, expected_steps, saving)
         return self.xla_chooser if self.xla_chooser.deciding else None
 
     @property

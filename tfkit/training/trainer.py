@@ -131,7 +131,7 @@ class Trainer(StepMethods):
             elif coordinated:
                 iterator = data.iterator()  # one per fit: each worker's data goes on from epoch to epoch
             steps_per_run = steps_per_epoch or data.steps_per_epoch
-            chooser = state.choose_xla(steps_per_run * (epochs - initial_epoch) if steps_per_run else None)
+            chooser = state.choose_xla(steps_per_run * (epochs - initial_epoch) if steps_per_run else None, self)
             logs: dict[str, float] = {}
             for epoch in range(initial_epoch, epochs):
                 self.reset_metrics()

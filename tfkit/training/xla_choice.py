@@ -8,12 +8,13 @@ The step loops first run with the default form (XLA off on CPUs, on on GPUs): on
 step to trace, two to estimate a step's time, then a chunk of about 0.4 s
 to time it. The other form is tried only when the rest of the run is long
 enough to repay its compilation: its compile time is estimated from the first
-form's (XLA compiles about four times as long as a plain trace), and the best
-saving XLA could bring (a third of the remaining time) must exceed it by half
-again: a trial that does not pay costs the first epoch its compile time. When
-tried, it gets one step to compile, then both forms are timed once more on
-chunks of the same length; the other form must be 7% faster per step to
-run the rest of the run.
+form's (XLA compiles about four times as long as a plain trace), and the most
+the other form may save of the remaining time (``expected_saving``) must exceed
+it by half again: a trial that does not pay costs the first epoch its compile
+time. When tried, it gets one step to compile and a timing chunk; a form that
+is clearly slower there (1.5x) is dropped at once, else both forms are timed
+once more on chunks of the same length; the other form must be 7% faster per
+step to run the rest of the run.
 Both forms' compiled loops are kept, so switching back costs nothing.
 """
 
@@ -24,7 +25,11 @@ from typing import Any
 
 _MEASURE_SECONDS = 0.4      # a timing chunk lasts about this long
 _XLA_COMPILE_FACTOR = 4.0   # XLA's compile time over a plain trace's (CPU: 3.8 for an LSTM, 5 for an MLP)
-_BEST_SAVING = 1 / 3        # the most XLA is expected to save of a step
+# The most the other form is expected to save of a step, as measured on a 2-core CPU (docs/PERFORMANCE.md):
+_SAVING_XLA_ON_CPU = 0.1    # XLA on a CPU: the VAE, the CNN ran 2.3-2.6x slower, the transformer 3% faster
+_SAVING_XLA_TIME_LOOP = 0.6  # ... with a recurrent layer: XLA compiles its loop over time into one kernel (LSTM: 45%)
+_SAVING_XLA_OFF = 1 / 3     # turning XLA off where it starts on (a GPU)
+_CLEARLY_SLOWER = 1.5       # a form this much slower on its first timing chunk is not timed again
 _PAYBACK = 1.5              # the best saving must exceed the estimated compile time by half again
 _MARGIN = 0.93              # the other form must be 7% faster per step to win (timings are noisy)
 
@@ -48,6 +53,13 @@ class XlaDecision:
         return f"jit_compile='auto': XLA {chosen}; {form(False)}, {form(True)}: {self.reason}"
 
 
+def expected_saving(start: bool, time_loop: bool) -> float:
+    """The most the form other than ``start`` may save of a step; ``time_loop``: the model has a recurrent layer."""
+    if start:
+        return _SAVING_XLA_OFF
+    return _SAVING_XLA_TIME_LOOP if time_loop else _SAVING_XLA_ON_CPU
+
+
 class XlaChooser:
     """Drives the first chunks of a training run with ``jit_compile="auto"`` and decides the form.
 
@@ -59,9 +71,10 @@ class XlaChooser:
     first chunks after a trace run slower (allocations, thread pools), whichever form it is.
     """
 
-    def __init__(self, start: bool, expected_steps: int | None) -> None:
+    def __init__(self, start: bool, expected_steps: int | None, best_saving: float = _SAVING_XLA_OFF) -> None:
         self.start = start
         self.expected_steps = expected_steps
+        self.best_saving = best_saving
         self.done_steps = 0
         self.plan: list[tuple[str, bool]] = [("warm", start), ("probe", start), ("measure", start)]
         self.warm_seconds: dict[bool, float] = {}
@@ -111,6 +124,8 @@ class XlaChooser:
         else:
             per_step = seconds / steps
             self.per_step[form] = min(per_step, self.per_step.get(form, per_step))
+            if form != self.start and per_step > _CLEARLY_SLOWER * self.per_step[self.start]:
+                self.plan = []                   # no second timing: the first form runs on
         if not self.plan:
             if len(self.per_step) == 1:
                 self._after_first_form(state)
@@ -134,11 +149,11 @@ class XlaChooser:
         remaining = max(0, self.expected_steps - self.done_steps)
         first_compile = self._compile_seconds(self.start)
         other_compile = first_compile * (_XLA_COMPILE_FACTOR if other else 1 / _XLA_COMPILE_FACTOR)
-        best_saving = _BEST_SAVING * remaining * self.per_step[self.start]
+        best_saving = self.best_saving * remaining * self.per_step[self.start]
         if _PAYBACK * other_compile >= best_saving:
             self._decide(state, self.start, f"the remaining {remaining} steps could save at most "
-                                            f"{best_saving:.2f} s, less than compiling XLA "
-                                            f"{'on' if other else 'off'} (about {other_compile:.2f} s)")
+                                            f"{best_saving:.2f} s, not {_PAYBACK:g}x the time compiling XLA "
+                                            f"{'on' if other else 'off'} would take (about {other_compile:.2f} s)")
             return
         self.plan = [("warm", other), ("measure", other), ("measure", self.start), ("measure", other)]
 
