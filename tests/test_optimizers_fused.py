@@ -75,3 +75,19 @@ def test_variables_of_a_strategy_take_the_written_out_path():
         optimizer = tfkit.optimizers.Adam(0.1)
         strategy.run(lambda: optimizer.apply([tf.constant([0.5, -0.5])], [variable]))
     np.testing.assert_allclose(variable.numpy(), [0.9, 2.1], rtol=1e-5)
+
+
+@pytest.mark.parametrize("shape, fused", [((64,), True), ((64, 32), False), ((784, 64), False), ((512, 256), True)])
+def test_adam_on_a_cpu_uses_its_fused_kernel_only_where_it_is_faster(shape, fused):
+    # TensorFlow splits the kernel across threads from 512 elements; on 2 cores that pays from ~131k elements.
+    with tf.device("/cpu:0"):
+        variable = tf.Variable(tf.zeros(shape))
+    optimizer = tfkit.optimizers.Adam(0.01)
+    optimizer.build([variable])
+    step = tf.function(lambda g: optimizer.apply([g], [variable]))
+    graph = step.get_concrete_function(tf.TensorSpec(shape, tf.float32)).graph
+    op_types = {op.type for op in graph.get_operations()}
+    for function in graph.as_graph_def().library.function:
+        op_types |= {node.op for node in function.node_def}
+    assert ("ResourceApplyAdam" in op_types) is fused
+    assert fused_kernels.adam_pays(variable) is fused

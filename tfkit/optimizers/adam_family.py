@@ -67,7 +67,7 @@ class Adam(Optimizer):
         index = self.variable_index(variable)
         m = self._momentums[index]
         v = self._velocities[index]
-        if not self.amsgrad and fused_kernels.fusable(variable, m, v):
+        if not self.amsgrad and fused_kernels.fusable(variable, m, v) and fused_kernels.adam_pays(variable):
             beta_1_power, beta_2_power = self.once_per_step(("adam_powers", dtype), lambda: _powers(self, dtype))
             fused_kernels.apply_adam(variable, m, v, gradient, beta_1_power, beta_2_power, learning_rate,
                                      self.beta_1, self.beta_2, self.epsilon)
