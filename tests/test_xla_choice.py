@@ -5,7 +5,7 @@ import pytest
 
 import tfkit
 from tfkit import layers
-from tfkit.training import xla_choice
+from tfkit.training import compiled_state, xla_choice
 from tfkit.training.xla_choice import XlaChooser
 
 
@@ -62,34 +62,53 @@ def test_a_form_clearly_slower_on_its_first_timing_is_not_timed_again():
     assert "was not faster" in decision.reason
 
 
-@pytest.mark.parametrize("start, time_loop, saving", [
-    (False, False, xla_choice._SAVING_XLA_ON_CPU),
-    (False, True, xla_choice._SAVING_XLA_TIME_LOOP),
-    (True, False, xla_choice._SAVING_XLA_OFF),
+@pytest.mark.parametrize("gpu, time_loop, start, saving", [
+    (False, False, False, xla_choice._SAVING_OTHER_ON_CPU),
+    (False, True, True, xla_choice._SAVING_OTHER_ON_CPU),
+    (True, False, True, xla_choice._SAVING_XLA_OFF_GPU),
+    (True, True, True, xla_choice._SAVING_XLA_OFF_GPU),
 ])
-def test_what_the_other_form_may_save_depends_on_the_start_and_on_recurrent_layers(start, time_loop, saving):
-    assert xla_choice.expected_saving(start, time_loop) == saving
+def test_the_starting_form_and_what_the_other_may_save_follow_the_device_and_recurrent_layers(
+        gpu, time_loop, start, saving):
+    assert xla_choice.starting_form(gpu, time_loop) is start
+    assert xla_choice.expected_saving(gpu) == saving
+
+
+def test_a_form_clearly_faster_on_its_first_timing_is_chosen_without_a_second_round():
+    state = _State()
+    chooser = XlaChooser(False, expected_steps=100_000, best_saving=0.6)
+    decision = _drive(chooser, state, {False: 0.019, True: 0.011}, {False: 0.6, True: 1.4})   # the LSTM's figures
+    assert decision.jit_compile is True and state.jit_compile is True
+    assert decision.reason == "faster per step"
+    assert chooser.done_steps < 1 + 2 + 2 * int(0.4 / 0.019) + 1 + int(0.4 / 0.011) + 1   # no second A/B round
 
 
 def test_a_cpu_run_without_a_time_loop_tries_xla_only_when_a_tenth_of_it_repays_the_compile():
     # The bench's CNN: 1,400 steps of 11 ms after the first form's 0.26 s trace (XLA: about 1 s to compile).
-    saving = xla_choice.expected_saving(False, time_loop=False)
+    saving = xla_choice.expected_saving(gpu=False)
     short = _drive(XlaChooser(False, 1_407, saving), _State(), {False: 0.011, True: 0.026}, {False: 0.26, True: 1.2})
     assert set(short.seconds_per_step) == {False} and "could save at most" in short.reason
     long = _drive(XlaChooser(False, 14_070, saving), _State(), {False: 0.011, True: 0.026}, {False: 0.26, True: 1.2})
     assert set(long.seconds_per_step) == {False, True} and long.jit_compile is False
 
 
-def test_a_recurrent_model_is_expected_to_gain_more_from_xla(monkeypatch):
-    seen, starts = [], []
+def test_on_a_cpu_a_model_with_an_lstm_starts_with_xla_and_a_convolutional_recurrence_does_not(monkeypatch):
+    monkeypatch.setattr(compiled_state, "gpu_available", lambda: False)
+    seen = []
     monkeypatch.setattr(xla_choice.XlaChooser, "__init__",
-                        lambda self, start, steps, saving: seen.append(saving) or setattr(self, "decision", 1))
-    for inner in (layers.LSTM(4), layers.Dense(4)):
-        model = tfkit.Sequential([tfkit.Input((5, 3)), inner])
+                        lambda self, start, steps, saving: seen.append((start, saving)) or setattr(self, "decision", 1))
+    models = [
+        tfkit.Sequential([tfkit.Input((5, 3)), layers.Bidirectional(layers.LSTM(4))]),
+        tfkit.Sequential([tfkit.Input((5, 3)), layers.Dense(4)]),
+        tfkit.Sequential([tfkit.Input((2, 4, 4, 1)), layers.ConvLSTM2D(2, 3)]),
+    ]
+    for model in models:
         model.compile("sgd", "mse")
-        starts.append(model._compiled.jit_compile)       # off on a CPU, on on a GPU
+        assert model._compiled.jit_compile is False           # before fit: the CPU default
         model._compiled.choose_xla(1000, model)
-    assert seen == [xla_choice.expected_saving(starts[0], True), xla_choice.expected_saving(starts[1], False)]
+    assert [start for start, _ in seen] == [True, False, False]
+    assert [model._compiled.jit_compile for model in models] == [True, False, False]
+    assert {saving for _, saving in seen} == {xla_choice._SAVING_OTHER_ON_CPU}
 
 
 def test_a_short_run_does_not_pay_for_a_second_compile():

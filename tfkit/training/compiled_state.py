@@ -18,20 +18,25 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import optimizers as optimizers_module
+from tfkit.layers.conv_lstm_cell import ConvLSTMCell
 from tfkit.layers.recurrent import RNN
 from tfkit.metrics import Mean
 from tfkit.training import distribute as distribute_module
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
 from tfkit.training.compile_utils import CompileLoss, CompileMetrics
 from tfkit.training.steps import StepLoops
-from tfkit.training.xla_choice import XlaChooser, XlaDecision, expected_saving
+from tfkit.training.xla_choice import XlaChooser, XlaDecision, expected_saving, starting_form
 
 _ASSERTION = "assertion failed:"   # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
 
 
 def _loops_over_time(model: Any) -> bool:
-    """Whether ``model`` has a recurrent layer: a loop over timesteps, which XLA compiles into one kernel."""
-    return any(isinstance(module, RNN) for module in getattr(model, "submodules", ()))
+    """Whether ``model`` has a recurrent layer of matrix products, whose loop over time XLA compiles into one kernel.
+
+    Convolutional ones (ConvLSTM) do not count: XLA's CPU convolutions are the slow part there.
+    """
+    return any(isinstance(module, RNN) and not isinstance(getattr(module, "cell", None), ConvLSTMCell)
+               for module in getattr(model, "submodules", ()))
 
 
 def gpu_available() -> bool:
@@ -165,8 +170,9 @@ class CompiledState:
         if not self.jit_auto or self.run_eagerly or self.strategy is not None:
             return None
         if self.xla_chooser is None:
-            saving = expected_saving(self.jit_compile, _loops_over_time(model))
-            self.xla_chooser = XlaChooser(self.jit_compile, expected_steps, saving)
+            gpu = gpu_available()
+            self.jit_compile = starting_form(gpu, _loops_over_time(model))
+            self.xla_chooser = XlaChooser(self.jit_compile, expected_steps, expected_saving(gpu))
         return self.xla_chooser if self.xla_chooser.deciding else None
 
     @property

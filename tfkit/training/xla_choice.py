@@ -4,18 +4,19 @@
     model.fit(x, y, epochs=10, verbose=2)            # prints "jit_compile='auto': XLA on ..." once decided
     model.jit_compile_decision                       # XlaDecision(jit_compile=True, seconds_per_step=...)
 
-The step loops first run with the default form (XLA off on CPUs, on on GPUs): one
-step to trace, two to estimate a step's time, then a chunk of about 0.4 s
-to time it. The other form is tried only when the rest of the run is long
-enough to repay its compilation: its compile time is estimated from the first
-form's (XLA compiles about four times as long as a plain trace), and the most
-the other form may save of the remaining time (``expected_saving``) must exceed
-it by half again: a trial that does not pay costs the first epoch its compile
-time. When tried, it gets one step to compile and a timing chunk; a form that
-is clearly slower there (1.5x) is dropped at once, else both forms are timed
-once more on chunks of the same length; the other form must be 7% faster per
-step to run the rest of the run.
-Both forms' compiled loops are kept, so switching back costs nothing.
+The step loops first run with the form measured to be faster on this kind of
+device and model (``starting_form``: XLA on a GPU; on a CPU, XLA only for a model
+with a recurrent layer of matrix products such as LSTM or GRU): one step to
+trace, two to estimate a step's time, then a chunk of about 0.4 s to time it.
+The other form is tried only when the rest of the run is long enough to repay
+its compilation: its compile time is estimated from the first form's (XLA
+compiles about four times as long as a plain trace), and the most the other
+form may save of the remaining time (``expected_saving``) must exceed it by half
+again: a trial that does not pay costs the first epoch its compile time. When
+tried, it gets one step to compile and a timing chunk; a form 1.5x slower or
+faster there is decided at once, else both forms are timed once more on chunks
+of the same length; the other form must be 7% faster per step to run the rest
+of the run. Both forms' compiled loops are kept, so switching back costs nothing.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from typing import Any
 _MEASURE_SECONDS = 0.4      # a timing chunk lasts about this long
 _XLA_COMPILE_FACTOR = 4.0   # XLA's compile time over a plain trace's (CPU: 3.8 for an LSTM, 5 for an MLP)
 # The most the other form is expected to save of a step, as measured on a 2-core CPU (docs/PERFORMANCE.md):
-_SAVING_XLA_ON_CPU = 0.1    # XLA on a CPU: the VAE, the CNN ran 2.3-2.6x slower, the transformer 3% faster
-_SAVING_XLA_TIME_LOOP = 0.6  # ... with a recurrent layer: XLA compiles its loop over time into one kernel (LSTM: 45%)
-_SAVING_XLA_OFF = 1 / 3     # turning XLA off where it starts on (a GPU)
-_CLEARLY_SLOWER = 1.5       # a form this much slower on its first timing chunk is not timed again
+_SAVING_OTHER_ON_CPU = 0.1  # XLA on: the VAE, the CNN ran 2.3-2.6x slower, the transformer 3% faster;
+                            # XLA off for an LSTM: 1.7x slower (XLA compiles its loop over time into one kernel)
+_SAVING_XLA_OFF_GPU = 1 / 3  # turning XLA off on a GPU
+_CLEAR_RATIO = 1.5          # a form this much slower or faster on its first timing chunk is decided at once
 _PAYBACK = 1.5              # the best saving must exceed the estimated compile time by half again
 _MARGIN = 0.93              # the other form must be 7% faster per step to win (timings are noisy)
 
@@ -53,11 +54,18 @@ class XlaDecision:
         return f"jit_compile='auto': XLA {chosen}; {form(False)}, {form(True)}: {self.reason}"
 
 
-def expected_saving(start: bool, time_loop: bool) -> float:
-    """The most the form other than ``start`` may save of a step; ``time_loop``: the model has a recurrent layer."""
-    if start:
-        return _SAVING_XLA_OFF
-    return _SAVING_XLA_TIME_LOOP if time_loop else _SAVING_XLA_ON_CPU
+def starting_form(gpu: bool, time_loop: bool) -> bool:
+    """The form a run starts with: XLA on a GPU, and on a CPU for a model with a recurrent layer of matrix products.
+
+    ``time_loop``: the model has such a layer (LSTM, GRU, SimpleRNN, a custom cell); a convolutional one
+    (ConvLSTM) does not count: XLA's CPU convolutions made a ConvLSTM2D step 40x slower.
+    """
+    return gpu or time_loop
+
+
+def expected_saving(gpu: bool) -> float:
+    """The most the form other than ``starting_form``'s may save of a step."""
+    return _SAVING_XLA_OFF_GPU if gpu else _SAVING_OTHER_ON_CPU
 
 
 class XlaChooser:
@@ -71,7 +79,7 @@ class XlaChooser:
     first chunks after a trace run slower (allocations, thread pools), whichever form it is.
     """
 
-    def __init__(self, start: bool, expected_steps: int | None, best_saving: float = _SAVING_XLA_OFF) -> None:
+    def __init__(self, start: bool, expected_steps: int | None, best_saving: float = _SAVING_XLA_OFF_GPU) -> None:
         self.start = start
         self.expected_steps = expected_steps
         self.best_saving = best_saving
@@ -124,8 +132,9 @@ class XlaChooser:
         else:
             per_step = seconds / steps
             self.per_step[form] = min(per_step, self.per_step.get(form, per_step))
-            if form != self.start and per_step > _CLEARLY_SLOWER * self.per_step[self.start]:
-                self.plan = []                   # no second timing: the first form runs on
+            ratio = per_step / self.per_step[self.start]
+            if form != self.start and not 1 / _CLEAR_RATIO < ratio < _CLEAR_RATIO:
+                self.plan = []                   # clearly slower or faster: no second timing
         if not self.plan:
             if len(self.per_step) == 1:
                 self._after_first_form(state)
