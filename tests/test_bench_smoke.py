@@ -113,6 +113,22 @@ def test_plan_interleaves_runners_and_adds_the_steps_per_execution_and_xla_rows(
     assert {job.epochs for job in jobs if job.case == "predict"} == {0}
 
 
+def test_each_repeat_rotates_a_cases_runners_so_none_always_runs_first(bench):
+    jobs = bench.spec.plan_jobs(["predict", "cnn"], ["tfkit", "keras3", "raw_tf"], {})
+    runners = {case: [job.runner for job in jobs if job.case == case] for case in ("predict", "cnn")}
+    assert runners["predict"] == ["tfkit", "keras3", "raw_tf"]
+    firsts = {case: [] for case in runners}
+    for repeat in range(1, len(runners["cnn"]) + 1):
+        order = [(job.case, job.runner) for job in bench.spec.rotated(jobs, repeat)]
+        assert sorted(order) == sorted((job.case, job.runner) for job in jobs)
+        assert [case for case, _ in order] == [job.case for job in jobs]      # cases stay in their order
+        for case in runners:
+            firsts[case].append(next(runner for c, runner in order if c == case))
+    assert firsts["cnn"] == runners["cnn"]                                    # each runner first once
+    assert firsts["predict"] == ["tfkit", "keras3", "raw_tf"] * (len(runners["cnn"]) // 3) + \
+        ["tfkit", "keras3", "raw_tf"][:len(runners["cnn"]) % 3]
+
+
 def test_scaling_runs_tfkit_and_keras3_at_four_batch_sizes(bench):
     jobs = bench.spec.plan_jobs(["scaling"], list(bench.spec.PEERS), {"scaling": 3})
     assert [(job.batch_size, job.runner) for job in jobs] == [

@@ -194,7 +194,7 @@ def _load() -> str:
 
 
 def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Run every job ``args.repeats`` times, interleaved; return the records and the run's facts."""
+    """Run every job ``args.repeats`` times, interleaved, each case's runners in turn first; return the records and the run's facts."""
     from bench import data, orchestrate, report
 
     jobs = spec.plan_jobs(args.workloads, args.peers, args.epoch_counts, quick=args.quick)
@@ -209,7 +209,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
         orchestrate.prepare_data(data_dir, env, timeout=args.timeout)
         matmul_gflops = data.matmul_rate(data_dir)
         for repeat in range(1, args.repeats + 1):
-            for job in jobs:
+            for job in spec.rotated(jobs, repeat):
                 if (job.case, job.runner) in given_up:
                     continue
                 print(f"[{repeat}/{args.repeats}] {job.case:<19} {job.runner:<16}", end=" ",
