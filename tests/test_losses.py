@@ -414,20 +414,47 @@ def test_subclassing_loss_needs_only_call():
     assert ScaledAbsolute.from_config(loss.get_config()).get_config() == loss.get_config()
 
 
-def test_get_resolves_names_and_aliases_to_class_instances():
-    assert isinstance(losses.get("mse"), losses.MeanSquaredError)
-    assert isinstance(losses.get("mean_squared_error"), losses.MeanSquaredError)
+def test_get_gives_functions_for_function_names_and_instances_for_class_names():
+    # Keras 3: keras.losses.get("mean_squared_error") is the function, get("MeanSquaredError") an instance
+    assert losses.get("mse") is losses.mean_squared_error
+    assert losses.get("MSE") is losses.mean_squared_error
+    assert losses.get("mean_squared_error") is losses.mean_squared_error
+    assert losses.get("mae") is losses.mean_absolute_error
+    assert losses.get("binary_crossentropy") is losses.binary_crossentropy
+    assert losses.get("sparse_categorical_crossentropy") is losses.sparse_categorical_crossentropy
+    assert losses.get("kld") is losses.kl_divergence and losses.get("bce") is losses.binary_crossentropy
     assert isinstance(losses.get("MeanSquaredError"), losses.MeanSquaredError)
-    assert isinstance(losses.get("mae"), losses.MeanAbsoluteError)
-    assert isinstance(losses.get("binary_crossentropy"), losses.BinaryCrossentropy)
-    assert isinstance(losses.get("sparse_categorical_crossentropy"), losses.SparseCategoricalCrossentropy)
-    assert isinstance(losses.get("kld"), losses.KLDivergence)
     assert isinstance(losses.get(losses.Huber), losses.Huber)
     assert losses.get(None) is None
     bce = losses.BinaryCrossentropy(from_logits=True)
     assert losses.get(bce) is bce
     got = losses.get({"class_name": "CategoricalCrossentropy", "config": {"from_logits": True, "label_smoothing": 0.1}})
     assert got.from_logits is True and got.label_smoothing == 0.1
+
+
+def test_get_matches_keras_for_every_keras_loss_name():
+    keras = pytest.importorskip("keras")
+    from keras.src.losses import ALL_OBJECTS_DICT
+
+    for name, theirs in ALL_OBJECTS_DICT.items():
+        if name in ("Loss", "LossFunctionWrapper"):     # base classes: Keras's get cannot build them either
+            continue
+        ours = losses.get(name)
+        if isinstance(theirs, type):
+            assert isinstance(ours, losses.Loss) and type(ours).__name__ == theirs.__name__, name
+        else:
+            assert ours is getattr(losses, theirs.__name__), name
+            assert type(keras.losses.get(name)) is type(theirs)
+
+
+def test_loss_object_gives_what_compile_uses():
+    assert isinstance(losses.loss_object("mse"), losses.MeanSquaredError)
+    assert isinstance(losses.loss_object("mean_squared_error"), losses.MeanSquaredError)
+    assert isinstance(losses.loss_object("kld"), losses.KLDivergence)
+    assert isinstance(losses.loss_object(losses.Huber), losses.Huber)
+    assert losses.loss_object(None) is None
+    wrapped = losses.loss_object(losses.mean_absolute_error)
+    assert isinstance(wrapped, losses.LossFunctionWrapper) and wrapped.fn is losses.mean_absolute_error
 
 
 def test_plain_functions_and_aliases():
@@ -437,11 +464,12 @@ def test_plain_functions_and_aliases():
     assert losses.binary_crossentropy is losses.bce
 
 
-def test_get_wraps_a_plain_callable():
+def test_loss_object_wraps_a_plain_callable():
     def double_mae(y_true, y_pred):
         return 2.0 * tf.reduce_mean(tf.abs(y_true - y_pred), axis=-1)
 
-    loss = losses.get(double_mae)
+    assert losses.get(double_mae) is double_mae          # as Keras: a function comes back as it is
+    loss = losses.loss_object(double_mae)
     assert isinstance(loss, losses.LossFunctionWrapper) and loss.name == "double_mae"
     y_true, y_pred = regression_data((4, 3))
     np.testing.assert_allclose(loss(y_true, y_pred), 2 * np_mae(y_true, y_pred).mean(), rtol=1e-5)
@@ -482,14 +510,14 @@ def test_custom_registered_function_serializes_by_its_registered_name():
     def cubic_error(y_true, y_pred):
         return tf.reduce_mean(tf.abs(y_true - y_pred) ** 3, axis=-1)
 
-    config = losses.serialize(losses.get(cubic_error))
+    config = losses.serialize(losses.loss_object(cubic_error))
     assert config["config"]["fn"] == "test_losses>cubic_error"
     assert losses.deserialize(config).fn is cubic_error
 
     def unregistered(y_true, y_pred):
         return y_true - y_pred
 
-    config = losses.serialize(losses.get(unregistered))      # saved by its own name, as data
+    config = losses.serialize(losses.loss_object(unregistered))      # saved by its own name, as data
     assert config["config"]["fn"] == "unregistered"
     with pytest.raises(ValueError, match=r"custom_objects=\{'unregistered': unregistered\}"):
         losses.deserialize(config)
@@ -501,7 +529,7 @@ def test_is_loss_of_kind_recognizes_objects_functions_and_names():
     assert losses.is_loss_of_kind("binary_crossentropy", "binary")
     assert losses.is_loss_of_kind(losses.BinaryFocalCrossentropy(), "binary")
     assert losses.is_loss_of_kind(losses.sparse_categorical_crossentropy, "sparse")
-    assert losses.is_loss_of_kind(losses.get(losses.sparse_categorical_crossentropy), "sparse")
+    assert losses.is_loss_of_kind(losses.loss_object(losses.sparse_categorical_crossentropy), "sparse")
     assert losses.is_loss_of_kind("categorical_crossentropy", "categorical")
     assert not losses.is_loss_of_kind("mse", "binary")
     assert not losses.is_loss_of_kind(None, "sparse")

@@ -109,7 +109,7 @@ def test_config_matches_keras_and_round_trips(case):
     ("circle", "circle"), ("ctc", "ctc"), ("CategoricalGeneralizedCrossEntropy", "categorical_generalized_cross_entropy"),
 ])
 def test_names_and_function_forms(name, fn):
-    loss = losses.get(name)
+    loss = losses.loss_object(name)
     assert isinstance(loss, losses.Loss)
     assert callable(getattr(losses, fn))
     assert losses.serialize(getattr(losses, fn)) == fn

@@ -27,7 +27,7 @@ def _loss_function(item: Any) -> Any:
     if item is None:
         return None
     if isinstance(item, str):
-        found = losses.get(item)
+        found = losses.loss_object(item)
         if found is None:
             raise ValueError(f"Unknown loss function: '{item}'.")
         return found
@@ -54,7 +54,7 @@ def _deserialize(config: Any) -> Any:
         return [_deserialize(item) for item in config]
     if isinstance(config, dict) and "class_name" not in config:
         return {key: _deserialize(item) for key, item in config.items()}
-    return None if config is None else losses.get(config)
+    return None if config is None else losses.loss_object(config)
 
 
 def _sum(values: Any) -> tf.Tensor:

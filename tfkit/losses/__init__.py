@@ -1,6 +1,6 @@
 """Losses: Keras 3 loss classes and functions on plain TensorFlow.
 
-    loss_fn = tfkit.losses.get("sparse_categorical_crossentropy")   # a Loss instance
+    loss_fn = tfkit.losses.get("SparseCategoricalCrossentropy")     # a Loss instance
     value = loss_fn(y_true, y_pred, sample_weight=w)                # scalar
     tfkit.losses.mean_squared_error(y_true, y_pred)                 # per-sample losses
 
@@ -94,29 +94,57 @@ _LOSS_FUNCTIONS = {
 }
 
 
-def get(identifier: Any) -> Loss | None:
-    """A ``Loss`` from a name, a config dict, a class, a ``Loss`` or a plain function.
+_FUNCTION_ALIASES = {"mse": mean_squared_error, "MSE": mean_squared_error, "mae": mean_absolute_error,
+                     "MAE": mean_absolute_error, "mape": mean_absolute_percentage_error,
+                     "MAPE": mean_absolute_percentage_error, "msle": mean_squared_logarithmic_error,
+                     "MSLE": mean_squared_logarithmic_error, "kld": kl_divergence, "KLD": kl_divergence,
+                     "bce": binary_crossentropy, "BCE": binary_crossentropy}
 
-    Strings name a class or one of its aliases (``"mse"`` ->
-    ``MeanSquaredError()``, ``"binary_crossentropy"`` ->
-    ``BinaryCrossentropy()``); plain callables ``fn(y_true, y_pred)`` are
-    wrapped in a :class:`LossFunctionWrapper` named after them.
+
+def get(identifier: Any) -> Any:
+    """What Keras 3's ``keras.losses.get`` returns: a function for a function's name, else a ``Loss``.
+
+        tfkit.losses.get("mean_squared_error")     # the function mean_squared_error (also "mse", "MSE")
+        tfkit.losses.get("MeanSquaredError")       # MeanSquaredError()
+        tfkit.losses.get(my_fn)                    # my_fn itself (compile wraps it in a LossFunctionWrapper)
+
+    Classes give a default instance, config dicts are rebuilt, ``Loss``
+    instances and other callables come back as they are.
     """
     if identifier is None or isinstance(identifier, Loss):
         return identifier
+    if isinstance(identifier, str) and identifier in _LOSS_FUNCTIONS:
+        return _LOSS_FUNCTIONS[identifier]
+    if isinstance(identifier, str) and identifier in _FUNCTION_ALIASES:
+        return _FUNCTION_ALIASES[identifier]
     if isinstance(identifier, type):
         if issubclass(identifier, Loss):
             return identifier()
         raise ValueError(f"Expected a Loss subclass, got class {identifier.__name__}")
     obj = deserialize(identifier) if isinstance(identifier, (str, dict)) else identifier
-    if isinstance(obj, Loss):
-        return obj
     if callable(obj):
-        return LossFunctionWrapper(obj, name=getattr(obj, "__name__", None))
+        return obj
     raise ValueError(
         f"Could not interpret loss identifier {identifier!r}: expected a loss name such as 'mse', "
         "a {'class_name': ..., 'config': ...} dict, a Loss instance or a function fn(y_true, y_pred)"
     )
+
+
+def loss_object(identifier: Any) -> Loss | None:
+    """A ``Loss`` for ``compile``: names give the class instance (``"mse"`` -> ``MeanSquaredError()``).
+
+        loss_object("binary_crossentropy")        # BinaryCrossentropy()
+        loss_object(my_fn)                        # LossFunctionWrapper(my_fn, name="my_fn")
+        loss_object(None)                         # None
+    """
+    if identifier is None or isinstance(identifier, Loss):
+        return identifier
+    if isinstance(identifier, type):
+        return get(identifier)
+    obj = deserialize(identifier) if isinstance(identifier, (str, dict)) else get(identifier)
+    if isinstance(obj, Loss):
+        return obj
+    return LossFunctionWrapper(obj, name=getattr(obj, "__name__", None))
 
 
 def serialize(loss: Any) -> Any:

@@ -2,7 +2,7 @@
 
     loss = BinaryCrossentropy(from_logits=True, label_smoothing=0.1)
     loss(y_true, logits)                          # scalar
-    tfkit.losses.get("mse")                       # MeanSquaredError()
+    tfkit.losses.get("MeanSquaredError")          # MeanSquaredError()
 
 Defaults, names and config keys follow Keras 3. Each class is registered
 under its class name and the snake-case / short aliases Keras accepts.

@@ -61,7 +61,7 @@ class CompileLoss:
 
     def __init__(self, loss: Any, loss_weights: Any, output_names: Sequence[str]) -> None:
         self.output_names = list(output_names)
-        self.losses = [losses_module.get(l) if l is not None else None for l in _per_output(loss, self.output_names, "loss")]
+        self.losses = [losses_module.loss_object(l) if l is not None else None for l in _per_output(loss, self.output_names, "loss")]
         if loss_weights is None:
             self.weights = [1.0] * len(self.output_names)
         else:
