@@ -9,11 +9,20 @@ Random layers whose inference call still draws (the guide VAE's Sampling)
 are compared from the same generator state: ``predict`` runs, then every
 ``SeedGenerator`` is put back, so the check neither advances the model's
 random state nor depends on it. Tolerances: ``rtol=1e-4``, ``atol=1e-5``.
+
+Unknown non-batch dimensions (a variable sequence length, free image sizes)
+get a length the model accepts: the first of ``SAMPLE_LENGTHS`` (4, 16, 64,
+256) at which the model's inference graph can be built for that static
+shape (``sample_length``). A stack of strided convolutions refuses 4 ("Negative
+dimension size") but takes 64. When no length builds, the check warns naming
+the inputs and the written file is kept unchecked: the export's own trace,
+with the dimensions unknown, has already succeeded.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import warnings
+from typing import Any, Sequence
 
 import numpy as np
 import tensorflow as tf
@@ -25,10 +34,11 @@ from tfkit.saving.export_signature import output_names
 RTOL = 1e-4
 ATOL = 1e-5
 _WORDS = np.array(["the", "cat", "a", "b", "sat", ""])
+SAMPLE_LENGTHS = (4, 16, 64, 256)    # tried in order for every unknown non-batch dimension
 
 
-def _sample(spec: tf.TensorSpec, batch_size: int, rng: np.random.RandomState) -> np.ndarray:
-    shape = [d if d is not None else batch_size if i == 0 else 4 for i, d in enumerate(spec.shape.as_list())]
+def _sample(spec: tf.TensorSpec, batch_size: int, rng: np.random.RandomState, length: int = 4) -> np.ndarray:
+    shape = [d if d is not None else batch_size if i == 0 else length for i, d in enumerate(spec.shape.as_list())]
     dtype = tf.as_dtype(spec.dtype)
     if dtype == tf.string:
         return _WORDS[rng.randint(0, len(_WORDS), size=shape)]
@@ -39,10 +49,51 @@ def _sample(spec: tf.TensorSpec, batch_size: int, rng: np.random.RandomState) ->
     return rng.normal(size=shape).astype(dtype.as_numpy_dtype)
 
 
-def sample_batch(specs: Any, batch_size: int = 2, seed: int = 0) -> Any:
-    """A seeded batch for ``specs``: normal floats, ints in [0, 10), short words for strings."""
+def sample_batch(specs: Any, batch_size: int = 2, seed: int = 0, length: int = 4) -> Any:
+    """A seeded batch for ``specs``: normal floats, ints in [0, 10), short words for strings.
+
+    Every unknown dimension but the first (the batch) is ``length`` long.
+    """
     rng = np.random.RandomState(seed)
-    return tf.nest.map_structure(lambda s: _sample(s, batch_size, rng), specs)
+    return tf.nest.map_structure(lambda s: _sample(s, batch_size, rng, length), specs)
+
+
+def variable_inputs(specs: Any) -> list[str]:
+    """The names of the inputs with an unknown dimension besides the batch one."""
+    return [s.name or f"inputs_{i}" for i, s in enumerate(tf.nest.flatten(specs))
+            if s.shape.rank is not None and None in s.shape.as_list()[1:]]
+
+
+def _builds(model: Any, specs: Any, batch: Any) -> Exception | None:
+    """None if ``model(batch, training=False)`` traces for the batch's static shapes, else the error."""
+    flat = [tf.TensorSpec(np.shape(x), s.dtype, name=s.name)
+            for s, x in zip(tf.nest.flatten(specs), tf.nest.flatten(batch))]
+    function = tf.function(lambda *xs: model(tf.nest.pack_sequence_as(specs, list(xs)), training=False),
+                           input_signature=flat, autograph=False)
+    try:
+        function.get_concrete_function()
+        return None
+    except Exception as error:  # noqa: BLE001 - any refusal of this static shape means: try a longer sample
+        return error
+    finally:
+        model._clear_losses()   # add_loss values from tracing belong to the traced graph only
+
+
+def sample_length(model: Any, specs: Any, batch_size: int = 2,
+                  lengths: Sequence[int] = SAMPLE_LENGTHS) -> tuple[int | None, Exception | None]:
+    """The first of ``lengths`` for which the model's graph builds with every unknown non-batch dimension
+    that long, and None; ``(None, last error)`` when none builds. ``(lengths[0], None)`` without such dimensions.
+
+    Only the graph is built (no op runs), so a model that runs but fails at any length still fails in predict.
+    """
+    if not variable_inputs(specs):
+        return lengths[0], None
+    error: Exception | None = None
+    for length in lengths:
+        error = _builds(model, specs, sample_batch(specs, batch_size, length=length))
+        if error is None:
+            return length, None
+    return None, error
 
 
 def _generators(model: Any) -> list[Any]:
@@ -93,9 +144,22 @@ def compare(format: str, expected: dict[str, np.ndarray], got: dict[str, Any]) -
     return worst
 
 
-def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int = 2) -> float:
-    """Run the written file on a seeded batch and compare it with ``predict``; the largest difference."""
-    batch = sample_batch(specs, batch_size)
+def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int = 2) -> float | None:
+    """Run the written file on a seeded batch and compare it with ``predict``; the largest difference.
+
+    Unknown non-batch dimensions take ``sample_length``'s length. None, with a warning naming the
+    inputs, when the model's graph builds for none of ``SAMPLE_LENGTHS``: the file is kept unchecked.
+    """
+    length, error = sample_length(model, specs, batch_size)
+    if length is None:
+        names = ", ".join(repr(n) for n in variable_inputs(specs))
+        said = str(error).strip().splitlines()[-1].strip() if str(error).strip() else type(error).__name__
+        warnings.warn(f"format={format!r}: the export was written but not compared with predict: the model's graph "
+                      f"does not build for input(s) {names} with their unknown dimensions of any sample length in "
+                      f"{list(SAMPLE_LENGTHS)} (at {SAMPLE_LENGTHS[-1]}: {said[:240]}). Pass an input_signature "
+                      f"with a length the model takes to check it.", UserWarning, stacklevel=2)
+        return None
+    batch = sample_batch(specs, batch_size, length=length)
     expected = reference_outputs(model, batch)
     run = {"onnx": export_onnx.run, "tflite": export_tflite.run, "tf_saved_model": run_saved_model}[format]
     try:

@@ -9,7 +9,9 @@ layer's generator state frozen (``freeze_random_state``): Dropout and
 GaussianNoise are the identity, and layers that still draw (the guide VAE's
 Sampling) reuse the saved state without variable writes. The file is
 written beside the target, run on a seeded batch of two shaped by the input
-signature, compared with ``predict`` (rtol 1e-4, atol 1e-5) and only then
+signature (unknown lengths: the first of 4, 16, 64, 256 the model's graph
+builds for, ``export_check.sample_length``; a warning and no comparison when
+none does), compared with ``predict`` (rtol 1e-4, atol 1e-5) and only then
 renamed into place: a failed export leaves no partial file and keeps an
 existing one. The batch dimension stays dynamic in both formats. SavedModel
 folders get the same check with ``verify=True`` (``export.export_saved_model``).
