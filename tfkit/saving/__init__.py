@@ -21,6 +21,7 @@ for ``Model``'s methods.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Mapping
 
 from tfkit.base import registry  # noqa: F401  tfkit.saving.registry, as before the move
@@ -33,7 +34,7 @@ from tfkit.base.registry import (
 from tfkit.engine import serialization
 from tfkit.files import worker_files
 from tfkit.models import file_functions
-from tfkit.saving import checkpoint, export, export_formats, h5, keras_files
+from tfkit.saving import checkpoint, export, export_check, export_formats, h5, keras_files
 from tfkit.saving.errors import loader as _loader
 from tfkit.saving.keras_file_editor import KerasFileEditor  # noqa: F401
 from tfkit.utils.serialization import (  # noqa: F401  Keras's names, the same functions as tfkit.utils'
@@ -169,13 +170,17 @@ def export_model(
     format = export_formats.check_format(format)
     # In a multi-worker cluster predict sees each worker's share of a batch, so the check is off there.
     kwargs.setdefault("verify", worker_files.cluster_task(_strategy(model))[0] is None)
-    if format == "tf_saved_model":
-        written = export_saved_model(model, filepath, input_signature=input_signature, **kwargs)
-        checked = kwargs["verify"]
-    else:
-        with worker_files.writing(filepath, _strategy(model)) as path:
-            export_formats.export_file(model, path, format, input_signature=input_signature, **kwargs)
-        written, checked = os.fspath(filepath), kwargs["verify"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", export_check.UncheckedExportWarning)
+        if format == "tf_saved_model":
+            written = export_saved_model(model, filepath, input_signature=input_signature, **kwargs)
+        else:
+            with worker_files.writing(filepath, _strategy(model)) as path:
+                export_formats.export_file(model, path, format, input_signature=input_signature, **kwargs)
+            written = os.fspath(filepath)
+    for record in caught:       # passed on as they came; an unchecked export is not reported as agreeing
+        warnings.warn_explicit(record.message, record.category, record.filename, record.lineno)
+    checked = kwargs["verify"] and not any(issubclass(r.category, export_check.UncheckedExportWarning) for r in caught)
     if verbose:
         print(f"Exported model '{model.name}' as {format} to {written}" + (" (agrees with predict)" if checked else ""))
     return written

@@ -144,6 +144,10 @@ def compare(format: str, expected: dict[str, np.ndarray], got: dict[str, Any]) -
     return worst
 
 
+class UncheckedExportWarning(UserWarning):
+    """An export was written without the comparison with ``predict`` (no sample length fits the model)."""
+
+
 def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int = 2) -> float | None:
     """Run the written file on a seeded batch and compare it with ``predict``; the largest difference.
 
@@ -157,7 +161,7 @@ def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int 
         warnings.warn(f"format={format!r}: the export was written but not compared with predict: the model's graph "
                       f"does not build for input(s) {names} with their unknown dimensions of any sample length in "
                       f"{list(SAMPLE_LENGTHS)} (at {SAMPLE_LENGTHS[-1]}: {said[:240]}). Pass an input_signature "
-                      f"with a length the model takes to check it.", UserWarning, stacklevel=2)
+                      f"with a length the model takes to check it.", UncheckedExportWarning, stacklevel=2)
         return None
     batch = sample_batch(specs, batch_size, length=length)
     expected = reference_outputs(model, batch)
