@@ -7,7 +7,11 @@
 Index layout as in Keras: the mask token (if any) is 0, then ``num_oov_indices``
 out-of-vocabulary slots, then the vocabulary. The vocabulary is part of the
 layer's config, so it is saved with the model; the lookup is a TensorFlow hash
-table, so exports carry it.
+table, so exports carry it. ``output_mode="tf_idf"`` (``tf_idf.py``) weights
+each sample's term counts by the idf weights that ``adapt`` learns or
+``idf_weights`` gives; they are a non-trainable weight (``idf_weights``) and
+are in the config beside the vocabulary. As in Keras, the mask token has no
+index in that mode: masked tokens are left out of the counts.
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfkit.base import registry
+from tfkit.base import registry, settings, variable_roles
 from tfkit.engine.layer import Layer
+from tfkit.layers.preprocessing import tf_idf
 from tfkit.layers.preprocessing.vocabulary_rules import vocabulary_terms
 
 __all__ = ["StringLookup", "IntegerLookup"]
-_MODES = ("int", "one_hot", "multi_hot", "count")
+_MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
+_DROPPED = tf.int64.max   # the index of a masked token in tf_idf mode: left out of the counts, as in Keras
 
 
 class IndexLookup(Layer):
@@ -39,28 +45,33 @@ class IndexLookup(Layer):
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         who = f"{type(self).__name__} layer '{self.name}'"
+        output_mode = "tf_idf" if output_mode == "tf-idf" else output_mode   # Keras's older spelling
         if output_mode not in _MODES:
-            raise ValueError(f"{who}: output_mode must be one of {_MODES} (tf_idf is not implemented), "
-                             f"got {output_mode!r}")
+            raise ValueError(f"{who}: output_mode must be one of {_MODES}, got {output_mode!r}")
         if sparse:
             raise ValueError(f"{who}: sparse=True is not supported (tfkit works with dense tensors)")
         if invert and output_mode != "int":
             raise ValueError(f"{who}: invert=True needs output_mode='int', got {output_mode!r}")
-        if idf_weights is not None:
-            raise ValueError(f"{who}: idf_weights (output_mode='tf_idf') is not implemented")
+        check_idf_arguments(output_mode, vocabulary, idf_weights, who)
         self.oov_method, self.salt = oov_method_and_salt(oov_method, salt, self.key_dtype, who)
         self.max_tokens, self.num_oov_indices = max_tokens, int(num_oov_indices)
         self.mask_token, self.oov_token = mask_token, oov_token
         self.invert, self.output_mode, self.pad_to_max_tokens = invert, output_mode, pad_to_max_tokens
         self._tfkit_vocabulary: list[Any] = []
         self._tfkit_tables: tuple[Any, Any] | None = None
+        self.idf_weights: tf.Variable | None = None   # output_mode="tf_idf": one weight per index
         if vocabulary is not None:
-            self.set_vocabulary(vocabulary)
+            self.set_vocabulary(vocabulary, idf_weights)
 
     # -- vocabulary
 
+    def _mask_slot(self) -> bool:
+        """Whether the mask token has index 0. Keras gives it none in any mode but "int"; tfkit follows that in
+        "tf_idf" (one_hot, multi_hot and count keep tfkit's earlier layout, with the mask at 0)."""
+        return self.mask_token is not None and self.output_mode != "tf_idf"
+
     def _special(self) -> list[Any]:
-        mask = [] if self.mask_token is None else [self.mask_token]
+        mask = [self.mask_token] if self._mask_slot() else []
         return mask + [self.oov_token] * self.num_oov_indices
 
     def get_vocabulary(self, include_special_tokens: bool = True) -> list[Any]:
@@ -70,17 +81,44 @@ class IndexLookup(Layer):
         return len(self._special()) + len(self._tfkit_vocabulary)
 
     def set_vocabulary(self, vocabulary: Any, idf_weights: Any = None) -> None:
-        """The tokens (a list or array), or a text file's path with one token per line, as in Keras."""
+        """The tokens (a list or array), or a text file's path with one token per line, as in Keras; with
+        ``output_mode="tf_idf"`` their ``idf_weights`` too, one per entry of ``vocabulary`` (OOV slots that
+        ``vocabulary`` leaves out get the mean weight)."""
+        who = f"{type(self).__name__} layer '{self.name}'"
+        check_idf_arguments(self.output_mode, vocabulary, idf_weights, who, "set_vocabulary")
         if isinstance(vocabulary, (str, os.PathLike)):
-            vocabulary = read_vocabulary_file(vocabulary, f"{type(self).__name__} layer '{self.name}'")
-        tokens = [self._token(t) for t in (np.asarray(vocabulary).ravel().tolist()
-                                            if not isinstance(vocabulary, list) else vocabulary)]
-        tokens = vocabulary_terms(tokens, self._special(), self.mask_token, self.oov_token, self.invert,
-                                  f"{type(self).__name__} layer '{self.name}'")
-        if self.max_tokens is not None and len(tokens) + len(self._special()) > self.max_tokens:
+            vocabulary = read_vocabulary_file(vocabulary, who)
+        given = [self._token(t) for t in (np.asarray(vocabulary).ravel().tolist()
+                                           if not isinstance(vocabulary, list) else vocabulary)]
+        tokens = vocabulary_terms(given, self._special(), self.mask_token, self.oov_token, self.invert, who)
+        size = len(tokens) + len(self._special())
+        if self.output_mode == "tf_idf":
+            weights = tf_idf.checked_weights(idf_weights, len(given), who)
+            if self.max_tokens is not None and size > self.max_tokens:
+                raise ValueError(f"{who}: the vocabulary has {size} entries with the OOV slots, more than "
+                                 f"max_tokens={self.max_tokens}; pass at most max_tokens entries with their weights")
+            self._set_idf_weights(weights, front=len(self._special()) - (len(given) - len(tokens)))
+        elif self.max_tokens is not None and size > self.max_tokens:
             tokens = tokens[: self.max_tokens - len(self._special())]
         self._tfkit_vocabulary = tokens
         self._tfkit_tables = None
+
+    def _set_idf_weights(self, weights: np.ndarray, front: int) -> None:
+        length = self.max_tokens if self.pad_to_max_tokens and self.max_tokens else None
+        size = max(length or 0, front + weights.size)
+        dtype = settings.floatx()
+
+        def values() -> np.ndarray:   # run after a load's variable budget has seen the declared size
+            return tf_idf.layer_weights(weights, front, length, dtype)
+
+        with tf.init_scope():
+            if isinstance(self.idf_weights, tf.Variable) and tuple(self.idf_weights.shape) == (size,) \
+                    and self.idf_weights.dtype == dtype:
+                self.idf_weights.assign(values())
+                return
+            with tf.name_scope(self.name):
+                variable = tf.Variable(values, shape=(size,), dtype=dtype, trainable=False, name="idf_weights")
+        self.idf_weights = variable_roles.mark_weight(variable, "idf_weights", autocast=False)
 
     def _token(self, value: Any) -> Any:
         return value.decode("utf-8") if isinstance(value, bytes) else str(value)
@@ -91,17 +129,27 @@ class IndexLookup(Layer):
         return super().from_config(config)
 
     def adapt(self, data: Any, steps: int | None = None) -> None:
-        """The vocabulary from ``data``: tokens by descending frequency (ties in descending token order, as Keras)."""
+        """The vocabulary from ``data``: tokens by descending frequency (ties in descending token order, as Keras);
+        with ``output_mode="tf_idf"`` also each token's idf weight from the documents (rows) holding it."""
         counts: collections.Counter = collections.Counter()
-        batches = data if isinstance(data, tf.data.Dataset) else [data]
-        for step, batch in enumerate(batches):
-            if steps is not None and step >= steps:
-                break
+        documents = tf_idf.DocumentCounts() if self.output_mode == "tf_idf" else None
+        for batch, whole in tf_idf.adapt_batches(data, steps):
             counts.update(self._token(v) for v in _flat_tokens(batch))
-        for token in self._special():
-            counts.pop(token, None)
+            if documents is not None:
+                documents.update([self._token(v) for v in doc] for doc in tf_idf.documents(batch, whole))
+        for token in (self.mask_token, self.oov_token):   # never terms, as in Keras
+            if token is not None:
+                counts.pop(self._token(token), None)
         ordered = [token for token, _ in sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)]
-        self.set_vocabulary(ordered)
+        if self.max_tokens is not None:
+            ordered = ordered[: max(0, self.max_tokens - len(self._special()))]
+        if documents is None:
+            self.set_vocabulary(ordered)
+        elif not ordered:
+            raise ValueError(f"{type(self).__name__} layer '{self.name}': adapt() found no terms (besides mask and "
+                             f"OOV tokens), so there are no idf weights for output_mode='tf_idf'; pass data with terms")
+        else:
+            self.set_vocabulary(ordered, documents.idf(ordered))
 
     # -- lookup
 
@@ -130,26 +178,41 @@ class IndexLookup(Layer):
         return "\x00tfkit-empty\x00"
 
     def call(self, inputs: Any) -> tf.Tensor:
+        if self.output_mode == "tf_idf":
+            if isinstance(inputs, tf.RaggedTensor):
+                return self.encode_tf_idf(tf.ragged.map_flat_values(self.lookup_indices, inputs))
+            return self.encode_tf_idf(self.lookup_indices(inputs))
         inputs = tf.convert_to_tensor(inputs)
         if self.invert:
             return self._tables()[1].lookup(tf.cast(inputs, tf.int64))
         indices = self.lookup_indices(inputs)
         if self.output_mode == "int":
             return indices
-        depth = self.max_tokens if self.pad_to_max_tokens and self.max_tokens else self.vocabulary_size()
-        hot = tf.one_hot(indices, depth, dtype=tf.float32)
+        hot = tf.one_hot(indices, self._depth(), dtype=tf.float32)
         if self.output_mode == "one_hot" or len(indices.shape) <= 1:
             return hot
         combined = tf.reduce_sum(hot, axis=-2)
         return tf.minimum(combined, 1.0) if self.output_mode == "multi_hot" else combined
 
+    def _depth(self) -> int:
+        return self.max_tokens if self.pad_to_max_tokens and self.max_tokens else self.vocabulary_size()
+
+    def encode_tf_idf(self, indices: tf.Tensor | tf.RaggedTensor) -> tf.Tensor:
+        """``output_mode="tf_idf"``: each sample's term counts times ``idf_weights``, from ``lookup_indices``."""
+        if self.idf_weights is None:
+            raise RuntimeError(f"{type(self).__name__} layer '{self.name}': output_mode='tf_idf' needs a vocabulary "
+                               f"and its idf weights before the layer is called; call adapt(data) or "
+                               f"set_vocabulary(vocabulary, idf_weights) first")
+        return tf_idf.weighted_term_counts(indices, self._depth(), self.idf_weights, _DROPPED)
+
     def lookup_indices(self, inputs: Any) -> tf.Tensor:
-        """The int64 index of every token (mask 0, OOV slots, then the vocabulary), whatever ``output_mode`` is."""
+        """The int64 index of every token (mask 0, OOV slots, then the vocabulary), whatever ``output_mode`` is;
+        in "tf_idf" mode the mask token has no index (``tf.int64.max``: left out of the counts)."""
         forward, _ = self._tables()
         inputs = tf.convert_to_tensor(inputs)
         keys = tf.cast(inputs, self.key_dtype) if self.key_dtype != tf.string else inputs
         indices = forward.lookup(keys)
-        mask_offset = 0 if self.mask_token is None else 1
+        mask_offset = 1 if self._mask_slot() else 0
         if self.num_oov_indices > 1:
             oov = mask_offset + self._oov_buckets(keys)
         else:
@@ -164,7 +227,8 @@ class IndexLookup(Layer):
                 indices = tf.identity(indices)
         indices = tf.where(indices < 0, oov, indices)
         if self.mask_token is not None:
-            indices = tf.where(tf.equal(keys, self._keys([self.mask_token])[0]), tf.zeros_like(indices), indices)
+            masked = tf.constant(0 if self._mask_slot() else _DROPPED, tf.int64)
+            indices = tf.where(tf.equal(keys, self._keys([self.mask_token])[0]), masked, indices)
         return indices
 
     def _oov_buckets(self, keys: tf.Tensor) -> tf.Tensor:
@@ -183,10 +247,14 @@ class IndexLookup(Layer):
         return tf.not_equal(tf.convert_to_tensor(inputs), self._keys([self.mask_token])[0])
 
     def get_config(self) -> dict[str, Any]:
+        vocabulary, idf_weights = self._saved_vocabulary(), None
+        if self.output_mode == "tf_idf":   # the whole vocabulary, special block first, and a weight for each entry
+            vocabulary = None if self.idf_weights is None else self.get_vocabulary()
+            idf_weights = None if vocabulary is None else self.idf_weights.numpy()[:len(vocabulary)].tolist()
         return {**Layer.get_config(self), "max_tokens": self.max_tokens, "num_oov_indices": self.num_oov_indices,
                 "mask_token": self.mask_token, "oov_token": self.oov_token, "invert": self.invert,
                 "output_mode": self.output_mode, "pad_to_max_tokens": self.pad_to_max_tokens, "sparse": False,
-                "vocabulary": self._saved_vocabulary(), "idf_weights": None, "oov_method": self.oov_method,
+                "vocabulary": vocabulary, "idf_weights": idf_weights, "oov_method": self.oov_method,
                 "salt": self.salt}
 
     def _saved_vocabulary(self) -> list[Any]:
@@ -240,7 +308,10 @@ class IntegerLookup(IndexLookup):
         return -(2 ** 62)
 
     def call(self, inputs: Any) -> tf.Tensor:
-        return super().call(tf.cast(tf.convert_to_tensor(inputs), tf.int64) if not self.invert else inputs)
+        if self.invert:
+            return super().call(inputs)
+        return super().call(tf.cast(inputs if isinstance(inputs, tf.RaggedTensor) else tf.convert_to_tensor(inputs),
+                                    tf.int64))
 
 
 def oov_method_and_salt(oov_method: Any, salt: Any, key_dtype: tf.DType, who: str) -> tuple[str, list[int] | None]:
@@ -257,6 +328,20 @@ def oov_method_and_salt(oov_method: Any, salt: Any, key_dtype: tf.DType, who: st
     if isinstance(salt, int) and not isinstance(salt, bool):
         return oov_method, [salt, salt]
     raise ValueError(f"{who}: salt must be an integer or a pair of integers, got {salt!r}")
+
+
+def check_idf_arguments(output_mode: str, vocabulary: Any, idf_weights: Any, who: str, where: str = "") -> None:
+    """Keras's rules: idf_weights only with output_mode="tf_idf", where a vocabulary needs them (and they it)."""
+    call = f"{where}(vocabulary, idf_weights)" if where else "the layer(vocabulary=..., idf_weights=...)"
+    if idf_weights is not None and output_mode != "tf_idf":
+        raise ValueError(f"{who}: idf_weights are only used with output_mode='tf_idf', got "
+                         f"output_mode={output_mode!r}; leave idf_weights out")
+    if output_mode == "tf_idf" and vocabulary is not None and idf_weights is None:
+        raise ValueError(f"{who}: with output_mode='tf_idf' a vocabulary needs its idf_weights (one per vocabulary "
+                         f"entry), got idf_weights=None; pass both, as {call}, or call adapt() instead")
+    if idf_weights is not None and vocabulary is None:
+        raise ValueError(f"{who}: idf_weights need the vocabulary they weight, got vocabulary=None; pass both, "
+                         f"as {call}")
 
 
 def read_vocabulary_file(path: Any, who: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""``TextVectorization``: raw strings to token indices (or multi-hot / count vectors) inside the graph.
+"""``TextVectorization``: raw strings to token indices (or multi-hot / count / tf-idf vectors) inside the graph.
 
     vectorize = tfkit.layers.TextVectorization(max_tokens=20000, output_sequence_length=200)
     vectorize.adapt(texts)                               # a list, an array or a dataset of strings
@@ -7,7 +7,9 @@
 Standardization (``"lower_and_strip_punctuation"``, ``"lower"``,
 ``"strip_punctuation"`` or None) and splitting (``"whitespace"``,
 ``"character"`` or None) are TensorFlow string ops, so exports take raw text.
-Index 0 is padding and 1 the out-of-vocabulary token, as in Keras.
+Index 0 is padding and 1 the out-of-vocabulary token, as in Keras; with
+``output_mode="tf_idf"`` there is no padding index (the OOV token is 0) and
+each text is one document for ``adapt``'s idf weights.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.engine.layer import Layer
-from tfkit.layers.preprocessing.index_lookup import StringLookup, refuse_vocabulary_path
+from tfkit.layers.preprocessing.index_lookup import StringLookup, check_idf_arguments, refuse_vocabulary_path
 
 __all__ = ["TextVectorization"]
 _PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
@@ -42,9 +44,11 @@ class TextVectorization(Layer):
             raise ValueError(f"{who}: unknown standardize {standardize!r}")
         if split not in ("whitespace", "character", None) and not callable(split):
             raise ValueError(f"{who}: unknown split {split!r}")
-        if output_mode not in ("int", "multi_hot", "count"):
-            raise ValueError(f"{who}: output_mode must be 'int', 'multi_hot' or 'count' (tf_idf is not "
-                             f"implemented), got {output_mode!r}")
+        output_mode = "tf_idf" if output_mode == "tf-idf" else output_mode   # Keras's older spelling
+        if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
+            raise ValueError(f"{who}: output_mode must be 'int', 'multi_hot', 'count' or 'tf_idf', "
+                             f"got {output_mode!r}")
+        check_idf_arguments(output_mode, vocabulary, idf_weights, who)
         if ragged or sparse:
             raise ValueError(f"{who}: ragged and sparse outputs are not supported (tfkit works with dense tensors)")
         if ngrams is not None and (not isinstance(ngrams, int) or ngrams < 1):
@@ -52,9 +56,9 @@ class TextVectorization(Layer):
         self.max_tokens, self.standardize, self.split, self.ngrams = max_tokens, standardize, split, ngrams
         self.output_mode, self.output_sequence_length = output_mode, output_sequence_length
         self.pad_to_max_tokens, self.encoding = pad_to_max_tokens, encoding
-        self.lookup = StringLookup(max_tokens=max_tokens, mask_token="" if output_mode == "int" else None,
+        self.lookup = StringLookup(max_tokens=max_tokens, mask_token="" if output_mode in ("int", "tf_idf") else None,
                                    output_mode=output_mode, pad_to_max_tokens=pad_to_max_tokens,
-                                   vocabulary=vocabulary, name=f"{self.name}_lookup")
+                                   vocabulary=vocabulary, idf_weights=idf_weights, name=f"{self.name}_lookup")
         self.built = True
 
     def _tokens(self, inputs: tf.Tensor) -> tf.RaggedTensor:
@@ -86,7 +90,11 @@ class TextVectorization(Layer):
         for step, batch in enumerate(batches):
             if steps is not None and step >= steps:
                 break
-            tokens.append(self._tokens(batch).flat_values.numpy())
+            tokens.append(self._tokens(batch))
+        if self.output_mode == "tf_idf":   # each text (a row of a batch) is one document
+            self.lookup.adapt(batch for batch in tokens)
+            return
+        tokens = [batch.flat_values.numpy() for batch in tokens]
         self.lookup.adapt(np.concatenate(tokens) if tokens else np.array([], dtype=object))
 
     def get_vocabulary(self, include_special_tokens: bool = True) -> list[str]:
@@ -96,7 +104,7 @@ class TextVectorization(Layer):
         return self.lookup.vocabulary_size()
 
     def set_vocabulary(self, vocabulary: Any, idf_weights: Any = None) -> None:
-        self.lookup.set_vocabulary(vocabulary)
+        self.lookup.set_vocabulary(vocabulary, idf_weights)
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "TextVectorization":
@@ -111,6 +119,8 @@ class TextVectorization(Layer):
             if length is None:
                 return indices.to_tensor(0)
             return tf.ensure_shape(indices.to_tensor(0, shape=[None, length]), [None, length])
+        if self.output_mode == "tf_idf":
+            return self.lookup.encode_tf_idf(indices)
         depth = self.max_tokens if self.pad_to_max_tokens and self.max_tokens else self.lookup.vocabulary_size()
         counts = tf.reduce_sum(tf.one_hot(indices, depth, dtype=tf.float32), axis=1)
         return tf.minimum(counts, 1.0) if self.output_mode == "multi_hot" else counts
@@ -126,8 +136,12 @@ class TextVectorization(Layer):
                 raise NotImplementedError(
                     f"TextVectorization layer '{self.name}': a callable {what} cannot be saved in a config "
                     f"(configs are data, never code); use one of the built-in {what} names")
+        vocabulary, idf_weights = self.lookup.get_vocabulary(include_special_tokens=False), None
+        if self.output_mode == "tf_idf":   # the lookup's: the whole vocabulary and a weight for each entry
+            lookup = self.lookup.get_config()
+            vocabulary, idf_weights = lookup["vocabulary"], lookup["idf_weights"]
         return {**Layer.get_config(self), "max_tokens": self.max_tokens, "standardize": self.standardize,
                 "split": self.split, "ngrams": self.ngrams, "output_mode": self.output_mode,
                 "output_sequence_length": self.output_sequence_length, "pad_to_max_tokens": self.pad_to_max_tokens,
-                "vocabulary": self.lookup.get_vocabulary(include_special_tokens=False), "idf_weights": None,
+                "vocabulary": vocabulary, "idf_weights": idf_weights,
                 "sparse": False, "ragged": False, "encoding": self.encoding}
