@@ -47,6 +47,9 @@ from tfkit.layers.rnn_structure import (
 )
 from tfkit.layers.stacked_cells import StackedRNNCells, call_cell
 
+# Steps whose output is their first new state (h): the loop need not carry the previous output apart.
+_STEPS_OUTPUT_FIRST_STATE = (SimpleRNNCell.step, LSTMCell.step, GRUCell.step)
+
 __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
 
@@ -247,6 +250,15 @@ class RNN(Layer):
             return False
         return _gpu_visible()
 
+    def _output_is_first_state(self, initial_state: Any) -> bool:
+        """Whether each step's output is the cell's new first state, which starts at zeros (``rnn_loop.run``):
+        a built-in cell's own step from zero initial states."""
+        forced = getattr(self, "_tfkit_share_output", None)
+        if forced is not None:
+            return bool(forced)
+        step = getattr(type(self.cell), "step", None)
+        return initial_state is None and self.rnn_states is None and step in _STEPS_OUTPUT_FIRST_STATE
+
     def _output_like(self, first: tf.Tensor, states: Any) -> Any:
         dtype = tf.nest.flatten(states)[0].dtype
         if getattr(self.cell, "output_size", None) is None and not isinstance(self.cell, StackedRNNCells):
@@ -331,6 +343,7 @@ class RNN(Layer):
                 unroll=self.unroll,
                 zero_output_for_mask=self.zero_output_for_mask,
                 return_sequences=self.return_sequences,
+                output_is_first_state=self._output_is_first_state(initial_state),
             )
         if self.stateful:
             self.rnn_states.assign(final_states)

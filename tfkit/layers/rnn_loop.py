@@ -80,6 +80,7 @@ def run(
     unroll: bool = False,
     zero_output_for_mask: bool = False,
     return_sequences: bool = True,
+    output_is_first_state: bool = False,
 ) -> tuple[Any, Any, Any]:
     """Apply ``step`` along axis 0 of the time-major ``inputs``.
 
@@ -95,6 +96,9 @@ def run(
         unroll: a Python loop instead of ``tf.while_loop`` (static time only).
         zero_output_for_mask: zeros instead of the previous output at masked steps.
         return_sequences: collect every step's output (else only the last).
+        output_is_first_state: the caller's promise that each step's output is its first new state
+            and the first state starts at zeros (the built-in cells from zero states): the loop then
+            carries no separate previous output, whose masked selection would repeat the state's.
 
     Returns:
         ``(last_output, outputs, final_states)`` in the structures of
@@ -113,8 +117,13 @@ def run(
     flat_step = _Flat(step, inputs, initial_states, output_like)
     states = tf.nest.flatten(initial_states)
     zeros = [tf.zeros_like(o) for o in tf.nest.flatten(output_like)]
-    loop = _unrolled if unroll else _while
-    last, outputs, final = loop(flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences)
+    if unroll:
+        last, outputs, final = _unrolled(flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask,
+                                         return_sequences)
+    else:
+        share = output_is_first_state and not zero_output_for_mask and len(zeros) == 1
+        last, outputs, final = _while(flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask,
+                                      return_sequences, share)
     last = tf.nest.pack_sequence_as(output_like, last)
     outputs = tf.nest.pack_sequence_as(output_like, outputs) if return_sequences else None
     return last, outputs, tf.nest.pack_sequence_as(initial_states, final)
@@ -168,6 +177,7 @@ def _while(
     mask: tf.Tensor | None,
     zero_output_for_mask: bool,
     return_sequences: bool,
+    output_is_first_state: bool = False,
 ) -> tuple[list[tf.Tensor], list[tf.Tensor], list[tf.Tensor]]:
     static_steps = flat_inputs[0].shape[0]
     time_steps = static_steps if static_steps is not None else tf.shape(flat_inputs[0])[0]
@@ -183,7 +193,7 @@ def _while(
         tf.TensorArray(z.dtype, size=time_steps if return_sequences else 0, element_shape=z.shape) for z in zeros
     ]
 
-    def body(t: tf.Tensor, out_arrays: list, prev_output: list, states: list) -> tuple:
+    def advance(t: tf.Tensor, out_arrays: list, prev_output: list, states: list) -> tuple:
         x_t = [a.read(t) for a in input_arrays]
         mask_t = mask_array.read(t) if mask_array is not None else None
         output, new_states = _masked_step(step, x_t, list(states), list(prev_output), zeros, mask_t,
@@ -194,9 +204,29 @@ def _while(
             out_arrays = [a.write(t, o) for a, o in zip(out_arrays, output)]
         return t + 1, out_arrays, output, new_states
 
+    if output_is_first_state:     # the previous output is states[0]: one select and one loop variable less
+        def body(t: tf.Tensor, out_arrays: list, states: list) -> tuple:
+            x_t = [a.read(t) for a in input_arrays]
+            mask_t = mask_array.read(t) if mask_array is not None else None
+            _, new_states = step(x_t, list(states))
+            if mask_t is not None:
+                new_states = _select(mask_t, new_states, states)
+            new_states = [tf.ensure_shape(n, s.shape) if n.shape != s.shape else n
+                          for n, s in zip(new_states, states)]
+            if return_sequences:
+                out_arrays = [a.write(t, new_states[0]) for a in out_arrays]
+            return t + 1, out_arrays, new_states
+
+        _, output_arrays, final_states = tf.while_loop(
+            lambda t, *_: t < time_steps, body, (tf.constant(0, tf.int32), output_arrays, states),
+            maximum_iterations=time_steps,
+        )
+        outputs = [a.stack() for a in output_arrays] if return_sequences else []
+        return [final_states[0]], outputs, list(final_states)
+
     _, output_arrays, last_output, final_states = tf.while_loop(
         lambda t, *_: t < time_steps,
-        body,
+        advance,
         (tf.constant(0, tf.int32), output_arrays, zeros, states),
         maximum_iterations=time_steps,
     )
