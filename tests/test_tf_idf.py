@@ -296,7 +296,7 @@ def test_bad_arguments_name_the_layer_and_the_argument():
         layers.StringLookup(output_mode="tf_idf", vocabulary=["a", "b"], idf_weights=[[1.0], [2.0]], name="w")
     with pytest.raises(ValueError, match=r"'w': idf_weights must be numbers.*'x'"):
         layers.StringLookup(output_mode="tf_idf", vocabulary=["a"], idf_weights=["x"], name="w")
-    with pytest.raises(ValueError, match=r"'w': the vocabulary has 4 entries .* max_tokens=3"):
+    with pytest.raises(ValueError, match=r"'w': set_vocabulary got a vocabulary of 4 entries .* max_tokens=3"):
         layers.StringLookup(output_mode="tf_idf", vocabulary=["a", "b", "c"], idf_weights=[1.0] * 3, max_tokens=3,
                             name="w")
     lookup = layers.StringLookup(output_mode="tf_idf", name="late")

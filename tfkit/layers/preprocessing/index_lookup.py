@@ -4,14 +4,22 @@
     lookup.adapt(["a", "b", "a", "c"])       # vocabulary by frequency: ['[UNK]', 'a', 'b', 'c']
     lookup(tf.constant(["a", "z"]))          # [1, 0]: unknown tokens go to the OOV index
 
-Index layout as in Keras: the mask token (if any) is 0, then ``num_oov_indices``
-out-of-vocabulary slots, then the vocabulary. The vocabulary is part of the
+Index layout as in Keras: in ``output_mode="int"`` the mask token (if any) is 0,
+then ``num_oov_indices`` out-of-vocabulary slots, then the vocabulary; in the
+other modes the mask token has no index (masked tokens are left out of the
+outputs) and the OOV slots start at 0. The vocabulary is part of the
 layer's config, so it is saved with the model; the lookup is a TensorFlow hash
 table, so exports carry it. ``output_mode="tf_idf"`` (``tf_idf.py``) weights
 each sample's term counts by the idf weights that ``adapt`` learns or
 ``idf_weights`` gives; they are a non-trainable weight (``idf_weights``) and
-are in the config beside the vocabulary. As in Keras, the mask token has no
-index in that mode: masked tokens are left out of the counts.
+are in the config beside the vocabulary.
+
+Output shapes as Keras 3's (``compute_output_shape`` says the same):
+"one_hot" encodes every element, ``(..., n) -> (..., n, depth)``, a last axis of
+1 is replaced (``(b, 1) -> (b, depth)``) and a scalar is one element
+(``(1, depth)``); "multi_hot", "count" and "tf_idf" take the last axis as the
+sample, ``(..., n) -> (..., depth)``, so a 1-D input gives one vector
+``(depth,)`` and a scalar is a one-token sample.
 """
 
 from __future__ import annotations
@@ -24,15 +32,17 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base import registry, settings, variable_roles
+from tfkit.engine import shape_inference
 from tfkit.engine.layer import Layer
 from tfkit.layers.preprocessing import tf_idf
 from tfkit.layers.preprocessing.vocabulary_rules import vocabulary_terms
 
 __all__ = ["StringLookup", "IntegerLookup"]
 _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
-_DROPPED = tf.int64.max   # the index of a masked token in tf_idf mode: left out of the counts, as in Keras
+_DROPPED = tf.int64.max   # the index of a masked token outside "int" mode: left out of the outputs, as in Keras
 
 
+@shape_inference.always_trace   # the output dtype follows output_mode/invert and the depth the vocabulary: trace call
 class IndexLookup(Layer):
     """Shared by the string and integer lookups; ``key_dtype`` is tf.string or tf.int64."""
 
@@ -66,9 +76,9 @@ class IndexLookup(Layer):
     # -- vocabulary
 
     def _mask_slot(self) -> bool:
-        """Whether the mask token has index 0. Keras gives it none in any mode but "int"; tfkit follows that in
-        "tf_idf" (one_hot, multi_hot and count keep tfkit's earlier layout, with the mask at 0)."""
-        return self.mask_token is not None and self.output_mode != "tf_idf"
+        """Whether the mask token has index 0: only in "int" mode, as in Keras (in the other modes it has no index
+        and masked tokens are left out of the outputs)."""
+        return self.mask_token is not None and self.output_mode == "int"
 
     def _special(self) -> list[Any]:
         mask = [self.mask_token] if self._mask_slot() else []
@@ -92,14 +102,14 @@ class IndexLookup(Layer):
                                            if not isinstance(vocabulary, list) else vocabulary)]
         tokens = vocabulary_terms(given, self._special(), self.mask_token, self.oov_token, self.invert, who)
         size = len(tokens) + len(self._special())
+        if self.max_tokens is not None and size > self.max_tokens:   # as Keras: an error, never a silent cut
+            raise ValueError(
+                f"{who}: set_vocabulary got a vocabulary of {size} entries ({len(tokens)} tokens and "
+                f"{len(self._special())} mask/OOV indices), more than max_tokens={self.max_tokens}; pass at most "
+                f"{self.max_tokens - len(self._special())} tokens or raise max_tokens")
         if self.output_mode == "tf_idf":
             weights = tf_idf.checked_weights(idf_weights, len(given), who)
-            if self.max_tokens is not None and size > self.max_tokens:
-                raise ValueError(f"{who}: the vocabulary has {size} entries with the OOV slots, more than "
-                                 f"max_tokens={self.max_tokens}; pass at most max_tokens entries with their weights")
             self._set_idf_weights(weights, front=len(self._special()) - (len(given) - len(tokens)))
-        elif self.max_tokens is not None and size > self.max_tokens:
-            tokens = tokens[: self.max_tokens - len(self._special())]
         self._tfkit_vocabulary = tokens
         self._tfkit_tables = None
 
@@ -178,24 +188,28 @@ class IndexLookup(Layer):
         return "\x00tfkit-empty\x00"
 
     def call(self, inputs: Any) -> tf.Tensor:
-        if self.output_mode == "tf_idf":
-            if isinstance(inputs, tf.RaggedTensor):
-                return self.encode_tf_idf(tf.ragged.map_flat_values(self.lookup_indices, inputs))
-            return self.encode_tf_idf(self.lookup_indices(inputs))
-        inputs = tf.convert_to_tensor(inputs)
+        if not isinstance(inputs, tf.RaggedTensor):
+            inputs = tf.convert_to_tensor(inputs)
         if self.invert:
-            return self._tables()[1].lookup(tf.cast(inputs, tf.int64))
-        indices = self.lookup_indices(inputs)
-        if self.output_mode == "int":
-            return indices
-        hot = tf.one_hot(indices, self._depth(), dtype=tf.float32)
-        if self.output_mode == "one_hot" or len(indices.shape) <= 1:
-            return hot
-        combined = tf.reduce_sum(hot, axis=-2)
-        return tf.minimum(combined, 1.0) if self.output_mode == "multi_hot" else combined
+            invert = lambda x: self._tables()[1].lookup(tf.cast(x, tf.int64))   # noqa: E731
+            return tf.ragged.map_flat_values(invert, inputs) if isinstance(inputs, tf.RaggedTensor) else invert(inputs)
+        if isinstance(inputs, tf.RaggedTensor):
+            return self.encode(tf.ragged.map_flat_values(self.lookup_indices, inputs))
+        return self.encode(self.lookup_indices(inputs))
 
     def _depth(self) -> int:
         return self.max_tokens if self.pad_to_max_tokens and self.max_tokens else self.vocabulary_size()
+
+    def encode(self, indices: tf.Tensor | tf.RaggedTensor) -> tf.Tensor | tf.RaggedTensor:
+        """``lookup_indices``'s indices in ``output_mode``'s form (the module docstring gives the shapes)."""
+        if self.output_mode == "int":
+            return indices
+        if self.output_mode == "tf_idf":
+            return self.encode_tf_idf(indices)
+        if self.output_mode == "one_hot":
+            return tf_idf.one_hot_elements(indices, self._depth())
+        counts = tf_idf.term_counts(indices, self._depth(), tf.float32, _DROPPED)
+        return tf.minimum(counts, 1.0) if self.output_mode == "multi_hot" else counts
 
     def encode_tf_idf(self, indices: tf.Tensor | tf.RaggedTensor) -> tf.Tensor:
         """``output_mode="tf_idf"``: each sample's term counts times ``idf_weights``, from ``lookup_indices``."""
@@ -205,9 +219,30 @@ class IndexLookup(Layer):
                                f"set_vocabulary(vocabulary, idf_weights) first")
         return tf_idf.weighted_term_counts(indices, self._depth(), self.idf_weights, _DROPPED)
 
+    def output_depth(self) -> int | None:
+        """The last axis of a non-"int" output: ``max_tokens`` when padded, else the vocabulary size (None while
+        there is no vocabulary yet)."""
+        if self.pad_to_max_tokens and self.max_tokens:
+            return self.max_tokens
+        return self.vocabulary_size() if self._tfkit_vocabulary else None
+
+    def compute_output_shape(self, input_shape: Any) -> tuple[Any, ...]:
+        """As Keras 3's, and as ``call`` gives. One difference, kept on purpose: Keras's compute_output_shape says
+        ``(depth,)`` for a scalar in "one_hot" mode while its call gives ``(1, depth)`` (the scalar is upranked to
+        one element); tfkit says what its call (and Keras's) gives."""
+        shape = tuple(input_shape)
+        if self.output_mode == "int":
+            return shape
+        depth = self.output_depth()
+        if self.output_mode == "one_hot":
+            if not shape:
+                return (1, depth)
+            return shape[:-1] + (depth,) if len(shape) > 1 and shape[-1] == 1 else shape + (depth,)
+        return shape[:-1] + (depth,)
+
     def lookup_indices(self, inputs: Any) -> tf.Tensor:
-        """The int64 index of every token (mask 0, OOV slots, then the vocabulary), whatever ``output_mode`` is;
-        in "tf_idf" mode the mask token has no index (``tf.int64.max``: left out of the counts)."""
+        """The int64 index of every token (mask 0 in "int" mode, OOV slots, then the vocabulary); outside "int"
+        mode the mask token has no index (``tf.int64.max``: left out of the outputs)."""
         forward, _ = self._tables()
         inputs = tf.convert_to_tensor(inputs)
         keys = tf.cast(inputs, self.key_dtype) if self.key_dtype != tf.string else inputs

@@ -7,9 +7,11 @@
 Standardization (``"lower_and_strip_punctuation"``, ``"lower"``,
 ``"strip_punctuation"`` or None) and splitting (``"whitespace"``,
 ``"character"`` or None) are TensorFlow string ops, so exports take raw text.
-Index 0 is padding and 1 the out-of-vocabulary token, as in Keras; with
-``output_mode="tf_idf"`` there is no padding index (the OOV token is 0) and
-each text is one document for ``adapt``'s idf weights.
+Index 0 is padding and 1 the out-of-vocabulary token, as in Keras; in the
+"multi_hot", "count" and "tf_idf" modes there is no padding index (the OOV
+token is 0, empty tokens are left out, as Keras's mask token ``""``), each text
+gives one ``(depth,)`` vector, and with "tf_idf" each text is one document for
+``adapt``'s idf weights.
 """
 
 from __future__ import annotations
@@ -56,9 +58,11 @@ class TextVectorization(Layer):
         self.max_tokens, self.standardize, self.split, self.ngrams = max_tokens, standardize, split, ngrams
         self.output_mode, self.output_sequence_length = output_mode, output_sequence_length
         self.pad_to_max_tokens, self.encoding = pad_to_max_tokens, encoding
-        self.lookup = StringLookup(max_tokens=max_tokens, mask_token="" if output_mode in ("int", "tf_idf") else None,
+        self.lookup = StringLookup(max_tokens=max_tokens, mask_token="",   # as Keras: "" has index 0 only in "int" mode
                                    output_mode=output_mode, pad_to_max_tokens=pad_to_max_tokens,
-                                   vocabulary=vocabulary, idf_weights=idf_weights, name=f"{self.name}_lookup")
+                                   name=f"{self.name}_lookup")
+        if vocabulary is not None:
+            self.set_vocabulary(vocabulary, idf_weights)
         self.built = True
 
     def _tokens(self, inputs: tf.Tensor) -> tf.RaggedTensor:
@@ -104,7 +108,10 @@ class TextVectorization(Layer):
         return self.lookup.vocabulary_size()
 
     def set_vocabulary(self, vocabulary: Any, idf_weights: Any = None) -> None:
-        self.lookup.set_vocabulary(vocabulary, idf_weights)
+        try:
+            self.lookup.set_vocabulary(vocabulary, idf_weights)
+        except ValueError as error:   # name this layer, not only its inner lookup
+            raise ValueError(f"TextVectorization layer '{self.name}': {error}") from None
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "TextVectorization":
@@ -119,16 +126,16 @@ class TextVectorization(Layer):
             if length is None:
                 return indices.to_tensor(0)
             return tf.ensure_shape(indices.to_tensor(0, shape=[None, length]), [None, length])
-        if self.output_mode == "tf_idf":
-            return self.lookup.encode_tf_idf(indices)
-        depth = self.max_tokens if self.pad_to_max_tokens and self.max_tokens else self.lookup.vocabulary_size()
-        counts = tf.reduce_sum(tf.one_hot(indices, depth, dtype=tf.float32), axis=1)
-        return tf.minimum(counts, 1.0) if self.output_mode == "multi_hot" else counts
+        # each text's tokens are one sample: (batch,) or (batch, 1) texts give (batch, depth), a scalar (depth,).
+        # (Keras 3's call gives one summed vector for a (batch,) input with split=None, and its
+        # compute_output_shape says (batch, 1, depth) for (batch, 1) texts while its call gives (batch, depth);
+        # tfkit keeps one vector per text, as Keras documents.)
+        return self.lookup.encode(indices)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         if self.output_mode == "int":
             return (input_shape[0], self.output_sequence_length)
-        return (input_shape[0], self.max_tokens if self.pad_to_max_tokens else None)
+        return (input_shape[0], self.lookup.output_depth()) if tuple(input_shape) else (self.lookup.output_depth(),)
 
     def get_config(self) -> dict[str, Any]:
         for what, value in (("standardize", self.standardize), ("split", self.split)):

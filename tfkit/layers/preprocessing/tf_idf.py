@@ -21,8 +21,8 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 import tensorflow as tf
 
-__all__ = ["DocumentCounts", "adapt_batches", "checked_weights", "documents", "layer_weights",
-           "weighted_term_counts"]
+__all__ = ["DocumentCounts", "adapt_batches", "checked_weights", "documents", "layer_weights", "one_hot_elements",
+           "term_counts", "weighted_term_counts"]
 
 
 class DocumentCounts:
@@ -116,20 +116,42 @@ def layer_weights(idf: Any, front: int, length: int | None, dtype: str) -> np.nd
 
 def weighted_term_counts(indices: tf.Tensor | tf.RaggedTensor, depth: int, idf: tf.Variable,
                          dropped: int) -> tf.Tensor:
-    """Each sample's count of every index below ``depth`` times ``idf``: ``(..., n)`` indices give ``(..., depth)``
-    (a scalar or 1-D input is one sample). ``dropped`` (>= depth) marks entries left out: masked tokens, and the
-    padding of a ragged input."""
+    """Each sample's count of every index below ``depth`` times ``idf`` (``term_counts``)."""
+    return term_counts(indices, depth, idf.dtype, dropped) * idf
+
+
+def term_counts(indices: tf.Tensor | tf.RaggedTensor, depth: int, dtype: Any, dropped: int) -> tf.Tensor:
+    """Each sample's count of every index below ``depth``: ``(..., n)`` indices give ``(..., depth)`` (the last axis
+    is the sample; a scalar or 1-D input is one sample, as in Keras). ``dropped`` (>= depth) marks entries left
+    out: masked tokens, and the padding of a ragged input.
+
+    Keras 3 agrees for inputs of rank 0 to 2; for rank 3 and up its call sums over axis 1 instead (its bincount
+    fast path stops at rank 2 and the fallback reduces axis 1), against its own compute_output_shape and docs
+    (the last axis is the sample). tfkit keeps the documented last-axis rule."""
     if isinstance(indices, tf.RaggedTensor):
         indices = indices.to_tensor(default_value=dropped)
     indices = tf.convert_to_tensor(indices)
     if indices.shape.rank == 0:
         indices = tf.reshape(indices, [1])
     if indices.shape.rank == 1:
-        counts = tf.math.bincount(indices, minlength=depth, maxlength=depth, dtype=idf.dtype)
-        return tf.ensure_shape(counts, [depth]) * idf
+        counts = tf.math.bincount(indices, minlength=depth, maxlength=depth, dtype=dtype)
+        return tf.ensure_shape(counts, [depth])
     outer = tf.shape(indices)[:-1]
     rows = tf.reshape(indices, tf.stack([-1, tf.shape(indices)[-1]]))
-    counts = tf.math.bincount(rows, minlength=depth, maxlength=depth, axis=-1, dtype=idf.dtype)
+    counts = tf.math.bincount(rows, minlength=depth, maxlength=depth, axis=-1, dtype=dtype)
     counts = tf.reshape(counts, tf.concat([outer, [depth]], 0))
     counts.set_shape(indices.shape[:-1].concatenate([depth]))
-    return counts * idf
+    return counts
+
+
+def one_hot_elements(indices: tf.Tensor | tf.RaggedTensor, depth: int, dtype: Any = tf.float32) -> tf.Tensor:
+    """Keras's "one_hot" output: every element one-hot, ``(..., n) -> (..., n, depth)``; a last axis of 1 is
+    replaced (``(b, 1) -> (b, depth)``) and a scalar is one element (``(1, depth)``, as Keras's call gives).
+    Indices at or past ``depth`` (masked tokens) give all-zero rows."""
+    if isinstance(indices, tf.RaggedTensor):
+        return tf.ragged.map_flat_values(tf.one_hot, indices, depth, dtype=dtype)
+    if indices.shape.rank == 0:
+        indices = tf.reshape(indices, [1])
+    elif indices.shape.rank > 1 and indices.shape[-1] == 1:
+        indices = tf.squeeze(indices, -1)
+    return tf.one_hot(indices, depth, dtype=dtype)

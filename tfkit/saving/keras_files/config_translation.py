@@ -263,3 +263,36 @@ def _guess_kind(key: str) -> str:
         if key.endswith(suffix) or key == suffix:
             return kind
     return "layers"
+
+
+_LOOKUPS = ("StringLookup", "IntegerLookup", "TextVectorization")
+_MODELS = ("Functional", "Model", "Sequential")
+
+
+def lookup_layer_configs(config: Any, prefix: str = "") -> list[tuple[str, dict]]:
+    """``(path, layer config)`` of every lookup layer (StringLookup, IntegerLookup, TextVectorization) in a Keras 3
+    model config, by the path Keras 3 saves it under (``string_lookup``, ``functional/layers/text_vectorization_1``:
+    the ``<path>`` of ``assets/layers/<path>/vocabulary.txt`` and ``layers/<path>/vars/idf_weights``). A model's
+    layers are keyed by class in layer order; a Sequential's input layer is not one of its layers."""
+    from tfkit.engine.naming import to_snake_case   # as weights_layout.keras3_layer_paths names them
+
+    found: list[tuple[str, dict]] = []
+    if not isinstance(config, dict):
+        return found
+    sequential = config.get("class_name") == "Sequential"
+    layers = (config.get("config") or {}).get("layers") if isinstance(config.get("config"), dict) else None
+    counts: dict[str, int] = {}
+    for layer in layers if isinstance(layers, list) else []:
+        if not isinstance(layer, dict) or not isinstance(layer.get("class_name"), str):
+            continue
+        name = layer["class_name"]
+        if sequential and name == "InputLayer":
+            continue
+        base = to_snake_case(name)
+        key = base if counts.get(base, 0) == 0 else f"{base}_{counts[base]}"
+        counts[base] = counts.get(base, 0) + 1
+        if name in _LOOKUPS and isinstance(layer.get("config"), dict):
+            found.append((prefix + key, layer["config"]))
+        elif name in _MODELS:
+            found += lookup_layer_configs(layer, f"{prefix}{key}/layers/")
+    return found

@@ -11,15 +11,19 @@ tfkit's own classes or ``custom_objects``, under the same object and
 variable budgets as tfkit's own files; HDF5 bytes are parsed only by the
 guarded child reader; zip members are read by exact name under size limits.
 A lookup layer's vocabulary (Keras keeps it in ``assets/``, not in the
-weights) is read as text and set with ``set_vocabulary``.
+weights) is read as text and set with ``set_vocabulary``; in
+``output_mode="tf_idf"`` with the idf weights the archive stores for it
+(``layers/<path>/vars/idf_weights``), before the weights are assigned.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import warnings
 from typing import Any, Mapping
 
+import numpy as np
 import tensorflow as tf
 
 from tfkit import losses, metrics, optimizers
@@ -31,6 +35,7 @@ from tfkit.saving.keras_files.archive import is_zip, read_archive
 from tfkit.saving.keras_files.config_translation import (
     ImportReport,
     entry_kind,
+    lookup_layer_configs,
     translate_model_config,
     translate_object,
 )
@@ -67,11 +72,11 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
             for name in archive.other_members:
                 report.add(f"archive member {name!r} is not read (tfkit reads config.json and model.weights.h5)")
             snapshot = _archive_weights(archive.weights_path, path) if archive.weights_path else None
-            config = archive.config
+            config = _with_vocabularies(archive.config, archive.vocabularies, snapshot, path)
             model = _rebuild(config, snapshot, report, custom_objects)
+            _set_vocabularies(model, archive.vocabularies, report, path, snapshot)   # first: tf_idf makes weights
             if snapshot is not None:
                 _assign(lambda: keras3_pairs(model, snapshot.tables, path), report)
-            _set_vocabularies(model, archive.vocabularies, report, path)
             compile_config = config.get("compile_config")
     else:
         snapshot = read_snapshot(path, LEGACY_GROUPS)
@@ -104,8 +109,59 @@ def _archive_weights(weights_path: str, path: str) -> Snapshot:
         raise OSError(error.errno, error.strerror.replace(weights_path, f"{path}: model.weights.h5"), path) from error
 
 
-def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: ImportReport, path: str) -> None:
-    """Each lookup layer's ``assets/layers/<path>/vocabulary.txt`` (one token a line, special tokens first)."""
+def _with_vocabularies(config: Any, vocabularies: Mapping[str, bytes], snapshot: Snapshot | None,
+                       path: str) -> Any:
+    """The model config with each lookup layer's archived vocabulary (and, in tf_idf mode, idf weights) written
+    into the layer's config, so the layer has them when the model is rebuilt: its output depth (the width the
+    next layer is built for) and, for tf_idf, its ``idf_weights`` variable follow from them, as in Keras, where
+    the layer's config gives ``vocabulary_size``."""
+    if not vocabularies or not isinstance(config, dict):
+        return config
+    config = copy.deepcopy(config)
+    for prefix, layer_config in lookup_layer_configs(config):
+        data = vocabularies.get(f"layers/{prefix}")
+        if data is None or layer_config.get("vocabulary") is not None:
+            continue
+        lines = _vocabulary_lines(data, layer_config, f"assets/layers/{prefix}/vocabulary.txt", path)
+        layer_config["vocabulary"] = lines
+        if layer_config.get("output_mode") in ("tf_idf", "tf-idf"):
+            layer_config["idf_weights"] = _stored_idf(snapshot, prefix, len(lines), path).tolist()
+    return config
+
+
+def _vocabulary_lines(data: bytes, layer_config: dict, member: str, path: str) -> list[Any]:
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: {member} is not UTF-8 text ({error})") from None
+    if "vocabulary_dtype" in layer_config and layer_config.get("vocabulary_dtype") != "string":   # IntegerLookup
+        try:
+            return [int(line) for line in lines]
+        except ValueError:
+            raise ValueError(f"{path}: {member} must hold one integer a line for IntegerLookup "
+                             f"'{layer_config.get('name')}'") from None
+    return lines
+
+
+def _stored_idf(snapshot: Snapshot | None, prefix: str, entries: int, path: str) -> np.ndarray:
+    """The first ``entries`` of ``layers/<prefix>/vars/idf_weights`` (Keras pads them with zeros to ``max_tokens``;
+    ``keras3_pairs`` assigns the whole stored array afterwards)."""
+    stored = (snapshot.tables.get("layers", {}) if snapshot is not None else {}).get(f"{prefix}/vars/idf_weights")
+    if stored is None:
+        raise ValueError(f"{path}: the lookup layer at layers/{prefix} is in output_mode='tf_idf' but the archive "
+                         f"has no layers/{prefix}/vars/idf_weights for its vocabulary")
+    weights = np.asarray(stored.array, dtype=np.float64).ravel()
+    if weights.size < entries:
+        raise ValueError(f"{path}: layers/{prefix}/vars/idf_weights holds {weights.size} weights, fewer than the "
+                         f"{entries} entries of assets/layers/{prefix}/vocabulary.txt")
+    return weights[:entries]
+
+
+def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: ImportReport, path: str,
+                      snapshot: Snapshot | None = None) -> None:
+    """Each lookup layer's ``assets/layers/<path>/vocabulary.txt`` (one token a line, special tokens first); a
+    tf_idf layer's with the first ``len(vocabulary)`` of its stored ``idf_weights`` (Keras pads them with zeros
+    to ``max_tokens``), which makes its ``idf_weights`` variable: ``keras3_pairs`` then assigns the stored array."""
     applied: list[str] = []
     for prefix, layer in keras3_layer_paths(model):
         data = vocabularies.get(f"layers/{prefix}")
@@ -122,7 +178,10 @@ def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: Imp
             except ValueError:
                 raise ValueError(f"{path}: {member} must hold one integer a line for "
                                  f"{type(layer).__name__} '{layer.name}'") from None
-        layer.set_vocabulary(lines)
+        if getattr(layer, "output_mode", None) == "tf_idf":
+            layer.set_vocabulary(lines, _stored_idf(snapshot, prefix, len(lines), path))
+        else:
+            layer.set_vocabulary(lines)
         applied.append(f"layers/{prefix}")
     for key in sorted(vocabularies):
         if not any(key == done or key.startswith(done + "/") for done in applied):   # a sub-layer's copy is covered

@@ -10,7 +10,10 @@ model's layers are keyed by class in layer order (``dense``, ``dense_1``,
 whatever their names), a sub-layer's under its attribute name
 (``layers/mha/query/vars/0``, ``layers/grouped_query_attention/_query_dense/vars/0``)
 and a nested model's layers under its key (``layers/sequential/layers/conv2d/vars/0``).
-tf-keras stores ``<layer name>/<layer name>/<weight name>:0``. Every
+A lookup layer in ``output_mode="tf_idf"`` (and a TextVectorization) stores its
+idf weights by name, ``layers/<key>/vars/idf_weights`` (TextVectorization a
+second copy under ``<key>/_lookup_layer``); they go to the layer's (or its
+``lookup``'s) ``idf_weights``. tf-keras stores ``<layer name>/<layer name>/<weight name>:0``. Every
 variable of the model must get exactly one array of its shape; anything
 else is one ``ValueError`` listing every problem, and nothing is assigned.
 """
@@ -30,6 +33,7 @@ from tfkit.saving import weights_io
 from tfkit.saving.h5_snapshot import SnapshotDataset
 
 _INDEX = re.compile(r"\d+")
+_IDF = "idf_weights"   # Keras 3's IndexLookup.save_own_variables: the one variable it stores by name
 # tf-keras's names for a variable that Keras 3 and tfkit name differently: DepthwiseConv2D's kernel
 # (Keras's ImageNet files for MobileNet, MobileNetV2 and EfficientNet store ``depthwise_kernel:0``)
 _TF_KERAS_NAMES = {"kernel": "depthwise_kernel"}
@@ -82,6 +86,15 @@ def _zeros_like(variable: tf.Variable) -> Any:
     return SnapshotDataset(zeros.shape, zeros.dtype, variable.dtype.name, zeros)
 
 
+def idf_variable(layer: Any) -> tf.Variable | None:
+    """The ``idf_weights`` variable of a tf_idf lookup layer, or of a TextVectorization's lookup; else None."""
+    for holder in (layer, getattr(layer, "lookup", None)):
+        variable = getattr(holder, _IDF, None) if holder is not None else None
+        if isinstance(variable, tf.Variable):
+            return variable
+    return None
+
+
 def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
     """``(path, layer)`` for every layer of ``model`` and its sub-layers, by Keras 3's names (``dense_1``,
     ``mha/query``): the ``<path>`` of ``layers/<path>/vars/<i>`` and of ``assets/layers/<path>/``."""
@@ -110,17 +123,41 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
     """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file."""
     table = tables.get("layers", {})
     by_prefix: dict[str, dict[str, Any]] = {}
+    named: dict[str, Any] = {}     # layer path -> its stored idf_weights
     for path, dataset in table.items():
         head, _, index = path.rpartition("/vars/")
+        if head and index == _IDF:
+            named[head] = dataset
+            continue
         if not head or not _INDEX.fullmatch(index):
-            raise ValueError(f"{source}: layers/{path} is not a layer variable (layers/<name>/vars/<index>)")
+            raise ValueError(f"{source}: layers/{path} is not a layer variable (layers/<name>/vars/<index> or "
+                             f"layers/<name>/vars/{_IDF})")
         by_prefix.setdefault(head, {})[index] = dataset
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
     used: set[str] = set()
-    for prefix, layer in keras3_layer_paths(model):
+    paths = keras3_layer_paths(model)
+    idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
+    idf_seen: set[int] = set()     # idf variables paired or reported (a TextVectorization's is its lookup's too)
+    for prefix, layer in paths:
+        idf = idf_variable(layer)
+        if prefix in named:
+            used.add(prefix)
+            idf_seen.add(id(idf))
+            where = f"layers/{prefix}/vars/{_IDF}"
+            problem = (weights_io.problem(idf, named[prefix]) if idf is not None else
+                       f"layer '{layer.name}' ({type(layer).__name__}) has no idf_weights (is it in "
+                       f"output_mode='tf_idf' with a vocabulary?)")
+            if problem:
+                problems.append(f"{where}: {problem}")
+            else:
+                pairs.append((idf, named[prefix], where))
+        elif idf is not None and id(idf) not in idf_seen:
+            idf_seen.add(id(idf))
+            problems.append(f"layers/{prefix}/vars/{_IDF}: missing (layer '{layer.name}' has idf_weights)")
         stored = by_prefix.get(prefix, {})
         own, zeroed = _lora_layout(layer)
+        own = [v for v in own if id(v) not in idf_ids]   # stored by name, paired above
         pairs += [(factor, _zeros_like(factor), f"layers/{prefix}: LoRA factor zeroed, as Keras loads it")
                   for factor in zeroed]
         if not own and not stored:
@@ -141,7 +178,11 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
                 problems.append(f"{where} -> {layer.name}/{variable_roles.short_name(variable)}: {problem}")
             else:
                 pairs.append((variable, dataset, where))
-    unused = sorted(f"layers/{prefix}" for prefix in by_prefix if prefix not in used)
+    for prefix in named:   # Keras's second copy, under a TextVectorization's _lookup_layer: the weights paired above
+        parent = prefix.rpartition("/")[0]
+        if prefix not in used and prefix.endswith("/_lookup_layer") and parent in used and parent in named:
+            used.add(prefix)
+    unused = sorted(f"layers/{prefix}" for prefix in {**by_prefix, **named} if prefix not in used)
     if unused:
         problems.append(f"stored for layers this model does not have: {', '.join(unused[:20])}")
     _raise(problems, source, model)
