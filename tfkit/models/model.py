@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.base.symbolic import is_symbolic
-from tfkit.engine import call_context, tracking
+from tfkit.engine import autograph, call_context, tracking
 from tfkit.engine.layer import Layer
 from tfkit.engine.serialization import layer_entry
 from tfkit.engine.summary import print_summary
@@ -111,7 +111,8 @@ class Model(Trainer, Layer):
         if known is not None:            # a functional graph already knows its outputs: no trace needed
             cache[key] = known
             return known
-        concrete = tf.function(lambda x: self(x, training=False)).get_concrete_function(specs)
+        concrete = tf.function(autograph.written_in_tensorflow(lambda x: self(x, training=False))) \
+            .get_concrete_function(specs)
         outputs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
         self._clear_losses()
         if not self.built:
@@ -165,8 +166,8 @@ class Model(Trainer, Layer):
         except ValueError:
             return None
         specs = list(specs) if isinstance(specs, (list, tuple)) else [specs]
-        function = tf.function(lambda *x: self(x[0] if len(x) == 1 else list(x), training=False),
-                               input_signature=specs)
+        function = tf.function(autograph.written_in_tensorflow(
+            lambda *x: self(x[0] if len(x) == 1 else list(x), training=False)), input_signature=specs)
         return function.get_concrete_function()
 
     # -------------------------------------------------------------- summary

@@ -26,6 +26,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit.engine import autograph
 from tfkit.files import atomic
 from tfkit.random import SeedGenerator, default_seed_generator
 from tfkit.saving import export_check
@@ -78,7 +79,9 @@ def build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state:
             names["out"] = output_names(model, outputs)
         return dict(zip(names["out"], tf.nest.flatten(outputs)))
 
-    function = tf.function(serve, input_signature=flat_specs, jit_compile=bool(jit_compile), autograph=False)
+    # traced as written, AutoGraph on for the user's layers (a Python `if` on a tensor in a call exports)
+    function = tf.function(autograph.written_in_tensorflow(serve), input_signature=flat_specs,
+                           jit_compile=bool(jit_compile))
     with _frozen_generators(model) if freeze_random_state else contextlib.nullcontext():
         concrete = function.get_concrete_function()
     model._clear_losses()  # add_loss values from tracing belong to the traced graph only
@@ -95,8 +98,8 @@ def add_serve_endpoint(module: _Serving, model: Any, specs: Any, jit_compile: bo
     ``tf.saved_model.load(path).serve(x)`` gives what ``model(x, training=False)`` gives (a tensor for one
     output), as a Keras 3 export does; the ``serving_default`` signature keeps named inputs and outputs.
     """
-    function = tf.function(lambda inputs: model(inputs, training=False), input_signature=[specs],
-                           jit_compile=bool(jit_compile), autograph=False)
+    function = tf.function(autograph.written_in_tensorflow(lambda inputs: model(inputs, training=False)),
+                           input_signature=[specs], jit_compile=bool(jit_compile))
     with _frozen_generators(model) if freeze_random_state else contextlib.nullcontext():
         function.get_concrete_function()
     model._clear_losses()

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit.engine import autograph
 from tfkit.random import SeedGenerator, default_seed_generator
 from tfkit.saving import export_blame, export_onnx, export_tflite
 from tfkit.saving.export_signature import output_names
@@ -68,8 +69,8 @@ def _builds(model: Any, specs: Any, batch: Any) -> Exception | None:
     """None if ``model(batch, training=False)`` traces for the batch's static shapes, else the error."""
     flat = [tf.TensorSpec(np.shape(x), s.dtype, name=s.name)
             for s, x in zip(tf.nest.flatten(specs), tf.nest.flatten(batch))]
-    function = tf.function(lambda *xs: model(tf.nest.pack_sequence_as(specs, list(xs)), training=False),
-                           input_signature=flat, autograph=False)
+    function = tf.function(autograph.written_in_tensorflow(
+        lambda *xs: model(tf.nest.pack_sequence_as(specs, list(xs)), training=False)), input_signature=flat)
     try:
         function.get_concrete_function()
         return None
