@@ -15,7 +15,9 @@ small prelude and run in its own subprocess with a timeout.  The prelude:
 * optionally (`--fake-datasets`, on by default) replaces the built-in
   `datasets.<name>.load_data()` loaders other than MNIST with random arrays of the
   real shapes and dtypes (fewer rows), so the model code runs; MNIST is real
-  (`TFKIT_DATA_DIR`, and a Keras cache folder holding the same `mnist.npz`);
+  (`TFKIT_DATA_DIR`, and a Keras cache folder holding the same `mnist.npz`); with it,
+  two downloads are faked the same way: `utils.get_file("moving_mnist.npy", ...)` and
+  `pandas.read_csv(".../heart.csv")`;
 * selects the TensorFlow backend for Keras (`KERAS_BACKEND` lines in an example are
   rewritten to "tensorflow", the only backend tfkit has and the only one installed);
 * uses the non-interactive matplotlib backend.
@@ -148,6 +150,45 @@ if {patch_keras_mnist} and _sw_os.environ.get("SWEEP_MNIST"):
             return _sw_os.environ["SWEEP_MNIST"]
         return _sw_get_file(fname=fname, origin=origin, **k)
     _sw_km.get_file = _sw_local_get_file
+if _SW_FAKE:
+    # Downloads a few examples need, replaced by random data of the real layout (fewer rows).
+    def _sw_fake_file(name):
+        r = _sw_np.random.default_rng(0)
+        if name in ("moving_mnist.npy", "mnist_test_seq.npy"):
+            # Moving MNIST: (20 frames, 10000 sequences, 64, 64) uint8; 40 sequences here
+            path = _sw_os.path.abspath("moving_mnist.npy")
+            _sw_np.save(path, r.integers(0, 256, (20, 40, 64, 64)).astype("uint8"))
+            return path
+        return None
+    _sw_utils = _sw_il.import_module("{lib}.utils")
+    _sw_real_get_file = _sw_utils.get_file
+    def _sw_get_file(fname=None, origin=None, *a, **k):
+        fake = _sw_fake_file(_sw_os.path.basename(str(fname or origin or "")))
+        return fake if fake else _sw_real_get_file(fname, origin, *a, **k)
+    _sw_utils.get_file = _sw_get_file
+    def _sw_fake_heart_csv():
+        # heart.csv (Cleveland heart disease, 303 rows): the columns and value ranges of the real file
+        import pandas as _sw_pd
+        r = _sw_np.random.default_rng(0)
+        n = 303
+        return _sw_pd.DataFrame({{
+            "age": r.integers(29, 78, n), "sex": r.integers(0, 2, n), "cp": r.integers(0, 5, n),
+            "trestbps": r.integers(94, 201, n), "chol": r.integers(126, 565, n),
+            "fbs": r.integers(0, 2, n), "restecg": r.integers(0, 3, n),
+            "thalach": r.integers(71, 203, n), "exang": r.integers(0, 2, n),
+            "oldpeak": _sw_np.round(r.uniform(0, 6.2, n), 1), "slope": r.integers(1, 4, n),
+            "ca": r.integers(0, 4, n),
+            "thal": r.choice(["fixed", "normal", "reversible"], n).astype(object),
+            "target": r.integers(0, 2, n),
+        }})
+    if {patch_pandas}:
+        import pandas as _sw_pd0
+        _sw_real_read_csv = _sw_pd0.read_csv
+        def _sw_read_csv(path, *a, **k):
+            if str(path).endswith("/heart.csv"):
+                return _sw_fake_heart_csv()
+            return _sw_real_read_csv(path, *a, **k)
+        _sw_pd0.read_csv = _sw_read_csv
 try:
     import matplotlib.pyplot as _sw_plt
     _sw_plt.show = lambda *a, **k: None
@@ -164,7 +205,10 @@ def build_script(source: str, lib: str, fake_datasets: bool) -> str:
     rest = "\n".join(l for l in body.splitlines() if not l.startswith("from __future__ import"))
     # tf.keras.datasets.mnist is Keras's own loader even in a tfkit run: give it the local copy too
     patch_keras_mnist = lib == "keras" or "tf.keras.datasets" in source
-    prelude = _PRELUDE.format(lib=lib, fake=bool(fake_datasets), patch_keras_mnist=patch_keras_mnist)
+    # pandas is imported by the prelude only for the examples that read a faked CSV
+    patch_pandas = "heart.csv" in source
+    prelude = _PRELUDE.format(lib=lib, fake=bool(fake_datasets), patch_keras_mnist=patch_keras_mnist,
+                              patch_pandas=patch_pandas)
     return "\n".join(future) + "\n" + prelude + rest + "\n"
 
 
@@ -174,6 +218,10 @@ _NEEDS_DATA = (
     "SWEEP_NO_NETWORK", "URL fetch failure", "urlopen error", "get_file", "tensorflow_datasets",
     "kagglehub", "Temporary failure in name resolution", "wget", "curl:", "HTTPError",
     "No such file or directory", "not found in cache", "Name or service not known",
+    # tf.io / tf.data reading a gs:// or https:// path
+    "Error executing an HTTP request", "libcurl code",
+    # tfkit's *_dataset_from_directory on a folder that was never downloaded (Keras: FileNotFoundError)
+    "is not a folder",
 )
 _SKIP_FRAMES = ("/prelude", "<frozen", "site-packages/numpy", "/threading.py")
 
@@ -203,7 +251,7 @@ def classify(rc: Optional[int], stderr: str, lib: str) -> Dict[str, str]:
         err = err + " " + follow[0] if follow else err
     if "TBNotInstalledError" in err:
         return {"result": "needs package", "reason": "tensorboard"}
-    if "plot_model" in err and "raphviz" in err:
+    if "plot_model" in err and ("raphviz" in err or "pydot" in err):
         return {"result": "needs package", "reason": "graphviz (plot_model)"}
     missing = re.search(r"No module named '([\w.]+)'", err)
     if missing and not missing.group(1).startswith(("tfkit", "keras")):
@@ -304,6 +352,8 @@ def write_report(results: Dict[str, Dict[str, dict]], doc: Path, command: str) -
             k = rec.get("keras")
             if t["result"] == "failed" and k and k["result"] == "failed":
                 reason += " (fails under Keras too: " + k["reason"] + ")"
+        elif t and (k := rec.get("keras")) and k["result"] != "passed":
+            reason = f"(passes under tfkit; Keras: {k['result']}: {k['reason']})"
         note = rec.get("note", "")
         if note:
             reason = (reason + "; " if reason else "") + note
