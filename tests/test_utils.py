@@ -157,6 +157,16 @@ def test_text_dataset_from_directory(tmp_path):
     assert data.class_names == ["neg", "pos"]
 
 
+def test_directory_datasets_raise_keras_errors_for_a_missing_or_wrong_folder(tmp_path):
+    # Keras 3 raises FileNotFoundError / NotADirectoryError (keras-io examples catch them)
+    for build in (utils.text_dataset_from_directory, utils.image_dataset_from_directory):
+        with pytest.raises(FileNotFoundError, match="aclImdb"):
+            build(str(tmp_path / "aclImdb" / "train"))
+        (tmp_path / "a_file").write_text("x")
+        with pytest.raises(NotADirectoryError, match="a_file"):
+            build(str(tmp_path / "a_file"))
+
+
 def _creator_model():
     model = tfkit.Sequential([tfkit.Input((2,)), layers.Dense(1, kernel_initializer="zeros")])
     model.compile(tfkit.optimizers.SGD(0.02), loss="mse")

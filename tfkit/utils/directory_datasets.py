@@ -10,6 +10,7 @@ subsets of one seed never overlap.
 
 from __future__ import annotations
 
+import errno
 import os
 from typing import Any, Sequence
 
@@ -23,8 +24,10 @@ _IMAGE_EXTENSIONS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 
 def _index(directory: str, labels: Any, class_names: Sequence[str] | None, extensions: tuple[str, ...],
            follow_links: bool) -> tuple[list[str], list[int] | None, list[str]]:
+    if not os.path.exists(directory):    # as Keras (os.walk / tf.io.gfile): a missing folder is FileNotFoundError
+        raise FileNotFoundError(errno.ENOENT, f"No such folder: {directory!r} (the dataset's directory)", directory)
     if not os.path.isdir(directory):
-        raise ValueError(f"{directory!r} is not a folder")
+        raise NotADirectoryError(errno.ENOTDIR, f"Not a folder: {directory!r} (the dataset's directory)", directory)
     if labels == "inferred":
         found = sorted(d for d in os.listdir(directory) if os.path.isdir(os.path.join(directory, d)))
         if class_names is not None:
