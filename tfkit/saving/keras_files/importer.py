@@ -39,6 +39,7 @@ from tfkit.saving.keras_files.config_translation import (
     translate_model_config,
     translate_object,
 )
+from tfkit.saving.keras_files.legacy_order import read_legacy_order
 from tfkit.saving.keras_files.weights_layout import (
     keras3_layer_paths,
     keras3_pairs,
@@ -84,7 +85,8 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
             raise ValueError(f"{path} is neither a Keras .keras archive nor a Keras model .h5 file")
         config = loads_json(h5_format.read_attr(snapshot, "model_config", "text"), f"{path}: model_config")
         model = _rebuild(config, snapshot, report, custom_objects)
-        _assign(lambda: legacy_pairs(model, snapshot.tables.get("model_weights", {}), path), report)
+        _assign(lambda: legacy_pairs(model, snapshot.tables.get("model_weights", {}), path,
+                                     lambda: read_legacy_order(path, "model_weights")), report)
         compile_config = None
         if "training_config" in snapshot.attrs:
             training = loads_json(h5_format.read_attr(snapshot, "training_config", "text"), f"{path}: training_config")
@@ -271,8 +273,9 @@ def load_keras_weights(model: Any, snapshot: Snapshot, source: str) -> None:
         weights_io.assign(keras3_pairs(model, snapshot.tables, source))
         return
     if "model_weights" in snapshot.tables:
-        weights_io.assign(legacy_pairs(model, snapshot.tables["model_weights"], source))
+        weights_io.assign(legacy_pairs(model, snapshot.tables["model_weights"], source,
+                                       lambda: read_legacy_order(source, "model_weights")))
         return
     legacy = read_snapshot(source, ("*",))               # a tf-keras weights file: one group per layer
     table = {f"{group}/{path}": dataset for group, entries in legacy.tables.items() for path, dataset in entries.items()}
-    weights_io.assign(legacy_pairs(model, table, source))
+    weights_io.assign(legacy_pairs(model, table, source, lambda: read_legacy_order(source, "")))

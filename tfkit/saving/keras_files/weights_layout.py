@@ -1,7 +1,9 @@
 """Which stored array goes into which tfkit variable, in Keras 3's and tf-keras's weight layouts.
 
     pairs = keras3_pairs(model, snapshot.tables, source)     # layers/<name>/vars/<i>
-    pairs = legacy_pairs(model, table, source)               # <layer>/<layer>/<weight>:0
+    pairs = legacy_pairs(model, table, source, order)        # <layer>/<layer>/<weight>:0, by name, else
+                                                             # by layer order as Keras 3 (order: the file's
+                                                             # layer_names / weight_names, read on demand)
     weights_io.assign(pairs)                                 # all or nothing
 
 Keras 3 stores each layer's own variables as ``layers/<key>/vars/0, 1, ...``
@@ -21,7 +23,7 @@ else is one ``ValueError`` listing every problem, and nothing is assigned.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import tensorflow as tf
@@ -189,8 +191,16 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
     return pairs
 
 
-def legacy_pairs(model: Any, table: dict[str, Any], source: str) -> list[tuple[Any, Any, str]]:
-    """``(variable, dataset, where)`` from a tf-keras file's ``<layer>/<layer>/<weight>:0`` table."""
+def legacy_pairs(model: Any, table: dict[str, Any], source: str,
+                 order: Callable[[], tuple[list[str], dict[str, list[str]]]] | None = None,
+                 ) -> list[tuple[Any, Any, str]]:
+    """``(variable, dataset, where)`` from a tf-keras file's ``<layer>/<layer>/<weight>:0`` table.
+
+    Layers pair by name. When that leaves layers unmatched (Keras's ImageNet files for MobileNetV3 name them
+    ``Conv``, ``Conv/BatchNorm``, where the model has ``conv``, ``conv_bn``) and ``order`` is given (it returns
+    the file's ``layer_names`` and each layer's ``weight_names``), they pair by order as Keras 3's legacy loader
+    does (``legacy_order_pairs``); if that does not fit either, the error lists both.
+    """
     stored: dict[str, dict[str, Any]] = {}
     for path, dataset in table.items():
         layer_name, _, rest = path.partition("/")
@@ -198,11 +208,13 @@ def legacy_pairs(model: Any, table: dict[str, Any], source: str) -> list[tuple[A
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
     seen: set[str] = set()
+    unmatched = False
     for layer in _top_layers(model):
         variables = [v for v in layer.weights]
         entries = stored.get(layer.name, {})
         if not variables and not entries:
             continue
+        unmatched |= layer.name not in stored
         seen.add(layer.name)
         by_name: dict[str, list[tuple[str, Any]]] = {}
         for rest, dataset in entries.items():
@@ -227,8 +239,56 @@ def legacy_pairs(model: Any, table: dict[str, Any], source: str) -> list[tuple[A
     unused = sorted(name for name in stored if name not in seen)
     if unused:
         problems.append(f"stored for layers this model does not have: {', '.join(unused[:20])}")
+    if problems and (unmatched or unused) and order is not None:
+        try:
+            layer_names, weight_names = order()
+        except ValueError as error:
+            problems.insert(0, f"pairing by layer order, as Keras does, was not possible: {error}")
+        else:
+            by_order, mismatch = legacy_order_pairs(model, table, layer_names, weight_names)
+            if mismatch is None:
+                return by_order
+            problems.insert(0, f"by layer order (Keras's rule for tf-keras files; by name, below, they do not pair "
+                                f"either): {mismatch}")
     _raise(problems, source, model)
     return pairs
+
+
+def _legacy_weights(layer: Any) -> list[tf.Variable]:
+    """A layer's weights in the order tf-keras files store them (Keras 3's ``_legacy_weights``): trainable, then
+    non-trainable."""
+    return list(layer.trainable_weights) + list(layer.non_trainable_weights)
+
+
+def legacy_order_pairs(model: Any, table: dict[str, Any], layer_names: list[str],
+                       weight_names: dict[str, list[str]]) -> tuple[list[tuple[Any, Any, str]], str | None]:
+    """``(pairs, None)``, or ``([], the first mismatch)``, pairing as Keras 3's ``load_weights_from_hdf5_group``
+    (by_name=False): the file's layers that list weights, in ``layer_names`` order, with the model's layers that
+    have weights, in order; each layer's ``weight_names``, in order, with its trainable then non-trainable
+    weights. The layer counts, each layer's weight count and every shape (and dtype) must agree."""
+    stored = [(name, weight_names.get(name) or []) for name in layer_names]
+    stored = [(name, names) for name, names in stored if names]
+    layers = [(layer, _legacy_weights(layer)) for layer in _top_layers(model)]
+    layers = [(layer, variables) for layer, variables in layers if variables]
+    if len(stored) != len(layers):
+        return [], (f"the file has {len(stored)} layers with weights, model '{model.name}' has {len(layers)}")
+    if any(key.startswith("top_level_model_weights/") for key in table):
+        return [], "the file stores top_level_model_weights, which tfkit does not load"
+    pairs: list[tuple[Any, Any, str]] = []
+    for k, ((name, names), (layer, variables)) in enumerate(zip(stored, layers)):
+        here = f"layer #{k} ('{name}' in the file, '{layer.name}' ({type(layer).__name__}) in the model)"
+        if len(names) != len(variables):
+            return [], f"{here}: the file has {len(names)} weights, the layer {len(variables)}"
+        for weight_name, variable in zip(names, variables):
+            where = f"{name}/{weight_name}"
+            dataset = table.get(where)
+            if dataset is None:
+                return [], f"{here}: {where} is listed in weight_names but not stored"
+            problem = weights_io.problem(variable, dataset)
+            if problem:
+                return [], f"{here}: {where} -> {layer.name}/{variable_roles.short_name(variable)}: {problem}"
+            pairs.append((variable, dataset, where))
+    return pairs, None
 
 
 def _raise(problems: list[str], source: str, model: Any) -> None:
