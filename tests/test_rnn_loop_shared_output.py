@@ -6,6 +6,7 @@ import tensorflow as tf
 
 import tfkit
 from tfkit import layers
+from tfkit.layers import rnn_cells
 
 
 def _masked_batch():
@@ -35,7 +36,7 @@ def test_shared_output_loop_equals_the_general_loop(kind, return_sequences, go_b
     x, mask = _masked_batch()
     layer = getattr(layers, kind)(3, return_sequences=return_sequences, return_state=True, go_backwards=go_backwards)
     layer(x, mask=mask)
-    assert layer._output_is_first_state(None)           # the built-in cell from zero states takes the shared loop
+    assert rnn_cells.outputs_first_state(layer.cell)     # a built-in cell (from zero states): the shared loop
     general_out, general_grads = _run(layer, x, mask, shared=False)
     shared_out, shared_grads = _run(layer, x, mask, shared=True)
     for a, b in zip(shared_out + shared_grads, general_out + general_grads):
@@ -43,19 +44,19 @@ def test_shared_output_loop_equals_the_general_loop(kind, return_sequences, go_b
     np.testing.assert_array_equal(shared_out[0][2], 0.0)   # the all-masked row: zero output, as Keras
 
 
-def test_shared_loop_is_not_used_with_initial_states_or_custom_cells():
-    layer = layers.LSTM(3)
-    layer(tf.zeros((2, 4, 5)))
-    assert not layer._output_is_first_state([tf.ones((2, 3)), tf.ones((2, 3))])
-
+def test_shared_loop_is_not_used_for_custom_cells():
     class Doubled(layers.LSTMCell):
         def step(self, projected, states, recurrent_mask=None):
             h, new_states = super().step(projected, states, recurrent_mask)
             return 2.0 * h, new_states
 
-    custom = layers.RNN(Doubled(3))
-    custom(tf.zeros((2, 4, 5)))
-    assert not custom._output_is_first_state(None)
+    assert not rnn_cells.outputs_first_state(Doubled(3))
+    custom, plain = layers.RNN(Doubled(3)), layers.RNN(layers.LSTMCell(3))
+    x = tf.random.stateless_normal((2, 4, 5), seed=[1, 2])
+    plain(x)
+    custom(x)
+    custom.set_weights(plain.get_weights())
+    np.testing.assert_allclose(custom(x).numpy(), 2.0 * plain(x).numpy(), rtol=1e-6)
 
 
 def test_initial_state_and_first_step_masked_keeps_zero_output():

@@ -22,6 +22,7 @@ them until ``reset_states()``.
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Any
 
 import tensorflow as tf
@@ -32,7 +33,7 @@ from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import rnn_loop
 from tfkit.layers.core import base_config
-from tfkit.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, _RecurrentCell
+from tfkit.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, _RecurrentCell, outputs_first_state
 from tfkit.layers.rnn_cudnn import checked_use_cudnn, refuse_cudnn
 from tfkit.layers.rnn_structure import (
     RNNStates,
@@ -46,9 +47,6 @@ from tfkit.layers.rnn_structure import (
     zeros_for,
 )
 from tfkit.layers.stacked_cells import StackedRNNCells, call_cell
-
-# Steps whose output is their first new state (h): the loop need not carry the previous output apart.
-_STEPS_OUTPUT_FIRST_STATE = (SimpleRNNCell.step, LSTMCell.step, GRUCell.step)
 
 __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells"]
 
@@ -76,6 +74,8 @@ class RNN(Layer):
     a time, in the same nest. tfkit's built-in cells run faster through
     their :meth:`project_inputs` / :meth:`step` split.
     """
+
+    _tfkit_share_output: bool | None = None   # rnn_loop.run's output_is_first_state; None: chosen in call
 
     def __init__(
         self,
@@ -250,15 +250,6 @@ class RNN(Layer):
             return False
         return _gpu_visible()
 
-    def _output_is_first_state(self, initial_state: Any) -> bool:
-        """Whether each step's output is the cell's new first state, which starts at zeros (``rnn_loop.run``):
-        a built-in cell's own step from zero initial states."""
-        forced = getattr(self, "_tfkit_share_output", None)
-        if forced is not None:
-            return bool(forced)
-        step = getattr(type(self.cell), "step", None)
-        return initial_state is None and self.rnn_states is None and step in _STEPS_OUTPUT_FIRST_STATE
-
     def _output_like(self, first: tf.Tensor, states: Any) -> Any:
         dtype = tf.nest.flatten(states)[0].dtype
         if getattr(self.cell, "output_size", None) is None and not isinstance(self.cell, StackedRNNCells):
@@ -343,7 +334,8 @@ class RNN(Layer):
                 unroll=self.unroll,
                 zero_output_for_mask=self.zero_output_for_mask,
                 return_sequences=self.return_sequences,
-                output_is_first_state=self._output_is_first_state(initial_state),
+                output_is_first_state=outputs_first_state(self.cell) and initial_state is None  # zero states
+                and self.rnn_states is None if self._tfkit_share_output is None else self._tfkit_share_output,
             )
         if self.stateful:
             self.rnn_states.assign(final_states)
@@ -410,13 +402,9 @@ class RNN(Layer):
         return super().from_config(config)
 
 
-_GPU_VISIBLE: list[bool] = []
-
-
+@functools.lru_cache(maxsize=None)
 def _gpu_visible() -> bool:
-    if not _GPU_VISIBLE:
-        _GPU_VISIBLE.append(bool(tf.config.list_logical_devices("GPU")))
-    return _GPU_VISIBLE[0]
+    return bool(tf.config.list_logical_devices("GPU"))
 
 
 # --------------------------------------------------------- built-in layers

@@ -444,3 +444,8 @@ class GRUCell(_RecurrentCell):
             reset_after=self.reset_after,
         )
         return config
+
+
+def outputs_first_state(cell: Any) -> bool:
+    """Whether ``cell`` steps with a built-in step, whose output is its new first state (h)."""
+    return getattr(type(cell), "step", None) in (SimpleRNNCell.step, LSTMCell.step, GRUCell.step)

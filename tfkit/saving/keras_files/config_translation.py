@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from tfkit.base import registry
+from tfkit.engine.naming import to_snake_case   # lookup paths, as weights_layout.keras3_layer_paths names them
 
 # Keras 3 modules of serialized objects -> tfkit registry kinds.
 _KINDS = {
@@ -274,8 +275,6 @@ def lookup_layer_configs(config: Any, prefix: str = "") -> list[tuple[str, dict]
     model config, by the path Keras 3 saves it under (``string_lookup``, ``functional/layers/text_vectorization_1``:
     the ``<path>`` of ``assets/layers/<path>/vocabulary.txt`` and ``layers/<path>/vars/idf_weights``). A model's
     layers are keyed by class in layer order; a Sequential's input layer is not one of its layers."""
-    from tfkit.engine.naming import to_snake_case   # as weights_layout.keras3_layer_paths names them
-
     found: list[tuple[str, dict]] = []
     if not isinstance(config, dict):
         return found
