@@ -9,8 +9,8 @@ device and model (``starting_form``: XLA on a GPU; on a CPU, XLA only for a mode
 with a recurrent layer of matrix products such as LSTM or GRU): one step to
 trace, two to estimate a step's time, then a chunk of about 0.4 s to time it.
 The other form is tried only when the rest of the run is long enough to repay
-its compilation: its compile time is estimated from the first form's (XLA
-compiles about four times as long as a plain trace), and the most the other
+its compilation: its compile time is estimated from the first form's, erring
+long (XLA at four times a plain trace, a plain trace at half XLA's), and the most the other
 form may save of the remaining time (``expected_saving``) must exceed it by half
 again: a trial that does not pay costs the first epoch its compile time. When
 tried, it gets one step to compile and a timing chunk; a form 1.5x slower or
@@ -25,7 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _MEASURE_SECONDS = 0.4      # a timing chunk lasts about this long
-_XLA_COMPILE_FACTOR = 4.0   # XLA's compile time over a plain trace's (CPU: 3.8 for an LSTM, 5 for an MLP)
+# A form's compile time estimated from the first form's, erring long (a trial must clearly pay):
+_XLA_COMPILE_FACTOR = 4.0   # XLA on from a plain trace (CPU: 3.8 for the VAE's MLP, 5 for the CNN and transformer)
+_PLAIN_COMPILE_FACTOR = 0.5  # a plain trace from XLA's compile (CPU: 0.46 for the LSTM; 4.0's inverse made the
+                             # LSTM try XLA off, 0.8 s of its first epoch for a form 1.4x slower)
 # The most the other form is expected to save of a step, as measured on a 2-core CPU (docs/PERFORMANCE.md):
 _SAVING_OTHER_ON_CPU = 0.1  # XLA on: the VAE, the CNN ran 2.3-2.6x slower, the transformer 3% faster;
                             # XLA off for an LSTM: 1.7x slower (XLA compiles its loop over time into one kernel)
@@ -157,7 +160,7 @@ class XlaChooser:
             return
         remaining = max(0, self.expected_steps - self.done_steps)
         first_compile = self._compile_seconds(self.start)
-        other_compile = first_compile * (_XLA_COMPILE_FACTOR if other else 1 / _XLA_COMPILE_FACTOR)
+        other_compile = first_compile * (_XLA_COMPILE_FACTOR if other else _PLAIN_COMPILE_FACTOR)
         best_saving = self.best_saving * remaining * self.per_step[self.start]
         if _PAYBACK * other_compile >= best_saving:
             self._decide(state, self.start, f"the remaining {remaining} steps could save at most "
