@@ -22,14 +22,15 @@ import resource
 import sys
 
 
-
 def _limit(kind, value):
-    """Lower a resource limit (never above the hard limit), as the dataset reader does."""
+    """Lower a resource limit (never above the hard limit), as h5_reader_child does (a copy: this script runs
+    isolated, ``python -I``, and imports nothing of tfkit)."""
     soft, hard = resource.getrlimit(kind)
     value = int(value)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(kind, (value, hard))
+
 
 MAX_NAME_CHARS = 4096
 MAX_CHUNKS = 4096
