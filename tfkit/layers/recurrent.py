@@ -334,8 +334,8 @@ class RNN(Layer):
                 unroll=self.unroll,
                 zero_output_for_mask=self.zero_output_for_mask,
                 return_sequences=self.return_sequences,
-                output_is_first_state=outputs_first_state(self.cell) and initial_state is None  # zero states
-                and self.rnn_states is None if self._tfkit_share_output is None else self._tfkit_share_output,
+                output_is_first_state=self._tfkit_share_output if self._tfkit_share_output is not None else
+                (outputs_first_state(self.cell) and initial_state is None and self.rnn_states is None),  # h0 = 0
             )
         if self.stateful:
             self.rnn_states.assign(final_states)

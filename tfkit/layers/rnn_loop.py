@@ -169,6 +169,11 @@ def _unrolled(
     return output, stacked, states
 
 
+def _shaped_like(new: Sequence[tf.Tensor], old: Sequence[tf.Tensor]) -> list[tf.Tensor]:
+    """``new`` with the static shapes of ``old`` (a loop variable keeps its shape across iterations)."""
+    return [tf.ensure_shape(n, o.shape) if n.shape != o.shape else n for n, o in zip(new, old)]
+
+
 def _while(
     step: _Flat,
     flat_inputs: list[tf.Tensor],
@@ -193,26 +198,25 @@ def _while(
         tf.TensorArray(z.dtype, size=time_steps if return_sequences else 0, element_shape=z.shape) for z in zeros
     ]
 
+    def read(t: tf.Tensor) -> tuple[list[tf.Tensor], tf.Tensor | None]:
+        return [a.read(t) for a in input_arrays], mask_array.read(t) if mask_array is not None else None
+
     def advance(t: tf.Tensor, out_arrays: list, prev_output: list, states: list) -> tuple:
-        x_t = [a.read(t) for a in input_arrays]
-        mask_t = mask_array.read(t) if mask_array is not None else None
+        x_t, mask_t = read(t)
         output, new_states = _masked_step(step, x_t, list(states), list(prev_output), zeros, mask_t,
                                           zero_output_for_mask)
-        output = [tf.ensure_shape(o, z.shape) if o.shape != z.shape else o for o, z in zip(output, zeros)]
-        new_states = [tf.ensure_shape(n, s.shape) if n.shape != s.shape else n for n, s in zip(new_states, states)]
+        output, new_states = _shaped_like(output, zeros), _shaped_like(new_states, states)
         if return_sequences:
             out_arrays = [a.write(t, o) for a, o in zip(out_arrays, output)]
         return t + 1, out_arrays, output, new_states
 
     if output_is_first_state:     # the previous output is states[0]: one select and one loop variable less
         def body(t: tf.Tensor, out_arrays: list, states: list) -> tuple:
-            x_t = [a.read(t) for a in input_arrays]
-            mask_t = mask_array.read(t) if mask_array is not None else None
+            x_t, mask_t = read(t)
             _, new_states = step(x_t, list(states))
             if mask_t is not None:
                 new_states = _select(mask_t, new_states, states)
-            new_states = [tf.ensure_shape(n, s.shape) if n.shape != s.shape else n
-                          for n, s in zip(new_states, states)]
+            new_states = _shaped_like(new_states, states)
             if return_sequences:
                 out_arrays = [a.write(t, new_states[0]) for a in out_arrays]
             return t + 1, out_arrays, new_states

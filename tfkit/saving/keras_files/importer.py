@@ -124,24 +124,26 @@ def _with_vocabularies(config: Any, vocabularies: Mapping[str, bytes], snapshot:
         data = vocabularies.get(f"layers/{prefix}")
         if data is None or layer_config.get("vocabulary") is not None:
             continue
-        lines = _vocabulary_lines(data, layer_config, f"assets/layers/{prefix}/vocabulary.txt", path)
+        integer = "vocabulary_dtype" in layer_config and layer_config.get("vocabulary_dtype") != "string"
+        lines = _vocabulary_lines(data, integer, f"IntegerLookup '{layer_config.get('name')}'",
+                                  f"assets/layers/{prefix}/vocabulary.txt", path)
         layer_config["vocabulary"] = lines
         if layer_config.get("output_mode") in ("tf_idf", "tf-idf"):
             layer_config["idf_weights"] = _stored_idf(snapshot, prefix, len(lines), path).tolist()
     return config
 
 
-def _vocabulary_lines(data: bytes, layer_config: dict, member: str, path: str) -> list[Any]:
+def _vocabulary_lines(data: bytes, integer: bool, who: str, member: str, path: str) -> list[Any]:
+    """An archived ``vocabulary.txt``: one token a line (an integer a line for ``integer`` lookups)."""
     try:
         lines = data.decode("utf-8").split("\n")
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: {member} is not UTF-8 text ({error})") from None
-    if "vocabulary_dtype" in layer_config and layer_config.get("vocabulary_dtype") != "string":   # IntegerLookup
+    if integer:
         try:
             return [int(line) for line in lines]
         except ValueError:
-            raise ValueError(f"{path}: {member} must hold one integer a line for IntegerLookup "
-                             f"'{layer_config.get('name')}'") from None
+            raise ValueError(f"{path}: {member} must hold one integer a line for {who}") from None
     return lines
 
 
@@ -169,17 +171,9 @@ def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: Imp
         data = vocabularies.get(f"layers/{prefix}")
         if data is None or not hasattr(layer, "set_vocabulary"):
             continue
-        member = f"assets/layers/{prefix}/vocabulary.txt"
-        try:
-            lines = data.decode("utf-8").split("\n")
-        except UnicodeDecodeError as error:
-            raise ValueError(f"{path}: {member} is not UTF-8 text ({error})") from None
-        if getattr(layer, "key_dtype", tf.string) != tf.string:   # IntegerLookup
-            try:
-                lines = [int(line) for line in lines]
-            except ValueError:
-                raise ValueError(f"{path}: {member} must hold one integer a line for "
-                                 f"{type(layer).__name__} '{layer.name}'") from None
+        lines = _vocabulary_lines(data, getattr(layer, "key_dtype", tf.string) != tf.string,   # IntegerLookup
+                                  f"{type(layer).__name__} '{layer.name}'", f"assets/layers/{prefix}/vocabulary.txt",
+                                  path)
         if getattr(layer, "output_mode", None) == "tf_idf":
             layer.set_vocabulary(lines, _stored_idf(snapshot, prefix, len(lines), path))
         else:
