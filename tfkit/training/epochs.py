@@ -21,6 +21,7 @@ import tensorflow as tf
 from tfkit.training import data as data_module
 from tfkit.training import distribute as distribute_module
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
+from tfkit.training.iterator_release import release
 from tfkit.training.prediction_buffer import PredictionBuffer
 from tfkit.training.trace_ahead import TraceAhead
 
@@ -176,7 +177,8 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
     total = steps_limit or data.steps_per_epoch
     batch_spec = data.element_spec()
     ahead = None
-    if iterator is None:
+    own_iterator = iterator is None
+    if own_iterator:
         ahead = _trace_iterator_loop_ahead(state, model, mode, batch_spec)
         iterator = make_iterator(state, data)     # meanwhile: the pipeline's optimization and set-up
         if ahead is not None:
@@ -206,6 +208,9 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
             break
         if mode == "train" and model.stop_training:
             break
+    if own_iterator and state.strategy is None:
+        release(iterator)      # its deletion waits for the pipeline's threads: not between epochs
+        del iterator
     return logs
 
 
