@@ -17,7 +17,9 @@ output (zeros before the first step), or is zero when
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import contextlib
+import contextvars
+from typing import Any, Callable, Iterator, Sequence
 
 import tensorflow as tf
 
@@ -221,18 +223,67 @@ def _while(
                 out_arrays = [a.write(t, new_states[0]) for a in out_arrays]
             return t + 1, out_arrays, new_states
 
-        _, output_arrays, final_states = tf.while_loop(
-            lambda t, *_: t < time_steps, body, (tf.constant(0, tf.int32), output_arrays, states),
-            maximum_iterations=time_steps,
-        )
+        _, output_arrays, final_states = _loop(body, (tf.constant(0, tf.int32), output_arrays, states),
+                                               static_steps, time_steps)
         outputs = [a.stack() for a in output_arrays] if return_sequences else []
         return [final_states[0]], outputs, list(final_states)
 
-    _, output_arrays, last_output, final_states = tf.while_loop(
-        lambda t, *_: t < time_steps,
-        advance,
-        (tf.constant(0, tf.int32), output_arrays, zeros, states),
-        maximum_iterations=time_steps,
-    )
+    _, output_arrays, last_output, final_states = _loop(
+        advance, (tf.constant(0, tf.int32), output_arrays, zeros, states), static_steps, time_steps)
     outputs = [a.stack() for a in output_arrays] if return_sequences else []
     return list(last_output), outputs, list(final_states)
+
+
+# Timesteps per iteration of the loop over a known number of timesteps, at most. Each iteration has a
+# fixed cost (the executor's frame, XLA's loop-state buffers), and one iteration of several steps lets
+# the graph optimizers and XLA fuse across them. The bench's LSTM (80 steps of 64 units, batch 64,
+# 2-core CPU) ran its steady epoch in 1.46 s at 1 step per iteration, 1.39 s at 2, 1.24 s at 4 and
+# 1.43 s at 8 with XLA; 2.13 s and 1.91 s at 1 and 4 without. XLA's compile took 0.7 s longer at 4.
+_STEPS_PER_ITERATION = 4
+
+
+_ONE_STEP: contextvars.ContextVar[bool] = contextvars.ContextVar("tfkit_rnn_one_step_per_iteration", default=False)
+
+
+@contextlib.contextmanager
+def one_step_per_iteration() -> Iterator[None]:
+    """Loops traced in this block run one timestep per iteration (what tf2onnx can convert).
+
+        with rnn_loop.one_step_per_iteration():
+            concrete = tf.function(model).get_concrete_function(spec)
+
+    tf2onnx turns a loop's TensorArray writes into an ONNX Loop's outputs only when each iteration
+    writes at the loop's own counter, once.
+    """
+    token = _ONE_STEP.set(True)
+    try:
+        yield
+    finally:
+        _ONE_STEP.reset(token)
+
+
+def steps_per_iteration(static_steps: int | None) -> int:
+    """How many timesteps one iteration runs: the largest of 4, 3, 2 that divides the number of
+    timesteps into at least two iterations, else 1 (and 1 for an unknown number, or inside
+    ``one_step_per_iteration``). No step runs outside the loop.
+    """
+    if static_steps is None or _ONE_STEP.get():
+        return 1
+    for size in range(_STEPS_PER_ITERATION, 1, -1):
+        if static_steps % size == 0 and static_steps // size >= 2:
+            return size
+    return 1
+
+
+def _loop(body: Callable, loop_vars: tuple, static_steps: int | None, time_steps: Any) -> tuple:
+    """``body`` (one timestep, ``t`` first in its loop variables) run over every timestep,
+    ``steps_per_iteration`` of them per iteration of a ``tf.while_loop``."""
+    per_iteration = steps_per_iteration(static_steps)
+    iterations = time_steps if per_iteration == 1 else static_steps // per_iteration
+
+    def several(*loop_vars: Any) -> tuple:
+        for _ in range(per_iteration):
+            loop_vars = body(*loop_vars)
+        return loop_vars
+
+    return tf.while_loop(lambda t, *_: t < time_steps, several, loop_vars, maximum_iterations=iterations)

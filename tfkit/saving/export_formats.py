@@ -23,6 +23,7 @@ import os
 from typing import Any
 
 from tfkit.files import atomic
+from tfkit.layers import rnn_loop
 from tfkit.saving import export, export_check, export_onnx, export_tflite
 from tfkit.saving.export_signature import user_signature
 
@@ -59,7 +60,8 @@ def export_file(model: Any, filepath: str, format: str, input_signature: Any = N
     atomic.check_target(filepath, overwrite)   # before any work: refuse a folder or overwrite=False early
     specs = (user_signature(input_signature) if input_signature is not None
              else model.default_input_signature())
-    module, concrete = export.build_module(model, specs, jit_compile=False, freeze_random_state=True)
+    with rnn_loop.one_step_per_iteration():   # tf2onnx converts a loop of one timestep per iteration only
+        module, concrete = export.build_module(model, specs, jit_compile=False, freeze_random_state=True)
     content = backend.convert(model, module, concrete, specs, **options)
     with atomic.atomic_file(filepath, overwrite) as tmp:
         with open(tmp, "wb") as handle:
