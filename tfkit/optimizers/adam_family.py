@@ -60,15 +60,18 @@ class Adam(Optimizer):
     def update_step(self, gradient: tf.Tensor, variable: tf.Variable, learning_rate: Any) -> None:
         dtype = variable.dtype
 
+        def powers() -> tuple[tf.Tensor, tf.Tensor]:   # shared by the fused and the written-out updates
+            return self.once_per_step(("adam_powers", dtype), lambda: _powers(self, dtype))
+
         def step_size() -> tf.Tensor:
-            beta_1_power, beta_2_power = _powers(self, dtype)
+            beta_1_power, beta_2_power = powers()
             return tf.cast(learning_rate, dtype) * tf.sqrt(1.0 - beta_2_power) / (1.0 - beta_1_power)
 
         index = self.variable_index(variable)
         m = self._momentums[index]
         v = self._velocities[index]
         if not self.amsgrad and fused_kernels.fusable(variable, m, v) and fused_kernels.adam_pays(variable):
-            beta_1_power, beta_2_power = self.once_per_step(("adam_powers", dtype), lambda: _powers(self, dtype))
+            beta_1_power, beta_2_power = powers()
             fused_kernels.apply_adam(variable, m, v, gradient, beta_1_power, beta_2_power, learning_rate,
                                      self.beta_1, self.beta_2, self.epsilon)
             return
