@@ -50,7 +50,7 @@ def test_matmul_rate_is_a_positive_rate():
 
 
 
-def test_an_lstm_loop_body_counts_once_per_timestep():
+def test_an_lstm_loop_body_counts_once_per_iteration():
     batch, steps, embed, units = 4, 8, 6, 5
     model = tfkit.Sequential([tfkit.layers.Embedding(50, embed), tfkit.layers.LSTM(units), tfkit.layers.Dense(1)])
     model.compile(tfkit.optimizers.SGD(0.1), loss="mse")
@@ -61,5 +61,8 @@ def test_an_lstm_loop_body_counts_once_per_timestep():
     # body costs twice the forward (gradients of both operands); the Dense head is outside the loop
     step_forward = 2 * batch * (embed + units) * 4 * units
     head = 3 * 2 * batch * units
-    assert flops.step_flops(model, spec, loop_trips=steps)["MatMul"] == steps * 3 * step_forward + head
-    assert flops.step_flops(model, spec)["MatMul"] == 3 * step_forward + head     # no trip count: once
+    iterations = flops.rnn_iterations(steps)          # a body of several timesteps per iteration
+    assert iterations < steps
+    assert flops.step_flops(model, spec, loop_trips=iterations)["MatMul"] == steps * 3 * step_forward + head
+    body = steps // iterations
+    assert flops.step_flops(model, spec)["MatMul"] == body * 3 * step_forward + head     # no trip count: once

@@ -7,7 +7,8 @@
 The count uses TensorFlow's own per-op statistics (``RegisterStatistics("flops")``:
 MatMul, Conv2D and their gradients, elementwise ops) on ``model.train_step``
 traced for a static batch, following the functions it calls and while-loop bodies
-(an RNN's loop counts once per timestep when the caller passes the trip count). Fused optimizer kernels have no statistics and are
+(an RNN's loop counts once per iteration when the caller passes the trip count: ``rnn_iterations``).
+Fused optimizer kernels have no statistics and are
 left out (Adam's update is about ten FLOPs per weight, under 1% of the VAE's
 step). For the guide's VAE the MatMul count equals the hand count exactly.
 """
@@ -25,11 +26,18 @@ _LOOPS = ("While", "StatelessWhile")
 _CALLS = ("PartitionedCall", "StatefulPartitionedCall")
 
 
+def rnn_iterations(timesteps: int) -> int:
+    """Iterations of tfkit's loop over ``timesteps`` (each runs ``rnn_loop.steps_per_iteration`` of them)."""
+    from tfkit.layers import rnn_loop
+
+    return timesteps // rnn_loop.steps_per_iteration(timesteps)
+
+
 def graph_flops(graph: tf.Graph, loop_trips: int | None = None) -> dict[str, int]:
     """FLOPs by op type in ``graph`` and the functions it calls (ops TensorFlow has no statistics for count 0).
 
-    A while loop's body counts ``loop_trips`` times (an RNN's timesteps; TensorFlow cannot know the
-    trip count from the graph), or once when ``loop_trips`` is None.
+    A while loop's body counts ``loop_trips`` times (an RNN's iterations, ``rnn_iterations``; TensorFlow
+    cannot know the trip count from the graph), or once when ``loop_trips`` is None.
     """
     counts: dict[str, int] = {}
     _add_graph(graph, counts, 1, loop_trips, dict(getattr(graph, "_functions", {})))

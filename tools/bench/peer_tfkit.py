@@ -261,7 +261,7 @@ def step_flops_per_sample(model: Any, workload: str, x: Any, y: Any, batch_size:
 
     inputs = tf.nest.map_structure(spec, x)
     data = inputs if workload == "vae_train_step" else (inputs, tf.nest.map_structure(spec, y))
-    trips = int(x.shape[1]) if workload == "lstm" else None   # the LSTM's loop runs once per timestep
+    trips = flops.rnn_iterations(int(x.shape[1])) if workload == "lstm" else None   # the LSTM's loop
     return sum(flops.step_flops(model, data, trips).values()) / batch_size
 
 
