@@ -251,8 +251,8 @@ def one_step_per_iteration() -> Iterator[None]:
         with rnn_loop.one_step_per_iteration():
             concrete = tf.function(model).get_concrete_function(spec)
 
-    tf2onnx turns a loop's TensorArray writes into an ONNX Loop's outputs only when each iteration
-    writes at the loop's own counter, once.
+    With several timesteps per iteration, tf2onnx 1.17 writes an ONNX Loop that onnxruntime
+    rejects (int32 against int64 in the loop's counter arithmetic).
     """
     token = _ONE_STEP.set(True)
     try:
