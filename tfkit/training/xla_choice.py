@@ -8,15 +8,18 @@ The step loops first run with the form measured to be faster on this kind of
 device and model (``starting_form``: XLA on a GPU; on a CPU, XLA only for a model
 with a recurrent layer of matrix products such as LSTM or GRU): one step to
 trace, two to estimate a step's time, then a chunk of about 0.4 s to time it.
-The other form is tried only when the rest of the run is long enough to repay
-its compilation: its compile time is estimated from the first form's, erring
-long (XLA at four times a plain trace, a plain trace at half XLA's), and the most the other
-form may save of the remaining time (``expected_saving``) must exceed it by half
-again: a trial that does not pay costs the first epoch its compile time. When
-tried, it gets one step to compile and a timing chunk; a form 1.5x slower or
-faster there is decided at once, else both forms are timed once more on chunks
-of the same length; the other form must be 7% faster per step to run the rest
-of the run. Both forms' compiled loops are kept, so switching back costs nothing.
+The other form is tried only when its trial is cheap against the rest of the
+run: its compile time is estimated from the first form's, erring long (XLA at
+eight times a plain trace, a plain trace at half XLA's), and it may take no more
+than 3% of the remaining time, nor two thirds of what the other form may save
+at most (``expected_saving``). A trial that does not pay then costs the run
+about 3% at worst, while one that pays (a long run) saves far more.
+When tried, the other form gets one step to compile and two to check it: a
+form 1.5x slower there is dropped at once, else it is timed on a chunk; a form
+1.5x slower or faster there is decided at once, else both forms are timed once
+more on chunks of the same length; the other form must be 7% faster per step
+to run the rest of the run. Both forms' compiled loops are kept, so switching
+back costs nothing.
 """
 
 from __future__ import annotations
@@ -25,16 +28,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _MEASURE_SECONDS = 0.4      # a timing chunk lasts about this long
+_CHECK_STEPS = 2            # steps of the other form, right after its compile, that may drop it at once
 # A form's compile time estimated from the first form's, erring long (a trial must clearly pay):
-_XLA_COMPILE_FACTOR = 4.0   # XLA on from a plain trace (CPU: 3.8 for the VAE's MLP, 5 for the CNN and transformer)
+_XLA_COMPILE_FACTOR = 8.0   # XLA on from a plain trace (CPU: 3.8 for the VAE's MLP, 5 for the transformer,
+                            # 5-9.4 for the CNN; 4.0 made the bench's 3-epoch CNN try XLA for 1.4 s, 10% of it)
 _PLAIN_COMPILE_FACTOR = 0.5  # a plain trace from XLA's compile (CPU: 0.46 for the LSTM; 4.0's inverse made the
                              # LSTM try XLA off, 0.8 s of its first epoch for a form 1.4x slower)
 # The most the other form is expected to save of a step, as measured on a 2-core CPU (docs/PERFORMANCE.md):
-_SAVING_OTHER_ON_CPU = 0.1  # XLA on: the VAE, the CNN ran 2.3-2.6x slower, the transformer 3% faster;
-                            # XLA off for an LSTM: 1.7x slower (XLA compiles its loop over time into one kernel)
+_SAVING_OTHER_ON_CPU = 0.15  # XLA on: the VAE and the CNN ran 2.3-2.6x slower, the transformer 12% faster,
+                             # the two-input functional model 17%; XLA off for an LSTM: 1.7x slower
 _SAVING_XLA_OFF_GPU = 1 / 3  # turning XLA off on a GPU
-_CLEAR_RATIO = 1.5          # a form this much slower or faster on its first timing chunk is decided at once
-_PAYBACK = 1.5              # the best saving must exceed the estimated compile time by half again
+_CLEAR_RATIO = 1.5          # a form this much slower or faster on its first timing is decided at once
+_PAYBACK = 1.5              # the best saving must exceed the trial's estimated cost by half again
+_RISK = 0.03                # a trial may cost at most this share of the run's remaining time
 _MARGIN = 0.93              # the other form must be 7% faster per step to win (timings are noisy)
 
 
@@ -77,9 +83,10 @@ class XlaChooser:
     ``count(planned, remaining)`` gives the next chunk's length, ``record(state, steps, seconds)``
     takes its duration and may switch ``state.jit_compile``; ``decision`` is set once decided.
     The chunks: the first form warms up (one step: the trace), probes (two steps: a rough step
-    time that sizes the timing chunks) and is timed; if the other form may pay, it warms up and
-    both are timed once more, alternating (A, B, A, B), and each form keeps its best time: the
-    first chunks after a trace run slower (allocations, thread pools), whichever form it is.
+    time that sizes the timing chunks) and is timed; if a trial of the other form is cheap enough,
+    it warms up, is checked (two steps: a form 1.5x slower is dropped there) and both are timed
+    once more, alternating (A, B, A, B), and each form keeps its best time: the first chunks
+    after a trace run slower (allocations, thread pools), whichever form it is.
     """
 
     def __init__(self, start: bool, expected_steps: int | None, best_saving: float = _SAVING_XLA_OFF_GPU) -> None:
@@ -102,7 +109,7 @@ class XlaChooser:
     def _wanted(self) -> int:
         """Steps the current phase still needs."""
         kind = self.plan[0][0]
-        return {"warm": 1, "probe": 2}.get(kind, self.measure_count) - self._steps
+        return {"warm": 1, "probe": 2, "check": _CHECK_STEPS}.get(kind, self.measure_count) - self._steps
 
     def count(self, planned: int, remaining: int | None, free: bool = True) -> int:
         """The next chunk's length: ``planned`` (the planner's) once decided, or when not ``free`` to choose
@@ -132,6 +139,12 @@ class XlaChooser:
             if self.expected_steps is not None:       # a short run still decides early in its first epoch
                 wanted = min(wanted, self.expected_steps // 16)
             self.measure_count = max(2, wanted)
+        elif kind == "check":                     # the other form's first steps after its compile
+            if seconds / steps >= _CLEAR_RATIO * self.per_step[self.start]:
+                self.per_step[form] = seconds / steps
+                self._decide(state, self.start, f"XLA {'on' if form else 'off'} was {_CLEAR_RATIO:g}x slower "
+                                                f"or more on its first steps")
+                return
         else:
             per_step = seconds / steps
             self.per_step[form] = min(per_step, self.per_step.get(form, per_step))
@@ -159,15 +172,19 @@ class XlaChooser:
             self._decide(state, self.start, "the run's length is unknown, so a second compile may not pay")
             return
         remaining = max(0, self.expected_steps - self.done_steps)
+        remaining_seconds = remaining * self.per_step[self.start]
         first_compile = self._compile_seconds(self.start)
         other_compile = first_compile * (_XLA_COMPILE_FACTOR if other else _PLAIN_COMPILE_FACTOR)
-        best_saving = self.best_saving * remaining * self.per_step[self.start]
-        if _PAYBACK * other_compile >= best_saving:
-            self._decide(state, self.start, f"the remaining {remaining} steps could save at most "
-                                            f"{best_saving:.2f} s, not {_PAYBACK:g}x the time compiling XLA "
-                                            f"{'on' if other else 'off'} would take (about {other_compile:.2f} s)")
+        trial = other_compile + _CHECK_STEPS * (_CLEAR_RATIO - 1) * self.per_step[self.start]
+        affordable = min(self.best_saving / _PAYBACK, _RISK) * remaining_seconds
+        if trial > affordable:
+            self._decide(state, self.start, f"a trial of XLA {'on' if other else 'off'} would take about {trial:.2f} s "
+                                            f"(its compile estimated from this form's), more than the "
+                                            f"{affordable:.2f} s one may cost of the remaining {remaining} steps "
+                                            f"({remaining_seconds:.1f} s)")
             return
-        self.plan = [("warm", other), ("measure", other), ("measure", self.start), ("measure", other)]
+        self.plan = [("warm", other), ("check", other), ("measure", other), ("measure", self.start),
+                     ("measure", other)]
 
     def _decide(self, state: Any, jit_compile: bool, reason: str) -> None:
         state.jit_compile = jit_compile
