@@ -101,14 +101,18 @@ def test_plan_interleaves_runners_and_adds_the_steps_per_execution_and_xla_rows(
     jobs = bench.spec.plan_jobs(["vae", "predict"], list(bench.spec.PEERS), {"vae": 5})
     assert [(job.case, job.runner) for job in jobs] == [
         ("vae", "tfkit"), ("vae", "keras3"), ("vae", "tf_keras"), ("vae", "tf_keras_spe100"),
-        ("vae", "raw_tf"), ("vae", "tfkit_xla_off"), ("vae", "tfkit_xla_on"),
+        ("vae", "raw_tf"), ("vae", "tfkit_xla_off"), ("vae", "tfkit_xla_on"), ("vae", "tfkit_intra1"),
+        ("vae", "raw_tf_intra1"),
         ("predict", "tfkit"), ("predict", "keras3"), ("predict", "tf_keras"), ("predict", "raw_tf"),
     ]
     spe = next(job for job in jobs if job.runner == "tf_keras_spe100")
     assert (spe.peer, spe.settings, spe.batch_size, spe.epochs) == ("tf_keras", {"steps_per_execution": 100}, 64, 5)
     pinned = {job.runner: job.settings for job in jobs if job.runner.startswith("tfkit_xla")}
     assert pinned == {"tfkit_xla_off": {"jit_compile": False}, "tfkit_xla_on": {"jit_compile": True}}
-    named = ("tf_keras_spe100", "tfkit_xla_off", "tfkit_xla_on")
+    threads = {job.runner: (job.peer, job.settings) for job in jobs if job.runner.endswith("_intra1")}
+    assert threads == {"tfkit_intra1": ("tfkit", {"intra_op_threads": 1}),
+                       "raw_tf_intra1": ("raw_tf", {"intra_op_threads": 1})}
+    named = ("tf_keras_spe100", "tfkit_xla_off", "tfkit_xla_on", "tfkit_intra1", "raw_tf_intra1")
     assert all(job.settings == {} for job in jobs if job.runner not in named)
     assert {job.epochs for job in jobs if job.case == "predict"} == {0}
 
@@ -480,3 +484,29 @@ def test_the_tfkit_commit_is_read_from_a_checkout_or_a_worktree(bench, tmp_path)
     (worktree / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'wt'}\n")
     assert bench.cli._git_commit(worktree) == "b" * 40
     assert bench.cli._git_commit(tmp_path / "nowhere") is None
+
+
+def test_the_worker_sets_the_intra_op_threads_before_the_peer_runs_and_never_passes_them_on(bench, monkeypatch):
+    import os
+    import sys
+    import types
+
+    import numpy as np
+
+    worker = importlib.import_module("bench.worker")
+    seen = {}
+
+    def train(job, x, y):
+        seen.update(settings=job["settings"], threads=os.environ.get("TF_NUM_INTRAOP_THREADS"))
+        return {"epoch_steady_s": 1.0}, {}
+
+    peer = types.ModuleType("bench.peer_tfkit")
+    peer.load, peer.train = (lambda name: None), train
+    monkeypatch.setitem(sys.modules, "bench.peer_tfkit", peer)
+    monkeypatch.setattr(bench.data, "load", lambda directory, workload, rows=None: (np.zeros(2), np.zeros(2)))
+    environ = {key: value for key, value in os.environ.items() if key != "TF_NUM_INTRAOP_THREADS"}
+    monkeypatch.setattr(os, "environ", environ)     # this process's TensorFlow is never told
+    job = {"peer": "tfkit", "workload": "vae", "settings": {"intra_op_threads": 1}, "rows": None}
+    result = worker.run_job(job, "unused")
+    assert result["status"] == "ok" and seen == {"settings": {}, "threads": "1"}
+    assert job["settings"] == {"intra_op_threads": 1}       # the caller's job is left as it was

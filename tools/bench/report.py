@@ -385,7 +385,10 @@ call (a layer shared by 400 calls counts 400); "Guide VAE" loads the guide's
 compiled, trained VAE the same way (tools/bench/graphs.py).
 tfkit's default `jit_compile="auto"` times both compiled forms on the first steps
 and keeps the faster; the "tfkit XLA off" / "tfkit XLA on" columns pin each form so
-"whole fit" shows whether the choice paid, compile time included. "Arithmetic"
+"whole fit" shows whether the choice paid, compile time included. The "1 intra-op
+thread" columns run the VAE with `TF_NUM_INTRAOP_THREADS=1` (every other column
+uses TensorFlow's default, one per core): what splitting each small op across the
+cores costs, a process-wide setting a user may make and no framework makes. "Arithmetic"
 counts one training step's FLOPs from tfkit's traced `train_step` (an RNN's loop
 once per timestep) and divides each runner's epoch FLOPs by its steady epoch.
 Timings are never asserted by the test suite.

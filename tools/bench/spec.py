@@ -52,6 +52,12 @@ RUNNERS: tuple[Runner, ...] = (
     # tfkit's default is jit_compile="auto" (measured per run); these pin XLA so "auto" can be judged.
     Runner("tfkit_xla_off", "tfkit", "tfkit XLA off", settings={"jit_compile": False}, cases=TRAINING_WORKLOADS),
     Runner("tfkit_xla_on", "tfkit", "tfkit XLA on", settings={"jit_compile": True}, cases=TRAINING_WORKLOADS),
+    # Every other column runs as many intra-op threads as cores (TensorFlow's default). These two show what one
+    # thread does to the VAE's small ops: a process-wide setting a user may make, which no framework makes for
+    # them (tools/bench/worker.py sets it before TensorFlow starts).
+    Runner("tfkit_intra1", "tfkit", "tfkit 1 intra-op thread", settings={"intra_op_threads": 1}, cases=("vae",)),
+    Runner("raw_tf_intra1", "raw_tf", "raw TF 1 intra-op thread", settings={"intra_op_threads": 1},
+           cases=("vae",)),
 )
 RUNNERS_BY_NAME: dict[str, Runner] = {runner.name: runner for runner in RUNNERS}
 BASELINE = "tfkit"

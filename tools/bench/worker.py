@@ -42,6 +42,10 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
     from bench import data, timing
 
     result: dict[str, Any] = {"status": "ok", "reason": None, "metrics": {}, "missing": {}, "info": {}}
+    job = {**job, "settings": dict(job["settings"])}
+    threads = job["settings"].pop("intra_op_threads", None)
+    if threads is not None:     # read when TensorFlow's context starts: before the peer runs its first op
+        os.environ["TF_NUM_INTRAOP_THREADS"] = str(int(threads))
     try:
         peer = importlib.import_module(f"bench.{PEER_MODULES[job['peer']]}")
         try:
