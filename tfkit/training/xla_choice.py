@@ -13,13 +13,14 @@ run: its compile time is estimated from the first form's, erring long (XLA at
 eight times a plain trace, a plain trace at half XLA's), and it may take no more
 than 3% of the remaining time, nor two thirds of what the other form may save
 at most (``expected_saving``). A trial that does not pay then costs the run
-about 3% at worst, while one that pays (a long run) saves far more.
-When tried, the other form gets one step to compile and two to check it: a
-form 1.5x slower there is dropped at once, else it is timed on a chunk; a form
-1.5x slower or faster there is decided at once, else both forms are timed once
-more on chunks of the same length; the other form must be 7% faster per step
-to run the rest of the run. Both forms' compiled loops are kept, so switching
-back costs nothing.
+about 3% at worst, while one that pays (a long run) saves far more; the price
+is that a run just too short to risk a trial keeps the first form where the
+other would have won (longer by at most the ratio of their step times).
+When tried, the other form gets one step to compile and two to check it (1.5x
+slower there: dropped at once), then a timing chunk (1.5x slower or faster
+there: decided at once); otherwise both forms are timed once more on chunks of
+the same length, and the other form must be 7% faster per step to run the rest
+of the run. Both forms' compiled loops are kept, so switching back costs nothing.
 """
 
 from __future__ import annotations
