@@ -105,7 +105,8 @@ class StepLoops:
         ``k`` takes rows ``order[first_row + k*batch_size:][:batch_size]``. The
         batch size is static inside the graph, so gradients of same-shape ops
         need no broadcasting bookkeeping; a short last batch gets its own
-        function (one more trace).
+        function (one more trace). Each iteration gathers the next batch's rows
+        while the step trains on the batch gathered before it.
         """
         key = self._array_key(mode, batch_size, template)
         if key in self._cache:
@@ -117,29 +118,40 @@ class StepLoops:
         else:
             step, log_specs = self._step(mode), None
 
-        def cut(unique: Any, order: tf.Tensor, first_row: tf.Tensor, index: tf.Tensor) -> Any:
+        def cut(unique: Any, order: tf.Tensor, first_row: tf.Tensor, index: tf.Tensor) -> list[tf.Tensor]:
             rows = tf.slice(order, [first_row + index * batch_size], [batch_size])
-            batches = [tf.gather(t, rows) for t in unique]
-            return tf.nest.map_structure(lambda position: batches[position], template)
+            return [tf.gather(t, rows) for t in unique]
 
+        def batch(rows: list[tf.Tensor]) -> Any:
+            return tf.nest.map_structure(lambda position: rows[position], template)
+
+        def cut_next(tensors, order, first_row, i, count, rows):
+            """Batch ``i + 1``, gathered while step ``i`` runs (the last step's is the one it has)."""
+            return tf.cond(i + 1 < count, lambda: cut(tensors, order, first_row, i + 1), lambda: rows)
+
+        # Software pipelining: each iteration gathers the next batch's rows while its step trains on the
+        # batch gathered one iteration before (the gather reads no variable, so it runs beside the step).
         if not custom:
             def loop(tensors, order, first_row, count):
-                def body(i):
-                    step(cut(tensors, order, first_row, i))
-                    return i + 1
+                def body(i, rows):
+                    following = cut_next(tensors, order, first_row, i, count, rows)
+                    step(batch(rows))
+                    return i + 1, following
 
-                tf.while_loop(lambda i: i < count, body, [tf.constant(0)])
+                tf.while_loop(lambda i, _: i < count, body, [tf.constant(0), cut(tensors, order, first_row, 0)])
                 return self._metric_logs()
         elif log_specs is not None:
             def loop(tensors, order, first_row, count):
-                def body(i, logs):
-                    return i + 1, step(cut(tensors, order, first_row, i))
+                def body(i, rows, logs):
+                    following = cut_next(tensors, order, first_row, i, count, rows)
+                    return i + 1, following, step(batch(rows))
 
                 zeros = tf.nest.map_structure(lambda s: tf.zeros(s.shape, s.dtype), log_specs)
-                return tf.while_loop(lambda i, _: i < count, body, [tf.constant(0), zeros])[1]
+                first = cut(tensors, order, first_row, 0)
+                return tf.while_loop(lambda i, *_: i < count, body, [tf.constant(0), first, zeros])[2]
         else:  # logs of varying shape cannot be loop variables: one step per call
             def loop(tensors, order, first_row, count):
-                return step(cut(tensors, order, first_row, 0))
+                return step(batch(cut(tensors, order, first_row, 0)))
 
         fn = compiled(autograph.written_in_tensorflow(loop), reduce_retracing=True)   # see iterator_loop
         fn.max_count = 1 if custom and log_specs is None else None
