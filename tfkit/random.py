@@ -16,6 +16,11 @@ Every function uses ``tf.random.stateless_*`` (or
 ``tf.nn.experimental.stateless_dropout``), so it compiles under XLA. Note
 that XLA implements these ops with its own kernels: a compiled function
 and an eager call with the same seed draw different (equally valid) numbers.
+Inside an XLA-compiled function the draws name the Philox algorithm
+(:func:`algorithm`): TensorFlow's default there turns the seed into a key
+with a kernel that XLA compiles badly on CPUs (677 us for a 64x32 normal
+draw, 33 us with Philox named; the guide's VAE trained 2.5x slower).
+Outside XLA the default is Philox already, so those numbers are unchanged.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.ops.control_flow_util import GraphOrParentsInXlaContext
 
 from tfkit.base.variable_roles import StateOwner
 
@@ -111,6 +117,15 @@ def draw_seed(seed: Any) -> tf.Tensor:
     )
 
 
+def algorithm() -> str:
+    """The stateless RNG algorithm for a draw traced here: ``"philox"`` under XLA, else TensorFlow's default.
+
+    Outside XLA, CPUs and GPUs select Philox for ``"auto_select"`` too (the same numbers, from one op
+    that makes the key); under XLA, naming it avoids that op's slow XLA kernel.
+    """
+    return "philox" if GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()) else "auto_select"
+
+
 def _shape(shape: Any) -> Any:
     """A static tuple when every entry is known, else an int32 shape tensor."""
     if isinstance(shape, (tf.Tensor, tf.Variable)):
@@ -139,7 +154,8 @@ def normal(
 ) -> tf.Tensor:
     """Normal values with ``mean`` and ``stddev``; ``shape`` entries may be scalar tensors."""
     return tf.random.stateless_normal(
-        _shape(shape), seed=draw_seed(seed), mean=mean, stddev=stddev, dtype=_float_dtype(dtype, "normal")
+        _shape(shape), seed=draw_seed(seed), mean=mean, stddev=stddev, dtype=_float_dtype(dtype, "normal"),
+        alg=algorithm(),
     )
 
 
@@ -152,7 +168,8 @@ def uniform(
 ) -> tf.Tensor:
     """Uniform floats in ``[minval, maxval)`` (use :func:`randint` for integers)."""
     return tf.random.stateless_uniform(
-        _shape(shape), seed=draw_seed(seed), minval=minval, maxval=maxval, dtype=_float_dtype(dtype, "uniform")
+        _shape(shape), seed=draw_seed(seed), minval=minval, maxval=maxval, dtype=_float_dtype(dtype, "uniform"),
+        alg=algorithm(),
     )
 
 
@@ -170,6 +187,7 @@ def truncated_normal(
         mean=mean,
         stddev=stddev,
         dtype=_float_dtype(dtype, "truncated_normal"),
+        alg=algorithm(),
     )
 
 
@@ -191,6 +209,7 @@ def randint(
         minval=tf.cast(minval, work),
         maxval=tf.cast(maxval, work),
         dtype=work,
+        alg=algorithm(),
     )
     return tf.cast(values, dtype)
 
@@ -206,7 +225,8 @@ def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, 
         raise ValueError(f"tfkit.random.dropout expected rate in [0, 1), got {rate!r}")
     if noise_shape is not None:
         noise_shape = _noise_shape(inputs, noise_shape)
-    return tf.nn.experimental.stateless_dropout(inputs, rate=rate, seed=draw_seed(seed), noise_shape=noise_shape)
+    return tf.nn.experimental.stateless_dropout(inputs, rate=rate, seed=draw_seed(seed), noise_shape=noise_shape,
+                                                rng_alg=algorithm())
 
 
 def _noise_shape(inputs: tf.Tensor, noise_shape: Sequence[Any]) -> Any:
@@ -225,7 +245,7 @@ def _noise_shape(inputs: tf.Tensor, noise_shape: Sequence[Any]) -> Any:
 def shuffle(x: Any, axis: int = 0, seed: Any = None) -> tf.Tensor:
     """``x`` with its entries along ``axis`` in a random order."""
     x = tf.convert_to_tensor(x)
-    keys = tf.random.stateless_uniform(tf.expand_dims(tf.shape(x)[axis], 0), seed=draw_seed(seed))
+    keys = tf.random.stateless_uniform(tf.expand_dims(tf.shape(x)[axis], 0), seed=draw_seed(seed), alg=algorithm())
     return tf.gather(x, tf.argsort(keys, stable=True), axis=axis)
 
 
@@ -262,7 +282,7 @@ def binomial(shape: Sequence[Any], counts: Any, probabilities: Any, dtype: Any =
 def beta(shape: Sequence[Any], alpha: Any, beta: Any, dtype: Any = None, seed: Any = None) -> tf.Tensor:
     """Beta(``alpha``, ``beta``) values in [0, 1], as ``X / (X + Y)`` of two gamma draws from one seed."""
     dtype = _float_dtype(dtype, "beta")
-    seeds = tf.random.experimental.stateless_split(draw_seed(seed), num=2)
+    seeds = tf.random.experimental.stateless_split(draw_seed(seed), num=2, alg=algorithm())
     shape = _shape(shape)
     x = tf.random.stateless_gamma(shape, seed=seeds[0], alpha=tf.cast(alpha, dtype), dtype=dtype)
     y = tf.random.stateless_gamma(shape, seed=seeds[1], alpha=tf.cast(beta, dtype), dtype=dtype)

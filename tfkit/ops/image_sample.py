@@ -152,8 +152,9 @@ def elastic_batch(batch: tf.Tensor, alpha: Any, sigma: Any, interpolation: str, 
     alpha = tf.cast(alpha, work)
     sigma = tf.cast(sigma, work)
     taps = 6 * tf.cast(sigma, tf.int32) + 1
-    seeds = tf.random.experimental.stateless_split(tfkit_random.draw_seed(seed), 2)
-    noise = tf.stack([tf.random.stateless_normal(tf.stack([b, h, w]), seed=seeds[i], dtype=work) * sigma
+    alg = tfkit_random.algorithm()
+    seeds = tf.random.experimental.stateless_split(tfkit_random.draw_seed(seed), 2, alg=alg)
+    noise = tf.stack([tf.random.stateless_normal(tf.stack([b, h, w]), seed=seeds[i], dtype=work, alg=alg) * sigma
                       for i in range(2)], axis=-1)                                    # (b, h, w, 2): dx, dy
     max_taps = None if max_sigma is None else 6 * int(max_sigma) + 1
     field = separable_blur(noise, taps, taps, sigma, sigma, max_taps)
