@@ -249,3 +249,34 @@ def test_shuffle_along_an_axis_moves_whole_slices(axis):
     order = shuffled[0]
     assert sorted(order.tolist()) == list(range(30)) and order.tolist() != list(range(30))
     np.testing.assert_array_equal(shuffled, x[:, order])
+
+
+# ------------------------------------------------------------ the algorithm under XLA
+
+
+def _op_types(fn):
+    graph = fn.get_concrete_function().graph
+    types = {op.type for op in graph.get_operations()}
+    for function in graph.as_graph_def().library.function:
+        types |= {node.op for node in function.node_def}
+    return types
+
+
+def test_draws_name_philox_under_xla_and_keep_tensorflows_default_elsewhere():
+    seen = {}
+
+    def draws():
+        seen["algorithm"] = tfkit_random.algorithm()
+        return (tfkit_random.normal((4, 3), seed=7), tfkit_random.uniform((5,), seed=7),
+                tfkit_random.dropout(tf.ones((8, 8)), 0.5, seed=7))
+
+    xla = tf.function(draws, jit_compile=True)
+    xla()
+    assert seen["algorithm"] == "philox"
+    assert "StatelessRandomGetKeyCounter" not in _op_types(xla)      # the op whose XLA kernel is slow on CPUs
+    plain = tf.function(draws)
+    eager = draws()
+    assert seen["algorithm"] == "auto_select"
+    for ours, default in zip([t.numpy() for t in plain()], [t.numpy() for t in eager]):
+        np.testing.assert_array_equal(ours, default)
+    np.testing.assert_array_equal(eager[0], tf.random.stateless_normal((4, 3), seed=[7, 0]))   # Keras's draw
