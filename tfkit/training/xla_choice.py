@@ -36,8 +36,10 @@ _XLA_COMPILE_FACTOR = 8.0   # XLA on from a plain trace (CPU: 3.8 for the VAE's 
 _PLAIN_COMPILE_FACTOR = 0.5  # a plain trace from XLA's compile (CPU: 0.46 for the LSTM; 4.0's inverse made the
                              # LSTM try XLA off, 0.8 s of its first epoch for a form 1.4x slower)
 # The most the other form is expected to save of a step, as measured on a 2-core CPU (docs/PERFORMANCE.md):
-_SAVING_OTHER_ON_CPU = 0.15  # XLA on: the VAE and the CNN ran 2.3-2.6x slower, the transformer 12% faster,
-                             # the two-input functional model 17%; XLA off for an LSTM: 1.7x slower
+_SAVING_OTHER_ON_CPU = 0.15  # XLA on (docs/PERFORMANCE.md, since tfkit.random names Philox under XLA): the VAE
+                             # 11% and the CNN 3.2x slower, the transformer 12% and the two-input functional model
+                             # 35-57% faster; XLA off for an LSTM: 1.6x slower. Any value above 0.045 acts alike:
+                             # the 3% risk cap (_RISK) binds first
 _SAVING_XLA_OFF_GPU = 1 / 3  # turning XLA off on a GPU
 _CLEAR_RATIO = 1.5          # a form this much slower or faster on its first timing is decided at once
 _PAYBACK = 1.5              # the best saving must exceed the trial's estimated cost by half again
