@@ -66,3 +66,39 @@ def test_an_lstm_loop_body_counts_once_per_iteration():
     assert flops.step_flops(model, spec, loop_trips=iterations)["MatMul"] == steps * 3 * step_forward + head
     body = steps // iterations
     assert flops.step_flops(model, spec)["MatMul"] == body * 3 * step_forward + head     # no trip count: once
+
+
+def test_einsum_counts_every_multiply_and_add_of_its_equation():
+    a = tf.TensorSpec((2, 3, 4))
+    b = tf.TensorSpec((4, 5))
+    cases = [
+        ("abc,cd->abd", (a, b), 2 * 2 * 3 * 4 * 5),              # a batched matmul: 2 * M * N * K
+        ("...c,cd->...d", (a, b), 2 * 2 * 3 * 4 * 5),            # the same through an ellipsis
+        ("abc,abc->abc", (a, a), 2 * 3 * 4),                     # nothing summed: one multiply each
+        ("abc->acb", (a,), 0),                                   # a transpose
+        ("abc->a", (a,), 2 * 3 * 4),                             # a sum: one add per element
+    ]
+    for equation, specs, expected in cases:
+        graph = tf.function(lambda *xs: tf.einsum(equation, *xs)).get_concrete_function(*specs).graph
+        assert flops.graph_flops(graph).get("Einsum", 0) == expected, equation
+
+
+def test_multi_head_attention_einsums_equal_the_hand_count():
+    batch, length, embed, heads, key_dim = 2, 6, 8, 2, 4
+    inputs = tfkit.Input((length, embed))
+    outputs = tfkit.layers.MultiHeadAttention(num_heads=heads, key_dim=key_dim)(inputs, inputs)
+    model = tfkit.Model(inputs, outputs)
+    model.compile(tfkit.optimizers.SGD(0.1), loss="mse")
+    x = np.random.default_rng(0).random((batch, length, embed)).astype("float32")
+    model.fit(x, x, batch_size=batch, epochs=1, verbose=0)
+    # multiply-adds per sample, forward: the query, key and value projections, the scores, the
+    # weighted values and the output projection
+    projection = length * embed * heads * key_dim
+    attention = heads * length * length * key_dim
+    forward = 2 * (3 * projection + 2 * attention + projection)
+    # backward: each einsum's gradient is two einsums of its size, one per operand, except the input
+    # gradients of the query, key and value projections: their operand is the model's input, and
+    # TensorFlow prunes what nothing uses
+    backward = 2 * forward - 2 * 3 * projection
+    spec = (tf.TensorSpec((batch, length, embed)), tf.TensorSpec((batch, length, embed)))
+    assert flops.step_flops(model, spec)["Einsum"] == batch * (forward + backward)

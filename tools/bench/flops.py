@@ -8,6 +8,8 @@ The count uses TensorFlow's own per-op statistics (``RegisterStatistics("flops")
 MatMul, Conv2D and their gradients, elementwise ops) on ``model.train_step``
 traced for a static batch, following the functions it calls and while-loop bodies
 (an RNN's loop counts once per iteration when the caller passes the trip count: ``rnn_iterations``).
+TensorFlow has no statistics for ``Einsum`` (MultiHeadAttention's projections and
+attention, forward and backward), so ``einsum_flops`` counts it from the equation.
 Fused optimizer kernels have no statistics and are
 left out (Adam's update is about ten FLOPs per weight, under 1% of the VAE's
 step). For the guide's VAE the MatMul count equals the hand count exactly.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework import ops
 
@@ -47,11 +50,16 @@ def graph_flops(graph: tf.Graph, loop_trips: int | None = None) -> dict[str, int
 def _add_graph(graph: Any, counts: dict[str, int], times: int, loop_trips: int | None,
                functions: dict[str, Any]) -> None:
     functions.update(getattr(graph, "_functions", {}))
+    live = _live_ops(graph)
     for op in graph.get_operations():
+        if live is not None and op.name not in live:
+            continue                        # a result nothing uses: TensorFlow prunes it before running
         try:
             value = ops.get_stats_for_node_def(graph, op.node_def, "flops").value
         except (ValueError, TypeError):     # an unknown shape: nothing to count
             value = None
+        if value is None and op.type == "Einsum":     # TensorFlow registers no statistics for it
+            value = einsum_flops(op)
         if value:
             counts[op.type] = counts.get(op.type, 0) + times * int(value)
         if op.type in _LOOPS:
@@ -60,11 +68,66 @@ def _add_graph(graph: Any, counts: dict[str, int], times: int, loop_trips: int |
             _add_function(op.get_attr("f").name, counts, times, loop_trips, functions)
 
 
+
+def _live_ops(graph: Any) -> set[str] | None:
+    """Names of the ops the graph's outputs and side effects depend on (None: not a function's graph).
+
+    A gradient may build results nobody asks for (``Einsum``'s gradient makes both operands'
+    gradients, even for the model's input); TensorFlow prunes them before running, so they do not count.
+    """
+    outputs = list(getattr(graph, "outputs", None) or []) + list(getattr(graph, "control_outputs", None) or [])
+    if not outputs:
+        return None
+    live: set[str] = set()
+    pending = [tensor.op if hasattr(tensor, "op") else tensor for tensor in outputs]
+    while pending:
+        op = pending.pop()
+        if op.name in live:
+            continue
+        live.add(op.name)
+        pending.extend(tensor.op for tensor in op.inputs)
+        pending.extend(op.control_inputs)
+    return live
+
+
 def _add_function(name: str, counts: dict[str, int], times: int, loop_trips: int | None,
                   functions: dict[str, Any]) -> None:
     function = functions.get(name)
     if function is not None:
         _add_graph(function.graph, counts, times, loop_trips, functions)
+
+
+def einsum_flops(op: Any) -> int | None:
+    """FLOPs of an ``Einsum`` op from its equation and static input shapes (None when a shape is unknown).
+
+    Two operands: one multiply per combination of all their labels, plus one add when a label is
+    summed away (``2 * M * N * K`` for a matmul, as TensorFlow counts ``MatMul``). One operand:
+    one add per input element when a label is summed away, else none (a transpose).
+    """
+    equation = op.get_attr("equation").decode().replace(" ", "")
+    inputs, output = equation.split("->")
+    shapes = [tensor.shape for tensor in op.inputs]
+    if any(not shape.is_fully_defined() for shape in shapes):
+        return None
+    sizes: dict[str, int] = {}
+    ellipsis: list[tuple[int, ...]] = []
+    for labels, shape in zip(inputs.split(","), shapes):
+        dims = shape.as_list()
+        if "..." in labels:
+            before, after = labels.split("...")
+            covered = len(dims) - len(before) - len(after)
+            ellipsis.append(tuple(dims[len(before):len(before) + covered]))
+            dims = dims[:len(before)] + dims[len(before) + covered:]
+            labels = before + after
+        for label, dim in zip(labels, dims):
+            sizes[label] = max(sizes.get(label, 1), dim)    # a label of size 1 may broadcast
+    combinations = int(np.prod(list(sizes.values()), dtype=np.int64))
+    if ellipsis:
+        combinations *= int(np.prod(np.broadcast_shapes(*ellipsis), dtype=np.int64))
+    summed = any(label not in output for label in sizes)
+    if len(shapes) == 1:
+        return combinations if summed else 0
+    return combinations * (2 if summed else 1)
 
 
 def step_flops(model: Any, batch_spec: Any, loop_trips: int | None = None) -> dict[str, int]:
