@@ -390,7 +390,8 @@ thread" columns run the VAE with `TF_NUM_INTRAOP_THREADS=1` (every other column
 uses TensorFlow's default, one per core): what splitting each small op across the
 cores costs, a process-wide setting a user may make and no framework makes. "Arithmetic"
 counts one training step's FLOPs from tfkit's traced `train_step` (an RNN's loop
-once per timestep) and divides each runner's epoch FLOPs by its steady epoch.
+once per timestep, `Einsum` from its equation, results nothing uses left out) and
+divides each runner's epoch FLOPs by its steady epoch.
 Timings are never asserted by the test suite.
 """
 
