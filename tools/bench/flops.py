@@ -68,7 +68,6 @@ def _add_graph(graph: Any, counts: dict[str, int], times: int, loop_trips: int |
             _add_function(op.get_attr("f").name, counts, times, loop_trips, functions)
 
 
-
 def _live_ops(graph: Any) -> set[str] | None:
     """Names of the ops the graph's outputs and side effects depend on (None: not a function's graph).
 
@@ -124,7 +123,7 @@ def einsum_flops(op: Any) -> int | None:
     combinations = int(np.prod(list(sizes.values()), dtype=np.int64))
     if ellipsis:
         combinations *= int(np.prod(np.broadcast_shapes(*ellipsis), dtype=np.int64))
-    summed = any(label not in output for label in sizes)
+    summed = any(label not in output for label in sizes)     # TensorFlow keeps "..." in the output
     if len(shapes) == 1:
         return combinations if summed else 0
     return combinations * (2 if summed else 1)
