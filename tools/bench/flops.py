@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.framework import ops
+from tensorflow.python.framework import func_graph, ops
 
 
 _LOOPS = ("While", "StatelessWhile")
@@ -74,11 +74,10 @@ def _live_ops(graph: Any) -> set[str] | None:
     A gradient may build results nobody asks for (``Einsum``'s gradient makes both operands'
     gradients, even for the model's input); TensorFlow prunes them before running, so they do not count.
     """
-    outputs = list(getattr(graph, "outputs", None) or []) + list(getattr(graph, "control_outputs", None) or [])
-    if not outputs:
+    if not isinstance(graph, func_graph.FuncGraph):
         return None
     live: set[str] = set()
-    pending = [tensor.op if hasattr(tensor, "op") else tensor for tensor in outputs]
+    pending = [tensor.op for tensor in graph.outputs] + list(graph.control_outputs)
     while pending:
         op = pending.pop()
         if op.name in live:
