@@ -1,0 +1,76 @@
+"""Every ``Example:`` in a public docstring runs, and prints what it says it prints.
+
+The examples are doctests (``>>>`` lines with their output). Each docstring runs
+in a fresh namespace holding ``tfkit``, ``tf`` and ``np``, after
+``tfkit.backend.clear_session()`` and ``tfkit.utils.set_random_seed(0)``, in a
+temporary working folder. Output is compared with ``ELLIPSIS`` and
+``NORMALIZE_WHITESPACE``. One test per namespace:
+``python -m pytest tests/test_docstring_examples.py -k layers``.
+"""
+
+from __future__ import annotations
+
+import doctest
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfkit
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+import api_reference  # noqa: E402
+
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def _by_namespace() -> dict[str, list[api_reference.ApiEntry]]:
+    groups: dict[str, list[api_reference.ApiEntry]] = {}
+    for entry in api_reference.unique_objects():
+        groups.setdefault(entry.namespace.split(".")[0] or "toplevel", []).append(entry)
+    return groups
+
+
+GROUPS = _by_namespace()
+
+
+def doctests_of(entry: api_reference.ApiEntry) -> list[doctest.DocTest]:
+    """The doctests in an object's docstring and, for a class, in its own methods' docstrings."""
+    finder = doctest.DocTestFinder(recurse=isinstance(entry.obj, type), exclude_empty=True)
+    return [t for t in finder.find(entry.obj, entry.path, module=False, globs={}) if t.examples]
+
+
+def run_examples(entry: api_reference.ApiEntry) -> str:
+    """Run ``entry``'s doctests; returns the runner's report of failures ('' when all pass)."""
+    report = []
+    for test in doctests_of(entry):
+        tfkit.backend.clear_session()
+        tfkit.utils.set_random_seed(0)
+        test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
+        runner = doctest.DocTestRunner(optionflags=FLAGS)
+        runner.run(test, out=report.append)
+        test.globs.clear()
+    return "".join(report)
+
+
+@pytest.mark.parametrize("namespace", sorted(GROUPS))
+def test_examples_run(namespace, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    failures = {entry.path: run_examples(entry) for entry in GROUPS[namespace]}
+    failures = {path: text for path, text in failures.items() if text}
+    assert not failures, "\n".join(failures.values())
+
+
+def test_a_wrong_output_is_reported():
+    def shows_two():
+        """Two.
+
+        Example:
+            >>> 1 + 1
+            3
+        """
+
+    report = run_examples(api_reference.ApiEntry("", "shows_two", shows_two))
+    assert "Expected:\n    3\nGot:\n    2" in report
