@@ -89,11 +89,16 @@ def namespaces() -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def public_api() -> tuple[ApiEntry, ...]:
-    """Every (namespace, public name) whose value is a tfkit class or function."""
+    """Every (namespace, public name) whose value is a tfkit class or function.
+
+    A namespace's public names are its ``__all__`` where it has one (helpers it
+    imports are not API), else every name without a leading underscore.
+    """
     entries = []
     for namespace in namespaces():
         module = _module(namespace)
-        for name in sorted(dir(module)):
+        declared = getattr(module, "__all__", None)     # a module's own list of its public names wins
+        for name in sorted(declared if declared is not None else dir(module)):
             if not name.startswith("_") and _is_tfkit_callable(getattr(module, name)):
                 entries.append(ApiEntry(namespace, name, getattr(module, name)))
     return tuple(entries)
