@@ -42,6 +42,29 @@ def _document_class_aliases_in_full() -> None:
 
 _document_class_aliases_in_full()
 
+
+def _constructor_signature(app, what, name, obj, options, signature, return_annotation):
+    """A class's signature is its ``__init__``'s, as ``inspect.signature`` reads it.
+
+    ``Layer.__new__(cls, *args, **kwargs)`` (which captures the config) would
+    otherwise stand for every layer's signature: ``Dense(*args, **kwargs)``.
+    """
+    if what not in ("class", "exception") or not isinstance(obj, type):
+        return None
+    import inspect
+
+    from sphinx.util.inspect import stringify_signature
+
+    try:
+        init_signature = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return None
+    return stringify_signature(init_signature, show_return_annotation=False, unqualified_typehints=True), None
+
+
+def setup(app):
+    app.connect("autodoc-process-signature", _constructor_signature)
+
 project = "tfkit"
 author = "tfkit developers"
 copyright = "tfkit developers"
@@ -69,9 +92,12 @@ python_use_unqualified_type_names = True
 add_module_names = True
 
 # Strict: a reference to a tfkit name that does not exist fails the build (-W); references to
-# TensorFlow, numpy and typing names in signatures are left as text.
+# TensorFlow, numpy and typing names in signatures are left as text, and so are the engine's
+# classes that appear in return annotations (`Model.jit_compile_decision` -> XlaDecision) but are
+# not public names.
 nitpicky = True
-nitpick_ignore_regex = [(r"py:.*", r"^(?!tfkit\.).*")]
+nitpick_ignore_regex = [(r"py:.*", r"^(?!tfkit\.).*"),
+                        (r"py:class", r"^tfkit\.(training|engine|base|files|saving)\.[\w.]+$")]
 suppress_warnings = ["myst.header"]   # the reports under docs/ start below level 1 in places
 
 html_theme = "furo"

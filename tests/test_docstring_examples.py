@@ -36,10 +36,28 @@ def _by_namespace() -> dict[str, list[api_reference.ApiEntry]]:
 GROUPS = _by_namespace()
 
 
+PUBLIC_IDS = {id(entry.obj) for entry in api_reference.public_api()}
+_SEEN: set[int] = set()     # docstrings already run in this process (a private base shared by several classes)
+
+
 def doctests_of(entry: api_reference.ApiEntry) -> list[doctest.DocTest]:
-    """The doctests in an object's docstring and, for a class, in its own methods' docstrings."""
-    finder = doctest.DocTestFinder(recurse=isinstance(entry.obj, type), exclude_empty=True)
-    return [t for t in finder.find(entry.obj, entry.path, module=False, globs={}) if t.examples]
+    """The doctests in an object's docstring; for a class, also its methods' and those of its private bases.
+
+    ``Model.fit`` is defined on a private base (the training engine): its example runs with ``Model``'s.
+    """
+    owners = [entry.obj]
+    if isinstance(entry.obj, type):
+        owners += [base for base in entry.obj.__mro__[1:]
+                   if base.__module__.startswith("tfkit") and id(base) not in PUBLIC_IDS]
+    tests = []
+    for owner in owners:
+        finder = doctest.DocTestFinder(recurse=isinstance(owner, type), exclude_empty=True)
+        name = entry.path if owner is entry.obj else f"{entry.path}({owner.__name__})"
+        for test in finder.find(owner, name, module=False, globs={}):
+            if test.examples and id(test.docstring) not in _SEEN:
+                _SEEN.add(id(test.docstring))
+                tests.append(test)
+    return tests
 
 
 def run_examples(entry: api_reference.ApiEntry) -> str:

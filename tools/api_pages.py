@@ -59,6 +59,14 @@ GROUPS = {
         ("Loss classes", ("builtins", "extra_builtins", "loss", "reduction")),
     ],
 }
+# Classes whose methods a user calls or overrides: their pages list their public methods, as keras.io's do.
+# The value is autodoc's inherited-members option: Model shows the training engine's methods (fit, ...)
+# and leaves Layer's to the Layer entry.
+MEMBER_CLASSES = {"Model": "Layer,Module", "Sequential": "Model,Layer,Module", "Functional": "Model,Layer,Module",
+                  "Distiller": "Model,Layer,Module", "Layer": None, "Metric": None, "Loss": None, "Optimizer": None,
+                  "Callback": None, "PyDataset": None, "FeatureSpace": None, "ExportArchive": None,
+                  "KerasFileEditor": None, "Initializer": None, "Regularizer": None, "Constraint": None,
+                  "LearningRateSchedule": None}
 PAGE_TITLES = {"": "Top-level names", "ops.numpy": "NumPy ops", "ops.nn": "NN ops",
                "ops.linalg": "Linear algebra ops", "ops.image": "Image ops"}
 
@@ -98,8 +106,15 @@ def _group(namespace: str, entry: api_reference.ApiEntry) -> str:
 
 
 def _directive(entry: api_reference.ApiEntry) -> str:
-    kind = "autoclass" if isinstance(entry.obj, type) else "autofunction"
-    return f"```{{eval-rst}}\n.. {kind}:: {entry.path}\n```\n"
+    if not isinstance(entry.obj, type):
+        return f"```{{eval-rst}}\n.. autofunction:: {entry.path}\n```\n"
+    options = ""
+    if entry.obj.__name__ in MEMBER_CLASSES and entry.obj.__module__.startswith("tfkit"):
+        options = "   :members:\n"
+        inherited = MEMBER_CLASSES[entry.obj.__name__]
+        if inherited:
+            options += f"   :inherited-members: {inherited}\n"
+    return f"```{{eval-rst}}\n.. autoclass:: {entry.path}\n{options}```\n"
 
 
 def _link(entry: api_reference.ApiEntry, primary: api_reference.ApiEntry) -> str:
