@@ -38,8 +38,10 @@ def test_guide_code_runs(page, tmp_path, monkeypatch):
     blocks = python_blocks(page.read_text())
     assert blocks, f"{page.name} has no python block"
     for number, block in enumerate(blocks, 1):
+        source = tmp_path / f"{page.stem}_block_{number}.py"    # a real file: AutoGraph reads the source
+        source.write_text(block)
         try:
-            exec(compile(block, f"{page.name}, block {number}", "exec"), namespace)
+            exec(compile(block, str(source), "exec"), namespace)
         except Exception as error:
             raise AssertionError(f"{page.name}, block {number} raised {error!r}:\n{block}") from error
 
