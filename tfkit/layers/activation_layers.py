@@ -47,10 +47,42 @@ class _Elementwise(Layer):
 
 @registry.builtin("layers")
 class ReLU(_Elementwise):
-    """Rectified linear unit with Keras's options.
+    """Rectified linear unit activation layer, with Keras's options.
 
-    ``max_value`` caps the output; below ``threshold`` the output is
-    ``negative_slope * (x - threshold)``; in between it is ``x``.
+    With the defaults this is the plain `max(x, 0)`. In general the output is
+    `negative_slope * (x - threshold)` for `x < threshold`, `x` for
+    `threshold <= x < max_value`, and `max_value` for `x >= max_value`.
+
+    Args:
+        max_value: Non-negative float or `None`, the largest output value
+            (e.g. `6.0` for ReLU6). `None` means no cap. Defaults to `None`.
+        negative_slope: Non-negative float, the slope below `threshold`.
+            Defaults to `0.0`.
+        threshold: Non-negative float, the value below which the output is
+            damped by `negative_slope`. Defaults to `0.0`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of any shape. A mask passes through unchanged.
+
+    Input shape:
+        Any shape.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `max_value` (unless `None`), `negative_slope` or
+            `threshold` is not a non-negative number.
+
+    Example:
+        >>> x = np.array([-2.0, -0.5, 0.0, 3.0, 8.0], dtype="float32")
+        >>> tfkit.layers.ReLU()(x).numpy()
+        array([0., 0., 0., 3., 8.], dtype=float32)
+        >>> tfkit.layers.ReLU(max_value=6.0)(x).numpy()
+        array([0., 0., 0., 3., 6.], dtype=float32)
+        >>> tfkit.layers.ReLU(negative_slope=0.5)(x).numpy()
+        array([-1.  , -0.25,  0.  ,  3.  ,  8.  ], dtype=float32)
     """
 
     def __init__(self, max_value: float | None = None, negative_slope: float = 0.0, threshold: float = 0.0,
@@ -73,9 +105,33 @@ class ReLU(_Elementwise):
 
 @registry.builtin("layers")
 class LeakyReLU(_Elementwise):
-    """``x`` for ``x >= 0``, ``negative_slope * x`` otherwise (Keras's default slope is 0.3).
+    """Leaky version of a rectified linear unit activation layer.
 
-    The legacy keyword ``alpha`` is accepted with a warning, as in Keras 3.
+    Computes `x` for `x >= 0` and `negative_slope * x` otherwise, so a small
+    gradient flows for negative inputs. Keras's default slope is `0.3`.
+
+    Args:
+        negative_slope: Non-negative float, the slope for negative inputs.
+            Defaults to `0.3`. The legacy keyword `alpha` is accepted in its
+            place with a deprecation warning, as in Keras 3.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of any shape. A mask passes through unchanged.
+
+    Input shape:
+        Any shape.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `negative_slope` is not a non-negative number.
+
+    Example:
+        >>> layer = tfkit.layers.LeakyReLU(negative_slope=0.5)
+        >>> layer(np.array([-3.0, -1.0, 0.0, 2.0], dtype="float32")).numpy()
+        array([-1.5, -0.5,  0. ,  2. ], dtype=float32)
     """
 
     def __init__(self, negative_slope: float = 0.3, **kwargs: Any) -> None:
@@ -97,11 +153,48 @@ class LeakyReLU(_Elementwise):
 
 @registry.builtin("layers")
 class PReLU(_Elementwise):
-    """Leaky ReLU whose negative slope ``alpha`` is a learned weight.
+    """Parametric rectified linear unit activation layer.
 
-    ``alpha`` has the input's shape without the batch axis; axes listed in
-    ``shared_axes`` (1-based, the batch is axis 0) get size 1, so one slope
-    serves that whole axis.
+    Computes `x` for `x >= 0` and `alpha * x` otherwise, where `alpha` is a
+    learned weight. `alpha` has the input's shape without the batch axis;
+    axes listed in `shared_axes` (1-based, the batch is axis 0) get size 1,
+    so one slope serves that whole axis.
+
+    Args:
+        alpha_initializer: Initializer for the `alpha` weight. Defaults to
+            `"Zeros"` (so the layer starts as a plain ReLU).
+        alpha_regularizer: Regularizer for the `alpha` weight. Defaults to
+            `None`.
+        alpha_constraint: Constraint for the `alpha` weight. Defaults to
+            `None`.
+        shared_axes: An int or a list of ints, the axes (1-based) along which
+            `alpha` is shared. For example, with images of shape
+            `(batch, height, width, channels)`, `shared_axes=[1, 2]` learns one
+            slope per channel. Defaults to `None` (no sharing).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 2 or more. A mask passes through unchanged.
+
+    Input shape:
+        Any shape. Every non-shared axis must have a known size.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `shared_axes` holds something other than positive
+            ints, names an axis beyond the input's rank, or a non-shared axis
+            has an unknown size (when the layer is built).
+
+    Example:
+        >>> layer = tfkit.layers.PReLU(alpha_initializer=tfkit.initializers.Constant(0.25))
+        >>> layer(np.array([[-4.0, 2.0]], dtype="float32")).numpy()
+        array([[-1.,  2.]], dtype=float32)
+        >>> layer.alpha.shape
+        TensorShape([2])
+        >>> tfkit.layers.PReLU(shared_axes=[1, 2])(np.ones((1, 4, 4, 3))).shape
+        TensorShape([1, 4, 4, 3])
     """
 
     def __init__(self, alpha_initializer: Any = "Zeros", alpha_regularizer: Any = None,
@@ -161,7 +254,31 @@ class PReLU(_Elementwise):
 
 @registry.builtin("layers")
 class ELU(_Elementwise):
-    """``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` otherwise."""
+    """Exponential linear unit activation layer.
+
+    Computes `x` for `x > 0` and `alpha * (exp(x) - 1)` otherwise.
+
+    Args:
+        alpha: Float, the scale of the negative part. Defaults to `1.0`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of any shape. A mask passes through unchanged.
+
+    Input shape:
+        Any shape.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `alpha` is not a number.
+
+    Example:
+        >>> layer = tfkit.layers.ELU(alpha=2.0)
+        >>> np.round(layer(np.array([-1.0, 0.0, 1.5], dtype="float32")).numpy(), 4)
+        array([-1.2642,  0.    ,  1.5   ], dtype=float32)
+    """
 
     def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -185,11 +302,41 @@ def _large_negative(dtype: tf.DType) -> float:
 
 @registry.builtin("layers")
 class Softmax(_Elementwise):
-    """Softmax over ``axis`` (an int or a list of ints).
+    """Softmax activation layer.
 
-    ``mask`` (broadcastable to the inputs; True or > 0.5 means "keep") sends
-    masked logits to a large negative number before the softmax and zeroes
-    their probabilities after it, so a fully masked row gives all zeros.
+    Computes `exp(x) / sum(exp(x))` over `axis`. An optional `mask` excludes
+    positions: masked logits are sent to a large negative number (`-1e9`, or
+    `-3e4` for float16) before the softmax and their probabilities are set to
+    zero after it, so a fully masked row gives all zeros.
+
+    Args:
+        axis: Integer, or list of integers, the axis or axes along which the
+            softmax normalization is applied. Defaults to `-1`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: The logits: a tensor of any shape.
+        mask: Optional boolean or numeric tensor broadcastable to `inputs`;
+            `True` (or a value above 0.5) keeps a position, `False` masks it.
+            Defaults to `None`.
+
+    Input shape:
+        Any shape.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `axis` is not an int or a non-empty list of ints, or
+            (on call) `mask` is not broadcastable to `inputs`.
+
+    Example:
+        >>> layer = tfkit.layers.Softmax()
+        >>> x = np.array([[1.0, 2.0, 3.0]], dtype="float32")
+        >>> np.round(layer(x).numpy(), 4)
+        array([[0.09  , 0.2447, 0.6652]], dtype=float32)
+        >>> np.round(layer(x, mask=np.array([[True, True, False]])).numpy(), 4)
+        array([[0.2689, 0.7311, 0.    ]], dtype=float32)
     """
 
     def __init__(self, axis: int | Sequence[int] = -1, **kwargs: Any) -> None:

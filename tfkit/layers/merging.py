@@ -128,7 +128,38 @@ class _ElementwiseMerge(Layer):
 
 @registry.builtin("layers")
 class Add(_ElementwiseMerge):
-    """Element-wise sum of the inputs."""
+    """Layer that adds a list of inputs element-wise.
+
+    It takes a list of tensors, all of the same shape (or broadcastable), and
+    returns their sum.
+
+    Inputs of different ranks are aligned by inserting axes right after the
+    batch axis, then broadcast against each other. The output mask is the
+    logical OR of the input masks when every input has one (else no mask).
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of two or more tensors with the same batch size and
+            broadcast-compatible shapes.
+
+    Input shape:
+        A list of two or more shapes `(batch_size, ...)`, broadcast-compatible.
+
+    Output shape:
+        The broadcast shape of the inputs.
+
+    Raises:
+        ValueError: If the layer is not called on a list, or the input
+            shapes (or batch sizes) are incompatible.
+
+    Example:
+        >>> x1 = np.array([[1.0, 2.0]], dtype="float32")
+        >>> x2 = np.array([[10.0, 20.0]], dtype="float32")
+        >>> tfkit.layers.Add()([x1, x2]).numpy()
+        array([[11., 22.]], dtype=float32)
+    """
 
     def _merge(self, inputs: list[tf.Tensor]) -> tf.Tensor:
         output = inputs[0]
@@ -139,7 +170,37 @@ class Add(_ElementwiseMerge):
 
 @registry.builtin("layers")
 class Subtract(_ElementwiseMerge):
-    """``inputs[0] - inputs[1]`` (exactly two inputs)."""
+    """Layer that subtracts two inputs element-wise.
+
+    It takes a list of exactly two tensors and returns `inputs[0] - inputs[1]`.
+
+    Inputs of different ranks are aligned by inserting axes right after the
+    batch axis, then broadcast against each other. The output mask is the
+    logical OR of the input masks when every input has one (else no mask).
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of two tensors with the same batch size and
+            broadcast-compatible shapes.
+
+    Input shape:
+        A list of two shapes `(batch_size, ...)`, broadcast-compatible.
+
+    Output shape:
+        The broadcast shape of the inputs.
+
+    Raises:
+        ValueError: If the layer is not called on a list of exactly two tensors, or the input
+            shapes (or batch sizes) are incompatible.
+
+    Example:
+        >>> x1 = np.array([[5.0, 7.0]], dtype="float32")
+        >>> x2 = np.array([[1.0, 2.0]], dtype="float32")
+        >>> tfkit.layers.Subtract()([x1, x2]).numpy()
+        array([[4., 5.]], dtype=float32)
+    """
 
     _exact_inputs = 2
 
@@ -149,7 +210,38 @@ class Subtract(_ElementwiseMerge):
 
 @registry.builtin("layers")
 class Multiply(_ElementwiseMerge):
-    """Element-wise product of the inputs."""
+    """Layer that multiplies a list of inputs element-wise.
+
+    It takes a list of tensors, all of the same shape (or broadcastable), and
+    returns their product.
+
+    Inputs of different ranks are aligned by inserting axes right after the
+    batch axis, then broadcast against each other. The output mask is the
+    logical OR of the input masks when every input has one (else no mask).
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of two or more tensors with the same batch size and
+            broadcast-compatible shapes.
+
+    Input shape:
+        A list of two or more shapes `(batch_size, ...)`, broadcast-compatible.
+
+    Output shape:
+        The broadcast shape of the inputs.
+
+    Raises:
+        ValueError: If the layer is not called on a list, or the input
+            shapes (or batch sizes) are incompatible.
+
+    Example:
+        >>> x1 = np.array([[1.0, 2.0]], dtype="float32")
+        >>> x2 = np.array([[3.0, 4.0]], dtype="float32")
+        >>> tfkit.layers.Multiply()([x1, x2]).numpy()
+        array([[3., 8.]], dtype=float32)
+    """
 
     def _merge(self, inputs: list[tf.Tensor]) -> tf.Tensor:
         output = inputs[0]
@@ -160,7 +252,38 @@ class Multiply(_ElementwiseMerge):
 
 @registry.builtin("layers")
 class Average(_ElementwiseMerge):
-    """Element-wise mean of the inputs."""
+    """Layer that averages a list of inputs element-wise.
+
+    It takes a list of tensors, all of the same shape (or broadcastable), and
+    returns their mean.
+
+    Inputs of different ranks are aligned by inserting axes right after the
+    batch axis, then broadcast against each other. The output mask is the
+    logical OR of the input masks when every input has one (else no mask).
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of two or more tensors with the same batch size and
+            broadcast-compatible shapes.
+
+    Input shape:
+        A list of two or more shapes `(batch_size, ...)`, broadcast-compatible.
+
+    Output shape:
+        The broadcast shape of the inputs.
+
+    Raises:
+        ValueError: If the layer is not called on a list, or the input
+            shapes (or batch sizes) are incompatible.
+
+    Example:
+        >>> x1 = np.array([[1.0, 2.0]], dtype="float32")
+        >>> x2 = np.array([[3.0, 5.0]], dtype="float32")
+        >>> tfkit.layers.Average()([x1, x2]).numpy()
+        array([[2. , 3.5]], dtype=float32)
+    """
 
     def _merge(self, inputs: list[tf.Tensor]) -> tf.Tensor:
         output = inputs[0]
@@ -171,7 +294,38 @@ class Average(_ElementwiseMerge):
 
 @registry.builtin("layers")
 class Maximum(_ElementwiseMerge):
-    """Element-wise maximum of the inputs."""
+    """Layer that computes the element-wise maximum of a list of inputs.
+
+    It takes a list of tensors, all of the same shape (or broadcastable), and
+    returns their maximum.
+
+    Inputs of different ranks are aligned by inserting axes right after the
+    batch axis, then broadcast against each other. The output mask is the
+    logical OR of the input masks when every input has one (else no mask).
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of two or more tensors with the same batch size and
+            broadcast-compatible shapes.
+
+    Input shape:
+        A list of two or more shapes `(batch_size, ...)`, broadcast-compatible.
+
+    Output shape:
+        The broadcast shape of the inputs.
+
+    Raises:
+        ValueError: If the layer is not called on a list, or the input
+            shapes (or batch sizes) are incompatible.
+
+    Example:
+        >>> x1 = np.array([[1.0, 5.0]], dtype="float32")
+        >>> x2 = np.array([[3.0, 2.0]], dtype="float32")
+        >>> tfkit.layers.Maximum()([x1, x2]).numpy()
+        array([[3., 5.]], dtype=float32)
+    """
 
     def _merge(self, inputs: list[tf.Tensor]) -> tf.Tensor:
         output = inputs[0]
@@ -182,7 +336,38 @@ class Maximum(_ElementwiseMerge):
 
 @registry.builtin("layers")
 class Minimum(_ElementwiseMerge):
-    """Element-wise minimum of the inputs."""
+    """Layer that computes the element-wise minimum of a list of inputs.
+
+    It takes a list of tensors, all of the same shape (or broadcastable), and
+    returns their minimum.
+
+    Inputs of different ranks are aligned by inserting axes right after the
+    batch axis, then broadcast against each other. The output mask is the
+    logical OR of the input masks when every input has one (else no mask).
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of two or more tensors with the same batch size and
+            broadcast-compatible shapes.
+
+    Input shape:
+        A list of two or more shapes `(batch_size, ...)`, broadcast-compatible.
+
+    Output shape:
+        The broadcast shape of the inputs.
+
+    Raises:
+        ValueError: If the layer is not called on a list, or the input
+            shapes (or batch sizes) are incompatible.
+
+    Example:
+        >>> x1 = np.array([[1.0, 5.0]], dtype="float32")
+        >>> x2 = np.array([[3.0, 2.0]], dtype="float32")
+        >>> tfkit.layers.Minimum()([x1, x2]).numpy()
+        array([[1., 2.]], dtype=float32)
+    """
 
     def _merge(self, inputs: list[tf.Tensor]) -> tf.Tensor:
         output = inputs[0]
@@ -196,7 +381,38 @@ class Minimum(_ElementwiseMerge):
 
 @registry.builtin("layers")
 class Concatenate(Layer):
-    """Join the inputs along ``axis``; every other axis must match."""
+    """Layer that concatenates a list of inputs.
+
+    It takes a list of tensors of the same rank, all of the same shape except
+    for the concatenation axis, and returns a single tensor joined along
+    `axis`. When any input has a mask, the output mask is the inputs' masks
+    concatenated along `axis` (an unmasked input counts as all true).
+
+    Args:
+        axis: Integer, the axis along which to concatenate. Defaults to `-1`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of tensors of the same rank.
+
+    Input shape:
+        A list of shapes that match on every axis but `axis`.
+
+    Output shape:
+        The common shape, with the sizes along `axis` summed.
+
+    Raises:
+        ValueError: If `axis` is not an int, the layer is not called on a
+            list, the ranks differ, `axis` is out of range, or the shapes do
+            not match away from `axis`.
+
+    Example:
+        >>> x1 = np.arange(4, dtype="float32").reshape((2, 2))
+        >>> x2 = np.arange(10, 16, dtype="float32").reshape((2, 3))
+        >>> tfkit.layers.Concatenate(axis=1)([x1, x2]).numpy()
+        array([[ 0.,  1., 10., 11., 12.],
+               [ 2.,  3., 13., 14., 15.]], dtype=float32)
+    """
 
     def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -271,13 +487,46 @@ class Concatenate(Layer):
 
 @registry.builtin("layers")
 class Dot(Layer):
-    """Per-sample dot product of two tensors along ``axes`` (Keras's ``batch_dot``).
+    """Layer that computes a dot product between samples in two tensors.
 
-        Dot(axes=1)([a, b])     # (batch, n), (batch, n) -> (batch, 1)
-        Dot(axes=(2, 2))([q, k])  # (batch, t, d), (batch, s, d) -> (batch, t, s)
+    For each sample of the batch, it contracts `inputs[0]` and `inputs[1]`
+    along the given axes (Keras's `batch_dot`): shapes `(batch, n)` and
+    `(batch, n)` with `axes=1` give `(batch, 1)`; shapes `(batch, t, d)` and
+    `(batch, s, d)` with `axes=(2, 2)` give `(batch, t, s)`. The output has no
+    mask.
 
-    ``normalize=True`` L2-normalizes both inputs along their dot axes first
-    (giving cosine similarities).
+    Args:
+        axes: Integer or tuple of two integers, the axis (or the axis of each
+            input) along which to take the dot product. Axis 0 (the batch
+            axis) is not allowed.
+        normalize: Whether to L2-normalize both inputs along the dot product
+            axes before taking the dot product. If `True`, the output is the
+            cosine similarity of the two samples. Defaults to `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A list of exactly two tensors with the same batch size.
+
+    Input shape:
+        Two shapes `(batch_size, ...)` whose sizes along the dot axes match.
+
+    Output shape:
+        `(batch_size,)` followed by the remaining axes of the first input,
+        then those of the second; `(batch_size, 1)` when nothing remains.
+
+    Raises:
+        ValueError: If `axes` is not an int or a pair of ints, names the batch
+            axis or an axis out of range, the sizes along the dot axes differ,
+            or the layer is not called on a list of exactly two tensors.
+
+    Example:
+        >>> x1 = np.array([[1.0, 2.0], [3.0, 4.0]], dtype="float32")
+        >>> x2 = np.array([[5.0, 6.0], [7.0, 8.0]], dtype="float32")
+        >>> tfkit.layers.Dot(axes=1)([x1, x2]).numpy()
+        array([[17.],
+               [53.]], dtype=float32)
+        >>> tfkit.layers.Dot(axes=(2, 2))([np.ones((2, 3, 4)), np.ones((2, 5, 4))]).shape
+        TensorShape([2, 3, 5])
     """
 
     def __init__(self, axes: int | Sequence[int], normalize: bool = False, **kwargs: Any) -> None:

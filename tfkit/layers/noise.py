@@ -31,7 +31,45 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 @registry.builtin("layers")
 class GaussianDropout(Layer):
-    """Multiply by normal noise of mean 1 and standard deviation ``sqrt(rate / (1 - rate))`` while training."""
+    """Apply multiplicative 1-centered Gaussian noise.
+
+    While training, the inputs are multiplied by normal noise of mean 1 and
+    standard deviation `sqrt(rate / (1 - rate))`. As a regularization layer,
+    it is only active during training; a `rate` of 0 or 1 leaves the inputs
+    unchanged.
+
+    Args:
+        rate: Float between 0 and 1, the drop probability (as with
+            `Dropout`).
+        seed: Optional int, the seed of the layer's own random generator, for
+            reproducible noise. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Input tensor (of any rank).
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (adding noise) or in inference mode
+            (returning the inputs unchanged). Defaults to `False`.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `rate` is not a number in `[0, 1]` or `seed` is not an
+            int or `None`.
+
+    Example:
+        >>> layer = tfkit.layers.GaussianDropout(0.2, seed=1)
+        >>> x = np.ones((2, 3), dtype="float32")
+        >>> layer(x, training=True).shape
+        TensorShape([2, 3])
+        >>> layer(x).numpy()  # inference: unchanged
+        array([[1., 1., 1.],
+               [1., 1., 1.]], dtype=float32)
+    """
 
     def __init__(self, rate: float, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -62,7 +100,51 @@ class GaussianDropout(Layer):
 
 @registry.builtin("layers")
 class AlphaDropout(Layer):
-    """Dropout for SELU networks: dropped units take SELU's saturation value, then an affine fix-up."""
+    """Applies Alpha Dropout to the input.
+
+    Alpha Dropout is a dropout that keeps the mean and variance of the inputs
+    at their original values, to ensure the self-normalizing property even
+    after this dropout; it fits networks using the SELU activation. Dropped
+    units take SELU's negative saturation value `-alpha * scale`, then an
+    affine transformation `a * x + b` restores the mean and variance. It is
+    only active during training; a `rate` of 0 or 1 leaves the inputs
+    unchanged.
+
+    Args:
+        rate: Float between 0 and 1, the drop probability. The multiplicative
+            noise has standard deviation `sqrt(rate / (1 - rate))`.
+        noise_shape: Optional tuple of ints (or `None` entries), one per input
+            axis: the shape of the random keep/drop mask; `None` entries take
+            the input's size. Defaults to `None` (the input's shape).
+        seed: Optional int, the seed of the layer's own random generator, for
+            reproducible noise. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Input tensor (of any rank).
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (adding noise) or in inference mode
+            (returning the inputs unchanged). Defaults to `False`.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `rate` is not a number in `[0, 1]` or `seed` is not an
+            int or `None`.
+
+    Example:
+        >>> layer = tfkit.layers.AlphaDropout(0.2, seed=1)
+        >>> x = np.ones((2, 3), dtype="float32")
+        >>> layer(x, training=True).shape
+        TensorShape([2, 3])
+        >>> layer(x).numpy()  # inference: unchanged
+        array([[1., 1., 1.],
+               [1., 1., 1.]], dtype=float32)
+    """
 
     def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -102,7 +184,51 @@ class AlphaDropout(Layer):
 
 @registry.builtin("layers")
 class SpatialDropout3D(Dropout):
-    """Drop whole feature maps of a 5-D volume batch (one decision per sample and channel)."""
+    """Spatial 3D version of Dropout.
+
+    Like `Dropout`, but it drops entire 3D feature maps (channels) instead of
+    individual elements: one keep/drop decision per sample and channel,
+    shared by every voxel. When adjacent voxels are strongly correlated (as
+    in early convolution layers), regular dropout does not regularize well;
+    `SpatialDropout3D` promotes independence between feature maps instead.
+    It acts only when `training` is true.
+
+    Args:
+        rate: Float between 0 and 1, the fraction of the channels to drop.
+        data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
+            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+        seed: Optional int, the seed of the layer's own random generator, for
+            reproducible noise. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 5D tensor.
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (dropping channels) or in inference mode
+            (returning the inputs unchanged). Defaults to `False`.
+
+    Input shape:
+        5D tensor with shape `(samples, channels, dim1, dim2, dim3)` if
+        `data_format="channels_first"`, or `(samples, dim1, dim2, dim3,
+        channels)` if `data_format="channels_last"`.
+
+    Output shape:
+        Same as the input.
+
+    Raises:
+        ValueError: If `rate` is not a number in `[0, 1]`, `seed` is not an
+            int or `None`, or `data_format` is not one of the two formats; on
+            call, if the input is not 5D.
+
+    Example:
+        >>> layer = tfkit.layers.SpatialDropout3D(0.5, seed=1)
+        >>> y = layer(np.ones((2, 2, 2, 2, 4), dtype="float32"), training=True).numpy()
+        >>> y.shape
+        (2, 2, 2, 2, 4)
+        >>> bool((y == y[:, :1, :1, :1, :]).all())  # each feature map is kept or dropped whole
+        True
+    """
 
     def __init__(self, rate: float, data_format: str | None = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(rate, seed=seed, **kwargs)

@@ -127,15 +127,106 @@ class _AffineNormalization(Layer):
 
 @registry.builtin("layers")
 class BatchNormalization(_AffineNormalization):
-    """Normalize each feature (along ``axis``) over the batch and every other axis.
+    """Layer that normalizes its inputs with batch statistics.
 
-    While training (and ``trainable``) it uses the batch's mean and variance
-    and updates ``moving = moving * momentum + batch * (1 - momentum)``;
-    otherwise, and whenever the layer is frozen, it uses the moving
-    statistics. With a mask (``(batch, steps)`` for ``(batch, steps,
-    features)``), only unmasked positions count towards the batch statistics.
-    ``synchronized=True`` averages the statistics over the replicas of a
-    ``tf.distribute`` strategy.
+    Batch normalization keeps each feature (along `axis`) close to mean 0 and
+    standard deviation 1, computing `gamma * (x - mean) / sqrt(var + epsilon)
+    + beta` with the mean and variance taken over the batch and every axis
+    but `axis`.
+
+    It behaves differently in training and inference:
+
+    - During training (`training=True`, and the layer `trainable`), it uses
+      the current batch's mean and variance, and updates the moving
+      statistics: `moving = moving * momentum + batch * (1 - momentum)`.
+    - During inference (the default), and whenever the layer is frozen
+      (`trainable=False`, as in Keras 3), it uses `moving_mean` and
+      `moving_variance`.
+
+    With a mask (`(batch, steps)` for `(batch, steps, features)` inputs), only
+    unmasked positions count towards the batch statistics. float16 and
+    bfloat16 inputs are normalized in float32 and cast back.
+
+    Args:
+        axis: Integer, the axis that should be normalized (typically the
+            features axis). For instance, after a `Conv2D` layer with
+            `data_format="channels_first"`, use `axis=1`. Defaults to `-1`.
+        momentum: Float in `[0, 1]`, the momentum for the moving average.
+            Defaults to `0.99`.
+        epsilon: Small positive float added to the variance to avoid dividing
+            by zero. Defaults to `1e-3`.
+        center: If `True`, add a learned offset `beta` to the normalized
+            tensor. If `False`, `beta` is not used. Defaults to `True`.
+        scale: If `True`, multiply by a learned `gamma`. If `False`, `gamma`
+            is not used (fine when the next layer is linear, as the scaling
+            can be done by it). Defaults to `True`.
+        beta_initializer: Initializer for the beta weight. Defaults to
+            `"zeros"`.
+        gamma_initializer: Initializer for the gamma weight. Defaults to
+            `"ones"`.
+        moving_mean_initializer: Initializer for the moving mean. Defaults to
+            `"zeros"`.
+        moving_variance_initializer: Initializer for the moving variance.
+            Defaults to `"ones"`.
+        beta_regularizer: Optional regularizer for the beta weight.
+            Defaults to `None`.
+        gamma_regularizer: Optional regularizer for the gamma weight.
+            Defaults to `None`.
+        beta_constraint: Optional constraint for the beta weight. Defaults to
+            `None`.
+        gamma_constraint: Optional constraint for the gamma weight. Defaults
+            to `None`.
+        synchronized: If `True`, the batch statistics are averaged over the
+            replicas of the current `tf.distribute` strategy at each training
+            step (synchronized batch normalization). Has no effect outside a
+            multi-replica strategy. Defaults to `False`.
+        renorm: Whether to use batch renormalization (Ioffe, 2017): while
+            training, the normalized values are corrected towards the
+            renormalization statistics by factors `r` and `d` (without
+            gradient), and the extra non-trainable weights `moving_stddev`,
+            `renorm_mean` and `renorm_stddev` are created. Defaults to
+            `False`.
+        renorm_clipping: Optional dict (only used with `renorm`) mapping the
+            keys `"rmax"`, `"rmin"` and `"dmax"` to scalars that clip the
+            correction: `r` to `[rmin, rmax]` and `d` to `[-dmax, dmax]`. A
+            missing key leaves that bound off. Defaults to `None`.
+        renorm_momentum: Float, the momentum of the renormalization moving
+            statistics (only used with `renorm`). Defaults to `0.99`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of any rank of at least 2.
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (normalize with the batch statistics and
+            update the moving ones) or in inference mode. Defaults to `None`
+            (inference, unless set by the caller, e.g. `fit`).
+        mask: Optional boolean tensor whose shape is a prefix of the inputs'
+            (e.g. `(batch, steps)`): only `True` positions count towards the
+            batch statistics.
+
+    Input shape:
+        Arbitrary. `axis` must have a known size.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `axis` is not an int, or is the batch axis, out of
+            range or of unknown size (at build time); if `momentum` is not in
+            `[0, 1]`; if `epsilon` is not a positive number; or if
+            `renorm_clipping` has unknown keys, `rmax < rmin` or a negative
+            `dmax`.
+
+    Example:
+        >>> layer = tfkit.layers.BatchNormalization()
+        >>> x = np.array([[1.0, 10.0], [3.0, 30.0]], dtype="float32")
+        >>> np.round(layer(x, training=True).numpy(), 4)
+        array([[-0.9995, -1.    ],
+               [ 0.9995,  1.    ]], dtype=float32)
+        >>> np.round(layer.moving_mean.numpy(), 4)
+        array([0.02, 0.2 ], dtype=float32)
+        >>> layer(x).shape  # inference: uses the moving statistics
+        TensorShape([2, 2])
     """
 
     def __init__(
@@ -271,9 +362,62 @@ class BatchNormalization(_AffineNormalization):
 
 @registry.builtin("layers")
 class LayerNormalization(_AffineNormalization):
-    """Normalize each sample over ``axis`` (an int or a list of ints; default the last axis).
+    """Layer normalization layer (Ba et al., 2016).
 
-    ``gamma`` and ``beta`` have the shape of the normalized axes.
+    Normalizes the activations of each sample independently (not across the
+    batch like `BatchNormalization`): the mean and variance are taken over
+    `axis` for each sample, then `gamma * (x - mean) / sqrt(var + epsilon) +
+    beta` is returned. `gamma` and `beta` have the shape of the normalized
+    axes. It behaves the same in training and inference. float16 and
+    bfloat16 inputs are normalized in float32 and cast back.
+
+    Args:
+        axis: Integer or list of integers, the axis or axes to normalize
+            across (typically the features axis). Defaults to `-1`, the last
+            axis.
+        epsilon: Small positive float added to the variance to avoid dividing
+            by zero. Defaults to `1e-3`.
+        center: If `True`, add a learned offset `beta` to the normalized
+            tensor. If `False`, `beta` is not used. Defaults to `True`.
+        scale: If `True`, multiply by a learned `gamma`. If `False`, `gamma`
+            is not used (fine when the next layer is linear, as the scaling
+            can be done by it). Defaults to `True`.
+        beta_initializer: Initializer for the beta weight. Defaults to
+            `"zeros"`.
+        gamma_initializer: Initializer for the gamma weight. Defaults to
+            `"ones"`.
+        beta_regularizer: Optional regularizer for the beta weight.
+            Defaults to `None`.
+        gamma_regularizer: Optional regularizer for the gamma weight.
+            Defaults to `None`.
+        beta_constraint: Optional constraint for the beta weight. Defaults to
+            `None`.
+        gamma_constraint: Optional constraint for the gamma weight. Defaults
+            to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 2 or more.
+
+    Input shape:
+        Arbitrary. Every axis in `axis` must have a known size.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `axis` is empty or holds a non-int, or (at build time)
+            names the batch axis, an axis out of range, an axis of unknown size,
+            or the same axis twice; if `epsilon` is not a positive number.
+
+    Example:
+        >>> layer = tfkit.layers.LayerNormalization()
+        >>> x = np.array([[1.0, 2.0, 3.0], [10.0, 10.0, 40.0]], dtype="float32")
+        >>> np.round(layer(x).numpy(), 3)
+        array([[-1.224,  0.   ,  1.224],
+               [-0.707, -0.707,  1.414]], dtype=float32)
+        >>> layer.gamma.shape
+        TensorShape([3])
     """
 
     def __init__(
@@ -341,10 +485,63 @@ class LayerNormalization(_AffineNormalization):
 
 @registry.builtin("layers")
 class GroupNormalization(_AffineNormalization):
-    """Split the channels (``axis``) into ``groups`` and normalize each group of each sample.
+    """Group normalization layer (Wu and He, 2018).
 
-    ``groups=-1`` gives one group per channel (instance normalization);
-    ``groups=1`` normalizes over all channels and positions together.
+    Splits the channels (along `axis`) into `groups` groups of equal size and
+    normalizes each group of each sample with its own mean and variance
+    (taken over the group's channels and every other non-batch axis). It is
+    independent of the batch size, so it behaves the same in training and
+    inference. `groups=-1` gives one group per channel (instance
+    normalization); `groups=1` normalizes over all channels and positions
+    together (close to layer normalization). `gamma` and `beta` have one value
+    per channel.
+
+    Args:
+        groups: Integer, the number of groups. It must divide the number of
+            channels and not exceed it; `-1` means one group per channel.
+            Defaults to `32`.
+        axis: Integer, the channels axis. Defaults to `-1`.
+        epsilon: Small positive float added to the variance to avoid dividing
+            by zero. Defaults to `1e-3`.
+        center: If `True`, add a learned offset `beta` to the normalized
+            tensor. If `False`, `beta` is not used. Defaults to `True`.
+        scale: If `True`, multiply by a learned `gamma`. If `False`, `gamma`
+            is not used (fine when the next layer is linear, as the scaling
+            can be done by it). Defaults to `True`.
+        beta_initializer: Initializer for the beta weight. Defaults to
+            `"zeros"`.
+        gamma_initializer: Initializer for the gamma weight. Defaults to
+            `"ones"`.
+        beta_regularizer: Optional regularizer for the beta weight.
+            Defaults to `None`.
+        gamma_regularizer: Optional regularizer for the gamma weight.
+            Defaults to `None`.
+        beta_constraint: Optional constraint for the beta weight. Defaults to
+            `None`.
+        gamma_constraint: Optional constraint for the gamma weight. Defaults
+            to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 2 or more.
+
+    Input shape:
+        Arbitrary. The `axis` axis must have a known size.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `groups` is not a positive int or `-1`, `axis` is not
+            an int, or `epsilon` not a positive number; at build time, if
+            `axis` is the batch axis, out of range or of unknown size, or the
+            number of channels is below or not a multiple of `groups`.
+
+    Example:
+        >>> layer = tfkit.layers.GroupNormalization(groups=2)
+        >>> x = np.array([[1.0, 3.0, 10.0, 30.0]], dtype="float32")
+        >>> np.round(layer(x).numpy(), 4)
+        array([[-0.9995,  0.9995, -1.    ,  1.    ]], dtype=float32)
     """
 
     def __init__(

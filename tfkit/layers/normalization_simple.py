@@ -26,7 +26,36 @@ def _axes(axis: int | Sequence[int], rank: int, who: str) -> list[int]:
 
 @registry.builtin("layers")
 class UnitNormalization(Layer):
-    """Scale each slice along ``axis`` to unit L2 norm (norms below 1e-12 count as 1e-12)."""
+    """Unit normalization layer.
+
+    Normalizes each slice of the input along `axis` to unit L2 norm:
+    `x / sqrt(sum(x ** 2, axis))`. Norms below `1e-12` count as `1e-12`, so
+    an all-zero slice stays zero. It has no weights; masks pass through.
+
+    Args:
+        axis: Integer or list/tuple of integers, the axis or axes to
+            normalize across. Defaults to `-1`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of any rank.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If (at build time) an entry of `axis` is not an int or is
+            out of range for the input's rank.
+
+    Example:
+        >>> layer = tfkit.layers.UnitNormalization()
+        >>> layer(np.array([[3.0, 4.0], [0.0, 2.0]], dtype="float32")).numpy()
+        array([[0.6, 0.8],
+               [0. , 1. ]], dtype=float32)
+    """
 
     def __init__(self, axis: int | Sequence[int] = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -49,7 +78,41 @@ class UnitNormalization(Layer):
 
 @registry.builtin("layers")
 class RMSNormalization(Layer):
-    """``x * rsqrt(mean(x**2, axis) + epsilon) * scale`` with a learned ``scale`` (ones at first)."""
+    """Root mean square normalization layer (Zhang and Sennrich, 2019).
+
+    Normalizes each sample by the root mean square of its values along
+    `axis`, then multiplies by a learned `scale` (initialized to ones):
+    `x * rsqrt(mean(x ** 2, axis) + epsilon) * scale`. Unlike
+    `LayerNormalization` it does not center the values and has no offset.
+    `scale` has the shape of the normalized axes.
+
+    Args:
+        axis: Integer or list/tuple of integers, the axis or axes to
+            normalize across. Defaults to `-1`.
+        epsilon: Small float added to the mean square to avoid dividing by
+            zero. Defaults to `1e-6`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of any rank.
+
+    Input shape:
+        Arbitrary. The normalized axes must have known sizes.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If (at build time) an entry of `axis` is not an int, is
+            out of range, or names an axis of unknown size.
+
+    Example:
+        >>> layer = tfkit.layers.RMSNormalization()
+        >>> np.round(layer(np.array([[1.0, 7.0]], dtype="float32")).numpy(), 4)
+        array([[0.2, 1.4]], dtype=float32)
+        >>> layer.scale.shape
+        TensorShape([2])
+    """
 
     def __init__(self, axis: int | Sequence[int] = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
         super().__init__(**kwargs)

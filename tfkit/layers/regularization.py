@@ -49,10 +49,59 @@ def _check_seed(seed: Any, who: str) -> None:
 
 @registry.builtin("layers")
 class Dropout(Layer):
-    """Zero entries with probability ``rate`` while training; scale the rest by ``1 / (1 - rate)``.
+    """Applies dropout to the input.
 
-    ``noise_shape`` (one entry per input axis, ``None`` for "the input's
-    size") shares a keep/drop decision along its size-1 axes.
+    The `Dropout` layer randomly sets input units to 0 with a frequency of
+    `rate` at each step during training, which helps prevent overfitting.
+    Inputs not set to 0 are scaled up by `1 / (1 - rate)` so that the expected
+    sum over all inputs is unchanged.
+
+    The layer only acts when `training` is true (as `fit` sets it); in
+    inference it returns its inputs unchanged. Setting `trainable=False` does
+    not change this, as `trainable` only concerns the weights. The noise is
+    drawn from the layer's own `tfkit.random.SeedGenerator`, so a compiled
+    (or XLA) step gives new noise on every call.
+
+    Args:
+        rate: Float between 0 and 1, the fraction of the input units to drop.
+        noise_shape: Optional tuple of ints (or `None` entries), one per input
+            axis: the shape of the binary dropout mask that is multiplied
+            with the input. A `None` entry takes the input's size; size-1
+            axes share a keep/drop decision. For inputs of shape
+            `(batch_size, timesteps, features)`, `noise_shape=(None, 1, None)`
+            uses the same mask at every timestep. Defaults to `None` (the
+            input's shape).
+        seed: Optional int, the seed of the layer's own random generator
+            (a `tfkit.random.SeedGenerator`), for reproducible noise.
+            Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Input tensor (of any rank).
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (adding noise) or in inference mode
+            (returning the inputs unchanged). Defaults to `False`.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `rate` is not a number in `[0, 1]`, `noise_shape` is not
+            a tuple of positive ints or `None` entries, or `seed` is not an int
+            or `None`.
+
+    Example:
+        >>> layer = tfkit.layers.Dropout(0.5, seed=1)
+        >>> x = np.ones((2, 5), dtype="float32")
+        >>> y = layer(x, training=True)
+        >>> sorted(set(y.numpy().ravel().tolist()))
+        [0.0, 2.0]
+        >>> layer(x).numpy()  # inference: unchanged
+        array([[1., 1., 1., 1., 1.],
+               [1., 1., 1., 1., 1.]], dtype=float32)
     """
 
     def __init__(self, rate: float, noise_shape: Sequence[int | None] | None = None, seed: int | None = None,
@@ -104,7 +153,46 @@ class Dropout(Layer):
 
 @registry.builtin("layers")
 class SpatialDropout1D(Dropout):
-    """Drop whole channels of a ``(batch, steps, channels)`` input (one decision per sample and channel)."""
+    """Spatial 1D version of Dropout.
+
+    Like `Dropout`, but it drops entire 1D feature maps (channels) instead of
+    individual elements: one keep/drop decision per sample and channel,
+    shared by every step. When adjacent steps are strongly correlated (as in
+    early convolution layers), regular dropout does not regularize well;
+    `SpatialDropout1D` promotes independence between feature maps instead.
+    It acts only when `training` is true.
+
+    Args:
+        rate: Float between 0 and 1, the fraction of the channels to drop.
+        seed: Optional int, the seed of the layer's own random generator
+            (a `tfkit.random.SeedGenerator`), for reproducible noise.
+            Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D tensor.
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (adding noise) or in inference mode
+            (returning the inputs unchanged). Defaults to `False`.
+
+    Input shape:
+        3D tensor with shape `(samples, timesteps, channels)`.
+
+    Output shape:
+        Same as the input.
+
+    Raises:
+        ValueError: If `rate` is not a number in `[0, 1]` or `seed` is not an
+            int or `None`; on call, if the input is not 3D.
+
+    Example:
+        >>> layer = tfkit.layers.SpatialDropout1D(0.5, seed=1)
+        >>> y = layer(np.ones((2, 4, 6), dtype="float32"), training=True).numpy()
+        >>> y.shape
+        (2, 4, 6)
+        >>> bool((y == y[:, :1, :]).all())  # each channel is kept or dropped at every step
+        True
+    """
 
     def __init__(self, rate: float, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(rate, seed=seed, **kwargs)
@@ -121,7 +209,52 @@ class SpatialDropout1D(Dropout):
 
 @registry.builtin("layers")
 class SpatialDropout2D(Dropout):
-    """Drop whole feature maps of a 4-D image batch (one decision per sample and channel)."""
+    """Spatial 2D version of Dropout.
+
+    Like `Dropout`, but it drops entire 2D feature maps (channels) instead of
+    individual elements: one keep/drop decision per sample and channel,
+    shared by every pixel. When adjacent pixels are strongly correlated (as
+    in early convolution layers), regular dropout does not regularize well;
+    `SpatialDropout2D` promotes independence between feature maps instead.
+    It acts only when `training` is true.
+
+    Args:
+        rate: Float between 0 and 1, the fraction of the channels to drop.
+        data_format: `"channels_last"` (inputs `(batch, rows, cols,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
+            cols)`). Defaults to `None`, which means `"channels_last"`.
+        seed: Optional int, the seed of the layer's own random generator
+            (a `tfkit.random.SeedGenerator`), for reproducible noise.
+            Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 4D tensor.
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (adding noise) or in inference mode
+            (returning the inputs unchanged). Defaults to `False`.
+
+    Input shape:
+        4D tensor with shape `(samples, channels, rows, cols)` if
+        `data_format="channels_first"`, or `(samples, rows, cols, channels)`
+        if `data_format="channels_last"`.
+
+    Output shape:
+        Same as the input.
+
+    Raises:
+        ValueError: If `rate` is not a number in `[0, 1]`, `seed` is not an
+            int or `None`, or `data_format` is not one of the two formats; on
+            call, if the input is not 4D.
+
+    Example:
+        >>> layer = tfkit.layers.SpatialDropout2D(0.5, seed=1)
+        >>> y = layer(np.ones((2, 3, 3, 4), dtype="float32"), training=True).numpy()
+        >>> y.shape
+        (2, 3, 3, 4)
+        >>> bool((y == y[:, :1, :1, :]).all())  # each feature map is kept or dropped whole
+        True
+    """
 
     def __init__(self, rate: float, data_format: str | None = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(rate, seed=seed, **kwargs)
@@ -149,7 +282,46 @@ class SpatialDropout2D(Dropout):
 
 @registry.builtin("layers")
 class GaussianNoise(Layer):
-    """Add zero-mean normal noise of standard deviation ``stddev`` while training."""
+    """Apply additive zero-centered Gaussian noise.
+
+    This is useful to mitigate overfitting (it can be seen as a form of
+    random data augmentation). Gaussian noise is a natural choice as a
+    corruption process for real-valued inputs. As a regularization layer, it
+    is only active during training (`training=True`).
+
+    Args:
+        stddev: Float between 0 and 1, the standard deviation of the noise
+            distribution.
+        seed: Optional int, the seed of the layer's own random generator
+            (a `tfkit.random.SeedGenerator`), for reproducible noise.
+            Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Input tensor (of any rank).
+        training: Python boolean or boolean tensor: whether the layer should
+            behave in training mode (adding noise) or in inference mode
+            (returning the inputs unchanged). Defaults to `False`.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `stddev` is not a number in `[0, 1]` or `seed` is not an
+            int or `None`.
+
+    Example:
+        >>> layer = tfkit.layers.GaussianNoise(0.1, seed=1)
+        >>> x = np.zeros((2, 3), dtype="float32")
+        >>> layer(x, training=True).shape
+        TensorShape([2, 3])
+        >>> layer(x).numpy()  # inference: unchanged
+        array([[0., 0., 0.],
+               [0., 0., 0.]], dtype=float32)
+    """
 
     def __init__(self, stddev: float, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -185,7 +357,37 @@ class GaussianNoise(Layer):
 
 @registry.builtin("layers")
 class ActivityRegularization(Layer):
-    """Pass the inputs through and add ``(l1 * sum|x| + l2 * sum x**2) / batch_size`` to ``losses``."""
+    """Layer that applies an update to the cost function based on input activity.
+
+    It returns its inputs unchanged and adds
+    `(l1 * sum(abs(x)) + l2 * sum(x ** 2)) / batch_size` to the layer's
+    `losses` (an `L1L2` activity regularizer). An `activity_regularizer`
+    keyword is ignored, and it is not part of the config.
+
+    Args:
+        l1: Non-negative float, the L1 regularization factor. Defaults to
+            `0.0`.
+        l2: Non-negative float, the L2 regularization factor. Defaults to
+            `0.0`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Input tensor (of any rank).
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Example:
+        >>> layer = tfkit.layers.ActivityRegularization(l1=0.1)
+        >>> layer(np.array([[1.0, -3.0], [2.0, 0.0]], dtype="float32")).numpy()
+        array([[ 1., -3.],
+               [ 2.,  0.]], dtype=float32)
+        >>> [round(float(loss), 4) for loss in layer.losses]
+        [0.3]
+    """
 
     def __init__(self, l1: float = 0.0, l2: float = 0.0, **kwargs: Any) -> None:
         kwargs.pop("activity_regularizer", None)

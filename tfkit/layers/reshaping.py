@@ -82,7 +82,41 @@ def _plain_pairs(pairs: Sequence[Sequence[int]]) -> list[list[int]]:
 
 @registry.builtin("layers")
 class Flatten(Layer):
-    """``(batch, d1, d2, ...)`` -> ``(batch, d1 * d2 * ...)``; a rank-1 input gives ``(batch, 1)``."""
+    """Flattens the input. Does not affect the batch size.
+
+    `(batch, d1, d2, ...)` becomes `(batch, d1 * d2 * ...)`. If the inputs
+    have no feature axes (shape `(batch,)`), the output has shape
+    `(batch, 1)`.
+
+    Args:
+        data_format: `"channels_last"` or `"channels_first"`, the ordering of
+            the axes of the inputs. `"channels_first"` inputs
+            `(batch, channels, ...)` are first transposed to channels-last, so
+            that the flattened order matches a channels-last model (useful
+            when switching a model from one format to the other). Defaults to
+            `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 1 or more.
+
+    Input shape:
+        `(batch_size, ...)`.
+
+    Output shape:
+        `(batch_size, prod(...))`, with an unknown size if any non-batch axis
+        is unknown.
+
+    Raises:
+        ValueError: If `data_format` is not one of the two formats.
+
+    Example:
+        >>> tfkit.layers.Flatten()(np.ones((2, 3, 4))).shape
+        TensorShape([2, 12])
+        >>> tfkit.layers.Flatten()(np.array([[1, 2], [3, 4]])).numpy()
+        array([[1, 2],
+               [3, 4]])
+    """
 
     def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -114,9 +148,38 @@ class Flatten(Layer):
 
 @registry.builtin("layers")
 class Reshape(Layer):
-    """Reshape everything but the batch axis: ``Reshape((3, 4))`` on ``(batch, 12)``.
+    """Layer that reshapes inputs into the given shape.
 
-    One entry of ``target_shape`` may be ``-1``: it is inferred from the input size.
+    Only the non-batch axes are reshaped: `Reshape((3, 4))` turns
+    `(batch, 12)` into `(batch, 3, 4)`. One entry of `target_shape` may be
+    `-1`: it is inferred from the input size.
+
+    Args:
+        target_shape: Tuple (or list) of ints, the target shape, not
+            including the batch axis. Entries are positive, with at most one
+            `-1`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor whose number of values per sample matches
+            `target_shape`.
+
+    Input shape:
+        `(batch_size, ...)`, with as many values per sample as `target_shape`.
+
+    Output shape:
+        `(batch_size, *target_shape)`.
+
+    Raises:
+        ValueError: If `target_shape` is not a tuple of positive ints with at
+            most one `-1`, or the input size does not fit it.
+
+    Example:
+        >>> x = np.arange(12).reshape((1, 12))
+        >>> tfkit.layers.Reshape((3, 4))(x).shape
+        TensorShape([1, 3, 4])
+        >>> tfkit.layers.Reshape((-1, 2))(x).shape
+        TensorShape([1, 6, 2])
     """
 
     def __init__(self, target_shape: Sequence[int], **kwargs: Any) -> None:
@@ -172,7 +235,34 @@ class Reshape(Layer):
 
 @registry.builtin("layers")
 class Permute(Layer):
-    """Reorder the non-batch axes: ``Permute((2, 1))`` swaps axes 1 and 2 (1-based, batch excluded)."""
+    """Permutes the dimensions of the input according to a given pattern.
+
+    Useful e.g. to connect RNNs and convnets. The batch axis is not moved:
+    `Permute((2, 1))` swaps axes 1 and 2.
+
+    Args:
+        dims: Tuple (or list) of ints, the permutation pattern, without the
+            batch axis. Indexing starts at 1: `(1, 3, 2)` permutes the second
+            and third axes of the input.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank `len(dims) + 1`.
+
+    Input shape:
+        Arbitrary, with rank `len(dims) + 1`.
+
+    Output shape:
+        Same rank as the input, with the axes reordered by `dims`.
+
+    Raises:
+        ValueError: If `dims` is not a permutation of `1..n`, or (on call) the
+            input's rank is not `len(dims) + 1`.
+
+    Example:
+        >>> tfkit.layers.Permute((2, 1))(np.zeros((2, 10, 64))).shape
+        TensorShape([2, 64, 10])
+    """
 
     def __init__(self, dims: Sequence[int], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -205,7 +295,34 @@ class Permute(Layer):
 
 @registry.builtin("layers")
 class RepeatVector(Layer):
-    """``(batch, features)`` -> ``(batch, n, features)``, the input repeated ``n`` times."""
+    """Repeats the input `n` times.
+
+    A `(batch, features)` input becomes `(batch, n, features)`, with the
+    input vector repeated along the new axis 1.
+
+    Args:
+        n: Positive integer, the repetition factor.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 2D tensor.
+
+    Input shape:
+        2D tensor with shape `(batch_size, features)`.
+
+    Output shape:
+        3D tensor with shape `(batch_size, n, features)`.
+
+    Raises:
+        ValueError: If `n` is not a positive integer, or (on call) the input
+            is not 2D.
+
+    Example:
+        >>> tfkit.layers.RepeatVector(3)(np.array([[1.0, 2.0]], dtype="float32")).numpy()
+        array([[[1., 2.],
+                [1., 2.],
+                [1., 2.]]], dtype=float32)
+    """
 
     def __init__(self, n: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -234,10 +351,49 @@ class RepeatVector(Layer):
 
 @registry.builtin("layers")
 class UpSampling2D(Layer):
-    """Repeat rows and columns ``size`` times (``"nearest"``) or resize with interpolation.
+    """Upsampling layer for 2D inputs.
 
-    ``interpolation`` is one of ``"nearest"``, ``"bilinear"``, ``"bicubic"``,
-    ``"area"``, ``"lanczos3"``, ``"lanczos5"`` (``tf.image.resize``, no antialiasing).
+    With `interpolation="nearest"` (the default), the rows and columns of the
+    data are repeated `size[0]` and `size[1]` times respectively. Other
+    interpolations resize the images to the upsampled size with
+    `tf.image.resize` (no antialiasing).
+
+    Args:
+        size: Int, or tuple of 2 ints, the upsampling factors for rows and
+            columns (at least 1). Defaults to `(2, 2)`.
+        data_format: `"channels_last"` (inputs `(batch, rows, cols,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
+            cols)`). Defaults to `None`, which means `"channels_last"`.
+        interpolation: A string, one of `"nearest"`, `"bilinear"`,
+            `"bicubic"`, `"area"`, `"lanczos3"`, `"lanczos5"`. Defaults to
+            `"nearest"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 4D tensor.
+
+    Input shape:
+        4D tensor with shape `(batch_size, rows, cols, channels)` if
+        `data_format="channels_last"`, or `(batch_size, channels, rows, cols)`
+        if `data_format="channels_first"`.
+
+    Output shape:
+        4D tensor with shape `(batch_size, upsampled_rows, upsampled_cols,
+        channels)` if `data_format="channels_last"`, or `(batch_size,
+        channels, upsampled_rows, upsampled_cols)` if
+        `data_format="channels_first"`.
+
+    Raises:
+        ValueError: If `size` is not an int or a pair of positive ints,
+            `data_format` or `interpolation` is not a known value, or (on
+            call) the input is not 4D.
+
+    Example:
+        >>> x = np.arange(4, dtype="float32").reshape((1, 2, 2, 1))
+        >>> y = tfkit.layers.UpSampling2D(size=(1, 2))(x)
+        >>> y[0, :, :, 0].numpy()
+        array([[0., 0., 1., 1.],
+               [2., 2., 3., 3.]], dtype=float32)
     """
 
     def __init__(
@@ -291,7 +447,58 @@ class UpSampling2D(Layer):
 
 @registry.builtin("layers")
 class ZeroPadding2D(Layer):
-    """Add rows and columns of zeros: ``padding=1``, ``(rows, cols)`` or ``((top, bottom), (left, right))``."""
+    """Zero-padding layer for 2D input (e.g. picture).
+
+    This layer can add rows and columns of zeros at the top, bottom, left and
+    right side of an image tensor.
+
+    Args:
+        padding: Int, or tuple of 2 ints, or tuple of 2 tuples of 2 ints
+            (all non-negative).
+
+            - If int: the same symmetric padding is applied to height and
+              width.
+            - If tuple of 2 ints: interpreted as two different symmetric
+              padding values for height and width:
+              `(symmetric_height_pad, symmetric_width_pad)`.
+            - If tuple of 2 tuples of 2 ints: interpreted as
+              `((top_pad, bottom_pad), (left_pad, right_pad))`.
+
+            Defaults to `(1, 1)`.
+        data_format: `"channels_last"` (inputs `(batch, rows, cols,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
+            cols)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 4D tensor.
+
+    Input shape:
+        4D tensor with shape `(batch_size, rows, cols, channels)` if
+        `data_format="channels_last"`, or `(batch_size, channels, rows, cols)`
+        if `data_format="channels_first"`.
+
+    Output shape:
+        4D tensor with shape `(batch_size, padded_rows, padded_cols,
+        channels)` if `data_format="channels_last"`, or `(batch_size,
+        channels, padded_rows, padded_cols)` if
+        `data_format="channels_first"`.
+
+    Raises:
+        ValueError: If `padding` has another form or a negative entry,
+            `data_format` is not one of the two formats, or (on call) the
+            input is not 4D.
+
+    Example:
+        >>> x = np.ones((1, 1, 2, 1), dtype="float32")
+        >>> y = tfkit.layers.ZeroPadding2D(padding=1)(x)
+        >>> y.shape
+        TensorShape([1, 3, 4, 1])
+        >>> y[0, :, :, 0].numpy()
+        array([[0., 0., 0., 0.],
+               [0., 1., 1., 0.],
+               [0., 0., 0., 0.]], dtype=float32)
+    """
 
     def __init__(self, padding: Any = (1, 1), data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -326,7 +533,52 @@ class ZeroPadding2D(Layer):
 
 @registry.builtin("layers")
 class Cropping2D(Layer):
-    """Remove rows and columns at the borders: ``cropping=((top, bottom), (left, right))``."""
+    """Cropping layer for 2D input (e.g. picture).
+
+    It crops along the spatial dimensions, i.e. height and width.
+
+    Args:
+        cropping: Int, or tuple of 2 ints, or tuple of 2 tuples of 2 ints
+            (all non-negative).
+
+            - If int: the same symmetric cropping is applied to height and
+              width.
+            - If tuple of 2 ints: interpreted as two different symmetric
+              cropping values for height and width:
+              `(symmetric_height_crop, symmetric_width_crop)`.
+            - If tuple of 2 tuples of 2 ints: interpreted as
+              `((top_crop, bottom_crop), (left_crop, right_crop))`.
+
+            Defaults to `((0, 0), (0, 0))`.
+        data_format: `"channels_last"` (inputs `(batch, rows, cols,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
+            cols)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 4D tensor.
+
+    Input shape:
+        4D tensor with shape `(batch_size, rows, cols, channels)` if
+        `data_format="channels_last"`, or `(batch_size, channels, rows, cols)`
+        if `data_format="channels_first"`.
+
+    Output shape:
+        4D tensor with shape `(batch_size, cropped_rows, cropped_cols,
+        channels)` if `data_format="channels_last"`, or `(batch_size,
+        channels, cropped_rows, cropped_cols)` if
+        `data_format="channels_first"`.
+
+    Raises:
+        ValueError: If `cropping` has another form or a negative entry,
+            `data_format` is not one of the two formats, the input is not 4D,
+            or the cropping would leave no row or column.
+
+    Example:
+        >>> x = np.ones((2, 28, 28, 3))
+        >>> tfkit.layers.Cropping2D(cropping=((2, 2), (4, 4)))(x).shape
+        TensorShape([2, 24, 20, 3])
+    """
 
     def __init__(self, cropping: Any = ((0, 0), (0, 0)), data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -85,7 +85,32 @@ class _UpSampling(Layer):
 
 @registry.builtin("layers")
 class UpSampling1D(_UpSampling):
-    """Repeat each time step ``size`` times."""
+    """Upsampling layer for 1D inputs.
+
+    Repeats each temporal step `size` times along the time axis.
+
+    Args:
+        size: Positive integer, the upsampling factor. Defaults to `2`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D tensor.
+
+    Input shape:
+        3D tensor with shape `(batch_size, steps, features)`.
+
+    Output shape:
+        3D tensor with shape `(batch_size, upsampled_steps, features)`.
+
+    Raises:
+        ValueError: If `size` is not a positive integer, or (on call) the
+            input is not 3D.
+
+    Example:
+        >>> x = np.array([[[1.0], [2.0]]], dtype="float32")
+        >>> tfkit.layers.UpSampling1D(size=2)(x)[0, :, 0].numpy()
+        array([1., 1., 2., 2.], dtype=float32)
+    """
 
     rank = 1
 
@@ -98,7 +123,40 @@ class UpSampling1D(_UpSampling):
 
 @registry.builtin("layers")
 class UpSampling3D(_UpSampling):
-    """Repeat each voxel ``size = (d1, d2, d3)`` times along the three spatial axes."""
+    """Upsampling layer for 3D inputs.
+
+    Repeats the 1st, 2nd and 3rd spatial dimensions of the data by `size[0]`,
+    `size[1]` and `size[2]` respectively.
+
+    Args:
+        size: Int, or tuple of 3 ints, the upsampling factors for `dim1`,
+            `dim2` and `dim3` (at least 1). Defaults to `(2, 2, 2)`.
+        data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
+            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 5D tensor.
+
+    Input shape:
+        5D tensor with shape `(batch_size, dim1, dim2, dim3, channels)` if
+        `data_format="channels_last"`, or `(batch_size, channels, dim1, dim2,
+        dim3)` if `data_format="channels_first"`.
+
+    Output shape:
+        5D tensor with each spatial dimension multiplied by its factor, e.g.
+        `(batch_size, upsampled_dim1, upsampled_dim2, upsampled_dim3,
+        channels)` for `"channels_last"`.
+
+    Raises:
+        ValueError: If `size` is not an int or 3 positive ints, `data_format`
+            is not one of the two formats, or (on call) the input is not 5D.
+
+    Example:
+        >>> tfkit.layers.UpSampling3D(size=2)(np.ones((2, 1, 2, 1, 3))).shape
+        TensorShape([2, 2, 4, 2, 3])
+    """
 
     rank = 3
 
@@ -165,7 +223,46 @@ class _Borders(Layer):
 
 @registry.builtin("layers")
 class ZeroPadding1D(_Borders):
-    """Add zeros at the start and end of the time axis: ``padding=1`` or ``(left, right)``."""
+    """Zero-padding layer for 1D input (e.g. temporal sequence).
+
+    Adds zeros at the start and end of the time axis (axis 1, or axis 2 with
+    `data_format="channels_first"`).
+
+    Args:
+        padding: Int, or tuple of 2 ints (non-negative).
+
+            - If int: how many zeros to add at the start and at the end of the
+              padding dimension.
+            - If tuple of 2 ints: how many zeros to add at the start and at
+              the end of the padding dimension (`(left_pad, right_pad)`).
+
+            Defaults to `1`.
+        data_format: `"channels_last"` (inputs `(batch, steps, features)`) or
+            `"channels_first"` (inputs `(batch, features, steps)`). Defaults to
+            `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D tensor.
+
+    Input shape:
+        3D tensor with shape `(batch_size, axis_to_pad, features)` for
+        `"channels_last"`, or `(batch_size, features, axis_to_pad)` for
+        `"channels_first"`.
+
+    Output shape:
+        3D tensor with `axis_to_pad` grown by `left_pad + right_pad`.
+
+    Raises:
+        ValueError: If `padding` is not an int or 2 non-negative ints,
+            `data_format` is not one of the two formats, or (on call) the
+            input is not 3D.
+
+    Example:
+        >>> x = np.ones((1, 2, 1), dtype="float32")
+        >>> tfkit.layers.ZeroPadding1D(padding=(1, 2))(x)[0, :, 0].numpy()
+        array([0., 1., 1., 0., 0.], dtype=float32)
+    """
 
     rank, what = 1, "padding"
 
@@ -178,7 +275,50 @@ class ZeroPadding1D(_Borders):
 
 @registry.builtin("layers")
 class ZeroPadding3D(_Borders):
-    """Add planes of zeros: ``padding=1``, three ints, or three ``(before, after)`` pairs."""
+    """Zero-padding layer for 3D data (spatial or spatio-temporal).
+
+    Adds planes of zeros on both sides of each of the three spatial
+    dimensions.
+
+    Args:
+        padding: Int, or tuple of 3 ints, or tuple of 3 tuples of 2 ints (all
+            non-negative).
+
+            - If int: the same symmetric padding is applied to the three
+              spatial dimensions.
+            - If tuple of 3 ints: interpreted as three different symmetric
+              padding values: `(symmetric_dim1_pad, symmetric_dim2_pad,
+              symmetric_dim3_pad)`.
+            - If tuple of 3 tuples of 2 ints: interpreted as
+              `((left_dim1_pad, right_dim1_pad), (left_dim2_pad,
+              right_dim2_pad), (left_dim3_pad, right_dim3_pad))`.
+
+            Defaults to `((1, 1), (1, 1), (1, 1))`.
+        data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
+            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 5D tensor.
+
+    Input shape:
+        5D tensor with shape `(batch_size, dim1, dim2, dim3, channels)` if
+        `data_format="channels_last"`, or `(batch_size, channels, dim1, dim2,
+        dim3)` if `data_format="channels_first"`.
+
+    Output shape:
+        5D tensor with each spatial dimension grown by its two paddings.
+
+    Raises:
+        ValueError: If `padding` has another form or a negative entry,
+            `data_format` is not one of the two formats, or (on call) the
+            input is not 5D.
+
+    Example:
+        >>> tfkit.layers.ZeroPadding3D(padding=(1, 0, 2))(np.ones((1, 2, 2, 2, 3))).shape
+        TensorShape([1, 4, 2, 6, 3])
+    """
 
     rank, what = 3, "padding"
 
@@ -192,7 +332,35 @@ class ZeroPadding3D(_Borders):
 
 @registry.builtin("layers")
 class Cropping1D(_Borders):
-    """Remove ``(start, end)`` steps of the time axis."""
+    """Cropping layer for 1D input (e.g. temporal sequence).
+
+    It crops along the time dimension (axis 1).
+
+    Args:
+        cropping: Int, or tuple of 2 ints (non-negative): how many units should
+            be trimmed off at the beginning and end of the cropping dimension
+            (axis 1). If a single int is provided, the same value is used for
+            both. Defaults to `(1, 1)`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D tensor.
+
+    Input shape:
+        3D tensor with shape `(batch_size, axis_to_crop, features)`.
+
+    Output shape:
+        3D tensor with shape `(batch_size, cropped_axis, features)`.
+
+    Raises:
+        ValueError: If `cropping` is not an int or 2 non-negative ints, the
+            input is not 3D, or the cropping would leave no step.
+
+    Example:
+        >>> x = np.arange(5, dtype="float32").reshape((1, 5, 1))
+        >>> tfkit.layers.Cropping1D(cropping=(1, 2))(x)[0, :, 0].numpy()
+        array([1., 2.], dtype=float32)
+    """
 
     rank, what = 1, "cropping"
 
@@ -205,7 +373,50 @@ class Cropping1D(_Borders):
 
 @registry.builtin("layers")
 class Cropping3D(_Borders):
-    """Remove planes at the borders: ``cropping=((d1, d1'), (d2, d2'), (d3, d3'))``."""
+    """Cropping layer for 3D data (e.g. spatial or spatio-temporal).
+
+    It crops along the three spatial dimensions.
+
+    Args:
+        cropping: Int, or tuple of 3 ints, or tuple of 3 tuples of 2 ints (all
+            non-negative).
+
+            - If int: the same symmetric cropping is applied to the three
+              spatial dimensions.
+            - If tuple of 3 ints: interpreted as three different symmetric
+              cropping values: `(symmetric_dim1_crop, symmetric_dim2_crop,
+              symmetric_dim3_crop)`.
+            - If tuple of 3 tuples of 2 ints: interpreted as
+              `((left_dim1_crop, right_dim1_crop), (left_dim2_crop,
+              right_dim2_crop), (left_dim3_crop, right_dim3_crop))`.
+
+            Defaults to `((1, 1), (1, 1), (1, 1))`.
+        data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
+            channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
+            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 5D tensor.
+
+    Input shape:
+        5D tensor with shape `(batch_size, dim1, dim2, dim3, channels)` if
+        `data_format="channels_last"`, or `(batch_size, channels, dim1, dim2,
+        dim3)` if `data_format="channels_first"`.
+
+    Output shape:
+        5D tensor with each spatial dimension shrunk by its two croppings.
+
+    Raises:
+        ValueError: If `cropping` has another form or a negative entry,
+            `data_format` is not one of the two formats, the input is not 5D,
+            or the cropping would leave nothing along a spatial dimension.
+
+    Example:
+        >>> x = np.ones((2, 28, 28, 10, 3))
+        >>> tfkit.layers.Cropping3D(cropping=(2, 4, 2))(x).shape
+        TensorShape([2, 24, 20, 6, 3])
+    """
 
     rank, what = 3, "cropping"
 

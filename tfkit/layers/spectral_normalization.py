@@ -54,7 +54,59 @@ def power_iteration(kernel: tf.Tensor, vector_u: tf.Tensor, iterations: int) -> 
 
 @registry.builtin("layers")
 class SpectralNormalization(Wrapper):
-    """Wraps a layer with a ``kernel`` or ``embeddings``; training calls spectrally normalize it first."""
+    """Performs spectral normalization on the weights of a target layer.
+
+    This wrapper constrains the spectral norm (the largest singular value) of
+    the wrapped layer's `kernel` (`Dense`, `Conv*`, ...) or `embeddings`
+    (`Embedding`) to about 1, which stabilizes the training of GAN
+    discriminators (Miyato et al., 2018). It keeps the state of a power
+    iteration in a non-trainable weight `vector_u` of shape
+    `(1, kernel.shape[-1])` (truncated normal, stddev 0.02).
+
+    Each training call runs `power_iterations` steps
+    `v = normalize(u W^T)`, `u = normalize(v W)` on the kernel flattened to
+    `(-1, out)`, writes `u` back, and divides the kernel in place by
+    `sigma = v W u^T` (an all-zero kernel is left alone) before calling the
+    wrapped layer. Calls with `training` false change nothing. Once built,
+    `self.kernel` is the wrapped layer's variable (its weight path is
+    `<wrapper>/kernel`, so Keras's `.keras` files load).
+
+    One deliberate difference from Keras: Keras casts the output to the
+    inputs' dtype, which turns an `Embedding`'s vectors into integers; tfkit
+    casts only floating inputs and returns an `Embedding`'s floats.
+
+    Args:
+        layer: A `Layer` instance that has either a `kernel` (e.g. `Conv2D`,
+            `Dense`) or an `embeddings` attribute (`Embedding`).
+        power_iterations: Positive int, the number of power iterations per
+            training call. Defaults to `1`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: The inputs of the wrapped layer.
+        training: Python boolean: if true, normalize the kernel (and update
+            `vector_u`) before the call. Defaults to `False`.
+
+    Input shape:
+        The wrapped layer's input shape (rank 1 or more).
+
+    Output shape:
+        The wrapped layer's output shape.
+
+    Raises:
+        ValueError: If `power_iterations` is not a positive integer, or (at
+            build time) the wrapped layer has neither a `kernel` nor an
+            `embeddings` weight.
+
+    Example:
+        >>> layer = tfkit.layers.SpectralNormalization(tfkit.layers.Dense(3), power_iterations=20)
+        >>> layer(np.ones((2, 4)), training=True).shape
+        TensorShape([2, 3])
+        >>> layer.vector_u.shape
+        TensorShape([1, 3])
+        >>> round(float(np.linalg.norm(layer.kernel.numpy(), 2)), 2)
+        1.0
+    """
 
     def __init__(self, layer: Any, power_iterations: int = 1, **kwargs: Any) -> None:
         super().__init__(layer, **kwargs)

@@ -102,14 +102,34 @@ _FUNCTION_ALIASES = {"mse": mean_squared_error, "MSE": mean_squared_error, "mae"
 
 
 def get(identifier: Any) -> Any:
-    """What Keras 3's ``keras.losses.get`` returns: a function for a function's name, else a ``Loss``.
+    """Retrieve a Keras loss as a function or `Loss` instance, as Keras 3's `keras.losses.get` does.
 
-        tfkit.losses.get("mean_squared_error")     # the function mean_squared_error (also "mse", "MSE")
-        tfkit.losses.get("MeanSquaredError")       # MeanSquaredError()
-        tfkit.losses.get(my_fn)                    # my_fn itself (compile wraps it in a LossFunctionWrapper)
+    A built-in function's name (or a short alias: `"mse"`, `"MSE"`, `"mae"`,
+    `"mape"`, `"msle"`, `"kld"`, `"bce"`, ...) gives the function; a class
+    name (`"MeanSquaredError"`) or a `{"class_name": ..., "config": ...}`
+    dict gives a `Loss` instance; a `Loss` subclass gives a default
+    instance; `None`, `Loss` instances and other callables come back as
+    they are (`compile` wraps a plain function in a `LossFunctionWrapper`,
+    see `loss_object`).
 
-    Classes give a default instance, config dicts are rebuilt, ``Loss``
-    instances and other callables come back as they are.
+    Args:
+        identifier: A loss function or class name, a config dict, a `Loss`
+            subclass or instance, a callable `fn(y_true, y_pred)`, or `None`.
+
+    Returns:
+        A loss function, a `Loss` instance, or `None`.
+
+    Raises:
+        ValueError: If `identifier` is an unknown name, a class that is not a
+            `Loss` subclass, or cannot be interpreted as a loss.
+
+    Example:
+        >>> tfkit.losses.get("mse") is tfkit.losses.mean_squared_error
+        True
+        >>> tfkit.losses.get("MeanSquaredError")
+        <MeanSquaredError name=mean_squared_error, reduction=sum_over_batch_size>
+        >>> tfkit.losses.get({"class_name": "Huber", "config": {"delta": 2.0}}).get_config()["delta"]
+        2.0
     """
     if identifier is None or isinstance(identifier, Loss):
         return identifier
@@ -131,11 +151,32 @@ def get(identifier: Any) -> Any:
 
 
 def loss_object(identifier: Any) -> Loss | None:
-    """A ``Loss`` for ``compile``: names give the class instance (``"mse"`` -> ``MeanSquaredError()``).
+    """Turn a loss identifier into a `Loss` object, as `compile` does.
 
-        loss_object("binary_crossentropy")        # BinaryCrossentropy()
-        loss_object(my_fn)                        # LossFunctionWrapper(my_fn, name="my_fn")
-        loss_object(None)                         # None
+    Unlike `get`, names give the class instance (`"mse"` and
+    `"mean_squared_error"` both give `MeanSquaredError()`), and plain
+    functions are wrapped in a `LossFunctionWrapper` named after the
+    function.
+
+    Args:
+        identifier: A loss name, a config dict, a `Loss` subclass or
+            instance, a callable `fn(y_true, y_pred)`, or `None`.
+
+    Returns:
+        A `Loss` instance, or `None` for `None`.
+
+    Raises:
+        ValueError: If `identifier` cannot be interpreted as a loss.
+
+    Example:
+        >>> tfkit.losses.loss_object("binary_crossentropy")
+        <BinaryCrossentropy name=binary_crossentropy, reduction=sum_over_batch_size>
+        >>> def my_loss(y_true, y_pred):
+        ...     return tf.reduce_mean(tf.abs(y_true - y_pred), axis=-1)
+        >>> tfkit.losses.loss_object(my_loss).name
+        'my_loss'
+        >>> tfkit.losses.loss_object(None) is None
+        True
     """
     if identifier is None or isinstance(identifier, Loss):
         return identifier
@@ -148,7 +189,26 @@ def loss_object(identifier: Any) -> Loss | None:
 
 
 def serialize(loss: Any) -> Any:
-    """Plain data for a loss: a ``{"class_name", "config"}`` dict, or a name for a function."""
+    """Serialize a loss to plain data, for saving in a config.
+
+    Args:
+        loss: A `Loss` instance (or class), a registered loss function, or
+            `None`.
+
+    Returns:
+        A `{"class_name": ..., "config": ...}` dict for a `Loss`, the
+        registered name for a function, or `None` for `None`.
+
+    Raises:
+        ValueError: If `loss` is a function or class that is not registered.
+
+    Example:
+        >>> tfkit.losses.serialize(tfkit.losses.MeanSquaredError())
+        {'class_name': 'MeanSquaredError', 'config': {'name': 'mean_squared_error',
+        'reduction': 'sum_over_batch_size', 'dtype': 'float32'}}
+        >>> tfkit.losses.serialize(tfkit.losses.mean_squared_error)
+        'mean_squared_error'
+    """
     if loss is None:
         return None
     if callable(loss) and not isinstance(loss, (Loss, type)):
@@ -157,12 +217,63 @@ def serialize(loss: Any) -> Any:
 
 
 def deserialize(name: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
-    """Inverse of :func:`serialize` (a function's name gives the matching class instance)."""
+    """Deserialize a loss: the inverse of `serialize`.
+
+    A config dict gives the `Loss` it describes. A name gives the matching
+    class instance, also for a function's name (`"mean_squared_error"` and
+    `"mse"` give `MeanSquaredError()`).
+
+    Args:
+        name: A `{"class_name": ..., "config": ...}` dict or a loss name.
+        custom_objects: Optional dict mapping names to custom classes or
+            functions, looked up first. Defaults to `None`.
+
+    Returns:
+        A `Loss` instance (or the custom object the name maps to).
+
+    Raises:
+        ValueError: If the name is unknown.
+
+    Example:
+        >>> tfkit.losses.deserialize("mse")
+        <MeanSquaredError name=mean_squared_error, reduction=sum_over_batch_size>
+        >>> config = tfkit.losses.serialize(tfkit.losses.Huber(delta=2.0))
+        >>> tfkit.losses.deserialize(config).get_config()["delta"]
+        2.0
+    """
     return registry.resolve("losses", name, custom_objects)
 
 
 def is_loss_of_kind(loss: Any, kind: str) -> bool:
-    """Whether ``loss`` (object, function or name) is a ``"binary"``, ``"categorical"`` or ``"sparse"`` crossentropy."""
+    """Tell whether a loss is a binary, categorical or sparse categorical crossentropy.
+
+    `compile(metrics=["accuracy"])` uses it to pick the matching accuracy.
+    `"binary"` matches `BinaryCrossentropy` and `BinaryFocalCrossentropy`,
+    `"categorical"` matches `CategoricalCrossentropy` and
+    `CategoricalFocalCrossentropy`, `"sparse"` matches
+    `SparseCategoricalCrossentropy`: their classes, instances (subclasses
+    included), functions, registered names, and wrappers (`LossFunctionWrapper`)
+    around their functions.
+
+    Args:
+        loss: A loss object, class, function or name. Unknown names give
+            `False`.
+        kind: `"binary"`, `"categorical"` or `"sparse"`.
+
+    Returns:
+        `True` if `loss` is of that kind, else `False`.
+
+    Raises:
+        KeyError: If `kind` is not one of the three kinds.
+
+    Example:
+        >>> tfkit.losses.is_loss_of_kind("binary_crossentropy", "binary")
+        True
+        >>> tfkit.losses.is_loss_of_kind(tfkit.losses.CategoricalCrossentropy(), "sparse")
+        False
+        >>> tfkit.losses.is_loss_of_kind(tfkit.losses.sparse_categorical_crossentropy, "sparse")
+        True
+    """
     classes = {
         "binary": (BinaryCrossentropy, BinaryFocalCrossentropy),
         "categorical": (CategoricalCrossentropy, CategoricalFocalCrossentropy),

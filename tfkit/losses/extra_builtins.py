@@ -31,7 +31,35 @@ def _check_number(cls: str, name: str, value: Any, low: float | None = None, hig
 
 @registry.builtin("losses", "dice")
 class Dice(BuiltinLoss):
-    """``1 - 2 |y_true * y_pred| / (|y_true| + |y_pred|)``; ``axis`` (None: all axes) says what one loss covers."""
+    """Compute the Dice loss between labels and predictions.
+
+    `loss = 1 - 2 * sum(y_true * y_pred) / (sum(y_true) + sum(y_pred))`, the
+    sums taken over `axis`: the overlap of two (soft) masks, used for
+    segmentation. See `tfkit.losses.dice`.
+
+    Args:
+        reduction: Type of reduction to apply to the loss: `"sum_over_batch_size"`,
+            `"mean"`, `"sum"`, `"mean_with_sample_weight"` or `"none"`/`None` (the
+            unreduced per-sample losses); see `Loss`. Defaults to
+            `"sum_over_batch_size"`.
+        name: Optional name for the loss instance. Defaults to `"dice"`.
+        axis: The axis or tuple of axes one loss value covers (the sums run
+            over them), for example `(1, 2, 3)` for one value per image. `None`
+            sums over every axis, batch included. Defaults to `None`.
+        dtype: The dtype of the loss's computations; inputs are cast to it.
+            Defaults to `None`, which means `"float32"`.
+
+    Raises:
+        ValueError: If `axis` is not `None`, an int or a tuple of ints.
+
+    Example:
+        >>> y_true = [[1.0, 0.0], [1.0, 1.0]]
+        >>> y_pred = [[0.5, 0.5], [1.0, 1.0]]
+        >>> np.round(tfkit.losses.Dice()(y_true, y_pred).numpy(), 4)
+        np.float32(0.1667)
+        >>> tfkit.losses.Dice(axis=1, reduction=None)(y_true, y_pred).numpy()
+        array([0.5, 0. ], dtype=float32)
+    """
 
     function = F.dice
 
@@ -42,7 +70,37 @@ class Dice(BuiltinLoss):
 
 @registry.builtin("losses", "tversky")
 class Tversky(BuiltinLoss):
-    """Dice with false positives weighted by ``alpha`` and false negatives by ``beta``."""
+    """Compute the Tversky loss between labels and predictions.
+
+    `loss = 1 - tp / (tp + alpha * fp + beta * fn)` with soft counts summed
+    over `axis`; as in Keras 3, `fp = sum((1 - y_pred) * y_true)` and
+    `fn = sum(y_pred * (1 - y_true))`. With `alpha = beta = 0.5` it is the
+    Dice loss. See `tfkit.losses.tversky`.
+
+    Args:
+        alpha: The weight of the `fp` term above. Defaults to `0.5`.
+        beta: The weight of the `fn` term above. Defaults to `0.5`.
+        reduction: Type of reduction to apply to the loss: `"sum_over_batch_size"`,
+            `"mean"`, `"sum"`, `"mean_with_sample_weight"` or `"none"`/`None` (the
+            unreduced per-sample losses); see `Loss`. Defaults to
+            `"sum_over_batch_size"`.
+        name: Optional name for the loss instance. Defaults to `"tversky"`.
+        axis: The axis or tuple of axes one loss value covers (the sums run
+            over them), for example `(1, 2, 3)` for one value per image. `None`
+            sums over every axis, batch included. Defaults to `None`.
+        dtype: The dtype of the loss's computations; inputs are cast to it.
+            Defaults to `None`, which means `"float32"`.
+
+    Raises:
+        ValueError: If `alpha` or `beta` is not a number, or `axis` is not
+            `None`, an int or a tuple of ints.
+
+    Example:
+        >>> y_true = [[1.0, 0.0], [1.0, 0.0]]
+        >>> y_pred = [[0.5, 0.5], [1.0, 1.0]]
+        >>> np.round(tfkit.losses.Tversky(alpha=0.7, beta=0.3, axis=1)(y_true, y_pred).numpy(), 4)
+        np.float32(0.3654)
+    """
 
     function = F.tversky
 
@@ -63,7 +121,42 @@ class Tversky(BuiltinLoss):
 
 @registry.builtin("losses", "categorical_focal_crossentropy")
 class CategoricalFocalCrossentropy(BuiltinLoss):
-    """Categorical crossentropy scaled by ``alpha * (1 - p) ** gamma`` (down-weights easy examples)."""
+    """Compute the alpha-balanced focal crossentropy loss between labels and predictions.
+
+    Categorical crossentropy scaled by `alpha * (1 - p) ** gamma`, `p` the
+    predicted probability: easy, well-classified examples are down-weighted
+    so that training focuses on hard ones (Lin et al., 2017). Labels are
+    one-hot. See `tfkit.losses.categorical_focal_crossentropy`.
+
+    Args:
+        alpha: A weight balancing the classes: a number, or a list of one
+            weight per class. Defaults to `0.25`.
+        gamma: The focusing parameter (`>= 0`). Defaults to `2.0`.
+        from_logits: Whether `y_pred` holds logits rather than
+            probabilities. Defaults to `False`.
+        label_smoothing: A float in `[0, 1]`; targets are smoothed to
+            `t * (1 - label_smoothing) + label_smoothing / num_classes`.
+            Defaults to `0.0`.
+        axis: The class axis. Defaults to `-1`.
+        reduction: Type of reduction to apply to the loss: `"sum_over_batch_size"`,
+            `"mean"`, `"sum"`, `"mean_with_sample_weight"` or `"none"`/`None` (the
+            unreduced per-sample losses); see `Loss`. Defaults to
+            `"sum_over_batch_size"`.
+        name: Optional name for the loss instance. Defaults to `"categorical_focal_crossentropy"`.
+        dtype: The dtype of the loss's computations; inputs are cast to it.
+            Defaults to `None`, which means `"float32"`.
+
+    Raises:
+        ValueError: If `alpha` (or one of its entries) or `gamma` is not a
+            number, `gamma` is negative, `label_smoothing` is outside
+            `[0, 1]`, or `axis` is not an int.
+
+    Example:
+        >>> y_true = [[0, 1, 0], [0, 0, 1]]
+        >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+        >>> np.round(tfkit.losses.CategoricalFocalCrossentropy()(y_true, y_pred).numpy(), 4)
+        np.float32(0.2332)
+    """
 
     function = F.categorical_focal_crossentropy
 
@@ -96,7 +189,34 @@ class CategoricalFocalCrossentropy(BuiltinLoss):
 
 @registry.builtin("losses", "categorical_generalized_cross_entropy")
 class CategoricalGeneralizedCrossEntropy(BuiltinLoss):
-    """Noise-robust ``(1 - p ** q) / q`` for integer class ids: near crossentropy as q -> 0, near MAE as q -> 1."""
+    """Compute the generalized cross entropy loss, robust to noisy labels.
+
+    `loss = (1 - p ** q) / q`, `p` the predicted probability of the true
+    class given as an integer id (Zhang & Sabuncu, 2018): close to the
+    crossentropy as `q` goes to 0, the mean absolute error (more robust to
+    wrong labels) at `q = 1`. See
+    `tfkit.losses.categorical_generalized_cross_entropy`.
+
+    Args:
+        q: The parameter of the loss, in the open interval `(0, 1)`.
+            Defaults to `0.5`.
+        reduction: Type of reduction to apply to the loss: `"sum_over_batch_size"`,
+            `"mean"`, `"sum"`, `"mean_with_sample_weight"` or `"none"`/`None` (the
+            unreduced per-sample losses); see `Loss`. Defaults to
+            `"sum_over_batch_size"`.
+        name: Optional name for the loss instance. Defaults to `"categorical_generalized_cross_entropy"`.
+        dtype: The dtype of the loss's computations; inputs are cast to it.
+            Defaults to `None`, which means `"float32"`.
+
+    Raises:
+        ValueError: If `q` is not a number in `(0, 1)`.
+
+    Example:
+        >>> y_true = [1, 2]
+        >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+        >>> np.round(tfkit.losses.CategoricalGeneralizedCrossEntropy()(y_true, y_pred).numpy(), 4)
+        np.float32(0.7091)
+    """
 
     function = F.categorical_generalized_cross_entropy
 
@@ -115,7 +235,38 @@ class CategoricalGeneralizedCrossEntropy(BuiltinLoss):
 
 @registry.builtin("losses", "circle")
 class Circle(BuiltinLoss):
-    """Circle loss between integer labels and L2-normalized embeddings (metric learning)."""
+    """Compute the Circle loss between integer labels and L2-normalized embeddings.
+
+    A metric-learning loss (Sun et al., 2020) that pulls together embeddings
+    of the same label and pushes apart those of different labels, each pair
+    weighted by its distance from its optimum. Pairs are taken within the
+    batch; samples with no positive or no negative pair are left out of the
+    mean. See `tfkit.losses.circle`.
+
+    Args:
+        gamma: The scaling factor of the pair scores. Defaults to `80.0`.
+        margin: The relaxation margin: the optimum is `1 - margin` for
+            positive similarities and `margin` for negative ones. Defaults
+            to `0.4`.
+        remove_diagonal: Whether to leave the pairs of a sample with itself
+            out of the positives. Defaults to `True`.
+        reduction: Type of reduction to apply to the loss: `"sum_over_batch_size"`,
+            `"mean"`, `"sum"`, `"mean_with_sample_weight"` or `"none"`/`None` (the
+            unreduced per-sample losses); see `Loss`. Defaults to
+            `"sum_over_batch_size"`.
+        name: Optional name for the loss instance. Defaults to `"circle"`.
+        dtype: The dtype of the loss's computations; inputs are cast to it.
+            Defaults to `None`, which means `"float32"`.
+
+    Raises:
+        ValueError: If `gamma` or `margin` is not a number.
+
+    Example:
+        >>> embeddings = tf.math.l2_normalize(
+        ...     tf.constant([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [0.6, 0.8]]), axis=-1)
+        >>> np.round(tfkit.losses.Circle(gamma=1.0)([0, 0, 1, 1], embeddings).numpy(), 4)
+        np.float32(1.2127)
+    """
 
     function = F.circle
 
@@ -135,7 +286,29 @@ class Circle(BuiltinLoss):
 
 @registry.builtin("losses", "ctc")
 class CTC(BuiltinLoss):
-    """CTC loss: ``y_true`` ``(batch, max_length)`` labels (0 = blank/padding), ``y_pred`` ``(batch, time, classes)`` logits."""
+    """Compute the Connectionist Temporal Classification (CTC) loss.
+
+    For unsegmented sequence labelling (speech, handwriting): `y_true` holds
+    integer labels of shape `(batch_size, max_label_length)`, where 0 is the
+    blank and pads the labels; `y_pred` holds logits of shape
+    `(batch_size, time, num_classes)`, all `time` steps used. See
+    `tfkit.losses.ctc`.
+
+    Args:
+        reduction: Type of reduction to apply to the loss: `"sum_over_batch_size"`,
+            `"mean"`, `"sum"`, `"mean_with_sample_weight"` or `"none"`/`None` (the
+            unreduced per-sample losses); see `Loss`. Defaults to
+            `"sum_over_batch_size"`.
+        name: Optional name for the loss instance. Defaults to `"ctc"`.
+        dtype: The dtype of the loss's computations; inputs are cast to it.
+            Defaults to `None`, which means `"float32"`.
+
+    Example:
+        >>> y_true = [[1, 2], [1, 0]]
+        >>> y_pred = np.zeros((2, 3, 3), dtype="float32")
+        >>> np.round(tfkit.losses.CTC()(y_true, y_pred).numpy(), 4)
+        np.float32(1.5952)
+    """
 
     function = F.ctc
 

@@ -48,7 +48,35 @@ def check_axis(fn_name: str, axis: Any) -> Any:
 @registry.builtin("functions")
 @tf.autograph.experimental.do_not_convert
 def dice(y_true: Any, y_pred: Any, axis: Any = None) -> tf.Tensor:
-    """``1 - 2 sum(y_true y_pred) / (sum(y_true) + sum(y_pred) + eps)`` over ``axis`` (all axes when None)."""
+    """Compute the Dice loss between labels and predictions.
+
+    `loss = 1 - 2 * sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + epsilon)`,
+    the sums taken over `axis` (`epsilon = 1e-7`). Used for segmentation:
+    it measures the overlap of two (soft) masks, 0 for a perfect overlap.
+
+    Args:
+        y_true: The ground truth values (0 or 1), a tensor.
+        y_pred: The predicted values (probabilities), of `y_true`'s shape.
+        axis: The axis or tuple of axes the sums run over, so one loss value
+            covers them (for example `(1, 2, 3)` for one value per image).
+            `None` reduces every axis, batch included, to one scalar.
+            Defaults to `None`.
+
+    Returns:
+        The Dice loss values: a scalar with `axis=None`, else of `y_true`'s
+        shape without `axis`.
+
+    Raises:
+        ValueError: If `axis` is not `None`, an int or a tuple of ints.
+
+    Example:
+        >>> y_true = [[1.0, 0.0], [1.0, 1.0]]
+        >>> y_pred = [[0.5, 0.5], [1.0, 1.0]]
+        >>> np.round(tfkit.losses.dice(y_true, y_pred).numpy(), 4)
+        np.float32(0.1667)
+        >>> np.round(tfkit.losses.dice(y_true, y_pred, axis=1).numpy(), 4)
+        array([0.5, 0. ], dtype=float32)
+    """
     axis = check_axis("dice", axis)
     y_true, y_pred = _float_pair(y_true, y_pred)
     intersection = tf.reduce_sum(y_true * y_pred, axis=axis)
@@ -59,9 +87,35 @@ def dice(y_true: Any, y_pred: Any, axis: Any = None) -> tf.Tensor:
 @registry.builtin("functions")
 @tf.autograph.experimental.do_not_convert
 def tversky(y_true: Any, y_pred: Any, alpha: float = 0.5, beta: float = 0.5, axis: Any = None) -> tf.Tensor:
-    """``1 - tp / (tp + alpha fp + beta fn + eps)`` with soft counts over ``axis``.
+    """Compute the Tversky loss between labels and predictions.
 
-    As in Keras 3, ``fp = sum((1 - y_pred) y_true)`` and ``fn = sum(y_pred (1 - y_true))``.
+    `loss = 1 - tp / (tp + alpha * fp + beta * fn + epsilon)`, with soft
+    counts summed over `axis`: `tp = sum(y_true * y_pred)`, and, as in
+    Keras 3, `fp = sum((1 - y_pred) * y_true)` and
+    `fn = sum(y_pred * (1 - y_true))` (so `alpha` weights missed positives
+    and `beta` predicted positives whose label is 0). With
+    `alpha = beta = 0.5` this is the Dice loss.
+
+    Args:
+        y_true: The ground truth values (0 or 1), a tensor.
+        y_pred: The predicted values (probabilities), of `y_true`'s shape.
+        alpha: The weight of the `fp` term above. Defaults to `0.5`.
+        beta: The weight of the `fn` term above. Defaults to `0.5`.
+        axis: The axis or tuple of axes the sums run over. `None` reduces
+            every axis, batch included, to one scalar. Defaults to `None`.
+
+    Returns:
+        The Tversky loss values: a scalar with `axis=None`, else of
+        `y_true`'s shape without `axis`.
+
+    Raises:
+        ValueError: If `axis` is not `None`, an int or a tuple of ints.
+
+    Example:
+        >>> y_true = [[1.0, 0.0], [1.0, 0.0]]
+        >>> y_pred = [[0.5, 0.5], [1.0, 1.0]]
+        >>> np.round(tfkit.losses.tversky(y_true, y_pred, alpha=0.7, beta=0.3, axis=1).numpy(), 4)
+        array([0.5   , 0.2308], dtype=float32)
     """
     axis = check_axis("tversky", axis)
     y_true, y_pred = _float_pair(y_true, y_pred)
@@ -82,9 +136,42 @@ def categorical_focal_crossentropy(
     label_smoothing: float = 0.0,
     axis: int = -1,
 ) -> tf.Tensor:
-    """``sum(alpha (1 - p)^gamma * -y_true log(p), axis)``, ``p`` the renormalized, clipped probabilities.
+    """Compute the categorical focal crossentropy loss between labels and predictions.
 
-    ``alpha`` is a number or one weight per class.
+    `loss = sum(alpha * (1 - p)^gamma * -y_true * log(p), axis=axis)`, where
+    `p` are the predicted probabilities renormalized to sum to one along
+    `axis` and clipped to `[epsilon, 1 - epsilon]` (`epsilon = 1e-7`). The
+    factor `(1 - p)^gamma` down-weights easy, well-classified examples
+    (Lin et al., 2017). A `y_pred` with a last axis of size 1 gives a
+    `SyntaxWarning` (use `binary_focal_crossentropy` for two classes).
+
+    Args:
+        y_true: Tensor of one-hot true targets, of shape
+            `(batch_size, ..., num_classes)`.
+        y_pred: Tensor of predicted targets, of `y_true`'s shape.
+        alpha: A weight balancing the classes: a number, or one weight per
+            class (a list or tensor of length `num_classes`). Defaults to
+            `0.25`.
+        gamma: The focusing parameter (`>= 0`). Defaults to `2.0`.
+        from_logits: Whether `y_pred` holds logits (a softmax over `axis` is
+            then applied) rather than probabilities. Defaults to `False`.
+        label_smoothing: A float in `[0, 1]`; targets are smoothed to
+            `t * (1 - label_smoothing) + label_smoothing / num_classes`.
+            Defaults to `0.0`.
+        axis: The class axis. Defaults to `-1`.
+
+    Returns:
+        Categorical focal crossentropy values, of `y_true`'s shape without
+        `axis`.
+
+    Raises:
+        ValueError: If `axis` is not an int.
+
+    Example:
+        >>> y_true = [[0, 1, 0], [0, 0, 1]]
+        >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+        >>> np.round(tfkit.losses.categorical_focal_crossentropy(y_true, y_pred).numpy(), 4)
+        array([0.    , 0.4663], dtype=float32)
     """
     if isinstance(axis, bool) or not isinstance(axis, int):
         raise ValueError(f"categorical_focal_crossentropy: axis must be an int, got axis={axis!r}")
@@ -111,7 +198,32 @@ def categorical_focal_crossentropy(
 @registry.builtin("functions")
 @tf.autograph.experimental.do_not_convert
 def categorical_generalized_cross_entropy(y_true: Any, y_pred: Any, q: float = 0.5) -> tf.Tensor:
-    """``(1 - p^q) / q``, ``p`` the predicted probability of the true class (``y_true`` holds class ids)."""
+    """Compute the generalized cross entropy loss, robust to noisy labels.
+
+    `loss = (1 - p^q) / q`, where `p` is the predicted probability of the
+    true class (Zhang & Sabuncu, 2018). As `q` goes to 0 it approaches the
+    categorical crossentropy; at `q = 1` it is the mean absolute error,
+    which is more robust to wrong labels.
+
+    Args:
+        y_true: Integer class ids, of shape `(batch_size,)` (or
+            `(batch_size, 1)`).
+        y_pred: Predicted probabilities, of shape `(batch_size, num_classes)`.
+        q: The parameter of the loss, in the open interval `(0, 1)`.
+            Defaults to `0.5`.
+
+    Returns:
+        The loss values, of shape `(batch_size,)`.
+
+    Raises:
+        ValueError: If `q` is a number outside `(0, 1)`.
+
+    Example:
+        >>> y_true = [1, 2]
+        >>> y_pred = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+        >>> np.round(tfkit.losses.categorical_generalized_cross_entropy(y_true, y_pred).numpy(), 4)
+        array([0.0506, 1.3675], dtype=float32)
+    """
     if isinstance(q, (int, float)) and not 0 < q < 1:
         raise ValueError(f"categorical_generalized_cross_entropy: q must be in the interval (0, 1), got q={q!r}")
     y_pred = tf.convert_to_tensor(y_pred)
@@ -150,10 +262,44 @@ def circle(
     gamma: float = 80,
     margin: float = 0.4,
 ) -> tf.Tensor:
-    """Circle loss (Sun et al., 2020) of L2-normalized embeddings ``y_pred`` with integer labels ``y_true``.
+    """Compute the Circle loss between integer labels and L2-normalized embeddings.
 
-    Samples with no positive or no negative pair get a loss of 0 and are
-    masked out of mean reductions, as in Keras 3.
+    Circle loss (Sun et al., 2020) is a metric-learning loss: it pulls
+    together embeddings of the same label and pushes apart those of
+    different labels, each pair weighted by how far it is from its optimum.
+    Distances are cosine distances `1 - dot(a, b)`, so `y_pred` should be
+    L2-normalized. Each query (a row of `y_pred`) is compared with every
+    reference embedding. Samples with no positive or no negative pair get a
+    loss of 0 and are masked out of mean reductions, as in Keras 3.
+
+    Args:
+        y_true: Integer labels of the queries, of shape `(batch_size,)`.
+        y_pred: L2-normalized query embeddings, of shape
+            `(batch_size, embedding_dim)`.
+        ref_labels: Optional integer labels of the reference embeddings.
+            Defaults to `None`, which means `y_true`.
+        ref_embeddings: Optional reference embeddings, of shape
+            `(num_refs, embedding_dim)`. Defaults to `None`, which means
+            `y_pred` (every pair within the batch).
+        remove_diagonal: Whether to leave out the pairs of a sample with
+            itself (the diagonal) from the positives; keep it `True` when
+            the references are the queries. Defaults to `True`.
+        gamma: The scaling factor of the pair scores. Defaults to `80`.
+        margin: The relaxation margin: the optimum is `1 - margin` for
+            positive similarities and `margin` for negative ones. Defaults
+            to `0.4`.
+
+    Returns:
+        The Circle loss of each query, of shape `(batch_size,)`.
+
+    Raises:
+        ValueError: If `y_pred` is not of rank 2.
+
+    Example:
+        >>> embeddings = tf.math.l2_normalize(
+        ...     tf.constant([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [0.6, 0.8]]), axis=-1)
+        >>> np.round(tfkit.losses.circle([0, 0, 1, 1], embeddings, gamma=1.0).numpy(), 4)
+        array([1.0435, 1.382 , 1.0435, 1.382 ], dtype=float32)
     """
     y_pred = tf.convert_to_tensor(y_pred)
     if not y_pred.dtype.is_floating:
@@ -181,11 +327,32 @@ def circle(
 @registry.builtin("functions")
 @tf.autograph.experimental.do_not_convert
 def ctc(y_true: Any, y_pred: Any) -> tf.Tensor:
-    """Connectionist Temporal Classification loss per sample.
+    """Compute the Connectionist Temporal Classification (CTC) loss of each sample.
 
-    ``y_true``: ``(batch, max_label_length)`` integer labels, 0 is the blank
-    and pads the labels. ``y_pred``: ``(batch, time, num_classes)`` logits
-    (not softmaxed). Every sample uses all ``time`` steps.
+    CTC scores an unsegmented label sequence against per-time-step class
+    scores (speech or handwriting recognition), summing over every
+    alignment. Class 0 is the blank; it also pads the labels, so a label
+    sequence's length is its number of non-zero entries. Every sample uses
+    all `time` steps of `y_pred`. Computed with `tf.nn.ctc_loss` in float32.
+
+    Args:
+        y_true: Integer labels, of shape `(batch_size, max_label_length)`,
+            padded with 0.
+        y_pred: Logits (not softmaxed), of shape
+            `(batch_size, time, num_classes)`.
+
+    Returns:
+        The CTC loss of each sample, of shape `(batch_size,)`, in `y_pred`'s
+        dtype when it is float32 or float64, else float32.
+
+    Raises:
+        ValueError: If `y_true` is not of rank 2 or `y_pred` not of rank 3.
+
+    Example:
+        >>> y_true = [[1, 2], [1, 0]]
+        >>> y_pred = np.zeros((2, 3, 3), dtype="float32")
+        >>> np.round(tfkit.losses.ctc(y_true, y_pred).numpy(), 4)
+        array([1.6864, 1.5041], dtype=float32)
     """
     y_pred = tf.convert_to_tensor(y_pred)
     y_true = tf.convert_to_tensor(y_true)

@@ -60,13 +60,45 @@ def skip_autograph(cls: type, method_names: tuple[str, ...]) -> None:
 @registry.builtin("losses")
 @registry.base("losses")
 class Loss:
-    """Base class: subclasses implement ``call(y_true, y_pred) -> per-sample losses``.
+    """Loss base class: subclass it and implement `call` to write a custom loss.
+
+    `call(y_true, y_pred)` returns the unreduced losses (one per sample, or per
+    element); calling the loss object (`__call__`) casts both inputs to the
+    loss's `dtype` (`y_true` too, unless the class sets `cast_y_true = False`,
+    as `SparseCategoricalCrossentropy` does for class ids), folds in
+    `sample_weight` and any Keras mask carried by `y_pred` or by the losses,
+    and reduces the weighted values as `reduction` says. Under a
+    `tf.distribute` strategy with several replicas, mean reductions are
+    divided by the replica count (see `scale_loss_for_distribution`).
 
     Args:
-        name: name of the loss (also its name scope).
-        reduction: ``"sum_over_batch_size"`` (default), ``"mean"``, ``"sum"``,
-            ``"mean_with_sample_weight"`` or ``"none"``/``None``.
-        dtype: dtype both ``y_true`` and ``y_pred`` are cast to (default float32).
+        name: Optional name for the loss instance, also used as its name
+            scope. Must be a string. Defaults to `None`, which means the
+            snake-case class name (`"my_loss"` for `MyLoss`).
+        reduction: Type of reduction to apply to the loss:
+            `"sum_over_batch_size"` (the weighted sum divided by the number
+            of loss elements), `"mean"` (a synonym), `"sum"`,
+            `"mean_with_sample_weight"` (the weighted sum divided by the sum
+            of the weights), or `"none"`/`None` (no reduction: the weighted
+            per-sample losses). Defaults to `"sum_over_batch_size"`.
+        dtype: The dtype of the loss's computations; `y_pred` (and `y_true`)
+            are cast to it. Defaults to `None`, which means `"float32"`.
+
+    Raises:
+        ValueError: If `name` is not a string, `reduction` is not one of the
+            names above, or `dtype` is not a dtype.
+
+    Example:
+        >>> class MyMSE(tfkit.losses.Loss):
+        ...     def call(self, y_true, y_pred):
+        ...         return tf.reduce_mean(tf.square(y_pred - y_true), axis=-1)
+        >>> loss = MyMSE()
+        >>> loss.name
+        'my_mse'
+        >>> loss([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]).numpy()
+        np.float32(0.5)
+        >>> MyMSE(reduction=None)([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [0.0, 0.0]]).numpy()
+        array([0.5, 0. ], dtype=float32)
     """
 
     #: Whether ``y_true`` is cast to the loss dtype before ``call`` (class ids are not).
@@ -88,6 +120,21 @@ class Loss:
         return self._dtype
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> tf.Tensor:
+        """Compute the weighted, reduced loss of one batch.
+
+        Args:
+            y_true: Ground truth values, a tensor or array-like.
+            y_pred: The predicted values, a tensor or array-like. A Keras mask
+                attached to it (`y_pred._keras_mask`) leaves the masked entries
+                out.
+            sample_weight: Optional weights: a scalar, one weight per sample
+                (`(batch_size,)`), or a tensor that broadcasts to the
+                per-sample losses. Defaults to `None` (all ones).
+
+        Returns:
+            The loss: a scalar tensor, or the weighted unreduced losses when
+            `reduction` is `"none"`/`None`.
+        """
         in_mask = masking.get_mask(y_pred)
         with tf.name_scope(scope_name(self.name, "loss")):
             y_pred = tf.cast(tf.convert_to_tensor(y_pred), self.dtype)
@@ -105,13 +152,40 @@ class Loss:
             )
 
     def call(self, y_true: tf.Tensor, y_pred: tf.Tensor) -> tf.Tensor:
+        """Compute the unreduced losses; subclasses must implement it.
+
+        Args:
+            y_true: Ground truth values, already a tensor (cast to the loss's
+                `dtype` unless `cast_y_true` is `False`).
+            y_pred: The predicted values, a tensor of the loss's `dtype`.
+
+        Returns:
+            The per-sample (or per-element) losses, before weighting and
+            reduction.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError(f"{type(self).__name__} must implement call(y_true, y_pred)")
 
     def get_config(self) -> dict[str, Any]:
+        """Return the loss's config: `name`, `reduction` and `dtype`.
+
+        Returns:
+            A dict that `from_config` turns back into an equal loss.
+        """
         return {"name": self.name, "reduction": self.reduction, "dtype": self.dtype}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Loss":
+        """Create a loss from its config (the output of `get_config`).
+
+        Args:
+            config: A dict of constructor arguments.
+
+        Returns:
+            A new loss instance.
+        """
         return cls(**config)
 
     def __repr__(self) -> str:
@@ -120,9 +194,38 @@ class Loss:
 
 @registry.builtin("losses")
 class LossFunctionWrapper(Loss):
-    """A ``Loss`` around ``fn(y_true, y_pred, **kwargs) -> per-sample losses``.
+    """Wrap a loss function `fn(y_true, y_pred, **kwargs)` into a `Loss`.
 
-        loss = LossFunctionWrapper(my_fn, name="my_loss", delta=2.0)
+    `compile(loss=my_fn)` wraps a plain function this way. Before calling
+    `fn`, `y_true` and `y_pred` are brought to the same rank when they differ
+    by one trailing axis of size 1 (`(batch,)` against `(batch, 1)`). The
+    config stores `fn` by its registered name, so a custom function must be
+    registered (`tfkit.saving.register_keras_serializable`) to be
+    deserialized.
+
+    Args:
+        fn: The loss function, `fn(y_true, y_pred, **kwargs)`, returning
+            per-sample losses.
+        reduction: Type of reduction to apply to the loss:
+            `"sum_over_batch_size"`, `"mean"`, `"sum"`,
+            `"mean_with_sample_weight"` or `"none"`/`None` (see `Loss`).
+            Defaults to `"sum_over_batch_size"`.
+        name: Optional name for the loss instance. Defaults to `None`, which
+            means `fn.__name__`.
+        dtype: The dtype of the loss's computations. Defaults to `None`,
+            which means `"float32"`.
+        **kwargs: Keyword arguments passed to `fn` on every call (and saved
+            in the config).
+
+    Raises:
+        ValueError: If `fn` is not callable.
+
+    Example:
+        >>> loss = tfkit.losses.LossFunctionWrapper(tfkit.losses.huber, delta=2.0)
+        >>> loss.name
+        'huber'
+        >>> loss([[0.0], [0.0]], [[1.0], [3.0]]).numpy()
+        np.float32(2.25)
     """
 
     def __init__(
@@ -164,7 +267,33 @@ class LossFunctionWrapper(Loss):
 
 
 class BuiltinLoss(LossFunctionWrapper):
-    """A loss class bound to one function; its config is its constructor arguments."""
+    """Base class of the built-in losses: a `LossFunctionWrapper` bound to one function.
+
+    A subclass sets the class attribute `function` (for example
+    `tfkit.losses.mean_squared_error`) and passes its own keyword arguments
+    through to it. Each keyword argument is also set as an attribute, and
+    the config holds `name`, `reduction`, `dtype` plus those keyword
+    arguments, so `from_config` calls the subclass's constructor.
+
+    Args:
+        reduction: Type of reduction to apply to the loss (see `Loss`); no
+            default.
+        name: Name of the loss instance, or `None` for `function.__name__`.
+        dtype: The dtype of the loss's computations, or `None` for
+            `"float32"`.
+        **kwargs: Keyword arguments passed to `function` on every call.
+
+    Example:
+        >>> class AbsoluteError(tfkit.losses.BuiltinLoss):
+        ...     function = tfkit.losses.mean_absolute_error
+        ...     def __init__(self, reduction="sum_over_batch_size", name="absolute_error", dtype=None):
+        ...         super().__init__(reduction, name, dtype)
+        >>> loss = AbsoluteError()
+        >>> loss([[0.0, 1.0]], [[1.0, 1.0]]).numpy()
+        np.float32(0.5)
+        >>> loss.get_config()
+        {'name': 'absolute_error', 'reduction': 'sum_over_batch_size', 'dtype': 'float32'}
+    """
 
     function: Callable[..., Any]
 

@@ -96,7 +96,23 @@ def apply_mask(sample_weight: Any, mask: Any, dtype: tf.DType, reduction: str | 
 
 
 def scale_loss_for_distribution(value: tf.Tensor) -> tf.Tensor:
-    """Divide by the number of replicas in sync (a no-op outside multi-replica strategies)."""
+    """Divide a loss by the number of replicas in sync, for gradients summed across replicas.
+
+    Under a `tf.distribute` strategy with several replicas, each replica's
+    mean loss is divided by the replica count, so that summing the replicas'
+    gradients gives the gradient of the global mean (as Keras does). Outside
+    a strategy, or with one replica, `value` comes back unchanged.
+
+    Args:
+        value: A floating-point loss tensor.
+
+    Returns:
+        `value / num_replicas_in_sync`, with `value`'s dtype.
+
+    Example:
+        >>> tfkit.losses.scale_loss_for_distribution(tf.constant(2.0)).numpy()
+        np.float32(2.0)
+    """
     replicas = tf.distribute.get_strategy().num_replicas_in_sync
     if replicas > 1:
         value = value * tf.cast(1.0 / replicas, value.dtype)
@@ -104,7 +120,22 @@ def scale_loss_for_distribution(value: tf.Tensor) -> tf.Tensor:
 
 
 def unscale_loss_for_distribution(value: tf.Tensor) -> tf.Tensor:
-    """Inverse of :func:`scale_loss_for_distribution`, for reporting the loss."""
+    """Multiply a loss by the number of replicas in sync: the inverse of `scale_loss_for_distribution`.
+
+    Used to report the global mean loss after a scaled loss has been
+    computed on each replica. Outside a strategy, or with one replica,
+    `value` comes back unchanged.
+
+    Args:
+        value: A floating-point loss tensor.
+
+    Returns:
+        `value * num_replicas_in_sync`, with `value`'s dtype.
+
+    Example:
+        >>> tfkit.losses.unscale_loss_for_distribution(tf.constant(2.0)).numpy()
+        np.float32(2.0)
+    """
     replicas = tf.distribute.get_strategy().num_replicas_in_sync
     if replicas > 1:
         value = value * tf.cast(replicas, value.dtype)
@@ -132,7 +163,51 @@ def reduce_weighted_values(
     reduction: str | None = "sum_over_batch_size",
     dtype: Any = None,
 ) -> tf.Tensor:
-    """Weight per-element ``values`` (mask folded in) and reduce them."""
+    """Weight per-element loss values (mask folded in) and reduce them to one value.
+
+    This is what a `Loss` does after `call`. Per-sample weights `(batch,)`
+    against per-element values `(batch, d1, ...)` cover all of a sample's
+    elements. A mask acts as an extra weight; with a mean reduction
+    (`"sum_over_batch_size"`/`"mean"`) the masked entries also leave the
+    denominator. Mean reductions are divided by the replica count under a
+    multi-replica `tf.distribute` strategy (see
+    `scale_loss_for_distribution`).
+
+    Args:
+        values: The per-sample or per-element losses, a tensor or
+            array-like.
+        sample_weight: Optional weights that broadcast to `values` (after
+            trailing axes are added to per-sample weights). Defaults to
+            `None`.
+        mask: Optional boolean mask of `values`' shape (or broadcastable to
+            it); `False` entries are left out. Defaults to `None`.
+        reduction: `"sum_over_batch_size"` or `"mean"` (weighted sum divided
+            by the number of elements), `"sum"`, `"mean_with_sample_weight"`
+            (weighted sum divided by the sum of the weights), or
+            `"none"`/`None` (the weighted values, unreduced). Defaults to
+            `"sum_over_batch_size"`.
+        dtype: The dtype to compute in; `values` and `sample_weight` are
+            cast to it. Defaults to `None`, which means `values`' dtype.
+
+    Returns:
+        A scalar tensor, or the weighted values with `reduction` `"none"`
+        or `None`.
+
+    Raises:
+        ValueError: If `reduction` is not one of the names above.
+
+    Example:
+        >>> values = tf.constant([1.0, 2.0, 3.0, 4.0])
+        >>> tfkit.losses.reduce_weighted_values(values, sample_weight=[1, 1, 0, 0]).numpy()
+        np.float32(0.75)
+        >>> tfkit.losses.reduce_weighted_values(
+        ...     values, sample_weight=[1, 1, 0, 0], reduction="mean_with_sample_weight").numpy()
+        np.float32(1.5)
+        >>> tfkit.losses.reduce_weighted_values(values, mask=[True, True, False, False]).numpy()
+        np.float32(1.5)
+        >>> tfkit.losses.reduce_weighted_values(values, reduction="sum").numpy()
+        np.float32(10.0)
+    """
     reduction = standardize_reduction(reduction)
     values = tf.convert_to_tensor(values)
     dtype = tf.as_dtype(dtype) if dtype is not None else values.dtype

@@ -94,13 +94,35 @@ def _wrap(obj: Any, name: str | None) -> Metric:
 
 
 def get(identifier: Any) -> Metric | None:
-    """A ``Metric`` from a name, a config dict, a class, a ``Metric`` or a function.
+    """Retrieve a Keras metric as a `Metric` instance.
 
     A string gives a fresh metric named after that string, as Keras's
-    ``compile(metrics=["mae"])`` does (``get("mse").name == "mse"``); a
-    function ``fn(y_true, y_pred)`` is wrapped in a :class:`MeanMetricWrapper`.
-    ``"accuracy"`` here is the exact-match :class:`Accuracy`; ``compile``
-    resolves it with :func:`resolve_accuracy` instead.
+    `compile(metrics=["mae"])` does (`get("mse").name == "mse"`); a built-in
+    loss function's name (such as `"huber"`) gives its running mean. A
+    config dict is deserialized, a `Metric` subclass gives a default
+    instance, a `Metric` instance and `None` come back as they are, and a
+    function `fn(y_true, y_pred)` is wrapped in a `MeanMetricWrapper`.
+    `"accuracy"` here is the exact-match `Accuracy`; `compile` resolves it
+    with `resolve_accuracy` instead.
+
+    Args:
+        identifier: A metric name, a config dict, a `Metric` subclass or
+            instance, a function `fn(y_true, y_pred)`, or `None`.
+
+    Returns:
+        A `Metric` instance, or `None` for `None`.
+
+    Raises:
+        ValueError: If `identifier` is an unknown name or cannot be
+            interpreted as a metric.
+
+    Example:
+        >>> tfkit.metrics.get("mse")
+        <MeanSquaredError name=mse>
+        >>> tfkit.metrics.get("huber")
+        <MeanMetricWrapper name=huber>
+        >>> tfkit.metrics.get(tfkit.metrics.AUC)
+        <AUC name=auc>
     """
     if identifier is None or isinstance(identifier, Metric):
         return identifier
@@ -129,7 +151,26 @@ def _loss_function_named(name: str) -> Any:
 
 
 def serialize(metric: Any) -> Any:
-    """Plain data for a metric: ``{"class_name", "config"}``, or a function's registered name."""
+    """Serialize a metric to plain data, for saving in a config.
+
+    Args:
+        metric: A `Metric` instance (or class), a registered metric
+            function, or `None`.
+
+    Returns:
+        A `{"class_name": ..., "config": ...}` dict for a `Metric`, the
+        registered name for a function, or `None` for `None`.
+
+    Raises:
+        ValueError: If `metric` is a function or class that is not
+            registered.
+
+    Example:
+        >>> tfkit.metrics.serialize(tfkit.metrics.MeanSquaredError())
+        {'class_name': 'MeanSquaredError', 'config': {'name': 'mean_squared_error', 'dtype': 'float32'}}
+        >>> tfkit.metrics.serialize(tfkit.metrics.accuracy)
+        'accuracy'
+    """
     if metric is None:
         return None
     if callable(metric) and not isinstance(metric, (Metric, type)):
@@ -138,7 +179,30 @@ def serialize(metric: Any) -> Any:
 
 
 def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> Any:
-    """Inverse of :func:`serialize`."""
+    """Deserialize a metric: the inverse of `serialize`.
+
+    A config dict gives the `Metric` it describes; a metric name gives a
+    metric with its default name; a built-in loss function's name that is
+    no metric name (such as `"huber"`) gives the function.
+
+    Args:
+        config: A `{"class_name": ..., "config": ...}` dict or a name.
+        custom_objects: Optional dict mapping names to custom classes or
+            functions, looked up first. Defaults to `None`.
+
+    Returns:
+        A `Metric` instance, or a function.
+
+    Raises:
+        ValueError: If the name is unknown.
+
+    Example:
+        >>> tfkit.metrics.deserialize("mse")
+        <MeanSquaredError name=mean_squared_error>
+        >>> config = tfkit.metrics.serialize(tfkit.metrics.AUC(num_thresholds=3))
+        >>> tfkit.metrics.deserialize(config).num_thresholds
+        3
+    """
     if isinstance(config, str):
         try:
             return registry.resolve("metrics", config, custom_objects)
@@ -161,13 +225,34 @@ def _dims(shape: Any) -> list[int | None] | None:
 
 
 def resolve_accuracy(name: str, loss: Any, y_true_shape: Any, y_pred_shape: Any) -> Metric:
-    """The accuracy ``compile(metrics=["accuracy"])`` means, named ``name``.
+    """Pick the accuracy metric that `compile(metrics=["accuracy"])` means, as Keras does.
 
-    Binary crossentropy losses (or predictions whose last dimension is 1) give
-    :class:`BinaryAccuracy`; sparse categorical crossentropy (or integer
-    targets: rank lower than the predictions', or a last dimension of 1 against
-    several classes) gives :class:`SparseCategoricalAccuracy`; anything else
-    :class:`CategoricalAccuracy`.
+    Binary crossentropy losses (or predictions whose last dimension is 1)
+    give `BinaryAccuracy`; sparse categorical crossentropy (or integer
+    targets: rank lower than the predictions', or a last dimension of 1
+    against several classes) gives `SparseCategoricalAccuracy`; anything
+    else `CategoricalAccuracy`.
+
+    Args:
+        name: The name of the returned metric (such as `"accuracy"` or
+            `"acc"`).
+        loss: The model's loss (object, function or name, see
+            `tfkit.losses.is_loss_of_kind`), or `None`.
+        y_true_shape: The targets' shape (a tuple or `tf.TensorShape`), or
+            `None` if unknown.
+        y_pred_shape: The predictions' shape, or `None` if unknown.
+
+    Returns:
+        A new `BinaryAccuracy`, `SparseCategoricalAccuracy` or
+        `CategoricalAccuracy` named `name`.
+
+    Example:
+        >>> tfkit.metrics.resolve_accuracy("accuracy", "binary_crossentropy", (None, 1), (None, 1))
+        <BinaryAccuracy name=accuracy>
+        >>> tfkit.metrics.resolve_accuracy("acc", None, (None,), (None, 10))
+        <SparseCategoricalAccuracy name=acc>
+        >>> tfkit.metrics.resolve_accuracy("accuracy", None, (None, 10), (None, 10))
+        <CategoricalAccuracy name=accuracy>
     """
     if _losses.is_loss_of_kind(loss, "binary"):
         return BinaryAccuracy(name=name)
@@ -185,7 +270,33 @@ def resolve_accuracy(name: str, loss: Any, y_true_shape: Any, y_pred_shape: Any)
 
 
 def resolve_compile_metric(identifier: Any, loss: Any = None, y_true_shape: Any = None, y_pred_shape: Any = None) -> Metric:
-    """One entry of ``compile(metrics=[...])``: ``"accuracy"``/``"acc"`` by the rule above, else :func:`get`."""
+    """Turn one entry of `compile(metrics=[...])` into a `Metric`.
+
+    `"accuracy"` and `"acc"` (any case) are resolved by `resolve_accuracy`
+    from the loss and the shapes; anything else goes through `get`.
+
+    Args:
+        identifier: A metric name, config dict, class, instance or function.
+        loss: The model's loss, used to resolve `"accuracy"`. Defaults to
+            `None`.
+        y_true_shape: The targets' shape, used to resolve `"accuracy"`.
+            Defaults to `None`.
+        y_pred_shape: The predictions' shape, used to resolve `"accuracy"`.
+            Defaults to `None`.
+
+    Returns:
+        A `Metric` instance.
+
+    Raises:
+        ValueError: If `identifier` is `None` or cannot be interpreted as a
+            metric.
+
+    Example:
+        >>> tfkit.metrics.resolve_compile_metric("accuracy", loss="sparse_categorical_crossentropy")
+        <SparseCategoricalAccuracy name=accuracy>
+        >>> tfkit.metrics.resolve_compile_metric("mae")
+        <MeanAbsoluteError name=mae>
+    """
     if isinstance(identifier, str) and identifier.lower() in ACCURACY_NAMES:
         return resolve_accuracy(identifier, loss, y_true_shape, y_pred_shape)
     metric = get(identifier)

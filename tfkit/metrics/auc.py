@@ -33,19 +33,66 @@ SUMMATION_METHODS = ("interpolation", "minoring", "majoring")
 
 @registry.builtin("metrics", "auc")
 class AUC(Metric):
-    """Area under the ROC (default) or PR curve of a binary (or multi-label) classifier.
+    """Approximate the AUC (area under the curve) of the ROC or PR curves.
+
+    The AUC of the ROC curve (true positive rate against false positive
+    rate) or of the precision-recall curve, for binary (or multi-label)
+    classifiers. Predictions are bucketed by `num_thresholds` evenly spaced
+    thresholds in `[0, 1]` (plus `-epsilon` and `1 + epsilon` at the ends,
+    `epsilon = 1e-7`); the weighted true/false positive/negative counts per
+    threshold accumulate until `reset_state()`, and `result()` sums the
+    curve through the per-threshold points with `summation_method`. The
+    approximation improves with `num_thresholds`. `y_pred` should hold
+    probabilities in `[0, 1]` (or logits with `from_logits=True`).
 
     Args:
-        num_thresholds: number of thresholds (> 1) used to discretize the curve.
-        curve: ``"ROC"`` or ``"PR"``.
-        summation_method: ``"interpolation"``, ``"minoring"`` or ``"majoring"``.
-        thresholds: explicit thresholds in ``[0, 1]`` instead of ``num_thresholds``.
-        multi_label: compute one AUC per label (last axis) and average them,
-            instead of flattening all labels into one binary problem.
-        num_labels: number of labels with ``multi_label`` (else found on first update).
-        label_weights: per-label weights (averaging with ``multi_label``,
-            per-prediction weights otherwise).
-        from_logits: apply a sigmoid to ``y_pred`` first.
+        num_thresholds: The number of thresholds used to discretize the
+            curve, an integer `> 1`. Defaults to `200`.
+        curve: `"ROC"` or `"PR"` (precision-recall), case-insensitive.
+            Defaults to `"ROC"`.
+        summation_method: How the curve is summed: `"interpolation"`
+            (trapezoids for ROC, the Davis & Goadrich (2006) interpolation
+            of precision for PR), `"minoring"` (lower Riemann sum) or
+            `"majoring"` (upper Riemann sum). Defaults to `"interpolation"`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means `"auc"`.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+        thresholds: Optional list of thresholds in `[0, 1]`, used instead of
+            `num_thresholds` (which becomes `len(thresholds) + 2`, the two
+            end points added). Defaults to `None`.
+        multi_label: Whether `y_pred` holds several independent labels (last
+            axis): one AUC is computed per label and they are averaged.
+            With `False`, all labels are flattened into one binary problem.
+            Defaults to `False`.
+        num_labels: The number of labels with `multi_label=True`; when
+            `None`, found from `y_pred`'s last axis at the first update.
+            Defaults to `None`.
+        label_weights: Optional non-negative weights, one per label: with
+            `multi_label=True`, the weights of the per-label AUCs' average;
+            otherwise they weight each label's predictions in the counts.
+            Defaults to `None`.
+        from_logits: Whether `y_pred` holds logits (a sigmoid is applied
+            first). Defaults to `False`.
+
+    Raises:
+        ValueError: If `curve` or `summation_method` is not one of the values
+            above, `num_thresholds <= 1`, a threshold is outside `[0, 1]`,
+            `num_labels` is given without `multi_label=True`, or (at the
+            first update with `multi_label=True`) `y_pred` is not of shape
+            `(batch_size, num_labels)`.
+
+    Example:
+        >>> metric = tfkit.metrics.AUC(num_thresholds=3)
+        >>> metric.update_state([0, 0, 1, 1], [0.0, 0.5, 0.3, 0.9])
+        >>> metric.result().numpy()
+        np.float32(0.75)
+        >>> metric.thresholds
+        [-1e-07, 0.5, 1.0000001]
+        >>> metric = tfkit.metrics.AUC(curve="PR")
+        >>> metric.update_state([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.7973)
     """
 
     def __init__(
@@ -109,6 +156,20 @@ class AUC(Metric):
         self._built = True
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Accumulate the per-threshold confusion counts of one batch.
+
+        Args:
+            y_true: Ground truth values, read as booleans.
+            y_pred: The predicted probabilities (or logits with
+                `from_logits=True`), of `y_true`'s shape.
+            sample_weight: Optional weights, a scalar or a tensor that
+                broadcasts to `y_pred`. Defaults to `None`.
+
+        Raises:
+            ValueError: At the first update with `multi_label=True` and no
+                `num_labels`, if `y_pred` is not of shape
+                `(batch_size, num_labels)`.
+        """
         y_pred = tf.convert_to_tensor(y_pred)
         if not self._built:
             if y_pred.shape.rank != 2 or y_pred.shape[-1] is None:
@@ -161,6 +222,7 @@ class AUC(Metric):
         return self._average_labels(increments)
 
     def result(self) -> tf.Tensor:
+        """Return the area under the curve so far, a scalar tensor."""
         tp, fp = tf.identity(self.true_positives), tf.identity(self.false_positives)
         tn, fn = tf.identity(self.true_negatives), tf.identity(self.false_negatives)
         if self.curve == "PR" and self.summation_method == "interpolation":
@@ -180,6 +242,7 @@ class AUC(Metric):
         return self._average_labels((x[: n - 1] - x[1:]) * heights)
 
     def reset_state(self) -> None:
+        """Reset the counts to zero (a no-op before a multi-label metric is built)."""
         if self._built:
             super().reset_state()
 

@@ -66,10 +66,48 @@ def _initial_value_fn(initializer: Any, shape: tuple[int, ...], dtype: tf.DType)
 @registry.builtin("metrics")
 @registry.base("metrics")
 class Metric(tf.Module, StateOwner):
-    """Base class for stateful metrics.
+    """Base class for stateful metrics: subclass it to write a custom metric.
 
-    Subclasses create state with :meth:`add_variable` in ``__init__`` and
-    implement ``update_state(...)`` and ``result()``.
+    A metric accumulates state over batches: subclasses create their state
+    with `add_variable` in `__init__`, and implement `update_state(...)`
+    (add one batch to the state) and `result()` (compute the value from the
+    state); `reset_state()` puts the variables back to their initial
+    values, and calling the metric runs `update_state` then `result`.
+
+    A metric is a `tf.Module` (checkpoints and SavedModels see its
+    variables), not a layer. Its variables are non-trainable, created under
+    `tf.init_scope()` (so a metric may be built inside a `tf.function`), and
+    are ON_READ / SUM variables: under a `tf.distribute` strategy each
+    replica accumulates its own copy, and reading in cross-replica context
+    sums them. A metric held by a layer or model keeps state, not weights:
+    its variables stay out of `weights` and `count_params()`.
+
+    Args:
+        name: Optional name for the metric instance, a non-empty string.
+            Defaults to `None`, which means the snake-case class name.
+        dtype: The dtype of the metric's computations and variables.
+            Defaults to `None`, which means `"float32"`.
+
+    Raises:
+        ValueError: If `name` is not a non-empty string or `dtype` is not a
+            dtype.
+
+    Example:
+        >>> class Count(tfkit.metrics.Metric):
+        ...     def __init__(self, name="count", dtype=None):
+        ...         super().__init__(name=name, dtype=dtype)
+        ...         self.n = self.add_variable((), name="n")
+        ...     def update_state(self, values, sample_weight=None):
+        ...         self.n.assign_add(tf.cast(tf.size(values), self.dtype))
+        ...     def result(self):
+        ...         return tf.identity(self.n)
+        >>> metric = Count()
+        >>> metric.update_state([1, 2, 3])
+        >>> metric.result().numpy()
+        np.float32(3.0)
+        >>> metric.reset_state()
+        >>> metric.result().numpy()
+        np.float32(0.0)
     """
 
     # A metric held by a layer or model (keras-io's loss trackers) keeps state, not weights: its
@@ -119,7 +157,29 @@ class Metric(tf.Module, StateOwner):
         dtype: Any = None,
         name: str | None = None,
     ) -> tf.Variable:
-        """A non-trainable ON_READ/SUM variable that :meth:`reset_state` restores to its initial value."""
+        """Create a state variable of the metric, restored by `reset_state`.
+
+        The variable is non-trainable, synchronized ON_READ with SUM
+        aggregation (see the class docstring), and created under
+        `tf.init_scope()`.
+
+        Args:
+            shape: The variable's shape, a tuple of ints. Defaults to `()`.
+            initializer: The initial (and reset) value: `"zeros"`, `"ones"`,
+                a value that broadcasts to `shape`, or a callable
+                `initializer(shape, dtype=dtype)`. Defaults to `"zeros"`.
+            dtype: The variable's dtype. Defaults to `None`, which means the
+                metric's `dtype`.
+            name: The variable's name. Defaults to `None` (`"variable"`).
+
+        Returns:
+            The new `tf.Variable`.
+
+        Raises:
+            RuntimeError: If called before `Metric.__init__`.
+            ValueError: If `initializer` is a string other than `"zeros"` or
+                `"ones"`.
+        """
         if not hasattr(self, "_metric_variables"):
             raise RuntimeError(f"{type(self).__name__}.__init__ must call super().__init__() before add_variable()")
         shape = tuple(int(d) for d in (shape if isinstance(shape, (list, tuple)) else tf.TensorShape(shape)))
@@ -140,7 +200,18 @@ class Metric(tf.Module, StateOwner):
         return variable
 
     def add_weight(self, shape: Any = (), initializer: Any = "zeros", dtype: Any = None, name: str | None = None) -> tf.Variable:
-        """Alias of :meth:`add_variable` (older Keras spelling)."""
+        """Create a state variable: an alias of `add_variable` (the older Keras spelling).
+
+        Args:
+            shape: The variable's shape. Defaults to `()`.
+            initializer: `"zeros"`, `"ones"`, a value or a callable. Defaults
+                to `"zeros"`.
+            dtype: The variable's dtype. Defaults to `None` (the metric's).
+            name: The variable's name. Defaults to `None`.
+
+        Returns:
+            The new `tf.Variable`.
+        """
         return self.add_variable(shape=shape, initializer=initializer, dtype=dtype, name=name)
 
     @property
@@ -160,7 +231,11 @@ class Metric(tf.Module, StateOwner):
         return self.variables
 
     def reset_state(self) -> None:
-        """Put every variable back to its initial value (zeros unless said otherwise)."""
+        """Reset all of the metric's state variables to their initial values.
+
+        Zeros unless `add_variable` was given another initializer; metrics
+        held as attributes are reset too. Called between epochs.
+        """
         for variable, initial in zip(self._metric_variables, self._initial_values):
             variable.assign(initial())
         for metric in self._sub_metrics:
@@ -172,22 +247,60 @@ class Metric(tf.Module, StateOwner):
 
     # -- to implement -----------------------------------------------------
     def update_state(self, *args: Any, **kwargs: Any) -> Any:
+        """Accumulate statistics for the metric; subclasses must implement it.
+
+        Args:
+            *args: The batch's values, typically `y_true, y_pred`.
+            **kwargs: Typically `sample_weight`.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError(f"{type(self).__name__} must implement update_state()")
 
     def result(self) -> Any:
+        """Compute the current metric value from the state; subclasses must implement it.
+
+        Returns:
+            A scalar tensor, or a tensor or dict of tensors.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError(f"{type(self).__name__} must implement result()")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Update the state with one batch, then return the running result."""
+        """Update the state with one batch, then return the running result.
+
+        Args:
+            *args: Passed to `update_state`.
+            **kwargs: Passed to `update_state`.
+
+        Returns:
+            What `result()` returns after the update.
+        """
         self.update_state(*args, **kwargs)
         return self.result()
 
     # -- config -----------------------------------------------------------
     def get_config(self) -> dict[str, Any]:
+        """Return the metric's config: `name` and `dtype` (subclasses add their arguments).
+
+        Returns:
+            A dict that `from_config` turns back into an equal metric.
+        """
         return {"name": self.name, "dtype": self.dtype}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Metric":
+        """Create a metric from its config (the output of `get_config`).
+
+        Args:
+            config: A dict of constructor arguments.
+
+        Returns:
+            A new metric instance.
+        """
         return cls(**config)
 
     def __repr__(self) -> str:

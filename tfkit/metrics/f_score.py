@@ -25,7 +25,54 @@ AVERAGES = (None, "micro", "macro", "weighted")
 
 @registry.builtin("metrics", "fbeta_score")
 class FBetaScore(Metric):
-    """``(1 + b^2) * precision * recall / (b^2 * precision + recall)``."""
+    """Compute the F-Beta score.
+
+    `F_beta = (1 + beta^2) * precision * recall / (beta^2 * precision + recall)`,
+    the weighted harmonic mean of precision and recall: `beta > 1` favours
+    recall, `beta < 1` precision. A small epsilon (`1e-7`) keeps the
+    divisions finite.
+    For multi-class and multi-label problems: `y_true` and `y_pred` have
+    shape `(batch_size, num_classes)` (one-hot or multi-hot labels, and
+    scores). The per-class true positive, false positive and false
+    negative counts (weighted by `sample_weight`) are created at the first
+    update and accumulate until `reset_state()`; `result()` is a scalar, or
+    one score per class with `average=None`.
+
+    Args:
+        average: How the per-class scores are averaged: `None` (no averaging:
+            one score per class), `"micro"` (one score from the global
+            counts), `"macro"` (the unweighted mean of the class scores) or
+            `"weighted"` (the mean weighted by each class's support, the
+            number of true instances). Defaults to `None`.
+        beta: A float `> 0`, the weight of recall against precision.
+            Defaults to `1.0`.
+        threshold: Optional float in `(0, 1]`: predictions above it are
+            positive. With `None`, the highest score of each sample (ties
+            included) is the predicted class; an all-zero row predicts
+            nothing. Defaults to `None`.
+        name: Optional name for the metric instance. Defaults to
+            `"fbeta_score"`.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Raises:
+        ValueError: If `average` is not one of the values above, `beta` is not a
+            number `> 0`,
+            `threshold` is not in `(0, 1]`, or (at the first update) the
+            inputs are not 2D with a known last dimension.
+
+    Example:
+        >>> y_true = np.array([[1, 1, 1], [1, 0, 0], [1, 1, 0]], np.int32)
+        >>> y_pred = np.array([[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]], np.float32)
+        >>> metric = tfkit.metrics.FBetaScore(beta=2.0, threshold=0.5)
+        >>> metric.update_state(y_true, y_pred)
+        >>> np.round(metric.result().numpy(), 4)
+        array([0.3846, 0.9091, 0.8333], dtype=float32)
+        >>> metric = tfkit.metrics.FBetaScore(beta=2.0, threshold=0.5, average="macro")
+        >>> metric.update_state(y_true, y_pred)
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.709)
+    """
 
     def __init__(
         self,
@@ -64,6 +111,19 @@ class FBetaScore(Metric):
         self._built = True
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Accumulate the per-class counts of one batch.
+
+        Args:
+            y_true: One-hot or multi-hot labels, of shape
+                `(batch_size, num_classes)`.
+            y_pred: The predicted scores, of `y_true`'s shape.
+            sample_weight: Optional weights: one per sample (`(batch_size,)`)
+                or a tensor that broadcasts to `y_true`. Defaults to `None`.
+
+        Raises:
+            ValueError: At the first update, if the inputs are not 2D with a
+                known last dimension.
+        """
         y_true = tf.cast(tf.convert_to_tensor(y_true), self.dtype)
         y_pred = tf.cast(tf.convert_to_tensor(y_pred), self.dtype)
         if not self._built:
@@ -92,6 +152,7 @@ class FBetaScore(Metric):
         self.intermediate_weights.assign_add(weighted_sum(y_true))
 
     def result(self) -> tf.Tensor:
+        """Return the score so far: a scalar, or one score per class with `average=None`."""
         tp, fp = tf.identity(self.true_positives), tf.identity(self.false_positives)
         fn = tf.identity(self.false_negatives)
         precision = tp / (tp + fp + EPSILON)
@@ -106,6 +167,7 @@ class FBetaScore(Metric):
         return score
 
     def reset_state(self) -> None:
+        """Reset the counts to zero (a no-op before the first update)."""
         if self._built:
             super().reset_state()
 
@@ -115,7 +177,49 @@ class FBetaScore(Metric):
 
 @registry.builtin("metrics", "f1_score")
 class F1Score(FBetaScore):
-    """The harmonic mean of precision and recall (F-beta with beta = 1)."""
+    """Compute the F-1 Score.
+
+    `F1 = 2 * precision * recall / (precision + recall)`, the harmonic mean of
+    precision and recall: `FBetaScore` with `beta=1`.
+    For multi-class and multi-label problems: `y_true` and `y_pred` have
+    shape `(batch_size, num_classes)` (one-hot or multi-hot labels, and
+    scores). The per-class true positive, false positive and false
+    negative counts (weighted by `sample_weight`) are created at the first
+    update and accumulate until `reset_state()`; `result()` is a scalar, or
+    one score per class with `average=None`.
+
+    Args:
+        average: How the per-class scores are averaged: `None` (no averaging:
+            one score per class), `"micro"` (one score from the global
+            counts), `"macro"` (the unweighted mean of the class scores) or
+            `"weighted"` (the mean weighted by each class's support, the
+            number of true instances). Defaults to `None`.
+        threshold: Optional float in `(0, 1]`: predictions above it are
+            positive. With `None`, the highest score of each sample (ties
+            included) is the predicted class; an all-zero row predicts
+            nothing. Defaults to `None`.
+        name: Optional name for the metric instance. Defaults to
+            `"f1_score"`.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Raises:
+        ValueError: If `average` is not one of the values above,
+            `threshold` is not in `(0, 1]`, or (at the first update) the
+            inputs are not 2D with a known last dimension.
+
+    Example:
+        >>> y_true = np.array([[1, 1, 1], [1, 0, 0], [1, 1, 0]], np.int32)
+        >>> y_pred = np.array([[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]], np.float32)
+        >>> metric = tfkit.metrics.F1Score(threshold=0.5)
+        >>> metric.update_state(y_true, y_pred)
+        >>> np.round(metric.result().numpy(), 4)
+        array([0.5   , 0.8   , 0.6667], dtype=float32)
+        >>> metric = tfkit.metrics.F1Score(threshold=0.5, average="micro")
+        >>> metric.update_state(y_true, y_pred)
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.6667)
+    """
 
     def __init__(
         self, average: str | None = None, threshold: float | None = None, name: str = "f1_score", dtype: Any = None

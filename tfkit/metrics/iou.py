@@ -55,6 +55,16 @@ class _IoUBase(Metric):
         self.total_cm = self.add_variable((num_classes, num_classes), name="total_confusion_matrix")
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Accumulate the confusion matrix of one batch.
+
+        Args:
+            y_true: Ground truth class ids (or per-class scores when
+                `sparse_y_true=False`); flattened.
+            y_pred: Predicted class ids (or per-class scores when
+                `sparse_y_pred=False`); flattened.
+            sample_weight: Optional weights, a scalar or one weight per
+                (flattened) value. Defaults to `None`.
+        """
         dtype = tf.as_dtype(self.dtype)
         y_true, y_pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)
         if not self.sparse_y_true:
@@ -80,7 +90,53 @@ class _IoUBase(Metric):
 
 @registry.builtin("metrics")
 class IoU(_IoUBase):
-    """Mean over ``target_class_ids`` of ``tp / (tp + fp + fn)`` (classes never seen are left out of the mean)."""
+    """Compute the Intersection-Over-Union metric for specific target classes.
+
+    IoU is `true_positives / (true_positives + false_positives + false_negatives)`
+    per class, a common metric for semantic segmentation. The state is a
+    `(num_classes, num_classes)` confusion matrix (rows: true class,
+    columns: predicted class), weighted by `sample_weight` and accumulated
+    until `reset_state()`. Labels outside `[0, num_classes)`, and
+    `ignore_class`, are left out. Classes that never appear (in labels or
+    predictions) are left out of the mean.
+    `result()` is the mean IoU over `target_class_ids`.
+
+    Args:
+        num_classes: The number of possible class values, an int `>= 1`.
+        target_class_ids: A list (or tuple) of the class ids, in
+            `[0, num_classes)`, whose IoUs are averaged.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name, as in Keras 3 (`"io_u"`,
+            `"mean_io_u"`, `"binary_io_u"`, ...).
+        dtype: The dtype of the confusion matrix. Defaults to `None`, which
+            means `"int64"` (fractional sample weights are then truncated;
+            pass `"float32"` for them).
+        ignore_class: Optional int, a class id left out of the metric. Defaults
+            to `None`.
+        sparse_y_true: Whether `y_true` holds class ids (`True`) or one score
+            per class along `axis` (`False`, the arg-max is taken). Defaults
+            to `True`.
+        sparse_y_pred: Whether `y_pred` holds class ids (`True`) or one score
+            per class along `axis` (`False`, the arg-max is taken). Defaults
+            to `True`.
+        axis: The class axis of the non-sparse inputs. Defaults to `-1`.
+
+    Raises:
+        ValueError: If `num_classes` is not an int `>= 1` or `ignore_class` is
+            not an int or `None`.
+        ValueError: If `target_class_ids` is empty, holds non-ints, or an id
+            outside `[0, num_classes)`.
+
+    Example:
+        >>> metric = tfkit.metrics.IoU(num_classes=2, target_class_ids=[0])
+        >>> metric.update_state([0, 1, 0, 1], [0, 0, 1, 1])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.3333)
+        >>> metric = tfkit.metrics.IoU(num_classes=2, target_class_ids=[0], dtype="float32")
+        >>> metric.update_state([0, 1, 0, 1], [0, 0, 1, 1], sample_weight=[0.3, 0.3, 0.3, 0.1])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.3333)
+    """
 
     def __init__(
         self,
@@ -105,6 +161,7 @@ class IoU(_IoUBase):
         self.target_class_ids = ids
 
     def result(self) -> tf.Tensor:
+        """Return the mean IoU over the target classes seen so far, a float32 scalar."""
         cm = tf.cast(tf.identity(self.total_cm), tf.float32)
         true_positives = tf.linalg.diag_part(cm)
         denominator = tf.reduce_sum(cm, axis=0) + tf.reduce_sum(cm, axis=1) - true_positives
@@ -129,7 +186,37 @@ class IoU(_IoUBase):
 
 @registry.builtin("metrics")
 class BinaryIoU(IoU):
-    """IoU of a binary problem: predictions ``>= threshold`` are class 1."""
+    """Compute the Intersection-Over-Union metric for class 0 and/or 1.
+
+    For binary problems: `y_true` holds 0 or 1, and a prediction `>= threshold`
+    is class 1, else class 0. IoU is
+    `true_positives / (true_positives + false_positives + false_negatives)`
+    per class, from the confusion matrix accumulated until `reset_state()`;
+    `result()` is its mean over `target_class_ids`.
+
+    Args:
+        target_class_ids: A list (or tuple) of the classes, among 0 and 1,
+            whose IoUs are averaged. Defaults to `(0, 1)`.
+        threshold: A number, the threshold from which a prediction is class
+            1. Defaults to `0.5`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name, as in Keras 3 (`"io_u"`,
+            `"mean_io_u"`, `"binary_io_u"`, ...).
+        dtype: The dtype of the confusion matrix. Defaults to `None`, which
+            means `"int64"` (fractional sample weights are then truncated;
+            pass `"float32"` for them).
+
+    Raises:
+        ValueError: If `target_class_ids` is empty, holds non-ints, or an id
+            outside `[0, num_classes)`.
+        ValueError: If `threshold` is not a number.
+
+    Example:
+        >>> metric = tfkit.metrics.BinaryIoU(target_class_ids=[0, 1], threshold=0.3)
+        >>> metric.update_state([0, 1, 0, 1], [0.1, 0.2, 0.4, 0.7])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.3333)
+    """
 
     def __init__(
         self,
@@ -144,6 +231,14 @@ class BinaryIoU(IoU):
         self.threshold = float(threshold)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Accumulate the confusion matrix of one batch, `y_pred` thresholded.
+
+        Args:
+            y_true: Ground truth values, 0 or 1.
+            y_pred: Predicted values; `>= threshold` is class 1.
+            sample_weight: Optional weights, a scalar or one weight per
+                value. Defaults to `None`.
+        """
         y_pred = tf.cast(tf.convert_to_tensor(y_pred), tf.float32)
         y_pred = tf.cast(y_pred >= self.threshold, tf.as_dtype(self.dtype))
         super().update_state(y_true, y_pred, sample_weight)
@@ -155,7 +250,45 @@ class BinaryIoU(IoU):
 
 @registry.builtin("metrics")
 class MeanIoU(IoU):
-    """IoU averaged over all ``num_classes`` classes."""
+    """Compute the mean Intersection-Over-Union metric.
+
+    IoU is `true_positives / (true_positives + false_positives + false_negatives)`
+    per class, a common metric for semantic segmentation. The state is a
+    `(num_classes, num_classes)` confusion matrix (rows: true class,
+    columns: predicted class), weighted by `sample_weight` and accumulated
+    until `reset_state()`. Labels outside `[0, num_classes)`, and
+    `ignore_class`, are left out. Classes that never appear (in labels or
+    predictions) are left out of the mean.
+    `result()` is the mean IoU over all `num_classes` classes.
+
+    Args:
+        num_classes: The number of possible class values, an int `>= 1`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name, as in Keras 3 (`"io_u"`,
+            `"mean_io_u"`, `"binary_io_u"`, ...).
+        dtype: The dtype of the confusion matrix. Defaults to `None`, which
+            means `"int64"` (fractional sample weights are then truncated;
+            pass `"float32"` for them).
+        ignore_class: Optional int, a class id left out of the metric. Defaults
+            to `None`.
+        sparse_y_true: Whether `y_true` holds class ids (`True`) or one score
+            per class along `axis` (`False`, the arg-max is taken). Defaults
+            to `True`.
+        sparse_y_pred: Whether `y_pred` holds class ids (`True`) or one score
+            per class along `axis` (`False`, the arg-max is taken). Defaults
+            to `True`.
+        axis: The class axis of the non-sparse inputs. Defaults to `-1`.
+
+    Raises:
+        ValueError: If `num_classes` is not an int `>= 1` or `ignore_class` is
+            not an int or `None`.
+
+    Example:
+        >>> metric = tfkit.metrics.MeanIoU(num_classes=2)
+        >>> metric.update_state([0, 0, 1, 1], [0, 1, 0, 1])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.3333)
+    """
 
     def __init__(
         self,
@@ -180,7 +313,50 @@ class MeanIoU(IoU):
 
 @registry.builtin("metrics")
 class OneHotIoU(IoU):
-    """IoU with one-hot ``y_true`` (and, unless ``sparse_y_pred``, per-class scores as ``y_pred``)."""
+    """Compute the Intersection-Over-Union metric for one-hot encoded labels.
+
+    `IoU` with one-hot `y_true` and, unless `sparse_y_pred=True`, one score
+    per class as `y_pred` (the arg-max along `axis` is the predicted class).
+    IoU is `true_positives / (true_positives + false_positives + false_negatives)`
+    per class, a common metric for semantic segmentation. The state is a
+    `(num_classes, num_classes)` confusion matrix (rows: true class,
+    columns: predicted class), weighted by `sample_weight` and accumulated
+    until `reset_state()`. Labels outside `[0, num_classes)`, and
+    `ignore_class`, are left out. Classes that never appear (in labels or
+    predictions) are left out of the mean.
+    `result()` is the mean IoU over `target_class_ids`.
+
+    Args:
+        num_classes: The number of possible class values, an int `>= 1`.
+        target_class_ids: A list (or tuple) of the class ids, in
+            `[0, num_classes)`, whose IoUs are averaged.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name, as in Keras 3 (`"io_u"`,
+            `"mean_io_u"`, `"binary_io_u"`, ...).
+        dtype: The dtype of the confusion matrix. Defaults to `None`, which
+            means `"int64"` (fractional sample weights are then truncated;
+            pass `"float32"` for them).
+        ignore_class: Optional int, a class id left out of the metric. Defaults
+            to `None`.
+        sparse_y_pred: Whether `y_pred` holds class ids (`True`) or one score
+            per class along `axis` (`False`, the arg-max is taken). Defaults
+            to `False`.
+        axis: The class axis of the non-sparse inputs. Defaults to `-1`.
+
+    Raises:
+        ValueError: If `num_classes` is not an int `>= 1` or `ignore_class` is
+            not an int or `None`.
+        ValueError: If `target_class_ids` is empty, holds non-ints, or an id
+            outside `[0, num_classes)`.
+
+    Example:
+        >>> y_true = [[0, 0, 1], [1, 0, 0], [0, 1, 0], [1, 0, 0]]
+        >>> y_pred = [[0.2, 0.3, 0.5], [0.1, 0.2, 0.7], [0.5, 0.3, 0.1], [0.1, 0.4, 0.5]]
+        >>> metric = tfkit.metrics.OneHotIoU(num_classes=3, target_class_ids=[0, 2])
+        >>> metric.update_state(y_true, y_pred)
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.1667)
+    """
 
     def __init__(
         self,
@@ -203,7 +379,47 @@ class OneHotIoU(IoU):
 
 @registry.builtin("metrics")
 class OneHotMeanIoU(MeanIoU):
-    """MeanIoU with one-hot ``y_true`` (and, unless ``sparse_y_pred``, per-class scores as ``y_pred``)."""
+    """Compute the mean Intersection-Over-Union metric for one-hot encoded labels.
+
+    `MeanIoU` with one-hot `y_true` and, unless `sparse_y_pred=True`, one
+    score per class as `y_pred` (the arg-max along `axis` is the predicted
+    class).
+    IoU is `true_positives / (true_positives + false_positives + false_negatives)`
+    per class, a common metric for semantic segmentation. The state is a
+    `(num_classes, num_classes)` confusion matrix (rows: true class,
+    columns: predicted class), weighted by `sample_weight` and accumulated
+    until `reset_state()`. Labels outside `[0, num_classes)`, and
+    `ignore_class`, are left out. Classes that never appear (in labels or
+    predictions) are left out of the mean.
+    `result()` is the mean IoU over all `num_classes` classes.
+
+    Args:
+        num_classes: The number of possible class values, an int `>= 1`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name, as in Keras 3 (`"io_u"`,
+            `"mean_io_u"`, `"binary_io_u"`, ...).
+        dtype: The dtype of the confusion matrix. Defaults to `None`, which
+            means `"int64"` (fractional sample weights are then truncated;
+            pass `"float32"` for them).
+        ignore_class: Optional int, a class id left out of the metric. Defaults
+            to `None`.
+        sparse_y_pred: Whether `y_pred` holds class ids (`True`) or one score
+            per class along `axis` (`False`, the arg-max is taken). Defaults
+            to `False`.
+        axis: The class axis of the non-sparse inputs. Defaults to `-1`.
+
+    Raises:
+        ValueError: If `num_classes` is not an int `>= 1` or `ignore_class` is
+            not an int or `None`.
+
+    Example:
+        >>> y_true = [[0, 0, 1], [1, 0, 0], [0, 1, 0], [1, 0, 0]]
+        >>> y_pred = [[0.2, 0.3, 0.5], [0.1, 0.2, 0.7], [0.5, 0.3, 0.1], [0.1, 0.4, 0.5]]
+        >>> metric = tfkit.metrics.OneHotMeanIoU(num_classes=3)
+        >>> metric.update_state(y_true, y_pred)
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.1111)
+    """
 
     def __init__(
         self,

@@ -25,7 +25,48 @@ CLASS_AGGREGATIONS = (None, "uniform_average", "variance_weighted_average")
 
 @registry.builtin("metrics", "r2_score")
 class R2Score(Metric):
-    """``1 - SS_res / SS_tot`` per output, then averaged (``class_aggregation``), optionally adjusted."""
+    """Compute the R2 score, the coefficient of determination of a regression.
+
+    `R2 = 1 - SS_res / SS_tot` per output, where `SS_res` is the sum of
+    squared residuals `sum((y_true - y_pred)^2)` and `SS_tot` the total sum
+    of squares `sum((y_true - mean(y_true))^2)`, accumulated over every
+    batch since the last `reset_state()`. It is 1 for perfect predictions,
+    0 for predicting the mean, and can be negative. With `num_regressors`,
+    the adjusted R2 `1 - (1 - R2) * (n - 1) / (n - p - 1)` is returned,
+    `n` the number of values seen and `p` the number of regressors (falling
+    back, with a warning when eager, to the plain score when `p >= n - 1`).
+
+    Inputs are `(batch_size, num_outputs)`; the per-output state is created
+    at the first update, when the number of outputs is known. `result()` is
+    0 before any update.
+
+    Args:
+        class_aggregation: How to aggregate the per-output scores:
+            `"uniform_average"` (their mean), `"variance_weighted_average"`
+            (their mean weighted by each output's variance), or `None` (one
+            score per output). Defaults to `"uniform_average"`.
+        num_regressors: The number of independent regressors of the model,
+            for the adjusted R2; `0` gives the plain R2. Defaults to `0`.
+        name: Optional name for the metric instance. Defaults to
+            `"r2_score"`.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Raises:
+        ValueError: If `class_aggregation` is not one of the values above,
+            `num_regressors` is not an int `>= 0`, or (at the first update)
+            the inputs are not 2D with a known last dimension.
+
+    Example:
+        >>> metric = tfkit.metrics.R2Score()
+        >>> metric.update_state([[1.0], [4.0], [3.0]], [[2.0], [4.0], [4.0]])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.5714)
+        >>> metric = tfkit.metrics.R2Score(class_aggregation=None)
+        >>> metric.update_state([[1.0, 0.0], [4.0, 1.0], [3.0, 2.0]], [[2.0, 0.0], [4.0, 1.0], [4.0, 3.0]])
+        >>> np.round(metric.result().numpy(), 4)
+        array([0.5714, 0.5   ], dtype=float32)
+    """
 
     def __init__(
         self,
@@ -60,6 +101,19 @@ class R2Score(Metric):
         self._built = True
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Accumulate the per-output sums of one batch.
+
+        Args:
+            y_true: Ground truth values, of shape `(batch_size, num_outputs)`.
+            y_pred: The predicted values, of `y_true`'s shape.
+            sample_weight: Optional weights: a scalar, one weight per sample
+                (`(batch_size,)`), or a tensor that broadcasts to `y_true`.
+                Defaults to `None`.
+
+        Raises:
+            ValueError: At the first update, if the inputs are not 2D with a
+                known last dimension.
+        """
         y_true = tf.cast(tf.convert_to_tensor(y_true), self.dtype)
         y_pred = tf.cast(tf.convert_to_tensor(y_pred), self.dtype)
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -77,6 +131,7 @@ class R2Score(Metric):
         self.num_samples.assign_add(tf.cast(tf.size(y_true), self.dtype))
 
     def result(self) -> tf.Tensor:
+        """Return the R2 score so far: a scalar, or one score per output with `class_aggregation=None`."""
         if not self._built:
             return tf.constant(0.0, self.dtype)
         total_sum = tf.identity(self.sum)

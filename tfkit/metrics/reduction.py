@@ -53,23 +53,78 @@ def _is_scalar(value: Any) -> bool:
 
 @registry.builtin("metrics")
 class Sum(Metric):
-    """The (weighted) sum of all values seen."""
+    """Compute the (weighted) sum of the given values.
+
+    For example, if `values` is `[1, 3, 5, 7]` then their sum is 16. If
+    `sample_weight` is `[1, 1, 0, 0]` then the sum is 4. This metric creates
+    one variable, `total`; `result()` returns it.
+
+    Args:
+        name: Optional name for the metric instance. Defaults to `"sum"`.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Example:
+        >>> metric = tfkit.metrics.Sum()
+        >>> metric.update_state([1, 3, 5, 7])
+        >>> metric.result().numpy()
+        np.float32(16.0)
+        >>> metric.reset_state()
+        >>> metric.update_state([1, 3, 5, 7], sample_weight=[1, 1, 0, 0])
+        >>> metric.result().numpy()
+        np.float32(4.0)
+    """
 
     def __init__(self, name: str = "sum", dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
         self.total = self.add_variable(shape=(), name="total")
 
     def update_state(self, values: Any, sample_weight: Any = None) -> None:
+        """Accumulate the weighted sum of `values`.
+
+        Per-element values are first reduced to one value per sample (summed
+        over the non-batch axes), as in Keras 3.
+
+        Args:
+            values: The values to add, a tensor or array-like of any shape.
+            sample_weight: Optional weights, a scalar or a tensor that
+                broadcasts to `values` (per-sample weights `(batch,)` cover
+                each sample's elements). Defaults to `None` (all ones).
+        """
         values, _ = reduce_to_samplewise_values(values, sample_weight, tf.reduce_sum, self.dtype)
         self.total.assign_add(tf.reduce_sum(values))
 
     def result(self) -> tf.Tensor:
+        """Return the sum so far, a scalar tensor."""
         return tf.identity(self.total)
 
 
 @registry.builtin("metrics")
 class Mean(Metric):
-    """The (weighted) mean of all values seen: ``total / count``."""
+    """Compute the (weighted) mean of the given values.
+
+    For example, if `values` is `[1, 3, 5, 7]` then the mean is 4. If
+    `sample_weight` is `[1, 1, 0, 0]` then the mean is 2. This metric creates
+    two variables, `total` and `count`; `result()` returns `total / count`
+    (0 before any update). It is the metric `fit` uses to track the loss.
+    Per-element values are averaged per sample first: a sample counts once,
+    weighted by the mean of its weights.
+
+    Args:
+        name: Optional name for the metric instance. Defaults to `"mean"`.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Example:
+        >>> metric = tfkit.metrics.Mean()
+        >>> metric.update_state([1, 3, 5, 7])
+        >>> metric.result().numpy()
+        np.float32(4.0)
+        >>> metric.reset_state()
+        >>> metric.update_state([1, 3, 5, 7], sample_weight=[1, 1, 0, 0])
+        >>> metric.result().numpy()
+        np.float32(2.0)
+    """
 
     def __init__(self, name: str = "mean", dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
@@ -77,6 +132,17 @@ class Mean(Metric):
         self.count = self.add_variable(shape=(), name="count")
 
     def update_state(self, values: Any, sample_weight: Any = None) -> None:
+        """Accumulate the weighted mean of `values`: adds to `total` and `count`.
+
+        Per-element values are first reduced to one value per sample (averaged
+        over the non-batch axes), as in Keras 3.
+
+        Args:
+            values: The values to add, a tensor or array-like of any shape.
+            sample_weight: Optional weights, a scalar or a tensor that
+                broadcasts to `values` (per-sample weights `(batch,)` cover
+                each sample's elements). Defaults to `None` (all ones).
+        """
         if _is_scalar(values) and (sample_weight is None or _is_scalar(sample_weight)) \
                 and masking.get_mask(values) is None:
             # The hot path of every training step (the loss tracker): four ops, no broadcasting.
@@ -96,15 +162,41 @@ class Mean(Metric):
         self.count.assign_add(tf.cast(num_samples, self.dtype))
 
     def result(self) -> tf.Tensor:
+        """Return the mean so far, `total / count` (0 when `count` is 0)."""
         return tf.math.divide_no_nan(tf.identity(self.total), tf.identity(self.count))
 
 
 @registry.builtin("metrics")
 class MeanMetricWrapper(Mean):
-    """The running mean of ``fn(y_true, y_pred, **kwargs)`` (per-sample values).
+    """Wrap a stateless metric function with the `Mean` metric.
 
-        metric = MeanMetricWrapper(fn=my_error, name="my_error")
-        metric.update_state(y_true, y_pred, sample_weight)
+    The result is the running (weighted) mean of the per-sample values of
+    `fn(y_true, y_pred, **kwargs)`. `compile(metrics=[my_fn])` wraps a plain
+    function this way. A Keras mask carried by `y_pred`, and one the
+    function attaches to its values (as `sparse_categorical_crossentropy`
+    does for `ignore_class`), leaves the masked values out of the mean. The
+    config stores `fn` by its registered name.
+
+    Args:
+        fn: The metric function to wrap, `fn(y_true, y_pred, **kwargs)`,
+            returning one value per sample (or per element).
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means `fn.__name__`.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+        **kwargs: Keyword arguments passed to `fn` on every update (and
+            saved in the config).
+
+    Raises:
+        ValueError: If `fn` is not callable.
+
+    Example:
+        >>> metric = tfkit.metrics.MeanMetricWrapper(tfkit.losses.huber, delta=2.0)
+        >>> metric.name
+        'huber'
+        >>> metric.update_state([[0.0], [0.0]], [[1.0], [3.0]])
+        >>> metric.result().numpy()
+        np.float32(2.25)
     """
 
     def __init__(self, fn: Callable[..., Any], name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
@@ -115,6 +207,14 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = dict(kwargs)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Accumulate the mean of `fn(y_true, y_pred)` for one batch.
+
+        Args:
+            y_true: Ground truth values.
+            y_pred: The predicted values (a Keras mask on it is honoured).
+            sample_weight: Optional weights, a scalar or a tensor that
+                broadcasts to the function's values. Defaults to `None`.
+        """
         mask = masking.get_mask(y_pred)
         y_true, y_pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)
         values = self._fn(y_true, y_pred, **self._fn_kwargs)

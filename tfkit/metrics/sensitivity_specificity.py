@@ -57,6 +57,15 @@ class SensitivitySpecificityBase(Metric):
         self.false_negatives = self.add_variable(shape, name="false_negatives")
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Accumulate the per-threshold confusion counts of one batch.
+
+        Args:
+            y_true: Ground truth values, read as booleans.
+            y_pred: The predicted probabilities, in `[0, 1]`, of `y_true`'s
+                shape.
+            sample_weight: Optional weights, a scalar or a tensor that
+                broadcasts to `y_pred`. Defaults to `None`.
+        """
         update_confusion_matrix_variables(
             {"tp": self.true_positives, "tn": self.true_negatives,
              "fp": self.false_positives, "fn": self.false_negatives},
@@ -91,7 +100,39 @@ class SensitivitySpecificityBase(Metric):
 
 @registry.builtin("metrics")
 class SensitivityAtSpecificity(SensitivitySpecificityBase):
-    """The best sensitivity (recall) among thresholds whose specificity is >= ``specificity``."""
+    """Compute the best sensitivity where specificity is at least a given value.
+
+    Sensitivity (recall) is `tp / (tp + fn)`, specificity `tn / (tn + fp)`.
+    The weighted true/false positive/negative counts are kept per threshold
+    (`num_thresholds` evenly spaced thresholds in `[0, 1]`, a prediction
+    above a threshold counting as positive) and accumulate until
+    `reset_state()`. `result()` is the largest sensitivity among the thresholds
+    whose specificity is at least `specificity`, or 0 if there is none.
+
+    Args:
+        specificity: A number in `[0, 1]`, the minimal specificity.
+        num_thresholds: The number of thresholds, an integer `> 0`: evenly
+            spaced in `[0, 1]`, or the single threshold 0.5 when `1`.
+            Defaults to `200`.
+        class_id: Optional int, a class index: the metric is computed on
+            that column of `(batch_size, num_classes)` data only.
+            Defaults to `None`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Raises:
+        ValueError: If `specificity` is not a number in `[0, 1]`,
+            `num_thresholds` is not an int `> 0`, or `class_id` is not an
+            int or `None`.
+
+    Example:
+        >>> metric = tfkit.metrics.SensitivityAtSpecificity(0.5)
+        >>> metric.update_state([0, 0, 0, 1, 1], [0.0, 0.3, 0.8, 0.3, 0.8])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.5)
+    """
 
     _constraint = "specificity"
 
@@ -107,7 +148,39 @@ class SensitivityAtSpecificity(SensitivitySpecificityBase):
 
 @registry.builtin("metrics")
 class SpecificityAtSensitivity(SensitivitySpecificityBase):
-    """The best specificity among thresholds whose sensitivity (recall) is >= ``sensitivity``."""
+    """Compute the best specificity where sensitivity is at least a given value.
+
+    Sensitivity (recall) is `tp / (tp + fn)`, specificity `tn / (tn + fp)`.
+    The weighted true/false positive/negative counts are kept per threshold
+    (`num_thresholds` evenly spaced thresholds in `[0, 1]`, a prediction
+    above a threshold counting as positive) and accumulate until
+    `reset_state()`. `result()` is the largest specificity among the thresholds
+    whose sensitivity is at least `sensitivity`, or 0 if there is none.
+
+    Args:
+        sensitivity: A number in `[0, 1]`, the minimal sensitivity.
+        num_thresholds: The number of thresholds, an integer `> 0`: evenly
+            spaced in `[0, 1]`, or the single threshold 0.5 when `1`.
+            Defaults to `200`.
+        class_id: Optional int, a class index: the metric is computed on
+            that column of `(batch_size, num_classes)` data only.
+            Defaults to `None`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Raises:
+        ValueError: If `sensitivity` is not a number in `[0, 1]`,
+            `num_thresholds` is not an int `> 0`, or `class_id` is not an
+            int or `None`.
+
+    Example:
+        >>> metric = tfkit.metrics.SpecificityAtSensitivity(0.5)
+        >>> metric.update_state([0, 0, 0, 1, 1], [0.0, 0.3, 0.8, 0.3, 0.8])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.6667)
+    """
 
     _constraint = "sensitivity"
 
@@ -123,7 +196,39 @@ class SpecificityAtSensitivity(SensitivitySpecificityBase):
 
 @registry.builtin("metrics")
 class PrecisionAtRecall(SensitivitySpecificityBase):
-    """The best precision among thresholds whose recall is >= ``recall``."""
+    """Compute the best precision where recall is at least a given value.
+
+    Precision is `tp / (tp + fp)`, recall `tp / (tp + fn)`.
+    The weighted true/false positive/negative counts are kept per threshold
+    (`num_thresholds` evenly spaced thresholds in `[0, 1]`, a prediction
+    above a threshold counting as positive) and accumulate until
+    `reset_state()`. `result()` is the largest precision among the thresholds
+    whose recall is at least `recall`, or 0 if there is none.
+
+    Args:
+        recall: A number in `[0, 1]`, the minimal recall.
+        num_thresholds: The number of thresholds, an integer `> 0`: evenly
+            spaced in `[0, 1]`, or the single threshold 0.5 when `1`.
+            Defaults to `200`.
+        class_id: Optional int, a class index: the metric is computed on
+            that column of `(batch_size, num_classes)` data only.
+            Defaults to `None`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Raises:
+        ValueError: If `recall` is not a number in `[0, 1]`,
+            `num_thresholds` is not an int `> 0`, or `class_id` is not an
+            int or `None`.
+
+    Example:
+        >>> metric = tfkit.metrics.PrecisionAtRecall(0.5)
+        >>> metric.update_state([0, 0, 0, 1, 1], [0.0, 0.3, 0.8, 0.3, 0.8])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.5)
+    """
 
     _constraint = "recall"
 
@@ -139,7 +244,39 @@ class PrecisionAtRecall(SensitivitySpecificityBase):
 
 @registry.builtin("metrics")
 class RecallAtPrecision(SensitivitySpecificityBase):
-    """The best recall among thresholds whose precision is >= ``precision``."""
+    """Compute the best recall where precision is at least a given value.
+
+    Precision is `tp / (tp + fp)`, recall `tp / (tp + fn)`.
+    The weighted true/false positive/negative counts are kept per threshold
+    (`num_thresholds` evenly spaced thresholds in `[0, 1]`, a prediction
+    above a threshold counting as positive) and accumulate until
+    `reset_state()`. `result()` is the largest recall among the thresholds
+    whose precision is at least `precision`, or 0 if there is none.
+
+    Args:
+        precision: A number in `[0, 1]`, the minimal precision.
+        num_thresholds: The number of thresholds, an integer `> 0`: evenly
+            spaced in `[0, 1]`, or the single threshold 0.5 when `1`.
+            Defaults to `200`.
+        class_id: Optional int, a class index: the metric is computed on
+            that column of `(batch_size, num_classes)` data only.
+            Defaults to `None`.
+        name: Optional name for the metric instance. Defaults to `None`,
+            which means the snake-case class name.
+        dtype: The dtype of the metric's computations. Defaults to `None`,
+            which means `"float32"`.
+
+    Raises:
+        ValueError: If `precision` is not a number in `[0, 1]`,
+            `num_thresholds` is not an int `> 0`, or `class_id` is not an
+            int or `None`.
+
+    Example:
+        >>> metric = tfkit.metrics.RecallAtPrecision(0.8)
+        >>> metric.update_state([0, 0, 1, 1], [0.0, 0.5, 0.3, 0.9])
+        >>> np.round(metric.result().numpy(), 4)
+        np.float32(0.5)
+    """
 
     _constraint = "precision"
 

@@ -46,7 +46,65 @@ def _check_mode(layer: Layer, output_mode: str, allowed: Sequence[str] = _MODES)
 
 @registry.builtin("layers")
 class CategoryEncoding(Layer):
-    """Integer ids in ``[0, num_tokens)`` to one-hot, multi-hot or count vectors."""
+    """A preprocessing layer which encodes integer features.
+
+    This layer provides options for condensing data into a categorical
+    encoding when the total number of tokens is known in advance. It accepts
+    integer ids in `[0, num_tokens)` and turns them into one-hot, multi-hot
+    or count vectors of float32. An id outside that range fails a runtime
+    assertion.
+
+    Args:
+        num_tokens: Positive int, the total number of tokens the layer should
+            support. All inputs must be in `[0, num_tokens)`.
+        output_mode: Specification for the output of the layer. Values can be
+            `"one_hot"`, `"multi_hot"` or `"count"`. Defaults to
+            `"multi_hot"`.
+
+            - `"one_hot"`: encodes each individual element of the input into a
+              vector of size `num_tokens`. If the last axis has size 1, the
+              encoding replaces it; otherwise a new axis is added.
+            - `"multi_hot"`: encodes each sample into a single vector of size
+              `num_tokens`, with a 1 at each id present in the sample. The
+              last axis is the sample's ids.
+            - `"count"`: like `"multi_hot"`, but the vector holds the number
+              of times each id appears in the sample (weighted by
+              `count_weights` if given).
+        sparse: Must be `False`: sparse outputs are not supported by tfkit.
+            Defaults to `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor (or list/array) of integer ids: a scalar, a 1D batch
+            of ids, or a 2D batch of samples.
+        count_weights: Optional tensor of the same shape as `inputs`, the
+            weight of each input id in `"count"` mode. Defaults to `None`.
+
+    Input shape:
+        Scalar, `(batch_size,)` or `(batch_size, ids_per_sample)`.
+
+    Output shape:
+        `(..., num_tokens)`: for `"one_hot"` one vector per id; for
+        `"multi_hot"` and `"count"` one vector per sample (the last input axis
+        is reduced).
+
+    Raises:
+        ValueError: If `output_mode` is not one of the three modes,
+            `num_tokens` is not a positive int, or `sparse=True`.
+
+    Example:
+        >>> layer = tfkit.layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot")
+        >>> layer([[0, 1], [2, 2]]).numpy()
+        array([[1., 1., 0., 0.],
+               [0., 0., 1., 0.]], dtype=float32)
+        >>> layer = tfkit.layers.CategoryEncoding(num_tokens=4, output_mode="one_hot")
+        >>> layer([3, 0]).numpy()
+        array([[0., 0., 0., 1.],
+               [1., 0., 0., 0.]], dtype=float32)
+        >>> layer = tfkit.layers.CategoryEncoding(num_tokens=4, output_mode="count")
+        >>> layer([[0, 1, 1]], count_weights=[[0.5, 1.0, 2.0]]).numpy()
+        array([[0.5, 3. , 0. , 0. ]], dtype=float32)
+    """
 
     def __init__(self, num_tokens: int | None = None, output_mode: str = "multi_hot", sparse: bool = False,
                  **kwargs: Any) -> None:
@@ -76,7 +134,68 @@ class CategoryEncoding(Layer):
 
 @registry.builtin("layers")
 class Hashing(Layer):
-    """Values (strings, ints, floats cut to ints) to ``num_bins`` bins by FarmHash; bin 0 for ``mask_value``."""
+    """A preprocessing layer which hashes and bins categorical features.
+
+    This layer transforms categorical inputs to hashed outputs: it converts a
+    string, an integer or a float (truncated to an integer) to an id in
+    `[0, num_bins)`. It uses FarmHash64 (`tf.strings.to_hash_bucket_fast`),
+    as Keras does, which gives the same bins across platforms and runs; with
+    a `salt` it uses the keyed SipHash64 (`to_hash_bucket_strong`) instead.
+    When `mask_value` is set, inputs equal to it go to bin 0 and the other
+    values are hashed into `[1, num_bins)`.
+
+    Args:
+        num_bins: Positive int, the number of hash bins. Note that this
+            includes the `mask_value` bin, so the effective number of bins is
+            `num_bins - 1` when `mask_value` is set.
+        mask_value: A value that represents masked inputs, which are mapped to
+            index 0. `None` means no mask term will be added and the hashing
+            will start at index 0. Defaults to `None`.
+        salt: A single unsigned integer or `None`. If passed, the hash
+            function used is SipHash64, with these values used as an
+            additional input (known as a "salt" in cryptography). A single int
+            `s` is used as the key `[s, s]`; a pair of ints is also accepted.
+            Defaults to `None`.
+        output_mode: Specification for the output of the layer. Values can be
+            `"int"`, `"one_hot"`, `"multi_hot"` or `"count"`, configuring the
+            layer as follows: `"int"` returns the hashed ids directly;
+            `"one_hot"` encodes each id as a vector of size `num_bins`
+            (replacing a last axis of size 1); `"multi_hot"` encodes each
+            sample (the last axis) as one vector of size `num_bins`;
+            `"count"` is like `"multi_hot"` but counts occurrences. Defaults
+            to `"int"`.
+        sparse: Must be `False`: sparse outputs are not supported by tfkit.
+            Defaults to `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor, array or list of strings, ints or floats.
+
+    Input shape:
+        Arbitrary (a 1D or 2D batch for the encoding modes).
+
+    Output shape:
+        Same shape as the input for `"int"` (int64 ids); `(..., num_bins)`
+        float32 vectors for the other modes.
+
+    Raises:
+        ValueError: If `output_mode` is not a known mode, `num_bins` is not a
+            positive int, `sparse=True`, or `salt` is not an int or two ints.
+
+    Example:
+        >>> layer = tfkit.layers.Hashing(num_bins=3)
+        >>> layer([["A"], ["B"], ["C"], ["D"], ["E"]]).numpy()
+        array([[1],
+               [0],
+               [1],
+               [1],
+               [2]])
+        >>> layer = tfkit.layers.Hashing(num_bins=3, mask_value="")
+        >>> layer([["A"], [""], ["C"]]).numpy()
+        array([[1],
+               [0],
+               [2]])
+    """
 
     def __init__(self, num_bins: int, mask_value: Any = None, salt: Any = None, output_mode: str = "int",
                  sparse: bool = False, **kwargs: Any) -> None:
@@ -119,7 +238,67 @@ class Hashing(Layer):
 
 @registry.builtin("layers")
 class Discretization(Layer):
-    """Numbers to bucket ids by ``bin_boundaries`` (or ``num_bins`` quantile boundaries from ``adapt``)."""
+    """A preprocessing layer which buckets continuous features by ranges.
+
+    This layer places each element of its input data into one of several
+    contiguous ranges and outputs an integer index (int32) indicating which
+    range each element was placed in. The boundaries are either given
+    (`bin_boundaries`) or computed by `adapt()` as about the
+    `1/num_bins, 2/num_bins, ...` quantiles of the data (with Keras 3's
+    approximate quantile summary, so the same batches give Keras's
+    boundaries).
+
+    Args:
+        bin_boundaries: A list of bin boundaries. The leftmost and rightmost
+            bins always extend to `-inf` and `inf`, so
+            `bin_boundaries=[0., 1., 2.]` generates bins `(-inf, 0.)`,
+            `[0., 1.)`, `[1., 2.)` and `[2., +inf)`. Pass exactly one of
+            `bin_boundaries` and `num_bins`. Defaults to `None`.
+        num_bins: The integer number of bins to compute with `adapt()`. Pass
+            exactly one of `bin_boundaries` and `num_bins`. Defaults to
+            `None`.
+        epsilon: Error tolerance of the quantile summary, typically a small
+            fraction close to zero (e.g. 0.01). Higher values of epsilon
+            increase the quantile approximation, and hence result in more
+            unequal buckets, but could improve performance and resource
+            consumption. Defaults to `0.01`.
+        output_mode: Specification for the output of the layer. Values can be
+            `"int"`, `"one_hot"`, `"multi_hot"` or `"count"`: `"int"` returns
+            the bucket ids directly; the other modes encode them as vectors of
+            size `len(bin_boundaries) + 1`, as `CategoryEncoding` does.
+            Defaults to `"int"`.
+        sparse: Must be `False`: sparse outputs are not supported by tfkit.
+            Defaults to `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor, array or list of numbers.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same as the input shape for `"int"`; `(..., num_bins)` vectors for the
+        other modes.
+
+    Raises:
+        ValueError: If `output_mode` is not a known mode, not exactly one of
+            `bin_boundaries` and `num_bins` is given, or `sparse=True`; on
+            call, if there are no boundaries yet (call `adapt()` first);
+            from `adapt()`, if the layer has fixed `bin_boundaries` or the
+            data is empty.
+
+    Example:
+        >>> layer = tfkit.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])
+        >>> layer(np.array([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]])).numpy()
+        array([[0, 2, 3, 1],
+               [1, 3, 2, 1]], dtype=int32)
+        >>> layer = tfkit.layers.Discretization(num_bins=4, epsilon=0.01)
+        >>> layer.adapt(np.array([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]]))
+        >>> layer(np.array([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]])).numpy()
+        array([[0, 2, 3, 2],
+               [1, 3, 3, 1]], dtype=int32)
+    """
 
     def __init__(self, bin_boundaries: Sequence[float] | None = None, num_bins: int | None = None,
                  epsilon: float = 0.01, output_mode: str = "int", sparse: bool = False, **kwargs: Any) -> None:

@@ -35,7 +35,67 @@ def _batches(data: Any) -> Any:
 
 @registry.builtin("layers")
 class Normalization(Layer):
-    """``(x - mean) / sqrt(variance)`` per feature along ``axis`` (``invert=True`` undoes it)."""
+    """A preprocessing layer that normalizes continuous features.
+
+    This layer shifts and scales inputs into a distribution centered around
+    0 with standard deviation 1: it computes `(input - mean) / sqrt(var)` at
+    runtime (the standard deviation is floored at `1e-7`). The mean and
+    variance are either given to the constructor or computed by `adapt()`
+    from arrays, tensors or a batched `tf.data.Dataset` (streamed batch by
+    batch, numerically stable). Adapted statistics are non-trainable weights
+    (`mean`, `variance`, `count`), so they are saved and loaded with the
+    model's weights and traced into exports.
+
+    Args:
+        axis: Integer, tuple of integers, or `None`. The axis or axes that
+            should have a separate mean and variance for each index in the
+            shape. For example, if shape is `(None, 5)` and `axis=1`, the
+            layer will track 5 separate mean and variance values for the last
+            axis. If `axis` is `None`, the layer normalizes all elements by a
+            scalar mean and variance. Note that the batch axis should not be
+            included. Defaults to `-1`.
+        mean: The mean value(s) to use during normalization, as a number or
+            an array broadcastable to the kept axes. If not given, the mean is
+            computed by `adapt()`. Pass both `mean` and `variance` or
+            neither. Defaults to `None`.
+        variance: The variance value(s) to use during normalization, like
+            `mean`. If not given, the variance is computed by `adapt()`.
+            Defaults to `None`.
+        invert: If `True`, the layer applies the inverse transformation to
+            its inputs (`input * sqrt(var) + mean`): it turns a normalized
+            input back into its original form. Defaults to `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of numbers (cast to the layer's compute dtype).
+
+    Input shape:
+        Arbitrary; the axes in `axis` must have known sizes.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If only one of `mean` and `variance` is given; at build
+            time, if an axis is out of range or of unknown size; from
+            `adapt()`, if `mean` and `variance` were given or the data is
+            empty.
+
+    Example:
+        >>> layer = tfkit.layers.Normalization()
+        >>> layer.adapt(np.array([[0.0, 7.0], [2.0, 7.0], [4.0, 7.0]]))
+        >>> layer.mean.numpy()
+        array([2., 7.], dtype=float32)
+        >>> np.round(layer(np.array([[0.0, 7.0], [4.0, 7.0]])).numpy(), 4)
+        array([[-1.2247,  0.    ],
+               [ 1.2247,  0.    ]], dtype=float32)
+
+        With fixed statistics, and the inverse transformation:
+
+        >>> layer = tfkit.layers.Normalization(mean=3.0, variance=4.0, invert=True)
+        >>> layer(np.array([[-1.0, 0.0, 1.0]])).numpy()
+        array([[1., 3., 5.]], dtype=float32)
+    """
 
     def __init__(self, axis: int | Sequence[int] | None = -1, mean: Any = None, variance: Any = None,
                  invert: bool = False, **kwargs: Any) -> None:

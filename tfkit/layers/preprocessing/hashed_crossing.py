@@ -32,7 +32,64 @@ _MODES = ("int", "one_hot")
 
 @registry.builtin("layers")
 class HashedCrossing(Layer):
-    """``hash(concatenate(features)) % num_bins`` for each sample, as bin ids or one-hot rows."""
+    """A preprocessing layer which crosses features using the "hashing trick".
+
+    This layer performs crosses of categorical features using the "hashing
+    trick": conceptually, the transformation is
+    `hash(concatenate(features)) % num_bins` for each sample. It gives
+    Keras 3's bins: the cross is `tf.sparse.cross_hashed` (FarmHash
+    fingerprints of the features, combined in order), run on the CPU.
+
+    Inputs are two or more dense integer or string tensors of one shape:
+    `()`, `(batch,)` or `(batch, 1)`. `output_mode="int"` returns the bins
+    with the inputs' shape as int64 (the default dtype); `"one_hot"` returns
+    `(batch, num_bins)` rows in the compute dtype.
+
+    Args:
+        num_bins: Positive int, the number of hash bins.
+        output_mode: Specification for the output of the layer. Values can be
+            `"int"` (the hashed bin ids) or `"one_hot"` (one one-hot row of
+            size `num_bins` per sample). Defaults to `"int"`.
+        sparse: Whether to return a `tf.SparseTensor`; only with
+            `output_mode="one_hot"`. It works in eager and `tf.function`
+            calls (e.g. `tf.data` pipelines), not in functional models, which
+            carry dense tensors only. Defaults to `False`.
+        name: Optional name of the layer. Defaults to `None` (a generated
+            name).
+        dtype: The dtype of the output. Defaults to `None`, which means
+            `"int64"` for `output_mode="int"` and the default float dtype
+            otherwise.
+        **kwargs: Other base layer keyword arguments.
+
+    Call arguments:
+        inputs: A list or tuple of at least two dense integer or string
+            tensors (or arrays) of one shape.
+
+    Input shape:
+        A list of two or more shapes, all `()`, `(batch_size,)` or
+        `(batch_size, 1)`.
+
+    Output shape:
+        The inputs' shape for `"int"`; `(batch_size, num_bins)` for
+        `"one_hot"` (`(1, num_bins)` for scalar features).
+
+    Raises:
+        ValueError: If `num_bins` is not a positive integer, `output_mode` is
+            not `"int"` or `"one_hot"`, or `sparse=True` without `"one_hot"`;
+            on call, if the inputs are not two or more dense integer or string
+            tensors of one allowed shape, or a `sparse=True` layer is called
+            on symbolic inputs.
+
+    Example:
+        >>> layer = tfkit.layers.HashedCrossing(num_bins=5)
+        >>> feat1 = np.array(["A", "B", "A", "B", "A"])
+        >>> feat2 = np.array([101, 101, 101, 102, 102])
+        >>> layer((feat1, feat2)).numpy()
+        array([1, 4, 1, 1, 3])
+        >>> layer = tfkit.layers.HashedCrossing(num_bins=5, output_mode="one_hot")
+        >>> layer((feat1, feat2)).shape
+        TensorShape([5, 5])
+    """
 
     def __init__(self, num_bins: int, output_mode: str = "int", sparse: bool = False, name: str | None = None,
                  dtype: Any = None, **kwargs: Any) -> None:

@@ -52,11 +52,42 @@ def _plain_numbers(value: Any, what: str, who: str) -> Any:
 
 @registry.builtin("layers")
 class Rescaling(Layer):
-    """``inputs * scale + offset`` in the layer's float dtype (integer images become floats).
+    """A preprocessing layer which rescales input values to a new range.
 
-    ``Rescaling(1 / 255)`` maps ``[0, 255]`` to ``[0, 1]``;
-    ``Rescaling(1 / 127.5, offset=-1)`` maps it to ``[-1, 1]``. ``scale`` and
-    ``offset`` may be per-channel lists (broadcast against the last axis).
+    This layer rescales every value of an input (often an image) by
+    multiplying by `scale` and adding `offset`, in the layer's float compute
+    dtype (integer images become floats). For instance, to rescale an input
+    in the `[0, 255]` range to be in the `[0, 1]` range, pass
+    `scale=1. / 255`; to rescale it to the `[-1, 1]` range, pass
+    `scale=1. / 127.5, offset=-1`.
+
+    Args:
+        scale: Float, or a (nested) list of floats, the scale to apply to the
+            inputs. A list is broadcast against the inputs (e.g. one value
+            per channel of the last axis).
+        offset: Float, or a (nested) list of floats, the offset to apply to
+            the inputs, broadcast like `scale`. Defaults to `0.0`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of numbers (any shape). A mask passes through.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `scale` or `offset` is not a number or a non-empty list
+            of numbers.
+
+    Example:
+        >>> layer = tfkit.layers.Rescaling(scale=1 / 127.5, offset=-1)
+        >>> layer(np.array([0, 127.5, 255])).numpy()
+        array([-1.,  0.,  1.], dtype=float32)
+        >>> tfkit.layers.Rescaling(scale=[1.0, 0.5])(np.array([[4.0, 4.0]])).numpy()
+        array([[4., 2.]], dtype=float32)
     """
 
     def __init__(self, scale: Any, offset: Any = 0.0, **kwargs: Any) -> None:
@@ -81,12 +112,67 @@ class Rescaling(Layer):
 
 @registry.builtin("layers")
 class Resizing(Layer):
-    """Resize images to ``(height, width)``.
+    """A preprocessing layer which resizes images.
 
-    ``crop_to_aspect_ratio=True`` first takes the largest centered window with
-    the target's aspect ratio (no distortion); ``pad_to_aspect_ratio=True``
-    instead pads evenly with ``fill_value``. Integer images come back rounded
-    in their own dtype, as in Keras.
+    This layer resizes an image input to a target height and width. The
+    input should be a 4D (batched) or 3D (unbatched) tensor in
+    `"channels_last"` format (or `"channels_first"` with `data_format`).
+    Float images are resized in the layer's compute dtype; integer images
+    come back rounded in their own dtype, as in Keras.
+
+    Args:
+        height: Positive integer, the height of the output shape.
+        width: Positive integer, the width of the output shape.
+        interpolation: String, the interpolation method. Supports
+            `"bilinear"`, `"nearest"`, `"bicubic"`, `"area"`, `"lanczos3"` and
+            `"lanczos5"`. Defaults to `"bilinear"`.
+        crop_to_aspect_ratio: If `True`, resize the images without aspect
+            ratio distortion: the largest possible centered window of the
+            image, with the target aspect ratio, is cropped first and then
+            resized. Defaults to `False`.
+        pad_to_aspect_ratio: If `True`, pad the images (evenly on both sides,
+            with `fill_value`) to the target aspect ratio before resizing,
+            so there is no distortion. Only one of `crop_to_aspect_ratio` and
+            `pad_to_aspect_ratio` can be `True`. Defaults to `False`.
+        fill_mode: How the padding of `pad_to_aspect_ratio` is filled; only
+            `"constant"` is supported. Defaults to `"constant"`.
+        fill_value: Float, the padding value used with
+            `pad_to_aspect_ratio`. Defaults to `0.0`.
+        antialias: Whether to use an antialiasing filter when downsampling an
+            image. Defaults to `False`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D or 4D image tensor.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format (the
+        target `height` and `width`).
+
+    Raises:
+        ValueError: If `height` or `width` is not a positive integer,
+            `interpolation`, `fill_mode` or `data_format` is not a supported
+            value, or both aspect ratio options are `True`; on call, if the
+            input is not 3D or 4D.
+
+    Example:
+        >>> layer = tfkit.layers.Resizing(2, 3)
+        >>> layer(np.ones((1, 4, 6, 3))).shape
+        TensorShape([1, 2, 3, 3])
+        >>> x = np.arange(16, dtype="float32").reshape((4, 4, 1))
+        >>> tfkit.layers.Resizing(2, 2, interpolation="nearest")(x)[:, :, 0].numpy()
+        array([[ 5.,  7.],
+               [13., 15.]], dtype=float32)
     """
 
     def __init__(self, height: int, width: int, interpolation: str = "bilinear", crop_to_aspect_ratio: bool = False,
@@ -134,11 +220,47 @@ class Resizing(Layer):
 
 @registry.builtin("layers")
 class CenterCrop(Layer):
-    """Crop the central ``(height, width)`` window of images.
+    """A preprocessing layer which crops images.
 
-    An image smaller than the target (in height or width) is instead cropped
-    to the target's aspect ratio and resized to it, so the output always has
-    the target size, as in Keras 3.
+    This layer crops the central portion of the images to a target size. If
+    an image is smaller than the target size (in height or width), it is
+    instead cropped to the target's aspect ratio and resized to the target
+    size, so the output always has the target size, as in Keras 3. The output
+    is in the layer's float compute dtype.
+
+    Args:
+        height: Positive integer, the height of the output shape.
+        width: Positive integer, the width of the output shape.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D or 4D image tensor.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format (the
+        target `height` and `width`).
+
+    Raises:
+        ValueError: If `height` or `width` is not a positive integer or
+            `data_format` is not one of the two formats; on call, if the input
+            is not 3D or 4D.
+
+    Example:
+        >>> x = np.arange(16, dtype="float32").reshape((1, 4, 4, 1))
+        >>> y = tfkit.layers.CenterCrop(2, 2)(x)
+        >>> y[0, :, :, 0].numpy()
+        array([[ 5.,  6.],
+               [ 9., 10.]], dtype=float32)
     """
 
     def __init__(self, height: int, width: int, data_format: str | None = None, **kwargs: Any) -> None:

@@ -72,11 +72,77 @@ def rotation_transforms(angles_deg: tf.Tensor, height: tf.Tensor, width: tf.Tens
 
 @registry.builtin("layers")
 class RandomRotation(AffineImageLayer):
-    """Turn each image by a random angle while training.
+    """A preprocessing layer which randomly rotates images during training.
 
-    ``factor`` is a fraction of a full turn: ``0.1`` draws angles uniformly
-    from ``[-36, 36]`` degrees, ``(-0.1, 0.2)`` from ``[-36, 72]``; a
-    positive angle turns the picture counter-clockwise.
+    This layer applies random rotations to each image, filling empty space
+    according to `fill_mode`. Each image gets its own angle; pixels are
+    resampled with `tf.raw_ops.ImageProjectiveTransformV3`. At inference
+    time (`training=False`), the layer returns its inputs unchanged.
+
+    Args:
+        factor: A float, or a tuple of 2 floats, each in `[-1, 1]`: the
+            rotation range as a fraction of a full turn (2 pi). A positive
+            value turns the picture counter-clockwise, a negative one
+            clockwise. `factor=(-0.2, 0.3)` rotates by a random amount in
+            `[-20% * 360, 30% * 360]` degrees; `factor=0.2` by a random amount
+            in `[-20% * 360, 20% * 360]` degrees.
+        fill_mode: Points outside the boundaries of the input are filled
+            according to the given mode. Available methods are `"constant"`,
+            `"nearest"`, `"wrap"` and `"reflect"`. Defaults to `"reflect"`.
+
+            - `"reflect"`: `(d c b a | a b c d | d c b a)` The input is
+              extended by reflecting about the edge of the last pixel.
+            - `"constant"`: `(k k k k | a b c d | k k k k)` The input is
+              extended by filling all values beyond the edge with the same
+              constant value `k` specified by `fill_value`.
+            - `"wrap"`: `(a b c d | a b c d | a b c d)` The input is extended
+              by wrapping around to the opposite edge.
+            - `"nearest"`: `(a a a a | a b c d | d d d d)` The input is
+              extended by the nearest pixel.
+        interpolation: Interpolation mode, `"nearest"` or `"bilinear"`.
+            Defaults to `"bilinear"`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        fill_value: A float, the value to be filled outside the boundaries
+            when `fill_mode="constant"`. Defaults to `0.0`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"` (passed through
+            unchanged). Integer images are cast to the layer's float compute
+            dtype.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as
+            floats). Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If a factor is not a number or a pair of numbers in the
+            allowed range, `fill_mode`, `interpolation` or `data_format` is
+            not a supported value, or `seed` is not an int; on call, if the
+            images are not 3D or 4D, or a dict input has other keys than
+            `"images"` and `"labels"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomRotation(0.1, seed=1)
+        >>> images = np.ones((2, 8, 8, 3), dtype="uint8")
+        >>> layer(images).shape
+        TensorShape([2, 8, 8, 3])
+        >>> layer(images, training=False).dtype
+        tf.float32
     """
 
     def __init__(self, factor: Any, fill_mode: str = "reflect", interpolation: str = "bilinear",
@@ -100,12 +166,81 @@ class RandomRotation(AffineImageLayer):
 
 @registry.builtin("layers")
 class RandomZoom(AffineImageLayer):
-    """Zoom each image in or out about its center while training.
+    """A preprocessing layer which randomly zooms images during training.
 
-    Each axis is scaled by ``1 + f`` with ``f`` drawn from the factor's range:
-    ``f > 0`` zooms out (the image shrinks, the border is filled), ``f < 0``
-    zooms in. ``height_factor=0.2`` draws from ``[-0.2, 0.2]``;
-    ``width_factor=None`` reuses the height's draw (aspect ratio kept).
+    This layer randomly zooms each image in or out about its center, on
+    each axis independently, filling empty space according to `fill_mode`.
+    Each axis is sampled by `1 + f`, with `f` drawn from the factor's range:
+    `f > 0` zooms out (the image shrinks and the border is filled), `f < 0`
+    zooms in. At inference time (`training=False`), the layer returns its
+    inputs unchanged.
+
+    Args:
+        height_factor: A float, or a tuple of 2 floats, each in `(-1, 1]`:
+            the vertical zoom range as a fraction. `height_factor=(0.2, 0.3)`
+            zooms out by a random amount in `[+20%, +30%]`;
+            `height_factor=(-0.3, -0.2)` zooms in by a random amount in
+            `[+20%, +30%]`; `height_factor=0.2` draws from `[-20%, +20%]`.
+        width_factor: A float, a tuple of 2 floats, or `None`: the
+            horizontal zoom range, like `height_factor`. `None` reuses the
+            vertical draw, preserving the aspect ratio. Defaults to `None`.
+        fill_mode: Points outside the boundaries of the input are filled
+            according to the given mode. Available methods are `"constant"`,
+            `"nearest"`, `"wrap"` and `"reflect"`. Defaults to `"reflect"`.
+
+            - `"reflect"`: `(d c b a | a b c d | d c b a)` The input is
+              extended by reflecting about the edge of the last pixel.
+            - `"constant"`: `(k k k k | a b c d | k k k k)` The input is
+              extended by filling all values beyond the edge with the same
+              constant value `k` specified by `fill_value`.
+            - `"wrap"`: `(a b c d | a b c d | a b c d)` The input is extended
+              by wrapping around to the opposite edge.
+            - `"nearest"`: `(a a a a | a b c d | d d d d)` The input is
+              extended by the nearest pixel.
+        interpolation: Interpolation mode, `"nearest"` or `"bilinear"`.
+            Defaults to `"bilinear"`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        fill_value: A float, the value to be filled outside the boundaries
+            when `fill_mode="constant"`. Defaults to `0.0`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"` (passed through
+            unchanged). Integer images are cast to the layer's float compute
+            dtype.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as
+            floats). Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If a factor is not a number or a pair of numbers in the
+            allowed range, `fill_mode`, `interpolation` or `data_format` is
+            not a supported value, or `seed` is not an int; on call, if the
+            images are not 3D or 4D, or a dict input has other keys than
+            `"images"` and `"labels"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomZoom(0.2, fill_mode="constant", seed=1)
+        >>> layer(np.ones((2, 8, 8, 3))).shape
+        TensorShape([2, 8, 8, 3])
+        >>> zoom_in = tfkit.layers.RandomZoom((-0.5, -0.2), seed=1)
+        >>> float(tf.reduce_min(zoom_in(np.ones((1, 8, 8, 1)))))  # zooming in leaves no border
+        1.0
     """
 
     def __init__(self, height_factor: Any, width_factor: Any = None, fill_mode: str = "reflect",
@@ -142,11 +277,76 @@ class RandomZoom(AffineImageLayer):
 
 @registry.builtin("layers")
 class RandomTranslation(AffineImageLayer):
-    """Shift each image by a random fraction of its height and width while training.
+    """A preprocessing layer which randomly translates images during training.
 
-    ``height_factor=0.2`` shifts by up to 20% of the height, up or down;
-    ``(-0.2, 0.3)`` from 20% up to 30% down. ``width_factor`` likewise
-    left/right.
+    This layer applies random translations to each image during training,
+    filling empty space according to `fill_mode`. At inference time
+    (`training=False`), the layer returns its inputs unchanged.
+
+    Args:
+        height_factor: A float, or a tuple of 2 floats, each in `[-1, 1]`:
+            the vertical shift range as a fraction of the height. A negative
+            value shifts the image up, a positive one down.
+            `height_factor=(-0.2, 0.3)` shifts by a random amount in the range
+            `[-20%, +30%]`; `height_factor=0.2` in `[-20%, +20%]`.
+        width_factor: A float, or a tuple of 2 floats, each in `[-1, 1]`: the
+            horizontal shift range as a fraction of the width. A negative
+            value shifts the image left, a positive one right.
+        fill_mode: Points outside the boundaries of the input are filled
+            according to the given mode. Available methods are `"constant"`,
+            `"nearest"`, `"wrap"` and `"reflect"`. Defaults to `"reflect"`.
+
+            - `"reflect"`: `(d c b a | a b c d | d c b a)` The input is
+              extended by reflecting about the edge of the last pixel.
+            - `"constant"`: `(k k k k | a b c d | k k k k)` The input is
+              extended by filling all values beyond the edge with the same
+              constant value `k` specified by `fill_value`.
+            - `"wrap"`: `(a b c d | a b c d | a b c d)` The input is extended
+              by wrapping around to the opposite edge.
+            - `"nearest"`: `(a a a a | a b c d | d d d d)` The input is
+              extended by the nearest pixel.
+        interpolation: Interpolation mode, `"nearest"` or `"bilinear"`.
+            Defaults to `"bilinear"`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        fill_value: A float, the value to be filled outside the boundaries
+            when `fill_mode="constant"`. Defaults to `0.0`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"` (passed through
+            unchanged). Integer images are cast to the layer's float compute
+            dtype.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as
+            floats). Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If a factor is not a number or a pair of numbers in the
+            allowed range, `fill_mode`, `interpolation` or `data_format` is
+            not a supported value, or `seed` is not an int; on call, if the
+            images are not 3D or 4D, or a dict input has other keys than
+            `"images"` and `"labels"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomTranslation(0.0, (0.5, 0.5), fill_mode="constant", interpolation="nearest")
+        >>> x = np.arange(4, dtype="float32").reshape((1, 1, 4, 1)) + 1
+        >>> layer(x)[0, 0, :, 0].numpy()  # shifted right by half the width
+        array([0., 0., 1., 2.], dtype=float32)
     """
 
     def __init__(self, height_factor: Any, width_factor: Any, fill_mode: str = "reflect",

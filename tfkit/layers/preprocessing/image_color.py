@@ -59,10 +59,63 @@ class _RangedAugmentation(RandomAugmentation):
 
 @registry.builtin("layers")
 class RandomBrightness(_RangedAugmentation):
-    """Add ``delta * (high - low)`` to every pixel, one ``delta`` per image from ``factor``; clip to the range.
+    """A preprocessing layer which randomly adjusts brightness during training.
 
-    ``factor=0.2`` draws ``delta`` from ``[-0.2, 0.2]``; a pair ``(lower,
-    upper)`` within ``[-1, 1]`` from that interval.
+    This layer randomly increases or reduces the brightness of the input
+    images: it adds `delta * (high - low)` to every pixel (with `(low, high)`
+    the `value_range`), one `delta` per image drawn from `factor`, and clips
+    the result to `value_range`. At inference time, the output is identical
+    to the input (as floats).
+
+    Args:
+        factor: Float or a tuple of 2 floats, each in `[-1.0, 1.0]`. The
+            factor is used to determine the lower and upper bounds of the
+            brightness adjustment: a float `f` draws `delta` from `[-f, f]`,
+            a tuple `(lower, upper)` from `[lower, upper]`. `factor=(-0.2,
+            0.5)` picks a value between -20% and +50% of the value range. A
+            negative value makes the image darker, a positive one brighter.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
+            `data_format` (images' layout; `None`, the default, means
+            `tfkit.backend.image_data_format()`).
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[-1, 1]`, `value_range`
+            is not a pair of distinct numbers, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomBrightness(factor=(0.5, 0.5), seed=1)
+        >>> layer(np.array([[[0.0], [100.0], [200.0]]])).numpy()[0, :, 0]  # + 0.5 * 255, clipped
+        array([127.5, 227.5, 255. ], dtype=float32)
+        >>> layer(np.ones((2, 4, 4, 3)), training=False).shape
+        TensorShape([2, 4, 4, 3])
     """
 
     def __init__(self, factor: Any, value_range: Any = (0, 255), seed: int | None = None, **kwargs: Any) -> None:
@@ -78,10 +131,63 @@ class RandomBrightness(_RangedAugmentation):
 
 @registry.builtin("layers")
 class RandomColorDegeneration(_RangedAugmentation):
-    """Blend each image toward its grayscale version: ``x + f * (gray(x) - x)``, one ``f`` per image.
+    """Randomly performs the color degeneration operation on given images.
 
-    As in Keras, ``factor=0.5`` draws ``f`` from ``[-0.5, 0.5]`` (negative
-    values move away from gray, raising saturation); pairs lie in ``[-1, 1]``.
+    The sharpness operation first converts an image to gray scale, then
+    back to color. It then takes a weighted average between the original
+    image and the degenerate image: `x + f * (gray(x) - x)`, with one `f`
+    per image drawn from `factor`, clipped to `value_range`. This makes
+    colors appear more dull. RGB images (3 channels) are expected.
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[-1, 1]`. As in
+            Keras, a float `f` draws from `[-f, f]` (negative values move away
+            from gray, raising saturation); a tuple `(lower, upper)` from that
+            interval. `1.0` gives a fully gray image.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[-1, 1]`, `value_range`
+            is not a pair of distinct numbers, `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomColorDegeneration(factor=(1.0, 1.0))
+        >>> y = layer(np.array([[[255.0, 0.0, 0.0]]])).numpy()  # fully degenerated: gray
+        >>> np.round(y, 2)
+        array([[[76.22, 76.22, 76.22]]], dtype=float32)
     """
 
     def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
@@ -98,7 +204,57 @@ class RandomColorDegeneration(_RangedAugmentation):
 
 @registry.builtin("layers")
 class RandomGrayscale(RandomAugmentation):
-    """Turn each image gray with probability ``factor`` (the channel count is kept)."""
+    """Preprocessing layer for random conversion of RGB images to grayscale.
+
+    This layer randomly converts input images to grayscale with probability
+    `factor`, one decision per image. The output keeps the input's number of
+    channels (the gray value is repeated in each channel). At inference time,
+    the output is identical to the input (as floats).
+
+    Args:
+        factor: Float between 0 and 1, the probability of converting each
+            image to grayscale. Defaults to `0.5`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a probability in `[0, 1]`, `data_format` is
+            unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomGrayscale(factor=1.0)
+        >>> y = layer(np.array([[[255.0, 0.0, 0.0]]])).numpy()
+        >>> y.shape, bool(y[0, 0, 0] == y[0, 0, 1] == y[0, 0, 2])
+        ((1, 1, 3), True)
+    """
 
     def __init__(self, factor: float = 0.5, data_format: str | None = None, seed: int | None = None,
                  **kwargs: Any) -> None:
@@ -134,9 +290,65 @@ class _HSVAugmentation(_RangedAugmentation):
 
 @registry.builtin("layers")
 class RandomHue(_HSVAugmentation):
-    """Rotate the hue of each image by ``+-f / 2`` of a turn, ``f`` drawn from ``factor`` (within ``[0, 1]``).
+    """Randomly adjusts the hue on given images.
 
-    ``factor=0.2`` draws ``f`` from ``[0, 0.2]`` with a random sign.
+    This layer randomly increases or reduces the hue of the input RGB
+    images: it converts them to HSV and rotates the hue of each image by
+    `f / 2` of a full turn with a random sign, `f` drawn from `factor`, then
+    converts back to RGB in `value_range`. At inference time, the output is
+    identical to the input (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`. A float `f`
+            draws from `[0, f]` (with a random sign for the rotation), a
+            tuple `(lower, upper)` from that interval.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[0, 1]`, `value_range`
+            is not a pair of distinct numbers, `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomHue(factor=0.5, value_range=(0, 1), seed=1)
+        >>> x = np.array([[[0.5, 0.5, 0.5], [1.0, 0.0, 0.0]]], dtype="float32")
+        >>> y = layer(x).numpy()
+        >>> y.shape
+        (1, 2, 3)
+        >>> np.round(y[0, 0], 4)  # gray has no hue: unchanged
+        array([0.5, 0.5, 0.5], dtype=float32)
     """
 
     def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
@@ -156,11 +368,62 @@ class RandomHue(_HSVAugmentation):
 
 @registry.builtin("layers")
 class RandomSaturation(_HSVAugmentation):
-    """Scale the saturation of each image by ``u / (1 - u)``, ``u`` drawn from ``factor``.
+    """Randomly adjusts the saturation on given images.
 
-    ``u = 0.5`` keeps the image, ``u = 0`` (or below) makes it gray, ``u``
-    near 1 fully saturates it. As in Keras, a single number ``f`` draws ``u``
-    from ``[-f, f]``; pairs lie in ``[-1, 1]``.
+    This layer randomly increases or reduces the saturation of the input
+    RGB images: it converts them to HSV and multiplies the saturation of each
+    image by `u / (1 - u)`, with `u` drawn from `factor`, then converts back
+    to RGB in `value_range`. `u = 0.5` keeps the image, `u = 0` (or below)
+    makes it gray, and `u` near 1 fully saturates it. At inference time, the
+    output is identical to the input (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[-1, 1]`. As in
+            Keras, a float `f` draws `u` from `[-f, f]`; a tuple `(lower,
+            upper)` from that interval.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[-1, 1]`, `value_range`
+            is not a pair of distinct numbers, `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomSaturation(factor=(0.0, 0.0), value_range=(0, 1))
+        >>> layer(np.array([[[1.0, 0.0, 0.0]]], dtype="float32")).numpy()  # u = 0: no saturation
+        array([[[1., 1., 1.]]], dtype=float32)
     """
 
     def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
@@ -179,7 +442,62 @@ class RandomSaturation(_HSVAugmentation):
 
 @registry.builtin("layers")
 class RandomInvert(_RangedAugmentation):
-    """Invert each image (``low + high - x``) with a probability drawn from ``factor`` (within ``[0, 1]``)."""
+    """Preprocessing layer for random inversion of image colors.
+
+    This layer randomly inverts the colors of input images, computing
+    `low + high - x` (with `(low, high)` the `value_range`). Each image is
+    inverted with a probability itself drawn uniformly from `factor`. At
+    inference time, the output is identical to the input (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            the probability of inverting an image is drawn from. A float `f`
+            means `(0, f)`; `(1.0, 1.0)` inverts every image. Defaults to
+            `1.0`.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[0, 1]`, `value_range`
+            is not a pair of distinct numbers, `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomInvert(factor=(1.0, 1.0))
+        >>> layer(np.array([[[0.0], [55.0], [255.0]]])).numpy()[0, :, 0]
+        array([255., 200.,   0.], dtype=float32)
+    """
 
     def __init__(self, factor: Any = 1.0, value_range: Any = (0, 255), seed: int | None = None,
                  data_format: str | None = None, **kwargs: Any) -> None:
@@ -195,10 +513,61 @@ class RandomInvert(_RangedAugmentation):
 
 @registry.builtin("layers")
 class RandomPosterization(_RangedAugmentation):
-    """Keep only the top ``bits`` bits of each 8-bit channel value, ``bits`` drawn per image from ``factor``.
+    """Reduces the number of bits for each color channel.
 
-    ``factor=4`` draws ``bits`` from ``1..4``; ``(4, 4)`` always keeps 4 bits.
-    Values are mapped from ``value_range`` to ``[0, 255]`` and back.
+    Posterization keeps only the top `bits` bits of each 8-bit channel value
+    (the lower bits are zeroed), with `bits` drawn per image from `factor`.
+    Values are mapped from `value_range` to `[0, 255]` and back. At inference
+    time, the output is identical to the input (as floats).
+
+    Args:
+        factor: An integer or a pair of integers in `[1, 8]`, the number of
+            bits to keep. An integer `f` draws `bits` from `1..f`; `(4, 4)`
+            always keeps 4 bits.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a whole number or a pair of them in `[1, 8]`,
+            `value_range` is not a pair of distinct numbers, `data_format` is
+            unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomPosterization(factor=(4, 4))
+        >>> layer(np.array([[[17.0], [100.0], [255.0]]])).numpy()[0, :, 0]
+        array([ 16.,  96., 240.], dtype=float32)
     """
 
     def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
@@ -227,11 +596,66 @@ class RandomPosterization(_RangedAugmentation):
 
 @registry.builtin("layers")
 class Solarization(RandomAugmentation):
-    """Invert the pixels at or above a threshold (``255 - x`` on the ``[0, 255]`` scale), after adding a shift.
+    """Applies `(max_value - pixel + min_value)` for each pixel in the image.
 
-    ``threshold_factor`` and ``addition_factor`` (numbers or pairs in
-    ``[0, 1]``; ``f`` means ``(0, f)``) are fractions of 255, drawn per
-    image. The defaults (0, 0) invert every pixel, as in Keras.
+    When created without a threshold parameter, the layer performs
+    solarization to all values. When created with specified threshold the
+    layer only augments pixels that are above the threshold value. On the
+    `[0, 255]` scale (values are mapped from `value_range` and back), it
+    first adds `addition` to every pixel (clipped to `[0, 255]`), then
+    replaces each pixel at or above `threshold` by `255 - x`. `addition` and
+    `threshold` are drawn per image, as fractions of 255. At inference time,
+    the output is identical to the input (as floats).
+
+    Args:
+        addition_factor: A float or a pair of floats in `[0, 1]`, the range
+            (a fraction of 255) of the value added to each pixel before
+            solarization. A float `f` means `(0, f)`. Defaults to `0.0`.
+        threshold_factor: A float or a pair of floats in `[0, 1]`, the range
+            (a fraction of 255) of the threshold above which pixels are
+            solarized. A float `f` means `(0, f)`. Defaults to `0.0` (every
+            pixel is inverted, as in Keras).
+        value_range: The range of values the input images can take, a pair
+            `(low, high)`. Defaults to `(0, 255)`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
+            `data_format` (images' layout; `None`, the default, means
+            `tfkit.backend.image_data_format()`).
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If a factor is not a number or a pair in `[0, 1]`, `value_range` is
+            not a pair of distinct numbers, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.Solarization()
+        >>> layer(np.array([[[0.0], [100.0], [255.0]]])).numpy()[0, :, 0]
+        array([255., 155.,   0.], dtype=float32)
+        >>> layer = tfkit.layers.Solarization(threshold_factor=(0.5, 0.5))
+        >>> layer(np.array([[[100.0], [200.0]]])).numpy()[0, :, 0]
+        array([100.,  55.], dtype=float32)
     """
 
     def __init__(self, addition_factor: Any = 0.0, threshold_factor: Any = 0.0, value_range: Any = (0, 255),
@@ -262,10 +686,64 @@ class Solarization(RandomAugmentation):
 
 @registry.builtin("layers")
 class RandomColorJitter(RandomAugmentation):
-    """Brightness, contrast, saturation and hue changes in that order; each runs only if its factor is given.
+    """Randomly apply brightness, contrast, saturation and hue image processing.
 
-    The factors mean what they mean for :class:`RandomBrightness`,
-    :class:`RandomContrast`, :class:`RandomSaturation` and :class:`RandomHue`.
+    This layer applies `RandomBrightness`, `RandomContrast`,
+    `RandomSaturation` and `RandomHue` changes, in that order; each runs only
+    if its factor is given. At inference time, the output is identical to
+    the input (as floats).
+
+    Args:
+        value_range: The range of values the input images can take, a pair
+            `(low, high)`, passed to each sub-layer. Defaults to `(0, 255)`.
+        brightness_factor: The `factor` of `RandomBrightness`, or `None` for
+            no brightness change. Defaults to `None`.
+        contrast_factor: The `factor` of `RandomContrast`, or `None` for no
+            contrast change. Defaults to `None`.
+        saturation_factor: The `factor` of `RandomSaturation`, or `None` for
+            no saturation change. Defaults to `None`.
+        hue_factor: The `factor` of `RandomHue`, or `None` for no hue change.
+            Defaults to `None`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `value_range` is not a pair of distinct numbers, a factor is
+            invalid for its sub-layer, `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomColorJitter(value_range=(0, 255), brightness_factor=0.2,
+        ...                                        hue_factor=0.1, seed=7)
+        >>> layer(np.full((2, 4, 4, 3), 128, dtype="uint8")).shape
+        TensorShape([2, 4, 4, 3])
     """
 
     def __init__(self, value_range: Any = (0, 255), brightness_factor: Any = None, contrast_factor: Any = None,

@@ -50,11 +50,73 @@ class _ClippedAugmentation(RandomAugmentation):
 
 @registry.builtin("layers")
 class RandomGaussianBlur(_ClippedAugmentation):
-    """Blur each image with probability drawn from ``factor``; one ``sigma`` pair (x, y) per call.
+    """Applies random Gaussian blur to images for data augmentation.
 
-    ``kernel_size`` is an odd number or a pair of odd numbers; ``sigma=1.0``
-    draws each standard deviation from ``[0, 1]``, a pair ``(low, high)``
-    from that interval.
+    This layer blurs the input images with a Gaussian kernel, each image
+    with a probability drawn from `factor`. One pair of standard deviations
+    (for x and y) is drawn per call. The result is clipped to
+    `value_range`. At inference time, the output is identical to the input
+    (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            the probability of applying the layer to an image is drawn from
+            (one probability per image, then one coin flip). A float `f`
+            means `(0, f)`; `(1.0, 1.0)` applies it to every image. Defaults to `1.0`.
+        kernel_size: An odd positive integer, or a pair of them, the size of
+            the Gaussian kernel (height, width). Defaults to `3`.
+        sigma: A non-negative float or a pair of them, the range of the
+            standard deviation of the kernel: a float `s` draws from `[0, s]`,
+            a pair `(low, high)` from that interval. Defaults to `1.0`.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[0, 1]`, `kernel_size`
+            is not odd and positive, `sigma` is negative, `value_range` is
+            not a pair of distinct numbers, `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomGaussianBlur(factor=(1.0, 1.0), kernel_size=3, sigma=1.0, seed=3)
+        >>> layer(np.ones((2, 5, 5, 3))).shape
+        TensorShape([2, 5, 5, 3])
+        >>> x = np.zeros((1, 3, 3, 1))
+        >>> x[0, 1, 1, 0] = 255.0
+        >>> y = layer(x).numpy()[0, :, :, 0]
+        >>> bool(y[1, 1] < 255.0 and y[0, 0] > 0.0)  # the bright pixel spreads to its neighbours
+        True
     """
 
     def __init__(self, factor: Any = 1.0, kernel_size: Any = 3, sigma: Any = 1.0, value_range: Any = (0, 255),
@@ -89,11 +151,65 @@ class RandomGaussianBlur(_ClippedAugmentation):
 
 @registry.builtin("layers")
 class RandomSharpness(_ClippedAugmentation):
-    """Blend each image with a smoothed copy: ``x + (1 - 2u) * (smooth(x) - x)``, ``u`` from ``factor``.
+    """Randomly performs the sharpness operation on given images.
 
-    ``u = 0.5`` keeps the image, smaller ``u`` blurs, larger sharpens;
-    ``factor=0.3`` draws ``u`` from ``[0, 0.3]``. The smoothing kernel is
-    PIL's (centre 5, neighbours 1, over 13), zero-padded at the border.
+    The sharpness operation first performs a blur, then blends between the
+    original image and the processed image: `x + (1 - 2 * u) *
+    (smooth(x) - x)`, with one `u` per image drawn from `factor`. `u = 0.5`
+    keeps the image, a smaller `u` blurs it and a larger one sharpens it.
+    The smoothing kernel is PIL's (centre 5, neighbours 1, over 13),
+    zero-padded at the border. The result is clipped to `value_range`. At
+    inference time, the output is identical to the input (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            `u` is drawn from. A float `f` means `(0, f)`.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[0, 1]`, `value_range` is
+            not a pair of distinct numbers, `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomSharpness(factor=(0.5, 0.5), value_range=(0, 1))
+        >>> x = np.full((1, 3, 3, 1), 0.5, dtype="float32")
+        >>> np.round(layer(x).numpy()[0, :, :, 0], 4)  # u = 0.5 keeps the image
+        array([[0.5, 0.5, 0.5],
+               [0.5, 0.5, 0.5],
+               [0.5, 0.5, 0.5]], dtype=float32)
     """
 
     def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
@@ -112,11 +228,73 @@ class RandomSharpness(_ClippedAugmentation):
 
 @registry.builtin("layers")
 class RandomErasing(_ClippedAugmentation):
-    """Replace a random rectangle of each image (with probability from ``factor``) by ``fill_value``.
+    """Random Erasing data augmentation technique.
 
-    The rectangle's sides are ``sqrt(s)`` of the image's, one ``s`` per side
-    drawn from ``scale``; ``fill_value=None`` fills with Gaussian noise times
-    ``value_range[1]``, a number or a per-channel list with constants.
+    Random Erasing is a data augmentation method where random patches of an
+    image are erased (replaced by a constant value or noise) during
+    training, to improve generalization. Each image is erased with a
+    probability drawn from `factor`; the rectangle's sides are `sqrt(s)` of
+    the image's, one `s` per side drawn from `scale`. At inference time, the
+    output is identical to the input (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            the probability of applying the layer to an image is drawn from
+            (one probability per image, then one coin flip). A float `f`
+            means `(0, f)`; `(1.0, 1.0)` applies it to every image. Defaults to `1.0`.
+        scale: A float or a tuple of 2 floats in `[0, 1]`, the range of the
+            fraction `s` of each side (as `sqrt(s)`) that is erased. A float
+            `f` means `(0, f)`. Defaults to `(0.02, 0.33)`.
+        fill_value: The value to fill the erased area with: `None` fills
+            with Gaussian noise times `value_range[1]` (clipped to
+            `value_range`), a number or a list of three numbers (one per
+            channel) with constants. Defaults to `None`.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` or `scale` is not a number or a pair in `[0, 1]`,
+            `fill_value` is not `None`, a number or three numbers,
+            `value_range` is not a pair of distinct numbers, `data_format` is
+            unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D or a dict input has
+            unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomErasing(factor=(1.0, 1.0), scale=(0.25, 0.25), fill_value=0.0, seed=1)
+        >>> y = layer(np.full((1, 8, 8, 1), 255.0)).numpy()
+        >>> int((y == 0).sum())  # a 4 x 4 patch is erased
+        16
     """
 
     def __init__(self, factor: Any = 1.0, scale: Any = (0.02, 0.33), fill_value: Any = None,

@@ -74,11 +74,74 @@ class _WarpAugmentation(RandomAugmentation):
 
 @registry.builtin("layers")
 class RandomShear(_WarpAugmentation):
-    """Shear each image about its top-left corner: the output pixel ``(x, y)`` reads ``(x + sx y, y + sy x)``.
+    """A preprocessing layer that randomly applies shear transformations to images.
 
-    ``x_factor=0.2`` draws ``sx`` from ``[-0.2, 0.2]``; a pair ``(a, b)``
-    draws from ``[a, b]`` and, as in Keras, flips the sign of both shears for
-    a random half of the images; ``y_factor`` likewise for ``sy``.
+    This layer shears the input images along the x-axis and/or y-axis about
+    their top-left corner: the output pixel `(x, y)` reads the input at
+    `(x + sx * y, y + sy * x)`, with the shears `sx` and `sy` drawn per
+    image. As in Keras, the sign of both shears is flipped for a random half
+    of the images. Segmentation masks in dict inputs move with the images
+    (nearest sampling); bounding boxes are carried through the same
+    transform and clipped to the image. At inference time, the output is
+    identical to the input (as floats).
+
+    Args:
+        x_factor: A float in `[0, 1]`, or a pair of floats in `[-1, 1]`, the
+            range of the x-axis shear: `f` draws `sx` from `[-f, f]`, a pair
+            `(a, b)` from `[a, b]`. Defaults to `0.0`.
+        y_factor: Like `x_factor`, for the y-axis shear `sy`. Defaults to
+            `0.0`.
+        interpolation: Interpolation mode, `"nearest"` or `"bilinear"`.
+            Defaults to `"bilinear"`.
+        fill_mode: Points outside the boundaries of the input are filled
+            according to the given mode: `"constant"` (`fill_value`),
+            `"nearest"`, `"wrap"` or `"reflect"`. Defaults to `"reflect"`.
+        fill_value: A float, the value to be filled outside the boundaries
+            when `fill_mode="constant"`. Defaults to `0.0`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`,
+            and `bounding_box_format` (e.g. `"xyxy"`), needed to transform
+            `"bounding_boxes"` in dict inputs.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (transformed along
+            with the images, as in Keras 3). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If a factor is out of range, `interpolation`, `fill_mode` or
+            `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D, a dict input has unknown
+            keys or no `"images"`, or it has `"bounding_boxes"` and the layer
+            no `bounding_box_format`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomShear(x_factor=0.2, fill_mode="constant", seed=1)
+        >>> layer(np.ones((2, 6, 6, 3))).shape
+        TensorShape([2, 6, 6, 3])
+        >>> float(layer(np.ones((6, 6, 3)), training=False).numpy().min())
+        1.0
     """
 
     def __init__(self, x_factor: Any = 0.0, y_factor: Any = 0.0, interpolation: str = "bilinear",
@@ -109,11 +172,73 @@ class RandomShear(_WarpAugmentation):
 
 @registry.builtin("layers")
 class RandomPerspective(_WarpAugmentation):
-    """Move the image corners by up to ``scale / 2`` of their coordinates, with probability from ``factor``.
+    """A preprocessing layer that applies random perspective transformations.
 
-    As in Keras, corner ``p`` goes to ``p * (1 + u)``, ``u`` uniform in
-    ``[-scale / 2, scale / 2]`` per coordinate (so the top-left corner
-    stays); uncovered pixels get ``fill_value``.
+    This layer distorts the perspective of input images by moving their
+    corner points, with a probability per image drawn from `factor`. As in
+    Keras, corner `p` goes to `p * (1 + u)`, with `u` uniform in
+    `[-scale / 2, scale / 2]` per coordinate (so the top-left corner stays);
+    uncovered pixels get `fill_value`. Segmentation masks in dict inputs move
+    with the images; bounding boxes are carried through the same transform
+    and clipped to the image. At inference time, the output is identical to
+    the input (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            the probability of transforming an image is drawn from. A float
+            `f` means `(0, f)`; `(1.0, 1.0)` transforms every image. Defaults
+            to `1.0`.
+        scale: A float in `[0, 1]`, the strength of the distortion (how far
+            the corners move, as a fraction of their coordinates). Defaults
+            to `1.0`.
+        interpolation: Interpolation mode, `"nearest"` or `"bilinear"`.
+            Defaults to `"bilinear"`.
+        fill_value: A float, the value of the pixels that fall outside the
+            transformed image. Defaults to `0.0`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`,
+            and `bounding_box_format` (e.g. `"xyxy"`), needed to transform
+            `"bounding_boxes"` in dict inputs.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (transformed along
+            with the images, as in Keras 3). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[0, 1]`, `scale` is not
+            in `[0, 1]`, `interpolation` or `data_format` is unknown, or `seed` is not an int;
+            on call, if the images are not 3D or 4D, a dict input has unknown
+            keys or no `"images"`, or it has `"bounding_boxes"` and the layer
+            no `bounding_box_format`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomPerspective(factor=(1.0, 1.0), scale=0.3, seed=1)
+        >>> layer(np.ones((2, 8, 8, 3))).shape
+        TensorShape([2, 8, 8, 3])
+        >>> float(tfkit.layers.RandomPerspective(scale=0.0)(np.ones((1, 4, 4, 1))).numpy().min())  # no move
+        1.0
     """
 
     def __init__(self, factor: Any = 1.0, scale: float = 1.0, interpolation: str = "bilinear",
@@ -146,11 +271,81 @@ class RandomPerspective(_WarpAugmentation):
 
 @registry.builtin("layers")
 class RandomElasticTransform(RandomAugmentation):
-    """Elastic distortion (``tfkit.ops.image.elastic_transform``) with probability from ``factor``.
+    """A preprocessing layer that applies random elastic transformations.
 
-    One distortion ``d`` per call is drawn from ``scale``; it sets
-    ``alpha = 0.1 d max(h, w)`` and ``sigma = 0.05 d min(h, w)``, as in Keras.
-    Results are clipped to ``value_range``.
+    This layer distorts input images by applying elastic transformations
+    (`tfkit.ops.image.elastic_transform`): a random displacement field,
+    smoothed with a Gaussian filter, moves each pixel. Each image is
+    distorted with a probability drawn from `factor`. One distortion `d` per
+    call is drawn from `scale`; it sets `alpha = 0.1 * d * max(h, w)` and
+    `sigma = 0.05 * d * min(h, w)`, as in Keras. Results are clipped to
+    `value_range`. Segmentation masks in dict inputs move with the images
+    (nearest sampling); bounding boxes are not supported (an elastic warp
+    does not keep them rectangular; Keras 3 does not support them either).
+    At inference time, the output is identical to the input (as floats).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            the probability of transforming an image is drawn from. A float
+            `f` means `(0, f)`. Defaults to `1.0`.
+        scale: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            of the distortion strength `d`. A float `f` means `(0, f)`.
+            Defaults to `1.0`.
+        interpolation: Interpolation mode, `"nearest"` or `"bilinear"`.
+            Defaults to `"bilinear"`.
+        fill_mode: Points outside the boundaries of the input are filled
+            according to the given mode: `"constant"` (`fill_value`),
+            `"nearest"`, `"wrap"`, `"mirror"` or `"reflect"`. Defaults to
+            `"reflect"`.
+        fill_value: A float, the value to be filled outside the boundaries
+            when `fill_mode="constant"`. Defaults to `0.0`.
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (transformed along
+            with the images, as in Keras 3). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` or `scale` is not a number or a pair in
+            `[0, 1]`, `interpolation`, `fill_mode` or `data_format` is
+            unknown, `value_range` is not a pair of distinct numbers, or `seed`
+            is not an int; on call, if the images are not 3D or 4D or a dict
+            input has unknown keys or no `"images"`.
+        NotImplementedError: If a dict input holds `"bounding_boxes"` (in
+            training).
+
+    Example:
+        >>> layer = tfkit.layers.RandomElasticTransform(factor=(1.0, 1.0), scale=0.5, seed=1)
+        >>> y = layer(np.full((2, 8, 8, 1), 100.0))
+        >>> y.shape
+        TensorShape([2, 8, 8, 1])
     """
 
     geometric = True

@@ -42,10 +42,48 @@ class _ValueRangeLayer(BaseImageAugmentation):
 
 @registry.builtin("layers")
 class AutoContrast(_ValueRangeLayer):
-    """Stretch each channel of each image to the full value range (its min to ``low``, its max to ``high``).
+    """Performs the auto-contrast operation on an image.
 
-    A flat channel is left as it is. Keras applies this layer at inference
-    too, and so does tfkit.
+    Auto contrast stretches the values of an image across the entire
+    available `value_range`: for each channel of each image, the lowest
+    value is mapped to `low` and the highest to `high`. This makes
+    differences between pixels more obvious. A flat channel is left as it
+    is. Keras applies this layer at inference too, and so does tfkit. The
+    output is in the layer's float compute dtype.
+
+    Args:
+        value_range: The range of values the input images can take, a pair
+            `(low, high)`. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
+            `data_format` (images' layout; `None`, the default, means
+            `tfkit.backend.image_data_format()`).
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged); a dict input returns a dict.
+        training: Ignored: as in Keras, this layer is applied in training and
+            at inference alike. Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `value_range` is not a pair of distinct numbers or
+            `data_format` is unknown; on call, if the images are not 3D or 4D
+            or a dict input has unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.AutoContrast(value_range=(0, 255))
+        >>> layer(np.array([[[50.0], [100.0], [150.0]]])).numpy()[0, :, 0]
+        array([  0. , 127.5, 255. ], dtype=float32)
     """
 
     applies_at_inference = True
@@ -62,11 +100,57 @@ class AutoContrast(_ValueRangeLayer):
 
 @registry.builtin("layers")
 class Equalization(_ValueRangeLayer):
-    """Histogram equalization of each channel of each image while training (identity at inference).
+    """Preprocessing layer for histogram equalization on image channels.
 
-    Values fall into ``bins`` bins of the ``[0, 255]`` scale; each bin maps
-    to ``round(255 * (cdf - cdf_min) / (n - cdf_min))``, as in PIL and Keras.
-    A channel with a single occupied bin is left as it is.
+    Histogram equalization is a technique to adjust image intensities to
+    enhance contrast by effectively spreading out the most frequent
+    intensity values. This layer applies it to each channel of each image
+    while training (identity at inference, as floats). Values fall into
+    `bins` bins of the `[0, 255]` scale (mapped from `value_range`); each
+    bin maps to `round(255 * (cdf - cdf_min) / (n - cdf_min))`, as in PIL
+    and Keras. A channel with a single occupied bin is left as it is.
+
+    Args:
+        value_range: The range of values the input images can take, a pair
+            `(low, high)`. Defaults to `(0, 255)`.
+        bins: Integer >= 2, the number of histogram bins. Defaults to `256`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `value_range` is not a pair of distinct numbers,
+            `bins` is not an integer >= 2, or `data_format` is unknown; on
+            call, if the images are not 3D or 4D or a dict input has unknown
+            keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.Equalization()
+        >>> layer(np.array([[[10.0], [10.0], [20.0], [30.0]]])).numpy()[0, :, 0]
+        array([  0.,   0., 128., 255.], dtype=float32)
     """
 
     def __init__(self, value_range: Any = (0, 255), bins: int = 256, data_format: str | None = None,
@@ -105,12 +189,59 @@ class Equalization(_ValueRangeLayer):
 
 @registry.builtin("layers")
 class ContrastLimitedAdaptiveHistogramEqualization(_ValueRangeLayer):
-    """CLAHE: equalize each of ``tile_grid_size`` tiles with a clipped histogram, blend tiles bilinearly.
+    """Adaptive histogram equalization with contrast limiting (CLAHE).
 
-    Histogram counts above ``clip_limit * pixels_per_tile / 256`` are cut and
-    spread evenly over all bins (``clip_limit <= 0`` disables clipping).
-    Applied at inference too, as in Keras; the result keeps the input's
-    dtype.
+    The image is split into a grid of `tile_grid_size` tiles; each tile of
+    each channel is equalized with its own clipped histogram, and the tiles'
+    mappings are blended bilinearly so that no tile borders show. Histogram
+    counts above `clip_limit * pixels_per_tile / 256` are cut and spread
+    evenly over all bins (`clip_limit <= 0` disables clipping), which limits
+    the amplification of noise. Applied at inference too, as in Keras; the
+    result keeps the input's dtype.
+
+    Args:
+        value_range: The range of values the input images can take, a pair
+            `(low, high)`. Defaults to `(0, 255)`.
+        clip_limit: Float, the contrast limit (relative to a flat histogram).
+            Defaults to `4.0`.
+        tile_grid_size: A pair of positive integers, the number of tiles
+            along the height and the width. Defaults to `(8, 8)`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged); a dict input returns a dict.
+        training: Ignored: as in Keras, this layer is applied in training and
+            at inference alike. Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `value_range` is not a pair of distinct numbers,
+            `clip_limit` is not a number, `tile_grid_size` is not a pair of
+            positive integers, or `data_format` is unknown; on call, if the
+            images are not 3D or 4D or a dict input has unknown keys or no
+            `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.ContrastLimitedAdaptiveHistogramEqualization(tile_grid_size=(2, 2))
+        >>> images = np.arange(64, dtype="uint8").reshape((1, 8, 8, 1))
+        >>> y = layer(images)
+        >>> y.shape, y.dtype
+        (TensorShape([1, 8, 8, 1]), tf.uint8)
     """
 
     applies_at_inference = True

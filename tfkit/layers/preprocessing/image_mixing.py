@@ -52,9 +52,61 @@ class _BatchMixing(RandomAugmentation):
 
 @registry.builtin("layers")
 class MixUp(_BatchMixing):
-    """Blend each image (and label) with another of its batch: ``w x + (1 - w) x[perm]``, ``w ~ Beta(alpha, alpha)``.
+    """MixUp implements the MixUp data augmentation technique.
 
-    Bounding boxes of both images are kept (the box axis doubles).
+    Each image (and its label) is blended with another image of the same
+    batch (a random permutation): `w * x + (1 - w) * x[perm]`, with one
+    weight `w ~ Beta(alpha, alpha)` per image; labels are mixed with the same
+    weights. Bounding boxes of both images are kept (the box axis doubles).
+
+    References:
+        - [MixUp paper](https://arxiv.org/abs/1710.09412).
+
+    Args:
+        alpha: Positive float, the parameter of the Beta distribution the
+            mixing weights are drawn from. Defaults to `0.2`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 4D batch of images, or a dict with the key `"images"` and
+            optionally `"labels"` (e.g. one-hot, mixed like the images and
+            returned as floats, in training and inference alike),
+            `"segmentation_masks"` and `"bounding_boxes"`; a dict input
+            returns a dict.
+        training: Python boolean or boolean tensor: whether to mix. As in
+            Keras 3, it defaults to `True`, so a layer called on its own
+            mixes; `predict`, `evaluate` and exports call it with `False`,
+            which returns the images unchanged (as floats). Defaults to
+            `True`.
+
+    Input shape:
+        4D tensor with shape `(batch_size, height, width, channels)` (or
+        channels first), 3D for a single image.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `alpha` is not a positive number, `data_format` is
+            unknown, or `seed` is not an int; on call, if the images are not
+            3D or 4D or a dict input has unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.MixUp(alpha=0.2, seed=1)
+        >>> images = np.random.uniform(0, 255, (4, 8, 8, 3))
+        >>> labels = np.eye(4)
+        >>> out = layer({"images": images, "labels": labels})
+        >>> out["images"].shape
+        TensorShape([4, 8, 8, 3])
+        >>> np.round(out["labels"].numpy().sum(axis=1), 4)  # mixed labels still sum to 1
+        array([1., 1., 1., 1.], dtype=float32)
     """
 
     def __init__(self, alpha: float = 0.2, data_format: str | None = None, seed: int | None = None,
@@ -92,12 +144,66 @@ class MixUp(_BatchMixing):
 
 @registry.builtin("layers")
 class CutMix(_BatchMixing):
-    """Paste a random rectangle of another image of the batch into each image; labels mix by pasted area.
+    """CutMix data augmentation technique.
 
-    The rectangle covers ``1 - lam`` of the image, ``lam ~ Beta(a, a)`` with
-    one ``a`` per call drawn from ``factor``; the label weight is the share of
-    pixels kept. Segmentation masks get the
+    CutMix pastes a random rectangle of another image of the batch (a random
+    permutation) into each image, and mixes the labels in proportion to the
+    area pasted. The rectangle covers `1 - lam` of the image, with
+    `lam ~ Beta(a, a)` and one `a` per call drawn from `factor`; the label
+    weight is the share of pixels actually kept. Segmentation masks get the
     same rectangles; bounding boxes are not supported (as in Keras).
+
+    References:
+        - [CutMix paper](https://arxiv.org/abs/1905.04899).
+
+    Args:
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the range
+            the Beta distribution's parameter is drawn from. A float `f`
+            means `(0, f)`. Defaults to `1.0`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 4D batch of images, or a dict with the key `"images"` and
+            optionally `"labels"` (e.g. one-hot, mixed like the images and
+            returned as floats, in training and inference alike),
+            `"segmentation_masks"` and `"bounding_boxes"`; a dict input
+            returns a dict.
+        training: Python boolean or boolean tensor: whether to mix. As in
+            Keras 3, it defaults to `True`, so a layer called on its own
+            mixes; `predict`, `evaluate` and exports call it with `False`,
+            which returns the images unchanged (as floats). Defaults to
+            `True`.
+
+    Input shape:
+        4D tensor with shape `(batch_size, height, width, channels)` (or
+        channels first), 3D for a single image.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[0, 1]`,
+            `data_format` is unknown, or `seed` is not an int; on call, if the
+            images are not 3D or 4D or a dict input has unknown keys or no
+            `"images"`.
+        NotImplementedError: If a dict input holds `"bounding_boxes"` (in
+            training).
+
+    Example:
+        >>> layer = tfkit.layers.CutMix(seed=2)
+        >>> images = np.random.uniform(0, 255, (4, 8, 8, 3))
+        >>> out = layer({"images": images, "labels": np.eye(4)})
+        >>> out["images"].shape
+        TensorShape([4, 8, 8, 3])
+        >>> np.round(out["labels"].numpy().sum(axis=1), 4)
+        array([1., 1., 1., 1.], dtype=float32)
     """
 
     def __init__(self, factor: Any = 1.0, seed: int | None = None, data_format: str | None = None,
@@ -149,11 +255,50 @@ class CutMix(_BatchMixing):
 
 @registry.builtin("layers")
 class MaxNumBoundingBoxes(BaseImageAugmentation):
-    """Give every image exactly ``max_number`` boxes: extra boxes are dropped, missing ones padded.
+    """Ensure the maximum number of bounding boxes.
 
-    Padding boxes and labels are ``fill_value`` (-1). Works on the dict inputs
-    of the augmentation layers; images and the other entries pass through
-    unchanged (same dtype), in training and inference alike.
+    Gives every image exactly `max_number` bounding boxes: extra boxes are
+    dropped, missing ones are padded, with `fill_value` as the padding
+    boxes' coordinates and labels. It works on the dict inputs of the
+    augmentation layers; images and the other entries pass through unchanged
+    (same dtype), in training and inference alike.
+
+    Args:
+        max_number: Positive integer, the number of boxes per image.
+        fill_value: Integer, the value of the padding boxes and labels.
+            Defaults to `-1`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`,
+            and `data_format` and `bounding_box_format`.
+
+    Call arguments:
+        inputs: A dict with the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (a dict with
+            `"boxes"` of shape `(batch, num_boxes, 4)` and `"labels"` of
+            shape `(batch, num_boxes)`), or images alone.
+        training: Ignored: the layer acts in training and at inference alike.
+            Defaults to `True`.
+
+    Input shape:
+        Images of rank 3 or 4; boxes `(batch_size, num_boxes, 4)`.
+
+    Output shape:
+        Same as the input, with boxes `(batch_size, max_number, 4)` and box
+        labels `(batch_size, max_number)`.
+
+    Raises:
+        ValueError: If `max_number` is not a positive integer or `fill_value`
+            is not an integer; on call, if the images are not 3D or 4D or a
+            dict input has unknown keys or no `"images"`.
+
+    Example:
+        >>> layer = tfkit.layers.MaxNumBoundingBoxes(max_number=3)
+        >>> boxes = {"boxes": np.array([[[0.0, 0.0, 2.0, 2.0]]], dtype="float32"),
+        ...          "labels": np.array([[1]], dtype="int32")}
+        >>> out = layer({"images": np.zeros((1, 4, 4, 3)), "bounding_boxes": boxes})
+        >>> out["bounding_boxes"]["boxes"].shape
+        TensorShape([1, 3, 4])
+        >>> out["bounding_boxes"]["labels"].numpy()
+        array([[ 1, -1, -1]], dtype=int32)
     """
 
     applies_at_inference = True

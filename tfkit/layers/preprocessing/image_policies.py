@@ -128,9 +128,74 @@ def _count(value: Any, what: str, who: str) -> int:
 
 @registry.builtin("layers")
 class RandAugment(_Policy):
-    """Apply ``num_ops`` augmentations in a row, each picked uniformly from eleven (shear, translation,
-    rotation, brightness, colour degeneration, contrast, sharpness, posterization, solarization,
-    auto-contrast, equalization), all with strength ``factor``."""
+    """RandAugment performs the Rand Augment operation on input images.
+
+    This layer can be thought of as an all-in-one image augmentation layer.
+    It applies `num_ops` augmentations in a row, each picked uniformly from
+    eleven (shear, translation, rotation, brightness, color degeneration,
+    contrast, sharpness, posterization, solarization, auto-contrast and
+    equalization), all with strength `factor`. As in Keras, one choice of
+    augmentations serves the whole batch while each augmentation draws its
+    strength per image; the choice is drawn with TensorFlow's random ops on
+    every call, so each batch of a `tf.data` pipeline or compiled `fit` step
+    gets a new one.
+
+    References:
+        - [RandAugment](https://arxiv.org/abs/1909.13719).
+
+    Args:
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        num_ops: Positive integer, the number of augmentations to apply
+            sequentially. Defaults to `2`.
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the
+            strength range given to every augmentation (a float `f` means
+            `(0, f)`). Defaults to `0.5`.
+        interpolation: Interpolation mode of the geometric augmentations,
+            `"nearest"` or `"bilinear"`. Defaults to `"bilinear"`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `value_range` is not a pair of distinct numbers,
+            `num_ops` is not a positive integer, `factor` is not a number or
+            a pair in `[0, 1]`, `interpolation` or `data_format` is unknown, or
+            `seed` is not an int; on call, if the images are not 3D or 4D.
+
+    Example:
+        >>> layer = tfkit.layers.RandAugment(value_range=(0, 255), num_ops=2, factor=0.5, seed=1)
+        >>> images = np.random.uniform(0, 255, (2, 8, 8, 3))
+        >>> layer(images).shape
+        TensorShape([2, 8, 8, 3])
+    """
 
     def __init__(self, value_range: Any = (0, 255), num_ops: int = 2, factor: Any = 0.5,
                  interpolation: str = "bilinear", seed: int | None = None, data_format: str | None = None,
@@ -154,11 +219,79 @@ class RandAugment(_Policy):
 
 @registry.builtin("layers")
 class AugMix(_Policy):
-    """AugMix: ``num_chains`` chains of up to ``chain_depth`` random augmentations, mixed with Dirichlet
-    weights, then blended with the original by a Beta(``alpha``, ``alpha``) weight.
+    """Performs the AugMix data augmentation technique.
 
-    ``all_ops=False`` leaves out the colour augmentations (brightness,
-    colour degeneration, contrast, sharpness), as in Keras.
+    AugMix aims to produce images with variety while preserving the image
+    semantics and local statistics. It runs `num_chains` chains of up to
+    `chain_depth` random augmentations on the images, mixes the chains with
+    Dirichlet weights, then blends the result with the original images by a
+    `Beta(alpha, alpha)` weight, and clips to `value_range`.
+
+    References:
+        - [AugMix paper](https://arxiv.org/abs/1912.02781).
+
+    Args:
+        value_range: The range of values the input images can take, a pair
+            `(low, high)` (sorted if given in the other order); results are
+            clipped to it. Use `(0, 255)` for 8-bit pixel values and `(0, 1)`
+            for images in `[0, 1]`. Defaults to `(0, 255)`.
+        num_chains: Positive integer, the number of augmentation chains to
+            mix. Defaults to `3`.
+        chain_depth: Positive integer, the depth of each chain (each step
+            may also be "no augmentation"). Defaults to `3`.
+        factor: A float or a tuple of 2 floats, each in `[0, 1]`, the
+            strength range given to every augmentation (a float `f` means
+            `(0, f)`). Defaults to `0.3`.
+        alpha: Positive float, the parameter of the Dirichlet and Beta
+            distributions of the mixing weights. Defaults to `1.0`.
+        all_ops: Whether to use all the augmentations. `False` leaves out the
+            color augmentations (brightness, color degeneration, contrast,
+            sharpness), as in Keras. Defaults to `True`.
+        interpolation: Interpolation mode of the geometric augmentations,
+            `"nearest"` or `"bilinear"`. Defaults to `"bilinear"`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()` (`"channels_last"` unless
+            configured otherwise).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"`,
+            `"segmentation_masks"` and `"bounding_boxes"` (the other entries
+            pass through unchanged). Images are computed on in the
+            layer's float compute dtype; a dict input returns a dict.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as floats).
+            Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `value_range` is not a pair of distinct numbers,
+            `num_chains` or `chain_depth` is not a positive integer, `factor`
+            is not a number or a pair in `[0, 1]`, `alpha` is not positive,
+            `interpolation` or `data_format` is unknown, or `seed` is not an
+            int; on call, if the images are not 3D or 4D.
+
+    Example:
+        >>> layer = tfkit.layers.AugMix(value_range=(0, 1), num_chains=2, chain_depth=2, seed=2)
+        >>> y = layer(np.random.uniform(0, 1, (2, 8, 8, 3)))
+        >>> y.shape
+        TensorShape([2, 8, 8, 3])
+        >>> bool(tf.reduce_min(y) >= 0.0 and tf.reduce_max(y) <= 1.0)
+        True
     """
 
     def __init__(self, value_range: Any = (0, 255), num_chains: int = 3, chain_depth: int = 3, factor: Any = 0.3,

@@ -99,12 +99,58 @@ _FLIP_MODES = ("horizontal", "vertical", "horizontal_and_vertical")
 
 @registry.builtin("layers")
 class RandomFlip(RandomImageLayer):
-    """Mirror each image with probability 1/2 while training.
+    """A preprocessing layer which randomly flips images during training.
 
-    ``mode`` is ``"horizontal"`` (left-right), ``"vertical"`` (up-down) or
-    ``"horizontal_and_vertical"``; in the last mode Keras 3 draws one decision
-    per image for both axes (so an image is either unchanged or turned by 180
-    degrees), and so does this layer.
+    This layer flips each image horizontally and/or vertically with
+    probability 1/2, based on `mode`. In `"horizontal_and_vertical"` mode,
+    Keras 3 draws one decision per image for both axes (so an image is either
+    unchanged or turned by 180 degrees), and so does this layer. At inference
+    time (`training=False`), the layer returns its inputs unchanged.
+
+    Args:
+        mode: String indicating which flip mode to use: `"horizontal"`
+            (left-right), `"vertical"` (up-down) or
+            `"horizontal_and_vertical"`. Defaults to
+            `"horizontal_and_vertical"`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"` (passed through
+            unchanged). Integer images are cast to the layer's float compute
+            dtype.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as
+            floats). Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `mode` or `data_format` is not a supported value, or
+            `seed` is not an int; on call, if the images are not 3D or 4D, or
+            a dict input has other keys than `"images"` and `"labels"`.
+
+    Example:
+        >>> layer = tfkit.layers.RandomFlip("horizontal", seed=1337)
+        >>> x = np.array([[[1.0], [2.0], [3.0]]], dtype="float32")  # one 1x3 image
+        >>> y = layer(x, training=True)[0, :, 0].numpy()
+        >>> y.tolist() in ([1.0, 2.0, 3.0], [3.0, 2.0, 1.0])
+        True
+        >>> layer(x, training=False)[0, :, 0].numpy()
+        array([1., 2., 3.], dtype=float32)
     """
 
     def __init__(self, mode: str = "horizontal_and_vertical", seed: int | None = None,
@@ -128,12 +174,60 @@ class RandomFlip(RandomImageLayer):
 
 @registry.builtin("layers")
 class RandomContrast(RandomImageLayer):
-    """Scale each image's deviation from its per-channel mean by a random factor, then clip to ``value_range``.
+    """A preprocessing layer which randomly adjusts contrast during training.
 
-    ``output = clip((x - mean) * c + mean, *value_range)`` with one ``c`` per
-    image drawn uniformly from ``[1 - lower, 1 + upper]``. As in Keras 3 a
-    single number ``f`` means ``(lower, upper) = (0, f)`` (contrast only
-    rises); pass a pair ``(lower, upper)`` for both directions.
+    This layer adjusts the contrast of each image by a random factor `c`
+    (one per image): for each channel, it computes the mean of the image
+    pixels in the channel and then adjusts each pixel `x` to
+    `(x - mean) * c + mean`, clipped to `value_range`. At inference time
+    (`training=False`), the layer returns its inputs unchanged.
+
+    Args:
+        factor: A non-negative float, or a tuple of 2 floats `(lower,
+            upper)`, each in `[0, 1]`. The contrast factor is drawn uniformly
+            from `[1.0 - lower, 1.0 + upper]`. As in Keras 3, a single number
+            `f` means `(lower, upper) = (0, f)` (contrast only rises); pass a
+            pair for both directions.
+        value_range: The range of values the input image can take, a pair
+            `(low, high)`; the output is clipped to it. Defaults to
+            `(0, 255)`.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
+            `data_format` (images' layout, `"channels_last"` by default).
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"` (passed through
+            unchanged). Integer images are cast to the layer's float compute
+            dtype.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which returns the images unchanged (as
+            floats). Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        Same shape as the input.
+
+    Raises:
+        ValueError: If `factor` is not a number or a pair in `[0, 1]`,
+            `value_range` is not a pair `(low, high)` with `low < high`, or
+            `seed` is not an int; on call, if the images are not 3D or 4D.
+
+    Example:
+        >>> layer = tfkit.layers.RandomContrast(factor=(0.5, 0.5), value_range=(0, 1), seed=1)
+        >>> x = np.array([[[0.2], [0.6]]], dtype="float32")  # mean 0.4
+        >>> y = layer(x).numpy()[0, :, 0]  # contrast factor drawn from [0.5, 1.5]
+        >>> round(float(y.mean()), 4)  # the mean is kept
+        0.4
+        >>> bool(0.1 <= y[0] <= 0.3 and 0.5 <= y[1] <= 0.7)
+        True
     """
 
     moves_pixels = False
@@ -171,12 +265,61 @@ class RandomContrast(RandomImageLayer):
 
 @registry.builtin("layers")
 class RandomCrop(RandomImageLayer):
-    """Crop a random ``(height, width)`` window while training (one window for the whole batch, as in Keras).
+    """A preprocessing layer which randomly crops images during training.
 
-    At inference, and while training on images not larger than the target in
-    both directions, the largest centered window with the target's aspect
-    ratio is taken and resized to the target, so the output size never
-    depends on ``training``.
+    During training, this layer randomly chooses a location to crop images
+    down to a target size (one window for the whole batch, as in Keras).
+
+    At inference time, and during training if an input image is smaller (or
+    equal) than the target size in either direction, the largest centered
+    window with the target's aspect ratio is taken and resized to the target
+    size, so the output size never depends on `training`.
+
+    Args:
+        height: Positive integer, the height of the output shape.
+        width: Positive integer, the width of the output shape.
+        seed: Optional int, the seed of the layer's random generator, for
+            reproducible augmentations. Defaults to `None`.
+        data_format: `"channels_last"` (images `(..., height, width,
+            channels)`) or `"channels_first"` (images `(..., channels, height,
+            width)`). Defaults to `None`, which means `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
+            the key `"images"` and optionally `"labels"` (passed through
+            unchanged). Integer images are cast to the layer's float compute
+            dtype.
+        training: Python boolean or boolean tensor: whether to augment. As
+            in Keras 3, it defaults to `True`, so a layer called on its own
+            augments; `fit` calls it with `True`, `predict`, `evaluate` and
+            exports with `False`, which takes the centered
+            window. Defaults to `True`.
+
+    Input shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., height, width, channels)`, in `"channels_last"` format, or
+        `(..., channels, height, width)`, in `"channels_first"` format.
+
+    Output shape:
+        3D (unbatched) or 4D (batched) tensor with shape
+        `(..., target_height, target_width, channels)`, or
+        `(..., channels, target_height, target_width)` in
+        `"channels_first"` format.
+
+    Raises:
+        ValueError: If `height` or `width` is not a positive integer,
+            `data_format` is not a supported value, or `seed` is not an int; on
+            call, if the images are not 3D or 4D.
+
+    Example:
+        >>> layer = tfkit.layers.RandomCrop(2, 2, seed=1)
+        >>> layer(np.ones((3, 5, 6, 1))).shape
+        TensorShape([3, 2, 2, 1])
+        >>> x = np.arange(16, dtype="float32").reshape((1, 4, 4, 1))
+        >>> layer(x, training=False)[0, :, :, 0].numpy()  # inference: the center, resized
+        array([[ 2.5,  4.5],
+               [10.5, 12.5]], dtype=float32)
     """
 
     def __init__(self, height: int, width: int, seed: int | None = None, data_format: str | None = None,

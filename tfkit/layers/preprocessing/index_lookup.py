@@ -301,7 +301,136 @@ class IndexLookup(Layer):
 
 @registry.builtin("layers")
 class StringLookup(IndexLookup):
-    """Strings to indices (``invert=True``: indices to strings); OOV token ``"[UNK]"``."""
+    """A preprocessing layer that maps strings to (possibly encoded) indices.
+
+    This layer translates a set of arbitrary strings into integer outputs
+    via a table-based vocabulary lookup. With `invert=True` it maps indices
+    back to strings. Unknown strings go to the OOV indices, chosen by
+    FarmHash64 of the string (or SipHash64 keyed by `salt`) when there are
+    several.
+
+    The vocabulary can be given (`vocabulary`) or learned by `adapt()`: the
+    tokens by descending frequency (ties in descending token order, as
+    Keras). Index layout as in Keras: in `"int"` mode the mask token (if
+    any) is 0, then the `num_oov_indices` out-of-vocabulary (OOV) slots,
+    then the vocabulary; in the other modes the mask token has no index
+    (masked tokens are left out of the outputs) and the OOV slots start at 0.
+    The lookup is a TensorFlow hash table, so exports carry it.
+
+    Args:
+        max_tokens: Maximum size of the vocabulary for this layer, including
+            the OOV and mask indices. This should only be specified when
+            adapting the vocabulary or when setting `pad_to_max_tokens=True`.
+            If `None`, there is no cap on the size of the vocabulary. Setting
+            a vocabulary larger than `max_tokens` raises an error. Defaults to
+            `None`.
+        num_oov_indices: The number of out-of-vocabulary tokens to use. If
+            this value is more than 1, OOV inputs are hashed to
+            determine their OOV value. If this value is 0, OOV inputs cause an
+            error when calling the layer. Defaults to `1`.
+        mask_token: A token that represents masked inputs. When `output_mode`
+            is `"int"`, the token is included in the vocabulary and mapped to
+            index 0. In other output modes, the token does not appear in the
+            vocabulary and instances of the mask token in the input are
+            dropped. If `None`, no mask term is added. Defaults to `None`.
+        oov_token: Only used when `invert` is `True`: the token to return for
+            OOV indices. Defaults to `"[UNK]"`.
+        vocabulary: Optional. Either an array of tokens or a string path to a
+            text file (one token per line). If passing an array, it can be a
+            tuple, list, 1D NumPy array, or 1D tensor containing the
+            vocabulary terms. If this argument is set, there is no need to
+            `adapt()` the layer. The vocabulary is part of the layer's
+            config, so it is saved with the model. Defaults to `None`.
+        idf_weights: Only valid when `output_mode` is `"tf_idf"` (and then
+            required with a `vocabulary`): a tuple, list, 1D NumPy array, or
+            1D tensor of the same length as the vocabulary, containing the
+            floating point inverse document frequency weights, which are
+            multiplied by per-sample term counts for the final TF-IDF weight.
+            Defaults to `None`.
+        invert: Only valid when `output_mode` is `"int"`. If `True`, this layer
+            maps indices to vocabulary items instead of mapping vocabulary
+            items to indices. Defaults to `False`.
+        output_mode: Specification for the output of the layer. Values can be
+            `"int"`, `"one_hot"`, `"multi_hot"`, `"count"` or `"tf_idf"`,
+            configuring the layer as follows:
+
+            - `"int"`: return the vocabulary indices of the input tokens
+              (int64).
+            - `"one_hot"`: encodes each individual element in the input into
+              an array the same size as the vocabulary, containing a 1 at the
+              element index. If the last dimension is size 1, it encodes on
+              that dimension; otherwise a new dimension is appended.
+            - `"multi_hot"`: encodes each sample in the input (the last axis)
+              into a single array the same size as the vocabulary, containing
+              a 1 for each vocabulary term present in the sample.
+            - `"count"`: as `"multi_hot"`, but the array contains a count of
+              the number of times the token at that index appeared in the
+              sample.
+            - `"tf_idf"`: as `"multi_hot"`, but the TF-IDF algorithm is
+              applied to find the value in each token slot.
+
+            Defaults to `"int"`.
+        pad_to_max_tokens: Only applicable when `output_mode` is
+            `"multi_hot"`, `"count"`, or `"tf_idf"`. If `True`, the output has
+            its feature axis padded to `max_tokens` even if the number of
+            unique tokens in the vocabulary is less than `max_tokens`.
+            Defaults to `False`.
+        sparse: Must be `False`: sparse outputs are not supported by tfkit
+            (it works with dense tensors). Defaults to `False`.
+        encoding: Text encoding of the inputs, kept in the config for Keras
+            compatibility. Defaults to `"utf-8"`.
+        salt: Optional int or pair of ints, the key of the SipHash64 used to
+            choose the OOV index of unknown strings when `num_oov_indices`
+            is more than 1. Defaults to `None` (FarmHash64).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor, array or list of strings (or of int indices with
+            `invert=True`), or a ragged tensor.
+
+    Input shape:
+        Arbitrary (for the encoding modes, the last axis is the sample's
+        tokens).
+
+    Output shape:
+        Same as the input for `"int"`; `(..., n, vocab_size)` for
+        `"one_hot"` (a last axis of size 1 is replaced); `(..., vocab_size)`
+        for `"multi_hot"`, `"count"` and `"tf_idf"` (the last axis is
+        reduced). `vocab_size` is `max_tokens` with `pad_to_max_tokens`.
+
+    Raises:
+        ValueError: If `output_mode` is unknown, `sparse=True`, `invert=True`
+            with another mode than `"int"`, `idf_weights` are given without
+            `"tf_idf"` (or missing with it and a `vocabulary`), `salt` is not
+            an int or two, or the vocabulary is larger than `max_tokens`, holds
+            duplicates or cannot be read; from `adapt()`, if it finds no
+            terms.
+
+    Example:
+        >>> vocab = ["a", "b", "c", "d"]
+        >>> data = [["a", "c", "d"], ["d", "z", "b"]]
+        >>> layer = tfkit.layers.StringLookup(vocabulary=vocab)
+        >>> layer(data).numpy()
+        array([[1, 3, 4],
+               [4, 0, 2]])
+        >>> layer.get_vocabulary()
+        ['[UNK]', 'a', 'b', 'c', 'd']
+
+        Learning the vocabulary with `adapt()`, and counting tokens:
+
+        >>> layer = tfkit.layers.StringLookup(output_mode="count")
+        >>> layer.adapt(["a", "b", "a", "c"])
+        >>> layer.get_vocabulary()
+        ['[UNK]', 'a', 'c', 'b']
+        >>> layer([["a", "a", "z"]]).numpy()
+        array([[1., 2., 0., 0.]], dtype=float32)
+
+        Mapping indices back to strings:
+
+        >>> inverse = tfkit.layers.StringLookup(vocabulary=vocab, invert=True)
+        >>> inverse([[1, 3, 4]]).numpy()
+        array([[b'a', b'c', b'd']], dtype=object)
+    """
 
     key_dtype = tf.string
 
@@ -319,7 +448,128 @@ class StringLookup(IndexLookup):
 
 @registry.builtin("layers")
 class IntegerLookup(IndexLookup):
-    """Integers to indices (``invert=True``: back); OOV token ``-1``."""
+    """A preprocessing layer that maps integers to (possibly encoded) indices.
+
+    This layer maps a set of arbitrary integer input tokens into indexed
+    integer output via a table-based vocabulary lookup. With `invert=True`
+    it maps indices back to the integer tokens. Unknown integers go to the
+    OOV indices, `key % num_oov_indices` when there are several.
+
+    The vocabulary can be given (`vocabulary`) or learned by `adapt()`: the
+    tokens by descending frequency (ties in descending token order, as
+    Keras). Index layout as in Keras: in `"int"` mode the mask token (if
+    any) is 0, then the `num_oov_indices` out-of-vocabulary (OOV) slots,
+    then the vocabulary; in the other modes the mask token has no index
+    (masked tokens are left out of the outputs) and the OOV slots start at 0.
+    The lookup is a TensorFlow hash table, so exports carry it.
+
+    Args:
+        max_tokens: Maximum size of the vocabulary for this layer, including
+            the OOV and mask indices. This should only be specified when
+            adapting the vocabulary or when setting `pad_to_max_tokens=True`.
+            If `None`, there is no cap on the size of the vocabulary. Setting
+            a vocabulary larger than `max_tokens` raises an error. Defaults to
+            `None`.
+        num_oov_indices: The number of out-of-vocabulary integer tokens to use. If
+            this value is more than 1, OOV inputs are modulated (`key % num_oov_indices`) to
+            determine their OOV value. If this value is 0, OOV inputs cause an
+            error when calling the layer. Defaults to `1`.
+        mask_token: A integer token that represents masked inputs. When `output_mode`
+            is `"int"`, the token is included in the vocabulary and mapped to
+            index 0. In other output modes, the token does not appear in the
+            vocabulary and instances of the mask token in the input are
+            dropped. If `None`, no mask term is added. Defaults to `None`.
+        oov_token: Only used when `invert` is `True`: the token to return for
+            OOV indices. Defaults to `-1`.
+        vocabulary: Optional. Either an array of integer tokens or a string path to a
+            text file (one token per line). If passing an array, it can be a
+            tuple, list, 1D NumPy array, or 1D tensor containing the
+            vocabulary terms. If this argument is set, there is no need to
+            `adapt()` the layer. The vocabulary is part of the layer's
+            config, so it is saved with the model. Defaults to `None`.
+        idf_weights: Only valid when `output_mode` is `"tf_idf"` (and then
+            required with a `vocabulary`): a tuple, list, 1D NumPy array, or
+            1D tensor of the same length as the vocabulary, containing the
+            floating point inverse document frequency weights, which are
+            multiplied by per-sample term counts for the final TF-IDF weight.
+            Defaults to `None`.
+        invert: Only valid when `output_mode` is `"int"`. If `True`, this layer
+            maps indices to vocabulary items instead of mapping vocabulary
+            items to indices. Defaults to `False`.
+        output_mode: Specification for the output of the layer. Values can be
+            `"int"`, `"one_hot"`, `"multi_hot"`, `"count"` or `"tf_idf"`,
+            configuring the layer as follows:
+
+            - `"int"`: return the vocabulary indices of the input tokens
+              (int64).
+            - `"one_hot"`: encodes each individual element in the input into
+              an array the same size as the vocabulary, containing a 1 at the
+              element index. If the last dimension is size 1, it encodes on
+              that dimension; otherwise a new dimension is appended.
+            - `"multi_hot"`: encodes each sample in the input (the last axis)
+              into a single array the same size as the vocabulary, containing
+              a 1 for each vocabulary term present in the sample.
+            - `"count"`: as `"multi_hot"`, but the array contains a count of
+              the number of times the token at that index appeared in the
+              sample.
+            - `"tf_idf"`: as `"multi_hot"`, but the TF-IDF algorithm is
+              applied to find the value in each token slot.
+
+            Defaults to `"int"`.
+        pad_to_max_tokens: Only applicable when `output_mode` is
+            `"multi_hot"`, `"count"`, or `"tf_idf"`. If `True`, the output has
+            its feature axis padded to `max_tokens` even if the number of
+            unique tokens in the vocabulary is less than `max_tokens`.
+            Defaults to `False`.
+        sparse: Must be `False`: sparse outputs are not supported by tfkit
+            (it works with dense tensors). Defaults to `False`.
+        vocabulary_dtype: The dtype of the vocabulary terms; only `"int64"`
+            is supported (as in Keras). Defaults to `"int64"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor, array or list of integers (cast to int64), or a
+            ragged tensor.
+
+    Input shape:
+        Arbitrary (for the encoding modes, the last axis is the sample's
+        tokens).
+
+    Output shape:
+        Same as the input for `"int"`; `(..., n, vocab_size)` for
+        `"one_hot"` (a last axis of size 1 is replaced); `(..., vocab_size)`
+        for `"multi_hot"`, `"count"` and `"tf_idf"` (the last axis is
+        reduced). `vocab_size` is `max_tokens` with `pad_to_max_tokens`.
+
+    Raises:
+        ValueError: If `vocabulary_dtype` is not `"int64"`, `output_mode` is
+            unknown, `sparse=True`, `invert=True` with another mode than
+            `"int"`, `idf_weights` are given without `"tf_idf"` (or missing
+            with it and a `vocabulary`), or the vocabulary is larger than
+            `max_tokens`, holds duplicates or cannot be read; from `adapt()`,
+            if it finds no terms.
+
+    Example:
+        >>> vocab = [12, 36, 1138, 42]
+        >>> data = np.array([[12, 1138, 42], [42, 1000, 36]])
+        >>> layer = tfkit.layers.IntegerLookup(vocabulary=vocab)
+        >>> layer(data).numpy()
+        array([[1, 3, 4],
+               [4, 0, 2]])
+
+        Learning the vocabulary with `adapt()`:
+
+        >>> layer = tfkit.layers.IntegerLookup()
+        >>> layer.adapt(np.array([[12, 1138, 42], [42, 1000, 36]]))
+        >>> layer.get_vocabulary()
+        [-1, 42, 1138, 1000, 36, 12]
+
+        Mapping indices back to integers:
+
+        >>> inverse = tfkit.layers.IntegerLookup(vocabulary=vocab, invert=True)
+        >>> inverse(np.array([[1, 3, 4]])).numpy()
+        array([[  12, 1138,   42]])
+    """
 
     key_dtype = tf.int64
 

@@ -34,7 +34,75 @@ def _positive_int(value: Any, what: str, who: str) -> int:
 
 @registry.builtin("layers")
 class MelSpectrogram(Layer):
-    """Raw audio ``(samples,)`` or ``(batch, samples)`` to ``(..., num_mel_bins, frames)``."""
+    """A preprocessing layer to convert raw audio signals to Mel spectrograms.
+
+    This layer takes raw audio `(samples,)` or `(batch, samples)` and
+    returns its mel spectrogram `(..., num_mel_bins, frames)`. A centered
+    short-time Fourier transform (`tfkit.ops.signal.stft`, reflect padding)
+    gives magnitudes, raised to `mag_exp`, which are projected on
+    `num_mel_bins` triangular HTK mel filters between `min_freq` and
+    `max_freq`. With `power_to_db`, the power becomes
+    `10 * log10(max(p, min_power) / ref_power)`, floored at `top_db` below
+    the largest value of the whole batch, as Keras does. It is computed in
+    float32 (float64 under a float64 policy) and has no weights.
+
+    Args:
+        fft_length: Positive integer, the size of the FFT window (at least
+            `sequence_length`). Defaults to `2048`.
+        sequence_stride: Positive integer, the number of samples between
+            successive STFT columns. Defaults to `512`.
+        sequence_length: Positive integer, the size of the window used for
+            each audio frame. If `None`, `fft_length` is used. Defaults to
+            `None`.
+        window: The windowing function to apply to each frame: `"hann"`,
+            `"hamming"` (periodic), a list of `sequence_length` values, or
+            `None` for no windowing. Defaults to `"hann"`.
+        sampling_rate: The sample rate of the audio signal, in Hz. Defaults to
+            `16000`.
+        num_mel_bins: Positive integer, the number of mel bins to generate.
+            Defaults to `128`.
+        min_freq: Float, the minimum frequency of the mel bins, in Hz.
+            Defaults to `20.0`.
+        max_freq: Float, the maximum frequency of the mel bins, in Hz. If
+            `None`, `sampling_rate / 2` (the Nyquist frequency) is used.
+            Defaults to `None`.
+        power_to_db: If `True`, convert the power spectrogram to decibels.
+            Defaults to `True`.
+        top_db: Float, the minimum negative cut-off `max(10 * log10(S)) -
+            top_db` used with `power_to_db`. Defaults to `80.0`.
+        mag_exp: Float, the exponent for the magnitude spectrogram: 1 for
+            magnitude, 2 for power. Defaults to `2.0`.
+        min_power: Float, the minimum value for the power and `ref_power`
+            in the decibel conversion. Defaults to `1e-10`.
+        ref_power: Float, the power to scale the decibels against:
+            `10 * log10(S / ref_power)`. Defaults to `1.0`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A float tensor of raw audio samples.
+
+    Input shape:
+        1D (unbatched) or 2D (batched) tensor with shape `(..., samples)`.
+
+    Output shape:
+        2D (unbatched) or 3D (batched) tensor with shape
+        `(..., num_mel_bins, samples // sequence_stride + 1)`.
+
+    Raises:
+        ValueError: If `fft_length`, `sequence_stride`, `sequence_length` or
+            `num_mel_bins` is not a positive integer, `fft_length` is below
+            `sequence_length`, `window` is an unknown name, or the
+            frequencies do not satisfy
+            `0 <= min_freq < max_freq <= sampling_rate / 2`.
+
+    Example:
+        >>> layer = tfkit.layers.MelSpectrogram(fft_length=256, sequence_stride=64, num_mel_bins=16)
+        >>> audio = np.random.uniform(-1, 1, (2, 1024)).astype("float32")
+        >>> layer(audio).shape
+        TensorShape([2, 16, 17])
+        >>> layer(audio[0]).shape
+        TensorShape([16, 17])
+    """
 
     def __init__(
         self,

@@ -21,7 +21,46 @@ __all__ = ["Pipeline"]
 
 @registry.builtin("layers")
 class Pipeline(Layer):
-    """Apply ``layers`` in order; each gets the previous one's output and the caller's ``training`` flag."""
+    """Applies a series of layers to an input.
+
+    This class is useful to build a preprocessing pipeline, in particular an
+    image data augmentation pipeline. Unlike a `Sequential` model, `Pipeline`
+    is a layer, not a model: it is meant for preprocessing (e.g. inside a
+    `tf.data` pipeline), and it passes each layer the previous one's output
+    and the caller's `training` flag. The layers are saved in its config.
+
+    Args:
+        layers: A list of tfkit layers, applied in order.
+        name: Optional name of the layer. Defaults to `None` (a generated
+            name).
+        **kwargs: Other base layer keyword arguments, such as `dtype`.
+
+    Call arguments:
+        inputs: The inputs of the first layer (e.g. images, or a dict with
+            `"images"` and `"labels"`).
+        training: Python boolean or boolean tensor, passed to every layer.
+            Defaults to `True`, as for the augmentation layers.
+
+    Input shape:
+        The first layer's input shape.
+
+    Output shape:
+        The last layer's output shape.
+
+    Raises:
+        ValueError: If `layers` is not a list (or tuple) of tfkit layers.
+
+    Example:
+        >>> pipeline = tfkit.layers.Pipeline([
+        ...     tfkit.layers.RandomFlip(seed=1),
+        ...     tfkit.layers.RandomBrightness(factor=0.2, seed=2),
+        ...     tfkit.layers.Rescaling(1 / 255),
+        ... ])
+        >>> pipeline(np.full((2, 4, 4, 3), 128, dtype="uint8")).shape
+        TensorShape([2, 4, 4, 3])
+        >>> len(pipeline.layers)
+        3
+    """
 
     def __init__(self, layers: Sequence[Layer], name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)

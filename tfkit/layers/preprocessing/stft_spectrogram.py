@@ -45,7 +45,83 @@ MODES = ("log", "magnitude", "psd", "real", "imag", "angle", "stft")
 
 @registry.builtin("layers")
 class STFTSpectrogram(Layer):
-    """Audio ``(batch, time, channels)`` (or channels first) to STFT frames, by convolution."""
+    """Layer to compute the Short-Time Fourier Transform (STFT) on a 1D signal.
+
+    A layer that computes spectrograms of the input signal to produce a
+    spectrogram. This layer utilizes Short-Time Fourier Transform (STFT) by
+    convolution: each channel is convolved with `real_kernel` and
+    `imag_kernel`, of shape `(frame_length, 1, fft_length // 2 + 1)`
+    (`tfkit.initializers.STFT`: the windowed cosines and sines), with stride
+    `frame_step`. The kernels are trainable weights, as in Keras 3 (use
+    `trainable=False` for a fixed front end), so Keras's files load into
+    this layer.
+
+    Args:
+        mode: String, the output type of the spectrogram: `"real"`,
+            `"imag"`, `"stft"` (real and imaginary parts concatenated on the
+            frequency axis), `"angle"`, `"magnitude"`, `"log"` (log of the
+            magnitude, floored at epsilon) or `"psd"` (the power spectral
+            density, interior bins doubled). Defaults to `"log"`.
+        frame_length: Positive integer, the length of each frame (window)
+            for STFT in samples. Defaults to `256`.
+        frame_step: Positive integer not greater than `frame_length`, the
+            step size (hop length) between consecutive frames. If `None`,
+            `frame_length // 2` is used. Defaults to `None`.
+        fft_length: Integer not less than `frame_length`, the size of the
+            frequency bins used in the FFT (a power of two is recommended; a
+            warning is issued otherwise). If `None`, the next power of two at
+            or above `frame_length` is used. Defaults to `None`.
+        window: The windowing function applied to each frame: a window name
+            (SciPy's names and aliases, such as `"hann"`, `"hamming"`), a
+            list of `frame_length` values, or `None` for no windowing.
+            Defaults to `"hann"`.
+        periodic: If `True`, the window function is treated as periodic
+            (for spectral analysis); if `False`, as symmetric. Defaults to
+            `False`.
+        scaling: The type of scaling of the kernels: `"density"` (power
+            spectral density), `"spectrum"` (power spectrum) or `None` (no
+            scaling). Defaults to `"density"`.
+        padding: `"valid"` or `"same"` (pad the signal so that the number of
+            frames is `ceil(time / frame_step)`). Defaults to `"valid"`.
+        expand_dims: If `True`, the output keeps the channels apart in a
+            separate axis; if `False`, the channels' bins are concatenated.
+            Defaults to `False`.
+        data_format: `"channels_last"` (inputs `(batch, time, channels)`) or
+            `"channels_first"` (inputs `(batch, channels, time)`). Defaults to
+            `None`, which means `tfkit.backend.image_data_format()`.
+        **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
+            `trainable`.
+
+    Call arguments:
+        inputs: A 3D float tensor of signals.
+
+    Input shape:
+        3D tensor `(batch_size, time_length, channels)` for
+        `"channels_last"`, or `(batch_size, channels, time_length)` for
+        `"channels_first"`.
+
+    Output shape:
+        With `expand_dims=False`, `(batch_size, frames, channels * bins)` for
+        `"channels_last"` or `(batch_size, channels * bins, frames)` for
+        `"channels_first"`; with `expand_dims=True`, `(batch_size, frames,
+        bins, channels)` or `(batch_size, channels, frames, bins)`. `bins` is
+        `fft_length // 2 + 1`, doubled for `mode="stft"`.
+
+    Raises:
+        ValueError: If `frame_length`, `frame_step` or `fft_length` is not a
+            valid integer, `mode`, `scaling`, `padding`, `window` or
+            `data_format` is not a supported value; on call, if the input is
+            not 3D.
+
+    Example:
+        >>> layer = tfkit.layers.STFTSpectrogram(mode="log", frame_length=256, frame_step=128)
+        >>> audio = np.random.uniform(-1, 1, (2, 1024, 1)).astype("float32")
+        >>> layer(audio).shape
+        TensorShape([2, 7, 129])
+        >>> tfkit.layers.STFTSpectrogram(mode="stft", frame_length=64, expand_dims=True)(
+        ...     np.zeros((1, 256, 2), dtype="float32")).shape
+        TensorShape([1, 7, 66, 2])
+    """
 
     def __init__(
         self,

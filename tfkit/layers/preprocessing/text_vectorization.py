@@ -31,7 +31,130 @@ _PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
 
 @registry.builtin("layers")
 class TextVectorization(Layer):
-    """Standardize, split, (n-grams,) and look up tokens; see the module docstring."""
+    """A preprocessing layer which maps text features to integer sequences.
+
+    This layer has basic options for managing text in a model. It
+    transforms a batch of strings (one example = one string) into either a
+    list of token indices (one example = 1D tensor of integer token indices)
+    or a dense representation (one example = 1D tensor of float values
+    representing data about the example's tokens).
+
+    The vocabulary for the layer must be either supplied on construction or
+    learned via `adapt()`. When this layer is adapted, it analyzes the
+    dataset, determines the frequency of individual string values, and
+    creates a vocabulary from them. The processing of each example contains
+    the following steps:
+
+    1. Standardize each example (usually lowercasing + punctuation
+       stripping).
+    2. Split each example into substrings (usually words).
+    3. Recombine substrings into tokens (usually n-grams).
+    4. Index tokens (associate a unique int value with each token).
+    5. Transform each example using this index, either into a vector of ints
+       or a dense float vector.
+
+    Standardization and splitting are TensorFlow string ops, so exports take
+    raw text. Index 0 is padding and 1 the out-of-vocabulary (OOV) token, as
+    in Keras; in the `"multi_hot"`, `"count"` and `"tf_idf"` modes there is
+    no padding index (the OOV token is 0 and empty tokens are left out), and
+    each text gives one vector.
+
+    Args:
+        max_tokens: Maximum size of the vocabulary for this layer, including
+            the padding and OOV tokens. This should only be specified when
+            adapting a vocabulary or when setting `pad_to_max_tokens=True`.
+            If `None`, there is no cap on the size of the vocabulary.
+            Defaults to `None`.
+        standardize: Optional specification for standardization to apply to
+            the input text: `None` (no standardization), `"lower"`,
+            `"strip_punctuation"`, `"lower_and_strip_punctuation"`, or a
+            callable taking and returning a string tensor (such a layer
+            cannot be saved in a config). Defaults to
+            `"lower_and_strip_punctuation"`.
+        split: Optional specification for splitting the input text: `None`
+            (no splitting: each text is one token), `"whitespace"`,
+            `"character"` (Unicode characters), or a callable taking a string
+            tensor and returning a ragged tensor of tokens. Defaults to
+            `"whitespace"`.
+        ngrams: Optional positive integer. If set, the layer creates all
+            n-grams from 1 up to `ngrams` (joined by a space). Only an
+            integer is supported (not Keras's tuple form). Defaults to
+            `None`.
+        output_mode: Optional specification for the output of the layer.
+            Values can be `"int"`, `"multi_hot"`, `"count"` or `"tf_idf"`,
+            configuring the layer as follows:
+
+            - `"int"`: outputs integer indices, one integer index per split
+              string token, padded with 0 to the longest text (or to
+              `output_sequence_length`).
+            - `"multi_hot"`: outputs a single int array per text, of either
+              vocabulary size or `max_tokens` size, containing 1s in all
+              elements where the token mapped to that index exists at least
+              once in the text.
+            - `"count"`: like `"multi_hot"`, but the int array contains a
+              count of the number of times the token at that index appeared
+              in the text.
+            - `"tf_idf"`: like `"multi_hot"`, but the TF-IDF algorithm is
+              applied to find the value in each token slot (each text is one
+              document for `adapt()`'s idf weights).
+
+            Defaults to `"int"`.
+        output_sequence_length: Only valid in `"int"` mode. If set, the
+            output has its time dimension padded or truncated to exactly
+            `output_sequence_length` values. Defaults to `None`.
+        pad_to_max_tokens: Only valid in `"multi_hot"`, `"count"` and
+            `"tf_idf"` modes. If `True`, the output has its feature axis
+            padded to `max_tokens` even if the number of unique tokens in the
+            vocabulary is less than `max_tokens`. Defaults to `False`.
+        vocabulary: Optional. Either an array of strings or a string path to
+            a text file (one token per line). If this argument is set, there
+            is no need to `adapt()` the layer. Defaults to `None`.
+        idf_weights: Only valid (and then required with a `vocabulary`) when
+            `output_mode` is `"tf_idf"`: an array of the same length as the
+            vocabulary, containing the inverse document frequency weights.
+            Defaults to `None`.
+        sparse: Must be `False`: sparse outputs are not supported by tfkit.
+            Defaults to `False`.
+        ragged: Must be `False`: ragged outputs are not supported by tfkit
+            (it works with dense tensors). Defaults to `False`.
+        encoding: Text encoding of the inputs, kept in the config for Keras
+            compatibility. Defaults to `"utf-8"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor, array or list of strings: `(batch_size,)` or
+            `(batch_size, 1)` texts, or a single scalar text.
+
+    Input shape:
+        `(batch_size,)` or `(batch_size, 1)`.
+
+    Output shape:
+        `(batch_size, sequence_length)` int64 indices in `"int"` mode
+        (`sequence_length` is `output_sequence_length` when set);
+        `(batch_size, vocab_size)` floats in the other modes.
+
+    Raises:
+        ValueError: If `standardize`, `split` or `output_mode` is unknown,
+            `ngrams` is not a positive int, `sparse` or `ragged` is `True`,
+            `idf_weights` do not fit `output_mode` and `vocabulary`, or the
+            vocabulary is invalid (too large for `max_tokens`, repeated
+            terms).
+
+    Example:
+        >>> layer = tfkit.layers.TextVectorization(output_sequence_length=4)
+        >>> layer.adapt(["The cat sat.", "The dog sat on the cat!"])
+        >>> layer.get_vocabulary()
+        ['', '[UNK]', 'the', 'sat', 'cat', 'on', 'dog']
+        >>> layer(["the cat ran", "The dog sat on the mat"]).numpy()
+        array([[2, 4, 1, 0],
+               [2, 6, 3, 5]])
+
+        With a given vocabulary, counting tokens:
+
+        >>> layer = tfkit.layers.TextVectorization(vocabulary=["a", "b"], output_mode="count")
+        >>> layer(["a b a c"]).numpy()
+        array([[1., 2., 1.]], dtype=float32)
+    """
 
     def __init__(self, max_tokens: int | None = None, standardize: Any = "lower_and_strip_punctuation",
                  split: Any = "whitespace", ngrams: int | None = None, output_mode: str = "int",
