@@ -109,13 +109,129 @@ def _clone(initializer: Any) -> Any:
 
 @registry.builtin("layers")
 class MultiHeadAttention(Layer):
-    """``softmax(Q K^T / sqrt(key_dim)) V`` in ``num_heads`` heads, then an output projection.
+    """MultiHeadAttention layer.
 
-    ``call(query, value, key=None, attention_mask=None, return_attention_scores=False,
-    training=None, use_causal_mask=False)``; ``key`` defaults to ``value``.
-    ``attention_mask`` is ``(batch, T, S)`` booleans, true where a query may
-    attend to a key. ``output_shape`` (int or tuple) replaces the query's
-    last dimension in the output.
+    This is an implementation of multi-headed attention as described in the
+    paper "Attention is all you Need" (Vaswani et al., 2017). If `query`,
+    `key`, `value` are the same, then this is self-attention. Each timestep
+    in `query` attends to the corresponding sequence in `key`, and returns a
+    fixed-width vector.
+
+    This layer first projects `query`, `key` and `value` with `EinsumDense`
+    layers (`query_dense`, `key_dense`, `value_dense`, kernels
+    `(dim, num_heads, key_dim)`), computes
+    `softmax(Q @ K^T / sqrt(key_dim))` per head, uses it to combine the
+    values, and projects the concatenated heads back with `output_dense`
+    (kernel `(num_heads, value_dim, out_dim)`), as in Keras 3, so Keras
+    weights copy over in order. Masks attached to `query`, `value` and `key`,
+    the `attention_mask` argument, the causal mask and the sliding window are
+    combined with a logical AND; the output carries the query's mask.
+
+    Args:
+        num_heads: Number of attention heads.
+        key_dim: Size of each attention head for query and key.
+        value_dim: Size of each attention head for value. `None` (the
+            default) uses `key_dim`.
+        dropout: Dropout probability in `[0, 1)`, applied to the attention
+            weights. Defaults to `0.0`.
+        use_bias: Boolean, whether the dense layers use bias vectors/matrices.
+            Defaults to `True`.
+        output_shape: The expected shape of an output tensor, besides the
+            batch and sequence dims (an int or a tuple). If not specified,
+            projects back to the query feature dim (the query input's last
+            dimension).
+        attention_axes: Axes over which the attention is applied (an int or
+            a tuple of ints). `None` (the default) means attention over all
+            axes but batch, heads, and features.
+        sliding_window: Optional positive integer: query position `i` only
+            attends to key positions `j` with `abs(i - j) < sliding_window`.
+            Defaults to `None`.
+        kernel_initializer: Initializer for dense layer kernels. Defaults to
+            `"glorot_uniform"`.
+        bias_initializer: Initializer for dense layer biases. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Regularizer for dense layer kernels. Defaults to
+            `None`.
+        bias_regularizer: Regularizer for dense layer biases. Defaults to
+            `None`.
+        activity_regularizer: Regularizer for dense layer activity. Defaults
+            to `None`.
+        kernel_constraint: Constraint for dense layer kernels. Defaults to
+            `None`.
+        bias_constraint: Constraint for dense layer biases. Defaults to
+            `None`.
+        use_gate: Boolean, whether to apply a gated attention mechanism. When
+            `True`, an additional gating branch (a sigmoid projection of the
+            query) multiplies the attended values before the output
+            projection. Defaults to `False`.
+        seed: Optional integer to seed the dropout layer. Defaults to `None`.
+        flash_attention: If `None` (the default), the global setting
+            `tfkit.config.enable_flash_attention()` decides. TensorFlow has no
+            flash attention, so a call with flash attention enabled raises a
+            `ValueError`; it cannot be combined with `dropout` either.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        query: Query tensor of shape `(B, T, dim)`, where `B` is the batch
+            size, `T` is the target sequence length, and `dim` is the
+            feature dimension.
+        value: Value tensor of shape `(B, S, dim)`, where `S` is the source
+            sequence length.
+        key: Optional key tensor of shape `(B, S, dim)`. If not given, `value`
+            is used for both `key` and `value`, which is the most common
+            case.
+        query_mask: Optional boolean mask of shape `(B, T)`; defaults to the
+            mask attached to `query` (e.g. by `Embedding(mask_zero=True)`).
+        value_mask: Optional boolean mask of shape `(B, S)`; defaults to the
+            mask attached to `value`.
+        key_mask: Optional boolean mask of shape `(B, S)`; defaults to the
+            mask attached to `key`.
+        attention_mask: A boolean mask of shape `(B, T, S)`, that prevents
+            attention to certain positions. The boolean mask specifies which
+            query elements can attend to which key elements, 1 indicates
+            attention and 0 indicates no attention. Broadcasting can happen
+            for the missing batch dimensions and the head dimension. It is
+            combined (logical AND) with the input masks, the causal mask and
+            the sliding window.
+        return_attention_scores: A boolean to indicate whether the output
+            should be `(attention_output, attention_scores)` if `True`, or
+            `attention_output` if `False`. Defaults to `False`.
+        training: Python boolean indicating whether the layer should behave
+            in training mode (adding dropout) or in inference mode (no
+            dropout). Defaults to `None`, meaning inference.
+        use_causal_mask: A boolean to indicate whether to apply a causal mask
+            to prevent tokens from attending to future tokens (e.g., used in
+            a decoder Transformer). Defaults to `False`.
+
+    Input shape:
+        `query` `(B, T, dim)`, `value` `(B, S, dim_v)` and optional `key`
+        `(B, S, dim_k)` (more axes between batch and features with
+        `attention_axes`).
+
+    Output shape:
+        `attention_output`: the result of the computation, of shape
+        `(B, T, E)`, where `T` is for target sequence shapes and `E` is the
+        query input last dimension if `output_shape` is `None`. Otherwise,
+        the multi-head outputs are projected to the shape specified by
+        `output_shape`. `attention_scores` (optional): multi-head attention
+        coefficients over attention axes, `(B, num_heads, T, S)`.
+
+    Raises:
+        ValueError: If `num_heads`, `key_dim`, `value_dim`, `sliding_window`,
+            `dropout`, `output_shape` or `attention_axes` is malformed; if
+            the inputs' shapes disagree; or if flash attention is enabled.
+
+    Example:
+        >>> layer = tfkit.layers.MultiHeadAttention(num_heads=2, key_dim=8)
+        >>> x = np.ones((2, 5, 16))
+        >>> output, scores = layer(x, x, use_causal_mask=True, return_attention_scores=True)
+        >>> output.shape, scores.shape
+        (TensorShape([2, 5, 16]), TensorShape([2, 2, 5, 5]))
+        >>> layer.query_dense.kernel.shape
+        TensorShape([16, 2, 8])
+        >>> cross = tfkit.layers.MultiHeadAttention(2, 4, output_shape=6)
+        >>> cross(np.ones((2, 3, 5)), np.ones((2, 7, 9))).shape
+        TensorShape([2, 3, 6])
     """
 
     def __init__(

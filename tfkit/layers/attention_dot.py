@@ -20,11 +20,75 @@ __all__ = ["Attention", "AdditiveAttention"]
 
 @registry.builtin("layers")
 class Attention(Layer):
-    """Dot-product attention: ``softmax(query @ key^T) @ value`` (``score_mode="concat"``: tanh of sums).
+    """Dot-product attention layer, a.k.a. Luong-style attention.
 
-    Masks of ``value`` hide its padded steps; the ``query`` mask zeroes the
-    output at padded query steps and is passed on. ``use_causal_mask=True``
-    hides the future.
+    The calculation follows the steps:
+
+    1. Calculate attention scores using `query` and `key` with shape
+       `(batch_size, Tq, Tv)` as a non-linear sum
+       `scores = concat_score_weight * sum(tanh(query + key), axis=-1)` for
+       `score_mode="concat"`, or a dot product `scores = query @ key^T`
+       for `score_mode="dot"`.
+    2. Use scores to calculate a softmax distribution with shape
+       `(batch_size, Tq, Tv)`, after the value mask and the causal mask
+       have hidden their positions.
+    3. Use the softmax distribution to create a linear combination of
+       `value` with shape `(batch_size, Tq, dim)`.
+
+    Args:
+        use_scale: If `True`, will create a scalar variable `scale` (starting
+            at 1) to scale the attention scores. Defaults to `False`.
+        score_mode: Function to use to compute attention scores, one of
+            `{"dot", "concat"}`. `"dot"` refers to the dot product between
+            the query and key vectors. `"concat"` refers to the hyperbolic
+            tangent of the concatenation of the query and key vectors, with a
+            learned scalar `concat_score_weight`. Defaults to `"dot"`.
+        dropout: Float in `[0, 1)`. Fraction of the units to drop for the
+            attention scores. Defaults to `0.0`.
+        seed: A Python integer to use as random seed in case of `dropout`.
+            Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: List of the following tensors: `query` of shape
+            `(batch_size, Tq, dim)`, `value` of shape `(batch_size, Tv, dim)`
+            and optionally `key` of shape `(batch_size, Tv, dim)`. If `key`
+            is not given, `value` is used as both key and value.
+        mask: List of the following tensors: `query_mask`, a boolean tensor
+            of shape `(batch_size, Tq)` (the output is zero where it is
+            `False`, and the output carries it), and `value_mask`, of shape
+            `(batch_size, Tv)` (`False` hides that value position).
+        training: Python boolean indicating whether the layer should behave
+            in training mode (adding dropout to the attention weights) or in
+            inference mode. Defaults to `False`.
+        return_attention_scores: bool, if `True`, returns the attention
+            scores (after masking and softmax) as an additional output.
+            Defaults to `False`.
+        use_causal_mask: Boolean. Set to `True` for decoder self-attention:
+            query position `i` cannot attend to value positions after `i`.
+            Defaults to `False`.
+
+    Input shape:
+        `[query, value]` or `[query, value, key]` as above.
+
+    Output shape:
+        Attention outputs of shape `(batch_size, Tq, dim)`, and optionally
+        the attention scores `(batch_size, Tq, Tv)`.
+
+    Raises:
+        ValueError: If `score_mode` or `dropout` is out of range, or the layer
+            is not called on a list of 2 or 3 tensors.
+
+    Example:
+        >>> query = tf.constant([[[1.0, 0.0], [0.0, 1.0]]])
+        >>> value = tf.constant([[[1.0, 2.0], [3.0, 4.0]]])
+        >>> output, scores = tfkit.layers.Attention()([query, value], return_attention_scores=True)
+        >>> np.round(scores.numpy(), 4)
+        array([[[0.1192, 0.8808],
+                [0.1192, 0.8808]]], dtype=float32)
+        >>> np.round(output.numpy(), 4)
+        array([[[2.7616, 3.7616],
+                [2.7616, 3.7616]]], dtype=float32)
     """
 
     def __init__(self, use_scale: bool = False, score_mode: str = "dot", dropout: float = 0.0,
@@ -107,7 +171,66 @@ class Attention(Layer):
 
 @registry.builtin("layers")
 class AdditiveAttention(Attention):
-    """Additive attention: scores ``sum(scale * tanh(query + key), axis=-1)`` with a learned ``scale`` per feature."""
+    """Additive attention layer, a.k.a. Bahdanau-style attention.
+
+    The calculation follows the steps:
+
+    1. Calculate attention scores using `query` and `key` with shape
+       `(batch_size, Tq, Tv)` as a non-linear sum
+       `scores = reduce_sum(scale * tanh(query + key), axis=-1)`, where
+       `scale` is a learned vector of one weight per feature.
+    2. Use scores to calculate a softmax distribution with shape
+       `(batch_size, Tq, Tv)`.
+    3. Use the softmax distribution to create a linear combination of
+       `value` with shape `(batch_size, Tq, dim)`.
+
+    Args:
+        use_scale: If `True`, will create a variable `scale` of shape `(dim,)`
+            (initialized with `"glorot_uniform"`) to scale the attention
+            scores; else the scale is 1. Defaults to `True`.
+        dropout: Float in `[0, 1)`. Fraction of the units to drop for the
+            attention scores. Defaults to `0.0`.
+        seed: A Python integer to use as random seed in case of `dropout`.
+            Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: List of the following tensors: `query` of shape
+            `(batch_size, Tq, dim)`, `value` of shape `(batch_size, Tv, dim)`
+            and optionally `key` of shape `(batch_size, Tv, dim)`. If `key`
+            is not given, `value` is used as both key and value.
+        mask: List of the following tensors: `query_mask`, a boolean tensor
+            of shape `(batch_size, Tq)` (the output is zero where it is
+            `False`, and the output carries it), and `value_mask`, of shape
+            `(batch_size, Tv)` (`False` hides that value position).
+        training: Python boolean indicating whether the layer should behave
+            in training mode (adding dropout to the attention weights) or in
+            inference mode. Defaults to `False`.
+        return_attention_scores: bool, if `True`, returns the attention
+            scores (after masking and softmax) as an additional output.
+            Defaults to `False`.
+        use_causal_mask: Boolean. Set to `True` for decoder self-attention:
+            query position `i` cannot attend to value positions after `i`.
+            Defaults to `False`.
+
+    Input shape:
+        `[query, value]` or `[query, value, key]` as above.
+
+    Output shape:
+        Attention outputs of shape `(batch_size, Tq, dim)`, and optionally
+        the attention scores `(batch_size, Tq, Tv)`.
+
+    Raises:
+        ValueError: If `dropout` is out of range, or the layer is not called
+            on a list of 2 or 3 tensors.
+
+    Example:
+        >>> layer = tfkit.layers.AdditiveAttention()
+        >>> layer([np.ones((2, 3, 4)), np.ones((2, 5, 4))]).shape
+        TensorShape([2, 3, 4])
+        >>> layer.scale.shape
+        TensorShape([4])
+    """
 
     def __init__(self, use_scale: bool = True, dropout: float = 0.0, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(use_scale=use_scale, dropout=dropout, seed=seed, **kwargs)

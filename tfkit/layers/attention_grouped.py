@@ -53,7 +53,119 @@ def _fresh(initializer: Any) -> Any:
 
 @registry.builtin("layers", "GroupQueryAttention")
 class GroupedQueryAttention(Layer):
-    """``num_query_heads`` heads of scaled dot-product attention over ``num_key_value_heads`` shared heads."""
+    """Grouped Query Attention layer.
+
+    This is an implementation of grouped-query attention introduced by
+    Ainslie et al., 2023. Here `num_key_value_heads` denotes the number of
+    groups: each key/value head is repeated for
+    `num_query_heads // num_key_value_heads` query heads. Setting
+    `num_key_value_heads` to 1 is equivalent to multi-query attention, and
+    when `num_key_value_heads` is equal to `num_query_heads` it is equivalent
+    to multi-head attention. `GroupQueryAttention` and
+    `GroupedQueryAttention` are the same class.
+
+    The layer has Keras's weights, names and layout, so Keras's `.keras`
+    files import: the `EinsumDense` projections `_query_dense` ("query",
+    kernel `(dim, num_query_heads, head_dim)`), `_key_dense` and
+    `_value_dense` (`num_key_value_heads` heads), `_gate_dense` (with
+    `use_gate`) and `_output_dense` ("attention_output"). Masks attached to
+    the inputs, `attention_mask`, the causal mask and `sliding_window` are
+    combined with a logical AND. As in Keras, calls that return scores or
+    use dropout compute the softmax explicitly (masked probabilities are
+    zero); the others go through `tfkit.ops.dot_product_attention`.
+
+    Args:
+        head_dim: Size of each attention head.
+        num_query_heads: Number of query attention heads.
+        num_key_value_heads: Number of key and value attention heads; must
+            divide `num_query_heads`.
+        dropout: Dropout probability in `[0, 1)`, applied to the attention
+            weights. Defaults to `0.0`.
+        use_bias: Boolean, whether the dense layers use bias vectors/matrices.
+            Defaults to `True`.
+        sliding_window: Optional positive integer: query position `i` only
+            attends to key positions `j` with `abs(i - j) < sliding_window`.
+            Defaults to `None`.
+        flash_attention: If `None` (the default), the global setting
+            `tfkit.config.enable_flash_attention()` decides. TensorFlow has no
+            flash attention, so a call with flash attention enabled raises a
+            `ValueError`; it cannot be combined with `dropout` either.
+        kernel_initializer: Initializer for dense layer kernels. Defaults to
+            `"glorot_uniform"`.
+        bias_initializer: Initializer for dense layer biases. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Regularizer for dense layer kernels. Defaults to
+            `None`.
+        bias_regularizer: Regularizer for dense layer biases. Defaults to
+            `None`.
+        activity_regularizer: Regularizer for dense layer activity. Defaults
+            to `None`.
+        kernel_constraint: Constraint for dense layer kernels. Defaults to
+            `None`.
+        bias_constraint: Constraint for dense layer biases. Defaults to
+            `None`.
+        use_gate: Boolean, whether to apply a gated attention mechanism. When
+            `True`, an additional gating branch (a sigmoid projection of the
+            query) multiplies the attended values before the output
+            projection. Defaults to `False`.
+        seed: Optional integer to seed the dropout layer. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        query: Query tensor of shape `(B, T, dim)`, where `B` is the batch
+            size, `T` is the target sequence length, and `dim` is the
+            feature dimension.
+        value: Value tensor of shape `(B, S, dim)`, where `S` is the source
+            sequence length.
+        key: Optional key tensor of shape `(B, S, dim)`. If not given, `value`
+            is used for both `key` and `value`, which is the most common
+            case.
+        query_mask: Optional boolean mask of shape `(B, T)`; defaults to the
+            mask attached to `query` (e.g. by `Embedding(mask_zero=True)`).
+        value_mask: Optional boolean mask of shape `(B, S)`; defaults to the
+            mask attached to `value`.
+        key_mask: Optional boolean mask of shape `(B, S)`; defaults to the
+            mask attached to `key`.
+        attention_mask: A boolean mask of shape `(B, T, S)`, that prevents
+            attention to certain positions. The boolean mask specifies which
+            query elements can attend to which key elements, 1 indicates
+            attention and 0 indicates no attention. Broadcasting can happen
+            for the missing batch dimensions and the head dimension. It is
+            combined (logical AND) with the input masks, the causal mask and
+            the sliding window.
+        return_attention_scores: A boolean to indicate whether the output
+            should be `(attention_output, attention_scores)` if `True`, or
+            `attention_output` if `False`. Defaults to `False`.
+        training: Python boolean indicating whether the layer should behave
+            in training mode (adding dropout) or in inference mode (no
+            dropout). Defaults to `None`, meaning inference.
+        use_causal_mask: A boolean to indicate whether to apply a causal mask
+            to prevent tokens from attending to future tokens (e.g., used in
+            a decoder Transformer). Defaults to `False`.
+
+    Input shape:
+        `query` `(B, T, dim)`, `value` `(B, S, dim)` and optional `key`
+        `(B, S, dim)`; rank 3 only.
+
+    Output shape:
+        `attention_output` of shape `(B, T, dim)`, and optionally
+        `attention_scores` of shape `(B, num_query_heads, T, S)`.
+
+    Raises:
+        ValueError: If a head count or `sliding_window` is not a positive
+            integer, `num_query_heads` is not a multiple of
+            `num_key_value_heads`, `dropout` is out of range, the inputs are
+            not of rank 3, or flash attention is enabled.
+
+    Example:
+        >>> layer = tfkit.layers.GroupQueryAttention(head_dim=4, num_query_heads=4, num_key_value_heads=2)
+        >>> x = np.ones((2, 5, 16))
+        >>> output, scores = layer(x, x, return_attention_scores=True)
+        >>> output.shape, scores.shape
+        (TensorShape([2, 5, 16]), TensorShape([2, 4, 5, 5]))
+        >>> layer._key_dense.kernel.shape
+        TensorShape([16, 2, 4])
+    """
 
     def __init__(
         self,

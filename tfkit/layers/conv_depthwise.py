@@ -46,13 +46,80 @@ def depthwise_conv2d(
 
 @registry.builtin("layers")
 class DepthwiseConv2D(ConvBase):
-    """Convolve every input channel with its own ``depth_multiplier`` filters.
+    """2D depthwise convolution layer.
 
-        DepthwiseConv2D(3)(tf.ones((1, 5, 5, 4))).shape   # (1, 3, 3, 4); kernel (3, 3, 4, 1)
+    A depthwise convolution convolves every input channel separately with
+    its own `depth_multiplier` filters (no mixing across channels): output
+    channel `c * depth_multiplier + m` is input channel `c` convolved with
+    `kernel[:, :, c, m]` (Keras's and TensorFlow's ordering). The outputs
+    are concatenated along the channel axis, then the bias and activation
+    are applied.
 
-    The kernel is ``self.kernel`` (weight ``kernel``, as in Keras 3) with
-    shape ``(kh, kw, in_channels, depth_multiplier)``; ``depthwise_kernel``
-    is an alias for code written against Keras 2.
+    The kernel is `self.kernel` (weight `kernel`, as in Keras 3) with shape
+    `(kernel_height, kernel_width, input_channels, depth_multiplier)`;
+    `depthwise_kernel` is an alias for code written against Keras 2.
+
+    Args:
+        kernel_size: An integer or tuple/list of 2 integers, the size of the
+            depthwise convolution window.
+        strides: An integer or tuple/list of 2 integers, the stride length of the
+            depthwise convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `(1, 1)`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding; `"same"` pads evenly so that, with `strides=1`,
+            the output has the input's spatial size. Defaults to `"valid"`.
+        depth_multiplier: Positive integer, the number of depthwise filters
+            per input channel: the depthwise step outputs
+            `input_channels * depth_multiplier` channels. Defaults to `1`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
+            of the depthwise convolution. Defaults to `(1, 1)`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        depthwise_initializer: Initializer for the depthwise kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        depthwise_regularizer: Optional regularizer for the depthwise kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        depthwise_constraint: Optional projection function applied to the
+            depthwise kernel after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, new_height, new_width, channels * depth_multiplier)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, channels * depth_multiplier, new_height, new_width)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`), or the input does not have rank 4.
+
+    Example:
+        >>> layer = tfkit.layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same")
+        >>> layer(np.ones((1, 8, 8, 3))).shape
+        TensorShape([1, 8, 8, 6])
+        >>> layer.kernel.shape, layer.bias.shape
+        (TensorShape([3, 3, 3, 2]), TensorShape([6]))
     """
 
     rank = 2
@@ -121,12 +188,85 @@ class DepthwiseConv2D(ConvBase):
 
 @registry.builtin("layers", "SeparableConvolution2D")
 class SeparableConv2D(ConvBase):
-    """A depthwise convolution followed by a 1x1 ("pointwise") convolution to ``filters`` channels.
+    """2D separable convolution layer.
 
-        SeparableConv2D(8, 3, depth_multiplier=2)(tf.ones((1, 6, 6, 3))).shape   # (1, 4, 4, 8)
+    This layer performs a depthwise convolution that acts separately on
+    channels, followed by a pointwise (1x1) convolution that mixes channels
+    into `filters` outputs. If `use_bias` is `True`, a bias vector is added,
+    and `activation` is applied last. Weights: `depthwise_kernel`
+    `(kernel_height, kernel_width, input_channels, depth_multiplier)`,
+    `pointwise_kernel` `(1, 1, input_channels * depth_multiplier, filters)`
+    and `bias` `(filters,)`. `SeparableConvolution2D` is the same class.
 
-    Weights: ``depthwise_kernel`` ``(kh, kw, in_channels, depth_multiplier)``,
-    ``pointwise_kernel`` ``(1, 1, in_channels * depth_multiplier, filters)``, ``bias`` ``(filters,)``.
+    Args:
+        filters: Positive integer, the number of output channels of the
+            pointwise convolution.
+        kernel_size: An integer or tuple/list of 2 integers, the size of the
+            depthwise convolution window.
+        strides: An integer or tuple/list of 2 integers, the stride length of the
+            depthwise convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `(1, 1)`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding; `"same"` pads evenly so that, with `strides=1`,
+            the output has the input's spatial size. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
+            of the depthwise convolution. Defaults to `(1, 1)`.
+        depth_multiplier: Positive integer, the number of depthwise filters
+            per input channel: the depthwise step outputs
+            `input_channels * depth_multiplier` channels. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        depthwise_initializer: Initializer for the depthwise kernel. Defaults
+            to `"glorot_uniform"`.
+        pointwise_initializer: Initializer for the pointwise kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        depthwise_regularizer: Optional regularizer for the depthwise kernel.
+            Defaults to `None`.
+        pointwise_regularizer: Optional regularizer for the pointwise kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        depthwise_constraint: Optional projection function applied to the
+            depthwise kernel after each optimizer update. Defaults to `None`.
+        pointwise_constraint: Optional projection function applied to the
+            pointwise kernel after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, new_height, new_width, filters)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, filters, new_height, new_width)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`), or the input does not have rank 4.
+
+    Example:
+        >>> layer = tfkit.layers.SeparableConv2D(8, 3, depth_multiplier=2)
+        >>> layer(np.ones((1, 6, 6, 3))).shape
+        TensorShape([1, 4, 4, 8])
+        >>> layer.depthwise_kernel.shape, layer.pointwise_kernel.shape
+        (TensorShape([3, 3, 3, 2]), TensorShape([1, 1, 6, 8]))
     """
 
     rank = 2

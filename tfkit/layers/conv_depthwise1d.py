@@ -43,9 +43,76 @@ def _depthwise_weights(layer: Any, channels: int, name: str) -> tf.Variable:
 
 @registry.builtin("layers")
 class DepthwiseConv1D(ConvBase):
-    """Convolve every channel of ``(batch, steps, channels)`` with its own ``depth_multiplier`` filters.
+    """1D depthwise convolution layer.
 
-        DepthwiseConv1D(3)(tf.ones((1, 5, 4))).shape   # (1, 3, 4); weights kernel (3, 4, 1), bias (4,)
+    A depthwise convolution convolves every input channel separately with
+    its own `depth_multiplier` filters (no mixing across channels): output
+    channel `c * depth_multiplier + m` is input channel `c` convolved with
+    `kernel[:, c, m]`, as in Keras. It runs as the 2D depthwise convolution
+    on a height-1 image. The kernel is `self.kernel` with shape
+    `(kernel_size, input_channels, depth_multiplier)`.
+
+    Args:
+        kernel_size: An integer or tuple/list of 1 integer, the size of the
+            depthwise convolution window.
+        strides: An integer or tuple/list of 1 integer, the stride length of the
+            depthwise convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding; `"same"` pads evenly so that, with `strides=1`,
+            the output has the input's spatial size. Defaults to `"valid"`.
+        depth_multiplier: Positive integer, the number of depthwise filters
+            per input channel: the depthwise step outputs
+            `input_channels * depth_multiplier` channels. Defaults to `1`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, steps)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
+            of the depthwise convolution. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        depthwise_initializer: Initializer for the depthwise kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        depthwise_regularizer: Optional regularizer for the depthwise kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        depthwise_constraint: Optional projection function applied to the
+            depthwise kernel after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, new_steps, channels * depth_multiplier)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, channels * depth_multiplier, new_steps)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`), or the input does not have rank 3.
+
+    Example:
+        >>> layer = tfkit.layers.DepthwiseConv1D(3, depth_multiplier=2)
+        >>> layer(np.ones((2, 10, 4))).shape
+        TensorShape([2, 8, 8])
+        >>> layer.kernel.shape
+        TensorShape([3, 4, 2])
     """
 
     rank = 1
@@ -104,12 +171,85 @@ class DepthwiseConv1D(ConvBase):
 
 @registry.builtin("layers", "SeparableConvolution1D")
 class SeparableConv1D(ConvBase):
-    """A depthwise 1-D convolution followed by a pointwise (size-1) convolution to ``filters`` channels.
+    """1D separable convolution layer.
 
-        SeparableConv1D(8, 3, depth_multiplier=2)(tf.ones((1, 6, 3))).shape   # (1, 4, 8)
+    This layer performs a depthwise convolution that acts separately on
+    channels, followed by a pointwise (size-1) convolution that mixes
+    channels into `filters` outputs. If `use_bias` is `True`, a bias vector
+    is added, and `activation` is applied last. Weights: `depthwise_kernel`
+    `(kernel_size, input_channels, depth_multiplier)`, `pointwise_kernel`
+    `(1, input_channels * depth_multiplier, filters)` and `bias`
+    `(filters,)`. `SeparableConvolution1D` is the same class.
 
-    Weights: ``depthwise_kernel`` ``(k, in_channels, depth_multiplier)``,
-    ``pointwise_kernel`` ``(1, in_channels * depth_multiplier, filters)``, ``bias`` ``(filters,)``.
+    Args:
+        filters: Positive integer, the number of output channels of the
+            pointwise convolution.
+        kernel_size: An integer or tuple/list of 1 integer, the size of the
+            depthwise convolution window.
+        strides: An integer or tuple/list of 1 integer, the stride length of the
+            depthwise convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding; `"same"` pads evenly so that, with `strides=1`,
+            the output has the input's spatial size. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, steps)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
+            of the depthwise convolution. Defaults to `1`.
+        depth_multiplier: Positive integer, the number of depthwise filters
+            per input channel: the depthwise step outputs
+            `input_channels * depth_multiplier` channels. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        depthwise_initializer: Initializer for the depthwise kernel. Defaults
+            to `"glorot_uniform"`.
+        pointwise_initializer: Initializer for the pointwise kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        depthwise_regularizer: Optional regularizer for the depthwise kernel.
+            Defaults to `None`.
+        pointwise_regularizer: Optional regularizer for the pointwise kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        depthwise_constraint: Optional projection function applied to the
+            depthwise kernel after each optimizer update. Defaults to `None`.
+        pointwise_constraint: Optional projection function applied to the
+            pointwise kernel after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, new_steps, filters)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, filters, new_steps)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`), or the input does not have rank 3.
+
+    Example:
+        >>> layer = tfkit.layers.SeparableConv1D(16, 3)
+        >>> layer(np.ones((2, 10, 4))).shape
+        TensorShape([2, 8, 16])
+        >>> layer.depthwise_kernel.shape, layer.pointwise_kernel.shape
+        (TensorShape([3, 4, 1]), TensorShape([1, 4, 16]))
     """
 
     rank = 1

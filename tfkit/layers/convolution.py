@@ -139,9 +139,87 @@ class _Conv(ConvBase):
 
 @registry.builtin("layers", "Convolution1D")
 class Conv1D(_Conv):
-    """1-D convolution over ``(batch, steps, channels)``; ``padding="causal"`` looks only back in time.
+    """1D convolution layer (e.g. temporal convolution).
 
-        Conv1D(4, 3, padding="causal")(tf.ones((2, 10, 3))).shape   # (2, 10, 4)
+    This layer creates a convolution kernel that is convolved with the layer
+    input over a single spatial (or temporal) dimension to produce a tensor of
+    outputs. If `use_bias` is `True`, a bias vector is created and added to
+    the outputs. Finally, if `activation` is not `None`, it is applied to the
+    outputs as well. The kernel has shape
+    `(kernel_size, input_channels // groups, filters)`, Keras's layout.
+    `Convolution1D` is the same class.
+
+    Args:
+        filters: Positive integer, the number of filters (the dimension of
+            the output's channel axis).
+        kernel_size: An integer or tuple/list of 1 integer, the size of the
+            convolution window (one integer is used for every spatial axis).
+        strides: An integer or tuple/list of 1 integer, the stride length of the
+            convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"`, `"same"` or `"causal"` (case-insensitive).
+            `"valid"` means no padding. `"same"` pads evenly left and right so
+            that, with `strides=1`, the output has the input's length.
+            `"causal"` pads on the left only, so `output[t]` depends on
+            `input[:t + 1]` only (useful for temporal data). Defaults to
+            `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
+            of the (atrous) convolution. Defaults to `1`.
+        groups: Positive integer, the number of groups the input channels are
+            split into; each group is convolved with `filters // groups`
+            filters and the results are concatenated along the channel axis.
+            Both `filters` and the input channels must be divisible by
+            `groups`. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the convolution kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Optional regularizer for the convolution kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        kernel_constraint: Optional projection function applied to the kernel
+            after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, new_steps, filters)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, filters, new_steps)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`, or channels not divisible by `groups`), or
+            the input does not have rank 3.
+
+    Example:
+        >>> layer = tfkit.layers.Conv1D(4, 3, activation="relu")
+        >>> layer(np.ones((2, 10, 3))).shape
+        TensorShape([2, 8, 4])
+        >>> layer.kernel.shape
+        TensorShape([3, 3, 4])
+        >>> tfkit.layers.Conv1D(4, 3, padding="causal")(np.ones((2, 10, 3))).shape
+        TensorShape([2, 10, 4])
     """
 
     rank = 1
@@ -150,12 +228,89 @@ class Conv1D(_Conv):
 
 @registry.builtin("layers", "Convolution2D")
 class Conv2D(_Conv):
-    """2-D convolution over ``(batch, height, width, channels)``.
+    """2D convolution layer.
 
-        Conv2D(8, 3, strides=2, padding="same")(tf.ones((1, 9, 9, 3))).shape   # (1, 5, 5, 8)
+    This layer creates a convolution kernel that is convolved with the layer
+    input over two spatial dimensions to produce a tensor of outputs. If
+    `use_bias` is `True`, a bias vector is created and added to the outputs.
+    Finally, if `activation` is not `None`, it is applied to the outputs as
+    well. `groups=g` splits the input channels and the filters into `g`
+    independent convolutions (the kernel is
+    `(kernel_height, kernel_width, channels // g, filters)`, Keras's layout).
+    `channels_first` inputs are computed through transposes, since
+    TensorFlow's CPU kernels are channels-last. `Convolution2D` is the same
+    class.
 
-    ``groups=g`` splits the input channels and the filters into ``g``
-    independent convolutions (the kernel is ``(kh, kw, channels // g, filters)``).
+    Args:
+        filters: Positive integer, the number of filters (the dimension of
+            the output's channel axis).
+        kernel_size: An integer or tuple/list of 2 integers, the size of the
+            convolution window (one integer is used for every spatial axis).
+        strides: An integer or tuple/list of 2 integers, the stride length of the
+            convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly left and right (or up and
+            down) so that, with `strides=1`, the output has the input's
+            spatial size. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
+            of the (atrous) convolution. Defaults to `1`.
+        groups: Positive integer, the number of groups the input channels are
+            split into; each group is convolved with `filters // groups`
+            filters and the results are concatenated along the channel axis.
+            Both `filters` and the input channels must be divisible by
+            `groups`. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the convolution kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Optional regularizer for the convolution kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        kernel_constraint: Optional projection function applied to the kernel
+            after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, new_height, new_width, filters)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, filters, new_height, new_width)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`, or channels not divisible by `groups`), or
+            the input does not have rank 4.
+
+    Example:
+        >>> layer = tfkit.layers.Conv2D(8, 3, strides=2, padding="same")
+        >>> layer(np.ones((1, 9, 9, 3))).shape
+        TensorShape([1, 5, 5, 8])
+        >>> layer.kernel.shape
+        TensorShape([3, 3, 3, 8])
+        >>> grouped = tfkit.layers.Conv2D(4, 3, groups=2)
+        >>> grouped(np.ones((1, 5, 5, 6))).shape, grouped.kernel.shape
+        (TensorShape([1, 3, 3, 4]), TensorShape([3, 3, 3, 4]))
     """
 
     rank = 2
@@ -163,7 +318,85 @@ class Conv2D(_Conv):
 
 @registry.builtin("layers", "Convolution3D")
 class Conv3D(_Conv):
-    """3-D convolution over ``(batch, depth, height, width, channels)``."""
+    """3D convolution layer.
+
+    This layer creates a convolution kernel that is convolved with the layer
+    input over three spatial dimensions to produce a tensor of outputs. If
+    `use_bias` is `True`, a bias vector is created and added to the outputs.
+    Finally, if `activation` is not `None`, it is applied to the outputs as
+    well. The kernel has shape `(*kernel_size, input_channels // groups,
+    filters)`. `Convolution3D` is the same class.
+
+    Args:
+        filters: Positive integer, the number of filters (the dimension of
+            the output's channel axis).
+        kernel_size: An integer or tuple/list of 3 integers, the size of the
+            convolution window (one integer is used for every spatial axis).
+        strides: An integer or tuple/list of 3 integers, the stride length of the
+            convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly left and right (or up and
+            down) so that, with `strides=1`, the output has the input's
+            spatial size. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 3 integers, the dilation rate
+            of the (atrous) convolution. Defaults to `1`.
+        groups: Positive integer, the number of groups the input channels are
+            split into; each group is convolved with `filters // groups`
+            filters and the results are concatenated along the channel axis.
+            Both `filters` and the input channels must be divisible by
+            `groups`. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the convolution kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Optional regularizer for the convolution kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        kernel_constraint: Optional projection function applied to the kernel
+            after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`.
+        If `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, new_spatial_dim1, new_spatial_dim2, new_spatial_dim3, filters)`.
+        If `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, filters, new_spatial_dim1, new_spatial_dim2, new_spatial_dim3)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`, or channels not divisible by `groups`), or
+            the input does not have rank 5.
+
+    Example:
+        >>> layer = tfkit.layers.Conv3D(2, 2)
+        >>> layer(np.ones((1, 4, 4, 4, 3))).shape
+        TensorShape([1, 3, 3, 3, 2])
+        >>> layer.kernel.shape
+        TensorShape([2, 2, 2, 3, 2])
+    """
 
     rank = 3
 
@@ -284,17 +517,168 @@ class _ConvTranspose(ConvBase):
 
 @registry.builtin("layers")
 class Conv1DTranspose(_ConvTranspose):
-    """1-D transposed convolution; kernel ``(k, filters, in_channels)``."""
+    """1D transposed convolution layer.
+
+    The need for transposed convolutions generally arises from the desire to
+    use a transformation going in the opposite direction of a normal
+    convolution, i.e., from something that has the shape of the output of
+    some convolution to something that has the shape of its input while
+    maintaining a connectivity pattern that is compatible with said
+    convolution. The kernel has shape `(kernel_size, filters,
+    input_channels)`, Keras's layout. `Convolution1DTranspose` is the same
+    class.
+
+    Args:
+        filters: Positive integer, the number of filters (the dimension of
+            the output's channel axis).
+        kernel_size: An integer or tuple/list of 1 integer, the size of the
+            convolution window (one integer is used for every spatial axis).
+        strides: An integer or tuple/list of 1 integer, the stride length of the
+            convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly left and right (or up and
+            down) so that, with `strides=1`, the output has the input's
+            spatial size. Defaults to `"valid"`.
+        output_padding: An integer or tuple/list of 1 integer, the amount of
+            padding added to each spatial axis of the output; each value must
+            be smaller than the matching stride. `None` (the default) infers
+            the output shape.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
+            of the (atrous) convolution. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the convolution kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Optional regularizer for the convolution kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        kernel_constraint: Optional projection function applied to the kernel
+            after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, new_steps, filters)`. If `data_format="channels_first"`:
+        a 3D tensor with shape `(batch_size, filters, new_steps)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`, or `output_padding >= strides`), or
+            the input does not have rank 3.
+
+    Example:
+        >>> layer = tfkit.layers.Conv1DTranspose(4, 3, strides=2)
+        >>> layer(np.ones((1, 5, 8))).shape
+        TensorShape([1, 11, 4])
+        >>> layer.kernel.shape
+        TensorShape([3, 4, 8])
+    """
 
     rank = 1
 
 
 @registry.builtin("layers", "Convolution2DTranspose")
 class Conv2DTranspose(_ConvTranspose):
-    """2-D transposed convolution ("deconvolution"); kernel ``(kh, kw, filters, in_channels)``.
+    """2D transposed convolution layer (sometimes called "deconvolution").
 
-        up = Conv2DTranspose(4, 3, strides=2, padding="same")
-        up(tf.ones((1, 5, 5, 8))).shape   # (1, 10, 10, 4)
+    The need for transposed convolutions generally arises from the desire to
+    use a transformation going in the opposite direction of a normal
+    convolution, i.e., from something that has the shape of the output of
+    some convolution to something that has the shape of its input while
+    maintaining a connectivity pattern that is compatible with said
+    convolution. It is the gradient of `Conv2D` with respect to its input.
+    The kernel has shape `(kernel_height, kernel_width, filters,
+    input_channels)`, Keras's layout. `Convolution2DTranspose` is the same
+    class.
+
+    Args:
+        filters: Positive integer, the number of filters (the dimension of
+            the output's channel axis).
+        kernel_size: An integer or tuple/list of 2 integers, the size of the
+            convolution window (one integer is used for every spatial axis).
+        strides: An integer or tuple/list of 2 integers, the stride length of the
+            convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly left and right (or up and
+            down) so that, with `strides=1`, the output has the input's
+            spatial size. Defaults to `"valid"`.
+        output_padding: An integer or tuple/list of 2 integers, the amount of
+            padding added to each spatial axis of the output; each value must
+            be smaller than the matching stride. `None` (the default) infers
+            the output shape.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
+            of the (atrous) convolution. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the convolution kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Optional regularizer for the convolution kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        kernel_constraint: Optional projection function applied to the kernel
+            after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, new_height, new_width, filters)`. If `data_format="channels_first"`:
+        a 4D tensor with shape `(batch_size, filters, new_height, new_width)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`, or `output_padding >= strides`), or
+            the input does not have rank 4.
+
+    Example:
+        >>> up = tfkit.layers.Conv2DTranspose(4, 3, strides=2, padding="same")
+        >>> up(np.ones((1, 5, 5, 8))).shape
+        TensorShape([1, 10, 10, 4])
+        >>> up.kernel.shape
+        TensorShape([3, 3, 4, 8])
     """
 
     rank = 2
@@ -302,7 +686,86 @@ class Conv2DTranspose(_ConvTranspose):
 
 @registry.builtin("layers")
 class Conv3DTranspose(_ConvTranspose):
-    """3-D transposed convolution; kernel ``(kd, kh, kw, filters, in_channels)``."""
+    """3D transposed convolution layer.
+
+    The need for transposed convolutions generally arises from the desire to
+    use a transformation going in the opposite direction of a normal
+    convolution, i.e., from something that has the shape of the output of
+    some convolution to something that has the shape of its input while
+    maintaining a connectivity pattern that is compatible with said
+    convolution. The kernel has shape `(*kernel_size, filters,
+    input_channels)`, Keras's layout. `Convolution3DTranspose` is the same
+    class.
+
+    Args:
+        filters: Positive integer, the number of filters (the dimension of
+            the output's channel axis).
+        kernel_size: An integer or tuple/list of 3 integers, the size of the
+            convolution window (one integer is used for every spatial axis).
+        strides: An integer or tuple/list of 3 integers, the stride length of the
+            convolution. Strides above 1 cannot be combined with a
+            `dilation_rate` above 1. Defaults to `1`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly left and right (or up and
+            down) so that, with `strides=1`, the output has the input's
+            spatial size. Defaults to `"valid"`.
+        output_padding: An integer or tuple/list of 3 integers, the amount of
+            padding added to each spatial axis of the output; each value must
+            be smaller than the matching stride. `None` (the default) infers
+            the output shape.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        dilation_rate: An integer or tuple/list of 3 integers, the dilation rate
+            of the (atrous) convolution. Defaults to `1`.
+        activation: Activation function applied to the output. `None` (the
+            default) applies none.
+        use_bias: Whether to add a bias vector to the output. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the convolution kernel. Defaults
+            to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Optional regularizer for the convolution kernel.
+            Defaults to `None`.
+        bias_regularizer: Optional regularizer for the bias vector. Defaults
+            to `None`.
+        activity_regularizer: Optional regularizer applied to the output.
+            Defaults to `None`.
+        kernel_constraint: Optional projection function applied to the kernel
+            after each optimizer update. Defaults to `None`.
+        bias_constraint: Optional projection function applied to the bias
+            after each optimizer update. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`.
+        If `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, new_spatial_dim1, new_spatial_dim2, new_spatial_dim3, filters)`.
+        If `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, filters, new_spatial_dim1, new_spatial_dim2, new_spatial_dim3)`.
+
+    Raises:
+        ValueError: If an argument is out of range (such as `strides > 1` with
+            `dilation_rate > 1`, or `output_padding >= strides`), or
+            the input does not have rank 5.
+
+    Example:
+        >>> layer = tfkit.layers.Conv3DTranspose(4, 3)
+        >>> layer(np.ones((1, 3, 3, 3, 2))).shape
+        TensorShape([1, 5, 5, 5, 4])
+        >>> layer.kernel.shape
+        TensorShape([3, 3, 3, 4, 2])
+    """
 
     rank = 3
 

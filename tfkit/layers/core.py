@@ -58,10 +58,75 @@ def _positive_int(value: Any, what: str, layer: str) -> int:
 
 @registry.builtin("layers")
 class Dense(Int8Quantization, LoRA, Layer):
-    """``activation(inputs @ kernel + bias)`` on the last axis of the inputs.
+    """Just your regular densely-connected NN layer.
 
-    Inputs of rank > 2 are multiplied along their last axis, so
-    ``(batch, time, features)`` gives ``(batch, time, units)``.
+    `Dense` computes `activation(inputs @ kernel + bias)` on the last axis of
+    its inputs, where `kernel` is an `(input_dim, units)` weight matrix and
+    `bias` a `(units,)` vector (when `use_bias` is `True`). Inputs of rank
+    above 2 are multiplied along their last axis, so `(batch, time, features)`
+    gives `(batch, time, units)`. Inputs of another dtype are cast to the
+    kernel's dtype. The layer passes its input mask through unchanged.
+
+    With `lora_rank` set, LoRA is enabled as soon as the layer is built (see
+    `enable_lora()`); under an `"int8"`/`"int4"` dtype policy, or after
+    `quantize()`, the kernel is stored quantized.
+
+    Args:
+        units: Positive integer, the size of the output's last axis.
+        activation: Activation to apply: a name (`"relu"`), a callable, or
+            `None` (the default) for none (`a(x) = x`).
+        use_bias: Whether to add a bias vector. Defaults to `True`.
+        kernel_initializer: Initializer for the `kernel` weight matrix.
+            Defaults to `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Regularizer applied to the `kernel`. Defaults to
+            `None`.
+        bias_regularizer: Regularizer applied to the bias. Defaults to `None`.
+        kernel_constraint: Constraint applied to the `kernel` after each
+            optimizer update. Defaults to `None`.
+        bias_constraint: Constraint applied to the bias. Defaults to `None`.
+        lora_rank: Optional positive integer: enable LoRA with this rank when
+            the layer is built. The kernel is then frozen and two trainable
+            factors `lora_kernel_a` `(input_dim, rank)` and `lora_kernel_b`
+            `(rank, units)` are added. Defaults to `None` (no LoRA).
+        lora_alpha: Optional scale of the LoRA update: the layer computes with
+            `kernel + (lora_alpha / lora_rank) * lora_kernel_a @ lora_kernel_b`.
+            `None` (the default) uses `lora_rank`.
+        quantization_config: Optional `tfkit.quantizers.QuantizationConfig`
+            (or its config dict) used when the layer is quantized. Defaults
+            to `None`.
+        **kwargs: Base layer keyword arguments, such as `name`, `dtype`,
+            `trainable` and `activity_regularizer`.
+
+    Call arguments:
+        inputs: A tensor of rank 2 or more whose last axis is `input_dim`.
+
+    Input shape:
+        N-D tensor with shape `(batch_size, ..., input_dim)`. The most common
+        situation is a 2D input with shape `(batch_size, input_dim)`.
+
+    Output shape:
+        N-D tensor with shape `(batch_size, ..., units)`. For instance, for a
+        2D input with shape `(batch_size, input_dim)`, the output has shape
+        `(batch_size, units)`.
+
+    Raises:
+        ValueError: If `units` or `lora_rank` is not a positive integer, if the
+            input has rank below 2 or an unknown last dimension, or if
+            `quantization_config` is not a `QuantizationConfig`.
+
+    Example:
+        >>> layer = tfkit.layers.Dense(3, activation="relu")
+        >>> layer(np.ones((2, 4))).shape
+        TensorShape([2, 3])
+        >>> layer.kernel.shape, layer.bias.shape
+        (TensorShape([4, 3]), TensorShape([3]))
+        >>> ones = tfkit.layers.Dense(2, kernel_initializer="ones")
+        >>> ones(np.ones((2, 5, 4))).shape
+        TensorShape([2, 5, 2])
+        >>> ones(np.ones((1, 4))).numpy()
+        array([[4., 4.]], dtype=float32)
     """
 
     def __init__(
@@ -177,7 +242,30 @@ class Dense(Int8Quantization, LoRA, Layer):
 
 @registry.builtin("layers")
 class Activation(Layer):
-    """Apply an activation function: ``Activation("relu")(x) == relu(x)``."""
+    """Applies an activation function to an output.
+
+    `Activation("relu")(x)` equals `tfkit.activations.relu(x)`. The input
+    mask, if any, is passed through.
+
+    Args:
+        activation: Activation function to apply: a name such as `"relu"` (any
+            name `tfkit.activations.get` accepts) or a callable.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same shape as the input.
+
+    Example:
+        >>> layer = tfkit.layers.Activation("relu")
+        >>> layer(tf.constant([-1.0, 0.0, 2.0])).numpy()
+        array([0., 0., 2.], dtype=float32)
+    """
 
     def __init__(self, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -198,7 +286,28 @@ class Activation(Layer):
 
 @registry.builtin("layers")
 class Identity(Layer):
-    """Return the inputs unchanged (masks included)."""
+    """Identity layer: returns its inputs unchanged.
+
+    It is a placeholder where a layer is expected but nothing should be done.
+    Any structure of tensors passes through, and so does the input mask.
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor or a nested structure of tensors.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Same as the input.
+
+    Example:
+        >>> layer = tfkit.layers.Identity()
+        >>> layer(tf.constant([1.0, 2.0])).numpy()
+        array([1., 2.], dtype=float32)
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -286,14 +395,60 @@ def _accepts(function: Callable[..., Any], name: str) -> bool:
 @registry.builtin("layers")
 @shape_inference.always_trace   # a user function: only a trace tells its outputs
 class Lambda(Layer):
-    """Wrap a function of the inputs as a layer.
+    """Wraps an arbitrary function of the inputs as a `Layer` object.
 
-        double = Lambda(lambda x: x * 2)
-        double(tf.ones((2, 3)))          # all 2.0
+    `Lambda` is for simple, stateless operations in a functional or sequential
+    model; anything with weights should be a `Layer` subclass. `function` is
+    called as `function(inputs, **arguments)`, and also receives `mask=` and
+    `training=` when its signature names those parameters.
 
     Only named functions can be saved: a built-in activation name or a
-    function registered with ``tfkit.saving.register_serializable``;
-    ``get_config`` refuses lambdas and unregistered functions.
+    function registered with `tfkit.saving.register_serializable`;
+    `get_config` refuses lambdas and unregistered functions (tfkit never
+    stores a function as code, unlike Keras's unsafe deserialization), and
+    `arguments` must hold plain values to be saved.
+
+    Args:
+        function: The function to wrap. It takes the input tensor (or
+            structure of tensors) as its first argument.
+        output_shape: The output shape, without the batch axis: a tuple (or a
+            structure of tuples for several outputs), or a function mapping
+            the input shape (with the batch axis) to the output shape.
+            `None` (the default) infers it by tracing `function`.
+        mask: Either `None` (the default: no mask is produced), a tensor used
+            as the output mask, or a function `mask(inputs, previous_mask)`
+            computing it. A non-`None` value makes the layer support masking.
+        arguments: Optional dict of extra keyword arguments passed to
+            `function` on every call. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Input tensor(s) passed to `function`.
+        mask: Optional input mask, passed on when `function` accepts `mask`.
+        training: Python boolean or `None`, passed on when `function`
+            accepts `training`.
+
+    Input shape:
+        Arbitrary.
+
+    Output shape:
+        Given by `output_shape`, else inferred from `function`.
+
+    Raises:
+        ValueError: If `function` is not callable or `arguments` is not a dict.
+        NotImplementedError: From `compute_output_shape`, when `output_shape`
+            is `None` and tracing `function` fails.
+
+    Example:
+        >>> double = tfkit.layers.Lambda(lambda x: x * 2)
+        >>> double(tf.constant([[1.0, 2.0]])).numpy()
+        array([[2., 4.]], dtype=float32)
+        >>> scale = tfkit.layers.Lambda(lambda x, n: x * n, arguments={"n": 3})
+        >>> scale(tf.constant([[1.0, 2.0]])).numpy()
+        array([[3., 6.]], dtype=float32)
+        >>> head = tfkit.layers.Lambda(lambda x: x[:, :2], output_shape=(2,))
+        >>> head.compute_output_shape((None, 4))
+        (None, 2)
     """
 
     def __init__(

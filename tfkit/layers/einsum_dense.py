@@ -154,13 +154,81 @@ def _with_einsum_fans(initializer: Any, kernel_shape: list, input_axes: list[int
 
 @registry.builtin("layers")
 class EinsumDense(LoRA, Layer):
-    """A dense layer whose product is any ``tf.einsum`` equation.
+    """A layer that uses `einsum` as the backing computation.
 
-        layer = EinsumDense("abc,cde->abde", output_shape=(None, 4, 8), bias_axes="de")
-        layer(tf.ones((2, 5, 16))).shape   # (2, 5, 4, 8); kernel (16, 4, 8), bias (4, 8)
+    This layer can perform einsum calculations of arbitrary dimensionality:
+    it computes `activation(einsum(equation, inputs, kernel) + bias)`, where
+    the kernel's shape is read from the equation, the input shape and
+    `output_shape`. The equation has one of the forms `"ab,bc->ac"`,
+    `"...b,bc->...c"` or `"ab...,bc->ac..."`, where the first term names the
+    input axes, the second the kernel axes and the third the output axes.
 
-    ``output_shape`` omits the batch axis (and the axes ``...`` stands for);
-    ``None`` entries are taken from the input.
+    A `VarianceScaling` initializer (such as the default `"glorot_uniform"`)
+    sees the kernel as `(fan_in, fan_out)`, the contracted axes against the
+    others, as in Keras. Quantization (`quantization_config`,
+    `gptq_unpacked_column_size`, a quantized dtype policy, `quantize()`) is
+    not implemented in tfkit for this layer.
+
+    Args:
+        equation: An equation describing the einsum to perform, e.g.
+            `"ab,bc->ac"`.
+        output_shape: The expected shape of the output tensor, excluding the
+            batch dimension and any dimensions represented by ellipses: an
+            integer (for a single output axis) or a tuple. `None` entries are
+            taken from the matching input axis.
+        activation: Activation function to use. `None` (the default) applies
+            none.
+        bias_axes: A string of the output axes (letters of the output term)
+            along which a bias is added, e.g. `"de"`. `None` (the default)
+            adds no bias.
+        kernel_initializer: Initializer for the `kernel` weights. Defaults to
+            `"glorot_uniform"`.
+        bias_initializer: Initializer for the bias. Defaults to `"zeros"`.
+        kernel_regularizer: Regularizer applied to the `kernel`. Defaults to
+            `None`.
+        bias_regularizer: Regularizer applied to the bias. Defaults to `None`.
+        kernel_constraint: Constraint applied to the `kernel`. Defaults to
+            `None`.
+        bias_constraint: Constraint applied to the bias. Defaults to `None`.
+        lora_rank: Optional positive integer: enable LoRA with this rank when
+            the layer is built, freezing the kernel and adding the trainable
+            factors `lora_kernel_a` and `lora_kernel_b`. Defaults to `None`.
+        lora_alpha: Optional scale of the LoRA update (the factor product is
+            multiplied by `lora_alpha / lora_rank`). `None` (the default) uses
+            `lora_rank`.
+        gptq_unpacked_column_size: Keras's GPTQ setting; must be `None` in
+            tfkit (any other value raises `NotImplementedError`).
+        quantization_config: Must be `None` in tfkit (any other value raises
+            `NotImplementedError`). Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
+            `activity_regularizer`.
+
+    Call arguments:
+        inputs: A tensor whose shape matches the input term of `equation`.
+
+    Input shape:
+        A tensor whose rank matches the input term of `equation` (or is
+        larger, for equations with `...`).
+
+    Output shape:
+        `(batch_size, *output_shape)`, with the ellipsis axes copied from the
+        input where the equation has `...`.
+
+    Raises:
+        ValueError: If `equation`, `bias_axes` or `output_shape` is malformed,
+            or (when building) the equation does not fit the input shape.
+        NotImplementedError: If a quantization argument or a quantized dtype
+            policy is given.
+
+    Example:
+        >>> layer = tfkit.layers.EinsumDense("abc,cde->abde", output_shape=(None, 4, 8), bias_axes="de")
+        >>> layer(np.ones((2, 5, 16))).shape
+        TensorShape([2, 5, 4, 8])
+        >>> layer.kernel.shape, layer.bias.shape
+        (TensorShape([16, 4, 8]), TensorShape([4, 8]))
+        >>> dense = tfkit.layers.EinsumDense("...b,bc->...c", output_shape=3)
+        >>> dense(np.ones((2, 5, 4))).shape
+        TensorShape([2, 5, 3])
     """
 
     def __init__(

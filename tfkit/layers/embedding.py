@@ -31,11 +31,66 @@ def _positive_int(value: Any, what: str, who: str) -> int:
 
 @registry.builtin("layers")
 class Embedding(Int8Quantization, LoRA, Layer):
-    """Look up row ``i`` of an ``(input_dim, output_dim)`` table for every integer ``i``.
+    """Turns nonnegative integers (indexes) into dense vectors of fixed size.
 
-    Integer inputs of any shape ``s`` give outputs of shape ``(*s, output_dim)``.
-    With ``mask_zero=True`` index 0 is padding: the output carries the mask
-    ``inputs != 0`` (so ``input_dim`` should count the padding index too).
+    The layer looks up row `i` of its `(input_dim, output_dim)` table
+    `embeddings` for every integer `i` of the input, so integer inputs of any
+    shape `s` give outputs of shape `(*s, output_dim)`. Non-integer inputs are
+    cast to `int32`. With `mask_zero=True` index 0 is padding: the output
+    carries the mask `inputs != 0` (so `input_dim` should count the padding
+    index too).
+
+    Args:
+        input_dim: Positive integer, the size of the vocabulary (maximum
+            integer index + 1).
+        output_dim: Positive integer, the dimension of the dense embedding.
+        embeddings_initializer: Initializer for the `embeddings` matrix.
+            Defaults to `"uniform"`.
+        embeddings_regularizer: Regularizer applied to the `embeddings`
+            matrix. Defaults to `None`.
+        embeddings_constraint: Constraint applied to the `embeddings` matrix.
+            Defaults to `None`.
+        mask_zero: Whether the input value 0 is a special "padding" value that
+            should be masked out, which is useful for recurrent layers that
+            take variable-length input. Defaults to `False`.
+        weights: Optional initial table: an array of shape
+            `(input_dim, output_dim)` (or a one-element list holding it),
+            assigned when the layer is built. Defaults to `None`.
+        lora_rank: Optional positive integer: enable LoRA with this rank when
+            the layer is built, freezing `embeddings` and adding the trainable
+            factors `lora_embeddings_a` and `lora_embeddings_b`. Defaults to
+            `None`.
+        lora_alpha: Optional scale of the LoRA update (the factor product is
+            multiplied by `lora_alpha / lora_rank`). `None` (the default) uses
+            `lora_rank`.
+        quantization_config: Optional `tfkit.quantizers.QuantizationConfig`
+            (or its config dict) used when the layer is quantized. Defaults
+            to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: An integer tensor of indexes in `[0, input_dim)`.
+
+    Input shape:
+        N-D tensor with shape `(batch_size, ...)`, any rank.
+
+    Output shape:
+        (N+1)-D tensor with shape `(batch_size, ..., output_dim)`.
+
+    Raises:
+        ValueError: If `input_dim` or `output_dim` is not a positive integer,
+            or `weights` does not have shape `(input_dim, output_dim)`.
+
+    Example:
+        >>> layer = tfkit.layers.Embedding(input_dim=10, output_dim=3, mask_zero=True)
+        >>> layer(tf.constant([[5, 7, 0]])).shape
+        TensorShape([1, 3, 3])
+        >>> layer.compute_mask(tf.constant([[5, 7, 0]])).numpy()
+        array([[ True,  True, False]])
+        >>> table = tfkit.layers.Embedding(3, 2, weights=[np.arange(6.0).reshape(3, 2)])
+        >>> table(tf.constant([2, 0])).numpy()
+        array([[4., 5.],
+               [0., 1.]], dtype=float32)
     """
 
     _lora_target = "embeddings"
@@ -129,10 +184,38 @@ class Embedding(Int8Quantization, LoRA, Layer):
 
 @registry.builtin("layers")
 class Masking(Layer):
-    """Mask the timesteps whose features all equal ``mask_value`` (and zero them).
+    """Masks a sequence by using a mask value to skip timesteps.
 
-        x = tf.constant([[[1.0], [0.0]]])
-        y = Masking()(x)        # mask [[True, False]]; y == x with masked steps set to 0
+    For each timestep of the input (axis 1 of a `(batch, timesteps,
+    features)` tensor), if all values along the last axis equal `mask_value`,
+    the timestep is masked (skipped) in all downstream layers that support
+    masking, and its values are set to zero in the output.
+
+    Args:
+        mask_value: The number marking a timestep to skip. Defaults to `0.0`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 2 or more (usually `(batch, timesteps,
+            features)`).
+
+    Input shape:
+        Arbitrary; the last axis is the one compared with `mask_value`.
+
+    Output shape:
+        Same shape as the input. The output mask has the input's shape
+        without its last axis.
+
+    Raises:
+        ValueError: If `mask_value` is not a number.
+
+    Example:
+        >>> x = tf.constant([[[1.0, 2.0], [0.0, 0.0], [3.0, 0.0]]])
+        >>> layer = tfkit.layers.Masking(mask_value=0.0)
+        >>> layer.compute_mask(x).numpy()
+        array([[ True, False,  True]])
+        >>> layer(x).shape
+        TensorShape([1, 3, 2])
     """
 
     def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:

@@ -25,7 +25,66 @@ __all__ = ["ReversibleEmbedding"]
 
 @registry.builtin("layers")
 class ReversibleEmbedding(Embedding):
-    """Token ids -> vectors, and with ``reverse=True`` vectors -> logits over the ``input_dim`` tokens."""
+    """An embedding layer which can project backwards to the input dimension.
+
+    Called on token ids, it is an `Embedding`. Called with `reverse=True` on
+    hidden states of size `output_dim`, it projects them back to logits over
+    the `input_dim` tokens: `hidden @ transpose(embeddings)` when the weights
+    are tied, else `hidden @ reverse_embeddings`, a separate
+    `(output_dim, input_dim)` weight created after `embeddings` (as in
+    Keras 3). This is the usual tied input/output embedding of language
+    models. `mask_zero` masks the forward call only. `quantize()` is not
+    implemented for this layer in tfkit.
+
+    Args:
+        input_dim: Positive integer, the size of the vocabulary.
+        output_dim: Positive integer, the dimension of the dense embedding.
+        tie_weights: Whether the reverse projection uses the transposed
+            `embeddings` (`True`, the default) or its own
+            `reverse_embeddings` weight.
+        embeddings_initializer: Initializer for the `embeddings` (and
+            `reverse_embeddings`) matrix. Defaults to `"uniform"`.
+        embeddings_regularizer: Regularizer applied to the `embeddings`
+            matrix. Defaults to `None`.
+        embeddings_constraint: Constraint applied to the `embeddings` matrix.
+            Defaults to `None`.
+        mask_zero: Whether input index 0 is padding to be masked out (forward
+            calls only). Defaults to `False`.
+        reverse_dtype: Optional dtype the reverse projection is computed in,
+            e.g. `"float32"` under mixed precision. `None` (the default) uses
+            the dtype of the inputs.
+        logit_soft_cap: Optional positive number: reverse logits are squashed
+            to `logit_soft_cap * tanh(logits / logit_soft_cap)`. Defaults to
+            `None` (no cap).
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`
+            (a `quantization_config` entry is accepted and ignored).
+
+    Call arguments:
+        inputs: Integer token ids, or with `reverse=True` hidden states whose
+            last axis is `output_dim`.
+        reverse: Whether to project hidden states back to logits. Defaults to
+            `False`.
+
+    Input shape:
+        Forward: `(batch_size, ...)` integer ids. Reverse:
+        `(batch_size, ..., output_dim)`.
+
+    Output shape:
+        Forward: `(batch_size, ..., output_dim)`. Reverse:
+        `(batch_size, ..., input_dim)`.
+
+    Raises:
+        ValueError: If `logit_soft_cap` is not a positive number, or a reverse
+            call gets inputs whose last axis is not `output_dim`.
+
+    Example:
+        >>> layer = tfkit.layers.ReversibleEmbedding(10, 4)
+        >>> hidden = layer(tf.constant([[1, 2, 3]]))
+        >>> hidden.shape
+        TensorShape([1, 3, 4])
+        >>> layer(hidden, reverse=True).shape
+        TensorShape([1, 3, 10])
+    """
 
     def __init__(
         self,

@@ -105,7 +105,54 @@ class _Pooling(Layer):
 
 @registry.builtin("layers", "MaxPool1D")
 class MaxPooling1D(_Pooling):
-    """Max over windows of ``pool_size`` steps: ``(batch, steps, channels)`` in and out."""
+    """Max pooling operation for 1D temporal data.
+
+    Downsamples the input representation by taking the maximum value over a
+    spatial window of size `pool_size`, shifted by `strides`. `MaxPool1D` is
+    the same class.
+
+    Args:
+        pool_size: An integer or tuple/list of 1 integer, the size of the window
+            to take the maximum over (one integer is used for every spatial
+            axis). Defaults to `2`.
+        strides: An integer or tuple/list of 1 integer, or `None`: how far the
+            window moves at each step. `None` (the default) means
+            `pool_size`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly so that the output has
+            `ceil(input_size / strides)` positions. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, pooled_steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, pooled_steps)`. With `"valid"` padding each
+        pooled size is `floor((input_size - pool_size) / strides) + 1`.
+
+    Raises:
+        ValueError: If an argument is malformed, or the input does not have
+            rank 3.
+
+    Example:
+        >>> x = np.array([1.0, 2.0, 3.0, 4.0, 5.0]).reshape(1, 5, 1)
+        >>> layer = tfkit.layers.MaxPooling1D(pool_size=2, strides=1)
+        >>> layer(x).numpy().ravel()
+        array([2., 3., 4., 5.], dtype=float32)
+    """
 
     rank, reduction = 1, "max"
 
@@ -116,10 +163,56 @@ class MaxPooling1D(_Pooling):
 
 @registry.builtin("layers", "MaxPool2D")
 class MaxPooling2D(_Pooling):
-    """Max over ``pool_size`` windows of ``(batch, height, width, channels)`` inputs.
+    """Max pooling operation for 2D spatial data.
 
-        MaxPooling2D(2)(tf.ones((1, 5, 5, 3))).shape                   # (1, 2, 2, 3)
-        MaxPooling2D(2, padding="same")(tf.ones((1, 5, 5, 3))).shape   # (1, 3, 3, 3)
+    Downsamples the input along its spatial dimensions (height and width) by
+    taking the maximum value over an input window (of size `pool_size`) for
+    each channel of the input. The window is shifted by `strides` along each
+    dimension. `MaxPool2D` is the same class.
+
+    Args:
+        pool_size: An integer or tuple/list of 2 integers, the size of the window
+            to take the maximum over (one integer is used for every spatial
+            axis). Defaults to `(2, 2)`.
+        strides: An integer or tuple/list of 2 integers, or `None`: how far the
+            window moves at each step. `None` (the default) means
+            `pool_size`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly so that the output has
+            `ceil(input_size / strides)` positions. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, pooled_height, pooled_width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, pooled_height, pooled_width)`. With `"valid"` padding each
+        pooled size is `floor((input_size - pool_size) / strides) + 1`.
+
+    Raises:
+        ValueError: If an argument is malformed, or the input does not have
+            rank 4.
+
+    Example:
+        >>> x = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> tfkit.layers.MaxPooling2D(pool_size=2)(x).numpy()[0, :, :, 0]
+        array([[ 5.,  7.],
+               [13., 15.]], dtype=float32)
+        >>> tfkit.layers.MaxPooling2D(2, padding="same")(np.ones((1, 5, 5, 3))).shape
+        TensorShape([1, 3, 3, 3])
     """
 
     rank, reduction = 2, "max"
@@ -131,7 +224,54 @@ class MaxPooling2D(_Pooling):
 
 @registry.builtin("layers", "MaxPool3D")
 class MaxPooling3D(_Pooling):
-    """Max over ``pool_size`` windows of ``(batch, depth, height, width, channels)`` inputs."""
+    """Max pooling operation for 3D data (spatial or spatio-temporal).
+
+    Downsamples the input along its spatial dimensions (depth, height, and
+    width) by taking the maximum value over an input window (of size
+    `pool_size`) for each channel of the input. The window is shifted by
+    `strides` along each dimension. `MaxPool3D` is the same class.
+
+    Args:
+        pool_size: An integer or tuple/list of 3 integers, the size of the window
+            to take the maximum over (one integer is used for every spatial
+            axis). Defaults to `(2, 2, 2)`.
+        strides: An integer or tuple/list of 3 integers, or `None`: how far the
+            window moves at each step. `None` (the default) means
+            `pool_size`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly so that the output has
+            `ceil(input_size / strides)` positions. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, pooled_dim1, pooled_dim2, pooled_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, pooled_dim1, pooled_dim2, pooled_dim3)`. With `"valid"` padding each
+        pooled size is `floor((input_size - pool_size) / strides) + 1`.
+
+    Raises:
+        ValueError: If an argument is malformed, or the input does not have
+            rank 5.
+
+    Example:
+        >>> layer = tfkit.layers.MaxPooling3D(pool_size=2)
+        >>> layer(np.ones((1, 4, 4, 4, 2))).shape
+        TensorShape([1, 2, 2, 2, 2])
+    """
 
     rank, reduction = 3, "max"
 
@@ -142,7 +282,56 @@ class MaxPooling3D(_Pooling):
 
 @registry.builtin("layers", "AvgPool1D")
 class AveragePooling1D(_Pooling):
-    """Mean over windows of ``pool_size`` steps."""
+    """Average pooling for temporal data.
+
+    Downsamples the input representation by taking the average value over
+    the window defined by `pool_size`, shifted by `strides`.
+    `AvgPool1D` is the same class.
+
+    Args:
+        pool_size: An integer or tuple/list of 1 integer, the size of the window
+            to take the average over (one integer is used for every spatial
+            axis). Defaults to `2`.
+        strides: An integer or tuple/list of 1 integer, or `None`: how far the
+            window moves at each step. `None` (the default) means
+            `pool_size`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly so that the output has
+            `ceil(input_size / strides)` positions; the padding is not counted
+            in the averages. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, pooled_steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, pooled_steps)`. With `"valid"` padding each
+        pooled size is `floor((input_size - pool_size) / strides) + 1`.
+
+    Raises:
+        ValueError: If an argument is malformed, or the input does not have
+            rank 3.
+
+    Example:
+        >>> x = np.array([1.0, 2.0, 3.0, 4.0, 5.0]).reshape(1, 5, 1)
+        >>> tfkit.layers.AveragePooling1D(pool_size=2, strides=1)(x).numpy().ravel()
+        array([1.5, 2.5, 3.5, 4.5], dtype=float32)
+        >>> tfkit.layers.AveragePooling1D(pool_size=2, padding="same")(x).numpy().ravel()
+        array([1.5, 3.5, 5. ], dtype=float32)
+    """
 
     rank, reduction = 1, "average"
 
@@ -153,7 +342,56 @@ class AveragePooling1D(_Pooling):
 
 @registry.builtin("layers", "AvgPool2D")
 class AveragePooling2D(_Pooling):
-    """Mean over ``pool_size`` windows of ``(batch, height, width, channels)`` inputs."""
+    """Average pooling operation for 2D spatial data.
+
+    Downsamples the input along its spatial dimensions (height and width) by
+    taking the average value over an input window (of size `pool_size`) for
+    each channel of the input. The window is shifted by `strides` along each
+    dimension. `AvgPool2D` is the same class.
+
+    Args:
+        pool_size: An integer or tuple/list of 2 integers, the size of the window
+            to take the average over (one integer is used for every spatial
+            axis). Defaults to `(2, 2)`.
+        strides: An integer or tuple/list of 2 integers, or `None`: how far the
+            window moves at each step. `None` (the default) means
+            `pool_size`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly so that the output has
+            `ceil(input_size / strides)` positions; the padding is not counted
+            in the averages. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, pooled_height, pooled_width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, pooled_height, pooled_width)`. With `"valid"` padding each
+        pooled size is `floor((input_size - pool_size) / strides) + 1`.
+
+    Raises:
+        ValueError: If an argument is malformed, or the input does not have
+            rank 4.
+
+    Example:
+        >>> x = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> tfkit.layers.AveragePooling2D(pool_size=2)(x).numpy()[0, :, :, 0]
+        array([[ 2.5,  4.5],
+               [10.5, 12.5]], dtype=float32)
+    """
 
     rank, reduction = 2, "average"
 
@@ -164,7 +402,55 @@ class AveragePooling2D(_Pooling):
 
 @registry.builtin("layers", "AvgPool3D")
 class AveragePooling3D(_Pooling):
-    """Mean over ``pool_size`` windows of ``(batch, depth, height, width, channels)`` inputs."""
+    """Average pooling operation for 3D data (spatial or spatio-temporal).
+
+    Downsamples the input along its spatial dimensions (depth, height, and
+    width) by taking the average value over an input window (of size
+    `pool_size`) for each channel of the input. The window is shifted by
+    `strides` along each dimension. `AvgPool3D` is the same class.
+
+    Args:
+        pool_size: An integer or tuple/list of 3 integers, the size of the window
+            to take the average over (one integer is used for every spatial
+            axis). Defaults to `(2, 2, 2)`.
+        strides: An integer or tuple/list of 3 integers, or `None`: how far the
+            window moves at each step. `None` (the default) means
+            `pool_size`.
+        padding: String, `"valid"` or `"same"` (case-insensitive). `"valid"`
+            means no padding. `"same"` pads evenly so that the output has
+            `ceil(input_size / strides)` positions; the padding is not counted
+            in the averages. Defaults to `"valid"`.
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, pooled_dim1, pooled_dim2, pooled_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, pooled_dim1, pooled_dim2, pooled_dim3)`. With `"valid"` padding each
+        pooled size is `floor((input_size - pool_size) / strides) + 1`.
+
+    Raises:
+        ValueError: If an argument is malformed, or the input does not have
+            rank 5.
+
+    Example:
+        >>> layer = tfkit.layers.AveragePooling3D(pool_size=2)
+        >>> layer(np.ones((1, 4, 4, 4, 2))).shape
+        TensorShape([1, 2, 2, 2, 2])
+    """
 
     rank, reduction = 3, "average"
 
@@ -216,12 +502,51 @@ class _GlobalPooling(Layer):
 
 @registry.builtin("layers", "GlobalAvgPool1D")
 class GlobalAveragePooling1D(_GlobalPooling):
-    """Mean over the steps of ``(batch, steps, channels)``; masked steps are left out.
+    """Global average pooling operation for temporal data.
 
-        x = tf.constant([[[1.0], [3.0], [100.0]]])
-        GlobalAveragePooling1D()(x, mask=tf.constant([[True, True, False]]))   # [[2.0]]
+    Averages over the steps axis. With a mask, the masked steps are left out
+    of the average; a row whose steps are all masked gives 0 (Keras gives
+    NaN there). The output carries no mask. `GlobalAvgPool1D` is the same
+    class.
 
-    A row whose steps are all masked gives 0 (Keras gives NaN there).
+    Args:
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        keepdims: Whether to keep the pooled spatial axes as axes of size 1
+            (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
+            `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+        mask: Optional boolean tensor of shape `(batch_size, steps)`; masked
+            steps are left out of the average. Defaults to `None`.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `keepdims=False`: a 2D tensor with shape `(batch_size, channels)`.
+        If `keepdims=True`: with `data_format="channels_last"`, shape
+        `(batch_size, 1, channels)`; with
+        `data_format="channels_first"`, shape `(batch_size, channels, 1)`.
+
+    Raises:
+        ValueError: If `data_format` is unknown, or the input does not have
+            rank 3.
+
+    Example:
+        >>> x = tf.constant([[[1.0], [3.0], [100.0]]])
+        >>> layer = tfkit.layers.GlobalAveragePooling1D()
+        >>> layer(x, mask=tf.constant([[True, True, False]])).numpy()
+        array([[2.]], dtype=float32)
+        >>> layer(np.ones((2, 5, 4))).shape
+        TensorShape([2, 4])
     """
 
     rank, reduction = 1, "average"
@@ -246,7 +571,47 @@ class GlobalAveragePooling1D(_GlobalPooling):
 
 @registry.builtin("layers", "GlobalAvgPool2D")
 class GlobalAveragePooling2D(_GlobalPooling):
-    """Mean over height and width: ``(batch, h, w, c)`` -> ``(batch, c)``."""
+    """Global average pooling operation for 2D data.
+
+    Averages over the height and width axes. `GlobalAvgPool2D` is the same
+    class.
+
+    Args:
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        keepdims: Whether to keep the pooled spatial axes as axes of size 1
+            (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
+            `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `keepdims=False`: a 2D tensor with shape `(batch_size, channels)`.
+        If `keepdims=True`: with `data_format="channels_last"`, shape
+        `(batch_size, 1, 1, channels)`; with
+        `data_format="channels_first"`, shape `(batch_size, channels, 1, 1)`.
+
+    Raises:
+        ValueError: If `data_format` is unknown, or the input does not have
+            rank 4.
+
+    Example:
+        >>> x = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> tfkit.layers.GlobalAveragePooling2D()(x).numpy()
+        array([[7.5]], dtype=float32)
+        >>> tfkit.layers.GlobalAveragePooling2D(keepdims=True)(x).shape
+        TensorShape([1, 1, 1, 1])
+    """
 
     rank, reduction = 2, "average"
 
@@ -256,7 +621,44 @@ class GlobalAveragePooling2D(_GlobalPooling):
 
 @registry.builtin("layers", "GlobalAvgPool3D")
 class GlobalAveragePooling3D(_GlobalPooling):
-    """Mean over depth, height and width."""
+    """Global average pooling operation for 3D data.
+
+    Averages over the three spatial axes. `GlobalAvgPool3D` is the same
+    class.
+
+    Args:
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        keepdims: Whether to keep the pooled spatial axes as axes of size 1
+            (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
+            `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `keepdims=False`: a 2D tensor with shape `(batch_size, channels)`.
+        If `keepdims=True`: with `data_format="channels_last"`, shape
+        `(batch_size, 1, 1, 1, channels)`; with
+        `data_format="channels_first"`, shape `(batch_size, channels, 1, 1, 1)`.
+
+    Raises:
+        ValueError: If `data_format` is unknown, or the input does not have
+            rank 5.
+
+    Example:
+        >>> tfkit.layers.GlobalAveragePooling3D()(np.ones((2, 3, 3, 3, 4))).shape
+        TensorShape([2, 4])
+    """
 
     rank, reduction = 3, "average"
 
@@ -266,7 +668,45 @@ class GlobalAveragePooling3D(_GlobalPooling):
 
 @registry.builtin("layers", "GlobalMaxPool1D")
 class GlobalMaxPooling1D(_GlobalPooling):
-    """Max over the steps of ``(batch, steps, channels)``."""
+    """Global max pooling operation for temporal data.
+
+    Takes the maximum over the steps axis. `GlobalMaxPool1D` is the same
+    class.
+
+    Args:
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        keepdims: Whether to keep the pooled spatial axes as axes of size 1
+            (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
+            `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `keepdims=False`: a 2D tensor with shape `(batch_size, channels)`.
+        If `keepdims=True`: with `data_format="channels_last"`, shape
+        `(batch_size, 1, channels)`; with
+        `data_format="channels_first"`, shape `(batch_size, channels, 1)`.
+
+    Raises:
+        ValueError: If `data_format` is unknown, or the input does not have
+            rank 3.
+
+    Example:
+        >>> x = tf.constant([[[1.0], [3.0], [100.0]]])
+        >>> tfkit.layers.GlobalMaxPooling1D()(x).numpy()
+        array([[100.]], dtype=float32)
+    """
 
     rank, reduction = 1, "max"
 
@@ -276,7 +716,47 @@ class GlobalMaxPooling1D(_GlobalPooling):
 
 @registry.builtin("layers", "GlobalMaxPool2D")
 class GlobalMaxPooling2D(_GlobalPooling):
-    """Max over height and width: ``(batch, h, w, c)`` -> ``(batch, c)``."""
+    """Global max pooling operation for 2D data.
+
+    Takes the maximum over the height and width axes. `GlobalMaxPool2D` is
+    the same class.
+
+    Args:
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        keepdims: Whether to keep the pooled spatial axes as axes of size 1
+            (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
+            `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `keepdims=False`: a 2D tensor with shape `(batch_size, channels)`.
+        If `keepdims=True`: with `data_format="channels_last"`, shape
+        `(batch_size, 1, 1, channels)`; with
+        `data_format="channels_first"`, shape `(batch_size, channels, 1, 1)`.
+
+    Raises:
+        ValueError: If `data_format` is unknown, or the input does not have
+            rank 4.
+
+    Example:
+        >>> x = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> tfkit.layers.GlobalMaxPooling2D()(x).numpy()
+        array([[15.]], dtype=float32)
+        >>> tfkit.layers.GlobalMaxPooling2D(keepdims=True)(x).shape
+        TensorShape([1, 1, 1, 1])
+    """
 
     rank, reduction = 2, "max"
 
@@ -286,7 +766,45 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
 @registry.builtin("layers", "GlobalMaxPool3D")
 class GlobalMaxPooling3D(_GlobalPooling):
-    """Max over depth, height and width."""
+    """Global max pooling operation for 3D data.
+
+    Takes the maximum over the three spatial axes. `GlobalMaxPool3D` is the
+    same class.
+
+    Args:
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        keepdims: Whether to keep the pooled spatial axes as axes of size 1
+            (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
+            `False`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `keepdims=False`: a 2D tensor with shape `(batch_size, channels)`.
+        If `keepdims=True`: with `data_format="channels_last"`, shape
+        `(batch_size, 1, 1, 1, channels)`; with
+        `data_format="channels_first"`, shape `(batch_size, channels, 1, 1, 1)`.
+
+    Raises:
+        ValueError: If `data_format` is unknown, or the input does not have
+            rank 5.
+
+    Example:
+        >>> layer = tfkit.layers.GlobalMaxPooling3D(keepdims=True)
+        >>> layer(np.ones((2, 3, 3, 3, 4))).shape
+        TensorShape([2, 1, 1, 1, 4])
+    """
 
     rank, reduction = 3, "max"
 

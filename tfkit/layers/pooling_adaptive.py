@@ -120,9 +120,50 @@ class _AdaptivePooling(Layer):
 
 @registry.builtin("layers")
 class AdaptiveAveragePooling1D(_AdaptivePooling):
-    """Average over ``output_size`` bins of ``(batch, steps, channels)``.
+    """Adaptive average pooling layer for 1D inputs.
 
-        AdaptiveAveragePooling1D(2)(tf.constant([[[1.0], [2.0], [4.0]]]))   # bins [0, 2), [1, 3): [[1.5], [3.0]]
+    Averages over `output_size` bins of the steps axis, whatever the input's
+    length, so the output has a fixed length.
+
+    Bin `i` of an axis of length `L` pooled to `n` bins covers the positions
+    `floor(i * L / n)` up to (excluding) `ceil((i + 1) * L / n)`: PyTorch's
+    and Keras 3's bins, which may overlap by one position when `n` does not
+    divide `L`. The spatial sizes must be known when the layer is built.
+
+    Args:
+        output_size: An integer or tuple/list of 1 integer, the number of bins
+            of each spatial axis of the output (one integer is used for every
+            spatial axis).
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3 with known spatial sizes.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: `(batch_size, output_steps, channels)`.
+        If `data_format="channels_first"`: `(batch_size, channels, output_steps)`,
+        the sizes being `output_size`.
+
+    Raises:
+        TypeError: If `output_size` is a tuple of the wrong length.
+        ValueError: If `output_size` holds a non-positive value, or a spatial
+            size of the input is unknown when the layer is built.
+
+    Example:
+        >>> x = tf.constant([[[1.0], [2.0], [4.0]]])
+        >>> tfkit.layers.AdaptiveAveragePooling1D(2)(x).numpy()  # bins [0, 2) and [1, 3)
+        array([[[1.5],
+                [3. ]]], dtype=float32)
     """
 
     rank = 1
@@ -130,21 +171,151 @@ class AdaptiveAveragePooling1D(_AdaptivePooling):
 
 @registry.builtin("layers")
 class AdaptiveAveragePooling2D(_AdaptivePooling):
-    """Average over ``output_size`` bins of ``(batch, height, width, channels)``."""
+    """Adaptive average pooling layer for 2D inputs.
+
+    Averages over `output_size` bins of the height and width axes, whatever
+    the input's size, so the output has a fixed spatial size.
+
+    Bin `i` of an axis of length `L` pooled to `n` bins covers the positions
+    `floor(i * L / n)` up to (excluding) `ceil((i + 1) * L / n)`: PyTorch's
+    and Keras 3's bins, which may overlap by one position when `n` does not
+    divide `L`. The spatial sizes must be known when the layer is built.
+
+    Args:
+        output_size: An integer or tuple/list of 2 integers, the number of bins
+            of each spatial axis of the output (one integer is used for every
+            spatial axis).
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4 with known spatial sizes.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: `(batch_size, output_height, output_width, channels)`.
+        If `data_format="channels_first"`: `(batch_size, channels, output_height, output_width)`,
+        the sizes being `output_size`.
+
+    Raises:
+        TypeError: If `output_size` is a tuple of the wrong length.
+        ValueError: If `output_size` holds a non-positive value, or a spatial
+            size of the input is unknown when the layer is built.
+
+    Example:
+        >>> layer = tfkit.layers.AdaptiveAveragePooling2D((2, 3))
+        >>> layer(np.ones((4, 7, 10, 8))).shape
+        TensorShape([4, 2, 3, 8])
+    """
 
     rank = 2
 
 
 @registry.builtin("layers")
 class AdaptiveAveragePooling3D(_AdaptivePooling):
-    """Average over ``output_size`` bins of ``(batch, depth, height, width, channels)``."""
+    """Adaptive average pooling layer for 3D inputs.
+
+    Averages over `output_size` bins of each of the three spatial axes,
+    whatever the input's size, so the output has a fixed spatial size.
+
+    Bin `i` of an axis of length `L` pooled to `n` bins covers the positions
+    `floor(i * L / n)` up to (excluding) `ceil((i + 1) * L / n)`: PyTorch's
+    and Keras 3's bins, which may overlap by one position when `n` does not
+    divide `L`. The spatial sizes must be known when the layer is built.
+
+    Args:
+        output_size: An integer or tuple/list of 3 integers, the number of bins
+            of each spatial axis of the output (one integer is used for every
+            spatial axis).
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5 with known spatial sizes.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `data_format="channels_last"`: `(batch_size, output_dim1, output_dim2, output_dim3, channels)`.
+        If `data_format="channels_first"`: `(batch_size, channels, output_dim1, output_dim2, output_dim3)`,
+        the sizes being `output_size`.
+
+    Raises:
+        TypeError: If `output_size` is a tuple of the wrong length.
+        ValueError: If `output_size` holds a non-positive value, or a spatial
+            size of the input is unknown when the layer is built.
+
+    Example:
+        >>> layer = tfkit.layers.AdaptiveAveragePooling3D(2)
+        >>> layer(np.ones((1, 4, 5, 6, 3))).shape
+        TensorShape([1, 2, 2, 2, 3])
+    """
 
     rank = 3
 
 
 @registry.builtin("layers")
 class AdaptiveMaxPooling1D(_AdaptivePooling):
-    """Max over ``output_size`` bins of ``(batch, steps, channels)``."""
+    """Adaptive max pooling layer for 1D inputs.
+
+    Takes the maximum over `output_size` bins of the steps axis, whatever
+    the input's length, so the output has a fixed length.
+
+    Bin `i` of an axis of length `L` pooled to `n` bins covers the positions
+    `floor(i * L / n)` up to (excluding) `ceil((i + 1) * L / n)`: PyTorch's
+    and Keras 3's bins, which may overlap by one position when `n` does not
+    divide `L`. The spatial sizes must be known when the layer is built.
+
+    Args:
+        output_size: An integer or tuple/list of 1 integer, the number of bins
+            of each spatial axis of the output (one integer is used for every
+            spatial axis).
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, steps, features)`) or `"channels_first"` (inputs of shape
+            `(batch, features, steps)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 3 with known spatial sizes.
+
+    Input shape:
+        If `data_format="channels_last"`: a 3D tensor with shape
+        `(batch_size, steps, channels)`. If
+        `data_format="channels_first"`: a 3D tensor with shape
+        `(batch_size, channels, steps)`.
+
+    Output shape:
+        If `data_format="channels_last"`: `(batch_size, output_steps, channels)`.
+        If `data_format="channels_first"`: `(batch_size, channels, output_steps)`,
+        the sizes being `output_size`.
+
+    Raises:
+        TypeError: If `output_size` is a tuple of the wrong length.
+        ValueError: If `output_size` holds a non-positive value, or a spatial
+            size of the input is unknown when the layer is built.
+
+    Example:
+        >>> x = tf.constant([[[1.0], [2.0], [4.0]]])
+        >>> tfkit.layers.AdaptiveMaxPooling1D(2)(x).numpy()  # bins [0, 2) and [1, 3)
+        array([[[2.],
+                [4.]]], dtype=float32)
+    """
 
     rank = 1
     reduction = "max"
@@ -152,7 +323,51 @@ class AdaptiveMaxPooling1D(_AdaptivePooling):
 
 @registry.builtin("layers")
 class AdaptiveMaxPooling2D(_AdaptivePooling):
-    """Max over ``output_size`` bins of ``(batch, height, width, channels)``."""
+    """Adaptive max pooling layer for 2D inputs.
+
+    Takes the maximum over `output_size` bins of the height and width axes,
+    whatever the input's size, so the output has a fixed spatial size.
+
+    Bin `i` of an axis of length `L` pooled to `n` bins covers the positions
+    `floor(i * L / n)` up to (excluding) `ceil((i + 1) * L / n)`: PyTorch's
+    and Keras 3's bins, which may overlap by one position when `n` does not
+    divide `L`. The spatial sizes must be known when the layer is built.
+
+    Args:
+        output_size: An integer or tuple/list of 2 integers, the number of bins
+            of each spatial axis of the output (one integer is used for every
+            spatial axis).
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, height, width)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 4 with known spatial sizes.
+
+    Input shape:
+        If `data_format="channels_last"`: a 4D tensor with shape
+        `(batch_size, height, width, channels)`. If
+        `data_format="channels_first"`: a 4D tensor with shape
+        `(batch_size, channels, height, width)`.
+
+    Output shape:
+        If `data_format="channels_last"`: `(batch_size, output_height, output_width, channels)`.
+        If `data_format="channels_first"`: `(batch_size, channels, output_height, output_width)`,
+        the sizes being `output_size`.
+
+    Raises:
+        TypeError: If `output_size` is a tuple of the wrong length.
+        ValueError: If `output_size` holds a non-positive value, or a spatial
+            size of the input is unknown when the layer is built.
+
+    Example:
+        >>> x = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> tfkit.layers.AdaptiveMaxPooling2D(2)(x).numpy()[0, :, :, 0]
+        array([[ 5.,  7.],
+               [13., 15.]], dtype=float32)
+    """
 
     rank = 2
     reduction = "max"
@@ -160,7 +375,50 @@ class AdaptiveMaxPooling2D(_AdaptivePooling):
 
 @registry.builtin("layers")
 class AdaptiveMaxPooling3D(_AdaptivePooling):
-    """Max over ``output_size`` bins of ``(batch, depth, height, width, channels)``."""
+    """Adaptive max pooling layer for 3D inputs.
+
+    Takes the maximum over `output_size` bins of each of the three spatial
+    axes, whatever the input's size, so the output has a fixed spatial size.
+
+    Bin `i` of an axis of length `L` pooled to `n` bins covers the positions
+    `floor(i * L / n)` up to (excluding) `ceil((i + 1) * L / n)`: PyTorch's
+    and Keras 3's bins, which may overlap by one position when `n` does not
+    divide `L`. The spatial sizes must be known when the layer is built.
+
+    Args:
+        output_size: An integer or tuple/list of 3 integers, the number of bins
+            of each spatial axis of the output (one integer is used for every
+            spatial axis).
+        data_format: String, `"channels_last"` (inputs of shape
+            `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
+            `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
+            `"channels_last"`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A tensor of rank 5 with known spatial sizes.
+
+    Input shape:
+        If `data_format="channels_last"`: a 5D tensor with shape
+        `(batch_size, spatial_dim1, spatial_dim2, spatial_dim3, channels)`. If
+        `data_format="channels_first"`: a 5D tensor with shape
+        `(batch_size, channels, spatial_dim1, spatial_dim2, spatial_dim3)`.
+
+    Output shape:
+        If `data_format="channels_last"`: `(batch_size, output_dim1, output_dim2, output_dim3, channels)`.
+        If `data_format="channels_first"`: `(batch_size, channels, output_dim1, output_dim2, output_dim3)`,
+        the sizes being `output_size`.
+
+    Raises:
+        TypeError: If `output_size` is a tuple of the wrong length.
+        ValueError: If `output_size` holds a non-positive value, or a spatial
+            size of the input is unknown when the layer is built.
+
+    Example:
+        >>> layer = tfkit.layers.AdaptiveMaxPooling3D((1, 2, 3))
+        >>> layer(np.ones((1, 4, 5, 6, 3))).shape
+        TensorShape([1, 1, 2, 3, 3])
+    """
 
     rank = 3
     reduction = "max"

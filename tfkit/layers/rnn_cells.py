@@ -264,7 +264,79 @@ def _dropout_mask(like: tf.Tensor, rate: float, seed: random.SeedGenerator, trai
 
 @registry.builtin("layers")
 class SimpleRNNCell(_RecurrentCell):
-    """``h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel + bias)``."""
+    """Cell class for `SimpleRNN`.
+
+    This class processes one step within the whole time sequence input,
+    whereas `tfkit.layers.SimpleRNN` processes the whole sequence. It
+    computes `h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel +
+    bias)`; the output and the single state are `h_t`. Dropout follows
+    Keras's "variational" scheme: one input mask and one recurrent mask per
+    call (per sequence inside `RNN`), drawn only when training.
+
+    Args:
+        units: Positive integer, dimensionality of the output space (and of
+            each state).
+        activation: Activation function to use. Defaults to hyperbolic
+            tangent (`"tanh"`). If you pass `None`, no activation is applied
+            (ie. "linear" activation: `a(x) = x`).
+        use_bias: Boolean, whether the layer uses a bias vector. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the `kernel` weights matrix, used
+            for the linear transformation of the inputs. Defaults to
+            `"glorot_uniform"`.
+        recurrent_initializer: Initializer for the `recurrent_kernel` weights
+            matrix, used for the linear transformation of the recurrent
+            state. Defaults to `"orthogonal"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Regularizer function applied to the `kernel`
+            weights matrix. Defaults to `None`.
+        recurrent_regularizer: Regularizer function applied to the
+            `recurrent_kernel` weights matrix. Defaults to `None`.
+        bias_regularizer: Regularizer function applied to the bias vector.
+            Defaults to `None`.
+        kernel_constraint: Constraint function applied to the `kernel`
+            weights matrix. Defaults to `None`.
+        recurrent_constraint: Constraint function applied to the
+            `recurrent_kernel` weights matrix. Defaults to `None`.
+        bias_constraint: Constraint function applied to the bias vector.
+            Defaults to `None`.
+        dropout: Float between 0 and 1 (values outside are clipped). Fraction
+            of the units to drop for the linear transformation of the inputs.
+            Defaults to `0.0`.
+        recurrent_dropout: Float between 0 and 1 (values outside are
+            clipped). Fraction of the units to drop for the linear
+            transformation of the recurrent state. Defaults to `0.0`.
+        seed: Random seed for dropout. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 2D tensor with shape `(batch, features)`, one timestep.
+        states: The previous states: `[h]`, each `(batch, units)` (a
+            single tensor is accepted where there is one state).
+        training: Python boolean indicating whether the layer should behave
+            in training mode or in inference mode. Only relevant when
+            `dropout` or `recurrent_dropout` is used.
+
+    Input shape:
+        `(batch_size, features)`.
+
+    Output shape:
+        `(output, new_states)`: `output` has shape `(batch_size, units)` and
+        `new_states` is the list `[h]`.
+
+    Raises:
+        ValueError: If `units` is not a positive integer, or a rate is not a
+            number.
+
+    Example:
+        >>> cell = tfkit.layers.SimpleRNNCell(4)
+        >>> output, [state] = cell(tf.ones((2, 5)), [tf.zeros((2, 4))])
+        >>> output.shape, cell.kernel.shape, cell.recurrent_kernel.shape
+        (TensorShape([2, 4]), TensorShape([5, 4]), TensorShape([4, 4]))
+        >>> tfkit.layers.RNN(cell, return_sequences=True)(np.ones((2, 10, 5))).shape
+        TensorShape([2, 10, 4])
+    """
 
     _gates = 1
 
@@ -281,9 +353,86 @@ class SimpleRNNCell(_RecurrentCell):
 
 @registry.builtin("layers")
 class LSTMCell(_RecurrentCell):
-    """Long short-term memory step; states ``[h, c]``, gates i, f, c, o.
+    """Cell class for the LSTM layer.
 
-    ``unit_forget_bias=True`` starts the forget-gate bias at 1 (Keras's default).
+    This class processes one step within the whole time sequence input,
+    whereas `tfkit.layers.LSTM` processes the whole sequence. The states are
+    `[h, c]`; the gates are i, f, c, o in that order in `kernel`
+    `(features, 4 * units)`, `recurrent_kernel` `(units, 4 * units)` and
+    `bias` `(4 * units,)`, as in Keras 3. Dropout follows Keras's
+    "variational" scheme: one input mask and one recurrent mask per call
+    (per sequence inside `RNN`), shared by the gates, drawn only when
+    training.
+
+    Args:
+        units: Positive integer, dimensionality of the output space (and of
+            each state).
+        activation: Activation function to use. Defaults to hyperbolic
+            tangent (`"tanh"`). If you pass `None`, no activation is applied
+            (ie. "linear" activation: `a(x) = x`).
+        recurrent_activation: Activation function to use for the recurrent
+            step (the gates). Defaults to sigmoid (`"sigmoid"`).
+        use_bias: Boolean, whether the layer uses a bias vector. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the `kernel` weights matrix, used
+            for the linear transformation of the inputs. Defaults to
+            `"glorot_uniform"`.
+        recurrent_initializer: Initializer for the `recurrent_kernel` weights
+            matrix, used for the linear transformation of the recurrent
+            state. Defaults to `"orthogonal"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        unit_forget_bias: Boolean. If `True`, add 1 to the bias of the forget
+            gate at initialization (the forget-gate block of the bias starts
+            at ones, the others from `bias_initializer`), as recommended in
+            Jozefowicz et al. Defaults to `True`.
+        kernel_regularizer: Regularizer function applied to the `kernel`
+            weights matrix. Defaults to `None`.
+        recurrent_regularizer: Regularizer function applied to the
+            `recurrent_kernel` weights matrix. Defaults to `None`.
+        bias_regularizer: Regularizer function applied to the bias vector.
+            Defaults to `None`.
+        kernel_constraint: Constraint function applied to the `kernel`
+            weights matrix. Defaults to `None`.
+        recurrent_constraint: Constraint function applied to the
+            `recurrent_kernel` weights matrix. Defaults to `None`.
+        bias_constraint: Constraint function applied to the bias vector.
+            Defaults to `None`.
+        dropout: Float between 0 and 1 (values outside are clipped). Fraction
+            of the units to drop for the linear transformation of the inputs.
+            Defaults to `0.0`.
+        recurrent_dropout: Float between 0 and 1 (values outside are
+            clipped). Fraction of the units to drop for the linear
+            transformation of the recurrent state. Defaults to `0.0`.
+        seed: Random seed for dropout. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 2D tensor with shape `(batch, features)`, one timestep.
+        states: The previous states: `[h, c]`, each `(batch, units)` (a
+            single tensor is accepted where there is one state).
+        training: Python boolean indicating whether the layer should behave
+            in training mode or in inference mode. Only relevant when
+            `dropout` or `recurrent_dropout` is used.
+
+    Input shape:
+        `(batch_size, features)`.
+
+    Output shape:
+        `(output, new_states)`: `output` has shape `(batch_size, units)` and
+        `new_states` is the list `[h, c]`.
+
+    Raises:
+        ValueError: If `units` is not a positive integer, or a rate is not a
+            number.
+
+    Example:
+        >>> cell = tfkit.layers.LSTMCell(8)
+        >>> h, [h, c] = cell(tf.ones((2, 5)), [tf.zeros((2, 8)), tf.zeros((2, 8))])
+        >>> h.shape, c.shape, cell.state_size
+        (TensorShape([2, 8]), TensorShape([2, 8]), [8, 8])
+        >>> cell.bias.numpy()[8:16]  # the forget gate's bias starts at 1
+        array([1., 1., 1., 1., 1., 1., 1., 1.], dtype=float32)
     """
 
     _gates = 4
@@ -364,11 +513,86 @@ class LSTMCell(_RecurrentCell):
 
 @registry.builtin("layers")
 class GRUCell(_RecurrentCell):
-    """Gated recurrent unit step; gates z (update), r (reset), h (candidate).
+    """Cell class for the GRU layer.
 
-    ``h_t = z * h_{t-1} + (1 - z) * candidate``. With ``reset_after=True``
-    (Keras's default) the reset gate multiplies ``h_{t-1} @ recurrent_kernel``
-    and the bias has two rows, one for the inputs and one for the recurrence.
+    This class processes one step within the whole time sequence input,
+    whereas `tfkit.layers.GRU` processes the whole sequence. The gates are z
+    (update), r (reset) and h (candidate), in that order in `kernel`
+    `(features, 3 * units)` and `recurrent_kernel` `(units, 3 * units)`;
+    `h_t = z * h_{t-1} + (1 - z) * candidate`. With `reset_after=True`
+    (Keras's default) the reset gate multiplies `h_{t-1} @ recurrent_kernel`
+    and the bias has two rows, one for the inputs and one for the
+    recurrence. Dropout follows Keras's "variational" scheme (one mask per
+    call, drawn only when training).
+
+    Args:
+        units: Positive integer, dimensionality of the output space (and of
+            each state).
+        activation: Activation function to use. Defaults to hyperbolic
+            tangent (`"tanh"`). If you pass `None`, no activation is applied
+            (ie. "linear" activation: `a(x) = x`).
+        recurrent_activation: Activation function to use for the recurrent
+            step (the gates). Defaults to sigmoid (`"sigmoid"`).
+        use_bias: Boolean, whether the layer uses a bias vector. Defaults to
+            `True`.
+        kernel_initializer: Initializer for the `kernel` weights matrix, used
+            for the linear transformation of the inputs. Defaults to
+            `"glorot_uniform"`.
+        recurrent_initializer: Initializer for the `recurrent_kernel` weights
+            matrix, used for the linear transformation of the recurrent
+            state. Defaults to `"orthogonal"`.
+        bias_initializer: Initializer for the bias vector. Defaults to
+            `"zeros"`.
+        kernel_regularizer: Regularizer function applied to the `kernel`
+            weights matrix. Defaults to `None`.
+        recurrent_regularizer: Regularizer function applied to the
+            `recurrent_kernel` weights matrix. Defaults to `None`.
+        bias_regularizer: Regularizer function applied to the bias vector.
+            Defaults to `None`.
+        kernel_constraint: Constraint function applied to the `kernel`
+            weights matrix. Defaults to `None`.
+        recurrent_constraint: Constraint function applied to the
+            `recurrent_kernel` weights matrix. Defaults to `None`.
+        bias_constraint: Constraint function applied to the bias vector.
+            Defaults to `None`.
+        dropout: Float between 0 and 1 (values outside are clipped). Fraction
+            of the units to drop for the linear transformation of the inputs.
+            Defaults to `0.0`.
+        recurrent_dropout: Float between 0 and 1 (values outside are
+            clipped). Fraction of the units to drop for the linear
+            transformation of the recurrent state. Defaults to `0.0`.
+        reset_after: GRU convention (whether to apply the reset gate after or
+            before the matrix multiplication). `True` (the default) is
+            Keras 3's and cuDNN's convention: the bias then has shape
+            `(2, 3 * units)`, one row for the inputs and one for the
+            recurrence.
+        seed: Random seed for dropout. Defaults to `None`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: A 2D tensor with shape `(batch, features)`, one timestep.
+        states: The previous states: `[h]`, each `(batch, units)` (a
+            single tensor is accepted where there is one state).
+        training: Python boolean indicating whether the layer should behave
+            in training mode or in inference mode. Only relevant when
+            `dropout` or `recurrent_dropout` is used.
+
+    Input shape:
+        `(batch_size, features)`.
+
+    Output shape:
+        `(output, new_states)`: `output` has shape `(batch_size, units)` and
+        `new_states` is the list `[h]`.
+
+    Raises:
+        ValueError: If `units` is not a positive integer, or a rate is not a
+            number.
+
+    Example:
+        >>> cell = tfkit.layers.GRUCell(3)
+        >>> output, [state] = cell(tf.ones((2, 5)), [tf.zeros((2, 3))])
+        >>> output.shape, cell.kernel.shape, cell.bias.shape
+        (TensorShape([2, 3]), TensorShape([5, 9]), TensorShape([2, 9]))
     """
 
     _gates = 3

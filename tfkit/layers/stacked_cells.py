@@ -57,11 +57,45 @@ def accepts_training(cell: Any) -> bool:
 
 @registry.builtin("layers")
 class StackedRNNCells(Layer):
-    """A list of RNN cells that behaves as one cell, for ``RNN`` to run them all per timestep.
+    """Wrapper allowing a stack of RNN cells to behave as a single cell.
+
+    Used to implement efficient stacked RNNs: `RNN` runs every cell at each
+    timestep. The first cell reads the inputs, each next cell reads the
+    output of the one before, and the last cell's output is the stack's
+    output. `state_size` is the list of the cells' state sizes, so the
+    states of a stack are a list with one entry per cell (itself a list for
+    a cell with several states), in order. `RNN` wraps a list of cells in
+    a `StackedRNNCells` for you.
 
     Args:
-        cells: the cells, first to last; each has ``state_size`` and
-            ``call(inputs, states)`` returning ``(output, new_states)``.
+        cells: List of RNN cell instances (or their config dicts or
+            registered names), first to last; each has `state_size` and
+            `call(inputs, states)` returning `(output, new_states)`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: The inputs of one timestep, `(batch, features)`.
+        states: The previous states: one entry per cell, in order.
+        training: Python boolean indicating whether the cells should behave
+            in training mode, passed to the cells whose `call` takes it.
+
+    Input shape:
+        `(batch_size, features)`, one timestep.
+
+    Output shape:
+        `(output, new_states)`: the last cell's output and the list of every
+        cell's new states.
+
+    Raises:
+        ValueError: If `cells` is empty, or a cell has no `call` method or no
+            `state_size`.
+
+    Example:
+        >>> cells = tfkit.layers.StackedRNNCells([tfkit.layers.LSTMCell(16), tfkit.layers.GRUCell(8)])
+        >>> cells.state_size, cells.output_size
+        ([[16, 16], 8], 8)
+        >>> tfkit.layers.RNN(cells)(np.ones((2, 10, 3))).shape
+        TensorShape([2, 8])
     """
 
     def __init__(self, cells: Any, **kwargs: Any) -> None:

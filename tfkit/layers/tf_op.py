@@ -26,10 +26,49 @@ __all__ = ["TFOpLambda"]
 
 @registry.builtin("layers", "SlicingOpLambda")
 class TFOpLambda(Layer):
-    """One operation applied to symbolic tensors (made for you by ``x + y``, ``tf.nn.relu(x)`` ...).
+    """Wraps one TensorFlow operation applied to symbolic tensors as a layer.
 
-        layer = TFOpLambda("tf.math.multiply", {"args": [{"__input__": 0}, 5.0], "kwargs": {}})
-        layer(tf.ones((2, 3)))          # 5.0 everywhere
+    You rarely build it yourself: in a functional model, an operator
+    (`x + y`, `x[:, 0]`) or a TensorFlow function (`tf.nn.relu(x)`) applied
+    to symbolic tensors becomes a `TFOpLambda` node, named after the
+    operation. Its config names the operation and holds its non-tensor
+    arguments, so the model saves as data and reloads without code. The
+    layer does not autocast its inputs: an operation keeps their dtypes. It
+    is also registered under Keras's older name `SlicingOpLambda`.
+
+    Args:
+        function: The operation: a stored name such as `"tf.nn.relu"` or
+            `"tf.math.multiply"`, or the TensorFlow callable itself (which
+            must have a stored name for the layer to be saved).
+        arguments: The call's arguments as data: `{"args": [...], "kwargs":
+            {...}}`, where `{"__input__": i}` stands for the layer's `i`-th
+            input tensor. Defaults to `None`, meaning the single input as the
+            only positional argument.
+        **kwargs: Base layer keyword arguments, such as `name` (defaults to
+            the operation's name) and `dtype`.
+
+    Call arguments:
+        inputs: The input tensor, or a list of tensors that the
+            `{"__input__": i}` placeholders index.
+
+    Input shape:
+        Whatever the operation accepts.
+
+    Output shape:
+        Whatever the operation returns.
+
+    Raises:
+        ValueError: If `function` is neither a name nor a callable, names an
+            unknown operation, or `arguments` is malformed.
+
+    Example:
+        >>> layer = tfkit.layers.TFOpLambda("tf.math.multiply", {"args": [{"__input__": 0}, 5.0], "kwargs": {}})
+        >>> layer(tf.ones((2,))).numpy()
+        array([5., 5.], dtype=float32)
+        >>> x = tfkit.Input((3,))
+        >>> model = tfkit.Model(x, tf.nn.relu(x))
+        >>> [type(layer).__name__ for layer in model.layers]
+        ['InputLayer', 'TFOpLambda']
     """
 
     def __init__(self, function: str | Callable, arguments: dict[str, Any] | None = None, **kwargs: Any) -> None:

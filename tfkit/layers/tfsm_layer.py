@@ -70,7 +70,66 @@ def _keys(variables: list[tf.Variable]) -> list[str]:
 
 @registry.builtin("layers")
 class TFSMLayer(Layer):
-    """Calls a SavedModel's endpoint; its variables are the layer's weights."""
+    """Reload a TensorFlow SavedModel as a tfkit layer.
+
+    The folder can be a `model.export()` of tfkit or Keras, or any
+    `tf.saved_model`. The layer calls one endpoint of the loaded object: an
+    attribute (such as `serve`) or one of its signatures (such as
+    `serving_default`). The endpoint gets `inputs` as one argument; a list is
+    spread over an endpoint that takes several, and a dict is passed by name
+    to a signature. The variables the endpoints read are this layer's
+    weights (trainable ones train), saved and loaded with the model.
+
+    Safety: the config holds the folder's path, and rebuilding the layer from
+    a config opens that folder and runs its graph on every call. So
+    `TFSMLayer.from_config` (and so `tfkit.load_model` of a model holding
+    one) is refused in safe mode, the default: pass `safe_mode=False` to
+    `tfkit.load_model` (or call
+    `tfkit.config.enable_unsafe_deserialization()`) when you trust both the
+    file and the folder it names. Relative paths are read from the current
+    directory, not the model file's. Constructing the layer yourself is
+    never refused.
+
+    Args:
+        filepath: Path of the SavedModel folder (a string or path-like).
+        call_endpoint: Name of the endpoint used for calls: an attribute of
+            the loaded object or a signature name. Defaults to `"serve"`.
+        call_training_endpoint: Optional endpoint used for `training=True`
+            calls. Defaults to `None` (the `call_endpoint` is used).
+        trainable: Whether the weights the endpoints read are trainable.
+            Defaults to `True`.
+        name: Optional name of the layer.
+        dtype: Optional dtype (policy) of the layer.
+
+    Call arguments:
+        inputs: What the endpoint takes: a tensor, a list of tensors, or (for
+            a signature) a dict of tensors by name.
+        training: Whether to use `call_training_endpoint` (when given).
+            Defaults to `False`.
+        **kwargs: Further keyword arguments passed to the endpoint.
+
+    Input shape:
+        Whatever the endpoint accepts.
+
+    Output shape:
+        Whatever the endpoint returns.
+
+    Raises:
+        ValueError: If `filepath` is not a SavedModel folder, or an endpoint
+            is neither an attribute nor a signature of it; from
+            `from_config`, in safe mode.
+
+    Example:
+        >>> inputs = tfkit.Input((3,))
+        >>> model = tfkit.Model(inputs, tfkit.layers.Dense(2, kernel_initializer="ones")(inputs))
+        >>> path = model.export("exported")
+        Exported model ...
+        >>> reloaded = tfkit.layers.TFSMLayer("exported")
+        >>> reloaded(tf.ones((1, 3))).numpy()
+        array([[3., 3.]], dtype=float32)
+        >>> len(reloaded.weights)
+        2
+    """
 
     def __init__(self, filepath: Any, call_endpoint: str = "serve", call_training_endpoint: str | None = None,
                  trainable: bool = True, name: str | None = None, dtype: Any = None) -> None:

@@ -53,12 +53,40 @@ def _as_layer(value: Any, who: str, what: str) -> Layer:
 
 
 class Wrapper(Layer):
-    """Base class of layers that hold one other layer (``self.layer``) and change what it does.
+    """Abstract wrapper base class.
 
-    Subclasses write ``call``; the base builds the wrapped layer on the wrapper's
-    first build and saves it in the config under ``"layer"``, as Keras 3's
-    ``keras.layers.Wrapper``. It is abstract, so it is not registered for loading:
-    register your subclass (``tfkit.saving.register_serializable``).
+    Wrappers take another layer (`self.layer`) and augment it in various
+    ways. Subclasses write `call`; the base builds the wrapped layer on the
+    wrapper's first build and saves it in the config under `"layer"`, as
+    Keras 3's `keras.layers.Wrapper`. Do not use this class as a layer, it
+    is only an abstract base class. It is not registered for loading:
+    register your subclass (`tfkit.saving.register_serializable`). Two
+    usable wrappers are `TimeDistributed` and `SpectralNormalization`.
+
+    Args:
+        layer: The layer to be wrapped: a `Layer` instance, or its config
+            dict.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Whatever the subclass's `call` takes.
+
+    Input shape:
+        Defined by the subclass (usually the wrapped layer's input shape).
+
+    Output shape:
+        Defined by the subclass.
+
+    Raises:
+        ValueError: If `layer` is not a `Layer` (or a layer config).
+
+    Example:
+        >>> class Double(tfkit.layers.Wrapper):
+        ...     def call(self, inputs):
+        ...         return 2 * self.layer(inputs)
+        >>> double = Double(tfkit.layers.Dense(2, kernel_initializer="ones"))
+        >>> double(np.ones((1, 3))).numpy()
+        array([[6., 6.]], dtype=float32)
     """
 
     def __init__(self, layer: Any, **kwargs: Any) -> None:
@@ -87,12 +115,70 @@ class Wrapper(Layer):
 
 @registry.builtin("layers")
 class Bidirectional(Layer):
-    """Run a recurrent layer forwards and a copy backwards, then merge the two.
+    """Bidirectional wrapper for RNNs.
 
-    ``merge_mode`` is ``"concat"`` (default), ``"sum"``, ``"mul"``, ``"ave"``
-    or ``None`` (a list ``[forward, backward]``). The backward outputs are
-    flipped back into input order before merging. With ``return_state`` the
-    forward states follow the output, then the backward states.
+    Runs a recurrent layer forwards and a copy of it backwards over the same
+    inputs, then merges the two outputs. The two layers are rebuilt from
+    `layer`'s config as `forward_<name>` and `backward_<name>` (the latter
+    with `go_backwards` flipped), so `layer` itself is not used. With
+    `return_sequences=True` the backward outputs are flipped back into input
+    order before merging, and masked timesteps output zeros in both
+    directions. With `return_state` the forward states follow the output,
+    then the backward states. `Bidirectional` is a plain layer holding the
+    two copies (not a `Wrapper`), as in Keras 3.
+
+    Args:
+        layer: A recurrent layer instance (`RNN`, `LSTM`, `GRU`, ...) or a
+            config dict of one: a layer with `go_backwards`,
+            `return_sequences`, `return_state` and `stateful` attributes.
+        merge_mode: Mode by which outputs of the forward and backward RNNs
+            are combined: one of `"sum"`, `"mul"`, `"concat"`, `"ave"` or
+            `None`. If `None`, the outputs are not combined, they are
+            returned as a list `[forward, backward]`. Defaults to
+            `"concat"`.
+        weights: Optional list of initial weight arrays: the forward layer's
+            weights, then the backward layer's, set when the layer is built
+            (Keras 3 accepts and ignores this argument). Defaults to `None`.
+        backward_layer: Optional recurrent layer instance (or config) to
+            handle the backward input processing. It must have the opposite
+            `go_backwards` of `layer` and the same `stateful`,
+            `return_sequences` and `return_state`. If `None` (the default), a
+            copy of `layer` is used.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        sequences: A 3D tensor `(batch, timesteps, features)`.
+        initial_state: Optional list of initial state tensors: the forward
+            layer's states, then the backward layer's (an even number).
+        mask: Optional boolean tensor of shape `(batch, timesteps)`, passed
+            to both layers.
+        training: Python boolean indicating whether the layer should behave
+            in training mode or in inference mode.
+
+    Input shape:
+        3D tensor with shape `(batch_size, timesteps, features)`.
+
+    Output shape:
+        The wrapped layer's output shape, with the last axis doubled for
+        `merge_mode="concat"`; a list of two outputs for `merge_mode=None`.
+        With `return_state=True`, followed by the forward states, then the
+        backward states.
+
+    Raises:
+        ValueError: If `merge_mode` is not a valid value, `layer` is not a
+            recurrent layer, the two layers do not match (as described for
+            `backward_layer`), or `initial_state` holds an odd number of
+            tensors.
+
+    Example:
+        >>> bi = tfkit.layers.Bidirectional(tfkit.layers.LSTM(16, return_sequences=True))
+        >>> bi(np.ones((4, 10, 8))).shape
+        TensorShape([4, 10, 32])
+        >>> bi.forward_layer.name, bi.backward_layer.name
+        ('forward_lstm', 'backward_lstm')
+        >>> forward, backward = tfkit.layers.Bidirectional(tfkit.layers.GRU(4), merge_mode=None)(np.ones((2, 5, 3)))
+        >>> forward.shape, backward.shape
+        (TensorShape([2, 4]), TensorShape([2, 4]))
     """
 
     def __init__(
@@ -272,11 +358,49 @@ class Bidirectional(Layer):
 
 @registry.builtin("layers")
 class TimeDistributed(Wrapper):
-    """Apply ``layer`` to every timestep of ``(batch, time, ...)`` inputs.
+    """This wrapper allows to apply a layer to every temporal slice of an input.
 
-    Time is folded into the batch (``(batch * time, ...)``), so the wrapped
-    layer runs once, with one set of weights, over all timesteps. A mask
-    ``(batch, time)`` is folded the same way for layers that take masks.
+    Every input should be at least 3D, and the dimension of index one of the
+    first input will be considered to be the temporal dimension. Time is
+    folded into the batch (`(batch * time, ...)`), so the wrapped layer runs
+    once, with one set of weights shared by all timesteps. A mask
+    `(batch, time)` is folded the same way for layers that take masks.
+
+    Args:
+        layer: A `Layer` instance (or its config dict) to apply to every
+            timestep.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        inputs: Input tensor of shape `(batch, time, ...)`.
+        training: Python boolean indicating whether the layer should behave
+            in training mode or in inference mode, passed to the wrapped
+            layer.
+        mask: Binary tensor of shape `(batch, time)` indicating whether a
+            given timestep should be masked, passed (folded) to a wrapped
+            layer that takes a mask.
+
+    Input shape:
+        `(batch_size, time, ...)`, where `...` is the wrapped layer's input
+        shape without its batch axis.
+
+    Output shape:
+        `(batch_size, time, ...)`, where `...` is the wrapped layer's output
+        shape without its batch axis.
+
+    Raises:
+        ValueError: If `layer` is not a `Layer`, or the inputs have rank
+            below 3.
+
+    Example:
+        >>> layer = tfkit.layers.TimeDistributed(tfkit.layers.Dense(3))
+        >>> layer(np.ones((4, 10, 8))).shape
+        TensorShape([4, 10, 3])
+        >>> layer.layer.kernel.shape
+        TensorShape([8, 3])
+        >>> frames = tfkit.layers.TimeDistributed(tfkit.layers.Conv2D(2, 3))
+        >>> frames(np.ones((1, 5, 8, 8, 3))).shape
+        TensorShape([1, 5, 6, 6, 2])
     """
 
     def __init__(self, layer: Any, **kwargs: Any) -> None:
