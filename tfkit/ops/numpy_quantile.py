@@ -103,28 +103,212 @@ def _quantile(x: tf.Tensor, q: tf.Tensor, axis: Axis, method: str, keepdims: boo
 
 
 def quantile(x: Any, q: Any, axis: Axis = None, method: str = "linear", keepdims: bool = False) -> tf.Tensor:
+    """Compute the q-th quantile(s) of the data along the specified axis.
+
+    Computes the `q`-th quantile(s) of the values of `x` along the given axis, as NumPy does.
+    A slice holding a NaN gives NaN (use the `nan` variant to skip them).
+    Integer and bool inputs are computed as `float32`; float inputs keep their dtype.
+
+    Args:
+        x: Input tensor.
+        q: Probability or sequence of probabilities for the quantiles to compute, in `[0, 1]`.
+        axis: Axis or axes along which the quantiles are computed: an int or a tuple of ints. Defaults to
+            `None`, which computes them over a flattened version of the input.
+        method: Which method to use when the desired quantile lies between two data points `i < j`:
+            `"linear"` (`i + (j - i) * fraction`), `"lower"` (`i`), `"higher"` (`j`), `"midpoint"`
+            (`(i + j) / 2`) or `"nearest"` (`i` or `j`, whichever is nearest, ties to even).
+            Defaults to `"linear"`.
+        keepdims: If `True`, the reduced axes are left in the result as dimensions with size one.
+            Defaults to `False`.
+
+    Returns:
+        The quantile(s). If `q` is a scalar, the shape is that of `x` without the reduced axes (or with
+        size-1 axes, with `keepdims=True`); otherwise the shape of `q` comes first.
+
+    Raises:
+        ValueError: If `method` is unknown, `q` lies outside `[0, 1]`, or `axis` is out of range or
+            repeated.
+        TypeError: If `q` is not numeric.
+
+    Example:
+        >>> float(tfkit.ops.quantile([1.0, 2.0, 3.0, 4.0], 0.5))
+        2.5
+        >>> tfkit.ops.quantile([1, 2, 3, 4], [0.25, 0.5]).numpy()
+        array([1.75, 2.5 ], dtype=float32)
+        >>> float(tfkit.ops.quantile([1.0, 2.0, 3.0, 4.0], 0.5, method="lower"))
+        2.0
+        >>> tfkit.ops.quantile([[1.0, 2.0], [3.0, 4.0]], 0.5, axis=1, keepdims=True).numpy()
+        array([[1.5],
+               [3.5]], dtype=float32)
+    """
     return _quantile(tensor(x), _check(q, method, 1.0, "q"), axis, method, keepdims, skip_nan=False)
 
 
 def percentile(x: Any, q: Any, axis: Axis = None, method: str = "linear", keepdims: bool = False) -> tf.Tensor:
+    """Compute the q-th percentile(s) of the data along the specified axis.
+
+    Computes the `q`-th percentile(s) of the values of `x` along the given axis, as NumPy does.
+    A slice holding a NaN gives NaN (use the `nan` variant to skip them).
+    Integer and bool inputs are computed as `float32`; float inputs keep their dtype.
+
+    Args:
+        x: Input tensor.
+        q: Percentage or sequence of percentages for the percentiles to compute, in `[0, 100]`.
+        axis: Axis or axes along which the percentiles are computed: an int or a tuple of ints. Defaults to
+            `None`, which computes them over a flattened version of the input.
+        method: Which method to use when the desired quantile lies between two data points `i < j`:
+            `"linear"` (`i + (j - i) * fraction`), `"lower"` (`i`), `"higher"` (`j`), `"midpoint"`
+            (`(i + j) / 2`) or `"nearest"` (`i` or `j`, whichever is nearest, ties to even).
+            Defaults to `"linear"`.
+        keepdims: If `True`, the reduced axes are left in the result as dimensions with size one.
+            Defaults to `False`.
+
+    Returns:
+        The percentile(s). If `q` is a scalar, the shape is that of `x` without the reduced axes (or with
+        size-1 axes, with `keepdims=True`); otherwise the shape of `q` comes first.
+
+    Raises:
+        ValueError: If `method` is unknown, `q` lies outside `[0, 100]`, or `axis` is out of range or
+            repeated.
+        TypeError: If `q` is not numeric.
+
+    Example:
+        >>> float(tfkit.ops.percentile([1.0, 2.0, 3.0, 4.0], 50))
+        2.5
+        >>> tfkit.ops.percentile([1, 2, 3, 4, 5], [25, 75]).numpy()
+        array([2., 4.], dtype=float32)
+    """
     q = _check(q, method, 100.0, "q") / 100.0
     return _quantile(tensor(x), q, axis, method, keepdims, skip_nan=False)
 
 
 def median(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
+    """Compute the median along the specified axis.
+
+    The median is the middle value of the sorted values (the mean of the two middle ones for an even count). A slice
+    holding a NaN gives NaN (use `nanmedian` to skip them). Integer and bool inputs are computed as `float32`; float
+    inputs keep their dtype.
+
+    Args:
+        x: Input tensor.
+        axis: Axis or axes along which the medians are computed: an int or a tuple of ints. Defaults to
+            `None`, which computes them over a flattened version of the input.
+        keepdims: If `True`, the reduced axes are left in the result as dimensions with size one.
+            Defaults to `False`.
+
+    Returns:
+        The output tensor: the shape of `x` without the reduced axes (or with size-1 axes, with
+        `keepdims=True`).
+
+    Raises:
+        ValueError: If `axis` is out of range or repeated.
+
+    Example:
+        >>> float(tfkit.ops.median([[1.0, 3.0], [2.0, 5.0]]))
+        2.5
+        >>> tfkit.ops.median([[1, 3], [2, 5]], axis=1).numpy()
+        array([2. , 3.5], dtype=float32)
+    """
     return _quantile(tensor(x), tf.constant(0.5, tf.float64), axis, "linear", keepdims, skip_nan=False)
 
 
 def nanquantile(x: Any, q: Any, axis: Axis = None, method: str = "linear", keepdims: bool = False) -> tf.Tensor:
+    """Compute the q-th quantile(s) of the data along the specified axis, ignoring NaNs.
+
+    Computes the `q`-th quantile(s) of the values of `x` along the given axis, as NumPy does.
+    NaNs are ignored: only an all-NaN slice gives NaN.
+    Integer and bool inputs are computed as `float32`; float inputs keep their dtype.
+
+    Args:
+        x: Input tensor.
+        q: Probability or sequence of probabilities for the quantiles to compute, in `[0, 1]`.
+        axis: Axis or axes along which the quantiles are computed: an int or a tuple of ints. Defaults to
+            `None`, which computes them over a flattened version of the input.
+        method: Which method to use when the desired quantile lies between two data points `i < j`:
+            `"linear"` (`i + (j - i) * fraction`), `"lower"` (`i`), `"higher"` (`j`), `"midpoint"`
+            (`(i + j) / 2`) or `"nearest"` (`i` or `j`, whichever is nearest, ties to even).
+            Defaults to `"linear"`.
+        keepdims: If `True`, the reduced axes are left in the result as dimensions with size one.
+            Defaults to `False`.
+
+    Returns:
+        The quantile(s). If `q` is a scalar, the shape is that of `x` without the reduced axes (or with
+        size-1 axes, with `keepdims=True`); otherwise the shape of `q` comes first.
+
+    Raises:
+        ValueError: If `method` is unknown, `q` lies outside `[0, 1]`, or `axis` is out of range or
+            repeated.
+        TypeError: If `q` is not numeric.
+
+    Example:
+        >>> float(tfkit.ops.nanquantile([1.0, np.nan, 3.0, 4.0], 0.5))
+        3.0
+    """
     return _quantile(tensor(x), _check(q, method, 1.0, "q"), axis, method, keepdims, skip_nan=True)
 
 
 def nanpercentile(x: Any, q: Any, axis: Axis = None, method: str = "linear", keepdims: bool = False) -> tf.Tensor:
+    """Compute the q-th percentile(s) of the data along the specified axis, ignoring NaNs.
+
+    Computes the `q`-th percentile(s) of the values of `x` along the given axis, as NumPy does.
+    NaNs are ignored: only an all-NaN slice gives NaN.
+    Integer and bool inputs are computed as `float32`; float inputs keep their dtype.
+
+    Args:
+        x: Input tensor.
+        q: Percentage or sequence of percentages for the percentiles to compute, in `[0, 100]`.
+        axis: Axis or axes along which the percentiles are computed: an int or a tuple of ints. Defaults to
+            `None`, which computes them over a flattened version of the input.
+        method: Which method to use when the desired quantile lies between two data points `i < j`:
+            `"linear"` (`i + (j - i) * fraction`), `"lower"` (`i`), `"higher"` (`j`), `"midpoint"`
+            (`(i + j) / 2`) or `"nearest"` (`i` or `j`, whichever is nearest, ties to even).
+            Defaults to `"linear"`.
+        keepdims: If `True`, the reduced axes are left in the result as dimensions with size one.
+            Defaults to `False`.
+
+    Returns:
+        The percentile(s). If `q` is a scalar, the shape is that of `x` without the reduced axes (or with
+        size-1 axes, with `keepdims=True`); otherwise the shape of `q` comes first.
+
+    Raises:
+        ValueError: If `method` is unknown, `q` lies outside `[0, 100]`, or `axis` is out of range or
+            repeated.
+        TypeError: If `q` is not numeric.
+
+    Example:
+        >>> tfkit.ops.nanpercentile([[1.0, np.nan], [np.nan, np.nan]], 50, axis=1).numpy()
+        array([ 1., nan], dtype=float32)
+    """
     q = _check(q, method, 100.0, "q") / 100.0
     return _quantile(tensor(x), q, axis, method, keepdims, skip_nan=True)
 
 
 def nanmedian(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
+    """Compute the median along the specified axis, ignoring NaNs.
+
+    The median of the non-NaN values; only an all-NaN slice gives NaN. An empty `axis` (`()` or `[]`)
+    returns `x` unchanged. Integer and bool inputs are computed as `float32`; float inputs keep their dtype.
+
+    Args:
+        x: Input tensor.
+        axis: Axis or axes along which the medians are computed: an int or a tuple of ints. Defaults to
+            `None`, which computes them over a flattened version of the input.
+        keepdims: If `True`, the reduced axes are left in the result as dimensions with size one.
+            Defaults to `False`.
+
+    Returns:
+        The output tensor: the shape of `x` without the reduced axes (or with size-1 axes, with
+        `keepdims=True`).
+
+    Raises:
+        ValueError: If `axis` is out of range or repeated.
+
+    Example:
+        >>> float(tfkit.ops.nanmedian([1.0, np.nan, 3.0]))
+        2.0
+        >>> tfkit.ops.nanmedian([[1.0, np.nan], [np.nan, np.nan]], axis=1).numpy()
+        array([ 1., nan], dtype=float32)
+    """
     x = tensor(x)
     if isinstance(axis, (tuple, list)) and not axis:
         return x

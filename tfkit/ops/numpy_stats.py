@@ -32,7 +32,39 @@ def _static(value: Any) -> np.ndarray | None:
 
 def histogram(x: Any, bins: int = 10,
               range: tuple[float, float] | None = None) -> tuple[tf.Tensor, tf.Tensor]:  # noqa: A002
-    """Counts of ``x`` (1-D) in ``bins`` equal bins over ``range`` (default: ``x``'s min and max), and the edges."""
+    """Computes a histogram of the data tensor `x`.
+
+    The range is split into `bins` equal bins; each bin holds the values from its lower edge up to, but
+    excluding, its upper edge, except the last bin, which also holds its upper edge. Values outside
+    `range` are not counted. Without `range`, the bins span the minimum and maximum of `x` (widened by
+    0.5 on each side when they are equal, as in NumPy). As in Keras, the counts of a float `x` have the
+    dtype of `x`; integer and bool inputs give `int32` counts and `float32` edges.
+
+    Args:
+        x: Input tensor, 1-D.
+        bins: The number of bins, a non-negative int. Defaults to `10`.
+        range: A tuple `(min, max)`, the lower and upper range of the bins. Defaults to `None`, which
+            uses the minimum and maximum of `x`.
+
+    Returns:
+        A tuple `(counts, bin_edges)`: `counts` holds the number of values in each of the `bins` bins,
+        and `bin_edges` the `bins + 1` bin edges.
+
+    Raises:
+        TypeError: If `bins` is not an int.
+        ValueError: If `bins` is negative, `range` is not a `(min, max)` pair with `min <= max`, or `x`
+            is not 1-D.
+
+    Example:
+        >>> counts, edges = tfkit.ops.histogram([1, 2, 1, 4], bins=3)
+        >>> counts.numpy()
+        array([2, 1, 1], dtype=int32)
+        >>> edges.numpy()
+        array([1., 2., 3., 4.], dtype=float32)
+        >>> counts, edges = tfkit.ops.histogram([0.5, 1.5, 2.5, 9.0], bins=2, range=(0, 2))
+        >>> counts.numpy()
+        array([1., 1.], dtype=float32)
+    """
     if not isinstance(bins, int) or isinstance(bins, bool):
         raise TypeError(f"bins must be an int; got bins={bins!r}")
     if bins < 0:
@@ -61,7 +93,36 @@ def histogram(x: Any, bins: int = 10,
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0, sparse: bool = False) -> Any:
-    """How often each non-negative int occurs in ``x`` (1-D, or 2-D counted per row), optionally weighted."""
+    """Count the number of occurrences of each value in a tensor of integers.
+
+    By default, the length of the output tensor is one more than the largest value of `x`. Each bin gives
+    the number of occurrences of its index value in `x`. If `weights` is given, the output at index `n` is
+    the sum of the weights where `x` equals `n`. A 2-D `x` is counted row by row.
+
+    Args:
+        x: Input tensor of non-negative integers (or bools), 1-D or 2-D.
+        weights: Weight tensor, of the same shape as `x`. Defaults to `None`, which counts each element
+            as 1 and gives `int32` counts; with weights, the result takes Keras's common dtype of `x` and
+            `weights`.
+        minlength: The minimum number of bins of the output, a non-negative int. Defaults to `0`.
+        sparse: Whether to return a `tf.SparseTensor` instead of a dense tensor. Defaults to `False`.
+
+    Returns:
+        1-D tensor (2-D for a 2-D `x`) where each element gives the number of occurrences (or the summed
+        weight) of its index value in `x`. Its last axis has length `max(max(x) + 1, minlength)`.
+
+    Raises:
+        TypeError: If `x` is not an integer or bool tensor.
+        ValueError: If `x` is not 1-D or 2-D, or `minlength` is not a non-negative int.
+
+    Example:
+        >>> tfkit.ops.bincount([0, 1, 1, 3]).numpy()
+        array([1, 2, 0, 1], dtype=int32)
+        >>> tfkit.ops.bincount([0, 1, 1], weights=[0.5, 1.0, 2.0]).numpy()
+        array([0.5, 3. ], dtype=float32)
+        >>> tfkit.ops.bincount([0, 1], minlength=4).numpy()
+        array([1, 1, 0, 0], dtype=int32)
+    """
     x = tensor(x)
     if not (x.dtype.is_integer or x.dtype.is_bool):
         raise TypeError(f"bincount needs non-negative integers in x; got x of dtype {x.dtype.name}")
@@ -83,7 +144,28 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, sparse: bool = Fal
 
 
 def digitize(x: Any, bins: Any) -> tf.Tensor:
-    """The index of the bin each value of ``x`` falls in (numpy's ``digitize`` with ``right=False``)."""
+    """Returns the indices of the bins to which each value in `x` belongs.
+
+    As NumPy's `digitize` with `right=False`: for increasing `bins`, the index `i` of a value `v`
+    satisfies `bins[i - 1] <= v < bins[i]`; for decreasing `bins`, `bins[i - 1] > v >= bins[i]`. Values
+    below (or above) all the edges give `0` (or `len(bins)`).
+
+    Args:
+        x: Input tensor of values to bin.
+        bins: 1-D tensor of bin edges, monotonically increasing or decreasing.
+
+    Returns:
+        An `int32` tensor of bin indices, of the shape of `x`.
+
+    Raises:
+        ValueError: If `bins` is not 1-D, or (when its values are known) not monotonic.
+
+    Example:
+        >>> tfkit.ops.digitize([0.2, 6.4, 3.0, 1.6], [0.0, 1.0, 2.5, 4.0, 10.0]).numpy()
+        array([1, 4, 3, 2], dtype=int32)
+        >>> tfkit.ops.digitize([1.0, 3.0], [4.0, 2.0, 0.0]).numpy()
+        array([2, 1], dtype=int32)
+    """
     x = tensor(x)
     edges = tensor(bins)
     if len(edges.shape) != 1:
@@ -101,7 +183,31 @@ def digitize(x: Any, bins: Any) -> tf.Tensor:
 
 
 def searchsorted(sorted_sequence: Any, values: Any, side: str = "left") -> tf.Tensor:
-    """Where ``values`` would be inserted into the 1-D ``sorted_sequence`` to keep it sorted."""
+    """Perform a binary search, returning indices for insertion of `values` into `sorted_sequence`.
+
+    For each element of `values`, finds the index at which it would be inserted into `sorted_sequence`
+    to keep it sorted. Python numbers are first converted to `int32` / `float32` tensors, then both inputs
+    take Keras's common dtype.
+
+    Args:
+        sorted_sequence: 1-D input tensor, sorted along its only axis.
+        values: N-D tensor of query insertion values.
+        side: `"left"` or `"right"`, specifying the direction in which to insert for the equality case
+            (tie-breaker): `"left"` gives the first suitable index, `"right"` the last. Defaults to
+            `"left"`.
+
+    Returns:
+        An `int32` tensor of insertion indices, of the shape of `values`.
+
+    Raises:
+        ValueError: If `side` is not `"left"` or `"right"`, or `sorted_sequence` is not 1-D.
+
+    Example:
+        >>> tfkit.ops.searchsorted([1, 2, 3, 4, 5], [3, 6, -1]).numpy()
+        array([2, 5, 0], dtype=int32)
+        >>> int(tfkit.ops.searchsorted([1, 2, 3, 3, 5], 3, side="right"))
+        4
+    """
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right'; got side={side!r}")
     sequence, values = operands(sorted_sequence, values, weak_scalars=False)
@@ -112,7 +218,33 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left") -> tf.Te
 
 
 def ptp(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
-    """Peak to peak: ``max - min`` along ``axis``."""
+    """Return the peak-to-peak (max - min) value of tensor elements over a given axis.
+
+    The peak-to-peak value is the range of the values: `max(x) - min(x)` along `axis`. The result keeps
+    the dtype of `x`.
+
+    Args:
+        x: Input tensor, not bool.
+        axis: Axis or axes along which the range is computed: an int or a tuple/list of ints. Defaults to
+            `None`, which computes it over all the elements.
+        keepdims: If `True`, the reduced axes are left in the result as dimensions with size one.
+            Defaults to `False`.
+
+    Returns:
+        A tensor with the peak-to-peak values of `x`.
+
+    Raises:
+        TypeError: If `x` is a bool tensor.
+
+    Example:
+        >>> x = np.array([[4, 9, 2], [1, 5, 7]])
+        >>> int(tfkit.ops.ptp(x))
+        8
+        >>> tfkit.ops.ptp(x, axis=1).numpy()
+        array([7, 6])
+        >>> tfkit.ops.ptp(x, axis=0, keepdims=True).numpy()
+        array([[3, 4, 5]])
+    """
     x = tensor(x)
     if x.dtype.is_bool:
         raise TypeError("ptp does not support bool inputs (max - min of booleans); cast x to an int first")
@@ -121,7 +253,30 @@ def ptp(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
 
 
 def corrcoef(x: Any) -> tf.Tensor:
-    """Pearson correlation coefficients between the rows of ``x`` (a 1-D ``x`` is one row: 1.0)."""
+    """Compute the Pearson correlation coefficient matrix.
+
+    Each row of `x` is a variable and each column an observation of all the variables. The coefficients
+    are clipped to `[-1, 1]`. `int64` inputs give `float64`, other integer and bool inputs `float32`;
+    float and complex inputs keep their dtype.
+
+    Args:
+        x: A 1-D or 2-D tensor of shape `(variables, observations)`; a 1-D `x` is a single variable.
+
+    Returns:
+        The correlation coefficient matrix of the variables, of shape `(variables, variables)`; a scalar
+        (1.0) for a 1-D `x`.
+
+    Raises:
+        ValueError: If `x` has more than 2 dimensions.
+
+    Example:
+        >>> np.round(tfkit.ops.corrcoef([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]]).numpy(), 4)
+        array([[1.    , 0.9934],
+               [0.9934, 1.    ]], dtype=float32)
+        >>> tfkit.ops.corrcoef([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]]).numpy()
+        array([[ 1., -1.],
+               [-1.,  1.]], dtype=float32)
+    """
     x = tensor(x)
     if len(x.shape) > 2:
         raise ValueError(f"corrcoef needs a 1-D or 2-D x; got x of shape {tuple(x.shape)}")
@@ -140,7 +295,33 @@ def corrcoef(x: Any) -> tf.Tensor:
 
 
 def correlate(x1: Any, x2: Any, mode: str = "valid") -> tf.Tensor:
-    """numpy's cross-correlation of two 1-D tensors: ``c[k] = sum_n x1[n + k] * x2[n]``."""
+    """Compute the cross-correlation of two 1-dimensional tensors.
+
+    As NumPy's `correlate`: `c[k] = sum_n x1[n + k] * x2[n]`, with `x2` not conjugated. The result takes
+    Keras's common dtype of the inputs made a float: an `int64` result gives `float64`, other integers
+    and bools `float32`; `float16`, `bfloat16` and `float64` are kept.
+
+    Args:
+        x1: First 1-D input tensor of length M.
+        x2: Second 1-D input tensor of length N.
+        mode: Either `"valid"` (only where the tensors overlap completely: length `max(M, N) -
+            min(M, N) + 1`), `"same"` (length `max(M, N)`, centred as NumPy does) or `"full"` (every
+            point of overlap: length `M + N - 1`). Defaults to `"valid"`.
+
+    Returns:
+        Output tensor, the cross-correlation of `x1` and `x2`.
+
+    Raises:
+        ValueError: If `mode` is not one of the three, or `x1` or `x2` is not 1-D.
+
+    Example:
+        >>> tfkit.ops.correlate([1.0, 2.0, 3.0], [0.0, 1.0, 0.5]).numpy()
+        array([3.5], dtype=float32)
+        >>> tfkit.ops.correlate([1.0, 2.0, 3.0], [0.0, 1.0, 0.5], mode="same").numpy()
+        array([2. , 3.5, 3. ], dtype=float32)
+        >>> tfkit.ops.correlate([1.0, 2.0, 3.0], [0.0, 1.0, 0.5], mode="full").numpy()
+        array([0.5, 2. , 3.5, 3. , 0. ], dtype=float32)
+    """
     if mode not in ("valid", "same", "full"):
         raise ValueError(f"mode must be 'valid', 'same' or 'full'; got mode={mode!r}")
     a, b = tensor(x1), tensor(x2)
@@ -163,7 +344,32 @@ def correlate(x1: Any, x2: Any, mode: str = "valid") -> tf.Tensor:
 
 
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> tf.Tensor:
-    """The integral of ``y`` along ``axis`` by the trapezoid rule, at points ``x`` or spacing ``dx``."""
+    """Integrate along the given axis using the composite trapezoidal rule.
+
+    Integer and bool inputs are computed as `float32`; float inputs keep their dtype.
+
+    Args:
+        y: Input tensor of values to integrate.
+        x: The sample points corresponding to the `y` values: a 1-D tensor of the length of `y` along
+            `axis`, or a tensor of the shape of `y`. Defaults to `None`, which spaces the samples `dx`
+            apart.
+        dx: The spacing between sample points when `x` is `None`. Defaults to `1.0`.
+        axis: The axis along which to integrate. Defaults to `-1`.
+
+    Returns:
+        Tensor of the definite integral, the shape of `y` without `axis`.
+
+    Raises:
+        ValueError: If `axis` is out of range for `y`.
+
+    Example:
+        >>> float(tfkit.ops.trapezoid([1.0, 2.0, 3.0]))
+        4.0
+        >>> float(tfkit.ops.trapezoid([1.0, 2.0, 3.0], x=[4.0, 6.0, 8.0]))
+        8.0
+        >>> tfkit.ops.trapezoid([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], axis=0).numpy()
+        array([1.5, 2.5, 3.5], dtype=float32)
+    """
     y = tensor(y)
     y = tf.cast(y, result_type(y.dtype, float))
     rank = len(y.shape)
@@ -181,7 +387,29 @@ def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> tf.Tens
 
 
 def argpartition(x: Any, kth: int, axis: int | None = -1) -> tf.Tensor:
-    """Indices that put the ``kth`` element where a sort would, smaller ones before it and larger after."""
+    """Performs an indirect partition along the given axis.
+
+    It returns an array of indices of the same shape as `x` that index data along the given axis in
+    partitioned order: the element at position `kth` is where a sort would put it, smaller elements come
+    before it and larger ones after. tfkit returns a full stable sort (`argsort`), which is a valid
+    partition for every `kth`.
+
+    Args:
+        x: Input tensor.
+        kth: Element index to partition by, an int in `[-length, length)` for the length of `axis`.
+        axis: Axis along which to sort. Defaults to `-1` (the last axis). If `None`, the flattened tensor
+            is used.
+
+    Returns:
+        An `int32` tensor of indices that partition `x` along the specified axis.
+
+    Raises:
+        ValueError: If `kth` is not an int or is out of range, or `axis` is out of range.
+
+    Example:
+        >>> tfkit.ops.argpartition([3, 4, 2, 1], 2).numpy()
+        array([3, 2, 0, 1], dtype=int32)
+    """
     if not isinstance(kth, (int, np.integer)) or isinstance(kth, bool):
         raise ValueError(f"kth must be an int; got kth={kth!r}")
     x = tensor(x)

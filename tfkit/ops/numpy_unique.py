@@ -71,7 +71,54 @@ def _fit(values: tf.Tensor, first: tf.Tensor, counts: tf.Tensor, axis: int, size
 def unique(x: Any, sorted: bool = True, return_index: bool = False, return_inverse: bool = False,  # noqa: A002
            return_counts: bool = False, axis: int | None = None, size: int | None = None,
            fill_value: Any = None) -> Any:
-    """The distinct values of ``x`` (or its distinct slices along ``axis``), as numpy's ``unique``."""
+    """Return the unique elements of a tensor.
+
+    As NumPy's `unique`: the distinct values of `x` (flattened), or with `axis` the distinct slices along
+    that axis. Optionally also returns the index of each unique value's first occurrence, the indices
+    that rebuild `x` from the unique values, and the count of each unique value.
+
+    The sorted flat case (`sorted=True`, `axis=None`) is built from a sort and segment sums, so with
+    `size` it has a static shape and compiles with `jit_compile=True` (XLA); the other cases use
+    `tf.unique`, which XLA does not support.
+
+    Args:
+        x: Input tensor.
+        sorted: If `True`, the unique values are sorted (slices lexicographically); if `False`, they keep
+            the order of their first occurrence. Defaults to `True`.
+        return_index: If `True`, also return the indices of the first occurrences of the unique values
+            (along `axis`, or in the flattened `x`). Defaults to `False`.
+        return_inverse: If `True`, also return the indices into the unique values that rebuild `x` (of
+            the shape of `x` when `axis` is `None`). Defaults to `False`.
+        return_counts: If `True`, also return the number of times each unique value occurs in `x`.
+            Defaults to `False`.
+        axis: The axis to operate on. Defaults to `None`, which flattens `x`.
+        size: If given, the unique values (and first indices and counts) are truncated or padded to this
+            length, giving a static shape. Defaults to `None`.
+        fill_value: With `size`, the value that pads the unique values; padded first indices and counts
+            are 0. Defaults to `None`, which pads with 0.
+
+    Returns:
+        The unique values, or, when any of `return_index`, `return_inverse` or `return_counts` is `True`,
+        a tuple of the unique values followed by the requested `int32` tensors, in that order.
+
+    Raises:
+        ValueError: If `size` is not a non-negative int, or `axis` is out of range.
+
+    Example:
+        >>> tfkit.ops.unique([3, 1, 2, 1, 3]).numpy()
+        array([1, 2, 3], dtype=int32)
+        >>> tfkit.ops.unique([3, 1, 2, 1, 3], sorted=False).numpy()
+        array([3, 1, 2], dtype=int32)
+        >>> values, index, inverse, counts = tfkit.ops.unique(
+        ...     [3, 1, 2, 1, 3], return_index=True, return_inverse=True, return_counts=True)
+        >>> index.numpy(), inverse.numpy(), counts.numpy()
+        (array([1, 2, 0], dtype=int32), array([2, 0, 1, 0, 2], dtype=int32), array([2, 1, 2], dtype=int32))
+        >>> tfkit.ops.unique([3, 1, 3], size=4, fill_value=-1).numpy()
+        array([ 1,  3, -1, -1], dtype=int32)
+        >>> tfkit.ops.unique([[1, 0], [0, 1], [1, 0]], axis=0).numpy()
+        array([[0, 1],
+               [1, 0]], dtype=int32)
+    """
     if size is not None and (not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0):
         raise ValueError(f"size must be a non-negative int; got size={size!r}")
     x = tensor(x)

@@ -36,6 +36,47 @@ def _core_dims(signature: str) -> list[tuple[str, ...]]:
 
 def vectorize(pyfunc: Callable, *, excluded: Iterable[int | str] | None = None,
               signature: str | None = None) -> Callable:
+    """Turn a function into a vectorized function.
+
+    The vectorized function maps `pyfunc` over its tensor arguments, as NumPy's `vectorize`. Without a
+    `signature`, `pyfunc` sees scalars: the arguments are broadcast together and `pyfunc` is applied to
+    each element. With a `signature` such as `"(m,n),(n)->(m)"`, each argument's trailing core
+    dimensions reach `pyfunc` whole and the leading loop dimensions are broadcast. The loop runs as
+    `tf.vectorized_map`, so `pyfunc` must be traceable TensorFlow code.
+
+    The vectorized function cannot be called on symbolic tensors (it could not be saved with a
+    functional model): call it inside a custom layer's `call` instead.
+
+    Args:
+        pyfunc: Callable of a single tensor argument per input, or of core blocks with `signature`.
+        excluded: Positions (ints) or keyword names (strings) of arguments that are passed to `pyfunc`
+            unchanged instead of being vectorized. `None` arguments are always passed unchanged.
+            Defaults to `None`.
+        signature: Generalized universal function signature, e.g., `"(m,n),(n)->(m)"` for vectorized
+            matrix-vector multiplication; its input groups give the core dimensions of each vectorized
+            argument. Defaults to `None`, which makes every core a scalar.
+
+    Returns:
+        A new function that applies `pyfunc` to every element (or core block) of its input along the
+        loop dimensions, and returns the results stacked with the loop shape in front.
+
+    Raises:
+        ValueError: If `pyfunc` is not callable or `signature` is malformed; the returned function raises
+            `ValueError` when the number of vectorized arguments does not match the signature or an
+            argument has fewer dimensions than its core, and `TypeError` on symbolic tensors.
+
+    Example:
+        >>> add = tfkit.ops.vectorize(lambda a, b: a + b)
+        >>> add([1, 2], [10, 20]).numpy()
+        array([11, 22], dtype=int32)
+        >>> dist = tfkit.ops.vectorize(
+        ...     lambda a, b: tfkit.ops.sqrt(tfkit.ops.sum((a - b) ** 2)), signature="(n),(n)->()")
+        >>> dist(np.array([[0.0, 0.0], [3.0, 4.0]]), np.array([0.0, 0.0])).numpy()
+        array([0., 5.], dtype=float32)
+        >>> scale = tfkit.ops.vectorize(lambda a, factor: a * factor, excluded={"factor"})
+        >>> scale(np.array([1.0, 2.0]), factor=3.0).numpy()
+        array([3., 6.], dtype=float32)
+    """
     if not callable(pyfunc):
         raise ValueError(f"vectorize needs a callable pyfunc; got pyfunc={pyfunc!r}")
     skip = set(excluded or ())
