@@ -33,7 +33,34 @@ def _penalty_factor(value: Any, name: str, who: str) -> float:
 
 @registry.base("regularizers")
 class Regularizer:
-    """Base class: ``regularizer(x)`` returns a scalar penalty for weight ``x``."""
+    """Regularizer base class.
+
+    Regularizers allow you to apply penalties on layer parameters or layer activity
+    during optimization. These penalties are summed into the loss function that the
+    network optimizes. They are passed to layers through the `kernel_regularizer`,
+    `bias_regularizer` and `activity_regularizer` arguments (by name, config dict or
+    object). A regularizer is called as `regularizer(x)` and returns a scalar penalty
+    for the weight `x`; this base class returns `0.0`.
+
+    Subclasses implement `__call__` and, when they take arguments, `get_config`;
+    `from_config` is `cls(**config)`. Any callable `f(weight)` returning a scalar also
+    works as a regularizer.
+
+    Example:
+        >>> class L2Regularizer(tfkit.regularizers.Regularizer):
+        ...     def __init__(self, l2=0.01):
+        ...         self.l2 = l2
+        ...     def __call__(self, x):
+        ...         return self.l2 * tf.reduce_sum(tf.square(x))
+        ...     def get_config(self):
+        ...         return {"l2": float(self.l2)}
+        >>> regularizer = L2Regularizer(l2=0.5)
+        >>> float(regularizer(np.ones((2, 2), dtype="float32")))
+        2.0
+        >>> layer = tfkit.layers.Dense(3, kernel_regularizer=regularizer)
+        >>> float(tfkit.regularizers.Regularizer()(np.ones(3)))
+        0.0
+    """
 
     def __call__(self, x: Any) -> tf.Tensor:
         return tf.constant(0.0)
@@ -52,7 +79,32 @@ class Regularizer:
 
 @registry.builtin(_KIND, "l1_l2")
 class L1L2(Regularizer):
-    """``l1 * sum(|x|) + l2 * sum(x ** 2)``."""
+    """A regularizer that applies both L1 and L2 regularization penalties.
+
+    The L1 regularization penalty is computed as `loss = l1 * reduce_sum(abs(x))`.
+    The L2 regularization penalty is computed as `loss = l2 * reduce_sum(square(x))`
+    (no factor 1/2, as in Keras). `L1L2` may be passed to a layer as a string
+    identifier, `"l1_l2"`, which gives `L1L2()` with both factors `0.0`. Also
+    available as `tfkit.regularizers.l1_l2`.
+
+    Args:
+        l1: A non-negative `float`, the L1 regularization factor. Defaults to `0.0`.
+        l2: A non-negative `float`, the L2 regularization factor. Defaults to `0.0`.
+
+    Call arguments:
+        x: The weight to penalize, a tensor (or anything `tf.convert_to_tensor` accepts).
+
+    Raises:
+        ValueError: If `l1` or `l2` is not a finite non-negative number.
+
+    Example:
+        >>> regularizer = tfkit.regularizers.L1L2(l1=0.1, l2=0.5)
+        >>> x = np.array([[1.0, -2.0], [0.0, 1.0]], dtype="float32")
+        >>> round(float(regularizer(x)), 4)
+        3.4
+        >>> regularizer.get_config()
+        {'l1': 0.1, 'l2': 0.5}
+    """
 
     def __init__(self, l1: float = 0.0, l2: float = 0.0) -> None:
         self.l1 = _penalty_factor(l1, "l1", type(self).__name__)
@@ -73,7 +125,28 @@ class L1L2(Regularizer):
 
 @registry.builtin(_KIND, "l1")
 class L1(Regularizer):
-    """``l1 * sum(|x|)``."""
+    """A regularizer that applies a L1 regularization penalty.
+
+    The L1 regularization penalty is computed as `loss = l1 * reduce_sum(abs(x))`.
+    L1 may be passed to a layer as a string identifier, `"l1"`, which gives `L1()`
+    (`l1=0.01`). Also available as `tfkit.regularizers.l1`.
+
+    Args:
+        l1: A non-negative `float`, the L1 regularization factor; `None` means the
+            default. Defaults to `0.01`.
+
+    Call arguments:
+        x: The weight to penalize, a tensor (or anything `tf.convert_to_tensor` accepts).
+
+    Raises:
+        ValueError: If `l1` is not a finite non-negative number.
+
+    Example:
+        >>> regularizer = tfkit.regularizers.L1(0.5)
+        >>> float(regularizer(np.array([1.0, -2.0, 3.0], dtype="float32")))
+        3.0
+        >>> layer = tfkit.layers.Dense(3, kernel_regularizer="l1")
+    """
 
     def __init__(self, l1: float = 0.01) -> None:
         self.l1 = _penalty_factor(0.01 if l1 is None else l1, "l1", "L1")
@@ -88,7 +161,30 @@ class L1(Regularizer):
 
 @registry.builtin(_KIND, "l2")
 class L2(Regularizer):
-    """``l2 * sum(x ** 2)``."""
+    """A regularizer that applies a L2 regularization penalty.
+
+    The L2 regularization penalty is computed as `loss = l2 * reduce_sum(square(x))`
+    (no factor 1/2, as in Keras). L2 may be passed to a layer as a string identifier,
+    `"l2"`, which gives `L2()` (`l2=0.01`). Also available as
+    `tfkit.regularizers.l2`.
+
+    Args:
+        l2: A non-negative `float`, the L2 regularization factor; `None` means the
+            default. Defaults to `0.01`.
+
+    Call arguments:
+        x: The weight to penalize, a tensor (or anything `tf.convert_to_tensor` accepts).
+
+    Raises:
+        ValueError: If `l2` is not a finite non-negative number.
+
+    Example:
+        >>> regularizer = tfkit.regularizers.L2(0.5)
+        >>> float(regularizer(np.array([1.0, -2.0, 3.0], dtype="float32")))
+        7.0
+        >>> tfkit.regularizers.serialize(regularizer)
+        {'class_name': 'L2', 'config': {'l2': 0.5}}
+    """
 
     def __init__(self, l2: float = 0.01) -> None:
         self.l2 = _penalty_factor(0.01 if l2 is None else l2, "l2", "L2")
@@ -103,11 +199,40 @@ class L2(Regularizer):
 
 @registry.builtin(_KIND, "orthogonal_regularizer")
 class OrthogonalRegularizer(Regularizer):
-    """Pushes the rows (or columns) of a 2-D weight towards being orthogonal.
+    """Regularizer that encourages input vectors to be orthogonal to each other.
 
-    With ``v_i`` the L2-normalized rows (``mode="rows"``) or columns
-    (``mode="columns"``) and ``n`` their count, the penalty is
-    ``factor * 0.5 * sum_{i != j} |v_i . v_j| / (n * (n - 1) / 2)``.
+    It can be applied to either the rows of a matrix (`mode="rows"`) or its columns
+    (`mode="columns"`). When applied to a `Dense` kernel of shape
+    `(input_dim, units)`, rows mode will seek to make the feature vectors (i.e. the
+    basis of the output space) orthogonal to each other.
+
+    With `v_i` the L2-normalized rows (or columns) and `n` their count, the penalty is
+    `factor * 0.5 * sum_{i != j} |v_i . v_j| / (n * (n - 1) / 2)`. Also available as
+    `tfkit.regularizers.orthogonal_regularizer` and under the name
+    `"orthogonal_regularizer"`.
+
+    Args:
+        factor: A non-negative `float`, the regularization factor. The penalty is
+            proportional to `factor` times the mean of the dot products between the
+            L2-normalized rows (or columns) of the input. Defaults to `0.01`.
+        mode: `"rows"` or `"columns"`. In rows mode, the regularization effect seeks to
+            make the rows of the input orthogonal to each other; in columns mode, it
+            seeks to make the columns orthogonal to each other. Defaults to `"rows"`.
+
+    Call arguments:
+        x: The weight to penalize, a 2D tensor (or anything `tf.convert_to_tensor` accepts).
+
+    Raises:
+        ValueError: If `factor` is not a finite non-negative number or `mode` is not
+            `"rows"` or `"columns"`; when called, if the weight is not 2D.
+
+    Example:
+        >>> regularizer = tfkit.regularizers.OrthogonalRegularizer(factor=1.0)
+        >>> float(regularizer(np.eye(3, dtype="float32")))
+        0.0
+        >>> x = np.array([[1.0, 0.0], [1.0, 1.0]], dtype="float32")
+        >>> round(float(regularizer(x)), 4)
+        0.7071
     """
 
     def __init__(self, factor: float = 0.01, mode: str = "rows") -> None:
@@ -146,7 +271,30 @@ orthogonal_regularizer = OrthogonalRegularizer
 
 
 def get(identifier: Any) -> Any:
-    """A regularizer from a name, a config dict, an object or a callable; ``None`` stays ``None``."""
+    """Retrieves a regularizer instance from an identifier.
+
+    Args:
+        identifier: The regularizer to look up: a name (`"l2"`, also the names of custom
+            objects in scope) gives a default instance, a
+            `{"class_name": ..., "config": ...}` dict is rebuilt with `from_config`, a class
+            gives a default instance, a `Regularizer` or any callable `f(weight)` is
+            returned as it is, and `None` gives `None`.
+
+    Returns:
+        A regularizer (a callable `f(weight)` returning a scalar), or `None`.
+
+    Raises:
+        ValueError: If `identifier` cannot be interpreted (an unknown name, a malformed
+            dict, or an object that is not callable).
+
+    Example:
+        >>> tfkit.regularizers.get("l2")
+        L2(l2=0.01)
+        >>> tfkit.regularizers.get({"class_name": "L1", "config": {"l1": 0.5}})
+        L1(l1=0.5)
+        >>> tfkit.regularizers.get(None) is None
+        True
+    """
     if identifier is None:
         return None
     return registry.resolve_callable(
@@ -155,10 +303,46 @@ def get(identifier: Any) -> Any:
 
 
 def serialize(regularizer: Any) -> Any:
-    """``{"class_name": ..., "config": ...}`` for an object, a name for a function."""
+    """Returns the serializable form of a regularizer.
+
+    Args:
+        regularizer: A `Regularizer` object, saved as a
+            `{"class_name": ..., "config": ...}` dict (with `"module"` and
+            `"registered_name"` keys for a registered custom class); a class or a plain
+            function, saved as its name; or `None`.
+
+    Returns:
+        A dict, a name, or `None` for `None`.
+
+    Raises:
+        ValueError: If `regularizer` is a function with no name to be saved under (a
+            lambda).
+
+    Example:
+        >>> tfkit.regularizers.serialize(tfkit.regularizers.L1L2(l1=0.1))
+        {'class_name': 'L1L2', 'config': {'l1': 0.1, 'l2': 0.0}}
+    """
     return registry.to_config(_KIND, regularizer)
 
 
 def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> Any:
-    """Inverse of :func:`serialize`."""
+    """Returns a regularizer from its serialized form (the inverse of `serialize`).
+
+    Args:
+        config: A `{"class_name": ..., "config": ...}` dict or a name, as written by
+            `serialize`. A name of a class gives a default instance; any other object is
+            returned unchanged.
+        custom_objects: Optional `dict` mapping names to custom classes or functions,
+            looked up before the built-in regularizers. Defaults to `None`.
+
+    Returns:
+        The regularizer.
+
+    Raises:
+        ValueError: If the name is unknown or the dict is malformed.
+
+    Example:
+        >>> tfkit.regularizers.deserialize({"class_name": "L2", "config": {"l2": 0.1}})
+        L2(l2=0.1)
+    """
     return registry.resolve(_KIND, config, custom_objects)

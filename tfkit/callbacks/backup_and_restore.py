@@ -64,16 +64,63 @@ logger = logging.getLogger(__name__)
 
 @registry.builtin("callbacks")
 class BackupAndRestore(Callback):
-    """Checkpoints training state to ``backup_dir`` and restores it at the next ``fit``.
+    """Callback to back up and restore the training state.
+
+    `BackupAndRestore` callback is intended to recover training from an interruption
+    that has happened in the middle of a `Model.fit` execution, by backing up the
+    training states in a temporary checkpoint file at the end of each epoch (or every
+    `save_freq` batches). Each backup overwrites the previously written checkpoint
+    file, so at any given time there is at most one such checkpoint file for backup
+    and restoring purpose.
+
+    If training restarts before completion, the training state (which includes the
+    `Model` weights, the optimizer state, the number of finished epochs and the
+    trainer's data-shuffling random generator) is restored from the most recent
+    backup, and training resumes from the epoch where it was interrupted
+    (`restored_epoch`; a backup taken mid-epoch restarts that epoch from the saved
+    weights). At the completion of training, the backup is deleted.
+
+    Backups are crash-safe. Each one is written to the checkpoint prefix
+    `backup_dir/ckpt` the way `save_weights` publishes a checkpoint: under a name of
+    this process's own first, then renamed over the previous backup, so a process
+    killed at any point leaves the previous backup or the new one, and two processes
+    backing up to one folder never clobber each other's files (one whole backup wins).
+    Weights that are not finite (training diverged) never replace a good backup. A
+    `fit` that ends normally deletes the backup: the checkpoint files it wrote, and
+    `backup_dir` itself only when this callback created it and nothing else is left in
+    it (Keras 3 deletes the whole folder, whatever else it holds). The files to delete
+    are listed in a journal first, so a clean-up killed midway is finished by the next
+    `fit` instead of leaving a backup that cannot be restored; what TensorFlow's writer
+    leaves when it is killed mid-backup (`ckpt-N_temp` folders) is removed there too.
+    `latest_checkpoint` gives the prefix the next `fit` would restore, if any.
 
     Args:
-        backup_dir: directory for the backup (created if needed). Use a
-            different directory for each model trained at the same time.
-        save_freq: "epoch", or an integer number of batches between backups
-            (a backup taken mid-epoch restarts that epoch from the saved weights).
-        double_checkpoint: keep the backup before the latest too (``ckpt_previous``, hard links: no
-            copy); when the latest cannot be read (a damaged file), ``fit`` resumes from that one.
-        delete_checkpoint: remove ``backup_dir`` when ``fit`` finishes normally.
+        backup_dir: String or `os.PathLike`, the path of the directory where to store
+            the data needed to restore the model (created if needed). The directory
+            cannot be reused elsewhere to store other files, e.g. by the
+            `BackupAndRestore` callback of another training run, or by another callback
+            (e.g. `ModelCheckpoint`) of the same training run.
+        save_freq: `"epoch"`, or an integer. When set to `"epoch"`, the callback saves
+            the checkpoint at the end of each epoch. When set to an integer, the callback
+            saves the checkpoint every `save_freq` batches. Defaults to `"epoch"`.
+        double_checkpoint: `bool`. If `True`, the backup before the latest is kept too
+            (`ckpt_previous`, hard links: no copy); when the latest cannot be read (a
+            damaged file), `fit` resumes from that one. Defaults to `False`.
+        delete_checkpoint: `bool`. If `True`, the backup is deleted when `fit` finishes
+            normally (see above). Defaults to `True`.
+
+    Raises:
+        ValueError: If `backup_dir` is empty or `save_freq` is neither `"epoch"` nor a
+            positive integer; at the start of `fit`, if the backup is damaged (and no
+            previous one is kept) or does not match the model and optimizer.
+
+    Example:
+        >>> backup = tfkit.callbacks.BackupAndRestore(backup_dir="backup")
+        >>> model = tfkit.Sequential([tfkit.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[backup])
+        >>> backup.restored_epoch is None, backup.latest_checkpoint is None   # deleted at the end
+        (True, True)
     """
 
     def __init__(self, backup_dir: str | os.PathLike, save_freq: str | int = "epoch",

@@ -34,11 +34,42 @@ def is_default_hook(method: Any) -> bool:
 @registry.builtin("callbacks")
 @registry.base("callbacks")
 class Callback:
-    """Base class of every callback; every hook does nothing by default.
+    """Base class used to build new callbacks.
+
+    Callbacks can be passed to `fit()`, `evaluate()` and `predict()` in order to hook
+    into the various stages of the model training, evaluation, and inference
+    lifecycle. To create a custom callback, subclass `tfkit.callbacks.Callback` and
+    override the method associated with the stage of interest; every hook does
+    nothing by default.
+
+    Epoch hooks (`on_epoch_begin`, `on_epoch_end`) take `(epoch, logs)`, batch hooks
+    (`on_train_batch_end`, `on_test_batch_begin`, ...) take `(batch, logs)`, and the
+    begin/end hooks of a whole call (`on_train_begin`, `on_predict_end`, ...) take
+    `(logs)`. At the end of an epoch, `logs` holds the epoch's metrics, validation
+    ones prefixed `val_`; at the end of a training batch, the running averages of the
+    loss and metrics so far. `on_batch_begin` / `on_batch_end` are the older aliases of
+    the training batch hooks.
+
+    The trainer runs several steps per compiled call, so it calls the per-batch hooks
+    for every batch only when some callback asks for them: a callback asks by
+    overriding a batch hook.
 
     Attributes:
-        model: the model being trained (set by ``set_model``).
-        params: ``{"epochs", "steps", "verbose"}`` of the running call.
+        model: The model being trained, evaluated or predicted with (set by `set_model`).
+        params: A `dict` of the running call's parameters (`"epochs"`, `"steps"`,
+            `"verbose"`), set by `set_params`.
+
+    Example:
+        >>> class LossLogger(tfkit.callbacks.Callback):
+        ...     def on_train_begin(self, logs=None):
+        ...         self.losses = []
+        ...     def on_epoch_end(self, epoch, logs=None):
+        ...         self.losses.append(logs["loss"])
+        >>> logger = LossLogger()
+        >>> logger.on_train_begin()          # model.fit(..., callbacks=[logger]) calls the hooks
+        >>> logger.on_epoch_end(0, {"loss": 0.5})
+        >>> logger.losses
+        [0.5]
     """
 
     def __init__(self) -> None:

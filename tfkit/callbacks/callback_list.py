@@ -37,16 +37,38 @@ def pythonify_logs(logs: dict[str, Any] | None) -> dict[str, Any]:
 
 
 class CallbackList(Callback):
-    """Holds callbacks, adds ``History`` and ``ProgbarLogger``, and dispatches hooks.
+    """Container abstracting a list of callbacks.
+
+    `fit`, `evaluate` and `predict` wrap the user's callbacks in one `CallbackList` and
+    call its hooks; each hook is forwarded to every callback in order, with the same
+    `logs` dict (its scalar values turned into Python floats), so a callback that adds
+    a key (the learning rate) is seen by the ones after it, `History` last of all. It
+    can add the `History` and `ProgbarLogger` callbacks `fit` uses, sets the model and
+    the parameters of every callback, and is iterable.
 
     Args:
-        callbacks: the user's callbacks (a list, or ``None``).
-        add_history: append a ``History`` unless one is already present.
-        add_progbar: append a ``ProgbarLogger`` unless one is present or
-            ``params["verbose"]`` is 0.
-        model: the model, given to every callback with ``set_model``.
-        **params: ``epochs``, ``steps`` and ``verbose``, given to every
-            callback with ``set_params``.
+        callbacks: A list of `Callback` instances (nested lists and `CallbackList`s are
+            flattened), or `None`. Defaults to `None`.
+        add_history: Whether to append a `History` callback unless one is already
+            present. Defaults to `False`.
+        add_progbar: Whether to append a `ProgbarLogger` callback unless one is present
+            or `params["verbose"]` is 0. Defaults to `False`.
+        model: The model, given to every callback with `set_model`. Defaults to `None`.
+        **params: The call's parameters, given to every callback with `set_params`:
+            `epochs`, `steps` and `verbose`.
+
+    Raises:
+        ValueError: If an entry of `callbacks` is not a `Callback` instance.
+
+    Example:
+        >>> seen = []
+        >>> record = tfkit.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append(logs))
+        >>> callbacks = tfkit.callbacks.CallbackList([record], add_history=True, epochs=1, verbose=0)
+        >>> [type(c).__name__ for c in callbacks]
+        ['LambdaCallback', 'History']
+        >>> callbacks.on_epoch_end(0, {"loss": np.float32(0.5)})
+        >>> seen, callbacks.history.history
+        ([{'loss': 0.5}], {'loss': [0.5]})
     """
 
     def __init__(

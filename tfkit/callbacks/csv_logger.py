@@ -29,12 +29,28 @@ def _cell(value: Any) -> Any:
 
 @registry.builtin("callbacks")
 class CSVLogger(Callback):
-    """Writes ``epoch`` and the sorted log keys of every epoch to ``filename``.
+    """Callback that streams epoch results to a CSV file.
+
+    Supports all values that can be represented as a string, including 1D iterables
+    such as `np.ndarray`. Each row holds the (0-based) `epoch`, then the logged values
+    in the sorted order of their names; the header is written from the first epoch's
+    logs (when they hold no validation values, `val_` columns are added for them, so
+    the header stays stable if validation starts later), and a missing value is
+    written as `NA`. The file is flushed after each row. In a multi-worker cluster only
+    the chief writes `filename`.
 
     Args:
-        filename: the CSV file.
-        separator: the column separator.
-        append: add to an existing file (its header is kept) instead of overwriting it.
+        filename: Filename of the CSV file, e.g. `"run/log.csv"` (a string or
+            `os.PathLike`).
+        separator: String used to separate elements in the CSV file. Defaults to `","`.
+        append: `bool`. `True`: append if file exists (useful for continuing training;
+            the existing header is kept). `False`: overwrite the existing file.
+            Defaults to `False`.
+
+    Example:
+        >>> csv_logger = tfkit.callbacks.CSVLogger("training.log", separator=";")
+        >>> csv_logger.filename, csv_logger.sep, csv_logger.append
+        ('training.log', ';', False)
     """
 
     def __init__(self, filename: str | os.PathLike, separator: str = ",", append: bool = False) -> None:

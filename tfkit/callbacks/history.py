@@ -15,7 +15,22 @@ from tfkit.callbacks.callback import Callback
 
 @registry.builtin("callbacks")
 class History(Callback):
-    """Collects ``logs`` at each epoch end into ``history[name]`` lists."""
+    """Callback that records events into a `History` object.
+
+    This callback is automatically applied to every model trained with `fit`, and the
+    `History` object is returned by `fit` (and kept as `model.history`). It collects the
+    `logs` of each epoch end: `history.history` maps each logged name (`"loss"`,
+    `"val_loss"`, the metrics) to the list of its values, one per epoch, and
+    `history.epoch` lists the (0-based) epochs seen in the last `fit`.
+
+    Example:
+        >>> history = tfkit.callbacks.History()   # what model.fit returns
+        >>> history.on_train_begin()
+        >>> history.on_epoch_end(0, {"loss": 0.5, "val_loss": 0.75})
+        >>> history.on_epoch_end(1, {"loss": 0.25, "val_loss": 0.5})
+        >>> history.epoch, history.history
+        ([0, 1], {'loss': [0.5, 0.25], 'val_loss': [0.75, 0.5]})
+    """
 
     def __init__(self) -> None:
         super().__init__()

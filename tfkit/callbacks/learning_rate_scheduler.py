@@ -19,11 +19,41 @@ from tfkit.callbacks.learning_rate_access import read_learning_rate, set_learnin
 
 @registry.builtin("callbacks")
 class LearningRateScheduler(Callback):
-    """Assigns ``schedule(epoch, lr)`` (or ``schedule(epoch)``) to the optimizer's learning rate.
+    """Learning rate scheduler.
+
+    At the beginning of every epoch, this callback gets the updated learning rate
+    value from the `schedule` function provided, with the current epoch and current
+    learning rate, and applies the updated learning rate on the optimizer. A schedule
+    of the epoch only (`schedule(epoch)`) works too. At the end of each epoch, the
+    learning rate is added to the logs as `"learning_rate"` (so it appears in
+    `History`). The optimizer's learning rate must be a number (a variable), not a
+    `LearningRateSchedule`.
 
     Args:
-        schedule: function of the 0-based epoch and the current rate, returning a float.
-        verbose: 1 prints the new rate at each epoch.
+        schedule: A function that takes an epoch index (integer, indexed from 0) and the
+            current learning rate (float) as inputs, and returns a new learning rate as
+            output (a float, or a scalar tensor or array).
+        verbose: Integer. 0: quiet, 1: print a message when the learning rate is set.
+            Defaults to `0`.
+
+    Raises:
+        ValueError: If `schedule` is not callable; during `fit`, if it returns something
+            other than a number, or the optimizer's learning rate is a schedule.
+
+    Example:
+        >>> # This function keeps the initial learning rate for the first ten epochs
+        >>> # and decreases it exponentially after that.
+        >>> def scheduler(epoch, lr):
+        ...     if epoch < 10:
+        ...         return lr
+        ...     return lr * float(np.exp(-0.1))
+        >>> callback = tfkit.callbacks.LearningRateScheduler(scheduler)
+        >>> model = tfkit.Sequential([tfkit.layers.Dense(10)])
+        >>> model.compile(tfkit.optimizers.SGD(learning_rate=0.01), loss="mse")
+        >>> callback.set_model(model)        # model.fit(..., callbacks=[callback]) does this
+        >>> callback.on_epoch_begin(10)
+        >>> round(float(model.optimizer.learning_rate), 5)
+        0.00905
     """
 
     def __init__(self, schedule: Callable[..., float], verbose: int = 0) -> None:

@@ -39,20 +39,83 @@ class SavedCheckpoint(NamedTuple):
 
 @registry.builtin("callbacks")
 class ModelCheckpoint(MonitorCallback):
-    """Calls ``model.save_weights(path)`` or ``model.save(path)`` at epoch ends or every N batches.
+    """Callback to save the model or model weights at some frequency.
+
+    `ModelCheckpoint` is used in conjunction with training using `model.fit()` to save
+    a model or weights (in a checkpoint file) at some interval, so the model or weights
+    can be loaded later to continue the training from the state saved. It calls
+    `model.save_weights(path)` (with `save_weights_only=True`) or `model.save(path)` at
+    epoch ends or every `save_freq` batches.
+
+    A few options this callback provides include:
+
+    - Whether to only keep the model that has achieved the "best performance" so far,
+      or whether to save the model at the end of every epoch regardless of
+      performance.
+    - Definition of "best"; which quantity to monitor and whether it should be
+      maximized or minimized.
+    - The frequency it should save at. Currently, the callback supports saving at the
+      end of every epoch, or after a fixed number of training batches.
+    - Whether only weights are saved, or the whole model is saved.
+
+    Every save is atomic: the file is written beside the target and renamed over it,
+    so an interrupted save (a crash, a kill, a power loss) leaves the previous file
+    intact. Weights that are not finite (training diverged) are never saved: a
+    `RuntimeWarning` names the file and the first bad weight, and the file already
+    there is left as it was. With `save_best_only`, `best` changes only once the file
+    is written. The folder of the file is created if needed. `last_saved` says which
+    file was written last, and at which epoch: a `SavedCheckpoint(path, epoch, batch)`
+    (1-based epoch; 1-based batch, or `None` at an epoch end), or `None`.
 
     Args:
-        filepath: path, possibly with ``{epoch:02d}`` / ``{val_loss:.4f}`` fields.
-        monitor: quantity compared when ``save_best_only``.
-        verbose: 1 prints a message at each save decision.
-        save_best_only: save only when ``monitor`` improved.
-        save_weights_only: save weights only (``save_weights``) instead of the model.
-        mode: "auto", "min" or "max".
-        save_freq: "epoch", or an integer number of batches between saves.
-        initial_value_threshold: the value ``monitor`` must beat for the first save.
+        filepath: String or `os.PathLike`, the path to save the model file. `filepath`
+            can contain named formatting options, which will be filled with the value of
+            `epoch` (1-based), `batch` (1-based, when saving every `save_freq` batches)
+            and every key in `logs` (passed in `on_epoch_end` or `on_train_batch_end`).
+            For example: if `filepath` is `"{epoch:02d}-{val_loss:.2f}.keras"`, then the
+            model checkpoints will be saved with the epoch number and the validation loss
+            in the filename. The file name should end with `.weights.h5` when
+            `save_weights_only=True` (any other path is a TensorFlow checkpoint prefix),
+            or with `.keras` (also `.h5`) when saving the whole model.
+        monitor: The name of the logged quantity compared when `save_best_only=True`, such as `"val_loss"` or
+            `"val_accuracy"` (validation quantities need validation data in `fit`).
+            Defaults to `"val_loss"`.
+        verbose: Verbosity mode, 0 or 1. Mode 0 is silent, and mode 1 displays messages
+            when the callback takes an action. Defaults to `0`.
+        save_best_only: If `save_best_only=True`, it only saves when the model is
+            considered the "best", i.e. `monitor` improved; the latest best model
+            according to the quantity monitored will not be overwritten unless
+            `filepath` has formatting options. If `monitor` is missing from the logs (or
+            is not a scalar), it warns and saves anyway. Defaults to `False`.
+        save_weights_only: If `True`, then only the model's weights will be saved
+            (`model.save_weights(filepath)`), else the full model is saved
+            (`model.save(filepath)`). Defaults to `False`.
+        mode: One of `"auto"`, `"min"`, `"max"`. In `"min"` mode, the quantity should
+            decrease; in `"max"` mode it should increase; in `"auto"` mode the direction
+            is taken from the model's metric of that name (its `direction`), or else from
+            the name: losses and errors are minimized, accuracies and scores maximized. An
+            unknown mode warns and falls back to `"auto"`. Defaults to `"auto"`.
+        save_freq: `"epoch"` or integer. When using `"epoch"`, the callback saves the
+            model after each epoch. When using an integer, the callback saves the model at
+            the end of this many batches (counted across epochs). Defaults to `"epoch"`.
+        initial_value_threshold: Floating point initial "best" value of the metric to be
+            monitored. Only applies if `save_best_only=True`: the model is only saved if
+            its performance beats this value. Defaults to `None`.
 
-    Attributes:
-        last_saved: the last file written (a ``SavedCheckpoint``), or ``None``.
+    Raises:
+        ValueError: If `save_freq` is neither `"epoch"` nor a positive integer.
+        KeyError: When saving, if `filepath` names a field that is neither `epoch`,
+            `batch` nor a logged name.
+        IsADirectoryError: When saving, if the formatted path is an existing directory.
+
+    Example:
+        >>> checkpoint = tfkit.callbacks.ModelCheckpoint(
+        ...     "checkpoints/model-{epoch:02d}-{val_loss:.2f}.weights.h5",
+        ...     save_weights_only=True, monitor="val_loss", save_best_only=True)
+        >>> checkpoint.format_path(epoch=2, batch=None, logs={"val_loss": 0.1234})
+        'checkpoints/model-03-0.12.weights.h5'
+        >>> checkpoint.last_saved is None
+        True
     """
 
     def __init__(

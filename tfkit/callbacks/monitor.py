@@ -51,13 +51,44 @@ def infer_direction(monitor: str, model: Any = None) -> str | None:
 
 
 class MonitorCallback(Callback):
-    """Base for callbacks that watch ``logs[monitor]`` for improvement.
+    """Base class for callbacks that watch a logged quantity for improvement.
+
+    `EarlyStopping`, `ModelCheckpoint` and `ReduceLROnPlateau` build on it. It keeps
+    `monitor`, `mode`, `min_delta` and the best value seen (`best`), and gives its
+    subclasses `_is_improvement(value, reference)` (whether `value` beats `reference`
+    by more than `min_delta` in the monitored direction; any value beats `None`) and
+    `_monitor_value(logs, action)` (the monitored value, with a warning when it is
+    missing from the logs). The direction is decided at the first comparison.
 
     Args:
-        monitor: name of the logged quantity, e.g. "val_loss".
-        mode: "min", "max" or "auto" (direction inferred from ``monitor``).
-        baseline: starting value of ``best``; ``None`` means the first value seen.
-        min_delta: smallest change that counts as an improvement.
+        monitor: The name of the logged quantity to monitor, such as `"val_loss"` or
+            `"val_accuracy"` (validation quantities need validation data in `fit`).
+            Defaults to `"val_loss"`.
+        mode: One of `"auto"`, `"min"`, `"max"`. In `"min"` mode, the quantity should
+            decrease; in `"max"` mode it should increase; in `"auto"` mode the direction
+            is taken from the model's metric of that name (its `direction`), or else from
+            the name: losses and errors are minimized, accuracies and scores maximized. An
+            unknown mode warns and falls back to `"auto"`. Defaults to `"auto"`.
+        baseline: The starting value of `best`; `None` means that the first value seen
+            is the best so far. Defaults to `None`.
+        min_delta: Minimum change in the monitored quantity to qualify as an improvement
+            (its sign is set from the direction). Defaults to `0`.
+
+    Raises:
+        ValueError: At the first comparison, if `mode="auto"` cannot tell whether
+            `monitor` should be minimized or maximized.
+
+    Example:
+        >>> class BestLoss(tfkit.callbacks.MonitorCallback):
+        ...     def on_epoch_end(self, epoch, logs=None):
+        ...         value = self._monitor_value(logs, "tracking")
+        ...         if value is not None and self._is_improvement(value, self.best):
+        ...             self.best = value
+        >>> callback = BestLoss(monitor="loss", min_delta=0.1)
+        >>> for epoch, loss in enumerate([1.0, 0.95, 0.5]):
+        ...     callback.on_epoch_end(epoch, {"loss": loss})
+        >>> callback.best
+        0.5
     """
 
     def __init__(self, monitor: str = "val_loss", mode: str = "auto", baseline: float | None = None, min_delta: float = 0) -> None:

@@ -55,21 +55,49 @@ def format_metric_value(value: Any) -> str:
 
 
 class Progbar:
-    """A progress bar for ``target`` steps (``None`` when the total is unknown).
+    """Displays a progress bar.
+
+    The Keras 3 progress line, reusable in custom loops: call `update(current,
+    values)` after each step (`add(steps, values)` counts on from the last update). In
+    a terminal the line is redrawn in place (at most once per `interval` seconds) with
+    the finished part of the bar in green and the rest dimmed. When the output is not
+    a terminal (a log file, CI), only the final line of each bar is written, without
+    colour codes. `verbose=2` writes one summary line per bar:
+    `938/938 - 2s - 1ms/step - loss: 0.0942`. Values are shown with four decimals, or
+    in scientific notation at or below `1e-3` in magnitude. Metrics are averaged over
+    the steps unless listed as stateful, but the values given with the final update
+    (`finalize`, by default when `current >= target`) are shown as given, as in Keras 3.
 
     Args:
-        target: total number of steps, or ``None`` if unknown.
-        width: number of cells of the bar.
-        verbose: 0 silent, 1 progress bar, 2 one line when finished; "auto" means 1.
-        interval: minimum seconds between two redraws in a terminal.
-        stateful_metrics: names whose values are shown as given; every other
-            metric is averaged over the steps by the bar itself.
-        unit_name: what a step is called in ``ms/step``.
-        stateless_metrics: the opposite selection: only these names are
-            averaged (pass ``set()`` to show every value as given). Give at
-            most one of ``stateful_metrics`` and ``stateless_metrics``.
-        stream: where to write; ``sys.stdout`` (looked up at each write) by default.
-        dynamic_display: redraw in place; by default, whether the stream is a terminal.
+        target: Total number of steps expected, `None` if unknown.
+        width: Progress bar width on screen, in cells. Defaults to `20`.
+        verbose: Verbosity mode, 0 (silent), 1 (progress bar), 2 (one line when
+            finished), or `"auto"` (1). Defaults to `1`.
+        interval: Minimum visual progress update interval (in seconds) in a terminal.
+            Defaults to `0.05`.
+        stateful_metrics: Iterable of string names of metrics that should not be
+            averaged over time: metrics in this list will be displayed as-is, all others
+            will be averaged by the progress bar before display. Defaults to `None`.
+        unit_name: Display name for step counts (usually "step" or "sample").
+            Defaults to `"step"`.
+        stateless_metrics: Keyword-only. The opposite selection: only these names are
+            averaged (pass `set()` to show every value as given). Give at most one of
+            `stateful_metrics` and `stateless_metrics`. Defaults to `None`.
+        stream: Keyword-only. Where to write: a text stream, or `None` for `sys.stdout`
+            (looked up at each write). Defaults to `None`.
+        dynamic_display: Keyword-only. Whether to redraw the line in place; `None` means
+            whether the stream is a terminal (and interactive logging is on).
+            Defaults to `None`.
+
+    Raises:
+        ValueError: If both `stateful_metrics` and `stateless_metrics` are given, or
+            `verbose` is not 0, 1, 2 or `"auto"`.
+
+    Example:
+        >>> bar = tfkit.callbacks.Progbar(target=3, verbose=2)
+        >>> for step in range(3):
+        ...     bar.update(step + 1, [("loss", 0.5 - 0.1 * step)])
+        3/3 - ... - loss: 0.3000
     """
 
     def __init__(

@@ -21,7 +21,26 @@ from tfkit.callbacks.progbar import Progbar
 
 @registry.builtin("callbacks")
 class ProgbarLogger(Callback):
-    """Prints progress and metrics; ``verbose`` comes from ``fit``'s params."""
+    """Callback that prints metrics to stdout.
+
+    It prints the `Epoch 1/2` header and the progress line `fit` shows, and the
+    progress of `evaluate` and `predict`. `fit`, `evaluate` and `predict` add one for
+    you when `verbose` is not 0; its verbosity comes from their `verbose` parameter
+    (`"auto"` means 1; 2 prints one line per epoch). The trainer feeds the bar at the
+    end of each compiled chunk of steps with the chunk's last batch index, so the bar
+    costs nothing per step. Inside `fit` the validation pass is silent; its `val_`
+    metrics show up on the epoch's final line.
+
+    Args:
+        stream: Keyword-only. Where to write: a text stream, or `None` for `sys.stdout`
+            (looked up at each write). Defaults to `None`.
+
+    Example:
+        >>> logger = tfkit.callbacks.ProgbarLogger()
+        >>> logger.set_params({"epochs": 2, "steps": 10, "verbose": 2})
+        >>> logger.epochs, logger.target, logger.verbose
+        (2, 10, 2)
+    """
 
     def __init__(self, *, stream: TextIO | None = None) -> None:
         super().__init__()

@@ -17,17 +17,44 @@ from tfkit.callbacks.monitor import MonitorCallback
 
 @registry.builtin("callbacks")
 class ReduceLROnPlateau(MonitorCallback):
-    """Multiplies the learning rate by ``factor`` after ``patience`` epochs without improvement.
+    """Reduce learning rate when a metric has stopped improving.
+
+    Models often benefit from reducing the learning rate by a factor of 2-10 once
+    learning stagnates. This callback monitors a quantity and if no improvement is
+    seen for a `patience` number of epochs, the learning rate is reduced:
+    `new_lr = max(lr * factor, min_lr)`. At each epoch end the current learning rate is
+    added to the logs as `"learning_rate"`. The optimizer's learning rate must be a
+    number (a variable), not a `LearningRateSchedule`.
 
     Args:
-        monitor: logged quantity to watch.
-        factor: ``new_lr = lr * factor``; must be below 1.
-        patience: epochs without improvement before reducing.
-        verbose: 1 prints a message at each reduction.
-        mode: "auto", "min" or "max".
-        min_delta: smallest change that counts as an improvement.
-        cooldown: epochs to wait after a reduction before counting again.
-        min_lr: the rate is never reduced below this.
+        monitor: The name of the logged quantity to monitor, such as `"val_loss"` or
+            `"val_accuracy"` (validation quantities need validation data in `fit`).
+            Defaults to `"val_loss"`.
+        factor: Factor by which the learning rate will be reduced:
+            `new_lr = lr * factor`. Must be below 1. Defaults to `0.1`.
+        patience: Number of epochs with no improvement after which the learning rate
+            will be reduced. Defaults to `10`.
+        verbose: Integer. 0: quiet, 1: update messages. Defaults to `0`.
+        mode: One of `"auto"`, `"min"`, `"max"`. In `"min"` mode, the quantity should
+            decrease; in `"max"` mode it should increase; in `"auto"` mode the direction
+            is taken from the model's metric of that name (its `direction`), or else from
+            the name: losses and errors are minimized, accuracies and scores maximized. An
+            unknown mode warns and falls back to `"auto"`. Defaults to `"auto"`.
+        min_delta: Threshold for measuring the new optimum, to only focus on significant
+            changes. Defaults to `1e-4`.
+        cooldown: Number of epochs to wait before resuming normal operation after the
+            learning rate has been reduced. Defaults to `0`.
+        min_lr: Lower bound on the learning rate. Defaults to `0.0`.
+
+    Raises:
+        ValueError: If `factor` is 1 or more; at the first epoch end, if `mode="auto"`
+            cannot tell whether `monitor` should be minimized or maximized.
+
+    Example:
+        >>> reduce_lr = tfkit.callbacks.ReduceLROnPlateau(
+        ...     monitor="val_loss", factor=0.2, patience=5, min_lr=0.001)
+        >>> reduce_lr.factor, reduce_lr.patience, reduce_lr.min_lr
+        (0.2, 5, 0.001)
     """
 
     def __init__(

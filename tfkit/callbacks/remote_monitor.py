@@ -41,14 +41,35 @@ def _plain(value: Any) -> Any:
 
 @registry.builtin("callbacks")
 class RemoteMonitor(Callback):
-    """Sends ``{"epoch": epoch, **logs}`` to ``root + path`` at the end of every epoch.
+    """Callback used to stream events to a server.
+
+    At the end of every epoch, `{"epoch": epoch, **logs}` is sent as JSON in an HTTP
+    POST request to `root + path`. By default (`send_as_json=False`) the logs travel as
+    a form field: `field=<the JSON text>`, as `application/x-www-form-urlencoded`; with
+    `send_as_json=True`, the JSON text is the body, as `application/json`. It uses only
+    the Python standard library. A server that cannot be reached (or answers with an
+    HTTP error) gives a warning and training goes on; each request waits at most
+    `RemoteMonitor.timeout` seconds (10).
 
     Args:
-        root: the server's root URL, ``http://`` or ``https://``.
-        path: the path the events are POSTed to, relative to ``root``.
-        field: the form field holding the JSON text (when ``send_as_json=False``).
-        headers: extra HTTP headers.
-        send_as_json: send the JSON text as the body, ``application/json``.
+        root: String, the root URL of the target server, `http://` or `https://`.
+            Defaults to `"http://localhost:9000"`.
+        path: String, the path relative to `root` to which the events will be sent.
+            Defaults to `"/publish/epoch/end/"`.
+        field: String, the form field under which the data will be stored (used when
+            `send_as_json=False`). Defaults to `"data"`.
+        headers: Optional `dict` of custom HTTP headers. Defaults to `None`.
+        send_as_json: `bool`, whether the request should be sent as
+            `"application/json"`. Defaults to `False`.
+
+    Raises:
+        ValueError: If `root` is not an `http://` or `https://` URL, `path` is not a
+            string, or `headers` is not a mapping.
+
+    Example:
+        >>> monitor = tfkit.callbacks.RemoteMonitor(root="http://localhost:9000", send_as_json=True)
+        >>> monitor.root + monitor.path
+        'http://localhost:9000/publish/epoch/end/'
     """
 
     timeout: float = 10.0   # seconds a request may take before it is given up (with a warning)

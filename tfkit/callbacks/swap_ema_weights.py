@@ -31,10 +31,32 @@ def _swap(pairs: list[tuple[Any, tf.Variable]]) -> None:
 
 @registry.builtin("callbacks")
 class SwapEMAWeights(Callback):
-    """Swaps the model's weights and the optimizer's EMA weights around evaluation.
+    """Swaps model weights and EMA weights before and after evaluation.
+
+    This callback replaces the model's weight values with the values of the
+    optimizer's exponential moving averages (EMA) of the weights (the optimizer needs
+    `use_ema=True`). After evaluation, the weights are swapped back to their original
+    values, so training goes on with the raw weights: the validation metrics
+    (`val_loss`...) are measured with the EMA weights. `predict` swaps too, and (unlike
+    Keras 3.15) swaps back when it ends. With a `LossScaleOptimizer`, its inner
+    optimizer is used; with a `MultiOptimizer`, the inner optimizers with `use_ema=True`.
+    Before the first training step there is nothing to swap.
 
     Args:
-        swap_on_epoch: also swap at each epoch's end and back at the next epoch's start (False).
+        swap_on_epoch: Whether to also swap the weights at each epoch's end (so
+            callbacks placed after this one, such as `ModelCheckpoint`, see the EMA
+            weights) and back at the next epoch's start. Defaults to `False`.
+
+    Raises:
+        ValueError: When swapping, if the model has no optimizer, or no optimizer with
+            `use_ema=True`.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.layers.Dense(1)])
+        >>> model.compile(optimizer=tfkit.optimizers.SGD(use_ema=True), loss="mse")
+        >>> swap = tfkit.callbacks.SwapEMAWeights(swap_on_epoch=True)
+        >>> swap.swap_on_epoch
+        True
     """
 
     def __init__(self, swap_on_epoch: bool = False) -> None:

@@ -101,20 +101,66 @@ def _weight_as_image(weight: Any) -> np.ndarray | None:
 
 @registry.builtin("callbacks")
 class TensorBoard(Callback):
-    """Writes scalars, histograms, images, the graph and profiles for TensorBoard.
+    """Enable visualizations for TensorBoard.
+
+    TensorBoard is a visualization tool provided with TensorFlow. This callback logs
+    events for TensorBoard, including:
+
+    - metrics summary plots (`epoch_loss`, `epoch_learning_rate`, ...; `batch_*` ones
+      with `update_freq`);
+    - training graph visualization;
+    - weight histograms (and images);
+    - sampled profiling;
+    - embeddings of `Embedding` layers for the projector.
+
+    Training events go to `log_dir/train` and validation events to
+    `log_dir/validation`; view them with `tensorboard --logdir=path_to_your_logs`.
+    Events are written with `tf.summary.write` in TensorBoard's plugin formats, so
+    logging needs only TensorFlow, not the `tensorboard` package. The training graph is
+    written once it has been traced (after the first batch or at the first epoch
+    end), so the default `update_freq="epoch"` asks the trainer for no per-batch hooks
+    at all. In a multi-worker cluster only the chief's events stay.
 
     Args:
-        log_dir: the run's directory; ``train/`` and ``validation/`` go under it.
-        histogram_freq: every this many epochs, a histogram of every weight (0: never).
-        write_graph: write the traced training graph once.
-        write_images: write weights as images with the histograms.
-        write_steps_per_second: log training steps per second at each epoch.
-        update_freq: "epoch", "batch" (= 1) or N: also write ``batch_*`` scalars every N batches.
-        profile_batch: batch (1-based, counted from the start of ``fit``) or ``(start, stop)``
-            range to profile with the TensorFlow profiler; 0 turns profiling off.
-        embeddings_freq: every N epochs, save the ``Embedding`` layers' matrices for
-            TensorBoard's projector (``projector_config.pbtxt`` in the train folder).
-        embeddings_metadata: a metadata file for every embedding, or ``{layer name: file}``.
+        log_dir: The path of the directory where to save the log files to be parsed by
+            TensorBoard, e.g. `log_dir = os.path.join(working_dir, "logs")`. This
+            directory should not be reused by any other callbacks. Defaults to `"logs"`.
+        histogram_freq: Frequency (in epochs) at which to compute weight histograms for
+            the layers of the model. If set to 0, histograms won't be computed.
+            Defaults to `0`.
+        write_graph: Whether to visualize the graph in TensorBoard (the traced training
+            graph, written once). Defaults to `True`.
+        write_images: Whether to write model weights to visualize as images in
+            TensorBoard, along with the histograms. Defaults to `False`.
+        write_steps_per_second: Whether to log the training steps per second into
+            TensorBoard at each epoch. Defaults to `False`.
+        update_freq: `"batch"`, `"epoch"` or an integer. When using `"epoch"`, writes
+            the losses and metrics to TensorBoard after every epoch. If using an integer,
+            say `1000`, all metrics and losses (including custom ones added by
+            `Model.compile`) will also be logged to TensorBoard every 1000 batches, as
+            `batch_*` scalars; `"batch"` is `1`. Note that writing too frequently to
+            TensorBoard can slow down your training. Defaults to `"epoch"`.
+        profile_batch: Profile the batch(es) to sample compute characteristics, with the
+            TensorFlow profiler: a batch number (1-based, counted from the start of `fit`),
+            a pair `(start, stop)` of batch numbers, or a string `"start,stop"`. 0 turns
+            profiling off. Defaults to `0`.
+        embeddings_freq: Frequency (in epochs) at which the `Embedding` layers' matrices
+            are saved for TensorBoard's projector (`projector_config.pbtxt` in the train
+            folder). If set to 0, embeddings won't be visualized. Defaults to `0`.
+        embeddings_metadata: A metadata file name for every embedding, or a `dict` that
+            maps `Embedding` layer names to the file names of their metadata. Defaults to
+            `None`.
+
+    Raises:
+        ValueError: If `update_freq`, `profile_batch` or `embeddings_freq` is not one
+            of the values above.
+
+    Example:
+        >>> tensorboard = tfkit.callbacks.TensorBoard(log_dir="logs/run1", histogram_freq=1)
+        >>> tensorboard.log_dir, tensorboard.update_freq
+        ('logs/run1', 'epoch')
+        >>> tfkit.callbacks.TensorBoard(update_freq="batch").update_freq
+        1
     """
 
     def __init__(

@@ -29,13 +29,32 @@ class NaNStop(NamedTuple):
 
 @registry.builtin("callbacks")
 class TerminateOnNaN(Callback):
-    """Checks ``logs["loss"]`` after every batch (and every epoch).
+    """Callback that terminates training when a NaN loss is encountered.
+
+    It checks `logs["loss"]` after every training batch (and every epoch); when the
+    loss is NaN or infinite it prints a message and sets `model.stop_training`, or
+    raises. `stopped_at` records where it stopped: a `NaNStop(epoch, batch, loss)`
+    (1-based epoch; 1-based batch, or `None` at an epoch's end), or `None`. `fit` then
+    ends with a `RuntimeWarning` saying where it stopped, whether the weights in memory
+    are still finite, and which file each `ModelCheckpoint` saved last (those skip
+    non-finite weights, so it is the last good one).
 
     Args:
-        raise_error: raise ``RuntimeError`` instead of setting ``model.stop_training``.
+        raise_error: `bool`. If `True`, raise a `RuntimeError` when a NaN or infinite
+            loss is encountered, instead of setting `model.stop_training`.
+            Defaults to `False`.
 
-    Attributes:
-        stopped_at: a ``NaNStop`` once it stopped the current ``fit``, else ``None``.
+    Raises:
+        RuntimeError: With `raise_error=True`, when the loss is NaN or infinite.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.layers.Dense(1)])
+        >>> terminate = tfkit.callbacks.TerminateOnNaN()
+        >>> terminate.set_model(model)
+        >>> terminate.on_batch_end(4, {"loss": float("nan")})
+        Batch 4: Invalid loss, terminating training
+        >>> model.stop_training, terminate.stopped_at.batch
+        (True, 5)
     """
 
     def __init__(self, raise_error: bool = False) -> None:

@@ -43,7 +43,23 @@ _TRUNCATED_STDDEV = 0.87962566103423978
 
 @registry.builtin(_KIND, "zeros", "zero")
 class Zeros(Initializer):
-    """All zeros (any dtype, integers and bool included)."""
+    """Initializer that generates tensors initialized to 0.
+
+    Works for any dtype, integers and `bool` included. Also available as
+    `tfkit.initializers.zeros` and under the names `"zeros"` and `"zero"`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, any dtype. Defaults to `"float32"`.
+
+    Example:
+        >>> initializer = tfkit.initializers.Zeros()
+        >>> initializer(shape=(2, 2)).numpy()
+        array([[0., 0.],
+               [0., 0.]], dtype=float32)
+        >>> initializer(shape=(3,), dtype="int32").numpy()
+        array([0, 0, 0], dtype=int32)
+    """
 
     def __call__(self, shape: Sequence[int], dtype: Any = None) -> tf.Tensor:
         return tf.zeros(_as_shape(shape, "Zeros"), dtype=_as_dtype(dtype, "Zeros"))
@@ -51,7 +67,23 @@ class Zeros(Initializer):
 
 @registry.builtin(_KIND, "ones", "one")
 class Ones(Initializer):
-    """All ones (any dtype, integers and bool included)."""
+    """Initializer that generates tensors initialized to 1.
+
+    Works for any dtype, integers and `bool` included. Also available as
+    `tfkit.initializers.ones` and under the names `"ones"` and `"one"`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, any dtype. Defaults to `"float32"`.
+
+    Example:
+        >>> initializer = tfkit.initializers.Ones()
+        >>> initializer(shape=(2, 2)).numpy()
+        array([[1., 1.],
+               [1., 1.]], dtype=float32)
+        >>> initializer(shape=(2,), dtype="bool").numpy()
+        array([ True,  True])
+    """
 
     def __call__(self, shape: Sequence[int], dtype: Any = None) -> tf.Tensor:
         return tf.ones(_as_shape(shape, "Ones"), dtype=_as_dtype(dtype, "Ones"))
@@ -59,7 +91,32 @@ class Ones(Initializer):
 
 @registry.builtin(_KIND, "constant")
 class Constant(Initializer):
-    """Every entry ``value`` (a scalar, or an array broadcast to the shape)."""
+    """Initializer that generates tensors with constant values.
+
+    Every entry is `value`, cast to the requested dtype; an array `value` is broadcast
+    to the requested shape. Also available as `tfkit.initializers.constant` and under
+    the name `"constant"`.
+
+    Args:
+        value: A Python scalar, or an array or tensor broadcastable to the shapes the
+            initializer is called with. Defaults to `0.0`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, any dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: When called, if `value` cannot be broadcast to `shape`.
+
+    Example:
+        >>> initializer = tfkit.initializers.Constant(10.0)
+        >>> initializer(shape=(2, 2)).numpy()
+        array([[10., 10.],
+               [10., 10.]], dtype=float32)
+        >>> tfkit.initializers.Constant([1, 2])(shape=(2, 2), dtype="int32").numpy()
+        array([[1, 2],
+               [1, 2]], dtype=int32)
+    """
 
     def __init__(self, value: Any = 0.0) -> None:
         self.value = value
@@ -80,7 +137,30 @@ class Constant(Initializer):
 
 @registry.builtin(_KIND, "identity")
 class Identity(Initializer):
-    """``gain * eye(rows, cols)`` for a 2-D weight."""
+    """Initializer that generates the identity matrix.
+
+    The result is `gain * eye(rows, cols)`, and is only usable for 2D weights (a
+    non-square shape gives a rectangular identity). Also available as
+    `tfkit.initializers.identity`, `tfkit.initializers.IdentityInitializer` and under
+    the name `"identity"`.
+
+    Args:
+        gain: A scalar, the multiplicative factor to apply to the identity matrix.
+            Defaults to `1.0`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a 2D shape `(rows, cols)`.
+        dtype: The dtype of the tensor, any dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: When called, if `shape` is not 2D.
+
+    Example:
+        >>> initializer = tfkit.initializers.Identity(gain=2.0)
+        >>> initializer(shape=(2, 3)).numpy()
+        array([[2., 0., 0.],
+               [0., 2., 0.]], dtype=float32)
+    """
 
     def __init__(self, gain: float = 1.0) -> None:
         self.gain = gain
@@ -101,7 +181,39 @@ class Identity(Initializer):
 
 @registry.builtin(_KIND, "random_normal", "normal")
 class RandomNormal(_RandomInitializer):
-    """Normal values with ``mean`` and ``stddev``."""
+    """Random normal initializer.
+
+    Draws samples from a normal distribution with the given `mean` and `stddev`,
+    using stateless TensorFlow random ops. Also available as
+    `tfkit.initializers.random_normal` and under the names `"random_normal"` and
+    `"normal"`.
+
+    Args:
+        mean: A Python scalar, the mean of the random values to generate.
+            Defaults to `0.0`.
+        stddev: A Python scalar, the standard deviation of the random values to
+            generate. Defaults to `0.05`.
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`; when called, if the shape is not
+            fully known or the dtype is not floating.
+
+    Example:
+        >>> initializer = tfkit.initializers.RandomNormal(mean=0.0, stddev=1.0, seed=1)
+        >>> values = initializer(shape=(2, 2))
+        >>> values.shape, values.dtype
+        (TensorShape([2, 2]), tf.float32)
+        >>> bool(np.all(values.numpy() == initializer(shape=(2, 2)).numpy()))
+        True
+    """
 
     def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -123,7 +235,36 @@ class RandomNormal(_RandomInitializer):
 
 @registry.builtin(_KIND, "random_uniform", "uniform")
 class RandomUniform(_RandomInitializer):
-    """Uniform values in ``[minval, maxval)``."""
+    """Random uniform initializer.
+
+    Draws samples from a uniform distribution in `[minval, maxval)`, using stateless
+    TensorFlow random ops. Also available as `tfkit.initializers.random_uniform` and
+    under the names `"random_uniform"` and `"uniform"`.
+
+    Args:
+        minval: A Python scalar, the lower bound of the range of random values to
+            generate (inclusive). Defaults to `-0.05`.
+        maxval: A Python scalar, the upper bound of the range of random values to
+            generate (exclusive). Defaults to `0.05`.
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`; when called, if the shape is not
+            fully known or the dtype is not floating.
+
+    Example:
+        >>> initializer = tfkit.initializers.RandomUniform(minval=0.0, maxval=1.0)
+        >>> values = initializer(shape=(2, 2)).numpy()
+        >>> values.shape, bool(np.all((values >= 0.0) & (values < 1.0)))
+        ((2, 2), True)
+    """
 
     def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -145,7 +286,37 @@ class RandomUniform(_RandomInitializer):
 
 @registry.builtin(_KIND, "truncated_normal")
 class TruncatedNormal(_RandomInitializer):
-    """Normal values with ``mean`` and ``stddev``, redrawn beyond two ``stddev``."""
+    """Initializer that generates a truncated normal distribution.
+
+    The values generated are similar to values from a `RandomNormal` initializer,
+    except that values more than two standard deviations from the mean are
+    discarded and re-drawn. Also available as `tfkit.initializers.truncated_normal`
+    and under the name `"truncated_normal"`.
+
+    Args:
+        mean: A Python scalar, the mean of the random values to generate.
+            Defaults to `0.0`.
+        stddev: A Python scalar, the standard deviation of the random values to
+            generate (before truncation). Defaults to `0.05`.
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`; when called, if the shape is not
+            fully known or the dtype is not floating.
+
+    Example:
+        >>> initializer = tfkit.initializers.TruncatedNormal(mean=0.0, stddev=1.0, seed=1)
+        >>> values = initializer(shape=(100,)).numpy()
+        >>> values.shape, bool(np.all(np.abs(values) <= 2.0))
+        ((100,), True)
+    """
 
     def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -171,13 +342,55 @@ _DISTRIBUTIONS = ("truncated_normal", "untruncated_normal", "uniform")
 
 @registry.builtin(_KIND, "variance_scaling")
 class VarianceScaling(_RandomInitializer):
-    """Values whose variance is ``scale / n``, ``n`` being a fan of the shape.
+    """Initializer that adapts its scale to the shape of its input tensors.
 
-    ``mode`` picks ``n``: ``"fan_in"``, ``"fan_out"`` or ``"fan_avg"`` (their
-    mean). ``distribution`` is ``"truncated_normal"`` (two-stddev cut,
-    stddev corrected so the variance is still ``scale / n``),
-    ``"untruncated_normal"`` or ``"uniform"`` (in ``±sqrt(3 * scale / n)``).
-    ``input_axes`` / ``output_axes`` (both or neither) name the axes the fans multiply.
+    With `distribution="truncated_normal"` or `"untruncated_normal"`, samples are
+    drawn from a (truncated or plain) normal distribution centered on zero, with
+    `stddev = sqrt(scale / n)`, where `n` is:
+
+    - the number of input units in the weight tensor, if `mode="fan_in"`;
+    - the number of output units, if `mode="fan_out"`;
+    - the average of the numbers of input and output units, if `mode="fan_avg"`.
+
+    The truncated normal is cut at two standard deviations and its stddev corrected
+    so that the variance is still `scale / n`. With `distribution="uniform"`, samples
+    are drawn from a uniform distribution within `[-limit, limit]`, where
+    `limit = sqrt(3 * scale / n)`. The fans come from `compute_fans`. Also available
+    as `tfkit.initializers.variance_scaling` and under the name `"variance_scaling"`.
+
+    Args:
+        scale: A positive `float`, the scaling factor. Defaults to `1.0`.
+        mode: One of `"fan_in"`, `"fan_out"`, `"fan_avg"`. Defaults to `"fan_in"`.
+        distribution: Random distribution to use. One of `"truncated_normal"`,
+            `"untruncated_normal"` and `"uniform"` (case-insensitive; tf-keras's old name
+            `"normal"` means `"truncated_normal"`). Defaults to `"truncated_normal"`.
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+        input_axes: Optional list of integers, the axes of the weight's shape whose sizes multiply
+            into `fan_in` (for an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Give it
+            together with `output_axes`; with neither, the fans follow the default
+            rule of `compute_fans`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into `fan_out`
+            (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `scale` is not positive, `mode` or `distribution` is not one of
+            the values above, `seed` is not an `int` or `None`, or `input_axes` or
+            `output_axes` is not a list of integers; when called, if the shape is not fully
+            known or the dtype is not floating.
+
+    Example:
+        >>> initializer = tfkit.initializers.VarianceScaling(
+        ...     scale=0.1, mode="fan_in", distribution="uniform")
+        >>> values = initializer(shape=(10, 4)).numpy()
+        >>> values.shape, bool(np.all(np.abs(values) <= np.sqrt(3 * 0.1 / 10)))
+        ((10, 4), True)
     """
 
     def __init__(
@@ -248,52 +461,332 @@ class _FixedVarianceScaling(VarianceScaling):
 
 @registry.builtin(_KIND, "glorot_uniform")
 class GlorotUniform(_FixedVarianceScaling):
-    """Uniform in ``±sqrt(6 / (fan_in + fan_out))`` (Xavier uniform)."""
+    """The Glorot uniform initializer, also called Xavier uniform initializer.
+
+    Draws samples from a uniform distribution within `[-limit, limit]`, where
+    `limit = sqrt(6 / (fan_in + fan_out))`. Also available as
+    `tfkit.initializers.glorot_uniform` and under the name `"glorot_uniform"`; it is
+    the default kernel initializer of `Dense` and the convolution layers.
+
+    It is `VarianceScaling(scale=1.0, mode="fan_avg", distribution="uniform")`, where `fan_in` and `fan_out`
+    are the numbers of input and output units of the weight (see `compute_fans`).
+
+    Args:
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+        input_axes: Optional list of integers, the axes of the weight's shape whose sizes multiply
+            into `fan_in` (for an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Give it
+            together with `output_axes`; with neither, the fans follow the default
+            rule of `compute_fans`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into `fan_out`
+            (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`, if `input_axes` or `output_axes`
+            is not a list of integers, or, when called, if the shape is not fully known or
+            the dtype is not floating.
+
+    References:
+        Glorot and Bengio, 2010, "Understanding the difficulty of training deep feedforward
+        neural networks".
+
+    Example:
+        >>> initializer = tfkit.initializers.GlorotUniform(seed=1)
+        >>> values = initializer(shape=(2, 3))
+        >>> values.shape, values.dtype
+        (TensorShape([2, 3]), tf.float32)
+        >>> bool(np.all(values.numpy() == initializer(shape=(2, 3)).numpy()))
+        True
+    """
 
     _preset = (1.0, "fan_avg", "uniform")
 
 
 @registry.builtin(_KIND, "glorot_normal")
 class GlorotNormal(_FixedVarianceScaling):
-    """Truncated normal with stddev ``sqrt(2 / (fan_in + fan_out))``."""
+    """The Glorot normal initializer, also called Xavier normal initializer.
+
+    Draws samples from a truncated normal distribution centered on 0 with
+    `stddev = sqrt(2 / (fan_in + fan_out))`. Also available as
+    `tfkit.initializers.glorot_normal` and under the name `"glorot_normal"`.
+
+    It is `VarianceScaling(scale=1.0, mode="fan_avg", distribution="truncated_normal")`, where `fan_in` and `fan_out`
+    are the numbers of input and output units of the weight (see `compute_fans`).
+
+    Args:
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+        input_axes: Optional list of integers, the axes of the weight's shape whose sizes multiply
+            into `fan_in` (for an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Give it
+            together with `output_axes`; with neither, the fans follow the default
+            rule of `compute_fans`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into `fan_out`
+            (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`, if `input_axes` or `output_axes`
+            is not a list of integers, or, when called, if the shape is not fully known or
+            the dtype is not floating.
+
+    References:
+        Glorot and Bengio, 2010, "Understanding the difficulty of training deep feedforward
+        neural networks".
+
+    Example:
+        >>> initializer = tfkit.initializers.GlorotNormal(seed=1)
+        >>> values = initializer(shape=(2, 3))
+        >>> values.shape, values.dtype
+        (TensorShape([2, 3]), tf.float32)
+        >>> bool(np.all(values.numpy() == initializer(shape=(2, 3)).numpy()))
+        True
+    """
 
     _preset = (1.0, "fan_avg", "truncated_normal")
 
 
 @registry.builtin(_KIND, "he_uniform")
 class HeUniform(_FixedVarianceScaling):
-    """Uniform in ``±sqrt(6 / fan_in)``."""
+    """He uniform variance scaling initializer.
+
+    Draws samples from a uniform distribution within `[-limit, limit]`, where
+    `limit = sqrt(6 / fan_in)`. Also available as `tfkit.initializers.he_uniform` and
+    under the name `"he_uniform"`; suited to layers followed by `relu`.
+
+    It is `VarianceScaling(scale=2.0, mode="fan_in", distribution="uniform")`, where `fan_in` and `fan_out`
+    are the numbers of input and output units of the weight (see `compute_fans`).
+
+    Args:
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+        input_axes: Optional list of integers, the axes of the weight's shape whose sizes multiply
+            into `fan_in` (for an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Give it
+            together with `output_axes`; with neither, the fans follow the default
+            rule of `compute_fans`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into `fan_out`
+            (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`, if `input_axes` or `output_axes`
+            is not a list of integers, or, when called, if the shape is not fully known or
+            the dtype is not floating.
+
+    References:
+        He et al., 2015, "Delving Deep into Rectifiers: Surpassing Human-Level Performance on
+        ImageNet Classification".
+
+    Example:
+        >>> initializer = tfkit.initializers.HeUniform(seed=1)
+        >>> values = initializer(shape=(2, 3))
+        >>> values.shape, values.dtype
+        (TensorShape([2, 3]), tf.float32)
+        >>> bool(np.all(values.numpy() == initializer(shape=(2, 3)).numpy()))
+        True
+    """
 
     _preset = (2.0, "fan_in", "uniform")
 
 
 @registry.builtin(_KIND, "he_normal")
 class HeNormal(_FixedVarianceScaling):
-    """Truncated normal with stddev ``sqrt(2 / fan_in)``."""
+    """He normal initializer.
+
+    Draws samples from a truncated normal distribution centered on 0 with
+    `stddev = sqrt(2 / fan_in)`. Also available as `tfkit.initializers.he_normal` and
+    under the name `"he_normal"`; suited to layers followed by `relu`.
+
+    It is `VarianceScaling(scale=2.0, mode="fan_in", distribution="truncated_normal")`, where `fan_in` and `fan_out`
+    are the numbers of input and output units of the weight (see `compute_fans`).
+
+    Args:
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+        input_axes: Optional list of integers, the axes of the weight's shape whose sizes multiply
+            into `fan_in` (for an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Give it
+            together with `output_axes`; with neither, the fans follow the default
+            rule of `compute_fans`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into `fan_out`
+            (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`, if `input_axes` or `output_axes`
+            is not a list of integers, or, when called, if the shape is not fully known or
+            the dtype is not floating.
+
+    References:
+        He et al., 2015, "Delving Deep into Rectifiers: Surpassing Human-Level Performance on
+        ImageNet Classification".
+
+    Example:
+        >>> initializer = tfkit.initializers.HeNormal(seed=1)
+        >>> values = initializer(shape=(2, 3))
+        >>> values.shape, values.dtype
+        (TensorShape([2, 3]), tf.float32)
+        >>> bool(np.all(values.numpy() == initializer(shape=(2, 3)).numpy()))
+        True
+    """
 
     _preset = (2.0, "fan_in", "truncated_normal")
 
 
 @registry.builtin(_KIND, "lecun_uniform")
 class LecunUniform(_FixedVarianceScaling):
-    """Uniform in ``±sqrt(3 / fan_in)``."""
+    """Lecun uniform initializer.
+
+    Draws samples from a uniform distribution within `[-limit, limit]`, where
+    `limit = sqrt(3 / fan_in)`. Also available as `tfkit.initializers.lecun_uniform`
+    and under the name `"lecun_uniform"`.
+
+    It is `VarianceScaling(scale=1.0, mode="fan_in", distribution="uniform")`, where `fan_in` and `fan_out`
+    are the numbers of input and output units of the weight (see `compute_fans`).
+
+    Args:
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+        input_axes: Optional list of integers, the axes of the weight's shape whose sizes multiply
+            into `fan_in` (for an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Give it
+            together with `output_axes`; with neither, the fans follow the default
+            rule of `compute_fans`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into `fan_out`
+            (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`, if `input_axes` or `output_axes`
+            is not a list of integers, or, when called, if the shape is not fully known or
+            the dtype is not floating.
+
+    References:
+        LeCun et al., 1998, "Efficient Backprop".
+
+    Example:
+        >>> initializer = tfkit.initializers.LecunUniform(seed=1)
+        >>> values = initializer(shape=(2, 3))
+        >>> values.shape, values.dtype
+        (TensorShape([2, 3]), tf.float32)
+        >>> bool(np.all(values.numpy() == initializer(shape=(2, 3)).numpy()))
+        True
+    """
 
     _preset = (1.0, "fan_in", "uniform")
 
 
 @registry.builtin(_KIND, "lecun_normal")
 class LecunNormal(_FixedVarianceScaling):
-    """Truncated normal with stddev ``sqrt(1 / fan_in)``."""
+    """Lecun normal initializer.
+
+    Draws samples from a truncated normal distribution centered on 0 with
+    `stddev = sqrt(1 / fan_in)`. Also available as `tfkit.initializers.lecun_normal`
+    and under the name `"lecun_normal"`; the initializer to pair with `selu`.
+
+    It is `VarianceScaling(scale=1.0, mode="fan_in", distribution="truncated_normal")`, where `fan_in` and `fan_out`
+    are the numbers of input and output units of the weight (see `compute_fans`).
+
+    Args:
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+        input_axes: Optional list of integers, the axes of the weight's shape whose sizes multiply
+            into `fan_in` (for an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Give it
+            together with `output_axes`; with neither, the fans follow the default
+            rule of `compute_fans`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into `fan_out`
+            (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`, if `input_axes` or `output_axes`
+            is not a list of integers, or, when called, if the shape is not fully known or
+            the dtype is not floating.
+
+    References:
+        Klambauer et al., 2017, "Self-Normalizing Neural Networks".
+
+    Example:
+        >>> initializer = tfkit.initializers.LecunNormal(seed=1)
+        >>> values = initializer(shape=(2, 3))
+        >>> values.shape, values.dtype
+        (TensorShape([2, 3]), tf.float32)
+        >>> bool(np.all(values.numpy() == initializer(shape=(2, 3)).numpy()))
+        True
+    """
 
     _preset = (1.0, "fan_in", "truncated_normal")
 
 
 @registry.builtin(_KIND, "orthogonal")
 class Orthogonal(_RandomInitializer):
-    """A (semi-)orthogonal matrix times ``gain``, from the QR of a normal draw.
+    """Initializer that generates an orthogonal matrix.
 
-    Shapes with more than two dimensions are flattened to
-    ``(prod(shape[:-1]), shape[-1])`` first, as in Keras.
+    If the shape of the tensor to initialize is two-dimensional, it is initialized
+    with an orthogonal matrix obtained from the QR decomposition of a matrix of
+    random numbers drawn from a normal distribution (signs fixed by the diagonal of
+    `R`). If the matrix has fewer rows than columns then the output will have
+    orthogonal rows; otherwise, the output will have orthogonal columns. The result
+    is multiplied by `gain`.
+
+    If the shape of the tensor to initialize is more than two-dimensional, a matrix
+    of shape `(prod(shape[:-1]), shape[-1])` is initialized and reshaped, as in Keras.
+    Also available as `tfkit.initializers.orthogonal`,
+    `tfkit.initializers.OrthogonalInitializer` and under the name `"orthogonal"`.
+
+    Args:
+        gain: A scalar, the multiplicative factor to apply to the orthogonal matrix.
+            Defaults to `1.0`.
+        seed: An `int` or `None`. An `int` seed makes the initializer deterministic: every call,
+            and every instance with that seed, gives the same values (as in Keras). With `None`,
+            every call draws fresh values (a new seed is taken from Python's `random` module
+            each time, so `random.seed(...)` makes a whole program repeatable). Defaults to `None`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: a tuple or list of integers, fully known, with at least 2 dimensions.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `seed` is not an `int` or `None`; when called, if the shape has
+            fewer than 2 dimensions or is not fully known, or the dtype is not floating.
+
+    References:
+        Saxe et al., 2014, "Exact solutions to the nonlinear dynamics of learning in
+        deep linear neural networks".
+
+    Example:
+        >>> initializer = tfkit.initializers.Orthogonal(seed=1)
+        >>> q = initializer(shape=(3, 3)).numpy()
+        >>> q.shape, bool(np.allclose(q @ q.T, np.eye(3), atol=1e-5))
+        ((3, 3), True)
     """
 
     def __init__(self, gain: float = 1.0, seed: int | None = None) -> None:
@@ -333,10 +826,29 @@ def _axes(axes: Sequence[int] | None, what: str) -> list[int] | None:
 
 
 def get(identifier: Any) -> Any:
-    """An initializer from a name, a config dict, an object or a callable.
+    """Retrieves an initializer object via an identifier.
 
-    ``None`` gives ``None``; a class gives a default instance; a callable
-    ``f(shape, dtype)`` is returned as it is.
+    Args:
+        identifier: The initializer to look up: a name (`"glorot_uniform"`, also the
+            names of custom objects in scope) gives a default instance, a
+            `{"class_name": ..., "config": ...}` dict is rebuilt with `from_config`, a class
+            gives a default instance, an `Initializer` or any callable `f(shape, dtype)` is
+            returned as it is, and `None` gives `None`.
+
+    Returns:
+        An initializer (a callable `f(shape, dtype=None)`), or `None`.
+
+    Raises:
+        ValueError: If `identifier` cannot be interpreted (an unknown name, a malformed
+            dict, or an object that is not callable).
+
+    Example:
+        >>> tfkit.initializers.get("glorot_uniform")
+        GlorotUniform(seed=None, input_axes=None, output_axes=None)
+        >>> tfkit.initializers.get({"class_name": "Constant", "config": {"value": 2.0}})
+        Constant(value=2.0)
+        >>> tfkit.initializers.get(None) is None
+        True
     """
     if identifier is None:
         return None
@@ -346,12 +858,51 @@ def get(identifier: Any) -> Any:
 
 
 def serialize(initializer: Any) -> Any:
-    """``{"class_name": ..., "config": ...}`` for an object, a name for a function."""
+    """Returns the serializable form of an initializer.
+
+    Args:
+        initializer: An `Initializer` object, saved as a
+            `{"class_name": ..., "config": ...}` dict (with `"module"` and
+            `"registered_name"` keys for a registered custom class); a class or a plain
+            function, saved as its name; or `None`.
+
+    Returns:
+        A dict, a name, or `None` for `None`.
+
+    Raises:
+        ValueError: If `initializer` is a function with no name to be saved under (a
+            lambda).
+
+    Example:
+        >>> tfkit.initializers.serialize(tfkit.initializers.RandomNormal(stddev=1.0))
+        {'class_name': 'RandomNormal', 'config': {'mean': 0.0, 'stddev': 1.0, 'seed': None}}
+    """
     return registry.to_config(_KIND, initializer)
 
 
 def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> Any:
-    """Inverse of :func:`serialize`."""
+    """Returns an initializer from its serialized form (the inverse of `serialize`).
+
+    Args:
+        config: A `{"class_name": ..., "config": ...}` dict or a name, as written by
+            `serialize`. A name of a class gives a default instance; any other object is
+            returned unchanged.
+        custom_objects: Optional `dict` mapping names to custom classes or functions,
+            looked up before the built-in initializers. Defaults to `None`.
+
+    Returns:
+        The initializer.
+
+    Raises:
+        ValueError: If the name is unknown or the dict is malformed.
+
+    Example:
+        >>> config = {"class_name": "Constant", "config": {"value": 3.0}}
+        >>> tfkit.initializers.deserialize(config)
+        Constant(value=3.0)
+        >>> tfkit.initializers.deserialize("ones")
+        Ones()
+    """
     return registry.resolve(_KIND, config, custom_objects)
 
 

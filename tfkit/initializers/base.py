@@ -22,12 +22,30 @@ _MAX_SEED = 2**31 - 1
 
 def compute_fans(shape: Sequence[int], input_axes: Sequence[int] | None = None,
                  output_axes: Sequence[int] | None = None) -> tuple[int, int]:
-    """``(fan_in, fan_out)`` of a weight shape, Keras's rule.
+    """Computes the number of input and output units for a weight shape, Keras's rule.
 
-    With both ``input_axes`` and ``output_axes`` the fans are the products of those axes' sizes
-    (an EinsumDense kernel ``(in, heads, dim)``: ``input_axes=[0], output_axes=[1, 2]``). Otherwise
-    scalars count 1, vectors use their length for both, matrices are ``(inputs, outputs)``, and
-    convolution kernels ``(*spatial, in, out)`` multiply both by the receptive field size ``prod(spatial)``.
+    With both `input_axes` and `output_axes`, the fans are the products of those
+    axes' sizes. Otherwise scalars count 1, vectors use their length for both,
+    matrices are `(inputs, outputs)`, and convolution kernels
+    `(*spatial, in, out)` multiply both by the receptive field size
+    `prod(spatial)`.
+
+    Args:
+        shape: The weight's shape, a sequence of integers.
+        input_axes: Optional list of integers, the axes of `shape` whose sizes multiply into
+            `fan_in` (an `EinsumDense` kernel `(in, heads, dim)`: `[0]`). Used only
+            together with `output_axes`. Defaults to `None`.
+        output_axes: Optional list of integers, the axes whose sizes multiply into
+            `fan_out` (`[1, 2]` for the kernel above). Defaults to `None`.
+
+    Returns:
+        A tuple of two integers, `(fan_in, fan_out)`.
+
+    Example:
+        >>> tfkit.initializers.compute_fans((3, 3, 16, 32))
+        (144, 288)
+        >>> tfkit.initializers.compute_fans((8, 4, 16), input_axes=[0], output_axes=[1, 2])
+        (8, 64)
     """
     shape = tuple(shape)
     if input_axes is not None and output_axes is not None:
@@ -91,10 +109,31 @@ def _plain(value: Any) -> Any:
 
 @registry.base("initializers")
 class Initializer:
-    """Base class: ``init(shape, dtype=None)`` returns a tensor of that shape.
+    """Initializer base class: all initializers inherit from this class.
 
-    Subclasses implement ``__call__`` and, when they take arguments,
-    ``get_config``; ``from_config`` is ``cls(**config)``.
+    An initializer is called as `initializer(shape, dtype=None)` and returns a tensor
+    of that shape and dtype. Subclasses implement `__call__` and, when they take
+    arguments, `get_config`; `from_config` is `cls(**config)`, and `clone()` makes a
+    fresh copy from the config. Randomness in the built-in initializers uses stateless
+    TensorFlow ops only; calls are meant to run eagerly (`add_weight` calls
+    initializers under `tf.init_scope()`), because a seed drawn while a `tf.function`
+    is being traced becomes a constant of that graph.
+
+    Example:
+        >>> class ExampleRandomNormal(tfkit.initializers.Initializer):
+        ...     def __init__(self, mean, stddev):
+        ...         self.mean = mean
+        ...         self.stddev = stddev
+        ...     def __call__(self, shape, dtype=None):
+        ...         return tf.random.normal(shape, mean=self.mean, stddev=self.stddev,
+        ...                                 dtype=dtype or "float32")
+        ...     def get_config(self):
+        ...         return {"mean": self.mean, "stddev": self.stddev}
+        >>> initializer = ExampleRandomNormal(0.0, 1.0)
+        >>> initializer((2, 3)).shape
+        TensorShape([2, 3])
+        >>> initializer.clone().get_config()
+        {'mean': 0.0, 'stddev': 1.0}
     """
 
     def __call__(self, shape: Sequence[int], dtype: Any = None) -> tf.Tensor:

@@ -122,7 +122,53 @@ _SCALINGS = ("density", "spectrum")
 
 @registry.builtin("initializers", "stft", "STFTInitializer")
 class STFT(Initializer):
-    """Kernels ``(frame_length, 1, fft_length // 2 + 1)`` whose convolution is one side of a windowed STFT."""
+    """Initializer of convolution kernels that compute a short-time Fourier transform.
+
+    Makes kernels of shape `(frame_length, 1, fft_length // 2 + 1)` whose 1D
+    convolution with a signal is one side (real or imaginary) of its windowed STFT,
+    as Keras 3's `STFTInitializer` (used by `STFTSpectrogram`). `side="real"` gives
+    `cos(-2 pi t k / n)` and `side="imag"` gives `sin(-2 pi t k / n)`, for frame sample
+    `t` and frequency bin `k` (`n = 2 * (bins - 1)`), times the window and divided by
+    its L2 norm (`scaling="density"`) or L1 norm (`scaling="spectrum"`). The numbers
+    follow Keras's computation in the requested dtype. Also available as
+    `tfkit.initializers.STFTInitializer`, `tfkit.initializers.stft` and under the
+    names `"stft"` and `"STFTInitializer"`.
+
+    Args:
+        side: `"real"` or `"imag"`, the side of the transform the kernel computes.
+            Defaults to `"real"`.
+        window: The window to multiply the kernel by: a name as in
+            `scipy.signal.get_window` (`"hann"`, `"hamming"`, `"blackman"`,
+            `"blackmanharris"`, `"nuttall"`, `"flattop"`, `"boxcar"`, `"triang"`,
+            `"bartlett"`, `"cosine"`, `"bohman"` and SciPy's aliases; computed in numpy,
+            no SciPy needed), a 1D list or array of `frame_length` values, or `None` for
+            no window (and no scaling). Defaults to `"hann"`.
+        scaling: `"density"` (divide by the window's L2 norm), `"spectrum"` (divide by
+            its L1 norm), or `None` (no scaling). Defaults to `"density"`.
+        periodic: Whether a named window is periodic (SciPy's `fftbins=True`) rather
+            than symmetric. Defaults to `False`.
+
+    Call arguments:
+        shape: The shape of the tensor to make: `(frame_length, 1, fft_length // 2 + 1)`.
+        dtype: The dtype of the tensor, a floating dtype. Defaults to `"float32"`.
+
+    Raises:
+        ValueError: If `side` or `scaling` is not one of the values above, or `window`
+            is an unknown name or not one-dimensional; when called, if the shape is not
+            3D, the dtype is not floating, or a window given as values does not have
+            `frame_length` entries.
+
+    Example:
+        >>> real = tfkit.initializers.STFT("real", window="hann", scaling="density")
+        >>> real(shape=(16, 1, 9)).shape
+        TensorShape([16, 1, 9])
+        >>> boxcar = tfkit.initializers.STFT("real", window=None)
+        >>> np.round(boxcar(shape=(4, 1, 3)).numpy()[:, 0, :], 4) + 0.0   # + 0.0 turns -0. into 0.
+        array([[ 1.,  1.,  1.],
+               [ 1.,  0., -1.],
+               [ 1., -1.,  1.],
+               [ 1.,  0., -1.]], dtype=float32)
+    """
 
     def __init__(self, side: str = "real", window: Any = "hann", scaling: str | None = "density",
                  periodic: bool = False) -> None:

@@ -77,11 +77,87 @@ class _Bookkeeping:
 
 @registry.base("optimizers")
 class Optimizer(tf.Module):
-    """Base class: subclasses implement ``build`` and ``update_step``.
+    """Abstract optimizer base class.
 
-        class PlainSGD(Optimizer):
-            def update_step(self, gradient, variable, learning_rate):
-                variable.assign_sub(gradient * tf.cast(learning_rate, variable.dtype))
+    Every tfkit optimizer inherits from this class and shares its arguments and
+    engine. An algorithm only writes `build(variables)` (its slot variables, made
+    with `add_optimizer_variables`) and `update_step(gradient, variable,
+    learning_rate)`. The base class does the rest, in this order: drop `None`
+    gradients (with a warning), make sparse gradients dense, sum them across replicas
+    under a `tf.distribute` strategy, clip, decay weights, call `update_step` once
+    per variable, apply the variables' constraints, update the moving averages (EMA)
+    and count the step. It works eagerly, in `tf.function` (also with
+    `jit_compile=True`) and inside `strategy.run`; with no strategy active the
+    distribution code is skipped entirely.
+
+    Use `optimizer.apply(grads, variables)` (or `apply_gradients(zip(grads,
+    variables))`) in a custom training loop; `Model.fit` calls it for you.
+
+    Args:
+        learning_rate: A `float`, a `tfkit.optimizers.schedules.LearningRateSchedule`
+            instance, or a callable that takes no arguments and returns the actual value
+            to use. The learning rate. A float is kept in a variable, so it can be changed
+            later (`optimizer.learning_rate = 0.01`); a schedule is called with the step
+            counter.
+        weight_decay: Optional `float`. If set, decoupled weight decay is applied: before
+            each update, `variable -= variable * learning_rate * weight_decay` (skipped for
+            variables passed to `exclude_from_weight_decay`). Defaults to `None`.
+        clipnorm: Optional positive `float`. If set, the gradient of each weight is
+            individually clipped so that its norm is no higher than this value.
+            Defaults to `None`.
+        clipvalue: Optional positive `float`. If set, the gradient of each weight is
+            clipped to be no higher than this value (and no lower than its negative).
+            Defaults to `None`.
+        global_clipnorm: Optional positive `float`. If set, the gradients of all weights
+            are clipped so that their global norm is no higher than this value (a NaN norm
+            gives NaN gradients, as in Keras 3). At most one of `clipnorm`, `clipvalue` and
+            `global_clipnorm` may be set. Defaults to `None`.
+        use_ema: `bool`. If `True`, an exponential moving average (EMA) of the model's
+            weights is kept: after each update, `average = ema_momentum * average +
+            (1 - ema_momentum) * variable` (the first update copies the variable). This
+            technique is sometimes used to improve the model's final quality.
+            Defaults to `False`.
+        ema_momentum: `float` in `[0, 1]`, only used if `use_ema=True`: the momentum of
+            the moving average. Defaults to `0.99`.
+        ema_overwrite_frequency: Optional `int` >= 1, only used if `use_ema=True`. Every
+            `ema_overwrite_frequency` steps, the model variables are overwritten by their
+            moving averages. If `None`, the variables are not overwritten during training;
+            call `optimizer.finalize_variable_values(variables)` to copy the averages in at
+            the end (the built-in `fit()` does this after the last epoch).
+            Defaults to `None`.
+        loss_scale_factor: Optional `float`. If set, `scale_loss(loss)` multiplies the loss
+            by this factor before computing gradients, and the gradients are divided by it
+            before updating variables: useful to prevent underflow in mixed precision
+            training. `LossScaleOptimizer` chooses a dynamic scale for you instead.
+            Defaults to `None`.
+        gradient_accumulation_steps: Optional `int` >= 2. If set, model and optimizer
+            variables are not updated at every step; instead they are updated every
+            `gradient_accumulation_steps` steps, using the average of the gradients since
+            the last update (clipped then). `iterations` and the EMA count these updates,
+            while learning rate schedules see every step. Useful when the batch size is very
+            small, to reduce gradient noise at each update. Defaults to `None`.
+        name: Optional `str`, the name of the optimizer (a `tf.Module` name). Defaults to
+            `None`, which gives the lowercased class name.
+
+    Raises:
+        ValueError: If more than one of `clipnorm`, `clipvalue` and `global_clipnorm` is set or
+            one is not positive, `learning_rate` is not a number, schedule or callable,
+            `gradient_accumulation_steps` is not an `int` >= 2, `ema_overwrite_frequency` is not
+            an `int` >= 1, or `use_ema` is set with `ema_momentum` outside `[0, 1]`.
+
+    Example:
+        >>> class PlainSGD(tfkit.optimizers.Optimizer):
+        ...     def __init__(self, learning_rate=0.1, **kwargs):
+        ...         super().__init__(learning_rate=learning_rate, **kwargs)
+        ...     def update_step(self, gradient, variable, learning_rate):
+        ...         variable.assign_sub(gradient * tf.cast(learning_rate, variable.dtype))
+        >>> optimizer = PlainSGD(learning_rate=0.5, clipvalue=1.0)
+        >>> var = tf.Variable([1.0, 2.0])
+        >>> _ = optimizer.apply([tf.constant([4.0, -0.5])], [var])
+        >>> var.numpy()
+        array([0.5 , 2.25], dtype=float32)
+        >>> int(optimizer.iterations), optimizer.name
+        (1, 'plainsgd')
     """
 
     def __init__(

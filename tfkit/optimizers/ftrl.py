@@ -25,8 +25,101 @@ def _number(name: str, value: Any) -> float:
 
 @registry.builtin("optimizers", "ftrl")
 class Ftrl(Optimizer):
-    """Per coordinate: ``n' = n + g^2``; ``z += g + 2 s w - (n'^-p - n^-p) / lr * w``;
-    ``w = (clip(z, -l1, l1) - z) / (n'^-p / lr + 2 (l2 + beta / (2 lr)))`` with ``p = learning_rate_power``.
+    """Optimizer that implements the FTRL algorithm.
+
+    "Follow The Regularized Leader" (FTRL) is an optimization algorithm developed at
+    Google for click-through rate prediction in the early 2010s. It is most suitable
+    for shallow models with large and sparse feature spaces. The algorithm is described
+    by McMahan et al., 2013. This version supports both shrinkage-type L2
+    regularization (which is the addition of an L2 penalty to the loss function) and
+    online L2 regularization (the L2 penalty given in the paper). With
+    `p = -learning_rate_power`, per coordinate::
+
+        n_new = n + g**2
+        z = z + g + 2 * l2_shrinkage * w - (n_new**p - n**p) / learning_rate * w
+        w = (clip(z, -l1, l1) - z) / (n_new**p / learning_rate + 2 * (l2 + beta / (2 * learning_rate)))
+        n = n_new
+
+    Args:
+        learning_rate: A `float`, a `tfkit.optimizers.schedules.LearningRateSchedule`
+            instance, or a callable that takes no arguments and returns the actual value to
+            use. The learning rate. A float is kept in a variable, so it can be changed later
+            (`optimizer.learning_rate = 0.01`). Defaults to `0.001`.
+        learning_rate_power: A float value, must be less or equal to zero. Controls how
+            the learning rate decreases during training. Use zero for a fixed learning
+            rate. Defaults to `-0.5`.
+        initial_accumulator_value: The starting value for the accumulators. Only zero or
+            positive values are allowed. Defaults to `0.1`.
+        l1_regularization_strength: A float value, must be greater than or equal to zero.
+            Defaults to `0.0`.
+        l2_regularization_strength: A float value, must be greater than or equal to zero.
+            Defaults to `0.0`.
+        l2_shrinkage_regularization_strength: A float value, must be greater than or equal
+            to zero. This differs from L2 above in that the L2 above is a stabilization
+            penalty, whereas this L2 shrinkage is a magnitude penalty. When input is
+            sparse, shrinkage will only happen on the active weights. Defaults to `0.0`.
+        beta: A float value, representing the beta value from the paper (added to the L2
+            regularization as `beta / (2 * learning_rate)`). Defaults to `0.0`.
+        **kwargs: The base optimizer keyword arguments below, shared by every optimizer
+            (see `Optimizer`).
+        weight_decay: Optional `float`. If set, decoupled weight decay is applied: before
+            each update, `variable -= variable * learning_rate * weight_decay` (skipped for
+            variables passed to `exclude_from_weight_decay`). Defaults to `None`.
+        clipnorm: Optional positive `float`. If set, the gradient of each weight is
+            individually clipped so that its norm is no higher than this value.
+            Defaults to `None`.
+        clipvalue: Optional positive `float`. If set, the gradient of each weight is
+            clipped to be no higher than this value (and no lower than its negative).
+            Defaults to `None`.
+        global_clipnorm: Optional positive `float`. If set, the gradients of all weights
+            are clipped so that their global norm is no higher than this value. At most one
+            of `clipnorm`, `clipvalue` and `global_clipnorm` may be set. Defaults to `None`.
+        use_ema: `bool`. If `True`, an exponential moving average (EMA) of the model's
+            weights is kept: after each update, `average = ema_momentum * average +
+            (1 - ema_momentum) * variable` (the first update copies the variable).
+            Defaults to `False`.
+        ema_momentum: `float` in `[0, 1]`, only used if `use_ema=True`: the momentum of
+            the moving average. Defaults to `0.99`.
+        ema_overwrite_frequency: Optional `int` >= 1, only used if `use_ema=True`. Every
+            `ema_overwrite_frequency` steps, the model variables are overwritten by their
+            moving averages. If `None`, the variables are not overwritten during training;
+            call `optimizer.finalize_variable_values(variables)` to copy the averages in at
+            the end (the built-in `fit()` does this after the last epoch).
+            Defaults to `None`.
+        loss_scale_factor: Optional `float`. If set, `scale_loss(loss)` multiplies the loss
+            by this factor before computing gradients, and the gradients are divided by it
+            before updating variables: useful to prevent underflow in mixed precision
+            training. `LossScaleOptimizer` chooses a dynamic scale for you instead.
+            Defaults to `None`.
+        gradient_accumulation_steps: Optional `int` >= 2. If set, model and optimizer
+            variables are not updated at every step; instead they are updated every
+            `gradient_accumulation_steps` steps, using the average of the gradients since
+            the last update (clipped then). `iterations` and the EMA count these updates,
+            while learning rate schedules see every step. Useful when the batch size is very
+            small, to reduce gradient noise at each update. Defaults to `None`.
+        name: Optional `str`, the name of the optimizer (a `tf.Module` name).
+            Defaults to `"ftrl"`.
+
+    Raises:
+        ValueError: If more than one of `clipnorm`, `clipvalue` and `global_clipnorm` is set or
+            one is not positive, `learning_rate` is not a number, schedule or callable,
+            `gradient_accumulation_steps` is not an `int` >= 2, or `learning_rate_power` is
+            positive, one of the accumulator and regularization arguments is negative, one of
+            them or `beta` is not a number, or `use_ema` is set with `ema_momentum` outside
+            `[0, 1]`.
+
+    References:
+        McMahan et al., 2013, "Ad Click Prediction: a View from the Trenches".
+
+    Example:
+        >>> optimizer = tfkit.optimizers.Ftrl(learning_rate=0.1)
+        >>> var = tf.Variable([1.0, 2.0])
+        >>> g = tf.constant([0.5, -1.0])
+        >>> _ = optimizer.apply([g], [var])
+        >>> np.round(var.numpy(), 4)
+        array([0.381 , 1.4923], dtype=float32)
+        >>> int(optimizer.iterations)
+        1
     """
 
     def __init__(

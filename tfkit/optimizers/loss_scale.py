@@ -29,12 +29,56 @@ _INNER_ONLY = ("weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "use_
 
 @registry.builtin("optimizers")
 class LossScaleOptimizer(Optimizer):
-    """Wraps ``inner_optimizer`` with a dynamic loss scale (Keras 3's names and defaults).
+    """An optimizer that dynamically scales the loss to prevent underflow.
+
+    float16 gradients of small losses underflow to zero. Loss scaling is a technique to
+    prevent numeric underflow in intermediate gradients when float16 is used: the loss
+    is multiplied by a large scale before differentiating (`scale_loss(loss)`), and the
+    gradients divided by it before the update (`apply`). When any gradient is not
+    finite, the step is skipped (no variable, slot or `iterations` changes) and the
+    scale halved; after `dynamic_growth_steps` finite steps in a row it is doubled.
+    `Model.compile` wraps the optimizer in one automatically when the model's policy is
+    `"mixed_float16"`, as Keras 3 does, and `fit` scales the loss.
+
+    The learning rate, `iterations` (which does not count skipped steps) and
+    `finalize_variable_values` are the inner optimizer's; `variables` lists the scale,
+    its step counter, then the inner optimizer's variables.
 
     Args:
-        inner_optimizer: the optimizer that updates the variables.
-        initial_scale: the first loss scale (2**15).
-        dynamic_growth_steps: finite steps after which the scale doubles (2000).
+        inner_optimizer: The optimizer that updates the variables: an `Optimizer`
+            instance, a name (`"adam"`) or a serialized dict. Not a `LossScaleOptimizer`.
+            Its own `loss_scale_factor` is turned off (the loss is scaled once, here).
+        initial_scale: Positive `float`, the initial loss scale. Defaults to `2.0**15`
+            (32768).
+        dynamic_growth_steps: `int` >= 1, the number of finite steps in a row after which
+            the loss scale is doubled. Defaults to `2000`.
+        name: Optional `str`, the name of the optimizer. Defaults to `None`, which gives
+            `"loss_scale_optimizer"`.
+        **kwargs: Keras's other base optimizer arguments are accepted only at their
+            defaults (set `learning_rate`, clipping, `weight_decay`, EMA and
+            `loss_scale_factor` on the inner optimizer instead). `dynamic=True` is accepted;
+            `dynamic=False` is not supported (set `loss_scale_factor` on the inner optimizer
+            for a fixed scale).
+
+    Raises:
+        ValueError: If `inner_optimizer` is a `LossScaleOptimizer` or cannot be
+            interpreted, `initial_scale` is not a positive number, `dynamic_growth_steps`
+            is not an `int` >= 1, `dynamic=False` is given, or a base optimizer argument is
+            set to a non-default value.
+        TypeError: If an unknown keyword argument is given.
+
+    Example:
+        >>> optimizer = tfkit.optimizers.LossScaleOptimizer(
+        ...     tfkit.optimizers.SGD(learning_rate=0.1), initial_scale=8.0)
+        >>> var = tf.Variable([1.0, 2.0])
+        >>> float(optimizer.scale_loss(tf.constant(0.5)))
+        4.0
+        >>> _ = optimizer.apply([tf.constant([8.0, -8.0])], [var])   # scaled gradients
+        >>> np.round(var.numpy(), 4)
+        array([0.9, 2.1], dtype=float32)
+        >>> _ = optimizer.apply([tf.constant([np.inf, 1.0])], [var])  # skipped, scale halved
+        >>> np.round(var.numpy(), 4), float(optimizer.dynamic_scale), int(optimizer.iterations)
+        (array([0.9, 2.1], dtype=float32), 4.0, 1)
     """
 
     def __init__(self, inner_optimizer: Any, initial_scale: float = 2.0**15, dynamic_growth_steps: int = 2000,

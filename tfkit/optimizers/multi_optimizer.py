@@ -37,12 +37,37 @@ def _check_inner(optimizer: Any, where: str) -> None:
 
 
 class OptimizerMap(MutableMapping):
-    """Variable paths or patterns -> optimizers, with a default for every other variable.
+    """A mapping of variable paths (or patterns) to optimizers, with a default.
+
+    `MultiOptimizer` asks it which optimizer updates each variable. A key is a
+    variable path or a regular expression matched in full (`re.fullmatch`) against the
+    path; a tfkit variable's path is its name without `:0` (`encoder/dense/kernel`). An
+    exact key wins, else the one pattern that matches; two matching patterns are an
+    error, and variables no key matches go to `default_optimizer`. It is a mutable
+    mapping: keys can be added (once each) and deleted. Calling it with a variable
+    returns that variable's optimizer. Keras 3's names, arguments and config.
 
     Args:
-        default_optimizer: the optimizer of variables no key matches.
-        optimizer_map: ``{path or pattern: optimizer}``; an exact key wins, else the one
-            pattern that ``re.fullmatch``-es the path (two matching patterns are an error).
+        default_optimizer: The optimizer (an `Optimizer` instance) of variables no key
+            matches.
+        optimizer_map: Optional `dict` of `{path or pattern: optimizer}`. Each optimizer
+            must be an `Optimizer` instance, not a `LossScaleOptimizer` or
+            `MultiOptimizer`. Defaults to `None` (no entries).
+
+    Raises:
+        TypeError: If `default_optimizer` is not an `Optimizer` instance, or
+            `optimizer_map` is not a `dict`.
+        ValueError: If a key is not a string or not a valid regular expression, is
+            already present, or maps to something other than a plain optimizer; when
+            looked up, if several patterns match a path.
+
+    Example:
+        >>> sgd, adam = tfkit.optimizers.SGD(), tfkit.optimizers.Adam()
+        >>> optimizer_map = tfkit.optimizers.OptimizerMap(sgd, {"encoder/.*": adam})
+        >>> optimizer_map["encoder/dense/kernel"] is adam
+        True
+        >>> optimizer_map["decoder/dense/kernel"] is sgd
+        True
     """
 
     def __init__(self, default_optimizer: Optimizer, optimizer_map: dict[str, Optimizer] | None = None) -> None:
@@ -112,16 +137,42 @@ class OptimizerMap(MutableMapping):
 
 @registry.builtin("optimizers", "multioptimizer")
 class MultiOptimizer(Optimizer):
-    """Dispatches each variable's gradient to the optimizer ``optimizer_map`` picks for it.
+    """An optimizer that updates each variable with the optimizer a map picks for it.
+
+    Each variable's gradient is sent to the optimizer that `optimizer_map` picks for it
+    (when the `MultiOptimizer` is built); each inner optimizer keeps its own learning
+    rate, slots and `iterations`. The `MultiOptimizer` counts its own steps, and
+    `variables` lists its own, then each inner optimizer's; `optimizer.optimizers` lists
+    the inner optimizers. `learning_rate` is not defined on a `MultiOptimizer`: read
+    and set it on the inner optimizers. Keras 3's names, arguments and config.
 
     Args:
-        optimizer_map: an ``OptimizerMap``, or a function ``fn(variable) -> optimizer``
-            (registered, to be saved in a config).
-        loss_scale_factor: set on every inner optimizer (it overrides theirs).
-        name: the optimizer's name ("multi_optimizer").
+        optimizer_map: An `OptimizerMap`, or a function `fn(variable) -> optimizer`
+            (register it with `tfkit.saving.register_keras_serializable` to save the
+            `MultiOptimizer` in a config).
+        loss_scale_factor: Optional `float`, set on every inner optimizer (it overrides
+            theirs): the loss is multiplied by it in `scale_loss` and the gradients divided
+            by it. Defaults to `None`.
+        name: Optional `str`, the optimizer's name. Defaults to `None`, which gives
+            `"multi_optimizer"`.
 
-    ``learning_rate`` is not defined on a ``MultiOptimizer``: read and set it on
-    the inner optimizers (``optimizer.optimizers``).
+    Raises:
+        TypeError: If `optimizer_map` is neither an `OptimizerMap` nor callable.
+        ValueError: When built, if the map gives a variable something other than a plain
+            optimizer (not a `LossScaleOptimizer` or `MultiOptimizer`).
+
+    Example:
+        >>> sgd = tfkit.optimizers.SGD(learning_rate=0.5)
+        >>> adam = tfkit.optimizers.Adam(learning_rate=0.1)
+        >>> optimizer = tfkit.optimizers.MultiOptimizer(
+        ...     tfkit.optimizers.OptimizerMap(sgd, {"encoder/.*": adam}))
+        >>> encoder = tf.Variable([1.0], name="encoder/kernel")
+        >>> decoder = tf.Variable([1.0], name="decoder/kernel")
+        >>> _ = optimizer.apply([tf.constant([1.0]), tf.constant([1.0])], [encoder, decoder])
+        >>> np.round(encoder.numpy(), 4), np.round(decoder.numpy(), 4)
+        (array([0.9], dtype=float32), array([0.5], dtype=float32))
+        >>> [type(o).__name__ for o in optimizer.optimizers]
+        ['Adam', 'SGD']
     """
 
     def __init__(self, optimizer_map: OptimizerMap | Callable[[Any], Optimizer], loss_scale_factor: float | None = None,

@@ -51,20 +51,112 @@ def newton_schulz(x: tf.Tensor, steps: int, a: float, b: float, c: float) -> tf.
 
 @registry.builtin("optimizers", "muon")
 class Muon(Optimizer):
-    """Muon for 2-D weights (``w -= lr * adjust(NS(nesterov(m)))``), AdamW for the others.
+    """Optimizer that implements the Muon algorithm.
+
+    Muon ("MomentUm Orthogonalized by Newton-Schulz") updates 2D weights with their
+    momentum orthogonalized by a few Newton-Schulz iterations
+    (`w -= learning_rate * adjust(NS(nesterov(m)))`), and uses AdamW for every other
+    variable. Which variables take the AdamW step follows Keras 3: any variable that is
+    not 2D, any whose path contains "embedding" (with `exclude_embeddings=True`) and
+    any whose path matches one of the regular expressions in `exclude_layers`. A tfkit
+    variable's path is its name without the `:0` suffix (`encoder/dense/kernel`);
+    `optimizer.uses_adamw(variable)` tells which step a variable takes.
 
     Args:
-        learning_rate: the learning rate (0.001); the AdamW step uses ``learning_rate * adam_lr_ratio``.
-        adam_beta_1, adam_beta_2, epsilon: AdamW's moment decays (0.9, 0.999) and epsilon (1e-7).
-        adam_weight_decay: decoupled weight decay of the AdamW variables (0.004).
-        weight_decay: decoupled weight decay of the Muon variables (0.004).
-        exclude_layers: regular expressions; a variable whose path matches one takes the AdamW step.
-        exclude_embeddings: variables whose path contains "embedding" take the AdamW step (True).
-        muon_a, muon_b, muon_c: the Newton-Schulz polynomial (3.4445, -4.7750, 2.0315).
-        adam_lr_ratio: the AdamW learning rate relative to ``learning_rate`` (1).
-        momentum: the Muon momentum (0.95); nesterov: Nesterov-style momentum (True).
-        ns_steps: Newton-Schulz iterations (5).
-        rms_rate: the update is scaled by ``sqrt(max(rows, cols)) * rms_rate`` (0.2); None turns it off.
+        learning_rate: A `float`, a `tfkit.optimizers.schedules.LearningRateSchedule`
+            instance, or a callable that takes no arguments and returns the actual value to
+            use. The learning rate. A float is kept in a variable, so it can be changed later
+            (`optimizer.learning_rate = 0.01`). Defaults to `0.001`.
+            The AdamW step uses `learning_rate * adam_lr_ratio`.
+        adam_beta_1: `float` in `[0, 1]`, the exponential decay rate for the 1st moment
+            estimates of the AdamW variables. Defaults to `0.9`.
+        adam_beta_2: `float` in `[0, 1]`, the exponential decay rate for the 2nd moment
+            estimates of the AdamW variables. Defaults to `0.999`.
+        adam_weight_decay: Optional `float`, the decoupled weight decay of the AdamW
+            variables. Defaults to `0.004`.
+        epsilon: A small constant for numerical stability of the AdamW step.
+            Defaults to `1e-7`.
+        weight_decay: Optional `float`, the decoupled weight decay of the Muon variables.
+            Variables passed to `exclude_from_weight_decay` are not decayed at all.
+            Defaults to `0.004`.
+        exclude_layers: Optional list of regular expressions (not a single string); a
+            variable whose path matches one (`re.search`) takes the AdamW step.
+            Defaults to `None`.
+        exclude_embeddings: `bool`, whether variables whose path contains "embedding"
+            take the AdamW step. Defaults to `True`.
+        muon_a: `float`, the first coefficient of the Newton-Schulz polynomial.
+            Defaults to `3.4445`.
+        muon_b: `float`, the second coefficient of the Newton-Schulz polynomial.
+            Defaults to `-4.7750`.
+        muon_c: `float`, the third coefficient of the Newton-Schulz polynomial.
+            Defaults to `2.0315`.
+        adam_lr_ratio: `float`, the AdamW learning rate relative to `learning_rate`.
+            Defaults to `1`.
+        momentum: `float` in `[0, 1]`, the momentum of the Muon step. Defaults to `0.95`.
+        ns_steps: `int` >= 0, the number of Newton-Schulz iterations. Defaults to `5`.
+        nesterov: `bool`, whether to use Nesterov-style momentum in the Muon step.
+            Defaults to `True`.
+        rms_rate: Optional `float`. The Muon update is scaled by
+            `sqrt(max(rows, cols)) * rms_rate`, to match the update RMS of AdamW; `None`
+            turns the scaling off. Defaults to `0.2`.
+        **kwargs: The base optimizer keyword arguments below, shared by every optimizer
+            (see `Optimizer`).
+        clipnorm: Optional positive `float`. If set, the gradient of each weight is
+            individually clipped so that its norm is no higher than this value.
+            Defaults to `None`.
+        clipvalue: Optional positive `float`. If set, the gradient of each weight is
+            clipped to be no higher than this value (and no lower than its negative).
+            Defaults to `None`.
+        global_clipnorm: Optional positive `float`. If set, the gradients of all weights
+            are clipped so that their global norm is no higher than this value. At most one
+            of `clipnorm`, `clipvalue` and `global_clipnorm` may be set. Defaults to `None`.
+        use_ema: `bool`. If `True`, an exponential moving average (EMA) of the model's
+            weights is kept: after each update, `average = ema_momentum * average +
+            (1 - ema_momentum) * variable` (the first update copies the variable).
+            Defaults to `False`.
+        ema_momentum: `float` in `[0, 1]`, only used if `use_ema=True`: the momentum of
+            the moving average. Defaults to `0.99`.
+        ema_overwrite_frequency: Optional `int` >= 1, only used if `use_ema=True`. Every
+            `ema_overwrite_frequency` steps, the model variables are overwritten by their
+            moving averages. If `None`, the variables are not overwritten during training;
+            call `optimizer.finalize_variable_values(variables)` to copy the averages in at
+            the end (the built-in `fit()` does this after the last epoch).
+            Defaults to `None`.
+        loss_scale_factor: Optional `float`. If set, `scale_loss(loss)` multiplies the loss
+            by this factor before computing gradients, and the gradients are divided by it
+            before updating variables: useful to prevent underflow in mixed precision
+            training. `LossScaleOptimizer` chooses a dynamic scale for you instead.
+            Defaults to `None`.
+        gradient_accumulation_steps: Optional `int` >= 2. If set, model and optimizer
+            variables are not updated at every step; instead they are updated every
+            `gradient_accumulation_steps` steps, using the average of the gradients since
+            the last update (clipped then). `iterations` and the EMA count these updates,
+            while learning rate schedules see every step. Useful when the batch size is very
+            small, to reduce gradient noise at each update. Defaults to `None`.
+        name: Optional `str`, the name of the optimizer (a `tf.Module` name).
+            Defaults to `"muon"`.
+
+    Raises:
+        ValueError: If more than one of `clipnorm`, `clipvalue` and `global_clipnorm` is set or
+            one is not positive, `learning_rate` is not a number, schedule or callable,
+            `gradient_accumulation_steps` is not an `int` >= 2, or `adam_beta_1`, `adam_beta_2`
+            or `momentum` is not in `[0, 1]`, `ns_steps` is not an `int` >= 0, `exclude_layers`
+            is a string or holds an invalid regular expression, or `use_ema` is set with
+            `ema_momentum` outside `[0, 1]`.
+
+    References:
+        Jordan et al., 2024, "Muon: An optimizer for hidden layers in neural networks";
+        Liu et al., 2025, "Muon is Scalable for LLM Training" (for `rms_rate`).
+
+    Example:
+        >>> optimizer = tfkit.optimizers.Muon(learning_rate=0.01)
+        >>> kernel = tf.Variable(np.ones((3, 2), "float32"), name="kernel")
+        >>> bias = tf.Variable(np.zeros(2, "float32"), name="bias")
+        >>> optimizer.uses_adamw(kernel), optimizer.uses_adamw(bias)
+        (False, True)
+        >>> _ = optimizer.apply([tf.ones((3, 2)), tf.ones(2)], [kernel, bias])
+        >>> kernel.shape, np.round(bias.numpy(), 4)
+        (TensorShape([3, 2]), array([-0.01, -0.01], dtype=float32))
     """
 
     def __init__(

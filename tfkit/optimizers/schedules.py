@@ -21,11 +21,33 @@ from tfkit.base import registry
 
 @registry.base("schedules")
 class LearningRateSchedule:
-    """Base class: implement ``__call__(step)`` and ``get_config()``.
+    """The learning rate schedule base class.
 
-        class Halving(LearningRateSchedule):
-            def __call__(self, step): return 0.1 * 0.5 ** tf.cast(step // 100, tf.float32)
-            def get_config(self): return {}
+    You can use a learning rate schedule to modulate how the learning rate of your
+    optimizer changes over time: pass an instance as an optimizer's `learning_rate`,
+    and the optimizer calls it with its step counter at every step. Several built-in
+    learning rate schedules are available, such as `ExponentialDecay` or
+    `PiecewiseConstantDecay`. A custom learning rate schedule can be implemented by
+    subclassing `LearningRateSchedule` and implementing `__call__(step)`, which takes a
+    step value and returns the learning rate, and `get_config()`, which returns the
+    arguments to rebuild it (`from_config` is `cls(**config)`) and is needed to save
+    it. The built-in schedules are plain tensor math (no Python branching on the
+    step), so they run eagerly, in `tf.function` and under XLA.
+
+    Example:
+        >>> class MyLRSchedule(tfkit.optimizers.schedules.LearningRateSchedule):
+        ...     def __init__(self, initial_learning_rate):
+        ...         self.initial_learning_rate = initial_learning_rate
+        ...     def __call__(self, step):
+        ...         return self.initial_learning_rate / tf.cast(step + 1, "float32")
+        ...     def get_config(self):
+        ...         return {"initial_learning_rate": self.initial_learning_rate}
+        >>> schedule = MyLRSchedule(0.1)
+        >>> round(float(schedule(3)), 4)
+        0.025
+        >>> optimizer = tfkit.optimizers.SGD(learning_rate=schedule)
+        >>> round(float(optimizer.learning_rate), 4)
+        0.1
     """
 
     def __call__(self, step: Any) -> tf.Tensor:
@@ -53,7 +75,43 @@ def _positive(schedule: str, name: str, value: Any) -> None:
 
 @registry.builtin("schedules")
 class ExponentialDecay(LearningRateSchedule):
-    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (floored with ``staircase``)."""
+    """A `LearningRateSchedule` that uses an exponential decay schedule.
+
+    When training a model, it is often useful to lower the learning rate as the
+    training progresses. This schedule applies an exponential decay function to an
+    optimizer step, given a provided initial learning rate::
+
+        initial_learning_rate * decay_rate ** (step / decay_steps)
+
+    If the argument `staircase` is `True`, then `step / decay_steps` is an integer
+    division and the decayed learning rate follows a staircase function.
+
+    Args:
+        initial_learning_rate: A Python `float`, the initial learning rate.
+        decay_steps: A positive number, the decay period in steps (see above).
+        decay_rate: A Python `float`, the decay rate.
+        staircase: `bool`. If `True`, decay the learning rate at discrete intervals.
+            Defaults to `False`.
+        name: `str`, an optional name for the schedule, kept in its config.
+            Defaults to `"ExponentialDecay"`.
+
+    Call arguments:
+        step: The optimizer step (an `int` or a scalar tensor); the optimizer passes its
+            step counter.
+
+    Call returns:
+        A scalar `float32` tensor, the learning rate at `step`.
+
+    Raises:
+        ValueError: If `decay_steps` is not positive.
+
+    Example:
+        >>> schedule = tfkit.optimizers.schedules.ExponentialDecay(
+        ...     initial_learning_rate=0.1, decay_steps=10, decay_rate=0.5)
+        >>> [round(float(schedule(step)), 4) for step in (0, 5, 10, 20)]
+        [0.1, 0.0707, 0.05, 0.025]
+        >>> optimizer = tfkit.optimizers.SGD(learning_rate=schedule)
+    """
 
     def __init__(
         self,
@@ -89,8 +147,38 @@ class ExponentialDecay(LearningRateSchedule):
 
 @registry.builtin("schedules")
 class PiecewiseConstantDecay(LearningRateSchedule):
-    """``values[0]`` while ``step <= boundaries[0]``, ``values[i]`` for ``boundaries[i-1] < step <= boundaries[i]``,
-    ``values[-1]`` after the last boundary."""
+    """A `LearningRateSchedule` that uses a piecewise constant decay schedule.
+
+    The learning rate is `values[0]` while `step <= boundaries[0]`, `values[i]` for
+    `boundaries[i-1] < step <= boundaries[i]`, and `values[-1]` after the last
+    boundary. For example, a learning rate of 1.0 for the first 100001 steps, 0.5 for
+    the next 10000 steps, and 0.1 for any additional steps is
+    `PiecewiseConstantDecay([100000, 110000], [1.0, 0.5, 0.1])`.
+
+    Args:
+        boundaries: A list of increasing Python numbers, the step boundaries.
+        values: A list of Python numbers, the values for the intervals defined by
+            `boundaries`: one more than `boundaries`.
+        name: `str`, an optional name for the schedule, kept in its config.
+            Defaults to `"PiecewiseConstant"`.
+
+    Call arguments:
+        step: The optimizer step (an `int` or a scalar tensor); the optimizer passes its
+            step counter.
+
+    Call returns:
+        A scalar `float32` tensor, the learning rate at `step`.
+
+    Raises:
+        ValueError: If the number of elements of `values` is not one more than the
+            number of elements of `boundaries`, or `boundaries` does not increase.
+
+    Example:
+        >>> schedule = tfkit.optimizers.schedules.PiecewiseConstantDecay(
+        ...     boundaries=[10, 20], values=[1.0, 0.5, 0.1])
+        >>> [round(float(schedule(step)), 4) for step in (0, 10, 11, 20, 21)]
+        [1.0, 1.0, 0.5, 0.5, 0.1]
+    """
 
     def __init__(
         self, boundaries: Sequence[float], values: Sequence[float], name: str = "PiecewiseConstant"
@@ -120,9 +208,49 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 @registry.builtin("schedules")
 class PolynomialDecay(LearningRateSchedule):
-    """``(initial - end) * (1 - step / decay_steps) ** power + end``, step capped at ``decay_steps``.
+    """A `LearningRateSchedule` that uses a polynomial decay schedule.
 
-    With ``cycle=True`` the decay restarts: ``decay_steps`` grows to the next multiple past ``step``.
+    It is commonly observed that a monotonically decreasing learning rate, whose
+    degree of change is carefully chosen, results in a better performing model. This
+    schedule applies a polynomial decay function to an optimizer step, reaching
+    `end_learning_rate` in `decay_steps` steps::
+
+        step = min(step, decay_steps)
+        (initial_learning_rate - end_learning_rate) * (1 - step / decay_steps) ** power
+            + end_learning_rate
+
+    If `cycle` is `True` then a multiple of `decay_steps` is used, the first one that
+    is bigger than `step` (the decay restarts)::
+
+        decay_steps = decay_steps * max(ceil(step / decay_steps), 1)
+
+    Args:
+        initial_learning_rate: A Python `float`, the initial learning rate.
+        decay_steps: A positive number, the number of steps to reach
+            `end_learning_rate`.
+        end_learning_rate: A Python `float`, the minimal end learning rate.
+            Defaults to `0.0001`.
+        power: A Python `float`, the power of the polynomial. Defaults to `1.0`.
+        cycle: `bool`, whether or not it should cycle beyond `decay_steps`.
+            Defaults to `False`.
+        name: `str`, an optional name for the schedule, kept in its config.
+            Defaults to `"PolynomialDecay"`.
+
+    Call arguments:
+        step: The optimizer step (an `int` or a scalar tensor); the optimizer passes its
+            step counter.
+
+    Call returns:
+        A scalar `float32` tensor, the learning rate at `step`.
+
+    Raises:
+        ValueError: If `decay_steps` is not positive.
+
+    Example:
+        >>> schedule = tfkit.optimizers.schedules.PolynomialDecay(
+        ...     initial_learning_rate=0.1, decay_steps=10, end_learning_rate=0.01, power=1.0)
+        >>> [round(float(schedule(step)), 4) for step in (0, 5, 10, 20)]
+        [0.1, 0.055, 0.01, 0.01]
     """
 
     def __init__(
@@ -168,7 +296,43 @@ class PolynomialDecay(LearningRateSchedule):
 
 @registry.builtin("schedules")
 class InverseTimeDecay(LearningRateSchedule):
-    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (floored with ``staircase``)."""
+    """A `LearningRateSchedule` that uses an inverse time decay schedule.
+
+    When training a model, it is often useful to lower the learning rate as the
+    training progresses. This schedule applies the inverse decay function to an
+    optimizer step, given a provided initial learning rate::
+
+        initial_learning_rate / (1 + decay_rate * step / decay_steps)
+
+    or, if `staircase` is `True`, as::
+
+        initial_learning_rate / (1 + decay_rate * floor(step / decay_steps))
+
+    Args:
+        initial_learning_rate: A Python `float`, the initial learning rate.
+        decay_steps: A positive number, how often to apply decay.
+        decay_rate: A Python number, the decay rate.
+        staircase: `bool`, whether to apply decay in a discrete staircase, as opposed to
+            continuous, fashion. Defaults to `False`.
+        name: `str`, an optional name for the schedule, kept in its config.
+            Defaults to `"InverseTimeDecay"`.
+
+    Call arguments:
+        step: The optimizer step (an `int` or a scalar tensor); the optimizer passes its
+            step counter.
+
+    Call returns:
+        A scalar `float32` tensor, the learning rate at `step`.
+
+    Raises:
+        ValueError: If `decay_steps` is not positive.
+
+    Example:
+        >>> schedule = tfkit.optimizers.schedules.InverseTimeDecay(
+        ...     initial_learning_rate=0.1, decay_steps=10, decay_rate=1.0)
+        >>> [round(float(schedule(step)), 4) for step in (0, 10, 30)]
+        [0.1, 0.05, 0.025]
+    """
 
     def __init__(
         self,
@@ -204,8 +368,54 @@ class InverseTimeDecay(LearningRateSchedule):
 
 @registry.builtin("schedules")
 class CosineDecay(LearningRateSchedule):
-    """Optional linear warmup from ``initial_learning_rate`` to ``warmup_target`` over ``warmup_steps``,
-    then a cosine from the peak down to ``alpha * peak`` over ``decay_steps``.
+    """A `LearningRateSchedule` that uses a cosine decay with optional warmup.
+
+    See Loshchilov & Hutter, ICLR2016, "SGDR: Stochastic Gradient Descent with Warm
+    Restarts". For the idea of a linear warmup of the learning rate, see Goyal et al.,
+    "Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour".
+
+    When `warmup_target` is `None` there is no warmup, and the learning rate decays
+    from `initial_learning_rate` to `alpha * initial_learning_rate` over `decay_steps`::
+
+        step = min(step, decay_steps)
+        cosine_decay = 0.5 * (1 + cos(pi * step / decay_steps))
+        decayed = (1 - alpha) * cosine_decay + alpha
+        initial_learning_rate * decayed
+
+    With a `warmup_target`, the learning rate first grows linearly from
+    `initial_learning_rate` to `warmup_target` over `warmup_steps` steps, then decays
+    from `warmup_target` to `alpha * warmup_target` over the next `decay_steps` steps
+    with the same cosine, and stays there.
+
+    Args:
+        initial_learning_rate: A Python `float`, the initial learning rate (the start of
+            the warmup, or of the decay when there is no warmup).
+        decay_steps: A positive number, the number of steps to decay over.
+        alpha: A Python `float`, the minimum learning rate value as a fraction of the
+            peak learning rate (`initial_learning_rate`, or `warmup_target`).
+            Defaults to `0.0`.
+        name: `str`, an optional name for the schedule, kept in its config.
+            Defaults to `"CosineDecay"`.
+        warmup_target: Optional Python `float`, the target learning rate of the warmup
+            phase; `None` means no warmup. Defaults to `None`.
+        warmup_steps: A non-negative number, the number of warmup steps (used only with
+            a `warmup_target`). Defaults to `0`.
+
+    Call arguments:
+        step: The optimizer step (an `int` or a scalar tensor); the optimizer passes its
+            step counter.
+
+    Call returns:
+        A scalar `float32` tensor, the learning rate at `step`.
+
+    Raises:
+        ValueError: If `decay_steps` is not positive or `warmup_steps` is negative.
+
+    Example:
+        >>> schedule = tfkit.optimizers.schedules.CosineDecay(
+        ...     initial_learning_rate=0.0, decay_steps=10, warmup_target=0.1, warmup_steps=10)
+        >>> [round(float(schedule(step)), 4) for step in (0, 5, 10, 15, 20, 30)]
+        [0.0, 0.05, 0.1, 0.05, 0.0, 0.0]
     """
 
     def __init__(
@@ -258,8 +468,43 @@ class CosineDecay(LearningRateSchedule):
 
 @registry.builtin("schedules")
 class CosineDecayRestarts(LearningRateSchedule):
-    """Cosine decay with warm restarts (SGDR): period ``i`` lasts ``first_decay_steps * t_mul ** i``
-    steps and starts from ``initial_learning_rate * m_mul ** i``; each decays to ``alpha`` times its start.
+    """A `LearningRateSchedule` that uses a cosine decay schedule with restarts.
+
+    See Loshchilov & Hutter, ICLR2016, "SGDR: Stochastic Gradient Descent with Warm
+    Restarts". The learning rate multiplier first decays from 1 to `alpha` for
+    `first_decay_steps` steps. Then, a warm restart is performed. Each new warm restart
+    runs for `t_mul` times more steps and with `m_mul` times initial learning rate as
+    the new learning rate: period `i` (from 0) lasts `first_decay_steps * t_mul**i`
+    steps and starts from `initial_learning_rate * m_mul**i`.
+
+    Args:
+        initial_learning_rate: A Python `float`, the initial learning rate.
+        first_decay_steps: A positive number, the number of steps to decay over in the
+            first period.
+        t_mul: A positive Python `float`, used to derive the number of iterations in the
+            i-th period. Defaults to `2.0`.
+        m_mul: A Python `float`, used to derive the initial learning rate of the i-th
+            period. Defaults to `1.0`.
+        alpha: A Python `float`, the minimum learning rate value as a fraction of the
+            `initial_learning_rate`. Defaults to `0.0`.
+        name: `str`, an optional name for the schedule, kept in its config.
+            Defaults to `"SGDRDecay"`.
+
+    Call arguments:
+        step: The optimizer step (an `int` or a scalar tensor); the optimizer passes its
+            step counter.
+
+    Call returns:
+        A scalar `float32` tensor, the learning rate at `step`.
+
+    Raises:
+        ValueError: If `first_decay_steps` or `t_mul` is not positive.
+
+    Example:
+        >>> schedule = tfkit.optimizers.schedules.CosineDecayRestarts(
+        ...     initial_learning_rate=0.1, first_decay_steps=10, t_mul=1.0, m_mul=0.5)
+        >>> [round(float(schedule(step)), 4) for step in (0, 5, 10, 15, 20)]
+        [0.1, 0.05, 0.05, 0.025, 0.025]
     """
 
     def __init__(
@@ -308,12 +553,52 @@ class CosineDecayRestarts(LearningRateSchedule):
 
 
 def serialize(learning_rate_schedule: LearningRateSchedule) -> dict[str, Any]:
-    """``{"class_name": ..., "config": ...}`` for a schedule."""
+    """Serializes a `LearningRateSchedule` into a JSON-compatible dict.
+
+    Args:
+        learning_rate_schedule: The `LearningRateSchedule` object to serialize.
+
+    Returns:
+        A `{"class_name": ..., "config": ...}` dict (with `"module"` and
+        `"registered_name"` keys for a registered custom class), where `config` is the
+        schedule's `get_config()`.
+
+    Example:
+        >>> schedule = tfkit.optimizers.schedules.ExponentialDecay(0.1, 1000, 0.9)
+        >>> config = tfkit.optimizers.schedules.serialize(schedule)
+        >>> config["class_name"]
+        'ExponentialDecay'
+        >>> config["config"]
+        {'initial_learning_rate': 0.1, 'decay_steps': 1000, 'decay_rate': 0.9, 'staircase': False,
+         'name': 'ExponentialDecay'}
+    """
     return registry.to_config("schedules", learning_rate_schedule)
 
 
 def deserialize(config: Mapping[str, Any] | str, custom_objects: Mapping[str, Any] | None = None) -> LearningRateSchedule:
-    """Inverse of ``serialize``."""
+    """Instantiates a `LearningRateSchedule` object from a serialized form.
+
+    Args:
+        config: The serialized form of the `LearningRateSchedule`: a
+            `{"class_name": ..., "config": ...}` dict as written by `serialize`, or the name
+            of a schedule class that takes no required argument.
+        custom_objects: Optional `dict` mapping names to custom schedule classes, looked
+            up before the built-in ones. Defaults to `None`.
+
+    Returns:
+        A `LearningRateSchedule` object.
+
+    Raises:
+        ValueError: If `config` names an unknown class, or does not describe a
+            learning-rate schedule.
+
+    Example:
+        >>> config = {"class_name": "PolynomialDecay",
+        ...           "config": {"initial_learning_rate": 0.1, "decay_steps": 10}}
+        >>> schedule = tfkit.optimizers.schedules.deserialize(config)
+        >>> type(schedule).__name__, round(float(schedule(10)), 4)
+        ('PolynomialDecay', 0.0001)
+    """
     schedule = registry.resolve("schedules", config, custom_objects)
     if not isinstance(schedule, LearningRateSchedule):
         raise ValueError(f"{config!r} does not describe a learning-rate schedule; it gave {schedule!r}")
