@@ -1,6 +1,7 @@
 """Keras's names around functional models: graph attributes, input handling, entry points."""
 
 import numpy as np
+import tensorflow as tf
 import pytest
 
 import tfkit
@@ -107,3 +108,13 @@ def test_keras_file_names_save_and_load(tmp_path):
     for name in ("my_model.keras", "best.keras"):
         loaded = tfkit.models.load_model(tmp_path / name)
         np.testing.assert_allclose(loaded.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0))
+
+
+def test_input_dtype_int8_is_a_dtype_not_the_int8_quantization_policy(tmp_path):
+    # keras.Input(dtype="int8") is an int8 input; "int8" names a quantization mode only for layer policies
+    inputs = tfkit.Input((3, 3), dtype="int8")
+    assert inputs.dtype == tf.int8
+    model = tfkit.Model(inputs, tfkit.ops.sum(inputs, axis=-1))
+    np.testing.assert_array_equal(model.predict(np.ones((2, 3, 3), "int8"), verbose=0), np.full((2, 3), 3))
+    model.save(tmp_path / "int8.keras")
+    assert tfkit.load_model(tmp_path / "int8.keras").inputs[0].dtype == tf.int8

@@ -77,7 +77,51 @@ class Node:
 
 @registry.builtin("layers")
 class InputLayer(Layer):
-    """The layer behind ``tfkit.Input``: it holds the input's shape and dtype."""
+    """The layer behind `tfkit.Input`: it holds the input's shape and dtype.
+
+    A functional model has one `InputLayer` per input; `tfkit.Input` creates
+    it and returns its symbolic output. Use `tfkit.Input` directly, except to
+    start a `Sequential` model's layer list with a layer. The input's dtype
+    never follows the global dtype policy: it is `"float32"` unless given.
+    The older Keras arguments `input_shape` (deprecated, with a warning) and
+    `batch_input_shape` are accepted in `**kwargs`.
+
+    Args:
+        shape: Shape tuple (or an integer for rank 1) of one sample, without
+            the batch dimension; `None` entries are unknown dimensions.
+            Defaults to `None` (then `batch_shape` is required).
+        batch_size: Optional fixed batch size. Defaults to `None`.
+        dtype: The dtype of the input tensors. Defaults to `"float32"`.
+        sparse: Must be `False`: tfkit inputs are dense tensors. Defaults to
+            `False`.
+        ragged: Must be `False`: tfkit inputs are dense tensors. Defaults to
+            `False`.
+        batch_shape: Shape tuple including the batch dimension, instead of
+            `shape` and `batch_size`. Defaults to `None`.
+        input_tensor: Optional symbolic tensor (`tfkit.KerasTensor`) to
+            become this layer's output (its shape must match). Defaults to
+            `None`.
+        optional: Whether the model may be called with `None` for this
+            input (the layers it feeds then receive `None`). Defaults to
+            `False`.
+        name: Optional name of the layer. Defaults to `None` (a unique name
+            such as `"input_layer"`).
+        **kwargs: Base layer keyword arguments, and the older `input_shape`
+            and `batch_input_shape` names.
+
+    Raises:
+        ValueError: If neither `shape` nor `batch_shape` is given, a
+            dimension is negative, `sparse` or `ragged` is `True`, or
+            `input_tensor` is not a matching symbolic tensor.
+
+    Example:
+        >>> layer = tfkit.layers.InputLayer(shape=(3,))
+        >>> layer.batch_shape
+        (None, 3)
+        >>> model = tfkit.Sequential([layer, tfkit.layers.Dense(2)])
+        >>> model.output_shape
+        (None, 2)
+    """
 
     def __init__(self, shape: Sequence[int | None] | None = None, batch_size: int | None = None,
                  dtype: Any = "float32", sparse: bool = False, ragged: bool = False,
@@ -92,6 +136,8 @@ class InputLayer(Layer):
                 shape = input_shape
         if batch_input_shape is not None and batch_shape is None:
             batch_shape = batch_input_shape
+        if isinstance(dtype, str):   # a dtype, never a policy name: "int8" is not the int8 quantization policy
+            dtype = tf.as_dtype(dtype)
         super().__init__(name=name, dtype=dtype or "float32", **kwargs)  # inputs never take the global policy
         if sparse or ragged:
             raise ValueError("tfkit.Input supports dense tensors only: sparse=True and ragged=True are not implemented")
@@ -130,6 +176,7 @@ class InputLayer(Layer):
 
     @property
     def output(self) -> SymbolicTensor:
+        """The symbolic tensor this input layer provides (what `tfkit.Input` returns)."""
         return self._recorded_nodes[0].outputs
 
     def get_config(self) -> dict[str, Any]:
@@ -141,10 +188,53 @@ def Input(shape: Sequence[int | None] | None = None, batch_size: int | None = No
           name: str | None = None, sparse: bool = False, ragged: bool = False,
           batch_shape: Sequence[int | None] | None = None, tensor: Any = None,
           optional: bool = False) -> SymbolicTensor:
-    """A symbolic input: ``tfkit.Input(shape=(784,))`` has shape ``(None, 784)``.
+    """Used to instantiate a symbolic tensor (`tfkit.KerasTensor`), the start of a functional model.
 
-    ``optional=True``: calling the model with ``None`` for this input is allowed (the layers it feeds
-    receive None). ``tensor``: an existing symbolic tensor to make the input (Keras's ``tensor=``).
+    A symbolic tensor has a shape and dtype but no values. Calling layers on
+    it records the calls, and `tfkit.Model(inputs, outputs)` turns the
+    recorded graph into a model. `tfkit.Input(shape=(784,))` has shape
+    `(None, 784)`: the batch dimension comes first and is unknown. The dtype
+    never follows the global dtype policy: it is `"float32"` unless given.
+
+    Args:
+        shape: Shape tuple (or an integer for rank 1) of one sample, without
+            the batch dimension; `None` entries are unknown dimensions.
+            Defaults to `None` (then `batch_shape` is required).
+        batch_size: Optional fixed batch size. Defaults to `None`.
+        dtype: The dtype of the input tensors. Defaults to `"float32"`.
+        name: Optional name of the input (and of its `InputLayer`); models
+            with several inputs accept dicts keyed by these names. Defaults
+            to `None` (a unique name).
+        sparse: Must be `False`: tfkit inputs are dense tensors. Defaults to
+            `False`.
+        ragged: Must be `False`: tfkit inputs are dense tensors. Defaults to
+            `False`.
+        batch_shape: Shape tuple including the batch dimension, instead of
+            `shape` and `batch_size`. Defaults to `None`.
+        tensor: Optional existing symbolic tensor to make this input (its
+            shape must match). Defaults to `None`.
+        optional: Whether the model may be called with `None` for this
+            input (the layers it feeds then receive `None`). Defaults to
+            `False`.
+
+    Returns:
+        A `tfkit.KerasTensor`.
+
+    Raises:
+        ValueError: If neither `shape` nor `batch_shape` is given, a
+            dimension is negative, `sparse` or `ragged` is `True`, or
+            `tensor` is not a matching symbolic tensor.
+
+    Example:
+        >>> x = tfkit.Input(shape=(32,))
+        >>> x.shape
+        (None, 32)
+        >>> y = tfkit.layers.Dense(16, activation="softmax")(x)
+        >>> y.shape
+        (None, 16)
+        >>> model = tfkit.Model(x, y)
+        >>> model(np.ones((2, 32))).shape
+        TensorShape([2, 16])
     """
     return InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name, sparse=sparse,
                       ragged=ragged, batch_shape=batch_shape, input_tensor=tensor, optional=optional).output
