@@ -36,7 +36,7 @@ from tfkit import (  # noqa: F401
 )
 from tfkit.backend import clear_session  # noqa: F401
 from tfkit.base.dtype_policy import DTypePolicy  # noqa: F401
-from tfkit.base.import_freeze import freeze_import_objects
+from tfkit.base.import_freeze import freeze_import_objects as _freeze_import_objects
 from tfkit.base.symbolic import SymbolicTensor as KerasTensor  # noqa: F401  (Keras's name)
 from tfkit.base.version import VERSION, version  # noqa: F401
 from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401
@@ -57,4 +57,4 @@ from tfkit.saving import load_model, save_model  # noqa: F401,E402
 FloatDTypePolicy = DTypePolicy   # Keras's older name for the float policies
 __version__ = VERSION
 
-freeze_import_objects()   # full garbage collections skip TensorFlow's and tfkit's import (tfkit/base/import_freeze.py)
+_freeze_import_objects()   # full garbage collections skip TensorFlow's and tfkit's import (tfkit/base/import_freeze.py)
