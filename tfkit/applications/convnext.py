@@ -115,6 +115,71 @@ def ConvNeXt(depths: Sequence[int], projection_dims: Sequence[int], drop_path_ra
     return builder.finish(inputs, x, name, weights)
 
 
+_DOCSTRING = """Instantiates the {function} architecture.
+
+    Reference: A ConvNet for the 2020s (Liu et al., CVPR 2022), https://arxiv.org/abs/2201.03545.
+
+    Four stages of {depths} ConvNeXt blocks of widths {widths}. tfkit builds the same layers, with the same names
+    and weight order, as Keras 3's `keras.applications.{function}`, so Keras's weight files load by path; tfkit never
+    downloads them (see `weights`).
+
+    The model takes RGB pixels in `[0, 255]` and normalizes them itself (`include_preprocessing`), so
+    `tfkit.applications.convnext.preprocess_input` returns its input unchanged. The default input size is 224x224. Only
+    the `"channels_last"` image data format is supported.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        include_preprocessing: Whether the model starts with a `Normalization` layer that normalizes RGB pixels in `[0,
+            255]` by the ImageNet mean and variance (added for 3-channel inputs only). With `False`, feed inputs
+            normalized that way. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)`, rows and columns at least 32; `None` entries for any
+            size are allowed only when `include_top` is `False`. Inputs with other than 1 or 3 channels get a warning.
+            Defaults to `None`: `(224, 224, 3)` with `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"{file}"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file. Also if the image data format is `"channels_first"`.
+
+    Example:
+        {example}
+"""
+
+# The example of each variant's docstring: building one takes seconds, so it shows the refusal of "imagenet".
+_REFUSAL = """`weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives
+random weights:
+
+>>> tfkit.applications.{function}()
+Traceback (most recent call last):
+...
+ValueError: model '{name}': weights='imagenet' needs Keras's pretrained file, and tfkit does not ..."""
+
+
+
+def _indent(example: str) -> str:
+    """``example``'s lines after the first indented to sit under ``Example:`` in ``_DOCSTRING``."""
+    return "\n".join(("        " + line if line and i else line) for i, line in enumerate(example.splitlines()))
+
 def _variant(function: str, size: str) -> Any:
     weights_name = f"convnext_{size}"
     config = MODEL_CONFIGS[size]
@@ -128,8 +193,9 @@ def _variant(function: str, size: str) -> Any:
                         classifier_activation=classifier_activation, weights_name=weights_name)
 
     build.__name__ = build.__qualname__ = function
-    build.__doc__ = (f"{function} (Keras's ``keras.applications.{function}``: depths {config['depths']}, widths "
-                     f"{config['projection_dims']}; the model takes pixels in [0, 255]).")
+    example = _REFUSAL.format(function=function, name=weights_name)
+    build.__doc__ = _DOCSTRING.format(function=function, depths=config["depths"], widths=config["projection_dims"],
+                                      file=weights_name, example=_indent(example))
     return build
 
 

@@ -92,7 +92,57 @@ def DenseNet(blocks: Sequence[int], include_top: bool = True, weights: Any = "im
 def DenseNet121(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
                 pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
                 name: str = "densenet121") -> Functional:
-    """DenseNet121 (Keras's ``keras.applications.DenseNet121``; ``preprocess_input``: torch mode)."""
+    """Instantiates the DenseNet121 architecture.
+
+    Reference: Densely Connected Convolutional Networks (Huang et al., CVPR 2017), https://arxiv.org/abs/1608.06993.
+
+    Four dense blocks of 6, 12, 24, 16 convolution blocks. tfkit builds the same layers, with the same names and weight
+    order, as Keras 3's `keras.applications.DenseNet121`, so Keras's weight files load by path; tfkit never downloads
+    them (see `weights`).
+
+    Call `tfkit.applications.densenet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (torch
+    mode: scaled to `[0, 1]`, then normalized by the ImageNet mean and standard deviation). The default input size is
+    224x224. Only the `"channels_last"` image data format is supported.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)`, rows and columns at least 32; `None` entries for any
+            size are allowed only when `include_top` is `False`. Inputs with other than 1 or 3 channels get a warning.
+            Defaults to `None`: `(224, 224, 3)` with `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"densenet121"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file. Also if the image data format is `"channels_first"`.
+
+    Example:
+        `weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives random weights:
+
+        >>> tfkit.applications.DenseNet121()
+        Traceback (most recent call last):
+        ...
+        ValueError: model 'densenet121': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
+    """
     return DenseNet([6, 12, 24, 16], include_top, weights, input_tensor, input_shape, pooling, classes,
                     classifier_activation, name=name)
 
@@ -100,7 +150,55 @@ def DenseNet121(include_top: bool = True, weights: Any = "imagenet", input_tenso
 def DenseNet169(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
                 pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
                 name: str = "densenet169") -> Functional:
-    """DenseNet169 (Keras's ``keras.applications.DenseNet169``)."""
+    """Instantiates the DenseNet169 architecture.
+
+    Reference: Densely Connected Convolutional Networks (Huang et al., CVPR 2017), https://arxiv.org/abs/1608.06993.
+
+    Four dense blocks of 6, 12, 32, 32 convolution blocks. tfkit builds the same layers, with the same names and weight
+    order, as Keras 3's `keras.applications.DenseNet169`, so Keras's weight files load by path; tfkit never downloads
+    them (see `weights`).
+
+    Call `tfkit.applications.densenet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (torch
+    mode: scaled to `[0, 1]`, then normalized by the ImageNet mean and standard deviation). The default input size is
+    224x224. Only the `"channels_last"` image data format is supported.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)`, rows and columns at least 32; `None` entries for any
+            size are allowed only when `include_top` is `False`. Inputs with other than 1 or 3 channels get a warning.
+            Defaults to `None`: `(224, 224, 3)` with `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"densenet169"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file. Also if the image data format is `"channels_first"`.
+
+    Example:
+        >>> tfkit.applications.DenseNet169(weights=None, input_shape=(32, 32, 3, 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: `input_shape` must be a tuple of three integers; received input_shape=(32, 32, 3, 1)
+    """
     return DenseNet([6, 12, 32, 32], include_top, weights, input_tensor, input_shape, pooling, classes,
                     classifier_activation, name=name)
 
@@ -108,6 +206,56 @@ def DenseNet169(include_top: bool = True, weights: Any = "imagenet", input_tenso
 def DenseNet201(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
                 pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
                 name: str = "densenet201") -> Functional:
-    """DenseNet201 (Keras's ``keras.applications.DenseNet201``)."""
+    """Instantiates the DenseNet201 architecture.
+
+    Reference: Densely Connected Convolutional Networks (Huang et al., CVPR 2017), https://arxiv.org/abs/1608.06993.
+
+    Four dense blocks of 6, 12, 48, 32 convolution blocks. tfkit builds the same layers, with the same names and weight
+    order, as Keras 3's `keras.applications.DenseNet201`, so Keras's weight files load by path; tfkit never downloads
+    them (see `weights`).
+
+    Call `tfkit.applications.densenet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (torch
+    mode: scaled to `[0, 1]`, then normalized by the ImageNet mean and standard deviation). The default input size is
+    224x224. Only the `"channels_last"` image data format is supported.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)`, rows and columns at least 32; `None` entries for any
+            size are allowed only when `include_top` is `False`. Inputs with other than 1 or 3 channels get a warning.
+            Defaults to `None`: `(224, 224, 3)` with `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"densenet201"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file. Also if the image data format is `"channels_first"`.
+
+    Example:
+        `weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives random weights:
+
+        >>> tfkit.applications.DenseNet201(include_top=False)
+        Traceback (most recent call last):
+        ...
+        ValueError: model 'densenet201': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
+    """
     return DenseNet([6, 12, 48, 32], include_top, weights, input_tensor, input_shape, pooling, classes,
                     classifier_activation, name=name)

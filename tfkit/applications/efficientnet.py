@@ -169,6 +169,79 @@ def block(inputs: Any, activation: Any = "swish", drop_rate: float = 0.0, name: 
     return x
 
 
+_DOCSTRING = """Instantiates the {function} architecture.
+
+    Reference: EfficientNet: Rethinking Model Scaling for Convolutional Neural Networks (Tan and Le, ICML 2019),
+    https://arxiv.org/abs/1905.11946.
+
+    {function} scales the EfficientNet-B0 network {width}x in width and {depth}x in depth, for {size}x{size}
+    images by default; its classifier has a dropout rate of {dropout}. tfkit builds the same layers, with the same
+    names and weight order, as Keras 3's `keras.applications.{function}`, so Keras's weight files load by path; tfkit
+    never downloads them (see `weights`).
+
+    The model takes RGB pixels in `[0, 255]` and rescales and normalizes them itself, so
+    `tfkit.applications.efficientnet.preprocess_input` returns its input unchanged. Keras adds a `Rescaling(1 /
+    sqrt(ImageNet std))` layer after the `Normalization` only for its own ImageNet weights; tfkit adds it when `weights`
+    is a local copy of that file, named as Keras names it (`{file}.h5`, or `{file}_notop.h5` without the top), so
+    such a file gives Keras's ImageNet model.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32; `None` entries for any size are allowed only when `include_top` is `False`.
+            Inputs with other than 1 or 3 channels get a warning. Defaults to `None`: `({size}, {size}, 3)` with
+            `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"{file}"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file.
+
+    Example:
+        {example}
+"""
+
+# The example of each variant's docstring: a cheap build where one is quick, else the refusal of "imagenet".
+_REFUSAL = """`weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives
+random weights:
+
+>>> tfkit.applications.{function}()
+Traceback (most recent call last):
+...
+ValueError: model '{name}': weights='imagenet' needs Keras's pretrained file, and tfkit does not ..."""
+_EXAMPLES = {
+    "EfficientNetB0": """>>> model = tfkit.applications.EfficientNetB0(weights=None, include_top=False,
+...                                            input_shape=(32, 32, 3), pooling="avg")
+>>> model.output_shape
+(None, 1280)""",
+}
+
+
+
+def _indent(example: str) -> str:
+    """``example``'s lines after the first indented to sit under ``Example:`` in ``_DOCSTRING``."""
+    return "\n".join(("        " + line if line and i else line) for i, line in enumerate(example.splitlines()))
+
 def _variant(function: str, width: float, depth: float, size: int, dropout: float, weights_name: str) -> Any:
     def build(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
               pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
@@ -178,8 +251,9 @@ def _variant(function: str, width: float, depth: float, size: int, dropout: floa
                             classifier_activation=classifier_activation, weights_name=weights_name)
 
     build.__name__ = build.__qualname__ = function
-    build.__doc__ = (f"{function} (Keras's ``keras.applications.{function}``: width x{width}, depth x{depth}, "
-                     f"{size}x{size} images; ``preprocess_input`` does nothing, the model takes pixels in [0, 255]).")
+    example = _EXAMPLES.get(function, _REFUSAL).format(function=function, name=function.lower())
+    build.__doc__ = _DOCSTRING.format(function=function, width=width, depth=depth, size=size, dropout=dropout,
+                                      file=function.lower(), example=_indent(example))
     return build
 
 

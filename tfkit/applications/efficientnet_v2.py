@@ -183,6 +183,73 @@ def EfficientNetV2(width_coefficient: float, depth_coefficient: float, default_s
     return builder.finish(inputs, x, name, weights)
 
 
+_DOCSTRING = """Instantiates the {function} architecture.
+
+    Reference: EfficientNetV2: Smaller Models and Faster Training (Tan and Le, ICML 2021),
+    https://arxiv.org/abs/2104.00298.
+
+    {function} is built for {size}x{size} images by default. tfkit builds the same layers, with the same names and
+    weight order, as Keras 3's `keras.applications.{function}`, so Keras's weight files load by path; tfkit never
+    downloads them (see `weights`).
+
+    The model takes RGB pixels in `[0, 255]` and rescales them itself (`include_preprocessing`), so
+    `tfkit.applications.efficientnet_v2.preprocess_input` returns its input unchanged.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32; `None` entries for any size are allowed only when `include_top` is `False`.
+            Inputs with other than 1 or 3 channels get a warning. Defaults to `None`: `({size}, {size}, 3)` with
+            `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        include_preprocessing: Whether the model starts with layers that rescale RGB pixels in `[0, 255]`: for the B0 to
+            B3 variants with 3-channel inputs, `Rescaling(1 / 255)` then `Normalization` by the ImageNet mean and
+            variance; otherwise (S, M, L) a `Rescaling` to `[-1, 1]`. With `False`, feed inputs already scaled that way.
+            Defaults to `True`.
+        name: The name of the model. Defaults to `"{file}"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file.
+
+    Example:
+        {example}
+"""
+
+# The example of each variant's docstring: building one takes seconds, so it shows the refusal of "imagenet".
+_REFUSAL = """`weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives
+random weights:
+
+>>> tfkit.applications.{function}()
+Traceback (most recent call last):
+...
+ValueError: model '{name}': weights='imagenet' needs Keras's pretrained file, and tfkit does not ..."""
+
+
+
+def _indent(example: str) -> str:
+    """``example``'s lines after the first indented to sit under ``Example:`` in ``_DOCSTRING``."""
+    return "\n".join(("        " + line if line and i else line) for i, line in enumerate(example.splitlines()))
+
 def _variant(function: str, width: float, depth: float, size: int, weights_name: str) -> Any:
     default_name = f"efficientnetv2{'-' if weights_name[0] == 'b' else ''}{weights_name}"
 
@@ -195,8 +262,9 @@ def _variant(function: str, width: float, depth: float, size: int, weights_name:
                               include_preprocessing=include_preprocessing, weights_name=weights_name)
 
     build.__name__ = build.__qualname__ = function
-    build.__doc__ = (f"{function} (Keras's ``keras.applications.{function}``: width x{width}, depth x{depth}, "
-                     f"{size}x{size} images; the model takes pixels in [0, 255]).")
+    example = _REFUSAL.format(function=function, name=default_name)
+    build.__doc__ = _DOCSTRING.format(function=function, size=size, file=default_name,
+                                      example=_indent(example))
     return build
 
 

@@ -26,12 +26,33 @@ TORCH_STD = [0.229, 0.224, 0.225]
 
 
 def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe") -> Any:
-    """Preprocess a batch (or one image) of RGB pixels in [0, 255] for an ImageNet model.
+    """Preprocesses a batch (or one image) of RGB pixels in `[0, 255]` for an ImageNet model.
 
-    ``mode``: ``"caffe"`` (RGB->BGR, minus the ImageNet mean, no scaling),
-    ``"tf"`` (scaled to [-1, 1]) or ``"torch"`` (scaled to [0, 1], then
-    normalised by the ImageNet mean and std). ``data_format`` defaults to
-    ``tfkit.backend.image_data_format()``.
+    Each family module's `preprocess_input` (e.g. `tfkit.applications.resnet50.preprocess_input`)
+    calls this with its family's `mode`. NumPy float arrays are changed in place, as in Keras
+    (integer arrays are first cast to `tfkit.backend.floatx()`); tensors are not.
+
+    Args:
+        x: A NumPy array or tensor of RGB images, `(..., height, width, 3)` (or channels first),
+            3D or 4D, with values in `[0, 255]`.
+        data_format: `"channels_last"` or `"channels_first"`. Defaults to `None`, for
+            `tfkit.backend.image_data_format()`.
+        mode: `"caffe"` (RGB to BGR, then minus the ImageNet mean per channel, no scaling),
+            `"tf"` (scaled to `[-1, 1]`) or `"torch"` (scaled to `[0, 1]`, then normalized by
+            the ImageNet mean and standard deviation). Defaults to `"caffe"`.
+
+    Returns:
+        The preprocessed images, a NumPy array for NumPy input, else a tensor.
+
+    Raises:
+        ValueError: If `mode` or `data_format` is not one of the values above.
+
+    Example:
+        >>> x = np.array([[[[255.0, 0.0, 0.0]]]])
+        >>> tfkit.applications.imagenet_utils.preprocess_input(x.copy(), mode="caffe")
+        array([[[[-103.939, -116.779,  131.32 ]]]])
+        >>> tfkit.applications.imagenet_utils.preprocess_input(x.copy(), mode="tf")
+        array([[[[ 1., -1., -1.]]]])
     """
     if mode not in {"caffe", "tf", "torch"}:
         raise ValueError(f"Expected mode to be one of `caffe`, `tf` or `torch`. Received: mode={mode}")
@@ -102,10 +123,36 @@ def _preprocess_tensor(x: tf.Tensor, data_format: str, mode: str) -> tf.Tensor:
 
 def decode_predictions(preds: Any, top: int = 5,
                        class_index_path: str | os.PathLike | None = None) -> list[list[tuple[str, str, Any]]]:
-    """The ``top`` classes of each row of a ``(samples, 1000)`` prediction: ``(wordnet_id, name, score)``, best first.
+    """Decodes the predictions of an ImageNet model into class names.
 
-    The class index comes from ``class_index_path``, else ``$TFKIT_IMAGENET_CLASS_INDEX``,
-    else Keras's cached ``~/.keras/models/imagenet_class_index.json``.
+    The class index (Keras's `imagenet_class_index.json`) is read from `class_index_path`, else
+    from `$TFKIT_IMAGENET_CLASS_INDEX`, else from Keras's cached
+    `~/.keras/models/imagenet_class_index.json`; tfkit never downloads it.
+
+    Args:
+        preds: The predictions, a `(samples, 1000)` array or tensor.
+        top: The number of classes returned per sample. Defaults to `5`.
+        class_index_path: Optional path of the class index JSON file. Defaults to `None`.
+
+    Returns:
+        A list with, for each sample, a list of `top` tuples `(wordnet_id, class_name, score)`,
+        best first.
+
+    Raises:
+        ValueError: If `preds` is not `(samples, 1000)`, or the class index cannot be found or
+            is not a valid class index.
+
+    Example:
+        >>> import json
+        >>> index = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
+        >>> with open("class_index.json", "w") as f:
+        ...     json.dump(index, f)
+        >>> preds = np.zeros((1, 1000), np.float32)
+        >>> preds[0, 7], preds[0, 3] = 0.75, 0.25
+        >>> decoded = tfkit.applications.imagenet_utils.decode_predictions(
+        ...     preds, top=2, class_index_path="class_index.json")
+        >>> [(wordnet_id, name, float(score)) for wordnet_id, name, score in decoded[0]]
+        [('n00000007', 'class_7', 0.75), ('n00000003', 'class_3', 0.25)]
     """
     shape = tuple(preds.shape) if hasattr(preds, "shape") else np.shape(preds)
     if len(shape) != 2 or shape[1] != 1000:

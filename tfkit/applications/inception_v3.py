@@ -82,7 +82,55 @@ def _inception_e(x: Any, index: int) -> Any:
 def InceptionV3(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
                 pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
                 name: str = "inception_v3") -> Functional:
-    """InceptionV3 (Keras's ``keras.applications.InceptionV3``): 299x299 images by default, at least 75x75."""
+    """Instantiates the Inception v3 architecture.
+
+    Reference: Rethinking the Inception Architecture for Computer Vision (Szegedy et al., CVPR 2016),
+    https://arxiv.org/abs/1512.00567.
+
+    tfkit builds the same layers, with the same names and weight order, as Keras 3's `keras.applications.InceptionV3`,
+    so Keras's weight files load by path; tfkit never downloads them (see `weights`).
+
+    Call `tfkit.applications.inception_v3.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (tf
+    mode: scaled to `[-1, 1]`). The default input size is 299x299.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 75; `None` entries for any size are allowed only when `include_top` is `False`.
+            Inputs with other than 1 or 3 channels get a warning. Defaults to `None`: `(299, 299, 3)` with
+            `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"inception_v3"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 75x75, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file.
+
+    Example:
+        >>> tfkit.applications.InceptionV3(weights=None, include_top=False, input_shape=(64, 64, 3))
+        Traceback (most recent call last):
+        ...
+        ValueError: Input size must be at least 75x75; Received: input_shape=(64, 64, 3)
+    """
     suffix = "" if include_top else "_notop"
     builder.check_weights(weights, "InceptionV3",
                           f"{BASE_WEIGHTS_PATH}inception_v3_weights_tf_dim_ordering_tf_kernels{suffix}.h5")

@@ -41,8 +41,60 @@ def MobileNet(input_shape: Any = None, alpha: float = 1.0, depth_multiplier: int
               include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None,
               pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
               name: str | None = None) -> Functional:
-    """MobileNet (Keras's ``keras.applications.MobileNet``): ``alpha`` scales the width, ``depth_multiplier`` the
-    depthwise convolutions."""
+    """Instantiates the MobileNet architecture.
+
+    Reference: MobileNets: Efficient Convolutional Neural Networks for Mobile Vision Applications (Howard et al., 2017),
+    https://arxiv.org/abs/1704.04861.
+
+    tfkit builds the same layers, with the same names and weight order, as Keras 3's `keras.applications.MobileNet`, so
+    Keras's weight files load by path; tfkit never downloads them (see `weights`).
+
+    Call `tfkit.applications.mobilenet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (tf mode:
+    scaled to `[-1, 1]`). Keras's ImageNet files exist for square inputs of 128, 160, 192 or 224 pixels and `alpha`
+    0.25, 0.5, 0.75 or 1.0.
+
+    Args:
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32; `None` entries for any size are allowed only when `include_top` is `False`.
+            Defaults to `None`: `(224, 224, 3)` with `include_top=True`, `(None, None, 3)` otherwise.
+        alpha: The width multiplier: the number of filters of every layer is multiplied by it (below `1.0` thinner,
+            above `1.0` wider). Defaults to `1.0`.
+        depth_multiplier: The depth multiplier of the depthwise convolutions (the resolution multiplier of the paper).
+            Defaults to `1`.
+        dropout: The dropout rate before the classifier. Defaults to `1e-3`.
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `None`, for `"mobilenet_{alpha:0.2f}_{rows}"` (e.g.
+            `"mobilenet_1.00_224"`).
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file.
+
+    Example:
+        >>> model = tfkit.applications.MobileNet(weights=None, include_top=False, input_shape=(32, 32, 3), alpha=0.25)
+        >>> model.name, model.output_shape
+        ('mobilenet_0.25_32', (None, 1, 1, 256))
+    """
     rows = _rows_cols(input_shape)[0] if input_shape is not None else 224
     rows = rows if input_shape is not None and len(set(_rows_cols(input_shape))) == 1 and rows in SIZES else 224
     file_name = f"mobilenet_{ALPHA_TEXT.get(alpha, '1_0')}_{rows}_tf{'' if include_top else '_no_top'}.h5"

@@ -174,7 +174,65 @@ def MobileNetV3Small(input_shape: Any = None, alpha: float = 1.0, minimalistic: 
                      weights: Any = "imagenet", input_tensor: Any = None, classes: int = 1000,
                      pooling: str | None = None, dropout_rate: float = 0.2, classifier_activation: Any = "softmax",
                      include_preprocessing: bool = True, name: str = "MobileNetV3Small") -> Functional:
-    """MobileNetV3Small (Keras's ``keras.applications.MobileNetV3Small``; pixels in [0, 255])."""
+    """Instantiates the MobileNetV3Small architecture.
+
+    Reference: Searching for MobileNetV3 (Howard et al., ICCV 2019), https://arxiv.org/abs/1905.02244.
+
+    tfkit builds the same layers, with the same names and weight order, as Keras 3's
+    `keras.applications.MobileNetV3Small`, so Keras's weight files load by path; tfkit never downloads them (see
+    `weights`).
+
+    The model takes RGB pixels in `[0, 255]` and rescales them itself (`include_preprocessing`), so
+    `tfkit.applications.mobilenet_v3.preprocess_input` returns its input unchanged. Any image size of at least 32x32
+    works, also with the classifier on top. Keras's ImageNet files exist for `alpha` 0.75 and 1.0 (1.0 only when
+    `minimalistic`).
+
+    Args:
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32 or `None`. With `input_tensor` and no `input_shape`, the tensor's image size is
+            used. Defaults to `None`: `(None, None, 3)`, any image size, also with `include_top=True`.
+        alpha: The width multiplier: the number of filters of every layer is multiplied by it, rounded to a multiple of
+            8 (below `1.0` thinner, above `1.0` wider). Defaults to `1.0`.
+        minimalistic: Whether to build the minimalistic variant, without squeeze-and-excitation, hard-swish or 5x5
+            convolutions (for hardware where those are slow). Defaults to `False`.
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        dropout_rate: The dropout rate before the last layer when `include_top` is `True`; `0` for none. Defaults to
+            `0.2`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        include_preprocessing: Whether the model starts with a `Rescaling` layer mapping pixels in `[0, 255]` to `[-1,
+            1]`; with `False`, feed inputs already in `[-1, 1]`. Defaults to `True`.
+        name: The name of the model. Defaults to `"MobileNetV3Small"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is `"imagenet"` (with an `alpha` Keras has no file for, that error comes first) or the
+            path of a missing file, if the image size is below 32x32, if both `input_tensor` and `input_shape` are given
+            and their widths differ, if `input_tensor` is not symbolic, or if `classifier_activation` is neither `None`
+            nor `"softmax"` with a weights file.
+
+    Example:
+        >>> model = tfkit.applications.MobileNetV3Small(weights=None, input_shape=(32, 32, 3), include_top=False)
+        >>> model.output_shape
+        (None, 1, 1, 576)
+        >>> model.count_params()
+        939120
+    """
     return MobileNetV3(SMALL_BLOCKS, 1024, input_shape, alpha, "small", minimalistic, include_top, weights,
                        input_tensor, classes, pooling, dropout_rate, classifier_activation, include_preprocessing,
                        name=name)
@@ -184,7 +242,64 @@ def MobileNetV3Large(input_shape: Any = None, alpha: float = 1.0, minimalistic: 
                      weights: Any = "imagenet", input_tensor: Any = None, classes: int = 1000,
                      pooling: str | None = None, dropout_rate: float = 0.2, classifier_activation: Any = "softmax",
                      include_preprocessing: bool = True, name: str = "MobileNetV3Large") -> Functional:
-    """MobileNetV3Large (Keras's ``keras.applications.MobileNetV3Large``; pixels in [0, 255])."""
+    """Instantiates the MobileNetV3Large architecture.
+
+    Reference: Searching for MobileNetV3 (Howard et al., ICCV 2019), https://arxiv.org/abs/1905.02244.
+
+    tfkit builds the same layers, with the same names and weight order, as Keras 3's
+    `keras.applications.MobileNetV3Large`, so Keras's weight files load by path; tfkit never downloads them (see
+    `weights`).
+
+    The model takes RGB pixels in `[0, 255]` and rescales them itself (`include_preprocessing`), so
+    `tfkit.applications.mobilenet_v3.preprocess_input` returns its input unchanged. Any image size of at least 32x32
+    works, also with the classifier on top. Keras's ImageNet files exist for `alpha` 0.75 and 1.0 (1.0 only when
+    `minimalistic`).
+
+    Args:
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32 or `None`. With `input_tensor` and no `input_shape`, the tensor's image size is
+            used. Defaults to `None`: `(None, None, 3)`, any image size, also with `include_top=True`.
+        alpha: The width multiplier: the number of filters of every layer is multiplied by it, rounded to a multiple of
+            8 (below `1.0` thinner, above `1.0` wider). Defaults to `1.0`.
+        minimalistic: Whether to build the minimalistic variant, without squeeze-and-excitation, hard-swish or 5x5
+            convolutions (for hardware where those are slow). Defaults to `False`.
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        dropout_rate: The dropout rate before the last layer when `include_top` is `True`; `0` for none. Defaults to
+            `0.2`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        include_preprocessing: Whether the model starts with a `Rescaling` layer mapping pixels in `[0, 255]` to `[-1,
+            1]`; with `False`, feed inputs already in `[-1, 1]`. Defaults to `True`.
+        name: The name of the model. Defaults to `"MobileNetV3Large"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is `"imagenet"` (with an `alpha` Keras has no file for, that error comes first) or the
+            path of a missing file, if the image size is below 32x32, if both `input_tensor` and `input_shape` are given
+            and their widths differ, if `input_tensor` is not symbolic, or if `classifier_activation` is neither `None`
+            nor `"softmax"` with a weights file.
+
+    Example:
+        >>> tfkit.applications.MobileNetV3Large(weights=None, input_shape=(16, 16, 3))
+        Traceback (most recent call last):
+        ...
+        ValueError: Input size must be at least 32x32; Received `input_shape=(16, 16, 3)`
+    """
     return MobileNetV3(LARGE_BLOCKS, 1280, input_shape, alpha, "large", minimalistic, include_top, weights,
                        input_tensor, classes, pooling, dropout_rate, classifier_activation, include_preprocessing,
                        name=name)

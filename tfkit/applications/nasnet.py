@@ -183,7 +183,58 @@ def NASNet(input_shape: Any = None, penultimate_filters: int = 4032, num_blocks:
 def NASNetMobile(input_shape: Any = None, include_top: bool = True, weights: Any = "imagenet",
                  input_tensor: Any = None, pooling: str | None = None, classes: int = 1000,
                  classifier_activation: Any = "softmax", name: str = "nasnet_mobile") -> Functional:
-    """NASNetMobile (Keras's ``keras.applications.NASNetMobile``): 224x224 images, 4 cells a stack."""
+    """Instantiates the NASNet-A tMobile architecture.
+
+    Reference: Learning Transferable Architectures for Scalable Image Recognition (Zoph et al., CVPR 2018),
+    https://arxiv.org/abs/1707.07012.
+
+    Three stacks of 4 NASNet-A normal cells separated by reduction cells, 1056 filters before the classifier. tfkit
+    builds the same layers, with the same names and weight order, as Keras 3's `keras.applications.NASNetMobile`, so
+    Keras's weight files load by path; tfkit never downloads them (see `weights`).
+
+    Call `tfkit.applications.nasnet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (tf mode:
+    scaled to `[-1, 1]`). The default input size is 224x224. Only the `"channels_last"` image data format is supported.
+
+    Args:
+        input_shape: Optional shape tuple `(rows, cols, channels)`, rows and columns at least 32; `None` entries for any
+            size are allowed only when `include_top` is `False`. Inputs with other than 1 or 3 channels get a warning.
+            Defaults to `None`: `(224, 224, 3)` with `include_top=True`, `(224, 224, 3)` otherwise (as in Keras).
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"nasnet_mobile"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file. Also if the image data format is `"channels_first"`, or
+            if `weights` is `"imagenet"` and `input_shape` holds `None`.
+
+    Example:
+        `weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives random weights:
+
+        >>> tfkit.applications.NASNetMobile(include_top=False)
+        Traceback (most recent call last):
+        ...
+        ValueError: model 'nasnet_mobile': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
+    """
     if not include_top and input_shape is None:
         input_shape = (224, 224, 3)
     return NASNet(input_shape, penultimate_filters=1056, num_blocks=4, stem_block_filters=32, skip_reduction=False,
@@ -195,7 +246,58 @@ def NASNetMobile(input_shape: Any = None, include_top: bool = True, weights: Any
 def NASNetLarge(input_shape: Any = None, include_top: bool = True, weights: Any = "imagenet",
                 input_tensor: Any = None, pooling: str | None = None, classes: int = 1000,
                 classifier_activation: Any = "softmax", name: str = "nasnet_large") -> Functional:
-    """NASNetLarge (Keras's ``keras.applications.NASNetLarge``): 331x331 images, 6 cells a stack."""
+    """Instantiates the NASNet-A tLarge architecture.
+
+    Reference: Learning Transferable Architectures for Scalable Image Recognition (Zoph et al., CVPR 2018),
+    https://arxiv.org/abs/1707.07012.
+
+    Three stacks of 6 NASNet-A normal cells separated by reduction cells, 4032 filters before the classifier. tfkit
+    builds the same layers, with the same names and weight order, as Keras 3's `keras.applications.NASNetLarge`, so
+    Keras's weight files load by path; tfkit never downloads them (see `weights`).
+
+    Call `tfkit.applications.nasnet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (tf mode:
+    scaled to `[-1, 1]`). The default input size is 331x331. Only the `"channels_last"` image data format is supported.
+
+    Args:
+        input_shape: Optional shape tuple `(rows, cols, channels)`, rows and columns at least 32; `None` entries for any
+            size are allowed only when `include_top` is `False`. Inputs with other than 1 or 3 channels get a warning.
+            Defaults to `None`: `(331, 331, 3)` with `include_top=True`, `(None, None, 3)` otherwise.
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"nasnet_large"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file. Also if the image data format is `"channels_first"`, or
+            if `weights` is `"imagenet"` and `input_shape` holds `None`.
+
+    Example:
+        `weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives random weights:
+
+        >>> tfkit.applications.NASNetLarge()
+        Traceback (most recent call last):
+        ...
+        ValueError: model 'nasnet_large': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
+    """
     return NASNet(input_shape, penultimate_filters=4032, num_blocks=6, stem_block_filters=96, skip_reduction=True,
                   filter_multiplier=2, include_top=include_top, weights=weights, input_tensor=input_tensor,
                   pooling=pooling, classes=classes, default_size=331, classifier_activation=classifier_activation,

@@ -131,7 +131,56 @@ def _v1(depths: tuple[int, int, int, int]) -> Callable[[Any], Any]:
 def ResNet50(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
              pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
              name: str = "resnet50") -> Functional:
-    """ResNet50 (Keras's ``keras.applications.ResNet50``; ``preprocess_input``: caffe mode)."""
+    """Instantiates the ResNet50 architecture.
+
+    Reference: Deep Residual Learning for Image Recognition (He et al., CVPR 2016), https://arxiv.org/abs/1512.03385.
+
+    tfkit builds the same layers, with the same names and weight order, as Keras 3's `keras.applications.ResNet50`, so
+    Keras's weight files load by path; tfkit never downloads them (see `weights`).
+
+    Call `tfkit.applications.resnet50.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (caffe
+    mode: RGB to BGR, then minus the ImageNet mean, without scaling). The default input size is 224x224.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32; `None` entries for any size are allowed only when `include_top` is `False`.
+            Inputs with other than 1 or 3 channels get a warning. Defaults to `None`: `(224, 224, 3)` with
+            `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"resnet50"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file.
+
+    Example:
+        `weights="imagenet"` (the default) needs a local copy of Keras's file; `weights=None` gives random weights:
+
+        >>> tfkit.applications.ResNet50()
+        Traceback (most recent call last):
+        ...
+        ValueError: model 'resnet50': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
+    """
     return ResNet(_v1((3, 4, 6, 3)), False, True, include_top, weights, input_tensor, input_shape, pooling, classes,
                   classifier_activation, name, "resnet50")
 
@@ -139,7 +188,54 @@ def ResNet50(include_top: bool = True, weights: Any = "imagenet", input_tensor: 
 def ResNet101(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
               pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
               name: str = "resnet101") -> Functional:
-    """ResNet101 (Keras's ``keras.applications.ResNet101``)."""
+    """Instantiates the ResNet101 architecture.
+
+    Reference: Deep Residual Learning for Image Recognition (He et al., CVPR 2016), https://arxiv.org/abs/1512.03385.
+
+    tfkit builds the same layers, with the same names and weight order, as Keras 3's `keras.applications.ResNet101`, so
+    Keras's weight files load by path; tfkit never downloads them (see `weights`).
+
+    Call `tfkit.applications.resnet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (caffe mode:
+    RGB to BGR, then minus the ImageNet mean, without scaling). The default input size is 224x224.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32; `None` entries for any size are allowed only when `include_top` is `False`.
+            Inputs with other than 1 or 3 channels get a warning. Defaults to `None`: `(224, 224, 3)` with
+            `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"resnet101"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file.
+
+    Example:
+        >>> tfkit.applications.ResNet101(weights=None, include_top=False, input_shape=(16, 16, 3))
+        Traceback (most recent call last):
+        ...
+        ValueError: Input size must be at least 32x32; Received: input_shape=(16, 16, 3)
+    """
     return ResNet(_v1((3, 4, 23, 3)), False, True, include_top, weights, input_tensor, input_shape, pooling, classes,
                   classifier_activation, name, "resnet101")
 
@@ -147,6 +243,55 @@ def ResNet101(include_top: bool = True, weights: Any = "imagenet", input_tensor:
 def ResNet152(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
               pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
               name: str = "resnet152") -> Functional:
-    """ResNet152 (Keras's ``keras.applications.ResNet152``)."""
+    """Instantiates the ResNet152 architecture.
+
+    Reference: Deep Residual Learning for Image Recognition (He et al., CVPR 2016), https://arxiv.org/abs/1512.03385.
+
+    tfkit builds the same layers, with the same names and weight order, as Keras 3's `keras.applications.ResNet152`, so
+    Keras's weight files load by path; tfkit never downloads them (see `weights`).
+
+    Call `tfkit.applications.resnet.preprocess_input` on RGB pixels in `[0, 255]` before feeding the model (caffe mode:
+    RGB to BGR, then minus the ImageNet mean, without scaling). The default input size is 224x224.
+
+    Args:
+        include_top: Whether to include the classifier at the top of the network. Defaults to `True`.
+        weights: `None` (random initialization), `"imagenet"`, or the path of a weights file. tfkit never downloads:
+            `"imagenet"` (the default, as in Keras) raises a `ValueError` naming Keras's file for this model and how to
+            pass a local copy by path. A path (a Keras `.h5` or `.weights.h5` file or a tfkit weights file of the same
+            model, built with the same `include_top`) is loaded with `Model.load_weights` once the model is built.
+            Defaults to `"imagenet"`.
+        input_tensor: Optional symbolic tensor (`tfkit.Input(...)`, or a layer's output on one) to use as the image
+            input; the model's inputs are then that tensor's source inputs. Defaults to `None`.
+        input_shape: Optional shape tuple `(rows, cols, channels)` (`(channels, rows, cols)` under `"channels_first"`),
+            rows and columns at least 32; `None` entries for any size are allowed only when `include_top` is `False`.
+            Inputs with other than 1 or 3 channels get a warning. Defaults to `None`: `(224, 224, 3)` with
+            `include_top=True`, `(None, None, 3)` otherwise.
+        pooling: Optional pooling mode for feature extraction when `include_top` is `False`: `None` (the default) for
+            the 4D output of the last convolutional block, `"avg"` for global average pooling or `"max"` for global max
+            pooling, either giving a 2D output.
+        classes: The number of classes to classify images into, used only when `include_top` is `True`; with a weights
+            file it must match the file. Defaults to `1000`.
+        classifier_activation: The activation of the classifier, a name or a callable; `None` returns the logits. Used
+            only when `include_top` is `True`; with a weights file only `None` and `"softmax"` are allowed. Defaults to
+            `"softmax"`.
+        name: The name of the model. Defaults to `"resnet152"`.
+
+    Returns:
+        A `tfkit.Model` instance (a functional model).
+
+    Raises:
+        ValueError: If `weights` is neither `None` nor the path of an existing file (`"imagenet"` included, see
+            `weights`), if `input_shape` does not have three entries or is smaller than 32x32, if `include_top` is
+            `True` and `input_shape` holds `None`, if `input_tensor` is not symbolic, or if `classifier_activation` is
+            neither `None` nor `"softmax"` with a weights file.
+
+    Example:
+        A path given as `weights` must exist (nothing is downloaded):
+
+        >>> tfkit.applications.ResNet152(weights="missing.weights.h5")
+        Traceback (most recent call last):
+        ...
+        ValueError: model 'resnet152': `weights` should be None ...; there is no file at weights='missing.weights.h5'
+    """
     return ResNet(_v1((3, 8, 36, 3)), False, True, include_top, weights, input_tensor, input_shape, pooling, classes,
                   classifier_activation, name, "resnet152")

@@ -28,7 +28,38 @@ IMAGE_SHAPE = (3, 32, 32)
 
 
 def read_tar_members(file: str | os.PathLike, names: Iterable[str], dataset: str) -> dict[str, bytes]:
-    """``{name: bytes}`` of the named regular-file members of a tar archive; ValueError if one is missing."""
+    """Reads the named members of a tar archive into memory, without extracting anything.
+
+    The archive (any compression `tarfile` reads) is scanned for the wanted names, at most
+    `MAX_MEMBERS_SCANNED` entries; each wanted member must be a regular file of at most
+    `MAX_MEMBER_BYTES` bytes (its declared size is checked before a byte of it is
+    decompressed). Nothing is written to disk.
+
+    Args:
+        file: The path of the tar archive.
+        names: The member names to read.
+        dataset: The data set's file name, used in error messages.
+
+    Returns:
+        A dict from member name to its bytes.
+
+    Raises:
+        ValueError: If the archive is unreadable, a wanted member is not a regular file,
+            too large, truncated or missing; the message names `file` and `dataset`.
+
+    Example:
+        >>> import io, tarfile
+        >>> with tarfile.open("archive.tar.gz", "w:gz") as tar:
+        ...     info = tarfile.TarInfo("folder/batch")
+        ...     info.size = 3
+        ...     tar.addfile(info, io.BytesIO(b"abc"))
+        >>> tfkit.datasets.cifar.read_tar_members("archive.tar.gz", ["folder/batch"], dataset="archive.tar.gz")
+        {'folder/batch': b'abc'}
+        >>> tfkit.datasets.cifar.read_tar_members("archive.tar.gz", ["nope"], dataset="archive.tar.gz")
+        Traceback (most recent call last):
+        ...
+        ValueError: archive.tar.gz is not a valid archive.tar.gz: the members ['nope'] are missing. ...
+    """
     file, wanted = Path(file), list(names)
     found: dict[str, bytes] = {}
     try:
@@ -62,7 +93,39 @@ def read_tar_members(file: str | os.PathLike, names: Iterable[str], dataset: str
 
 
 def read_batch(data: bytes, label_key: str, source: str) -> tuple[np.ndarray, object]:
-    """``(images uint8 (n, 3, 32, 32), labels as stored)`` from one pickled CIFAR batch."""
+    """Reads the images and labels of one pickled CIFAR batch, without unpickling it.
+
+    The pickle is read with `tfkit.datasets.pickle_data.loads`, which builds only plain data
+    and numpy arrays and never imports or calls anything. It must hold a dict (keys as
+    `bytes`, as Python 2 wrote them, or `str`) with a `"data"` entry, a `uint8` array of
+    shape `(n, 3072)`, and a `label_key` entry of `n` integers.
+
+    Args:
+        data: The pickle's bytes.
+        label_key: The key of the labels: `"labels"` for CIFAR-10, `"fine_labels"` or
+            `"coarse_labels"` for CIFAR-100.
+        source: Where the bytes come from, used in error messages.
+
+    Returns:
+        A tuple `(images, labels)`: the images as a `uint8` array of shape
+        `(n, 3, 32, 32)` (channels first, as stored), and the labels as stored (a list of
+        ints or an integer array).
+
+    Raises:
+        ValueError: If the pickle holds anything but plain data and arrays, or not a batch
+            of the expected layout; the message names `source`.
+
+    Example:
+        >>> import pickle
+        >>> data = pickle.dumps({b"data": np.zeros((2, 3072), np.uint8), b"labels": [3, 8]}, protocol=2)
+        >>> images, labels = tfkit.datasets.cifar.read_batch(data, "labels", source="test_batch")
+        >>> images.shape, labels
+        ((2, 3, 32, 32), [3, 8])
+        >>> tfkit.datasets.cifar.read_batch(pickle.dumps([1, 2]), "labels", source="batch")
+        Traceback (most recent call last):
+        ...
+        ValueError: batch: expected a dict, got list
+    """
     batch = pickle_data.loads(data, source=source)
     if not isinstance(batch, dict):
         raise ValueError(f"{source}: expected a dict, got {type(batch).__name__}")
@@ -88,10 +151,39 @@ def read_batch(data: bytes, label_key: str, source: str) -> tuple[np.ndarray, ob
 
 
 def check_labels(labels: np.ndarray, classes: int, source: str) -> None:
+    """Checks that every label is in `0..classes - 1`.
+
+    Args:
+        labels: An integer array of labels (an empty one passes).
+        classes: The number of classes.
+        source: Where the labels come from, used in the error message.
+
+    Raises:
+        ValueError: If a label is negative or not below `classes`.
+
+    Example:
+        >>> tfkit.datasets.cifar.check_labels(np.array([0, 9]), 10, "test_batch")
+        >>> tfkit.datasets.cifar.check_labels(np.array([0, 12]), 10, "test_batch")
+        Traceback (most recent call last):
+        ...
+        ValueError: test_batch: labels must be in 0..9, got 0..12
+    """
     if labels.size and (int(labels.min()) < 0 or int(labels.max()) >= classes):
         raise ValueError(f"{source}: labels must be in 0..{classes - 1}, got {int(labels.min())}..{int(labels.max())}")
 
 
 def to_data_format(x: np.ndarray) -> np.ndarray:
-    """Keras's layout: ``(n, 32, 32, 3)`` under ``channels_last`` (a transposed view), as stored otherwise."""
+    """Puts CIFAR images in the layout of `tfkit.backend.image_data_format()`, as Keras does.
+
+    Args:
+        x: Images of shape `(n, 3, 32, 32)`, as stored.
+
+    Returns:
+        A transposed view of shape `(n, 32, 32, 3)` under `"channels_last"` (the default),
+        `x` itself under `"channels_first"`.
+
+    Example:
+        >>> tfkit.datasets.cifar.to_data_format(np.zeros((2, 3, 32, 32), np.uint8)).shape
+        (2, 32, 32, 3)
+    """
     return x.transpose(0, 2, 3, 1) if settings.image_data_format() == "channels_last" else x

@@ -26,10 +26,38 @@ NUM_CLASSES = {"fine": 100, "coarse": 20}
 
 
 def load_data(label_mode: str = "fine") -> Any:
-    """``((x_train, y_train), (x_test, y_test))``: uint8 images, int64 labels of shape ``(n, 1)``.
+    """Loads the CIFAR-100 small images data set, as `keras.datasets.cifar100.load_data`.
 
-    Images are ``(n, 32, 32, 3)`` under ``channels_last`` (the default) and ``(n, 3, 32, 32)``
-    otherwise. Raises ValueError for a ``label_mode`` other than ``"fine"`` or ``"coarse"``.
+    50,000 training and 10,000 test 32x32 color images labeled with one of 100 fine
+    classes, grouped into 20 coarse superclasses. `cifar-100-python.tar.gz` is looked for
+    in `$TFKIT_DATA_DIR`, then in the tfkit cache (`$TFKIT_CACHE_DIR`, default
+    `~/.tfkit/datasets`), and otherwise downloaded from the CIFAR site and checked against
+    Keras's sha256. Its pickled `train` and `test` batches are read from the archive in
+    memory (nothing is extracted) and never unpickled: the pickles are read by
+    `tfkit.datasets.pickle_data`, which builds only plain data and numpy arrays.
+
+    Args:
+        label_mode: `"fine"` for the 100 classes or `"coarse"` for the 20 superclasses.
+            Defaults to `"fine"`.
+
+    Returns:
+        Tuple of NumPy arrays `(x_train, y_train), (x_test, y_test)`: `x_train` `uint8` of
+        shape `(50000, 32, 32, 3)` under `"channels_last"` (the default image data format)
+        and `(50000, 3, 32, 32)` otherwise, `y_train` `int64` of shape `(50000, 1)` with
+        labels 0 to 99 (0 to 19 for `"coarse"`); `x_test` and `y_test` likewise with 10,000
+        rows.
+
+    Raises:
+        ValueError: If `label_mode` is neither `"fine"` nor `"coarse"`, the archive is not a
+            valid `cifar-100-python.tar.gz`, or a download did not match its hash.
+        tfkit.datasets.DownloadError: If the file is not found locally and the download
+            failed.
+
+    Example:
+        >>> tfkit.datasets.cifar100.load_data(label_mode="medium")
+        Traceback (most recent call last):
+        ...
+        ValueError: label_mode must be one of "fine", "coarse", got 'medium'
     """
     if label_mode not in NUM_CLASSES:
         raise ValueError(f'label_mode must be one of "fine", "coarse", got {label_mode!r}')

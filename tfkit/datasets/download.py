@@ -40,7 +40,24 @@ logger = logging.getLogger(__name__)
 
 
 class DownloadError(OSError):
-    """A data file was not found locally and could not be downloaded."""
+    """A data file was not found locally and could not be downloaded.
+
+    Raised by `get_file` (and so by every `tfkit.datasets` loader) when the file is in
+    neither `$TFKIT_DATA_DIR` nor the cache and its origin cannot be reached or read. The
+    message names the origin and the reason, and says where to put a copy downloaded by
+    hand. A subclass of `OSError`, so `except OSError` catches it too.
+
+    Example:
+        >>> import pathlib
+        >>> missing = pathlib.Path("missing.bin").absolute().as_uri()
+        >>> try:
+        ...     tfkit.datasets.download.download(missing, "copy.bin", md5="0" * 32)
+        ... except tfkit.datasets.DownloadError as error:
+        ...     print(str(error).splitlines()[0])
+        Could not download copy.bin from file:///.../missing.bin: [Errno 2] No such file or directory: '...'.
+        >>> issubclass(tfkit.datasets.DownloadError, OSError)
+        True
+    """
 
 
 def _env_dir(name: str) -> Path | None:
@@ -49,12 +66,36 @@ def _env_dir(name: str) -> Path | None:
 
 
 def data_dir() -> Path | None:
-    """The user's read-only data folder (``$TFKIT_DATA_DIR``), or None if unset."""
+    """Returns the user's read-only data folder, `$TFKIT_DATA_DIR`, or `None` if it is unset.
+
+    Data files are looked for there first; tfkit never writes into it. A leading `~` is
+    expanded; an empty or blank value counts as unset.
+
+    Returns:
+        A `pathlib.Path`, or `None`.
+
+    Example:
+        >>> import os
+        >>> folder = tfkit.datasets.download.data_dir()
+        >>> folder is None or str(folder) == os.environ["TFKIT_DATA_DIR"]
+        True
+    """
     return _env_dir(DATA_DIR_ENV)
 
 
 def cache_dir() -> Path:
-    """The download cache: ``$TFKIT_CACHE_DIR`` if set, else ``~/.tfkit/datasets``."""
+    """Returns the download cache folder: `$TFKIT_CACHE_DIR` if set, else `~/.tfkit/datasets`.
+
+    Files not found in `$TFKIT_DATA_DIR` are looked for, and downloaded, here. A leading
+    `~` is expanded. The folder is created only when something is downloaded into it.
+
+    Returns:
+        A `pathlib.Path`.
+
+    Example:
+        >>> tfkit.datasets.download.cache_dir().is_absolute()
+        True
+    """
     return _env_dir(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR.expanduser()
 
 
@@ -69,7 +110,30 @@ def _checked_name(fname: str | os.PathLike) -> Path:
 
 
 def candidate_paths(fname: str | os.PathLike) -> list[Path]:
-    """Where ``fname`` is looked for, in order (an absolute ``fname`` is its own only candidate)."""
+    """Returns the paths where `fname` is looked for, in order.
+
+    First `$TFKIT_DATA_DIR/fname` (when the variable is set), then `<cache>/fname` (see
+    `cache_dir`). An absolute `fname` is its own only candidate.
+
+    Args:
+        fname: A file name (or relative path such as `"fashion-mnist/x.gz"`) inside the
+            data or cache folder, or an absolute path.
+
+    Returns:
+        A list of `pathlib.Path`, without duplicates.
+
+    Raises:
+        ValueError: If a relative `fname` is empty or holds `..`.
+
+    Example:
+        >>> from tfkit.datasets import download
+        >>> download.candidate_paths("mnist.npz")[-1] == download.cache_dir() / "mnist.npz"
+        True
+        >>> download.candidate_paths("../mnist.npz")
+        Traceback (most recent call last):
+        ...
+        ValueError: fname must be a file name inside the data or cache folder (or an absolute path), got '../mnist.npz'
+    """
     fname = _checked_name(fname)
     folders = [folder for folder in (data_dir(), cache_dir()) if folder is not None]
     candidates: list[Path] = []
@@ -81,7 +145,27 @@ def candidate_paths(fname: str | os.PathLike) -> list[Path]:
 
 
 def find_local(fname: str | os.PathLike) -> Path | None:
-    """The first existing file among ``candidate_paths(fname)``, or None."""
+    """Returns the first existing file among `candidate_paths(fname)`, or `None`.
+
+    Nothing is downloaded or hashed.
+
+    Args:
+        fname: A file name inside the data or cache folder, or an absolute path.
+
+    Returns:
+        A `pathlib.Path`, or `None` when no candidate is a file.
+
+    Raises:
+        ValueError: If a relative `fname` is empty or holds `..`.
+
+    Example:
+        >>> import pathlib
+        >>> _ = pathlib.Path("notes.txt").write_text("hello")
+        >>> tfkit.datasets.download.find_local(pathlib.Path("notes.txt").absolute()).name
+        'notes.txt'
+        >>> print(tfkit.datasets.download.find_local("no-such-file.bin"))
+        None
+    """
     for path in candidate_paths(fname):
         if path.is_file():
             return path
@@ -100,12 +184,46 @@ def _expected_hash(sha256: str | None, md5: str | None) -> tuple[str, str]:
 
 
 def sha256_of(path: str | os.PathLike) -> str:
-    """Hex sha256 of a file's bytes, read in chunks."""
+    """Returns the hex sha256 digest of a file's bytes, read in chunks of 1 MiB.
+
+    Args:
+        path: The file to hash.
+
+    Returns:
+        The digest as 64 lower-case hex digits.
+
+    Example:
+        >>> import pathlib
+        >>> _ = pathlib.Path("notes.txt").write_text("hello\\n")
+        >>> tfkit.datasets.download.sha256_of("notes.txt")
+        '5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03'
+    """
     return hash_of(path, "sha256")
 
 
 def hash_of(path: str | os.PathLike, algorithm: str = "sha256") -> str:
-    """Hex ``algorithm`` (``"sha256"`` or ``"md5"``) digest of a file's bytes, read in chunks."""
+    """Returns the hex digest of a file's bytes, read in chunks of 1 MiB.
+
+    Args:
+        path: The file to hash.
+        algorithm: `"sha256"` or `"md5"`. Defaults to `"sha256"`.
+
+    Returns:
+        The digest as lower-case hex digits (64 for sha256, 32 for md5).
+
+    Raises:
+        ValueError: If `algorithm` is neither `"sha256"` nor `"md5"`.
+
+    Example:
+        >>> import pathlib
+        >>> _ = pathlib.Path("notes.txt").write_text("hello\\n")
+        >>> tfkit.datasets.download.hash_of("notes.txt", "md5")
+        'b1946ac92492d2347c6235b4d2611184'
+        >>> tfkit.datasets.download.hash_of("notes.txt", "sha1")
+        Traceback (most recent call last):
+        ...
+        ValueError: algorithm must be 'sha256' or 'md5', got 'sha1'
+    """
     if algorithm not in ("sha256", "md5"):
         raise ValueError(f"algorithm must be 'sha256' or 'md5', got {algorithm!r}")
     digest = hashlib.new(algorithm)
@@ -146,15 +264,49 @@ def download(
     timeout: float = 60.0,
     fname_for_messages: str | None = None,
 ) -> Path:
-    """Download ``origin`` to ``destination``, verifying its hash before the atomic rename.
+    """Downloads `origin` to `destination`, verifying its hash before an atomic rename.
 
-    Exactly one of ``sha256`` (64 hex digits) and ``md5`` (32 hex digits, for
-    files whose publishers give only an md5, as Keras's ``get_file`` accepts) is
-    expected.
+    The bytes are streamed with `urllib` into a temporary file beside `destination`
+    (whose folder is created if needed) while being hashed; only when the digest matches
+    is the file renamed to `destination`, so an interrupted or corrupt download never
+    leaves a half-written file under the final name. Exactly one of `sha256` and `md5` is
+    expected (`md5` for files whose publishers give only that, as Keras's `get_file`
+    accepts). Unlike `get_file`, this always downloads.
 
-    Raises ``ValueError`` (naming both hashes) when the bytes do not match and
-    ``DownloadError`` when the origin cannot be reached or read; in both cases
-    no file is left behind.
+    Args:
+        origin: The URL to read (anything `urllib.request.urlopen` opens, `file:` URLs
+            included).
+        destination: The path to write.
+        sha256: The expected sha256 digest, 64 hex digits (case is ignored). Defaults to
+            `None`.
+        md5: The expected md5 digest, 32 hex digits, keyword-only. Defaults to `None`.
+        timeout: The network timeout in seconds. Defaults to `60.0`.
+        fname_for_messages: The name used in error messages. Defaults to `None`, the name
+            of `destination`.
+
+    Returns:
+        `destination` as a `pathlib.Path`.
+
+    Raises:
+        ValueError: If both or neither of `sha256` and `md5` are given or one is not hex
+            digits of the right length, or if the downloaded bytes do not match it (the
+            message names both digests).
+        DownloadError: If the origin cannot be reached or read; the message says where to
+            put a copy downloaded by hand.
+
+    Example:
+        >>> import pathlib
+        >>> source = pathlib.Path("notes.txt").absolute()
+        >>> _ = source.write_text("hello\\n")
+        >>> digest = tfkit.datasets.download.sha256_of(source)
+        >>> tfkit.datasets.download.download(source.as_uri(), "copy.txt", sha256=digest).read_text()
+        'hello\\n'
+        >>> tfkit.datasets.download.download(source.as_uri(), "bad.txt", sha256="0" * 64)
+        Traceback (most recent call last):
+        ...
+        ValueError: Downloaded bad.txt from file:///.../notes.txt has sha256 5891b5b5..., expected 0000...
+        >>> pathlib.Path("bad.txt").exists()
+        False
     """
     algorithm, expected = _expected_hash(sha256, md5)
     destination = Path(destination)
@@ -200,9 +352,46 @@ def get_file(
     md5: str | None = None,
     timeout: float = 60.0,
 ) -> Path:
-    """Path of ``fname`` from the data folder or the cache, downloading it into the cache if absent.
+    """Returns the path of a data file, downloading it into the cache if it is not found locally.
 
-    Files already present are not re-hashed; the caller validates what it loads.
+    `fname` is looked for in `$TFKIT_DATA_DIR` (when set; tfkit never writes there), then
+    in the cache (`$TFKIT_CACHE_DIR`, default `~/.tfkit/datasets`). A file found in either
+    is returned as it is: it is not re-hashed, and the caller validates what it loads.
+    Only when neither has it is `origin` downloaded into the cache with `download`, its
+    hash checked before the file is renamed into place. Unlike Keras's
+    `keras.utils.get_file`, a hash is required and archives are not extracted.
+
+    Args:
+        fname: A file name (or relative path such as `"fashion-mnist/x.gz"`) inside the
+            data or cache folder, or an absolute path.
+        origin: The URL to download from when the file is not found locally.
+        sha256: The expected sha256 digest of the downloaded bytes, 64 hex digits.
+            Defaults to `None`.
+        md5: The expected md5 digest, 32 hex digits, for files whose publishers give only
+            that; keyword-only. Exactly one of `sha256` and `md5` must be given. Defaults to
+            `None`.
+        timeout: The network timeout in seconds. Defaults to `60.0`.
+
+    Returns:
+        The file's `pathlib.Path`.
+
+    Raises:
+        ValueError: If a relative `fname` is empty or holds `..`, if both or neither of
+            `sha256` and `md5` are given or one is malformed (checked even when the file is
+            present), or if a download does not match its hash.
+        DownloadError: If the file is not found locally and the download fails.
+
+    Example:
+        >>> import pathlib
+        >>> local = pathlib.Path("notes.txt").absolute()
+        >>> _ = local.write_text("hello")
+        >>> path = tfkit.datasets.get_file(local, origin="https://example.invalid/notes.txt", sha256="0" * 64)
+        >>> path.read_text()
+        'hello'
+        >>> tfkit.datasets.get_file("notes.txt", origin="https://example.invalid/notes.txt")
+        Traceback (most recent call last):
+        ...
+        ValueError: pass exactly one of sha256 and md5, got sha256=None, md5=None
     """
     fname = _checked_name(fname)
     _expected_hash(sha256, md5)

@@ -39,7 +39,45 @@ _UBYTE = 0x08
 
 
 def load_data() -> Any:
-    """``((x_train, y_train), (x_test, y_test))``: uint8 images ``(n, 28, 28)`` and uint8 labels ``(n,)``."""
+    """Loads the Fashion-MNIST data set, as `keras.datasets.fashion_mnist.load_data`.
+
+    60,000 training and 10,000 test 28x28 grayscale images of 10 fashion categories:
+    T-shirt/top (0), Trouser (1), Pullover (2), Dress (3), Coat (4), Sandal (5), Shirt (6),
+    Sneaker (7), Bag (8), Ankle boot (9). The four gzipped IDX files are looked for in
+    `$TFKIT_DATA_DIR/fashion-mnist/`, then in the tfkit cache's `fashion-mnist/` folder
+    (`$TFKIT_CACHE_DIR`, default `~/.tfkit/datasets`), and otherwise downloaded from
+    Keras's address. Keras checks no hash for them; tfkit checks the md5s the
+    Fashion-MNIST project publishes. Each file's header (magic number, dimensions) is
+    checked and exactly the bytes it declares are decompressed; labels must be in `0..9`.
+
+    Returns:
+        Tuple of NumPy arrays `(x_train, y_train), (x_test, y_test)`, all `uint8`:
+        `x_train` of shape `(60000, 28, 28)` with pixel values 0 to 255, `y_train` of shape
+        `(60000,)` with labels 0 to 9, and `x_test` / `y_test` of shapes `(10000, 28, 28)` /
+        `(10000,)`.
+
+    Raises:
+        ValueError: If a file is not a valid gzipped IDX file or the files do not match,
+            or a download did not match its md5.
+        tfkit.datasets.DownloadError: If a file is not found locally and the download
+            failed.
+
+    Example:
+        Files in the same layout (two images per split), found through `$TFKIT_DATA_DIR`:
+
+        >>> import gzip, os, struct
+        >>> from unittest import mock
+        >>> os.mkdir("fashion-mnist")
+        >>> for split in ("train", "t10k"):
+        ...     with gzip.open(f"fashion-mnist/{split}-images-idx3-ubyte.gz", "wb") as f:
+        ...         _ = f.write(bytes([0, 0, 8, 3]) + struct.pack(">3I", 2, 28, 28) + bytes(2 * 784))
+        ...     with gzip.open(f"fashion-mnist/{split}-labels-idx1-ubyte.gz", "wb") as f:
+        ...         _ = f.write(bytes([0, 0, 8, 1]) + struct.pack(">I", 2) + bytes([9, 0]))
+        >>> with mock.patch.dict(os.environ, TFKIT_DATA_DIR=os.getcwd()):
+        ...     (x_train, y_train), (x_test, y_test) = tfkit.datasets.fashion_mnist.load_data()
+        >>> x_train.shape, y_train
+        ((2, 28, 28), array([9, 0], dtype=uint8))
+    """
     arrays = {}
     for fname, md5 in MD5.items():
         file = download.get_file(f"{SUBDIR}/{fname}", origin=ORIGIN_FOLDER + fname, md5=md5)
@@ -55,7 +93,28 @@ def load_data() -> Any:
 
 
 def read_idx(file: str | os.PathLike) -> np.ndarray:
-    """The uint8 array of a gzipped IDX file (``idx1`` labels or ``idx3`` images), header checked."""
+    """Reads the `uint8` array of a gzipped IDX file (`idx1` labels or `idx3` images).
+
+    The header is checked first: the magic number (`0x00000801` or `0x00000803`, unsigned
+    bytes), at most `MAX_ITEMS` items and, for images, 28x28 each; then exactly the bytes
+    it declares are decompressed, and a file holding more is refused.
+
+    Args:
+        file: The path of the `.gz` file.
+
+    Returns:
+        A `uint8` array of shape `(n,)` for labels or `(n, 28, 28)` for images.
+
+    Raises:
+        ValueError: If the file is not a valid gzipped IDX file of that kind.
+
+    Example:
+        >>> import gzip, struct
+        >>> with gzip.open("labels.gz", "wb") as f:
+        ...     _ = f.write(bytes([0, 0, 8, 1]) + struct.pack(">I", 3) + bytes([7, 0, 9]))
+        >>> tfkit.datasets.fashion_mnist.read_idx("labels.gz")
+        array([7, 0, 9], dtype=uint8)
+    """
     file = Path(file)
     try:
         with gzip.open(file, "rb") as stream:

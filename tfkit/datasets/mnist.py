@@ -52,21 +52,47 @@ def load_data(
     sha256: str = MNIST_SHA256,
     verify: bool = True,
 ) -> tuple[Split, Split]:
-    """Return ``((x_train, y_train), (x_test, y_test))``, all ``uint8``.
+    """Loads the MNIST data set of handwritten digits, as `keras.datasets.mnist.load_data`.
+
+    60,000 training and 10,000 test grayscale images of the digits 0 to 9, 28x28 pixels.
+    The file is looked for in `$TFKIT_DATA_DIR`, then in the tfkit cache
+    (`$TFKIT_CACHE_DIR`, default `~/.tfkit/datasets`); when neither has it, the canonical
+    `mnist.npz` is downloaded once from `origin`, checked against `sha256` and cached.
+    A file found locally is not re-hashed (copies rebuilt from the same arrays have
+    different zip bytes); its arrays are checked instead: dtypes and shapes before
+    anything is decompressed (no pickles, bounded decompression), labels in `0..9`, then,
+    with `verify=True`, each array's sha256 against the genuine MNIST arrays, so a
+    tampered copy is refused.
 
     Args:
-      path: file name looked up in ``$TFKIT_DATA_DIR`` then the cache folder
-        (an absolute path is used as it is).
-      origin: where to download the file from when it is not found locally.
-      sha256: expected hash of the downloaded bytes.
-      verify: check every array against the genuine MNIST arrays' sha256
-        (``False`` for a deliberately modified copy).
+        path: The file name looked up in `$TFKIT_DATA_DIR`, then in the cache; an absolute
+            path is used as it is. Defaults to `"mnist.npz"`.
+        origin: Where to download the file from when it is not found locally;
+            keyword-only. Defaults to Keras's `mnist.npz` address.
+        sha256: The expected sha256 of the downloaded file's bytes; keyword-only.
+            Defaults to the canonical file's digest.
+        verify: Whether to check every array against the genuine MNIST arrays' sha256;
+            keyword-only. Pass `False` to load a deliberately modified copy. Defaults to
+            `True`.
+
+    Returns:
+        Tuple of NumPy arrays `(x_train, y_train), (x_test, y_test)`, all `uint8`:
+        `x_train` of shape `(60000, 28, 28)` with pixel values 0 to 255, `y_train` of shape
+        `(60000,)` with the digit labels 0 to 9, and `x_test` / `y_test` of shapes
+        `(10000, 28, 28)` / `(10000,)`.
 
     Raises:
-      ValueError: the local file is not a valid ``mnist.npz``, or a download
-        did not match ``sha256``.
-      tfkit.datasets.download.DownloadError: not found locally and the
-        download failed; the message says where to place the file by hand.
+        ValueError: If the local file is not a valid `mnist.npz` (or, with `verify=True`,
+            differs from the genuine data), or a download did not match `sha256`.
+        tfkit.datasets.DownloadError: If the file is not found locally and the download
+            failed; the message says where to place the file by hand.
+
+    Example:
+        >>> (x_train, y_train), (x_test, y_test) = tfkit.datasets.mnist.load_data()
+        >>> x_train.shape, x_train.dtype, x_test.shape
+        ((60000, 28, 28), dtype('uint8'), (10000, 28, 28))
+        >>> y_train[:10]
+        array([5, 0, 4, 1, 9, 2, 1, 3, 1, 4], dtype=uint8)
     """
     file = download.get_file(path, origin=origin, sha256=sha256)
     arrays = read_npz(file, verify=verify)
@@ -74,7 +100,33 @@ def load_data(
 
 
 def read_npz(file: str | os.PathLike, verify: bool = False) -> dict[str, np.ndarray]:
-    """Read and validate the four arrays of an ``mnist.npz`` file (no pickles, bounded decompression)."""
+    """Reads and validates the four arrays of an `mnist.npz` file.
+
+    Each array's dtype and shape are checked from its header before anything is
+    decompressed (`npz_reader.read_expected`: no pickles, bounded decompression); labels
+    must be in `0..9`.
+
+    Args:
+        file: The path of the `.npz` file.
+        verify: Whether to also check each array's sha256 against the genuine MNIST
+            arrays. Defaults to `False`.
+
+    Returns:
+        A dict holding the `uint8` arrays `"x_train"` `(60000, 28, 28)`, `"y_train"`
+        `(60000,)`, `"x_test"` `(10000, 28, 28)` and `"y_test"` `(10000,)`.
+
+    Raises:
+        ValueError: If the file is not a valid `mnist.npz`: unreadable, an array missing
+            or of another dtype or shape, labels out of range, or (with `verify=True`)
+            an array differing from the genuine data.
+
+    Example:
+        >>> np.savez("fake.npz", x_train=np.zeros((2, 28, 28), np.uint8))
+        >>> tfkit.datasets.mnist.read_npz("fake.npz")
+        Traceback (most recent call last):
+        ...
+        ValueError: fake.npz is not a valid mnist.npz: expected x_train uint8 (60000, 28, 28), got uint8 (2, 28, 28)....
+    """
     file = Path(file)
     expected = {name: ("uint8", shape) for name, shape in EXPECTED_SHAPES.items()}
     try:

@@ -28,10 +28,41 @@ _MAX_HEADER_BYTES = 65536
 
 def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[Any, tuple[int | None, ...]]]
                   ) -> tuple[set[str], dict[str, np.ndarray]]:
-    """``(names in the archive, {name: array})`` for the ``expected`` names it holds.
+    """Reads the expected arrays of an `.npz` file, checking each header before decompressing.
 
-    An expected dtype may be a tuple of allowed dtypes, and a shape may hold ``None`` for a length the
-    file decides (at most ``MAX_ELEMENTS`` elements in all), e.g. ``(("float32", "float64"), (None, 13))``.
+    Unlike `np.load`, which decompresses a member before its shape is known (so a small
+    file can expand to gigabytes), each member's `.npy` header is read and checked against
+    the expected dtype and shape first; then exactly that many bytes are decompressed, and
+    a member holding more is refused. Object arrays (pickles) are never loaded, and only
+    stored or deflated members are read (at most `MAX_MEMBERS` entries). Expected names
+    absent from the archive are simply left out of the result.
+
+    Args:
+        file: The path of the `.npz` file.
+        expected: A mapping from array name to `(dtype, shape)`. The dtype may be a tuple
+            of allowed dtypes, and the shape may hold `None` for a length the file decides
+            (at most `MAX_ELEMENTS` elements in all), e.g.
+            `{"x": (("float32", "float64"), (None, 13))}`.
+
+    Returns:
+        A tuple `(names, arrays)`: the set of every array name in the archive, and a dict
+        of the expected arrays it holds.
+
+    Raises:
+        ValueError: If the file is not a readable `.npz` archive, or an expected array has
+            another dtype or shape, holds objects, is compressed otherwise, is truncated
+            or holds extra bytes. The message names the array (not the file).
+
+    Example:
+        >>> from tfkit.datasets import npz_reader
+        >>> np.savez("arrays.npz", x=np.ones((4, 3), np.float32), y=np.arange(4.0))
+        >>> names, arrays = npz_reader.read_expected("arrays.npz", {"x": ("float32", (None, 3))})
+        >>> sorted(names), arrays["x"].shape
+        (['x', 'y'], (4, 3))
+        >>> npz_reader.read_expected("arrays.npz", {"x": ("uint8", (None, 3))})
+        Traceback (most recent call last):
+        ...
+        ValueError: expected x uint8 (None, 3), got float32 (4, 3)
     """
     file = Path(file)
     try:

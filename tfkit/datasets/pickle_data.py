@@ -57,7 +57,30 @@ _DTYPE_KINDS = set("biufcO")
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """Upper bounds on what one pickle may build."""
+    """Upper bounds on what one pickle read by `loads` may build.
+
+    A frozen dataclass: pass one to `loads` to read untrusted pickles with tighter (or
+    looser) bounds, so that a small hostile file cannot make the reader use much memory.
+
+    Args:
+        max_elements: The most container items and array elements, all together.
+            Defaults to `100_000_000`.
+        max_bytes: The most bytes of `bytes`, text and array data, all together; the
+            pickle itself may be at most 1 MiB larger. Defaults to `1 << 30` (1 GiB).
+        max_depth: The deepest nesting of containers inside containers. Defaults to `64`.
+        max_stack: The most values on the interpreter's stack (under all marks), and
+            marks. Defaults to `100_000`.
+        max_memo: The most memo entries. Defaults to `10_000_000`.
+
+    Example:
+        >>> import pickle
+        >>> from tfkit.datasets import pickle_data
+        >>> data = pickle.dumps(list(range(20)), protocol=2)
+        >>> pickle_data.loads(data, limits=pickle_data.Limits(max_elements=10))
+        Traceback (most recent call last):
+        ...
+        ValueError: <pickle>: more than 10 elements in all (opcode APPENDS at byte ...); ...
+    """
 
     max_elements: int = 100_000_000     # container items and array elements, all together
     max_bytes: int = 1 << 30            # bytes and text, and array data, all together
@@ -500,11 +523,42 @@ def _int_run(data: bytes, pos: int, most: int) -> tuple[list[int], int]:
 
 
 def loads(data: bytes, *, source: str = "<pickle>", limits: Limits | None = None) -> Any:
-    """The data a pickle holds, built without importing or calling anything it names.
+    """Returns the data a pickle holds, built without importing or calling anything it names.
+
+    `pickle.loads` runs whatever a file names, so this never calls it: the opcode stream
+    (protocols 2 to 5) is walked and only data opcodes are interpreted: marks, frames, the
+    memo, dicts, lists, tuples, `None` and bools, ints, floats, bytes and strings. Python 2
+    strings come back as `bytes`, as `pickle.loads(..., encoding="bytes")` returns them.
+    Numpy arrays (of numbers, bools or objects) and dtypes are rebuilt with
+    `np.frombuffer`, from the few globals numpy writes for them, which are interpreted,
+    never imported; `bytes` written by Python 3 at protocol 2 are understood too. This is
+    how the CIFAR batches and the `imdb.npz` / `reuters.npz` sequences are read.
+
+    Args:
+        data: The pickle's bytes (`bytes`, `bytearray` or `memoryview`).
+        source: Where the bytes come from, used in error messages; keyword-only. Defaults
+            to `"<pickle>"`.
+        limits: The `Limits` on what may be built; keyword-only. Defaults to `None`, for
+            `Limits()`.
+
+    Returns:
+        The data: nested dicts, lists, tuples, scalars, strings, bytes and numpy arrays.
 
     Raises:
-      ValueError: naming ``source``, the offending opcode or global and its position, when the
-        pickle holds anything but plain data and numpy arrays, is malformed, or exceeds ``limits``.
+        TypeError: If `data` is not bytes-like.
+        ValueError: If the pickle holds anything but plain data and numpy arrays, is
+            malformed, or exceeds `limits`; the message names `source`, the offending
+            opcode or global and its byte position.
+
+    Example:
+        >>> import os, pickle
+        >>> from tfkit.datasets import pickle_data
+        >>> pickle_data.loads(pickle.dumps({b"data": np.arange(3, dtype="int16"), "labels": [1, 2]}, protocol=2))
+        {b'data': array([0, 1, 2], dtype=int16), 'labels': [1, 2]}
+        >>> pickle_data.loads(pickle.dumps(os.getcwd, protocol=2), source="hostile.pkl")
+        Traceback (most recent call last):
+        ...
+        ValueError: hostile.pkl: refusing the global ...getcwd (opcode GLOBAL at byte 2); only plain data ...
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")

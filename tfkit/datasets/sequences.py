@@ -36,7 +36,32 @@ def _invalid(file: Path, dataset: str, what: str) -> ValueError:
 
 
 def read_sequence_arrays(file: str | os.PathLike, names: Sequence[str], dataset: str) -> dict[str, np.ndarray]:
-    """``{name: 1-D object array of int lists}`` for the named ``.npy`` members of ``file``."""
+    """Reads ragged word-index sequences from an `.npz` file without unpickling them.
+
+    Each named member must be a 1-D object array of at most `MAX_ROWS` rows (checked from
+    its header first), stored or deflated, whose pickle (at most `MAX_MEMBER_BYTES` bytes)
+    is read by `tfkit.datasets.pickle_data`; every row must be a list of ints.
+
+    Args:
+        file: The path of the `.npz` file.
+        names: The array names to read (without `.npy`).
+        dataset: The data set's file name, used in error messages.
+
+    Returns:
+        A dict from name to a 1-D object array of lists of ints.
+
+    Raises:
+        ValueError: If the file is not an `.npz` archive, a named array is missing or not
+            of that layout; the message names `file` and `dataset`.
+
+    Example:
+        >>> from tfkit.datasets import sequences
+        >>> x = np.empty(2, dtype=object)
+        >>> x[:] = [[1, 2, 3], [4]]
+        >>> np.savez("rows.npz", x=x)
+        >>> sequences.read_sequence_arrays("rows.npz", ["x"], dataset="rows.npz")
+        {'x': array([list([1, 2, 3]), list([4])], dtype=object)}
+    """
     file = Path(file)
     try:
         archive = zipfile.ZipFile(file)
@@ -88,7 +113,29 @@ def _read_object_member(archive: zipfile.ZipFile, member: str, source: str) -> n
 
 
 def read_labels(file: str | os.PathLike, names: Sequence[str], dataset: str) -> dict[str, np.ndarray]:
-    """``{name: 1-D integer array}`` for the named label arrays of ``file``."""
+    """Reads 1-D integer label arrays from an `.npz` file.
+
+    The arrays are read by `tfkit.datasets.npz_reader.read_expected` (no pickles, headers
+    checked before decompressing); any signed or unsigned integer dtype is accepted.
+
+    Args:
+        file: The path of the `.npz` file.
+        names: The array names to read.
+        dataset: The data set's file name, used in error messages.
+
+    Returns:
+        A dict from name to a 1-D integer array.
+
+    Raises:
+        ValueError: If the file is not valid or a named array is missing; the message names
+            `file` and `dataset`.
+
+    Example:
+        >>> from tfkit.datasets import sequences
+        >>> np.savez("labels.npz", y=np.array([0, 1, 1]))
+        >>> sequences.read_labels("labels.npz", ["y"], dataset="labels.npz")
+        {'y': array([0, 1, 1])}
+    """
     file = Path(file)
     expected = {name: (_INTS, (None,)) for name in names}
     try:
@@ -102,14 +149,41 @@ def read_labels(file: str | os.PathLike, names: Sequence[str], dataset: str) -> 
 
 
 def shuffled(rng: np.random.RandomState, *arrays: np.ndarray) -> list[np.ndarray]:
-    """The arrays reordered by one ``rng.shuffle`` of their indices, as Keras shuffles them."""
+    """Reorders arrays by one shuffle of their indices, as Keras's loaders shuffle them.
+
+    Args:
+        rng: The `np.random.RandomState` that shuffles the indices (it advances).
+        *arrays: Arrays of the same length, reordered alike.
+
+    Returns:
+        A list of the reordered arrays.
+
+    Example:
+        >>> from tfkit.datasets import sequences
+        >>> sequences.shuffled(np.random.RandomState(0), np.arange(4), np.arange(4) * 10)
+        [array([2, 3, 1, 0]), array([20, 30, 10,  0])]
+    """
     indices = np.arange(len(arrays[0]))
     rng.shuffle(indices)
     return [array[indices] for array in arrays]
 
 
 def index_words(rows: Iterable[Any], start_char: int | None, index_from: int) -> list[list[int]]:
-    """Each row shifted by ``index_from``, with ``start_char`` in front when it is not None."""
+    """Shifts every word index by `index_from` and puts `start_char` in front of each row.
+
+    Args:
+        rows: The rows, each an iterable of ints.
+        start_char: The index put in front of every row; `None` for none.
+        index_from: Added to every word index.
+
+    Returns:
+        A list of lists of ints.
+
+    Example:
+        >>> from tfkit.datasets import sequences
+        >>> sequences.index_words([[1, 2], [3]], start_char=1, index_from=3)
+        [[1, 4, 5], [1, 6]]
+    """
     if start_char is not None:
         return [[start_char] + [w + index_from for w in row] for row in rows]
     if index_from:
@@ -118,7 +192,21 @@ def index_words(rows: Iterable[Any], start_char: int | None, index_from: int) ->
 
 
 def drop_long(maxlen: int, rows: list, labels: Any) -> tuple[list, list]:
-    """Rows shorter than ``maxlen`` (strictly) and their labels, as Keras's ``remove_long_seq``."""
+    """Keeps the rows shorter than `maxlen` (strictly) and their labels, as Keras's `remove_long_seq`.
+
+    Args:
+        maxlen: The length a row must stay below.
+        rows: The rows, each a list.
+        labels: The labels, one per row.
+
+    Returns:
+        A tuple `(kept_rows, kept_labels)` of lists.
+
+    Example:
+        >>> from tfkit.datasets import sequences
+        >>> sequences.drop_long(3, [[1, 2], [1, 2, 3], [4]], [0, 1, 2])
+        ([[1, 2], [4]], [0, 2])
+    """
     kept_rows, kept_labels = [], []
     for row, label in zip(rows, labels):
         if len(row) < maxlen:
@@ -128,10 +216,25 @@ def drop_long(maxlen: int, rows: list, labels: Any) -> tuple[list, list]:
 
 
 def clip_vocabulary(rows: list, num_words: int | None, skip_top: int, oov_char: int | None) -> list[list[int]]:
-    """Words outside ``[skip_top, num_words)`` become ``oov_char`` (or are dropped when it is None).
+    """Replaces the word indices outside `[skip_top, num_words)` with `oov_char`, or drops them.
 
-    ``num_words`` None or 0 means the largest index present, as Keras computes it (so that largest
-    word itself also becomes ``oov_char``).
+    Args:
+        rows: The rows, each a list of ints.
+        num_words: The index words must stay below. `None` or `0` means the largest index
+            present, as Keras computes it (so that largest word itself also becomes
+            `oov_char`).
+        skip_top: The index words must be at least.
+        oov_char: The index replacing words outside the range; `None` drops them instead.
+
+    Returns:
+        A list of lists of ints.
+
+    Example:
+        >>> from tfkit.datasets import sequences
+        >>> sequences.clip_vocabulary([[1, 4, 5, 9]], num_words=6, skip_top=2, oov_char=2)
+        [[2, 4, 5, 2]]
+        >>> sequences.clip_vocabulary([[1, 4, 5, 9]], num_words=6, skip_top=2, oov_char=None)
+        [[4, 5]]
     """
     if not num_words:
         num_words = max(max(row) for row in rows)
@@ -141,7 +244,31 @@ def clip_vocabulary(rows: list, num_words: int | None, skip_top: int, oov_char: 
 
 
 def read_word_index(file: str | os.PathLike, dataset: str) -> dict[str, int]:
-    """The ``{word: index}`` JSON file, checked to be exactly that."""
+    """Reads a `{word: index}` JSON file, checked to be exactly that.
+
+    Args:
+        file: The path of the JSON file, at most `MAX_JSON_BYTES` bytes.
+        dataset: The data set's file name, used in error messages.
+
+    Returns:
+        A dict from word (`str`) to index (`int`).
+
+    Raises:
+        ValueError: If the file is too large, not JSON, or not an object of word to
+            integer; the message names `file` and `dataset`.
+
+    Example:
+        >>> import pathlib
+        >>> from tfkit.datasets import sequences
+        >>> _ = pathlib.Path("words.json").write_text('{"the": 1, "and": 2}')
+        >>> sequences.read_word_index("words.json", "words.json")
+        {'the': 1, 'and': 2}
+        >>> _ = pathlib.Path("words.json").write_text("[1, 2]")
+        >>> sequences.read_word_index("words.json", "words.json")
+        Traceback (most recent call last):
+        ...
+        ValueError: words.json is not a valid words.json: expected a JSON object of word -> integer index. ...
+    """
     file = Path(file)
     if file.stat().st_size > MAX_JSON_BYTES:
         raise _invalid(file, dataset, f"it is larger than {MAX_JSON_BYTES:,} bytes")

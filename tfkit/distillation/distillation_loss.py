@@ -62,7 +62,21 @@ def _sum(values: Any) -> tf.Tensor:
 
 
 class DistillationLoss:
-    """Base class: ``compute_loss(teacher_outputs, student_outputs)`` returns a scalar."""
+    """Base class of distillation losses: what a student learns from its teacher.
+
+    Subclasses implement `compute_loss(teacher_outputs, student_outputs, **kwargs)`, which
+    returns a scalar tensor. `validate_outputs` checks that the two outputs have the same
+    structure, and `validate_model_compatibility(teacher, student)` may raise a `ValueError`
+    when the loss cannot compare the two models (the base class checks nothing); `Distiller`
+    calls both.
+
+    Example:
+        >>> class L1Distillation(tfkit.distillation.DistillationLoss):
+        ...     def compute_loss(self, teacher_outputs, student_outputs, **kwargs):
+        ...         return tf.reduce_mean(tf.abs(teacher_outputs - student_outputs))
+        >>> float(L1Distillation().compute_loss(tf.constant([[2.0, 0.0]]), tf.constant([[1.0, 1.0]])))
+        1.0
+    """
 
     def compute_loss(self, teacher_outputs: Any, student_outputs: Any, **kwargs: Any) -> tf.Tensor:
         raise NotImplementedError("Subclasses must implement compute_loss")
@@ -75,7 +89,31 @@ class DistillationLoss:
 
 
 class FeatureDistillation(DistillationLoss):
-    """``loss(teacher_features, student_features)`` on a named layer's outputs (or the final outputs)."""
+    """Distillation loss that matches a student layer's outputs to a teacher layer's.
+
+    Computes the mean of `loss(teacher_features, student_features)` on the outputs of the named
+    layers, or on the models' final outputs when no names are given. The features must have the
+    same shape (add a projection layer to the student otherwise). Naming layers needs Functional
+    or Sequential models.
+
+    Args:
+        loss: The loss comparing the features: a name, a `tfkit.losses` object or function, or a
+            nested structure of them matching the outputs (`None` skips an output). Defaults to
+            `"mse"`.
+        teacher_layer_name: Optional name of the teacher layer whose outputs are matched.
+            Defaults to `None`, the final outputs.
+        student_layer_name: Optional name of the student layer whose outputs are matched.
+            Defaults to `None`, the final outputs.
+
+    Raises:
+        ValueError: If `loss` holds no loss but `None`, or names an unknown loss. `Distiller`
+            also raises one when a named layer is missing or a model is subclassed.
+
+    Example:
+        >>> loss = tfkit.distillation.FeatureDistillation(loss="mse")
+        >>> float(loss.compute_loss(tf.constant([[2.0, 0.0, -1.0]]), tf.constant([[1.0, 1.0, 0.0]])))
+        1.0
+    """
 
     def __init__(self, loss: Any = "mse", teacher_layer_name: str | None = None,
                  student_layer_name: str | None = None) -> None:
@@ -130,8 +168,35 @@ class FeatureDistillation(DistillationLoss):
 
 
 class LogitsDistillation(DistillationLoss):
-    """Soft targets: ``loss(softmax(teacher / T), softmax(student / T)) * T**2`` for the KL divergence,
-    ``loss(teacher / T, student / T)`` for any other loss."""
+    """Distillation loss on the logits softened by a temperature (Hinton et al.'s soft targets).
+
+    With the KL divergence (any spelling: `"kl_divergence"`, `"kld"`, `tfkit.losses.KLDivergence()`,
+    ...), the loss is `kl(softmax(teacher / T), softmax(student / T)) * T**2`; with any other
+    loss, `loss(teacher / T, student / T)`; each is averaged. The outputs must be logits.
+    Keras 3.15 bug, fixed here: with its default `loss="kl_divergence"` (a name, so a function),
+    Keras's `LogitsDistillation` applies the KL divergence to the temperature-scaled logits
+    (clipped to `[1e-7, 1]`) instead of to their softmax; only a `KLDivergence()` object gets
+    the softmax and the `T**2` factor. tfkit treats every spelling of the KL divergence alike,
+    as the recipe Keras documents.
+
+    Args:
+        temperature: The temperature `T` softening both distributions, a positive number.
+            Defaults to `3.0`.
+        loss: The loss comparing the softened outputs: a name, a `tfkit.losses` object or
+            function, or a nested structure of them matching the outputs (`None` skips an
+            output). Defaults to `"kl_divergence"`.
+
+    Raises:
+        ValueError: If `temperature` is not a positive number, or `loss` holds no loss but
+            `None`.
+
+    Example:
+        >>> loss = tfkit.distillation.LogitsDistillation(temperature=2.0)
+        >>> teacher_logits = tf.constant([[2.0, 0.0, -1.0]])
+        >>> student_logits = tf.constant([[1.0, 1.0, 0.0]])
+        >>> round(float(loss.compute_loss(teacher_logits, student_logits)), 4)
+        0.4887
+    """
 
     def __init__(self, temperature: float = 3.0, loss: Any = "kl_divergence") -> None:
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)):

@@ -69,7 +69,56 @@ def _feature_model(model: Any, layer_names: list[str]) -> Model | None:
 
 @registry.builtin("layers")
 class Distiller(Model):
-    """A model that trains ``student`` (its forward pass) against labels and a frozen ``teacher``."""
+    """A model that trains a student on its labels and on a frozen teacher's outputs (knowledge distillation).
+
+    The distiller's forward pass is the student's. `compile(optimizer, loss, metrics)` takes the
+    student's supervised `loss` (required); the training loss is
+    `student_loss_weight * loss(y, student(x)) + (1 - student_loss_weight) *
+    sum(weight_i * distillation_loss_i(teacher, student))`, and `fit` also reports
+    `student_loss`, `distillation_loss` and `total_loss`. The teacher is set non-trainable.
+    After training, use `distiller.student`. Losses on inner layers (`FeatureDistillation`
+    with layer names) read them through models exposing those layers' outputs, built once.
+
+    Args:
+        teacher: The trained `tfkit.Model` to learn from; its inputs and outputs must have the
+            student's shapes and dtypes.
+        student: The `tfkit.Model` to train.
+        distillation_losses: A `DistillationLoss` (e.g. `LogitsDistillation` or
+            `FeatureDistillation`) or a list of them.
+        distillation_loss_weights: Optional list of weights, one per distillation loss.
+            Defaults to `None`, a weight of 1 each.
+        student_loss_weight: The weight of the student's supervised loss, in `[0, 1]`; the
+            distillation losses get `1 - student_loss_weight`. Defaults to `0.5`.
+        name: The name of the model. Defaults to `"distiller"`.
+        **kwargs: Base model keyword arguments, such as `trainable` or `dtype`.
+
+    Raises:
+        ValueError: If `teacher` or `student` is not a `tfkit.Model` or their shapes or dtypes
+            differ, if `distillation_losses` is `None` or holds something other than
+            `DistillationLoss` objects, if the number of weights differs from the number of
+            losses, if `student_loss_weight` is not a number in `[0, 1]`, or if a loss does not
+            fit the models (e.g. a missing layer name).
+
+    Example:
+        >>> teacher = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(8, name="t_hidden"),
+        ...                             tfkit.layers.Dense(3)])
+        >>> student = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(8, name="s_hidden"),
+        ...                             tfkit.layers.Dense(3)])
+        >>> distiller = tfkit.distillation.Distiller(
+        ...     teacher, student,
+        ...     distillation_losses=[
+        ...         tfkit.distillation.LogitsDistillation(temperature=3.0),
+        ...         tfkit.distillation.FeatureDistillation(teacher_layer_name="t_hidden",
+        ...                                                student_layer_name="s_hidden")],
+        ...     distillation_loss_weights=[1.0, 0.5])
+        >>> distiller.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+        >>> x, y = np.random.rand(8, 4).astype("float32"), np.arange(8) % 3
+        >>> history = distiller.fit(x, y, epochs=1, verbose=0)
+        >>> sorted(history.history)
+        ['distillation_loss', 'loss', 'student_loss', 'total_loss']
+        >>> teacher.trainable, distiller(x).shape
+        (False, TensorShape([8, 3]))
+    """
 
     def __init__(self, teacher: Model, student: Model, distillation_losses: Any,
                  distillation_loss_weights: list[float] | None = None, student_loss_weight: float = 0.5,

@@ -29,9 +29,36 @@ def _axes(axis: Any, rank: int) -> tuple[int, ...]:
 
 def abs_max_quantize(inputs: Any, axis: Any, value_range: tuple[int, int] = (-127, 127), dtype: str = "int8",
                      epsilon: float | None = None, to_numpy: bool = False) -> tuple[tf.Tensor, tf.Tensor]:
-    """``(quantized, scale)``: ``quantized = clip(round(inputs * scale))``, ``scale`` keeps ``axis`` as size 1.
+    """Quantizes a tensor symmetrically by its absolute maximum along `axis`.
 
-    ``to_numpy=True`` computes on the host with numpy (the same numbers).
+    As Keras 3: `scale = value_range[1] / (max(abs(inputs)) + epsilon)`, reduced over `axis`
+    (kept with size 1), and `quantized = clip(round(inputs * scale), *value_range)` (rounding half
+    to even), cast to `dtype`. `quantized / scale` approximates `inputs`.
+
+    Args:
+        inputs: The float tensor (or array) to quantize.
+        axis: The axis or axes to reduce to find the absolute maximum, e.g. `0` for one scale per
+            output column of a `(input_dim, units)` kernel, `-1` for one scale per row.
+        value_range: The `(min, max)` integer range of the outputs. Defaults to `(-127, 127)`.
+        dtype: The dtype of the quantized output. Defaults to `"int8"`.
+        epsilon: Added to the maximum to avoid a division by zero. Defaults to `None`, for
+            `tfkit.backend.epsilon()`.
+        to_numpy: Whether to compute on the host with NumPy (the same numbers; useful for large
+            weights quantized once). Defaults to `False`.
+
+    Returns:
+        A tuple `(quantized, scale)` of tensors: `quantized` of `inputs`' shape and `dtype`, and
+        `scale` in `inputs`' float dtype with the size of `axis` reduced to 1.
+
+    Example:
+        >>> x = np.array([[1.0, -2.0], [0.5, 4.0]], np.float32)
+        >>> quantized, scale = tfkit.quantizers.abs_max_quantize(x, axis=-1)
+        >>> quantized.numpy()
+        array([[  64, -127],
+               [  16,  127]], dtype=int8)
+        >>> np.round(scale.numpy(), 4)
+        array([[63.5 ],
+               [31.75]], dtype=float32)
     """
     epsilon = _epsilon() if epsilon is None else epsilon
     if to_numpy:
@@ -53,10 +80,44 @@ def abs_max_quantize_grouped_with_zero_point(
     inputs: Any, block_size: int, value_range: tuple[int, int] = (-8, 7), dtype: str = "int8",
     epsilon: float | None = None, to_numpy: bool = False,
 ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
-    """Asymmetric quantization of a 2-D ``(input_dim, output_dim)`` tensor in groups of ``block_size`` rows.
+    """Quantizes a 2-D tensor asymmetrically, in groups of `block_size` input rows.
 
-    Returns ``(quantized, scale, zero_point)``; ``scale`` and ``zero_point`` have shape
-    ``(ceil(input_dim / block_size), output_dim)`` and ``inputs ~= (quantized - zero_point) * scale``.
+    The rows of a `(input_dim, output_dim)` kernel are split into groups of `block_size`
+    (the last one padded with zeros). Each group and column gets `scale = (max - min + epsilon)
+    / (qmax - qmin)` and `zero_point = clip(round(-min / scale) + qmin, qmin, qmax)`, and
+    `quantized = clip(round(inputs / scale) + zero_point, qmin, qmax)`, so that
+    `inputs ~= (quantized - zero_point) * scale`. This is the grouped int4 scheme of
+    `Int4QuantizationConfig(block_size=...)`.
+
+    Args:
+        inputs: The 2-D float tensor `(input_dim, output_dim)` to quantize.
+        block_size: The number of input rows per group, a positive integer.
+        value_range: The `(qmin, qmax)` integer range of the outputs. Defaults to `(-8, 7)`, int4.
+        dtype: The dtype of the quantized output. Defaults to `"int8"`.
+        epsilon: Added to each group's range to avoid a division by zero. Defaults to `None`, for
+            `tfkit.backend.epsilon()`.
+        to_numpy: Accepted for Keras compatibility; the computation always runs in TensorFlow.
+            Defaults to `False`.
+
+    Returns:
+        A tuple `(quantized, scale, zero_point)`: `quantized` of `inputs`' shape and `dtype`, and
+        `scale` (in `inputs`' dtype) and `zero_point` (`int8`) of shape
+        `(ceil(input_dim / block_size), output_dim)`.
+
+    Raises:
+        ValueError: If `block_size` is not a positive integer, or `inputs` is not 2-D.
+
+    Example:
+        >>> kernel = np.array([[0.0, 1.0], [1.0, -1.0], [2.0, 0.5]], np.float32)
+        >>> quantized, scale, zero_point = tfkit.quantizers.abs_max_quantize_grouped_with_zero_point(
+        ...     kernel, block_size=2)
+        >>> quantized.numpy()
+        array([[-8,  6],
+               [ 7, -8],
+               [ 7,  7]], dtype=int8)
+        >>> scale.shape, zero_point.numpy()
+        (TensorShape([2, 2]), array([[-8, -1],
+               [-8, -8]], dtype=int8))
     """
     epsilon = _epsilon() if epsilon is None else epsilon
     if not isinstance(block_size, int) or isinstance(block_size, bool) or block_size <= 0:
@@ -82,7 +143,22 @@ def abs_max_quantize_grouped_with_zero_point(
 
 @registry.base(_KIND)
 class Quantizer:
-    """Base class: ``quantizer(x)`` returns the quantized form of ``x`` (here: ``x`` unchanged)."""
+    """Base class of quantizers: `quantizer(x)` returns the quantized form of `x`.
+
+    Subclasses implement `__call__` (the base class returns `x` unchanged) and `get_config`
+    (the base class raises `NotImplementedError`); `from_config(config)` calls the class with
+    the config's entries. Subclasses are serialized with `tfkit.quantizers.serialize`.
+
+    Args:
+        output_dtype: The dtype of the quantized values. Defaults to `"int8"`.
+
+    Example:
+        >>> quantizer = tfkit.quantizers.Quantizer()
+        >>> quantizer.output_dtype
+        'int8'
+        >>> quantizer(np.array([0.5, 1.0]))
+        array([0.5, 1. ])
+    """
 
     def __init__(self, output_dtype: str = "int8") -> None:
         self.output_dtype = output_dtype
@@ -100,10 +176,32 @@ class Quantizer:
 
 @registry.builtin(_KIND, "abs_max_quantizer")
 class AbsMaxQuantizer(Quantizer):
-    """Symmetric per-axis quantizer: ``AbsMaxQuantizer()(x, axis=-1) -> (quantized, scale)``.
+    """Quantizer that scales by the absolute maximum along an axis, symmetrically.
 
-        quantizer = AbsMaxQuantizer(value_range=(-127, 127))
-        q, scale = quantizer(activations, axis=-1)
+    `quantizer(x, axis=None, to_numpy=False)` returns `(quantized, scale)` as
+    `tfkit.quantizers.abs_max_quantize` computes them, along the `axis` given to the call, else
+    the quantizer's `axis`, else the last axis. It is the default weight and activation quantizer
+    of `Int8QuantizationConfig`.
+
+    Args:
+        axis: The axis or axes (an int or a tuple) reduced to find the absolute maximum. Defaults
+            to `None`: the call's `axis`, else `-1`.
+        value_range: The `(min, max)` integer range of the outputs. Defaults to `(-127, 127)`.
+        epsilon: Added to the maximum to avoid a division by zero. Defaults to `None`, for
+            `tfkit.backend.epsilon()`.
+        output_dtype: The dtype of the quantized values. Defaults to `"int8"`.
+
+    Raises:
+        ValueError: If `output_dtype` is `"int8"` and `value_range` leaves `[-128, 127]`.
+
+    Example:
+        >>> quantizer = tfkit.quantizers.AbsMaxQuantizer(axis=-1)
+        >>> quantized, scale = quantizer(np.array([[1.0, -2.0], [0.5, 4.0]], np.float32))
+        >>> quantized.numpy()
+        array([[  64, -127],
+               [  16,  127]], dtype=int8)
+        >>> quantizer.get_config()["axis"]
+        (-1,)
     """
 
     def __init__(self, axis: Any = None, value_range: tuple[int, int] = (-127, 127),

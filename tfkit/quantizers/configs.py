@@ -28,7 +28,24 @@ def _deserialize(config: Any) -> Any:
 
 @registry.builtin(_KIND, "quantization_config")
 class QuantizationConfig:
-    """Base class: a ``mode`` plus the weight and activation quantizers ``quantize`` uses."""
+    """Base class of quantization configs: a `mode` plus the quantizers `Model.quantize` uses.
+
+    Pass a config to `Model.quantize(config=...)` (or a layer's `quantize`) to choose the mode
+    and customize its quantizers. Subclasses define the `mode` property; the base class's
+    raises `NotImplementedError`. `get_config` holds the serialized quantizers.
+
+    Args:
+        weight_quantizer: The quantizer of the weights (e.g. an `AbsMaxQuantizer`), or `None`
+            for the mode's default. Defaults to `None`.
+        activation_quantizer: The quantizer of the activations, or `None` for none. Defaults to
+            `None`.
+
+    Example:
+        >>> config = tfkit.quantizers.QuantizationConfig(
+        ...     weight_quantizer=tfkit.quantizers.AbsMaxQuantizer(axis=0))
+        >>> config.get_config()["weight_quantizer"]["class_name"]
+        'AbsMaxQuantizer'
+    """
 
     def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = None) -> None:
         self.weight_quantizer = weight_quantizer
@@ -64,7 +81,28 @@ class QuantizationConfig:
 
 @registry.builtin(_KIND, "int8_quantization_config")
 class Int8QuantizationConfig(QuantizationConfig):
-    """int8 weights and (by default) int8 activations quantized per row with ``AbsMaxQuantizer``."""
+    """Quantization config of the `"int8"` mode: int8 weights and activations.
+
+    `model.quantize(config=Int8QuantizationConfig())` is `model.quantize("int8")`; pass
+    quantizers to customize how the weights or activations are quantized.
+
+    Args:
+        weight_quantizer: The quantizer of the weights, whose `output_dtype` must be `"int8"`, or
+            `None` for the layers' default (`AbsMaxQuantizer` per output channel). Defaults to
+            `None`.
+        activation_quantizer: The quantizer of the activations; `"default"` for an
+            `AbsMaxQuantizer` along the last axis, `None` for weight-only quantization. Defaults
+            to `"default"`.
+
+    Raises:
+        ValueError: If `weight_quantizer`'s `output_dtype` is not `"int8"`.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(2)])
+        >>> model.quantize(config=tfkit.quantizers.Int8QuantizationConfig())
+        >>> model.layers[0].dtype_policy.name
+        'int8_from_float32'
+    """
 
     def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = "default") -> None:
         if activation_quantizer == "default":
@@ -81,7 +119,35 @@ class Int8QuantizationConfig(QuantizationConfig):
 
 @registry.builtin(_KIND, "int4_quantization_config")
 class Int4QuantizationConfig(QuantizationConfig):
-    """int4 weights (weight-only by default), per channel or in groups of ``block_size`` input rows."""
+    """Quantization config of the `"int4"` mode: int4 weights, packed two per byte.
+
+    Weight-only by default. With a positive `block_size`, the kernel is quantized
+    asymmetrically in groups of `block_size` input rows (`abs_max_quantize_grouped_with_zero_point`);
+    with `None` or `-1`, symmetrically per output channel.
+
+    Args:
+        weight_quantizer: The quantizer of the weights, with `value_range=(-8, 7)` and
+            `output_dtype="int8"`, or `None` for the default. Custom quantizers need per-channel
+            quantization (`block_size` `None` or `-1`). Defaults to `None`.
+        activation_quantizer: The quantizer of the activations; `"default"` means `None`, no
+            activation quantization. Defaults to `"default"`.
+        block_size: The number of input rows per group, or `None` / `-1` for per-channel
+            quantization. Defaults to `128`.
+
+    Raises:
+        ValueError: If `block_size` is `0` or below `-1`, if custom quantizers are given with a
+            positive `block_size`, or if `weight_quantizer` has another `value_range` or
+            `output_dtype`.
+
+    Example:
+        >>> config = tfkit.quantizers.Int4QuantizationConfig(block_size=64)
+        >>> config.mode, config.block_size
+        ('int4', 64)
+        >>> tfkit.quantizers.Int4QuantizationConfig(block_size=0)
+        Traceback (most recent call last):
+        ...
+        ValueError: block_size must be None, -1, or a positive integer. Received: block_size=0
+    """
 
     def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = "default",
                  block_size: int | None = 128) -> None:
@@ -120,7 +186,17 @@ class Int4QuantizationConfig(QuantizationConfig):
 
 @registry.builtin(_KIND, "float8_quantization_config")
 class Float8QuantizationConfig(QuantizationConfig):
-    """float8 training (delayed scaling); takes no custom quantizers."""
+    """Quantization config of the `"float8"` mode (float8 training with delayed scaling).
+
+    Takes no arguments and no custom quantizers. tfkit keeps the config (it serializes and
+    resolves as in Keras), but `Model.quantize` refuses the float8 mode with a
+    `NotImplementedError` before any layer changes.
+
+    Example:
+        >>> config = tfkit.quantizers.Float8QuantizationConfig()
+        >>> config.mode, config.get_config()
+        ('float8', {})
+    """
 
     def __init__(self) -> None:
         super().__init__(None, None)
@@ -166,7 +242,40 @@ class _CalibratedConfig(QuantizationConfig):
 
 @registry.builtin(_KIND, "gptq_config")
 class GPTQConfig(_CalibratedConfig):
-    """Settings of GPTQ post-training quantization (Hessian-corrected rounding from calibration data)."""
+    """Settings of GPTQ post-training quantization (Hessian-corrected rounding from calibration data).
+
+    Holds Keras 3's GPTQ arguments and checks. tfkit keeps the config (it serializes, without the
+    dataset and tokenizer, and gives the `"gptq/<bits>/<group_size>"` dtype policy name), but
+    `Model.quantize` refuses the GPTQ mode with a `NotImplementedError`.
+
+    Args:
+        dataset: The calibration data: texts or token arrays. Never saved in the config.
+        tokenizer: The tokenizer applied to text calibration data. Never saved in the config.
+        weight_bits: The number of bits of the quantized weights: 2, 3, 4 or 8; keyword-only, as
+            the arguments below. Defaults to `4`.
+        num_samples: The number of calibration samples, positive. Defaults to `128`.
+        per_channel: Whether to quantize per output channel. Defaults to `True`.
+        sequence_length: The length of each calibration sequence, positive. Defaults to `512`.
+        hessian_damping: The fraction of the Hessian's mean diagonal added to it for stability,
+            in `[0, 1]`. Defaults to `0.01`.
+        group_size: The number of weights per quantization group, positive, or `-1` for the whole
+            tensor. Defaults to `128`.
+        symmetric: Whether to quantize symmetrically (no zero point). Defaults to `False`.
+        activation_order: Whether to reorder the weight columns by activation magnitude
+            (the Hessian's diagonal) before quantizing them. Defaults to `False`.
+        quantization_layer_structure: Optional dict describing the model's layer structure for
+            the algorithm. Defaults to `None`.
+
+    Raises:
+        ValueError: If `weight_bits` is not 2, 3, 4 or 8, `num_samples` or `sequence_length` is
+            not positive, `hessian_damping` is outside `[0, 1]`, or `group_size` is `0` or below
+            `-1`.
+
+    Example:
+        >>> config = tfkit.quantizers.GPTQConfig(dataset=["some text"], tokenizer=None, weight_bits=4)
+        >>> config.mode, config.dtype_policy_string()
+        ('gptq', 'gptq/4/128')
+    """
 
     _FIELDS = ("weight_bits", "num_samples", "per_channel", "sequence_length", "hessian_damping", "group_size",
                "symmetric", "activation_order", "quantization_layer_structure")
@@ -196,7 +305,39 @@ class GPTQConfig(_CalibratedConfig):
 
 @registry.builtin(_KIND, "awq_config")
 class AWQConfig(_CalibratedConfig):
-    """Settings of AWQ post-training quantization (activation-aware 4-bit weight scaling)."""
+    """Settings of AWQ post-training quantization (activation-aware 4-bit weight scaling).
+
+    Holds Keras 3's AWQ arguments and checks. tfkit keeps the config (it serializes, without the
+    dataset and tokenizer, and gives the `"awq/<bits>/<group_size>"` dtype policy name), but
+    `Model.quantize` refuses the AWQ mode with a `NotImplementedError`.
+
+    Args:
+        dataset: The calibration data: texts or token arrays. Never saved in the config.
+        tokenizer: The tokenizer applied to text calibration data. Never saved in the config.
+        weight_bits: The number of bits of the quantized weights; only `4` is supported;
+            keyword-only, as the arguments below. Defaults to `4`.
+        num_samples: The number of calibration samples, positive. Defaults to `128`.
+        sequence_length: The length of each calibration sequence, positive. Defaults to `512`.
+        group_size: The number of weights per quantization group, positive, or `-1` for
+            per-channel quantization. Defaults to `128`.
+        num_grid_points: The number of grid points searched for the optimal scaling factor,
+            positive. Defaults to `20`.
+        quantization_layer_structure: Optional dict describing the model's layer structure for
+            the algorithm. Defaults to `None`.
+
+    Raises:
+        ValueError: If `weight_bits` is not `4`, `num_samples`, `sequence_length` or
+            `num_grid_points` is not positive, or `group_size` is `0` or below `-1`.
+
+    Example:
+        >>> config = tfkit.quantizers.AWQConfig(dataset=["some text"], tokenizer=None)
+        >>> config.mode, config.dtype_policy_string()
+        ('awq', 'awq/4/128')
+        >>> tfkit.quantizers.AWQConfig(None, None, weight_bits=8)
+        Traceback (most recent call last):
+        ...
+        ValueError: AWQ only supports 4-bit quantization. Received weight_bits=8.
+    """
 
     _FIELDS = ("weight_bits", "num_samples", "sequence_length", "group_size", "num_grid_points",
                "quantization_layer_structure")

@@ -21,7 +21,35 @@ def _check_dtype(dtype: str) -> None:
 
 
 def pack_int4(arr: Any, axis: int = 0, dtype: str = "int8") -> tuple[tf.Tensor, tuple[int, ...], int]:
-    """``(packed, packed_shape, orig_len)``: ``arr`` halved along ``axis`` (odd lengths padded with 0)."""
+    """Packs int4 values two per byte along an axis.
+
+    Keras's nibble layout: of each pair of values along `axis`, the first goes in the low four
+    bits and the second in the high four bits. An odd length is padded with a 0. Packing runs
+    on the host with NumPy (it happens once, when a layer is quantized).
+
+    Args:
+        arr: An integer tensor or array of `dtype` holding int4 values (`[-8, 7]` for `"int8"`,
+            `[0, 15]` for `"uint8"`).
+        axis: The axis to pack along. Defaults to `0`.
+        dtype: `"int8"` or `"uint8"`, the dtype of `arr` and of the packed result. Defaults to
+            `"int8"`.
+
+    Returns:
+        A tuple `(packed, packed_shape, orig_len)`: the packed tensor, whose `axis` is halved
+        (rounded up), its shape as a tuple, and the original length of `axis` (needed by
+        `unpack_int4`).
+
+    Raises:
+        ValueError: If `dtype` is neither `"int8"` nor `"uint8"`.
+        TypeError: If `arr` is not of `dtype`.
+
+    Example:
+        >>> q = np.array([[1, -2], [3, 4], [-8, 7]], np.int8)
+        >>> packed, packed_shape, orig_len = tfkit.quantizers.pack_int4(q)
+        >>> packed.numpy(), packed_shape, orig_len
+        (array([[49, 78],
+               [ 8,  7]], dtype=int8), (2, 2), 3)
+    """
     _check_dtype(dtype)
     got = arr.dtype.name if isinstance(arr.dtype, tf.DType) else np.dtype(arr.dtype).name
     if got != dtype:
@@ -40,7 +68,32 @@ def pack_int4(arr: Any, axis: int = 0, dtype: str = "int8") -> tuple[tf.Tensor, 
 
 
 def unpack_int4(packed: Any, orig_len: int, axis: int = 0, dtype: str = "int8") -> tf.Tensor:
-    """Inverse of :func:`pack_int4`: int4 values as ``dtype`` (signed ``[-8, 7]`` for int8)."""
+    """Unpacks int4 values packed two per byte by `pack_int4`.
+
+    Runs in TensorFlow, so it can live inside a compiled call.
+
+    Args:
+        packed: The packed `int8` or `uint8` tensor.
+        orig_len: The original length of `axis`, as `pack_int4` returned it.
+        axis: The axis that was packed. Defaults to `0`.
+        dtype: `"int8"` to read signed values in `[-8, 7]`, `"uint8"` for `[0, 15]`. Defaults to
+            `"int8"`.
+
+    Returns:
+        A tensor of `dtype` whose `axis` has length `orig_len`.
+
+    Raises:
+        ValueError: If `dtype` is neither `"int8"` nor `"uint8"`.
+        TypeError: If `packed` is not `int8` or `uint8`.
+
+    Example:
+        >>> q = np.array([[1, -2], [3, 4], [-8, 7]], np.int8)
+        >>> packed, _, orig_len = tfkit.quantizers.pack_int4(q)
+        >>> tfkit.quantizers.unpack_int4(packed, orig_len).numpy()
+        array([[ 1, -2],
+               [ 3,  4],
+               [-8,  7]], dtype=int8)
+    """
     _check_dtype(dtype)
     packed = tf.convert_to_tensor(packed)
     if packed.dtype not in (tf.int8, tf.uint8):

@@ -73,12 +73,60 @@ def draw_bounding_boxes(images: Any, bounding_boxes: dict[str, Any], bounding_bo
                         class_mapping: dict[int, str] | None = None, color: Any = (128, 128, 128),
                         line_thickness: int = 2, text_thickness: int = 1, font_scale: float = 1.0,
                         data_format: str | None = None) -> np.ndarray:
-    """``images`` (batch of 4) as uint8 with each box's outline, and its class name if mapped, in ``color``.
+    """Draws bounding boxes, and their class names, on a batch of images.
 
-    ``bounding_boxes`` holds ``"boxes"`` ``(batch, n, 4)`` in ``bounding_box_format``,
-    ``"labels"`` ``(batch, n)`` (boxes labelled -1 are skipped) and optional
-    ``"confidences"`` ``(batch, n)`` printed after the class name. Float images
-    with values up to 1 are scaled to 0-255. The result has the shape of ``images``.
+    Each box's outline is drawn in `color`, and its class name (with the confidence, if given)
+    above it when the label is in `class_mapping`. Keras draws with OpenCV; tfkit draws the same
+    rectangles and labels with Pillow's `ImageDraw` (the text font differs, the box edges and
+    colors do not). Pillow is imported on the first call; a missing Pillow is an `ImportError`
+    naming `pip install pillow`. Float images whose values are at most 1 are scaled to
+    `[0, 255]`; all images are clipped and cast to `uint8`.
+
+    Args:
+        images: A batch of images, a 4D tensor or array `(batch, height, width, channels)` (or
+            channels first, see `data_format`).
+        bounding_boxes: A dict with `"boxes"`, `(batch, num_boxes, 4)` in
+            `bounding_box_format`, `"labels"`, `(batch, num_boxes)` class ids (boxes labeled `-1`
+            are skipped), and optionally `"confidences"`, `(batch, num_boxes)`, printed after the
+            class name.
+        bounding_box_format: The format of the boxes, e.g. `"xyxy"`, `"xywh"`, `"rel_xyxy"` or
+            `"center_xywh"` (see `tfkit.utils.bounding_boxes.convert_format`).
+        class_mapping: Optional dict mapping class ids to names; boxes of other classes are drawn
+            without text. Defaults to `None`.
+        color: The color of the boxes and text, one value per channel. Defaults to
+            `(128, 128, 128)`.
+        line_thickness: The thickness of the box edges in pixels; `0` draws no edges and a
+            negative value fills the box (OpenCV's convention). Defaults to `2`.
+        text_thickness: The thickness of the text; `0` or `None` means `line_thickness`.
+            Defaults to `1`.
+        font_scale: The scale of the text font. Defaults to `1.0`.
+        data_format: `"channels_last"` or `"channels_first"`. Defaults to `None`, for
+            `tfkit.config.image_data_format()`.
+
+    Returns:
+        A `uint8` NumPy array of the shape of `images`, with the boxes drawn.
+
+    Raises:
+        ValueError: If `images` is not 4D, or `bounding_boxes` lacks `"boxes"` or `"labels"`.
+        TypeError: If `bounding_boxes` is not a dict.
+        ImportError: If Pillow is not installed.
+
+    Example:
+        >>> images = np.zeros((1, 8, 8, 3), np.uint8)
+        >>> boxes = {"boxes": np.array([[[1, 1, 6, 6]]], np.float32), "labels": np.array([[0]])}
+        >>> drawn = tfkit.visualization.draw_bounding_boxes(
+        ...     images, boxes, bounding_box_format="xyxy", color=(255, 0, 0), line_thickness=1)
+        >>> drawn.shape, drawn.dtype
+        ((1, 8, 8, 3), dtype('uint8'))
+        >>> drawn[0, :, :, 0]
+        array([[  0,   0,   0,   0,   0,   0,   0,   0],
+               [  0, 255, 255, 255, 255, 255, 255,   0],
+               [  0, 255,   0,   0,   0,   0, 255,   0],
+               [  0, 255,   0,   0,   0,   0, 255,   0],
+               [  0, 255,   0,   0,   0,   0, 255,   0],
+               [  0, 255,   0,   0,   0,   0, 255,   0],
+               [  0, 255, 255, 255, 255, 255, 255,   0],
+               [  0,   0,   0,   0,   0,   0,   0,   0]], dtype=uint8)
     """
     who = "draw_bounding_boxes()"
     Image, ImageDraw, ImageFont = _optional.pillow(who)

@@ -28,13 +28,47 @@ def _palette(num_classes: int) -> list[list[int]]:
 def draw_segmentation_masks(images: Any, segmentation_masks: Any, num_classes: int | None = None,
                             color_mapping: dict[int, Any] | None = None, alpha: float = 0.8, blend: bool = True,
                             ignore_index: int = -1, data_format: str | None = None) -> np.ndarray:
-    """``images`` with each mask class painted in its colour.
+    """Paints segmentation masks on a batch of images, each class in its color.
 
-    ``segmentation_masks`` are integer class indices, ``(batch, height, width, 1)``
-    or ``(batch, height, width)``. With ``blend`` the result is
-    ``image * (1 - alpha) + colour * alpha`` as uint8, except where the mask
-    equals ``ignore_index``; without it, the colours replace the pixels (float32).
-    Results are channels-last, also for ``data_format="channels_first"`` input (as Keras's).
+    Class `k`, for `0 <= k < num_classes`, gets color `k` (as Keras 3). With `blend`, the result
+    is `image * (1 - alpha) + color * alpha`, except where the mask equals `ignore_index`;
+    without it, the colors replace the pixels. Pixels of classes without a color keep the
+    image's values.
+
+    Args:
+        images: A batch of images, a 4D tensor or array `(batch, height, width, channels)` (or
+            channels first, see `data_format`).
+        segmentation_masks: Integer class indices, `(batch, height, width)` or
+            `(batch, height, width, 1)`.
+        num_classes: The number of classes painted. Defaults to `None`, for the largest mask
+            value, so that class itself gets no color, as in Keras.
+        color_mapping: Optional dict mapping every class `0..num_classes - 1` to a color (one
+            value per channel). Defaults to `None`, for Keras's palette: class `i` gets
+            `i * (2**25 - 1, 2**15 - 1, 2**21 - 1) % 255`.
+        alpha: The weight of the colors when blending, in `[0, 1]`. Defaults to `0.8`.
+        blend: Whether to blend the colors with the images. Defaults to `True`.
+        ignore_index: The mask value left unpainted when blending. Defaults to `-1`.
+        data_format: `"channels_last"` or `"channels_first"`, for `images` and 4D masks.
+            Defaults to `None`, for `tfkit.config.image_data_format()`.
+
+    Returns:
+        A NumPy array `(batch, height, width, channels)`, channels last also for channels-first
+        inputs (as Keras): `uint8` with `blend`, `float32` without.
+
+    Raises:
+        TypeError: If `segmentation_masks` is not of an integer dtype.
+        ValueError: If `images` is not 4D, the masks do not match the images' size, or
+            `color_mapping` lacks a class.
+
+    Example:
+        >>> images = np.full((1, 2, 2, 3), 100, np.uint8)
+        >>> masks = np.array([[[0, 1], [2, 2]]])
+        >>> colors = {0: (255, 0, 0), 1: (0, 255, 0), 2: (0, 0, 255)}
+        >>> painted = tfkit.visualization.draw_segmentation_masks(
+        ...     images, masks, num_classes=3, color_mapping=colors, alpha=0.5)
+        >>> painted.dtype, painted[0, 0]
+        (dtype('uint8'), array([[177,  50,  50],
+               [ 50, 177,  50]], dtype=uint8))
     """
     who = "draw_segmentation_masks()"
     images = check_batched_images(images, who)

@@ -27,12 +27,54 @@ def plot_bounding_box_gallery(images: Any, bounding_box_format: str, y_true: dic
                               prediction_mapping: dict | None = None, legend: bool = False,
                               legend_handles: list | None = None, rows: int | None = None, cols: int | None = None,
                               data_format: str | None = None, **kwargs: Any) -> None:
-    """Plot ``images`` with ``y_true`` boxes in ``true_color`` and ``y_pred`` boxes in ``pred_color``.
+    """Plots a gallery of images with their true and predicted bounding boxes.
 
-    ``y_true``/``y_pred`` are dicts as ``draw_bounding_boxes`` takes them.
-    ``ground_truth_mapping``/``prediction_mapping`` (class id -> name) default
-    to ``class_mapping``. ``legend=True`` adds "Ground Truth"/"Prediction"
-    patches; other keyword arguments go to ``plot_image_gallery``.
+    The boxes are drawn with `draw_bounding_boxes` (Pillow) and the images laid out with
+    `plot_image_gallery` (matplotlib); both are optional dependencies, imported on the first
+    call.
+
+    Args:
+        images: A batch of images, a 4D tensor or array `(batch, height, width, channels)` (or
+            channels first, see `data_format`).
+        bounding_box_format: The format of the boxes, e.g. `"xyxy"` or `"rel_xywh"`.
+        y_true: Optional dict of true boxes, as `draw_bounding_boxes` takes them (`"boxes"`,
+            `"labels"`, optional `"confidences"`), drawn in `true_color`. Defaults to `None`.
+        y_pred: Optional dict of predicted boxes, drawn in `pred_color`. Defaults to `None`.
+        value_range: The `(low, high)` range of the image values. Defaults to `(0, 255)`.
+        true_color: The color of the true boxes. Defaults to `(0, 188, 212)`.
+        pred_color: The color of the predicted boxes. Defaults to `(255, 235, 59)`.
+        line_thickness: The thickness of the box edges in pixels. Defaults to `2`.
+        font_scale: The scale of the class names' font. Defaults to `1.0`.
+        text_thickness: The thickness of the text. Defaults to `None`, for `line_thickness`.
+        class_mapping: Optional dict mapping class ids to names, for both kinds of boxes.
+            Defaults to `None`.
+        ground_truth_mapping: Optional class names of the true boxes. Defaults to `None`, for
+            `class_mapping`.
+        prediction_mapping: Optional class names of the predicted boxes. Defaults to `None`, for
+            `class_mapping`.
+        legend: Whether to add a legend with "Ground Truth" and "Prediction" patches. Defaults to
+            `False`.
+        legend_handles: Optional matplotlib legend handles, instead of `legend`. Defaults to
+            `None`.
+        rows: The number of rows of the gallery. Defaults to `None` (see `plot_image_gallery`).
+        cols: The number of columns of the gallery. Defaults to `None`.
+        data_format: `"channels_last"` or `"channels_first"`. Defaults to `None`, for
+            `tfkit.config.image_data_format()`.
+        **kwargs: Passed to `plot_image_gallery`, e.g. `path`, `show`, `scale` or `dpi`.
+
+    Raises:
+        ValueError: If both `legend=True` and `legend_handles` are given, if `images` is not 4D,
+            or for the errors of `draw_bounding_boxes` and `plot_image_gallery`.
+        ImportError: If matplotlib or Pillow is not installed.
+
+    Example:
+        >>> import importlib.util
+        >>> images = np.zeros((2, 16, 16, 3), np.uint8)
+        >>> y_true = {"boxes": np.array([[[1, 1, 9, 9]], [[4, 4, 12, 12]]], np.float32),
+        ...           "labels": np.array([[0], [0]])}
+        >>> if importlib.util.find_spec("matplotlib"):  # matplotlib is an optional dependency
+        ...     tfkit.visualization.plot_bounding_box_gallery(
+        ...         images, "xyxy", y_true=y_true, class_mapping={0: "cat"}, legend=True, path="boxes.png")
     """
     who = "plot_bounding_box_gallery()"
     patches = _optional.matplotlib_patches(who)

@@ -32,13 +32,46 @@ def plot_image_gallery(images: Any, y_true: Any = None, y_pred: Any = None, labe
                        rows: int | None = None, cols: int | None = None, value_range: Any = (0, 255),
                        scale: float = 2, path: str | None = None, show: bool | None = None, transparent: bool = True,
                        dpi: int = 60, legend_handles: list | None = None, data_format: str | None = None) -> None:
-    """Plot a batch of images ``(batch, height, width, channels)`` in a ``rows`` x ``cols`` grid.
+    """Plots a batch of images in a grid, optionally titled with their classes.
 
-    ``rows`` defaults to ``ceil(sqrt(batch))`` and ``cols`` to ``batch // rows``
-    (Keras's rule; only the first ``rows * cols`` images are shown). With
-    ``y_true``/``y_pred`` (class indices) each image is titled with the names
-    from ``label_map``. The figure is saved to ``path`` or shown (``show``
-    defaults to ``path is None``); ``transparent`` and ``dpi`` apply to saving.
+    matplotlib is imported on the first call; a missing matplotlib is an `ImportError` naming
+    `pip install matplotlib`. Only the first `rows * cols` images are shown. The figure is saved
+    to `path`, or shown with `matplotlib.pyplot.show`.
+
+    Args:
+        images: A batch of images, a 4D tensor or array `(batch, height, width, channels)` (or
+            channels first, see `data_format`); one-channel images are shown in gray.
+        y_true: Optional true class indices, one per image; each image is titled
+            `"Label: <name>"`. Defaults to `None`.
+        y_pred: Optional predicted class indices, one per image; titled `"Pred: <name>"`.
+            Defaults to `None`.
+        label_map: A dict mapping class indices to names, required with `y_true` or `y_pred`
+            (unknown indices show `"Unknown"`). Defaults to `None`.
+        rows: The number of rows. Defaults to `None`, for `ceil(sqrt(batch))`.
+        cols: The number of columns. Defaults to `None`, for `batch // rows` (at least 1).
+        value_range: The `(low, high)` range of the image values, rescaled to `[0, 255]` for
+            display. Defaults to `(0, 255)`.
+        scale: The size of each image in the figure, in inches. Defaults to `2`.
+        path: Optional file to save the figure to (the figure is then closed). Defaults to
+            `None`.
+        show: Whether to show the figure. Defaults to `None`, for `path is None`.
+        transparent: Whether the saved figure has a transparent background. Defaults to `True`.
+        dpi: The resolution of the saved figure, in dots per inch. Defaults to `60`.
+        legend_handles: Optional matplotlib legend handles shown at the bottom of the figure.
+            Defaults to `None`.
+        data_format: `"channels_last"` or `"channels_first"`. Defaults to `None`, for
+            `tfkit.config.image_data_format()`.
+
+    Raises:
+        ValueError: If both `path` and `show=True` are given, if `y_true` or `y_pred` is given
+            without `label_map`, or if `images` is not 4D.
+        ImportError: If matplotlib is not installed.
+
+    Example:
+        >>> import importlib.util
+        >>> images = np.random.randint(0, 256, (4, 8, 8, 3))
+        >>> if importlib.util.find_spec("matplotlib"):  # matplotlib is an optional dependency
+        ...     tfkit.visualization.plot_image_gallery(images, rows=2, cols=2, path="gallery.png")
     """
     who = "plot_image_gallery()"
     plt = _optional.pyplot(who)

@@ -23,12 +23,45 @@ def plot_segmentation_mask_gallery(images: Any, num_classes: int, value_range: A
                                    y_pred: Any = None, color_mapping: dict | None = None, blend: bool = True,
                                    alpha: float = 0.8, ignore_index: int = -1, data_format: str | None = None,
                                    **kwargs: Any) -> None:
-    """Plot a grid with one row per image: the image, then its ``y_true`` and ``y_pred`` masks painted on it.
+    """Plots each image beside its true and predicted segmentation masks, one row per image.
 
-    Masks are ``(batch, height, width)`` or ``(batch, height, width, 1)`` class
-    indices; ``num_classes``, ``color_mapping``, ``blend``, ``alpha`` and
-    ``ignore_index`` are ``draw_segmentation_masks``'s. Other keyword arguments
-    go to ``plot_image_gallery``.
+    The masks are painted with `draw_segmentation_masks` and the gallery laid out with
+    `plot_image_gallery` (matplotlib, an optional dependency imported when the gallery is
+    plotted).
+
+    Args:
+        images: A batch of images, a 4D tensor or array `(batch, height, width, channels)` (or
+            channels first, see `data_format`).
+        num_classes: The number of classes painted (see `draw_segmentation_masks`).
+        value_range: The `(low, high)` range of the image values. Defaults to `(0, 255)`.
+        y_true: Optional true masks, integer class indices `(batch, height, width)` or
+            `(batch, height, width, 1)`, shown in the second column. Defaults to `None`.
+        y_pred: Optional predicted masks, shown in the next column. Defaults to `None`.
+        color_mapping: Optional dict mapping every class to a color. Defaults to `None`, for
+            Keras's palette.
+        blend: Whether to blend the colors with the images. Defaults to `True`.
+        alpha: The weight of the colors when blending. Defaults to `0.8`.
+        ignore_index: The mask value left unpainted when blending. Defaults to `-1`.
+        data_format: `"channels_last"` or `"channels_first"`. Defaults to `None`, for
+            `tfkit.config.image_data_format()`.
+        **kwargs: Passed to `plot_image_gallery`, e.g. `path`, `show`, `scale` or `dpi`.
+
+    Raises:
+        ValueError: If `images` is not 4D, or for the errors of `draw_segmentation_masks` and
+            `plot_image_gallery`.
+        ImportError: If matplotlib is not installed.
+
+    Example:
+        >>> import importlib.util
+        >>> images = np.zeros((2, 8, 8, 3), np.uint8)
+        >>> masks = np.ones((2, 8, 8), np.int32)
+        >>> if importlib.util.find_spec("matplotlib"):  # matplotlib is an optional dependency
+        ...     tfkit.visualization.plot_segmentation_mask_gallery(
+        ...         images, num_classes=2, y_true=masks, path="masks.png")
+        >>> tfkit.visualization.plot_segmentation_mask_gallery(np.zeros((8, 8, 3)), num_classes=2)
+        Traceback (most recent call last):
+        ...
+        ValueError: plot_segmentation_mask_gallery(): `images` must be a batched 4D tensor or array ...
     """
     who = "plot_segmentation_mask_gallery()"
     images = check_batched_images(images, who)

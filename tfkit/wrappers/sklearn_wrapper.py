@@ -170,13 +170,51 @@ class SKLBase(BaseEstimator):
 
 
 class SKLearnClassifier(ClassifierMixin, SKLBase):
-    """A tfkit model as a scikit-learn classifier.
+    """A tfkit model as a scikit-learn classifier, as Keras's `keras.wrappers.SKLearnClassifier`.
 
-    Labels (binary or multiclass, any sortable type) are one-hot encoded for
-    training, so the model should end in ``len(classes_)`` units (softmax) and
-    be compiled with ``categorical_crossentropy``; ``predict`` returns the label
-    of the highest score. Arguments are ``SKLBase``'s. Attributes after fit:
-    ``model_``, ``history_``, ``classes_``.
+    Labels (binary or multiclass, of any sortable type) are one-hot encoded for training, so the
+    model should end in `len(classes_)` units (softmax) and be compiled with
+    `categorical_crossentropy`; `predict` returns the label of the highest score and
+    `decision_function` the raw scores. `score` is sklearn's accuracy. The estimator works with
+    sklearn's tools (`clone`, pipelines, `cross_val_score`, grid search) and pickles (its models
+    are stored as saved-model bytes). scikit-learn is imported when the class is first looked
+    up; a missing scikit-learn is an `ImportError` naming `pip install scikit-learn`.
+
+    Args:
+        model: A compiled `tfkit.Model`, cloned with `tfkit.models.clone_model` (fresh weights)
+            before each fit unless `warm_start=True`; or a callable `model(X=..., y=...,
+            **model_kwargs)` returning a compiled model, called at each fit with the training data
+            (after the target is encoded) so it can size the model from them.
+        warm_start: Whether to keep training the model of the previous fit instead of starting
+            afresh. Defaults to `False`.
+        model_kwargs: Optional dict of keyword arguments for `model` when it is a callable.
+            Defaults to `None`.
+        fit_kwargs: Optional dict of keyword arguments for `Model.fit` (e.g. `epochs`,
+            `batch_size`, `verbose`); those given to the estimator's `fit` take precedence.
+            Defaults to `None`.
+
+    After `fit`, the estimator holds `model_` (the fitted `tfkit.Model`), `history_` (the
+    `History` returned by `Model.fit`), `n_features_in_` (the number of features seen) and
+    `classes_` (the sorted class labels).
+
+    Raises:
+        ValueError: From `fit`, if the target is not binary or multiclass, or holds one class.
+        TypeError: From `fit`, if `model` is neither a `tfkit.Model` nor a callable returning one.
+        RuntimeError: From `fit`, if the model is not compiled with a loss and an optimizer.
+
+    Example:
+        >>> def make_model(X, y):
+        ...     model = tfkit.Sequential([tfkit.Input((X.shape[1],)), tfkit.layers.Dense(2, activation="softmax")])
+        ...     model.compile(optimizer="sgd", loss="categorical_crossentropy")
+        ...     return model
+        >>> X = np.random.rand(8, 3).astype("float32")
+        >>> y = np.array(["cat", "dog"] * 4)
+        >>> clf = tfkit.wrappers.SKLearnClassifier(model=make_model, fit_kwargs={"epochs": 1, "verbose": 0})
+        >>> clf.fit(X, y).classes_
+        array(['cat', 'dog'], dtype='<U3')
+        >>> clf.predict(X[:3]).shape
+        1/1 ...
+        (3,)
     """
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -208,10 +246,48 @@ class SKLearnClassifier(ClassifierMixin, SKLBase):
 
 
 class SKLearnRegressor(RegressorMixin, SKLBase):
-    """A tfkit model as a scikit-learn regressor.
+    """A tfkit model as a scikit-learn regressor, as Keras's `keras.wrappers.SKLearnRegressor`.
 
-    ``y`` of shape ``(n,)`` is trained as ``(n, 1)`` and predictions come back
-    as ``(n,)``. Arguments are ``SKLBase``'s; ``score`` is R^2.
+    A target `y` of shape `(n,)` is trained as `(n, 1)`, and predictions come back as `(n,)`.
+    `score` is sklearn's R^2. The estimator works with sklearn's tools (`clone`, pipelines,
+    `cross_val_score`, grid search) and pickles (its models are stored as saved-model bytes).
+    scikit-learn is imported when the class is first looked up; a missing scikit-learn is an
+    `ImportError` naming `pip install scikit-learn`.
+
+    Args:
+        model: A compiled `tfkit.Model`, cloned with `tfkit.models.clone_model` (fresh weights)
+            before each fit unless `warm_start=True`; or a callable `model(X=..., y=...,
+            **model_kwargs)` returning a compiled model, called at each fit with the training data
+            (after the target is encoded) so it can size the model from them.
+        warm_start: Whether to keep training the model of the previous fit instead of starting
+            afresh. Defaults to `False`.
+        model_kwargs: Optional dict of keyword arguments for `model` when it is a callable.
+            Defaults to `None`.
+        fit_kwargs: Optional dict of keyword arguments for `Model.fit` (e.g. `epochs`,
+            `batch_size`, `verbose`); those given to the estimator's `fit` take precedence.
+            Defaults to `None`.
+
+    After `fit`, the estimator holds `model_` (the fitted `tfkit.Model`), `history_` (the
+    `History` returned by `Model.fit`) and `n_features_in_` (the number of features seen).
+
+    Raises:
+        TypeError: From `fit`, if `model` is neither a `tfkit.Model` nor a callable returning one.
+        RuntimeError: From `fit`, if the model is not compiled with a loss and an optimizer.
+
+    Example:
+        >>> def make_model(X, y, units=4):
+        ...     model = tfkit.Sequential([tfkit.Input((X.shape[1],)), tfkit.layers.Dense(units, activation="relu"),
+        ...                               tfkit.layers.Dense(1)])
+        ...     model.compile(optimizer="sgd", loss="mse")
+        ...     return model
+        >>> X = np.random.rand(8, 3).astype("float32")
+        >>> reg = tfkit.wrappers.SKLearnRegressor(
+        ...     model=make_model, model_kwargs={"units": 4}, fit_kwargs={"epochs": 1, "verbose": 0})
+        >>> reg.fit(X, X.sum(axis=1)).n_features_in_
+        3
+        >>> reg.predict(X).shape
+        1/1 ...
+        (8,)
     """
 
     def _more_tags(self) -> dict[str, Any]:
@@ -224,11 +300,44 @@ class SKLearnRegressor(RegressorMixin, SKLBase):
 
 
 class SKLearnTransformer(TransformerMixin, SKLBase):
-    """A tfkit model as a scikit-learn transformer: ``transform(X)`` is the model's output (an embedding).
+    """A tfkit model as a scikit-learn transformer, as Keras's `keras.wrappers.SKLearnTransformer`.
 
-    ``fit`` trains the model on ``(X, y)`` first; wrap it in
-    ``sklearn.frozen.FrozenEstimator`` to use an already trained model as is.
-    Arguments are ``SKLBase``'s.
+    `transform(X)` returns the model's outputs (e.g. an embedding) for `X`. `fit` trains the
+    model on `(X, y)` first; wrap the estimator in `sklearn.frozen.FrozenEstimator` to use an
+    already trained model as it is. The estimator works with sklearn's tools (`clone`,
+    pipelines) and pickles. scikit-learn is imported when the class is first looked up; a
+    missing scikit-learn is an `ImportError` naming `pip install scikit-learn`.
+
+    Args:
+        model: A compiled `tfkit.Model`, cloned with `tfkit.models.clone_model` (fresh weights)
+            before each fit unless `warm_start=True`; or a callable `model(X=..., y=...,
+            **model_kwargs)` returning a compiled model, called at each fit with the training data
+            (after the target is encoded) so it can size the model from them.
+        warm_start: Whether to keep training the model of the previous fit instead of starting
+            afresh. Defaults to `False`.
+        model_kwargs: Optional dict of keyword arguments for `model` when it is a callable.
+            Defaults to `None`.
+        fit_kwargs: Optional dict of keyword arguments for `Model.fit` (e.g. `epochs`,
+            `batch_size`, `verbose`); those given to the estimator's `fit` take precedence.
+            Defaults to `None`.
+
+    After `fit`, the estimator holds `model_` (the fitted `tfkit.Model`), `history_` (the
+    `History` returned by `Model.fit`) and `n_features_in_` (the number of features seen).
+
+    Raises:
+        TypeError: From `fit`, if `model` is neither a `tfkit.Model` nor a callable returning one.
+        RuntimeError: From `fit`, if the model is not compiled with a loss and an optimizer.
+
+    Example:
+        >>> def make_model(X, y):
+        ...     model = tfkit.Sequential([tfkit.Input((X.shape[1],)), tfkit.layers.Dense(1)])
+        ...     model.compile(optimizer="sgd", loss="mse")
+        ...     return model
+        >>> X = np.random.rand(8, 3).astype("float32")
+        >>> transformer = tfkit.wrappers.SKLearnTransformer(model=make_model, fit_kwargs={"epochs": 1, "verbose": 0})
+        >>> transformer.fit(X, X.sum(axis=1)).transform(X).shape
+        1/1 ...
+        (8, 1)
     """
 
     def transform(self, X: Any) -> np.ndarray:
