@@ -47,57 +47,169 @@ __all__ = [
 
 
 def dtype_policy() -> DTypePolicy:
-    """The global dtype policy new layers take (``float32`` until :func:`set_dtype_policy`)."""
+    """Returns the global dtype policy, the one new layers take when given no `dtype`.
+
+    Returns:
+        A `tfkit.DTypePolicy`: `"float32"` until `set_dtype_policy` is
+        called (or `floatx()` if that was changed).
+
+    Example:
+        >>> tfkit.config.dtype_policy()
+        <DTypePolicy "float32">
+    """
     return global_policy()
 
 
 def set_dtype_policy(policy: Any) -> None:
-    """Set the global dtype policy: a name (``"mixed_float16"``), a ``DTypePolicy``, or None for float32."""
+    """Sets the global dtype policy, the one new layers take when given no `dtype`.
+
+    With `"mixed_float16"` or `"mixed_bfloat16"`, layers compute in 16 bits
+    and keep float32 weights (`compile` then wraps the optimizer in a
+    `LossScaleOptimizer` for float16).
+
+    Args:
+        policy: A policy name (`"float32"`, `"mixed_float16"`,
+            `"mixed_bfloat16"`, ...), a `tfkit.DTypePolicy`, or `None` to
+            go back to the default.
+
+    Raises:
+        ValueError: For an unknown policy name.
+
+    Example:
+        >>> tfkit.config.set_dtype_policy("mixed_float16")
+        >>> tfkit.layers.Dense(2).compute_dtype
+        'float16'
+        >>> tfkit.config.set_dtype_policy(None)
+        >>> tfkit.config.dtype_policy().name
+        'float32'
+    """
     set_global_policy(policy)
 
 
 def set_backend(backend: str) -> None:
-    """tfkit runs on TensorFlow only: ``"tensorflow"`` is accepted, any other backend is refused."""
+    """Sets the backend: tfkit runs on TensorFlow only, so only `"tensorflow"` is accepted.
+
+    Args:
+        backend: The backend name; must be `"tensorflow"`.
+
+    Raises:
+        ValueError: For any other backend.
+
+    Example:
+        >>> tfkit.config.set_backend("tensorflow")
+        >>> tfkit.config.set_backend("jax")
+        Traceback (most recent call last):
+        ...
+        ValueError: set_backend: tfkit runs on TensorFlow only; expected 'tensorflow', got 'jax'
+    """
     if backend != "tensorflow":
         raise ValueError(f"set_backend: tfkit runs on TensorFlow only; expected 'tensorflow', got {backend!r}")
 
 
 def enable_interactive_logging() -> None:
-    """Progress bars and epoch lines are written to stdout (the default)."""
+    """Turns interactive logging on: progress bars and epoch lines are written to stdout (the default).
+
+    Example:
+        >>> tfkit.config.enable_interactive_logging()
+        >>> tfkit.config.is_interactive_logging_enabled()
+        True
+    """
     settings.set_interactive_logging(True)
 
 
 def disable_interactive_logging() -> None:
-    """Progress bars and epoch lines go to Python ``logging`` (logger ``"tfkit"``, level INFO) instead of stdout."""
+    """Turns interactive logging off: progress lines go to Python `logging` instead of stdout.
+
+    They are logged by the logger `"tfkit"` at level INFO, which suits
+    non-interactive runs (log files, clusters).
+
+    Example:
+        >>> tfkit.config.disable_interactive_logging()
+        >>> tfkit.config.is_interactive_logging_enabled()
+        False
+        >>> tfkit.config.enable_interactive_logging()
+    """
     settings.set_interactive_logging(False)
 
 
 def enable_traceback_filtering() -> None:
-    """Hide TensorFlow's internal frames from tracebacks (TensorFlow's own switch, on by default)."""
+    """Turns traceback filtering on: TensorFlow's internal frames are hidden from tracebacks.
+
+    It is TensorFlow's own switch (`tf.debugging.enable_traceback_filtering`),
+    on by default.
+
+    Example:
+        >>> tfkit.config.enable_traceback_filtering()
+        >>> tfkit.config.is_traceback_filtering_enabled()
+        True
+    """
     tf.debugging.enable_traceback_filtering()
 
 
 def disable_traceback_filtering() -> None:
-    """Show full tracebacks, TensorFlow's internal frames included."""
+    """Turns traceback filtering off: tracebacks show TensorFlow's internal frames too.
+
+    Example:
+        >>> tfkit.config.disable_traceback_filtering()
+        >>> tfkit.config.is_traceback_filtering_enabled()
+        False
+        >>> tfkit.config.enable_traceback_filtering()
+    """
     tf.debugging.disable_traceback_filtering()
 
 
 def is_traceback_filtering_enabled() -> bool:
+    """Checks whether traceback filtering is enabled (TensorFlow's switch).
+
+    Returns:
+        A bool, `True` by default.
+
+    Example:
+        >>> tfkit.config.is_traceback_filtering_enabled()
+        True
+    """
     return bool(tf.debugging.is_traceback_filtering_enabled())
 
 
 def enable_flash_attention() -> None:
-    """Record the switch (read back by :func:`is_flash_attention_enabled`). TensorFlow has no flash attention:
-    attention ops keep their TensorFlow kernels, as under Keras's TensorFlow backend."""
+    """Records that flash attention is enabled; TensorFlow has no flash attention, so no kernel changes.
+
+    The switch is read back by `is_flash_attention_enabled`. Attention ops
+    keep their TensorFlow kernels, as under Keras's TensorFlow backend.
+
+    Example:
+        >>> tfkit.config.enable_flash_attention()
+        >>> tfkit.config.is_flash_attention_enabled()
+        True
+        >>> tfkit.config.disable_flash_attention()
+    """
     settings.set_flash_attention(True)
 
 
 def disable_flash_attention() -> None:
+    """Records that flash attention is disabled; TensorFlow has no flash attention, so no kernel changes.
+
+    Example:
+        >>> tfkit.config.disable_flash_attention()
+        >>> tfkit.config.is_flash_attention_enabled()
+        False
+    """
     settings.set_flash_attention(False)
 
 
 def is_flash_attention_enabled() -> bool | None:
-    """None until enabled or disabled (Keras's "decide automatically"), then True or False."""
+    """Checks whether flash attention was enabled.
+
+    Returns:
+        `None` until `enable_flash_attention` or `disable_flash_attention`
+        is called (Keras's "decide automatically"), then `True` or `False`.
+
+    Example:
+        >>> tfkit.config.enable_flash_attention()
+        >>> tfkit.config.is_flash_attention_enabled()
+        True
+        >>> tfkit.config.disable_flash_attention()
+    """
     return settings.flash_attention()
 
 
@@ -109,6 +221,19 @@ def enable_unsafe_deserialization() -> None:
     whose config names a SavedModel folder to load and run: after this call (as with ``safe_mode=False``)
     such configs load. The call warns once that code in a file is still refused. Custom code goes through
     registered classes (``tfkit.saving.register_serializable``) instead.
+
+    The switch holds for the rest of the process: as in Keras, there is no
+    public call to turn it back off (the example below resets tfkit's internal
+    flag so that it leaves safe mode as it was).
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     tfkit.config.enable_unsafe_deserialization()
+        >>> caught[0].category.__name__
+        'UserWarning'
+        >>> tfkit.base.settings.set_unsafe_deserialization(False)   # internal: undo, for this example only
     """
     if not settings.unsafe_deserialization():
         warnings.warn("tfkit.config.enable_unsafe_deserialization: tfkit never deserializes code from a file; "

@@ -39,12 +39,35 @@ _MAX_SEED = 2**31 - 1
 
 
 class SeedGenerator(tf.Module, StateOwner):
-    """A seed that advances on every draw, kept in a variable.
+    """Generates a new seed on every draw, from a state kept in a variable.
 
-    ``state`` is an int64 ``tf.Variable`` ``[seed, counter]``; :meth:`next`
-    returns the current state as a stateless-op seed and adds one to the
-    counter. The variable is saved in checkpoints, but tfkit does not list
-    it among a layer's weights (a ``StateOwner``).
+    Pass it as the `seed` of `tfkit.random` functions (and of random layers'
+    own draws) to get new numbers on every call, eagerly, inside a
+    `tf.function` and under XLA alike, while a new generator with the same
+    seed replays the same sequence. Create it in a layer's `__init__`.
+    `state` is an int64 `tf.Variable` `[seed, counter]`; `next` returns the
+    current state as a stateless-op seed and adds one to the counter. The
+    variable is saved in checkpoints (so a resumed run continues the
+    sequence), but tfkit does not list it among a layer's weights.
+
+    Args:
+        seed: Integer initial seed, or `None` for a random one. Defaults to
+            `None`.
+        name: Optional name of the generator. Defaults to `None`
+            (`"seed_generator"`).
+
+    Raises:
+        ValueError: If `seed` is not an int or `None`.
+
+    Example:
+        >>> gen = tfkit.random.SeedGenerator(1337)
+        >>> a = tfkit.random.uniform((3,), seed=gen)
+        >>> b = tfkit.random.uniform((3,), seed=gen)
+        >>> bool(tf.reduce_all(a == b))
+        False
+        >>> again = tfkit.random.SeedGenerator(1337)
+        >>> bool(tf.reduce_all(tfkit.random.uniform((3,), seed=again) == a))
+        True
     """
 
     def __init__(self, seed: int | None = None, name: str | None = None) -> None:
@@ -62,17 +85,23 @@ class SeedGenerator(tf.Module, StateOwner):
             )
 
     def next(self) -> tf.Tensor:
-        """The current ``[seed, counter]`` (int64, shape (2,)); then advance the counter."""
+        """Returns the current `[seed, counter]` (int64, shape `(2,)`) as a seed, then advances the counter.
+
+        Returns:
+            An int64 tensor of shape `(2,)`, for `tf.random.stateless_*` ops.
+        """
         seed = self.state.read_value()
         with tf.control_dependencies([seed]):
             self.state.assign_add(tf.constant([0, 1], dtype=tf.int64))
         return seed
 
     def get_config(self) -> dict[str, Any]:
+        """The generator's config: `{"seed": initial seed}`."""
         return {"seed": self._initial_seed}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "SeedGenerator":
+        """Creates a generator from its config (it starts its sequence over)."""
         return cls(**config)
 
     def __repr__(self) -> str:
@@ -84,7 +113,18 @@ _default_lock = threading.Lock()
 
 
 def default_seed_generator() -> SeedGenerator:
-    """The module-wide generator used for ``seed=None`` (created on first use)."""
+    """Returns the module-wide `SeedGenerator` that draws with `seed=None` use.
+
+    It is created on first use, with a random seed (or the one
+    `set_global_seed` / `tfkit.utils.set_random_seed` set).
+
+    Returns:
+        A `tfkit.random.SeedGenerator`.
+
+    Example:
+        >>> tfkit.random.default_seed_generator() is tfkit.random.default_seed_generator()
+        True
+    """
     global _default_generator
     with _default_lock:
         if _default_generator is None:
@@ -94,7 +134,25 @@ def default_seed_generator() -> SeedGenerator:
 
 
 def set_global_seed(seed: int) -> None:
-    """Make ``seed=None`` draws repeatable: new generators and the module-wide one start from ``seed``."""
+    """Makes unseeded draws repeatable: seeds new unseeded generators and resets the module-wide one.
+
+    New `SeedGenerator` objects created without a seed (the module-wide one
+    included, when it is first created) take their starting seed from
+    Python's `random`, which this reseeds with `seed`; a module-wide
+    generator that already exists is reset to `[seed, 0]`.
+    `tfkit.utils.set_random_seed` calls it (along with Python's, NumPy's
+    and TensorFlow's seeds).
+
+    Args:
+        seed: Integer seed.
+
+    Example:
+        >>> tfkit.random.set_global_seed(7)
+        >>> a = tfkit.random.normal((2,), seed=tfkit.random.SeedGenerator())
+        >>> tfkit.random.set_global_seed(7)
+        >>> bool(tf.reduce_all(a == tfkit.random.normal((2,), seed=tfkit.random.SeedGenerator())))
+        True
+    """
     _py_random.seed(int(seed))
     with _default_lock:
         if _default_generator is not None:
@@ -102,7 +160,25 @@ def set_global_seed(seed: int) -> None:
 
 
 def draw_seed(seed: Any) -> tf.Tensor:
-    """A shape-(2,) seed tensor for a stateless op from a ``seed`` argument."""
+    """Turns a `seed` argument into a shape-`(2,)` seed tensor for a stateless random op.
+
+    Args:
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        An integer tensor of shape `(2,)`: the generator's next seed, or
+        `[seed, 0]` for an int.
+
+    Raises:
+        ValueError: For another kind of seed.
+
+    Example:
+        >>> tfkit.random.draw_seed(42)
+        <tf.Tensor: shape=(2,), dtype=int64, numpy=array([42,  0])>
+    """
     if isinstance(seed, SeedGenerator):
         return seed.next()
     if seed is None:
@@ -118,10 +194,18 @@ def draw_seed(seed: Any) -> tf.Tensor:
 
 
 def algorithm() -> str:
-    """The stateless RNG algorithm for a draw traced here: ``"philox"`` under XLA, else TensorFlow's default.
+    """Returns the stateless RNG algorithm for a draw traced here: `"philox"` under XLA, else `"auto_select"`.
 
-    Outside XLA, CPUs and GPUs select Philox for ``"auto_select"`` too (the same numbers, from one op
-    that makes the key); under XLA, naming it avoids that op's slow XLA kernel.
+    Outside XLA, CPUs and GPUs select Philox for `"auto_select"` too (the
+    same numbers, from one op that makes the key); under XLA, naming it
+    avoids that op's slow XLA kernel.
+
+    Returns:
+        `"philox"` or `"auto_select"`.
+
+    Example:
+        >>> tfkit.random.algorithm()
+        'auto_select'
     """
     return "philox" if GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()) else "auto_select"
 
@@ -152,7 +236,32 @@ def normal(
     dtype: Any = None,
     seed: Any = None,
 ) -> tf.Tensor:
-    """Normal values with ``mean`` and ``stddev``; ``shape`` entries may be scalar tensors."""
+    """Draws random samples from a normal (Gaussian) distribution.
+
+    Args:
+        shape: The shape of the output; entries may be scalar tensors.
+        mean: Mean of the distribution. Defaults to `0.0`.
+        stddev: Standard deviation of the distribution. Defaults to `1.0`.
+        dtype: A floating dtype. Defaults to `None` (float32).
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor of `shape`.
+
+    Raises:
+        ValueError: If `dtype` is not floating, or `shape` has unknown
+            entries.
+
+    Example:
+        >>> x = tfkit.random.normal((2, 3), mean=1.0, stddev=0.5, seed=0)
+        >>> x.shape, x.dtype
+        (TensorShape([2, 3]), tf.float32)
+        >>> bool(tf.reduce_all(x == tfkit.random.normal((2, 3), mean=1.0, stddev=0.5, seed=0)))
+        True
+    """
     return tf.random.stateless_normal(
         _shape(shape), seed=draw_seed(seed), mean=mean, stddev=stddev, dtype=_float_dtype(dtype, "normal"),
         alg=algorithm(),
@@ -166,7 +275,32 @@ def uniform(
     dtype: Any = None,
     seed: Any = None,
 ) -> tf.Tensor:
-    """Uniform floats in ``[minval, maxval)`` (use :func:`randint` for integers)."""
+    """Draws samples from a uniform distribution over `[minval, maxval)`.
+
+    For integers, use `randint`.
+
+    Args:
+        shape: The shape of the output; entries may be scalar tensors.
+        minval: Lower bound (inclusive). Defaults to `0.0`.
+        maxval: Upper bound (exclusive). Defaults to `1.0`.
+        dtype: A floating dtype. Defaults to `None` (float32).
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor of `shape`.
+
+    Raises:
+        ValueError: If `dtype` is not floating, or `shape` has unknown
+            entries.
+
+    Example:
+        >>> x = tfkit.random.uniform((1000,), minval=2.0, maxval=3.0, seed=1)
+        >>> bool(tf.reduce_min(x) >= 2.0), bool(tf.reduce_max(x) < 3.0)
+        (True, True)
+    """
     return tf.random.stateless_uniform(
         _shape(shape), seed=draw_seed(seed), minval=minval, maxval=maxval, dtype=_float_dtype(dtype, "uniform"),
         alg=algorithm(),
@@ -180,7 +314,33 @@ def truncated_normal(
     dtype: Any = None,
     seed: Any = None,
 ) -> tf.Tensor:
-    """Normal values redrawn until they lie within two ``stddev`` of ``mean``."""
+    """Draws samples from a truncated normal distribution.
+
+    Values more than two standard deviations from the mean are redrawn.
+
+    Args:
+        shape: The shape of the output; entries may be scalar tensors.
+        mean: Mean of the distribution. Defaults to `0.0`.
+        stddev: Standard deviation of the distribution (before truncation).
+            Defaults to `1.0`.
+        dtype: A floating dtype. Defaults to `None` (float32).
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor of `shape`.
+
+    Raises:
+        ValueError: If `dtype` is not floating, or `shape` has unknown
+            entries.
+
+    Example:
+        >>> x = tfkit.random.truncated_normal((1000,), seed=3)
+        >>> bool(tf.reduce_max(tf.abs(x)) <= 2.0)
+        True
+    """
     return tf.random.stateless_truncated_normal(
         _shape(shape),
         seed=draw_seed(seed),
@@ -198,7 +358,29 @@ def randint(
     dtype: Any = "int32",
     seed: Any = None,
 ) -> tf.Tensor:
-    """Uniform integers in ``[minval, maxval)``."""
+    """Draws random integers from a uniform distribution over `[minval, maxval)`.
+
+    Args:
+        shape: The shape of the output; entries may be scalar tensors.
+        minval: Lower bound (inclusive), an integer.
+        maxval: Upper bound (exclusive), an integer.
+        dtype: An integer dtype. Defaults to `"int32"`.
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor of `shape` and `dtype`.
+
+    Raises:
+        ValueError: If `dtype` is not an integer dtype.
+
+    Example:
+        >>> x = tfkit.random.randint((100,), minval=0, maxval=3, seed=5)
+        >>> x.dtype, sorted(set(x.numpy().tolist()))
+        (tf.int32, [0, 1, 2])
+    """
     dtype = tf.as_dtype(dtype)
     if not dtype.is_integer:
         raise ValueError(f"tfkit.random.randint needs an integer dtype, got {dtype.name}")
@@ -215,10 +397,35 @@ def randint(
 
 
 def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, seed: Any = None) -> tf.Tensor:
-    """Zero each entry with probability ``rate``, scale the rest by ``1 / (1 - rate)``.
+    """Randomly sets entries of the inputs to 0, scaling the others by `1 / (1 - rate)`.
 
-    ``noise_shape`` (broadcastable to ``inputs``; ``None`` entries take the
-    input's size) shares one keep/drop decision along its size-1 axes.
+    Each entry is dropped with probability `rate`, so the expected sum is
+    unchanged.
+
+    Args:
+        inputs: A tensor (or array).
+        rate: Float in `[0, 1)`, the probability of dropping each entry.
+        noise_shape: Optional shape with one entry per input dimension,
+            broadcastable to `inputs`; `None` entries take the input's size.
+            Size-1 axes share one keep/drop decision (for example
+            `(batch, 1, features)` drops whole features across timesteps).
+            Defaults to `None` (independent decisions).
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor like `inputs`.
+
+    Raises:
+        ValueError: If `rate` is outside `[0, 1)`, or `noise_shape` has the
+            wrong length.
+
+    Example:
+        >>> y = tfkit.random.dropout(tf.ones((2, 4)), rate=0.5, seed=1)
+        >>> sorted(set(y.numpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+        True
     """
     inputs = tf.convert_to_tensor(inputs)
     if isinstance(rate, (int, float)) and not 0 <= rate < 1:
@@ -243,14 +450,56 @@ def _noise_shape(inputs: tf.Tensor, noise_shape: Sequence[Any]) -> Any:
 
 
 def shuffle(x: Any, axis: int = 0, seed: Any = None) -> tf.Tensor:
-    """``x`` with its entries along ``axis`` in a random order."""
+    """Shuffles the entries of a tensor along an axis.
+
+    Args:
+        x: A tensor (or array).
+        axis: The axis to shuffle along. Defaults to `0`.
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor like `x`, its entries along `axis` in a random order.
+
+    Example:
+        >>> y = tfkit.random.shuffle(tf.range(5), seed=2)
+        >>> sorted(y.numpy().tolist())
+        [0, 1, 2, 3, 4]
+    """
     x = tf.convert_to_tensor(x)
     keys = tf.random.stateless_uniform(tf.expand_dims(tf.shape(x)[axis], 0), seed=draw_seed(seed), alg=algorithm())
     return tf.gather(x, tf.argsort(keys, stable=True), axis=axis)
 
 
 def categorical(logits: Any, num_samples: int, dtype: Any = "int32", seed: Any = None) -> tf.Tensor:
-    """``num_samples`` class indices per row of the 2-D ``logits`` ``(batch, classes)``."""
+    """Draws samples from a categorical distribution given by logits.
+
+    Args:
+        logits: A 2-D tensor `(batch, classes)` of unnormalized log
+            probabilities.
+        num_samples: Integer, the number of samples per row.
+        dtype: `"int32"` or `"int64"`, the dtype of the indices. Defaults to
+            `"int32"`.
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        An integer tensor `(batch, num_samples)` of class indices.
+
+    Raises:
+        ValueError: If `logits` is not 2-D, or `dtype` is not int32 or
+            int64.
+
+    Example:
+        >>> logits = tf.math.log([[0.0, 1.0], [1.0, 0.0]])
+        >>> tfkit.random.categorical(logits, 3, seed=0).numpy()
+        array([[1, 1, 1],
+               [0, 0, 0]], dtype=int32)
+    """
     logits = tf.convert_to_tensor(logits)
     if logits.shape.rank != 2:
         raise ValueError(
@@ -263,14 +512,64 @@ def categorical(logits: Any, num_samples: int, dtype: Any = "int32", seed: Any =
 
 
 def gamma(shape: Sequence[Any], alpha: Any, dtype: Any = None, seed: Any = None) -> tf.Tensor:
-    """Gamma(``alpha``, scale 1) values: mean ``alpha``, variance ``alpha``; ``alpha`` broadcasts to ``shape``."""
+    """Draws samples from a gamma distribution with shape `alpha` and scale 1.
+
+    The samples have mean `alpha` and variance `alpha`.
+
+    Args:
+        shape: The shape of the output.
+        alpha: The concentration (shape) parameter, a float or a tensor
+            broadcastable to `shape`.
+        dtype: A floating dtype. Defaults to `None` (float32).
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor of `shape` with positive values.
+
+    Raises:
+        ValueError: If `dtype` is not floating.
+
+    Example:
+        >>> x = tfkit.random.gamma((4,), alpha=2.0, seed=0)
+        >>> x.shape, bool(tf.reduce_all(x > 0))
+        (TensorShape([4]), True)
+    """
     dtype = _float_dtype(dtype, "gamma")
     return tf.random.stateless_gamma(_shape(shape), seed=draw_seed(seed), alpha=tf.cast(alpha, dtype), dtype=dtype)
 
 
 def binomial(shape: Sequence[Any], counts: Any, probabilities: Any, dtype: Any = None, seed: Any = None) -> tf.Tensor:
-    """Successes in ``counts`` trials of probability ``probabilities`` (both broadcast to ``shape``), as
-    floats of ``dtype`` (as in Keras): mean ``n p``, variance ``n p (1 - p)``."""
+    """Draws samples from a binomial distribution: successes in `counts` trials of probability `probabilities`.
+
+    The samples have mean `n p` and variance `n p (1 - p)`; they are
+    returned as floats, as in Keras.
+
+    Args:
+        shape: The shape of the output.
+        counts: The number of trials, a number or a tensor broadcastable to
+            `shape`.
+        probabilities: The success probability of each trial, broadcastable
+            to `shape`.
+        dtype: A floating dtype. Defaults to `None` (float32).
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A float tensor of `shape`.
+
+    Raises:
+        ValueError: If `dtype` is not floating.
+
+    Example:
+        >>> x = tfkit.random.binomial((3,), counts=5.0, probabilities=1.0, seed=0)
+        >>> x.numpy()
+        array([5., 5., 5.], dtype=float32)
+    """
     dtype = _float_dtype(dtype, "binomial")
     draws = tf.random.stateless_binomial(
         _shape(shape), seed=draw_seed(seed), counts=tf.cast(counts, tf.float32),
@@ -280,7 +579,32 @@ def binomial(shape: Sequence[Any], counts: Any, probabilities: Any, dtype: Any =
 
 
 def beta(shape: Sequence[Any], alpha: Any, beta: Any, dtype: Any = None, seed: Any = None) -> tf.Tensor:
-    """Beta(``alpha``, ``beta``) values in [0, 1], as ``X / (X + Y)`` of two gamma draws from one seed."""
+    """Draws samples from a beta distribution with parameters `alpha` and `beta`.
+
+    Computed as `X / (X + Y)` of two gamma draws split from one seed.
+
+    Args:
+        shape: The shape of the output.
+        alpha: The first concentration parameter, a float or a tensor
+            broadcastable to `shape`.
+        beta: The second concentration parameter, likewise.
+        dtype: A floating dtype. Defaults to `None` (float32).
+        seed: A `tfkit.random.SeedGenerator` (new numbers on every call, also
+            inside a compiled function), an int (the same numbers on every
+            call), a shape-`(2,)` integer seed tensor, or `None` (the
+            module-wide default generator). Defaults to `None`.
+
+    Returns:
+        A tensor of `shape` with values in `[0, 1]`.
+
+    Raises:
+        ValueError: If `dtype` is not floating.
+
+    Example:
+        >>> x = tfkit.random.beta((100,), alpha=2.0, beta=2.0, seed=0)
+        >>> bool(tf.reduce_all((x >= 0) & (x <= 1)))
+        True
+    """
     dtype = _float_dtype(dtype, "beta")
     seeds = tf.random.experimental.stateless_split(draw_seed(seed), num=2, alg=algorithm())
     shape = _shape(shape)

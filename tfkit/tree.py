@@ -27,7 +27,14 @@ __all__ = [
 
 
 class MAP_TO_NONE:  # Keras spells it in capitals
-    """Return this from ``traverse``'s ``func`` to replace a sub-tree by ``None``."""
+    """A marker: return it from `traverse`'s `func` to replace a sub-tree by `None`.
+
+    (Returning `None` itself means "no change" to `traverse`.)
+
+    Example:
+        >>> tfkit.tree.traverse(lambda x: tfkit.tree.MAP_TO_NONE if x == 2 else None, [1, 2, 3])
+        [1, None, 3]
+    """
 
 
 def _is_namedtuple(value: Any) -> bool:
@@ -35,7 +42,20 @@ def _is_namedtuple(value: Any) -> bool:
 
 
 def is_nested(structure: Any) -> bool:
-    """Whether ``structure`` is a list, tuple, namedtuple, dict or deque (``None`` and tensors are leaves)."""
+    """Checks whether a value is a nested structure: a list, tuple, namedtuple, dict or deque.
+
+    Everything else, `None` and tensors included, is a leaf.
+
+    Args:
+        structure: Any value.
+
+    Returns:
+        A bool.
+
+    Example:
+        >>> tfkit.tree.is_nested([1, 2]), tfkit.tree.is_nested({"a": 1}), tfkit.tree.is_nested(np.ones(3))
+        (True, True, False)
+    """
     return isinstance(structure, (list, tuple, dict, collections.deque))
 
 
@@ -91,12 +111,43 @@ def _walk(structure: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 
 
 def flatten(structure: Any) -> list[Any]:
-    """The leaves of ``structure`` in order, as a list (a leaf gives ``[leaf]``; ``None`` gives ``[None]``)."""
+    """Flattens a possibly nested structure into a list of its leaves, in order.
+
+    Dicts are flattened in sorted key order (an `OrderedDict` in its own
+    order). A single leaf gives `[leaf]`, and `None` gives `[None]`.
+
+    Args:
+        structure: A leaf, or a nested structure of lists, tuples,
+            namedtuples, dicts and deques.
+
+    Returns:
+        A list of the leaves.
+
+    Example:
+        >>> tfkit.tree.flatten({"b": [1, 2], "a": 3})
+        [3, 1, 2]
+        >>> tfkit.tree.flatten(None)
+        [None]
+    """
     return [leaf for _, leaf in _walk(structure)]
 
 
 def flatten_with_path(structure: Any) -> list[tuple[tuple, Any]]:
-    """``(path, leaf)`` pairs: a path is the tuple of indices and keys from the root to the leaf."""
+    """Flattens a nested structure into `(path, leaf)` pairs.
+
+    A path is the tuple of indices and dict keys from the root to the leaf
+    (a namedtuple's entries are indices).
+
+    Args:
+        structure: A leaf, or a nested structure.
+
+    Returns:
+        A list of `(path, leaf)` tuples, in `flatten` order.
+
+    Example:
+        >>> tfkit.tree.flatten_with_path([{"foo": 42}, 7])
+        [((0, 'foo'), 42), ((1,), 7)]
+    """
     return list(_walk(structure))
 
 
@@ -135,8 +186,28 @@ def _check_same(a: Any, b: Any, path: tuple, shallow: bool = False) -> None:
 
 
 def assert_same_structure(a: Any, b: Any, check_types: bool | None = None) -> None:
-    """``ValueError`` unless ``a`` and ``b`` nest the same way (list, tuple and each namedtuple differ; dicts match
-    on their key sets). ``check_types`` is deprecated and ignored, as in Keras."""
+    """Asserts that two structures are nested in the same way.
+
+    Lists, tuples and each namedtuple type are distinct kinds; dicts match
+    on their key sets. The leaves are not compared.
+
+    Args:
+        a: The first structure.
+        b: The second structure.
+        check_types: Deprecated and ignored, as in Keras (passing it warns).
+            Defaults to `None`.
+
+    Raises:
+        ValueError: If the structures differ (the message names the first
+            path where they do).
+
+    Example:
+        >>> tfkit.tree.assert_same_structure([1, (2, 3)], [4, (5, 6)])
+        >>> tfkit.tree.assert_same_structure([1, 2], (1, 2))
+        Traceback (most recent call last):
+        ...
+        ValueError: The two structures don't have the same nested structure: ...
+    """
     if check_types is not None:
         hint = "" if check_types else " For a looser check use tfkit.tree.assert_same_paths."
         warnings.warn(f"The `check_types` argument is deprecated and has no effect.{hint}", DeprecationWarning,
@@ -145,7 +216,23 @@ def assert_same_structure(a: Any, b: Any, check_types: bool | None = None) -> No
 
 
 def assert_same_paths(a: Any, b: Any) -> None:
-    """``ValueError`` unless ``a`` and ``b`` have the same leaf paths (the container types are not compared)."""
+    """Asserts that two structures have the same leaf paths; the container types are not compared.
+
+    Args:
+        a: The first structure.
+        b: The second structure.
+
+    Raises:
+        ValueError: If a path is in one structure only (the message lists
+            them).
+
+    Example:
+        >>> tfkit.tree.assert_same_paths([1, 2], (3, 4))
+        >>> tfkit.tree.assert_same_paths({"a": 1}, {"b": 1})
+        Traceback (most recent call last):
+        ...
+        ValueError: `a` and `b` don't have the same paths. ...
+    """
     a_paths = {path for path, _ in _walk(a)}
     b_paths = {path for path, _ in _walk(b)}
     if a_paths != b_paths:
@@ -158,7 +245,24 @@ def assert_same_paths(a: Any, b: Any) -> None:
 
 
 def pack_sequence_as(structure: Any, flat_sequence: Iterable[Any]) -> Any:
-    """``flat_sequence`` put back into the layout of ``structure`` (the inverse of :func:`flatten`)."""
+    """Packs a flat sequence of leaves into the layout of a structure (the inverse of `flatten`).
+
+    Args:
+        structure: The nested structure whose layout to use (its leaves are
+            ignored).
+        flat_sequence: An iterable of as many leaves as `structure` has.
+
+    Returns:
+        A structure like `structure` holding the leaves of `flat_sequence`.
+
+    Raises:
+        TypeError: If `flat_sequence` is not iterable.
+        ValueError: If the numbers of leaves differ.
+
+    Example:
+        >>> tfkit.tree.pack_sequence_as({"b": [0, 0], "a": 0}, [1, 2, 3])
+        {'b': [2, 3], 'a': 1}
+    """
     try:
         flat = list(flat_sequence)
     except TypeError:
@@ -183,9 +287,27 @@ def _check_callable(func: Any, who: str) -> None:
 
 
 def map_structure(func: Callable[..., Any], *structures: Any, none_is_leaf: bool = True) -> Any:
-    """``func`` applied leaf by leaf to structures of the same layout; the result has that layout.
+    """Maps a function over the leaves of one or more structures of the same layout.
 
-    With ``none_is_leaf=False`` a ``None`` in the first structure stays ``None`` and ``func`` is not called on it.
+    Args:
+        func: A callable taking one leaf from each structure.
+        *structures: One or more structures, nested the same way.
+        none_is_leaf: Whether `None` is a leaf that `func` is called on. With
+            `False`, a `None` in the first structure stays `None` and `func`
+            is not called on it. Defaults to `True`.
+
+    Returns:
+        A structure of the same layout holding `func`'s results.
+
+    Raises:
+        TypeError: If `func` is not callable.
+        ValueError: If no structure is given, or they differ in layout.
+
+    Example:
+        >>> tfkit.tree.map_structure(lambda v: v * 2, {"a": (1, 2), "b": 3})
+        {'a': (2, 4), 'b': 6}
+        >>> tfkit.tree.map_structure(lambda x, y: x + y, [1, 2], [10, 20])
+        [11, 22]
     """
     _check_callable(func, "map_structure")
     if not structures:
@@ -207,8 +329,29 @@ def map_structure(func: Callable[..., Any], *structures: Any, none_is_leaf: bool
 
 
 def map_structure_up_to(shallow_structure: Any, func: Callable[..., Any], *structures: Any) -> Any:
-    """Like :func:`map_structure`, but only down to the leaves of ``shallow_structure``: ``func`` gets the
-    sub-trees of ``structures`` found there. The result has the layout of ``shallow_structure``."""
+    """Maps a function over structures, only down to the leaves of a shallower structure.
+
+    Like `map_structure`, but `func` receives the sub-trees of `structures`
+    found at the leaves of `shallow_structure`.
+
+    Args:
+        shallow_structure: A structure that is a prefix of each of
+            `structures`' layouts.
+        func: A callable taking one sub-tree from each structure.
+        *structures: One or more structures.
+
+    Returns:
+        A structure with the layout of `shallow_structure`.
+
+    Raises:
+        TypeError: If `func` is not callable.
+        ValueError: If no structure is given, or one does not extend
+            `shallow_structure`.
+
+    Example:
+        >>> tfkit.tree.map_structure_up_to([None, None], len, [[1, 2], (3, 4, 5)])
+        [2, 3]
+    """
     _check_callable(func, "map_structure_up_to")
     if not structures:
         raise ValueError("map_structure_up_to: must provide at least one structure")
@@ -226,10 +369,30 @@ def map_structure_up_to(shallow_structure: Any, func: Callable[..., Any], *struc
 
 
 def traverse(func: Callable[[Any], Any], structure: Any, top_down: bool = True) -> Any:
-    """Apply ``func`` to every sub-tree (parents first when ``top_down``), depth first.
+    """Traverses a structure depth first, applying a function to every sub-tree and leaf.
 
-    Top down, a non-``None`` result replaces the sub-tree and stops the descent; bottom up, it replaces the
-    (already traversed) sub-tree. Return :class:`MAP_TO_NONE` to put ``None`` in its place.
+    Top down, a non-`None` result replaces the sub-tree and stops the
+    descent into it; bottom up, it replaces the (already traversed)
+    sub-tree. Returning `None` keeps the sub-tree; return `MAP_TO_NONE` to
+    put `None` in its place.
+
+    Args:
+        func: A callable taking a sub-tree or leaf.
+        structure: The structure to traverse.
+        top_down: Whether parents are visited before their children.
+            Defaults to `True`.
+
+    Returns:
+        The transformed structure.
+
+    Raises:
+        TypeError: If `func` is not callable.
+
+    Example:
+        >>> tfkit.tree.traverse(lambda x: x * 10 if isinstance(x, int) else None, [1, (2, 3)])
+        [10, (20, 30)]
+        >>> tfkit.tree.traverse(lambda x: "pair" if isinstance(x, tuple) else None, [1, (2, 3)])
+        [1, 'pair']
     """
     _check_callable(func, "traverse")
 
@@ -251,7 +414,18 @@ def traverse(func: Callable[[Any], Any], structure: Any, top_down: bool = True) 
 
 
 def lists_to_tuples(structure: Any) -> Any:
-    """``structure`` with every list (at any depth) turned into a tuple."""
+    """Converts every list in a structure, at any depth, into a tuple.
+
+    Args:
+        structure: A nested structure.
+
+    Returns:
+        The structure with tuples in place of lists.
+
+    Example:
+        >>> tfkit.tree.lists_to_tuples([1, {"a": [2, 3]}])
+        (1, {'a': (2, 3)})
+    """
     return traverse(lambda node: tuple(node) if isinstance(node, list) else None, structure, top_down=False)
 
 
@@ -260,7 +434,22 @@ def _is_shape(value: Any) -> bool:
 
 
 def map_shape_structure(func: Callable[[Any], Any], structure: Any) -> Any:
-    """:func:`map_structure` where a list or tuple of ints and ``None`` (a shape) counts as one leaf."""
+    """Maps a function over a structure of shapes: a list or tuple of ints and `None` counts as one leaf.
+
+    Args:
+        func: A callable taking a shape (or another leaf).
+        structure: A structure of shapes.
+
+    Returns:
+        A structure of the same layout holding `func`'s results.
+
+    Raises:
+        TypeError: If `func` is not callable.
+
+    Example:
+        >>> tfkit.tree.map_shape_structure(lambda s: (None, *s[1:]), {"x": (32, 4), "y": [(32, 2)]})
+        {'x': (None, 4), 'y': [(None, 2)]}
+    """
     _check_callable(func, "map_shape_structure")
 
     def apply(node: Any) -> Any:

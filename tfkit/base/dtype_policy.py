@@ -23,7 +23,26 @@ from tfkit.base.dtype_policy_float import store_global as _store_global
 
 
 def set_global_policy(policy: Any) -> None:
-    """Set the policy for layers created from now on: a name, a :class:`DTypePolicy`, or None (float32)."""
+    """Sets the global dtype policy, the one layers created from now on take when given no `dtype=`.
+
+    Layers created before keep their policy.
+
+    Args:
+        policy: A policy name (`"mixed_float16"`, `"mixed_bfloat16"`,
+            `"float32"`, ...), a `tfkit.DTypePolicy`, or `None` to go back to
+            the default (float32).
+
+    Raises:
+        ValueError: For an unknown name, or a policy whose variable dtype is
+            not floating (such as a quantized one).
+
+    Example:
+        >>> tfkit.mixed_precision.set_global_policy("mixed_float16")
+        >>> layer = tfkit.layers.Dense(2)
+        >>> layer.compute_dtype, layer.variable_dtype
+        ('float16', 'float32')
+        >>> tfkit.mixed_precision.set_global_policy(None)
+    """
     if policy is None:
         _store_global(None)
         return
@@ -34,7 +53,26 @@ def set_global_policy(policy: Any) -> None:
 
 
 def get(identifier: Any) -> DTypePolicy:
-    """A policy from a name (quantized ones too), a policy, a ``tf.DType``, or Keras's serialized dict."""
+    """Retrieves a dtype policy from an identifier.
+
+    Args:
+        identifier: A policy name (float, mixed or quantized, such as
+            `"int8_from_float32"`), a policy (returned as it is), a
+            `tf.DType`, `None` (the global policy), or Keras's serialized
+            dict (a `DTypePolicyMap` too).
+
+    Returns:
+        A `tfkit.DTypePolicy` (or one of its quantized subclasses).
+
+    Raises:
+        ValueError: If the identifier is not a known policy.
+
+    Example:
+        >>> tfkit.dtype_policies.get("mixed_float16")
+        <DTypePolicy "mixed_float16">
+        >>> tfkit.dtype_policies.get("int8_from_float32")
+        <QuantizedDTypePolicy "int8_from_float32">
+    """
     if isinstance(identifier, dict) and identifier.get("class_name") == "DTypePolicyMap" \
             and isinstance(identifier.get("config"), dict):
         return dtype_policy_map.DTypePolicyMap.from_config(identifier["config"])
@@ -42,7 +80,18 @@ def get(identifier: Any) -> DTypePolicy:
 
 
 def serialize(dtype_policy: DTypePolicy) -> dict[str, Any]:
-    """Keras 3's serialized form of a policy."""
+    """Serializes a dtype policy to Keras 3's dict form.
+
+    Args:
+        dtype_policy: The policy (or `DTypePolicyMap`) to serialize.
+
+    Returns:
+        A dict `{"module", "class_name", "config", "registered_name"}`.
+
+    Example:
+        >>> tfkit.dtype_policies.serialize(tfkit.DTypePolicy("mixed_float16"))["config"]
+        {'name': 'mixed_float16'}
+    """
     if isinstance(dtype_policy, dtype_policy_map.DTypePolicyMap):
         config = dtype_policy.get_config(serialize)
     else:
@@ -52,5 +101,22 @@ def serialize(dtype_policy: DTypePolicy) -> dict[str, Any]:
 
 
 def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> DTypePolicy:
-    """Inverse of :func:`serialize`; ``custom_objects`` is accepted for Keras's signature (every policy is built in)."""
+    """Rebuilds a dtype policy from its serialized form (the inverse of `serialize`).
+
+    Args:
+        config: The dict `serialize` returned, or anything `get` accepts.
+        custom_objects: Accepted for Keras's signature; every policy is
+            built in, so it is unused. Defaults to `None`.
+
+    Returns:
+        A `tfkit.DTypePolicy`.
+
+    Raises:
+        ValueError: If `config` is not a known policy.
+
+    Example:
+        >>> config = tfkit.dtype_policies.serialize(tfkit.DTypePolicy("bfloat16"))
+        >>> tfkit.dtype_policies.deserialize(config)
+        <DTypePolicy "bfloat16">
+    """
     return get(config)

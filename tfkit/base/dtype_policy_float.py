@@ -15,10 +15,37 @@ MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
 
 
 class DTypePolicy:
-    """A layer's variable dtype and compute dtype, named as Keras names them.
+    """A dtype policy for a layer: the dtype of its variables and the dtype it computes in.
 
-        policy = DTypePolicy("mixed_bfloat16")
-        policy.variable_dtype, policy.compute_dtype     # ('float32', 'bfloat16')
+    A policy is named by a dtype (`"float32"`, `"float64"`, ...: both dtypes
+    the same) or by `"mixed_float16"` / `"mixed_bfloat16"` (float32
+    variables, 16-bit computation: faster on GPUs and TPUs, with the weights
+    kept precise). Pass a policy or its name as a layer's `dtype=`; layers
+    created without one take the global policy
+    (`tfkit.config.set_dtype_policy`). A layer casts its floating inputs and
+    its variables to the compute dtype in `call`. In configs a policy is its
+    name; Keras 3's `{"class_name": "DTypePolicy", "config": {"name": ...}}`
+    is read too. `FloatDTypePolicy` and `tfkit.mixed_precision.Policy` are
+    the same class.
+
+    Args:
+        name: The policy's name: a TensorFlow dtype name, or
+            `"mixed_float16"` or `"mixed_bfloat16"`. Defaults to `None` (the
+            global policy's name).
+
+    Raises:
+        TypeError: If `name` is not a string.
+        ValueError: If `name` is not a dtype or mixed policy name.
+
+    Example:
+        >>> policy = tfkit.DTypePolicy("mixed_bfloat16")
+        >>> policy.variable_dtype, policy.compute_dtype
+        ('float32', 'bfloat16')
+        >>> layer = tfkit.layers.Dense(2, dtype=policy)
+        >>> layer(np.ones((1, 3))).dtype
+        tf.bfloat16
+        >>> layer.kernel.dtype
+        tf.float32
     """
 
     def __init__(self, name: str | None = None) -> None:
@@ -42,25 +69,31 @@ class DTypePolicy:
 
     @property
     def name(self) -> str:
+        """The policy's name, such as `"float32"` or `"mixed_float16"`."""
         return self._name
 
     @property
     def compute_dtype(self) -> str:
+        """The dtype layers compute in (their outputs' dtype), such as `"float16"`."""
         return self._compute
 
     @property
     def variable_dtype(self) -> str:
+        """The dtype of layers' variables, such as `"float32"`."""
         return self._variable
 
     @property
     def is_mixed(self) -> bool:
+        """Whether the compute dtype differs from the variable dtype."""
         return self._compute != self._variable
 
     def get_config(self) -> dict[str, Any]:
+        """The policy's config: `{"name": name}`."""
         return {"name": self._name}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "DTypePolicy":
+        """Creates a policy from its config (the output of `get_config`)."""
         return cls(**config)
 
     @property
@@ -82,7 +115,16 @@ _process_default: DTypePolicy | None = None
 
 
 def global_policy() -> DTypePolicy:
-    """The policy layers take when created without ``dtype=`` (``float32`` until set)."""
+    """Returns the global dtype policy, the one layers take when created without `dtype=`.
+
+    Returns:
+        A `tfkit.DTypePolicy`: `"float32"` until `set_global_policy` is
+        called.
+
+    Example:
+        >>> tfkit.mixed_precision.global_policy()
+        <DTypePolicy "float32">
+    """
     policy = _process_default
     return policy if policy is not None else DTypePolicy("float32")
 

@@ -19,7 +19,33 @@ from tfkit.base.dtype_policy_quantized import from_identifier
 
 
 class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
-    """Policies keyed by layer path, with a default for every path no key matches."""
+    """A dict-like map of dtype policies keyed by layer path, with a default for every other path.
+
+    As Keras 3's `DTypePolicyMap`: a mutable mapping whose keys are exact
+    layer paths or full-match regular expressions (`"encoder/.*"`); looking
+    up a path returns its exact entry, else the one pattern that matches it,
+    else `default_policy`. As a policy itself it has the default policy's
+    dtypes. A path matching more than one pattern is an error.
+
+    Args:
+        default_policy: The policy (or its name) for paths no key matches.
+            Defaults to `None` (the global policy, read at lookup time).
+        policy_map: Optional dict of paths or patterns to policies (or
+            names). Defaults to `None`.
+
+    Raises:
+        ValueError: If `default_policy` is a `DTypePolicyMap`, or a value is
+            not a policy.
+        TypeError: If `policy_map` is not a dict.
+
+    Example:
+        >>> policies = tfkit.dtype_policies.DTypePolicyMap(default_policy="float32")
+        >>> policies["encoder/.*"] = "bfloat16"
+        >>> policies["encoder/dense"].name
+        'bfloat16'
+        >>> policies["decoder/dense"].name
+        'float32'
+    """
 
     def __init__(self, default_policy: Any = None, policy_map: dict[str, Any] | None = None) -> None:
         if isinstance(default_policy, DTypePolicyMap):
@@ -44,6 +70,7 @@ class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
 
     @property
     def default_policy(self) -> Any:
+        """The policy for paths no key matches (the global policy when none was given)."""
         return self._default_policy if self._default_policy_arg is not None else float_policies.global_policy()
 
     @property
@@ -92,13 +119,23 @@ class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
         return iter(self._policy_map)
 
     def get_config(self, serialize: Callable[[Any], Any] | None = None) -> dict[str, Any]:
-        """Keras's config; ``serialize`` writes each policy (``dtype_policies.serialize``)."""
+        """Returns Keras's config of the map: `{"default_policy", "policy_map"}`.
+
+        Args:
+            serialize: Optional function writing each policy (such as
+                `tfkit.dtype_policies.serialize`). Defaults to `None`
+                (`{"class_name", "config"}` dicts).
+
+        Returns:
+            A dict.
+        """
         write = serialize or (lambda policy: {"class_name": type(policy).__name__, "config": policy.get_config()})
         return {"default_policy": self._default_policy_arg,
                 "policy_map": {key: write(policy) for key, policy in self._policy_map.items()}}
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "DTypePolicyMap":
+        """Creates a map from its config (the output of `get_config`); `custom_objects` is unused."""
         unknown = set(config) - {"default_policy", "policy_map"}
         if unknown or not isinstance(config.get("policy_map", {}), dict):
             raise ValueError(f"A DTypePolicyMap config has 'default_policy' and a dict 'policy_map'; got {config}")

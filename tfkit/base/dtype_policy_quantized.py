@@ -20,7 +20,30 @@ QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
 
 
 class QuantizedDTypePolicy(float_policies.DTypePolicy):
-    """``mode`` weights (``"int8"``, ``"int4"``, ...) in a layer otherwise run by ``source_name``'s dtypes."""
+    """A quantized dtype policy: `mode` weights in a layer otherwise run by a float policy's dtypes.
+
+    A layer quantized with `Model.quantize` (or made with such a `dtype`)
+    takes one. Its name is `"<mode>_from_<source_name>"`, such as
+    `"int8_from_float32"`, as Keras 3 names it, so a quantized Keras layer's
+    `dtype` reads back as the same policy. The compute and variable dtypes
+    are those of the source policy.
+
+    Args:
+        mode: The quantization mode: `"int8"`, `"float8"`, `"int4"`,
+            `"gptq"` or `"awq"` (some subclasses take more fields, such as
+            `"int4/128"`).
+        source_name: The float policy's name. Defaults to `None` (the global
+            policy's name).
+
+    Raises:
+        ValueError: For an unknown mode, or `"int8"` with a float16 compute
+            dtype.
+
+    Example:
+        >>> policy = tfkit.dtype_policies.QuantizedDTypePolicy("int8", "float32")
+        >>> policy.name, policy.quantization_mode, policy.compute_dtype
+        ('int8_from_float32', 'int8', 'float32')
+    """
 
     def __init__(self, mode: str, source_name: str | None = None) -> None:
         if source_name is None:
@@ -37,6 +60,7 @@ class QuantizedDTypePolicy(float_policies.DTypePolicy):
 
     @property
     def quantization_mode(self) -> str:
+        """The quantization mode, such as `"int8"`."""
         return self._quantization_mode
 
     def get_config(self) -> dict[str, Any]:
@@ -53,7 +77,24 @@ class QuantizedDTypePolicy(float_policies.DTypePolicy):
 
 
 class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
-    """float8 training: also how many steps of absolute maxima the scales look back over."""
+    """A quantized dtype policy for float8 training: also how many steps the scales look back over.
+
+    Args:
+        mode: The quantization mode, `"float8"`.
+        source_name: The float policy's name. Defaults to `None` (the global
+            policy's name).
+        amax_history_length: How many steps of absolute maxima the float8
+            scaling factors are computed from. Defaults to `1024`.
+
+    Raises:
+        TypeError: If `amax_history_length` is not an integer.
+        ValueError: For an unknown mode.
+
+    Example:
+        >>> policy = tfkit.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", amax_history_length=16)
+        >>> policy.name, policy.amax_history_length
+        ('float8_from_float32', 16)
+    """
 
     default_amax_history_length = 1024
 
@@ -66,6 +107,7 @@ class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
 
     @property
     def amax_history_length(self) -> int:
+        """How many steps of absolute maxima the scaling factors look back over."""
         return self._amax_history_length
 
     def get_config(self) -> dict[str, Any]:
@@ -92,7 +134,23 @@ def _check_group(value: int, name: str, meaning: str, mode: str) -> None:
 
 
 class Int4DTypePolicy(QuantizedDTypePolicy):
-    """int4 weights in groups of ``block_size`` input rows (``"int4/128"``; ``-1``: per channel)."""
+    """A quantized dtype policy for int4 weights in blocks of `block_size` input rows.
+
+    Args:
+        mode: `"int4/<block_size>"`, such as `"int4/128"`; a block size of
+            `-1` quantizes per output channel.
+        source_name: The float policy's name. Defaults to `None` (the global
+            policy's name).
+
+    Raises:
+        ValueError: If `mode` is not of that form, or the block size is 0 or
+            below -1.
+
+    Example:
+        >>> policy = tfkit.dtype_policies.Int4DTypePolicy("int4/128", "bfloat16")
+        >>> policy.name, policy.block_size
+        ('int4/128_from_bfloat16', 128)
+    """
 
     def __init__(self, mode: str, source_name: str | None = None) -> None:
         (self.block_size,) = _mode_fields(mode, "int4", ("block_size",))
@@ -106,7 +164,25 @@ class Int4DTypePolicy(QuantizedDTypePolicy):
 
 
 class GPTQDTypePolicy(QuantizedDTypePolicy):
-    """GPTQ-quantized weights: ``"gptq/<weight_bits>/<group_size>"`` (bits 2, 3, 4 or 8)."""
+    """A quantized dtype policy for GPTQ-quantized weights (Keras's name; tfkit does not run GPTQ).
+
+    It reads back the `dtype` of a GPTQ-quantized Keras layer; `Model.quantize`
+    refuses the GPTQ mode.
+
+    Args:
+        mode: `"gptq/<weight_bits>/<group_size>"`, with 2, 3, 4 or 8 bits and
+            a group size of `-1` (whole tensor) or a positive integer.
+        source_name: The float policy's name. Defaults to `None` (the global
+            policy's name).
+
+    Raises:
+        ValueError: If `mode` is not of that form.
+
+    Example:
+        >>> policy = tfkit.dtype_policies.GPTQDTypePolicy("gptq/4/128", "float32")
+        >>> policy.weight_bits, policy.group_size
+        (4, 128)
+    """
 
     def __init__(self, mode: str, source_name: str | None = None) -> None:
         self.weight_bits, self.group_size = _mode_fields(mode, "gptq", ("weight_bits", "group_size"))
@@ -123,7 +199,25 @@ class GPTQDTypePolicy(QuantizedDTypePolicy):
 
 
 class AWQDTypePolicy(QuantizedDTypePolicy):
-    """AWQ-quantized weights: ``"awq/4/<group_size>"`` (AWQ is 4-bit only)."""
+    """A quantized dtype policy for AWQ-quantized weights (Keras's name; tfkit does not run AWQ).
+
+    It reads back the `dtype` of an AWQ-quantized Keras layer; `Model.quantize`
+    refuses the AWQ mode.
+
+    Args:
+        mode: `"awq/4/<group_size>"` (AWQ is 4-bit only), with a group size
+            of `-1` (per channel) or a positive integer.
+        source_name: The float policy's name. Defaults to `None` (the global
+            policy's name).
+
+    Raises:
+        ValueError: If `mode` is not of that form.
+
+    Example:
+        >>> policy = tfkit.dtype_policies.AWQDTypePolicy("awq/4/128", "float32")
+        >>> policy.name, policy.group_size
+        ('awq/4/128_from_float32', 128)
+    """
 
     def __init__(self, mode: str, source_name: str | None = None) -> None:
         self.weight_bits, self.group_size = _mode_fields(mode, "awq", ("weight_bits", "group_size"))

@@ -29,7 +29,26 @@ _ENVIRONMENT_SWITCH = "TFKIT_GC_FREEZE"
 
 
 def freeze_import_objects() -> bool:
-    """``gc.freeze()`` unless ``TFKIT_GC_FREEZE=0``; returns whether it froze."""
+    """Moves every object alive now out of the garbage collector's full collections (`gc.freeze()`).
+
+    `import tfkit` calls it once, at the end of the import: the ~340,000
+    objects TensorFlow and tfkit leave (modules, classes, functions, none of
+    them garbage) are then no longer walked by every full collection, which
+    otherwise cost about 0.2 s each, often in the first epoch of `fit`. Call it
+    again after importing other large libraries for the same effect. Setting
+    the environment variable `TFKIT_GC_FREEZE=0` turns it off. Reference
+    counting still frees frozen objects; only reference cycles among them
+    outlive their last use (until `gc.unfreeze()`).
+
+    Returns:
+        Whether it froze (`False` when `TFKIT_GC_FREEZE=0`).
+
+    Example:
+        >>> import gc, os
+        >>> frozen = tfkit.freeze_import_objects()
+        >>> frozen == (os.environ.get("TFKIT_GC_FREEZE", "1").strip() != "0")
+        True
+    """
     if os.environ.get(_ENVIRONMENT_SWITCH, "1").strip() == "0":
         return False
     gc.freeze()

@@ -111,11 +111,35 @@ def register_variant(variant: type, of: type) -> None:
 
 
 def register_serializable(package: str = "Custom", name: str | None = None) -> Callable[[Any], Any]:
-    """Register a custom class or function under ``"package>name"``.
+    """Registers a custom class or function with tfkit's serialization, under `"package>name"`.
 
-        @register_serializable(package="my_pkg")
-        class Linear(tfkit.Layer): ...
-        # saved configs now say "my_pkg>Linear"
+    A decorator (`tfkit.saving.register_keras_serializable`, Keras's name).
+    Saved configs then name the object by its registered name, and
+    `load_model` and `deserialize` find it without `custom_objects`. The
+    object is added to `get_custom_objects()`. Registration is how custom code
+    reaches a loaded model: files never hold code.
+
+    Args:
+        package: The package name, without `>`. Defaults to `"Custom"`.
+        name: The name to register under. Defaults to `None` (the object's
+            `__name__`).
+
+    Returns:
+        A decorator that registers the object and returns it unchanged.
+
+    Raises:
+        ValueError: If `package` holds `>`, or the name is not made of
+            letters, digits and `_`.
+
+    Example:
+        >>> @tfkit.saving.register_keras_serializable(package="docs")
+        ... class Doubler(tfkit.Layer):
+        ...     def call(self, x):
+        ...         return 2.0 * x
+        >>> tfkit.saving.get_registered_name(Doubler)
+        'docs>Doubler'
+        >>> tfkit.saving.deserialize(tfkit.saving.serialize(Doubler(name="double")))
+        <Doubler name=double, built=False>
     """
     if ">" in package:
         raise ValueError(f"package must not contain '>', got {package!r}")
@@ -149,10 +173,29 @@ def public_class(obj: Any) -> Any:
 @contextlib.contextmanager
 def custom_object_scope(*mappings: Mapping[str, Any],
                         custom_objects: Mapping[str, Any] | None = None) -> Iterator[None]:
-    """Make extra names resolvable inside a ``with`` block.
+    """Makes custom objects resolvable by name inside a `with` block.
 
-        with custom_object_scope({"Linear": Linear}):       # or custom_objects={...}, as Keras names it
-            model = tfkit.load_model("m.h5")
+    Inside the block, loading and deserialization (`load_model`,
+    `deserialize_keras_object`, `from_config`) find these names as if they
+    were passed as `custom_objects`. Scopes nest; the innermost wins. Also
+    available as `CustomObjectScope` (Keras's class name).
+
+    Args:
+        *mappings: Dicts mapping names to classes or functions.
+        custom_objects: A further dict of the same kind, by keyword (Keras's
+            name). Defaults to `None`.
+
+    Returns:
+        A context manager.
+
+    Example:
+        >>> class Scale(tfkit.Layer):
+        ...     def call(self, x):
+        ...         return 3.0 * x
+        >>> with tfkit.saving.custom_object_scope({"Scale": Scale}):
+        ...     layer = tfkit.saving.deserialize_keras_object({"class_name": "Scale", "config": {"name": "s"}})
+        >>> layer
+        <Scale name=s, built=False>
     """
     stack = _scope_stack()
     merged: dict[str, Any] = {}
@@ -172,11 +215,24 @@ def _scope_stack() -> list[dict[str, Any]]:
 
 
 def get_custom_objects() -> dict[str, Any]:
-    """The global dict of custom objects (Keras's ``get_custom_objects()``): ``{"MyLayer": MyLayer}``.
+    """Retrieves the live global dict of custom objects, as Keras's `get_custom_objects()`.
 
-    Registered objects are in it under their ``"package>name"``; loading consults
-    it after ``custom_objects=`` and active scopes. ``get_custom_objects().clear()``
-    forgets every registration, as in Keras.
+    Registered objects are in it under their `"package>name"`; adding
+    `{"MyLayer": MyLayer}` to it makes the name resolvable everywhere.
+    Loading consults it after `custom_objects=` and active scopes.
+    `get_custom_objects().clear()` forgets every registration, as in Keras.
+
+    Returns:
+        The global dict (changes to it take effect).
+
+    Example:
+        >>> class Halve(tfkit.Layer):
+        ...     def call(self, x):
+        ...         return x / 2.0
+        >>> tfkit.saving.get_custom_objects()["Halve"] = Halve
+        >>> tfkit.saving.deserialize_keras_object({"class_name": "Halve", "config": {"name": "h"}})
+        <Halve name=h, built=False>
+        >>> del tfkit.saving.get_custom_objects()["Halve"]
     """
     return _GLOBAL_CUSTOM
 

@@ -18,7 +18,44 @@ import tensorflow as tf
 
 
 class SymbolicTensor:
-    """The spec of a tensor in a functional graph, plus where it came from."""
+    """A symbolic tensor: the shape and dtype of a tensor in a functional graph, and the call that made it.
+
+    `tfkit.KerasTensor` (also `tfkit.backend.SymbolicTensor`). `tfkit.Input`
+    returns one, and calling a layer on symbolic tensors returns new ones
+    (their shapes and dtypes inferred without running any data);
+    `tfkit.Model(inputs, outputs)` makes a model of the recorded calls. A
+    symbolic tensor holds no values, and tfkit's are always dense. You rarely
+    create one directly.
+
+    Args:
+        shape: Shape tuple, batch dimension included (`None` for unknown
+            dimensions).
+        dtype: Dtype of the tensor. Defaults to `"float32"`.
+        name: Optional name. Defaults to `None`.
+        node: The recorded layer call that produced it (set by tfkit).
+            Defaults to `None`.
+        index: Which output of that call it is. Defaults to `0`.
+        mask_spec: Optional `tf.TensorSpec` of its Keras mask. Defaults to
+            `None`.
+        sparse: Must be `False` (sparse symbolic tensors are not
+            implemented). Defaults to `False`.
+        ragged: Must be `False` (ragged symbolic tensors are not
+            implemented). Defaults to `False`.
+        record_history: Keras's flag, stored; tfkit records layer calls
+            only. Defaults to `True`.
+
+    Raises:
+        ValueError: If `sparse` or `ragged` is `True`.
+
+    Example:
+        >>> x = tfkit.Input((3,), name="x")
+        >>> x
+        <SymbolicTensor shape=(None, 3), dtype=float32, name=x>
+        >>> isinstance(x, tfkit.KerasTensor), x.ndim
+        (True, 2)
+        >>> tfkit.layers.Dense(4)(x).shape
+        (None, 4)
+    """
 
     def __init__(
         self,

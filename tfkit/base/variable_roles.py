@@ -17,7 +17,26 @@ _AUTOCAST = "_tfkit_autocast"
 
 
 class StateOwner:
-    """Marker base class: a module whose variables are state (seeds, counters, RNN states), not weights."""
+    """Marker base class: a module whose variables are state (seeds, counters, RNN states), not weights.
+
+    A layer does not list the variables of a `StateOwner` it holds (such as a
+    `tfkit.random.SeedGenerator`) in its `weights`, so they are neither
+    trained nor counted as parameters; they are still in `variables` and in
+    checkpoints.
+
+    Example:
+        >>> class Noisy(tfkit.Layer):
+        ...     def __init__(self, **kwargs):
+        ...         super().__init__(**kwargs)
+        ...         self.seed_generator = tfkit.random.SeedGenerator(1)
+        ...     def call(self, x):
+        ...         return x + tfkit.random.normal(tf.shape(x), seed=self.seed_generator)
+        >>> layer = Noisy()
+        >>> isinstance(layer.seed_generator, tfkit.random.StateOwner)
+        True
+        >>> len(layer.weights), len(layer.variables)
+        (0, 1)
+    """
 
 
 def is_state_owner(module: Any) -> bool:

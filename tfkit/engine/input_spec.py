@@ -15,7 +15,43 @@ import tensorflow as tf
 
 
 class InputSpec:
-    """Rank, dimension and dtype constraints on one input tensor."""
+    """Specifies the rank, dtype and shape of every input to a layer.
+
+    A layer sets `self.input_spec` (one `InputSpec`, or a list with one per
+    input) to have its inputs checked on every call once it is built: a
+    mismatch raises a `ValueError` naming the layer and the axis. Checks run
+    while tracing (shapes are static), so compiled steps pay nothing for them.
+    `None` entries in `shape` and `axes` match any size.
+
+    Args:
+        dtype: Expected dtype of the input (stored as its name). Defaults to
+            `None`.
+        shape: Expected shape tuple, batch dimension included; sets `ndim`.
+            Defaults to `None`.
+        ndim: Expected rank (an integer). Defaults to `None`.
+        max_ndim: Maximum rank. Defaults to `None`.
+        min_ndim: Minimum rank. Defaults to `None`.
+        axes: Dict mapping axes (negative counts from the end) to their
+            expected sizes. Defaults to `None`.
+        allow_last_axis_squeeze: Keras's flag allowing a last axis of size 1
+            to be squeezed; stored, not used by tfkit's check. Defaults to
+            `False`.
+        name: Optional name of the input (Keras's field), stored. Defaults to
+            `None`.
+        optional: Whether the input may be `None` (nothing is checked then).
+            Defaults to `False`.
+
+    Example:
+        >>> spec = tfkit.InputSpec(ndim=2, axes={-1: 4})
+        >>> spec
+        InputSpec(ndim=2, axes={-1: 4})
+        >>> layer = tfkit.layers.Dense(2)
+        >>> layer.build((None, 4))
+        >>> layer(np.ones((1, 3)))
+        Traceback (most recent call last):
+        ...
+        ValueError: Layer 'dense' (Dense) expected axis -1 of the input to have size 4, got shape (1, 3)
+    """
 
     def __init__(
         self,
@@ -45,6 +81,7 @@ class InputSpec:
         return f"InputSpec({', '.join(parts)})"
 
     def get_config(self) -> dict[str, Any]:
+        """The spec's fields as a dict (`dtype`, `shape`, `ndim`, `max_ndim`, `min_ndim`, `axes`, `optional`)."""
         return {
             "dtype": self.dtype,
             "shape": self.shape,

@@ -51,11 +51,70 @@ def set_symbolic_call_recorder(record: Any) -> None:
 
 @registry.base("layers")
 class Layer(RemovedLayerMethods, tf.Module):
-    """Base class of every tfkit layer and model.
+    """This is the class from which all layers inherit.
 
-        layer = tfkit.layers.Dense(4)
-        y = layer(tf.ones((2, 3)))       # builds kernel (3, 4) and bias (4,)
-        layer.weights                    # [kernel, bias]
+    A layer is a callable object that takes one or more tensors as input and
+    outputs one or more tensors. It holds computation, defined in `call`, and
+    state (weight variables), created in `__init__` or in `build` with
+    `add_weight`. A subclass usually implements:
+
+    - `__init__`: saves the configuration in attributes and calls
+      `super().__init__(**kwargs)`;
+    - `build(input_shape)`: creates the weights that depend on the input's
+      shape; called once, on the first call;
+    - `call(inputs, ...)`: the forward computation. It may take `training`
+      (passed on from the outer call, `False` by default) and `mask`
+      arguments, which the layer fills in.
+
+    On each call the layer converts NumPy inputs to tensors, casts floating
+    inputs to its compute dtype (when `autocast`), checks them against its
+    `input_spec` once built, and propagates Keras masks. Called on symbolic
+    tensors (`tfkit.Input`), it records the call for a functional model
+    instead of running it. Its constructor arguments are captured
+    automatically: `get_config` returns them when they are plain values, so a
+    subclass needs no `get_config` of its own for simple arguments. A layer is
+    a `tf.Module`, so `tf.train.Checkpoint`, `tf.saved_model`,
+    `trainable_variables` and `submodules` work on it unchanged.
+
+    Args:
+        *args: Positional arguments of a subclass's constructor (captured for
+            `get_config`); the base class takes none.
+        **kwargs: The base keyword arguments, which every layer accepts:
+            `name` (a string without `/`; defaults to a unique name made from
+            the class name), `dtype` (a dtype policy or its name, such as
+            `"float32"` or `"mixed_float16"`, or `None` for the global policy,
+            `tfkit.config.dtype_policy()`), `trainable` (whether the weights
+            are trained; defaults to `True`), `autocast` (whether floating
+            inputs are cast to the compute dtype; defaults to `True`),
+            `input_shape` or `input_dim` (the shape of one sample, for the
+            first layer of a `Sequential`; defaults to `None`) and
+            `activity_regularizer` (a regularizer applied to the outputs,
+            added to `losses`; defaults to `None`). Any other keyword raises
+            a `TypeError`.
+
+    Raises:
+        TypeError: For an unknown keyword argument.
+        ValueError: If `name` is empty or holds a `/`.
+
+    Example:
+        >>> class Linear(tfkit.Layer):
+        ...     def __init__(self, units=2, **kwargs):
+        ...         super().__init__(**kwargs)
+        ...         self.units = units
+        ...     def build(self, input_shape):
+        ...         self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer="ones")
+        ...         self.b = self.add_weight(shape=(self.units,), initializer="zeros")
+        ...     def call(self, inputs):
+        ...         return tf.matmul(inputs, self.w) + self.b
+        >>> layer = Linear(3)
+        >>> layer(np.ones((2, 4)))
+        <tf.Tensor: shape=(2, 3), dtype=float32, numpy=
+        array([[4., 4., 4.],
+               [4., 4., 4.]], dtype=float32)>
+        >>> [tuple(w.shape) for w in layer.weights]
+        [(4, 3), (3,)]
+        >>> layer.get_config()
+        {'name': 'linear', 'trainable': True, 'dtype': 'float32', 'units': 3}
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -116,6 +175,7 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @property
     def name(self) -> str:
+        """The layer's name, unique in the session unless given."""
         return self._st.name
 
     @property
@@ -140,10 +200,12 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @property
     def variable_dtype(self) -> str:
+        """The dtype of the layer's weights (the dtype policy's `variable_dtype`)."""
         return self._st.policy.variable_dtype
 
     @property
     def dtype_policy(self) -> dtype_policy.DTypePolicy:
+        """The layer's `tfkit.DTypePolicy`; settable with a policy or its name."""
         return self._st.policy
 
     @dtype_policy.setter
@@ -168,9 +230,55 @@ class Layer(RemovedLayerMethods, tf.Module):
         synchronization: Any = "auto",
         autocast: bool = True,
     ) -> tf.Variable:
-        """Create a ``tf.Variable`` owned (and tracked) by this layer.
+        """Adds a weight variable to the layer.
 
-            self.w = self.add_weight(shape=(3, 4), initializer="random_normal")
+        Call it in `__init__` or `build`. The variable is tracked by the layer
+        (in `weights`, saved and loaded by the attribute name it is stored
+        under), created outside any `tf.function` being traced, and named
+        `"<layer name>/<name>"`.
+
+        Args:
+            shape: Shape tuple of the variable. Defaults to `None` (a
+                scalar).
+            initializer: Initializer instance, name (`"ones"`,
+                `"random_normal"`) or callable `fn(shape, dtype)`. Defaults
+                to `None`: `"glorot_uniform"` for floating dtypes, `"zeros"`
+                otherwise.
+            dtype: Dtype of the variable. Defaults to `None` (the layer's
+                `variable_dtype`).
+            trainable: Whether the variable is trained (in
+                `trainable_weights`). Defaults to `True`.
+            regularizer: Regularizer instance, name or callable whose value
+                on the variable is added to `losses`. Defaults to `None`.
+            constraint: Constraint instance, name or callable applied to the
+                variable after each optimizer update. Defaults to `None`.
+            name: Name of the variable. Defaults to `None` (`"variable"`).
+            aggregation: How the variable is aggregated across replicas
+                under a distribution strategy: `"mean"`, `"sum"`,
+                `"only_first_replica"` or `"none"` (or a
+                `tf.VariableAggregation`). Defaults to `"mean"`.
+            synchronization: When a distributed variable is synchronized:
+                `"auto"`, `"on_write"`, `"on_read"` or `"none"` (or a
+                `tf.VariableSynchronization`). Defaults to `"auto"`.
+            autocast: Whether `call` sees the variable cast to the layer's
+                compute dtype under a mixed dtype policy. Defaults to `True`.
+
+        Returns:
+            The new `tf.Variable`.
+
+        Raises:
+            ValueError: If the initializer, regularizer or constraint is
+                unknown.
+            RuntimeError: If the subclass's `__init__` did not call
+                `super().__init__()`.
+
+        Example:
+            >>> layer = tfkit.Layer()
+            >>> w = layer.add_weight(shape=(2, 3), initializer="ones", name="kernel")
+            >>> w.shape, w.dtype
+            (TensorShape([2, 3]), tf.float32)
+            >>> len(layer.weights)
+            1
         """
         self._check_initialized()
         shape = tuple(int(d) for d in (shape or ()))
@@ -203,6 +311,7 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @property
     def trainable(self) -> bool:
+        """Whether the layer's weights are trained; setting it sets it on every sub-layer too."""
         return self._st.trainable
 
     @trainable.setter
@@ -218,10 +327,12 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @property
     def trainable_weights(self) -> list[tf.Variable]:
+        """The weights that training updates: trainable floating variables of trainable layers."""
         return [w for w in self.weights if w.trainable and w.dtype.is_floating and self._owner_trainable(w)]
 
     @property
     def non_trainable_weights(self) -> list[tf.Variable]:
+        """The weights that training does not update (such as `BatchNormalization`'s moving statistics)."""
         trainable = {id(w) for w in self.trainable_weights}
         return [w for w in self.weights if id(w) not in trainable]
 
@@ -244,10 +355,12 @@ class Layer(RemovedLayerMethods, tf.Module):
     # tf.Module's own views follow the layer's (so frozen layers are frozen there too).
     @property
     def trainable_variables(self) -> Sequence[tf.Variable]:
+        """`trainable_weights`, as a tuple (`tf.Module`'s name)."""
         return tuple(self.trainable_weights)
 
     @property
     def non_trainable_variables(self) -> Sequence[tf.Variable]:
+        """Every variable that is not in `trainable_weights`, as a tuple."""
         trainable = {id(v) for v in self.trainable_weights}
         return tuple(v for v in self.variables if id(v) not in trainable)
 
@@ -261,13 +374,52 @@ class Layer(RemovedLayerMethods, tf.Module):
         return tracking.variable_paths(self, include=_is_weight)
 
     def count_params(self) -> int:
+        """Counts the scalars in all the layer's weights.
+
+        Returns:
+            An integer, the number of parameters.
+
+        Example:
+            >>> layer = tfkit.layers.Dense(2)
+            >>> layer.build((None, 3))
+            >>> layer.count_params()
+            8
+        """
         return int(sum(np.prod(w.shape) for w in self.weights))
 
     def get_weights(self) -> list[np.ndarray]:
+        """Returns the current values of the layer's weights, as NumPy arrays.
+
+        Returns:
+            A list of NumPy arrays, in the order of `weights`.
+
+        Example:
+            >>> layer = tfkit.layers.Dense(2, kernel_initializer="ones")
+            >>> layer.build((None, 3))
+            >>> [w.shape for w in layer.get_weights()]
+            [(3, 2), (2,)]
+        """
         return [w.numpy() for w in self.weights]
 
     def set_weights(self, values: Sequence[Any]) -> None:
-        """Assign numpy values to ``weights`` in order; shapes are checked first."""
+        """Sets the values of the layer's weights from NumPy arrays.
+
+        All shapes are checked before any weight changes.
+
+        Args:
+            values: A list of arrays, one per weight in the order of
+                `weights` (as `get_weights` returns them).
+
+        Raises:
+            ValueError: If the number of values or a shape does not match.
+
+        Example:
+            >>> layer = tfkit.layers.Dense(2)
+            >>> layer.build((None, 3))
+            >>> layer.set_weights([np.ones((3, 2)), np.zeros(2)])
+            >>> layer(np.ones((1, 3)))
+            <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 3.]], dtype=float32)>
+        """
         paths = self.weight_paths()
         if len(values) != len(paths):
             raise ValueError(
@@ -286,12 +438,34 @@ class Layer(RemovedLayerMethods, tf.Module):
     # ----------------------------------------------------------------- losses
 
     def add_loss(self, value: Any) -> None:
-        """Record a scalar loss for the current forward pass (see ``losses``)."""
+        """Adds a loss tensor to the layer, for the current forward pass.
+
+        Call it in `call` (for example for an activity regularization term).
+        The losses are reset at the start of each outermost call and collected
+        in `losses`; a model's `compute_loss` adds them to the compiled loss,
+        so `fit` minimizes them too.
+
+        Args:
+            value: A scalar tensor (or a value convertible to one).
+
+        Example:
+            >>> class ActivityPenalty(tfkit.Layer):
+            ...     def call(self, inputs):
+            ...         self.add_loss(0.5 * tf.reduce_sum(inputs))
+            ...         return inputs
+            >>> layer = ActivityPenalty()
+            >>> _ = layer(tf.ones((2, 2)))
+            >>> [float(loss) for loss in layer.losses]
+            [2.0]
+        """
         self._st.losses.append(value)
 
     @property
     def losses(self) -> list[Any]:
-        """Losses from the last forward pass plus weight-regularization losses."""
+        """The losses added (`add_loss`) in the last forward pass, then the weight-regularization losses.
+
+        Sub-layers' losses are included.
+        """
         out: list[Any] = []
         layers = tracking.flatten_layers(self)
         for layer in layers:
@@ -309,6 +483,7 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @property
     def built(self) -> bool:
+        """Whether the layer's weights have been created (`build` ran)."""
         return self._st.built
 
     @built.setter
@@ -316,11 +491,31 @@ class Layer(RemovedLayerMethods, tf.Module):
         self._st.built = bool(value)
 
     def build(self, input_shape: Any) -> None:
-        """Create weights from the first input's shape; the base does nothing."""
+        """Creates the layer's weights, from the shape of its first input.
+
+        Override it to create weights whose shapes depend on the input. It is
+        called once, on the layer's first call (outside any `tf.function`
+        being traced), or directly; either way the layer is then marked
+        built. A `build` that takes more arguments named `<argument>_shape`
+        receives the shapes of the call's other arguments of those names. The
+        base implementation does nothing.
+
+        Args:
+            input_shape: Shape tuple of the first input (batch dimension
+                included), or a structure of shape tuples for a list or dict
+                of inputs.
+
+        Example:
+            >>> layer = tfkit.layers.Dense(4)
+            >>> layer.build((None, 3))
+            >>> layer.built, tuple(layer.kernel.shape)
+            (True, (3, 4))
+        """
         del input_shape
 
     @property
     def input_spec(self) -> Any:
+        """A `tfkit.InputSpec` (or a list of them) that inputs are checked against once built; may be `None`."""
         return self._st.input_spec
 
     @input_spec.setter
@@ -329,6 +524,7 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @property
     def supports_masking(self) -> bool:
+        """Whether the layer passes an input mask on to its outputs (see `compute_mask`)."""
         return self._st.supports_masking
 
     @supports_masking.setter
@@ -381,7 +577,34 @@ class Layer(RemovedLayerMethods, tf.Module):
     # ------------------------------------------------------------------- call
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        """The forward computation; override it. The base returns ``inputs``."""
+        """The layer's forward computation; override it.
+
+        Do not call it directly: call the layer (`layer(inputs)`), which
+        builds it, converts and checks the inputs, passes `training` and
+        `mask` on, and then calls `call`. The base implementation returns
+        `inputs` unchanged.
+
+        Args:
+            inputs: The input tensor, or a list or dict of tensors.
+            *args: Other positional arguments a subclass declares.
+            **kwargs: Other keyword arguments a subclass declares; commonly
+                `training` (bool: whether the call is for training, which
+                layers such as `Dropout` read) and `mask` (the Keras mask of
+                `inputs`).
+
+        Returns:
+            The output tensor(s).
+
+        Example:
+            >>> class Double(tfkit.Layer):
+            ...     def call(self, inputs, training=None):
+            ...         return inputs * 2.0 if training else inputs
+            >>> layer = Double()
+            >>> layer(tf.ones((1, 2)), training=True)
+            <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[2., 2.]], dtype=float32)>
+            >>> layer(tf.ones((1, 2)))
+            <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[1., 1.]], dtype=float32)>
+        """
         return inputs
 
     def _check_initialized(self) -> None:
@@ -471,10 +694,51 @@ class Layer(RemovedLayerMethods, tf.Module):
         return value
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
-        """The mask of the outputs: passed through when ``supports_masking``."""
+        """Computes the output mask from the inputs and their mask.
+
+        The layer calls it after `call` when a mask came in (or when a
+        subclass overrides it) and attaches the result to the outputs. The
+        base implementation passes `mask` through when `supports_masking`,
+        else returns `None`.
+
+        Args:
+            inputs: The layer's inputs.
+            mask: The inputs' mask (a boolean tensor), or `None`. Defaults to
+                `None`.
+
+        Returns:
+            The outputs' mask, or `None`.
+
+        Example:
+            >>> layer = tfkit.layers.Masking(mask_value=0.0)
+            >>> x = np.array([[[1.0], [0.0]]])
+            >>> layer.compute_mask(x).numpy()
+            array([[ True, False]])
+        """
         return mask if self._st.supports_masking else None
 
     def compute_output_shape(self, input_shape: Any) -> Any:
+        """Computes the output shape of the layer for an input shape, without running it.
+
+        Built-in layers define it. A subclass may define it so that a
+        functional model knows the layer's output shape without tracing
+        `call`; without it, calls on symbolic tensors trace `call` once in a
+        scratch graph (no data runs). The base implementation raises.
+
+        Args:
+            input_shape: Shape tuple (batch dimension included; `None` for
+                unknown dimensions), or a structure of them.
+
+        Returns:
+            The output shape tuple, or a structure of them.
+
+        Raises:
+            NotImplementedError: In the base class.
+
+        Example:
+            >>> tfkit.layers.Dense(4).compute_output_shape((None, 3))
+            (None, 4)
+        """
         raise NotImplementedError(f"Layer '{self.name}' ({type(self).__name__}) does not define compute_output_shape")
 
     @property
@@ -553,7 +817,22 @@ class Layer(RemovedLayerMethods, tf.Module):
     # ----------------------------------------------------------------- config
 
     def get_config(self) -> dict[str, Any]:
-        """``name``, ``trainable``, ``dtype`` plus the constructor's plain arguments."""
+        """Returns the config of the layer: a dict from which it can be recreated.
+
+        The base implementation returns `name`, `trainable` and `dtype`, plus
+        the constructor arguments the layer was created with when they are
+        plain values (numbers, strings, lists, dicts) or serializable tfkit
+        objects, so simple subclasses need no `get_config` of their own. A
+        subclass that overrides it gets only the three base keys from
+        `super().get_config()` and adds its own. The config holds no weights.
+
+        Returns:
+            A dict, serializable to JSON.
+
+        Example:
+            >>> tfkit.layers.Dropout(0.5, name="drop").get_config()
+            {'name': 'drop', 'trainable': True, 'dtype': 'float32', 'rate': 0.5, 'seed': None, 'noise_shape': None}
+        """
         policy = self._st.policy   # a mixed policy as Keras 3 writes it; a plain one as its dtype name
         base = {"name": self.name, "trainable": self.trainable,
                 "dtype": dtype_policy.serialize(policy) if policy.is_mixed else policy.name}
@@ -564,10 +843,29 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Layer":
-        """``cls(**config)``; base keys the constructor does not take are set afterwards.
+        """Creates a layer from its config (the output of `get_config`).
 
-        For your own classes, objects that ``get_config()`` returned (layers,
-        initializers, regularizers, constraints, functions) come back as objects.
+        Calls `cls(**config)`; the base keys (`name`, `trainable`, `dtype`)
+        that the constructor does not take are set afterwards. For your own
+        classes, objects that `get_config()` returned serialized (layers,
+        initializers, regularizers, constraints, registered functions) come
+        back as objects. The new layer has fresh, unbuilt weights.
+
+        Args:
+            config: A dict, as `get_config` returns it.
+
+        Returns:
+            A new layer instance.
+
+        Raises:
+            TypeError: If the constructor does not accept the config (then
+                override `from_config`).
+
+        Example:
+            >>> layer = tfkit.layers.Dense(3, activation="relu")
+            >>> clone = tfkit.layers.Dense.from_config(layer.get_config())
+            >>> clone.units, clone.activation.__name__
+            (3, 'relu')
         """
         config = dict(config)
         if not registry.is_builtin("layers", cls):

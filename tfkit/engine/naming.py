@@ -15,7 +15,23 @@ _name_counts: dict[str, int] = {}
 
 
 def unique_name(base: str) -> str:
-    """``base``, then ``base_1``, ``base_2``, ... for each later request."""
+    """Returns a name unique in the session: `base`, then `base_1`, `base_2`, ... for later requests.
+
+    Automatic layer names come from it; `clear_session` starts the counts
+    over.
+
+    Args:
+        base: The base name.
+
+    Returns:
+        A string.
+
+    Example:
+        >>> tfkit.backend.unique_name("block")
+        'block'
+        >>> tfkit.backend.unique_name("block")
+        'block_1'
+    """
     with _name_lock:
         count = _name_counts.get(base, 0)
         _name_counts[base] = count + 1
@@ -23,7 +39,17 @@ def unique_name(base: str) -> str:
 
 
 def clear_session() -> None:
-    """Reset automatic layer names (``dense``, ``dense_1``, ... start over)."""
+    """Resets the automatic layer names: `dense`, `dense_1`, ... start over.
+
+    `tfkit.backend.clear_session` calls it (and may also collect garbage).
+
+    Example:
+        >>> tfkit.layers.Dense(1).name
+        'dense'
+        >>> tfkit.backend.reset_names()
+        >>> tfkit.layers.Dense(1).name
+        'dense'
+    """
     with _name_lock:
         _name_counts.clear()
 

@@ -13,8 +13,25 @@ import tensorflow as tf
 
 
 class name_scope:  # Keras's lower-case class name
-    """A ``tf.name_scope(name)`` context; Keras's extra keyword arguments (``caller``, ``deduplicate``,
-    ``override_parent``) are accepted and have no TensorFlow meaning."""
+    """Creates a sub-namespace for variable and op names: a `tf.name_scope(name)` context.
+
+    Ops and variables created inside get names prefixed with `name/`.
+
+    Args:
+        name: Non-empty string, the name of the scope.
+        **kwargs: Keras's extra keyword arguments `caller`, `deduplicate` and
+            `override_parent` are accepted and have no TensorFlow meaning; any
+            other raises a `TypeError`.
+
+    Raises:
+        ValueError: If `name` is not a non-empty string.
+        TypeError: For another keyword argument.
+
+    Example:
+        >>> with tfkit.name_scope("block") as scope:
+        ...     print(scope)
+        block/
+    """
 
     def __init__(self, name: str, **kwargs: Any) -> None:
         if not isinstance(name, str) or not name:
@@ -35,7 +52,28 @@ class name_scope:  # Keras's lower-case class name
 
 
 def device(device_name: str) -> Any:
-    """A ``tf.device`` context: ``"cpu"``, ``"gpu:1"`` (Keras's spellings) or any TensorFlow device string."""
+    """Returns a context that places the tensors and ops created inside on a device.
+
+    A `tf.device` context: Keras's spellings (`"cpu"`, `"gpu:1"`) are
+    upper-cased for TensorFlow; any TensorFlow device string (with a `/`)
+    is passed as it is.
+
+    Args:
+        device_name: The device, such as `"cpu:0"`, `"gpu:1"` or
+            `"/job:localhost/device:GPU:0"`.
+
+    Returns:
+        A context manager.
+
+    Raises:
+        ValueError: If `device_name` is not a non-empty string.
+
+    Example:
+        >>> with tfkit.device("cpu:0"):
+        ...     x = tf.ones((2,))
+        >>> x.device
+        '/job:localhost/replica:0/task:0/device:CPU:0'
+    """
     if not isinstance(device_name, str) or not device_name:
         raise ValueError(f"device: expected a device name such as 'cpu:0' or 'gpu:0', got {device_name!r}")
     if "/" not in device_name:
@@ -44,8 +82,31 @@ def device(device_name: str) -> Any:
 
 
 def remat(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``f`` with rematerialization (``tf.recompute_grad``): its intermediate activations are not kept for
-    the backward pass but recomputed, trading compute for memory. Same values and gradients as ``f``."""
+    """Applies rematerialization to a function, to save memory in the backward pass.
+
+    The returned function (`tf.recompute_grad(f)`) does not keep its
+    intermediate activations for the backward pass but recomputes them,
+    trading compute for memory. It gives the same values and gradients as
+    `f`.
+
+    Args:
+        f: A callable taking and returning tensors.
+
+    Returns:
+        The rematerialized callable.
+
+    Raises:
+        TypeError: If `f` is not callable.
+
+    Example:
+        >>> square = tfkit.remat(lambda x: tf.square(x))
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = square(x)
+        >>> float(y), float(tape.gradient(y, x))
+        (9.0, 6.0)
+    """
     if not callable(f):
         raise TypeError(f"remat expects a callable, got {type(f).__name__}")
     return tf.recompute_grad(f)

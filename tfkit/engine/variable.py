@@ -31,12 +31,52 @@ class _VariableType(type):
 
 
 class Variable(metaclass=_VariableType):
-    """``Variable(initializer, shape=None, dtype=None, trainable=True, autocast=True, aggregation="none",
-    synchronization="auto", name=None)`` -> a ``tf.Variable``.
+    """Creates a variable: Keras 3's constructor, returning a plain `tf.Variable`.
 
-    ``initializer`` is a value (array, tensor, number) or an initializer (a name such as ``"zeros"``, an
-    ``Initializer`` or a callable ``f(shape, dtype)``, which needs ``shape``). ``dtype`` defaults to
-    ``tfkit.config.floatx()`` for both, as in Keras.
+    tfkit's variables are TensorFlow's own, so checkpoints, SavedModels,
+    `tf.GradientTape` and `tf.distribute` see nothing new:
+    `isinstance(v, tfkit.Variable)` is true for every `tf.Variable`. The
+    variable is created eagerly, also inside a `tf.function`. Inside layers,
+    use `Layer.add_weight`, which also tracks the variable.
+
+    Args:
+        initializer: The initial value (an array, tensor or number) or an
+            initializer (a name such as `"zeros"`, a
+            `tfkit.initializers.Initializer` or a callable `f(shape, dtype)`),
+            which needs `shape`.
+        shape: Shape tuple of the variable; required with an initializer,
+            checked against a value. Defaults to `None`.
+        dtype: Dtype of the variable. Defaults to `None`
+            (`tfkit.config.floatx()`, also for a value of another dtype, as
+            in Keras).
+        trainable: Whether the variable is trainable. Defaults to `True`.
+        autocast: Accepted for Keras code; a layer casts its variables by its
+            dtype policy in `call` whatever the flag says. Defaults to `True`.
+        aggregation: How the variable is aggregated across replicas:
+            `"none"`, `"mean"`, `"sum"` or `"only_first_replica"`. Defaults to
+            `"none"`.
+        synchronization: When a distributed variable is synchronized:
+            `"auto"`, `"on_write"`, `"on_read"` or `"none"`. Defaults to
+            `"auto"`.
+        name: Optional name, without `/`. Defaults to `None`.
+        **kwargs: No other keyword is accepted (a `TypeError` is raised).
+
+    Returns:
+        A `tf.Variable`.
+
+    Raises:
+        TypeError: For an unknown keyword argument.
+        ValueError: If `name` holds a `/`, an initializer is given without
+            `shape`, or a value's shape does not match `shape`.
+
+    Example:
+        >>> v = tfkit.Variable(initializer="ones", shape=(2,), name="v")
+        >>> v
+        <tf.Variable 'v:0' shape=(2,) dtype=float32, numpy=array([1., 1.], dtype=float32)>
+        >>> isinstance(v, tfkit.Variable)
+        True
+        >>> tfkit.Variable(np.ones(3)).dtype
+        tf.float32
     """
 
     def __new__(cls, initializer: Any, shape: Any = None, dtype: Any = None, trainable: bool = True,

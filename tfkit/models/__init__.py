@@ -26,11 +26,60 @@ __all__ = ["Model", "Sequential", "Functional", "clone_model", "model_from_confi
 
 def load_model(filepath: Any, custom_objects: Mapping[str, Any] | None = None, compile: bool = True,
                safe_mode: bool = True) -> Model:
-    """``tfkit.saving.load_model`` under its Keras name ``keras.models.load_model``."""
+    """Loads a model saved with `model.save`: `tfkit.saving.load_model` under its Keras name.
+
+    See `tfkit.saving.load_model` for what is read and the safety
+    guarantees: files are data, never code; `safe_mode` is the caller's
+    alone; HDF5 files are parsed in a limited reader process.
+
+    Args:
+        filepath: Path (string or `os.PathLike`) of the file.
+        custom_objects: Optional dict mapping names to custom classes or
+            functions. Defaults to `None`.
+        compile: Whether to compile the model as it was when saved.
+            Defaults to `True`.
+        safe_mode: Whether to refuse configs that load something from
+            outside the file (a `TFSMLayer`). Defaults to `True`.
+
+    Returns:
+        The loaded `tfkit.Model`.
+
+    Raises:
+        FileNotFoundError: If `filepath` does not exist.
+        ValueError: If the file cannot be loaded.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> tfkit.models.save_model(model, "model.keras")
+        >>> tfkit.models.load_model("model.keras").output_shape
+        (None, 2)
+    """
     return files().load_model(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
 
 
 def save_model(model: Model, filepath: Any, overwrite: bool = True, include_optimizer: bool = True,
                zipped: bool | None = None) -> None:
-    """``tfkit.saving.save_model`` under its Keras name ``keras.models.save_model``."""
+    """Saves a model as one file, atomically: `tfkit.saving.save_model` under its Keras name.
+
+    See `tfkit.saving.save_model`.
+
+    Args:
+        model: The `tfkit.Model` to save.
+        filepath: A path (string or `os.PathLike`), such as
+            `"model.keras"`.
+        overwrite: Whether to replace an existing file. Defaults to `True`.
+        include_optimizer: Whether to save the optimizer's state. Defaults to
+            `True`.
+        zipped: Only `None` and `True` apply (tfkit writes one HDF5 file).
+            Defaults to `None`.
+
+    Raises:
+        ValueError: If `zipped=False`.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> tfkit.models.save_model(model, "model.h5")
+        >>> tfkit.models.load_model("model.h5").count_params()
+        8
+    """
     files().save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer, zipped=zipped)

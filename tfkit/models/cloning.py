@@ -33,7 +33,59 @@ CloneFunction = Callable[[Layer], Layer]
 def clone_model(model: Model, input_tensors: Any = None, clone_function: CloneFunction | None = None,
                 call_function: Callable[..., Any] | None = None, recursive: bool = False,
                 custom_objects: Mapping[str, Any] | None = None, **kwargs: Any) -> Model:
-    """A Functional or Sequential model rebuilt with new layers; see the module docstring."""
+    """Clones a model: the same architecture with new layers and freshly initialized weights.
+
+    Without `clone_function`, `call_function` and `input_tensors`, the model
+    is cloned through its config (unregistered custom layers of the model
+    clone without `custom_objects`). With them, a `Functional` model's graph
+    is run again node by node on new inputs, each layer replaced by
+    `clone_function(layer)` (once per layer: a shared layer stays shared) and
+    called through `call_function`; a `Sequential` model gets its layers
+    replaced. A subclassed model can only be cloned through its config. The
+    clone of a compiled model is compiled alike (a new optimizer), as in
+    Keras. Weights are never copied: call `clone.set_weights(...)` for that.
+
+    Args:
+        model: The `tfkit.Model` to clone.
+        input_tensors: Optional symbolic tensor(s) (from `tfkit.Input`) to
+            build the clone on, instead of new inputs like the model's.
+            `Sequential` and `Functional` models only. Defaults to `None`.
+        clone_function: Optional callable `fn(layer) -> layer` making each
+            layer of the clone, such as
+            `lambda layer: type(layer).from_config(layer.get_config())` (the
+            default) or a function returning the same layer to share it.
+            Defaults to `None`.
+        call_function: Optional callable `fn(layer, *args, **kwargs)` that
+            calls each cloned layer in the new graph (to insert layers or
+            change arguments). `Functional` models only. Defaults to `None`.
+        recursive: Whether nested `Sequential` and `Functional` models are
+            cloned the same way, instead of being handed to
+            `clone_function`. Defaults to `False`.
+        custom_objects: Optional dict of custom classes for cloning through
+            the config. Defaults to `None`.
+        **kwargs: No other keyword is accepted (a `ValueError` is raised).
+
+    Returns:
+        The new model.
+
+    Raises:
+        ValueError: For an unknown keyword, a `clone_function` that is not
+            callable, or an argument the model's kind does not support.
+
+    Example:
+        >>> inputs = tfkit.Input((3,))
+        >>> model = tfkit.Model(inputs, tfkit.layers.Dense(2, name="head")(inputs))
+        >>> clone = tfkit.models.clone_model(model)
+        >>> clone.get_layer("head") is model.get_layer("head")
+        False
+        >>> clone.output_shape
+        (None, 2)
+        >>> relu = tfkit.models.clone_model(
+        ...     model, clone_function=lambda layer: tfkit.layers.Dense.from_config(
+        ...         {**layer.get_config(), "activation": "relu"}) if layer.name == "head" else layer)
+        >>> relu.get_layer("head").activation.__name__
+        'relu'
+    """
     cache: dict[int, Layer] = kwargs.pop("cache", None) or {}
     if kwargs:
         raise ValueError(f"clone_model: unexpected keyword argument(s) {tuple(kwargs)}")

@@ -116,7 +116,44 @@ def _connect(calls: list[tuple[Layer, dict]], outputs_of: dict[tuple[str, int], 
 @registry.builtin("layers")
 @shape_inference.always_trace   # its outputs come from its graph, not a shape rule
 class Functional(Model):
-    """A model defined by connecting layers: ``tfkit.Model(inputs, outputs)``."""
+    """A model defined by a graph of layers, from its inputs to its outputs.
+
+    `tfkit.Model(inputs, outputs)` returns a `Functional` model. Its layers
+    and their connections are those recorded while the symbolic tensors
+    (from `tfkit.Input` and layer calls) were computed; the model runs the
+    same calls on real data. It is built at once, has known `input_shape`
+    and `output_shape`, and its config lists each layer with the calls that
+    connect it, so it saves and clones without custom code. Called with a
+    dict, a model with several inputs matches the keys to the inputs'
+    names. As in Keras, inputs are cast to each `Input`'s dtype, and a
+    trailing axis of size 1 is added or dropped where the `Input` expects it.
+
+    Args:
+        inputs: The model's inputs: a tensor from `tfkit.Input`, or a list
+            or dict of them. Intermediate tensors become new inputs, as in
+            Keras.
+        outputs: The model's outputs: a tensor computed from `inputs` by
+            layer calls, or a list or dict of them.
+        name: Optional name of the model. Defaults to `None` (a unique name
+            such as `"functional"`).
+        **kwargs: Base layer keyword arguments, such as `trainable` and
+            `dtype`.
+
+    Raises:
+        ValueError: If `inputs` or `outputs` are not symbolic tensors, the
+            outputs are not connected to the inputs, or two layers share a
+            name.
+
+    Example:
+        >>> a = tfkit.Input((2,), name="a")
+        >>> b = tfkit.Input((3,), name="b")
+        >>> merged = tfkit.layers.Concatenate()([a, b])
+        >>> model = tfkit.Model([a, b], tfkit.layers.Dense(1)(merged))
+        >>> model.input_names
+        ['a', 'b']
+        >>> model({"a": np.ones((4, 2)), "b": np.ones((4, 3))}).shape
+        TensorShape([4, 1])
+    """
 
     def __init__(self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
@@ -142,13 +179,16 @@ class Functional(Model):
         yield from zip(keys, layers)
 
     def summary_layers(self) -> list[tuple[str, Layer]]:
+        """The `(name, layer)` rows `summary` lists, in order."""
         return [(layer.name, layer) for layer in self._tfkit_graph.layers]
 
     @property
     def layers(self) -> list[Layer]:
+        """The model's layers in the order of its graph, its `InputLayer` objects included."""
         return list(self._tfkit_graph.layers)
 
     def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        """Retrieves a layer by its name or by its index in `model.layers` (see `Model.get_layer`)."""
         return super().get_layer(name=name, index=index)
 
     @property
@@ -157,7 +197,7 @@ class Functional(Model):
         return self._tfkit_graph
 
     def default_input_signature(self) -> Any:
-        """Named ``tf.TensorSpec``s of the model's ``Input``s (batch dimension None), for exports."""
+        """Named `tf.TensorSpec` objects for the model's `Input` tensors (batch dimension `None`), for exports."""
         inputs = self._tfkit_graph.inputs
         names = {key: key for key in inputs} if isinstance(inputs, dict) else \
             tf.nest.map_structure(lambda t: t.node.layer.name, inputs)
@@ -180,14 +220,17 @@ class Functional(Model):
 
     @property
     def inputs(self) -> list[SymbolicTensor]:
+        """The model's input tensors (`tfkit.Input` symbolic tensors), as a list."""
         return list(self._tfkit_graph.flat_inputs)
 
     @property
     def outputs(self) -> list[SymbolicTensor]:
+        """The model's output symbolic tensors, as a list."""
         return list(self._tfkit_graph.flat_outputs)
 
     @property
     def input_names(self) -> list[str]:
+        """The names of the model's inputs (the keys a dict of inputs uses)."""
         inputs = self._tfkit_graph.inputs
         if isinstance(inputs, dict):
             return list(inputs)
@@ -195,6 +238,7 @@ class Functional(Model):
 
     @property
     def output_names(self) -> list[str]:
+        """The names of the model's outputs (the keys of dict losses and metrics in `compile`)."""
         outputs = self._tfkit_graph.outputs
         if isinstance(outputs, dict):
             return list(outputs)
@@ -202,15 +246,18 @@ class Functional(Model):
 
     @property
     def input_shape(self) -> Any:
+        """The input shape(s) the model was built on (batch dimension included)."""
         shapes = [t.shape for t in self._tfkit_graph.flat_inputs]
         return shapes[0] if len(shapes) == 1 else shapes
 
     @property
     def output_shape(self) -> Any:
+        """The output shape(s) of the model (batch dimension included)."""
         shapes = [t.shape for t in self._tfkit_graph.flat_outputs]
         return shapes[0] if len(shapes) == 1 else shapes
 
     def add_loss(self, value: Any) -> None:
+        """Adds a loss; a symbolic loss (computed from the model's inputs) is recomputed on every call."""
         if isinstance(value, SymbolicTensor):
             self._tfkit_symbolic_losses.append(value)
             self._tfkit_loss_graph = FunctionalGraph(self._tfkit_graph.inputs, self._tfkit_symbolic_losses)
@@ -267,6 +314,7 @@ class Functional(Model):
         return value  # each input is converted to its own Input's dtype in _match_inputs
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        """Runs the model's layers on `inputs`; call the model itself instead (`model(inputs)`)."""
         flat = self._match_inputs(inputs)
         if mask is not None:
             for tensor, m in zip(flat, tf.nest.flatten(mask)):
@@ -279,11 +327,13 @@ class Functional(Model):
         return outputs
 
     def compute_output_shape(self, input_shape: Any) -> Any:
+        """The output shape for an input shape, from the layers' own shape rules."""
         return self.output_shape
 
     # ---------------------------------------------------------------- config
 
     def get_config(self) -> dict[str, Any]:
+        """The model's config: its layers with the calls connecting them, and its input and output layers."""
         graph = self._tfkit_graph
 
         def ref(tensor: SymbolicTensor) -> list:
@@ -327,6 +377,7 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "Functional":
+        """Creates a functional model from its config (the output of `get_config`), with fresh weights."""
         for key in ("layers", "input_layers", "output_layers"):
             if key not in config:
                 raise ValueError(f"A functional model config needs {key!r}; got keys {sorted(config)}")

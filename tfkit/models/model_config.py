@@ -20,20 +20,61 @@ from tfkit.models.sequential import Sequential
 
 
 def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> Model:
-    """Rebuild a model (fresh weights) from ``{"class_name": ..., "config": ...}``."""
+    """Instantiates a model from its serialized config (fresh weights).
+
+    Class names are resolved as in `deserialize` (registered names only;
+    nothing in the config is run).
+
+    Args:
+        config: A dict `{"class_name": ..., "config": ...}`, as
+            `serialize_model` returns it.
+        custom_objects: Optional dict mapping names to custom classes or
+            functions. Defaults to `None`.
+
+    Returns:
+        A new `tfkit.Model`.
+
+    Raises:
+        ValueError: If `config` is not such a dict, or names an unknown
+            class.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> twin = tfkit.models.model_from_config(tfkit.models.serialize_model(model))
+        >>> type(twin).__name__, twin.output_shape
+        ('Sequential', (None, 2))
+    """
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError("model_from_config expects {'class_name': ..., 'config': {...}}")
     return deserialize_layer(config, custom_objects, base_class=Model, what="model")
 
 
 def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]:
-    """The model as ``{"module", "class_name", "config", "registered_name"}``.
+    """Serializes a model to plain data: `{"module", "class_name", "config", "registered_name"}`.
 
-    With ``allow_missing`` (what ``model.save`` uses), a subclassed model
-    whose config cannot be captured (constructor arguments that are not
-    plain data and no ``get_config()``) is written with a warning and a
-    ``config_missing`` entry saying why: the file keeps its weights, and
-    ``load_model`` then explains what to implement.
+    `model_from_config` reads it back.
+
+    Args:
+        model: The `tfkit.Model` to serialize.
+        allow_missing: What `model.save` uses: a subclassed model whose config
+            cannot be captured (constructor arguments that are not plain data
+            and no `get_config()`) is written with a warning and a
+            `config_missing` entry saying why, so the file keeps its weights
+            and `load_model` then explains what to implement. Defaults to
+            `False` (raise instead).
+
+    Returns:
+        A JSON-able dict.
+
+    Raises:
+        NotImplementedError: If the model's config cannot be captured (and
+            not `allow_missing`).
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)], name="tiny")
+        >>> config = tfkit.models.serialize_model(model)
+        >>> config["class_name"], config["config"]["name"]
+        ('Sequential', 'tiny')
     """
     try:
         return layer_entry(model)
@@ -51,7 +92,24 @@ def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]
 
 
 def model_from_json(json_string: str, custom_objects: Mapping[str, Any] | None = None) -> Model:
-    """Inverse of ``model.to_json()``."""
+    """Parses a JSON model configuration string (from `model.to_json()`) and returns a model.
+
+    Args:
+        json_string: The JSON string.
+        custom_objects: Optional dict mapping names to custom classes or
+            functions. Defaults to `None`.
+
+    Returns:
+        A new `tfkit.Model` (fresh weights).
+
+    Raises:
+        ValueError: If the string is not valid JSON or not a model config.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> tfkit.models.model_from_json(model.to_json()).output_shape
+        (None, 2)
+    """
     try:
         config = json.loads(json_string)
     except json.JSONDecodeError as error:

@@ -28,10 +28,48 @@ from tfkit.models.model import Model
 @registry.builtin("layers")
 @shape_inference.always_trace   # its outputs come from its graph, not a shape rule
 class Sequential(Model):
-    """A plain stack of layers, each feeding the next.
+    """A plain stack of layers, where each layer has one input and one output.
 
-        model = tfkit.Sequential([tfkit.Input((784,)), layers.Dense(64, activation="relu"), layers.Dense(10)])
-        model.add(layers.Softmax())
+    `Sequential` groups a linear stack of layers into a `tfkit.Model`. Started
+    with a `tfkit.Input` (or a first layer given `input_shape=`), it is built
+    at once and records its graph as layers are added, as a functional model
+    does: `summary`, `model.output` and shape checks work before any data.
+    Without an input, it builds on its first call (or `build(input_shape)`),
+    and makes its graph when `model.output` is asked for.
+
+    Args:
+        layers: Optional list of layers to add, in order; a `tfkit.Input`
+            (or `InputLayer`) may come first. Defaults to `None`.
+        name: Optional name of the model. Defaults to `None` (a unique name
+            such as `"sequential"`).
+        **kwargs: Base layer keyword arguments, such as `trainable` and
+            `dtype`.
+
+    Raises:
+        ValueError: If an entry is not a layer, two layers share a name, an
+            input comes after a layer, or a layer has several outputs.
+
+    Example:
+        >>> model = tfkit.Sequential([
+        ...     tfkit.Input((4,)),
+        ...     tfkit.layers.Dense(8, activation="relu"),
+        ...     tfkit.layers.Dense(2),
+        ... ])
+        >>> model.output_shape
+        (None, 2)
+        >>> model(np.ones((3, 4))).shape
+        TensorShape([3, 2])
+
+        Without an input, the model builds on its first call:
+
+        >>> model = tfkit.Sequential()
+        >>> model.add(tfkit.layers.Dense(2))
+        >>> model.built
+        False
+        >>> model(np.ones((1, 5))).shape
+        TensorShape([1, 2])
+        >>> len(model.weights)
+        2
     """
 
     def __init__(self, layers: Sequence[Any] | None = None, name: str | None = None, **kwargs: Any) -> None:
@@ -51,14 +89,35 @@ class Sequential(Model):
         yield from zip(keys, layers)
 
     def summary_layers(self) -> list[tuple[str, Layer]]:
+        """The `(name, layer)` rows `summary` lists, in order."""
         return [(layer.name, layer) for layer in self._layers]
 
     @property
     def layers(self) -> list[Layer]:
+        """The model's layers, in order (the `Input` excluded)."""
         return list(self._layers)
 
     def add(self, layer: Any) -> None:
-        """Append a layer (or, first, a ``tfkit.Input``/``InputLayer``)."""
+        """Adds a layer instance on top of the layer stack.
+
+        When the model has an input, the layer is called on the previous
+        layer's symbolic output at once (so its weights and output shape are
+        known).
+
+        Args:
+            layer: A layer instance, or (as the first entry only) a
+                `tfkit.Input` tensor or `InputLayer`.
+
+        Raises:
+            ValueError: If `layer` is not a layer, its name is taken, it is
+                an input after other layers, or it has several outputs.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((4,))])
+            >>> model.add(tfkit.layers.Dense(3))
+            >>> model.output_shape
+            (None, 3)
+        """
         if isinstance(layer, SymbolicTensor):
             layer = layer.node.layer
         if isinstance(layer, InputLayer):
@@ -90,7 +149,21 @@ class Sequential(Model):
         self._reset_symbolic_cache()
 
     def pop(self) -> Layer:
-        """Remove and return the last layer."""
+        """Removes the last layer of the model and returns it.
+
+        Returns:
+            The removed layer.
+
+        Raises:
+            ValueError: If the model has no layers.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(3), tfkit.layers.Dense(2)])
+            >>> model.pop().units
+            2
+            >>> model.output_shape
+            (None, 3)
+        """
         if not self._layers:
             raise ValueError(f"Sequential '{self.name}' has no layers to pop")
         last = self._layers.pop()
@@ -107,6 +180,17 @@ class Sequential(Model):
         return last
 
     def build(self, input_shape: Any = None) -> None:
+        """Builds the model's weights for inputs of `input_shape`.
+
+        Args:
+            input_shape: A shape tuple, such as `(None, 4)`. May be `None`
+                when the model starts with a `tfkit.Input`. Defaults to
+                `None`.
+
+        Raises:
+            ValueError: If `input_shape` is `None` and the model has no
+                input.
+        """
         if input_shape is None:
             if self._tfkit_input is None:
                 raise ValueError(f"Sequential '{self.name}' needs an input shape: build(input_shape) or a tfkit.Input first")
@@ -117,6 +201,7 @@ class Sequential(Model):
             super().build(shape)
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        """Runs the layers in order on `inputs`; call the model itself instead (`model(inputs)`)."""
         x = inputs
         if self._tfkit_input is None and getattr(inputs, "dtype", None) is not None:
             self._tfkit_call_dtype = tf.as_dtype(inputs.dtype)   # the dtype _ensure_graph gives its Input
@@ -189,18 +274,22 @@ class Sequential(Model):
 
     @property
     def inputs(self) -> list[SymbolicTensor]:
+        """The model's input tensor, as a one-item list (empty when the model has no input yet)."""
         return [self._tfkit_input] if self._ensure_graph() else []
 
     @property
     def outputs(self) -> list[SymbolicTensor]:
+        """The model's output tensor, as a one-item list (empty when the model has no input yet)."""
         return [self._tfkit_symbolic_out] if self._ensure_graph() else []
 
     @property
     def input_shape(self) -> Any:
+        """The input shape(s) the model was built on (batch dimension included)."""
         return self._build_shapes
 
     @property
     def output_shape(self) -> Any:
+        """The output shape(s) of the model (batch dimension included)."""
         return self._output_shapes
 
     def default_input_signature(self) -> Any:
@@ -217,15 +306,18 @@ class Sequential(Model):
 
     @property
     def output_names(self) -> list[str]:
+        """The name of the model's output: its last layer's name."""
         return [self._layers[-1].name] if self._layers else ["output"]
 
     def compute_output_shape(self, input_shape: Any) -> Any:
+        """The output shape for an input shape, from the layers' own shape rules."""
         shape = tuple(input_shape)
         for layer in self._layers:
             shape = layer.compute_output_shape(shape)
         return shape
 
     def get_config(self) -> dict[str, Any]:
+        """The model's config: `name`, `trainable` and the list of its layers' configs (its `Input` first)."""
         layers = []
         if self._tfkit_input is not None:
             layers.append(layer_entry(self._tfkit_input.node.layer))
@@ -237,6 +329,7 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "Sequential":
+        """Creates a `Sequential` model from its config (the output of `get_config`), with fresh weights."""
         if not isinstance(config.get("layers"), list):
             raise ValueError("A Sequential config needs a list 'layers'")
         model = cls(name=config.get("name"))

@@ -25,6 +25,26 @@ from tfkit.ops.core_math import *  # noqa: F401,F403
 
 
 def cast(x: Any, dtype: Any) -> tf.Tensor:
+    """Cast a tensor to the desired dtype.
+
+    Float to integer casts truncate toward zero, as `tf.cast` does. A
+    `tf.SparseTensor` stays sparse; Python floats and float64 NumPy arrays are
+    read as float32 before the cast.
+
+    Args:
+        x: A tensor, array, sparse tensor or Python number.
+        dtype: The target dtype: a name such as `"float16"` or a `tf.DType`.
+
+    Returns:
+        A tensor of the specified `dtype`.
+
+    Example:
+        >>> x = tfkit.ops.arange(4)
+        >>> tfkit.ops.cast(x, "float16")
+        <tf.Tensor: shape=(4,), dtype=float16, numpy=array([0., 1., 2., 3.], dtype=float16)>
+        >>> tfkit.ops.cast([1.7, -2.2], "int32").numpy()
+        array([ 1, -2], dtype=int32)
+    """
     dtype = tf.as_dtype(dtype)
     if isinstance(x, tf.SparseTensor):
         return tf.cast(x, dtype)
@@ -33,9 +53,32 @@ def cast(x: Any, dtype: Any) -> tf.Tensor:
 
 
 def convert_to_tensor(x: Any, dtype: Any = None, sparse: bool | None = None, ragged: bool | None = None) -> Any:
-    """``x`` as a tensor in Keras's dtypes (Python floats float32, ints int32); ``dtype`` casts when it must.
+    """Convert a NumPy array, Python value or tensor to a tensor.
 
-    A ``tf.SparseTensor`` or ``tf.RaggedTensor`` stays one unless ``sparse=False`` / ``ragged=False``.
+    Dtypes follow Keras's rules: Python floats and float64 NumPy arrays become
+    float32, Python ints and int64 lists become int32. When `dtype` is given the
+    result is cast to it (a float converted to an integer dtype is truncated).
+    A `tf.SparseTensor` or `tf.RaggedTensor` stays one unless `sparse=False` or
+    `ragged=False` asks for a dense tensor.
+
+    Args:
+        x: A NumPy array, Python value, tensor, sparse or ragged tensor.
+        dtype: The target dtype; `None` (the default) keeps the dtype inferred
+            from `x`.
+        sparse: Whether to keep a sparse `x` sparse. `False` densifies it;
+            `None` (the default) and `True` keep it as it is.
+        ragged: Whether to keep a ragged `x` ragged. `False` pads it into a
+            dense tensor; `None` (the default) and `True` keep it as it is.
+
+    Returns:
+        A tensor of the specified `dtype`.
+
+    Example:
+        >>> x = np.array([1.0, 2.0])
+        >>> tfkit.ops.convert_to_tensor(x)
+        <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
+        >>> tfkit.ops.convert_to_tensor([1, 2], dtype="float16").dtype
+        tf.float16
     """
     if isinstance(x, tf.SparseTensor):
         x = tf.sparse.to_dense(x) if sparse is False else x
@@ -51,11 +94,59 @@ def convert_to_tensor(x: Any, dtype: Any = None, sparse: bool | None = None, rag
 
 
 def stop_gradient(variable: Any) -> tf.Tensor:
+    """Stop gradient computation.
+
+    The result has the value of `variable`, but gradients do not flow back
+    through it: it is treated as a constant by automatic differentiation.
+
+    Args:
+        variable: A tensor, variable or array.
+
+    Returns:
+        A tensor with the same value as `variable`, with gradient computation
+        disabled.
+
+    Example:
+        >>> v = tf.Variable([1.0, 2.0])
+        >>> with tf.GradientTape() as tape:
+        ...     y = tfkit.ops.sum(v * tfkit.ops.stop_gradient(v))
+        >>> tape.gradient(y, v).numpy()
+        array([1., 2.], dtype=float32)
+    """
     return tf.stop_gradient(tensor(variable))
 
 
 def slice(inputs: Any, start_indices: Any, shape: Any) -> tf.Tensor:  # noqa: A001 (Keras's name)
-    """The block of ``shape`` (-1: to the end) starting at ``start_indices``."""
+    """Return a slice of an input tensor.
+
+    At a high level, this operation is an explicit replacement for array slicing
+    e.g. `inputs[start_indices: start_indices + shape]`. Unlike slicing via
+    brackets, this operation will accept tensor start indices on all backends,
+    which is useful when indices are computed by other tensor operations.
+
+    Args:
+        inputs: A tensor, the tensor to be sliced.
+        start_indices: A list/tuple of shape `(inputs.ndim,)`, specifying the
+            starting indices for updating.
+        shape: The full shape of the returned slice, one entry per axis of
+            `inputs`; `-1` takes everything to the end of that axis.
+
+    Returns:
+        A tensor, the block of `inputs` of size `shape` starting at
+        `start_indices`.
+
+    Raises:
+        ValueError: If `shape` does not have one entry per axis of `inputs`.
+
+    Example:
+        >>> x = tfkit.ops.reshape(tfkit.ops.arange(12), (3, 4))
+        >>> tfkit.ops.slice(x, (1, 1), (2, 2)).numpy()
+        array([[ 5,  6],
+               [ 9, 10]], dtype=int32)
+        >>> tfkit.ops.slice(x, (1, 2), (-1, -1)).numpy()
+        array([[ 6,  7],
+               [10, 11]], dtype=int32)
+    """
     inputs = tensor(inputs)
     if len(shape) != len(inputs.shape):
         raise ValueError(f"slice: shape {tuple(shape)} must have one entry per axis of inputs "
@@ -64,7 +155,38 @@ def slice(inputs: Any, start_indices: Any, shape: Any) -> tf.Tensor:  # noqa: A0
 
 
 def slice_update(inputs: Any, start_indices: Any, updates: Any) -> tf.Tensor:
-    """``inputs`` with the block at ``start_indices`` replaced by ``updates`` (starts clamped so it fits)."""
+    """Update an input by slicing in a tensor of updated values.
+
+    At a high level, this operation does
+    `inputs[start_indices: start_indices + updates.shape] = updates`.
+    Assume inputs is a tensor of shape `(D0, D1, ..., Dn)`,
+    `start_indices` must be a list/tuple of n integers, specifying the starting
+    indices. `updates` must have the same rank as `inputs`, and the size of each
+    dim must not exceed `Di - start_indices[i]`. The start indices are clamped
+    so that the block fits inside `inputs`, as `jax.lax.dynamic_update_slice`
+    does.
+
+    Args:
+        inputs: A tensor, the tensor to be updated.
+        start_indices: A list/tuple of shape `(inputs.ndim,)`, specifying
+            the starting indices for updating.
+        updates: A tensor, the new values to be put to `inputs` at `indices`.
+            `updates` must have the same rank as `inputs`; it is cast to the
+            dtype of `inputs`.
+
+    Returns:
+        A tensor, has the same shape and dtype as `inputs`.
+
+    Raises:
+        ValueError: If `updates` does not have the rank of `inputs`.
+
+    Example:
+        >>> inputs = tfkit.ops.zeros((3, 3))
+        >>> tfkit.ops.slice_update(inputs, (1, 1), tfkit.ops.ones((2, 2))).numpy()
+        array([[0., 0., 0.],
+               [0., 1., 1.],
+               [0., 1., 1.]], dtype=float32)
+    """
     inputs = tensor(inputs)
     updates = tf.cast(tensor(updates), inputs.dtype)
     if len(updates.shape) != len(inputs.shape):
@@ -82,7 +204,34 @@ def slice_update(inputs: Any, start_indices: Any, updates: Any) -> tf.Tensor:
 
 
 def scatter(indices: Any, values: Any, shape: Any) -> tf.Tensor:
-    """A zero tensor of ``shape`` with ``values`` added at ``indices`` (duplicates add up)."""
+    """Returns a tensor of shape `shape` where `indices` are set to `values`.
+
+    At a high level, this operation does `zeros[indices] = updates` and
+    returns the output. It is equivalent to::
+
+        zeros = tfkit.ops.zeros(shape)
+        output = tfkit.ops.scatter_update(zeros, indices, values)
+
+    except that values at duplicate indices are added up.
+
+    Args:
+        indices: A tensor or list/tuple specifying indices for the values in
+            `values`; its last axis indexes the leading axes of the output.
+        values: A tensor, the values to be set at `indices`.
+        shape: Shape of the output tensor.
+
+    Returns:
+        A tensor of shape `shape` and the dtype of `values`.
+
+    Example:
+        >>> indices = [[0, 1], [1, 1]]
+        >>> values = np.array([1.0, 1.0])
+        >>> tfkit.ops.scatter(indices, values, (2, 2)).numpy()
+        array([[0., 1.],
+               [0., 1.]], dtype=float32)
+        >>> tfkit.ops.scatter([[0], [0]], np.array([1.0, 2.0]), (2,)).numpy()
+        array([3., 0.], dtype=float32)
+    """
     return tf.scatter_nd(tf.cast(tensor(indices), tf.int32), tensor(values), shape)
 
 
@@ -99,7 +248,58 @@ def _scatter_multiply(inputs: tf.Tensor, indices: tf.Tensor, updates: tf.Tensor)
 
 
 def scatter_update(inputs: Any, indices: Any, updates: Any, reduction: str | None = None) -> tf.Tensor:
-    """``inputs`` with ``updates`` written at ``indices``, or combined there by ``reduction`` (add/max/min/mul)."""
+    """Update inputs via updates at scattered (sparse) indices.
+
+    At a high level, this operation does `inputs[indices] = updates`.
+    Assume `inputs` is a tensor of shape `(D0, D1, ..., Dn)`, there are 2 main
+    usages of `scatter_update`.
+
+    1. `indices` is a 2D tensor of shape `(num_updates, n)`, where `num_updates`
+       is the number of updates to perform, and `updates` is a 1D tensor of
+       shape `(num_updates,)`. For example, if `inputs` is `zeros((4, 4, 4))`,
+       and we want to update `inputs[1, 2, 3]` and `inputs[0, 1, 3]` as 1, then
+       we can use::
+
+           inputs = np.zeros((4, 4, 4))
+           indices = [[1, 2, 3], [0, 1, 3]]
+           updates = np.array([1., 1.])
+           inputs = tfkit.ops.scatter_update(inputs, indices, updates)
+
+    2. `indices` is a 2D tensor of shape `(num_updates, k)`, where `num_updates`
+       is the number of updates to perform, and `k` (`k < n`) is the size of
+       each index in `indices`. `updates` is a `n - k`-D tensor of shape
+       `(num_updates, inputs.shape[k:])`. For example, if
+       `inputs = np.zeros((4, 4, 4))`, and we want to update `inputs[1, 2, :]`
+       and `inputs[2, 3, :]` as `[1, 1, 1, 1]`, then `indices` would have shape
+       `(num_updates, 2)` (`k = 2`), and `updates` would have shape
+       `(num_updates, 4)` (`inputs.shape[2:] = 4`).
+
+    Args:
+        inputs: A tensor, the tensor to be updated.
+        indices: A tensor or list/tuple of shape `(N, inputs.ndim)`, specifying
+            indices to update. `N` is the number of indices to update, must be
+            equal to the first dimension of `updates`.
+        updates: A tensor, the new values to be put to `inputs` at `indices`;
+            it is cast to the dtype of `inputs`.
+        reduction: How to combine `updates` with the values already at
+            `indices`: `None` (the default) overwrites them, `"add"`, `"max"`,
+            `"min"` and `"mul"` combine them (duplicate indices all take part).
+            This argument is a tfkit addition: Keras 3's `scatter_update` only
+            overwrites.
+
+    Returns:
+        A tensor, has the same shape and dtype as `inputs`.
+
+    Raises:
+        ValueError: If `reduction` is not one of the values above.
+
+    Example:
+        >>> inputs = tfkit.ops.zeros((4,))
+        >>> tfkit.ops.scatter_update(inputs, [[1], [3]], [5.0, 6.0]).numpy()
+        array([0., 5., 0., 6.], dtype=float32)
+        >>> tfkit.ops.scatter_update(inputs, [[1], [1]], [5.0, 6.0], reduction="add").numpy()
+        array([ 0., 11.,  0.,  0.], dtype=float32)
+    """
     if reduction is not None:
         reduction = str(reduction).lower()
         if reduction not in ("add", "max", "min", "mul"):
@@ -116,7 +316,28 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, reduction: str | Non
 
 
 def unstack(x: Any, num: int | None = None, axis: int = 0) -> list[tf.Tensor]:
-    """The slices of ``x`` along ``axis`` as a list (``num`` is needed when that size is not static)."""
+    """Unpack the given dimension of a rank-R tensor into rank-(R-1) tensors.
+
+    Args:
+        x: The input tensor.
+        num: The length of the dimension `axis`. Automatically inferred if
+            `None` (the default); it must be given when that size is not static.
+        axis: The axis along which to unpack. Defaults to `0`.
+
+    Returns:
+        A list of tensors unpacked along the given axis.
+
+    Raises:
+        ValueError: If `axis` is out of range for `x`, or if `num` is `None`
+            and the size of `axis` is not static.
+
+    Example:
+        >>> x = tfkit.ops.array([[1, 2], [3, 4]])
+        >>> [t.numpy() for t in tfkit.ops.unstack(x, axis=0)]
+        [array([1, 2], dtype=int32), array([3, 4], dtype=int32)]
+        >>> [t.numpy() for t in tfkit.ops.unstack(x, axis=1)]
+        [array([1, 3], dtype=int32), array([2, 4], dtype=int32)]
+    """
     x = tensor(x)
     if not -len(x.shape) <= axis < len(x.shape):
         raise ValueError(f"unstack: axis={axis} is out of range for x of shape {tuple(x.shape)}")
@@ -126,14 +347,66 @@ def unstack(x: Any, num: int | None = None, axis: int = 0) -> list[tf.Tensor]:
 
 
 def is_tensor(x: Any) -> bool:
+    """Check whether the given object is a tensor.
+
+    Note: this checks for TensorFlow tensors (eager tensors, variables, sparse
+    and ragged tensors) and for the symbolic tensors of a tfkit functional
+    model (`tfkit.Input`-derived). NumPy arrays and Python values are not
+    tensors.
+
+    Args:
+        x: A variable.
+
+    Returns:
+        `True` if `x` is a tensor, otherwise `False`.
+
+    Example:
+        >>> tfkit.ops.is_tensor(tfkit.ops.ones((2,)))
+        True
+        >>> tfkit.ops.is_tensor(np.ones((2,)))
+        False
+    """
     return tf.is_tensor(x) or isinstance(x, SymbolicTensor)
 
 
 def dtype(x: Any) -> str:
+    """Return the dtype of the tensor-like input as a standardized string.
+
+    Args:
+        x: A tensor, variable, NumPy array or any object with a `dtype`
+            attribute.
+
+    Returns:
+        The name of the dtype of `x`, such as `"float32"`.
+
+    Example:
+        >>> tfkit.ops.dtype(tfkit.ops.ones((2,)))
+        'float32'
+        >>> tfkit.ops.dtype(np.zeros((2,), "int64"))
+        'int64'
+    """
     return tf.as_dtype(x.dtype).name
 
 
 def convert_to_numpy(x: Any) -> np.ndarray:
+    """Convert a tensor to a NumPy array.
+
+    Sparse tensors are densified and ragged tensors padded with zeros first.
+
+    Args:
+        x: A tensor, variable, sparse or ragged tensor, or array-like value.
+
+    Returns:
+        A NumPy array.
+
+    Raises:
+        ValueError: If `x` is a symbolic tensor of a functional model
+            (`tfkit.Input`-derived): it has no values until the model runs.
+
+    Example:
+        >>> tfkit.ops.convert_to_numpy(tfkit.ops.ones((2,)))
+        array([1., 1.], dtype=float32)
+    """
     if isinstance(x, SymbolicTensor):
         raise ValueError(f"convert_to_numpy: {x.name or 'this tensor'} is a symbolic tensor of a functional model "
                          f"(shape {x.shape}); it has no values until the model runs")
@@ -145,7 +418,27 @@ def convert_to_numpy(x: Any) -> np.ndarray:
 
 
 def shape(x: Any) -> tuple:
-    """The shape as a tuple: ints where known, scalar tensors where not (``None`` for symbolic tensors)."""
+    """Gets the shape of the tensor input.
+
+    Note: On the TensorFlow backend, when `x` is a `tf.Tensor` with dynamic
+    shape, dimensions which are dynamic in the context of a compiled function
+    will have a `tf.Tensor` value instead of a static integer value. For the
+    symbolic tensors of a functional model the shape is returned as it is, with
+    `None` for unknown dimensions.
+
+    Args:
+        x: A tensor. This function will try to access the `shape` attribute of
+            the input tensor.
+
+    Returns:
+        A tuple of integers or `None` values, indicating the shape of the input
+        tensor.
+
+    Example:
+        >>> x = tfkit.ops.zeros((8, 12))
+        >>> tfkit.ops.shape(x)
+        (8, 12)
+    """
     if isinstance(x, SymbolicTensor):
         return x.shape
     x = tensor(x)
@@ -157,10 +450,34 @@ def shape(x: Any) -> tuple:
 
 
 def ndim(x: Any) -> int:
+    """Return the number of dimensions of a tensor.
+
+    Args:
+        x: A tensor, array or any object with a `shape` attribute.
+
+    Returns:
+        The number of dimensions of `x`, a Python int.
+
+    Example:
+        >>> tfkit.ops.core.ndim(tfkit.ops.zeros((2, 3)))
+        2
+    """
     return len(x.shape)
 
 
 def size(x: Any) -> Any:
+    """Return the number of elements in a tensor.
+
+    Args:
+        x: Input tensor.
+
+    Returns:
+        A scalar int32 tensor: the number of elements in `x`.
+
+    Example:
+        >>> tfkit.ops.core.size(tfkit.ops.zeros((2, 3))).numpy()
+        np.int32(6)
+    """
     return tf.size(tensor(x))
 
 

@@ -51,7 +51,40 @@ def _groups(side: str, pattern: str) -> list[list[str]]:
 
 
 def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> tf.Tensor:
-    """Reshape and transpose ``tensor`` as ``pattern`` says (``"in axes -> out axes"``)."""
+    """Rearranges the axes of a tensor using an einops-style pattern.
+
+    The pattern reads `"input axes -> output axes"`. Each side names every axis
+    once; parentheses group several axes into one (a reshape), and reordering
+    the names transposes. Both sides must name the same axes. Ellipsis (`...`),
+    anonymous axes (`1`) and nested parentheses are not supported.
+
+    Args:
+        tensor: Input tensor.
+        pattern: String describing the rearrangement in einops notation, such
+            as `"b h w c -> b c h w"` or `"b (h w) c -> b h w c"`.
+        **axes_lengths: Keyword arguments giving the lengths of axes that are
+            split from a group: all but one axis of each left-side group needs
+            one (the last is inferred).
+
+    Returns:
+        Tensor: A tensor with rearranged axes.
+
+    Raises:
+        ValueError: If `pattern` is malformed (no single `->`, unbalanced or
+            nested parentheses, an axis named twice, or sides naming different
+            axes), if `axes_lengths` names an axis not in the pattern, if the
+            left side does not have one entry per axis of `tensor`, or if an
+            axis cannot be split into the given lengths.
+
+    Example:
+        >>> images = tfkit.ops.ones((32, 30, 40, 3))
+        >>> tfkit.ops.rearrange(images, "b h w c -> b c h w").shape
+        TensorShape([32, 3, 30, 40])
+        >>> tfkit.ops.rearrange(images, "b h w c -> b (h w c)").shape
+        TensorShape([32, 3600])
+        >>> tfkit.ops.rearrange(images, "b (h1 h) w c -> b h1 h w c", h1=2).shape
+        TensorShape([32, 2, 15, 40, 3])
+    """
     if not isinstance(pattern, str) or pattern.count("->") != 1:
         raise ValueError(f"rearrange: pattern must read 'in axes -> out axes', got {pattern!r}")
     x = as_tensor(tensor)

@@ -49,11 +49,54 @@ def separable_blur(batch: tf.Tensor, size_y: Any, size_x: Any, sigma_y: Any, sig
 
 def gaussian_blur(images: Any, kernel_size: Any = (3, 3), sigma: Any = (1.0, 1.0),
                   data_format: str | None = None) -> tf.Tensor:
-    """Blur images with a Gaussian kernel (zero padding at the borders), in their own dtype.
+    """Applies a Gaussian blur to the image(s).
 
-    As in Keras, the first entry of ``kernel_size`` and ``sigma`` applies
-    along the width (x) and the second along the height (y); integer images
-    are blurred in float32 and rounded back.
+    The image is convolved with a normalized Gaussian kernel, separably (rows
+    then columns), with zero padding at the borders, so the output has the
+    shape of the input. As in Keras, the first entry of `kernel_size` and
+    `sigma` applies along the width (x) and the second along the height (y).
+    The result has the dtype of `images`: integer images are blurred in
+    float32, then rounded and saturated back.
+
+    Args:
+        images: Input image or batch of images. Must be 3D or 4D.
+        kernel_size: A tuple of two integers (or one integer for both),
+            specifying the width and height of the Gaussian kernel. Defaults to
+            `(3, 3)`.
+        sigma: A tuple of two floats (or one float for both), specifying the
+            standard deviation of the Gaussian kernel along width and height.
+            Defaults to `(1.0, 1.0)`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Blurred image or batch of images.
+
+    Raises:
+        ValueError: If `kernel_size` does not hold positive integers, if
+            `sigma` is not positive, if `images` is not 3D or 4D, or if
+            `data_format` is not one of the values above.
+        TypeError: If `images` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> x = np.random.random((2, 64, 80, 3))  # batch of 2 RGB images
+        >>> tfkit.ops.image.gaussian_blur(x).shape
+        TensorShape([2, 64, 80, 3])
+        >>> x = np.random.random((2, 3, 64, 80))  # batch of 2 RGB images
+        >>> tfkit.ops.image.gaussian_blur(x, data_format="channels_first").shape
+        TensorShape([2, 3, 64, 80])
+        >>> dot = np.zeros((5, 5, 1), "float32")
+        >>> dot[2, 2, 0] = 1.0
+        >>> np.round(tfkit.ops.image.gaussian_blur(dot)[1:4, 1:4, 0].numpy(), 4)
+        array([[0.0751, 0.1238, 0.0751],
+               [0.1238, 0.2042, 0.1238],
+               [0.0751, 0.1238, 0.0751]], dtype=float32)
     """
     op = "gaussian_blur"
     size_x, size_y = ic.pair(kernel_size, op, "kernel_size")
@@ -75,9 +118,51 @@ def gaussian_blur(images: Any, kernel_size: Any = (3, 3), sigma: Any = (1.0, 1.0
 
 
 def sobel_edges(images: Any, data_format: str | None = None) -> tf.Tensor:
-    """Sobel derivatives of a batch of images: ``(..., 2)`` holding ``d/dy`` then ``d/dx``, per channel.
+    """Computes Sobel edge detection on images.
 
-    Integer images are differentiated in float32 (the result is float32).
+    The Sobel operator computes the gradient of the image intensity at each
+    pixel, giving the direction of the largest increase from light to dark
+    and the rate of change in that direction. It uses TensorFlow's
+    `tf.image.sobel_edges` (3x3 kernels, reflected borders). Integer images are
+    computed in float32 (and the result is float32).
+
+    Args:
+        images: Input tensor of shape `(batch, height, width, channels)` if
+            `data_format="channels_last"`, or
+            `(batch, channels, height, width)` if
+            `data_format="channels_first"`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor containing the Sobel edges. For `data_format="channels_last"`,
+        the output shape is `(batch, height, width, channels, 2)` where the
+        last dimension contains `[dy, dx]` representing the vertical and
+        horizontal gradients. For `data_format="channels_first"`, the output
+        shape is `(batch, channels, height, width, 2)`.
+
+    Raises:
+        ValueError: If `images` is not 4D, or if `data_format` is not one of
+            the values above.
+        TypeError: If `images` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> image = np.zeros((1, 4, 4, 1), dtype="float32")
+        >>> image[0, :, 2:, 0] = 1.0  # a vertical edge
+        >>> edges = tfkit.ops.image.sobel_edges(image)
+        >>> edges.shape
+        TensorShape([1, 4, 4, 1, 2])
+        >>> edges[0, :, :, 0, 1].numpy()  # dx
+        array([[0., 4., 4., 0.],
+               [0., 4., 4., 0.],
+               [0., 4., 4., 0.],
+               [0., 4., 4., 0.]], dtype=float32)
     """
     op = "sobel_edges"
     data_format = ic.standard_format(data_format, op)
@@ -96,12 +181,64 @@ def sobel_edges(images: Any, data_format: str | None = None) -> tf.Tensor:
 
 def ssim(image1: Any, image2: Any, max_val: float = 1.0, filter_size: int = 11, filter_sigma: float = 1.5,
          k1: float = 0.01, k2: float = 0.03, data_format: str | None = None) -> tf.Tensor:
-    """Structural similarity of two images (or batches), averaged over pixels and channels, as Keras computes it.
+    """Computes the Structural Similarity Index (SSIM) between two images.
 
-    Local means and variances come from a ``filter_size`` Gaussian window
-    (``"VALID"``: the images must be at least that large). The result has
-    ``image1``'s dtype: a scalar for single images, one value per image for
-    batches.
+    The SSIM index is a method for measuring the similarity between two images.
+    It is based on the comparison of luminance, contrast, and structure
+    between the images. The resulting SSIM index is a value between -1 and 1,
+    where 1 indicates identical images.
+
+    This implementation is based on the original SSIM paper:
+    Wang, Z., Bovik, A. C., Sheikh, H. R., & Simoncelli, E. P. (2004).
+    "Image quality assessment: from error visibility to structural similarity."
+    IEEE Transactions on Image Processing.
+
+    Local means, variances and covariance come from a `filter_size` Gaussian
+    window without padding (`"valid"`), so the images must be at least
+    `filter_size` high and wide; the SSIM map is averaged over pixels and
+    channels. The result has the dtype of `image1` (integer images are computed
+    in float32).
+
+    Args:
+        image1: First image or batch of images. Must be 3D or 4D.
+        image2: Second image or batch of images. Must have the same shape
+            as `image1`.
+        max_val: The maximum possible pixel value of the images. Defaults to
+            `1.0` (for normalized images). Use `255.0` for images with pixel
+            values in `[0, 255]`.
+        filter_size: Size of the Gaussian filter used for computing SSIM.
+            Defaults to `11`. Must be an odd integer >= 1.
+        filter_sigma: Standard deviation of the Gaussian filter. Defaults to
+            `1.5`.
+        k1: First stabilization constant. Defaults to `0.01`.
+        k2: Second stabilization constant. Defaults to `0.03`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor of SSIM values. For batched inputs, returns a 1D tensor
+        with one SSIM value per image pair. For unbatched inputs, returns
+        a scalar tensor.
+
+    Raises:
+        ValueError: If the images are not 3D or 4D, if their shapes differ, if
+            they are smaller than `filter_size`, or if `data_format` is not one
+            of the values above.
+        TypeError: If an image cannot be converted to a tensor.
+
+    Example:
+        >>> image = np.random.random((32, 32, 3)).astype("float32")
+        >>> float(tfkit.ops.image.ssim(image, image, max_val=1.0))
+        1.0
+        >>> images1 = np.random.random((2, 32, 32, 3)).astype("float32")
+        >>> images2 = np.random.random((2, 32, 32, 3)).astype("float32")
+        >>> tfkit.ops.image.ssim(images1, images2, max_val=1.0).shape
+        TensorShape([2])
     """
     op = "ssim"
     data_format = ic.standard_format(data_format, op)

@@ -36,10 +36,66 @@ def _padding(padding: Any, op: str) -> str:
 
 def extract_patches(images: Any, size: Any, strides: Any = None, dilation_rate: Any = 1, padding: str = "valid",
                     data_format: str | None = None) -> tf.Tensor:
-    """Patches of ``size = (height, width)`` (or an int) laid out along the last axis, in row, column, channel order.
+    """Extracts patches from the image(s) or volume(s).
 
-    ``strides`` defaults to ``size`` (non-overlapping patches). A 3-tuple
-    ``size`` extracts volume patches, as :func:`extract_patches_3d`.
+    This function supports both 2D and 3D patch extraction based on the
+    `size` argument length, similar to how `tfkit.ops.conv` handles
+    different dimensions: a 3-tuple `size` extracts volume patches, as
+    `extract_patches_3d` does. Each patch is laid out along the channel axis,
+    in row, column, channel order (the channel varying fastest). Unlike Keras's
+    TensorFlow backend, tfkit accepts `dilation_rate > 1` together with
+    `strides > 1`.
+
+    Args:
+        images: Input image/volume or batch of images/volumes.
+            For 2D patches: 3D `(H, W, C)` or 4D `(N, H, W, C)`.
+            For 3D patches: 4D `(D, H, W, C)` or 5D `(N, D, H, W, C)`.
+        size: Patch size as int or tuple.
+            Length 2 tuple `(patch_height, patch_width)` or int for 2D patches.
+            Length 3 tuple `(patch_depth, patch_height, patch_width)` for
+            3D patches.
+        strides: Strides for patch extraction, an int or a tuple like `size`.
+            If not specified (`None`, the default), defaults to `size`
+            (non-overlapping patches).
+        dilation_rate: Dilation rate for patch extraction, an int or a tuple
+            like `size`: how far apart two consecutive samples of a patch are in
+            the input. Defaults to `1`.
+        padding: The type of padding algorithm to use: `"same"` or `"valid"`.
+            Defaults to `"valid"`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`. With
+            `"channels_first"` the patches are laid out along axis 1 of the
+            result. If not specified (`None`, the default), defaults to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Extracted patches with shape depending on input and `size`:
+        3D (unbatched) or 4D (batched) for 2D patches, 4D (unbatched) or 5D
+        (batched) for 3D patches. The last axis (channels-last) has size
+        `prod(size) * channels`.
+
+    Raises:
+        TypeError: If `size` is not an int or a tuple, if `images` is not
+            numeric (bool, string or complex) or cannot be converted to a
+            tensor.
+        ValueError: If `size`, `strides` or `dilation_rate` is not a positive
+            int or tuple of the right length, if `padding` or `data_format` is
+            not one of the values above, or if `images` has the wrong rank.
+
+    Example:
+        >>> image = np.random.random((2, 20, 20, 3)).astype("float32")
+        >>> tfkit.ops.image.extract_patches(image, (5, 5)).shape
+        TensorShape([2, 4, 4, 75])
+        >>> image = np.random.random((20, 20, 3)).astype("float32")
+        >>> tfkit.ops.image.extract_patches(image, (3, 3), (1, 1)).shape
+        TensorShape([18, 18, 27])
+        >>> volumes = np.random.random((2, 10, 10, 10, 3)).astype("float32")
+        >>> tfkit.ops.image.extract_patches(volumes, (3, 3, 3)).shape
+        TensorShape([2, 3, 3, 3, 81])
+        >>> x = np.arange(16).reshape(1, 4, 4, 1)
+        >>> tfkit.ops.image.extract_patches(x, 2)[0, 0].numpy()
+        array([[0, 1, 4, 5],
+               [2, 3, 6, 7]])
     """
     if isinstance(size, (list, tuple)) and len(size) == 3:
         return extract_patches_3d(images, size, strides, dilation_rate, padding, data_format)
@@ -65,7 +121,50 @@ def extract_patches(images: Any, size: Any, strides: Any = None, dilation_rate: 
 
 def extract_patches_3d(volumes: Any, size: Any, strides: Any = None, dilation_rate: Any = 1,
                        padding: str = "valid", data_format: str | None = None) -> tf.Tensor:
-    """Patches of ``size = (depth, height, width)`` (or an int) of volumes ``(b, d, h, w, c)`` or ``(d, h, w, c)``."""
+    """Extracts patches from the volume(s).
+
+    Each patch is laid out along the channel axis, in depth, row, column,
+    channel order. Unlike Keras's TensorFlow backend, tfkit accepts
+    `dilation_rate > 1` together with `strides > 1`.
+
+    Args:
+        volumes: Input volume or batch of volumes. Must be 4D or 5D.
+        size: Patch size int or tuple `(patch_depth, patch_height, patch_width)`.
+        strides: strides along depth, height, and width. If not specified, or
+            if `None` (the default), it defaults to the same value as `size`.
+        dilation_rate: This is the input stride, specifying how far two
+            consecutive patch samples are in the input: an int or a tuple of 3
+            ints. Defaults to `1`.
+        padding: The type of padding algorithm to use: `"same"` or `"valid"`.
+            Defaults to `"valid"`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, depth, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape
+            `(batch, channels, depth, height, width)`. If not specified (`None`,
+            the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Extracted patches 4D (if not batched) or 5D (if batched).
+
+    Raises:
+        ValueError: If `size`, `strides` or `dilation_rate` is not a positive
+            int or tuple of 3 ints, if `padding` or `data_format` is not one of
+            the values above, if `volumes` is not 4D or 5D, or if a dilated
+            extraction meets an unknown number of channels.
+        TypeError: If `volumes` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> volumes = np.random.random((2, 10, 10, 10, 3)).astype("float32")
+        >>> tfkit.ops.image.extract_patches_3d(volumes, 3).shape
+        TensorShape([2, 3, 3, 3, 81])
+        >>> volume = np.random.random((10, 10, 10, 3)).astype("float32")
+        >>> tfkit.ops.image.extract_patches_3d(volume, (2, 5, 5), strides=1).shape
+        TensorShape([9, 6, 6, 150])
+    """
     op = "extract_patches_3d"
     patch = _tuple(size, 3, op, "size")
     stride = _tuple(strides, 3, op, "strides") if strides is not None else patch

@@ -60,7 +60,70 @@ def _aspect_pad(images: tf.Tensor, height: int, width: int, fill_value: Any) -> 
 def resize(images: Any, size: Sequence[int], interpolation: str = "bilinear", antialias: bool = False,
            crop_to_aspect_ratio: bool = False, pad_to_aspect_ratio: bool = False, fill_mode: str = "constant",
            fill_value: float = 0.0, data_format: str | None = None) -> tf.Tensor:
-    """Images resized to ``size = (height, width)``, in their own dtype (integers rounded, as Keras does)."""
+    """Resize images to size using the specified interpolation method.
+
+    It uses `tf.image.resize`. The result has the dtype of `images`: integer
+    images are rounded and saturated back, as Keras does.
+
+    Args:
+        images: Input image or batch of images. Must be 3D or 4D.
+        size: Size of output image in `(height, width)` format: two positive
+            integers.
+        interpolation: Interpolation method. Available methods are `"nearest"`,
+            `"bilinear"`, `"bicubic"`, `"area"`, `"lanczos3"` and `"lanczos5"`.
+            Defaults to `"bilinear"`.
+        antialias: Whether to use an antialiasing filter when downsampling an
+            image. Defaults to `False`.
+        crop_to_aspect_ratio: If `True`, resize the images without aspect
+            ratio distortion. When the original aspect ratio differs
+            from the target aspect ratio, the output image will be
+            cropped so as to return the
+            largest possible window in the image (of size `(height, width)`)
+            that matches the target aspect ratio. By default
+            (`crop_to_aspect_ratio=False`), aspect ratio may not be preserved.
+        pad_to_aspect_ratio: If `True`, pad the images without aspect
+            ratio distortion. When the original aspect ratio differs
+            from the target aspect ratio, the output image will be
+            evenly padded on the short side. Defaults to `False`.
+        fill_mode: When using `pad_to_aspect_ratio=True`, padded areas
+            are filled according to the given mode. Only `"constant"` (the
+            default) is supported at this time
+            (fill with constant value, equal to `fill_value`).
+        fill_value: Float. Padding value to use when `pad_to_aspect_ratio=True`.
+            Defaults to `0.0`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Resized image or batch of images.
+
+    Raises:
+        ValueError: If `size` is not two positive integers, if `interpolation`,
+            `fill_mode` or `data_format` is not one of the values above, if both
+            `crop_to_aspect_ratio` and `pad_to_aspect_ratio` are `True`, or if
+            `images` is not 3D or 4D.
+        TypeError: If `images` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> x = np.random.random((2, 4, 4, 3))  # batch of 2 RGB images
+        >>> tfkit.ops.image.resize(x, (2, 2)).shape
+        TensorShape([2, 2, 2, 3])
+        >>> x = np.random.random((2, 3, 4, 4))  # batch of 2 RGB images
+        >>> tfkit.ops.image.resize(x, (2, 2), data_format="channels_first").shape
+        TensorShape([2, 3, 2, 2])
+        >>> x = np.arange(16.0, dtype="float32").reshape(4, 4, 1)
+        >>> tfkit.ops.image.resize(x, (2, 2))[:, :, 0].numpy()
+        array([[ 2.5,  4.5],
+               [10.5, 12.5]], dtype=float32)
+        >>> tfkit.ops.image.resize(np.ones((4, 8, 3)), (4, 4), crop_to_aspect_ratio=True).shape
+        TensorShape([4, 4, 3])
+    """
     height, width = _size(size)
     data_format = ic.standard_format(data_format, "resize")
     if interpolation not in RESIZE_INTERPOLATIONS:
@@ -111,7 +174,50 @@ def _hw_axes(rank: int, data_format: str) -> tuple[int, int]:
 def pad_images(images: Any, top_padding: int | None = None, left_padding: int | None = None,
                bottom_padding: int | None = None, right_padding: int | None = None, target_height: int | None = None,
                target_width: int | None = None, data_format: str | None = None) -> tf.Tensor:
-    """Zero-pad images; per direction give two of (top, bottom, target_height) / (left, right, target_width)."""
+    """Pad `images` with zeros to the specified `height` and `width`.
+
+    Along each direction give exactly two of the three values: for the
+    height, two of `top_padding`, `bottom_padding` and `target_height`; for
+    the width, two of `left_padding`, `right_padding` and `target_width`.
+    The third follows from the image size.
+
+    Args:
+        images: Input image or batch of images. Must be 3D or 4D.
+        top_padding: Number of rows of zeros to add on top. Defaults to `None`.
+        left_padding: Number of columns of zeros to add on the left. Defaults
+            to `None`.
+        bottom_padding: Number of rows of zeros to add at the bottom. Defaults
+            to `None`.
+        right_padding: Number of columns of zeros to add on the right.
+            Defaults to `None`.
+        target_height: Height of output images. Defaults to `None`.
+        target_width: Width of output images. Defaults to `None`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Padded image or batch of images.
+
+    Raises:
+        ValueError: If a direction is not given exactly two of its three
+            values, if a value is negative or not an integer, if the target is
+            smaller than the images, if `images` is not 3D or 4D, or if
+            `data_format` is not one of the values above.
+        TypeError: If `images` cannot be converted to a tensor.
+
+    Example:
+        >>> images = np.random.random((15, 25, 3))
+        >>> tfkit.ops.image.pad_images(images, 2, 3, target_height=20, target_width=30).shape
+        TensorShape([20, 30, 3])
+        >>> batch_images = np.random.random((2, 15, 25, 3))
+        >>> tfkit.ops.image.pad_images(batch_images, 2, 3, target_height=20, target_width=30).shape
+        TensorShape([2, 20, 30, 3])
+    """
     _check_edges("pad_images", top_padding, bottom_padding, target_height, "top_padding",
                  "bottom_padding", "target_height")
     _check_edges("pad_images", left_padding, right_padding, target_width, "left_padding",
@@ -136,7 +242,54 @@ def crop_images(images: Any, top_cropping: int | None = None, left_cropping: int
                 bottom_cropping: int | None = None, right_cropping: int | None = None,
                 target_height: int | None = None, target_width: int | None = None,
                 data_format: str | None = None) -> tf.Tensor:
-    """Crop images; per direction give two of (top, bottom, target_height) / (left, right, target_width)."""
+    """Crop `images` to a specified `height` and `width`.
+
+    Along each direction give exactly two of the three values: for the
+    height, two of `top_cropping`, `bottom_cropping` and `target_height`; for
+    the width, two of `left_cropping`, `right_cropping` and `target_width`.
+    The third follows from the image size.
+
+    Args:
+        images: Input image or batch of images. Must be 3D or 4D.
+        top_cropping: Number of rows to crop from the top. Defaults to
+            `None`.
+        left_cropping: Number of columns to crop from the left. Defaults to
+            `None`.
+        bottom_cropping: Number of rows to crop from the bottom. Defaults to
+            `None`.
+        right_cropping: Number of columns to crop from the right. Defaults to
+            `None`.
+        target_height: Height of the output images. Defaults to `None`.
+        target_width: Width of the output images. Defaults to `None`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Cropped image or batch of images.
+
+    Raises:
+        ValueError: If a direction is not given exactly two of its three
+            values, if a value is negative or not an integer, if the images are
+            too small for the crop, if `images` is not 3D or 4D, or if
+            `data_format` is not one of the values above.
+        TypeError: If `images` cannot be converted to a tensor.
+
+    Example:
+        >>> images = np.reshape(np.arange(1, 28, dtype="float32"), [3, 3, 3])
+        >>> images[:, :, 0]  # the first channel of the images
+        array([[ 1.,  4.,  7.],
+               [10., 13., 16.],
+               [19., 22., 25.]], dtype=float32)
+        >>> cropped = tfkit.ops.image.crop_images(images, 0, 0, target_height=2, target_width=2)
+        >>> cropped[:, :, 0].numpy()
+        array([[ 1.,  4.],
+               [10., 13.]], dtype=float32)
+    """
     _check_edges("crop_images", top_cropping, bottom_cropping, target_height, "top_cropping",
                  "bottom_cropping", "target_height")
     _check_edges("crop_images", left_cropping, right_cropping, target_width, "left_cropping",
@@ -210,12 +363,73 @@ def _weight_matrix(in_size: Any, out_size: int, scale: tf.Tensor, translation: t
 
 def scale_and_translate(images: Any, output_shape: Sequence[int], scale: Any, translation: Any,
                         spatial_dims: Sequence[int], method: str, antialias: bool = True) -> tf.Tensor:
-    """Resample ``images`` to ``output_shape``: input point ``p`` lands at ``p * scale + translation``.
+    """Apply a scale and translation to the images.
 
-    Pixel centres sit at half-integers; output points that map outside the
-    input are zero. ``method`` picks the kernel (``linear``/``bilinear``/
-    ``trilinear``/``triangle``, ``cubic``/``bicubic``/``tricubic`` (Keys),
-    ``lanczos3``, ``lanczos5``); ``antialias`` widens it when downsampling.
+    Generates a new image of `output_shape` by resampling from the input image
+    using the sampling method corresponding to method. For 2D images, this
+    operation transforms a location in the input images, (x, y), to a location
+    in the output image according to:
+
+    `(x * scale[1] + translation[1], y * scale[0] + translation[0])`.
+
+    (Note the inverse warp is used to generate the sample locations.) Assumes
+    half-centered pixels, i.e the pixel at integer location row, col has
+    coordinates y, x = row + 0.5, col + 0.5, and similarly for other input image
+    dimensions.
+
+    If an output location(pixel) maps to an input sample location that is
+    outside the input boundaries then the value for the output location will be
+    set to zero. Integer images are rounded and clipped to the range of the
+    input's values.
+
+    The `method` argument expects one of the following resize methods:
+
+    - `"linear"`, `"bilinear"`, `"trilinear"`, `"triangle"`: Linear
+      interpolation. If `antialias` is True, uses a triangular filter when
+      downsampling.
+    - `"cubic"`, `"bicubic"`, `"tricubic"`: Cubic interpolation, using the Keys
+      cubic kernel.
+    - `"lanczos3"`: Lanczos resampling, using a kernel of radius 3.
+    - `"lanczos5"`: Lanczos resampling, using a kernel of radius 5.
+
+    Args:
+        images: The input array.
+        output_shape: The output shape, as a sequence of integers with length
+            equal to the number of dimensions of image.
+        scale: A `[K]` array containing the scale to apply in each of the
+            `spatial_dims`.
+        translation: A `[K]` array containing the translation to apply in each
+            of the `spatial_dims`.
+        spatial_dims: A length K tuple specifying the spatial dimensions that
+            the passed `scale` and `translation` should be applied to.
+        method: A string specifying the resizing method to use. Available
+            methods are `"linear"`, `"bilinear"`, `"trilinear"`, `"triangle"`,
+            `"cubic"`, `"bicubic"`, `"tricubic"`, `"lanczos3"` and `"lanczos5"`.
+        antialias: Whether an antialiasing filter should be applied when
+            downsampling. Has no effect when upsampling. Defaults to `True`.
+
+    Returns:
+        The scale and translated images.
+
+    Raises:
+        ValueError: If `method` is not one of the values above, if
+            `output_shape` does not have one entry per dimension of `images`, if
+            a spatial dim is out of range, or if `scale` or `translation` does
+            not have one entry per spatial dim.
+        TypeError: If `images` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> images = np.arange(9, dtype="float32").reshape((3, 3))
+        >>> scale = np.array([2.0, 2.0]).astype("float32")
+        >>> translation = -(scale / 2.0 - 0.5)
+        >>> tfkit.ops.image.scale_and_translate(
+        ...     images, (5, 5), scale, translation, (0, 1), "linear").numpy()
+        array([[0. , 0.5, 1. , 1.5, 2. ],
+               [1.5, 2. , 2.5, 3. , 3.5],
+               [3. , 3.5, 4. , 4.5, 5. ],
+               [4.5, 5. , 5.5, 6. , 6.5],
+               [6. , 6.5, 7. , 7.5, 8. ]], dtype=float32)
     """
     op = "scale_and_translate"
     if method not in _KERNELS:

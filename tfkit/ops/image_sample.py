@@ -89,8 +89,64 @@ def interpolate(inputs: tf.Tensor, coordinates: list[tf.Tensor], order: int, fil
 
 def map_coordinates(inputs: Any, coordinates: Any, order: int, fill_mode: str = "constant",
                     fill_value: float = 0) -> tf.Tensor:
-    """``inputs`` read at ``coordinates`` (one row of positions per input axis) by nearest (``order=0``)
-    or linear (``order=1``) interpolation; the result has the positions' shape and the input's dtype."""
+    """Map the input array to new coordinates by interpolation.
+
+    The result at each position is `inputs` read at the point given by
+    `coordinates[:, position]`, by nearest-neighbour (`order=0`) or linear
+    (`order=1`) interpolation. Boundary modes apply to each integer sample
+    index, as in JAX, so interpolation near boundaries differs from the scipy
+    function (see scipy issue 2640). The result has the dtype of `inputs`
+    (integer results rounded and saturated).
+
+    Args:
+        inputs: The input array.
+        coordinates: The coordinates at which inputs is evaluated: an array of
+            shape `(inputs.ndim, ...)`, one row of positions per axis of
+            `inputs`.
+        order: The order of the spline interpolation. The order must be `0` or
+            `1`. `0` indicates the nearest neighbor and `1` indicates the linear
+            interpolation.
+        fill_mode: Points outside the boundaries of the inputs are filled
+            according to the given mode. Available methods are `"constant"`,
+            `"nearest"`, `"wrap"`, `"mirror"` and `"reflect"`. Defaults to
+            `"constant"`.
+
+            - `"constant"`: `(k k k k | a b c d | k k k k)`
+              The input is extended by filling all values beyond
+              the edge with the same constant value k specified by
+              `fill_value`.
+            - `"nearest"`: `(a a a a | a b c d | d d d d)`
+              The input is extended by the nearest pixel.
+            - `"wrap"`: `(a b c d | a b c d | a b c d)`
+              The input is extended by wrapping around to the opposite edge.
+            - `"mirror"`: `(c d c b | a b c d | c b a b)`
+              The input is extended by mirroring about the edge.
+            - `"reflect"`: `(d c b a | a b c d | d c b a)`
+              The input is extended by reflecting about the edge of the last
+              pixel.
+        fill_value: Value used for points outside the boundaries of the inputs
+            if `fill_mode="constant"`. Defaults to `0`.
+
+    Returns:
+        The values of `inputs` at `coordinates`, of shape
+        `coordinates.shape[1:]`.
+
+    Raises:
+        ValueError: If `fill_mode` is not one of the values above, or if
+            `coordinates` does not have rank 2 or more with one row per axis of
+            `inputs`.
+        NotImplementedError: If `order` is not `0` or `1`.
+        TypeError: If `inputs` is a string or complex tensor, or an argument
+            cannot be converted to a tensor.
+
+    Example:
+        >>> x = np.arange(9.0, dtype="float32").reshape(3, 3)
+        >>> coordinates = [[0.5, 1.0, 2.0], [0.0, 1.5, -1.0]]
+        >>> tfkit.ops.image.map_coordinates(x, coordinates, order=1).numpy()
+        array([1.5, 4.5, 0. ], dtype=float32)
+        >>> tfkit.ops.image.map_coordinates(x, [[-1.0, 3.0], [0.0, 0.0]], 0, fill_mode="nearest").numpy()
+        array([0., 6.], dtype=float32)
+    """
     op = "map_coordinates"
     if fill_mode not in MAP_FILL_MODES:
         raise ValueError(f"tfkit.ops.image.{op}: fill_mode must be one of {MAP_FILL_MODES}, got {fill_mode!r}")
@@ -116,13 +172,68 @@ def map_coordinates(inputs: Any, coordinates: Any, order: int, fill_mode: str = 
 def elastic_transform(images: Any, alpha: float = 20.0, sigma: float = 5.0, interpolation: str = "bilinear",
                       fill_mode: str = "reflect", fill_value: float = 0.0, seed: Any = None,
                       data_format: str | None = None) -> tf.Tensor:
-    """Displace every pixel by a smooth random field: Gaussian noise blurred by ``sigma``, scaled by ``alpha``.
+    """Applies elastic deformation to the image(s).
 
-    The blur kernel has ``6 * int(sigma) + 1`` taps (odd), as in Keras; the
-    x and y displacements are independent draws from ``seed`` (an int, a
-    ``tfkit.random.SeedGenerator`` or None). Pixels are read back with
-    :func:`map_coordinates` semantics (``order`` 0 or 1 from
-    ``interpolation``); the result has the input's dtype.
+    Every pixel is displaced by a smooth random field: Gaussian noise blurred
+    by a Gaussian of standard deviation `sigma` (a kernel of
+    `6 * int(sigma) + 1` taps, as in Keras) and scaled by `alpha`. The x and y
+    displacements are independent draws from `seed`. Pixels are read back as
+    `map_coordinates` reads them; the result has the dtype of `images`.
+
+    Args:
+        images: Input image or batch of images. Must be 3D or 4D.
+        alpha: Scaling factor that controls the intensity of the deformation.
+            Defaults to `20.0`.
+        sigma: Standard deviation of the Gaussian filter used for
+            smoothing the displacement fields. Defaults to `5.0`.
+        interpolation: Interpolation method. Available methods are `"nearest"`,
+            and `"bilinear"`. Defaults to `"bilinear"`.
+        fill_mode: Points outside the boundaries of the input are filled
+            according to the given mode. Available methods are `"constant"`,
+            `"nearest"`, `"wrap"`, `"mirror"` and `"reflect"`. Defaults to
+            `"reflect"`.
+
+            - `"constant"`: `(k k k k | a b c d | k k k k)`
+              The input is extended by filling all values beyond
+              the edge with the same constant value k specified by
+              `fill_value`.
+            - `"nearest"`: `(a a a a | a b c d | d d d d)`
+              The input is extended by the nearest pixel.
+            - `"wrap"`: `(a b c d | a b c d | a b c d)`
+              The input is extended by wrapping around to the opposite edge.
+            - `"mirror"`: `(c d c b | a b c d | c b a b)`
+              The input is extended by mirroring about the edge.
+            - `"reflect"`: `(d c b a | a b c d | d c b a)`
+              The input is extended by reflecting about the edge of the last
+              pixel.
+        fill_value: Value used for points outside the boundaries of the input if
+            `fill_mode="constant"`. Defaults to `0.0`.
+        seed: The random seed: an int, a `tfkit.random.SeedGenerator` (a new
+            field on each call) or `None` (the default) for an unseeded draw.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Transformed image or batch of images with elastic deformation.
+
+    Raises:
+        ValueError: If `interpolation`, `fill_mode` or `data_format` is not one
+            of the values above, or if `images` is not 3D or 4D.
+        TypeError: If `images` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> x = np.random.random((2, 64, 80, 3))  # batch of 2 RGB images
+        >>> tfkit.ops.image.elastic_transform(x, seed=1).shape
+        TensorShape([2, 64, 80, 3])
+        >>> x = np.random.random((2, 3, 64, 80))  # batch of 2 RGB images
+        >>> tfkit.ops.image.elastic_transform(x, data_format="channels_first").shape
+        TensorShape([2, 3, 64, 80])
     """
     op = "elastic_transform"
     if interpolation not in ("nearest", "bilinear"):

@@ -124,7 +124,82 @@ def _check_choices(op: str, interpolation: str, fill_mode: str) -> None:
 
 def affine_transform(images: Any, transform: Any, interpolation: str = "bilinear", fill_mode: str = "constant",
                      fill_value: float = 0, data_format: str | None = None) -> tf.Tensor:
-    """Resample images by one 8-number projective ``transform`` (shape ``(8,)``) or one per image (``(b, 8)``)."""
+    """Applies the given transform(s) to the image(s).
+
+    It runs TensorFlow's `ImageProjectiveTransformV3` kernel; under XLA (which
+    has no such kernel) the same arithmetic runs on gathers, so the op also
+    compiles with `jit_compile=True`. The result has the dtype of `images`
+    (integer results rounded and saturated).
+
+    Args:
+        images: Input image or batch of images. Must be 3D or 4D.
+        transform: Projective transform matrix/matrices. A vector of length 8 or
+            tensor of size N x 8. If one row of transform is
+            `[a0, a1, a2, b0, b1, b2, c0, c1]`, then it maps the output point
+            `(x, y)` to a transformed input point
+            `(x', y') = ((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)`,
+            where `k = c0 x + c1 y + 1`. The transform is inverted compared to
+            the transform mapping input points to output points. Note that
+            gradients are not backpropagated into transformation parameters.
+            `c0` and `c1` take effect, as on Keras's TensorFlow backend.
+        interpolation: Interpolation method. Available methods are `"nearest"`,
+            and `"bilinear"`. Defaults to `"bilinear"`.
+        fill_mode: Points outside the boundaries of the input are filled
+            according to the given mode. Available methods are `"constant"`,
+            `"nearest"`, `"wrap"` and `"reflect"`. Defaults to `"constant"`.
+
+            - `"reflect"`: `(d c b a | a b c d | d c b a)`
+              The input is extended by reflecting about the edge of the last
+              pixel.
+            - `"constant"`: `(k k k k | a b c d | k k k k)`
+              The input is extended by filling all values beyond
+              the edge with the same constant value k specified by
+              `fill_value`.
+            - `"wrap"`: `(a b c d | a b c d | a b c d)`
+              The input is extended by wrapping around to the opposite edge.
+            - `"nearest"`: `(a a a a | a b c d | d d d d)`
+              The input is extended by the nearest pixel.
+        fill_value: Value used for points outside the boundaries of the input if
+            `fill_mode="constant"`. Defaults to `0`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Applied affine transform image or batch of images.
+
+    Raises:
+        ValueError: If `interpolation`, `fill_mode` or `data_format` is not one
+            of the values above, if `images` is not 3D or 4D, or if `transform`
+            does not have shape `(8,)` or `(N, 8)`.
+        TypeError: If `images` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> x = np.random.random((2, 64, 80, 3))  # batch of 2 RGB images
+        >>> transform = np.array(
+        ...     [
+        ...         [1.5, 0, -20, 0, 1.5, -16, 0, 0],  # zoom
+        ...         [1, 0, -20, 0, 1, -16, 0, 0],  # translation
+        ...     ]
+        ... )
+        >>> tfkit.ops.image.affine_transform(x, transform).shape
+        TensorShape([2, 64, 80, 3])
+        >>> image = np.arange(9.0, dtype="float32").reshape(3, 3, 1)
+        >>> shift = [1, 0, 1, 0, 1, 0, 0, 0]  # output (x, y) reads input (x + 1, y)
+        >>> tfkit.ops.image.affine_transform(image, shift)[:, :, 0].numpy()
+        array([[1., 2., 0.],
+               [4., 5., 0.],
+               [7., 8., 0.]], dtype=float32)
+        >>> tfkit.ops.image.affine_transform(image, shift, fill_mode="nearest")[:, :, 0].numpy()
+        array([[1., 2., 2.],
+               [4., 5., 5.],
+               [7., 8., 8.]], dtype=float32)
+    """
     op = "affine_transform"
     _check_choices(op, interpolation, fill_mode)
     data_format = ic.standard_format(data_format, op)
@@ -167,7 +242,59 @@ def _points(points: Any, op: str, what: str) -> tf.Tensor:
 
 def perspective_transform(images: Any, start_points: Any, end_points: Any, interpolation: str = "bilinear",
                           fill_value: float = 0, data_format: str | None = None) -> tf.Tensor:
-    """Warp images so the four ``start_points`` ``(x, y)`` land on ``end_points``; outside is ``fill_value``."""
+    """Applies a perspective transformation to the image(s).
+
+    The image is warped so that the four `start_points` land on the four
+    `end_points`; output pixels that map outside the input are `fill_value`.
+    Points are `(x, y)` pairs. It runs TensorFlow's `ImageProjectiveTransformV3` kernel; under XLA (which
+    has no such kernel) the same arithmetic runs on gathers, so the op also
+    compiles with `jit_compile=True`. The result has the dtype of `images`
+    (integer results rounded and saturated).
+
+    Args:
+        images: Input image or batch of images. Must be 3D or 4D.
+        start_points: A tensor of shape `(N, 4, 2)` or `(4, 2)`,
+            representing the source points in the original image
+            that define the transformation.
+        end_points: A tensor of shape `(N, 4, 2)` or `(4, 2)`,
+            representing the target points in the output image
+            after transformation.
+        interpolation: Interpolation method. Available methods are `"nearest"`,
+            and `"bilinear"`. Defaults to `"bilinear"`.
+        fill_value: Value used for points outside the boundaries of the input if
+            extrapolation is needed. Defaults to `0`.
+        data_format: A string specifying the data format of the input tensor.
+            It can be either `"channels_last"` or `"channels_first"`.
+            `"channels_last"` corresponds to inputs with shape
+            `(batch, height, width, channels)`, while `"channels_first"`
+            corresponds to inputs with shape `(batch, channels, height, width)`.
+            If not specified (`None`, the default), the value will default to
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        Applied perspective transform image or batch of images.
+
+    Raises:
+        ValueError: If `interpolation` or `data_format` is not one of the
+            values above, if `images` is not 3D or 4D, or if the points do not
+            have shape `(4, 2)` or `(N, 4, 2)` or differ in shape.
+        TypeError: If `images` is not numeric (bool, string or complex) or
+            cannot be converted to a tensor.
+
+    Example:
+        >>> x = np.random.random((64, 80, 3))  # single RGB image
+        >>> start_points = np.array([[0, 0], [0, 64], [80, 0], [80, 64]])
+        >>> end_points = np.array([[3, 5], [7, 64], [76, -10], [84, 61]])
+        >>> tfkit.ops.image.perspective_transform(x, start_points, end_points).shape
+        TensorShape([64, 80, 3])
+        >>> image = np.arange(9.0, dtype="float32").reshape(3, 3, 1)
+        >>> start = np.array([[0, 0], [2, 0], [0, 2], [2, 2]])
+        >>> out = tfkit.ops.image.perspective_transform(image, start, start + [1, 0])  # one pixel right
+        >>> np.round(out[:, :, 0].numpy(), 4)
+        array([[0., 0., 1.],
+               [0., 3., 4.],
+               [0., 6., 7.]], dtype=float32)
+    """
     op = "perspective_transform"
     _check_choices(op, interpolation, "constant")
     data_format = ic.standard_format(data_format, op)

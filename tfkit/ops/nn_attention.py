@@ -25,11 +25,73 @@ def _check_4d(name: str, value: tf.Tensor) -> None:
 def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None, mask: Any = None, scale: Any = None,
                           is_causal: bool = False, flash_attention: bool | None = None,
                           attn_logits_soft_cap: float | None = None) -> tf.Tensor:
-    """Attention of ``query`` (B, T, N, H) over ``key``/``value`` (B, S, K, H); returns (B, T, N, H).
+    """Scaled dot product attention function.
 
-    ``bias`` is added to the logits, ``mask`` (True = attend) and ``is_causal``
-    remove positions, ``attn_logits_soft_cap`` squashes the logits with
-    ``cap * tanh(logits / cap)``. Flash attention is not available on TensorFlow.
+    Computes the attention function on Q (`query`), K (`key`), and V (`value`):
+    `attention(Q, K, V) = softmax(Q * K / sqrt(d)) * V`. If we define `logits`
+    as the output of `Q * K` and the `probs` as the output of `softmax`.
+
+    Throughout this function, we utilize the following notation to represent
+    the shape of array:
+
+    - B: batch size
+    - S: length of the key/value
+    - T: length of the query
+    - N: number of attention heads
+    - H: dimensions of each attention head
+    - K: number of key/value heads
+    - G: number of groups, which equals to `N // K`
+
+    When `K < N` (grouped-query attention), the key and value heads are each
+    repeated `G` times to match the query heads. The logits and the softmax are
+    computed in float32 (float64 for float64 inputs), and masked positions get
+    a large negative logit.
+
+    Args:
+        query: The query array with the shape of `(B, T, N, H)`.
+        key: The key array with the shape of `(B, S, K, H)`. When `K` equals
+            `N`, `K` heads are used directly; otherwise `N` must be a multiple
+            of `K`.
+        value: The value array with the same shape of `key`.
+        bias: Optional bias array to be added to logits. The shape must be
+            broadcastable to `(B, N, T, S)`. Defaults to `None`.
+        mask: Optional mask array used to filter out logits. It is a boolean
+            mask where `True` indicates the element should take part in
+            attention. For an additive mask, users should pass it to bias. The
+            shape must be broadcastable to `(B, N, T, S)`. Defaults to `None`.
+        scale: Optional scale for the logits. If `None` (the default), the
+            scale will be set to `1.0 / sqrt(H)`.
+        is_causal: Whether to apply causal mask: query position `t` attends
+            only to key positions `s <= t`. Defaults to `False`.
+        flash_attention: Whether to use flash attention. Flash attention is not
+            available on TensorFlow: only `None` (the default) and `False` are
+            accepted.
+        attn_logits_soft_cap: The value limit for maximum value of the
+            attention logits before the softmax function is applied: the
+            logits become `cap * tanh(logits / cap)`. This is only supported in
+            JAX TPU backend in Keras; tfkit applies it everywhere. Defaults to
+            `None` (no cap).
+
+    Returns:
+        An array of the attention output with the same shape of `query`.
+
+    Raises:
+        ValueError: If `flash_attention=True`, if `query`, `key` or `value` is
+            not of rank 4, or if the number of query heads is not a multiple of
+            the number of key/value heads.
+
+    Example:
+        >>> query = np.random.normal(size=(2, 4, 8, 16)).astype("float32")
+        >>> key = np.random.normal(size=(2, 6, 2, 16)).astype("float32")
+        >>> value = np.random.normal(size=(2, 6, 2, 16)).astype("float32")
+        >>> tfkit.ops.nn.dot_product_attention(query, key, value).shape
+        TensorShape([2, 4, 8, 16])
+        >>> v = np.arange(6, dtype="float32").reshape(1, 3, 1, 2)
+        >>> q = np.zeros((1, 3, 1, 2), "float32")
+        >>> tfkit.ops.dot_product_attention(q, q, v, is_causal=True)[0, :, 0].numpy()
+        array([[0., 1.],
+               [1., 2.],
+               [2., 3.]], dtype=float32)
     """
     if flash_attention:
         raise ValueError("dot_product_attention: flash_attention=True is not supported on TensorFlow; "

@@ -102,7 +102,69 @@ def _finish(outputs: tf.Tensor, data_format: str) -> tf.Tensor:
 
 def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", data_format: str | None = None,
          dilation_rate: Any = 1) -> tf.Tensor:
-    """N-D convolution (1, 2 or 3 spatial axes) with a ``(*spatial, in, out)`` kernel, as ``keras.ops.conv``."""
+    """General N-D convolution.
+
+    This ops supports 1D, 2D and 3D convolution. When `inputs` has a multiple
+    of the kernel's input channels, it is a grouped convolution: the channels
+    are split into `num_channels // num_input_channels` groups, each convolved
+    with its share of the kernel's output channels.
+
+    Strides combined with a dilation rate above 1 (which TensorFlow refuses)
+    run as a strided convolution with the kernel spread out by the dilation
+    rate.
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Integer inputs are read as float32.
+        kernel: Tensor of rank N+2. `kernel` has shape
+            `(kernel_spatial_shape, num_input_channels, num_output_channels)`.
+            `num_input_channels` should match the number of channels in
+            `inputs` (or divide it, for a grouped convolution).
+        strides: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the strides of the convolution along each spatial
+            dimension. If `strides` is int, then every spatial dimension shares
+            the same `strides`. Defaults to `1`.
+        padding: string, either `"valid"` or `"same"`. `"valid"` means no
+            padding is applied, and `"same"` results in padding evenly to the
+            left/right or up/down of the input such that output has the
+            same height/width dimension as the input when `strides=1`.
+            Defaults to `"valid"`.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+        dilation_rate: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the dilation rate to use for dilated convolution. If
+            `dilation_rate` is int, then every spatial dimension shares
+            the same `dilation_rate`. Defaults to `1`.
+
+    Returns:
+        A tensor of rank N+2, the result of the conv operation.
+
+    Raises:
+        ValueError: If `inputs` has an unsupported rank, if `padding` or
+            `data_format` is not one of the values above, if `strides` or
+            `dilation_rate` is not a positive int or one positive int per
+            spatial axis, or if the kernel does not fit the channels of
+            `inputs`.
+
+    Example:
+        >>> x = np.ones((1, 5, 5, 2), "float32")
+        >>> kernel = np.ones((3, 3, 2, 4), "float32")
+        >>> tfkit.ops.conv(x, kernel).shape
+        TensorShape([1, 3, 3, 4])
+        >>> tfkit.ops.conv(x, kernel, strides=2, padding="same").shape
+        TensorShape([1, 3, 3, 4])
+        >>> signal = np.arange(5.0, dtype="float32").reshape(1, 5, 1)
+        >>> tfkit.ops.conv(signal, np.ones((3, 1, 1), "float32"))[0, :, 0].numpy()
+        array([3., 6., 9.], dtype=float32)
+    """
     inputs, (kernel,), rank, data_format, padding, strides, dilation = _prepare(
         inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2, 3), "conv")
     if len(kernel.shape) != rank + 2:
@@ -137,7 +199,63 @@ def _depthwise_2d(inputs: tf.Tensor, kernel: tf.Tensor, strides: tuple, padding:
 
 def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid",
                    data_format: str | None = None, dilation_rate: Any = 1) -> tf.Tensor:
-    """Per-channel convolution (1 or 2 spatial axes) with a ``(*spatial, in, multiplier)`` kernel."""
+    """General N-D depthwise convolution.
+
+    This ops supports 1D and 2D depthwise convolution. Each input channel is
+    convolved with its own `num_channels_multiplier` filters, giving
+    `num_input_channels * num_channels_multiplier` output channels.
+
+    Strides combined with a dilation rate above 1 (which TensorFlow refuses)
+    run as a strided convolution with the kernel spread out by the dilation
+    rate.
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Integer inputs are read as float32.
+        kernel: Tensor of rank N+2. `kernel` has shape
+            `(kernel_spatial_shape, num_input_channels, num_channels_multiplier)`.
+            `num_input_channels` should match the number of channels in
+            `inputs`.
+        strides: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the strides of the convolution along each spatial
+            dimension. If `strides` is int, then every spatial dimension shares
+            the same `strides`. Defaults to `1`.
+        padding: string, either `"valid"` or `"same"`. `"valid"` means no
+            padding is applied, and `"same"` results in padding evenly to the
+            left/right or up/down of the input such that output has the
+            same height/width dimension as the input when `strides=1`.
+            Defaults to `"valid"`.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+        dilation_rate: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the dilation rate to use for dilated convolution. If
+            `dilation_rate` is int, then every spatial dimension shares
+            the same `dilation_rate`. Defaults to `1`.
+
+    Returns:
+        A tensor of rank N+2, the result of the depthwise conv operation.
+
+    Raises:
+        ValueError: If `inputs` has an unsupported rank, if `padding` or
+            `data_format` is not one of the values above, if `strides` or
+            `dilation_rate` is not a positive int or one positive int per
+            spatial axis, or if the kernel does not fit the channels of
+            `inputs`.
+
+    Example:
+        >>> x = np.ones((1, 5, 5, 2), "float32")
+        >>> kernel = np.ones((3, 3, 2, 3), "float32")
+        >>> tfkit.ops.depthwise_conv(x, kernel).shape
+        TensorShape([1, 3, 3, 6])
+    """
     inputs, (kernel,), rank, data_format, padding, strides, dilation = _prepare(
         inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2), "depthwise_conv")
     _check_channels(inputs, kernel, -2, "depthwise_conv")
@@ -149,7 +267,66 @@ def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "v
 
 def separable_conv(inputs: Any, depthwise_kernel: Any, pointwise_kernel: Any, strides: Any = 1,
                    padding: str = "valid", data_format: str | None = None, dilation_rate: Any = 1) -> tf.Tensor:
-    """A depthwise convolution followed by a 1x1 convolution mixing channels (1 or 2 spatial axes)."""
+    """General N-D separable convolution.
+
+    This ops supports 1D and 2D separable convolution. `separable_conv` is
+    a depthwise conv followed by a pointwise conv.
+
+    Strides combined with a dilation rate above 1 (which TensorFlow refuses)
+    run as a strided convolution with the kernel spread out by the dilation
+    rate.
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Integer inputs are read as float32.
+        depthwise_kernel: Tensor of rank N+2. `depthwise_kernel` has shape
+            `[kernel_spatial_shape, num_input_channels, num_channels_multiplier]`,
+            `num_input_channels` should match the number of channels in
+            `inputs`.
+        pointwise_kernel: Tensor of rank N+2. `pointwise_kernel` has shape
+            `(*ones_like(kernel_spatial_shape),
+            num_input_channels * num_channels_multiplier, num_output_channels)`.
+        strides: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the strides of the convolution along each spatial
+            dimension. If `strides` is int, then every spatial dimension shares
+            the same `strides`. Defaults to `1`.
+        padding: string, either `"valid"` or `"same"`. `"valid"` means no
+            padding is applied, and `"same"` results in padding evenly to the
+            left/right or up/down of the input such that output has the
+            same height/width dimension as the input when `strides=1`.
+            Defaults to `"valid"`.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+        dilation_rate: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the dilation rate to use for dilated convolution. If
+            `dilation_rate` is int, then every spatial dimension shares
+            the same `dilation_rate`. Defaults to `1`.
+
+    Returns:
+        A tensor of rank N+2, the result of the separable conv operation.
+
+    Raises:
+        ValueError: If `inputs` has an unsupported rank, if `padding` or
+            `data_format` is not one of the values above, if `strides` or
+            `dilation_rate` is not a positive int or one positive int per
+            spatial axis, or if the kernel does not fit the channels of
+            `inputs`.
+
+    Example:
+        >>> x = np.ones((1, 5, 5, 2), "float32")
+        >>> depthwise = np.ones((3, 3, 2, 1), "float32")
+        >>> pointwise = np.ones((1, 1, 2, 4), "float32")
+        >>> tfkit.ops.separable_conv(x, depthwise, pointwise, padding="same").shape
+        TensorShape([1, 5, 5, 4])
+    """
     inputs, (depthwise, pointwise), rank, data_format, padding, strides, dilation = _prepare(
         inputs, [depthwise_kernel, pointwise_kernel], strides, padding, data_format, dilation_rate, (1, 2),
         "separable_conv")
@@ -174,7 +351,70 @@ def transpose_output_size(size: Any, kernel: int, stride: int, padding: str, out
 
 def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", output_padding: Any = None,
                    data_format: str | None = None, dilation_rate: Any = 1) -> tf.Tensor:
-    """The gradient of ``conv`` with respect to its input, with a ``(*spatial, out, in)`` kernel."""
+    """General N-D convolution transpose.
+
+    Also known as de-convolution. This ops supports 1D, 2D and 3D convolution.
+    It is the gradient of `conv` with respect to its input; the output size
+    along each spatial axis follows Keras's rule (for `"same"` padding without
+    `output_padding`, `input_size * stride`).
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Integer inputs are read as float32.
+        kernel: Tensor of rank N+2. `kernel` has shape
+            `(kernel_spatial_shape, num_output_channels, num_input_channels)`,
+            `num_input_channels` should match the number of channels in
+            `inputs`.
+        strides: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the strides of the convolution along each spatial
+            dimension. If `strides` is int, then every spatial dimension shares
+            the same `strides`. Defaults to `1`.
+        padding: string, either `"valid"` or `"same"`. `"valid"` means no
+            padding is applied, and `"same"` results in padding evenly to the
+            left/right or up/down of the input such that output has the
+            same height/width dimension as the input when `strides=1`.
+            Defaults to `"valid"`.
+        output_padding: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the amount of padding along the height and width of
+            the output tensor. Can be a single integer to specify the same
+            value for all spatial dimensions. The amount of output padding
+            along a given dimension must be lower than the stride along that
+            same dimension. If set to `None` (default), the output shape is
+            inferred.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+        dilation_rate: int or int tuple/list of `len(inputs_spatial_shape)`,
+            specifying the dilation rate to use for dilated convolution. If
+            `dilation_rate` is int, then every spatial dimension shares
+            the same `dilation_rate`. Defaults to `1`.
+
+    Returns:
+        A tensor of rank N+2, the result of the conv operation.
+
+    Raises:
+        ValueError: If `inputs` has an unsupported rank, if `padding` or
+            `data_format` is not one of the values above, if `strides` or
+            `dilation_rate` is not a positive int or one positive int per
+            spatial axis, or if the kernel does not fit the channels of
+            `inputs`.
+        ValueError: If `output_padding` does not hold one int per spatial axis.
+
+    Example:
+        >>> x = np.ones((1, 4, 4, 3), "float32")
+        >>> kernel = np.ones((3, 3, 2, 3), "float32")
+        >>> tfkit.ops.conv_transpose(x, kernel, strides=2, padding="same").shape
+        TensorShape([1, 8, 8, 2])
+        >>> tfkit.ops.conv_transpose(x, kernel, strides=2).shape
+        TensorShape([1, 9, 9, 2])
+    """
     inputs, (kernel,), rank, data_format, padding, strides, dilation = _prepare(
         inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2, 3), "conv_transpose")
     _check_channels(inputs, kernel, -1, "conv_transpose")

@@ -47,7 +47,44 @@ def _broadcastable(value: Any, x: tf.Tensor, axes: list[int], name: str, op: str
 
 def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1, epsilon: float | None = None,
                         **kwargs: Any) -> tf.Tensor:
-    """``(x - mean) / sqrt(variance + epsilon) * gamma + beta`` over ``axis``; the result has ``x``'s dtype."""
+    """Layer normalization layer (Ba et al., 2016).
+
+    Normalize the activations of the previous layer for each given example in a
+    batch independently, rather than across a batch like Batch Normalization.
+    i.e. applies a transformation that maintains the mean activation within each
+    example close to 0 and the activation standard deviation close to 1:
+    `(x - mean) / sqrt(variance + epsilon) * gamma + beta` over `axis`.
+    It is computed in float32 (float64 for float64 input) and the result has
+    the dtype of `x`.
+
+    Args:
+        x: Input tensor.
+        gamma: Optional scaling factor for the normalization: a tensor with the
+            full rank of `x`, or a vector over the normalized axes. Defaults to
+            `None`.
+        beta: Optional add offset for the normalized tensor, shaped like
+            `gamma`. Defaults to `None`.
+        axis: The axis or axes along which to perform normalization. Defaults
+            to `-1`.
+        epsilon: A small value added to the variance to avoid dividing by
+            zero. Defaults to `tfkit.backend.epsilon()` (`None`).
+        **kwargs: Only the deprecated `rms_scaling` (a bool, default `False`) is
+            accepted: it scales by the inverse standard deviation without
+            centering, and warns; use `rms_normalization` instead.
+
+    Returns:
+        The normalized array.
+
+    Raises:
+        TypeError: If `**kwargs` holds a keyword other than `rms_scaling`.
+        ValueError: If an axis is out of range, or if a normalized axis has no
+            static size while `gamma` or `beta` must be reshaped onto it.
+
+    Example:
+        >>> x = tfkit.ops.arange(5, dtype="float32")
+        >>> np.round(tfkit.ops.layer_normalization(x).numpy(), 4)
+        array([-1.4142, -0.7071,  0.    ,  0.7071,  1.4142], dtype=float32)
+    """
     rms_scaling = kwargs.pop("rms_scaling", False)
     if kwargs:
         raise TypeError(f"layer_normalization got unexpected keyword arguments {sorted(kwargs)}")
@@ -73,7 +110,39 @@ def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any =
 
 
 def rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: float | None = None) -> tf.Tensor:
-    """``x / sqrt(mean(x**2) + epsilon) * scale`` over ``axis``; the result has ``x``'s dtype."""
+    """Performs Root Mean Square (RMS) normalization on `x`.
+
+    The operation is described in
+    `Root Mean Square Layer Normalization <https://arxiv.org/pdf/1910.07467>`_
+    by Biao Zhang et al. It is different from layer normalization with RMS
+    scaling.
+
+    It is defined as
+    `rms_normalization(x) = x * rsqrt(mean(square(x)) + epsilon) * scale`. It
+    is computed in float32 (float64 for float64 input) and the result has the
+    dtype of `x`; a scalar `x` is treated as a vector of one element.
+
+    Args:
+        x: Input tensor.
+        scale: Optional scaling factor for the normalization, broadcast
+            against `x`. Defaults to `None`.
+        axis: The axis or axes along which to perform normalization. Defaults
+            to `-1`.
+        epsilon: A small value added to the mean square to avoid dividing by
+            zero. Defaults to `tfkit.backend.epsilon()` (`None`).
+
+    Returns:
+        The normalized array.
+
+    Raises:
+        ValueError: If an axis is out of range.
+
+    Example:
+        >>> x = np.array([[1.0, 2.0, 3.0], [4.0, 4.0, 4.0]])
+        >>> np.round(tfkit.ops.rms_normalization(x).numpy(), 4)
+        array([[0.4629, 0.9258, 1.3887],
+               [1.    , 1.    , 1.    ]], dtype=float32)
+    """
     x = tensor(x)
     original = x.dtype
     x = tf.cast(x, _compute_dtype(x))
@@ -88,7 +157,35 @@ def rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: float 
 
 
 def normalize(x: Any, axis: Any = -1, order: int = 2, epsilon: float | None = None) -> tf.Tensor:
-    """``x`` divided by its ``order``-norm over ``axis`` (at least ``epsilon``)."""
+    """Normalizes `x` over the specified axis.
+
+    It is defined as: `normalize(x) = x / max(norm(x), epsilon)`, with the
+    `order`-norm over `axis`. Integer inputs are computed in float32; a scalar
+    `x` is treated as a vector of one element.
+
+    Args:
+        x: Input tensor.
+        axis: The axis or axes along which to perform normalization.
+            Defaults to `-1`.
+        order: The exponent value in the norm formulation, an int `>= 1`.
+            Defaults to `2`.
+        epsilon: A lower bound value for the norm.
+            Defaults to `tfkit.backend.epsilon()` (`None`).
+
+    Returns:
+        The normalized array.
+
+    Raises:
+        ValueError: If `order` is not an int `>= 1`.
+
+    Example:
+        >>> x = tfkit.ops.convert_to_tensor([[3.0, 4.0], [0.0, 0.0]])
+        >>> tfkit.ops.normalize(x).numpy()
+        array([[0.6, 0.8],
+               [0. , 0. ]], dtype=float32)
+        >>> tfkit.ops.normalize(tfkit.ops.convert_to_tensor([[3.0, 1.0]]), order=1).numpy()
+        array([[0.75, 0.25]], dtype=float32)
+    """
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(f"normalize: order must be an int >= 1, got {order!r}")
     x = float_of(tensor(x))
@@ -103,7 +200,32 @@ def normalize(x: Any, axis: Any = -1, order: int = 2, epsilon: float | None = No
 
 
 def psnr(x1: Any, x2: Any, max_val: Any) -> tf.Tensor:
-    """Peak signal-to-noise ratio in dB: ``20 log10(max_val) - 10 log10(mean((x1 - x2)**2))``."""
+    """Peak Signal-to-Noise Ratio (PSNR) function.
+
+    This function computes the Peak Signal-to-Noise Ratio between two signals,
+    `x1` and `x2`: `20 * log10(max_val) - 10 * log10(mean((x1 - x2) ** 2))`,
+    over all elements (the batch included). PSNR is a measure of the quality of
+    a reconstructed signal. The higher the PSNR, the closer the reconstructed
+    signal is to the original signal. Note that it can become negative when the
+    signal power is smaller that the noise power.
+
+    Args:
+        x1: The first input signal.
+        x2: The second input signal. Must have the same shape as `x1`.
+        max_val: The maximum possible value in the signals.
+
+    Returns:
+        A scalar tensor: the PSNR value between `x1` and `x2`, in decibels.
+
+    Raises:
+        ValueError: If `x1` and `x2` have different shapes.
+
+    Example:
+        >>> x1 = np.array([0.0, 0.5, 1.0])
+        >>> x2 = np.array([0.0, 0.5, 0.9])
+        >>> np.round(tfkit.ops.psnr(x1, x2, max_val=1.0).numpy(), 4)
+        np.float32(24.7712)
+    """
     x1, x2 = promote(float_of(tensor(x1)), float_of(tensor(x2)))
     if x1.shape.rank != x2.shape.rank or not x1.shape.is_compatible_with(x2.shape):
         raise ValueError(f"psnr: x1 and x2 must have the same shape, got {tuple(x1.shape)} and {tuple(x2.shape)}")

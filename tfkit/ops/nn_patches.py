@@ -32,7 +32,37 @@ def _blocks(x: Any, block_size: int, data_format: str, op: str) -> tuple[tf.Tens
 
 
 def depth_to_space(x: Any, block_size: int, data_format: str = "channels_last") -> tf.Tensor:
-    """Channels moved into ``block_size x block_size`` spatial blocks (channels must divide by ``block_size**2``)."""
+    """Rearranges data from depth into blocks of spatial data.
+
+    This operation moves blocks of channels into `block_size x block_size`
+    spatial blocks: `(batch, height, width, channels)` becomes
+    `(batch, height * block_size, width * block_size,
+    channels // block_size**2)`. It is the inverse of `space_to_depth`.
+
+    Args:
+        x: Input tensor of rank 4.
+        block_size: An int `>= 2`, the size of the spatial blocks.
+        data_format: A string, either `"channels_last"` (the default) or
+            `"channels_first"`: whether `x` is `(batch, height, width, channels)`
+            or `(batch, channels, height, width)`. Unlike most ops, `None` is
+            not the default here; it means `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor of rank 4, rearranged.
+
+    Raises:
+        ValueError: If `block_size` is not an int `>= 2`, if `x` is not of
+            rank 4, if `data_format` is not one of the values above, or if
+            the channels do not divide by `block_size**2`.
+
+    Example:
+        >>> x = np.ones((1, 4, 4, 8), "float32")
+        >>> tfkit.ops.depth_to_space(x, 2).shape
+        TensorShape([1, 8, 8, 2])
+        >>> tfkit.ops.depth_to_space(np.arange(4).reshape(1, 1, 1, 4), 2)[0, :, :, 0].numpy()
+        array([[0, 1],
+               [2, 3]])
+    """
     x, data_format = _blocks(x, block_size, data_format, "depth_to_space")
     channels = x.shape[-1]
     if channels is not None and channels % block_size ** 2:
@@ -43,7 +73,34 @@ def depth_to_space(x: Any, block_size: int, data_format: str = "channels_last") 
 
 
 def space_to_depth(x: Any, block_size: int, data_format: str = "channels_last") -> tf.Tensor:
-    """Each ``block_size x block_size`` spatial block moved into channels (height and width must divide)."""
+    """Rearranges data from spatial blocks into depth.
+
+    Each `block_size x block_size` spatial block is moved into channels:
+    `(batch, height, width, channels)` becomes
+    `(batch, height // block_size, width // block_size,
+    channels * block_size**2)`. It is the inverse of `depth_to_space`.
+
+    Args:
+        x: Input tensor of rank 4.
+        block_size: An int `>= 2`, the size of the spatial blocks.
+        data_format: A string, either `"channels_last"` (the default) or
+            `"channels_first"`: whether `x` is `(batch, height, width, channels)`
+            or `(batch, channels, height, width)`. Unlike most ops, `None` is
+            not the default here; it means `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor of rank 4, rearranged.
+
+    Raises:
+        ValueError: If `block_size` is not an int `>= 2`, if `x` is not of
+            rank 4, if `data_format` is not one of the values above, or if
+            the height or width does not divide by `block_size`.
+
+    Example:
+        >>> x = np.ones((1, 8, 8, 2), "float32")
+        >>> tfkit.ops.space_to_depth(x, 2).shape
+        TensorShape([1, 4, 4, 8])
+    """
     x, data_format = _blocks(x, block_size, data_format, "space_to_depth")
     for name, size in (("height", x.shape[1]), ("width", x.shape[2])):
         if size is not None and size % block_size:
@@ -63,7 +120,44 @@ def _pairs(kernel_size: Any, dilation: Any, padding: Any, stride: Any, op: str) 
 
 
 def unfold(x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> tf.Tensor:
-    """Sliding blocks of a ``(N, C, H, W)`` tensor as columns: ``(N, C * kh * kw, number of blocks)``."""
+    """Extract sliding local blocks from a 4-D input (batched image).
+
+    This operation is known as `im2col` when used with convolution layers, and
+    matches PyTorch's `torch.nn.functional.unfold`: each block of
+    `kernel_size` pixels over all channels becomes one column of the output.
+    The input is channels-first, `(N, C, H, W)`, whatever the image data
+    format.
+
+    Args:
+        x: 4-D tensor, shape `(N, C, H, W)`; `C` must be static.
+        kernel_size: int or tuple of 2 ints, the size of the sliding blocks.
+        dilation: int or tuple of 2 ints, the spacing between the elements of a
+            block. Defaults to `1`.
+        padding: non-negative int or tuple of 2 ints, the implicit zero padding
+            added on both sides of each spatial axis. Defaults to `0`.
+        stride: int or tuple of 2 ints, the step between blocks. Defaults to
+            `1`.
+
+    Returns:
+        A 3-D tensor of shape `(N, C * kh * kw, L)`, where `L` is the number of
+        blocks. The column index runs over the channel first, then the kernel
+        positions in row-major order.
+
+    Raises:
+        ValueError: If `x` is not of rank 4 or its channels are not static, or
+            if an argument is not a valid int or pair of ints.
+
+    Example:
+        >>> x = np.ones((2, 3, 5, 5), "float32")
+        >>> tfkit.ops.unfold(x, kernel_size=3).shape
+        TensorShape([2, 27, 9])
+        >>> x = np.arange(16.0, dtype="float32").reshape(1, 1, 4, 4)
+        >>> tfkit.ops.unfold(x, kernel_size=2, stride=2)[0].numpy()
+        array([[ 0.,  2.,  8., 10.],
+               [ 1.,  3.,  9., 11.],
+               [ 4.,  6., 12., 14.],
+               [ 5.,  7., 13., 15.]], dtype=float32)
+    """
     x = tensor(x)
     if len(x.shape) != 4:
         raise ValueError(f"unfold: x must have rank 4 (N, C, H, W), got shape {tuple(x.shape)}")
@@ -80,7 +174,41 @@ def unfold(x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride
 
 
 def fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> tf.Tensor:
-    """The inverse of ``unfold``: columns ``(N, C * kh * kw, L)`` summed back into ``(N, C, *output_size)``."""
+    """Combines an array of sliding local blocks into a large containing tensor.
+
+    The inverse of `unfold` (`col2im`), as PyTorch's
+    `torch.nn.functional.fold`: the columns are placed back at their block
+    positions, and values of overlapping blocks are summed.
+
+    Args:
+        x: 3-D tensor, shape `(N, C * kh * kw, L)`, as `unfold` returns it.
+        output_size: int or tuple of 2 ints, the spatial size `(H, W)` of the
+            output.
+        kernel_size: int or tuple of 2 ints, the size of the sliding blocks.
+        dilation: int or tuple of 2 ints, the spacing between the elements of a
+            block. Defaults to `1`.
+        padding: non-negative int or tuple of 2 ints, the implicit zero padding
+            added on both sides of each spatial axis. Defaults to `0`.
+        stride: int or tuple of 2 ints, the step between blocks. Defaults to
+            `1`.
+
+    Returns:
+        A 4-D tensor of shape `(N, C, H, W)`.
+
+    Raises:
+        ValueError: If `x` is not of rank 3, if `x.shape[1]` does not divide
+            by `kh * kw`, if `x.shape[2]` is not the number of blocks the other
+            arguments give, or if an argument is not a valid int or pair of
+            ints.
+
+    Example:
+        >>> ones = np.ones((1, 1, 3, 3), "float32")
+        >>> columns = tfkit.ops.unfold(ones, kernel_size=2)
+        >>> tfkit.ops.fold(columns, output_size=(3, 3), kernel_size=2)[0, 0].numpy()
+        array([[1., 2., 1.],
+               [2., 4., 2.],
+               [1., 2., 1.]], dtype=float32)
+    """
     x = tensor(x)
     if len(x.shape) != 3:
         raise ValueError(f"fold: x must have rank 3 (N, C * kh * kw, L), got shape {tuple(x.shape)}")

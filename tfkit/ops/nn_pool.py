@@ -46,11 +46,112 @@ def _pool(inputs: Any, pool_size: Any, strides: Any, padding: str, data_format: 
 
 def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
              data_format: str | None = None) -> tf.Tensor:
+    """Max pooling operation.
+
+    Integer inputs keep their dtype.
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Pooling happens over the spatial
+            dimensions only (1, 2 or 3 of them).
+        pool_size: int or tuple/list of integers of size
+            `len(inputs_spatial_shape)`, specifying the size of the pooling
+            window for each spatial dimension of the input tensor. If
+            `pool_size` is int, then every spatial dimension shares the same
+            `pool_size`.
+        strides: int or tuple/list of integers of size
+            `len(inputs_spatial_shape)`. The stride of the sliding window for
+            each spatial dimension of the input tensor. If `strides` is int,
+            then every spatial dimension shares the same `strides`. `None` (the
+            default) uses `pool_size`.
+        padding: string, either `"valid"` or `"same"`. `"valid"` means no
+            padding is applied, and `"same"` results in padding evenly to the
+            left/right or up/down of the input such that output has the
+            same height/width dimension as the input when `strides=1`.
+            Defaults to `"valid"`.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor of rank N+2, the result of the max pooling operation.
+
+    Raises:
+        ValueError: If `inputs` is not of rank 3, 4 or 5, if `padding` or
+            `data_format` is not one of the values above, or if `pool_size` or
+            `strides` is not a positive int or one positive int per spatial
+            axis.
+
+    Example:
+        >>> x = np.arange(16.0, dtype="float32").reshape(1, 4, 4, 1)
+        >>> tfkit.ops.max_pool(x, pool_size=2)[0, :, :, 0].numpy()
+        array([[ 5.,  7.],
+               [13., 15.]], dtype=float32)
+        >>> tfkit.ops.max_pool(x, 3, strides=1, padding="same").shape
+        TensorShape([1, 4, 4, 1])
+    """
     return _pool(inputs, pool_size, strides, padding, data_format, "max")
 
 
 def average_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
                  data_format: str | None = None) -> tf.Tensor:
+    """Average pooling operation.
+
+    Integer inputs are computed in float32. With `"same"` padding, the padded
+    positions are left out of each average.
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Pooling happens over the spatial
+            dimensions only (1, 2 or 3 of them).
+        pool_size: int or tuple/list of integers of size
+            `len(inputs_spatial_shape)`, specifying the size of the pooling
+            window for each spatial dimension of the input tensor. If
+            `pool_size` is int, then every spatial dimension shares the same
+            `pool_size`.
+        strides: int or tuple/list of integers of size
+            `len(inputs_spatial_shape)`. The stride of the sliding window for
+            each spatial dimension of the input tensor. If `strides` is int,
+            then every spatial dimension shares the same `strides`. `None` (the
+            default) uses `pool_size`.
+        padding: string, either `"valid"` or `"same"`. `"valid"` means no
+            padding is applied, and `"same"` results in padding evenly to the
+            left/right or up/down of the input such that output has the
+            same height/width dimension as the input when `strides=1`.
+            Defaults to `"valid"`.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor of rank N+2, the result of the average pooling operation.
+
+    Raises:
+        ValueError: If `inputs` is not of rank 3, 4 or 5, if `padding` or
+            `data_format` is not one of the values above, or if `pool_size` or
+            `strides` is not a positive int or one positive int per spatial
+            axis.
+
+    Example:
+        >>> x = np.arange(16.0, dtype="float32").reshape(1, 4, 4, 1)
+        >>> tfkit.ops.average_pool(x, pool_size=2)[0, :, :, 0].numpy()
+        array([[ 2.5,  4.5],
+               [10.5, 12.5]], dtype=float32)
+    """
     return _pool(inputs, pool_size, strides, padding, data_format, "average")
 
 
@@ -90,12 +191,102 @@ def _adaptive(inputs: Any, output_size: Any, data_format: str | None, kind: str)
 
 
 def adaptive_max_pool(inputs: Any, output_size: Any, data_format: str | None = None) -> tf.Tensor:
-    """The maximum over ``output_size`` adaptive windows per spatial axis."""
+    """Adaptive max pooling operation.
+
+    Pools `inputs` to a fixed output size whatever its spatial size: each
+    output element is the maximum of its window. Integer inputs keep their
+    dtype.
+
+    A spatial axis of size `n` pooled to size `out` is split into
+    the windows `[floor(i * n / out), ceil((i + 1) * n / out))` for `i` in
+    `range(out)`, as PyTorch does; neighbouring windows may overlap. The spatial sizes of `inputs` must be
+    static.
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Pooling happens over the spatial
+            dimensions only (1, 2 or 3 of them).
+        output_size: int or tuple/list of integers of size
+            `len(inputs_spatial_shape)`, the size of the output along each
+            spatial dimension. If `output_size` is int, then every spatial
+            dimension shares the same `output_size`.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor of rank N+2 with spatial shape `output_size`.
+
+    Raises:
+        ValueError: If `inputs` is not of rank 3, 4 or 5, if `data_format` is
+            not one of the values above, if `output_size` is not a positive int
+            or one positive int per spatial axis, or if a spatial axis of
+            `inputs` has no static size.
+
+    Example:
+        >>> x = np.arange(5.0, dtype="float32").reshape(1, 5, 1)
+        >>> tfkit.ops.adaptive_max_pool(x, output_size=2)[0, :, 0].numpy()
+        array([2., 4.], dtype=float32)
+        >>> tfkit.ops.adaptive_max_pool(np.ones((2, 7, 9, 3)), (2, 3)).shape
+        TensorShape([2, 2, 3, 3])
+    """
     return _adaptive(inputs, output_size, data_format, "max")
 
 
 def adaptive_average_pool(inputs: Any, output_size: Any, data_format: str | None = None) -> tf.Tensor:
-    """The mean over ``output_size`` adaptive windows per spatial axis."""
+    """Adaptive average pooling operation.
+
+    Pools `inputs` to a fixed output size whatever its spatial size: each
+    output element is the mean of its window. Integer inputs are computed in
+    float32.
+
+    A spatial axis of size `n` pooled to size `out` is split into
+    the windows `[floor(i * n / out), ceil((i + 1) * n / out))` for `i` in
+    `range(out)`, as PyTorch does; neighbouring windows may overlap. The spatial sizes of `inputs` must be
+    static.
+
+    Args:
+        inputs: Tensor of rank N+2. `inputs` has shape
+            `(batch_size,) + inputs_spatial_shape + (num_channels,)` if
+            `data_format="channels_last"`, or
+            `(batch_size, num_channels) + inputs_spatial_shape` if
+            `data_format="channels_first"`. Pooling happens over the spatial
+            dimensions only (1, 2 or 3 of them).
+        output_size: int or tuple/list of integers of size
+            `len(inputs_spatial_shape)`, the size of the output along each
+            spatial dimension. If `output_size` is int, then every spatial
+            dimension shares the same `output_size`.
+        data_format: A string, either `"channels_last"` or `"channels_first"`.
+            `data_format` determines the ordering of the dimensions in the
+            inputs. If `data_format="channels_last"`, `inputs` is of shape
+            `(batch_size, ..., channels)` while if
+            `data_format="channels_first"`, `inputs` is of shape
+            `(batch_size, channels, ...)`. `None` (the default) means
+            `tfkit.backend.image_data_format()`.
+
+    Returns:
+        A tensor of rank N+2 with spatial shape `output_size`.
+
+    Raises:
+        ValueError: If `inputs` is not of rank 3, 4 or 5, if `data_format` is
+            not one of the values above, if `output_size` is not a positive int
+            or one positive int per spatial axis, or if a spatial axis of
+            `inputs` has no static size.
+
+    Example:
+        >>> x = np.arange(5.0, dtype="float32").reshape(1, 5, 1)
+        >>> tfkit.ops.adaptive_average_pool(x, output_size=2)[0, :, 0].numpy()
+        array([1., 3.], dtype=float32)
+        >>> tfkit.ops.adaptive_average_pool(np.ones((2, 7, 9, 3)), (2, 3)).shape
+        TensorShape([2, 2, 3, 3])
+    """
     return _adaptive(inputs, output_size, data_format, "average")
 
 

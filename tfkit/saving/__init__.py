@@ -55,11 +55,39 @@ def _strategy(model: Any) -> Any:
 
 def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
                zipped: bool | None = None) -> None:
-    """Save a whole model to an .h5 file (see ``tfkit.saving.h5``); written atomically.
+    """Saves a model as one file: architecture, weights, compile arguments and optimizer state.
 
-    In a multi-worker cluster every worker calls it and only the chief's file
-    stays (see ``tfkit.files.worker_files``). ``zipped`` is Keras's choice between a
-    ``.keras`` zip and an unzipped folder; tfkit writes one HDF5 file, so only None/True apply.
+    `model.save(filepath)` calls it. tfkit writes its own HDF5 format, under
+    any of the names `.keras`, `.h5` or `.hdf5` (Keras cannot read it;
+    `tfkit.load_model` can). The file holds data only: the config names
+    classes (custom ones by their registered name), never code. The save is
+    atomic: the file is written in a temporary folder beside the target,
+    synced, and renamed over it, so an interrupted save (a crash, a kill,
+    a power loss) leaves the previous file intact. A loaded model continues
+    `fit` where this one stopped (optimizer state and data shuffling seed
+    included). In a multi-worker cluster every worker calls it and only the
+    chief's file stays.
+
+    Args:
+        model: The `tfkit.Model` to save.
+        filepath: A path (string or `os.PathLike`), such as
+            `"model.keras"`.
+        overwrite: Whether to replace an existing file. If `False` and the
+            file exists, an error is raised. Defaults to `True`.
+        include_optimizer: Whether to save the optimizer's state. Defaults to
+            `True`.
+        zipped: Keras's choice between a `.keras` zip and an unzipped folder;
+            tfkit writes one HDF5 file, so only `None` and `True` apply.
+            Defaults to `None`.
+
+    Raises:
+        ValueError: If `zipped=False`.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> tfkit.saving.save_model(model, "model.keras")
+        >>> tfkit.saving.load_model("model.keras").output_shape
+        (None, 2)
     """
     if zipped is False:
         raise ValueError("save_model: zipped=False asks for Keras's unzipped .keras folder; tfkit writes one HDF5 "
@@ -75,12 +103,57 @@ def load_model(
     compile: bool = True,
     safe_mode: bool = True,
 ) -> Any:
-    """Load a model saved with ``model.save``: built, weights loaded, compiled if ``compile``.
+    """Loads a model saved with `model.save` (or a Keras 3 `.keras` file): built, weights loaded, compiled.
 
-    ``safe_mode`` is decided here only; no file can change it, and tfkit has
-    no code deserializer, so code in a file is refused whatever its value.
-    What ``safe_mode=False`` unlocks is a ``TFSMLayer``, whose config names a
-    SavedModel folder to load (refused in safe mode, as in Keras).
+    Reads tfkit's HDF5 model files (named `.keras`, `.h5` or `.hdf5`), and
+    imports Keras 3 `.keras` zip archives as data. The model is rebuilt from
+    its config, every weight is created from the stored shapes, each stored
+    array's shape and dtype is checked against its variable, and only then
+    are the values assigned; with `compile=True` the model is compiled from
+    the stored arguments and the optimizer state and shuffling seed are
+    restored, so `fit` continues where the saved model stopped.
+
+    Safety: a file is data, never code. Configs name classes by registered
+    name only; no lambda, pickle or module import in a file is ever run,
+    whatever `safe_mode` says (tfkit has no code deserializer). `safe_mode`
+    is decided by the caller only; no file can change it. What
+    `safe_mode=False` unlocks is a `TFSMLayer`, whose config names a
+    SavedModel folder to load (refused in safe mode, as in Keras). The HDF5
+    file is parsed in a separate, short-lived reader process under memory
+    and CPU limits (a hostile file can crash or hang only that process), and
+    rebuilding is held to a budget sized by what the file actually stores,
+    so a config asking for huge layers fails before allocating anything.
+    Anything a file can provoke is raised as a `ValueError`.
+
+    Args:
+        filepath: Path (string or `os.PathLike`) of the file.
+        custom_objects: Optional dict mapping names to custom classes or
+            functions the model uses (instead of registering them with
+            `register_keras_serializable`). Defaults to `None`.
+        compile: Whether to compile the model after loading, as it was
+            when saved. Defaults to `True`.
+        safe_mode: `True` or `False`: whether to refuse configs that load
+            something from outside the file (a `TFSMLayer`'s SavedModel).
+            Defaults to `True`.
+
+    Returns:
+        The loaded `tfkit.Model`.
+
+    Raises:
+        FileNotFoundError: If `filepath` does not exist.
+        ValueError: If the file cannot be loaded (damaged, refused, an
+            unknown class, a SavedModel folder, which
+            `tf.saved_model.load` reads), or `safe_mode` is not a bool.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> model.compile(optimizer="adam", loss="mse")
+        >>> model.save("model.keras")
+        >>> restored = tfkit.load_model("model.keras")
+        >>> restored.compiled, restored.output_shape
+        (True, (None, 2))
+        >>> np.allclose(restored.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0))
+        True
     """
 
     if not isinstance(safe_mode, bool):
@@ -98,11 +171,33 @@ def load_model(
 
 
 def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_size: Any = None) -> None:
-    """``.h5`` paths get a tfkit weights file; any other path is a TensorFlow checkpoint prefix.
+    """Saves all the weights of a model to a file, atomically.
 
-    In a multi-worker cluster every worker calls it and only the chief's files stay.
-    ``max_shard_size`` (Keras: split ``.weights.h5`` into shards listed by a ``.weights.json``) is not
-    offered: tfkit writes one file, so only None applies.
+    `model.save_weights(filepath)` calls it. A path ending in `.h5` (such as
+    `"model.weights.h5"`) gets a tfkit HDF5 weights file; any other path is
+    used as a TensorFlow checkpoint prefix. Weights are stored by attribute
+    path (such as `dense/kernel`). The file is written beside the target and
+    renamed over it, so an interrupted save leaves the previous file intact.
+    In a multi-worker cluster every worker calls it and only the chief's
+    files stay.
+
+    Args:
+        model: The model (or layer) whose weights to save.
+        filepath: A path (string or `os.PathLike`).
+        overwrite: Whether to replace an existing file. Defaults to `True`.
+        max_shard_size: Keras's option to split the weights into shards; tfkit
+            writes one file, so only `None` applies. Defaults to `None`.
+
+    Raises:
+        ValueError: If `max_shard_size` is not `None`.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> tfkit.saving.save_weights(model, "model.weights.h5")
+        >>> other = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> tfkit.saving.load_weights(other, "model.weights.h5")
+        >>> np.array_equal(other.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())
+        True
     """
     if max_shard_size is not None:
         raise ValueError(f"save_weights: max_shard_size={max_shard_size!r} asks for Keras's sharded weights files "
@@ -115,7 +210,37 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_si
 
 
 def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
-    """Load weights by path from an .h5 file or a TensorFlow checkpoint prefix; all or nothing."""
+    """Loads weights into a model from a file: all or nothing.
+
+    `model.load_weights(filepath)` calls it. Reads a tfkit `.h5` weights or
+    model file, Keras's `.weights.h5` and `.keras` files (as data), or a
+    TensorFlow checkpoint prefix. Weights are matched by attribute path, not
+    creation order; every shape and dtype is compared, and every array read,
+    before any variable changes, so a failed load leaves the model as it
+    was. An unbuilt model is built from the shapes stored in the file. HDF5
+    files are parsed in a limited reader process, as in `load_model`.
+
+    Args:
+        model: The model (or layer) to load the weights into.
+        filepath: A path (string or `os.PathLike`).
+        skip_mismatch: Whether to load only the matching weights, with a
+            warning listing the others, instead of raising. Defaults to
+            `False`.
+
+    Raises:
+        FileNotFoundError: If `filepath` does not exist.
+        ValueError: If the file's weights do not match the model's (unless
+            `skip_mismatch`) or the file cannot be read.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> model.save_weights("model.weights.h5")
+        >>> bigger = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(4)])
+        >>> tfkit.saving.load_weights(bigger, "model.weights.h5")
+        Traceback (most recent call last):
+        ...
+        ValueError: ...
+    """
     _load_weights(filepath, model, skip_mismatch)
 
 
@@ -137,9 +262,50 @@ def export_saved_model(
     jit_compile: bool = False,
     **kwargs: Any,
 ) -> str:
-    """Export a SavedModel for TensorFlow Serving (``version=N`` writes ``filepath/N``).
+    """Exports a model as a SavedModel folder for TensorFlow Serving, atomically.
 
-    In a multi-worker cluster every worker calls it and only the chief's export stays.
+    The SavedModel has a `serving_default` signature (the model called with
+    `training=False`) and a `serve` function; it needs no tfkit to run
+    (`tf.saved_model.load`). The new folder replaces the old one in one step,
+    so TensorFlow Serving never sees a half-written version. In a
+    multi-worker cluster every worker calls it and only the chief's export
+    stays.
+
+    Args:
+        model: The `tfkit.Model` to export.
+        filepath: The export folder; with `version`, the model's base
+            folder (`version=1` writes `filepath/1`).
+        signatures: Optional dict of extra signatures `{name: tf.function
+            or ConcreteFunction}` saved beside `serving_default` (a
+            `"serving_default"` entry replaces it). Defaults to `None`.
+        input_signature: Optional `tf.TensorSpec` (or a list or dict of
+            them) for the inputs. Defaults to `None`: the shapes the model
+            was built on, with a free batch dimension.
+        jit_compile: Whether to trace the serving function with XLA.
+            Defaults to `False`.
+        **kwargs: `version` (positive int: write a numbered version
+            folder), `overwrite` (default `True`), `warmup_inputs` (a batch
+            written as TF Serving warmup requests when
+            `tensorflow-serving-api` is installed), `freeze_random_state`
+            (default `False`: random layers reuse their saved state on every
+            call, as converters need) and `verify` (default `False`: load the
+            export and compare it with `predict` before publishing it).
+
+    Returns:
+        The path of the folder written.
+
+    Raises:
+        ValueError: If `version` is not a positive int, the model's inputs
+            are unknown, or a verified export disagrees with `predict`.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> path = tfkit.saving.export_saved_model(model, "export/tiny", version=1)
+        >>> path.endswith("1")
+        True
+        >>> reloaded = tf.saved_model.load(path)
+        >>> reloaded.serve(tf.ones((1, 3))).shape
+        TensorShape([1, 2])
     """
 
     with worker_files.writing(filepath, _strategy(model)) as path:
@@ -156,15 +322,41 @@ def export_model(
     input_signature: Any = None,
     **kwargs: Any,
 ) -> str:
-    """``model.export``: a SavedModel folder, or one ``.onnx`` / ``.tflite`` file checked against ``predict``.
+    """Exports a model for inference: a SavedModel folder, or one ONNX or TFLite file.
 
-    ``format="tf_saved_model"`` takes :func:`export_saved_model`'s arguments;
-    every format is checked against ``predict`` on a seeded batch before it is
-    published (``verify=False`` skips the check);
-    ``"onnx"`` takes ``opset_version``; ``"tflite"`` (or ``"litert"``) takes
-    ``select_tf_ops`` and ``optimizations``; both take ``verify`` (default
-    True) and ``overwrite`` (see ``tfkit.saving.export_formats``). In a
-    multi-worker cluster every worker calls it and only the chief's file stays.
+    `model.export(...)` calls it. Every format is checked against `predict`
+    on a seeded batch before it is published (`verify=False` skips the
+    check), and written atomically. In a multi-worker cluster every worker
+    calls it and only the chief's file stays (the check is off there).
+
+    Args:
+        model: The `tfkit.Model` to export.
+        filepath: The folder (SavedModel) or file path to write.
+        format: `"tf_saved_model"` (takes `export_saved_model`'s
+            arguments), `"onnx"` or `"tflite"` (alias `"litert"`).
+            Defaults to `"tf_saved_model"`.
+        verbose: Whether to print a line saying what was written and whether
+            it agrees with `predict`. Defaults to `True`.
+        input_signature: Optional `tf.TensorSpec` (or a list of them) for
+            the inputs. Defaults to `None` (the model's input shapes).
+        **kwargs: Format options: `verify` (default `True`) and `overwrite`
+            for every format; `jit_compile`, `signatures`, `version`,
+            `warmup_inputs` and `freeze_random_state` for
+            `"tf_saved_model"`; `opset_version` for `"onnx"`;
+            `select_tf_ops` and `optimizations` for `"tflite"`.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ValueError: For an unknown format, unknown inputs, or an export that
+            disagrees with `predict`.
+        TypeError: For an option the format does not take.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)], name="tiny")
+        >>> path = tfkit.saving.export_model(model, "exported")
+        Exported model 'tiny' as tf_saved_model to exported (agrees with predict)
     """
 
     format = export_formats.check_format(format)
@@ -187,13 +379,63 @@ def export_model(
 
 
 def serialize(obj: Any) -> Any:
-    """Plain data for a tfkit object or registered function."""
+    """Serializes a tfkit object or registered function to plain, JSON-able data.
+
+    Objects (layers, losses, metrics, initializers, optimizers, ...) become
+    `{"module", "class_name", "config", "registered_name", "kind"}` dicts;
+    functions become their (registered) name. `deserialize` reads it back.
+
+    Args:
+        obj: The object to serialize.
+
+    Returns:
+        A dict, or a string for functions.
+
+    Raises:
+        ValueError: If the object has no `get_config` and cannot be
+            serialized.
+
+    Example:
+        >>> config = tfkit.saving.serialize(tfkit.initializers.Ones())
+        >>> config["class_name"], config["kind"]
+        ('Ones', 'initializers')
+    """
     return serialization.serialize(obj)
 
 
 def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True,
                 kind: str | None = None) -> Any:
-    """Rebuild an object from :func:`serialize`'s data (registered names only, never code)."""
+    """Rebuilds an object from the data `serialize` returned: registered names only, never code.
+
+    Names are resolved in `custom_objects`, then active
+    `custom_object_scope` blocks, the registered custom objects, and tfkit's
+    built-in objects. No module is imported and nothing in the data is run,
+    whatever `safe_mode` says.
+
+    Args:
+        config: The serialized data: a dict, or a name.
+        custom_objects: Optional dict mapping names to classes or functions.
+            Defaults to `None`.
+        safe_mode: `True` or `False`, as in `load_model`: whether configs
+            that load something from outside (a `TFSMLayer`) are refused.
+            Defaults to `True`.
+        kind: Which table to look the name up in (`"layers"`, `"losses"`,
+            `"activations"`, ...). Defaults to `None`: the dict's `"kind"`
+            entry, else the one table that knows the name (an ambiguous name
+            such as `"mse"` needs `kind`).
+
+    Returns:
+        The object.
+
+    Raises:
+        ValueError: For an unknown or ambiguous name, or malformed data.
+
+    Example:
+        >>> tfkit.saving.deserialize({"class_name": "Ones", "config": {}})
+        Ones()
+        >>> tfkit.saving.deserialize("relu", kind="activations").__name__
+        'relu'
+    """
     return serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode, kind=kind)
 
 

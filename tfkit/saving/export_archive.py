@@ -49,7 +49,37 @@ class _Archive(tf.__internal__.tracking.AutoTrackable):
 
 
 class ExportArchive:
-    """Collect endpoints and variables, then ``write_out`` one SavedModel."""
+    """Builds a SavedModel with the endpoints you choose, as Keras 3's `keras.export.ExportArchive`.
+
+    Track the layers or models whose variables the endpoints use (`track`),
+    add endpoints (`add_endpoint`), then `write_out` the SavedModel. Each
+    endpoint is a `tf.function` of the given signature (`tf.TensorSpec`,
+    `tfkit.InputSpec`, symbolic tensors or example tensors, in any nesting);
+    the first one is also `serving_default` for TensorFlow Serving. The
+    SavedModel holds only the variables the endpoints read (and the lookup
+    tables of tracked layers), never tfkit's classes: it needs no tfkit to
+    load (`tf.saved_model.load`). `write_out` writes beside the target and
+    renames it into place, so a failed write leaves the previous archive.
+    For a model's plain inference function, `model.export` is simpler.
+
+    Args:
+        format: The archive format; only `"saved_model"` is supported (Keras's
+            other formats are not built). Defaults to `"saved_model"`.
+
+    Raises:
+        ValueError: For another format.
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> archive = tfkit.export.ExportArchive()
+        >>> archive.track(model)
+        >>> _ = archive.add_endpoint(
+        ...     "serve", model.call, input_signature=[tf.TensorSpec((None, 3), tf.float32)])
+        >>> archive.write_out("archive", verbose=False)
+        >>> reloaded = tf.saved_model.load("archive")
+        >>> reloaded.serve(tf.ones((4, 3))).shape
+        TensorShape([4, 2])
+    """
 
     def __init__(self, format: str = "saved_model") -> None:  # noqa: A002 - Keras's name
         if format != "saved_model":
@@ -66,18 +96,30 @@ class ExportArchive:
 
     @property
     def variables(self) -> list[tf.Variable]:
+        """The variables of the tracked layers."""
         return self._root.variables
 
     @property
     def trainable_variables(self) -> list[tf.Variable]:
+        """The trainable variables of the tracked layers."""
         return self._root.trainable_variables
 
     @property
     def non_trainable_variables(self) -> list[tf.Variable]:
+        """The non-trainable variables of the tracked layers."""
         return self._root.non_trainable_variables
 
     def track(self, resource: Any) -> None:
-        """Keep a layer's (or model's) variables and lookup tables, or a TensorFlow trackable, in the archive."""
+        """Tracks a layer's (or model's) variables and lookup tables, or a TensorFlow trackable, in the archive.
+
+        Args:
+            resource: A built tfkit `Layer` or `Model`, or a TensorFlow
+                `Trackable` (such as a `tf.Module` or a lookup table).
+
+        Raises:
+            ValueError: If the layer is not built, or the resource is of
+                another type.
+        """
         if isinstance(resource, Layer):
             if not resource.built:
                 raise ValueError("The layer provided has not yet been built. It must be built before export.")
@@ -90,7 +132,29 @@ class ExportArchive:
         self._tracked.append(resource)
 
     def add_endpoint(self, name: str, fn: Callable, input_signature: Any = None, **kwargs: Any) -> Any:
-        """Make ``fn`` the endpoint ``name``, traced for ``input_signature`` (or an already-traced tf.function)."""
+        """Adds an endpoint: `fn`, traced for `input_signature`, saved as `name`.
+
+        Args:
+            name: The endpoint's name: the attribute of the reloaded object,
+                and a signature name.
+            fn: The function to trace (such as `model.call`), or a
+                `tf.function` already called at least once (then
+                `input_signature` may be omitted).
+            input_signature: The inputs' specs: a list with one
+                `tf.TensorSpec`, `tfkit.InputSpec` (with a shape), symbolic
+                tensor or example tensor per positional argument, in any
+                nesting. Defaults to `None`.
+            **kwargs: Keras's JAX-only `jax2tf_kwargs` and `is_static` are
+                refused; no other keyword is accepted.
+
+        Returns:
+            The endpoint's `tf.function`.
+
+        Raises:
+            ValueError: If the name is taken, a keyword argument is given,
+                or `fn` has no signature (not a called `tf.function` and no
+                `input_signature`).
+        """
         if name in self._endpoint_names:
             raise ValueError(f"Endpoint name '{name}' is already taken.")
         if "jax2tf_kwargs" in kwargs or "is_static" in kwargs:
@@ -121,12 +185,31 @@ class ExportArchive:
         return endpoint
 
     def track_and_add_endpoint(self, name: str, resource: Any, input_signature: Any, **kwargs: Any) -> Any:
-        """``track(resource)``, then its ``__call__`` as the endpoint ``name``."""
+        """Tracks `resource`, then adds its `__call__` as the endpoint `name`.
+
+        Args:
+            name: The endpoint's name.
+            resource: A built tfkit `Layer` or `Model`.
+            input_signature: The inputs' specs, as in `add_endpoint`.
+            **kwargs: As in `add_endpoint` (none accepted).
+
+        Returns:
+            The endpoint's `tf.function`.
+        """
         self.track(resource)
         return self.add_endpoint(name, resource.__call__, input_signature, **kwargs)
 
     def add_variable_collection(self, name: str, variables: Any) -> None:
-        """Save ``variables`` (a list/tuple/set) so the reloaded archive has them as ``archive.<name>``."""
+        """Saves a collection of variables, which the reloaded archive has as the attribute `name`.
+
+        Args:
+            name: The attribute name.
+            variables: A list, tuple or set of `tf.Variable` objects.
+
+        Raises:
+            ValueError: If `variables` is not a list, tuple or set of
+                variables.
+        """
         if not isinstance(variables, (list, tuple, set)):
             raise ValueError(f"Expected `variables` to be a list/tuple/set. Received instead object of type "
                              f"'{type(variables)}'.")
@@ -141,7 +224,20 @@ class ExportArchive:
         return getattr(self._root, name)._list_all_concrete_functions()[0]
 
     def write_out(self, filepath: str | os.PathLike, options: Any = None, verbose: bool = True) -> None:
-        """Write the SavedModel (the first endpoint is also ``serving_default``, unless one is named so)."""
+        """Writes the SavedModel to a folder, atomically.
+
+        The first endpoint is also `serving_default`, unless one is named so.
+
+        Args:
+            filepath: The folder to write (replaced if it exists).
+            options: Optional `tf.saved_model.SaveOptions`. Defaults to
+                `None`.
+            verbose: Whether to print the endpoints and their signatures.
+                Defaults to `True`.
+
+        Raises:
+            ValueError: If no endpoint was added.
+        """
         if not self._endpoint_names:
             raise ValueError("No endpoints have been set yet. Call add_endpoint().")
         filepath = os.fspath(filepath)

@@ -60,7 +60,47 @@ def _model_spec(model: Any) -> Tree:
 
 
 class KerasFileEditor:
-    """Keras 3's weights-file editor on tfkit's guarded reader."""
+    """Inspects, edits and re-saves the weights of a Keras `.keras` or `.weights.h5` file.
+
+    Keras 3's weights-file editor, on tfkit's guarded reader. The weights
+    are held in `weights_dict`, a nested dict of plain NumPy arrays with one
+    entry per object path (`layers/dense` -> `{"0": kernel, "1": bias}`;
+    Keras's `vars` level is folded away). A `.keras` archive's `config` and
+    `metadata` are kept as attributes. The file is read by tfkit's guarded
+    reader (a separate process under memory and CPU limits; a `.keras`
+    archive is unpacked with its checks), so a hostile file gives a
+    `ValueError` and nothing in it runs. Use it to fix a Keras file whose
+    layer names no longer match a model (`compare`, `rename_object`, ...),
+    then `save` a new file; the source file is never changed. It edits
+    Keras's layout, not tfkit's own `.h5` files. Creating the editor prints
+    the file's name.
+
+    Args:
+        filepath: Path of a Keras `.keras` archive or `.weights.h5` file.
+
+    Raises:
+        ValueError: If the name has another extension, the archive holds no
+            weights, or the file is refused by the reader.
+
+    Example:
+        >>> import h5py
+        >>> with h5py.File("keras.weights.h5", "w") as f:
+        ...     _ = f.create_dataset("layers/dense/vars/0", data=np.ones((3, 2), "float32"))
+        ...     _ = f.create_dataset("layers/dense/vars/1", data=np.zeros((2,), "float32"))
+        >>> editor = tfkit.saving.KerasFileEditor("keras.weights.h5")
+        Keras model file 'keras.weights.h5'
+        >>> editor.summary()
+        Weights file: keras.weights.h5
+        ...layers
+        ...    dense
+        ...        0: shape=(3, 2), dtype=float32
+        ...        1: shape=(2,), dtype=float32
+        >>> editor.rename_object("dense", "head")
+        >>> editor.save("renamed.weights.h5")
+        >>> sorted(tfkit.saving.KerasFileEditor("renamed.weights.h5").weights_dict["layers"])
+        Keras model file 'renamed.weights.h5'
+        ['head']
+    """
 
     def __init__(self, filepath: str | os.PathLike) -> None:
         self.filepath = os.fspath(filepath)
@@ -85,7 +125,7 @@ class KerasFileEditor:
     # -- looking --
 
     def summary(self) -> None:
-        """Print the objects and the shapes and dtypes of their weights."""
+        """Prints the file's objects, and the shapes and dtypes of their weights."""
         def show(node: Tree, indent: str) -> None:
             for key, value in node.items():
                 if isinstance(value, dict):
@@ -97,10 +137,18 @@ class KerasFileEditor:
         show(self.weights_dict, "...")
 
     def compare(self, reference_model: Any) -> dict[str, Any]:
-        """List every object or weight only one side has, and every shape mismatch, against a tfkit model.
+        """Compares the file's weights with a model's, printing every difference.
 
-        Returns ``{"status": "success" | "error", "error_count": n, "match_count": m}``. The file's
-        optimizer variables are not compared (a model's layers are).
+        Lists every object or weight only one side has, and every shape
+        mismatch. The file's optimizer variables are not compared (the
+        model's layers are).
+
+        Args:
+            reference_model: The tfkit model to compare with.
+
+        Returns:
+            A dict `{"status": "success" or "error", "error_count": n,
+            "match_count": m}`.
         """
         print("Running comparison")
         reference = _model_spec(reference_model)
@@ -177,7 +225,17 @@ class KerasFileEditor:
         edit(holders[0], source_name, target_name)
 
     def rename_object(self, object_name: str, new_name: str) -> None:
-        """Rename an object (``"dense_2"`` or ``"layers/dense_2"``) to the leaf name ``new_name``."""
+        """Renames an object.
+
+        Args:
+            object_name: The object's name (`"dense_2"`, when unique) or full
+                path (`"layers/dense_2"`).
+            new_name: The new leaf name (no `/`).
+
+        Raises:
+            ValueError: If the object is not found or ambiguous, or
+                `new_name` is taken or holds `/`.
+        """
         def rename(node: Tree, source: str, target: Any) -> None:
             if target in node:
                 raise ValueError(f"Cannot rename '{object_name}' to '{target}': that name is taken")
@@ -185,11 +243,30 @@ class KerasFileEditor:
         self._edit_object(rename, object_name, new_name)
 
     def delete_object(self, object_name: str) -> None:
-        """Remove an object (``"dense_2"`` or ``"layers/dense_2"``) and its weights."""
+        """Removes an object and its weights.
+
+        Args:
+            object_name: The object's name (`"dense_2"`, when unique) or full
+                path (`"layers/dense_2"`).
+
+        Raises:
+            ValueError: If the object is not found or ambiguous.
+        """
         self._edit_object(lambda node, source, _: node.pop(source), object_name)
 
     def add_object(self, object_path: str, weights: dict[str, Any]) -> None:
-        """Add an object at ``object_path`` (``"layers/dense_2"``) with ``weights`` (``{"0": kernel, ...}``)."""
+        """Adds a new object with its weights (an object already at that path is replaced).
+
+        Args:
+            object_path: Full path of the new object, such as
+                `"layers/dense_2"`.
+            weights: Dict mapping weight names to arrays, such as
+                `{"0": kernel, "1": bias}`.
+
+        Raises:
+            ValueError: If the parent path does not exist or `weights` is not
+                a dict.
+        """
         checked = self._weights(weights)
         *parents, leaf = object_path.split("/")
         node = self.weights_dict
@@ -200,7 +277,15 @@ class KerasFileEditor:
         node[leaf] = checked
 
     def delete_weight(self, object_name: str, weight_name: str) -> None:
-        """Remove the weight ``weight_name`` (``"0"``) of an object."""
+        """Removes one weight of an object.
+
+        Args:
+            object_name: The object's name or full path.
+            weight_name: The weight's name, such as `"0"`.
+
+        Raises:
+            ValueError: If the object or weight is not found.
+        """
         def delete(node: Tree, source: str, _: Any) -> None:
             if weight_name not in node[source]:
                 raise ValueError(f"Weight {weight_name} not found in object {object_name}. Weights found: "
@@ -209,7 +294,17 @@ class KerasFileEditor:
         self._edit_object(delete, object_name)
 
     def add_weights(self, object_name: str, weights: dict[str, Any]) -> None:
-        """Add (or replace) weights of an existing object: ``{"2": values, ...}``."""
+        """Adds (or replaces) weights of an existing object.
+
+        Args:
+            object_name: The object's name or full path.
+            weights: Dict mapping weight names to arrays, such as
+                `{"2": values}`.
+
+        Raises:
+            ValueError: If the object is not found or `weights` is not a
+                dict.
+        """
         checked = self._weights(weights)
         self._edit_object(lambda node, source, _: node[source].update(checked), object_name)
 
@@ -223,7 +318,17 @@ class KerasFileEditor:
     # -- writing --
 
     def save(self, filepath: str | os.PathLike) -> None:
-        """Write the edited weights as a Keras ``.weights.h5`` file (atomically; the source is untouched)."""
+        """Writes the edited weights as a Keras `.weights.h5` file.
+
+        The file is written beside the target and renamed into place; the
+        source file is untouched.
+
+        Args:
+            filepath: The path to write; must end in `.weights.h5`.
+
+        Raises:
+            ValueError: If the path does not end in `.weights.h5`.
+        """
         filepath = os.fspath(filepath)
         if not filepath.endswith(".weights.h5"):
             raise ValueError(f"Invalid `filepath` argument: expected a `.weights.h5` extension. "
@@ -246,5 +351,9 @@ class KerasFileEditor:
                 out.require_group("vars")
 
     def resave_weights(self, filepath: str | os.PathLike) -> None:
-        """Same as :meth:`save` (Keras's other name for it)."""
+        """Writes the edited weights as a Keras `.weights.h5` file: `save` under Keras's other name.
+
+        Args:
+            filepath: The path to write; must end in `.weights.h5`.
+        """
         self.save(filepath)

@@ -32,6 +32,22 @@ class TfKerasShims:
     """Mixed into the trainer: the deprecated tf.keras step helpers."""
 
     def compiled_loss(self, y: Any, y_pred: Any, sample_weight: Any = None, regularization_losses: Any = None) -> Any:
+        """Deprecated (tf.keras): the loss of a batch, recorded in the loss tracker; use `compute_loss`.
+
+        It warns, computes `compute_loss(y=y, y_pred=y_pred, sample_weight=sample_weight)`
+        (which already includes the model's added losses, so `regularization_losses`
+        is ignored) and records it in the `"loss"` metric, as tf.keras did.
+
+        Args:
+            y: The targets.
+            y_pred: The predictions.
+            sample_weight: Optional per-sample weights. Defaults to `None`.
+            regularization_losses: Ignored (the model's losses are always
+                included). Defaults to `None`.
+
+        Returns:
+            A scalar tensor, the loss.
+        """
         warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
                       "`model.compute_loss(x, y, y_pred, sample_weight, training)`.", stacklevel=2)
         loss = self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
@@ -40,4 +56,8 @@ class TfKerasShims:
 
     @property
     def compiled_metrics(self) -> _CompiledMetrics:
+        """Deprecated (tf.keras): an object whose `update_state(y, y_pred, sample_weight)` updates the compiled metrics.
+
+        It warns; use `compute_metrics`, or update `self.metrics` directly.
+        """
         return _CompiledMetrics(self)

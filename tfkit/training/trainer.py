@@ -46,6 +46,7 @@ class Trainer(StepMethods):
 
     @property
     def stop_training(self) -> bool:
+        """Whether `fit` stops after the current epoch; a callback sets it to `True` to end training."""
         return self._stop_training
 
     @stop_training.setter
@@ -54,6 +55,7 @@ class Trainer(StepMethods):
 
     @property
     def history(self) -> Any:
+        """The `History` callback of the last `fit` (what `fit` returned), or `None` before any."""
         return self._history
 
     @history.setter
@@ -93,7 +95,106 @@ class Trainer(StepMethods):
         validation_batch_size: int | None = None,
         validation_freq: int = 1,
     ) -> Any:
-        """Train for ``epochs`` epochs; returns the ``History`` callback."""
+        """Trains the model for a fixed number of epochs (dataset iterations).
+
+        `fit` runs compiled steps of `train_step` over the data, in chunks of
+        several steps per compiled call (see `steps_per_execution` in
+        `compile`), calling the callbacks and printing progress. The model
+        must be compiled first. In-memory data (arrays, tensors) is batched and
+        shuffled inside the graph, from a seed the model stores, so a run
+        resumed from a saved model or a `BackupAndRestore` checkpoint shuffles
+        as the uninterrupted one would. `tfkit.config.set_max_epochs` and
+        `tfkit.config.set_max_steps_per_epoch` cap `epochs` and the steps, with
+        a warning (for quick test runs).
+
+        Args:
+            x: Input data. It can be: a NumPy array or tensor (or a list of
+                them, for a model with several inputs); a dict mapping input
+                names to arrays or tensors; a `tf.data.Dataset` yielding
+                `(inputs, targets)` or `(inputs, targets, sample_weights)`
+                batches; a `tfkit.utils.PyDataset`, a Python generator or
+                iterator yielding such batches; or a
+                `tfkit.utils.experimental.DatasetCreator` (then
+                `steps_per_epoch` is required).
+            y: Target data, like `x` (arrays, tensors, or a list or dict of
+                them for several outputs). Must have as many samples as `x`.
+                Leave it `None` when `x` is a dataset, generator or
+                `PyDataset` (which yield their targets). Defaults to `None`.
+            batch_size: Integer or `None`, the number of samples per gradient
+                update, for in-memory data only (datasets, generators and
+                `PyDataset` objects are already batched). Defaults to `None`: 32, or
+                `ceil(num_samples / steps_per_epoch)` when `steps_per_epoch`
+                is set.
+            epochs: Integer, the index of the epoch to stop at: the model
+                trains for `epochs - initial_epoch` epochs. Defaults to `1`.
+            verbose: `"auto"`, 0, 1 or 2: 0 is silent, 1 shows a progress bar,
+                2 prints one line per epoch. `"auto"` is 1 (2 under a
+                `ParameterServerStrategy`, where 1 is refused). Defaults to
+                `"auto"`.
+            callbacks: List of `tfkit.callbacks.Callback` instances to call
+                during training. A `History` callback (returned) and, unless
+                `verbose=0`, a `ProgbarLogger` are added. Defaults to `None`.
+            validation_split: Float between 0 and 1: the fraction of the
+                training data held out for validation, taken from the *last*
+                samples of `x` and `y` before any shuffling, and evaluated
+                at the end of each epoch. Only for in-memory data; ignored
+                when `validation_data` is given. Defaults to `0.0`.
+            validation_data: Data to evaluate the loss and metrics on at the
+                end of each epoch (never trained on): a tuple `(x_val, y_val)`
+                or `(x_val, y_val, val_sample_weights)` of arrays or tensors,
+                a `tf.data.Dataset`, a `PyDataset` or a generator. Its results
+                are logged with a `val_` prefix. Defaults to `None`.
+            shuffle: Whether to shuffle in-memory training data before each
+                epoch. Ignored for datasets, generators and `PyDataset` objects.
+                Defaults to `True`.
+            class_weight: Optional dict mapping class indices (integers) to a
+                weight (float) that scales the loss of that class's samples,
+                to pay more attention to under-represented classes. Only for
+                single-output models with targets. Defaults to `None`.
+            sample_weight: Optional array of per-sample weights for the loss,
+                of shape `(samples,)` (or `(samples, timesteps)` for temporal
+                data). Not supported when `x` is a dataset, generator or
+                `PyDataset` (they yield their weights as a third element).
+                Defaults to `None`.
+            initial_epoch: Integer, the epoch at which to start training (to
+                resume a previous run). A `BackupAndRestore` callback
+                overrides it when it restores a run. Defaults to `0`.
+            steps_per_epoch: Integer or `None`, the number of batches that
+                make up one epoch. `None` means one pass over the data (for a
+                dataset, until it is exhausted). With an infinitely repeating
+                dataset it must be set. Defaults to `None`.
+            validation_steps: Integer or `None`, how many batches of the
+                validation data to evaluate at the end of each epoch. `None`
+                runs until the validation data is exhausted. Defaults to
+                `None`.
+            validation_batch_size: Integer or `None`, the batch size of
+                in-memory validation data. Defaults to `None` (`batch_size`).
+            validation_freq: Positive integer, run validation every
+                `validation_freq` epochs (after epoch `validation_freq`,
+                `2 * validation_freq`, ...). Defaults to `1`.
+
+        Returns:
+            The `History` callback: its `history` attribute is a dict
+            mapping each metric name (`"loss"`, `"val_loss"`, ...) to its
+            list of per-epoch values.
+
+        Raises:
+            RuntimeError: If the model was not compiled.
+            ValueError: For invalid arguments (a non-positive `batch_size`,
+                `epochs` or step count, a `validation_split` outside (0, 1) or
+                on a dataset, `y` given with a dataset), data that does not
+                match the model, or data that yields no batches.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1)])
+            >>> model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+            >>> x, y = np.ones((8, 3)), np.zeros((8, 1))
+            >>> history = model.fit(x, y, batch_size=4, epochs=2, verbose=0)
+            >>> sorted(history.history)
+            ['loss', 'mae']
+            >>> len(history.history["loss"])
+            2
+        """
         check_loop_arguments("fit", batch_size=batch_size, epochs=epochs, validation_split=validation_split,
                              initial_epoch=initial_epoch, steps_per_epoch=steps_per_epoch,
                              validation_steps=validation_steps, validation_batch_size=validation_batch_size,
@@ -196,7 +297,51 @@ class Trainer(StepMethods):
         callbacks: Any = None,
         return_dict: bool = False,
     ) -> Any:
-        """Loss (and metrics) on the data: a scalar, a list, or a dict with ``return_dict=True``."""
+        """Returns the loss value and metrics values of the model in test mode.
+
+        Runs `test_step` over the data in batches (compiled, several steps
+        per call as in `fit`), without updating weights. The model must be
+        compiled. Metrics are reset before the run.
+
+        Args:
+            x: Input data: arrays or tensors (or lists or dicts of them), a
+                `tf.data.Dataset`, a `PyDataset` or a generator, as in `fit`.
+            y: Target data, like `x`. Leave it `None` when `x` is a dataset,
+                generator or `PyDataset`. Defaults to `None`.
+            batch_size: Integer or `None`, the number of samples per batch,
+                for in-memory data only. Defaults to `None`: 32, or
+                `ceil(num_samples / steps)` when `steps` is set.
+            verbose: `"auto"`, 0 or 1 (2 under a `ParameterServerStrategy`):
+                0 is silent, 1 shows a progress bar. `"auto"` is 1. Defaults
+                to `"auto"`.
+            sample_weight: Optional array of per-sample weights for the loss
+                and weighted metrics, for in-memory data only. Defaults to
+                `None`.
+            steps: Integer or `None`, the number of batches to evaluate.
+                `None` runs until the data is exhausted. Defaults to `None`.
+            callbacks: List of `tfkit.callbacks.Callback` instances called
+                during evaluation. Defaults to `None`.
+            return_dict: If `True`, return a dict of `{name: value}` instead
+                of a list. Defaults to `False`.
+
+        Returns:
+            A scalar (the loss, when there is no metric), a list of scalars
+            (the loss first, then the metrics, in `model.metrics_names`
+            order), or a dict with `return_dict=True`.
+
+        Raises:
+            RuntimeError: If the model was not compiled.
+            ValueError: For invalid arguments or data that does not match
+                the model.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1, kernel_initializer="ones")])
+            >>> model.compile(loss="mse", metrics=["mae"])
+            >>> model.evaluate(np.ones((4, 3)), np.zeros((4, 1)), verbose=0)
+            [9.0, 3.0]
+            >>> model.evaluate(np.ones((4, 3)), np.zeros((4, 1)), verbose=0, return_dict=True)
+            {'loss': 9.0, 'mae': 3.0}
+        """
         check_loop_arguments("evaluate", batch_size=batch_size, steps=steps)
         steps = capped("evaluate", None, {"steps": steps})[1]["steps"]
         state = self._state()
@@ -235,7 +380,45 @@ class Trainer(StepMethods):
         steps: int | None = None,
         callbacks: Any = None,
     ) -> Any:
-        """Outputs as numpy arrays, computed in batches."""
+        """Generates output predictions for the input samples.
+
+        Runs `predict_step` (the model called with `training=False`) over the
+        data in batches, compiled, and concatenates the batches' outputs.
+        The model need not be compiled. For a few samples that fit in one
+        batch, calling the model directly (`model(x)`) is faster; use
+        `predict` for large data or datasets.
+
+        Args:
+            x: Input data: arrays or tensors (or lists or dicts of them), a
+                `tf.data.Dataset`, a `PyDataset` or a generator, as in `fit`
+                (targets they yield are ignored).
+            batch_size: Integer or `None`, the number of samples per batch,
+                for in-memory data only. Defaults to `None`: 32, or
+                `ceil(num_samples / steps)` when `steps` is set.
+            verbose: `"auto"`, 0 or 1: 0 is silent, 1 shows a progress bar.
+                `"auto"` is 1. Defaults to `"auto"`.
+            steps: Integer or `None`, the number of batches to predict.
+                `None` runs until the data is exhausted. Defaults to `None`.
+            callbacks: List of `tfkit.callbacks.Callback` instances called
+                during prediction. Defaults to `None`.
+
+        Returns:
+            NumPy array(s) of predictions, in the structure of the model's
+            outputs.
+
+        Raises:
+            ValueError: For invalid arguments or data that does not match
+                the model.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2, kernel_initializer="ones")])
+            >>> model.predict(np.ones((5, 3)), batch_size=2, verbose=0)
+            array([[3., 3.],
+                   [3., 3.],
+                   [3., 3.],
+                   [3., 3.],
+                   [3., 3.]], dtype=float32)
+        """
         check_loop_arguments("predict", batch_size=batch_size, steps=steps)
         steps = capped("predict", None, {"steps": steps})[1]["steps"]
         if self._compiled is None:    # predict needs no compile: its loops live in an implicit state
@@ -261,14 +444,89 @@ class Trainer(StepMethods):
 
     def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None,
                        return_dict: bool = False) -> Any:
+        """Runs a single gradient update on a single batch of data.
+
+        The whole of `x` is one batch. Metrics are not reset between calls,
+        so they accumulate over successive batches (call `reset_metrics`).
+
+        Args:
+            x: Input data: an array or tensor, or a list or dict of them.
+            y: Target data, like `x`. Defaults to `None`.
+            sample_weight: Optional array of per-sample weights, of the same
+                length as `x`. Defaults to `None`.
+            class_weight: Optional dict mapping class indices to a weight
+                for the loss of that class's samples. Defaults to `None`.
+            return_dict: If `True`, return a dict of `{name: value}` instead
+                of a list. Defaults to `False`.
+
+        Returns:
+            The loss (a scalar) or a list of the loss and metrics, or a
+            dict with `return_dict=True`, computed before the update.
+
+        Raises:
+            RuntimeError: If the model was not compiled.
+            ValueError: Under a `ParameterServerStrategy`, or for data that
+                does not match the model.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1, kernel_initializer="ones")])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> model.train_on_batch(np.ones((4, 3)), np.zeros((4, 1)))
+            9.0
+        """
         return _format_logs(self._run_on_batch("train", x, y, sample_weight, class_weight), return_dict)
 
     def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False) -> Any:
+        """Test the model on a single batch of samples.
+
+        Metrics are reset first, so the result covers this batch only.
+
+        Args:
+            x: Input data: an array or tensor, or a list or dict of them.
+            y: Target data, like `x`. Defaults to `None`.
+            sample_weight: Optional array of per-sample weights, of the same
+                length as `x`. Defaults to `None`.
+            return_dict: If `True`, return a dict of `{name: value}` instead
+                of a list. Defaults to `False`.
+
+        Returns:
+            The loss (a scalar) or a list of the loss and metrics, or a
+            dict with `return_dict=True`.
+
+        Raises:
+            RuntimeError: If the model was not compiled.
+            ValueError: Under a `ParameterServerStrategy`, or for data that
+                does not match the model.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1, kernel_initializer="ones")])
+            >>> model.compile(loss="mse", metrics=["mae"])
+            >>> model.test_on_batch(np.ones((4, 3)), np.zeros((4, 1)), return_dict=True)
+            {'loss': 9.0, 'mae': 3.0}
+        """
         self._state()
         self.reset_metrics()
         return _format_logs(self._run_on_batch("test", x, y, sample_weight), return_dict)
 
     def predict_on_batch(self, x: Any) -> Any:
+        """Returns predictions for a single batch of samples.
+
+        Calls the model eagerly on `x` with `training=False`; the model
+        need not be compiled.
+
+        Args:
+            x: Input data: an array or tensor, or a list or dict of them.
+
+        Returns:
+            NumPy array(s) of predictions, in the structure of the model's
+            outputs.
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2, kernel_initializer="ones")])
+            >>> model.predict_on_batch(np.ones((2, 3)))
+            array([[3., 3.],
+                   [3., 3.]], dtype=float32)
+        """
         return tf.nest.map_structure(lambda t: t.numpy(), self(x, training=False))
 
     def _run_on_batch(self, mode: str, x: Any, y: Any, sample_weight: Any, class_weight: Any = None) -> dict:

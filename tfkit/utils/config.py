@@ -16,7 +16,28 @@ _OWN = frozenset({"_config", "_frozen"})
 
 
 class Config:
-    """Named values read and set as attributes or items; :meth:`freeze` makes them read-only."""
+    """A dict-like container of named values, read and set as attributes or items.
+
+    Keras's `keras.utils.Config`, for experiment settings: `config.lr` and
+    `config["lr"]` are the same value; `freeze` makes the config read-only
+    (setting or deleting then raises `ValueError`), and `to_json` exports
+    it. A misspelled attribute raises `AttributeError` suggesting the
+    closest name. Iterating yields the keys in sorted order.
+
+    Args:
+        **kwargs: The initial values, by name.
+
+    Example:
+        >>> config = tfkit.utils.Config(learning_rate=0.1)
+        >>> config.seed = 123
+        >>> config.to_json()
+        '{"learning_rate": 0.1, "seed": 123}'
+        >>> config.freeze()
+        >>> config.seed = 1
+        Traceback (most recent call last):
+        ...
+        ValueError: Cannot mutate attribute(s) because the config is frozen.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         object.__setattr__(self, "_config", dict(kwargs))
@@ -24,12 +45,15 @@ class Config:
 
     @property
     def frozen(self) -> bool:
+        """Whether the config is read-only."""
         return self._frozen
 
     def freeze(self) -> None:
+        """Makes the config read-only."""
         object.__setattr__(self, "_frozen", True)
 
     def unfreeze(self) -> None:
+        """Makes the config writable again."""
         object.__setattr__(self, "_frozen", False)
 
     def _check_mutable(self) -> None:
@@ -37,9 +61,11 @@ class Config:
             raise ValueError("Cannot mutate attribute(s) because the config is frozen.")
 
     def as_dict(self) -> dict[str, Any]:
+        """Returns a shallow copy of the values as a plain dict."""
         return copy.copy(self._config)
 
     def to_json(self) -> str:
+        """Returns the values as a JSON string."""
         return json.dumps(self._config)
 
     def keys(self) -> Any:

@@ -141,15 +141,45 @@ def split_dataset(
     seed: int | None = None,
     preferred_backend: str | None = None,
 ) -> tuple[tf.data.Dataset, tf.data.Dataset]:
-    """Split ``dataset`` into a left and a right ``tf.data.Dataset`` (e.g. train and test).
+    """Splits a dataset into a left and a right `tf.data.Dataset` (for example train and test).
+
+    The left split is the first `left_size` samples and the right split the
+    last `right_size` (samples in between, when both sizes are given, are in
+    neither). `shuffle` permutes the samples first, with the permutation
+    Keras draws for the same `seed`. A dataset that ends in `batch` is split
+    by sample and each split is batched again with its batch size. A dict of
+    arrays (not accepted by Keras) is split like a tuple.
 
     Args:
-        dataset: a numpy array, a list/tuple/dict of arrays of the same length, or a finite ``tf.data.Dataset``.
-        left_size: samples (int) or fraction (float) of the left split; None: what the right one leaves.
-        right_size: samples (int) or fraction (float) of the right split; None: what the left one leaves.
-        shuffle: shuffle the samples before splitting.
-        seed: the shuffling seed (a random one when None).
-        preferred_backend: None or "tensorflow" (Keras's other backends' datasets do not apply to tfkit).
+        dataset: A NumPy array, a list, tuple or dict of arrays of the same
+            length, or a finite `tf.data.Dataset`.
+        left_size: Number of samples (int) or fraction in (0, 1) (float,
+            rounded) of the left split. Defaults to `None`: what the right
+            one leaves.
+        right_size: Number of samples (int) or fraction (float) of the right
+            split. Defaults to `None`: what the left one leaves.
+        shuffle: Whether to shuffle the samples before splitting. Defaults to
+            `False`.
+        seed: Optional shuffling seed (a random one when `None`). Defaults to
+            `None`.
+        preferred_backend: `None` or `"tensorflow"` (Keras's other backends'
+            datasets do not apply to tfkit). Defaults to `None`.
+
+    Returns:
+        A tuple of two `tf.data.Dataset` objects, `(left, right)`.
+
+    Raises:
+        ValueError: If both sizes are `None`, the sizes do not fit the
+            number of samples, the arrays differ in length, or the dataset is
+            empty or infinite.
+
+    Example:
+        >>> x, y = np.arange(10).reshape(10, 1), np.arange(10)
+        >>> train, test = tfkit.utils.split_dataset((x, y), left_size=0.8)
+        >>> int(train.cardinality()), int(test.cardinality())
+        (8, 2)
+        >>> [int(label) for _, label in test]
+        [8, 9]
     """
     dataset_format.check_backend(preferred_backend, "split_dataset")
     if left_size is None and right_size is None:

@@ -110,7 +110,89 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
                                  follow_links: bool = False, crop_to_aspect_ratio: bool = False,
                                  pad_to_aspect_ratio: bool = False, data_format: str | None = None,
                                  format: str = "tf", verbose: bool = True) -> Any:  # noqa: A002
-    """Images (``float32``, resized to ``image_size``) and labels from one subfolder per class."""
+    """Generates a `tf.data.Dataset` of images and labels from image files in a directory.
+
+    With a subfolder per class (`directory/cats/*.jpg`, `directory/dogs/...`),
+    each image is labelled by its subfolder. Supported formats: `.bmp`,
+    `.gif` (first frame), `.jpeg`, `.jpg` and `.png`. Files are listed in
+    sorted order per class, then shuffled with `seed` before any validation
+    split, as Keras does, so the two subsets of one seed never overlap.
+    Images are decoded and resized on the fly, as float32.
+
+    Args:
+        directory: The folder holding the data. With `labels="inferred"` it
+            holds one subfolder per class, each holding the image files (in nested
+            folders too); otherwise the files are listed from the whole tree.
+        labels: `"inferred"` (labels from the subfolder names), `None` (no
+            labels), or a list or tuple of integer labels, one per file in
+            sorted path order. Defaults to `"inferred"`.
+        label_mode: How labels are encoded: `"int"` (int32 class indices),
+            `"categorical"` (float32 one-hot vectors), `"binary"` (float32
+            0 or 1 of shape `(1,)`, for exactly 2 classes), or `None` (no
+            labels). Defaults to `"int"`.
+        class_names: Optional list of class names (subfolder names), only
+            with `labels="inferred"`, to fix the order of the classes.
+            Defaults to `None` (sorted alphabetically).
+        color_mode: `"grayscale"`, `"rgb"` or `"rgba"`: the number of
+            channels (1, 3 or 4). Defaults to `"rgb"`.
+        batch_size: Number of images per batch, or `None` for an unbatched
+            dataset. Defaults to `32`.
+        image_size: `(height, width)` to resize the images to. Defaults to
+            `(256, 256)`.
+        shuffle: Whether to shuffle the data. Defaults to `True`.
+        seed: Optional random seed for shuffling and the validation split;
+            required with `validation_split` and `shuffle=True`. Defaults to
+            `None`.
+        validation_split: Optional float in (0, 1), the fraction of the files
+            kept for validation (the last ones after shuffling). Defaults to
+            `None`.
+        subset: With `validation_split`, which subset to return:
+            `"training"`, `"validation"` or `"both"` (a tuple). Defaults to
+            `None`.
+        follow_links: Whether to follow symbolic links to subfolders.
+            Defaults to `False`.
+        interpolation: The resizing method (`tf.image.resize`'s: `"bilinear"`,
+            `"nearest"`, `"bicubic"`, `"area"`, ...). Defaults to
+            `"bilinear"`.
+        crop_to_aspect_ratio: Whether to keep the aspect ratio. tfkit then
+            resizes the image to fit inside `image_size` and zero-pads it to
+            `image_size` (Keras instead crops the centre to the target's
+            aspect ratio). Defaults to `False`.
+        pad_to_aspect_ratio: Whether to keep the aspect ratio by padding.
+            tfkit then centre-crops or zero-pads the original image to
+            `image_size` without resizing it (Keras pads to the target's
+            aspect ratio, then resizes). Defaults to `False`.
+        data_format: `"channels_last"` or `"channels_first"`. Defaults to
+            `None` (`"channels_last"`).
+        format: Must be `"tf"` (Keras's `"grain"` is not offered). Defaults
+            to `"tf"`.
+        verbose: Whether to print the number of files and classes found.
+            Defaults to `True`.
+
+    Returns:
+        A `tf.data.Dataset` yielding `(data, labels)` batches (or data only
+        without labels), with the attributes `class_names` and `file_paths`;
+        with `subset="both"`, a tuple `(training, validation)`.
+
+    Raises:
+        FileNotFoundError: If `directory` does not exist.
+        ValueError: For an invalid `label_mode`, `validation_split` or
+            `subset`, labels that do not match the files, or a validation
+            split with `shuffle=True` and no `seed`.
+
+    Example:
+        >>> import os
+        >>> for name in ("cats", "dogs"):
+        ...     os.makedirs(f"images/{name}")
+        ...     tfkit.utils.save_img(f"images/{name}/1.png", np.random.rand(12, 12, 3))
+        >>> ds = tfkit.utils.image_dataset_from_directory("images", image_size=(8, 8), batch_size=2, shuffle=False)
+        Found 2 files belonging to 2 classes.
+        >>> ds.class_names
+        ['cats', 'dogs']
+        >>> images, labels = next(iter(ds))
+        >>> images.shape, labels.numpy()
+        (TensorShape([2, 8, 8, 3]), array([0, 1], dtype=int32))
+    """
     dataset_format.check_format(format, "image_dataset_from_directory")
     channels = {"grayscale": 1, "rgb": 3, "rgba": 4}.get(color_mode)
     if channels is None:
@@ -146,7 +228,69 @@ def text_dataset_from_directory(directory: str, labels: Any = "inferred", label_
                                 validation_split: float | None = None, subset: str | None = None,
                                 follow_links: bool = False, format: str = "tf",  # noqa: A002
                                 verbose: bool = True) -> Any:
-    """Texts (``.txt`` files as strings, cut to ``max_length`` characters) and labels from one folder per class."""
+    """Generates a `tf.data.Dataset` of texts and labels from `.txt` files in a directory.
+
+    With a subfolder per class, each text is labelled by its subfolder.
+    Each file becomes one string. Files are listed in sorted order per
+    class, then shuffled with `seed` before any validation split.
+
+    Args:
+        directory: The folder holding the data. With `labels="inferred"` it
+            holds one subfolder per class, each holding `.txt` files (in nested
+            folders too); otherwise the files are listed from the whole tree.
+        labels: `"inferred"` (labels from the subfolder names), `None` (no
+            labels), or a list or tuple of integer labels, one per file in
+            sorted path order. Defaults to `"inferred"`.
+        label_mode: How labels are encoded: `"int"` (int32 class indices),
+            `"categorical"` (float32 one-hot vectors), `"binary"` (float32
+            0 or 1 of shape `(1,)`, for exactly 2 classes), or `None` (no
+            labels). Defaults to `"int"`.
+        class_names: Optional list of class names (subfolder names), only
+            with `labels="inferred"`, to fix the order of the classes.
+            Defaults to `None` (sorted alphabetically).
+        batch_size: Number of texts per batch, or `None` for an unbatched
+            dataset. Defaults to `32`.
+        max_length: Optional maximum length of a text: longer texts are cut
+            to their first `max_length` bytes. Defaults to `None`.
+        shuffle: Whether to shuffle the data. Defaults to `True`.
+        seed: Optional random seed for shuffling and the validation split;
+            required with `validation_split` and `shuffle=True`. Defaults to
+            `None`.
+        validation_split: Optional float in (0, 1), the fraction of the files
+            kept for validation (the last ones after shuffling). Defaults to
+            `None`.
+        subset: With `validation_split`, which subset to return:
+            `"training"`, `"validation"` or `"both"` (a tuple). Defaults to
+            `None`.
+        follow_links: Whether to follow symbolic links to subfolders.
+            Defaults to `False`.
+        format: Must be `"tf"` (Keras's `"grain"` is not offered). Defaults
+            to `"tf"`.
+        verbose: Whether to print the number of files and classes found.
+            Defaults to `True`.
+
+    Returns:
+        A `tf.data.Dataset` yielding `(data, labels)` batches (or data only
+        without labels), with the attributes `class_names` and `file_paths`;
+        with `subset="both"`, a tuple `(training, validation)`.
+
+    Raises:
+        FileNotFoundError: If `directory` does not exist.
+        ValueError: For an invalid `label_mode`, `validation_split` or
+            `subset`, labels that do not match the files, or a validation
+            split with `shuffle=True` and no `seed`.
+
+    Example:
+        >>> import os, pathlib
+        >>> for name, text in (("neg", "bad movie"), ("pos", "great movie")):
+        ...     os.makedirs(f"reviews/{name}")
+        ...     _ = pathlib.Path(f"reviews/{name}/1.txt").write_text(text)
+        >>> ds = tfkit.utils.text_dataset_from_directory("reviews", batch_size=2, shuffle=False, max_length=5)
+        Found 2 files belonging to 2 classes.
+        >>> texts, labels = next(iter(ds))
+        >>> texts.numpy(), labels.numpy()
+        (array([b'bad m', b'great'], dtype=object), array([0, 1], dtype=int32))
+    """
     dataset_format.check_format(format, "text_dataset_from_directory")
     paths, targets, names = _index(directory, labels, class_names, (".txt",), follow_links)
     if verbose:
@@ -207,14 +351,76 @@ def audio_dataset_from_directory(directory: str, labels: Any = "inferred", label
                                  ragged: bool = False, shuffle: bool = True, seed: int | None = None,
                                  validation_split: float | None = None, subset: str | None = None,
                                  follow_links: bool = False, verbose: bool = True) -> Any:
-    """``.wav`` files as ``float32`` ``(batch, samples, channels)`` and labels from one folder per class.
+    """Generates a `tf.data.Dataset` of audio clips and labels from `.wav` files in a directory.
 
-        train, val = audio_dataset_from_directory("speech", validation_split=0.2, subset="both", seed=0,
-                                                  output_sequence_length=16000)
+    With a subfolder per class, each clip is labelled by its subfolder.
+    Clips are float32 `(samples, channels)`. They are cut or zero-padded to
+    `output_sequence_length`; without it each batch is padded to its longest
+    clip (or, with `ragged=True`, kept ragged). Files are listed in sorted
+    order per class, then shuffled with `seed` before any validation split.
 
-    Samples are cut or zero-padded to ``output_sequence_length``; without it each batch is padded
-    to its longest file (or, ``ragged=True``, kept ragged). ``sampling_rate`` resamples through
-    ``tensorflow_io``, as in Keras.
+    Args:
+        directory: The folder holding the data. With `labels="inferred"` it
+            holds one subfolder per class, each holding `.wav` files (in nested
+            folders too); otherwise the files are listed from the whole tree.
+        labels: `"inferred"` (labels from the subfolder names), `None` (no
+            labels), or a list or tuple of integer labels, one per file in
+            sorted path order. Defaults to `"inferred"`.
+        label_mode: How labels are encoded: `"int"` (int32 class indices),
+            `"categorical"` (float32 one-hot vectors), `"binary"` (float32
+            0 or 1 of shape `(1,)`, for exactly 2 classes), or `None` (no
+            labels). Defaults to `"int"`.
+        class_names: Optional list of class names (subfolder names), only
+            with `labels="inferred"`, to fix the order of the classes.
+            Defaults to `None` (sorted alphabetically).
+        batch_size: Number of clips per batch, or `None` for an unbatched
+            dataset. Defaults to `32`.
+        sampling_rate: Optional sampling rate (a positive int) to resample
+            the clips to, through the optional `tensorflow_io` package, as in
+            Keras. Defaults to `None` (as stored).
+        output_sequence_length: Optional number of samples every clip is cut
+            or zero-padded to. Defaults to `None`.
+        ragged: Whether to return ragged tensors for clips of different
+            lengths (not with `output_sequence_length`). Defaults to `False`.
+        shuffle: Whether to shuffle the data. Defaults to `True`.
+        seed: Optional random seed for shuffling and the validation split;
+            required with `validation_split` and `shuffle=True`. Defaults to
+            `None`.
+        validation_split: Optional float in (0, 1), the fraction of the files
+            kept for validation (the last ones after shuffling). Defaults to
+            `None`.
+        subset: With `validation_split`, which subset to return:
+            `"training"`, `"validation"` or `"both"` (a tuple). Defaults to
+            `None`.
+        follow_links: Whether to follow symbolic links to subfolders.
+            Defaults to `False`.
+        verbose: Whether to print the number of files and classes found.
+            Defaults to `True`.
+
+    Returns:
+        A `tf.data.Dataset` yielding `(data, labels)` batches (or data only
+        without labels), with the attributes `class_names` and `file_paths`;
+        with `subset="both"`, a tuple `(training, validation)`.
+
+    Raises:
+        FileNotFoundError: If `directory` does not exist.
+        ValueError: For invalid arguments (as Keras checks them), labels
+            that do not match the files, or a folder without `.wav` files.
+        ImportError: If `sampling_rate` is given and `tensorflow_io` is not
+            installed.
+
+    Example:
+        >>> import os
+        >>> for name in ("no", "yes"):
+        ...     os.makedirs(f"speech/{name}")
+        ...     wav = tf.audio.encode_wav(tf.zeros((100, 1)), 16000)
+        ...     tf.io.write_file(f"speech/{name}/1.wav", wav)
+        >>> ds = tfkit.utils.audio_dataset_from_directory(
+        ...     "speech", batch_size=2, shuffle=False, output_sequence_length=50)
+        Found 2 files belonging to 2 classes.
+        >>> clips, labels = next(iter(ds))
+        >>> clips.shape, labels.numpy()
+        (TensorShape([2, 50, 1]), array([0, 1], dtype=int32))
     """
     _check_audio_arguments(labels, label_mode, class_names, ragged, output_sequence_length, sampling_rate)
     if labels is None or label_mode is None:

@@ -39,7 +39,53 @@ __all__ = ["FeatureSpace"]
 
 @registry.builtin("layers")
 class FeatureSpace(FeatureKinds, Layer):
-    """One-stop preprocessing and encoding of structured data (Keras 3's ``keras.utils.FeatureSpace``)."""
+    """One-stop utility for preprocessing and encoding structured data (a dict of features).
+
+    Keras 3's `keras.utils.FeatureSpace`. Each feature gets a preprocessing
+    layer (`Normalization`, `Discretization`, `StringLookup`,
+    `IntegerLookup`, `Hashing`, `Rescaling`, or your own), made from a type
+    name (`"float"`, `"float_rescaled"`, `"float_normalized"`,
+    `"float_discretized"`, `"integer_categorical"`, `"string_categorical"`,
+    `"integer_hashed"`, `"string_hashed"`) or a class method such as
+    `FeatureSpace.string_categorical(max_tokens=10)`. Crosses hash the
+    preprocessed values of two or more features together (`HashedCrossing`);
+    categorical features are one-hot encoded. Call `adapt` on the training
+    data, then call the space on a dict of features (in a `tf.data`
+    pipeline), or build a model from `get_inputs()` and
+    `get_encoded_features()`, which then holds the preprocessing layers and
+    saves and exports like any other.
+
+    Args:
+        features: Dict mapping each feature name to its type name or to a
+            feature made by a class method (`FeatureSpace.float_normalized()`,
+            ...).
+        output_mode: `"concat"` (one vector per sample: the features sorted by
+            name, then the crosses) or `"dict"` (each encoded feature under its
+            name). Defaults to `"concat"`.
+        crosses: Optional list of crosses: tuples of feature names, or
+            `FeatureSpace.cross(...)` objects. Defaults to `None`.
+        crossing_dim: The size of the hashing space of crosses given as
+            name tuples. Defaults to `32`.
+        hashing_dim: The number of hashing bins of the `"*_hashed"` type
+            names. Defaults to `32`.
+        num_discretization_bins: The number of bins of `"float_discretized"`.
+            Defaults to `32`.
+        name: Optional name of the layer. Defaults to `None`.
+
+    Raises:
+        ValueError: If `features` is empty or holds an unknown type,
+            `output_mode` is invalid, or a cross names an unknown feature.
+
+    Example:
+        >>> data = {"age": np.array([20.0, 30.0, 40.0, 50.0]), "city": np.array(["a", "b", "a", "c"])}
+        >>> space = tfkit.utils.FeatureSpace({"age": "float_normalized", "city": "string_categorical"})
+        >>> space.adapt(data)
+        >>> encoded = space({"age": np.array([30.0]), "city": np.array(["b"])})
+        >>> encoded.shape
+        TensorShape([1, 5])
+        >>> np.round(encoded.numpy()[0, 0], 4)
+        np.float32(-0.4472)
+    """
 
     def __init__(self, features: Mapping[str, Any], output_mode: str = "concat",
                  crosses: Sequence[Any] | None = None, crossing_dim: int = 32, hashing_dim: int = 32,
@@ -109,8 +155,17 @@ class FeatureSpace(FeatureKinds, Layer):
         return names
 
     def adapt(self, dataset: Any) -> None:
-        """Adapt every adaptable preprocessor to its feature in ``dataset`` (a tf.data.Dataset of dicts, batched
-        or not, or a dict of arrays). Unbatched data is batched by 32 first, as Keras does."""
+        """Adapts every adaptable preprocessor (vocabularies, means, bins) to its feature in the data.
+
+        Unbatched data is batched by 32 first, as Keras does.
+
+        Args:
+            dataset: A `tf.data.Dataset` of dicts (batched or not), or a dict
+                of arrays.
+
+        Raises:
+            ValueError: If the data is not dicts, or lacks a feature.
+        """
         if not isinstance(dataset, tf.data.Dataset):
             if not isinstance(dataset, dict):
                 raise ValueError(f"FeatureSpace.adapt() takes a tf.data.Dataset of dicts or a dict of arrays, got "

@@ -141,22 +141,59 @@ def get_file(
     cache_dir: str | os.PathLike | None = None,
     force_download: bool = False,
 ) -> str:
-    """The path of ``origin``'s file in the cache, downloaded if absent (or ``force_download``) and verified.
+    """Downloads a file from a URL into the cache, unless it is already there, and verifies it.
+
+    Keras's arguments, defaults, cache layout and names. The file is
+    downloaded into a temporary folder beside its target, its hash checked
+    there, and only then renamed into place, so a failed, interrupted or
+    corrupt download never leaves a partial file in the cache. Archives are
+    extracted safely (nothing lands outside the extraction folder); an
+    extraction folder that exists is reused unless the archive was
+    downloaded again.
 
     Args:
-        fname: the file's name in the cache (default: the last part of ``origin``'s path); with
-            ``extract``, a name without a dot names the extraction folder.
-        origin: the URL (``https://``, ``http://``, ``ftp://`` or ``file://``).
-        untar: deprecated: ``extract=True, archive_format="tar"``.
-        md5_hash: deprecated: ``file_hash`` with ``hash_algorithm="md5"``.
-        file_hash: the expected sha256 (64 hex digits) or md5 of the file; a cached file that does not
-            match is downloaded again, a download that does not match raises ``ValueError``.
-        cache_subdir: the folder under ``cache_dir`` ("datasets"); an absolute path is used as it is.
-        hash_algorithm: "auto" (by the length of ``file_hash``), "sha256" or "md5".
-        extract: extract the archive (tar, tar.gz, tar.bz2, zip) and return the extraction folder.
-        archive_format: "auto" (tar, then zip), "tar", "zip", a list of those, or None.
-        cache_dir: the cache root: ``$KERAS_HOME`` or ``~/.keras`` (``/tmp/.keras`` when not writable).
-        force_download: download even when the file is cached.
+        fname: The file's name in the cache. Defaults to `None` (the last
+            part of `origin`'s path); with `extract`, a name without a dot
+            names the extraction folder.
+        origin: The URL (`https://`, `http://`, `ftp://` or `file://`).
+            Required.
+        untar: Deprecated: `extract=True, archive_format="tar"`. Defaults to
+            `False`.
+        md5_hash: Deprecated: `file_hash` with `hash_algorithm="md5"`.
+            Defaults to `None`.
+        file_hash: The expected sha256 (64 hex digits) or md5 hash of the
+            file; a cached file that does not match is downloaded again, a
+            download that does not match raises `ValueError`. Defaults to
+            `None` (not checked).
+        cache_subdir: The folder under `cache_dir`; an absolute path is used
+            as it is. Defaults to `"datasets"`.
+        hash_algorithm: `"auto"` (by the length of `file_hash`), `"sha256"`
+            or `"md5"`. Defaults to `"auto"`.
+        extract: Whether to extract the archive (tar, tar.gz, tar.bz2, zip)
+            and return the extraction folder. Defaults to `False`.
+        archive_format: `"auto"` (tar, then zip), `"tar"`, `"zip"`, a list
+            of those, or `None`. Defaults to `"auto"`.
+        cache_dir: The cache root. Defaults to `None`: `$KERAS_HOME` or
+            `~/.keras` (`/tmp/.keras` when not writable).
+        force_download: Whether to download even when the file is cached.
+            Defaults to `False`.
+
+    Returns:
+        The path of the file in the cache (or of the extraction folder).
+
+    Raises:
+        ValueError: If `origin` is missing, the hash algorithm is unknown,
+            or the download does not match `file_hash`.
+
+    Example:
+        >>> import os, pathlib
+        >>> _ = pathlib.Path("data.csv").write_text("a,b")
+        >>> url = pathlib.Path("data.csv").absolute().as_uri()
+        >>> path = tfkit.utils.get_file(origin=url, cache_dir="cache")
+        Downloading data from file://...
+        ...
+        >>> os.path.relpath(path)
+        'cache/datasets/data.csv'
     """
     if origin is None:
         raise ValueError('Please specify the "origin" argument (URL of the file to download).')

@@ -13,13 +13,44 @@ from tfkit.base.symbolic import SymbolicTensor
 
 
 def is_keras_tensor(x: Any) -> bool:
-    """Whether ``x`` is a symbolic tensor of a functional model (``tfkit.Input`` or a layer called on one)."""
+    """Checks whether `x` is a symbolic tensor (`tfkit.KerasTensor`): from `tfkit.Input` or a layer called on one.
+
+    Args:
+        x: Any object.
+
+    Returns:
+        `True` for a symbolic tensor; `False` otherwise, eager tensors
+        included.
+
+    Example:
+        >>> x = tfkit.Input((3,))
+        >>> tfkit.utils.is_keras_tensor(tfkit.layers.Dense(2)(x))
+        True
+        >>> tfkit.utils.is_keras_tensor(np.ones(3))
+        False
+    """
     return isinstance(x, SymbolicTensor)
 
 
 def get_source_inputs(tensor: Any) -> Any:
-    """The input tensors at the start of ``tensor``'s graph, in the order first reached; a tensor that is not
-    symbolic comes back as it is (as in Keras)."""
+    """Returns the input tensors a symbolic tensor was computed from.
+
+    Walks the recorded layer calls back to the tensors that no call
+    produced (the `tfkit.Input` tensors), in the order first reached.
+
+    Args:
+        tensor: A symbolic tensor.
+
+    Returns:
+        A list of the source input tensors; a tensor that is not symbolic
+        comes back as it is (as in Keras).
+
+    Example:
+        >>> a, b = tfkit.Input((2,), name="a"), tfkit.Input((2,), name="b")
+        >>> out = tfkit.layers.Add()([a, tfkit.layers.Dense(2)(b)])
+        >>> [t.name for t in tfkit.utils.get_source_inputs(out)]
+        ['a', 'b']
+    """
     if not isinstance(tensor, SymbolicTensor):
         return tensor
     sources: list[SymbolicTensor] = []

@@ -41,10 +41,32 @@ def _channels_last(data_format: str | None) -> bool:
 
 
 def array_to_img(x: Any, data_format: str | None = None, scale: bool = True, dtype: Any = None) -> Any:
-    """A PIL image from a rank-3 array (height, width, channels); 1, 3 or 4 channels.
+    """Converts a 3D image array to a PIL image.
 
-    With ``scale=True`` the values are stretched to 0..255 first (minimum to 0,
-    maximum to 255); with ``scale=False`` they are used as they are.
+    One channel gives a grayscale image (`"L"`, or 32-bit `"I"` for values
+    above 255), three RGB, four RGBA. Needs Pillow.
+
+    Args:
+        x: Array-like of rank 3: one image.
+        data_format: `"channels_last"` (`(height, width, channels)`) or
+            `"channels_first"`. Defaults to `None` (`"channels_last"`).
+        scale: Whether to stretch the values to 0..255 first (minimum to 0,
+            maximum to 255); with `False` they are used as they are.
+            Defaults to `True`.
+        dtype: The dtype to read `x` as. Defaults to `None` (float32).
+
+    Returns:
+        A PIL image.
+
+    Raises:
+        ValueError: If `x` is not of rank 3, or has another number of
+            channels.
+        ImportError: If Pillow is not installed.
+
+    Example:
+        >>> img = tfkit.utils.array_to_img(np.zeros((4, 5, 3)))
+        >>> img.size, img.mode
+        ((5, 4), 'RGB')
     """
     Image = _pil_image("array_to_img")
     array = np.asarray(x, dtype=dtype or "float32")
@@ -71,7 +93,25 @@ def array_to_img(x: Any, data_format: str | None = None, scale: bool = True, dty
 
 
 def img_to_array(img: Any, data_format: str | None = None, dtype: Any = None) -> np.ndarray:
-    """A PIL image (or anything array-like) as a float32 array (height, width, channels)."""
+    """Converts a PIL image (or any array-like image) to a NumPy array.
+
+    Args:
+        img: A PIL image, or an array-like of rank 2 or 3.
+        data_format: `"channels_last"` (`(height, width, channels)`) or
+            `"channels_first"`. Defaults to `None` (`"channels_last"`).
+        dtype: The output's dtype. Defaults to `None` (float32).
+
+    Returns:
+        A 3D NumPy array; a grayscale image gets a channel axis of size 1.
+
+    Raises:
+        ValueError: If the image is not of rank 2 or 3.
+
+    Example:
+        >>> img = tfkit.utils.array_to_img(np.zeros((4, 5, 3)))
+        >>> tfkit.utils.img_to_array(img).shape
+        (4, 5, 3)
+    """
     array = np.asarray(img, dtype=dtype or "float32")
     channels_last = _channels_last(data_format)
     if array.ndim == 3:
@@ -83,7 +123,30 @@ def img_to_array(img: Any, data_format: str | None = None, dtype: Any = None) ->
 
 def save_img(path: Any, x: Any, data_format: str | None = None, file_format: str | None = None,
              scale: bool = True, **kwargs: Any) -> None:
-    """Write an image array to a file (the format from ``file_format`` or the file name)."""
+    """Saves an image array to a file. Needs Pillow.
+
+    An RGBA image saved as JPEG is converted to RGB, with a warning.
+
+    Args:
+        path: The file path (or a file object).
+        x: Array-like of rank 3: one image.
+        data_format: `"channels_last"` (`(height, width, channels)`) or
+            `"channels_first"`. Defaults to `None` (`"channels_last"`).
+        file_format: The file format (such as `"png"`). Defaults to `None`
+            (from the file name's extension).
+        scale: Whether to stretch the values to 0..255 first. Defaults to
+            `True`.
+        **kwargs: Passed to PIL's `Image.save` (such as `quality`).
+
+    Raises:
+        ValueError: If `x` is not a 1, 3 or 4 channel image.
+        ImportError: If Pillow is not installed.
+
+    Example:
+        >>> tfkit.utils.save_img("black.png", np.zeros((4, 5, 3)))
+        >>> tfkit.utils.load_img("black.png").size
+        (5, 4)
+    """
     img = array_to_img(x, data_format=data_format, scale=scale)
     if img.mode == "RGBA" and file_format in ("jpg", "jpeg"):
         warnings.warn("JPEG has no alpha channel: the image is saved as RGB", stacklevel=2)
@@ -93,11 +156,34 @@ def save_img(path: Any, x: Any, data_format: str | None = None, file_format: str
 
 def load_img(path: Any, color_mode: str = "rgb", target_size: Any = None, interpolation: str = "nearest",
              keep_aspect_ratio: bool = False) -> Any:
-    """Read an image file (a path, ``pathlib.Path`` or bytes stream) into a PIL image.
+    """Loads an image file into a PIL image. Needs Pillow.
 
-    ``color_mode``: "grayscale", "rgb" or "rgba". ``target_size=(height, width)``
-    resizes with ``interpolation``; ``keep_aspect_ratio=True`` first crops the
-    centre to the target's aspect ratio.
+    Args:
+        path: A path (string, bytes or `os.PathLike`) or an `io.BytesIO`.
+        color_mode: `"grayscale"`, `"rgb"` or `"rgba"`: the image is
+            converted to it. Defaults to `"rgb"`.
+        target_size: Optional `(height, width)` to resize to. Defaults to
+            `None` (the file's size).
+        interpolation: The resampling method for resizing: `"nearest"`,
+            `"bilinear"`, `"bicubic"`, `"hamming"`, `"box"` or `"lanczos"`.
+            Defaults to `"nearest"`.
+        keep_aspect_ratio: Whether to crop the image's centre to the
+            target's aspect ratio before resizing, instead of distorting it.
+            Defaults to `False`.
+
+    Returns:
+        A PIL image.
+
+    Raises:
+        ValueError: For an unknown `color_mode` or `interpolation`.
+        TypeError: If `path` is neither a path nor an `io.BytesIO`.
+        ImportError: If Pillow is not installed.
+
+    Example:
+        >>> tfkit.utils.save_img("image.png", np.random.rand(8, 6, 3))
+        >>> img = tfkit.utils.load_img("image.png", color_mode="grayscale", target_size=(4, 3))
+        >>> img.size, img.mode
+        ((3, 4), 'L')
     """
     Image = _pil_image("load_img")
     if color_mode not in ("grayscale", "rgb", "rgba"):
@@ -136,10 +222,31 @@ def load_img(path: Any, color_mode: str = "rgb", target_size: Any = None, interp
 
 
 def smart_resize(x: Any, size: Any, interpolation: str = "bilinear", data_format: str = "channels_last") -> tf.Tensor:
-    """Resize an image (or a batch) to ``size=(height, width)`` without distorting it.
+    """Resizes an image (or a batch of images) to a target size without aspect ratio distortion.
 
-    The largest centred window with the target's aspect ratio is cropped, then
-    resized: the same result as ``Resizing(..., crop_to_aspect_ratio=True)``.
+    The largest centred window with the target's aspect ratio is cropped,
+    then resized: the same result as `Resizing(..., crop_to_aspect_ratio=True)`.
+    Needs only TensorFlow.
+
+    Args:
+        x: An image tensor or array of rank 3, or a batch of rank 4.
+        size: `(height, width)`, the target size.
+        interpolation: The resizing method (`tf.image.resize`'s: `"bilinear"`,
+            `"nearest"`, `"bicubic"`, `"area"`, ...). Defaults to
+            `"bilinear"`.
+        data_format: `"channels_last"` or `"channels_first"`. Defaults to
+            `"channels_last"`.
+
+    Returns:
+        A float tensor of the target size.
+
+    Raises:
+        ValueError: If `x` is not of rank 3 or 4, or `data_format` is
+            invalid.
+
+    Example:
+        >>> tfkit.preprocessing.image.smart_resize(np.ones((20, 40, 3)), (10, 10)).shape
+        TensorShape([10, 10, 3])
     """
     x = tf.convert_to_tensor(x)
     if x.shape.rank not in (3, 4):

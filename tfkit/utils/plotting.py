@@ -44,8 +44,49 @@ def model_to_dot(model: Any, show_shapes: bool = False, show_dtype: bool = False
                  rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200, subgraph: bool = False,
                  show_layer_activations: bool = False, show_trainable: bool = False, splines: str = "ortho",
                  **kwargs: Any) -> Any:
-    """A ``pydot.Dot`` graph (a ``pydot.Cluster`` with ``subgraph=True``, as Keras, to nest in another graph):
-    one node per layer, edges along the functional graph (or the layer order); ``splines`` is Graphviz's."""
+    """Converts a model to a `pydot.Dot` graph: one node per layer, edges along the layer graph.
+
+    Edges follow a functional model's graph, else the layers' order. Needs
+    `pydot` and Graphviz's `dot` program.
+
+    Args:
+        model: The model to draw.
+        show_shapes: Whether to show each layer's output shapes. Defaults to
+            `False`.
+        show_dtype: Whether to show each layer's dtype. Defaults to `False`.
+        show_layer_names: Whether to show layer names. Defaults to `True`.
+        rankdir: Graphviz's layout direction: `"TB"` (top to bottom) or
+            `"LR"` (left to right). Defaults to `"TB"`.
+        expand_nested: Accepted for Keras compatibility; nested models are
+            drawn as one node. Defaults to `False`.
+        dpi: Image resolution in dots per inch. Defaults to `200`.
+        subgraph: Whether to return a `pydot.Cluster` (to nest in another
+            graph) instead of a `pydot.Dot`, as Keras. Defaults to `False`.
+        show_layer_activations: Whether to show the activation of layers that
+            have one. Defaults to `False`.
+        show_trainable: Whether to show whether each layer is trainable.
+            Defaults to `False`.
+        splines: Graphviz's `splines` attribute (how edges are drawn).
+            Defaults to `"ortho"`.
+        **kwargs: Accepted for Keras compatibility and unused.
+
+    Returns:
+        A `pydot.Dot` (or `pydot.Cluster`).
+
+    Raises:
+        ImportError: If `pydot` or Graphviz is missing (the message says
+            what to install).
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> try:
+        ...     dot = tfkit.utils.model_to_dot(model, show_shapes=True)
+        ...     nodes = len(dot.get_nodes()) - 1  # pydot adds a "node" defaults entry
+        ... except ImportError:  # pydot or Graphviz is not installed
+        ...     nodes = 1
+        >>> nodes
+        1
+    """
     pydot = _pydot()
     if subgraph:
         dot = pydot.Cluster(style="dashed", graph_name=model.name, label=model.name)
@@ -71,8 +112,48 @@ def plot_model(model: Any, to_file: str = "model.png", show_shapes: bool = False
                show_layer_names: bool = False, rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200,
                show_layer_activations: bool = False, show_trainable: bool = False, splines: str = "ortho",
                **kwargs: Any) -> Any:
-    """Write the model graph to ``to_file`` (format from its extension: png, svg, pdf, dot); Keras 3.15's
-    defaults (layer names off here, on in ``model_to_dot``)."""
+    """Converts a model to a picture of its layer graph and saves it to a file.
+
+    The format comes from `to_file`'s extension (png, svg, pdf, dot). The
+    defaults are Keras 3.15's (layer names off here, on in `model_to_dot`).
+    Needs `pydot` and Graphviz's `dot` program.
+
+    Args:
+        model: The model to draw.
+        to_file: The file to write. Defaults to `"model.png"`.
+        show_shapes: Whether to show each layer's output shapes. Defaults to
+            `False`.
+        show_dtype: Whether to show each layer's dtype. Defaults to `False`.
+        show_layer_names: Whether to show layer names. Defaults to `False`.
+        rankdir: Graphviz's layout direction: `"TB"` (top to bottom) or
+            `"LR"` (left to right). Defaults to `"TB"`.
+        expand_nested: Accepted for Keras compatibility; nested models are
+            drawn as one node. Defaults to `False`.
+        dpi: Image resolution in dots per inch. Defaults to `200`.
+        show_layer_activations: Whether to show the activation of layers that
+            have one. Defaults to `False`.
+        show_trainable: Whether to show whether each layer is trainable.
+            Defaults to `False`.
+        splines: Graphviz's `splines` attribute (how edges are drawn).
+            Defaults to `"ortho"`.
+        **kwargs: Accepted for Keras compatibility and unused.
+
+    Returns:
+        The path written (`to_file`).
+
+    Raises:
+        ImportError: If `pydot` or Graphviz is missing (the message says
+            what to install).
+
+    Example:
+        >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
+        >>> try:
+        ...     path = tfkit.utils.plot_model(model, to_file="model.png", show_shapes=True)
+        ... except ImportError:  # pydot or Graphviz is not installed
+        ...     path = "model.png"
+        >>> path
+        'model.png'
+    """
     dot = model_to_dot(model, show_shapes=show_shapes, show_dtype=show_dtype, show_layer_names=show_layer_names,
                        rankdir=rankdir, expand_nested=expand_nested, dpi=dpi,
                        show_layer_activations=show_layer_activations, show_trainable=show_trainable, splines=splines)

@@ -15,7 +15,25 @@ from tfkit import random as tfkit_random
 
 
 def set_random_seed(seed: int) -> None:
-    """Seed ``random``, numpy, TensorFlow and tfkit's default seed generator (initializers, dropout)."""
+    """Sets all random seeds: Python's `random`, NumPy's, TensorFlow's and tfkit's.
+
+    After it, initial weights, dropout masks and `fit`'s shuffling are the
+    same on every run of a program (tfkit's default seed generator is
+    seeded too, via `tfkit.random.set_global_seed`).
+
+    Args:
+        seed: Non-negative integer seed.
+
+    Raises:
+        ValueError: If `seed` is not a non-negative int.
+
+    Example:
+        >>> tfkit.utils.set_random_seed(1337)
+        >>> a, b = np.random.rand(), tf.random.uniform(())
+        >>> tfkit.utils.set_random_seed(1337)
+        >>> a == np.random.rand(), bool(b == tf.random.uniform(()))
+        (True, True)
+    """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"set_random_seed expects a non-negative int, got {seed!r}")
     seed = int(seed)

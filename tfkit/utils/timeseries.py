@@ -18,8 +18,54 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
                                   sampling_rate: int = 1, batch_size: int | None = 128, shuffle: bool = False,
                                   seed: int | None = None, start_index: int | None = None,
                                   end_index: int | None = None, format: str = "tf") -> tf.data.Dataset:  # noqa: A002
-    """Window ``i`` is ``data[start + i * sequence_stride + k * sampling_rate]`` for ``k < sequence_length``;
-    its target is ``targets[i]`` (Keras's definition)."""
+    """Creates a dataset of sliding windows over a timeseries provided as an array.
+
+    Window `i` holds `data[start + i * sequence_stride + k * sampling_rate]`
+    for `k < sequence_length`, where `start` is `start_index`; its target is
+    `targets[i]` (Keras's definition). To predict the value after each
+    window, pass `targets=data[sequence_length:]`. Windows that would run
+    past `end_index` (or past the targets) are dropped.
+
+    Args:
+        data: Array-like of timesteps, with the time axis first.
+        targets: Array-like of targets, one per window (`targets[i]` for
+            window `i`), or `None` for a dataset of windows only.
+        sequence_length: Positive int, the number of timesteps per window.
+        sequence_stride: Positive int, the offset between the starts of
+            successive windows. Defaults to `1`.
+        sampling_rate: Positive int, the step between timesteps within a
+            window. Defaults to `1`.
+        batch_size: Number of windows per batch, or `None` for an unbatched
+            dataset. Defaults to `128`.
+        shuffle: Whether to shuffle the windows (their order, not their
+            contents). Defaults to `False`.
+        seed: Optional random seed for shuffling. Defaults to `None`.
+        start_index: Optional first timestep used (inclusive). Defaults to
+            `None` (0).
+        end_index: Optional last timestep used (exclusive). Defaults to
+            `None` (`len(data)`).
+        format: Must be `"tf"` (Keras's `"grain"` is not offered). Defaults
+            to `"tf"`.
+
+    Returns:
+        A `tf.data.Dataset` of `(windows, targets)` batches (or windows only
+        when `targets` is `None`), windows of shape
+        `(batch, sequence_length, ...)`.
+
+    Raises:
+        ValueError: If a length, stride or rate is not a positive int, the
+            indices are out of range, or `format` is not `"tf"`.
+
+    Example:
+        >>> ds = tfkit.utils.timeseries_dataset_from_array(
+        ...     np.arange(10), targets=np.arange(3, 10), sequence_length=3, batch_size=2)
+        >>> windows, targets = next(iter(ds))
+        >>> windows.numpy()
+        array([[0, 1, 2],
+               [1, 2, 3]])
+        >>> targets.numpy()
+        array([3, 4])
+    """
     dataset_format.check_format(format, "timeseries_dataset_from_array")
     for name, value in (("sequence_length", sequence_length), ("sequence_stride", sequence_stride),
                         ("sampling_rate", sampling_rate)):
