@@ -10,7 +10,9 @@
   ``tf.function`` and under ``jit_compile=True`` alike, while a fresh
   generator with the same seed replays the same sequence;
 * an int -- the same numbers on every call (like Keras);
-* ``None`` -- a module-wide default generator, seeded randomly.
+* ``None`` -- a module-wide default generator, seeded randomly, or with
+  ``[seed, 0]`` by every ``set_global_seed(seed)`` /
+  ``tfkit.utils.set_random_seed(seed)`` call, the first one included.
 
 Every function uses ``tf.random.stateless_*`` (or
 ``tf.nn.experimental.stateless_dropout``), so it compiles under XLA. Note
@@ -109,14 +111,16 @@ class SeedGenerator(tf.Module, StateOwner):
 
 
 _default_generator: SeedGenerator | None = None
+_global_seed: int | None = None
 _default_lock = threading.Lock()
 
 
 def default_seed_generator() -> SeedGenerator:
     """Returns the module-wide `SeedGenerator` that draws with `seed=None` use.
 
-    It is created on first use, with a random seed (or the one
-    `set_global_seed` / `tfkit.utils.set_random_seed` set).
+    It is created on first use: with state `[seed, 0]` after
+    `set_global_seed(seed)` / `tfkit.utils.set_random_seed(seed)`, else
+    with a random seed.
 
     Returns:
         A `tfkit.random.SeedGenerator`.
@@ -129,19 +133,20 @@ def default_seed_generator() -> SeedGenerator:
     with _default_lock:
         if _default_generator is None:
             with tf.init_scope():
-                _default_generator = SeedGenerator(name="default_seed_generator")
+                _default_generator = SeedGenerator(_global_seed, name="default_seed_generator")
         return _default_generator
 
 
 def set_global_seed(seed: int) -> None:
-    """Makes unseeded draws repeatable: seeds new unseeded generators and resets the module-wide one.
+    """Makes unseeded draws repeatable: (re)seeds the module-wide generator and new unseeded generators.
 
-    New `SeedGenerator` objects created without a seed (the module-wide one
-    included, when it is first created) take their starting seed from
-    Python's `random`, which this reseeds with `seed`; a module-wide
-    generator that already exists is reset to `[seed, 0]`.
-    `tfkit.utils.set_random_seed` calls it (along with Python's, NumPy's
-    and TensorFlow's seeds).
+    The module-wide generator that `seed=None` draws use starts over at
+    `[seed, 0]` on every call, the first one included (it is created with
+    that state if it does not exist yet), so the draws after each call with
+    the same seed are the same. New `SeedGenerator` objects created without
+    a seed take their starting seed from Python's `random`, which this
+    reseeds with `seed`. `tfkit.utils.set_random_seed` calls it (along with
+    Python's, NumPy's and TensorFlow's seeds).
 
     Args:
         seed: Integer seed.
@@ -152,9 +157,16 @@ def set_global_seed(seed: int) -> None:
         >>> tfkit.random.set_global_seed(7)
         >>> bool(tf.reduce_all(a == tfkit.random.normal((2,), seed=tfkit.random.SeedGenerator())))
         True
+        >>> tfkit.random.set_global_seed(7)
+        >>> b = tfkit.random.normal((2,))
+        >>> tfkit.random.set_global_seed(7)
+        >>> bool(tf.reduce_all(b == tfkit.random.normal((2,))))
+        True
     """
+    global _global_seed
     _py_random.seed(int(seed))
     with _default_lock:
+        _global_seed = int(seed)
         if _default_generator is not None:
             _default_generator.state.assign([int(seed), 0])
 

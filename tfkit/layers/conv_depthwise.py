@@ -74,7 +74,7 @@ class DepthwiseConv2D(ConvBase):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
             of the depthwise convolution. Defaults to `(1, 1)`.
         activation: Activation function applied to the output. `None` (the
@@ -212,7 +212,7 @@ class SeparableConv2D(ConvBase):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
             of the depthwise convolution. Defaults to `(1, 1)`.
         depth_multiplier: Positive integer, the number of depthwise filters

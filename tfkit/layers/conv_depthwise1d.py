@@ -67,7 +67,7 @@ class DepthwiseConv1D(ConvBase):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
             of the depthwise convolution. Defaults to `1`.
         activation: Activation function applied to the output. `None` (the
@@ -195,7 +195,7 @@ class SeparableConv1D(ConvBase):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
             of the depthwise convolution. Defaults to `1`.
         depth_multiplier: Positive integer, the number of depthwise filters

@@ -143,7 +143,7 @@ class ConvLSTM1D(_ConvLSTM):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, time, steps, channels)`) or `"channels_first"` (inputs
             of shape `(batch, time, channels, steps)`). `None` (the default)
-            means `"channels_last"`.
+            means `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
             of the input convolution. Defaults to `1`.
         activation: Activation function to use. Defaults to `"tanh"`.
@@ -263,7 +263,7 @@ class ConvLSTM2D(_ConvLSTM):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, time, rows, cols, channels)`) or `"channels_first"` (inputs
             of shape `(batch, time, channels, rows, cols)`). `None` (the default)
-            means `"channels_last"`.
+            means `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
             of the input convolution. Defaults to `1`.
         activation: Activation function to use. Defaults to `"tanh"`.
@@ -384,7 +384,7 @@ class ConvLSTM3D(_ConvLSTM):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, time, depth, rows, cols, channels)`) or `"channels_first"` (inputs
             of shape `(batch, time, channels, depth, rows, cols)`). `None` (the default)
-            means `"channels_last"`.
+            means `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 3 integers, the dilation rate
             of the input convolution. Defaults to `1`.
         activation: Activation function to use. Defaults to `"tanh"`.

@@ -16,6 +16,8 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfkit.base import settings
+
 _DATA_FORMATS = ("channels_last", "channels_first")
 
 
@@ -73,9 +75,9 @@ def normalize_padding(value: Any, who: str, allow_causal: bool = False) -> str:
 
 
 def normalize_data_format(value: Any, who: str) -> str:
-    """``None`` means ``"channels_last"``; anything else must name a known layout."""
+    """``None`` means ``tfkit.config.image_data_format()`` (read now); anything else must name a known layout."""
     if value is None:
-        return "channels_last"
+        return settings.image_data_format()
     data_format = value.lower() if isinstance(value, str) else value
     if data_format not in _DATA_FORMATS:
         raise ValueError(f"{who} expected `data_format` to be one of {_DATA_FORMATS} or None, got {value!r}")

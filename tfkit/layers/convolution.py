@@ -166,7 +166,7 @@ class Conv1D(_Conv):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
             of the (atrous) convolution. Defaults to `1`.
         groups: Positive integer, the number of groups the input channels are
@@ -256,7 +256,7 @@ class Conv2D(_Conv):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
             of the (atrous) convolution. Defaults to `1`.
         groups: Positive integer, the number of groups the input channels are
@@ -342,7 +342,7 @@ class Conv3D(_Conv):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 3 integers, the dilation rate
             of the (atrous) convolution. Defaults to `1`.
         groups: Positive integer, the number of groups the input channels are
@@ -547,7 +547,7 @@ class Conv1DTranspose(_ConvTranspose):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 1 integer, the dilation rate
             of the (atrous) convolution. Defaults to `1`.
         activation: Activation function applied to the output. `None` (the
@@ -632,7 +632,7 @@ class Conv2DTranspose(_ConvTranspose):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 2 integers, the dilation rate
             of the (atrous) convolution. Defaults to `1`.
         activation: Activation function applied to the output. `None` (the
@@ -716,7 +716,7 @@ class Conv3DTranspose(_ConvTranspose):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         dilation_rate: An integer or tuple/list of 3 integers, the dilation rate
             of the (atrous) convolution. Defaults to `1`.
         activation: Activation function applied to the output. `None` (the

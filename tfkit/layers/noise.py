@@ -12,7 +12,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import random as tfkit_random
-from tfkit.base import registry
+from tfkit.base import registry, settings
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.regularization import (
@@ -197,7 +197,8 @@ class SpatialDropout3D(Dropout):
         rate: Float between 0 and 1, the fraction of the channels to drop.
         data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
             channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
-            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+            dim2, dim3)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         seed: Optional int, the seed of the layer's own random generator, for
             reproducible noise. Defaults to `None`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
@@ -232,7 +233,7 @@ class SpatialDropout3D(Dropout):
 
     def __init__(self, rate: float, data_format: str | None = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(rate, seed=seed, **kwargs)
-        data_format = data_format or "channels_last"
+        data_format = settings.image_data_format() if data_format is None else data_format
         if data_format not in ("channels_last", "channels_first"):
             raise ValueError(
                 f"SpatialDropout3D layer '{self.name}' expected data_format 'channels_last' or "

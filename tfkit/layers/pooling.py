@@ -124,7 +124,7 @@ class MaxPooling1D(_Pooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -183,7 +183,7 @@ class MaxPooling2D(_Pooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -244,7 +244,7 @@ class MaxPooling3D(_Pooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -302,7 +302,7 @@ class AveragePooling1D(_Pooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -363,7 +363,7 @@ class AveragePooling2D(_Pooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -423,7 +423,7 @@ class AveragePooling3D(_Pooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -513,7 +513,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         keepdims: Whether to keep the pooled spatial axes as axes of size 1
             (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
             `False`.
@@ -580,7 +580,7 @@ class GlobalAveragePooling2D(_GlobalPooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         keepdims: Whether to keep the pooled spatial axes as axes of size 1
             (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
             `False`.
@@ -630,7 +630,7 @@ class GlobalAveragePooling3D(_GlobalPooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         keepdims: Whether to keep the pooled spatial axes as axes of size 1
             (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
             `False`.
@@ -677,7 +677,7 @@ class GlobalMaxPooling1D(_GlobalPooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         keepdims: Whether to keep the pooled spatial axes as axes of size 1
             (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
             `False`.
@@ -725,7 +725,7 @@ class GlobalMaxPooling2D(_GlobalPooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         keepdims: Whether to keep the pooled spatial axes as axes of size 1
             (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
             `False`.
@@ -775,7 +775,7 @@ class GlobalMaxPooling3D(_GlobalPooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         keepdims: Whether to keep the pooled spatial axes as axes of size 1
             (as `tf.reduce_mean(..., keepdims=True)` does). Defaults to
             `False`.

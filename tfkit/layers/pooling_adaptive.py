@@ -137,7 +137,7 @@ class AdaptiveAveragePooling1D(_AdaptivePooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -188,7 +188,7 @@ class AdaptiveAveragePooling2D(_AdaptivePooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -238,7 +238,7 @@ class AdaptiveAveragePooling3D(_AdaptivePooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -288,7 +288,7 @@ class AdaptiveMaxPooling1D(_AdaptivePooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, steps, features)`) or `"channels_first"` (inputs of shape
             `(batch, features, steps)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -340,7 +340,7 @@ class AdaptiveMaxPooling2D(_AdaptivePooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, height, width, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, height, width)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -392,7 +392,7 @@ class AdaptiveMaxPooling3D(_AdaptivePooling):
         data_format: String, `"channels_last"` (inputs of shape
             `(batch, spatial_dim1, spatial_dim2, spatial_dim3, channels)`) or `"channels_first"` (inputs of shape
             `(batch, channels, spatial_dim1, spatial_dim2, spatial_dim3)`). `None` (the default) means
-            `"channels_last"`.
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:

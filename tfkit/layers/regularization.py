@@ -18,7 +18,7 @@ import tensorflow as tf
 
 from tfkit import random as tfkit_random
 from tfkit import regularizers
-from tfkit.base import registry
+from tfkit.base import registry, settings
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config, check_input_spec
@@ -222,7 +222,8 @@ class SpatialDropout2D(Dropout):
         rate: Float between 0 and 1, the fraction of the channels to drop.
         data_format: `"channels_last"` (inputs `(batch, rows, cols,
             channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
-            cols)`). Defaults to `None`, which means `"channels_last"`.
+            cols)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         seed: Optional int, the seed of the layer's own random generator
             (a `tfkit.random.SeedGenerator`), for reproducible noise.
             Defaults to `None`.
@@ -258,7 +259,7 @@ class SpatialDropout2D(Dropout):
 
     def __init__(self, rate: float, data_format: str | None = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(rate, seed=seed, **kwargs)
-        data_format = data_format or "channels_last"
+        data_format = settings.image_data_format() if data_format is None else data_format
         if data_format not in ("channels_last", "channels_first"):
             raise ValueError(
                 f"SpatialDropout2D layer '{self.name}' expected data_format 'channels_last' or "

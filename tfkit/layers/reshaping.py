@@ -6,7 +6,8 @@
     tfkit.layers.Flatten()(x).shape                 # (2, 48)
 
 Image layers take ``data_format="channels_last"`` (``(batch, rows, cols,
-channels)``, the default) or ``"channels_first"`` (``(batch, channels, rows, cols)``).
+channels)``) or ``"channels_first"`` (``(batch, channels, rows, cols)``); ``None``
+(the default) means ``tfkit.config.image_data_format()``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.base import registry
+from tfkit.base import registry, settings
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config, check_input_spec
@@ -27,7 +28,7 @@ _INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "area", "lanczos3", "lanczo
 
 
 def _data_format(value: Any, who: str) -> str:
-    value = "channels_last" if value is None else value
+    value = settings.image_data_format() if value is None else value
     if value not in ("channels_last", "channels_first"):
         raise ValueError(f"{who} expected data_format 'channels_last' or 'channels_first', got {value!r}")
     return value
@@ -94,7 +95,7 @@ class Flatten(Layer):
             `(batch, channels, ...)` are first transposed to channels-last, so
             that the flattened order matches a channels-last model (useful
             when switching a model from one format to the other). Defaults to
-            `None`, which means `"channels_last"`.
+            `None`, which means `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -363,7 +364,8 @@ class UpSampling2D(Layer):
             columns (at least 1). Defaults to `(2, 2)`.
         data_format: `"channels_last"` (inputs `(batch, rows, cols,
             channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
-            cols)`). Defaults to `None`, which means `"channels_last"`.
+            cols)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         interpolation: A string, one of `"nearest"`, `"bilinear"`,
             `"bicubic"`, `"area"`, `"lanczos3"`, `"lanczos5"`. Defaults to
             `"nearest"`.
@@ -467,7 +469,8 @@ class ZeroPadding2D(Layer):
             Defaults to `(1, 1)`.
         data_format: `"channels_last"` (inputs `(batch, rows, cols,
             channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
-            cols)`). Defaults to `None`, which means `"channels_last"`.
+            cols)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -552,7 +555,8 @@ class Cropping2D(Layer):
             Defaults to `((0, 0), (0, 0))`.
         data_format: `"channels_last"` (inputs `(batch, rows, cols,
             channels)`) or `"channels_first"` (inputs `(batch, channels, rows,
-            cols)`). Defaults to `None`, which means `"channels_last"`.
+            cols)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:

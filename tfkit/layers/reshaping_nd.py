@@ -115,7 +115,7 @@ class UpSampling1D(_UpSampling):
     rank = 1
 
     def __init__(self, size: int = 2, **kwargs: Any) -> None:
-        super().__init__(size, **kwargs)
+        super().__init__(size, data_format="channels_last", **kwargs)  # no data_format in Keras: always steps-first
 
     def get_config(self) -> dict[str, Any]:
         return {**Layer.get_config(self), "size": self.size[0]}
@@ -133,7 +133,8 @@ class UpSampling3D(_UpSampling):
             `dim2` and `dim3` (at least 1). Defaults to `(2, 2, 2)`.
         data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
             channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
-            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+            dim2, dim3)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -239,7 +240,8 @@ class ZeroPadding1D(_Borders):
             Defaults to `1`.
         data_format: `"channels_last"` (inputs `(batch, steps, features)`) or
             `"channels_first"` (inputs `(batch, features, steps)`). Defaults to
-            `None`, which means `"channels_last"`.
+            `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -296,7 +298,8 @@ class ZeroPadding3D(_Borders):
             Defaults to `((1, 1), (1, 1), (1, 1))`.
         data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
             channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
-            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+            dim2, dim3)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -365,7 +368,7 @@ class Cropping1D(_Borders):
     rank, what = 1, "cropping"
 
     def __init__(self, cropping: Any = (1, 1), **kwargs: Any) -> None:
-        super().__init__(cropping, **kwargs)
+        super().__init__(cropping, data_format="channels_last", **kwargs)  # no data_format in Keras: always steps-first
 
     def get_config(self) -> dict[str, Any]:
         return {**Layer.get_config(self), "cropping": self._config_amounts()}
@@ -393,7 +396,8 @@ class Cropping3D(_Borders):
             Defaults to `((1, 1), (1, 1), (1, 1))`.
         data_format: `"channels_last"` (inputs `(batch, dim1, dim2, dim3,
             channels)`) or `"channels_first"` (inputs `(batch, channels, dim1,
-            dim2, dim3)`). Defaults to `None`, which means `"channels_last"`.
+            dim2, dim3)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:

@@ -216,6 +216,7 @@ class _RecurrentCell(Layer):
     @tf.autograph.experimental.do_not_convert
     def call(self, inputs: tf.Tensor, states: Any, training: Any = None) -> tuple:
         states = list(states) if isinstance(states, (list, tuple)) else [states]
+        states = [self._convert_inputs(state) for state in states]  # NumPy / float64 states -> compute dtype, as Keras
         input_mask, recurrent_mask = self.dropout_masks(inputs, states[0], training)
         return self.step(self.project_inputs(inputs, input_mask), states, recurrent_mask)
 

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
-from tfkit.utils import dataset_format
+from tfkit.utils import dataset_format, images
 
 _IMAGE_EXTENSIONS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 
@@ -154,14 +154,15 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
         interpolation: The resizing method (`tf.image.resize`'s: `"bilinear"`,
             `"nearest"`, `"bicubic"`, `"area"`, ...). Defaults to
             `"bilinear"`.
-        crop_to_aspect_ratio: Whether to keep the aspect ratio. tfkit then
-            resizes the image to fit inside `image_size` and zero-pads it to
-            `image_size` (Keras instead crops the centre to the target's
-            aspect ratio). Defaults to `False`.
-        pad_to_aspect_ratio: Whether to keep the aspect ratio by padding.
-            tfkit then centre-crops or zero-pads the original image to
-            `image_size` without resizing it (Keras pads to the target's
-            aspect ratio, then resizes). Defaults to `False`.
+        crop_to_aspect_ratio: Whether to keep the aspect ratio by cropping:
+            the largest centred window with the aspect ratio of `image_size`
+            is cropped out, then resized to `image_size` (as
+            `tfkit.preprocessing.image.smart_resize`). Defaults to `False`.
+        pad_to_aspect_ratio: Whether to keep the aspect ratio by padding:
+            the image is resized to fit inside `image_size`, then padded
+            with zeros, centred, to `image_size` (as
+            `tf.image.resize_with_pad`). Only one of `crop_to_aspect_ratio`
+            and `pad_to_aspect_ratio` may be `True`. Defaults to `False`.
         data_format: `"channels_last"` or `"channels_first"`. Defaults to
             `None` (`"channels_last"`).
         format: Must be `"tf"` (Keras's `"grain"` is not offered). Defaults
@@ -177,8 +178,9 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
     Raises:
         FileNotFoundError: If `directory` does not exist.
         ValueError: For an invalid `label_mode`, `validation_split` or
-            `subset`, labels that do not match the files, or a validation
-            split with `shuffle=True` and no `seed`.
+            `subset`, labels that do not match the files, a validation
+            split with `shuffle=True` and no `seed`, or both
+            `crop_to_aspect_ratio` and `pad_to_aspect_ratio`.
 
     Example:
         >>> import os
@@ -194,6 +196,8 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
         (TensorShape([2, 8, 8, 3]), array([0, 1], dtype=int32))
     """
     dataset_format.check_format(format, "image_dataset_from_directory")
+    if crop_to_aspect_ratio and pad_to_aspect_ratio:
+        raise ValueError("Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to `True`.")
     channels = {"grayscale": 1, "rgb": 3, "rgba": 4}.get(color_mode)
     if channels is None:
         raise ValueError(f"color_mode must be 'grayscale', 'rgb' or 'rgba', got {color_mode!r}")
@@ -204,11 +208,12 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
 
     def load(path: tf.Tensor) -> tf.Tensor:
         image = tf.io.decode_image(tf.io.read_file(path), channels=channels, expand_animations=False)
-        if crop_to_aspect_ratio or pad_to_aspect_ratio:
-            image = tf.image.resize_with_crop_or_pad(image, height, width) if pad_to_aspect_ratio else \
-                tf.image.resize_with_crop_or_pad(tf.image.resize(image, image_size, method=interpolation,
-                                                                 preserve_aspect_ratio=True), height, width)
-        image = tf.image.resize(image, image_size, method=interpolation)
+        if crop_to_aspect_ratio:
+            image = images.smart_resize(image, (height, width), interpolation=interpolation)
+        elif pad_to_aspect_ratio:
+            image = tf.image.resize_with_pad(image, height, width, method=interpolation)
+        else:
+            image = tf.image.resize(image, image_size, method=interpolation)
         image.set_shape((height, width, channels))
         return tf.transpose(image, (2, 0, 1)) if data_format == "channels_first" else image
 

@@ -213,8 +213,8 @@ def load_img(path: Any, color_mode: str = "rgb", target_size: Any = None, interp
     box = None
     if keep_aspect_ratio:
         w, h = img.size
-        crop_w = min(w, int(round(h * width / height)))
-        crop_h = min(h, int(round(w * height / width)))
+        crop_w = max(min(w, h * width // height), 1)     # rounded down, as Keras
+        crop_h = max(min(h, w * height // width), 1)
         left, top = (w - crop_w) // 2, (h - crop_h) // 2
         box = (left, top, left + crop_w, top + crop_h)
     resample = getattr(Image.Resampling, interpolation.upper())
@@ -257,8 +257,9 @@ def smart_resize(x: Any, size: Any, interpolation: str = "bilinear", data_format
     height, width = (int(d) for d in size)
     shape = tf.shape(x)
     h, w = shape[-3], shape[-2]
-    crop_h = tf.minimum(h, tf.cast(tf.round(tf.cast(w, tf.float32) * height / width), tf.int32))
-    crop_w = tf.minimum(w, tf.cast(tf.round(tf.cast(h, tf.float32) * width / height), tf.int32))
+    # The window's sides are rounded down, as Keras's (and Resizing's) are.
+    crop_h = tf.maximum(tf.minimum(h, tf.cast(tf.cast(w * height, tf.float32) / width, tf.int32)), 1)
+    crop_w = tf.maximum(tf.minimum(w, tf.cast(tf.cast(h * width, tf.float32) / height, tf.int32)), 1)
     top, left = (h - crop_h) // 2, (w - crop_w) // 2
     if x.shape.rank == 3:
         x = x[top:top + crop_h, left:left + crop_w, :]

@@ -18,8 +18,10 @@ def set_random_seed(seed: int) -> None:
     """Sets all random seeds: Python's `random`, NumPy's, TensorFlow's and tfkit's.
 
     After it, initial weights, dropout masks and `fit`'s shuffling are the
-    same on every run of a program (tfkit's default seed generator is
-    seeded too, via `tfkit.random.set_global_seed`).
+    same on every run of a program. tfkit's default seed generator (used by
+    `tfkit.random` draws without a `seed`) starts over at `[seed, 0]` on
+    every call, the first one included (via `tfkit.random.set_global_seed`),
+    so the unseeded draws after each call with the same seed are the same.
 
     Args:
         seed: Non-negative integer seed.
@@ -33,6 +35,11 @@ def set_random_seed(seed: int) -> None:
         >>> tfkit.utils.set_random_seed(1337)
         >>> a == np.random.rand(), bool(b == tf.random.uniform(()))
         (True, True)
+        >>> tfkit.utils.set_random_seed(1337)
+        >>> c = tfkit.random.normal((2,))
+        >>> tfkit.utils.set_random_seed(1337)
+        >>> bool(tf.reduce_all(c == tfkit.random.normal((2,))))
+        True
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"set_random_seed expects a non-negative int, got {seed!r}")

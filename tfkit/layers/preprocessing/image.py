@@ -142,7 +142,8 @@ class Resizing(Layer):
             image. Defaults to `False`.
         data_format: `"channels_last"` (images `(..., height, width,
             channels)`) or `"channels_first"` (images `(..., channels, height,
-            width)`). Defaults to `None`, which means `"channels_last"`.
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -233,7 +234,8 @@ class CenterCrop(Layer):
         width: Positive integer, the width of the output shape.
         data_format: `"channels_last"` (images `(..., height, width,
             channels)`) or `"channels_first"` (images `(..., channels, height,
-            width)`). Defaults to `None`, which means `"channels_last"`.
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:

@@ -107,7 +107,8 @@ class RandomRotation(AffineImageLayer):
             when `fill_mode="constant"`. Defaults to `0.0`.
         data_format: `"channels_last"` (images `(..., height, width,
             channels)`) or `"channels_first"` (images `(..., channels, height,
-            width)`). Defaults to `None`, which means `"channels_last"`.
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -205,7 +206,8 @@ class RandomZoom(AffineImageLayer):
             when `fill_mode="constant"`. Defaults to `0.0`.
         data_format: `"channels_last"` (images `(..., height, width,
             channels)`) or `"channels_first"` (images `(..., channels, height,
-            width)`). Defaults to `None`, which means `"channels_last"`.
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -313,7 +315,8 @@ class RandomTranslation(AffineImageLayer):
             when `fill_mode="constant"`. Defaults to `0.0`.
         data_format: `"channels_last"` (images `(..., height, width,
             channels)`) or `"channels_first"` (images `(..., channels, height,
-            width)`). Defaults to `None`, which means `"channels_last"`.
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:

@@ -116,7 +116,8 @@ class RandomFlip(RandomImageLayer):
             reproducible augmentations. Defaults to `None`.
         data_format: `"channels_last"` (images `(..., height, width,
             channels)`) or `"channels_first"` (images `(..., channels, height,
-            width)`). Defaults to `None`, which means `"channels_last"`.
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -194,7 +195,7 @@ class RandomContrast(RandomImageLayer):
         seed: Optional int, the seed of the layer's random generator, for
             reproducible augmentations. Defaults to `None`.
         **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
-            `data_format` (images' layout, `"channels_last"` by default).
+            `data_format` (images' layout, `tfkit.backend.image_data_format()` by default).
 
     Call arguments:
         inputs: A 3D (unbatched) or 4D (batched) image tensor, or a dict with
@@ -282,7 +283,8 @@ class RandomCrop(RandomImageLayer):
             reproducible augmentations. Defaults to `None`.
         data_format: `"channels_last"` (images `(..., height, width,
             channels)`) or `"channels_first"` (images `(..., channels, height,
-            width)`). Defaults to `None`, which means `"channels_last"`.
+            width)`). Defaults to `None`, which means
+            `tfkit.backend.image_data_format()`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:

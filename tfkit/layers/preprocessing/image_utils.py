@@ -15,6 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base import settings
 from tfkit.ops import image_warp
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
@@ -23,8 +24,8 @@ FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 
 
 def check_data_format(data_format: Any, who: str) -> str:
-    """``data_format`` or its default ``"channels_last"``; anything else is a ValueError."""
-    data_format = data_format or "channels_last"
+    """``data_format``, or ``tfkit.config.image_data_format()`` for None; anything else is a ValueError."""
+    data_format = settings.image_data_format() if data_format is None else data_format
     if data_format not in ("channels_last", "channels_first"):
         raise ValueError(f"{who} expected data_format 'channels_last' or 'channels_first', got {data_format!r}")
     return data_format
