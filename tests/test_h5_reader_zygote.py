@@ -102,3 +102,19 @@ def test_the_zygote_ends_with_its_caller(saved):
     else:
         os.kill(pid, signal.SIGKILL)
         pytest.fail("the zygote outlived its caller")
+
+
+def test_a_relative_path_names_the_file_in_the_callers_current_folder(tmp_path, monkeypatch):
+    # The zygote keeps the folder it started in; a relative path read after os.chdir used to name that
+    # folder's file: a load silently returned another model, or called a good file "not an HDF5 file".
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    monkeypatch.chdir(first)
+    tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(3)]).save("model.keras")
+    assert tfkit.load_model("model.keras").output_shape == (None, 3)
+    monkeypatch.chdir(second)
+    tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(5)]).save("model.keras")
+    assert tfkit.load_model("model.keras").output_shape == (None, 5)
+    tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(7)]).save("other.keras")
+    assert tfkit.load_model("other.keras").output_shape == (None, 7)

@@ -130,7 +130,10 @@ def run_reader(script: str, env: dict[str, str], path: str, limits: dict[str, An
             _zygote = None
         if _zygote is None:
             _zygote = _Zygote(script, env)
-        request = {"path": path, "limits": limits, "data_paths": data_paths, "timeout": timeout}
+        # The zygote keeps the working folder it started in: a relative path would name another file
+        # after the caller's os.chdir.
+        request = {"path": os.path.abspath(path), "limits": limits,
+                   "data_paths": [os.path.abspath(p) for p in data_paths], "timeout": timeout}
         try:
             return _zygote.read(request, timeout)
         except subprocess.TimeoutExpired:
