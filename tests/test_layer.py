@@ -409,3 +409,14 @@ def test_a_class_named_with_a_leading_underscore_is_called_at_the_root_of_a_grap
     model = _Private()
     assert model.name.startswith("__private")    # Keras 3's to_snake_case("_Private")
     assert tf.function(lambda x: model(x))(tf.zeros((3, 4))).shape == (3, 2)
+
+
+def test_trainable_weights_finds_the_frozen_layers_once_per_access(monkeypatch):
+    # it walked every sub-layer once per weight: 6 s for a frozen ResNet50 on a 2-core machine
+    model = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(3), tfkit.layers.Dense(2)])
+    model.layers[0].trainable = False
+    walks = []
+    original = type(model)._frozen_ids
+    monkeypatch.setattr(type(model), "_frozen_ids", lambda self: walks.append(1) or original(self))
+    assert [w.name for w in model.trainable_weights] == [w.name for w in model.layers[1].weights]
+    assert len(walks) == 1

@@ -328,16 +328,14 @@ class Layer(RemovedLayerMethods, tf.Module):
     @property
     def trainable_weights(self) -> list[tf.Variable]:
         """The weights that training updates: trainable floating variables of trainable layers."""
-        return [w for w in self.weights if w.trainable and w.dtype.is_floating and self._owner_trainable(w)]
+        frozen = self._frozen_ids()      # once: a walk over every sub-layer's weights
+        return [w for w in self.weights if w.trainable and w.dtype.is_floating and id(w) not in frozen]
 
     @property
     def non_trainable_weights(self) -> list[tf.Variable]:
         """The weights that training does not update (such as `BatchNormalization`'s moving statistics)."""
         trainable = {id(w) for w in self.trainable_weights}
         return [w for w in self.weights if id(w) not in trainable]
-
-    def _owner_trainable(self, variable: tf.Variable) -> bool:
-        return id(variable) not in self._frozen_ids()
 
     def _frozen_ids(self) -> set[int]:
         frozen: set[int] = set()
