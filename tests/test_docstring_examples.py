@@ -10,6 +10,8 @@ temporary working folder. Output is compared with ``ELLIPSIS`` and
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import doctest
 import pathlib
 import sys
@@ -60,6 +62,25 @@ def doctests_of(entry: api_reference.ApiEntry) -> list[doctest.DocTest]:
     return tests
 
 
+@contextlib.contextmanager
+def global_settings_restored():
+    """Keras's global settings as they were, after an example that changes them (``disable_flash_attention()``).
+
+    Tests of the same worker process run after these; a switch left flipped would fail them.
+    """
+    from tfkit.base import settings
+
+    saved = {name: copy.deepcopy(getattr(settings, name)) for name in ("_config", "_caps", "_switches")}
+    policy = tfkit.config.dtype_policy()
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            getattr(settings, name).clear()
+            getattr(settings, name).update(value)
+        tfkit.config.set_dtype_policy(policy)
+
+
 def run_examples(entry: api_reference.ApiEntry) -> str:
     """Run ``entry``'s doctests; returns the runner's report of failures ('' when all pass)."""
     report = []
@@ -68,7 +89,8 @@ def run_examples(entry: api_reference.ApiEntry) -> str:
         tfkit.utils.set_random_seed(0)
         test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
         runner = doctest.DocTestRunner(optionflags=FLAGS)
-        runner.run(test, out=report.append)
+        with global_settings_restored():
+            runner.run(test, out=report.append)
         test.globs.clear()
     return "".join(report)
 
@@ -92,3 +114,14 @@ def test_a_wrong_output_is_reported():
 
     report = run_examples(api_reference.ApiEntry("", "shows_two", shows_two))
     assert "Expected:\n    3\nGot:\n    2" in report
+
+
+def test_examples_leave_the_global_settings_as_they_found_them():
+    before = (tfkit.config.is_flash_attention_enabled(), tfkit.config.image_data_format(),
+              tfkit.config.dtype_policy().name, tfkit.config.floatx())
+    for name in ("disable_flash_attention", "set_image_data_format", "set_dtype_policy", "set_floatx"):
+        entry = api_reference.ApiEntry("config", name, getattr(tfkit.config, name))
+        _SEEN.discard(id(entry.obj.__doc__))
+        assert run_examples(entry) == ""
+    assert (tfkit.config.is_flash_attention_enabled(), tfkit.config.image_data_format(),
+            tfkit.config.dtype_policy().name, tfkit.config.floatx()) == before
