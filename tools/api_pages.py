@@ -62,10 +62,12 @@ GROUPS = {
 # Classes whose methods a user calls or overrides: their pages list their public methods, as keras.io's do.
 # The value is autodoc's inherited-members option: Model shows the training engine's methods (fit, ...)
 # and leaves Layer's to the Layer entry; Model's subclasses show their own methods only (add, pop, ...).
-MEMBER_CLASSES = {"Model": "Layer,Module", "Sequential": None, "Functional": None, "Distiller": None, "Layer": None,
-                  "Metric": None, "Loss": None, "Optimizer": None, "Callback": None, "PyDataset": None,
-                  "FeatureSpace": None, "ExportArchive": None, "KerasFileEditor": None, "Initializer": None, "Regularizer": None, "Constraint": None,
-                  "LearningRateSchedule": None}
+MEMBER_CLASSES = {
+    "Model": "Layer,Module", "Sequential": None, "Functional": None, "Distiller": None, "Layer": None,
+    "Metric": None, "Loss": None, "Optimizer": None, "Callback": None, "PyDataset": None, "FeatureSpace": None,
+    "ExportArchive": None, "KerasFileEditor": None, "Initializer": None, "Regularizer": None, "Constraint": None,
+    "LearningRateSchedule": None,
+}
 PAGE_TITLES = {"": "Top-level names", "ops.numpy": "NumPy ops", "ops.nn": "NN ops",
                "ops.linalg": "Linear algebra ops", "ops.image": "Image ops"}
 
