@@ -189,16 +189,24 @@ def problems(obj: object) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=1)
+def _register_sphinx_roles() -> None:
+    """Sphinx's roles (``:class:``, ...) as plain literals, so bare docutils parses what the site parses."""
+    from docutils import nodes
+    from docutils.parsers.rst import roles
+
+    for role in ("class", "func", "meth", "mod", "attr", "obj", "exc", "data", "ref", "doc", "py:class",
+                 "py:func", "py:meth", "py:mod", "py:attr", "py:obj", "py:exc", "py:data", "math"):
+        roles.register_generic_role(role, nodes.literal)
+
+
 def restructured_text_warnings(obj: object) -> list[str]:
     """What docutils says of ``obj``'s docstring once napoleon has turned it into reST, as the site builds it."""
     import io
 
     import docutils.core
-    from docutils import nodes
-    from docutils.parsers.rst import roles
-    for role in ("class", "func", "meth", "mod", "attr", "obj", "exc", "data", "ref", "doc", "py:class",
-                 "py:func", "py:meth", "py:mod", "py:attr", "py:obj", "py:exc", "py:data", "math"):
-        roles.register_generic_role(role, nodes.literal)
+
+    _register_sphinx_roles()
     text = docstring_of(obj)
     if not text:
         return []
