@@ -157,7 +157,9 @@ def test_text_classification_with_transformer(tmp_path):
     vocab_size, maxlen, embed_dim = 200, 20, 8
     sequences = [list(_rng(i).integers(1, vocab_size, size=int(_rng(i).integers(5, 30)))) for i in range(48)]
     x = tfkit.utils.pad_sequences(sequences, maxlen=maxlen)
-    y = np.array([len(s) % 2 for s in sequences])
+    # A label the model can learn from its tokens (low versus high ids), so the loss falls for any seed.
+    y = np.array([int(np.mean(s) < vocab_size / 2) for s in sequences])
+    tfkit.utils.set_random_seed(0)
     inputs = layers.Input(shape=(maxlen,))
     x_emb = TokenAndPositionEmbedding(maxlen, vocab_size, embed_dim)(inputs)
     x_out = TransformerBlock(embed_dim, 2, 16)(x_emb)
@@ -167,7 +169,7 @@ def test_text_classification_with_transformer(tmp_path):
     outputs = layers.Dense(2, activation="softmax")(x_out)
     model = tfkit.Model(inputs=inputs, outputs=outputs)
     model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
-    history = model.fit(x, y, batch_size=16, epochs=3, validation_data=(x, y), verbose=0)
+    history = model.fit(x, y, batch_size=16, epochs=5, validation_data=(x, y), verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     model.save_weights(tmp_path / "transformer.weights.h5")
     twin = tfkit.Model(inputs=inputs, outputs=outputs)
