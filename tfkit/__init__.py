@@ -14,6 +14,7 @@ from tfkit import (  # noqa: F401
     constraints,
     datasets,
     distillation,
+    distribution,
     dtype_policies,
     export,
     initializers,

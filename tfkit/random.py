@@ -36,6 +36,7 @@ import tensorflow as tf
 from tensorflow.python.ops.control_flow_util import GraphOrParentsInXlaContext
 
 from tfkit.base.variable_roles import StateOwner
+from tfkit.distribution import values as distribution_values
 
 _MAX_SEED = 2**31 - 1
 
@@ -78,7 +79,7 @@ class SeedGenerator(tf.Module, StateOwner):
             raise ValueError(f"SeedGenerator expected seed to be an int or None, got {type(seed).__name__}: {seed!r}")
         self._initial_seed = None if seed is None else int(seed)
         start = _py_random.randint(0, _MAX_SEED) if seed is None else int(seed)
-        with tf.init_scope():
+        with tf.init_scope(), distribution_values.variable_scope():
             self.state = tf.Variable(
                 tf.constant([start, 0], dtype=tf.int64),
                 trainable=False,

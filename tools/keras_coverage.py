@@ -28,7 +28,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 # Namespaces walked (their public names; sub-namespaces are walked as their own rows).
 NAMESPACES = [
     "", "activations", "applications", "backend", "callbacks", "config", "constraints", "datasets",
-    "dtype_policies", "export", "initializers", "layers", "losses", "metrics", "mixed_precision", "models",
+    "distribution", "dtype_policies", "export", "initializers", "layers", "losses", "metrics", "mixed_precision", "models",
     "ops", "ops.image", "ops.linalg", "ops.nn", "ops.numpy", "optimizers", "optimizers.schedules",
     "preprocessing", "preprocessing.image", "preprocessing.sequence", "quantizers", "random", "regularizers",
     "saving", "tree", "utils", "visualization", "wrappers",
@@ -36,7 +36,6 @@ NAMESPACES = [
 
 # name or namespace -> why tfkit leaves it out
 EXCLUDED = {
-    "distribution": "JAX-only (keras.distribution drives JAX sharding); tfkit uses tf.distribute strategies",
     "layers.JaxLayer": "wraps JAX functions: JAX backend only",
     "layers.FlaxLayer": "wraps Flax modules: JAX backend only",
     "layers.TorchModuleWrapper": "wraps torch.nn.Module: PyTorch backend only",
@@ -153,7 +152,7 @@ def _markdown(rows: list[dict], keras_version: str) -> str:
                 seen.add((name, reason))
                 lines.append(f"- `{r['namespace']}.{name}`: {reason}")
     for key, reason in EXCLUDED.items():
-        if key in ("distribution", "src", "legacy"):
+        if key in ("src", "legacy"):
             lines.append(f"- `keras.{key}`: {reason}")
     for key, reason in EXCLUDED_ARGUMENTS.items():
         lines.append(f"- argument `keras.{key}`: {reason}")

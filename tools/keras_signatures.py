@@ -20,7 +20,8 @@ from typing import Any
 
 # "path.argument" -> why tfkit leaves the argument out (it means something on another backend only)
 EXCLUDED_ARGUMENTS = {
-    "Variable.layout": "a keras.distribution sharding layout: JAX only (tfkit shards with tf.distribute)",
+    "Variable.layout": "a per-variable sharding layout: tfkit lays each variable out by the current "
+                       "tfkit.distribution (its LayoutMap) when it is created, so the argument is not taken",
 }
 
 _SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)

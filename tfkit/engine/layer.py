@@ -24,6 +24,7 @@ import tensorflow as tf
 from tfkit import constraints, initializers, regularizers
 from tfkit.base import dtype_policy, registry, variable_roles
 from tfkit.base.symbolic import is_symbolic
+from tfkit.distribution import values as distribution_values
 from tfkit.engine import (autocast, autograph, call_context, config_capture, masking, serialization, tracking,
                           variable_options)
 from tfkit.engine.call_signature import (
@@ -47,6 +48,9 @@ def set_symbolic_call_recorder(record: Any) -> None:
     """Called once by ``engine.functional_graph``: how a call on symbolic tensors is recorded."""
     global _symbolic_call_recorder
     _symbolic_call_recorder = record
+
+
+distribution_values.set_enclosing_names(call_context.layer_names)   # variable paths: "mha/query/kernel"
 
 
 @registry.base("layers")
@@ -291,7 +295,8 @@ class Layer(RemovedLayerMethods, tf.Module):
             reg = regularizers.get(regularizer)
         except ValueError as error:
             raise ValueError(f"Layer '{self.path}' ({type(self).__name__}), weight '{name or 'variable'}': {error}") from error
-        with tf.init_scope(), tf.name_scope(self._name):   # "dense_1/kernel": two layers' weights never share a name
+        with tf.init_scope(), tf.name_scope(self._name), distribution_values.variable_scope():
+            # "dense_1/kernel": two layers' weights never share a name; under a distribution, laid out by it
             variable = tf.Variable(
                 initial_value=lambda: init(shape, dtype=dtype),
                 shape=shape,             # declared: a load's variable budget reads it instead of tracing the initializer
@@ -646,6 +651,8 @@ class Layer(RemovedLayerMethods, tf.Module):
 
         if outer is None:
             self._clear_losses()
+            if tf.executing_eagerly():   # under a tfkit.distribution: the batch split over the mesh
+                first, rest = distribution_values.distribute_call_inputs(lambda: self.weights, (first, rest))
         with call_context.enter(self, training):
             if not self._st.built:
                 if self._st.input_spec is not None:
@@ -659,6 +666,7 @@ class Layer(RemovedLayerMethods, tf.Module):
                 else:
                     with tf.name_scope(scope_name(self._name, "layer")):
                         outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
+            outputs = distribution_values.constrain_output(self._name, outputs)   # a "<name>/output" layout
             self._st.output_shapes = tf.nest.map_structure(shape_tuple, outputs)
             if self.activity_regularizer is not None:
                 for tensor in tf.nest.flatten(outputs):
@@ -667,6 +675,8 @@ class Layer(RemovedLayerMethods, tf.Module):
                 out_mask = self.compute_mask(first, input_mask)
                 if out_mask is not None:
                     masking.set_mask_structure(outputs, out_mask)
+        if outer is None and tf.executing_eagerly():
+            outputs = distribution_values.readable_outputs(outputs)   # DTensors NumPy can read (replicated)
         return outputs
 
     def _convert_inputs(self, value: Any) -> Any:

@@ -19,6 +19,7 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.base import settings
+from tfkit.distribution import values as distribution_values
 from tfkit.engine import variable_options
 
 
@@ -87,7 +88,7 @@ class Variable(metaclass=_VariableType):
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError(f"Variable: name must be a string without '/', got {name!r}")
         dtype = tf.as_dtype(variable_options.dtype_name(dtype or settings.floatx()))
-        with tf.init_scope():      # an eager variable, also when made inside a tf.function
+        with tf.init_scope(), distribution_values.variable_scope():   # eager, also inside a tf.function
             if isinstance(initializer, str) or (callable(initializer) and not isinstance(initializer, tf.Tensor)):
                 if shape is None:
                     raise ValueError(f"Variable {name or ''}: an initializer ({initializer!r}) needs shape=, "

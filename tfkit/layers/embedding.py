@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
 from tfkit.base import registry
+from tfkit.distribution import values as distribution_values
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
@@ -157,7 +158,11 @@ class Embedding(Int8Quantization, LoRA, Layer):
         if self.quantization_mode:
             outputs = self._int8_gather(inputs)
             return outputs + self._lora_delta_outputs(inputs, lookup=True) if self.lora_enabled else outputs
-        return tf.gather(self.merged_kernel() if self.lora_enabled else self.embeddings, inputs)
+        table = self.merged_kernel() if self.lora_enabled else self.embeddings
+        if distribution_values.is_sharded(table):
+            # DTensor cannot gather from a variable whose rows are split over the mesh; from its value it can
+            table = table.read_value()
+        return tf.gather(table, inputs)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if not self.mask_zero:

@@ -24,6 +24,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.base.variable_roles import StateOwner
+from tfkit.distribution import values as distribution_values
 from tfkit.engine import variable_options
 from tfkit.losses.loss import dtype_name, skip_autograph, to_snake_case
 
@@ -185,7 +186,7 @@ class Metric(tf.Module, StateOwner):
         shape = tuple(int(d) for d in (shape if isinstance(shape, (list, tuple)) else tf.TensorShape(shape)))
         dtype = tf.as_dtype(dtype or self.dtype)
         initial = _initial_value_fn(initializer, shape, dtype)
-        with tf.init_scope():
+        with tf.init_scope(), distribution_values.variable_scope():
             variable = tf.Variable(
                 initial,
                 dtype=dtype,

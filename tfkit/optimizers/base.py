@@ -27,6 +27,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.distribution import values as distribution_values
 from tfkit.engine import variable_options
 from tfkit.optimizers import schedules as schedules_module
 
@@ -295,6 +296,9 @@ class Optimizer(tf.Module):
                 stack.enter_context(strategy.scope())
                 if colocate_with is not None:
                     stack.enter_context(strategy.extended.colocate_vars_with(colocate_with))
+            # Under a tfkit distribution a slot takes its variable's layout; scalars are replicated.
+            stack.enter_context(distribution_values.layout_like(colocate_with) if colocate_with is not None
+                                else distribution_values.variable_scope())
             return tf.Variable(
                 initial_value, trainable=False, dtype=dtype, name=name, aggregation=aggregation,
                 **variable_options.EAGER_CREATION,

@@ -97,6 +97,7 @@ class CompiledState:
         self._loops_checked = False  # trainable weights compared once per fit/evaluate/predict call
         self._coordinated: Any = None  # CoordinatedLoops under ParameterServerStrategy, built on first use
         self._chief: StepLoops | None = None  # predict under ParameterServerStrategy runs on the chief
+        self.mesh_steps: dict[tuple, Any] = {}  # compiled steps under a tfkit.distribution, by (mode, eagerly)
 
     def scope(self) -> Any:
         return self.strategy.scope() if self.strategy is not None else contextlib.nullcontext()

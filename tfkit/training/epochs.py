@@ -21,6 +21,7 @@ import tensorflow as tf
 from tfkit.training import data as data_module
 from tfkit.training import distribute as distribute_module
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
+from tfkit.training.distribute import mesh_loop
 from tfkit.training.iterator_release import release
 from tfkit.training.prediction_buffer import PredictionBuffer
 from tfkit.training.trace_ahead import TraceAhead
@@ -67,6 +68,11 @@ def _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner
     if isinstance(data, distribute_module.PerWorkerData):
         return state.coordinated_loops(model).run_epoch(mode, data, steps_limit, iterator, state.steps_per_execution,
                                                         hooks.begin, hooks.end, planner.per_batch)
+    dist = mesh_loop.distribution_of(model)
+    if dist is not None:
+        shuffled = isinstance(data, data_module.ArrayData) and mode == "train" and data.shuffle
+        return mesh_loop.run_epoch(dist, model, state, mode, data, hooks, steps_limit,
+                                   epoch_order(state, data) if shuffled else None)
     if state.run_eagerly:
         return _run_eager(model, state, mode, data, hooks, steps_limit)
     if isinstance(data, data_module.ArrayData) and state.strategy is None:
@@ -250,6 +256,9 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
     # Under ParameterServerStrategy predict runs here, on the chief, reading the variables from the
     # parameter servers (as tf-keras does): no coordinator, no per-worker data, outputs in order.
     strategy = None if distribute_module.is_parameter_server(state.strategy) else state.strategy
+    dist = mesh_loop.distribution_of(model)
+    if dist is not None:
+        return mesh_loop.run_prediction(dist, model, state, data, cbs, steps)
 
     def loops() -> Any:
         return state.loops(model) if strategy is state.strategy else state.chief_loops(model)

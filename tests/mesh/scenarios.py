@@ -1,0 +1,200 @@
+"""Runs one distribution scenario on 8 logical CPU devices and prints its figures as JSON.
+
+    python tests/mesh/scenarios.py data_parallel_8        # used by tests/test_distribution_mesh.py
+
+Logical devices must be set before TensorFlow starts, so each scenario runs in
+a fresh process. Every scenario compares a distributed run with the same run
+on one device (same seed, same data) and reports the largest differences.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import tensorflow as tf
+
+tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
+                                           [tf.config.LogicalDeviceConfiguration()] * 8)
+
+import tfkit  # noqa: E402
+from tfkit import distribution  # noqa: E402
+from tfkit.distribution import values  # noqa: E402
+
+layers = tfkit.layers
+RNG = np.random.default_rng(0)
+
+
+def _mlp() -> tfkit.Model:
+    tfkit.utils.set_random_seed(0)
+    inputs = tfkit.Input((16,))
+    x = layers.Dense(32, activation="relu", name="d1")(inputs)
+    outputs = layers.Dense(8, name="d2")(x)
+    model = tfkit.Model(inputs, outputs)
+    model.compile(optimizer=tfkit.optimizers.Adam(1e-2), loss="mse", metrics=["mae"])
+    return model
+
+
+def _transformer_block() -> tfkit.Model:
+    """Megatron's split: attention heads and the MLP's hidden units on "model"."""
+    tfkit.utils.set_random_seed(0)
+    inputs = tfkit.Input((8, 16))
+    attention = layers.MultiHeadAttention(num_heads=4, key_dim=8, name="mha")(inputs, inputs)
+    x = layers.LayerNormalization(name="ln1")(inputs + attention)
+    hidden = layers.Dense(64, activation="gelu", name="mlp_up")(x)
+    x = layers.LayerNormalization(name="ln2")(x + layers.Dense(16, name="mlp_down")(hidden))
+    outputs = layers.Dense(4, name="head")(layers.GlobalAveragePooling1D()(x))
+    model = tfkit.Model(inputs, outputs)
+    model.compile(optimizer=tfkit.optimizers.AdamW(1e-3), loss="mse")
+    return model
+
+
+def _embedding_model() -> tfkit.Model:
+    tfkit.utils.set_random_seed(0)
+    inputs = tfkit.Input((6,), dtype="int32")
+    x = layers.Embedding(512, 16, name="table")(inputs)
+    outputs = layers.Dense(1, name="out")(layers.GlobalAveragePooling1D()(x))
+    model = tfkit.Model(inputs, outputs)
+    model.compile(optimizer="adam", loss="mse")
+    return model
+
+
+def _megatron_map(mesh: distribution.DeviceMesh) -> distribution.LayoutMap:
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map["mha/(query|key|value)/kernel"] = (None, "model", None)
+    layout_map["mha/(query|key|value)/bias"] = ("model", None)
+    layout_map["mha/attention_output/kernel"] = ("model", None, None)
+    layout_map["mlp_up/kernel"] = (None, "model")
+    layout_map["mlp_up/bias"] = ("model",)
+    layout_map["mlp_down/kernel"] = ("model", None)
+    return layout_map
+
+
+def _mlp_map(mesh: distribution.DeviceMesh) -> distribution.LayoutMap:
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map["d1/kernel"] = (None, "model")
+    layout_map["d1/bias"] = ("model",)
+    layout_map["d2/kernel"] = ("model", None)
+    layout_map["d1/output"] = ("batch", "model")
+    return layout_map
+
+
+def _compare(make, x, y, dist, epochs: int = 2) -> dict:
+    """Train on one device and under ``dist``; the largest differences of losses, weights, evaluate, predict."""
+    distribution.set_distribution(None)
+    single = make()
+    single_history = single.fit(x, y, batch_size=16, epochs=epochs, shuffle=True, verbose=0).history
+    distribution.set_distribution(dist)
+    try:
+        model = make()
+        history = model.fit(x, y, batch_size=16, epochs=epochs, shuffle=True, verbose=0).history
+        figures = {
+            "loss_diff": float(np.max(np.abs(np.subtract(history["loss"], single_history["loss"])))),
+            "loss_fell": bool(history["loss"][-1] < history["loss"][0]),
+            "weight_diff": max(float(np.max(np.abs(a - b))) for a, b in zip(model.get_weights(),
+                                                                              single.get_weights())),
+            "evaluate_diff": float(abs(model.evaluate(x, y, verbose=0, return_dict=True)["loss"]
+                                       - single.evaluate(x, y, verbose=0, return_dict=True)["loss"])),
+            "predict_diff": float(np.max(np.abs(model.predict(x, batch_size=16, verbose=0)
+                                                - single.predict(x, batch_size=16, verbose=0)))),
+            "layouts": {w.name.split(":")[0]: list(w.layout.sharding_specs) for w in model.weights},
+            "slot_layouts": {v.name.split(":")[0]: list(v.layout.sharding_specs)
+                             for v in model.optimizer.variables if v.shape.rank},
+            "shard_shapes": {w.name.split(":")[0]: [list(s) for s in values.shard_shapes(w)] for w in model.weights},
+            "sharded": all(values.is_sharded(w) for w in model.weights),
+        }
+    finally:
+        distribution.set_distribution(None)
+    return figures
+
+
+def data_parallel_8() -> dict:
+    x, y = RNG.normal(size=(64, 16)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
+    return _compare(_mlp, x, y, distribution.DataParallel())
+
+
+def model_parallel(shape: tuple[int, int]) -> dict:
+    mesh = distribution.DeviceMesh(shape, ["batch", "model"])
+    x, y = RNG.normal(size=(64, 16)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
+    return _compare(_mlp, x, y, distribution.ModelParallel(layout_map=_mlp_map(mesh), batch_dim_name="batch"))
+
+
+def model_parallel_2x4() -> dict:
+    return model_parallel((2, 4))
+
+
+def model_parallel_4x2() -> dict:
+    return model_parallel((4, 2))
+
+
+def transformer_block() -> dict:
+    mesh = distribution.DeviceMesh((2, 4), ["batch", "model"])
+    x, y = RNG.normal(size=(32, 8, 16)).astype("float32"), RNG.normal(size=(32, 4)).astype("float32")
+    return _compare(_transformer_block, x, y, distribution.ModelParallel(layout_map=_megatron_map(mesh)))
+
+
+def sharded_embedding() -> dict:
+    mesh = distribution.DeviceMesh((1, 8), ["batch", "model"])
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map["table/embeddings"] = ("model", None)     # rows split over 8 devices
+    x = RNG.integers(0, 512, size=(64, 6)).astype("int32")
+    y = RNG.normal(size=(64, 1)).astype("float32")
+    return _compare(_embedding_model, x, y, distribution.ModelParallel(layout_map=layout_map))
+
+
+def files() -> dict:
+    """Save under ModelParallel, load on one device (and back); export and serve without tfkit."""
+    mesh = distribution.DeviceMesh((2, 4), ["batch", "model"])
+    x, y = RNG.normal(size=(32, 16)).astype("float32"), RNG.normal(size=(32, 8)).astype("float32")
+    folder = tempfile.mkdtemp()
+    distribution.set_distribution(distribution.ModelParallel(layout_map=_mlp_map(mesh)))
+    model = _mlp()
+    model.fit(x, y, batch_size=16, epochs=1, verbose=0)
+    expected = model.predict(x, verbose=0)
+    for name in ("model.keras", "model.h5"):
+        model.save(os.path.join(folder, name))
+    model.save_weights(os.path.join(folder, "model.weights.h5"))
+    model.export(os.path.join(folder, "served"), verbose=False)
+    distribution.set_distribution(None)
+    figures: dict = {}
+    for name in ("model.keras", "model.h5"):
+        loaded = tfkit.saving.load_model(os.path.join(folder, name))
+        figures[f"{name}_on_one_device"] = float(np.max(np.abs(loaded.predict(x, verbose=0) - expected)))
+        figures[f"{name}_ordinary"] = not any(values.is_sharded(w) for w in loaded.weights)
+    distribution.set_distribution(distribution.ModelParallel(layout_map=_mlp_map(mesh)))
+    back = _mlp()
+    back.load_weights(os.path.join(folder, "model.weights.h5"))
+    figures["weights_into_model_parallel"] = float(np.max(np.abs(back.predict(x, verbose=0) - expected)))
+    figures["loaded_sharded"] = [list(s) for s in values.shard_shapes(back.weights[0])]
+    distribution.set_distribution(None)
+    np.save(os.path.join(folder, "x.npy"), x)
+    served = subprocess.run(
+        [sys.executable, "-c", SERVE_WITHOUT_TFKIT, os.path.join(folder, "served"), os.path.join(folder, "x.npy")],
+        capture_output=True, text=True, timeout=120)
+    if served.returncode != 0:
+        raise RuntimeError(served.stderr[-2000:])
+    figures["served_without_tfkit"] = float(np.max(np.abs(np.array(json.loads(served.stdout.strip().splitlines()[-1]))
+                                                          - expected)))
+    return figures
+
+
+SERVE_WITHOUT_TFKIT = """
+import json, sys
+import numpy as np
+import tensorflow as tf
+assert "tfkit" not in sys.modules
+served = tf.saved_model.load(sys.argv[1])
+out = served.signatures["serving_default"](tf.constant(np.load(sys.argv[2])))
+assert "tfkit" not in sys.modules
+print(json.dumps(next(iter(out.values())).numpy().tolist()))
+"""
+
+SCENARIOS = {f.__name__: f for f in (data_parallel_8, model_parallel_2x4, model_parallel_4x2, transformer_block,
+                                     sharded_embedding, files)}
+
+if __name__ == "__main__":
+    print(json.dumps(SCENARIOS[sys.argv[1]]()))

@@ -1,0 +1,81 @@
+"""tfkit.distribution on 8 logical CPU devices, against the same run on one device.
+
+Each scenario runs in its own process (``tests/mesh/scenarios.py``): logical
+devices can only be set before TensorFlow starts. Tolerances are float32
+round-off: the distributed step sums the same gradients in another order.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).parent / "mesh" / "scenarios.py"
+TOLERANCE = 1e-5
+
+
+def _run(scenario: str) -> dict:
+    done = subprocess.run([sys.executable, str(SCRIPT), scenario], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _assert_matches_one_device(figures: dict) -> None:
+    assert figures["sharded"], "every weight should live on the mesh"
+    assert figures["loss_fell"]
+    assert figures["loss_diff"] < TOLERANCE
+    assert figures["weight_diff"] < TOLERANCE
+    assert figures["evaluate_diff"] < TOLERANCE
+    assert figures["predict_diff"] < 1e-4   # outputs, not averages: a little more room
+
+
+def test_data_parallel_on_8_devices_trains_as_one_device():
+    figures = _run("data_parallel_8")
+    _assert_matches_one_device(figures)
+    assert all(spec == ["unsharded"] * len(spec) for spec in figures["layouts"].values())
+    assert figures["shard_shapes"]["d1/kernel"] == [[16, 32]] * 8     # every device holds the whole kernel
+
+
+@pytest.mark.parametrize("scenario, model_axis", [("model_parallel_2x4", 4), ("model_parallel_4x2", 2)])
+def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(scenario, model_axis):
+    figures = _run(scenario)
+    _assert_matches_one_device(figures)
+    assert figures["layouts"]["d1/kernel"] == ["unsharded", "model"]
+    assert figures["layouts"]["d2/kernel"] == ["model", "unsharded"]
+    assert figures["layouts"]["d2/bias"] == ["unsharded"]          # no key matches: replicated
+    # optimizer slots follow their variable
+    assert figures["slot_layouts"]["d1_kernel_momentum"] == ["unsharded", "model"]
+    assert figures["slot_layouts"]["d1_bias_velocity"] == ["model"]
+    # per-device memory: each device holds 1/k of a sharded kernel
+    assert figures["shard_shapes"]["d1/kernel"] == [[16, 32 // model_axis]] * 8
+    assert figures["shard_shapes"]["d2/kernel"] == [[32 // model_axis, 8]] * 8
+
+
+def test_megatron_transformer_block_splits_heads_and_mlp():
+    figures = _run("transformer_block")
+    _assert_matches_one_device(figures)
+    assert figures["layouts"]["query/kernel"] == ["unsharded", "model", "unsharded"]
+    assert figures["layouts"]["attention_output/kernel"] == ["model", "unsharded", "unsharded"]
+    assert figures["shard_shapes"]["query/kernel"] == [[16, 1, 8]] * 8          # 4 heads over 4 devices
+    assert figures["shard_shapes"]["mlp_up/kernel"] == [[16, 16]] * 8           # 64 hidden units over 4
+
+
+def test_embedding_rows_split_over_8_devices():
+    figures = _run("sharded_embedding")
+    _assert_matches_one_device(figures)
+    assert figures["shard_shapes"]["table/embeddings"] == [[64, 16]] * 8        # 512 rows / 8
+    assert figures["slot_layouts"]["table_embeddings_momentum"] == ["model", "unsharded"]
+
+
+def test_files_are_ordinary_and_cross_load():
+    figures = _run("files")
+    for name in ("model.keras", "model.h5"):
+        assert figures[f"{name}_ordinary"]
+        assert figures[f"{name}_on_one_device"] < 1e-5
+    assert figures["weights_into_model_parallel"] < 1e-5
+    assert figures["loaded_sharded"] == [[16, 8]] * 8
+    assert figures["served_without_tfkit"] < 1e-5

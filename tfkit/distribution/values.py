@@ -1,0 +1,285 @@
+"""DTensors from ordinary values and back: distributed variables, batches and outputs.
+
+    with variable_scope():                    # tf.Variable(...) -> ShardedVariable, laid out by the distribution
+        kernel = tf.Variable(init, name="kernel")
+    batch = distribute_batch(batch)           # numpy/tensors -> DTensors split on the batch axis
+    to_numpy(kernel)                          # the whole value, gathered from its shards
+
+A ``ShardedVariable`` is DTensor's ``DVariable`` that eager code can treat as
+an ordinary variable: ``numpy()`` gathers the shards, ``assign`` of a NumPy
+value splits it. Saving, loading, ``get_weights`` and metric resets therefore
+need no special case.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any, Iterator
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.experimental import dtensor
+
+from tfkit.distribution import distributions
+from tfkit.distribution.mesh import TensorLayout
+
+# TensorFlow 2.21's DTensor pass that combines all-reduces reorders a variable's read after its write when
+# the write depends on a gradient (an optimizer reading the slot it just updated got the old value: the
+# weights of a ModelParallel run parted from the single-device run). tfkit turns that pass off.
+os.environ.setdefault("DTENSOR_ENABLE_COMBINE_ALL_REDUCES_OPTIMIZATION", "0")
+
+_reference: list[Any] = [None]   # the variable whose layout the next variable copies (optimizer slots)
+_enclosing: list[Any] = [list]   # () -> names of the layers being called, outermost first (the engine sets it)
+
+
+def set_enclosing_names(names: Any) -> None:
+    """Register ``names() -> ["model", "mha"]``: the layers whose call or build creates a variable."""
+    _enclosing[0] = names
+
+
+def variable_path(scope: str, name: str) -> str:
+    """Keras's variable path: enclosing layers, then the name scope (the owning layer), then the name.
+
+    ``["mha"]`` + ``"query"`` + ``"kernel"`` -> ``"mha/query/kernel"``; the owning layer is named
+    once when it is also the innermost layer called (``["d1"]`` + ``"d1"`` -> ``"d1/kernel"``).
+    """
+    parts = list(_enclosing[0]())
+    scoped = [p for p in scope.split("/") if p]
+    if parts and scoped and parts[-1] == scoped[0]:
+        parts.pop()
+    return "/".join(parts + scoped + [name])
+
+
+class VariablePath:
+    """What a distribution is asked about a variable being created: its ``path`` and ``shape``."""
+
+    def __init__(self, path: str, shape: Any) -> None:
+        self.path, self.shape = path, tuple(shape)
+
+
+def backend_layout(layout: Any) -> dtensor.Layout:
+    return layout.backend_layout if isinstance(layout, TensorLayout) else layout
+
+
+def distribute_tensor(tensor: Any, layout: Any) -> Any:
+    """Returns `tensor` laid out over a mesh as `layout` says (a DTensor).
+
+    Eagerly, a NumPy array or tensor is copied to the mesh and split; inside
+    a compiled function, the tensor is constrained to the layout (the next
+    ops see it split so).
+
+    Args:
+        tensor: A NumPy array, tensor or DTensor.
+        layout: A `TensorLayout` (with its mesh) or a DTensor `Layout`.
+
+    Returns:
+        The DTensor.
+
+    Raises:
+        ValueError: If the layout does not fit the tensor's shape.
+
+    Example:
+        >>> mesh = tfkit.distribution.DeviceMesh((1,), ["batch"], devices=["cpu:0"])
+        >>> layout = tfkit.distribution.TensorLayout(("batch", None), mesh)
+        >>> t = tfkit.distribution.distribute_tensor(np.ones((2, 3), "float32"), layout)
+        >>> t.shape
+        TensorShape([2, 3])
+    """
+    if isinstance(layout, TensorLayout):
+        layout.check_shape(tensor.shape if isinstance(tensor, tf.Tensor) else np.shape(tensor),
+                           "distribute_tensor: the tensor")
+    target = backend_layout(layout)
+    if not tf.executing_eagerly():
+        return dtensor.relayout(tensor, target)
+    if not (isinstance(tensor, tf.Tensor) and dtensor.is_dtensor(tensor)):
+        tensor = tf.convert_to_tensor(tensor)
+        tensor = dtensor.copy_to_mesh(tensor, dtensor.Layout.replicated(target.mesh, tensor.shape.rank))
+    return dtensor.relayout(tensor, target)
+
+
+def gather(tensor: Any) -> np.ndarray:
+    """The whole value of a (possibly sharded) DTensor as a NumPy array."""
+    if not dtensor.is_dtensor(tensor):
+        return np.asarray(tensor)
+    layout = dtensor.fetch_layout(tensor)
+    if not layout.is_fully_replicated():
+        tensor = dtensor.relayout(tensor, dtensor.Layout.replicated(layout.mesh, tensor.shape.rank))
+    return dtensor.unpack(tensor)[0].numpy()
+
+
+class ShardedVariable(dtensor.DVariable):
+    """A DTensor variable that eager code reads and writes as an ordinary one (gathered, split)."""
+
+    def numpy(self) -> np.ndarray:
+        return gather(self.read_value())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        value = self.numpy()
+        return value.astype(dtype) if dtype is not None else value
+
+    def _laid_out(self, value: Any) -> Any:
+        if tf.executing_eagerly() and not (isinstance(value, tf.Tensor) and dtensor.is_dtensor(value)):
+            value = tf.convert_to_tensor(value, dtype=self.dtype)
+            return distribute_tensor(value, self.layout)
+        return value
+
+    def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return super().assign(self._laid_out(value), use_locking, name, read_value)
+
+    def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return super().assign_add(self._laid_out(delta), use_locking, name, read_value)
+
+    def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return super().assign_sub(self._laid_out(delta), use_locking, name, read_value)
+
+
+def is_sharded(variable: Any) -> bool:
+    """Whether ``variable`` lives on a mesh (made under a distribution)."""
+    return isinstance(variable, dtensor.DVariable)
+
+
+def shard_shapes(variable: Any) -> list[tuple[int, ...]]:
+    """The shape of the part of ``variable`` each device of its mesh holds, in device order."""
+    return [tuple(t.shape) for t in dtensor.unpack(variable.read_value())]
+
+
+def _creator(next_creator: Any, **kwargs: Any) -> Any:
+    dist = distributions.distribution()
+    if dist is None:
+        return next_creator(**kwargs)
+    initial_value = kwargs.pop("initial_value")
+    path = variable_path(tf.get_current_name_scope(), kwargs.get("name") or "Variable")
+    with tf.init_scope():
+        value = initial_value() if callable(initial_value) else initial_value
+        value = tf.convert_to_tensor(value, dtype=kwargs.get("dtype"))
+        reference = _reference[0]
+        if reference is not None and is_sharded(reference) and tuple(reference.shape) == tuple(value.shape):
+            layout: Any = reference.layout
+        else:
+            layout = dist.get_variable_layout(VariablePath(path, value.shape))
+            layout.check_shape(value.shape, f"Variable '{path}'")
+        for unused in ("experimental_enable_variable_lifting", "caching_device", "variable_def", "import_scope",
+                       "validate_shape", "distribute_strategy"):
+            kwargs.pop(unused, None)
+        variable = ShardedVariable(distribute_tensor(value, layout), **kwargs)
+        variable.distribution = dist   # the batches of steps that use it are split as this distribution says
+        return variable
+
+
+def variable_scope() -> Any:
+    """Inside it, every ``tf.Variable`` is created as the current distribution says (a no-op without one)."""
+    if distributions.distribution() is None:
+        return contextlib.nullcontext()
+    return tf.variable_creator_scope(_creator)
+
+
+@contextlib.contextmanager
+def layout_like(reference: Any) -> Iterator[None]:
+    """Variables created inside take ``reference``'s layout (an optimizer's slots follow their variable)."""
+    previous, _reference[0] = _reference[0], reference
+    try:
+        with variable_scope():
+            yield
+    finally:
+        _reference[0] = previous
+
+
+def distribution_of(variables: Any) -> Any:
+    """The distribution the first sharded variable of ``variables`` was made under, else the current one."""
+    for variable in variables:
+        if is_sharded(variable):
+            return getattr(variable, "distribution", None) or distributions.distribution()
+        return None     # an ordinary variable: the model lives on one device
+    return distributions.distribution()
+
+
+def distribute_batch(batch: Any, dist: Any = None) -> Any:
+    """Each tensor of ``batch`` split on the batch axis of ``dist`` (default: the current distribution)."""
+    dist = dist or distributions.distribution()
+    if dist is None:
+        return batch
+
+    def place(t: Any) -> Any:
+        if t is None:
+            return None
+        t = tf.convert_to_tensor(t)
+        if t.shape.rank == 0:
+            return distribute_tensor(t, TensorLayout((), dist.device_mesh))
+        return distribute_tensor(t, dist.get_data_layout(t.shape))
+
+    return tf.nest.map_structure(place, batch)
+
+
+def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
+    """Eager inputs of an outermost layer call, split on the batch axis when the layer lives on a mesh.
+
+    ``variables``: a callable giving the layer's variables (read only under a distribution). Tensors that
+    are DTensors already, and every input of a layer whose variables are ordinary ones, are left as they are.
+    """
+    dist = distributions.distribution()
+    if dist is None:
+        return inputs
+    own = variables()
+    if own and not is_sharded(own[0]):
+        return inputs     # built on one device before the distribution was set
+
+    def place(t: Any) -> Any:
+        if isinstance(t, np.ndarray) or (isinstance(t, tf.Tensor) and not dtensor.is_dtensor(t)):
+            t = tf.convert_to_tensor(t)
+            layout = TensorLayout((), dist.device_mesh) if t.shape.rank == 0 else dist.get_data_layout(t.shape)
+            return distribute_tensor(t, layout)
+        return t
+
+    return tf.nest.map_structure(place, inputs)
+
+
+_tracing_on: list[Any] = [None]   # the distribution whose mesh step is being traced
+
+
+@contextlib.contextmanager
+def tracing_step_on(dist: Any) -> Iterator[None]:
+    """Inside it, layer calls are traced for a step on ``dist``'s mesh (their "/output" layouts apply)."""
+    previous, _tracing_on[0] = _tracing_on[0], dist
+    try:
+        yield
+    finally:
+        _tracing_on[0] = previous
+
+
+def readable_outputs(outputs: Any) -> Any:
+    """Eager outputs of a model on a mesh, replicated on it, so that ``numpy()`` reads them (others unchanged)."""
+    if distributions.distribution() is None:
+        return outputs
+
+    def replicate(t: Any) -> Any:
+        if isinstance(t, tf.Tensor) and dtensor.is_dtensor(t):
+            layout = dtensor.fetch_layout(t)
+            if not layout.is_fully_replicated():
+                return dtensor.relayout(t, dtensor.Layout.replicated(layout.mesh, t.shape.rank))
+        return t
+
+    return tf.nest.map_structure(replicate, outputs)
+
+
+def constrain_output(path: str, outputs: Any) -> Any:
+    """A layer's outputs relaid out as the distribution's ``"<path>/output"`` layout says, if it names one.
+
+    Only in a step traced for a mesh, or on eager DTensors: a model on one device is left alone.
+    """
+    dist = _tracing_on[0]
+    if dist is None:
+        if distributions.distribution() is None or not tf.executing_eagerly():
+            return outputs
+        if not any(isinstance(t, tf.Tensor) and dtensor.is_dtensor(t) for t in tf.nest.flatten(outputs)):
+            return outputs
+        dist = distributions.distribution()
+    layout = dist.get_tensor_layout(f"{path}/output")
+    if layout is None:
+        return outputs
+    return tf.nest.map_structure(lambda t: distribute_tensor(t, layout) if isinstance(t, tf.Tensor) else t, outputs)
+
+
+def sharded(variables: Any) -> bool:
+    """Whether any of ``variables`` lives on a mesh."""
+    return any(is_sharded(v) for v in variables)
