@@ -37,7 +37,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def in_process_strategy(workers: int = 2, ps: int = 1) -> tf.distribute.ParameterServerStrategy:
+def in_process_strategy(workers: int = 2, ps: int = 1,
+                        variable_partitioner: object = None) -> tf.distribute.ParameterServerStrategy:
     """Start ``workers`` worker and ``ps`` parameter servers in this process; return the chief's strategy."""
     spec = {
         "chief": [f"127.0.0.1:{_free_port()}"],
@@ -53,7 +54,7 @@ def in_process_strategy(workers: int = 2, ps: int = 1) -> tf.distribute.Paramete
                for job in ("worker", "ps") for i in range(len(spec[job]))]
     resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(
         cluster, task_type="chief", task_id=0, rpc_layer="grpc")
-    strategy = tf.distribute.ParameterServerStrategy(resolver)
+    strategy = tf.distribute.ParameterServerStrategy(resolver, variable_partitioner=variable_partitioner)
     strategy._tfkit_test_servers = servers  # keep them referenced for the life of the strategy
     return strategy
 

@@ -50,6 +50,11 @@ def set_symbolic_call_recorder(record: Any) -> None:
     _symbolic_call_recorder = record
 
 
+def _parts(weight: Any) -> list[Any]:
+    """A weight split over parameter servers (``tf.distribute``'s ShardedVariable): its parts; else itself."""
+    return list(weight.variables) if isinstance(weight, tf.__internal__.distribute.ShardedVariable) else [weight]
+
+
 distribution_values.set_enclosing_names(call_context.layer_names)   # variable paths: "mha/query/kernel"
 
 
@@ -332,15 +337,20 @@ class Layer(RemovedLayerMethods, tf.Module):
 
     @property
     def trainable_weights(self) -> list[tf.Variable]:
-        """The weights that training updates: trainable floating variables of trainable layers."""
+        """The weights that training updates: trainable floating variables of trainable layers.
+
+        A weight split by a `ParameterServerStrategy` `variable_partitioner` is listed as its parts (one
+        variable per parameter server), which gradients and the optimizer update one by one.
+        """
         frozen = self._frozen_ids()      # once: a walk over every sub-layer's weights
-        return [w for w in self.weights if w.trainable and w.dtype.is_floating and id(w) not in frozen]
+        return [part for w in self.weights if id(w) not in frozen for part in _parts(w)
+                if part.trainable and part.dtype.is_floating]
 
     @property
     def non_trainable_weights(self) -> list[tf.Variable]:
         """The weights that training does not update (such as `BatchNormalization`'s moving statistics)."""
         trainable = {id(w) for w in self.trainable_weights}
-        return [w for w in self.weights if id(w) not in trainable]
+        return [w for w in self.weights if not any(id(part) in trainable for part in _parts(w))]
 
     def _frozen_ids(self) -> set[int]:
         frozen: set[int] = set()

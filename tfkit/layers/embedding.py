@@ -162,6 +162,9 @@ class Embedding(Int8Quantization, LoRA, Layer):
         if distribution_values.is_sharded(table):
             # DTensor cannot gather from a variable whose rows are split over the mesh; from its value it can
             table = table.read_value()
+        elif isinstance(table, tf.__internal__.distribute.ShardedVariable):
+            # split by a ParameterServerStrategy variable_partitioner: each server looks up its own rows
+            return tf.nn.embedding_lookup(table, inputs)
         return tf.gather(table, inputs)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:

@@ -34,7 +34,7 @@ from tfkit.base.registry import (
 from tfkit.engine import serialization
 from tfkit.files import worker_files
 from tfkit.models import file_functions
-from tfkit.saving import checkpoint, export, export_check, export_formats, h5, keras_files
+from tfkit.saving import checkpoint, export, export_check, export_formats, h5, keras_files, one_device
 from tfkit.saving.errors import loader as _loader
 from tfkit.saving.keras_file_editor import KerasFileEditor  # noqa: F401
 from tfkit.utils.serialization import (  # noqa: F401  Keras's names, the same functions as tfkit.utils'
@@ -308,7 +308,9 @@ def export_saved_model(
         TensorShape([1, 2])
     """
 
-    with worker_files.writing(filepath, _strategy(model)) as path:
+    strategy = _strategy(model)
+    model = one_device.on_one_device(model)   # weights split by a variable_partitioner: a gathered copy
+    with worker_files.writing(filepath, strategy) as path:
         written = export.export_saved_model(model, path, signatures=signatures, input_signature=input_signature,
                                             jit_compile=jit_compile, **kwargs)
     return os.path.join(os.fspath(filepath), os.path.relpath(written, path)) if written != path else written
