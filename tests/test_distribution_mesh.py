@@ -8,6 +8,7 @@ round-off: the distributed step sums the same gradients in another order.
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,34 @@ def test_files_are_ordinary_and_cross_load():
     assert figures["weights_into_model_parallel"] < 1e-5
     assert figures["loaded_sharded"] == [[16, 8]] * 8
     assert figures["served_without_tfkit"] < 1e-5
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_two_processes_on_loopback_form_one_mesh_of_8_devices():
+    script = Path(__file__).parent / "mesh" / "two_processes.py"
+    ports = [str(_free_port()), str(_free_port())]
+    processes = [subprocess.Popen([sys.executable, str(script), str(i), *ports], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for i in (0, 1)]
+    results = []
+    try:
+        for process in processes:
+            out, err = process.communicate(timeout=240)
+            assert process.returncode == 0, err[-4000:]
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for process in processes:   # past the time limit, or one failed: stop both
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    for figures in results:
+        assert figures["devices"] == [f"cpu:{i}" for i in range(8)]
+        for name in ("data_parallel", "model_parallel"):
+            assert figures[name]["weight_diff"] < TOLERANCE
+            assert figures[name]["local_shards"] == 4          # each process holds its 4 devices' parts
+    assert results[0]["model_parallel"]["loss"] == results[1]["model_parallel"]["loss"]

@@ -1,0 +1,63 @@
+"""One mesh over two processes on loopback: each process has 4 logical CPU devices, the mesh has 8.
+
+    python tests/mesh/two_processes.py PROCESS_ID PORT0 PORT1      # run once per process
+
+Each process calls ``tfkit.distribution.initialize`` (DTensor's multi-client
+runtime), trains the same model on the same batches under DataParallel (8,)
+and ModelParallel (2, 4), and prints, as JSON, how far its weights are from a
+run on one device. ``tests/test_distribution_mesh.py`` starts both and kills
+them at a time limit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
+                                           [tf.config.LogicalDeviceConfiguration()] * 4)
+
+import tfkit  # noqa: E402
+from tfkit import distribution  # noqa: E402
+
+
+def _mlp() -> tfkit.Model:
+    tfkit.utils.set_random_seed(0)
+    inputs = tfkit.Input((16,))
+    x = tfkit.layers.Dense(32, activation="relu", name="d1")(inputs)
+    model = tfkit.Model(inputs, tfkit.layers.Dense(8, name="d2")(x))
+    model.compile(optimizer=tfkit.optimizers.Adam(1e-2), loss="mse")
+    return model
+
+
+def main(process_id: int, ports: list[str]) -> dict:
+    distribution.initialize([f"localhost:{p}" for p in ports], num_processes=2, process_id=process_id)
+    rng = np.random.default_rng(0)                      # every process feeds the same batches
+    x, y = rng.normal(size=(64, 16)).astype("float32"), rng.normal(size=(64, 8)).astype("float32")
+    single = _mlp()
+    single.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0)
+    figures: dict = {"devices": distribution.list_devices(), "local_devices": len(tf.config.list_logical_devices("CPU"))}
+    mesh_2d = distribution.DeviceMesh((2, 4), ["batch", "model"])
+    layout_map = distribution.LayoutMap(mesh_2d)
+    layout_map["d1/kernel"] = (None, "model")
+    layout_map["d2/kernel"] = ("model", None)
+    for name, dist in (("data_parallel", distribution.DataParallel()),
+                       ("model_parallel", distribution.ModelParallel(layout_map=layout_map))):
+        distribution.set_distribution(dist)
+        model = _mlp()
+        history = model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+        figures[name] = {
+            "weight_diff": max(float(np.max(np.abs(a - b))) for a, b in zip(model.get_weights(), single.get_weights())),
+            "loss": history["loss"],
+            "local_shards": len(tf.experimental.dtensor.unpack(model.weights[0].read_value())),
+        }
+        distribution.set_distribution(None)
+    return figures
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(int(sys.argv[1]), sys.argv[2:4])))
+    sys.stdout.flush()
