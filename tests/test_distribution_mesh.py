@@ -1,7 +1,7 @@
 """tfkit.distribution on 8 logical CPU devices, against the same run on one device.
 
-Each scenario runs in its own process (``tests/mesh/scenarios.py``): logical
-devices can only be set before TensorFlow starts. Tolerances are float32
+The scenarios run in a process of their own (``tests/mesh/scenarios.py``):
+logical devices can only be set before TensorFlow starts. Tolerances are float32
 round-off: the distributed step sums the same gradients in another order.
 """
 
@@ -19,10 +19,21 @@ SCRIPT = Path(__file__).parent / "mesh" / "scenarios.py"
 TOLERANCE = 1e-5
 
 
-def _run(scenario: str) -> dict:
-    done = subprocess.run([sys.executable, str(SCRIPT), scenario], capture_output=True, text=True, timeout=300)
+@pytest.fixture(scope="module")
+def scenarios() -> dict:
+    """Every scenario of ``mesh/scenarios.py``, run once in one process (killed at its time limit)."""
+    done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def figures_of(scenarios):
+    def lookup(name: str) -> dict:
+        figures = scenarios[name]
+        assert "traceback" not in figures, figures["traceback"]
+        return figures
+    return lookup
 
 
 def _assert_matches_one_device(figures: dict) -> None:
@@ -34,16 +45,16 @@ def _assert_matches_one_device(figures: dict) -> None:
     assert figures["predict_diff"] < 1e-4   # outputs, not averages: a little more room
 
 
-def test_data_parallel_on_8_devices_trains_as_one_device():
-    figures = _run("data_parallel_8")
+def test_data_parallel_on_8_devices_trains_as_one_device(figures_of):
+    figures = figures_of("data_parallel_8")
     _assert_matches_one_device(figures)
     assert all(spec == ["unsharded"] * len(spec) for spec in figures["layouts"].values())
     assert figures["shard_shapes"]["d1/kernel"] == [[16, 32]] * 8     # every device holds the whole kernel
 
 
 @pytest.mark.parametrize("scenario, model_axis", [("model_parallel_2x4", 4), ("model_parallel_4x2", 2)])
-def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(scenario, model_axis):
-    figures = _run(scenario)
+def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(scenario, model_axis, figures_of):
+    figures = figures_of(scenario)
     _assert_matches_one_device(figures)
     assert figures["layouts"]["d1/kernel"] == ["unsharded", "model"]
     assert figures["layouts"]["d2/kernel"] == ["model", "unsharded"]
@@ -56,8 +67,8 @@ def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(s
     assert figures["shard_shapes"]["d2/kernel"] == [[32 // model_axis, 8]] * 8
 
 
-def test_megatron_transformer_block_splits_heads_and_mlp():
-    figures = _run("transformer_block")
+def test_megatron_transformer_block_splits_heads_and_mlp(figures_of):
+    figures = figures_of("transformer_block")
     _assert_matches_one_device(figures)
     assert figures["layouts"]["query/kernel"] == ["unsharded", "model", "unsharded"]
     assert figures["layouts"]["attention_output/kernel"] == ["model", "unsharded", "unsharded"]
@@ -65,15 +76,15 @@ def test_megatron_transformer_block_splits_heads_and_mlp():
     assert figures["shard_shapes"]["mlp_up/kernel"] == [[16, 16]] * 8           # 64 hidden units over 4
 
 
-def test_embedding_rows_split_over_8_devices():
-    figures = _run("sharded_embedding")
+def test_embedding_rows_split_over_8_devices(figures_of):
+    figures = figures_of("sharded_embedding")
     _assert_matches_one_device(figures)
     assert figures["shard_shapes"]["table/embeddings"] == [[64, 16]] * 8        # 512 rows / 8
     assert figures["slot_layouts"]["table_embeddings_momentum"] == ["model", "unsharded"]
 
 
-def test_files_are_ordinary_and_cross_load():
-    figures = _run("files")
+def test_files_are_ordinary_and_cross_load(figures_of):
+    figures = figures_of("files")
     for name in ("model.keras", "model.h5"):
         assert figures[f"{name}_ordinary"]
         assert figures[f"{name}_on_one_device"] < 1e-5

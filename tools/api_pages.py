@@ -66,7 +66,7 @@ MEMBER_CLASSES = {
     "Model": "Layer,Module", "Sequential": None, "Functional": None, "Distiller": None, "Layer": None,
     "Metric": None, "Loss": None, "Optimizer": None, "Callback": None, "PyDataset": None, "FeatureSpace": None,
     "ExportArchive": None, "KerasFileEditor": None, "Initializer": None, "Regularizer": None, "Constraint": None,
-    "LearningRateSchedule": None,
+    "LearningRateSchedule": None, "Distribution": None,
 }
 PAGE_TITLES = {"": "Top-level names", "ops.numpy": "NumPy ops", "ops.nn": "NN ops",
                "ops.linalg": "Linear algebra ops", "ops.image": "Image ops"}

@@ -1,9 +1,9 @@
 """Runs one distribution scenario on 8 logical CPU devices and prints its figures as JSON.
 
-    python tests/mesh/scenarios.py data_parallel_8        # used by tests/test_distribution_mesh.py
+    python tests/mesh/scenarios.py data_parallel_8 files   # named scenarios; none named: all of them
 
-Logical devices must be set before TensorFlow starts, so each scenario runs in
-a fresh process. Every scenario compares a distributed run with the same run
+Logical devices must be set before TensorFlow starts, so the scenarios run in a
+process of their own (one process for all: TensorFlow starts once). Every scenario compares a distributed run with the same run
 on one device (same seed, same data) and reports the largest differences.
 """
 
@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import traceback
 
 import numpy as np
 import tensorflow as tf
@@ -196,5 +197,18 @@ print(json.dumps(next(iter(out.values())).numpy().tolist()))
 SCENARIOS = {f.__name__: f for f in (data_parallel_8, model_parallel_2x4, model_parallel_4x2, transformer_block,
                                      sharded_embedding, files)}
 
+def run(names: list[str]) -> dict:
+    """Each named scenario's figures, or the traceback it ended with."""
+    results = {}
+    for name in names:
+        try:
+            results[name] = SCENARIOS[name]()
+        except Exception:   # the test shows it; the other scenarios still run
+            results[name] = {"traceback": traceback.format_exc()}
+        finally:
+            distribution.set_distribution(None)
+    return results
+
+
 if __name__ == "__main__":
-    print(json.dumps(SCENARIOS[sys.argv[1]]()))
+    print(json.dumps(run(sys.argv[1:] or list(SCENARIOS))))
