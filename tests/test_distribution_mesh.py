@@ -93,6 +93,15 @@ def test_files_are_ordinary_and_cross_load(figures_of):
     assert figures["served_without_tfkit"] < 1e-5
 
 
+def test_backup_and_checkpoints_are_ordinary_files_that_resume_on_the_mesh_or_one_device(figures_of):
+    figures = figures_of("checkpoints")
+    assert figures["backup_files"] == ["ckpt.data-00000-of-00001", "ckpt.index"]    # not DTensor's sharded layout
+    assert figures["epochs_after_resume"] == 2
+    assert figures["resumed_on_mesh"] < TOLERANCE
+    assert figures["resumed_on_one_device"] < TOLERANCE
+    assert figures["model_checkpoint_loads_on_one_device"]
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

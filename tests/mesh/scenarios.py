@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -183,6 +184,60 @@ def files() -> dict:
     return figures
 
 
+class _StopAfterEpoch(tfkit.callbacks.Callback):
+    """Interrupts fit after ``epoch``, as a killed job would stop."""
+
+    def __init__(self, epoch: int) -> None:
+        super().__init__()
+        self.epoch = epoch
+
+    def on_epoch_end(self, epoch, logs=None):
+        if epoch == self.epoch:
+            raise KeyboardInterrupt
+
+
+def checkpoints() -> dict:
+    """BackupAndRestore and ModelCheckpoint under ModelParallel write ordinary files that resume anywhere."""
+    mesh = distribution.DeviceMesh((2, 4), ["batch", "model"])
+    x, y = RNG.normal(size=(64, 16)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
+    folder = tempfile.mkdtemp()
+    backup = os.path.join(folder, "backup")
+
+    def fit(model, *callbacks):
+        return model.fit(x, y, batch_size=16, epochs=4, shuffle=True, verbose=0, callbacks=list(callbacks)).history
+
+    distribution.set_distribution(None)
+    uninterrupted = _mlp()
+    fit(uninterrupted)
+    distribution.set_distribution(distribution.ModelParallel(layout_map=_mlp_map(mesh)))
+    try:
+        fit(_mlp(), tfkit.callbacks.BackupAndRestore(backup),
+            tfkit.callbacks.ModelCheckpoint(os.path.join(folder, "epoch.weights.h5"), save_weights_only=True),
+            _StopAfterEpoch(1))
+    except KeyboardInterrupt:
+        pass
+    files = sorted(f for f in os.listdir(backup) if not f.startswith("."))
+    backup_copy = os.path.join(folder, "backup_copy")
+    shutil.copytree(backup, backup_copy)
+    resumed = _mlp()
+    epochs_run = len(fit(resumed, tfkit.callbacks.BackupAndRestore(backup))["loss"])
+    figures = {
+        "backup_files": files,
+        "epochs_after_resume": epochs_run,
+        "resumed_on_mesh": max(float(np.max(np.abs(a - b))) for a, b in zip(resumed.get_weights(),
+                                                                            uninterrupted.get_weights())),
+    }
+    distribution.set_distribution(None)      # the same backup resumes on one device
+    on_one_device = _mlp()
+    fit(on_one_device, tfkit.callbacks.BackupAndRestore(backup_copy))
+    figures["resumed_on_one_device"] = max(float(np.max(np.abs(a - b))) for a, b in zip(
+        on_one_device.get_weights(), uninterrupted.get_weights()))
+    checkpoint = _mlp()
+    checkpoint.load_weights(os.path.join(folder, "epoch.weights.h5"))
+    figures["model_checkpoint_loads_on_one_device"] = True
+    return figures
+
+
 SERVE_WITHOUT_TFKIT = """
 import json, sys
 import numpy as np
@@ -195,7 +250,7 @@ print(json.dumps(next(iter(out.values())).numpy().tolist()))
 """
 
 SCENARIOS = {f.__name__: f for f in (data_parallel_8, model_parallel_2x4, model_parallel_4x2, transformer_block,
-                                     sharded_embedding, files)}
+                                     sharded_embedding, files, checkpoints)}
 
 def run(names: list[str]) -> dict:
     """Each named scenario's figures, or the traceback it ended with."""

@@ -29,6 +29,7 @@ from tfkit.distribution.mesh import TensorLayout
 # weights of a ModelParallel run parted from the single-device run). tfkit turns that pass off.
 os.environ.setdefault("DTENSOR_ENABLE_COMBINE_ALL_REDUCES_OPTIMIZATION", "0")
 
+_VALUE_KEY = "VARIABLE_VALUE"   # the checkpoint key of a variable's value (TensorFlow's trackable.VARIABLE_VALUE_KEY)
 _reference: list[Any] = [None]   # the variable whose layout the next variable copies (optimizer slots)
 _enclosing: list[Any] = [list]   # () -> names of the layers being called, outermost first (the engine sets it)
 
@@ -123,6 +124,15 @@ class ShardedVariable(dtensor.DVariable):
             value = tf.convert_to_tensor(value, dtype=self.dtype)
             return distribute_tensor(value, self.layout)
         return value
+
+    # tf.train.Checkpoint (BackupAndRestore, tf.train.CheckpointManager) writes the gathered value, as for an
+    # ordinary variable, and a restore splits it again: a checkpoint written on a mesh loads on one device
+    # and the other way round. (DVariable's own saveable writes DTensor's sharded checkpoint format.)
+    def _serialize_to_tensors(self) -> dict[str, Any]:
+        return {_VALUE_KEY: tf.constant(self.numpy())}
+
+    def _restore_from_tensors(self, restored_tensors: dict[str, Any]) -> Any:
+        return self.assign(restored_tensors[_VALUE_KEY], read_value=False)
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         return super().assign(self._laid_out(value), use_locking, name, read_value)
