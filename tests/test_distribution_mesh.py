@@ -91,6 +91,8 @@ def test_files_are_ordinary_and_cross_load(figures_of):
     assert figures["weights_into_model_parallel"] < 1e-5
     assert figures["loaded_sharded"] == [[16, 8]] * 8
     assert figures["served_without_tfkit"] < 1e-5
+    assert set(figures["hostile_files"].values()) == {"ValueError"}, figures["hostile_files"]
+    assert figures["unchanged_after_refusals"]
 
 
 def test_backup_and_checkpoints_are_ordinary_files_that_resume_on_the_mesh_or_one_device(figures_of):

@@ -172,6 +172,19 @@ def files() -> dict:
     back.load_weights(os.path.join(folder, "model.weights.h5"))
     figures["weights_into_model_parallel"] = float(np.max(np.abs(back.predict(x, verbose=0) - expected)))
     figures["loaded_sharded"] = [list(s) for s in values.shard_shapes(back.weights[0])]
+    # the guarded reader and the load budgets apply on a mesh as on one device; a refused load changes nothing
+    samples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "security-samples")
+    kept = back.get_weights()
+    figures["hostile_files"] = {}
+    for name in ("00_RuntimeError.h5", "04_KeyError.h5", "10_TypeError.h5"):
+        for how, load in (("load_model", tfkit.saving.load_model), ("load_weights", back.load_weights)):
+            try:
+                load(os.path.join(samples, name))
+                outcome = "loaded"
+            except ValueError:
+                outcome = "ValueError"
+            figures["hostile_files"][f"{name} {how}"] = outcome
+    figures["unchanged_after_refusals"] = all(np.array_equal(a, b) for a, b in zip(kept, back.get_weights()))
     distribution.set_distribution(None)
     np.save(os.path.join(folder, "x.npy"), x)
     served = subprocess.run(
