@@ -104,6 +104,14 @@ def test_backup_and_checkpoints_are_ordinary_files_that_resume_on_the_mesh_or_on
     assert figures["model_checkpoint_loads_on_one_device"]
 
 
+def test_the_keras_io_guide_trains_to_the_one_device_weights_dropout_included(figures_of):
+    figures = figures_of("keras_io_guide")
+    for name in ("data_parallel", "model_parallel"):
+        _assert_matches_one_device(figures[name])
+    assert figures["model_parallel"]["layouts"]["d1/kernel"] == ["unsharded", "model"]
+    assert figures["loaded_on_one_device"] < 1e-5
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

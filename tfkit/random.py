@@ -275,10 +275,10 @@ def normal(
         >>> bool(tf.reduce_all(x == tfkit.random.normal((2, 3), mean=1.0, stddev=0.5, seed=0)))
         True
     """
-    return tf.random.stateless_normal(
+    return distribution_values.replicated(tf.random.stateless_normal(   # the same draws on any layout
         _shape(shape), seed=draw_seed(seed), mean=mean, stddev=stddev, dtype=_float_dtype(dtype, "normal"),
         alg=algorithm(),
-    )
+    ))
 
 
 def uniform(
@@ -314,10 +314,10 @@ def uniform(
         >>> bool(tf.reduce_min(x) >= 2.0), bool(tf.reduce_max(x) < 3.0)
         (True, True)
     """
-    return tf.random.stateless_uniform(
+    return distribution_values.replicated(tf.random.stateless_uniform(   # the same draws on any layout
         _shape(shape), seed=draw_seed(seed), minval=minval, maxval=maxval, dtype=_float_dtype(dtype, "uniform"),
         alg=algorithm(),
-    )
+    ))
 
 
 def truncated_normal(
@@ -354,14 +354,14 @@ def truncated_normal(
         >>> bool(tf.reduce_max(tf.abs(x)) <= 2.0)
         True
     """
-    return tf.random.stateless_truncated_normal(
+    return distribution_values.replicated(tf.random.stateless_truncated_normal(   # the same draws on any layout
         _shape(shape),
         seed=draw_seed(seed),
         mean=mean,
         stddev=stddev,
         dtype=_float_dtype(dtype, "truncated_normal"),
         alg=algorithm(),
-    )
+    ))
 
 
 def randint(
@@ -406,7 +406,7 @@ def randint(
         dtype=work,
         alg=algorithm(),
     )
-    return tf.cast(values, dtype)
+    return distribution_values.replicated(tf.cast(values, dtype))   # the same draws on any layout
 
 
 def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, seed: Any = None) -> tf.Tensor:
@@ -445,6 +445,14 @@ def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, 
         raise ValueError(f"tfkit.random.dropout expected rate in [0, 1), got {rate!r}")
     if noise_shape is not None:
         noise_shape = _noise_shape(inputs, noise_shape)
+    if distribution_values.on_mesh() and not (isinstance(rate, (int, float)) and rate == 0):
+        # TensorFlow's stateless_dropout, with the mask drawn whole: the same mask on any layout
+        mask_shape = noise_shape if noise_shape is not None else tf.shape(inputs)
+        draws = distribution_values.replicated(
+            tf.random.stateless_uniform(mask_shape, seed=draw_seed(seed), dtype=inputs.dtype, alg=algorithm()))
+        kept = inputs * tf.convert_to_tensor(1 / (1 - rate), dtype=inputs.dtype) if isinstance(rate, (int, float)) \
+            else inputs / (1 - tf.cast(rate, inputs.dtype))
+        return tf.where(draws >= tf.cast(rate, inputs.dtype), kept, tf.zeros((), inputs.dtype))
     return tf.nn.experimental.stateless_dropout(inputs, rate=rate, seed=draw_seed(seed), noise_shape=noise_shape,
                                                 rng_alg=algorithm())
 

@@ -197,6 +197,45 @@ def files() -> dict:
     return figures
 
 
+def _guide_model() -> tfkit.Model:
+    """keras.io's "Distributed training with Keras 3" model, Dropout included."""
+    tfkit.utils.set_random_seed(0)
+    inputs = tfkit.Input(shape=(28, 28, 1))
+    y = layers.Flatten()(inputs)
+    y = layers.Dense(units=200, use_bias=False, activation="relu", name="d1")(y)
+    y = layers.Dropout(0.4)(y)
+    y = layers.Dense(units=10, activation="softmax", name="d2")(y)
+    model = tfkit.Model(inputs=inputs, outputs=y)
+    model.compile(loss="sparse_categorical_crossentropy", optimizer=tfkit.optimizers.Adam(), metrics=["accuracy"])
+    return model
+
+
+def keras_io_guide() -> dict:
+    """The guide's DataParallel and ModelParallel (its LayoutMap) on MNIST, against one device."""
+    (x, y), _ = tfkit.datasets.mnist.load_data()
+    x, y = (x[:1024, ..., None] / 255.0).astype("float32"), y[:1024]
+    devices = distribution.list_devices()
+    mesh_2d = distribution.DeviceMesh(shape=(2, 4), axis_names=["data", "model"], devices=devices)
+    layout_map = distribution.LayoutMap(mesh_2d)
+    layout_map["d1/kernel"] = distribution.TensorLayout([None, "model"])
+    layout_map["d1/bias"] = distribution.TensorLayout(["model"])
+    layout_map["d2/output"] = distribution.TensorLayout(["data", None])
+    figures = {}
+    for name, dist in (("data_parallel", distribution.DataParallel(devices=devices)),
+                       ("model_parallel", distribution.ModelParallel(layout_map=layout_map, batch_dim_name="data"))):
+        figures[name] = _compare(_guide_model, x, y, dist)
+    distribution.set_distribution(distribution.ModelParallel(layout_map=layout_map, batch_dim_name="data"))
+    model = _guide_model()
+    model.fit(x, y, batch_size=64, epochs=1, verbose=0)
+    path = os.path.join(tempfile.mkdtemp(), "guide.keras")
+    model.save(path)
+    expected = model.predict(x[:64], verbose=0)
+    distribution.set_distribution(None)
+    figures["loaded_on_one_device"] = float(np.max(np.abs(tfkit.saving.load_model(path).predict(x[:64], verbose=0)
+                                                          - expected)))
+    return figures
+
+
 class _StopAfterEpoch(tfkit.callbacks.Callback):
     """Interrupts fit after ``epoch``, as a killed job would stop."""
 
@@ -263,7 +302,7 @@ print(json.dumps(next(iter(out.values())).numpy().tolist()))
 """
 
 SCENARIOS = {f.__name__: f for f in (data_parallel_8, model_parallel_2x4, model_parallel_4x2, transformer_block,
-                                     sharded_embedding, files, checkpoints)}
+                                     sharded_embedding, files, checkpoints, keras_io_guide)}
 
 def run(names: list[str]) -> dict:
     """Each named scenario's figures, or the traceback it ended with."""

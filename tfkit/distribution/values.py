@@ -272,6 +272,23 @@ def readable_outputs(outputs: Any) -> Any:
     return tf.nest.map_structure(replicate, outputs)
 
 
+def on_mesh() -> bool:
+    """Whether a step for a mesh is being traced (see ``tracing_step_on``)."""
+    return _tracing_on[0] is not None
+
+
+def replicated(tensor: tf.Tensor) -> tf.Tensor:
+    """``tensor`` whole on every device of the mesh being traced for (unchanged off a mesh).
+
+    Random draws pass through it: DTensor draws a split tensor's parts with per-device seeds, so a
+    dropout mask would differ from the one-device run's; drawn whole, then split, it is the same.
+    """
+    dist = _tracing_on[0]
+    if dist is None:
+        return tensor
+    return dtensor.relayout(tensor, dtensor.Layout.replicated(dist.device_mesh.backend_mesh, tensor.shape.rank))
+
+
 def constrain_output(path: str, outputs: Any) -> Any:
     """A layer's outputs relaid out as the distribution's ``"<path>/output"`` layout says, if it names one.
 
