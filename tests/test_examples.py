@@ -1,5 +1,6 @@
 """The examples users copy from run and print what the guide prints."""
 
+import os
 import pathlib
 import re
 import subprocess
@@ -34,13 +35,14 @@ def test_guide_walkthrough_prints_what_the_guide_shows():
     assert "Epoch 2/2" in out and "resnet layers: ['res_net_block', 'res_net_block_1'" in out
 
 
-@pytest.mark.slow
-def test_small_cnn_reaches_98_percent_on_mnist_in_2_epochs():
+def _small_cnn_accuracy(train_images: int) -> float:
+    """Test accuracy of a small CNN trained 2 epochs on the first ``train_images`` MNIST digits (seeded)."""
     (x_train, y_train), (x_test, y_test) = tfkit.datasets.mnist.load_data()
-    x_train = x_train[..., None].astype("float32") / 255
+    x_train = x_train[:train_images, ..., None].astype("float32") / 255
+    y_train = y_train[:train_images]
     x_test = x_test[..., None].astype("float32") / 255
     tfkit.utils.set_random_seed(0)                # the shuffling order too: 97.9% was seen with another order
-    seeded = tfkit.initializers.GlorotUniform     # fixed initial weights: the 98% check is not a lottery
+    seeded = tfkit.initializers.GlorotUniform     # fixed initial weights: the accuracy check is not a lottery
     model = tfkit.Sequential([
         tfkit.Input((28, 28, 1)),
         layers.Conv2D(32, 3, activation="relu", kernel_initializer=seeded(seed=1)),
@@ -56,7 +58,23 @@ def test_small_cnn_reaches_98_percent_on_mnist_in_2_epochs():
     result = model.evaluate(x_test, y_test, return_dict=True, verbose=0)
     predicted = model.predict(x_test, verbose=0).argmax(axis=1)
     np.testing.assert_allclose(result["accuracy"], (predicted == y_test).mean(), atol=1e-6)
-    assert result["accuracy"] >= 0.98
+    return result["accuracy"]
+
+
+@pytest.mark.slow
+def test_small_cnn_reaches_96_percent_on_a_quarter_of_mnist_in_2_epochs():
+    """A quarter of the training digits (11 s): 96.5% measured, 96.2-96.5% over three seeds."""
+    assert _small_cnn_accuracy(15_000) >= 0.96
+
+
+@pytest.mark.skipif(not os.environ.get("TFKIT_LONG_TESTS"), reason="2 minutes: run with TFKIT_LONG_TESTS=1")
+def test_small_cnn_reaches_98_percent_on_mnist_in_2_epochs():
+    """All 60,000 training digits (about 2 minutes on 2 cores): at least 98% with this seed.
+
+    Kept on request only since issue 36: it was the suite's longest test, and 97.9% was once seen with
+    an unseeded shuffle. The quarter-MNIST test above checks the same model in the default suite.
+    """
+    assert _small_cnn_accuracy(60_000) >= 0.98
 
 
 @pytest.mark.slow
