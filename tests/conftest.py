@@ -41,3 +41,21 @@ def pytest_cmdline_main(config):
     if workers > 1:
         config.option.numprocesses = workers
         config.option.dist = "loadfile"
+
+
+# The files that take longest (``pytest --durations``, a 2-core machine), longest first. Workers take
+# whole files in collection order, so these go first: a long file started last would leave the other
+# worker idle at the end (the suite ended with minutes of one worker before this order).
+LONGEST_FILES = (
+    "test_docstring_examples.py", "test_docs_site.py", "test_examples.py", "test_distribution_mesh.py",
+    "test_multi_worker.py", "test_fuzz_loaders.py", "test_parameter_server.py", "test_load_budgets.py",
+    "test_wrappers_sklearn.py", "test_docs_examples.py", "test_docs_guides.py", "test_saving_kill_points.py",
+    "test_export.py", "test_saving_atomic.py", "test_saving_concurrency.py", "test_applications_weights_more.py",
+    "test_parameter_server_partitioned.py", "test_security_samples.py", "test_cli.py", "test_backup_resume.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Longest files first (see LONGEST_FILES); the order inside each file is kept."""
+    rank = {name: i for i, name in enumerate(LONGEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: files and tests keep their order
