@@ -119,10 +119,10 @@ def _free_port() -> int:
 
 
 @pytest.mark.slow
-def test_two_processes_on_loopback_form_one_mesh_of_8_devices():
+def test_two_processes_on_loopback_form_one_mesh_of_8_devices(tmp_path):
     script = Path(__file__).parent / "mesh" / "two_processes.py"
     ports = [str(_free_port()), str(_free_port())]
-    processes = [subprocess.Popen([sys.executable, str(script), str(i), *ports], stdout=subprocess.PIPE,
+    processes = [subprocess.Popen([sys.executable, str(script), str(i), *ports, str(tmp_path)], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for i in (0, 1)]
     results = []
     try:

@@ -1,6 +1,6 @@
 """One mesh over two processes on loopback: each process has 4 logical CPU devices, the mesh has 8.
 
-    python tests/mesh/two_processes.py PROCESS_ID PORT0 PORT1      # run once per process
+    python tests/mesh/two_processes.py PROCESS_ID PORT0 PORT1 FOLDER     # once per process; FOLDER shared
 
 Each process calls ``tfkit.distribution.initialize`` (DTensor's multi-client
 runtime), trains the same model on the same batches under DataParallel (8,)
@@ -12,7 +12,9 @@ them at a time limit.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 
 import numpy as np
 import tensorflow as tf
@@ -58,6 +60,19 @@ def main(process_id: int, ports: list[str]) -> dict:
     return figures
 
 
+def wait_for_each_other(folder: str, process_id: int, limit_s: float = 120.0) -> None:
+    """Leave only when both processes are done: a process that exits early would refuse the other's last
+    reads of its shards (gRPC pulls the data of a collective from the process that holds it)."""
+    open(os.path.join(folder, f"done_{process_id}"), "w").close()
+    other = os.path.join(folder, f"done_{1 - process_id}")
+    deadline = time.monotonic() + limit_s
+    while not os.path.exists(other) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 if __name__ == "__main__":
-    print(json.dumps(main(int(sys.argv[1]), sys.argv[2:4])))
+    process = int(sys.argv[1])
+    result = main(process, sys.argv[2:4])
+    wait_for_each_other(sys.argv[4], process)
+    print(json.dumps(result))
     sys.stdout.flush()
