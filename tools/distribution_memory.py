@@ -19,9 +19,6 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
-                                           [tf.config.LogicalDeviceConfiguration()] * 8)
-
 import tfkit  # noqa: E402
 from tfkit import distribution  # noqa: E402
 from tfkit.distribution import values  # noqa: E402
@@ -42,6 +39,7 @@ def transformer_block() -> tfkit.Model:
 
 
 def megatron_map(mesh: distribution.DeviceMesh) -> distribution.LayoutMap:
+    """Megatron's split of a block's layers "mha", "mlp_up" and "mlp_down" over the mesh axis "model"."""
     layout_map = distribution.LayoutMap(mesh)
     layout_map["mha/(query|key|value)/kernel"] = (None, "model", None)
     layout_map["mha/(query|key|value)/bias"] = ("model", None)
@@ -63,6 +61,9 @@ def bytes_per_device(model: tfkit.Model) -> np.ndarray:
 
 
 def main() -> None:
+    # Eight logical CPU devices, before TensorFlow starts (importing tfkit does not start it).
+    tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
+                                               [tf.config.LogicalDeviceConfiguration()] * 8)
     x = np.random.default_rng(0).normal(size=(8, 128, 1024)).astype("float32")
     for name, make in (("DataParallel (8,)", distribution.DataParallel),
                        ("ModelParallel (2, 4)", lambda: distribution.ModelParallel(

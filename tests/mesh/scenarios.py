@@ -27,6 +27,9 @@ import tfkit  # noqa: E402
 from tfkit import distribution  # noqa: E402
 from tfkit.distribution import values  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from distribution_memory import megatron_map  # noqa: E402  (the split tools/distribution_memory.py measures)
+
 layers = tfkit.layers
 RNG = np.random.default_rng(0)
 
@@ -63,17 +66,6 @@ def _embedding_model() -> tfkit.Model:
     model = tfkit.Model(inputs, outputs)
     model.compile(optimizer="adam", loss="mse")
     return model
-
-
-def _megatron_map(mesh: distribution.DeviceMesh) -> distribution.LayoutMap:
-    layout_map = distribution.LayoutMap(mesh)
-    layout_map["mha/(query|key|value)/kernel"] = (None, "model", None)
-    layout_map["mha/(query|key|value)/bias"] = ("model", None)
-    layout_map["mha/attention_output/kernel"] = ("model", None, None)
-    layout_map["mlp_up/kernel"] = (None, "model")
-    layout_map["mlp_up/bias"] = ("model",)
-    layout_map["mlp_down/kernel"] = ("model", None)
-    return layout_map
 
 
 def _mlp_map(mesh: distribution.DeviceMesh) -> distribution.LayoutMap:
@@ -136,7 +128,7 @@ def model_parallel_4x2() -> dict:
 def transformer_block() -> dict:
     mesh = distribution.DeviceMesh((2, 4), ["batch", "model"])
     x, y = RNG.normal(size=(32, 8, 16)).astype("float32"), RNG.normal(size=(32, 4)).astype("float32")
-    return _compare(_transformer_block, x, y, distribution.ModelParallel(layout_map=_megatron_map(mesh)))
+    return _compare(_transformer_block, x, y, distribution.ModelParallel(layout_map=megatron_map(mesh)))
 
 
 def sharded_embedding() -> dict:
