@@ -1,4 +1,4 @@
-"""``tfkit.distribution``: Keras 3's distribution API on TensorFlow, built on DTensor.
+"""Keras 3's distribution API on TensorFlow, built on DTensor.
 
     mesh = tfkit.distribution.DeviceMesh((2, 4), ["batch", "model"])
     layout_map = tfkit.distribution.LayoutMap(mesh)
