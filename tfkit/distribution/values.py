@@ -210,15 +210,14 @@ def distribute_batch(batch: Any, dist: Any = None) -> Any:
     if dist is None:
         return batch
 
-    def place(t: Any) -> Any:
-        if t is None:
-            return None
-        t = tf.convert_to_tensor(t)
-        if t.shape.rank == 0:
-            return distribute_tensor(t, TensorLayout((), dist.device_mesh))
-        return distribute_tensor(t, dist.get_data_layout(t.shape))
+    return tf.nest.map_structure(lambda t: None if t is None else _split_on_batch(dist, t), batch)
 
-    return tf.nest.map_structure(place, batch)
+
+def _split_on_batch(dist: Any, value: Any) -> Any:
+    """``value`` on ``dist``'s mesh, its first axis split on the batch axis (a scalar replicated)."""
+    tensor = tf.convert_to_tensor(value)
+    layout = TensorLayout((), dist.device_mesh) if tensor.shape.rank == 0 else dist.get_data_layout(tensor.shape)
+    return distribute_tensor(tensor, layout)
 
 
 def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
@@ -235,11 +234,8 @@ def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
         return inputs     # built on one device before the distribution was set
 
     def place(t: Any) -> Any:
-        if isinstance(t, np.ndarray) or (isinstance(t, tf.Tensor) and not dtensor.is_dtensor(t)):
-            t = tf.convert_to_tensor(t)
-            layout = TensorLayout((), dist.device_mesh) if t.shape.rank == 0 else dist.get_data_layout(t.shape)
-            return distribute_tensor(t, layout)
-        return t
+        ordinary = isinstance(t, np.ndarray) or (isinstance(t, tf.Tensor) and not dtensor.is_dtensor(t))
+        return _split_on_batch(dist, t) if ordinary else t
 
     return tf.nest.map_structure(place, inputs)
 
@@ -305,8 +301,3 @@ def constrain_output(path: str, outputs: Any) -> Any:
     if layout is None:
         return outputs
     return tf.nest.map_structure(lambda t: distribute_tensor(t, layout) if isinstance(t, tf.Tensor) else t, outputs)
-
-
-def sharded(variables: Any) -> bool:
-    """Whether any of ``variables`` lives on a mesh."""
-    return any(is_sharded(v) for v in variables)
