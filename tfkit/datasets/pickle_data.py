@@ -95,6 +95,10 @@ class _Global:
     name: str
 
 
+class _Args(tuple):
+    """A tuple holding a global (``numpy.ndarray``, for ``_reconstruct``): valid only as REDUCE's arguments."""
+
+
 class _Pending:
     """The result of a REDUCE that BUILD completes (an array or a dtype); memo may refer to it."""
 
@@ -113,6 +117,7 @@ class _Reader:
         self.elements = 0
         self.nbytes = 0
         self.pos = 0
+        self.size = 0
         self.opname = ""
 
     # --- errors and accounting -------------------------------------------------------------------
@@ -148,6 +153,9 @@ class _Reader:
 
     def grow(self, container: Any, items: Any) -> None:
         """Record that ``items`` went into ``container``: element count and nesting depth."""
+        kinds = set(map(type, items))
+        if _Global in kinds or _Args in kinds:
+            raise self.fail("a global used as data (globals are only called, by REDUCE)")
         self.count(elements=len(items))
         depth = self.depth_of(items) + 1
         entry = self.depths.get(id(container))
@@ -185,6 +193,7 @@ class _Reader:
     def run(self, data: bytes) -> Any:
         """Interpret ``data`` opcode by opcode; arguments are parsed by ``pickletools``' own readers."""
         stream, size, stack_limit = io.BytesIO(data), len(data), self.limits.max_stack
+        self.size = size
         handlers: dict[str, Any] = {}
         pos = 0
         try:
@@ -210,8 +219,8 @@ class _Reader:
                     if len(self.stack) != 1 or self.marks:
                         raise self.fail("the pickle ends with a malformed stack")
                     result = self.value(self.stack[0])
-                    if isinstance(result, _Global):
-                        raise self.fail("the pickle holds only a global")
+                    if isinstance(result, (_Global, _Args)):
+                        raise self.fail("the pickle holds a global as data")
                     return result
                 handler = handlers.get(opcode.name)
                 if handler is None:
@@ -231,7 +240,8 @@ class _Reader:
             raise self.fail(f"pickle protocol {arg}; protocols 2 to 5 are read")
 
     def op_FRAME(self, arg: int) -> None:
-        pass
+        if self.pos + 9 + arg > self.size:      # 9: the opcode and its 8-byte length
+            raise self.fail(f"a frame of {arg:,} bytes runs past the end of the pickle (it is truncated)")
 
     def op_MARK(self, arg: None) -> None:
         if len(self.marks) >= self.limits.max_stack:
@@ -300,6 +310,11 @@ class _Reader:
         self.push(items)
 
     def _tuple(self, items: list[Any]) -> None:
+        kinds = set(map(type, items))
+        if _Global in kinds and _Args not in kinds:     # REDUCE's arguments: (numpy.ndarray, shape, typecode)
+            self.count(elements=len(items))
+            self.push(_Args(items))
+            return
         result = tuple(items)
         self.grow(result, items)
         self.push(result)
@@ -423,6 +438,8 @@ class _Reader:
 
     def op_BUILD(self, arg: None) -> None:
         state = self.value(self.pop())
+        if isinstance(state, (_Global, _Args)):
+            raise self.fail("a global used as data (globals are only called, by REDUCE)")
         target = self.top()
         if not isinstance(target, _Pending) or target.done:
             raise self.fail(f"BUILD of a {type(target).__name__}; only numpy arrays and dtypes are built")
@@ -432,7 +449,11 @@ class _Reader:
 
     def _dtype(self, args: tuple, state: Any) -> np.dtype:
         code = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else args[0]
-        if not isinstance(state, tuple) or len(state) < 8 or any(s is not None for s in state[2:5]):
+        # numpy's state: (version 3, order, subarray, names, fields, elsize, alignment, flags[, metadata] (4))
+        if not isinstance(state, tuple) or (len(state), state[0] if state else None) not in ((8, 3), (9, 4)) \
+                or any(type(v) is not int for v in state[5:8]):
+            raise self.fail(f"the dtype {code!r} has a state other than numpy's (version 3 or 4)")
+        if any(s is not None for s in state[2:5]):
             raise self.fail(f"the dtype {code!r} has a state other than a plain one (structured dtypes are refused)")
         try:
             dtype = np.dtype(code)

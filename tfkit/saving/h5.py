@@ -217,30 +217,42 @@ def load_model(
         h5_format.check_header(f, ("model",))
         config = _read_json(f, "model_config", required=True)
         build = _read_json(f, "build_config", required=False)
-        if build is not None:
-            _check_build_config(build, source)
         compiled = _read_json(f, "compile_config", required=False)
         tables = _tables(f)
         with registry.custom_object_scope(custom_objects or {}):
-            with budget(tables, source):
-                model = rebuild_model(config, custom_objects, source)
-                if build is not None and not (model.built and model.weights):
-                    try:
-                        weights_io.build_from_config(model, build)
-                    except REBUILD_ERRORS as error:
-                        raise ValueError(f"{source}: could not build the model from build_config: "
-                                         f"{type(error).__name__}: {error}") from error
+            model = rebuild_built(config, build, tables, source, custom_objects)
             structural = h5_format.read_attr(f, "format_version", "int") >= 2
             pairs = weights_io.match(weights_io.variable_groups(model, structural), tables, source, model.name)
             weights_io.assign(pairs)
             if compile and compiled is not None:
-                try:
-                    model.compile_from_config(compiled)    # names resolve in the custom-object scope above
-                except (ValueError, TypeError, KeyError) as error:
-                    raise ValueError(f"{source}: could not compile the model from compile_config: {error}") from error
+                compile_from(model, compiled, source)    # names resolve in the custom-object scope above
                 _restore_optimizer(model, f, source)
                 _restore_training_state(model, f, source)
     return model
+
+
+def rebuild_built(config: Any, build: Any, tables: dict, source: str, custom_objects: Mapping[str, Any] | None) -> Any:
+    """The model a file's ``model_config`` describes, built from its checked ``build_config``, within the
+    budget of what the file stores (``tables``); every error a file can provoke is a ``ValueError`` naming it."""
+    if build is not None:
+        _check_build_config(build, source)
+    with budget(tables, source):
+        model = rebuild_model(config, custom_objects, source)
+        if build is not None and not (model.built and model.weights):
+            try:
+                weights_io.build_from_config(model, build)
+            except REBUILD_ERRORS as error:
+                raise ValueError(f"{source}: could not build the model from build_config: "
+                                 f"{type(error).__name__}: {error}") from error
+    return model
+
+
+def compile_from(model: Any, compiled: Any, source: str) -> None:
+    """``model.compile_from_config`` of a file's ``compile_config``; its errors name the file."""
+    try:
+        model.compile_from_config(compiled)
+    except (ValueError, TypeError, KeyError) as error:
+        raise ValueError(f"{source}: could not compile the model from compile_config: {error}") from error
 
 
 def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> None:

@@ -1,0 +1,1 @@
+"""One module per fuzz target: its reader, seeds, check and reference (see ``fuzzing.target``)."""
