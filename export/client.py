@@ -435,12 +435,17 @@ def grpc_model_metadata(target: str, model_name: str, version: int | None = None
 def _grpc_metadata(target: str, model_name: str, version: int | None, deadline: _Deadline, limit: int) -> dict:
     grpc, _, _, metadata_pb2, _ = _grpc_apis()
     from google.protobuf import json_format
+    from google.protobuf.message import DecodeError
 
     request = metadata_pb2.GetModelMetadataRequest(metadata_field=["signature_def"])
     _model_spec(request.model_spec, model_name, version, None)
     response = _grpc_call(grpc, target, "GetModelMetadata", request, deadline, limit)
     signatures = metadata_pb2.SignatureDefMap()
-    if not response.metadata["signature_def"].Unpack(signatures):
+    try:
+        unpacked = response.metadata["signature_def"].Unpack(signatures)
+    except DecodeError as error:
+        raise ValueError(f"{target} answered signature_def metadata that does not parse ({error})") from None
+    if not unpacked:
         raise ValueError(f"{target} answered signature_def metadata of type {response.metadata['signature_def'].type_url}")
     as_dict = {"always_print_fields_with_no_presence": True, "preserving_proto_field_name": True}  # as REST prints
     answer = {"model_spec": json_format.MessageToDict(response.model_spec, **as_dict)}
@@ -490,7 +495,34 @@ def grpc_predict(
         request.inputs[name].CopyFrom(tf.make_tensor_proto(value, dtype=dtype))
     request.output_filter.extend(output_filter or [])
     response = _grpc_call(grpc, target, "Predict", request, deadline, limit)
-    return {name: tf.make_ndarray(proto) for name, proto in response.outputs.items()}
+    return {name: _to_array(tf, proto, f"{target} output {name!r}", limit) for name, proto in response.outputs.items()}
+
+
+def _to_array(tf: Any, proto: Any, what: str, limit: int) -> Any:
+    """``tf.make_ndarray(proto)``, once its shape is known to fit in ``limit`` bytes.
+
+    A ``TensorProto`` may declare any shape and give a single value to repeat over it: a 20-byte answer
+    could make ``make_ndarray`` fill gigabytes. The answer's size is bounded by ``max_response_bytes``; so is
+    the array made from it (at least one byte counted per element, for strings).
+    """
+    dims = [dim.size for dim in proto.tensor_shape.dim]
+    if any(size < 0 for size in dims):
+        raise ValueError(f"{what} has the shape {dims}: a negative dimension")
+    elements = 1
+    for size in dims:
+        elements *= size
+    try:
+        dtype = tf.as_dtype(proto.dtype)
+        itemsize = max(dtype.size, 1) if dtype != tf.string else 1
+    except TypeError as error:
+        raise ValueError(f"{what} has an unknown dtype ({error})") from None
+    if elements * itemsize > limit:
+        raise ValueError(f"{what} declares {elements:,} elements of shape {dims}, more than "
+                         f"max_response_bytes={limit:,} bytes would hold (--max-response-bytes)")
+    try:
+        return tf.make_ndarray(proto)
+    except (ValueError, TypeError, IndexError) as error:
+        raise ValueError(f"{what} is not a readable tensor ({type(error).__name__}: {error})") from None
 
 
 def _signature(target: str, model_name: str, signature_name: str, version: int | None, deadline: _Deadline,

@@ -131,7 +131,7 @@ def read_batch(data: bytes, label_key: str, source: str) -> tuple[np.ndarray, ob
         raise ValueError(f"{source}: expected a dict, got {type(batch).__name__}")
     decoded = {}
     for key, value in batch.items():
-        decoded[key.decode("utf8") if isinstance(key, bytes) else key] = value
+        decoded[key.decode("utf8", "replace") if isinstance(key, bytes) else key] = value   # keys are ASCII
     for key in ("data", label_key):
         if key not in decoded:
             raise ValueError(f"{source}: expected the key {key!r}, found {sorted(map(str, decoded))}")

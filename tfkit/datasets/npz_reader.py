@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import os
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
+
+from tfkit.files.zip_errors import ZIP_READ_ERRORS
 
 MAX_MEMBERS = 64
 MAX_ELEMENTS = 200_000_000      # an array whose length the file decides holds at most this many elements
@@ -67,7 +70,7 @@ def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[Any, tup
     file = Path(file)
     try:
         archive = zipfile.ZipFile(file)
-    except zipfile.BadZipFile as exc:
+    except (zipfile.BadZipFile, zlib.error, UnicodeDecodeError, EOFError) as exc:
         if _is_single_npy(file):
             raise ValueError("it holds a single array, not an .npz archive of arrays") from exc
         raise ValueError("it is not an .npz archive (not a zip file)") from exc
@@ -132,7 +135,7 @@ def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, a
                 raise ValueError(f"the data stops after {len(data)} of {nbytes} bytes")
             if stream.read(1):
                 raise ValueError("the entry holds more bytes than its header declares")
-    except (zipfile.BadZipFile, EOFError, OSError, RuntimeError, NotImplementedError, SyntaxError) as exc:
+    except ZIP_READ_ERRORS + (SyntaxError,) as exc:
         raise ValueError(f"array {name} is unreadable ({type(exc).__name__}: {exc})") from exc
     except ValueError as exc:
         message = str(exc)

@@ -113,6 +113,7 @@ class _Reader:
         self.marks: list[list[Any]] = []
         self.below = 0                                   # values held in the stacks under the marks
         self.memo: dict[int, Any] = {}
+        self.shared: dict[int, Any] = {}   # id -> container fetched from the memo: finished, never changed again
         self.depths: dict[int, tuple[Any, int]] = {}   # id -> (container kept alive, nesting depth)
         self.elements = 0
         self.nbytes = 0
@@ -337,7 +338,14 @@ class _Reader:
         target = self.top()
         if not isinstance(target, list):
             raise self.fail(f"APPEND into a {type(target).__name__}, not a list")
+        self._unshared(target)
         return target
+
+    def _unshared(self, target: Any) -> None:
+        # Python writes a container whole before the memo refers to it; one changed after a memo GET would
+        # be a cycle (a list holding itself, which no data file has) or a later edit
+        if id(target) in self.shared:
+            raise self.fail("a container changed after the memo handed it out (a cycle, or an edit)")
 
     def op_APPEND(self, arg: None) -> None:
         item = self.value(self.pop())
@@ -355,6 +363,7 @@ class _Reader:
         target = self.top()
         if not isinstance(target, dict):
             raise self.fail(f"SETITEM into a {type(target).__name__}, not a dict")
+        self._unshared(target)
         if len(items) % 2:
             raise self.fail("SETITEMS with an odd number of values")
         keys = items[0::2]
@@ -390,6 +399,8 @@ class _Reader:
         if arg not in self.memo:
             raise self.fail(f"memo entry {arg} was never stored")
         obj = self.memo[arg]
+        if isinstance(obj, (list, dict)):
+            self.shared[id(obj)] = obj
         self.push(obj.value if isinstance(obj, _Pending) and obj.done else obj)
 
     op_LONG_BINGET = op_BINGET

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from tfkit.datasets import npz_reader, pickle_data
+from tfkit.files.zip_errors import ZIP_READ_ERRORS
 
 MAX_ROWS = 1_000_000
 MAX_MEMBER_BYTES = 256 << 20     # a genuine imdb split's pickle is about 20 MB
@@ -65,7 +66,7 @@ def read_sequence_arrays(file: str | os.PathLike, names: Sequence[str], dataset:
     file = Path(file)
     try:
         archive = zipfile.ZipFile(file)
-    except (zipfile.BadZipFile, OSError) as exc:
+    except ZIP_READ_ERRORS as exc:
         raise _invalid(file, dataset, f"it is not an .npz archive ({type(exc).__name__})") from exc
     arrays = {}
     with archive:
@@ -78,7 +79,7 @@ def read_sequence_arrays(file: str | os.PathLike, names: Sequence[str], dataset:
                 raise _invalid(file, dataset, f"the array {name} is missing (found {sorted(members)})")
             try:
                 arrays[name] = _read_object_member(archive, member, f"{file}:{member}")
-            except (zipfile.BadZipFile, EOFError, OSError, RuntimeError, NotImplementedError, SyntaxError) as exc:
+            except ZIP_READ_ERRORS + (SyntaxError,) as exc:
                 raise _invalid(file, dataset, f"the array {name} is unreadable ({type(exc).__name__}: {exc})") from exc
             except ValueError as exc:
                 raise _invalid(file, dataset, f"the array {name}: {exc}") from exc

@@ -18,6 +18,7 @@ nothing else there is touched. A failed extraction removes only its own folder.
 
 from __future__ import annotations
 
+import lzma
 import os
 import posixpath
 import shutil
@@ -28,6 +29,7 @@ import zipfile
 from typing import IO, Sequence
 
 from tfkit.files import atomic
+from tfkit.files.zip_errors import ZIP_READ_ERRORS
 
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -185,14 +187,25 @@ def _move_into(source: str, target: str) -> None:
             os.replace(origin, destination)
 
 
+# What a damaged archive raises while it is read (tarfile, zipfile and their decompressors); an OSError
+# without an errno is the archive's (a bad gzip or bzip2 stream), one with an errno the machine's (a full disk)
+_DAMAGED = ZIP_READ_ERRORS + (tarfile.TarError, lzma.LZMAError)
+
+
 def _extract(kind: str, file_path: str, folder: str) -> None:
     os.mkdir(folder, 0o755)
-    if kind == "tar":
-        with tarfile.open(file_path) as archive:
-            _extract_tar(archive, folder)
-    else:
-        with zipfile.ZipFile(file_path) as archive:
-            _extract_zip(archive, folder)
+    try:
+        if kind == "tar":
+            with tarfile.open(file_path) as archive:
+                _extract_tar(archive, folder)
+        else:
+            with zipfile.ZipFile(file_path) as archive:
+                _extract_zip(archive, folder)
+    except _DAMAGED as error:
+        if isinstance(error, OSError) and error.errno is not None:
+            raise
+        raise ValueError(f"Cannot extract {file_path}: a damaged {kind} archive ({type(error).__name__}: "
+                         f"{error}); nothing was extracted") from error
     _drop_escaping_links(folder)
 
 

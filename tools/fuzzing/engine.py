@@ -147,10 +147,10 @@ def _child(name: str, arguments: list[str]) -> None:
     import atheris
 
     target = get(name)
+    warm_up(target)                      # imports the reader (setup), then its seeds once, uninstrumented
     count = instrument(target.modules + target.guide_modules)
     print(f"INFO: instrumented {count} functions of {', '.join(target.modules + target.guide_modules)}",
           file=sys.stderr)
-    warm_up(target)
     atheris.Setup([sys.argv[0], *arguments], target.check)
     atheris.Fuzz()
 

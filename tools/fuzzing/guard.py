@@ -63,7 +63,7 @@ def _hook(event: str, args: tuple) -> None:
         problem = f"audit event {event} {str(args)[:300]}"
     elif event == "open" and isinstance(args[0], (str, bytes)) and _writes(args[1], args[2]):
         path = os.path.realpath(os.fsdecode(args[0]))
-        if not path.startswith(_state["roots"]):
+        if not path.startswith(_state["roots"]) and path != os.devnull:
             problem = f"opened {path!r} for writing (mode {args[1]!r}, flags {args[2]!r})"
     if problem is not None:
         _state["violations"].append(problem)
@@ -86,8 +86,12 @@ def warming() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def armed(allowed_events: frozenset[str] = frozenset(), allowed_imports: tuple[str, ...] = ()) -> Iterator[None]:
-    """Refuse the events above while the block runs; ``Finding`` at the end if any was attempted."""
+def armed(allowed_events: frozenset[str] = frozenset(), allowed_imports: tuple[str, ...] = (),
+          write_roots: tuple[str, ...] | None = None) -> Iterator[None]:
+    """Refuse the events above while the block runs; ``Finding`` at the end if any was attempted.
+
+    ``write_roots`` narrows where files may be opened for writing (default: the temporary folders).
+    """
     global _installed
     if _warming["on"]:
         yield
@@ -96,7 +100,7 @@ def armed(allowed_events: frozenset[str] = frozenset(), allowed_imports: tuple[s
         sys.addaudithook(_hook)
         _installed = True
     _state.update(armed=True, events=allowed_events, imports=allowed_imports, violations=[],
-                  roots=tuple(r.rstrip("/") + "/" for r in _writable_roots()))
+                  roots=tuple(os.path.realpath(r).rstrip("/") + "/" for r in write_roots or _writable_roots()))
     try:
         yield
     finally:

@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -18,15 +16,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from fuzzing.corpus import REPO
-from fuzzing.target import Target, get, warm_up
+from fuzzing.target import Target, get, module_file, warm_up
 
 TOOLS = Path(__file__).resolve().parents[1]
 
 
 def replay(target: Target, inputs: Iterable[Path]) -> list[str]:
     """Each input through ``Target.check``; the problems found, as ``"<file>: <error>"`` lines."""
-    for module in target.modules:
-        importlib.import_module(module)
     warm_up(target)
     problems = []
     for path in inputs:
@@ -68,7 +64,7 @@ def _coverage_child(name: str, listing: str) -> None:
     import coverage
 
     target = get(name)
-    files = [importlib.util.find_spec(module).origin for module in target.modules]
+    files = [module_file(module) for module in target.modules]
     measure = coverage.Coverage(include=files, data_file=None)
     measure.start()
     try:

@@ -71,6 +71,19 @@ class Target:
     dictionary: tuple[bytes, ...] | None = None
 
 
+# modules that are files outside any package (export/client.py): module name -> path, for the coverage report
+EXTRA_MODULE_FILES: dict[str, str] = {}
+
+
+def module_file(module: str) -> str:
+    """The source file of ``module`` (imported or not)."""
+    import importlib.util
+
+    if module in EXTRA_MODULE_FILES:
+        return EXTRA_MODULE_FILES[module]
+    return importlib.util.find_spec(module).origin
+
+
 def names() -> list[str]:
     return list(TARGET_MODULES)
 
@@ -129,11 +142,11 @@ def write_seeds(folder: Path, named: Iterable[tuple[str, bytes]]) -> int:
 
 
 def read_guarded(target_events: frozenset[str], imports: tuple[str, ...], source: str,
-                 call: Callable[[], Any]) -> tuple[bool, Any]:
+                 call: Callable[[], Any], write_roots: tuple[str, ...] | None = None) -> tuple[bool, Any]:
     """``expect_refusal_naming`` with the guard armed around the reader only (never around a reference)."""
     from fuzzing import guard
 
-    with guard.armed(target_events, imports):
+    with guard.armed(target_events, imports, write_roots):
         return expect_refusal_naming(source, call)
 
 

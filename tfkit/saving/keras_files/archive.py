@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from tfkit.engine.config_safety import loads_json
+from tfkit.files.zip_errors import ZIP_READ_ERRORS
 from tfkit.saving.keras_files.scratch import scratch_file
 
 MAX_MEMBERS = 10_000
@@ -97,7 +98,7 @@ def read_archive(path: str) -> Iterator[Archive]:
     """Open a ``.keras`` archive as an :class:`Archive`; ``ValueError`` for anything but a sound one."""
     try:
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, EOFError) as error:
+    except ZIP_READ_ERRORS as error:
         raise ValueError(f"{path} is not a readable zip archive (.keras): {error}") from None
     with zf, contextlib.ExitStack() as scratch:
         try:
@@ -131,7 +132,7 @@ def read_archive(path: str) -> Iterator[Archive]:
             raise OSError(error.errno, f"{path}: unpacking model.weights.h5 to a temporary file failed "
                                        f"({error.strerror or error}). The archive itself was not judged: point "
                                        f"TMPDIR at a folder with room, and load it again", path) from error
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError, RuntimeError) as error:
+        except ZIP_READ_ERRORS as error:
             if isinstance(error, OSError) and error.errno in _RESOURCE_ERRNOS:
                 raise                            # no room for a scratch file, too many open files: not the archive
             raise ValueError(f"{path}: a damaged zip archive ({type(error).__name__}: {error})") from None
