@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import zipfile
-import zlib
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -70,12 +69,12 @@ def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[Any, tup
     file = Path(file)
     try:
         archive = zipfile.ZipFile(file)
-    except (zipfile.BadZipFile, zlib.error, UnicodeDecodeError, EOFError) as exc:
-        if _is_single_npy(file):
-            raise ValueError("it holds a single array, not an .npz archive of arrays") from exc
-        raise ValueError("it is not an .npz archive (not a zip file)") from exc
     except OSError as exc:
         raise ValueError(f"it cannot be read ({exc.strerror or type(exc).__name__})") from exc
+    except ZIP_READ_ERRORS as exc:
+        if _is_single_npy(file):
+            raise ValueError("it holds a single array, not an .npz archive of arrays") from exc
+        raise ValueError(f"it is not an .npz archive (not a readable zip file: {type(exc).__name__})") from exc
     with archive:
         members = archive.namelist()
         if len(members) > MAX_MEMBERS:

@@ -431,8 +431,10 @@ class _Reader:
                 raise self.fail("_reconstruct with arguments other than (numpy.ndarray, shape, typecode)")
             self.push(_Pending("array", args))
         elif key == _DTYPE:
-            if len(args) != 3 or not isinstance(args[0], (str, bytes)):
-                raise self.fail("numpy.dtype with arguments other than (code, align, copy)")
+            # numpy writes (code, align=False, copy=True); align=True or copy=False builds another dtype
+            if len(args) != 3 or not isinstance(args[0], (str, bytes)) or args[1:] != (False, True) \
+                    or not all(type(a) in (bool, int) for a in args[1:]):
+                raise self.fail("numpy.dtype with arguments other than (code, False, True), as numpy writes them")
             self.push(_Pending("dtype", args))
         elif key in _FROMBUFFER:
             self.push(self._frombuffer(args))

@@ -64,21 +64,22 @@ def translate_model_config(config: Any, report: ImportReport, custom_objects: Ma
     """The model config (``{"class_name", "config"}``) in tfkit's form."""
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
         raise ValueError(f"{report.source}: the model config must be an object with a class_name")
-    return translate_object(_tensor_references(config), report, custom_objects, "model", "layers")
+    return translate_object(_tensor_references(config, report.source), report, custom_objects, "model", "layers")
 
 
-def _tensor_references(value: Any) -> Any:
+def _tensor_references(value: Any, source: str) -> Any:
     """Keras 3 ``__keras_tensor__`` objects -> ``{"__tensor__": [layer, node, index]}``."""
     if isinstance(value, list):
-        return [_tensor_references(item) for item in value]
+        return [_tensor_references(item, source) for item in value]
     if not isinstance(value, dict):
         return value
     if value.get("class_name") == "__keras_tensor__":
-        history = (value.get("config") or {}).get("keras_history")
+        inner = value.get("config")
+        history = inner.get("keras_history") if isinstance(inner, dict) else None
         if not (isinstance(history, list) and len(history) == 3):
-            raise ValueError(f"a Keras tensor reference without a valid keras_history: {str(value)[:200]}")
+            raise ValueError(f"{source}: a Keras tensor reference without a valid keras_history: {str(value)[:200]}")
         return {"__tensor__": history}
-    return {key: _tensor_references(item) for key, item in value.items()}
+    return {key: _tensor_references(item, source) for key, item in value.items()}
 
 
 def entry_kind(entry: dict, default: str) -> str:

@@ -45,13 +45,18 @@ def _fake_child(env, path, limits, data_paths, timeout):
 
 
 def check(data: bytes) -> None:
+    from tfkit.saving import h5_snapshot
     from tfkit.saving.inspect import describe
 
     _state["answer"] = answer_of(data)
     path = str(scratch_path(NAME))
-    for load in (lambda: __import__("tfkit").load_model(path), lambda: _state["model"].load_weights(path),
-                 lambda: describe(path)):
-        read_guarded(EVENTS, ("tensorflow.", "tfkit."), path, load)
+    real_child, h5_snapshot._run_child = h5_snapshot._run_child, _fake_child   # only while this input runs
+    try:
+        for load in (lambda: __import__("tfkit").load_model(path), lambda: _state["model"].load_weights(path),
+                     lambda: describe(path)):
+            read_guarded(EVENTS, ("tensorflow.", "tfkit."), path, load)
+    finally:
+        h5_snapshot._run_child = real_child
 
 
 def _child_answer(path: str, groups: tuple[str, ...] | None) -> bytes:
@@ -85,13 +90,11 @@ def setup() -> None:
     import numpy as np
 
     import tfkit
-    from tfkit.saving import h5_snapshot
     from tfkit.saving.inspect import describe  # noqa: F401  (imported before the guard is armed)
 
     with h5py.File(scratch_path(NAME), "w") as f:      # a real HDF5 file: the signature checks pass
         f.attrs["note"] = "the fuzz input stands in for the reader's answer"
         f["x"] = np.zeros(1)
-    h5_snapshot._run_child = _fake_child
     _state["model"] = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(3, activation="relu"),
                                         tfkit.layers.Dense(2)])
 

@@ -1,0 +1,64 @@
+"""The coverage-guided fuzz targets (tools/fuzz.py) in the suite: corpora replayed, each target fuzzed briefly.
+
+Every committed input (seeds: real files Keras 3, tf-keras and tfkit write; regressions: each input a
+campaign found a problem with, kept after the fix) goes through its target's checks: loaded or refused
+with ValueError naming the input, no import or call outside the allowed ones, and agreement with the
+reference reader. Then atheris fuzzes each target for a few seconds (TFKIT_FUZZ_SECONDS) from that corpus.
+
+    python tools/fuzz.py run all --seconds 1800     # the long campaign (README, "Fuzzing")
+"""
+
+import os
+import pickle
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+
+from fuzzing import corpus, engine, guard, replay  # noqa: E402
+from fuzzing.target import Finding, get, names  # noqa: E402
+
+SECONDS = float(os.environ.get("TFKIT_FUZZ_SECONDS", "3"))
+
+
+@pytest.mark.parametrize("name", names())
+def test_committed_inputs_pass_their_target(name):
+    inputs = corpus.committed_inputs(name)
+    assert len([p for p in inputs if p.parent.name == "seeds"]) >= 4, f"{name} has too few seeds"
+    assert replay.replay(get(name), inputs) == []
+
+
+def test_every_finding_is_kept_as_a_regression_input():
+    kept = {name: len(list(corpus.regressions_dir(name).glob("*"))) for name in names()
+            if corpus.regressions_dir(name).is_dir()}
+    assert sum(kept.values()) >= 10, kept      # the campaigns' findings (see each folder's file names)
+
+
+def test_the_guard_refuses_a_pickle_global_and_a_new_import(tmp_path):
+    with pytest.raises(Finding, match="pickle.find_class"):
+        with guard.armed():
+            pickle.loads(pickle.dumps(os.getcwd))
+    sys.modules.pop("colorsys", None)
+    with pytest.raises(Finding, match="imported 'colorsys'"):
+        with guard.armed():
+            import colorsys  # noqa: F401
+    with pytest.raises(Finding, match="for writing"):
+        with guard.armed(write_roots=(str(tmp_path / "inside"),)):
+            (tmp_path / "outside.txt").write_text("x")
+    with guard.armed(allowed_imports=("colorsys",)):       # what a target allows passes
+        sys.modules.pop("colorsys", None)
+        import colorsys  # noqa: F401,F811
+
+
+@pytest.mark.slow
+def test_each_target_fuzzes_briefly_without_findings(tmp_path):
+    pytest.importorskip("atheris")
+    failures = {}
+    for name in names():
+        summary = engine.run(get(name), SECONDS, tmp_path)
+        assert summary["executions"] > 0, summary
+        if summary["exit_code"] != 0:
+            failures[name] = summary["finding"][:2000] or summary["exit_code"]
+    assert failures == {}
