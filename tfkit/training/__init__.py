@@ -8,6 +8,6 @@
 the overridable steps, ``compiled_state`` what ``compile`` made, ``epochs`` runs
 one epoch in compiled chunks, ``steps`` compiles the step loops, ``compile_utils``
 holds the compiled losses and metrics, ``data`` and its helpers adapt (and
-``data_checks`` check) what users pass, ``fit_arguments`` checks the counts and
+``data_checks`` and ``finite_inputs`` check) what users pass, ``fit_arguments`` checks the counts and
 explains failed steps, and ``distribute`` schedules steps under ``ParameterServerStrategy``.
 """

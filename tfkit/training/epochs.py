@@ -189,6 +189,10 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
         iterator = make_iterator(state, data)     # meanwhile: the pipeline's optimization and set-up
         if ahead is not None:
             ahead.wait()
+    # The first batch of a fit's or evaluate's data, taken here to check it for NaN and infinity, runs as
+    # the first step of the first chunk (finite_inputs.py); later epochs and chunks read the iterator alone.
+    again = data.first_batch_again(iterator) if isinstance(data, data_module.DatasetData) and state.strategy is None \
+        else None
     logs: dict = {}
     step = 0
     while total is None or step < total:
@@ -197,9 +201,10 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
             count = chooser.count(count, None if total is None else total - step, free=planner.free)
         if planner.per_batch:
             hooks.begin(step)
+        first, again = again, None
         (done, raw), seconds = timed(
-            model, state,
-            lambda: state.loops(model).iterator_loop(mode, batch_spec)(iterator, tf.constant(count, tf.int32)), data)
+            model, state, lambda: _iterator_chunk(state.loops(model).iterator_loop(mode, batch_spec), iterator, count,
+                                                  first), data)
         done = int(done)
         if ahead is not None:       # the first chunk's trace ran ahead: the XLA chooser weighs traces
             seconds, ahead = seconds + ahead.seconds, None
@@ -218,6 +223,19 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
         release(iterator)      # its deletion waits for the pipeline's threads: not between epochs
         del iterator
     return logs
+
+
+def _iterator_chunk(loop: Any, iterator: Any, count: int, first: Any) -> tuple[Any, Any]:
+    """``loop`` over ``count`` batches of ``iterator``; with ``first`` (the checked first batch, again), that batch
+    and ``count - 1`` of ``iterator``. Two calls of the same compiled loop, once per epoch that checks."""
+    if first is not None:
+        done, logs = loop(first, tf.constant(1, tf.int32))
+        if int(done):
+            if count == 1:
+                return done, logs
+            more, later = loop(iterator, tf.constant(count - 1, tf.int32))
+            return done + more, later if int(more) else logs
+    return loop(iterator, tf.constant(count, tf.int32))
 
 
 def _trace_iterator_loop_ahead(state, model, mode, batch_spec) -> TraceAhead | None:
@@ -243,6 +261,8 @@ def _run_eager(model, state, mode, data, hooks, steps_limit) -> dict:
     for step, batch in enumerate(dataset):
         if steps_limit is not None and step >= steps_limit:
             break
+        if step == 0 and isinstance(data, data_module.DatasetData):
+            data.check_first(batch)
         hooks.begin(step)
         logs = to_floats(step_fn(batch))
         hooks.end(step, logs)
@@ -292,6 +312,8 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
         for step, batch in enumerate(dataset):
             if steps is not None and step >= steps:
                 break
+            if step == 0 and strategy is None and isinstance(data, data_module.DatasetData):
+                data.check_first(batch)       # NaN or infinity: a warning
             cbs.on_predict_batch_begin(step)
             x_only, _, _ = data_module.unpack_x_y_sample_weight(batch)
             chunk = outputs.add(fn((x_only,)))

@@ -30,6 +30,7 @@ from tfkit.training.chunk_planner import to_floats
 from tfkit.training.compiled_state import CompiledState
 from tfkit.training.data_checks import DataCheck, input_dtypes
 from tfkit.training.debug_caps import capped
+from tfkit.training.finite_inputs import FiniteCheck
 from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
 from tfkit.training.step_methods import StepMethods
 from tfkit.utils.py_dataset import PyDataset
@@ -94,6 +95,8 @@ class Trainer(StepMethods):
         validation_steps: int | None = None,
         validation_batch_size: int | None = None,
         validation_freq: int = 1,
+        *,
+        check_finite: bool = True,
     ) -> Any:
         """Trains the model for a fixed number of epochs (dataset iterations).
 
@@ -172,6 +175,15 @@ class Trainer(StepMethods):
             validation_freq: Positive integer, run validation every
                 `validation_freq` epochs (after epoch `validation_freq`,
                 `2 * validation_freq`, ...). Defaults to `1`.
+            check_finite: Keyword-only, a tfkit extension (Keras has no such
+                argument). Whether to look for NaN and infinity in the
+                floating-point data before training: all of `x`, `y`,
+                `sample_weight` and `validation_data` when they are arrays or
+                tensors; the first batch of a dataset, generator or
+                `PyDataset`. Such values raise a `ValueError` naming the
+                array, their count and the first one's index. The check
+                costs one sum per array (about 12 ms for MNIST's 60,000
+                images). Defaults to `True`.
 
         Returns:
             The `History` callback: its `history` attribute is a dict
@@ -183,7 +195,8 @@ class Trainer(StepMethods):
             ValueError: For invalid arguments (a non-positive `batch_size`,
                 `epochs` or step count, a `validation_split` outside (0, 1) or
                 on a dataset, `y` given with a dataset), data that does not
-                match the model, or data that yields no batches.
+                match the model, data that yields no batches, or NaN or
+                infinity in the data (unless `check_finite=False`).
 
         Example:
             >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1)])
@@ -194,6 +207,14 @@ class Trainer(StepMethods):
             ['loss', 'mae']
             >>> len(history.history["loss"])
             2
+            >>> x[1, 2] = np.nan
+            >>> model.fit(x, y, verbose=0)
+            Traceback (most recent call last):
+            ...
+            ValueError: fit: x holds 1 NaN and 0 Inf among its 24 values, the first at x[1, 2] = nan. ...
+            >>> history = model.fit(x, y, verbose=0, check_finite=False)  # trains on the NaN
+            >>> history.history["loss"]
+            [nan]
         """
         check_loop_arguments("fit", batch_size=batch_size, epochs=epochs, validation_split=validation_split,
                              initial_epoch=initial_epoch, steps_per_epoch=steps_per_epoch,
@@ -204,6 +225,7 @@ class Trainer(StepMethods):
         steps_per_epoch, validation_steps = caps["steps_per_epoch"], caps["validation_steps"]
         state = self._state()
         check = DataCheck("fit", input_dtypes(self))
+        finite = FiniteCheck("fit") if check_finite else None
         with _reported("fit", self) as sources:
             coordinated = state.parameter_server()
             if coordinated:
@@ -213,7 +235,7 @@ class Trainer(StepMethods):
             else:
                 data, val_data = _fit_data(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
                                            validation_split, validation_data, validation_batch_size,
-                                           validation_steps, check)
+                                           validation_steps, check, finite)
             sources += [data, val_data]
             self._build_for(state, data)
             verbose = distribute_module.verbosity(verbose) if coordinated else 1 if verbose == "auto" \
@@ -296,6 +318,8 @@ class Trainer(StepMethods):
         steps: int | None = None,
         callbacks: Any = None,
         return_dict: bool = False,
+        *,
+        check_finite: bool = True,
     ) -> Any:
         """Returns the loss value and metrics values of the model in test mode.
 
@@ -323,6 +347,10 @@ class Trainer(StepMethods):
                 during evaluation. Defaults to `None`.
             return_dict: If `True`, return a dict of `{name: value}` instead
                 of a list. Defaults to `False`.
+            check_finite: Keyword-only, a tfkit extension. Whether to look for
+                NaN and infinity in the floating-point data first (arrays
+                whole, datasets on their first batch), as `fit` does: such
+                values raise a `ValueError`. Defaults to `True`.
 
         Returns:
             A scalar (the loss, when there is no metric), a list of scalars
@@ -331,8 +359,9 @@ class Trainer(StepMethods):
 
         Raises:
             RuntimeError: If the model was not compiled.
-            ValueError: For invalid arguments or data that does not match
-                the model.
+            ValueError: For invalid arguments, data that does not match the
+                model, or NaN or infinity in the data (unless
+                `check_finite=False`).
 
         Example:
             >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1, kernel_initializer="ones")])
@@ -352,7 +381,8 @@ class Trainer(StepMethods):
                                                          False, None, steps, "steps", check=check)
                 verbose = distribute_module.verbosity(verbose)
             else:
-                data = data_module.adapt(x, y, sample_weight, batch_size, False, None, steps, check=check)
+                data = data_module.adapt(x, y, sample_weight, batch_size, False, None, steps, check=check,
+                                         finite=FiniteCheck("evaluate") if check_finite else None)
                 verbose = 1 if verbose == "auto" else int(verbose)
             sources.append(data)
             cbs = callbacks_module.CallbackList(
@@ -379,6 +409,8 @@ class Trainer(StepMethods):
         verbose: Any = "auto",
         steps: int | None = None,
         callbacks: Any = None,
+        *,
+        check_finite: bool = True,
     ) -> Any:
         """Generates output predictions for the input samples.
 
@@ -401,6 +433,11 @@ class Trainer(StepMethods):
                 `None` runs until the data is exhausted. Defaults to `None`.
             callbacks: List of `tfkit.callbacks.Callback` instances called
                 during prediction. Defaults to `None`.
+            check_finite: Keyword-only, a tfkit extension. Whether to look for
+                NaN and infinity in the floating-point inputs first (arrays
+                whole, datasets on their first batch): such values make a
+                `RuntimeWarning` naming the array, their count and the first
+                one's index, and prediction goes on. Defaults to `True`.
 
         Returns:
             NumPy array(s) of predictions, in the structure of the model's
@@ -427,7 +464,8 @@ class Trainer(StepMethods):
         state = self._compiled
         with _reported("predict", self) as sources:
             data = data_module.adapt(x, None, None, batch_size, False, None, steps,
-                                     check=DataCheck("predict", input_dtypes(self)))
+                                     check=DataCheck("predict", input_dtypes(self)),
+                                     finite=FiniteCheck("predict") if check_finite else None)
             sources.append(data)
             self._build_for(state, data, for_predict=True)
             verbose = 1 if verbose == "auto" else int(verbose)
@@ -567,8 +605,9 @@ def _reported(method: str, model: Any) -> Iterator[list]:
 
 
 def _fit_data(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, validation_split,
-              validation_data, validation_batch_size, validation_steps, check) -> tuple[Any, Any]:
-    data = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, check=check)
+              validation_data, validation_batch_size, validation_steps, check, finite) -> tuple[Any, Any]:
+    data = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, check=check,
+                             finite=finite)
     val_data = None
     if validation_split and validation_data is None:
         if not isinstance(data, data_module.ArrayData):
@@ -576,20 +615,22 @@ def _fit_data(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_
         data, val_data = data_module.split_validation(data, validation_split, batch_size, steps_per_epoch,
                                                       validation_steps)
     elif validation_data is not None:
-        val_data = _adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps)
+        val_data = _adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps, finite)
     return data, val_data
 
 
-def _adapt_validation(validation_data: Any, batch_size: int | None, steps: int | None) -> Any:
+def _adapt_validation(validation_data: Any, batch_size: int | None, steps: int | None,
+                      finite: FiniteCheck | None) -> Any:
     if isinstance(validation_data, (tf.data.Dataset, PyDataset)) or data_module._is_dataset_creator(validation_data) \
             or data_module._is_generator(validation_data):   # as Keras: a PyDataset or generator of batches too
-        return data_module.adapt(validation_data, steps_per_epoch=steps, argument="validation_data")
+        return data_module.adapt(validation_data, steps_per_epoch=steps, argument="validation_data", finite=finite)
     if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
         raise ValueError(
             "validation_data must be a tuple (x_val, y_val) or (x_val, y_val, val_sample_weight), "
             f"a tf.data.Dataset, a PyDataset or a generator; got {type(validation_data).__name__}"
         )
-    return data_module.adapt(*validation_data, batch_size=batch_size, shuffle=False, steps_per_epoch=steps)
+    return data_module.adapt(*validation_data, batch_size=batch_size, shuffle=False, steps_per_epoch=steps,
+                             argument="validation_data", finite=finite)
 
 
 def _format_logs(logs: dict, return_dict: bool) -> Any:
