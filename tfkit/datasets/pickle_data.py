@@ -474,6 +474,9 @@ class _Reader:
             raise self.fail(f"unknown dtype code {code!r}") from exc
         if dtype.kind not in _DTYPE_KINDS or dtype.fields is not None or dtype.subdtype is not None:
             raise self.fail(f"dtype {code!r}: only numbers, bools and objects are read")
+        if state[5:8] != (-1, -1, dtype.flags):      # what numpy writes for these dtypes (it refuses other flags)
+            raise self.fail(f"the dtype {code!r} has the size, alignment and flags {state[5:8]}; numpy writes "
+                            f"(-1, -1, {dtype.flags})")
         order = state[1].decode("ascii", "replace") if isinstance(state[1], bytes) else state[1]
         if order not in ("<", ">", "|", "="):
             raise self.fail(f"dtype byte order {order!r}")
