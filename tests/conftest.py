@@ -48,7 +48,7 @@ def pytest_cmdline_main(config):
 # worker idle at the end (the suite ended with minutes of one worker before this order).
 LONGEST_FILES = (
     "test_docstring_examples.py", "test_docs_site.py", "test_examples.py", "test_distribution_mesh.py",
-    "test_multi_worker.py", "test_fuzz_loaders.py", "test_parameter_server.py", "test_load_budgets.py",
+    "test_multi_worker.py", "test_fuzz_targets.py", "test_fuzz_loaders.py", "test_parameter_server.py", "test_load_budgets.py",
     "test_wrappers_sklearn.py", "test_docs_examples.py", "test_docs_guides.py", "test_saving_kill_points.py",
     "test_export.py", "test_saving_atomic.py", "test_saving_concurrency.py", "test_applications_weights_more.py",
     "test_parameter_server_partitioned.py", "test_security_samples.py", "test_cli.py", "test_backup_resume.py",
