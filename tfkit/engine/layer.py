@@ -574,7 +574,7 @@ class Layer(RemovedLayerMethods, tf.Module):
         spec = self._st.input_spec or self._st.auto_spec
         if spec is None:
             return
-        where = f"Layer '{self.path}' ({type(self).__name__})"
+        where = _Where(self)      # the layer's path walks the model: computed only for an error's message
         specs = spec if isinstance(spec, (list, tuple)) else None
         if specs is None:
             if is_symbolic(first) or tf.is_tensor(first) or isinstance(first, np.ndarray):
@@ -585,7 +585,7 @@ class Layer(RemovedLayerMethods, tf.Module):
             raise ValueError(f"{where} expects {len(specs)} inputs, got {len(flat)}")
         for i, (s, t) in enumerate(zip(specs, flat)):
             if s is not None:
-                s.check(t, f"{where}, input {i},")
+                s.check(t, _Where(self, f", input {i},"))
 
     # ------------------------------------------------------------------- call
 
@@ -911,3 +911,20 @@ def _is_weight(owner: Any, variable: tf.Variable) -> bool:
 
 def _overrides_compute_mask(layer: Layer) -> bool:
     return type(layer).compute_mask is not Layer.compute_mask
+
+
+class _Where:
+    """``Layer '<path>' (<class>)<suffix>`` for input-check messages, formatted only when a message is made.
+
+    ``Layer.path`` walks the enclosing model; building the text on every call cost eager calls of large
+    models time growing with the square of the layer count (found by the property tests).
+    """
+
+    def __init__(self, layer: Layer, suffix: str = "") -> None:
+        self.layer, self.suffix = layer, suffix
+
+    def __str__(self) -> str:
+        return f"Layer '{self.layer.path}' ({type(self.layer).__name__}){self.suffix}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)

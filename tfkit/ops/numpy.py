@@ -641,7 +641,15 @@ def clip(x: Any, x_min: Any, x_max: Any) -> tf.Tensor:
     x = tensor(x)
     if x.dtype.is_bool:
         x = tf.cast(x, tf.int32)
-    return tf.clip_by_value(x, tf.cast(x_min, x.dtype), tf.cast(x_max, x.dtype))
+    return tf.clip_by_value(x, _cast_bound(x_min, x.dtype), _cast_bound(x_max, x.dtype))
+
+
+def _cast_bound(value: Any, dtype: tf.DType) -> tf.Tensor:
+    """A bound of `clip` in `dtype`: Python numbers go through numpy, since `tf.cast(0.1, tf.float64)`
+    would round 0.1 to float32 first."""
+    if isinstance(value, (int, float, list, tuple)):
+        value = np.asarray(value)
+    return tf.cast(value, dtype)
 
 
 # ------------------------------------------------------------------ reductions
@@ -752,8 +760,12 @@ def max(x: Any, axis: Axis = None, keepdims: bool = False, initial: Any = None) 
         >>> tfkit.ops.max([1, 2], initial=5).numpy()
         np.int32(5)
     """
-    out = tf.reduce_max(tensor(x), axis=_axis(axis), keepdims=keepdims)
-    return out if initial is None else tf.maximum(out, tf.cast(initial, out.dtype))
+    out = _extreme(tensor(x), axis, keepdims, largest=True)
+    if initial is None:
+        return out
+    if out.dtype.is_bool:   # as Keras: booleans compare as 0 and 1
+        return tf.cast(tf.maximum(tf.cast(out, tf.int32), tf.cast(initial, tf.int32)), tf.bool)
+    return tf.maximum(out, tf.cast(initial, out.dtype))
 
 
 def min(x: Any, axis: Axis = None, keepdims: bool = False, initial: Any = None) -> tf.Tensor:  # noqa: A001
@@ -778,8 +790,21 @@ def min(x: Any, axis: Axis = None, keepdims: bool = False, initial: Any = None) 
         >>> tfkit.ops.min([3, 4], initial=0).numpy()
         np.int32(0)
     """
-    out = tf.reduce_min(tensor(x), axis=_axis(axis), keepdims=keepdims)
-    return out if initial is None else tf.minimum(out, tf.cast(initial, out.dtype))
+    out = _extreme(tensor(x), axis, keepdims, largest=False)
+    if initial is None:
+        return out
+    if out.dtype.is_bool:
+        return tf.cast(tf.minimum(tf.cast(out, tf.int32), tf.cast(initial, tf.int32)), tf.bool)
+    return tf.minimum(out, tf.cast(initial, out.dtype))
+
+
+def _extreme(x: tf.Tensor, axis: Axis, keepdims: bool, largest: bool) -> tf.Tensor:
+    """`tf.reduce_max`/`tf.reduce_min`; of booleans (which those kernels refuse) `reduce_any`/`reduce_all`."""
+    if x.dtype.is_bool:
+        reduce = tf.reduce_any if largest else tf.reduce_all
+    else:
+        reduce = tf.reduce_max if largest else tf.reduce_min
+    return reduce(x, axis=_axis(axis), keepdims=keepdims)
 
 
 def amax(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
@@ -805,7 +830,7 @@ def amax(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
         array([[5],
                [6]], dtype=int32)
     """
-    return tf.reduce_max(tensor(x), axis=_axis(axis), keepdims=keepdims)
+    return _extreme(tensor(x), axis, keepdims, largest=True)
 
 
 def amin(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
@@ -830,7 +855,7 @@ def amin(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
         >>> tfkit.ops.amin(x, axis=0).numpy()
         array([1, 3, 5], dtype=int32)
     """
-    return tf.reduce_min(tensor(x), axis=_axis(axis), keepdims=keepdims)
+    return _extreme(tensor(x), axis, keepdims, largest=False)
 
 
 def std(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
@@ -1440,7 +1465,8 @@ def squeeze(x: Any, axis: Axis = None) -> tf.Tensor:
 
     Returns:
         The input tensor with all or a subset of the dimensions of length 1
-        removed.
+        removed. Without `axis`, an axis of unknown length (a traced batch
+        axis) is kept, as Keras's symbolic shape assumes it is not one.
 
     Example:
         >>> x = np.zeros((1, 2, 1))
@@ -1449,7 +1475,12 @@ def squeeze(x: Any, axis: Axis = None) -> tf.Tensor:
         >>> tfkit.ops.squeeze(x, axis=0).shape
         TensorShape([2, 1])
     """
-    return tf.squeeze(tensor(x), axis=_axis(axis))
+    x = tensor(x)
+    if axis is None and x.shape.rank is not None and None in x.shape.as_list():
+        # tf.squeeze would give a tensor of unknown rank; only the axes known to be 1 go
+        ones = [i for i, side in enumerate(x.shape.as_list()) if side == 1]
+        return tf.squeeze(x, axis=ones) if ones else tf.identity(x)
+    return tf.squeeze(x, axis=_axis(axis))
 
 
 def stack(x: Sequence[Any], axis: int = 0) -> tf.Tensor:

@@ -122,7 +122,9 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     limits = limits_for(path)
     if groups is not None:
         limits["groups"] = list(groups)
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "HDF5_PLUGIN"))}
+    # PYTEST_CURRENT_TEST changes with every test: passing it on would restart the reader's zygote each time
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("PYTHON", "HDF5_PLUGIN")) and key != "PYTEST_CURRENT_TEST"}
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HDF5_PLUGIN_PATH="", HDF5_USE_FILE_LOCKING="FALSE")
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
     with _data_files() as data_paths:

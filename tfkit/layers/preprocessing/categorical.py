@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.engine import shape_inference
 from tfkit.engine.layer import Layer
 from tfkit.layers.preprocessing import quantile_summary
 
@@ -38,6 +39,18 @@ def encode(indices: tf.Tensor, output_mode: str, depth: int, count_weights: Any 
     return tf.reduce_sum(hot, axis=-2)
 
 
+def encoded_shape(input_shape: Any, output_mode: str, depth: int) -> tuple:
+    """The shape `encode` gives for indices of `input_shape` (the shape rules of `encode`, without values)."""
+    shape = tuple(input_shape)
+    if output_mode == "int":
+        return shape
+    if not shape:
+        shape = (1,)
+    if output_mode == "one_hot":
+        return (shape[:-1] if shape[-1] == 1 and len(shape) > 1 else shape) + (depth,)
+    return shape[:-1] + (depth,)
+
+
 def _check_mode(layer: Layer, output_mode: str, allowed: Sequence[str] = _MODES) -> None:
     if output_mode not in allowed:
         raise ValueError(f"{type(layer).__name__} layer '{layer.name}': output_mode must be one of {list(allowed)}, "
@@ -45,6 +58,7 @@ def _check_mode(layer: Layer, output_mode: str, allowed: Sequence[str] = _MODES)
 
 
 @registry.builtin("layers")
+@shape_inference.always_trace   # float32 outputs of int inputs, whatever the compute dtype: trace call
 class CategoryEncoding(Layer):
     """A preprocessing layer which encodes integer features.
 
@@ -126,6 +140,9 @@ class CategoryEncoding(Layer):
         with tf.control_dependencies(checks):
             indices = tf.identity(indices)
         return encode(indices, self.output_mode, self.num_tokens, count_weights)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        return encoded_shape(input_shape, self.output_mode, self.num_tokens)
 
     def get_config(self) -> dict[str, Any]:
         return {**Layer.get_config(self), "num_tokens": self.num_tokens, "output_mode": self.output_mode,
@@ -237,6 +254,7 @@ class Hashing(Layer):
 
 
 @registry.builtin("layers")
+@shape_inference.always_trace   # int32 outputs (output_mode="int") of float inputs: trace call
 class Discretization(Layer):
     """A preprocessing layer which buckets continuous features by ranges.
 
@@ -335,6 +353,10 @@ class Discretization(Layer):
         buckets = tf.raw_ops.Bucketize(input=values, boundaries=list(self.bin_boundaries))   # int32, as Keras
         depth = len(self.bin_boundaries) + 1
         return encode(buckets, self.output_mode, depth)
+
+    def compute_output_shape(self, input_shape: Any) -> tuple:
+        depth = len(self.bin_boundaries) + 1 if self.bin_boundaries is not None else self.num_bins
+        return encoded_shape(input_shape, self.output_mode, depth)
 
     def get_config(self) -> dict[str, Any]:
         boundaries = None if self.bin_boundaries is None else [float(b) for b in self.bin_boundaries]
