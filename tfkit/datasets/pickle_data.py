@@ -427,8 +427,11 @@ class _Reader:
             raise self.fail("REDUCE of something other than an allowed global and an argument tuple")
         key = (func.module, func.name)
         if key in _RECONSTRUCT:
-            if len(args) != 3 or args[0] != _Global(*_NDARRAY) or not isinstance(args[1], tuple):
-                raise self.fail("_reconstruct with arguments other than (numpy.ndarray, shape, typecode)")
+            # numpy writes (numpy.ndarray, (0,), b"b"): an empty int8 array that BUILD then sets; numpy reads other
+            # typecodes as dtypes (and refuses unknown ones) and allocates other shapes before BUILD
+            if len(args) != 3 or args[0] != _Global(*_NDARRAY) or args[1] != (0,) or args[2] != b"b":
+                raise self.fail("_reconstruct with arguments other than (numpy.ndarray, (0,), b'b'), as numpy "
+                                "writes them")
             self.push(_Pending("array", args))
         elif key == _DTYPE:
             # numpy writes (code, align=False, copy=True); align=True or copy=False builds another dtype

@@ -2,8 +2,8 @@
 
 One input is one ``.npz`` file, read as a table (boston/california housing), as
 imdb/reuters sequences (object arrays, through ``pickle_data``) and labels, and as
-MNIST-shaped arrays. Reference: ``np.load(allow_pickle=False)`` for every array
-tfkit accepted, and for the object arrays the member's pickle read by Python's
+MNIST-shaped arrays. Reference: numpy's ``.npy`` reader (``np.lib.format.read_array``,
+``allow_pickle=False``) on each member tfkit accepted, and for the object arrays the member's pickle read by Python's
 unpickler restricted to numpy's globals (``pickle_target.reference_loads``):
 wherever both accept, the arrays are equal.
 """
@@ -28,15 +28,16 @@ MNIST = {"x_train": ("uint8", (None, 28, 28)), "y_train": ("uint8", (None,)),
 def _reference_array(path: str, name: str) -> tuple[bool | None, object]:
     """The array as numpy reads it: ``np.load`` for plain arrays, the restricted unpickler for objects."""
     with zipfile.ZipFile(path) as archive:
-        with archive.open(f"{name}.npy") as stream:
+        member = f"{name}.npy" if f"{name}.npy" in archive.namelist() else name    # as numpy's NpzFile looks
+        with archive.open(member) as stream:
             version = np.lib.format.read_magic(stream)
             reader = np.lib.format.read_array_header_1_0 if version[0] == 1 else \
                 np.lib.format.read_array_header_2_0
             _, _, dtype = reader(stream)
-            if not dtype.hasobject:
-                with np.load(path, allow_pickle=False) as arrays:
-                    return True, arrays[name]
-            return pickle_target.reference_loads(stream.read())
+            if dtype.hasobject:
+                return pickle_target.reference_loads(stream.read())
+        with archive.open(member) as stream:      # numpy's own reader of a member, from its start
+            return True, np.lib.format.read_array(stream, allow_pickle=False)
 
 
 def _compare(path: str, arrays: dict[str, np.ndarray]) -> None:
