@@ -15,6 +15,7 @@ a ``ValueError`` naming the array (callers add the file's name).
 from __future__ import annotations
 
 import os
+import tokenize
 import zipfile
 from pathlib import Path
 from typing import Any, Mapping
@@ -26,6 +27,8 @@ from tfkit.files.zip_errors import ZIP_READ_ERRORS
 MAX_MEMBERS = 64
 MAX_ELEMENTS = 200_000_000      # an array whose length the file decides holds at most this many elements
 _MAX_HEADER_BYTES = 65536
+# numpy parses a .npy header with ast.literal_eval: a damaged one raises these besides ValueError
+HEADER_ERRORS = (SyntaxError, tokenize.TokenError, RecursionError, MemoryError)
 
 
 def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[Any, tuple[int | None, ...]]]
@@ -134,7 +137,7 @@ def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, a
                 raise ValueError(f"the data stops after {len(data)} of {nbytes} bytes")
             if stream.read(1):
                 raise ValueError("the entry holds more bytes than its header declares")
-    except ZIP_READ_ERRORS + (SyntaxError,) as exc:
+    except ZIP_READ_ERRORS + HEADER_ERRORS as exc:
         raise ValueError(f"array {name} is unreadable ({type(exc).__name__}: {exc})") from exc
     except ValueError as exc:
         message = str(exc)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import pickletools
+import re
 from typing import Any
 
 import numpy as np
@@ -53,6 +54,7 @@ _INT_CODES = frozenset((_BININT1, _BININT2, _BININT))
 _CONTAINERS = {list, dict, tuple}
 # dtype kinds an array may hold: numbers, bools, and (for the ragged sequences of imdb/reuters) objects
 _DTYPE_KINDS = set("biufcO")
+_DTYPE_CODE = re.compile(r"[biufcO][0-9]{1,2}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -471,6 +473,10 @@ class _Reader:
             raise self.fail(f"the dtype {code!r} has a state other than numpy's (version 3 or 4)")
         if any(s is not None for s in state[2:5]):
             raise self.fail(f"the dtype {code!r} has a state other than a plain one (structured dtypes are refused)")
+        # numpy pickles a dtype by its kind and size ("f4", "O8"); anything else would reach numpy's parser of
+        # dtype strings, which evaluates tuples and commas in them
+        if not _DTYPE_CODE.fullmatch(code):
+            raise self.fail(f"the dtype code {code!r}; numpy writes a kind and a size (such as 'f4')")
         try:
             dtype = np.dtype(code)
         except TypeError as exc:

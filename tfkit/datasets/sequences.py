@@ -79,7 +79,7 @@ def read_sequence_arrays(file: str | os.PathLike, names: Sequence[str], dataset:
                 raise _invalid(file, dataset, f"the array {name} is missing (found {sorted(members)})")
             try:
                 arrays[name] = _read_object_member(archive, member, f"{file}:{member}")
-            except ZIP_READ_ERRORS + (SyntaxError,) as exc:
+            except ZIP_READ_ERRORS + npz_reader.HEADER_ERRORS as exc:
                 raise _invalid(file, dataset, f"the array {name} is unreadable ({type(exc).__name__}: {exc})") from exc
             except ValueError as exc:
                 raise _invalid(file, dataset, f"the array {name}: {exc}") from exc
