@@ -133,8 +133,9 @@ def test_a_broken_archive_leaves_nothing_and_a_non_archive_is_refused(sandbox):
     good = _tar(sandbox / "good.tar.gz", [(f"f{i}", "file", os.urandom(50_000)) for i in range(4)])
     broken = sandbox / "broken.tar.gz"
     broken.write_bytes(open(good, "rb").read()[:-30_000])
-    with pytest.raises((tarfile.TarError, EOFError, OSError)):
+    with pytest.raises(ValueError, match=r"Cannot extract .*broken\.tar\.gz: a damaged tar archive \(") as caught:
         extract_archive(broken, sandbox / "work" / "box")
+    assert isinstance(caught.value.__cause__, (tarfile.TarError, EOFError, OSError))    # the cause, chained
     assert os.listdir(sandbox / "work") == []
     text = sandbox / "notes.txt"
     text.write_text("not an archive")

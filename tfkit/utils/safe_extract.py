@@ -245,7 +245,11 @@ def _sync(root: str) -> None:
 
 def extract_archive(file_path: str | os.PathLike, path: str | os.PathLike = ".",
                     archive_format: str | Sequence[str] | None = "auto") -> bool:
-    """Extract ``file_path`` (tar, tar.gz, tar.bz2, tar.xz or zip) into folder ``path``; False if it is no archive."""
+    """Extract ``file_path`` (tar, tar.gz, tar.bz2, tar.xz or zip) into folder ``path``; False if it is no archive.
+
+    A damaged archive is a ``ValueError`` naming it (its ``tarfile``/``zipfile`` error chained), and leaves
+    nothing behind; a full disk stays an ``OSError``.
+    """
     file_path, path = os.fspath(file_path), os.path.abspath(os.fspath(path))
     kind = archive_kind(file_path, archive_format)
     if kind is None:
