@@ -121,6 +121,7 @@ class _Reader:
         self.nbytes = 0
         self.pos = 0
         self.size = 0
+        self.frame_end: int | None = None   # where the current frame ends (no opcode may cross it)
         self.opname = ""
 
     # --- errors and accounting -------------------------------------------------------------------
@@ -206,7 +207,10 @@ class _Reader:
                     # a run of small ints (a list of word indices): decoded here, without a call per int
                     self.pos, self.opname = pos, "BININT"
                     room = stack_limit - len(self.stack) - self.below
-                    run, pos = _int_run(data, pos, room + 1)
+                    end = self.frame_end if self.frame_end is not None else size     # no opcode crosses a frame's end
+                    run, pos = _int_run(data, pos, room + 1, end)
+                    if pos == self.frame_end:
+                        self.frame_end = None
                     if len(run) > room:
                         raise self.fail(f"more than {stack_limit:,} values on the stack")
                     self.stack.extend(run)
@@ -218,6 +222,10 @@ class _Reader:
                 stream.seek(pos + 1)
                 arg = opcode.arg.reader(stream) if opcode.arg is not None else None
                 pos = stream.tell()
+                if self.frame_end is not None and pos >= self.frame_end:
+                    if pos > self.frame_end:
+                        raise self.fail(f"the opcode runs past the end of its frame (byte {self.frame_end})")
+                    self.frame_end = None
                 if opcode.name == "STOP":
                     if len(self.stack) != 1 or self.marks:
                         raise self.fail("the pickle ends with a malformed stack")
@@ -245,6 +253,10 @@ class _Reader:
     def op_FRAME(self, arg: int) -> None:
         if self.pos + 9 + arg > self.size:      # 9: the opcode and its 8-byte length
             raise self.fail(f"a frame of {arg:,} bytes runs past the end of the pickle (it is truncated)")
+        if self.frame_end is not None:
+            raise self.fail("a new frame begins before the end of the current one")
+        if arg:
+            self.frame_end = self.pos + 9 + arg
 
     def op_MARK(self, arg: None) -> None:
         if len(self.marks) >= self.limits.max_stack:
@@ -536,14 +548,15 @@ class _Reader:
         return self._from_bytes(args[0], args[1], self._shape(args[2]), args[3])
 
 
-def _int_run(data: bytes, pos: int, most: int) -> tuple[list[int], int]:
+def _int_run(data: bytes, pos: int, most: int, end: int) -> tuple[list[int], int]:
     """The ints of consecutive BININT1 / BININT2 / BININT opcodes from ``pos``, and the position after them.
 
-    Reads at most ``2 * most + 4`` bytes (so at most ``most + 2`` ints) in one call; the caller continues.
+    Reads at most ``2 * most + 4`` bytes (so at most ``most + 2`` ints) in one call, never past ``end`` (the
+    end of the data or of the current frame); the caller continues.
     """
     run: list[int] = []
     append = run.append
-    last = min(len(data), pos + 2 * most + 4)
+    last = min(end, pos + 2 * most + 4)
     while pos < last:
         code = data[pos]
         if code == _BININT2:
