@@ -29,7 +29,7 @@ import zipfile
 from typing import IO, Sequence
 
 from tfkit.files import atomic
-from tfkit.files.zip_errors import ZIP_READ_ERRORS
+from tfkit.files.zip_errors import ZIP_READ_ERRORS, machine_fault
 
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -187,8 +187,8 @@ def _move_into(source: str, target: str) -> None:
             os.replace(origin, destination)
 
 
-# What a damaged archive raises while it is read (tarfile, zipfile and their decompressors); an OSError
-# without an errno is the archive's (a bad gzip or bzip2 stream), one with an errno the machine's (a full disk)
+# What a damaged archive raises while it is read (tarfile, zipfile and their decompressors); an OSError is the
+# archive's unless its errno says the machine fell short (zip_errors.machine_fault: a full disk stays an OSError)
 _DAMAGED = ZIP_READ_ERRORS + (tarfile.TarError, lzma.LZMAError)
 
 
@@ -202,7 +202,7 @@ def _extract(kind: str, file_path: str, folder: str) -> None:
             with zipfile.ZipFile(file_path) as archive:
                 _extract_zip(archive, folder)
     except _DAMAGED as error:
-        if isinstance(error, OSError) and error.errno is not None:
+        if machine_fault(error):
             raise
         raise ValueError(f"Cannot extract {file_path}: a damaged {kind} archive ({type(error).__name__}: "
                          f"{error}); nothing was extracted") from error

@@ -41,11 +41,13 @@ def _dictionary_file(target: Target, folder: Path) -> Path | None:
     return path
 
 
-def libfuzzer_arguments(target: Target, seconds: float, workdir: Path, rss_limit_mb: int) -> list[str]:
+def libfuzzer_arguments(target: Target, seconds: float, workdir: Path, rss_limit_mb: int,
+                        runs: int | None = None, seed: int | None = None) -> list[str]:
     work_corpus, crashes = corpus.campaign_dirs(workdir, target.name)
     folders = [str(work_corpus)] + [str(f) for f in (corpus.seeds_dir(target.name),
                                                        corpus.regressions_dir(target.name)) if f.is_dir()]
-    arguments = [f"-max_total_time={max(1, int(seconds))}", f"-timeout={target.timeout}",
+    repeatable = [] if runs is None else [f"-runs={runs}", f"-seed={seed or 1}"]
+    arguments = repeatable + [f"-max_total_time={max(1, int(seconds))}", f"-timeout={target.timeout}",
                  f"-rss_limit_mb={rss_limit_mb}", f"-max_len={target.max_len}", f"-artifact_prefix={crashes}/",
                  "-print_final_stats=1", "-print_pcs=0"]
     dictionary = _dictionary_file(target, workdir / target.name)
@@ -83,10 +85,15 @@ def _finding_text(log: str) -> str:
     return ""
 
 
-def run(target: Target, seconds: float, workdir: Path, rss_limit_mb: int = DEFAULT_RSS_LIMIT_MB) -> dict[str, Any]:
-    """Fuzz ``target`` for ``seconds`` in a child process; the summary of the run (also saved beside it)."""
+def run(target: Target, seconds: float, workdir: Path, rss_limit_mb: int = DEFAULT_RSS_LIMIT_MB,
+        runs: int | None = None, seed: int | None = None) -> dict[str, Any]:
+    """Fuzz ``target`` for ``seconds`` in a child process; the summary of the run (also saved beside it).
+
+    With ``runs`` (and ``seed``, default 1), the run stops after that many inputs, made from that seed: the
+    same inputs on every machine (what the test suite runs), ``seconds`` then being only an upper bound.
+    """
     workdir = Path(workdir).expanduser()
-    arguments = libfuzzer_arguments(target, seconds, workdir, rss_limit_mb)
+    arguments = libfuzzer_arguments(target, seconds, workdir, rss_limit_mb, runs, seed)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(
         [str(TOOLS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     started = time.time()

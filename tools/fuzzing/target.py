@@ -56,6 +56,8 @@ class Target:
         allowed_events: Audit events the reader may raise (beyond the harmless ones): a child process for
             the guarded HDF5 reader, for example.
         dictionary: Tokens libFuzzer splices into inputs (the format's keywords), or None.
+        suite_runs: How many inputs the test suite's brief run makes (a fixed seed and count, so that the
+            suite explores the same inputs on every machine: about two seconds here).
     """
 
     name: str
@@ -69,6 +71,7 @@ class Target:
     timeout: int = 20
     allowed_events: frozenset[str] = frozenset()
     dictionary: tuple[bytes, ...] | None = None
+    suite_runs: int = 300
 
 
 # modules that are files outside any package (export/client.py): module name -> path, for the coverage report

@@ -90,4 +90,5 @@ TARGET = Target(
     name="checkpoint_index", reader="tfkit.files.checkpoint_index.check_checkpoint (TensorFlow checkpoint index)",
     modules=("tfkit.files.checkpoint_index",), check=check, seeds=seeds, setup=setup, max_len=16384,
     dictionary=(b"\x57\xfb\x80\x8b\x24\x75\x47\xdb", b"_CHECKPOINTABLE_OBJECT_GRAPH", b".ATTRIBUTES/VARIABLE_VALUE"),
+    suite_runs=3000,
 )

@@ -107,4 +107,5 @@ TARGET = Target(
     dictionary=(b"TFKSNAP1", b'"attrs"', b'"datasets"', b'"dtype"', b'"shape"', b'"nbytes"', b'"group"',
                 b'"path"', b'"crc32"', b'"dtype_attr"', b'"data_file"', b'"error"', b'"resource"', b'"weights"',
                 b'"model_config"', b'"format_version"', b'"keras_version"', b'"layer_names"', b'"<f4"', b'"<i8"'),
+    suite_runs=150,
 )

@@ -72,4 +72,5 @@ TARGET = Target(
     name="idx", reader="tfkit.datasets.fashion_mnist.read_idx (gzipped IDX files)",
     modules=("tfkit.datasets.fashion_mnist",), guide_modules=("gzip",), check=check, seeds=seeds, setup=setup,
     max_len=16384, dictionary=(b"\x1f\x8b\x08", b"\x00\x00\x08\x03", b"\x00\x00\x08\x01", b"\x00\x00\x00\x1c"),
+    suite_runs=2000,
 )

@@ -73,4 +73,5 @@ TARGET = Target(
     guide_modules=("zipfile",), check=check, seeds=seeds, setup=setup, max_len=65536,
     dictionary=(b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"config.json", b"metadata.json", b"model.weights.h5",
                 b"assets/layers/string_lookup/vocabulary.txt", b'"vocabulary"', b'"output_mode": "tf_idf"'),
+    suite_runs=1500,
 )

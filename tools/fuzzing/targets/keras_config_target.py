@@ -83,4 +83,5 @@ TARGET = Target(
                 b'"keras.layers"', b'"Functional"', b'"Sequential"', b'"Lambda"', b'"function"', b'"units"',
                 b'"build_config"', b'"input_shape"', b'"dtype"', b'"__tensor__"', b'"keras_history"',
                 b'"layers"', b'"input_layers"', b'"output_layers"', b'"compile_config"', b'"shared_object_id"'),
+    suite_runs=150,
 )

@@ -114,4 +114,5 @@ TARGET = Target(
     guide_modules=("zipfile", "numpy.lib.format"), check=check, seeds=seeds, setup=setup, max_len=65536,
     dictionary=(b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"\x93NUMPY", b"'descr': '<f8'", b"'descr': '|O'",
                 b"'fortran_order': True", b"'shape': (", b"x_train.npy", b"y_train.npy", b"x.npy"),
+    suite_runs=800,
 )

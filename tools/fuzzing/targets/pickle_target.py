@@ -140,4 +140,5 @@ TARGET = Target(
     max_len=32768, dictionary=(b"\x80\x02", b"\x80\x05", b"\x95", b"cnumpy.core.multiarray\n_reconstruct\n",
                                b"cnumpy\nndarray\n", b"cnumpy\ndtype\n", b"c_codecs\nencode\n", b"latin1",
                                b"\x8c\x0bnumpy._core\x94", b"q\x00", b"h\x00", b"(", b"t", b"R", b"b", b"."),
+    suite_runs=3000,
 )

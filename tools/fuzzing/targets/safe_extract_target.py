@@ -146,4 +146,5 @@ TARGET = Target(
     check=check, seeds=seeds, setup=setup, max_len=32768, timeout=30,
     dictionary=(b"ustar\x0000", b"ustar  \x00", b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"\x1f\x8b\x08",
                 b"BZh9", b"\xfd7zXZ\x00", b"../", b"/etc/passwd", b"data/link", b"path=", b"linkpath="),
+    suite_runs=300,
 )

@@ -101,4 +101,5 @@ def setup() -> None:
 TARGET = Target(
     name="serving_grpc", reader="export/client.py gRPC answers: PredictResponse tensors, model metadata",
     modules=("tfkit_export_client",), check=check, seeds=seeds, setup=setup, max_len=8192, timeout=30,
+    suite_runs=2000,
 )

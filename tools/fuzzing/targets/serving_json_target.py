@@ -112,4 +112,5 @@ TARGET = Target(
     max_len=16384, timeout=30,
     dictionary=(b"HTTP/1.1 200 OK\r\n", b"Content-Length: ", b"Transfer-Encoding: chunked\r\n", b"\r\n\r\n",
                 b'"predictions"', b'"outputs"', b'"error"', b'"signature_def"'),
+    suite_runs=3000,
 )

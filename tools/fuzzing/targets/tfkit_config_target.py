@@ -66,4 +66,5 @@ TARGET = Target(
     dictionary=(b'"class_name"', b'"config"', b'"module"', b'"registered_name"', b'"inbound_nodes"',
                 b'"Functional"', b'"Sequential"', b'"Lambda"', b'"function"', b'"units"', b'"input_shape"',
                 b'"safe_mode"', b'"TFSMLayer"', b'"optimizer"', b'"loss"', b'"metrics"', b'"build_config"'),
+    suite_runs=500,
 )
