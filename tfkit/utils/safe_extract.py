@@ -218,8 +218,14 @@ def archive_kind(file_path: str, archive_format: str | Sequence[str] | None = "a
     for kind in formats:
         if kind not in ("tar", "zip"):
             raise ValueError(f"archive_format must be 'auto', 'tar', 'zip', a list of those or None; got {kind!r}")
-        if (tarfile.is_tarfile if kind == "tar" else zipfile.is_zipfile)(file_path):
-            return kind
+        try:      # tarfile.is_tarfile lets EOFError out of a truncated .tar.gz (it catches only TarError)
+            if (tarfile.is_tarfile if kind == "tar" else zipfile.is_zipfile)(file_path):
+                return kind
+        except _DAMAGED as error:
+            if machine_fault(error):
+                raise
+            raise ValueError(f"Cannot extract {file_path}: a damaged {kind} archive ({type(error).__name__}: "
+                             f"{error}); nothing was extracted") from error
     return None
 
 

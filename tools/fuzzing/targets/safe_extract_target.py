@@ -31,7 +31,7 @@ OUT = "extracted"
 def _members(path: str) -> dict[str, bytes | None]:
     """What the reference reads: member name -> bytes (None where the reference cannot read it)."""
     found: dict[str, bytes | None] = {}
-    if zipfile.is_zipfile(path):
+    if not tarfile.is_tarfile(path):         # "auto" tries tar first: a file can be both (a zip inside a tar)
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 try:
