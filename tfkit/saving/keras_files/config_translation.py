@@ -130,7 +130,10 @@ def _model_config(class_name: str, config: dict, report: ImportReport, custom_ob
         if key in out:
             out[key] = _node_list(out[key])
     layers = []
-    for index, layer in enumerate(config.get("layers") or []):
+    entries = config.get("layers") or []
+    if not isinstance(entries, list):
+        raise ValueError(f"{report.source}: {where} has layers of type {type(entries).__name__}, not a list")
+    for index, layer in enumerate(entries):
         if not isinstance(layer, dict) or not isinstance(layer.get("class_name"), str):
             raise ValueError(f"{report.source}: {where} layer {index} is not an object with a class_name")
         name = (layer.get("config") or {}).get("name") if isinstance(layer.get("config"), dict) else None
@@ -140,12 +143,15 @@ def _model_config(class_name: str, config: dict, report: ImportReport, custom_ob
             continue
         translated = translate_object(layer, report, custom_objects, label, "layers")
         if "inbound_nodes" in layer:
+            if not isinstance(layer["inbound_nodes"], list):
+                raise ValueError(f"{report.source}: {label} has inbound_nodes that are not a list")
             translated["inbound_nodes"] = [_node(node, report, label) for node in layer["inbound_nodes"]]
         layers.append(translated)
     out["layers"] = layers
     if class_name == "Sequential" and layers and layers[0]["class_name"] != "InputLayer":
         shape = config.get("build_input_shape")
-        if isinstance(shape, list) and "batch_shape" not in (layers[0].get("config") or {}):
+        first = layers[0].get("config")
+        if isinstance(shape, list) and isinstance(first, dict) and "batch_shape" not in first:
             layers[0]["config"].setdefault("batch_input_shape", shape)
             layers[0]["config"] = _input_shape_argument(layers[0]["config"])
     return out
