@@ -1,7 +1,7 @@
 """Run inputs through a target without atheris: the suite's regression check, and line coverage.
 
     problems = replay(get("pickle"), corpus.committed_inputs("pickle"))   # [] when every input is fine
-    line_coverage("pickle", inputs)     # {"tfkit/datasets/pickle_data.py": [covered, statements], ...}
+    line_coverage("pickle", inputs)     # {"files": {"tfkit/datasets/pickle_data.py": [covered, statements, "12-14, 80"]}}
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _short(file: str) -> str:
 def line_coverage(name: str, inputs: Iterable[Path]) -> dict[str, Any]:
     """Statements of each reader module that the inputs run, measured by coverage.py in a fresh process.
 
-    Returns ``{"files": {module file: [covered, statements]}, "problems": [...]}``; the process starts
+    Returns ``{"files": {module file: [covered, statements, missing lines]}, "problems": [...]}``; the process starts
     coverage before the reader modules are imported, so their module-level statements count as run.
     """
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as listing:
@@ -73,8 +73,8 @@ def _coverage_child(name: str, listing: str) -> None:
         measure.stop()
     report = {}
     for file in files:
-        _, statements, _, missing, _ = measure.analysis2(file)
-        report[_short(file)] = [len(statements) - len(missing), len(statements)]
+        _, statements, _, missing, missing_text = measure.analysis2(file)
+        report[_short(file)] = [len(statements) - len(missing), len(statements), missing_text]
     print(json.dumps({"files": report, "problems": problems}))
 
 

@@ -79,12 +79,19 @@ EXTRA_MODULE_FILES: dict[str, str] = {}
 
 
 def module_file(module: str) -> str:
-    """The source file of ``module`` (imported or not)."""
+    """The source file of ``module``, found without importing it or its packages (the coverage report starts
+    measuring before they are imported, so that their module-level lines count)."""
     import importlib.util
+    import os
 
     if module in EXTRA_MODULE_FILES:
         return EXTRA_MODULE_FILES[module]
-    return importlib.util.find_spec(module).origin
+    top, *rest = module.split(".")
+    spec = importlib.util.find_spec(top)          # a top-level name: nothing is imported
+    if not rest:
+        return spec.origin
+    folder = os.path.join(os.path.dirname(spec.origin), *rest)
+    return os.path.join(folder, "__init__.py") if os.path.isdir(folder) else folder + ".py"
 
 
 def names() -> list[str]:

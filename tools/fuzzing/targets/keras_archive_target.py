@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from io import BytesIO
 from pathlib import Path
 
 from fuzzing.target import Finding, Target, as_file, equal, read_guarded, write_seeds
@@ -57,9 +58,29 @@ def check(data: bytes) -> None:
         _compare(path, found, weights)
 
 
+def _vocabulary_in_assets(archive: bytes) -> bytes:
+    """The archive with its lookup layers' vocabularies moved to ``assets/layers/<name>/vocabulary.txt``, where
+    Keras 3 keeps a vocabulary that ``adapt`` made (the config then says ``"vocabulary": null``)."""
+    source, out = zipfile.ZipFile(BytesIO(archive)), BytesIO()
+    config = json.loads(source.read("config.json"))
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for layer in config["config"]["layers"]:
+            vocabulary = layer["config"].get("vocabulary")
+            if isinstance(vocabulary, list):
+                layer["config"]["vocabulary"] = None
+                lines = "\n".join(["[UNK]" if layer["class_name"] == "StringLookup" else "-1"]
+                                  + [str(token) for token in vocabulary])
+                target.writestr(f"assets/layers/{layer['config']['name']}/vocabulary.txt", lines)
+        for name in source.namelist():
+            target.writestr(name, json.dumps(config) if name == "config.json" else source.read(name))
+    return out.getvalue()
+
+
 def seeds(folder: Path) -> int:
-    files = model_files.keras3_files()
-    return write_seeds(folder, ((name, data) for name, data in files.items() if name.endswith(".keras")))
+    files = {name: data for name, data in model_files.keras3_files().items() if name.endswith(".keras")}
+    for name in ("lookup.keras", "int_lookup.keras"):
+        files[name.replace(".keras", "-assets.keras")] = _vocabulary_in_assets(files[name])
+    return write_seeds(folder, files.items())
 
 
 def setup() -> None:
