@@ -62,6 +62,12 @@ class IndexLookup(Layer):
             raise ValueError(f"{who}: sparse=True is not supported (tfkit works with dense tensors)")
         if invert and output_mode != "int":
             raise ValueError(f"{who}: invert=True needs output_mode='int', got {output_mode!r}")
+        if max_tokens is not None and max_tokens <= 1:       # as Keras: a vocabulary of no tokens makes no sense
+            raise ValueError(f"{who}: if set, max_tokens must be greater than 1, got {max_tokens!r}")
+        if pad_to_max_tokens and max_tokens is None:
+            raise ValueError(f"{who}: pad_to_max_tokens=True needs max_tokens")
+        if num_oov_indices < 0:
+            raise ValueError(f"{who}: num_oov_indices must be at least 0, got {num_oov_indices!r}")
         check_idf_arguments(output_mode, vocabulary, idf_weights, who)
         self.oov_method, self.salt = oov_method_and_salt(oov_method, salt, self.key_dtype, who)
         self.max_tokens, self.num_oov_indices = max_tokens, int(num_oov_indices)
