@@ -521,7 +521,7 @@ def _to_array(tf: Any, proto: Any, what: str, limit: int) -> Any:
                          f"max_response_bytes={limit:,} bytes would hold (--max-response-bytes)")
     try:
         return tf.make_ndarray(proto)
-    except (ValueError, TypeError, IndexError) as error:
+    except (ValueError, TypeError, IndexError, KeyError) as error:   # KeyError: a dtype with no numpy twin
         raise ValueError(f"{what} is not a readable tensor ({type(error).__name__}: {error})") from None
 
 
