@@ -101,21 +101,21 @@ def build_predict_request(
     return body
 
 
-def parse_predict_response(body: dict) -> Any:
+def parse_predict_response(body: dict, endpoint: str = "TensorFlow Serving") -> Any:
     """The ``predictions`` (row format) or ``outputs`` (columnar format) of a ``:predict`` answer.
 
-    Raises ``ServingError`` for ``{"error": ...}`` and ``ValueError`` for a body
-    that has neither key.
+    Raises ``ServingError`` for ``{"error": ...}`` and ``ValueError`` naming
+    ``endpoint`` (the URL asked) for a body that has neither key.
     """
     if not isinstance(body, dict):
-        raise ValueError(f"expected a JSON object from TensorFlow Serving, got {type(body).__name__}")
+        raise ValueError(f"expected a JSON object from {endpoint}, got {type(body).__name__}")
     if "error" in body:
         raise ServingError(str(body["error"]))
     for key in ("predictions", "outputs"):
         if key in body:
             return body[key]
     raise ValueError(
-        f"expected 'predictions' or 'outputs' in the answer, got keys {sorted(body)}"
+        f"expected 'predictions' or 'outputs' in the answer from {endpoint}, got keys {sorted(body)}"
     )
 
 
@@ -277,9 +277,10 @@ def _http_json(endpoint: str, payload: dict | None, timeout: float,
             "sending and reading count together); pass a larger timeout= (--timeout) for a slow model"
         ) from None
     except http.client.IncompleteRead as short:
+        missing = "a chunk short" if short.expected is None else f"{short.expected:,} bytes short"  # chunked: None
         raise ConnectionError(
             f"TensorFlow Serving at {endpoint} closed the connection {len(short.partial):,} bytes into its answer, "
-            f"{short.expected:,} bytes short of what it announced"
+            f"{missing} of what it announced"
         ) from None
     except OSError as error:  # reset, broken pipe, closed without an answer (RemoteDisconnected)
         raise ConnectionError(
@@ -293,7 +294,7 @@ def _http_json(endpoint: str, payload: dict | None, timeout: float,
         ) from None
     if not 200 <= status < 300:
         try:
-            parse_predict_response(_decode_json(raw, endpoint))
+            parse_predict_response(_decode_json(raw, endpoint), endpoint)
         except ValueError:
             pass  # fall through to the status line below
         except ServingError as error:
@@ -305,7 +306,7 @@ def _http_json(endpoint: str, payload: dict | None, timeout: float,
 
 def _decode_json(raw: bytes, endpoint: str) -> Any:
     try:
-        return json.loads(raw)
+        return json.loads(raw.decode("utf-8"))  # RFC 8259: JSON between systems is UTF-8 (no UTF-16/32 guessing)
     except RecursionError:
         raise ValueError(
             f"{endpoint} answered JSON nested deeper than Python's parser goes "
@@ -336,7 +337,7 @@ def predict(
     comes in time and ``ValueError`` for an answer TensorFlow Serving never gives.
     """
     endpoint = predict_url(url, model, version)
-    return parse_predict_response(_http_json(endpoint, payload, timeout, max_response_bytes))
+    return parse_predict_response(_http_json(endpoint, payload, timeout, max_response_bytes), endpoint)
 
 
 def model_metadata(url: str, model: str, version: int | None = None, timeout: float = 10.0,

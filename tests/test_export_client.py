@@ -84,6 +84,9 @@ def test_parse_error_answers():
         client.parse_predict_response({"result": [1]})
     with pytest.raises(ValueError, match="expected a JSON object"):
         client.parse_predict_response([1, 2])
+    endpoint = "http://127.0.0.1:8501/v1/models/m:predict"
+    with pytest.raises(ValueError, match=r"from http://127\.0\.0\.1:8501/v1/models/m:predict, got keys"):
+        client.parse_predict_response({"metadata": {}}, endpoint)
 
 
 # --- end to end against a fake TensorFlow Serving -------------------------------------

@@ -6,7 +6,7 @@ bytes, so ``predict`` and ``model_metadata`` run their whole answer path: HTTP
 parsing (``http.client``), the size limit, JSON decoding and the response
 format. Each returns, raises ``ServingError`` (the server's error message) or
 ``ValueError`` naming the endpoint, or ``ConnectionError`` (an answer cut short);
-nothing else. Reference: ``json.loads`` of the body, where the answer is a plain
+nothing else. Reference: ``json.loads`` of the body read as UTF-8 (RFC 8259), where the answer is a plain
 ``Content-Length`` one: ``predict`` returns exactly its ``predictions`` (or
 ``outputs``).
 """
@@ -22,14 +22,26 @@ from fuzzing.targets import serving_client
 
 URL, MODEL = "http://127.0.0.1:8501", "fuzz_model"
 ENDPOINT = f"{URL}/v1/models/{MODEL}:predict"
-_state: dict = {"client": None, "answer": b""}
+_state: dict = {"client": None, "answer": b"", "server_end": None}
 
 
 def _fake_connect(parts, deadline) -> socket.socket:
+    """A socket whose peer has sent the answer and then ended its side (``Connection: close``).
+
+    The peer stays open for reading until the call is over, so the client's
+    request lands in its buffer rather than on a closed socket (``EPIPE``).
+    """
     ours, theirs = socket.socketpair()
     theirs.sendall(_state["answer"])
-    theirs.close()                     # the answer, then the end of the stream (Connection: close)
+    theirs.shutdown(socket.SHUT_WR)
+    _state["server_end"] = theirs
     return ours
+
+
+def _close_server_end() -> None:
+    if _state["server_end"] is not None:
+        _state["server_end"].close()
+        _state["server_end"] = None
 
 
 def _reference(answer: bytes):
@@ -48,7 +60,7 @@ def _reference(answer: bytes):
     if len(body) != length:
         return None
     try:
-        decoded = json.loads(body)
+        decoded = json.loads(body.decode("utf-8"))
     except ValueError:
         return None
     if not isinstance(decoded, dict) or "error" in decoded:
@@ -65,6 +77,8 @@ def _call(read):
         return True, read()
     except (client.ServingError, ConnectionError):
         return False, None
+    finally:
+        _close_server_end()
 
 
 def check(data: bytes) -> None:
@@ -72,11 +86,11 @@ def check(data: bytes) -> None:
     _state["answer"] = data
     accepted, result = read_guarded(
         frozenset(), (), URL, lambda: _call(lambda: client.predict(URL, MODEL, {"instances": [[1.0]]}, timeout=5)))
-    if accepted and result[0]:
-        value = result[1]
-        expected = _reference(data)
-        if expected is not None and json.dumps(value, sort_keys=True) != json.dumps(expected[0], sort_keys=True):
-            raise Finding("predict's answer differs from json.loads of the body")
+    expected = _reference(data)
+    if expected is not None and not (accepted and result[0]):
+        raise Finding("predict refused a plain 200 answer whose body json.loads reads as predictions")
+    if expected is not None and json.dumps(result[1], sort_keys=True) != json.dumps(expected[0], sort_keys=True):
+        raise Finding("predict's answer differs from json.loads of the body")
     read_guarded(frozenset(), (), URL, lambda: _call(lambda: client.model_metadata(URL, MODEL, timeout=5)))
 
 
