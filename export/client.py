@@ -217,7 +217,10 @@ def _read_body(response: http.client.HTTPResponse, endpoint: str, limit: int) ->
         )
     chunks, size = [], 0
     while True:
-        chunk = response.read(min(2**16, limit + 1 - size))
+        try:
+            chunk = response.read(min(2**16, limit + 1 - size))
+        except ValueError as error:  # http.client on some malformed chunked bodies: "read length must be ..."
+            raise http.client.HTTPException(f"malformed body: {error}") from None
         if not chunk:
             break
         chunks.append(chunk)
@@ -250,7 +253,10 @@ def _exchange(endpoint: str, method: str, data: bytes | None, deadline: _Deadlin
         sock.sendall(request)
         response = http.client.HTTPResponse(_DeadlineSocket(sock, deadline), method=method)
         try:
-            response.begin()
+            try:
+                response.begin()
+            except ValueError as error:  # http.client's own parsing, should a header defeat it
+                raise http.client.HTTPException(f"malformed head: {error}") from None
             return response.status, response.reason, _read_body(response, endpoint, limit)
         finally:
             response.close()
