@@ -19,7 +19,7 @@ TOOLS = pathlib.Path(__file__).resolve().parents[1] / "tools"
 def bench(monkeypatch):
     monkeypatch.syspath_prepend(str(TOOLS))
     modules = {name: importlib.import_module(f"bench.{name}")
-               for name in ("cli", "spec", "report", "timing", "data", "orchestrate")}
+               for name in ("cli", "spec", "report", "timing", "data", "orchestrate", "inprocess")}
     return type("Bench", (), modules)
 
 
@@ -37,7 +37,8 @@ def test_defaults_run_everything_five_times_into_the_performance_file(bench):
     assert args.workloads == ["vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
                               "functional_multi_io", "predict", "scaling", "data_size", "memory", "graph",
                               "vae_load"]
-    assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf"]
+    assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax"]
+    assert args.pairs == 10
     assert args.epoch_counts == {"vae": 5, "vae_train_step": 5, "tfdata": 5, "cnn": 3, "lstm": 4,
                                  "transformer": 3, "functional_multi_io": 4, "scaling": 3, "data_size": 3}
     assert args.out == "docs/PERFORMANCE.md"
@@ -101,7 +102,7 @@ def test_plan_interleaves_runners_and_adds_the_steps_per_execution_and_xla_rows(
     jobs = bench.spec.plan_jobs(["vae", "predict"], list(bench.spec.PEERS), {"vae": 5})
     assert [(job.case, job.runner) for job in jobs] == [
         ("vae", "tfkit"), ("vae", "keras3"), ("vae", "tf_keras"), ("vae", "tf_keras_spe100"),
-        ("vae", "raw_tf"), ("vae", "tfkit_xla_off"), ("vae", "tfkit_xla_on"), ("vae", "tfkit_intra1"),
+        ("vae", "raw_tf"), ("vae", "keras3_jax"), ("vae", "tfkit_xla_off"), ("vae", "tfkit_xla_on"), ("vae", "tfkit_intra1"),
         ("vae", "raw_tf_intra1"),
         ("predict", "tfkit"), ("predict", "keras3"), ("predict", "tf_keras"), ("predict", "raw_tf"),
     ]
@@ -159,9 +160,11 @@ def test_memory_always_runs_ten_epochs_with_every_peer(bench):
 def test_the_new_workloads_run_every_peer_at_their_batch_sizes(bench):
     workloads = ["vae_train_step", "tfdata", "transformer", "functional_multi_io"]
     jobs = bench.spec.plan_jobs(workloads, list(bench.spec.PEERS), {"transformer": 3})
+    jax = {"vae_train_step", "transformer"}         # Keras 3 on JAX runs the issue's five workloads
     assert [(job.case, job.runner) for job in jobs] == [
         (workload, runner) for workload in workloads
-        for runner in ("tfkit", "keras3", "tf_keras", "raw_tf", "tfkit_xla_off", "tfkit_xla_on")]
+        for runner in ("tfkit", "keras3", "tf_keras", "raw_tf") + (("keras3_jax",) if workload in jax else ())
+        + ("tfkit_xla_off", "tfkit_xla_on")]
     assert {job.workload: job.batch_size for job in jobs} == {
         "vae_train_step": 64, "tfdata": 64, "transformer": 32, "functional_multi_io": 64}
     assert {job.workload: job.epochs for job in jobs}["transformer"] == 3
@@ -510,3 +513,45 @@ def test_the_worker_sets_the_intra_op_threads_before_the_peer_runs_and_never_pas
     result = worker.run_job(job, "unused")
     assert result["status"] == "ok" and seen == {"settings": {}, "threads": "1"}
     assert job["settings"] == {"intra_op_threads": 1}       # the caller's job is left as it was
+
+
+# ------------------------------------------------------------------ the in-process A/B
+
+def rounds_of(*pairs):
+    """Rounds of (tfkit steady epoch, keras3 steady epoch)."""
+    return [{"tfkit": {"epoch_steady_s": mine, "loss_epoch2": 0.0676},
+             "keras3": {"epoch_steady_s": theirs, "loss_epoch2": 0.0676}} for mine, theirs in pairs]
+
+
+def test_in_process_ratios_are_taken_per_pair_not_from_the_medians(bench):
+    # a drift that slows both sides of a round cancels in its ratio: each pair is exactly 3x
+    rounds = rounds_of((0.1, 0.3), (0.2, 0.6), (0.4, 1.2))
+    assert bench.inprocess.pair_ratios(rounds, "keras3", "epoch_steady_s") == pytest.approx([3.0, 3.0, 3.0])
+    summary = bench.inprocess.summarize({"rounds": rounds}, "keras3", "epoch_steady_s")
+    assert summary == pytest.approx({"median": 0.6, "n": 3, "ratio": 3.0, "low": 3.0, "high": 3.0, "pairs": 3})
+    # a round a peer missed (it failed) pairs nothing
+    rounds.append({"tfkit": {"epoch_steady_s": 0.1}})
+    assert len(bench.inprocess.pair_ratios(rounds, "keras3", "epoch_steady_s")) == 3
+    assert bench.inprocess.summarize({"rounds": rounds}, "tf_keras", "epoch_steady_s") is None
+
+
+def test_in_process_table_gives_median_ratio_and_spread(bench):
+    result = {"case": "vae", "rounds": rounds_of((0.30, 1.2), (0.40, 1.0), (0.35, 1.4)),
+              "problems": {"tf_keras": "unavailable: ModuleNotFoundError: No module named 'tf_keras'"}}
+    text = bench.inprocess.render([result], ["tfkit", "keras3", "tf_keras"])
+    assert "| measurement | tfkit | Keras 3 | tf-keras |" in text
+    assert "| VAE b64: epoch, steady state [s] | 0.350 | 1.200 (4.00x; 2.50-4.00, n=3) | - |" in text
+    assert "| VAE b64: loss after epoch 2 (sanity) | 0.0676 | 0.0676 | - |" in text
+    assert "- vae, tf_keras: unavailable: ModuleNotFoundError" in text
+
+
+def test_in_process_runs_the_training_cases_with_the_tensorflow_peers_only(bench, monkeypatch):
+    ran = []
+    monkeypatch.setattr(bench.orchestrate, "prepare_data", lambda *args, **kwargs: None)
+    monkeypatch.setattr(bench.inprocess, "run_case",
+                        lambda case, peers, pairs, epochs, *rest, **kwargs: ran.append((case, peers, pairs, epochs)))
+    args = bench.cli.parse_args(["--in-process", "--workloads", "vae,predict,cnn", "--pairs", "12"])
+    bench.cli.run_in_process(args)
+    assert ran == [("vae", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3),
+                   ("cnn", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3)]
+    assert bench.cli.run_in_process(bench.cli.parse_args(["--in-process", "--peers", "keras3,raw_tf"])) == []

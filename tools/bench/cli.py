@@ -76,7 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run nothing: render the report of a run saved with --json")
     parser.add_argument("--timeout", type=float, default=1800.0,
                         help="seconds one measurement may take before it counts as failed (default 1800)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run only the in-process A/B of the TensorFlow peers (tools/bench/inprocess.py) "
+                             "on the training workloads selected; a full run includes it")
+    parser.add_argument("--pairs", type=_positive_int, default=None,
+                        help="counted rounds of the in-process A/B, after one warm-up round (default "
+                             "10, --quick: 2)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--in-process-worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--prepare-data", default=None, help=argparse.SUPPRESS)
     return parser
 
@@ -90,6 +97,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                      f"pass another --out, or '-'")
     if args.repeats is None:
         args.repeats = 1 if args.quick else DEFAULT_REPEATS
+    if args.pairs is None:
+        args.pairs = 2 if args.quick else inprocess_defaults()[0]
     if args.workloads is None:
         args.workloads = list(spec.QUICK_WORKLOADS if args.quick else spec.WORKLOADS)
     if args.epochs is not None:
@@ -101,6 +110,32 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.out is None and args.from_json is None:
         args.out = DEFAULT_OUT if is_full_run(args.quick, args.workloads, args.peers) else "-"
     return args
+
+
+def inprocess_defaults() -> tuple[int, int]:
+    """(pairs, epochs per fit) of the in-process A/B."""
+    from bench import inprocess
+    return inprocess.DEFAULT_PAIRS, inprocess.DEFAULT_EPOCHS
+
+
+def run_in_process(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The in-process A/B of every selected training case, one worker process per case."""
+    from bench import inprocess, orchestrate
+
+    cases = [case for case in args.workloads if case in spec.TRAINING_WORKLOADS]
+    peers = [peer for peer in inprocess.TF_PEERS if peer in args.peers]
+    if spec.BASELINE not in peers or len(peers) < 2 or not cases:
+        return []
+    epochs = spec.QUICK_EPOCHS if args.quick else inprocess.DEFAULT_EPOCHS
+    env = orchestrate.base_env()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="tfkit_bench_ab_data_") as data_dir:
+        orchestrate.prepare_data(data_dir, env, timeout=args.timeout)
+        for case in cases:
+            print(f"in-process A/B: {case}, {args.pairs} pairs of {'/'.join(peers)}", file=sys.stderr, flush=True)
+            results.append(inprocess.run_case(case, peers, args.pairs, epochs, data_dir, env,
+                                              timeout=args.timeout * (args.pairs + 1)))
+    return results
 
 
 def is_full_run(quick: bool, workloads: list[str], peers: list[str]) -> bool:
@@ -244,6 +279,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker is not None:
         from bench import worker
         return worker.main(args.worker)
+    if args.in_process_worker is not None:
+        from bench import inprocess
+        return inprocess.worker_main(args.in_process_worker)
+    if args.in_process:
+        from bench import inprocess
+        results = run_in_process(args)
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps({"in_process": results}, indent=1))
+        peers = [peer for peer in inprocess.TF_PEERS if peer in args.peers]
+        print(inprocess.render(results, peers), end="")
+        return 0
     if args.prepare_data is not None:
         from bench import data
         data.prepare(args.prepare_data)

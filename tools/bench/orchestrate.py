@@ -50,6 +50,8 @@ def peer_env(peer: str, env: dict[str, str]) -> dict[str, str]:
     env.pop("TF_USE_LEGACY_KERAS", None)
     if peer == "keras3":
         env["KERAS_BACKEND"] = "tensorflow"
+    elif peer == "keras3_jax":
+        env["KERAS_BACKEND"] = "jax"
     elif peer == "tf_keras":
         env["TF_USE_LEGACY_KERAS"] = "1"
     return env

@@ -29,27 +29,34 @@ EMBED_DIM, NUM_HEADS, FF_DIM = 32, 2, 32  # keras-io's text_classification_with_
 
 tf: Any = None
 keras: Any = None
-flavour: str = ""
+flavour: str = ""       # "keras3" (either backend) or "tf_keras"
+backend: str = ""       # Keras 3's backend: "tensorflow" or "jax"
 
 
 def load(peer: str) -> None:
-    global tf, keras, flavour
-    if peer == "keras3":
-        os.environ["KERAS_BACKEND"] = "tensorflow"
+    global tf, keras, flavour, backend
+    if peer in ("keras3", "keras3_jax"):
+        backend = "jax" if peer == "keras3_jax" else "tensorflow"
+        os.environ["KERAS_BACKEND"] = backend
         os.environ.pop("TF_USE_LEGACY_KERAS", None)
+        if backend == "jax":
+            import jax  # noqa: F401  (the bench extra's jax[cpu]; missing makes the column unavailable)
         import keras as keras_module
         if not keras_module.__version__.startswith("3"):
             raise Unavailable(f"expected Keras 3, found keras {keras_module.__version__}")
-        if keras_module.backend.backend() != "tensorflow":
-            raise Unavailable(f"Keras backend is {keras_module.backend.backend()!r}, not tensorflow")
+        if keras_module.backend.backend() != backend:
+            raise Unavailable(f"Keras backend is {keras_module.backend.backend()!r}, not {backend} "
+                              "(Keras was imported before KERAS_BACKEND was set)")
+        peer = "keras3"
     elif peer == "tf_keras":
         os.environ["TF_USE_LEGACY_KERAS"] = "1"
         import tf_keras as keras_module
     else:
         raise ValueError(f"peer_keras runs keras3 or tf_keras, not {peer!r}")
-    import tensorflow
-
-    tf, keras, flavour = tensorflow, keras_module, peer
+    if backend != "jax":      # the JAX column's process runs without TensorFlow's runtime
+        import tensorflow
+        tf = tensorflow
+    keras, flavour = keras_module, peer
 
 
 _vae_classes: dict[str, type] = {}
@@ -135,7 +142,14 @@ def _define_vae_classes() -> dict[str, type]:
 
 
 def make_vae_train_step() -> Any:
-    """The guide's encoder and decoder in a model with its own ``train_step`` (keras-io's VAE pattern)."""
+    """The guide's encoder and decoder in a model with its own ``train_step`` (keras-io's VAE pattern).
+
+    On JAX the step is the stateless one of keras-io's "Customizing what happens
+    in fit() with JAX" guide (``make_vae_train_step_jax``): ``tf.GradientTape``
+    does not exist there.
+    """
+    if backend == "jax":
+        return make_vae_train_step_jax()
     classes = vae_classes()
     Encoder, Decoder = classes["Encoder"], classes["Decoder"]
     mean = keras.ops.mean if flavour == "keras3" else tf.reduce_mean
@@ -173,6 +187,59 @@ def make_vae_train_step() -> Any:
             self.reconstruction_loss_tracker.update_state(reconstruction_loss)
             self.kl_loss_tracker.update_state(kl_loss)
             return {m.name: m.result() for m in self.metrics}
+
+    return VAE()
+
+
+def make_vae_train_step_jax() -> Any:
+    """The same VAE and losses with a JAX ``train_step``: ``jax.value_and_grad`` over ``stateless_call``."""
+    import jax
+
+    classes = vae_classes()
+    Encoder, Decoder = classes["Encoder"], classes["Decoder"]
+    ops = keras.ops
+
+    class VAE(keras.Model):
+        def __init__(self, original_dim=784, intermediate_dim=64, latent_dim=32, **kwargs):
+            super().__init__(**kwargs)
+            self.encoder = Encoder(latent_dim=latent_dim, intermediate_dim=intermediate_dim)
+            self.decoder = Decoder(original_dim, intermediate_dim=intermediate_dim)
+            self.total_loss_tracker = keras.metrics.Mean(name="loss")
+            self.reconstruction_loss_tracker = keras.metrics.Mean(name="reconstruction_loss")
+            self.kl_loss_tracker = keras.metrics.Mean(name="kl_loss")
+
+        @property
+        def metrics(self):
+            return [self.total_loss_tracker, self.reconstruction_loss_tracker, self.kl_loss_tracker]
+
+        def call(self, inputs):
+            z_mean, z_log_var, z = self.encoder(inputs)
+            return self.decoder(z), z_mean, z_log_var
+
+        def compute_loss_and_updates(self, trainable_variables, non_trainable_variables, data):
+            (reconstruction, z_mean, z_log_var), non_trainable_variables = self.stateless_call(
+                trainable_variables, non_trainable_variables, data)
+            reconstruction_loss = ops.mean(keras.losses.mean_squared_error(data, reconstruction))
+            kl_loss = -0.5 * ops.mean(z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1)
+            total_loss = reconstruction_loss + kl_loss
+            return total_loss, (non_trainable_variables, reconstruction_loss, kl_loss)
+
+        def train_step(self, state, data):
+            trainable_variables, non_trainable_variables, optimizer_variables, metrics_variables = state
+            if isinstance(data, tuple):
+                data = data[0]
+            gradient_fn = jax.value_and_grad(self.compute_loss_and_updates, has_aux=True)
+            (total_loss, (non_trainable_variables, reconstruction_loss, kl_loss)), grads = gradient_fn(
+                trainable_variables, non_trainable_variables, data)
+            trainable_variables, optimizer_variables = self.optimizer.stateless_apply(
+                optimizer_variables, grads, trainable_variables)
+            logs, updated = {}, []
+            for metric, value in zip(self.metrics, (total_loss, reconstruction_loss, kl_loss)):
+                own = metrics_variables[len(updated):len(updated) + len(metric.variables)]
+                own = metric.stateless_update_state(own, value)
+                logs[metric.name] = metric.stateless_result(own)
+                updated += list(own)
+            return logs, (trainable_variables, non_trainable_variables, optimizer_variables, updated)
 
     return VAE()
 
@@ -279,6 +346,10 @@ def make_model(workload: str) -> tuple[Any, dict[str, Any]]:
 
 
 def _info(model: Any) -> dict[str, Any]:
+    if flavour == "keras3" and backend == "jax":
+        return {"keras_version": keras.__version__, "backend": "jax",
+                "steps_per_execution": str(getattr(model, "steps_per_execution", "?")),
+                "jit_compile": str(getattr(model, "jit_compile", "?")), "params": trainable_parameters(model)}
     if flavour == "keras3":
         steps = getattr(model, "steps_per_execution", "?")
         jit = getattr(model, "jit_compile", "?")

@@ -244,6 +244,8 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
     else:
         model.fit(x, y, batch_size=job["batch_size"], **fit)
     metrics, info = timer.metrics(), _info(model)
+    if not job.get("count_flops", True):     # the in-process A/B times fits only
+        return metrics, info
     try:
         metrics["flops_per_sample"] = step_flops_per_sample(model, workload, x, y, job["batch_size"])
         metrics["samples_per_epoch"] = len(tf.nest.flatten(x)[0])

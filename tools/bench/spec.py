@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf")
+PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax")
 WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
                               "functional_multi_io", "predict", "scaling", "data_size", "memory", "graph", "vae_load")
 QUICK_WORKLOADS: tuple[str, ...] = ("vae", "predict")
@@ -26,6 +26,7 @@ DATA_SIZE_PEERS: tuple[str, ...] = ("tfkit", "keras3", "raw_tf")
 MEMORY_EPOCHS = 10  # the memory workload always runs this many epochs (--epochs does not change it)
 GRAPH_CASES: tuple[str, ...] = ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer")
 GRAPH_PEERS: tuple[str, ...] = ("tfkit", "keras3")   # building and loading functional graphs (tools/bench/graphs.py)
+JAX_CASES: tuple[str, ...] = ("vae", "vae_train_step", "cnn", "lstm", "transformer")
 # Cases whose tfkit time is held to the targets (the others describe how cost grows).
 TRAINING_WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
                                        "functional_multi_io")
@@ -49,6 +50,8 @@ RUNNERS: tuple[Runner, ...] = (
     Runner("tf_keras_spe100", "tf_keras", "tf-keras spe=100",
            settings={"steps_per_execution": 100}, cases=("vae",)),
     Runner("raw_tf", "raw_tf", "raw TF (floor)"),
+    # Keras 3 on JAX compiles the whole step with XLA: the peer a user who wants speed may pick (bench extra: jax).
+    Runner("keras3_jax", "keras3_jax", "Keras 3 on JAX", cases=JAX_CASES),
     # tfkit's default is jit_compile="auto" (measured per run); these pin XLA so "auto" can be judged.
     Runner("tfkit_xla_off", "tfkit", "tfkit XLA off", settings={"jit_compile": False}, cases=TRAINING_WORKLOADS),
     Runner("tfkit_xla_on", "tfkit", "tfkit XLA on", settings={"jit_compile": True}, cases=TRAINING_WORKLOADS),
@@ -136,14 +139,13 @@ GRAPH_LABELS: dict[str, str] = {"graph_chain400": "Graph: Dense chain, 400 calls
                                  "graph_resnet": "Graph: ResNet-50-shaped CNN",
                                  "graph_transformer": "Graph: 6-block transformer"}
 
+CASE_LABELS: dict[str, str] = {"vae": "VAE b64", "vae_train_step": "VAE own train_step b64",
+                               "tfdata": "VAE from tf.data b64", "cnn": "CNN b128", "lstm": "LSTM b64",
+                               "transformer": "Transformer b32", "functional_multi_io": "2-in/2-out functional b64"}
+
 ROWS: tuple[Row, ...] = (
-    _training_rows("vae", "VAE b64", (Row("vae", "peak_rss_mib", "VAE b64: peak RSS", "MiB", "lower", 0),))
-    + _training_rows("vae_train_step", "VAE own train_step b64")
-    + _training_rows("tfdata", "VAE from tf.data b64")
-    + _training_rows("cnn", "CNN b128")
-    + _training_rows("lstm", "LSTM b64")
-    + _training_rows("transformer", "Transformer b32")
-    + _training_rows("functional_multi_io", "2-in/2-out functional b64")
+    _training_rows("vae", CASE_LABELS["vae"], (Row("vae", "peak_rss_mib", "VAE b64: peak RSS", "MiB", "lower", 0),))
+    + sum((_training_rows(case, CASE_LABELS[case]) for case in TRAINING_WORKLOADS[1:]), ())
     + (
         Row("predict", "predict_samples_per_s", "VAE predict b1024: throughput", "samples/s", "higher", 0),
         Row("predict", "predict_first_s", "VAE predict: first call (tracing incl.)", "s", "lower"),

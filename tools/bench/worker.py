@@ -20,7 +20,7 @@ from typing import Any
 
 RESULT_MARKER = "BENCH_RESULT "
 PEER_MODULES = {"tfkit": "peer_tfkit", "keras3": "peer_keras", "tf_keras": "peer_keras",
-                "raw_tf": "peer_raw_tf"}
+                "raw_tf": "peer_raw_tf", "keras3_jax": "peer_keras"}
 
 
 class Unavailable(Exception):
