@@ -94,7 +94,10 @@ def entry_kind(entry: dict, default: str) -> str:
 
 def translate_object(entry: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str,
             kind: str) -> dict:
-    class_name = entry["class_name"]
+    class_name = entry.get("class_name")
+    if not isinstance(class_name, str):
+        raise ValueError(f"{report.source}: {where} has class_name {str(class_name)[:80]!r} "
+                         f"({type(class_name).__name__}); expected the name of a class, a string")
     if class_name == "Model":
         class_name = "Functional"                     # tf-keras's name for a functional model
     if kind == "optimizers" and class_name.startswith("Custom>") and "module" not in entry:
@@ -252,7 +255,8 @@ def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
             else:
                 config[key] = translate_object(value, report, custom_objects, f"{where}.{key}",
                                       entry_kind(value, _guess_kind(key)))
-        elif isinstance(value, list) and value and all(isinstance(item, dict) and "class_name" in item for item in value):
+        elif isinstance(value, list) and value and all(isinstance(item, dict) and isinstance(item.get("class_name"), str)
+                                                         for item in value):
             config[key] = [translate_object(item, report, custom_objects, f"{where}.{key}[{i}]", entry_kind(item, "layers"))
                            for i, item in enumerate(value)]
     accepted = _accepted(cls) if cls is not None else None
