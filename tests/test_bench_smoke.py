@@ -19,7 +19,7 @@ TOOLS = pathlib.Path(__file__).resolve().parents[1] / "tools"
 def bench(monkeypatch):
     monkeypatch.syspath_prepend(str(TOOLS))
     modules = {name: importlib.import_module(f"bench.{name}")
-               for name in ("cli", "spec", "report", "timing", "data", "orchestrate", "inprocess")}
+               for name in ("cli", "spec", "report", "timing", "data", "orchestrate", "inprocess", "startup")}
     return type("Bench", (), modules)
 
 
@@ -555,3 +555,24 @@ def test_in_process_runs_the_training_cases_with_the_tensorflow_peers_only(bench
     assert ran == [("vae", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3),
                    ("cnn", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3)]
     assert bench.cli.run_in_process(bench.cli.parse_args(["--in-process", "--peers", "keras3,raw_tf"])) == []
+
+
+def test_startup_script_times_each_step_and_prints_them(bench):
+    source = bench.startup._timed_script([("a_s", "x = 1"), ("b_s", "y = x + 1")])
+    namespace = {}
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "<startup>", "exec"), namespace)
+    assert namespace["y"] == 2
+    times = json.loads(out.getvalue().split("STARTUP ", 1)[1])
+    assert set(times) == {"a_s", "b_s"} and all(value >= 0 for value in times.values())
+
+
+def test_startup_table_pairs_each_round_and_leaves_tensorflow_to_the_import_row(bench):
+    rounds = [{"tensorflow": {"import_s": 2.0}, "tfkit": {"import_s": 2.5, "beyond_tf_s": 0.5, "cold_total_s": 4.0},
+               "keras3": {"import_s": 3.0, "beyond_tf_s": 1.0, "cold_total_s": 6.0}}] * 3
+    text = bench.startup.render({"pairs": 3, "rounds": rounds})
+    assert "| import (in a fresh process) [s] | 2.500 | 3.000 (1.20x; 1.20-1.20, n=3) | 2.000 (0.80x; 0.80-0.80, n=3) |" in text
+    assert "| import beyond `import tensorflow` [s] | 0.500 | 1.000 (2.00x; 2.00-2.00, n=3) | - |" in text

@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--in-process", action="store_true",
                         help="run only the in-process A/B of the TensorFlow peers (tools/bench/inprocess.py) "
                              "on the training workloads selected; a full run includes it")
+    parser.add_argument("--startup", action="store_true",
+                        help="run only the start-up pairs (tools/bench/startup.py): import tfkit / keras / "
+                             "tensorflow, and a cold start (import, load, first predict), fresh processes")
     parser.add_argument("--pairs", type=_positive_int, default=None,
                         help="counted rounds of the in-process A/B, after one warm-up round (default "
                              "10, --quick: 2)")
@@ -282,6 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.in_process_worker is not None:
         from bench import inprocess
         return inprocess.worker_main(args.in_process_worker)
+    if args.startup:
+        from bench import orchestrate, startup
+        result = startup.run_rounds(args.pairs, orchestrate.base_env(), timeout=args.timeout)
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps({"startup": result}, indent=1))
+        print(startup.render(result), end="")
+        return 0
     if args.in_process:
         from bench import inprocess
         results = run_in_process(args)

@@ -113,7 +113,7 @@ def summarize(result: dict[str, Any], peer: str, metric: str) -> dict[str, float
     return summary
 
 
-def _cell(summary: dict[str, float] | None, is_baseline: bool) -> str:
+def format_cell(summary: dict[str, float] | None, is_baseline: bool) -> str:
     if summary is None:
         return "-"
     text = f"{summary['median']:.3f}"
@@ -135,7 +135,7 @@ def render(results: list[dict[str, Any]], peers: list[str]) -> str:
     for result in results:
         label = spec.CASE_LABELS.get(result["case"], result["case"])
         for metric, words in METRICS:
-            cells = [_cell(summarize(result, peer, metric), peer == spec.BASELINE) for peer in peers]
+            cells = [format_cell(summarize(result, peer, metric), peer == spec.BASELINE) for peer in peers]
             lines.append(f"| {label}: {words} [s] | " + " | ".join(cells) + " |")
         losses = [summarize(result, peer, "loss_epoch2") for peer in peers]
         lines.append(f"| {label}: loss after epoch 2 (sanity) | "
