@@ -28,8 +28,13 @@ def test_every_export_gets_a_median_and_the_outputs_are_the_models(tool, tmp_pat
     latencies = tool.interleaved_latency_ms({"a": path, "b": path}, calls=3, warmup=1)
     assert sorted(latencies) == ["a", "b"] and all(value > 0 for value in latencies.values())
     tool.main([f"a={path}", "--calls", "2"])
-    words = capsys.readouterr().out.split()
-    assert words[0] == "a" and float(words[1]) > 0 and words[2:] == ["ms", "(1.00x)"]
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split() == ["export", "p50", "ms", "(ratio)", "p90", "ms", "(ratio)", "graph", "nodes"]
+    words = row.split()
+    assert words[0] == "a" and float(words[1]) > 0 and words[2] == "(1.00x)" and float(words[3]) >= float(words[1])
+    nodes = tool.graph_nodes(tf.saved_model.load(path).signatures["serving_default"])
+    assert words[5] == str(nodes) and nodes >= 4        # at least a MatMul, a BiasAdd and two reads
+    assert tool.percentile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.0 and tool.percentile([4.0, 1.0, 3.0, 2.0], 0.9) == 4.0
     signature = tf.saved_model.load(path).signatures["serving_default"]
     feed = tool.one_sample(signature)
     (value,) = feed.values()
