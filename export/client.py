@@ -528,7 +528,8 @@ def _to_array(tf: Any, proto: Any, what: str, limit: int) -> Any:
                          f"max_response_bytes={limit:,} bytes would hold (--max-response-bytes)")
     try:
         return tf.make_ndarray(proto)
-    except (ValueError, TypeError, IndexError, KeyError) as error:   # KeyError: a dtype with no numpy twin
+    # KeyError: a dtype with no numpy twin; OverflowError: an int_val out of the dtype's range (uint16)
+    except (ValueError, TypeError, IndexError, KeyError, OverflowError) as error:
         raise ValueError(f"{what} is not a readable tensor ({type(error).__name__}: {error})") from None
 
 
