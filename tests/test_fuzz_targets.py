@@ -53,6 +53,25 @@ def test_the_guard_refuses_a_pickle_global_and_a_new_import(tmp_path):
         import colorsys  # noqa: F401,F811
 
 
+def test_the_checkpoint_mutator_repairs_every_block_checksum():
+    """Mutated indexes get past the CRC-32C test to the entry checks behind it (tools/fuzzing/targets)."""
+    from fuzzing.targets import checkpoint_index_target as target
+    from tfkit.files import checkpoint_index as ci
+
+    seed = sorted(corpus.seeds_dir("checkpoint_index").iterdir())[0].read_bytes()
+    index, _ = target.split(seed)
+    data = bytearray(index)
+    footer_at = len(data) - ci.FOOTER_BYTES
+    meta_offset, meta_size, pos = ci._handle(data, footer_at, footer_at + 40)
+    index_offset, index_size, _ = ci._handle(data, pos, footer_at + 40)
+    blocks = [(meta_offset, meta_size), (index_offset, index_size)] + [
+        ci._handle(handle, 0, len(handle))[:2] for _, handle in ci._block(index, index_offset, index_size)]
+    for offset, size in blocks:                         # every stored checksum wrong
+        data[offset + size + 1:offset + size + 5] = b"\0\0\0\0"
+    assert bytes(data) != index and target.repair_checksums(bytes(data)) == index
+    assert target.repair_checksums(b"short") == b"short"        # nothing to find: left as it is
+
+
 @pytest.mark.slow
 def test_each_target_fuzzes_briefly_without_findings(tmp_path):
     """Each target's ``suite_runs`` inputs from seed 1 (about two seconds each): the same inputs on every machine,

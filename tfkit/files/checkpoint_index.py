@@ -158,13 +158,15 @@ def _block(data: bytes, offset: int, size: int) -> list[tuple[bytes, bytes]]:
     if restarts == 0 or restarts > (size - 4) // 4:
         raise _Damaged("a block's restart array does not fit it")
     entries_end = end - 4 - 4 * restarts
-    for i in range(restarts):
-        point = struct.unpack_from("<I", data, entries_end + 4 * i)[0]
-        if point >= max(entries_end - offset, 1):
-            raise _Damaged("a restart point lies outside its block")
-    pos, key, out = offset, b"", []
+    points = [struct.unpack_from("<I", data, entries_end + 4 * i)[0] for i in range(restarts)]
+    if any(point >= max(entries_end - offset, 1) for point in points):
+        raise _Damaged("a restart point lies outside its block")
+    pos, key, out, fresh_starts = offset, b"", [], set()
     while pos < entries_end:
+        start = pos - offset
         shared, pos = _varint(data, pos, entries_end)
+        if shared == 0:
+            fresh_starts.add(start)          # where TensorFlow's seek may begin decoding
         fresh, pos = _varint(data, pos, entries_end)
         length, pos = _varint(data, pos, entries_end)
         if shared > len(key) or pos + fresh + length > entries_end:
@@ -173,6 +175,10 @@ def _block(data: bytes, offset: int, size: int) -> list[tuple[bytes, bytes]]:
         pos += fresh
         out.append((key, data[pos:pos + length]))
         pos += length
+    if out and (points[0] != 0 or not fresh_starts.issuperset(points)):
+        # TensorFlow seeks through the restart points: one inside an entry, or at an entry that shares a
+        # prefix with the one before, is "bad entry in block" there
+        raise _Damaged("a restart point is not at the start of an entry with a full key")
     return out
 
 

@@ -158,7 +158,10 @@ def _child(name: str, arguments: list[str]) -> None:
     count = instrument(target.modules + target.guide_modules)
     print(f"INFO: instrumented {count} functions of {', '.join(target.modules + target.guide_modules)}",
           file=sys.stderr)
-    atheris.Setup([sys.argv[0], *arguments], target.check)
+    if target.mutator is None:
+        atheris.Setup([sys.argv[0], *arguments], target.check)
+    else:
+        atheris.Setup([sys.argv[0], *arguments], target.check, custom_mutator=target.mutator)
     atheris.Fuzz()
 
 

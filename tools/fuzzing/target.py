@@ -58,6 +58,9 @@ class Target:
         dictionary: Tokens libFuzzer splices into inputs (the format's keywords), or None.
         suite_runs: How many inputs the test suite's brief run makes (a fixed seed and count, so that the
             suite explores the same inputs on every machine: about two seconds here).
+        mutator: A custom mutator ``(data, max_size, seed) -> bytes`` (libFuzzer's ``LLVMFuzzerCustomMutator``):
+            libFuzzer's own mutation, then repairs such as checksums, so that mutated inputs get past them to
+            the checks behind; None: libFuzzer's mutation alone.
     """
 
     name: str
@@ -72,6 +75,7 @@ class Target:
     allowed_events: frozenset[str] = frozenset()
     dictionary: tuple[bytes, ...] | None = None
     suite_runs: int = 300
+    mutator: Callable[[bytes, int, int], bytes] | None = None
 
 
 # modules that are files outside any package (export/client.py): module name -> path, for the coverage report
