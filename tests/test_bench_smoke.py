@@ -571,8 +571,21 @@ def test_startup_script_times_each_step_and_prints_them(bench):
 
 
 def test_startup_table_pairs_each_round_and_leaves_tensorflow_to_the_import_row(bench):
-    rounds = [{"tensorflow": {"import_s": 2.0}, "tfkit": {"import_s": 2.5, "beyond_tf_s": 0.5, "cold_total_s": 4.0},
-               "keras3": {"import_s": 3.0, "beyond_tf_s": 1.0, "cold_total_s": 6.0}}] * 3
+    rounds = [{"tensorflow": {"import_s": 2.0, "import_min_s": 1.0},
+               "tfkit": {"import_s": 2.5, "beyond_tf_s": 0.5, "import_min_s": 1.5, "cold_total_s": 4.0},
+               "keras3": {"import_s": 3.0, "beyond_tf_s": 1.0, "import_min_s": 2.0, "cold_total_s": 6.0}}] * 3
     text = bench.startup.render({"pairs": 3, "rounds": rounds})
-    assert "| import (in a fresh process) [s] | 2.500 | 3.000 (1.20x; 1.20-1.20, n=3) | 2.000 (0.80x; 0.80-0.80, n=3) |" in text
-    assert "| import beyond `import tensorflow` [s] | 0.500 | 1.000 (2.00x; 2.00-2.00, n=3) | - |" in text
+    assert ("| import, minimal environment (TensorFlow + the framework) [s] | 1.500 | 2.000 (1.33x; 1.33-1.33, n=3) "
+            "| 1.000 (0.67x; 0.67-0.67, n=3) |") in text
+    assert "| import beyond `import tensorflow`, shared environment [s] | 0.500 | 1.000 (2.00x; 2.00-2.00, n=3) | - |" in text
+
+
+def test_a_minimal_site_links_everything_but_what_it_leaves_out(bench, tmp_path, monkeypatch):
+    site = tmp_path / "site-packages"
+    for name in ("keras", "keras-3.15.1.dist-info", "numpy", "numpy-2.4.6.dist-info", "sklearn", "a.pth"):
+        (site / name).mkdir(parents=True) if "." not in name or name.endswith("info") else (site / name).write_text("")
+    import sysconfig
+    monkeypatch.setattr(sysconfig, "get_paths", lambda: {"purelib": str(site)})
+    view = bench.startup.minimal_site(str(tmp_path), ("keras", "sklearn"))
+    assert sorted(p.name for p in pathlib.Path(view).iterdir()) == ["a.pth", "numpy", "numpy-2.4.6.dist-info"]
+    assert (pathlib.Path(view) / "numpy").resolve() == site / "numpy"

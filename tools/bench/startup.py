@@ -11,6 +11,15 @@
   the file its framework wrote (tfkit's ``.h5`` through the guarded reader,
   Keras's ``.keras``) and predicts one sample.
 
+Each import is timed twice: in the benchmark's environment, where Keras 3, tf-keras,
+JAX and scikit-learn are all installed, and in a *minimal* one, a view of the same
+site-packages without the packages the framework does not need
+(``minimal_site``): TensorFlow's own ``__init__`` imports ``keras.src.optimizers``
+whenever Keras 3 is installed (and Keras its scikit-learn wrappers, TensorFlow Lite
+JAX when they are), so in a shared environment ``import tensorflow`` already pays
+for Keras. A tfkit user's environment holds TensorFlow and tfkit; a Keras user's,
+TensorFlow and Keras.
+
 A round runs every peer once, the order rotated each round; the per-pair ratio
 is peer / tfkit within a round (above 1: tfkit is faster). Processes cannot share
 an interpreter for these, so the pairing is of consecutive processes: drift
@@ -34,6 +43,13 @@ _IMPORT = {
     "tensorflow": "import tensorflow",
     "tfkit": "import tfkit",
     "keras3": "import keras",
+}
+
+# what each minimal environment leaves out of site-packages (top-level names, dist-info names alike)
+_NOT_NEEDED = {
+    "tensorflow": ("keras", "tf_keras", "jax", "jaxlib", "jax_plugins", "sklearn", "scikit_learn"),
+    "tfkit": ("keras", "tf_keras", "jax", "jaxlib", "jax_plugins", "sklearn", "scikit_learn"),
+    "keras3": ("tf_keras", "jax", "jaxlib", "jax_plugins", "sklearn", "scikit_learn"),
 }
 
 _PREPARE = {
@@ -65,6 +81,38 @@ def _run(source: str, env: dict[str, str], timeout: float) -> dict[str, float]:
     raise RuntimeError(f"exit {completed.returncode}: {completed.stderr.strip().splitlines()[-1:]}")
 
 
+def minimal_site(directory: str, leave_out: tuple[str, ...]) -> str:
+    """A folder of links to this environment's site-packages entries, less those named in ``leave_out``."""
+    import os
+    import sysconfig
+
+    site = sysconfig.get_paths()["purelib"]
+    view = os.path.join(directory, "site-" + "-".join(sorted(set(leave_out)))[:80])
+    os.makedirs(view, exist_ok=True)
+    for entry in os.listdir(site):
+        top = entry.split("-")[0].split(".")[0]
+        if top not in leave_out and not os.path.exists(os.path.join(view, entry)):
+            os.symlink(os.path.join(site, entry), os.path.join(view, entry))
+    return view
+
+
+def _in_minimal_site(source: str, site: str) -> str:
+    """``source`` run by ``python -S`` with only ``site`` (and the repository) on the path."""
+    from bench import orchestrate
+
+    return "\n".join([f"import site, sys; site.addsitedir({site!r}); sys.path.insert(0, {str(orchestrate.REPO_ROOT)!r})",
+                      source])
+
+
+def _run_minimal(source: str, site: str, env: dict[str, str], timeout: float) -> dict[str, float]:
+    completed = subprocess.run([sys.executable, "-S", "-c", _in_minimal_site(source, site)], env=env,
+                               capture_output=True, text=True, timeout=timeout)
+    for line in reversed(completed.stdout.splitlines()):
+        if line.startswith("STARTUP "):
+            return json.loads(line[len("STARTUP "):])
+    raise RuntimeError(f"exit {completed.returncode}: {completed.stderr.strip().splitlines()[-1:]}")
+
+
 def prepare_models(directory: str, env: dict[str, str], timeout: float) -> dict[str, str]:
     """The chain model written by each framework in its own format; {peer: path}."""
     from bench import orchestrate
@@ -88,6 +136,7 @@ def run_rounds(pairs: int, env: dict[str, str], timeout: float) -> dict[str, Any
     rounds: list[dict[str, dict[str, float]]] = []
     with tempfile.TemporaryDirectory(prefix="tfkit_bench_startup_") as directory:
         paths = prepare_models(directory, env, timeout)
+        sites = {peer: minimal_site(directory, leave_out) for peer, leave_out in _NOT_NEEDED.items()}
         importers = list(_IMPORT)
         for number in range(pairs + 1):
             values: dict[str, dict[str, float]] = {}
@@ -95,6 +144,8 @@ def run_rounds(pairs: int, env: dict[str, str], timeout: float) -> dict[str, Any
             for peer in importers[shift:] + importers[:shift]:
                 values.setdefault(peer, {}).update(
                     _run(_timed_script([("import_s", _IMPORT[peer])]), orchestrate.peer_env(peer, env), timeout))
+                values[peer].update(_run_minimal(_timed_script([("import_min_s", _IMPORT[peer])]), sites[peer],
+                                                 orchestrate.peer_env(peer, env), timeout))
             for peer in PEERS[number % 2:] + PEERS[:number % 2]:
                 imports, load = _COLD[peer]
                 script = _timed_script([("cold_import_s", imports),
@@ -106,6 +157,7 @@ def run_rounds(pairs: int, env: dict[str, str], timeout: float) -> dict[str, Any
                 values[peer].update(times)
             for peer in PEERS:
                 values[peer]["beyond_tf_s"] = values[peer]["import_s"] - values["tensorflow"]["import_s"]
+                values[peer]["beyond_tf_min_s"] = values[peer]["import_min_s"] - values["tensorflow"]["import_min_s"]
             if number:
                 rounds.append(values)
             print(f"  startup round {number}/{pairs}: " + ", ".join(
@@ -114,8 +166,10 @@ def run_rounds(pairs: int, env: dict[str, str], timeout: float) -> dict[str, Any
 
 
 ROWS: tuple[tuple[str, str], ...] = (
-    ("import_s", "import (in a fresh process) [s]"),
-    ("beyond_tf_s", "import beyond `import tensorflow` [s]"),
+    ("import_min_s", "import, minimal environment (TensorFlow + the framework) [s]"),
+    ("beyond_tf_min_s", "import beyond `import tensorflow`, minimal environment [s]"),
+    ("import_s", "import, shared environment (Keras, tf-keras, JAX, scikit-learn installed) [s]"),
+    ("beyond_tf_s", "import beyond `import tensorflow`, shared environment [s]"),
     ("cold_total_s", "cold start: import + load 400-call chain + first predict [s]"),
     ("cold_import_s", "cold start: import [s]"),
     ("cold_load_s", "cold start: load_model [s]"),
@@ -139,7 +193,7 @@ def render(result: dict[str, Any]) -> str:
         cells = []
         for column in columns:
             summary = inprocess.summarize(result, column, metric)
-            if column == "tensorflow" and metric != "import_s":
+            if column == "tensorflow" and metric not in ("import_s", "import_min_s"):
                 summary = None
             cells.append("-" if summary is None else inprocess.format_cell(summary, column == spec.BASELINE))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
