@@ -589,3 +589,35 @@ def test_a_minimal_site_links_everything_but_what_it_leaves_out(bench, tmp_path,
     view = bench.startup.minimal_site(str(tmp_path), ("keras", "sklearn"))
     assert sorted(p.name for p in pathlib.Path(view).iterdir()) == ["a.pth", "numpy", "numpy-2.4.6.dist-info"]
     assert (pathlib.Path(view) / "numpy").resolve() == site / "numpy"
+
+
+def test_targets_are_judged_on_the_in_process_pairs_and_the_paired_start_up(bench):
+    records = [record("vae", "tfkit", metrics={"epoch_steady_s": 0.40}),
+               record("vae", "keras3", metrics={"epoch_steady_s": 0.60}),     # cross-process: 0.67x, met
+               record("vae", "keras3_jax", metrics={"epoch_steady_s": 0.35, "epoch_first_s": 2.0})]
+    summary = bench.report.aggregate(records)
+    in_process = [{"case": "vae", "rounds": rounds_of((0.30, 0.45), (0.32, 0.40), (0.31, 0.50))}]   # 0.62-0.80
+    startup = {"pairs": 2, "rounds": [{"tfkit": {"import_min_s": 3.0, "cold_total_s": 5.0},
+                                       "keras3": {"import_min_s": 4.0, "cold_total_s": 4.5}}] * 2}
+    serving = {"calls": 3000, "exports": {"tfkit": {"p50_ms": 0.15, "p90_ms": 0.20, "nodes": 77.0},
+                                          "tf_keras": {"p50_ms": 0.16, "p90_ms": 0.19, "nodes": 70.0}}}
+    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False, "machine": {},
+               "versions": {}, "in_process": in_process, "in_process_peers": ["tfkit", "keras3"],
+               "startup": startup, "serving": serving}
+    text = bench.report.render(summary, ["tfkit", "keras3", "keras3_jax"], ["vae"], context)
+    targets = text.split("## Targets", 1)[1]
+    assert ("- VAE b64: steady epoch, tfkit <= 0.60x Keras 3: in-process A/B, median of 3 per-pair ratios "
+            "tfkit / Keras 3 = 0.67x (target <= 0.60x) -> **missed** (cross-process medians: 0.400 s vs 0.600 s "
+            "= 0.67x)") in targets
+    assert ("- VAE b64: steady epoch, tfkit <= Keras 3 on JAX: tfkit 0.400 s vs Keras 3 on JAX 0.350 s = 1.14x "
+            "(target <= 1.00x) -> **missed**") in targets
+    assert "- VAE b64: whole fit, tfkit <= Keras 3 on JAX: not measured in this run" in targets
+    assert ("- import tfkit <= import keras (each in its minimal environment): median of 2 paired rounds "
+            "tfkit / Keras 3 = 0.75x -> **met**") in targets
+    assert "cold start (import, load the 400-call chain, first predict) <= Keras 3: median of 2 paired rounds " \
+           "tfkit / Keras 3 = 1.11x -> **missed**" in targets
+    assert "- Serving latency p50 (interleaved, 3,000 calls): tfkit's export 0.1500 ms vs tf-keras's 0.1600 ms " \
+           "= 0.94x -> **met**" in targets
+    assert "-> **missed**" in targets.split("Serving latency p90")[1].split("\n")[0]
+    assert "## In-process A/B (TensorFlow peers in one process)" in text and "## Start-up" in text
+    assert "| tf-keras | 0.1600 (1.07x) | 0.1900 (0.95x) | 70 |" in text

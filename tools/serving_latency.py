@@ -148,6 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--vae", action="store_true",
                         help="export the guide's VAE with tfkit, tf-keras and Keras 3 first, then time those")
     parser.add_argument("--calls", type=int, default=3000, help="timed calls per export (default 3000)")
+    parser.add_argument("--json", default=None, help="also write the results to this JSON file")
     args = parser.parse_args(argv)
     if not args.exports and not args.vae:
         parser.error("give LABEL=EXPORT_DIR arguments, or --vae")
@@ -158,6 +159,10 @@ def main(argv: list[str] | None = None) -> None:
         if args.vae:
             exports = {**export_vaes(directory), **exports}
         results = interleaved_latency(exports, args.calls)
+    if args.json:
+        import json
+        import pathlib
+        pathlib.Path(args.json).write_text(json.dumps({"calls": args.calls, "exports": results}, indent=1))
     first = next(iter(results.values()))
     print(f"{'export':<10} {'p50 ms':>8}  (ratio)  {'p90 ms':>8}  (ratio)  graph nodes")
     for label, result in results.items():

@@ -141,6 +141,23 @@ def run_in_process(args: argparse.Namespace) -> list[dict[str, Any]]:
     return results
 
 
+def run_serving_latency(env: dict[str, str], timeout: float, calls: int = 3000) -> dict[str, Any] | None:
+    """``tools/serving_latency.py --vae`` in its own process: p50, p90 and graph nodes of each export."""
+    import subprocess
+
+    from bench import orchestrate
+
+    with tempfile.TemporaryDirectory(prefix="tfkit_bench_serving_") as directory:
+        out = pathlib.Path(directory) / "serving.json"
+        completed = subprocess.run([sys.executable, str(orchestrate.TOOLS_DIR / "serving_latency.py"), "--vae",
+                                    "--calls", str(calls), "--json", str(out)], env=env, cwd=orchestrate.REPO_ROOT,
+                                   capture_output=True, text=True, timeout=timeout)
+        if completed.returncode != 0 or not out.exists():
+            print(f"serving latency failed: {completed.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+            return None
+        return json.loads(out.read_text())
+
+
 def is_full_run(quick: bool, workloads: list[str], peers: list[str]) -> bool:
     """Whether a run may write docs/PERFORMANCE.md: every workload, every peer, not --quick."""
     return not quick and set(workloads) == set(spec.WORKLOADS) and set(peers) == set(spec.PEERS)
@@ -259,7 +276,16 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
                 if result["status"] == "unavailable":
                     given_up.add((job.case, job.runner))
                 records.append({"repeat": repeat, "job": job.to_json(), "result": result})
+    extra: dict[str, Any] = {}
+    if is_full_run(args.quick, args.workloads, args.peers):      # the paired figures the targets are judged on
+        from bench import inprocess, startup
+        extra["in_process"] = run_in_process(args)
+        extra["in_process_peers"] = [peer for peer in inprocess.TF_PEERS if peer in args.peers]
+        print("start-up pairs ...", file=sys.stderr, flush=True)
+        extra["startup"] = startup.run_rounds(args.pairs, env, timeout=args.timeout)
+        extra["serving"] = run_serving_latency(env, timeout=args.timeout)
     context = {
+        **extra,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": public_command(argv),
         "repeats": args.repeats,

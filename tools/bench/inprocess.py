@@ -140,7 +140,7 @@ def render(results: list[dict[str, Any]], peers: list[str]) -> str:
         losses = [summarize(result, peer, "loss_epoch2") for peer in peers]
         lines.append(f"| {label}: loss after epoch 2 (sanity) | "
                      + " | ".join("-" if value is None else f"{value['median']:.4f}" for value in losses) + " |")
-        notes += [f"- {result['case']}, {peer}: {problem}" for peer, problem in result["problems"].items()]
+        notes += [f"- {result['case']}, {peer}: {problem}" for peer, problem in result.get("problems", {}).items()]
     return "\n".join(lines + ([""] + notes if notes else [])) + "\n"
 
 
