@@ -41,6 +41,7 @@ from tensorflow.core.protobuf import tensor_bundle_pb2
 
 MAGIC = 0xDB4775248B80FB57
 FOOTER_BYTES = 48
+BUNDLE_CONSUMER = 1                 # tensor_bundle.cc's kTensorBundleVersion: the consumer version TensorFlow reads as
 BLOCK_TRAILER_BYTES = 5             # compression type + CRC
 MAX_SHARDS = 10_000
 MAX_RANK = 254                      # TensorFlow's own limit
@@ -214,6 +215,11 @@ def _entries(prefix: str, raw: list[tuple[bytes, bytes]]) -> dict[str, IndexEntr
         header.ParseFromString(raw[0][1])
     except DecodeError as error:
         raise _Damaged(f"its header does not parse: {error}") from None
+    version = header.version                 # TensorFlow's CheckVersions for tensor bundles: consumer 1, producer >= 0
+    if version.min_consumer > BUNDLE_CONSUMER or BUNDLE_CONSUMER in version.bad_consumers or version.producer < 0:
+        raise _Damaged(f"its header's version (producer {version.producer}, min_consumer {version.min_consumer}, "
+                       f"bad_consumers {list(version.bad_consumers)}) rules out TensorFlow's reader "
+                       f"(consumer version {BUNDLE_CONSUMER})")
     shards = header.num_shards
     if not 1 <= shards <= MAX_SHARDS:
         raise _Damaged(f"its header names {shards} data shards (1 to {MAX_SHARDS} expected)")
