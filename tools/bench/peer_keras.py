@@ -141,21 +141,12 @@ def _define_vae_classes() -> dict[str, type]:
             "VariationalAutoEncoder": VariationalAutoEncoder}
 
 
-def make_vae_train_step() -> Any:
-    """The guide's encoder and decoder in a model with its own ``train_step`` (keras-io's VAE pattern).
-
-    On JAX the step is the stateless one of keras-io's "Customizing what happens
-    in fit() with JAX" guide (``make_vae_train_step_jax``): ``tf.GradientTape``
-    does not exist there.
-    """
-    if backend == "jax":
-        return make_vae_train_step_jax()
+def _vae_with_trackers() -> type:
+    """keras-io's VAE model without its step: the guide's encoder and decoder, three loss trackers."""
     classes = vae_classes()
     Encoder, Decoder = classes["Encoder"], classes["Decoder"]
-    mean = keras.ops.mean if flavour == "keras3" else tf.reduce_mean
-    ops = keras.ops if flavour == "keras3" else tf
 
-    class VAE(keras.Model):
+    class TrackedVAE(keras.Model):
         def __init__(self, original_dim=784, intermediate_dim=64, latent_dim=32, **kwargs):
             super().__init__(**kwargs)
             self.encoder = Encoder(latent_dim=latent_dim, intermediate_dim=intermediate_dim)
@@ -168,6 +159,22 @@ def make_vae_train_step() -> Any:
         def metrics(self):
             return [self.total_loss_tracker, self.reconstruction_loss_tracker, self.kl_loss_tracker]
 
+    return TrackedVAE
+
+
+def make_vae_train_step() -> Any:
+    """The guide's encoder and decoder in a model with its own ``train_step`` (keras-io's VAE pattern).
+
+    On JAX the step is the stateless one of keras-io's "Customizing what happens
+    in fit() with JAX" guide (``make_vae_train_step_jax``): ``tf.GradientTape``
+    does not exist there.
+    """
+    if backend == "jax":
+        return make_vae_train_step_jax()
+    mean = keras.ops.mean if flavour == "keras3" else tf.reduce_mean
+    ops = keras.ops if flavour == "keras3" else tf
+
+    class VAE(_vae_with_trackers()):
         def call(self, inputs):
             z_mean, z_log_var, z = self.encoder(inputs)
             return self.decoder(z)
@@ -195,23 +202,9 @@ def make_vae_train_step_jax() -> Any:
     """The same VAE and losses with a JAX ``train_step``: ``jax.value_and_grad`` over ``stateless_call``."""
     import jax
 
-    classes = vae_classes()
-    Encoder, Decoder = classes["Encoder"], classes["Decoder"]
     ops = keras.ops
 
-    class VAE(keras.Model):
-        def __init__(self, original_dim=784, intermediate_dim=64, latent_dim=32, **kwargs):
-            super().__init__(**kwargs)
-            self.encoder = Encoder(latent_dim=latent_dim, intermediate_dim=intermediate_dim)
-            self.decoder = Decoder(original_dim, intermediate_dim=intermediate_dim)
-            self.total_loss_tracker = keras.metrics.Mean(name="loss")
-            self.reconstruction_loss_tracker = keras.metrics.Mean(name="reconstruction_loss")
-            self.kl_loss_tracker = keras.metrics.Mean(name="kl_loss")
-
-        @property
-        def metrics(self):
-            return [self.total_loss_tracker, self.reconstruction_loss_tracker, self.kl_loss_tracker]
-
+    class VAE(_vae_with_trackers()):
         def call(self, inputs):
             z_mean, z_log_var, z = self.encoder(inputs)
             return self.decoder(z), z_mean, z_log_var

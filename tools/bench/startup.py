@@ -72,9 +72,9 @@ def _timed_script(steps: list[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def _run(source: str, env: dict[str, str], timeout: float) -> dict[str, float]:
-    completed = subprocess.run([sys.executable, "-c", source], env=env, capture_output=True, text=True,
-                               timeout=timeout)
+def _run(source: str, env: dict[str, str], timeout: float, python_flags: tuple[str, ...] = ()) -> dict[str, float]:
+    completed = subprocess.run([sys.executable, *python_flags, "-c", source], env=env, capture_output=True,
+                               text=True, timeout=timeout)
     for line in reversed(completed.stdout.splitlines()):
         if line.startswith("STARTUP "):
             return json.loads(line[len("STARTUP "):])
@@ -105,12 +105,7 @@ def _in_minimal_site(source: str, site: str) -> str:
 
 
 def _run_minimal(source: str, site: str, env: dict[str, str], timeout: float) -> dict[str, float]:
-    completed = subprocess.run([sys.executable, "-S", "-c", _in_minimal_site(source, site)], env=env,
-                               capture_output=True, text=True, timeout=timeout)
-    for line in reversed(completed.stdout.splitlines()):
-        if line.startswith("STARTUP "):
-            return json.loads(line[len("STARTUP "):])
-    raise RuntimeError(f"exit {completed.returncode}: {completed.stderr.strip().splitlines()[-1:]}")
+    return _run(_in_minimal_site(source, site), env, timeout, python_flags=("-S",))
 
 
 def prepare_models(directory: str, env: dict[str, str], timeout: float) -> dict[str, str]:
