@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import pathlib
+import sys
 
 import pytest
 
@@ -589,6 +590,19 @@ def test_a_minimal_site_links_everything_but_what_it_leaves_out(bench, tmp_path,
     view = bench.startup.minimal_site(str(tmp_path), ("keras", "sklearn"))
     assert sorted(p.name for p in pathlib.Path(view).iterdir()) == ["a.pth", "numpy", "numpy-2.4.6.dist-info"]
     assert (pathlib.Path(view) / "numpy").resolve() == site / "numpy"
+
+
+def test_start_up_is_timed_from_bytecode_even_where_python_writes_none(bench, tmp_path, monkeypatch):
+    package = tmp_path / "tfkit" / "sub"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("X = 1\n")
+    (tmp_path / "tfkit" / "__init__.py").write_text("")
+    monkeypatch.setattr(bench.orchestrate, "REPO_ROOT", tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)      # PYTHONDONTWRITEBYTECODE=1, as on CI
+    bench.startup.ensure_bytecode()
+    import importlib.util
+    for source in ("tfkit/__init__.py", "tfkit/sub/__init__.py"):
+        assert pathlib.Path(importlib.util.cache_from_source(str(tmp_path / source))).is_file()
 
 
 def test_targets_are_judged_on_the_in_process_pairs_and_the_paired_start_up(bench):

@@ -20,6 +20,12 @@ JAX when they are), so in a shared environment ``import tensorflow`` already pay
 for Keras. A tfkit user's environment holds TensorFlow and tfkit; a Keras user's,
 TensorFlow and Keras.
 
+Every package is timed from bytecode, as a pip install of a wheel leaves it:
+``ensure_bytecode`` compiles tfkit's sources first (Keras and TensorFlow arrive
+compiled). Without it, a machine with ``PYTHONDONTWRITEBYTECODE`` set (this
+project's CI and development machines) recompiles all of tfkit's ~390 modules in
+every process, which made ``import tfkit`` look 5x slower than it is.
+
 A round runs every peer once, the order rotated each round; the per-pair ratio
 is peer / tfkit within a round (above 1: tfkit is faster). Processes cannot share
 an interpreter for these, so the pairing is of consecutive processes: drift
@@ -124,11 +130,23 @@ def prepare_models(directory: str, env: dict[str, str], timeout: float) -> dict[
     return paths
 
 
+def ensure_bytecode() -> None:
+    """Compile tfkit's modules to ``__pycache__``, as installing a wheel does (up-to-date ones are skipped)."""
+    import compileall
+
+    from bench import orchestrate
+
+    package = orchestrate.REPO_ROOT / "tfkit"
+    if not compileall.compile_dir(str(package), quiet=1):
+        raise RuntimeError(f"could not compile {package} to bytecode")
+
+
 def run_rounds(pairs: int, env: dict[str, str], timeout: float) -> dict[str, Any]:
     """``pairs`` counted rounds (after a warm-up round) of the import and cold-start processes."""
     from bench import orchestrate
 
     rounds: list[dict[str, dict[str, float]]] = []
+    ensure_bytecode()
     with tempfile.TemporaryDirectory(prefix="tfkit_bench_startup_") as directory:
         paths = prepare_models(directory, env, timeout)
         sites = {peer: minimal_site(directory, leave_out) for peer, leave_out in _NOT_NEEDED.items()}
