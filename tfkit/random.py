@@ -93,9 +93,9 @@ class SeedGenerator(tf.Module, StateOwner):
         Returns:
             An int64 tensor of shape `(2,)`, for `tf.random.stateless_*` ops.
         """
-        seed = self.state.read_value()
+        seed = self.state.value()      # not read_value(): its extra Identity is one more op in every export
         with tf.control_dependencies([seed]):
-            self.state.assign_add(tf.constant([0, 1], dtype=tf.int64))
+            self.state.assign_add(tf.constant([0, 1], dtype=tf.int64), read_value=False)
         return seed
 
     def get_config(self) -> dict[str, Any]:
