@@ -49,7 +49,7 @@ def pytest_cmdline_main(config):
 def pytest_configure(config):
     """Compile tfkit to bytecode once, before any worker or subprocess imports it.
 
-    CI and this project's machines set ``PYTHONDONTWRITEBYTECODE``, and an editable install
+    This project's machines set ``PYTHONDONTWRITEBYTECODE`` (CI likely too), and an editable install
     leaves no bytecode, so every process the suite starts (xdist workers, training workers,
     servers, the examples, the CLI) compiled tfkit's ~390 modules from source again: about
     0.7 s each on 2 cores, 14% of the CLI and kill-point tests. Compiling them here, as
