@@ -23,7 +23,7 @@ TensorFlow and Keras.
 Every package is timed from bytecode, as a pip install of a wheel leaves it:
 ``ensure_bytecode`` compiles tfkit's sources first (Keras and TensorFlow arrive
 compiled). Without it, a machine with ``PYTHONDONTWRITEBYTECODE`` set (this
-project's CI and development machines) recompiles all of tfkit's ~390 modules in
+project's development machines, CI likely too) recompiles all of tfkit's ~390 modules in
 every process, which made ``import tfkit`` look 5x slower than it is.
 
 A round runs every peer once, the order rotated each round; the per-pair ratio
