@@ -91,3 +91,34 @@ def test_onnx_export_of_a_loop_of_several_steps_per_iteration(tmp_path):
     x = np.random.default_rng(0).random((2, 8, 2)).astype("float32")
     got = session.run(None, {session.get_inputs()[0].name: x})[0]
     np.testing.assert_allclose(got, model.predict(x, verbose=0), rtol=1e-5, atol=1e-6)
+
+
+def test_a_loop_traced_for_xla_runs_one_step_per_iteration():
+    seen = []
+
+    def trace():
+        seen.append(rnn_loop.steps_per_iteration(80))
+        return tf.constant(0)
+
+    tf.function(trace, jit_compile=True)()
+    tf.function(trace)()
+    assert seen == [1, 4]
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU"])
+def test_xla_loop_of_one_step_per_iteration_matches_the_plain_loop_with_gradients(kind):
+    tfkit.utils.set_random_seed(5)
+    rng = np.random.default_rng(11)
+    x = tf.constant(rng.normal(size=(3, 8, 4)).astype("float32"))
+    mask = tf.constant(rng.random((3, 8)) > 0.25)
+    layer = getattr(layers, kind)(5, return_sequences=True)
+    layer(x)
+
+    def run(x, mask):
+        with tf.GradientTape() as tape:
+            out = layer(x, mask=mask)
+            loss = tf.reduce_sum(out * tf.range(1.0, 9.0)[None, :, None])
+        return [out] + tape.gradient(loss, layer.trainable_weights)
+
+    for plain, compiled in zip(tf.function(run)(x, mask), tf.function(run, jit_compile=True)(x, mask)):
+        np.testing.assert_allclose(compiled.numpy(), plain.numpy(), rtol=1e-4, atol=1e-5)

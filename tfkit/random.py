@@ -33,9 +33,9 @@ from typing import Any, Sequence
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.ops.control_flow_util import GraphOrParentsInXlaContext
 
 from tfkit.base.variable_roles import StateOwner
+from tfkit.base.xla_context import in_xla_compilation
 from tfkit.distribution import values as distribution_values
 
 _MAX_SEED = 2**31 - 1
@@ -220,7 +220,7 @@ def algorithm() -> str:
         >>> tfkit.random.algorithm()
         'auto_select'
     """
-    return "philox" if GraphOrParentsInXlaContext(tf.compat.v1.get_default_graph()) else "auto_select"
+    return "philox" if in_xla_compilation() else "auto_select"
 
 
 def _shape(shape: Any) -> Any:

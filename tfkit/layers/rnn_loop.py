@@ -7,7 +7,7 @@
 A ``tf.while_loop`` over ``TensorArray``s (or a Python loop with
 ``unroll=True``), so it runs eagerly, in ``tf.function`` and under XLA, and
 its gradient costs O(time); over a known number of timesteps each iteration
-runs up to four of them (``steps_per_iteration``). Inputs, outputs and states may each be a nest
+runs up to four of them outside XLA (``steps_per_iteration``). Inputs, outputs and states may each be a nest
 (tuples, lists, dicts of tensors, as a cell with nested inputs or a stack
 of cells has): the loop carries them flat and hands ``step`` their
 structure. Masks follow Keras 3's ``rnn`` backend: at a masked timestep the
@@ -23,6 +23,8 @@ import contextvars
 from typing import Any, Callable, Iterator, Sequence
 
 import tensorflow as tf
+
+from tfkit.base.xla_context import in_xla_compilation
 
 __all__: list[str] = []
 
@@ -235,11 +237,13 @@ def _while(
     return list(last_output), outputs, list(final_states)
 
 
-# Timesteps per iteration of the loop over a known number of timesteps, at most. Each iteration has a
-# fixed cost (the executor's frame, XLA's loop-state buffers), and one iteration of several steps lets
-# the graph optimizers and XLA fuse across them. The bench's LSTM (80 steps of 64 units, batch 64,
-# 2-core CPU) ran its steady epoch in 1.46 s at 1 step per iteration, 1.39 s at 2, 1.24 s at 4 and
-# 1.43 s at 8 with XLA; 2.13 s and 1.91 s at 1 and 4 without. XLA's compile took 0.7 s longer at 4.
+# Timesteps per iteration of the loop over a known number of timesteps, at most, outside XLA. Each iteration
+# has a fixed cost (the executor's frame and its scheduling of the body's ops), which several steps share.
+# The bench's LSTM (80 steps of 64 units, batch 64, masked, 2-core CPU) without XLA: an epoch at 1 step per
+# iteration took 1.03x the time of one at 4 (median of 6 epochs alternated in one process; 2.13 s against
+# 1.91 s in separate processes). Under XLA one step per iteration is best: its epochs took 0.93x the time
+# of 4 steps' and 0.95x 2 steps' (8 and 6 alternated epochs), and XLA compiled its step in 1.75 s, against
+# 2.1 s at 2 and 3.0 s at 4 (TensorFlow 2.21).
 _STEPS_PER_ITERATION = 4
 _ONE_STEP: contextvars.ContextVar[bool] = contextvars.ContextVar("tfkit_rnn_one_step_per_iteration", default=False)
 
@@ -263,10 +267,10 @@ def one_step_per_iteration() -> Iterator[None]:
 
 def steps_per_iteration(static_steps: int | None) -> int:
     """How many timesteps one iteration runs: the largest of 4, 3, 2 that divides the number of
-    timesteps into at least two iterations, else 1 (and 1 for an unknown number, or inside
-    ``one_step_per_iteration``). No step runs outside the loop.
+    timesteps into at least two iterations, else 1 (and 1 for an unknown number, in a graph that
+    XLA compiles, or inside ``one_step_per_iteration``). No step runs outside the loop.
     """
-    if static_steps is None or _ONE_STEP.get():
+    if static_steps is None or _ONE_STEP.get() or in_xla_compilation():
         return 1
     for size in range(_STEPS_PER_ITERATION, 1, -1):
         if static_steps % size == 0 and static_steps // size >= 2:

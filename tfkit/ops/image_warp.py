@@ -17,24 +17,12 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.base.xla_context import in_xla_compilation
 from tfkit.ops import image_common as ic
-
-try:  # where a graph is being compiled by XLA; private but long-stable
-    from tensorflow.python.ops.control_flow_util import (
-        GraphOrParentsInXlaContext as _in_xla_graph,
-    )
-except ImportError:  # pragma: no cover - then graphs always take the gather path
-    _in_xla_graph = None
 
 INTERPOLATIONS = ("nearest", "bilinear")
 FILL_MODES = ("constant", "nearest", "wrap", "reflect")
 _KERNEL_DTYPES = (tf.uint8, tf.int32, tf.int64, tf.float16, tf.bfloat16, tf.float32, tf.float64)
-
-
-def _in_xla() -> bool:
-    if tf.executing_eagerly():
-        return False
-    return True if _in_xla_graph is None else bool(_in_xla_graph(tf.compat.v1.get_default_graph()))
 
 
 def _trunc(x: tf.Tensor) -> tf.Tensor:
@@ -101,7 +89,7 @@ def projective_transform(batch: tf.Tensor, transforms: tf.Tensor, interpolation:
     """Resample a channels-last batch ``(b, h, w, c)`` by ``transforms`` (``(b, 8)`` or ``(1, 8)``), same dtype."""
     transforms = tf.cast(transforms, tf.float32)
     dtype = batch.dtype
-    if _in_xla():
+    if in_xla_compilation():
         out = _gather_transform(batch, transforms, interpolation, fill_mode, fill_value)
         out = ic.cast_back(out, dtype) if dtype.is_integer else tf.cast(out, dtype)
     else:
