@@ -103,7 +103,8 @@ class RNN(Layer):
         unroll: Boolean. If `True`, the network is unrolled (a Python loop
             over the timesteps, which needs a known number of timesteps);
             else a symbolic `tf.while_loop` is used, which runs up to four
-            timesteps per iteration when the length is known. Unrolling can
+            timesteps per iteration when the length is known (one under
+            XLA, which compiles that faster and runs it faster). Unrolling can
             speed up an RNN on short sequences, at the cost of memory and
             graph size. Defaults to `False`.
         zero_output_for_mask: Boolean. Whether masked timesteps output zeros
@@ -582,7 +583,8 @@ class SimpleRNN(_BuiltinRNN):
         unroll: Boolean. If `True`, the network is unrolled (a Python loop
             over the timesteps, which needs a known number of timesteps);
             else a symbolic `tf.while_loop` is used, which runs up to four
-            timesteps per iteration when the length is known. Unrolling can
+            timesteps per iteration when the length is known (one under
+            XLA, which compiles that faster and runs it faster). Unrolling can
             speed up an RNN on short sequences, at the cost of memory and
             graph size. Defaults to `False`.
         seed: Random seed for dropout. Defaults to `None`.
@@ -695,7 +697,7 @@ class LSTM(_BuiltinRNN):
       masked timesteps keep the previous states and repeat the previous
       output.
     - The loop over timesteps is a `tf.while_loop` (up to four timesteps per
-      iteration when the length is known), unless `unroll=True`, which
+      iteration when the length is known, one under XLA), unless `unroll=True`, which
       unrolls it into a Python loop: that needs a known number of timesteps
       and suits short sequences. On a GPU the input projection of all
       timesteps is one matmul before the loop; on a CPU it stays inside.
@@ -763,7 +765,8 @@ class LSTM(_BuiltinRNN):
         unroll: Boolean. If `True`, the network is unrolled (a Python loop
             over the timesteps, which needs a known number of timesteps);
             else a symbolic `tf.while_loop` is used, which runs up to four
-            timesteps per iteration when the length is known. Unrolling can
+            timesteps per iteration when the length is known (one under
+            XLA, which compiles that faster and runs it faster). Unrolling can
             speed up an RNN on short sequences, at the cost of memory and
             graph size. Defaults to `False`.
         use_cudnn: Keras's choice of the cuDNN kernel: `"auto"` (the default),
@@ -938,7 +941,8 @@ class GRU(_BuiltinRNN):
         unroll: Boolean. If `True`, the network is unrolled (a Python loop
             over the timesteps, which needs a known number of timesteps);
             else a symbolic `tf.while_loop` is used, which runs up to four
-            timesteps per iteration when the length is known. Unrolling can
+            timesteps per iteration when the length is known (one under
+            XLA, which compiles that faster and runs it faster). Unrolling can
             speed up an RNN on short sequences, at the cost of memory and
             graph size. Defaults to `False`.
         reset_after: GRU convention (whether to apply the reset gate after or
