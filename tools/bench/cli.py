@@ -72,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
                              f"and peer, not --quick), else none (the report is printed); --quick never "
                              f"writes {DEFAULT_OUT}")
     parser.add_argument("--json", default=None, help="also write every raw measurement to this JSON file")
+    parser.add_argument("--resume", default=None, metavar="FILE",
+                        help="keep each measurement in FILE as it ends and skip those FILE already holds, so a "
+                             "stopped run goes on where it stopped (tools/bench/progress.py); refused when FILE "
+                             "measured other code, versions or options. A finished FILE renders with --from-json")
     parser.add_argument("--from-json", default=None,
                         help="run nothing: render the report of a run saved with --json")
     parser.add_argument("--timeout", type=float, default=1800.0,
@@ -98,6 +102,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.quick and args.out is not None and _is_default_out(args.out):
         parser.error(f"a --quick run does not write {DEFAULT_OUT} (only a full run does); "
                      f"pass another --out, or '-'")
+    if args.resume is not None and (args.in_process or args.startup or args.from_json is not None):
+        parser.error("--resume keeps the progress of a benchmark run; --in-process, --startup and --from-json "
+                     "runs are not resumed")
     if args.repeats is None:
         args.repeats = 1 if args.quick else DEFAULT_REPEATS
     if args.pairs is None:
@@ -121,8 +128,10 @@ def inprocess_defaults() -> tuple[int, int]:
     return inprocess.DEFAULT_PAIRS, inprocess.DEFAULT_EPOCHS
 
 
-def run_in_process(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """The in-process A/B of every selected training case, one worker process per case."""
+def run_in_process(args: argparse.Namespace, progress: Any = None,
+                   clock: Any = lambda: 0.0) -> list[dict[str, Any]]:
+    """The in-process A/B of every selected training case, one worker process per case; a case that
+    ``progress`` (a ``bench.progress.Progress``) holds is not run again, and each one run is kept there."""
     from bench import inprocess, orchestrate
 
     cases = [case for case in args.workloads if case in spec.TRAINING_WORKLOADS]
@@ -135,9 +144,14 @@ def run_in_process(args: argparse.Namespace) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="tfkit_bench_ab_data_") as data_dir:
         orchestrate.prepare_data(data_dir, env, timeout=args.timeout)
         for case in cases:
+            if progress is not None and case in progress.in_process:
+                results.append(progress.in_process[case])
+                continue
             print(f"in-process A/B: {case}, {args.pairs} pairs of {'/'.join(peers)}", file=sys.stderr, flush=True)
             results.append(inprocess.run_case(case, peers, args.pairs, epochs, data_dir, env,
                                               timeout=args.timeout * (args.pairs + 1)))
+            if progress is not None:
+                progress.set_in_process(case, results[-1], clock())
     return results
 
 
@@ -171,7 +185,7 @@ def _is_default_out(out: str) -> bool:
     return path.resolve() == (orchestrate.REPO_ROOT / DEFAULT_OUT).resolve()
 
 
-_PATH_OPTIONS = ("--json", "--out", "--from-json")
+_PATH_OPTIONS = ("--json", "--out", "--from-json", "--resume")
 
 
 def public_command(argv: list[str]) -> str:
@@ -256,34 +270,50 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
     if not jobs:
         raise SystemExit("nothing to run: no selected peer runs the selected workloads")
     started, load_start = time.perf_counter(), _load()
+    progress = run_progress(args, orchestrate.REPO_ROOT, report.package_versions())
+    load_start = progress.sections.setdefault("load_start", load_start)
+
+    def clock() -> float:
+        return time.perf_counter() - started
+
     env = orchestrate.base_env()
     records: list[dict[str, Any]] = []
     given_up: set[tuple[str, str]] = set()  # (case, runner) found unavailable: not retried
     with tempfile.TemporaryDirectory(prefix="tfkit_bench_data_") as data_dir:
         print(f"preparing data in {data_dir} ...", file=sys.stderr, flush=True)
         orchestrate.prepare_data(data_dir, env, timeout=args.timeout)
-        matmul_gflops = data.matmul_rate(data_dir)
+        if "matmul_gflops" not in progress.sections:
+            progress.set_section("matmul_gflops", data.matmul_rate(data_dir), clock())
         for repeat in range(1, args.repeats + 1):
             for job in spec.rotated(jobs, repeat):
                 if (job.case, job.runner) in given_up:
                     continue
-                print(f"[{repeat}/{args.repeats}] {job.case:<19} {job.runner:<16}", end=" ",
-                      file=sys.stderr, flush=True)
-                result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout)
-                brief = result.get("reason") or ", ".join(
-                    f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run")
-                print(f"{result['wall_s']:6.1f} s  {result['status']}: {brief}", file=sys.stderr, flush=True)
-                if result["status"] == "unavailable":
+                record = progress.record_for(repeat, job.case, job.runner)
+                if record is None:
+                    print(f"[{repeat}/{args.repeats}] {job.case:<19} {job.runner:<16}", end=" ",
+                          file=sys.stderr, flush=True)
+                    result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout)
+                    brief = result.get("reason") or ", ".join(
+                        f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run")
+                    print(f"{result['wall_s']:6.1f} s  {result['status']}: {brief}", file=sys.stderr, flush=True)
+                    record = {"repeat": repeat, "job": job.to_json(), "result": result}
+                    progress.add_record(record, clock())
+                if record["result"]["status"] == "unavailable":
                     given_up.add((job.case, job.runner))
-                records.append({"repeat": repeat, "job": job.to_json(), "result": result})
+                records.append(record)
     extra: dict[str, Any] = {}
     if is_full_run(args.quick, args.workloads, args.peers):      # the paired figures the targets are judged on
         from bench import inprocess, startup
-        extra["in_process"] = run_in_process(args)
+        extra["in_process"] = run_in_process(args, progress, clock)
         extra["in_process_peers"] = [peer for peer in inprocess.TF_PEERS if peer in args.peers]
-        print("start-up pairs ...", file=sys.stderr, flush=True)
-        extra["startup"] = startup.run_rounds(args.pairs, env, timeout=args.timeout)
-        extra["serving"] = run_serving_latency(env, timeout=args.timeout)
+        if "startup" not in progress.sections:
+            print("start-up pairs ...", file=sys.stderr, flush=True)
+            progress.set_section("startup", startup.run_rounds(args.pairs, env, timeout=args.timeout), clock())
+        extra["startup"] = progress.sections["startup"]
+        if "serving" not in progress.sections:
+            progress.set_section("serving", run_serving_latency(env, timeout=args.timeout), clock())
+        extra["serving"] = progress.sections["serving"]
+    total = progress.total_seconds(clock())
     context = {
         **extra,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -295,11 +325,27 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
         "full": is_full_run(args.quick, args.workloads, args.peers),
         "tfkit_version": _tfkit_version(orchestrate.REPO_ROOT),
         "load_start": load_start, "load_end": _load(),
-        "wall": f"{time.perf_counter() - started:.0f} s",
+        "wall": f"{total:.0f} s" + (f" in {progress.sittings} sittings (--resume)" if progress.sittings > 1 else ""),
         "machine": report.machine_info(), "versions": report.package_versions(),
-        "matmul_gflops": matmul_gflops,
+        "matmul_gflops": progress.sections["matmul_gflops"],
     }
+    progress.finish(context, clock())
     return records, context
+
+
+def run_progress(args: argparse.Namespace, repo_root: pathlib.Path, versions: dict[str, str]) -> Any:
+    """The run's ``bench.progress.Progress``: read from ``--resume``'s file, or kept in memory only."""
+    from bench import progress
+
+    identity = {
+        "code": progress.code_fingerprint(repo_root),
+        "versions": versions,
+        "options": {"repeats": args.repeats, "workloads": args.workloads, "peers": args.peers,
+                    "epochs": args.epoch_counts, "pairs": args.pairs, "quick": args.quick},
+    }
+    if args.resume is None:
+        return progress.Progress(None, identity)
+    return progress.Progress.open(args.resume, identity)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -392,12 +392,12 @@ def machine_info() -> dict[str, str]:
 
 
 def package_versions() -> dict[str, str]:
-    """Installed versions of TensorFlow, Keras 3, tf-keras and numpy (metadata only, no imports)."""
+    """Installed versions of TensorFlow, Keras 3, tf-keras, JAX and numpy (metadata only, no imports)."""
     from importlib import metadata
 
     versions = {}
     for label, distribution in (("TensorFlow", "tensorflow"), ("Keras", "keras"),
-                                ("tf-keras", "tf-keras"), ("numpy", "numpy")):
+                                ("tf-keras", "tf-keras"), ("JAX", "jax"), ("numpy", "numpy")):
         try:
             versions[label] = metadata.version(distribution)
         except metadata.PackageNotFoundError:
