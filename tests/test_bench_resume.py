@@ -30,12 +30,15 @@ def bench(monkeypatch):
 @pytest.fixture
 def fakes(bench, monkeypatch):
     """Every measurement replaced; ``calls`` lists what ran, ``stop_after`` kills the run after that many jobs."""
-    state = {"calls": [], "stop_after": None}
+    state = {"calls": [], "stop_after": None, "killed": set()}
 
     def run_job(job, data_dir, env, timeout):
         if state["stop_after"] is not None and len(_jobs(state)) >= state["stop_after"]:
             raise Stop()
         state["calls"].append(("job", job.case, job.runner))
+        if (job.case, job.runner) in state["killed"]:     # what orchestrate.run_job returns for a worker killed
+            return {"status": "failed", "reason": "worker exited -15: ", "metrics": {}, "missing": {}, "info": {},
+                    "signal": 15, "wall_s": 0.0}
         return {"status": "ok", "reason": None, "metrics": {"epoch_steady_s": 1.0}, "missing": {}, "info": {},
                 "wall_s": 0.0}
 
@@ -54,7 +57,9 @@ def fakes(bench, monkeypatch):
     monkeypatch.setattr(bench.data, "matmul_rate", sections("matmul", 100.0))
     monkeypatch.setattr(bench.inprocess, "run_case", run_case)
     monkeypatch.setattr(bench.startup, "run_rounds", sections("startup", {}))
-    monkeypatch.setattr(bench.cli, "run_serving_latency", sections("serving", None))
+    export = {"p50_ms": 0.5, "p90_ms": 0.7, "nodes": 76}
+    monkeypatch.setattr(bench.cli, "run_serving_latency",
+                        sections("serving", {"calls": 1000, "exports": {"tfkit": export, "tf_keras": export}}))
     return state
 
 
@@ -139,3 +144,48 @@ def test_the_code_fingerprint_follows_the_content_of_the_code_only(bench, tmp_pa
     assert bench.progress.code_fingerprint(tmp_path) == first
     (tmp_path / "tfkit" / "a.py").write_text("x = 2\n")
     assert bench.progress.code_fingerprint(tmp_path) != first
+
+
+def test_a_job_killed_from_outside_is_not_kept_and_runs_again(bench, fakes, tmp_path):
+    """A worker killed by a signal (the run being stopped) is no measurement: the next sitting runs it."""
+    saved = tmp_path / "run.json"
+    fakes["killed"] = {("vae", "keras3")}
+    fakes["stop_after"] = 3
+    with pytest.raises(Stop):
+        bench.cli.main(FULL + ["--resume", str(saved)])
+    assert [call[1:] for call in _jobs(fakes)] == [("vae", "tfkit"), ("vae", "keras3"), ("vae", "tf_keras")]
+    kept = [(r["job"]["case"], r["job"]["runner"]) for r in json.loads(saved.read_text())["records"]]
+    assert kept == [("vae", "tfkit"), ("vae", "tf_keras")]
+
+    fakes["calls"].clear()
+    fakes["killed"], fakes["stop_after"] = set(), 1
+    with pytest.raises(Stop):
+        bench.cli.main(FULL + ["--resume", str(saved)])
+    assert _jobs(fakes) == [("job", "vae", "keras3")]
+
+
+def test_the_orchestrator_marks_a_worker_killed_by_a_signal(bench, monkeypatch):
+    import subprocess
+    import types
+
+    def killed(*args, **kwargs):
+        return types.SimpleNamespace(returncode=-9, stdout="", stderr="")
+
+    monkeypatch.setattr(subprocess, "run", killed)
+    job = bench.cli.spec.plan_jobs(["vae"], ["tfkit"], dict(bench.cli.spec.DEFAULT_EPOCHS))[0]
+    result = bench.orchestrate.run_job(job, "/nonexistent", {}, timeout=1.0)
+    assert result["status"] == "failed" and result["signal"] == 9
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_handler_is_restored(bench):
+    import os
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt, match="stopped by signal 15"):
+        with bench.cli.sigterm_as_interrupt():
+            os.kill(os.getpid(), signal.SIGTERM)
+            signal.sigtimedwait([], 0.001)   # the handler runs between Python instructions
+            for _ in range(1000):
+                pass
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -12,16 +12,18 @@ where ``--out`` says. A ``--quick`` run never writes ``docs/PERFORMANCE.md``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
 import pathlib
 import re
 import shlex
+import signal
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, Iterator
 
 from bench import spec
 
@@ -150,7 +152,7 @@ def run_in_process(args: argparse.Namespace, progress: Any = None,
             print(f"in-process A/B: {case}, {args.pairs} pairs of {'/'.join(peers)}", file=sys.stderr, flush=True)
             results.append(inprocess.run_case(case, peers, args.pairs, epochs, data_dir, env,
                                               timeout=args.timeout * (args.pairs + 1)))
-            if progress is not None:
+            if progress is not None and "signal" not in results[-1]:
                 progress.set_in_process(case, results[-1], clock())
     return results
 
@@ -262,6 +264,24 @@ def _load() -> str:
         return "?"
 
 
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Inside this block, SIGTERM (``kill``, a session's end) unwinds the run as Ctrl-C does: the job's worker
+    is killed, the temporary data folder removed, and ``--resume`` keeps what had ended."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:            # not the main thread: signals stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Run every job ``args.repeats`` times, interleaved, each case's runners in turn first; return the records and the run's facts."""
     from bench import data, orchestrate, report
@@ -297,7 +317,8 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
                         f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run")
                     print(f"{result['wall_s']:6.1f} s  {result['status']}: {brief}", file=sys.stderr, flush=True)
                     record = {"repeat": repeat, "job": job.to_json(), "result": result}
-                    progress.add_record(record, clock())
+                    if "signal" not in result:
+                        progress.add_record(record, clock())
                 if record["result"]["status"] == "unavailable":
                     given_up.add((job.case, job.runner))
                 records.append(record)
@@ -310,7 +331,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
             print("start-up pairs ...", file=sys.stderr, flush=True)
             progress.set_section("startup", startup.run_rounds(args.pairs, env, timeout=args.timeout), clock())
         extra["startup"] = progress.sections["startup"]
-        if "serving" not in progress.sections:
+        if progress.sections.get("serving") is None:      # None: it failed, and is tried again
             progress.set_section("serving", run_serving_latency(env, timeout=args.timeout), clock())
         extra["serving"] = progress.sections["serving"]
     total = progress.total_seconds(clock())
@@ -385,7 +406,13 @@ def main(argv: list[str] | None = None) -> int:
         if context.get("quick") and _is_default_out(args.out):
             raise SystemExit(f"a --quick run's report does not go to {DEFAULT_OUT}; pass another --out, or '-'")
     else:
-        records, context = run_benchmark(args, argv)
+        try:
+            with sigterm_as_interrupt():
+                records, context = run_benchmark(args, argv)
+        except KeyboardInterrupt as stop:
+            kept = f"; `--resume {args.resume}` goes on from what ended" if args.resume else ""
+            print(f"\nthe run was stopped ({stop or 'Ctrl-C'}){kept}", file=sys.stderr)
+            return 130
         if args.json:
             pathlib.Path(args.json).write_text(json.dumps({"context": context, "records": records}, indent=1))
     text = render_records(records, context)

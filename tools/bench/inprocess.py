@@ -160,7 +160,10 @@ def run_case(case: str, peers: list[str], pairs: int, epochs: int, data_dir: str
         return {"case": case, "rounds": [], "problems": {"all": f"timed out after {timeout:.0f} s"}}
     result = orchestrate.parse_result(completed.stdout)
     if result is None:
-        return {"case": case, "rounds": [], "problems": {"all": f"worker exited {completed.returncode}"}}
+        problem = {"case": case, "rounds": [], "problems": {"all": f"worker exited {completed.returncode}"}}
+        if completed.returncode < 0:     # killed from outside (a stopped run): --resume runs it again
+            problem["signal"] = -completed.returncode
+        return problem
     result["wall_s"] = time.perf_counter() - start
     return result
 

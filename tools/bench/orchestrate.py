@@ -97,6 +97,8 @@ def run_job(job: Job, data_dir: str, env: dict[str, str], timeout: float) -> dic
     if result is None:
         result = {"status": "failed", "metrics": {}, "missing": {}, "info": {},
                   "reason": f"worker exited {completed.returncode}: {_last_error_line(completed.stderr)}"}
+        if completed.returncode < 0:     # killed from outside (a stopped run): --resume runs it again
+            result["signal"] = -completed.returncode
     elif result["status"] == "failed":
         result["stderr_tail"] = completed.stderr[-2000:]
     result["wall_s"] = time.perf_counter() - start
