@@ -9,7 +9,9 @@ in one process; naming files or tests runs them in this process as usual.
 import compileall
 import os
 import pathlib
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -47,7 +49,8 @@ def pytest_cmdline_main(config):
 
 
 def pytest_configure(config):
-    """Compile tfkit to bytecode once, before any worker or subprocess imports it.
+    """Compile tfkit to bytecode once, before any worker or subprocess imports it, and give the
+    processes the run starts a temporary folder of their own.
 
     This project's machines set ``PYTHONDONTWRITEBYTECODE`` (CI likely too), and an editable install
     leaves no bytecode, so every process the suite starts (xdist workers, training workers,
@@ -55,8 +58,26 @@ def pytest_configure(config):
     0.7 s each on 2 cores, 14% of the CLI and kill-point tests. Compiling them here, as
     installing a wheel does, takes under a second (``__pycache__`` is ignored by git).
     """
-    if sys.dont_write_bytecode and not os.environ.get("PYTEST_XDIST_WORKER"):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if sys.dont_write_bytecode:
         compileall.compile_dir(str(pathlib.Path(__file__).resolve().parents[1] / "tfkit"), quiet=1)
+    _confine_temporary_files_of_children(config)
+
+
+def _confine_temporary_files_of_children(config):
+    """Processes started from here write their temporary files in a folder of this run, removed at its end.
+
+    AutoGraph writes each function it converts to a ``__autograph_generated_file*.py`` and deletes
+    it at exit. The processes the suite kills on purpose (savers killed mid-save) or that leave with
+    ``os._exit`` never get there: a run left about 80 such files in /tmp. This process keeps its own
+    temporary folder (pytest's ``tmp_path`` folders stay where they were); the workers and every
+    process they start inherit ``TMPDIR``.
+    """
+    tempfile.gettempdir()                  # fixed for this process before TMPDIR changes
+    folder = tempfile.mkdtemp(prefix="tfkit-tests-")
+    os.environ["TMPDIR"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 # The files that take longest (``pytest --durations``, a 2-core machine), longest first. Workers take
