@@ -164,17 +164,22 @@ def test_a_job_killed_from_outside_is_not_kept_and_runs_again(bench, fakes, tmp_
     assert _jobs(fakes) == [("job", "vae", "keras3")]
 
 
-def test_the_orchestrator_marks_a_worker_killed_by_a_signal(bench, monkeypatch):
+def test_a_worker_writes_temporary_files_in_the_data_folder_and_a_signal_that_killed_it_is_marked(bench, monkeypatch):
+    """The data folder goes at the run's end, with what a killed worker left (AutoGraph's modules)."""
     import subprocess
     import types
 
+    started = []
+
     def killed(*args, **kwargs):
+        started.append(kwargs["env"])
         return types.SimpleNamespace(returncode=-9, stdout="", stderr="")
 
     monkeypatch.setattr(subprocess, "run", killed)
     job = bench.cli.spec.plan_jobs(["vae"], ["tfkit"], dict(bench.cli.spec.DEFAULT_EPOCHS))[0]
-    result = bench.orchestrate.run_job(job, "/nonexistent", {}, timeout=1.0)
+    result = bench.orchestrate.run_job(job, "/data/folder", {"PATH": "/bin"}, timeout=1.0)
     assert result["status"] == "failed" and result["signal"] == 9
+    assert started[0]["TMPDIR"] == "/data/folder" and started[0]["PATH"] == "/bin"
 
 
 def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_handler_is_restored(bench):

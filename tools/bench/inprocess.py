@@ -150,7 +150,7 @@ def run_case(case: str, peers: list[str], pairs: int, epochs: int, data_dir: str
     from bench import orchestrate
 
     payload = json.dumps({"case": case, "peers": peers, "pairs": pairs, "epochs": epochs, "data_dir": data_dir})
-    env = orchestrate.peer_env("keras3", env)
+    env = orchestrate.worker_env("keras3", env, data_dir)
     start = time.perf_counter()
     try:
         completed = subprocess.run([sys.executable, str(orchestrate.ENTRY), "--in-process-worker", payload],

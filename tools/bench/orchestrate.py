@@ -57,6 +57,12 @@ def peer_env(peer: str, env: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def worker_env(peer: str, env: dict[str, str], data_dir: str) -> dict[str, str]:
+    """``peer_env`` with ``TMPDIR`` in the run's data folder: what a worker killed mid-job leaves there
+    (AutoGraph's generated modules, a half-written model file) goes when the run removes that folder."""
+    return {**peer_env(peer, env), "TMPDIR": data_dir}
+
+
 def prepare_data(data_dir: str, env: dict[str, str], timeout: float) -> None:
     """Write the shared arrays (MNIST through tfkit's loader) into ``data_dir``."""
     completed = subprocess.run(
@@ -88,7 +94,7 @@ def run_job(job: Job, data_dir: str, env: dict[str, str], timeout: float) -> dic
     try:
         completed = subprocess.run(
             [sys.executable, str(ENTRY), "--worker", payload],
-            env=peer_env(job.peer, env), cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
+            env=worker_env(job.peer, env, data_dir), cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
         )
     except subprocess.TimeoutExpired:
         return {"status": "failed", "reason": f"timed out after {timeout:.0f} s", "metrics": {},
