@@ -9,6 +9,12 @@ hooks for every batch only when some callback asks for them. A callback asks
 by overriding a batch hook (``on_train_batch_end`` ...); a callback that needs
 batch hooks only in some configurations overrides
 ``_implements_train_batch_hooks`` (and its test/predict siblings) instead.
+
+Callbacks written for Keras (``keras.callbacks.Callback`` subclasses, or any
+object with ``set_model``, ``set_params`` and ``on_*`` methods) follow the same
+protocol: ``follows_callback_protocol`` accepts them and
+``implements_batch_hooks`` reads their overrides, knowing Keras's mark for its
+base class's do-nothing hooks as well as tfkit's.
 """
 
 from __future__ import annotations
@@ -18,6 +24,17 @@ from typing import Any, Callable
 from tfkit.base import registry
 
 _DEFAULT_MARK = "_tfkit_default_hook"
+# Keras 3 (keras.src.utils.python_utils.default) and tf-keras mark their base Callback's hooks with this attribute.
+_KERAS_DEFAULT_MARK = "_is_default"
+
+# The hooks that, when a callback overrides one of them, make the trainer call it for every batch of a mode.
+BATCH_HOOKS = {
+    "train": ("on_batch_begin", "on_batch_end", "on_train_batch_begin", "on_train_batch_end"),
+    "test": ("on_test_batch_begin", "on_test_batch_end"),
+    "predict": ("on_predict_batch_begin", "on_predict_batch_end"),
+}
+# What Keras's CallbackList calls on every callback it holds, hooks aside.
+PROTOCOL_METHODS = ("set_model", "set_params")
 
 
 def default_hook(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -27,8 +44,79 @@ def default_hook(method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def is_default_hook(method: Any) -> bool:
-    """True when ``method`` is a base-class hook nobody replaced."""
-    return bool(getattr(method, _DEFAULT_MARK, False))
+    """True when ``method`` is a base-class hook nobody replaced (tfkit's or Keras's base ``Callback``)."""
+    return bool(getattr(method, _DEFAULT_MARK, False) or getattr(method, _KERAS_DEFAULT_MARK, False))
+
+
+def follows_callback_protocol(obj: Any) -> bool:
+    """True for a tfkit ``Callback`` and for any object with Keras's callback methods.
+
+    Keras's ``CallbackList`` takes any object by its methods: it calls ``set_model``
+    and ``set_params`` on each, then the ``on_*`` hooks. Such an object (a
+    ``keras.callbacks.Callback`` subclass from a library, say) is accepted here the same way.
+
+    Args:
+        obj: The object a user passed in ``callbacks``.
+
+    Returns:
+        Whether ``fit``, ``evaluate`` and ``predict`` can call it as a callback.
+
+    Example:
+        >>> from tfkit.callbacks.callback import follows_callback_protocol
+        >>> class KerasStyle:                 # no tfkit base class: the methods are what counts
+        ...     def set_model(self, model): self.model = model
+        ...     def set_params(self, params): self.params = params
+        ...     def on_epoch_end(self, epoch, logs=None): pass
+        >>> follows_callback_protocol(KerasStyle()), follows_callback_protocol(print)
+        (True, False)
+    """
+    if isinstance(obj, Callback):
+        return True
+    return all(callable(getattr(obj, name, None)) for name in PROTOCOL_METHODS)
+
+
+def implements_batch_hooks(callback: Any, mode: str) -> bool:
+    """Whether ``callback`` wants its batch hooks of ``mode`` called for every batch.
+
+    A callback that answers itself (tfkit's and tf-keras's ``Callback`` have
+    ``_implements_train_batch_hooks`` and its test/predict siblings) is asked;
+    any other object wants them when it has a batch hook of ``mode`` that is
+    not a base class's do-nothing hook (``keras.callbacks.Callback`` marks
+    those, as tfkit's ``Callback`` does), as Keras decides.
+
+    Args:
+        callback: A tfkit ``Callback`` or an object with Keras's callback methods.
+        mode: `"train"`, `"test"` or `"predict"`.
+
+    Returns:
+        `True` when the trainer must call the batch hooks of ``mode`` for every batch.
+
+    Raises:
+        ValueError: If ``mode`` is not one of the three.
+
+    Example:
+        >>> from tfkit.callbacks.callback import implements_batch_hooks
+        >>> class EveryBatch:
+        ...     def set_model(self, model): pass
+        ...     def set_params(self, params): pass
+        ...     def on_train_batch_end(self, batch, logs=None): pass
+        >>> implements_batch_hooks(EveryBatch(), "train"), implements_batch_hooks(EveryBatch(), "test")
+        (True, False)
+    """
+    if mode not in BATCH_HOOKS:
+        raise ValueError(f"mode must be one of {tuple(BATCH_HOOKS)}; got {mode!r}")
+    answer = getattr(callback, f"_implements_{mode}_batch_hooks", None)
+    if callable(answer):
+        return bool(answer())
+    return _overrides_any(callback, BATCH_HOOKS[mode])
+
+
+def _overrides_any(callback: Any, names: tuple[str, ...]) -> bool:
+    for name in names:
+        method = getattr(callback, name, None)
+        if callable(method) and not is_default_hook(method):
+            return True
+    return False
 
 
 @registry.builtin("callbacks")
@@ -163,20 +251,12 @@ class Callback:
 
     def _implements_train_batch_hooks(self) -> bool:
         """True when this callback wants ``on_train_batch_*`` for every batch."""
-        return not all(
-            is_default_hook(getattr(self, name))
-            for name in ("on_batch_begin", "on_batch_end", "on_train_batch_begin", "on_train_batch_end")
-        )
+        return _overrides_any(self, BATCH_HOOKS["train"])
 
     def _implements_test_batch_hooks(self) -> bool:
         """True when this callback wants ``on_test_batch_*`` for every batch."""
-        return not all(
-            is_default_hook(getattr(self, name)) for name in ("on_test_batch_begin", "on_test_batch_end")
-        )
+        return _overrides_any(self, BATCH_HOOKS["test"])
 
     def _implements_predict_batch_hooks(self) -> bool:
         """True when this callback wants ``on_predict_batch_*`` for every batch."""
-        return not all(
-            is_default_hook(getattr(self, name))
-            for name in ("on_predict_batch_begin", "on_predict_batch_end")
-        )
+        return _overrides_any(self, BATCH_HOOKS["predict"])

@@ -7,6 +7,8 @@
 Every hook is forwarded to each callback in order, with the same ``logs``
 dict (values turned into Python floats), so a callback that adds a key (the
 learning rate) is seen by the ones after it, ``History`` last of all.
+Callbacks written for Keras are held as they are and called by their methods,
+as Keras's own ``CallbackList`` does: a hook they lack is skipped.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from tfkit.callbacks.callback import Callback
+from tfkit.callbacks.callback import Callback, follows_callback_protocol, implements_batch_hooks
 from tfkit.callbacks.history import History
 from tfkit.callbacks.progbar_logger import ProgbarLogger
 
 _MODES = ("train", "test", "predict")
+# Keras's base Callback forwards its training batch hooks to these older names; an object without the
+# base class that defines only the older name is called through it.
+_ALIASES = {"on_train_batch_begin": "on_batch_begin", "on_train_batch_end": "on_batch_end"}
 
 
 def pythonify_logs(logs: dict[str, Any] | None) -> dict[str, Any]:
@@ -46,8 +51,15 @@ class CallbackList(Callback):
     can add the `History` and `ProgbarLogger` callbacks `fit` uses, sets the model and
     the parameters of every callback, and is iterable.
 
+    Callbacks written for Keras work too: like Keras's `CallbackList`, this one takes
+    any object with the callback methods (`set_model`, `set_params` and whichever
+    `on_*` hooks it defines), such as a `keras.callbacks.Callback` subclass from a
+    library; hooks it does not define are skipped, and its batch hooks are called for
+    every batch when it overrides one.
+
     Args:
-        callbacks: A list of `Callback` instances (nested lists and `CallbackList`s are
+        callbacks: A list of callbacks: `tfkit.callbacks.Callback` instances or objects
+            with Keras's callback methods (nested lists and `CallbackList`s are
             flattened), or `None`. Defaults to `None`.
         add_history: Whether to append a `History` callback unless one is already
             present. Defaults to `False`.
@@ -58,7 +70,8 @@ class CallbackList(Callback):
             `epochs`, `steps` and `verbose`.
 
     Raises:
-        ValueError: If an entry of `callbacks` is not a `Callback` instance.
+        ValueError: If an entry of `callbacks` is neither a `Callback` instance nor an
+            object with `set_model` and `set_params` methods.
 
     Example:
         >>> seen = []
@@ -73,18 +86,21 @@ class CallbackList(Callback):
 
     def __init__(
         self,
-        callbacks: Iterable[Callback] | None = None,
+        callbacks: Iterable[Any] | None = None,
         add_history: bool = False,
         add_progbar: bool = False,
         model: Any = None,
         **params: Any,
     ) -> None:
         super().__init__()
-        self.callbacks: list[Callback] = list(_flatten(callbacks))
-        for callback in self.callbacks:
-            if not isinstance(callback, Callback):
+        self.callbacks: list[Any] = list(_flatten(callbacks))
+        for index, callback in enumerate(self.callbacks):
+            if not follows_callback_protocol(callback):
                 raise ValueError(
-                    f"callbacks must be tfkit.callbacks.Callback instances; got {type(callback).__name__}: {callback!r}"
+                    f"callbacks[{index}] is not a callback: fit, evaluate and predict take tfkit.callbacks.Callback "
+                    "instances or objects with Keras's callback methods (set_model, set_params and on_* hooks such "
+                    "as on_epoch_end), e.g. keras.callbacks.Callback instances; got "
+                    f"{type(callback).__name__}: {callback!r}"
                 )
         self._history = next((c for c in self.callbacks if isinstance(c, History)), None)
         self._progbar = next((c for c in self.callbacks if isinstance(c, ProgbarLogger)), None)
@@ -110,14 +126,17 @@ class CallbackList(Callback):
         """The ``ProgbarLogger`` in this list, if any."""
         return self._progbar
 
-    def append(self, callback: Callback) -> None:
+    def append(self, callback: Any) -> None:
+        if not follows_callback_protocol(callback):
+            raise ValueError(f"CallbackList.append takes a callback (set_model, set_params and on_* hooks); "
+                             f"got {type(callback).__name__}: {callback!r}")
         self.callbacks.append(callback)
         if self.model is not None:
             callback.set_model(self.model)
         if self.params:
             callback.set_params(self.params)
 
-    def __iter__(self) -> Iterator[Callback]:
+    def __iter__(self) -> Iterator[Any]:
         return iter(self.callbacks)
 
     def __len__(self) -> int:
@@ -146,26 +165,30 @@ class CallbackList(Callback):
         if mode not in _MODES:
             raise ValueError(f"needs_batch_hooks expects one of {_MODES}; got {mode!r}")
         return any(
-            getattr(callback, f"_implements_{mode}_batch_hooks")()
+            implements_batch_hooks(callback, mode)
             for callback in self.callbacks
             if not isinstance(callback, ProgbarLogger)
         )
 
     def _implements_train_batch_hooks(self) -> bool:
-        return any(c._implements_train_batch_hooks() for c in self.callbacks)
+        return any(implements_batch_hooks(c, "train") for c in self.callbacks)
 
     def _implements_test_batch_hooks(self) -> bool:
-        return any(c._implements_test_batch_hooks() for c in self.callbacks)
+        return any(implements_batch_hooks(c, "test") for c in self.callbacks)
 
     def _implements_predict_batch_hooks(self) -> bool:
-        return any(c._implements_predict_batch_hooks() for c in self.callbacks)
+        return any(implements_batch_hooks(c, "predict") for c in self.callbacks)
 
     # -- dispatch --
 
     def _call_all(self, hook: str, *args: Any, logs: dict[str, Any] | None) -> None:
         logs = pythonify_logs(logs)
         for callback in self.callbacks:
-            getattr(callback, hook)(*args, logs)
+            method = getattr(callback, hook, None)
+            if method is None and hook in _ALIASES:
+                method = getattr(callback, _ALIASES[hook], None)
+            if method is not None:      # a Keras-style object may define only the hooks it uses
+                method(*args, logs)
 
     def on_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
         self._call_all("on_batch_begin", batch, logs=logs)

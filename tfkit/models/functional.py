@@ -113,6 +113,32 @@ def _connect(calls: list[tuple[Layer, dict]], outputs_of: dict[tuple[str, int], 
         raise ValueError(f"Model config is inconsistent: cannot connect layers {stuck} (missing inbound tensors)")
 
 
+def checked_output_names(model: Layer, names: Any, count: int) -> tuple[str, ...] | None:
+    """``names`` assigned to ``model.output_names``, checked: ``count`` strings (or ``None``, the default names).
+
+    Args:
+        model: The model whose ``output_names`` is assigned (named in errors).
+        names: A list or tuple of ``count`` non-empty strings, or ``None``.
+        count: How many outputs the model has.
+
+    Returns:
+        The names as a tuple, or ``None``.
+
+    Raises:
+        TypeError: If ``names`` is not a list or tuple of strings.
+        ValueError: If it does not hold one name per output.
+    """
+    if names is None:
+        return None
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n for n in names):
+        raise TypeError(f"Model '{model.name}': output_names must be a list of non-empty strings, one per output; "
+                        f"got {names!r}")
+    if len(names) != count:
+        raise ValueError(f"Model '{model.name}' has {count} output(s); output_names got {len(names)} name(s): "
+                         f"{list(names)}")
+    return tuple(names)
+
+
 @registry.builtin("layers")
 @shape_inference.always_trace   # its outputs come from its graph, not a shape rule
 class Functional(Model):
@@ -154,6 +180,8 @@ class Functional(Model):
         >>> model({"a": np.ones((4, 2)), "b": np.ones((4, 3))}).shape
         TensorShape([4, 1])
     """
+
+    _tfkit_output_names: tuple[str, ...] | None = None   # names assigned to output_names, else None
 
     def __init__(self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
@@ -238,11 +266,38 @@ class Functional(Model):
 
     @property
     def output_names(self) -> list[str]:
-        """The names of the model's outputs (the keys of dict losses and metrics in `compile`)."""
+        """The names of the model's outputs (the keys of dict losses and metrics in `compile`).
+
+        They are the output layers' names (a dict of outputs: its keys) unless
+        assigned: as in Keras 3, `model.output_names = [...]` renames the outputs
+        for a later `compile`, exports and converters such as tf2onnx's
+        `from_keras`; assigning `None` restores the default names.
+
+        Example:
+            >>> x = tfkit.Input((3,))
+            >>> model = tfkit.Model(x, tfkit.layers.Dense(2, name="scores")(x))
+            >>> model.output_names
+            ['scores']
+            >>> model.output_names = ["output"]
+            >>> model.output_names
+            ['output']
+        """
+        if self._tfkit_output_names is not None:
+            return list(self._tfkit_output_names)
         outputs = self._tfkit_graph.outputs
         if isinstance(outputs, dict):
             return list(outputs)
         return [t.node.layer.name for t in self._tfkit_graph.flat_outputs]
+
+    @output_names.setter
+    def output_names(self, names: Any) -> None:
+        self._tfkit_output_names = checked_output_names(self, names, len(self._tfkit_graph.flat_outputs))
+
+    def output_names_for_compile(self) -> list[str]:
+        """The keys `compile` matches dict losses and metrics with: a dict of outputs keeps its own keys."""
+        if isinstance(self._tfkit_graph.outputs, dict):
+            return list(self._tfkit_graph.outputs)
+        return super().output_names_for_compile()
 
     @property
     def input_shape(self) -> Any:

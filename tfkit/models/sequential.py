@@ -21,6 +21,7 @@ from tfkit.engine import masking, shape_inference, tracking
 from tfkit.engine.functional_graph import InputLayer, Node
 from tfkit.engine.layer import Layer
 from tfkit.engine.serialization import deserialize_layer, layer_entry
+from tfkit.models.functional import checked_output_names
 from tfkit.models.input_signature import graph_output_specs, named_specs
 from tfkit.models.model import Model
 
@@ -71,6 +72,8 @@ class Sequential(Model):
         >>> len(model.weights)
         2
     """
+
+    _tfkit_output_names: tuple[str, ...] | None = None   # names assigned to output_names, else None
 
     def __init__(self, layers: Sequence[Any] | None = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
@@ -306,8 +309,23 @@ class Sequential(Model):
 
     @property
     def output_names(self) -> list[str]:
-        """The name of the model's output: its last layer's name."""
+        """The name of the model's output: its last layer's name, unless assigned (see `Functional.output_names`).
+
+        Example:
+            >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2, name="scores")])
+            >>> model.output_names
+            ['scores']
+            >>> model.output_names = ["output"]
+            >>> model.output_names
+            ['output']
+        """
+        if self._tfkit_output_names is not None:
+            return list(self._tfkit_output_names)
         return [self._layers[-1].name] if self._layers else ["output"]
+
+    @output_names.setter
+    def output_names(self, names: Any) -> None:
+        self._tfkit_output_names = checked_output_names(self, names, 1)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         """The output shape for an input shape, from the layers' own shape rules."""
