@@ -18,6 +18,7 @@ import tensorflow as tf
 from tfkit import activations, constraints, initializers, regularizers
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
+from tfkit.layers import assigned_activation
 from tfkit.layers import conv_utils as cu
 
 IntOrTuple = int | Sequence[int]
@@ -113,7 +114,7 @@ class ConvBase(Layer):
             # oneDNN kernel took twice as long as the plain filter gradient plus a sum (small CNN on MNIST).
             outputs = outputs + self.bias
         outputs = cu.from_channels_last(outputs, self.data_format)
-        return self.activation(outputs)
+        return assigned_activation.apply(self, outputs)
 
     def _output_channels(self, input_channels: int | None) -> int | None:
         """Channels of the output given the input's (``filters``; depthwise layers override)."""

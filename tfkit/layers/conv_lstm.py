@@ -20,7 +20,7 @@ from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.layers.conv_lstm_cell import ConvLSTMCell
 from tfkit.layers.core import base_config
-from tfkit.layers.recurrent import RNN
+from tfkit.layers.recurrent import RNN, refuse_cell_attribute
 
 __all__ = ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
 
@@ -92,6 +92,10 @@ class _ConvLSTM(RNN):
             if cell is not None:
                 return getattr(cell, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        refuse_cell_attribute(self, name, _CELL_ATTRIBUTES)
+        super().__setattr__(name, value)
 
     def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
         shape = tuple(sequences_shape)

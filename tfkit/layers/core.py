@@ -18,6 +18,7 @@ from tfkit.base import registry
 from tfkit.engine import config_capture, shape_inference
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
+from tfkit.layers import assigned_activation
 from tfkit.layers.einsum_dense import EinsumDense  # noqa: F401  (its own file; exported with the core layers)
 from tfkit.layers.lora import LoRA
 from tfkit.layers.quantized import Int8Quantization
@@ -202,7 +203,7 @@ class Dense(Int8Quantization, LoRA, Layer):
                 outputs += self._lora_delta_outputs(inputs, lookup=False)
             if self.bias is not None:
                 outputs = tf.nn.bias_add(outputs, tf.cast(self.bias, outputs.dtype))
-            return self.activation(outputs)
+            return assigned_activation.apply(self, outputs)
         kernel = self.merged_kernel() if self.lora_enabled else self.kernel
         if inputs.dtype != kernel.dtype:
             inputs = tf.cast(inputs, kernel.dtype)
@@ -214,7 +215,7 @@ class Dense(Int8Quantization, LoRA, Layer):
             outputs.set_shape(inputs.shape[:-1].concatenate([self.units]))
         if self.bias is not None:
             outputs = tf.nn.bias_add(outputs, self.bias)
-        return self.activation(outputs)
+        return assigned_activation.apply(self, outputs)
 
     def compute_output_shape(self, input_shape: tuple) -> tuple:
         return (*tuple(input_shape)[:-1], self.units)

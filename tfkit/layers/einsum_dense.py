@@ -18,6 +18,7 @@ from tfkit import activations, constraints, initializers, regularizers
 from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
+from tfkit.layers import assigned_activation
 from tfkit.layers.lora import LoRA
 
 __all__ = ["EinsumDense", "einsum_shapes"]
@@ -317,7 +318,7 @@ class EinsumDense(LoRA, Layer):
         outputs = tf.einsum(self.equation, inputs, kernel)
         if self.bias is not None:
             outputs = outputs + self.bias
-        return self.activation(outputs)
+        return assigned_activation.apply(self, outputs)
 
     def compute_output_shape(self, input_shape: tuple) -> tuple:
         return self._shapes(input_shape)[2]

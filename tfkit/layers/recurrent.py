@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Any
+from typing import Any, Sequence
 
 import tensorflow as tf
 
@@ -492,6 +492,21 @@ _CELL_ARGS = (
     "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout", "seed",
 )
 
+_GATED_ARGS = ("recurrent_activation", "unit_forget_bias", "reset_after")
+
+
+def refuse_cell_attribute(layer: Any, name: str, cell_attributes: Sequence[str]) -> None:
+    """Refuse ``lstm.activation = ...``: a built-in RNN layer's cell arguments are read-only views of its cell.
+
+    Keras makes them properties without setters; an instance attribute would shadow the cell's value
+    while the cell went on computing with the old one.
+    """
+    if name in cell_attributes and "cell" in layer.__dict__:
+        raise AttributeError(
+            f"{type(layer).__name__} layer '{layer.name}': `{name}` is read from its cell and cannot be set on "
+            f"the layer (as in Keras); set `layer.cell.{name}` instead"
+        )
+
 
 class _BuiltinRNN(RNN):
     """An ``RNN`` that builds its own cell from the constructor's arguments."""
@@ -501,11 +516,15 @@ class _BuiltinRNN(RNN):
 
     def __getattr__(self, name: str) -> Any:
         # ``lstm.units``, ``lstm.dropout`` ... read through to the cell, as in Keras.
-        if name in _CELL_ARGS or name in ("recurrent_activation", "unit_forget_bias", "reset_after"):
+        if name in _CELL_ARGS or name in _GATED_ARGS:
             cell = self.__dict__.get("cell")
             if cell is not None:
                 return getattr(cell, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        refuse_cell_attribute(self, name, _CELL_ARGS + _GATED_ARGS)
+        super().__setattr__(name, value)
 
     def get_config(self) -> dict[str, Any]:
         config = base_config(self)

@@ -29,6 +29,7 @@ from tfkit import activations, constraints, initializers, random, regularizers
 from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
+from tfkit.layers import assigned_activation
 from tfkit.layers.core import base_config
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell"]
@@ -345,7 +346,8 @@ class SimpleRNNCell(_RecurrentCell):
         h_prev = states[0]
         if recurrent_mask is not None:
             h_prev = h_prev * recurrent_mask
-        h = self.activation(projected + tf.matmul(h_prev, self._weight(self.recurrent_kernel, projected.dtype)))
+        h = assigned_activation.apply(
+            self, projected + tf.matmul(h_prev, self._weight(self.recurrent_kernel, projected.dtype)))
         return h, [h]
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit import optimizers as optimizers_module
+from tfkit.engine import tracking
 from tfkit.layers.conv_lstm_cell import ConvLSTMCell
 from tfkit.layers.recurrent import RNN
 from tfkit.metrics import Mean
@@ -37,6 +38,21 @@ def _loops_over_time(model: Any) -> bool:
     """
     return any(isinstance(module, RNN) and not isinstance(getattr(module, "cell", None), ConvLSTMCell)
                for module in getattr(model, "submodules", ()))
+
+
+def _assigned_activations(model: Any) -> tuple:
+    """Every layer's ``activation`` / ``recurrent_activation`` attribute (None where it has none), in order.
+
+    The compiled loops hold the functions they were traced with; a user who assigns another one
+    (``model.layers[-1].activation = None``) gets it in the next ``fit``/``evaluate``/``predict``.
+    """
+    return tuple(vars(layer).get(name) for layer in tracking.flatten_layers(model)
+                 for name in ("activation", "recurrent_activation"))
+
+
+def _same_objects(a: Any, b: Any) -> bool:
+    """Whether two tuples hold the very same objects (functions compared by identity, not by ``==``)."""
+    return a is not None and b is not None and len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def gpu_available() -> bool:
@@ -94,6 +110,7 @@ class CompiledState:
         self.xla_chooser: XlaChooser | None = None   # jit_compile="auto" deciding by measurement (fit)
         self._loops: dict[bool, StepLoops] = {}      # by jit_compile: switching back and forth recompiles nothing
         self._loops_key: Any = None
+        self._activations_key: Any = None   # the layers' activation functions the loops were traced with
         self._loops_checked = False  # trainable weights compared once per fit/evaluate/predict call
         self._coordinated: Any = None  # CoordinatedLoops under ParameterServerStrategy, built on first use
         self._chief: StepLoops | None = None  # predict under ParameterServerStrategy runs on the chief
@@ -129,6 +146,7 @@ class CompiledState:
                 self.optimizer = type(self.optimizer).from_config(self.optimizer.get_config())
         self._loops.clear()
         self._loops_key = None
+        self._activations_key = None
         self._loops_checked = False
 
     def recheck_loops(self) -> None:
@@ -137,13 +155,19 @@ class CompiledState:
 
     def loops(self, model: Any) -> StepLoops:
         """The model's compiled loops for the current ``jit_compile``; rebuilt when its trainable weights
-        changed before the optimizer was built (an error after)."""
+        changed before the optimizer was built (an error after), or when a layer's activation was reassigned."""
         loops = self._loops.get(self.jit_compile)
         if loops is not None and self._loops_checked:
             return loops  # walking the layer tree costs ~1 ms: not once per compiled call
         key = tuple(id(v) for v in model.trainable_weights)
+        activations_key = _assigned_activations(model)
         if self._loops and not self._loops_key:
             self._loops_key = key   # the model built itself inside the first compiled step: same loops
+        if self._loops and self._activations_key is None:
+            self._activations_key = activations_key   # its layers too (a subclass may make them in build)
+        if self._loops and not _same_objects(activations_key, self._activations_key):
+            self._loops.clear()     # `layer.activation = None` (Grad-CAM) after a compiled call: trace anew
+            loops = None
         if key != self._loops_key:
             if self._loops and self._loops_key and self.optimizer is not None \
                     and getattr(self.optimizer, "built", False):
@@ -156,6 +180,7 @@ class CompiledState:
         if loops is None:
             loops = self._loops[self.jit_compile] = StepLoops(model, self.jit_compile, self.strategy)
             self._loops_key = key
+            self._activations_key = activations_key if model.built else None
         self._loops_checked = True
         return loops
 

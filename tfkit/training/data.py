@@ -247,6 +247,9 @@ def split_validation(data: ArrayData, validation_split: float, batch_size: int |
                      steps: int | None = None, validation_steps: int | None = None) -> tuple[ArrayData, ArrayData]:
     """Keras's ``validation_split``: the *last* fraction of the samples, before shuffling.
 
+    Every array is split, whatever the structure: ``(x, y[, sample_weight])``, or ``x`` alone
+    (an autoencoder's or VAE's ``fit(x, validation_split=0.2)``: a tensor, a dict or a list of them).
+
     When the caller gave no ``batch_size``, each part gets ``default_batch_size``
     of its own length and steps (``steps`` for training, ``validation_steps``),
     as Keras builds its adapters after splitting.
@@ -259,8 +262,6 @@ def split_validation(data: ArrayData, validation_split: float, batch_size: int |
             f"validation_split={validation_split} leaves an empty training or validation set "
             f"for {data.num_samples} samples"
         )
-    if not isinstance(data.tensors, tuple):
-        raise ValueError("validation_split needs targets y")
     head = tf.nest.map_structure(lambda t: t[:split_at], data.tensors)
     tail = tf.nest.map_structure(lambda t: t[split_at:], data.tensors)
     if batch_size is None:

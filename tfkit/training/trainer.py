@@ -611,7 +611,8 @@ def _fit_data(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_
     val_data = None
     if validation_split and validation_data is None:
         if not isinstance(data, data_module.ArrayData):
-            raise ValueError("validation_split is only supported for in-memory data (arrays or tensors)")
+            raise ValueError(f"fit: validation_split is only supported for in-memory data (NumPy arrays or tensors), "
+                             f"got x of type {type(x).__name__}: pass validation_data instead")
         data, val_data = data_module.split_validation(data, validation_split, batch_size, steps_per_epoch,
                                                       validation_steps)
     elif validation_data is not None:
