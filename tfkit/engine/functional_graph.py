@@ -261,7 +261,7 @@ def _traced_outputs(layer: Layer, node: Node, symbols: list[SymbolicTensor], str
     try:
         # A scratch graph, thrown away after the call: only the outputs' shapes, dtypes and masks are kept.
         # (A tf.function's concrete function costs twice as much per call for the same trace.)
-        with FuncGraph("tfkit_symbolic_call").as_default():
+        with FuncGraph("tfkit_symbolic_call").as_default(), shape_inference.symbolic_trace():
             placeholders = [tf.compat.v1.placeholder(s.dtype, s.shape) for s in (*specs, *mask_specs)]
             out_structure, out_masks = trace(*placeholders)
     finally:

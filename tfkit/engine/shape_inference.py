@@ -17,16 +17,25 @@ computes one. A node made this way is checked against its first real call
 (``functional_graph.Node.check_outputs``), so a wrong ``compute_output_shape``
 (a subclass of a built-in may override it) is an error naming the layer, never
 a silently wrong graph.
+
+A call that must be traced runs inside ``symbolic_trace()``: its outputs only
+give shapes and dtypes, the scratch graph never runs. A layer that cannot
+compute yet (a preprocessing layer before ``adapt``) answers such a trace with
+``stand_in(shape, dtype)`` (what Keras's ``compute_output_spec`` would say)
+and raises on a real call, as Keras 3 builds a model of un-adapted layers and
+refuses to run it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
 import numbers
+import threading
 import weakref
-from typing import Any
+from typing import Any, Iterator
 
 import tensorflow as tf
 from tensorflow.python.framework.func_graph import FuncGraph
@@ -39,6 +48,32 @@ from tfkit.engine.layer import Layer
 
 _TRACED_CLASSES: list[type] = []
 _NESTED_CHECKED: "weakref.WeakSet[Layer]" = weakref.WeakSet()   # layers whose nested layers passed the check
+_TRACE = threading.local()   # depth of symbolic_trace() blocks in this thread
+
+
+@contextlib.contextmanager
+def symbolic_trace() -> Iterator[None]:
+    """The block traces calls in a scratch graph only for their outputs' shapes, dtypes and masks (never run)."""
+    _TRACE.depth = getattr(_TRACE, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _TRACE.depth -= 1
+
+
+def in_symbolic_trace() -> bool:
+    """Whether the current call is traced by ``symbolic_trace()`` (its graph never runs), not run or compiled."""
+    return getattr(_TRACE, "depth", 0) > 0
+
+
+def stand_in(shape: Any, dtype: Any) -> tf.Tensor:
+    """An output of ``shape`` (``None`` for unknown axes) and ``dtype`` with no value, for a symbolic trace only.
+
+    A layer that cannot compute yet answers ``symbolic_trace()`` with it; anywhere else it is a bug in the caller.
+    """
+    if not in_symbolic_trace() or tf.executing_eagerly():
+        raise RuntimeError("shape_inference.stand_in is for symbolic traces only (a graph that never runs)")
+    return tf.compat.v1.placeholder(tf.as_dtype(dtype), tf.TensorShape(shape))
 
 
 def always_trace(cls: type) -> type:

@@ -146,7 +146,7 @@ class FeatureSpace(FeatureKinds, Layer):
         for key, layer in self.preprocessors.items():
             if isinstance(layer, Normalization) and layer.input_mean is not None:
                 continue                      # mean and variance were given
-            if isinstance(layer, TextVectorization) and layer.get_vocabulary():
+            if isinstance(layer, TextVectorization) and layer.get_vocabulary(include_special_tokens=False):
                 continue                      # a vocabulary was given
             if getattr(layer, "num_bins", 0) is None and getattr(layer, "bin_boundaries", None) is not None:
                 continue                      # a Discretization with fixed boundaries

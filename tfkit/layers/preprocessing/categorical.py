@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.base import registry
+from tfkit.base import registry, settings
 from tfkit.engine import shape_inference
 from tfkit.engine.layer import Layer
 from tfkit.layers.preprocessing import quantile_summary
@@ -51,6 +51,17 @@ def encoded_shape(input_shape: Any, output_mode: str, depth: int) -> tuple:
     return shape[:-1] + (depth,)
 
 
+def current_output_mode(output_mode: Any, old_names: Sequence[str] = ("binary", "tf-idf")) -> Any:
+    """``output_mode`` under its current name when it is one of Keras's older ones in ``old_names``.
+
+    Keras 3 still takes ``"binary"`` for ``"multi_hot"`` (lookups, ``TextVectorization``,
+    ``CategoryEncoding``) and ``"tf-idf"`` for ``"tf_idf"`` (lookups, ``TextVectorization``); the
+    layer stores and saves the current name. Anything else comes back unchanged, to be checked.
+    """
+    current = {"binary": "multi_hot", "tf-idf": "tf_idf"}
+    return current[output_mode] if isinstance(output_mode, str) and output_mode in old_names else output_mode
+
+
 def _check_mode(layer: Layer, output_mode: str, allowed: Sequence[str] = _MODES) -> None:
     if output_mode not in allowed:
         raise ValueError(f"{type(layer).__name__} layer '{layer.name}': output_mode must be one of {list(allowed)}, "
@@ -72,7 +83,8 @@ class CategoryEncoding(Layer):
         num_tokens: Positive int, the total number of tokens the layer should
             support. All inputs must be in `[0, num_tokens)`.
         output_mode: Specification for the output of the layer. Values can be
-            `"one_hot"`, `"multi_hot"` or `"count"`. Defaults to
+            `"one_hot"`, `"multi_hot"` or `"count"` (`"binary"`, Keras's older
+            name for `"multi_hot"`, is taken as it). Defaults to
             `"multi_hot"`.
 
             - `"one_hot"`: encodes each individual element of the input into a
@@ -124,6 +136,7 @@ class CategoryEncoding(Layer):
                  **kwargs: Any) -> None:
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
+        output_mode = current_output_mode(output_mode, old_names=("binary",))   # as Keras: not "tf-idf"
         _check_mode(self, output_mode, ("one_hot", "multi_hot", "count"))
         if not isinstance(num_tokens, int) or num_tokens < 1:
             raise ValueError(f"CategoryEncoding layer '{self.name}': num_tokens must be a positive int, got "
@@ -184,6 +197,9 @@ class Hashing(Layer):
         sparse: Must be `False`: sparse outputs are not supported by tfkit.
             Defaults to `False`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+            The `dtype` is the output's, as in Keras: `"int64"` by default
+            for `"int"` (which takes `"int32"` or `"int64"` only), the float
+            type (`tfkit.config.floatx()`) for the other modes.
 
     Call arguments:
         inputs: A tensor, array or list of strings, ints or floats.
@@ -192,12 +208,13 @@ class Hashing(Layer):
         Arbitrary (a 1D or 2D batch for the encoding modes).
 
     Output shape:
-        Same shape as the input for `"int"` (int64 ids); `(..., num_bins)`
-        float32 vectors for the other modes.
+        Same shape as the input for `"int"` (ids); `(..., num_bins)` vectors
+        for the other modes; of the layer's `dtype` in every mode.
 
     Raises:
         ValueError: If `output_mode` is not a known mode, `num_bins` is not a
-            positive int, `sparse=True`, or `salt` is not an int or two ints.
+            positive int, `sparse=True`, `salt` is not an int or two ints, or
+            `dtype` is not `"int32"` or `"int64"` with `output_mode="int"`.
 
     Example:
         >>> layer = tfkit.layers.Hashing(num_bins=3)
@@ -212,13 +229,21 @@ class Hashing(Layer):
         array([[1],
                [0],
                [2]])
+        >>> tfkit.layers.Hashing(num_bins=3, output_mode="one_hot")(["A", "B"]).numpy()
+        array([[0., 1., 0.],
+               [1., 0., 0.]], dtype=float32)
     """
 
     def __init__(self, num_bins: int, mask_value: Any = None, salt: Any = None, output_mode: str = "int",
                  sparse: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("autocast", False)
+        if kwargs.get("dtype") is None:     # as Keras: integer ids, or vectors of the float type
+            kwargs["dtype"] = "int64" if output_mode == "int" else settings.floatx()
         super().__init__(**kwargs)
         _check_mode(self, output_mode)
+        if output_mode == "int" and self.dtype not in ("int32", "int64"):
+            raise ValueError(f"Hashing layer '{self.name}': with output_mode='int' the dtype is the ids' type, "
+                             f"'int32' or 'int64'; got dtype={self.dtype!r} (leave dtype out for int64)")
         if not isinstance(num_bins, int) or num_bins < 1:
             raise ValueError(f"Hashing layer '{self.name}': num_bins must be a positive int, got {num_bins!r}")
         if sparse:
@@ -246,11 +271,20 @@ class Hashing(Layer):
                   else tf.strings.to_hash_bucket_fast(values, bins))
         if mask is not None:
             hashed = tf.where(mask, tf.zeros_like(hashed), hashed + 1)
-        return encode(hashed, self.output_mode, self.num_bins)
+        return tf.cast(encode(hashed, self.output_mode, self.num_bins), self.dtype)
 
     def get_config(self) -> dict[str, Any]:
         return {**Layer.get_config(self), "num_bins": self.num_bins, "mask_value": self.mask_value,
                 "salt": self.salt, "output_mode": self.output_mode, "sparse": False}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Hashing":
+        config = dict(config)
+        dtype = config.get("dtype")
+        name = dtype.get("config", {}).get("name") if isinstance(dtype, dict) else dtype
+        if config.get("output_mode", "int") == "int" and isinstance(name, str) and name not in ("int32", "int64"):
+            config.pop("dtype")   # tfkit's configs before its dtype followed Keras's: int64 ids whatever dtype said
+        return super().from_config(config)
 
 
 @registry.builtin("layers")
@@ -302,9 +336,10 @@ class Discretization(Layer):
     Raises:
         ValueError: If `output_mode` is not a known mode, not exactly one of
             `bin_boundaries` and `num_bins` is given, or `sparse=True`; on
-            call, if there are no boundaries yet (call `adapt()` first);
-            from `adapt()`, if the layer has fixed `bin_boundaries` or the
-            data is empty.
+            call, if there are no boundaries yet (call `adapt()` first; a
+            model can be defined before, as in Keras: its outputs have
+            `num_bins` bins); from `adapt()`, if the layer has fixed
+            `bin_boundaries` or the data is empty.
 
     Example:
         >>> layer = tfkit.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])
@@ -347,9 +382,13 @@ class Discretization(Layer):
         self.bin_boundaries = quantile_summary.bin_boundaries(summary, self.num_bins)
 
     def call(self, inputs: Any) -> tf.Tensor:
-        if self.bin_boundaries is None:
-            raise ValueError(f"Discretization layer '{self.name}' has no bin boundaries yet: call adapt() first")
         values = tf.cast(tf.convert_to_tensor(inputs), tf.float32)
+        if self.bin_boundaries is None:
+            if shape_inference.in_symbolic_trace():   # a model defined before adapt(), as in Keras: num_bins bins
+                return shape_inference.stand_in(self.compute_output_shape(tuple(values.shape)),
+                                                tf.int32 if self.output_mode == "int" else tf.float32)
+            raise ValueError(f"Discretization layer '{self.name}' has no bin boundaries yet: pass bin_boundaries "
+                             f"when creating it, or call adapt(data) before using it")
         buckets = tf.raw_ops.Bucketize(input=values, boundaries=list(self.bin_boundaries))   # int32, as Keras
         depth = len(self.bin_boundaries) + 1
         return encode(buckets, self.output_mode, depth)
@@ -359,7 +398,20 @@ class Discretization(Layer):
         return encoded_shape(input_shape, self.output_mode, depth)
 
     def get_config(self) -> dict[str, Any]:
+        """Keras 3's keys: the boundaries and ``num_bins`` both once adapted (so it adapts again after a load);
+        no ``trainable``, which Keras's ``Discretization`` does not take."""
         boundaries = None if self.bin_boundaries is None else [float(b) for b in self.bin_boundaries]
-        return {**Layer.get_config(self), "bin_boundaries": boundaries,
-                "num_bins": None if self.bin_boundaries is not None else self.num_bins, "epsilon": self.epsilon,
+        config = {key: value for key, value in Layer.get_config(self).items() if key != "trainable"}
+        return {**config, "bin_boundaries": boundaries, "num_bins": self.num_bins, "epsilon": self.epsilon,
                 "output_mode": self.output_mode, "sparse": False}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Discretization":
+        """An adapted layer's config holds ``num_bins`` and the boundaries it found: rebuilt with both, as Keras."""
+        config = dict(config)
+        if config.get("bin_boundaries") is not None and config.get("num_bins") is not None:
+            boundaries = config.pop("bin_boundaries")
+            layer = super().from_config(config)
+            layer.bin_boundaries = [float(b) for b in boundaries]
+            return layer
+        return super().from_config(config)

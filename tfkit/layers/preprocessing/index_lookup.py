@@ -19,7 +19,10 @@ Output shapes as Keras 3's (``compute_output_shape`` says the same):
 1 is replaced (``(b, 1) -> (b, depth)``) and a scalar is one element
 (``(1, depth)``); "multi_hot", "count" and "tf_idf" take the last axis as the
 sample, ``(..., n) -> (..., depth)``, so a 1-D input gives one vector
-``(depth,)`` and a scalar is a one-token sample.
+``(depth,)`` and a scalar is a one-token sample. Before ``adapt`` (or
+``set_vocabulary``) ``depth`` is unknown (None) unless ``pad_to_max_tokens``
+fixes it: a model is defined then, as in Keras, and its real calls wait for the
+vocabulary (a RuntimeError before it, as Keras's).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import tensorflow as tf
 from tfkit.base import registry, settings, variable_roles
 from tfkit.engine import shape_inference
 from tfkit.engine.layer import Layer
+from tfkit.layers.preprocessing.categorical import current_output_mode
 from tfkit.layers.preprocessing import tf_idf
 from tfkit.layers.preprocessing.vocabulary_rules import vocabulary_terms
 
@@ -55,7 +59,7 @@ class IndexLookup(Layer):
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         who = f"{type(self).__name__} layer '{self.name}'"
-        output_mode = "tf_idf" if output_mode == "tf-idf" else output_mode   # Keras's older spelling
+        output_mode = current_output_mode(output_mode)   # Keras's older names: "binary", "tf-idf"
         if output_mode not in _MODES:
             raise ValueError(f"{who}: output_mode must be one of {_MODES}, got {output_mode!r}")
         if sparse:
@@ -74,6 +78,7 @@ class IndexLookup(Layer):
         self.mask_token, self.oov_token = mask_token, oov_token
         self.invert, self.output_mode, self.pad_to_max_tokens = invert, output_mode, pad_to_max_tokens
         self._tfkit_vocabulary: list[Any] = []
+        self._tfkit_vocabulary_set = False   # whether adapt() or set_vocabulary() gave one (it may hold no terms)
         self._tfkit_tables: tuple[Any, Any] | None = None
         self.idf_weights: tf.Variable | None = None   # output_mode="tf_idf": one weight per index
         if vocabulary is not None:
@@ -116,7 +121,7 @@ class IndexLookup(Layer):
         if self.output_mode == "tf_idf":
             weights = tf_idf.checked_weights(idf_weights, len(given), who)
             self._set_idf_weights(weights, front=len(self._special()) - (len(given) - len(tokens)))
-        self._tfkit_vocabulary = tokens
+        self._tfkit_vocabulary, self._tfkit_vocabulary_set = tokens, True
         self._tfkit_tables = None
 
     def _set_idf_weights(self, weights: np.ndarray, front: int) -> None:
@@ -210,6 +215,8 @@ class IndexLookup(Layer):
         """``lookup_indices``'s indices in ``output_mode``'s form (the module docstring gives the shapes)."""
         if self.output_mode == "int":
             return indices
+        if self.output_depth() is None or (self.output_mode == "tf_idf" and self.idf_weights is None):
+            return self._before_vocabulary(indices)
         if self.output_mode == "tf_idf":
             return self.encode_tf_idf(indices)
         if self.output_mode == "one_hot":
@@ -217,12 +224,24 @@ class IndexLookup(Layer):
         counts = tf_idf.term_counts(indices, self._depth(), tf.float32, _DROPPED)
         return tf.minimum(counts, 1.0) if self.output_mode == "multi_hot" else counts
 
+    def _before_vocabulary(self, indices: tf.Tensor | tf.RaggedTensor) -> tf.Tensor:
+        """A non-"int" output before the vocabulary (or the idf weights) is there: in a symbolic trace, Keras 3's
+        symbolic output (float32, an unknown width unless padded: a model is defined before ``adapt``, and runs
+        after it); on a real call, Keras's RuntimeError."""
+        if shape_inference.in_symbolic_trace():
+            return shape_inference.stand_in(self.compute_output_shape(tuple(indices.shape)), tf.float32)
+        who = f"{type(self).__name__} layer '{self.name}'"
+        if self.output_mode == "tf_idf":
+            raise RuntimeError(f"{who}: output_mode='tf_idf' needs a vocabulary and its idf weights before the "
+                               f"layer is called; call adapt(data) or set_vocabulary(vocabulary, idf_weights) first")
+        raise RuntimeError(f"{who}: output_mode={self.output_mode!r} with pad_to_max_tokens=False needs a vocabulary "
+                           f"before the layer is called (the output is as wide as the vocabulary); call adapt(data) "
+                           f"or set_vocabulary(vocabulary) first, or pass vocabulary= to the layer")
+
     def encode_tf_idf(self, indices: tf.Tensor | tf.RaggedTensor) -> tf.Tensor:
         """``output_mode="tf_idf"``: each sample's term counts times ``idf_weights``, from ``lookup_indices``."""
         if self.idf_weights is None:
-            raise RuntimeError(f"{type(self).__name__} layer '{self.name}': output_mode='tf_idf' needs a vocabulary "
-                               f"and its idf weights before the layer is called; call adapt(data) or "
-                               f"set_vocabulary(vocabulary, idf_weights) first")
+            return self._before_vocabulary(indices)
         return tf_idf.weighted_term_counts(indices, self._depth(), self.idf_weights, _DROPPED)
 
     def output_depth(self) -> int | None:
@@ -230,7 +249,7 @@ class IndexLookup(Layer):
         there is no vocabulary yet)."""
         if self.pad_to_max_tokens and self.max_tokens:
             return self.max_tokens
-        return self.vocabulary_size() if self._tfkit_vocabulary else None
+        return self.vocabulary_size() if self._tfkit_vocabulary_set else None
 
     def compute_output_shape(self, input_shape: Any) -> tuple[Any, ...]:
         """As Keras 3's, and as ``call`` gives. One difference, kept on purpose: Keras's compute_output_shape says
@@ -288,7 +307,7 @@ class IndexLookup(Layer):
         return tf.not_equal(tf.convert_to_tensor(inputs), self._keys([self.mask_token])[0])
 
     def get_config(self) -> dict[str, Any]:
-        vocabulary, idf_weights = self._saved_vocabulary(), None
+        vocabulary, idf_weights = self._saved_vocabulary() or None, None   # None before adapt, as Keras
         if self.output_mode == "tf_idf":   # the whole vocabulary, special block first, and a weight for each entry
             vocabulary = None if self.idf_weights is None else self.get_vocabulary()
             idf_weights = None if vocabulary is None else self.idf_weights.numpy()[:len(vocabulary)].tolist()
@@ -375,7 +394,9 @@ class StringLookup(IndexLookup):
             - `"tf_idf"`: as `"multi_hot"`, but the TF-IDF algorithm is
               applied to find the value in each token slot.
 
-            Defaults to `"int"`.
+            Keras's older names are taken too: `"binary"` for `"multi_hot"`
+            and `"tf-idf"` for `"tf_idf"` (the layer and its config then hold
+            the current name). Defaults to `"int"`.
         pad_to_max_tokens: Only applicable when `output_mode` is
             `"multi_hot"`, `"count"`, or `"tf_idf"`. If `True`, the output has
             its feature axis padded to `max_tokens` even if the number of
@@ -411,6 +432,11 @@ class StringLookup(IndexLookup):
             an int or two, or the vocabulary is larger than `max_tokens`, holds
             duplicates or cannot be read; from `adapt()`, if it finds no
             terms.
+        RuntimeError: On a call in `"one_hot"`, `"multi_hot"`, `"count"`
+            or `"tf_idf"` mode before there is a vocabulary (and, for
+            `"tf_idf"`, its idf weights), unless `pad_to_max_tokens=True`
+            fixes the width. A model can be defined before `adapt()`, as in
+            Keras: the layer's symbolic output then has an unknown last axis.
 
     Example:
         >>> vocab = ["a", "b", "c", "d"]
@@ -521,7 +547,9 @@ class IntegerLookup(IndexLookup):
             - `"tf_idf"`: as `"multi_hot"`, but the TF-IDF algorithm is
               applied to find the value in each token slot.
 
-            Defaults to `"int"`.
+            Keras's older names are taken too: `"binary"` for `"multi_hot"`
+            and `"tf-idf"` for `"tf_idf"` (the layer and its config then hold
+            the current name). Defaults to `"int"`.
         pad_to_max_tokens: Only applicable when `output_mode` is
             `"multi_hot"`, `"count"`, or `"tf_idf"`. If `True`, the output has
             its feature axis padded to `max_tokens` even if the number of
@@ -554,6 +582,11 @@ class IntegerLookup(IndexLookup):
             with it and a `vocabulary`), or the vocabulary is larger than
             `max_tokens`, holds duplicates or cannot be read; from `adapt()`,
             if it finds no terms.
+        RuntimeError: On a call in `"one_hot"`, `"multi_hot"`, `"count"`
+            or `"tf_idf"` mode before there is a vocabulary (and, for
+            `"tf_idf"`, its idf weights), unless `pad_to_max_tokens=True`
+            fixes the width. A model can be defined before `adapt()`, as in
+            Keras: the layer's symbolic output then has an unknown last axis.
 
     Example:
         >>> vocab = [12, 36, 1138, 42]

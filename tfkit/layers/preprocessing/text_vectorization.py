@@ -23,6 +23,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.engine.layer import Layer
+from tfkit.layers.preprocessing.categorical import current_output_mode
 from tfkit.layers.preprocessing.index_lookup import StringLookup, check_idf_arguments, refuse_vocabulary_path
 
 __all__ = ["TextVectorization"]
@@ -98,7 +99,9 @@ class TextVectorization(Layer):
               applied to find the value in each token slot (each text is one
               document for `adapt()`'s idf weights).
 
-            Defaults to `"int"`.
+            Keras's older names are taken too: `"binary"` for `"multi_hot"`
+            and `"tf-idf"` for `"tf_idf"` (the layer and its config then hold
+            the current name). Defaults to `"int"`.
         output_sequence_length: Only valid in `"int"` mode. If set, the
             output has its time dimension padded or truncated to exactly
             `output_sequence_length` values. Defaults to `None`.
@@ -139,6 +142,10 @@ class TextVectorization(Layer):
             `idf_weights` do not fit `output_mode` and `vocabulary`, or the
             vocabulary is invalid (too large for `max_tokens`, repeated
             terms).
+        RuntimeError: On a call in `"multi_hot"`, `"count"` or `"tf_idf"`
+            mode before there is a vocabulary (unless `pad_to_max_tokens=True`
+            fixes the width); a model can be defined before `adapt()`, as in
+            Keras, with an unknown last axis.
 
     Example:
         >>> layer = tfkit.layers.TextVectorization(output_sequence_length=4)
@@ -169,7 +176,7 @@ class TextVectorization(Layer):
             raise ValueError(f"{who}: unknown standardize {standardize!r}")
         if split not in ("whitespace", "character", None) and not callable(split):
             raise ValueError(f"{who}: unknown split {split!r}")
-        output_mode = "tf_idf" if output_mode == "tf-idf" else output_mode   # Keras's older spelling
+        output_mode = current_output_mode(output_mode)   # Keras's older names: "binary", "tf-idf"
         if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"{who}: output_mode must be 'int', 'multi_hot', 'count' or 'tf_idf', "
                              f"got {output_mode!r}")
@@ -266,7 +273,7 @@ class TextVectorization(Layer):
                 raise NotImplementedError(
                     f"TextVectorization layer '{self.name}': a callable {what} cannot be saved in a config "
                     f"(configs are data, never code); use one of the built-in {what} names")
-        vocabulary, idf_weights = self.lookup.get_vocabulary(include_special_tokens=False), None
+        vocabulary, idf_weights = self.lookup.get_vocabulary(include_special_tokens=False) or None, None
         if self.output_mode == "tf_idf":   # the lookup's: the whole vocabulary and a weight for each entry
             lookup = self.lookup.get_config()
             vocabulary, idf_weights = lookup["vocabulary"], lookup["idf_weights"]
