@@ -374,8 +374,10 @@ def resolve(kind: str, identifier: Any, custom_objects: Mapping[str, Any] | None
 
     Strings naming a class give a default instance (``"glorot_uniform"`` ->
     ``GlorotUniform()``); strings naming a function give the function;
-    dicts are rebuilt with the class's ``from_config``; anything else is
-    returned unchanged. ``None`` stays ``None``.
+    dicts are rebuilt with the class's ``from_config``; a named function
+    (``{"class_name": "function", "config": "my_pkg>fn"}``, as Keras 3 writes
+    one) is looked up by the name in its config; anything else is returned
+    unchanged. ``None`` stays ``None``.
     """
     if identifier is None or not isinstance(identifier, (str, dict)):
         return identifier
@@ -388,6 +390,9 @@ def resolve(kind: str, identifier: Any, custom_objects: Mapping[str, Any] | None
         raise ValueError(
             f"A serialized {_SINGULAR.get(kind, kind)} is a dict with keys 'class_name' and 'config'; got keys {sorted(identifier)}"
         )
+    if identifier["class_name"] == "function" and isinstance(identifier.get("config"), str):
+        # Keras 3 names the function in "config" (its "registered_name" holds "function" for a plain def)
+        return lookup(kind, identifier["config"], custom_objects, None, identifier.get("module"))
     obj = lookup(kind, identifier["class_name"], custom_objects, identifier.get("registered_name"),
                  identifier.get("module"))
     config = identifier.get("config") or {}

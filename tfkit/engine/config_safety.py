@@ -105,6 +105,11 @@ def check_config(config: Any, what: str) -> None:
     check_costs(config, what)
 
 
+def _names_a_function(value: dict) -> bool:
+    """Keras 3's ``{"class_name": "function", "config": "my_pkg>fn"}``: a function by name (data, found in the registry)."""
+    return value.get("class_name") == "function" and isinstance(value.get("config"), str)
+
+
 def _check_object(value: dict, path: list[Any]) -> None:
     where = _where(path)
     for key in value:
@@ -122,7 +127,8 @@ def _check_object(value: dict, path: list[Any]) -> None:
         raise ValueError(f"{where} is a {class_name!r} object, which holds Python code. {_NO_CODE}")
     if "function_type" in value or "bytecode" in value or "marshal" in value:
         raise ValueError(f"{where} describes a function saved as code (Keras-style). {_NO_CODE}")
-    if isinstance(value.get("function"), (list, dict)):
+    function = value.get("function")
+    if isinstance(function, list) or isinstance(function, dict) and not _names_a_function(function):
         raise ValueError(f"{where}.function is not a registered function name but {type(value['function']).__name__} data "
                          f"(a function saved as code). {_NO_CODE}")
     if "class_name" in value:

@@ -27,7 +27,8 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
-from tfkit.base import registry
+from tfkit.base import dtype_policy, registry
+from tfkit.base import dtype_policy_quantized as quantized_policies
 from tfkit.base import safe_mode as safe_mode_state
 from tfkit.engine.config_capture import to_plain
 from tfkit.engine.config_safety import check_config
@@ -134,8 +135,12 @@ def revive_config_values(value: Any, custom_objects: Mapping[str, Any] | None = 
     if not isinstance(value, dict):
         return value
     if _is_serialized_object(value):
+        if value["class_name"] in _POLICY_CLASSES and _from_keras_or_tfkit(value.get("module")):
+            policy = dtype_policy.get(value)       # as Keras 3's from_config: a float policy by its name
+            return policy.name if type(policy) is dtype_policy.DTypePolicy else policy
         if value["class_name"] == "function":
-            name = value.get("registered_name") or value.get("config")
+            # Keras 3 names the function in "config" (its "registered_name" is "function" for a plain def)
+            name = value["config"] if isinstance(value.get("config"), str) else value.get("registered_name")
             for kind in ("activations", "functions"):
                 try:
                     return registry.lookup(kind, name, custom_objects)
@@ -144,6 +149,15 @@ def revive_config_values(value: Any, custom_objects: Mapping[str, Any] | None = 
             return registry.lookup("functions", name, custom_objects)  # the detailed error
         return deserialize(value, custom_objects, kind=value.get("kind"))
     return {key: revive_config_values(item, custom_objects) for key, item in value.items()}
+
+
+# Keras 3's (and tfkit's) serialized dtype policies: revived by tfkit.base.dtype_policy, never looked up as classes.
+_POLICY_CLASSES = frozenset({"DTypePolicy", "FloatDTypePolicy", "Policy", "DTypePolicyMap",
+                             *quantized_policies.CLASSES})
+
+
+def _from_keras_or_tfkit(module: Any) -> bool:
+    return module is None or isinstance(module, str) and module.split(".", 1)[0] in ("keras", "tfkit")
 
 
 def _is_serialized_object(value: dict) -> bool:

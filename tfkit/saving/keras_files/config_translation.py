@@ -11,14 +11,21 @@ data, and never by running anything from the file:
 - tensor references in functional graphs (Keras 3's ``__keras_tensor__``
   objects, tf-keras's ``[[name, node, index, kwargs]]`` lists);
 - tf-keras names (``batch_input_shape``, ``Model``);
-- operation nodes (``x + y`` in a Keras 3 graph, module ``keras.src.ops...``)
-  for the arithmetic operators, which become tfkit's operator layers;
+- operation nodes (``x + y``, ``x[:, 0]``, ``keras.ops.sum(x)`` in a Keras 3
+  graph, module ``keras.src.ops...``), which become ``TFOpLambda`` layers
+  calling ``tfkit.ops`` (``operation_nodes``);
+- Keras's value objects (``__numpy__``, ``__tensor__``, ``__bytes__``,
+  ``__slice__``, ``__tuple__``: ``config_values``), which become values;
+- a ``Lambda``'s named function (``{"class_name": "function", "config":
+  "double"}``), which becomes its name, found through ``custom_objects`` and
+  the registry; an adapted ``Discretization``'s ``num_bins`` (Keras writes it
+  beside the bins ``adapt`` found), left out;
 - arguments tfkit's classes do not take: left out when they hold a default
   (``None``/``False``), reported otherwise.
 
 Classes are resolved by name only (tfkit's built-ins, then ``custom_objects``
 and the registry); ``module`` values are never imported. Code in a config
-(Lambda bytecode, ``function`` objects) stays refused by ``check_config``.
+(Lambda bytecode, ``__lambda__`` objects) is refused, whatever ``safe_mode`` says.
 """
 
 from __future__ import annotations
@@ -28,7 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from tfkit.base import registry
+from tfkit.engine.config_capture import BASE_KEYS
 from tfkit.engine.naming import to_snake_case   # lookup paths, as weights_layout.keras3_layer_paths names them
+from tfkit.saving.keras_files import operation_nodes
+from tfkit.saving.keras_files.config_values import LAMBDA_REFUSED, plain_values
 
 # Keras 3 modules of serialized objects -> tfkit registry kinds.
 _KINDS = {
@@ -36,10 +46,10 @@ _KINDS = {
     "keras.constraints": "constraints", "keras.optimizers": "optimizers", "keras.losses": "losses",
     "keras.metrics": "metrics", "keras.optimizers.schedules": "schedules",
 }
-# Keras 3 operation nodes (module keras.src.ops.*) tfkit rebuilds as operator layers.
-_OPERATORS = {"Add": "__operators__.add", "Subtract": "__operators__.sub", "Multiply": "__operators__.mul",
-              "Divide": "__operators__.truediv", "TrueDivide": "__operators__.truediv"}
 _MODEL_CLASSES = {"Functional", "Model", "Sequential"}
+# Keras 3's dtype policies: data that tfkit's dtype policies read (never looked up as classes).
+_POLICIES = {"DTypePolicy", "FloatDTypePolicy", "Policy", "DTypePolicyMap", "QuantizedDTypePolicy",
+             "QuantizedFloat8DTypePolicy", "Int4DTypePolicy", "GPTQDTypePolicy", "AWQDTypePolicy"}
 
 
 @dataclass
@@ -64,6 +74,7 @@ def translate_model_config(config: Any, report: ImportReport, custom_objects: Ma
     """The model config (``{"class_name", "config"}``) in tfkit's form."""
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
         raise ValueError(f"{report.source}: the model config must be an object with a class_name")
+    config = plain_values(config, f"{report.source}: model config")   # __numpy__, __bytes__, ...: values
     return translate_object(_tensor_references(config, report.source), report, custom_objects, "model", "layers")
 
 
@@ -111,7 +122,7 @@ def translate_object(entry: dict, report: ImportReport, custom_objects: Mapping[
     if class_name in _MODEL_CLASSES and isinstance(inner, dict):
         out["config"] = _model_config(class_name, inner, report, custom_objects, where)
         return out
-    if class_name == "DTypePolicy" or not isinstance(inner, dict):
+    if class_name in _POLICIES or not isinstance(inner, dict):
         out["config"] = inner
         return out
     cls = _resolve(kind, class_name, out, custom_objects)
@@ -142,7 +153,7 @@ def _model_config(class_name: str, config: dict, report: ImportReport, custom_ob
         name = (layer.get("config") or {}).get("name") if isinstance(layer.get("config"), dict) else None
         label = f"{where}/{name or index}"
         if entry_kind(layer, "layers") == "operation":
-            layers.append(_operation(layer, report, label))
+            layers.append(operation_nodes.tfkit_entry_from_keras(layer, report.source, label))
             continue
         translated = translate_object(layer, report, custom_objects, label, "layers")
         if "inbound_nodes" in layer:
@@ -169,8 +180,13 @@ def _node_list(value: Any) -> Any:
 
 def _node(node: Any, report: ImportReport, where: str) -> Any:
     """One inbound node in tfkit's ``{"args": [...], "kwargs": {...}}`` form."""
-    if isinstance(node, dict):
-        return node                                    # Keras 3: already args/kwargs (references rewritten)
+    if isinstance(node, dict):                         # Keras 3: already args/kwargs (references rewritten)
+        kwargs = node.get("kwargs")
+        if isinstance(kwargs, dict) and "training" in kwargs:
+            # Keras records each layer's training default (Dropout False, RandomFlip True) and overrides it with
+            # the model's training when that is set (fit, predict): the layer takes the model's, as in Keras
+            node = {**node, "kwargs": {key: value for key, value in kwargs.items() if key != "training"}}
+        return node
     if not isinstance(node, list) or not all(isinstance(ref, list) and len(ref) >= 3 for ref in node):
         raise ValueError(f"{report.source}: {where} has an inbound node tfkit cannot read: {str(node)[:200]}")
     tensors = [{"__tensor__": ref[:3]} for ref in node]          # tf-keras: [[name, node, index, kwargs], ...]
@@ -178,26 +194,6 @@ def _node(node: Any, report: ImportReport, where: str) -> Any:
     if kwargs:
         report.add(f"{where}: call arguments {sorted(kwargs)} of a tf-keras node are not rebuilt")
     return {"args": [tensors[0] if len(tensors) == 1 else tensors], "kwargs": {}}
-
-
-def _operation(layer: dict, report: ImportReport, where: str) -> dict:
-    """A Keras 3 operation node (``x + y``) as tfkit's operator layer, for the arithmetic operators."""
-    class_name = layer["class_name"]
-    function = _OPERATORS.get(class_name)
-    name = (layer.get("config") or {}).get("name") or layer.get("name")
-    if function is None:
-        raise ValueError(f"{report.source}: {where} is the Keras operation {class_name!r} "
-                         f"({layer.get('module')}); tfkit imports only {sorted(_OPERATORS)} from Keras graphs. "
-                         f"Rebuild this part of the model in code and load the weights with load_weights.")
-    nodes = layer.get("inbound_nodes") or []
-    rewritten = []
-    for node in nodes:
-        args = node.get("args", []) if isinstance(node, dict) else []
-        rewritten.append({"args": [list(args)], "kwargs": {}})
-    return {"module": "tfkit.layers", "class_name": "TFOpLambda", "registered_name": None, "name": name,
-            "config": {"name": name, "trainable": True, "dtype": "float32", "function": function,
-                       "arguments": {"args": [{"__input__": i} for i in range(2)], "kwargs": {}}},
-            "inbound_nodes": rewritten}
 
 
 def _input_shape_argument(config: dict) -> dict:
@@ -248,9 +244,13 @@ def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
     config.pop("shared_object_id", None)
     if class_name == "BatchNormalization" and isinstance(config.get("axis"), list) and len(config["axis"]) == 1:
         config["axis"] = config["axis"][0]             # tf-keras writes the resolved axis as a list
+    if class_name == "Lambda":
+        _lambda_functions(config, f"{report.source}: {where}")
+    elif class_name == "Discretization" and config.get("bin_boundaries") is not None:
+        config.pop("num_bins", None)                   # adapted: Keras writes both; its from_config keeps the bins
     for key, value in list(config.items()):            # nested objects: initializers, regularizers, layers ...
         if isinstance(value, dict) and isinstance(value.get("class_name"), str):
-            if value["class_name"] == "DTypePolicy":
+            if value["class_name"] in _POLICIES:
                 config[key] = {k: v for k, v in value.items() if k != "shared_object_id"}
             else:
                 config[key] = translate_object(value, report, custom_objects, f"{where}.{key}",
@@ -262,11 +262,29 @@ def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
     accepted = _accepted(cls) if cls is not None else None
     if accepted is None:
         return config
-    for key in [key for key in config if key not in accepted]:
+    for key in [key for key in config if key not in accepted and key not in BASE_KEYS]:   # Layer.from_config sets these
         value = config.pop(key)
         if not _default_like(value, key) and not (key in _ONLY_WITH and not config.get(_ONLY_WITH[key])):
             report.add(f"{where} ({class_name}): argument {key}={str(value)[:80]} has no tfkit equivalent; left out")
     return config
+
+
+def _lambda_functions(config: dict, where: str) -> None:
+    """A ``Lambda``'s function (and output_shape / mask functions) by name, as tfkit's ``Lambda`` reads them.
+
+    Keras 3 writes a named function as ``{"class_name": "function", "config": "my_pkg>double"}``; tf-keras as
+    ``"function": "double"`` with ``"function_type": "function"``. Bytecode (a saved ``lambda``) is refused."""
+    for key in ("function", "output_shape", "mask"):
+        kind = config.pop(f"{key}_type" if key != "function" else "function_type", None)
+        config.pop(f"{key}_module" if key != "function" else "module", None)
+        value = config.get(key)
+        if kind == "lambda":
+            raise ValueError(f"{where}.{key}: a function saved as code (tf-keras writes every function of a Lambda "
+                             f"as Python bytecode), and tfkit never loads code from a file, not even with "
+                             f"safe_mode=False. Build the model in code, with tfkit.layers.Lambda(your_function), and "
+                             f"load this file's weights into it with model.load_weights(path).")
+        if isinstance(value, dict) and value.get("class_name") == "function" and isinstance(value.get("config"), str):
+            config[key] = value["config"]
 
 
 def _guess_kind(key: str) -> str:

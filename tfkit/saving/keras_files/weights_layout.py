@@ -10,8 +10,14 @@ Keras 3 stores each layer's own variables as ``layers/<key>/vars/0, 1, ...``
 (trainable ones first, then the others, each in creation order), where a
 model's layers are keyed by class in layer order (``dense``, ``dense_1``,
 whatever their names), a sub-layer's under its attribute name
-(``layers/mha/query/vars/0``, ``layers/grouped_query_attention/_query_dense/vars/0``)
+(``layers/mha/query/vars/0``, ``layers/grouped_query_attention/_query_dense/vars/0``),
+a list of sub-layers under its attribute name and their keys
+(``layers/block/extra/dense_1/vars/0``, ``layers/rnn/cell/cells/lstm_cell``)
 and a nested model's layers under its key (``layers/sequential/layers/conv2d/vars/0``).
+A subclassed model (neither Functional nor Sequential) keeps its own variables
+in ``vars/`` and its layers under their attribute names at the top
+(``hidden/vars/0``), those it holds otherwise under ``layers/<key>``; a layer
+reached twice is stored once.
 A lookup layer in ``output_mode="tf_idf"`` (and a TextVectorization) stores its
 idf weights by name, ``layers/<key>/vars/idf_weights`` (TextVectorization a
 second copy under ``<key>/_lookup_layer``); they go to the layer's (or its
@@ -31,11 +37,15 @@ import tensorflow as tf
 from tfkit.base import variable_roles
 from tfkit.engine.layer import Layer
 from tfkit.engine.naming import to_snake_case
+from tfkit.models.functional import Functional
+from tfkit.models.model import Model
+from tfkit.models.sequential import Sequential
 from tfkit.saving import weights_io
 from tfkit.saving.h5_snapshot import SnapshotDataset
 
 _INDEX = re.compile(r"\d+")
 _IDF = "idf_weights"   # Keras 3's IndexLookup.save_own_variables: the one variable it stores by name
+_NOT_LAYERS = ("optimizer",)   # top-level groups of a Keras 3 weights file that hold no layer
 # tf-keras's names for a variable that Keras 3 and tfkit name differently: DepthwiseConv2D's kernel
 # (Keras's ImageNet files for MobileNet, MobileNetV2 and EfficientNet store ``depthwise_kernel:0``)
 _TF_KERAS_NAMES = {"kernel": "depthwise_kernel"}
@@ -51,12 +61,29 @@ def _own_variables(layer: Any) -> list[tf.Variable]:
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
 
-def _children(layer: Any) -> dict[str, Any]:
-    """Sub-layers by attribute name, in Keras's walking order: public names first, then private ones
-    (``GroupQueryAttention``'s ``_query_dense``: Keras stores them under that name too)."""
+def _keras_order(name: str) -> str:
+    return f"~{name}" if name.startswith("_") else name    # Keras visits private attributes last
+
+
+def _holds_layers(value: Any) -> bool:
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    return any(isinstance(item, Layer) or isinstance(item, (list, tuple, dict)) and _holds_layers(item)
+               for item in items)
+
+
+def _children(layer: Any) -> list[tuple[str, Any]]:
+    """Sub-layers and containers (lists, tuples, dicts) of sub-layers by attribute name, in Keras's walking order:
+    names sorted, private ones (``GroupQueryAttention``'s ``_query_dense``) last. A model that is neither
+    Functional nor Sequential also has its ``layers``, where Keras finds the sub-layers it did not reach by name."""
     found = {name: value for name, value in vars(layer).items()
-             if isinstance(value, Layer) and not name.startswith(("__", "_self_", "_tfkit_"))}
-    return dict(sorted(found.items(), key=lambda item: f"~{item[0]}" if item[0].startswith("_") else item[0]))
+             if not name.startswith(("__", "_self_", "_tfkit_")) and (isinstance(value, Layer) or _holds_layers(value))}
+    if isinstance(layer, Model) and not _is_graph_model(layer):
+        found["layers"] = list(layer.layers)
+    return sorted(found.items(), key=lambda item: _keras_order(item[0]))
+
+
+def _is_graph_model(layer: Any) -> bool:
+    return isinstance(layer, (Functional, Sequential))
 
 
 def _top_layers(model: Any) -> list[Any]:
@@ -97,56 +124,98 @@ def idf_variable(layer: Any) -> tf.Variable | None:
     return None
 
 
-def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
-    """``(path, layer)`` for every layer of ``model`` and its sub-layers, by Keras 3's names (``dense_1``,
-    ``mha/query``): the ``<path>`` of ``layers/<path>/vars/<i>`` and of ``assets/layers/<path>/``."""
+def keras3_paths(model: Any) -> list[tuple[str, Any]]:
+    """``(path, layer)`` for ``model`` and every layer in it, by the path Keras 3's saving walk gives it (the
+    ``<path>`` of ``<path>/vars/<i>``; the model itself is ``""``).
+
+    A Functional or Sequential model's layers are ``layers/<key>``, keyed by class in layer order (``dense``,
+    ``dense_1``); any other layer's sub-layers are under their attribute names (``mha/query``), a list of them
+    under ``<attribute>/<key>``. As in Keras, a layer reached twice is stored once, under its first path."""
     found: list[tuple[str, Any]] = []
+    seen: set[int] = set()
 
-    def visit(layer: Any, prefix: str) -> None:
-        found.append((prefix, layer))
-        for name, child in _children(layer).items():
-            visit(child, f"{prefix}/{name}")
-        if layer is not model and getattr(layer, "layers", None):   # a nested model: layers/<key>/layers/<key>
-            visit_layers(layer, f"{prefix}/layers/")
+    def join(prefix: str, name: str) -> str:
+        return f"{prefix}/{name}" if prefix else name
 
-    def visit_layers(container: Any, prefix: str) -> None:
+    def visit(layer: Any, path: str) -> None:
+        if id(layer) in seen:
+            return
+        seen.add(id(layer))
+        found.append((path, layer))
+        if _is_graph_model(layer):
+            visit_container(_top_layers(layer), join(path, "layers"))
+            return
+        for name, child in _children(layer):
+            if isinstance(child, Layer):
+                visit(child, join(path, name))
+            else:
+                visit_container(child, join(path, name))
+
+    def visit_container(container: Any, path: str) -> None:
         counts: dict[str, int] = {}
-        for layer in _top_layers(container):
-            base = to_snake_case(type(layer).__name__)
+        for item in container.values() if isinstance(container, dict) else container:
+            if isinstance(item, Layer):
+                base = to_snake_case(type(item).__name__)
+            elif isinstance(item, (list, tuple, dict)):
+                base = "container"
+            else:
+                continue
             count = counts.get(base, 0)
             counts[base] = count + 1
-            visit(layer, prefix + (base if count == 0 else f"{base}_{count}"))
+            key = join(path, base if count == 0 else f"{base}_{count}")
+            visit(item, key) if isinstance(item, Layer) else visit_container(item, key)
 
-    visit_layers(model, "")
+    visit(model, "")
     return found
 
 
-def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> list[tuple[Any, Any, str]]:
-    """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file."""
-    table = tables.get("layers", {})
-    by_prefix: dict[str, dict[str, Any]] = {}
-    named: dict[str, Any] = {}     # layer path -> its stored idf_weights
-    for path, dataset in table.items():
-        head, _, index = path.rpartition("/vars/")
-        if head and index == _IDF:
-            named[head] = dataset
+def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
+    """``(path, layer)`` for the layers :func:`keras3_paths` puts under ``layers/``, the path without it
+    (``dense_1``, ``mha/query``): the ``<path>`` of ``layers/<path>/vars/<i>`` and of ``assets/layers/<path>/``."""
+    return [(path[len("layers/"):], layer) for path, layer in keras3_paths(model) if path.startswith("layers/")]
+
+
+def _keras3_table(tables: dict[str, dict[str, Any]], source: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """The file's variables by object path (``layers/dense`` -> ``{"0": ..., "1": ...}``; the root model's are
+    under ``""``) and its idf weights by path. The optimizer's group is read elsewhere."""
+    by_path: dict[str, dict[str, Any]] = {}
+    named: dict[str, Any] = {}     # object path -> its stored idf_weights
+    for group, entries in tables.items():
+        if group in _NOT_LAYERS:
             continue
-        if not head or not _INDEX.fullmatch(index):
-            raise ValueError(f"{source}: layers/{path} is not a layer variable (layers/<name>/vars/<index> or "
-                             f"layers/<name>/vars/{_IDF})")
-        by_prefix.setdefault(head, {})[index] = dataset
+        for path, dataset in entries.items():
+            full = f"{group}/{path}"
+            head, _, index = ("/" + full).rpartition("/vars/")
+            head = head[1:]
+            if index == _IDF and head:
+                named[head] = dataset
+            elif "/" in index or not _INDEX.fullmatch(index):
+                raise ValueError(f"{source}: {full} is not a layer variable (<path>/vars/<index> or "
+                                 f"<path>/vars/{_IDF})")
+            else:
+                by_path.setdefault(head, {})[index] = dataset
+    return by_path, named
+
+
+def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> list[tuple[Any, Any, str]]:
+    """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file.
+
+    ``tables`` maps the file's top-level groups (``layers``, ``vars``; a subclassed model's attribute names)
+    to their datasets by path."""
+    by_path, named = _keras3_table(tables, source)
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
     used: set[str] = set()
-    paths = keras3_layer_paths(model)
+    paths = keras3_paths(model)
     idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
     idf_seen: set[int] = set()     # idf variables paired or reported (a TextVectorization's is its lookup's too)
     for prefix, layer in paths:
+        vars_path = f"{prefix}/vars" if prefix else "vars"
         idf = idf_variable(layer)
         if prefix in named:
             used.add(prefix)
             idf_seen.add(id(idf))
-            where = f"layers/{prefix}/vars/{_IDF}"
+            where = f"{vars_path}/{_IDF}"
             problem = (weights_io.problem(idf, named[prefix]) if idf is not None else
                        f"layer '{layer.name}' ({type(layer).__name__}) has no idf_weights (is it in "
                        f"output_mode='tf_idf' with a vocabulary?)")
@@ -156,22 +225,22 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
                 pairs.append((idf, named[prefix], where))
         elif idf is not None and id(idf) not in idf_seen:
             idf_seen.add(id(idf))
-            problems.append(f"layers/{prefix}/vars/{_IDF}: missing (layer '{layer.name}' has idf_weights)")
-        stored = by_prefix.get(prefix, {})
+            problems.append(f"{vars_path}/{_IDF}: missing (layer '{layer.name}' has idf_weights)")
+        stored = by_path.get(prefix, {})
         own, zeroed = _lora_layout(layer)
         own = [v for v in own if id(v) not in idf_ids]   # stored by name, paired above
-        pairs += [(factor, _zeros_like(factor), f"layers/{prefix}: LoRA factor zeroed, as Keras loads it")
+        pairs += [(factor, _zeros_like(factor), f"{prefix}: LoRA factor zeroed, as Keras loads it")
                   for factor in zeroed]
         if not own and not stored:
             continue
         used.add(prefix)
         if len(stored) != len(own):
-            problems.append(f"layers/{prefix}: the file has {len(stored)} variables, layer "
+            problems.append(f"{prefix or '/'}: the file has {len(stored)} variables, layer "
                             f"'{layer.name}' ({type(layer).__name__}) has {len(own)}")
             continue
         for index, variable in enumerate(own):
             dataset = stored.get(str(index))
-            where = f"layers/{prefix}/vars/{index}"
+            where = f"{vars_path}/{index}"
             if dataset is None:
                 problems.append(f"{where}: missing")
                 continue
@@ -184,7 +253,7 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
         parent = prefix.rpartition("/")[0]
         if prefix not in used and prefix.endswith("/_lookup_layer") and parent in used and parent in named:
             used.add(prefix)
-    unused = sorted(f"layers/{prefix}" for prefix in {**by_prefix, **named} if prefix not in used)
+    unused = sorted(prefix or "vars" for prefix in {**by_path, **named} if prefix not in used)
     if unused:
         problems.append(f"stored for layers this model does not have: {', '.join(unused[:20])}")
     _raise(problems, source, model)
