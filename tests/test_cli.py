@@ -44,8 +44,8 @@ def test_inspect_h5_prints_version_class_and_weight_paths(model_file, capsys):
 
 def test_inspect_weights_file(tmp_path, capsys):
     model = tfkit.Sequential([tfkit.Input((2,)), layers.Dense(1, name="one")])
-    model.save_weights(str(tmp_path / "w.weights.h5"))
-    assert cli.main(["inspect", str(tmp_path / "w.weights.h5")]) == 0
+    model.save_weights(str(tmp_path / "w.h5"))                # tfkit's HDF5 weights file (.weights.h5: Keras's)
+    assert cli.main(["inspect", str(tmp_path / "w.h5")]) == 0
     out = capsys.readouterr().out
     assert "kind weights" in out and "one/kernel" in out
 

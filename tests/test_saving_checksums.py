@@ -24,7 +24,7 @@ def trained(tmp_path_factory):
     model.compile("adam", "mse")
     model.fit(np.ones((8, 5), "float32"), np.zeros((8, 2), "float32"), verbose=0)
     model.save(str(folder / "m.h5"))
-    model.save_weights(str(folder / "w.weights.h5"))
+    model.save_weights(str(folder / "w_weights.h5"))
     return model, folder
 
 
@@ -61,8 +61,8 @@ def test_a_flipped_bit_in_a_model_file_is_refused_naming_the_dataset(trained, tm
 @pytest.mark.parametrize("dataset, byte, bit", [flip for flip in FLIPS if flip[0].startswith("weights/")])
 def test_a_flipped_bit_in_a_weights_file_is_refused_and_changes_nothing(trained, tmp_path, dataset, byte, bit):
     model, folder = trained
-    path = str(tmp_path / "w.weights.h5")
-    shutil.copy(folder / "w.weights.h5", path)
+    path = str(tmp_path / "w_weights.h5")
+    shutil.copy(folder / "w_weights.h5", path)
     _flip(path, dataset, byte, bit)
     before = [w.numpy().copy() for w in model.weights]
     with pytest.raises(ValueError, match=f"{path} is damaged: the data of /{dataset} do not match their checksum"):
@@ -81,13 +81,13 @@ def _strip_checksums(path):
 
 def test_files_written_before_checksums_still_load(trained, tmp_path):
     model, folder = trained
-    for name in ("m.h5", "w.weights.h5"):
+    for name in ("m.h5", "w_weights.h5"):
         shutil.copy(folder / name, tmp_path / name)
         _strip_checksums(str(tmp_path / name))
     loaded = tfkit.load_model(str(tmp_path / "m.h5"))
     assert all(np.array_equal(a.numpy(), b.numpy()) for a, b in zip(loaded.weights, model.weights))
     twin = tfkit.Sequential([tfkit.Input((5,)), layers.Dense(4, name="hidden"), layers.Dense(2, name="out")])
-    twin.load_weights(str(tmp_path / "w.weights.h5"))
+    twin.load_weights(str(tmp_path / "w_weights.h5"))
     assert all(np.array_equal(a.numpy(), b.numpy()) for a, b in zip(twin.weights, model.weights))
 
 

@@ -4,8 +4,8 @@ libhdf5 writes small datasets and its metadata when a file is closed; a write
 that failed there used to leave h5py in a state that crashed the process at
 exit (SIGSEGV, exit code 139), even when the OSError was caught. Each run
 below fills the disk so that the failure lands anywhere from the first write
-to that final flush, for every HDF5 kind tfkit writes (model ``.h5``, tfkit's
-``.keras``, ``.weights.h5``), in one process that must then exit with 0.
+to that final flush, for every file kind tfkit writes with HDF5 inside (model ``.h5``, Keras's
+``.keras`` archive, Keras's ``.weights.h5``), in one process that must then exit with 0.
 
 ``test_saving_atomic.py``'s full-disk test stops at 64 KB of a 360 KB model,
 far from the final flush; these are the stronger versions.
@@ -110,12 +110,13 @@ def test_a_file_size_limit_anywhere_up_to_the_final_flush_is_one_oserror_and_a_n
 
 @pytest.fixture
 def small_tmpfs(tmp_path):
-    """A 2 MB tmpfs mounted at a fresh folder (root with mount permitted; skipped elsewhere)."""
+    """A 4 MB tmpfs mounted at a fresh folder (root with mount permitted; skipped elsewhere): room for the three
+    files and one more (a .weights.h5 holds the optimizer's state too, as Keras's do)."""
     folder = tmp_path / "disk"
     folder.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root and the mount command")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(folder)], capture_output=True,
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)], capture_output=True,
                           text=True, timeout=30)
     if done.returncode != 0:
         pytest.skip(f"mount -t tmpfs is not permitted here: {done.stderr.strip()}")

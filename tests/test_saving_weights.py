@@ -1,4 +1,8 @@
-"""Weights files (.h5) and TensorFlow checkpoints: matched by path, all or nothing."""
+"""tfkit's HDF5 weights files (.h5) and TensorFlow checkpoints: matched by path, all or nothing.
+
+(``.weights.h5`` names Keras 3's weights file, which tests/test_keras_archive_writer.py covers; the files
+here are tfkit's own, named ``*_weights.h5``.)
+"""
 
 import os
 
@@ -44,7 +48,7 @@ def snapshot(model):
 def test_weights_round_trip_by_path_not_creation_order(tmp_path):
     source = built_block()
     source.noise.next()
-    path = str(tmp_path / "block.weights.h5")
+    path = str(tmp_path / "block_weights.h5")
     source.save_weights(path)
     target = built_block(swap=True)
     target.load_weights(path)
@@ -58,7 +62,7 @@ def test_weights_round_trip_by_path_not_creation_order(tmp_path):
 
 def test_unbuilt_model_is_built_from_the_stored_shapes(tmp_path):
     source = built_block()
-    path = str(tmp_path / "block.weights.h5")
+    path = str(tmp_path / "block_weights.h5")
     source.save_weights(path)
     target = Block()
     assert not target.built
@@ -67,7 +71,7 @@ def test_unbuilt_model_is_built_from_the_stored_shapes(tmp_path):
 
 
 def test_unbuilt_model_without_stored_shapes_says_to_call_it_first(tmp_path):
-    path = str(tmp_path / "block.weights.h5")
+    path = str(tmp_path / "block_weights.h5")
     built_block().save_weights(path)
     with h5py.File(path, "a") as f:
         del f.attrs["build_config"]
@@ -76,7 +80,7 @@ def test_unbuilt_model_without_stored_shapes_says_to_call_it_first(tmp_path):
 
 
 def test_mismatch_error_lists_everything_and_changes_nothing(tmp_path):
-    path = str(tmp_path / "block.weights.h5")
+    path = str(tmp_path / "block_weights.h5")
     built_block().save_weights(path)
     with h5py.File(path, "a") as f:
         del f["weights/head/bias"]
@@ -98,7 +102,7 @@ def test_mismatch_error_lists_everything_and_changes_nothing(tmp_path):
 
 def test_skip_mismatch_loads_what_matches(tmp_path):
     source = built_block()
-    path = str(tmp_path / "block.weights.h5")
+    path = str(tmp_path / "block_weights.h5")
     source.save_weights(path)
     with h5py.File(path, "a") as f:
         del f["weights/head/kernel"]
@@ -112,7 +116,7 @@ def test_skip_mismatch_loads_what_matches(tmp_path):
 
 
 def test_dtype_mismatch_is_refused_before_anything_is_assigned(tmp_path):
-    path = str(tmp_path / "block.weights.h5")
+    path = str(tmp_path / "block_weights.h5")
     built_block().save_weights(path)
     with h5py.File(path, "a") as f:
         data = f["weights/body/bias"][()]
@@ -173,7 +177,7 @@ def test_checkpoint_into_unbuilt_model_says_to_call_it_first(tmp_path):
 
 def test_bfloat16_weights_round_trip(tmp_path):
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, dtype="bfloat16", name="half")])
-    path = str(tmp_path / "bf16.weights.h5")
+    path = str(tmp_path / "bf16_weights.h5")
     model.save_weights(path)
     twin = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, dtype="bfloat16", name="half")])
     twin.load_weights(path)
@@ -206,7 +210,7 @@ def _mlp(kind):
 
 @pytest.mark.parametrize("kind", ["sequential", "functional", "subclassed"])
 def test_a_second_copy_built_in_the_same_process_loads_the_weights(tmp_path, kind):
-    path = str(tmp_path / f"{kind}.weights.h5")
+    path = str(tmp_path / f"{kind}_weights.h5")
     first = _mlp(kind)
     first.save_weights(path)
     second = _mlp(kind)                       # automatic names differ: dense_7 vs dense_9
@@ -251,7 +255,7 @@ def test_failed_load_into_an_unbuilt_model_leaves_it_unbuilt(tmp_path):
 
 def test_files_of_format_version_1_still_load_by_layer_name(tmp_path):
     model = _mlp("sequential")
-    path = str(tmp_path / "v1.weights.h5")
+    path = str(tmp_path / "v1_weights.h5")
     model.save_weights(path)
     with h5py.File(path, "r+") as f:           # rewrite it as the first format did: keys are layer names
         for key, layer in zip(["dense", "dense_1"], model.layers):
@@ -285,7 +289,7 @@ def test_a_metric_held_by_a_model_is_state_not_weights(tmp_path):
     assert model.count_params() == 3 * 2 + 2                 # Keras counts the Dense only
     assert len(model.get_weights()) == 2 and len(model.variables) == 4
     model.loss_tracker.update_state(3.0)
-    path = str(tmp_path / "t.weights.h5")
+    path = str(tmp_path / "t_weights.h5")
     model.save_weights(path)
     with h5py.File(path, "r") as f:
         assert "loss_tracker" in f["state"] and "loss_tracker" not in f["weights"]
@@ -299,7 +303,7 @@ def test_files_that_kept_metric_variables_among_weights_still_load(tmp_path):
     model = Tracked()
     model(np.zeros((1, 3), "float32"))
     model.loss_tracker.update_state(5.0)
-    path = str(tmp_path / "old.weights.h5")
+    path = str(tmp_path / "old_weights.h5")
     model.save_weights(path)
     with h5py.File(path, "r+") as f:                         # the layout tfkit 0.1 wrote
         f.move("state/loss_tracker", "weights/loss_tracker")

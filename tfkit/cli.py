@@ -1,8 +1,14 @@
 """The ``tfkit`` command's work: look inside saved files and export them for serving.
 
     tfkit inspect vae.h5                               # format, model class, weight paths, shapes, dtypes
+    tfkit inspect vae.keras                            # the same for a Keras 3 archive (tfkit's or Keras's)
     tfkit export vae.h5 export/models/vae --version 1 --import examples/vae_mnist.py
-    tfkit convert model.keras model.h5                 # a Keras 3 .keras or tf-keras .h5 file as a tfkit file
+    tfkit convert model.keras model.h5                 # a Keras 3 .keras or tf-keras .h5 file as tfkit's .h5
+
+``convert`` reads a Keras 3 archive, a tf-keras ``.h5`` model or a tfkit model
+file (such as a ``.keras`` file tfkit wrote in its own HDF5 format before it
+wrote Keras's archive) and saves it as the target's suffix says: ``.h5`` /
+``.hdf5`` tfkit's HDF5, ``.keras`` Keras 3's archive.
 
 The command line is parsed and checked by ``tfkit_launcher`` (beside this
 package, standard library only, so a wrong path is reported before TensorFlow
@@ -18,7 +24,7 @@ import warnings
 from typing import Callable, Sequence
 
 import tfkit_launcher
-from tfkit.saving import export_saved_model, keras_files, load_model
+from tfkit.saving import export_saved_model, h5_format, keras_files, load_model
 from tfkit.saving.inspect import describe
 
 
@@ -52,15 +58,27 @@ def _export(args: argparse.Namespace) -> int:
 
 def _convert(args: argparse.Namespace) -> int:
     _import_user_modules(args.imports)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")          # the report is printed below instead
-        model, report = keras_files.import_keras(args.source)
+    unmapped: list[str] = []
+    if keras_files.is_keras_archive(args.source) or _is_keras_h5(args.source):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # the report is printed below instead
+            model, report = keras_files.import_keras(args.source)
+        unmapped = report.unmapped
+    else:                                            # a tfkit file (an HDF5 .keras from an earlier tfkit)
+        model = load_model(args.source)
     model.save(args.target)
+    written = "Keras 3 archive" if str(args.target).lower().endswith(".keras") else "tfkit HDF5"
     print(f"converted {args.source} ({type(model).__name__} '{model.name}', {len(model.weights)} weights) "
-          f"to {args.target}")
-    for line in report.unmapped:
+          f"to {args.target} ({written})")
+    for line in unmapped:
         print(f"  not mapped: {line}")
     return 0
+
+
+def _is_keras_h5(path: str) -> bool:
+    """A tf-keras model .h5 (no tfkit ``format`` attribute); a tfkit HDF5 file is read by ``load_model``."""
+    with h5_format.open_h5(path) as f:
+        return keras_files.is_legacy(f)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

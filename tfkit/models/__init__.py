@@ -70,8 +70,8 @@ def save_model(model: Model, filepath: Any, overwrite: bool = True, include_opti
         overwrite: Whether to replace an existing file. Defaults to `True`.
         include_optimizer: Whether to save the optimizer's state. Defaults to
             `True`.
-        zipped: Only `None` and `True` apply (tfkit writes one HDF5 file).
-            Defaults to `None`.
+        zipped: Only `None` and `True` apply (tfkit writes one file: a
+            `.keras` zip or an `.h5`). Defaults to `None`.
 
     Raises:
         ValueError: If `zipped=False`.

@@ -20,7 +20,7 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.base.symbolic import is_symbolic
-from tfkit.engine import autograph, call_context, tracking
+from tfkit.engine import autograph, call_context, shape_inference, tracking
 from tfkit.engine.layer import Layer
 from tfkit.engine.serialization import layer_entry
 from tfkit.engine.summary import print_summary
@@ -50,9 +50,9 @@ class Model(Trainer, Layer):
     A model is a `tfkit.Layer` (with `weights`, `get_config`, `__call__`)
     and its own trainer, as in Keras 3: `compile`, `fit`, `evaluate`,
     `predict`, their one-batch forms, and the overridable `train_step`,
-    `test_step` and `predict_step`. `save` writes one HDF5 file (also under
-    a `.keras` name) atomically, and `export` writes a SavedModel, ONNX or
-    TFLite file for serving.
+    `test_step` and `predict_step`. `save` writes one file atomically (a
+    Keras 3 `.keras` archive, or tfkit's `.h5`), and `export` writes a
+    SavedModel, ONNX or TFLite file for serving.
 
     Args:
         *args: For a functional model, `inputs` and `outputs` (a tensor from
@@ -212,8 +212,9 @@ class Model(Trainer, Layer):
         if known is not None:            # a functional graph already knows its outputs: no trace needed
             cache[key] = known
             return known
-        concrete = tf.function(autograph.written_in_tensorflow(lambda x: self(x, training=False))) \
-            .get_concrete_function(specs)
+        with shape_inference.symbolic_trace():   # traced for its output specs only, never run
+            concrete = tf.function(autograph.written_in_tensorflow(lambda x: self(x, training=False))) \
+                .get_concrete_function(specs)
         outputs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
         self._clear_losses()
         if not self.built:
@@ -376,12 +377,14 @@ class Model(Trainer, Layer):
     def save(self, filepath: Any, overwrite: bool = True, include_optimizer: bool = True) -> None:
         """Saves the model (architecture, weights, compile arguments and optimizer state) to one file.
 
-        tfkit writes its own HDF5 format, also under a `.keras` name
-        (`tfkit.load_model` reads it back; Keras cannot). The save is atomic:
-        the file is written beside the target and renamed over it, so an
-        interrupted save leaves the previous file intact. A loaded model
-        continues `fit` where this one stopped (optimizer state and data
-        shuffling seed included). See `tfkit.saving.save_model`.
+        A `.keras` path gets Keras 3's archive, which Keras's `load_model`
+        opens too (what Keras's format cannot express is refused before
+        anything is written); `.h5` or `.hdf5` gets tfkit's own HDF5 format.
+        The save is atomic: the file is written beside the target and renamed
+        over it, so an interrupted save leaves the previous file intact. A
+        model `tfkit.load_model` reads back continues `fit` where this one
+        stopped (optimizer state and data shuffling seed included). See
+        `tfkit.saving.save_model`.
 
         Args:
             filepath: A path (string or `os.PathLike`), such as
@@ -403,9 +406,10 @@ class Model(Trainer, Layer):
     def save_weights(self, filepath: Any, overwrite: bool = True) -> None:
         """Saves all the weights of the model to a file, atomically.
 
-        A path ending in `.h5` (such as `"model.weights.h5"`) gets a tfkit
-        HDF5 weights file; any other path is used as a `tf.train.Checkpoint`
-        prefix. See `tfkit.saving.save_weights`.
+        A path ending in `.weights.h5` gets Keras 3's weights file (Keras's
+        `load_weights` reads it too), another `.h5` path tfkit's HDF5 weights
+        file; any other path is used as a `tf.train.Checkpoint` prefix. See
+        `tfkit.saving.save_weights`.
 
         Args:
             filepath: A path (string or `os.PathLike`).
@@ -425,8 +429,9 @@ class Model(Trainer, Layer):
     def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
         """Loads the weights from a file written by `save_weights` (or `save`).
 
-        Reads a tfkit `.h5` weights or model file, Keras's `.weights.h5`
-        and `.keras` files, or a TensorFlow checkpoint prefix. Weights are
+        Reads Keras 3's `.weights.h5` and `.keras` files (tfkit's or
+        Keras's), a tfkit `.h5` weights or model file, or a TensorFlow
+        checkpoint prefix. Weights are
         matched by their attribute path (such as `dense/kernel`), not by
         creation order. Loading is all or nothing: every stored weight's
         shape and dtype is checked before any is assigned. An unbuilt model is built from the shapes in

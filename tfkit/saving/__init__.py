@@ -1,10 +1,11 @@
 """Saving and loading: names, configs, files and exports.
 
-    model.save("vae.h5"); model = tfkit.saving.load_model("vae.h5")
+    model.save("vae.keras"); model = tfkit.saving.load_model("vae.keras")   # Keras 3's archive (.h5: tfkit's HDF5)
     tfkit.saving.export_saved_model(model, "export/models/vae", version=1)
     tfkit.saving.register_serializable(package="my_pkg")(MyLayer)
 
-Module map: ``h5_format`` / ``weights_io`` / ``h5`` (HDF5 model and weights files),
+Module map: ``keras_files`` (Keras 3's ``.keras`` archives and ``.weights.h5``, both ways; tf-keras files
+in), ``h5_format`` / ``weights_io`` / ``h5`` (tfkit's HDF5 model and weights files),
 ``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
 rebuilding), ``graph_budget`` (graph ops traced during a rebuild; what a config
 may multiply is checked by ``tfkit.engine.config_cost`` and charged through
@@ -57,43 +58,68 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
                zipped: bool | None = None) -> None:
     """Saves a model as one file: architecture, weights, compile arguments and optimizer state.
 
-    `model.save(filepath)` calls it. tfkit writes its own HDF5 format, under
-    any of the names `.keras`, `.h5` or `.hdf5` (Keras cannot read it;
-    `tfkit.load_model` can). The file holds data only: the config names
-    classes (custom ones by their registered name), never code. The save is
-    atomic: the file is written in a temporary folder beside the target,
-    synced, and renamed over it, so an interrupted save (a crash, a kill,
-    a power loss) leaves the previous file intact. A loaded model continues
-    `fit` where this one stopped (optimizer state and data shuffling seed
-    included). In a multi-worker cluster every worker calls it and only the
-    chief's file stays.
+    `model.save(filepath)` calls it. The suffix picks the format:
+
+    - `.keras`: a Keras 3 archive, as Keras writes it (a zip of
+      `config.json`, `model.weights.h5`, `metadata.json` and, for adapted
+      lookup layers, `assets/`), so `keras.saving.load_model` opens it, and
+      so do the tools built on Keras; `tfkit.load_model` reads it back with
+      everything `fit` needs to continue (optimizer state, and in an extra
+      member Keras ignores, the data shuffling seed). What Keras's format
+      cannot express (a layer or argument Keras does not have, a TensorFlow
+      function called on symbolic tensors, a model without a config) is
+      refused before anything is written, naming the layer.
+    - `.h5` or `.hdf5`: tfkit's own HDF5 format, which keeps everything tfkit
+      holds (Keras cannot read it).
+
+    Either file holds data only: configs name classes (custom ones by their
+    registered name), never code. The save is atomic: the file is written in
+    a temporary folder beside the target, synced, and renamed over it, so an
+    interrupted or refused save (a crash, a kill, a power loss) leaves the
+    previous file intact. In a multi-worker cluster every worker calls it and
+    only the chief's file stays.
 
     Args:
         model: The `tfkit.Model` to save.
-        filepath: A path (string or `os.PathLike`), such as
-            `"model.keras"`.
+        filepath: A path (string or `os.PathLike`) ending in `.keras`, `.h5`
+            or `.hdf5`.
         overwrite: Whether to replace an existing file. If `False` and the
             file exists, an error is raised. Defaults to `True`.
         include_optimizer: Whether to save the optimizer's state. Defaults to
             `True`.
         zipped: Keras's choice between a `.keras` zip and an unzipped folder;
-            tfkit writes one HDF5 file, so only `None` and `True` apply.
+            tfkit writes one file, so only `None` and `True` apply.
             Defaults to `None`.
 
     Raises:
-        ValueError: If `zipped=False`.
+        ValueError: If `zipped=False`, the suffix is none of the above, or
+            (for `.keras`) the model holds something Keras 3 could not
+            rebuild.
 
     Example:
         >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
         >>> tfkit.saving.save_model(model, "model.keras")
+        >>> import zipfile
+        >>> sorted(zipfile.ZipFile("model.keras").namelist())[:3]
+        ['config.json', 'metadata.json', 'model.weights.h5']
         >>> tfkit.saving.load_model("model.keras").output_shape
         (None, 2)
     """
     if zipped is False:
-        raise ValueError("save_model: zipped=False asks for Keras's unzipped .keras folder; tfkit writes one HDF5 "
-                         "file (pass zipped=None or True)")
+        raise ValueError("save_model: zipped=False asks for Keras's unzipped .keras folder; tfkit writes one file "
+                         "(pass zipped=None or True)")
+    archive = os.fspath(filepath).lower().endswith(".keras")
+    if not archive and not h5.is_h5_path(filepath):
+        raise ValueError(
+            f"tfkit saves whole models to .keras (Keras 3's archive) or .h5 (tfkit's HDF5) files, got "
+            f"{os.fspath(filepath)!r}. Use model.export(path) for a SavedModel (serving) or "
+            f"model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
+        )
     with worker_files.writing(filepath, _strategy(model)) as path:
-        h5.save_model(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
+        if archive:
+            keras_files.save_archive(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
+        else:
+            h5.save_model(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
 
 
 @_loader
@@ -103,14 +129,17 @@ def load_model(
     compile: bool = True,
     safe_mode: bool = True,
 ) -> Any:
-    """Loads a model saved with `model.save` (or a Keras 3 `.keras` file): built, weights loaded, compiled.
+    """Loads a model saved with `model.save` (or by Keras 3): built, weights loaded, compiled.
 
-    Reads tfkit's HDF5 model files (named `.keras`, `.h5` or `.hdf5`), and
-    imports Keras 3 `.keras` zip archives as data. The model is rebuilt from
-    its config, every weight is created from the stored shapes, each stored
-    array's shape and dtype is checked against its variable, and only then
-    are the values assigned; with `compile=True` the model is compiled from
-    the stored arguments and the optimizer state and shuffling seed are
+    Reads Keras 3 `.keras` archives (written by tfkit or by Keras: imported
+    as data) and tfkit's HDF5 model files (`.h5`, `.hdf5`, and the `.keras`
+    files tfkit wrote in that format before it wrote Keras's archive; the
+    content tells them apart, not the name), and tf-keras `.h5` model
+    files. The model is rebuilt from its config, every weight is created
+    from the stored shapes, each stored array's shape and dtype is checked
+    against its variable, and only then are the values assigned; with
+    `compile=True` the model is compiled from the stored arguments and the
+    optimizer state (and, for files tfkit wrote, the shuffling seed) is
     restored, so `fit` continues where the saved model stopped.
 
     Safety: a file is data, never code. Configs name classes by registered
@@ -173,13 +202,16 @@ def load_model(
 def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_size: Any = None) -> None:
     """Saves all the weights of a model to a file, atomically.
 
-    `model.save_weights(filepath)` calls it. A path ending in `.h5` (such as
-    `"model.weights.h5"`) gets a tfkit HDF5 weights file; any other path is
-    used as a TensorFlow checkpoint prefix. Weights are stored by attribute
-    path (such as `dense/kernel`). The file is written beside the target and
-    renamed over it, so an interrupted save leaves the previous file intact.
-    In a multi-worker cluster every worker calls it and only the chief's
-    files stay.
+    `model.save_weights(filepath)` calls it. A path ending in `.weights.h5`
+    gets Keras 3's weights file (`layers/<key>/vars/<i>`, and the optimizer's
+    variables when compiled), which Keras's `load_weights` reads too; another
+    `.h5` or `.hdf5` path gets tfkit's HDF5 weights file (weights and other
+    state by attribute path, such as `dense/kernel`); any other path is used
+    as a TensorFlow checkpoint prefix. Both HDF5 files also store the input
+    shapes, so `load_weights` can build an unbuilt model. The file is written
+    beside the target and renamed over it, so an interrupted save leaves the
+    previous file intact. In a multi-worker cluster every worker calls it
+    and only the chief's files stay.
 
     Args:
         model: The model (or layer) whose weights to save.
@@ -189,7 +221,8 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_si
             writes one file, so only `None` applies. Defaults to `None`.
 
     Raises:
-        ValueError: If `max_shard_size` is not `None`.
+        ValueError: If `max_shard_size` is not `None`, or the path ends in
+            `.keras` (a whole-model file: use `save_model`).
 
     Example:
         >>> model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
@@ -202,8 +235,14 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_si
     if max_shard_size is not None:
         raise ValueError(f"save_weights: max_shard_size={max_shard_size!r} asks for Keras's sharded weights files "
                          f"(.weights.json); tfkit writes one weights file, so only max_shard_size=None applies")
+    name = os.fspath(filepath).lower()
+    if name.endswith(".keras"):
+        raise ValueError(f"save_weights: {os.fspath(filepath)!r} names a whole-model file; save the weights to a "
+                         f"path ending in .weights.h5 (Keras's weights file), or use model.save() for .keras")
     with worker_files.writing(filepath, _strategy(model)) as path:
-        if h5.is_h5_path(filepath):
+        if name.endswith(".weights.h5"):
+            keras_files.save_keras_weights(model, path, overwrite=overwrite)
+        elif h5.is_h5_path(filepath):
             h5.save_weights_h5(model, path, overwrite=overwrite)
         else:
             checkpoint.save_checkpoint(model, path, overwrite=overwrite)
@@ -212,9 +251,9 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_si
 def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
     """Loads weights into a model from a file: all or nothing.
 
-    `model.load_weights(filepath)` calls it. Reads a tfkit `.h5` weights or
-    model file, Keras's `.weights.h5` and `.keras` files (as data), or a
-    TensorFlow checkpoint prefix. Weights are matched by attribute path, not
+    `model.load_weights(filepath)` calls it. Reads Keras 3's `.weights.h5`
+    and `.keras` files (written by tfkit or Keras, as data), tfkit's `.h5`
+    weights or model files, or a TensorFlow checkpoint prefix. Weights are matched by attribute path, not
     creation order; every shape and dtype is compared, and every array read,
     before any variable changes, so a failed load leaves the model as it
     was. An unbuilt model is built from the shapes stored in the file. HDF5
@@ -248,7 +287,10 @@ def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None
 def _load_weights(filepath: Any, model: Any, skip_mismatch: bool) -> None:
 
     filepath = os.fspath(filepath)
-    if h5.is_h5_path(filepath) or os.path.isfile(filepath) and not checkpoint.is_checkpoint_prefix(filepath):
+    if keras_files.is_keras_archive(filepath):
+        keras_files.load_archive_weights(model, filepath)
+    elif h5.is_h5_path(filepath) or filepath.lower().endswith(".keras") or \
+            os.path.isfile(filepath) and not checkpoint.is_checkpoint_prefix(filepath):
         h5.load_weights_h5(model, filepath, skip_mismatch=skip_mismatch)
     else:
         checkpoint.load_checkpoint(model, filepath, skip_mismatch=skip_mismatch)

@@ -2,7 +2,7 @@
 
     model.save("vae.h5")                             # config, weights, compile config, optimizer state
     same = tfkit.load_model("vae.h5")                # built, compiled, ready to predict or fit on
-    model.save_weights("vae.weights.h5"); model.load_weights("vae.weights.h5")
+    model.save_weights("vae_weights.h5"); model.load_weights("vae_weights.h5")   # ("x.weights.h5": Keras's layout)
 
 See ``h5_format`` for the layout. Loading rebuilds the model from its config
 (registered names only), creates every weight from the stored input shapes,
@@ -27,11 +27,13 @@ from tfkit.files import atomic
 from tfkit.models import serialize_model
 from tfkit.saving import h5_format, h5_writer, keras_files, weights_io
 from tfkit.saving.build_rollback import rollback_build_on_error
+from tfkit.saving.h5_snapshot import read_snapshot
+from tfkit.saving.keras_files.weights_layout import keras3_pairs
 from tfkit.saving.rebuild import REBUILD_ERRORS, budget, rebuild_model
 
-# ".keras": Keras code saves to "model.keras"; tfkit writes its own HDF5 format under that name
-# (Keras's zip archives are refused by the HDF5 signature check, with a hint).
-H5_SUFFIXES = (".h5", ".hdf5", ".keras")
+# tfkit's own HDF5 format lives under these names; ".keras" is Keras 3's zip archive (keras_files.archive_writer).
+# A ".keras" file tfkit wrote as HDF5 before it wrote archives is still read: loaders go by content, not name.
+H5_SUFFIXES = (".h5", ".hdf5")
 
 
 def is_h5_path(filepath: Any) -> bool:
@@ -71,8 +73,9 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     filepath = os.fspath(filepath)
     if not is_h5_path(filepath):
         raise ValueError(
-            f"tfkit saves whole models to .h5 or .keras files, got {filepath!r}. Use model.export(path) for a "
-            f"SavedModel (serving) or model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
+            f"tfkit writes its own HDF5 model files as .h5 or .hdf5, got {filepath!r}. Save .keras files (Keras 3's "
+            f"archive) with tfkit.saving.save_model, use model.export(path) for a SavedModel (serving) or "
+            f"model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
         )
     config = serialize_model(model, allow_missing=True)   # a config that cannot be captured: warned, weights kept
     check_config(config, "model_config")  # never write a file that loading would refuse
@@ -131,10 +134,10 @@ def _tables(f: h5py.File) -> dict[str, dict[str, h5py.Dataset]]:
     return {group: h5_format.dataset_table(f, group) for group in weights_io.GROUPS}
 
 
-def _ensure_built(model: Any, f: h5py.File, tables: dict, source: str) -> None:
+def _ensure_built(model: Any, f: h5py.File, tables: dict, source: str, build: Any = None) -> None:
     if model.built and model.weights:
         return
-    build = _read_json(f, "build_config", required=False)
+    build = build if build is not None else _read_json(f, "build_config", required=False)
     if build is None:
         if model.built:
             return
@@ -258,18 +261,26 @@ def compile_from(model: Any, compiled: Any, source: str) -> None:
 def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
     """Load weights (and state) by path from a tfkit weights or model file; all or nothing."""
     filepath = os.fspath(filepath)
-    with h5_format.open_h5(filepath) as f:
-        if keras_files.is_keras3_weights(f) or keras_files.is_legacy(f):
+    f = read_snapshot(filepath, ("*",))          # every group: a Keras 3 file keys a subclassed model's by attribute
+    if "format" not in f.attrs:                  # Keras's: 3's .weights.h5 (tfkit's or Keras's) or tf-keras's
+        with rollback_build_on_error(model):     # a failed load leaves an unbuilt model unbuilt
             if not (model.built and model.weights):
-                raise ValueError(f"Model '{model.name}' is not built: Keras weight files store no input shapes. "
-                                 f"Call the model on a batch of data (or model.build(input_shape)) first.")
-            keras_files.load_keras_weights(model, f, filepath)
-            return
-        h5_format.check_header(f, ("weights", "model"))
-        tables = _tables(f)
-        with rollback_build_on_error(model):  # a failed load leaves an unbuilt model unbuilt
-            _ensure_built(model, f, tables, filepath)
-            structural = h5_format.read_attr(f, "format_version", "int") >= 2
-            pairs = weights_io.match(weights_io.variable_groups(model, structural), tables, filepath, model.name,
-                                     skip_mismatch)
-            weights_io.assign(pairs)
+                build = _read_json(f, keras_files.BUILD_ATTR, required=False)   # a .weights.h5 tfkit wrote
+                if build is None:
+                    raise ValueError(f"Model '{model.name}' is not built and {filepath} (a Keras weights file) "
+                                     f"stores no input shapes. Call the model on a batch of data (or "
+                                     f"model.build(input_shape)) first.")
+                _ensure_built(model, f, {}, filepath, build)
+            if keras_files.is_legacy(f):
+                keras_files.load_keras_weights(model, f, filepath)
+            else:
+                weights_io.assign(keras3_pairs(model, f.tables, filepath))
+        return
+    h5_format.check_header(f, ("weights", "model"))
+    tables = _tables(f)
+    with rollback_build_on_error(model):  # a failed load leaves an unbuilt model unbuilt
+        _ensure_built(model, f, tables, filepath)
+        structural = h5_format.read_attr(f, "format_version", "int") >= 2
+        pairs = weights_io.match(weights_io.variable_groups(model, structural), tables, filepath, model.name,
+                                 skip_mismatch)
+        weights_io.assign(pairs)

@@ -1,9 +1,9 @@
-"""What is inside a tfkit .h5 file or a SavedModel folder, as lines of text (``tfkit inspect``).
+"""What is inside a tfkit .h5 file, a Keras 3 .keras archive or a SavedModel folder, as lines (``tfkit inspect``).
 
     for line in describe("vae.h5"): print(line)
     # format: tfkit 1 (model) ... weights/encoder/dense_proj/kernel  (784, 64)  float32 ... checksums: ...
 
-Nothing is built or run: an .h5 file is read with the same checks as
+Nothing is built or run: an .h5 file or a .keras archive is read with the same checks as
 ``load_model`` (no class is looked up, so custom classes need not be
 importable; every array's checksum is verified) and a SavedModel's signatures are read from ``saved_model.pb``
 without loading its graph, and its variables from ``variables.index`` by
@@ -25,18 +25,22 @@ from tfkit.engine.config_safety import loads_json
 from tfkit.files.checkpoint_index import check_checkpoint
 from tfkit.saving import h5_format
 from tfkit.saving.errors import loader
+from tfkit.saving.h5_snapshot import read_snapshot
+from tfkit.saving.keras_files.archive import is_zip, read_archive
 
 MAX_PROTO_BYTES = 2**31 - 1      # protobuf's limit: a larger saved_model.pb cannot be valid
 
 
 @loader
 def describe(path: str) -> list[str]:
-    """Lines describing ``path``: an .h5 file written by tfkit, or a SavedModel folder."""
+    """Lines describing ``path``: an .h5 file written by tfkit, a Keras 3 .keras archive, or a SavedModel folder."""
     path = os.fspath(path)
     if os.path.isdir(path):
         if not os.path.exists(os.path.join(path, "saved_model.pb")):
             raise ValueError(f"{path} is a folder without saved_model.pb; expected a SavedModel or a tfkit .h5 file")
         return describe_saved_model(path)
+    if os.path.isfile(path) and is_zip(path):
+        return describe_keras_archive(path)
     return describe_h5(path)
 
 
@@ -86,6 +90,8 @@ def _compile_summary(config: dict) -> str:
 
 def describe_h5(path: str) -> list[str]:
     with h5_format.open_h5(path) as f:
+        if "format" not in f.attrs and "layers" in f.tables:     # Keras 3's .weights.h5 (tfkit's or Keras's)
+            return _describe_keras_weights(path, f)
         kind = h5_format.check_header(f)
         version = h5_format.read_attr(f, "format_version", "int")
         written_by = h5_format.read_attr(f, "tfkit_version", "text", required=False)
@@ -118,6 +124,59 @@ def describe_h5(path: str) -> list[str]:
             lines.append(f"optimizer state: {len(optimizer)} variables{step}")
         lines.append(_checksum_line(f))
         return lines
+
+
+def _keras_weights_lines(f: Any, title: str) -> list[str]:
+    """The weights table, optimizer state and checksum line of a Keras 3 weights layout."""
+    layers = {f"{group}/{key}": dataset for group in ("vars", "layers") for key, dataset in
+              h5_format.dataset_table(f, group).items()}
+    lines = _table_lines(title, layers)
+    optimizer = h5_format.dataset_table(f, "optimizer")
+    if optimizer:
+        iterations = optimizer.get("vars/0")
+        step = ""
+        if iterations is not None and iterations.shape == () and iterations.dtype.kind in "iu":
+            step = f", iterations={int(h5_format.read_dataset(iterations, 'optimizer/vars/0'))}"
+        lines.append(f"optimizer state: {len(optimizer)} variables{step}")
+    return lines + [_checksum_line(f)]
+
+
+def _describe_keras_weights(path: str, f: Any) -> list[str]:
+    build = _json_attr(f, "tfkit_build_config")
+    lines = [f"file: {path}", "format: Keras 3 weights file (.weights.h5)"]
+    if isinstance(build, dict):
+        lines.append(f"input shape: {build.get('input_shape')}")
+    return lines + _keras_weights_lines(f, "weights")
+
+
+def describe_keras_archive(path: str) -> list[str]:
+    """A Keras 3 ``.keras`` archive: who wrote it, its model, layers, compile arguments and weights."""
+    with read_archive(path) as archive:
+        metadata, config = archive.metadata, archive.config
+        writer = f"tfkit {metadata['tfkit_version']}" if "tfkit_version" in metadata else "Keras"
+        lines = [f"file: {path}", f"format: Keras 3 archive (.keras), written by {writer}"
+                 + (f" as Keras {metadata['keras_version']}" if "keras_version" in metadata else "")]
+        model_class = str(config.get("class_name"))[:60]
+        inner = config.get("config")
+        if isinstance(inner, dict) and isinstance(inner.get("name"), str):
+            model_class += f" (name '{inner['name'][:60]}')"
+        if isinstance(inner, dict) and isinstance(inner.get("layers"), list):
+            model_class += f", {len(inner['layers'])} layers"
+        lines.append(f"model class: {model_class}")
+        lines += _layer_lines(config)
+        build = config.get("build_config")
+        lines.append(f"input shape: {build.get('input_shape') if isinstance(build, dict) else 'not stored'}")
+        compiled = config.get("compile_config")
+        lines.append(f"compiled: {_compile_summary(compiled) if isinstance(compiled, dict) and compiled else 'no'}")
+        if archive.vocabularies:
+            lines.append(f"assets: vocabularies of {', '.join(sorted(archive.vocabularies))}")
+        if archive.other_members:
+            lines.append(f"other members: {', '.join(archive.other_members[:20])}")
+        if archive.weights_path is None:
+            lines.append("weights: none (no model.weights.h5)")
+            return lines
+        f = read_snapshot(archive.weights_path, ("layers", "vars", "optimizer"))
+        return lines + _keras_weights_lines(f, "weights (model.weights.h5)")
 
 
 def _checksum_line(f: Any) -> str:

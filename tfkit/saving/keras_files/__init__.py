@@ -1,5 +1,11 @@
-"""Reading Keras's files: ``.keras`` archives, ``.weights.h5`` and tf-keras ``.h5`` (see ``importer``)."""
+"""Keras's files, both ways: ``.keras`` archives and ``.weights.h5`` read and written, tf-keras ``.h5`` read.
 
+Reading: ``importer`` (``archive``, ``config_translation``, ``weights_layout``, ``archive_state``).
+Writing: ``archive_writer`` (``config_export``, ``keras_objects``, ``weights_export``, ``optimizer_layout``).
+"""
+
+from tfkit.saving.keras_files.archive_weights import load_archive_weights  # noqa: F401
+from tfkit.saving.keras_files.archive_writer import save_archive, save_keras_weights  # noqa: F401
 from tfkit.saving.keras_files.config_translation import ImportReport  # noqa: F401
 from tfkit.saving.keras_files.importer import (  # noqa: F401
     import_keras,
@@ -8,3 +14,5 @@ from tfkit.saving.keras_files.importer import (  # noqa: F401
     is_legacy,
     load_keras_weights,
 )
+from tfkit.saving.keras_files.keras_objects import NotExpressible  # noqa: F401
+from tfkit.saving.keras_files.weights_export import BUILD_ATTR  # noqa: F401

@@ -39,7 +39,7 @@ MAX_CONFIG_BYTES = 16 * 2**20
 MAX_WEIGHTS_BYTES = 64 * 2**30
 MAX_RATIO = 64          # float weights barely compress; a higher ratio is a zip bomb
 MAX_VOCABULARY_BYTES = 64 * 2**20   # all vocabulary.txt members together
-_KNOWN = ("config.json", "metadata.json", "model.weights.h5")
+_KNOWN = ("config.json", "metadata.json", "model.weights.h5", "tfkit.json")   # tfkit.json: archive_state reads it
 _RESOURCE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE)
 # Keras 3's IndexLookup.save_assets: the vocabulary of the layer at <path>, special tokens first
 _VOCABULARY = re.compile(r"assets/(layers(?:/[A-Za-z0-9_.-]+)+)/vocabulary\.txt")

@@ -5,15 +5,19 @@
     load_keras_weights(model, snapshot, "w.weights.h5")  # a Keras weights file into a tfkit model
 
 Nothing from the file runs: configs are translated as data
-(``config_translation``), checked by ``check_config`` (Lambda bytecode and
-function objects are refused whatever ``safe_mode`` says), rebuilt from
-tfkit's own classes or ``custom_objects``, under the same object and
+(``config_translation``), checked by ``check_config`` (Lambda bytecode is
+refused whatever ``safe_mode`` says; a named function is found by its name),
+rebuilt from tfkit's own classes or ``custom_objects``, under the same object and
 variable budgets as tfkit's own files; HDF5 bytes are parsed only by the
 guarded child reader; zip members are read by exact name under size limits.
 A lookup layer's vocabulary (Keras keeps it in ``assets/``, not in the
 weights) is read as text and set with ``set_vocabulary``; in
 ``output_mode="tf_idf"`` with the idf weights the archive stores for it
 (``layers/<path>/vars/idf_weights``), before the weights are assigned.
+The compile config's losses and metrics, Keras's classes and functions and the
+user's (``{"class_name": "function", "config": "my_pkg>my_loss"}``), are found
+through ``custom_objects`` and the registry; one that is not found leaves the
+model uncompiled, and the report (a warning) names it.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from tfkit.engine.config_safety import check_config, loads_json
 from tfkit.saving import h5_format, weights_io
 from tfkit.saving.h5_snapshot import Snapshot, read_snapshot
 from tfkit.saving.keras_files.archive import is_zip, read_archive
+from tfkit.saving.keras_files.archive_state import restore_training_state
 from tfkit.saving.keras_files.config_translation import (
     ImportReport,
     entry_kind,
@@ -47,7 +52,8 @@ from tfkit.saving.keras_files.weights_layout import (
 )
 from tfkit.saving.rebuild import budget, rebuild_model
 
-KERAS3_GROUPS = ("layers", "vars", "optimizer")
+# every top-level group: a subclassed model keeps its layers under their attribute names (``d1/vars/0``)
+KERAS3_GROUPS = ("*",)
 LEGACY_GROUPS = ("model_weights",)
 
 
@@ -93,6 +99,7 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
             compile_config = _legacy_compile_config(training)
     if compile and compile_config:
         _compile(model, compile_config, report, custom_objects)
+        restore_training_state(model, path, snapshot, report, custom_objects)   # optimizer/vars, tfkit.json
     if report.unmapped:
         warnings.warn(str(report), stacklevel=3)
     model._tfkit_import_report = report
@@ -226,24 +233,28 @@ def _compile(model: Any, compile_config: Any, report: ImportReport, custom_objec
             optimizer = translate_object(optimizer, report, custom_objects, "compile_config.optimizer",
                                          entry_kind(optimizer, "optimizers"))
         optimizer = optimizers.get(optimizer or "rmsprop", custom_objects)
-        loss = compile_config.get("loss")
-        loss = _plain_names(loss, losses, report, "loss")
-        metric_list = _plain_names(compile_config.get("metrics"), metrics, report, "metrics")
-        model.compile(optimizer=optimizer, loss=loss, metrics=metric_list,
-                      loss_weights=compile_config.get("loss_weights"))
+        with registry.custom_object_scope(custom_objects or {}):
+            loss, metric_list, weighted = (_plain_names(compile_config.get(key), module, report, key, custom_objects)
+                                           for key, module in (("loss", losses), ("metrics", metrics),
+                                                               ("weighted_metrics", metrics)))
+            model.compile(optimizer=optimizer, loss=loss, metrics=metric_list, weighted_metrics=weighted,
+                          loss_weights=compile_config.get("loss_weights"))
     except (ValueError, TypeError, KeyError) as error:
         report.add(f"compile_config: not compiled ({type(error).__name__}: {str(error)[:200]}); "
                    f"call model.compile(...) yourself")
 
 
-def _plain_names(value: Any, module: Any, report: ImportReport, what: str) -> Any:
-    """Loss and metric entries: names and ``{"class_name", "config"}`` objects, through tfkit's ``get``."""
+def _plain_names(value: Any, module: Any, report: ImportReport, what: str,
+                 custom_objects: Mapping[str, Any] | None = None) -> Any:
+    """Loss and metric entries (names, Keras's ``{"class_name", "config"}`` objects, named functions, per output
+    lists and dicts) as objects ``compile`` takes, found through ``custom_objects`` and the registry; what cannot
+    be found is a ``ValueError`` naming it."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list):
         if len(value) == 1 and isinstance(value[0], list):       # tf-keras: one list per output
             value = value[0]
-        return [_plain_names(item, module, report, what) for item in value]
+        return [_plain_names(item, module, report, what, custom_objects) for item in value]
     if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
         config = value.get("config") or {}                     # tf-keras: the name the user wrote, or its fn
         for name in (config.get("name"), config.get("fn")):
@@ -254,11 +265,31 @@ def _plain_names(value: Any, module: Any, report: ImportReport, what: str) -> An
                 except ValueError:
                     continue
         raise ValueError(f"{what}: MeanMetricWrapper {str(config)[:100]} names no tfkit metric")
+    if isinstance(value, dict) and value.get("class_name") == "function" and isinstance(value.get("config"), str):
+        return _compile_function(value, module, what, custom_objects)
     if isinstance(value, dict) and "class_name" in value:
-        return module.get({k: v for k, v in value.items() if k in ("class_name", "config")})
+        kind = "losses" if module is losses else "metrics"
+        entry = translate_object(value, report, custom_objects, f"compile_config.{what}", entry_kind(value, kind))
+        return module.get({key: entry[key] for key in ("class_name", "config", "module", "registered_name")
+                           if key in entry})
     if isinstance(value, dict):
-        return {key: _plain_names(item, module, report, what) for key, item in value.items()}
+        return {key: _plain_names(item, module, report, what, custom_objects) for key, item in value.items()}
     return value
+
+
+def _compile_function(entry: dict, module: Any, what: str, custom_objects: Mapping[str, Any] | None) -> Any:
+    """A loss or metric saved as a named function (``{"class_name": "function", "config": "my_pkg>my_loss"}``):
+    the caller's, a registered one, else tfkit's built-in of that name."""
+    name, saved_from = entry["config"], entry.get("module")
+    kind = "losses" if module is losses else "metrics"
+    for table in (kind, "functions"):
+        try:
+            return registry.lookup(table, name, custom_objects, None, saved_from)
+        except ValueError:
+            continue
+    if isinstance(saved_from, str) and saved_from.split(".", 1)[0] in ("keras", "tfkit"):
+        return module.get(name)                                # Keras's own function: tfkit's of that name
+    return registry.lookup(kind, name, custom_objects, None, saved_from)   # the error: what to pass, or register
 
 
 def load_keras_weights(model: Any, snapshot: Snapshot, source: str) -> None:

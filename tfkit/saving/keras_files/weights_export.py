@@ -1,0 +1,97 @@
+"""A tfkit model's weights in Keras 3's layout: the ``model.weights.h5`` of a ``.keras`` archive, and ``.weights.h5``.
+
+    with h5_writer.create(tmp) as f:
+        write_keras_weights(f, model, include_optimizer=True)
+
+Keras 3's layout (``weights_layout`` reads it; this writes it, through the
+same ``keras3_paths``): ``<path>/vars/<i>`` for the model itself (``vars/<i>``)
+and every layer in it (``layers/<key>/vars/<i>``, a sub-layer under its
+attribute, ``layers/<key>/<attribute>/vars/<i>``): its own variables, trainable
+first, each group in creation order; a LoRA layer's kernel with the low-rank
+product merged in and its factors left out, as Keras saves it. A lookup layer
+in ``tf_idf`` mode stores ``layers/<key>/vars/idf_weights`` (a TextVectorization
+also under ``<key>/_lookup_layer``). The optimizer's variables go to
+``optimizer/vars/<i>`` in Keras's order (``optimizer_layout``). Each ``vars``
+group carries the ``name`` attribute Keras gives it. Datasets also carry
+tfkit's ``dtype`` and ``crc32`` attributes (Keras reads neither; tfkit checks
+the checksum when it reads). A ``.weights.h5`` also keeps, in a root attribute
+Keras ignores, the input shapes tfkit builds an unbuilt model from.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import h5py
+import numpy as np
+
+from tfkit.saving import h5_format, weights_io
+from tfkit.saving.keras_files import optimizer_layout
+from tfkit.saving.keras_files.weights_layout import (
+    _lora_layout,
+    idf_variable,
+    keras3_paths,
+)
+
+_IDF = "idf_weights"
+BUILD_ATTR = "tfkit_build_config"    # root attribute of a .weights.h5: the input shapes (Keras ignores it)
+
+
+def _vars_group(f: h5py.File, path: str, name: Any) -> h5py.Group:
+    group = f.require_group(path).create_group("vars") if path else f.create_group("vars")
+    if isinstance(name, str):
+        group.attrs["name"] = name
+    return group
+
+
+def _write(group: h5py.Group, key: str, array: np.ndarray, dtype_name: str) -> None:
+    h5_format.write_array(group, key, array, dtype_name)
+
+
+def _stored_variables(layer: Any, idf_ids: set[int]) -> list[tuple[np.ndarray, str]]:
+    """``(array, dtype)`` of ``vars/0, 1, ...`` of one layer, as Keras 3 saves them."""
+    stored, _ = _lora_layout(layer)
+    target = getattr(layer, layer._lora_target, None) if getattr(layer, "lora_enabled", False) else None
+    out = []
+    for variable in stored:
+        if id(variable) in idf_ids:
+            continue
+        if target is not None and variable is target:
+            merged = np.asarray(layer.merged_kernel()).astype(h5_format.storage_dtype(variable.dtype))
+            out.append((merged, variable.dtype.name))
+        else:
+            out.append((h5_format.to_storage(variable), variable.dtype.name))
+    return out
+
+
+def write_keras_weights(f: h5py.File, model: Any, include_optimizer: bool = True) -> None:
+    """Write ``model``'s variables (and, when compiled, its optimizer's) into ``f`` in Keras 3's layout."""
+    paths = keras3_paths(model)
+    idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
+    idf_written: set[int] = set()
+    for path, layer in paths:
+        group = _vars_group(f, path, getattr(layer, "name", None))
+        for index, (array, dtype) in enumerate(_stored_variables(layer, idf_ids)):
+            _write(group, str(index), array, dtype)
+        idf = idf_variable(layer)
+        if idf is not None and id(idf) not in idf_written:
+            idf_written.add(id(idf))
+            _write(group, _IDF, h5_format.to_storage(idf), idf.dtype.name)
+            if type(layer).__name__ == "TextVectorization":       # Keras saves its lookup's copy too
+                _write(_vars_group(f, f"{path}/_lookup_layer", getattr(layer, "name", None)), _IDF,
+                       h5_format.to_storage(idf), idf.dtype.name)
+    optimizer = getattr(model, "optimizer", None)
+    if include_optimizer and optimizer is not None:
+        for path, name, arrays in optimizer_layout.stored_groups(optimizer, model.trainable_weights):
+            group = _vars_group(f, path, name)
+            for index, (array, dtype) in enumerate(arrays):
+                _write(group, str(index), array, dtype)
+
+
+def write_weights_file(f: h5py.File, model: Any) -> None:
+    """A Keras 3 ``.weights.h5``: the layout above, plus the input shapes tfkit builds an unbuilt model from."""
+    write_keras_weights(f, model)
+    build = weights_io.build_config(model)
+    if build is not None:
+        f.attrs[BUILD_ATTR] = json.dumps(build)
