@@ -53,7 +53,7 @@ class AutoCastVariable:
     def numpy(self) -> np.ndarray:
         return self.value().numpy()
 
-    def __array__(self, dtype: Any = None) -> np.ndarray:
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:   # NumPy 2 passes copy=
         return np.asarray(self.numpy(), dtype=dtype)
 
     def _write(self, method: str, value: Any, **kwargs: Any) -> Any:
