@@ -274,7 +274,7 @@ def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> N
             if keras_files.is_legacy(f):
                 keras_files.load_keras_weights(model, f, filepath)
             else:
-                weights_io.assign(keras3_pairs(model, f.tables, filepath))
+                weights_io.assign(keras3_pairs(model, f.tables, filepath, skip_mismatch))
         return
     h5_format.check_header(f, ("weights", "model"))
     tables = _tables(f)

@@ -29,6 +29,7 @@ else is one ``ValueError`` listing every problem, and nothing is assigned.
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -197,14 +198,17 @@ def _keras3_table(tables: dict[str, dict[str, Any]], source: str) -> tuple[dict[
     return by_path, named
 
 
-def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> list[tuple[Any, Any, str]]:
+def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str,
+                 skip_mismatch: bool = False) -> list[tuple[Any, Any, str]]:
     """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file.
 
     ``tables`` maps the file's top-level groups (``layers``, ``vars``; a subclassed model's attribute names)
-    to their datasets by path."""
+    to their datasets by path. A mismatch is one ``ValueError`` listing every problem; with ``skip_mismatch``,
+    a warning listing them, and the pairs of the layers that fit whole (as Keras skips a layer that does not)."""
     by_path, named = _keras3_table(tables, source)
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
+    mismatched: set[str] = set()   # layer paths with a problem: skip_mismatch leaves the whole layer as it is
     used: set[str] = set()
     paths = keras3_paths(model)
     idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
@@ -221,6 +225,7 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
                        f"output_mode='tf_idf' with a vocabulary?)")
             if problem:
                 problems.append(f"{where}: {problem}")
+                mismatched.add(prefix)
             else:
                 pairs.append((idf, named[prefix], where))
         elif idf is not None and id(idf) not in idf_seen:
@@ -237,16 +242,15 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
         if len(stored) != len(own):
             problems.append(f"{prefix or '/'}: the file has {len(stored)} variables, layer "
                             f"'{layer.name}' ({type(layer).__name__}) has {len(own)}")
+            mismatched.add(prefix)
             continue
         for index, variable in enumerate(own):
             dataset = stored.get(str(index))
             where = f"{vars_path}/{index}"
-            if dataset is None:
-                problems.append(f"{where}: missing")
-                continue
-            problem = weights_io.problem(variable, dataset)
+            problem = "missing" if dataset is None else weights_io.problem(variable, dataset)
             if problem:
                 problems.append(f"{where} -> {layer.name}/{variable_roles.short_name(variable)}: {problem}")
+                mismatched.add(prefix)
             else:
                 pairs.append((variable, dataset, where))
     for prefix in named:   # Keras's second copy, under a TextVectorization's _lookup_layer: the weights paired above
@@ -256,8 +260,9 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str) -> 
     unused = sorted(prefix or "vars" for prefix in {**by_path, **named} if prefix not in used)
     if unused:
         problems.append(f"stored for layers this model does not have: {', '.join(unused[:20])}")
-    _raise(problems, source, model)
-    return pairs
+    _raise(problems, source, model, skip_mismatch)
+    vars_paths = tuple(f"{prefix}/vars/" if prefix else "vars/" for prefix in mismatched)
+    return [pair for pair in pairs if not pair[2].startswith(vars_paths)]
 
 
 def legacy_pairs(model: Any, table: dict[str, Any], source: str,
@@ -360,7 +365,12 @@ def legacy_order_pairs(model: Any, table: dict[str, Any], layer_names: list[str]
     return pairs, None
 
 
-def _raise(problems: list[str], source: str, model: Any) -> None:
+def _raise(problems: list[str], source: str, model: Any, skip_mismatch: bool = False) -> None:
     if problems:
         shown = "\n  ".join(problems[:25]) + (f"\n  ... and {len(problems) - 25} more" if len(problems) > 25 else "")
-        raise ValueError(f"{source}: the Keras weights do not fit model '{model.name}'; nothing was loaded:\n  {shown}")
+        if skip_mismatch:
+            warnings.warn(f"{source}: these Keras weights do not fit model '{model.name}' and were skipped "
+                          f"(skip_mismatch=True):\n  {shown}", stacklevel=4)
+            return
+        raise ValueError(f"{source}: the Keras weights do not fit model '{model.name}'; nothing was loaded:\n  {shown}"
+                         f"\nPass skip_mismatch=True to load only the weights that fit.")
