@@ -1,6 +1,6 @@
 """Names to classes: the only way a config can reach Python objects.
 
-    @tfkit.saving.register_serializable(package="my_pkg")
+    @tfkit.saving.register_keras_serializable(package="my_pkg")
     class Linear(tfkit.Layer): ...
     registry.lookup("layers", "my_pkg>Linear")  # -> Linear
 
@@ -284,7 +284,38 @@ def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None
             return table[name]
         if ">" not in name and _plain(name) in table:
             return table[_plain(name)]
-    raise ValueError(_unknown_message(kind, name, registered_name, module, table))
+    raise UnknownObjectError(_unknown_message(kind, name, registered_name, module, table), kind,
+                             _plain(registered_name) if isinstance(registered_name, str) and registered_name
+                             else _plain(name))
+
+
+class UnknownObjectError(ValueError):
+    """A name no registration, scope, `custom_objects` entry or built-in resolves (a `ValueError`).
+
+    Its message names the one way to provide it: `custom_objects={key: obj}`,
+    or `@tfkit.saving.register_keras_serializable(...)` under the name the
+    file holds. Callers that can supply objects (the ``tfkit`` command's
+    ``--import``) read which one from `key`.
+
+    Args:
+        message: The error message.
+        kind: The registry kind looked in (`"layers"`, `"activations"`,
+            ...). Defaults to `None` (a copy re-raised with a longer message).
+        key: The `custom_objects` key that would resolve the name (the
+            plain part of a `"package>Name"`). Defaults to `None`.
+
+    Example:
+        >>> try:
+        ...     tfkit.saving.deserialize_keras_object({"class_name": "Missing", "config": {}, "module": "my_layers"})
+        ... except tfkit.base.registry.UnknownObjectError as error:
+        ...     print(error.kind, error.key)
+        layers Missing
+    """
+
+    def __init__(self, message: str, kind: str | None = None, key: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.key = key
 
 
 def _builtin_module(module: str) -> bool:
@@ -292,6 +323,7 @@ def _builtin_module(module: str) -> bool:
 
 
 def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, table: dict[str, Any]) -> str:
+    """What is unknown and the one route to provide it: ``custom_objects``, or registration under the file's name."""
     singular = _SINGULAR.get(kind, kind)
     key = _plain(registered_name) if isinstance(registered_name, str) and registered_name else _plain(name)
     identifier = key if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else "..."
@@ -301,9 +333,17 @@ def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, ta
         hint = " Names in configs are registered names, never module paths."
     shown = registered_name if isinstance(registered_name, str) and registered_name else name
     foreign = isinstance(module, str) and module and not _builtin_module(module) or ">" in shown
+    if ">" in shown:     # the file names a registration: registering the same package and name resolves it
+        package = shown.rsplit(">", 1)[0]
+        named = f", name={key!r}" if key != _plain(name) else ""
+        register = (f", or register it under the name the file holds: "
+                    f"@tfkit.saving.register_keras_serializable(package={package!r}{named}).")
+    else:                # a plain name: registering renames it ("Custom>key"), so only later saves hold that name
+        register = (f". Registering it with @tfkit.saving.register_keras_serializable() names it 'Custom>{key}' "
+                    f"in what is saved from then on.")
     return (
-        f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to load_model (or deserialize), "
-        f"or register it with @tfkit.saving.register_keras_serializable().{hint}"
+        f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to load_model "
+        f"(or deserialize){register}{hint}"
         + ("" if foreign else _builtin_hint(kind, singular, key, table))  # a user's class never loads as a built-in
     )
 

@@ -1,7 +1,14 @@
-"""What is inside a tfkit .h5 file, a Keras 3 .keras archive or a SavedModel folder, as lines (``tfkit inspect``).
+"""What is inside a tfkit .h5 file, a Keras 3 .keras archive or .weights.h5 file, or a SavedModel, as lines.
 
-    for line in describe("vae.h5"): print(line)
+    for line in describe("vae.h5"): print(line)        # what ``tfkit inspect vae.h5`` prints
     # format: tfkit 1 (model) ... weights/encoder/dense_proj/kernel  (784, 64)  float32 ... checksums: ...
+
+A layer whose name is automatic (``dense_3``) stores its weights under a key
+numbered by class in layer order (``dense/``; Keras's files number every layer
+that way), so that a file does not depend on what the saving process built
+before: the layers table shows that key beside the name where the two differ.
+A tf-keras (Keras 2) ``.h5`` file is not described: the error gives the
+``tfkit convert`` command that reads it.
 
 Nothing is built or run: an .h5 file or a .keras archive is read with the same checks as
 ``load_model`` (no class is looked up, so custom classes need not be
@@ -14,19 +21,23 @@ aborts the process on a damaged entry.
 from __future__ import annotations
 
 import os
+import shlex
 import stat
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import tensorflow as tf
 from tensorflow.core.protobuf import saved_model_pb2
 
 from tfkit.engine.config_safety import loads_json
+from tfkit.engine.naming import to_snake_case
+from tfkit.engine.tracking import keys_by_structure
 from tfkit.files.checkpoint_index import check_checkpoint
 from tfkit.saving import h5_format
 from tfkit.saving.errors import loader
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.archive import is_zip, read_archive
+from tfkit.saving.keras_files.importer import is_legacy
 
 MAX_PROTO_BYTES = 2**31 - 1      # protobuf's limit: a larger saved_model.pb cannot be valid
 
@@ -65,19 +76,74 @@ def _table_lines(title: str, table: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _layer_lines(config: Any) -> list[str]:
-    """Names and classes of a functional or Sequential model's layers, as the config states them."""
+def _layer_lines(config: Any, keys_of: Callable[[list[dict]], list[str | None]], stored: set[str],
+                 prefix: str) -> list[str]:
+    """Names and classes of a functional or Sequential model's layers, as the config states them.
+
+    ``keys_of(entries)`` gives each layer's key in the weights table; where it differs from the
+    layer's name and the table holds it, the row says ``weights under <prefix><key>/``.
+    """
     inner = config.get("config") if isinstance(config, dict) else None
     entries = inner.get("layers") if isinstance(inner, dict) else None
     if not isinstance(entries, list):
         return []
+    entries = [entry for entry in entries if isinstance(entry, dict)]
+    keys = keys_of(entries)
     lines = ["layers:"]
-    for entry in entries:
-        if isinstance(entry, dict):
-            layer_config = entry.get("config") if isinstance(entry.get("config"), dict) else {}
-            name = entry.get("name") or layer_config.get("name") or "?"
-            lines.append(f"  {str(name):<24}{str(entry.get('class_name'))[:60]}")
+    for entry, key in zip(entries, keys):
+        layer_config = entry.get("config") if isinstance(entry.get("config"), dict) else {}
+        name = str(entry.get("name") or layer_config.get("name") or "?")
+        class_name = str(entry.get("class_name"))[:60]
+        if key is not None and key != name and key in stored:
+            lines.append(f"  {name:<24}{class_name:<16}weights under {prefix}{key}/")
+        else:
+            lines.append(f"  {name:<24}{class_name}")
     return lines
+
+
+def _entry_name(entry: dict) -> Any:
+    layer_config = entry.get("config") if isinstance(entry.get("config"), dict) else {}
+    return entry.get("name") or layer_config.get("name")
+
+
+def _tfkit_keys(entries: list[dict]) -> list[str | None]:
+    """The keys tfkit's weight files give these layers (``tracking.keys_by_structure``)."""
+    class_names, names = [entry.get("class_name") for entry in entries], [_entry_name(entry) for entry in entries]
+    if not all(isinstance(value, str) for value in class_names + names):
+        return [None] * len(entries)
+    return keys_by_structure(class_names, names)
+
+
+def _keras_keys(entries: list[dict]) -> list[str | None]:
+    """The keys Keras 3's weight files give these layers: by class in layer order, names ignored.
+
+    Operations recorded in a functional graph (module ``keras.src.ops...``) are no layers and hold no key.
+    """
+    counts: dict[str, int] = {}
+    keys: list[str | None] = []
+    for entry in entries:
+        module, class_name = entry.get("module"), entry.get("class_name")
+        if not isinstance(class_name, str) or isinstance(module, str) and module.startswith("keras.src.ops"):
+            keys.append(None)
+            continue
+        base = to_snake_case(class_name)
+        count = counts.get(base, 0)
+        counts[base] = count + 1
+        keys.append(base if count == 0 else f"{base}_{count}")
+    return keys
+
+
+def _legacy_refusal(path: str, f: Any) -> ValueError:
+    """tf-keras's own .h5 files are read by ``tfkit convert`` (a model) or ``load_weights`` (weights only)."""
+    if "model_config" in f.attrs:
+        target = f"{os.path.splitext(path)[0]}_tfkit.h5"
+        return ValueError(
+            f"{path} is a tf-keras (Keras 2) model file, which tfkit inspect does not describe; convert it to a tfkit "
+            f"file, then inspect that: tfkit convert {shlex.quote(path)} {shlex.quote(target)} && "
+            f"tfkit inspect {shlex.quote(target)}")
+    return ValueError(
+        f"{path} is a tf-keras (Keras 2) weights file, which tfkit inspect does not describe (tfkit convert reads "
+        f"whole-model files); model.load_weights({path!r}) reads it into a tfkit model with the same layers")
 
 
 def _compile_summary(config: dict) -> str:
@@ -92,6 +158,8 @@ def describe_h5(path: str) -> list[str]:
     with h5_format.open_h5(path) as f:
         if "format" not in f.attrs and "layers" in f.tables:     # Keras 3's .weights.h5 (tfkit's or Keras's)
             return _describe_keras_weights(path, f)
+        if is_legacy(f):
+            raise _legacy_refusal(path, f)
         kind = h5_format.check_header(f)
         version = h5_format.read_attr(f, "format_version", "int")
         written_by = h5_format.read_attr(f, "tfkit_version", "text", required=False)
@@ -107,12 +175,12 @@ def describe_h5(path: str) -> list[str]:
             if isinstance(inner, dict) and isinstance(inner.get("layers"), list):
                 model_class += f", {len(inner['layers'])} layers"
         lines.append(f"model class: {model_class or 'unknown'}")
-        lines += _layer_lines(config)
+        weights = h5_format.dataset_table(f, "weights")
+        lines += _layer_lines(config, _tfkit_keys, {path.split("/")[0] for path in weights}, "")
         build = _json_attr(f, "build_config")
         lines.append(f"input shape: {build.get('input_shape') if isinstance(build, dict) else 'not stored (model unbuilt)'}")
         compiled = _json_attr(f, "compile_config")
         lines.append(f"compiled: {_compile_summary(compiled) if isinstance(compiled, dict) else 'no'}")
-        weights = h5_format.dataset_table(f, "weights")
         lines += _table_lines("weights", weights)
         lines += _table_lines("state", h5_format.dataset_table(f, "state"))
         optimizer = h5_format.dataset_table(f, "optimizer")
@@ -126,7 +194,7 @@ def describe_h5(path: str) -> list[str]:
         return lines
 
 
-def _keras_weights_lines(f: Any, title: str) -> list[str]:
+def _keras_weights_lines(f: Any, title: str, writer: str) -> list[str]:
     """The weights table, optimizer state and checksum line of a Keras 3 weights layout."""
     layers = {f"{group}/{key}": dataset for group in ("vars", "layers") for key, dataset in
               h5_format.dataset_table(f, group).items()}
@@ -138,15 +206,16 @@ def _keras_weights_lines(f: Any, title: str) -> list[str]:
         if iterations is not None and iterations.shape == () and iterations.dtype.kind in "iu":
             step = f", iterations={int(h5_format.read_dataset(iterations, 'optimizer/vars/0'))}"
         lines.append(f"optimizer state: {len(optimizer)} variables{step}")
-    return lines + [_checksum_line(f)]
+    return lines + [_checksum_line(f, writer)]
 
 
 def _describe_keras_weights(path: str, f: Any) -> list[str]:
     build = _json_attr(f, "tfkit_build_config")
-    lines = [f"file: {path}", "format: Keras 3 weights file (.weights.h5)"]
+    writer = "tfkit" if build is not None else "Keras"          # tfkit stores the input shapes beside the weights
+    lines = [f"file: {path}", f"format: Keras 3 weights file (.weights.h5), written by {writer}"]
     if isinstance(build, dict):
         lines.append(f"input shape: {build.get('input_shape')}")
-    return lines + _keras_weights_lines(f, "weights")
+    return lines + _keras_weights_lines(f, "weights", writer)
 
 
 def describe_keras_archive(path: str) -> list[str]:
@@ -163,7 +232,9 @@ def describe_keras_archive(path: str) -> list[str]:
         if isinstance(inner, dict) and isinstance(inner.get("layers"), list):
             model_class += f", {len(inner['layers'])} layers"
         lines.append(f"model class: {model_class}")
-        lines += _layer_lines(config)
+        f = read_snapshot(archive.weights_path, ("layers", "vars", "optimizer")) if archive.weights_path else None
+        stored = {key.split("/")[0] for key in f.tables.get("layers", {})} if f is not None else set()
+        lines += _layer_lines(config, _keras_keys, stored, "layers/")
         build = config.get("build_config")
         lines.append(f"input shape: {build.get('input_shape') if isinstance(build, dict) else 'not stored'}")
         compiled = config.get("compile_config")
@@ -172,19 +243,21 @@ def describe_keras_archive(path: str) -> list[str]:
             lines.append(f"assets: vocabularies of {', '.join(sorted(archive.vocabularies))}")
         if archive.other_members:
             lines.append(f"other members: {', '.join(archive.other_members[:20])}")
-        if archive.weights_path is None:
+        if f is None:
             lines.append("weights: none (no model.weights.h5)")
             return lines
-        f = read_snapshot(archive.weights_path, ("layers", "vars", "optimizer"))
-        return lines + _keras_weights_lines(f, "weights (model.weights.h5)")
+        return lines + _keras_weights_lines(f, "weights (model.weights.h5)", "tfkit" if "tfkit_version" in metadata
+                                            else "Keras")
 
 
-def _checksum_line(f: Any) -> str:
+def _checksum_line(f: Any, writer: str = "tfkit") -> str:
     """How many of the file's arrays carried a CRC-32 (each was verified when the file was read)."""
     arrays = [dataset for table in f.tables.values() for dataset in table.values()]
     verified = sum(dataset.verified for dataset in arrays)
     if verified == len(arrays):
         return f"checksums: all {verified} arrays verified (crc32)"
+    if verified == 0 and writer != "tfkit":
+        return f"checksums: none ({writer} stores none); {len(arrays)} arrays read unverified"
     if verified == 0:
         return f"checksums: none stored (a file written before tfkit stored them); {len(arrays)} arrays unverified"
     return f"checksums: {verified} of {len(arrays)} arrays verified (crc32); {len(arrays) - verified} have none"
