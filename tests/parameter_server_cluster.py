@@ -214,7 +214,7 @@ def main(out_file: str) -> None:
 
     results: dict = {}
     strategy = in_process_strategy(workers=2, ps=1)
-    from tfkit.training.distribute import num_workers
+    from tfkit.training.distributed_loops import num_workers
 
     results["workers"] = num_workers(strategy)
     for name, scenario in (("small", run_small_model), ("errors", run_errors),

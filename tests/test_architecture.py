@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import importlinter  # noqa: F401  the test extra installs it: a missing linter fails here, not silently
+import time_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "tfkit"
@@ -26,7 +27,7 @@ def _lint(package_parent: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-c", code, "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
         cwd=package_parent, env={"PYTHONPATH": str(package_parent), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=time_limits.seconds(300),
     )
 
 
@@ -131,3 +132,24 @@ def test_the_top_level_holds_the_public_api_only():
     public = ["activations", "backend", "cli", "config", "constraints", "dtype_policies",   # initializers/: a package
               "export", "mixed_precision", "random", "regularizers", "tree"]
     assert modules == public
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """The modules a file imports anywhere in it (top level or inside functions)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_the_command_line_modules_import_in_one_direction():
+    # tfkit_launcher -> tfkit_command_line <- tfkit.cli, and the launcher -> tfkit.cli once arguments are good:
+    # nothing in tfkit imports the launcher, and the parser beside the package imports the standard library only.
+    for module in _modules():
+        assert "tfkit_launcher" not in _imported_modules(module), f"{module.relative_to(ROOT)} imports tfkit_launcher"
+    parser_imports = _imported_modules(ROOT / "tfkit_command_line.py")
+    outside_stdlib = {name for name in parser_imports if name.split(".")[0] not in sys.stdlib_module_names}
+    assert not outside_stdlib, f"tfkit_command_line.py imports {sorted(outside_stdlib)}"

@@ -2,7 +2,7 @@
 
 The first trace gives the structure of the logs (they are loop variables); the second is the step
 inlined in the loop's body, which runs faster than calling the first trace every step
-(``tfkit/training/steps.py``). Neither is repeated per epoch.
+(``tfkit/training/compiled_loops.py``). Neither is repeated per epoch.
 """
 
 import numpy as np

@@ -93,7 +93,7 @@ def test_automatic_chunks_are_the_same_on_every_worker(tmp_path):
 
 
 def test_auto_chunks_are_fixed_only_for_strategies_that_span_workers():
-    from tfkit.training import distribute
+    from tfkit.training import distributed_loops as distribute
 
     assert not distribute.spans_workers(None)
     assert not distribute.spans_workers(tf.distribute.get_strategy())

@@ -220,7 +220,7 @@ def enable_unsafe_deserialization() -> None:
     no module imports), with or without ``safe_mode=False``. What safe mode still guards is a ``TFSMLayer``,
     whose config names a SavedModel folder to load and run: after this call (as with ``safe_mode=False``)
     such configs load. The call warns once that code in a file is still refused. Custom code goes through
-    registered classes (``tfkit.saving.register_serializable``) instead.
+    registered classes (``tfkit.saving.register_keras_serializable``) instead.
 
     The switch holds for the rest of the process: as in Keras, there is no
     public call to turn it back off (the example below resets tfkit's internal
@@ -238,5 +238,5 @@ def enable_unsafe_deserialization() -> None:
     if not settings.unsafe_deserialization():
         warnings.warn("tfkit.config.enable_unsafe_deserialization: tfkit never deserializes code from a file; "
                       "configs with lambdas or pickled functions are still refused. Register your classes "
-                      "with tfkit.saving.register_serializable instead.", UserWarning, stacklevel=2)
+                      "with @tfkit.saving.register_keras_serializable() instead.", UserWarning, stacklevel=2)
     settings.set_unsafe_deserialization(True)

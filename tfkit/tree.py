@@ -19,6 +19,8 @@ import collections
 import warnings
 from typing import Any, Callable, Iterable, Iterator
 
+from tfkit.base.argument_validation import is_shape
+
 __all__ = [
     "MAP_TO_NONE", "assert_same_paths", "assert_same_structure", "flatten", "flatten_with_path", "is_nested",
     "lists_to_tuples", "map_shape_structure", "map_structure", "map_structure_up_to", "pack_sequence_as",
@@ -429,10 +431,6 @@ def lists_to_tuples(structure: Any) -> Any:
     return traverse(lambda node: tuple(node) if isinstance(node, list) else None, structure, top_down=False)
 
 
-def _is_shape(value: Any) -> bool:
-    return isinstance(value, (list, tuple)) and all(isinstance(d, (int, type(None))) for d in value)
-
-
 def map_shape_structure(func: Callable[[Any], Any], structure: Any) -> Any:
     """Maps a function over a structure of shapes: a list or tuple of ints and `None` counts as one leaf.
 
@@ -453,7 +451,7 @@ def map_shape_structure(func: Callable[[Any], Any], structure: Any) -> Any:
     _check_callable(func, "map_shape_structure")
 
     def apply(node: Any) -> Any:
-        if _is_shape(node) or not is_nested(node):
+        if is_shape(node) or not is_nested(node):
             return func(node)
         return _rebuild(node, [apply(child) for child in _children(node)])
 

@@ -24,7 +24,7 @@ from tfkit.distillation.distillation_loss import (
     LogitsDistillation,
     _loss_function,
 )
-from tfkit.engine.serialization import deserialize_layer, layer_entry
+from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.metrics import Mean
 from tfkit.models import Sequential
 from tfkit.models.model import Model

@@ -30,7 +30,7 @@ MAX_STRING_CHARS = 64 * 1024
 
 _NO_CODE = (
     "tfkit never loads code from a file, not even with safe_mode=False: it has no code "
-    "deserializer. Register the function with @tfkit.saving.register_serializable(package=...) "
+    "deserializer. Register the function with @tfkit.saving.register_keras_serializable(package=...) "
     "(or pass it in custom_objects=) and save the model again, so the file names it."
 )
 

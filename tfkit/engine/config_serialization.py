@@ -16,7 +16,7 @@ names are looked up in the registry only (``custom_objects``, active
 module is imported, no code is evaluated. Which kind an object is comes from
 the base class its family registered (``registry.base``): this module imports
 no family. A model's compile arguments are serialized by
-``tfkit.training.compile_config``.
+``tfkit.training.compile_serialization``.
 """
 
 from __future__ import annotations

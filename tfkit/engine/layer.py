@@ -25,7 +25,7 @@ from tfkit import constraints, initializers, regularizers
 from tfkit.base import dtype_policy, registry, variable_roles
 from tfkit.base.symbolic import is_symbolic
 from tfkit.distribution import values as distribution_values
-from tfkit.engine import (autocast, autograph, call_context, config_capture, masking, serialization, tracking,
+from tfkit.engine import (autocast, autograph, call_context, config_capture, config_serialization, masking, tracking,
                           variable_options)
 from tfkit.engine.call_signature import (
     build_parameters,
@@ -887,7 +887,7 @@ class Layer(RemovedLayerMethods, tf.Module):
         """
         config = dict(config)
         if not registry.is_builtin("layers", cls):
-            config = serialization.revive_config_values(config)
+            config = config_serialization.revive_config_values(config)
         later = {k: config.pop(k) for k in config_capture.BASE_KEYS if k in config and not config_capture.accepts(cls, k)}
         try:
             layer = cls(**config)

@@ -32,7 +32,6 @@ import contextlib
 import functools
 import inspect
 import math
-import numbers
 import threading
 import weakref
 from typing import Any, Iterator
@@ -40,6 +39,7 @@ from typing import Any, Iterator
 import tensorflow as tf
 from tensorflow.python.framework.func_graph import FuncGraph
 
+from tfkit.base.argument_validation import is_shape
 from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import call_context, masking, tracking
 from tfkit.engine.call_signature import call_signature
@@ -179,16 +179,11 @@ def _differs(value: Any, default: Any) -> bool:
         return True
 
 
-def _is_shape(value: Any) -> bool:
-    return isinstance(value, (tuple, list)) and all(
-        d is None or (isinstance(d, numbers.Integral) and not isinstance(d, bool)) for d in value)
-
-
 def _output_specs(result: Any) -> Any:
     """``compute_output_shape``'s answer as a structure of ``tf.TensorShape`` leaves, or None when it is not one."""
     if isinstance(result, tf.TensorShape):
         return None if result.rank is None else result
-    if _is_shape(result):
+    if is_shape(result):
         return tf.TensorShape([None if d is None else int(d) for d in result])
     if isinstance(result, (list, tuple)) and result:
         items = [_output_specs(r) for r in result]

@@ -59,16 +59,20 @@ def structural_layer_keys(layers: list[Any]) -> list[str]:
     ``dense_1``, ...). Names a person chose (``encoder_head``) are kept, and
     automatic keys skip them, so every key is unique.
     """
-    bases = [to_snake_case(type(layer).__name__) for layer in layers]
-    automatic = [re.fullmatch(rf"{re.escape(base)}(_\d+)?", layer.name) is not None
-                 for base, layer in zip(bases, layers)]
+    return keys_by_structure([type(layer).__name__ for layer in layers], [layer.name for layer in layers])
+
+
+def keys_by_structure(class_names: list[str], names: list[str]) -> list[str]:
+    """:func:`structural_layer_keys` from the layers' class names and names (as a saved config lists them)."""
+    bases = [to_snake_case(class_name) for class_name in class_names]
+    automatic = [re.fullmatch(rf"{re.escape(base)}(_\d+)?", name) is not None for base, name in zip(bases, names)]
     # Chosen names are kept; automatic keys skip any of them (a Conv2D the user named "dense").
-    taken = {layer.name for layer, auto in zip(layers, automatic) if not auto}
+    taken = {name for name, auto in zip(names, automatic) if not auto}
     counts: dict[str, int] = {}
     keys = []
-    for layer, base, auto in zip(layers, bases, automatic):
+    for name, base, auto in zip(names, bases, automatic):
         if not auto:
-            keys.append(layer.name)
+            keys.append(name)
             continue
         count = counts.get(base, 0)
         key = base if count == 0 else f"{base}_{count}"

@@ -26,6 +26,11 @@ from typing import Any, Iterator
 import tensorflow as tf
 
 
+def strategy_of(model: Any) -> Any:
+    """The strategy ``model`` was built under (its ``distribute_strategy``), or None for an object without one."""
+    return getattr(model, "distribute_strategy", None)
+
+
 def cluster_task(strategy: Any = None) -> tuple[str | None, int | None]:
     """``(task_type, task_id)`` of this process in ``strategy``'s cluster; ``(None, None)`` without one."""
     strategy = strategy if strategy is not None else tf.distribute.get_strategy()

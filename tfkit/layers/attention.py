@@ -19,11 +19,11 @@ import math
 import string
 from typing import Any, Sequence
 
-import numpy as np
 import tensorflow as tf
 
 from tfkit import constraints, initializers, random, regularizers
 from tfkit.base import registry, settings
+from tfkit.base.argument_validation import positive_int
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import EinsumDense, base_config
@@ -87,15 +87,6 @@ def causal_mask(query_length: Any, value_length: Any) -> tf.Tensor:
     rows = tf.range(query_length)[:, None]
     cols = tf.range(value_length)[None, :]
     return (rows >= cols)[None]
-
-
-def _positive_int(value: Any, what: str, who: str, optional: bool = False) -> int | None:
-    if optional and value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) <= 0:
-        allowed = "a positive integer or None" if optional else "a positive integer"
-        raise ValueError(f"{who} expected {what} to be {allowed}, got {value!r}")
-    return int(value)
 
 
 def _clone(initializer: Any) -> Any:
@@ -258,9 +249,9 @@ class MultiHeadAttention(Layer):
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         who = f"MultiHeadAttention layer '{self.name}'"
-        self.num_heads = _positive_int(num_heads, "num_heads", who)
-        self.key_dim = _positive_int(key_dim, "key_dim", who)
-        self.value_dim = _positive_int(value_dim, "value_dim", who, optional=True) or self.key_dim
+        self.num_heads = positive_int(num_heads, "num_heads", who)
+        self.key_dim = positive_int(key_dim, "key_dim", who)
+        self.value_dim = positive_int(value_dim, "value_dim", who, allow_none=True) or self.key_dim
         if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout < 1:
             raise ValueError(f"{who} expected dropout to be a float in [0, 1), got {dropout!r}")
         self.dropout = float(dropout)
@@ -278,7 +269,7 @@ class MultiHeadAttention(Layer):
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         self.attention_axes = tuple(attention_axes) if attention_axes is not None else None
-        self.sliding_window = _positive_int(sliding_window, "sliding_window", who, optional=True)
+        self.sliding_window = positive_int(sliding_window, "sliding_window", who, allow_none=True)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)

@@ -26,6 +26,7 @@ import tensorflow as tf
 
 from tfkit import constraints, initializers, random, regularizers
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
 from tfkit.layers.attention import (
@@ -37,12 +38,6 @@ from tfkit.layers.core import EinsumDense, base_config
 from tfkit.ops.nn_attention import dot_product_attention
 
 __all__ = ["GroupQueryAttention"]
-
-
-def _count(value: Any, what: str, who: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{who} expected `{what}` to be a positive integer, got {value!r}")
-    return value
 
 
 def _fresh(initializer: Any) -> Any:
@@ -189,9 +184,9 @@ class GroupedQueryAttention(Layer):
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         who = f"GroupQueryAttention layer '{self.name}'"
-        self.head_dim = _count(head_dim, "head_dim", who)
-        self.num_query_heads = _count(num_query_heads, "num_query_heads", who)
-        self.num_key_value_heads = _count(num_key_value_heads, "num_key_value_heads", who)
+        self.head_dim = positive_int(head_dim, "head_dim", who)
+        self.num_query_heads = positive_int(num_query_heads, "num_query_heads", who)
+        self.num_key_value_heads = positive_int(num_key_value_heads, "num_key_value_heads", who)
         if num_query_heads % num_key_value_heads:
             raise ValueError(f"{who} expected `num_query_heads` ({num_query_heads}) to be a multiple of "
                              f"`num_key_value_heads` ({num_key_value_heads})")
@@ -200,9 +195,7 @@ class GroupedQueryAttention(Layer):
             raise ValueError(f"{who} expected `dropout` to be a float in [0, 1), got {dropout!r}")
         self.dropout = float(dropout)
         self.use_bias, self.use_gate = bool(use_bias), bool(use_gate)
-        if sliding_window is not None:
-            _count(sliding_window, "sliding_window", who)
-        self.sliding_window = sliding_window
+        self.sliding_window = positive_int(sliding_window, "sliding_window", who, allow_none=True)
         self.flash_attention = flash_attention
         check_flash_attention_dropout(flash_attention, self.dropout, who)
         self.kernel_initializer = initializers.get(kernel_initializer)

@@ -16,6 +16,8 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, regularizers
+from tfkit.base.argument_validation import positive_int
+from tfkit.base.data_format import from_channels_last, standardize_data_format, to_channels_last
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import assigned_activation
@@ -57,11 +59,11 @@ class ConvBase(Layer):
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         who = cu.layer_label(self)
-        self.filters = None if filters is None else cu.positive_int(filters, "filters", who)
+        self.filters = None if filters is None else positive_int(filters, "filters", who)
         self.kernel_size = cu.normalize_tuple(kernel_size, self.rank, "kernel_size", who)
         self.strides = cu.normalize_tuple(strides, self.rank, "strides", who)
         self.padding = cu.normalize_padding(padding, who, allow_causal=self.allow_causal)
-        self.data_format = cu.normalize_data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.dilation_rate = cu.normalize_tuple(dilation_rate, self.rank, "dilation_rate", who)
         if max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError(
@@ -107,13 +109,13 @@ class ConvBase(Layer):
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         if inputs.dtype != self.compute_dtype:
             inputs = tf.cast(inputs, self.compute_dtype)
-        outputs = self._convolve(cu.to_channels_last(inputs, self.data_format))
+        outputs = self._convolve(to_channels_last(inputs, self.data_format))
         if self.bias is not None:
             # An add, not tf.nn.bias_add: the forward pass still fuses (conv + bias + activation), but
             # TensorFlow's CPU graph rewriter would fuse BiasAddGrad into the filter gradient, and that
             # oneDNN kernel took twice as long as the plain filter gradient plus a sum (small CNN on MNIST).
             outputs = outputs + self.bias
-        outputs = cu.from_channels_last(outputs, self.data_format)
+        outputs = from_channels_last(outputs, self.data_format)
         return assigned_activation.apply(self, outputs)
 
     def _output_channels(self, input_channels: int | None) -> int | None:

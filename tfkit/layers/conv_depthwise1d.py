@@ -17,6 +17,7 @@ import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
 from tfkit.layers.conv_depthwise import depthwise_conv2d
@@ -140,7 +141,7 @@ class DepthwiseConv1D(ConvBase):
             None, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
             bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
         )
-        self.depth_multiplier = cu.positive_int(depth_multiplier, "depth_multiplier", cu.layer_label(self))
+        self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", cu.layer_label(self))
         self.depthwise_initializer = initializers.get(depthwise_initializer)
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
         self.depthwise_constraint = constraints.get(depthwise_constraint)
@@ -284,7 +285,7 @@ class SeparableConv1D(ConvBase):
         who = cu.layer_label(self)
         if filters is None:
             raise ValueError(f"{who} expected `filters` to be a positive integer, got None")
-        self.depth_multiplier = cu.positive_int(depth_multiplier, "depth_multiplier", who)
+        self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", who)
         self.depthwise_initializer = initializers.get(depthwise_initializer)
         self.pointwise_initializer = initializers.get(pointwise_initializer)
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
+from tfkit.base.data_format import from_channels_last, standardize_data_format, to_channels_last
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.rnn_cells import LSTMCell
 from tfkit.layers.rnn_structure import zeros_for
@@ -72,7 +73,7 @@ class ConvLSTMCell(LSTMCell):
         self.kernel_size = cu.normalize_tuple(kernel_size, rank, "kernel_size", who)
         self.strides = cu.normalize_tuple(strides, rank, "strides", who)
         self.padding = cu.normalize_padding(padding, who)
-        self.data_format = cu.normalize_data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.dilation_rate = cu.normalize_tuple(dilation_rate, rank, "dilation_rate", who)
         if max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError(
@@ -149,25 +150,25 @@ class ConvLSTMCell(LSTMCell):
             result = tf.reshape(out, tf.concat([dims[:2], tf.shape(out)[1:]], axis=0))
             result.set_shape([*inputs.shape[:2], *out.shape[1:]])
             return result
-        x = cu.to_channels_last(inputs, self.data_format)
+        x = to_channels_last(inputs, self.data_format)
         kernel = self._weight(self.kernel, x.dtype)
         out = tf.nn.convolution(
             x, kernel, strides=self.strides, padding=self.padding.upper(), dilations=self.dilation_rate
         )
         if self.bias is not None:
             out = out + self._weight(self.bias, out.dtype)
-        return cu.from_channels_last(out, self.data_format)
+        return from_channels_last(out, self.data_format)
 
     def step(self, projected: tf.Tensor, states: Sequence[tf.Tensor], recurrent_mask: Any = None) -> tuple:
         h_prev, c_prev = states[0], states[1]
         if recurrent_mask is not None:
             h_prev = h_prev * recurrent_mask
         recurrent = tf.nn.convolution(
-            cu.to_channels_last(h_prev, self.data_format),
+            to_channels_last(h_prev, self.data_format),
             self._weight(self.recurrent_kernel, projected.dtype),
             padding="SAME",
         )
-        z = projected + cu.from_channels_last(recurrent, self.data_format)
+        z = projected + from_channels_last(recurrent, self.data_format)
         z_i, z_f, z_c, z_o = tf.split(z, 4, axis=-1 if self.data_format == "channels_last" else 1)
         i = self.recurrent_activation(z_i)
         f = self.recurrent_activation(z_f)

@@ -5,9 +5,9 @@
     conv_utils.deconv_output_length(3, 3, "valid", stride=2)                  # 7
 
 Every layer computes in channels-last layout: ``channels_first`` inputs are
-transposed in and out with :func:`to_channels_last` / :func:`from_channels_last`,
-because TensorFlow's CPU kernels only implement channels-last convolution and
-pooling.
+transposed in and out with ``tfkit.base.data_format``'s ``to_channels_last`` /
+``from_channels_last``, because TensorFlow's CPU kernels only implement
+channels-last convolution and pooling.
 """
 
 from __future__ import annotations
@@ -16,10 +16,7 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.base import settings
-
-_DATA_FORMATS = ("channels_last", "channels_first")
-
+from tfkit.base.argument_validation import as_int
 
 _SPATIAL_NAMES = {1: "steps", 2: "height, width", 3: "depth, height, width"}
 
@@ -37,25 +34,15 @@ def layer_label(layer: Any) -> str:
     return f"{type(layer).__name__} layer '{layer.name}'"
 
 
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if hasattr(value, "__index__") and not isinstance(value, float):
-        return int(value.__index__())
-    return None
-
-
 def normalize_tuple(value: Any, n: int, what: str, who: str, allow_zero: bool = False) -> tuple[int, ...]:
     """``value`` (an int or ``n`` ints) as a tuple of ``n`` positive ints."""
     lowest = 0 if allow_zero else 1
     kind = "non-negative" if allow_zero else "positive"
-    single = _as_int(value)
+    single = as_int(value)
     if single is not None:
         values = (single,) * n
-    elif isinstance(value, (list, tuple)) and len(value) == n and all(_as_int(v) is not None for v in value):
-        values = tuple(_as_int(v) for v in value)
+    elif isinstance(value, (list, tuple)) and len(value) == n and all(as_int(v) is not None for v in value):
+        values = tuple(as_int(v) for v in value)
     else:
         raise ValueError(
             f"{who} expected `{what}` to be an int or a tuple of {n} ints, got {value!r}"
@@ -72,24 +59,6 @@ def normalize_padding(value: Any, who: str, allow_causal: bool = False) -> str:
     if padding not in allowed:
         raise ValueError(f"{who} expected `padding` to be one of {allowed}, got {value!r}")
     return padding
-
-
-def normalize_data_format(value: Any, who: str) -> str:
-    """``None`` means ``tfkit.config.image_data_format()`` (read now); anything else must name a known layout."""
-    if value is None:
-        return settings.image_data_format()
-    data_format = value.lower() if isinstance(value, str) else value
-    if data_format not in _DATA_FORMATS:
-        raise ValueError(f"{who} expected `data_format` to be one of {_DATA_FORMATS} or None, got {value!r}")
-    return data_format
-
-
-def positive_int(value: Any, what: str, who: str) -> int:
-    """``value`` as an int, which must be > 0."""
-    number = _as_int(value)
-    if number is None or number <= 0:
-        raise ValueError(f"{who} expected `{what}` to be a positive integer, got {value!r}")
-    return number
 
 
 def check_input_rank(input_shape: Sequence[Any], rank: int, who: str, expected: str) -> tuple:
@@ -151,22 +120,6 @@ def check_positive_output(shape: tuple, input_shape: tuple, who: str) -> tuple:
             f"would give output shape {tuple(shape)}. Use a larger input, a smaller window or padding='same'."
         )
     return shape
-
-
-def to_channels_last(inputs: tf.Tensor, data_format: str) -> tf.Tensor:
-    """``(N, C, *spatial)`` -> ``(N, *spatial, C)``; channels-last inputs pass through."""
-    if data_format == "channels_last":
-        return inputs
-    rank = inputs.shape.rank
-    return tf.transpose(inputs, [0, *range(2, rank), 1])
-
-
-def from_channels_last(outputs: tf.Tensor, data_format: str) -> tf.Tensor:
-    """Inverse of :func:`to_channels_last`."""
-    if data_format == "channels_last":
-        return outputs
-    rank = outputs.shape.rank
-    return tf.transpose(outputs, [0, rank - 1, *range(1, rank - 1)])
 
 
 def dilate_kernel(kernel: tf.Tensor, dilation: Sequence[int]) -> tf.Tensor:

@@ -18,6 +18,7 @@ import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
 from tfkit.layers.conv_depthwise import DepthwiseConv2D, SeparableConv2D
@@ -71,7 +72,7 @@ class _Conv(ConvBase):
         who = cu.layer_label(self)
         if filters is None:
             raise ValueError(f"{who} expected `filters` to be a positive integer, got None")
-        self.groups = cu.positive_int(groups, "groups", who)
+        self.groups = positive_int(groups, "groups", who)
         if self.filters % self.groups:
             raise ValueError(
                 f"{who}: filters ({self.filters}) must be divisible by groups ({self.groups})"

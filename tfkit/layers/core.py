@@ -8,13 +8,13 @@
 from __future__ import annotations
 
 import inspect
-import numbers
 from typing import Any, Callable
 
 import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, regularizers
 from tfkit.base import registry
+from tfkit.base.argument_validation import is_shape, positive_int
 from tfkit.engine import config_capture, shape_inference
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
@@ -46,12 +46,6 @@ def check_input_spec(layer: Layer, input_shape: Any) -> None:
     """
     if layer.input_spec is not None and isinstance(input_shape, tuple):
         layer.input_spec.check(tf.TensorSpec(input_shape), f"Layer '{layer.name}' ({type(layer).__name__})")
-
-
-def _positive_int(value: Any, what: str, layer: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-        raise ValueError(f"{layer} expected {what} to be a positive integer, got {value!r}")
-    return int(value)
 
 
 # ------------------------------------------------------------------ Dense
@@ -147,7 +141,7 @@ class Dense(Int8Quantization, LoRA, Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.units = _positive_int(units, "units", f"Dense layer '{self.name}'")
+        self.units = positive_int(units, "units", f"Dense layer '{self.name}'")
         self._init_lora(lora_rank, lora_alpha)
         self._init_quantization(quantization_config)
         self.activation = activations.get(activation)
@@ -347,7 +341,7 @@ def resolve_function(name: Any, what: str) -> Callable[..., Any]:
         raise ValueError(
             f"Lambda config: {what} must be a registered function name (a string), got "
             f"{type(name).__name__}. tfkit does not load functions saved as code; register the "
-            f"function with @tfkit.saving.register_serializable(package=...) and save again."
+            f"function with @tfkit.saving.register_keras_serializable(package=...) and save again."
         )
     try:
         return registry.lookup("functions", name)
@@ -358,17 +352,13 @@ def resolve_function(name: Any, what: str) -> Callable[..., Any]:
     except ValueError:
         raise ValueError(
             f"Lambda config: unknown {what} {name!r}. It is neither a registered function nor a "
-            f"built-in activation; register it with @tfkit.saving.register_serializable(package=...) "
-            f"(or pass it in custom_object_scope) before loading."
+            f"built-in activation; register it with @tfkit.saving.register_keras_serializable(package=...) "
+            f"(or pass it in custom_objects=) before loading."
         ) from None
 
 
-def _is_shape(value: Any) -> bool:
-    return isinstance(value, (tuple, list)) and all(d is None or isinstance(d, int) for d in value)
-
-
 def _map_shapes(fn: Callable[[tuple], Any], shapes: Any) -> Any:
-    if _is_shape(shapes):
+    if is_shape(shapes):
         return fn(tuple(shapes))
     if isinstance(shapes, dict):
         return {k: _map_shapes(fn, v) for k, v in shapes.items()}
@@ -378,7 +368,7 @@ def _map_shapes(fn: Callable[[tuple], Any], shapes: Any) -> Any:
 
 
 def _first_shape(shapes: Any) -> tuple:
-    if _is_shape(shapes):
+    if is_shape(shapes):
         return tuple(shapes)
     values = shapes.values() if isinstance(shapes, dict) else shapes
     for value in values:
@@ -404,7 +394,7 @@ class Lambda(Layer):
     `training=` when its signature names those parameters.
 
     Only named functions can be saved: a built-in activation name or a
-    function registered with `tfkit.saving.register_serializable`;
+    function registered with `tfkit.saving.register_keras_serializable`;
     `get_config` refuses lambdas and unregistered functions (tfkit never
     stores a function as code, unlike Keras's unsafe deserialization), and
     `arguments` must hold plain values to be saved.

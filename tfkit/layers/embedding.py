@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.distribution import values as distribution_values
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
@@ -22,12 +23,6 @@ from tfkit.layers.lora import LoRA
 from tfkit.layers.quantized import Int8Quantization
 
 __all__ = ["Embedding", "Masking"]
-
-
-def _positive_int(value: Any, what: str, who: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) <= 0:
-        raise ValueError(f"{who} expected {what} to be a positive integer, got {value!r}")
-    return int(value)
 
 
 @registry.builtin("layers")
@@ -117,8 +112,8 @@ class Embedding(Int8Quantization, LoRA, Layer):
         who = f"Embedding layer '{self.name}'"
         self._init_lora(lora_rank, lora_alpha)
         self._init_quantization(quantization_config)
-        self.input_dim = _positive_int(input_dim, "input_dim", who)
-        self.output_dim = _positive_int(output_dim, "output_dim", who)
+        self.input_dim = positive_int(input_dim, "input_dim", who)
+        self.output_dim = positive_int(output_dim, "output_dim", who)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.embeddings_constraint = constraints.get(embeddings_constraint)

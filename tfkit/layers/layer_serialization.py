@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tfkit.engine import serialization
-from tfkit.engine.serialization import layer_entry
+from tfkit.engine import config_serialization
+from tfkit.engine.config_serialization import layer_entry
 
 __all__ = ["serialize", "deserialize"]
 
@@ -68,4 +68,4 @@ def deserialize(config: Mapping[str, Any], custom_objects: Mapping[str, Any] | N
         >>> type(layer).__name__, layer.units, layer.name
         ('Dense', 4, 'dense')
     """
-    return serialization.deserialize(dict(config), custom_objects=custom_objects, kind="layers")
+    return config_serialization.deserialize(dict(config), custom_objects=custom_objects, kind="layers")

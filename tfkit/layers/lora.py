@@ -20,6 +20,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import initializers
+from tfkit.base.argument_validation import is_positive_int
 
 
 class LoRA:
@@ -29,7 +30,7 @@ class LoRA:
     _lora_initializers = ("he_uniform", "zeros")     # (A, B) as Keras's Dense and EinsumDense
 
     def _init_lora(self, lora_rank: int | None, lora_alpha: float | None) -> None:
-        if lora_rank is not None and (isinstance(lora_rank, bool) or not isinstance(lora_rank, int) or lora_rank < 1):
+        if lora_rank is not None and not is_positive_int(lora_rank):
             raise ValueError(f"{type(self).__name__} layer '{self.name}': lora_rank must be a positive integer or "
                              f"None, got {lora_rank!r}")
         self.lora_rank = lora_rank
@@ -52,7 +53,7 @@ class LoRA:
             raise ValueError(f"{who}: cannot enable LoRA on a layer that is not built yet; build or call it first")
         if self.lora_enabled:
             raise ValueError(f"{who}: LoRA is already enabled; it can be enabled once per layer")
-        if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
+        if not is_positive_int(rank):
             raise ValueError(f"{who}: rank must be a positive integer, got {rank!r}")
         target = getattr(self, self._lora_target)
         shape = tuple(target.shape)

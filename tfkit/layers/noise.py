@@ -12,7 +12,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import random as tfkit_random
-from tfkit.base import registry, settings
+from tfkit.base import registry
+from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.regularization import (
@@ -233,13 +234,7 @@ class SpatialDropout3D(Dropout):
 
     def __init__(self, rate: float, data_format: str | None = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(rate, seed=seed, **kwargs)
-        data_format = settings.image_data_format() if data_format is None else data_format
-        if data_format not in ("channels_last", "channels_first"):
-            raise ValueError(
-                f"SpatialDropout3D layer '{self.name}' expected data_format 'channels_last' or "
-                f"'channels_first', got {data_format!r}"
-            )
-        self.data_format = data_format
+        self.data_format = standardize_data_format(data_format, f"SpatialDropout3D layer '{self.name}'")
         self.input_spec = InputSpec(ndim=5)
 
     def _noise_shape(self, inputs: tf.Tensor) -> Any:

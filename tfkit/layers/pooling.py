@@ -17,6 +17,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.data_format import from_channels_last, standardize_data_format, to_channels_last
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import conv_utils as cu
@@ -72,7 +73,7 @@ class _Pooling(Layer):
         self.pool_size = cu.normalize_tuple(pool_size, self.rank, "pool_size", who)
         self.strides = self.pool_size if strides is None else cu.normalize_tuple(strides, self.rank, "strides", who)
         self.padding = cu.normalize_padding(padding, who)
-        self.data_format = cu.normalize_data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
     def build(self, input_shape: tuple) -> None:
@@ -80,9 +81,9 @@ class _Pooling(Layer):
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         pool = tf.nn.max_pool if self.reduction == "max" else tf.nn.avg_pool
-        x = cu.to_channels_last(inputs, self.data_format)
+        x = to_channels_last(inputs, self.data_format)
         outputs = pool(x, ksize=self.pool_size, strides=self.strides, padding=self.padding.upper())
-        return cu.from_channels_last(outputs, self.data_format)
+        return from_channels_last(outputs, self.data_format)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         who = cu.layer_label(self)
@@ -470,7 +471,7 @@ class _GlobalPooling(Layer):
 
     def __init__(self, data_format: str | None = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.data_format = cu.normalize_data_format(data_format, cu.layer_label(self))
+        self.data_format = standardize_data_format(data_format, cu.layer_label(self))
         self.keepdims = bool(keepdims)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 

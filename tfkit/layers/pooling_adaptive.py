@@ -20,6 +20,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.data_format import from_channels_last, standardize_data_format, to_channels_last
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import conv_utils as cu
@@ -82,7 +83,7 @@ class _AdaptivePooling(Layer):
         super().__init__(**kwargs)
         who = cu.layer_label(self)
         self.output_size = normalize_output_size(output_size, self.rank, who)
-        self.data_format = cu.normalize_data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
     def build(self, input_shape: Any) -> None:
@@ -101,10 +102,10 @@ class _AdaptivePooling(Layer):
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         self._spatial_sizes(inputs.shape)
-        x = cu.to_channels_last(inputs, self.data_format)
+        x = to_channels_last(inputs, self.data_format)
         for axis, size in enumerate(self.output_size, start=1):
             x = _pool_axis(x, axis, size, self.reduction)
-        return cu.from_channels_last(x, self.data_format)
+        return from_channels_last(x, self.data_format)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         shape = cu.check_input_rank(

@@ -28,6 +28,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.base import load_budget, registry
+from tfkit.base.argument_validation import is_shape
 from tfkit.engine import shape_inference
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
@@ -39,7 +40,6 @@ from tfkit.layers.rnn_structure import (
     RNNStates,
     as_state_list,
     flat_shapes,
-    is_shape,
     is_size,
     map_shapes,
     map_sizes,

@@ -18,7 +18,8 @@ import tensorflow as tf
 
 from tfkit import random as tfkit_random
 from tfkit import regularizers
-from tfkit.base import registry, settings
+from tfkit.base import registry
+from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config, check_input_spec
@@ -259,13 +260,7 @@ class SpatialDropout2D(Dropout):
 
     def __init__(self, rate: float, data_format: str | None = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(rate, seed=seed, **kwargs)
-        data_format = settings.image_data_format() if data_format is None else data_format
-        if data_format not in ("channels_last", "channels_first"):
-            raise ValueError(
-                f"SpatialDropout2D layer '{self.name}' expected data_format 'channels_last' or "
-                f"'channels_first', got {data_format!r}"
-            )
-        self.data_format = data_format
+        self.data_format = standardize_data_format(data_format, f"SpatialDropout2D layer '{self.name}'")
         self.input_spec = InputSpec(ndim=4)
 
     def _noise_shape(self, inputs: tf.Tensor) -> Any:

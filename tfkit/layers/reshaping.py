@@ -17,7 +17,9 @@ from typing import Any, Sequence
 
 import tensorflow as tf
 
-from tfkit.base import registry, settings
+from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
+from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config, check_input_spec
@@ -25,13 +27,6 @@ from tfkit.layers.core import base_config, check_input_spec
 __all__ = ["Flatten", "Reshape", "Permute", "RepeatVector", "UpSampling2D", "ZeroPadding2D", "Cropping2D"]
 
 _INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "area", "lanczos3", "lanczos5")
-
-
-def _data_format(value: Any, who: str) -> str:
-    value = settings.image_data_format() if value is None else value
-    if value not in ("channels_last", "channels_first"):
-        raise ValueError(f"{who} expected data_format 'channels_last' or 'channels_first', got {value!r}")
-    return value
 
 
 def _is_int(value: Any) -> bool:
@@ -121,7 +116,7 @@ class Flatten(Layer):
 
     def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.data_format = _data_format(data_format, f"Flatten layer '{self.name}'")
+        self.data_format = standardize_data_format(data_format, f"Flatten layer '{self.name}'")
         self.input_spec = InputSpec(min_ndim=1)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
@@ -327,9 +322,7 @@ class RepeatVector(Layer):
 
     def __init__(self, n: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if not _is_int(n) or n <= 0:
-            raise ValueError(f"RepeatVector layer '{self.name}' expected n to be a positive integer, got {n!r}")
-        self.n = int(n)
+        self.n = positive_int(n, "n", f"RepeatVector layer '{self.name}'")
         self.input_spec = InputSpec(ndim=2)
 
     def build(self, input_shape: tuple) -> None:
@@ -408,7 +401,7 @@ class UpSampling2D(Layer):
         super().__init__(**kwargs)
         who = f"UpSampling2D layer '{self.name}'"
         self.size = _int_pair(size, "size", who, minimum=1)
-        self.data_format = _data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         if interpolation not in _INTERPOLATIONS:
             raise ValueError(f"{who} expected interpolation to be one of {_INTERPOLATIONS}, got {interpolation!r}")
         self.interpolation = interpolation
@@ -507,7 +500,7 @@ class ZeroPadding2D(Layer):
         super().__init__(**kwargs)
         who = f"ZeroPadding2D layer '{self.name}'"
         self.padding = _two_sided(padding, "padding", who)
-        self.data_format = _data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.input_spec = InputSpec(ndim=4)
 
     def build(self, input_shape: tuple) -> None:
@@ -588,7 +581,7 @@ class Cropping2D(Layer):
         super().__init__(**kwargs)
         who = f"Cropping2D layer '{self.name}'"
         self.cropping = _two_sided(cropping, "cropping", who)
-        self.data_format = _data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.input_spec = InputSpec(ndim=4)
 
     def build(self, input_shape: tuple) -> None:

@@ -12,10 +12,11 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import check_input_spec
-from tfkit.layers.reshaping import _data_format, _is_int
+from tfkit.layers.reshaping import _is_int
 
 __all__ = ["UpSampling1D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding3D", "Cropping1D", "Cropping3D"]
 
@@ -65,7 +66,7 @@ class _UpSampling(Layer):
         super().__init__(**kwargs)
         who = f"{type(self).__name__} layer '{self.name}'"
         self.size = _int_tuple(size, self.rank, "size", who, minimum=1)
-        self.data_format = _data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
     def build(self, input_shape: tuple) -> None:
@@ -178,7 +179,7 @@ class _Borders(Layer):
         super().__init__(**kwargs)
         who = f"{type(self).__name__} layer '{self.name}'"
         setattr(self, self.what, _sides(amounts, self.rank, self.what, who))
-        self.data_format = _data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
         self.input_spec = InputSpec(ndim=self.rank + 2)
 
     @property

@@ -27,18 +27,13 @@ import tensorflow as tf
 
 from tfkit import activations, constraints, initializers, random, regularizers
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import assigned_activation
 from tfkit.layers.core import base_config
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell"]
-
-
-def _positive_units(units: Any, who: str) -> int:
-    if isinstance(units, bool) or not isinstance(units, (int, np.integer)) or int(units) <= 0:
-        raise ValueError(f"{who} expected units to be a positive integer, got {units!r}")
-    return int(units)
 
 
 def _rate(value: Any, what: str, who: str) -> float:
@@ -81,7 +76,7 @@ class _RecurrentCell(Layer):
     ) -> None:
         super().__init__(**kwargs)
         who = f"{type(self).__name__} '{self.name}'"
-        self.units = _positive_units(units, who)
+        self.units = positive_int(units, "units", who)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
         self.kernel_initializer = initializers.get(kernel_initializer)

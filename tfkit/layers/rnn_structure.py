@@ -19,6 +19,7 @@ from typing import Any, Callable
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.argument_validation import is_shape
 from tfkit.base.variable_roles import StateOwner
 
 __all__: list[str] = []
@@ -70,15 +71,6 @@ def zeros_for(sizes: Any, batch_size: Any, dtype: Any = tf.float32) -> Any:
         return value
 
     return map_sizes(zeros, sizes)
-
-
-def is_shape(shape: Any) -> bool:
-    """Whether ``shape`` is one shape tuple (ints and ``None``), not a nest of shapes."""
-    if isinstance(shape, tf.TensorShape):
-        return True
-    return isinstance(shape, (list, tuple)) and all(
-        d is None or isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in shape
-    )
 
 
 def map_shapes(fn: Callable[[tuple], Any], shapes: Any) -> Any:

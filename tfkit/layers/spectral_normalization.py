@@ -26,6 +26,7 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.engine.input_spec import InputSpec
 from tfkit.layers.wrappers import Wrapper
 
@@ -110,10 +111,8 @@ class SpectralNormalization(Wrapper):
 
     def __init__(self, layer: Any, power_iterations: int = 1, **kwargs: Any) -> None:
         super().__init__(layer, **kwargs)
-        if isinstance(power_iterations, bool) or not isinstance(power_iterations, int) or power_iterations <= 0:
-            raise ValueError(f"SpectralNormalization layer '{self.name}' expected `power_iterations` to be a "
-                             f"positive integer, got {power_iterations!r}")
-        self.power_iterations = power_iterations
+        self.power_iterations = positive_int(power_iterations, "power_iterations",
+                                             f"SpectralNormalization layer '{self.name}'")
 
     def _kernel_variable(self) -> tf.Variable:
         """The wrapped layer's ``kernel`` (or ``embeddings``): the variable that training calls normalize."""

@@ -60,7 +60,7 @@ class Wrapper(Layer):
     wrapper's first build and saves it in the config under `"layer"`, as
     Keras 3's `keras.layers.Wrapper`. Do not use this class as a layer, it
     is only an abstract base class. It is not registered for loading:
-    register your subclass (`tfkit.saving.register_serializable`). Two
+    register your subclass (`tfkit.saving.register_keras_serializable`). Two
     usable wrappers are `TimeDistributed` and `SpectralNormalization`.
 
     Args:

@@ -19,10 +19,11 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.argument_validation import is_shape
 from tfkit.base.symbolic import is_symbolic
 from tfkit.engine import autograph, call_context, shape_inference, tracking
 from tfkit.engine.layer import Layer
-from tfkit.engine.serialization import layer_entry
+from tfkit.engine.config_serialization import layer_entry
 from tfkit.engine.summary import print_summary
 from tfkit.models.file_functions import files
 from tfkit.models.input_signature import specs_from_build_shapes
@@ -190,7 +191,7 @@ class Model(Trainer, Layer):
         spec = tf.nest.map_structure(
             lambda s: tf.TensorSpec(s, self.compute_dtype), input_shape,
             check_types=False,
-        ) if not _is_shape(input_shape) else tf.TensorSpec(tuple(input_shape), self.compute_dtype)
+        ) if not is_shape(input_shape) else tf.TensorSpec(tuple(input_shape), self.compute_dtype)
         self.symbolic_call(spec)
 
     def symbolic_call(self, input_spec: Any) -> Any:
@@ -560,11 +561,6 @@ def _functional_variant(cls: type, functional: type) -> type:
         registry.register_variant(variant, of=cls)     # saved, and found on loading, as the user's class
         _FUNCTIONAL_VARIANTS[cls] = variant
     return variant
-
-
-def _is_shape(value: Any) -> bool:
-    return isinstance(value, (tuple, list, tf.TensorShape)) and all(d is None or isinstance(d, int) for d in value)
-
 
 
 def _free_batch(shapes: Any) -> Any:

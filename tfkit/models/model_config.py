@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from tfkit.base import registry
 from tfkit.engine import tracking
-from tfkit.engine.serialization import deserialize_layer, layer_entry
+from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.models.functional import Functional
 from tfkit.models.model import Model
 from tfkit.models.sequential import Sequential

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.base import settings as backend
+from tfkit.base.data_format import from_channels_last, to_channels_last
 from tfkit.ops._convert import export, float_of, tensor
 
 
@@ -52,16 +53,6 @@ def spatial_rank(inputs: tf.Tensor, allowed: Sequence[int], op: str) -> int:
     return rank
 
 
-def to_channels_last(inputs: tf.Tensor) -> tf.Tensor:
-    rank = len(inputs.shape)
-    return tf.transpose(inputs, [0, *range(2, rank), 1])
-
-
-def to_channels_first(outputs: tf.Tensor) -> tf.Tensor:
-    rank = len(outputs.shape)
-    return tf.transpose(outputs, [0, rank - 1, *range(1, rank - 1)])
-
-
 def _check_channels(inputs: tf.Tensor, kernel: tf.Tensor, kernel_axis: int, op: str, name: str = "kernel") -> None:
     channels, expected = inputs.shape[-1], kernel.shape[kernel_axis]
     if channels is not None and expected is not None and channels != expected:
@@ -91,13 +82,12 @@ def _prepare(inputs: Any, kernels: Sequence[Any], strides: Any, padding: str, da
     padding = padding_of(padding, op)
     strides = tuple_of(strides, rank, "strides", op)
     dilation = tuple_of(dilation_rate, rank, "dilation_rate", op)
-    if data_format == "channels_first":
-        inputs = to_channels_last(inputs)
+    inputs = to_channels_last(inputs, data_format)
     return inputs, kernels, rank, data_format, padding, strides, dilation
 
 
 def _finish(outputs: tf.Tensor, data_format: str) -> tf.Tensor:
-    return to_channels_first(outputs) if data_format == "channels_first" else outputs
+    return from_channels_last(outputs, data_format)
 
 
 def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", data_format: str | None = None,

@@ -12,11 +12,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.data_format import from_channels_last, to_channels_last
 from tfkit.ops._convert import export, tensor
 from tfkit.ops.nn_conv import (
     data_format_of,
-    to_channels_first,
-    to_channels_last,
     tuple_of,
 )
 
@@ -28,7 +27,7 @@ def _blocks(x: Any, block_size: int, data_format: str, op: str) -> tuple[tf.Tens
     if len(x.shape) != 4:
         raise ValueError(f"{op}: x must have rank 4 (batch, height, width, channels), got shape {tuple(x.shape)}")
     data_format = data_format_of(data_format, op)
-    return (to_channels_last(x) if data_format == "channels_first" else x), data_format
+    return to_channels_last(x, data_format), data_format
 
 
 def depth_to_space(x: Any, block_size: int, data_format: str = "channels_last") -> tf.Tensor:
@@ -69,7 +68,7 @@ def depth_to_space(x: Any, block_size: int, data_format: str = "channels_last") 
         raise ValueError(f"depth_to_space: the channel count {channels} is not divisible by "
                          f"block_size**2 = {block_size ** 2}")
     y = tf.nn.depth_to_space(x, block_size)
-    return to_channels_first(y) if data_format == "channels_first" else y
+    return from_channels_last(y, data_format)
 
 
 def space_to_depth(x: Any, block_size: int, data_format: str = "channels_last") -> tf.Tensor:
@@ -106,7 +105,7 @@ def space_to_depth(x: Any, block_size: int, data_format: str = "channels_last") 
         if size is not None and size % block_size:
             raise ValueError(f"space_to_depth: the {name} {size} is not divisible by block_size={block_size}")
     y = tf.nn.space_to_depth(x, block_size)
-    return to_channels_first(y) if data_format == "channels_first" else y
+    return from_channels_last(y, data_format)
 
 
 def _pairs(kernel_size: Any, dilation: Any, padding: Any, stride: Any, op: str) -> tuple:
@@ -166,8 +165,8 @@ def unfold(x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride
     if channels is None:
         raise ValueError(f"unfold: the channel axis of x must have a static size, got shape {tuple(x.shape)}")
     padded = tf.pad(x, [[0, 0], [0, 0], [ph, ph], [pw, pw]])
-    patches = tf.image.extract_patches(to_channels_last(padded), [1, kh, kw, 1], [1, sh, sw, 1], [1, dh, dw, 1],
-                                       "VALID")  # (N, nh, nw, kh * kw * C), the channel varying fastest
+    patches = tf.image.extract_patches(to_channels_last(padded, "channels_first"), [1, kh, kw, 1], [1, sh, sw, 1],
+                                       [1, dh, dw, 1], "VALID")  # (N, nh, nw, kh * kw * C), the channel varying fastest
     shape = tf.shape(patches)
     blocks = tf.reshape(patches, [shape[0], shape[1] * shape[2], kh * kw, channels])
     return tf.reshape(tf.transpose(blocks, [0, 3, 2, 1]), [shape[0], channels * kh * kw, shape[1] * shape[2]])

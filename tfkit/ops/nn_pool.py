@@ -16,13 +16,12 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.data_format import from_channels_last, to_channels_last
 from tfkit.ops._convert import export, float_of, tensor
 from tfkit.ops.nn_conv import (
     data_format_of,
     padding_of,
     spatial_rank,
-    to_channels_first,
-    to_channels_last,
     tuple_of,
 )
 
@@ -37,11 +36,10 @@ def _pool(inputs: Any, pool_size: Any, strides: Any, padding: str, data_format: 
     padding = padding_of(padding, op)
     window = tuple_of(pool_size, rank, "pool_size", op)
     strides = window if strides is None else tuple_of(strides, rank, "strides", op)
-    if data_format == "channels_first":
-        inputs = to_channels_last(inputs)
+    inputs = to_channels_last(inputs, data_format)
     pool = tf.nn.max_pool if kind == "max" else tf.nn.avg_pool
     outputs = pool(inputs, window, strides, padding.upper())
-    return to_channels_first(outputs) if data_format == "channels_first" else outputs
+    return from_channels_last(outputs, data_format)
 
 
 def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
@@ -180,14 +178,14 @@ def _adaptive(inputs: Any, output_size: Any, data_format: str | None, kind: str)
     rank = spatial_rank(inputs, (1, 2, 3), op)
     data_format = data_format_of(data_format, op)
     sizes = tuple_of(output_size, rank, "output_size", op)
-    x = to_channels_last(inputs) if data_format == "channels_first" else inputs
+    x = to_channels_last(inputs, data_format)
     for i, out in enumerate(sizes):
         size = x.shape[i + 1]
         if size is None:
             raise ValueError(f"{op}: spatial axis {i} of inputs has no static size (shape {tuple(inputs.shape)}); "
                              f"adaptive pooling needs the spatial sizes when the op is built")
         x = _adaptive_axis(x, i + 1, size, out, kind)
-    return to_channels_first(x) if data_format == "channels_first" else x
+    return from_channels_last(x, data_format)
 
 
 def adaptive_max_pool(inputs: Any, output_size: Any, data_format: str | None = None) -> tf.Tensor:

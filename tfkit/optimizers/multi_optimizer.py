@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import tensorflow as tf
 
 from tfkit.base import registry
-from tfkit.engine import serialization
+from tfkit.engine import config_serialization
 from tfkit.optimizers.base import Optimizer
 from tfkit.optimizers.loss_scale import LossScaleOptimizer
 from tfkit.optimizers.variable_path import variable_path
@@ -121,8 +121,8 @@ class OptimizerMap(MutableMapping):
 
     def get_config(self) -> dict[str, Any]:
         return {
-            "default_optimizer": serialization.serialize(self._default_optimizer),
-            "optimizer_map": {key: serialization.serialize(value) for key, value in self._optimizer_map.items()},
+            "default_optimizer": config_serialization.serialize(self._default_optimizer),
+            "optimizer_map": {key: config_serialization.serialize(value) for key, value in self._optimizer_map.items()},
         }
 
     @classmethod
@@ -130,8 +130,8 @@ class OptimizerMap(MutableMapping):
         entries = config.get("optimizer_map") or {}
         if not isinstance(entries, dict):
             raise ValueError(f"OptimizerMap config: optimizer_map must be a dict, got {type(entries).__name__}")
-        default = serialization.deserialize(config.get("default_optimizer"), custom_objects, kind="optimizers")
-        return cls(default, {key: serialization.deserialize(value, custom_objects, kind="optimizers")
+        default = config_serialization.deserialize(config.get("default_optimizer"), custom_objects, kind="optimizers")
+        return cls(default, {key: config_serialization.deserialize(value, custom_objects, kind="optimizers")
                              for key, value in entries.items()})
 
 
@@ -307,7 +307,7 @@ class MultiOptimizer(Optimizer):
             entry = {"module": "tfkit.optimizers", "class_name": "OptimizerMap", "config": optimizer_map.get_config(),
                      "registered_name": None}
         else:
-            entry = serialization.serialize_config_values(optimizer_map)   # a registered function, by name
+            entry = config_serialization.serialize_config_values(optimizer_map)   # a registered function, by name
         return {"optimizer_map": entry, "loss_scale_factor": self.loss_scale_factor, "name": self.name}
 
     @classmethod
@@ -320,7 +320,7 @@ class MultiOptimizer(Optimizer):
                 raise ValueError(f"MultiOptimizer config: optimizer_map.config must be a dict, got {inner!r}")
             optimizer_map: Any = OptimizerMap.from_config(inner, custom_objects)
         elif isinstance(entry, dict) and entry.get("class_name") == "function":
-            optimizer_map = serialization.revive_config_values(entry, custom_objects)
+            optimizer_map = config_serialization.revive_config_values(entry, custom_objects)
         else:
             raise ValueError("MultiOptimizer config: optimizer_map must be a serialized OptimizerMap or a registered "
                              f"function, got {str(entry)[:200]}")

@@ -21,6 +21,7 @@ import h5py
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.argument_validation import is_shape
 from tfkit.engine import tracking
 from tfkit.saving import h5_format
 
@@ -137,16 +138,10 @@ def file_budget(tables: dict[str, dict[str, h5py.Dataset]]) -> tuple[int, int, i
 
 # ------------------------------------------------------------- build config
 
-def _is_shape(value: Any) -> bool:
-    return isinstance(value, (tuple, list, tf.TensorShape)) and all(
-        d is None or isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in value
-    )
-
-
 def _encode_shapes(value: Any) -> Any:
     if isinstance(value, tf.TensorShape):
         return None if value.rank is None else [None if d is None else int(d) for d in value.as_list()]
-    if _is_shape(value):
+    if is_shape(value):
         return [None if d is None else int(d) for d in value]
     if isinstance(value, (list, tuple)):
         return [_encode_shapes(v) for v in value]
@@ -165,7 +160,7 @@ def build_config(model: Any) -> dict[str, Any] | None:
 
 def decode_shapes(value: Any, where: str = "build_config.input_shape") -> Any:
     """JSON input shapes to a structure of ``tf.TensorShape`` (validated)."""
-    if isinstance(value, list) and _is_shape(value):
+    if isinstance(value, list) and is_shape(value):
         for d in value:
             if d is not None and not 0 <= d < 2**31:
                 raise ValueError(f"{where} has an invalid dimension {d} in shape {value}")

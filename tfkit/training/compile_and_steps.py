@@ -19,8 +19,8 @@ import tensorflow as tf
 
 from tfkit.engine import tracking
 from tfkit.metrics import Metric
-from tfkit.training import compile_config as compile_config_module
-from tfkit.training.compile_utils import display_name
+from tfkit.training import compile_serialization
+from tfkit.training.loss_and_metric_containers import display_name
 from tfkit.training.compiled_state import CompiledState
 from tfkit.training.tf_keras_shims import TfKerasShims
 from tfkit.training.xla_choice import XlaDecision
@@ -177,7 +177,7 @@ class StepMethods(TfKerasShims):
             >>> config["loss"], config["optimizer"]["class_name"]
             ('mse', 'SGD')
         """
-        return compile_config_module.compile_config(self._compiled, self.name)
+        return compile_serialization.compile_config(self._compiled, self.name)
 
     def compile_from_config(self, config: dict[str, Any]) -> None:
         """Compiles the model with the arguments `get_compile_config` returned.
@@ -193,7 +193,7 @@ class StepMethods(TfKerasShims):
             >>> other.loss
             'mse'
         """
-        self.compile(**compile_config_module.compile_arguments(config))
+        self.compile(**compile_serialization.compile_arguments(config))
 
     def _checkpoint_state(self) -> dict[str, Any]:
         """Variables beyond the weights that an exact resume needs (the data-shuffling seed), by name.

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from tfkit.base import registry
 from tfkit.engine.config_safety import check_config
-from tfkit.engine.serialization import deserialize, serialize
+from tfkit.engine.config_serialization import deserialize, serialize
 
 COMPILE_KEYS = (
     "optimizer", "loss", "metrics", "loss_weights", "weighted_metrics",

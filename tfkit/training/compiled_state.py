@@ -22,10 +22,10 @@ from tfkit.engine import tracking
 from tfkit.layers.conv_lstm_cell import ConvLSTMCell
 from tfkit.layers.recurrent import RNN
 from tfkit.metrics import Mean
-from tfkit.training import distribute as distribute_module
+from tfkit.training import distributed_loops
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
-from tfkit.training.compile_utils import CompileLoss, CompileMetrics
-from tfkit.training.steps import StepLoops
+from tfkit.training.loss_and_metric_containers import CompileLoss, CompileMetrics
+from tfkit.training.compiled_loops import StepLoops
 from tfkit.training.xla_choice import XlaChooser, XlaDecision, expected_saving, starting_form
 
 _ASSERTION = "assertion failed:"   # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
@@ -128,8 +128,8 @@ class CompiledState:
         return {"data_seed": self.data_seed}
 
     def parameter_server(self) -> bool:
-        """Whether steps run on remote workers through a ``ClusterCoordinator`` (``distribute/``)."""
-        if not distribute_module.is_parameter_server(self.strategy):
+        """Whether steps run on remote workers through a ``ClusterCoordinator`` (``distributed_loops/``)."""
+        if not distributed_loops.is_parameter_server(self.strategy):
             return False
         if self.run_eagerly:
             raise ValueError("run_eagerly=True is not supported under ParameterServerStrategy: the steps run as "
@@ -197,7 +197,7 @@ class CompiledState:
             return None
         if self.xla_chooser is None:
             gpu = gpu_available()
-            self.jit_compile = starting_form(gpu, _loops_over_time(model))
+            self.jit_compile = starting_form(gpu, _loops_over_time(model), expected_steps)
             self.xla_chooser = XlaChooser(self.jit_compile, expected_steps, expected_saving(gpu))
         return self.xla_chooser if self.xla_chooser.deciding else None
 
@@ -213,7 +213,7 @@ class CompiledState:
 
     def coordinated_loops(self, model: Any) -> Any:
         if self._coordinated is None or self._coordinated.jit_compile != self.jit_compile:
-            self._coordinated = distribute_module.CoordinatedLoops(model, self.strategy, self.jit_compile, to_floats)
+            self._coordinated = distributed_loops.CoordinatedLoops(model, self.strategy, self.jit_compile, to_floats)
         return self._coordinated
 
     def fall_back_from_xla(self, error: Exception, model_name: str) -> bool:

@@ -4,10 +4,10 @@
     result.logs, result.steps          # the last chunk's logs, the number of steps that ran
     outputs = run_prediction(model, model._compiled, data, callbacks, steps=None, verbose=1)
 
-Each chunk is one call of a compiled loop from ``steps.py`` (its length from
+Each chunk is one call of a compiled loop from ``compiled_loops.py`` (its length from
 ``chunk_planner.py``). In-memory data is batched by index inside the graph;
 datasets go through an iterator; ``run_eagerly`` runs the model's step in Python.
-Under ``ParameterServerStrategy`` the chunks run on the workers (``distribute/``).
+Under ``ParameterServerStrategy`` the chunks run on the workers (``distributed_loops/``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any, Callable, NamedTuple
 import tensorflow as tf
 
 from tfkit.training import data as data_module
-from tfkit.training import distribute as distribute_module
+from tfkit.training import distributed_loops
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
-from tfkit.training.distribute import mesh_loop
+from tfkit.training.distributed_loops import mesh_loop
 from tfkit.training.iterator_release import release
 from tfkit.training.prediction_buffer import PredictionBuffer
 from tfkit.training.trace_ahead import TraceAhead
@@ -36,8 +36,8 @@ def run_epoch(model: Any, state: Any, mode: str, data: Any, cbs: Any, steps_limi
               verbose: int) -> EpochResult:
     """Run ``mode`` ("train" or "test") over one epoch of ``data``, calling the batch hooks of ``cbs``."""
     setting = state.steps_per_execution
-    if setting == "auto" and distribute_module.spans_workers(state.strategy):
-        setting = distribute_module.SYNCHRONIZED_CHUNK   # all workers must make the same compiled calls
+    if setting == "auto" and distributed_loops.spans_workers(state.strategy):
+        setting = distributed_loops.SYNCHRONIZED_CHUNK   # all workers must make the same compiled calls
     key = (mode, data.batch_size)
     planner = ChunkPlanner(setting, cbs.needs_batch_hooks(mode), quiet=verbose == 0,
                            seconds_per_step=state.seconds_per_step.get(key))
@@ -65,7 +65,7 @@ class _Hooks:
 
 
 def _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner) -> dict:
-    if isinstance(data, distribute_module.PerWorkerData):
+    if isinstance(data, distributed_loops.PerWorkerData):
         return state.coordinated_loops(model).run_epoch(mode, data, steps_limit, iterator, state.steps_per_execution,
                                                         hooks.begin, hooks.end, planner.per_batch)
     dist = mesh_loop.distribution_of(model)
@@ -275,7 +275,7 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
     """``predict``'s pass over ``data``: the outputs as numpy arrays, in order."""
     # Under ParameterServerStrategy predict runs here, on the chief, reading the variables from the
     # parameter servers (as tf-keras does): no coordinator, no per-worker data, outputs in order.
-    strategy = None if distribute_module.is_parameter_server(state.strategy) else state.strategy
+    strategy = None if distributed_loops.is_parameter_server(state.strategy) else state.strategy
     dist = mesh_loop.distribution_of(model)
     if dist is not None:
         return mesh_loop.run_prediction(dist, model, state, data, cbs, steps)

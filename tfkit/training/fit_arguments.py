@@ -19,12 +19,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base.argument_validation import is_positive_int
+
 _COUNTS = ("batch_size", "steps_per_epoch", "validation_steps", "steps", "validation_batch_size",
            "validation_freq", "steps_per_execution")
-
-
-def _positive_int(value: Any) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > 0
 
 
 def check_loop_arguments(method: str, **arguments: Any) -> None:
@@ -36,7 +34,7 @@ def check_loop_arguments(method: str, **arguments: Any) -> None:
         value = arguments.get(name)
         if value is None or name == "steps_per_execution" and value == "auto":
             continue
-        if not _positive_int(value):
+        if not is_positive_int(value):
             raise ValueError(f"{method}: {name} must be a positive integer or None, got {value!r}")
     for name in ("epochs", "initial_epoch"):
         value = arguments.get(name)

@@ -24,7 +24,7 @@ from tfkit.base import console
 from tfkit.callbacks.terminate_on_nan import nan_stop_report
 from tfkit.engine.layer import Layer
 from tfkit.training import data as data_module
-from tfkit.training import distribute as distribute_module
+from tfkit.training import distributed_loops
 from tfkit.training import epochs as epochs_module
 from tfkit.training.chunk_planner import to_floats
 from tfkit.training.compiled_state import CompiledState
@@ -32,7 +32,7 @@ from tfkit.training.data_checks import DataCheck, input_dtypes
 from tfkit.training.debug_caps import capped
 from tfkit.training.finite_inputs import FiniteCheck
 from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
-from tfkit.training.step_methods import StepMethods
+from tfkit.training.compile_and_steps import StepMethods
 from tfkit.utils.py_dataset import PyDataset
 
 
@@ -229,7 +229,7 @@ class Trainer(StepMethods):
         with _reported("fit", self) as sources:
             coordinated = state.parameter_server()
             if coordinated:
-                data, val_data = distribute_module.fit_data_on_workers(
+                data, val_data = distributed_loops.fit_data_on_workers(
                     state.strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
                     validation_split, validation_data, validation_batch_size, validation_steps, check=check)
             else:
@@ -238,7 +238,7 @@ class Trainer(StepMethods):
                                            validation_steps, check, finite)
             sources += [data, val_data]
             self._build_for(state, data)
-            verbose = distribute_module.verbosity(verbose) if coordinated else 1 if verbose == "auto" \
+            verbose = distributed_loops.verbosity(verbose) if coordinated else 1 if verbose == "auto" \
                 else int(verbose)
             cbs = callbacks_module.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
@@ -377,9 +377,9 @@ class Trainer(StepMethods):
         check = DataCheck("evaluate", input_dtypes(self))
         with _reported("evaluate", self) as sources:
             if state.parameter_server():
-                data = distribute_module.per_worker_data("evaluate", state.strategy, x, y, sample_weight, batch_size,
+                data = distributed_loops.per_worker_data("evaluate", state.strategy, x, y, sample_weight, batch_size,
                                                          False, None, steps, "steps", check=check)
-                verbose = distribute_module.verbosity(verbose)
+                verbose = distributed_loops.verbosity(verbose)
             else:
                 data = data_module.adapt(x, y, sample_weight, batch_size, False, None, steps, check=check,
                                          finite=FiniteCheck("evaluate") if check_finite else None)

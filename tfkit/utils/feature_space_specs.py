@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from tfkit.engine import serialization
+from tfkit.engine import config_serialization
 from tfkit.layers.core import Identity
 
 __all__ = ["Feature", "Cross", "spec_entry", "spec_from_entry"]
@@ -70,7 +70,7 @@ class Feature:
         self.output_mode = output_mode
 
     def get_config(self) -> dict[str, Any]:
-        return {"dtype": self.dtype, "preprocessor": serialization.serialize(self.preprocessor),
+        return {"dtype": self.dtype, "preprocessor": config_serialization.serialize(self.preprocessor),
                 "output_mode": self.output_mode}
 
     @classmethod
@@ -86,7 +86,7 @@ def _revive_preprocessor(entry: dict[str, Any]) -> Any:
     if entry.get("class_name") == "TFDIdentity":
         config = entry.get("config") or {}
         return Identity(name=config.get("name"), dtype=config.get("dtype"))
-    return serialization.deserialize_layer(entry)
+    return config_serialization.deserialize_layer(entry)
 
 
 def spec_entry(spec: Feature | Cross) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from tfkit.base.registry import (  # noqa: F401  Keras's names, re-exported
     get_custom_objects,
     register_serializable,
 )
-from tfkit.engine import serialization
+from tfkit.engine import config_serialization
 
 register_keras_serializable = register_serializable
 CustomObjectScope = custom_object_scope   # Keras's class name: ``with CustomObjectScope({...}):``
@@ -46,7 +46,7 @@ def serialize_keras_object(obj: Any) -> Any:
         >>> config["class_name"], config["config"]["units"]
         ('Dense', 2)
     """
-    return serialization.serialize(obj)
+    return config_serialization.serialize(obj)
 
 
 def deserialize_keras_object(config: Any, custom_objects: Mapping[str, Any] | None = None,
@@ -84,7 +84,7 @@ def deserialize_keras_object(config: Any, custom_objects: Mapping[str, Any] | No
     unknown = set(kwargs) - {"module_objects", "printable_module_name"}
     if unknown:
         raise TypeError(f"deserialize_keras_object got unexpected keyword argument(s) {sorted(unknown)}")
-    return serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode)
+    return config_serialization.deserialize(config, custom_objects=custom_objects, safe_mode=safe_mode)
 
 
 def get_registered_name(obj: Any) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.base.symbolic import is_symbolic
 from tfkit.engine.layer import Layer
 from tfkit.layers.preprocessing.categorical import encode
@@ -98,8 +99,7 @@ class HashedCrossing(Layer):
         kwargs.setdefault("autocast", False)
         super().__init__(name=name, dtype=dtype, **kwargs)
         who = f"HashedCrossing layer '{self.name}'"
-        if isinstance(num_bins, bool) or not isinstance(num_bins, int) or num_bins < 1:
-            raise ValueError(f"{who} expected `num_bins` to be a positive integer, got {num_bins!r}")
+        num_bins = positive_int(num_bins, "num_bins", who)
         if output_mode not in _MODES:
             raise ValueError(f"{who} expected `output_mode` to be one of {list(_MODES)}, got {output_mode!r}")
         if sparse and output_mode != "one_hot":

@@ -19,6 +19,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
+from tfkit.base.data_format import from_channels_last, standardize_data_format, to_channels_last
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.layers.preprocessing import image_utils as iu
@@ -181,8 +183,8 @@ class Resizing(Layer):
                  antialias: bool = False, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         who = f"Resizing layer '{self.name}'"
-        self.height = iu.positive_int(height, "height", who)
-        self.width = iu.positive_int(width, "width", who)
+        self.height = positive_int(height, "height", who)
+        self.width = positive_int(width, "width", who)
         self.interpolation = iu.check_choice(interpolation, iu.RESIZE_INTERPOLATIONS, "interpolation", who)
         if fill_mode != "constant":
             raise ValueError(f"{who} supports only fill_mode='constant' (used by pad_to_aspect_ratio), "
@@ -194,18 +196,19 @@ class Resizing(Layer):
         self.fill_mode = fill_mode
         self.fill_value = fill_value
         self.antialias = bool(antialias)
-        self.data_format = iu.check_data_format(data_format, who)
+        self.data_format = standardize_data_format(data_format, who)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         iu.check_rank(inputs, f"Resizing layer '{self.name}'")
-        images = iu.to_channels_last(inputs, self.data_format)
+        batched = inputs.shape.rank == 4
+        images = to_channels_last(inputs, self.data_format, batched)
         if images.dtype.is_floating and images.dtype != tf.as_dtype(self.compute_dtype):
             images = tf.cast(images, self.compute_dtype)
         resized = iu.resize(images, self.height, self.width, self.interpolation, self.antialias,
                             self.crop_to_aspect_ratio, self.pad_to_aspect_ratio, self.fill_value)
         if not images.dtype.is_floating:
             resized = tf.saturate_cast(tf.round(resized), images.dtype)
-        return iu.from_channels_last(resized, self.data_format)
+        return from_channels_last(resized, self.data_format, batched)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return iu.output_image_shape(input_shape, self.height, self.width, self.data_format)
@@ -268,14 +271,15 @@ class CenterCrop(Layer):
     def __init__(self, height: int, width: int, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         who = f"CenterCrop layer '{self.name}'"
-        self.height = iu.positive_int(height, "height", who)
-        self.width = iu.positive_int(width, "width", who)
-        self.data_format = iu.check_data_format(data_format, who)
+        self.height = positive_int(height, "height", who)
+        self.width = positive_int(width, "width", who)
+        self.data_format = standardize_data_format(data_format, who)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         iu.check_rank(inputs, f"CenterCrop layer '{self.name}'")
-        images = iu.to_float(iu.to_channels_last(inputs, self.data_format), self.compute_dtype)
-        return iu.from_channels_last(iu.center_crop_or_resize(images, self.height, self.width), self.data_format)
+        batched = inputs.shape.rank == 4
+        images = iu.to_float(to_channels_last(inputs, self.data_format, batched), self.compute_dtype)
+        return from_channels_last(iu.center_crop_or_resize(images, self.height, self.width), self.data_format, batched)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return iu.output_image_shape(input_shape, self.height, self.width, self.data_format)

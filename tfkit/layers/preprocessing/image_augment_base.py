@@ -22,22 +22,13 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import random as tfkit_random
-from tfkit.base import settings as backend
+from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.ops import image_boxes as boxes_lib
 from tfkit.layers.regularization import in_training
 
 _KEYS = ("images", "labels", "bounding_boxes", "segmentation_masks")
-
-
-def check_data_format(data_format: Any, who: str) -> str:
-    """``data_format``, or ``tfkit.backend.image_data_format()`` for None; anything else is a ValueError."""
-    if data_format is None:
-        return backend.image_data_format()
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(f"{who} expected data_format 'channels_last' or 'channels_first', got {data_format!r}")
-    return data_format
 
 
 def _number(value: Any) -> bool:
@@ -135,7 +126,7 @@ class BaseImageAugmentation(Layer):
     def __init__(self, data_format: str | None = None, bounding_box_format: str | None = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.data_format = check_data_format(data_format, self._who())
+        self.data_format = standardize_data_format(data_format, self._who())
         self.bounding_box_format = boxes_lib.check_format(bounding_box_format, self._who())
 
     def _who(self) -> str:

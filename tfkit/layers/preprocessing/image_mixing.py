@@ -19,6 +19,7 @@ import tensorflow as tf
 
 from tfkit import random as tfkit_random
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.layers.preprocessing import image_augment_base as base
 from tfkit.layers.preprocessing.image_augment_base import (
     BaseImageAugmentation,
@@ -305,8 +306,7 @@ class MaxNumBoundingBoxes(BaseImageAugmentation):
 
     def __init__(self, max_number: int, fill_value: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if isinstance(max_number, bool) or not isinstance(max_number, numbers.Integral) or max_number <= 0:
-            raise ValueError(f"{self._who()} expected max_number to be a positive integer, got {max_number!r}")
+        max_number = positive_int(max_number, "max_number", self._who())
         if isinstance(fill_value, bool) or not isinstance(fill_value, numbers.Integral):
             raise ValueError(f"{self._who()} expected fill_value to be an integer, got {fill_value!r}")
         self.max_number = int(max_number)

@@ -18,6 +18,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.layers.preprocessing import image_augment_base as base
 from tfkit.layers.preprocessing.image_affine import RandomRotation, RandomTranslation
 from tfkit.layers.preprocessing.image_augment_base import RandomAugmentation
@@ -120,12 +121,6 @@ def repeat(times: int, step: Any, images: tf.Tensor) -> tf.Tensor:
     return out
 
 
-def _count(value: Any, what: str, who: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{who} expected {what} to be a positive integer, got {value!r}")
-    return int(value)
-
-
 @registry.builtin("layers")
 class RandAugment(_Policy):
     """RandAugment performs the Rand Augment operation on input images.
@@ -201,7 +196,7 @@ class RandAugment(_Policy):
                  interpolation: str = "bilinear", seed: int | None = None, data_format: str | None = None,
                  **kwargs: Any) -> None:
         super().__init__(value_range, factor, interpolation, _ALL_OPS, seed=seed, data_format=data_format, **kwargs)
-        self.num_ops = _count(num_ops, "num_ops", self._who())
+        self.num_ops = positive_int(num_ops, "num_ops", self._who())
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
         picks = self.uniform((self.num_ops,), 0.0, float(len(self._op_names)))
@@ -300,8 +295,8 @@ class AugMix(_Policy):
         super().__init__(value_range, factor, interpolation, _ALL_OPS if all_ops else _AUGMIX_BASIC, seed=seed,
                          data_format=data_format, **kwargs)
         who = self._who()
-        self.num_chains = _count(num_chains, "num_chains", who)
-        self.chain_depth = _count(chain_depth, "chain_depth", who)
+        self.num_chains = positive_int(num_chains, "num_chains", who)
+        self.chain_depth = positive_int(chain_depth, "chain_depth", who)
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or alpha <= 0:
             raise ValueError(f"{who} expected alpha to be a positive number, got {alpha!r}")
         self.alpha = alpha

@@ -20,6 +20,8 @@ import tensorflow as tf
 
 from tfkit import random as tfkit_random
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
+from tfkit.base.data_format import from_channels_last, standardize_data_format, to_channels_last
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.layers.preprocessing import image_utils as iu
@@ -40,7 +42,7 @@ class RandomImageLayer(Layer):
         iu.check_seed(seed, self._who())
         self.seed = seed
         self.seed_generator = tfkit_random.SeedGenerator(seed)
-        self.data_format = iu.check_data_format(data_format, self._who())
+        self.data_format = standardize_data_format(data_format, self._who())
 
     def _who(self) -> str:
         return f"{type(self).__name__} layer '{self.name}'"
@@ -52,8 +54,9 @@ class RandomImageLayer(Layer):
         return images
 
     def _apply(self, fn: Any, images: tf.Tensor) -> tf.Tensor:
-        batch, unbatched = iu.as_batch(iu.to_channels_last(images, self.data_format), self._who())
-        return iu.from_channels_last(iu.unbatch(fn(batch), unbatched), self.data_format)
+        batch, unbatched = iu.as_batch(images, self._who())
+        outputs = from_channels_last(fn(to_channels_last(batch, self.data_format)), self.data_format)
+        return iu.unbatch(outputs, unbatched)
 
     moves_pixels = True   # masks and boxes in dict inputs would have to move with the images
 
@@ -327,8 +330,8 @@ class RandomCrop(RandomImageLayer):
     def __init__(self, height: int, width: int, seed: int | None = None, data_format: str | None = None,
                  **kwargs: Any) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
-        self.height = iu.positive_int(height, "height", self._who())
-        self.width = iu.positive_int(width, "width", self._who())
+        self.height = positive_int(height, "height", self._who())
+        self.width = positive_int(width, "width", self._who())
 
     def _center(self, images: tf.Tensor) -> tf.Tensor:
         in_h, in_w = iu.hw(images)

@@ -1,8 +1,8 @@
 """Graph-only helpers shared by the image preprocessing layers (TensorFlow ops, no Python per pixel).
 
-    images, unbatched = as_batch(to_channels_last(x, "channels_first"), who)
+    images, unbatched = as_batch(x, who)
     out = affine_transform(images, transforms, "bilinear", "reflect", 0.0)
-    y = from_channels_last(unbatch(out, unbatched), "channels_first")
+    y = unbatch(out, unbatched)
 
 Every function works with static or dynamic heights and widths, so the
 layers trace into SavedModels and run inside ``tf.data.Dataset.map``.
@@ -15,7 +15,6 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.base import settings
 from tfkit.ops import image_warp
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
@@ -23,24 +22,10 @@ AFFINE_INTERPOLATIONS = ("nearest", "bilinear")
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 
 
-def check_data_format(data_format: Any, who: str) -> str:
-    """``data_format``, or ``tfkit.config.image_data_format()`` for None; anything else is a ValueError."""
-    data_format = settings.image_data_format() if data_format is None else data_format
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(f"{who} expected data_format 'channels_last' or 'channels_first', got {data_format!r}")
-    return data_format
-
-
 def check_choice(value: Any, choices: tuple[str, ...], what: str, who: str) -> str:
     if value not in choices:
         raise ValueError(f"{who} expected {what} to be one of {choices}, got {value!r}")
     return value
-
-
-def positive_int(value: Any, what: str, who: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-        raise ValueError(f"{who} expected {what} to be a positive integer, got {value!r}")
-    return int(value)
 
 
 def check_seed(seed: Any, who: str) -> None:
@@ -57,18 +42,6 @@ def check_rank(images: tf.Tensor, who: str) -> int:
             f"got shape {tuple(images.shape) if rank is not None else 'of unknown rank'}"
         )
     return rank
-
-
-def to_channels_last(images: tf.Tensor, data_format: str) -> tf.Tensor:
-    if data_format == "channels_last":
-        return images
-    return tf.transpose(images, (0, 2, 3, 1) if images.shape.rank == 4 else (1, 2, 0))
-
-
-def from_channels_last(images: tf.Tensor, data_format: str) -> tf.Tensor:
-    if data_format == "channels_last":
-        return images
-    return tf.transpose(images, (0, 3, 1, 2) if images.shape.rank == 4 else (2, 0, 1))
 
 
 def as_batch(images: tf.Tensor, who: str) -> tuple[tf.Tensor, bool]:

@@ -20,16 +20,11 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base.argument_validation import positive_int
 from tfkit.engine.layer import Layer
 from tfkit.ops import signal
 
 __all__ = ["MelSpectrogram"]
-
-
-def _positive_int(value: Any, what: str, who: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{who} expected `{what}` to be a positive integer, got {value!r}")
-    return value
 
 
 @registry.builtin("layers")
@@ -123,9 +118,9 @@ class MelSpectrogram(Layer):
     ) -> None:
         super().__init__(**kwargs)
         who = f"MelSpectrogram layer '{self.name}'"
-        self.fft_length = _positive_int(fft_length, "fft_length", who)
-        self.sequence_stride = _positive_int(sequence_stride, "sequence_stride", who)
-        self.sequence_length = _positive_int(sequence_length or fft_length, "sequence_length", who)
+        self.fft_length = positive_int(fft_length, "fft_length", who)
+        self.sequence_stride = positive_int(sequence_stride, "sequence_stride", who)
+        self.sequence_length = positive_int(sequence_length or fft_length, "sequence_length", who)
         if self.fft_length < self.sequence_length:
             raise ValueError(f"{who} expected `fft_length` to be at least `sequence_length`, got "
                              f"sequence_length={self.sequence_length}, fft_length={self.fft_length}")
@@ -134,7 +129,7 @@ class MelSpectrogram(Layer):
                              f"sequence_length values, got {window!r}")
         self.window = window if window is None or isinstance(window, str) else [float(w) for w in window]
         self.sampling_rate = sampling_rate
-        self.num_mel_bins = _positive_int(num_mel_bins, "num_mel_bins", who)
+        self.num_mel_bins = positive_int(num_mel_bins, "num_mel_bins", who)
         self.min_freq = min_freq
         self.max_freq = max_freq or int(sampling_rate / 2)
         if not 0 <= self.min_freq < self.max_freq <= sampling_rate / 2:

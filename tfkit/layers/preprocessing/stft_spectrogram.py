@@ -28,6 +28,7 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.base import registry, settings
+from tfkit.base.argument_validation import positive_int
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.initializers.stft import check_window
@@ -139,8 +140,7 @@ class STFTSpectrogram(Layer):
     ) -> None:
         super().__init__(**kwargs)
         who = f"STFTSpectrogram layer '{self.name}'"
-        if isinstance(frame_length, bool) or not isinstance(frame_length, int) or frame_length < 1:
-            raise ValueError(f"{who} expected `frame_length` to be a positive integer, got {frame_length!r}")
+        frame_length = positive_int(frame_length, "frame_length", who)
         if frame_step is not None and (isinstance(frame_step, bool) or not isinstance(frame_step, int)
                                        or not 1 <= frame_step <= frame_length):
             raise ValueError(f"{who} expected `frame_step` to be a positive integer not greater than "

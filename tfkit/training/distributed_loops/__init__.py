@@ -1,18 +1,24 @@
-"""Distribution helpers for the training loops: ``ParameterServerStrategy`` through a ``ClusterCoordinator``.
+"""The training loops for several devices or workers: ``ParameterServerStrategy`` and ``tfkit.distribution``.
 
     with strategy.scope():                       # strategy = tf.distribute.ParameterServerStrategy(resolver)
         model = make_model(); model.compile("adam", "mse")
     model.fit(x, y, batch_size=64, epochs=3, steps_per_epoch=100)
+
+``coordinator_loop`` and ``per_worker_data`` run epochs through a
+``ClusterCoordinator``, ``strategy_kind`` says which loops a strategy needs,
+and ``mesh_loop`` runs steps with each batch laid out on a
+``tfkit.distribution`` mesh. The distribution API itself (meshes, layouts)
+is ``tfkit/distribution/``, below every layer.
 """
 
-from tfkit.training.distribute.coordinator_loop import CoordinatedLoops  # noqa: F401
-from tfkit.training.distribute.per_worker_data import (
+from tfkit.training.distributed_loops.coordinator_loop import CoordinatedLoops  # noqa: F401
+from tfkit.training.distributed_loops.per_worker_data import (
     PerWorkerData,
     array_data_on_workers,
     fit_data_on_workers,
     per_worker_data,
 )
-from tfkit.training.distribute.strategy_kind import (
+from tfkit.training.distributed_loops.strategy_kind import (
     SYNCHRONIZED_CHUNK,
     coordinator_for,
     is_parameter_server,

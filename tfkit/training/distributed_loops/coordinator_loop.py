@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
-from tfkit.training.distribute.strategy_kind import coordinator_for, num_workers
+from tfkit.training.distributed_loops.strategy_kind import coordinator_for, num_workers
 
 _CHUNKS_PER_WORKER = 4  # per epoch with steps_per_execution="auto": enough to keep every worker busy
 _MAX_AUTO_CHUNK = 100

@@ -20,7 +20,7 @@ from tfkit.distribution import values as distribution_values
 from tfkit.training import data as data_module
 from tfkit.training.chunk_planner import to_floats
 from tfkit.training.prediction_buffer import PredictionBuffer
-from tfkit.training.steps import compiled
+from tfkit.training.compiled_loops import compiled
 
 
 def distribution_of(model: Any) -> Any:

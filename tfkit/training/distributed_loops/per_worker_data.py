@@ -21,7 +21,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.training import data as data_module
-from tfkit.training.distribute.strategy_kind import coordinator_for
+from tfkit.training.distributed_loops.strategy_kind import coordinator_for
 from tfkit.utils.dataset_creator import DatasetCreator
 from tfkit.utils.py_dataset import PyDataset
 

@@ -76,7 +76,7 @@ def setup() -> None:
 TARGET = Target(
     name="keras_config", reader="Keras 3 / tf-keras model configs: translation and rebuild (keras_files)",
     modules=("tfkit.saving.keras_files.config_translation", "tfkit.saving.keras_files.importer",
-             "tfkit.saving.rebuild", "tfkit.engine.config_safety", "tfkit.engine.serialization",
+             "tfkit.saving.rebuild", "tfkit.engine.config_safety", "tfkit.engine.config_serialization",
              "tfkit.models.functional"),
     check=check, seeds=seeds, setup=setup, max_len=32768, timeout=30,
     dictionary=(b'"class_name"', b'"config"', b'"inbound_nodes"', b'"module"', b'"registered_name"',

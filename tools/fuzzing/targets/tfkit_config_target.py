@@ -60,8 +60,9 @@ def setup() -> None:
 
 TARGET = Target(
     name="tfkit_config", reader="tfkit model configs from files: from_config with its safety rules (h5)",
-    modules=("tfkit.saving.h5", "tfkit.saving.rebuild", "tfkit.engine.config_safety", "tfkit.engine.serialization",
-             "tfkit.models.functional", "tfkit.models.model_config", "tfkit.saving.weights_io"),
+    modules=("tfkit.saving.h5", "tfkit.saving.rebuild", "tfkit.engine.config_safety",
+             "tfkit.engine.config_serialization", "tfkit.models.functional", "tfkit.models.model_config",
+             "tfkit.saving.weights_io"),
     check=check, seeds=seeds, setup=setup, max_len=32768, timeout=30,
     dictionary=(b'"class_name"', b'"config"', b'"module"', b'"registered_name"', b'"inbound_nodes"',
                 b'"Functional"', b'"Sequential"', b'"Lambda"', b'"function"', b'"units"', b'"input_shape"',
