@@ -23,6 +23,7 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import time_limits  # noqa: E402
 from parameter_server_cluster import in_process_strategy  # noqa: E402
 
 SERVE = """
@@ -79,7 +80,8 @@ def run(rows: int) -> dict:
     figures["loaded_table"] = list(loaded.get_layer("table").embeddings.shape)
     np.save(os.path.join(folder, "ids.npy"), ids[:16])
     served = subprocess.run([sys.executable, "-c", SERVE, os.path.join(folder, "served"),
-                             os.path.join(folder, "ids.npy")], capture_output=True, text=True, timeout=120)
+                             os.path.join(folder, "ids.npy")], capture_output=True, text=True,
+                            timeout=time_limits.seconds(120))
     if served.returncode:
         raise RuntimeError(served.stderr[-2000:])
     figures["served_without_tfkit"] = float(np.max(np.abs(np.array(json.loads(served.stdout.splitlines()[-1]))

@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 import pytest
+import time_limits
 
 SCRIPT = textwrap.dedent(
     """
@@ -42,7 +43,7 @@ SCRIPT = textwrap.dedent(
 
 def _run(mode: str, backup_dir: str, out: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", SCRIPT, mode, backup_dir, out],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=time_limits.seconds(600))
 
 
 @pytest.mark.slow

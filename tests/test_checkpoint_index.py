@@ -17,6 +17,7 @@ import sys
 import textwrap
 
 import pytest
+import time_limits
 from checkpoint_tables import read_index, write_index
 
 import tfkit
@@ -144,7 +145,8 @@ def test_damaged_indexes_are_value_errors_in_every_reader(originals, tmp_path):
         shutil.copytree(originals / "export", export)
         _special(kind)(str(export / "saved_model.pb"))
         jobs.append((f"saved_model.pb {kind}", "inspect", str(export)))
-    done = subprocess.run([sys.executable, "-c", WORKER], capture_output=True, text=True, timeout=300,
+    done = subprocess.run([sys.executable, "-c", WORKER], capture_output=True, text=True,
+                          timeout=time_limits.seconds(300),
                           input="".join(json.dumps([kind, path]) + "\n" for _, kind, path in jobs))
     results = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(results) == len(jobs), f"the loading process died (exit {done.returncode}) after " \

@@ -11,6 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
+import time_limits
 
 SCRIPT = textwrap.dedent(
     """
@@ -79,7 +80,8 @@ SCRIPT = textwrap.dedent(
 
 @pytest.mark.slow
 def test_mirrored_strategy_matches_single_device():
-    proc = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
+                          timeout=time_limits.seconds(600))
     lines = [l for l in proc.stdout.splitlines() if l.startswith("RESULT")]
     assert lines, proc.stderr[-3000:]
     out = json.loads(lines[0][len("RESULT"):])

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import time_limits
 
 SCRIPT = Path(__file__).parent / "mesh" / "scenarios.py"
 TOLERANCE = 1e-5
@@ -22,7 +23,8 @@ TOLERANCE = 1e-5
 @pytest.fixture(scope="module")
 def scenarios() -> dict:
     """Every scenario of ``mesh/scenarios.py``, run once in one process (killed at its time limit)."""
-    done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True,
+                          timeout=time_limits.seconds(600))
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -127,7 +129,7 @@ def test_two_processes_on_loopback_form_one_mesh_of_8_devices(tmp_path):
     results = []
     try:
         for process in processes:
-            out, err = process.communicate(timeout=240)
+            out, err = process.communicate(timeout=time_limits.seconds(240))
             assert process.returncode == 0, err[-4000:]
             results.append(json.loads(out.strip().splitlines()[-1]))
     finally:

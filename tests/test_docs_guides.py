@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 import pytest
+import time_limits
 
 GUIDES = pathlib.Path(__file__).resolve().parents[1] / "docs" / "guides"
 BLOCK = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
@@ -39,7 +40,7 @@ def test_guide_code_runs(page, tmp_path, monkeypatch):
         script = tmp_path / f"{page.stem}.py"
         script.write_text("\n".join(python_blocks(page.read_text())))
         done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=600)
+                              timeout=time_limits.seconds(600))
         assert done.returncode == 0, f"{page.name} failed:\n{done.stderr[-4000:]}"
         return
     import tfkit

@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+import time_limits
 
 import tfkit
 from tfkit import layers
@@ -18,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 @pytest.mark.slow
 def test_guide_walkthrough_prints_what_the_guide_shows():
     proc = subprocess.run([sys.executable, str(ROOT / "examples" / "guide_walkthrough.py")],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=time_limits.seconds(600))
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
     for expected in [

@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+import time_limits
 import tensorflow as tf
 
 import tfkit
@@ -40,7 +41,7 @@ def run_without_tfkit(code, *args, timeout=180):
     """Run ``code`` in a fresh interpreter (-I -S: no site hooks, no cwd on the path) where tfkit cannot be imported."""
     env = {"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/")}
     result = subprocess.run([sys.executable, "-I", "-S", "-c", WITHOUT_TFKIT_PRELUDE + code, *map(str, args)],
-                            capture_output=True, text=True, env=env, timeout=timeout, cwd="/")
+                            capture_output=True, text=True, env=env, timeout=time_limits.seconds(timeout), cwd="/")
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
 
@@ -187,11 +188,12 @@ def test_saved_model_cli_run_gives_the_same_numbers(tmp_path):
     path = model.export(str(tmp_path / "scorer"))
     np.save(tmp_path / "x.npy", X)
     show = subprocess.run([cli, "show", "--dir", path, "--tag_set", "serve", "--signature_def", "serving_default"],
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=time_limits.seconds(180))
     assert "inputs['features']" in show.stdout and "outputs['scores']" in show.stdout, show.stdout + show.stderr
     run = subprocess.run([cli, "run", "--dir", path, "--tag_set", "serve", "--signature_def", "serving_default",
                           "--inputs", f"features={tmp_path / 'x.npy'}", "--outdir", str(tmp_path / "out")],
-                         capture_output=True, text=True, timeout=180, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+                         capture_output=True, text=True,
+                         timeout=time_limits.seconds(180), env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
     assert run.returncode == 0, run.stderr[-2000:]
     np.testing.assert_allclose(np.load(tmp_path / "out" / "scores.npy"), model.predict(X, verbose=0), rtol=1e-6)
 
@@ -210,7 +212,8 @@ def test_tf2onnx_and_onnxruntime_give_the_same_numbers(tmp_path):
     expected = vae.predict(data, batch_size=4, verbose=0)
     onnx_file = tmp_path / "vae.onnx"
     convert = subprocess.run([sys.executable, "-m", "tf2onnx.convert", "--saved-model", path, "--output", str(onnx_file)],
-                             capture_output=True, text=True, timeout=300, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+                             capture_output=True, text=True,
+                             timeout=time_limits.seconds(300), env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
     assert convert.returncode == 0, convert.stderr[-3000:]
     session = ort.InferenceSession(str(onnx_file), providers=["CPUExecutionProvider"])
     assert [i.name for i in session.get_inputs()] == ["inputs"]

@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 import pytest
+import time_limits
 import tensorflow as tf
 
 import tfkit
@@ -33,7 +34,8 @@ def _load_without_tfkit(path, code):
         import numpy as np, tensorflow as tf
         archive = tf.saved_model.load({path!r})
         """) + textwrap.dedent(code)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=time_limits.seconds(300),
                           cwd=os.path.dirname(path))
     assert done.returncode == 0, done.stderr[-3000:]
     import json

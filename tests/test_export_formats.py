@@ -21,7 +21,7 @@ from layer_catalog import CATALOG  # noqa: E402
 
 FORMATS = ["onnx", "tflite"]
 
-# (layer, format) -> words the refusal must contain. README.md "Export formats" lists the same, with reasons.
+# (layer, format) -> words the refusal must contain. docs/guides/exporting_and_serving.md lists the same, with reasons.
 UNSUPPORTED = {
     ("MaxPooling3D", "tflite"): "select_tf_ops=True",
     ("AveragePooling3D", "tflite"): "select_tf_ops=True",
@@ -74,7 +74,7 @@ def run_file(path, inputs):
 
 
 def mnist_model():
-    """README.md, "Three lines"."""
+    """The model of the README's example (and of docs/index.md)."""
     model = tfkit.Sequential([tfkit.Input((784,)), tfkit.layers.Dense(64, activation="relu"), tfkit.layers.Dense(10)])
     model.compile("adam", tfkit.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
     return model

@@ -21,6 +21,7 @@ import zlib
 import h5py
 import numpy as np
 import pytest
+import time_limits
 
 import tfkit
 from tfkit.saving import h5_reader_child, h5_snapshot
@@ -69,8 +70,8 @@ def test_a_small_dev_shm_falls_back_to_the_temporary_folder(tmp_path):
     expected = _weights_file(path)
     shell = 'mount -t tmpfs -o size=1m tmpfs /dev/shm && exec "$0" -c "$1" "$2" "$3"'
     done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", shell, sys.executable,
-                           _READ, SNAPSHOT_MODULE, str(path)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "TMPDIR": str(scratch)})
+                           _READ, SNAPSHOT_MODULE, str(path)], capture_output=True, text=True,
+                          timeout=time_limits.seconds(120), env={**os.environ, "TMPDIR": str(scratch)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout) == {"crc": expected}, done.stdout
     assert os.listdir(scratch) == []
@@ -79,7 +80,7 @@ def test_a_small_dev_shm_falls_back_to_the_temporary_folder(tmp_path):
 def _read_with_file_size_limit(path, limit, env=None):
     code = f"import resource; resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, resource.RLIM_INFINITY))\n" + _READ
     done = subprocess.run([sys.executable, "-c", code, SNAPSHOT_MODULE, str(path)], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **(env or {})})
+                          timeout=time_limits.seconds(120), env={**os.environ, **(env or {})})
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
@@ -238,7 +239,8 @@ def test_no_room_to_unpack_a_keras_archive_is_a_lack_of_space_not_a_damaged_arch
     """Runs everywhere: a 64 KB file-size limit, so neither TMPDIR nor /dev/shm can take the 2 MB weights."""
     _keras_archive(tmp_path / "m.keras")
     done = subprocess.run([sys.executable, "-c", _ARCHIVE_WITHOUT_ROOM, str(tmp_path / "m.keras")],
-                          capture_output=True, text=True, timeout=180, env={**os.environ, "TMPDIR": str(tmp_path)})
+                          capture_output=True, text=True,
+                          timeout=time_limits.seconds(180), env={**os.environ, "TMPDIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["type"] == "OSError" and result["errno"] == errno.ENOSPC, result

@@ -9,6 +9,7 @@ import textwrap
 
 import numpy as np
 import pytest
+import time_limits
 
 import tfkit
 from tfkit.saving import h5_reader_zygote, h5_snapshot
@@ -89,7 +90,8 @@ def test_the_zygote_ends_with_its_caller(saved):
         tfkit.load_model({path!r})
         print(h5_reader_zygote._zygote.process.pid, flush=True)
         """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=time_limits.seconds(300))
     assert done.returncode == 0, done.stderr[-2000:]
     pid = int(done.stdout.split()[-1])
     for _ in range(100):

@@ -5,6 +5,8 @@ import subprocess
 import sys
 import textwrap
 
+import time_limits
+
 _PROBE = textwrap.dedent("""
     import gc, weakref
     import tfkit
@@ -25,7 +27,8 @@ _PROBE = textwrap.dedent("""
 
 def _probe(**environment):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", **environment)
-    done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=300, env=env)
+    done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
+                          timeout=time_limits.seconds(300), env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     frozen, collected = done.stdout.split()
     return int(frozen), collected == "True"

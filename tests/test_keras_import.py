@@ -12,6 +12,7 @@ import zipfile
 
 import numpy as np
 import pytest
+import time_limits
 
 import tfkit
 
@@ -151,7 +152,7 @@ def test_what_does_not_map_is_reported(tmp_path):
 def test_tfkit_convert_writes_a_tfkit_file(keras3_files, data, tmp_path):
     target = tmp_path / "cnn.h5"
     done = subprocess.run([sys.executable, "-m", "tfkit.cli", "convert", str(keras3_files["folder"] / "cnn.keras"),
-                           str(target)], capture_output=True, text=True, timeout=180)
+                           str(target)], capture_output=True, text=True, timeout=time_limits.seconds(180))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "converted" in done.stdout
     model = tfkit.load_model(target)

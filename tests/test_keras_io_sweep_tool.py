@@ -4,6 +4,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+import time_limits
 
 _PATH = Path(__file__).resolve().parents[1] / "tools" / "keras_io_sweep.py"
 _spec = importlib.util.spec_from_file_location("keras_io_sweep", _PATH)
@@ -107,7 +108,7 @@ def test_prelude_fakes_the_moving_mnist_download_and_the_heart_csv(tmp_path):
     root = str(_PATH.parents[1])
     env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3")
     proc = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=time_limits.seconds(300))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "fakes ok" in proc.stdout
     # without the CSV in the example, pandas is not patched (nor imported by the prelude)

@@ -7,6 +7,7 @@ import textwrap
 
 import numpy as np
 import pytest
+import time_limits
 import tensorflow as tf
 
 from tfkit import layers
@@ -234,7 +235,8 @@ SYNC_SCRIPT = textwrap.dedent(
 
 @pytest.mark.slow
 def test_synchronized_batch_norm_uses_statistics_of_the_global_batch():
-    run = subprocess.run([sys.executable, "-c", SYNC_SCRIPT], capture_output=True, text=True, timeout=120)
+    run = subprocess.run([sys.executable, "-c", SYNC_SCRIPT], capture_output=True, text=True,
+                         timeout=time_limits.seconds(120))
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads(run.stdout.strip().splitlines()[-1])
     x = np.array(result["x"])

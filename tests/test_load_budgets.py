@@ -22,6 +22,10 @@ from tfkit.base import load_budget
 from tfkit.engine import config_cost
 from tfkit.saving import graph_budget
 
+# A load not refused within this is a hang. The slowest case, unroll_bidirectional, traces the 600 unrolled
+# steps the budget allows (the forward GRU, ~17,000 graph ops) before refusing the backward one: 43 s in the
+# worker at a load of 4.5 on 2 cores, every other case under 5 s. The limit is a quiet machine's: the worker
+# multiplies it by the load per core (time_limits), so a load of 8-12 on 2 cores no longer reads as a hang.
 CASE_TIMEOUT_S = 60
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import time_limits
 import tensorflow as tf
 
 from tfkit import losses, metrics
@@ -680,7 +681,7 @@ MIRRORED_SCRIPT = textwrap.dedent(
 def test_metrics_and_loss_scaling_under_mirrored_strategy():
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", MIRRORED_SCRIPT], capture_output=True, text=True, env=env,
-                          cwd=str(REPO), timeout=300)
+                          cwd=str(REPO), timeout=time_limits.seconds(300))
     assert done.returncode == 0, done.stderr[-3000:]
     assert "MIRRORED-OK" in done.stdout
 

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+import time_limits
 import tensorflow as tf
 
 from tfkit import optimizers
@@ -545,7 +546,8 @@ def test_mirrored_strategy_sums_replica_gradients_like_one_device():
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="")
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
     result = subprocess.run(
-        [sys.executable, "-c", MIRRORED_SCRIPT], cwd=root, env=env, capture_output=True, text=True, timeout=240,
+        [sys.executable, "-c", MIRRORED_SCRIPT], cwd=root, env=env, capture_output=True, text=True,
+        timeout=time_limits.seconds(240),
     )
     assert "MIRRORED_OK" in result.stdout, result.stdout[-3000:] + result.stderr[-5000:]
 

@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 import pytest
+import time_limits
 
 _SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parameter_server_cluster.py")
 _TIME_LIMIT_S = 240  # about 12 s on a quiet 2-core machine; generous for a loaded one
@@ -27,7 +28,7 @@ def cluster_results(tmp_path_factory):
     process = subprocess.Popen([sys.executable, _SCRIPT, out_file], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=env)
     try:
-        output, _ = process.communicate(timeout=_TIME_LIMIT_S)
+        output, _ = process.communicate(timeout=time_limits.seconds(_TIME_LIMIT_S))
     finally:
         if process.poll() is None:  # past its time limit: stop it and everything it started
             process.kill()

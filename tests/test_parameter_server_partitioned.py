@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+import time_limits
 
 _SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "partitioned_embedding_cluster.py")
 _TIME_LIMIT_S = 300
@@ -24,7 +25,7 @@ def figures(tmp_path_factory):
     process = subprocess.Popen([sys.executable, _SCRIPT, out_file], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
     try:
-        output, _ = process.communicate(timeout=_TIME_LIMIT_S)
+        output, _ = process.communicate(timeout=time_limits.seconds(_TIME_LIMIT_S))
     finally:
         if process.poll() is None:     # past its time limit: stop it (its servers are threads of it)
             process.kill()

@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 import pytest
+import time_limits
 from pid_namespace import pid_namespace_prefix
 
 import tfkit
@@ -68,11 +69,11 @@ def _start_saver(tmp_path, path, mode):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
     proc = subprocess.Popen([sys.executable, "-c", SAVER, str(path), str(ready), mode], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
+    deadline = time_limits.Deadline(120)
     while not ready.exists():
         if proc.poll() is not None:
             raise AssertionError(f"the saving process exited early: {proc.stderr.read().decode()[-2000:]}")
-        if time.time() > deadline:
+        if deadline.passed():
             proc.kill()
             raise AssertionError("the saving process never got going")
         time.sleep(0.05)
@@ -230,7 +231,7 @@ def test_a_full_disk_is_a_clear_error_and_keeps_the_previous_save(tmp_path, kind
     small.save(str(target)) if kind == "model" else small.save_weights(str(target))
     before = sorted(os.listdir(target.parent))
     done = subprocess.run([sys.executable, "-c", _FULL_DISK, kind, str(target)], capture_output=True, text=True,
-                          timeout=180)
+                          timeout=time_limits.seconds(180))
     assert done.stdout.startswith("OSError") and "Not enough disk space to save" in done.stdout, done.stdout + done.stderr[-1500:]
     assert sorted(os.listdir(target.parent)) == before     # no partial file left behind
     reloaded = tfkit.load_model(str(target)) if kind == "model" else small
@@ -291,7 +292,7 @@ def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
             worker.stdin.write("go\n")
             worker.stdin.flush()
         for worker in workers:
-            out, err = worker.communicate(timeout=240)
+            out, err = worker.communicate(timeout=time_limits.seconds(240))
             assert worker.returncode == 0 and "done" in out, err[-3000:]
     finally:
         for worker in workers:

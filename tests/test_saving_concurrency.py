@@ -17,6 +17,7 @@ import threading
 
 import numpy as np
 import pytest
+import time_limits
 from pid_namespace import pid_namespace_prefix
 
 import tfkit
@@ -89,10 +90,14 @@ def _tree(folder):
     return entries
 
 
-def _line(process, timeout):
-    """The next line ``process`` prints within ``timeout`` seconds, or None."""
+def _line(process, timeout, probe=False):
+    """The next line ``process`` prints within ``timeout`` seconds, or None.
+
+    ``timeout`` is a hang detector, a quiet machine's seconds stretched by the load (``time_limits``), unless
+    ``probe``: a short wait whose end is itself the answer (the saver holds the folder).
+    """
     try:
-        return process.lines.get(timeout=timeout)
+        return process.lines.get(timeout=timeout if probe else time_limits.seconds(timeout))
     except queue.Empty:
         return None
 
@@ -151,7 +156,7 @@ def test_a_reader_in_another_pid_namespace_never_changes_or_rolls_back_a_checkpo
             steps.append(event)
             before = _tree(folder)
             reader.stdin.write("load\n")
-            answer = _line(reader, 1.5)
+            answer = _line(reader, 1.5, probe=True)
             if answer is None:                    # the saver holds the folder: the reader waits for the publish
                 waited += 1
                 saver.stdin.write("go\n")
@@ -162,7 +167,7 @@ def test_a_reader_in_another_pid_namespace_never_changes_or_rolls_back_a_checkpo
                 saver.stdin.write("go\n")
             assert answer.startswith("loaded ") and len(answer.split()) == 2, (event, answer)   # one whole save
         assert len(steps) >= 6 and waited >= 3, (steps, waited)
-        assert saver.wait(timeout=60) == 0
+        assert saver.wait(timeout=time_limits.seconds(60)) == 0
     finally:
         _stop(saver, reader)
 

@@ -23,6 +23,7 @@ import textwrap
 import h5py
 import numpy as np
 import pytest
+import time_limits
 
 from tfkit.saving import h5_writer
 
@@ -85,7 +86,7 @@ _SAVES = textwrap.dedent(r"""
 
 def _run_saves(mode, folder):
     done = subprocess.run([sys.executable, "-c", _SAVES, mode, str(folder)], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=time_limits.seconds(300))
     assert done.returncode == 0, f"exit code {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     assert "Exception ignored" not in done.stderr, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])

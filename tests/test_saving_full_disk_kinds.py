@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 import pytest
+import time_limits
 from test_saving_faults import small_tmpfs  # noqa: F401  (the fixture)
 
 _SAVES = textwrap.dedent(r"""
@@ -107,6 +108,6 @@ def test_a_full_tmpfs_is_one_oserror_for_checkpoints_backups_and_exports(small_t
     if "onnx" in kinds:
         pytest.importorskip("tf2onnx")
     done = subprocess.run([sys.executable, "-c", _SAVES, str(small_tmpfs), kinds], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=time_limits.seconds(600))
     assert done.returncode == 0, f"exit code {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     _check(json.loads(done.stdout.strip().splitlines()[-1]))

@@ -30,6 +30,9 @@ from tfkit.distribution import values  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from distribution_memory import megatron_map  # noqa: E402  (the split tools/distribution_memory.py measures)
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import time_limits  # noqa: E402  (tests/time_limits.py)
+
 layers = tfkit.layers
 RNG = np.random.default_rng(0)
 
@@ -181,7 +184,7 @@ def files() -> dict:
     np.save(os.path.join(folder, "x.npy"), x)
     served = subprocess.run(
         [sys.executable, "-c", SERVE_WITHOUT_TFKIT, os.path.join(folder, "served"), os.path.join(folder, "x.npy")],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=time_limits.seconds(120))
     if served.returncode != 0:
         raise RuntimeError(served.stderr[-2000:])
     figures["served_without_tfkit"] = float(np.max(np.abs(np.array(json.loads(served.stdout.strip().splitlines()[-1]))

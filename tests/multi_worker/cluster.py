@@ -6,8 +6,9 @@
 Each process gets a ``TF_CONFIG`` naming all workers at ``127.0.0.1:<free port>``
 and its own task index. When one process dies of a signal (a test's
 simulated crash), the others get ``grace`` seconds to notice and are then
-killed, as a cluster manager would; after ``timeout`` every process still
-running is killed. Nothing started here outlives the call.
+killed, as a cluster manager would; after ``timeout`` (a quiet machine's
+seconds, stretched by the machine's load: ``tests/time_limits.py``) every
+process still running is killed. Nothing started here outlives the call.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
+
+import time_limits
 
 
 @dataclass
@@ -52,10 +55,12 @@ def run_cluster(command: list[str], workers: int = 2, timeout: float = 120, grac
             out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
             outputs.append((out, err))
             processes.append(subprocess.Popen(command, env=process_env, stdout=out, stderr=err, text=True))
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and any(p.poll() is None for p in processes):
-            if any(p.poll() is not None and p.returncode < 0 for p in processes):   # a worker was killed
-                deadline = min(deadline, time.monotonic() + grace)
+        deadline, killed_at = time_limits.Deadline(timeout), None
+        while not deadline.passed() and any(p.poll() is None for p in processes):
+            if killed_at is None and any(p.poll() is not None and p.returncode < 0 for p in processes):
+                killed_at = time.monotonic()                                        # a worker was killed
+            if killed_at is not None and time.monotonic() > killed_at + grace:
+                break
             time.sleep(0.1)
     finally:
         for process in processes:
