@@ -25,7 +25,7 @@ import time
 from typing import Callable, Iterator, Mapping, Sequence
 
 Command = Callable[[argparse.Namespace], int]
-CLOSED_OUTPUT = 128 + 13      # 128 + SIGPIPE, as a shell reports a tool that wrote to a closed pipe
+CLOSED_OUTPUT = 128 + 13  # 128 + SIGPIPE, as a shell reports a tool that wrote to a closed pipe
 
 _PHASES: list[tuple[str, float]] = []
 
@@ -37,32 +37,60 @@ class UsageError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     """The ``tfkit`` argument parser: ``inspect``, ``export`` and ``convert``."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("-v", "--verbose", action="store_true",
-                        help="say on stderr where the time went (importing TensorFlow, reading, loading, writing) "
-                             "and show TensorFlow's start-up log")
+    common.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say on stderr where the time went (importing TensorFlow, reading, loading, writing) "
+        "and show TensorFlow's start-up log",
+    )
     imports = argparse.ArgumentParser(add_help=False)
-    imports.add_argument("--import", dest="imports", action="append", default=[], metavar="FILE",
-                         help="import this .py file or module first: the classes and functions it defines (registered "
-                              "or not) are the custom_objects the model needs (this runs its code; repeatable)")
-    parser = argparse.ArgumentParser(prog="tfkit", description="Inspect tfkit and Keras model files, export them "
-                                                               "for TensorFlow Serving, convert Keras's files.")
+    imports.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="import this .py file or module first: the classes and functions it defines (registered "
+        "or not) are the custom_objects the model needs (this runs its code; repeatable)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="tfkit",
+        description="Inspect tfkit and Keras model files, export them for TensorFlow Serving, convert Keras's files.",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    inspect = commands.add_parser("inspect", parents=[common], help="describe a tfkit .h5, a Keras 3 .keras or "
-                                                                    ".weights.h5 file, or a SavedModel folder")
-    inspect.add_argument("file", metavar="FILE",
-                         help="a tfkit .h5 file (model or weights), a Keras 3 .keras archive or .weights.h5 file, "
-                              "or a SavedModel folder")
-    export = commands.add_parser("export", parents=[common, imports],
-                                 help="export a model file as a SavedModel for TensorFlow Serving")
+    inspect = commands.add_parser(
+        "inspect",
+        parents=[common],
+        help="describe a tfkit .h5, a Keras 3 .keras or .weights.h5 file, or a SavedModel folder",
+    )
+    inspect.add_argument(
+        "file",
+        metavar="FILE",
+        help="a tfkit .h5 file (model or weights), a Keras 3 .keras archive or .weights.h5 file, "
+        "or a SavedModel folder",
+    )
+    export = commands.add_parser(
+        "export", parents=[common, imports], help="export a model file as a SavedModel for TensorFlow Serving"
+    )
     export.add_argument("model", metavar="MODEL.h5", help="a model file written by model.save() (.h5 or .keras)")
-    export.add_argument("out_dir", metavar="OUT_DIR",
-                        help="the export folder (with --version: the model's base folder)")
-    export.add_argument("--version", type=int, default=None, metavar="N",
-                        help="write OUT_DIR/N, TensorFlow Serving's versioned layout (N >= 1)")
+    export.add_argument(
+        "out_dir", metavar="OUT_DIR", help="the export folder (with --version: the model's base folder)"
+    )
+    export.add_argument(
+        "--version",
+        type=int,
+        default=None,
+        metavar="N",
+        help="write OUT_DIR/N, TensorFlow Serving's versioned layout (N >= 1)",
+    )
     export.add_argument("--jit-compile", action="store_true", help="trace the serving function with XLA")
-    convert = commands.add_parser("convert", parents=[common, imports],
-                                  help="read a Keras .keras or tf-keras .h5 model and save it as a tfkit file")
+    convert = commands.add_parser(
+        "convert",
+        parents=[common, imports],
+        help="read a Keras .keras or tf-keras .h5 model and save it as a tfkit file",
+    )
     convert.add_argument("source", metavar="MODEL.keras", help="a Keras 3 .keras archive or a tf-keras model .h5 file")
     convert.add_argument("target", metavar="OUT.h5", help="the tfkit model file to write")
     return parser
@@ -105,7 +133,7 @@ def run(argv: Sequence[str] | None, load_commands: Callable[[argparse.Namespace]
         check_arguments(args)
         command = load_commands(args)[args.command]
         code = command(args)
-        sys.stdout.flush()      # a closed pipe shows here at the latest, not at the interpreter's exit
+        sys.stdout.flush()  # a closed pipe shows here at the latest, not at the interpreter's exit
     except BrokenPipeError:
         _drop_closed_output()
         return CLOSED_OUTPUT
@@ -118,8 +146,7 @@ def run(argv: Sequence[str] | None, load_commands: Callable[[argparse.Namespace]
         return 1
     except Exception as error:  # noqa: BLE001  a damaged file must never show the user a traceback
         target = getattr(args, "file", None) or getattr(args, "model", None) or getattr(args, "source", "")
-        print(f"tfkit: error: could not read {target}: {type(error).__name__}: {one_line(str(error))}",
-              file=sys.stderr)
+        print(f"tfkit: error: could not read {target}: {type(error).__name__}: {one_line(str(error))}", file=sys.stderr)
         return 1
     finally:
         if args.verbose:
@@ -137,7 +164,7 @@ def _drop_closed_output() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-    except (AttributeError, OSError, ValueError):   # stdout is not a file (captured by a caller)
+    except (AttributeError, OSError, ValueError):  # stdout is not a file (captured by a caller)
         pass
 
 

@@ -76,7 +76,7 @@ def _held_native_stderr(show: bool) -> Iterator[None]:
     """Native code's writes to stderr go to a temporary file inside the block, replayed only if it fails."""
     try:
         fd = sys.stderr.fileno()
-    except (AttributeError, OSError, ValueError):     # stderr is not a file (captured by a caller)
+    except (AttributeError, OSError, ValueError):  # stderr is not a file (captured by a caller)
         fd = -1
     if show or fd < 0:
         yield

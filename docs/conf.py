@@ -56,7 +56,7 @@ add_module_names = True
 # typing names in signatures are left as text.
 nitpicky = True
 nitpick_ignore_regex = [(r"py:.*", r"^(?!tfkit\.).*")]
-suppress_warnings = ["myst.header"]   # the reports under docs/ start below level 1 in places
+suppress_warnings = ["myst.header"]  # the reports under docs/ start below level 1 in places
 
 html_theme = "furo"
 html_title = f"tfkit {release}"

@@ -31,29 +31,35 @@ LATENT_DIM = 128
 
 
 def discriminator() -> tfkit.Model:
-    return tfkit.Sequential([
-        tfkit.Input(shape=(28, 28, 1)),
-        layers.Conv2D(64, (3, 3), strides=(2, 2), padding="same"),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Conv2D(128, (3, 3), strides=(2, 2), padding="same"),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.GlobalMaxPooling2D(),
-        layers.Dense(1),
-    ], name="discriminator")
+    return tfkit.Sequential(
+        [
+            tfkit.Input(shape=(28, 28, 1)),
+            layers.Conv2D(64, (3, 3), strides=(2, 2), padding="same"),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.Conv2D(128, (3, 3), strides=(2, 2), padding="same"),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.GlobalMaxPooling2D(),
+            layers.Dense(1),
+        ],
+        name="discriminator",
+    )
 
 
 def generator() -> tfkit.Model:
-    return tfkit.Sequential([
-        tfkit.Input(shape=(LATENT_DIM,)),
-        layers.Dense(7 * 7 * 128),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Reshape((7, 7, 128)),
-        layers.Conv2DTranspose(128, (4, 4), strides=(2, 2), padding="same"),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Conv2DTranspose(128, (4, 4), strides=(2, 2), padding="same"),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Conv2D(1, (7, 7), padding="same", activation="sigmoid"),
-    ], name="generator")
+    return tfkit.Sequential(
+        [
+            tfkit.Input(shape=(LATENT_DIM,)),
+            layers.Dense(7 * 7 * 128),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.Reshape((7, 7, 128)),
+            layers.Conv2DTranspose(128, (4, 4), strides=(2, 2), padding="same"),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.Conv2DTranspose(128, (4, 4), strides=(2, 2), padding="same"),
+            layers.LeakyReLU(negative_slope=0.2),
+            layers.Conv2D(1, (7, 7), padding="same", activation="sigmoid"),
+        ],
+        name="generator",
+    )
 
 
 class GAN(tfkit.Model):
@@ -125,16 +131,20 @@ def main(argv: list[str] | None = None) -> dict:
     dataset = tf.data.Dataset.from_tensor_slices(digits).shuffle(1024, seed=0).batch(64).prefetch(2)
 
     gan = GAN(discriminator(), generator(), LATENT_DIM)
-    gan.compile(d_optimizer=tfkit.optimizers.Adam(learning_rate=3e-4),
-                g_optimizer=tfkit.optimizers.Adam(learning_rate=3e-4),
-                loss_fn=tfkit.losses.BinaryCrossentropy(from_logits=True))
+    gan.compile(
+        d_optimizer=tfkit.optimizers.Adam(learning_rate=3e-4),
+        g_optimizer=tfkit.optimizers.Adam(learning_rate=3e-4),
+        loss_fn=tfkit.losses.BinaryCrossentropy(from_logits=True),
+    )
     start = time.perf_counter()
     history = gan.fit(dataset, epochs=epochs, verbose=2)
     seconds = time.perf_counter() - start
     saved = save_samples(gan, "gan_samples.png")
     d_loss, g_loss = history.history["d_loss"][-1], history.history["g_loss"][-1]
-    print(f"d_loss {d_loss:.4f}, g_loss {g_loss:.4f}, training {seconds:.0f} s"
-          + (", samples in gan_samples.png" if saved else ""))
+    print(
+        f"d_loss {d_loss:.4f}, g_loss {g_loss:.4f}, training {seconds:.0f} s"
+        + (", samples in gan_samples.png" if saved else "")
+    )
     return {"d_loss": d_loss, "g_loss": g_loss, "seconds": seconds}
 
 

@@ -26,11 +26,7 @@ ops = tf
 class Linear(tfkit.layers.Layer):
     def __init__(self, units=32, input_dim=32):
         super().__init__()
-        self.w = self.add_weight(
-            shape=(input_dim, units),
-            initializer="random_normal",
-            trainable=True,
-        )
+        self.w = self.add_weight(shape=(input_dim, units), initializer="random_normal", trainable=True)
         self.b = self.add_weight(shape=(units,), initializer="zeros", trainable=True)
 
     def call(self, inputs):
@@ -50,9 +46,7 @@ assert linear_layer.weights == [linear_layer.w, linear_layer.b]
 class ComputeSum(tfkit.layers.Layer):
     def __init__(self, input_dim):
         super().__init__()
-        self.total = self.add_weight(
-            initializer="zeros", shape=(input_dim,), trainable=False
-        )
+        self.total = self.add_weight(initializer="zeros", shape=(input_dim,), trainable=False)
 
     def call(self, inputs):
         self.total.assign_add(ops.reduce_sum(inputs, axis=0))
@@ -81,14 +75,8 @@ class Linear(tfkit.layers.Layer):  # noqa: F811 (the guide redefines it)
         self.units = units
 
     def build(self, input_shape):
-        self.w = self.add_weight(
-            shape=(input_shape[-1], self.units),
-            initializer="random_normal",
-            trainable=True,
-        )
-        self.b = self.add_weight(
-            shape=(self.units,), initializer="random_normal", trainable=True
-        )
+        self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer="random_normal", trainable=True)
+        self.b = self.add_weight(shape=(self.units,), initializer="random_normal", trainable=True)
 
     def call(self, inputs):
         return ops.matmul(inputs, self.w) + self.b
@@ -160,9 +148,7 @@ assert len(layer.losses) == 1  # This is the loss created during the call above
 class OuterLayerWithKernelRegularizer(tfkit.layers.Layer):
     def __init__(self):
         super().__init__()
-        self.dense = tfkit.layers.Dense(
-            32, kernel_regularizer=tfkit.regularizers.l2(1e-3)
-        )
+        self.dense = tfkit.layers.Dense(32, kernel_regularizer=tfkit.regularizers.l2(1e-3))
 
     def call(self, inputs):
         return self.dense(inputs)
@@ -199,14 +185,8 @@ class Linear(tfkit.layers.Layer):  # noqa: F811
         self.units = units
 
     def build(self, input_shape):
-        self.w = self.add_weight(
-            shape=(input_shape[-1], self.units),
-            initializer="random_normal",
-            trainable=True,
-        )
-        self.b = self.add_weight(
-            shape=(self.units,), initializer="random_normal", trainable=True
-        )
+        self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer="random_normal", trainable=True)
+        self.b = self.add_weight(shape=(self.units,), initializer="random_normal", trainable=True)
 
     def call(self, inputs):
         return ops.matmul(inputs, self.w) + self.b
@@ -228,14 +208,8 @@ class Linear(tfkit.layers.Layer):  # noqa: F811
         self.units = units
 
     def build(self, input_shape):
-        self.w = self.add_weight(
-            shape=(input_shape[-1], self.units),
-            initializer="random_normal",
-            trainable=True,
-        )
-        self.b = self.add_weight(
-            shape=(self.units,), initializer="random_normal", trainable=True
-        )
+        self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer="random_normal", trainable=True)
+        self.b = self.add_weight(shape=(self.units,), initializer="random_normal", trainable=True)
 
     def call(self, inputs):
         return ops.matmul(inputs, self.w) + self.b
@@ -262,9 +236,7 @@ class CustomDropout(tfkit.layers.Layer):
 
     def call(self, inputs, training=None):
         if training:
-            return tfkit.random.dropout(
-                inputs, rate=self.rate, seed=self.seed_generator
-            )
+            return tfkit.random.dropout(inputs, rate=self.rate, seed=self.seed_generator)
         return inputs
 
 

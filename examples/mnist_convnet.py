@@ -41,16 +41,18 @@ def load_data(limit: int | None = None) -> tuple:
 
 
 def build_model() -> tfkit.Model:
-    return tfkit.Sequential([
-        tfkit.Input(shape=INPUT_SHAPE),
-        layers.Conv2D(32, kernel_size=(3, 3), activation="relu"),
-        layers.MaxPooling2D(pool_size=(2, 2)),
-        layers.Conv2D(64, kernel_size=(3, 3), activation="relu"),
-        layers.MaxPooling2D(pool_size=(2, 2)),
-        layers.Flatten(),
-        layers.Dropout(0.5),
-        layers.Dense(NUM_CLASSES, activation="softmax"),
-    ])
+    return tfkit.Sequential(
+        [
+            tfkit.Input(shape=INPUT_SHAPE),
+            layers.Conv2D(32, kernel_size=(3, 3), activation="relu"),
+            layers.MaxPooling2D(pool_size=(2, 2)),
+            layers.Conv2D(64, kernel_size=(3, 3), activation="relu"),
+            layers.MaxPooling2D(pool_size=(2, 2)),
+            layers.Flatten(),
+            layers.Dropout(0.5),
+            layers.Dense(NUM_CLASSES, activation="softmax"),
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> dict:

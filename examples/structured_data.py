@@ -61,11 +61,18 @@ def synthetic_customers(rows: int, seed: int = 0) -> tuple[dict[str, np.ndarray]
         "payment": rng.choice(PAYMENTS, rows, p=[0.4, 0.3, 0.2, 0.1]),
     }
     monthly = contract == "month-to-month"
-    logit = (-1.4 + 1.2 * monthly - 0.9 * (contract == "two-year")
-             + 2.0 * (monthly & np.isin(region, [3, 5]))          # the competitor: an interaction
-             + 0.035 * (columns["monthly_charges"] - 72) - 0.04 * (columns["tenure_months"] - 24)
-             + 0.35 * (columns["support_calls"] - 1.5) - 0.02 * (columns["age"] - 49)
-             - 0.6 * columns["family_plan"] + 0.5 * (columns["payment"] == "check"))
+    logit = (
+        -1.4
+        + 1.2 * monthly
+        - 0.9 * (contract == "two-year")
+        + 2.0 * (monthly & np.isin(region, [3, 5]))  # the competitor: an interaction
+        + 0.035 * (columns["monthly_charges"] - 72)
+        - 0.04 * (columns["tenure_months"] - 24)
+        + 0.35 * (columns["support_calls"] - 1.5)
+        - 0.02 * (columns["age"] - 49)
+        - 0.6 * columns["family_plan"]
+        + 0.5 * (columns["payment"] == "check")
+    )
     labels = (rng.random(rows) < 1 / (1 + np.exp(-logit))).astype("int64")
     columns = {key: value.astype("float32") if value.dtype.kind == "f" else value for key, value in columns.items()}
     return columns, labels
@@ -81,11 +88,11 @@ def feature_space() -> FeatureSpace:
             "age": FeatureSpace.float_discretized(num_bins=8),
             "monthly_charges": FeatureSpace.float_normalized(),
             "tenure_months": FeatureSpace.float_normalized(),
-            "support_calls": FeatureSpace.float_normalized(),          # a count: used as a number
+            "support_calls": FeatureSpace.float_normalized(),  # a count: used as a number
             "region": FeatureSpace.integer_categorical(num_oov_indices=0),
             "family_plan": FeatureSpace.integer_categorical(num_oov_indices=0),
             "contract": FeatureSpace.string_categorical(num_oov_indices=0),
-            "payment": FeatureSpace.string_categorical(),                # unknown ways to pay: one OOV slot
+            "payment": FeatureSpace.string_categorical(),  # unknown ways to pay: one OOV slot
         },
         crosses=[FeatureSpace.cross(feature_names=("contract", "region"), crossing_dim=32)],
         output_mode="concat",
@@ -105,19 +112,23 @@ def main(argv: list[str] | None = None) -> dict:
     train_ds = dataset(columns, labels, slice(0, train_end)).shuffle(train_end, seed=0)
     val_ds = dataset(columns, labels, slice(train_end, val_end))
     test_ds = dataset(columns, labels, slice(val_end, rows))
-    print(f"{rows} customers, {labels.mean():.1%} churned; the first: "
-          + ", ".join(f"{key}={value[0]!s}" for key, value in columns.items()))
+    print(
+        f"{rows} customers, {labels.mean():.1%} churned; the first: "
+        + ", ".join(f"{key}={value[0]!s}" for key, value in columns.items())
+    )
 
     space = feature_space()
-    space.adapt(train_ds.map(lambda x, _: x))        # the training rows' statistics and vocabularies only
+    space.adapt(train_ds.map(lambda x, _: x))  # the training rows' statistics and vocabularies only
     encoded = space.get_encoded_features()
     print(f"encoded features: {encoded.shape[-1]} values per customer")
 
     def encode(x, y):
         return space(x), y
 
-    train, val, test = (ds.batch(32).map(encode, num_parallel_calls=tf.data.AUTOTUNE).prefetch(tf.data.AUTOTUNE)
-                        for ds in (train_ds, val_ds, test_ds))
+    train, val, test = (
+        ds.batch(32).map(encode, num_parallel_calls=tf.data.AUTOTUNE).prefetch(tf.data.AUTOTUNE)
+        for ds in (train_ds, val_ds, test_ds)
+    )
     vector = tfkit.Input(shape=(encoded.shape[-1],), name="encoded_features")
     x = layers.Dense(32, activation="relu")(vector)
     x = layers.Dropout(0.5)(x)
@@ -131,18 +142,35 @@ def main(argv: list[str] | None = None) -> dict:
 
     # End to end: one Input per raw column (FeatureSpace.get_inputs()), the space's layers, then the classifier.
     inference_model = tfkit.Model(space.get_inputs(), training_model(encoded), name="churn_end_to_end")
-    customers = {"age": [23.0, 61.0], "monthly_charges": [95.5, 40.0], "tenure_months": [3.0, 60.0],
-                 "support_calls": [4, 0], "region": [3, 1], "family_plan": [0, 1],
-                 "contract": ["month-to-month", "two-year"], "payment": ["check", "bank transfer"]}
-    probabilities = inference_model.predict({key: tf.constant(value) for key, value in customers.items()},
-                                            verbose=0)[:, 0]
+    customers = {
+        "age": [23.0, 61.0],
+        "monthly_charges": [95.5, 40.0],
+        "tenure_months": [3.0, 60.0],
+        "support_calls": [4, 0],
+        "region": [3, 1],
+        "family_plan": [0, 1],
+        "contract": ["month-to-month", "two-year"],
+        "payment": ["check", "bank transfer"],
+    }
+    probabilities = inference_model.predict({key: tf.constant(value) for key, value in customers.items()}, verbose=0)[
+        :, 0
+    ]
     for i, probability in enumerate(probabilities):
-        print(f"  customer {i}: {customers['contract'][i]}, region {customers['region'][i]}, "
-              f"{customers['tenure_months'][i]:.0f} months: {probability:.1%} likely to churn")
-    print(f"test loss {loss:.4f}, test accuracy {accuracy:.4f} (always 'stays': "
-          f"{1 - labels[val_end:].mean():.4f}), training {seconds:.0f} s")
-    return {"accuracy": float(accuracy), "loss": float(loss), "churn_probability_0": float(probabilities[0]),
-            "churn_probability_1": float(probabilities[1]), "seconds": float(seconds)}
+        print(
+            f"  customer {i}: {customers['contract'][i]}, region {customers['region'][i]}, "
+            f"{customers['tenure_months'][i]:.0f} months: {probability:.1%} likely to churn"
+        )
+    print(
+        f"test loss {loss:.4f}, test accuracy {accuracy:.4f} (always 'stays': "
+        f"{1 - labels[val_end:].mean():.4f}), training {seconds:.0f} s"
+    )
+    return {
+        "accuracy": float(accuracy),
+        "loss": float(loss),
+        "churn_probability_0": float(probabilities[0]),
+        "churn_probability_1": float(probabilities[1]),
+        "seconds": float(seconds),
+    }
 
 
 if __name__ == "__main__":

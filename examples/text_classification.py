@@ -42,19 +42,77 @@ import tensorflow as tf  # noqa: E402
 import tfkit  # noqa: E402
 from tfkit import layers  # noqa: E402
 
-POSITIVE = ["great", "excellent", "wonderful", "brilliant", "superb", "moving", "delightful", "charming",
-            "gripping", "fun", "beautiful", "touching", "hilarious", "clever", "memorable", "stunning"]
-NEGATIVE = ["awful", "boring", "terrible", "dull", "bad", "messy", "predictable", "annoying", "bland",
-            "clumsy", "tedious", "disappointing", "forgettable", "lazy", "pointless", "weak"]
-NOUNS = ["movie", "film", "plot", "acting", "script", "story", "ending", "soundtrack", "cast", "dialogue",
-         "direction", "pacing", "sequel", "camera work", "lead actress", "villain"]
+POSITIVE = [
+    "great",
+    "excellent",
+    "wonderful",
+    "brilliant",
+    "superb",
+    "moving",
+    "delightful",
+    "charming",
+    "gripping",
+    "fun",
+    "beautiful",
+    "touching",
+    "hilarious",
+    "clever",
+    "memorable",
+    "stunning",
+]
+NEGATIVE = [
+    "awful",
+    "boring",
+    "terrible",
+    "dull",
+    "bad",
+    "messy",
+    "predictable",
+    "annoying",
+    "bland",
+    "clumsy",
+    "tedious",
+    "disappointing",
+    "forgettable",
+    "lazy",
+    "pointless",
+    "weak",
+]
+NOUNS = [
+    "movie",
+    "film",
+    "plot",
+    "acting",
+    "script",
+    "story",
+    "ending",
+    "soundtrack",
+    "cast",
+    "dialogue",
+    "direction",
+    "pacing",
+    "sequel",
+    "camera work",
+    "lead actress",
+    "villain",
+]
 ADVERBS = ["", "", "", "very ", "really ", "quite ", "truly ", "rather ", "so "]
-FILLER = ["I saw it on a rainy {day} with {who}.", "It runs for about {n} minutes.",
-          "The {noun} reminded me of another {noun} from the nineties.", "We watched the {noun} at home.",
-          "There is a long scene in a {place}.", "My {who2} picked the {noun}.",
-          "It was shown in the {place} last {day}.", "The {noun} has a {n} minute prologue."]
-FILL = {"day": ["monday", "friday", "sunday", "evening"], "who": ["friends", "my sister", "the kids", "a colleague"],
-        "who2": ["brother", "neighbour", "wife", "uncle"], "place": ["theatre", "kitchen", "train", "desert", "castle"]}
+FILLER = [
+    "I saw it on a rainy {day} with {who}.",
+    "It runs for about {n} minutes.",
+    "The {noun} reminded me of another {noun} from the nineties.",
+    "We watched the {noun} at home.",
+    "There is a long scene in a {place}.",
+    "My {who2} picked the {noun}.",
+    "It was shown in the {place} last {day}.",
+    "The {noun} has a {n} minute prologue.",
+]
+FILL = {
+    "day": ["monday", "friday", "sunday", "evening"],
+    "who": ["friends", "my sister", "the kids", "a colleague"],
+    "who2": ["brother", "neighbour", "wife", "uncle"],
+    "place": ["theatre", "kitchen", "train", "desert", "castle"],
+}
 LABEL_NOISE = 0.03
 
 
@@ -66,8 +124,10 @@ def pick(rng: np.random.Generator, items: list):
 def noise_words(rng: np.random.Generator, count: int = 400) -> list[str]:
     """Made-up words (names, typos, jargon) that carry no sentiment."""
     consonants, vowels = "bcdfghjklmnprstvwz", "aeiou"
-    return ["".join(pick(rng, consonants if k % 2 == 0 else vowels) for k in range(rng.integers(3, 9)))
-            for _ in range(count)]
+    return [
+        "".join(pick(rng, consonants if k % 2 == 0 else vowels) for k in range(rng.integers(3, 9)))
+        for _ in range(count)
+    ]
 
 
 def opinion(rng: np.random.Generator, polarity: int) -> str:
@@ -79,10 +139,16 @@ def opinion(rng: np.random.Generator, polarity: int) -> str:
     adverb = pick(rng, ADVERBS)
     form = rng.integers(3)
     if negated:
-        return [f"The {noun} was not {adverb}{adjective}.", f"I would not call the {noun} {adjective}.",
-                f"Not a {adjective} {noun} at all."][form]
-    return [f"The {noun} was {adverb}{adjective}.", f"What a {adverb}{adjective} {noun}!",
-            f"I found the {noun} {adjective}."][form]
+        return [
+            f"The {noun} was not {adverb}{adjective}.",
+            f"I would not call the {noun} {adjective}.",
+            f"Not a {adjective} {noun} at all.",
+        ][form]
+    return [
+        f"The {noun} was {adverb}{adjective}.",
+        f"What a {adverb}{adjective} {noun}!",
+        f"I found the {noun} {adjective}.",
+    ][form]
 
 
 def filler(rng: np.random.Generator, noise: list[str]) -> str:
@@ -98,13 +164,13 @@ def filler(rng: np.random.Generator, noise: list[str]) -> str:
 def synthetic_reviews(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``count`` reviews (strings) and labels (1 positive, 0 negative), the same for the same seed."""
     rng = np.random.default_rng(seed)
-    noise = noise_words(np.random.default_rng(12345))   # one noise vocabulary for every split
+    noise = noise_words(np.random.default_rng(12345))  # one noise vocabulary for every split
     texts, labels = [], np.zeros(count, dtype="float32")
     for i in range(count):
         label = int(rng.integers(2))
         polarities = [1 if rng.random() < 0.85 else -1 for _ in range(rng.integers(1, 5))]
         polarities = [p if label else -p for p in polarities]
-        if sum(polarities) == 0:                   # a tie: the last opinion is the verdict
+        if sum(polarities) == 0:  # a tie: the last opinion is the verdict
             polarities.append(1 if label else -1)
         clauses = [opinion(rng, p) for p in polarities] + [filler(rng, noise) for _ in range(rng.integers(1, 9))]
         rng.shuffle(clauses)
@@ -125,9 +191,10 @@ def standardize(text: tf.Tensor) -> tf.Tensor:
 def load_datasets(args: argparse.Namespace, batch_size: int) -> tuple:
     """``(train, validation, test)`` datasets of ``(string, label)`` batches."""
     if args.imdb_dir:
-        read = dict(batch_size=batch_size, class_names=["neg", "pos"], seed=1337)   # "unsup" is left out
+        read = dict(batch_size=batch_size, class_names=["neg", "pos"], seed=1337)  # "unsup" is left out
         train, val = tfkit.utils.text_dataset_from_directory(
-            os.path.join(args.imdb_dir, "train"), validation_split=0.2, subset="both", **read)
+            os.path.join(args.imdb_dir, "train"), validation_split=0.2, subset="both", **read
+        )
         test = tfkit.utils.text_dataset_from_directory(os.path.join(args.imdb_dir, "test"), **read)
         if args.small:
             train, val, test = train.take(40), val.take(10), test.take(20)
@@ -164,16 +231,19 @@ def main(argv: list[str] | None = None) -> dict:
     embedding_dim, filters = (32, 32) if args.small else (128, 128)
     raw_train, raw_val, raw_test = load_datasets(args, batch_size=32)
 
-    vectorize_layer = layers.TextVectorization(max_tokens=max_tokens, standardize=standardize,
-                                               output_mode="int", output_sequence_length=sequence_length)
-    vectorize_layer.adapt(raw_train.map(lambda text, label: text))   # the vocabulary of the training texts only
+    vectorize_layer = layers.TextVectorization(
+        max_tokens=max_tokens, standardize=standardize, output_mode="int", output_sequence_length=sequence_length
+    )
+    vectorize_layer.adapt(raw_train.map(lambda text, label: text))  # the vocabulary of the training texts only
     print(f"vocabulary: {vectorize_layer.vocabulary_size()} tokens, e.g. {vectorize_layer.get_vocabulary()[2:8]}")
 
     def vectorize(text, label):
         return vectorize_layer(tf.expand_dims(text, -1)), label
 
-    train, val, test = (ds.map(vectorize, num_parallel_calls=tf.data.AUTOTUNE).cache().prefetch(tf.data.AUTOTUNE)
-                        for ds in (raw_train, raw_val, raw_test))
+    train, val, test = (
+        ds.map(vectorize, num_parallel_calls=tf.data.AUTOTUNE).cache().prefetch(tf.data.AUTOTUNE)
+        for ds in (raw_train, raw_val, raw_test)
+    )
     model = build_model(max_tokens, embedding_dim, filters)
     model.summary()
     model.compile(loss="binary_crossentropy", optimizer="adam", metrics=["accuracy"])
@@ -187,15 +257,25 @@ def main(argv: list[str] | None = None) -> dict:
     end_to_end = tfkit.Model(text_input, model(vectorize_layer(text_input)), name="end_to_end")
     end_to_end.compile(loss="binary_crossentropy", optimizer="adam", metrics=["accuracy"])
     _, e2e_accuracy = end_to_end.evaluate(raw_test, verbose=0)
-    samples = ["What a wonderful film! The acting was truly superb and the ending was moving.",
-               "The plot was dull and predictable. I would not call the script clever, a waste of an evening."]
+    samples = [
+        "What a wonderful film! The acting was truly superb and the ending was moving.",
+        "The plot was dull and predictable. I would not call the script clever, a waste of an evening.",
+    ]
     scores = end_to_end.predict(tf.constant([[s] for s in samples]), verbose=0)[:, 0]
     for sample, score in zip(samples, scores):
         print(f"  {score:.3f}  {sample}")
-    print(f"test loss {loss:.4f}, test accuracy {accuracy:.4f}, end-to-end accuracy {e2e_accuracy:.4f}, "
-          f"training {seconds:.0f} s")
-    return {"accuracy": float(accuracy), "loss": float(loss), "end_to_end_accuracy": float(e2e_accuracy),
-            "positive_score": float(scores[0]), "negative_score": float(scores[1]), "seconds": float(seconds)}
+    print(
+        f"test loss {loss:.4f}, test accuracy {accuracy:.4f}, end-to-end accuracy {e2e_accuracy:.4f}, "
+        f"training {seconds:.0f} s"
+    )
+    return {
+        "accuracy": float(accuracy),
+        "loss": float(loss),
+        "end_to_end_accuracy": float(e2e_accuracy),
+        "positive_score": float(scores[0]),
+        "negative_score": float(scores[1]),
+        "seconds": float(seconds),
+    }
 
 
 if __name__ == "__main__":

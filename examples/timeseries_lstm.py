@@ -38,8 +38,8 @@ import tfkit  # noqa: E402
 from tfkit import layers  # noqa: E402
 
 FEATURES = ["temperature", "pressure", "humidity"]
-SEQUENCE_LENGTH = 48    # hours of history in each window
-HORIZON = 12            # predict the temperature this many hours after the window's last hour
+SEQUENCE_LENGTH = 48  # hours of history in each window
+HORIZON = 12  # predict the temperature this many hours after the window's last hour
 HOURS_PER_YEAR = 24 * 365.25
 
 
@@ -47,7 +47,7 @@ def ar1(rng: np.random.Generator, size: int, phi: float, sigma: float) -> np.nda
     """An autoregressive series x[t] = phi * x[t-1] + noise."""
     noise = rng.normal(0.0, sigma, size)
     out = np.empty(size)
-    out[0] = noise[0] / np.sqrt(1 - phi ** 2)
+    out[0] = noise[0] / np.sqrt(1 - phi**2)
     for t in range(1, size):
         out[t] = phi * out[t - 1] + noise[t]
     return out
@@ -57,11 +57,11 @@ def synthetic_weather(hours: int, seed: int = 0) -> np.ndarray:
     """``(hours, 3)`` float32 readings: temperature (degrees C), pressure (hPa), humidity (%)."""
     rng = np.random.default_rng(seed)
     t = np.arange(hours, dtype="float64")
-    yearly = 9.0 * np.sin(2 * np.pi * (t / HOURS_PER_YEAR - 0.29))       # coldest in January
-    daily = 4.5 * np.sin(2 * np.pi * (t / 24 - 0.375))                     # warmest mid-afternoon
+    yearly = 9.0 * np.sin(2 * np.pi * (t / HOURS_PER_YEAR - 0.29))  # coldest in January
+    daily = 4.5 * np.sin(2 * np.pi * (t / 24 - 0.375))  # warmest mid-afternoon
     trend = 0.4 * t / HOURS_PER_YEAR
     pressure_anomaly = ar1(rng, hours + HORIZON, phi=0.995, sigma=0.6)
-    weather = 0.35 * pressure_anomaly[:hours] + ar1(rng, hours, phi=0.9, sigma=0.3)   # pressure leads by 12 h
+    weather = 0.35 * pressure_anomaly[:hours] + ar1(rng, hours, phi=0.9, sigma=0.3)  # pressure leads by 12 h
     temperature = 11.0 + yearly + daily + trend + weather + rng.normal(0.0, 0.3, hours)
     pressure = 1013.0 + pressure_anomaly[HORIZON:] + rng.normal(0.0, 0.2, hours)
     humidity = np.clip(72.0 - 3.0 * daily - 1.2 * weather + rng.normal(0.0, 4.0, hours), 5.0, 100.0)
@@ -75,16 +75,21 @@ def windows(features: np.ndarray, target: np.ndarray, batch_size: int, shuffle: 
     ``target[i + SEQUENCE_LENGTH - 1 + HORIZON]``: the rows whose target would
     fall past the end are left out of ``data``."""
     return tfkit.utils.timeseries_dataset_from_array(
-        features[:-HORIZON], target[SEQUENCE_LENGTH - 1 + HORIZON:], sequence_length=SEQUENCE_LENGTH,
-        batch_size=batch_size, shuffle=shuffle, seed=0)
+        features[:-HORIZON],
+        target[SEQUENCE_LENGTH - 1 + HORIZON :],
+        sequence_length=SEQUENCE_LENGTH,
+        batch_size=batch_size,
+        shuffle=shuffle,
+        seed=0,
+    )
 
 
 def naive_maes(temperature: np.ndarray) -> tuple[float, float]:
     """Test MAEs of "the last value seen" and "the same hour the day before", on the model's windows."""
     last = SEQUENCE_LENGTH - 1
-    truth = temperature[last + HORIZON:]
-    last_value = temperature[last:len(temperature) - HORIZON]
-    day_before = temperature[last + HORIZON - 24:len(temperature) - 24]
+    truth = temperature[last + HORIZON :]
+    last_value = temperature[last : len(temperature) - HORIZON]
+    day_before = temperature[last + HORIZON - 24 : len(temperature) - 24]
     return float(np.mean(np.abs(truth - last_value))), float(np.mean(np.abs(truth - day_before)))
 
 
@@ -112,26 +117,33 @@ def main(argv: list[str] | None = None) -> dict:
     train = windows(normalized[:train_end], temperature[:train_end], batch_size, shuffle=True)
     val = windows(normalized[train_end:val_end], temperature[train_end:val_end], batch_size, shuffle=False)
     test = windows(normalized[val_end:], temperature[val_end:], batch_size, shuffle=False)
-    print(f"{hours} hours of readings; windows of {SEQUENCE_LENGTH} h, target {HORIZON} h ahead; "
-          f"{train_end - SEQUENCE_LENGTH - HORIZON + 1} training windows")
+    print(
+        f"{hours} hours of readings; windows of {SEQUENCE_LENGTH} h, target {HORIZON} h ahead; "
+        f"{train_end - SEQUENCE_LENGTH - HORIZON + 1} training windows"
+    )
 
     model = build_model(16 if args.small else 32)
     model.summary()
     # jit_compile=False: with the default "auto", tfkit tries XLA on this LSTM when fed a tf.data dataset, fails
     # to compile it and falls back with a RuntimeWarning (Keras 3 never tries XLA on a CPU-only machine).
-    model.compile(optimizer=tfkit.optimizers.Adam(learning_rate=1e-3), loss="mse", metrics=["mae"],
-                  jit_compile=False)
+    model.compile(optimizer=tfkit.optimizers.Adam(learning_rate=1e-3), loss="mse", metrics=["mae"], jit_compile=False)
     stop = tfkit.callbacks.EarlyStopping(monitor="val_loss", patience=3, restore_best_weights=True)
     start = time.perf_counter()
     model.fit(train, validation_data=val, epochs=epochs, callbacks=[stop], verbose=2)
     seconds = time.perf_counter() - start
     _, mae = model.evaluate(test, verbose=0)
-    lstm_mae = float(mae * std[0])                                    # back to degrees
+    lstm_mae = float(mae * std[0])  # back to degrees
     last_mae, day_mae = naive_maes(readings[val_end:, 0])
-    print(f"test MAE (degrees C): LSTM {lstm_mae:.3f}, last value {last_mae:.3f}, same hour yesterday "
-          f"{day_mae:.3f}; training {seconds:.0f} s")
-    return {"lstm_mae": lstm_mae, "last_value_mae": last_mae, "same_hour_yesterday_mae": day_mae,
-            "seconds": float(seconds)}
+    print(
+        f"test MAE (degrees C): LSTM {lstm_mae:.3f}, last value {last_mae:.3f}, same hour yesterday "
+        f"{day_mae:.3f}; training {seconds:.0f} s"
+    )
+    return {
+        "lstm_mae": lstm_mae,
+        "last_value_mae": last_mae,
+        "same_hour_yesterday_mae": day_mae,
+        "seconds": float(seconds),
+    }
 
 
 if __name__ == "__main__":

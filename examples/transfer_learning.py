@@ -41,7 +41,7 @@ import numpy as np  # noqa: E402
 import tfkit  # noqa: E402
 from tfkit import layers  # noqa: E402
 
-IMAGE_SHAPE = (32, 32, 3)   # MobileNet's smallest input
+IMAGE_SHAPE = (32, 32, 3)  # MobileNet's smallest input
 
 
 def to_rgb32(digits: np.ndarray) -> np.ndarray:
@@ -60,13 +60,14 @@ def task(x: np.ndarray, y: np.ndarray, digits: range, limit: int | None) -> tupl
 
 
 def backbone(alpha: float, weights: str | None = None) -> tfkit.Model:
-    return tfkit.applications.MobileNet(input_shape=IMAGE_SHAPE, alpha=alpha, include_top=False, weights=weights,
-                                        pooling=None)
+    return tfkit.applications.MobileNet(
+        input_shape=IMAGE_SHAPE, alpha=alpha, include_top=False, weights=weights, pooling=None
+    )
 
 
 def classifier(base: tfkit.Model, classes: int, name: str) -> tfkit.Model:
     inputs = tfkit.Input(shape=IMAGE_SHAPE)
-    x = base(inputs, training=False)          # BatchNormalization in inference mode, frozen or not
+    x = base(inputs, training=False)  # BatchNormalization in inference mode, frozen or not
     x = layers.GlobalAveragePooling2D()(x)
     x = layers.Dropout(0.2)(x)
     outputs = layers.Dense(classes, activation="softmax")(x)
@@ -83,12 +84,14 @@ def main(argv: list[str] | None = None) -> dict:
     # the first load, so a relative path can miss (or find a stale file) after an os.chdir.
     weights_file = os.path.abspath(args.weights_file)
     tfkit.utils.set_random_seed(0)
-    pre_epochs, head_epochs, tune_epochs = (args.epochs,) * 3 if args.epochs else (1, 1, 1) if args.small else (2, 10, 5)
+    pre_epochs, head_epochs, tune_epochs = (
+        (args.epochs,) * 3 if args.epochs else (1, 1, 1) if args.small else (2, 10, 5)
+    )
     alpha = 0.25 if args.small else 0.5
     (x_train, y_train), (x_test, y_test) = tfkit.datasets.mnist.load_data()
     x_a, y_a = task(x_train, y_train, range(0, 5), 1024 if args.small else None)
     x_a_test, y_a_test = task(x_test, y_test, range(0, 5), 512 if args.small else None)
-    x_b, y_b = task(x_train, y_train, range(5, 10), 512 if args.small else 2000)     # few labels: the new task
+    x_b, y_b = task(x_train, y_train, range(5, 10), 512 if args.small else 2000)  # few labels: the new task
     x_b_test, y_b_test = task(x_test, y_test, range(5, 10), 512 if args.small else None)
     start = time.perf_counter()
 
@@ -96,14 +99,15 @@ def main(argv: list[str] | None = None) -> dict:
     # (Here the backbone is called without training=False: its BatchNormalization layers must learn their
     # moving statistics.)
     base = backbone(alpha)
-    for layer in base.layers:      # a short pre-training: let the moving statistics catch up in fewer steps
+    for layer in base.layers:  # a short pre-training: let the moving statistics catch up in fewer steps
         if isinstance(layer, layers.BatchNormalization):
             layer.momentum = 0.9
     inputs = tfkit.Input(shape=IMAGE_SHAPE)
     x = layers.GlobalAveragePooling2D()(base(inputs))
     pretrain = tfkit.Model(inputs, layers.Dense(5, activation="softmax")(x), name="pretrain_0_4")
-    pretrain.compile(optimizer=tfkit.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy",
-                     metrics=["accuracy"])
+    pretrain.compile(
+        optimizer=tfkit.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy", metrics=["accuracy"]
+    )
     print(f"pre-training MobileNet(alpha={alpha}) on {len(x_a)} digits 0-4")
     pretrain.fit(x_a, y_a, batch_size=64, epochs=pre_epochs, verbose=2)
     _, pre_accuracy = pretrain.evaluate(x_a_test, y_a_test, verbose=0)
@@ -114,25 +118,31 @@ def main(argv: list[str] | None = None) -> dict:
     base = backbone(alpha, weights=weights_file)
     base.trainable = False
     model = classifier(base, 5, "transfer_5_9")
-    model.compile(optimizer=tfkit.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
-    print(f"training the new head on {len(x_b)} digits 5-9 (backbone frozen: {len(model.trainable_weights)} "
-          f"trainable weights, the head's)")
+    model.compile(optimizer=tfkit.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    print(
+        f"training the new head on {len(x_b)} digits 5-9 (backbone frozen: {len(model.trainable_weights)} "
+        f"trainable weights, the head's)"
+    )
     model.fit(x_b, y_b, batch_size=32, epochs=head_epochs, verbose=2)
     _, head_accuracy = model.evaluate(x_b_test, y_b_test, verbose=0)
 
     # 3. Fine-tuning everything with a low learning rate (compile again after changing `trainable`).
     base.trainable = True
-    model.compile(optimizer=tfkit.optimizers.Adam(1e-4), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(optimizer=tfkit.optimizers.Adam(1e-4), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     print(f"fine-tuning all {len(model.trainable_weights)} trainable weights")
     model.fit(x_b, y_b, batch_size=32, epochs=tune_epochs, verbose=2)
     _, tuned_accuracy = model.evaluate(x_b_test, y_b_test, verbose=0)
     seconds = time.perf_counter() - start
-    print(f"digits 5-9 test accuracy: head only {head_accuracy:.4f}, fine-tuned {tuned_accuracy:.4f} "
-          f"(pre-training on 0-4: {pre_accuracy:.4f}), training {seconds:.0f} s")
-    return {"pretrain_accuracy": float(pre_accuracy), "head_accuracy": float(head_accuracy),
-            "fine_tuned_accuracy": float(tuned_accuracy), "seconds": float(seconds)}
+    print(
+        f"digits 5-9 test accuracy: head only {head_accuracy:.4f}, fine-tuned {tuned_accuracy:.4f} "
+        f"(pre-training on 0-4: {pre_accuracy:.4f}), training {seconds:.0f} s"
+    )
+    return {
+        "pretrain_accuracy": float(pre_accuracy),
+        "head_accuracy": float(head_accuracy),
+        "fine_tuned_accuracy": float(tuned_accuracy),
+        "seconds": float(seconds),
+    }
 
 
 if __name__ == "__main__":

@@ -75,13 +75,18 @@ class TransformerBlock(layers.Layer):
         return self.norm2(x + self.dropout2(self.feed_forward(x, training=training), training=training))
 
     def get_config(self):
-        return {**super().get_config(), "embed_dim": self.embed_dim, "num_heads": self.num_heads,
-                "ff_dim": self.ff_dim, "rate": self.rate}
+        return {
+            **super().get_config(),
+            "embed_dim": self.embed_dim,
+            "num_heads": self.num_heads,
+            "ff_dim": self.ff_dim,
+            "rate": self.rate,
+        }
 
 
 def build_model(embed_dim: int, num_heads: int, ff_dim: int, blocks: int) -> tfkit.Model:
     inputs = tfkit.Input(shape=(ROWS, PIXELS))
-    x = layers.Dense(embed_dim)(inputs)                   # each row of pixels -> one token vector
+    x = layers.Dense(embed_dim)(inputs)  # each row of pixels -> one token vector
     x = PositionEmbedding(ROWS, embed_dim)(x)
     for _ in range(blocks):
         x = TransformerBlock(embed_dim, num_heads, ff_dim)(x)
@@ -105,11 +110,19 @@ def main(argv: list[str] | None = None) -> dict:
     x_train, y_train = x_train[:train_count], y_train[:train_count]
     x_test, y_test = x_test[:test_count], y_test[:test_count]
 
-    model = build_model(**(dict(embed_dim=32, num_heads=2, ff_dim=64, blocks=2) if args.small else
-                           dict(embed_dim=64, num_heads=4, ff_dim=128, blocks=2)))
+    model = build_model(
+        **(
+            dict(embed_dim=32, num_heads=2, ff_dim=64, blocks=2)
+            if args.small
+            else dict(embed_dim=64, num_heads=4, ff_dim=128, blocks=2)
+        )
+    )
     model.summary()
-    model.compile(optimizer=tfkit.optimizers.Adam(learning_rate=1e-3), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(
+        optimizer=tfkit.optimizers.Adam(learning_rate=1e-3),
+        loss="sparse_categorical_crossentropy",
+        metrics=["accuracy"],
+    )
     start = time.perf_counter()
     model.fit(x_train, y_train, batch_size=128, epochs=epochs, validation_data=(x_val, y_val), verbose=2)
     seconds = time.perf_counter() - start

@@ -41,14 +41,19 @@ def launch_two_workers() -> int:
             ports.append(sock.getsockname()[1])
     cluster = {"worker": [f"localhost:{port}" for port in ports]}
     workers = [
-        subprocess.Popen([sys.executable, __file__], env=dict(
-            os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})))
+        subprocess.Popen(
+            [sys.executable, __file__],
+            env=dict(
+                os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})
+            ),
+        )
         for index in range(2)
     ]
-    def stop(signum: int, _frame: object) -> None:
-        raise SystemExit(128 + signum)       # the finally below kills both workers
 
-    signal.signal(signal.SIGTERM, stop)      # a killed launcher must not leave its workers behind
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)  # the finally below kills both workers
+
+    signal.signal(signal.SIGTERM, stop)  # a killed launcher must not leave its workers behind
     try:
         codes = [worker.wait(timeout=900) for worker in workers]
     except subprocess.TimeoutExpired:
@@ -71,11 +76,9 @@ def train() -> None:
     (x_train, y_train), (x_test, y_test) = tfkit.datasets.mnist.load_data()
     x_train, x_test = x_train.reshape(-1, 784).astype("float32") / 255, x_test.reshape(-1, 784).astype("float32") / 255
     with strategy.scope():
-        model = tfkit.Sequential([
-            tfkit.Input((784,)),
-            tfkit.layers.Dense(128, activation="relu"),
-            tfkit.layers.Dense(10),
-        ])
+        model = tfkit.Sequential(
+            [tfkit.Input((784,)), tfkit.layers.Dense(128, activation="relu"), tfkit.layers.Dense(10)]
+        )
         model.compile("adam", tfkit.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
     callbacks = [
         tfkit.callbacks.BackupAndRestore(f"{OUT}/backup"),

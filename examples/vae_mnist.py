@@ -93,14 +93,7 @@ class Decoder(layers.Layer):
 class VariationalAutoEncoder(tfkit.Model):
     """Combines the encoder and decoder into an end-to-end model for training."""
 
-    def __init__(
-        self,
-        original_dim,
-        intermediate_dim=64,
-        latent_dim=32,
-        name="autoencoder",
-        **kwargs
-    ):
+    def __init__(self, original_dim, intermediate_dim=64, latent_dim=32, name="autoencoder", **kwargs):
         super().__init__(name=name, **kwargs)
         self.original_dim = original_dim
         self.encoder = Encoder(latent_dim=latent_dim, intermediate_dim=intermediate_dim)
@@ -110,9 +103,7 @@ class VariationalAutoEncoder(tfkit.Model):
         z_mean, z_log_var, z = self.encoder(inputs)
         reconstructed = self.decoder(z)
         # Add KL divergence regularization loss.
-        kl_loss = -0.5 * ops.reduce_mean(
-            z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1
-        )
+        kl_loss = -0.5 * ops.reduce_mean(z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1)
         self.add_loss(kl_loss)
         return reconstructed
 
@@ -154,8 +145,11 @@ def save_reload_export(vae, x, model_file: str, export_dir: str, version: int = 
     with tempfile.TemporaryDirectory() as tmp:
         inputs, reloaded, served = (os.path.join(tmp, n) for n in ("x.npy", "reloaded.npy", "served.npy"))
         np.save(inputs, x)
-        _fresh_python("-c", f"import sys; sys.path.insert(0, {str(_EXAMPLES)!r}); import vae_mnist; "
-                            f"vae_mnist.predict_twice({model_file!r}, {inputs!r}, {reloaded!r})")
+        _fresh_python(
+            "-c",
+            f"import sys; sys.path.insert(0, {str(_EXAMPLES)!r}); import vae_mnist; "
+            f"vae_mnist.predict_twice({model_file!r}, {inputs!r}, {reloaded!r})",
+        )
         _fresh_python("-c", _SERVE_WITHOUT_TFKIT, export_path, inputs, served)
         reloaded, served = np.load(reloaded), np.load(served)
     report = {
@@ -165,10 +159,14 @@ def save_reload_export(vae, x, model_file: str, export_dir: str, version: int = 
         "serving_max_abs_diff": float(np.abs(served - expected).max()),
     }
     report["ok"] = report["reload_max_abs_diff"] <= 1e-5 and report["serving_max_abs_diff"] <= 1e-5
-    print(f"saved {model_file}; reloaded in a fresh process: predictions differ by at most "
-          f"{report['reload_max_abs_diff']:.2e}")
-    print(f"exported {export_path}; serving_default (loaded without tfkit) differs from predict by at most "
-          f"{report['serving_max_abs_diff']:.2e}")
+    print(
+        f"saved {model_file}; reloaded in a fresh process: predictions differ by at most "
+        f"{report['reload_max_abs_diff']:.2e}"
+    )
+    print(
+        f"exported {export_path}; serving_default (loaded without tfkit) differs from predict by at most "
+        f"{report['serving_max_abs_diff']:.2e}"
+    )
     print("round trip OK" if report["ok"] else "round trip FAILED")
     return report
 
@@ -178,8 +176,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--model-file", default="vae.h5", help="where to save the trained model")
-    parser.add_argument("--export-dir", default=str(_EXAMPLES.parent / "export" / "models" / "vae"),
-                        help="the SavedModel base folder; the export goes to EXPORT_DIR/VERSION")
+    parser.add_argument(
+        "--export-dir",
+        default=str(_EXAMPLES.parent / "export" / "models" / "vae"),
+        help="the SavedModel base folder; the export goes to EXPORT_DIR/VERSION",
+    )
     parser.add_argument("--export-version", type=int, default=1)
     args = parser.parse_args(argv)
 

@@ -65,11 +65,7 @@ def to_json_value(value: Any) -> Any:
     return value
 
 
-def build_predict_request(
-    instances: Any = None,
-    inputs: Any = None,
-    signature_name: str | None = None,
-) -> dict:
+def build_predict_request(instances: Any = None, inputs: Any = None, signature_name: str | None = None) -> dict:
     """A ``:predict`` request body in row (``instances``) or columnar (``inputs``) format.
 
     Give exactly one of ``instances`` (a batch: one item per example, or one
@@ -91,10 +87,7 @@ def build_predict_request(
     if instances is not None:
         instances = to_json_value(instances)
         if not isinstance(instances, list):
-            raise ValueError(
-                "instances= must be a list (one item per example), "
-                f"got {type(instances).__name__}"
-            )
+            raise ValueError(f"instances= must be a list (one item per example), got {type(instances).__name__}")
         body["instances"] = instances
     else:
         body["inputs"] = to_json_value(inputs)
@@ -114,9 +107,7 @@ def parse_predict_response(body: dict, endpoint: str = "TensorFlow Serving") -> 
     for key in ("predictions", "outputs"):
         if key in body:
             return body[key]
-    raise ValueError(
-        f"expected 'predictions' or 'outputs' in the answer from {endpoint}, got keys {sorted(body)}"
-    )
+    raise ValueError(f"expected 'predictions' or 'outputs' in the answer from {endpoint}, got keys {sorted(body)}")
 
 
 def model_url(url: str, model: str, version: int | None = None) -> str:
@@ -189,8 +180,11 @@ class _Unreachable(Exception):
 
 
 def _check_limit(max_response_bytes: int) -> int:
-    if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, numbers.Integral) \
-            or max_response_bytes < 1:
+    if (
+        isinstance(max_response_bytes, bool)
+        or not isinstance(max_response_bytes, numbers.Integral)
+        or max_response_bytes < 1
+    ):
         raise ValueError(f"max_response_bytes must be a positive integer, got {max_response_bytes!r}")
     return int(max_response_bytes)
 
@@ -235,15 +229,21 @@ def _read_body(response: http.client.HTTPResponse, endpoint: str, limit: int) ->
     return b"".join(chunks)
 
 
-def _exchange(endpoint: str, method: str, data: bytes | None, deadline: _Deadline, limit: int) -> tuple[int, str, bytes]:
+def _exchange(
+    endpoint: str, method: str, data: bytes | None, deadline: _Deadline, limit: int
+) -> tuple[int, str, bytes]:
     """Send one request and read its answer, all within ``deadline``: ``(status, reason, body)``."""
     parts = urllib.parse.urlsplit(endpoint)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"expected an http:// or https:// URL with a host, got {endpoint!r}")
     target = urllib.parse.quote(parts.path or "/", safe="/:@!$&'()*+,;=-._~%")
     target += f"?{parts.query}" if parts.query else ""
-    headers = [f"{method} {target} HTTP/1.1", f"Host: {parts.netloc.rpartition('@')[2]}",
-               "Accept: application/json", "Connection: close"]
+    headers = [
+        f"{method} {target} HTTP/1.1",
+        f"Host: {parts.netloc.rpartition('@')[2]}",
+        "Accept: application/json",
+        "Connection: close",
+    ]
     if data is not None:
         headers += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
     request = ("\r\n".join(headers) + "\r\n\r\n").encode("ascii") + (data or b"")
@@ -264,8 +264,9 @@ def _exchange(endpoint: str, method: str, data: bytes | None, deadline: _Deadlin
         sock.close()
 
 
-def _http_json(endpoint: str, payload: dict | None, timeout: float,
-               max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> Any:
+def _http_json(
+    endpoint: str, payload: dict | None, timeout: float, max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+) -> Any:
     """GET (``payload`` None) or POST JSON to ``endpoint``; the decoded answer, errors raised."""
     limit = _check_limit(max_response_bytes)
     deadline = _Deadline(timeout)
@@ -346,8 +347,13 @@ def predict(
     return parse_predict_response(_http_json(endpoint, payload, timeout, max_response_bytes), endpoint)
 
 
-def model_metadata(url: str, model: str, version: int | None = None, timeout: float = 10.0,
-                   max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> dict:
+def model_metadata(
+    url: str,
+    model: str,
+    version: int | None = None,
+    timeout: float = 10.0,
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+) -> dict:
     """GET a model's ``/metadata``: the JSON form of ``GetModelMetadataResponse``.
 
     ``answer["metadata"]["signature_def"]["signature_def"]["serving_default"]["inputs"]``
@@ -426,8 +432,13 @@ def _grpc_call(grpc: Any, target: str, method: str, request: Any, deadline: _Dea
             raise ServingError(details or code.name, code=code.name) from None
 
 
-def grpc_model_metadata(target: str, model_name: str, version: int | None = None, timeout: float = 10.0,
-                        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> dict:
+def grpc_model_metadata(
+    target: str,
+    model_name: str,
+    version: int | None = None,
+    timeout: float = 10.0,
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+) -> dict:
     """``PredictionService.GetModelMetadata`` over gRPC, as the same dict that REST's ``/metadata`` answers.
 
     ``target`` is ``host:port`` of the gRPC port (8500 by default in TF Serving's
@@ -453,7 +464,9 @@ def _grpc_metadata(target: str, model_name: str, version: int | None, deadline: 
     except DecodeError as error:
         raise ValueError(f"{target} answered signature_def metadata that does not parse ({error})") from None
     if not unpacked:
-        raise ValueError(f"{target} answered signature_def metadata of type {response.metadata['signature_def'].type_url}")
+        raise ValueError(
+            f"{target} answered signature_def metadata of type {response.metadata['signature_def'].type_url}"
+        )
     as_dict = {"always_print_fields_with_no_presence": True, "preserving_proto_field_name": True}  # as REST prints
     answer = {"model_spec": json_format.MessageToDict(response.model_spec, **as_dict)}
     answer["metadata"] = {"signature_def": json_format.MessageToDict(signatures, **as_dict)}
@@ -489,8 +502,7 @@ def grpc_predict(
         names = sorted(signature.get("inputs", {}))
         if len(names) != 1:
             raise ValueError(
-                f"signature {signature_name!r} of {model_name!r} takes inputs {names}: "
-                "pass inputs={name: array, ...}"
+                f"signature {signature_name!r} of {model_name!r} takes inputs {names}: pass inputs={{name: array, ...}}"
             )
         inputs = {names[0]: inputs}
     request = predict_pb2.PredictRequest()
@@ -524,8 +536,10 @@ def _to_array(tf: Any, proto: Any, what: str, limit: int) -> Any:
     except TypeError as error:
         raise ValueError(f"{what} has an unknown dtype ({error})") from None
     if elements * itemsize > limit:
-        raise ValueError(f"{what} declares {elements:,} elements of shape {dims}, more than "
-                         f"max_response_bytes={limit:,} bytes would hold (--max-response-bytes)")
+        raise ValueError(
+            f"{what} declares {elements:,} elements of shape {dims}, more than "
+            f"max_response_bytes={limit:,} bytes would hold (--max-response-bytes)"
+        )
     try:
         return tf.make_ndarray(proto)
     # KeyError: a dtype with no numpy twin; OverflowError: an int_val out of the dtype's range (uint16)
@@ -533,8 +547,9 @@ def _to_array(tf: Any, proto: Any, what: str, limit: int) -> Any:
         raise ValueError(f"{what} is not a readable tensor ({type(error).__name__}: {error})") from None
 
 
-def _signature(target: str, model_name: str, signature_name: str, version: int | None, deadline: _Deadline,
-               limit: int) -> dict:
+def _signature(
+    target: str, model_name: str, signature_name: str, version: int | None, deadline: _Deadline, limit: int
+) -> dict:
     signatures = _grpc_metadata(target, model_name, version, deadline, limit)["metadata"]["signature_def"]
     signatures = signatures.get("signature_def", {})
     if signature_name not in signatures:
@@ -613,17 +628,31 @@ def build_parser() -> argparse.ArgumentParser:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--inputs", metavar="FILE", help="batch as .npy (numpy) or .json")
     source.add_argument(
-        "--random", metavar="SHAPE", type=_shape_argument, default=None,
+        "--random",
+        metavar="SHAPE",
+        type=_shape_argument,
+        default=None,
         help="random batch in [0, 1), e.g. 1x784 (the default when --inputs is not given)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for --random")
     parser.add_argument("--columnar", action="store_true", help='send {"inputs": ...}')
-    parser.add_argument("--timeout", type=_positive(float), default=10.0,
-                        help="seconds for the whole request: connecting, sending and reading together (default 10)")
-    parser.add_argument("--max-response-bytes", type=_positive(int), default=DEFAULT_MAX_RESPONSE_BYTES,
-                        metavar="N", help=f"refuse an answer larger than N bytes (default {DEFAULT_MAX_RESPONSE_BYTES})")
     parser.add_argument(
-        "--grpc", metavar="HOST:PORT", default=None,
+        "--timeout",
+        type=_positive(float),
+        default=10.0,
+        help="seconds for the whole request: connecting, sending and reading together (default 10)",
+    )
+    parser.add_argument(
+        "--max-response-bytes",
+        type=_positive(int),
+        default=DEFAULT_MAX_RESPONSE_BYTES,
+        metavar="N",
+        help=f"refuse an answer larger than N bytes (default {DEFAULT_MAX_RESPONSE_BYTES})",
+    )
+    parser.add_argument(
+        "--grpc",
+        metavar="HOST:PORT",
+        default=None,
         help="call PredictionService over gRPC at HOST:PORT (e.g. localhost:8500) instead of REST; "
         "needs tensorflow-serving-api",
     )
@@ -641,8 +670,14 @@ def _answer(args: argparse.Namespace) -> Any:
         return grpc_model_metadata(args.grpc, args.model, version=args.version, **limits)
     batch = read_inputs(args.inputs) if args.inputs else random_tensor(args.random or (1, 784), seed=args.seed)
     if args.grpc is not None:
-        outputs = grpc_predict(args.grpc, args.model, batch, signature_name=args.signature_name or "serving_default",
-                               version=args.version, **limits)
+        outputs = grpc_predict(
+            args.grpc,
+            args.model,
+            batch,
+            signature_name=args.signature_name or "serving_default",
+            version=args.version,
+            **limits,
+        )
         return {name: value.tolist() for name, value in outputs.items()}
     if args.columnar:
         payload = build_predict_request(inputs=batch, signature_name=args.signature_name)

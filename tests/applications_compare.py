@@ -1,7 +1,7 @@
 """Build an application in tfkit and in Keras with the same arguments and compare what Keras files depend on.
 
-    compare_structure("ResNet50", include_top=False, input_shape=(32, 32, 3))   # params, names, weight shapes
-    keras_model, tfkit_model = build_pair("VGG16", include_top=False, input_shape=(32, 32, 3))
+compare_structure("ResNet50", include_top=False, input_shape=(32, 32, 3))   # params, names, weight shapes
+keras_model, tfkit_model = build_pair("VGG16", include_top=False, input_shape=(32, 32, 3))
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ EVERY_VARIANT = pytest.mark.skipif(
 
 
 def build_pair(function: str, **kwargs: Any) -> tuple[Any, Any]:
-    keras.backend.clear_session()           # fresh auto-name counters on both sides: unnamed layers match too
+    keras.backend.clear_session()  # fresh auto-name counters on both sides: unnamed layers match too
     tfkit.backend.clear_session()
     keras_model = getattr(keras.applications, function)(weights=None, **kwargs)
     tfkit_model = getattr(tfkit.applications, function)(weights=None, **kwargs)
@@ -43,8 +43,9 @@ def compare_structure(function: str, **kwargs: Any) -> tuple[Any, Any]:
     assert tfkit_model.name == keras_model.name
     assert tfkit_model.count_params() == keras_model.count_params()
     assert [layer.name for layer in layers_of(tfkit_model)] == [layer.name for layer in keras_model.layers]
-    assert [type(layer).__name__ for layer in layers_of(tfkit_model)] == \
-        [type(layer).__name__ for layer in keras_model.layers]
+    assert [type(layer).__name__ for layer in layers_of(tfkit_model)] == [
+        type(layer).__name__ for layer in keras_model.layers
+    ]
     assert [tuple(w.shape) for w in tfkit_model.weights] == [tuple(w.shape) for w in keras_model.weights]
     assert tuple(tfkit_model.output.shape) == tuple(keras_model.output.shape)
     return keras_model, tfkit_model
@@ -77,4 +78,3 @@ def randomise(keras_model: Any, seed: int = 0) -> None:
         else:
             value = rng.normal(0.0, 0.05, shape)
         variable.assign(value.astype(variable.dtype))
-

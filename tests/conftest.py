@@ -36,9 +36,9 @@ def pytest_cmdline_main(config):
     """Spread the whole suite over workers when pytest-xdist is installed and nothing else was asked."""
     if not config.pluginmanager.hasplugin("xdist") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    if getattr(config.option, "numprocesses", None) is not None:    # -n given: the user decides
+    if getattr(config.option, "numprocesses", None) is not None:  # -n given: the user decides
         return
-    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:    # files or tests named: one process
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:  # files or tests named: one process
         return
     if config.option.collectonly or config.option.usepdb:
         return
@@ -74,7 +74,7 @@ def _confine_temporary_files_of_children(config):
     temporary folder (pytest's ``tmp_path`` folders stay where they were); the workers and every
     process they start inherit ``TMPDIR``.
     """
-    tempfile.gettempdir()                  # fixed for this process before TMPDIR changes
+    tempfile.gettempdir()  # fixed for this process before TMPDIR changes
     folder = tempfile.mkdtemp(prefix="tfkit-tests-")
     os.environ["TMPDIR"] = folder
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
@@ -84,15 +84,31 @@ def _confine_temporary_files_of_children(config):
 # whole files in collection order, so these go first: a long file started last would leave the other
 # worker idle at the end (the suite ended with minutes of one worker before this order).
 LONGEST_FILES = (
-    "test_docstring_examples.py", "test_docs_site.py", "test_examples.py", "test_distribution_mesh.py",
-    "test_multi_worker.py", "test_fuzz_targets.py", "test_fuzz_loaders.py", "test_parameter_server.py", "test_load_budgets.py",
-    "test_wrappers_sklearn.py", "test_docs_examples.py", "test_docs_guides.py", "test_saving_kill_points.py",
-    "test_export.py", "test_saving_atomic.py", "test_saving_concurrency.py", "test_applications_weights_more.py",
-    "test_parameter_server_partitioned.py", "test_security_samples.py", "test_cli.py", "test_backup_resume.py",
+    "test_docstring_examples.py",
+    "test_docs_site.py",
+    "test_examples.py",
+    "test_distribution_mesh.py",
+    "test_multi_worker.py",
+    "test_fuzz_targets.py",
+    "test_fuzz_loaders.py",
+    "test_parameter_server.py",
+    "test_load_budgets.py",
+    "test_wrappers_sklearn.py",
+    "test_docs_examples.py",
+    "test_docs_guides.py",
+    "test_saving_kill_points.py",
+    "test_export.py",
+    "test_saving_atomic.py",
+    "test_saving_concurrency.py",
+    "test_applications_weights_more.py",
+    "test_parameter_server_partitioned.py",
+    "test_security_samples.py",
+    "test_cli.py",
+    "test_backup_resume.py",
 )
 
 
 def pytest_collection_modifyitems(session, config, items):
     """Longest files first (see LONGEST_FILES); the order inside each file is kept."""
     rank = {name: i for i, name in enumerate(LONGEST_FILES)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))   # stable: files and tests keep their order
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files and tests keep their order

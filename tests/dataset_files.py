@@ -1,8 +1,8 @@
 """Small files in the formats of Keras's data sets, written by the tests (no real data offline).
 
-    raw = dumps_py2({b"data": images, b"labels": [3, 1]})   # what Python 2's cPickle wrote for CIFAR
-    write_tar(path, {"cifar-10-batches-py/test_batch": raw})
-    write_sequences_npz(path, x_train=[[1, 2], [3]], y_train=[0, 1])
+raw = dumps_py2({b"data": images, b"labels": [3, 1]})   # what Python 2's cPickle wrote for CIFAR
+write_tar(path, {"cifar-10-batches-py/test_batch": raw})
+write_sequences_npz(path, x_train=[[1, 2], [3]], y_train=[0, 1])
 """
 
 from __future__ import annotations
@@ -66,8 +66,10 @@ def object_array(rows) -> np.ndarray:
 
 def write_sequences_npz(path: Path, **arrays) -> Path:
     """An ``.npz`` as imdb/reuters store them: ``x*`` object arrays of int lists, ``y*`` int64 labels."""
-    stored = {name: object_array(value) if name.startswith("x") else np.asarray(value, dtype=np.int64)
-              for name, value in arrays.items()}
+    stored = {
+        name: object_array(value) if name.startswith("x") else np.asarray(value, dtype=np.int64)
+        for name, value in arrays.items()
+    }
     np.savez(path, **stored)
     return path
 

@@ -53,7 +53,7 @@ tfkit.Model(x, L.Dense(1)(L.Concatenate()(halves))).save(os.path.join(out, "nest
 """
 
 CONFIG_SEED_FILES = {"text": "text.h5", "rnn": "rnn.h5", "image": "image.h5", "nested": "nested.h5"}
-CLASSES = {   # mutation class -> the seeds it applies to
+CLASSES = {  # mutation class -> the seeds it applies to
     "repeated_vocabulary": ("text",),
     "huge_unroll": ("rnn",),
     "multiplier": ("text", "image", "rnn", "nested"),
@@ -63,11 +63,21 @@ CLASSES = {   # mutation class -> the seeds it applies to
 # Arguments that multiply work (config_cost's rules and a few that the variable budget covers), by class name.
 MULTIPLIERS = {
     "TextVectorization": ("output_sequence_length", "ngrams", "max_tokens"),
-    "StringLookup": ("num_oov_indices", "max_tokens"), "IntegerLookup": ("num_oov_indices", "max_tokens"),
-    "Hashing": ("num_bins",), "CategoryEncoding": ("num_tokens",), "Embedding": ("input_dim", "output_dim"),
-    "RepeatVector": ("n",), "UpSampling2D": ("size",), "ZeroPadding2D": ("padding",), "Conv2DTranspose": ("strides",),
-    "Resizing": ("height", "width"), "Reshape": ("target_shape",), "Dense": ("units",), "LSTM": ("units",),
-    "GRU": ("units",), "TFOpLambda": ("num_or_size_splits",),
+    "StringLookup": ("num_oov_indices", "max_tokens"),
+    "IntegerLookup": ("num_oov_indices", "max_tokens"),
+    "Hashing": ("num_bins",),
+    "CategoryEncoding": ("num_tokens",),
+    "Embedding": ("input_dim", "output_dim"),
+    "RepeatVector": ("n",),
+    "UpSampling2D": ("size",),
+    "ZeroPadding2D": ("padding",),
+    "Conv2DTranspose": ("strides",),
+    "Resizing": ("height", "width"),
+    "Reshape": ("target_shape",),
+    "Dense": ("units",),
+    "LSTM": ("units",),
+    "GRU": ("units",),
+    "TFOpLambda": ("num_or_size_splits",),
 }
 BIG = [0, -1, 3, 64, 2**10, 2**16, 2**20, 2**24, 2**30 + 1, 2**31, 2**32, 10**12, 2**62, 2**63 - 1, 2**64]
 
@@ -101,7 +111,7 @@ def _repeated_vocabulary(config: dict, build: Any, rng: random.Random) -> None:
 
 
 def _huge_unroll(config: dict, build: Any, rng: random.Random) -> None:
-    steps = rng.choice([40, 300, 500, 2_500, 30_000, 10**6, 2**31])   # the seed unrolls 3 RNNs: 300 -> 900 steps
+    steps = rng.choice([40, 300, 500, 2_500, 30_000, 10**6, 2**31])  # the seed unrolls 3 RNNs: 300 -> 900 steps
     for entry in _entries(config):
         if entry["class_name"] == "InputLayer":
             entry["config"]["batch_shape"][1] = steps
@@ -115,7 +125,7 @@ def _multiplier(config: dict, build: Any, rng: random.Random) -> None:
         for argument in MULTIPLIERS.get(entry["class_name"], ()):
             if argument in entry["config"]:
                 candidates.append((entry["config"], argument))
-            elif entry["class_name"] == "TFOpLambda":   # a recorded split: its count is a positional argument
+            elif entry["class_name"] == "TFOpLambda":  # a recorded split: its count is a positional argument
                 args = entry["config"].get("arguments", {}).get("args", [])
                 if len(args) > 1 and isinstance(args[1], int):
                     candidates.append((args, 1))
@@ -131,11 +141,14 @@ def _nested_calls(config: dict, build: Any, rng: random.Random) -> None:
     layers = config["config"]["layers"]
     inner = next(e for e in layers if e["class_name"] == "Sequential")
     first = inner["inbound_nodes"][0]
-    calls = rng.choice([3, 300, 6_000, 30_000])   # the seed's block traces 2 layers: 6,000 calls pass 10,000
+    calls = rng.choice([3, 300, 6_000, 30_000])  # the seed's block traces 2 layers: 6,000 calls pass 10,000
     nodes = [first] + [{"args": [{"__tensor__": [inner["name"], i, 0]}], "kwargs": {}} for i in range(calls - 1)]
-    end, new_end = json.dumps([inner["name"], len(inner["inbound_nodes"]) - 1, 0]), json.dumps([inner["name"], calls - 1, 0])
+    end, new_end = (
+        json.dumps([inner["name"], len(inner["inbound_nodes"]) - 1, 0]),
+        json.dumps([inner["name"], calls - 1, 0]),
+    )
     inner["inbound_nodes"] = nodes
-    for entry in layers:   # whatever consumed the chain's old end consumes its new end
+    for entry in layers:  # whatever consumed the chain's old end consumes its new end
         if entry is not inner:
             entry["inbound_nodes"] = json.loads(json.dumps(entry.get("inbound_nodes", [])).replace(end, new_end))
 
@@ -147,8 +160,13 @@ def _wide_axis(config: dict, build: Any, rng: random.Random) -> None:
             entry["config"]["batch_shape"][-1] = width
 
 
-MUTATIONS = {"repeated_vocabulary": _repeated_vocabulary, "huge_unroll": _huge_unroll, "multiplier": _multiplier,
-             "nested_calls": _nested_calls, "wide_axis": _wide_axis}
+MUTATIONS = {
+    "repeated_vocabulary": _repeated_vocabulary,
+    "huge_unroll": _huge_unroll,
+    "multiplier": _multiplier,
+    "nested_calls": _nested_calls,
+    "wide_axis": _wide_axis,
+}
 
 
 def mutate_model_file(source: Path, target: Path, kind: str, rng: random.Random) -> str:

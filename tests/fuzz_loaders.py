@@ -127,10 +127,19 @@ PEAK_LIMIT = int(1.5 * 2**30)
 
 def make_seeds(folder: Path) -> dict[str, Path]:
     for script in (MAKE_SEEDS, CONFIG_SEEDS):
-        subprocess.run([sys.executable, "-c", script, str(folder)], check=True, timeout=time_limits.seconds(300),
-                       capture_output=True)
-    return {"model": folder / "model.h5", "weights": folder / "weights.h5", "export": folder / "export",
-            "ckpt": folder / "ckpt", **{name: folder / file for name, file in CONFIG_SEED_FILES.items()}}
+        subprocess.run(
+            [sys.executable, "-c", script, str(folder)],
+            check=True,
+            timeout=time_limits.seconds(300),
+            capture_output=True,
+        )
+    return {
+        "model": folder / "model.h5",
+        "weights": folder / "weights.h5",
+        "export": folder / "export",
+        "ckpt": folder / "ckpt",
+        **{name: folder / file for name, file in CONFIG_SEED_FILES.items()},
+    }
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -144,10 +153,10 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     elif kind == "boundary":
         position = rng.randrange(max(1, len(data) - 8))
         value = rng.choice([b"\x00" * 8, b"\xff" * 8, b"\x7f\xff\xff\xff", b"\x00\x00\x00\x80", b"\x01\x00\x00\x00"])
-        data[position:position + len(value)] = value
+        data[position : position + len(value)] = value
     elif kind == "zero_run":
         position = rng.randrange(len(data))
-        data[position:position + rng.randint(1, 64)] = bytes(min(64, len(data) - position))
+        data[position : position + rng.randint(1, 64)] = bytes(min(64, len(data) - position))
     else:
         data = data[: rng.randrange(1, len(data))]
     return bytes(data[: len(data)])
@@ -184,8 +193,12 @@ class Worker:
         wrapper.write_text(CHILD_PEAK)
         self.process = subprocess.Popen(
             [sys.executable, "-c", WORKER, str(MEMORY_LIMIT), str(workdir / "child_peaks.txt"), str(wrapper)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self._read(time_limits.Deadline(120))      # TensorFlow's import
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        self._read(time_limits.Deadline(120))  # TensorFlow's import
 
     def _read(self, deadline: time_limits.Deadline) -> dict | None:
         while True:
@@ -205,8 +218,13 @@ class Worker:
         if result is None:
             outcome = "hang" if self.process.poll() is None else "crash"
             self.stop()
-            return {"outcome": outcome, "message": "", "seconds": deadline.elapsed(), "peak_bytes": 0,
-                    "child_peak_bytes": 0}
+            return {
+                "outcome": outcome,
+                "message": "",
+                "seconds": deadline.elapsed(),
+                "peak_bytes": 0,
+                "child_peak_bytes": 0,
+            }
         return result
 
     def stop(self) -> None:
@@ -227,8 +245,14 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
     workdir = Path(workdir)
     seeds = make_seeds(workdir)
     rng = random.Random(seed)
-    targets = [("model", "load_model"), ("weights", "load_weights"), ("model", "inspect"),
-               ("export_pb", "inspect"), ("export_index", "inspect"), ("ckpt_index", "load_weights")]
+    targets = [
+        ("model", "load_model"),
+        ("weights", "load_weights"),
+        ("model", "inspect"),
+        ("export_pb", "inspect"),
+        ("export_index", "inspect"),
+        ("ckpt_index", "load_weights"),
+    ]
     targets += [(f"config:{kind}", "load_model") for kind in CLASSES]
     worker = Worker(workdir)
     originals = {  # the weights each loader gives for the unmutated seed: a "loaded" file that differs is counted
@@ -288,7 +312,7 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
             peak = max(peak, result["peak_bytes"])
             if outcome == "loaded" and result.get("digest") and result["digest"] != originals.get(origin):
                 altered += 1
-                if source.startswith("config:"):   # a config change cannot alter stored weights: a bug if it does
+                if source.startswith("config:"):  # a config change cannot alter stored weights: a bug if it does
                     altered_configs.append({"case": index, "class": source, "seed": origin})
             child_peak = max(child_peak, result["child_peak_bytes"])
             if result["seconds"] > slowest:
@@ -300,12 +324,21 @@ def run_campaign(workdir: Path, count: int, seed: int, timeout: float = 45.0) ->
             shutil.rmtree(folder) if source.startswith(("export", "ckpt")) else path.unlink()
     finally:
         worker.stop()
-    return {"files": count, "seconds": round(time.time() - started, 1), "outcomes": counts, "by_class": by_class,
-            "peak_bytes": peak, "child_peak_bytes": child_peak, "slowest_load_seconds": round(slowest, 2),
-            "slowest_case": slowest_case,
-            "loaded_with_altered_weights": altered, "config_mutations_with_altered_weights": altered_configs,
-            "value_errors_not_naming_the_file": len(unnamed),
-            "unnamed_examples": unnamed[:5], "bad": bad[:20]}
+    return {
+        "files": count,
+        "seconds": round(time.time() - started, 1),
+        "outcomes": counts,
+        "by_class": by_class,
+        "peak_bytes": peak,
+        "child_peak_bytes": child_peak,
+        "slowest_load_seconds": round(slowest, 2),
+        "slowest_case": slowest_case,
+        "loaded_with_altered_weights": altered,
+        "config_mutations_with_altered_weights": altered_configs,
+        "value_errors_not_naming_the_file": len(unnamed),
+        "unnamed_examples": unnamed[:5],
+        "bad": bad[:20],
+    }
 
 
 def main() -> None:
@@ -313,8 +346,12 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", default=None)
-    parser.add_argument("--timeout", type=float, default=45.0,
-                        help="seconds before a load counts as a hang on a quiet machine (grows with the load)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=45.0,
+        help="seconds before a load counts as a hang on a quiet machine (grows with the load)",
+    )
     args = parser.parse_args()
     import tempfile
 

@@ -1,8 +1,8 @@
 """Hostile servers for client tests: threads of the test process on 127.0.0.1, stopped with the test.
 
-    with raw_server(lambda conn, stop: drip(conn, stop)) as url:      # http://127.0.0.1:<port>
-        error = bounded(lambda: client.predict(url, "vae", payload, timeout=0.5))
-    # the server's threads are joined here; bounded() failed the test if the call outlived BOUND seconds
+with raw_server(lambda conn, stop: drip(conn, stop)) as url:      # http://127.0.0.1:<port>
+    error = bounded(lambda: client.predict(url, "vae", payload, timeout=0.5))
+# the server's threads are joined here; bounded() failed the test if the call outlived BOUND seconds
 """
 
 import contextlib
@@ -31,7 +31,7 @@ def raw_server(behave):
             try:
                 behave(conn, stop)
             except OSError:
-                pass   # the client gave up and closed its end
+                pass  # the client gave up and closed its end
 
     def accept():
         while not stop.is_set():
@@ -95,7 +95,7 @@ def hold(conn, stop):
 
 
 def reset(conn):
-    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))   # close sends RST
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close sends RST
 
 
 def bounded(call):

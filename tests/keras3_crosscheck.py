@@ -1,8 +1,8 @@
 """Helpers the Keras-3-layer tests share: copy Keras weights by name, h5 and config round trips, a compiled fit.
 
-    copy_keras_weights(keras_layer, tfkit_layer)        # names, shapes and order must agree
-    h5_round_trip(lambda: layers.AdaptiveMaxPooling1D(3), x, tmp_path)
-    fit_once(model, x, y)
+copy_keras_weights(keras_layer, tfkit_layer)        # names, shapes and order must agree
+h5_round_trip(lambda: layers.AdaptiveMaxPooling1D(3), x, tmp_path)
+fit_once(model, x, y)
 """
 
 from __future__ import annotations

@@ -23,9 +23,9 @@ class Case:
     name: str
     build: Callable[[Any], Any]
     inputs: Callable[[np.random.Generator], Any]
-    custom: bool = False                # needs custom_objects(k) when loading
-    compiled: bool = False              # compiled and trained a step before saving
-    adapt: Callable[[Any], None] | None = None   # adapt(model) before saving: preprocessing state
+    custom: bool = False  # needs custom_objects(k) when loading
+    compiled: bool = False  # compiled and trained a step before saving
+    adapt: Callable[[Any], None] | None = None  # adapt(model) before saving: preprocessing state
     tolerance: float = 1e-5
     directions: tuple[str, ...] = ("keras_to_tfkit", "tfkit_to_keras")
     notes: list[str] = field(default_factory=list)
@@ -99,22 +99,42 @@ def custom_objects(k: Any) -> dict[str, Any]:
     def square_plus_one(x):
         return x * x + 1.0
 
-    _CUSTOM[key] = {"Scale": Scale, "ResidualBlock": ResidualBlock, "double": double,
-                    "square_plus_one": square_plus_one}
+    _CUSTOM[key] = {
+        "Scale": Scale,
+        "ResidualBlock": ResidualBlock,
+        "double": double,
+        "square_plus_one": square_plus_one,
+    }
     return _CUSTOM[key]
 
 
 # ------------------------------------------------------------------ the builders
 
+
 def _mlp(k):
-    return k.Sequential([k.Input((8,)), k.layers.Dense(16, activation="relu"), k.layers.Dropout(0.3),
-                         k.layers.Dense(3, activation="softmax")], name="mlp")
+    return k.Sequential(
+        [
+            k.Input((8,)),
+            k.layers.Dense(16, activation="relu"),
+            k.layers.Dropout(0.3),
+            k.layers.Dense(3, activation="softmax"),
+        ],
+        name="mlp",
+    )
 
 
 def _cnn(k):
-    return k.Sequential([k.Input((12, 12, 2)), k.layers.Conv2D(6, 3, activation="relu"),
-                         k.layers.BatchNormalization(), k.layers.MaxPooling2D(), k.layers.Flatten(),
-                         k.layers.Dense(4)], name="cnn")
+    return k.Sequential(
+        [
+            k.Input((12, 12, 2)),
+            k.layers.Conv2D(6, 3, activation="relu"),
+            k.layers.BatchNormalization(),
+            k.layers.MaxPooling2D(),
+            k.layers.Flatten(),
+            k.layers.Dense(4),
+        ],
+        name="cnn",
+    )
 
 
 def _convolutions(k):
@@ -128,19 +148,36 @@ def _convolutions(k):
 
 
 def _conv1d(k):
-    return k.Sequential([k.Input((16, 3)), k.layers.Conv1D(4, 3, dilation_rate=2, padding="causal"),
-                         k.layers.SeparableConv1D(5, 3), k.layers.MaxPooling1D(2),
-                         k.layers.GlobalAveragePooling1D()], name="conv1d")
+    return k.Sequential(
+        [
+            k.Input((16, 3)),
+            k.layers.Conv1D(4, 3, dilation_rate=2, padding="causal"),
+            k.layers.SeparableConv1D(5, 3),
+            k.layers.MaxPooling1D(2),
+            k.layers.GlobalAveragePooling1D(),
+        ],
+        name="conv1d",
+    )
 
 
 def _conv3d(k):
-    return k.Sequential([k.Input((6, 6, 6, 1)), k.layers.Conv3D(2, 3, activation="tanh"),
-                         k.layers.AveragePooling3D(2), k.layers.Flatten(), k.layers.Dense(2)], name="conv3d")
+    return k.Sequential(
+        [
+            k.Input((6, 6, 6, 1)),
+            k.layers.Conv3D(2, 3, activation="tanh"),
+            k.layers.AveragePooling3D(2),
+            k.layers.Flatten(),
+            k.layers.Dense(2),
+        ],
+        name="conv3d",
+    )
 
 
 def _lstm_masked(k):
-    return k.Sequential([k.Input((7,), dtype="int32"), k.layers.Embedding(20, 6, mask_zero=True),
-                         k.layers.LSTM(5), k.layers.Dense(2)], name="lstm_masked")
+    return k.Sequential(
+        [k.Input((7,), dtype="int32"), k.layers.Embedding(20, 6, mask_zero=True), k.layers.LSTM(5), k.layers.Dense(2)],
+        name="lstm_masked",
+    )
 
 
 def _bidirectional_gru(k):
@@ -161,14 +198,15 @@ def _two_in_two_out(k):
     image, meta = k.Input((4, 4, 1), name="image"), k.Input((3,), name="meta")
     h = k.layers.Concatenate()([k.layers.Flatten()(image), meta])
     h = k.layers.Dense(8, activation="gelu")(h)
-    return k.Model({"image": image, "meta": meta},
-                   {"score": k.layers.Dense(1, name="score")(h), "label": k.layers.Dense(3, name="label")(h)},
-                   name="two_in_two_out")
+    return k.Model(
+        {"image": image, "meta": meta},
+        {"score": k.layers.Dense(1, name="score")(h), "label": k.layers.Dense(3, name="label")(h)},
+        name="two_in_two_out",
+    )
 
 
 def _two_in_two_out_inputs(rng):
-    return {"image": rng.normal(size=(3, 4, 4, 1)).astype("float32"),
-            "meta": rng.normal(size=(3, 3)).astype("float32")}
+    return {"image": rng.normal(size=(3, 4, 4, 1)).astype("float32"), "meta": rng.normal(size=(3, 3)).astype("float32")}
 
 
 def _shared_layer(k):
@@ -195,8 +233,12 @@ def _operations(k):
 
 def _merging(k):
     a, b = k.Input((4,)), k.Input((4,))
-    merged = [k.layers.Average()([a, b]), k.layers.Maximum()([a, b]), k.layers.Multiply()([a, b]),
-              k.layers.Dot(axes=1)([a, b])]
+    merged = [
+        k.layers.Average()([a, b]),
+        k.layers.Maximum()([a, b]),
+        k.layers.Multiply()([a, b]),
+        k.layers.Dot(axes=1)([a, b]),
+    ]
     h = k.layers.Concatenate()(merged)
     h = k.layers.Reshape((13, 1))(h)
     h = k.layers.Permute((2, 1))(h)
@@ -204,16 +246,35 @@ def _merging(k):
 
 
 def _activations(k):
-    return k.Sequential([k.Input((6,)), k.layers.Dense(6), k.layers.LeakyReLU(negative_slope=0.2),
-                         k.layers.Dense(6), k.layers.PReLU(), k.layers.ELU(), k.layers.Dense(4),
-                         k.layers.ReLU(max_value=1.0), k.layers.Softmax()], name="activations")
+    return k.Sequential(
+        [
+            k.Input((6,)),
+            k.layers.Dense(6),
+            k.layers.LeakyReLU(negative_slope=0.2),
+            k.layers.Dense(6),
+            k.layers.PReLU(),
+            k.layers.ELU(),
+            k.layers.Dense(4),
+            k.layers.ReLU(max_value=1.0),
+            k.layers.Softmax(),
+        ],
+        name="activations",
+    )
 
 
 def _normalizations(k):
-    return k.Sequential([k.Input((8, 4)), k.layers.LayerNormalization(), k.layers.GroupNormalization(groups=2),
-                         k.layers.UnitNormalization(), k.layers.BatchNormalization(momentum=0.5),
-                         k.layers.Flatten(), k.layers.EinsumDense("ab,bc->ac", output_shape=3)],
-                        name="normalizations")
+    return k.Sequential(
+        [
+            k.Input((8, 4)),
+            k.layers.LayerNormalization(),
+            k.layers.GroupNormalization(groups=2),
+            k.layers.UnitNormalization(),
+            k.layers.BatchNormalization(momentum=0.5),
+            k.layers.Flatten(),
+            k.layers.EinsumDense("ab,bc->ac", output_shape=3),
+        ],
+        name="normalizations",
+    )
 
 
 def _custom_layers(k):
@@ -232,14 +293,22 @@ def _custom_in_sequential(k):
 
 def _lambda_named(k):
     custom = custom_objects(k)
-    return k.Sequential([k.Input((5,)), k.layers.Lambda(custom["double"]),
-                         k.layers.Lambda(custom["square_plus_one"]), k.layers.Dense(2)], name="lambda_named")
+    return k.Sequential(
+        [
+            k.Input((5,)),
+            k.layers.Lambda(custom["double"]),
+            k.layers.Lambda(custom["square_plus_one"]),
+            k.layers.Dense(2),
+        ],
+        name="lambda_named",
+    )
 
 
 def _custom_activation(k):
     custom = custom_objects(k)
-    return k.Sequential([k.Input((5,)), k.layers.Dense(4, activation=custom["double"]), k.layers.Dense(2)],
-                        name="custom_activation")
+    return k.Sequential(
+        [k.Input((5,)), k.layers.Dense(4, activation=custom["double"]), k.layers.Dense(2)], name="custom_activation"
+    )
 
 
 def _normalization_adapted(k):
@@ -251,19 +320,32 @@ def _adapt_first(data: np.ndarray) -> Callable[[Any], None]:
 
 
 def _discretization(k):
-    return k.Sequential([k.Input((4,)), k.layers.Discretization(num_bins=4),
-                         k.layers.CategoryEncoding(num_tokens=4, output_mode="count")], name="discretization")
+    return k.Sequential(
+        [
+            k.Input((4,)),
+            k.layers.Discretization(num_bins=4),
+            k.layers.CategoryEncoding(num_tokens=4, output_mode="count"),
+        ],
+        name="discretization",
+    )
 
 
 def _string_lookup(k):
-    return k.Sequential([k.Input((2,), dtype="string"), k.layers.StringLookup(output_mode="multi_hot")],
-                        name="string_lookup")
+    return k.Sequential(
+        [k.Input((2,), dtype="string"), k.layers.StringLookup(output_mode="multi_hot")], name="string_lookup"
+    )
 
 
 def _text_to_lstm(k):
-    return k.Sequential([k.Input((), dtype="string"), k.layers.TextVectorization(max_tokens=30,
-                                                                                  output_sequence_length=5),
-                         k.layers.Embedding(30, 4, mask_zero=True), k.layers.LSTM(3)], name="text_to_lstm")
+    return k.Sequential(
+        [
+            k.Input((), dtype="string"),
+            k.layers.TextVectorization(max_tokens=30, output_sequence_length=5),
+            k.layers.Embedding(30, 4, mask_zero=True),
+            k.layers.LSTM(3),
+        ],
+        name="text_to_lstm",
+    )
 
 
 WORDS = np.array(["the cat sat on the mat", "a dog ran far", "the dog sat", "zebra"])
@@ -271,57 +353,77 @@ TOKENS = np.array([["a", "b"], ["c", "a"], ["b", "b"], ["d", "a"]])
 
 
 def _integer_lookup(k):
-    return k.Sequential([k.Input((3,), dtype="int64"), k.layers.IntegerLookup(output_mode="one_hot"),
-                         k.layers.Flatten()], name="integer_lookup")
+    return k.Sequential(
+        [k.Input((3,), dtype="int64"), k.layers.IntegerLookup(output_mode="one_hot"), k.layers.Flatten()],
+        name="integer_lookup",
+    )
 
 
 def _hashing(k):
-    return k.Sequential([k.Input((3,), dtype="int64"), k.layers.Hashing(num_bins=7),
-                         k.layers.Embedding(7, 2), k.layers.Flatten()], name="hashing")
+    return k.Sequential(
+        [k.Input((3,), dtype="int64"), k.layers.Hashing(num_bins=7), k.layers.Embedding(7, 2), k.layers.Flatten()],
+        name="hashing",
+    )
 
 
 def _image_preprocessing(k):
-    return k.Sequential([k.Input((12, 10, 3)), k.layers.Rescaling(1 / 255.0, offset=-0.5),
-                         k.layers.Resizing(8, 8), k.layers.CenterCrop(6, 6), k.layers.Conv2D(2, 3)],
-                        name="image_preprocessing")
+    return k.Sequential(
+        [
+            k.Input((12, 10, 3)),
+            k.layers.Rescaling(1 / 255.0, offset=-0.5),
+            k.layers.Resizing(8, 8),
+            k.layers.CenterCrop(6, 6),
+            k.layers.Conv2D(2, 3),
+        ],
+        name="image_preprocessing",
+    )
 
 
 def _quantized_int8(k):
-    model = k.Sequential([k.Input((6,)), k.layers.Dense(8, activation="relu"), k.layers.Dense(3)],
-                         name="quantized_int8")
+    model = k.Sequential(
+        [k.Input((6,)), k.layers.Dense(8, activation="relu"), k.layers.Dense(3)], name="quantized_int8"
+    )
     model.quantize("int8")
     return model
 
 
 def _quantized_int4(k):
-    model = k.Sequential([k.Input((8,)), k.layers.Dense(8, activation="relu"), k.layers.Dense(4)],
-                         name="quantized_int4")
+    model = k.Sequential(
+        [k.Input((8,)), k.layers.Dense(8, activation="relu"), k.layers.Dense(4)], name="quantized_int4"
+    )
     model.quantize("int4")
     return model
 
 
 def _mixed_precision(k):
-    return k.Sequential([k.Input((6,)), k.layers.Dense(8, dtype="mixed_float16"),
-                         k.layers.Dense(2, dtype="float32")], name="mixed_precision")
+    return k.Sequential(
+        [k.Input((6,)), k.layers.Dense(8, dtype="mixed_float16"), k.layers.Dense(2, dtype="float32")],
+        name="mixed_precision",
+    )
 
 
 def _compiled_adam(k):
-    model = k.Sequential([k.Input((5,)), k.layers.Dense(6, activation="relu"), k.layers.Dense(1)],
-                         name="compiled_adam")
+    model = k.Sequential([k.Input((5,)), k.layers.Dense(6, activation="relu"), k.layers.Dense(1)], name="compiled_adam")
     model.compile(optimizer=k.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
     return model
 
 
 def _compiled_sgd_momentum(k):
     model = k.Sequential([k.Input((5,)), k.layers.Dense(3, activation="softmax")], name="compiled_sgd")
-    model.compile(optimizer=k.optimizers.SGD(0.05, momentum=0.9), loss="categorical_crossentropy",
-                  metrics=["accuracy"])
+    model.compile(optimizer=k.optimizers.SGD(0.05, momentum=0.9), loss="categorical_crossentropy", metrics=["accuracy"])
     return model
 
 
 def _embedding_pooling(k):
-    return k.Sequential([k.Input((6,), dtype="int32"), k.layers.Embedding(12, 4, mask_zero=True),
-                         k.layers.GlobalAveragePooling1D(), k.layers.Dense(2)], name="embedding_pooling")
+    return k.Sequential(
+        [
+            k.Input((6,), dtype="int32"),
+            k.layers.Embedding(12, 4, mask_zero=True),
+            k.layers.GlobalAveragePooling1D(),
+            k.layers.Dense(2),
+        ],
+        name="embedding_pooling",
+    )
 
 
 def _conv_lstm(k):
@@ -329,16 +431,27 @@ def _conv_lstm(k):
 
 
 def _mobilenet_v3(k):
-    return k.applications.MobileNetV3Small(input_shape=(32, 32, 3), weights=None, classes=4,
-                                           include_preprocessing=True, minimalistic=True)
+    return k.applications.MobileNetV3Small(
+        input_shape=(32, 32, 3), weights=None, classes=4, include_preprocessing=True, minimalistic=True
+    )
 
 
 def _regularized(k):
-    return k.Sequential([k.Input((4,)), k.layers.Dense(3, kernel_regularizer=k.regularizers.L2(0.01),
-                                                       kernel_constraint=k.constraints.MaxNorm(2.0),
-                                                       kernel_initializer=k.initializers.HeNormal(seed=1)),
-                         k.layers.ActivityRegularization(l1=0.01), k.layers.GaussianNoise(0.1),
-                         k.layers.Dense(2)], name="regularized")
+    return k.Sequential(
+        [
+            k.Input((4,)),
+            k.layers.Dense(
+                3,
+                kernel_regularizer=k.regularizers.L2(0.01),
+                kernel_constraint=k.constraints.MaxNorm(2.0),
+                kernel_initializer=k.initializers.HeNormal(seed=1),
+            ),
+            k.layers.ActivityRegularization(l1=0.01),
+            k.layers.GaussianNoise(0.1),
+            k.layers.Dense(2),
+        ],
+        name="regularized",
+    )
 
 
 CASES = [
@@ -347,8 +460,11 @@ CASES = [
     Case("convolutions", _convolutions, _floats(2, 10, 10, 3)),
     Case("conv1d", _conv1d, _floats(3, 16, 3)),
     Case("conv3d", _conv3d, _floats(2, 6, 6, 6, 1)),
-    Case("lstm_masked", _lstm_masked, lambda rng: np.concatenate(
-        [rng.integers(1, 20, size=(3, 4)), np.zeros((3, 3))], axis=1).astype("int32")),
+    Case(
+        "lstm_masked",
+        _lstm_masked,
+        lambda rng: np.concatenate([rng.integers(1, 20, size=(3, 4)), np.zeros((3, 3))], axis=1).astype("int32"),
+    ),
     Case("bidirectional_gru", _bidirectional_gru, _floats(3, 6, 4)),
     Case("attention", _attention, _floats(2, 5, 8)),
     Case("two_in_two_out", _two_in_two_out, _two_in_two_out_inputs),
@@ -362,25 +478,45 @@ CASES = [
     Case("custom_in_sequential", _custom_in_sequential, _floats(3, 4), custom=True),
     Case("lambda_named", _lambda_named, _floats(3, 5), custom=True),
     Case("custom_activation", _custom_activation, _floats(3, 5), custom=True),
-    Case("normalization_adapted", _normalization_adapted, _floats(4, 3),
-         adapt=_adapt_first(np.random.default_rng(5).normal(3.0, 2.0, size=(32, 3)).astype("float32"))),
-    Case("discretization", _discretization, _floats(4, 4),
-         adapt=_adapt_first(np.random.default_rng(6).normal(size=(64, 4)).astype("float32"))),
+    Case(
+        "normalization_adapted",
+        _normalization_adapted,
+        _floats(4, 3),
+        adapt=_adapt_first(np.random.default_rng(5).normal(3.0, 2.0, size=(32, 3)).astype("float32")),
+    ),
+    Case(
+        "discretization",
+        _discretization,
+        _floats(4, 4),
+        adapt=_adapt_first(np.random.default_rng(6).normal(size=(64, 4)).astype("float32")),
+    ),
     Case("string_lookup", _string_lookup, lambda rng: TOKENS, adapt=_adapt_first(TOKENS), tolerance=0),
     Case("text_to_lstm", _text_to_lstm, lambda rng: WORDS, adapt=_adapt_first(WORDS)),
-    Case("integer_lookup", _integer_lookup, lambda rng: np.array([[4, 9, 4], [7, 7, 1]], "int64"),
-         adapt=_adapt_first(np.array([[4, 9, 7], [9, 9, 4]], "int64")), tolerance=0),
+    Case(
+        "integer_lookup",
+        _integer_lookup,
+        lambda rng: np.array([[4, 9, 4], [7, 7, 1]], "int64"),
+        adapt=_adapt_first(np.array([[4, 9, 7], [9, 9, 4]], "int64")),
+        tolerance=0,
+    ),
     Case("hashing", _hashing, lambda rng: rng.integers(0, 100, size=(3, 3)).astype("int64")),
-    Case("image_preprocessing", _image_preprocessing, lambda rng: rng.uniform(0, 255, (2, 12, 10, 3)).astype("float32")),
+    Case(
+        "image_preprocessing", _image_preprocessing, lambda rng: rng.uniform(0, 255, (2, 12, 10, 3)).astype("float32")
+    ),
     Case("quantized_int8", _quantized_int8, _floats(3, 6), tolerance=1e-4),
     Case("quantized_int4", _quantized_int4, _floats(3, 8), tolerance=1e-4),
     Case("mixed_precision", _mixed_precision, _floats(3, 6), tolerance=1e-2),
     Case("compiled_adam", _compiled_adam, _floats(8, 5), compiled=True),
     Case("compiled_sgd_momentum", _compiled_sgd_momentum, _floats(8, 5), compiled=True),
-    Case("embedding_pooling", _embedding_pooling, lambda rng: np.array([[3, 4, 0, 0, 0, 0], [1, 2, 3, 4, 5, 6]],
-                                                                       "int32")),
+    Case(
+        "embedding_pooling", _embedding_pooling, lambda rng: np.array([[3, 4, 0, 0, 0, 0], [1, 2, 3, 4, 5, 6]], "int32")
+    ),
     Case("conv_lstm", _conv_lstm, _floats(2, 3, 6, 6, 1)),
-    Case("mobilenet_v3_small", _mobilenet_v3, lambda rng: rng.uniform(0, 255, (2, 32, 32, 3)).astype("float32"),
-         tolerance=1e-4),
+    Case(
+        "mobilenet_v3_small",
+        _mobilenet_v3,
+        lambda rng: rng.uniform(0, 255, (2, 32, 32, 3)).astype("float32"),
+        tolerance=1e-4,
+    ),
     Case("regularized", _regularized, _floats(3, 4)),
 ]

@@ -1,7 +1,7 @@
 """One small, valid use of every built-in layer, shared by the config and saving tests.
 
-    for name, make_model in CATALOG.items():
-        model = make_model()            # a functional model around a fresh layer
+for name, make_model in CATALOG.items():
+    model = make_model()            # a functional model around a fresh layer
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from tfkit import activations, layers
 from tfkit.applications import application_layers
 
 
-def _single(layer_factory: Callable[[], tfkit.Layer], shape: tuple, dtype: str = "float32") -> Callable[[], tfkit.Model]:
+def _single(
+    layer_factory: Callable[[], tfkit.Layer], shape: tuple, dtype: str = "float32"
+) -> Callable[[], tfkit.Model]:
     def make() -> tfkit.Model:
         x = tfkit.Input(shape, dtype=dtype)
         return tfkit.Model(x, layer_factory()(x))
@@ -124,16 +126,19 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "TimeDistributed": _single(lambda: layers.TimeDistributed(layers.Dense(2)), (5, 3)),
     "MultiHeadAttention": _attention,
     "TFOpLambda": _operations,
-    "CategoryEncoding": _single(lambda: layers.CategoryEncoding(num_tokens=12, output_mode="count"), (3,), dtype="int32"),
+    "CategoryEncoding": _single(
+        lambda: layers.CategoryEncoding(num_tokens=12, output_mode="count"), (3,), dtype="int32"
+    ),
     "Hashing": _single(lambda: layers.Hashing(num_bins=5, output_mode="one_hot"), (1,), dtype="string"),
     "Discretization": _single(lambda: layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5]), (4,)),
     "Normalization": _single(lambda: layers.Normalization(mean=[0.5, 1.0, 2.0], variance=[1.0, 4.0, 0.25]), (3,)),
-    "IntegerLookup": _single(lambda: layers.IntegerLookup(vocabulary=[3, 7, 9], output_mode="one_hot"), (2,),
-                             dtype="int32"),
-    "StringLookup": _single(lambda: layers.StringLookup(vocabulary=["a", "b"], mask_token=""), (3,),
-                            dtype="string"),
-    "TextVectorization": _single(lambda: layers.TextVectorization(vocabulary=["the", "cat"],
-                                                                  output_sequence_length=4), (1,), dtype="string"),
+    "IntegerLookup": _single(
+        lambda: layers.IntegerLookup(vocabulary=[3, 7, 9], output_mode="one_hot"), (2,), dtype="int32"
+    ),
+    "StringLookup": _single(lambda: layers.StringLookup(vocabulary=["a", "b"], mask_token=""), (3,), dtype="string"),
+    "TextVectorization": _single(
+        lambda: layers.TextVectorization(vocabulary=["the", "cat"], output_sequence_length=4), (1,), dtype="string"
+    ),
     "GaussianDropout": _single(lambda: layers.GaussianDropout(0.2), (5,)),
     "AlphaDropout": _single(lambda: layers.AlphaDropout(0.2), (5,)),
     "SpatialDropout3D": _single(lambda: layers.SpatialDropout3D(0.2), (2, 2, 2, 3)),
@@ -180,6 +185,5 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "HashedCrossing": _hashed_crossing,
     "STFTSpectrogram": _single(lambda: layers.STFTSpectrogram(mode="log", frame_length=8, frame_step=4), (40, 2)),
     "GroupQueryAttention": _grouped_attention,
-    "MelSpectrogram": _single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8),
-                              (200,)),
+    "MelSpectrogram": _single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8), (200,)),
 }

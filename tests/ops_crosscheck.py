@@ -1,7 +1,7 @@
 """Shared checks for the ``tfkit.ops`` tests: one op against keras.ops and numpy, eagerly and traced, and saved.
 
-    check_op(ops.celu, keras_op("celu"), (X,), {}, reference=lambda: ...)   # values and dtype
-    check_saved_op(tmp_path, lambda x: ops.celu(x), (4,), X)               # functional model, .h5 round trip
+check_op(ops.celu, keras_op("celu"), (X,), {}, reference=lambda: ...)   # values and dtype
+check_saved_op(tmp_path, lambda x: ops.celu(x), (4,), X)               # functional model, .h5 round trip
 """
 
 from __future__ import annotations
@@ -44,8 +44,16 @@ def _same(got: Any, want: Any, rtol: float, atol: float, what: str, check_dtype:
             assert g.dtype == w.dtype, f"{what}: dtype {g.dtype}, expected {w.dtype}"
 
 
-def check_op(op: Callable, theirs: Callable | None, args: tuple, kwargs: dict, reference: Callable | None = None,
-             rtol: float = 1e-5, atol: float = 1e-6, traced: bool = True) -> str:
+def check_op(
+    op: Callable,
+    theirs: Callable | None,
+    args: tuple,
+    kwargs: dict,
+    reference: Callable | None = None,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    traced: bool = True,
+) -> str:
     """Compare ``op(*args, **kwargs)`` with Keras (values and dtype) and ``reference()`` (values).
 
     Returns what was compared ("keras", "numpy" or both); Keras raising on an
@@ -72,8 +80,15 @@ def check_op(op: Callable, theirs: Callable | None, args: tuple, kwargs: dict, r
     return "+".join(compared)
 
 
-def check_saved_op(tmp_path: Any, build: Callable, shapes: list[tuple], data: list[np.ndarray],
-                   dtypes: list[str] | None = None, rtol: float = 1e-5, atol: float = 1e-6) -> tfkit.Model:
+def check_saved_op(
+    tmp_path: Any,
+    build: Callable,
+    shapes: list[tuple],
+    data: list[np.ndarray],
+    dtypes: list[str] | None = None,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+) -> tfkit.Model:
     """A functional model ``build(*inputs)`` matches its eager outputs, and again after ``save`` / ``load_model``."""
     dtypes = dtypes or ["float32"] * len(shapes)
     inputs = [tfkit.Input(s, dtype=d) for s, d in zip(shapes, dtypes)]

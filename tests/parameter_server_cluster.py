@@ -37,8 +37,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def in_process_strategy(workers: int = 2, ps: int = 1,
-                        variable_partitioner: object = None) -> tf.distribute.ParameterServerStrategy:
+def in_process_strategy(
+    workers: int = 2, ps: int = 1, variable_partitioner: object = None
+) -> tf.distribute.ParameterServerStrategy:
     """Start ``workers`` worker and ``ps`` parameter servers in this process; return the chief's strategy."""
     spec = {
         "chief": [f"127.0.0.1:{_free_port()}"],
@@ -50,10 +51,14 @@ def in_process_strategy(workers: int = 2, ps: int = 1,
     # The servers share this process's CPUs; with fewer inter-op threads than workers + 1 a worker's step
     # and the parameter server's reads can wait on each other for ever (seen with 2 threads on 2 cores).
     config.inter_op_parallelism_threads = workers + 2
-    servers = [tf.distribute.Server(cluster, job_name=job, task_index=i, protocol="grpc", config=config, start=True)
-               for job in ("worker", "ps") for i in range(len(spec[job]))]
+    servers = [
+        tf.distribute.Server(cluster, job_name=job, task_index=i, protocol="grpc", config=config, start=True)
+        for job in ("worker", "ps")
+        for i in range(len(spec[job]))
+    ]
     resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(
-        cluster, task_type="chief", task_id=0, rpc_layer="grpc")
+        cluster, task_type="chief", task_id=0, rpc_layer="grpc"
+    )
     strategy = tf.distribute.ParameterServerStrategy(resolver, variable_partitioner=variable_partitioner)
     strategy._tfkit_test_servers = servers  # keep them referenced for the life of the strategy
     return strategy
@@ -65,11 +70,13 @@ def in_process_strategy(workers: int = 2, ps: int = 1,
 def _small_regression(tfkit, seed: int = 0):
     from tfkit import layers
 
-    model = tfkit.Sequential([
-        tfkit.Input((4,)),
-        layers.Dense(8, activation="relu", kernel_initializer=tfkit.initializers.GlorotUniform(seed=seed)),
-        layers.Dense(1, kernel_initializer=tfkit.initializers.GlorotUniform(seed=seed + 1)),
-    ])
+    model = tfkit.Sequential(
+        [
+            tfkit.Input((4,)),
+            layers.Dense(8, activation="relu", kernel_initializer=tfkit.initializers.GlorotUniform(seed=seed)),
+            layers.Dense(1, kernel_initializer=tfkit.initializers.GlorotUniform(seed=seed + 1)),
+        ]
+    )
     model.compile(tfkit.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
     return model
 
@@ -102,10 +109,12 @@ def run_small_model(strategy, tfkit) -> dict:
         return tf.data.Dataset.from_tensor_slices((x, y)).shuffle(256).repeat().batch(batch)
 
     creator = tfkit.utils.experimental.DatasetCreator(dataset_fn)
-    creator_history = model.fit(creator, epochs=2, steps_per_epoch=8, verbose=0,
-                                validation_data=(x, y), validation_steps=4).history
-    dataset_history = model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(32), epochs=1,
-                                steps_per_epoch=8, verbose=0).history
+    creator_history = model.fit(
+        creator, epochs=2, steps_per_epoch=8, verbose=0, validation_data=(x, y), validation_steps=4
+    ).history
+    dataset_history = model.fit(
+        tf.data.Dataset.from_tensor_slices((x, y)).batch(32), epochs=1, steps_per_epoch=8, verbose=0
+    ).history
     return {
         "kernel_device": kernel.device,
         "kernel_changed": float(np.abs(kernel.numpy() - before).max()),
@@ -118,8 +127,11 @@ def run_small_model(strategy, tfkit) -> dict:
         "evaluate": model.evaluate(x, y, batch_size=64, steps=4, verbose=0, return_dict=True),
         "evaluate_creator": model.evaluate(creator, steps=4, verbose=0),
         "predict": model.predict(x[:5], verbose=0).tolist(),
-        "predict_expected": (np.maximum(x[:5] @ model.layers[0].kernel.numpy() + model.layers[0].bias.numpy(), 0)
-                             @ model.layers[1].kernel.numpy() + model.layers[1].bias.numpy()).tolist(),
+        "predict_expected": (
+            np.maximum(x[:5] @ model.layers[0].kernel.numpy() + model.layers[0].bias.numpy(), 0)
+            @ model.layers[1].kernel.numpy()
+            + model.layers[1].bias.numpy()
+        ).tolist(),
     }
 
 
@@ -133,17 +145,20 @@ def run_errors(strategy, tfkit) -> dict:
             yield x[:8], y[:8]
 
     creator = tfkit.utils.experimental.DatasetCreator(
-        lambda context: tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(8))
+        lambda context: tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(8)
+    )
     return {
         "arrays_without_steps": _error(lambda: model.fit(x, y, batch_size=16, verbose=0)),
         "creator_without_steps": _error(lambda: model.fit(creator, verbose=0)),
-        "dataset_without_steps": _error(lambda: model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(8),
-                                                          verbose=0)),
+        "dataset_without_steps": _error(
+            lambda: model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(8), verbose=0)
+        ),
         "generator": _error(lambda: model.fit(generator(), steps_per_epoch=2, verbose=0)),
         "bare_callable": _error(lambda: model.fit(lambda context: None, steps_per_epoch=2, verbose=0)),
         "evaluate_without_steps": _error(lambda: model.evaluate(x, y, verbose=0)),
-        "validation_without_steps": _error(lambda: model.fit(x, y, steps_per_epoch=2, validation_data=(x, y),
-                                                             verbose=0)),
+        "validation_without_steps": _error(
+            lambda: model.fit(x, y, steps_per_epoch=2, validation_data=(x, y), verbose=0)
+        ),
         "verbose_1": _error(lambda: model.fit(x, y, steps_per_epoch=2, verbose=1)),
         "train_on_batch": _error(lambda: model.train_on_batch(x, y)),
     }
@@ -174,8 +189,11 @@ def run_custom_train_step(strategy, tfkit) -> dict:
         model = Regressor()
         model.compile(tfkit.optimizers.SGD(0.05))
     history = model.fit(x, y, batch_size=32, epochs=3, steps_per_epoch=8, verbose=0).history
-    return {"mse": history["mse"], "batch_rows": history["batch_rows"],
-            "slots_device": model.optimizer.variables[0].device}
+    return {
+        "mse": history["mse"],
+        "batch_rows": history["batch_rows"],
+        "slots_device": model.optimizer.variables[0].device,
+    }
 
 
 def _vae_losses(tfkit, vae_module, x, strategy=None, epochs: int = 3, batch_size: int = 64) -> dict:
@@ -204,8 +222,10 @@ def run_vae(strategy, tfkit) -> dict:
 
     (x_train, _), _ = tfkit.datasets.mnist.load_data()
     x = x_train[:512].reshape(512, 784).astype("float32") / 255
-    return {"one_device": _vae_losses(tfkit, vae_mnist, x), "parameter_server": _vae_losses(tfkit, vae_mnist, x,
-                                                                                            strategy)}
+    return {
+        "one_device": _vae_losses(tfkit, vae_mnist, x),
+        "parameter_server": _vae_losses(tfkit, vae_mnist, x, strategy),
+    }
 
 
 def main(out_file: str) -> None:
@@ -217,8 +237,12 @@ def main(out_file: str) -> None:
     from tfkit.training.distributed_loops import num_workers
 
     results["workers"] = num_workers(strategy)
-    for name, scenario in (("small", run_small_model), ("errors", run_errors),
-                             ("custom_train_step", run_custom_train_step), ("vae", run_vae)):
+    for name, scenario in (
+        ("small", run_small_model),
+        ("errors", run_errors),
+        ("custom_train_step", run_custom_train_step),
+        ("vae", run_vae),
+    ):
         try:
             results[name] = scenario(strategy, tfkit)
         except Exception:  # noqa: BLE001 - reported to the test, which fails with the traceback

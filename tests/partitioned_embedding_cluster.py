@@ -56,7 +56,7 @@ def run(rows: int) -> dict:
     }
     rng = np.random.default_rng(0)
     ids = rng.integers(0, rows, size=(512, 6)).astype("int32")
-    y = (np.sin(ids.astype("float64")).mean(axis=1, keepdims=True)).astype("float32")   # learnable from the rows
+    y = (np.sin(ids.astype("float64")).mean(axis=1, keepdims=True)).astype("float32")  # learnable from the rows
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean((model(ids[:8]) - y[:8]) ** 2)
     figures["gradient_types"] = [type(g).__name__ for g in tape.gradient(loss, table.variables)]
@@ -66,10 +66,12 @@ def run(rows: int) -> dict:
     figures["loss"] = history["loss"]
     figures["rows_changed"] = int((np.abs(after - before).max(axis=1) > 0).sum())
     figures["rows_used"] = int(len(np.unique(ids)))
-    figures["changed_rows_all_used"] = bool(set(np.where(np.abs(after - before).max(axis=1) > 0)[0])
-                                            <= set(np.unique(ids).tolist()))
-    figures["slots_on_servers"] = sorted({v.device.split("/device")[0] for v in model.optimizer.variables
-                                          if v.shape.rank == 2})
+    figures["changed_rows_all_used"] = bool(
+        set(np.where(np.abs(after - before).max(axis=1) > 0)[0]) <= set(np.unique(ids).tolist())
+    )
+    figures["slots_on_servers"] = sorted(
+        {v.device.split("/device")[0] for v in model.optimizer.variables if v.shape.rank == 2}
+    )
     expected = model.predict(ids[:16], verbose=0)
     folder = tempfile.mkdtemp()
     model.save(os.path.join(folder, "model.keras"))
@@ -79,13 +81,17 @@ def run(rows: int) -> dict:
     figures["loaded_on_one_device"] = float(np.max(np.abs(loaded.predict(ids[:16], verbose=0) - expected)))
     figures["loaded_table"] = list(loaded.get_layer("table").embeddings.shape)
     np.save(os.path.join(folder, "ids.npy"), ids[:16])
-    served = subprocess.run([sys.executable, "-c", SERVE, os.path.join(folder, "served"),
-                             os.path.join(folder, "ids.npy")], capture_output=True, text=True,
-                            timeout=time_limits.seconds(120))
+    served = subprocess.run(
+        [sys.executable, "-c", SERVE, os.path.join(folder, "served"), os.path.join(folder, "ids.npy")],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(120),
+    )
     if served.returncode:
         raise RuntimeError(served.stderr[-2000:])
-    figures["served_without_tfkit"] = float(np.max(np.abs(np.array(json.loads(served.stdout.splitlines()[-1]))
-                                                          - expected)))
+    figures["served_without_tfkit"] = float(
+        np.max(np.abs(np.array(json.loads(served.stdout.splitlines()[-1])) - expected))
+    )
     figures["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 
@@ -94,7 +100,7 @@ if __name__ == "__main__":
     out_file, rows = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 200_000
     try:
         result = run(rows)
-    except Exception:   # the test reads the traceback from the file
+    except Exception:  # the test reads the traceback from the file
         result = {"traceback": traceback.format_exc()}
     with open(out_file, "w") as f:
         json.dump(result, f)

@@ -18,7 +18,7 @@ def pid_namespace_prefix():
     unshare = shutil.which("unshare")
     if unshare is None:
         return None
-    command = [unshare, "--pid", "--fork", "--mount-proc", "--kill-child"]   # the child dies with unshare
+    command = [unshare, "--pid", "--fork", "--mount-proc", "--kill-child"]  # the child dies with unshare
     try:
         probe = subprocess.run([*command, "sh", "-c", "echo $$"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):

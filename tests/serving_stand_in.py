@@ -39,12 +39,7 @@ import numpy as np
 import tensorflow as tf
 from google.protobuf import json_format, text_format
 from tensorflow.core.protobuf import saved_model_pb2
-from tensorflow_serving.apis import (
-    get_model_metadata_pb2,
-    predict_pb2,
-    prediction_log_pb2,
-    prediction_service_pb2_grpc,
-)
+from tensorflow_serving.apis import get_model_metadata_pb2, predict_pb2, prediction_log_pb2, prediction_service_pb2_grpc
 from tensorflow_serving.config import model_server_config_pb2
 
 DEFAULT_SIGNATURE = "serving_default"
@@ -89,19 +84,25 @@ class Servable:
             )
         for alias in output_filter:
             if alias not in signature.outputs:
-                raise Failure("INVALID_ARGUMENT", f"output tensor alias not found in signature: {alias} Outputs "
-                                                  f"expected to be in the set {{{','.join(sorted(signature.outputs))}}}.")
+                raise Failure(
+                    "INVALID_ARGUMENT",
+                    f"output tensor alias not found in signature: {alias} Outputs "
+                    f"expected to be in the set {{{','.join(sorted(signature.outputs))}}}.",
+                )
         tensors = {}
         for name, value in inputs.items():
             dtype = tf.as_dtype(signature.inputs[name].dtype)
             try:
-                tensors[name] = tf.convert_to_tensor(np.asarray(value).astype(dtype.as_numpy_dtype)
-                                                     if not isinstance(value, np.ndarray) else value)
+                tensors[name] = tf.convert_to_tensor(
+                    np.asarray(value).astype(dtype.as_numpy_dtype) if not isinstance(value, np.ndarray) else value
+                )
             except (ValueError, TypeError) as error:
                 raise Failure("INVALID_ARGUMENT", f"input {name}: {error}") from None
             if tensors[name].dtype != dtype:
-                raise Failure("INVALID_ARGUMENT", f"Expects arg[{name}] to be {dtype.name} "
-                                                  f"but {tensors[name].dtype.name} is provided")
+                raise Failure(
+                    "INVALID_ARGUMENT",
+                    f"Expects arg[{name}] to be {dtype.name} but {tensors[name].dtype.name} is provided",
+                )
         try:
             outputs = self.loaded.signatures[signature_name](**tensors)
         except (tf.errors.InvalidArgumentError, ValueError, TypeError) as error:
@@ -136,7 +137,7 @@ def read_model_config(path: str, mount: dict[str, str]) -> dict[str, tuple[str, 
         base = entry.base_path
         for inside, outside in mount.items():
             if base == inside or base.startswith(inside.rstrip("/") + "/"):
-                base = outside + base[len(inside.rstrip("/")):]
+                base = outside + base[len(inside.rstrip("/")) :]
         policy = entry.model_version_policy
         if policy.HasField("specific"):
             versions = list(policy.specific.versions)
@@ -269,8 +270,12 @@ def _predict_json(server: ServingStandIn, name: str, version: int | None, body: 
     if not isinstance(body, dict):
         raise Failure("INVALID_ARGUMENT", "JSON Value: not an object")
     if ("instances" in body) == ("inputs" in body):
-        raise Failure("INVALID_ARGUMENT", "Missing 'inputs' or 'instances' key" if "inputs" not in body
-                      else "Request body can not have both 'inputs' and 'instances' keys")
+        raise Failure(
+            "INVALID_ARGUMENT",
+            "Missing 'inputs' or 'instances' key"
+            if "inputs" not in body
+            else "Request body can not have both 'inputs' and 'instances' keys",
+        )
     servable = server.servable(name, version)
     signature_name = body.get("signature_name", "") or DEFAULT_SIGNATURE
     if signature_name not in servable.signature_defs:
@@ -324,20 +329,37 @@ def _rest_handler(server: ServingStandIn) -> type:
                 elif method == "GET" and verb == "/metadata":
                     response = server.metadata(name, version)
                     # TF Serving prints fields left at their defaults too ("signature_name": "", "name": "").
-                    answer = json_format.MessageToDict(response, always_print_fields_with_no_presence=True,
-                                                       preserving_proto_field_name=True)
+                    answer = json_format.MessageToDict(
+                        response, always_print_fields_with_no_presence=True, preserving_proto_field_name=True
+                    )
                     signatures = get_model_metadata_pb2.SignatureDefMap()
                     response.metadata["signature_def"].Unpack(signatures)
                     # TF Serving's REST answer shows the unpacked SignatureDefMap, without "@type".
-                    answer["metadata"] = {"signature_def": json_format.MessageToDict(
-                        signatures, always_print_fields_with_no_presence=True, preserving_proto_field_name=True)}
+                    answer["metadata"] = {
+                        "signature_def": json_format.MessageToDict(
+                            signatures, always_print_fields_with_no_presence=True, preserving_proto_field_name=True
+                        )
+                    }
                     self._answer(200, answer)
                 elif method == "GET" and verb is None:
-                    versions = [server.servable(name, version)] if version is not None else \
-                        list(server.servables.get(name, {}).values()) or [server.servable(name, None)]
-                    self._answer(200, {"model_version_status": [
-                        {"version": str(s.version), "state": "AVAILABLE",
-                         "status": {"error_code": "OK", "error_message": ""}} for s in versions]})
+                    versions = (
+                        [server.servable(name, version)]
+                        if version is not None
+                        else list(server.servables.get(name, {}).values()) or [server.servable(name, None)]
+                    )
+                    self._answer(
+                        200,
+                        {
+                            "model_version_status": [
+                                {
+                                    "version": str(s.version),
+                                    "state": "AVAILABLE",
+                                    "status": {"error_code": "OK", "error_message": ""},
+                                }
+                                for s in versions
+                            ]
+                        },
+                    )
                 else:
                     raise Failure("NOT_FOUND", f"Malformed request: {method} {self.path}")
             except Failure as failure:

@@ -164,12 +164,23 @@ def test_matches_keras(name):
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("name, kwargs", [
-    ("celu", {"alpha": 0.7}), ("glu", {}), ("hard_tanh", {}), ("hard_shrink", {"threshold": 0.3}),
-    ("soft_shrink", {"threshold": 0.3}), ("tanh_shrink", {}), ("squareplus", {"b": 2.0}), ("sparse_plus", {}),
-    ("sparse_sigmoid", {}), ("threshold", {"threshold": 0.2, "default_value": -1.0}), ("swish", {}),
-    ("hard_swish", {}),
-])
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("celu", {"alpha": 0.7}),
+        ("glu", {}),
+        ("hard_tanh", {}),
+        ("hard_shrink", {"threshold": 0.3}),
+        ("soft_shrink", {"threshold": 0.3}),
+        ("tanh_shrink", {}),
+        ("squareplus", {"b": 2.0}),
+        ("sparse_plus", {}),
+        ("sparse_sigmoid", {}),
+        ("threshold", {"threshold": 0.2, "default_value": -1.0}),
+        ("swish", {}),
+        ("hard_swish", {}),
+    ],
+)
 def test_more_keras_activations_match_keras(name, kwargs):
     keras = pytest.importorskip("keras")
     x = np.linspace(-3, 3, 24, dtype="float32").reshape(2, 12)

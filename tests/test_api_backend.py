@@ -8,8 +8,27 @@ import tfkit
 
 keras = pytest.importorskip("keras")
 
-DTYPES = [None, float, int, bool, str, complex, "int", "float16", "bfloat16", "uint8", "int64", "bool",
-          np.float16, np.dtype("int8"), np.int32, tf.float64, tf.uint16, "float8_e5m2", "complex64"]
+DTYPES = [
+    None,
+    float,
+    int,
+    bool,
+    str,
+    complex,
+    "int",
+    "float16",
+    "bfloat16",
+    "uint8",
+    "int64",
+    "bool",
+    np.float16,
+    np.dtype("int8"),
+    np.int32,
+    tf.float64,
+    tf.uint16,
+    "float8_e5m2",
+    "complex64",
+]
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=repr)

@@ -32,13 +32,21 @@ def _model():
 def test_every_keras_config_name_is_there():
     keras = pytest.importorskip("keras")
     missing = [n for n in dir(keras.config) if not n.startswith("_") and not hasattr(tfkit.config, n)]
-    assert missing == ["is_nnx_enabled"]      # JAX only: excluded in tools/keras_coverage.py
+    assert missing == ["is_nnx_enabled"]  # JAX only: excluded in tools/keras_coverage.py
 
 
 def test_global_values_match_keras_defaults_and_reach_the_backend():
     keras = pytest.importorskip("keras")
-    for name in ("floatx", "epsilon", "image_data_format", "backend", "max_epochs", "max_steps_per_epoch",
-                 "is_interactive_logging_enabled", "is_flash_attention_enabled"):
+    for name in (
+        "floatx",
+        "epsilon",
+        "image_data_format",
+        "backend",
+        "max_epochs",
+        "max_steps_per_epoch",
+        "is_interactive_logging_enabled",
+        "is_flash_attention_enabled",
+    ):
         assert getattr(tfkit.config, name)() == getattr(keras.config, name)(), name
     tfkit.config.set_epsilon(1e-5)
     assert tfkit.backend.epsilon() == 1e-5
@@ -106,7 +114,7 @@ def test_disabled_interactive_logging_sends_the_progress_to_python_logging(capsy
     tfkit.config.enable_interactive_logging()
     _model().fit(x, y, epochs=2, batch_size=2, verbose=2)
     assert "Epoch 1/2" in capsys.readouterr().out
-    stream = io.StringIO()    # an explicit stream is always honoured
+    stream = io.StringIO()  # an explicit stream is always honoured
     tfkit.config.disable_interactive_logging()
     tfkit.utils.Progbar(2, stream=stream).update(2, finalize=True)
     assert "2/2" in stream.getvalue()
@@ -134,17 +142,19 @@ def test_flash_attention_switch_is_recorded_and_attention_still_runs():
 @pytest.fixture
 def unsafe_restored():
     yield
-    settings.set_unsafe_deserialization(False)     # later tests in this process run in safe mode again
+    settings.set_unsafe_deserialization(False)  # later tests in this process run in safe mode again
 
 
 def test_unsafe_deserialization_warns_and_still_refuses_code(unsafe_restored):
     with pytest.warns(UserWarning, match="never deserializes code"):
         tfkit.config.enable_unsafe_deserialization()
-    lambda_config = {"class_name": "__lambda__", "config": {"code": "print('pwned')", "defaults": None,
-                                                             "closure": None}}
+    lambda_config = {
+        "class_name": "__lambda__",
+        "config": {"code": "print('pwned')", "defaults": None, "closure": None},
+    }
     with pytest.raises(ValueError, match="holds Python code.*never loads code"):
         tfkit.utils.deserialize_keras_object(lambda_config, safe_mode=False)
     assert tfkit.config.enable_unsafe_deserialization is not None and settings.unsafe_deserialization()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        tfkit.config.enable_unsafe_deserialization()     # warns once
+        tfkit.config.enable_unsafe_deserialization()  # warns once

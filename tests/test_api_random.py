@@ -40,18 +40,21 @@ def test_beta_matches_numpys_moments_and_stays_in_the_unit_interval():
         _moments_close(draws, rng.beta(a, b, size=N), tolerance=0.02)
 
 
-@pytest.mark.parametrize("draw", [
-    lambda seed: tfkit.random.gamma((5,), 2.0, seed=seed),
-    lambda seed: tfkit.random.binomial((5,), 10, 0.5, seed=seed),
-    lambda seed: tfkit.random.beta((5,), 2.0, 3.0, seed=seed),
-])
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda seed: tfkit.random.gamma((5,), 2.0, seed=seed),
+        lambda seed: tfkit.random.binomial((5,), 10, 0.5, seed=seed),
+        lambda seed: tfkit.random.beta((5,), 2.0, 3.0, seed=seed),
+    ],
+)
 def test_seeding_is_that_of_the_other_draws(draw):
-    assert np.array_equal(draw(7), draw(7))                          # an int: the same numbers every call
+    assert np.array_equal(draw(7), draw(7))  # an int: the same numbers every call
     generator = tfkit.random.SeedGenerator(3)
-    first, second = draw(generator), draw(generator)                 # a generator: new numbers each call
+    first, second = draw(generator), draw(generator)  # a generator: new numbers each call
     assert not np.array_equal(first, second)
     replay = tfkit.random.SeedGenerator(3)
-    assert np.array_equal(draw(replay), first)                       # ... replayed by a fresh one
+    assert np.array_equal(draw(replay), first)  # ... replayed by a fresh one
     compiled = tf.function(lambda: draw(generator))
     assert not np.array_equal(compiled(), compiled())
 

@@ -17,31 +17,40 @@ import api_signatures  # noqa: E402
 import tfkit  # noqa: E402
 
 IntOrTuple = int | Sequence[int]
-NAMESPACE = {"Any": Any, "Callable": Callable, "Sequence": Sequence, "IntOrTuple": IntOrTuple,
-             "Layer": tfkit.layers.Layer, "tfkit": tfkit}
+NAMESPACE = {
+    "Any": Any,
+    "Callable": Callable,
+    "Sequence": Sequence,
+    "IntOrTuple": IntOrTuple,
+    "Layer": tfkit.layers.Layer,
+    "tfkit": tfkit,
+}
 
 
 def documented(obj):
     return {tfkit.layers.Layer: "tfkit.layers.Layer"}.get(obj)
 
 
-@pytest.mark.parametrize("annotation, shown", [
-    ("Any", None),
-    ("Any | None", None),
-    ("Optional[Any]", None),
-    ("dict[str, Any] | None", "dict | None"),
-    ("Callable[..., Any]", "Callable"),
-    ("Callable[[Any], Any]", "Callable"),
-    ("Sequence[Any] | None", "Sequence | None"),
-    ("tuple[Any, Any]", "tuple"),
-    ("int | str", "int | str"),
-    ("tf.Tensor", "tf.Tensor"),
-    ("IntOrTuple | None", "int | ~collections.abc.Sequence[int] | None"),
-    ("Layer", "~tfkit.layers.Layer"),
-    ("'Layer'", "~tfkit.layers.Layer"),
-    ("~tfkit.engine.layer.Layer | None", "~tfkit.layers.Layer | None"),
-    ("Callable[[Layer], Layer]", "Callable[[~tfkit.layers.Layer], ~tfkit.layers.Layer]"),
-])
+@pytest.mark.parametrize(
+    "annotation, shown",
+    [
+        ("Any", None),
+        ("Any | None", None),
+        ("Optional[Any]", None),
+        ("dict[str, Any] | None", "dict | None"),
+        ("Callable[..., Any]", "Callable"),
+        ("Callable[[Any], Any]", "Callable"),
+        ("Sequence[Any] | None", "Sequence | None"),
+        ("tuple[Any, Any]", "tuple"),
+        ("int | str", "int | str"),
+        ("tf.Tensor", "tf.Tensor"),
+        ("IntOrTuple | None", "int | ~collections.abc.Sequence[int] | None"),
+        ("Layer", "~tfkit.layers.Layer"),
+        ("'Layer'", "~tfkit.layers.Layer"),
+        ("~tfkit.engine.layer.Layer | None", "~tfkit.layers.Layer | None"),
+        ("Callable[[Layer], Layer]", "Callable[[~tfkit.layers.Layer], ~tfkit.layers.Layer]"),
+    ],
+)
 def test_an_annotation_reads_as_a_real_type_or_nothing(annotation, shown):
     annotation = annotation.replace("tfkit.engine.layer.Layer", tfkit.layers.Layer.__module__ + ".Layer")
     assert api_signatures.clean_annotation(annotation, NAMESPACE, documented) == shown
@@ -49,8 +58,11 @@ def test_an_annotation_reads_as_a_real_type_or_nothing(annotation, shown):
 
 def test_a_signature_drops_any_and_keeps_its_defaults():
     signature, returns = api_signatures.clean_signature(
-        "(units: int, activation: Any = 'tanh', *args: Any, layer: Layer | None = None, **kwargs: Any)", "Any",
-        NAMESPACE, documented)
+        "(units: int, activation: Any = 'tanh', *args: Any, layer: Layer | None = None, **kwargs: Any)",
+        "Any",
+        NAMESPACE,
+        documented,
+    )
     assert signature == "(units: int, activation='tanh', *args, layer: ~tfkit.layers.Layer | None = None, **kwargs)"
     assert returns == ""
 

@@ -28,12 +28,17 @@ def test_every_keras_top_level_name_is_present_or_excluded():
     coverage = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(coverage)
     rows = {r["namespace"]: r for r in coverage.coverage()}
-    assert set(rows["keras"]["missing"]) <= {"Quantizer", "distillation"}   # not built yet: counted as missing
+    assert set(rows["keras"]["missing"]) <= {"Quantizer", "distillation"}  # not built yet: counted as missing
     assert rows["keras.config"]["missing"] == [] and rows["keras.tree"]["missing"] == []
     assert rows["keras.backend"]["missing"] == [] and rows["keras.random"]["missing"] == []
     assert rows["keras.activations"]["missing"] == []
-    assert set(rows["keras.utils"]["missing"]) <= {"FeatureSpace", "audio_dataset_from_directory",
-                                                    "bounding_boxes", "get_file", "split_dataset"}
+    assert set(rows["keras.utils"]["missing"]) <= {
+        "FeatureSpace",
+        "audio_dataset_from_directory",
+        "bounding_boxes",
+        "get_file",
+        "split_dataset",
+    }
     assert keras.__version__
 
 
@@ -41,7 +46,7 @@ def test_variable_is_a_tf_variable_made_with_kerass_arguments():
     v = tfkit.Variable(initializer="ones", shape=(2, 3), name="kernel", trainable=False)
     assert isinstance(v, tf.Variable) and isinstance(v, tfkit.Variable) and issubclass(tf.Variable, tfkit.Variable)
     assert v.shape == (2, 3) and v.dtype == tf.float32 and not v.trainable and v.name.startswith("kernel")
-    w = tfkit.Variable(np.array([1, 2, 3]))         # Keras: floatx, not the array's int64
+    w = tfkit.Variable(np.array([1, 2, 3]))  # Keras: floatx, not the array's int64
     assert w.dtype == tf.float32 and w.numpy().tolist() == [1.0, 2.0, 3.0]
     s = tfkit.Variable(tfkit.initializers.Constant(2.0), shape=(2,), dtype="float64", aggregation="mean")
     assert s.dtype == tf.float64 and s.aggregation == tf.VariableAggregation.MEAN

@@ -13,7 +13,15 @@ Point = collections.namedtuple("Point", ["x", "y"])
 OtherPoint = collections.namedtuple("Point", ["x", "y"])
 
 STRUCTURES = [
-    1, None, "text", [None, 1], [], (), {}, [[]], Point(1, [2, 3]),
+    1,
+    None,
+    "text",
+    [None, 1],
+    [],
+    (),
+    {},
+    [[]],
+    Point(1, [2, 3]),
     {"b": [1, 2], "a": (3, None)},
     collections.OrderedDict([("b", 1), ("a", {"z": 2, "y": 3})]),
     collections.defaultdict(int, {"z": 1, "y": 2}),
@@ -39,7 +47,7 @@ def test_flatten_paths_and_repacking_match_keras(structure):
 def test_ordered_dict_keeps_its_order_where_tf_nest_sorts():
     od = collections.OrderedDict([("b", 1), ("a", 2)])
     assert tfkit.tree.flatten(od) == keras.tree.flatten(od) == [1, 2]
-    assert tf.nest.flatten(od) == [2, 1]   # why tfkit.tree is not tf.nest
+    assert tf.nest.flatten(od) == [2, 1]  # why tfkit.tree is not tf.nest
     assert tfkit.tree.pack_sequence_as(od, [5, 6]) == collections.OrderedDict([("b", 5), ("a", 6)])
 
 
@@ -51,10 +59,17 @@ def test_none_is_leaf_false_keeps_none_without_calling_func():
     assert tfkit.tree.map_structure(lambda v: 7, None, none_is_leaf=False) is None
 
 
-@pytest.mark.parametrize("a,b", [
-    ([1, 2], (1, 2)), (Point(0, 1), OtherPoint(0, 1)), ([1, [2]], [1, 3]), ([1, 3], [1, [2]]),
-    ({"a": 1}, {"a": 1, "b": 2}), ([1], [1, 2]),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ([1, 2], (1, 2)),
+        (Point(0, 1), OtherPoint(0, 1)),
+        ([1, [2]], [1, 3]),
+        ([1, 3], [1, [2]]),
+        ({"a": 1}, {"a": 1, "b": 2}),
+        ([1], [1, 2]),
+    ],
+)
 def test_mismatched_structures_raise_value_error_as_in_keras(a, b):
     with pytest.raises(ValueError):
         keras.tree.assert_same_structure(a, b)
@@ -85,8 +100,9 @@ def test_map_structure_up_to_stops_at_the_shallow_leaves():
     assert tfkit.tree.map_structure_up_to([None, None], len, structure) == [2, 2]
     assert tfkit.tree.map_structure_up_to([None, [None, None]], str, structure) == ["[1, 1]", ["2", "2"]]
     # Keras (optree) trips on None shallow leaves; with other leaves the answers agree
-    assert (tfkit.tree.map_structure_up_to([0, [0, 0]], str, structure)
-            == keras.tree.map_structure_up_to([0, [0, 0]], str, structure))
+    assert tfkit.tree.map_structure_up_to([0, [0, 0]], str, structure) == keras.tree.map_structure_up_to(
+        [0, [0, 0]], str, structure
+    )
     with pytest.raises(ValueError):
         tfkit.tree.map_structure_up_to([0, [0, 0]], str, [[1, 1], 2])
 
@@ -95,8 +111,9 @@ def test_traverse_top_down_and_bottom_up_visit_as_keras():
     structure = [(1, 2), [3], {"a": 4}]
     for top_down in (True, False):
         ours, theirs = [], []
-        assert tfkit.tree.traverse(ours.append, structure, top_down) == \
-            keras.tree.traverse(theirs.append, structure, top_down)
+        assert tfkit.tree.traverse(ours.append, structure, top_down) == keras.tree.traverse(
+            theirs.append, structure, top_down
+        )
         assert ours == theirs
     replace = lambda v: tfkit.tree.MAP_TO_NONE if v == (1, 2) else None
     assert tfkit.tree.traverse(replace, structure) == [None, [3], {"a": 4}]
@@ -104,8 +121,9 @@ def test_traverse_top_down_and_bottom_up_visit_as_keras():
 
 def test_map_shape_structure_treats_shape_tuples_as_leaves():
     structure = {"a": (None, 3), "b": [(2,), [4, 5]]}
-    assert (tfkit.tree.map_shape_structure(lambda s: tuple(s), structure)
-            == keras.tree.map_shape_structure(lambda s: tuple(s), structure))
+    assert tfkit.tree.map_shape_structure(lambda s: tuple(s), structure) == keras.tree.map_shape_structure(
+        lambda s: tuple(s), structure
+    )
 
 
 def test_pack_sequence_as_with_the_wrong_count_names_both_counts():

@@ -40,8 +40,9 @@ def test_registered_names_and_global_custom_objects():
     assert tfkit.utils.get_registered_name(Scaled) == "Scaled"
     assert tfkit.utils.get_registered_object("api_test>Tripled") is Tripled
     assert tfkit.utils.get_custom_objects()["api_test>Tripled"] is Tripled
-    assert tfkit.utils.get_registered_name is not None and tfkit.saving.get_registered_name(Tripled) == \
-        tfkit.utils.get_registered_name(Tripled)
+    assert tfkit.utils.get_registered_name is not None and tfkit.saving.get_registered_name(
+        Tripled
+    ) == tfkit.utils.get_registered_name(Tripled)
     rebuilt = tfkit.utils.deserialize_keras_object(tfkit.utils.serialize_keras_object(tfkit.losses.Huber(0.5)))
     assert isinstance(rebuilt, tfkit.losses.Huber) and rebuilt.get_config()["delta"] == 0.5
     with pytest.raises(TypeError, match="unexpected keyword"):

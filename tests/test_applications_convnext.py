@@ -17,8 +17,10 @@ import tfkit
 from tfkit.applications import convnext
 from tfkit.applications.application_layers import LayerScale, StochasticDepth
 
-EVERY_VARIANT = pytest.mark.skipif(not os.environ.get("TFKIT_ALL_APPLICATIONS"),
-                                   reason="set TFKIT_ALL_APPLICATIONS=1 to compare every variant with Keras")
+EVERY_VARIANT = pytest.mark.skipif(
+    not os.environ.get("TFKIT_ALL_APPLICATIONS"),
+    reason="set TFKIT_ALL_APPLICATIONS=1 to compare every variant with Keras",
+)
 
 
 def _images(seed: int = 1) -> np.ndarray:
@@ -47,20 +49,27 @@ def test_layer_scale_and_stochastic_depth():
     with pytest.raises(ValueError, match=r"LayerScale layer .* 4 channels .* \(64, 2, 2, 3\)"):
         LayerScale(0.5, 4)(x[..., :3])
     depth = StochasticDepth(0.5, seed=3)
-    np.testing.assert_array_equal(depth(x), x)                                   # inference: identity
+    np.testing.assert_array_equal(depth(x), x)  # inference: identity
     y = depth(x, training=True).numpy()
     kept = [bool(np.any(row)) for row in y]
-    assert 0 < sum(kept) < 64                                                     # whole samples dropped ...
+    assert 0 < sum(kept) < 64  # whole samples dropped ...
     for row, original, keep in zip(y, x.numpy(), kept):
-        np.testing.assert_allclose(row, original * 2.0 if keep else 0.0, rtol=1e-6)   # ... the others doubled
+        np.testing.assert_allclose(row, original * 2.0 if keep else 0.0, rtol=1e-6)  # ... the others doubled
     with pytest.raises(ValueError, match=r"drop_path_rate in \[0, 1\), got 1\.5"):
         StochasticDepth(1.5)
 
 
 def test_little_convnext_has_keras_s_parameters_nested_stem_and_stochastic_depth(tmp_path):
-    model = convnext.ConvNeXt([1, 1, 2, 1], [8, 16, 24, 32], drop_path_rate=0.2, name="little", weights=None,
-                              input_shape=(32, 32, 3), classes=3)
-    assert model.count_params() == 31859          # keras.src.applications.convnext.ConvNeXt(same arguments)
+    model = convnext.ConvNeXt(
+        [1, 1, 2, 1],
+        [8, 16, 24, 32],
+        drop_path_rate=0.2,
+        name="little",
+        weights=None,
+        input_shape=(32, 32, 3),
+        classes=3,
+    )
+    assert model.count_params() == 31859  # keras.src.applications.convnext.ConvNeXt(same arguments)
     assert [layer.name for layer in model.layers[1:3]] == ["little_prestem_normalization", "little_stem"]
     stem = model.get_layer("little_stem")
     assert isinstance(stem, tfkit.Sequential)
@@ -79,6 +88,7 @@ def test_little_convnext_has_keras_s_parameters_nested_stem_and_stochastic_depth
 def keras_side():
     pytest.importorskip("keras")
     from tests import applications_compare
+
     return applications_compare
 
 
@@ -98,8 +108,9 @@ def test_keras_weights_file_gives_keras_s_predictions(keras_side, tmp_path):
     layers/sequential/layers/conv2d/vars/0, and LayerScale's gamma as layers/layer_scale/vars/0."""
     from keras.src.applications.convnext import ConvNeXt as KerasConvNeXt
 
-    arguments = dict(depths=[1, 1, 2, 1], projection_dims=[8, 16, 24, 32], name="little", input_shape=(32, 32, 3),
-                     classes=6)
+    arguments = dict(
+        depths=[1, 1, 2, 1], projection_dims=[8, 16, 24, 32], name="little", input_shape=(32, 32, 3), classes=6
+    )
     keras_side.keras.backend.clear_session()
     tfkit.backend.clear_session()
     keras_model = KerasConvNeXt(**arguments)

@@ -21,8 +21,12 @@ def test_tf_keras_h5_weights_file_loads_by_layer_name(tmp_path):
     """Keras's ImageNet files are tf-keras .h5 weight files (weights by layer name): the format of weights=path."""
     legacy = tf_keras.applications.MobileNetV2(weights=None, include_top=False, input_shape=(32, 32, 3), alpha=0.35)
     rng = np.random.default_rng(3)
-    legacy.set_weights([rng.uniform(0.5, 1.5, w.shape) if "variance" in w.name else rng.normal(0, 0.05, w.shape)
-                        for w in legacy.weights])
+    legacy.set_weights(
+        [
+            rng.uniform(0.5, 1.5, w.shape) if "variance" in w.name else rng.normal(0, 0.05, w.shape)
+            for w in legacy.weights
+        ]
+    )
     path = str(tmp_path / "mobilenet_v2_weights_tf_dim_ordering_tf_kernels_0.35_96_no_top.h5")
     legacy.save_weights(path)
     model = tfkit.applications.MobileNetV2(weights=path, include_top=False, input_shape=(32, 32, 3), alpha=0.35)

@@ -17,21 +17,31 @@ import tfkit
 from tfkit.applications import imagenet_utils, inception_resnet_v2, inception_v3
 from tfkit.applications.application_layers import CustomScaleLayer
 
-EVERY_VARIANT = pytest.mark.skipif(not os.environ.get("TFKIT_ALL_APPLICATIONS"),
-                                   reason="set TFKIT_ALL_APPLICATIONS=1 to compare every variant with Keras")
+EVERY_VARIANT = pytest.mark.skipif(
+    not os.environ.get("TFKIT_ALL_APPLICATIONS"),
+    reason="set TFKIT_ALL_APPLICATIONS=1 to compare every variant with Keras",
+)
 
 
 def test_inception_v3_parameter_count_is_keras_s():
     model = tfkit.applications.InceptionV3(weights=None, include_top=False, input_shape=(75, 75, 3))
-    assert model.count_params() == 21802784       # keras.applications.InceptionV3(include_top=False).count_params()
-    assert [layer.name for layer in model.layers if layer.name.startswith("mixed")] == \
-        [*(f"mixed{i}" for i in range(9)), "mixed9_0", "mixed9", "mixed9_1", "mixed10"]
+    assert model.count_params() == 21802784  # keras.applications.InceptionV3(include_top=False).count_params()
+    assert [layer.name for layer in model.layers if layer.name.startswith("mixed")] == [
+        *(f"mixed{i}" for i in range(9)),
+        "mixed9_0",
+        "mixed9",
+        "mixed9_1",
+        "mixed10",
+    ]
 
 
-@pytest.mark.parametrize("function, file_name", [
-    ("InceptionV3", "inception_v3/inception_v3_weights_tf_dim_ordering_tf_kernels_notop.h5"),
-    ("InceptionResNetV2", "inception_resnet_v2/inception_resnet_v2_weights_tf_dim_ordering_tf_kernels_notop.h5"),
-])
+@pytest.mark.parametrize(
+    "function, file_name",
+    [
+        ("InceptionV3", "inception_v3/inception_v3_weights_tf_dim_ordering_tf_kernels_notop.h5"),
+        ("InceptionResNetV2", "inception_resnet_v2/inception_resnet_v2_weights_tf_dim_ordering_tf_kernels_notop.h5"),
+    ],
+)
 def test_imagenet_weights_are_refused_with_keras_s_file_name(function, file_name):
     with pytest.raises(ValueError, match=rf"(?s){function}: .*does not download.*{file_name}"):
         getattr(tfkit.applications, function)(include_top=False)
@@ -46,7 +56,9 @@ def test_inputs_under_75_pixels_are_refused(function):
 @pytest.mark.parametrize("module", [inception_v3, inception_resnet_v2])
 def test_preprocess_input_scales_to_minus_one_one(module):
     x = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
-    np.testing.assert_array_equal(module.preprocess_input(x.copy()), imagenet_utils.preprocess_input(x.copy(), mode="tf"))
+    np.testing.assert_array_equal(
+        module.preprocess_input(x.copy()), imagenet_utils.preprocess_input(x.copy(), mode="tf")
+    )
 
 
 def test_custom_scale_layer_adds_the_scaled_residual():
@@ -70,12 +82,14 @@ def _block_model(lib, block, block_type, activation):
 def keras_side():
     pytest.importorskip("keras")
     from tests import applications_compare
+
     return applications_compare
 
 
 def test_inception_v3_matches_keras_and_takes_its_weights(keras_side, tmp_path):
-    keras_side.compare_structure_and_predictions("InceptionV3", str(tmp_path / "keras.weights.h5"),
-                                                 input_shape=(75, 75, 3), classes=10)
+    keras_side.compare_structure_and_predictions(
+        "InceptionV3", str(tmp_path / "keras.weights.h5"), input_shape=(75, 75, 3), classes=10
+    )
 
 
 @pytest.mark.parametrize("block_type, activation", [("block35", "relu"), ("block17", "relu"), ("block8", None)])
@@ -99,6 +113,6 @@ def test_inception_resnet_blocks_match_keras_s(keras_side, tmp_path, block_type,
 @EVERY_VARIANT
 @pytest.mark.slow
 def test_inception_resnet_v2_matches_keras(keras_side, tmp_path):
-    keras_side.compare_structure_and_predictions("InceptionResNetV2", str(tmp_path / "keras.weights.h5"),
-                                                 input_shape=(75, 75, 3), classes=10)
-
+    keras_side.compare_structure_and_predictions(
+        "InceptionResNetV2", str(tmp_path / "keras.weights.h5"), input_shape=(75, 75, 3), classes=10
+    )

@@ -32,8 +32,11 @@ def test_parameter_counts_are_keras_s(function, kwargs, expected):
 
 
 def test_imagenet_weights_are_refused_with_keras_s_file_name():
-    with pytest.raises(ValueError, match=r"(?s)does not download.*mobilenet_v3/weights_mobilenet_v3_large_minimalistic"
-                                         r"_224_1\.0_float_no_top_v2\.h5"):
+    with pytest.raises(
+        ValueError,
+        match=r"(?s)does not download.*mobilenet_v3/weights_mobilenet_v3_large_minimalistic"
+        r"_224_1\.0_float_no_top_v2\.h5",
+    ):
         tfkit.applications.MobileNetV3Large(include_top=False, minimalistic=True)
     with pytest.raises(ValueError, match=r"weights_mobilenet_v3_small_224_0\.75_float\.h5"):
         tfkit.applications.MobileNetV3Small(alpha=0.75)
@@ -53,8 +56,9 @@ def test_the_model_rescales_its_input_unless_told_not_to():
     x = _images()
     assert mobilenet_v3.preprocess_input(x) is x
     with_rescaling = tfkit.applications.MobileNetV3Small(weights=None, include_top=False, input_shape=(32, 32, 3))
-    without = tfkit.applications.MobileNetV3Small(weights=None, include_top=False, input_shape=(32, 32, 3),
-                                                  include_preprocessing=False)
+    without = tfkit.applications.MobileNetV3Small(
+        weights=None, include_top=False, input_shape=(32, 32, 3), include_preprocessing=False
+    )
     assert isinstance(with_rescaling.layers[1], tfkit.layers.Rescaling)
     assert not any(isinstance(layer, tfkit.layers.Rescaling) for layer in without.layers)
     without.set_weights(with_rescaling.get_weights())
@@ -70,7 +74,7 @@ def test_weights_path_and_h5_model_file_round_trip(tmp_path):
     tfkit.backend.clear_session()
     by_path = tfkit.applications.MobileNetV3Small(weights=weights_path, input_shape=(32, 32, 3), classes=5)
     np.testing.assert_allclose(by_path(x), model(x), atol=1e-6)
-    loaded = tfkit.saving.load_model(model_path)          # hard-sigmoid's operators are stored as data
+    loaded = tfkit.saving.load_model(model_path)  # hard-sigmoid's operators are stored as data
     np.testing.assert_allclose(loaded(x), model(x), atol=1e-6)
 
 
@@ -78,14 +82,17 @@ def test_weights_path_and_h5_model_file_round_trip(tmp_path):
 def keras_side():
     pytest.importorskip("keras")
     from tests import applications_compare
+
     return applications_compare
 
 
 def test_small_matches_keras_and_takes_its_weights(keras_side, tmp_path):
-    keras_side.compare_structure_and_predictions("MobileNetV3Small", str(tmp_path / "keras.weights.h5"),
-                                                 input_shape=(32, 32, 3), classes=6)
+    keras_side.compare_structure_and_predictions(
+        "MobileNetV3Small", str(tmp_path / "keras.weights.h5"), input_shape=(32, 32, 3), classes=6
+    )
 
 
 def test_large_minimalistic_matches_keras(keras_side):
-    keras_side.compare_structure("MobileNetV3Large", include_top=False, minimalistic=True, alpha=0.75,
-                                 input_shape=(32, 32, 3), pooling="max")
+    keras_side.compare_structure(
+        "MobileNetV3Large", include_top=False, minimalistic=True, alpha=0.75, input_shape=(32, 32, 3), pooling="max"
+    )

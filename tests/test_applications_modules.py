@@ -15,8 +15,15 @@ import tfkit
 # dir(keras.applications.<module>) in Keras 3.15, public names
 KERAS_NAMES = {
     "mobilenet_v3": [],
-    "efficientnet_v2": ["EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3",
-                        "EfficientNetV2L", "EfficientNetV2M", "EfficientNetV2S"],
+    "efficientnet_v2": [
+        "EfficientNetV2B0",
+        "EfficientNetV2B1",
+        "EfficientNetV2B2",
+        "EfficientNetV2B3",
+        "EfficientNetV2L",
+        "EfficientNetV2M",
+        "EfficientNetV2S",
+    ],
     "convnext": ["ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtSmall", "ConvNeXtTiny", "ConvNeXtXLarge"],
     "xception": ["Xception"],
     "inception_v3": ["InceptionV3"],

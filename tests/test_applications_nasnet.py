@@ -16,10 +16,19 @@ import pytest
 import tfkit
 from tfkit.applications import imagenet_utils, nasnet
 
-EVERY_VARIANT = pytest.mark.skipif(not os.environ.get("TFKIT_ALL_APPLICATIONS"),
-                                   reason="set TFKIT_ALL_APPLICATIONS=1 to compare every variant with Keras")
-LITTLE = dict(input_shape=(32, 32, 3), penultimate_filters=96, num_blocks=1, stem_block_filters=8, weights=None,
-              classes=5, name="little")
+EVERY_VARIANT = pytest.mark.skipif(
+    not os.environ.get("TFKIT_ALL_APPLICATIONS"),
+    reason="set TFKIT_ALL_APPLICATIONS=1 to compare every variant with Keras",
+)
+LITTLE = dict(
+    input_shape=(32, 32, 3),
+    penultimate_filters=96,
+    num_blocks=1,
+    stem_block_filters=8,
+    weights=None,
+    classes=5,
+    name="little",
+)
 
 
 @pytest.mark.parametrize("skip_reduction, expected", [(True, 27027), (False, 27411)])
@@ -28,14 +37,20 @@ def test_little_nasnet_has_keras_s_parameter_count(skip_reduction, expected):
     model = nasnet.NASNet(skip_reduction=skip_reduction, **LITTLE)
     assert model.count_params() == expected
     assert [layer.name for layer in model.layers if layer.name.startswith(("normal_concat", "reduction_concat"))] == [
-        "reduction_concat_stem_1", "reduction_concat_stem_2", "normal_concat_0", "reduction_concat_reduce_1",
-        "normal_concat_2", "reduction_concat_reduce_2", "normal_concat_3"]
+        "reduction_concat_stem_1",
+        "reduction_concat_stem_2",
+        "normal_concat_0",
+        "reduction_concat_reduce_1",
+        "normal_concat_2",
+        "reduction_concat_reduce_2",
+        "normal_concat_3",
+    ]
 
 
-@pytest.mark.parametrize("function, include_top, file_name", [
-    ("NASNetMobile", False, "nasnet/NASNet-mobile-no-top.h5"),
-    ("NASNetLarge", True, "nasnet/NASNet-large.h5"),
-])
+@pytest.mark.parametrize(
+    "function, include_top, file_name",
+    [("NASNetMobile", False, "nasnet/NASNet-mobile-no-top.h5"), ("NASNetLarge", True, "nasnet/NASNet-large.h5")],
+)
 def test_imagenet_weights_are_refused_with_keras_s_file_name(function, include_top, file_name):
     with pytest.raises(ValueError, match=rf"(?s)does not download.*{file_name}"):
         getattr(tfkit.applications, function)(include_top=include_top)
@@ -58,13 +73,16 @@ def test_argument_checks_are_keras_s():
 
 def test_preprocess_input_scales_to_minus_one_one():
     x = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
-    np.testing.assert_array_equal(nasnet.preprocess_input(x.copy()), imagenet_utils.preprocess_input(x.copy(), mode="tf"))
+    np.testing.assert_array_equal(
+        nasnet.preprocess_input(x.copy()), imagenet_utils.preprocess_input(x.copy(), mode="tf")
+    )
 
 
 @pytest.fixture(scope="module")
 def keras_side():
     pytest.importorskip("keras")
     from tests import applications_compare
+
     return applications_compare
 
 

@@ -1,7 +1,7 @@
 """``preprocess_input`` gives Keras's numbers in every mode and layout; ``decode_predictions`` reads a local class index.
 
-    np.testing.assert_array_equal(tfkit.applications.imagenet_utils.preprocess_input(x, mode="torch"), keras_result)
-    decode_predictions(preds, top=3, class_index_path="imagenet_class_index.json")
+np.testing.assert_array_equal(tfkit.applications.imagenet_utils.preprocess_input(x, mode="torch"), keras_result)
+decode_predictions(preds, top=3, class_index_path="imagenet_class_index.json")
 """
 
 from __future__ import annotations
@@ -23,15 +23,25 @@ def _images(shape, seed=0):
 
 
 @pytest.mark.parametrize("mode", ["caffe", "tf", "torch"])
-@pytest.mark.parametrize("data_format, shape", [("channels_last", (2, 5, 4, 3)), ("channels_last", (5, 4, 3)),
-                                                ("channels_first", (2, 3, 5, 4)), ("channels_first", (3, 5, 4))])
+@pytest.mark.parametrize(
+    "data_format, shape",
+    [
+        ("channels_last", (2, 5, 4, 3)),
+        ("channels_last", (5, 4, 3)),
+        ("channels_first", (2, 3, 5, 4)),
+        ("channels_first", (3, 5, 4)),
+    ],
+)
 def test_preprocess_input_matches_keras(mode, data_format, shape):
     x = _images(shape)
     expected = keras.applications.imagenet_utils.preprocess_input(x.copy(), data_format=data_format, mode=mode)
-    np.testing.assert_array_equal(imagenet_utils.preprocess_input(x.copy(), data_format=data_format, mode=mode),
-                                  expected)
+    np.testing.assert_array_equal(
+        imagenet_utils.preprocess_input(x.copy(), data_format=data_format, mode=mode), expected
+    )
     tensor = imagenet_utils.preprocess_input(tf.constant(x), data_format=data_format, mode=mode)
-    keras_tensor = keras.applications.imagenet_utils.preprocess_input(tf.constant(x), data_format=data_format, mode=mode)
+    keras_tensor = keras.applications.imagenet_utils.preprocess_input(
+        tf.constant(x), data_format=data_format, mode=mode
+    )
     np.testing.assert_array_equal(tensor.numpy(), np.asarray(keras_tensor))
 
 
@@ -42,8 +52,10 @@ def test_integer_images_become_float32_as_in_keras():
     np.testing.assert_array_equal(result, keras.applications.imagenet_utils.preprocess_input(x, mode="caffe"))
 
 
-@pytest.mark.parametrize("module", ["resnet50", "resnet", "resnet_v2", "vgg16", "vgg19", "mobilenet", "mobilenet_v2",
-                                    "densenet", "efficientnet"])
+@pytest.mark.parametrize(
+    "module",
+    ["resnet50", "resnet", "resnet_v2", "vgg16", "vgg19", "mobilenet", "mobilenet_v2", "densenet", "efficientnet"],
+)
 def test_each_family_preprocesses_as_keras_does(module):
     x = _images((2, 6, 6, 3))
     expected = getattr(keras.applications, module).preprocess_input(x.copy())
@@ -65,7 +77,7 @@ def index_file(tmp_path):
 
 def test_decode_predictions_matches_keras_with_a_local_index(index_file, monkeypatch):
     path, entries = index_file
-    monkeypatch.setattr(keras_imagenet_utils, "CLASS_INDEX", entries)   # Keras would download it
+    monkeypatch.setattr(keras_imagenet_utils, "CLASS_INDEX", entries)  # Keras would download it
     preds = np.random.default_rng(0).random((3, 1000)).astype("float32")
     expected = keras.applications.imagenet_utils.decode_predictions(preds, top=4)
     assert imagenet_utils.decode_predictions(preds, top=4, class_index_path=path) == expected
@@ -75,7 +87,7 @@ def test_decode_predictions_matches_keras_with_a_local_index(index_file, monkeyp
 
 def test_decode_predictions_without_an_index_says_how_to_give_one(tmp_path, monkeypatch):
     monkeypatch.delenv(class_index.ENVIRONMENT_VARIABLE, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path))                         # no Keras cache there
+    monkeypatch.setenv("HOME", str(tmp_path))  # no Keras cache there
     with pytest.raises(ValueError, match=r"does not download.*class_index_path=.*TFKIT_IMAGENET_CLASS_INDEX"):
         imagenet_utils.decode_predictions(np.zeros((1, 1000)))
 

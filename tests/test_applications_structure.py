@@ -14,18 +14,21 @@ import tfkit
 from tests.applications_compare import compare_structure
 
 
-@pytest.mark.parametrize("function, kwargs", [
-    ("ResNet50", dict(include_top=False, input_shape=(32, 32, 3))),
-    ("ResNet50", dict(include_top=True, input_shape=(32, 32, 3), classes=7, classifier_activation=None)),
-    ("ResNet50V2", dict(include_top=False, input_shape=(32, 32, 3), pooling="max")),
-    ("VGG16", dict(include_top=True, input_shape=(32, 32, 3), classes=10)),
-    ("VGG19", dict(include_top=False, input_shape=(32, 32, 3), pooling="avg")),
-    ("MobileNet", dict(include_top=True, input_shape=(32, 32, 3), alpha=0.25, classes=10)),
-    ("MobileNet", dict(include_top=False, alpha=0.5, depth_multiplier=2)),
-    ("MobileNetV2", dict(include_top=True, input_shape=(32, 32, 3), alpha=0.35, classes=10)),
-    ("MobileNetV2", dict(include_top=False, input_shape=(96, 96, 3), alpha=1.4, pooling="avg")),
-    ("EfficientNetB0", dict(include_top=True, input_shape=(32, 32, 3), classes=10)),
-])
+@pytest.mark.parametrize(
+    "function, kwargs",
+    [
+        ("ResNet50", dict(include_top=False, input_shape=(32, 32, 3))),
+        ("ResNet50", dict(include_top=True, input_shape=(32, 32, 3), classes=7, classifier_activation=None)),
+        ("ResNet50V2", dict(include_top=False, input_shape=(32, 32, 3), pooling="max")),
+        ("VGG16", dict(include_top=True, input_shape=(32, 32, 3), classes=10)),
+        ("VGG19", dict(include_top=False, input_shape=(32, 32, 3), pooling="avg")),
+        ("MobileNet", dict(include_top=True, input_shape=(32, 32, 3), alpha=0.25, classes=10)),
+        ("MobileNet", dict(include_top=False, alpha=0.5, depth_multiplier=2)),
+        ("MobileNetV2", dict(include_top=True, input_shape=(32, 32, 3), alpha=0.35, classes=10)),
+        ("MobileNetV2", dict(include_top=False, input_shape=(96, 96, 3), alpha=1.4, pooling="avg")),
+        ("EfficientNetB0", dict(include_top=True, input_shape=(32, 32, 3), classes=10)),
+    ],
+)
 def test_application_matches_keras(function, kwargs):
     compare_structure(function, **kwargs)
 
@@ -41,6 +44,7 @@ def test_input_tensor_builds_on_the_callers_input():
 def test_functional_layers_follow_keras_order_so_keras_weight_lists_fit():
     """A branch created before the longer path: Keras lists the longer path first (deepest first); so must tfkit,
     or ``set_weights(keras_model.get_weights())`` and Keras 3 weight files pair the wrong layers."""
+
     def build(lib):
         x = lib.Input((4,), name="x")
         short = lib.layers.Dense(3, name="short")(x)
@@ -57,8 +61,11 @@ def test_functional_layers_follow_keras_order_so_keras_weight_lists_fit():
 
 @pytest.mark.parametrize("function", ["ResNet50", "VGG16", "MobileNetV2", "EfficientNetB0", "DenseNet121"])
 def test_imagenet_weights_are_refused_with_the_file_to_fetch(function):
-    with pytest.raises(ValueError, match=r"(?s)does not download.*https://storage\.googleapis\.com/.*\.h5.*"
-                                         r"weights='/path/to/.*weights=None"):
+    with pytest.raises(
+        ValueError,
+        match=r"(?s)does not download.*https://storage\.googleapis\.com/.*\.h5.*"
+        r"weights='/path/to/.*weights=None",
+    ):
         getattr(tfkit.applications, function)(include_top=False)
 
 
@@ -90,8 +97,17 @@ def test_submodules_are_keras_s():
         vgg16,
         vgg19,
     )
-    for module, function in [(resnet50, "ResNet50"), (resnet, "ResNet152"), (resnet_v2, "ResNet101V2"),
-                             (vgg16, "VGG16"), (vgg19, "VGG19"), (mobilenet, "MobileNet"),
-                             (mobilenet_v2, "MobileNetV2"), (densenet, "DenseNet201"), (efficientnet, "EfficientNetB7")]:
+
+    for module, function in [
+        (resnet50, "ResNet50"),
+        (resnet, "ResNet152"),
+        (resnet_v2, "ResNet101V2"),
+        (vgg16, "VGG16"),
+        (vgg19, "VGG19"),
+        (mobilenet, "MobileNet"),
+        (mobilenet_v2, "MobileNetV2"),
+        (densenet, "DenseNet201"),
+        (efficientnet, "EfficientNetB7"),
+    ]:
         assert callable(getattr(module, function))
         assert callable(module.preprocess_input) and callable(module.decode_predictions)

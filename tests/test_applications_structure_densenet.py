@@ -14,9 +14,12 @@ pytestmark = EVERY_VARIANT
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("function, kwargs", [
-    ("DenseNet169", dict(include_top=False, input_shape=(32, 32, 3), pooling="max")),
-    ("DenseNet201", dict(include_top=True, input_shape=(32, 32, 3), classes=5)),
-])
+@pytest.mark.parametrize(
+    "function, kwargs",
+    [
+        ("DenseNet169", dict(include_top=False, input_shape=(32, 32, 3), pooling="max")),
+        ("DenseNet201", dict(include_top=True, input_shape=(32, 32, 3), classes=5)),
+    ],
+)
 def test_densenet_matches_keras(function, kwargs):
     compare_structure(function, **kwargs)

@@ -26,8 +26,11 @@ def _lint(package_parent: Path) -> subprocess.CompletedProcess:
     code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
     return subprocess.run(
         [sys.executable, "-c", code, "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
-        cwd=package_parent, env={"PYTHONPATH": str(package_parent), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=time_limits.seconds(300),
+        cwd=package_parent,
+        env={"PYTHONPATH": str(package_parent), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(300),
     )
 
 
@@ -76,10 +79,19 @@ def _foreign_private_attributes(path: Path) -> set[str]:
         if isinstance(node, ast.Attribute) and node.attr.startswith("_tfkit_"):
             if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
                 found.add(node.attr)
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("getattr", "setattr", "hasattr", "delattr"):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+            "getattr",
+            "setattr",
+            "hasattr",
+            "delattr",
+        ):
             owner, name = (node.args + [None, None])[:2]
-            if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.startswith("_tfkit_") \
-                    and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+            if (
+                isinstance(name, ast.Constant)
+                and isinstance(name.value, str)
+                and name.value.startswith("_tfkit_")
+                and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls"))
+            ):
                 found.add(name.value)
     return found
 
@@ -102,8 +114,11 @@ def _docstring_lines(tree: ast.Module) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-                    and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 lines.update(range(first.lineno, first.end_lineno + 1))
     return lines
 
@@ -129,8 +144,19 @@ def test_code_lines_leave_out_docstrings_only():
 
 def test_the_top_level_holds_the_public_api_only():
     modules = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
-    public = ["activations", "backend", "cli", "config", "constraints", "dtype_policies",   # initializers/: a package
-              "export", "mixed_precision", "random", "regularizers", "tree"]
+    public = [
+        "activations",
+        "backend",
+        "cli",
+        "config",
+        "constraints",
+        "dtype_policies",  # initializers/: a package
+        "export",
+        "mixed_precision",
+        "random",
+        "regularizers",
+        "tree",
+    ]
     assert modules == public
 
 

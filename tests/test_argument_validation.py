@@ -21,9 +21,21 @@ from tfkit.base.data_format import from_channels_last, standardize_data_format, 
 PACKAGE = Path(__file__).resolve().parents[1] / "tfkit"
 HOMES = {"argument_validation.py", "data_format.py"}
 # What the two homes define, under the names the copies they replaced had.
-SHARED = {"positive_int", "_positive_int", "_positive_units", "is_shape", "_is_shape", "to_channels_last",
-          "from_channels_last", "to_channels_first", "standardize_data_format", "check_data_format",
-          "normalize_data_format", "_data_format", "_as_int"}
+SHARED = {
+    "positive_int",
+    "_positive_int",
+    "_positive_units",
+    "is_shape",
+    "_is_shape",
+    "to_channels_last",
+    "from_channels_last",
+    "to_channels_first",
+    "standardize_data_format",
+    "check_data_format",
+    "normalize_data_format",
+    "_data_format",
+    "_as_int",
+}
 
 
 @pytest.mark.parametrize("value", [3, np.int64(3), np.int32(1), tf.constant(2)])
@@ -66,7 +78,7 @@ def test_channels_last_round_trip_matches_numpy(shape):
 
 
 def test_one_image_without_a_batch_axis():
-    image = np.arange(24, dtype="float32").reshape(3, 2, 4)       # (channels, height, width)
+    image = np.arange(24, dtype="float32").reshape(3, 2, 4)  # (channels, height, width)
     moved = to_channels_last(tf.constant(image), "channels_first", batched=False)
     np.testing.assert_array_equal(moved.numpy(), np.moveaxis(image, 0, -1))
     np.testing.assert_array_equal(from_channels_last(moved, "channels_first", batched=False).numpy(), image)

@@ -8,14 +8,14 @@ import tensorflow as tf
 
 from tfkit.training import array_to_tensor, data
 
-ROWS = 1200   # x 256 float32 columns = 1.2 MB: past the direct-path threshold
+ROWS = 1200  # x 256 float32 columns = 1.2 MB: past the direct-path threshold
 
 
 def aligned(array: np.ndarray) -> np.ndarray:
     """A copy of ``array`` whose buffer starts on a 64-byte boundary (TensorFlow would share it)."""
     raw = np.empty(array.nbytes + 64, np.uint8)
     start = (-raw.ctypes.data) % 64
-    out = raw[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    out = raw[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
     out[...] = array
     return out
 
@@ -45,7 +45,7 @@ def test_small_odd_and_graph_inputs_take_the_public_path(monkeypatch):
     tf.function(lambda: array_to_tensor.to_tensor(np.ones((ROWS, 1024), "float32")))()
     assert calls == []
     big = np.ones((ROWS, 1024), "float32")
-    np.testing.assert_array_equal(array_to_tensor.to_tensor(big).numpy(), big)   # the constructor failed: fallback
+    np.testing.assert_array_equal(array_to_tensor.to_tensor(big).numpy(), big)  # the constructor failed: fallback
     assert len(calls) == 1
 
 

@@ -15,7 +15,7 @@ def test_none_and_false_run_the_tensorflow_kernels_and_stay_out_of_the_config():
     off(x, x)
     off.set_weights(default(x, x) is not None and default.get_weights())
     np.testing.assert_allclose(off(x, x).numpy(), default(x, x).numpy(), rtol=1e-6)
-    assert "flash_attention" not in default.get_config()                     # Keras leaves it out too
+    assert "flash_attention" not in default.get_config()  # Keras leaves it out too
 
 
 def test_true_is_refused_at_the_call_naming_the_layer_and_with_dropout_at_construction():
@@ -35,7 +35,7 @@ def test_the_global_switch_is_read_when_the_argument_is_none():
         with pytest.raises(ValueError, match="dropout is not supported with flash attention"):
             layers.MultiHeadAttention(2, 4, dropout=0.1)
     finally:
-        settings.set_flash_attention(None)                # back to Keras's "decide automatically"
+        settings.set_flash_attention(None)  # back to Keras's "decide automatically"
     assert tfkit.config.is_flash_attention_enabled() is None
     layers.MultiHeadAttention(2, 4, dropout=0.1)
 

@@ -16,7 +16,7 @@ def _write_wav(path, samples, rate=8000):
         out.setsampwidth(2)
         out.setframerate(rate)
         out.writeframes(pcm.tobytes())
-    return pcm.astype("float32") / 32768.0       # what decode_wav gives back
+    return pcm.astype("float32") / 32768.0  # what decode_wav gives back
 
 
 @pytest.fixture()
@@ -46,16 +46,17 @@ def test_padded_batches_and_labels(folder):
 
 def test_fixed_length_ragged_and_splits(folder):
     root, decoded = folder
-    fixed = audio_dataset_from_directory(str(root), output_sequence_length=4, label_mode="categorical",
-                                         batch_size=None, shuffle=False, verbose=False)
+    fixed = audio_dataset_from_directory(
+        str(root), output_sequence_length=4, label_mode="categorical", batch_size=None, shuffle=False, verbose=False
+    )
     shapes = {tuple(x.shape) for x, _ in fixed}
     assert shapes == {(4, 1)}
-    ragged = audio_dataset_from_directory(str(root), ragged=True, label_mode=None, batch_size=5, shuffle=False,
-                                          verbose=False)
+    ragged = audio_dataset_from_directory(
+        str(root), ragged=True, label_mode=None, batch_size=5, shuffle=False, verbose=False
+    )
     batch = next(iter(ragged))
     assert [int(n) for n in batch.row_lengths()] == [5, 7, 3, 6, 4]
-    train, val = audio_dataset_from_directory(str(root), validation_split=0.4, subset="both", seed=3,
-                                              verbose=False)
+    train, val = audio_dataset_from_directory(str(root), validation_split=0.4, subset="both", seed=3, verbose=False)
     assert len(train.file_paths) == 3 and len(val.file_paths) == 2
     assert not set(train.file_paths) & set(val.file_paths)
 

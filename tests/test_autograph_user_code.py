@@ -16,14 +16,14 @@ class StraightLine(layers.Layer):
 
 class PythonIf(layers.Layer):
     def call(self, x):
-        if tf.reduce_sum(x) > 0:       # a tensor condition: only AutoGraph makes this a tf.cond
+        if tf.reduce_sum(x) > 0:  # a tensor condition: only AutoGraph makes this a tf.cond
             return x * 2.0
         return -x
 
 
 class HelperMethod(layers.Layer):
     def _clip(self, x):
-        while tf.reduce_max(x) > 1.0:   # a tensor loop inside the user's helper
+        while tf.reduce_max(x) > 1.0:  # a tensor loop inside the user's helper
             x = x / 2.0
         return x
 
@@ -98,13 +98,14 @@ def test_fit_converts_the_users_call_and_none_of_tfkits_loops(conversions, jit_c
     model = tfkit.Sequential([tfkit.Input((2,)), PythonIf(), layers.Dense(1)])
     model.compile("sgd", "mse", jit_compile=jit_compile)
     x, y = np.ones((16, 2), "float32"), np.ones((16, 1), "float32")
-    model.fit(x, y, batch_size=5, epochs=1, verbose=0)                               # arrays, a short last batch
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0)  # arrays, a short last batch
     model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(4), epochs=1, verbose=0)  # an iterator
     model.evaluate(x, y, verbose=0)
     np.testing.assert_allclose(model.predict(-x, verbose=0), model.layers[-1](x).numpy(), rtol=1e-6)
     assert any("PythonIf.call" in name for name in conversions)
-    assert not [name for name in conversions if "StepLoops" in name or "Trainer" in name or "Model." in name], \
+    assert not [name for name in conversions if "StepLoops" in name or "Trainer" in name or "Model." in name], (
         conversions
+    )
 
 
 def test_export_of_a_model_with_a_python_if(tmp_path):

@@ -42,8 +42,12 @@ SCRIPT = textwrap.dedent(
 
 
 def _run(mode: str, backup_dir: str, out: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", SCRIPT, mode, backup_dir, out],
-                          capture_output=True, text=True, timeout=time_limits.seconds(600))
+    return subprocess.run(
+        [sys.executable, "-c", SCRIPT, mode, backup_dir, out],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(600),
+    )
 
 
 @pytest.mark.slow

@@ -16,9 +16,11 @@ def _numpy_renorm_step(x, gamma, beta, stats, eps, momentum, renorm_momentum, cl
     r = np.clip(r, clipping.get("rmin", -np.inf), clipping.get("rmax", np.inf))
     d = np.clip(d, -clipping.get("dmax", np.inf), clipping.get("dmax", np.inf))
     out = (x - mean) / std * (r * gamma) + (d * gamma + beta)
-    new = {"renorm_mean": stats["renorm_mean"] * renorm_momentum + mean * (1 - renorm_momentum),
-           "renorm_stddev": stats["renorm_stddev"] * renorm_momentum + std * (1 - renorm_momentum),
-           "moving_mean": stats["moving_mean"] * momentum + mean * (1 - momentum)}
+    new = {
+        "renorm_mean": stats["renorm_mean"] * renorm_momentum + mean * (1 - renorm_momentum),
+        "renorm_stddev": stats["renorm_stddev"] * renorm_momentum + std * (1 - renorm_momentum),
+        "moving_mean": stats["moving_mean"] * momentum + mean * (1 - momentum),
+    }
     new["moving_stddev"] = stats["moving_stddev"] * momentum + std * (1 - momentum)
     new["moving_variance"] = np.maximum(new["moving_stddev"] ** 2 - eps, 0)
     return out, new
@@ -26,16 +28,28 @@ def _numpy_renorm_step(x, gamma, beta, stats, eps, momentum, renorm_momentum, cl
 
 def test_two_training_steps_and_inference_equal_the_numpy_reference():
     clipping = {"rmax": 1.5, "rmin": 0.8, "dmax": 0.5}
-    layer = layers.BatchNormalization(renorm=True, renorm_clipping=clipping, renorm_momentum=0.9, momentum=0.8,
-                                      name="bn")
+    layer = layers.BatchNormalization(
+        renorm=True, renorm_clipping=clipping, renorm_momentum=0.9, momentum=0.8, name="bn"
+    )
     layer.build((None, 3))
     assert [w.name.split("/")[-1][:-2] for w in layer.weights] == [
-        "gamma", "beta", "moving_mean", "moving_variance", "moving_stddev", "renorm_mean", "renorm_stddev"]
+        "gamma",
+        "beta",
+        "moving_mean",
+        "moving_variance",
+        "moving_stddev",
+        "renorm_mean",
+        "renorm_stddev",
+    ]
     gamma, beta = RNG.random(3).astype("float32") + 0.5, RNG.random(3).astype("float32")
     layer.gamma.assign(gamma)
     layer.beta.assign(beta)
-    stats = {"renorm_mean": np.zeros(3), "renorm_stddev": np.ones(3), "moving_mean": np.zeros(3),
-             "moving_stddev": np.ones(3)}
+    stats = {
+        "renorm_mean": np.zeros(3),
+        "renorm_stddev": np.ones(3),
+        "moving_mean": np.zeros(3),
+        "moving_stddev": np.ones(3),
+    }
     for step in range(2):
         x = (RNG.normal(size=(16, 3)) * (2 + step) + step).astype("float32")
         expected, stats = _numpy_renorm_step(x, gamma, beta, stats, 1e-3, 0.8, 0.9, clipping)
@@ -69,8 +83,9 @@ def test_matches_keras_side_by_side_over_three_steps():
     theirs.build((None, 4))
     for step in range(3):
         x = (RNG.normal(size=(8, 4)) * 3 + step).astype("float32")
-        np.testing.assert_allclose(ours(x, training=True).numpy(), np.asarray(theirs(x, training=True)),
-                                   rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(
+            ours(x, training=True).numpy(), np.asarray(theirs(x, training=True)), rtol=1e-4, atol=1e-5
+        )
     for mine, their in zip(ours.weights, theirs.weights):
         np.testing.assert_allclose(mine.numpy(), np.asarray(their), rtol=1e-5, atol=1e-6)
     x = RNG.normal(size=(3, 4)).astype("float32")

@@ -21,8 +21,11 @@ class _Sampling(tfkit.layers.Layer):
 class _VAE(tfkit.Model):
     def __init__(self):
         super().__init__()
-        self.proj, self.mean, self.log_var = (tfkit.layers.Dense(64, activation="relu"), tfkit.layers.Dense(32),
-                                              tfkit.layers.Dense(32))
+        self.proj, self.mean, self.log_var = (
+            tfkit.layers.Dense(64, activation="relu"),
+            tfkit.layers.Dense(32),
+            tfkit.layers.Dense(32),
+        )
         self.sampling = _Sampling()
         self.hidden, self.out = tfkit.layers.Dense(64, activation="relu"), tfkit.layers.Dense(784, activation="sigmoid")
 
@@ -35,19 +38,18 @@ class _VAE(tfkit.Model):
 
 
 def test_vae_matmul_flops_from_the_graph_equal_the_hand_count():
-    assert flops.vae_hand_count() == 538_624       # the figure in issue 20: 539k FLOPs per sample
+    assert flops.vae_hand_count() == 538_624  # the figure in issue 20: 539k FLOPs per sample
     model = _VAE()
     model.compile(tfkit.optimizers.Adam(1e-3), loss="mse")
     x = np.random.default_rng(0).random((64, 784)).astype("float32")
     model.fit(x, x, batch_size=64, epochs=1, verbose=0)
     counts = flops.step_flops(model, (tf.TensorSpec((64, 784)), tf.TensorSpec((64, 784))))
     assert counts["MatMul"] == 64 * flops.vae_hand_count()
-    assert sum(counts.values()) < 1.05 * counts["MatMul"]   # elementwise work is a few percent
+    assert sum(counts.values()) < 1.05 * counts["MatMul"]  # elementwise work is a few percent
 
 
 def test_matmul_rate_is_a_positive_rate():
     assert flops.matmul_rate(size=256, repeats=2) > 0
-
 
 
 def test_an_lstm_loop_body_counts_once_per_iteration():
@@ -61,22 +63,22 @@ def test_an_lstm_loop_body_counts_once_per_iteration():
     # body costs twice the forward (gradients of both operands); the Dense head is outside the loop
     step_forward = 2 * batch * (embed + units) * 4 * units
     head = 3 * 2 * batch * units
-    iterations = flops.rnn_iterations(steps)          # a body of several timesteps per iteration
+    iterations = flops.rnn_iterations(steps)  # a body of several timesteps per iteration
     assert iterations < steps
     assert flops.step_flops(model, spec, loop_trips=iterations)["MatMul"] == steps * 3 * step_forward + head
     body = steps // iterations
-    assert flops.step_flops(model, spec)["MatMul"] == body * 3 * step_forward + head     # no trip count: once
+    assert flops.step_flops(model, spec)["MatMul"] == body * 3 * step_forward + head  # no trip count: once
 
 
 def test_einsum_counts_every_multiply_and_add_of_its_equation():
     a = tf.TensorSpec((2, 3, 4))
     b = tf.TensorSpec((4, 5))
     cases = [
-        ("abc,cd->abd", (a, b), 2 * 2 * 3 * 4 * 5),              # a batched matmul: 2 * M * N * K
-        ("...c,cd->...d", (a, b), 2 * 2 * 3 * 4 * 5),            # the same through an ellipsis
-        ("abc,abc->abc", (a, a), 2 * 3 * 4),                     # nothing summed: one multiply each
-        ("abc->acb", (a,), 0),                                   # a transpose
-        ("abc->a", (a,), 2 * 3 * 4),                             # a sum: one add per element
+        ("abc,cd->abd", (a, b), 2 * 2 * 3 * 4 * 5),  # a batched matmul: 2 * M * N * K
+        ("...c,cd->...d", (a, b), 2 * 2 * 3 * 4 * 5),  # the same through an ellipsis
+        ("abc,abc->abc", (a, a), 2 * 3 * 4),  # nothing summed: one multiply each
+        ("abc->acb", (a,), 0),  # a transpose
+        ("abc->a", (a,), 2 * 3 * 4),  # a sum: one add per element
     ]
     for equation, specs, expected in cases:
         graph = tf.function(lambda *xs: tf.einsum(equation, *xs)).get_concrete_function(*specs).graph

@@ -22,8 +22,10 @@ class Stop(Exception):
 @pytest.fixture
 def bench(monkeypatch):
     monkeypatch.syspath_prepend(str(TOOLS))
-    modules = {name: importlib.import_module(f"bench.{name}")
-               for name in ("cli", "data", "orchestrate", "inprocess", "startup", "progress")}
+    modules = {
+        name: importlib.import_module(f"bench.{name}")
+        for name in ("cli", "data", "orchestrate", "inprocess", "startup", "progress")
+    }
     return type("Bench", (), modules)
 
 
@@ -36,11 +38,24 @@ def fakes(bench, monkeypatch):
         if state["stop_after"] is not None and len(_jobs(state)) >= state["stop_after"]:
             raise Stop()
         state["calls"].append(("job", job.case, job.runner))
-        if (job.case, job.runner) in state["killed"]:     # what orchestrate.run_job returns for a worker killed
-            return {"status": "failed", "reason": "worker exited -15: ", "metrics": {}, "missing": {}, "info": {},
-                    "signal": 15, "wall_s": 0.0}
-        return {"status": "ok", "reason": None, "metrics": {"epoch_steady_s": 1.0}, "missing": {}, "info": {},
-                "wall_s": 0.0}
+        if (job.case, job.runner) in state["killed"]:  # what orchestrate.run_job returns for a worker killed
+            return {
+                "status": "failed",
+                "reason": "worker exited -15: ",
+                "metrics": {},
+                "missing": {},
+                "info": {},
+                "signal": 15,
+                "wall_s": 0.0,
+            }
+        return {
+            "status": "ok",
+            "reason": None,
+            "metrics": {"epoch_steady_s": 1.0},
+            "missing": {},
+            "info": {},
+            "wall_s": 0.0,
+        }
 
     def run_case(case, peers, pairs, epochs, *rest, **kwargs):
         state["calls"].append(("in_process", case))
@@ -50,6 +65,7 @@ def fakes(bench, monkeypatch):
         def run(*args, **kwargs):
             state["calls"].append((name,))
             return value
+
         return run
 
     monkeypatch.setattr(bench.orchestrate, "prepare_data", lambda *args, **kwargs: None)
@@ -58,8 +74,11 @@ def fakes(bench, monkeypatch):
     monkeypatch.setattr(bench.inprocess, "run_case", run_case)
     monkeypatch.setattr(bench.startup, "run_rounds", sections("startup", {}))
     export = {"p50_ms": 0.5, "p90_ms": 0.7, "nodes": 76}
-    monkeypatch.setattr(bench.cli, "run_serving_latency",
-                        sections("serving", {"calls": 1000, "exports": {"tfkit": export, "tf_keras": export}}))
+    monkeypatch.setattr(
+        bench.cli,
+        "run_serving_latency",
+        sections("serving", {"calls": 1000, "exports": {"tfkit": export, "tf_keras": export}}),
+    )
     return state
 
 
@@ -83,14 +102,19 @@ def test_a_stopped_full_run_goes_on_where_it_stopped_and_renders_from_its_file(b
     fakes["stop_after"] = None
     assert bench.cli.main(FULL + ["--resume", str(saved)]) == 0
     second = fakes["calls"]
-    assert ("matmul",) not in second                       # kept from the first sitting
-    assert not set(_jobs({"calls": first})) & set(_jobs({"calls": second}))   # no job ran twice
-    everything = {(job.case, job.runner) for job in bench.cli.spec.plan_jobs(
-        list(bench.cli.spec.WORKLOADS), list(bench.cli.spec.PEERS), dict(bench.cli.spec.DEFAULT_EPOCHS))}
+    assert ("matmul",) not in second  # kept from the first sitting
+    assert not set(_jobs({"calls": first})) & set(_jobs({"calls": second}))  # no job ran twice
+    everything = {
+        (job.case, job.runner)
+        for job in bench.cli.spec.plan_jobs(
+            list(bench.cli.spec.WORKLOADS), list(bench.cli.spec.PEERS), dict(bench.cli.spec.DEFAULT_EPOCHS)
+        )
+    }
     assert {call[1:] for call in _jobs({"calls": first + second})} == everything
     in_process = [call for call in second if call[0] == "in_process"]
-    assert [call[1] for call in in_process] == [case for case in bench.cli.spec.WORKLOADS
-                                                if case in bench.cli.spec.TRAINING_WORKLOADS]
+    assert [call[1] for call in in_process] == [
+        case for case in bench.cli.spec.WORKLOADS if case in bench.cli.spec.TRAINING_WORKLOADS
+    ]
     assert ("startup",) in second and ("serving",) in second
 
     finished = json.loads(saved.read_text())
@@ -98,7 +122,7 @@ def test_a_stopped_full_run_goes_on_where_it_stopped_and_renders_from_its_file(b
     assert "in 2 sittings (--resume)" in finished["context"]["wall"]
     assert len(finished["records"]) == len(everything)
 
-    fakes["calls"].clear()                                  # a third call has nothing left to run
+    fakes["calls"].clear()  # a third call has nothing left to run
     assert bench.cli.main(FULL + ["--resume", str(saved)]) == 0
     assert fakes["calls"] == []
     assert json.loads(saved.read_text())["progress"]["sittings"] == 2
@@ -190,7 +214,7 @@ def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_handler_is_restored(bench):
     with pytest.raises(KeyboardInterrupt, match="stopped by signal 15"):
         with bench.cli.sigterm_as_interrupt():
             os.kill(os.getpid(), signal.SIGTERM)
-            signal.sigtimedwait([], 0.001)   # the handler runs between Python instructions
+            signal.sigtimedwait([], 0.001)  # the handler runs between Python instructions
             for _ in range(1000):
                 pass
     assert signal.getsignal(signal.SIGTERM) is before

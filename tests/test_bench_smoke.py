@@ -19,29 +19,61 @@ TOOLS = pathlib.Path(__file__).resolve().parents[1] / "tools"
 @pytest.fixture
 def bench(monkeypatch):
     monkeypatch.syspath_prepend(str(TOOLS))
-    modules = {name: importlib.import_module(f"bench.{name}")
-               for name in ("cli", "spec", "report", "timing", "data", "orchestrate", "inprocess", "startup")}
+    modules = {
+        name: importlib.import_module(f"bench.{name}")
+        for name in ("cli", "spec", "report", "timing", "data", "orchestrate", "inprocess", "startup")
+    }
     return type("Bench", (), modules)
 
 
 def record(case, runner, repeat=1, status="ok", reason=None, metrics=None, missing=None, info=None):
-    return {"repeat": repeat, "job": {"case": case, "runner": runner},
-            "result": {"status": status, "reason": reason, "metrics": metrics or {},
-                       "missing": missing or {}, "info": info or {}}}
+    return {
+        "repeat": repeat,
+        "job": {"case": case, "runner": runner},
+        "result": {
+            "status": status,
+            "reason": reason,
+            "metrics": metrics or {},
+            "missing": missing or {},
+            "info": info or {},
+        },
+    }
 
 
 # ------------------------------------------------------------------ arguments
 
+
 def test_defaults_run_everything_five_times_into_the_performance_file(bench):
     args = bench.cli.parse_args([])
     assert args.repeats == 5
-    assert args.workloads == ["vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
-                              "functional_multi_io", "predict", "scaling", "data_size", "memory", "graph",
-                              "vae_load"]
+    assert args.workloads == [
+        "vae",
+        "vae_train_step",
+        "tfdata",
+        "cnn",
+        "lstm",
+        "transformer",
+        "functional_multi_io",
+        "predict",
+        "scaling",
+        "data_size",
+        "memory",
+        "graph",
+        "vae_load",
+    ]
     assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax"]
     assert args.pairs == 10
-    assert args.epoch_counts == {"vae": 5, "vae_train_step": 5, "tfdata": 5, "cnn": 3, "lstm": 4,
-                                 "transformer": 3, "functional_multi_io": 4, "scaling": 3, "data_size": 3}
+    assert args.epoch_counts == {
+        "vae": 5,
+        "vae_train_step": 5,
+        "tfdata": 5,
+        "cnn": 3,
+        "lstm": 4,
+        "transformer": 3,
+        "functional_multi_io": 4,
+        "scaling": 3,
+        "data_size": 3,
+    }
     assert args.out == "docs/PERFORMANCE.md"
 
 
@@ -53,12 +85,15 @@ def test_quick_is_one_repeat_two_epochs_fewer_workloads_and_only_prints(bench):
     assert args.out == "-"
 
 
-@pytest.mark.parametrize("argv, out", [
-    (["--workloads", "vae"], "-"),                      # a partial run prints
-    (["--peers", "tfkit,keras3"], "-"),
-    (["--repeats", "2"], "docs/PERFORMANCE.md"),        # every workload and peer: a full run
-    (["--quick", "--out", "quick.md"], "quick.md"),     # an explicit file is written
-])
+@pytest.mark.parametrize(
+    "argv, out",
+    [
+        (["--workloads", "vae"], "-"),  # a partial run prints
+        (["--peers", "tfkit,keras3"], "-"),
+        (["--repeats", "2"], "docs/PERFORMANCE.md"),  # every workload and peer: a full run
+        (["--quick", "--out", "quick.md"], "quick.md"),  # an explicit file is written
+    ],
+)
 def test_only_a_full_run_writes_the_performance_file_by_default(bench, argv, out):
     assert bench.cli.parse_args(argv).out == out
 
@@ -70,27 +105,34 @@ def test_a_quick_run_refuses_to_write_the_performance_file(bench, capsys):
 
 
 def test_the_command_in_the_report_holds_no_machine_path(bench):
-    command = bench.cli.public_command(["--json", "/work/lead/bench3.json", "--out=/home/me/perf.md",
-                                        "--workloads", "vae", "--out", "-"])
+    command = bench.cli.public_command(
+        ["--json", "/work/lead/bench3.json", "--out=/home/me/perf.md", "--workloads", "vae", "--out", "-"]
+    )
     assert command == "python tools/bench.py --json bench3.json --out=perf.md --workloads vae --out -"
-    text = bench.report.scrub_paths('see /work/lead/bench3.json, File "/tmp/x/worker.py", https://a.org/b/c '
-                                    "and docs/PERFORMANCE.md; peer / tfkit")
-    assert text == ('see <...>/bench3.json, File "<...>/worker.py", https://a.org/b/c '
-                    "and docs/PERFORMANCE.md; peer / tfkit")
+    text = bench.report.scrub_paths(
+        'see /work/lead/bench3.json, File "/tmp/x/worker.py", https://a.org/b/c and docs/PERFORMANCE.md; peer / tfkit'
+    )
+    assert text == (
+        'see <...>/bench3.json, File "<...>/worker.py", https://a.org/b/c and docs/PERFORMANCE.md; peer / tfkit'
+    )
 
 
 def test_explicit_options_win_over_quick(bench):
-    args = bench.cli.parse_args(["--quick", "--workloads", "cnn,lstm", "--repeats", "2",
-                                 "--peers", "tfkit, raw_tf", "--epochs", "3"])
+    args = bench.cli.parse_args(
+        ["--quick", "--workloads", "cnn,lstm", "--repeats", "2", "--peers", "tfkit, raw_tf", "--epochs", "3"]
+    )
     assert (args.repeats, args.workloads, args.peers) == (2, ["cnn", "lstm"], ["tfkit", "raw_tf"])
     assert set(args.epoch_counts.values()) == {3}
 
 
-@pytest.mark.parametrize("argv, expected", [
-    (["--workloads", "vae,gan"], "unknown workload gan"),
-    (["--peers", "pytorch"], "unknown peer pytorch"),
-    (["--repeats", "0"], "positive integer"),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["--workloads", "vae,gan"], "unknown workload gan"),
+        (["--peers", "pytorch"], "unknown peer pytorch"),
+        (["--repeats", "0"], "positive integer"),
+    ],
+)
 def test_bad_options_say_what_was_expected(bench, capsys, argv, expected):
     with pytest.raises(SystemExit):
         bench.cli.parse_args(argv)
@@ -99,21 +141,34 @@ def test_bad_options_say_what_was_expected(bench, capsys, argv, expected):
 
 # ------------------------------------------------------------------ the plan
 
+
 def test_plan_interleaves_runners_and_adds_the_steps_per_execution_and_xla_rows(bench):
     jobs = bench.spec.plan_jobs(["vae", "predict"], list(bench.spec.PEERS), {"vae": 5})
     assert [(job.case, job.runner) for job in jobs] == [
-        ("vae", "tfkit"), ("vae", "keras3"), ("vae", "tf_keras"), ("vae", "tf_keras_spe100"),
-        ("vae", "raw_tf"), ("vae", "keras3_jax"), ("vae", "tfkit_xla_off"), ("vae", "tfkit_xla_on"), ("vae", "tfkit_intra1"),
+        ("vae", "tfkit"),
+        ("vae", "keras3"),
+        ("vae", "tf_keras"),
+        ("vae", "tf_keras_spe100"),
+        ("vae", "raw_tf"),
+        ("vae", "keras3_jax"),
+        ("vae", "tfkit_xla_off"),
+        ("vae", "tfkit_xla_on"),
+        ("vae", "tfkit_intra1"),
         ("vae", "raw_tf_intra1"),
-        ("predict", "tfkit"), ("predict", "keras3"), ("predict", "tf_keras"), ("predict", "raw_tf"),
+        ("predict", "tfkit"),
+        ("predict", "keras3"),
+        ("predict", "tf_keras"),
+        ("predict", "raw_tf"),
     ]
     spe = next(job for job in jobs if job.runner == "tf_keras_spe100")
     assert (spe.peer, spe.settings, spe.batch_size, spe.epochs) == ("tf_keras", {"steps_per_execution": 100}, 64, 5)
     pinned = {job.runner: job.settings for job in jobs if job.runner.startswith("tfkit_xla")}
     assert pinned == {"tfkit_xla_off": {"jit_compile": False}, "tfkit_xla_on": {"jit_compile": True}}
     threads = {job.runner: (job.peer, job.settings) for job in jobs if job.runner.endswith("_intra1")}
-    assert threads == {"tfkit_intra1": ("tfkit", {"intra_op_threads": 1}),
-                       "raw_tf_intra1": ("raw_tf", {"intra_op_threads": 1})}
+    assert threads == {
+        "tfkit_intra1": ("tfkit", {"intra_op_threads": 1}),
+        "raw_tf_intra1": ("raw_tf", {"intra_op_threads": 1}),
+    }
     named = ("tf_keras_spe100", "tfkit_xla_off", "tfkit_xla_on", "tfkit_intra1", "raw_tf_intra1")
     assert all(job.settings == {} for job in jobs if job.runner not in named)
     assert {job.epochs for job in jobs if job.case == "predict"} == {0}
@@ -127,33 +182,40 @@ def test_each_repeat_rotates_a_cases_runners_so_none_always_runs_first(bench):
     for repeat in range(1, len(runners["cnn"]) + 1):
         order = [(job.case, job.runner) for job in bench.spec.rotated(jobs, repeat)]
         assert sorted(order) == sorted((job.case, job.runner) for job in jobs)
-        assert [case for case, _ in order] == [job.case for job in jobs]      # cases stay in their order
+        assert [case for case, _ in order] == [job.case for job in jobs]  # cases stay in their order
         for case in runners:
             firsts[case].append(next(runner for c, runner in order if c == case))
-    assert firsts["cnn"] == runners["cnn"]                                    # each runner first once
-    assert firsts["predict"] == ["tfkit", "keras3", "raw_tf"] * (len(runners["cnn"]) // 3) + \
-        ["tfkit", "keras3", "raw_tf"][:len(runners["cnn"]) % 3]
+    assert firsts["cnn"] == runners["cnn"]  # each runner first once
+    assert (
+        firsts["predict"]
+        == ["tfkit", "keras3", "raw_tf"] * (len(runners["cnn"]) // 3)
+        + ["tfkit", "keras3", "raw_tf"][: len(runners["cnn"]) % 3]
+    )
 
 
 def test_scaling_runs_tfkit_and_keras3_at_four_batch_sizes(bench):
     jobs = bench.spec.plan_jobs(["scaling"], list(bench.spec.PEERS), {"scaling": 3})
     assert [(job.batch_size, job.runner) for job in jobs] == [
-        (batch, runner) for batch in (32, 64, 256, 1024) for runner in ("tfkit", "keras3")]
+        (batch, runner) for batch in (32, 64, 256, 1024) for runner in ("tfkit", "keras3")
+    ]
     assert {job.workload for job in jobs} == {"vae"}
 
 
 def test_data_size_runs_the_vae_on_three_row_counts(bench):
     jobs = bench.spec.plan_jobs(["data_size"], list(bench.spec.PEERS), {"data_size": 3})
     assert [(job.case, job.rows, job.runner) for job in jobs] == [
-        (f"size_{label}", rows, runner) for label, rows in (("6k", 6_000), ("60k", 60_000), ("600k", 600_000))
-        for runner in ("tfkit", "keras3", "raw_tf")]
+        (f"size_{label}", rows, runner)
+        for label, rows in (("6k", 6_000), ("60k", 60_000), ("600k", 600_000))
+        for runner in ("tfkit", "keras3", "raw_tf")
+    ]
     assert {(job.workload, job.batch_size, job.epochs) for job in jobs} == {("vae", 64, 3)}
 
 
 def test_memory_always_runs_ten_epochs_with_every_peer(bench):
     jobs = bench.spec.plan_jobs(["memory"], list(bench.spec.PEERS), {"vae": 2})
     assert [(job.runner, job.epochs, job.workload) for job in jobs] == [
-        (runner, 10, "vae") for runner in ("tfkit", "keras3", "tf_keras", "raw_tf")]
+        (runner, 10, "vae") for runner in ("tfkit", "keras3", "tf_keras", "raw_tf")
+    ]
     args = bench.cli.parse_args(["--workloads", "memory", "--epochs", "2"])
     assert {job.epochs for job in bench.spec.plan_jobs(args.workloads, args.peers, args.epoch_counts)} == {10}
 
@@ -161,37 +223,56 @@ def test_memory_always_runs_ten_epochs_with_every_peer(bench):
 def test_the_new_workloads_run_every_peer_at_their_batch_sizes(bench):
     workloads = ["vae_train_step", "tfdata", "transformer", "functional_multi_io"]
     jobs = bench.spec.plan_jobs(workloads, list(bench.spec.PEERS), {"transformer": 3})
-    jax = {"vae_train_step", "transformer"}         # Keras 3 on JAX runs the issue's five workloads
+    jax = {"vae_train_step", "transformer"}  # Keras 3 on JAX runs the issue's five workloads
     assert [(job.case, job.runner) for job in jobs] == [
-        (workload, runner) for workload in workloads
-        for runner in ("tfkit", "keras3", "tf_keras", "raw_tf") + (("keras3_jax",) if workload in jax else ())
-        + ("tfkit_xla_off", "tfkit_xla_on")]
+        (workload, runner)
+        for workload in workloads
+        for runner in ("tfkit", "keras3", "tf_keras", "raw_tf")
+        + (("keras3_jax",) if workload in jax else ())
+        + ("tfkit_xla_off", "tfkit_xla_on")
+    ]
     assert {job.workload: job.batch_size for job in jobs} == {
-        "vae_train_step": 64, "tfdata": 64, "transformer": 32, "functional_multi_io": 64}
+        "vae_train_step": 64,
+        "tfdata": 64,
+        "transformer": 32,
+        "functional_multi_io": 64,
+    }
     assert {job.workload: job.epochs for job in jobs}["transformer"] == 3
 
 
 def test_graph_and_vae_load_run_tfkit_and_keras3_without_training(bench):
     jobs = bench.spec.plan_jobs(["graph", "vae_load"], list(bench.spec.PEERS), {})
     assert [(job.case, job.runner) for job in jobs] == [
-        (case, runner) for case in ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer",
-                                    "vae_load") for runner in ("tfkit", "keras3")]
+        (case, runner)
+        for case in ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer", "vae_load")
+        for runner in ("tfkit", "keras3")
+    ]
     assert {job.workload for job in jobs} == {"graph", "vae_load"} and {job.epochs for job in jobs} == {0}
 
 
 def test_graph_rows_report_per_call_costs_and_the_absolute_target(bench):
     def graph_record(case, runner, build, load, calls):
-        return record(case, runner, metrics={"build_ms_per_call": build, "load_ms_per_call": load,
-                                             "load_s": load * calls / 1e3, "layer_calls": calls})
-    records = [graph_record("graph_chain4000", "tfkit", 0.1, 0.25, 4000),
-               graph_record("graph_resnet", "tfkit", 3.0, 9.0, 174),
-               graph_record("graph_resnet", "keras3", 4.0, 6.0, 174),
-               record("vae_load", "tfkit", metrics={"load_s": 0.4, "reader_child_s": 0.2}),
-               record("vae_load", "keras3", metrics={"load_s": 0.3})]
+        return record(
+            case,
+            runner,
+            metrics={
+                "build_ms_per_call": build,
+                "load_ms_per_call": load,
+                "load_s": load * calls / 1e3,
+                "layer_calls": calls,
+            },
+        )
+
+    records = [
+        graph_record("graph_chain4000", "tfkit", 0.1, 0.25, 4000),
+        graph_record("graph_resnet", "tfkit", 3.0, 9.0, 174),
+        graph_record("graph_resnet", "keras3", 4.0, 6.0, 174),
+        record("vae_load", "tfkit", metrics={"load_s": 0.4, "reader_child_s": 0.2}),
+        record("vae_load", "keras3", metrics={"load_s": 0.3}),
+    ]
     summary = bench.report.aggregate(records)
     runners, cases = bench.cli.runners_in(records), bench.cli.cases_in(records)
-    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False,
-               "machine": {}, "versions": {}}
+    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False, "machine": {}, "versions": {}}
     text = bench.report.render(summary, runners, cases, context)
     for line in (
         "| Graph: ResNet-50-shaped CNN: build, per layer call [ms] | 3.000 | 4.000 (1.33x) |",
@@ -212,13 +293,18 @@ def test_graph_rows_report_per_call_costs_and_the_absolute_target(bench):
 def test_columns_follow_the_fixed_runner_order(bench):
     jobs = bench.spec.plan_jobs(["cnn"], ["raw_tf", "tfkit"], {})
     assert [(job.runner, job.epochs) for job in jobs] == [
-        ("tfkit", 3), ("raw_tf", 3), ("tfkit_xla_off", 3), ("tfkit_xla_on", 3)]
+        ("tfkit", 3),
+        ("raw_tf", 3),
+        ("tfkit_xla_off", 3),
+        ("tfkit_xla_on", 3),
+    ]
     records = [record("lstm", "raw_tf"), record("cnn", "keras3"), record("lstm", "tfkit")]
     assert bench.cli.runners_in(records) == ["tfkit", "keras3", "raw_tf"]
     assert bench.cli.cases_in(records) == ["lstm", "cnn"]
 
 
 # ------------------------------------------------------------------ numbers
+
 
 def test_epoch_metrics_split_first_epoch_from_steady_state(bench):
     metrics = bench.timing.epoch_metrics(10.0, [13.0, 14.0, 15.5, 16.5], [0.3, 0.2, 0.1, 0.1])
@@ -252,13 +338,23 @@ def fake_run():
         records.append(record("vae", "tfkit", repeat, metrics={"epoch_steady_s": mine, "peak_rss_mib": 900}))
         records.append(record("vae", "keras3", repeat, metrics={"epoch_steady_s": theirs, "peak_rss_mib": 1000}))
         records.append(record("vae", "raw_tf", repeat, metrics={"epoch_steady_s": 0.5}))
-    records.append(record("cnn", "tfkit", status="unavailable",
-                          reason="tfkit.layers.Conv2D is not available"))
+    records.append(record("cnn", "tfkit", status="unavailable", reason="tfkit.layers.Conv2D is not available"))
     records.append(record("cnn", "keras3", metrics={"epoch_steady_s": 20.0}))
-    records.append(record("predict", "tfkit", metrics={"predict_samples_per_s": 50_000, "predict_first_s": 1.5},
-                          missing={"serving_latency_ms": "unavailable: no export_saved_model"}))
-    records.append(record("predict", "keras3", metrics={"predict_samples_per_s": 10_000, "predict_first_s": 1.0,
-                                                        "serving_latency_ms": 0.5}))
+    records.append(
+        record(
+            "predict",
+            "tfkit",
+            metrics={"predict_samples_per_s": 50_000, "predict_first_s": 1.5},
+            missing={"serving_latency_ms": "unavailable: no export_saved_model"},
+        )
+    )
+    records.append(
+        record(
+            "predict",
+            "keras3",
+            metrics={"predict_samples_per_s": 10_000, "predict_first_s": 1.0, "serving_latency_ms": 0.5},
+        )
+    )
     records.append(record("predict", "raw_tf", status="failed", reason="RuntimeError: boom"))
     return records
 
@@ -280,25 +376,45 @@ def test_table_holds_medians_ratios_and_footnotes(bench):
 
 def test_report_has_the_run_facts_spread_and_targets(bench):
     summary = bench.report.aggregate(fake_run())
-    context = {"date": "2026-01-02 03:04 UTC", "command": "python tools/bench.py --workloads vae",
-               "repeats": 3, "epochs": "vae 5", "quick": False, "load_start": "1.20", "load_end": "1.80",
-               "machine": {"CPU": "Fake CPU", "cores": "2 logical"}, "versions": {"TensorFlow": "2.21.0"}}
+    context = {
+        "date": "2026-01-02 03:04 UTC",
+        "command": "python tools/bench.py --workloads vae",
+        "repeats": 3,
+        "epochs": "vae 5",
+        "quick": False,
+        "load_start": "1.20",
+        "load_end": "1.80",
+        "machine": {"CPU": "Fake CPU", "cores": "2 logical"},
+        "versions": {"TensorFlow": "2.21.0"},
+    }
     text = bench.report.render(summary, ["tfkit", "keras3", "raw_tf"], ["vae", "cnn", "predict"], context)
     assert text.startswith("# Performance")
-    for fact in ("2026-01-02 03:04 UTC", "`python tools/bench.py --workloads vae`", "CPU: Fake CPU",
-                 "TensorFlow: 2.21.0", "- Keras 3: defaults", "- Repeats: 3 (each cell is the median",
-                 "Load average (1 min) at start / end: 1.20 / 1.80"):
+    for fact in (
+        "2026-01-02 03:04 UTC",
+        "`python tools/bench.py --workloads vae`",
+        "CPU: Fake CPU",
+        "TensorFlow: 2.21.0",
+        "- Keras 3: defaults",
+        "- Repeats: 3 (each cell is the median",
+        "Load average (1 min) at start / end: 1.20 / 1.80",
+    ):
         assert fact in text
     assert "| VAE b64: epoch, steady state [s] | 0.500 - 0.700 (n=3) | 1.000 - 1.500 (n=3) |" in text
     targets = text.split("## Targets", 1)[1]
-    assert ("- VAE b64: steady epoch, tfkit <= 0.80x the floor: tfkit 0.600 s vs raw TF (floor) 0.500 s "
-            "= 1.20x (target <= 0.80x) -> **missed**") in targets
-    assert ("- VAE b64: steady epoch, tfkit <= 0.60x Keras 3: tfkit 0.600 s vs Keras 3 1.200 s "
-            "= 0.50x (target <= 0.60x) -> **met**") in targets
+    assert (
+        "- VAE b64: steady epoch, tfkit <= 0.80x the floor: tfkit 0.600 s vs raw TF (floor) 0.500 s "
+        "= 1.20x (target <= 0.80x) -> **missed**"
+    ) in targets
+    assert (
+        "- VAE b64: steady epoch, tfkit <= 0.60x Keras 3: tfkit 0.600 s vs Keras 3 1.200 s "
+        "= 0.50x (target <= 0.60x) -> **met**"
+    ) in targets
     assert "- CNN b128: steady epoch, tfkit <= 1.00x the floor: not measured in this run" in targets
     assert "- Transformer b32: steady epoch, tfkit <= 1.00x the floor: not measured in this run" in targets
-    assert ("- VAE predict, first call: tfkit <= Keras 3: tfkit 1.500 s vs Keras 3 1.000 s "
-            "= 1.50x (target <= 1.00x) -> **missed**") in targets
+    assert (
+        "- VAE predict, first call: tfkit <= Keras 3: tfkit 1.500 s vs Keras 3 1.000 s "
+        "= 1.50x (target <= 1.00x) -> **missed**"
+    ) in targets
     assert "- VAE predict throughput: tfkit >= 0.90x the floor: not measured in this run" in targets
     assert "ssue" not in text  # targets, never issue numbers
 
@@ -307,22 +423,31 @@ def new_workloads_run(serving_calls=1000):
     """One repeat of the new workloads and the growth cases, as the workers would report them."""
     records = []
     params = {"vae_train_step": 107_472, "tfdata": 107_472, "transformer": 657_758, "functional_multi_io": 111_851}
-    for case, (mine, keras3, floor) in {"vae_train_step": (0.9, 2.0, 0.85), "tfdata": (1.5, 2.5, 1.4),
-                                        "transformer": (20.0, 40.0, 21.0),
-                                        "functional_multi_io": (1.0, 3.0, 0.8)}.items():
+    for case, (mine, keras3, floor) in {
+        "vae_train_step": (0.9, 2.0, 0.85),
+        "tfdata": (1.5, 2.5, 1.4),
+        "transformer": (20.0, 40.0, 21.0),
+        "functional_multi_io": (1.0, 3.0, 0.8),
+    }.items():
         for runner, steady in (("tfkit", mine), ("keras3", keras3), ("raw_tf", floor)):
-            records.append(record(case, runner, metrics={"epoch_steady_s": steady, "epoch_first_s": 2 * steady,
-                                                         "loss_epoch2": 0.0676},
-                                  info={"params": params[case] + (6 if (case, runner) == ("tfdata", "keras3") else 0)}))
+            records.append(
+                record(
+                    case,
+                    runner,
+                    metrics={"epoch_steady_s": steady, "epoch_first_s": 2 * steady, "loss_epoch2": 0.0676},
+                    info={"params": params[case] + (6 if (case, runner) == ("tfdata", "keras3") else 0)},
+                )
+            )
     for label, rows, steady in (("6k", 6_000, 0.09), ("60k", 60_000, 0.8), ("600k", 600_000, 8.4)):
         records.append(record(f"size_{label}", "tfkit", metrics={"us_per_sample": 1e6 * steady / rows}))
-    records.append(record("memory", "tfkit", metrics={"rss_epoch1_mib": 1100.0, "rss_last_mib": 1112.0,
-                                                      "rss_growth_mib": 12.0}))
-    records.append(record("memory", "keras3", metrics={"rss_epoch1_mib": 1400.0, "rss_last_mib": 1540.0,
-                                                       "rss_growth_mib": 140.0}))
+    records.append(
+        record("memory", "tfkit", metrics={"rss_epoch1_mib": 1100.0, "rss_last_mib": 1112.0, "rss_growth_mib": 12.0})
+    )
+    records.append(
+        record("memory", "keras3", metrics={"rss_epoch1_mib": 1400.0, "rss_last_mib": 1540.0, "rss_growth_mib": 140.0})
+    )
     records.append(record("predict", "tfkit", metrics={"serving_latency_ms": 0.30, "serving_calls": serving_calls}))
-    records.append(record("predict", "tf_keras", metrics={"serving_latency_ms": 0.25,
-                                                          "serving_calls": serving_calls}))
+    records.append(record("predict", "tf_keras", metrics={"serving_latency_ms": 0.25, "serving_calls": serving_calls}))
     return records
 
 
@@ -331,8 +456,7 @@ def test_new_rows_parameter_counts_and_targets(bench):
     summary = bench.report.aggregate(records)
     runners, cases = bench.cli.runners_in(records), bench.cli.cases_in(records)
     assert runners == ["tfkit", "keras3", "tf_keras", "raw_tf"]
-    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False,
-               "machine": {}, "versions": {}}
+    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False, "machine": {}, "versions": {}}
     text = bench.report.render(summary, runners, cases, context)
     for line in (
         "| VAE own train_step b64: epoch, steady state [s] | 0.900 | 2.000 (2.22x) | - | 0.850 (0.94x) |",
@@ -357,8 +481,11 @@ def test_new_rows_parameter_counts_and_targets(bench):
 
 def test_auto_xla_is_held_to_the_better_pinned_setting_and_arithmetic_is_reported(bench):
     records = [
-        record("lstm", "tfkit", metrics={"epoch_steady_s": 2.0, "run_s": 10.4, "flops_per_sample": 1.5e7,
-                                         "samples_per_epoch": 20_000}),
+        record(
+            "lstm",
+            "tfkit",
+            metrics={"epoch_steady_s": 2.0, "run_s": 10.4, "flops_per_sample": 1.5e7, "samples_per_epoch": 20_000},
+        ),
         record("lstm", "raw_tf", metrics={"epoch_steady_s": 4.0}),
         record("lstm", "tfkit_xla_off", metrics={"epoch_steady_s": 3.0, "run_s": 13.0}),
         record("lstm", "tfkit_xla_on", metrics={"epoch_steady_s": 2.0, "run_s": 10.0}),
@@ -366,12 +493,22 @@ def test_auto_xla_is_held_to_the_better_pinned_setting_and_arithmetic_is_reporte
     summary = bench.report.aggregate(records)
     runners = bench.cli.runners_in(records)
     assert runners == ["tfkit", "raw_tf", "tfkit_xla_off", "tfkit_xla_on"]
-    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False,
-               "machine": {}, "versions": {}, "matmul_gflops": 200.0}
+    context = {
+        "date": "d",
+        "command": "c",
+        "repeats": 1,
+        "epochs": "e",
+        "quick": False,
+        "machine": {},
+        "versions": {},
+        "matmul_gflops": 200.0,
+    }
     text = bench.report.render(summary, runners, ["lstm"], context)
-    assert ("- LSTM b64: whole run (first + steady epochs), jit_compile='auto' <= 1.05x the better of XLA off "
-            "and on: tfkit 10.400 s vs the better of tfkit XLA off and tfkit XLA on 10.000 s = 1.04x "
-            "(target <= 1.05x) -> **met**") in text
+    assert (
+        "- LSTM b64: whole run (first + steady epochs), jit_compile='auto' <= 1.05x the better of XLA off "
+        "and on: tfkit 10.400 s vs the better of tfkit XLA off and tfkit XLA on 10.000 s = 1.04x "
+        "(target <= 1.05x) -> **met**"
+    ) in text
     # 15 MFLOP x 20,000 samples = 300 GFLOP per epoch: 150 GFLOP/s in 2 s (75% of 200), 75 in 4 s
     assert "| LSTM b64 | 15.000 | 300.0 | 150.0 (75%) | 75.0 (38%) | 100.0 (50%) | 150.0 (75%) |" in text
     assert "large-matmul rate (tf.matmul, 2048x2048 float32): 200 GFLOP/s" in text
@@ -384,16 +521,18 @@ def test_the_latency_target_is_not_judged_on_fewer_than_a_thousand_calls(bench):
 
 
 def test_raw_tf_settings_name_each_loop_with_its_cases(bench):
-    records = [record("vae", "raw_tf", info={"loop": "in-graph gather", "params": 1}),
-               record("tfdata", "raw_tf", info={"loop": "in-graph dataset", "params": 1}),
-               record("vae", "tfkit", info={"jit_compile": "False", "tfkit_file": "/x/tfkit/__init__.py"})]
+    records = [
+        record("vae", "raw_tf", info={"loop": "in-graph gather", "params": 1}),
+        record("tfdata", "raw_tf", info={"loop": "in-graph dataset", "params": 1}),
+        record("vae", "tfkit", info={"jit_compile": "False", "tfkit_file": "/x/tfkit/__init__.py"}),
+    ]
     lines = bench.report.settings_lines(bench.report.aggregate(records), ["tfkit", "raw_tf"])
     assert lines[0] == "- tfkit: defaults (resolved: jit_compile=False)"
-    assert lines[1] == ("- raw TF (floor): defaults\n  - vae: loop=in-graph gather\n"
-                        "  - tfdata: loop=in-graph dataset")
+    assert lines[1] == ("- raw TF (floor): defaults\n  - vae: loop=in-graph gather\n  - tfdata: loop=in-graph dataset")
 
 
 # ------------------------------------------------------------------ helpers
+
 
 def test_lstm_sequences_are_fixed_left_padded_and_labelled(bench):
     sequences, labels = bench.data.make_sequences(samples=200, length=20, vocab=50, seed=3)
@@ -416,6 +555,7 @@ def test_text_sequences_are_fixed_padded_and_balanced(bench):
 
 def test_aux_inputs_and_targets_are_fixed(bench):
     import numpy as np
+
     images = np.arange(20 * 784, dtype="uint8").reshape(20, 28, 28)
     aux, target = bench.data.make_aux(images, np.arange(20) % 10)
     again, _ = bench.data.make_aux(images, np.arange(20) % 10)
@@ -424,6 +564,7 @@ def test_aux_inputs_and_targets_are_fixed(bench):
 
 def test_vae_data_can_be_a_subset_or_tiled(bench, tmp_path):
     import numpy as np
+
     np.save(tmp_path / "mnist_x.npy", np.arange(3 * 784, dtype="uint8").reshape(3, 28, 28) % 251)
     x, y = bench.data.load(tmp_path, "vae", rows=7)
     assert x.shape == (7, 784) and x.dtype.name == "float32" and y is x
@@ -448,8 +589,15 @@ def test_the_worker_result_is_the_last_marked_line(bench):
 
 
 def test_a_saved_run_renders_again_without_running_anything(bench, tmp_path, capsys):
-    context = {"date": "2026-01-02 03:04 UTC", "command": "python tools/bench.py --quick", "repeats": 1,
-               "epochs": "vae 2", "quick": True, "machine": {"CPU": "Fake CPU"}, "versions": {}}
+    context = {
+        "date": "2026-01-02 03:04 UTC",
+        "command": "python tools/bench.py --quick",
+        "repeats": 1,
+        "epochs": "vae 2",
+        "quick": True,
+        "machine": {"CPU": "Fake CPU"},
+        "versions": {},
+    }
     saved = tmp_path / "run.json"
     saved.write_text(json.dumps({"context": context, "records": fake_run()}))
     out = tmp_path / "PERFORMANCE.md"
@@ -462,8 +610,15 @@ def test_a_saved_run_renders_again_without_running_anything(bench, tmp_path, cap
 
 
 def test_a_saved_quick_run_only_prints_and_old_paths_are_scrubbed(bench, tmp_path, capsys):
-    context = {"date": "d", "command": "python tools/bench.py --quick --json /work/lead/bench3.json",
-               "repeats": 1, "epochs": "vae 2", "quick": True, "machine": {}, "versions": {}}
+    context = {
+        "date": "d",
+        "command": "python tools/bench.py --quick --json /work/lead/bench3.json",
+        "repeats": 1,
+        "epochs": "vae 2",
+        "quick": True,
+        "machine": {},
+        "versions": {},
+    }
     saved = tmp_path / "run.json"
     saved.write_text(json.dumps({"context": context, "records": fake_run()}))
     assert bench.cli.main(["--from-json", str(saved)]) == 0
@@ -509,19 +664,25 @@ def test_the_worker_sets_the_intra_op_threads_before_the_peer_runs_and_never_pas
     monkeypatch.setitem(sys.modules, "bench.peer_tfkit", peer)
     monkeypatch.setattr(bench.data, "load", lambda directory, workload, rows=None: (np.zeros(2), np.zeros(2)))
     environ = {key: value for key, value in os.environ.items() if key != "TF_NUM_INTRAOP_THREADS"}
-    monkeypatch.setattr(os, "environ", environ)     # this process's TensorFlow is never told
+    monkeypatch.setattr(os, "environ", environ)  # this process's TensorFlow is never told
     job = {"peer": "tfkit", "workload": "vae", "settings": {"intra_op_threads": 1}, "rows": None}
     result = worker.run_job(job, "unused")
     assert result["status"] == "ok" and seen == {"settings": {}, "threads": "1"}
-    assert job["settings"] == {"intra_op_threads": 1}       # the caller's job is left as it was
+    assert job["settings"] == {"intra_op_threads": 1}  # the caller's job is left as it was
 
 
 # ------------------------------------------------------------------ the in-process A/B
 
+
 def rounds_of(*pairs):
     """Rounds of (tfkit steady epoch, keras3 steady epoch)."""
-    return [{"tfkit": {"epoch_steady_s": mine, "loss_epoch2": 0.0676},
-             "keras3": {"epoch_steady_s": theirs, "loss_epoch2": 0.0676}} for mine, theirs in pairs]
+    return [
+        {
+            "tfkit": {"epoch_steady_s": mine, "loss_epoch2": 0.0676},
+            "keras3": {"epoch_steady_s": theirs, "loss_epoch2": 0.0676},
+        }
+        for mine, theirs in pairs
+    ]
 
 
 def test_in_process_ratios_are_taken_per_pair_not_from_the_medians(bench):
@@ -537,8 +698,11 @@ def test_in_process_ratios_are_taken_per_pair_not_from_the_medians(bench):
 
 
 def test_in_process_table_gives_median_ratio_and_spread(bench):
-    result = {"case": "vae", "rounds": rounds_of((0.30, 1.2), (0.40, 1.0), (0.35, 1.4)),
-              "problems": {"tf_keras": "unavailable: ModuleNotFoundError: No module named 'tf_keras'"}}
+    result = {
+        "case": "vae",
+        "rounds": rounds_of((0.30, 1.2), (0.40, 1.0), (0.35, 1.4)),
+        "problems": {"tf_keras": "unavailable: ModuleNotFoundError: No module named 'tf_keras'"},
+    }
     text = bench.inprocess.render([result], ["tfkit", "keras3", "tf_keras"])
     assert "| measurement | tfkit | Keras 3 | tf-keras |" in text
     assert "| VAE b64: epoch, steady state [s] | 0.350 | 1.200 (4.00x; 2.50-4.00, n=3) | - |" in text
@@ -549,12 +713,17 @@ def test_in_process_table_gives_median_ratio_and_spread(bench):
 def test_in_process_runs_the_training_cases_with_the_tensorflow_peers_only(bench, monkeypatch):
     ran = []
     monkeypatch.setattr(bench.orchestrate, "prepare_data", lambda *args, **kwargs: None)
-    monkeypatch.setattr(bench.inprocess, "run_case",
-                        lambda case, peers, pairs, epochs, *rest, **kwargs: ran.append((case, peers, pairs, epochs)))
+    monkeypatch.setattr(
+        bench.inprocess,
+        "run_case",
+        lambda case, peers, pairs, epochs, *rest, **kwargs: ran.append((case, peers, pairs, epochs)),
+    )
     args = bench.cli.parse_args(["--in-process", "--workloads", "vae,predict,cnn", "--pairs", "12"])
     bench.cli.run_in_process(args)
-    assert ran == [("vae", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3),
-                   ("cnn", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3)]
+    assert ran == [
+        ("vae", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3),
+        ("cnn", ["tfkit", "keras3", "tf_keras", "raw_tf"], 12, 3),
+    ]
     assert bench.cli.run_in_process(bench.cli.parse_args(["--in-process", "--peers", "keras3,raw_tf"])) == []
 
 
@@ -563,6 +732,7 @@ def test_startup_script_times_each_step_and_prints_them(bench):
     namespace = {}
     import contextlib
     import io
+
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(source, "<startup>", "exec"), namespace)
@@ -572,13 +742,22 @@ def test_startup_script_times_each_step_and_prints_them(bench):
 
 
 def test_startup_table_pairs_each_round_and_leaves_tensorflow_to_the_import_row(bench):
-    rounds = [{"tensorflow": {"import_s": 2.0, "import_min_s": 1.0},
-               "tfkit": {"import_s": 2.5, "beyond_tf_s": 0.5, "import_min_s": 1.5, "cold_total_s": 4.0},
-               "keras3": {"import_s": 3.0, "beyond_tf_s": 1.0, "import_min_s": 2.0, "cold_total_s": 6.0}}] * 3
+    rounds = [
+        {
+            "tensorflow": {"import_s": 2.0, "import_min_s": 1.0},
+            "tfkit": {"import_s": 2.5, "beyond_tf_s": 0.5, "import_min_s": 1.5, "cold_total_s": 4.0},
+            "keras3": {"import_s": 3.0, "beyond_tf_s": 1.0, "import_min_s": 2.0, "cold_total_s": 6.0},
+        }
+    ] * 3
     text = bench.startup.render({"pairs": 3, "rounds": rounds})
-    assert ("| import, minimal environment (TensorFlow + the framework) [s] | 1.500 | 2.000 (1.33x; 1.33-1.33, n=3) "
-            "| 1.000 (0.67x; 0.67-0.67, n=3) |") in text
-    assert "| import beyond `import tensorflow`, shared environment [s] | 0.500 | 1.000 (2.00x; 2.00-2.00, n=3) | - |" in text
+    assert (
+        "| import, minimal environment (TensorFlow + the framework) [s] | 1.500 | 2.000 (1.33x; 1.33-1.33, n=3) "
+        "| 1.000 (0.67x; 0.67-0.67, n=3) |"
+    ) in text
+    assert (
+        "| import beyond `import tensorflow`, shared environment [s] | 0.500 | 1.000 (2.00x; 2.00-2.00, n=3) | - |"
+        in text
+    )
 
 
 def test_a_minimal_site_links_everything_but_what_it_leaves_out(bench, tmp_path, monkeypatch):
@@ -586,6 +765,7 @@ def test_a_minimal_site_links_everything_but_what_it_leaves_out(bench, tmp_path,
     for name in ("keras", "keras-3.15.1.dist-info", "numpy", "numpy-2.4.6.dist-info", "sklearn", "a.pth"):
         (site / name).mkdir(parents=True) if "." not in name or name.endswith("info") else (site / name).write_text("")
     import sysconfig
+
     monkeypatch.setattr(sysconfig, "get_paths", lambda: {"purelib": str(site)})
     view = bench.startup.minimal_site(str(tmp_path), ("keras", "sklearn"))
     assert sorted(p.name for p in pathlib.Path(view).iterdir()) == ["a.pth", "numpy", "numpy-2.4.6.dist-info"]
@@ -598,57 +778,95 @@ def test_start_up_is_timed_from_bytecode_even_where_python_writes_none(bench, tm
     (package / "__init__.py").write_text("X = 1\n")
     (tmp_path / "tfkit" / "__init__.py").write_text("")
     monkeypatch.setattr(bench.orchestrate, "REPO_ROOT", tmp_path)
-    monkeypatch.setattr(sys, "dont_write_bytecode", True)      # PYTHONDONTWRITEBYTECODE=1, as on CI
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # PYTHONDONTWRITEBYTECODE=1, as on CI
     bench.startup.ensure_bytecode()
     import importlib.util
+
     for source in ("tfkit/__init__.py", "tfkit/sub/__init__.py"):
         assert pathlib.Path(importlib.util.cache_from_source(str(tmp_path / source))).is_file()
 
 
 def test_keras3_on_jax_targets_are_judged_on_per_repeat_pairs_not_on_medians(bench):
     # tfkit's repeats drift 1 s -> 3 s; JAX's third repeat ran in a quiet moment
-    records = [record("vae", runner, repeat=repeat, metrics={"epoch_steady_s": value})
-               for runner, values in (("tfkit", (1.0, 2.0, 3.0)), ("keras3_jax", (1.1, 2.2, 1.5)))
-               for repeat, value in zip((1, 2, 3), values)]
+    records = [
+        record("vae", runner, repeat=repeat, metrics={"epoch_steady_s": value})
+        for runner, values in (("tfkit", (1.0, 2.0, 3.0)), ("keras3_jax", (1.1, 2.2, 1.5)))
+        for repeat, value in zip((1, 2, 3), values)
+    ]
     summary = bench.report.aggregate(records)
-    target = next(t for t in bench.report.TARGETS if t.case == "vae" and t.peer == "keras3_jax"
-                  and t.metric == "epoch_steady_s")
+    target = next(
+        t for t in bench.report.TARGETS if t.case == "vae" and t.peer == "keras3_jax" and t.metric == "epoch_steady_s"
+    )
     assert bench.report.repeat_pair_ratios(summary, target) == pytest.approx([1 / 1.1, 2 / 2.2, 2.0])
     line = next(line for line in bench.report.target_lines(summary) if line.startswith(f"- {target.description}"))
-    assert line == (f"- {target.description}: median of 3 per-repeat ratios tfkit / Keras 3 on JAX = 0.91x "
-                    f"(0.91-2.00; target <= 1.00x) -> **met** (cross-process medians: 2.000 s vs 1.500 s = 1.33x)")
-    one_repeat = bench.report.aggregate([r for r in records if r["repeat"] == 3])     # one pair: medians decide
+    assert line == (
+        f"- {target.description}: median of 3 per-repeat ratios tfkit / Keras 3 on JAX = 0.91x "
+        f"(0.91-2.00; target <= 1.00x) -> **met** (cross-process medians: 2.000 s vs 1.500 s = 1.33x)"
+    )
+    one_repeat = bench.report.aggregate([r for r in records if r["repeat"] == 3])  # one pair: medians decide
     line = next(line for line in bench.report.target_lines(one_repeat) if line.startswith(f"- {target.description}"))
     assert "= 2.00x (target <= 1.00x) -> **missed**" in line and "per-repeat" not in line
 
 
 def test_targets_are_judged_on_the_in_process_pairs_and_the_paired_start_up(bench):
-    records = [record("vae", "tfkit", metrics={"epoch_steady_s": 0.40}),
-               record("vae", "keras3", metrics={"epoch_steady_s": 0.60}),     # cross-process: 0.67x, met
-               record("vae", "keras3_jax", metrics={"epoch_steady_s": 0.35, "epoch_first_s": 2.0})]
+    records = [
+        record("vae", "tfkit", metrics={"epoch_steady_s": 0.40}),
+        record("vae", "keras3", metrics={"epoch_steady_s": 0.60}),  # cross-process: 0.67x, met
+        record("vae", "keras3_jax", metrics={"epoch_steady_s": 0.35, "epoch_first_s": 2.0}),
+    ]
     summary = bench.report.aggregate(records)
-    in_process = [{"case": "vae", "rounds": rounds_of((0.30, 0.45), (0.32, 0.40), (0.31, 0.50))}]   # 0.62-0.80
-    startup = {"pairs": 2, "rounds": [{"tfkit": {"import_min_s": 3.0, "cold_total_s": 5.0},
-                                       "keras3": {"import_min_s": 4.0, "cold_total_s": 4.5}}] * 2}
-    serving = {"calls": 3000, "exports": {"tfkit": {"p50_ms": 0.15, "p90_ms": 0.20, "nodes": 77.0},
-                                          "tf_keras": {"p50_ms": 0.16, "p90_ms": 0.19, "nodes": 70.0}}}
-    context = {"date": "d", "command": "c", "repeats": 1, "epochs": "e", "quick": False, "machine": {},
-               "versions": {}, "in_process": in_process, "in_process_peers": ["tfkit", "keras3"],
-               "startup": startup, "serving": serving}
+    in_process = [{"case": "vae", "rounds": rounds_of((0.30, 0.45), (0.32, 0.40), (0.31, 0.50))}]  # 0.62-0.80
+    startup = {
+        "pairs": 2,
+        "rounds": [
+            {"tfkit": {"import_min_s": 3.0, "cold_total_s": 5.0}, "keras3": {"import_min_s": 4.0, "cold_total_s": 4.5}}
+        ]
+        * 2,
+    }
+    serving = {
+        "calls": 3000,
+        "exports": {
+            "tfkit": {"p50_ms": 0.15, "p90_ms": 0.20, "nodes": 77.0},
+            "tf_keras": {"p50_ms": 0.16, "p90_ms": 0.19, "nodes": 70.0},
+        },
+    }
+    context = {
+        "date": "d",
+        "command": "c",
+        "repeats": 1,
+        "epochs": "e",
+        "quick": False,
+        "machine": {},
+        "versions": {},
+        "in_process": in_process,
+        "in_process_peers": ["tfkit", "keras3"],
+        "startup": startup,
+        "serving": serving,
+    }
     text = bench.report.render(summary, ["tfkit", "keras3", "keras3_jax"], ["vae"], context)
     targets = text.split("## Targets", 1)[1]
-    assert ("- VAE b64: steady epoch, tfkit <= 0.60x Keras 3: in-process A/B, median of 3 per-pair ratios "
-            "tfkit / Keras 3 = 0.67x (target <= 0.60x) -> **missed** (cross-process medians: 0.400 s vs 0.600 s "
-            "= 0.67x)") in targets
-    assert ("- VAE b64: steady epoch, tfkit <= Keras 3 on JAX: tfkit 0.400 s vs Keras 3 on JAX 0.350 s = 1.14x "
-            "(target <= 1.00x) -> **missed**") in targets
+    assert (
+        "- VAE b64: steady epoch, tfkit <= 0.60x Keras 3: in-process A/B, median of 3 per-pair ratios "
+        "tfkit / Keras 3 = 0.67x (target <= 0.60x) -> **missed** (cross-process medians: 0.400 s vs 0.600 s "
+        "= 0.67x)"
+    ) in targets
+    assert (
+        "- VAE b64: steady epoch, tfkit <= Keras 3 on JAX: tfkit 0.400 s vs Keras 3 on JAX 0.350 s = 1.14x "
+        "(target <= 1.00x) -> **missed**"
+    ) in targets
     assert "- VAE b64: whole fit, tfkit <= Keras 3 on JAX: not measured in this run" in targets
-    assert ("- import tfkit <= import keras (each in its minimal environment): median of 2 paired rounds "
-            "tfkit / Keras 3 = 0.75x -> **met**") in targets
-    assert "cold start (import, load the 400-call chain, first predict) <= Keras 3: median of 2 paired rounds " \
-           "tfkit / Keras 3 = 1.11x -> **missed**" in targets
-    assert "- Serving latency p50 (interleaved, 3,000 calls): tfkit's export 0.1500 ms vs tf-keras's 0.1600 ms " \
-           "= 0.94x -> **met**" in targets
+    assert (
+        "- import tfkit <= import keras (each in its minimal environment): median of 2 paired rounds "
+        "tfkit / Keras 3 = 0.75x -> **met**"
+    ) in targets
+    assert (
+        "cold start (import, load the 400-call chain, first predict) <= Keras 3: median of 2 paired rounds "
+        "tfkit / Keras 3 = 1.11x -> **missed**" in targets
+    )
+    assert (
+        "- Serving latency p50 (interleaved, 3,000 calls): tfkit's export 0.1500 ms vs tf-keras's 0.1600 ms "
+        "= 0.94x -> **met**" in targets
+    )
     assert "-> **missed**" in targets.split("Serving latency p90")[1].split("\n")[0]
     assert "## In-process A/B (TensorFlow peers in one process)" in text and "## Start-up" in text
     assert "| tf-keras | 0.1600 (1.07x) | 0.1900 (0.95x) | 70 |" in text

@@ -165,14 +165,35 @@ def test_hook_order_and_counts_with_per_batch_hooks():
             self.events.append("train_end")
 
     recorder = Batches()
-    simulate_fit(FakeModel(), [recorder], epochs=2, steps=3,
-                 epoch_logs=[{"loss": 0.5, "val_loss": 0.6}, {"loss": 0.25, "val_loss": 0.3}])
+    simulate_fit(
+        FakeModel(),
+        [recorder],
+        epochs=2,
+        steps=3,
+        epoch_logs=[{"loss": 0.5, "val_loss": 0.6}, {"loss": 0.25, "val_loss": 0.3}],
+    )
     assert recorder.events == [
         "train_begin",
-        "epoch_begin 0", "batch_begin 0", "batch_end 0 loss=0.5", "batch_begin 1", "batch_end 1 loss=0.5",
-        "batch_begin 2", "batch_end 2 loss=0.5", "test_begin", "test_end ['loss']", "epoch_end 0 ['loss', 'val_loss']",
-        "epoch_begin 1", "batch_begin 0", "batch_end 0 loss=0.25", "batch_begin 1", "batch_end 1 loss=0.25",
-        "batch_begin 2", "batch_end 2 loss=0.25", "test_begin", "test_end ['loss']", "epoch_end 1 ['loss', 'val_loss']",
+        "epoch_begin 0",
+        "batch_begin 0",
+        "batch_end 0 loss=0.5",
+        "batch_begin 1",
+        "batch_end 1 loss=0.5",
+        "batch_begin 2",
+        "batch_end 2 loss=0.5",
+        "test_begin",
+        "test_end ['loss']",
+        "epoch_end 0 ['loss', 'val_loss']",
+        "epoch_begin 1",
+        "batch_begin 0",
+        "batch_end 0 loss=0.25",
+        "batch_begin 1",
+        "batch_end 1 loss=0.25",
+        "batch_begin 2",
+        "batch_end 2 loss=0.25",
+        "test_begin",
+        "test_end ['loss']",
+        "epoch_end 1 ['loss', 'val_loss']",
         "train_end",
     ]
 
@@ -181,10 +202,25 @@ def test_every_hook_is_forwarded_once_to_every_callback():
     first, second = Recorder(), Recorder()
     callback_list = cb.CallbackList([first, second])
     hooks_with_index = [
-        "on_batch_begin", "on_batch_end", "on_train_batch_begin", "on_train_batch_end", "on_test_batch_begin",
-        "on_test_batch_end", "on_predict_batch_begin", "on_predict_batch_end", "on_epoch_begin", "on_epoch_end",
+        "on_batch_begin",
+        "on_batch_end",
+        "on_train_batch_begin",
+        "on_train_batch_end",
+        "on_test_batch_begin",
+        "on_test_batch_end",
+        "on_predict_batch_begin",
+        "on_predict_batch_end",
+        "on_epoch_begin",
+        "on_epoch_end",
     ]
-    hooks_without = ["on_train_begin", "on_train_end", "on_test_begin", "on_test_end", "on_predict_begin", "on_predict_end"]
+    hooks_without = [
+        "on_train_begin",
+        "on_train_end",
+        "on_test_begin",
+        "on_test_end",
+        "on_predict_begin",
+        "on_predict_end",
+    ]
     for name in hooks_with_index:
         getattr(callback_list, name)(3, {"loss": 1.0})
     for name in hooks_without:
@@ -312,9 +348,17 @@ def test_lambda_callback_calls_the_given_functions():
     )
     assert callback._implements_train_batch_hooks()
     assert not callback._implements_test_batch_hooks()
-    simulate_fit(FakeModel(), [callback], epochs=2, steps=2,
-                 epoch_logs=[{"loss": 3.0}, {"loss": 2.0}])
-    assert events == ["begin", ("batch", 0), ("batch", 1), ("epoch", 0, 3.0), ("batch", 0), ("batch", 1), ("epoch", 1, 2.0), "end"]
+    simulate_fit(FakeModel(), [callback], epochs=2, steps=2, epoch_logs=[{"loss": 3.0}, {"loss": 2.0}])
+    assert events == [
+        "begin",
+        ("batch", 0),
+        ("batch", 1),
+        ("epoch", 0, 3.0),
+        ("batch", 0),
+        ("batch", 1),
+        ("epoch", 1, 2.0),
+        "end",
+    ]
 
 
 def test_lambda_callback_without_batch_functions_needs_no_batch_hooks_and_checks_names():
@@ -355,7 +399,9 @@ def _epochs(values, key="val_loss"):
 
 def test_early_stopping_waits_patience_epochs_after_the_best():
     stop = cb.EarlyStopping(monitor="val_loss", patience=2)
-    history = simulate_fit(FakeModel(), [stop], epochs=10, epoch_logs=_epochs([1.0, 0.8, 0.9, 0.85, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2]))
+    history = simulate_fit(
+        FakeModel(), [stop], epochs=10, epoch_logs=_epochs([1.0, 0.8, 0.9, 0.85, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
+    )
     # best at epoch 1; epochs 2 and 3 do not improve -> stop after epoch 3.
     assert history.epoch == [0, 1, 2, 3]
     assert stop.stopped_epoch == 3 and stop.best == 0.8
@@ -363,7 +409,9 @@ def test_early_stopping_waits_patience_epochs_after_the_best():
 
 def test_early_stopping_min_delta_and_max_mode_from_accuracy_name():
     stop = cb.EarlyStopping(monitor="val_accuracy", patience=1, min_delta=0.05)
-    history = simulate_fit(FakeModel(), [stop], epochs=6, epoch_logs=_epochs([0.5, 0.6, 0.62, 0.64, 0.9, 0.95], "val_accuracy"))
+    history = simulate_fit(
+        FakeModel(), [stop], epochs=6, epoch_logs=_epochs([0.5, 0.6, 0.62, 0.64, 0.9, 0.95], "val_accuracy")
+    )
     # 0.6 improves on 0.5 by more than 0.05; 0.62 does not -> with patience 1, stop after epoch 2.
     assert history.epoch == [0, 1, 2]
     assert stop.best == 0.6
@@ -376,7 +424,9 @@ def test_early_stopping_restores_best_weights():
     def move_weights(model, epoch):
         model.kernel.assign([float(epoch), float(epoch) * 10])
 
-    history = simulate_fit(model, [stop], epochs=5, epoch_logs=_epochs([0.9, 0.5, 0.7, 0.8, 0.1]), on_epoch=move_weights)
+    history = simulate_fit(
+        model, [stop], epochs=5, epoch_logs=_epochs([0.9, 0.5, 0.7, 0.8, 0.1]), on_epoch=move_weights
+    )
     assert history.epoch == [0, 1, 2]
     np.testing.assert_allclose(model.kernel.numpy(), [1.0, 10.0])
     assert stop.best_epoch == 1
@@ -433,7 +483,9 @@ def test_learning_rate_scheduler_sets_the_rate_each_epoch_and_logs_it():
     model = FakeModel(learning_rate=0.1)
     seen = []
     scheduler = cb.LearningRateScheduler(lambda epoch, lr: lr * 0.5 if epoch > 0 else lr)
-    probe = cb.LambdaCallback(on_epoch_begin=lambda epoch, logs: seen.append(float(model.optimizer.learning_rate.numpy())))
+    probe = cb.LambdaCallback(
+        on_epoch_begin=lambda epoch, logs: seen.append(float(model.optimizer.learning_rate.numpy()))
+    )
     history = simulate_fit(model, [scheduler, probe], epochs=3)
     np.testing.assert_allclose(seen, [0.1, 0.05, 0.025], rtol=1e-6)
     np.testing.assert_allclose(history.history["learning_rate"], [0.1, 0.05, 0.025], rtol=1e-6)
@@ -454,7 +506,9 @@ def test_reduce_lr_on_plateau_waits_patience_and_respects_min_lr():
     reduce = cb.ReduceLROnPlateau(monitor="val_loss", factor=0.5, patience=2, min_lr=0.2)
     history = simulate_fit(model, [reduce], epochs=9, epoch_logs=_epochs([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]))
     # Reductions after epochs 2, 4, 6 (1.0 -> 0.5 -> 0.25 -> 0.2), then nothing below min_lr.
-    np.testing.assert_allclose(history.history["learning_rate"], [1.0, 1.0, 1.0, 0.5, 0.5, 0.25, 0.25, 0.2, 0.2], rtol=1e-6)
+    np.testing.assert_allclose(
+        history.history["learning_rate"], [1.0, 1.0, 1.0, 0.5, 0.5, 0.25, 0.25, 0.2, 0.2], rtol=1e-6
+    )
     np.testing.assert_allclose(model.optimizer.learning_rate.numpy(), 0.2, rtol=1e-6)
 
 
@@ -477,17 +531,16 @@ def test_reduce_lr_on_plateau_rejects_factor_at_least_one():
 def test_learning_rate_access_handles_variables_schedules_and_plain_floats():
     from types import SimpleNamespace
 
-    from tfkit.callbacks.learning_rate_access import (
-        read_learning_rate,
-        set_learning_rate,
-    )
+    from tfkit.callbacks.learning_rate_access import read_learning_rate, set_learning_rate
 
     optimizer = FakeOptimizer(0.5)
     assert read_learning_rate(optimizer) == 0.5
     set_learning_rate(optimizer, 0.25)
     assert float(optimizer.learning_rate.numpy()) == 0.25
 
-    scheduled = SimpleNamespace(learning_rate=lambda step: 0.1 * (int(step) + 1), iterations=tf.Variable(2, dtype=tf.int64))
+    scheduled = SimpleNamespace(
+        learning_rate=lambda step: 0.1 * (int(step) + 1), iterations=tf.Variable(2, dtype=tf.int64)
+    )
     assert read_learning_rate(scheduled) == pytest.approx(0.3)
     with pytest.raises(ValueError, match="is a schedule"):
         set_learning_rate(scheduled, 0.1)
@@ -525,8 +578,9 @@ def test_model_checkpoint_best_only_saves_weights_on_improvement(tmp_path):
 
 def test_model_checkpoint_initial_value_threshold_and_max_mode(tmp_path):
     model = FakeModel()
-    checkpoint = cb.ModelCheckpoint(str(tmp_path / "m-{epoch}.h5"), monitor="val_accuracy", save_best_only=True,
-                                    initial_value_threshold=0.7)
+    checkpoint = cb.ModelCheckpoint(
+        str(tmp_path / "m-{epoch}.h5"), monitor="val_accuracy", save_best_only=True, initial_value_threshold=0.7
+    )
     simulate_fit(model, [checkpoint], epochs=4, epoch_logs=_epochs([0.6, 0.8, 0.75, 0.9], "val_accuracy"))
     assert [os.path.basename(p) for _, p in model.saved] == ["m-2.h5", "m-4.h5"]
 
@@ -561,8 +615,10 @@ def test_model_checkpoint_errors_name_the_problem(tmp_path):
 
 def test_csv_logger_writes_a_header_and_one_row_per_epoch(tmp_path):
     path = tmp_path / "log.csv"
-    logs = [{"loss": 0.5, "accuracy": 0.75, "val_loss": 0.625, "val_accuracy": 0.5},
-            {"loss": 0.25, "accuracy": 0.875, "val_loss": 0.5, "val_accuracy": 0.625}]
+    logs = [
+        {"loss": 0.5, "accuracy": 0.75, "val_loss": 0.625, "val_accuracy": 0.5},
+        {"loss": 0.25, "accuracy": 0.875, "val_loss": 0.5, "val_accuracy": 0.625},
+    ]
     simulate_fit(FakeModel(), [cb.CSVLogger(path)], epochs=2, epoch_logs=logs)
     assert path.read_text().splitlines() == [
         "epoch,accuracy,loss,val_accuracy,val_loss",

@@ -63,8 +63,11 @@ def test_an_interrupted_fit_resumes_where_it_stopped(tmp_path):
     seen_at_begin = {}
 
     def look(logs):
-        seen_at_begin.update(kernel=second.kernel.numpy().tolist(), seed=second.trainer.seed.numpy().tolist(),
-                             iterations=int(second.optimizer.iterations.numpy()))
+        seen_at_begin.update(
+            kernel=second.kernel.numpy().tolist(),
+            seed=second.trainer.seed.numpy().tolist(),
+            iterations=int(second.optimizer.iterations.numpy()),
+        )
 
     history = fit(second, [backup, cb.LambdaCallback(on_train_begin=look)])
     assert backup.restored_epoch == 2
@@ -175,16 +178,17 @@ def test_a_numbered_backup_of_an_earlier_tfkit_restores_and_is_cleaned_up(tmp_pa
     history = fit(resumed, [backup], epochs=4)
     assert backup.restored_epoch == 2 and history.epoch == [2, 3]
     np.testing.assert_array_equal(resumed.kernel.numpy(), [4.0, 8.0])
-    assert sorted(os.listdir(backup_dir)) == ["notes.txt"]        # its files and the new backup's, nothing else
+    assert sorted(os.listdir(backup_dir)) == ["notes.txt"]  # its files and the new backup's, nothing else
 
 
 def _flip_a_byte_of_the_data(prefix):
-    data = [name for name in os.listdir(os.path.dirname(prefix))
-            if name.startswith(os.path.basename(prefix) + ".data-")][0]
+    data = [
+        name for name in os.listdir(os.path.dirname(prefix)) if name.startswith(os.path.basename(prefix) + ".data-")
+    ][0]
     path = os.path.join(os.path.dirname(prefix), data)
     damaged = bytearray(open(path, "rb").read())
     damaged[len(damaged) // 2] ^= 0xFF
-    with open(path + ".tmp", "wb") as out:   # a new file: the previous backup's hard link keeps the good bytes
+    with open(path + ".tmp", "wb") as out:  # a new file: the previous backup's hard link keeps the good bytes
         out.write(damaged)
     os.replace(path + ".tmp", path)
 
@@ -206,14 +210,19 @@ def test_double_checkpoint_resumes_from_the_previous_backup_when_the_latest_is_d
 
     backup_dir = str(tmp_path / "backup")
     with pytest.raises(KeyboardInterrupt):
-        model().fit(x, y, epochs=5, verbose=0,
-                    callbacks=[cb.BackupAndRestore(backup_dir, double_checkpoint=True), StopAfterThird()])
+        model().fit(
+            x,
+            y,
+            epochs=5,
+            verbose=0,
+            callbacks=[cb.BackupAndRestore(backup_dir, double_checkpoint=True), StopAfterThird()],
+        )
     assert {"ckpt.index", "ckpt_previous.index"} <= set(os.listdir(backup_dir))
     _flip_a_byte_of_the_data(os.path.join(backup_dir, "ckpt"))
-    single = cb.BackupAndRestore(backup_dir)             # without double_checkpoint the damage is an error
+    single = cb.BackupAndRestore(backup_dir)  # without double_checkpoint the damage is an error
     with pytest.raises(ValueError, match="is damaged: .*Checksum does not match"):
         model().fit(x, y, epochs=5, verbose=0, callbacks=[single])
     double = cb.BackupAndRestore(backup_dir, double_checkpoint=True)
     history = model().fit(x, y, epochs=5, verbose=0, callbacks=[double])
-    assert double.restored_epoch == 2 and history.epoch == [2, 3, 4]   # the latest had 3 epochs, the previous 2
-    assert not os.path.exists(backup_dir)          # both backups deleted at the end, the folder tfkit made too
+    assert double.restored_epoch == 2 and history.epoch == [2, 3, 4]  # the latest had 3 epochs, the previous 2
+    assert not os.path.exists(backup_dir)  # both backups deleted at the end, the folder tfkit made too

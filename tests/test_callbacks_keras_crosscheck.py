@@ -102,5 +102,6 @@ def test_reduce_lr_on_plateau_matches_keras(kwargs):
         _, ours = run(cb.ReduceLROnPlateau(**kwargs), ours_model, curve)
         _, theirs = run(keras.callbacks.ReduceLROnPlateau(**kwargs), theirs_model, curve)
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
-        np.testing.assert_allclose(float(ours_model.optimizer.learning_rate.numpy()),
-                                   theirs_model.optimizer.learning_rate, rtol=1e-12)
+        np.testing.assert_allclose(
+            float(ours_model.optimizer.learning_rate.numpy()), theirs_model.optimizer.learning_rate, rtol=1e-12
+        )

@@ -38,13 +38,13 @@ def _messages(caught: list[warnings.WarningMessage]) -> list[str]:
 def test_first_non_finite_weight_names_the_weight_path_and_ignores_integer_state():
     model = _regressor()
     model(np.zeros((1, 3), "float32"))
-    model.counter = tf.Variable(7, dtype=tf.int64, trainable=False)   # integer state is not checked
+    model.counter = tf.Variable(7, dtype=tf.int64, trainable=False)  # integer state is not checked
     assert first_non_finite_weight(model) is None
     kernel = model.get_layer("head").kernel
     kernel.assign(tf.tensor_scatter_nd_update(kernel, [[2, 0]], [np.inf]))
     assert first_non_finite_weight(model) == "head/kernel"
     model.get_layer("hidden").bias.assign(tf.fill([4], np.nan))
-    assert first_non_finite_weight(model) == "hidden/bias"    # the first in the model's order
+    assert first_non_finite_weight(model) == "hidden/bias"  # the first in the model's order
 
 
 def test_model_checkpoint_keeps_the_last_good_file_and_fit_says_where_it_stopped(tmp_path):
@@ -52,17 +52,18 @@ def test_model_checkpoint_keeps_the_last_good_file_and_fit_says_where_it_stopped
     path = str(tmp_path / "model.weights.h5")
     snapshots = {}
     keep = cb.LambdaCallback(on_epoch_end=lambda epoch, logs: snapshots.__setitem__(epoch, model.get_weights()))
-    checkpoint = cb.ModelCheckpoint(path, save_weights_only=True)   # save_best_only=False: saves every epoch
+    checkpoint = cb.ModelCheckpoint(path, save_weights_only=True)  # save_best_only=False: saves every epoch
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        history = model.fit(_diverging_data(), epochs=5, steps_per_epoch=2, verbose=0,
-                            callbacks=[cb.TerminateOnNaN(), checkpoint, keep])
+        history = model.fit(
+            _diverging_data(), epochs=5, steps_per_epoch=2, verbose=0, callbacks=[cb.TerminateOnNaN(), checkpoint, keep]
+        )
     assert history.epoch == [0, 1, 2]
-    assert first_non_finite_weight(model) is not None            # the weights in memory diverged
+    assert first_non_finite_weight(model) is not None  # the weights in memory diverged
     restored = _regressor()
     restored.load_weights(path)
     for saved, good in zip(restored.get_weights(), snapshots[1]):
-        np.testing.assert_array_equal(saved, good)                   # epoch 2's weights, not epoch 3's NaN ones
+        np.testing.assert_array_equal(saved, good)  # epoch 2's weights, not epoch 3's NaN ones
     assert checkpoint.last_saved == SavedCheckpoint(path, 2, None)
     skipped, report = _messages(caught)
     assert f"ModelCheckpoint skipped saving to {path!r}" in skipped
@@ -80,8 +81,11 @@ def test_model_checkpoint_never_writes_non_finite_weights_even_to_a_new_name(tmp
     checkpoint.on_epoch_end(0, {"loss": 0.5})
     assert os.path.exists(tmp_path / "m-1.h5")
     model.get_layer("hidden").kernel.assign(tf.fill([3, 4], np.nan))
-    with pytest.warns(RuntimeWarning, match=r"skipped saving to '.*m-2\.h5'.*'hidden/kernel'.*'.*m-2\.h5' was not "
-                                            r"written; the last checkpoint saved is '.*m-1\.h5' \(epoch 1\)"):
+    with pytest.warns(
+        RuntimeWarning,
+        match=r"skipped saving to '.*m-2\.h5'.*'hidden/kernel'.*'.*m-2\.h5' was not "
+        r"written; the last checkpoint saved is '.*m-1\.h5' \(epoch 1\)",
+    ):
         checkpoint.on_epoch_end(1, {"loss": float("nan")})
     assert sorted(os.listdir(tmp_path)) == ["m-1.h5"]
 
@@ -100,8 +104,11 @@ def test_model_checkpoint_best_only_does_not_count_a_skipped_save_as_the_best(tm
 
 def test_fit_stopped_by_nan_without_a_checkpoint_reports_the_stop(tmp_path):
     model = _regressor()
-    with pytest.warns(RuntimeWarning, match=r"fit stopped at epoch 3, batch 2 \(counting from 1\): TerminateOnNaN "
-                                            r"saw loss nan\. The model's weights in memory are not finite"):
+    with pytest.warns(
+        RuntimeWarning,
+        match=r"fit stopped at epoch 3, batch 2 \(counting from 1\): TerminateOnNaN "
+        r"saw loss nan\. The model's weights in memory are not finite",
+    ):
         model.fit(_diverging_data(), epochs=5, steps_per_epoch=2, verbose=0, callbacks=[cb.TerminateOnNaN()])
 
 
@@ -112,12 +119,15 @@ def test_backup_and_restore_keeps_the_last_finite_backup(tmp_path):
     backup = cb.BackupAndRestore(str(tmp_path / "backup"))
     backup.set_model(model)
     backup.on_train_begin()
-    backup.on_epoch_end(0)                                     # a good backup of epoch 1
+    backup.on_epoch_end(0)  # a good backup of epoch 1
     good = [w.numpy() for w in model.weights]
     model.get_layer("hidden").bias.assign(tf.fill([4], np.nan))
     quoted = re.escape(repr(str(tmp_path / "backup" / "ckpt")))
-    with pytest.warns(RuntimeWarning, match=rf"BackupAndRestore skipped saving to {quoted}: .*'hidden/bias'.*"
-                                            rf"{quoted} was left as it was\."):
+    with pytest.warns(
+        RuntimeWarning,
+        match=rf"BackupAndRestore skipped saving to {quoted}: .*'hidden/bias'.*"
+        rf"{quoted} was left as it was\.",
+    ):
         backup.on_epoch_end(1)
     fresh = _regressor()
     fresh.compile("sgd", "mse")

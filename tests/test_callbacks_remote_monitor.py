@@ -92,7 +92,7 @@ def test_an_http_error_warns_and_training_goes_on(server):
 
 
 def test_an_unreachable_or_slow_server_warns(server):
-    with socket.socket() as probe:          # a port nobody listens on
+    with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         closed_port = probe.getsockname()[1]
     with pytest.warns(UserWarning, match=r"Could not reach RemoteMonitor root server at http://127.0.0.1:\d+"):
@@ -101,14 +101,17 @@ def test_an_unreachable_or_slow_server_warns(server):
     slow = callbacks.RemoteMonitor(root=_root(server))
     slow.timeout = 0.2
     with pytest.warns(UserWarning, match=r"Could not reach RemoteMonitor root server .*timed out"):
-        slow.on_epoch_end(0, {"loss": 1.0})     # gave up at its timeout, before the server answered
+        slow.on_epoch_end(0, {"loss": 1.0})  # gave up at its timeout, before the server answered
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"root": "file:///etc"}, r"root must be an http:// or https:// URL, got root='file:///etc'"),
-    ({"root": "localhost:9000"}, "root must be an http:// or https:// URL"),
-    ({"headers": ["X-Token"]}, "headers must be a dict of strings"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"root": "file:///etc"}, r"root must be an http:// or https:// URL, got root='file:///etc'"),
+        ({"root": "localhost:9000"}, "root must be an http:// or https:// URL"),
+        ({"headers": ["X-Token"]}, "headers must be a dict of strings"),
+    ],
+)
 def test_bad_arguments_say_what_is_wrong(kwargs, message):
     with pytest.raises(ValueError, match=message):
         callbacks.RemoteMonitor(**kwargs)

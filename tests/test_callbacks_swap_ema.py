@@ -22,8 +22,16 @@ def _model(module=tfkit, optimizer=None):
 
 
 def _fit(model, *extra, epochs=3):
-    return model.fit(X, Y, batch_size=8, epochs=epochs, shuffle=False, verbose=0, validation_data=(X_VAL, Y_VAL),
-                     callbacks=list(extra)).history
+    return model.fit(
+        X,
+        Y,
+        batch_size=8,
+        epochs=epochs,
+        shuffle=False,
+        verbose=0,
+        validation_data=(X_VAL, Y_VAL),
+        callbacks=list(extra),
+    ).history
 
 
 def _mse(weights):
@@ -35,15 +43,16 @@ def _mse(weights):
 def test_validation_runs_on_ema_weights_and_training_on_raw_ones(swap_on_epoch):
     plain = _model()
     averages = []
-    record = callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: averages.append(
-        [a.numpy() for _, a in plain.optimizer.ema_pairs()]))
+    record = callbacks.LambdaCallback(
+        on_epoch_end=lambda epoch, logs: averages.append([a.numpy() for _, a in plain.optimizer.ema_pairs()])
+    )
     expected = _fit(plain, record)
     swapped = _model()
     got = _fit(swapped, callbacks.SwapEMAWeights(swap_on_epoch=swap_on_epoch))
-    assert got["loss"] == pytest.approx(expected["loss"], rel=1e-6)         # training is unchanged
+    assert got["loss"] == pytest.approx(expected["loss"], rel=1e-6)  # training is unchanged
     assert got["val_loss"] == pytest.approx([_mse(a) for a in averages], rel=1e-5)
     assert got["val_loss"] != pytest.approx(expected["val_loss"], rel=1e-3)
-    for a, b in zip(swapped.get_weights(), plain.get_weights()):            # both end on the EMA weights
+    for a, b in zip(swapped.get_weights(), plain.get_weights()):  # both end on the EMA weights
         np.testing.assert_allclose(a, b, rtol=1e-6)
 
 
@@ -66,12 +75,21 @@ def test_swap_on_epoch_shows_ema_weights_to_the_callbacks_after_it():
     _fit(model, callbacks.SwapEMAWeights(swap_on_epoch=True), callbacks.LambdaCallback(on_epoch_end=check))
     plain = _model()
     averages = []
-    _fit(plain, callbacks.LambdaCallback(on_epoch_end=lambda e, l: averages.append(
-        ([v.numpy() for v, _ in plain.optimizer.ema_pairs()], [a.numpy() for _, a in plain.optimizer.ema_pairs()]))))
+    _fit(
+        plain,
+        callbacks.LambdaCallback(
+            on_epoch_end=lambda e, l: averages.append(
+                (
+                    [v.numpy() for v, _ in plain.optimizer.ema_pairs()],
+                    [a.numpy() for _, a in plain.optimizer.ema_pairs()],
+                )
+            )
+        ),
+    )
     for (weights, stored), (raw, ema) in zip(seen[:-1], averages[:-1]):
-        for a, b in zip(weights, ema):             # the model holds the EMA weights at the epoch's end
+        for a, b in zip(weights, ema):  # the model holds the EMA weights at the epoch's end
             np.testing.assert_allclose(a, b, rtol=1e-6)
-        for a, b in zip(stored, raw):              # and the optimizer keeps the raw ones meanwhile
+        for a, b in zip(stored, raw):  # and the optimizer keeps the raw ones meanwhile
             np.testing.assert_allclose(a, b, rtol=1e-6)
 
 
@@ -86,7 +104,7 @@ def test_predict_and_evaluate_swap_back_when_they_end():
     swap = callbacks.SwapEMAWeights()
     predictions = model.predict(X_VAL, verbose=0, callbacks=[swap])
     np.testing.assert_allclose(predictions, X_VAL @ ema[0] + ema[1], rtol=1e-5, atol=1e-6)
-    for a, b in zip(model.get_weights(), raw):     # Keras 3.15 leaves the EMA weights in the model here
+    for a, b in zip(model.get_weights(), raw):  # Keras 3.15 leaves the EMA weights in the model here
         np.testing.assert_array_equal(a, b)
     loss = model.evaluate(X_VAL, Y_VAL, verbose=0, callbacks=[swap])
     assert loss == pytest.approx(_mse(ema), rel=1e-5)
@@ -97,13 +115,14 @@ def test_predict_and_evaluate_swap_back_when_they_end():
 def test_before_the_first_step_there_is_nothing_to_swap():
     model = _model()
     loss = model.evaluate(X_VAL, Y_VAL, verbose=0, callbacks=[callbacks.SwapEMAWeights()])
-    assert loss == pytest.approx(_mse(WEIGHTS), rel=1e-5)    # the averages are not made yet: the weights are used
+    assert loss == pytest.approx(_mse(WEIGHTS), rel=1e-5)  # the averages are not made yet: the weights are used
 
 
 def test_multi_optimizer_swaps_only_the_inner_optimizers_with_ema():
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, name="a"), layers.Dense(1, name="b")])
-    multi = optimizers.MultiOptimizer(optimizers.OptimizerMap(
-        optimizers.SGD(0.05), {"a/.*": optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5)}))
+    multi = optimizers.MultiOptimizer(
+        optimizers.OptimizerMap(optimizers.SGD(0.05), {"a/.*": optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5)})
+    )
     model.compile(multi, "mse")
     model.fit(X, Y, batch_size=8, epochs=1, verbose=0)
     model.train_on_batch(X[:8], Y[:8])
@@ -113,11 +132,16 @@ def test_multi_optimizer_swaps_only_the_inner_optimizers_with_ema():
     np.testing.assert_allclose(predictions, (X_VAL @ ema_a[0] + ema_a[1]) @ raw[2] + raw[3], rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("optimizer, message", [
-    (lambda: optimizers.SGD(0.1), r"use_ema=True.*Received: SGD\(use_ema=False\)"),
-    (lambda: optimizers.MultiOptimizer(optimizers.OptimizerMap(optimizers.SGD())),
-     "at least one inner optimizer has use_ema=True"),
-])
+@pytest.mark.parametrize(
+    "optimizer, message",
+    [
+        (lambda: optimizers.SGD(0.1), r"use_ema=True.*Received: SGD\(use_ema=False\)"),
+        (
+            lambda: optimizers.MultiOptimizer(optimizers.OptimizerMap(optimizers.SGD())),
+            "at least one inner optimizer has use_ema=True",
+        ),
+    ],
+)
 def test_without_ema_the_error_says_so(optimizer, message):
     model = _model(optimizer=optimizer())
     with pytest.raises(ValueError, match=message):

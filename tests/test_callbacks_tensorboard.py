@@ -79,8 +79,9 @@ def test_epoch_scalars_learning_rate_histograms_and_graph(tmp_path):
 
 
 def test_batch_scalars_every_n_batches_and_images(tmp_path):
-    board = cb.TensorBoard(log_dir=str(tmp_path), histogram_freq=2, update_freq=3, write_images=True,
-                           write_steps_per_second=True)
+    board = cb.TensorBoard(
+        log_dir=str(tmp_path), histogram_freq=2, update_freq=3, write_images=True, write_steps_per_second=True
+    )
     assert board._implements_train_batch_hooks()
     logs = [{"loss": 0.5}, {"loss": 0.25}, {"loss": 0.125}]
     simulate_fit(PathModel(), [board], epochs=3, steps=4, epoch_logs=logs)
@@ -182,13 +183,20 @@ def test_embeddings_freq_writes_a_projector_config_and_checkpoint(tmp_path):
 
     import tfkit
 
-    model = tfkit.Sequential([tfkit.Input((3,), dtype="int32"), tfkit.layers.Embedding(10, 4, name="words"),
-                              tfkit.layers.GlobalAveragePooling1D(), tfkit.layers.Dense(1)])
+    model = tfkit.Sequential(
+        [
+            tfkit.Input((3,), dtype="int32"),
+            tfkit.layers.Embedding(10, 4, name="words"),
+            tfkit.layers.GlobalAveragePooling1D(),
+            tfkit.layers.Dense(1),
+        ]
+    )
     model.compile("sgd", "mse")
     callback = tfkit.callbacks.TensorBoard(str(tmp_path), embeddings_freq=1, embeddings_metadata={"words": "w.tsv"})
     model.fit(np.ones((4, 3), "int32"), np.zeros((4, 1), "float32"), epochs=2, verbose=0, callbacks=[callback])
     config = (tmp_path / "train" / "projector_config.pbtxt").read_text()
     assert 'tensor_name: "layer_0_words/.ATTRIBUTES/VARIABLE_VALUE"' in config and 'metadata_path: "w.tsv"' in config
     reader = tf.train.load_checkpoint(str(tmp_path / "train" / "keras_embedding.ckpt-1"))
-    np.testing.assert_array_equal(reader.get_tensor("layer_0_words/.ATTRIBUTES/VARIABLE_VALUE"),
-                                  model.layers[0].embeddings.numpy())
+    np.testing.assert_array_equal(
+        reader.get_tensor("layer_0_words/.ATTRIBUTES/VARIABLE_VALUE"), model.layers[0].embeddings.numpy()
+    )

@@ -23,7 +23,7 @@ from checkpoint_tables import read_index, write_index
 import tfkit
 from tfkit.files.checkpoint_index import check_checkpoint
 
-pytestmark = pytest.mark.slow      # one loading process for all cases
+pytestmark = pytest.mark.slow  # one loading process for all cases
 
 
 def _edit(path, change):
@@ -60,6 +60,7 @@ def _dims(*sizes):
         del entry.shape.dim[:]
         for size in sizes:
             entry.shape.dim.add(size=size)
+
     return change
 
 
@@ -67,6 +68,7 @@ def _special(kind):
     def make(path):
         os.remove(path)
         os.mkfifo(path) if kind == "fifo" else os.symlink("/dev/zero", path)
+
     return make
 
 
@@ -140,17 +142,22 @@ def test_damaged_indexes_are_value_errors_in_every_reader(originals, tmp_path):
         shutil.copytree(originals / "backup", backup)
         damage(str(next(backup.glob("*.index"))))
         jobs += [(name, "checkpoint", str(ckpt / "w")), (name, "inspect", str(export)), (name, "backup", str(backup))]
-    for kind in ("fifo", "dev_zero"):                                # saved_model.pb itself
+    for kind in ("fifo", "dev_zero"):  # saved_model.pb itself
         export = tmp_path / f"pb_{kind}"
         shutil.copytree(originals / "export", export)
         _special(kind)(str(export / "saved_model.pb"))
         jobs.append((f"saved_model.pb {kind}", "inspect", str(export)))
-    done = subprocess.run([sys.executable, "-c", WORKER], capture_output=True, text=True,
-                          timeout=time_limits.seconds(300),
-                          input="".join(json.dumps([kind, path]) + "\n" for _, kind, path in jobs))
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(300),
+        input="".join(json.dumps([kind, path]) + "\n" for _, kind, path in jobs),
+    )
     results = [json.loads(line) for line in done.stdout.splitlines()]
-    assert len(results) == len(jobs), f"the loading process died (exit {done.returncode}) after " \
-                                      f"{jobs[len(results)][:2]}: {done.stderr[-2000:]}"
+    assert len(results) == len(jobs), (
+        f"the loading process died (exit {done.returncode}) after {jobs[len(results)][:2]}: {done.stderr[-2000:]}"
+    )
     for (name, kind, path), (outcome, message) in zip(jobs, results):
         assert outcome == "ValueError", (name, kind, outcome, message)
         assert path in message or os.path.dirname(path) in message, (name, kind, message)

@@ -44,7 +44,7 @@ def test_inspect_h5_prints_version_class_and_weight_paths(model_file, capsys):
 
 def test_inspect_weights_file(tmp_path, capsys):
     model = tfkit.Sequential([tfkit.Input((2,)), layers.Dense(1, name="one")])
-    model.save_weights(str(tmp_path / "w.h5"))                # tfkit's HDF5 weights file (.weights.h5: Keras's)
+    model.save_weights(str(tmp_path / "w.h5"))  # tfkit's HDF5 weights file (.weights.h5: Keras's)
     assert cli.main(["inspect", str(tmp_path / "w.h5")]) == 0
     out = capsys.readouterr().out
     assert "kind weights" in out and "one/kernel" in out
@@ -65,8 +65,16 @@ def test_export_then_inspect_the_saved_model(model_file, tmp_path, capsys):
     np.testing.assert_allclose(served(features=tf.constant(x))["scores"].numpy(), model(x).numpy(), rtol=1e-6)
 
 
-@pytest.mark.parametrize("argv", [[], ["inspect"], ["export", "only_one_arg.h5"], ["frobnicate", "x"],
-                                  ["export", "a.h5", "out", "--version", "zero"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["inspect"],
+        ["export", "only_one_arg.h5"],
+        ["frobnicate", "x"],
+        ["export", "a.h5", "out", "--version", "zero"],
+    ],
+)
 def test_usage_errors_exit_2(argv, capsys):
     assert cli.main(argv) == 2
     assert "usage: tfkit" in capsys.readouterr().err
@@ -111,30 +119,51 @@ def test_export_of_custom_classes_needs_their_module(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_console_entry_point_runs_as_a_program(model_file):
-    result = subprocess.run([sys.executable, "-m", "tfkit.cli", "inspect", str(model_file)], capture_output=True,
-                            text=True, timeout=180, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+    result = subprocess.run(
+        [sys.executable, "-m", "tfkit.cli", "inspect", str(model_file)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"),
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "hidden/kernel" in result.stdout
     result = subprocess.run([sys.executable, "-m", "tfkit.cli", "inspect"], capture_output=True, text=True, timeout=180)
     assert result.returncode == 2
-    result = subprocess.run([sys.executable, "-m", "tfkit_launcher", "inspect", str(model_file)], capture_output=True,
-                            text=True, timeout=180, cwd=ROOT,
-                            env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+    result = subprocess.run(
+        [sys.executable, "-m", "tfkit_launcher", "inspect", str(model_file)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"),
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "hidden/kernel" in result.stdout
 
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-_EARLY = "import sys, tfkit_launcher; code = tfkit_launcher.main(sys.argv[1:]); print(code, 'tensorflow' in sys.modules)"
+_EARLY = (
+    "import sys, tfkit_launcher; code = tfkit_launcher.main(sys.argv[1:]); print(code, 'tensorflow' in sys.modules)"
+)
 
 
-@pytest.mark.parametrize("argv", [["inspect", "missing.h5"], ["inspect", "."], ["export", "missing.h5", "out"],
-                                  ["export", ".", "out"], ["convert", "missing.keras", "out.h5"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["inspect", "missing.h5"],
+        ["inspect", "."],
+        ["export", "missing.h5", "out"],
+        ["export", ".", "out"],
+        ["convert", "missing.keras", "out.h5"],
+    ],
+)
 def test_a_bad_path_is_refused_before_tensorflow_loads(argv, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-c", _EARLY, *argv], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=60)
-    assert done.stdout.split() == ["1", "False"], done.stderr[-2000:]    # exit code 1, TensorFlow never imported
+    done = subprocess.run(
+        [sys.executable, "-c", _EARLY, *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["1", "False"], done.stderr[-2000:]  # exit code 1, TensorFlow never imported
     assert done.stderr.startswith("tfkit: error: ") and done.stderr.count("\n") == 1, done.stderr
     assert argv[1] in done.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "out.h5").exists()
@@ -169,8 +198,7 @@ def test_damaged_files_give_one_error_line_never_a_traceback():
     import subprocess
 
     paths = [str(SAMPLES / name) for name in _DAMAGED if (SAMPLES / name).is_file()]
-    done = subprocess.run([sys.executable, "-c", _RUN_CLI_ON_EACH, *paths], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", _RUN_CLI_ON_EACH, *paths], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     results = json.loads(done.stdout.strip().splitlines()[-1])
     for path, (code, err) in results.items():
@@ -184,23 +212,29 @@ _LAUNCH = "import sys, tfkit_launcher; sys.exit(tfkit_launcher.main(sys.argv[1:]
 
 
 def _launcher_env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-                TF_CPP_MIN_LOG_LEVEL="2")
+    return dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), TF_CPP_MIN_LOG_LEVEL="2"
+    )
 
 
 @pytest.mark.slow
 def test_a_closed_pipe_ends_quietly_as_unix_tools_do(model_file):
     """``tfkit inspect m.h5 | head -1``: the reader is gone before tfkit writes; no error line, exit 141 (SIGPIPE)."""
-    process = subprocess.Popen([sys.executable, "-c", _LAUNCH, "inspect", str(model_file)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=_launcher_env())
-    process.stdout.close()               # the only reader of the pipe goes away before anything is written
+    process = subprocess.Popen(
+        [sys.executable, "-c", _LAUNCH, "inspect", str(model_file)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_launcher_env(),
+    )
+    process.stdout.close()  # the only reader of the pipe goes away before anything is written
     try:
         err = process.stderr.read()
         assert process.wait(timeout=180) == 141, err[-2000:]
     finally:
         process.kill()
     assert "Broken pipe" not in err and "Traceback" not in err and "tfkit: error" not in err, err[-2000:]
-    assert "oneDNN" not in err and "absl" not in err      # TensorFlow's start-up lines are held back too
+    assert "oneDNN" not in err and "absl" not in err  # TensorFlow's start-up lines are held back too
 
 
 _TIMED = """
@@ -213,14 +247,19 @@ print("block_left", "keras.src.optimizers" in sys.modules)   # a later `import k
 
 @pytest.mark.slow
 def test_verbose_says_where_the_time_went_and_keras_is_never_imported(model_file):
-    done = subprocess.run([sys.executable, "-c", _TIMED, str(model_file)], capture_output=True, text=True,
-                          timeout=180, env=_launcher_env())
+    done = subprocess.run(
+        [sys.executable, "-c", _TIMED, str(model_file)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=_launcher_env(),
+    )
     assert "exit 0 keras_imported False" in done.stdout, done.stderr[-2000:]
     assert "block_left False" in done.stdout
     assert "hidden/kernel" in done.stdout
     line = [line for line in done.stderr.splitlines() if line.startswith("tfkit: time: ")]
     assert len(line) == 1, done.stderr[-2000:]
-    phases = dict(part.rsplit(" ", 2)[:2] for part in line[0][len("tfkit: time: "):].split("; ")[0].split(", "))
+    phases = dict(part.rsplit(" ", 2)[:2] for part in line[0][len("tfkit: time: ") :].split("; ")[0].split(", "))
     assert list(phases) == ["importing TensorFlow", "importing tfkit", f"reading {model_file}", "the rest"]
     total = float(line[0].rsplit("; ", 1)[1].split()[0])
     assert sum(float(seconds) for seconds in phases.values()) == pytest.approx(total, abs=0.02)
@@ -239,7 +278,7 @@ def test_verbose_in_process_times_the_command(model_file, capsys):
 def keras_functional(tmp_path_factory):
     """A Keras 3 functional model whose automatic layer names are not its weight keys (dense_N vs dense, dense_1)."""
     keras = pytest.importorskip("keras")
-    keras.layers.Dense(1, name=None)      # one automatic name taken first, so the model's names start at dense_1+
+    keras.layers.Dense(1, name=None)  # one automatic name taken first, so the model's names start at dense_1+
     inputs = keras.Input((5,))
     hidden = keras.layers.Dense(4, activation="relu")(inputs)
     model = keras.Model(inputs, keras.layers.Dense(2)(hidden))
@@ -276,7 +315,7 @@ def test_inspect_a_keras_archive_maps_each_layer_to_its_weights(keras_functional
     assert sorted(rows[layer.name] for layer in dense) == ["layers/dense", "layers/dense_1"]
     with zipfile.ZipFile(folder / "functional.keras") as archive:
         archive.extract("model.weights.h5", folder)
-    with h5py.File(folder / "model.weights.h5", "r") as f:      # the file itself is the reference
+    with h5py.File(folder / "model.weights.h5", "r") as f:  # the file itself is the reference
         for layer in dense:
             np.testing.assert_array_equal(f[rows[layer.name]]["vars"]["0"][()], layer.kernel.numpy())
 
@@ -302,7 +341,7 @@ def test_a_converted_file_shows_which_weights_each_layer_holds(keras_functional,
     with h5py.File(target, "r") as f:
         for layer in [layer for layer in model.layers if layer.weights]:
             stored = f["weights"][rows[layer.name]]["kernel"][()]
-            np.testing.assert_array_equal(stored, layer.kernel.numpy())       # Keras's layer of that name
+            np.testing.assert_array_equal(stored, layer.kernel.numpy())  # Keras's layer of that name
             np.testing.assert_array_equal(stored, loaded.get_layer(layer.name).kernel.numpy())
 
 
@@ -341,7 +380,7 @@ class Rescale(tfkit.Layer):
         return x * self.factor
 
 
-_USER_MODULE = '''
+_USER_MODULE = """
 import tfkit
 {decorator}
 class Rescale(tfkit.Layer):
@@ -351,7 +390,7 @@ class Rescale(tfkit.Layer):
 
     def call(self, x):
         return x * self.factor
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -363,8 +402,11 @@ def unregistered_file(tmp_path_factory):
     return path, model
 
 
-@pytest.mark.parametrize("decorator", ["", "@tfkit.saving.register_keras_serializable(package='cli_test')"],
-                         ids=["unregistered", "registered"])
+@pytest.mark.parametrize(
+    "decorator",
+    ["", "@tfkit.saving.register_keras_serializable(package='cli_test')"],
+    ids=["unregistered", "registered"],
+)
 def test_import_resolves_a_class_saved_unregistered(unregistered_file, decorator, tmp_path, capsys):
     from tfkit.base import registry
 
@@ -376,10 +418,11 @@ def test_import_resolves_a_class_saved_unregistered(unregistered_file, decorator
     module = tmp_path / f"cli_layers_{'registered' if decorator else 'plain'}.py"
     module.write_text(_USER_MODULE.format(decorator=decorator))
     try:
-        assert cli.main(["export", str(path), str(tmp_path / "out"), "--import", str(module)]) == 0, \
+        assert cli.main(["export", str(path), str(tmp_path / "out"), "--import", str(module)]) == 0, (
             capsys.readouterr().err
+        )
         assert ("cli_test>Rescale" in registry.get_custom_objects()) == bool(decorator)
-    finally:                          # the user's module and its registration leave with the test
+    finally:  # the user's module and its registration leave with the test
         sys.modules.pop(module.stem, None)
         registry.get_custom_objects().pop("cli_test>Rescale", None)
     served = tf.saved_model.load(str(tmp_path / "out")).signatures["serving_default"]

@@ -25,7 +25,7 @@ def test_clone_function_replaces_each_layer_once_and_keeps_sharing():
         return type(layer).from_config(layer.get_config())
 
     twin = tfkit.models.clone_model(model, clone_function=clone)
-    assert sorted(seen) == ["add", "head", "pre", "shared"]          # the shared layer cloned once
+    assert sorted(seen) == ["add", "head", "pre", "shared"]  # the shared layer cloned once
     assert [layer.name for layer in twin.layers] == [layer.name for layer in model.layers]
     assert twin.count_params() == model.count_params()
     x = np.random.default_rng(0).random((5, 4)).astype("float32")
@@ -41,9 +41,9 @@ def test_identity_clone_function_and_a_call_function_insert_a_layer_after_each_d
         return layers.Activation("relu")(out) if isinstance(layer, layers.Dense) else out
 
     twin = tfkit.models.clone_model(model, clone_function=lambda layer: layer, call_function=call_function)
-    assert twin.get_layer("head") is model.get_layer("head")             # the same layers, reused
+    assert twin.get_layer("head") is model.get_layer("head")  # the same layers, reused
     x = np.random.default_rng(1).random((3, 4)).astype("float32")
-    relu = lambda v: np.maximum(v, 0)                                    # noqa: E731
+    relu = lambda v: np.maximum(v, 0)  # noqa: E731
     w = {layer.name: layer.get_weights() for layer in model.layers if layer.get_weights()}
     pre = relu(x @ w["pre"][0] + w["pre"][1])
     a, b = relu(x @ w["shared"][0] + w["shared"][1]), relu(pre @ w["shared"][0] + w["shared"][1])
@@ -63,10 +63,10 @@ def test_input_tensors_and_recursive_clones_of_nested_models():
         return type(layer).from_config(layer.get_config())
 
     flat = tfkit.models.clone_model(model, input_tensors=new_input, clone_function=clone)
-    assert flat.inputs[0] is new_input and "inner" in names                   # the nested model given whole
+    assert flat.inputs[0] is new_input and "inner" in names  # the nested model given whole
     names.clear()
     deep = tfkit.models.clone_model(model, clone_function=clone, recursive=True)
-    assert "inner" not in names and "inner_dense" in names                   # cloned layer by layer
+    assert "inner" not in names and "inner_dense" in names  # cloned layer by layer
     assert deep.get_layer("inner") is not inner and deep.count_params() == model.count_params()
 
 
@@ -75,7 +75,7 @@ def test_a_compiled_model_clones_compiled_and_sequential_takes_clone_function():
     model.compile(tfkit.optimizers.SGD(0.1), "mse")
     twin = tfkit.models.clone_model(model, clone_function=lambda layer: layers.Dense(5, name=layer.name))
     assert twin.compiled and twin.output_shape == (None, 5) and twin.input_shape == (None, 3)
-    assert tfkit.models.clone_model(model).compiled                          # Keras compiles every clone
+    assert tfkit.models.clone_model(model).compiled  # Keras compiles every clone
 
 
 def test_errors_name_the_model_and_the_argument():
@@ -111,6 +111,7 @@ def test_call_function_matches_keras_side_by_side():
         def call_function(layer, *args, **kwargs):
             out = layer(*args, **kwargs)
             return lib.layers.Activation("tanh")(out) if layer.name == "body" else out
+
         return call_function
 
     ours, theirs = build(tfkit), build(keras)

@@ -41,10 +41,10 @@ def test_compiled_loss_is_compute_loss_and_warns():
     x, y = _data()
     model = OldStyleModel()
     model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
-    y_pred = model(x)   # kernel of ones: [3, 7]
+    y_pred = model(x)  # kernel of ones: [3, 7]
     with pytest.warns(UserWarning, match="compiled_loss"):
         loss = model.compiled_loss(y, y_pred)
-    expected = np.mean((np.array([3.0, 7.0]) - np.array([1.0, 2.0])) ** 2)   # (4 + 25) / 2
+    expected = np.mean((np.array([3.0, 7.0]) - np.array([1.0, 2.0])) ** 2)  # (4 + 25) / 2
     np.testing.assert_allclose(float(loss), expected, rtol=1e-6)
     np.testing.assert_allclose(float(loss), float(model.compute_loss(x, y, y_pred)), rtol=1e-6)
 

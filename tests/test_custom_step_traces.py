@@ -52,7 +52,7 @@ def test_custom_steps_are_traced_twice_per_batch_size_and_report_their_logs():
     y = x.sum(axis=1, keepdims=True)
     model = CountingModel()
     model.compile(tfkit.optimizers.SGD(0.1))
-    history = model.fit(x, y, batch_size=16, epochs=3, verbose=0)     # no short last batch
+    history = model.fit(x, y, batch_size=16, epochs=3, verbose=0)  # no short last batch
     assert model.train_traces == 2
     assert len(history.history["loss"]) == 3 and history.history["loss"][-1] < history.history["loss"][0]
     loss = model.evaluate(x, y, batch_size=16, verbose=0)
@@ -84,7 +84,7 @@ class BranchingModel(tfkit.Model):
         x, y = data
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(tf.square(self(x) - y))
-        if tf.reduce_sum(y) > 0:                     # a tensor condition: only AutoGraph makes this work
+        if tf.reduce_sum(y) > 0:  # a tensor condition: only AutoGraph makes this work
             grads = tape.gradient(loss, self.trainable_weights)
             self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
         self.tracker.update_state(loss)

@@ -120,9 +120,7 @@ def test_cache_dir_defaults_to_home(monkeypatch, tmp_path):
 
 
 def _fake_mnist_arrays(**overrides):
-    arrays = {
-        name: np.zeros(shape, np.uint8) for name, shape in mnist.EXPECTED_SHAPES.items()
-    }
+    arrays = {name: np.zeros(shape, np.uint8) for name, shape in mnist.EXPECTED_SHAPES.items()}
     arrays.update(overrides)
     return arrays
 
@@ -283,8 +281,7 @@ def _npy_header(dtype: str, shape: tuple) -> bytes:
     import io
 
     buffer = io.BytesIO()
-    np.lib.format.write_array_header_1_0(buffer, {"descr": np.dtype(dtype).str, "fortran_order": False,
-                                                  "shape": shape})
+    np.lib.format.write_array_header_1_0(buffer, {"descr": np.dtype(dtype).str, "fortran_order": False, "shape": shape})
     return buffer.getvalue()
 
 
@@ -302,7 +299,7 @@ def _genuine_members() -> dict:
 def test_decompression_bomb_is_refused_without_expanding(folders):
     data, _ = folders
     members = _genuine_members()
-    members["x_test"] += bytes(200 * 2**20)          # 200 MB of zeros after the declared data
+    members["x_test"] += bytes(200 * 2**20)  # 200 MB of zeros after the declared data
     _write_npz_members(data / "bomb.npz", members)
     assert (data / "bomb.npz").stat().st_size < 2 * 2**20
     with pytest.raises(ValueError, match="x_test: the entry holds more bytes than its header declares"):
@@ -318,8 +315,11 @@ def test_bzip2_and_lzma_members_are_refused_unread(folders, method):
     with zipfile.ZipFile(data / "bz.npz", "w", compression=getattr(zipfile, method)) as archive:
         for name, payload in _genuine_members().items():
             archive.writestr(f"{name}.npy", payload)
-    with pytest.raises(ValueError, match=r"x_train is compressed with zip method \d+; .npz files hold stored or "
-                                         r"deflate members"):
+    with pytest.raises(
+        ValueError,
+        match=r"x_train is compressed with zip method \d+; .npz files hold stored or "
+        r"deflate members",
+    ):
         mnist.load_data("bz.npz", verify=False)
 
 

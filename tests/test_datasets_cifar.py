@@ -32,8 +32,9 @@ def _cifar10_members(rng, sizes=(3, 4, 2, 5, 1), test_size=4, dumps=dumps_py2):
     members, train_x, train_y = {}, [], []
     for i, n in enumerate(sizes, start=1):
         x, y = _batch(rng, n)
-        members[f"cifar-10-batches-py/data_batch_{i}"] = dumps({b"batch_label": b"training batch", b"labels": y,
-                                                                b"data": x, b"filenames": [b"a.png"] * n})
+        members[f"cifar-10-batches-py/data_batch_{i}"] = dumps(
+            {b"batch_label": b"training batch", b"labels": y, b"data": x, b"filenames": [b"a.png"] * n}
+        )
         train_x.append(x)
         train_y += y
     x, y = _batch(rng, test_size)
@@ -42,9 +43,16 @@ def _cifar10_members(rng, sizes=(3, 4, 2, 5, 1), test_size=4, dumps=dumps_py2):
     return members, (np.concatenate(train_x), np.array(train_y)), (x, np.array(y))
 
 
-@pytest.mark.parametrize("dumps", [dumps_py2, lambda obj: pickle.dumps(obj, protocol=2),
-                                   lambda obj: pickle.dumps(obj, protocol=4), lambda obj: pickle.dumps(obj, protocol=5)],
-                         ids=["python2", "protocol2", "protocol4", "protocol5"])
+@pytest.mark.parametrize(
+    "dumps",
+    [
+        dumps_py2,
+        lambda obj: pickle.dumps(obj, protocol=2),
+        lambda obj: pickle.dumps(obj, protocol=4),
+        lambda obj: pickle.dumps(obj, protocol=5),
+    ],
+    ids=["python2", "protocol2", "protocol4", "protocol5"],
+)
 def test_cifar10_arrays_layout_and_dtypes(data_dir, dumps):
     members, (tx, ty), (vx, vy) = _cifar10_members(np.random.default_rng(0), dumps=dumps)
     write_tar(data_dir / "cifar-10-python.tar.gz", members)
@@ -100,12 +108,13 @@ def test_cifar100_matches_keras_side_by_side(data_dir, tmp_path, monkeypatch):
     members = {}
     for split, n in (("train", 5), ("test", 4)):
         x, fine = _batch(rng, n, 100)
-        members[f"cifar-100-python/{split}"] = dumps_py2({b"data": x, b"fine_labels": fine,
-                                                          b"coarse_labels": [v // 5 for v in fine]})
+        members[f"cifar-100-python/{split}"] = dumps_py2(
+            {b"data": x, b"fine_labels": fine, b"coarse_labels": [v // 5 for v in fine]}
+        )
     archive = write_tar(data_dir / "cifar-100-python.tar.gz", members)
     extracted = tmp_path / "keras_extracted"
     with tarfile.open(archive) as handle:
-        handle.extractall(extracted, filter="data")   # our own test file, for Keras's reader
+        handle.extractall(extracted, filter="data")  # our own test file, for Keras's reader
     monkeypatch.setattr(keras_cifar100, "get_file", lambda *args, **kwargs: str(extracted))
     for mode in ("fine", "coarse"):
         ours, theirs = cifar100.load_data(mode), keras_cifar100.load_data(mode)

@@ -40,8 +40,12 @@ def test_load_data_reads_the_four_files(folders):
     data, cache = folders
     arrays = _write_set(data)
     (x_train, y_train), (x_test, y_test) = fashion_mnist.load_data()
-    for ours, name in ((x_train, "train-images-idx3-ubyte.gz"), (y_train, "train-labels-idx1-ubyte.gz"),
-                       (x_test, "t10k-images-idx3-ubyte.gz"), (y_test, "t10k-labels-idx1-ubyte.gz")):
+    for ours, name in (
+        (x_train, "train-images-idx3-ubyte.gz"),
+        (y_train, "train-labels-idx1-ubyte.gz"),
+        (x_test, "t10k-images-idx3-ubyte.gz"),
+        (y_test, "t10k-labels-idx1-ubyte.gz"),
+    ):
         assert ours.dtype == np.uint8
         np.testing.assert_array_equal(ours, arrays[name])
     assert x_train.shape == (6, 28, 28) and y_train.shape == (6,) and not cache.exists()
@@ -63,13 +67,13 @@ def test_header_is_checked(folders):
     _write_set(data)
     path = data / "fashion-mnist" / "train-labels-idx1-ubyte.gz"
     raw = gzip.decompress(path.read_bytes())
-    path.write_bytes(gzip.compress(b"\x00\x00\x0d\x01" + raw[4:]))          # float magic
+    path.write_bytes(gzip.compress(b"\x00\x00\x0d\x01" + raw[4:]))  # float magic
     with pytest.raises(ValueError, match=r"magic number is 00000d01, expected 00000801 or 00000803"):
         fashion_mnist.load_data()
-    path.write_bytes(gzip.compress(raw + b"\x00"))                           # one byte more than declared
+    path.write_bytes(gzip.compress(raw + b"\x00"))  # one byte more than declared
     with pytest.raises(ValueError, match=r"more bytes than its header declares"):
         fashion_mnist.load_data()
-    path.write_bytes(gzip.compress(raw[:8] + raw[9:]))                      # one byte less
+    path.write_bytes(gzip.compress(raw[:8] + raw[9:]))  # one byte less
     with pytest.raises(ValueError, match=r"the data stops after 5 of 6 bytes"):
         fashion_mnist.load_data()
 

@@ -45,13 +45,19 @@ def test_california_small_takes_the_first_600_rows(data_dir):
         california_housing.load_data(version="medium")
 
 
-@pytest.mark.parametrize("arrays,message", [
-    ({"x": np.zeros((5, 12)), "y": np.zeros(5)}, r"expected x float32 or float64 \(None, 13\), got float64 \(5, 12\)"),
-    ({"x": np.zeros((5, 13)), "y": np.zeros(4)}, "x has 5 rows and y 4"),
-    ({"x": np.array([[None] * 13] * 2, dtype=object), "y": np.zeros(2)}, "Python objects"),
-    ({"x": np.full((2, 13), np.nan), "y": np.zeros(2)}, "NaN or infinite"),
-    ({"x": np.zeros((2, 13))}, r"missing \['y'\]"),
-])
+@pytest.mark.parametrize(
+    "arrays,message",
+    [
+        (
+            {"x": np.zeros((5, 12)), "y": np.zeros(5)},
+            r"expected x float32 or float64 \(None, 13\), got float64 \(5, 12\)",
+        ),
+        ({"x": np.zeros((5, 13)), "y": np.zeros(4)}, "x has 5 rows and y 4"),
+        ({"x": np.array([[None] * 13] * 2, dtype=object), "y": np.zeros(2)}, "Python objects"),
+        ({"x": np.full((2, 13), np.nan), "y": np.zeros(2)}, "NaN or infinite"),
+        ({"x": np.zeros((2, 13))}, r"missing \['y'\]"),
+    ],
+)
 def test_malformed_files_are_refused_naming_the_file(data_dir, arrays, message):
     np.savez(data_dir / "boston_housing.npz", **arrays)
     with pytest.raises(ValueError, match=message) as error:

@@ -56,17 +56,20 @@ def _check(result, expected):
         assert y.dtype == np.int64 and y.tolist() == labels
 
 
-@pytest.mark.parametrize("kwargs", [
-    {},
-    {"num_words": 10},
-    {"num_words": 10, "skip_top": 5},
-    {"num_words": 10, "oov_char": None},
-    {"maxlen": 5},
-    {"start_char": None},
-    {"start_char": None, "index_from": 0},
-    {"index_from": 0, "seed": 7},
-    {"num_words": 0, "skip_top": 4, "oov_char": None, "start_char": 3},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"num_words": 10},
+        {"num_words": 10, "skip_top": 5},
+        {"num_words": 10, "oov_char": None},
+        {"maxlen": 5},
+        {"start_char": None},
+        {"start_char": None, "index_from": 0},
+        {"index_from": 0, "seed": 7},
+        {"num_words": 0, "skip_top": 4, "oov_char": None, "start_char": 3},
+    ],
+)
 def test_load_data_matches_numpy_expectation(data_dir, kwargs):
     _check(imdb.load_data(**kwargs), _expected(**kwargs))
 
@@ -121,8 +124,9 @@ def test_hostile_object_array_is_refused_and_nothing_runs(tmp_path, monkeypatch)
         members = {name: archive.read(name) for name in archive.namelist()}
     # keep x_test.npy's header, replace its pickle by os.system + REDUCE
     header_end = members["x_test.npy"].index(b"\n") + 1
-    members["x_test.npy"] = members["x_test.npy"][:header_end] + pickle.dumps(
-        None, protocol=2).replace(b"N.", b"cos\nsystem\n(V" + f"touch {marker}".encode() + b"\ntR.")
+    members["x_test.npy"] = members["x_test.npy"][:header_end] + pickle.dumps(None, protocol=2).replace(
+        b"N.", b"cos\nsystem\n(V" + f"touch {marker}".encode() + b"\ntR."
+    )
     with zipfile.ZipFile(path, "w") as archive:
         for name, data in members.items():
             archive.writestr(name, data)
@@ -134,8 +138,9 @@ def test_hostile_object_array_is_refused_and_nothing_runs(tmp_path, monkeypatch)
 def test_rows_that_are_not_int_lists_are_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("TFKIT_DATA_DIR", str(tmp_path))
     bad = object_array([[1, 2], ["3"]])
-    np.savez(tmp_path / "imdb.npz", x_train=bad, y_train=np.array([0, 1]), x_test=object_array([[1]]),
-             y_test=np.array([0]))
+    np.savez(
+        tmp_path / "imdb.npz", x_train=bad, y_train=np.array([0, 1]), x_test=object_array([[1]]), y_test=np.array([0])
+    )
     with pytest.raises(ValueError, match=r"sequence 1 is a list, not a list of ints"):
         imdb.load_data()
 

@@ -22,11 +22,11 @@ def _ragged(rows):
 SAMPLE = {
     b"data": np.arange(2 * 3072, dtype=np.uint8).reshape(2, 3072),
     b"labels": [0, 9],
-    "floats": np.linspace(-1, 1, 12).reshape(3, 4).T,           # Fortran-ordered view
-    "ints": np.array([-(2 ** 40), 5, 2 ** 62], dtype=np.int64),
+    "floats": np.linspace(-1, 1, 12).reshape(3, 4).T,  # Fortran-ordered view
+    "ints": np.array([-(2**40), 5, 2**62], dtype=np.int64),
     "big_endian": np.arange(5, dtype=">i4"),
     "bools": np.array([True, False]),
-    "scalars": (None, True, False, 1.5, -7, 2 ** 100, "text", b"raw"),
+    "scalars": (None, True, False, 1.5, -7, 2**100, "text", b"raw"),
     "nested": [[1, [2, {"k": (3,)}]], {}],
     "ragged": _ragged([[1, 2, 3], [4], []]),
 }
@@ -60,7 +60,7 @@ def test_matches_pickle_for_each_protocol(protocol):
 
 def test_python2_strings_come_back_as_bytes():
     raw = dumps_py2({b"data": SAMPLE[b"data"], b"labels": [3, 1], b"batch_label": b"training batch 1 of 5"})
-    assert b"U\x04data" in raw and b"_codecs" not in raw          # SHORT_BINSTRING, as Python 2 wrote it
+    assert b"U\x04data" in raw and b"_codecs" not in raw  # SHORT_BINSTRING, as Python 2 wrote it
     ours = pickle_data.loads(raw)
     _assert_same(ours, pickle.loads(raw, encoding="bytes"))
     assert set(ours) == {b"data", b"labels", b"batch_label"}
@@ -148,7 +148,7 @@ def test_too_deep_nesting_is_refused():
 
 def test_huge_declared_bytes_are_refused_without_allocating():
     # BINBYTES8 declaring 2**60 bytes, followed by 3
-    raw = b"\x80\x04\x8e" + struct.pack("<Q", 2 ** 60) + b"abc."
+    raw = b"\x80\x04\x8e" + struct.pack("<Q", 2**60) + b"abc."
     with pytest.raises(ValueError, match=r"huge\.pkl: malformed pickle"):
         pickle_data.loads(raw, source="huge.pkl")
 
@@ -156,7 +156,7 @@ def test_huge_declared_bytes_are_refused_without_allocating():
 def test_huge_declared_array_shape_is_refused():
     # an array state declaring 10**12 uint8 elements with 4 bytes of data
     good = pickle.dumps(np.zeros(4, dtype=np.uint8), protocol=2)
-    raw = good.replace(b"K\x04\x85", b"\x8a\x06" + (10 ** 12).to_bytes(6, "little") + b"\x85", 1)
+    raw = good.replace(b"K\x04\x85", b"\x8a\x06" + (10**12).to_bytes(6, "little") + b"\x85", 1)
     assert raw != good
     with pytest.raises(ValueError, match=r"more than 100,000,000 elements"):
         pickle_data.loads(raw)
@@ -184,7 +184,7 @@ def test_structured_dtype_is_refused():
 def test_truncated_and_stopless_pickles_are_refused():
     raw = pickle.dumps({"a": [1, 2]}, protocol=4)
     with pytest.raises(ValueError, match=r"frame of \d+ bytes runs past the end of the pickle \(it is truncated\)"):
-        pickle_data.loads(raw[:-1])                     # protocol 4 frames its opcodes: the frame says so first
+        pickle_data.loads(raw[:-1])  # protocol 4 frames its opcodes: the frame says so first
     with pytest.raises(ValueError, match=r"no STOP"):
         pickle_data.loads(pickle.dumps({"a": [1, 2]}, protocol=2)[:-1])
     with pytest.raises(ValueError, match=r"malformed"):
@@ -193,12 +193,12 @@ def test_truncated_and_stopless_pickles_are_refused():
 
 @pytest.mark.parametrize("protocol", [2, 4])
 def test_integer_runs_of_every_width(protocol):
-    values = [0, 255, 256, 65535, 65536, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 7, 2 ** 64]
+    values = [0, 255, 256, 65535, 65536, -1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, 7, 2**64]
     rows = [values, values[::-1], [], [3]]
     raw = pickle.dumps(rows, protocol=protocol)
     assert pickle_data.loads(raw) == rows
     cut = pickle.dumps([1, 300], protocol=2)
-    cut = cut[:cut.index(b"M,\x01") + 2]                  # a BININT2 missing its last byte
+    cut = cut[: cut.index(b"M,\x01") + 2]  # a BININT2 missing its last byte
     with pytest.raises(ValueError, match=r"malformed pickle: an integer opcode at byte \d+ is cut short"):
         pickle_data.loads(cut)
 

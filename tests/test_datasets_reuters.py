@@ -19,8 +19,9 @@ def data_dir(tmp_path, monkeypatch):
     return data
 
 
-def _expected(num_words=None, skip_top=0, maxlen=None, test_split=0.2, seed=113, start_char=1, oov_char=2,
-              index_from=3):
+def _expected(
+    num_words=None, skip_top=0, maxlen=None, test_split=0.2, seed=113, start_char=1, oov_char=2, index_from=3
+):
     order = np.arange(len(ROWS))
     np.random.RandomState(seed).shuffle(order)
     rows = [([start_char] if start_char is not None else []) + [w + index_from for w in ROWS[i]] for i in order]
@@ -37,16 +38,19 @@ def _expected(num_words=None, skip_top=0, maxlen=None, test_split=0.2, seed=113,
     return (rows[:cut], labels[:cut]), (rows[cut:], labels[cut:])
 
 
-@pytest.mark.parametrize("kwargs", [
-    {},
-    {"num_words": 10, "skip_top": 5},
-    {"num_words": 10, "oov_char": None},
-    {"maxlen": 5},
-    {"test_split": 0.5, "seed": 1},
-    {"test_split": 0.0},
-    {"start_char": None, "index_from": 0},
-    {"start_char": None},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"num_words": 10, "skip_top": 5},
+        {"num_words": 10, "oov_char": None},
+        {"maxlen": 5},
+        {"test_split": 0.5, "seed": 1},
+        {"test_split": 0.0},
+        {"start_char": None, "index_from": 0},
+        {"start_char": None},
+    ],
+)
 def test_load_data_matches_numpy_expectation(data_dir, kwargs):
     for (x, y), (rows, labels) in zip(reuters.load_data(**kwargs), _expected(**kwargs)):
         # equal-length rows make np.array(..., dtype=object) two-dimensional, in Keras too
@@ -62,8 +66,12 @@ def test_default_split_sizes(data_dir):
 def test_matches_keras_side_by_side(data_dir, monkeypatch):
     keras_reuters = pytest.importorskip("keras.src.datasets.reuters")
     monkeypatch.setattr(keras_reuters, "get_file", lambda *args, **kwargs: str(data_dir / "reuters.npz"))
-    for kwargs in ({}, {"num_words": 10, "skip_top": 4, "test_split": 0.3}, {"maxlen": 5, "oov_char": None},
-                   {"start_char": None, "index_from": 0}):
+    for kwargs in (
+        {},
+        {"num_words": 10, "skip_top": 4, "test_split": 0.3},
+        {"maxlen": 5, "oov_char": None},
+        {"start_char": None, "index_from": 0},
+    ):
         ours, theirs = reuters.load_data(**kwargs), keras_reuters.load_data(**kwargs)
         for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
             assert a.dtype == b.dtype and a.shape == b.shape and a.tolist() == b.tolist()

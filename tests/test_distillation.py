@@ -24,9 +24,13 @@ def _softmax(z):
 
 def _distiller():
     teacher, student = _model("teacher"), _model("student")
-    distiller = D.Distiller(teacher, student,
-                            [D.LogitsDistillation(3.0), D.FeatureDistillation("mse", "teacher_hidden", "student_hidden")],
-                            distillation_loss_weights=[1.0, 0.5], student_loss_weight=0.3)
+    distiller = D.Distiller(
+        teacher,
+        student,
+        [D.LogitsDistillation(3.0), D.FeatureDistillation("mse", "teacher_hidden", "student_hidden")],
+        distillation_loss_weights=[1.0, 0.5],
+        student_loss_weight=0.3,
+    )
     distiller.compile("adam", loss=tfkit.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
     return distiller, teacher, student
 
@@ -84,13 +88,22 @@ def test_losses_equal_keras_and_the_default_kl_is_fixed(keras):
     teacher = RNG.normal(size=(5, 4)).astype("float32")
     student = RNG.normal(size=(5, 4)).astype("float32")
     theirs = keras.distillation.LogitsDistillation(2.0, loss=keras.losses.KLDivergence())
-    np.testing.assert_allclose(D.LogitsDistillation(2.0, loss=tfkit.losses.KLDivergence()).compute_loss(teacher, student),
-                               theirs.compute_loss(teacher, student), rtol=1e-5)
+    np.testing.assert_allclose(
+        D.LogitsDistillation(2.0, loss=tfkit.losses.KLDivergence()).compute_loss(teacher, student),
+        theirs.compute_loss(teacher, student),
+        rtol=1e-5,
+    )
     # Keras 3.15's default loss="kl_divergence" skips the softmax (its bug); tfkit's default equals the KL object
-    np.testing.assert_allclose(D.LogitsDistillation(2.0).compute_loss(teacher, student),
-                               theirs.compute_loss(teacher, student), rtol=1e-5)
-    assert not np.isclose(float(keras.distillation.LogitsDistillation(2.0).compute_loss(teacher, student)),
-                          float(theirs.compute_loss(teacher, student)))
+    np.testing.assert_allclose(
+        D.LogitsDistillation(2.0).compute_loss(teacher, student), theirs.compute_loss(teacher, student), rtol=1e-5
+    )
+    assert not np.isclose(
+        float(keras.distillation.LogitsDistillation(2.0).compute_loss(teacher, student)),
+        float(theirs.compute_loss(teacher, student)),
+    )
     for loss in ("mse", "cosine_similarity"):
-        np.testing.assert_allclose(D.FeatureDistillation(loss).compute_loss(teacher, student),
-                                   keras.distillation.FeatureDistillation(loss).compute_loss(teacher, student), rtol=1e-5)
+        np.testing.assert_allclose(
+            D.FeatureDistillation(loss).compute_loss(teacher, student),
+            keras.distillation.FeatureDistillation(loss).compute_loss(teacher, student),
+            rtol=1e-5,
+        )

@@ -80,11 +80,12 @@ SCRIPT = textwrap.dedent(
 
 @pytest.mark.slow
 def test_mirrored_strategy_matches_single_device():
-    proc = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                          timeout=time_limits.seconds(600))
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=time_limits.seconds(600)
+    )
     lines = [l for l in proc.stdout.splitlines() if l.startswith("RESULT")]
     assert lines, proc.stderr[-3000:]
-    out = json.loads(lines[0][len("RESULT"):])
+    out = json.loads(lines[0][len("RESULT") :])
     assert out["replicas"] == 2
     assert out["kernel_is_mirrored"] == "MirroredVariable"
     np.testing.assert_allclose(out["mirrored"]["loss"], out["single"]["loss"], rtol=1e-5)
@@ -92,7 +93,7 @@ def test_mirrored_strategy_matches_single_device():
     np.testing.assert_allclose(out["mirrored_eval"], out["single_eval"], rtol=1e-5)
     np.testing.assert_allclose(out["mirrored_pred"], out["single_pred"], rtol=1e-5, atol=1e-6)
     single, mirrored = out["single_mixed"], out["mirrored_mixed"]
-    assert single["scale"] < 2.0**30 and 0 < single["iterations"] < 24      # overflowing steps were skipped
+    assert single["scale"] < 2.0**30 and 0 < single["iterations"] < 24  # overflowing steps were skipped
     # Each replica differentiates its own half of the batch, so float16 overflows at a scale up to 2x apart:
     # the two runs may skip one step apart, no more.
     assert abs(np.log2(mirrored["scale"] / single["scale"])) <= 1

@@ -45,7 +45,7 @@ def test_layout_map_matches_by_regex_exact_key_first():
     layout_map["dense_2/kernel"] = ("model", None)
     layout_map["bias"] = distribution.TensorLayout(("model",))
     assert layout_map["dense_1/kernel"].axes == (None, "model")
-    assert layout_map["dense_2/kernel"].axes == ("model", None)      # exact key wins over the regex
+    assert layout_map["dense_2/kernel"].axes == ("model", None)  # exact key wins over the regex
     assert layout_map["dense_1/bias"].axes == ("model",)
     assert layout_map["dense_1/bias"].device_mesh is layout_map.device_mesh
     assert layout_map["conv/gamma"] is None
@@ -100,7 +100,7 @@ def test_variables_made_under_a_distribution_live_on_its_mesh_and_read_as_ordina
         assert all(values.is_sharded(w) for w in model.weights)
         assert model.weights[0].layout.sharding_specs == ["unsharded", "model"]
         np.testing.assert_array_equal(model.get_weights()[0], np.ones((3, 2)))
-        model.set_weights([np.full((3, 2), 2.0), np.zeros(2)])          # NumPy values are laid out on assignment
+        model.set_weights([np.full((3, 2), 2.0), np.zeros(2)])  # NumPy values are laid out on assignment
         np.testing.assert_array_equal(model(np.ones((1, 3), "float32")), [[6.0, 6.0]])  # eager call: input split
     # a model built on one device stays there under a distribution
     plain = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])

@@ -23,8 +23,9 @@ TOLERANCE = 1e-5
 @pytest.fixture(scope="module")
 def scenarios() -> dict:
     """Every scenario of ``mesh/scenarios.py``, run once in one process (killed at its time limit)."""
-    done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True,
-                          timeout=time_limits.seconds(600))
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=time_limits.seconds(600)
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -35,6 +36,7 @@ def figures_of(scenarios):
         figures = scenarios[name]
         assert "traceback" not in figures, figures["traceback"]
         return figures
+
     return lookup
 
 
@@ -44,14 +46,14 @@ def _assert_matches_one_device(figures: dict) -> None:
     assert figures["loss_diff"] < TOLERANCE
     assert figures["weight_diff"] < TOLERANCE
     assert figures["evaluate_diff"] < TOLERANCE
-    assert figures["predict_diff"] < 1e-4   # outputs, not averages: a little more room
+    assert figures["predict_diff"] < 1e-4  # outputs, not averages: a little more room
 
 
 def test_data_parallel_on_8_devices_trains_as_one_device(figures_of):
     figures = figures_of("data_parallel_8")
     _assert_matches_one_device(figures)
     assert all(spec == ["unsharded"] * len(spec) for spec in figures["layouts"].values())
-    assert figures["shard_shapes"]["d1/kernel"] == [[16, 32]] * 8     # every device holds the whole kernel
+    assert figures["shard_shapes"]["d1/kernel"] == [[16, 32]] * 8  # every device holds the whole kernel
 
 
 @pytest.mark.parametrize("scenario, model_axis", [("model_parallel_2x4", 4), ("model_parallel_4x2", 2)])
@@ -60,7 +62,7 @@ def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(s
     _assert_matches_one_device(figures)
     assert figures["layouts"]["d1/kernel"] == ["unsharded", "model"]
     assert figures["layouts"]["d2/kernel"] == ["model", "unsharded"]
-    assert figures["layouts"]["d2/bias"] == ["unsharded"]          # no key matches: replicated
+    assert figures["layouts"]["d2/bias"] == ["unsharded"]  # no key matches: replicated
     # optimizer slots follow their variable
     assert figures["slot_layouts"]["d1_kernel_momentum"] == ["unsharded", "model"]
     assert figures["slot_layouts"]["d1_bias_velocity"] == ["model"]
@@ -74,14 +76,14 @@ def test_megatron_transformer_block_splits_heads_and_mlp(figures_of):
     _assert_matches_one_device(figures)
     assert figures["layouts"]["query/kernel"] == ["unsharded", "model", "unsharded"]
     assert figures["layouts"]["attention_output/kernel"] == ["model", "unsharded", "unsharded"]
-    assert figures["shard_shapes"]["query/kernel"] == [[16, 1, 8]] * 8          # 4 heads over 4 devices
-    assert figures["shard_shapes"]["mlp_up/kernel"] == [[16, 16]] * 8           # 64 hidden units over 4
+    assert figures["shard_shapes"]["query/kernel"] == [[16, 1, 8]] * 8  # 4 heads over 4 devices
+    assert figures["shard_shapes"]["mlp_up/kernel"] == [[16, 16]] * 8  # 64 hidden units over 4
 
 
 def test_embedding_rows_split_over_8_devices(figures_of):
     figures = figures_of("sharded_embedding")
     _assert_matches_one_device(figures)
-    assert figures["shard_shapes"]["table/embeddings"] == [[64, 16]] * 8        # 512 rows / 8
+    assert figures["shard_shapes"]["table/embeddings"] == [[64, 16]] * 8  # 512 rows / 8
     assert figures["slot_layouts"]["table_embeddings_momentum"] == ["model", "unsharded"]
 
 
@@ -99,7 +101,7 @@ def test_files_are_ordinary_and_cross_load(figures_of):
 
 def test_backup_and_checkpoints_are_ordinary_files_that_resume_on_the_mesh_or_one_device(figures_of):
     figures = figures_of("checkpoints")
-    assert figures["backup_files"] == ["ckpt.data-00000-of-00001", "ckpt.index"]    # not DTensor's sharded layout
+    assert figures["backup_files"] == ["ckpt.data-00000-of-00001", "ckpt.index"]  # not DTensor's sharded layout
     assert figures["epochs_after_resume"] == 2
     assert figures["resumed_on_mesh"] < TOLERANCE
     assert figures["resumed_on_one_device"] < TOLERANCE
@@ -124,8 +126,15 @@ def _free_port() -> int:
 def test_two_processes_on_loopback_form_one_mesh_of_8_devices(tmp_path):
     script = Path(__file__).parent / "mesh" / "two_processes.py"
     ports = [str(_free_port()), str(_free_port())]
-    processes = [subprocess.Popen([sys.executable, str(script), str(i), *ports, str(tmp_path)], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for i in (0, 1)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, str(script), str(i), *ports, str(tmp_path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in (0, 1)
+    ]
     results = []
     try:
         for process in processes:
@@ -133,7 +142,7 @@ def test_two_processes_on_loopback_form_one_mesh_of_8_devices(tmp_path):
             assert process.returncode == 0, err[-4000:]
             results.append(json.loads(out.strip().splitlines()[-1]))
     finally:
-        for process in processes:   # past the time limit, or one failed: stop both
+        for process in processes:  # past the time limit, or one failed: stop both
             if process.poll() is None:
                 process.kill()
                 process.communicate()
@@ -141,5 +150,5 @@ def test_two_processes_on_loopback_form_one_mesh_of_8_devices(tmp_path):
         assert figures["devices"] == [f"cpu:{i}" for i in range(8)]
         for name in ("data_parallel", "model_parallel"):
             assert figures[name]["weight_diff"] < TOLERANCE
-            assert figures[name]["local_shards"] == 4          # each process holds its 4 devices' parts
+            assert figures[name]["local_shards"] == 4  # each process holds its 4 devices' parts
     assert results[0]["model_parallel"]["loss"] == results[1]["model_parallel"]["loss"]

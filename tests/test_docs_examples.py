@@ -16,8 +16,15 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-GALLERY = ["mnist_convnet", "text_classification", "timeseries_lstm", "transfer_learning", "structured_data",
-           "transformer_mnist", "gan_mnist"]
+GALLERY = [
+    "mnist_convnet",
+    "text_classification",
+    "timeseries_lstm",
+    "transfer_learning",
+    "structured_data",
+    "transformer_mnist",
+    "gan_mnist",
+]
 
 
 def load_example(stem: str):

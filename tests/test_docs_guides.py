@@ -31,7 +31,7 @@ def guide_pages() -> list[pathlib.Path]:
     return sorted(p for p in GUIDES.glob("*.md") if p.name != "index.md")
 
 
-OWN_PROCESS = {"distribution_api"}   # sets logical devices, which must happen before TensorFlow starts
+OWN_PROCESS = {"distribution_api"}  # sets logical devices, which must happen before TensorFlow starts
 
 
 @pytest.mark.parametrize("page", guide_pages(), ids=lambda p: p.stem)
@@ -39,8 +39,13 @@ def test_guide_code_runs(page, tmp_path, monkeypatch):
     if page.stem in OWN_PROCESS:
         script = tmp_path / f"{page.stem}.py"
         script.write_text("\n".join(python_blocks(page.read_text())))
-        done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=time_limits.seconds(600))
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=time_limits.seconds(600),
+        )
         assert done.returncode == 0, f"{page.name} failed:\n{done.stderr[-4000:]}"
         return
     import tfkit
@@ -51,7 +56,7 @@ def test_guide_code_runs(page, tmp_path, monkeypatch):
     blocks = python_blocks(page.read_text())
     assert blocks, f"{page.name} has no python block"
     for number, block in enumerate(blocks, 1):
-        source = tmp_path / f"{page.stem}_block_{number}.py"    # a real file: AutoGraph reads the source
+        source = tmp_path / f"{page.stem}_block_{number}.py"  # a real file: AutoGraph reads the source
         source.write_text(block)
         try:
             exec(compile(block, str(source), "exec"), namespace)

@@ -49,11 +49,29 @@ def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     before = source_tree()
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONWARNINGS="ignore")
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                           "-d", str(out / ".doctrees"), str(ROOT / "docs"), str(out)],
-                          capture_output=True, text=True, env=env, timeout=1200)
-    warnings = [line for line in done.stderr.splitlines() if "WARNING" in line and "absl" not in line
-                or "ERROR" in line]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            "-d",
+            str(out / ".doctrees"),
+            str(ROOT / "docs"),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1200,
+    )
+    warnings = [
+        line for line in done.stderr.splitlines() if "WARNING" in line and "absl" not in line or "ERROR" in line
+    ]
     assert done.returncode == 0 and not warnings, "\n".join(warnings) or done.stderr[-3000:]
     after = source_tree()
     return {"out": out, "before": before, "after": after}
@@ -61,10 +79,21 @@ def site(tmp_path_factory):
 
 def test_site_builds_strictly_with_its_pages(site):
     out = site["out"]
-    for page in ("index.html", "guides/getting_started.html", "guides/security.html", "serving.html",
-                 "fuzzing.html", "api/index.html", "api/layers/index.html", "api/layers/Dense.html",
-                 "api/activations/activation_functions.html", "api/ops/index.html", "api/ops/matmul.html",
-                 "api/types/XlaDecision.html", "search.html"):
+    for page in (
+        "index.html",
+        "guides/getting_started.html",
+        "guides/security.html",
+        "serving.html",
+        "fuzzing.html",
+        "api/index.html",
+        "api/layers/index.html",
+        "api/layers/Dense.html",
+        "api/activations/activation_functions.html",
+        "api/ops/index.html",
+        "api/ops/matmul.html",
+        "api/types/XlaDecision.html",
+        "search.html",
+    ):
         assert (out / page).is_file(), page
 
 
@@ -112,8 +141,9 @@ def test_signatures_show_no_any_and_link_tfkit_types(site):
     dense = (out / "api" / "layers" / "Dense.html").read_text()
     assert "activation=None" in re.sub("<[^>]+>", "", SIGNATURE.findall(dense)[0])
     model = (out / "api" / "models" / "Model.html").read_text()
-    assert re.search(r'href="\.\./types/XlaDecision\.html#[\w.]*XlaDecision"', model), \
+    assert re.search(r'href="\.\./types/XlaDecision\.html#[\w.]*XlaDecision"', model), (
         "Model.jit_compile_decision's type does not link to XlaDecision's page"
+    )
 
 
 def test_xla_decision_documents_its_fields(site):

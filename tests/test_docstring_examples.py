@@ -39,7 +39,7 @@ GROUPS = _by_namespace()
 
 
 PUBLIC_IDS = {id(entry.obj) for entry in api_reference.public_api()}
-_SEEN: set[int] = set()     # docstrings already run in this process (a private base shared by several classes)
+_SEEN: set[int] = set()  # docstrings already run in this process (a private base shared by several classes)
 
 
 def doctests_of(entry: api_reference.ApiEntry) -> list[doctest.DocTest]:
@@ -49,8 +49,9 @@ def doctests_of(entry: api_reference.ApiEntry) -> list[doctest.DocTest]:
     """
     owners = [entry.obj]
     if isinstance(entry.obj, type):
-        owners += [base for base in entry.obj.__mro__[1:]
-                   if base.__module__.startswith("tfkit") and id(base) not in PUBLIC_IDS]
+        owners += [
+            base for base in entry.obj.__mro__[1:] if base.__module__.startswith("tfkit") and id(base) not in PUBLIC_IDS
+        ]
     tests = []
     for owner in owners:
         finder = doctest.DocTestFinder(recurse=isinstance(owner, type), exclude_empty=True)
@@ -119,11 +120,19 @@ def test_a_wrong_output_is_reported():
 
 
 def test_examples_leave_the_global_settings_as_they_found_them():
-    before = (tfkit.config.is_flash_attention_enabled(), tfkit.config.image_data_format(),
-              tfkit.config.dtype_policy().name, tfkit.config.floatx())
+    before = (
+        tfkit.config.is_flash_attention_enabled(),
+        tfkit.config.image_data_format(),
+        tfkit.config.dtype_policy().name,
+        tfkit.config.floatx(),
+    )
     for name in ("disable_flash_attention", "set_image_data_format", "set_dtype_policy", "set_floatx"):
         entry = api_reference.ApiEntry("config", name, getattr(tfkit.config, name))
         _SEEN.discard(id(entry.obj.__doc__))
         assert run_examples(entry) == ""
-    assert (tfkit.config.is_flash_attention_enabled(), tfkit.config.image_data_format(),
-            tfkit.config.dtype_policy().name, tfkit.config.floatx()) == before
+    assert (
+        tfkit.config.is_flash_attention_enabled(),
+        tfkit.config.image_data_format(),
+        tfkit.config.dtype_policy().name,
+        tfkit.config.floatx(),
+    ) == before

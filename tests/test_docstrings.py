@@ -27,20 +27,28 @@ def audit():
 
 def test_every_name_not_listed_as_debt_follows_the_rules(audit):
     debt = api_reference.read_debt()
-    breaking = [f"{entry.path}: {'; '.join(found)}" for entry, found in audit
-                if found and not api_reference.rule_names(found) <= debt.get(entry.path, set())]
+    breaking = [
+        f"{entry.path}: {'; '.join(found)}"
+        for entry, found in audit
+        if found and not api_reference.rule_names(found) <= debt.get(entry.path, set())
+    ]
     assert not breaking, (
         "public names whose docstrings break the rules (a summary, Args: for every parameter, an Example: "
-        "doctest; see docs/contributing.md):\n" + "\n".join(breaking))
+        "doctest; see docs/contributing.md):\n" + "\n".join(breaking)
+    )
 
 
 def test_debt_list_only_shrinks(audit):
     found_by_path = {entry.path: api_reference.rule_names(found) for entry, found in audit}
-    stale = [f"{path}: {', '.join(sorted(rules - found_by_path.get(path, set())))}"
-             for path, rules in api_reference.read_debt().items()
-             if path not in found_by_path or rules - found_by_path[path]]
-    assert not stale, ("tools/docstring_debt.txt lists rules these names now meet (or names that are gone); "
-                       "run `python tools/api_reference.py --write-debt`:\n" + "\n".join(stale))
+    stale = [
+        f"{path}: {', '.join(sorted(rules - found_by_path.get(path, set())))}"
+        for path, rules in api_reference.read_debt().items()
+        if path not in found_by_path or rules - found_by_path[path]
+    ]
+    assert not stale, (
+        "tools/docstring_debt.txt lists rules these names now meet (or names that are gone); "
+        "run `python tools/api_reference.py --write-debt`:\n" + "\n".join(stale)
+    )
 
 
 def test_every_docstring_parses_as_the_site_renders_it():
@@ -53,8 +61,14 @@ def test_every_docstring_parses_as_the_site_renders_it():
 def test_counts_are_those_of_the_public_namespaces():
     entries = api_reference.public_api()
     paths = {e.path for e in entries}
-    assert {"tfkit.layers.Dense", "tfkit.ops.add", "tfkit.ops.numpy.add", "tfkit.Model",
-            "tfkit.datasets.mnist.load_data", "tfkit.distillation.Distiller"} <= paths
+    assert {
+        "tfkit.layers.Dense",
+        "tfkit.ops.add",
+        "tfkit.ops.numpy.add",
+        "tfkit.Model",
+        "tfkit.datasets.mnist.load_data",
+        "tfkit.distillation.Distiller",
+    } <= paths
     assert len(paths) == len(entries)
     assert not any(name.split(".")[-1].startswith("_") for name in paths)
 

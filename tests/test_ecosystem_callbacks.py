@@ -83,8 +83,12 @@ def _same_events(tfkit_events, keras_events):
         if isinstance(theirs[-1], dict):
             assert sorted(mine[-1]) == sorted(theirs[-1]), mine[0]
             assert all(type(value) is float for value in mine[-1].values())
-            np.testing.assert_allclose([mine[-1][k] for k in sorted(theirs[-1])],
-                                       [theirs[-1][k] for k in sorted(theirs[-1])], rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(
+                [mine[-1][k] for k in sorted(theirs[-1])],
+                [theirs[-1][k] for k in sorted(theirs[-1])],
+                rtol=1e-5,
+                atol=1e-6,
+            )
         else:
             assert mine[-1] == theirs[-1], mine[0]
 
@@ -95,8 +99,9 @@ def test_a_keras_callback_sees_the_hooks_params_and_logs_keras_gives_it(data):
     runs = {}
     for name, model in (("keras", kmodel), ("tfkit", tmodel)):
         recorder = Recorder()
-        history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0, validation_data=(x, y),
-                            callbacks=[recorder])
+        history = model.fit(
+            x, y, batch_size=4, epochs=2, shuffle=False, verbose=0, validation_data=(x, y), callbacks=[recorder]
+        )
         model.evaluate(x, y, batch_size=4, verbose=0, callbacks=[recorder])
         model.predict(x, batch_size=5, verbose=0, callbacks=[recorder])
         runs[name] = (recorder, history)
@@ -104,7 +109,7 @@ def test_a_keras_callback_sees_the_hooks_params_and_logs_keras_gives_it(data):
     assert mine.model_seen is tmodel
     assert mine.params_seen == theirs.params_seen == {"verbose": 0, "epochs": 2, "steps": 3}
     _same_events(mine.events, theirs.events)
-    assert [e[1] for e in mine.events if e[0] == "train_batch_end"] == [0, 1, 2, 0, 1, 2]   # every batch
+    assert [e[1] for e in mine.events if e[0] == "train_batch_end"] == [0, 1, 2, 0, 1, 2]  # every batch
     assert [e[2] for e in mine.events if e[0] == "predict_batch_end"] == [(5, 1), (5, 1), (2, 1)]
     np.testing.assert_allclose(my_history.history["val_loss"], their_history.history["val_loss"], rtol=1e-5)
 
@@ -134,14 +139,17 @@ class PredictBatches(keras.callbacks.Callback):
         pass
 
 
-@pytest.mark.parametrize("callback_class, wanted", [
-    (keras.callbacks.Callback, set()),
-    (EpochsOnly, set()),
-    (TrainBatches, {"train"}),
-    (OlderBatchName, {"train"}),
-    (EveryTestBatch, {"test"}),
-    (PredictBatches, {"predict"}),
-])
+@pytest.mark.parametrize(
+    "callback_class, wanted",
+    [
+        (keras.callbacks.Callback, set()),
+        (EpochsOnly, set()),
+        (TrainBatches, {"train"}),
+        (OlderBatchName, {"train"}),
+        (EveryTestBatch, {"test"}),
+        (PredictBatches, {"predict"}),
+    ],
+)
 def test_a_keras_callback_asks_for_batch_hooks_only_by_overriding_one(callback_class, wanted):
     callback = callback_class()
     assert {mode for mode in MODES if implements_batch_hooks(callback, mode)} == wanted
@@ -178,7 +186,7 @@ class CountsBatches(keras.callbacks.Callback):
 def test_batch_hooks_of_a_keras_callback_see_every_batch_of_a_multi_step_loop(data):
     x, y = data
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1)])
-    model.compile("sgd", "mse", steps_per_execution=3)     # several steps per compiled call
+    model.compile("sgd", "mse", steps_per_execution=3)  # several steps per compiled call
     counter, quiet = CountsBatches(), EpochsOnly()
     model.fit(x, y, batch_size=2, epochs=2, verbose=0, callbacks=[counter, quiet])
     model.evaluate(x, y, batch_size=4, verbose=0, callbacks=[counter])
@@ -225,11 +233,11 @@ def test_keras_built_in_callbacks_run_on_a_tfkit_model(data):
     histories = {}
     for name, model in (("keras", kmodel), ("tfkit", tmodel)):
         schedule = keras.callbacks.LearningRateScheduler(lambda epoch, rate: 0.2 / (epoch + 1))
-        stop = keras.callbacks.EarlyStopping(monitor="loss", min_delta=10.0, patience=1)   # no epoch improves that much
+        stop = keras.callbacks.EarlyStopping(monitor="loss", min_delta=10.0, patience=1)  # no epoch improves that much
         histories[name] = model.fit(x, y, batch_size=4, epochs=6, shuffle=False, verbose=0, callbacks=[schedule, stop])
     mine, theirs = histories["tfkit"].history, histories["keras"].history
     assert sorted(mine) == sorted(theirs) == ["learning_rate", "loss", "mae"]
-    assert len(mine["loss"]) == len(theirs["loss"]) == 2      # EarlyStopping ended both after its patience
+    assert len(mine["loss"]) == len(theirs["loss"]) == 2  # EarlyStopping ended both after its patience
     np.testing.assert_allclose(mine["learning_rate"], [0.2, 0.1])
     np.testing.assert_allclose(mine["loss"], theirs["loss"], rtol=1e-5)
 
@@ -249,7 +257,7 @@ class Minimal:
     def on_epoch_end(self, epoch, logs=None):
         self.seen.append(("epoch", epoch, sorted(logs)))
 
-    def on_batch_end(self, batch, logs=None):      # only the older name: reached through on_train_batch_end
+    def on_batch_end(self, batch, logs=None):  # only the older name: reached through on_train_batch_end
         self.seen.append(("batch", batch))
 
 
@@ -260,18 +268,27 @@ def test_an_object_with_the_callback_methods_needs_no_base_class(data):
     minimal = Minimal()
     assert follows_callback_protocol(minimal) and implements_batch_hooks(minimal, "train")
     model.fit(x, y, batch_size=6, epochs=2, verbose=0, callbacks=[minimal])
-    model.evaluate(x, y, verbose=0, callbacks=[minimal])    # hooks it lacks are skipped
+    model.evaluate(x, y, verbose=0, callbacks=[minimal])  # hooks it lacks are skipped
     model.predict(x, verbose=0, callbacks=[minimal])
-    assert minimal.seen == [("batch", 0), ("batch", 1), ("epoch", 0, ["loss"]),
-                            ("batch", 0), ("batch", 1), ("epoch", 1, ["loss"])]
-    assert minimal.model is model and minimal.params["epochs"] == 1   # predict set the params last
+    assert minimal.seen == [
+        ("batch", 0),
+        ("batch", 1),
+        ("epoch", 0, ["loss"]),
+        ("batch", 0),
+        ("batch", 1),
+        ("epoch", 1, ["loss"]),
+    ]
+    assert minimal.model is model and minimal.params["epochs"] == 1  # predict set the params last
 
 
 def test_something_that_is_not_a_callback_is_refused_with_what_is_expected(data):
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1)])
     model.compile("sgd", "mse")
-    with pytest.raises(ValueError, match=r"callbacks\[1\] is not a callback.*set_model, set_params and on_\* hooks"
-                                         r".*got dict: \{'on_epoch_end'"):
+    with pytest.raises(
+        ValueError,
+        match=r"callbacks\[1\] is not a callback.*set_model, set_params and on_\* hooks"
+        r".*got dict: \{'on_epoch_end'",
+    ):
         model.fit(*data, epochs=1, verbose=0, callbacks=[EpochsOnly(), {"on_epoch_end": print}])
     with pytest.raises(ValueError, match="got function"):
         tfkit.callbacks.CallbackList([]).append(lambda: None)

@@ -25,8 +25,17 @@ import tensorflow as tf
 import tfkit
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-TOOLS = {"keras", "tf_keras", "keras_tuner", "mlflow", "optuna", "optuna_integration", "wandb", "tensorboard",
-         "tfkit_integrations"}
+TOOLS = {
+    "keras",
+    "tf_keras",
+    "keras_tuner",
+    "mlflow",
+    "optuna",
+    "optuna_integration",
+    "wandb",
+    "tensorboard",
+    "tfkit_integrations",
+}
 
 
 @pytest.fixture(scope="module")
@@ -47,11 +56,16 @@ def test_tfkit_never_imports_keras_or_the_tools():
     found = []
     for path in sorted((ROOT / "tfkit").rglob("*.py")):
         source = path.read_text()
-        if not suspects.search(source):           # only files that could hold such an import are parsed
+        if not suspects.search(source):  # only files that could hold such an import are parsed
             continue
         for node in ast.walk(ast.parse(source)):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
             found += [f"{path.relative_to(ROOT)}:{node.lineno} {n}" for n in names if n.split(".")[0] in TOOLS]
             if isinstance(node, ast.Attribute) and node.attr == "keras" and getattr(node.value, "id", None) == "tf":
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} tf.keras")
@@ -75,8 +89,9 @@ def test_tensorboard_hparams_callback_records_the_session_of_a_tfkit_fit(tmp_pat
                     content = plugin_data_pb2.HParamsPluginData.FromString(value.metadata.plugin_data.content)
                     written[content.WhichOneof("data")] = content
     start = written["session_start_info"].session_start_info
-    assert {name: v.number_value if v.HasField("number_value") else v.string_value
-            for name, v in start.hparams.items()} == hparams
+    assert {
+        name: v.number_value if v.HasField("number_value") else v.string_value for name, v in start.hparams.items()
+    } == hparams
     assert start.group_name == "t0"
     assert written["session_end_info"].session_end_info.status == api_pb2.STATUS_SUCCESS
 
@@ -92,8 +107,9 @@ def test_optuna_pruning_callback_reports_every_epoch_and_prunes_a_tfkit_fit(data
 
     def objective(trial):
         model = regressor(learning_rate=trial.suggest_float("learning_rate", 0.01, 0.1))
-        history = model.fit(*data, validation_split=0.25, epochs=3, verbose=0,
-                            callbacks=[KerasPruningCallback(trial, "val_loss")])
+        history = model.fit(
+            *data, validation_split=0.25, epochs=3, verbose=0, callbacks=[KerasPruningCallback(trial, "val_loss")]
+        )
         val_losses.append(history.history["val_loss"])
         return history.history["val_loss"][-1]
 
@@ -101,10 +117,10 @@ def test_optuna_pruning_callback_reports_every_epoch_and_prunes_a_tfkit_fit(data
     study.optimize(objective, n_trials=1)
     assert study.trials[0].intermediate_values == dict(enumerate(val_losses[0]))
 
-    pruning = optuna.create_study(pruner=optuna.pruners.ThresholdPruner(upper=0.0))   # any loss above 0 is pruned
+    pruning = optuna.create_study(pruner=optuna.pruners.ThresholdPruner(upper=0.0))  # any loss above 0 is pruned
     pruning.optimize(objective, n_trials=1)
     assert pruning.trials[0].state == optuna.trial.TrialState.PRUNED
-    assert list(pruning.trials[0].intermediate_values) == [0]                          # fit stopped after epoch 0
+    assert list(pruning.trials[0].intermediate_values) == [0]  # fit stopped after epoch 0
     assert len(val_losses) == 1
 
 
@@ -118,12 +134,12 @@ def wandb_records(path: pathlib.Path):
     data, block, position, pieces = path.read_bytes(), 32768, 7, b""
     assert data[:4] == b":W&B"
     while position + 7 <= len(data):
-        if block - position % block < 7:                 # too little room for a record header: padding
+        if block - position % block < 7:  # too little room for a record header: padding
             position += block - position % block
             continue
-        _, length, kind = struct.unpack("<IHB", data[position:position + 7])
-        chunk, position = data[position + 7:position + 7 + length], position + 7 + length
-        pieces = chunk if kind in (1, 2) else pieces + chunk    # full / first, then middle and last pieces
+        _, length, kind = struct.unpack("<IHB", data[position : position + 7])
+        chunk, position = data[position + 7 : position + 7 + length], position + 7 + length
+        pieces = chunk if kind in (1, 2) else pieces + chunk  # full / first, then middle and last pieces
         if kind in (1, 4):
             record = wandb_internal_pb2.Record()
             record.ParseFromString(pieces)
@@ -137,15 +153,17 @@ def test_wandb_metrics_logger_logs_each_epoch_of_a_tfkit_fit_offline(tmp_path, m
         monkeypatch.setenv(name, value)
     run = wandb.init(project="tfkit-tests", dir=str(tmp_path))
     try:
-        history = regressor().fit(*data, epochs=2, batch_size=8, validation_split=0.25, verbose=0,
-                                  callbacks=[WandbMetricsLogger()])
+        history = regressor().fit(
+            *data, epochs=2, batch_size=8, validation_split=0.25, verbose=0, callbacks=[WandbMetricsLogger()]
+        )
     finally:
         wandb.finish()
     logged = []
     for record in wandb_records(next(tmp_path.glob(f"wandb/offline-run-*-{run.id}/run-{run.id}.wandb"))):
         if record.WhichOneof("record_type") == "history":
-            logged.append({item.key or "/".join(item.nested_key): json.loads(item.value_json)
-                           for item in record.history.item})
+            logged.append(
+                {item.key or "/".join(item.nested_key): json.loads(item.value_json) for item in record.history.item}
+            )
     assert [entry["epoch/epoch"] for entry in logged] == [0, 1]
     for name in ("loss", "mae", "val_loss", "val_mae"):
         np.testing.assert_allclose([entry[f"epoch/{name}"] for entry in logged], history.history[name], rtol=1e-6)
@@ -159,7 +177,7 @@ def test_wandb_metrics_logger_logs_each_epoch_of_a_tfkit_fit_offline(tmp_path, m
 def mlflow(tmp_path, monkeypatch):
     mlflow = pytest.importorskip("mlflow")
     pytest.importorskip("mlflow.keras")
-    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")    # MLflow 3 keeps the file store behind this switch
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # MLflow 3 keeps the file store behind this switch
     previous = mlflow.get_tracking_uri()
     mlflow.set_tracking_uri((tmp_path / "mlruns").as_uri())
     yield mlflow
@@ -184,8 +202,9 @@ def test_mlflow_callback_logs_the_params_metrics_and_summary_of_a_tfkit_fit(mlfl
 
     model = regressor()
     with mlflow.start_run() as run:
-        history = model.fit(*data, epochs=2, batch_size=8, validation_split=0.25, verbose=0,
-                            callbacks=[MlflowCallback()])
+        history = model.fit(
+            *data, epochs=2, batch_size=8, validation_split=0.25, verbose=0, callbacks=[MlflowCallback()]
+        )
     run_id = run.info.run_id
     for name in ("loss", "mae", "val_loss", "val_mae"):
         np.testing.assert_allclose(logged_metric(mlflow, run_id, name), history.history[name], rtol=1e-6)
@@ -218,7 +237,7 @@ def test_mlflow_autolog_route_logs_a_tfkit_fit(mlflow, data):
     models = mlflow.search_logged_models(experiment_ids=[run.info.experiment_id], output_format="list")
     assert [(m.name, m.source_run_id) for m in models] == [("model", run.info.run_id)]
 
-    model.fit(*data, epochs=1, verbose=0)                    # autologging is off again: no new run
+    model.fit(*data, epochs=1, verbose=0)  # autologging is off again: no new run
     assert mlflow.last_active_run().info.run_id == run.info.run_id
 
 
@@ -228,11 +247,13 @@ def test_mlflow_keras_flavor_logs_a_tfkit_model_that_pyfunc_serves(mlflow, data,
     x, _ = data
     model = regressor()
     with mlflow.start_run():
-        info = mlflow.keras.log_model(model, name="model", signature=model_signature(model),
-                                      pip_requirements=REQUIREMENTS)
-    served = mlflow.pyfunc.load_model(info.model_uri)        # Keras 3 loads tfkit's .keras archive
-    saved = next(pathlib.Path(mlflow.artifacts.download_artifacts(info.model_uri, dst_path=str(tmp_path)))
-                 .rglob("*.keras"))
+        info = mlflow.keras.log_model(
+            model, name="model", signature=model_signature(model), pip_requirements=REQUIREMENTS
+        )
+    served = mlflow.pyfunc.load_model(info.model_uri)  # Keras 3 loads tfkit's .keras archive
+    saved = next(
+        pathlib.Path(mlflow.artifacts.download_artifacts(info.model_uri, dst_path=str(tmp_path))).rglob("*.keras")
+    )
     assert zipfile.is_zipfile(saved)
     np.testing.assert_allclose(served.predict(x), model.predict(x, verbose=0), atol=1e-5)
 
@@ -251,7 +272,7 @@ def test_tf2onnx_converts_a_tfkit_model_with_keras_3s_recipe(onnx_tools, data):
     features = tfkit.Input((3,), name="features")
     hidden = tfkit.layers.Dense(5, activation="relu")(features)
     model = tfkit.Model(features, [tfkit.layers.Dense(2, name="scores")(hidden), tfkit.layers.Dense(1)(hidden)])
-    model.output_names = ["scores", "value"]                 # Keras 3's recipe names the outputs before converting
+    model.output_names = ["scores", "value"]  # Keras 3's recipe names the outputs before converting
     spec = (tf.TensorSpec((None, 3), tf.float32, name="input"),)
     proto, _ = tf2onnx.convert.from_keras(model, input_signature=spec, opset=13)
     session = onnxruntime.InferenceSession(proto.SerializeToString())
@@ -280,10 +301,10 @@ def test_output_names_are_assignable_as_in_keras_3(data):
         model = lib.Model(inputs, outputs)
         assert model.output_names == ["first", "second"]
         model.output_names = ["price", "volume"]
-        model.compile("sgd", loss={"price": "mse", "volume": "mae"})     # compile keys follow the new names
+        model.compile("sgd", loss={"price": "mse", "volume": "mae"})  # compile keys follow the new names
         logs = model.evaluate(x, {"price": y, "volume": y}, verbose=0, return_dict=True)
         assert sorted(logs) == ["loss", "price_loss", "volume_loss"], lib.__name__
-    model.output_names = None                                   # tfkit: back to the layers' names
+    model.output_names = None  # tfkit: back to the layers' names
     assert model.output_names == ["first", "second"]
     with pytest.raises(ValueError, match="has 2 output.*got 1 name"):
         model.output_names = ["only_one"]
@@ -300,16 +321,20 @@ def test_a_dict_output_model_keeps_its_keys_for_compile_when_output_names_are_as
     model = tfkit.Model(inputs, {"price": tfkit.layers.Dense(1)(inputs), "volume": tfkit.layers.Dense(1)(inputs)})
     model.output_names = ["a", "b"]
     model.compile("sgd", loss={"price": "mse", "volume": "mae"})
-    assert sorted(model.evaluate(x, {"price": y, "volume": y}, verbose=0, return_dict=True)) == \
-        ["loss", "price_loss", "volume_loss"]
+    assert sorted(model.evaluate(x, {"price": y, "volume": y}, verbose=0, return_dict=True)) == [
+        "loss",
+        "price_loss",
+        "volume_loss",
+    ]
 
 
 # ----------------------------------------------------------------------------------------------------- keras-tuner
 
 
 def build_model(hp):
-    model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(hp.Int("units", 2, 6, step=2), activation="tanh"),
-                              tfkit.layers.Dense(1)])
+    model = tfkit.Sequential(
+        [tfkit.Input((3,)), tfkit.layers.Dense(hp.Int("units", 2, 6, step=2), activation="tanh"), tfkit.layers.Dense(1)]
+    )
     model.compile(tfkit.optimizers.SGD(hp.Choice("learning_rate", [0.03, 0.1])), "mse")
     return model
 
@@ -326,25 +351,29 @@ def test_keras_tuners_own_classes_stop_at_their_keras_model_check(kt, tmp_path, 
         tuner.search(*data, epochs=1, validation_split=0.25, verbose=0)
 
 
-@pytest.mark.parametrize("name, options, fit_options", [
-    ("RandomSearch", {"max_trials": 2}, {"epochs": 2}),
-    ("BayesianOptimization", {"max_trials": 3, "num_initial_points": 2}, {"epochs": 2}),
-    ("Hyperband", {"max_epochs": 3, "factor": 3}, {}),
-])
+@pytest.mark.parametrize(
+    "name, options, fit_options",
+    [
+        ("RandomSearch", {"max_trials": 2}, {"epochs": 2}),
+        ("BayesianOptimization", {"max_trials": 3, "num_initial_points": 2}, {"epochs": 2}),
+        ("Hyperband", {"max_epochs": 3, "factor": 3}, {}),
+    ],
+)
 def test_keras_tuner_searches_tfkit_models_and_returns_the_best(kt, tmp_path, data, name, options, fit_options):
     _, adapters = kt
     x, y = data
-    tuner = getattr(adapters, name)(build_model, objective="val_loss", seed=0, directory=str(tmp_path),
-                                    project_name=name, **options)
+    tuner = getattr(adapters, name)(
+        build_model, objective="val_loss", seed=0, directory=str(tmp_path), project_name=name, **options
+    )
     tuner.search(x, y, validation_split=0.25, verbose=0, **fit_options)
     trials = [t for t in tuner.oracle.trials.values() if t.status == "COMPLETED"]
     assert len(trials) >= 2 and all(t.score is not None for t in trials)
     best_trial = tuner.oracle.get_best_trials(1)[0]
     assert best_trial.score == min(t.score for t in trials)
-    best = tuner.get_best_models(1)[0]                          # rebuilt, with its best epoch's checkpoint
+    best = tuner.get_best_models(1)[0]  # rebuilt, with its best epoch's checkpoint
     assert isinstance(best, tfkit.Model)
     assert best.layers[0].units == best_trial.hyperparameters.get("units")
-    validation = slice(24, None)                                 # validation_split=0.25 holds out the last 8 rows
+    validation = slice(24, None)  # validation_split=0.25 holds out the last 8 rows
     assert best.evaluate(x[validation], y[validation], verbose=0) == pytest.approx(best_trial.score, rel=1e-5)
 
 
@@ -364,8 +393,12 @@ def test_keras_results_turns_a_tfkit_history_into_what_keras_tuner_reads(kt, dat
 def test_the_adapters_docstring_examples_run(module_name, tmp_path, monkeypatch, request):
     module = pytest.importorskip(module_name)
     if module_name.endswith("mlflow"):
-        request.getfixturevalue("mlflow")         # its runs go to a file store in tmp_path
+        request.getfixturevalue("mlflow")  # its runs go to a file store in tmp_path
     monkeypatch.chdir(tmp_path)
-    result = doctest.testmod(module, extraglobs={"tfkit": tfkit, "np": np, "tf": tf}, report=True,
-                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testmod(
+        module,
+        extraglobs={"tfkit": tfkit, "np": np, "tf": tf},
+        report=True,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
     assert result.attempted > 0 and result.failed == 0

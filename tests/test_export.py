@@ -39,9 +39,19 @@ else:
 
 def run_without_tfkit(code, *args, timeout=180):
     """Run ``code`` in a fresh interpreter (-I -S: no site hooks, no cwd on the path) where tfkit cannot be imported."""
-    env = {"TF_CPP_MIN_LOG_LEVEL": "2", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/")}
-    result = subprocess.run([sys.executable, "-I", "-S", "-c", WITHOUT_TFKIT_PRELUDE + code, *map(str, args)],
-                            capture_output=True, text=True, env=env, timeout=time_limits.seconds(timeout), cwd="/")
+    env = {
+        "TF_CPP_MIN_LOG_LEVEL": "2",
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", WITHOUT_TFKIT_PRELUDE + code, *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=time_limits.seconds(timeout),
+        cwd="/",
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
 
@@ -75,8 +85,9 @@ def test_multi_input_multi_output_keeps_dtypes_and_returns_a_dict(tmp_path):
     extra = tfkit.Input((2,), name="extra")
     embedded = layers.Flatten()(layers.Embedding(10, 3)(tokens))
     joined = layers.Concatenate()([embedded, extra])
-    model = tfkit.Model({"extra": extra, "tokens": tokens},
-                        {"logits": layers.Dense(5)(joined), "value": layers.Dense(1)(joined)})
+    model = tfkit.Model(
+        {"extra": extra, "tokens": tokens}, {"logits": layers.Dense(5)(joined), "value": layers.Dense(1)(joined)}
+    )
     path = tfkit.saving.export_saved_model(model, str(tmp_path / "multi"))
     serve = signature(path)
     _, inputs = serve.structured_input_signature
@@ -141,8 +152,9 @@ def test_random_layers_advance_or_stay_frozen(tmp_path):
 def test_jit_compiled_export_gives_the_same_numbers(tmp_path):
     model = functional_model()
     serve = signature(model.export(str(tmp_path / "xla"), jit_compile=True))
-    np.testing.assert_allclose(serve(features=tf.constant(X))["scores"].numpy(), model.predict(X, verbose=0),
-                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        serve(features=tf.constant(X))["scores"].numpy(), model.predict(X, verbose=0), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_extra_signatures_are_saved_beside_serving_default(tmp_path):
@@ -175,7 +187,11 @@ serve = tf.saved_model.load(sys.argv[1]).signatures["serving_default"]
 x = tf.constant(np.load(sys.argv[2]))
 np.save(sys.argv[3], np.stack([serve(inputs=x)["output_0"].numpy() for _ in range(2)]))
 assert "tfkit" not in sys.modules
-""", path, tmp_path / "x.npy", tmp_path / "served.npy")
+""",
+        path,
+        tmp_path / "x.npy",
+        tmp_path / "served.npy",
+    )
     np.testing.assert_allclose(np.load(tmp_path / "served.npy"), expected, rtol=1e-6, atol=1e-7)
 
 
@@ -187,13 +203,33 @@ def test_saved_model_cli_run_gives_the_same_numbers(tmp_path):
     model = functional_model()
     path = model.export(str(tmp_path / "scorer"))
     np.save(tmp_path / "x.npy", X)
-    show = subprocess.run([cli, "show", "--dir", path, "--tag_set", "serve", "--signature_def", "serving_default"],
-                          capture_output=True, text=True, timeout=time_limits.seconds(180))
+    show = subprocess.run(
+        [cli, "show", "--dir", path, "--tag_set", "serve", "--signature_def", "serving_default"],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(180),
+    )
     assert "inputs['features']" in show.stdout and "outputs['scores']" in show.stdout, show.stdout + show.stderr
-    run = subprocess.run([cli, "run", "--dir", path, "--tag_set", "serve", "--signature_def", "serving_default",
-                          "--inputs", f"features={tmp_path / 'x.npy'}", "--outdir", str(tmp_path / "out")],
-                         capture_output=True, text=True,
-                         timeout=time_limits.seconds(180), env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+    run = subprocess.run(
+        [
+            cli,
+            "run",
+            "--dir",
+            path,
+            "--tag_set",
+            "serve",
+            "--signature_def",
+            "serving_default",
+            "--inputs",
+            f"features={tmp_path / 'x.npy'}",
+            "--outdir",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(180),
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"),
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     np.testing.assert_allclose(np.load(tmp_path / "out" / "scores.npy"), model.predict(X, verbose=0), rtol=1e-6)
 
@@ -207,13 +243,20 @@ def test_tf2onnx_and_onnxruntime_give_the_same_numbers(tmp_path):
     vae(data)
     # ONNX has no mutable state and no TensorFlow random kernels: freeze the generator and the batch
     # size, so the converter folds the VAE's noise into constants computed by TensorFlow itself.
-    path = vae.export(str(tmp_path / "vae"), freeze_random_state=True,
-                      input_signature=[tf.TensorSpec((4, 20), tf.float32, name="inputs")])
+    path = vae.export(
+        str(tmp_path / "vae"),
+        freeze_random_state=True,
+        input_signature=[tf.TensorSpec((4, 20), tf.float32, name="inputs")],
+    )
     expected = vae.predict(data, batch_size=4, verbose=0)
     onnx_file = tmp_path / "vae.onnx"
-    convert = subprocess.run([sys.executable, "-m", "tf2onnx.convert", "--saved-model", path, "--output", str(onnx_file)],
-                             capture_output=True, text=True,
-                             timeout=time_limits.seconds(300), env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+    convert = subprocess.run(
+        [sys.executable, "-m", "tf2onnx.convert", "--saved-model", path, "--output", str(onnx_file)],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(300),
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"),
+    )
     assert convert.returncode == 0, convert.stderr[-3000:]
     session = ort.InferenceSession(str(onnx_file), providers=["CPUExecutionProvider"])
     assert [i.name for i in session.get_inputs()] == ["inputs"]
@@ -242,15 +285,16 @@ def test_warmup_has_one_request_per_signature(tmp_path):
     def doubled(rows):
         return {"twice": 2.0 * model(rows)}
 
-    path = tfkit.saving.export_saved_model(model, str(tmp_path / "scorer"), version=1, warmup_inputs=X[:2],
-                                           signatures={"doubled": doubled})
+    path = tfkit.saving.export_saved_model(
+        model, str(tmp_path / "scorer"), version=1, warmup_inputs=X[:2], signatures={"doubled": doubled}
+    )
     records = list(tf.data.TFRecordDataset(os.path.join(path, "assets.extra", "tf_serving_warmup_requests")))
     requests = [apis.PredictionLog.FromString(r.numpy()).predict_log.request for r in records]
     assert [r.model_spec.signature_name for r in requests] == ["serving_default", "doubled"]
     extra = tf.make_ndarray(requests[1].inputs["rows"])
-    assert extra.shape == (2, X.shape[1]) and not extra.any()          # zeros shaped by its own spec
+    assert extra.shape == (2, X.shape[1]) and not extra.any()  # zeros shaped by its own spec
     served = tf.saved_model.load(path)
-    for request in requests:                                           # each record runs on its signature
+    for request in requests:  # each record runs on its signature
         function = served.signatures[request.model_spec.signature_name]
         function(**{k: tf.constant(tf.make_ndarray(v)) for k, v in request.inputs.items()})
 
@@ -270,8 +314,11 @@ def test_export_holds_only_plain_tensorflow_objects(tmp_path):
     from tensorflow.core.protobuf import saved_model_pb2
 
     proto = saved_model_pb2.SavedModel.FromString((pathlib.Path(path) / "saved_model.pb").read_bytes())
-    identifiers = {node.user_object.identifier for node in proto.meta_graphs[0].object_graph_def.nodes
-                   if node.HasField("user_object")}
+    identifiers = {
+        node.user_object.identifier
+        for node in proto.meta_graphs[0].object_graph_def.nodes
+        if node.HasField("user_object")
+    }
     assert identifiers <= {"_generic_user_object", "trackable_list_wrapper", "trackable_dict_wrapper", "signature_map"}
     assert "tfkit" not in json.dumps(sorted(identifiers))
 
@@ -280,7 +327,7 @@ def test_the_serve_endpoint_returns_the_models_own_output_structure(tmp_path):
     single = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(3)])
     x = np.random.default_rng(0).random((5, 4)).astype("float32")
     reloaded = tf.saved_model.load(single.export(str(tmp_path / "single"), verbose=False))
-    out = reloaded.serve(tf.constant(x))                     # Keras 3: a tensor for one output
+    out = reloaded.serve(tf.constant(x))  # Keras 3: a tensor for one output
     assert isinstance(out, tf.Tensor)
     np.testing.assert_allclose(out.numpy(), single.predict(x, verbose=0), rtol=1e-6)
     a, b = tfkit.Input((4,), name="a"), tfkit.Input((2,), name="b")

@@ -34,11 +34,16 @@ def _load_without_tfkit(path, code):
         import numpy as np, tensorflow as tf
         archive = tf.saved_model.load({path!r})
         """) + textwrap.dedent(code)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=time_limits.seconds(300),
-                          cwd=os.path.dirname(path))
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(300),
+        cwd=os.path.dirname(path),
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     import json
+
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -46,33 +51,38 @@ def test_endpoints_and_collections_reload_without_tfkit(tmp_path):
     model = _model()
     archive = ExportArchive()
     archive.track(model)
-    archive.add_endpoint("serve", lambda x: model(x, training=False),
-                         input_signature=[tfkit.InputSpec(shape=(None, 3), dtype="float32")])
-    archive.add_endpoint("call_training", lambda x: model(x, training=True),
-                         input_signature=[tf.TensorSpec((None, 3), tf.float32)])
+    archive.add_endpoint(
+        "serve", lambda x: model(x, training=False), input_signature=[tfkit.InputSpec(shape=(None, 3), dtype="float32")]
+    )
+    archive.add_endpoint(
+        "call_training", lambda x: model(x, training=True), input_signature=[tf.TensorSpec((None, 3), tf.float32)]
+    )
     archive.add_variable_collection("my_vars", model.trainable_weights)
     path = str(tmp_path / "archive")
     archive.write_out(path, verbose=False)
-    got = _load_without_tfkit(path, f"""
+    got = _load_without_tfkit(
+        path,
+        f"""
         x = np.array({X.tolist()!r}, "float32")
         print(json.dumps({{"serve": archive.serve(x).numpy().tolist(),
                           "default": list(archive.signatures["serving_default"](tf.constant(x)).values())[0].numpy().tolist(),
                           "signatures": sorted(archive.signatures), "vars": len(archive.my_vars),
                           "variables": len(archive.variables)}}))
-        """)
+        """,
+    )
     expected = model(X, training=False).numpy()
     np.testing.assert_allclose(got["serve"], expected, rtol=1e-6)
     np.testing.assert_allclose(got["default"], expected, rtol=1e-6)
     assert got["signatures"] == ["call_training", "serve", "serving_default"]
-    assert got["vars"] == 4 and got["variables"] == len(model.variables)    # weights + the dropout's seed
-    reloaded = tf.saved_model.load(path)               # kept: its variables live as long as it does
+    assert got["vars"] == 4 and got["variables"] == len(model.variables)  # weights + the dropout's seed
+    reloaded = tf.saved_model.load(path)  # kept: its variables live as long as it does
     training = reloaded.call_training(X).numpy()
-    assert not np.allclose(training, expected)          # dropout active in the training endpoint
+    assert not np.allclose(training, expected)  # dropout active in the training endpoint
 
 
 def test_a_traced_tf_function_a_layer_and_lookup_tables(tmp_path):
     lookup = tfkit.layers.StringLookup(vocabulary=["a", "b", "c"])
-    lookup(tf.constant(["a"]))                          # built by a call, as Keras's track() requires
+    lookup(tf.constant(["a"]))  # built by a call, as Keras's track() requires
     archive = ExportArchive()
     archive.track_and_add_endpoint("lookup", lookup, input_signature=[tf.TensorSpec((None,), tf.string)])
     dense = tfkit.layers.Dense(2)
@@ -80,7 +90,7 @@ def test_a_traced_tf_function_a_layer_and_lookup_tables(tmp_path):
     function = tf.function(lambda x: dense(x))
     function(X)
     archive.track(dense)
-    archive.add_endpoint("dense", function)        # already traced: no signature needed
+    archive.add_endpoint("dense", function)  # already traced: no signature needed
     path = str(tmp_path / "archive")
     archive.write_out(path, verbose=False)
     reloaded = tf.saved_model.load(path)

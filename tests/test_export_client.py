@@ -21,19 +21,14 @@ _spec.loader.exec_module(client)
 
 
 def test_row_format_request():
-    assert client.build_predict_request(instances=[[1.0, 2.0], [3.0, 4.0]]) == {
-        "instances": [[1.0, 2.0], [3.0, 4.0]]
-    }
+    assert client.build_predict_request(instances=[[1.0, 2.0], [3.0, 4.0]]) == {"instances": [[1.0, 2.0], [3.0, 4.0]]}
 
 
 def test_columnar_request_with_named_inputs_and_signature():
     body = client.build_predict_request(
         inputs={"x": ((1, 2), (3, 4)), "mask": [True, False]}, signature_name="serving_default"
     )
-    assert body == {
-        "signature_name": "serving_default",
-        "inputs": {"x": [[1, 2], [3, 4]], "mask": [True, False]},
-    }
+    assert body == {"signature_name": "serving_default", "inputs": {"x": [[1, 2], [3, 4]], "mask": [True, False]}}
     assert json.loads(json.dumps(body)) == body
 
 
@@ -59,10 +54,7 @@ def test_request_needs_exactly_one_format():
 
 def test_predict_urls():
     assert client.predict_url("http://h:8501/", "vae") == "http://h:8501/v1/models/vae:predict"
-    assert (
-        client.predict_url("http://h:8501", "vae", version=3)
-        == "http://h:8501/v1/models/vae/versions/3:predict"
-    )
+    assert client.predict_url("http://h:8501", "vae", version=3) == "http://h:8501/v1/models/vae/versions/3:predict"
     with pytest.raises(ValueError, match="version must be a non-negative integer"):
         client.predict_url("http://h:8501", "vae", version="1")
 
@@ -150,9 +142,21 @@ def test_predict_end_to_end_against_fake_serving(capsys):
         payload = client.build_predict_request(instances=[[1.0, 2.0], [4.0, 6.0]])
         answer = client.predict(url, "vae", payload, version=1, timeout=5.0)
         exit_code = client.main(
-            ["--model", "vae", "--host", "127.0.0.1", "--port", url.rsplit(":", 1)[1],
-             "--random", "2x3", "--columnar", "--signature-name", "serving_default",
-             "--timeout", "5"]
+            [
+                "--model",
+                "vae",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                url.rsplit(":", 1)[1],
+                "--random",
+                "2x3",
+                "--columnar",
+                "--signature-name",
+                "serving_default",
+                "--timeout",
+                "5",
+            ]
         )
         with pytest.raises(client.ServingError, match="Servable not found") as info:
             client.predict(url, "missing", payload, timeout=5.0)
@@ -205,9 +209,11 @@ def test_rest_client_imports_no_grpc_and_grpc_calls_name_the_missing_package(mon
     import subprocess
     import sys
 
-    probe = (f"import importlib.util, sys; s = importlib.util.spec_from_file_location('c', {str(CLIENT_PATH)!r}); "
-             "m = importlib.util.module_from_spec(s); s.loader.exec_module(m); "
-             "print(sorted(n for n in sys.modules if n.split('.')[0] in ('grpc', 'tensorflow', 'numpy')))")
+    probe = (
+        f"import importlib.util, sys; s = importlib.util.spec_from_file_location('c', {str(CLIENT_PATH)!r}); "
+        "m = importlib.util.module_from_spec(s); s.loader.exec_module(m); "
+        "print(sorted(n for n in sys.modules if n.split('.')[0] in ('grpc', 'tensorflow', 'numpy')))"
+    )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert loaded.stdout.strip() == "[]", loaded.stderr
     for name in ["tensorflow_serving", *[m for m in sys.modules if m.startswith("tensorflow_serving.")]]:

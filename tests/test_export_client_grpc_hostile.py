@@ -84,12 +84,13 @@ def test_the_signature_look_up_and_predict_share_one_deadline():
 
 
 def test_an_answer_past_max_response_bytes_is_refused_and_the_default_is_the_rests():
-    with grpc_server(floats=2**19) as target:                       # a 2 MiB output
-        error = bounded(lambda: client.grpc_predict(target, "m", {"x": np.zeros(1, "float32")},
-                                                    max_response_bytes=2**20))
+    with grpc_server(floats=2**19) as target:  # a 2 MiB output
+        error = bounded(
+            lambda: client.grpc_predict(target, "m", {"x": np.zeros(1, "float32")}, max_response_bytes=2**20)
+        )
         assert isinstance(error, ValueError), repr(error)
         assert "more than max_response_bytes=1,048,576" in str(error) and target in str(error)
-    with grpc_server(floats=2**21) as target:                       # 8 MiB: past gRPC's own 4 MiB default
+    with grpc_server(floats=2**21) as target:  # 8 MiB: past gRPC's own 4 MiB default
         outputs = bounded(lambda: client.grpc_predict(target, "m", {"x": np.zeros(1, "float32")}))
     assert isinstance(outputs, dict) and outputs["y"].shape == (2**21,), repr(outputs)[:300]
 
@@ -103,15 +104,18 @@ def _silent(conn, stop):
     hold(conn, stop)
 
 
-@pytest.mark.parametrize("behave, words", [(_not_grpc, "Could not reach TensorFlow Serving over gRPC"),
-                                           (_silent, "did not answer within the 1 s timeout")])
+@pytest.mark.parametrize(
+    "behave, words",
+    [(_not_grpc, "Could not reach TensorFlow Serving over gRPC"), (_silent, "did not answer within the 1 s timeout")],
+)
 def test_a_server_that_is_not_grpc_or_never_answers_costs_one_line(behave, words, tmp_path, capsys):
     batch = tmp_path / "batch.json"
-    batch.write_text("[[1.0]]")       # a bare batch: the client looks up the input name first
+    batch.write_text("[[1.0]]")  # a bare batch: the client looks up the input name first
     with raw_server(behave) as url:
         target = url.removeprefix("http://")
-        code = bounded(lambda: client.main(["--model", "m", "--grpc", target, "--inputs", str(batch),
-                                            "--timeout", "1"]))
+        code = bounded(
+            lambda: client.main(["--model", "m", "--grpc", target, "--inputs", str(batch), "--timeout", "1"])
+        )
     out, err = capsys.readouterr()
     assert code == 1 and out == "", (code, out)
     assert err.count("\n") == 1 and words in err and "Traceback" not in err, err

@@ -23,7 +23,7 @@ client = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(client)
 
 PAYLOAD = {"instances": [[1.0, 2.0]]}
-LIMIT = 2**20         # max_response_bytes in these tests
+LIMIT = 2**20  # max_response_bytes in these tests
 
 
 # --- behaviours -----------------------------------------------------------------------------
@@ -86,8 +86,7 @@ def deeply_nested_error(conn, stop):
 
 def short_body(conn, stop):
     if read_request(conn, stop):
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
-                     b'{"predictions"')
+        conn.sendall(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"predictions"')
 
 
 def not_http(conn, stop):
@@ -102,8 +101,9 @@ def reset_before_answer(conn, stop):
 
 def reset_mid_body(conn, stop):
     if read_request(conn, stop):
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
-                     b'{"predictions": [[')
+        conn.sendall(
+            b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"predictions": [['
+        )
         reset(conn)
 
 
@@ -149,14 +149,31 @@ def test_a_hostile_server_costs_one_clear_error(case):
     assert url in message or isinstance(error, client.ServingError), message
 
 
-@pytest.mark.parametrize("case", ["trickling body", "endless body", "deeply nested JSON", "non-HTTP answer",
-                                  "short body"])
+@pytest.mark.parametrize(
+    "case", ["trickling body", "endless body", "deeply nested JSON", "non-HTTP answer", "short body"]
+)
 def test_the_command_line_prints_one_line_for_a_hostile_server(case, capsys):
     behave, timeout, _, words = HOSTILE[case]
     with raw_server(behave) as url:
         port = url.rsplit(":", 1)[1]
-        code = bounded(lambda: client.main(["--model", "vae", "--host", "127.0.0.1", "--port", port, "--random",
-                                            "1x2", "--timeout", str(timeout), "--max-response-bytes", str(LIMIT)]))
+        code = bounded(
+            lambda: client.main(
+                [
+                    "--model",
+                    "vae",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    port,
+                    "--random",
+                    "1x2",
+                    "--timeout",
+                    str(timeout),
+                    "--max-response-bytes",
+                    str(LIMIT),
+                ]
+            )
+        )
     out, err = capsys.readouterr()
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and words in err and "Traceback" not in err, err

@@ -26,10 +26,10 @@ UNSUPPORTED = {
     ("MaxPooling3D", "tflite"): "select_tf_ops=True",
     ("AveragePooling3D", "tflite"): "select_tf_ops=True",
     **{(name, "tflite"): "unroll=True" for name in ["SimpleRNN", "LSTM", "GRU", "RNN", "Bidirectional"]},
-    ("LSTM", "onnx"): "unroll=True",       # return_sequences=False: tf2onnx's Loop is rejected by onnxruntime
+    ("LSTM", "onnx"): "unroll=True",  # return_sequences=False: tf2onnx's Loop is rejected by onnxruntime
     ("GRU", "onnx"): "unroll=True",
     **{(name, "tflite"): "unroll=True" for name in ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]},
-    ("ConvLSTM2D", "onnx"): "unroll=True",   # the catalog's ConvLSTM2D/3D have return_sequences=False, as LSTM
+    ("ConvLSTM2D", "onnx"): "unroll=True",  # the catalog's ConvLSTM2D/3D have return_sequences=False, as LSTM
     ("ConvLSTM3D", "onnx"): "unroll=True",
     ("Hashing", "onnx"): "StringToHashBucketFast",
     ("Hashing", "tflite"): "StringToHashBucketFast",
@@ -92,7 +92,7 @@ def test_readme_mnist_model_agrees_with_predict_at_any_batch_size(tmp_path, form
     model = mnist_model()
     path = model.export(str(tmp_path / f"mnist.{format}"), format=format, verbose=False)
     assert path == str(tmp_path / f"mnist.{format}") and os.path.isfile(path)
-    for batch in (1, 3):   # exported once, dynamic batch
+    for batch in (1, 3):  # exported once, dynamic batch
         x = np.random.RandomState(batch).rand(batch, 784).astype("float32")
         (answer,) = run_file(path, x).values()
         np.testing.assert_allclose(answer, model.predict(x, verbose=0), rtol=1e-4, atol=1e-5)
@@ -122,17 +122,21 @@ def test_vae_exports_with_a_fixed_batch_size_drawing_what_predict_draws(tmp_path
     vae = small_vae()
     state = vae.encoder.sampling.seed_generator.state.numpy()
     capfd.readouterr()
-    path = vae.export(str(tmp_path / f"vae.{format}"), format=format, verbose=False,
-                      input_signature=[tf.TensorSpec((2, 784), tf.float32, name="pixels")])
+    path = vae.export(
+        str(tmp_path / f"vae.{format}"),
+        format=format,
+        verbose=False,
+        input_signature=[tf.TensorSpec((2, 784), tf.float32, name="pixels")],
+    )
     printed = capfd.readouterr().err
-    if format == "tflite":   # the first try's "op is neither a custom op nor a flex op" lines stay unprinted
+    if format == "tflite":  # the first try's "op is neither a custom op nor a flex op" lines stay unprinted
         assert "error:" not in printed, printed[:2000]
     np.testing.assert_array_equal(vae.encoder.sampling.seed_generator.state.numpy(), state)  # export draws nothing
     x = np.random.RandomState(5).rand(2, 784).astype("float32")
     (answer,) = run_file(path, {"pixels": x}).values()
-    expected = vae.predict(x, verbose=0)                        # from the same generator state
+    expected = vae.predict(x, verbose=0)  # from the same generator state
     np.testing.assert_allclose(answer, expected, rtol=1e-4, atol=1e-5)
-    assert not np.allclose(answer, vae.predict(x, verbose=0), atol=1e-3)   # it does draw: next call differs
+    assert not np.allclose(answer, vae.predict(x, verbose=0), atol=1e-3)  # it does draw: next call differs
 
 
 def test_bad_format_names_the_valid_ones(tmp_path):
@@ -155,20 +159,20 @@ def test_a_failed_export_keeps_the_previous_file_and_leaves_nothing_beside_it(tm
 
     target = tmp_path / "model.tflite"
     target.write_bytes(b"previous export")
-    with pytest.raises(ValueError, match="sampling"):          # the converter refuses
+    with pytest.raises(ValueError, match="sampling"):  # the converter refuses
         small_vae().export(str(target), format="tflite", verbose=False)
     real_run = export_tflite.run
     shifted = lambda path, inputs: {k: v + 1e-3 for k, v in real_run(path, inputs).items()}  # noqa: E731
     monkeypatch.setattr(export_tflite, "run", shifted)
     with pytest.raises(ValueError, match=r"tflite export disagrees with predict on output 'dense_\d+'"):
-        mnist_model().export(str(target), format="tflite", verbose=False)   # the check refuses after writing
+        mnist_model().export(str(target), format="tflite", verbose=False)  # the check refuses after writing
     assert target.read_bytes() == b"previous export"
     assert os.listdir(tmp_path) == ["model.tflite"]
 
 
 def test_saved_model_checked_against_predict_on_request_before_it_replaces_the_folder(tmp_path, monkeypatch):
     vae = small_vae()
-    folder = vae.export(str(tmp_path / "vae"), verify=True, verbose=False)    # draws, from predict's state
+    folder = vae.export(str(tmp_path / "vae"), verify=True, verbose=False)  # draws, from predict's state
     monkeypatch.setattr(export_check, "run_saved_model", lambda path, inputs: {"output_0": np.zeros((2, 784))})
     with pytest.raises(ValueError, match="tf_saved_model export disagrees with predict"):
         vae.export(folder, verify=True, verbose=False)
@@ -189,8 +193,12 @@ def test_select_tf_ops_writes_a_file_this_interpreter_cannot_check(tmp_path):
 def test_recurrent_layers_convert_to_tflite_at_a_fixed_batch_size(tmp_path):
     x = tfkit.Input((5, 2), name="steps")
     model = tfkit.Model(x, layers.LSTM(3)(x))
-    model.export(str(tmp_path / "lstm.tflite"), format="tflite", verbose=False,
-                 input_signature=[tf.TensorSpec((4, 5, 2), tf.float32, name="steps")])
+    model.export(
+        str(tmp_path / "lstm.tflite"),
+        format="tflite",
+        verbose=False,
+        input_signature=[tf.TensorSpec((4, 5, 2), tf.float32, name="steps")],
+    )
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
@@ -206,10 +214,11 @@ def test_every_built_in_layer_exports_or_is_refused_by_name(tmp_path, name):
             assert UNSUPPORTED[name, format] in str(info.value) and layer in str(info.value), format
             assert not os.path.exists(path)
         else:
-            model.export(path, format=format, verbose=False)   # verify=True: compared with predict inside
+            model.export(path, format=format, verbose=False)  # verify=True: compared with predict inside
             assert os.path.getsize(path) > 0
-    assert sorted(os.listdir(tmp_path)) == sorted(f"model.{f}" for f in FORMATS
-                                                  if os.path.exists(tmp_path / f"model.{f}"))
+    assert sorted(os.listdir(tmp_path)) == sorted(
+        f"model.{f}" for f in FORMATS if os.path.exists(tmp_path / f"model.{f}")
+    )
 
 
 def test_seeded_batch_follows_the_input_signature():

@@ -37,7 +37,7 @@ def _assert_serves(path: str, model: tfkit.Model, lengths: tuple = (40, 100)) ->
     loaded = tf.saved_model.load(path)
     serve = loaded.signatures["serving_default"]
     spec = serve.structured_input_signature[1]["frames"]
-    assert spec.shape.as_list() == [None, None, 1]              # the length stays unknown
+    assert spec.shape.as_list() == [None, None, 1]  # the length stays unknown
     for length in lengths:
         x = _frames(length)
         want = model.predict(x, verbose=0)
@@ -52,7 +52,7 @@ def test_strided_conv_chain_exports_and_serves_two_lengths(tmp_path):
     path = str(tmp_path / "chain")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        model.export(path, verbose=False)                       # verify=True: compared with predict
+        model.export(path, verbose=False)  # verify=True: compared with predict
     assert not _not_compared(caught)
     _assert_serves(path, model)
 
@@ -60,7 +60,7 @@ def test_strided_conv_chain_exports_and_serves_two_lengths(tmp_path):
 def test_the_check_compares_at_a_length_the_model_takes(tmp_path, monkeypatch):
     model = _conv_chain()
     specs = model.default_input_signature()
-    assert export_check.sample_length(model, specs) == (64, None)   # 4 and 16 are too short for two strided convs
+    assert export_check.sample_length(model, specs) == (64, None)  # 4 and 16 are too short for two strided convs
     fed = []
     real = export_check.run_saved_model
 
@@ -112,12 +112,12 @@ def test_a_model_that_takes_length_4_is_checked_at_4_as_before(tmp_path, monkeyp
 
 
 def test_no_workable_sample_length_warns_naming_the_input_and_keeps_the_export(tmp_path, capsys):
-    model = _conv_chain(depth=6)         # needs at least 2,185 steps: longer than every sample length tried
+    model = _conv_chain(depth=6)  # needs at least 2,185 steps: longer than every sample length tried
     path = str(tmp_path / "deep")
     with pytest.warns(UserWarning, match=r"not compared with predict.*'frames'.*\[4, 16, 64, 256\]"):
         model.export(path)
     printed = capsys.readouterr().out
-    assert "Exported model" in printed and "agrees with predict" not in printed   # it was not compared
+    assert "Exported model" in printed and "agrees with predict" not in printed  # it was not compared
     _assert_serves(path, model, lengths=(2200, 3000))
 
 

@@ -1,7 +1,7 @@
 """A model may start at intermediate tensors, as in Keras 3 (keras-io's FeatureSpace example does this).
 
-    encoded = feature_space.get_encoded_features()
-    training_model = tfkit.Model(inputs=encoded, outputs=predictions)   # a new Input replaces `encoded`
+encoded = feature_space.get_encoded_features()
+training_model = tfkit.Model(inputs=encoded, outputs=predictions)   # a new Input replaces `encoded`
 """
 
 import numpy as np
@@ -36,8 +36,7 @@ def test_a_model_from_an_intermediate_tensor_runs_the_layers_after_it(tmp_path):
     for suffix in ("h5", "keras"):
         head_model.save(tmp_path / f"head.{suffix}")
         again = tfkit.models.load_model(tmp_path / f"head.{suffix}")
-        np.testing.assert_allclose(again.predict(encoded, verbose=0), head_model.predict(encoded, verbose=0),
-                                   rtol=1e-6)
+        np.testing.assert_allclose(again.predict(encoded, verbose=0), head_model.predict(encoded, verbose=0), rtol=1e-6)
     # The full model still runs from its own Input (its nodes were not rewired).
     assert [l.name for l in full_model.layers] == ["raw", "encode", "hidden", "head"]
 

@@ -48,16 +48,21 @@ def _features(space_class, output_mode):
 
 def _crosses(space_class, output_mode):
     mode = "one_hot" if output_mode == "concat" else "int"
-    return [space_class.cross(("code", "city"), crossing_dim=24, output_mode=mode),
-            space_class.cross(("binned", "tag"), crossing_dim=10, output_mode=mode)]   # Keras: two features a cross
+    return [
+        space_class.cross(("code", "city"), crossing_dim=24, output_mode=mode),
+        space_class.cross(("binned", "tag"), crossing_dim=10, output_mode=mode),
+    ]  # Keras: two features a cross
 
 
 def _pair(output_mode, batch):
     data = _data()
     spaces = []
     for space_class in (FeatureSpace, keras.utils.FeatureSpace):
-        space = space_class(features=_features(space_class, output_mode), crosses=_crosses(space_class, output_mode),
-                            output_mode=output_mode)
+        space = space_class(
+            features=_features(space_class, output_mode),
+            crosses=_crosses(space_class, output_mode),
+            output_mode=output_mode,
+        )
         dataset = tf.data.Dataset.from_tensor_slices(data)
         space.adapt(dataset.batch(batch) if batch else dataset)
         spaces.append(space)
@@ -98,9 +103,12 @@ def test_same_encoding_as_keras(output_mode, batch):
 def test_same_vocabularies_boundaries_and_widths_as_keras():
     _, (ours, theirs) = _pair("concat", 16)
     assert ours.preprocessors["city"].get_vocabulary() == theirs.preprocessors["city"].get_vocabulary()
-    assert ours.preprocessors["code"].get_vocabulary() == [int(v) for v in theirs.preprocessors["code"].get_vocabulary()]
-    np.testing.assert_allclose(ours.preprocessors["binned"].bin_boundaries,
-                               theirs.preprocessors["binned"].bin_boundaries, rtol=1e-6)
+    assert ours.preprocessors["code"].get_vocabulary() == [
+        int(v) for v in theirs.preprocessors["code"].get_vocabulary()
+    ]
+    np.testing.assert_allclose(
+        ours.preprocessors["binned"].bin_boundaries, theirs.preprocessors["binned"].bin_boundaries, rtol=1e-6
+    )
     assert ours.get_encoded_features().shape == tuple(theirs.get_encoded_features().shape)
     assert sorted(ours.get_inputs()) == sorted(theirs.get_inputs())
     for key, symbol in ours.get_inputs().items():
@@ -109,13 +117,21 @@ def test_same_vocabularies_boundaries_and_widths_as_keras():
 
 def test_string_shorthands_and_defaults_as_keras():
     data = _data(60, seed=2)
-    kinds = {"plain": "float", "scaled": "float_rescaled", "normal": "float_normalized", "binned": "float_discretized",
-             "code": "integer_categorical", "city": "string_categorical", "zip": "integer_hashed",
-             "tag": "string_hashed"}
+    kinds = {
+        "plain": "float",
+        "scaled": "float_rescaled",
+        "normal": "float_normalized",
+        "binned": "float_discretized",
+        "code": "integer_categorical",
+        "city": "string_categorical",
+        "zip": "integer_hashed",
+        "tag": "string_hashed",
+    }
     outs = []
     for space_class in (FeatureSpace, keras.utils.FeatureSpace):
-        space = space_class(kinds, crosses=[("code", "city"), ("zip", "tag")], crossing_dim=8, hashing_dim=12,
-                            num_discretization_bins=5)
+        space = space_class(
+            kinds, crosses=[("code", "city"), ("zip", "tag")], crossing_dim=8, hashing_dim=12, num_discretization_bins=5
+        )
         space.adapt(tf.data.Dataset.from_tensor_slices(data))
         outs.append(_numpy(space(data)))
     _assert_same(*outs)
@@ -127,6 +143,8 @@ def test_same_config_keys_as_keras():
     mine, keras_config = ours.get_config(), theirs.get_config()
     assert set(keras_config) <= set(mine)
     assert mine["crosses"][0]["class_name"] == keras_config["crosses"][0]["class_name"] == "Cross"
-    assert json.loads(json.dumps(mine["crosses"][0]["config"])) == json.loads(json.dumps(keras_config["crosses"][0]["config"]))
+    assert json.loads(json.dumps(mine["crosses"][0]["config"])) == json.loads(
+        json.dumps(keras_config["crosses"][0]["config"])
+    )
     assert mine["features"]["city"]["class_name"] == "Feature"
     assert set(mine["features"]["city"]["config"]) == set(keras_config["features"]["city"]["config"])

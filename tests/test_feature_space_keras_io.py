@@ -10,17 +10,25 @@ import changed, fewer epochs, and checks of what it prints.
 import numpy as np
 import tensorflow as tf
 
-import tfkit as keras                       # the one change: `from tensorflow import keras`
-from tfkit.utils import FeatureSpace       # was: from keras.utils import FeatureSpace
+import tfkit as keras  # the one change: `from tensorflow import keras`
+from tfkit.utils import FeatureSpace  # was: from keras.utils import FeatureSpace
 
 
 def _heart_table(n, seed):
     rng = np.random.default_rng(seed)
     table = {
-        "age": rng.integers(29, 78, n), "sex": rng.integers(0, 2, n), "cp": rng.integers(0, 5, n),
-        "trestbps": rng.integers(94, 200, n), "chol": rng.integers(126, 564, n), "fbs": rng.integers(0, 2, n),
-        "restecg": rng.integers(0, 3, n), "thalach": rng.integers(71, 202, n), "exang": rng.integers(0, 2, n),
-        "oldpeak": rng.uniform(0, 6.2, n).round(1), "slope": rng.integers(1, 4, n), "ca": rng.integers(0, 4, n),
+        "age": rng.integers(29, 78, n),
+        "sex": rng.integers(0, 2, n),
+        "cp": rng.integers(0, 5, n),
+        "trestbps": rng.integers(94, 200, n),
+        "chol": rng.integers(126, 564, n),
+        "fbs": rng.integers(0, 2, n),
+        "restecg": rng.integers(0, 3, n),
+        "thalach": rng.integers(71, 202, n),
+        "exang": rng.integers(0, 2, n),
+        "oldpeak": rng.uniform(0, 6.2, n).round(1),
+        "slope": rng.integers(1, 4, n),
+        "ca": rng.integers(0, 4, n),
         "thal": np.array(["normal", "fixed", "reversible"])[rng.integers(0, 3, n)],
     }
     risk = (table["age"] - 50) / 10 + table["exang"] + (table["thal"] != "normal") + table["ca"] / 2 - 1.2
@@ -41,12 +49,19 @@ def test_structured_data_classification_with_feature_space(tmp_path):
 
     feature_space = FeatureSpace(
         features={
-            "sex": "integer_categorical", "cp": "integer_categorical", "fbs": "integer_categorical",
-            "restecg": "integer_categorical", "exang": "integer_categorical", "ca": "integer_categorical",
+            "sex": "integer_categorical",
+            "cp": "integer_categorical",
+            "fbs": "integer_categorical",
+            "restecg": "integer_categorical",
+            "exang": "integer_categorical",
+            "ca": "integer_categorical",
             "thal": "string_categorical",
             "age": "float_discretized",
-            "trestbps": "float_normalized", "chol": "float_normalized", "thalach": "float_normalized",
-            "oldpeak": "float_normalized", "slope": "float_normalized",
+            "trestbps": "float_normalized",
+            "chol": "float_normalized",
+            "thalach": "float_normalized",
+            "oldpeak": "float_normalized",
+            "slope": "float_normalized",
         },
         crosses=[("sex", "age"), ("thal", "ca")],
         crossing_dim=32,
@@ -99,15 +114,29 @@ def test_structured_data_classification_with_feature_space(tmp_path):
 
     history = training_model.fit(preprocessed_train_ds, epochs=8, validation_data=preprocessed_val_ds, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
-    assert history.history["val_accuracy"][-1] > 0.6          # the label is learnable from the features
+    assert history.history["val_accuracy"][-1] > 0.6  # the label is learnable from the features
 
-    sample = {"age": 60, "sex": 1, "cp": 1, "trestbps": 145, "chol": 233, "fbs": 1, "restecg": 2, "thalach": 150,
-              "exang": 0, "oldpeak": 2.3, "slope": 3, "ca": 0, "thal": "fixed"}
+    sample = {
+        "age": 60,
+        "sex": 1,
+        "cp": 1,
+        "trestbps": 145,
+        "chol": 233,
+        "fbs": 1,
+        "restecg": 2,
+        "thalach": 150,
+        "exang": 0,
+        "oldpeak": 2.3,
+        "slope": 3,
+        "ca": 0,
+        "thal": "fixed",
+    }
     input_dict = {name: tf.convert_to_tensor([value]) for name, value in sample.items()}
     prediction = inference_model.predict(input_dict, verbose=0)
     assert prediction.shape == (1, 1) and 0.0 < prediction[0][0] < 1.0
     # the end-to-end model agrees with the FeatureSpace + training model it shares its layers with
     np.testing.assert_allclose(prediction, training_model.predict(feature_space(input_dict), verbose=0), rtol=1e-5)
     inference_model.save(tmp_path / "heart.keras")
-    np.testing.assert_allclose(keras.models.load_model(tmp_path / "heart.keras").predict(input_dict, verbose=0),
-                               prediction, rtol=1e-6)
+    np.testing.assert_allclose(
+        keras.models.load_model(tmp_path / "heart.keras").predict(input_dict, verbose=0), prediction, rtol=1e-6
+    )

@@ -13,10 +13,13 @@ from tfkit import layers
 VALUES = ((np.arange(40) * 7) % 23).astype("float32").reshape(-1, 1)
 
 
-@pytest.mark.parametrize("epsilon, expected", [
-    (0.01, [4.0, 8.0, 13.0, 18.0]),
-    (0.1, [4.530313014984131, 8.29000186920166, 14.600004196166992, 18.73760223388672]),
-])
+@pytest.mark.parametrize(
+    "epsilon, expected",
+    [
+        (0.01, [4.0, 8.0, 13.0, 18.0]),
+        (0.1, [4.530313014984131, 8.29000186920166, 14.600004196166992, 18.73760223388672]),
+    ],
+)
 def test_discretization_adapt_on_batches_gives_keras_boundaries(epsilon, expected):
     layer = layers.Discretization(num_bins=5, epsilon=epsilon)
     layer.adapt(tf.data.Dataset.from_tensor_slices(VALUES).batch(8))
@@ -29,7 +32,9 @@ def test_discretization_adapt_on_an_array_and_with_steps():
     np.testing.assert_allclose(layer.bin_boundaries, [24.0, 49.0, 74.0], rtol=1e-5)
     first_batch_only = layers.Discretization(num_bins=5)
     first_batch_only.adapt(tf.data.Dataset.from_tensor_slices(VALUES).batch(8), steps=1)
-    np.testing.assert_allclose(first_batch_only.bin_boundaries, [1.8, 5.4, 11.0, 16.0], rtol=1e-6)   # Keras: batch 1 only
+    np.testing.assert_allclose(
+        first_batch_only.bin_boundaries, [1.8, 5.4, 11.0, 16.0], rtol=1e-6
+    )  # Keras: batch 1 only
     with pytest.raises(ValueError, match="adapt\\(\\) got no data"):
         layers.Discretization(num_bins=5).adapt(tf.data.Dataset.from_tensor_slices(VALUES[:0]).batch(8))
 

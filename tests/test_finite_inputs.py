@@ -22,8 +22,7 @@ RNG = np.random.default_rng(0)
 
 
 def _model(features: int = 3, activation: str | None = None) -> tfkit.Model:
-    model = tfkit.Sequential([tfkit.Input((features,)), layers.Dense(4, activation=activation),
-                              layers.Dense(1)])
+    model = tfkit.Sequential([tfkit.Input((features,)), layers.Dense(4, activation=activation), layers.Dense(1)])
     model.compile("sgd", "mse")
     return model
 
@@ -37,8 +36,10 @@ def _expected(label: str, array: np.ndarray) -> str:
     bad = ~np.isfinite(array)
     nan, inf = int(np.isnan(array).sum()), int(np.isinf(array).sum())
     first = tuple(int(i) for i in np.argwhere(bad)[0])
-    return (f"{label} holds {nan:,} NaN and {inf:,} Inf among its {array.size:,} values, the first at "
-            f"{label}[{', '.join(map(str, first))}] = {array[first].item()!r}")
+    return (
+        f"{label} holds {nan:,} NaN and {inf:,} Inf among its {array.size:,} values, the first at "
+        f"{label}[{', '.join(map(str, first))}] = {array[first].item()!r}"
+    )
 
 
 # ------------------------------------------------------------------ arrays
@@ -56,7 +57,7 @@ def test_nan_in_x_makes_fit_raise_naming_x_the_counts_and_the_first_index():
     assert message.startswith("fit: " + _expected("x", x) + ". ")
     assert "x holds 3 NaN and 1 Inf among its 1,200 values, the first at x[17, 2, 3] = nan" in message
     assert "pass check_finite=False to fit" in message
-    assert model.optimizer.iterations.numpy() == 0          # nothing was trained
+    assert model.optimizer.iterations.numpy() == 0  # nothing was trained
 
 
 def test_inf_in_y_and_in_sample_weight_are_named():
@@ -67,8 +68,10 @@ def test_inf_in_y_and_in_sample_weight_are_named():
     y[7, 0] = 0.5
     weights = np.ones(40, "float32")
     weights[[3, 9]] = [np.inf, np.nan]
-    with pytest.raises(ValueError, match=re.escape("sample_weight holds 1 NaN and 1 Inf among its 40 values, "
-                                                   "the first at sample_weight[3] = inf")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("sample_weight holds 1 NaN and 1 Inf among its 40 values, the first at sample_weight[3] = inf"),
+    ):
         _model().fit(x, y, sample_weight=weights, verbose=0)
 
 
@@ -87,7 +90,7 @@ def test_dict_and_list_inputs_are_named_by_key_and_position_and_integers_are_ski
     with pytest.raises(ValueError, match=re.escape(_expected("x[0]", image))):
         pair.fit([image, counts], y, verbose=0)
     image[11, 1] = 0.5
-    model.fit({"image": image, "count": counts}, y, verbose=0)     # integer arrays are never checked
+    model.fit({"image": image, "count": counts}, y, verbose=0)  # integer arrays are never checked
 
 
 def test_several_arrays_with_nan_are_all_listed_and_x_given_twice_is_checked_once():
@@ -99,7 +102,7 @@ def test_several_arrays_with_nan_are_all_listed_and_x_given_twice_is_checked_onc
     autoencoder.compile("sgd", "mse")
     with pytest.raises(ValueError) as caught:
         autoencoder.fit(x, x, verbose=0)
-    assert str(caught.value).count(" holds ") == 1                # fit(x, x): one array, one finding
+    assert str(caught.value).count(" holds ") == 1  # fit(x, x): one array, one finding
 
 
 def test_evaluate_raises_and_validation_data_is_checked_too():
@@ -107,8 +110,9 @@ def test_evaluate_raises_and_validation_data_is_checked_too():
     bad = x.copy()
     bad[39, 2] = np.nan
     model = _model()
-    with pytest.raises(ValueError, match=re.escape("evaluate: " + _expected("x", bad)) + ".*check_finite=False to "
-                                         "evaluate"):
+    with pytest.raises(
+        ValueError, match=re.escape("evaluate: " + _expected("x", bad)) + ".*check_finite=False to evaluate"
+    ):
         model.evaluate(bad, y, verbose=0)
     with pytest.raises(ValueError, match=re.escape("fit: " + _expected("validation_data[0]", bad))):
         model.fit(x, y, validation_data=(bad, y), verbose=0)
@@ -126,10 +130,10 @@ def test_predict_warns_with_the_same_details_and_still_returns_predictions():
     [warning] = [w for w in caught if issubclass(w.category, RuntimeWarning)]
     assert str(warning.message).startswith("predict: " + _expected("x", x) + ". ")
     assert "pass check_finite=False to predict" in str(warning.message)
-    assert warning.filename == __file__                        # points at the caller's line, not into tfkit
+    assert warning.filename == __file__  # points at the caller's line, not into tfkit
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        model.predict(x, verbose=0, check_finite=False)         # no warning
+        model.predict(x, verbose=0, check_finite=False)  # no warning
 
 
 def test_check_finite_false_trains_on_the_nan_as_before():
@@ -137,8 +141,8 @@ def test_check_finite_false_trains_on_the_nan_as_before():
     x[0, 0] = np.nan
     history = _model().fit(x, y, verbose=0, check_finite=False)
     assert np.isnan(history.history["loss"][0])
-    relu = _model(activation="relu")                             # the issue: relu(NaN) is 0 on a CPU, the
-    relu_history = relu.fit(x, y, epochs=2, verbose=0, check_finite=False)   # loss stays a number
+    relu = _model(activation="relu")  # the issue: relu(NaN) is 0 on a CPU, the
+    relu_history = relu.fit(x, y, epochs=2, verbose=0, check_finite=False)  # loss stays a number
     assert len(relu_history.history["loss"]) == 2
     assert np.isfinite(_model().evaluate(x[1:], y[1:], verbose=0))
     assert np.isnan(_model().evaluate(x, y, verbose=0, check_finite=False))
@@ -146,39 +150,64 @@ def test_check_finite_false_trains_on_the_nan_as_before():
 
 def test_large_finite_values_whose_sum_overflows_pass():
     x = np.full((64, 3), 1e38, "float32")
-    assert not _sum_is_finite(x)                                 # the fast path trips ...
-    assert find_non_finite("x", x) is None                       # ... and the exact pass clears it
+    assert not _sum_is_finite(x)  # the fast path trips ...
+    assert find_non_finite("x", x) is None  # ... and the exact pass clears it
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _model().predict(x, verbose=0)
 
 
-@pytest.mark.parametrize("array, expected", [
-    (np.array([1.0, np.nan, np.inf, -np.inf], "float16"), "x holds 1 NaN and 2 Inf among its 4 values, the first at "
-                                                           "x[1] = nan"),
-    (np.array([[1 + 1j, complex(0, np.inf)]], "complex64"), "x holds 0 NaN and 1 Inf among its 2 values, the first "
-                                                            "at x[0, 1] = infj"),
-    (tf.constant([[0.0, 1.0], [np.nan, 2.0]]), "x holds 1 NaN and 0 Inf among its 4 values, the first at "
-                                                "x[1, 0] = nan"),
-    (tf.constant([[np.inf]], tf.bfloat16), "x holds 0 NaN and 1 Inf among its 1 values, the first at x[0, 0] = inf"),
-], ids=["float16", "complex", "tensor", "bfloat16_tensor"])
+@pytest.mark.parametrize(
+    "array, expected",
+    [
+        (
+            np.array([1.0, np.nan, np.inf, -np.inf], "float16"),
+            "x holds 1 NaN and 2 Inf among its 4 values, the first at x[1] = nan",
+        ),
+        (
+            np.array([[1 + 1j, complex(0, np.inf)]], "complex64"),
+            "x holds 0 NaN and 1 Inf among its 2 values, the first at x[0, 1] = infj",
+        ),
+        (
+            tf.constant([[0.0, 1.0], [np.nan, 2.0]]),
+            "x holds 1 NaN and 0 Inf among its 4 values, the first at x[1, 0] = nan",
+        ),
+        (
+            tf.constant([[np.inf]], tf.bfloat16),
+            "x holds 0 NaN and 1 Inf among its 1 values, the first at x[0, 0] = inf",
+        ),
+    ],
+    ids=["float16", "complex", "tensor", "bfloat16_tensor"],
+)
 def test_other_floating_dtypes_and_tensors_are_checked(array, expected):
     assert str(find_non_finite("x", array)) == expected
 
 
-@pytest.mark.parametrize("array", [np.arange(6).reshape(2, 3), np.array([True, False]), np.array(["nan", "inf"]),
-                                   tf.constant([1, 2], tf.int64), np.ones((3, 2), "float32")])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.arange(6).reshape(2, 3),
+        np.array([True, False]),
+        np.array(["nan", "inf"]),
+        tf.constant([1, 2], tf.int64),
+        np.ones((3, 2), "float32"),
+    ],
+)
 def test_integers_booleans_strings_and_finite_floats_are_not_findings(array):
     assert find_non_finite("x", array) is None
 
 
 def test_the_exact_pass_counts_across_chunks(monkeypatch):
     from tfkit.training import finite_inputs
-    monkeypatch.setattr(finite_inputs, "_CHUNK_VALUES", 7)        # rows of 3: two rows a chunk
+
+    monkeypatch.setattr(finite_inputs, "_CHUNK_VALUES", 7)  # rows of 3: two rows a chunk
     x = np.zeros((9, 3), "float32")
     x[[4, 4, 8], [0, 2, 1]] = [np.inf, np.nan, np.nan]
-    assert str(find_non_finite("x", x)) == _expected("x", x) == ("x holds 2 NaN and 1 Inf among its 27 values, the "
-                                                                 "first at x[4, 0] = inf")
+    assert (
+        str(find_non_finite("x", x))
+        == _expected("x", x)
+        == ("x holds 2 NaN and 1 Inf among its 27 values, the first at x[4, 0] = inf")
+    )
 
 
 # ---------------------------------------------------------------- datasets
@@ -194,13 +223,19 @@ def test_nan_in_the_first_batch_of_a_dataset_is_caught_in_batch_coordinates():
     with pytest.raises(ValueError) as caught:
         _model().fit(_dataset(x, y), verbose=0)
     message = str(caught.value)
-    assert message.startswith("fit: in the first batch of the tf.data.Dataset passed as x, "
-                              + _expected("x", x[:8]) + " (counting from the batch's first sample). ")
+    assert message.startswith(
+        "fit: in the first batch of the tf.data.Dataset passed as x, "
+        + _expected("x", x[:8])
+        + " (counting from the batch's first sample). "
+    )
     assert "Only the first batch of a dataset, generator or PyDataset is checked" in message
     with pytest.raises(ValueError, match=r"^evaluate: in the first batch of the tf.data.Dataset passed as x, x holds"):
         _model().evaluate(_dataset(x, y), verbose=0)
-    with pytest.raises(ValueError, match=r"^fit: in the first batch of the tf.data.Dataset passed as "
-                                         r"validation_data, x holds 1 NaN"):
+    with pytest.raises(
+        ValueError,
+        match=r"^fit: in the first batch of the tf.data.Dataset passed as "
+        r"validation_data, x holds 1 NaN",
+    ):
         _model().fit(_dataset(x[8:], y[8:]), validation_data=_dataset(x, y), verbose=0)
 
 
@@ -211,19 +246,22 @@ def test_dict_batches_and_sample_weights_of_a_dataset_are_named():
     x, y = _data()
     weights = np.ones(40, "float32")
     weights[3] = np.nan
-    with pytest.raises(ValueError, match=re.escape("sample_weight holds 1 NaN and 0 Inf among its 8 values, the first "
-                                                   "at sample_weight[3] = nan")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape("sample_weight holds 1 NaN and 0 Inf among its 8 values, the first at sample_weight[3] = nan"),
+    ):
         model.fit(tf.data.Dataset.from_tensor_slices(({"a": x}, y, weights)).batch(8), verbose=0)
     x[1, 1] = np.inf
-    with pytest.raises(ValueError, match=re.escape("x['a'] holds 0 NaN and 1 Inf among its 24 values, the first at "
-                                                   "x['a'][1, 1] = inf")):
+    with pytest.raises(
+        ValueError, match=re.escape("x['a'] holds 0 NaN and 1 Inf among its 24 values, the first at x['a'][1, 1] = inf")
+    ):
         model.fit(tf.data.Dataset.from_tensor_slices(({"a": x}, y)).batch(8), verbose=0)
 
 
 def test_nan_only_in_a_later_batch_is_not_found():
     """Only the first batch is checked: a NaN in a later one trains as before (TerminateOnNaN can stop it)."""
     x, y = _data()
-    x[33, 0] = np.nan                                            # batch 4 of 5
+    x[33, 0] = np.nan  # batch 4 of 5
     history = _model().fit(_dataset(x, y), verbose=0)
     assert np.isnan(history.history["loss"][0])
 
@@ -242,9 +280,10 @@ def test_the_checked_first_batch_is_trained_on_once_in_order_and_nothing_is_trac
     assert int(checked.optimizer.iterations) == 10
     spec = _dataset(x, y).element_spec
     assert checked._compiled.loops(checked).iterator_loop("train", spec).experimental_get_tracing_count() == 1
-    uneven = np.linspace(0.0, 3.0, 40, dtype="float32").reshape(40, 1)     # a dropped or doubled batch shows
+    uneven = np.linspace(0.0, 3.0, 40, dtype="float32").reshape(40, 1)  # a dropped or doubled batch shows
     assert checked.evaluate(_dataset(x, uneven), verbose=0) == pytest.approx(
-        checked.evaluate(x, uneven, verbose=0), rel=1e-5)
+        checked.evaluate(x, uneven, verbose=0), rel=1e-5
+    )
 
 
 def test_a_repeating_dataset_with_steps_per_epoch_and_a_fixed_chunk_size():
@@ -267,7 +306,7 @@ class _Batches(tfkit.utils.PyDataset):
         return 5
 
     def __getitem__(self, index):
-        return self.x[index * 8:(index + 1) * 8], self.y[index * 8:(index + 1) * 8]
+        return self.x[index * 8 : (index + 1) * 8], self.y[index * 8 : (index + 1) * 8]
 
 
 def test_generators_and_py_datasets_are_checked_on_their_first_batch():
@@ -275,26 +314,32 @@ def test_generators_and_py_datasets_are_checked_on_their_first_batch():
     y[2, 0] = np.nan
     expected = re.escape(_expected("y", y[:8]))
     with pytest.raises(ValueError, match=r"^fit: in the first batch of the generator passed as x, " + expected):
-        _model().fit(((x[i:i + 8], y[i:i + 8]) for i in range(0, 40, 8)), verbose=0)
-    with pytest.raises(ValueError, match=r"^fit: in the first batch of the PyDataset _Batches passed as x, "
-                                         + expected):
+        _model().fit(((x[i : i + 8], y[i : i + 8]) for i in range(0, 40, 8)), verbose=0)
+    with pytest.raises(
+        ValueError, match=r"^fit: in the first batch of the PyDataset _Batches passed as x, " + expected
+    ):
         _model().fit(_Batches(x, y), verbose=0)
 
 
 def test_predict_on_a_dataset_warns_about_x_only_and_run_eagerly_checks_too():
     x, y = _data()
-    y[0, 0] = np.nan                                             # predict ignores targets
+    y[0, 0] = np.nan  # predict ignores targets
     model = _model()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model.predict(_dataset(x, y), verbose=0)
     x[3, 1] = np.nan
-    with pytest.warns(RuntimeWarning, match=r"^predict: in the first batch of the tf.data.Dataset passed as x, "
-                                            + re.escape(_expected("x", x[:8]))):
+    with pytest.warns(
+        RuntimeWarning,
+        match=r"^predict: in the first batch of the tf.data.Dataset passed as x, " + re.escape(_expected("x", x[:8])),
+    ):
         assert model.predict(_dataset(x, y), verbose=0).shape == (40, 1)
     model.compile("sgd", "mse", run_eagerly=True)
-    with pytest.raises(ValueError, match=r"^fit: in the first batch of the tf.data.Dataset passed as x, x holds 1 NaN "
-                                         r"and 0 Inf"):
+    with pytest.raises(
+        ValueError,
+        match=r"^fit: in the first batch of the tf.data.Dataset passed as x, x holds 1 NaN "
+        r"and 0 Inf",
+    ):
         model.fit(_dataset(x, y), verbose=0)
 
 

@@ -41,7 +41,7 @@ def test_two_inputs_two_named_outputs_residual_cnn_trains_and_summarizes():
     assert {"loss", "digit_loss", "size_loss", "digit_accuracy"} <= set(history.history)
     assert history.history["loss"][-1] < history.history["loss"][0]
     lines = []
-    model.summary(print_fn=lines.append, line_length=120)   # not the terminal's width (none under pytest-xdist)
+    model.summary(print_fn=lines.append, line_length=120)  # not the terminal's width (none under pytest-xdist)
     text = "\n".join(lines)
     assert "Connected to" in text and "residual (Add)" in text and "conv_b[0][0], conv_a[0][0]" in text
     assert f"Total params: {model.count_params():,}" in text
@@ -113,17 +113,14 @@ def test_sequential_add_pop_and_build_on_first_call():
 
 @pytest.mark.slow
 def test_sequential_mlp_mnist_97_percent_in_3_epochs():
-    tfkit.utils.set_random_seed(0)     # initial weights and shuffling: most draws give 0.975-0.978, a few 0.969
+    tfkit.utils.set_random_seed(0)  # initial weights and shuffling: most draws give 0.975-0.978, a few 0.969
     (x_train, y_train), (x_test, y_test) = tfkit.datasets.mnist.load_data()
     x_train = x_train.reshape(-1, 784).astype("float32") / 255
     x_test = x_test.reshape(-1, 784).astype("float32") / 255
-    model = tfkit.Sequential([
-        tfkit.Input((784,)),
-        layers.Dense(256, activation="relu"),
-        layers.Dense(10),
-    ])
-    model.compile(tfkit.optimizers.Adam(1e-3), tfkit.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=["accuracy"])
+    model = tfkit.Sequential([tfkit.Input((784,)), layers.Dense(256, activation="relu"), layers.Dense(10)])
+    model.compile(
+        tfkit.optimizers.Adam(1e-3), tfkit.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"]
+    )
     model.fit(x_train, y_train, batch_size=64, epochs=3, verbose=0)
     accuracy = model.evaluate(x_test, y_test, return_dict=True, verbose=0)["accuracy"]
     assert accuracy >= 0.97
@@ -184,7 +181,7 @@ def test_a_graph_thousands_of_calls_deep_builds_and_names_a_disconnected_input()
     # RecursionError, and the path in its error messages made it quadratic.
     x = tfkit.Input((4,), name="x")
     shared, h = layers.Dense(4, name="shared"), x
-    for _ in range(1500):                 # past Python's recursion limit (1,000), which the old sort hit
+    for _ in range(1500):  # past Python's recursion limit (1,000), which the old sort hit
         h = shared(h)
     model = tfkit.Model(x, h)
     assert len(model.functional_graph.nodes) == 1500

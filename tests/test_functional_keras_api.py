@@ -107,7 +107,9 @@ def test_keras_file_names_save_and_load(tmp_path):
     model.save(tmp_path / "my_model.keras")
     for name in ("my_model.keras", "best.keras"):
         loaded = tfkit.models.load_model(tmp_path / name)
-        np.testing.assert_allclose(loaded.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0))
+        np.testing.assert_allclose(
+            loaded.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0)
+        )
 
 
 def test_input_dtype_int8_is_a_dtype_not_the_int8_quantization_policy(tmp_path):

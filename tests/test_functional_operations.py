@@ -20,7 +20,7 @@ def test_residual_add_trains_and_matches_numpy():
     x = layers.Dense(6, activation="relu")(inputs)
     res = x
     x = layers.Dense(6)(x)
-    x = x + res                                  # keras-io's residual block
+    x = x + res  # keras-io's residual block
     model = tfkit.Model(inputs, x)
     data = _data(5, 6)
     d1, d2 = model.layers[1], model.layers[2]
@@ -32,32 +32,36 @@ def test_residual_add_trains_and_matches_numpy():
     assert history.history["loss"][-1] < history.history["loss"][0]
 
 
-@pytest.mark.parametrize("build, reference", [
-    (lambda x: x * 5, lambda v: v * 5),
-    (lambda x: 5 * x, lambda v: 5 * v),
-    (lambda x: 1.0 - x, lambda v: 1.0 - v),
-    (lambda x: x / 2.0, lambda v: v / 2.0),
-    (lambda x: 2.0 / (x * x + 1.0), lambda v: 2.0 / (v * v + 1.0)),
-    (lambda x: -x, lambda v: -v),
-    (lambda x: abs(x), np.abs),
-    (lambda x: x ** 2, lambda v: v ** 2),
-    (lambda x: x[:, 0], lambda v: v[:, 0]),
-    (lambda x: x[:, 1:3], lambda v: v[:, 1:3]),
-    (lambda x: x[..., ::-1], lambda v: v[..., ::-1]),
-    (lambda x: x[:, None, 2], lambda v: v[:, None, 2]),
-    (lambda x: np.full(4, 2.0, "float32") * x, lambda v: 2.0 * v),
-    (lambda x: x @ tf.eye(4), lambda v: v),
-    (lambda x: tf.cast(x > 0, "float32"), lambda v: (v > 0).astype("float32")),
-    (lambda x: tf.nn.relu(x), lambda v: np.maximum(v, 0)),
-    (lambda x: tf.concat([x, 2 * x], -1), lambda v: np.concatenate([v, 2 * v], -1)),
-    (lambda x: tf.reduce_mean(x, axis=1, keepdims=True), lambda v: v.mean(1, keepdims=True)),
-    (lambda x: tf.reshape(x, (-1, 2, 2)), lambda v: v.reshape(-1, 2, 2)),
-    (lambda x: tf.reshape(x, (tf.shape(x)[0], 2, 2)), lambda v: v.reshape(-1, 2, 2)),
-    (lambda x: tf.math.exp(x) + tf.expand_dims(x[:, 0], -1), lambda v: np.exp(v) + v[:, :1]),
-    (lambda x: tf.stack(tf.split(x, 2, axis=1), axis=1), lambda v: np.stack(np.split(v, 2, 1), 1)),
-    (lambda x: tfkit.activations.sigmoid(x), lambda v: 1 / (1 + np.exp(-v))),
-    (lambda x: tfkit.activations.relu(x, max_value=0.5), lambda v: np.clip(v, 0, 0.5)),
-], ids=lambda value: None)
+@pytest.mark.parametrize(
+    "build, reference",
+    [
+        (lambda x: x * 5, lambda v: v * 5),
+        (lambda x: 5 * x, lambda v: 5 * v),
+        (lambda x: 1.0 - x, lambda v: 1.0 - v),
+        (lambda x: x / 2.0, lambda v: v / 2.0),
+        (lambda x: 2.0 / (x * x + 1.0), lambda v: 2.0 / (v * v + 1.0)),
+        (lambda x: -x, lambda v: -v),
+        (lambda x: abs(x), np.abs),
+        (lambda x: x**2, lambda v: v**2),
+        (lambda x: x[:, 0], lambda v: v[:, 0]),
+        (lambda x: x[:, 1:3], lambda v: v[:, 1:3]),
+        (lambda x: x[..., ::-1], lambda v: v[..., ::-1]),
+        (lambda x: x[:, None, 2], lambda v: v[:, None, 2]),
+        (lambda x: np.full(4, 2.0, "float32") * x, lambda v: 2.0 * v),
+        (lambda x: x @ tf.eye(4), lambda v: v),
+        (lambda x: tf.cast(x > 0, "float32"), lambda v: (v > 0).astype("float32")),
+        (lambda x: tf.nn.relu(x), lambda v: np.maximum(v, 0)),
+        (lambda x: tf.concat([x, 2 * x], -1), lambda v: np.concatenate([v, 2 * v], -1)),
+        (lambda x: tf.reduce_mean(x, axis=1, keepdims=True), lambda v: v.mean(1, keepdims=True)),
+        (lambda x: tf.reshape(x, (-1, 2, 2)), lambda v: v.reshape(-1, 2, 2)),
+        (lambda x: tf.reshape(x, (tf.shape(x)[0], 2, 2)), lambda v: v.reshape(-1, 2, 2)),
+        (lambda x: tf.math.exp(x) + tf.expand_dims(x[:, 0], -1), lambda v: np.exp(v) + v[:, :1]),
+        (lambda x: tf.stack(tf.split(x, 2, axis=1), axis=1), lambda v: np.stack(np.split(v, 2, 1), 1)),
+        (lambda x: tfkit.activations.sigmoid(x), lambda v: 1 / (1 + np.exp(-v))),
+        (lambda x: tfkit.activations.relu(x, max_value=0.5), lambda v: np.clip(v, 0, 0.5)),
+    ],
+    ids=lambda value: None,
+)
 def test_operation_matches_numpy_and_round_trips(build, reference, tmp_path):
     x = tfkit.Input((4,))
     model = tfkit.Model(x, build(x))
@@ -75,10 +79,10 @@ def test_configs_name_operations_and_plain_arguments():
     model = tfkit.Model(x, tf.nn.softmax(x[:, 1:] * 3.0, axis=-1))
     text = model.to_json()
     ops = [entry for entry in json.loads(text)["config"]["layers"] if entry["class_name"] == "TFOpLambda"]
-    assert [op["config"]["function"] for op in ops] == [
-        "__operators__.getitem", "__operators__.mul", "tf.nn.softmax"]
+    assert [op["config"]["function"] for op in ops] == ["__operators__.getitem", "__operators__.mul", "tf.nn.softmax"]
     assert ops[0]["config"]["arguments"]["args"][1] == {
-        "__tuple__": [{"__slice__": [None, None, None]}, {"__slice__": [1, None, None]}]}
+        "__tuple__": [{"__slice__": [None, None, None]}, {"__slice__": [1, None, None]}]
+    }
     assert ops[2]["config"]["arguments"]["kwargs"] == {"axis": -1}
 
 
@@ -92,11 +96,25 @@ def test_summary_shows_operations():
     assert re.search(r"tf\.nn\.relu(_\d+)? \(TFOpLambda\)", text)
 
 
-@pytest.mark.parametrize("name", [
-    "tf.io.write_file", "tf.io.read_file", "tf.py_function", "tf.numpy_function", "tf.print",
-    "tf.raw_ops.WriteFile", "tf.compat.v1.py_func", "os.system", "builtins.eval", "tfkit.saving.load_model",
-    "tf.nn.__class__", "__operators__.__import__", "tf.nn.relu; import os", 42,
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tf.io.write_file",
+        "tf.io.read_file",
+        "tf.py_function",
+        "tf.numpy_function",
+        "tf.print",
+        "tf.raw_ops.WriteFile",
+        "tf.compat.v1.py_func",
+        "os.system",
+        "builtins.eval",
+        "tfkit.saving.load_model",
+        "tf.nn.__class__",
+        "__operators__.__import__",
+        "tf.nn.relu; import os",
+        42,
+    ],
+)
 def test_config_cannot_name_code(name):
     with pytest.raises(ValueError):
         layers.TFOpLambda(name, {"args": [{"__input__": 0}], "kwargs": {}})
@@ -114,13 +132,16 @@ def test_hostile_operation_in_a_model_file_is_a_value_error(tmp_path):
     assert not (tmp_path / "pwned").exists()
 
 
-@pytest.mark.parametrize("arguments", [
-    {"args": [{"__input__": 3}], "kwargs": {}},
-    {"args": [{"__input__": 0}, {"__dtype__": "resource"}], "kwargs": {}},
-    {"args": [{"__input__": 0}, {"__array__": [1, 2], "dtype": "object"}], "kwargs": {}},
-    {"args": [{"__unknown__": 1}], "kwargs": {}},
-    {"args": "not a list", "kwargs": {}},
-])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"args": [{"__input__": 3}], "kwargs": {}},
+        {"args": [{"__input__": 0}, {"__dtype__": "resource"}], "kwargs": {}},
+        {"args": [{"__input__": 0}, {"__array__": [1, 2], "dtype": "object"}], "kwargs": {}},
+        {"args": [{"__unknown__": 1}], "kwargs": {}},
+        {"args": "not a list", "kwargs": {}},
+    ],
+)
 def test_bad_arguments_are_value_errors(arguments):
     with pytest.raises(ValueError):
         layer = layers.TFOpLambda("tf.math.add", arguments)

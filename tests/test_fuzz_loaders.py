@@ -21,7 +21,7 @@ def test_mutated_files_are_loaded_or_refused_with_value_error(tmp_path):
     report = run_campaign(tmp_path, count=count, seed=int(os.environ.get("TFKIT_FUZZ_SEED", "2024")))
     assert report["bad"] == [], report
     assert set(report["outcomes"]) <= {"loaded", "ValueError"}, report
-    assert report["outcomes"].get("ValueError", 0) > count // 4, report      # the mutations do reach the checks
+    assert report["outcomes"].get("ValueError", 0) > count // 4, report  # the mutations do reach the checks
     assert report["peak_bytes"] < PEAK_LIMIT, report
     assert {f"config:{kind}" for kind in CLASSES} <= set(report["by_class"]), report
-    assert report["config_mutations_with_altered_weights"] == [], report   # a config edit never changes weights
+    assert report["config_mutations_with_altered_weights"] == [], report  # a config edit never changes weights

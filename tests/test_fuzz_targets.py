@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from fuzzing import corpus, engine, guard, replay  # noqa: E402
 from fuzzing.target import Finding, get, names  # noqa: E402
 
-RUNS_SCALE = float(os.environ.get("TFKIT_FUZZ_RUNS_SCALE", "1"))    # 10: ten times the inputs
+RUNS_SCALE = float(os.environ.get("TFKIT_FUZZ_RUNS_SCALE", "1"))  # 10: ten times the inputs
 BRIEF_RUNS = bool(os.environ.get("TFKIT_LONG_TESTS") or os.environ.get("TFKIT_FUZZ_RUNS_SCALE"))
 
 
@@ -35,9 +35,12 @@ def test_committed_inputs_pass_their_target(name):
 
 
 def test_every_finding_is_kept_as_a_regression_input():
-    kept = {name: len(list(corpus.regressions_dir(name).glob("*"))) for name in names()
-            if corpus.regressions_dir(name).is_dir()}
-    assert sum(kept.values()) >= 10, kept      # the campaigns' findings (see each folder's file names)
+    kept = {
+        name: len(list(corpus.regressions_dir(name).glob("*")))
+        for name in names()
+        if corpus.regressions_dir(name).is_dir()
+    }
+    assert sum(kept.values()) >= 10, kept  # the campaigns' findings (see each folder's file names)
 
 
 def test_the_guard_refuses_a_pickle_global_and_a_new_import(tmp_path):
@@ -51,7 +54,7 @@ def test_the_guard_refuses_a_pickle_global_and_a_new_import(tmp_path):
     with pytest.raises(Finding, match="for writing"):
         with guard.armed(write_roots=(str(tmp_path / "inside"),)):
             (tmp_path / "outside.txt").write_text("x")
-    with guard.armed(allowed_imports=("colorsys",)):       # what a target allows passes
+    with guard.armed(allowed_imports=("colorsys",)):  # what a target allows passes
         sys.modules.pop("colorsys", None)
         import colorsys  # noqa: F401,F811
 
@@ -68,11 +71,12 @@ def test_the_checkpoint_mutator_repairs_every_block_checksum():
     meta_offset, meta_size, pos = ci._handle(data, footer_at, footer_at + 40)
     index_offset, index_size, _ = ci._handle(data, pos, footer_at + 40)
     blocks = [(meta_offset, meta_size), (index_offset, index_size)] + [
-        ci._handle(handle, 0, len(handle))[:2] for _, handle in ci._block(index, index_offset, index_size)]
-    for offset, size in blocks:                         # every stored checksum wrong
-        data[offset + size + 1:offset + size + 5] = b"\0\0\0\0"
+        ci._handle(handle, 0, len(handle))[:2] for _, handle in ci._block(index, index_offset, index_size)
+    ]
+    for offset, size in blocks:  # every stored checksum wrong
+        data[offset + size + 1 : offset + size + 5] = b"\0\0\0\0"
     assert bytes(data) != index and target.repair_checksums(bytes(data)) == index
-    assert target.repair_checksums(b"short") == b"short"        # nothing to find: left as it is
+    assert target.repair_checksums(b"short") == b"short"  # nothing to find: left as it is
 
 
 @pytest.mark.slow

@@ -20,6 +20,7 @@ def _rng(seed=0):
 
 # ------------------------------------------------------------------ the Sequential model
 
+
 def test_sequential_guide():
     model = tfkit.Sequential(name="my_sequential")
     model.add(tfkit.Input(shape=(4,)))
@@ -33,7 +34,7 @@ def test_sequential_guide():
     lazy = tfkit.Sequential([layers.Dense(2, activation="relu"), layers.Dense(4)])
     assert lazy.weights == []
     lines = []
-    lazy.summary(print_fn=lines.append)   # as in Keras 3: printed, each layer "0 (unbuilt)"
+    lazy.summary(print_fn=lines.append)  # as in Keras 3: printed, each layer "0 (unbuilt)"
     assert sum("0 (unbuilt)" in line for line in lines) == 2
     lazy(tf.ones((3, 3)))
     assert len(lazy.weights) == 4
@@ -42,6 +43,7 @@ def test_sequential_guide():
 
 
 # ------------------------------------------------------------------ masking and padding
+
 
 def test_masking_and_padding_guide():
     raw_inputs = [[711, 632, 71], [73, 8, 3215, 55, 927], [83, 91, 1, 645, 1253, 927]]
@@ -73,7 +75,9 @@ def test_masking_and_padding_guide():
             return None if mask is None else tf.split(mask, 2, axis=1)
 
     first, second = TemporalSplit()(layers.Embedding(10, 4, mask_zero=True)(tf.constant([[1, 2, 0, 0]])))
-    assert first._keras_mask.numpy().tolist() == [[True, True]] and second._keras_mask.numpy().tolist() == [[False, False]]
+    assert first._keras_mask.numpy().tolist() == [[True, True]] and second._keras_mask.numpy().tolist() == [
+        [False, False]
+    ]
 
     class MaskedSoftmax(layers.Layer):
         def __init__(self, **kwargs):
@@ -89,6 +93,7 @@ def test_masking_and_padding_guide():
 
 
 # ------------------------------------------------------------------ writing your own callbacks
+
 
 def test_callbacks_guide_hook_order_and_logs():
     calls = []
@@ -151,6 +156,7 @@ def test_callbacks_guide_hook_order_and_logs():
 
 # ------------------------------------------------------------------ transfer learning
 
+
 def test_transfer_learning_guide_freezing_and_fine_tuning():
     layer = layers.Dense(3)
     layer.build((None, 4))
@@ -160,29 +166,37 @@ def test_transfer_learning_guide_freezing_and_fine_tuning():
     base_model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(3, activation="relu"), layers.BatchNormalization()])
     base_model.trainable = False
     inputs = tfkit.Input(shape=(4,))
-    x = base_model(inputs, training=False)            # BatchNormalization stays in inference mode
+    x = base_model(inputs, training=False)  # BatchNormalization stays in inference mode
     outputs = layers.Dense(1)(layers.Dropout(0.2)(x))
     model = tfkit.Model(inputs, outputs)
     frozen = [w.numpy() for w in base_model.weights]
-    model.compile(optimizer=tfkit.optimizers.Adam(), loss=tfkit.losses.BinaryCrossentropy(from_logits=True),
-                  metrics=[tfkit.metrics.BinaryAccuracy()])
+    model.compile(
+        optimizer=tfkit.optimizers.Adam(),
+        loss=tfkit.losses.BinaryCrossentropy(from_logits=True),
+        metrics=[tfkit.metrics.BinaryAccuracy()],
+    )
     data = _rng().random((16, 4)).astype("float32")
     labels = (data.sum(1) > 2).astype("float32")
     model.fit(data, labels, epochs=2, verbose=0)
     for before, after in zip(frozen, base_model.weights):
-        np.testing.assert_array_equal(before, after.numpy())          # BN statistics too
+        np.testing.assert_array_equal(before, after.numpy())  # BN statistics too
 
     base_model.trainable = True
-    model.compile(optimizer=tfkit.optimizers.Adam(1e-5), loss=tfkit.losses.BinaryCrossentropy(from_logits=True),
-                  metrics=[tfkit.metrics.BinaryAccuracy()])
+    model.compile(
+        optimizer=tfkit.optimizers.Adam(1e-5),
+        loss=tfkit.losses.BinaryCrossentropy(from_logits=True),
+        metrics=[tfkit.metrics.BinaryAccuracy()],
+    )
     model.fit(data, labels, epochs=1, verbose=0)
     changed = [not np.array_equal(b, a.numpy()) for b, a in zip(frozen, base_model.weights)]
     moving = [w for w in base_model.weights if "moving" in w.name]
     assert any(changed) and all(
-        np.array_equal(b, a.numpy()) for b, a in zip(frozen, base_model.weights) if "moving" in a.name), moving
+        np.array_equal(b, a.numpy()) for b, a in zip(frozen, base_model.weights) if "moving" in a.name
+    ), moving
 
 
 # ------------------------------------------------------------------ a training loop from scratch
+
 
 def test_training_loop_from_scratch_guide():
     tfkit.utils.set_random_seed(0)  # weights and shuffle order fixed: the check is about learning, not luck
@@ -218,6 +232,7 @@ def test_training_loop_from_scratch_guide():
 
 # ------------------------------------------------------------------ the functional API
 
+
 def test_functional_api_guide_multi_input_multi_output():
     num_tags, num_words, num_departments = 4, 100, 3
     title_input = tfkit.Input(shape=(None,), name="title")
@@ -228,18 +243,27 @@ def test_functional_api_guide_multi_input_multi_output():
     x = layers.concatenate([title_features, body_features, tags_input])
     priority_pred = layers.Dense(1, name="priority")(x)
     department_pred = layers.Dense(num_departments, name="department")(x)
-    model = tfkit.Model(inputs=[title_input, body_input, tags_input], outputs={"priority": priority_pred,
-                                                                               "department": department_pred})
-    model.compile(optimizer=tfkit.optimizers.RMSprop(1e-3),
-                  loss={"priority": tfkit.losses.BinaryCrossentropy(from_logits=True),
-                        "department": tfkit.losses.CategoricalCrossentropy(from_logits=True)},
-                  loss_weights={"priority": 1.0, "department": 0.2})
+    model = tfkit.Model(
+        inputs=[title_input, body_input, tags_input], outputs={"priority": priority_pred, "department": department_pred}
+    )
+    model.compile(
+        optimizer=tfkit.optimizers.RMSprop(1e-3),
+        loss={
+            "priority": tfkit.losses.BinaryCrossentropy(from_logits=True),
+            "department": tfkit.losses.CategoricalCrossentropy(from_logits=True),
+        },
+        loss_weights={"priority": 1.0, "department": 0.2},
+    )
     rng = _rng()
     title, body = rng.integers(num_words, size=(32, 6)), rng.integers(num_words, size=(32, 10))
     tags = rng.integers(2, size=(32, num_tags)).astype("float32")
-    history = model.fit({"title": title, "body": body, "tags": tags},
-                        {"priority": rng.random((32, 1)), "department": rng.integers(2, size=(32, num_departments))},
-                        epochs=2, batch_size=16, verbose=0)
+    history = model.fit(
+        {"title": title, "body": body, "tags": tags},
+        {"priority": rng.random((32, 1)), "department": rng.integers(2, size=(32, num_departments))},
+        epochs=2,
+        batch_size=16,
+        verbose=0,
+    )
     assert {"loss", "priority_loss", "department_loss"} <= set(history.history)
 
     inputs = tfkit.Input(shape=(8, 8, 3), name="img")

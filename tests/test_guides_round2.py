@@ -25,13 +25,14 @@ from tfkit import layers, ops
 
 # ----------------------------------------------------------- Sequential guide
 
+
 def test_sequential_built_on_data_exposes_its_graph_for_feature_extraction():
     model = keras.Sequential([layers.Dense(3, activation="relu"), layers.Dense(2)])
     with pytest.raises(AttributeError, match="call it on data"):
         model.inputs[0] if model.inputs else model.input
     x = np.random.rand(5, 4).astype("float32")
     y = model(x)
-    features = [layer.output for layer in model.layers]   # before model.inputs: the graph is made on demand
+    features = [layer.output for layer in model.layers]  # before model.inputs: the graph is made on demand
     extractor = keras.Model(inputs=model.inputs, outputs=features)
     hidden, out = extractor(x)
     assert hidden.shape == (5, 3)
@@ -50,6 +51,7 @@ def test_sequential_built_on_integers_keeps_their_dtype_in_its_graph():
 
 
 # ---------------------------------------------------------------- summaries
+
 
 def _summary(model, **kwargs):
     lines = []
@@ -79,7 +81,7 @@ def test_summary_show_trainable_marks_frozen_layers_and_layer_range_selects_rows
     assert rows["Layer"].rstrip().endswith("Trainable")
     assert rows["base"].rstrip().endswith("N")
     assert rows["head"].rstrip().endswith("Y")
-    assert rows["drop"].rstrip().endswith("-")          # no weights
+    assert rows["drop"].rstrip().endswith("-")  # no weights
     text = _summary(model, layer_range=["base", "drop"])
     assert "base (Sequential)" in text and "drop (Dropout)" in text and "head (Dense)" not in text
 
@@ -94,6 +96,7 @@ def test_summary_wraps_long_names_instead_of_cutting_them():
 
 
 # ------------------------------------------------------------ training guide
+
 
 class _Batches(keras.utils.PyDataset):
     def __init__(self, x, y, batch_size, **kwargs):
@@ -126,7 +129,7 @@ def test_validation_data_may_be_a_pydataset_or_a_generator():
 
     def batches():
         for i in range(2):
-            yield x[16 * i: 16 * (i + 1)], y[16 * i: 16 * (i + 1)]
+            yield x[16 * i : 16 * (i + 1)], y[16 * i : 16 * (i + 1)]
 
     history = model.fit(x, y, validation_data=batches(), epochs=1, verbose=0)
     assert "val_sparse_categorical_accuracy" in history.history
@@ -145,22 +148,25 @@ def test_a_loss_for_some_outputs_needs_targets_for_those_only():
     rng = np.random.default_rng(1)
     images, classes = rng.random((16, 8, 8, 3)), rng.random((16, 5))
     model = _two_outputs()
-    model.compile(optimizer=keras.optimizers.RMSprop(1e-3),
-                  loss={"class_output": keras.losses.CategoricalCrossentropy()})
+    model.compile(
+        optimizer=keras.optimizers.RMSprop(1e-3), loss={"class_output": keras.losses.CategoricalCrossentropy()}
+    )
     history = model.fit(images, {"class_output": classes}, batch_size=8, epochs=1, verbose=0)
-    assert set(history.history) == {"loss"}      # one loss: no per-output entries, as Keras logs it
+    assert set(history.history) == {"loss"}  # one loss: no per-output entries, as Keras logs it
     model.compile(optimizer="rmsprop", loss=[None, keras.losses.CategoricalCrossentropy()])
     history = model.fit(images, [rng.random((16, 1)), classes], batch_size=8, epochs=1, verbose=0)
     assert set(history.history) == {"loss"}
     model.compile(optimizer="rmsprop", loss={"score_output": "mse", "class_output": "categorical_crossentropy"})
-    history = model.fit(images, {"score_output": rng.random((16, 1)), "class_output": classes},
-                        batch_size=8, epochs=1, verbose=0)
+    history = model.fit(
+        images, {"score_output": rng.random((16, 1)), "class_output": classes}, batch_size=8, epochs=1, verbose=0
+    )
     assert set(history.history) == {"loss", "score_output_loss", "class_output_loss"}
     with pytest.raises(ValueError, match="No targets for the outputs \\['score_output'\\]"):
         model.fit(images, {"class_output": classes}, batch_size=8, epochs=1, verbose=0)
 
 
 # ------------------------------------------------------ endpoint layer recipe
+
 
 class _LogisticEndpoint(keras.layers.Layer):
     def __init__(self, name=None):
@@ -201,10 +207,12 @@ def test_a_metric_held_by_a_layer_is_reported_by_fit_and_reset_each_epoch():
 
 # -------------------------------------------------------------- saving guide
 
+
 def test_registered_objects_appear_in_get_custom_objects_and_clearing_it_unregisters_them(tmp_path):
     custom = keras.saving.get_custom_objects()
     saved = dict(custom)
     try:
+
         @keras.saving.register_keras_serializable(package="GuideRound2")
         class Halve(keras.layers.Layer):
             def call(self, x):
@@ -212,18 +220,20 @@ def test_registered_objects_appear_in_get_custom_objects_and_clearing_it_unregis
 
         @keras.saving.register_keras_serializable(package="guide_round2", name="square_fn")
         def square_fn(x):
-            return x ** 2
+            return x**2
 
         assert custom["GuideRound2>Halve"] is Halve and custom["guide_round2>square_fn"] is square_fn
         inputs = keras.Input((3,))
         model = keras.Model(inputs, layers.Dense(2, activation=square_fn)(Halve()(inputs)))
         model.save(tmp_path / "m.keras")
         assert isinstance(keras.models.load_model(tmp_path / "m.keras").layers[1], Halve)
-        custom.clear()                                   # as the guide does first: forget registrations
+        custom.clear()  # as the guide does first: forget registrations
         with pytest.raises(ValueError, match="Halve"):
             keras.models.load_model(tmp_path / "m.keras")
         loaded = keras.models.load_model(tmp_path / "m.keras", custom_objects={"Halve": Halve, "square_fn": square_fn})
-        np.testing.assert_allclose(loaded.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0))
+        np.testing.assert_allclose(
+            loaded.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0)
+        )
     finally:
         custom.clear()
         custom.update(saved)
@@ -239,6 +249,7 @@ def test_models_save_model_is_model_save(tmp_path):
 
 # --------------------------------------------- convolution recipe, InputLayer
 
+
 def test_input_layer_takes_kerass_older_input_shape_argument():
     with pytest.warns(UserWarning, match="input_shape is deprecated"):
         first = keras.layers.InputLayer(input_shape=(28, 28, 1))
@@ -249,6 +260,7 @@ def test_input_layer_takes_kerass_older_input_shape_argument():
 
 
 # ------------------------------------------- keras.preprocessing namespace
+
 
 def test_preprocessing_namespace_has_kerass_names():
     features = np.arange(40, dtype="float32").reshape(20, 2)
@@ -263,7 +275,7 @@ def test_preprocessing_namespace_has_kerass_names():
 def test_smart_resize_crops_the_centre_to_the_aspect_ratio_then_resizes():
     image = np.arange(4 * 8, dtype="float32").reshape(4, 8, 1)
     out = keras.preprocessing.image.smart_resize(image, (2, 2))
-    expected = tf.image.resize(image[:, 2:6, :], (2, 2))       # the centred 4x4 window
+    expected = tf.image.resize(image[:, 2:6, :], (2, 2))  # the centred 4x4 window
     np.testing.assert_allclose(out, expected)
     batch = keras.preprocessing.image.smart_resize(np.stack([image, image]), (4, 4), interpolation="nearest")
     np.testing.assert_array_equal(batch[1], image[:, 2:6, :])
@@ -271,13 +283,14 @@ def test_smart_resize_crops_the_centre_to_the_aspect_ratio_then_resizes():
 
 # ------------------------------------------------------------ image utilities
 
+
 def test_image_utilities_name_pillow_when_it_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "PIL", None)
     with pytest.raises(ImportError, match="pip install pillow"):
         keras.utils.array_to_img(np.zeros((2, 2, 3)))
     with pytest.raises(ImportError, match="pip install pillow"):
         keras.utils.load_img("missing.png")
-    assert keras.utils.img_to_array(np.zeros((2, 3))).shape == (2, 3, 1)   # arrays need no Pillow
+    assert keras.utils.img_to_array(np.zeros((2, 3))).shape == (2, 3, 1)  # arrays need no Pillow
 
 
 def test_array_to_img_save_img_load_img_and_img_to_array_round_trip(tmp_path):
@@ -295,7 +308,7 @@ def test_array_to_img_save_img_load_img_and_img_to_array_round_trip(tmp_path):
     gray = keras.utils.img_to_array(keras.utils.load_img(tmp_path / "x.png", color_mode="grayscale"))
     assert gray.shape == (6, 10, 1)
     scaled = keras.utils.img_to_array(keras.utils.array_to_img(np.linspace(0, 1, 6 * 10).reshape(6, 10, 1)))
-    assert scaled.min() == 0 and scaled.max() == 255                          # scale=True stretches to 0..255
+    assert scaled.min() == 0 and scaled.max() == 255  # scale=True stretches to 0..255
     square = keras.utils.load_img(tmp_path / "x.png", target_size=(4, 4), keep_aspect_ratio=True)
     assert square.size == (4, 4)
     with pytest.raises(ValueError, match="1, 3 or 4 channels"):
@@ -304,8 +317,14 @@ def test_array_to_img_save_img_load_img_and_img_to_array_round_trip(tmp_path):
 
 def test_gan_loop_saves_generated_images_with_array_to_img(tmp_path):
     pytest.importorskip("PIL")
-    generator = keras.Sequential([keras.Input((4,)), layers.Dense(7 * 7), layers.Reshape((7, 7, 1)),
-                                  layers.Conv2D(1, 3, padding="same", activation="sigmoid")])
+    generator = keras.Sequential(
+        [
+            keras.Input((4,)),
+            layers.Dense(7 * 7),
+            layers.Reshape((7, 7, 1)),
+            layers.Conv2D(1, 3, padding="same", activation="sigmoid"),
+        ]
+    )
     generated_images = generator(tf.random.normal((2, 4)))
     img = keras.utils.array_to_img(generated_images[0] * 255.0, scale=False)
     img.save(tmp_path / "generated_img_0.png")

@@ -56,8 +56,7 @@ _READ = textwrap.dedent(r"""
 def _can_unshare_mounts():
     if shutil.which("unshare") is None or os.geteuid() != 0:
         return False
-    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"], capture_output=True,
-                          timeout=30)
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"], capture_output=True, timeout=30)
     return done.returncode == 0
 
 
@@ -69,9 +68,25 @@ def test_a_small_dev_shm_falls_back_to_the_temporary_folder(tmp_path):
     scratch.mkdir()
     expected = _weights_file(path)
     shell = 'mount -t tmpfs -o size=1m tmpfs /dev/shm && exec "$0" -c "$1" "$2" "$3"'
-    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", shell, sys.executable,
-                           _READ, SNAPSHOT_MODULE, str(path)], capture_output=True, text=True,
-                          timeout=time_limits.seconds(120), env={**os.environ, "TMPDIR": str(scratch)})
+    done = subprocess.run(
+        [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            shell,
+            sys.executable,
+            _READ,
+            SNAPSHOT_MODULE,
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(120),
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout) == {"crc": expected}, done.stdout
     assert os.listdir(scratch) == []
@@ -79,8 +94,13 @@ def test_a_small_dev_shm_falls_back_to_the_temporary_folder(tmp_path):
 
 def _read_with_file_size_limit(path, limit, env=None):
     code = f"import resource; resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, resource.RLIM_INFINITY))\n" + _READ
-    done = subprocess.run([sys.executable, "-c", code, SNAPSHOT_MODULE, str(path)], capture_output=True, text=True,
-                          timeout=time_limits.seconds(120), env={**os.environ, **(env or {})})
+    done = subprocess.run(
+        [sys.executable, "-c", code, SNAPSHOT_MODULE, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(120),
+        env={**os.environ, **(env or {})},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
@@ -103,8 +123,12 @@ def tmpfs(tmp_path):
         folder.mkdir()
         if shutil.which("mount") is None or os.geteuid() != 0:
             pytest.skip("mounting a small tmpfs needs root and the mount command")
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-                              capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         if done.returncode != 0:
             pytest.skip(f"mount -t tmpfs is not permitted here: {done.stderr.strip()}")
         mounted.append(folder)
@@ -128,17 +152,18 @@ def test_the_shm_setting_and_tmpdir_are_tried_in_order_then_the_pipe(tmp_path, t
     shm, scratch = tmpfs("shm", "1m"), tmpfs("scratch", "8m")
     monkeypatch.setenv("TFKIT_SHM_DIR", str(shm))
     monkeypatch.setenv("TMPDIR", str(scratch))
-    monkeypatch.setattr("tempfile.tempdir", None)              # read TMPDIR again
+    monkeypatch.setattr("tempfile.tempdir", None)  # read TMPDIR again
     assert h5_snapshot.data_folders() == [str(shm), str(scratch)]
-    snapshot = h5_snapshot.read_snapshot(str(path))            # too big for shm: through scratch
+    snapshot = h5_snapshot.read_snapshot(str(path))  # too big for shm: through scratch
     assert zlib.crc32(snapshot.tables["weights"]["big/kernel"].array) == expected
     _fill(scratch)
-    snapshot = h5_snapshot.read_snapshot(str(path))            # both full: through the pipe
+    snapshot = h5_snapshot.read_snapshot(str(path))  # both full: through the pipe
     assert zlib.crc32(snapshot.tables["weights"]["big/kernel"].array) == expected
     assert sorted(os.listdir(shm)) == [] and sorted(os.listdir(scratch)) == ["filler"]
 
 
 # ------------------------------------------------------------- what each shortage is called
+
 
 def test_a_data_file_that_fills_up_after_all_is_a_lack_of_space_not_a_damaged_file(tmp_path, monkeypatch):
     """A file system without fallocate, whose free space statvfs overstated: the write fails in the child."""
@@ -152,7 +177,7 @@ def test_a_data_file_that_fills_up_after_all_is_a_lack_of_space_not_a_damaged_fi
     monkeypatch.setattr(h5_reader_child.os, "statvfs", lambda folder: os.statvfs_result((4096,) * 10 + (255,)))
     limits = h5_snapshot.limits_for(str(path))
     with pytest.raises(h5_reader_child.SinkError) as caught:
-        h5_reader_child.read(str(path), limits, ["/dev/full"])          # every write: ENOSPC
+        h5_reader_child.read(str(path), limits, ["/dev/full"])  # every write: ENOSPC
     assert caught.value.kind == "space"
     with pytest.raises(OSError) as raised:
         h5_snapshot._raise_refusal(str(path), {"error": str(caught.value), "resource": "space"}, ["/dev/shm/x"])
@@ -160,16 +185,24 @@ def test_a_data_file_that_fills_up_after_all_is_a_lack_of_space_not_a_damaged_fi
     assert "damaged" not in str(raised.value) and "not judged" in str(raised.value)
 
 
-@pytest.mark.parametrize("error, kind", [
-    (OSError(errno.ENOSPC, "No space left on device"), "space"),
-    (OSError(errno.EMFILE, "Too many open files"), "files"),
-    (MemoryError(), "memory"),
-    (OSError("Unable to synchronously open file (file read failed: errno = 24, error message = 'Too many open "
-             "files')"), "files"),
-    (RuntimeError("Can't read data (memory allocation failed for raw data chunk)"), "memory"),
-    (OSError("Unable to synchronously open file (truncated file: eof = 96, sblock->base_addr = 0)"), None),
-    (KeyError("Unable to open object (bad object header version number)"), None),
-])
+@pytest.mark.parametrize(
+    "error, kind",
+    [
+        (OSError(errno.ENOSPC, "No space left on device"), "space"),
+        (OSError(errno.EMFILE, "Too many open files"), "files"),
+        (MemoryError(), "memory"),
+        (
+            OSError(
+                "Unable to synchronously open file (file read failed: errno = 24, error message = 'Too many open "
+                "files')"
+            ),
+            "files",
+        ),
+        (RuntimeError("Can't read data (memory allocation failed for raw data chunk)"), "memory"),
+        (OSError("Unable to synchronously open file (truncated file: eof = 96, sblock->base_addr = 0)"), None),
+        (KeyError("Unable to open object (bad object header version number)"), None),
+    ],
+)
 def test_the_reader_tells_a_shortage_from_a_damaged_file(error, kind):
     assert h5_reader_child.resource_kind(error) == kind
 
@@ -181,9 +214,9 @@ def test_shortages_reach_the_caller_as_what_they_are(tmp_path, monkeypatch):
     for kind, (expected_type, expected_errno) in answers.items():
         header = json.dumps({"error": f"out of {kind}", "resource": kind}).encode()
         output = h5_snapshot.MAGIC + len(header).to_bytes(8, "little") + header
-        monkeypatch.setattr(h5_snapshot, "_run_child", lambda *args, **kwargs: (0, output))   # zygote or not
+        monkeypatch.setattr(h5_snapshot, "_run_child", lambda *args, **kwargs: (0, output))  # zygote or not
         with pytest.raises(expected_type) as caught:
-            tfkit.load_model(str(path))                 # through the loader that turns other errors into ValueError
+            tfkit.load_model(str(path))  # through the loader that turns other errors into ValueError
         assert type(caught.value) is expected_type and "damaged" not in str(caught.value), kind
         assert getattr(caught.value, "errno", None) == expected_errno
 
@@ -191,7 +224,7 @@ def test_shortages_reach_the_caller_as_what_they_are(tmp_path, monkeypatch):
 def test_a_reader_that_cannot_start_within_its_memory_limit_says_so(tmp_path, monkeypatch):
     path = tmp_path / "m.h5"
     _weights_file(path, 0.01)
-    monkeypatch.setenv("TFKIT_LOAD_MEMORY_LIMIT", str(40 * 2**20))    # too little to map numpy's libraries
+    monkeypatch.setenv("TFKIT_LOAD_MEMORY_LIMIT", str(40 * 2**20))  # too little to map numpy's libraries
     with pytest.raises(ValueError) as caught:
         h5_snapshot.read_snapshot(str(path))
     message = str(caught.value)
@@ -199,6 +232,7 @@ def test_a_reader_that_cannot_start_within_its_memory_limit_says_so(tmp_path, mo
 
 
 # ------------------------------------------------------------------ Keras .keras archives
+
 
 def _keras_archive(path, megabytes=2.0):
     weights = path.parent / "inner.weights.h5"
@@ -238,9 +272,13 @@ _ARCHIVE_WITHOUT_ROOM = textwrap.dedent(r"""
 def test_no_room_to_unpack_a_keras_archive_is_a_lack_of_space_not_a_damaged_archive(tmp_path):
     """Runs everywhere: a 64 KB file-size limit, so neither TMPDIR nor /dev/shm can take the 2 MB weights."""
     _keras_archive(tmp_path / "m.keras")
-    done = subprocess.run([sys.executable, "-c", _ARCHIVE_WITHOUT_ROOM, str(tmp_path / "m.keras")],
-                          capture_output=True, text=True,
-                          timeout=time_limits.seconds(180), env={**os.environ, "TMPDIR": str(tmp_path)})
+    done = subprocess.run(
+        [sys.executable, "-c", _ARCHIVE_WITHOUT_ROOM, str(tmp_path / "m.keras")],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(180),
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["type"] == "OSError" and result["errno"] == errno.ENOSPC, result

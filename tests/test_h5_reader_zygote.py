@@ -38,10 +38,10 @@ def test_loads_share_one_zygote_and_survive_its_death(saved):
     zygote = h5_reader_zygote._zygote
     assert zygote is not None and zygote.process.poll() is None
     _same_predictions(model, path)
-    assert h5_reader_zygote._zygote is zygote            # reused: no new Python start
+    assert h5_reader_zygote._zygote is zygote  # reused: no new Python start
     os.kill(zygote.process.pid, signal.SIGKILL)
     zygote.process.wait()
-    _same_predictions(model, path)                       # noticed, replaced
+    _same_predictions(model, path)  # noticed, replaced
     assert h5_reader_zygote._zygote is not zygote
 
 
@@ -50,14 +50,14 @@ def test_refusals_come_back_from_forked_readers_and_the_zygote_lives_on(saved, m
     _same_predictions(model, path)
     zygote = h5_reader_zygote._zygote
     broken = tmp_path / "broken.h5"
-    broken.write_bytes(open(path, "rb").read()[:600])    # a truncated file: the forked reader refuses it
+    broken.write_bytes(open(path, "rb").read()[:600])  # a truncated file: the forked reader refuses it
     with pytest.raises(ValueError, match="broken.h5"):
         h5_snapshot.read_snapshot(str(broken))
     assert h5_reader_zygote._zygote is zygote and zygote.process.poll() is None
-    monkeypatch.setenv("TFKIT_LOAD_MEMORY_LIMIT", str(40 * 2**20))   # less than h5py and numpy map
+    monkeypatch.setenv("TFKIT_LOAD_MEMORY_LIMIT", str(40 * 2**20))  # less than h5py and numpy map
     with pytest.raises(ValueError, match="could not start .*memory"):
         h5_snapshot.read_snapshot(path)
-    zygote = h5_reader_zygote._zygote      # a changed environment started a new one, which lives on
+    zygote = h5_reader_zygote._zygote  # a changed environment started a new one, which lives on
     assert zygote is not None and zygote.process.poll() is None
     monkeypatch.delenv("TFKIT_LOAD_MEMORY_LIMIT")
     _same_predictions(model, path)
@@ -90,8 +90,9 @@ def test_the_zygote_ends_with_its_caller(saved):
         tfkit.load_model({path!r})
         print(h5_reader_zygote._zygote.process.pid, flush=True)
         """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=time_limits.seconds(300))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=time_limits.seconds(300)
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     pid = int(done.stdout.split()[-1])
     for _ in range(100):
@@ -100,6 +101,7 @@ def test_the_zygote_ends_with_its_caller(saved):
         except ProcessLookupError:
             break
         import time
+
         time.sleep(0.05)
     else:
         os.kill(pid, signal.SIGKILL)

@@ -30,33 +30,36 @@ def _archive(path, weights_method=zipfile.ZIP_DEFLATED, weights_size=1024):
         with archive.open(info, "w") as member:
             chunk = bytes(2**20)
             for start in range(0, weights_size, len(chunk)):
-                member.write(chunk[:weights_size - start])
+                member.write(chunk[: weights_size - start])
 
 
 @pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
 def test_bzip2_and_lzma_members_are_refused_before_inflating(tmp_path, method):
     target = tmp_path / "bomb.keras"
     _archive(target, method, 8 * 2**20)
-    with pytest.raises(ValueError, match=rf"model.weights.h5 is compressed with zip method {method}; tfkit reads "
-                                         r"only stored or deflate members"):
+    with pytest.raises(
+        ValueError,
+        match=rf"model.weights.h5 is compressed with zip method {method}; tfkit reads "
+        r"only stored or deflate members",
+    ):
         tfkit.load_model(target)
 
 
 def test_a_forged_compressed_size_does_not_pass_the_ratio_check(tmp_path):
     target = tmp_path / "forged.keras"
     declared = 256 * 2**20
-    _archive(target, zipfile.ZIP_DEFLATED, declared)                   # ~250 KB of deflate data
+    _archive(target, zipfile.ZIP_DEFLATED, declared)  # ~250 KB of deflate data
     with zipfile.ZipFile(target, "a", zipfile.ZIP_STORED) as archive:  # room for zipfile's read-ahead
         archive.writestr("assets/padding.bin", bytes(3 * 2**19))
     data = bytearray(target.read_bytes())
     with zipfile.ZipFile(target) as archive:
         info = archive.getinfo("model.weights.h5")
-    forged = declared // 64 + 1                   # what the old check compared against: a ratio of just under 64
-    struct.pack_into("<I", data, info.header_offset + 18, forged)      # local header
+    forged = declared // 64 + 1  # what the old check compared against: a ratio of just under 64
+    struct.pack_into("<I", data, info.header_offset + 18, forged)  # local header
     central = data.find(b"PK\x01\x02")
-    while central >= 0:                                                # central directory entry
+    while central >= 0:  # central directory entry
         name_length = struct.unpack_from("<H", data, central + 28)[0]
-        if data[central + 46:central + 46 + name_length] == b"model.weights.h5":
+        if data[central + 46 : central + 46 + name_length] == b"model.weights.h5":
             struct.pack_into("<I", data, central + 20, forged)
         central = data.find(b"PK\x01\x02", central + 4)
     target.write_bytes(bytes(data))

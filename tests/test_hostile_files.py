@@ -38,7 +38,7 @@ from tfkit import layers
 
 pytestmark = pytest.mark.slow  # one separate loading process for the whole corpus
 
-CASE_TIMEOUT_S = 60   # a case not refused within this is a hang (a quiet machine's limit: time_limits scales it)
+CASE_TIMEOUT_S = 60  # a case not refused within this is a hang (a quiet machine's limit: time_limits scales it)
 WORKER = textwrap.dedent(
     """
     import importlib.util, json, os, sys, threading, time
@@ -98,7 +98,9 @@ WORKER = textwrap.dedent(
     """
 )
 
-EVIL_MODULE = "open({marker!r}, 'w').write('imported')\ndef run(*args, **kwargs):\n    open({marker!r}, 'w').write('ran')\n"
+EVIL_MODULE = (
+    "open({marker!r}, 'w').write('imported')\ndef run(*args, **kwargs):\n    open({marker!r}, 'w').write('ran')\n"
+)
 
 
 class _PickledPayload:
@@ -134,12 +136,14 @@ def _with_layer(entry):
         config = _config(f)
         config["config"]["layers"].append(entry(marker) if callable(entry) else entry)
         f.attrs["model_config"] = json.dumps(config)
+
     return mutate
 
 
 def _set_attr(name, value):
     def mutate(f, marker):
         f.attrs[name] = value(marker) if callable(value) else value
+
     return mutate
 
 
@@ -147,23 +151,41 @@ def _replace_dataset(path, make):
     def mutate(f, marker):
         del f[path]
         make(f, path, marker)
+
     return mutate
 
 
 def _lambda_keras3(marker):
-    return _layer_entry("Lambda", {"name": "evil", "function": {
-        "class_name": "__lambda__", "config": {"code": _code_b64(marker), "defaults": None, "closure": None}}})
+    return _layer_entry(
+        "Lambda",
+        {
+            "name": "evil",
+            "function": {
+                "class_name": "__lambda__",
+                "config": {"code": _code_b64(marker), "defaults": None, "closure": None},
+            },
+        },
+    )
 
 
 def _lambda_keras2(marker):
-    return _layer_entry("Lambda", {"name": "evil", "function": [_code_b64(marker), None, None],
-                                   "function_type": "lambda", "module": "__main__"})
+    return _layer_entry(
+        "Lambda",
+        {"name": "evil", "function": [_code_b64(marker), None, None], "function_type": "lambda", "module": "__main__"},
+    )
 
 
 def _legacy_keras_file(path, marker):
-    config = {"class_name": "Sequential", "config": {"name": "legacy", "layers": [
-        {"class_name": "InputLayer", "config": {"batch_input_shape": [None, 4], "name": "x"}},
-        _lambda_keras2(marker)]}}
+    config = {
+        "class_name": "Sequential",
+        "config": {
+            "name": "legacy",
+            "layers": [
+                {"class_name": "InputLayer", "config": {"batch_input_shape": [None, 4], "name": "x"}},
+                _lambda_keras2(marker),
+            ],
+        },
+    }
     with h5py.File(path, "w") as f:
         f.attrs["keras_version"] = "2.15.0"
         f.attrs["backend"] = "tensorflow"
@@ -184,6 +206,7 @@ def _set_units(units, input_shape=None):
             if input_shape is not None and entry["class_name"] == "InputLayer":
                 entry["config"]["batch_shape"] = input_shape
         f.attrs["model_config"] = json.dumps(config)
+
     return mutate
 
 
@@ -194,6 +217,7 @@ def _rename_dense(name):
             if entry["class_name"] == "Dense":
                 entry["config"]["name"] = name
         f.attrs["model_config"] = json.dumps(config)
+
     return mutate
 
 
@@ -249,95 +273,224 @@ def _deep_json(marker):
 # name: (how to make the file from the baseline, action, expected message pattern)
 CASES = {
     # --- CVE class: Lambda bytecode
-    "lambda_bytecode_keras3": (_with_layer(_lambda_keras3), "load_model", r"never loads code.*register_keras_serializable"),
-    "lambda_bytecode_keras3_unsafe": (_with_layer(_lambda_keras3), "load_model_unsafe", r"not even with safe_mode=False"),
+    "lambda_bytecode_keras3": (
+        _with_layer(_lambda_keras3),
+        "load_model",
+        r"never loads code.*register_keras_serializable",
+    ),
+    "lambda_bytecode_keras3_unsafe": (
+        _with_layer(_lambda_keras3),
+        "load_model_unsafe",
+        r"not even with safe_mode=False",
+    ),
     "lambda_bytecode_keras2": (_with_layer(_lambda_keras2), "load_model", r"saved as code"),
-    "lambda_as_layer_class": (_with_layer(lambda m: _layer_entry("__lambda__", {"code": _code_b64(m)})),
-                              "load_model_unsafe", r"'__lambda__' object, which holds Python code"),
-    "lambda_unknown_function_name": (_with_layer(_layer_entry("Lambda", {"name": "evil", "function": "evil_module.run"})),
-                                     "load_model", r"unknown function 'evil_module.run'.*register"),
+    "lambda_as_layer_class": (
+        _with_layer(lambda m: _layer_entry("__lambda__", {"code": _code_b64(m)})),
+        "load_model_unsafe",
+        r"'__lambda__' object, which holds Python code",
+    ),
+    "lambda_unknown_function_name": (
+        _with_layer(_layer_entry("Lambda", {"name": "evil", "function": "evil_module.run"})),
+        "load_model",
+        r"unknown function 'evil_module.run'.*register",
+    ),
     # --- CVE class: module / function names injected into configs
-    "module_key_in_layer": (_with_layer(_layer_entry("run", {"name": "evil"}, module="evil_module")),
-                            "load_model", r"Unknown layer 'run' \(saved from module 'evil_module'\)"),
-    "registered_name_key": (_with_layer(_layer_entry("Dense", {"name": "evil", "units": 1},
-                                                     registered_name="evil_module>run")), "load_model",
-                            r"Unknown layer 'evil_module>run'.*custom_objects=\{'run'"),
+    "module_key_in_layer": (
+        _with_layer(_layer_entry("run", {"name": "evil"}, module="evil_module")),
+        "load_model",
+        r"Unknown layer 'run' \(saved from module 'evil_module'\)",
+    ),
+    "registered_name_key": (
+        _with_layer(_layer_entry("Dense", {"name": "evil", "units": 1}, registered_name="evil_module>run")),
+        "load_model",
+        r"Unknown layer 'evil_module>run'.*custom_objects=\{'run'",
+    ),
     "dotted_class_name": (_with_layer(_layer_entry("evil_module.run")), "load_model", r"never module paths"),
-    "registered_shape_unknown_name": (_with_layer(_layer_entry("evil_module>run")), "load_model",
-                                      r"Unknown layer 'evil_module>run'"),
-    "injected_initializer": (_with_layer(_layer_entry("Dense", {"name": "evil", "units": 2, "kernel_initializer": {
-        "class_name": "evil_module.run", "config": {}}})), "load_model", r"never module paths"),
-    "injected_activation": (_with_layer(_layer_entry("Dense", {"name": "evil", "units": 2,
-                                                               "activation": "evil_module.run"})), "load_model", r"evil_module.run"),
-    "injected_optimizer": (_set_attr("compile_config", json.dumps({"optimizer": {"class_name": "run", "module": "evil_module",
-                                                                                 "config": {}}})),
-                           "load_model", r"Unknown optimizer 'run' \(saved from module 'evil_module'\)"),
-    "injected_loss_code": (_set_attr("compile_config", lambda m: json.dumps({"loss": {
-        "class_name": "__lambda__", "config": {"code": _code_b64(m)}}})), "load_model", r"holds Python code"),
-    "model_class_is_a_module_path": (_set_attr("model_config", json.dumps({"class_name": "evil_module.run", "config": {}})),
-                                     "load_model", r"never module paths"),
+    "registered_shape_unknown_name": (
+        _with_layer(_layer_entry("evil_module>run")),
+        "load_model",
+        r"Unknown layer 'evil_module>run'",
+    ),
+    "injected_initializer": (
+        _with_layer(
+            _layer_entry(
+                "Dense",
+                {"name": "evil", "units": 2, "kernel_initializer": {"class_name": "evil_module.run", "config": {}}},
+            )
+        ),
+        "load_model",
+        r"never module paths",
+    ),
+    "injected_activation": (
+        _with_layer(_layer_entry("Dense", {"name": "evil", "units": 2, "activation": "evil_module.run"})),
+        "load_model",
+        r"evil_module.run",
+    ),
+    "injected_optimizer": (
+        _set_attr(
+            "compile_config", json.dumps({"optimizer": {"class_name": "run", "module": "evil_module", "config": {}}})
+        ),
+        "load_model",
+        r"Unknown optimizer 'run' \(saved from module 'evil_module'\)",
+    ),
+    "injected_loss_code": (
+        _set_attr(
+            "compile_config",
+            lambda m: json.dumps({"loss": {"class_name": "__lambda__", "config": {"code": _code_b64(m)}}}),
+        ),
+        "load_model",
+        r"holds Python code",
+    ),
+    "model_class_is_a_module_path": (
+        _set_attr("model_config", json.dumps({"class_name": "evil_module.run", "config": {}})),
+        "load_model",
+        r"never module paths",
+    ),
     # --- CVE class: a file that tries to turn safe mode off
-    "safe_mode_key_top_level": (_set_attr("model_config", lambda m: json.dumps(
-        {"class_name": "Sequential", "safe_mode": False, "config": {"layers": []}})), "load_model", r"cannot change safe_mode"),
-    "safe_mode_key_in_layer": (_with_layer(_layer_entry("Dense", {"name": "evil", "units": 1, "safe_mode": False})),
-                               "load_model", r"cannot change safe_mode"),
-    "safe_mode_root_attr_plus_bytecode": (lambda f, m: (_set_attr("safe_mode", False)(f, m), _with_layer(_lambda_keras3)(f, m)),
-                                          "load_model", r"never loads code"),
-    "enable_unsafe_call": (_with_layer(_layer_entry("tfkit.saving.enable_unsafe_deserialization", {})),
-                           "load_model", r"never module paths"),
+    "safe_mode_key_top_level": (
+        _set_attr(
+            "model_config",
+            lambda m: json.dumps({"class_name": "Sequential", "safe_mode": False, "config": {"layers": []}}),
+        ),
+        "load_model",
+        r"cannot change safe_mode",
+    ),
+    "safe_mode_key_in_layer": (
+        _with_layer(_layer_entry("Dense", {"name": "evil", "units": 1, "safe_mode": False})),
+        "load_model",
+        r"cannot change safe_mode",
+    ),
+    "safe_mode_root_attr_plus_bytecode": (
+        lambda f, m: (_set_attr("safe_mode", False)(f, m), _with_layer(_lambda_keras3)(f, m)),
+        "load_model",
+        r"never loads code",
+    ),
+    "enable_unsafe_call": (
+        _with_layer(_layer_entry("tfkit.saving.enable_unsafe_deserialization", {})),
+        "load_model",
+        r"never module paths",
+    ),
     # --- CVE class: legacy .h5 layouts that ignore safe mode elsewhere
     # tf-keras files are imported as data (tfkit.saving.keras_files): the Lambda's marshal bytes stay refused
     "keras_legacy_h5_with_lambda": ("legacy", "load_model", r"function saved as code"),
     "keras_legacy_h5_unsafe": ("legacy", "load_model_unsafe", r"function saved as code"),
     "keras_legacy_h5_as_weights": ("legacy", "load_weights", r"Keras weights do not fit model"),
     # --- pickles and objects where arrays belong
-    "pickle_in_weight_dataset": (_replace_dataset("weights/dense_a/kernel", _pickle_dataset), "load_model", r"opaque bytes"),
-    "pickle_in_weights_file": (_replace_dataset("weights/dense_a/kernel", _pickle_dataset), "load_weights", r"plain numeric"),
-    "strings_in_weight_dataset": (_replace_dataset("weights/dense_a/kernel", _object_dataset), "load_model", r"plain numeric"),
-    "pickle_as_model_config": (_set_attr("model_config", lambda m: np.void(pickle.dumps(_PickledPayload(m)))),
-                               "load_model", r"model_config' (must be text|cannot be read \(dtype)"),
-    "model_config_array": (_set_attr("model_config", np.array(["{}", "{}"], dtype=h5py.string_dtype())),
-                           "load_model", r"single value"),
+    "pickle_in_weight_dataset": (
+        _replace_dataset("weights/dense_a/kernel", _pickle_dataset),
+        "load_model",
+        r"opaque bytes",
+    ),
+    "pickle_in_weights_file": (
+        _replace_dataset("weights/dense_a/kernel", _pickle_dataset),
+        "load_weights",
+        r"plain numeric",
+    ),
+    "strings_in_weight_dataset": (
+        _replace_dataset("weights/dense_a/kernel", _object_dataset),
+        "load_model",
+        r"plain numeric",
+    ),
+    "pickle_as_model_config": (
+        _set_attr("model_config", lambda m: np.void(pickle.dumps(_PickledPayload(m)))),
+        "load_model",
+        r"model_config' (must be text|cannot be read \(dtype)",
+    ),
+    "model_config_array": (
+        _set_attr("model_config", np.array(["{}", "{}"], dtype=h5py.string_dtype())),
+        "load_model",
+        r"single value",
+    ),
     # --- broken and malicious structure
     "unknown_class": (_with_layer(_layer_entry("NoSuchLayer")), "load_model", r"Unknown layer 'NoSuchLayer'"),
-    "huge_unallocated_dataset": (_replace_dataset("weights/dense_a/kernel", _huge_unallocated), "load_model",
-                                 r"holds no data|declares \d+ bytes .*the limit"),
-    "huge_dataset_into_weights": (_replace_dataset("weights/dense_a/kernel", _huge_unallocated), "load_weights",
-                                  r"holds no data|declares \d+ bytes .*the limit"),
+    "huge_unallocated_dataset": (
+        _replace_dataset("weights/dense_a/kernel", _huge_unallocated),
+        "load_model",
+        r"holds no data|declares \d+ bytes .*the limit",
+    ),
+    "huge_dataset_into_weights": (
+        _replace_dataset("weights/dense_a/kernel", _huge_unallocated),
+        "load_weights",
+        r"holds no data|declares \d+ bytes .*the limit",
+    ),
     "huge_units_in_config": (_set_units(10**9), "load_model", r"more than the largest array stored"),
     "huge_input_shape": (_set_units(3, [None, 10**9]), "load_model", r"more than the largest array stored"),
-    "shape_mismatch_config_vs_data": (_set_units(5), "load_model", r"weights/dense_a/kernel: file \(4, 3\) float32, model \(4, 5\)"),
-    "dtype_mismatch": (_replace_dataset("weights/dense_a/kernel", lambda f, p, m: f.create_dataset(
-        p, data=np.zeros((4, 3), "float64"))), "load_model", r"file \(4, 3\) float64, model \(4, 3\) float32"),
-    "int_dataset_for_float_weight": (_replace_dataset("weights/dense_a/bias", lambda f, p, m: f.create_dataset(
-        p, data=np.zeros((3,), "int64"))), "load_weights", r"weights/dense_a/bias: file \(3,\) int64"),
+    "shape_mismatch_config_vs_data": (
+        _set_units(5),
+        "load_model",
+        r"weights/dense_a/kernel: file \(4, 3\) float32, model \(4, 5\)",
+    ),
+    "dtype_mismatch": (
+        _replace_dataset(
+            "weights/dense_a/kernel", lambda f, p, m: f.create_dataset(p, data=np.zeros((4, 3), "float64"))
+        ),
+        "load_model",
+        r"file \(4, 3\) float64, model \(4, 3\) float32",
+    ),
+    "int_dataset_for_float_weight": (
+        _replace_dataset("weights/dense_a/bias", lambda f, p, m: f.create_dataset(p, data=np.zeros((3,), "int64"))),
+        "load_weights",
+        r"weights/dense_a/bias: file \(3,\) int64",
+    ),
     "hard_link_cycle": (_cycle, "load_model", r"reachable twice"),
     "external_link": (_external_link, "load_model", r"ExternalLink"),
-    "soft_link": (lambda f, m: f.__setitem__("weights/alias", h5py.SoftLink("/weights/dense_a")), "load_weights", r"SoftLink"),
+    "soft_link": (
+        lambda f, m: f.__setitem__("weights/alias", h5py.SoftLink("/weights/dense_a")),
+        "load_weights",
+        r"SoftLink",
+    ),
     "virtual_dataset": (_replace_dataset("weights/dense_a/kernel", _virtual), "load_model", r"virtual dataset"),
-    "external_storage": (_replace_dataset("weights/dense_a/kernel", _external_storage), "load_weights", r"external files"),
-    "unknown_hdf5_filter": (_replace_dataset("weights/dense_a/kernel", _unknown_filter), "load_model", r"filter\(s\) \[32001\]"),
+    "external_storage": (
+        _replace_dataset("weights/dense_a/kernel", _external_storage),
+        "load_weights",
+        r"external files",
+    ),
+    "unknown_hdf5_filter": (
+        _replace_dataset("weights/dense_a/kernel", _unknown_filter),
+        "load_model",
+        r"filter\(s\) \[32001\]",
+    ),
     "wrong_format_version": (_set_attr("format_version", np.int64(99)), "load_model", r"format_version 99"),
     "old_format_version": (_set_attr("format_version", np.int64(0)), "load_weights", r"format_version 0"),
     "format_version_as_text": (_set_attr("format_version", "1"), "load_model", r"must be an integer"),
     "wrong_format": (_set_attr("format", "keras"), "load_model", r"format attribute is not 'tfkit'"),
     "unknown_kind": (_set_attr("kind", "pickle"), "load_model", r"kind attribute is not one of"),
     "model_config_not_json": (_set_attr("model_config", "{'class_name': 'Dense'"), "load_model", r"not valid JSON"),
-    "model_config_deep_nesting": (_set_attr("model_config", _deep_json), "load_model", r"nested too deeply|nested more"),
+    "model_config_deep_nesting": (
+        _set_attr("model_config", _deep_json),
+        "load_model",
+        r"nested too deeply|nested more",
+    ),
     "model_config_list": (_set_attr("model_config", "[1, 2]"), "load_model", r"model_config must be"),
-    "build_config_negative": (_set_attr("build_config", json.dumps({"input_shape": [None, -5]})), "load_model",
-                              r"invalid dimension -5"),
+    "build_config_negative": (
+        _set_attr("build_config", json.dumps({"input_shape": [None, -5]})),
+        "load_model",
+        r"invalid dimension -5",
+    ),
     # a name goes into every op and variable name of its layer: 900 KB cost 230 MB to rebuild, 15 MB crashed
     "layer_name_of_900_kb": (_rename_dense("d" * 900_000), "load_model", r"name is a string of 900000 characters"),
     "batch_shape_infinity": (_set_units(3, [None, float("inf")]), "load_model", r"OverflowError|infinity"),
     "batch_shape_nan": (_set_units(3, [None, float("nan")]), "load_model", r"nan|NaN|invalid"),
-    "batch_shape_huge": (_set_units(3, [None, 2**62]), "load_model",
-                         r"more than the largest array stored|invalid|sets the elements of every sample"),
-    "optimizer_wrong_count": (lambda f, m: f.__delitem__("optimizer/5") if "optimizer/5" in f else None,
-                              "load_model", r"optimizer"),
-    "optimizer_bad_names": (lambda f, m: f.__setitem__("optimizer/evil", np.zeros(1)), "load_model",
-                            r"expected only indices"),
-    "inspect_pickle_dataset": (_replace_dataset("weights/dense_a/kernel", _pickle_dataset), "inspect", r"plain numeric"),
+    "batch_shape_huge": (
+        _set_units(3, [None, 2**62]),
+        "load_model",
+        r"more than the largest array stored|invalid|sets the elements of every sample",
+    ),
+    "optimizer_wrong_count": (
+        lambda f, m: f.__delitem__("optimizer/5") if "optimizer/5" in f else None,
+        "load_model",
+        r"optimizer",
+    ),
+    "optimizer_bad_names": (
+        lambda f, m: f.__setitem__("optimizer/evil", np.zeros(1)),
+        "load_model",
+        r"expected only indices",
+    ),
+    "inspect_pickle_dataset": (
+        _replace_dataset("weights/dense_a/kernel", _pickle_dataset),
+        "inspect",
+        r"plain numeric",
+    ),
 }
 RAW_FILES = {
     "truncated": lambda path, marker: _truncate(path),
@@ -346,8 +499,13 @@ RAW_FILES = {
     "empty_file": lambda path, marker: pathlib.Path(path).write_bytes(b""),
     "pickle_file": lambda path, marker: pathlib.Path(path).write_bytes(pickle.dumps(_PickledPayload(marker))),
 }
-RAW_EXPECT = {"truncated": r"damaged HDF5 file", "not_hdf5_text": r"not an HDF5 file", "not_hdf5_zip": r"not an HDF5 file|not a readable zip archive",
-              "empty_file": r"empty", "pickle_file": r"not an HDF5 file"}
+RAW_EXPECT = {
+    "truncated": r"damaged HDF5 file",
+    "not_hdf5_text": r"not an HDF5 file",
+    "not_hdf5_zip": r"not an HDF5 file|not a readable zip archive",
+    "empty_file": r"empty",
+    "pickle_file": r"not an HDF5 file",
+}
 
 
 def _truncate(path):
@@ -384,17 +542,30 @@ def corpus(tmp_path_factory):
             cases.append({"name": f"{name}:{action}", "path": path, "action": action})
     cases_file, results_file = root / "cases.json", root / "results.jsonl"
     cases_file.write_text(json.dumps(cases))
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2",
-               PYTHONPATH=os.pathsep.join([str(evil_dir), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        TF_CPP_MIN_LOG_LEVEL="2",
+        PYTHONPATH=os.pathsep.join([str(evil_dir), os.environ.get("PYTHONPATH", "")]),
+    )
     proc = subprocess.run(
         [sys.executable, "-c", WORKER, str(cases_file), str(results_file), str(CASE_TIMEOUT_S), time_limits.__file__],
-        env=env, cwd=str(root), capture_output=True, text=True, timeout=time_limits.seconds(CASE_TIMEOUT_S * 4 + 120),
+        env=env,
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(CASE_TIMEOUT_S * 4 + 120),
     )
     lines = [json.loads(line) for line in results_file.read_text().splitlines()] if results_file.exists() else []
     results = {r["name"]: r for r in lines if "status" in r}
     started = [r["name"] for r in lines if r.get("started")]
-    return {"results": results, "started": started, "returncode": proc.returncode, "stderr": proc.stderr[-3000:],
-            "markers": markers, "expected": len(cases)}
+    return {
+        "results": results,
+        "started": started,
+        "returncode": proc.returncode,
+        "stderr": proc.stderr[-3000:],
+        "markers": markers,
+        "expected": len(cases),
+    }
 
 
 def test_worker_survived_every_case(corpus):
@@ -417,7 +588,7 @@ def test_crafted_file_is_refused_with_a_clear_error(corpus, name):
     result = corpus["results"].get(name)
     assert result is not None, f"case {name} did not run (the worker stopped early): {corpus['stderr']}"
     assert result["status"] == "ValueError", result
-    assert result["seconds"] < result["limit"]        # refused, not stopped at its time limit
+    assert result["seconds"] < result["limit"]  # refused, not stopped at its time limit
     _, _, pattern = CASES[name]
     assert re.search(pattern, result["message"], re.S), result["message"]
 

@@ -27,8 +27,9 @@ _PROBE = textwrap.dedent("""
 
 def _probe(**environment):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", **environment)
-    done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
-                          timeout=time_limits.seconds(300), env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=time_limits.seconds(300), env=env
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     frozen, collected = done.stdout.split()
     return int(frozen), collected == "True"
@@ -36,7 +37,7 @@ def _probe(**environment):
 
 def test_the_import_is_frozen_and_later_cycles_are_still_collected():
     frozen, collected = _probe()
-    assert frozen > 100_000          # TensorFlow's and tfkit's modules, classes and functions
+    assert frozen > 100_000  # TensorFlow's and tfkit's modules, classes and functions
     assert collected
 
 

@@ -43,12 +43,7 @@ def _draw(init, shape=CONV_SHAPE, dtype="float32"):
 
 
 @pytest.mark.parametrize(
-    "name, variance",
-    [
-        ("glorot_uniform", 1.0 / FAN_AVG),
-        ("he_uniform", 2.0 / FAN_IN),
-        ("lecun_uniform", 1.0 / FAN_IN),
-    ],
+    "name, variance", [("glorot_uniform", 1.0 / FAN_AVG), ("he_uniform", 2.0 / FAN_IN), ("lecun_uniform", 1.0 / FAN_IN)]
 )
 def test_uniform_presets_fill_their_bounds(name, variance):
     values = _draw(type(initializers.get(name))(seed=3))
@@ -67,12 +62,7 @@ def test_glorot_uniform_limit_is_sqrt_6_over_fan_sum():
 
 
 @pytest.mark.parametrize(
-    "name, variance",
-    [
-        ("glorot_normal", 1.0 / FAN_AVG),
-        ("he_normal", 2.0 / FAN_IN),
-        ("lecun_normal", 1.0 / FAN_IN),
-    ],
+    "name, variance", [("glorot_normal", 1.0 / FAN_AVG), ("he_normal", 2.0 / FAN_IN), ("lecun_normal", 1.0 / FAN_IN)]
 )
 def test_truncated_normal_presets_have_the_target_variance(name, variance):
     values = _draw(type(initializers.get(name))(seed=4))
@@ -238,8 +228,7 @@ def test_random_normal_matches_tfkit_random_with_the_same_int_seed():
     from tfkit import random as tfkit_random
 
     np.testing.assert_array_equal(
-        initializers.RandomNormal(stddev=1.0, seed=7)((5,)).numpy(),
-        tfkit_random.normal((5,), seed=7).numpy(),
+        initializers.RandomNormal(stddev=1.0, seed=7)((5,)).numpy(), tfkit_random.normal((5,), seed=7).numpy()
     )
 
 
@@ -313,8 +302,14 @@ def test_round_trip_keeps_arguments():
     config = initializers.serialize(init)
     assert config == {
         "class_name": "VarianceScaling",
-        "config": {"scale": 2.0, "mode": "fan_out", "distribution": "uniform", "seed": 3, "input_axes": None,
-                   "output_axes": None},
+        "config": {
+            "scale": 2.0,
+            "mode": "fan_out",
+            "distribution": "uniform",
+            "seed": 3,
+            "input_axes": None,
+            "output_axes": None,
+        },
     }
     assert initializers.get(config).get_config() == init.get_config()
     assert initializers.serialize(initializers.GlorotUniform(seed=5)) == {

@@ -8,12 +8,12 @@ from tfkit import initializers
 
 def test_the_fans_multiply_the_named_axes():
     assert initializers.compute_fans((4, 3, 5), input_axes=[0], output_axes=[1, 2]) == (4, 15)
-    assert initializers.compute_fans((4, 3, 5)) == (3 * 4, 5 * 4)             # a 1D-conv kernel otherwise
+    assert initializers.compute_fans((4, 3, 5)) == (3 * 4, 5 * 4)  # a 1D-conv kernel otherwise
 
 
 def test_a_uniform_preset_s_bound_follows_the_axes():
     values = initializers.GlorotUniform(seed=1, input_axes=[0], output_axes=[1, 2])((64, 8, 16)).numpy()
-    limit = np.sqrt(6.0 / (64 + 8 * 16))                                        # fan_avg of 64 and 128
+    limit = np.sqrt(6.0 / (64 + 8 * 16))  # fan_avg of 64 and 128
     assert values.max() <= limit and values.min() >= -limit and values.max() > 0.9 * limit
 
 
@@ -36,4 +36,5 @@ def test_the_variance_matches_keras_side_by_side():
     np.testing.assert_allclose(ours.var(), 1 / 256, rtol=0.1)
     np.testing.assert_allclose(theirs.var(), 1 / 256, rtol=0.1)
     assert set(keras.initializers.LecunNormal(input_axes=[0], output_axes=[1]).get_config()) == set(
-        initializers.LecunNormal(input_axes=[0], output_axes=[1]).get_config())
+        initializers.LecunNormal(input_axes=[0], output_axes=[1]).get_config()
+    )

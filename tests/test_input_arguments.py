@@ -48,7 +48,7 @@ def test_input_tensor_becomes_the_input():
 def test_input_spec_and_keras_tensor_arguments():
     spec = tfkit.InputSpec(ndim=2, optional=True)
     assert spec.optional and spec.get_config()["optional"] is True
-    spec.check(None, "layer 'x'")                 # None is never checked
+    spec.check(None, "layer 'x'")  # None is never checked
     tensor = tfkit.KerasTensor((None, 3), record_history=False)
     assert tensor.record_history is False and tensor.sparse is False
     with pytest.raises(ValueError, match="dense"):

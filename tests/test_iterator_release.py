@@ -52,7 +52,7 @@ def test_fit_on_a_dataset_leaves_no_iterator_alive():
         type(dataset).__iter__ = original_iter
     assert len(created) == 3
     done = threading.Event()
-    iterator_release.release(_Recorder([], done))      # queued after the epochs' iterators
+    iterator_release.release(_Recorder([], done))  # queued after the epochs' iterators
     assert done.wait(timeout=30)
     gc.collect()
     assert [ref() for ref in created] == [None, None, None]

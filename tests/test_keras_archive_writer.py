@@ -43,12 +43,12 @@ def _keras_continues_like_tfkit(model, path, x, y):
     loaded = keras.saving.load_model(path)
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), atol=ATOL)
     _one_step(loaded, x, y)
-    _one_step(model, x, y)               # two float32 implementations of a step: equal to ~6 digits
+    _one_step(model, x, y)  # two float32 implementations of a step: equal to ~6 digits
     np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0), rtol=5e-5, atol=ATOL)
     ours = optimizer_layout.stored_arrays(model.optimizer, model.trainable_weights)
     theirs = [np.asarray(v) for v in loaded.optimizer.variables]
     assert [a.shape for a, _ in ours] == [a.shape for a in theirs]
-    for (mine, _), keras_value in zip(ours, theirs):     # float32 sums of gradients: ~6 digits of the largest
+    for (mine, _), keras_value in zip(ours, theirs):  # float32 sums of gradients: ~6 digits of the largest
         np.testing.assert_allclose(keras_value, mine, rtol=1e-4, atol=ATOL * max(1.0, float(np.abs(mine).max())))
     return loaded
 
@@ -64,9 +64,13 @@ def test_the_classes_table_is_what_the_tool_derives_from_the_installed_keras():
     version, classes, functions = _tool().build_table()
     if version == KERAS_VERSION:
         assert (classes, functions) == (CLASSES, FUNCTIONS)
-    else:        # a newer Keras: the classes tfkit names must still be there, in the same modules
-        moved = [(kind, name) for kind, table in CLASSES.items() for name, (module, _) in table.items()
-                 if classes.get(kind, {}).get(name, (module,))[0] != module]
+    else:  # a newer Keras: the classes tfkit names must still be there, in the same modules
+        moved = [
+            (kind, name)
+            for kind, table in CLASSES.items()
+            for name, (module, _) in table.items()
+            if classes.get(kind, {}).get(name, (module,))[0] != module
+        ]
         assert not moved, f"Keras {version} moved these since {KERAS_VERSION}: {moved}"
 
 
@@ -85,15 +89,23 @@ def test_a_functional_graph_with_operations_is_an_archive_keras_loads_and_trains
     model.fit(x, y, epochs=2, batch_size=4, verbose=0)
     model.save(tmp_path / "graph.keras")
     members = zipfile.ZipFile(tmp_path / "graph.keras").namelist()
-    assert {"config.json", "metadata.json", "model.weights.h5", "tfkit.json"} <= set(members)   # Keras skips ours
+    assert {"config.json", "metadata.json", "model.weights.h5", "tfkit.json"} <= set(members)  # Keras skips ours
     loaded = _keras_continues_like_tfkit(model, tmp_path / "graph.keras", x, y)
     assert loaded.name == model.name and loaded.loss == "mse"
 
 
 def test_a_sequential_model_continues_with_sgd_momentum(tmp_path, data):
     x, y = data
-    model = tfkit.Sequential([tfkit.Input((6,)), layers.Dense(5, activation="tanh"), layers.LayerNormalization(),
-                              layers.Dropout(0.0), layers.Dense(2)], name="stack")
+    model = tfkit.Sequential(
+        [
+            tfkit.Input((6,)),
+            layers.Dense(5, activation="tanh"),
+            layers.LayerNormalization(),
+            layers.Dropout(0.0),
+            layers.Dense(2),
+        ],
+        name="stack",
+    )
     model.compile(optimizer=tfkit.optimizers.SGD(0.05, momentum=0.9), loss="mse")
     model.fit(x, y, epochs=2, batch_size=4, verbose=0)
     model.save(tmp_path / "stack.keras")
@@ -123,7 +135,7 @@ KerasScale = Scale
 
 
 @tfkit.saving.register_keras_serializable(package="archive_writer_test")
-class Scale(layers.Layer):    # noqa: F811  the same name as Keras's class: Keras keys its weights by class name
+class Scale(layers.Layer):  # noqa: F811  the same name as Keras's class: Keras keys its weights by class name
     def __init__(self, factor=2.0, **kwargs):
         super().__init__(**kwargs)
         self.factor = factor
@@ -150,12 +162,16 @@ def test_a_nested_model_with_a_registered_custom_layer_continues_with_rmsprop(tm
     assert isinstance(loaded.get_layer("inner").layers[-1], KerasScale)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: tfkit.optimizers.Adam(0.01, amsgrad=True),
-    lambda: tfkit.optimizers.AdamW(0.01, weight_decay=0.1),
-    lambda: tfkit.optimizers.Adafactor(0.01),            # Keras keeps placeholders for a vector's moments
-    lambda: tfkit.optimizers.LossScaleOptimizer(tfkit.optimizers.SGD(0.01, momentum=0.5)),
-], ids=["adam_amsgrad", "adamw", "adafactor", "loss_scale_sgd"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: tfkit.optimizers.Adam(0.01, amsgrad=True),
+        lambda: tfkit.optimizers.AdamW(0.01, weight_decay=0.1),
+        lambda: tfkit.optimizers.Adafactor(0.01),  # Keras keeps placeholders for a vector's moments
+        lambda: tfkit.optimizers.LossScaleOptimizer(tfkit.optimizers.SGD(0.01, momentum=0.5)),
+    ],
+    ids=["adam_amsgrad", "adamw", "adafactor", "loss_scale_sgd"],
+)
 def test_optimizer_state_is_stored_in_keras_order(tmp_path, data, make):
     x, y = data
     model = tfkit.Sequential([tfkit.Input((6,)), layers.Dense(4), layers.Dense(2)])
@@ -177,18 +193,25 @@ def test_an_application_model_is_an_archive_keras_loads(tmp_path):
 
 def test_save_weights_writes_keras_weights_files_both_read(tmp_path, data):
     x, _ = data
-    model = tfkit.Sequential([tfkit.Input((6,)), layers.Dense(4, activation="relu"), layers.BatchNormalization(),
-                              layers.Dense(2)])
+    model = tfkit.Sequential(
+        [tfkit.Input((6,)), layers.Dense(4, activation="relu"), layers.BatchNormalization(), layers.Dense(2)]
+    )
     model.predict(x, verbose=0)
     for weight in model.weights:
         weight.assign(tf.random.stateless_normal(weight.shape, seed=(1, len(weight.name))))
     model.save_weights(tmp_path / "m.weights.h5")
-    twin = keras.Sequential([keras.Input((6,)), keras.layers.Dense(4, activation="relu"),
-                             keras.layers.BatchNormalization(), keras.layers.Dense(2)])
+    twin = keras.Sequential(
+        [
+            keras.Input((6,)),
+            keras.layers.Dense(4, activation="relu"),
+            keras.layers.BatchNormalization(),
+            keras.layers.Dense(2),
+        ]
+    )
     twin.load_weights(tmp_path / "m.weights.h5")
     np.testing.assert_allclose(twin.predict(x, verbose=0), model.predict(x, verbose=0), atol=ATOL)
     unbuilt = tfkit.Sequential([layers.Dense(4, activation="relu"), layers.BatchNormalization(), layers.Dense(2)])
-    unbuilt.load_weights(tmp_path / "m.weights.h5")          # built from the input shapes the file also holds
+    unbuilt.load_weights(tmp_path / "m.weights.h5")  # built from the input shapes the file also holds
     np.testing.assert_allclose(unbuilt.predict(x, verbose=0), model.predict(x, verbose=0), atol=ATOL)
 
 
@@ -219,9 +242,9 @@ def test_a_subclassed_models_weights_file_is_laid_out_as_keras_lays_it_out(tmp_p
     again = _tower(tfkit)
     again.load_weights(tmp_path / "tower.weights.h5")
     np.testing.assert_allclose(again.predict(x, verbose=0), model.predict(x, verbose=0), atol=ATOL)
-    model.save(tmp_path / "tower.keras")                       # an archive's weights load the same way
+    model.save(tmp_path / "tower.keras")  # an archive's weights load the same way
     from_archive = _tower(tfkit)
-    from_archive.load_weights(tmp_path / "tower.keras")        # built from the archive's input shape first
+    from_archive.load_weights(tmp_path / "tower.keras")  # built from the archive's input shape first
     np.testing.assert_allclose(from_archive.predict(x, verbose=0), model.predict(x, verbose=0), atol=ATOL)
 
 
@@ -231,23 +254,24 @@ def test_an_adapted_lookup_keeps_its_vocabulary_in_assets(tmp_path):
     model = tfkit.Sequential([tfkit.Input((2,), dtype="string"), words])
     model.save(tmp_path / "lookup.keras")
     archive = zipfile.ZipFile(tmp_path / "lookup.keras")
-    assert archive.read("assets/layers/string_lookup/vocabulary.txt").decode().split("\n") == \
-        words.get_vocabulary()
+    assert archive.read("assets/layers/string_lookup/vocabulary.txt").decode().split("\n") == words.get_vocabulary()
     x = tf.constant([["cat", "fish"], ["bird", "dog"]])
-    np.testing.assert_allclose(keras.saving.load_model(tmp_path / "lookup.keras").predict(x, verbose=0),
-                               model.predict(x, verbose=0))
-    np.testing.assert_allclose(tfkit.load_model(tmp_path / "lookup.keras").predict(x, verbose=0),
-                               model.predict(x, verbose=0))
+    np.testing.assert_allclose(
+        keras.saving.load_model(tmp_path / "lookup.keras").predict(x, verbose=0), model.predict(x, verbose=0)
+    )
+    np.testing.assert_allclose(
+        tfkit.load_model(tmp_path / "lookup.keras").predict(x, verbose=0), model.predict(x, verbose=0)
+    )
 
 
 def test_tfkit_reads_its_archive_and_fit_continues_exactly(tmp_path, data):
     x, y = data
     model = tfkit.Sequential([tfkit.Input((6,)), layers.Dense(4, activation="relu"), layers.Dense(2)])
     model.compile(optimizer="adam", loss="mse", steps_per_execution="auto")
-    model.fit(x, y, epochs=2, batch_size=2, verbose=0)            # shuffled batches: the seed must come back
+    model.fit(x, y, epochs=2, batch_size=2, verbose=0)  # shuffled batches: the seed must come back
     model.save(tmp_path / "resume.keras")
     loaded = tfkit.load_model(tmp_path / "resume.keras")
-    assert loaded.get_compile_config() == model.get_compile_config()     # tfkit's own terms, from tfkit.json
+    assert loaded.get_compile_config() == model.get_compile_config()  # tfkit's own terms, from tfkit.json
     for a, b in zip(loaded.optimizer.variables, model.optimizer.variables):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
     model.fit(x, y, epochs=2, batch_size=2, verbose=0)
@@ -282,7 +306,7 @@ def test_what_keras_cannot_express_is_refused_and_the_previous_file_stays(tmp_pa
     with pytest.raises(ValueError, match=r"uses_tf/tf\.nn\.relu.*\.h5"):
         with_tf_function.save(target)
 
-    class Opaque(tfkit.Model):                                  # its constructor takes an object: no config
+    class Opaque(tfkit.Model):  # its constructor takes an object: no config
         def __init__(self, helper):
             super().__init__()
             self.helper = helper
@@ -296,7 +320,7 @@ def test_what_keras_cannot_express_is_refused_and_the_previous_file_stays(tmp_pa
     with pytest.raises(ValueError, match=r"'opaque' \(Opaque\) has no config.*get_config.*\.h5"):
         opaque.save(target)
     assert target.read_bytes() == previous and sorted(os.listdir(tmp_path)) == ["model.keras"]
-    with_tf_function.save(tmp_path / "model.h5")               # tfkit's own format keeps it
+    with_tf_function.save(tmp_path / "model.h5")  # tfkit's own format keeps it
     assert sorted(os.listdir(tmp_path)) == ["model.h5", "model.keras"]
 
 
@@ -305,13 +329,15 @@ def test_a_keras_file_tfkit_wrote_as_hdf5_still_loads_and_converts(tmp_path, dat
     model = tfkit.Sequential([tfkit.Input((6,)), layers.Dense(2)])
     model.compile(optimizer="adam", loss="mse")
     model.save(tmp_path / "old.h5")
-    os.replace(tmp_path / "old.h5", tmp_path / "old.keras")      # what tfkit wrote under .keras before
-    np.testing.assert_allclose(tfkit.load_model(tmp_path / "old.keras").predict(x, verbose=0),
-                               model.predict(x, verbose=0), atol=ATOL)
+    os.replace(tmp_path / "old.h5", tmp_path / "old.keras")  # what tfkit wrote under .keras before
+    np.testing.assert_allclose(
+        tfkit.load_model(tmp_path / "old.keras").predict(x, verbose=0), model.predict(x, verbose=0), atol=ATOL
+    )
     assert cli.main(["convert", str(tmp_path / "old.keras"), str(tmp_path / "new.keras")]) == 0
     assert "(Keras 3 archive)" in capsys.readouterr().out
-    np.testing.assert_allclose(keras.saving.load_model(tmp_path / "new.keras").predict(x, verbose=0),
-                               model.predict(x, verbose=0), atol=ATOL)
+    np.testing.assert_allclose(
+        keras.saving.load_model(tmp_path / "new.keras").predict(x, verbose=0), model.predict(x, verbose=0), atol=ATOL
+    )
     assert cli.main(["inspect", str(tmp_path / "new.keras")]) == 0
     out = capsys.readouterr().out
     assert "format: Keras 3 archive (.keras), written by tfkit" in out

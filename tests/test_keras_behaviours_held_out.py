@@ -57,15 +57,16 @@ def _built_pair(name, args, kwargs, shape, activation="softmax"):
     return layers, x
 
 
-@pytest.mark.parametrize("name,args,kwargs,shape", GUARDED, ids=[f"{g[0]}{'-' + str(g[2]) if g[2] else ''}"
-                                                                 for g in GUARDED])
+@pytest.mark.parametrize(
+    "name,args,kwargs,shape", GUARDED, ids=[f"{g[0]}{'-' + str(g[2]) if g[2] else ''}" for g in GUARDED]
+)
 def test_a_none_activation_assigned_after_building_is_skipped_as_in_keras(name, args, kwargs, shape):
     (k_layer, t_layer), x = _built_pair(name, args, kwargs, shape)
-    np.testing.assert_allclose(_numpy(t_layer(x)), _numpy(k_layer(x)), atol=1e-5)   # softmax, in both
+    np.testing.assert_allclose(_numpy(t_layer(x)), _numpy(k_layer(x)), atol=1e-5)  # softmax, in both
     k_layer.activation = None
     t_layer.activation = None
     k_out, t_out = _numpy(k_layer(x)), _numpy(t_layer(x))
-    assert (k_out < 0).any()                                            # no softmax any more
+    assert (k_out < 0).any()  # no softmax any more
     np.testing.assert_allclose(t_out, k_out, atol=1e-5)
     assert t_layer.activation is None and k_layer.activation is None  # what was assigned stays there
 
@@ -80,15 +81,19 @@ def test_simple_rnn_cell_skips_a_none_activation_as_in_keras():
     for cell in cells:
         cell.activation = None
     (k_out, _), (t_out, _) = (cell(x, [state]) for cell in cells)
-    assert np.abs(_numpy(k_out)).max() > 1.0                            # tanh would keep it inside (-1, 1)
+    assert np.abs(_numpy(k_out)).max() > 1.0  # tanh would keep it inside (-1, 1)
     np.testing.assert_allclose(_numpy(t_out), _numpy(k_out), atol=1e-5)
 
 
-@pytest.mark.parametrize("make", [
-    lambda mod: (mod.layers.Activation("relu"), (np.ones((2, 3), "float32"),)),
-    lambda mod: (mod.layers.LSTMCell(3), (np.ones((2, 4), "float32"), [np.zeros((2, 3), "float32")] * 2)),
-    lambda mod: (mod.layers.GRUCell(3), (np.ones((2, 4), "float32"), [np.zeros((2, 3), "float32")])),
-], ids=["Activation", "LSTMCell", "GRUCell"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda mod: (mod.layers.Activation("relu"), (np.ones((2, 3), "float32"),)),
+        lambda mod: (mod.layers.LSTMCell(3), (np.ones((2, 4), "float32"), [np.zeros((2, 3), "float32")] * 2)),
+        lambda mod: (mod.layers.GRUCell(3), (np.ones((2, 4), "float32"), [np.zeros((2, 3), "float32")])),
+    ],
+    ids=["Activation", "LSTMCell", "GRUCell"],
+)
 def test_layers_keras_does_not_guard_fail_on_a_none_activation_with_a_type_error_in_both(make):
     for mod in FRAMEWORKS:
         layer, args = make(mod)
@@ -124,7 +129,7 @@ def test_a_function_assigned_is_kept_and_used_and_a_name_is_refused_at_call_as_i
     k_layer.activation, t_layer.activation = keras.activations.relu, tfkit.activations.relu
     np.testing.assert_allclose(_numpy(t_layer(x)), _numpy(k_layer(x)), atol=1e-5)
     for layer in (k_layer, t_layer):
-        layer.activation = "relu"                       # stored as given: Keras does not look names up here
+        layer.activation = "relu"  # stored as given: Keras does not look names up here
         assert layer.activation == "relu"
         with pytest.raises(TypeError):
             layer(x)
@@ -146,7 +151,7 @@ def _classifier_pair(seed):
 
 def test_grad_cams_recipe_assigning_none_before_predict_gives_keras_logits():
     (k_model, t_model), x = _classifier_pair(3)
-    k_model.layers[-1].activation = None       # keras-io Grad-CAM: "Remove last layer's softmax"
+    k_model.layers[-1].activation = None  # keras-io Grad-CAM: "Remove last layer's softmax"
     t_model.layers[-1].activation = None
     k_logits = _numpy(k_model.predict(x, verbose=0))
     np.testing.assert_allclose(_numpy(t_model.predict(x, verbose=0)), k_logits, atol=1e-5)
@@ -155,8 +160,9 @@ def test_grad_cams_recipe_assigning_none_before_predict_gives_keras_logits():
 
 def test_an_activation_assigned_after_a_compiled_predict_reaches_the_next_predict():
     (k_model, t_model), x = _classifier_pair(4)
-    np.testing.assert_allclose(_numpy(t_model.predict(x, verbose=0)), _numpy(k_model.predict(x, verbose=0)),
-                               atol=1e-5)      # softmax: the compiled predict is now traced and cached
+    np.testing.assert_allclose(
+        _numpy(t_model.predict(x, verbose=0)), _numpy(k_model.predict(x, verbose=0)), atol=1e-5
+    )  # softmax: the compiled predict is now traced and cached
     k_model.layers[-1].activation = None
     t_model.layers[-1].activation = None
     # Keras's own predict keeps its cached trace (the softmax) here; its eager call shows the logits.
@@ -168,7 +174,7 @@ def test_an_activation_assigned_after_a_compiled_predict_reaches_the_next_predic
 
 def test_an_assignment_reaches_the_predict_of_a_frozen_model_too():
     (k_model, t_model), x = _classifier_pair(5)
-    k_model.trainable = t_model.trainable = False      # no trainable weights: the loops' key is empty
+    k_model.trainable = t_model.trainable = False  # no trainable weights: the loops' key is empty
     t_model.predict(x, verbose=0)
     k_model.layers[-1].activation = None
     t_model.layers[-1].activation = None
@@ -195,7 +201,7 @@ def test_evaluate_and_fit_after_an_assignment_trace_anew_and_train_on():
 
 def test_a_dense_with_none_assigned_saves_a_config_that_loads_as_linear():
     (k_layer, t_layer), x = _built_pair("Dense", (3,), {}, (2, 4))
-    t_layer.activation = None            # Keras's get_config fails here (TypeError); tfkit writes None
+    t_layer.activation = None  # Keras's get_config fails here (TypeError); tfkit writes None
     clone = tfkit.layers.Dense.from_config(t_layer.get_config())
     clone(x)
     clone.set_weights(t_layer.get_weights())
@@ -204,6 +210,7 @@ def test_a_dense_with_none_assigned_saves_a_config_that_loads_as_linear():
 
 
 # --------------------------------------------------------------- 2. fit(x, validation_split=...) without y
+
 
 def _autoencoder_class(mod):
     """An autoencoder trained by its own steps on x alone, as keras-io's VAE and denoising examples."""
@@ -262,8 +269,11 @@ def _fit_both(make_x, build_input, **fit_kwargs):
         models.append(model)
     _copy_weights(*models)
     for model in models:
-        histories.append(model.fit(make_x(), validation_split=0.3, epochs=2, batch_size=4, shuffle=False,
-                                   verbose=0, **fit_kwargs).history)
+        histories.append(
+            model.fit(
+                make_x(), validation_split=0.3, epochs=2, batch_size=4, shuffle=False, verbose=0, **fit_kwargs
+            ).history
+        )
     return histories, models
 
 
@@ -280,9 +290,9 @@ def test_validation_split_without_y_splits_x_alone_as_keras(unlabelled, structur
 def test_validation_split_without_y_validates_on_the_last_fraction_before_shuffling(unlabelled):
     a, _ = unlabelled
     model = _autoencoder_class(tfkit)()
-    model.compile(optimizer=tfkit.optimizers.SGD(0.0))   # no learning: validation sees the initial weights
+    model.compile(optimizer=tfkit.optimizers.SGD(0.0))  # no learning: validation sees the initial weights
     history = model.fit(a, validation_split=0.3, epochs=1, batch_size=4, shuffle=True, verbose=0).history
-    tail = a[int(len(a) * 0.7):]                         # 3 of 10 samples, as Keras's floor(10 * 0.7) = 7
+    tail = a[int(len(a) * 0.7) :]  # 3 of 10 samples, as Keras's floor(10 * 0.7) = 7
     expected = np.mean((_numpy(model(tail)) - tail) ** 2)
     np.testing.assert_allclose(history["val_reconstruction"][0], expected, rtol=1e-5)
 
@@ -304,8 +314,9 @@ def test_validation_split_of_an_add_loss_model_without_y_logs_loss_and_val_loss_
 
     models = [build(mod) for mod in FRAMEWORKS]
     _copy_weights(*models)
-    k_history, t_history = (m.fit(a, validation_split=0.2, epochs=2, batch_size=4, shuffle=False,
-                                  verbose=0).history for m in models)
+    k_history, t_history = (
+        m.fit(a, validation_split=0.2, epochs=2, batch_size=4, shuffle=False, verbose=0).history for m in models
+    )
     assert sorted(t_history) == sorted(k_history) == ["loss", "val_loss"]
     for key in k_history:
         np.testing.assert_allclose(t_history[key], k_history[key], rtol=1e-5)
@@ -321,8 +332,12 @@ def test_validation_split_with_y_and_sample_weight_splits_all_three_as_keras(unl
         model.compile(optimizer=mod.optimizers.SGD(0.1), loss="mse")
         models.append(model)
     _copy_weights(*models)
-    k_history, t_history = (m.fit(a, b, sample_weight=weights, validation_split=0.3, epochs=2, batch_size=4,
-                                  shuffle=False, verbose=0).history for m in models)
+    k_history, t_history = (
+        m.fit(
+            a, b, sample_weight=weights, validation_split=0.3, epochs=2, batch_size=4, shuffle=False, verbose=0
+        ).history
+        for m in models
+    )
     assert sorted(t_history) == sorted(k_history) == ["loss", "val_loss"]
     for key in k_history:
         np.testing.assert_allclose(t_history[key], k_history[key], rtol=1e-5)
@@ -349,7 +364,7 @@ def test_sample_weight_without_y_is_refused_by_tfkit_where_keras_drops_it(unlabe
     weights = np.ones(len(a), "float32")
     k_model = _autoencoder_class(keras)()
     k_model.compile(optimizer="sgd")
-    k_model.fit(a, sample_weight=weights, validation_split=0.2, epochs=1, verbose=0)   # the weights go nowhere
+    k_model.fit(a, sample_weight=weights, validation_split=0.2, epochs=1, verbose=0)  # the weights go nowhere
     t_model = _autoencoder_class(tfkit)()
     t_model.compile(optimizer="sgd")
     with pytest.raises(ValueError, match="sample_weight was given without targets y"):
@@ -375,7 +390,7 @@ def test_binary_output_mode_is_multi_hot_with_keras_outputs_and_config(name, kwa
     np.testing.assert_array_equal(k_out, _numpy(multi_hot(x)))
     k_config, t_config = k_layer.get_config(), t_layer.get_config()
     assert t_config["output_mode"] == k_config["output_mode"] == "multi_hot"
-    if hasattr(k_layer, "output_mode"):              # Keras's TextVectorization keeps it private
+    if hasattr(k_layer, "output_mode"):  # Keras's TextVectorization keeps it private
         assert t_layer.output_mode == k_layer.output_mode
     clone = getattr(tfkit.layers, name).from_config(t_config)
     np.testing.assert_array_equal(_numpy(clone(x)), k_out)
@@ -390,11 +405,15 @@ def test_a_lookups_binary_mode_survives_a_model_config_round_trip():
     np.testing.assert_array_equal(_numpy(clone.predict(x, verbose=0)), _numpy(expected))
 
 
-@pytest.mark.parametrize("make", [
-    lambda mod: mod.layers.Hashing(num_bins=4, output_mode="binary"),
-    lambda mod: mod.layers.Discretization(bin_boundaries=[0.5], output_mode="binary"),
-    lambda mod: mod.layers.CategoryEncoding(num_tokens=4, output_mode="tf-idf"),
-], ids=["Hashing", "Discretization", "CategoryEncoding-tf-idf"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda mod: mod.layers.Hashing(num_bins=4, output_mode="binary"),
+        lambda mod: mod.layers.Discretization(bin_boundaries=[0.5], output_mode="binary"),
+        lambda mod: mod.layers.CategoryEncoding(num_tokens=4, output_mode="tf-idf"),
+    ],
+    ids=["Hashing", "Discretization", "CategoryEncoding-tf-idf"],
+)
 def test_layers_keras_refuses_the_old_names_in_are_refused_by_tfkit_too(make):
     for mod in FRAMEWORKS:
         with pytest.raises(ValueError, match="output_mode"):

@@ -13,8 +13,9 @@ keras = pytest.importorskip("keras")
 
 
 def _keras_model(units=2):
-    return keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, name="hidden"),
-                             keras.layers.Dense(units, name="head")])
+    return keras.Sequential(
+        [keras.Input((3,)), keras.layers.Dense(4, name="hidden"), keras.layers.Dense(units, name="head")]
+    )
 
 
 @pytest.fixture()

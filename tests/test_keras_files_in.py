@@ -39,7 +39,7 @@ def _keras_classes():
     """The Keras side of every custom object the files use."""
     register = keras.saving.register_keras_serializable(package=PACKAGE)
 
-    class Block(keras.layers.Layer):                 # the guide's pattern: sub-layers made in __init__
+    class Block(keras.layers.Layer):  # the guide's pattern: sub-layers made in __init__
         def __init__(self, units=3, **kwargs):
             super().__init__(**kwargs)
             self.units = units
@@ -52,7 +52,7 @@ def _keras_classes():
         def get_config(self):
             return {**super().get_config(), "units": self.units}
 
-    class Wrap(keras.layers.Layer):                  # a sub-layer passed in, serialized in the config
+    class Wrap(keras.layers.Layer):  # a sub-layer passed in, serialized in the config
         def __init__(self, layer, **kwargs):
             super().__init__(**kwargs)
             self.layer = layer
@@ -67,7 +67,7 @@ def _keras_classes():
         def from_config(cls, config):
             return cls(**{**config, "layer": keras.saving.deserialize_keras_object(config["layer"])})
 
-    class Values(keras.layers.Layer):                # a config holding a tuple, an array, bytes and a slice
+    class Values(keras.layers.Layer):  # a config holding a tuple, an array, bytes and a slice
         def __init__(self, pair=(1, 2), weights=None, tag=b"", part=slice(None), **kwargs):
             super().__init__(**kwargs)
             self.pair, self.weights_, self.tag, self.part = pair, weights, tag, part
@@ -77,16 +77,25 @@ def _keras_classes():
             return x[:, self.part] * scale * float(sum(self.pair) + len(self.tag))
 
         def get_config(self):
-            return {**super().get_config(), "pair": self.pair, "weights": self.weights_, "tag": self.tag,
-                    "part": self.part}
+            return {
+                **super().get_config(),
+                "pair": self.pair,
+                "weights": self.weights_,
+                "tag": self.tag,
+                "part": self.part,
+            }
 
         @classmethod
-        def from_config(cls, config):                # Keras hands its value objects over as dicts
-            config = {key: keras.saving.deserialize_keras_object(value) if isinstance(value, dict) and key != "dtype"
-                      else value for key, value in config.items()}
+        def from_config(cls, config):  # Keras hands its value objects over as dicts
+            config = {
+                key: keras.saving.deserialize_keras_object(value)
+                if isinstance(value, dict) and key != "dtype"
+                else value
+                for key, value in config.items()
+            }
             return cls(**config)
 
-    class Apply(keras.layers.Layer):                 # a function argument, saved by its registered name
+    class Apply(keras.layers.Layer):  # a function argument, saved by its registered name
         def __init__(self, function, **kwargs):
             super().__init__(**kwargs)
             self.function = function
@@ -101,7 +110,7 @@ def _keras_classes():
         def from_config(cls, config):
             return cls(**{**config, "function": keras.saving.deserialize_keras_object(config["function"])})
 
-    class Net(keras.Model):                          # a subclassed model with get_config and its own weight
+    class Net(keras.Model):  # a subclassed model with get_config and its own weight
         def __init__(self, units=3, **kwargs):
             super().__init__(**kwargs)
             self.units = units
@@ -173,9 +182,22 @@ def _keras_classes():
     def triple(x):
         return 3.0 * x
 
-    objects = dict(Block=Block, Wrap=Wrap, Values=Values, Apply=Apply, Net=Net, scaled_relu=scaled_relu,
-                   small_init=small_init, Clip=Clip, L1Sum=L1Sum, twice_mse=twice_mse, mean_gap=mean_gap,
-                   ScaledMSE=ScaledMSE, MaxGap=MaxGap, triple=triple)
+    objects = dict(
+        Block=Block,
+        Wrap=Wrap,
+        Values=Values,
+        Apply=Apply,
+        Net=Net,
+        scaled_relu=scaled_relu,
+        small_init=small_init,
+        Clip=Clip,
+        L1Sum=L1Sum,
+        twice_mse=twice_mse,
+        mean_gap=mean_gap,
+        ScaledMSE=ScaledMSE,
+        MaxGap=MaxGap,
+        triple=triple,
+    )
     return types.SimpleNamespace(**{name: register(obj) for name, obj in objects.items()})
 
 
@@ -298,15 +320,28 @@ def _tfkit_classes():
     def triple(x):
         return 3.0 * x
 
-    objects = dict(Block=Block, Wrap=Wrap, Values=Values, Apply=Apply, Net=Net, scaled_relu=scaled_relu,
-                   small_init=small_init, Clip=Clip, L1Sum=L1Sum, twice_mse=twice_mse, mean_gap=mean_gap,
-                   ScaledMSE=ScaledMSE, MaxGap=MaxGap, triple=triple)
+    objects = dict(
+        Block=Block,
+        Wrap=Wrap,
+        Values=Values,
+        Apply=Apply,
+        Net=Net,
+        scaled_relu=scaled_relu,
+        small_init=small_init,
+        Clip=Clip,
+        L1Sum=L1Sum,
+        twice_mse=twice_mse,
+        mean_gap=mean_gap,
+        ScaledMSE=ScaledMSE,
+        MaxGap=MaxGap,
+        triple=triple,
+    )
     return types.SimpleNamespace(**{name: register(obj) for name, obj in objects.items()})
 
 
 def _quietly(function, *args, **kwargs):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")          # Keras warns for every layer quantize() skips
+        warnings.simplefilter("ignore")  # Keras warns for every layer quantize() skips
         return function(*args, **kwargs)
 
 
@@ -316,23 +351,41 @@ def _custom_models(k):
     inner = keras.Sequential([keras.Input((4,)), k.Block(3), k.Wrap(keras.layers.Dense(3, name="wrapped"))])
     inputs = keras.Input((4,))
     nested = keras.Model(inputs, keras.layers.Dense(2)(inner(inputs)))
-    values = keras.Sequential([keras.Input((4,)), k.Values(pair=(1, 2), weights=np.array([1.0, 2.0]), tag=b"ab",
-                                                            part=slice(1, 3)), k.Apply(k.triple)])
+    values = keras.Sequential(
+        [
+            keras.Input((4,)),
+            k.Values(pair=(1, 2), weights=np.array([1.0, 2.0]), tag=b"ab", part=slice(1, 3)),
+            k.Apply(k.triple),
+        ]
+    )
     return {"custom_flat": (flat, X), "custom_nested": (nested, X), "config_values": (values, X)}
 
 
 def _function_models(k):
-    lambdas = keras.Sequential([keras.Input((4,)), keras.layers.Lambda(double), keras.layers.Lambda(k.triple),
-                                keras.layers.Dense(2)])
-    functions = keras.Sequential([keras.Input((4,)), keras.layers.Dense(
-        3, activation=k.scaled_relu, kernel_initializer=k.small_init, kernel_constraint=k.Clip(0.3),
-        kernel_regularizer=k.L1Sum(0.1), bias_initializer="ones"), keras.layers.Dense(2)])
+    lambdas = keras.Sequential(
+        [keras.Input((4,)), keras.layers.Lambda(double), keras.layers.Lambda(k.triple), keras.layers.Dense(2)]
+    )
+    functions = keras.Sequential(
+        [
+            keras.Input((4,)),
+            keras.layers.Dense(
+                3,
+                activation=k.scaled_relu,
+                kernel_initializer=k.small_init,
+                kernel_constraint=k.Clip(0.3),
+                kernel_regularizer=k.L1Sum(0.1),
+                bias_initializer="ones",
+            ),
+            keras.layers.Dense(2),
+        ]
+    )
     return {"lambdas": (lambdas, X), "functions": (functions, X)}
 
 
 def _compiled_models(k):
-    with_functions = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, activation="relu"),
-                                       keras.layers.Dense(2)])
+    with_functions = keras.Sequential(
+        [keras.Input((4,)), keras.layers.Dense(3, activation="relu"), keras.layers.Dense(2)]
+    )
     with_functions.compile("adam", loss=k.twice_mse, metrics=[k.mean_gap, "mae"])
     with_functions.fit(X, Y, epochs=1, verbose=0)
     with_classes = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])
@@ -357,24 +410,34 @@ def _preprocessing_models():
     for mode in ("tf_idf", "multi_hot", "count"):
         lookup = keras.layers.StringLookup(output_mode=mode)
         lookup.adapt(np.array(["a", "b", "c", "a", "b", "a"]))
-        models[f"string_lookup_{mode}"] = (keras.Sequential([keras.Input((2,), dtype="string"), lookup]),
-                                           tf.constant([["a", "b"], ["c", "z"], ["a", "a"]]))
+        models[f"string_lookup_{mode}"] = (
+            keras.Sequential([keras.Input((2,), dtype="string"), lookup]),
+            tf.constant([["a", "b"], ["c", "z"], ["a", "a"]]),
+        )
         text = keras.layers.TextVectorization(max_tokens=8, output_mode=mode)
         text.adapt(["a b c", "b c", "c d e e", "a a a"])
         models[f"text_{mode}"] = (keras.Sequential([keras.Input((1,), dtype="string"), text]), words)
     numbers = keras.layers.IntegerLookup(output_mode="multi_hot")
     numbers.adapt(np.array([3, 4, 5, 3]))
-    models["integer_lookup_multi_hot"] = (keras.Sequential([keras.Input((2,), dtype="int64"), numbers]),
-                                          np.array([[3, 4], [5, 9]]))
+    models["integer_lookup_multi_hot"] = (
+        keras.Sequential([keras.Input((2,), dtype="int64"), numbers]),
+        np.array([[3, 4], [5, 9]]),
+    )
     hashing = keras.layers.Hashing(6, salt=7, output_mode="one_hot")
-    models["hashing"] = (keras.Sequential([keras.Input((1,), dtype="string"), hashing]), tf.constant([["a"], ["b"], ["q"]]))
-    models["category_encoding"] = (keras.Sequential([keras.Input((3,), dtype="int64"),
-                                                     keras.layers.CategoryEncoding(6, output_mode="count")]),
-                                   np.array([[1, 1, 2], [5, 4, 0]]))
-    by_bytes = keras.layers.StringLookup(vocabulary=tf.constant(["a", "b"]), output_mode="one_hot")   # __bytes__
-    by_array = keras.layers.Rescaling(scale=np.array([1.0, 2.0, 3.0], "float32"), offset=0.5)       # __numpy__
-    models["numpy_and_bytes_arguments"] = (keras.Sequential([keras.Input((1,), dtype="string"), by_bytes, by_array]),
-                                           tf.constant([["a"], ["b"], ["q"]]))
+    models["hashing"] = (
+        keras.Sequential([keras.Input((1,), dtype="string"), hashing]),
+        tf.constant([["a"], ["b"], ["q"]]),
+    )
+    models["category_encoding"] = (
+        keras.Sequential([keras.Input((3,), dtype="int64"), keras.layers.CategoryEncoding(6, output_mode="count")]),
+        np.array([[1, 1, 2], [5, 4, 0]]),
+    )
+    by_bytes = keras.layers.StringLookup(vocabulary=tf.constant(["a", "b"]), output_mode="one_hot")  # __bytes__
+    by_array = keras.layers.Rescaling(scale=np.array([1.0, 2.0, 3.0], "float32"), offset=0.5)  # __numpy__
+    models["numpy_and_bytes_arguments"] = (
+        keras.Sequential([keras.Input((1,), dtype="string"), by_bytes, by_array]),
+        tf.constant([["a"], ["b"], ["q"]]),
+    )
     return models
 
 
@@ -387,15 +450,18 @@ def _quantized_models():
         _quietly(model.quantize, mode, **kwargs)
         return model, RNG.integers(0, 20, (3, 5))
 
-    return {"quantized_int8": nested("int8"),
-            "quantized_int4_blocks": nested(None, config=keras.quantizers.Int4QuantizationConfig(block_size=32))}
+    return {
+        "quantized_int8": nested("int8"),
+        "quantized_int4_blocks": nested(None, config=keras.quantizers.Int4QuantizationConfig(block_size=32)),
+    }
 
 
 def _everyday_models():
     """Sequential without Input, shared layers, dict inputs and outputs, masking, wrappers, attention, mixed
     precision, augmentation and dropout."""
-    unbuilt = keras.Sequential([keras.layers.Dense(3, activation="relu"), keras.layers.BatchNormalization(),
-                                keras.layers.Dense(2)])
+    unbuilt = keras.Sequential(
+        [keras.layers.Dense(3, activation="relu"), keras.layers.BatchNormalization(), keras.layers.Dense(2)]
+    )
     unbuilt.build((None, 4))
     tokens = keras.Input((6,), dtype="int32", name="tokens")
     numbers = keras.Input((4,), name="numbers")
@@ -406,10 +472,13 @@ def _everyday_models():
     pooled = keras.layers.GRU(2)(sequence)
     shared = keras.layers.Dense(2, name="shared")
     merged = keras.layers.Concatenate()([pooled, shared(numbers), shared(keras.layers.BatchNormalization()(numbers))])
-    outputs = {"score": keras.layers.Dense(1, name="score")(merged), "label": keras.layers.Dense(3, name="label")(merged)}
+    outputs = {
+        "score": keras.layers.Dense(1, name="score")(merged),
+        "label": keras.layers.Dense(3, name="label")(merged),
+    }
     graph = keras.Model({"tokens": tokens, "numbers": numbers}, outputs)
     ids = RNG.integers(1, 12, (3, 6))
-    ids[0, 4:] = 0                                   # masked steps
+    ids[0, 4:] = 0  # masked steps
     keras.mixed_precision.set_global_policy("mixed_float16")
     try:
         mixed = keras.Sequential([keras.Input((4,)), keras.layers.Dense(8), keras.layers.Dense(2, dtype="float32")])
@@ -417,16 +486,20 @@ def _everyday_models():
         keras.mixed_precision.set_global_policy("float32")
     cells = [keras.layers.LSTMCell(3), keras.layers.GRUCell(2)]
     stacked = keras.Sequential([keras.Input((5, 4)), keras.layers.RNN(cells)])
-    images = keras.Input((6, 6, 3))                  # Keras records training=True / False in these layers' nodes
+    images = keras.Input((6, 6, 3))  # Keras records training=True / False in these layers' nodes
     x = keras.layers.RandomFlip()(keras.layers.Rescaling(1 / 255.0)(images))
     x = keras.layers.Dropout(0.5)(keras.layers.Conv2D(4, 3, activation="relu")(x))
     augmented = keras.Model(images, keras.layers.Dense(2)(keras.layers.GlobalAveragePooling2D()(x)))
     wide = keras.Input((2000,))
     dropout = keras.Model(wide, keras.layers.Dropout(0.5)(wide))
-    return {"unbuilt_sequential": (unbuilt, X), "graph": (graph, {"tokens": ids, "numbers": X[:3]}),
-            "mixed_float16": (mixed, X), "stacked_cells": (stacked, RNG.random((2, 5, 4)).astype("float32")),
-            "augmented": (augmented, RNG.random((3, 6, 6, 3)).astype("float32") * 255),
-            "dropout": (dropout, np.ones((1, 2000), "float32"))}
+    return {
+        "unbuilt_sequential": (unbuilt, X),
+        "graph": (graph, {"tokens": ids, "numbers": X[:3]}),
+        "mixed_float16": (mixed, X),
+        "stacked_cells": (stacked, RNG.random((2, 5, 4)).astype("float32")),
+        "augmented": (augmented, RNG.random((3, 6, 6, 3)).astype("float32") * 255),
+        "dropout": (dropout, np.ones((1, 2000), "float32")),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -439,8 +512,14 @@ def files(tmp_path_factory, ours):
     folder = tmp_path_factory.mktemp("keras_files_in")
     keras.utils.set_random_seed(1)
     k = _keras_classes()
-    models = {**_custom_models(k), **_function_models(k), **_compiled_models(k), **_preprocessing_models(),
-              **_quantized_models(), **_everyday_models()}
+    models = {
+        **_custom_models(k),
+        **_function_models(k),
+        **_compiled_models(k),
+        **_preprocessing_models(),
+        **_quantized_models(),
+        **_everyday_models(),
+    }
     out = {}
     for name, (model, x) in models.items():
         expected = model.predict(x, verbose=0)
@@ -452,7 +531,7 @@ def files(tmp_path_factory, ours):
 def _load(files, name, **kwargs):
     path, x, expected = files[name]
     with warnings.catch_warnings():
-        warnings.simplefilter("error")               # everything maps: the import report is empty
+        warnings.simplefilter("error")  # everything maps: the import report is empty
         model = tfkit.load_model(path, **kwargs)
     return model, x, expected
 
@@ -505,7 +584,7 @@ def test_keras_value_objects_in_a_config_arrive_as_values(files, ours):
 
 def test_lambda_over_named_functions_loads_with_custom_objects_or_registration(files, ours):
     with pytest.raises(ValueError, match="unknown function 'double'.*register"):
-        tfkit.load_model(files["lambdas"][0])        # a plain function: the caller passes it
+        tfkit.load_model(files["lambdas"][0])  # a plain function: the caller passes it
     model, x, expected = _load(files, "lambdas", custom_objects={"double": double})
     _assert_same(model.predict(x, verbose=0), expected)
 
@@ -530,7 +609,7 @@ def test_registered_activations_initializers_constraints_and_regularizers(files,
 def test_compiled_models_keep_their_custom_losses_and_metrics_and_train_on(files, ours, name):
     model, x, expected = _load(files, name)
     _assert_same(model.predict(x, verbose=0), expected)
-    if name == "compiled_functions":                  # the same loss as Keras computes with these weights
+    if name == "compiled_functions":  # the same loss as Keras computes with these weights
         reference = keras.saving.load_model(files[name][0]).evaluate(x, Y, verbose=0, return_dict=True)
         mine = model.evaluate(x, Y, verbose=0, return_dict=True)
         assert mine["loss"] == pytest.approx(reference["loss"], rel=1e-5)
@@ -539,7 +618,7 @@ def test_compiled_models_keep_their_custom_losses_and_metrics_and_train_on(files
     assert np.isfinite(history["loss"][0])
     if name == "compiled_classes":
         assert isinstance(model.loss, ours.ScaledMSE) and model.loss.scale == 3.0
-        assert "max_gap" in history and any(key.endswith("mse") for key in history)   # the weighted metric
+        assert "max_gap" in history and any(key.endswith("mse") for key in history)  # the weighted metric
 
 
 def test_a_loss_that_cannot_be_found_is_named_not_dropped(files, ours):
@@ -550,10 +629,24 @@ def test_a_loss_that_cannot_be_found_is_named_not_dropped(files, ours):
         model.fit(X, Y, epochs=1, verbose=0)
 
 
-@pytest.mark.parametrize("name", [
-    "normalization", "discretization_int", "discretization_one_hot", "string_lookup_tf_idf", "string_lookup_multi_hot",
-    "string_lookup_count", "text_tf_idf", "text_multi_hot", "text_count", "integer_lookup_multi_hot", "hashing",
-    "category_encoding", "numpy_and_bytes_arguments"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "normalization",
+        "discretization_int",
+        "discretization_one_hot",
+        "string_lookup_tf_idf",
+        "string_lookup_multi_hot",
+        "string_lookup_count",
+        "text_tf_idf",
+        "text_multi_hot",
+        "text_count",
+        "integer_lookup_multi_hot",
+        "hashing",
+        "category_encoding",
+        "numpy_and_bytes_arguments",
+    ],
+)
 def test_adapted_preprocessing_state_loads(files, name):
     model, x, expected = _load(files, name)
     _assert_same(model.predict(x, verbose=0), expected)
@@ -574,10 +667,10 @@ def test_everyday_models_load(files, name):
 def test_layers_take_the_models_training_flag_not_the_one_keras_recorded(files):
     """Keras writes Dropout's node with training=False (its default) and lets the model's flag win, as here."""
     model, ones, expected = _load(files, "dropout")
-    _assert_same(model.predict(ones, verbose=0), expected)          # inference: the identity
+    _assert_same(model.predict(ones, verbose=0), expected)  # inference: the identity
     dropped = model(ones, training=True).numpy()
     kept = dropped[dropped != 0]
-    np.testing.assert_allclose(kept, 2.0)                           # survivors scaled by 1 / (1 - rate)
+    np.testing.assert_allclose(kept, 2.0)  # survivors scaled by 1 / (1 - rate)
     assert 0.4 < 1 - kept.size / ones.size < 0.6
 
 
@@ -592,16 +685,23 @@ def _edit_config(source, target, edit):
             zout.writestr(item, data)
 
 
-@pytest.mark.parametrize("value, message", [
-    ({"class_name": "__numpy__", "config": {"value": [1], "dtype": "object"}}, "numeric, boolean or string dtype"),
-    ({"class_name": "__numpy__", "config": {"value": [{"a": 1}], "dtype": "float32"}}, "not a float32 array"),
-    ({"class_name": "__slice__", "config": {"start": "os.system", "stop": None, "step": None}}, "integer"),
-    ({"class_name": "__lambda__", "config": {"code": "4wEAAAAAAAAA"}}, "Python lambda here as bytecode"),
-    ({"class_name": "__typespec__", "spec_name": "TensorSpec", "module": "os", "config": []}, "never does for a file"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ({"class_name": "__numpy__", "config": {"value": [1], "dtype": "object"}}, "numeric, boolean or string dtype"),
+        ({"class_name": "__numpy__", "config": {"value": [{"a": 1}], "dtype": "float32"}}, "not a float32 array"),
+        ({"class_name": "__slice__", "config": {"start": "os.system", "stop": None, "step": None}}, "integer"),
+        ({"class_name": "__lambda__", "config": {"code": "4wEAAAAAAAAA"}}, "Python lambda here as bytecode"),
+        (
+            {"class_name": "__typespec__", "spec_name": "TensorSpec", "module": "os", "config": []},
+            "never does for a file",
+        ),
+    ],
+)
 def test_value_objects_that_are_not_plain_data_are_refused(files, tmp_path, value, message):
     target = tmp_path / "edited.keras"
-    _edit_config(files["config_values"][0], target,
-                 lambda config: config["config"]["layers"][1]["config"].update(weights=value))
+    _edit_config(
+        files["config_values"][0], target, lambda config: config["config"]["layers"][1]["config"].update(weights=value)
+    )
     with pytest.raises(ValueError, match=message):
         tfkit.load_model(target)

@@ -22,8 +22,14 @@ keras = pytest.importorskip("keras")
 def _cnn_layers(k, with_input=True):
     first = [k.Input((12, 12, 1))] if with_input else []
     conv = k.layers.Conv2D(6, 3, activation="relu", **({} if with_input else {"input_shape": (12, 12, 1)}))
-    return first + [conv, k.layers.BatchNormalization(), k.layers.MaxPooling2D(), k.layers.Flatten(),
-                    k.layers.Dropout(0.2), k.layers.Dense(5, activation="softmax")]
+    return first + [
+        conv,
+        k.layers.BatchNormalization(),
+        k.layers.MaxPooling2D(),
+        k.layers.Flatten(),
+        k.layers.Dropout(0.2),
+        k.layers.Dense(5, activation="softmax"),
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +45,7 @@ def keras3_files(tmp_path_factory, data):
     x, y = data
     cnn = keras.Sequential(_cnn_layers(keras), name="cnn")
     cnn.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
-    cnn.fit(x, y, epochs=1, verbose=0)                      # moving statistics away from their initial values
+    cnn.fit(x, y, epochs=1, verbose=0)  # moving statistics away from their initial values
     cnn.save(folder / "cnn.keras")
     cnn.save_weights(folder / "cnn.weights.h5")
     inputs = keras.Input((6,), name="features")
@@ -49,17 +55,21 @@ def keras3_files(tmp_path_factory, data):
     graph = keras.Model(inputs, out, name="graph")
     graph.save(folder / "graph.keras")
     features = np.random.default_rng(1).random((4, 6)).astype("float32")
-    return {"folder": folder, "cnn": np.asarray(cnn.predict(x, verbose=0)), "features": features,
-            "graph": np.asarray(graph.predict(features, verbose=0))}
+    return {
+        "folder": folder,
+        "cnn": np.asarray(cnn.predict(x, verbose=0)),
+        "features": features,
+        "graph": np.asarray(graph.predict(features, verbose=0)),
+    }
 
 
 def test_a_keras3_cnn_archive_loads_and_predicts_as_keras(keras3_files, data):
     model = tfkit.load_model(keras3_files["folder"] / "cnn.keras")
     assert type(model).__name__ == "Sequential" and model.name == "cnn"
     np.testing.assert_allclose(model.predict(data[0], verbose=0), keras3_files["cnn"], atol=1e-5)
-    assert model.optimizer is not None                       # compiled from the archive's compile_config
+    assert model.optimizer is not None  # compiled from the archive's compile_config
     assert model._tfkit_import_report.unmapped == []
-    history = model.fit(*data, epochs=1, verbose=0)          # and it trains on
+    history = model.fit(*data, epochs=1, verbose=0)  # and it trains on
     assert np.isfinite(history.history["loss"][0])
 
 
@@ -71,9 +81,17 @@ def test_a_keras3_functional_archive_with_operators_loads(keras3_files):
 def test_keras3_weights_load_into_a_tfkit_model_of_the_same_layers(keras3_files, data):
     from tfkit import layers
 
-    model = tfkit.Sequential([tfkit.Input((12, 12, 1)), layers.Conv2D(6, 3, activation="relu"),
-                              layers.BatchNormalization(), layers.MaxPooling2D(), layers.Flatten(),
-                              layers.Dropout(0.2), layers.Dense(5, activation="softmax")])
+    model = tfkit.Sequential(
+        [
+            tfkit.Input((12, 12, 1)),
+            layers.Conv2D(6, 3, activation="relu"),
+            layers.BatchNormalization(),
+            layers.MaxPooling2D(),
+            layers.Flatten(),
+            layers.Dropout(0.2),
+            layers.Dense(5, activation="softmax"),
+        ]
+    )
     model.load_weights(keras3_files["folder"] / "cnn.weights.h5")
     np.testing.assert_allclose(model.predict(data[0], verbose=0), keras3_files["cnn"], atol=1e-5)
     wrong = tfkit.Sequential([tfkit.Input((12, 12, 1)), layers.Conv2D(4, 3), layers.Flatten(), layers.Dense(5)])
@@ -81,7 +99,7 @@ def test_keras3_weights_load_into_a_tfkit_model_of_the_same_layers(keras3_files,
     with pytest.raises(ValueError, match="do not fit model.*nothing was loaded") as caught:
         wrong.load_weights(keras3_files["folder"] / "cnn.weights.h5")
     assert "layers/conv2d/vars/0" in str(caught.value)
-    assert all(np.array_equal(a, w.numpy()) for a, w in zip(before, wrong.weights))   # unchanged
+    assert all(np.array_equal(a, w.numpy()) for a, w in zip(before, wrong.weights))  # unchanged
 
 
 def test_tf_keras_legacy_h5_model_and_weights_load(tmp_path, data):
@@ -91,7 +109,7 @@ def test_tf_keras_legacy_h5_model_and_weights_load(tmp_path, data):
     legacy = tf_keras.Sequential(_cnn_layers(tf_keras, with_input=False), name="legacy")
     legacy.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
     legacy.fit(x, y, epochs=1, verbose=0)
-    with pytest.warns(UserWarning):                          # tf-keras calls its own .h5 format legacy
+    with pytest.warns(UserWarning):  # tf-keras calls its own .h5 format legacy
         legacy.save(tmp_path / "legacy.h5")
     legacy.save_weights(tmp_path / "legacy_weights.h5")
     expected = legacy.predict(x, verbose=0)
@@ -114,8 +132,14 @@ def test_keras3_lookup_vocabularies_come_from_the_archive_assets(tmp_path):
     text = keras.layers.TextVectorization(max_tokens=20, output_sequence_length=4)
     text.adapt(["the cat sat", "the dog ran far"])
     cases = {
-        "words": (keras.Sequential([keras.Input((1,), dtype="string"), words]), tf.constant([["a"], ["c"], [""], ["q"]])),
-        "numbers": (keras.Sequential([keras.Input((1,), dtype="int64"), numbers]), tf.constant([[5], [9], [1]], tf.int64)),
+        "words": (
+            keras.Sequential([keras.Input((1,), dtype="string"), words]),
+            tf.constant([["a"], ["c"], [""], ["q"]]),
+        ),
+        "numbers": (
+            keras.Sequential([keras.Input((1,), dtype="int64"), numbers]),
+            tf.constant([[5], [9], [1]], tf.int64),
+        ),
         "text": (keras.Sequential([keras.Input((), dtype="string"), text]), tf.constant(["the cat ran", "zebra"])),
     }
     for name, (model, x) in cases.items():
@@ -143,16 +167,20 @@ def test_what_does_not_map_is_reported(tmp_path):
     hidden = keras.layers.Dense(4, name="hidden")(inputs)
     keras.Model(inputs, keras.layers.Dense(2, lora_rank=None, name="head")(hidden)).save(tmp_path / "plain.keras")
     keras.Model(inputs, keras.layers.LayerNormalization(rms_scaling=True)(hidden)).save(tmp_path / "rms.keras")
-    plain = tfkit.load_model(tmp_path / "plain.keras")        # lora_rank=None: a default, left out silently
+    plain = tfkit.load_model(tmp_path / "plain.keras")  # lora_rank=None: a default, left out silently
     assert plain._tfkit_import_report.unmapped == []
     with pytest.raises(ValueError, match="(?s)nothing was loaded.*rms_scaling=True has no tfkit equivalent"):
-        tfkit.load_model(tmp_path / "rms.keras")             # RMS scaling has one weight; tfkit's layer two
+        tfkit.load_model(tmp_path / "rms.keras")  # RMS scaling has one weight; tfkit's layer two
 
 
 def test_tfkit_convert_writes_a_tfkit_file(keras3_files, data, tmp_path):
     target = tmp_path / "cnn.h5"
-    done = subprocess.run([sys.executable, "-m", "tfkit.cli", "convert", str(keras3_files["folder"] / "cnn.keras"),
-                           str(target)], capture_output=True, text=True, timeout=time_limits.seconds(180))
+    done = subprocess.run(
+        [sys.executable, "-m", "tfkit.cli", "convert", str(keras3_files["folder"] / "cnn.keras"), str(target)],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(180),
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "converted" in done.stdout
     model = tfkit.load_model(target)
@@ -160,6 +188,7 @@ def test_tfkit_convert_writes_a_tfkit_file(keras3_files, data, tmp_path):
 
 
 # ------------------------------------------------------------------ hostile Keras files: every one a ValueError
+
 
 def _rewrite(source, target, config=None, extra=(), drop=(), weights=None):
     with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
@@ -202,7 +231,7 @@ def _external_link_weight(f):
 
 def _huge_weight(f):
     del f[_DENSE_KERNEL]
-    f.create_dataset(_DENSE_KERNEL, shape=(10**6, 10**5), dtype="float32")   # 400 GB declared, none stored
+    f.create_dataset(_DENSE_KERNEL, shape=(10**6, 10**5), dtype="float32")  # 400 GB declared, none stored
 
 
 def _first_dense(config):
@@ -211,11 +240,20 @@ def _first_dense(config):
 
 def _lambda_with_bytecode(config):
     marker = os.environ["TFKIT_MARKER"]
-    code = __import__("base64").b64encode(__import__("marshal").dumps(
-        compile(f"open({marker!r}, 'w')", "<x>", "exec"))).decode()
-    config["config"]["layers"].insert(1, {"module": "keras.layers", "class_name": "Lambda", "registered_name": None,
-                                          "config": {"name": "evil", "function": {"class_name": "__lambda__",
-                                                                                  "config": {"code": code}}}})
+    code = (
+        __import__("base64")
+        .b64encode(__import__("marshal").dumps(compile(f"open({marker!r}, 'w')", "<x>", "exec")))
+        .decode()
+    )
+    config["config"]["layers"].insert(
+        1,
+        {
+            "module": "keras.layers",
+            "class_name": "Lambda",
+            "registered_name": None,
+            "config": {"name": "evil", "function": {"class_name": "__lambda__", "config": {"code": code}}},
+        },
+    )
     return config
 
 
@@ -232,28 +270,50 @@ def _safe_mode_switch(config):
 
 
 def _function_object(config):
-    _first_dense(config)["config"]["activation"] = {"class_name": "function", "config": {"code": "x"},
-                                                    "module": "builtins", "function_type": "lambda"}
+    _first_dense(config)["config"]["activation"] = {
+        "class_name": "function",
+        "config": {"code": "x"},
+        "module": "builtins",
+        "function_type": "lambda",
+    }
     return config
 
 
 def _enable_unsafe_then_lambda(config):
     """Keras 3 CVE class: a config entry that calls keras.config.enable_unsafe_deserialization, then a Lambda."""
-    config["config"]["layers"].insert(1, {"module": "keras.config", "class_name": "enable_unsafe_deserialization",
-                                          "registered_name": None, "config": {}})
+    config["config"]["layers"].insert(
+        1,
+        {
+            "module": "keras.config",
+            "class_name": "enable_unsafe_deserialization",
+            "registered_name": None,
+            "config": {},
+        },
+    )
     return _lambda_with_bytecode(config)
 
 
 def _get_file_layer(config):
     """Keras 3 CVE class: a layer entry naming keras.utils.get_file (a download at load time)."""
-    config["config"]["layers"].insert(1, {"module": "keras.utils", "class_name": "get_file", "registered_name": None,
-                                          "config": {"fname": "x", "origin": "http://127.0.0.1:9/payload"}})
+    config["config"]["layers"].insert(
+        1,
+        {
+            "module": "keras.utils",
+            "class_name": "get_file",
+            "registered_name": None,
+            "config": {"fname": "x", "origin": "http://127.0.0.1:9/payload"},
+        },
+    )
     return config
 
 
 def _builtin_function(config):
-    _first_dense(config)["config"]["activation"] = {"module": "builtins", "class_name": "function",
-                                                    "config": "exec", "registered_name": "exec"}
+    _first_dense(config)["config"]["activation"] = {
+        "module": "builtins",
+        "class_name": "function",
+        "config": "exec",
+        "registered_name": "exec",
+    }
     return config
 
 
@@ -275,8 +335,7 @@ HOSTILE = {
     "safe_mode in the file": dict(config=_safe_mode_switch),
     "function saved as code": dict(config=_function_object),
     "unknown operation": dict(config=_unknown_operation),
-    "pickle beside the config": dict(extra=[("assets/model.pkl", b"\x80\x04cos\nsystem\n.")],
-                                     config=_module_injection),
+    "pickle beside the config": dict(extra=[("assets/model.pkl", b"\x80\x04cos\nsystem\n.")], config=_module_injection),
     "no config": dict(drop=("config.json",)),
     "config twice": dict(extra=[("config.json", b"{}")]),
     "zip bomb weights": dict(drop=("model.weights.h5",), extra=[("model.weights.h5", b"\0" * 8 * 2**20)]),
@@ -299,7 +358,7 @@ def test_hostile_keras_archives_are_refused_and_run_nothing(keras3_files, tmp_pa
     evil = tmp_path / "importable"
     evil.mkdir()
     (evil / "tfkit_evil_keras_module.py").write_text(EVIL_MODULE.format(marker=str(marker)))
-    monkeypatch.syspath_prepend(str(evil))                 # importing the module named in a file would run it
+    monkeypatch.syspath_prepend(str(evil))  # importing the module named in a file would run it
     target = tmp_path / "hostile.keras"
     _rewrite(keras3_files["folder"] / "cnn.keras", target, **HOSTILE[case])
     for safe_mode in (True, False):

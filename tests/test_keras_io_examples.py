@@ -21,20 +21,22 @@ def test_simple_mnist_convnet(tmp_path):
     """vision/mnist_convnet: Sequential convnet, to_categorical labels, validation_split."""
     y = np.arange(96) % 10
     x = 0.1 * _rng().random((96, 28, 28)).astype("float32")
-    for digit in range(10):                        # a learnable image: each class lights its own band of rows
-        x[y == digit, 2 * digit:2 * digit + 3, :] += 1.0
+    for digit in range(10):  # a learnable image: each class lights its own band of rows
+        x[y == digit, 2 * digit : 2 * digit + 3, :] += 1.0
     x = np.expand_dims(x, -1)
     y = tfkit.utils.to_categorical(y, 10)
-    model = tfkit.Sequential([
-        tfkit.Input(shape=(28, 28, 1)),
-        layers.Conv2D(8, kernel_size=(3, 3), activation="relu"),
-        layers.MaxPooling2D(pool_size=(2, 2)),
-        layers.Conv2D(16, kernel_size=(3, 3), activation="relu"),
-        layers.MaxPooling2D(pool_size=(2, 2)),
-        layers.Flatten(),
-        layers.Dropout(0.5),
-        layers.Dense(10, activation="softmax"),
-    ])
+    model = tfkit.Sequential(
+        [
+            tfkit.Input(shape=(28, 28, 1)),
+            layers.Conv2D(8, kernel_size=(3, 3), activation="relu"),
+            layers.MaxPooling2D(pool_size=(2, 2)),
+            layers.Conv2D(16, kernel_size=(3, 3), activation="relu"),
+            layers.MaxPooling2D(pool_size=(2, 2)),
+            layers.Flatten(),
+            layers.Dropout(0.5),
+            layers.Dense(10, activation="softmax"),
+        ]
+    )
     model.compile(loss="categorical_crossentropy", optimizer="adam", metrics=["accuracy"])
     history = model.fit(x, y, batch_size=32, epochs=3, validation_split=0.1, verbose=0)
     assert set(history.history) == {"loss", "accuracy", "val_loss", "val_accuracy"}
@@ -42,8 +44,11 @@ def test_simple_mnist_convnet(tmp_path):
     score = model.evaluate(x, y, verbose=0)
     assert len(score) == 2 and 0 <= score[1] <= 1
     model.save(tmp_path / "convnet.keras")
-    np.testing.assert_allclose(tfkit.models.load_model(tmp_path / "convnet.keras").predict(x[:4], verbose=0),
-                               model.predict(x[:4], verbose=0), rtol=1e-5)
+    np.testing.assert_allclose(
+        tfkit.models.load_model(tmp_path / "convnet.keras").predict(x[:4], verbose=0),
+        model.predict(x[:4], verbose=0),
+        rtol=1e-5,
+    )
 
 
 def test_image_classification_from_scratch(tmp_path):
@@ -75,16 +80,18 @@ def test_image_classification_from_scratch(tmp_path):
     model = tfkit.Model(inputs, outputs)
 
     callbacks = [tfkit.callbacks.ModelCheckpoint(str(tmp_path / "save_at_{epoch}.keras"))]
-    model.compile(optimizer=tfkit.optimizers.Adam(1e-3), loss="binary_crossentropy", metrics=["accuracy"],
-                  jit_compile=True)
+    model.compile(
+        optimizer=tfkit.optimizers.Adam(1e-3), loss="binary_crossentropy", metrics=["accuracy"], jit_compile=True
+    )
     history = model.fit(train_ds, epochs=2, callbacks=callbacks, validation_data=train_ds, verbose=0)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["save_at_1.keras", "save_at_2.keras"]
     assert "val_accuracy" in history.history
     predictions = model.predict(tf.expand_dims(images[0], 0), verbose=0)
     assert predictions.shape == (1, 1) and 0 <= float(predictions[0, 0]) <= 1
     reloaded = tfkit.models.load_model(tmp_path / "save_at_2.keras")
-    np.testing.assert_allclose(reloaded.predict(images[:3], verbose=0), model.predict(images[:3], verbose=0),
-                               rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(
+        reloaded.predict(images[:3], verbose=0), model.predict(images[:3], verbose=0), rtol=1e-4, atol=1e-6
+    )
 
 
 def test_timeseries_classification_from_scratch(tmp_path):

@@ -13,19 +13,21 @@ _spec.loader.exec_module(sweep)
 
 
 def test_rewrite_changes_only_keras_imports():
-    source = "\n".join([
-        "import os",
-        'os.environ["KERAS_BACKEND"] = "jax"',
-        "import keras",
-        "from keras import layers, ops",
-        "from keras.layers import Dense",
-        "import keras.layers as L",
-        "from tensorflow import keras",
-        "from tensorflow.keras import layers",
-        "from tensorflow.keras.models import Model",
-        "x = keras.layers.Dense(3)   # keras. stays: the alias covers it",
-        "y = tf.keras.backend.epsilon()",
-    ])
+    source = "\n".join(
+        [
+            "import os",
+            'os.environ["KERAS_BACKEND"] = "jax"',
+            "import keras",
+            "from keras import layers, ops",
+            "from keras.layers import Dense",
+            "import keras.layers as L",
+            "from tensorflow import keras",
+            "from tensorflow.keras import layers",
+            "from tensorflow.keras.models import Model",
+            "x = keras.layers.Dense(3)   # keras. stays: the alias covers it",
+            "y = tf.keras.backend.epsilon()",
+        ]
+    )
     out = sweep.rewrite_source(source, "tfkit").splitlines()
     assert out == [
         "import os",
@@ -55,26 +57,31 @@ def test_build_script_keeps_future_imports_first():
 def test_classify():
     assert sweep.classify(0, "", "tfkit") == {"result": "passed", "reason": ""}
     assert sweep.classify(None, "", "tfkit")["result"] == "timeout"
-    missing = 'Traceback...\nModuleNotFoundError: No module named \'gym\'\n'
+    missing = "Traceback...\nModuleNotFoundError: No module named 'gym'\n"
     assert sweep.classify(1, missing, "tfkit") == {"result": "needs package", "reason": "gym"}
     net = "Exception: URL fetch failure on https://x/mnist.npz: None -- SWEEP_NO_NETWORK\n"
     assert sweep.classify(1, net, "keras")["result"] == "needs data"
-    failure = ('Traceback (most recent call last):\n  File "/tmp/a/example.py", line 3, in <module>\n'
-               '  File "/w/tfkit/engine/layer.py", line 9, in __call__\n'
-               "AttributeError: 'X' object has no attribute 'y'\n")
+    failure = (
+        'Traceback (most recent call last):\n  File "/tmp/a/example.py", line 3, in <module>\n'
+        '  File "/w/tfkit/engine/layer.py", line 9, in __call__\n'
+        "AttributeError: 'X' object has no attribute 'y'\n"
+    )
     result = sweep.classify(1, failure, "tfkit")
     assert result["result"] == "failed"
     assert result["reason"] == "AttributeError: 'X' object has no attribute 'y' (tfkit/engine/layer.py:9 in __call__)"
-    keras_style = ("ValueError: Exception encountered when calling Foo.call().\n\n"
-                   "\x1b[1mbad shape\x1b[0m\n")
+    keras_style = "ValueError: Exception encountered when calling Foo.call().\n\n\x1b[1mbad shape\x1b[0m\n"
     assert "bad shape" in sweep.classify(1, keras_style, "keras")["reason"]
-    pydot = ("ImportError: You must install pydot (`pip install pydot`) for `plot_model` to work.\n")
+    pydot = "ImportError: You must install pydot (`pip install pydot`) for `plot_model` to work.\n"
     assert sweep.classify(1, pydot, "keras") == {"result": "needs package", "reason": "graphviz (plot_model)"}
-    gcs = ("tensorflow.python.framework.errors_impl.FailedPreconditionError: Error executing an HTTP "
-           "request: libcurl code 6 meaning 'Could not resolve hostname'\n")
+    gcs = (
+        "tensorflow.python.framework.errors_impl.FailedPreconditionError: Error executing an HTTP "
+        "request: libcurl code 6 meaning 'Could not resolve hostname'\n"
+    )
     assert sweep.classify(1, gcs, "tfkit")["result"] == "needs data"
-    no_folder = ('  File "/w/tfkit/utils/directory_datasets.py", line 27, in _index\n'
-                 "ValueError: 'aclImdb/train' is not a folder\n")
+    no_folder = (
+        '  File "/w/tfkit/utils/directory_datasets.py", line 27, in _index\n'
+        "ValueError: 'aclImdb/train' is not a folder\n"
+    )
     assert sweep.classify(1, no_folder, "tfkit")["result"] == "needs data"
 
 
@@ -90,25 +97,33 @@ def test_prelude_fakes_the_moving_mnist_download_and_the_heart_csv(tmp_path):
     import sys
 
     pytest.importorskip("pandas")
-    example = "\n".join([
-        "import numpy as np",
-        "import pandas as pd",
-        "import keras",
-        'fpath = keras.utils.get_file("moving_mnist.npy", "http://x/mnist_test_seq.npy")',
-        "d = np.load(fpath)",
-        "assert d.shape[0] == 20 and d.shape[2:] == (64, 64) and d.dtype == np.uint8, d.shape",
-        'df = pd.read_csv("http://storage.googleapis.com/download.tensorflow.org/data/heart.csv")',
-        "assert len(df) == 303 and list(df.columns)[-1] == 'target', df.columns",
-        "assert set(df['thal']) == {'fixed', 'normal', 'reversible'}",
-        "print('fakes ok')",
-    ])
+    example = "\n".join(
+        [
+            "import numpy as np",
+            "import pandas as pd",
+            "import keras",
+            'fpath = keras.utils.get_file("moving_mnist.npy", "http://x/mnist_test_seq.npy")',
+            "d = np.load(fpath)",
+            "assert d.shape[0] == 20 and d.shape[2:] == (64, 64) and d.dtype == np.uint8, d.shape",
+            'df = pd.read_csv("http://storage.googleapis.com/download.tensorflow.org/data/heart.csv")',
+            "assert len(df) == 303 and list(df.columns)[-1] == 'target', df.columns",
+            "assert set(df['thal']) == {'fixed', 'normal', 'reversible'}",
+            "print('fakes ok')",
+        ]
+    )
     script = sweep.build_script(example, "tfkit", True)
     assert "_sw_pd0.read_csv = _sw_read_csv" in script
     (tmp_path / "example.py").write_text(script)
     root = str(_PATH.parents[1])
     env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=time_limits.seconds(300))
+    proc = subprocess.run(
+        [sys.executable, "example.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(300),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "fakes ok" in proc.stdout
     # without the CSV in the example, pandas is not patched (nor imported by the prelude)
@@ -118,15 +133,20 @@ def test_prelude_fakes_the_moving_mnist_download_and_the_heart_csv(tmp_path):
 
 def test_report_names_the_keras_failure_when_tfkit_passes(tmp_path):
     results = {
-        "nlp/a": {"tfkit": {"result": "passed", "reason": ""},
-                  "keras": {"result": "failed", "reason": "TypeError: missing a required argument: 'training'"}},
+        "nlp/a": {
+            "tfkit": {"result": "passed", "reason": ""},
+            "keras": {"result": "failed", "reason": "TypeError: missing a required argument: 'training'"},
+        },
         "nlp/b": {"tfkit": {"result": "failed", "reason": "E1"}, "keras": {"result": "failed", "reason": "E2"}},
         "nlp/c": {"tfkit": {"result": "passed", "reason": ""}, "keras": {"result": "passed", "reason": ""}},
     }
     doc = tmp_path / "SWEEP.md"
     sweep.write_report(results, doc, "cmd")
     text = doc.read_text()
-    assert "| a | nlp | passed | failed | (passes under tfkit; Keras: failed: TypeError: missing a required argument: 'training') |" in text
+    assert (
+        "| a | nlp | passed | failed | (passes under tfkit; Keras: failed: TypeError: missing a required argument: 'training') |"
+        in text
+    )
     assert "| b | nlp | failed | failed | E1 (fails under Keras too: E2) |" in text
     assert "| c | nlp | passed | passed |  |" in text
     assert "| passed | 2 | 1 |" in text and "| failed | 1 | 2 |" in text

@@ -26,7 +26,7 @@ def tool():
     spec = importlib.util.spec_from_file_location("keras_ops_table_tool", ROOT / "tools" / "keras_ops_table.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.derived = module.build_table()         # (Keras version, table): inspecting Keras takes a few seconds
+    module.derived = module.build_table()  # (Keras version, table): inspecting Keras takes a few seconds
     return module
 
 
@@ -34,9 +34,10 @@ def test_the_table_is_what_the_tool_derives_from_the_installed_keras(tool):
     version, table = tool.derived
     if version == KERAS_VERSION:
         assert table == OPERATIONS
-    else:        # a newer Keras: what the table says of the classes both know must still hold
-        changed = {name: (entry, table[name]) for name, entry in OPERATIONS.items()
-                   if name in table and table[name] != entry}
+    else:  # a newer Keras: what the table says of the classes both know must still hold
+        changed = {
+            name: (entry, table[name]) for name, entry in OPERATIONS.items() if name in table and table[name] != entry
+        }
         assert not changed, f"Keras {version} changed these operations since {KERAS_VERSION}: {changed}"
 
 
@@ -52,14 +53,15 @@ def test_every_operation_tfkit_has_takes_the_keras_arguments_by_name():
     for class_name in operation_nodes.importable_operations():
         _, path, constructor, call = OPERATIONS[class_name]
         parameters = inspect.signature(op_names.resolve(f"tfkit.ops.{path}")).parameters
-        if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):    # layer_normalization's rms_scaling
+        if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):  # layer_normalization's rms_scaling
             continue
         missing += [f"{class_name}.{name}" for name in (*constructor, *call) if name.lstrip("*") not in parameters]
     assert missing == []
     # all but the control-flow operations, which take Python functions (never in a safe config), and two others
     assert len(operation_nodes.importable_operations()) >= len(OPERATIONS) - 10
     assert {"GetItem", "NotEqual", "Sum", "Einsum", "Concatenate", "Cast", "Where"} <= set(
-        operation_nodes.importable_operations())
+        operation_nodes.importable_operations()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +74,7 @@ def keras_graph(tmp_path_factory):
     c = ops.concatenate([a, b, y[..., 1:3]], axis=-1)
     d = ops.reshape(ops.einsum("bi,bj->bij", c, c), (-1, 25))
     f = ops.cast(d > 0.1, "float32") + ops.mean(d, axis=-1, keepdims=True)
-    g = -ops.relu(f) ** 2 / (1.0 + ops.abs(f))
+    g = -(ops.relu(f) ** 2) / (1.0 + ops.abs(f))
     model = keras.Model([x, y], [g, ops.where(f != 0, f, 3.0)])
     path = tmp_path_factory.mktemp("ops") / "ops.keras"
     model.save(path)
@@ -127,12 +129,20 @@ def test_an_operation_keras_cannot_name_is_refused_naming_the_layer():
 
 def test_an_unknown_keras_operation_and_code_in_arguments_are_refused():
     node = {"args": [{"__tensor__": ["x", 0, 0]}], "kwargs": {}}
-    unknown = {"module": "keras.src.ops.numpy", "class_name": "Teleport", "config": {"name": "t"},
-               "inbound_nodes": [node]}
+    unknown = {
+        "module": "keras.src.ops.numpy",
+        "class_name": "Teleport",
+        "config": {"name": "t"},
+        "inbound_nodes": [node],
+    }
     with pytest.raises(ValueError, match=r"model/t is the Keras operation 'Teleport'.*importable_operations"):
         operation_nodes.tfkit_entry_from_keras(unknown, "f.keras", "model/t")
     code = {"class_name": "__lambda__", "config": {"value": "YWJj"}}
-    hostile = {"module": "keras.src.ops.numpy", "class_name": "Add", "config": {"name": "add"},
-               "inbound_nodes": [{"args": [node["args"][0], code], "kwargs": {}}]}
+    hostile = {
+        "module": "keras.src.ops.numpy",
+        "class_name": "Add",
+        "config": {"name": "add"},
+        "inbound_nodes": [{"args": [node["args"][0], code], "kwargs": {}}],
+    }
     with pytest.raises(ValueError, match="a Python lambda.*never loads code"):
         operation_nodes.tfkit_entry_from_keras(hostile, "f.keras", "model/add")

@@ -11,7 +11,7 @@ signatures = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(signatures)
 
 
-class KerasNorm:                      # stands in for a Keras class
+class KerasNorm:  # stands in for a Keras class
     def __init__(self, axis=-1, renorm=False, name=None, dtype=None, *args, **kwargs):
         pass
 
@@ -21,12 +21,12 @@ class OurBase:
         pass
 
 
-class OurNorm(OurBase):               # names axis itself, name/dtype through its base, renorm nowhere
+class OurNorm(OurBase):  # names axis itself, name/dtype through its base, renorm nowhere
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
 
 
-class OurFactory:                     # a class built in __new__ (tfkit.Variable is one)
+class OurFactory:  # a class built in __new__ (tfkit.Variable is one)
     def __new__(cls, axis=-1, renorm=False, name=None, dtype=None):
         return object.__new__(cls)
 
@@ -45,7 +45,7 @@ def test_an_argument_no_tfkit_signature_names_is_a_gap_and_base_classes_count():
 
 def test_a_constructor_in_new_is_read_and_parameter_names_count_for_functions():
     assert signatures.argument_gaps(KerasNorm, OurFactory) == []
-    assert signatures.argument_gaps(keras_scope, our_scope) == ["custom_objects"]   # a keyword call would fail
+    assert signatures.argument_gaps(keras_scope, our_scope) == ["custom_objects"]  # a keyword call would fail
 
 
 def test_excluded_arguments_are_not_gaps():

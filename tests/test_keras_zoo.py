@@ -76,7 +76,7 @@ def _load(loader, path, case):
 
 @pytest.fixture(scope="module", autouse=True)
 def _registered():
-    for k in FRAMEWORKS.values():        # the zoo's classes exist in both registries before any file is read
+    for k in FRAMEWORKS.values():  # the zoo's classes exist in both registries before any file is read
         custom_objects(k)
 
 
@@ -94,7 +94,7 @@ def test_a_model_saved_by_one_framework_loads_in_the_other(case, direction, tmp_
     assert len(got) == len(expected)
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e, rtol=case.tolerance, atol=case.tolerance)
-    if case.compiled:       # the optimizer's state came along: one more epoch moves both models the same way
+    if case.compiled:  # the optimizer's state came along: one more epoch moves both models the same way
         assert loaded.optimizer is not None
         for model in (original, loaded):
             model.fit(x, y, batch_size=len(y), epochs=1, shuffle=False, verbose=0)
@@ -105,5 +105,14 @@ def test_a_model_saved_by_one_framework_loads_in_the_other(case, direction, tmp_
 def test_the_zoo_covers_every_kind_the_issue_names():
     names = {case.name for case in CASES}
     assert len(CASES) >= 30
-    assert {"operations", "custom_layers", "lambda_named", "normalization_adapted", "text_to_lstm",
-            "quantized_int8", "mobilenet_v3_small", "compiled_adam", "nested"} <= names
+    assert {
+        "operations",
+        "custom_layers",
+        "lambda_named",
+        "normalization_adapted",
+        "text_to_lstm",
+        "quantized_int8",
+        "mobilenet_v3_small",
+        "compiled_adam",
+        "nested",
+    } <= names

@@ -100,7 +100,12 @@ def test_lazy_build_and_nesting_counts():
     assert len(mlp.weights) == 6
     assert len(mlp.trainable_weights) == 6
     assert list(mlp.weight_paths()) == [
-        "linear_1/w", "linear_1/b", "linear_2/w", "linear_2/b", "linear_3/w", "linear_3/b",
+        "linear_1/w",
+        "linear_1/b",
+        "linear_2/w",
+        "linear_2/b",
+        "linear_3/w",
+        "linear_3/b",
     ]
     assert mlp.linear_1.weights[0].shape == (64, 32)
 
@@ -181,7 +186,12 @@ def test_guide_config_example_prints_linear_7():
 
     for _ in range(7):
         GuideLinear(1)
-    assert GuideLinear(64).get_config() == {"name": "guide_linear_7", "trainable": True, "dtype": "float32", "units": 64}
+    assert GuideLinear(64).get_config() == {
+        "name": "guide_linear_7",
+        "trainable": True,
+        "dtype": "float32",
+        "units": 64,
+    }
 
 
 def test_get_config_without_kwargs_in_init_still_rebuilds():
@@ -358,7 +368,14 @@ def test_sublayers_in_lists_and_dicts_are_tracked():
 
     holder = Holder()
     holder(tf.ones((1, 2)))
-    assert list(holder.weight_paths()) == ["blocks/0/w", "blocks/0/b", "blocks/1/w", "blocks/1/b", "heads/a/w", "heads/a/b"]
+    assert list(holder.weight_paths()) == [
+        "blocks/0/w",
+        "blocks/0/b",
+        "blocks/1/w",
+        "blocks/1/b",
+        "heads/a/w",
+        "heads/a/b",
+    ]
 
 
 def test_set_weights_checks_shapes_with_path():
@@ -380,7 +397,9 @@ def test_unknown_activation_and_initializer_errors_name_the_layer():
         def build(self, input_shape):
             self.add_weight(shape=(1,), initializer="nope", name="scale")
 
-    with pytest.raises(ValueError, match=r"Layer 'lazy_bad\w*' \(LazyBad\), weight 'scale': Unknown initializer 'nope'"):
+    with pytest.raises(
+        ValueError, match=r"Layer 'lazy_bad\w*' \(LazyBad\), weight 'scale': Unknown initializer 'nope'"
+    ):
         LazyBad()(tf.ones((1, 1)))
 
 
@@ -393,12 +412,12 @@ def test_automatic_names_follow_keras_for_every_built_in_layer():
 
     names = [n for n in registry.builtin_names("layers") if n[:1].isupper()]
     assert [n for n in names if to_snake_case(n) != keras_snake_case(n)] == []
-    assert to_snake_case("ConvLSTM2D") == "conv_lstm2d"            # was conv_lst_m2d: a capital before digits
+    assert to_snake_case("ConvLSTM2D") == "conv_lstm2d"  # was conv_lst_m2d: a capital before digits
     assert to_snake_case("MLP2Block") == keras_snake_case("MLP2Block") == "mlp2_block"
 
 
 def test_a_class_named_with_a_leading_underscore_is_called_at_the_root_of_a_graph():
-    class _Private(tfkit.Model):         # named "_private": tf.name_scope refuses it at a graph's root
+    class _Private(tfkit.Model):  # named "_private": tf.name_scope refuses it at a graph's root
         def __init__(self):
             super().__init__()
             self.dense = tfkit.layers.Dense(2)
@@ -407,7 +426,7 @@ def test_a_class_named_with_a_leading_underscore_is_called_at_the_root_of_a_grap
             return self.dense(x)
 
     model = _Private()
-    assert model.name.startswith("__private")    # Keras 3's to_snake_case("_Private")
+    assert model.name.startswith("__private")  # Keras 3's to_snake_case("_Private")
     assert tf.function(lambda x: model(x))(tf.zeros((3, 4))).shape == (3, 2)
 
 

@@ -24,8 +24,16 @@ def np_relu(x, max_value=None, negative_slope=0.0, threshold=0.0):
     return np.minimum(y, max_value) if max_value is not None else y
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"max_value": 6.0}, {"negative_slope": 0.1},
-                                    {"threshold": 0.5}, {"max_value": 3.0, "negative_slope": 0.2, "threshold": 0.5}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"max_value": 6.0},
+        {"negative_slope": 0.1},
+        {"threshold": 0.5},
+        {"max_value": 3.0, "negative_slope": 0.2, "threshold": 0.5},
+    ],
+)
 def test_relu_matches_numpy_and_round_trips(kwargs):
     layer = layers.ReLU(**kwargs)
     np.testing.assert_allclose(layer(X).numpy(), np_relu(X, **kwargs), rtol=1e-6)
@@ -76,7 +84,7 @@ def test_prelu_weight_shape_numbers_and_gradient():
     grad = tape.gradient(loss, layer.alpha).numpy()
     np.testing.assert_allclose(grad, np.minimum(x, 0).sum(axis=(0, 1), keepdims=True)[0], rtol=1e-5)
     with pytest.raises(ValueError, match=r"\(PReLU\) expected axis 2 .* size 4"):
-        layer(np.ones((2, 3, 5), "float32"))   # the non-shared axis has size 4
+        layer(np.ones((2, 3, 5), "float32"))  # the non-shared axis has size 4
 
 
 def test_prelu_config_and_options():
@@ -113,7 +121,7 @@ def test_softmax_mask_gives_zero_probability_to_masked_positions():
     expected = np_softmax(np.array([1.0, 3.0]), -1)
     np.testing.assert_allclose(y[0], [expected[0], 0, expected[1], 0], rtol=1e-6)
     np.testing.assert_array_equal(y[1], 0)  # a fully masked row: all zeros, not uniform
-    float_mask = mask.astype("float32") * 0.9 + 0.05   # > 0.5 means keep
+    float_mask = mask.astype("float32") * 0.9 + 0.05  # > 0.5 means keep
     np.testing.assert_allclose(layers.Softmax()(x, mask=float_mask).numpy(), y, rtol=1e-6)
     broadcast = layers.Softmax()(x, mask=np.array([[1, 1, 0, 1]], "int32")).numpy()
     assert (broadcast[:, 2] == 0).all() and np.allclose(broadcast.sum(-1), 1)
@@ -136,17 +144,20 @@ def test_keras_crosscheck_same_inputs_same_numbers():
     keras = pytest.importorskip("keras")
     x = np.random.default_rng(3).normal(size=(2, 3, 4)).astype("float32") * 3
     pairs = [
-        (layers.ReLU(max_value=2.0, negative_slope=0.1, threshold=0.5),
-         keras.layers.ReLU(max_value=2.0, negative_slope=0.1, threshold=0.5)),
+        (
+            layers.ReLU(max_value=2.0, negative_slope=0.1, threshold=0.5),
+            keras.layers.ReLU(max_value=2.0, negative_slope=0.1, threshold=0.5),
+        ),
         (layers.LeakyReLU(), keras.layers.LeakyReLU()),
         (layers.ELU(0.7), keras.layers.ELU(0.7)),
         (layers.Softmax(axis=[1, 2]), keras.layers.Softmax(axis=[1, 2])),
     ]
     for ours, theirs in pairs:
         np.testing.assert_allclose(ours(x).numpy(), np.asarray(theirs(x)), rtol=1e-5, atol=1e-6)
-    mask = x[..., :1] > 0   # broadcast along the last axis
-    np.testing.assert_allclose(layers.Softmax()(x, mask=mask).numpy(),
-                               np.asarray(keras.layers.Softmax()(x, mask=mask)), rtol=1e-5, atol=1e-7)
+    mask = x[..., :1] > 0  # broadcast along the last axis
+    np.testing.assert_allclose(
+        layers.Softmax()(x, mask=mask).numpy(), np.asarray(keras.layers.Softmax()(x, mask=mask)), rtol=1e-5, atol=1e-7
+    )
     ours, theirs = layers.PReLU(shared_axes=[1]), keras.layers.PReLU(shared_axes=[1])
     ours(x), theirs(x)
     alpha = np.array([[0.3, -0.2, 0.5, 1.5]], "float32")

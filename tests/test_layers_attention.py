@@ -58,10 +58,14 @@ def test_keras_weight_structure():
     out = layer(QUERY, VALUE)
     assert out.shape == (2, 4, 8) and layer.compute_output_shape((None, 4, 6), (None, 3, 5)) == (None, 4, 8)
     assert {path: tuple(w.shape) for path, w in layer.weight_paths().items()} == {
-        "query_dense/kernel": (6, HEADS, KEY_DIM), "query_dense/bias": (HEADS, KEY_DIM),
-        "key_dense/kernel": (5, HEADS, KEY_DIM), "key_dense/bias": (HEADS, KEY_DIM),
-        "value_dense/kernel": (5, HEADS, 4), "value_dense/bias": (HEADS, 4),
-        "output_dense/kernel": (HEADS, 4, 8), "output_dense/bias": (8,),
+        "query_dense/kernel": (6, HEADS, KEY_DIM),
+        "query_dense/bias": (HEADS, KEY_DIM),
+        "key_dense/kernel": (5, HEADS, KEY_DIM),
+        "key_dense/bias": (HEADS, KEY_DIM),
+        "value_dense/kernel": (5, HEADS, 4),
+        "value_dense/bias": (HEADS, 4),
+        "output_dense/kernel": (HEADS, 4, 8),
+        "output_dense/bias": (8,),
     }
     assert len(MultiHeadAttention(HEADS, KEY_DIM, use_bias=False)(QUERY, VALUE).shape) == 3
 
@@ -135,12 +139,14 @@ def test_compiled_equals_eager_and_config_round_trip():
     eager = layer(QUERY, VALUE, use_causal_mask=True)
     graph = tf.function(lambda q, v: layer(q, v, use_causal_mask=True))
     np.testing.assert_allclose(graph(QUERY, VALUE), eager, atol=1e-6)
-    np.testing.assert_allclose(tf.function(lambda q, v: layer(q, v, use_causal_mask=True), jit_compile=True)(
-        QUERY, VALUE), eager, atol=1e-5)
+    np.testing.assert_allclose(
+        tf.function(lambda q, v: layer(q, v, use_causal_mask=True), jit_compile=True)(QUERY, VALUE), eager, atol=1e-5
+    )
     graph(QUERY + 1, VALUE)
     assert graph.experimental_get_tracing_count() == 1
-    longer = tf.function(lambda q, v: layer(q, v), input_signature=[tf.TensorSpec((None, None, 6)),
-                                                                   tf.TensorSpec((None, None, 5))])
+    longer = tf.function(
+        lambda q, v: layer(q, v), input_signature=[tf.TensorSpec((None, None, 6)), tf.TensorSpec((None, None, 5))]
+    )
     assert longer(QUERY[:, :2], VALUE).shape == (2, 2, 3)
     clone = MultiHeadAttention.from_config(layer.get_config())
     clone(QUERY, VALUE)
@@ -170,8 +176,10 @@ def test_matches_keras():
     mask = RNG.random((2, 4, 3)) > 0.3
     mask[:, :, 0] = True
     for kwargs in ({}, {"value_dim": 2, "output_shape": 4}):
-        ours, theirs = MultiHeadAttention(HEADS, KEY_DIM, **kwargs), keras.layers.MultiHeadAttention(
-            HEADS, KEY_DIM, **kwargs)
+        ours, theirs = (
+            MultiHeadAttention(HEADS, KEY_DIM, **kwargs),
+            keras.layers.MultiHeadAttention(HEADS, KEY_DIM, **kwargs),
+        )
         theirs(QUERY, VALUE, key=KEY)
         theirs.set_weights(randomized(ours, QUERY, VALUE, key=KEY))
         got, got_scores = ours(QUERY, VALUE, key=KEY, attention_mask=mask, return_attention_scores=True)
@@ -179,8 +187,10 @@ def test_matches_keras():
         np.testing.assert_allclose(got, np.asarray(want), atol=1e-5)
         np.testing.assert_allclose(got_scores, np.asarray(want_scores), atol=1e-6)
     grid = RNG.normal(size=(2, 3, 4, 5)).astype("float32")  # attention over two axes
-    ours, theirs = (MultiHeadAttention(HEADS, KEY_DIM, attention_axes=(1, 2)),
-                    keras.layers.MultiHeadAttention(HEADS, KEY_DIM, attention_axes=(1, 2)))
+    ours, theirs = (
+        MultiHeadAttention(HEADS, KEY_DIM, attention_axes=(1, 2)),
+        keras.layers.MultiHeadAttention(HEADS, KEY_DIM, attention_axes=(1, 2)),
+    )
     theirs(grid, grid)
     theirs.set_weights(randomized(ours, grid, grid))
     np.testing.assert_allclose(ours(grid, grid), np.asarray(theirs(grid, grid)), atol=1e-5)

@@ -25,8 +25,7 @@ CATALOG = {
     "RandAugment": ((), {}),
     "RandomBrightness": ((0.3,), {}),
     "RandomColorDegeneration": ((0.5,), {}),
-    "RandomColorJitter": ((), dict(brightness_factor=0.2, contrast_factor=0.2, saturation_factor=0.5,
-                                   hue_factor=0.2)),
+    "RandomColorJitter": ((), dict(brightness_factor=0.2, contrast_factor=0.2, saturation_factor=0.5, hue_factor=0.2)),
     "RandomElasticTransform": ((), {}),
     "RandomErasing": ((), {}),
     "RandomGaussianBlur": ((), dict(kernel_size=5)),
@@ -42,7 +41,7 @@ CATALOG = {
 }
 UNSEEDED = {"AutoContrast", "ContrastLimitedAdaptiveHistogramEqualization", "Equalization", "MaxNumBoundingBoxes"}
 AT_INFERENCE = {"AutoContrast", "ContrastLimitedAdaptiveHistogramEqualization", "MaxNumBoundingBoxes"}
-UNCHANGED = {"MaxNumBoundingBoxes"}          # only touches bounding boxes
+UNCHANGED = {"MaxNumBoundingBoxes"}  # only touches bounding boxes
 
 
 def make(name, seed=None, **extra):
@@ -54,13 +53,21 @@ def make(name, seed=None, **extra):
 
 def test_every_keras_image_preprocessing_layer_is_here():
     keras = pytest.importorskip("keras")
-    image_layers = {n for n in dir(keras.layers) if "image_preprocessing" in getattr(
-        getattr(keras.layers, n), "__module__", "")}
+    image_layers = {
+        n for n in dir(keras.layers) if "image_preprocessing" in getattr(getattr(keras.layers, n), "__module__", "")
+    }
     missing = {n for n in image_layers | {"Pipeline"} if not hasattr(layers, n)}
     assert missing == set()
-    assert set(CATALOG) | {"Pipeline"} >= image_layers - {"CenterCrop", "RandomContrast", "RandomCrop", "RandomFlip",
-                                                          "RandomRotation", "RandomTranslation", "RandomZoom",
-                                                          "Resizing"}
+    assert set(CATALOG) | {"Pipeline"} >= image_layers - {
+        "CenterCrop",
+        "RandomContrast",
+        "RandomCrop",
+        "RandomFlip",
+        "RandomRotation",
+        "RandomTranslation",
+        "RandomZoom",
+        "Resizing",
+    }
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
@@ -73,7 +80,7 @@ def test_config_round_trips_and_reads_keras_configs(name):
     theirs = getattr(keras.layers, name)(*args, **kwargs).get_config()
     ignored = {"name", "trainable", "dtype", "seed", "fill_value" if name == "MaxNumBoundingBoxes" else ""}
     assert set(layer.get_config()) - ignored == set(theirs) - ignored
-    from_keras = type(layer).from_config(theirs)          # a Keras-saved config (Keras's dtype policy included)
+    from_keras = type(layer).from_config(theirs)  # a Keras-saved config (Keras's dtype policy included)
     for key in set(theirs) - ignored:
         got, want = from_keras.get_config()[key], theirs[key]
         if isinstance(want, (str, bool)) or want is None:
@@ -92,7 +99,7 @@ def test_training_augments_and_inference_passes_through(name):
         np.testing.assert_array_equal(trained, IMAGES)
     else:
         assert not np.allclose(trained, IMAGES)
-    if name in AT_INFERENCE:                                   # Keras applies these at inference too
+    if name in AT_INFERENCE:  # Keras applies these at inference too
         np.testing.assert_array_equal(inferred, trained)
     else:
         np.testing.assert_array_equal(inferred, IMAGES)
@@ -110,7 +117,7 @@ def test_a_seed_replays_and_every_call_draws_anew(name):
 
 # XLA for one layer of each kind (compiling all 23 takes a minute on a loaded 2-core machine).
 XLA = {"RandomHue", "Equalization", "ContrastLimitedAdaptiveHistogramEqualization", "RandomShear", "RandomErasing"}
-POLICIES = {"AugMix", "RandAugment"}    # eleven layers each: traced once per map, so mapped once here
+POLICIES = {"AugMix", "RandAugment"}  # eleven layers each: traced once per map, so mapped once here
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
@@ -147,14 +154,30 @@ def test_tf_data_map_of_batches_single_images_and_dicts(name):
     dicts = tf.data.Dataset.from_tensor_slices({"images": IMAGES, "labels": labels}).batch(4).map(layer)
     element = next(iter(dicts))
     assert set(element) == {"images", "labels"} and element["labels"].shape == (4, 4)
-    np.testing.assert_allclose(element["labels"].numpy().sum(-1), 1.0, rtol=1e-5)   # mixed labels still sum to 1
+    np.testing.assert_allclose(element["labels"].numpy().sum(-1), 1.0, rtol=1e-5)  # mixed labels still sum to 1
 
 
 GROUPS = {
-    "colour": ["RandomBrightness", "RandomColorDegeneration", "RandomHue", "RandomSaturation", "RandomInvert",
-               "RandomPosterization", "Solarization", "RandomColorJitter", "RandomGrayscale"],
-    "filters": ["AutoContrast", "Equalization", "ContrastLimitedAdaptiveHistogramEqualization", "RandomSharpness",
-                "RandomGaussianBlur", "RandomErasing", "RandAugment"],
+    "colour": [
+        "RandomBrightness",
+        "RandomColorDegeneration",
+        "RandomHue",
+        "RandomSaturation",
+        "RandomInvert",
+        "RandomPosterization",
+        "Solarization",
+        "RandomColorJitter",
+        "RandomGrayscale",
+    ],
+    "filters": [
+        "AutoContrast",
+        "Equalization",
+        "ContrastLimitedAdaptiveHistogramEqualization",
+        "RandomSharpness",
+        "RandomGaussianBlur",
+        "RandomErasing",
+        "RandAugment",
+    ],
     "geometry": ["RandomShear", "RandomPerspective", "RandomElasticTransform", "MixUp", "CutMix", "AugMix"],
 }
 
@@ -174,8 +197,9 @@ def test_models_train_save_and_export_with_the_layers(group, tmp_path):
     got = list(served(pixels=tf.constant(IMAGES)).values())[0].numpy()
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
     model.save(tmp_path / "model.h5")
-    np.testing.assert_allclose(tfkit.load_model(tmp_path / "model.h5").predict(IMAGES, verbose=0), expected,
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        tfkit.load_model(tmp_path / "model.h5").predict(IMAGES, verbose=0), expected, rtol=1e-5, atol=1e-5
+    )
 
 
 def test_pipeline_chains_layers_passes_training_and_round_trips():
@@ -184,7 +208,7 @@ def test_pipeline_chains_layers_passes_training_and_round_trips():
     trained = pipeline({"images": IMAGES, "labels": np.eye(8, dtype="float32")}, training=True)
     assert set(trained) == {"images", "labels"} and not np.allclose(trained["images"], IMAGES)
     inferred = pipeline(IMAGES, training=False).numpy()
-    np.testing.assert_allclose(inferred, layers.AutoContrast()(IMAGES).numpy(), rtol=1e-6)   # only AutoContrast
+    np.testing.assert_allclose(inferred, layers.AutoContrast()(IMAGES).numpy(), rtol=1e-6)  # only AutoContrast
     config = json.loads(json.dumps(pipeline.get_config()))
     clone = layers.Pipeline.from_config(config)
     assert [type(l).__name__ for l in clone.layers] == ["RandomHue", "AutoContrast", "MixUp"]

@@ -88,8 +88,10 @@ def np_conv_transpose(x, w, strides, padding, output_padding=None, dilation=None
                     for c in range(x.shape[-1]):
                         y_full[(b, *idx, f)] += x[(b, *pos, c)] * w[(*tap, f, c)]
     ops = output_padding or (None,) * rank
-    out = [keras_transpose_length(n, k, s, padding, op, d)
-           for n, k, s, op, d in zip(x.shape[1:-1], ksize, strides, ops, dilation)]
+    out = [
+        keras_transpose_length(n, k, s, padding, op, d)
+        for n, k, s, op, d in zip(x.shape[1:-1], ksize, strides, ops, dilation)
+    ]
     y = np.zeros((x.shape[0], *out, filters))
     slices = []
     for n, o, s, k, d, f in zip(x.shape[1:-1], out, strides, ksize, dilation, full):
@@ -251,7 +253,11 @@ def test_depthwise_conv_matches_numpy(kwargs, in_shape):
 )
 def test_separable_conv_is_depthwise_then_pointwise(kwargs, in_shape):
     layer = built(layers.SeparableConv2D(**kwargs), in_shape)
-    assert [w.name.split(":")[0].split("/")[-1] for w in layer.weights] == ["depthwise_kernel", "pointwise_kernel", "bias"]
+    assert [w.name.split(":")[0].split("/")[-1] for w in layer.weights] == [
+        "depthwise_kernel",
+        "pointwise_kernel",
+        "bias",
+    ]
     depthwise, pointwise, bias = set_random_weights(layer)
     x = rand(*in_shape)
     y = layer(x.astype("float32")).numpy()
@@ -288,8 +294,9 @@ def test_activation_and_no_bias():
     assert layer.bias is None and len(layer.weights) == 1
     (kernel,) = set_random_weights(layer)
     x = rand(1, 3, 3, 1)
-    np.testing.assert_allclose(layer(x.astype("float32")).numpy(),
-                               np.maximum(np_conv(x, kernel, (1, 1), "valid"), 0), atol=1e-5)
+    np.testing.assert_allclose(
+        layer(x.astype("float32")).numpy(), np.maximum(np_conv(x, kernel, (1, 1), "valid"), 0), atol=1e-5
+    )
 
 
 def test_weight_names_shapes_and_paths():
@@ -323,17 +330,31 @@ def finite_difference(f, value, eps=1e-6):
 @pytest.mark.parametrize(
     "make, shape, reference",
     [
-        (lambda: layers.Conv2D(2, 2, strides=2, padding="same", dtype="float64"), (1, 3, 3, 2),
-         lambda x, k, layer: np_conv(x, k, layer.strides, layer.padding)),
-        (lambda: layers.Conv2D(2, 2, groups=2, dtype="float64"), (1, 3, 3, 2),
-         lambda x, k, layer: np_conv(x, k, (1, 1), "valid", groups=2)),
-        (lambda: layers.Conv2DTranspose(2, 2, strides=2, padding="same", output_padding=1, dtype="float64"),
-         (1, 2, 2, 2),
-         lambda x, k, layer: np_conv_transpose(x, k, layer.strides, layer.padding, layer.output_padding)),
-        (lambda: layers.Conv2DTranspose(1, 2, dilation_rate=2, dtype="float64"), (1, 2, 2, 2),
-         lambda x, k, layer: np_conv_transpose(x, k, (1, 1), "valid", dilation=(2, 2))),
-        (lambda: layers.DepthwiseConv2D(2, strides=(1, 2), padding="same", dtype="float64"), (1, 3, 3, 2),
-         lambda x, k, layer: np_depthwise(x, k, layer.strides, layer.padding)),
+        (
+            lambda: layers.Conv2D(2, 2, strides=2, padding="same", dtype="float64"),
+            (1, 3, 3, 2),
+            lambda x, k, layer: np_conv(x, k, layer.strides, layer.padding),
+        ),
+        (
+            lambda: layers.Conv2D(2, 2, groups=2, dtype="float64"),
+            (1, 3, 3, 2),
+            lambda x, k, layer: np_conv(x, k, (1, 1), "valid", groups=2),
+        ),
+        (
+            lambda: layers.Conv2DTranspose(2, 2, strides=2, padding="same", output_padding=1, dtype="float64"),
+            (1, 2, 2, 2),
+            lambda x, k, layer: np_conv_transpose(x, k, layer.strides, layer.padding, layer.output_padding),
+        ),
+        (
+            lambda: layers.Conv2DTranspose(1, 2, dilation_rate=2, dtype="float64"),
+            (1, 2, 2, 2),
+            lambda x, k, layer: np_conv_transpose(x, k, (1, 1), "valid", dilation=(2, 2)),
+        ),
+        (
+            lambda: layers.DepthwiseConv2D(2, strides=(1, 2), padding="same", dtype="float64"),
+            (1, 3, 3, 2),
+            lambda x, k, layer: np_depthwise(x, k, layer.strides, layer.padding),
+        ),
     ],
 )
 def test_gradients_match_finite_differences_of_numpy_reference(make, shape, reference):
@@ -390,12 +411,25 @@ def test_eager_equals_tf_function_equals_jit(make, shape):
     "layer, shape",
     [
         (layers.Conv1D(2, 3, padding="causal", dilation_rate=2, kernel_regularizer="l2", name="c1"), (1, 6, 2)),
-        (layers.Conv2D(4, (2, 3), strides=(1, 2), groups=2, activation="tanh", use_bias=False,
-                       kernel_initializer="he_normal", kernel_constraint="non_neg",
-                       activity_regularizer=regularizers.L1(0.1)), (1, 4, 5, 2)),
+        (
+            layers.Conv2D(
+                4,
+                (2, 3),
+                strides=(1, 2),
+                groups=2,
+                activation="tanh",
+                use_bias=False,
+                kernel_initializer="he_normal",
+                kernel_constraint="non_neg",
+                activity_regularizer=regularizers.L1(0.1),
+            ),
+            (1, 4, 5, 2),
+        ),
         (layers.Conv3D(2, 2, data_format="channels_first"), (1, 1, 3, 3, 3)),
-        (layers.Conv2DTranspose(3, 3, strides=2, output_padding=1, padding="same", bias_initializer="ones"),
-         (1, 2, 2, 2)),
+        (
+            layers.Conv2DTranspose(3, 3, strides=2, output_padding=1, padding="same", bias_initializer="ones"),
+            (1, 2, 2, 2),
+        ),
         (layers.DepthwiseConv2D(2, depth_multiplier=3, depthwise_regularizer=regularizers.L2(0.5)), (1, 3, 3, 2)),
         (layers.SeparableConv2D(2, 2, depth_multiplier=2, pointwise_constraint="max_norm"), (1, 3, 3, 2)),
     ],
@@ -491,16 +525,31 @@ def test_wrong_inputs_raise_errors_naming_the_layer():
 def test_matches_keras_3_when_installed():
     keras = pytest.importorskip("keras")
     cases = [
-        (layers.Conv2D(3, 3, strides=2, padding="same"), keras.layers.Conv2D(3, 3, strides=2, padding="same"),
-         (1, 5, 6, 2)),
-        (layers.Conv1D(2, 3, padding="causal", dilation_rate=2),
-         keras.layers.Conv1D(2, 3, padding="causal", dilation_rate=2), (1, 7, 2)),
-        (layers.Conv2DTranspose(2, 3, strides=2, padding="same", output_padding=1),
-         keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same", output_padding=1), (1, 3, 3, 2)),
-        (layers.Conv2DTranspose(2, 2, strides=2, padding="same"),
-         keras.layers.Conv2DTranspose(2, 2, strides=2, padding="same"), (1, 3, 3, 2)),
-        (layers.DepthwiseConv2D(2, depth_multiplier=2, padding="same"),
-         keras.layers.DepthwiseConv2D(2, depth_multiplier=2, padding="same"), (1, 4, 4, 2)),
+        (
+            layers.Conv2D(3, 3, strides=2, padding="same"),
+            keras.layers.Conv2D(3, 3, strides=2, padding="same"),
+            (1, 5, 6, 2),
+        ),
+        (
+            layers.Conv1D(2, 3, padding="causal", dilation_rate=2),
+            keras.layers.Conv1D(2, 3, padding="causal", dilation_rate=2),
+            (1, 7, 2),
+        ),
+        (
+            layers.Conv2DTranspose(2, 3, strides=2, padding="same", output_padding=1),
+            keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same", output_padding=1),
+            (1, 3, 3, 2),
+        ),
+        (
+            layers.Conv2DTranspose(2, 2, strides=2, padding="same"),
+            keras.layers.Conv2DTranspose(2, 2, strides=2, padding="same"),
+            (1, 3, 3, 2),
+        ),
+        (
+            layers.DepthwiseConv2D(2, depth_multiplier=2, padding="same"),
+            keras.layers.DepthwiseConv2D(2, depth_multiplier=2, padding="same"),
+            (1, 4, 4, 2),
+        ),
         (layers.SeparableConv2D(3, 2, strides=2), keras.layers.SeparableConv2D(3, 2, strides=2), (1, 5, 5, 2)),
     ]
     for ours, theirs, shape in cases:
@@ -524,6 +573,7 @@ def test_convolution_op_is_the_override_point():
     got = layer(images).numpy()
     kernel = layer.kernel.numpy()
     standardized = (kernel - kernel.mean(axis=(0, 1, 2), keepdims=True)) / np.sqrt(
-        kernel.var(axis=(0, 1, 2), keepdims=True) + 1e-10)
+        kernel.var(axis=(0, 1, 2), keepdims=True) + 1e-10
+    )
     np.testing.assert_allclose(got, tf.nn.conv2d(images, standardized, 1, "SAME").numpy(), rtol=1e-4, atol=1e-5)
     assert not np.allclose(got, tf.nn.conv2d(images, kernel, 1, "SAME").numpy())

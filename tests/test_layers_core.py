@@ -102,8 +102,12 @@ def test_dense_eager_function_and_xla_agree_without_retracing():
 
 def test_dense_config_roundtrip_gives_same_outputs():
     layer = layers.Dense(
-        3, activation="sigmoid", kernel_initializer="he_normal", kernel_regularizer=tfkit.regularizers.L2(0.1),
-        bias_constraint="non_neg", activity_regularizer="l1",
+        3,
+        activation="sigmoid",
+        kernel_initializer="he_normal",
+        kernel_regularizer=tfkit.regularizers.L2(0.1),
+        bias_constraint="non_neg",
+        activity_regularizer="l1",
     )
     x = _rand(2, 4)
     y = layer(x)
@@ -119,8 +123,9 @@ def test_dense_config_roundtrip_gives_same_outputs():
 
 
 def test_dense_kernel_regularizer_and_activity_regularizer_losses():
-    layer = layers.Dense(2, kernel_regularizer=tfkit.regularizers.L2(0.5),
-                         activity_regularizer=tfkit.regularizers.L1(0.1))
+    layer = layers.Dense(
+        2, kernel_regularizer=tfkit.regularizers.L2(0.5), activity_regularizer=tfkit.regularizers.L1(0.1)
+    )
     layer.build((None, 3))
     kernel, bias = _rand(3, 2), _rand(2)
     layer.set_weights([kernel, bias])
@@ -128,7 +133,7 @@ def test_dense_kernel_regularizer_and_activity_regularizer_losses():
     y = x @ kernel + bias
     layer(x)
     values = sorted(float(v) for v in layer.losses)
-    expected = sorted([0.5 * float((kernel ** 2).sum()), 0.1 * float(np.abs(y).sum()) / 4])
+    expected = sorted([0.5 * float((kernel**2).sum()), 0.1 * float(np.abs(y).sum()) / 4])
     np.testing.assert_allclose(values, expected, rtol=1e-5)
 
 
@@ -180,8 +185,9 @@ def test_dense_matches_keras():
         ("ab,bc->ac", 4, None, (2, 3), (3, 4), None, (2, 4)),
     ],
 )
-def test_einsum_dense_matches_numpy(equation, output_shape, bias_axes, input_shape, kernel_shape, bias_shape,
-                                    out_shape):
+def test_einsum_dense_matches_numpy(
+    equation, output_shape, bias_axes, input_shape, kernel_shape, bias_shape, out_shape
+):
     layer = layers.EinsumDense(equation, output_shape, bias_axes=bias_axes, activation="relu")
     x = _rand(*input_shape)
     layer(x)
@@ -322,7 +328,7 @@ def concat_twice(x):
 def test_lambda_calls_the_function_with_arguments():
     layer = layers.Lambda(scaled_square, arguments={"factor": 3.0})
     x = _rand(2, 3)
-    np.testing.assert_allclose(layer(x).numpy(), 3 * x ** 2, rtol=1e-6)
+    np.testing.assert_allclose(layer(x).numpy(), 3 * x**2, rtol=1e-6)
     eager, graph, jit = _modes(layer, tf.constant(x))
     np.testing.assert_allclose(graph, eager, rtol=1e-6)
     np.testing.assert_allclose(jit, eager, rtol=1e-6)
@@ -358,8 +364,9 @@ def test_lambda_output_shape_inferred_given_or_computed():
 
 
 def test_lambda_config_stores_registered_names_only():
-    layer = layers.Lambda(scaled_square, output_shape=doubled_last_axis, mask=keep_first_steps,
-                          arguments={"factor": 2.0}, name="square")
+    layer = layers.Lambda(
+        scaled_square, output_shape=doubled_last_axis, mask=keep_first_steps, arguments={"factor": 2.0}, name="square"
+    )
     config = layer.get_config()
     assert config["function"] == "test_layers_core>scaled_square"
     assert config["output_shape"] == "test_layers_core>doubled_last_axis"
@@ -367,7 +374,7 @@ def test_lambda_config_stores_registered_names_only():
     clone = _roundtrip(layer)
     assert clone.function is scaled_square and clone.mask is keep_first_steps
     x = _rand(2, 3)
-    np.testing.assert_allclose(clone(x).numpy(), 2 * x ** 2, rtol=1e-6)
+    np.testing.assert_allclose(clone(x).numpy(), 2 * x**2, rtol=1e-6)
     builtin = layers.Lambda(tfkit.activations.relu, output_shape=(3,))
     assert builtin.get_config()["function"] == "relu"
     assert _roundtrip(builtin).function is tfkit.activations.relu

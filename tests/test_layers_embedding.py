@@ -74,7 +74,7 @@ def test_config_round_trip_weights_regularizer_and_errors():
     layer = Embedding(6, 2, mask_zero=True, embeddings_regularizer="l2", weights=[table])
     out = layer(TOKENS)
     np.testing.assert_allclose(out, table[TOKENS])
-    np.testing.assert_allclose(float(sum(layer.losses)), 0.01 * np.sum(table ** 2), rtol=1e-5)
+    np.testing.assert_allclose(float(sum(layer.losses)), 0.01 * np.sum(table**2), rtol=1e-5)
     clone = Embedding.from_config(layer.get_config())
     clone(TOKENS)
     clone.set_weights(layer.get_weights())

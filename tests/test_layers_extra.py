@@ -13,6 +13,7 @@ def _rand(*shape, seed=0):
 
 # ----------------------------------------------------------------- numpy references
 
+
 def test_upsampling_padding_cropping_match_numpy():
     x1, x3 = _rand(2, 4, 3), _rand(2, 2, 3, 2, 2)
     np.testing.assert_array_equal(layers.UpSampling1D(3)(x1).numpy(), np.repeat(x1, 3, axis=1))
@@ -39,12 +40,12 @@ def test_reshaping_errors_name_the_layer():
 
 def test_unit_and_rms_normalization_match_numpy():
     x = _rand(3, 5)
-    norms = np.sqrt((x ** 2).sum(-1, keepdims=True))
+    norms = np.sqrt((x**2).sum(-1, keepdims=True))
     np.testing.assert_allclose(layers.UnitNormalization()(x).numpy(), x / norms, rtol=1e-5)
     np.testing.assert_allclose(layers.UnitNormalization()(np.zeros((1, 3), "float32")).numpy(), 0.0)
     rms = layers.RMSNormalization(epsilon=1e-6)
     got = rms(x).numpy()
-    np.testing.assert_allclose(got, x / np.sqrt((x ** 2).mean(-1, keepdims=True) + 1e-6), rtol=1e-5)
+    np.testing.assert_allclose(got, x / np.sqrt((x**2).mean(-1, keepdims=True) + 1e-6), rtol=1e-5)
     assert [w.name.split("/")[-1].split(":")[0] for w in rms.weights] == ["scale"]
 
 

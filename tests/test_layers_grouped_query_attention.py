@@ -38,8 +38,16 @@ def numpy_gqa(weights, query, value, key, heads, kv_heads, mask=None):
 def test_matches_a_numpy_reference():
     layer = layers.GroupQueryAttention(head_dim=3, num_query_heads=4, num_key_value_heads=2)
     weights = randomized(layer, QUERY, VALUE, key=KEY)
-    assert [tuple(w.shape) for w in layer.weights] == [(6, 4, 3), (4, 3), (6, 2, 3), (2, 3), (6, 2, 3), (2, 3),
-                                                       (4, 3, 6), (6,)]
+    assert [tuple(w.shape) for w in layer.weights] == [
+        (6, 4, 3),
+        (4, 3),
+        (6, 2, 3),
+        (2, 3),
+        (6, 2, 3),
+        (2, 3),
+        (4, 3, 6),
+        (6,),
+    ]
     mask = RNG.rand(2, 4, 5) > 0.4
     mask[..., 0] = True
     want, want_scores = numpy_gqa(weights, QUERY, VALUE, KEY, 4, 2, mask)
@@ -48,39 +56,67 @@ def test_matches_a_numpy_reference():
     np.testing.assert_allclose(got_scores.numpy(), want_scores, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(layer(QUERY, VALUE, key=KEY, attention_mask=mask).numpy(), want, rtol=1e-5, atol=1e-5)
     causal = np.tril(np.ones((4, 5), bool))[None].repeat(2, 0)
-    np.testing.assert_allclose(layer(QUERY, VALUE, key=KEY, use_causal_mask=True).numpy(),
-                               numpy_gqa(weights, QUERY, VALUE, KEY, 4, 2, causal)[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        layer(QUERY, VALUE, key=KEY, use_causal_mask=True).numpy(),
+        numpy_gqa(weights, QUERY, VALUE, KEY, 4, 2, causal)[0],
+        rtol=1e-5,
+        atol=1e-5,
+    )
 
 
-@pytest.mark.parametrize("kwargs", [dict(), dict(use_gate=True), dict(sliding_window=2, use_bias=False),
-                                    dict(num_key_value_heads=1), dict(num_key_value_heads=4)])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(),
+        dict(use_gate=True),
+        dict(sliding_window=2, use_bias=False),
+        dict(num_key_value_heads=1),
+        dict(num_key_value_heads=4),
+    ],
+)
 def test_matches_keras(kwargs):
     keras = pytest.importorskip("keras")
     kwargs = {"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2, **kwargs}
     ours, theirs = layers.GroupQueryAttention(**kwargs), keras.layers.GroupQueryAttention(**kwargs)
     theirs(QUERY, VALUE, key=KEY)
     theirs.set_weights(randomized(ours, QUERY, VALUE, key=KEY))
-    assert [(weight_name(w), tuple(w.shape)) for w in ours.weights] == \
-        [(weight_name(w), tuple(w.shape)) for w in theirs.weights]
+    assert [(weight_name(w), tuple(w.shape)) for w in ours.weights] == [
+        (weight_name(w), tuple(w.shape)) for w in theirs.weights
+    ]
     mask = RNG.rand(2, 4, 5) > 0.3
-    for call in (dict(), dict(attention_mask=mask), dict(use_causal_mask=True),
-                 dict(return_attention_scores=True, attention_mask=mask),
-                 dict(return_attention_scores=True, use_causal_mask=True)):
+    for call in (
+        dict(),
+        dict(attention_mask=mask),
+        dict(use_causal_mask=True),
+        dict(return_attention_scores=True, attention_mask=mask),
+        dict(return_attention_scores=True, use_causal_mask=True),
+    ):
         got, want = ours(QUERY, VALUE, key=KEY, **call), theirs(QUERY, VALUE, key=KEY, **call)
         for g, w in zip(tf.nest.flatten(got), tf.nest.flatten(want)):
             np.testing.assert_allclose(g.numpy(), keras.ops.convert_to_numpy(w), rtol=1e-5, atol=1e-6)
     config, keras_config = ours.get_config(), theirs.get_config()
     assert set(config) == set(keras_config)
-    for key in ("head_dim", "num_query_heads", "num_key_value_heads", "use_bias", "use_gate", "sliding_window",
-                "dropout", "seed", "kernel_regularizer", "activity_regularizer"):
+    for key in (
+        "head_dim",
+        "num_query_heads",
+        "num_key_value_heads",
+        "use_bias",
+        "use_gate",
+        "sliding_window",
+        "dropout",
+        "seed",
+        "kernel_regularizer",
+        "activity_regularizer",
+    ):
         assert config[key] == keras_config[key], key
 
 
 def test_a_keras_file_imports(tmp_path):
     keras = pytest.importorskip("keras")
     query, value = keras.Input((4, 6)), keras.Input((5, 6))
-    attention = keras.layers.GroupQueryAttention(head_dim=3, num_query_heads=4, num_key_value_heads=2,
-                                                 use_gate=True, dropout=0.1, seed=3)
+    attention = keras.layers.GroupQueryAttention(
+        head_dim=3, num_query_heads=4, num_key_value_heads=2, use_gate=True, dropout=0.1, seed=3
+    )
     source = keras.Model([query, value], keras.layers.Dense(2)(attention(query, value)))
     for w in source.weights:
         w.assign(RNG.uniform(-0.5, 0.5, w.shape).astype("float32"))
@@ -104,10 +140,10 @@ def test_masks_dropout_and_a_functional_model(tmp_path):
     x = model.layers[1](ids)
     inference = attention(x, x).numpy()
     np.testing.assert_array_equal(attention(x, x, training=False).numpy(), inference)
-    assert not np.allclose(attention(x, x, training=True).numpy(), inference)      # dropout on the scores
+    assert not np.allclose(attention(x, x, training=True).numpy(), inference)  # dropout on the scores
     _, scores = attention(x, x, return_attention_scores=True)
-    np.testing.assert_array_equal(scores.numpy()[0, :, :, 2:], 0.0)                 # the padding is never attended
-    compiled = tf.function(lambda t, m: attention(t, t, query_mask=m, value_mask=m))    # masks as arguments
+    np.testing.assert_array_equal(scores.numpy()[0, :, :, 2:], 0.0)  # the padding is never attended
+    compiled = tf.function(lambda t, m: attention(t, t, query_mask=m, value_mask=m))  # masks as arguments
     np.testing.assert_allclose(compiled(tf.constant(x.numpy()), ids > 0).numpy(), inference, rtol=1e-5, atol=1e-6)
     path = str(tmp_path / "gqa.h5")
     model.save(path)
@@ -120,8 +156,11 @@ def test_masks_dropout_and_a_functional_model(tmp_path):
 
 
 def test_errors_name_the_layer():
-    with pytest.raises(ValueError, match=r"GroupQueryAttention layer 'g' expected `num_query_heads` \(6\) to be a "
-                                         r"multiple of `num_key_value_heads` \(4\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"GroupQueryAttention layer 'g' expected `num_query_heads` \(6\) to be a "
+        r"multiple of `num_key_value_heads` \(4\)",
+    ):
         layers.GroupQueryAttention(2, 6, 4, name="g")
     with pytest.raises(ValueError, match=r"'g': dropout is not supported with flash attention"):
         layers.GroupQueryAttention(2, 4, 2, dropout=0.1, flash_attention=True, name="g")

@@ -31,17 +31,21 @@ def test_dtypes_shapes_and_sparse_rows():
     assert isinstance(sparse, tf.SparseTensor)
     np.testing.assert_array_equal(tf.sparse.to_dense(sparse).numpy(), hot((WORDS, CODES)).numpy())
     compiled = tf.function(lambda a, b: ints((a, b)))
-    np.testing.assert_array_equal(compiled(tf.constant(WORDS), tf.constant(CODES)).numpy(),
-                                  ints((WORDS, CODES)).numpy())
+    np.testing.assert_array_equal(
+        compiled(tf.constant(WORDS), tf.constant(CODES)).numpy(), ints((WORDS, CODES)).numpy()
+    )
 
 
-@pytest.mark.parametrize("features", [
-    (WORDS, CODES),
-    (WORDS[:, None], CODES[:, None]),
-    (CODES, CODES * 7, WORDS),
-    (np.array("x"), np.array(12)),
-    (CODES.astype("int32")[:, None], np.array([[b"q"], [b"r"], [b"s"], [b"t"], [b"u"]])),
-])
+@pytest.mark.parametrize(
+    "features",
+    [
+        (WORDS, CODES),
+        (WORDS[:, None], CODES[:, None]),
+        (CODES, CODES * 7, WORDS),
+        (np.array("x"), np.array(12)),
+        (CODES.astype("int32")[:, None], np.array([[b"q"], [b"r"], [b"s"], [b"t"], [b"u"]])),
+    ],
+)
 @pytest.mark.parametrize("output_mode", ["int", "one_hot"])
 def test_matches_keras(features, output_mode):
     keras = pytest.importorskip("keras")

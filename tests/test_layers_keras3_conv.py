@@ -12,9 +12,9 @@ from tfkit.base import registry
 
 def test_depthwise_conv1d_by_hand():
     layer = layers.DepthwiseConv1D(2, depth_multiplier=2, use_bias=False)
-    x = tf.constant([[[1.0, 10.0], [2.0, 20.0], [3.0, 30.0]]])       # (1, 3 steps, 2 channels)
+    x = tf.constant([[[1.0, 10.0], [2.0, 20.0], [3.0, 30.0]]])  # (1, 3 steps, 2 channels)
     layer.build(x.shape)
-    layer.kernel.assign([[[1.0, 0.0], [1.0, 2.0]], [[1.0, 1.0], [0.5, 0.0]]])   # kernel[tap, channel, m]
+    layer.kernel.assign([[[1.0, 0.0], [1.0, 2.0]], [[1.0, 1.0], [0.5, 0.0]]])  # kernel[tap, channel, m]
     # output channel c * 2 + m at step t: sum over taps of x[t + tap, c] * kernel[tap, c, m]
     expected = [[1 + 2, 0 + 2, 10 + 10, 20 + 0], [2 + 3, 0 + 3, 20 + 15, 40 + 0]]
     np.testing.assert_allclose(layer(x).numpy()[0], expected)
@@ -69,9 +69,12 @@ def test_keras_names_and_registry():
     assert layers.SeparableConvolution1D is layers.SeparableConv1D
     assert layers.Convolution1DTranspose is layers.Conv1DTranspose
     assert layers.Convolution3DTranspose is layers.Conv3DTranspose
-    for name, cls in [("SeparableConvolution1D", layers.SeparableConv1D), ("DepthwiseConv1D", layers.DepthwiseConv1D),
-                      ("Convolution1DTranspose", layers.Conv1DTranspose),
-                      ("Convolution3DTranspose", layers.Conv3DTranspose)]:
+    for name, cls in [
+        ("SeparableConvolution1D", layers.SeparableConv1D),
+        ("DepthwiseConv1D", layers.DepthwiseConv1D),
+        ("Convolution1DTranspose", layers.Conv1DTranspose),
+        ("Convolution3DTranspose", layers.Conv3DTranspose),
+    ]:
         assert registry.lookup("layers", name) is cls
 
 
@@ -87,11 +90,14 @@ def test_keras_transpose_aliases_agree_with_keras():
     np.testing.assert_allclose(ours(x).numpy(), keras.ops.convert_to_numpy(theirs(x)), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: layers.DepthwiseConv1D(3, depth_multiplier=2, padding="same", depthwise_regularizer="l2"),
-    lambda: layers.SeparableConv1D(4, 3, strides=2, activation="tanh", pointwise_constraint="max_norm"),
-    lambda: layers.Convolution1DTranspose(3, 2, strides=2),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: layers.DepthwiseConv1D(3, depth_multiplier=2, padding="same", depthwise_regularizer="l2"),
+        lambda: layers.SeparableConv1D(4, 3, strides=2, activation="tanh", pointwise_constraint="max_norm"),
+        lambda: layers.Convolution1DTranspose(3, 2, strides=2),
+    ],
+)
 def test_config_and_h5_round_trip(make, tmp_path):
     config_round_trip(make())
     h5_round_trip(make, np.random.RandomState(3).rand(3, 8, 2).astype("float32"), tmp_path)

@@ -15,21 +15,21 @@ def sigmoid(v):
 
 
 def test_one_step_by_hand():
-    layer = layers.ConvLSTM1D(1, 3)                       # one filter, a window of 3 over 3 positions: 1 output
-    x = np.array([[[[1.0], [2.0], [3.0]]]], "float32")     # (batch 1, time 1, steps 3, channels 1)
+    layer = layers.ConvLSTM1D(1, 3)  # one filter, a window of 3 over 3 positions: 1 output
+    x = np.array([[[[1.0], [2.0], [3.0]]]], "float32")  # (batch 1, time 1, steps 3, channels 1)
     layer.build(x.shape)
     kernel = np.array([[0.1, 0.2, 0.3, 0.4], [0.0, -0.1, 0.5, 0.2], [-0.2, 0.1, 0.1, -0.3]], "float32")
-    layer.cell.kernel.assign(kernel[:, None, :])          # (3 taps, 1 channel, 4 gates i, f, c, o)
+    layer.cell.kernel.assign(kernel[:, None, :])  # (3 taps, 1 channel, 4 gates i, f, c, o)
     layer.cell.bias.assign([0.5, 1.0, -0.5, 0.0])
     z = np.array([1.0, 2.0, 3.0]) @ kernel + [0.5, 1.0, -0.5, 0.0]
-    c = sigmoid(z[0]) * np.tanh(z[2])                     # the previous state is zero: no f * c_prev term
+    c = sigmoid(z[0]) * np.tanh(z[2])  # the previous state is zero: no f * c_prev term
     h = sigmoid(z[3]) * np.tanh(c)
     np.testing.assert_allclose(layer(x).numpy().ravel(), [h], rtol=1e-6)
 
 
 def test_two_steps_use_the_recurrent_kernel_by_hand():
     layer = layers.ConvLSTM1D(1, 1, return_state=True)
-    x = np.array([[[[0.5]], [[-1.0]]]], "float32")         # (batch 1, time 2, steps 1, channels 1)
+    x = np.array([[[[0.5]], [[-1.0]]]], "float32")  # (batch 1, time 2, steps 1, channels 1)
     layer.build(x.shape)
     w, u, b = np.array([0.3, -0.2, 0.8, 0.5]), np.array([0.7, 0.1, -0.4, 0.6]), np.array([0.0, 1.0, 0.1, -0.1])
     layer.cell.kernel.assign(w.reshape(1, 1, 4).astype("float32"))
@@ -41,8 +41,9 @@ def test_two_steps_use_the_recurrent_kernel_by_hand():
         c = sigmoid(z[1]) * c + sigmoid(z[0]) * np.tanh(z[2])
         h = sigmoid(z[3]) * np.tanh(c)
     output, h_state, c_state = layer(x)
-    np.testing.assert_allclose([output.numpy().item(), h_state.numpy().item(), c_state.numpy().item()],
-                               [h, h, c], rtol=1e-6)
+    np.testing.assert_allclose(
+        [output.numpy().item(), h_state.numpy().item(), c_state.numpy().item()], [h, h, c], rtol=1e-6
+    )
 
 
 CASES = [
@@ -71,7 +72,7 @@ def test_matches_keras(rank, shape, kwargs, precompute):
     ours.build(x.shape)
     perturb(theirs)
     copy_keras_weights(theirs, ours)
-    ours._tfkit_precompute_inputs = precompute              # the GPU path (all timesteps convolved at once) too
+    ours._tfkit_precompute_inputs = precompute  # the GPU path (all timesteps convolved at once) too
     expected = [keras.ops.convert_to_numpy(t) for t in tf.nest.flatten(theirs(keras_x))]
     if first:
         expected = [np.moveaxis(e, -1, 2 if e.ndim == rank + 3 else 1) for e in expected]
@@ -79,8 +80,9 @@ def test_matches_keras(rank, shape, kwargs, precompute):
     assert [g.shape for g in got] == [e.shape for e in expected]
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
-    assert ours.compute_output_shape(x.shape) == \
-        (tuple(e.shape) if len(expected) == 1 else tuple(tuple(e.shape) for e in expected))
+    assert ours.compute_output_shape(x.shape) == (
+        tuple(e.shape) if len(expected) == 1 else tuple(tuple(e.shape) for e in expected)
+    )
 
 
 def test_weights_config_and_attributes_follow_keras():
@@ -96,11 +98,23 @@ def test_weights_config_and_attributes_follow_keras():
     assert list(ours.weight_paths()) == ["cell/kernel", "cell/recurrent_kernel", "cell/bias"]
     config, keras_config = ours.get_config(), theirs.get_config()
     assert sorted(config) == sorted(keras_config)
-    for key in ("filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "dropout", "seed",
-                "return_sequences", "unroll", "zero_output_for_mask", "unit_forget_bias"):
+    for key in (
+        "filters",
+        "kernel_size",
+        "strides",
+        "padding",
+        "data_format",
+        "dilation_rate",
+        "dropout",
+        "seed",
+        "return_sequences",
+        "unroll",
+        "zero_output_for_mask",
+        "unit_forget_bias",
+    ):
         assert config[key] == keras_config[key], key
     assert ours.filters == 4 and ours.kernel_size == (3, 2) and ours.padding == "valid"
-    np.testing.assert_array_equal(ours.cell.bias.numpy(), [0.0] * 4 + [1.0] * 4 + [0.0] * 8)   # unit_forget_bias
+    np.testing.assert_array_equal(ours.cell.bias.numpy(), [0.0] * 4 + [1.0] * 4 + [0.0] * 8)  # unit_forget_bias
 
 
 def test_masked_timesteps_keep_the_state():
@@ -122,11 +136,14 @@ def test_dropout_only_while_training():
     assert not np.allclose(layer(x, training=True).numpy(), layer(x, training=False).numpy())
 
 
-@pytest.mark.parametrize("make,shape", [
-    (lambda: layers.ConvLSTM1D(2, 2, return_sequences=True, go_backwards=True), (3, 5, 2)),
-    (lambda: layers.ConvLSTM2D(2, 2, padding="same", data_format="channels_first"), (2, 3, 4, 4)),
-    (lambda: layers.ConvLSTM3D(1, 2, recurrent_activation="hard_sigmoid"), (2, 3, 3, 3, 1)),
-])
+@pytest.mark.parametrize(
+    "make,shape",
+    [
+        (lambda: layers.ConvLSTM1D(2, 2, return_sequences=True, go_backwards=True), (3, 5, 2)),
+        (lambda: layers.ConvLSTM2D(2, 2, padding="same", data_format="channels_first"), (2, 3, 4, 4)),
+        (lambda: layers.ConvLSTM3D(1, 2, recurrent_activation="hard_sigmoid"), (2, 3, 3, 3, 1)),
+    ],
+)
 def test_config_and_h5_round_trip(make, shape, tmp_path):
     layer = make()
     assert registry.lookup("layers", type(layer).__name__) is type(layer)
@@ -155,5 +172,5 @@ def test_unroll_true_exports_to_tflite_as_the_refusal_advises(tmp_path):
     inputs = tfkit.Input((3, 4, 2))
     model = tfkit.Model(inputs, layers.ConvLSTM1D(2, 2, unroll=True)(inputs))
     path = str(tmp_path / "model.tflite")
-    model.export(path, format="tflite", verbose=False)        # verify=True: compared with predict inside
+    model.export(path, format="tflite", verbose=False)  # verify=True: compared with predict inside
     assert model.layers[-1].get_config()["unroll"] is True

@@ -23,8 +23,15 @@ def test_reverse_is_the_transposed_table_by_hand():
     np.testing.assert_allclose(capped(tf.constant([[0.5, -1.0]]), reverse=True).numpy(), np.tanh(logits), rtol=1e-6)
 
 
-@pytest.mark.parametrize("kwargs", [dict(), dict(tie_weights=False), dict(logit_soft_cap=2.0, mask_zero=True),
-                                    dict(tie_weights=False, reverse_dtype="float64")])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(),
+        dict(tie_weights=False),
+        dict(logit_soft_cap=2.0, mask_zero=True),
+        dict(tie_weights=False, reverse_dtype="float64"),
+    ],
+)
 def test_matches_keras(kwargs):
     keras = pytest.importorskip("keras")
     theirs, ours = keras.layers.ReversibleEmbedding(7, 4, **kwargs), layers.ReversibleEmbedding(7, 4, **kwargs)

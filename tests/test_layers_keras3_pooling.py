@@ -20,24 +20,23 @@ def test_bins_overlap_like_pytorch_and_keras():
 
 
 def test_one_dimension_by_hand():
-    x = tf.constant([[[1.0], [2.0], [3.0], [4.0], [5.0]]])          # bins [0, 2), [1, 4), [3, 5)
+    x = tf.constant([[[1.0], [2.0], [3.0], [4.0], [5.0]]])  # bins [0, 2), [1, 4), [3, 5)
     np.testing.assert_allclose(layers.AdaptiveAveragePooling1D(3)(x).numpy()[0, :, 0], [1.5, 3.0, 4.5])
     np.testing.assert_allclose(layers.AdaptiveMaxPooling1D(3)(x).numpy()[0, :, 0], [2.0, 4.0, 5.0])
 
 
 def test_two_dimensions_by_hand_channels_first():
-    x = tf.reshape(tf.range(12, dtype=tf.float32), (1, 1, 3, 4))    # rows [0..3], [4..7], [8..11]
+    x = tf.reshape(tf.range(12, dtype=tf.float32), (1, 1, 3, 4))  # rows [0..3], [4..7], [8..11]
     # output (2, 2): row bins [0, 2), [1, 3); column bins [0, 2), [2, 4)
     average = layers.AdaptiveAveragePooling2D(2, data_format="channels_first")(x).numpy()[0, 0]
-    np.testing.assert_allclose(average, [[(0 + 1 + 4 + 5) / 4, (2 + 3 + 6 + 7) / 4],
-                                         [(4 + 5 + 8 + 9) / 4, (6 + 7 + 10 + 11) / 4]])
+    np.testing.assert_allclose(
+        average, [[(0 + 1 + 4 + 5) / 4, (2 + 3 + 6 + 7) / 4], [(4 + 5 + 8 + 9) / 4, (6 + 7 + 10 + 11) / 4]]
+    )
     maximum = layers.AdaptiveMaxPooling2D((2, 2), data_format="channels_first")(x).numpy()[0, 0]
     np.testing.assert_allclose(maximum, [[5.0, 7.0], [9.0, 11.0]])
 
 
-CASES = [
-    ((2, 9, 3), 4), ((2, 3, 3), 5), ((2, 7, 10, 3), (3, 4)), ((1, 5, 4, 6, 2), (2, 3, 4)), ((1, 4, 4, 4, 2), 2),
-]
+CASES = [((2, 9, 3), 4), ((2, 3, 3), 5), ((2, 7, 10, 3), (3, 4)), ((1, 5, 4, 6, 2), (2, 3, 4)), ((1, 4, 4, 4, 2), 2)]
 
 
 @pytest.mark.parametrize("kind", ["Average", "Max"])
@@ -53,8 +52,9 @@ def test_matches_keras(kind, shape, output_size, data_format):
     np.testing.assert_allclose(ours(x).numpy(), expected, rtol=1e-5, atol=1e-5)
     assert ours.compute_output_shape(shape) == tuple(theirs.compute_output_shape(shape))
     config, keras_config = ours.get_config(), theirs.get_config()
-    assert {k: config[k] for k in ("output_size", "data_format")} == \
-        {k: tuple(keras_config[k]) if k == "output_size" else keras_config[k] for k in ("output_size", "data_format")}
+    assert {k: config[k] for k in ("output_size", "data_format")} == {
+        k: tuple(keras_config[k]) if k == "output_size" else keras_config[k] for k in ("output_size", "data_format")
+    }
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -88,7 +88,7 @@ def test_data_format_is_resolved_at_construction(channels_first):
 
 
 def test_channels_first_values(channels_first):
-    x = _arange((1, 2, 2, 4))   # (batch, channels, rows, cols)
+    x = _arange((1, 2, 2, 4))  # (batch, channels, rows, cols)
     pooled = layers.MaxPooling2D(2)(x).numpy()
     np.testing.assert_array_equal(pooled, x.reshape(1, 2, 1, 2, 2, 2).max(axis=(3, 5)))
     gap = layers.GlobalAveragePooling2D()(x).numpy()
@@ -104,7 +104,7 @@ def test_spatial_dropout_drops_whole_channels_first_maps(channels_first):
     x = np.ones((4, 8, 3, 3), "float32")
     y = layers.SpatialDropout2D(0.5, seed=3)(x, training=True).numpy()
     per_map = y.reshape(4, 8, 9)
-    assert np.all(per_map == per_map[:, :, :1])        # each (sample, channel) map kept or dropped whole
+    assert np.all(per_map == per_map[:, :, :1])  # each (sample, channel) map kept or dropped whole
     assert set(np.unique(per_map)) <= {0.0, 2.0}
 
 
@@ -115,12 +115,24 @@ def test_layers_without_a_data_format_stay_steps_first(channels_first):
     assert "data_format" not in layers.UpSampling1D(2).get_config()
 
 
-@pytest.mark.parametrize("name", ["Conv2D", "MaxPooling2D", "GlobalAveragePooling2D", "AdaptiveAveragePooling2D",
-                                  "UpSampling2D", "ZeroPadding2D", "SpatialDropout2D", "Resizing", "RandomFlip",
-                                  "ConvLSTM2D"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Conv2D",
+        "MaxPooling2D",
+        "GlobalAveragePooling2D",
+        "AdaptiveAveragePooling2D",
+        "UpSampling2D",
+        "ZeroPadding2D",
+        "SpatialDropout2D",
+        "Resizing",
+        "RandomFlip",
+        "ConvLSTM2D",
+    ],
+)
 def test_saved_channels_last_config_stays_channels_last(name):
     factory, _, _ = CHANNELS_FIRST_CASES[name]
-    config = factory().get_config()          # saved under the default setting
+    config = factory().get_config()  # saved under the default setting
     assert config["data_format"] == "channels_last"
     previous = tfkit.config.image_data_format()
     tfkit.config.set_image_data_format("channels_first")
@@ -150,17 +162,13 @@ def test_bad_data_format_still_raises(channels_first):
 
 
 def _numpy_states(rng, count):
-    return [rng.standard_normal((2, 4)) for _ in range(count)]   # float64
+    return [rng.standard_normal((2, 4)) for _ in range(count)]  # float64
 
 
-@pytest.mark.parametrize("cell_class, n_states", [
-    (layers.SimpleRNNCell, 1),
-    (layers.LSTMCell, 2),
-    (layers.GRUCell, 1),
-])
+@pytest.mark.parametrize("cell_class, n_states", [(layers.SimpleRNNCell, 1), (layers.LSTMCell, 2), (layers.GRUCell, 1)])
 def test_cells_convert_numpy_states(cell_class, n_states):
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((2, 5))                               # float64 inputs too
+    x = rng.standard_normal((2, 5))  # float64 inputs too
     states = _numpy_states(rng, n_states)
     assert all(s.dtype == np.float64 for s in states)
     cell = cell_class(4)
@@ -205,5 +213,9 @@ def test_rnn_layer_with_numpy_cell_states_unchanged():
     x = rng.standard_normal((2, 3, 5)).astype("float32")
     h0 = rng.standard_normal((2, 4))
     layer = layers.RNN(layers.GRUCell(4))
-    np.testing.assert_allclose(layer(x, initial_state=[h0]).numpy(),
-                               layer(x, initial_state=[h0.astype("float32")]).numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        layer(x, initial_state=[h0]).numpy(),
+        layer(x, initial_state=[h0.astype("float32")]).numpy(),
+        rtol=1e-6,
+        atol=1e-6,
+    )

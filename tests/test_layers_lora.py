@@ -28,8 +28,8 @@ def test_dense_computes_with_the_merged_kernel_and_trains_only_the_factors():
     model = tfkit.Sequential([tfkit.Input((3,)), layer])
     model.compile(tfkit.optimizers.SGD(0.1), "mse")
     model.fit(x, RNG.random((5, 4)).astype("float32"), epochs=2, verbose=0)
-    np.testing.assert_array_equal(layer.kernel.numpy(), kernel)               # frozen
-    assert not np.allclose(layer.lora_kernel_a.numpy(), a)                   # trained
+    np.testing.assert_array_equal(layer.kernel.numpy(), kernel)  # frozen
+    assert not np.allclose(layer.lora_kernel_a.numpy(), a)  # trained
 
 
 def test_enabling_changes_no_output_and_einsum_and_embedding_factors_have_keras_shapes():
@@ -37,13 +37,12 @@ def test_enabling_changes_no_output_and_einsum_and_embedding_factors_have_keras_
     x = RNG.random((4, 3)).astype("float32")
     before = dense(x).numpy()
     dense.enable_lora(3)
-    np.testing.assert_allclose(dense(x).numpy(), before, rtol=1e-6)          # B starts at zero
+    np.testing.assert_allclose(dense(x).numpy(), before, rtol=1e-6)  # B starts at zero
     assert dense.lora_kernel_a.shape == (3, 2, 3) and dense.lora_kernel_b.shape == (3, 5)
     a, b = RNG.random((3, 2, 3)).astype("float32"), RNG.random((3, 5)).astype("float32")
     _set_factors(dense, a, b)
-    kernel = dense.kernel.numpy() + np.einsum("bcr,rd->bcd", a, b)           # alpha = rank: scale 1
-    np.testing.assert_allclose(dense(x).numpy(), np.einsum("ab,bcd->acd", x, kernel) + dense.bias.numpy(),
-                               rtol=1e-5)
+    kernel = dense.kernel.numpy() + np.einsum("bcr,rd->bcd", a, b)  # alpha = rank: scale 1
+    np.testing.assert_allclose(dense(x).numpy(), np.einsum("ab,bcd->acd", x, kernel) + dense.bias.numpy(), rtol=1e-5)
     table = layers.Embedding(7, 4, lora_rank=2)
     ids = np.array([[1, 6], [0, 3]])
     table(ids)
@@ -69,8 +68,10 @@ def test_errors_name_the_layer():
 
 def test_config_keeps_rank_and_alpha_and_an_h5_file_keeps_every_weight(tmp_path):
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(4, lora_rank=2, lora_alpha=8, name="d")])
-    assert {k: model.layers[0].get_config()[k] for k in ("lora_rank", "lora_alpha")} == {"lora_rank": 2,
-                                                                                           "lora_alpha": 8}
+    assert {k: model.layers[0].get_config()[k] for k in ("lora_rank", "lora_alpha")} == {
+        "lora_rank": 2,
+        "lora_alpha": 8,
+    }
     assert "lora_rank" not in layers.Dense(4).get_config()
     _set_factors(model.layers[0], RNG.random((3, 2)).astype("float32"), RNG.random((2, 4)).astype("float32"))
     path = str(tmp_path / "lora.h5")
@@ -122,11 +123,12 @@ def test_a_keras_file_with_lora_loads_with_the_merged_kernel_and_zeroed_factors(
     x = RNG.random((2, 3)).astype("float32")
     ours = tfkit.load_model(path)
     np.testing.assert_allclose(ours.predict(x, verbose=0), np.asarray(theirs(x)), rtol=1e-5)
-    assert ours.layers[0].lora_enabled and not ours.layers[0].lora_kernel_b.numpy().any()   # zeroed, as Keras
+    assert ours.layers[0].lora_enabled and not ours.layers[0].lora_kernel_b.numpy().any()  # zeroed, as Keras
     table = keras.Sequential([keras.Input((2,), dtype="int32"), keras.layers.Embedding(5, 3, lora_rank=1)])
     table.layers[0].lora_embeddings_a.assign(np.ones((5, 1), "float32"))
     table.layers[0].lora_embeddings_b.assign(np.ones((1, 3), "float32"))
     table.save(str(tmp_path / "table.keras"))
     ids = np.array([[0, 4], [2, 2]])
-    np.testing.assert_allclose(tfkit.load_model(str(tmp_path / "table.keras")).predict(ids, verbose=0),
-                               np.asarray(table(ids)), rtol=1e-5)
+    np.testing.assert_allclose(
+        tfkit.load_model(str(tmp_path / "table.keras")).predict(ids, verbose=0), np.asarray(table(ids)), rtol=1e-5
+    )

@@ -161,8 +161,13 @@ def _batch_dot(x, y, ax, ay):
 
 @pytest.mark.parametrize(
     "shape1, shape2, axes",
-    [((2, 4), (2, 4), 1), ((2, 3, 4), (2, 5, 4), (2, 2)), ((2, 3, 4), (2, 3, 5), 1), ((2, 3, 4), (2, 4), (2, 1)),
-     ((2, 3, 4), (2, 5, 4), -1)],
+    [
+        ((2, 4), (2, 4), 1),
+        ((2, 3, 4), (2, 5, 4), (2, 2)),
+        ((2, 3, 4), (2, 3, 5), 1),
+        ((2, 3, 4), (2, 4), (2, 1)),
+        ((2, 3, 4), (2, 5, 4), -1),
+    ],
 )
 def test_dot_matches_numpy_batch_dot(shape1, shape2, axes):
     x, y = _rand(*shape1), _rand(*shape2)
@@ -207,8 +212,13 @@ def test_dot_errors_and_masks():
 def test_merging_matches_keras():
     keras = pytest.importorskip("keras")
     xs = [_rand(2, 3, 4), _rand(2, 3, 4)]
-    for name, kwargs in [("Add", {}), ("Subtract", {}), ("Average", {}), ("Concatenate", {"axis": 1}),
-                         ("Dot", {"axes": (2, 2), "normalize": True})]:
+    for name, kwargs in [
+        ("Add", {}),
+        ("Subtract", {}),
+        ("Average", {}),
+        ("Concatenate", {"axis": 1}),
+        ("Dot", {"axes": (2, 2), "normalize": True}),
+    ]:
         ours = getattr(layers, name)(**kwargs)(xs).numpy()
         theirs = np.asarray(getattr(keras.layers, name)(**kwargs)(xs))
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6, err_msg=name)

@@ -97,7 +97,10 @@ def test_batch_norm_weights_are_split_into_trainable_and_not():
     layer(tf.ones((2, 3)))
     assert list(layer.weight_paths()) == ["gamma", "beta", "moving_mean", "moving_variance"]
     assert [w.name.split(":")[0].split("/")[-1] for w in layer.trainable_weights] == ["gamma", "beta"]
-    assert [w.name.split(":")[0].split("/")[-1] for w in layer.non_trainable_weights] == ["moving_mean", "moving_variance"]
+    assert [w.name.split(":")[0].split("/")[-1] for w in layer.non_trainable_weights] == [
+        "moving_mean",
+        "moving_variance",
+    ]
     bare = layers.BatchNormalization(center=False, scale=False)
     bare(tf.ones((2, 3)))
     assert bare.trainable_weights == [] and len(bare.weights) == 2
@@ -146,8 +149,7 @@ def test_batch_norm_training_gradients_match_finite_differences():
 
     np.testing.assert_allclose(d_gamma.numpy(), _numeric_grad(lambda g: loss_of(x, g, beta), gamma), rtol=1e-5)
     np.testing.assert_allclose(d_beta.numpy(), _numeric_grad(lambda b: loss_of(x, gamma, b), beta), rtol=1e-5)
-    np.testing.assert_allclose(d_x.numpy(), _numeric_grad(lambda v: loss_of(v, gamma, beta), x), rtol=1e-4,
-                               atol=1e-7)
+    np.testing.assert_allclose(d_x.numpy(), _numeric_grad(lambda v: loss_of(v, gamma, beta), x), rtol=1e-4, atol=1e-7)
 
 
 def test_batch_norm_compiled_steps_update_moving_statistics():
@@ -181,8 +183,9 @@ def test_batch_norm_follows_a_tensor_training_flag():
 
 
 def test_batch_norm_config_roundtrip_and_errors():
-    layer = layers.BatchNormalization(axis=1, momentum=0.8, epsilon=0.01, center=False,
-                                      gamma_regularizer="l2", moving_variance_initializer="zeros")
+    layer = layers.BatchNormalization(
+        axis=1, momentum=0.8, epsilon=0.01, center=False, gamma_regularizer="l2", moving_variance_initializer="zeros"
+    )
     x = _rand(2, 3, 4)
     y = layer(x)
     clone = _roundtrip(layer)
@@ -235,8 +238,9 @@ SYNC_SCRIPT = textwrap.dedent(
 
 @pytest.mark.slow
 def test_synchronized_batch_norm_uses_statistics_of_the_global_batch():
-    run = subprocess.run([sys.executable, "-c", SYNC_SCRIPT], capture_output=True, text=True,
-                         timeout=time_limits.seconds(120))
+    run = subprocess.run(
+        [sys.executable, "-c", SYNC_SCRIPT], capture_output=True, text=True, timeout=time_limits.seconds(120)
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     result = json.loads(run.stdout.strip().splitlines()[-1])
     x = np.array(result["x"])
@@ -253,8 +257,9 @@ def test_batch_norm_matches_keras():
     ours, theirs = layers.BatchNormalization(momentum=0.7), keras.layers.BatchNormalization(momentum=0.7)
     ours(x)
     theirs(x)
-    np.testing.assert_allclose(ours(x, training=True).numpy(), np.asarray(theirs(x, training=True)), rtol=1e-4,
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        ours(x, training=True).numpy(), np.asarray(theirs(x, training=True)), rtol=1e-4, atol=1e-5
+    )
     for a, b in zip(ours.get_weights(), theirs.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(ours(x).numpy(), np.asarray(theirs(x)), rtol=1e-4, atol=1e-5)
@@ -315,8 +320,9 @@ def test_layer_norm_modes_masks_and_errors():
     x = tf.constant(_rand(2, 3, 4))
     eager = layer(x).numpy()
     for jit in (False, True):
-        np.testing.assert_allclose(tf.function(lambda t: layer(t), jit_compile=jit)(x).numpy(), eager, rtol=1e-5,
-                                   atol=1e-6)
+        np.testing.assert_allclose(
+            tf.function(lambda t: layer(t), jit_compile=jit)(x).numpy(), eager, rtol=1e-5, atol=1e-6
+        )
     assert layer.beta is None and len(layer.weights) == 1
     masked = tf.constant(_rand(2, 3, 4))
     masking.set_mask(masked, tf.constant([[True, False, True], [True, True, False]]))
@@ -379,8 +385,9 @@ def test_group_norm_channels_first_and_unknown_dims():
     layer = layers.GroupNormalization(groups=2)
     step = tf.function(lambda t: layer(t), input_signature=[tf.TensorSpec((None, None, 4))])
     seq = _rand(2, 5, 4)
-    np.testing.assert_allclose(step(seq).numpy(), _gn_reference(seq, np.ones(4), np.zeros(4), 2, 1e-3), rtol=1e-4,
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        step(seq).numpy(), _gn_reference(seq, np.ones(4), np.zeros(4), 2, 1e-3), rtol=1e-4, atol=1e-5
+    )
     jit = tf.function(lambda t: layer(t), jit_compile=True)
     np.testing.assert_allclose(jit(tf.constant(seq)).numpy(), step(seq).numpy(), rtol=1e-5, atol=1e-6)
 

@@ -263,13 +263,16 @@ def test_matches_keras_3_when_installed():
     x = rand(2, 5, 6, 3)
     pairs = [
         (layers.MaxPooling2D(3, strides=2, padding="same"), keras.layers.MaxPooling2D(3, strides=2, padding="same")),
-        (layers.AveragePooling2D(3, strides=2, padding="same"),
-         keras.layers.AveragePooling2D(3, strides=2, padding="same")),
+        (
+            layers.AveragePooling2D(3, strides=2, padding="same"),
+            keras.layers.AveragePooling2D(3, strides=2, padding="same"),
+        ),
         (layers.GlobalMaxPooling2D(keepdims=True), keras.layers.GlobalMaxPooling2D(keepdims=True)),
     ]
     for ours, theirs in pairs:
         np.testing.assert_allclose(ours(x).numpy(), keras.ops.convert_to_numpy(theirs(x)), rtol=1e-5, atol=1e-6)
     seq, mask = rand(2, 4, 3), np.array([[1, 1, 0, 1], [0, 1, 1, 0]], bool)
     expected = keras.ops.convert_to_numpy(keras.layers.GlobalAveragePooling1D()(seq, mask=mask))
-    np.testing.assert_allclose(layers.GlobalAveragePooling1D()(seq, mask=tf.constant(mask)).numpy(), expected,
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        layers.GlobalAveragePooling1D()(seq, mask=tf.constant(mask)).numpy(), expected, rtol=1e-5
+    )

@@ -53,15 +53,25 @@ def test_lookups_match_keras():
         theirs = keras.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode=mode)
         np.testing.assert_array_equal(ours(query).numpy(), np.asarray(theirs(query)))
     ints = tf.constant([12, 5, 36])
-    np.testing.assert_array_equal(layers.IntegerLookup(vocabulary=[12, 36])(ints).numpy(),
-                                  np.asarray(keras.layers.IntegerLookup(vocabulary=[12, 36])(ints)))
+    np.testing.assert_array_equal(
+        layers.IntegerLookup(vocabulary=[12, 36])(ints).numpy(),
+        np.asarray(keras.layers.IntegerLookup(vocabulary=[12, 36])(ints)),
+    )
     inverse = layers.StringLookup(vocabulary=["a", "b"], invert=True)
     assert inverse(tf.constant([1, 2, 0])).numpy().tolist() == [b"a", b"b", b"[UNK]"]
 
 
-@pytest.mark.parametrize("kwargs", [{"output_sequence_length": 5}, {}, {"output_mode": "multi_hot"},
-                                    {"output_mode": "count", "max_tokens": 5}, {"ngrams": 2, "output_mode": "multi_hot"},
-                                    {"standardize": "lower", "split": "character", "output_sequence_length": 8}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"output_sequence_length": 5},
+        {},
+        {"output_mode": "multi_hot"},
+        {"output_mode": "count", "max_tokens": 5},
+        {"ngrams": 2, "output_mode": "multi_hot"},
+        {"standardize": "lower", "split": "character", "output_sequence_length": 8},
+    ],
+)
 def test_text_vectorization_matches_keras(kwargs):
     keras = pytest.importorskip("keras")
     ours, theirs = layers.TextVectorization(**kwargs), keras.layers.TextVectorization(**kwargs)
@@ -96,16 +106,19 @@ def test_callable_standardize_cannot_be_saved():
         layer.get_config()
 
 
-@pytest.mark.parametrize("name, kwargs, data", [
-    ("CategoryEncoding", {"num_tokens": 4, "output_mode": "multi_hot"}, np.array([[0, 1], [2, 2]])),
-    ("CategoryEncoding", {"num_tokens": 4, "output_mode": "count"}, np.array([[0, 1], [2, 2]])),
-    ("CategoryEncoding", {"num_tokens": 4, "output_mode": "one_hot"}, np.array([0, 3])),
-    ("Hashing", {"num_bins": 8}, np.array([["cat"], ["dog"], ["x"]])),
-    ("Hashing", {"num_bins": 8, "salt": 7}, np.array([["cat"], ["dog"], ["x"]])),
-    ("Hashing", {"num_bins": 8, "mask_value": 0}, np.array([[1], [0], [5]])),
-    ("Discretization", {"bin_boundaries": [0.0, 1.0]}, np.array([[-1.5, 0.5, 2.0, 1.0]])),
-    ("Discretization", {"bin_boundaries": [0.0, 1.0], "output_mode": "multi_hot"}, np.array([[-1.5, 0.5, 2.0]])),
-])
+@pytest.mark.parametrize(
+    "name, kwargs, data",
+    [
+        ("CategoryEncoding", {"num_tokens": 4, "output_mode": "multi_hot"}, np.array([[0, 1], [2, 2]])),
+        ("CategoryEncoding", {"num_tokens": 4, "output_mode": "count"}, np.array([[0, 1], [2, 2]])),
+        ("CategoryEncoding", {"num_tokens": 4, "output_mode": "one_hot"}, np.array([0, 3])),
+        ("Hashing", {"num_bins": 8}, np.array([["cat"], ["dog"], ["x"]])),
+        ("Hashing", {"num_bins": 8, "salt": 7}, np.array([["cat"], ["dog"], ["x"]])),
+        ("Hashing", {"num_bins": 8, "mask_value": 0}, np.array([[1], [0], [5]])),
+        ("Discretization", {"bin_boundaries": [0.0, 1.0]}, np.array([[-1.5, 0.5, 2.0, 1.0]])),
+        ("Discretization", {"bin_boundaries": [0.0, 1.0], "output_mode": "multi_hot"}, np.array([[-1.5, 0.5, 2.0]])),
+    ],
+)
 def test_categorical_layers_match_keras(name, kwargs, data):
     keras = pytest.importorskip("keras")
     ours = getattr(layers, name)(**kwargs)(tf.constant(data)).numpy()
@@ -118,7 +131,7 @@ def test_discretization_adapts_quantiles_and_category_encoding_checks_ids():
     values = np.arange(100, dtype="float32")
     layer = layers.Discretization(num_bins=4)
     layer.adapt(values)
-    np.testing.assert_allclose(layer.bin_boundaries, [24.0, 49.0, 74.0], rtol=1e-5)   # Keras 3's (approximate) quantiles
+    np.testing.assert_allclose(layer.bin_boundaries, [24.0, 49.0, 74.0], rtol=1e-5)  # Keras 3's (approximate) quantiles
     assert layer(np.array([[0.0, 30.0, 60.0, 99.0]])).numpy().tolist() == [[0, 1, 2, 3]]
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"expects ids in \[0, 3\)"):
         layers.CategoryEncoding(num_tokens=3)(np.array([[1, 5]]))
@@ -136,7 +149,7 @@ def test_a_vocabulary_file_is_read_as_keras_reads_it_but_never_from_a_saved_conf
     vectorize = layers.TextVectorization(vocabulary=str(path))
     assert vectorize.get_vocabulary() == ["", "[UNK]", "cat", "dog", "bird"]
     config = lookup.get_config()
-    assert config["vocabulary"] == ["cat", "dog", "bird"]          # saved as tokens, not as the path
+    assert config["vocabulary"] == ["cat", "dog", "bird"]  # saved as tokens, not as the path
     for layer_class in (layers.StringLookup, layers.TextVectorization):
         with pytest.raises(ValueError, match="never reads files that a saved config names"):
             layer_class.from_config({**layer_class(vocabulary=["a"]).get_config(), "vocabulary": str(path)})
@@ -144,44 +157,58 @@ def test_a_vocabulary_file_is_read_as_keras_reads_it_but_never_from_a_saved_conf
         layers.StringLookup(vocabulary=str(tmp_path / "missing.txt"))
 
 
-REPEATED = [(layers.StringLookup, ["a", "b", "a"], "['a']"), (layers.IntegerLookup, [3, 4, 3, 5, 5], "[3, 5]"),
-            (layers.TextVectorization, ["x", "y", "x"], "['x']")]
+REPEATED = [
+    (layers.StringLookup, ["a", "b", "a"], "['a']"),
+    (layers.IntegerLookup, [3, 4, 3, 5, 5], "[3, 5]"),
+    (layers.TextVectorization, ["x", "y", "x"], "['x']"),
+]
 
 
 @pytest.mark.parametrize("layer_class, vocabulary, repeated", REPEATED)
 def test_a_repeated_term_is_refused_with_keras_error(layer_class, vocabulary, repeated):
-    expected = ("The passed vocabulary has at least one repeated term. Please uniquify your dataset. "
-                f"The repeated terms are: {repeated}")
+    expected = (
+        "The passed vocabulary has at least one repeated term. Please uniquify your dataset. "
+        f"The repeated terms are: {repeated}"
+    )
     with pytest.raises(ValueError) as ours:
         layer_class(vocabulary=vocabulary)
     assert expected in str(ours.value)
-    with pytest.raises(ValueError) as again:          # set_vocabulary says the same, naming the layer
+    with pytest.raises(ValueError) as again:  # set_vocabulary says the same, naming the layer
         layer_class().set_vocabulary(vocabulary)
     assert expected in str(again.value) and "layer '" in str(again.value)
 
 
 def test_repeated_terms_are_found_in_one_pass_and_listed_briefly():
-    tokens = [f"t{i}" for i in range(200_000)] * 2               # counting each token's repeats took minutes
-    with pytest.raises(ValueError, match=r"repeated terms are: \['t0', 't1', .*'t19'\] \.\.\. "
-                                         r"\(200000 repeated terms in all\)"):
+    tokens = [f"t{i}" for i in range(200_000)] * 2  # counting each token's repeats took minutes
+    with pytest.raises(
+        ValueError,
+        match=r"repeated terms are: \['t0', 't1', .*'t19'\] \.\.\. "
+        r"\(200000 repeated terms in all\)",
+    ):
         layers.StringLookup(vocabulary=tokens)
 
 
 def test_special_tokens_inside_a_vocabulary_follow_keras():
     query = tf.constant(["a", "[UNK]", "b", "z"])
-    lookup = layers.StringLookup(vocabulary=["a", "[UNK]", "b"])       # an OOV token inside stays a term
+    lookup = layers.StringLookup(vocabulary=["a", "[UNK]", "b"])  # an OOV token inside stays a term
     assert lookup.get_vocabulary() == ["[UNK]", "a", "[UNK]", "b"]
     assert lookup(query).numpy().tolist() == [1, 2, 3, 0]
-    leading = layers.StringLookup(vocabulary=["[UNK]", "[UNK]", "a"])   # only the leading special block goes
+    leading = layers.StringLookup(vocabulary=["[UNK]", "[UNK]", "a"])  # only the leading special block goes
     assert leading.get_vocabulary() == ["[UNK]", "[UNK]", "a"]
     again = layers.StringLookup.from_config(leading.get_config())
     assert again.get_vocabulary() == leading.get_vocabulary()
     assert again(query).numpy().tolist() == leading(query).numpy().tolist() == [2, 1, 0, 0]
-    with pytest.raises(ValueError, match=r"Found reserved mask token at unexpected location .* "
-                                         r"Received: mask_token= at vocabulary index 1"):
+    with pytest.raises(
+        ValueError,
+        match=r"Found reserved mask token at unexpected location .* "
+        r"Received: mask_token= at vocabulary index 1",
+    ):
         layers.StringLookup(vocabulary=["a", ""], mask_token="")
-    with pytest.raises(ValueError, match=r"Found reserved OOV token at unexpected location .* "
-                                         r"Received: oov_token=\[UNK\] at vocabulary index 1"):
+    with pytest.raises(
+        ValueError,
+        match=r"Found reserved OOV token at unexpected location .* "
+        r"Received: oov_token=\[UNK\] at vocabulary index 1",
+    ):
         layers.StringLookup(vocabulary=["a", "[UNK]", "b"], invert=True)
     with pytest.raises(ValueError, match="Found reserved mask token"):
         layers.IntegerLookup(vocabulary=[0, 3, 4], mask_token=0)
@@ -190,27 +217,34 @@ def test_special_tokens_inside_a_vocabulary_follow_keras():
 def test_vocabulary_rules_match_keras():
     keras = pytest.importorskip("keras")
     query = tf.constant(["a", "[UNK]", "b", "z"])
-    for kwargs in ({"vocabulary": ["a", "[UNK]", "b"]}, {"vocabulary": ["[UNK]", "[UNK]", "a"]},
-                   {"vocabulary": ["[UNK]", "a"], "mask_token": ""}, {"vocabulary": ["", "[UNK]", "a"], "mask_token": ""}):
+    for kwargs in (
+        {"vocabulary": ["a", "[UNK]", "b"]},
+        {"vocabulary": ["[UNK]", "[UNK]", "a"]},
+        {"vocabulary": ["[UNK]", "a"], "mask_token": ""},
+        {"vocabulary": ["", "[UNK]", "a"], "mask_token": ""},
+    ):
         ours, theirs = layers.StringLookup(**kwargs), keras.layers.StringLookup(**kwargs)
         assert ours.get_vocabulary() == [str(v) for v in theirs.get_vocabulary()], kwargs
         assert ours(query).numpy().tolist() == np.asarray(theirs(query)).tolist(), kwargs
-    for kwargs in ({"vocabulary": ["a", "b", "a"]}, {"vocabulary": ["a", ""], "mask_token": ""},
-                   {"vocabulary": ["a", "[UNK]"], "invert": True}):
+    for kwargs in (
+        {"vocabulary": ["a", "b", "a"]},
+        {"vocabulary": ["a", ""], "mask_token": ""},
+        {"vocabulary": ["a", "[UNK]"], "invert": True},
+    ):
         with pytest.raises(ValueError) as theirs:
             keras.layers.StringLookup(**kwargs)
         with pytest.raises(ValueError) as ours:
             layers.StringLookup(**kwargs)
-        assert str(theirs.value).split(".")[0] in str(ours.value), kwargs     # Keras's first sentence
+        assert str(theirs.value).split(".")[0] in str(ours.value), kwargs  # Keras's first sentence
 
 
 def test_adapt_on_ragged_and_sparse_tensors_counts_terms_not_rows():
     strings = tfkit.layers.StringLookup()
     strings.adapt(tf.ragged.constant([["cs.CL", "cs.CV"], ["cs.LG", "cs.CL"]]))
-    assert strings.get_vocabulary() == ["[UNK]", "cs.CL", "cs.LG", "cs.CV"]     # Keras 3's order, by frequency
+    assert strings.get_vocabulary() == ["[UNK]", "cs.CL", "cs.LG", "cs.CV"]  # Keras 3's order, by frequency
     batched = tfkit.layers.StringLookup()
     batched.adapt(tf.data.Dataset.from_tensor_slices(tf.ragged.constant([["a", "b"], ["b"]])).batch(2))
     assert batched.get_vocabulary() == ["[UNK]", "b", "a"]
     integers = tfkit.layers.IntegerLookup()
     integers.adapt(tf.sparse.from_dense(tf.constant([[3, 0, 3], [5, 0, 0]])))
-    assert integers.get_vocabulary() == [-1, 3, 5]                              # the sparse values only
+    assert integers.get_vocabulary() == [-1, 3, 5]  # the sparse values only

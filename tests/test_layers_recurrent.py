@@ -9,15 +9,7 @@ import tensorflow as tf
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
 from tfkit.layers.embedding import Embedding
-from tfkit.layers.recurrent import (
-    GRU,
-    LSTM,
-    RNN,
-    GRUCell,
-    LSTMCell,
-    SimpleRNN,
-    SimpleRNNCell,
-)
+from tfkit.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
 RNG = np.random.default_rng(7)
 BATCH, TIME, FEATURES, UNITS = 3, 5, 4, 3
@@ -60,7 +52,7 @@ def np_gru_step(weights, x_t, states, reset_after=True):
     if reset_after:
         candidate = np.tanh(x_h + r * r_h)
     else:
-        candidate = np.tanh(x_h + (r * h) @ recurrent[:, 2 * units:])
+        candidate = np.tanh(x_h + (r * h) @ recurrent[:, 2 * units :])
     return z * h + (1 - z) * candidate, [z * h + (1 - z) * candidate]
 
 
@@ -83,11 +75,7 @@ def np_rnn(step, x, initial_states, mask=None, go_backwards=False, zero_output_f
     return np.stack(outputs, axis=1), outputs[-1], states
 
 
-STEPS = {
-    "simple": (SimpleRNN, np_simple_step, 1),
-    "lstm": (LSTM, np_lstm_step, 2),
-    "gru": (GRU, np_gru_step, 1),
-}
+STEPS = {"simple": (SimpleRNN, np_simple_step, 1), "lstm": (LSTM, np_lstm_step, 2), "gru": (GRU, np_gru_step, 1)}
 
 
 def randomize(layer, scale=0.5):
@@ -140,8 +128,9 @@ def test_gru_without_reset_after_matches_numpy():
     layer = GRU(UNITS, reset_after=False, return_sequences=True)
     weights = built(layer)
     assert layer.cell.bias.shape == (3 * UNITS,)
-    expected, _, _ = np_rnn(lambda x, s: np_gru_step(weights, x, s, reset_after=False), X,
-                            [np.zeros((BATCH, UNITS), "float32")])
+    expected, _, _ = np_rnn(
+        lambda x, s: np_gru_step(weights, x, s, reset_after=False), X, [np.zeros((BATCH, UNITS), "float32")]
+    )
     np.testing.assert_allclose(layer(X), expected, atol=1e-5)
 
 
@@ -292,8 +281,13 @@ def test_rnn_with_a_custom_cell_and_with_builtin_cells():
     layer = RNN(MinimalCell(UNITS), return_sequences=True, go_backwards=True)
     layer(X)
     kernel, recurrent = randomize(layer)
-    expected, _, _ = np_rnn(lambda x, s: np_simple_step([kernel, recurrent, 0.0], x, s), X,
-                            [np.zeros((BATCH, UNITS), "f")], MASK, go_backwards=True)
+    expected, _, _ = np_rnn(
+        lambda x, s: np_simple_step([kernel, recurrent, 0.0], x, s),
+        X,
+        [np.zeros((BATCH, UNITS), "f")],
+        MASK,
+        go_backwards=True,
+    )
     np.testing.assert_allclose(layer(X, mask=MASK), expected, atol=1e-5)
     for cell, cls in ((SimpleRNNCell(UNITS), SimpleRNN), (LSTMCell(UNITS), LSTM), (GRUCell(UNITS), GRU)):
         generic, specific = RNN(cell), cls(UNITS)
@@ -347,7 +341,7 @@ def test_weights_follow_keras_layout():
     assert list(lstm.weight_paths()) == ["cell/kernel", "cell/recurrent_kernel", "cell/bias"]
     assert [tuple(w.shape) for w in gru.weights] == [(FEATURES, 3 * UNITS), (UNITS, 3 * UNITS), (2, 3 * UNITS)]
     bias = lstm.cell.bias.numpy()  # unit_forget_bias: the forget block starts at 1
-    np.testing.assert_array_equal(bias[UNITS:2 * UNITS], 1.0)
+    np.testing.assert_array_equal(bias[UNITS : 2 * UNITS], 1.0)
     np.testing.assert_array_equal(np.delete(bias, range(UNITS, 2 * UNITS)), 0.0)
     kernel = lstm.cell.recurrent_kernel.numpy()  # orthogonal recurrent kernel (rows, since 3 < 12)
     np.testing.assert_allclose(kernel @ kernel.T, np.eye(UNITS), atol=1e-5)
@@ -400,8 +394,9 @@ def test_clear_errors():
     with pytest.raises(ValueError, match="simple_rnn"):
         layer(X[..., :2])
     with pytest.raises(ValueError, match="unroll"):
-        tf.function(lambda x: SimpleRNN(2, unroll=True)(x),
-                    input_signature=[tf.TensorSpec((2, None, FEATURES))]).get_concrete_function()
+        tf.function(
+            lambda x: SimpleRNN(2, unroll=True)(x), input_signature=[tf.TensorSpec((2, None, FEATURES))]
+        ).get_concrete_function()
     with pytest.raises(ValueError, match="state_size"):
         RNN(tf.Module())
 

@@ -9,16 +9,7 @@ import tensorflow as tf
 import tfkit
 from tfkit import layers
 from tfkit.engine.layer import Layer
-from tfkit.layers.recurrent import (
-    GRU,
-    LSTM,
-    RNN,
-    GRUCell,
-    LSTMCell,
-    SimpleRNN,
-    SimpleRNNCell,
-    StackedRNNCells,
-)
+from tfkit.layers.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells
 
 RNG = np.random.default_rng(11)
 BATCH, TIME, FEATURES = 2, 4, 3
@@ -40,8 +31,10 @@ def stacked_and_separate(return_sequences=True):
     stacked = RNN([LSTMCell(3), GRUCell(2)], return_sequences=return_sequences, return_state=True)
     stacked(X)
     weights = randomize(stacked)
-    lstm, gru = LSTM(3, return_sequences=True, return_state=True), GRU(2, return_sequences=return_sequences,
-                                                                       return_state=True)
+    lstm, gru = (
+        LSTM(3, return_sequences=True, return_state=True),
+        GRU(2, return_sequences=return_sequences, return_state=True),
+    )
     lstm(X)
     lstm.set_weights(weights[:3])
     gru(lstm(X)[0])
@@ -113,8 +106,10 @@ def test_stacked_cells_step_directly_and_errors():
 
 
 def test_stack_dropout_trains_and_differs_from_inference():
-    stacked = RNN([LSTMCell(3, dropout=0.5, recurrent_dropout=0.5, seed=1), GRUCell(2, dropout=0.5, seed=2)],
-                  return_sequences=True)
+    stacked = RNN(
+        [LSTMCell(3, dropout=0.5, recurrent_dropout=0.5, seed=1), GRUCell(2, dropout=0.5, seed=2)],
+        return_sequences=True,
+    )
     inference = stacked(X)
     np.testing.assert_allclose(stacked(X, training=False), inference)
     with tf.GradientTape() as tape:
@@ -136,8 +131,9 @@ def test_stack_in_bidirectional_and_with_another_dtype():
 
 
 def test_stack_config_round_trip_and_model_saving(tmp_path):
-    stacked = RNN([LSTMCell(3, activation="relu"), GRUCell(2, reset_after=False)], return_sequences=True,
-                  go_backwards=True)
+    stacked = RNN(
+        [LSTMCell(3, activation="relu"), GRUCell(2, reset_after=False)], return_sequences=True, go_backwards=True
+    )
     stacked(X)
     weights = randomize(stacked)
     config = json.loads(json.dumps(stacked.get_config()))
@@ -159,8 +155,9 @@ def test_stack_config_round_trip_and_model_saving(tmp_path):
 def test_stack_matches_keras():
     keras = pytest.importorskip("keras")
     ours = RNN([LSTMCell(3), GRUCell(2)], return_sequences=True, return_state=True)
-    theirs = keras.layers.RNN([keras.layers.LSTMCell(3), keras.layers.GRUCell(2)], return_sequences=True,
-                              return_state=True)
+    theirs = keras.layers.RNN(
+        [keras.layers.LSTMCell(3), keras.layers.GRUCell(2)], return_sequences=True, return_state=True
+    )
     ours(X)
     theirs(X)
     theirs.set_weights(randomize(ours))
@@ -186,8 +183,9 @@ class NestedCell(Layer):
     def build(self, input_shapes):
         i1, (i2, i3) = input_shapes[0][1], input_shapes[1][1:]
         self.kernel_1 = self.add_weight(shape=(i1, self.unit_1), initializer="uniform", name="kernel_1")
-        self.kernel_2_3 = self.add_weight(shape=(i2, i3, self.unit_2, self.unit_3), initializer="uniform",
-                                          name="kernel_2_3")
+        self.kernel_2_3 = self.add_weight(
+            shape=(i2, i3, self.unit_2, self.unit_3), initializer="uniform", name="kernel_2_3"
+        )
 
     def call(self, inputs, states):
         input_1, input_2 = tf.nest.flatten(inputs)
@@ -246,7 +244,9 @@ def test_nested_cell_states_and_sequences_match_numpy(options):
     # Row 1 is never masked: its outputs are its projections, in loop order.
     np.testing.assert_allclose(seq_2[1], steps_2[1][order], atol=1e-5)
     assert layer.compute_output_shape(((None, TIME, I1), (None, TIME, I2, I3)))[0] == [
-        (None, TIME, U1), (None, TIME, U2, U3)]
+        (None, TIME, U1),
+        (None, TIME, U2, U3),
+    ]
 
 
 def test_nested_cell_with_initial_state_and_stateful():

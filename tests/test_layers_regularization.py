@@ -194,7 +194,7 @@ def test_activity_regularization_adds_the_penalty_per_sample():
     layer = layers.ActivityRegularization(l1=0.1, l2=0.01)
     y = layer(x)
     np.testing.assert_array_equal(y.numpy(), x)
-    expected = (0.1 * np.abs(x).sum() + 0.01 * (x ** 2).sum()) / 4
+    expected = (0.1 * np.abs(x).sum() + 0.01 * (x**2).sum()) / 4
     assert len(layer.losses) == 1
     np.testing.assert_allclose(float(layer.losses[0]), expected, rtol=1e-5)
     layer(x[:2])

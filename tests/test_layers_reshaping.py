@@ -152,10 +152,16 @@ def test_upsampling2d_nearest_and_bilinear_match_references():
     _check(layers.UpSampling2D(size=(2, 3)), x, _nearest_reference(x, 2, 3))
     _check(layers.UpSampling2D(size=2, interpolation="bilinear"), x, _bilinear_reference(x, 2, 2))
     first = x.transpose(0, 3, 1, 2)
-    _check(layers.UpSampling2D(size=(3, 2), data_format="channels_first"), first,
-           _nearest_reference(x, 3, 2).transpose(0, 3, 1, 2))
-    _check(layers.UpSampling2D(size=(2, 2), data_format="channels_first", interpolation="bilinear"), first,
-           _bilinear_reference(x, 2, 2).transpose(0, 3, 1, 2))
+    _check(
+        layers.UpSampling2D(size=(3, 2), data_format="channels_first"),
+        first,
+        _nearest_reference(x, 3, 2).transpose(0, 3, 1, 2),
+    )
+    _check(
+        layers.UpSampling2D(size=(2, 2), data_format="channels_first", interpolation="bilinear"),
+        first,
+        _bilinear_reference(x, 2, 2).transpose(0, 3, 1, 2),
+    )
     assert layers.UpSampling2D(2).compute_output_shape((None, None, 5, 3)) == (None, None, 10, 3)
     _agree_in_all_modes(layers.UpSampling2D(interpolation="bilinear"), tf.constant(x))
 
@@ -197,8 +203,11 @@ def test_zero_padding2d_matches_numpy():
     _check(layers.ZeroPadding2D(), x, np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0))))
     _check(layers.ZeroPadding2D((2, 0)), x, np.pad(x, ((0, 0), (2, 2), (0, 0), (0, 0))))
     _check(layers.ZeroPadding2D(((1, 2), (0, 3))), x, np.pad(x, ((0, 0), (1, 2), (0, 3), (0, 0))))
-    _check(layers.ZeroPadding2D(((1, 2), (0, 3)), data_format="channels_first"), x,
-           np.pad(x, ((0, 0), (0, 0), (1, 2), (0, 3))))
+    _check(
+        layers.ZeroPadding2D(((1, 2), (0, 3)), data_format="channels_first"),
+        x,
+        np.pad(x, ((0, 0), (0, 0), (1, 2), (0, 3))),
+    )
     assert layers.ZeroPadding2D(1).compute_output_shape((None, None, 4, 2)) == (None, None, 6, 2)
     _agree_in_all_modes(layers.ZeroPadding2D(((1, 0), (2, 1))), tf.constant(x))
     for bad in (-1, (1, 2, 3), ((1, 2), (3,)), "same"):

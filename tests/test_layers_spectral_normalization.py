@@ -43,7 +43,7 @@ def test_a_training_call_normalizes_the_kernel_as_numpy_does():
     np.testing.assert_allclose(layer.layer.kernel.numpy(), want_kernel, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(layer.vector_u.numpy(), want_u, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(y, x @ want_kernel + [0.5, -0.5, 1.0], rtol=1e-5, atol=1e-5)
-    for _ in range(30):                                            # the estimate converges: sigma_max -> 1
+    for _ in range(30):  # the estimate converges: sigma_max -> 1
         layer(x, training=True)
     assert np.linalg.svd(layer.layer.kernel.numpy(), compute_uv=False)[0] == pytest.approx(1.0, abs=1e-4)
 
@@ -66,7 +66,10 @@ def test_weights_state_and_the_compiled_training_step():
     x = RNG.randn(2, 5, 5, 2).astype("float32")
     layer = built(layers.SpectralNormalization(layers.Conv2D(4, 3), name="sn"), x)
     assert {weight_name(w): (tuple(w.shape), w.trainable) for w in layer.weights} == {
-        "vector_u": ((1, 4), False), "kernel": ((3, 3, 2, 4), True), "bias": ((4,), True)}
+        "vector_u": ((1, 4), False),
+        "kernel": ((3, 3, 2, 4), True),
+        "bias": ((4,), True),
+    }
     assert [weight_name(w) for w in layer.trainable_weights] == ["kernel", "bias"]
     u = layer.vector_u.numpy().copy()
     step = tf.function(lambda t: layer(t, training=True))
@@ -75,18 +78,23 @@ def test_weights_state_and_the_compiled_training_step():
     assert np.linalg.svd(layer.layer.kernel.numpy().reshape(-1, 4), compute_uv=False)[0] < 1.5
 
 
-@pytest.mark.parametrize("make, shape, iterations", [
-    (lambda k: k.layers.Dense(3), (2, 4), 1),
-    (lambda k: k.layers.Dense(5), (2, 3, 4), 2),
-    (lambda k: k.layers.Conv2D(3, 2), (2, 4, 4, 2), 3),
-])
+@pytest.mark.parametrize(
+    "make, shape, iterations",
+    [
+        (lambda k: k.layers.Dense(3), (2, 4), 1),
+        (lambda k: k.layers.Dense(5), (2, 3, 4), 2),
+        (lambda k: k.layers.Conv2D(3, 2), (2, 4, 4, 2), 3),
+    ],
+)
 def test_matches_keras(make, shape, iterations):
     keras = pytest.importorskip("keras")
     x = RNG.randn(*shape).astype("float32")
     theirs = built(keras.layers.SpectralNormalization(make(keras), power_iterations=iterations), x)
     ours = built(layers.SpectralNormalization(make(tfkit), power_iterations=iterations), x)
     their_weights = {weight_name(w): w for w in theirs.weights}
-    assert {weight_name(w): tuple(w.shape) for w in ours.weights} == {k: tuple(w.shape) for k, w in their_weights.items()}
+    assert {weight_name(w): tuple(w.shape) for w in ours.weights} == {
+        k: tuple(w.shape) for k, w in their_weights.items()
+    }
     for w in ours.weights:
         value = RNG.uniform(-0.5, 0.5, w.shape).astype("float32")
         w.assign(value)
@@ -117,7 +125,7 @@ def test_functional_model_saves_loads_and_fits(tmp_path):
     data, target = RNG.randn(6, 4).astype("float32"), RNG.randn(6, 1).astype("float32")
     u = sn.vector_u.numpy().copy()
     fit_once(model, data, target)
-    assert not np.array_equal(u, sn.vector_u.numpy())               # the training steps moved the state
+    assert not np.array_equal(u, sn.vector_u.numpy())  # the training steps moved the state
     path = str(tmp_path / "sn.h5")
     model.save(path)
     loaded = tfkit.load_model(path)
@@ -142,8 +150,9 @@ def test_a_keras_file_imports(tmp_path):
     twin = model.layers[1]
     assert type(twin) is layers.SpectralNormalization and twin.power_iterations == 2
     np.testing.assert_allclose(twin.vector_u.numpy(), np.asarray(sn.vector_u), rtol=1e-6)
-    np.testing.assert_allclose(model.predict(images, verbose=0), np.asarray(source.predict(images, verbose=0)),
-                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        model.predict(images, verbose=0), np.asarray(source.predict(images, verbose=0)), rtol=1e-5, atol=1e-6
+    )
     assert list(model.weight_paths()) == [f"{twin.name}/vector_u", f"{twin.name}/kernel", f"{twin.name}/layer/bias"]
 
 

@@ -65,18 +65,23 @@ def test_a_tfkit_export_is_a_layer(exported):
     model, folder = exported
     layer = layers.TFSMLayer(folder)
     got = layer(X)
-    assert isinstance(got, tf.Tensor)      # the export's serve endpoint returns the model's output, as Keras 3's
+    assert isinstance(got, tf.Tensor)  # the export's serve endpoint returns the model's output, as Keras 3's
     np.testing.assert_allclose(got.numpy(), model.predict(X, verbose=0), rtol=1e-6)
-    assert sorted(layer.weight_paths()) == sorted(f"endpoint_variables/{n}" for n in [
-        "bn_gamma", "bn_beta", "bn_moving_mean", "bn_moving_variance", "out_kernel", "out_bias"])
+    assert sorted(layer.weight_paths()) == sorted(
+        f"endpoint_variables/{n}"
+        for n in ["bn_gamma", "bn_beta", "bn_moving_mean", "bn_moving_variance", "out_kernel", "out_bias"]
+    )
     assert len(layer.trainable_weights) == 4 and len(layer.non_trainable_weights) == 2
     np.testing.assert_allclose(tf.function(lambda t: layer(t))(X).numpy(), got.numpy(), rtol=1e-6)
 
 
 def test_a_plain_saved_model_by_signature_and_the_training_endpoint(plain):
     module, folder = plain
-    with pytest.raises(ValueError, match=r"call_endpoint='serve' is neither an attribute nor a signature .*"
-                                         r"endpoints are \['__call__', 'serving_default'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"call_endpoint='serve' is neither an attribute nor a signature .*"
+        r"endpoints are \['__call__', 'serving_default'\]",
+    ):
         layers.TFSMLayer(folder, name="sm")
     want = X @ module.w.numpy() * 2.0
     by_signature = layers.TFSMLayer(folder, call_endpoint="serving_default")
@@ -94,8 +99,9 @@ def test_matches_keras(exported):
     ours, theirs = layers.TFSMLayer(folder), keras.layers.TFSMLayer(folder)
     np.testing.assert_allclose(ours(X).numpy(), keras.ops.convert_to_numpy(theirs(X)), rtol=1e-6)
     assert sorted(ours.get_config()) == sorted(theirs.get_config())
-    assert {k: ours.get_config()[k] for k in ("filepath", "call_endpoint", "call_training_endpoint")} == \
-        {k: theirs.get_config()[k] for k in ("filepath", "call_endpoint", "call_training_endpoint")}
+    assert {k: ours.get_config()[k] for k in ("filepath", "call_endpoint", "call_training_endpoint")} == {
+        k: theirs.get_config()[k] for k in ("filepath", "call_endpoint", "call_training_endpoint")
+    }
     assert len(ours.weights) == len(theirs.weights) and len(ours.trainable_weights) == len(theirs.trainable_weights)
 
 
@@ -106,7 +112,7 @@ def fine_tuned_model(folder):
     model.compile(optimizer=tfkit.optimizers.SGD(0.1), loss="mse")
     before = reloaded.endpoint_variables["out_kernel"].numpy().copy()
     model.fit(X, np.ones((3, 1), "float32"), epochs=2, verbose=0)
-    assert not np.allclose(before, reloaded.endpoint_variables["out_kernel"].numpy())   # the SavedModel's own weights
+    assert not np.allclose(before, reloaded.endpoint_variables["out_kernel"].numpy())  # the SavedModel's own weights
     return model
 
 
@@ -116,8 +122,11 @@ def test_safe_mode_refuses_the_folder_a_file_names_and_false_loads_it(exported, 
     path = str(tmp_path / "tuned.h5")
     model.save(path)
     size = os.path.getsize(path)
-    with pytest.raises(ValueError, match=r"Refused to rebuild TFSMLayer 'reloaded' from a config: it would load the "
-                                         r"SavedModel folder '.*1' .*safe_mode=False"):
+    with pytest.raises(
+        ValueError,
+        match=r"Refused to rebuild TFSMLayer 'reloaded' from a config: it would load the "
+        r"SavedModel folder '.*1' .*safe_mode=False",
+    ):
         tfkit.load_model(path)
     assert os.path.getsize(path) == size
     loaded = tfkit.load_model(path, safe_mode=False)
@@ -139,8 +148,8 @@ def test_a_model_holding_one_exports_again(exported, tmp_path):
     x = tfkit.Input((4,), name="x")
     model = tfkit.Model(x, layers.TFSMLayer(folder)(x) * 2.0)
     model.export(str(tmp_path / "again"), verbose=False)
-    again = tf.saved_model.load(str(tmp_path / "again"))      # held: its functions read its variables
-    served = again.serve(tf.constant(X))                      # the model's output itself, as Keras 3's serve
+    again = tf.saved_model.load(str(tmp_path / "again"))  # held: its functions read its variables
+    served = again.serve(tf.constant(X))  # the model's output itself, as Keras 3's serve
     np.testing.assert_allclose(served.numpy(), model.predict(X, verbose=0), rtol=1e-6)
 
 

@@ -30,7 +30,7 @@ def np_lstm(weights, x, mask=None, reverse=False, zero_masked=False):
     h, c = np.zeros((batch, units)), np.zeros((batch, units))
     previous = np.zeros((batch, units))
     outputs = np.zeros((batch, time, units))
-    for t in (range(time - 1, -1, -1) if reverse else range(time)):
+    for t in range(time - 1, -1, -1) if reverse else range(time):
         i, f, g, o = np.split(x[:, t] @ kernel + h @ recurrent + bias, 4, axis=-1)
         new_c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
         new_h = sigmoid(o) * np.tanh(new_c)
@@ -104,8 +104,11 @@ def test_bidirectional_structure_config_and_compiled_calls():
     randomized(layer)
     assert layer.forward_layer.name == "forward_enc" and layer.backward_layer.name == "backward_enc"
     assert layer.backward_layer.go_backwards and not layer.forward_layer.go_backwards
-    assert list(layer.weight_paths())[:3] == ["forward_layer/cell/kernel", "forward_layer/cell/recurrent_kernel",
-                                             "forward_layer/cell/bias"]
+    assert list(layer.weight_paths())[:3] == [
+        "forward_layer/cell/kernel",
+        "forward_layer/cell/recurrent_kernel",
+        "forward_layer/cell/bias",
+    ]
     clone = Bidirectional.from_config(layer.get_config())
     clone(X)
     clone.set_weights(layer.get_weights())

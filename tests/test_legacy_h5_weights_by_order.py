@@ -99,10 +99,9 @@ def test_same_layer_count_but_other_shapes_names_first_mismatch_and_loads_nothin
     with pytest.raises(ValueError, match=r"nothing was loaded") as error:
         ours.load_weights(path)
     message = str(error.value)
-    first = message.splitlines()[1]   # the first mismatch in order (alpha leaves the first layers' shapes alone)
+    first = message.splitlines()[1]  # the first mismatch in order (alpha leaves the first layers' shapes alone)
     assert "by layer order" in first
-    assert "layer #26 ('expanded_conv_3/project' in the file, 'expanded_conv_3_project' (Conv2D) in the model)" \
-        in first
+    assert "layer #26 ('expanded_conv_3/project' in the file, 'expanded_conv_3_project' (Conv2D) in the model)" in first
     assert "file (1, 1, 96, 32) float32, model (1, 1, 96, 40) float32" in first
     assert message.count("layer #") == 1
     for got, want in zip(_snapshot(ours), before):

@@ -1,6 +1,6 @@
 """What loading a model file does per layer, kept small: no work whose result is thrown away.
 
-    model.save("m.h5"); tfkit.load_model("m.h5")   # add_weight's variables are sized from their declared shape
+model.save("m.h5"); tfkit.load_model("m.h5")   # add_weight's variables are sized from their declared shape
 """
 
 import json
@@ -33,6 +33,9 @@ def test_a_config_asking_for_a_huge_weight_is_still_refused_before_it_is_made(tm
         config = json.loads(f.attrs["model_config"])
         config["config"]["layers"][1]["config"]["units"] = 10**9
         f.attrs["model_config"] = json.dumps(config)
-    with pytest.raises(ValueError, match=r"would create variable 'kernel' with 4000000000 elements, more than the "
-                                         r"largest array stored"):
+    with pytest.raises(
+        ValueError,
+        match=r"would create variable 'kernel' with 4000000000 elements, more than the "
+        r"largest array stored",
+    ):
         tfkit.load_model(tmp_path / "m.h5")

@@ -49,18 +49,24 @@ def test_no_oov_slot_means_an_unseen_value_is_an_error():
 def test_configs_round_trip_and_match_keras_numbers_side_by_side():
     keras = pytest.importorskip("keras")
     keys = np.array([10, 7, 8, 9, 100, 20, 13])
-    for kwargs in ({"num_oov_indices": 3}, {"num_oov_indices": 5, "oov_method": "farmhash"},
-                   {"num_oov_indices": 2, "oov_method": "farmhash", "salt": 11}):
+    for kwargs in (
+        {"num_oov_indices": 3},
+        {"num_oov_indices": 5, "oov_method": "farmhash"},
+        {"num_oov_indices": 2, "oov_method": "farmhash", "salt": 11},
+    ):
         ours = layers.IntegerLookup(vocabulary=[10, 20], **kwargs)
         theirs = keras.layers.IntegerLookup(vocabulary=[10, 20], **kwargs)
         assert ours(keys).numpy().tolist() == np.asarray(theirs(keys)).tolist()
         again = layers.IntegerLookup.from_config(ours.get_config())
         assert again(keys).numpy().tolist() == ours(keys).numpy().tolist()
-        imported = layers.IntegerLookup.from_config({k: v for k, v in theirs.get_config().items()
-                                                      if k not in ("dtype", "vocabulary_size")})
+        imported = layers.IntegerLookup.from_config(
+            {k: v for k, v in theirs.get_config().items() if k not in ("dtype", "vocabulary_size")}
+        )
         assert imported(keys).numpy().tolist() == ours(keys).numpy().tolist()
     words = np.array(["a", "zz", "q", "hello"])
     for kwargs in ({"num_oov_indices": 3}, {"num_oov_indices": 3, "salt": [1, 2]}):
-        ours, theirs = layers.StringLookup(vocabulary=["a"], **kwargs), keras.layers.StringLookup(vocabulary=["a"],
-                                                                                                  **kwargs)
+        ours, theirs = (
+            layers.StringLookup(vocabulary=["a"], **kwargs),
+            keras.layers.StringLookup(vocabulary=["a"], **kwargs),
+        )
         assert ours(words).numpy().tolist() == np.asarray(theirs(words)).tolist()

@@ -52,8 +52,11 @@ def test_string_lookup_1d_input_by_hand(mode):
     lookup = layers.StringLookup(vocabulary=VOCAB, mask_token="m", output_mode=mode)
     out = lookup(tf.constant(["a", "b", "a", "m", "z"])).numpy()
     # indices: [UNK]=0, a=1, b=2, c=3; the mask token "m" has none (dropped)
-    expected = {"one_hot": [[0, 1, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0]],
-                "multi_hot": [1, 1, 1, 0], "count": [1, 2, 1, 0]}[mode]
+    expected = {
+        "one_hot": [[0, 1, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0]],
+        "multi_hot": [1, 1, 1, 0],
+        "count": [1, 2, 1, 0],
+    }[mode]
     np.testing.assert_array_equal(out, np.asarray(expected, np.float32))
     assert lookup.get_vocabulary() == ["[UNK]", "a", "b", "c"]
 
@@ -100,12 +103,12 @@ def test_set_vocabulary_past_max_tokens_raises_as_keras(mode):
         theirs.set_vocabulary(["a", "b", "c"])
     with pytest.raises(ValueError, match=r"StringLookup layer 'small'.*set_vocabulary.* 4 entries.*max_tokens=3"):
         ours.set_vocabulary(["a", "b", "c"])
-    ours.set_vocabulary(["a", "b"])      # 2 tokens and the OOV index fit
+    ours.set_vocabulary(["a", "b"])  # 2 tokens and the OOV index fit
     assert ours.get_vocabulary() == ["[UNK]", "a", "b"]
     with pytest.raises(ValueError, match=r"IntegerLookup layer 'ints'.*max_tokens=2"):
         layers.IntegerLookup(max_tokens=2, vocabulary=[4, 5], name="ints")
     with pytest.raises(ValueError, match=r"TextVectorization.*max_tokens=3"):
-        layers.TextVectorization(max_tokens=3, vocabulary=["a", "b"])   # "", "[UNK]", a, b: 4 entries
+        layers.TextVectorization(max_tokens=3, vocabulary=["a", "b"])  # "", "[UNK]", a, b: 4 entries
 
 
 TEXTS = np.array([["the cat sat"], ["the dog"], ["a cat and a dog"], ["zebra"]], dtype=object)
@@ -156,8 +159,7 @@ def test_keras_archive_with_adapted_tf_idf_text_vectorization(tmp_path, pad):
     model = keras.Model(inputs, keras.layers.Dense(3)(vectorize(inputs)))
     loaded = _save_and_compare(tmp_path, model, tf.constant([["the cat"], ["zebra dog q"], ["a a a"]]), "tv")
     ours = [layer for layer in loaded.layers if isinstance(layer, layers.TextVectorization)][0]
-    np.testing.assert_allclose(ours.lookup.idf_weights.numpy(),
-                               vectorize._lookup_layer.idf_weights.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(ours.lookup.idf_weights.numpy(), vectorize._lookup_layer.idf_weights.numpy(), rtol=1e-6)
     assert ours.get_vocabulary() == [str(v) for v in vectorize.get_vocabulary()]
 
 
@@ -165,20 +167,26 @@ def test_keras_archive_with_adapted_tf_idf_lookups(tmp_path):
     strings = keras.layers.StringLookup(output_mode="tf_idf", mask_token="m")
     strings.adapt(tf.constant([["a", "b"], ["a", "c"], ["m", "d"]]))
     inputs = keras.Input((3,), dtype="string")
-    _save_and_compare(tmp_path, keras.Model(inputs, strings(inputs)),
-                      tf.constant([["a", "m", "q"], ["b", "b", "d"]]), "sl")
+    _save_and_compare(
+        tmp_path, keras.Model(inputs, strings(inputs)), tf.constant([["a", "m", "q"], ["b", "b", "d"]]), "sl"
+    )
     ints = keras.layers.IntegerLookup(output_mode="tf_idf")
     ints.adapt(tf.constant([[1, 2], [1, 3], [4, 4]], tf.int64))
     inputs = keras.Input((2,), dtype="int64")
-    _save_and_compare(tmp_path, keras.Model(inputs, keras.layers.Dense(2)(ints(inputs))),
-                      tf.constant([[1, 9], [4, 3]], tf.int64), "il")
+    _save_and_compare(
+        tmp_path,
+        keras.Model(inputs, keras.layers.Dense(2)(ints(inputs))),
+        tf.constant([[1, 9], [4, 3]], tf.int64),
+        "il",
+    )
 
 
 def test_keras_archive_with_given_vocabulary_and_idf_weights(tmp_path):
     lookup = keras.layers.StringLookup(output_mode="tf_idf", vocabulary=["a", "b"], idf_weights=[0.5, 0.7])
     inputs = keras.Input((3,), dtype="string")
-    _save_and_compare(tmp_path, keras.Model(inputs, lookup(inputs)),
-                      tf.constant([["a", "m", "q"], ["b", "b", "a"]]), "given")
+    _save_and_compare(
+        tmp_path, keras.Model(inputs, lookup(inputs)), tf.constant([["a", "m", "q"], ["b", "b", "a"]]), "given"
+    )
 
 
 def test_keras_archive_with_int_and_multi_hot_lookups_still_imports(tmp_path):

@@ -168,26 +168,73 @@ CASES = [
     ("kld", losses.KLDivergence, {}, np_kld, lambda: (probs((6, 4)), probs((6, 4)))),
     ("poisson", losses.Poisson, {}, np_poisson, positive_data),
     ("cosine", losses.CosineSimilarity, {}, np_cosine, regression_data),
-    ("cosine_axis0", losses.CosineSimilarity, {"axis": 0, "reduction": "none"}, lambda t, p: np_cosine(t, p, 0),
-     lambda: regression_data((4, 4))),
+    (
+        "cosine_axis0",
+        losses.CosineSimilarity,
+        {"axis": 0, "reduction": "none"},
+        lambda t, p: np_cosine(t, p, 0),
+        lambda: regression_data((4, 4)),
+    ),
     ("bce", losses.BinaryCrossentropy, {}, np_bce, binary_data),
-    ("bce_logits", losses.BinaryCrossentropy, {"from_logits": True}, lambda t, p: np_bce(t, p, True), binary_logit_data),
-    ("bce_smooth", losses.BinaryCrossentropy, {"label_smoothing": 0.2}, lambda t, p: np_bce(t, p, False, 0.2), binary_data),
-    ("bce_logits_smooth", losses.BinaryCrossentropy, {"from_logits": True, "label_smoothing": 0.1},
-     lambda t, p: np_bce(t, p, True, 0.1), binary_logit_data),
+    (
+        "bce_logits",
+        losses.BinaryCrossentropy,
+        {"from_logits": True},
+        lambda t, p: np_bce(t, p, True),
+        binary_logit_data,
+    ),
+    (
+        "bce_smooth",
+        losses.BinaryCrossentropy,
+        {"label_smoothing": 0.2},
+        lambda t, p: np_bce(t, p, False, 0.2),
+        binary_data,
+    ),
+    (
+        "bce_logits_smooth",
+        losses.BinaryCrossentropy,
+        {"from_logits": True, "label_smoothing": 0.1},
+        lambda t, p: np_bce(t, p, True, 0.1),
+        binary_logit_data,
+    ),
     ("focal", losses.BinaryFocalCrossentropy, {}, np_focal, binary_data),
-    ("focal_balanced_logits", losses.BinaryFocalCrossentropy,
-     {"apply_class_balancing": True, "alpha": 0.4, "gamma": 1.5, "from_logits": True, "label_smoothing": 0.1},
-     lambda t, p: np_focal(t, p, True, 0.4, 1.5, True, 0.1), binary_logit_data),
+    (
+        "focal_balanced_logits",
+        losses.BinaryFocalCrossentropy,
+        {"apply_class_balancing": True, "alpha": 0.4, "gamma": 1.5, "from_logits": True, "label_smoothing": 0.1},
+        lambda t, p: np_focal(t, p, True, 0.4, 1.5, True, 0.1),
+        binary_logit_data,
+    ),
     ("cce", losses.CategoricalCrossentropy, {}, np_cce, onehot_data),
-    ("cce_logits", losses.CategoricalCrossentropy, {"from_logits": True}, lambda t, p: np_cce(t, p, True),
-     lambda: onehot_data(logits=True)),
-    ("cce_smooth", losses.CategoricalCrossentropy, {"label_smoothing": 0.3}, lambda t, p: np_cce(t, p, False, 0.3), onehot_data),
-    ("cce_logits_smooth", losses.CategoricalCrossentropy, {"from_logits": True, "label_smoothing": 0.1},
-     lambda t, p: np_cce(t, p, True, 0.1), lambda: onehot_data(logits=True)),
+    (
+        "cce_logits",
+        losses.CategoricalCrossentropy,
+        {"from_logits": True},
+        lambda t, p: np_cce(t, p, True),
+        lambda: onehot_data(logits=True),
+    ),
+    (
+        "cce_smooth",
+        losses.CategoricalCrossentropy,
+        {"label_smoothing": 0.3},
+        lambda t, p: np_cce(t, p, False, 0.3),
+        onehot_data,
+    ),
+    (
+        "cce_logits_smooth",
+        losses.CategoricalCrossentropy,
+        {"from_logits": True, "label_smoothing": 0.1},
+        lambda t, p: np_cce(t, p, True, 0.1),
+        lambda: onehot_data(logits=True),
+    ),
     ("scce", losses.SparseCategoricalCrossentropy, {}, np_scce, sparse_data),
-    ("scce_logits", losses.SparseCategoricalCrossentropy, {"from_logits": True}, lambda t, p: np_scce(t, p, True),
-     lambda: sparse_data(logits=True)),
+    (
+        "scce_logits",
+        losses.SparseCategoricalCrossentropy,
+        {"from_logits": True},
+        lambda t, p: np_scce(t, p, True),
+        lambda: sparse_data(logits=True),
+    ),
 ]
 CASE_IDS = [c[0] for c in CASES]
 
@@ -220,7 +267,19 @@ def test_loss_function_gives_per_sample_values(case):
     np.testing.assert_allclose(value.numpy(), reference(y_true, y_pred), rtol=1e-4, atol=1e-5)
 
 
-XLA_CASES = ["mse", "huber", "log_cosh", "hinge01", "kld", "cosine", "bce", "focal_balanced_logits", "cce_smooth", "scce", "scce_logits"]
+XLA_CASES = [
+    "mse",
+    "huber",
+    "log_cosh",
+    "hinge01",
+    "kld",
+    "cosine",
+    "bce",
+    "focal_balanced_logits",
+    "cce_smooth",
+    "scce",
+    "scce_logits",
+]
 
 
 def test_every_loss_inside_tf_function_and_xla():
@@ -300,7 +359,9 @@ def test_rank_one_targets_against_single_unit_predictions():
     y_pred = rng.random((6, 1)) * 0.98 + 0.01
     expected = np_bce(y_true[:, None], y_pred).mean()
     np.testing.assert_allclose(losses.BinaryCrossentropy()(y_true, y_pred), expected, rtol=1e-5)
-    np.testing.assert_allclose(losses.MeanSquaredError()(y_true, y_pred), np_mse(y_true[:, None], y_pred).mean(), rtol=1e-5)
+    np.testing.assert_allclose(
+        losses.MeanSquaredError()(y_true, y_pred), np_mse(y_true[:, None], y_pred).mean(), rtol=1e-5
+    )
 
 
 # ---------------------------------------------------------------- crossentropy specifics
@@ -317,11 +378,17 @@ def test_sparse_ignore_class_contributes_nothing_and_leaves_the_mean():
     none = losses.SparseCategoricalCrossentropy(ignore_class=-1, reduction="none")
     np.testing.assert_allclose(none(y_true, y_pred), per, rtol=1e-5, atol=1e-7)
     weight = rng.random(6) + 0.5
-    np.testing.assert_allclose(loss(y_true, y_pred, sample_weight=weight), (per * weight)[valid].sum() / valid.sum(), rtol=1e-5)
+    np.testing.assert_allclose(
+        loss(y_true, y_pred, sample_weight=weight), (per * weight)[valid].sum() / valid.sum(), rtol=1e-5
+    )
     by_weight = losses.SparseCategoricalCrossentropy(ignore_class=-1, reduction="mean_with_sample_weight")
-    np.testing.assert_allclose(by_weight(y_true, y_pred, sample_weight=weight), (per * weight).sum() / weight[valid].sum(), rtol=1e-5)
+    np.testing.assert_allclose(
+        by_weight(y_true, y_pred, sample_weight=weight), (per * weight).sum() / weight[valid].sum(), rtol=1e-5
+    )
     jitted = tf.function(lambda t, p: loss(t, p), jit_compile=True)
-    np.testing.assert_allclose(jitted(tf.constant(y_true), tf.constant(y_pred, tf.float32)), per[valid].mean(), rtol=1e-5)
+    np.testing.assert_allclose(
+        jitted(tf.constant(y_true), tf.constant(y_pred, tf.float32)), per[valid].mean(), rtol=1e-5
+    )
 
 
 def test_sparse_ignore_class_over_sequences():
@@ -368,7 +435,9 @@ def test_sigmoid_and_softmax_outputs_use_their_logits_inside_tf_function():
     assert float(eager_clipped) < exact  # the eager path can only see the clipped probabilities
     onehot = tf.constant([[0.0, 1.0], [0.0, 1.0]])
     graph_cce = tf.function(lambda t, x: losses.CategoricalCrossentropy()(t, tf.nn.softmax(x)))(onehot, logits)
-    np.testing.assert_allclose(graph_cce, np_cce(onehot.numpy(), logits.numpy().astype(np.float64), True).mean(), rtol=1e-5)
+    np.testing.assert_allclose(
+        graph_cce, np_cce(onehot.numpy(), logits.numpy().astype(np.float64), True).mean(), rtol=1e-5
+    )
 
 
 def test_categorical_crossentropy_rejects_mismatched_shapes():
@@ -437,7 +506,7 @@ def test_get_matches_keras_for_every_keras_loss_name():
     from keras.src.losses import ALL_OBJECTS_DICT
 
     for name, theirs in ALL_OBJECTS_DICT.items():
-        if name in ("Loss", "LossFunctionWrapper"):     # base classes: Keras's get cannot build them either
+        if name in ("Loss", "LossFunctionWrapper"):  # base classes: Keras's get cannot build them either
             continue
         ours = losses.get(name)
         if isinstance(theirs, type):
@@ -468,7 +537,7 @@ def test_loss_object_wraps_a_plain_callable():
     def double_mae(y_true, y_pred):
         return 2.0 * tf.reduce_mean(tf.abs(y_true - y_pred), axis=-1)
 
-    assert losses.get(double_mae) is double_mae          # as Keras: a function comes back as it is
+    assert losses.get(double_mae) is double_mae  # as Keras: a function comes back as it is
     loss = losses.loss_object(double_mae)
     assert isinstance(loss, losses.LossFunctionWrapper) and loss.name == "double_mae"
     y_true, y_pred = regression_data((4, 3))
@@ -517,7 +586,7 @@ def test_custom_registered_function_serializes_by_its_registered_name():
     def unregistered(y_true, y_pred):
         return y_true - y_pred
 
-    config = losses.serialize(losses.loss_object(unregistered))      # saved by its own name, as data
+    config = losses.serialize(losses.loss_object(unregistered))  # saved by its own name, as data
     assert config["config"]["fn"] == "unregistered"
     with pytest.raises(ValueError, match=r"custom_objects=\{'unregistered': unregistered\}"):
         losses.deserialize(config)
@@ -553,11 +622,21 @@ def test_matches_keras_on_random_data():
         (losses.MeanSquaredError(), keras.losses.MeanSquaredError(), regression_data),
         (losses.Huber(delta=0.7), keras.losses.Huber(delta=0.7), regression_data),
         (losses.LogCosh(), keras.losses.LogCosh(), regression_data),
-        (losses.BinaryCrossentropy(label_smoothing=0.1), keras.losses.BinaryCrossentropy(label_smoothing=0.1), binary_data),
-        (losses.BinaryFocalCrossentropy(apply_class_balancing=True, from_logits=True),
-         keras.losses.BinaryFocalCrossentropy(apply_class_balancing=True, from_logits=True), binary_logit_data),
-        (losses.CategoricalCrossentropy(from_logits=True), keras.losses.CategoricalCrossentropy(from_logits=True),
-         lambda: onehot_data(logits=True)),
+        (
+            losses.BinaryCrossentropy(label_smoothing=0.1),
+            keras.losses.BinaryCrossentropy(label_smoothing=0.1),
+            binary_data,
+        ),
+        (
+            losses.BinaryFocalCrossentropy(apply_class_balancing=True, from_logits=True),
+            keras.losses.BinaryFocalCrossentropy(apply_class_balancing=True, from_logits=True),
+            binary_logit_data,
+        ),
+        (
+            losses.CategoricalCrossentropy(from_logits=True),
+            keras.losses.CategoricalCrossentropy(from_logits=True),
+            lambda: onehot_data(logits=True),
+        ),
         (losses.SparseCategoricalCrossentropy(), keras.losses.SparseCategoricalCrossentropy(), sparse_data),
         (losses.Hinge(), keras.losses.Hinge(), binary_logit_data),
         (losses.KLDivergence(), keras.losses.KLDivergence(), lambda: (probs((6, 4)), probs((6, 4)))),
@@ -568,6 +647,9 @@ def test_matches_keras_on_random_data():
         weight = rng.random(len(y_true))
         t, p = y_true.astype(np.float32), y_pred.astype(np.float32)
         np.testing.assert_allclose(
-            ours(t, p, sample_weight=weight), np.asarray(theirs(t, p, sample_weight=weight)), rtol=1e-5, atol=1e-6,
+            ours(t, p, sample_weight=weight),
+            np.asarray(theirs(t, p, sample_weight=weight)),
+            rtol=1e-5,
+            atol=1e-6,
             err_msg=type(ours).__name__,
         )

@@ -28,9 +28,13 @@ CASES = [
     ("Dice", {"axis": (1, 2, 3)}, SEG_TRUE, SEG_PRED, WEIGHTS),
     ("Tversky", {"alpha": 0.3, "beta": 0.7, "axis": (1, 2, 3)}, SEG_TRUE, SEG_PRED, WEIGHTS),
     ("CategoricalFocalCrossentropy", {}, ONE_HOT, SCORES, None),
-    ("CategoricalFocalCrossentropy",
-     {"alpha": [0.1, 0.2, 0.3, 0.4], "gamma": 1.5, "from_logits": True, "label_smoothing": 0.1}, ONE_HOT, SCORES,
-     np.linspace(0, 1, 6).astype("float32")),
+    (
+        "CategoricalFocalCrossentropy",
+        {"alpha": [0.1, 0.2, 0.3, 0.4], "gamma": 1.5, "from_logits": True, "label_smoothing": 0.1},
+        ONE_HOT,
+        SCORES,
+        np.linspace(0, 1, 6).astype("float32"),
+    ),
     ("CategoricalGeneralizedCrossEntropy", {"q": 0.7}, IDS, tf.nn.softmax(SCORES).numpy(), None),
     ("Circle", {}, EMB_LABELS, EMBEDDINGS, None),
     ("Circle", {"gamma": 10.0, "margin": 0.25, "remove_diagonal": False}, EMB_LABELS, EMBEDDINGS, None),
@@ -53,24 +57,26 @@ def test_dice_and_tversky_by_hand():
     assert float(losses.dice(y_true, y_pred)) == pytest.approx(0.25, abs=1e-6)
     # fp = sum((1 - p) t) = 0.5, fn = sum(p (1 - t)) = 0.5 -> 1 - 1.5 / (1.5 + 0.2 * 0.5 + 0.8 * 0.5)
     assert float(losses.tversky(y_true, y_pred, alpha=0.2, beta=0.8)) == pytest.approx(1 - 1.5 / 2.0, abs=1e-6)
-    per_sample = losses.Dice(axis=1, reduction=None)(np.array([[1.0, 0.0], [1.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]))
+    per_sample = losses.Dice(axis=1, reduction=None)(
+        np.array([[1.0, 0.0], [1.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]])
+    )
     np.testing.assert_allclose(per_sample.numpy(), [0.0, 1 - 2 * 1 / 3], atol=1e-6)
 
 
 def test_focal_generalized_circle_and_ctc_by_hand():
     # one sample, probabilities [0.2, 0.8], true class 1: alpha (1 - p)^gamma * -log p
     value = losses.categorical_focal_crossentropy([[0.0, 1.0]], [[0.2, 0.8]], alpha=0.5, gamma=2.0)
-    assert float(value[0]) == pytest.approx(0.5 * 0.2 ** 2 * -np.log(0.8), rel=1e-5)
+    assert float(value[0]) == pytest.approx(0.5 * 0.2**2 * -np.log(0.8), rel=1e-5)
     gce = losses.categorical_generalized_cross_entropy([1], [[0.36, 0.64]], q=0.5)
     assert float(gce[0]) == pytest.approx((1 - 0.8) / 0.5, rel=1e-5)
     # Two identical embeddings of one class and one orthogonal of another: sample 0 has distance 0 to its
     # positive and 1 to its negative; Circle's terms are then computable by hand.
     emb = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], "float32")
     per_sample = losses.Circle(gamma=2.0, margin=0.25, reduction=None)([0, 0, 1], emb).numpy()
-    pos = -2.0 * (0.25 + 0.0) * (0.25 - 0.0)          # -gamma * (m + d) * (m - d), d = 0
-    neg = 2.0 * (1.25 - 1.0) * (0.75 - 1.0)           # gamma * (1 + m - d) * (1 - m - d), d = 1
+    pos = -2.0 * (0.25 + 0.0) * (0.25 - 0.0)  # -gamma * (m + d) * (m - d), d = 0
+    neg = 2.0 * (1.25 - 1.0) * (0.75 - 1.0)  # gamma * (1 + m - d) * (1 - m - d), d = 1
     assert per_sample[0] == pytest.approx(np.log1p(np.exp(pos + neg)), rel=1e-5)
-    assert per_sample[2] == 0.0                        # no positive pair: masked out
+    assert per_sample[2] == 0.0  # no positive pair: masked out
     # CTC with one time step and one label: -log softmax(logits)[label]
     logits = np.array([[[0.0, 1.0, 2.0]]], "float32")
     expected = -np.log(np.exp(1.0) / np.exp([0.0, 1.0, 2.0]).sum())
@@ -104,10 +110,17 @@ def test_config_matches_keras_and_round_trips(case):
     assert type(twin) is type(ours) and twin.get_config() == config
 
 
-@pytest.mark.parametrize("name, fn", [
-    ("dice", "dice"), ("tversky", "tversky"), ("categorical_focal_crossentropy", "categorical_focal_crossentropy"),
-    ("circle", "circle"), ("ctc", "ctc"), ("CategoricalGeneralizedCrossEntropy", "categorical_generalized_cross_entropy"),
-])
+@pytest.mark.parametrize(
+    "name, fn",
+    [
+        ("dice", "dice"),
+        ("tversky", "tversky"),
+        ("categorical_focal_crossentropy", "categorical_focal_crossentropy"),
+        ("circle", "circle"),
+        ("ctc", "ctc"),
+        ("CategoricalGeneralizedCrossEntropy", "categorical_generalized_cross_entropy"),
+    ],
+)
 def test_names_and_function_forms(name, fn):
     loss = losses.loss_object(name)
     assert isinstance(loss, losses.Loss)
@@ -126,19 +139,26 @@ def test_function_forms_match_keras():
     ]
     for fn, args, kwargs in pairs:
         expected = getattr(keras.losses, fn)(*args, **kwargs)
-        np.testing.assert_allclose(getattr(losses, fn)(*args, **kwargs).numpy(), np.asarray(expected), rtol=2e-5,
-                                   atol=1e-6, err_msg=fn)
+        np.testing.assert_allclose(
+            getattr(losses, fn)(*args, **kwargs).numpy(), np.asarray(expected), rtol=2e-5, atol=1e-6, err_msg=fn
+        )
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: losses.CategoricalGeneralizedCrossEntropy(q=1.5), "q must be in the interval"),
-    (lambda: losses.Dice(axis="rows"), "axis must be None, an int or a tuple"),
-    (lambda: losses.Tversky(alpha="a lot"), "alpha must be a number"),
-    (lambda: losses.CategoricalFocalCrossentropy(label_smoothing=2.0), "label_smoothing must be in"),
-    (lambda: losses.Circle(reduction="average"), "Invalid reduction 'average'"),
-    (lambda: losses.CTC()(np.zeros((2, 3, 1)), CTC_LOGITS), r"ctc expects y_true of shape \(batch_size, max_length\)"),
-    (lambda: losses.CTC()(CTC_LABELS, CTC_LOGITS[0]), r"y_pred.shape=\(6, 5\)"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: losses.CategoricalGeneralizedCrossEntropy(q=1.5), "q must be in the interval"),
+        (lambda: losses.Dice(axis="rows"), "axis must be None, an int or a tuple"),
+        (lambda: losses.Tversky(alpha="a lot"), "alpha must be a number"),
+        (lambda: losses.CategoricalFocalCrossentropy(label_smoothing=2.0), "label_smoothing must be in"),
+        (lambda: losses.Circle(reduction="average"), "Invalid reduction 'average'"),
+        (
+            lambda: losses.CTC()(np.zeros((2, 3, 1)), CTC_LOGITS),
+            r"ctc expects y_true of shape \(batch_size, max_length\)",
+        ),
+        (lambda: losses.CTC()(CTC_LABELS, CTC_LOGITS[0]), r"y_pred.shape=\(6, 5\)"),
+    ],
+)
 def test_bad_arguments_say_what_is_wrong(make, message):
     with pytest.raises(ValueError, match=message):
         make()
@@ -181,8 +201,11 @@ def test_focal_and_generalized_losses_in_compile(tmp_path):
     x = RNG.random((16, 5)).astype("float32")
     ids = RNG.integers(0, 3, 16)
     model = tfkit.Sequential([tfkit.Input((5,)), layers.Dense(3, activation="softmax")])
-    model.compile(optimizer="sgd", loss=losses.CategoricalFocalCrossentropy(alpha=[0.2, 0.3, 0.5]),
-                  metrics=["categorical_focal_crossentropy"])
+    model.compile(
+        optimizer="sgd",
+        loss=losses.CategoricalFocalCrossentropy(alpha=[0.2, 0.3, 0.5]),
+        metrics=["categorical_focal_crossentropy"],
+    )
     _continue_after_reload(model, x, np.eye(3, dtype="float32")[ids], tmp_path)
     model = tfkit.Sequential([tfkit.Input((5,)), layers.Dense(3, activation="softmax")])
     model.compile(optimizer="sgd", loss="CategoricalGeneralizedCrossEntropy")

@@ -72,29 +72,88 @@ def np_cosine(t, p):
 MEAN_CASES = [
     ("accuracy", metrics.Accuracy, {}, lambda t, p: (t == p).astype(float), labels_and_guesses),
     ("binary_accuracy", metrics.BinaryAccuracy, {}, lambda t, p: ((p > 0.5) == t).mean(-1), binary_probs),
-    ("binary_accuracy_0.7", metrics.BinaryAccuracy, {"threshold": 0.7}, lambda t, p: ((p > 0.7) == t).mean(-1), binary_probs),
-    ("categorical_accuracy", metrics.CategoricalAccuracy, {},
-     lambda t, p: (t.argmax(-1) == p.argmax(-1)).astype(float), onehot_probs),
-    ("sparse_categorical_accuracy", metrics.SparseCategoricalAccuracy, {},
-     lambda t, p: (t.reshape(-1) == p.argmax(-1)).astype(float), sparse_probs),
-    ("sparse_categorical_accuracy_n1", metrics.SparseCategoricalAccuracy, {},
-     lambda t, p: (t.reshape(-1) == p.argmax(-1)).astype(float), lambda: sparse_probs(trailing_axis=True)),
+    (
+        "binary_accuracy_0.7",
+        metrics.BinaryAccuracy,
+        {"threshold": 0.7},
+        lambda t, p: ((p > 0.7) == t).mean(-1),
+        binary_probs,
+    ),
+    (
+        "categorical_accuracy",
+        metrics.CategoricalAccuracy,
+        {},
+        lambda t, p: (t.argmax(-1) == p.argmax(-1)).astype(float),
+        onehot_probs,
+    ),
+    (
+        "sparse_categorical_accuracy",
+        metrics.SparseCategoricalAccuracy,
+        {},
+        lambda t, p: (t.reshape(-1) == p.argmax(-1)).astype(float),
+        sparse_probs,
+    ),
+    (
+        "sparse_categorical_accuracy_n1",
+        metrics.SparseCategoricalAccuracy,
+        {},
+        lambda t, p: (t.reshape(-1) == p.argmax(-1)).astype(float),
+        lambda: sparse_probs(trailing_axis=True),
+    ),
     ("top_2", metrics.TopKCategoricalAccuracy, {"k": 2}, lambda t, p: np_topk_hit(t.argmax(-1), p, 2), onehot_probs),
-    ("sparse_top_2", metrics.SparseTopKCategoricalAccuracy, {"k": 2}, lambda t, p: np_topk_hit(t.reshape(-1), p, 2), sparse_probs),
+    (
+        "sparse_top_2",
+        metrics.SparseTopKCategoricalAccuracy,
+        {"k": 2},
+        lambda t, p: np_topk_hit(t.reshape(-1), p, 2),
+        sparse_probs,
+    ),
     ("mse", metrics.MeanSquaredError, {}, lambda t, p: ((t - p) ** 2).mean(-1), regression),
     ("mae", metrics.MeanAbsoluteError, {}, lambda t, p: np.abs(t - p).mean(-1), regression),
-    ("mape", metrics.MeanAbsolutePercentageError, {}, lambda t, p: 100 * (np.abs(t - p) / np.abs(t)).mean(-1), positive),
-    ("msle", metrics.MeanSquaredLogarithmicError, {}, lambda t, p: ((np.log1p(p) - np.log1p(t)) ** 2).mean(-1), positive),
+    (
+        "mape",
+        metrics.MeanAbsolutePercentageError,
+        {},
+        lambda t, p: 100 * (np.abs(t - p) / np.abs(t)).mean(-1),
+        positive,
+    ),
+    (
+        "msle",
+        metrics.MeanSquaredLogarithmicError,
+        {},
+        lambda t, p: ((np.log1p(p) - np.log1p(t)) ** 2).mean(-1),
+        positive,
+    ),
     ("cosine_similarity", metrics.CosineSimilarity, {}, np_cosine, regression),
     ("logcosh", metrics.LogCoshError, {}, lambda t, p: np.log(np.cosh(p - t)).mean(-1), regression),
-    ("binary_crossentropy", metrics.BinaryCrossentropy, {},
-     lambda t, p: -(t * np.log(np.clip(p, EPS, 1 - EPS)) + (1 - t) * np.log(np.clip(1 - p, EPS, 1))).mean(-1), binary_probs),
-    ("categorical_crossentropy_logits", metrics.CategoricalCrossentropy, {"from_logits": True},
-     lambda t, p: -(t * np_log_softmax(p)).sum(-1), onehot_probs),
-    ("sparse_categorical_crossentropy", metrics.SparseCategoricalCrossentropy, {},
-     lambda t, p: -np.log(np.take_along_axis(p, t.reshape(-1, 1), 1)[:, 0]), sparse_probs),
-    ("kl_divergence", metrics.KLDivergence, {}, lambda t, p: (t * np.log(t / p)).sum(-1),
-     lambda: (probs((10, 4)).astype(np.float32), probs((10, 4)).astype(np.float32))),
+    (
+        "binary_crossentropy",
+        metrics.BinaryCrossentropy,
+        {},
+        lambda t, p: -(t * np.log(np.clip(p, EPS, 1 - EPS)) + (1 - t) * np.log(np.clip(1 - p, EPS, 1))).mean(-1),
+        binary_probs,
+    ),
+    (
+        "categorical_crossentropy_logits",
+        metrics.CategoricalCrossentropy,
+        {"from_logits": True},
+        lambda t, p: -(t * np_log_softmax(p)).sum(-1),
+        onehot_probs,
+    ),
+    (
+        "sparse_categorical_crossentropy",
+        metrics.SparseCategoricalCrossentropy,
+        {},
+        lambda t, p: -np.log(np.take_along_axis(p, t.reshape(-1, 1), 1)[:, 0]),
+        sparse_probs,
+    ),
+    (
+        "kl_divergence",
+        metrics.KLDivergence,
+        {},
+        lambda t, p: (t * np.log(t / p)).sum(-1),
+        lambda: (probs((10, 4)).astype(np.float32), probs((10, 4)).astype(np.float32)),
+    ),
     ("poisson", metrics.Poisson, {}, lambda t, p: (p - t * np.log(p + EPS)).mean(-1), positive),
     ("hinge", metrics.Hinge, {}, lambda t, p: np.maximum(1 - (2 * t - 1) * p, 0).mean(-1), binary_probs),
 ]
@@ -119,7 +178,9 @@ def check_two_batches_then_reset(metric, batches, reference, rtol=1e-5, atol=1e-
     metric.reset_state()
     assert_all_zero(metric)
     y_true, y_pred, weight = batches[1]
-    np.testing.assert_allclose(metric(y_true, y_pred, sample_weight=weight).numpy(), reference(*batches[1]), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(
+        metric(y_true, y_pred, sample_weight=weight).numpy(), reference(*batches[1]), rtol=rtol, atol=atol
+    )
 
 
 def weighted_batches(make, n_batches=2):
@@ -135,7 +196,9 @@ def weighted_batches(make, n_batches=2):
 def test_mean_metric_matches_numpy_over_two_batches_then_resets(case):
     _, cls, kwargs, per_sample, make = case
     metric = cls(**kwargs)
-    check_two_batches_then_reset(metric, weighted_batches(make), lambda t, p, w: weighted_mean(per_sample(t, p), w), rtol=1e-4)
+    check_two_batches_then_reset(
+        metric, weighted_batches(make), lambda t, p, w: weighted_mean(per_sample(t, p), w), rtol=1e-4
+    )
 
 
 @pytest.mark.parametrize("case", MEAN_CASES[:8], ids=MEAN_IDS[:8])
@@ -255,11 +318,16 @@ def test_precision_and_recall_match_numpy(which, kwargs, thresholds, transform):
     check_two_batches_then_reset(cls(**kwargs), weighted_batches(lambda: binary_probs(12, 4)), reference)
 
 
-@pytest.mark.parametrize("cls, index", [(metrics.TruePositives, 0), (metrics.FalsePositives, 1),
-                                        (metrics.TrueNegatives, 2), (metrics.FalseNegatives, 3)])
+@pytest.mark.parametrize(
+    "cls, index",
+    [(metrics.TruePositives, 0), (metrics.FalsePositives, 1), (metrics.TrueNegatives, 2), (metrics.FalseNegatives, 3)],
+)
 def test_confusion_counts_match_numpy(cls, index):
-    check_two_batches_then_reset(cls(thresholds=[0.25, 0.6]), weighted_batches(binary_probs),
-                                 lambda t, p, w: np_counts(t, p, w, [0.25, 0.6])[index])
+    check_two_batches_then_reset(
+        cls(thresholds=[0.25, 0.6]),
+        weighted_batches(binary_probs),
+        lambda t, p, w: np_counts(t, p, w, [0.25, 0.6])[index],
+    )
 
 
 def test_precision_on_keras_doc_example():
@@ -279,10 +347,19 @@ def test_thresholds_outside_unit_interval_are_rejected():
 # ---------------------------------------------------------------- AUC
 def np_auc(y, p, w=None, num_thresholds=200, curve="ROC", summation="interpolation", thresholds=None):
     """Keras's AUC formulas, with counts from direct comparisons (no bucketing)."""
-    inner = list(thresholds) if thresholds is not None else [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    inner = (
+        list(thresholds)
+        if thresholds is not None
+        else [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    )
     t = np.array([-EPS] + inner + [1 + EPS])
     w = np.ones(len(y)) if w is None else w
-    tp, fp, tn, fn = np_counts(y.reshape(-1), p.reshape(-1), np.broadcast_to(np.reshape(w, (-1,) + (1,) * (y.ndim - 1)), y.shape).reshape(-1), t)
+    tp, fp, tn, fn = np_counts(
+        y.reshape(-1),
+        p.reshape(-1),
+        np.broadcast_to(np.reshape(w, (-1,) + (1,) * (y.ndim - 1)), y.shape).reshape(-1),
+        t,
+    )
     if curve == "PR" and summation == "interpolation":
         dtp = tp[:-1] - tp[1:]
         pp = tp + fp
@@ -293,15 +370,18 @@ def np_auc(y, p, w=None, num_thresholds=200, curve="ROC", summation="interpolati
         return ratio(slope * (dtp + intercept * np.log(safe)), np.maximum(tp[1:] + fn[1:], 0)).sum()
     recall = ratio(tp, tp + fn)
     x, yy = (ratio(fp, fp + tn), recall) if curve == "ROC" else (recall, ratio(tp, tp + fp))
-    heights = {"interpolation": (yy[:-1] + yy[1:]) / 2, "minoring": np.minimum(yy[:-1], yy[1:]),
-               "majoring": np.maximum(yy[:-1], yy[1:])}[summation]
+    heights = {
+        "interpolation": (yy[:-1] + yy[1:]) / 2,
+        "minoring": np.minimum(yy[:-1], yy[1:]),
+        "majoring": np.maximum(yy[:-1], yy[1:]),
+    }[summation]
     return ((x[:-1] - x[1:]) * heights).sum()
 
 
 def np_exact_roc_auc(y, p):
     """Probability that a random positive outscores a random negative (ties count half)."""
     pos, neg = p[y == 1], p[y == 0]
-    return ((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean())
+    return (pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()
 
 
 def auc_batches(n=300, width=1):
@@ -326,7 +406,9 @@ def test_auc_with_explicit_uneven_thresholds():
     thresholds = [0.1, 0.35, 0.4, 0.9]
     metric = metrics.AUC(thresholds=thresholds, curve="PR", summation_method="majoring")
     check_two_batches_then_reset(
-        metric, auc_batches(50), lambda y, p, w: np_auc(y, p, w, curve="PR", summation="majoring", thresholds=thresholds)
+        metric,
+        auc_batches(50),
+        lambda y, p, w: np_auc(y, p, w, curve="PR", summation="majoring", thresholds=thresholds),
     )
     assert metric.thresholds[1:-1] == thresholds
 
@@ -409,14 +491,16 @@ def np_fbeta(t, p, w, average, threshold, beta=1.0):
 def test_f1_score_matches_numpy(average, threshold):
     make = (lambda: onehot_probs(12, 4)) if threshold is None else (lambda: binary_probs(12, 4))
     check_two_batches_then_reset(
-        metrics.F1Score(average=average, threshold=threshold), weighted_batches(make),
+        metrics.F1Score(average=average, threshold=threshold),
+        weighted_batches(make),
         lambda t, p, w: np_fbeta(t, p, w, average, threshold),
     )
 
 
 def test_fbeta_score_with_beta_two():
     check_two_batches_then_reset(
-        metrics.FBetaScore(average="macro", beta=2.0, threshold=0.5), weighted_batches(lambda: binary_probs(12, 4)),
+        metrics.FBetaScore(average="macro", beta=2.0, threshold=0.5),
+        weighted_batches(lambda: binary_probs(12, 4)),
         lambda t, p, w: np_fbeta(t, p, w, "macro", 0.5, beta=2.0),
     )
 
@@ -433,10 +517,17 @@ def test_f1_score_rejects_bad_arguments():
 # ---------------------------------------------------------------- compiled use
 def test_metrics_update_inside_tf_function_and_xla():
     def build():
-        return [metrics.Mean(), metrics.BinaryAccuracy(), metrics.CategoricalAccuracy(),
-                metrics.SparseCategoricalAccuracy(), metrics.SparseTopKCategoricalAccuracy(k=2),
-                metrics.MeanSquaredError(), metrics.AUC(), metrics.Precision(thresholds=[0.3, 0.6]),
-                metrics.F1Score(average="macro")]
+        return [
+            metrics.Mean(),
+            metrics.BinaryAccuracy(),
+            metrics.CategoricalAccuracy(),
+            metrics.SparseCategoricalAccuracy(),
+            metrics.SparseTopKCategoricalAccuracy(k=2),
+            metrics.MeanSquaredError(),
+            metrics.AUC(),
+            metrics.Precision(thresholds=[0.3, 0.6]),
+            metrics.F1Score(average="macro"),
+        ]
 
     onehot, scores = onehot_probs(16, 5)
     sparse = onehot.argmax(-1)
@@ -569,17 +660,27 @@ def test_get_wraps_functions_and_keeps_instances():
 
 
 ALL_FACTORIES = [
-    lambda: metrics.Mean(name="m"), lambda: metrics.Sum(), lambda: metrics.Accuracy(),
-    lambda: metrics.BinaryAccuracy(threshold=0.3), lambda: metrics.CategoricalAccuracy(),
-    lambda: metrics.SparseCategoricalAccuracy(), lambda: metrics.TopKCategoricalAccuracy(k=3),
-    lambda: metrics.SparseTopKCategoricalAccuracy(k=2), lambda: metrics.MeanSquaredError(),
-    lambda: metrics.RootMeanSquaredError(), lambda: metrics.MeanAbsoluteError(), lambda: metrics.CosineSimilarity(axis=-1),
+    lambda: metrics.Mean(name="m"),
+    lambda: metrics.Sum(),
+    lambda: metrics.Accuracy(),
+    lambda: metrics.BinaryAccuracy(threshold=0.3),
+    lambda: metrics.CategoricalAccuracy(),
+    lambda: metrics.SparseCategoricalAccuracy(),
+    lambda: metrics.TopKCategoricalAccuracy(k=3),
+    lambda: metrics.SparseTopKCategoricalAccuracy(k=2),
+    lambda: metrics.MeanSquaredError(),
+    lambda: metrics.RootMeanSquaredError(),
+    lambda: metrics.MeanAbsoluteError(),
+    lambda: metrics.CosineSimilarity(axis=-1),
     lambda: metrics.BinaryCrossentropy(from_logits=True, label_smoothing=0.1),
     lambda: metrics.AUC(num_thresholds=50, curve="PR", summation_method="minoring"),
     lambda: metrics.AUC(thresholds=[0.2, 0.7], multi_label=True, num_labels=3, label_weights=[1.0, 2.0, 3.0]),
-    lambda: metrics.Precision(thresholds=(0.2, 0.7)), lambda: metrics.Recall(top_k=2, class_id=1),
-    lambda: metrics.TruePositives(thresholds=0.3), lambda: metrics.F1Score(average="weighted", threshold=0.5),
-    lambda: metrics.FBetaScore(beta=2.0), lambda: metrics.MeanMetricWrapper(losses.huber, name="hub", delta=2.0),
+    lambda: metrics.Precision(thresholds=(0.2, 0.7)),
+    lambda: metrics.Recall(top_k=2, class_id=1),
+    lambda: metrics.TruePositives(thresholds=0.3),
+    lambda: metrics.F1Score(average="weighted", threshold=0.5),
+    lambda: metrics.FBetaScore(beta=2.0),
+    lambda: metrics.MeanMetricWrapper(losses.huber, name="hub", delta=2.0),
 ]
 
 
@@ -622,7 +723,9 @@ def test_resolve_accuracy_follows_keras_rules(loss, y_true_shape, y_pred_shape, 
 
 
 def test_resolve_compile_metric():
-    assert type(metrics.resolve_compile_metric("Accuracy", None, (None,), (None, 3))) is metrics.SparseCategoricalAccuracy
+    assert (
+        type(metrics.resolve_compile_metric("Accuracy", None, (None,), (None, 3))) is metrics.SparseCategoricalAccuracy
+    )
     assert metrics.resolve_compile_metric("mae").name == "mae"
     with pytest.raises(ValueError):
         metrics.resolve_compile_metric(None)
@@ -679,9 +782,17 @@ MIRRORED_SCRIPT = textwrap.dedent(
 
 @pytest.mark.slow
 def test_metrics_and_loss_scaling_under_mirrored_strategy():
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([sys.executable, "-c", MIRRORED_SCRIPT], capture_output=True, text=True, env=env,
-                          cwd=str(REPO), timeout=time_limits.seconds(300))
+    env = dict(
+        os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", MIRRORED_SCRIPT],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(REPO),
+        timeout=time_limits.seconds(300),
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "MIRRORED-OK" in done.stdout
 
@@ -697,7 +808,12 @@ def test_matches_keras_on_random_data():
         (metrics.AUC(), keras.metrics.AUC(), y_bin, p_bin),
         (metrics.AUC(curve="PR"), keras.metrics.AUC(curve="PR"), y_bin, p_bin),
         (metrics.Precision(top_k=2), keras.metrics.Precision(top_k=2), y_bin, p_bin),
-        (metrics.Recall(class_id=2, thresholds=[0.3, 0.6]), keras.metrics.Recall(class_id=2, thresholds=[0.3, 0.6]), y_bin, p_bin),
+        (
+            metrics.Recall(class_id=2, thresholds=[0.3, 0.6]),
+            keras.metrics.Recall(class_id=2, thresholds=[0.3, 0.6]),
+            y_bin,
+            p_bin,
+        ),
         (metrics.F1Score(average="weighted"), keras.metrics.F1Score(average="weighted"), y_hot, p_hot),
         (metrics.BinaryAccuracy(), keras.metrics.BinaryAccuracy(), y_bin, p_bin),
         (metrics.SparseTopKCategoricalAccuracy(k=2), keras.metrics.SparseTopKCategoricalAccuracy(k=2), y_sparse, p_hot),

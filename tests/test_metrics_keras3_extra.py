@@ -13,7 +13,7 @@ from tfkit import layers, metrics
 
 RNG = np.random.default_rng(1)
 SEG_TRUE = RNG.integers(0, 3, (4, 5))
-SEG_PRED = RNG.integers(-1, 4, (4, 5))          # includes ids out of range: left out
+SEG_PRED = RNG.integers(-1, 4, (4, 5))  # includes ids out of range: left out
 SEG_WEIGHT = RNG.integers(0, 3, (4, 5))
 ONE_HOT = np.eye(3, dtype="float32")[SEG_TRUE]
 SEG_SCORES = RNG.random((4, 5, 3)).astype("float32")
@@ -36,15 +36,23 @@ CASES = [
     ("OneHotMeanIoU", (3,), {}, [(ONE_HOT, SEG_SCORES)]),
     ("OneHotMeanIoU", (3,), {"sparse_y_pred": True}, [(ONE_HOT, SEG_PRED)]),
     ("R2Score", (), {}, [(REG_TRUE, REG_PRED), (REG_PRED, REG_TRUE)]),
-    ("R2Score", (), {"class_aggregation": "variance_weighted_average", "num_regressors": 2},
-     [(REG_TRUE, REG_PRED, np.arange(6.0))]),
+    (
+        "R2Score",
+        (),
+        {"class_aggregation": "variance_weighted_average", "num_regressors": 2},
+        [(REG_TRUE, REG_PRED, np.arange(6.0))],
+    ),
     ("R2Score", (), {"class_aggregation": None}, [(REG_TRUE, REG_PRED)]),
     ("PearsonCorrelation", (), {}, [(REG_TRUE, REG_PRED), (REG_PRED, REG_TRUE)]),
     ("PearsonCorrelation", (), {"axis": 0}, [(REG_TRUE, REG_PRED)]),
     ("ConcordanceCorrelation", (), {}, [(REG_TRUE, REG_PRED, np.arange(6.0))]),
 ]
-for _name, _value in [("PrecisionAtRecall", 0.7), ("RecallAtPrecision", 0.6),
-                      ("SensitivityAtSpecificity", 0.5), ("SpecificityAtSensitivity", 0.8)]:
+for _name, _value in [
+    ("PrecisionAtRecall", 0.7),
+    ("RecallAtPrecision", 0.6),
+    ("SensitivityAtSpecificity", 0.5),
+    ("SpecificityAtSensitivity", 0.8),
+]:
     CASES += [
         (_name, (_value,), {}, [(BIN_TRUE, BIN_PROB, BIN_WEIGHT)]),
         (_name, (_value,), {"num_thresholds": 1}, [(BIN_TRUE, BIN_PROB)]),
@@ -111,7 +119,7 @@ def test_matches_keras(case):
         theirs.update_state(*batch)
         ours.update_state(*batch)
     np.testing.assert_allclose(ours.result().numpy(), np.asarray(theirs.result()), rtol=1e-5, atol=1e-6)
-    assert re.sub(r"_\d+$", "", theirs.name) == ours.name   # Keras numbers repeated default names
+    assert re.sub(r"_\d+$", "", theirs.name) == ours.name  # Keras numbers repeated default names
     keras_config = {**theirs.get_config(), "name": ours.name}
     assert ours.get_config() == keras_config
     twin = metrics.deserialize(metrics.serialize(ours))
@@ -121,11 +129,16 @@ def test_matches_keras(case):
 def test_function_forms_match_keras():
     keras = pytest.importorskip("keras")
     for fn in ("pearson_correlation", "concordance_correlation"):
-        np.testing.assert_allclose(getattr(metrics, fn)(REG_TRUE, REG_PRED).numpy(),
-                                   np.asarray(getattr(keras.metrics, fn)(REG_TRUE, REG_PRED)), rtol=1e-5)
-    np.testing.assert_allclose(metrics.categorical_focal_crossentropy(ONE_HOT[0], SEG_SCORES[0]).numpy(),
-                               np.asarray(keras.metrics.categorical_focal_crossentropy(ONE_HOT[0], SEG_SCORES[0])),
-                               rtol=1e-5)
+        np.testing.assert_allclose(
+            getattr(metrics, fn)(REG_TRUE, REG_PRED).numpy(),
+            np.asarray(getattr(keras.metrics, fn)(REG_TRUE, REG_PRED)),
+            rtol=1e-5,
+        )
+    np.testing.assert_allclose(
+        metrics.categorical_focal_crossentropy(ONE_HOT[0], SEG_SCORES[0]).numpy(),
+        np.asarray(keras.metrics.categorical_focal_crossentropy(ONE_HOT[0], SEG_SCORES[0])),
+        rtol=1e-5,
+    )
 
 
 def test_compiled_and_xla_updates_match_eager():
@@ -143,16 +156,19 @@ def test_compiled_and_xla_updates_match_eager():
         np.testing.assert_allclose(got.numpy(), eager.result().numpy(), rtol=1e-5, atol=1e-6, err_msg=name)
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: metrics.IoU(3, [0, 3]), r"target class ids must be in \[0, 3\)"),
-    (lambda: metrics.MeanIoU(num_classes=0), "num_classes must be an int >= 1"),
-    (lambda: metrics.R2Score(class_aggregation="median"), "class_aggregation must be one of"),
-    (lambda: metrics.R2Score(num_regressors=-1), "num_regressors must be an int >= 0"),
-    (lambda: metrics.R2Score().update_state([1.0, 2.0], [1.0, 2.0]), r"R2Score 'r2_score' expects 2D inputs"),
-    (lambda: metrics.PrecisionAtRecall(recall=1.5), r"recall must be a number in \[0, 1\]"),
-    (lambda: metrics.SpecificityAtSensitivity(0.5, num_thresholds=0), "num_thresholds must be an int > 0"),
-    (lambda: metrics.PearsonCorrelation(axis="last"), "axis must be an int"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: metrics.IoU(3, [0, 3]), r"target class ids must be in \[0, 3\)"),
+        (lambda: metrics.MeanIoU(num_classes=0), "num_classes must be an int >= 1"),
+        (lambda: metrics.R2Score(class_aggregation="median"), "class_aggregation must be one of"),
+        (lambda: metrics.R2Score(num_regressors=-1), "num_regressors must be an int >= 0"),
+        (lambda: metrics.R2Score().update_state([1.0, 2.0], [1.0, 2.0]), r"R2Score 'r2_score' expects 2D inputs"),
+        (lambda: metrics.PrecisionAtRecall(recall=1.5), r"recall must be a number in \[0, 1\]"),
+        (lambda: metrics.SpecificityAtSensitivity(0.5, num_thresholds=0), "num_thresholds must be an int > 0"),
+        (lambda: metrics.PearsonCorrelation(axis="last"), "axis must be an int"),
+    ],
+)
 def test_bad_arguments_say_what_is_wrong(make, message):
     with pytest.raises(ValueError, match=message):
         make()
@@ -182,15 +198,25 @@ def test_segmentation_metrics_in_compile(tmp_path):
     x = RNG.random((16, 4)).astype("float32")
     y = (x[:, :1] > 0.5).astype("float32")
     model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(1, activation="sigmoid")])
-    model.compile(optimizer="adam", loss="binary_crossentropy", jit_compile=True,
-                  metrics=[metrics.BinaryIoU(), metrics.PrecisionAtRecall(0.5, num_thresholds=20),
-                           metrics.SensitivityAtSpecificity(0.5, num_thresholds=20)])
+    model.compile(
+        optimizer="adam",
+        loss="binary_crossentropy",
+        jit_compile=True,
+        metrics=[
+            metrics.BinaryIoU(),
+            metrics.PrecisionAtRecall(0.5, num_thresholds=20),
+            metrics.SensitivityAtSpecificity(0.5, num_thresholds=20),
+        ],
+    )
     history = _continue_after_reload(model, x, y, tmp_path)
     assert {"binary_io_u", "precision_at_recall", "sensitivity_at_specificity"} <= set(history)
     ids = RNG.integers(0, 3, 16)
     model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(3, activation="softmax")])
-    model.compile(optimizer="adam", loss="categorical_crossentropy",
-                  metrics=[metrics.OneHotMeanIoU(3), metrics.OneHotIoU(3, [0, 2], name="iou02")])
+    model.compile(
+        optimizer="adam",
+        loss="categorical_crossentropy",
+        metrics=[metrics.OneHotMeanIoU(3), metrics.OneHotIoU(3, [0, 2], name="iou02")],
+    )
     _continue_after_reload(model, x, np.eye(3, dtype="float32")[ids], tmp_path)
 
 
@@ -198,7 +224,11 @@ def test_regression_metrics_in_compile(tmp_path):
     x = RNG.random((16, 4)).astype("float32")
     y = x[:, :2] * 2.0 - 1.0
     model = tfkit.Sequential([tfkit.Input((4,)), layers.Dense(2)])
-    model.compile(optimizer="sgd", loss="mse", jit_compile=True,
-                  metrics=["r2_score", "pearson_correlation", metrics.ConcordanceCorrelation()])
+    model.compile(
+        optimizer="sgd",
+        loss="mse",
+        jit_compile=True,
+        metrics=["r2_score", "pearson_correlation", metrics.ConcordanceCorrelation()],
+    )
     history = _continue_after_reload(model, x, y, tmp_path)
     assert {"r2_score", "pearson_correlation", "concordance_correlation"} <= set(history)

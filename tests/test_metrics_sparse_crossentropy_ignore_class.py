@@ -6,18 +6,23 @@ import pytest
 import tfkit
 
 Y = np.array([0, 1, 2, 1])
-P = np.array([[.7, .2, .1], [.1, .8, .1], [.2, .2, .6], [.3, .3, .4]], "float32")
+P = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4]], "float32")
 
 
 def test_ignored_targets_leave_the_mean_as_they_leave_the_loss():
     metric = tfkit.metrics.SparseCategoricalCrossentropy(ignore_class=1)
     metric.update_state(Y, P)
-    expected = np.mean([-np.log(0.7), -np.log(0.6)])             # targets 0 and 2 only
+    expected = np.mean([-np.log(0.7), -np.log(0.6)])  # targets 0 and 2 only
     np.testing.assert_allclose(float(metric.result()), expected, rtol=1e-6)
     loss = tfkit.losses.SparseCategoricalCrossentropy(ignore_class=1)(Y, P)
     np.testing.assert_allclose(float(loss), expected, rtol=1e-6)
-    assert metric.get_config() == {"name": "sparse_categorical_crossentropy", "dtype": "float32",
-                                   "from_logits": False, "ignore_class": 1, "axis": -1}
+    assert metric.get_config() == {
+        "name": "sparse_categorical_crossentropy",
+        "dtype": "float32",
+        "from_logits": False,
+        "ignore_class": 1,
+        "axis": -1,
+    }
     assert tfkit.metrics.SparseCategoricalCrossentropy.from_config(metric.get_config()).ignore_class == 1
 
 

@@ -16,11 +16,19 @@ def float32_afterwards():
 
 
 def test_policies_name_their_two_dtypes():
-    assert (DTypePolicy("mixed_float16").variable_dtype, DTypePolicy("mixed_float16").compute_dtype) == ("float32", "float16")
+    assert (DTypePolicy("mixed_float16").variable_dtype, DTypePolicy("mixed_float16").compute_dtype) == (
+        "float32",
+        "float16",
+    )
     assert DTypePolicy("mixed_bfloat16").compute_dtype == "bfloat16"
     assert (DTypePolicy("float64").variable_dtype, DTypePolicy("float64").compute_dtype) == ("float64", "float64")
     assert tfkit.mixed_precision.Policy is DTypePolicy
-    keras_form = {"module": "keras", "class_name": "DTypePolicy", "config": {"name": "mixed_float16"}, "registered_name": None}
+    keras_form = {
+        "module": "keras",
+        "class_name": "DTypePolicy",
+        "config": {"name": "mixed_float16"},
+        "registered_name": None,
+    }
     assert tfkit.dtype_policies.get(keras_form) == DTypePolicy("mixed_float16")
     assert tfkit.dtype_policies.serialize(DTypePolicy("mixed_float16")) == keras_form
     with pytest.raises(ValueError, match="Unknown dtype policy 'mixed_float8'.*mixed_bfloat16"):
@@ -33,13 +41,13 @@ def test_a_global_policy_gives_float32_variables_and_16_bit_computation():
     set_global_policy("mixed_float16")
     assert tfkit.mixed_precision.global_policy().name == "mixed_float16"
     dense = layers.Dense(3)
-    head = layers.Activation("softmax", dtype="float32")      # the guide's advice for the last layer
+    head = layers.Activation("softmax", dtype="float32")  # the guide's advice for the last layer
     out = dense(np.ones((2, 4), "float32"))
     assert out.dtype == tf.float16 and dense.kernel.dtype == tf.float32
     assert (dense.dtype, dense.compute_dtype, dense.variable_dtype) == ("float32", "float16", "float32")
     assert dense.dtype_policy.name == "mixed_float16"
     assert head(out).dtype == tf.float32
-    assert dense.get_config()["dtype"]["config"] == {"name": "mixed_float16"}   # Keras 3's serialized policy
+    assert dense.get_config()["dtype"]["config"] == {"name": "mixed_float16"}  # Keras 3's serialized policy
     assert layers.Dense.from_config(dense.get_config()).compute_dtype == "float16"
     set_global_policy("float32")
     assert layers.Dense(3).compute_dtype == "float32"
@@ -67,7 +75,7 @@ def test_a_guide_style_custom_layer_computes_in_float16_and_trains_float32_weigh
     assert out.dtype == tf.float16 and isinstance(layer.w, tf.Variable) and layer.w.dtype == tf.float32
     expected = x.numpy().astype(np.float16) @ layer.w.numpy().astype(np.float16)
     np.testing.assert_allclose(out.numpy(), expected, rtol=2e-3, atol=2e-3)
-    np.testing.assert_allclose(grads[1].numpy(), [5.0] * 4)          # d(sum)/db = batch size, in float32
+    np.testing.assert_allclose(grads[1].numpy(), [5.0] * 4)  # d(sum)/db = batch size, in float32
     assert [g.dtype for g in grads] == [tf.float32, tf.float32]
 
 
@@ -75,13 +83,13 @@ def test_loss_scale_optimizer_steps_match_hand_derived_values():
     variable = tf.Variable([1.0, 2.0])
     optimizer = LossScaleOptimizer(tfkit.optimizers.SGD(0.1), initial_scale=8.0, dynamic_growth_steps=2)
     assert float(optimizer.scale_loss(tf.constant(2.0))) == 16.0
-    optimizer.apply([tf.constant([4.0, 8.0])], [variable])          # unscaled: [0.5, 1.0]
+    optimizer.apply([tf.constant([4.0, 8.0])], [variable])  # unscaled: [0.5, 1.0]
     np.testing.assert_allclose(variable.numpy(), [0.95, 1.9])
     assert (float(optimizer.dynamic_scale), int(optimizer.step_counter)) == (8.0, 1)
-    optimizer.apply([tf.constant([4.0, 8.0])], [variable])          # the second finite step: the scale doubles
+    optimizer.apply([tf.constant([4.0, 8.0])], [variable])  # the second finite step: the scale doubles
     np.testing.assert_allclose(variable.numpy(), [0.9, 1.8])
     assert (float(optimizer.dynamic_scale), int(optimizer.step_counter)) == (16.0, 0)
-    optimizer.apply([tf.constant([np.inf, 1.0])], [variable])        # not finite: skipped, scale halved
+    optimizer.apply([tf.constant([np.inf, 1.0])], [variable])  # not finite: skipped, scale halved
     np.testing.assert_allclose(variable.numpy(), [0.9, 1.8])
     assert (float(optimizer.dynamic_scale), int(optimizer.iterations)) == (8.0, 2)
     config = optimizer.get_config()
@@ -112,20 +120,21 @@ def test_fit_under_mixed_float16_scales_the_loss_and_survives_an_overflow():
     assert any(not np.array_equal(a, b) for a, b in zip(before, after))
     compiled_default = tfkit.Sequential([tfkit.Input((8,)), layers.Dense(1)])
     compiled_default.compile("adam", "mse")
-    assert isinstance(compiled_default.optimizer, LossScaleOptimizer)   # wrapped automatically, as in Keras
+    assert isinstance(compiled_default.optimizer, LossScaleOptimizer)  # wrapped automatically, as in Keras
 
 
 def test_a_mixed_model_saves_reloads_and_exports_with_its_dtypes(tmp_path):
     set_global_policy("mixed_float16")
-    model = tfkit.Sequential([tfkit.Input((8,)), layers.Dense(4, activation="relu", name="hidden"),
-                              layers.Dense(2, name="out")])
+    model = tfkit.Sequential(
+        [tfkit.Input((8,)), layers.Dense(4, activation="relu", name="hidden"), layers.Dense(2, name="out")]
+    )
     model.compile("adam", "mse")
     x, y = _small_data(16)
     model.fit(x, np.repeat(y, 2, axis=1), epochs=1, verbose=0)
     expected = model.predict(x, verbose=0)
     assert expected.dtype == np.float16
     model.save(tmp_path / "mixed.h5")
-    set_global_policy("float32")                       # the file, not the process, decides the policies
+    set_global_policy("float32")  # the file, not the process, decides the policies
     loaded = tfkit.load_model(tmp_path / "mixed.h5")
     assert [layer.dtype_policy.name for layer in loaded.layers] == ["mixed_float16", "mixed_float16"]
     assert isinstance(loaded.optimizer, LossScaleOptimizer)
@@ -133,9 +142,9 @@ def test_a_mixed_model_saves_reloads_and_exports_with_its_dtypes(tmp_path):
     model.export(str(tmp_path / "export"), version=1)
     served = tf.saved_model.load(str(tmp_path / "export" / "1")).signatures["serving_default"]
     (spec,) = served.structured_input_signature[1].values()
-    assert spec.dtype == tf.float32                    # it takes float32, as the model's Input says
+    assert spec.dtype == tf.float32  # it takes float32, as the model's Input says
     (output,) = served.structured_outputs.values()
-    assert output.dtype == tf.float16                  # and returns what the last layer computes
+    assert output.dtype == tf.float16  # and returns what the last layer computes
     np.testing.assert_array_equal(list(served(tf.constant(x)).values())[0].numpy(), expected)
 
 

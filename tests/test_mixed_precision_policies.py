@@ -22,7 +22,11 @@ def test_policy_attributes_and_config():
     assert tfkit.dtype_policies.DTypePolicy.from_config(bf.get_config()) == bf
     assert mixed_precision.DTypePolicy("float64").compute_dtype == "float64"
     assert tfkit.dtype_policies.serialize(policy) == {
-        "module": "keras", "class_name": "DTypePolicy", "config": {"name": "mixed_float16"}, "registered_name": None}
+        "module": "keras",
+        "class_name": "DTypePolicy",
+        "config": {"name": "mixed_float16"},
+        "registered_name": None,
+    }
     assert tfkit.dtype_policies.deserialize("mixed_bfloat16") == bf
 
 
@@ -66,8 +70,14 @@ def test_floating_inputs_autocast_integers_untouched():
 
 def test_last_layer_float32_override_gives_float32_outputs():
     mixed_precision.set_global_policy("mixed_float16")
-    model = tfkit.Sequential([tfkit.Input((5,)), layers.Dense(8, activation="relu"), layers.Dense(3),
-                              layers.Activation("softmax", dtype="float32")])
+    model = tfkit.Sequential(
+        [
+            tfkit.Input((5,)),
+            layers.Dense(8, activation="relu"),
+            layers.Dense(3),
+            layers.Activation("softmax", dtype="float32"),
+        ]
+    )
     assert model.layers[1].output.dtype == tf.float16
     out = model(np.random.rand(4, 5).astype("float32"))
     assert out.dtype == tf.float32
@@ -96,8 +106,12 @@ def test_gradients_are_float32_for_float32_variables():
 def test_layer_config_writes_keras_policy_dict_and_reads_plain_strings():
     mixed = layers.Dense(2, dtype="mixed_bfloat16")
     config = mixed.get_config()
-    assert config["dtype"] == {"module": "keras", "class_name": "DTypePolicy",
-                               "config": {"name": "mixed_bfloat16"}, "registered_name": None}
+    assert config["dtype"] == {
+        "module": "keras",
+        "class_name": "DTypePolicy",
+        "config": {"name": "mixed_bfloat16"},
+        "registered_name": None,
+    }
     assert layers.Dense.from_config(config).dtype_policy.name == "mixed_bfloat16"
     assert layers.Dense(2).get_config()["dtype"] == "float32"  # plain policies stay a name
     config["dtype"] = "mixed_float16"
@@ -109,9 +123,13 @@ def test_conv_and_attention_layers_run_eagerly_in_low_precision(policy):
     mixed_precision.set_global_policy(policy)
     image = np.random.rand(2, 6, 6, 3).astype("float32")
     seq = np.random.rand(2, 4, 6).astype("float32")
-    for layer, x in [(layers.Conv2D(4, 3), image), (layers.SeparableConv2D(4, 3), image),
-                     (layers.EinsumDense("ab,bc->ac", output_shape=3, bias_axes="c"), seq[:, 0]),
-                     (layers.BatchNormalization(), image), (layers.LayerNormalization(), seq)]:
+    for layer, x in [
+        (layers.Conv2D(4, 3), image),
+        (layers.SeparableConv2D(4, 3), image),
+        (layers.EinsumDense("ab,bc->ac", output_shape=3, bias_axes="c"), seq[:, 0]),
+        (layers.BatchNormalization(), image),
+        (layers.LayerNormalization(), seq),
+    ]:
         assert layer(x, training=True).dtype == tf.as_dtype(policy.split("_")[1]), layer.name
         assert all(w.dtype == tf.float32 for w in layer.weights), layer.name
     out = layers.MultiHeadAttention(num_heads=2, key_dim=3)(seq, seq)

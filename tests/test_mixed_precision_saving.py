@@ -48,8 +48,12 @@ def test_save_and_reload_keeps_policies_predictions_and_loss_scale(tmp_path, suf
 def test_config_accepts_keras_policy_dicts_and_rejects_unknown_names():
     config = layers.Dense(2, dtype="mixed_bfloat16").get_config()
     assert layers.Dense.from_config(config).dtype_policy.name == "mixed_bfloat16"
-    config["dtype"] = {"module": "keras", "class_name": "DTypePolicy", "config": {"name": "mixed_float64"},
-                       "registered_name": None}
+    config["dtype"] = {
+        "module": "keras",
+        "class_name": "DTypePolicy",
+        "config": {"name": "mixed_float64"},
+        "registered_name": None,
+    }
     with pytest.raises(ValueError, match="mixed_float16"):
         layers.Dense.from_config(config)
 
@@ -59,7 +63,7 @@ def test_export_signature_states_input_and_output_dtypes(tmp_path):
     path = model.export(str(tmp_path / "served" / "1"))
     serving = tf.saved_model.load(path).signatures["serving_default"]
     (spec,) = serving.structured_input_signature[1].values()
-    assert spec.dtype == tf.float32                               # float32 inputs stay float32
+    assert spec.dtype == tf.float32  # float32 inputs stay float32
     assert {s.dtype for s in serving.structured_outputs.values()} == {tf.float32}
     x = np.random.RandomState(2).rand(3, 6).astype("float32")
     got = list(serving(features=tf.constant(x)).values())[0]
@@ -104,13 +108,16 @@ def test_dense_mixed_float16_output_matches_keras():
 
 def test_loss_scale_optimizer_steps_match_keras():
     keras = pytest.importorskip("keras")
-    grads = [np.array([4.0, 8.0], "float32"), np.array([np.inf, 1.0], "float32"), np.array([2.0, -6.0], "float32"),
-             np.array([1.0, 1.0], "float32")]
+    grads = [
+        np.array([4.0, 8.0], "float32"),
+        np.array([np.inf, 1.0], "float32"),
+        np.array([2.0, -6.0], "float32"),
+        np.array([1.0, 1.0], "float32"),
+    ]
     ours_w = tf.Variable([1.0, 2.0])
     theirs_w = keras.Variable(np.array([1.0, 2.0], "float32"))
     ours = optimizers.LossScaleOptimizer(optimizers.SGD(0.1), initial_scale=8.0, dynamic_growth_steps=2)
-    theirs = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.1), initial_scale=8.0,
-                                                 dynamic_growth_steps=2)
+    theirs = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.1), initial_scale=8.0, dynamic_growth_steps=2)
     for g in grads:
         ours.apply([tf.constant(g)], [ours_w])
         theirs.apply([tf.constant(g)], [theirs_w])

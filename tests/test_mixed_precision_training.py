@@ -16,8 +16,7 @@ def restore_policy():
 
 def _sgd_scaled(initial_scale=8.0, growth=2):
     w = tf.Variable([1.0, 2.0])
-    opt = optimizers.LossScaleOptimizer(optimizers.SGD(0.1), initial_scale=initial_scale,
-                                        dynamic_growth_steps=growth)
+    opt = optimizers.LossScaleOptimizer(optimizers.SGD(0.1), initial_scale=initial_scale, dynamic_growth_steps=growth)
     return w, opt
 
 
@@ -36,7 +35,7 @@ def test_keras_names_and_defaults():
 
 def test_finite_step_equals_inner_step_on_unscaled_gradients():
     w, opt = _sgd_scaled()
-    opt.apply([tf.constant([8 * 0.5, 8 * 1.0])], [w])          # scaled by 8
+    opt.apply([tf.constant([8 * 0.5, 8 * 1.0])], [w])  # scaled by 8
     np.testing.assert_allclose(w.numpy(), [1.0 - 0.1 * 0.5, 2.0 - 0.1 * 1.0], rtol=1e-6)
     assert float(opt.dynamic_scale) == 8.0 and int(opt.step_counter) == 1 and int(opt.iterations) == 1
 
@@ -47,7 +46,7 @@ def test_scale_doubles_after_growth_steps_finite_steps():
         opt.apply([tf.constant([4.0, 8.0])], [w])
     np.testing.assert_allclose(w.numpy(), [0.9, 1.8], rtol=1e-6)
     assert float(opt.dynamic_scale) == 16.0 and int(opt.step_counter) == 0
-    opt.apply([tf.constant([16 * 1.0, 0.0])], [w])             # unscaled by the new scale 16
+    opt.apply([tf.constant([16 * 1.0, 0.0])], [w])  # unscaled by the new scale 16
     np.testing.assert_allclose(w.numpy(), [0.8, 1.8], rtol=1e-6)
 
 
@@ -59,7 +58,7 @@ def test_non_finite_gradient_skips_the_step_and_halves_the_scale(bad):
     opt.apply([tf.constant([bad, 1.0])], [w])
     np.testing.assert_array_equal(w.numpy(), before)
     assert float(opt.dynamic_scale) == 4.0 and int(opt.step_counter) == 0
-    assert int(opt.iterations) == 1                              # the skipped step does not count
+    assert int(opt.iterations) == 1  # the skipped step does not count
 
 
 def test_apply_in_a_compiled_function():
@@ -71,7 +70,7 @@ def test_apply_in_a_compiled_function():
         opt.apply([g], [w])
 
     step(tf.constant([np.inf, 0.0]))
-    step(tf.constant([4.0 * 0.5, 4.0 * 1.0]))                    # the scale is 4 now
+    step(tf.constant([4.0 * 0.5, 4.0 * 1.0]))  # the scale is 4 now
     np.testing.assert_allclose(w.numpy(), [0.95, 1.9], rtol=1e-6)
     assert float(opt.dynamic_scale) == 4.0
 
@@ -100,13 +99,13 @@ def test_fit_survives_an_overflowing_batch():
     model = _regression_model()
     rng = np.random.RandomState(0)
     x = rng.uniform(-1, 1, (16, 4)).astype("float32")
-    x[:8] = 1e6                                                  # float16 overflows: inf activations, NaN grads
+    x[:8] = 1e6  # float16 overflows: inf activations, NaN grads
     y = rng.uniform(-1, 1, (16, 1)).astype("float32")
     before = [w.numpy().copy() for w in model.weights]
     model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
     assert all(np.all(np.isfinite(w.numpy())) for w in model.weights)
-    assert float(model.optimizer.dynamic_scale) == 2.0**14      # halved once, by the first batch
-    assert int(model.optimizer.iterations) == 1                 # only the second batch was applied
+    assert float(model.optimizer.dynamic_scale) == 2.0**14  # halved once, by the first batch
+    assert int(model.optimizer.iterations) == 1  # only the second batch was applied
     assert any(not np.array_equal(b, w.numpy()) for b, w in zip(before, model.weights))
 
 
@@ -136,8 +135,14 @@ def _mnist(n_train=12000, n_test=2000):
 def _mnist_accuracy(policy, data):
     mixed_precision.set_global_policy(policy)
     tfkit.utils.set_random_seed(7)
-    model = tfkit.Sequential([tfkit.Input((784,)), layers.Dense(64, activation="relu"), layers.Dense(10),
-                              layers.Activation("softmax", dtype="float32")])
+    model = tfkit.Sequential(
+        [
+            tfkit.Input((784,)),
+            layers.Dense(64, activation="relu"),
+            layers.Dense(10),
+            layers.Activation("softmax", dtype="float32"),
+        ]
+    )
     model.compile(optimizers.Adam(1e-3), "sparse_categorical_crossentropy", metrics=["accuracy"])
     x, y, xt, yt = data
     model.fit(x, y, batch_size=64, epochs=2, verbose=0)

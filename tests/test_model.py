@@ -44,7 +44,7 @@ def test_fit_matches_a_hand_written_sgd_loop():
     model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0)
     w, b = w0.astype("float64"), b0.astype("float64")
     for i in range(0, 64, 16):
-        xb, yb = x[i:i + 16].astype("float64"), y[i:i + 16].astype("float64")
+        xb, yb = x[i : i + 16].astype("float64"), y[i : i + 16].astype("float64")
         err = xb @ w + b - yb
         w -= 0.05 * 2 * xb.T @ err / len(xb)
         b -= 0.05 * 2 * err.mean(axis=0)
@@ -91,8 +91,11 @@ def test_metrics_accuracy_resolves_by_loss_and_evaluate_dict():
     x = rng.normal(size=(200, 5)).astype("float32")
     y = (x[:, 0] > 0).astype("int32")
     model = tfkit.Sequential([tfkit.Input((5,)), layers.Dense(2)])
-    model.compile(tfkit.optimizers.Adam(0.05), loss=tfkit.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=["accuracy"])
+    model.compile(
+        tfkit.optimizers.Adam(0.05),
+        loss=tfkit.losses.SparseCategoricalCrossentropy(from_logits=True),
+        metrics=["accuracy"],
+    )
     model.fit(x, y, epochs=10, batch_size=20, verbose=0)
     result = model.evaluate(x, y, return_dict=True, verbose=0)
     assert set(result) == {"loss", "accuracy"}
@@ -257,7 +260,7 @@ def test_inputs_dataset_generator_dict_and_sample_weight():
 
     def gen():
         for i in range(0, 64, 16):
-            yield x[i:i + 16], y[i:i + 16]
+            yield x[i : i + 16], y[i : i + 16]
 
     model.fit(gen(), epochs=1, verbose=0)
     zero_weights = np.zeros(64, "float32")

@@ -12,10 +12,18 @@ from tfkit.base import registry
 
 # The image augmentation layers have their config, h5 and export tests in test_layers_augment_common.py.
 AUGMENT_LAYERS = set(AUGMENT_CATALOG) | {"Pipeline"}
-NOT_STANDALONE = {"InputLayer", "Functional", "Sequential", "RNN", "LSTMCell", "GRUCell", "SimpleRNNCell",
-                  "TFSMLayer",   # needs a SavedModel folder, and safe_mode=False to rebuild: test_layers_tfsm.py
-                  "FeatureSpace",   # records its inner layers' calls, never itself: test_feature_space*.py
-                  "Distiller"}      # a model of a teacher and a student: config and .h5 in test_distillation.py
+NOT_STANDALONE = {
+    "InputLayer",
+    "Functional",
+    "Sequential",
+    "RNN",
+    "LSTMCell",
+    "GRUCell",
+    "SimpleRNNCell",
+    "TFSMLayer",  # needs a SavedModel folder, and safe_mode=False to rebuild: test_layers_tfsm.py
+    "FeatureSpace",  # records its inner layers' calls, never itself: test_feature_space*.py
+    "Distiller",
+}  # a model of a teacher and a student: config and .h5 in test_distillation.py
 
 
 def summary_lines(model):
@@ -41,12 +49,22 @@ def test_functional_config_round_trip(name):
     assert [type(l) for l in rebuilt.layers] == [type(l) for l in model.layers]
 
 
-@pytest.mark.parametrize("name", sorted(n for n in CATALOG if n not in {"Bidirectional", "MultiHeadAttention", "LSTM"}
-                                        and CATALOG[n]().layers[1:] and len(CATALOG[n]().inputs) == 1))
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        n
+        for n in CATALOG
+        if n not in {"Bidirectional", "MultiHeadAttention", "LSTM"}
+        and CATALOG[n]().layers[1:]
+        and len(CATALOG[n]().inputs) == 1
+    ),
+)
 def test_sequential_config_round_trip(name):
     source = CATALOG[name]()
-    model = tfkit.Sequential([tfkit.Input(source.inputs[0].shape[1:], dtype=source.inputs[0].dtype)]
-                             + [type(l).from_config(l.get_config()) for l in source.layers[1:]])
+    model = tfkit.Sequential(
+        [tfkit.Input(source.inputs[0].shape[1:], dtype=source.inputs[0].dtype)]
+        + [type(l).from_config(l.get_config()) for l in source.layers[1:]]
+    )
     rebuilt = tfkit.Sequential.from_config(json.loads(json.dumps(model.get_config())))
     assert rebuilt.count_params() == model.count_params()
     assert summary_lines(rebuilt) == summary_lines(model)
@@ -59,11 +77,14 @@ def test_custom_layer_by_registered_name_and_custom_objects():
 
     x = tfkit.Input((3,))
     model = tfkit.Model(x, Doubler(name="doubler")(x))
-    config = model.get_config()          # unregistered: saved by its class name, as data
+    config = model.get_config()  # unregistered: saved by its class name, as data
     entry = config["layers"][1]
     assert (entry["class_name"], entry["registered_name"]) == ("Doubler", "Doubler")
-    with pytest.raises(ValueError, match=r"^Unknown layer 'Doubler' \(saved from module '[\w.]+'\): "
-                                         r"pass custom_objects=\{'Doubler': Doubler\}"):
+    with pytest.raises(
+        ValueError,
+        match=r"^Unknown layer 'Doubler' \(saved from module '[\w.]+'\): "
+        r"pass custom_objects=\{'Doubler': Doubler\}",
+    ):
         tfkit.Model.from_config(config)
     with tfkit.saving.custom_object_scope({"Doubler": Doubler}):
         assert tfkit.Model.from_config(config).get_layer("doubler") is not None
@@ -76,7 +97,7 @@ def test_custom_layer_by_registered_name_and_custom_objects():
 
 
 def test_a_users_class_named_like_a_builtin_is_never_loaded_as_the_builtin():
-    class Dense(tfkit.Layer):              # the user's own "Dense"
+    class Dense(tfkit.Layer):  # the user's own "Dense"
         def call(self, x):
             return x + 1
 

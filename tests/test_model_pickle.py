@@ -19,5 +19,5 @@ def test_a_trained_compiled_model_survives_pickle_and_deepcopy():
         np.testing.assert_array_equal(again.predict(X, verbose=0), model.predict(X, verbose=0))
         assert again.compiled and int(again.optimizer.iterations.numpy()) == int(model.optimizer.iterations.numpy())
         assert again.get_layer("head") is not model.get_layer("head")
-        history = again.fit(X, X[:, :2], epochs=1, verbose=0)        # training goes on from the saved state
+        history = again.fit(X, X[:, :2], epochs=1, verbose=0)  # training goes on from the saved state
         assert np.isfinite(history.history["loss"][0])

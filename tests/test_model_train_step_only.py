@@ -52,8 +52,9 @@ class VAE(tfkit.Model):
         with tf.GradientTape() as tape:
             z_mean, z_log_var, z = self.encoder(data)
             reconstruction = self.decoder(z)
-            reconstruction_loss = tf.reduce_mean(tf.reduce_sum(
-                tfkit.losses.binary_crossentropy(data, reconstruction), axis=(1, 2)))
+            reconstruction_loss = tf.reduce_mean(
+                tf.reduce_sum(tfkit.losses.binary_crossentropy(data, reconstruction), axis=(1, 2))
+            )
             kl_loss = -0.5 * (1 + z_log_var - tf.square(z_mean) - tf.exp(z_log_var))
             kl_loss = tf.reduce_mean(tf.reduce_sum(kl_loss, axis=1))
             total_loss = reconstruction_loss + kl_loss
@@ -67,7 +68,7 @@ class VAE(tfkit.Model):
 
 def test_keras_io_vae_trains_without_call_with_functional_parts():
     data = np.zeros((32, 8, 8, 1), "float32")
-    data[::2, :4] = 1.0                       # two learnable patterns
+    data[::2, :4] = 1.0  # two learnable patterns
     data[1::2, :, :4] = 1.0
     vae = VAE(_encoder(), _decoder())
     vae.compile(optimizer=tfkit.optimizers.Adam(1e-2))
@@ -75,7 +76,7 @@ def test_keras_io_vae_trains_without_call_with_functional_parts():
     assert sorted(history.history) == ["kl_loss", "reconstruction_loss", "total_loss"]
     assert history.history["total_loss"][-1] < history.history["total_loss"][0]
     assert len(vae.optimizer.variables) > 1
-    vae.fit(data, epochs=1, batch_size=8, verbose=0)   # a second fit reuses the optimizer built in the first
+    vae.fit(data, epochs=1, batch_size=8, verbose=0)  # a second fit reuses the optimizer built in the first
 
 
 def test_train_step_only_model_with_unbuilt_subclassed_parts():
@@ -145,10 +146,13 @@ def test_forgetting_super_init_says_so_and_weights_have_distinct_names():
 
     import pytest
 
-    layer = Forgetful(3)             # attributes before (or without) super().__init__() are allowed ...
-    with pytest.raises(RuntimeError, match=r"Forgetful was never initialized as a layer: its __init__ did not "
-                                           r"call super\(\).__init__\(\)"):
-        layer(tf.ones((1, 2)))      # ... using the layer says what is missing
+    layer = Forgetful(3)  # attributes before (or without) super().__init__() are allowed ...
+    with pytest.raises(
+        RuntimeError,
+        match=r"Forgetful was never initialized as a layer: its __init__ did not "
+        r"call super\(\).__init__\(\)",
+    ):
+        layer(tf.ones((1, 2)))  # ... using the layer says what is missing
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2), layers.Dense(2, name="score_output")])
     names = [w.name for w in model.weights]
     assert len(set(names)) == 4 and "score_output/kernel:0" in names

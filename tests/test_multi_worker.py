@@ -46,16 +46,18 @@ def test_two_workers_write_each_file_once_with_every_callback(tmp_path):
     chief, other = _reports(_start(tmp_path, "callbacks", str(tmp_path), str(runs)))
     assert len(chief) == len(other) == runs
     for run, (mine, theirs) in enumerate(zip(chief, other)):
-        assert mine["digest"] == theirs["digest"] and mine["loss"] == theirs["loss"]   # one model, in sync
+        assert mine["digest"] == theirs["digest"] and mine["loss"] == theirs["loss"]  # one model, in sync
         folder = tmp_path / f"run-{run}"
         assert sorted(p.name for p in (folder / "ckpt").iterdir()) == [f"epoch-{e}.weights.h5" for e in (1, 2, 3)]
-        assert not (folder / "backup").exists()                      # the finished fit deleted its backup
+        assert not (folder / "backup").exists()  # the finished fit deleted its backup
         rows = (folder / "log.csv").read_text().splitlines()
         assert rows[0].startswith("epoch") and len(rows) == 4
         events = list((folder / "logs").rglob("events.out.tfevents.*"))
-        assert len(events) == 1, events                              # the chief's; the other worker's went away
+        assert len(events) == 1, events  # the chief's; the other worker's went away
         assert _digest(tfkit.load_model(str(folder / "final.h5")).get_weights()) == mine["digest"]
-        model = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(8, name="hidden"), tfkit.layers.Dense(1, name="out")])
+        model = tfkit.Sequential(
+            [tfkit.Input((4,)), tfkit.layers.Dense(8, name="hidden"), tfkit.layers.Dense(1, name="out")]
+        )
         model.load_weights(str(folder / "final-ckpt" / "w"))
         assert _digest(model.get_weights()) == mine["digest"]
         served = tf.saved_model.load(str(folder / "export" / "1"))
@@ -67,13 +69,13 @@ def test_two_workers_write_each_file_once_with_every_callback(tmp_path):
 def test_a_killed_worker_resumes_from_the_backup_and_ends_bit_identical(tmp_path):
     straight = _reports(_start(tmp_path / "straight", "resumable", str(tmp_path / "straight")))
     crashed = _start(tmp_path / "crashed", "resumable", str(tmp_path / "crashed"), "2")
-    assert crashed[1].returncode == -9                    # worker 1 died in epoch 2 (0-based), after 2 batches
-    assert crashed[0].returncode != 0                     # the chief's collectives failed with it
+    assert crashed[1].returncode == -9  # worker 1 died in epoch 2 (0-based), after 2 batches
+    assert crashed[0].returncode != 0  # the chief's collectives failed with it
     backup = tmp_path / "crashed" / "backup"
-    assert (backup / "ckpt.index").is_file()              # the backup of epoch 2's start is there
+    assert (backup / "ckpt.index").is_file()  # the backup of epoch 2's start is there
     resumed = _reports(_start(tmp_path / "crashed", "resumable", str(tmp_path / "crashed")))
     for worker in (0, 1):
-        assert resumed[worker][0]["epochs"] == [2, 3]     # resumed at the epoch that was interrupted
+        assert resumed[worker][0]["epochs"] == [2, 3]  # resumed at the epoch that was interrupted
         assert resumed[worker][0]["digest"] == straight[worker][0]["digest"]
         assert resumed[worker][0]["loss"] == straight[worker][0]["loss"][2:]
     assert not backup.exists()
@@ -117,14 +119,17 @@ class _Strategy:
         self.extended = None
 
 
-@pytest.mark.parametrize("cluster, task, chief", [
-    ({"worker": ["a:1", "b:1"]}, ("worker", 0), True),
-    ({"worker": ["a:1", "b:1"]}, ("worker", 1), False),
-    ({"chief": ["c:1"], "worker": ["a:1"]}, ("chief", 0), True),
-    ({"chief": ["c:1"], "worker": ["a:1"]}, ("worker", 0), False),
-    ({"chief": ["c:1"], "worker": ["a:1"], "ps": ["p:1"]}, ("ps", 0), False),
-    ({"worker": ["a:1"]}, ("worker", 0), True),
-])
+@pytest.mark.parametrize(
+    "cluster, task, chief",
+    [
+        ({"worker": ["a:1", "b:1"]}, ("worker", 0), True),
+        ({"worker": ["a:1", "b:1"]}, ("worker", 1), False),
+        ({"chief": ["c:1"], "worker": ["a:1"]}, ("chief", 0), True),
+        ({"chief": ["c:1"], "worker": ["a:1"]}, ("worker", 0), False),
+        ({"chief": ["c:1"], "worker": ["a:1"], "ps": ["p:1"]}, ("ps", 0), False),
+        ({"worker": ["a:1"]}, ("worker", 0), True),
+    ],
+)
 def test_which_task_writes_the_real_files(tmp_path, cluster, task, chief):
     from tfkit.files import worker_files
 
@@ -135,24 +140,26 @@ def test_which_task_writes_the_real_files(tmp_path, cluster, task, chief):
         Path(written).parent.mkdir(parents=True, exist_ok=True)
         Path(written).write_text("x")
         assert (written == path) is chief
-        assert chief or (Path(written).name == "m.h5" and Path(written).parent.parent == tmp_path
-                         and Path(written).parent.name.startswith(f"workertemp_{task[1]}-"))
-    assert os.listdir(tmp_path) == (["m.h5"] if chief else [])   # another worker's copy is gone
+        assert chief or (
+            Path(written).name == "m.h5"
+            and Path(written).parent.parent == tmp_path
+            and Path(written).parent.name.startswith(f"workertemp_{task[1]}-")
+        )
+    assert os.listdir(tmp_path) == (["m.h5"] if chief else [])  # another worker's copy is gone
 
 
 def test_a_killed_workers_leftover_copies_are_removed_by_its_next_save(tmp_path):
     from tfkit.files import worker_files
 
     strategy = _Strategy({"worker": ["a:1", "b:1", "c:1"]}, "worker", 1)
-    stale = tmp_path / "workertemp_1-0a1b2c3d"                 # worker 1 was killed mid-save
+    stale = tmp_path / "workertemp_1-0a1b2c3d"  # worker 1 was killed mid-save
     (stale / "m.h5").parent.mkdir()
     (stale / "m.h5").write_text("old")
-    other = tmp_path / "workertemp_2-0a1b2c3d"                 # worker 2's: not ours to delete
+    other = tmp_path / "workertemp_2-0a1b2c3d"  # worker 2's: not ours to delete
     other.mkdir()
-    mine = tmp_path / "workertemp_1-notmine"                   # not a name tfkit makes
+    mine = tmp_path / "workertemp_1-notmine"  # not a name tfkit makes
     mine.mkdir()
     with worker_files.writing(str(tmp_path / "m.h5"), strategy) as written:
         Path(written).parent.mkdir(parents=True, exist_ok=True)
         Path(written).write_text("x")
     assert sorted(os.listdir(tmp_path)) == ["workertemp_1-notmine", "workertemp_2-0a1b2c3d"]
-

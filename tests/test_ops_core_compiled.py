@@ -15,16 +15,29 @@ def _spd(x):
 
 
 COMPILED = {
-    "activations": lambda x: ops.celu(x) + ops.glu(x)[..., :1] + ops.sparsemax(x) + ops.hard_silu(x)
-    + ops.squareplus(x) + ops.threshold(x, 0.0, 1.0) + ops.soft_shrink(x) + ops.sparse_plus(x),
-    "conv": lambda x: ops.conv_transpose(ops.separable_conv(x, tf.ones((3, 3, 4, 1)), tf.ones((1, 1, 4, 2)),
-                                                            padding="same"), tf.ones((3, 3, 4, 2)), strides=2),
+    "activations": lambda x: (
+        ops.celu(x)
+        + ops.glu(x)[..., :1]
+        + ops.sparsemax(x)
+        + ops.hard_silu(x)
+        + ops.squareplus(x)
+        + ops.threshold(x, 0.0, 1.0)
+        + ops.soft_shrink(x)
+        + ops.sparse_plus(x)
+    ),
+    "conv": lambda x: ops.conv_transpose(
+        ops.separable_conv(x, tf.ones((3, 3, 4, 1)), tf.ones((1, 1, 4, 2)), padding="same"),
+        tf.ones((3, 3, 4, 2)),
+        strides=2,
+    ),
     "pool": lambda x: ops.adaptive_max_pool(x, 4) + ops.adaptive_average_pool(x, 4),
     "patches": lambda x: ops.fold(ops.unfold(x, 2), (6, 4), 2) + ops.depth_to_space(ops.space_to_depth(x, 2), 2),
     "norm": lambda x: ops.layer_normalization(x) + ops.rms_normalization(x) + ops.normalize(x),
     "attention": lambda x: ops.dot_product_attention(x, x, x, is_causal=True),
-    "segments": lambda x: ops.segment_max(x, tf.constant([0, 1]), num_segments=2) + ops.segment_prod(
-        x, tf.constant([1, 1]), num_segments=2),
+    "segments": lambda x: (
+        ops.segment_max(x, tf.constant([0, 1]), num_segments=2)
+        + ops.segment_prod(x, tf.constant([1, 1]), num_segments=2)
+    ),
     "rearrange": lambda x: ops.rearrange(x, "b h w c -> b (h w) c"),
     "fft": lambda x: ops.rfft(x)[0] + ops.fft2((x, x))[1][..., :3],
     "stft": lambda x: ops.istft(ops.stft(tf.reshape(x, (2, -1)), 16, 8, 16), 16, 8, 16),

@@ -32,21 +32,31 @@ CASES = [
     ("fori_loop", (0, 4, lambda i, v: v + i, 0), {}, lambda: 6),
     ("fori_loop", (2, 5, lambda i, v: v * 2.0, tf.constant(1.5)), {}, lambda: 12.0),
     ("scan", (lambda c, x: (c + x, c), 0.0, XS), {}, lambda: _running(XS)),
-    ("scan", (lambda c, x: (c + x, c), 0.0, XS), {"reverse": True},
-     lambda: (XS.sum(), _running(XS[::-1])[1][::-1])),
+    ("scan", (lambda c, x: (c + x, c), 0.0, XS), {"reverse": True}, lambda: (XS.sum(), _running(XS[::-1])[1][::-1])),
     ("scan", (lambda c, x: (c + 1, c * 3), 0), {"length": 3, "unroll": True}, lambda: (3, np.array([0, 3, 6]))),
-    ("scan", (lambda c, x: ((c[0] + x["a"], c[1] * x["b"]), c[0]), (0.0, 1.0), {"a": XS, "b": XS}), {},
-     lambda: ((XS.sum(), np.prod(XS)), _running(XS)[1])),
+    (
+        "scan",
+        (lambda c, x: ((c[0] + x["a"], c[1] * x["b"]), c[0]), (0.0, 1.0), {"a": XS, "b": XS}),
+        {},
+        lambda: ((XS.sum(), np.prod(XS)), _running(XS)[1]),
+    ),
     ("associative_scan", (lambda a, b: a + b, XS), {}, lambda: np.cumsum(XS)),
     ("associative_scan", (lambda a, b: a + b, XS), {"reverse": True}, lambda: np.cumsum(XS[::-1])[::-1]),
     ("associative_scan", (lambda a, b: a * b, M + 1), {"axis": 1}, lambda: np.cumprod(M + 1, axis=1)),
-    ("associative_scan", (lambda a, b: tf.maximum(a, b), np.sin(XS)), {},
-     lambda: np.maximum.accumulate(np.sin(XS))),
-    ("associative_scan", (lambda a, b: (a[0] + b[0], a[1] * b[1]), (XS, XS / 4)), {},
-     lambda: (np.cumsum(XS), np.cumprod(XS / 4))),
+    ("associative_scan", (lambda a, b: tf.maximum(a, b), np.sin(XS)), {}, lambda: np.maximum.accumulate(np.sin(XS))),
+    (
+        "associative_scan",
+        (lambda a, b: (a[0] + b[0], a[1] * b[1]), (XS, XS / 4)),
+        {},
+        lambda: (np.cumsum(XS), np.cumprod(XS / 4)),
+    ),
     ("map", (lambda x: x * 2, M), {}, lambda: M * 2),
-    ("map", (lambda x: {"sum": tf.reduce_sum(x), "int": tf.cast(x, "int32")}, M), {},
-     lambda: {"int": M.astype("int32"), "sum": M.sum(1)}),
+    (
+        "map",
+        (lambda x: {"sum": tf.reduce_sum(x), "int": tf.cast(x, "int32")}, M),
+        {},
+        lambda: {"int": M.astype("int32"), "sum": M.sum(1)},
+    ),
     ("map", (lambda xy: xy[0] + xy[1], (M, M)), {}, lambda: 2 * M),
     ("vectorized_map", (lambda x: tf.reduce_sum(x * x), M), {}, lambda: (M * M).sum(1)),
 ]
@@ -69,8 +79,9 @@ def test_associative_scan_of_unknown_length_in_a_function():
         return ops.associative_scan(lambda a, b: a + b, x)
 
     for n in (1, 2, 5, 9):
-        np.testing.assert_allclose(prefix(XS[:n] if n <= 7 else np.ones(n, "float32")).numpy(),
-                                   np.cumsum(XS[:n] if n <= 7 else np.ones(n)))
+        np.testing.assert_allclose(
+            prefix(XS[:n] if n <= 7 else np.ones(n, "float32")).numpy(), np.cumsum(XS[:n] if n <= 7 else np.ones(n))
+        )
 
 
 def test_custom_gradient_replaces_the_gradient():
@@ -107,19 +118,33 @@ def test_keras_style_custom_gradient_with_keyword_upstream():
     assert float(tape.gradient(y, x)) == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("call", [
-    lambda x: ops.cond(x, lambda: 1.0, lambda: 2.0),
-    lambda x: ops.switch(0, [lambda v: v], x),
-    lambda x: ops.while_loop(lambda v: True, lambda v: v, x),
-    lambda x: ops.fori_loop(0, 2, lambda i, v: v, x),
-    lambda x: ops.scan(lambda c, v: (c, v), 0.0, x),
-    lambda x: ops.associative_scan(lambda a, b: a + b, x),
-    lambda x: ops.map(lambda v: v, x),
-    lambda x: ops.vectorized_map(lambda v: v, x),
-    lambda x: ops.custom_gradient(lambda v: (v, lambda g: g))(x),
-    lambda x: ops.jvp(lambda v: v, (x,), (x,)),
-], ids=["cond", "switch", "while_loop", "fori_loop", "scan", "associative_scan", "map", "vectorized_map",
-        "custom_gradient", "jvp"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: ops.cond(x, lambda: 1.0, lambda: 2.0),
+        lambda x: ops.switch(0, [lambda v: v], x),
+        lambda x: ops.while_loop(lambda v: True, lambda v: v, x),
+        lambda x: ops.fori_loop(0, 2, lambda i, v: v, x),
+        lambda x: ops.scan(lambda c, v: (c, v), 0.0, x),
+        lambda x: ops.associative_scan(lambda a, b: a + b, x),
+        lambda x: ops.map(lambda v: v, x),
+        lambda x: ops.vectorized_map(lambda v: v, x),
+        lambda x: ops.custom_gradient(lambda v: (v, lambda g: g))(x),
+        lambda x: ops.jvp(lambda v: v, (x,), (x,)),
+    ],
+    ids=[
+        "cond",
+        "switch",
+        "while_loop",
+        "fori_loop",
+        "scan",
+        "associative_scan",
+        "map",
+        "vectorized_map",
+        "custom_gradient",
+        "jvp",
+    ],
+)
 def test_function_taking_ops_on_symbolic_tensors_say_what_to_do(call):
     """A functional model stores data, never Python functions: point to a custom layer instead."""
     x = tfkit.Input((3,))
@@ -143,15 +168,18 @@ def test_control_flow_inside_a_layer_of_a_saved_model(tmp_path):
     np.testing.assert_allclose(tfkit.load_model(tmp_path / "m.h5").predict(M, verbose=0), expected, rtol=1e-6)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: ops.scan(lambda c, x: (c, x), 0.0), "give xs to scan over, or length"),
-    (lambda: ops.scan(lambda c, x: (c, x), 0.0, XS, unroll=0), "unroll must be a positive int"),
-    (lambda: ops.scan(3, 0.0, XS), "f must be callable"),
-    (lambda: ops.switch(0, [], M), "at least one function"),
-    (lambda: ops.associative_scan(lambda a, b: a + b, (XS, XS[:3])), "same size along axis 0"),
-    (lambda: ops.associative_scan(lambda a, b: a + b, XS, axis=1), "axis=1 is out of range"),
-    (lambda: ops.cond(True, 1.0, lambda: 2.0), "true_fn must be callable"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ops.scan(lambda c, x: (c, x), 0.0), "give xs to scan over, or length"),
+        (lambda: ops.scan(lambda c, x: (c, x), 0.0, XS, unroll=0), "unroll must be a positive int"),
+        (lambda: ops.scan(3, 0.0, XS), "f must be callable"),
+        (lambda: ops.switch(0, [], M), "at least one function"),
+        (lambda: ops.associative_scan(lambda a, b: a + b, (XS, XS[:3])), "same size along axis 0"),
+        (lambda: ops.associative_scan(lambda a, b: a + b, XS, axis=1), "axis=1 is out of range"),
+        (lambda: ops.cond(True, 1.0, lambda: 2.0), "true_fn must be callable"),
+    ],
+)
 def test_bad_arguments_are_named(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()

@@ -48,22 +48,42 @@ CASES = [
     ("pad_images", "pad_images", (X, 1, 2, 3, 0), {}),
     ("pad_images_target", "pad_images", (X,), dict(top_padding=1, target_height=10, left_padding=0, right_padding=2)),
     ("crop_images", "crop_images", (X, 1, 2, 3, 0), {}),
-    ("crop_images_target", "crop_images", (X[0],), dict(top_cropping=1, target_height=4, right_cropping=2,
-                                                        target_width=3)),
+    (
+        "crop_images_target",
+        "crop_images",
+        (X[0],),
+        dict(top_cropping=1, target_height=4, right_cropping=2, target_width=3),
+    ),
     ("perspective_transform", "perspective_transform", (X, START, END), {}),
-    ("perspective_transform_nearest", "perspective_transform", (X[0], START[0], END[0]),
-     dict(interpolation="nearest", fill_value=1.0)),
+    (
+        "perspective_transform_nearest",
+        "perspective_transform",
+        (X[0], START[0], END[0]),
+        dict(interpolation="nearest", fill_value=1.0),
+    ),
     ("gaussian_blur", "gaussian_blur", (X,), {}),
     ("gaussian_blur_sigmas", "gaussian_blur", (X,), dict(kernel_size=(5, 5), sigma=(0.7, 2.0))),
-    ("map_coordinates_linear", "map_coordinates", (X[0, :, :, 0], COORDS, 1), dict(fill_mode="constant",
-                                                                                   fill_value=0.5)),
+    (
+        "map_coordinates_linear",
+        "map_coordinates",
+        (X[0, :, :, 0], COORDS, 1),
+        dict(fill_mode="constant", fill_value=0.5),
+    ),
     ("map_coordinates_nearest", "map_coordinates", (X[0, :, :, 0], COORDS, 0), dict(fill_mode="nearest")),
     ("map_coordinates_wrap", "map_coordinates", (X[0, :, :, 0], COORDS, 1), dict(fill_mode="wrap")),
     ("scale_and_translate", "scale_and_translate", (X, (2, 4, 6, 3), (0.5, 0.7), (0.0, 0.2), (1, 2), "linear"), {}),
-    ("scale_and_translate_cubic", "scale_and_translate", (X[0], (12, 14, 3), (1.7, 1.5), (0.3, -0.2), (0, 1),
-                                                          "bicubic"), {}),
-    ("scale_and_translate_lanczos", "scale_and_translate", (X, (2, 5, 5, 3), (0.7, 0.6), (0.3, -0.2), (1, 2),
-                                                            "lanczos3"), dict(antialias=False)),
+    (
+        "scale_and_translate_cubic",
+        "scale_and_translate",
+        (X[0], (12, 14, 3), (1.7, 1.5), (0.3, -0.2), (0, 1), "bicubic"),
+        {},
+    ),
+    (
+        "scale_and_translate_lanczos",
+        "scale_and_translate",
+        (X, (2, 5, 5, 3), (0.7, 0.6), (0.3, -0.2), (1, 2), "lanczos3"),
+        dict(antialias=False),
+    ),
     ("sobel_edges", "sobel_edges", (X,), {}),
     ("ssim", "ssim", (X, X * 0.8 + 0.1), dict(filter_size=3)),
     ("ssim_single", "ssim", (X[0], X[1]), dict(filter_size=5, max_val=2.0)),
@@ -105,7 +125,7 @@ def test_result_dtypes_follow_keras(case, dtype):
     assert ours.dtype == tf.as_dtype(dtype)
     try:
         theirs = np.asarray(getattr(keras.ops.image, name)(*make_args(x), **kwargs))
-    except Exception:     # Keras's TensorFlow backend refuses e.g. blurring integers; tfkit blurs in float32
+    except Exception:  # Keras's TensorFlow backend refuses e.g. blurring integers; tfkit blurs in float32
         return
     tolerance = 1 if dtype in ("int32", "uint8") else 2e-2 if dtype == "float16" else 1e-5
     np.testing.assert_allclose(ours.numpy().astype("float64"), theirs.astype("float64"), atol=tolerance)
@@ -118,40 +138,45 @@ def test_grayscale_hsv_and_resize_by_hand():
     pixels = np.array([[[[162, 68, 10], [4, 207, 232]]]], "uint8")
     gray = ops.image.rgb_to_grayscale(pixels)
     weights = np.array([0.2989, 0.587, 0.114])
-    np.testing.assert_array_equal(gray.numpy()[..., 0], np.trunc(pixels @ weights).astype("uint8"))   # [[89, 149]]
+    np.testing.assert_array_equal(gray.numpy()[..., 0], np.trunc(pixels @ weights).astype("uint8"))  # [[89, 149]]
     hsv = ops.image.rgb_to_hsv(np.array([[[1.0, 0.0, 0.0], [0.0, 0.5, 0.5]]], "float32")).numpy()
-    np.testing.assert_allclose(hsv, [[[0.0, 1.0, 1.0], [0.5, 1.0, 0.5]]], atol=1e-6)      # red; half-bright cyan
+    np.testing.assert_allclose(hsv, [[[0.0, 1.0, 1.0], [0.5, 1.0, 0.5]]], atol=1e-6)  # red; half-bright cyan
     x = _grid(1, 4, 4, 2)
-    np.testing.assert_array_equal(ops.image.resize(x, (8, 8), interpolation="nearest").numpy(),
-                                  x.repeat(2, axis=1).repeat(2, axis=2))
+    np.testing.assert_array_equal(
+        ops.image.resize(x, (8, 8), interpolation="nearest").numpy(), x.repeat(2, axis=1).repeat(2, axis=2)
+    )
     np.testing.assert_allclose(ops.image.resize(x, (2, 2)).numpy(), x.reshape(1, 2, 2, 2, 2, 2).mean(axis=(2, 4)))
     big = ops.image.resize(np.full((1, 3, 3, 1), 250, "uint8"), (5, 5), interpolation="bicubic")
-    assert big.dtype == tf.uint8 and big.numpy().max() == 250     # bicubic overshoot is rounded and saturated
+    assert big.dtype == tf.uint8 and big.numpy().max() == 250  # bicubic overshoot is rounded and saturated
 
 
 def test_patches_crop_pad_by_numpy():
     x = _grid(2, 6, 8, 3)
     patches = ops.image.extract_patches(x, (2, 4)).numpy()
-    expected = x.reshape(2, 3, 2, 2, 4, 3).transpose(0, 1, 3, 2, 4, 5).reshape(2, 3, 2, 24)   # row, column, channel
+    expected = x.reshape(2, 3, 2, 2, 4, 3).transpose(0, 1, 3, 2, 4, 5).reshape(2, 3, 2, 24)  # row, column, channel
     np.testing.assert_array_equal(patches, expected)
     first = ops.image.extract_patches(x.transpose(0, 3, 1, 2), (2, 4), data_format="channels_first").numpy()
     np.testing.assert_array_equal(first, expected.transpose(0, 3, 1, 2))
     v = _grid(1, 4, 4, 4, 1)
-    cubes = ops.image.extract_patches_3d(v, 2, dilation_rate=2, strides=1).numpy()     # the conv fallback path
+    cubes = ops.image.extract_patches_3d(v, 2, dilation_rate=2, strides=1).numpy()  # the conv fallback path
     assert cubes.shape == (1, 2, 2, 2, 8)
     np.testing.assert_array_equal(cubes[0, 1, 0, 1], v[0, 1::2, 0::2, 1::2, 0].reshape(-1))
-    np.testing.assert_array_equal(ops.image.pad_images(x, 1, 2, 0, 3).numpy(),
-                                  np.pad(x, [(0, 0), (1, 0), (2, 3), (0, 0)]))
-    np.testing.assert_array_equal(ops.image.crop_images(x, top_cropping=1, left_cropping=2, target_height=3,
-                                                        target_width=4).numpy(), x[:, 1:4, 2:6])
-    dynamic = tf.function(lambda t: ops.image.crop_images(t, 1, 2, 1, 2),
-                          input_signature=[tf.TensorSpec((None, None, None, 3))])
+    np.testing.assert_array_equal(
+        ops.image.pad_images(x, 1, 2, 0, 3).numpy(), np.pad(x, [(0, 0), (1, 0), (2, 3), (0, 0)])
+    )
+    np.testing.assert_array_equal(
+        ops.image.crop_images(x, top_cropping=1, left_cropping=2, target_height=3, target_width=4).numpy(),
+        x[:, 1:4, 2:6],
+    )
+    dynamic = tf.function(
+        lambda t: ops.image.crop_images(t, 1, 2, 1, 2), input_signature=[tf.TensorSpec((None, None, None, 3))]
+    )
     np.testing.assert_array_equal(dynamic(x).numpy(), x[:, 1:5, 2:6])
 
 
 def test_affine_and_perspective_shift_by_hand():
     x = _grid(1, 4, 5, 1)
-    shift = [1, 0, -1, 0, 1, 0, 0, 0]                 # output column x reads input column x - 1
+    shift = [1, 0, -1, 0, 1, 0, 0, 0]  # output column x reads input column x - 1
     out = ops.image.affine_transform(x, shift, interpolation="nearest", fill_value=-1.0).numpy()
     expected = np.concatenate([np.full((1, 4, 1, 1), -1.0), x[:, :, :-1]], axis=2)
     np.testing.assert_array_equal(out, expected)
@@ -166,20 +191,25 @@ def test_gaussian_blur_sobel_and_ssim_by_hand():
     taps = np.exp(-0.5 * np.array([-1.0, 0.0, 1.0]) ** 2)
     kernel = np.outer(taps, taps) / taps.sum() ** 2
     padded = np.pad(x[0, :, :, 0], 1)
-    expected = np.array([[(padded[i:i + 3, j:j + 3] * kernel).sum() for j in range(6)] for i in range(5)])
+    expected = np.array([[(padded[i : i + 3, j : j + 3] * kernel).sum() for j in range(6)] for i in range(5)])
     np.testing.assert_allclose(ops.image.gaussian_blur(x).numpy()[0, :, :, 0], expected, rtol=1e-5)
     ramp = np.tile(np.arange(6, dtype="float32"), (5, 1))[None, :, :, None]
     edges = ops.image.sobel_edges(ramp).numpy()
     assert edges.shape == (1, 5, 6, 1, 2)
-    np.testing.assert_allclose(edges[0, 1:-1, 1:-1, 0, 1], 8.0)     # d/dx of slope 1 through [1 2 1] x [-1 0 1]
+    np.testing.assert_allclose(edges[0, 1:-1, 1:-1, 0, 1], 8.0)  # d/dx of slope 1 through [1 2 1] x [-1 0 1]
     np.testing.assert_allclose(edges[0, 1:-1, 1:-1, 0, 0], 0.0)
     assert ops.image.sobel_edges(ramp.astype("int32")).dtype == tf.float32
     np.testing.assert_allclose(ops.image.ssim(X, X, filter_size=5).numpy(), [1.0, 1.0], rtol=1e-5)
     assert ops.image.ssim(X[0], X[0] * 0.5, filter_size=3).shape == ()
 
 
-MAP_MODES = [("constant", "grid-constant"), ("nearest", "nearest"), ("wrap", "grid-wrap"), ("mirror", "mirror"),
-             ("reflect", "reflect")]
+MAP_MODES = [
+    ("constant", "grid-constant"),
+    ("nearest", "nearest"),
+    ("wrap", "grid-wrap"),
+    ("mirror", "mirror"),
+    ("reflect", "reflect"),
+]
 
 
 @pytest.mark.parametrize("order", [0, 1])
@@ -189,7 +219,7 @@ def test_map_coordinates_matches_scipy(mode, order):
     inputs = X[0, :, :, 1]
     coords = np.stack([RNG.uniform(-9, 15, (4, 5)), RNG.uniform(-11, 19, (4, 5))]).astype("float32")
     if order == 0:
-        coords = np.round(coords) + 0.2                 # away from halves, where numpy and TF round differently
+        coords = np.round(coords) + 0.2  # away from halves, where numpy and TF round differently
     ours = ops.image.map_coordinates(inputs, coords, order, fill_mode=mode[0], fill_value=0.25).numpy()
     expected = ndimage.map_coordinates(inputs, coords, order=order, mode=mode[1], cval=0.25)
     np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-5)
@@ -201,7 +231,7 @@ def test_map_coordinates_dtypes_and_integer_coordinates():
     np.testing.assert_array_equal(ops.image.map_coordinates(grid, ints, 1).numpy(), grid[ints[0], ints[1]])
     pixels = ops.image.map_coordinates(grid.astype("uint8"), [[0.4, 1.6], [0.5, 2.5]], 1)
     assert pixels.dtype == tf.uint8
-    np.testing.assert_array_equal(pixels.numpy(), np.round([0.4 * 4 + 0.5, 1.6 * 4 + 2.5]))   # rounded back
+    np.testing.assert_array_equal(pixels.numpy(), np.round([0.4 * 4 + 0.5, 1.6 * 4 + 2.5]))  # rounded back
     mask = ops.image.map_coordinates(grid > 5, [[1.0, 2.0], [3.0, 0.0]], 0)
     assert mask.dtype == tf.bool and mask.numpy().tolist() == [True, True]
 
@@ -213,8 +243,8 @@ def test_scale_and_translate_by_hand():
     half = ops.image.scale_and_translate(x, (1, 3, 2, 1), (0.5, 0.5), (0.0, 0.0), (1, 2), "linear", antialias=False)
     np.testing.assert_allclose(half.numpy(), x.reshape(1, 3, 2, 2, 2, 1).mean(axis=(2, 4)), atol=1e-5)
     shifted = ops.image.scale_and_translate(x, (1, 6, 4, 1), (1.0, 1.0), (2.0, 0.0), (1, 2), "linear")
-    np.testing.assert_allclose(shifted.numpy()[0, 2:], x[0, :4], atol=1e-5)      # rows moved down by two
-    np.testing.assert_allclose(shifted.numpy()[0, :2], 0.0)                        # uncovered rows are zero
+    np.testing.assert_allclose(shifted.numpy()[0, 2:], x[0, :4], atol=1e-5)  # rows moved down by two
+    np.testing.assert_allclose(shifted.numpy()[0, :2], 0.0)  # uncovered rows are zero
     ints = ops.image.scale_and_translate(x.astype("int32"), (1, 3, 2, 1), (0.5, 0.5), (0.0, 0.0), (1, 2), "bicubic")
     assert ints.dtype == tf.int32 and ints.numpy().min() >= 0 and ints.numpy().max() <= 23
 
@@ -233,7 +263,7 @@ def test_elastic_transform_seeds_identity_and_independent_axes():
     moved = ops.image.elastic_transform(coordinates, alpha=30.0, sigma=3.0, fill_mode="nearest", seed=5).numpy()[0]
     dy, dx = (moved - coordinates[0])[8:-8, 8:-8].transpose(2, 0, 1)
     assert np.abs(dy).mean() > 0.1 and np.abs(dx).mean() > 0.1
-    assert np.corrcoef(dy.ravel(), dx.ravel())[0, 1] < 0.9     # x and y move independently (Keras reuses one draw)
+    assert np.corrcoef(dy.ravel(), dx.ravel())[0, 1] < 0.9  # x and y move independently (Keras reuses one draw)
     pixels = ops.image.elastic_transform(x.astype("uint8"), seed=1)
     assert pixels.dtype == tf.uint8
 
@@ -290,12 +320,24 @@ def test_bad_arguments_name_the_argument(index):
 
 @pytest.mark.parametrize("jit", [False, True])
 def test_warps_compile_under_tf_function_and_xla(jit):
-    step = tf.function(lambda x: (ops.image.affine_transform(x, T, fill_mode="reflect"),
-                                  ops.image.perspective_transform(x, START, END),
-                                  ops.image.gaussian_blur(x), ops.image.rgb_to_grayscale(x)), jit_compile=jit)
-    for got, expected in zip(step(tf.constant(X)), (ops.image.affine_transform(X, T, fill_mode="reflect"),
-                                                    ops.image.perspective_transform(X, START, END),
-                                                    ops.image.gaussian_blur(X), ops.image.rgb_to_grayscale(X))):
+    step = tf.function(
+        lambda x: (
+            ops.image.affine_transform(x, T, fill_mode="reflect"),
+            ops.image.perspective_transform(x, START, END),
+            ops.image.gaussian_blur(x),
+            ops.image.rgb_to_grayscale(x),
+        ),
+        jit_compile=jit,
+    )
+    for got, expected in zip(
+        step(tf.constant(X)),
+        (
+            ops.image.affine_transform(X, T, fill_mode="reflect"),
+            ops.image.perspective_transform(X, START, END),
+            ops.image.gaussian_blur(X),
+            ops.image.rgb_to_grayscale(X),
+        ),
+    ):
         np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-4, atol=1e-4)
 
 
@@ -311,11 +353,19 @@ SYMBOLIC = {
     "crop_images": lambda x: ops.image.crop_images(x, 1, 2, 1, 2),
     "perspective_transform": lambda x: ops.image.perspective_transform(x, START[0], END[0]),
     "gaussian_blur": lambda x: ops.image.gaussian_blur(x, (5, 3), (1.5, 0.5)),
-    "map_coordinates": lambda x: ops.image.map_coordinates(x, np.stack([np.zeros((4, 4))] + list(
-        np.meshgrid(np.linspace(0, 6, 4), np.linspace(0, 8, 4), indexing="ij")) + [np.ones((4, 4))]), 1),
+    "map_coordinates": lambda x: ops.image.map_coordinates(
+        x,
+        np.stack(
+            [np.zeros((4, 4))]
+            + list(np.meshgrid(np.linspace(0, 6, 4), np.linspace(0, 8, 4), indexing="ij"))
+            + [np.ones((4, 4))]
+        ),
+        1,
+    ),
     "elastic_transform": lambda x: ops.image.elastic_transform(x, 3.0, 1.0, seed=2),
-    "scale_and_translate": lambda x: ops.image.scale_and_translate(x, (2, 5, 6, 3), (0.7, 0.7), (0.0, 0.5), (1, 2),
-                                                                   "lanczos3"),
+    "scale_and_translate": lambda x: ops.image.scale_and_translate(
+        x, (2, 5, 6, 3), (0.7, 0.7), (0.0, 0.5), (1, 2), "lanczos3"
+    ),
     "sobel_edges": lambda x: ops.image.sobel_edges(x),
     "ssim": lambda x: ops.image.ssim(x, ops.image.gaussian_blur(x), filter_size=3),
 }
@@ -329,7 +379,7 @@ def test_every_keras_image_op_is_here():
 
 @pytest.mark.parametrize("name", sorted(SYMBOLIC))
 def test_symbolic_call_records_a_node_whose_config_rebuilds_it(name):
-    inputs = tfkit.Input((7, 9, 3), batch_size=2)     # scale_and_translate's output shape names the batch
+    inputs = tfkit.Input((7, 9, 3), batch_size=2)  # scale_and_translate's output shape names the batch
     model = tfkit.Model(inputs, SYMBOLIC[name](inputs))
     recorded = [l.get_config()["function"] for l in model.layers if isinstance(l, tfkit.layers.TFOpLambda)]
     assert f"tfkit.ops.image.{name}" in recorded

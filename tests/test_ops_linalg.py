@@ -51,12 +51,20 @@ CASES = [
     ("norm", (A,), {"ord": "fro", "axis": (0, 1)}, lambda: np.linalg.norm(A, "fro")),
     ("norm", (A,), {"ord": "nuc", "axis": (0, 1)}, lambda: np.linalg.norm(A, "nuc")),
     ("norm", (BATCH,), {"ord": 2, "axis": (1, 2)}, lambda: np.linalg.norm(BATCH, 2, axis=(1, 2))),
-    ("norm", (BATCH,), {"ord": -2, "axis": (2, 1), "keepdims": True},
-     lambda: np.linalg.norm(BATCH, -2, axis=(2, 1), keepdims=True)),
+    (
+        "norm",
+        (BATCH,),
+        {"ord": -2, "axis": (2, 1), "keepdims": True},
+        lambda: np.linalg.norm(BATCH, -2, axis=(2, 1), keepdims=True),
+    ),
     ("norm", (BATCH,), {"ord": 1, "axis": (1, 2)}, lambda: np.linalg.norm(BATCH, 1, axis=(1, 2))),
     ("norm", (BATCH,), {"ord": -1, "axis": (2, 1)}, lambda: np.linalg.norm(BATCH, -1, axis=(2, 1))),
-    ("norm", (BATCH,), {"ord": np.inf, "axis": (1, 2), "keepdims": True},
-     lambda: np.linalg.norm(BATCH, np.inf, axis=(1, 2), keepdims=True)),
+    (
+        "norm",
+        (BATCH,),
+        {"ord": np.inf, "axis": (1, 2), "keepdims": True},
+        lambda: np.linalg.norm(BATCH, np.inf, axis=(1, 2), keepdims=True),
+    ),
     ("norm", (BATCH,), {"ord": -np.inf, "axis": (2, 1)}, lambda: np.linalg.norm(BATCH, -np.inf, axis=(2, 1))),
     ("norm", (I,), {}, lambda: np.linalg.norm(I)),
     ("norm", (np.array([True, False, True]),), {}, lambda: np.sqrt(2.0)),
@@ -73,8 +81,12 @@ CASES = [
     ("svd", (TALL,), {"full_matrices": False}, None),
     ("lstsq", (TALL, TALL[:, 0] + 1), {}, lambda: np.linalg.lstsq(TALL, TALL[:, 0] + 1, rcond=None)[0]),
     ("lstsq", (TALL, TALL[:, :2]), {"rcond": 1e-3}, lambda: np.linalg.lstsq(TALL, TALL[:, :2], rcond=1e-3)[0]),
-    ("lstsq", (np.ones((3, 2), "float32"), np.arange(3.0)), {},
-     lambda: np.linalg.lstsq(np.ones((3, 2)), np.arange(3.0), rcond=None)[0]),
+    (
+        "lstsq",
+        (np.ones((3, 2), "float32"), np.arange(3.0)),
+        {},
+        lambda: np.linalg.lstsq(np.ones((3, 2)), np.arange(3.0), rcond=None)[0],
+    ),
     ("matrix_rank", (A,), {}, lambda: 4),
     ("matrix_rank", (np.ones((3, 3), "float32"),), {}, lambda: 1),
     ("matrix_rank", (BATCH,), {"tol": 10.0}, None),
@@ -88,8 +100,9 @@ def test_linalg_matches_keras_and_numpy(name, args, kwargs, reference):
     check_op(getattr(ops.linalg, name), keras_op(name, "linalg"), args, kwargs, reference, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("name, x", [("qr", TALL), ("svd", TALL), ("eig", SPD), ("eigh", SPD), ("lu_factor", A),
-                                     ("eigh", I)])
+@pytest.mark.parametrize(
+    "name, x", [("qr", TALL), ("svd", TALL), ("eig", SPD), ("eigh", SPD), ("lu_factor", A), ("eigh", I)]
+)
 def test_factorizations_rebuild_their_input(name, x):
     """Factors are unique only up to signs: check what they multiply back to."""
     out = [np.asarray(t) for t in getattr(ops, name)(x)]
@@ -116,7 +129,7 @@ def test_linalg_names_are_at_top_level_too():
 
 def test_jvp_matches_the_analytic_derivative():
     x = tf.constant([1.0, 2.0, 3.0])
-    value, tangent = ops.jvp(lambda v: ops.sum(v ** 3), (x,), (tf.ones(3),))
+    value, tangent = ops.jvp(lambda v: ops.sum(v**3), (x,), (tf.ones(3),))
     np.testing.assert_allclose(float(value), 36.0)
     np.testing.assert_allclose(float(tangent), 3 * (1 + 4 + 9))
     value, tangent, aux = ops.jvp(lambda a, b: (a * b, "aux"), (x, 2.0 * x), (tf.ones(3), tf.zeros(3)), has_aux=True)
@@ -124,9 +137,23 @@ def test_jvp_matches_the_analytic_derivative():
     assert aux == "aux"
 
 
-@pytest.mark.parametrize("name, args", [("cholesky", (SPD,)), ("det", (A,)), ("inv", (A,)), ("eigh", (SPD,)),
-                                        ("eig", (SPD,)), ("svd", (TALL,)), ("solve", (A, B)), ("norm", (A,)),
-                                        ("lu_factor", (A,)), ("pinv", (TALL,)), ("qr", (TALL,)), ("lstsq", (TALL, TALL))])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("cholesky", (SPD,)),
+        ("det", (A,)),
+        ("inv", (A,)),
+        ("eigh", (SPD,)),
+        ("eig", (SPD,)),
+        ("svd", (TALL,)),
+        ("solve", (A, B)),
+        ("norm", (A,)),
+        ("lu_factor", (A,)),
+        ("pinv", (TALL,)),
+        ("qr", (TALL,)),
+        ("lstsq", (TALL, TALL)),
+    ],
+)
 def test_half_precision_is_computed_in_float32(name, args):
     """TensorFlow has no float16 linear algebra kernels (Keras fails): tfkit computes in float32, returns float16."""
     got = getattr(ops, name)(*[tf.constant(a, "float16") for a in args])
@@ -144,13 +171,18 @@ def test_cholesky_of_an_indefinite_matrix_says_so():
 
 SAVED = [
     ("cholesky", lambda x: ops.linalg.cholesky(ops.matmul(x, ops.transpose(x, (0, 2, 1))) + 4 * ops.eye(4))),
-    ("det", lambda x: ops.det(x)), ("inv", lambda x: ops.linalg.inv(x + 4 * ops.eye(4))),
-    ("norm", lambda x: ops.norm(x, ord="fro", axis=(1, 2))), ("qr", lambda x: ops.linalg.qr(x)[1]),
+    ("det", lambda x: ops.det(x)),
+    ("inv", lambda x: ops.linalg.inv(x + 4 * ops.eye(4))),
+    ("norm", lambda x: ops.norm(x, ord="fro", axis=(1, 2))),
+    ("qr", lambda x: ops.linalg.qr(x)[1]),
     ("solve", lambda x: ops.solve(x + 4 * ops.eye(4), x[:, :, 0])),
     ("solve_triangular", lambda x: ops.solve_triangular(x + 4 * ops.eye(4), x, lower=True)),
-    ("svd", lambda x: ops.svd(x, compute_uv=False)), ("eigh", lambda x: ops.eigh(x + ops.transpose(x, (0, 2, 1)))[0]),
-    ("lu_factor", lambda x: ops.lu_factor(x)[0]), ("matrix_rank", lambda x: ops.matrix_rank(x)),
-    ("pinv", lambda x: ops.pinv(x)), ("cholesky_inverse", lambda x: ops.cholesky_inverse(x + 4 * ops.eye(4))),
+    ("svd", lambda x: ops.svd(x, compute_uv=False)),
+    ("eigh", lambda x: ops.eigh(x + ops.transpose(x, (0, 2, 1)))[0]),
+    ("lu_factor", lambda x: ops.lu_factor(x)[0]),
+    ("matrix_rank", lambda x: ops.matrix_rank(x)),
+    ("pinv", lambda x: ops.pinv(x)),
+    ("cholesky_inverse", lambda x: ops.cholesky_inverse(x + 4 * ops.eye(4))),
     ("eig", lambda x: tf.math.real(ops.eig(x + ops.transpose(x, (0, 2, 1)))[0])),
 ]
 
@@ -172,20 +204,23 @@ def test_saved_submodule_names_resolve_to_the_submodule():
     np.testing.assert_allclose(model(BATCH).numpy(), np.linalg.det(BATCH), rtol=1e-4)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: ops.det(B), "x must have rank >= 2"),
-    (lambda: ops.inv(TALL), "x must be square"),
-    (lambda: ops.solve(A, TALL), "do not match"),
-    (lambda: ops.solve(A, np.ones((2, 3, 4, 1))), "rank of a or one less"),
-    (lambda: ops.norm(A, ord="fro", axis=0), "matrix norm"),
-    (lambda: ops.norm(A, ord=3, axis=(0, 1)), "not a matrix norm"),
-    (lambda: ops.norm(A, axis=2), "every axis must be in"),
-    (lambda: ops.norm(2.0), "x must have rank >= 1"),
-    (lambda: ops.qr(TALL, mode="full"), "mode must be 'reduced' or 'complete'"),
-    (lambda: ops.lstsq(BATCH, BATCH), "a must be a matrix"),
-    (lambda: ops.lstsq(TALL, B), "same number of rows"),
-    (lambda: ops.jvp(3, (A,), (A,)), "fun must be callable"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ops.det(B), "x must have rank >= 2"),
+        (lambda: ops.inv(TALL), "x must be square"),
+        (lambda: ops.solve(A, TALL), "do not match"),
+        (lambda: ops.solve(A, np.ones((2, 3, 4, 1))), "rank of a or one less"),
+        (lambda: ops.norm(A, ord="fro", axis=0), "matrix norm"),
+        (lambda: ops.norm(A, ord=3, axis=(0, 1)), "not a matrix norm"),
+        (lambda: ops.norm(A, axis=2), "every axis must be in"),
+        (lambda: ops.norm(2.0), "x must have rank >= 1"),
+        (lambda: ops.qr(TALL, mode="full"), "mode must be 'reduced' or 'complete'"),
+        (lambda: ops.lstsq(BATCH, BATCH), "a must be a matrix"),
+        (lambda: ops.lstsq(TALL, B), "same number of rows"),
+        (lambda: ops.jvp(3, (A,), (A,)), "fun must be callable"),
+    ],
+)
 def test_bad_arguments_are_named(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()

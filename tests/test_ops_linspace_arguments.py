@@ -6,13 +6,16 @@ import pytest
 from tfkit import ops
 
 
-@pytest.mark.parametrize("start,stop,kwargs", [
-    (0, 1, {"num": 5}),
-    (0, 1, {"num": 5, "endpoint": False}),
-    (np.array([0.0, 1.0]), np.array([1.0, 5.0]), {"num": 4, "axis": 1}),
-    (np.array([0.0, 1.0]), np.array([1.0, 5.0]), {"num": 3, "axis": 0, "endpoint": False}),
-    (2, 7, {"num": 1, "endpoint": False}),
-])
+@pytest.mark.parametrize(
+    "start,stop,kwargs",
+    [
+        (0, 1, {"num": 5}),
+        (0, 1, {"num": 5, "endpoint": False}),
+        (np.array([0.0, 1.0]), np.array([1.0, 5.0]), {"num": 4, "axis": 1}),
+        (np.array([0.0, 1.0]), np.array([1.0, 5.0]), {"num": 3, "axis": 0, "endpoint": False}),
+        (2, 7, {"num": 1, "endpoint": False}),
+    ],
+)
 def test_values_and_step_equal_numpy(start, stop, kwargs):
     values, step = ops.linspace(start, stop, retstep=True, **kwargs)
     expected, expected_step = np.linspace(start, stop, retstep=True, **kwargs)
@@ -24,7 +27,7 @@ def test_values_and_step_equal_numpy(start, stop, kwargs):
 def test_an_undefined_step_is_nan_integer_dtypes_floor_and_negative_num_is_refused():
     values, step = ops.linspace(0, 1, num=1, retstep=True)
     assert np.asarray(values).tolist() == [0.0] and np.isnan(float(step))
-    assert np.asarray(ops.linspace(-3, 2, num=4, dtype="int32")).tolist() == [-3, -2, 0, 2]   # floor, not truncate
+    assert np.asarray(ops.linspace(-3, 2, num=4, dtype="int32")).tolist() == [-3, -2, 0, 2]  # floor, not truncate
     with pytest.raises(ValueError, match="num must be a non-negative integer, got num=-1"):
         ops.linspace(0, 1, num=-1)
 

@@ -37,7 +37,7 @@ CASES = [
     ("sparse_sigmoid", (X,), {}, lambda: np.clip((X + 1) / 2, 0, 1)),
     ("sparse_sigmoid", (I,), {}, lambda: np.clip((I + 1) / 2, 0, 1)),
     ("tanh_shrink", (X,), {}, lambda: X - np.tanh(X)),
-    ("tanh_shrink", (X64,), {}, lambda: X.astype('float64') - np.tanh(X.astype('float64'))),
+    ("tanh_shrink", (X64,), {}, lambda: X.astype("float64") - np.tanh(X.astype("float64"))),
     ("soft_shrink", (X,), {}, lambda: np.sign(X) * np.maximum(np.abs(X) - 0.5, 0)),
     ("soft_shrink", (X,), {"threshold": 1.0}, lambda: np.sign(X) * np.maximum(np.abs(X) - 1, 0)),
     ("hard_shrink", (X,), {"threshold": 1.0}, lambda: np.where(np.abs(X) > 1, X, 0)),
@@ -48,9 +48,9 @@ CASES = [
     ("threshold", (I, 1, 0), {}, lambda: np.where(I > 1, I, 0)),
     ("threshold", (I, 0.5, 0), {}, lambda: np.where(I > 0.5, I, 0)),
     ("sparse_plus", (X,), {}, lambda: np.where(X <= -1, 0, np.where(X < 1, (X + 1) ** 2 / 4, X))),
-    ("squareplus", (X,), {}, lambda: (X + np.sqrt(X ** 2 + 4)) / 2),
-    ("squareplus", (X,), {"b": 1}, lambda: (X + np.sqrt(X ** 2 + 1)) / 2),
-    ("squareplus", (I,), {}, lambda: (I + np.sqrt(I ** 2 + 4.0)) / 2),
+    ("squareplus", (X,), {}, lambda: (X + np.sqrt(X**2 + 4)) / 2),
+    ("squareplus", (X,), {"b": 1}, lambda: (X + np.sqrt(X**2 + 1)) / 2),
+    ("squareplus", (I,), {}, lambda: (I + np.sqrt(I**2 + 4.0)) / 2),
     ("log_sigmoid", (X,), {}, lambda: np.log(_sigmoid(X))),
     ("log_sigmoid", (X16,), {}, None),
     ("log_sigmoid", (I,), {}, lambda: np.log(_sigmoid(I.astype("float64")))),
@@ -101,11 +101,14 @@ NUMPY_ONLY = [
 
 @pytest.mark.parametrize("name, args, kwargs, reference", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_activation_matches_keras_and_numpy(name, args, kwargs, reference):
-    check_op(getattr(ops, name), keras_op(name), args, kwargs, reference, rtol=1e-3 if any(a is X16 for a in args) else 1e-5)
+    check_op(
+        getattr(ops, name), keras_op(name), args, kwargs, reference, rtol=1e-3 if any(a is X16 for a in args) else 1e-5
+    )
 
 
-@pytest.mark.parametrize("name, args, kwargs, reference", NUMPY_ONLY,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(NUMPY_ONLY)])
+@pytest.mark.parametrize(
+    "name, args, kwargs, reference", NUMPY_ONLY, ids=[f"{c[0]}-{i}" for i, c in enumerate(NUMPY_ONLY)]
+)
 def test_activation_matches_numpy_where_keras_is_wrong(name, args, kwargs, reference):
     check_op(getattr(ops, name), None, args, kwargs, reference)
 
@@ -119,13 +122,20 @@ def test_every_nn_name_is_at_top_level_and_in_nn():
 
 
 SAVED = [
-    ("sparse_sigmoid", lambda x: ops.sparse_sigmoid(x)), ("tanh_shrink", lambda x: ops.tanh_shrink(x)),
-    ("soft_shrink", lambda x: ops.soft_shrink(x, threshold=0.3)), ("hard_shrink", lambda x: ops.hard_shrink(x, 0.3)),
-    ("hard_tanh", lambda x: ops.hard_tanh(x)), ("threshold", lambda x: ops.threshold(x, 0.1, -2.0)),
-    ("sparse_plus", lambda x: ops.sparse_plus(x)), ("squareplus", lambda x: ops.squareplus(x, b=2)),
-    ("log_sigmoid", lambda x: ops.log_sigmoid(x)), ("hard_silu", lambda x: ops.hard_silu(x)),
-    ("hard_swish", lambda x: ops.hard_swish(x)), ("celu", lambda x: ops.celu(x, alpha=0.5)),
-    ("glu", lambda x: ops.glu(x)), ("sparsemax", lambda x: ops.sparsemax(x, axis=-1)),
+    ("sparse_sigmoid", lambda x: ops.sparse_sigmoid(x)),
+    ("tanh_shrink", lambda x: ops.tanh_shrink(x)),
+    ("soft_shrink", lambda x: ops.soft_shrink(x, threshold=0.3)),
+    ("hard_shrink", lambda x: ops.hard_shrink(x, 0.3)),
+    ("hard_tanh", lambda x: ops.hard_tanh(x)),
+    ("threshold", lambda x: ops.threshold(x, 0.1, -2.0)),
+    ("sparse_plus", lambda x: ops.sparse_plus(x)),
+    ("squareplus", lambda x: ops.squareplus(x, b=2)),
+    ("log_sigmoid", lambda x: ops.log_sigmoid(x)),
+    ("hard_silu", lambda x: ops.hard_silu(x)),
+    ("hard_swish", lambda x: ops.hard_swish(x)),
+    ("celu", lambda x: ops.celu(x, alpha=0.5)),
+    ("glu", lambda x: ops.glu(x)),
+    ("sparsemax", lambda x: ops.sparsemax(x, axis=-1)),
     ("polar", lambda x: tf.math.imag(ops.polar(ops.abs(x), x))),
     ("softmax-none", lambda x: ops.softmax(x, axis=(1,))),
     ("multi_hot", lambda x: ops.multi_hot(ops.cast(ops.abs(x) * 2, "int32"), num_classes=5)),
@@ -137,13 +147,16 @@ def test_activation_in_a_saved_functional_model(tmp_path, name, build):
     check_saved_op(tmp_path, build, [(4,)], [X])
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: ops.glu(np.ones((2, 3), "float32")), "must be even"),
-    (lambda: ops.glu(np.ones((2, 4), "float32"), axis=2), "axis=2 is out of range"),
-    (lambda: ops.sparsemax(np.ones((2, 4), "float32"), axis=-3), "axis=-3 is out of range"),
-    (lambda: ops.multi_hot(np.array([[0, 1]])), "num_classes must be given"),
-    (lambda: ops.multi_hot(np.array([[0, 1]]), 3, bogus=1), "unexpected keyword"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ops.glu(np.ones((2, 3), "float32")), "must be even"),
+        (lambda: ops.glu(np.ones((2, 4), "float32"), axis=2), "axis=2 is out of range"),
+        (lambda: ops.sparsemax(np.ones((2, 4), "float32"), axis=-3), "axis=-3 is out of range"),
+        (lambda: ops.multi_hot(np.array([[0, 1]])), "num_classes must be given"),
+        (lambda: ops.multi_hot(np.array([[0, 1]]), 3, bogus=1), "unexpected keyword"),
+    ],
+)
 def test_bad_arguments_are_named(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()

@@ -13,11 +13,11 @@ X16 = tf.constant(X, "float16")
 I = np.arange(24).reshape(2, 3, 4).astype("int32")
 GAMMA = RNG.normal(size=(4,)).astype("float32")
 BETA = RNG.normal(size=(4,)).astype("float32")
-Q = RNG.normal(size=(2, 5, 4, 8)).astype("float32")      # (batch, length, heads, head_dim)
+Q = RNG.normal(size=(2, 5, 4, 8)).astype("float32")  # (batch, length, heads, head_dim)
 KV = RNG.normal(size=(2, 6, 4, 8)).astype("float32")
-KV2 = RNG.normal(size=(2, 6, 2, 8)).astype("float32")    # grouped-query: 2 key/value heads for 4 query heads
+KV2 = RNG.normal(size=(2, 6, 2, 8)).astype("float32")  # grouped-query: 2 key/value heads for 4 query heads
 MASK = RNG.random((2, 4, 5, 6)) > 0.3
-LOGITS = RNG.normal(size=(2, 8, 5)).astype("float32")    # (batch, steps, classes)
+LOGITS = RNG.normal(size=(2, 8, 5)).astype("float32")  # (batch, steps, classes)
 LABELS = np.array([[1, 2, 2, 0], [3, 1, 0, 0]], "int32")
 
 
@@ -47,9 +47,14 @@ CASES = [
     ("layer_normalization", (X, GAMMA[:3], None), {"axis": 1}, lambda: _layer_norm(X, (1,), gamma=GAMMA[:3, None])),
     ("layer_normalization", (X16,), {}, None),
     ("layer_normalization", (I,), {}, None),
-    ("rms_normalization", (X,), {}, lambda: X / np.sqrt((X ** 2).mean(-1, keepdims=True) + 1e-7)),
-    ("rms_normalization", (X, GAMMA), {"epsilon": 0.1}, lambda: X / np.sqrt((X ** 2).mean(-1, keepdims=True) + 0.1) * GAMMA),
-    ("rms_normalization", (X,), {"axis": (0, 2)}, lambda: X / np.sqrt((X ** 2).mean((0, 2), keepdims=True) + 1e-7)),
+    ("rms_normalization", (X,), {}, lambda: X / np.sqrt((X**2).mean(-1, keepdims=True) + 1e-7)),
+    (
+        "rms_normalization",
+        (X, GAMMA),
+        {"epsilon": 0.1},
+        lambda: X / np.sqrt((X**2).mean(-1, keepdims=True) + 0.1) * GAMMA,
+    ),
+    ("rms_normalization", (X,), {"axis": (0, 2)}, lambda: X / np.sqrt((X**2).mean((0, 2), keepdims=True) + 1e-7)),
     ("rms_normalization", (X16,), {}, None),
     ("normalize", (X,), {}, lambda: X / np.linalg.norm(X, axis=-1, keepdims=True)),
     ("normalize", (X,), {"order": 1, "axis": 1}, lambda: X / np.abs(X).sum(1, keepdims=True)),
@@ -74,8 +79,15 @@ CASES = [
 @pytest.mark.parametrize("name, args, kwargs, reference", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_norm_attention_ctc_match_keras(name, args, kwargs, reference):
     half = any(a is X16 for a in args)
-    check_op(getattr(ops, name), keras_op(name), args, kwargs, reference, rtol=1e-2 if half else 1e-4,
-             atol=1e-2 if half else 1e-5)
+    check_op(
+        getattr(ops, name),
+        keras_op(name),
+        args,
+        kwargs,
+        reference,
+        rtol=1e-2 if half else 1e-4,
+        atol=1e-2 if half else 1e-5,
+    )
 
 
 def test_attention_logit_soft_cap_squashes_the_logits():
@@ -95,7 +107,7 @@ def test_ctc_loss_is_the_negative_log_likelihood_of_the_only_path():
 
 
 def test_ctc_greedy_decode_drops_blanks_and_repeats():
-    steps = [1, 1, 0, 2, 2, 0, 1]                         # blank is 0
+    steps = [1, 1, 0, 2, 2, 0, 1]  # blank is 0
     logits = np.log(np.eye(3)[steps][None] * 0.9 + 0.05).astype("float32")
     paths, scores = ops.ctc_decode(logits, np.array([7]))
     assert paths.shape == (1, 1, 7) and paths.dtype == tf.int32 and scores.shape == (1, 1)
@@ -120,18 +132,21 @@ def test_norm_op_in_a_saved_functional_model(tmp_path, name, shapes, build):
     check_saved_op(tmp_path, build, shapes, data, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: ops.layer_normalization(X, axis=3), "axis=3 is out of range"),
-    (lambda: ops.layer_normalization(X, foo=1), "unexpected keyword"),
-    (lambda: ops.normalize(X, order=0), "order must be an int >= 1"),
-    (lambda: ops.psnr(X, X[0], 1.0), "x1 and x2 must have the same shape"),
-    (lambda: ops.dot_product_attention(Q[0], KV, KV), "query must have rank 4"),
-    (lambda: ops.dot_product_attention(Q, KV, KV, flash_attention=True), "flash_attention=True is not supported"),
-    (lambda: ops.dot_product_attention(Q[:, :, :3], KV2, KV2), "must be a multiple"),
-    (lambda: ops.ctc_loss(LABELS, LOGITS[0], np.array([4, 2]), np.array([8, 8])), "output rank 3"),
-    (lambda: ops.ctc_loss(LABELS, LOGITS, np.array([4, 2, 1]), np.array([8, 8])), "share the batch size"),
-    (lambda: ops.ctc_decode(LOGITS, np.array([8, 8]), strategy="best"), "strategy must be 'greedy'"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ops.layer_normalization(X, axis=3), "axis=3 is out of range"),
+        (lambda: ops.layer_normalization(X, foo=1), "unexpected keyword"),
+        (lambda: ops.normalize(X, order=0), "order must be an int >= 1"),
+        (lambda: ops.psnr(X, X[0], 1.0), "x1 and x2 must have the same shape"),
+        (lambda: ops.dot_product_attention(Q[0], KV, KV), "query must have rank 4"),
+        (lambda: ops.dot_product_attention(Q, KV, KV, flash_attention=True), "flash_attention=True is not supported"),
+        (lambda: ops.dot_product_attention(Q[:, :, :3], KV2, KV2), "must be a multiple"),
+        (lambda: ops.ctc_loss(LABELS, LOGITS[0], np.array([4, 2]), np.array([8, 8])), "output rank 3"),
+        (lambda: ops.ctc_loss(LABELS, LOGITS, np.array([4, 2, 1]), np.array([8, 8])), "share the batch size"),
+        (lambda: ops.ctc_decode(LOGITS, np.array([8, 8]), strategy="best"), "strategy must be 'greedy'"),
+    ],
+)
 def test_bad_arguments_are_named(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()

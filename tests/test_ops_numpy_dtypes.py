@@ -16,26 +16,57 @@ from tfkit.ops.numpy_dtypes import result_type
 
 keras = pytest.importorskip("keras")
 
-DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "int64", "uint32", "uint64",
-          "bfloat16", "float16", "float32", "float64"]
-TENSOR_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint32", "float16", "bfloat16", "float32",
-                 "float64"]
+DTYPES = [
+    "bool",
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "int32",
+    "int64",
+    "uint32",
+    "uint64",
+    "bfloat16",
+    "float16",
+    "float32",
+    "float64",
+]
+TENSOR_DTYPES = [
+    "bool",
+    "int8",
+    "uint8",
+    "int16",
+    "int32",
+    "int64",
+    "uint32",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+]
 PARTNERS = ["bool", "uint8", "int32", "int64", "float16", "float32", 2, 2.5, True]
 
-UNARY = ("tan arcsin arccos arctan sinh cosh arcsinh arccosh arctanh log2 log10 exp2 sinc angle fabs cbrt deg2rad "
-         "rad2deg i0 reciprocal trunc conj conjugate real imag isposinf isneginf isreal signbit nan_to_num "
-         "bitwise_invert bitwise_not copy array size nansum nanprod nanmax nanmin nanmean nanvar nanstd nanargmax "
-         "nanargmin nancumsum nancumprod median nanmedian ptp diff corrcoef flipud fliplr rot90 diagonal nonzero "
-         "unique trapezoid empty_like diagflat").split()
-BINARY = ("arctan2 hypot logaddexp logaddexp2 heaviside nextafter divide_no_nan fmax fmin fmod isclose allclose "
-          "logical_xor isin bitwise_and bitwise_or bitwise_xor left_shift right_shift bitwise_left_shift "
-          "bitwise_right_shift gcd lcm kron inner vdot ldexp").split()
+UNARY = (
+    "tan arcsin arccos arctan sinh cosh arcsinh arccosh arctanh log2 log10 exp2 sinc angle fabs cbrt deg2rad "
+    "rad2deg i0 reciprocal trunc conj conjugate real imag isposinf isneginf isreal signbit nan_to_num "
+    "bitwise_invert bitwise_not copy array size nansum nanprod nanmax nanmin nanmean nanvar nanstd nanargmax "
+    "nanargmin nancumsum nancumprod median nanmedian ptp diff corrcoef flipud fliplr rot90 diagonal nonzero "
+    "unique trapezoid empty_like diagflat"
+).split()
+BINARY = (
+    "arctan2 hypot logaddexp logaddexp2 heaviside nextafter divide_no_nan fmax fmin fmod isclose allclose "
+    "logical_xor isin bitwise_and bitwise_or bitwise_xor left_shift right_shift bitwise_left_shift "
+    "bitwise_right_shift gcd lcm kron inner vdot ldexp"
+).split()
 
 # ops tfkit had before issue 19 whose dtypes were brought to Keras's (bool with a Python int, sums of int8 ...)
-EARLIER_UNARY = ("sqrt exp log log1p sin cos tanh sign floor ceil mean sum prod std var cumsum cumprod abs absolute "
-                 "square negative argmax isnan count_nonzero").split()
-EARLIER_BINARY = ("add subtract multiply divide floor_divide mod maximum minimum equal not_equal greater less_equal "
-                  "logical_and outer").split()
+EARLIER_UNARY = (
+    "sqrt exp log log1p sin cos tanh sign floor ceil mean sum prod std var cumsum cumprod abs absolute "
+    "square negative argmax isnan count_nonzero"
+).split()
+EARLIER_BINARY = (
+    "add subtract multiply divide floor_divide mod maximum minimum equal not_equal greater less_equal logical_and outer"
+).split()
 
 
 def _tensor(dtype, shape=(2, 3)):
@@ -71,8 +102,9 @@ def test_result_type_matches_keras_for_every_pair_and_python_scalar():
     items = DTYPES + [int, float, bool]
     for a, b in itertools.product(items, items):
         assert result_type(a, b) == keras.backend.result_type(a, b), (a, b)
-    for a, b, c in itertools.product(["int8", "uint16", "bfloat16", "float16", int, float],
-                                     ["uint8", "int32", "uint64", float], DTYPES):
+    for a, b, c in itertools.product(
+        ["int8", "uint16", "bfloat16", "float16", int, float], ["uint8", "int32", "uint64", float], DTYPES
+    ):
         assert result_type(a, b, c) == keras.backend.result_type(a, b, c), (a, b, c)
     assert result_type() == keras.backend.result_type() == "float32"
 
@@ -96,27 +128,30 @@ def test_binary_op_dtypes_match_keras(name):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("call, expected", [
-    (lambda: ops.quantile(_tensor("int8"), 0.5), "float32"),
-    (lambda: ops.percentile(_tensor("float16"), [10, 90]), "float16"),
-    (lambda: ops.bincount(tf.constant([0, 2, 2])), "int32"),
-    (lambda: ops.bincount(tf.constant([0, 2, 2]), weights=tf.constant([1.0, 2.0, 3.0], "float64")), "float64"),
-    (lambda: ops.digitize(_tensor("float64"), [0.5]), "int32"),
-    (lambda: ops.searchsorted(tf.constant([1, 3, 5]), tf.constant([2.0, 6.0])), "int32"),
-    (lambda: ops.logspace(0, 3, 4), "float32"),
-    (lambda: ops.logspace(0, 3, 4, dtype="int32"), "int32"),
-    (lambda: ops.geomspace(1, 8, 4), "float32"),
-    (lambda: ops.tri(3), "float32"),
-    (lambda: ops.vander(tf.constant([1, 2, 3])), "int32"),
-    (lambda: ops.unravel_index(tf.constant([5], "int64"), (2, 3))[0], "int64"),
-    (lambda: ops.slogdet(_tensor("float64", (2, 2)))[1], "float64"),
-    (lambda: ops.cross(_tensor("int32", (2, 3)), _tensor("float16", (2, 3))), "float16"),
-    (lambda: ops.dstack([_tensor("int8"), _tensor("uint8")]), "int16"),
-    # deliberate differences: Keras casts an int histogram's bin edges to the input's int dtype (edges
-    # 0, 0, 1, 1 ...), tfkit counts in int32 and keeps float32 edges; Keras's select follows
-    # tf.experimental.numpy (int32 choices give int64), tfkit Keras's own result_type
-    (lambda: ops.histogram(_tensor("int8", (6,)), bins=3), ["int32", "float32"]),
-    (lambda: ops.select([tf.constant([True, False])], [tf.constant([1, 2])]), "int32"),
-])
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        (lambda: ops.quantile(_tensor("int8"), 0.5), "float32"),
+        (lambda: ops.percentile(_tensor("float16"), [10, 90]), "float16"),
+        (lambda: ops.bincount(tf.constant([0, 2, 2])), "int32"),
+        (lambda: ops.bincount(tf.constant([0, 2, 2]), weights=tf.constant([1.0, 2.0, 3.0], "float64")), "float64"),
+        (lambda: ops.digitize(_tensor("float64"), [0.5]), "int32"),
+        (lambda: ops.searchsorted(tf.constant([1, 3, 5]), tf.constant([2.0, 6.0])), "int32"),
+        (lambda: ops.logspace(0, 3, 4), "float32"),
+        (lambda: ops.logspace(0, 3, 4, dtype="int32"), "int32"),
+        (lambda: ops.geomspace(1, 8, 4), "float32"),
+        (lambda: ops.tri(3), "float32"),
+        (lambda: ops.vander(tf.constant([1, 2, 3])), "int32"),
+        (lambda: ops.unravel_index(tf.constant([5], "int64"), (2, 3))[0], "int64"),
+        (lambda: ops.slogdet(_tensor("float64", (2, 2)))[1], "float64"),
+        (lambda: ops.cross(_tensor("int32", (2, 3)), _tensor("float16", (2, 3))), "float16"),
+        (lambda: ops.dstack([_tensor("int8"), _tensor("uint8")]), "int16"),
+        # deliberate differences: Keras casts an int histogram's bin edges to the input's int dtype (edges
+        # 0, 0, 1, 1 ...), tfkit counts in int32 and keeps float32 edges; Keras's select follows
+        # tf.experimental.numpy (int32 choices give int64), tfkit Keras's own result_type
+        (lambda: ops.histogram(_tensor("int8", (6,)), bins=3), ["int32", "float32"]),
+        (lambda: ops.select([tf.constant([True, False])], [tf.constant([1, 2])]), "int32"),
+    ],
+)
 def test_multi_argument_op_dtypes(call, expected):
     assert _names(call()) == expected

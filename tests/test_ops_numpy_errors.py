@@ -73,8 +73,9 @@ BAD_CALLS = [
     bad(lambda: ops.unravel_index([1, 2], (None, 3)), ValueError, r"shape cannot hold None; got shape=\(None, 3\)"),
     bad(lambda: ops.unravel_index(X, (3, 4)), TypeError, "indices must be integers; got dtype float32"),
     bad(lambda: ops.view(np.float32(1), "int16"), ValueError, "A scalar of dtype float32 cannot be viewed as int16"),
-    bad(lambda: ops.view(np.zeros((2, 3), "int16"), "int32"), ValueError,
-        r"the last axis \(3\) must be a multiple of 2"),
+    bad(
+        lambda: ops.view(np.zeros((2, 3), "int16"), "int32"), ValueError, r"the last axis \(3\) must be a multiple of 2"
+    ),
     bad(lambda: ops.tri(-1), ValueError, "N and M must be non-negative; got N=-1"),
     bad(lambda: ops.tri(2.5), TypeError, "N must be an int; got N=2.5"),
     bad(lambda: ops.vander(X), ValueError, r"vander needs a 1-D x; got x of shape \(3, 4\)"),
@@ -83,21 +84,33 @@ BAD_CALLS = [
     bad(lambda: ops.vander(X[0], increasing=1), TypeError, "increasing must be a bool; got increasing=1"),
     bad(lambda: ops.logspace(0, 1, num=-3), ValueError, "num must be a non-negative int; got num=-3"),
     bad(lambda: ops.geomspace(0, 10), ValueError, "geomspace cannot include zero; got start=0"),
-    bad(lambda: ops.cross(np.ones((2, 4)), np.ones((2, 3))), ValueError,
-        "x1 must have 2 or 3 components along its axis -1"),
+    bad(
+        lambda: ops.cross(np.ones((2, 4)), np.ones((2, 3))),
+        ValueError,
+        "x1 must have 2 or 3 components along its axis -1",
+    ),
     bad(lambda: ops.cross(np.ones(3), np.ones(3), axisc=2), ValueError, "axisc 2 is out of bounds"),
     bad(lambda: ops.inner(X, X[:, :3]), ValueError, "inner needs the last dimensions of x1 and x2 to match"),
     bad(lambda: ops.vdot(X, X[0]), ValueError, "vdot needs x1 and x2 of the same size; got 12 and 4"),
-    bad(lambda: ops.slogdet(X), ValueError,
-        r"slogdet needs square matrices in the last two axes; got x of shape \(3, 4\)"),
+    bad(
+        lambda: ops.slogdet(X),
+        ValueError,
+        r"slogdet needs square matrices in the last two axes; got x of shape \(3, 4\)",
+    ),
     bad(lambda: ops.hamming(2.5), TypeError, "hamming needs an integer window length; got x=2.5"),
     bad(lambda: ops.kaiser([3, 4], 1.0), ValueError, r"kaiser needs a scalar window length; got x of shape \(2,\)"),
     bad(lambda: ops.vectorize(3), ValueError, "vectorize needs a callable pyfunc; got pyfunc=3"),
     bad(lambda: ops.vectorize(np.add, signature="(n)(n)->()"), ValueError, "signature must look like"),
-    bad(lambda: ops.vectorize(lambda a: a, signature="(n),(n)->()")(X), ValueError,
-        r"signature '\(n\),\(n\)->\(\)' describes 2 input\(s\); got 1"),
-    bad(lambda: ops.vectorize(lambda a: a, signature="(m,n)->()")(X[0]), ValueError,
-        "fewer dimensions than its core dimensions"),
+    bad(
+        lambda: ops.vectorize(lambda a: a, signature="(n),(n)->()")(X),
+        ValueError,
+        r"signature '\(n\),\(n\)->\(\)' describes 2 input\(s\); got 1",
+    ),
+    bad(
+        lambda: ops.vectorize(lambda a: a, signature="(m,n)->()")(X[0]),
+        ValueError,
+        "fewer dimensions than its core dimensions",
+    ),
 ]
 
 

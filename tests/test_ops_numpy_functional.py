@@ -16,8 +16,24 @@ from tfkit import ops
 from tfkit.layers import op_names
 
 # ops whose result depends on the whole batch or needs the first axis known: an Input with a fixed batch
-STATIC_BATCH = {"cross", "diagflat", "dsplit", "kron", "unique", "histogram", "correlate", "vander", "bincount",
-                "nonzero", "array_split", "corrcoef", "unravel_index", "dstack", "slogdet", "view"}
+STATIC_BATCH = {
+    "cross",
+    "diagflat",
+    "dsplit",
+    "kron",
+    "unique",
+    "histogram",
+    "correlate",
+    "vander",
+    "bincount",
+    "nonzero",
+    "array_split",
+    "corrcoef",
+    "unravel_index",
+    "dstack",
+    "slogdet",
+    "view",
+}
 
 
 def _first_array(value):
@@ -75,7 +91,9 @@ def built(tmp_path_factory):
     tfkit.Model(inputs, outputs).save(path)
     results = tfkit.load_model(path)([data for _, _, data in where.values()])
     results = results if isinstance(results, (list, tuple)) else [results]
-    reloaded = {key: [np.asarray(r) for r in results[first:first + count]] for key, (first, count, _) in where.items()}
+    reloaded = {
+        key: [np.asarray(r) for r in results[first : first + count]] for key, (first, count, _) in where.items()
+    }
     return models, reloaded
 
 
@@ -100,7 +118,7 @@ def test_every_added_name_resolves_from_a_config():
         stored = getattr(function, "_tfkit_op_name", None)
         if stored is not None:
             assert op_names.resolve(stored) is function, name
-            assert op_names.resolve(f"tfkit.ops.numpy.{name}") is function, name   # Keras's spelling
+            assert op_names.resolve(f"tfkit.ops.numpy.{name}") is function, name  # Keras's spelling
 
 
 @pytest.mark.parametrize("window", ["bartlett", "blackman", "hamming", "hanning"])
@@ -123,10 +141,20 @@ def test_vectorize_refuses_symbolic_tensors_with_a_hint():
 def test_ops_compile_under_xla():
     @tf.function(jit_compile=True)
     def f(x):
-        return (ops.nanmean(x, axis=1) + ops.median(x, axis=1) + ops.logaddexp(x, x)[:, 0]
-                + ops.sum(ops.unique(ops.floor(x), size=4)[:1]) + ops.diagonal(ops.kron(x[:2, :2], x[:2, :2]))[0])
+        return (
+            ops.nanmean(x, axis=1)
+            + ops.median(x, axis=1)
+            + ops.logaddexp(x, x)[:, 0]
+            + ops.sum(ops.unique(ops.floor(x), size=4)[:1])
+            + ops.diagonal(ops.kron(x[:2, :2], x[:2, :2]))[0]
+        )
 
     x = np.random.default_rng(3).normal(size=(3, 4)).astype("float32")
-    eager = (ops.nanmean(x, axis=1) + ops.median(x, axis=1) + ops.logaddexp(x, x)[:, 0]
-             + ops.sum(ops.unique(ops.floor(x), size=4)[:1]) + ops.diagonal(ops.kron(x[:2, :2], x[:2, :2]))[0])
+    eager = (
+        ops.nanmean(x, axis=1)
+        + ops.median(x, axis=1)
+        + ops.logaddexp(x, x)[:, 0]
+        + ops.sum(ops.unique(ops.floor(x), size=4)[:1])
+        + ops.diagonal(ops.kron(x[:2, :2], x[:2, :2]))[0]
+    )
     np.testing.assert_allclose(f(tf.constant(x)).numpy(), eager.numpy(), rtol=1e-5)

@@ -15,8 +15,14 @@ def test_slots_built_inside_fit_carry_no_loop_scope():
     model = _model()
     model.fit(np.ones((16, 3)), np.ones((16, 2)), batch_size=8, epochs=1, verbose=0)
     names = [variable.name for variable in model.optimizer.variables]
-    assert names == ["iteration:0", "learning_rate:0", "dense_kernel_momentum:0", "dense_kernel_velocity:0",
-                     "dense_bias_momentum:0", "dense_bias_velocity:0"]
+    assert names == [
+        "iteration:0",
+        "learning_rate:0",
+        "dense_kernel_momentum:0",
+        "dense_kernel_velocity:0",
+        "dense_bias_momentum:0",
+        "dense_bias_velocity:0",
+    ]
 
 
 def test_slots_built_by_hand_have_the_same_names():

@@ -36,6 +36,7 @@ def np_sgd(lr, momentum=0.0, nesterov=False):
             return w - lr * g
         s["m"] = s.get("m", 0.0) * momentum - lr * g
         return w + (s["m"] * momentum - lr * g if nesterov else s["m"])
+
     return step
 
 
@@ -51,6 +52,7 @@ def np_adam(lr, b1=0.9, b2=0.999, eps=1e-7, amsgrad=False, weight_decay=None):
             v = s["vh"]
         alpha = lr * np.sqrt(1 - b2**t) / (1 - b1**t)
         return w - s["m"] * alpha / (np.sqrt(v) + eps)
+
     return step
 
 
@@ -67,6 +69,7 @@ def np_rmsprop(lr, rho=0.9, momentum=0.0, eps=1e-7, centered=False):
             s["m"] = momentum * s.get("m", 0.0) + increment
             return w - s["m"]
         return w - increment
+
     return step
 
 
@@ -74,6 +77,7 @@ def np_adagrad(lr, initial=0.1, eps=1e-7):
     def step(w, g, t, s):
         s["acc"] = s.get("acc", initial) + g * g
         return w - lr * g / np.sqrt(s["acc"] + eps)
+
     return step
 
 
@@ -82,6 +86,7 @@ def np_adamax(lr, b1=0.9, b2=0.999, eps=1e-7):
         s["m"] = s.get("m", 0.0) + (g - s.get("m", 0.0)) * (1 - b1)
         s["u"] = np.maximum(b2 * s.get("u", 0.0), np.abs(g))
         return w - lr * s["m"] / ((1 - b1**t) * (s["u"] + eps))
+
     return step
 
 
@@ -96,6 +101,7 @@ def np_nadam(lr, b1=0.9, b2=0.999, eps=1e-7):
         m_hat = u_next * s["m"] / (1 - prod_next) + (1 - u_t) * g / (1 - s["prod"])
         v_hat = s["v"] / (1 - b2**t)
         return w - m_hat * lr / (np.sqrt(v_hat) + eps)
+
     return step
 
 
@@ -105,6 +111,7 @@ def np_lion(lr, b1=0.9, b2=0.99):
         w = w - lr * np.sign(m * b1 + g * (1 - b1))
         s["m"] = m * b2 + g * (1 - b2)
         return w
+
     return step
 
 
@@ -175,7 +182,12 @@ def test_defaults_follow_keras():
     assert optimizers.SGD().learning_rate.numpy() == pytest.approx(0.01)
     adam = optimizers.Adam()
     assert (adam.learning_rate.numpy(), adam.beta_1, adam.beta_2, adam.epsilon, adam.amsgrad) == (
-        pytest.approx(0.001), 0.9, 0.999, 1e-7, False)
+        pytest.approx(0.001),
+        0.9,
+        0.999,
+        1e-7,
+        False,
+    )
     assert optimizers.AdamW().weight_decay == 0.004
     rms = optimizers.RMSprop()
     assert (rms.rho, rms.momentum, rms.epsilon, rms.centered) == (0.9, 0.0, 1e-7, False)
@@ -454,8 +466,16 @@ def test_get_and_config_round_trip(name):
 
 def test_config_keeps_hyperparameters_and_schedule():
     schedule = schedules.CosineDecay(0.0, 100, warmup_target=0.1, warmup_steps=10)
-    optimizer = optimizers.SGD(schedule, momentum=0.9, nesterov=True, clipnorm=2.0, use_ema=True,
-                               ema_overwrite_frequency=5, weight_decay=0.01, name="my_sgd")
+    optimizer = optimizers.SGD(
+        schedule,
+        momentum=0.9,
+        nesterov=True,
+        clipnorm=2.0,
+        use_ema=True,
+        ema_overwrite_frequency=5,
+        weight_decay=0.01,
+        name="my_sgd",
+    )
     config = optimizer.get_config()
     assert config["learning_rate"] == {"class_name": "CosineDecay", "config": schedule.get_config()}
     assert config["momentum"] == 0.9 and config["nesterov"] is True and config["clipnorm"] == 2.0
@@ -546,7 +566,11 @@ def test_mirrored_strategy_sums_replica_gradients_like_one_device():
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="")
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
     result = subprocess.run(
-        [sys.executable, "-c", MIRRORED_SCRIPT], cwd=root, env=env, capture_output=True, text=True,
+        [sys.executable, "-c", MIRRORED_SCRIPT],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=time_limits.seconds(240),
     )
     assert "MIRRORED_OK" in result.stdout, result.stdout[-3000:] + result.stderr[-5000:]
@@ -555,11 +579,14 @@ def test_mirrored_strategy_sums_replica_gradients_like_one_device():
 # ------------------------------------------------------ optional Keras check
 
 
-@pytest.mark.parametrize("name,kwargs", [
-    ("Adam", {"learning_rate": 0.1, "amsgrad": True}),
-    ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True}),
-    ("Nadam", {"learning_rate": 0.1}),
-])
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("Adam", {"learning_rate": 0.1, "amsgrad": True}),
+        ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True}),
+        ("Nadam", {"learning_rate": 0.1}),
+    ],
+)
 def test_matches_keras_trajectory(name, kwargs):
     keras = pytest.importorskip("keras")
     if keras.backend.backend() != "tensorflow":

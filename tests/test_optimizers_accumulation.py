@@ -17,17 +17,17 @@ def test_sgd_applies_the_mean_of_each_group_of_gradients(compiled):
     w0, grads = _grads()
     variable = tf.Variable(w0)
     optimizer = tfkit.optimizers.SGD(0.1, gradient_accumulation_steps=3)
-    apply = (lambda g: optimizer.apply([g], [variable]))
+    apply = lambda g: optimizer.apply([g], [variable])
     apply = tf.function(apply) if compiled else apply
     expected = w0.astype("float64")
     for step, g in enumerate(grads, start=1):
         apply(tf.constant(g))
-        if step % 3 == 0:                                  # steps 3 and 6 update with the mean of three
-            expected = expected - 0.1 * np.mean(grads[step - 3:step], axis=0)
+        if step % 3 == 0:  # steps 3 and 6 update with the mean of three
+            expected = expected - 0.1 * np.mean(grads[step - 3 : step], axis=0)
         np.testing.assert_allclose(variable.numpy(), expected, rtol=1e-5, atol=1e-6)
     assert int(optimizer.iterations) == 2 and int(optimizer._iterations) == 7
     accumulator = optimizer.variables[-1]
-    np.testing.assert_allclose(accumulator.numpy(), grads[6], rtol=1e-6)   # the seventh waits for two more
+    np.testing.assert_allclose(accumulator.numpy(), grads[6], rtol=1e-6)  # the seventh waits for two more
 
 
 def test_schedules_see_every_step_and_bias_correction_counts_updates():
@@ -43,14 +43,14 @@ def test_schedules_see_every_step_and_bias_correction_counts_updates():
     optimizer = tfkit.optimizers.Adam(Recording(), gradient_accumulation_steps=2)
     for g in grads:
         optimizer.apply([tf.constant(g)], [variable])
-    assert seen == [0, 1, 2, 3]                              # the "real" iterations, as Keras documents
+    assert seen == [0, 1, 2, 3]  # the "real" iterations, as Keras documents
     m = np.zeros_like(w0, dtype="float64")
     v = np.zeros_like(m)
     w = w0.astype("float64")
     for t, group in enumerate((grads[:2], grads[2:]), start=1):
         g = np.mean(group, axis=0)
         m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
-        w = w - 0.1 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m / (np.sqrt(v) + 1e-7)
+        w = w - 0.1 * np.sqrt(1 - 0.999**t) / (1 - 0.9**t) * m / (np.sqrt(v) + 1e-7)
     np.testing.assert_allclose(variable.numpy(), w, rtol=2e-5, atol=1e-6)
 
 
@@ -69,7 +69,7 @@ def test_fit_with_accumulation_trains_saves_and_resumes(tmp_path):
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(1)])
     model.compile(tfkit.optimizers.Adam(0.01, gradient_accumulation_steps=2), "mse")
     model.fit(x, y, batch_size=8, epochs=2, verbose=0)
-    assert int(model.optimizer.iterations) == 8             # 16 batches, one update per two
+    assert int(model.optimizer.iterations) == 8  # 16 batches, one update per two
     model.save(tmp_path / "m.h5")
     loaded = tfkit.models.load_model(tmp_path / "m.h5")
     assert loaded.optimizer.gradient_accumulation_steps == 2
@@ -80,8 +80,12 @@ def test_fit_with_accumulation_trains_saves_and_resumes(tmp_path):
 def test_equal_to_keras_side_by_side():
     keras = pytest.importorskip("keras")
     w0, grads = _grads()
-    for name, kwargs in [("Adam", {"use_ema": True, "global_clipnorm": 0.5}), ("SGD", {"momentum": 0.9}),
-                         ("Nadam", {}), ("RMSprop", {"clipnorm": 0.3})]:
+    for name, kwargs in [
+        ("Adam", {"use_ema": True, "global_clipnorm": 0.5}),
+        ("SGD", {"momentum": 0.9}),
+        ("Nadam", {}),
+        ("RMSprop", {"clipnorm": 0.3}),
+    ]:
         ours, theirs = tf.Variable(w0), keras.Variable(w0)
         a = getattr(tfkit.optimizers, name)(learning_rate=0.1, gradient_accumulation_steps=3, **kwargs)
         b = getattr(keras.optimizers, name)(learning_rate=0.1, gradient_accumulation_steps=3, **kwargs)

@@ -33,7 +33,7 @@ def _numpy_adam(w, grads, lr=0.01, b1=0.9, b2=0.999, eps=1e-7, decay=None):
             w = w - w * lr * decay
         m = m + (g - m) * (1 - b1)
         v = v + (g * g - v) * (1 - b2)
-        w = w - lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t) * m / (np.sqrt(v) + eps)
+        w = w - lr * np.sqrt(1 - b2**t) / (1 - b1**t) * m / (np.sqrt(v) + eps)
     return w
 
 
@@ -51,7 +51,7 @@ OPTIMIZERS = {
 def test_fused_kernels_give_the_numbers_of_the_written_out_formulas(monkeypatch, name, compiled):
     fused = _run(OPTIMIZERS[name], True, monkeypatch, compiled=compiled)
     written = _run(OPTIMIZERS[name], False, monkeypatch, compiled=compiled)
-    for a, b in zip(fused, written):   # Adam's kernel takes 1 - beta in float32: one part in a million apart
+    for a, b in zip(fused, written):  # Adam's kernel takes 1 - beta in float32: one part in a million apart
         np.testing.assert_allclose(a, b, rtol=2e-5 if "adam" in name else 1e-6, atol=1e-6 if "adam" in name else 1e-7)
 
 

@@ -10,7 +10,7 @@ from tfkit import layers, optimizers
 from tfkit.optimizers import schedules
 
 RNG = np.random.default_rng(2)
-SHAPES = [(3, 4), (4,), (2, 3, 2)]       # a matrix, a vector and a rank-3 tensor (Adafactor factors the last two)
+SHAPES = [(3, 4), (4,), (2, 3, 2)]  # a matrix, a vector and a rank-3 tensor (Adafactor factors the last two)
 INITIAL = [RNG.normal(size=s).astype("float32") for s in SHAPES]
 GRADS = [[RNG.normal(size=s).astype("float32") for s in SHAPES] for _ in range(5)]
 
@@ -18,8 +18,17 @@ CASES = [
     ("Adadelta", {"learning_rate": 1.0}),
     ("Adadelta", {"rho": 0.9, "epsilon": 1e-6, "weight_decay": 0.1}),
     ("Ftrl", {}),
-    ("Ftrl", {"learning_rate": 0.1, "learning_rate_power": -0.7, "l1_regularization_strength": 0.05,
-              "l2_regularization_strength": 0.1, "l2_shrinkage_regularization_strength": 0.02, "beta": 0.3}),
+    (
+        "Ftrl",
+        {
+            "learning_rate": 0.1,
+            "learning_rate_power": -0.7,
+            "l1_regularization_strength": 0.05,
+            "l2_regularization_strength": 0.1,
+            "l2_shrinkage_regularization_strength": 0.02,
+            "beta": 0.3,
+        },
+    ),
     ("Adafactor", {"learning_rate": 0.05}),
     ("Adafactor", {"learning_rate": 0.5, "clip_threshold": 0.5, "relative_step": False, "beta_2_decay": -0.5}),
     ("Lamb", {"learning_rate": 0.01}),
@@ -109,9 +118,9 @@ def test_adafactor_factors_only_matrices():
 def test_cosine_decay_restarts_by_hand_and_against_keras():
     schedule = schedules.CosineDecayRestarts(1.0, first_decay_steps=4, t_mul=2.0, m_mul=0.5, alpha=0.1)
     assert float(schedule(0)) == pytest.approx(1.0)
-    assert float(schedule(2)) == pytest.approx(0.1 + 0.9 * 0.5, rel=1e-6)      # halfway through period 0
-    assert float(schedule(4)) == pytest.approx(0.1 + 0.9 * 0.5, rel=1e-6)      # restart at m_mul = 0.5
-    assert float(schedule(8)) == pytest.approx(0.1 + 0.9 * 0.25, rel=1e-6)     # halfway through period 1 (8 steps)
+    assert float(schedule(2)) == pytest.approx(0.1 + 0.9 * 0.5, rel=1e-6)  # halfway through period 0
+    assert float(schedule(4)) == pytest.approx(0.1 + 0.9 * 0.5, rel=1e-6)  # restart at m_mul = 0.5
+    assert float(schedule(8)) == pytest.approx(0.1 + 0.9 * 0.25, rel=1e-6)  # halfway through period 1 (8 steps)
     keras = pytest.importorskip("keras")
     for kwargs in [{}, {"t_mul": 1.0, "m_mul": 0.5}, {"t_mul": 1.5, "m_mul": 0.9, "alpha": 0.1}]:
         ours = schedules.CosineDecayRestarts(0.1, 7, **kwargs)
@@ -122,24 +131,31 @@ def test_cosine_decay_restarts_by_hand_and_against_keras():
         assert schedules.deserialize(schedules.serialize(ours)).get_config() == ours.get_config()
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: optimizers.Ftrl(learning_rate_power=0.5), "learning_rate_power must be <= 0"),
-    (lambda: optimizers.Ftrl(l1_regularization_strength=-1.0), "l1_regularization_strength must be >= 0"),
-    (lambda: optimizers.Adadelta(rho=1.5), r"rho must be a float in \[0, 1\]"),
-    (lambda: optimizers.Lamb(beta_1=1.0), r"beta_1 must be a float in \[0, 1\)"),
-    (lambda: optimizers.Adafactor(clip_threshold=0), "clip_threshold must be > 0"),
-    (lambda: schedules.CosineDecayRestarts(0.1, first_decay_steps=0), "first_decay_steps must be > 0"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: optimizers.Ftrl(learning_rate_power=0.5), "learning_rate_power must be <= 0"),
+        (lambda: optimizers.Ftrl(l1_regularization_strength=-1.0), "l1_regularization_strength must be >= 0"),
+        (lambda: optimizers.Adadelta(rho=1.5), r"rho must be a float in \[0, 1\]"),
+        (lambda: optimizers.Lamb(beta_1=1.0), r"beta_1 must be a float in \[0, 1\)"),
+        (lambda: optimizers.Adafactor(clip_threshold=0), "clip_threshold must be > 0"),
+        (lambda: schedules.CosineDecayRestarts(0.1, first_decay_steps=0), "first_decay_steps must be > 0"),
+    ],
+)
 def test_bad_arguments_say_what_is_wrong(make, message):
     with pytest.raises(ValueError, match=message):
         make()
 
 
-@pytest.mark.parametrize("optimizer", [
-    "adadelta", "ftrl",
-    lambda: optimizers.Adafactor(learning_rate=0.05),
-    lambda: optimizers.Lamb(learning_rate=schedules.CosineDecayRestarts(0.01, 3)),
-])
+@pytest.mark.parametrize(
+    "optimizer",
+    [
+        "adadelta",
+        "ftrl",
+        lambda: optimizers.Adafactor(learning_rate=0.05),
+        lambda: optimizers.Lamb(learning_rate=schedules.CosineDecayRestarts(0.01, 3)),
+    ],
+)
 def test_compile_fit_save_load_keep_training(optimizer, tmp_path):
     optimizer = optimizer() if callable(optimizer) else optimizer
     x = RNG.random((16, 4)).astype("float32")

@@ -17,10 +17,13 @@ GRADS = [[RNG.normal(size=shape).astype("float32") for _, shape in SPECS] for _ 
 
 def _multi(module):
     o = module.optimizers
-    return o.MultiOptimizer(o.OptimizerMap(o.SGD(0.1, momentum=0.5), {
-        "enc/.*": o.Adam(0.01, use_ema=True, global_clipnorm=1.0),
-        "dec/bias": o.RMSprop(),
-    }), loss_scale_factor=2.0)
+    return o.MultiOptimizer(
+        o.OptimizerMap(
+            o.SGD(0.1, momentum=0.5),
+            {"enc/.*": o.Adam(0.01, use_ema=True, global_clipnorm=1.0), "dec/bias": o.RMSprop()},
+        ),
+        loss_scale_factor=2.0,
+    )
 
 
 def test_four_steps_and_variable_layout_match_keras():
@@ -36,7 +39,7 @@ def test_four_steps_and_variable_layout_match_keras():
     for grads in GRADS:
         theirs.apply(grads, keras_variables)
         ours.apply(grads, variables)
-    for a, b in zip(variables, keras_variables):   # Adam's fused kernel: within a few parts in a million of Keras
+    for a, b in zip(variables, keras_variables):  # Adam's fused kernel: within a few parts in a million of Keras
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=2e-5, atol=1e-6)
     # the same variables in the same order: its own iteration and learning rate, then each inner optimizer's
     assert [v.name.split(":")[0] for v in ours.variables] == [v.path.split("/", 1)[1] for v in theirs.variables]
@@ -53,13 +56,16 @@ def test_optimizer_map_lookup_rules():
     mapping["encoder/layer_0/dense"] = adam
     mapping["encoder/.*"] = sgd
     mapping["decoder"] = adam
-    assert mapping["decoder"] is adam                       # exact key
-    assert mapping["encoder/layer_0/dense"] is adam         # exact beats a matching pattern
+    assert mapping["decoder"] is adam  # exact key
+    assert mapping["encoder/layer_0/dense"] is adam  # exact beats a matching pattern
     assert mapping["encoder/layer_0/attention/query"] is sgd
-    assert mapping["decoder/layer_0/dense"] is rmsprop      # patterns match in full: "decoder" is not a prefix
-    assert mapping.default_optimizer is rmsprop and len(mapping) == 3 and list(mapping) == [
-        "encoder/layer_0/dense", "encoder/.*", "decoder"]
-    assert mapping(tf.Variable(1.0, name="encoder/x/kernel")) is sgd   # a variable by its path
+    assert mapping["decoder/layer_0/dense"] is rmsprop  # patterns match in full: "decoder" is not a prefix
+    assert (
+        mapping.default_optimizer is rmsprop
+        and len(mapping) == 3
+        and list(mapping) == ["encoder/layer_0/dense", "encoder/.*", "decoder"]
+    )
+    assert mapping(tf.Variable(1.0, name="encoder/x/kernel")) is sgd  # a variable by its path
     mapping["enc.*"] = adam
     with pytest.raises(ValueError, match=r"Multiple optimizers assigned to variable 'encoder/b'"):
         mapping["encoder/b"]
@@ -67,14 +73,17 @@ def test_optimizer_map_lookup_rules():
     assert mapping["encoder/b"] is sgd
 
 
-@pytest.mark.parametrize("key, value, error, message", [
-    ("decoder", optimizers.SGD(), ValueError, "'decoder' already maps to"),
-    (3, optimizers.SGD(), ValueError, "a key must be a string"),
-    ("(", optimizers.SGD(), ValueError, r"key '\(' is not a regular expression"),
-    ("x", "adam", ValueError, r"OptimizerMap\['x'\] must be a tfkit optimizer instance, got str"),
-    ("x", optimizers.LossScaleOptimizer(optimizers.SGD()), ValueError, "cannot be a LossScaleOptimizer"),
-    ("x", MultiOptimizer(OptimizerMap(optimizers.SGD())), ValueError, "cannot be a MultiOptimizer"),
-])
+@pytest.mark.parametrize(
+    "key, value, error, message",
+    [
+        ("decoder", optimizers.SGD(), ValueError, "'decoder' already maps to"),
+        (3, optimizers.SGD(), ValueError, "a key must be a string"),
+        ("(", optimizers.SGD(), ValueError, r"key '\(' is not a regular expression"),
+        ("x", "adam", ValueError, r"OptimizerMap\['x'\] must be a tfkit optimizer instance, got str"),
+        ("x", optimizers.LossScaleOptimizer(optimizers.SGD()), ValueError, "cannot be a LossScaleOptimizer"),
+        ("x", MultiOptimizer(OptimizerMap(optimizers.SGD())), ValueError, "cannot be a MultiOptimizer"),
+    ],
+)
 def test_optimizer_map_refuses_bad_entries(key, value, error, message):
     mapping = OptimizerMap(optimizers.Adam(), {"decoder": optimizers.Adam()})
     with pytest.raises(error, match=message):
@@ -146,7 +155,7 @@ def test_none_gradients_are_skipped_and_under_a_loss_scale_optimizer():
         multi.apply([None] * 4, variables)
     scaled = optimizers.LossScaleOptimizer(MultiOptimizer(OptimizerMap(optimizers.SGD(0.1))), initial_scale=4.0)
     w = tf.Variable([1.0], name="w")
-    scaled.apply([tf.constant([4.0])], [w])                  # 4 / scale 4 = 1: w = 1 - 0.1
+    scaled.apply([tf.constant([4.0])], [w])  # 4 / scale 4 = 1: w = 1 - 0.1
     np.testing.assert_allclose(w.numpy(), [0.9])
 
 
@@ -154,13 +163,14 @@ def test_none_gradients_are_skipped_and_under_a_loss_scale_optimizer():
 def test_fit_save_load_keep_training(run_eagerly, tmp_path):
     x = RNG.random((16, 3)).astype("float32")
     y = x @ RNG.normal(size=(3, 2)).astype("float32")
-    model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(4, activation="relu", name="enc"),
-                              layers.Dense(2, name="dec")])
+    model = tfkit.Sequential(
+        [tfkit.Input((3,)), layers.Dense(4, activation="relu", name="enc"), layers.Dense(2, name="dec")]
+    )
     multi = MultiOptimizer(OptimizerMap(optimizers.SGD(0.05, momentum=0.9), {"enc/.*": optimizers.Adam(0.01)}))
     model.compile(optimizer=multi, loss="mse", run_eagerly=run_eagerly)
     model.fit(x, y, epochs=2, batch_size=4, verbose=0)
     assert [int(o.iterations) for o in multi.optimizers] == [8, 8] and int(multi.iterations) == 8
-    assert len(multi.optimizers[0].variables) == 2 + 4       # Adam: m and v of enc's kernel and bias
+    assert len(multi.optimizers[0].variables) == 2 + 4  # Adam: m and v of enc's kernel and bias
     path = str(tmp_path / "model.h5")
     model.save(path)
     loaded = tfkit.load_model(path)

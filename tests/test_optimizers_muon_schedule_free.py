@@ -9,15 +9,27 @@ from tfkit import layers, optimizers
 
 RNG = np.random.default_rng(7)
 # Muon's kinds of variables: tall and wide matrices (Muon), a vector, an embedding and a rank-3 kernel (AdamW).
-SPECS = [("dense/kernel", (5, 3)), ("dense/bias", (3,)), ("wide/kernel", (3, 6)),
-         ("embedding/embeddings", (7, 4)), ("head/kernel", (4, 2)), ("conv/kernel", (2, 3, 4))]
+SPECS = [
+    ("dense/kernel", (5, 3)),
+    ("dense/bias", (3,)),
+    ("wide/kernel", (3, 6)),
+    ("embedding/embeddings", (7, 4)),
+    ("head/kernel", (4, 2)),
+    ("conv/kernel", (2, 3, 4)),
+]
 INITIAL = [RNG.normal(size=shape).astype("float32") for _, shape in SPECS]
 GRADS = [[RNG.normal(size=shape).astype("float32") for _, shape in SPECS] for _ in range(6)]
 
 MUON_CASES = [
     {},
-    {"learning_rate": 0.01, "exclude_layers": ["head"], "nesterov": False, "rms_rate": None,
-     "adam_lr_ratio": 0.1, "weight_decay": None},
+    {
+        "learning_rate": 0.01,
+        "exclude_layers": ["head"],
+        "nesterov": False,
+        "rms_rate": None,
+        "adam_lr_ratio": 0.1,
+        "weight_decay": None,
+    },
     {"use_ema": True, "ema_momentum": 0.9, "global_clipnorm": 1.0, "exclude_embeddings": False, "ns_steps": 3},
     {"clipnorm": 0.5, "loss_scale_factor": 4.0, "adam_weight_decay": None, "momentum": 0.8},
 ]
@@ -36,7 +48,7 @@ def _keras_variables(keras):
     variables = []
     for x, (name, _) in zip(INITIAL, SPECS):
         scope, leaf = name.split("/")
-        with keras.name_scope(scope):   # a Keras variable's path is "scope/leaf", as tfkit's name is
+        with keras.name_scope(scope):  # a Keras variable's path is "scope/leaf", as tfkit's name is
             variables.append(keras.Variable(x, name=leaf))
     return variables
 
@@ -101,30 +113,42 @@ def test_muon_picks_adamw_for_vectors_embeddings_and_excluded_layers():
     optimizer.build(variables)
     # one momentum per variable; a velocity only for the AdamW ones
     names = [v.name.split(":")[0] for v in optimizer.variables[2:]]
-    assert names == ["dense_kernel_momentum", "dense_bias_momentum", "dense_bias_velocity", "wide_kernel_momentum",
-                     "embedding_embeddings_momentum", "embedding_embeddings_velocity", "head_kernel_momentum",
-                     "head_kernel_velocity", "conv_kernel_momentum", "conv_kernel_velocity"]
+    assert names == [
+        "dense_kernel_momentum",
+        "dense_bias_momentum",
+        "dense_bias_velocity",
+        "wide_kernel_momentum",
+        "embedding_embeddings_momentum",
+        "embedding_embeddings_velocity",
+        "head_kernel_momentum",
+        "head_kernel_velocity",
+        "conv_kernel_momentum",
+        "conv_kernel_velocity",
+    ]
     assert not optimizers.Muon(exclude_embeddings=False).uses_adamw(variables[3])
 
 
 def test_muon_decays_each_kind_with_its_own_rate_and_honours_exclusions():
     # zero gradients: neither step moves a variable, so only the decoupled decay shows
-    variables = [tf.Variable(np.ones((3, 3), "float32"), name="a/kernel"),
-                 tf.Variable(np.ones((3,), "float32"), name="a/bias"),
-                 tf.Variable(np.ones((3, 3), "float32"), name="b/kernel")]
+    variables = [
+        tf.Variable(np.ones((3, 3), "float32"), name="a/kernel"),
+        tf.Variable(np.ones((3,), "float32"), name="a/bias"),
+        tf.Variable(np.ones((3, 3), "float32"), name="b/kernel"),
+    ]
     optimizer = optimizers.Muon(learning_rate=0.5, weight_decay=None, adam_weight_decay=0.2)
     optimizer.exclude_from_weight_decay(var_list=[variables[2]])
     optimizer.apply([tf.zeros_like(v) for v in variables], variables)
-    np.testing.assert_allclose(variables[0].numpy(), 1.0)           # Muon variable, weight_decay=None
+    np.testing.assert_allclose(variables[0].numpy(), 1.0)  # Muon variable, weight_decay=None
     np.testing.assert_allclose(variables[1].numpy(), 1.0 - 0.5 * 0.2)  # AdamW variable
-    np.testing.assert_allclose(variables[2].numpy(), 1.0)           # excluded
+    np.testing.assert_allclose(variables[2].numpy(), 1.0)  # excluded
 
 
 # ------------------------------------------------------- ScheduleFreeAdamW
 
 
-def _schedule_free_reference(steps, learning_rate=0.0025, beta_1=0.9, beta_2=0.999, epsilon=1e-8, warmup_steps=0,
-                             weight_decay=None, alias=False):
+def _schedule_free_reference(
+    steps, learning_rate=0.0025, beta_1=0.9, beta_2=0.999, epsilon=1e-8, warmup_steps=0, weight_decay=None, alias=False
+):
     """Defazio et al.'s schedule-free AdamW in float64. ``alias=True`` recovers x from the *new* z, as Keras's
     TensorFlow backend does (its ``momentum.value`` is the live variable, read after the update)."""
     ys = [x.astype("float64") for x in INITIAL]
@@ -137,7 +161,7 @@ def _schedule_free_reference(steps, learning_rate=0.0025, beta_1=0.9, beta_2=0.9
                 ys[i] = ys[i] - ys[i] * weight_decay * learning_rate
             z_old = zs[i].copy()
             vs[i] = vs[i] + (g.astype("float64") ** 2 - vs[i]) * (1 - beta_2)
-            zs[i] = zs[i] - lr * g / (np.sqrt(vs[i] / (1 - beta_2 ** t)) + epsilon)
+            zs[i] = zs[i] - lr * g / (np.sqrt(vs[i] / (1 - beta_2**t)) + epsilon)
             x_old = (ys[i] - (1 - beta_1) * (zs[i] if alias else z_old)) / beta_1
             x = (1 - 1 / t) * x_old + zs[i] / t
             ys[i] = (1 - beta_1) * zs[i] + beta_1 * x
@@ -198,8 +222,11 @@ def test_schedule_free_bad_arguments_say_what_is_wrong():
 # ------------------------------------------------------------ both of them
 
 
-@pytest.mark.parametrize("make", [lambda: optimizers.Muon(learning_rate=0.02, use_ema=True),
-                                  lambda: optimizers.ScheduleFreeAdamW(warmup_steps=2)], ids=["muon", "schedule_free"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: optimizers.Muon(learning_rate=0.02, use_ema=True), lambda: optimizers.ScheduleFreeAdamW(warmup_steps=2)],
+    ids=["muon", "schedule_free"],
+)
 def test_xla_steps_match_eager(make):
     eager = _run(make(), _tf_variables(), steps=3)
     variables = _tf_variables()
@@ -224,10 +251,14 @@ def test_config_round_trip_and_names(name, alias):
     assert type(optimizers.get(alias)) is type(optimizer)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: optimizers.Muon(learning_rate=0.01, exclude_layers=["out"]),
-    lambda: optimizers.ScheduleFreeAdamW(learning_rate=0.01, warmup_steps=3, use_ema=True),
-], ids=["muon", "schedule_free"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: optimizers.Muon(learning_rate=0.01, exclude_layers=["out"]),
+        lambda: optimizers.ScheduleFreeAdamW(learning_rate=0.01, warmup_steps=3, use_ema=True),
+    ],
+    ids=["muon", "schedule_free"],
+)
 @pytest.mark.parametrize("run_eagerly", [False, True], ids=["compiled", "eager"])
 def test_fit_save_load_keep_training(make, run_eagerly, tmp_path):
     x = RNG.random((16, 4)).astype("float32")
@@ -243,7 +274,7 @@ def test_fit_save_load_keep_training(make, run_eagerly, tmp_path):
     assert type(loaded.optimizer) is type(model.optimizer)
     assert loaded.optimizer.get_config() == model.optimizer.get_config()
     assert len(loaded.optimizer.variables) == len(model.optimizer.variables)
-    for a, b in zip(model.optimizer.variables, loaded.optimizer.variables):   # slots restored by position
+    for a, b in zip(model.optimizer.variables, loaded.optimizer.variables):  # slots restored by position
         np.testing.assert_array_equal(b.numpy(), a.numpy())
     expected = model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False).history["loss"]
     got = loaded.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False).history["loss"]

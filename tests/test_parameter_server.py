@@ -25,8 +25,9 @@ _TIME_LIMIT_S = 240  # about 12 s on a quiet 2-core machine; generous for a load
 def cluster_results(tmp_path_factory):
     out_file = str(tmp_path_factory.mktemp("ps") / "results.json")
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    process = subprocess.Popen([sys.executable, _SCRIPT, out_file], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=env)
+    process = subprocess.Popen(
+        [sys.executable, _SCRIPT, out_file], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
     try:
         output, _ = process.communicate(timeout=time_limits.seconds(_TIME_LIMIT_S))
     finally:
@@ -83,17 +84,20 @@ def test_predict_runs_on_the_chief_with_the_parameter_server_variables(cluster_r
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case, words", [
-    ("arrays_without_steps", ["steps_per_epoch", "steps_per_epoch=4"]),
-    ("creator_without_steps", ["steps_per_epoch is required", "DatasetCreator"]),
-    ("dataset_without_steps", ["steps_per_epoch is required"]),
-    ("generator", ["generator", "DatasetCreator"]),
-    ("bare_callable", ["DatasetCreator(dataset_fn)"]),
-    ("evaluate_without_steps", ["evaluate", "steps=2"]),
-    ("validation_without_steps", ["validation_steps"]),
-    ("verbose_1", ["verbose=1", "verbose=2"]),
-    ("train_on_batch", ["train_on_batch", "steps_per_epoch=1"]),
-])
+@pytest.mark.parametrize(
+    "case, words",
+    [
+        ("arrays_without_steps", ["steps_per_epoch", "steps_per_epoch=4"]),
+        ("creator_without_steps", ["steps_per_epoch is required", "DatasetCreator"]),
+        ("dataset_without_steps", ["steps_per_epoch is required"]),
+        ("generator", ["generator", "DatasetCreator"]),
+        ("bare_callable", ["DatasetCreator(dataset_fn)"]),
+        ("evaluate_without_steps", ["evaluate", "steps=2"]),
+        ("validation_without_steps", ["validation_steps"]),
+        ("verbose_1", ["verbose=1", "verbose=2"]),
+        ("train_on_batch", ["train_on_batch", "steps_per_epoch=1"]),
+    ],
+)
 def test_inputs_it_cannot_take_get_a_clear_error(cluster_results, case, words):
     message = _scenario(cluster_results, "errors")[case]
     assert message.startswith("ValueError"), message

@@ -16,7 +16,7 @@ def test_one_chunk_holding_every_row_is_handed_over_without_a_copy():
     result = buffer.result()["a"]
     np.testing.assert_array_equal(result, np.arange(12).reshape(4, 3))
     assert np.shares_memory(result, as_numpy(tensor)) or result.base is not None
-    result[0, 0] = -1.0                      # users may write into what predict returns, as in Keras
+    result[0, 0] = -1.0  # users may write into what predict returns, as in Keras
     assert result[0, 0] == -1.0
 
 
@@ -34,7 +34,7 @@ def test_chunks_fill_one_preallocated_array_per_output():
 def test_outputs_that_do_not_follow_the_rows_are_concatenated():
     buffer = PredictionBuffer(total_rows=4)
     buffer.add(tf.ones((2, 3)), rows=2)
-    buffer.add(tf.zeros((5, 3)), rows=2)     # a custom predict_step may return other row counts
+    buffer.add(tf.zeros((5, 3)), rows=2)  # a custom predict_step may return other row counts
     np.testing.assert_array_equal(buffer.result(), np.concatenate([np.ones((2, 3)), np.zeros((5, 3))]))
 
 
@@ -50,16 +50,16 @@ class CountingModel(tfkit.Model):
         self.traces = 0
 
     def call(self, inputs):
-        self.traces += 1                     # Python runs once per trace (and once per eager call)
+        self.traces += 1  # Python runs once per trace (and once per eager call)
         return self.dense(inputs) * 2.0
 
 
 def test_predict_traces_a_subclassed_model_once_and_matches_numpy():
     x = np.random.default_rng(0).random((1000, 4)).astype("float32")
     model = CountingModel()
-    model(x[:2])                             # built eagerly: one Python call
+    model(x[:2])  # built eagerly: one Python call
     before = model.traces
-    predictions = model.predict(x, batch_size=64, verbose=0)   # many chunks and a short last batch
+    predictions = model.predict(x, batch_size=64, verbose=0)  # many chunks and a short last batch
     assert model.traces - before == 1
     kernel, bias = (w.numpy() for w in model.dense.weights)
     np.testing.assert_allclose(predictions, (x @ kernel + bias) * 2.0, rtol=1e-5, atol=1e-6)

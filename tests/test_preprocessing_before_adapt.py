@@ -37,6 +37,7 @@ def _symbolic(tensor) -> tuple[tuple, str]:
 
 # ------------------------------------------------------------------ Discretization
 
+
 @pytest.mark.parametrize("mode", ["int", "one_hot", "multi_hot", "count"])
 def test_a_discretization_model_is_defined_before_adapt_refused_until_it_and_runs_after(mode):
     results = {}
@@ -58,8 +59,13 @@ def test_a_discretization_model_is_defined_before_adapt_refused_until_it_and_run
 def test_the_zoo_discretization_sequential_builds_before_adapt():
     outputs = []
     for k in FRAMEWORKS:
-        model = k.Sequential([k.Input((4,)), k.layers.Discretization(num_bins=4),
-                              k.layers.CategoryEncoding(num_tokens=4, output_mode="count")])
+        model = k.Sequential(
+            [
+                k.Input((4,)),
+                k.layers.Discretization(num_bins=4),
+                k.layers.CategoryEncoding(num_tokens=4, output_mode="count"),
+            ]
+        )
         with pytest.raises(ValueError, match="adapt"):
             model.predict(FLOATS[:2], verbose=0)
         model.layers[0].adapt(FLOATS)
@@ -84,20 +90,20 @@ def test_an_adapted_discretization_config_keeps_num_bins_and_the_boundaries_as_k
         layers[k.__name__].adapt(FLOATS)
     config = layers["tfkit"].get_config()
     expected = layers["keras"].get_config()
-    assert set(config) == set(expected)            # no "trainable": Keras's Discretization does not take it
+    assert set(config) == set(expected)  # no "trainable": Keras's Discretization does not take it
     assert config["num_bins"] == expected["num_bins"] == 4
     np.testing.assert_allclose(config["bin_boundaries"], expected["bin_boundaries"], rtol=1e-6)
-    for rebuilt in (keras.layers.Discretization.from_config(config),
-                    tfkit.layers.Discretization.from_config(config)):
+    for rebuilt in (keras.layers.Discretization.from_config(config), tfkit.layers.Discretization.from_config(config)):
         np.testing.assert_array_equal(_values(rebuilt(FLOATS[:8])), _values(layers["keras"](FLOATS[:8])))
     again = tfkit.layers.Discretization.from_config(config)
-    again.adapt(FLOATS[:16] * 10.0)                # still num_bins: it adapts again, as Keras's does
+    again.adapt(FLOATS[:16] * 10.0)  # still num_bins: it adapts again, as Keras's does
     reference = keras.layers.Discretization.from_config(expected)
     reference.adapt(FLOATS[:16] * 10.0)
     np.testing.assert_allclose(again.bin_boundaries, reference.bin_boundaries, rtol=1e-6)
 
 
 # ------------------------------------------------------------------ lookups
+
 
 def _lookup_model(k, kind: str, mode: str, follow: str, pad: bool):
     padding = {"max_tokens": 9, "pad_to_max_tokens": True} if pad else {}
@@ -112,20 +118,27 @@ def _lookup_model(k, kind: str, mode: str, follow: str, pad: bool):
 
 
 _DATA = {"IntegerLookup": INTS, "StringLookup": STRINGS, "TextVectorization": TEXTS}
-_LOOKUP_CASES = [(kind, mode, "Flatten", False) for kind in _DATA for mode in LOOKUP_MODES
-                 if not (kind == "TextVectorization" and mode in ("one_hot", "int"))]
+_LOOKUP_CASES = [
+    (kind, mode, "Flatten", False)
+    for kind in _DATA
+    for mode in LOOKUP_MODES
+    if not (kind == "TextVectorization" and mode in ("one_hot", "int"))
+]
 _LOOKUP_CASES += [("IntegerLookup", mode, "Dense", True) for mode in ("one_hot", "multi_hot", "tf_idf")]
 _LOOKUP_CASES += [("StringLookup", "count", "Dense", True), ("TextVectorization", "multi_hot", "Dense", True)]
 
 
-@pytest.mark.parametrize("kind, mode, follow, pad", _LOOKUP_CASES,
-                         ids=[f"{c[0]}-{c[1]}-{c[2]}{'-padded' if c[3] else ''}" for c in _LOOKUP_CASES])
+@pytest.mark.parametrize(
+    "kind, mode, follow, pad",
+    _LOOKUP_CASES,
+    ids=[f"{c[0]}-{c[1]}-{c[2]}{'-padded' if c[3] else ''}" for c in _LOOKUP_CASES],
+)
 def test_a_lookup_model_defined_before_adapt_predicts_after_it_as_keras(kind, mode, follow, pad):
     data = _DATA[kind]
     results = {}
     for k in FRAMEWORKS:
         model, lookup = _lookup_model(k, kind, mode, follow, pad)
-        symbolic = _symbolic(lookup.output)        # before adapt: an unknown width unless padded
+        symbolic = _symbolic(lookup.output)  # before adapt: an unknown width unless padded
         lookup.adapt(data)
         results[k.__name__] = symbolic, _values(model(tf.constant(data)))
     (k_spec, k_out), (t_spec, t_out) = results["keras"], results["tfkit"]
@@ -136,8 +149,9 @@ def test_a_lookup_model_defined_before_adapt_predicts_after_it_as_keras(kind, mo
 def test_the_zoo_integer_lookup_predicts_after_adapt():
     outputs = []
     for k in FRAMEWORKS:
-        model = k.Sequential([k.Input((3,), dtype="int64"), k.layers.IntegerLookup(output_mode="one_hot"),
-                              k.layers.Flatten()])
+        model = k.Sequential(
+            [k.Input((3,), dtype="int64"), k.layers.IntegerLookup(output_mode="one_hot"), k.layers.Flatten()]
+        )
         model.layers[0].adapt(np.array([[4, 9, 7], [9, 9, 4]], "int64"))
         outputs.append(_values(model.predict(np.array([[4, 9, 4], [7, 7, 1]], "int64"), verbose=0)))
     assert outputs[1].shape == outputs[0].shape == (2, 12)
@@ -164,9 +178,10 @@ def test_an_unadapted_lookup_refuses_a_call_as_keras(mode):
 def test_an_unadapted_lookup_config_is_one_keras_takes(kind):
     layer = getattr(tfkit.layers, kind)(output_mode="multi_hot")
     config = layer.get_config()
-    assert config["vocabulary"] is None is getattr(keras.layers, kind)(output_mode="multi_hot").get_config()[
-        "vocabulary"]
-    rebuilt = getattr(keras.layers, kind).from_config(config)   # Keras refuses an empty vocabulary list
+    assert (
+        config["vocabulary"] is None is getattr(keras.layers, kind)(output_mode="multi_hot").get_config()["vocabulary"]
+    )
+    rebuilt = getattr(keras.layers, kind).from_config(config)  # Keras refuses an empty vocabulary list
     data = _DATA[kind]
     rebuilt.adapt(data)
     layer.adapt(data)
@@ -174,6 +189,7 @@ def test_an_unadapted_lookup_config_is_one_keras_takes(kind):
 
 
 # ------------------------------------------------------------------ Hashing and the other configs
+
 
 @pytest.mark.parametrize("mode", ["int", "one_hot", "multi_hot", "count"])
 @pytest.mark.parametrize("dtype", [None, "int32", "float64"])
@@ -196,17 +212,33 @@ def test_hashing_outputs_have_keras_dtype_for_every_mode(mode, dtype):
 
 
 def test_a_hashing_config_written_before_its_dtype_followed_keras_still_loads():
-    old = {"name": "hashing", "trainable": True, "dtype": "float32", "num_bins": 7, "mask_value": None,
-           "salt": None, "output_mode": "int", "sparse": False}
+    old = {
+        "name": "hashing",
+        "trainable": True,
+        "dtype": "float32",
+        "num_bins": 7,
+        "mask_value": None,
+        "salt": None,
+        "output_mode": "int",
+        "sparse": False,
+    }
     layer = tfkit.layers.Hashing.from_config(old)
     assert layer.dtype == "int64"
     np.testing.assert_array_equal(np.asarray(layer(INTS)), np.asarray(keras.layers.Hashing(num_bins=7)(INTS)))
 
 
 def test_the_zoo_hashing_model_config_is_one_keras_takes():
-    models = [k.Sequential([k.Input((3,), dtype="int64"), k.layers.Hashing(num_bins=7),
-                            k.layers.Embedding(7, 2, embeddings_initializer="ones"), k.layers.Flatten()])
-              for k in FRAMEWORKS]
+    models = [
+        k.Sequential(
+            [
+                k.Input((3,), dtype="int64"),
+                k.layers.Hashing(num_bins=7),
+                k.layers.Embedding(7, 2, embeddings_initializer="ones"),
+                k.layers.Flatten(),
+            ]
+        )
+        for k in FRAMEWORKS
+    ]
     hashing = models[1].layers[0]
     assert tf.as_dtype(hashing.output.dtype) == tf.int64
     rebuilt = keras.layers.Hashing.from_config(hashing.get_config())
@@ -224,15 +256,18 @@ def _layer_pairs():
     return cases
 
 
-@pytest.mark.parametrize("kind, kwargs", _layer_pairs(), ids=lambda v: v if isinstance(v, str) else
-                         "-".join(f"{key}={value}" for key, value in v.items()))
+@pytest.mark.parametrize(
+    "kind, kwargs",
+    _layer_pairs(),
+    ids=lambda v: v if isinstance(v, str) else "-".join(f"{key}={value}" for key, value in v.items()),
+)
 def test_a_preprocessing_config_has_keras_keys_and_keras_rebuilds_it(kind, kwargs):
     layer = getattr(tfkit.layers, kind)(**kwargs)
     expected = getattr(keras.layers, kind)(**kwargs).get_config()
     config = layer.get_config()
     extra = set(config) - set(expected)
-    assert extra <= {"sparse"}, f"keys Keras's {kind} does not write: {extra}"     # sparse: Keras takes it
-    assert set(expected) - set(config) <= {"vocabulary_size"}   # the size Keras records beside its assets
+    assert extra <= {"sparse"}, f"keys Keras's {kind} does not write: {extra}"  # sparse: Keras takes it
+    assert set(expected) - set(config) <= {"vocabulary_size"}  # the size Keras records beside its assets
     for key in set(config) & set(expected) - {"name", "dtype"}:
         assert config[key] == expected[key], key
     assert _dtype_name(config["dtype"]) == _dtype_name(expected["dtype"])
@@ -246,7 +281,7 @@ def _dtype_name(entry) -> str:
 
 def test_a_stand_in_output_is_for_symbolic_traces_only():
     with pytest.raises(RuntimeError, match="symbolic traces only"):
-        shape_inference.stand_in((None, 2), tf.float32)      # eager: a value is needed here
+        shape_inference.stand_in((None, 2), tf.float32)  # eager: a value is needed here
     assert not shape_inference.in_symbolic_trace()
     with shape_inference.symbolic_trace():
         assert shape_inference.in_symbolic_trace()

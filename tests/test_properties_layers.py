@@ -72,10 +72,10 @@ def _built(case, seed):
 def test_config_round_trip_rebuilds_an_equal_layer(name, data, seed):
     case = data.draw(LAYER_CASES[name], label="case")
     layer, values, outputs = _built(case, seed)
-    config = _json(layer.get_config())      # as a file holds it: tuples become lists
+    config = _json(layer.get_config())  # as a file holds it: tuples become lists
     rebuilt = type(layer).from_config(config)
     assert _json(rebuilt.get_config()) == config
-    case.call(rebuilt, values)                       # build, then take the original's weights
+    case.call(rebuilt, values)  # build, then take the original's weights
     rebuilt.set_weights(layer.get_weights())
     _assert_same_outputs(case.call(rebuilt, values), outputs, f"{name} rebuilt from its config")
 
@@ -129,11 +129,11 @@ def test_saved_models_load_with_equal_outputs(data, seed, tmp_path_factory):
     # One test for every layer (not one per layer): each save and load costs a few hundred milliseconds.
     folder = tmp_path_factory.mktemp("saved")
     for start in range(0, len(NAMES), GROUP):
-        model, feed, branches = _branches(data, NAMES[start:start + GROUP], seed)
+        model, feed, branches = _branches(data, NAMES[start : start + GROUP], seed)
         path = folder / f"group{start}.keras"
         model.save(path)
         loaded = tfkit.load_model(path)
         assert _json(loaded.get_config()) == _json(model.get_config())
         got, want = loaded(feed), model(feed)
         for name, first, count in branches:
-            _assert_same_outputs(got[first:first + count], want[first:first + count], f"{name} saved and loaded")
+            _assert_same_outputs(got[first : first + count], want[first : first + count], f"{name} saved and loaded")

@@ -75,32 +75,49 @@ def _scce(y, p, from_logits=False):
 
 def _huber(y, p, delta=1.0):
     error = np.abs(p - y)
-    return np.mean(np.where(error <= delta, 0.5 * error ** 2, delta * error - 0.5 * delta ** 2), -1)
+    return np.mean(np.where(error <= delta, 0.5 * error**2, delta * error - 0.5 * delta**2), -1)
 
 
 # name: (numpy per-sample loss of (y_true, y_pred, **kwargs), kind of data, strategy of constructor kwargs)
 LOSSES = {
     "MeanSquaredError": (lambda y, p: np.mean((y - p) ** 2, -1), "real", st.just({})),
     "MeanAbsoluteError": (lambda y, p: np.mean(np.abs(y - p), -1), "real", st.just({})),
-    "MeanAbsolutePercentageError": (lambda y, p: 100 * np.mean(np.abs(y - p) / np.maximum(np.abs(y), EPSILON), -1),
-                                    "nonzero", st.just({})),
+    "MeanAbsolutePercentageError": (
+        lambda y, p: 100 * np.mean(np.abs(y - p) / np.maximum(np.abs(y), EPSILON), -1),
+        "nonzero",
+        st.just({}),
+    ),
     "MeanSquaredLogarithmicError": (
         lambda y, p: np.mean((np.log1p(np.maximum(p, EPSILON)) - np.log1p(np.maximum(y, EPSILON))) ** 2, -1),
-        "positive", st.just({})),
+        "positive",
+        st.just({}),
+    ),
     "Huber": (_huber, "real", st.fixed_dictionaries({"delta": st.sampled_from([0.5, 1.0, 2.0])})),
     "LogCosh": (lambda y, p: np.mean(np.log(np.cosh(p - y)), -1), "real", st.just({})),
     "Hinge": (lambda y, p: np.mean(np.maximum(1 - _hinge_labels(y) * p, 0), -1), "signs", st.just({})),
     "SquaredHinge": (lambda y, p: np.mean(np.maximum(1 - _hinge_labels(y) * p, 0) ** 2, -1), "signs", st.just({})),
-    "CategoricalHinge": (lambda y, p: np.maximum(((1 - y) * p).max(-1) - (y * p).sum(-1) + 1, 0), "one_hot",
-                         st.just({})),
-    "KLDivergence": (lambda y, p: (np.clip(y, EPSILON, 1) * np.log(np.clip(y, EPSILON, 1) / np.clip(p, EPSILON, 1)))
-                     .sum(-1), "probabilities", st.just({})),
+    "CategoricalHinge": (
+        lambda y, p: np.maximum(((1 - y) * p).max(-1) - (y * p).sum(-1) + 1, 0),
+        "one_hot",
+        st.just({}),
+    ),
+    "KLDivergence": (
+        lambda y, p: (np.clip(y, EPSILON, 1) * np.log(np.clip(y, EPSILON, 1) / np.clip(p, EPSILON, 1))).sum(-1),
+        "probabilities",
+        st.just({}),
+    ),
     "Poisson": (lambda y, p: np.mean(p - y * np.log(p + EPSILON), -1), "positive", st.just({})),
     "CosineSimilarity": (lambda y, p: -(_l2_normalize(y) * _l2_normalize(p)).sum(-1), "real", st.just({})),
-    "BinaryCrossentropy": (_bce, "binary", st.fixed_dictionaries(
-        {"from_logits": st.booleans(), "label_smoothing": st.sampled_from([0.0, 0.1])})),
-    "CategoricalCrossentropy": (_cce, "one_hot", st.fixed_dictionaries(
-        {"from_logits": st.booleans(), "label_smoothing": st.sampled_from([0.0, 0.2])})),
+    "BinaryCrossentropy": (
+        _bce,
+        "binary",
+        st.fixed_dictionaries({"from_logits": st.booleans(), "label_smoothing": st.sampled_from([0.0, 0.1])}),
+    ),
+    "CategoricalCrossentropy": (
+        _cce,
+        "one_hot",
+        st.fixed_dictionaries({"from_logits": st.booleans(), "label_smoothing": st.sampled_from([0.0, 0.2])}),
+    ),
     "SparseCategoricalCrossentropy": (_scce, "sparse", st.fixed_dictionaries({"from_logits": st.booleans()})),
 }
 
@@ -139,12 +156,23 @@ def loss_cases(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**16)))
     y_true, y_pred = _data(kind, shape, rng, kwargs.get("from_logits", False))
     weight_kind = draw(st.sampled_from(["none", "scalar", "per_sample", "per_element"]))
-    weights = {"none": None, "scalar": np.float32(rng.uniform(0, 2)),
-               "per_sample": rng.uniform(0, 2, (batch,)) * rng.integers(0, 2, (batch,)),   # some weights zero
-               "per_element": rng.uniform(0, 2, losses_shape)}[weight_kind]
+    weights = {
+        "none": None,
+        "scalar": np.float32(rng.uniform(0, 2)),
+        "per_sample": rng.uniform(0, 2, (batch,)) * rng.integers(0, 2, (batch,)),  # some weights zero
+        "per_element": rng.uniform(0, 2, losses_shape),
+    }[weight_kind]
     mask = rng.integers(0, 2, losses_shape).astype(bool) if draw(st.booleans()) else None
-    return dict(name=name, reference=reference, kwargs=kwargs, y_true=y_true, y_pred=y_pred, weights=weights,
-                mask=mask, reduction=draw(st.sampled_from(REDUCTIONS)))
+    return dict(
+        name=name,
+        reference=reference,
+        kwargs=kwargs,
+        y_true=y_true,
+        y_pred=y_pred,
+        weights=weights,
+        mask=mask,
+        reduction=draw(st.sampled_from(REDUCTIONS)),
+    )
 
 
 def expected_loss(per_sample, weights, mask, reduction):
@@ -160,7 +188,7 @@ def expected_loss(per_sample, weights, mask, reduction):
         return total
     if reduction == "mean_with_sample_weight":
         divisor = (w * m).sum()
-    else:   # "sum_over_batch_size" and "mean": a masked entry leaves the count
+    else:  # "sum_over_batch_size" and "mean": a masked entry leaves the count
         divisor = m.sum() if mask is not None else per_sample.size
     return total / divisor if divisor else 0.0
 
@@ -182,8 +210,10 @@ def test_loss_reductions_match_numpy(case):
     want = expected_loss(per_sample, case["weights"], case["mask"], case["reduction"])
     loss = getattr(losses, name)(reduction=case["reduction"], **kwargs)
     got = _call(loss, case)
-    what = f"{name}({kwargs}, reduction={case['reduction']!r}) weights={np.shape(case['weights'])} " \
-           f"mask={case['mask'] is not None}"
+    what = (
+        f"{name}({kwargs}, reduction={case['reduction']!r}) weights={np.shape(case['weights'])} "
+        f"mask={case['mask'] is not None}"
+    )
     np.testing.assert_allclose(np.asarray(got), want, err_msg=what, **TOLERANCE)
     weights = case["weights"]
     # Keras 3 divides "mean_with_sample_weight" by the sum of the weights as given, not as broadcast to
@@ -192,8 +222,9 @@ def test_loss_reductions_match_numpy(case):
     scalar_quirk = weights is not None and np.ndim(weights) == 0 and case["reduction"] == "mean_with_sample_weight"
     if keras is not None and (weights is None or np.ndim(weights) in (0, per_sample.ndim)) and not scalar_quirk:
         reference = _call(getattr(keras.losses, name)(reduction=case["reduction"], **kwargs), case)
-        np.testing.assert_allclose(np.asarray(got), np.asarray(reference), err_msg=f"{what} (keras.losses)",
-                                   **TOLERANCE)
+        np.testing.assert_allclose(
+            np.asarray(got), np.asarray(reference), err_msg=f"{what} (keras.losses)", **TOLERANCE
+        )
 
 
 @settings(max_examples=examples(30))
@@ -202,7 +233,7 @@ def test_masking_layer_leaves_masked_steps_out_of_the_loss(batch, steps, feature
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(batch, steps, features)).astype("float32")
     skipped = rng.integers(0, 2, (batch, steps)).astype(bool)
-    x[skipped] = 0.0                                  # the Masking layer's mask_value: these steps are masked
+    x[skipped] = 0.0  # the Masking layer's mask_value: these steps are masked
     y = rng.normal(size=(batch, steps, features)).astype("float32")
     inputs = tfkit.Input((steps, features))
     model = tfkit.Model(inputs, tfkit.layers.Masking(0.0)(inputs))
@@ -240,9 +271,9 @@ def samplewise(values, weights):
     values = np.asarray(values, "float64")
     if weights is None:
         return values.reshape(len(values), -1).mean(1), np.ones(len(values))
-    weights = np.broadcast_to(np.asarray(weights, "float64"), values.shape[:np.ndim(weights)])
+    weights = np.broadcast_to(np.asarray(weights, "float64"), values.shape[: np.ndim(weights)])
     if values.ndim > weights.ndim:
-        values = values.reshape(values.shape[:weights.ndim] + (-1,)).mean(-1)
+        values = values.reshape(values.shape[: weights.ndim] + (-1,)).mean(-1)
     weighted = values * weights
     return weighted.reshape(len(values), -1).mean(1), weights.reshape(len(values), -1).mean(1)
 
@@ -261,8 +292,11 @@ def metric_batches(draw):
             values = (rng.normal(size=shape),)
             value_shape = shape
         else:
-            values = _accuracy_data(name, shape, rng) if "Accuracy" in name else \
-                (rng.normal(size=shape), rng.normal(size=shape))
+            values = (
+                _accuracy_data(name, shape, rng)
+                if "Accuracy" in name
+                else (rng.normal(size=shape), rng.normal(size=shape))
+            )
             value_shape = METRIC_VALUES[name](*values).shape
         weight_rank = draw(st.integers(0, len(value_shape)))
         weights = None if weight_rank == 0 else rng.uniform(0, 2, value_shape[:weight_rank])
@@ -280,13 +314,19 @@ def test_metrics_accumulate_weighted_batches_like_numpy(case):
         metric.update_state(*values, sample_weight=weights)
         raw = values[0] if name in ("Mean", "Sum") else METRIC_VALUES[name](*values)
         per_sample, per_weight = samplewise(raw, weights)
-        if name == "Sum":   # Sum adds the weighted values themselves, no per-sample mean
-            w = 1.0 if weights is None else np.broadcast_to(
-                np.asarray(weights).reshape(np.shape(weights) + (1,) * (raw.ndim - np.ndim(weights))), raw.shape)
+        if name == "Sum":  # Sum adds the weighted values themselves, no per-sample mean
+            w = (
+                1.0
+                if weights is None
+                else np.broadcast_to(
+                    np.asarray(weights).reshape(np.shape(weights) + (1,) * (raw.ndim - np.ndim(weights))), raw.shape
+                )
+            )
             per_sample = np.asarray([(raw * w).sum()])
         totals.append(per_sample.sum())
         counts.append(per_weight.sum())
     total, count = sum(totals), sum(counts)
     want = total if name == "Sum" else (total / count if count else 0.0)
-    np.testing.assert_allclose(np.asarray(metric.result()), want, err_msg=f"{name} over {len(batches)} batches",
-                               **TOLERANCE)
+    np.testing.assert_allclose(
+        np.asarray(metric.result()), want, err_msg=f"{name} over {len(batches)} batches", **TOLERANCE
+    )

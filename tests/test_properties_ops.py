@@ -115,9 +115,16 @@ def binary_cases(draw):
 @given(binary_cases(), st.booleans())
 def test_elementwise_binary_ops_broadcast_like_numpy(case, free_batch):
     name, reference, x, y = case
-    want_dtype = reference(x, y).dtype   # numpy's dtype for two operands of one dtype is Keras 3's
-    check(getattr(ops, name), (x, y), reference(f64(x), f64(y)), x.dtype, free_batch, want_dtype=want_dtype,
-          what=f"{name}{x.shape, y.shape}")
+    want_dtype = reference(x, y).dtype  # numpy's dtype for two operands of one dtype is Keras 3's
+    check(
+        getattr(ops, name),
+        (x, y),
+        reference(f64(x), f64(y)),
+        x.dtype,
+        free_batch,
+        want_dtype=want_dtype,
+        what=f"{name}{x.shape, y.shape}",
+    )
 
 
 def _sigmoid(x):
@@ -126,16 +133,27 @@ def _sigmoid(x):
 
 # name: (numpy formula, dtypes, (low, high) of the inputs)
 UNARY = {
-    "abs": (np.abs, NUMERIC, (-10, 10)), "negative": (np.negative, NUMERIC, (-10, 10)),
-    "square": (np.square, NUMERIC, (-10, 10)), "sign": (np.sign, NUMERIC, (-10, 10)),
-    "sqrt": (np.sqrt, FLOATS, (0, 10)), "exp": (np.exp, FLOATS, (-10, 10)), "expm1": (np.expm1, FLOATS, (-5, 5)),
-    "log": (np.log, FLOATS, (0.01, 10)), "log1p": (np.log1p, FLOATS, (-0.9, 10)),
-    "sin": (np.sin, FLOATS, (-10, 10)), "cos": (np.cos, FLOATS, (-10, 10)), "tanh": (np.tanh, FLOATS, (-10, 10)),
-    "arctan": (np.arctan, FLOATS, (-10, 10)), "sinh": (np.sinh, FLOATS, (-5, 5)), "cosh": (np.cosh, FLOATS, (-5, 5)),
-    "floor": (np.floor, FLOATS, (-10, 10)), "ceil": (np.ceil, FLOATS, (-10, 10)),
-    "round": (np.round, FLOATS, (-10, 10)),   # both round half to even
+    "abs": (np.abs, NUMERIC, (-10, 10)),
+    "negative": (np.negative, NUMERIC, (-10, 10)),
+    "square": (np.square, NUMERIC, (-10, 10)),
+    "sign": (np.sign, NUMERIC, (-10, 10)),
+    "sqrt": (np.sqrt, FLOATS, (0, 10)),
+    "exp": (np.exp, FLOATS, (-10, 10)),
+    "expm1": (np.expm1, FLOATS, (-5, 5)),
+    "log": (np.log, FLOATS, (0.01, 10)),
+    "log1p": (np.log1p, FLOATS, (-0.9, 10)),
+    "sin": (np.sin, FLOATS, (-10, 10)),
+    "cos": (np.cos, FLOATS, (-10, 10)),
+    "tanh": (np.tanh, FLOATS, (-10, 10)),
+    "arctan": (np.arctan, FLOATS, (-10, 10)),
+    "sinh": (np.sinh, FLOATS, (-5, 5)),
+    "cosh": (np.cosh, FLOATS, (-5, 5)),
+    "floor": (np.floor, FLOATS, (-10, 10)),
+    "ceil": (np.ceil, FLOATS, (-10, 10)),
+    "round": (np.round, FLOATS, (-10, 10)),  # both round half to even
     "reciprocal": (np.reciprocal, FLOATS, (0.1, 10)),
-    "sigmoid": (_sigmoid, FLOATS, (-10, 10)), "relu": (lambda x: np.maximum(x, 0), FLOATS, (-10, 10)),
+    "sigmoid": (_sigmoid, FLOATS, (-10, 10)),
+    "relu": (lambda x: np.maximum(x, 0), FLOATS, (-10, 10)),
     "relu6": (lambda x: np.clip(x, 0, 6), FLOATS, (-10, 10)),
     "softplus": (lambda x: np.log1p(np.exp(x)), FLOATS, (-10, 10)),
     "silu": (lambda x: x * _sigmoid(x), FLOATS, (-10, 10)),
@@ -158,8 +176,16 @@ def test_unary_math_matches_numpy(case, free_batch):
     name, reference, x = case
     # exp/sinh/cosh of 10 are ~1e4, where a float16's spacing is 8: their float16 error is relative only
     loose = 2.0 if name in ("exp", "expm1", "sinh", "cosh", "softplus") else 1.0
-    check(getattr(ops, name), (x,), reference(f64(x)), x.dtype, free_batch, loose, want_dtype=x.dtype,
-          what=f"{name}{x.shape}")
+    check(
+        getattr(ops, name),
+        (x,),
+        reference(f64(x)),
+        x.dtype,
+        free_batch,
+        loose,
+        want_dtype=x.dtype,
+        what=f"{name}{x.shape}",
+    )
 
 
 def _logsumexp(x, axis, keepdims):
@@ -170,13 +196,18 @@ def _logsumexp(x, axis, keepdims):
 
 # name: (numpy reference, dtypes, (low, high), whether axis may be a tuple, float tolerance factor)
 REDUCTIONS = {
-    "sum": (np.sum, NUMERIC, (-10, 10), True, 4), "mean": (np.mean, NUMERIC, (-10, 10), True, 4),
-    "max": (np.max, NUMERIC + ("bool",), (-10, 10), True, 1), "min": (np.min, NUMERIC + ("bool",), (-10, 10), True, 1),
+    "sum": (np.sum, NUMERIC, (-10, 10), True, 4),
+    "mean": (np.mean, NUMERIC, (-10, 10), True, 4),
+    "max": (np.max, NUMERIC + ("bool",), (-10, 10), True, 1),
+    "min": (np.min, NUMERIC + ("bool",), (-10, 10), True, 1),
     "prod": (np.prod, NUMERIC, (-1.5, 1.5), True, 8),
-    "std": (np.std, FLOATS, (-10, 10), True, 8), "var": (np.var, FLOATS, (-10, 10), True, 8),
+    "std": (np.std, FLOATS, (-10, 10), True, 8),
+    "var": (np.var, FLOATS, (-10, 10), True, 8),
     "logsumexp": (_logsumexp, FLOATS, (-10, 10), True, 4),
-    "any": (np.any, ("bool",), (0, 1), True, 1), "all": (np.all, ("bool",), (0, 1), True, 1),
-    "argmax": (np.argmax, NUMERIC, (-10, 10), False, 1), "argmin": (np.argmin, NUMERIC, (-10, 10), False, 1),
+    "any": (np.any, ("bool",), (0, 1), True, 1),
+    "all": (np.all, ("bool",), (0, 1), True, 1),
+    "argmax": (np.argmax, NUMERIC, (-10, 10), False, 1),
+    "argmin": (np.argmin, NUMERIC, (-10, 10), False, 1),
 }
 # The dtype of a reduction where it is not the input's: numpy's integer rules are not Keras 3's (numpy sums
 # int32 to int64), so those are left to the keras.ops cross-check below.
@@ -201,13 +232,21 @@ def test_reductions_with_axis_and_keepdims_match_numpy(case, free_batch):
     name, reference, x, axis, keepdims, loose = case
     want = reference(f64(x), axis=axis, keepdims=keepdims)
     if name in ARG_REDUCTIONS:
-        want_dtype = "int32"      # Keras 3 returns int32 indices, numpy int64
+        want_dtype = "int32"  # Keras 3 returns int32 indices, numpy int64
     elif x.dtype.kind == "f" or name in ("max", "min"):
         want_dtype = x.dtype
     else:
         want_dtype = None
-    check(lambda t: getattr(ops, name)(t, axis=axis, keepdims=keepdims), (x,), want, x.dtype, free_batch, loose,
-          want_dtype=want_dtype, what=f"{name}{x.shape} axis={axis} keepdims={keepdims}")
+    check(
+        lambda t: getattr(ops, name)(t, axis=axis, keepdims=keepdims),
+        (x,),
+        want,
+        x.dtype,
+        free_batch,
+        loose,
+        want_dtype=want_dtype,
+        what=f"{name}{x.shape} axis={axis} keepdims={keepdims}",
+    )
 
 
 @st.composite
@@ -222,8 +261,16 @@ def matmul_cases(draw):
 @given(matmul_cases(), st.booleans())
 def test_matmul_batches_and_vectors_like_numpy(case, free_batch):
     x, y = case
-    check(ops.matmul, (x, y), np.matmul(f64(x), f64(y)), x.dtype, free_batch, loose=4,
-          want_dtype=np.matmul(x, y).dtype, what=f"matmul{x.shape, y.shape}")
+    check(
+        ops.matmul,
+        (x, y),
+        np.matmul(f64(x), f64(y)),
+        x.dtype,
+        free_batch,
+        loose=4,
+        want_dtype=np.matmul(x, y).dtype,
+        what=f"matmul{x.shape, y.shape}",
+    )
 
 
 @st.composite
@@ -232,8 +279,28 @@ def shape_op_cases(draw):
     dtype = draw(st.sampled_from(NUMERIC + ("bool",)))
     x = draw(arrays(dtype, shapes(min_dims=1, max_dims=4)))
     rank = x.ndim
-    name = draw(st.sampled_from(["reshape", "transpose", "expand_dims", "squeeze", "flip", "roll", "tile", "repeat",
-                                 "swapaxes", "moveaxis", "concatenate", "stack", "split", "cumsum", "cumprod", "sort"]))
+    name = draw(
+        st.sampled_from(
+            [
+                "reshape",
+                "transpose",
+                "expand_dims",
+                "squeeze",
+                "flip",
+                "roll",
+                "tile",
+                "repeat",
+                "swapaxes",
+                "moveaxis",
+                "concatenate",
+                "stack",
+                "split",
+                "cumsum",
+                "cumprod",
+                "sort",
+            ]
+        )
+    )
     axis = draw(st.integers(-rank, rank - 1))
     if name == "reshape":
         target = list(draw(st.permutations(_factors(x.size))))
@@ -273,25 +340,37 @@ def shape_op_cases(draw):
         return name, (x,), lambda t: ops.moveaxis(t, axis, target), lambda a: np.moveaxis(a, axis, target)
     if name == "concatenate":
         sides = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
-        parts = [x] + [draw(arrays(dtype, x.shape[:axis % rank] + (s,) + x.shape[axis % rank + 1:])) for s in sides]
-        return (name, tuple(parts), lambda *t: ops.concatenate(list(t), axis=axis),
-                lambda *a: np.concatenate(a, axis=axis))
+        parts = [x] + [draw(arrays(dtype, x.shape[: axis % rank] + (s,) + x.shape[axis % rank + 1 :])) for s in sides]
+        return (
+            name,
+            tuple(parts),
+            lambda *t: ops.concatenate(list(t), axis=axis),
+            lambda *a: np.concatenate(a, axis=axis),
+        )
     if name == "stack":
         parts = (x,) + tuple(draw(st.lists(arrays(dtype, x.shape), min_size=0, max_size=2)))
         at = draw(st.integers(-rank - 1, rank))
         return name, parts, lambda *t: ops.stack(list(t), axis=at), lambda *a: np.stack(a, axis=at)
     if name == "split":
         sections = draw(st.sampled_from([d for d in range(1, x.shape[axis] + 1) if x.shape[axis] % d == 0]))
-        return (name, (x,), lambda t: ops.concatenate(ops.split(t, sections, axis)[::-1], axis=axis),
-                lambda a: np.concatenate(np.split(a, sections, axis)[::-1], axis=axis))
+        return (
+            name,
+            (x,),
+            lambda t: ops.concatenate(ops.split(t, sections, axis)[::-1], axis=axis),
+            lambda a: np.concatenate(np.split(a, sections, axis)[::-1], axis=axis),
+        )
     if name in ("cumsum", "cumprod"):
-        if dtype == "bool":   # Keras 3 counts booleans as int32; numpy's cumsum gives int64
+        if dtype == "bool":  # Keras 3 counts booleans as int32; numpy's cumsum gives int64
             x = x.astype("int32")
-        if name == "cumprod":   # at most 4 factors along one axis; the flattened product would overflow
+        if name == "cumprod":  # at most 4 factors along one axis; the flattened product would overflow
             x = np.clip(x, -3, 3)
         cum_axis = axis if name == "cumprod" else draw(st.none() | st.just(axis))
-        return (name, (x,), lambda t: getattr(ops, name)(t, axis=cum_axis),
-                lambda a: getattr(np, name)(a, axis=cum_axis).astype(x.dtype))
+        return (
+            name,
+            (x,),
+            lambda t: getattr(ops, name)(t, axis=cum_axis),
+            lambda a: getattr(np, name)(a, axis=cum_axis).astype(x.dtype),
+        )
     # sort: numbers only, numpy's order of booleans is the same but tf.sort has no bool kernel (as Keras 3)
     if dtype == "bool":
         x = x.astype("int32")
@@ -314,8 +393,9 @@ def _factors(n):
 def test_shape_ops_move_values_like_numpy(case, free_batch):
     name, inputs, fn, reference = case
     want = reference(*inputs)
-    check(fn, inputs, want, inputs[0].dtype, free_batch, want_dtype=want.dtype,
-          what=f"{name}{[a.shape for a in inputs]}")
+    check(
+        fn, inputs, want, inputs[0].dtype, free_batch, want_dtype=want.dtype, what=f"{name}{[a.shape for a in inputs]}"
+    )
 
 
 @st.composite
@@ -330,8 +410,15 @@ def where_cases(draw):
 @given(where_cases(), st.booleans())
 def test_where_broadcasts_condition_and_branches_like_numpy(case, free_batch):
     condition, x, y = case
-    check(ops.where, (condition, x, y), np.where(condition, x, y), x.dtype, free_batch, want_dtype=x.dtype,
-          what=f"where{condition.shape, x.shape, y.shape}")
+    check(
+        ops.where,
+        (condition, x, y),
+        np.where(condition, x, y),
+        x.dtype,
+        free_batch,
+        want_dtype=x.dtype,
+        what=f"where{condition.shape, x.shape, y.shape}",
+    )
 
 
 @st.composite
@@ -346,8 +433,15 @@ def clip_cases(draw):
 @given(clip_cases(), st.booleans())
 def test_clip_matches_numpy(case, free_batch):
     x, low, high = case
-    check(lambda t: ops.clip(t, low, high), (x,), np.clip(x, low, high), x.dtype, free_batch, want_dtype=x.dtype,
-          what=f"clip{x.shape} [{low}, {high}]")
+    check(
+        lambda t: ops.clip(t, low, high),
+        (x,),
+        np.clip(x, low, high),
+        x.dtype,
+        free_batch,
+        want_dtype=x.dtype,
+        what=f"clip{x.shape} [{low}, {high}]",
+    )
 
 
 @st.composite
@@ -366,17 +460,53 @@ def test_softmax_and_log_softmax_match_the_formulas(case, log, free_batch):
     log_sum = np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
     want = shifted - log_sum if log else np.exp(shifted - log_sum)
     name = "log_softmax" if log else "softmax"
-    check(lambda t: getattr(ops, name)(t, axis=axis), (x,), want, x.dtype, free_batch, loose=4, want_dtype=x.dtype,
-          what=f"{name}{x.shape} axis={axis}")
+    check(
+        lambda t: getattr(ops, name)(t, axis=axis),
+        (x,),
+        want,
+        x.dtype,
+        free_batch,
+        loose=4,
+        want_dtype=x.dtype,
+        what=f"{name}{x.shape} axis={axis}",
+    )
 
 
 # Ops whose result dtype Keras 3 defines by its own promotion rules (not numpy's), for the keras.ops cross-check.
 DTYPE_OPS = {
-    "add": 2, "subtract": 2, "multiply": 2, "divide": 2, "maximum": 2, "power": 2, "floor_divide": 2, "mod": 2,
-    "equal": 2, "less": 2, "arctan2": 2, "matmul": 2, "where": 3,
-    "abs": 1, "negative": 1, "square": 1, "sqrt": 1, "exp": 1, "log1p": 1, "sign": 1, "floor": 1, "round": 1,
-    "sum": 1, "mean": 1, "prod": 1, "max": 1, "std": 1, "var": 1, "cumsum": 1, "cumprod": 1, "argmax": 1,
-    "count_nonzero": 1, "any": 1,
+    "add": 2,
+    "subtract": 2,
+    "multiply": 2,
+    "divide": 2,
+    "maximum": 2,
+    "power": 2,
+    "floor_divide": 2,
+    "mod": 2,
+    "equal": 2,
+    "less": 2,
+    "arctan2": 2,
+    "matmul": 2,
+    "where": 3,
+    "abs": 1,
+    "negative": 1,
+    "square": 1,
+    "sqrt": 1,
+    "exp": 1,
+    "log1p": 1,
+    "sign": 1,
+    "floor": 1,
+    "round": 1,
+    "sum": 1,
+    "mean": 1,
+    "prod": 1,
+    "max": 1,
+    "std": 1,
+    "var": 1,
+    "cumsum": 1,
+    "cumprod": 1,
+    "argmax": 1,
+    "count_nonzero": 1,
+    "any": 1,
 }
 ALL_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float16", "float32", "float64")
 
@@ -388,7 +518,7 @@ def dtype_cases(draw):
     if name == "where":
         dtypes[0] = "bool"
     shape = (2, 2) if name == "matmul" else draw(shapes(min_dims=1, max_dims=2, max_side=3))
-    low = 1 if name in ("divide", "floor_divide", "mod", "power") else 0   # no division by zero, no 0 ** -1
+    low = 1 if name in ("divide", "floor_divide", "mod", "power") else 0  # no division by zero, no 0 ** -1
     return name, [draw(arrays(d, shape, low, 3)) for d in dtypes]
 
 
@@ -397,13 +527,14 @@ def dtype_cases(draw):
 @given(dtype_cases())
 def test_result_dtypes_follow_keras_promotion(case):
     name, inputs = case
-    inputs = [tf.constant(x) for x in inputs]   # tensors: see check() on float64 numpy arrays
+    inputs = [tf.constant(x) for x in inputs]  # tensors: see check() on float64 numpy arrays
     try:
         want = getattr(keras.ops, name)(*inputs)
-    except Exception:   # noqa: BLE001  (a combination Keras refuses says nothing about tfkit's promotion)
+    except Exception:  # noqa: BLE001  (a combination Keras refuses says nothing about tfkit's promotion)
         reject()
     got = getattr(ops, name)(*inputs)
     what = f"{name}{tuple(a.dtype.name for a in inputs)}"
     assert keras.backend.standardize_dtype(want.dtype) == got.dtype.name, f"{what}: Keras gives {want.dtype}"
-    np.testing.assert_allclose(np.asarray(got, "float64"), np.asarray(want, "float64"), rtol=1e-2, atol=1e-2,
-                               err_msg=what)
+    np.testing.assert_allclose(
+        np.asarray(got, "float64"), np.asarray(want, "float64"), rtol=1e-2, atol=1e-2, err_msg=what
+    )

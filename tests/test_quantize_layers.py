@@ -16,8 +16,9 @@ RNG = np.random.default_rng(3)
 def _dense(units=5, input_dim=8, **kwargs):
     layer = layers.Dense(units, **kwargs)
     layer.build((None, input_dim))
-    layer.set_weights([RNG.normal(size=(input_dim, units)).astype("float32"),
-                       RNG.normal(size=(units,)).astype("float32")])
+    layer.set_weights(
+        [RNG.normal(size=(input_dim, units)).astype("float32"), RNG.normal(size=(units,)).astype("float32")]
+    )
     return layer
 
 
@@ -34,7 +35,7 @@ def test_dense_int8_equals_the_hand_computation():
     np.testing.assert_allclose(layer.kernel_scale.numpy(), k_scale, rtol=1e-6)
     x_scale = 127 / (np.abs(x).max(axis=-1, keepdims=True) + 1e-7)
     x_q = np.clip(np.round(x * x_scale), -127, 127)
-    expected = (x_q @ k_q) / (x_scale * k_scale) + bias       # int32-exact product, then de-scaled
+    expected = (x_q @ k_q) / (x_scale * k_scale) + bias  # int32-exact product, then de-scaled
     np.testing.assert_allclose(layer(x), expected, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(layer(x), x @ kernel + bias, atol=0.05)
 
@@ -49,8 +50,9 @@ def test_inputs_keep_their_gradient_and_rank3_inputs_work():
         total = tf.reduce_sum(y)
     assert y.shape == (2, 3, 5)
     float_kernel = layer.kernel.numpy() / layer.kernel_scale.numpy()
-    np.testing.assert_allclose(tape.gradient(total, x), np.broadcast_to(float_kernel.sum(1), (2, 3, 8)),
-                               rtol=1e-5, atol=1e-6)     # float32 sums: an absolute floor for values near 0
+    np.testing.assert_allclose(
+        tape.gradient(total, x), np.broadcast_to(float_kernel.sum(1), (2, 3, 8)), rtol=1e-5, atol=1e-6
+    )  # float32 sums: an absolute floor for values near 0
 
 
 def test_embedding_int8_rows_are_descaled():
@@ -98,15 +100,15 @@ def test_dense_int4_per_channel_and_groups_equal_the_hand_computation():
     np.testing.assert_allclose(per_channel(x), x @ values / scale + bias, rtol=1e-5, atol=1e-5)
     groups = _dense()
     kernel, bias = (w.numpy() for w in (groups.kernel, groups.bias))
-    groups.quantize(config=tfkit.quantizers.Int4QuantizationConfig(block_size=4))     # rows 0-3 and 4-7
+    groups.quantize(config=tfkit.quantizers.Int4QuantizationConfig(block_size=4))  # rows 0-3 and 4-7
     assert groups.kernel_scale.shape == (2, 5) and groups.kernel_zero.shape == (2, 5)
     np.testing.assert_array_equal(groups.g_idx.numpy(), [0, 0, 0, 0, 1, 1, 1, 1])
     restored = np.empty_like(kernel)
     for g in range(2):
-        block = kernel[4 * g:4 * g + 4]
+        block = kernel[4 * g : 4 * g + 4]
         step = (block.max(0) - block.min(0) + 1e-7) / 15
         zero = np.clip(np.round(-block.min(0) / step) - 8, -8, 7)
-        restored[4 * g:4 * g + 4] = (np.clip(np.round(block / step) + zero, -8, 7) - zero) * step
+        restored[4 * g : 4 * g + 4] = (np.clip(np.round(block / step) + zero, -8, 7) - zero) * step
     np.testing.assert_allclose(groups(x), x @ restored + bias, rtol=1e-5, atol=1e-5)
 
 
@@ -135,7 +137,7 @@ def test_model_quantize_then_predict_save_load_export_and_train(tmp_path):
     model.fit(ids, y, epochs=1, verbose=0)
     before = model.predict(ids, verbose=0)
     model.quantize("int8", filters=["hid", "head"])
-    assert model.get_layer("embed").quantization_mode is None       # not matched by the filters
+    assert model.get_layer("embed").quantization_mode is None  # not matched by the filters
     after = model.predict(ids, verbose=0)
     np.testing.assert_allclose(after, before, atol=0.02)
     model.save(tmp_path / "q.h5")
@@ -145,7 +147,7 @@ def test_model_quantize_then_predict_save_load_export_and_train(tmp_path):
     model.export(str(tmp_path / "served"), verbose=False)
     served = tf.saved_model.load(str(tmp_path / "served"))
     np.testing.assert_array_equal(served.serve(tf.constant(ids, tf.int32)).numpy(), after)
-    history = model.fit(ids, y, epochs=2, verbose=0)       # the biases (and the embedding) still train
+    history = model.fit(ids, y, epochs=2, verbose=0)  # the biases (and the embedding) still train
     assert history.history["loss"][1] < history.history["loss"][0]
     with pytest.raises(NotImplementedError, match="'float8'"):
         model.quantize("float8")
@@ -161,7 +163,7 @@ def test_model_quantize_warns_for_a_layer_that_cannot():
     model = tfkit.Model(inputs, outputs)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        model.quantize("int8")      # Input and Dense: no warning for layers without quantize()
+        model.quantize("int8")  # Input and Dense: no warning for layers without quantize()
     reversible = tfkit.Sequential([tfkit.Input((3,), dtype="int32"), layers.ReversibleEmbedding(10, 4)])
     with pytest.warns(UserWarning, match="ReversibleEmbedding"):
         reversible.quantize("int8")
@@ -201,7 +203,8 @@ def test_int4_same_weights_and_outputs_as_keras(keras, config):
         mine.quantize(config=tfkit.quantizers.Int4QuantizationConfig(**config))
     assert mine.dtype_policy.name == theirs.dtype_policy.name
     assert sorted(w.path.split("/")[-1] for w in theirs.weights) == sorted(
-        w.name.split(":")[0].split("/")[-1] for w in mine.weights)
+        w.name.split(":")[0].split("/")[-1] for w in mine.weights
+    )
     np.testing.assert_array_equal(mine(x), theirs(x))
 
 
@@ -213,7 +216,7 @@ def test_keras_quantized_files_import_with_the_same_predictions(keras, tmp_path,
     x = keras.layers.GlobalAveragePooling1D()(x)
     model = keras.Model(inputs, keras.layers.Dense(3)(x))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")     # Keras warns for every layer without quantize()
+        warnings.simplefilter("ignore")  # Keras warns for every layer without quantize()
         model.quantize(mode)
     path = os.fspath(tmp_path / "q.keras")
     model.save(path)

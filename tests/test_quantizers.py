@@ -36,7 +36,7 @@ def test_abs_max_quantizer_defaults_to_the_last_axis_and_checks_the_range():
 
 def test_grouped_quantization_with_zero_point_reconstructs_each_group():
     kernel = np.abs(RNG.normal(size=(10, 3))).astype("float32")
-    kernel[1::2] *= -1          # every group spans zero (a one-signed group clips at its zero point, as in Keras)
+    kernel[1::2] *= -1  # every group spans zero (a one-signed group clips at its zero point, as in Keras)
     quantized, scale, zero = q.abs_max_quantize_grouped_with_zero_point(kernel, block_size=4)
     assert quantized.shape == (10, 3) and scale.shape == (3, 3) and zero.shape == (3, 3)
     rows = np.repeat(np.arange(3), 4)[:10]
@@ -70,18 +70,22 @@ def test_fake_quant_per_tensor_and_per_channel_round_to_the_grid():
     channels = RNG.normal(size=(4, 3)).astype("float32")
     per_channel = q.fake_quant_with_min_max_vars(channels, [-1.0, -2.0, -0.5, -1.0], [1.0, 2.0, 0.5, 1.0], axis=0)
     for row in range(4):
-        np.testing.assert_allclose(per_channel[row], q.fake_quant_with_min_max_vars(
-            channels[row], [-1.0, -2.0, -0.5, -1.0][row], [1.0, 2.0, 0.5, 1.0][row]), atol=1e-6)
+        np.testing.assert_allclose(
+            per_channel[row],
+            q.fake_quant_with_min_max_vars(channels[row], [-1.0, -2.0, -0.5, -1.0][row], [1.0, 2.0, 0.5, 1.0][row]),
+            atol=1e-6,
+        )
 
 
 def test_float8_scale_history_and_quantize_and_dequantize():
-    scale = q.compute_float8_scale(np.array([2.0, 0.0, np.inf], "float32"), np.array([0.5, 0.25, 2.0], "float32"),
-                                   448.0, margin=1)
+    scale = q.compute_float8_scale(
+        np.array([2.0, 0.0, np.inf], "float32"), np.array([0.5, 0.25, 2.0], "float32"), 448.0, margin=1
+    )
     np.testing.assert_allclose(scale, [2.0 * 2 / 448.0, 0.25, 2.0], rtol=1e-6)
     history = q.compute_float8_amax_history(np.array([-3.0, 1.0], "float32"), np.array([1.0, 2.0, 3.0], "float32"))
     np.testing.assert_array_equal(history, [3.0, 3.0, 1.0])
     out = q.quantize_and_dequantize(np.array([1000.0, 0.3], "float32"), 1.0, "float8_e4m3fn", "float32")
-    np.testing.assert_allclose(out, [448.0, 0.3125])        # clipped to e4m3's max; 0.3 -> nearest e4m3 value
+    np.testing.assert_allclose(out, [448.0, 0.3125])  # clipped to e4m3's max; 0.3 -> nearest e4m3 value
 
 
 def test_configs_check_their_arguments_and_round_trip():
@@ -136,26 +140,36 @@ def test_same_numbers_as_keras(keras):
         for mine, theirs in zip(q.abs_max_quantize(x, axis), kq.abs_max_quantize(x, axis)):
             np.testing.assert_array_equal(mine, theirs)
     for to_numpy in (True, False):
-        for mine, theirs in zip(q.abs_max_quantize_grouped_with_zero_point(x, 16, to_numpy=to_numpy),
-                                kq.abs_max_quantize_grouped_with_zero_point(x, 16, to_numpy=to_numpy)):
+        for mine, theirs in zip(
+            q.abs_max_quantize_grouped_with_zero_point(x, 16, to_numpy=to_numpy),
+            kq.abs_max_quantize_grouped_with_zero_point(x, 16, to_numpy=to_numpy),
+        ):
             np.testing.assert_array_equal(mine, theirs)
     small = RNG.integers(-8, 8, size=(5, 3)).astype("int8")
     for axis in (0, 1):
         np.testing.assert_array_equal(q.pack_int4(small, axis)[0], kq.pack_int4(small, axis)[0])
-    np.testing.assert_allclose(q.fake_quant_with_min_max_vars(x, -1.0, 1.5, num_bits=4, narrow_range=True),
-                               kq.fake_quant_with_min_max_vars(x, -1.0, 1.5, num_bits=4, narrow_range=True))
-    np.testing.assert_allclose(q.quantize_and_dequantize(x * 300, 0.5, "float8_e5m2", "float32"),
-                               kq.quantize_and_dequantize(x * 300, 0.5, "float8_e5m2", "float32"))
+    np.testing.assert_allclose(
+        q.fake_quant_with_min_max_vars(x, -1.0, 1.5, num_bits=4, narrow_range=True),
+        kq.fake_quant_with_min_max_vars(x, -1.0, 1.5, num_bits=4, narrow_range=True),
+    )
+    np.testing.assert_allclose(
+        q.quantize_and_dequantize(x * 300, 0.5, "float8_e5m2", "float32"),
+        kq.quantize_and_dequantize(x * 300, 0.5, "float8_e5m2", "float32"),
+    )
 
 
 def test_keras_configs_and_policies_read_back(keras):
-    config = keras.quantizers.serialize(keras.quantizers.Int8QuantizationConfig(
-        weight_quantizer=keras.quantizers.AbsMaxQuantizer(axis=0)))
+    config = keras.quantizers.serialize(
+        keras.quantizers.Int8QuantizationConfig(weight_quantizer=keras.quantizers.AbsMaxQuantizer(axis=0))
+    )
     mine = q.deserialize(config)
     assert mine.weight_quantizer.axis == (0,) and mine.mode == "int8"
     policies = keras.dtype_policies.DTypePolicyMap("float32")
     policies["a/.*"] = "int4/32_from_float32"
-    for policy in (policies, keras.dtype_policies.get("gptq/4/128_from_float32"),
-                   keras.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", 16)):
+    for policy in (
+        policies,
+        keras.dtype_policies.get("gptq/4/128_from_float32"),
+        keras.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", 16),
+    ):
         serialized = keras.dtype_policies.serialize(policy)
         assert tfkit.dtype_policies.serialize(tfkit.dtype_policies.get(serialized)) == serialized

@@ -21,7 +21,7 @@ MODES = {
 def test_seed_generator_state_variable():
     gen = SeedGenerator(1337)
     assert isinstance(gen, tf.Module) and not isinstance(gen, tfkit.Layer)
-    assert variable_roles.is_state_owner(gen)   # its variables are state, never trained
+    assert variable_roles.is_state_owner(gen)  # its variables are state, never trained
     assert gen.state.dtype == tf.int64 and gen.state.shape == (2,)
     assert not gen.state.trainable
     assert gen.state.aggregation == tf.VariableAggregation.ONLY_FIRST_REPLICA
@@ -116,9 +116,7 @@ def test_generator_advances_under_a_distribution_strategy_replica_context():
 
 
 def test_int_seed_repeats_like_keras():
-    np.testing.assert_array_equal(
-        tfkit_random.normal((5,), seed=7).numpy(), tfkit_random.normal((5,), seed=7).numpy()
-    )
+    np.testing.assert_array_equal(tfkit_random.normal((5,), seed=7).numpy(), tfkit_random.normal((5,), seed=7).numpy())
     assert not np.allclose(tfkit_random.normal((5,), seed=7).numpy(), tfkit_random.normal((5,), seed=8).numpy())
 
 
@@ -194,6 +192,7 @@ def test_shape_may_hold_scalar_tensors_as_in_the_guide():
     assert tfkit_random.uniform(tf.constant([2, 4]), seed=1).shape == (2, 4)
     assert tfkit_random.normal(tf.TensorShape([2, 3]), seed=1).shape == (2, 3)
 
+
 # ------------------------------------------------------------------ dropout
 
 
@@ -267,16 +266,19 @@ def test_draws_name_philox_under_xla_and_keep_tensorflows_default_elsewhere():
 
     def draws():
         seen["algorithm"] = tfkit_random.algorithm()
-        return (tfkit_random.normal((4, 3), seed=7), tfkit_random.uniform((5,), seed=7),
-                tfkit_random.dropout(tf.ones((8, 8)), 0.5, seed=7))
+        return (
+            tfkit_random.normal((4, 3), seed=7),
+            tfkit_random.uniform((5,), seed=7),
+            tfkit_random.dropout(tf.ones((8, 8)), 0.5, seed=7),
+        )
 
     xla = tf.function(draws, jit_compile=True)
     xla()
     assert seen["algorithm"] == "philox"
-    assert "StatelessRandomGetKeyCounter" not in _op_types(xla)      # the op whose XLA kernel is slow on CPUs
+    assert "StatelessRandomGetKeyCounter" not in _op_types(xla)  # the op whose XLA kernel is slow on CPUs
     plain = tf.function(draws)
     eager = draws()
     assert seen["algorithm"] == "auto_select"
     for ours, default in zip([t.numpy() for t in plain()], [t.numpy() for t in eager]):
         np.testing.assert_array_equal(ours, default)
-    np.testing.assert_array_equal(eager[0], tf.random.stateless_normal((4, 3), seed=[7, 0]))   # Keras's draw
+    np.testing.assert_array_equal(eager[0], tf.random.stateless_normal((4, 3), seed=[7, 0]))  # Keras's draw

@@ -57,15 +57,16 @@ def test_load_time_advice_for_a_class_saved_unregistered(tmp_path):
         tfkit.load_model(str(tmp_path / "m.h5"))
     message = str(info.value)
     assert "custom_objects={'Halve': Halve}" in message
-    assert "@tfkit.saving.register_keras_serializable() names it 'Custom>Halve' in what is saved from then on" \
-        in message
+    assert (
+        "@tfkit.saving.register_keras_serializable() names it 'Custom>Halve' in what is saved from then on" in message
+    )
     # what the message says: registering now does not resolve this file; custom_objects does
     tfkit.saving.register_keras_serializable()(Halve)
     try:
         with pytest.raises(ValueError, match="Unknown layer 'Halve'"):
             tfkit.load_model(str(tmp_path / "m.h5"))
         tfkit.load_model(str(tmp_path / "m.h5"), custom_objects={"Halve": Halve})
-        _model_with(Halve(name="halve")).save(str(tmp_path / "again.h5"))      # saved registered: no dict needed
+        _model_with(Halve(name="halve")).save(str(tmp_path / "again.h5"))  # saved registered: no dict needed
         assert isinstance(tfkit.load_model(str(tmp_path / "again.h5")).get_layer("halve"), Halve)
     finally:
         tfkit.saving.get_custom_objects().pop("Custom>Halve", None)
@@ -85,7 +86,7 @@ def test_load_time_advice_for_a_registered_class_names_its_package(tmp_path):
         tfkit.load_model(str(tmp_path / "m.h5"))
     advice = "@tfkit.saving.register_keras_serializable(package='advice_test', name='third')"
     assert "custom_objects={'third': third}" in str(info.value) and advice in str(info.value)
-    tfkit.saving.register_keras_serializable(package="advice_test", name="third")(Third)   # what it says to do
+    tfkit.saving.register_keras_serializable(package="advice_test", name="third")(Third)  # what it says to do
     try:
         assert tfkit.load_model(str(tmp_path / "m.h5")).layers[-1].__class__ is Third
     finally:

@@ -13,10 +13,10 @@ def _masked_batch():
     rng = np.random.default_rng(3)
     x = rng.normal(size=(4, 7, 5)).astype("float32")
     mask = np.ones((4, 7), bool)
-    mask[0, :3] = False          # left padding
-    mask[1, 4:] = False          # right padding
-    mask[2, :] = False           # a sequence with no step at all: outputs stay zero
-    mask[3, 2] = False           # a hole
+    mask[0, :3] = False  # left padding
+    mask[1, 4:] = False  # right padding
+    mask[2, :] = False  # a sequence with no step at all: outputs stay zero
+    mask[3, 2] = False  # a hole
     return tf.constant(x), tf.constant(mask)
 
 
@@ -36,12 +36,12 @@ def test_shared_output_loop_equals_the_general_loop(kind, return_sequences, go_b
     x, mask = _masked_batch()
     layer = getattr(layers, kind)(3, return_sequences=return_sequences, return_state=True, go_backwards=go_backwards)
     layer(x, mask=mask)
-    assert rnn_cells.outputs_first_state(layer.cell)     # a built-in cell (from zero states): the shared loop
+    assert rnn_cells.outputs_first_state(layer.cell)  # a built-in cell (from zero states): the shared loop
     general_out, general_grads = _run(layer, x, mask, shared=False)
     shared_out, shared_grads = _run(layer, x, mask, shared=True)
     for a, b in zip(shared_out + shared_grads, general_out + general_grads):
-        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)   # gradient sums: float32 order
-    np.testing.assert_array_equal(shared_out[0][2], 0.0)   # the all-masked row: zero output, as Keras
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)  # gradient sums: float32 order
+    np.testing.assert_array_equal(shared_out[0][2], 0.0)  # the all-masked row: zero output, as Keras
 
 
 def test_shared_loop_is_not_used_for_custom_cells():

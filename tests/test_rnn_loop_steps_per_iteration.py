@@ -17,17 +17,29 @@ def _numpy_simple_rnn(x, mask, kernel, recurrent, bias, go_backwards):
     outputs = []
     for t in steps:
         new = np.tanh(x[:, t] @ kernel + h @ recurrent + bias)
-        h = np.where(mask[:, t:t + 1], new, h)
+        h = np.where(mask[:, t : t + 1], new, h)
         outputs.append(h)
     return h, np.stack(outputs, axis=1)
 
 
 def test_steps_per_iteration_divide_the_length_into_two_iterations_or_more():
-    assert [rnn_loop.steps_per_iteration(n) for n in (None, 1, 2, 3, 4, 5, 6, 8, 9, 12, 80, 81)] == \
-        [1, 1, 1, 1, 2, 1, 3, 4, 3, 4, 4, 3]
+    assert [rnn_loop.steps_per_iteration(n) for n in (None, 1, 2, 3, 4, 5, 6, 8, 9, 12, 80, 81)] == [
+        1,
+        1,
+        1,
+        1,
+        2,
+        1,
+        3,
+        4,
+        3,
+        4,
+        4,
+        3,
+    ]
 
 
-@pytest.mark.parametrize("time", [1, 3, 4, 5, 6, 8, 9, 12])   # 1, 2, 3 and 4 steps per iteration
+@pytest.mark.parametrize("time", [1, 3, 4, 5, 6, 8, 9, 12])  # 1, 2, 3 and 4 steps per iteration
 @pytest.mark.parametrize("go_backwards", [False, True])
 def test_simple_rnn_matches_numpy_for_every_length(time, go_backwards):
     rng = np.random.default_rng(time)
@@ -45,7 +57,7 @@ def test_simple_rnn_matches_numpy_for_every_length(time, go_backwards):
 @pytest.mark.parametrize("time", [2, 6, 8, 11])
 def test_while_loop_equals_the_python_unrolled_loop_with_gradients(kind, time):
     """``unroll=True`` (a Python loop, one step at a time) is the reference for values and gradients."""
-    tfkit.utils.set_random_seed(time)               # the same weights on every run
+    tfkit.utils.set_random_seed(time)  # the same weights on every run
     rng = np.random.default_rng(7)
     x = tf.constant(rng.normal(size=(2, time, 3)).astype("float32"))
     mask = tf.constant(rng.random((2, time)) > 0.25)
@@ -62,7 +74,7 @@ def test_while_loop_equals_the_python_unrolled_loop_with_gradients(kind, time):
         return [out.numpy()] + [g.numpy() for g in tape.gradient(loss, layer.trainable_weights)]
 
     for a, b in zip(run(looped), run(unrolled)):
-        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)      # gradient sums: float32 order
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)  # gradient sums: float32 order
 
 
 def test_unknown_length_runs_one_step_per_iteration():

@@ -22,8 +22,10 @@ WIDTH = 256
 
 
 def model_with(value):
-    model = tfkit.Sequential([tfkit.Input((WIDTH,), name="x"), layers.Dense(WIDTH, name="wide"),
-                              layers.Dense(4, name="head")], name="wide_model")
+    model = tfkit.Sequential(
+        [tfkit.Input((WIDTH,), name="x"), layers.Dense(WIDTH, name="wide"), layers.Dense(4, name="head")],
+        name="wide_model",
+    )
     for weight in model.weights:
         weight.assign(np.full(weight.shape, value, "float32"))
     return model
@@ -67,8 +69,12 @@ SAVER = textwrap.dedent(
 def _start_saver(tmp_path, path, mode):
     ready = tmp_path / "ready"
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    proc = subprocess.Popen([sys.executable, "-c", SAVER, str(path), str(ready), mode], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SAVER, str(path), str(ready), mode],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time_limits.Deadline(120)
     while not ready.exists():
         if proc.poll() is not None:
@@ -170,17 +176,17 @@ def test_export_never_replaces_a_folder_with_other_content(tmp_path):
     assert sorted(os.listdir(base)) == ["1", "2", "notes.txt"]
     plain = tmp_path / "plain"
     model.export(str(plain))
-    model.export(str(plain))                          # an earlier export is replaced, whole
+    model.export(str(plain))  # an earlier export is replaced, whole
     assert (plain / "saved_model.pb").is_file()
 
 
 def test_concurrent_saves_never_delete_each_others_temporary_files(tmp_path):
     target = str(tmp_path / "m.h5")
-    other = Claim.beside(target)                      # another save in progress: its folder is locked while it lives
+    other = Claim.beside(target)  # another save in progress: its folder is locked while it lives
     open(other.join("m.h5"), "w").close()
-    dead = f"{target}.tmp-{'0' * 32}"                 # a killed save's folder: nobody holds its lock
+    dead = f"{target}.tmp-{'0' * 32}"  # a killed save's folder: nobody holds its lock
     os.mkdir(dead)
-    legacy = f"{target}.tmp-999999999-{'0' * 16}"     # what a killed save of an earlier tfkit left
+    legacy = f"{target}.tmp-999999999-{'0' * 16}"  # what a killed save of an earlier tfkit left
     open(legacy, "w").close()
     with atomic.atomic_file(target) as tmp:
         open(tmp, "w").write("x")
@@ -191,7 +197,9 @@ def test_concurrent_saves_never_delete_each_others_temporary_files(tmp_path):
 
 def test_interrupted_directory_swap_is_undone(tmp_path):
     target = tmp_path / "1"
-    old = tmp_path / "1.old-999999999-0123456789abcdef"   # the previous version, moved aside by an earlier tfkit's export
+    old = (
+        tmp_path / "1.old-999999999-0123456789abcdef"
+    )  # the previous version, moved aside by an earlier tfkit's export
     old.mkdir()
     (old / "saved_model.pb").write_text("previous")
     atomic.recover(str(target))
@@ -200,7 +208,7 @@ def test_interrupted_directory_swap_is_undone(tmp_path):
 
 def test_a_killed_swap_is_undone_from_its_temporary_folder(tmp_path):
     target = tmp_path / "1"
-    kept = tmp_path / f"1.tmp-{'a' * 32}" / "previous"    # killed after moving the old version aside
+    kept = tmp_path / f"1.tmp-{'a' * 32}" / "previous"  # killed after moving the old version aside
     kept.mkdir(parents=True)
     (kept / "saved_model.pb").write_text("previous")
     atomic.recover(str(target))
@@ -230,10 +238,16 @@ def test_a_full_disk_is_a_clear_error_and_keeps_the_previous_save(tmp_path, kind
     small = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
     small.save(str(target)) if kind == "model" else small.save_weights(str(target))
     before = sorted(os.listdir(target.parent))
-    done = subprocess.run([sys.executable, "-c", _FULL_DISK, kind, str(target)], capture_output=True, text=True,
-                          timeout=time_limits.seconds(180))
-    assert done.stdout.startswith("OSError") and "Not enough disk space to save" in done.stdout, done.stdout + done.stderr[-1500:]
-    assert sorted(os.listdir(target.parent)) == before     # no partial file left behind
+    done = subprocess.run(
+        [sys.executable, "-c", _FULL_DISK, kind, str(target)],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(180),
+    )
+    assert done.stdout.startswith("OSError") and "Not enough disk space to save" in done.stdout, (
+        done.stdout + done.stderr[-1500:]
+    )
+    assert sorted(os.listdir(target.parent)) == before  # no partial file left behind
     reloaded = tfkit.load_model(str(target)) if kind == "model" else small
     if kind == "checkpoint":
         small.load_weights(str(target))
@@ -282,9 +296,16 @@ def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
     # The second saver runs in a PID namespace of its own where the machine allows it (two containers on one
     # volume): neither can see the other's process id, so nothing may depend on one.
     namespace = pid_namespace_prefix() or []
-    workers = [subprocess.Popen([*(namespace if fill == 2.0 else []), sys.executable, "-c", _SAVER, target, str(fill),
-                                 str(rounds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True) for fill in (1.0, 2.0)]
+    workers = [
+        subprocess.Popen(
+            [*(namespace if fill == 2.0 else []), sys.executable, "-c", _SAVER, target, str(fill), str(rounds)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for fill in (1.0, 2.0)
+    ]
     try:
         for worker in workers:
             assert worker.stdout.readline().strip() == "ready", worker.stderr.read()[-2000:]
@@ -302,8 +323,8 @@ def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
         import tensorflow as tf
 
         served = tf.saved_model.load(target).signatures["serving_default"](tf.ones((1, 3)))
-        values = np.unique(list(served.values())[0].numpy()) / 4.0        # 3 inputs x w + b = 4 x fill
-    elif name == "backup":                  # a restore finds one whole backup: its epoch and its weights agree
+        values = np.unique(list(served.values())[0].numpy()) / 4.0  # 3 inputs x w + b = 4 x fill
+    elif name == "backup":  # a restore finds one whole backup: its epoch and its weights agree
         model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
         model.compile("sgd", "mse")
         callback = tfkit.callbacks.BackupAndRestore(target)
@@ -316,7 +337,7 @@ def test_two_processes_saving_the_same_path_never_fail_or_mix(tmp_path, name):
         whole = name.endswith((".keras", ".h5")) and not name.endswith(".weights.h5")
         loaded = tfkit.load_model(target) if whole else (model.load_weights(target) or model)
         values = np.unique(np.concatenate([w.numpy().ravel() for w in loaded.weights]))
-    assert len(values) == 1 and values[0] in (1.0, 2.0)       # one whole save, never a mix
+    assert len(values) == 1 and values[0] in (1.0, 2.0)  # one whole save, never a mix
     folder = target if name == "backup" else os.path.dirname(target)
     leftovers = [n for n in os.listdir(folder) if ".tmp-" in n or ".bak-" in n or n.endswith("_temp")]
     assert leftovers == []

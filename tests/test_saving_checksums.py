@@ -42,8 +42,13 @@ def _flip(path, dataset, byte, bit):
 
 # (dataset, byte, bit): a kernel's first and last float (low mantissa bit, sign bit), a bias's exponent,
 # an Adam moment, the optimizer's step counter.
-FLIPS = [("weights/hidden/kernel", 0, 0), ("weights/hidden/kernel", 79, 7), ("weights/out/bias", 3, 3),
-         ("optimizer/3", 5, 1), ("optimizer/0", 0, 0)]
+FLIPS = [
+    ("weights/hidden/kernel", 0, 0),
+    ("weights/hidden/kernel", 79, 7),
+    ("weights/out/bias", 3, 3),
+    ("optimizer/3", 5, 1),
+    ("optimizer/0", 0, 0),
+]
 
 
 @pytest.mark.parametrize("dataset, byte, bit", FLIPS)
@@ -73,9 +78,11 @@ def test_a_flipped_bit_in_a_weights_file_is_refused_and_changes_nothing(trained,
 def _strip_checksums(path):
     """What a file written before checksums looks like: no ``crc32`` attribute anywhere."""
     with h5py.File(path, "a") as f:
+
         def strip(name, item):
             if isinstance(item, h5py.Dataset) and "crc32" in item.attrs:
                 del item.attrs["crc32"]
+
         f.visititems(strip)
 
 

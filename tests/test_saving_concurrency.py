@@ -103,10 +103,16 @@ def _line(process, timeout, probe=False):
 
 
 def _start(code, target, prefix=None):
-    process = subprocess.Popen([*(prefix or []), sys.executable, "-c", code, target], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
-                               cwd=os.path.dirname(os.path.dirname(os.path.abspath(tfkit.__file__))))
-    process.lines = queue.Queue()      # a thread reads stdout: select() cannot see lines already buffered
+    process = subprocess.Popen(
+        [*(prefix or []), sys.executable, "-c", code, target],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(tfkit.__file__))),
+    )
+    process.lines = queue.Queue()  # a thread reads stdout: select() cannot see lines already buffered
 
     def pump():
         for line in process.stdout:
@@ -119,7 +125,7 @@ def _start(code, target, prefix=None):
 def _stop(*processes):
     for process in processes:
         try:
-            process.stdin.close()                  # a reader's loop ends with its input
+            process.stdin.close()  # a reader's loop ends with its input
             process.wait(timeout=10)
         except (OSError, subprocess.TimeoutExpired):
             process.kill()
@@ -130,13 +136,17 @@ def _stop(*processes):
 def test_a_reader_in_another_pid_namespace_never_changes_or_rolls_back_a_checkpoint(tmp_path):
     namespace = pid_namespace_prefix()
     if namespace is None:
-        pytest.skip("this machine refuses a new PID namespace (unshare --pid --fork --mount-proc); the reader "
-                    "runs in the test's namespace would prove less: see test_saving_atomic's races instead")
+        pytest.skip(
+            "this machine refuses a new PID namespace (unshare --pid --fork --mount-proc); the reader "
+            "runs in the test's namespace would prove less: see test_saving_atomic's races instead"
+        )
     target = str(tmp_path / "ckpt" / "w")
     saver = _start(_SAVER, target)
     reader = _start(_READER, target, namespace)
     try:
-        assert (_line(reader, 120) or "").startswith("ready 1"), reader.stderr.read()[-2000:]  # pid 1: its own namespace
+        assert (_line(reader, 120) or "").startswith("ready 1"), reader.stderr.read()[
+            -2000:
+        ]  # pid 1: its own namespace
         folder = os.path.dirname(target)
         steps, waited, save_number = [], 0, 1
         while True:
@@ -146,8 +156,8 @@ def test_a_reader_in_another_pid_namespace_never_changes_or_rolls_back_a_checkpo
                 _, value, calls = event.split()
                 reader.stdin.write("load\n")
                 answer = _line(reader, 60)
-                assert answer == f"loaded {value}", (answer, event, steps)   # a save that returned is what a reader gets
-                if int(calls) < save_number:                          # the last save ran without a pause
+                assert answer == f"loaded {value}", (answer, event, steps)  # a save that returned is what a reader gets
+                if int(calls) < save_number:  # the last save ran without a pause
                     break
                 save_number += 1
                 saver.stdin.write("next\n")
@@ -157,15 +167,15 @@ def test_a_reader_in_another_pid_namespace_never_changes_or_rolls_back_a_checkpo
             before = _tree(folder)
             reader.stdin.write("load\n")
             answer = _line(reader, 1.5, probe=True)
-            if answer is None:                    # the saver holds the folder: the reader waits for the publish
+            if answer is None:  # the saver holds the folder: the reader waits for the publish
                 waited += 1
                 saver.stdin.write("go\n")
                 answer = _line(reader, 60)
                 assert answer is not None and answer.startswith("loaded"), (event, answer)
             else:
-                assert _tree(folder) == before, event             # the reader changed nothing on disk
+                assert _tree(folder) == before, event  # the reader changed nothing on disk
                 saver.stdin.write("go\n")
-            assert answer.startswith("loaded ") and len(answer.split()) == 2, (event, answer)   # one whole save
+            assert answer.startswith("loaded ") and len(answer.split()) == 2, (event, answer)  # one whole save
         assert len(steps) >= 6 and waited >= 3, (steps, waited)
         assert saver.wait(timeout=time_limits.seconds(60)) == 0
     finally:
@@ -176,12 +186,12 @@ def test_a_killed_publish_is_read_as_the_previous_checkpoint_without_touching_th
     target = str(tmp_path / "ckpt" / "w")
     saver = _start(_SAVER, target)
     try:
-        while True:                                # save k pauses before its k-th call: go on until one pauses
-            event = _line(saver, 120)              # with its new files in place and the previous one kept
+        while True:  # save k pauses before its k-th call: go on until one pauses
+            event = _line(saver, 120)  # with its new files in place and the previous one kept
             assert event is not None, saver.stderr.read()[-3000:]
             if event == "paused remove previous.index":
                 break
-            saver.stdin.write("go\n")             # on from a pause, or to the next save
+            saver.stdin.write("go\n")  # on from a pause, or to the next save
         os.kill(saver.pid, signal.SIGKILL)
         saver.wait(timeout=30)
     finally:
@@ -192,6 +202,6 @@ def test_a_killed_publish_is_read_as_the_previous_checkpoint_without_touching_th
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
     model.load_weights(target)
     kept = np.unique(np.concatenate([w.numpy().ravel() for w in model.weights]))
-    assert len(kept) == 1 and _tree(folder) == before       # one whole checkpoint, read without a write
-    model.save_weights(target)                                 # the next save puts things right
+    assert len(kept) == 1 and _tree(folder) == before  # one whole checkpoint, read without a write
+    model.save_weights(target)  # the next save puts things right
     assert sorted(os.listdir(folder)) == ["w.data-00000-of-00001", "w.index"]

@@ -85,8 +85,12 @@ _SAVES = textwrap.dedent(r"""
 
 
 def _run_saves(mode, folder):
-    done = subprocess.run([sys.executable, "-c", _SAVES, mode, str(folder)], capture_output=True, text=True,
-                          timeout=time_limits.seconds(300))
+    done = subprocess.run(
+        [sys.executable, "-c", _SAVES, mode, str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(300),
+    )
     assert done.returncode == 0, f"exit code {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     assert "Exception ignored" not in done.stderr, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -95,11 +99,11 @@ def _run_saves(mode, folder):
 def _check(results):
     names = {"m.h5", "m.keras", "m.weights.h5"}
     for result in results:
-        if result["cut"] is None:                       # the save after the failures
+        if result["cut"] is None:  # the save after the failures
             assert result["outcome"] == "saved" and result["kept"], result
             continue
         assert result["outcome"] == "OSError", result
-        assert result["kept"], result                  # the previous file is unchanged
+        assert result["kept"], result  # the previous file is unchanged
         assert set(result["listing"]) <= names, result  # no m.h5.tmp-* left behind
         assert result["name"] in result["listing"], result
 
@@ -117,8 +121,9 @@ def small_tmpfs(tmp_path):
     folder.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root and the mount command")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)], capture_output=True,
-                          text=True, timeout=30)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)], capture_output=True, text=True, timeout=30
+    )
     if done.returncode != 0:
         pytest.skip(f"mount -t tmpfs is not permitted here: {done.stderr.strip()}")
     try:
@@ -133,6 +138,7 @@ def test_a_full_tmpfs_to_the_last_few_kb_is_one_oserror_and_a_normal_exit(small_
 
 
 # ------------------------------------------------------- the writer itself, in this process
+
 
 def _failing_after(monkeypatch, budget):
     """Make ``os.pwrite`` (as h5_writer calls it) fail with ENOSPC once ``budget`` bytes were written.
@@ -165,7 +171,7 @@ def test_writer_reports_the_first_failed_write_after_closing_cleanly(tmp_path, m
         written = _failing_after(patch, 2**62)
         with h5_writer.create(str(tmp_path / "reference.h5")) as f:
             _write_sample(f)
-    total = written["bytes"]                 # every write of a complete save, the ones at close last
+    total = written["bytes"]  # every write of a complete save, the ones at close last
     for budget in sorted({0, 100, 2000, total // 3, total // 2, total - 4000, total - 500, total - 1}):
         with monkeypatch.context() as patch:
             _failing_after(patch, budget)
@@ -173,17 +179,17 @@ def test_writer_reports_the_first_failed_write_after_closing_cleanly(tmp_path, m
                 with h5_writer.create(str(tmp_path / f"out_{budget}.h5")) as f:
                     _write_sample(f)
         assert caught.value.errno == errno.ENOSPC, budget
-    assert "Exception ignored" not in capfd.readouterr().err    # libhdf5 never saw an error
+    assert "Exception ignored" not in capfd.readouterr().err  # libhdf5 never saw an error
 
 
 def test_writer_reads_back_what_it_kept_in_memory_after_a_failure(tmp_path, monkeypatch):
     path = str(tmp_path / "out.h5")
     with pytest.raises(OSError):
         with h5_writer.create(path) as f:
-            _failing_after(monkeypatch, 0)                     # nothing reaches the disk from here on
+            _failing_after(monkeypatch, 0)  # nothing reaches the disk from here on
             f.create_dataset("a", data=np.arange(50_000, dtype="int64"))
             f.flush()
-            assert f["a"][-3:].tolist() == [49_997, 49_998, 49_999]   # read back from memory, not the disk
+            assert f["a"][-3:].tolist() == [49_997, 49_998, 49_999]  # read back from memory, not the disk
 
 
 def test_writer_writes_a_file_h5py_reads_as_usual(tmp_path):
@@ -211,12 +217,12 @@ def test_ctrl_c_during_a_write_is_raised_once_the_file_is_closed(tmp_path, monke
     def write(self, data):
         calls["count"] += 1
         if calls["count"] == 3:
-            signal.raise_signal(signal.SIGINT)        # Ctrl-C arrives while libhdf5 waits for this write
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C arrives while libhdf5 waits for this write
         return real(self, data)
 
     monkeypatch.setattr(h5_writer.QuietFile, "write", write)
     path = str(tmp_path / "interrupted.h5")
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)   # pytest-xdist workers ignore SIGINT
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # pytest-xdist workers ignore SIGINT
     try:
         with pytest.raises(KeyboardInterrupt):
             with h5_writer.create(path) as f:
@@ -224,5 +230,5 @@ def test_ctrl_c_during_a_write_is_raised_once_the_file_is_closed(tmp_path, monke
     finally:
         signal.signal(signal.SIGINT, previous)
     assert calls["count"] > 3 and "Exception ignored" not in capfd.readouterr().err
-    with h5py.File(path, "r") as f:                   # libhdf5 finished and closed the file normally
+    with h5py.File(path, "r") as f:  # libhdf5 finished and closed the file normally
         assert f["big"].shape == (100, 100) and f.attrs["config"] == "{}" * 2000

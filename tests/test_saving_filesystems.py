@@ -73,7 +73,7 @@ def test_an_export_onto_a_symlinked_folder_replaces_the_destination_and_keeps_th
     _model(2.0).export(str(link))
     assert link.is_symlink() and os.readlink(link) == str(real)
     served = tf.saved_model.load(str(link)).signatures["serving_default"](tf.ones((1, 3)))
-    assert float(list(served.values())[0].numpy()[0, 0]) == 8.0          # 3 inputs x 2 + 2: the new weights
+    assert float(list(served.values())[0].numpy()[0, 0]) == 8.0  # 3 inputs x 2 + 2: the new weights
     assert sorted(os.listdir(link.parent)) == ["1"] and sorted(os.listdir(real.parent)) == ["v1"]
 
 

@@ -92,14 +92,14 @@ _SAVES = textwrap.dedent(r"""
 def _check(results):
     for result in results:
         if result["free"] is None:
-            assert result["outcome"] == "saved" and result["kept"], result   # the save after the failures lands
+            assert result["outcome"] == "saved" and result["kept"], result  # the save after the failures lands
         elif result["outcome"] == "saved":
-            assert not result["kept"] and not result["litter"], result      # it fitted: a whole new save
+            assert not result["kept"] and not result["litter"], result  # it fitted: a whole new save
         else:
             assert result["outcome"] == "OSError" and result["kept"], result  # nothing changed, nothing left over
     for kind in {result["kind"] for result in results}:
         failed = [result for result in results if result["kind"] == kind and result["outcome"] == "OSError"]
-        assert len(failed) >= 4, (kind, results)                             # the disk was full for most
+        assert len(failed) >= 4, (kind, results)  # the disk was full for most
 
 
 @pytest.mark.slow
@@ -107,7 +107,11 @@ def _check(results):
 def test_a_full_tmpfs_is_one_oserror_for_checkpoints_backups_and_exports(small_tmpfs, kinds):  # noqa: F811
     if "onnx" in kinds:
         pytest.importorskip("tf2onnx")
-    done = subprocess.run([sys.executable, "-c", _SAVES, str(small_tmpfs), kinds], capture_output=True, text=True,
-                          timeout=time_limits.seconds(600))
+    done = subprocess.run(
+        [sys.executable, "-c", _SAVES, str(small_tmpfs), kinds],
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(600),
+    )
     assert done.returncode == 0, f"exit code {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     _check(json.loads(done.stdout.strip().splitlines()[-1]))

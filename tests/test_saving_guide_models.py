@@ -11,6 +11,7 @@ from tfkit import layers
 
 # ------------------------------------------------------------------ the guide's models, unregistered
 
+
 class ResNetBlock(layers.Layer):
     def __init__(self, filters=4, **kwargs):
         super().__init__(**kwargs)
@@ -96,7 +97,7 @@ def test_guide_resnet_saves_unregistered_and_reloads_with_plain_custom_objects(t
     loaded = tfkit.load_model(path, custom_objects={"ResNet": ResNet})
     assert type(loaded) is ResNet
     np.testing.assert_allclose(loaded.predict(images, verbose=0), resnet.predict(images, verbose=0), rtol=1e-5)
-    loaded.fit(images, labels, epochs=1, batch_size=4, verbose=0)   # still trains, optimizer state restored
+    loaded.fit(images, labels, epochs=1, batch_size=4, verbose=0)  # still trains, optimizer state restored
 
 
 def test_guide_vae_saves_unregistered_and_reloads(tmp_path):
@@ -120,12 +121,12 @@ def test_guide_vae_saves_unregistered_and_reloads(tmp_path):
 
 # ------------------------------------------------------------------ custom configs
 
+
 @tfkit.saving.register_keras_serializable(package="test_unregistered")
 class ScaledDense(layers.Layer):
     """A guide-style get_config: only its own arguments, no name; objects inside."""
 
-    def __init__(self, units, initializer="glorot_uniform", regularizer=None, activation=None, inner=None,
-                 **kwargs):
+    def __init__(self, units, initializer="glorot_uniform", regularizer=None, activation=None, inner=None, **kwargs):
         super().__init__(**kwargs)
         self.units = units
         self.initializer = tfkit.initializers.get(initializer)
@@ -134,29 +135,45 @@ class ScaledDense(layers.Layer):
         self.inner = inner if inner is not None else layers.Dense(2, name="inner_default")
 
     def build(self, input_shape):
-        self.w = self.add_weight(shape=(input_shape[-1], self.units), initializer=self.initializer,
-                                 regularizer=self.regularizer)
+        self.w = self.add_weight(
+            shape=(input_shape[-1], self.units), initializer=self.initializer, regularizer=self.regularizer
+        )
 
     def call(self, x):
         return self.inner(self.activation(tf.matmul(x, self.w)))
 
     def get_config(self):
-        return {"units": self.units, "initializer": self.initializer, "regularizer": self.regularizer,
-                "activation": self.activation, "inner": self.inner}
+        return {
+            "units": self.units,
+            "initializer": self.initializer,
+            "regularizer": self.regularizer,
+            "activation": self.activation,
+            "inner": self.inner,
+        }
 
 
 def test_config_without_name_and_with_objects_round_trips_in_a_functional_model(tmp_path):
     x = tfkit.Input((3,))
-    custom = ScaledDense(4, initializer=tfkit.initializers.Constant(0.5), regularizer=tfkit.regularizers.L2(0.1),
-                         activation=tfkit.activations.relu, inner=layers.Dense(5, name="head"), name="scaled")
+    custom = ScaledDense(
+        4,
+        initializer=tfkit.initializers.Constant(0.5),
+        regularizer=tfkit.regularizers.L2(0.1),
+        activation=tfkit.activations.relu,
+        inner=layers.Dense(5, name="head"),
+        name="scaled",
+    )
     model = tfkit.Model(x, custom(x))
     config = json.loads(model.to_json())
     entry = config["config"]["layers"][1]
     assert entry["registered_name"] == "test_unregistered>ScaledDense" and entry["name"] == "scaled"
     inner = entry["config"]
     assert inner["initializer"]["class_name"] == "Constant" and inner["initializer"]["config"] == {"value": 0.5}
-    assert inner["activation"] == {"module": "tfkit.activations", "class_name": "function", "config": "relu",
-                                   "registered_name": "relu"}
+    assert inner["activation"] == {
+        "module": "tfkit.activations",
+        "class_name": "function",
+        "config": "relu",
+        "registered_name": "relu",
+    }
     assert inner["inner"]["class_name"] == "Dense" and inner["inner"]["config"]["units"] == 5
     model.save(tmp_path / "m.h5")
     loaded = tfkit.load_model(tmp_path / "m.h5")

@@ -295,6 +295,6 @@ def test_load_work_grows_linearly_with_the_number_of_layers(tmp_path):
         profile.runcall(tfkit.load_model, tmp_path / f"{n}.h5")
         return pstats.Stats(profile).total_calls
 
-    calls(20)                                    # first-load costs (imports, caches) out of the way
+    calls(20)  # first-load costs (imports, caches) out of the way
     small, large = calls(200), calls(800)
-    assert large / small < 5, (small, large)     # 4 when linear, 16 when quadratic
+    assert large / small < 5, (small, large)  # 4 when linear, 16 when quadratic

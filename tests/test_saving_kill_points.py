@@ -35,9 +35,17 @@ import tfkit
 
 HERE = Path(__file__).parent / "kill_points"
 OLD, NEW = 1.0, 2.0
-TARGETS = {"model": "m.h5", "weights": "w.weights.h5", "checkpoint": "ckpt/w", "export": "models/vae/1",
-           "export_unversioned": "models/vae", "model_checkpoint": "best.keras",
-           "model_checkpoint_weights": "ckpt/best", "backup": "backup", "backup_cleanup": "backup"}
+TARGETS = {
+    "model": "m.h5",
+    "weights": "w.weights.h5",
+    "checkpoint": "ckpt/w",
+    "export": "models/vae/1",
+    "export_unversioned": "models/vae",
+    "model_checkpoint": "best.keras",
+    "model_checkpoint_weights": "ckpt/best",
+    "backup": "backup",
+    "backup_cleanup": "backup",
+}
 TEMPORARY_MARKS = (".tmp-", "_temp", ".tempstate", "checkpoint.tmp", "saved_model.pb.tmp", "fingerprint.pb.tmp")
 
 # Every kill point checks that the previous save survived. The save after the kill (it must complete and
@@ -58,10 +66,20 @@ def saver(tmp_path_factory):
         pytest.skip("the kill-point library needs gcc to build")
     library = tmp_path_factory.mktemp("shim") / "kill_points.so"
     subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", str(library), str(HERE / "shim.c"), "-ldl"], check=True)
-    env = dict(os.environ, LD_PRELOAD=str(library), PYTHONDONTWRITEBYTECODE="1",
-               PYTHONPATH=os.pathsep.join([str(Path(tfkit.__file__).parents[1]), os.environ.get("PYTHONPATH", "")]))
-    server = subprocess.Popen([sys.executable, str(HERE / "saver.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env)
+    env = dict(
+        os.environ,
+        LD_PRELOAD=str(library),
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONPATH=os.pathsep.join([str(Path(tfkit.__file__).parents[1]), os.environ.get("PYTHONPATH", "")]),
+    )
+    server = subprocess.Popen(
+        [sys.executable, str(HERE / "saver.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
     def save(kind, target, fill, kill_at, log):
         request = {"kind": kind, "target": str(target), "fill": fill, "kill_at": kill_at, "log": str(log)}
@@ -90,7 +108,7 @@ def _stored(kind, target):
         import tensorflow as tf
 
         served = tf.saved_model.load(str(target)).signatures["serving_default"](tf.ones((1, 3)))
-        value = float(list(served.values())[0].numpy()[0, 0]) / 4.0   # 3 inputs x w + b = 4 x fill
+        value = float(list(served.values())[0].numpy()[0, 0]) / 4.0  # 3 inputs x w + b = 4 x fill
         assert value in (OLD, NEW), value
         return value
     model = tfkit.Sequential([tfkit.Input((3,)), tfkit.layers.Dense(2)])
@@ -124,15 +142,20 @@ def _calls(log):
 
 def _in_place_writes(log, existed):
     """Opens for writing of a path that existed before the save and is not a temporary name."""
-    return [path for _, call, path in _calls(log) if call in ("open", "openat", "fopen", "truncate")
-            and path in existed and not any(mark in path for mark in TEMPORARY_MARKS)]
+    return [
+        path
+        for _, call, path in _calls(log)
+        if call in ("open", "openat", "fopen", "truncate")
+        and path in existed
+        and not any(mark in path for mark in TEMPORARY_MARKS)
+    ]
 
 
 @pytest.mark.parametrize("kind", list(TARGETS))
 def test_a_save_killed_before_any_system_call_leaves_the_previous_save(tmp_path, saver, kind):
     work = tmp_path / "work"
     target = work / TARGETS[kind]
-    first = "backup" if kind == "backup_cleanup" else kind     # the clean-up removes a backup made first
+    first = "backup" if kind == "backup_cleanup" else kind  # the clean-up removes a backup made first
     assert saver(first, target, OLD, 0, tmp_path / "first.log") == {"killed": False, "exit": 0}
     bystander = (target if kind.startswith("backup") else target.parent) / "notes.txt"
     bystander.write_text("the user's")
@@ -160,7 +183,7 @@ def test_a_save_killed_before_any_system_call_leaves_the_previous_save(tmp_path,
             break
         kills += 1
         assert stored in (OLD, NEW, None) and (stored is not None or kind == "backup_cleanup"), (kind, kill_at)
-        if kill_at % AFTER_EVERY and kill_at > 2:   # the previous save survived; the clean-up check is sampled
+        if kill_at % AFTER_EVERY and kill_at > 2:  # the previous save survived; the clean-up check is sampled
             shutil.rmtree(work)
             shutil.copytree(pristine, work)
             continue
@@ -171,7 +194,7 @@ def test_a_save_killed_before_any_system_call_leaves_the_previous_save(tmp_path,
         assert not _temporaries(work), (kind, kill_at, _temporaries(work))
         if kind == "backup_cleanup":
             assert sorted(os.listdir(target)) == [".tfkit-backup-dir", "notes.txt"], (kill_at, os.listdir(target))
-        shutil.rmtree(work)                          # back to the old save for the next kill point
+        shutil.rmtree(work)  # back to the old save for the next kill point
         shutil.copytree(pristine, work)
     else:
         pytest.fail(f"{kind}: the save never completed")

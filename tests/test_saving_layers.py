@@ -42,11 +42,11 @@ CASES = {
     "Hashing": single(lambda: layers.Hashing(num_bins=5, salt=3), (2,), "string"),
     "Discretization": single(lambda: layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5]), (4,)),
     "Normalization": single(lambda: layers.Normalization(mean=[0.5, 1.0, 2.0], variance=[1.0, 4.0, 0.25]), (3,)),
-    "IntegerLookup": single(lambda: layers.IntegerLookup(vocabulary=[3, 7, 9], output_mode="one_hot"), (2,),
-                            "int32"),
+    "IntegerLookup": single(lambda: layers.IntegerLookup(vocabulary=[3, 7, 9], output_mode="one_hot"), (2,), "int32"),
     "StringLookup": single(lambda: layers.StringLookup(vocabulary=["a", "b"], mask_token=""), (3,), "string"),
-    "TextVectorization": single(lambda: layers.TextVectorization(vocabulary=["the", "cat"], output_sequence_length=4),
-                                (1,), "string"),
+    "TextVectorization": single(
+        lambda: layers.TextVectorization(vocabulary=["the", "cat"], output_sequence_length=4), (1,), "string"
+    ),
     "ReLU": single(lambda: layers.ReLU(max_value=2.0, negative_slope=0.1), (5,)),
     "LeakyReLU": single(lambda: layers.LeakyReLU(0.2), (5,)),
     "PReLU": single(lambda: layers.PReLU(), (4, 3)),
@@ -74,8 +74,9 @@ CASES = {
     "RMSNormalization": single(lambda: layers.RMSNormalization(), (3, 4)),
     "Attention": merge(lambda: layers.Attention(use_scale=True), (3, 4), (5, 4)),
     "AdditiveAttention": merge(lambda: layers.AdditiveAttention(), (3, 4), (5, 4), (5, 4)),
-    "TFOpLambda": single(lambda: layers.TFOpLambda("tf.math.multiply", {"args": [{"__input__": 0}, 3.0], "kwargs": {}}),
-                         (4,)),
+    "TFOpLambda": single(
+        lambda: layers.TFOpLambda("tf.math.multiply", {"args": [{"__input__": 0}, 3.0], "kwargs": {}}), (4,)
+    ),
     "Activation": single(lambda: layers.Activation("relu"), (5,)),
     "ActivityRegularization": single(lambda: layers.ActivityRegularization(l1=0.01), (5,)),
     "Add": merge(layers.Add, (4,), (4,)),
@@ -115,20 +116,30 @@ CASES = {
     "ConvLSTM3D": single(lambda: layers.ConvLSTM3D(1, 2, go_backwards=True), (2, 3, 3, 3, 1)),
     "ReversibleEmbedding": single(lambda: layers.ReversibleEmbedding(10, 4, tie_weights=False), (5,), "int32"),
     "SpectralNormalization": single(lambda: layers.SpectralNormalization(layers.Dense(3), power_iterations=2), (4,)),
-    "HashedCrossing": {"factory": lambda: layers.HashedCrossing(6, output_mode="one_hot"),
-                       "inputs": [((1,), "string"), ((1,), "int32")], "call": "list", "sequential": False},
+    "HashedCrossing": {
+        "factory": lambda: layers.HashedCrossing(6, output_mode="one_hot"),
+        "inputs": [((1,), "string"), ((1,), "int32")],
+        "call": "list",
+        "sequential": False,
+    },
     "STFTSpectrogram": single(lambda: layers.STFTSpectrogram(mode="stft", frame_length=8, expand_dims=True), (40, 2)),
     "MelSpectrogram": single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8), (200,)),
     "DepthwiseConv1D": single(lambda: layers.DepthwiseConv1D(3, depth_multiplier=2), (5, 2)),
     "SeparableConv1D": single(lambda: layers.SeparableConv1D(3, 2, padding="same"), (5, 2)),
-    **{f"Adaptive{kind}Pooling{rank}D": single(lambda kind=kind, rank=rank: getattr(layers, f"Adaptive{kind}Pooling{rank}D")(2),
-                                               (3,) * rank + (2,)) for kind in ("Average", "Max") for rank in (1, 2, 3)},
+    **{
+        f"Adaptive{kind}Pooling{rank}D": single(
+            lambda kind=kind, rank=rank: getattr(layers, f"Adaptive{kind}Pooling{rank}D")(2), (3,) * rank + (2,)
+        )
+        for kind in ("Average", "Max")
+        for rank in (1, 2, 3)
+    },
     "SeparableConv2D": single(lambda: layers.SeparableConv2D(2, 3), (5, 5, 2)),
     "Cropping2D": single(lambda: layers.Cropping2D(((1, 0), (0, 1))), (4, 4, 2)),
     "UpSampling2D": single(lambda: layers.UpSampling2D(2), (3, 3, 2)),
     "ZeroPadding2D": single(lambda: layers.ZeroPadding2D(1), (3, 3, 2)),
-    "Dense": single(lambda: layers.Dense(3, activation="tanh", kernel_regularizer="l2",
-                                         kernel_constraint="max_norm"), (5,)),
+    "Dense": single(
+        lambda: layers.Dense(3, activation="tanh", kernel_regularizer="l2", kernel_constraint="max_norm"), (5,)
+    ),
     "EinsumDense": single(lambda: layers.EinsumDense("ab,bc->ac", output_shape=3, bias_axes="c"), (5,)),
     "Embedding": single(lambda: layers.Embedding(10, 3), (4,), dtype="int32"),
     "Dropout": single(lambda: layers.Dropout(0.5, seed=1), (5,)),
@@ -159,8 +170,13 @@ CASES = {
 }
 
 # Classes a case covers beyond the one it is named after (cells inside RNN, the Input of every model).
-ALSO_COVERED = {"RNN+GRUCell": ["RNN", "GRUCell"], "RNN+LSTMCell": ["LSTMCell"],
-                "RNN+SimpleRNNCell": ["SimpleRNNCell"], "RNN+StackedRNNCells": ["StackedRNNCells"], "Dense": ["InputLayer"]}
+ALSO_COVERED = {
+    "RNN+GRUCell": ["RNN", "GRUCell"],
+    "RNN+LSTMCell": ["LSTMCell"],
+    "RNN+SimpleRNNCell": ["SimpleRNNCell"],
+    "RNN+StackedRNNCells": ["StackedRNNCells"],
+    "Dense": ["InputLayer"],
+}
 
 
 def _randomize(model, rng):
@@ -223,7 +239,7 @@ def test_builtin_layer_round_trips_in_functional_model(name, tmp_path):
 def test_builtin_layer_round_trips_in_sequential_model(name, tmp_path):
     case = CASES[name]
     rng = np.random.RandomState(1)
-    (shape, dtype), = case["inputs"]
+    ((shape, dtype),) = case["inputs"]
     model = tfkit.Sequential([tfkit.Input(shape, dtype=dtype), case["factory"]()])
     _randomize(model, rng)
     loaded = _round_trip(model, _data(case, rng), tmp_path, "sequential")
@@ -237,9 +253,11 @@ def test_every_registered_builtin_layer_has_a_case():
         for cls_name in [name.split("+")[0], *ALSO_COVERED.get(name, [])]:
             covered.add(registry.lookup("layers", cls_name))
     builtin = {registry.lookup("layers", n) for n in registry.builtin_names("layers")}
-    augment = {registry.lookup("layers", n) for n in [*AUGMENT_CATALOG, "Pipeline"]}   # test_layers_augment_common
-    elsewhere = {layers.TFSMLayer,   # a SavedModel folder, loaded with safe_mode=False: test_layers_tfsm.py
-                 tfkit.utils.FeatureSpace,   # models hold its inner layers, never itself: test_feature_space*.py
-                 tfkit.distillation.Distiller}   # a teacher-and-student model: test_distillation.py
+    augment = {registry.lookup("layers", n) for n in [*AUGMENT_CATALOG, "Pipeline"]}  # test_layers_augment_common
+    elsewhere = {
+        layers.TFSMLayer,  # a SavedModel folder, loaded with safe_mode=False: test_layers_tfsm.py
+        tfkit.utils.FeatureSpace,  # models hold its inner layers, never itself: test_feature_space*.py
+        tfkit.distillation.Distiller,
+    }  # a teacher-and-student model: test_distillation.py
     missing = sorted(cls.__name__ for cls in builtin - covered - augment - elsewhere)
     assert not missing, f"add a round-trip case to CASES for the built-in layer(s) {missing}"

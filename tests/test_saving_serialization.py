@@ -19,8 +19,14 @@ def round_trip(obj, **kwargs):
 
 
 def test_layer_with_building_blocks():
-    dense = layers.Dense(4, activation="relu", kernel_initializer=tfkit.initializers.HeNormal(seed=3),
-                         kernel_regularizer=tfkit.regularizers.L2(0.01), kernel_constraint="max_norm", name="d")
+    dense = layers.Dense(
+        4,
+        activation="relu",
+        kernel_initializer=tfkit.initializers.HeNormal(seed=3),
+        kernel_regularizer=tfkit.regularizers.L2(0.01),
+        kernel_constraint="max_norm",
+        name="d",
+    )
     config, twin = round_trip(dense)
     assert config["class_name"] == "Dense" and config["kind"] == "layers"
     assert type(twin) is layers.Dense and twin.get_config() == dense.get_config()
@@ -35,15 +41,18 @@ def test_models_serialize_and_come_back_built():
     assert [w.shape for w in twin.weights] == [w.shape for w in model.weights]
 
 
-@pytest.mark.parametrize("obj, kind", [
-    (tfkit.initializers.RandomUniform(-0.1, 0.2, seed=1), "initializers"),
-    (tfkit.regularizers.L1L2(l1=0.1, l2=0.2), "regularizers"),
-    (tfkit.constraints.MinMaxNorm(0.5, 2.0), "constraints"),
-    (tfkit.losses.Huber(delta=2.0), "losses"),
-    (tfkit.metrics.AUC(num_thresholds=50), "metrics"),
-    (tfkit.optimizers.Adam(learning_rate=0.01, beta_1=0.8), "optimizers"),
-    (tfkit.optimizers.schedules.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5), "schedules"),
-])
+@pytest.mark.parametrize(
+    "obj, kind",
+    [
+        (tfkit.initializers.RandomUniform(-0.1, 0.2, seed=1), "initializers"),
+        (tfkit.regularizers.L1L2(l1=0.1, l2=0.2), "regularizers"),
+        (tfkit.constraints.MinMaxNorm(0.5, 2.0), "constraints"),
+        (tfkit.losses.Huber(delta=2.0), "losses"),
+        (tfkit.metrics.AUC(num_thresholds=50), "metrics"),
+        (tfkit.optimizers.Adam(learning_rate=0.01, beta_1=0.8), "optimizers"),
+        (tfkit.optimizers.schedules.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5), "schedules"),
+    ],
+)
 def test_objects_of_every_kind(obj, kind):
     config, twin = round_trip(obj)
     assert config["kind"] == kind
@@ -89,23 +98,31 @@ def test_registered_custom_objects_and_custom_objects_argument(monkeypatch):
     assert type(deserialize(config, custom_objects={"test_serialization>Halve": Halve})) is Halve
     with tfkit.saving.custom_object_scope({"test_serialization>Halve": Halve}):
         assert type(deserialize(config)) is Halve
-    assert type(deserialize(config, custom_objects={"Halve": Halve})) is Halve   # the plain key works too
+    assert type(deserialize(config, custom_objects={"Halve": Halve})) is Halve  # the plain key works too
 
 
 @pytest.mark.parametrize("safe_mode", [True, False])
 def test_code_in_a_config_is_refused_even_with_safe_mode_false(safe_mode):
-    code = {"class_name": "Lambda", "config": {"name": "l", "function": {
-        "class_name": "__lambda__", "config": {"code": "4wAAAAA=", "defaults": None, "closure": None}}}}
+    code = {
+        "class_name": "Lambda",
+        "config": {
+            "name": "l",
+            "function": {"class_name": "__lambda__", "config": {"code": "4wAAAAA=", "defaults": None, "closure": None}},
+        },
+    }
     with pytest.raises(ValueError, match="no code deserializer"):
         deserialize(code, safe_mode=safe_mode)
 
 
-@pytest.mark.parametrize("config, message", [
-    ({"class_name": "system", "module": "os", "config": {}}, r"Unknown layer 'system' \(saved from module 'os'\)"),
-    ({"class_name": "Dense", "config": {"units": 1, "safe_mode": False}}, "cannot change safe_mode"),
-    ({"class_name": "os.system", "config": {}, "kind": "layers"}, "never module paths"),
-    ("subprocess.Popen", "never module paths"),
-])
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"class_name": "system", "module": "os", "config": {}}, r"Unknown layer 'system' \(saved from module 'os'\)"),
+        ({"class_name": "Dense", "config": {"units": 1, "safe_mode": False}}, "cannot change safe_mode"),
+        ({"class_name": "os.system", "config": {}, "kind": "layers"}, "never module paths"),
+        ("subprocess.Popen", "never module paths"),
+    ],
+)
 def test_module_paths_and_safe_mode_switches_are_refused(config, message):
     with pytest.raises(ValueError, match=message):
         deserialize(config)
@@ -130,8 +147,12 @@ def test_lambda_with_registered_function_round_trips():
 
 def test_compile_config_round_trip():
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, name="out")])
-    model.compile(optimizer=tfkit.optimizers.RMSprop(learning_rate=0.003), loss=tfkit.losses.Huber(delta=0.5),
-                  metrics=["mae", tfkit.metrics.RootMeanSquaredError()], steps_per_execution=2)
+    model.compile(
+        optimizer=tfkit.optimizers.RMSprop(learning_rate=0.003),
+        loss=tfkit.losses.Huber(delta=0.5),
+        metrics=["mae", tfkit.metrics.RootMeanSquaredError()],
+        steps_per_execution=2,
+    )
     config = model.get_compile_config()
     json.dumps(config)
     twin = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(2, name="out")])

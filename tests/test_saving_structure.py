@@ -56,7 +56,7 @@ BUILDERS = {"functional": _functional, "sequential": _sequential, "subclassed": 
 def test_a_second_copy_in_the_same_process_loads_the_weights(tmp_path, kind, target):
     first = BUILDERS[kind]()
     first.save_weights(str(tmp_path / target))
-    second = BUILDERS[kind]()                 # built later: its automatic layer names differ
+    second = BUILDERS[kind]()  # built later: its automatic layer names differ
     if kind != "subclassed":
         assert {l.name for l in second.layers}.isdisjoint({l.name for l in first.layers} - {"input_layer"})
     second.load_weights(str(tmp_path / target))
@@ -83,7 +83,7 @@ def test_file_paths_are_readable_and_layers_keep_their_real_names(tmp_path):
         assert sorted(f["weights"]) == ["dense", "dense_1", "encoder_head"]
         assert f["weights/dense/kernel"].shape == (3, 4) and f["weights/dense_1/kernel"].shape == (4, 2)
         assert f["weights/encoder_head/bias"].shape == (4,)
-    assert model.get_layer(auto[0]) is model.layers[1]          # real names are unchanged
+    assert model.get_layer(auto[0]) is model.layers[1]  # real names are unchanged
     lines = []
     model.summary(print_fn=lines.append)
     assert all(any(name in line for line in lines) for name in auto + ["encoder_head"])
@@ -108,7 +108,7 @@ def test_a_mismatch_is_reported_by_path_and_changes_nothing(tmp_path):
     _functional().save_weights(tmp_path / "w.h5")
     x = tfkit.Input((3,))
     hidden = layers.BatchNormalization()(layers.Dense(4, activation="relu")(x))
-    wider = tfkit.Model(x, layers.Dense(5)(layers.Dense(4)(hidden)))          # last layer: 5 units, not 2
+    wider = tfkit.Model(x, layers.Dense(5)(layers.Dense(4)(hidden)))  # last layer: 5 units, not 2
     before = [w.numpy() for w in wider.weights]
     with pytest.raises(ValueError, match=r"weights/dense_2/kernel: file \(4, 2\) float32, model \(4, 5\)"):
         wider.load_weights(tmp_path / "w.h5")
@@ -149,4 +149,4 @@ def test_files_written_with_the_name_scheme_still_load(tmp_path):
     for weight, value in zip(model.weights, expected):
         np.testing.assert_array_equal(weight.numpy(), value)
     with pytest.raises(ValueError, match="format_version 1 are keyed by layer name"):
-        _functional().load_weights(path)        # other names: the old scheme cannot match them
+        _functional().load_weights(path)  # other names: the old scheme cannot match them

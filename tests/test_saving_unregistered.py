@@ -61,6 +61,7 @@ def _functional(cls=CustomLayer):
 
 # -------------------------------------------------------------------- saving needs no registration
 
+
 def test_config_names_unregistered_classes_as_data(tmp_path):
     model = _functional()
     entry = json.loads(model.to_json())["config"]["layers"][1]
@@ -91,13 +92,13 @@ def test_unregistered_layer_reloads_by_plain_class_name(tmp_path, how):
             loaded = tfkit.load_model(tmp_path / "m.h5")
         finally:
             del tfkit.saving.get_custom_objects()["CustomLayer"]
-    assert loaded.get_layer("mine").units == 5        # the name rode beside a config that lacked it
+    assert loaded.get_layer("mine").units == 5  # the name rode beside a config that lacked it
     np.testing.assert_array_equal(loaded(_data()).numpy(), model(_data()).numpy())
 
 
-@pytest.mark.parametrize("custom_objects", [
-    None, {"test_unreg_pkg>Registered": Registered}, {"Registered": Registered},
-])
+@pytest.mark.parametrize(
+    "custom_objects", [None, {"test_unreg_pkg>Registered": Registered}, {"Registered": Registered}]
+)
 def test_registered_layer_reloads_by_registration_or_either_key(tmp_path, custom_objects):
     model = _functional(Registered)
     model.save(tmp_path / "m.h5")
@@ -128,9 +129,15 @@ def test_module_key_is_data_and_never_imported(tmp_path):
 
 # -------------------------------------------------------------------- nested objects in configs
 
+
 def test_a_nested_layer_argument_round_trips_in_functional_and_sequential(tmp_path):
-    inner = layers.Dense(3, kernel_regularizer=tfkit.regularizers.L2(0.1),
-                         kernel_constraint=tfkit.constraints.NonNeg(), activation="relu", name="inner")
+    inner = layers.Dense(
+        3,
+        kernel_regularizer=tfkit.regularizers.L2(0.1),
+        kernel_constraint=tfkit.constraints.NonNeg(),
+        activation="relu",
+        name="inner",
+    )
     x = tfkit.Input((3,))
     functional = tfkit.Model(x, Wrapper(inner, scale=3.0, name="wrap")(x))
     sequential = tfkit.Sequential([tfkit.Input((3,)), Wrapper(layers.Dense(2), name="wrap")])
@@ -181,11 +188,15 @@ def test_building_blocks_and_losses_in_get_config_are_serialized_and_revived():
         def get_config(self):
             return {"initializer": self.initializer, "loss": self.loss, "activation": self.activation}
 
-    layer = Holder(tfkit.initializers.RandomUniform(-1.0, 1.0), tfkit.losses.Huber(delta=2.0),
-                   tfkit.activations.gelu, name="holder")
+    layer = Holder(
+        tfkit.initializers.RandomUniform(-1.0, 1.0),
+        tfkit.losses.Huber(delta=2.0),
+        tfkit.activations.gelu,
+        name="holder",
+    )
     config = tfkit.layers.serialize(layer)
     assert config["name"] == "holder" and config["config"]["loss"]["class_name"] == "Huber"
-    assert json.loads(json.dumps(config)) == config          # plain data
+    assert json.loads(json.dumps(config)) == config  # plain data
     revived = tfkit.layers.deserialize(config, custom_objects={"Holder": Holder})
     assert revived.name == "holder" and revived.activation is tfkit.activations.gelu
     assert isinstance(revived.loss, tfkit.losses.Huber) and revived.loss.get_config()["delta"] == 2.0
@@ -208,6 +219,7 @@ def test_clone_model_needs_no_registration():
 
 
 # -------------------------------------------------------------------- subclassed models
+
 
 class Plain(tfkit.Model):
     """Constructor arguments are plain data and get_config is not overridden: captured automatically."""
@@ -260,13 +272,14 @@ def test_subclassed_model_without_a_config_saves_its_weights_and_load_says_what_
     assert "Model class 'Holding' was saved without a config" in message.splitlines()[0]
     assert "implement get_config() in Holding" in message and "model.load_weights(path)" in message
     with pytest.raises(ValueError, match="Model class 'Holding' was saved without a config"):
-        tfkit.load_model(path)                             # said first, even before the class is asked for
-    rebuilt = Holding(layers.Dense(4))                     # the weights in the file still load
+        tfkit.load_model(path)  # said first, even before the class is asked for
+    rebuilt = Holding(layers.Dense(4))  # the weights in the file still load
     rebuilt.load_weights(path)
     np.testing.assert_array_equal(rebuilt(_data()).numpy(), model(_data()).numpy())
 
 
 # -------------------------------------------------------------------- Keras-named entry points
+
 
 def test_keras_named_entry_points():
     layer = CustomLayer(2, name="c")

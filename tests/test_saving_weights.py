@@ -213,7 +213,7 @@ def test_a_second_copy_built_in_the_same_process_loads_the_weights(tmp_path, kin
     path = str(tmp_path / f"{kind}_weights.h5")
     first = _mlp(kind)
     first.save_weights(path)
-    second = _mlp(kind)                       # automatic names differ: dense_7 vs dense_9
+    second = _mlp(kind)  # automatic names differ: dense_7 vs dense_9
     assert [l.name for l in second.layers] != [l.name for l in first.layers] or kind == "subclassed"
     second.load_weights(path)
     data = np.random.default_rng(0).random((5, 3)).astype("float32")
@@ -244,20 +244,20 @@ def test_failed_load_into_an_unbuilt_model_leaves_it_unbuilt(tmp_path):
             return self.out(self.hidden(x))
 
     saved = TwoDense(3)
-    saved(np.ones((1, 7), "float32"))          # built for 7 features, 3 outputs
+    saved(np.ones((1, 7), "float32"))  # built for 7 features, 3 outputs
     saved.save_weights(str(tmp_path / "w.h5"))
-    model = TwoDense(2)                        # 2 outputs: the weights will not match
+    model = TwoDense(2)  # 2 outputs: the weights will not match
     with pytest.raises(ValueError, match="do not match"):
         model.load_weights(str(tmp_path / "w.h5"))
     assert not model.built and model.weights == []
-    assert model(np.ones((2, 5), "float32")).shape == (2, 2)   # its real inputs still work
+    assert model(np.ones((2, 5), "float32")).shape == (2, 2)  # its real inputs still work
 
 
 def test_files_of_format_version_1_still_load_by_layer_name(tmp_path):
     model = _mlp("sequential")
     path = str(tmp_path / "v1_weights.h5")
     model.save_weights(path)
-    with h5py.File(path, "r+") as f:           # rewrite it as the first format did: keys are layer names
+    with h5py.File(path, "r+") as f:  # rewrite it as the first format did: keys are layer names
         for key, layer in zip(["dense", "dense_1"], model.layers):
             f.move(f"weights/{key}", f"weights/tmp_{layer.name}")
         for layer in model.layers:
@@ -286,7 +286,7 @@ class Tracked(tfkit.Model):
 def test_a_metric_held_by_a_model_is_state_not_weights(tmp_path):
     model = Tracked()
     model(np.zeros((1, 3), "float32"))
-    assert model.count_params() == 3 * 2 + 2                 # Keras counts the Dense only
+    assert model.count_params() == 3 * 2 + 2  # Keras counts the Dense only
     assert len(model.get_weights()) == 2 and len(model.variables) == 4
     model.loss_tracker.update_state(3.0)
     path = str(tmp_path / "t_weights.h5")
@@ -305,7 +305,7 @@ def test_files_that_kept_metric_variables_among_weights_still_load(tmp_path):
     model.loss_tracker.update_state(5.0)
     path = str(tmp_path / "old_weights.h5")
     model.save_weights(path)
-    with h5py.File(path, "r+") as f:                         # the layout tfkit 0.1 wrote
+    with h5py.File(path, "r+") as f:  # the layout tfkit 0.1 wrote
         f.move("state/loss_tracker", "weights/loss_tracker")
     other = Tracked()
     other(np.zeros((1, 3), "float32"))

@@ -89,13 +89,17 @@ def test_schedules_compile_with_tensor_steps(jit):
         np.testing.assert_allclose(compiled(tf.constant(step, tf.int64)).numpy(), eager, rtol=1e-5, atol=1e-8)
 
 
-@pytest.mark.parametrize("schedule", [
-    schedules.ExponentialDecay(0.1, 10, 0.5, staircase=True),
-    schedules.PiecewiseConstantDecay([3, 6], [0.3, 0.2, 0.1]),
-    schedules.PolynomialDecay(0.1, 10, end_learning_rate=0.0, power=0.5, cycle=True),
-    schedules.InverseTimeDecay(0.1, 10, 0.5, staircase=True),
-    schedules.CosineDecay(0.0, 10, alpha=0.2, warmup_target=0.1, warmup_steps=3),
-], ids=lambda s: type(s).__name__)
+@pytest.mark.parametrize(
+    "schedule",
+    [
+        schedules.ExponentialDecay(0.1, 10, 0.5, staircase=True),
+        schedules.PiecewiseConstantDecay([3, 6], [0.3, 0.2, 0.1]),
+        schedules.PolynomialDecay(0.1, 10, end_learning_rate=0.0, power=0.5, cycle=True),
+        schedules.InverseTimeDecay(0.1, 10, 0.5, staircase=True),
+        schedules.CosineDecay(0.0, 10, alpha=0.2, warmup_target=0.1, warmup_steps=3),
+    ],
+    ids=lambda s: type(s).__name__,
+)
 def test_config_round_trip(schedule):
     data = json.loads(json.dumps(schedules.serialize(schedule)))
     assert data["class_name"] == type(schedule).__name__

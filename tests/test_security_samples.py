@@ -41,11 +41,12 @@ print(json.dumps({"results": results, "peak_bytes": max(own, children)}))
 @pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared security samples not found")
 def test_every_sample_is_a_value_error_in_bounded_time_and_memory():
     paths = sorted(str(p) for p in SAMPLES.glob("*.h5"))
-    done = subprocess.run([sys.executable, "-c", _LOAD_EACH, *paths], capture_output=True, text=True,
-                          timeout=time_limits.seconds(300))
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD_EACH, *paths], capture_output=True, text=True, timeout=time_limits.seconds(300)
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
-    bound = time_limits.seconds(30)       # 30 s on a quiet machine, stretched by the load (a hang never returns)
+    bound = time_limits.seconds(30)  # 30 s on a quiet machine, stretched by the load (a hang never returns)
     for path, loader, outcome, message, seconds in report["results"]:
         name = pathlib.Path(path).name
         if name == "09_OverflowError.h5" and loader == "inspect":

@@ -28,7 +28,7 @@ def fresh_default_generator(monkeypatch):
 
 
 def test_first_set_random_seed_makes_unseeded_draws_repeatable(fresh_default_generator):
-    tfkit.utils.set_random_seed(1337)                 # the first call: the generator does not exist yet
+    tfkit.utils.set_random_seed(1337)  # the first call: the generator does not exist yet
     first = _unseeded_draws()
     np.testing.assert_array_equal(tfkit_random.default_seed_generator().state.numpy(), [1337, 3])
     tfkit.utils.set_random_seed(1337)
@@ -38,7 +38,7 @@ def test_first_set_random_seed_makes_unseeded_draws_repeatable(fresh_default_gen
     for a, b, c in zip(first, second, third):
         np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(a, c)
-    assert not np.array_equal(first[0], first[2])     # the sequence still advances
+    assert not np.array_equal(first[0], first[2])  # the sequence still advances
     np.testing.assert_array_equal(first[0], tf.random.stateless_normal((3,), [1337, 0]).numpy())
     tfkit.utils.set_random_seed(1338)
     other = _unseeded_draws()
@@ -46,7 +46,7 @@ def test_first_set_random_seed_makes_unseeded_draws_repeatable(fresh_default_gen
 
 
 def test_generator_created_before_set_random_seed_is_reset(fresh_default_generator):
-    tfkit.random.normal((2,))                         # created with a random seed
+    tfkit.random.normal((2,))  # created with a random seed
     tfkit.utils.set_random_seed(5)
     a = tfkit.random.normal((2,)).numpy()
     np.testing.assert_array_equal(a, tf.random.stateless_normal((2,), [5, 0]).numpy())
@@ -73,12 +73,14 @@ def test_seeded_draws_are_unchanged(fresh_default_generator):
 
 def _fit_with_dropout():
     tfkit.utils.set_random_seed(0)
-    model = tfkit.models.Sequential([
-        tfkit.layers.Input((6,)),
-        tfkit.layers.Dense(16, activation="relu"),
-        tfkit.layers.Dropout(0.5),
-        tfkit.layers.Dense(1),
-    ])
+    model = tfkit.models.Sequential(
+        [
+            tfkit.layers.Input((6,)),
+            tfkit.layers.Dense(16, activation="relu"),
+            tfkit.layers.Dropout(0.5),
+            tfkit.layers.Dense(1),
+        ]
+    )
     model.compile(optimizer="sgd", loss="mse")
     x = np.random.rand(64, 6).astype("float32")
     y = np.random.rand(64, 1).astype("float32")
@@ -122,7 +124,7 @@ def _first_batch(root, **kwargs):
 
 def test_crop_to_aspect_ratio_crops_the_centre_then_resizes(tmp_path):
     image = np.zeros((20, 40, 3), "uint8")
-    image[:, 10:30] = 255                             # the centred 20x20 window is white, the rest black
+    image[:, 10:30] = 255  # the centred 20x20 window is white, the rest black
     _save_classes(tmp_path, image)
     out = _first_batch(tmp_path, image_size=(10, 10), crop_to_aspect_ratio=True)
     assert out.shape == (2, 10, 10, 3)

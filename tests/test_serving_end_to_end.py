@@ -37,8 +37,8 @@ client = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(client)
 
 X = np.random.RandomState(0).normal(size=(3, 4)).astype("float32")
-TEST_SECONDS = 60       # on a quiet machine; time_limits adds the margin the machine's load asks for
-REQUEST_SECONDS = 10    # a request to the stand-in (which answers in milliseconds): a hang detector, scaled alike
+TEST_SECONDS = 60  # on a quiet machine; time_limits adds the margin the machine's load asks for
+REQUEST_SECONDS = 10  # a request to the stand-in (which answers in milliseconds): a hang detector, scaled alike
 
 
 @pytest.fixture(autouse=True)
@@ -48,6 +48,7 @@ def time_limit():
 
     def expire(*_):
         raise TimeoutError(f"test ran past {limit} s")
+
     previous = signal.signal(signal.SIGALRM, expire)
     signal.alarm(limit)
     yield
@@ -76,8 +77,9 @@ def _names(path):
 def _http(method, url, body=None):
     data = None if body is None else json.dumps(body).encode()
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data, method=method),
-                                    timeout=time_limits.seconds(REQUEST_SECONDS)) as answer:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, data=data, method=method), timeout=time_limits.seconds(REQUEST_SECONDS)
+        ) as answer:
             return answer.status, answer.headers["Content-Type"], json.loads(answer.read())
     except urllib.error.HTTPError as error:
         return error.code, error.headers["Content-Type"], json.loads(error.read())
@@ -110,8 +112,9 @@ def test_rest_answers_have_the_documented_shape(served):
     assert status == 200
     np.testing.assert_allclose(named["predictions"], body["predictions"], rtol=1e-6)
     # Columnar format: {"inputs": {name: tensor}} -> {"outputs": tensor}, names omitted for one output.
-    status, _, columnar = _http("POST", base + "/versions/1:predict",
-                                {"signature_name": "serving_default", "inputs": {input_name: X.tolist()}})
+    status, _, columnar = _http(
+        "POST", base + "/versions/1:predict", {"signature_name": "serving_default", "inputs": {input_name: X.tolist()}}
+    )
     assert status == 200 and list(columnar) == ["outputs"]
     np.testing.assert_allclose(columnar["outputs"], model.predict(X, verbose=0), rtol=1e-6, atol=1e-6)
 
@@ -126,14 +129,23 @@ def test_rest_metadata_and_status_fields(served):
     assert signature["method_name"] == "tensorflow/serving/predict"
     assert list(signature["inputs"]) == [input_name] and list(signature["outputs"]) == [output_name]
     assert signature["inputs"][input_name]["dtype"] == "DT_FLOAT"
-    assert signature["inputs"][input_name]["tensor_shape"]["dim"] == [{"size": "-1", "name": ""}, {"size": "4", "name": ""}]
+    assert signature["inputs"][input_name]["tensor_shape"]["dim"] == [
+        {"size": "-1", "name": ""},
+        {"size": "4", "name": ""},
+    ]
     assert signature["inputs"][input_name]["tensor_shape"]["unknown_rank"] is False
     assert signature["outputs"][output_name]["dtype"] == "DT_FLOAT"
-    assert signature["outputs"][output_name]["tensor_shape"]["dim"] == [{"size": "-1", "name": ""}, {"size": "2", "name": ""}]
+    assert signature["outputs"][output_name]["tensor_shape"]["dim"] == [
+        {"size": "-1", "name": ""},
+        {"size": "2", "name": ""},
+    ]
     status, _, body = _http("GET", url + "/v1/models/dense")
     assert status == 200
-    assert body == {"model_version_status": [
-        {"version": "1", "state": "AVAILABLE", "status": {"error_code": "OK", "error_message": ""}}]}
+    assert body == {
+        "model_version_status": [
+            {"version": "1", "state": "AVAILABLE", "status": {"error_code": "OK", "error_message": ""}}
+        ]
+    }
 
 
 def test_rest_errors_answer_an_http_status_and_an_error_object(served):
@@ -141,8 +153,11 @@ def test_rest_errors_answer_an_http_status_and_an_error_object(served):
     url = f"http://127.0.0.1:{server.rest_port}"
     # The documented example: unknown model -> 404 {"error": "Servable not found for request: Latest(half)"}.
     status, content_type, body = _http("POST", url + "/v1/models/half:predict", {"instances": [1.0, 5.0]})
-    assert (status, content_type, body) == (404, "application/json",
-                                            {"error": "Servable not found for request: Latest(half)"})
+    assert (status, content_type, body) == (
+        404,
+        "application/json",
+        {"error": "Servable not found for request: Latest(half)"},
+    )
     with pytest.raises(client.ServingError) as raised:
         client.predict(url, "dense", {"instances": X.tolist()}, version=7)
     assert (raised.value.status, raised.value.message) == (404, "Servable not found for request: Specific(dense, 7)")
@@ -180,7 +195,8 @@ def test_grpc_predict_response_fields(served):
     request.inputs[input_name].CopyFrom(tf.make_tensor_proto(X))
     with grpc.insecure_channel(f"127.0.0.1:{server.grpc_port}") as channel:
         response = prediction_service_pb2_grpc.PredictionServiceStub(channel).Predict(
-            request, timeout=time_limits.seconds(REQUEST_SECONDS))
+            request, timeout=time_limits.seconds(REQUEST_SECONDS)
+        )
     # PredictResponse: model_spec (name, version, the signature used) and outputs keyed by output alias.
     assert response.model_spec.name == "dense"
     assert response.model_spec.HasField("version") and response.model_spec.version.value == 1
@@ -202,18 +218,21 @@ def test_grpc_metadata_fields(served):
     signature = signatures["serving_default"]
     assert signature["method_name"] == "tensorflow/serving/predict"
     assert signature["inputs"][input_name]["dtype"] == "DT_FLOAT"
-    assert signature["inputs"][input_name]["tensor_shape"]["dim"] == [{"size": "-1", "name": ""}, {"size": "4", "name": ""}]
-    assert signature["outputs"][output_name]["tensor_shape"]["dim"] == [{"size": "-1", "name": ""}, {"size": "2", "name": ""}]
+    assert signature["inputs"][input_name]["tensor_shape"]["dim"] == [
+        {"size": "-1", "name": ""},
+        {"size": "4", "name": ""},
+    ]
+    assert signature["outputs"][output_name]["tensor_shape"]["dim"] == [
+        {"size": "-1", "name": ""},
+        {"size": "2", "name": ""},
+    ]
     # The same answer as REST's /metadata.
     rest = client.model_metadata(f"http://127.0.0.1:{server.rest_port}", "dense")
     assert rest["metadata"] == answer["metadata"]
 
 
 def test_grpc_errors_carry_tf_serving_status_codes(served):
-    from tensorflow_serving.apis import (
-        get_model_metadata_pb2,
-        prediction_service_pb2_grpc,
-    )
+    from tensorflow_serving.apis import get_model_metadata_pb2, prediction_service_pb2_grpc
 
     _, path, server = served
     (input_name,), _ = _names(path)
@@ -223,8 +242,10 @@ def test_grpc_errors_carry_tf_serving_status_codes(served):
     assert (raised.value.code, raised.value.message) == ("NOT_FOUND", "Servable not found for request: Latest(half)")
     with pytest.raises(client.ServingError) as raised:
         client.grpc_model_metadata(target, "dense", version=7)
-    assert (raised.value.code, raised.value.message) == ("NOT_FOUND",
-                                                         "Servable not found for request: Specific(dense, 7)")
+    assert (raised.value.code, raised.value.message) == (
+        "NOT_FOUND",
+        "Servable not found for request: Specific(dense, 7)",
+    )
     with pytest.raises(client.ServingError) as raised:
         client.grpc_predict(target, "dense", {input_name: X}, signature_name="nope")
     assert raised.value.code == "FAILED_PRECONDITION"
@@ -237,7 +258,8 @@ def test_grpc_errors_carry_tf_serving_status_codes(served):
     request.model_spec.name = "dense"
     with grpc.insecure_channel(target) as channel, pytest.raises(grpc.RpcError) as raised:
         prediction_service_pb2_grpc.PredictionServiceStub(channel).GetModelMetadata(
-            request, timeout=time_limits.seconds(REQUEST_SECONDS))
+            request, timeout=time_limits.seconds(REQUEST_SECONDS)
+        )
     assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert raised.value.details() == "GetModelMetadataRequest must specify at least one metadata_field"
 

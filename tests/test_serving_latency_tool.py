@@ -24,7 +24,7 @@ def test_every_export_gets_a_median_and_the_outputs_are_the_models(tool, tmp_pat
     inputs = tfkit.Input(shape=(3,))
     model = tfkit.Model(inputs, tfkit.layers.Dense(2)(inputs))
     path = model.export(str(tmp_path / "scorer" / "1"))
-    capsys.readouterr()   # export's own message
+    capsys.readouterr()  # export's own message
     latencies = tool.interleaved_latency_ms({"a": path, "b": path}, calls=3, warmup=1)
     assert sorted(latencies) == ["a", "b"] and all(value > 0 for value in latencies.values())
     tool.main([f"a={path}", "--calls", "2"])
@@ -33,7 +33,7 @@ def test_every_export_gets_a_median_and_the_outputs_are_the_models(tool, tmp_pat
     words = row.split()
     assert words[0] == "a" and float(words[1]) > 0 and words[2] == "(1.00x)" and float(words[3]) >= float(words[1])
     nodes = tool.graph_nodes(tf.saved_model.load(path).signatures["serving_default"])
-    assert words[5] == str(nodes) and nodes >= 4        # at least a MatMul, a BiasAdd and two reads
+    assert words[5] == str(nodes) and nodes >= 4  # at least a MatMul, a BiasAdd and two reads
     assert tool.percentile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.0 and tool.percentile([4.0, 1.0, 3.0, 2.0], 0.9) == 4.0
     signature = tf.saved_model.load(path).signatures["serving_default"]
     feed = tool.one_sample(signature)

@@ -19,7 +19,7 @@ def _model():
 
 
 def test_default_batch_size():
-    assert data_module.default_batch_size(1000, 3) == 334     # ceil(1000 / 3)
+    assert data_module.default_batch_size(1000, 3) == 334  # ceil(1000 / 3)
     assert data_module.default_batch_size(1000, None) == 32
     assert data_module.default_batch_size(10, 30) == 1
 
@@ -69,7 +69,7 @@ def test_validation_split_batches_each_part_by_its_steps():
     y = np.zeros((100, 1), dtype="float32")
     data = data_module.adapt(x, y, steps_per_epoch=4)
     train, val = data_module.split_validation(data, 0.2, None, 4, 2)
-    assert (train.batch_size, val.batch_size) == (20, 10)   # ceil(80 / 4), ceil(20 / 2)
+    assert (train.batch_size, val.batch_size) == (20, 10)  # ceil(80 / 4), ceil(20 / 2)
     train, val = data_module.split_validation(data_module.adapt(x, y, batch_size=16), 0.2, 16, 4, 2)
     assert (train.batch_size, val.batch_size) == (16, 16)
 

@@ -1,8 +1,8 @@
 """Symbolic layer calls answered by ``compute_output_shape`` give the graph a trace of ``call`` gives.
 
-    x = tfkit.Input((4,))
-    y = layers.Dense(3)(x)                 # built, outputs from compute_output_shape: no graph traced
-    model.functional_graph.nodes[0].unchecked   # True until the first real call confirms the outputs
+x = tfkit.Input((4,))
+y = layers.Dense(3)(x)                 # built, outputs from compute_output_shape: no graph traced
+model.functional_graph.nodes[0].unchecked   # True until the first real call confirms the outputs
 """
 
 import numpy as np
@@ -23,8 +23,14 @@ def _describe(model):
     """Every node's outputs (structure, shape, dtype, mask) and every weight (path, shape, dtype)."""
     nodes = []
     for node in model.functional_graph.nodes:
-        flat = [(t.shape, t.dtype.name, None if t.mask_spec is None else
-                 (tuple(t.mask_spec.shape.as_list()), t.mask_spec.dtype.name)) for t in node.flat_outputs]
+        flat = [
+            (
+                t.shape,
+                t.dtype.name,
+                None if t.mask_spec is None else (tuple(t.mask_spec.shape.as_list()), t.mask_spec.dtype.name),
+            )
+            for t in node.flat_outputs
+        ]
         kinds = tf.nest.map_structure(lambda t: 0, node.outputs)
         nodes.append((node.layer.name, repr(kinds), flat))
     weights = [(path, tuple(v.shape), v.dtype.name, v.trainable) for path, v in model.weight_paths().items()]
@@ -52,10 +58,24 @@ def _compare_with_trace(name, monkeypatch):
     return inferred, traced
 
 
-FLOAT_CASES = [name for name, make in CATALOG.items()
-               if name not in ("Hashing", "StringLookup", "TextVectorization", "CategoryEncoding",
-                               "IntegerLookup", "Embedding", "ReversibleEmbedding", "Bidirectional", "Lambda",
-                               "TFOpLambda", "HashedCrossing")]
+FLOAT_CASES = [
+    name
+    for name, make in CATALOG.items()
+    if name
+    not in (
+        "Hashing",
+        "StringLookup",
+        "TextVectorization",
+        "CategoryEncoding",
+        "IntegerLookup",
+        "Embedding",
+        "ReversibleEmbedding",
+        "Bidirectional",
+        "Lambda",
+        "TFOpLambda",
+        "HashedCrossing",
+    )
+]
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
@@ -67,18 +87,30 @@ def test_every_builtin_gets_the_graph_a_trace_gives(name, monkeypatch):
         x = x[0] if len(x) == 1 else x
         ours, theirs = inferred(x, training=False), traced(x, training=False)
         tf.nest.map_structure(lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6), ours, theirs)
-        assert not any(node.unchecked for node in inferred.functional_graph.nodes)   # confirmed by the real call
+        assert not any(node.unchecked for node in inferred.functional_graph.nodes)  # confirmed by the real call
 
 
-@pytest.mark.parametrize("name", ["Dense", "Conv2D", "BatchNormalization", "LayerNormalization", "Softmax",
-                                  "MultiHeadAttention", "Add", "GlobalAveragePooling2D", "Activation"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Dense",
+        "Conv2D",
+        "BatchNormalization",
+        "LayerNormalization",
+        "Softmax",
+        "MultiHeadAttention",
+        "Add",
+        "GlobalAveragePooling2D",
+        "Activation",
+    ],
+)
 def test_mixed_precision_layers_get_the_traced_dtypes(name, monkeypatch):
     real_input = tfkit.Input
     monkeypatch.setattr(tfkit, "Input", lambda shape, dtype="float32", **kw: real_input(shape, dtype="float16", **kw))
     tfkit.mixed_precision.set_global_policy("mixed_float16")
     try:
         inferred, _ = _compare_with_trace(name, monkeypatch)
-        assert any(node.unchecked for node in inferred.functional_graph.nodes)   # the fast path was taken
+        assert any(node.unchecked for node in inferred.functional_graph.nodes)  # the fast path was taken
     finally:
         tfkit.mixed_precision.set_global_policy("float32")
 
@@ -91,7 +123,7 @@ def test_common_layers_skip_the_trace_and_the_first_call_confirms_them():
     y = layers.Dense(2)(layers.GlobalAveragePooling2D()(y))
     model = tfkit.Model(x, y)
     assert all(node.unchecked for node in model.functional_graph.nodes)
-    assert [tuple(w.shape) for w in model.layers[1].weights] == [(3, 3, 3, 4), (4,)]   # built as a call builds
+    assert [tuple(w.shape) for w in model.layers[1].weights] == [(3, 3, 3, 4), (4,)]  # built as a call builds
     assert model(np.ones((2, 8, 8, 3), "float32")).shape == (2, 2)
     assert not any(node.unchecked for node in model.functional_graph.nodes)
 
@@ -105,8 +137,11 @@ def test_a_wrong_compute_output_shape_is_caught_on_first_use():
     x = tfkit.Input((4,))
     model = tfkit.Model(x, layers.Dense(2)(WrongDense(3, name="wrong")(x)))
     assert model.layers[1].kernel.shape == (4, 3)
-    with pytest.raises(ValueError, match=r"Layer 'wrong' \(WrongDense\): compute_output_shape promised an output of "
-                                         r"shape \(None, 4\) and dtype float32, but its call returned shape \(2, 3\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"Layer 'wrong' \(WrongDense\): compute_output_shape promised an output of "
+        r"shape \(None, 4\) and dtype float32, but its call returned shape \(2, 3\)",
+    ):
         model(np.ones((2, 4), "float32"))
 
 
@@ -118,7 +153,7 @@ def test_a_wrong_compute_output_shape_in_a_sequential_is_caught_on_first_use():
 
 def test_a_sequential_called_on_other_shapes_than_its_input_is_not_checked():
     model = tfkit.Sequential([tfkit.Input((8, 8, 1)), layers.Conv2D(2, 3), layers.MaxPooling2D()])
-    assert model(np.ones((1, 12, 12, 1), "float32")).shape == (1, 5, 5, 2)    # as before: no false alarm
+    assert model(np.ones((1, 12, 12, 1), "float32")).shape == (1, 5, 5, 2)  # as before: no false alarm
     assert model.layers[0]._recorded_nodes[0].unchecked
     assert model(np.ones((1, 8, 8, 1), "float32")).shape == (1, 3, 3, 2)
     assert not model.layers[0]._recorded_nodes[0].unchecked
@@ -144,7 +179,7 @@ def test_user_layers_and_wrapped_user_layers_are_still_traced():
 
     x = tfkit.Input((4,))
     y = Doubling()(x)
-    assert y.dtype == tf.int32 and len(calls) == 1   # the call decides the dtype, as before
+    assert y.dtype == tf.int32 and len(calls) == 1  # the call decides the dtype, as before
     z = layers.TimeDistributed(Doubling())(tfkit.Input((2, 4)))
     assert z.dtype == tf.int32
 
@@ -174,9 +209,9 @@ def test_training_arguments_and_losses_behave_as_when_traced():
     y = layers.Dropout(0.5, seed=1)(x, training=True)
     y = layers.ActivityRegularization(l1=1.0)(y)
     model = tfkit.Model(x, y)
-    assert model.losses == []               # a symbolic call leaves no loss behind
+    assert model.losses == []  # a symbolic call leaves no loss behind
     out = model(np.ones((1, 200), "float32"))
-    assert 0 < int(np.sum(out.numpy() == 0)) < 200   # dropout ran at inference: training=True was kept
+    assert 0 < int(np.sum(out.numpy() == 0)) < 200  # dropout ran at inference: training=True was kept
     assert len(model.losses) == 1
 
 
@@ -188,7 +223,7 @@ def test_a_nested_model_is_traced_and_its_layers_inferred():
     kinds = [(type(n.layer).__name__, n.unchecked) for n in outer.functional_graph.nodes]
     assert kinds == [("Functional", False), ("Dense", True)]
     assert outer(np.ones((1, 4), "float32")).shape == (1, 2)
-    assert not inner.functional_graph.nodes[0].unchecked   # the inner graph ran too
+    assert not inner.functional_graph.nodes[0].unchecked  # the inner graph ran too
 
 
 def test_an_oversized_output_is_traced_so_a_load_budget_sees_its_op(monkeypatch):
@@ -196,7 +231,7 @@ def test_an_oversized_output_is_traced_so_a_load_budget_sees_its_op(monkeypatch)
     real = functional_graph._traced_outputs
     monkeypatch.setattr(functional_graph, "_traced_outputs", lambda *a: traced.append(a[0].name) or real(*a))
     x = tfkit.Input((2**16,))
-    layers.RepeatVector(2**17, name="big")(x)       # 2**33 elements per sample: past MAX_SAMPLE_ELEMENTS
+    layers.RepeatVector(2**17, name="big")(x)  # 2**33 elements per sample: past MAX_SAMPLE_ELEMENTS
     layers.RepeatVector(2, name="small")(x)
     assert traced == ["big"]
 
@@ -208,7 +243,7 @@ def test_a_config_whose_layers_come_out_of_order_connects_each_call_in_order():
     config = model.get_config()
     names = [entry["name"] for entry in config["layers"]]
     assert names == ["x", "first", "shared"]
-    config["layers"] = [config["layers"][0], config["layers"][2], config["layers"][1]]   # shared before first
+    config["layers"] = [config["layers"][0], config["layers"][2], config["layers"][1]]  # shared before first
     rebuilt = tfkit.Model.from_config(config)
     rebuilt.set_weights(model.get_weights())
     data = np.random.RandomState(0).rand(2, 4).astype("float32")

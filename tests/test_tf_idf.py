@@ -34,26 +34,32 @@ def test_adapted_string_lookup_weights_and_outputs_by_hand():
     np.testing.assert_allclose(lookup.idf_weights.numpy(), expected, rtol=1e-6)
     out = lookup(tf.constant([["a", "a", "z"], ["b", "c", "c"]]))
     assert out.dtype == tf.float32 and out.shape == (2, 6)
-    np.testing.assert_allclose(out.numpy(), [[expected[0], 2 * expected[1], 0, 0, 0, 0],
-                                             [0, 0, 2 * expected[2], 0, 0, expected[5]]], rtol=1e-6)
+    np.testing.assert_allclose(
+        out.numpy(), [[expected[0], 2 * expected[1], 0, 0, 0, 0], [0, 0, 2 * expected[2], 0, 0, expected[5]]], rtol=1e-6
+    )
     # a 1-D input is one sample, a scalar one term
-    np.testing.assert_allclose(lookup(tf.constant(["a", "e", "a"])).numpy(),
-                               [0, 2 * expected[1], 0, expected[3], 0, 0], rtol=1e-6)
+    np.testing.assert_allclose(
+        lookup(tf.constant(["a", "e", "a"])).numpy(), [0, 2 * expected[1], 0, expected[3], 0, 0], rtol=1e-6
+    )
     np.testing.assert_allclose(lookup(tf.constant("d")).numpy(), [0, 0, 0, 0, expected[4], 0], rtol=1e-6)
     # rank 3 counts along the last axis, (1, 2, 2) -> (1, 2, 6), as Keras documents it (Keras 3.15 itself sums
     # over axis 1 for rank 3: other numbers here, and a (1, 2, depth) output for a (1, 3, 2) input)
-    np.testing.assert_allclose(lookup(tf.constant([[["a", "a"], ["e", "z"]]])).numpy(),
-                               [[[0, 2 * expected[1], 0, 0, 0, 0], [expected[0], 0, 0, expected[3], 0, 0]]], rtol=1e-6)
+    np.testing.assert_allclose(
+        lookup(tf.constant([[["a", "a"], ["e", "z"]]])).numpy(),
+        [[[0, 2 * expected[1], 0, 0, 0, 0], [expected[0], 0, 0, expected[3], 0, 0]]],
+        rtol=1e-6,
+    )
 
 
 def test_mask_oov_slots_and_padding_by_hand():
-    lookup = layers.StringLookup(output_mode="tf_idf", mask_token="", num_oov_indices=2, max_tokens=5,
-                                 pad_to_max_tokens=True)
+    lookup = layers.StringLookup(
+        output_mode="tf_idf", mask_token="", num_oov_indices=2, max_tokens=5, pad_to_max_tokens=True
+    )
     lookup.adapt([["a", "", "b"], ["", "c", "a"], ["e", "f", "f"]])
-    assert lookup.get_vocabulary() == ["[UNK]", "[UNK]", "f", "a", "e"]   # no mask slot in tf_idf mode
+    assert lookup.get_vocabulary() == ["[UNK]", "[UNK]", "f", "a", "e"]  # no mask slot in tf_idf mode
     terms = idf([1, 2, 1], 3)
     np.testing.assert_allclose(lookup.idf_weights.numpy(), [terms.mean()] * 2 + list(terms), rtol=1e-6)
-    out = lookup(tf.constant([["a", "", "a"]])).numpy()          # the mask token is left out of the counts
+    out = lookup(tf.constant([["a", "", "a"]])).numpy()  # the mask token is left out of the counts
     np.testing.assert_allclose(out, [[0, 0, 0, 2 * terms[1], 0]], rtol=1e-6)
 
     padded = layers.StringLookup(output_mode="tf_idf", max_tokens=6, pad_to_max_tokens=True)
@@ -64,18 +70,20 @@ def test_mask_oov_slots_and_padding_by_hand():
 
 def test_given_vocabulary_and_weights_by_hand():
     lookup = layers.StringLookup(output_mode="tf_idf", vocabulary=["a", "b"], idf_weights=[1.0, 2.0])
-    np.testing.assert_array_equal(lookup.idf_weights.numpy(), [1.5, 1.0, 2.0])   # the OOV slot: their mean
+    np.testing.assert_array_equal(lookup.idf_weights.numpy(), [1.5, 1.0, 2.0])  # the OOV slot: their mean
     np.testing.assert_array_equal(lookup(tf.constant([["a", "a", "b", "z"]])).numpy(), [[1.5, 2.0, 2.0]])
     with_oov = layers.StringLookup(output_mode="tf_idf", vocabulary=["[UNK]", "a", "b"], idf_weights=[9.0, 1.0, 2.0])
     np.testing.assert_array_equal(with_oov.idf_weights.numpy(), [9.0, 1.0, 2.0])
     with_oov.set_vocabulary(["x", "y", "z"], np.array([3.0, 4.0, 5.0]))
     assert with_oov.get_vocabulary() == ["[UNK]", "x", "y", "z"]
     np.testing.assert_array_equal(with_oov(tf.constant([["z", "q"]])).numpy(), [[4.0, 0, 0, 5.0]])
-    numbers = layers.IntegerLookup(output_mode="tf_idf", vocabulary=[5, 6], idf_weights=[0.5, 0.25],
-                                   max_tokens=5, pad_to_max_tokens=True)
+    numbers = layers.IntegerLookup(
+        output_mode="tf_idf", vocabulary=[5, 6], idf_weights=[0.5, 0.25], max_tokens=5, pad_to_max_tokens=True
+    )
     np.testing.assert_array_equal(numbers.idf_weights.numpy(), [0.375, 0.5, 0.25, 0, 0])
-    np.testing.assert_array_equal(numbers(tf.ragged.constant([[5, 6, 6, 9], [6]])).numpy(),
-                                  [[0.375, 0.5, 0.5, 0, 0], [0, 0, 0.25, 0, 0]])
+    np.testing.assert_array_equal(
+        numbers(tf.ragged.constant([[5, 6, 6, 9], [6]])).numpy(), [[0.375, 0.5, 0.5, 0, 0], [0, 0, 0.25, 0, 0]]
+    )
 
 
 def test_adapt_flattens_ragged_nested_and_sparse_documents():
@@ -87,7 +95,7 @@ def test_adapt_flattens_ragged_nested_and_sparse_documents():
     terms = idf([2, 2, 1], 3)
     np.testing.assert_allclose(lookup.idf_weights.numpy(), [terms.mean(), *terms], rtol=1e-6)
     ragged_list = layers.StringLookup(output_mode="tf_idf")
-    ragged_list.adapt([["a", "b"], ["a", "c"], ["a", "c", "c"]])   # rows of different lengths
+    ragged_list.adapt([["a", "b"], ["a", "c"], ["a", "c", "c"]])  # rows of different lengths
     assert ragged_list.get_vocabulary() == ["[UNK]", "c", "a", "b"]
     np.testing.assert_allclose(ragged_list.idf_weights.numpy()[1:], idf([2, 3, 1], 3), rtol=1e-6)
     sparse = tf.sparse.from_dense(tf.constant([[1, 2, 0], [2, 0, 0], [3, 3, 0]], tf.int64))
@@ -96,7 +104,7 @@ def test_adapt_flattens_ragged_nested_and_sparse_documents():
     assert numbers.get_vocabulary() == [-1, 3, 2, 1]
     np.testing.assert_allclose(numbers.idf_weights.numpy()[1:], idf([1, 2, 1], 3), rtol=1e-6)
     streamed = layers.StringLookup(output_mode="tf_idf")
-    streamed.adapt(batch for batch in (np.array(["a", "b", "a"]), np.array(["a"])))   # a 1-D batch: one document
+    streamed.adapt(batch for batch in (np.array(["a", "b", "a"]), np.array(["a"])))  # a 1-D batch: one document
     np.testing.assert_allclose(streamed.idf_weights.numpy()[1:], idf([2, 1], 2), rtol=1e-6)
 
 
@@ -104,17 +112,22 @@ def test_text_vectorization_by_hand():
     vectorize = layers.TextVectorization(output_mode="tf_idf")
     vectorize.adapt(TEXTS)
     assert vectorize.get_vocabulary() == ["[UNK]", "the", "sat", "cat", "on", "dog", "bird", "a"]
-    terms = idf([2, 2, 2, 1, 1, 1, 1], 4)                          # four documents, the empty text one of them
+    terms = idf([2, 2, 2, 1, 1, 1, 1], 4)  # four documents, the empty text one of them
     expected = np.concatenate([[terms.mean()], terms])
     np.testing.assert_allclose(vectorize.lookup.idf_weights.numpy(), expected, rtol=1e-6)
     out = vectorize(tf.constant(["the cat, the CAT", "zebra", ""])).numpy()
-    np.testing.assert_allclose(out, [[0, 2 * terms[0], 0, 2 * terms[2], 0, 0, 0, 0],
-                                     [expected[0], 0, 0, 0, 0, 0, 0, 0], [0] * 8], rtol=1e-6)
+    np.testing.assert_allclose(
+        out, [[0, 2 * terms[0], 0, 2 * terms[2], 0, 0, 0, 0], [expected[0], 0, 0, 0, 0, 0, 0, 0], [0] * 8], rtol=1e-6
+    )
 
 
 STRING_CASES = [
-    ({}, DOCS), ({}, ["a", "b", "a", "c"]), ({"mask_token": "", "num_oov_indices": 2}, [["a", "", "b"], ["", "c", "a"]]),
-    ({"max_tokens": 4, "pad_to_max_tokens": True}, DOCS), ({"max_tokens": 3}, DOCS), ({"num_oov_indices": 0}, DOCS),
+    ({}, DOCS),
+    ({}, ["a", "b", "a", "c"]),
+    ({"mask_token": "", "num_oov_indices": 2}, [["a", "", "b"], ["", "c", "a"]]),
+    ({"max_tokens": 4, "pad_to_max_tokens": True}, DOCS),
+    ({"max_tokens": 3}, DOCS),
+    ({"num_oov_indices": 0}, DOCS),
     ({}, tf.data.Dataset.from_tensor_slices(["a", "b", "a", "c", "a"]).batch(2)),
     ({}, tf.ragged.constant([["a", "b", "a"], ["c"]])),
     ({"vocabulary": ["a", "b", "c", "d", "e"], "idf_weights": [0.5, 1.0, 1.5, 2.0, 2.5]}, None),
@@ -126,8 +139,10 @@ STRING_CASES = [
 @pytest.mark.parametrize("kwargs,data", STRING_CASES)
 def test_string_lookup_matches_keras(kwargs, data):
     keras = keras_or_skip()
-    ours, theirs = layers.StringLookup(output_mode="tf_idf", **kwargs), keras.layers.StringLookup(output_mode="tf_idf",
-                                                                                                   **kwargs)
+    ours, theirs = (
+        layers.StringLookup(output_mode="tf_idf", **kwargs),
+        keras.layers.StringLookup(output_mode="tf_idf", **kwargs),
+    )
     if data is not None:
         ours.adapt(data)
         theirs.adapt(data)
@@ -142,14 +157,21 @@ def test_string_lookup_matches_keras(kwargs, data):
         np.testing.assert_allclose(ours(query).numpy(), expected, rtol=1e-6)
 
 
-@pytest.mark.parametrize("kwargs,data", [({}, np.array([[1, 2, 2], [3, 1, 0]])),
-                                         ({"mask_token": 0}, np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4]])),
-                                         ({"num_oov_indices": 2}, np.array([[1, 2], [2, 3]])),
-                                         ({"vocabulary": [5, 6, 1], "idf_weights": [0.5, 0.25, 2.0]}, None)])
+@pytest.mark.parametrize(
+    "kwargs,data",
+    [
+        ({}, np.array([[1, 2, 2], [3, 1, 0]])),
+        ({"mask_token": 0}, np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4]])),
+        ({"num_oov_indices": 2}, np.array([[1, 2], [2, 3]])),
+        ({"vocabulary": [5, 6, 1], "idf_weights": [0.5, 0.25, 2.0]}, None),
+    ],
+)
 def test_integer_lookup_matches_keras(kwargs, data):
     keras = keras_or_skip()
-    ours, theirs = layers.IntegerLookup(output_mode="tf_idf", **kwargs), keras.layers.IntegerLookup(
-        output_mode="tf_idf", **kwargs)
+    ours, theirs = (
+        layers.IntegerLookup(output_mode="tf_idf", **kwargs),
+        keras.layers.IntegerLookup(output_mode="tf_idf", **kwargs),
+    )
     if data is not None:
         ours.adapt(data)
         theirs.adapt(data)
@@ -159,12 +181,26 @@ def test_integer_lookup_matches_keras(kwargs, data):
     np.testing.assert_allclose(ours(query).numpy(), np.asarray(theirs(query)), rtol=1e-6)
 
 
-@pytest.mark.parametrize("kwargs,data", [
-    ({}, TEXTS), ({"max_tokens": 5}, TEXTS), ({"max_tokens": 12, "pad_to_max_tokens": True, "ngrams": 2}, TEXTS),
-    ({"split": "character", "standardize": "lower"}, TEXTS), ({}, tf.data.Dataset.from_tensor_slices(TEXTS).batch(3)),
-    ({"vocabulary": ["cat", "the"], "idf_weights": [0.3, 0.7]}, None),
-    ({"vocabulary": ["[UNK]", "cat", "the"], "idf_weights": [1.5, 0.3, 0.7], "max_tokens": 6,
-      "pad_to_max_tokens": True}, None)])
+@pytest.mark.parametrize(
+    "kwargs,data",
+    [
+        ({}, TEXTS),
+        ({"max_tokens": 5}, TEXTS),
+        ({"max_tokens": 12, "pad_to_max_tokens": True, "ngrams": 2}, TEXTS),
+        ({"split": "character", "standardize": "lower"}, TEXTS),
+        ({}, tf.data.Dataset.from_tensor_slices(TEXTS).batch(3)),
+        ({"vocabulary": ["cat", "the"], "idf_weights": [0.3, 0.7]}, None),
+        (
+            {
+                "vocabulary": ["[UNK]", "cat", "the"],
+                "idf_weights": [1.5, 0.3, 0.7],
+                "max_tokens": 6,
+                "pad_to_max_tokens": True,
+            },
+            None,
+        ),
+    ],
+)
 def test_text_vectorization_matches_keras(kwargs, data):
     keras = keras_or_skip()
     ours = layers.TextVectorization(output_mode="tf_idf", **kwargs)
@@ -185,8 +221,9 @@ def _adapted_layers():
     numbers.adapt(np.array([[1, 2], [2, 3], [3, 3]]))
     text = layers.TextVectorization(output_mode="tf_idf", ngrams=2, name="text")
     text.adapt(TEXTS)
-    given = layers.StringLookup(output_mode="tf_idf", vocabulary=["[UNK]", "[UNK]", "x"], idf_weights=[4.0, 2.0, 1.0],
-                                name="given")
+    given = layers.StringLookup(
+        output_mode="tf_idf", vocabulary=["[UNK]", "[UNK]", "x"], idf_weights=[4.0, 2.0, 1.0], name="given"
+    )
     return words, numbers, text, given
 
 
@@ -200,8 +237,12 @@ def _functional_model():
     return tfkit.Model([w_in, n_in, t_in, g_in], layers.Dense(2)(merged))
 
 
-INPUTS = [tf.constant([["a", "z", ""], ["c", "c", "b"]]), tf.constant([[1, 9], [3, 3]], tf.int64),
-          tf.constant([["the cat sat"], ["zebra"]]), tf.constant([["x", "x"], ["y", "x"]])]
+INPUTS = [
+    tf.constant([["a", "z", ""], ["c", "c", "b"]]),
+    tf.constant([[1, 9], [3, 3]], tf.int64),
+    tf.constant([["the cat sat"], ["zebra"]]),
+    tf.constant([["x", "x"], ["y", "x"]]),
+]
 
 
 @pytest.mark.parametrize("suffix", [".h5", ".keras"])
@@ -214,8 +255,9 @@ def test_model_save_and_load_gives_the_same_outputs(tmp_path, suffix):
     loaded = tfkit.load_model(tmp_path / f"m{suffix}")
     np.testing.assert_array_equal(loaded(INPUTS).numpy(), expected)
     for name in ("words", "numbers", "given"):
-        np.testing.assert_array_equal(loaded.get_layer(name).idf_weights.numpy(),
-                                      model.get_layer(name).idf_weights.numpy())
+        np.testing.assert_array_equal(
+            loaded.get_layer(name).idf_weights.numpy(), model.get_layer(name).idf_weights.numpy()
+        )
         assert loaded.get_layer(name).get_vocabulary() == model.get_layer(name).get_vocabulary()
 
 
@@ -236,7 +278,7 @@ def test_a_doctored_max_tokens_is_refused_before_its_weights_are_allocated(tmp_p
     lookup.adapt(DOCS)
     inputs = tfkit.Input((3,), dtype="string")
     tfkit.Model(inputs, lookup(inputs)).save(tmp_path / "m.h5")
-    with h5py.File(tmp_path / "m.h5", "r+") as f:   # padding to 10**9 would be 8 GB of float64 zeros
+    with h5py.File(tmp_path / "m.h5", "r+") as f:  # padding to 10**9 would be 8 GB of float64 zeros
         f.attrs["model_config"] = f.attrs["model_config"].replace('"max_tokens": 6', '"max_tokens": 1000000000')
     with pytest.raises(ValueError, match=r"would create variable 'idf_weights' with 1000000000 elements"):
         tfkit.load_model(tmp_path / "m.h5")
@@ -269,36 +311,47 @@ def test_tf_function_and_symbolic_use():
     np.testing.assert_array_equal(encode(query).numpy(), lookup(query).numpy())
     assert encode(query)[0, 1].numpy() == pytest.approx(idf(3, 3), rel=1e-6)
     ragged = tf.function(lambda t: lookup(t), input_signature=[tf.RaggedTensorSpec([None, None], tf.string)])
-    np.testing.assert_allclose(ragged(tf.ragged.constant([["a", "a", "a"], ["c"]])).numpy()[:, 1:3],
-                               [[3 * idf(3, 3), 0], [0, idf(2, 3)]], rtol=1e-6)
+    np.testing.assert_allclose(
+        ragged(tf.ragged.constant([["a", "a", "a"], ["c"]])).numpy()[:, 1:3],
+        [[3 * idf(3, 3), 0], [0, idf(2, 3)]],
+        rtol=1e-6,
+    )
     text = layers.TextVectorization(output_mode="tf_idf", max_tokens=10, pad_to_max_tokens=True)
     text.adapt(TEXTS)
     inputs = tfkit.Input((1,), dtype="string")
     outputs = text(inputs)
     assert tuple(outputs.shape) == (None, 10) and outputs.dtype == tf.float32
     model = tfkit.Model(inputs, outputs)
-    np.testing.assert_allclose(model.predict(tf.constant([["the cat"]]), verbose=0), text(tf.constant(["the cat"])),
-                               rtol=1e-6)
+    np.testing.assert_allclose(
+        model.predict(tf.constant([["the cat"]]), verbose=0), text(tf.constant(["the cat"])), rtol=1e-6
+    )
 
 
 def test_bad_arguments_name_the_layer_and_the_argument():
     with pytest.raises(ValueError, match=r"StringLookup layer 'w'.*a vocabulary needs its idf_weights.*None"):
         layers.StringLookup(output_mode="tf_idf", vocabulary=["a"], name="w")
-    with pytest.raises(ValueError, match=r"IntegerLookup layer 'n': idf_weights are only used with "
-                                         r"output_mode='tf_idf', got output_mode='count'"):
+    with pytest.raises(
+        ValueError,
+        match=r"IntegerLookup layer 'n': idf_weights are only used with "
+        r"output_mode='tf_idf', got output_mode='count'",
+    ):
         layers.IntegerLookup(output_mode="count", vocabulary=[1], idf_weights=[1.0], name="n")
     with pytest.raises(ValueError, match=r"'w': idf_weights need the vocabulary they weight, got vocabulary=None"):
         layers.StringLookup(output_mode="tf_idf", idf_weights=[1.0], name="w")
-    with pytest.raises(ValueError, match=r"'w': idf_weights must be a 1-D .*one weight per vocabulary entry "
-                                         r"\(2 entries\), got shape \(3,\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"'w': idf_weights must be a 1-D .*one weight per vocabulary entry "
+        r"\(2 entries\), got shape \(3,\)",
+    ):
         layers.StringLookup(output_mode="tf_idf", vocabulary=["a", "b"], idf_weights=[1.0, 2.0, 3.0], name="w")
     with pytest.raises(ValueError, match=r"got shape \(2, 1\)"):
         layers.StringLookup(output_mode="tf_idf", vocabulary=["a", "b"], idf_weights=[[1.0], [2.0]], name="w")
     with pytest.raises(ValueError, match=r"'w': idf_weights must be numbers.*'x'"):
         layers.StringLookup(output_mode="tf_idf", vocabulary=["a"], idf_weights=["x"], name="w")
     with pytest.raises(ValueError, match=r"'w': set_vocabulary got a vocabulary of 4 entries .* max_tokens=3"):
-        layers.StringLookup(output_mode="tf_idf", vocabulary=["a", "b", "c"], idf_weights=[1.0] * 3, max_tokens=3,
-                            name="w")
+        layers.StringLookup(
+            output_mode="tf_idf", vocabulary=["a", "b", "c"], idf_weights=[1.0] * 3, max_tokens=3, name="w"
+        )
     lookup = layers.StringLookup(output_mode="tf_idf", name="late")
     with pytest.raises(RuntimeError, match=r"'late': output_mode='tf_idf' needs a vocabulary and its idf weights"):
         lookup(tf.constant([["a"]]))
@@ -308,7 +361,10 @@ def test_bad_arguments_name_the_layer_and_the_argument():
         lookup.adapt([["[UNK]"]])
     with pytest.raises(ValueError, match=r"TextVectorization layer 'tv'.*a vocabulary needs its idf_weights"):
         layers.TextVectorization(output_mode="tf_idf", vocabulary=["a"], name="tv")
-    with pytest.raises(ValueError, match=r"TextVectorization layer 'tv': idf_weights are only used with "
-                                         r"output_mode='tf_idf'"):
+    with pytest.raises(
+        ValueError,
+        match=r"TextVectorization layer 'tv': idf_weights are only used with "
+        r"output_mode='tf_idf'",
+    ):
         layers.TextVectorization(output_mode="multi_hot", vocabulary=["a"], idf_weights=[1.0], name="tv")
-    assert layers.StringLookup(output_mode="tf-idf").output_mode == "tf_idf"   # Keras's older spelling
+    assert layers.StringLookup(output_mode="tf-idf").output_mode == "tf_idf"  # Keras's older spelling

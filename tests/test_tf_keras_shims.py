@@ -28,20 +28,21 @@ class OldStyleTrainer(tfkit.Model):
 
 
 def test_a_tf_keras_train_step_trains_and_reports_its_loss():
-    tfkit.utils.set_random_seed(0)                              # a fixed start: 3 epochs from some inits stay near chance
+    tfkit.utils.set_random_seed(0)  # a fixed start: 3 epochs from some inits stay near chance
     rng = np.random.default_rng(0)
     x = rng.normal(size=(64, 4)).astype("float32")
     y = (x[:, 0] > 0).astype("int32")
     trainer = OldStyleTrainer(tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(2, activation="softmax")]))
-    trainer.compile(tfkit.optimizers.Adam(0.05), loss="sparse_categorical_crossentropy", metrics=["accuracy"],
-                    steps_per_execution=1)
+    trainer.compile(
+        tfkit.optimizers.Adam(0.05), loss="sparse_categorical_crossentropy", metrics=["accuracy"], steps_per_execution=1
+    )
     with pytest.warns(UserWarning, match="compiled_loss\\(\\)` is deprecated"):
         history = trainer.fit(x, y, epochs=10, batch_size=16, verbose=0)
     losses = history.history["loss"]
-    assert losses[-1] < losses[0] and 0 < losses[0] < 2        # the loss itself, not the predictions' mean
+    assert losses[-1] < losses[0] and 0 < losses[0] < 2  # the loss itself, not the predictions' mean
     probabilities = trainer.predict(x, verbose=0)
     expected = np.mean(-np.log(probabilities[np.arange(64), y]))
-    assert history.history["accuracy"][-1] > 0.8                # 0.875-0.98 over seeds 0-11
+    assert history.history["accuracy"][-1] > 0.8  # 0.875-0.98 over seeds 0-11
     loss, accuracy = trainer.evaluate(x, y, verbose=0)
     assert abs(loss - expected) < 1e-4
     assert accuracy == pytest.approx(np.mean(probabilities.argmax(axis=1) == y))

@@ -14,12 +14,15 @@ def machine(monkeypatch):
     return state
 
 
-@pytest.mark.parametrize("load, seconds", [
-    ((0.5, 0.5, 0.5), 60.0),     # quiet: the base value
-    ((2.0, 1.0, 0.5), 60.0),     # one busy process per core: still the base value
-    ((12.0, 8.0, 4.0), 360.0),   # the load: six runnable processes per core
-    ((3.0, 10.0, 4.0), 300.0),   # a load just easing off: the 5-minute average still counts
-])
+@pytest.mark.parametrize(
+    "load, seconds",
+    [
+        ((0.5, 0.5, 0.5), 60.0),  # quiet: the base value
+        ((2.0, 1.0, 0.5), 60.0),  # one busy process per core: still the base value
+        ((12.0, 8.0, 4.0), 360.0),  # the load: six runnable processes per core
+        ((3.0, 10.0, 4.0), 300.0),  # a load just easing off: the 5-minute average still counts
+    ],
+)
 def test_a_limit_is_its_base_times_the_load_per_core_and_never_less(machine, load, seconds):
     machine["load"] = load
     assert time_limits.seconds(60) == pytest.approx(seconds)
@@ -36,10 +39,10 @@ def test_a_deadline_grows_when_the_load_rises_and_keeps_its_length_when_it_falls
     monkeypatch.setattr(time_limits.time, "monotonic", lambda: clock["now"])
     deadline = time_limits.Deadline(60)
     clock["now"] += 70
-    assert deadline.passed() and deadline.remaining() == pytest.approx(-10)   # quiet: a hang after 60 s
-    machine["load"] = (8.0, 4.0, 2.0)                                      # the machine got busy meanwhile
+    assert deadline.passed() and deadline.remaining() == pytest.approx(-10)  # quiet: a hang after 60 s
+    machine["load"] = (8.0, 4.0, 2.0)  # the machine got busy meanwhile
     assert not deadline.passed() and deadline.limit == pytest.approx(240)
     machine["load"] = (0.5, 0.5, 0.5)
-    assert deadline.remaining() == pytest.approx(170)                     # what was granted stays granted
+    assert deadline.remaining() == pytest.approx(170)  # what was granted stays granted
     clock["now"] += 171
     assert deadline.passed() and deadline.elapsed() == pytest.approx(241)

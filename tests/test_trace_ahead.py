@@ -15,7 +15,7 @@ def test_trace_ahead_runs_its_work_on_another_thread_and_swallows_errors():
     ahead = trace_ahead.TraceAhead(lambda: seen.append(threading.current_thread().name))
     ahead.wait()
     assert seen == ["tfkit-trace-ahead"]
-    trace_ahead.TraceAhead(lambda: 1 / 0).wait()      # the main thread will meet the error itself
+    trace_ahead.TraceAhead(lambda: 1 / 0).wait()  # the main thread will meet the error itself
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def _sgd_reference(x, y, w, b, lr, batch, epochs):
     """Plain numpy SGD on mean squared error, batches in order (no shuffling)."""
     for _ in range(epochs):
         for start in range(0, len(x), batch):
-            xb, yb = x[start:start + batch], y[start:start + batch]
+            xb, yb = x[start : start + batch], y[start : start + batch]
             error = xb @ w + b - yb
             w = w - lr * 2 * xb.T @ error / error.size
             b = b - lr * 2 * error.mean(axis=0)
@@ -44,7 +44,7 @@ def _sgd_reference(x, y, w, b, lr, batch, epochs):
 
 def test_a_short_last_batch_traced_ahead_trains_as_numpy_says(started):
     rng = np.random.default_rng(0)
-    x = rng.random((70, 3)).astype("float32")           # 8 full batches of 8 and a last batch of 6
+    x = rng.random((70, 3)).astype("float32")  # 8 full batches of 8 and a last batch of 6
     y = (x @ np.array([[1.0], [-2.0], [0.5]]) + 0.3).astype("float32")
     model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(1)])
     model.compile(tfkit.optimizers.SGD(0.1), "mse", steps_per_execution=2)
@@ -53,7 +53,7 @@ def test_a_short_last_batch_traced_ahead_trains_as_numpy_says(started):
     w, b = _sgd_reference(x.astype("float64"), y.astype("float64"), w0, b0, 0.1, 8, 3)
     np.testing.assert_allclose(model.weights[0].numpy(), w, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(model.weights[1].numpy(), b, rtol=1e-4, atol=1e-5)
-    assert len(started) == 1                             # in the first epoch only
+    assert len(started) == 1  # in the first epoch only
     loops = model._compiled.built_loops()._cache
     last = [fn for key, fn in loops.items() if key[:3] == ("array", "train", 6)]
     assert len(last) == 1 and last[0].experimental_get_tracing_count() == 1
@@ -89,9 +89,9 @@ def test_a_dataset_epochs_loop_is_traced_ahead_once_and_trains_as_numpy_says(sta
     w, b = _sgd_reference(x.astype("float64"), y.astype("float64"), w0, b0, 0.1, 8, 3)
     np.testing.assert_allclose(model.weights[0].numpy(), w, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(model.weights[1].numpy(), b, rtol=1e-4, atol=1e-5)
-    assert len(started) == 1 and len(history.history["loss"]) == 3       # the first epoch only
+    assert len(started) == 1 and len(history.history["loss"]) == 3  # the first epoch only
     loop = model._compiled.built_loops()._cache[("iterator", "train")]
-    assert loop.experimental_get_tracing_count() == 1                      # the real call used that trace
+    assert loop.experimental_get_tracing_count() == 1  # the real call used that trace
 
 
 def test_an_error_in_the_step_still_reaches_the_caller_from_a_dataset(started):
@@ -121,7 +121,7 @@ def test_the_xla_chooser_is_told_the_time_of_a_trace_made_ahead(monkeypatch):
     class SlowTrace(trace_ahead.TraceAhead):
         def wait(self):
             super().wait()
-            self.seconds += 5.0                     # as if the trace had taken five seconds more
+            self.seconds += 5.0  # as if the trace had taken five seconds more
 
     monkeypatch.setattr(epochs, "TraceAhead", SlowTrace)
     x, y = _line_data()

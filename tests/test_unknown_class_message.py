@@ -1,7 +1,7 @@
 """The unknown-class error: the key to pass and a few close built-in names, never the whole table.
 
-    with pytest.raises(ValueError, match="Close built-in names: Dense"):
-        registry.lookup("layers", "Dens")
+with pytest.raises(ValueError, match="Close built-in names: Dense"):
+    registry.lookup("layers", "Dens")
 """
 
 import json
@@ -11,7 +11,7 @@ import pytest
 import tfkit
 from tfkit.base import registry
 
-SHORT = 320   # characters: the advice and a few names; the whole table of layers was about 1,800
+SHORT = 320  # characters: the advice and a few names; the whole table of layers was about 1,800
 
 
 def _message(*args, **kwargs):

@@ -17,8 +17,15 @@ def test_to_categorical_and_normalize():
     np.testing.assert_allclose(utils.normalize(x), [[0.6, 0.8], [0.0, 0.0]])
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"maxlen": 3}, {"padding": "post", "truncating": "post", "maxlen": 2},
-                                    {"value": -1.0, "dtype": "float32", "maxlen": 5}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"maxlen": 3},
+        {"padding": "post", "truncating": "post", "maxlen": 2},
+        {"value": -1.0, "dtype": "float32", "maxlen": 5},
+    ],
+)
 def test_pad_sequences_matches_keras(kwargs):
     sequences = [[1, 2, 3, 4], [5], [], [6, 7]]
     ours = utils.pad_sequences(sequences, **kwargs)
@@ -45,16 +52,18 @@ def test_set_random_seed_makes_initial_weights_repeatable():
 def test_timeseries_windows_match_numpy():
     data = np.arange(20).reshape(10, 2)
     targets = np.arange(10) * 10
-    ds = utils.timeseries_dataset_from_array(data, targets, sequence_length=3, sequence_stride=2, sampling_rate=2,
-                                             batch_size=2)
+    ds = utils.timeseries_dataset_from_array(
+        data, targets, sequence_length=3, sequence_stride=2, sampling_rate=2, batch_size=2
+    )
     windows = np.concatenate([w.numpy() for w, _ in ds])
     labels = np.concatenate([t.numpy() for _, t in ds])
     starts = [0, 2, 4]
     np.testing.assert_array_equal(windows, [data[[s, s + 2, s + 4]] for s in starts])
     np.testing.assert_array_equal(labels, [0, 10, 20])
     keras = pytest.importorskip("keras")
-    theirs = keras.utils.timeseries_dataset_from_array(data, targets, sequence_length=3, sequence_stride=2,
-                                                       sampling_rate=2, batch_size=2)
+    theirs = keras.utils.timeseries_dataset_from_array(
+        data, targets, sequence_length=3, sequence_stride=2, sampling_rate=2, batch_size=2
+    )
     np.testing.assert_array_equal(windows, np.concatenate([w.numpy() for w, _ in theirs]))
 
 
@@ -70,7 +79,7 @@ class Batches(utils.PyDataset):
     def __getitem__(self, index):
         self.requested.append(index)
         low = index * self.batch_size
-        return self.x[low:low + self.batch_size], self.y[low:low + self.batch_size]
+        return self.x[low : low + self.batch_size], self.y[low : low + self.batch_size]
 
     def on_epoch_end(self):
         self.epochs_ended += 1
@@ -84,14 +93,14 @@ def test_py_dataset_feeds_fit_evaluate_and_predict():
     model.compile("sgd", "mse")
     history = model.fit(data, epochs=3, verbose=0)
     assert len(history.history["loss"]) == 3
-    assert data.epochs_ended == 3 and data.requested[1:] == [0, 1, 2] * 3   # [0] first: the batch signature
+    assert data.epochs_ended == 3 and data.requested[1:] == [0, 1, 2] * 3  # [0] first: the batch signature
     evaluated = Batches(x, y, 8)
     loss = model.evaluate(evaluated, verbose=0)
     np.testing.assert_allclose(loss, np.mean((model.predict(x, verbose=0) - y) ** 2), rtol=1e-4)
     predicted = Batches(x, y, 8)
     predictions = model.predict(predicted, verbose=0)
     assert predictions.shape == (20, 1)
-    assert evaluated.epochs_ended == 1 and predicted.epochs_ended == 1   # once per pass, as Keras calls it
+    assert evaluated.epochs_ended == 1 and predicted.epochs_ended == 1  # once per pass, as Keras calls it
     with pytest.raises(ValueError, match="do not pass y"):
         model.fit(data, y, verbose=0)
 
@@ -103,6 +112,7 @@ def test_plot_model_says_what_to_install_or_draws(tmp_path):
         import shutil
 
         import pydot  # noqa: F401
+
         ready = shutil.which("dot") is not None
     except ImportError:
         ready = False
@@ -132,16 +142,18 @@ def _image_tree(root, counts=(3, 2)):
 
 def test_image_dataset_from_directory(tmp_path, capsys):
     _image_tree(tmp_path)
-    train, val = utils.image_dataset_from_directory(tmp_path, validation_split=0.4, subset="both", seed=3,
-                                                    image_size=(4, 4), batch_size=2)
+    train, val = utils.image_dataset_from_directory(
+        tmp_path, validation_split=0.4, subset="both", seed=3, image_size=(4, 4), batch_size=2
+    )
     assert "Found 5 files belonging to 2 classes." in capsys.readouterr().out
     assert train.class_names == ["cats", "dogs"]
     images = np.concatenate([x.numpy() for x, _ in train] + [x.numpy() for x, _ in val])
     labels = np.concatenate([y.numpy() for _, y in train] + [y.numpy() for _, y in val])
     assert images.shape == (5, 4, 4, 3) and images.dtype == np.float32 and sorted(labels.tolist()) == [0, 0, 0, 1, 1]
     assert not set(train.file_paths) & set(val.file_paths)
-    one_hot = utils.image_dataset_from_directory(tmp_path, label_mode="categorical", image_size=(4, 4),
-                                                 color_mode="grayscale", shuffle=False, verbose=False)
+    one_hot = utils.image_dataset_from_directory(
+        tmp_path, label_mode="categorical", image_size=(4, 4), color_mode="grayscale", shuffle=False, verbose=False
+    )
     x, y = next(iter(one_hot))
     assert x.shape[1:] == (4, 4, 1) and y.numpy()[0].tolist() == [1.0, 0.0]
 
@@ -153,7 +165,12 @@ def test_text_dataset_from_directory(tmp_path):
             (tmp_path / name / f"{i}.txt").write_text(text)
     data = utils.text_dataset_from_directory(tmp_path, batch_size=8, shuffle=False, max_length=5, verbose=False)
     texts, labels = next(iter(data))
-    assert texts.numpy().tolist() == [b"bad f", b"awful", b"great", b"loved"] and labels.numpy().tolist() == [0, 0, 1, 1]
+    assert texts.numpy().tolist() == [b"bad f", b"awful", b"great", b"loved"] and labels.numpy().tolist() == [
+        0,
+        0,
+        1,
+        1,
+    ]
     assert data.class_names == ["neg", "pos"]
 
 
@@ -184,14 +201,16 @@ def test_dataset_creator_trains_on_one_device_with_steps_per_epoch():
 
     creator = utils.experimental.DatasetCreator(dataset_fn)
     model = _creator_model()
-    history = model.fit(creator, epochs=3, steps_per_epoch=10, verbose=0,
-                        validation_data=creator, validation_steps=2).history
+    history = model.fit(
+        creator, epochs=3, steps_per_epoch=10, verbose=0, validation_data=creator, validation_steps=2
+    ).history
     assert isinstance(contexts[0], tf.distribute.InputContext)
     assert history["loss"][-1] < 0.1 * history["loss"][0]
     assert len(history["val_loss"]) == 3
     assert model.evaluate(creator, steps=2, verbose=0) < history["loss"][0]
-    assert model.predict(utils.experimental.DatasetCreator(lambda c: tf.data.Dataset.from_tensor_slices(x).batch(2)),
-                         steps=2, verbose=0).shape == (4, 1)
+    assert model.predict(
+        utils.experimental.DatasetCreator(lambda c: tf.data.Dataset.from_tensor_slices(x).batch(2)), steps=2, verbose=0
+    ).shape == (4, 1)
 
 
 def test_dataset_creator_errors_say_what_to_pass():

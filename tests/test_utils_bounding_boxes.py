@@ -8,8 +8,7 @@ import pytest
 import tfkit
 from tfkit.utils import bounding_boxes as bb
 
-FORMATS = ["xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw", "rel_xyxy", "rel_yxyx", "rel_xywh",
-           "rel_center_xywh"]
+FORMATS = ["xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw", "rel_xyxy", "rel_yxyx", "rel_xywh", "rel_center_xywh"]
 XYXY = np.array([[10.0, 20.0, 30.0, 60.0], [50.0, 60.0, 70.0, 80.0]], "float32")
 
 
@@ -19,15 +18,31 @@ def _np_from_xyxy(b, fmt, h, w):
     fmt = fmt[4:] if rel else fmt
     sx, sy = (w, h) if rel else (1.0, 1.0)
     x1, x2, y1, y2 = x1 / sx, x2 / sx, y1 / sy, y2 / sy
-    return np.stack({"xyxy": (x1, y1, x2, y2), "yxyx": (y1, x1, y2, x2), "xywh": (x1, y1, x2 - x1, y2 - y1),
-                     "center_xywh": ((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1),
-                     "center_yxhw": ((y1 + y2) / 2, (x1 + x2) / 2, y2 - y1, x2 - x1)}[fmt], -1)
+    return np.stack(
+        {
+            "xyxy": (x1, y1, x2, y2),
+            "yxyx": (y1, x1, y2, x2),
+            "xywh": (x1, y1, x2 - x1, y2 - y1),
+            "center_xywh": ((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1),
+            "center_yxhw": ((y1 + y2) / 2, (x1 + x2) / 2, y2 - y1, x2 - x1),
+        }[fmt],
+        -1,
+    )
 
 
 def test_reachable_as_in_keras():
     assert tfkit.utils.bounding_boxes.convert_format is bb.convert_format
-    for name in ["affine_transform", "clip_to_image_size", "compute_ciou", "compute_iou", "convert_format", "crop",
-                 "decode_deltas_to_boxes", "encode_box_to_deltas", "pad"]:
+    for name in [
+        "affine_transform",
+        "clip_to_image_size",
+        "compute_ciou",
+        "compute_iou",
+        "convert_format",
+        "crop",
+        "decode_deltas_to_boxes",
+        "encode_box_to_deltas",
+        "pad",
+    ]:
         assert callable(getattr(tfkit.utils.bounding_boxes, name))
 
 
@@ -61,13 +76,14 @@ def test_convert_format_dict_dtype_and_errors():
 
 
 def test_clip_to_image_size():
-    boxes = {"boxes": np.array([[-10.0, -20.0, 150.0, 160.0], [50.0, 40.0, 70.0, 80.0], [130.0, 0.0, 140.0, 9.0]]),
-             "labels": np.array([0, 1, 2])}
+    boxes = {
+        "boxes": np.array([[-10.0, -20.0, 150.0, 160.0], [50.0, 40.0, 70.0, 80.0], [130.0, 0.0, 140.0, 9.0]]),
+        "labels": np.array([0, 1, 2]),
+    }
     out = bb.clip_to_image_size(boxes, height=100, width=120)
     np.testing.assert_array_equal(out["boxes"].numpy(), [[0, 0, 120, 100], [50, 40, 70, 80], [120, 0, 120, 9]])
-    np.testing.assert_array_equal(out["labels"].numpy(), [0, 1, -1])          # no area left -> -1
-    rel = bb.clip_to_image_size({"boxes": np.array([[-0.5, 0.2, 1.5, 0.4]], "float32")},
-                                bounding_box_format="rel_xyxy")
+    np.testing.assert_array_equal(out["labels"].numpy(), [0, 1, -1])  # no area left -> -1
+    rel = bb.clip_to_image_size({"boxes": np.array([[-0.5, 0.2, 1.5, 0.4]], "float32")}, bounding_box_format="rel_xyxy")
     np.testing.assert_allclose(rel["boxes"].numpy(), [[0.0, 0.2, 1.0, 0.4]])
     assert "labels" not in rel
     with pytest.raises(NotImplementedError, match="xywh"):
@@ -87,8 +103,9 @@ def test_crop_and_pad_docstring_numbers():
 
 def test_affine_transform_identity_and_rotation():
     boxes = np.array([[[2.0, 2.0, 4.0, 6.0]]], "float32")
-    same = bb.affine_transform(boxes, np.zeros(1), np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1),
-                               height=11, width=11)
+    same = bb.affine_transform(
+        boxes, np.zeros(1), np.zeros(1), np.zeros(1), np.ones(1), np.zeros(1), np.zeros(1), height=11, width=11
+    )
     np.testing.assert_allclose(same.numpy(), boxes, atol=1e-5)
     shifted = bb.affine_transform(boxes[0], 0.0, 0.1, 0.2, 1.0, 0.0, 0.0, height=11, width=11)  # unbatched
     np.testing.assert_allclose(shifted.numpy(), [[3.0, 4.0, 5.0, 8.0]], atol=1e-5)
@@ -101,7 +118,7 @@ def test_affine_transform_identity_and_rotation():
 
 def test_deltas_by_hand_and_round_trip():
     anchors = np.array([[0.0, 0.0, 10.0, 10.0]], "float32")
-    boxes = np.array([[2.0, 4.0, 12.0, 24.0]], "float32")          # centre (7, 14), size 10 x 20
+    boxes = np.array([[2.0, 4.0, 12.0, 24.0]], "float32")  # centre (7, 14), size 10 x 20
     deltas = bb.encode_box_to_deltas(anchors, boxes, "xyxy", "xyxy")  # center_yxhw: (dy, dx, log h, log w)
     np.testing.assert_allclose(deltas.numpy(), [[0.9, 0.2, math.log(2.0), 0.0]], rtol=1e-5, atol=1e-6)
     var = [0.1, 0.1, 0.2, 0.2]
@@ -138,7 +155,7 @@ def test_compute_iou_by_hand_shapes_and_masking():
 def test_compute_ciou_by_hand():
     a = np.array([[0.0, 0.0, 10.0, 10.0]], "float32")
     np.testing.assert_allclose(bb.compute_ciou(a, a, "xyxy").numpy(), [1.0], atol=1e-5)
-    b = np.array([[10.0, 0.0, 20.0, 10.0]], "float32")   # touching: IoU 0, centres 10 apart, enclosing 20 x 10
+    b = np.array([[10.0, 0.0, 20.0, 10.0]], "float32")  # touching: IoU 0, centres 10 apart, enclosing 20 x 10
     np.testing.assert_allclose(bb.compute_ciou(a, b, "xyxy").numpy(), [-100 / 500], rtol=1e-4)
 
 
@@ -154,8 +171,10 @@ class TestAgainstKeras:
         self.keras = pytest.importorskip("keras")
         self.kb = self.keras.utils.bounding_boxes
 
-    @pytest.mark.parametrize("source,target", [("xyxy", "center_yxhw"), ("rel_xywh", "yxyx"),
-                                               ("center_xywh", "rel_center_xywh"), ("rel_yxyx", "rel_xywh")])
+    @pytest.mark.parametrize(
+        "source,target",
+        [("xyxy", "center_yxhw"), ("rel_xywh", "yxyx"), ("center_xywh", "rel_center_xywh"), ("rel_yxyx", "rel_xywh")],
+    )
     def test_convert_format(self, source, target):
         boxes = _random_boxes(np.random.default_rng(0), (3, 5))
         ours = bb.convert_format(boxes, source, target, height=90, width=70)
@@ -175,12 +194,18 @@ class TestAgainstKeras:
     def test_affine_transform(self):
         rng = np.random.default_rng(2)
         boxes = _random_boxes(rng, (3, 4))
-        args = [rng.uniform(-30, 30, 3).astype("float32"), rng.uniform(-.2, .2, 3).astype("float32"),
-                rng.uniform(-.2, .2, 3).astype("float32"), rng.uniform(.8, 1.2, 3).astype("float32"),
-                rng.uniform(-10, 10, 3).astype("float32"), rng.uniform(-10, 10, 3).astype("float32")]
+        args = [
+            rng.uniform(-30, 30, 3).astype("float32"),
+            rng.uniform(-0.2, 0.2, 3).astype("float32"),
+            rng.uniform(-0.2, 0.2, 3).astype("float32"),
+            rng.uniform(0.8, 1.2, 3).astype("float32"),
+            rng.uniform(-10, 10, 3).astype("float32"),
+            rng.uniform(-10, 10, 3).astype("float32"),
+        ]
         ours = bb.affine_transform(boxes, *args, height=60, width=80, center_x=0.4, center_y=0.6)
-        theirs = self.kb.affine_transform(boxes, *[self.keras.ops.convert_to_tensor(a) for a in args], height=60,
-                                          width=80, center_x=0.4, center_y=0.6)
+        theirs = self.kb.affine_transform(
+            boxes, *[self.keras.ops.convert_to_tensor(a) for a in args], height=60, width=80, center_x=0.4, center_y=0.6
+        )
         np.testing.assert_allclose(ours.numpy(), np.asarray(theirs), rtol=1e-4, atol=1e-3)
 
     def test_deltas(self):
@@ -190,10 +215,12 @@ class TestAgainstKeras:
             ours = bb.encode_box_to_deltas(anchors, boxes, "xyxy", "xywh", fmt, [0.1, 0.1, 0.2, 0.2])
             theirs = self.kb.encode_box_to_deltas(anchors, boxes, "xyxy", "xywh", fmt, [0.1, 0.1, 0.2, 0.2])
             np.testing.assert_allclose(ours.numpy(), np.asarray(theirs), rtol=1e-5, atol=1e-5)
-            back = bb.decode_deltas_to_boxes(anchors, ours, "xyxy", "rel_xyxy", fmt, [0.1, 0.1, 0.2, 0.2],
-                                             image_shape=(100, 90, 3))
-            keras_back = self.kb.decode_deltas_to_boxes(anchors, np.asarray(theirs), "xyxy", "rel_xyxy", fmt,
-                                                        [0.1, 0.1, 0.2, 0.2], image_shape=(100, 90, 3))
+            back = bb.decode_deltas_to_boxes(
+                anchors, ours, "xyxy", "rel_xyxy", fmt, [0.1, 0.1, 0.2, 0.2], image_shape=(100, 90, 3)
+            )
+            keras_back = self.kb.decode_deltas_to_boxes(
+                anchors, np.asarray(theirs), "xyxy", "rel_xyxy", fmt, [0.1, 0.1, 0.2, 0.2], image_shape=(100, 90, 3)
+            )
             np.testing.assert_allclose(back.numpy(), np.asarray(keras_back), rtol=1e-5, atol=1e-5)
 
     def test_iou_and_ciou(self):
@@ -201,7 +228,7 @@ class TestAgainstKeras:
         a, b = _random_boxes(rng, (2, 5)), _random_boxes(rng, (2, 7))
         b[0, -1] = -1.0
         for x, y in [(a, b), (a[0], b[1]), (a, b[0]), (a[1], b)]:
-            masking = x.ndim == y.ndim          # Keras's masking fails on mixed ranks; tfkit's broadcasts
+            masking = x.ndim == y.ndim  # Keras's masking fails on mixed ranks; tfkit's broadcasts
             ours = bb.compute_iou(x, y, "xyxy", use_masking=masking)
             theirs = self.kb.compute_iou(x, y, "xyxy", use_masking=masking)
             np.testing.assert_allclose(ours.numpy(), np.asarray(theirs), rtol=1e-5, atol=1e-6)
@@ -215,8 +242,10 @@ def test_functions_work_inside_tf_data_and_tf_function():
 
     boxes = np.array([[[10.0, 20.0, 30.0, 60.0]], [[0.0, 0.0, 5.0, 5.0]]], "float32")
     ds = tf.data.Dataset.from_tensor_slices({"boxes": boxes, "labels": np.array([[1], [2]])}).map(
-        lambda d: bb.clip_to_image_size(bb.convert_format(d, "xyxy", "rel_xyxy", height=40, width=40),
-                                        bounding_box_format="rel_xyxy"))
+        lambda d: bb.clip_to_image_size(
+            bb.convert_format(d, "xyxy", "rel_xyxy", height=40, width=40), bounding_box_format="rel_xyxy"
+        )
+    )
     first = next(iter(ds))
     np.testing.assert_allclose(first["boxes"].numpy(), [[0.25, 0.5, 0.75, 1.0]])
 

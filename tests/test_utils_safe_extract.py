@@ -53,44 +53,59 @@ def sandbox(tmp_path):
 
 
 def test_tar_members_leaving_the_folder_are_skipped_and_the_rest_extracted(sandbox):
-    archive = _tar(sandbox / "hostile.tar.gz", [
-        ("data/a.txt", "file", b"A"),
-        ("../escape.txt", "file", b"E"),
-        ("/abs/escape.txt", "file", b"E"),
-        ("data/../../escape2.txt", "file", b"E"),
-        ("to_secret", "sym", "../outside/secret"),
-        ("to_root", "sym", "/"),
-        ("hard_out", "lnk", "../outside/secret"),
-        ("hard_abs", "lnk", "/etc/passwd"),
-        ("hard_in", "lnk", "data/a.txt"),
-        ("dot", "sym", "."),
-        ("chain", "sym", "dot/.."),            # each link points inside, the chain leaves the folder
-        ("inner", "sym", "data/a.txt"),
-        ("null", "chr", None),
-        ("pipe", "fifo", None),
-        ("run.sh", "file", b"#!/bin/sh\n"),
-    ])
+    archive = _tar(
+        sandbox / "hostile.tar.gz",
+        [
+            ("data/a.txt", "file", b"A"),
+            ("../escape.txt", "file", b"E"),
+            ("/abs/escape.txt", "file", b"E"),
+            ("data/../../escape2.txt", "file", b"E"),
+            ("to_secret", "sym", "../outside/secret"),
+            ("to_root", "sym", "/"),
+            ("hard_out", "lnk", "../outside/secret"),
+            ("hard_abs", "lnk", "/etc/passwd"),
+            ("hard_in", "lnk", "data/a.txt"),
+            ("dot", "sym", "."),
+            ("chain", "sym", "dot/.."),  # each link points inside, the chain leaves the folder
+            ("inner", "sym", "data/a.txt"),
+            ("null", "chr", None),
+            ("pipe", "fifo", None),
+            ("run.sh", "file", b"#!/bin/sh\n"),
+        ],
+    )
     target = sandbox / "work" / "box"
     with pytest.warns(UserWarning, match="Skipping invalid path during archive extraction") as caught:
         assert extract_archive(archive, target) is True
     skipped = " ".join(str(w.message) for w in caught)
-    for name in ("../escape.txt", "/abs/escape.txt", "to_secret", "to_root", "hard_out", "hard_abs", "chain",
-                 "null", "pipe"):
+    for name in (
+        "../escape.txt",
+        "/abs/escape.txt",
+        "to_secret",
+        "to_root",
+        "hard_out",
+        "hard_abs",
+        "chain",
+        "null",
+        "pipe",
+    ):
         assert repr(name) in skipped, name
     assert _tree(target) == {"data", "data/a.txt", "hard_in", "dot", "inner", "run.sh"}
-    assert (target / "hard_in").read_bytes() == b"A" and not (target / "hard_in").is_symlink()   # a copy
+    assert (target / "hard_in").read_bytes() == b"A" and not (target / "hard_in").is_symlink()  # a copy
     assert os.readlink(target / "inner") == "data/a.txt" and (target / "inner").read_bytes() == b"A"
-    assert stat.S_IMODE(os.lstat(target / "run.sh").st_mode) == 0o755            # no setuid, no world write
+    assert stat.S_IMODE(os.lstat(target / "run.sh").st_mode) == 0o755  # no setuid, no world write
     assert sorted(os.listdir(sandbox)) == ["hostile.tar.gz", "outside", "work"]
-    assert sorted(os.listdir(sandbox / "work")) == ["box"]                     # the temporary folder is gone
+    assert sorted(os.listdir(sandbox / "work")) == ["box"]  # the temporary folder is gone
     assert sorted(os.listdir(sandbox / "outside")) == ["secret"]
     assert (sandbox / "outside" / "secret").read_bytes() == b"keep"
 
 
 def test_a_link_in_the_archive_is_never_written_through(sandbox):
     # "sub" is a link (to a folder inside); a later member "sub/f" would be written through it: it is skipped
-    archive = _tar(sandbox / "through.tar", [("real", "dir", None), ("sub", "sym", "real"), ("sub/f", "file", b"F"),
-                                              ("sub", "file", b"replaces the link")], mode="w")
+    archive = _tar(
+        sandbox / "through.tar",
+        [("real", "dir", None), ("sub", "sym", "real"), ("sub/f", "file", b"F"), ("sub", "file", b"replaces the link")],
+        mode="w",
+    )
     target = sandbox / "work" / "box"
     with pytest.warns(UserWarning, match=r"'sub/f' \(a parent folder is a link or a file\)"):
         extract_archive(archive, target)
@@ -135,7 +150,7 @@ def test_a_broken_archive_leaves_nothing_and_a_non_archive_is_refused(sandbox):
     broken.write_bytes(open(good, "rb").read()[:-30_000])
     with pytest.raises(ValueError, match=r"Cannot extract .*broken\.tar\.gz: a damaged tar archive \(") as caught:
         extract_archive(broken, sandbox / "work" / "box")
-    assert isinstance(caught.value.__cause__, (tarfile.TarError, EOFError, OSError))    # the cause, chained
+    assert isinstance(caught.value.__cause__, (tarfile.TarError, EOFError, OSError))  # the cause, chained
     assert os.listdir(sandbox / "work") == []
     text = sandbox / "notes.txt"
     text.write_text("not an archive")

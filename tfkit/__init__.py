@@ -1,8 +1,8 @@
 """tfkit: Keras-style layers and models written directly on TensorFlow.
 
-    import tfkit
-    model = tfkit.Sequential([tfkit.Input((784,)), tfkit.layers.Dense(10)])
-    model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
+import tfkit
+model = tfkit.Sequential([tfkit.Input((784,)), tfkit.layers.Dense(10)])
+model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
 """
 
 from tfkit import (  # noqa: F401
@@ -55,7 +55,7 @@ from tfkit.quantizers import Quantizer  # noqa: F401
 from tfkit.regularizers import Regularizer  # noqa: F401
 from tfkit.saving import load_model, save_model  # noqa: F401,E402
 
-FloatDTypePolicy = DTypePolicy   # Keras's older name for the float policies
+FloatDTypePolicy = DTypePolicy  # Keras's older name for the float policies
 __version__ = VERSION
 
-_freeze_import_objects()   # full garbage collections skip TensorFlow's and tfkit's import (tfkit/base/import_freeze.py)
+_freeze_import_objects()  # full garbage collections skip TensorFlow's and tfkit's import (tfkit/base/import_freeze.py)

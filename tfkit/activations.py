@@ -26,12 +26,7 @@ def _axes(axis: int | tuple[int, ...] | list[int]) -> int | list[int]:
 
 @registry.builtin(_KIND)
 @_traceable("tfkit.activations")
-def relu(
-    x: Any,
-    negative_slope: float = 0.0,
-    max_value: float | None = None,
-    threshold: float = 0.0,
-) -> tf.Tensor:
+def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None, threshold: float = 0.0) -> tf.Tensor:
     """Applies the rectified linear unit activation function.
 
     With default values, this returns the standard ReLU activation:
@@ -849,7 +844,7 @@ def sparsemax(x: Any, axis: int = -1) -> tf.Tensor:
     return tf.transpose(out, last) if axis != rank - 1 else out
 
 
-swish = silu                 # Keras's other names for the same functions
+swish = silu  # Keras's other names for the same functions
 hard_swish = hard_silu
 
 

@@ -1,8 +1,8 @@
 """``tfkit.backend``: Keras's backend configuration names, for code that reads them.
 
-    eps = tfkit.backend.epsilon()           # 1e-07
-    tfkit.backend.clear_session()           # automatic layer names start over
-    tfkit.backend.standardize_dtype(float)  # "float32"
+eps = tfkit.backend.epsilon()           # 1e-07
+tfkit.backend.clear_session()           # automatic layer names start over
+tfkit.backend.standardize_dtype(float)  # "float32"
 """
 
 from __future__ import annotations
@@ -28,8 +28,24 @@ from tfkit.engine.naming import unique_name
 
 # Keras's dtype names (keras.backend.standardize_dtype accepts these and nothing else)
 ALLOWED_DTYPES = (
-    "float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-    "bfloat16", "bool", "string", "float8_e4m3fn", "float8_e5m2", "complex64", "complex128",
+    "float16",
+    "float32",
+    "float64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "bfloat16",
+    "bool",
+    "string",
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "complex64",
+    "complex128",
 )
 _PYTHON_DTYPES = {bool: "bool", int: "int64", float: "float32", str: "string", "int": "int64", complex: "complex128"}
 
@@ -80,7 +96,7 @@ def get_uid(prefix: str = "") -> int:
         2
     """
     name = unique_name(prefix)
-    return 1 if name == prefix else int(name[len(prefix) + 1:]) + 1
+    return 1 if name == prefix else int(name[len(prefix) + 1 :]) + 1
 
 
 def standardize_dtype(dtype: Any) -> str:
@@ -112,13 +128,16 @@ def standardize_dtype(dtype: Any) -> str:
         return floatx()
     try:
         dtype = _PYTHON_DTYPES.get(dtype, dtype)
-    except TypeError:       # unhashable
+    except TypeError:  # unhashable
         pass
     if isinstance(dtype, tf.DType):
         name = dtype.name
     elif isinstance(dtype, (np.dtype, type)):
-        name = np.dtype(dtype).name if isinstance(dtype, type) and issubclass(dtype, np.generic) else getattr(
-            dtype, "name", getattr(dtype, "__name__", dtype))
+        name = (
+            np.dtype(dtype).name
+            if isinstance(dtype, type) and issubclass(dtype, np.generic)
+            else getattr(dtype, "name", getattr(dtype, "__name__", dtype))
+        )
     else:
         name = getattr(dtype, "name", dtype)
     if name not in ALLOWED_DTYPES:

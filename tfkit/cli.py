@@ -59,7 +59,7 @@ def import_user_module(name: str) -> types.ModuleType:
         module_name = os.path.splitext(os.path.basename(name))[0]
         spec = importlib.util.spec_from_file_location(module_name, os.path.abspath(name))
         module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module          # dataclasses and pickling look the module up by name
+        sys.modules[module_name] = module  # dataclasses and pickling look the module up by name
         try:
             spec.loader.exec_module(module)
         except BaseException:
@@ -129,8 +129,10 @@ def _with_import_advice(error: ValueError, imports: Sequence[str], objects: dict
     if key is None:
         return error
     if not imports:
-        advice = (f"With the tfkit command, --import FILE provides it: a .py file or module that defines {key} "
-                  f"(registered or not).")
+        advice = (
+            f"With the tfkit command, --import FILE provides it: a .py file or module that defines {key} "
+            f"(registered or not)."
+        )
     else:
         defined = ", ".join(sorted({value.__name__ for value in objects.values()})[:20]) or "no class or function"
         advice = f"No module given to --import ({', '.join(imports)}) defines {key}; they define: {defined}."
@@ -165,18 +167,20 @@ def _convert(args: argparse.Namespace) -> int:
         with phase(f"reading {args.source}"):
             if keras_files.is_keras_archive(args.source) or _is_keras_h5(args.source):
                 with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")          # the report is printed below instead
+                    warnings.simplefilter("ignore")  # the report is printed below instead
                     model, report = keras_files.import_keras(args.source, custom_objects=objects)
                 unmapped = report.unmapped
-            else:                                            # a tfkit file (an HDF5 .keras from an earlier tfkit)
+            else:  # a tfkit file (an HDF5 .keras from an earlier tfkit)
                 model = load_model(args.source, custom_objects=objects)
     except ValueError as error:
         raise _with_import_advice(error, args.imports, objects) from None
     with phase(f"writing {args.target}"):
         model.save(args.target)
     written = "Keras 3 archive" if str(args.target).lower().endswith(".keras") else "tfkit HDF5"
-    print(f"converted {args.source} ({type(model).__name__} '{model.name}', {len(model.weights)} weights) "
-          f"to {args.target} ({written})")
+    print(
+        f"converted {args.source} ({type(model).__name__} '{model.name}', {len(model.weights)} weights) "
+        f"to {args.target} ({written})"
+    )
     for line in unmapped:
         print(f"  not mapped: {line}")
     return 0
@@ -188,9 +192,7 @@ def _is_keras_h5(path: str) -> bool:
         return keras_files.is_legacy(f)
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "inspect": _inspect, "export": _export, "convert": _convert,
-}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"inspect": _inspect, "export": _export, "convert": _convert}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -37,11 +37,29 @@ from tfkit.base.settings import (  # Keras's names, re-exported
 )
 
 __all__ = [
-    "backend", "disable_flash_attention", "disable_interactive_logging", "disable_traceback_filtering",
-    "dtype_policy", "enable_flash_attention", "enable_interactive_logging", "enable_traceback_filtering",
-    "enable_unsafe_deserialization", "epsilon", "floatx", "image_data_format", "is_flash_attention_enabled",
-    "is_interactive_logging_enabled", "is_traceback_filtering_enabled", "max_epochs", "max_steps_per_epoch",
-    "set_backend", "set_dtype_policy", "set_epsilon", "set_floatx", "set_image_data_format", "set_max_epochs",
+    "backend",
+    "disable_flash_attention",
+    "disable_interactive_logging",
+    "disable_traceback_filtering",
+    "dtype_policy",
+    "enable_flash_attention",
+    "enable_interactive_logging",
+    "enable_traceback_filtering",
+    "enable_unsafe_deserialization",
+    "epsilon",
+    "floatx",
+    "image_data_format",
+    "is_flash_attention_enabled",
+    "is_interactive_logging_enabled",
+    "is_traceback_filtering_enabled",
+    "max_epochs",
+    "max_steps_per_epoch",
+    "set_backend",
+    "set_dtype_policy",
+    "set_epsilon",
+    "set_floatx",
+    "set_image_data_format",
+    "set_max_epochs",
     "set_max_steps_per_epoch",
 ]
 
@@ -236,7 +254,11 @@ def enable_unsafe_deserialization() -> None:
         >>> tfkit.base.settings.set_unsafe_deserialization(False)   # internal: undo, for this example only
     """
     if not settings.unsafe_deserialization():
-        warnings.warn("tfkit.config.enable_unsafe_deserialization: tfkit never deserializes code from a file; "
-                      "configs with lambdas or pickled functions are still refused. Register your classes "
-                      "with @tfkit.saving.register_keras_serializable() instead.", UserWarning, stacklevel=2)
+        warnings.warn(
+            "tfkit.config.enable_unsafe_deserialization: tfkit never deserializes code from a file; "
+            "configs with lambdas or pickled functions are still refused. Register your classes "
+            "with @tfkit.saving.register_keras_serializable() instead.",
+            UserWarning,
+            stacklevel=2,
+        )
     settings.set_unsafe_deserialization(True)

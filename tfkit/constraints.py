@@ -181,11 +181,7 @@ class MinMaxNorm(Constraint):
     """
 
     def __init__(
-        self,
-        min_value: float = 0.0,
-        max_value: float = 1.0,
-        rate: float = 1.0,
-        axis: int | list[int] = 0,
+        self, min_value: float = 0.0, max_value: float = 1.0, rate: float = 1.0, axis: int | list[int] = 0
     ) -> None:
         if not 0 <= min_value <= max_value:
             raise ValueError(
@@ -286,7 +282,9 @@ def get(identifier: Any) -> Any:
     if identifier is None:
         return None
     return registry.resolve_callable(
-        _KIND, identifier, "a name such as 'max_norm', a {'class_name', 'config'} dict, a Constraint or a callable(weight)"
+        _KIND,
+        identifier,
+        "a name such as 'max_norm', a {'class_name', 'config'} dict, a Constraint or a callable(weight)",
     )
 
 

@@ -1,8 +1,8 @@
 """Keras's ``keras.dtype_policies`` names.
 
-    policy = tfkit.dtype_policies.get("mixed_float16")
-    tfkit.layers.Dense(4, dtype=policy)
-    tfkit.dtype_policies.get("int8_from_float32")     # QuantizedDTypePolicy, as a quantized Keras layer's dtype
+policy = tfkit.dtype_policies.get("mixed_float16")
+tfkit.layers.Dense(4, dtype=policy)
+tfkit.dtype_policies.get("int8_from_float32")     # QuantizedDTypePolicy, as a quantized Keras layer's dtype
 """
 
 from tfkit.base.dtype_policy import DTypePolicy, deserialize, get, serialize  # noqa: F401
@@ -17,6 +17,16 @@ from tfkit.base.dtype_policy_quantized import (  # noqa: F401
 
 FloatDTypePolicy = DTypePolicy
 
-__all__ = ["AWQDTypePolicy", "DTypePolicy", "DTypePolicyMap", "FloatDTypePolicy", "GPTQDTypePolicy",
-           "Int4DTypePolicy", "QuantizedDTypePolicy", "QuantizedFloat8DTypePolicy", "deserialize", "get",
-           "serialize"]
+__all__ = [
+    "AWQDTypePolicy",
+    "DTypePolicy",
+    "DTypePolicyMap",
+    "FloatDTypePolicy",
+    "GPTQDTypePolicy",
+    "Int4DTypePolicy",
+    "QuantizedDTypePolicy",
+    "QuantizedFloat8DTypePolicy",
+    "deserialize",
+    "get",
+    "serialize",
+]

@@ -93,7 +93,7 @@ class SeedGenerator(tf.Module, StateOwner):
         Returns:
             An int64 tensor of shape `(2,)`, for `tf.random.stateless_*` ops.
         """
-        seed = self.state.value()      # not read_value(): its extra Identity is one more op in every export
+        seed = self.state.value()  # not read_value(): its extra Identity is one more op in every export
         with tf.control_dependencies([seed]):
             self.state.assign_add(tf.constant([0, 1], dtype=tf.int64), read_value=False)
         return seed
@@ -243,11 +243,7 @@ def _float_dtype(dtype: Any, who: str) -> tf.DType:
 
 
 def normal(
-    shape: Sequence[Any],
-    mean: float = 0.0,
-    stddev: float = 1.0,
-    dtype: Any = None,
-    seed: Any = None,
+    shape: Sequence[Any], mean: float = 0.0, stddev: float = 1.0, dtype: Any = None, seed: Any = None
 ) -> tf.Tensor:
     """Draws random samples from a normal (Gaussian) distribution.
 
@@ -275,18 +271,20 @@ def normal(
         >>> bool(tf.reduce_all(x == tfkit.random.normal((2, 3), mean=1.0, stddev=0.5, seed=0)))
         True
     """
-    return distribution_values.replicated(tf.random.stateless_normal(   # the same draws on any layout
-        _shape(shape), seed=draw_seed(seed), mean=mean, stddev=stddev, dtype=_float_dtype(dtype, "normal"),
-        alg=algorithm(),
-    ))
+    return distribution_values.replicated(
+        tf.random.stateless_normal(  # the same draws on any layout
+            _shape(shape),
+            seed=draw_seed(seed),
+            mean=mean,
+            stddev=stddev,
+            dtype=_float_dtype(dtype, "normal"),
+            alg=algorithm(),
+        )
+    )
 
 
 def uniform(
-    shape: Sequence[Any],
-    minval: float = 0.0,
-    maxval: float = 1.0,
-    dtype: Any = None,
-    seed: Any = None,
+    shape: Sequence[Any], minval: float = 0.0, maxval: float = 1.0, dtype: Any = None, seed: Any = None
 ) -> tf.Tensor:
     """Draws samples from a uniform distribution over `[minval, maxval)`.
 
@@ -314,18 +312,20 @@ def uniform(
         >>> bool(tf.reduce_min(x) >= 2.0), bool(tf.reduce_max(x) < 3.0)
         (True, True)
     """
-    return distribution_values.replicated(tf.random.stateless_uniform(   # the same draws on any layout
-        _shape(shape), seed=draw_seed(seed), minval=minval, maxval=maxval, dtype=_float_dtype(dtype, "uniform"),
-        alg=algorithm(),
-    ))
+    return distribution_values.replicated(
+        tf.random.stateless_uniform(  # the same draws on any layout
+            _shape(shape),
+            seed=draw_seed(seed),
+            minval=minval,
+            maxval=maxval,
+            dtype=_float_dtype(dtype, "uniform"),
+            alg=algorithm(),
+        )
+    )
 
 
 def truncated_normal(
-    shape: Sequence[Any],
-    mean: float = 0.0,
-    stddev: float = 1.0,
-    dtype: Any = None,
-    seed: Any = None,
+    shape: Sequence[Any], mean: float = 0.0, stddev: float = 1.0, dtype: Any = None, seed: Any = None
 ) -> tf.Tensor:
     """Draws samples from a truncated normal distribution.
 
@@ -354,23 +354,19 @@ def truncated_normal(
         >>> bool(tf.reduce_max(tf.abs(x)) <= 2.0)
         True
     """
-    return distribution_values.replicated(tf.random.stateless_truncated_normal(   # the same draws on any layout
-        _shape(shape),
-        seed=draw_seed(seed),
-        mean=mean,
-        stddev=stddev,
-        dtype=_float_dtype(dtype, "truncated_normal"),
-        alg=algorithm(),
-    ))
+    return distribution_values.replicated(
+        tf.random.stateless_truncated_normal(  # the same draws on any layout
+            _shape(shape),
+            seed=draw_seed(seed),
+            mean=mean,
+            stddev=stddev,
+            dtype=_float_dtype(dtype, "truncated_normal"),
+            alg=algorithm(),
+        )
+    )
 
 
-def randint(
-    shape: Sequence[Any],
-    minval: int,
-    maxval: int,
-    dtype: Any = "int32",
-    seed: Any = None,
-) -> tf.Tensor:
+def randint(shape: Sequence[Any], minval: int, maxval: int, dtype: Any = "int32", seed: Any = None) -> tf.Tensor:
     """Draws random integers from a uniform distribution over `[minval, maxval)`.
 
     Args:
@@ -406,7 +402,7 @@ def randint(
         dtype=work,
         alg=algorithm(),
     )
-    return distribution_values.replicated(tf.cast(values, dtype))   # the same draws on any layout
+    return distribution_values.replicated(tf.cast(values, dtype))  # the same draws on any layout
 
 
 def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, seed: Any = None) -> tf.Tensor:
@@ -449,12 +445,17 @@ def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, 
         # TensorFlow's stateless_dropout, with the mask drawn whole: the same mask on any layout
         mask_shape = noise_shape if noise_shape is not None else tf.shape(inputs)
         draws = distribution_values.replicated(
-            tf.random.stateless_uniform(mask_shape, seed=draw_seed(seed), dtype=inputs.dtype, alg=algorithm()))
-        kept = inputs * tf.convert_to_tensor(1 / (1 - rate), dtype=inputs.dtype) if isinstance(rate, (int, float)) \
+            tf.random.stateless_uniform(mask_shape, seed=draw_seed(seed), dtype=inputs.dtype, alg=algorithm())
+        )
+        kept = (
+            inputs * tf.convert_to_tensor(1 / (1 - rate), dtype=inputs.dtype)
+            if isinstance(rate, (int, float))
             else inputs / (1 - tf.cast(rate, inputs.dtype))
+        )
         return tf.where(draws >= tf.cast(rate, inputs.dtype), kept, tf.zeros((), inputs.dtype))
-    return tf.nn.experimental.stateless_dropout(inputs, rate=rate, seed=draw_seed(seed), noise_shape=noise_shape,
-                                                rng_alg=algorithm())
+    return tf.nn.experimental.stateless_dropout(
+        inputs, rate=rate, seed=draw_seed(seed), noise_shape=noise_shape, rng_alg=algorithm()
+    )
 
 
 def _noise_shape(inputs: tf.Tensor, noise_shape: Sequence[Any]) -> Any:
@@ -593,8 +594,11 @@ def binomial(shape: Sequence[Any], counts: Any, probabilities: Any, dtype: Any =
     """
     dtype = _float_dtype(dtype, "binomial")
     draws = tf.random.stateless_binomial(
-        _shape(shape), seed=draw_seed(seed), counts=tf.cast(counts, tf.float32),
-        probs=tf.cast(probabilities, tf.float32), output_dtype=tf.float32,
+        _shape(shape),
+        seed=draw_seed(seed),
+        counts=tf.cast(counts, tf.float32),
+        probs=tf.cast(probabilities, tf.float32),
+        output_dtype=tf.float32,
     )
     return tf.cast(draws, dtype)
 

@@ -22,8 +22,17 @@ from typing import Any, Callable, Iterable, Iterator
 from tfkit.base.argument_validation import is_shape
 
 __all__ = [
-    "MAP_TO_NONE", "assert_same_paths", "assert_same_structure", "flatten", "flatten_with_path", "is_nested",
-    "lists_to_tuples", "map_shape_structure", "map_structure", "map_structure_up_to", "pack_sequence_as",
+    "MAP_TO_NONE",
+    "assert_same_paths",
+    "assert_same_structure",
+    "flatten",
+    "flatten_with_path",
+    "is_nested",
+    "lists_to_tuples",
+    "map_shape_structure",
+    "map_structure",
+    "map_structure_up_to",
+    "pack_sequence_as",
     "traverse",
 ]
 
@@ -69,7 +78,7 @@ def _keys(node: Any) -> list[Any]:
         try:
             return sorted(node.keys())
         except TypeError:
-            return list(node.keys())   # keys that do not sort: their own order
+            return list(node.keys())  # keys that do not sort: their own order
     return list(range(len(node)))
 
 
@@ -83,7 +92,7 @@ def _rebuild(node: Any, values: list[Any]) -> Any:
     """A node like ``node`` holding ``values`` (in ``_keys(node)`` order)."""
     if isinstance(node, dict):
         by_key = dict(zip(_keys(node), values))
-        ordered = [(key, by_key[key]) for key in node]          # the node's own key order, as Keras returns it
+        ordered = [(key, by_key[key]) for key in node]  # the node's own key order, as Keras returns it
         if type(node) is dict:
             return dict(ordered)
         if isinstance(node, collections.defaultdict):
@@ -176,12 +185,16 @@ def _check_same(a: Any, b: Any, path: tuple, shallow: bool = False) -> None:
     """``ValueError`` naming the first path where ``b`` does not have ``a``'s layout."""
     if not is_nested(a):
         if is_nested(b) and not shallow:
-            raise ValueError(f"The two structures don't have the same nested structure: at path {path} "
-                             f"the first holds {_describe(a)}, the second {_describe(b)}")
+            raise ValueError(
+                f"The two structures don't have the same nested structure: at path {path} "
+                f"the first holds {_describe(a)}, the second {_describe(b)}"
+            )
         return
     if not is_nested(b) or not _same_kind(a, b):
-        raise ValueError(f"The two structures don't have the same nested structure: at path {path} "
-                         f"the first holds {_describe(a)}, the second {_describe(b)}")
+        raise ValueError(
+            f"The two structures don't have the same nested structure: at path {path} "
+            f"the first holds {_describe(a)}, the second {_describe(b)}"
+        )
     b_by_key = dict(zip(_keys(b), _children(b)))
     for key, child in zip(_keys(a), _children(a)):
         _check_same(child, b_by_key[key], path + (key,), shallow)
@@ -212,8 +225,9 @@ def assert_same_structure(a: Any, b: Any, check_types: bool | None = None) -> No
     """
     if check_types is not None:
         hint = "" if check_types else " For a looser check use tfkit.tree.assert_same_paths."
-        warnings.warn(f"The `check_types` argument is deprecated and has no effect.{hint}", DeprecationWarning,
-                      stacklevel=2)
+        warnings.warn(
+            f"The `check_types` argument is deprecated and has no effect.{hint}", DeprecationWarning, stacklevel=2
+        )
     _check_same(a, b, ())
 
 
@@ -272,8 +286,9 @@ def pack_sequence_as(structure: Any, flat_sequence: Iterable[Any]) -> Any:
     leaves = iter(flat)
     expected = len(flatten(structure))
     if len(flat) != expected:
-        raise ValueError(f"pack_sequence_as: the structure has {expected} leaves but flat_sequence has "
-                         f"{len(flat)} items")
+        raise ValueError(
+            f"pack_sequence_as: the structure has {expected} leaves but flat_sequence has {len(flat)} items"
+        )
 
     def pack(node: Any) -> Any:
         if not is_nested(node):
@@ -364,8 +379,10 @@ def map_structure_up_to(shallow_structure: Any, func: Callable[..., Any], *struc
         if not is_nested(shallow):
             return func(*nodes)
         children = [dict(zip(_keys(n), _children(n))) for n in nodes]
-        return _rebuild(shallow, [apply(child, *(c[key] for c in children))
-                                  for key, child in zip(_keys(shallow), _children(shallow))])
+        return _rebuild(
+            shallow,
+            [apply(child, *(c[key] for c in children)) for key, child in zip(_keys(shallow), _children(shallow))],
+        )
 
     return apply(shallow_structure, *structures)
 

@@ -85,7 +85,7 @@ class TfkitTunerMixin:
     """
 
     def _try_build(self, hp: Any) -> tfkit.Model:
-        tfkit.backend.clear_session(free_memory=False)    # keras-tuner clears Keras's session before each build
+        tfkit.backend.clear_session(free_memory=False)  # keras-tuner clears Keras's session before each build
         model = self._build_hypermodel(hp)
         if not isinstance(model, tfkit.Model):
             raise keras_tuner.errors.FatalTypeError(
@@ -111,8 +111,9 @@ class TfkitTunerMixin:
         config = model.get_compile_config() if model.compiled else {}
         if self.optimizer:
             # A fresh optimizer for each trial, from the given one's config (a name stays a name).
-            config["optimizer"] = self.optimizer if isinstance(self.optimizer, str) else \
-                tfkit.optimizers.serialize(self.optimizer)
+            config["optimizer"] = (
+                self.optimizer if isinstance(self.optimizer, str) else tfkit.optimizers.serialize(self.optimizer)
+            )
         if self.loss:
             config["loss"] = self.loss
         if self.metrics:
@@ -260,7 +261,7 @@ class Hyperband(TfkitTunerMixin, keras_tuner.Hyperband):
     def _build_hypermodel(self, hp: Any) -> Any:
         model = super()._build_hypermodel(hp)
         earlier = hp.values.get("tuner/trial_id")
-        if earlier is not None and isinstance(model, tfkit.Model):   # go on from the earlier trial's best epoch
+        if earlier is not None and isinstance(model, tfkit.Model):  # go on from the earlier trial's best epoch
             with maybe_distribute(self.distribution_strategy):
                 model.load_weights(self._get_checkpoint_fname(earlier))
         return model

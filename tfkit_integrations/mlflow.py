@@ -36,7 +36,7 @@ __all__ = ["autolog"]
 
 # fit's arguments that are data or objects, not parameters: left out of the logged params, as MLflow does.
 _NOT_PARAMS = ("self", "x", "y", "callbacks", "validation_data", "verbose")
-_LONGEST_PARAM = 500        # a longer value (a big class_weight dict) is left out rather than cut
+_LONGEST_PARAM = 500  # a longer value (a big class_weight dict) is left out rather than cut
 
 
 class _Settings:
@@ -46,7 +46,7 @@ class _Settings:
         self.original_fit: Callable[..., Any] | None = None
         self.model_had_own_fit = False
         self.options: dict[str, Any] | None = None
-        self.local = threading.local()      # .depth: fits running in this thread (a fit inside a fit logs once)
+        self.local = threading.local()  # .depth: fits running in this thread (a fit inside a fit logs once)
 
 
 _SETTINGS = _Settings()
@@ -112,12 +112,17 @@ def autolog(
         _restore_fit()
         return
     if log_every_epoch == (log_every_n_steps is not None):
-        raise ValueError("autolog logs metrics either every epoch (log_every_epoch=True, log_every_n_steps=None) "
-                         "or every n steps (log_every_epoch=False, log_every_n_steps=n); got "
-                         f"log_every_epoch={log_every_epoch!r}, log_every_n_steps={log_every_n_steps!r}")
+        raise ValueError(
+            "autolog logs metrics either every epoch (log_every_epoch=True, log_every_n_steps=None) "
+            "or every n steps (log_every_epoch=False, log_every_n_steps=n); got "
+            f"log_every_epoch={log_every_epoch!r}, log_every_n_steps={log_every_n_steps!r}"
+        )
     _SETTINGS.options = {
-        "log_every_epoch": log_every_epoch, "log_every_n_steps": log_every_n_steps, "log_models": log_models,
-        "registered_model_name": registered_model_name, "extra_tags": dict(extra_tags or {}),
+        "log_every_epoch": log_every_epoch,
+        "log_every_n_steps": log_every_n_steps,
+        "log_models": log_models,
+        "registered_model_name": registered_model_name,
+        "extra_tags": dict(extra_tags or {}),
         "pip_requirements": pip_requirements,
     }
     if _SETTINGS.original_fit is None:
@@ -132,7 +137,7 @@ def _restore_fit() -> None:
         if _SETTINGS.model_had_own_fit:
             tfkit.Model.fit = _SETTINGS.original_fit
         else:
-            del tfkit.Model.fit             # the fit tfkit.Model inherits shows again
+            del tfkit.Model.fit  # the fit tfkit.Model inherits shows again
         _SETTINGS.original_fit = None
     _SETTINGS.options = None
 
@@ -155,8 +160,9 @@ def _logging_fit(original: Callable[..., Any]) -> Callable[..., Any]:
         status = "FAILED"
         try:
             _safely("the parameters of fit", lambda: mlflow.log_params(_fit_params(bound.arguments)))
-            callback = MlflowCallback(log_every_epoch=options["log_every_epoch"],
-                                      log_every_n_steps=options["log_every_n_steps"])
+            callback = MlflowCallback(
+                log_every_epoch=options["log_every_epoch"], log_every_n_steps=options["log_every_n_steps"]
+            )
             bound.arguments["callbacks"] = _callback_list(bound.arguments.get("callbacks")) + [callback]
             history = original(*bound.args, **bound.kwargs)
             if options["log_models"]:
@@ -192,9 +198,13 @@ def _fit_params(arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 def _log_model(model: Any, options: dict[str, Any]) -> None:
-    mlflow.keras.log_model(model, name="model", signature=model_signature(model),
-                           registered_model_name=options["registered_model_name"],
-                           pip_requirements=options["pip_requirements"])
+    mlflow.keras.log_model(
+        model,
+        name="model",
+        signature=model_signature(model),
+        registered_model_name=options["registered_model_name"],
+        pip_requirements=options["pip_requirements"],
+    )
 
 
 def model_signature(model: Any) -> ModelSignature | None:
@@ -217,18 +227,26 @@ def model_signature(model: Any) -> ModelSignature | None:
 
     def schema(shapes: Any, dtypes: list[Any]) -> Schema:
         shapes = shapes if isinstance(shapes, list) else [shapes]
-        return Schema([TensorSpec(np.dtype(dtype), [-1 if d is None else int(d) for d in shape])
-                       for shape, dtype in zip(shapes, dtypes)])
+        return Schema(
+            [
+                TensorSpec(np.dtype(dtype), [-1 if d is None else int(d) for d in shape])
+                for shape, dtype in zip(shapes, dtypes)
+            ]
+        )
 
     input_dtypes = [tf.as_dtype(tensor.dtype).as_numpy_dtype for tensor in inputs]
     output_dtypes = [tf.as_dtype(model.compute_dtype).as_numpy_dtype] * len(model.outputs)
-    return ModelSignature(inputs=schema(model.input_shape, input_dtypes),
-                          outputs=schema(model.output_shape, output_dtypes))
+    return ModelSignature(
+        inputs=schema(model.input_shape, input_dtypes), outputs=schema(model.output_shape, output_dtypes)
+    )
 
 
 def _safely(what: str, action: Callable[[], Any]) -> None:
     try:
         action()
     except Exception as error:  # noqa: BLE001 - autologging never fails the user's training, as in MLflow
-        warnings.warn(f"tfkit_integrations.mlflow.autolog could not log {what}: {type(error).__name__}: {error}",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"tfkit_integrations.mlflow.autolog could not log {what}: {type(error).__name__}: {error}",
+            RuntimeWarning,
+            stacklevel=3,
+        )

@@ -30,81 +30,162 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # its siblings, also when loaded by path
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its siblings, also when loaded by path
 import api_reference  # noqa: E402
 import api_signatures  # noqa: E402
 
 # Index headings for classes by defining file, as keras.io groups its API pages ("Core layers", ...).
 GROUPS = {
     "layers": [
-        ("Core layers", ("core", "einsum_dense", "embedding", "embedding_reversible", "serialization",
-                         "layer_serialization", "tf_op", "tfsm_layer", "lora", "functional_graph", "layer",
-                         "input_layer")),
+        (
+            "Core layers",
+            (
+                "core",
+                "einsum_dense",
+                "embedding",
+                "embedding_reversible",
+                "serialization",
+                "layer_serialization",
+                "tf_op",
+                "tfsm_layer",
+                "lora",
+                "functional_graph",
+                "layer",
+                "input_layer",
+            ),
+        ),
         ("Convolution layers", ("convolution", "conv_depthwise", "conv_depthwise1d", "conv_aliases", "conv_base")),
         ("Pooling layers", ("pooling", "pooling_adaptive")),
-        ("Recurrent layers", ("recurrent", "rnn_cells", "conv_lstm", "conv_lstm_cell", "stacked_cells",
-                              "wrappers")),
+        ("Recurrent layers", ("recurrent", "rnn_cells", "conv_lstm", "conv_lstm_cell", "stacked_cells", "wrappers")),
         ("Attention layers", ("attention", "attention_dot", "attention_grouped")),
-        ("Normalization layers", ("normalization", "normalization_simple", "spectral_normalization",
-                                  "batch_renorm")),
+        ("Normalization layers", ("normalization", "normalization_simple", "spectral_normalization", "batch_renorm")),
         ("Regularization layers", ("regularization", "noise")),
         ("Reshaping layers", ("reshaping", "reshaping_nd")),
         ("Merging layers", ("merging", "merging_functions")),
         ("Activation layers", ("activation_layers",)),
-        ("Image augmentation layers", ("image", "image_affine", "image_color", "image_filter", "image_geometry",
-                                       "image_histogram", "image_mixing", "image_policies", "image_random")),
-        ("Preprocessing layers", ("categorical", "feature_normalization", "hashed_crossing", "index_lookup",
-                                  "mel_spectrogram", "pipeline", "stft_spectrogram", "text_vectorization")),
+        (
+            "Image augmentation layers",
+            (
+                "image",
+                "image_affine",
+                "image_color",
+                "image_filter",
+                "image_geometry",
+                "image_histogram",
+                "image_mixing",
+                "image_policies",
+                "image_random",
+            ),
+        ),
+        (
+            "Preprocessing layers",
+            (
+                "categorical",
+                "feature_normalization",
+                "hashed_crossing",
+                "index_lookup",
+                "mel_spectrogram",
+                "pipeline",
+                "stft_spectrogram",
+                "text_vectorization",
+            ),
+        ),
     ],
     "metrics": [
         ("Accuracy metrics", ("accuracy",)),
         ("Probabilistic and regression metrics", ("regression", "r2_score", "correlation")),
-        ("Classification metrics based on true/false positives and negatives",
-         ("confusion", "auc", "sensitivity_specificity", "f_score")),
+        (
+            "Classification metrics based on true/false positives and negatives",
+            ("confusion", "auc", "sensitivity_specificity", "f_score"),
+        ),
         ("Image segmentation metrics", ("iou",)),
         ("Base and reduction metrics", ("base", "reduction")),
     ],
 }
 # ops: the index groups by the sub-namespace that holds the name, as keras.io's ops pages do.
-OPS_GROUPS = [("NumPy ops", "numpy"), ("NN ops", "nn"), ("Linear algebra ops", "linalg"), ("Core ops", "core"),
-              ("Image ops", "image")]
+OPS_GROUPS = [
+    ("NumPy ops", "numpy"),
+    ("NN ops", "nn"),
+    ("Linear algebra ops", "linalg"),
+    ("Core ops", "core"),
+    ("Image ops", "image"),
+]
 # Namespaces whose functions get a page each instead of one per family.
 ONE_PAGE_PER_FUNCTION = ("ops",)
 # Titles of function families, by the defining module's last name; a family without one is named after
 # its module. A family of one function is named after the function.
 FAMILY_TITLES = {
     "activations": "Activation functions",
-    "convnext": "ConvNeXt models", "densenet": "DenseNet models", "efficientnet": "EfficientNet models",
-    "efficientnet_v2": "EfficientNetV2 models", "mobilenet_v3": "MobileNetV3 models", "nasnet": "NASNet models",
-    "resnet": "ResNet models", "resnet_v2": "ResNetV2 models",
-    "backend": "Backend functions", "settings": "Global settings", "naming": "Layer names",
+    "convnext": "ConvNeXt models",
+    "densenet": "DenseNet models",
+    "efficientnet": "EfficientNet models",
+    "efficientnet_v2": "EfficientNetV2 models",
+    "mobilenet_v3": "MobileNetV3 models",
+    "nasnet": "NASNet models",
+    "resnet": "ResNet models",
+    "resnet_v2": "ResNetV2 models",
+    "backend": "Backend functions",
+    "settings": "Global settings",
+    "naming": "Layer names",
     "config": "Configuration switches",
-    "constraints": "Serialization and lookup", "initializers": "Serialization and lookup",
-    "regularizers": "Serialization and lookup", "losses": "Serialization and lookup",
-    "metrics": "Serialization and lookup", "identifiers": "Serialization and lookup",
-    "quantizers": "Serialization and lookup", "dtype_policy": "Serialization and lookup",
+    "constraints": "Serialization and lookup",
+    "initializers": "Serialization and lookup",
+    "regularizers": "Serialization and lookup",
+    "losses": "Serialization and lookup",
+    "metrics": "Serialization and lookup",
+    "identifiers": "Serialization and lookup",
+    "quantizers": "Serialization and lookup",
+    "dtype_policy": "Serialization and lookup",
     "schedules": "Serialization and lookup",
-    "merging_functions": "Merging functions", "serialization": "Serialization functions",
+    "merging_functions": "Merging functions",
+    "serialization": "Serialization functions",
     "layer_serialization": "Serialization functions",
-    "functions": "Loss functions", "extra_functions": "More loss functions", "reduction": "Loss reduction",
-    "accuracy": "Accuracy functions", "correlation": "Correlation functions",
-    "devices": "Devices", "distributions": "The current distribution",
-    "models": "Saving and loading models", "model_config": "Model configs",
-    "abs_max": "Abs-max quantization", "fake_quant": "Fake quantization", "int4_packing": "Int4 packing",
-    "random": "Random draws", "registry": "Registration", "saving": "Saving and loading",
+    "functions": "Loss functions",
+    "extra_functions": "More loss functions",
+    "reduction": "Loss reduction",
+    "accuracy": "Accuracy functions",
+    "correlation": "Correlation functions",
+    "devices": "Devices",
+    "distributions": "The current distribution",
+    "models": "Saving and loading models",
+    "model_config": "Model configs",
+    "abs_max": "Abs-max quantization",
+    "fake_quant": "Fake quantization",
+    "int4_packing": "Int4 packing",
+    "random": "Random draws",
+    "registry": "Registration",
+    "saving": "Saving and loading",
     "tree": "Nested structures",
-    "arrays": "Array utilities", "data_tuples": "Data tuples", "plotting": "Model plots",
-    "graph_inputs": "Graph inputs", "images": "Image files and arrays", "directory_datasets": "Datasets from folders",
+    "arrays": "Array utilities",
+    "data_tuples": "Data tuples",
+    "plotting": "Model plots",
+    "graph_inputs": "Graph inputs",
+    "images": "Image files and arrays",
+    "directory_datasets": "Datasets from folders",
     "scopes": "Scopes",
 }
 # Classes whose methods a user calls or overrides: their pages list their public methods, as keras.io's do.
 # The value is autodoc's inherited-members option: Model shows the training engine's methods (fit, ...)
 # and leaves Layer's to the Layer entry; Model's subclasses show their own methods only (add, pop, ...).
 MEMBER_CLASSES = {
-    "Model": "Layer,Module", "Sequential": None, "Functional": None, "Distiller": None, "Layer": None,
-    "Metric": None, "Loss": None, "Optimizer": None, "Callback": None, "PyDataset": None, "FeatureSpace": None,
-    "ExportArchive": None, "KerasFileEditor": None, "Initializer": None, "Regularizer": None, "Constraint": None,
-    "LearningRateSchedule": None, "Distribution": None,
+    "Model": "Layer,Module",
+    "Sequential": None,
+    "Functional": None,
+    "Distiller": None,
+    "Layer": None,
+    "Metric": None,
+    "Loss": None,
+    "Optimizer": None,
+    "Callback": None,
+    "PyDataset": None,
+    "FeatureSpace": None,
+    "ExportArchive": None,
+    "KerasFileEditor": None,
+    "Initializer": None,
+    "Regularizer": None,
+    "Constraint": None,
+    "LearningRateSchedule": None,
+    "Distribution": None,
 }
 PAGE_TITLES = {"": "Top-level names"}
 TYPES_FOLDER = "types"
@@ -117,7 +198,7 @@ class Page:
     docname: str
     title: str
     entries: list = dataclasses.field(default_factory=list)
-    kind: str = "class"            # "class", "functions" (a family or one function) or "type"
+    kind: str = "class"  # "class", "functions" (a family or one function) or "type"
 
 
 def folder(namespace: str) -> str:
@@ -130,8 +211,9 @@ def primary_entries() -> dict[int, api_reference.ApiEntry]:
     order = [ns for ns in api_reference.namespaces() if ns] + [""]
     rank = {ns: i for i, ns in enumerate(order)}
     primary: dict[int, api_reference.ApiEntry] = {}
-    for entry in sorted(api_reference.public_api(),
-                        key=lambda e: (e.name != getattr(e.obj, "__name__", e.name), rank[e.namespace])):
+    for entry in sorted(
+        api_reference.public_api(), key=lambda e: (e.name != getattr(e.obj, "__name__", e.name), rank[e.namespace])
+    ):
         primary.setdefault(id(entry.obj), entry)
     return primary
 
@@ -165,12 +247,18 @@ def pages(primary: dict[int, api_reference.ApiEntry] | None = None) -> dict[str,
                     title = members[0].name
                 elif stem in FAMILY_TITLES:
                     title = FAMILY_TITLES[stem]
-                elif module == f"tfkit.{namespace}":        # the namespace is the module: datasets.mnist
+                elif module == f"tfkit.{namespace}":  # the namespace is the module: datasets.mnist
                     title = "Functions"
                 else:
                     title = f"{stem.replace('_', ' ').capitalize()} functions"
-                result.append(Page(f"{folder(namespace)}/{_slug(title) if len(members) > 1 else title}",
-                                   title, members, "functions"))
+                result.append(
+                    Page(
+                        f"{folder(namespace)}/{_slug(title) if len(members) > 1 else title}",
+                        title,
+                        members,
+                        "functions",
+                    )
+                )
         found[namespace] = result
     _check_unique(page for group in found.values() for page in group)
     return found
@@ -182,8 +270,10 @@ def _check_unique(all_pages) -> None:
     for page in all_pages:
         key = page.docname.lower()
         if key in seen:
-            raise ValueError(f"API pages {seen[key]!r} and {page.docname!r} differ only in case; "
-                             "rename a family in tools/api_pages.py FAMILY_TITLES")
+            raise ValueError(
+                f"API pages {seen[key]!r} and {page.docname!r} differ only in case; "
+                "rename a family in tools/api_pages.py FAMILY_TITLES"
+            )
         seen[key] = page.docname
 
 
@@ -203,8 +293,11 @@ def signature_types(primary: dict[int, api_reference.ApiEntry] | None = None) ->
         namespace = api_signatures.module_globals(obj)
         for annotation in _annotations(obj):
             for cls in api_signatures.referenced_classes(annotation, namespace):
-                if id(cls) not in public and (cls.__module__ or "").startswith("tfkit") \
-                        and not cls.__name__.startswith("_"):
+                if (
+                    id(cls) not in public
+                    and (cls.__module__ or "").startswith("tfkit")
+                    and not cls.__name__.startswith("_")
+                ):
                     path = api_signatures.real_path(cls)
                     classes[path] = cls
                     if where not in found.setdefault(path, []):
@@ -216,7 +309,7 @@ def signature_types(primary: dict[int, api_reference.ApiEntry] | None = None) ->
             for name, member in _public_members(entry.obj):
                 look(member, f"{entry.path}.{name}")
     checked: set[str] = set()
-    while set(classes) - checked:                    # the types' own fields and methods name more
+    while set(classes) - checked:  # the types' own fields and methods name more
         for path in sorted(set(classes) - checked):
             checked.add(path)
             look(classes[path], path)
@@ -241,11 +334,17 @@ def _annotations(obj: object) -> list[str]:
         signature = inspect.signature(obj)
     except (TypeError, ValueError):
         return []
-    found = [str(p.annotation) if not isinstance(p.annotation, str) else p.annotation
-             for p in signature.parameters.values() if p.annotation is not inspect.Parameter.empty]
+    found = [
+        str(p.annotation) if not isinstance(p.annotation, str) else p.annotation
+        for p in signature.parameters.values()
+        if p.annotation is not inspect.Parameter.empty
+    ]
     if signature.return_annotation is not inspect.Signature.empty:
-        found.append(str(signature.return_annotation) if not isinstance(signature.return_annotation, str)
-                     else signature.return_annotation)
+        found.append(
+            str(signature.return_annotation)
+            if not isinstance(signature.return_annotation, str)
+            else signature.return_annotation
+        )
     return found
 
 
@@ -263,8 +362,12 @@ def _public_members(cls: type) -> list[tuple[str, object]]:
     for klass in classes:
         for name, member in vars(klass).items():
             documented = inspect.getdoc(member.fget if isinstance(member, property) else member)
-            if not name.startswith("_") and name not in members and documented \
-                    and (callable(member) or isinstance(member, (property, classmethod, staticmethod))):
+            if (
+                not name.startswith("_")
+                and name not in members
+                and documented
+                and (callable(member) or isinstance(member, (property, classmethod, staticmethod)))
+            ):
                 members[name] = member
     return list(members.items())
 
@@ -275,7 +378,7 @@ def _public_members(cls: type) -> list[tuple[str, object]]:
 def summary(obj: object) -> str:
     """The first sentence of ``obj``'s docstring, as one Markdown table cell."""
     text = (inspect.getdoc(obj) or "").strip().split("\n\n", 1)[0].replace("\n", " ")
-    text = re.sub(r":(?:py:)?\w+:`~?([^`]+)`", r"`\1`", text)         # Sphinx roles read as code in a cell
+    text = re.sub(r":(?:py:)?\w+:`~?([^`]+)`", r"`\1`", text)  # Sphinx roles read as code in a cell
     text = re.sub(r"``([^`]+)``", r"`\1`", text)
     return text.replace("|", "\\|")
 
@@ -305,8 +408,12 @@ def page_text(page: Page) -> str:
     lines = [f"# {page.title}", ""]
     if page.kind == "functions" and len(page.entries) > 1:
         namespace = page.entries[0].namespace
-        lines += [f"Functions of `{'.'.join(p for p in ('tfkit', namespace) if p)}`: "
-                  + ", ".join(f"`{e.name}`" for e in page.entries) + ".", ""]
+        lines += [
+            f"Functions of `{'.'.join(p for p in ('tfkit', namespace) if p)}`: "
+            + ", ".join(f"`{e.name}`" for e in page.entries)
+            + ".",
+            "",
+        ]
     for entry in page.entries:
         lines.append(_directive(entry))
         aliases = _aliases(entry)
@@ -317,10 +424,16 @@ def page_text(page: Page) -> str:
 
 def type_page_text(path: str, named_in: list[str]) -> str:
     cls = type_object(path)
-    lines = [f"# {cls.__name__}", "",
-             f"`{path}` is no public name: you get one from the tfkit API, which names it in "
-             + ", ".join(f"`{where}`" for where in named_in) + ".", "",
-             f"```{{eval-rst}}\n.. autoclass:: {path}\n   :members:\n```", ""]
+    lines = [
+        f"# {cls.__name__}",
+        "",
+        f"`{path}` is no public name: you get one from the tfkit API, which names it in "
+        + ", ".join(f"`{where}`" for where in named_in)
+        + ".",
+        "",
+        f"```{{eval-rst}}\n.. autoclass:: {path}\n   :members:\n```",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -350,8 +463,13 @@ def _heading(namespace: str, entry: api_reference.ApiEntry, page: Page) -> str:
     return "Classes" if namespace not in GROUPS else "Other classes"
 
 
-def index_text(namespace: str, own: list[Page], children: list[str],
-               primary: dict[int, api_reference.ApiEntry], pages_of: dict[int, str]) -> str:
+def index_text(
+    namespace: str,
+    own: list[Page],
+    children: list[str],
+    primary: dict[int, api_reference.ApiEntry],
+    pages_of: dict[int, str],
+) -> str:
     """A namespace's index: every name with its summary, under headings; aliases link to their entry."""
     prefix = ".".join(p for p in ("tfkit", namespace) if p)
     lines = [f"# {namespace_title(namespace)}", "", f"`{prefix}`: {module_summary(namespace)}", ""]
@@ -368,14 +486,21 @@ def index_text(namespace: str, own: list[Page], children: list[str],
         lines.append("")
     if children:
         lines += ["## Sub-namespaces", "", "| namespace | summary |", "| --- | --- |"]
-        lines += [f"| {{doc}}`tfkit.{child} <{_relative(namespace, child)}>` | {module_summary(child)} |"
-                  for child in children]
+        lines += [
+            f"| {{doc}}`tfkit.{child} <{_relative(namespace, child)}>` | {module_summary(child)} |"
+            for child in children
+        ]
         lines.append("")
     elsewhere = [e for e in api_reference.public_api() if e.namespace == namespace and primary[id(e.obj)] is not e]
     if elsewhere:
-        lines += ["## Also in this namespace", "",
-                  "These names are the same objects as entries documented on another page.", "",
-                  "| name | documented as | summary |", "| --- | --- | --- |"]
+        lines += [
+            "## Also in this namespace",
+            "",
+            "These names are the same objects as entries documented on another page.",
+            "",
+            "| name | documented as | summary |",
+            "| --- | --- | --- |",
+        ]
         for e in elsewhere:
             documented = primary[id(e.obj)]
             lines.append(f"| `{e.path}` | {{py:{_role(e.obj)}}}`{documented.path}` | {summary(e.obj)} |")
@@ -398,28 +523,44 @@ def _toc_order(own: list[Page], sections, headings) -> list[Page]:
 
 def _relative(namespace: str, child: str) -> str:
     """The docname of ``child``'s index relative to ``namespace``'s index."""
-    return f"{child[len(namespace) + 1:].replace('.', '/')}/index" if namespace else f"{folder(child)}/index"
+    return f"{child[len(namespace) + 1 :].replace('.', '/')}/index" if namespace else f"{folder(child)}/index"
 
 
 def _children(namespace: str, all_namespaces: list[str]) -> list[str]:
     """The namespaces one level below ``namespace`` (``ops`` -> ``ops.numpy``, ...)."""
     depth = namespace.count(".") + 1 if namespace else 0
-    return [ns for ns in all_namespaces if ns and ns != namespace and ns.startswith(namespace + ".")
-            and ns.count(".") == depth] if namespace else []
+    return (
+        [
+            ns
+            for ns in all_namespaces
+            if ns and ns != namespace and ns.startswith(namespace + ".") and ns.count(".") == depth
+        ]
+        if namespace
+        else []
+    )
 
 
 def api_index_text(namespaces: list[str], counts: dict[str, int], has_types: bool) -> str:
-    lines = ["# API reference", "",
-             "Every public class and function of tfkit, as keras.io lays out Keras's API: a page per class "
-             "or small family of functions, and an index per namespace listing each name with its summary. "
-             "Each entry is generated from the docstring in the code; its example runs in the test suite.", "",
-             "| namespace | what it holds | names |", "| --- | --- | ---: |"]
+    lines = [
+        "# API reference",
+        "",
+        "Every public class and function of tfkit, as keras.io lays out Keras's API: a page per class "
+        "or small family of functions, and an index per namespace listing each name with its summary. "
+        "Each entry is generated from the docstring in the code; its example runs in the test suite.",
+        "",
+        "| namespace | what it holds | names |",
+        "| --- | --- | ---: |",
+    ]
     for ns in namespaces:
-        lines.append(f"| {{doc}}`{'.'.join(p for p in ('tfkit', ns) if p)} <{folder(ns)}/index>` "
-                     f"| {module_summary(ns)} | {counts[ns]} |")
+        lines.append(
+            f"| {{doc}}`{'.'.join(p for p in ('tfkit', ns) if p)} <{folder(ns)}/index>` "
+            f"| {module_summary(ns)} | {counts[ns]} |"
+        )
     if has_types:
-        lines.append(f"| {{doc}}`Types in signatures <{TYPES_FOLDER}/index>` | tfkit classes the API returns "
-                     "or takes that no namespace exports | |")
+        lines.append(
+            f"| {{doc}}`Types in signatures <{TYPES_FOLDER}/index>` | tfkit classes the API returns "
+            "or takes that no namespace exports | |"
+        )
     top = [ns for ns in namespaces if "." not in ns]
     lines += ["", "```{toctree}", ":hidden:", ":titlesonly:", ""]
     lines += [f"{folder(ns)}/index" for ns in top] + ([f"{TYPES_FOLDER}/index"] if has_types else [])
@@ -428,10 +569,16 @@ def api_index_text(namespaces: list[str], counts: dict[str, int], has_types: boo
 
 
 def types_index_text(types_found: dict[str, list[str]]) -> str:
-    lines = ["# Types in signatures", "",
-             "tfkit classes that public signatures take or return but no namespace exports: you get them "
-             "from the API (`model.jit_compile_decision` is an `XlaDecision`), and their pages say what "
-             "they hold.", "", "| name | summary |", "| --- | --- |"]
+    lines = [
+        "# Types in signatures",
+        "",
+        "tfkit classes that public signatures take or return but no namespace exports: you get them "
+        "from the API (`model.jit_compile_decision` is an `XlaDecision`), and their pages say what "
+        "they hold.",
+        "",
+        "| name | summary |",
+        "| --- | --- |",
+    ]
     for path in types_found:
         lines.append(f"| {{py:class}}`{path.rsplit('.', 1)[-1]} <{path}>` | {summary(type_object(path))} |")
     lines += ["", "```{toctree}", ":hidden:", ":titlesonly:", ""]
@@ -458,8 +605,9 @@ def all_texts() -> dict[str, str]:
             for entry in page.entries:
                 pages_of[id(entry.obj)] = page.docname
     for namespace, own in by_namespace.items():
-        texts[f"{folder(namespace)}/index"] = index_text(namespace, own, _children(namespace, namespaces),
-                                                        primary, pages_of)
+        texts[f"{folder(namespace)}/index"] = index_text(
+            namespace, own, _children(namespace, namespaces), primary, pages_of
+        )
     types_found = signature_types(primary)
     for path, named_in in types_found.items():
         texts[f"{TYPES_FOLDER}/{path.rsplit('.', 1)[-1]}"] = type_page_text(path, named_in)

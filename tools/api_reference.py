@@ -28,7 +28,7 @@ import sys
 import types
 from typing import Iterator
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # its sibling, also when loaded by path
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its sibling, also when loaded by path
 from keras_coverage import NAMESPACES as KERAS_NAMESPACES  # noqa: E402
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -41,8 +41,13 @@ DEBT_FILE = pathlib.Path(__file__).with_name("docstring_debt.txt")
 
 RULES = ("docstring", "arguments", "example")
 # Keras's extra docstring sections, as the site renders them (docs/conf.py uses this list).
-NAPOLEON_CUSTOM_SECTIONS = [("Call arguments", "params_style"), "Input shape", "Output shape", "Config keys",
-                            "Call returns"]
+NAPOLEON_CUSTOM_SECTIONS = [
+    ("Call arguments", "params_style"),
+    "Input shape",
+    "Output shape",
+    "Config keys",
+    "Call returns",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,8 +86,11 @@ def namespaces() -> list[str]:
         module = _module(parent)
         for name in sorted(dir(module)):
             value = getattr(module, name)
-            if not name.startswith("_") and isinstance(value, types.ModuleType) \
-                    and value.__name__.startswith(f"tfkit.{parent}."):
+            if (
+                not name.startswith("_")
+                and isinstance(value, types.ModuleType)
+                and value.__name__.startswith(f"tfkit.{parent}.")
+            ):
                 found.append(f"{parent}.{name}")
     return found
 
@@ -97,7 +105,7 @@ def public_api() -> tuple[ApiEntry, ...]:
     entries = []
     for namespace in namespaces():
         module = _module(namespace)
-        declared = getattr(module, "__all__", None)     # a module's own list of its public names wins
+        declared = getattr(module, "__all__", None)  # a module's own list of its public names wins
         for name in sorted(declared if declared is not None else dir(module)):
             if not name.startswith("_") and _is_tfkit_callable(getattr(module, name)):
                 entries.append(ApiEntry(namespace, name, getattr(module, name)))
@@ -150,8 +158,12 @@ def napoleon_lines(text: str, is_class: bool = False) -> list[str]:
     from sphinx.ext.napoleon import Config
     from sphinx.ext.napoleon.docstring import GoogleDocstring
 
-    config = Config(napoleon_use_param=True, napoleon_use_rtype=False, napoleon_use_ivar=True,
-                    napoleon_custom_sections=NAPOLEON_CUSTOM_SECTIONS)
+    config = Config(
+        napoleon_use_param=True,
+        napoleon_use_rtype=False,
+        napoleon_use_ivar=True,
+        napoleon_custom_sections=NAPOLEON_CUSTOM_SECTIONS,
+    )
     return GoogleDocstring(text, config, what="class" if is_class else "function").lines()
 
 
@@ -170,7 +182,7 @@ def has_example(text: str) -> bool:
     lines = napoleon_lines(text)
     for i, line in enumerate(lines):
         if line.strip() in (".. rubric:: Example", ".. rubric:: Examples"):
-            return any(later.lstrip().startswith(">>>") for later in lines[i + 1:])
+            return any(later.lstrip().startswith(">>>") for later in lines[i + 1 :])
     return False
 
 
@@ -180,8 +192,11 @@ def problems(obj: object) -> list[str]:
     if not text.strip():
         return ["docstring", "arguments", "example"] if parameters_of(obj) else ["docstring", "example"]
     found = []
-    missing = [p for p in parameters_of(obj) if p not in documented_parameters(text)
-               and p.lstrip("*") not in documented_parameters(text)]
+    missing = [
+        p
+        for p in parameters_of(obj)
+        if p not in documented_parameters(text) and p.lstrip("*") not in documented_parameters(text)
+    ]
     if missing:
         found.append("arguments: " + ", ".join(missing))
     if not has_example(text):
@@ -195,8 +210,27 @@ def _register_sphinx_roles() -> None:
     from docutils import nodes
     from docutils.parsers.rst import roles
 
-    for role in ("class", "func", "meth", "mod", "attr", "obj", "exc", "data", "ref", "doc", "py:class",
-                 "py:func", "py:meth", "py:mod", "py:attr", "py:obj", "py:exc", "py:data", "math"):
+    for role in (
+        "class",
+        "func",
+        "meth",
+        "mod",
+        "attr",
+        "obj",
+        "exc",
+        "data",
+        "ref",
+        "doc",
+        "py:class",
+        "py:func",
+        "py:meth",
+        "py:mod",
+        "py:attr",
+        "py:obj",
+        "py:exc",
+        "py:data",
+        "math",
+    ):
         roles.register_generic_role(role, nodes.literal)
 
 
@@ -212,8 +246,10 @@ def restructured_text_warnings(obj: object) -> list[str]:
         return []
     rst = "\n".join(napoleon_lines(text, isinstance(obj, type)))
     stream = io.StringIO()
-    docutils.core.publish_doctree(".. default-role:: literal\n\n" + rst, settings_overrides={
-        "report_level": 2, "halt_level": 5, "warning_stream": stream})
+    docutils.core.publish_doctree(
+        ".. default-role:: literal\n\n" + rst,
+        settings_overrides={"report_level": 2, "halt_level": 5, "warning_stream": stream},
+    )
     return [line for line in stream.getvalue().splitlines() if line.strip()]
 
 
@@ -243,10 +279,13 @@ def rule_names(found: list[str]) -> set[str]:
 
 
 def write_debt(path: pathlib.Path = DEBT_FILE) -> int:
-    lines = ["# Public names whose docstrings do not yet meet tools/api_reference.py's rules.",
-             "# tests/test_docstrings.py fails on a name missing from here that breaks a rule, and on a",
-             "# line here that is no longer true: the list only shrinks. Rewrite it with",
-             "#   python tools/api_reference.py --write-debt", ""]
+    lines = [
+        "# Public names whose docstrings do not yet meet tools/api_reference.py's rules.",
+        "# tests/test_docstrings.py fails on a name missing from here that breaks a rule, and on a",
+        "# line here that is no longer true: the list only shrinks. Rewrite it with",
+        "#   python tools/api_reference.py --write-debt",
+        "",
+    ]
     count = 0
     for entry, found in audit():
         if found:
@@ -259,8 +298,9 @@ def write_debt(path: pathlib.Path = DEBT_FILE) -> int:
 def table(results: list[tuple[ApiEntry, list[str]]]) -> list[dict]:
     rows: dict[str, dict] = {}
     for entry, found in results:
-        row = rows.setdefault(entry.namespace.split(".")[0] or "(top level)",
-                              {"names": 0, "docstring": 0, "arguments": 0, "example": 0})
+        row = rows.setdefault(
+            entry.namespace.split(".")[0] or "(top level)", {"names": 0, "docstring": 0, "arguments": 0, "example": 0}
+        )
         rules = rule_names(found)
         row["names"] += 1
         for rule in RULES:
@@ -277,9 +317,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_debt:
         print(f"{write_debt()} names written to {DEBT_FILE}")
         return 0
-    results = [(e, p) for e, p in audit()
-               if args.namespace is None or e.namespace == args.namespace
-               or e.namespace.startswith(args.namespace + ".")]
+    results = [
+        (e, p)
+        for e, p in audit()
+        if args.namespace is None or e.namespace == args.namespace or e.namespace.startswith(args.namespace + ".")
+    ]
     if args.failing:
         for entry, found in results:
             if found:
@@ -291,8 +333,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'namespace':<{width}}  {'names':>5}  {'docstring':>9}  {'arguments':>9}  {'example':>7}")
     for r in rows + [{"namespace": "total", **total}]:
         n = max(r["names"], 1)
-        print(f"{r['namespace']:<{width}}  {r['names']:5d}  {100 * r['docstring'] / n:8.0f}%  "
-              f"{100 * r['arguments'] / n:8.0f}%  {100 * r['example'] / n:6.0f}%")
+        print(
+            f"{r['namespace']:<{width}}  {r['names']:5d}  {100 * r['docstring'] / n:8.0f}%  "
+            f"{100 * r['arguments'] / n:8.0f}%  {100 * r['example'] / n:6.0f}%"
+        )
     return 0
 
 

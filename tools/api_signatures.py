@@ -24,7 +24,7 @@ import types
 import typing
 from typing import Callable
 
-_ANY = object()          # marks a node that stands for ``Any``
+_ANY = object()  # marks a node that stands for ``Any``
 
 
 def real_path(obj: object) -> str:
@@ -73,7 +73,7 @@ class _Rewriter:
             return getattr(builtins, node.id, None)
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value)
-            if base is None:                   # a full path Sphinx wrote: ``tfkit.engine.layer.Layer``
+            if base is None:  # a full path Sphinx wrote: ``tfkit.engine.layer.Layer``
                 return _by_path(ast.unparse(node))
             return getattr(base, node.attr, None)
         return None
@@ -85,7 +85,7 @@ class _Rewriter:
         if value is typing.Any:
             return _ANY
         if isinstance(value, type) and (value.__module__ or "").startswith("tfkit"):
-            if value.__name__.startswith("_"):         # a private class has no page: its docstring says what it is
+            if value.__name__.startswith("_"):  # a private class has no page: its docstring says what it is
                 return _ANY
             path = self.documented(value) or real_path(value)
             return ast.UnaryOp(ast.Invert(), ast.parse(path, mode="eval").body)
@@ -101,19 +101,19 @@ class _Rewriter:
     def visit(self, node: ast.expr) -> ast.expr | object:
         if isinstance(node, (ast.Name, ast.Attribute)):
             return self.name(node)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):      # a quoted forward reference
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a quoted forward reference
             try:
                 return self.visit(ast.parse(node.value, mode="eval").body)
             except SyntaxError:
                 return node
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):   # Sphinx's ``~path``
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):  # Sphinx's ``~path``
             inner = self.visit(node.operand)
             if inner is _ANY:
                 return _ANY
             if isinstance(inner, ast.UnaryOp):
                 return inner
             return ast.UnaryOp(ast.Invert(), inner)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):      # ``X | Y``: Any absorbs the union
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # ``X | Y``: Any absorbs the union
             left, right = self.visit(node.left), self.visit(node.right)
             if left is _ANY or right is _ANY:
                 return _ANY
@@ -131,7 +131,7 @@ class _Rewriter:
                 return base
             new_slice = ast.Tuple(visited, ast.Load()) if isinstance(node.slice, ast.Tuple) else visited[0]
             return ast.Subscript(base, new_slice, ast.Load())
-        if isinstance(node, (ast.List, ast.Tuple)):          # Callable[[A, B], C]'s argument list
+        if isinstance(node, (ast.List, ast.Tuple)):  # Callable[[A, B], C]'s argument list
             visited = [self.visit(item) for item in node.elts]
             if any(_holds_any(v) for v in visited):
                 return _AnyInside()
@@ -147,8 +147,9 @@ def _holds_any(value: object) -> bool:
     return value is _ANY or isinstance(value, _AnyInside)
 
 
-def clean_annotation(annotation: str, namespace: dict,
-                     documented: Callable[[object], str | None] = lambda obj: None) -> str | None:
+def clean_annotation(
+    annotation: str, namespace: dict, documented: Callable[[object], str | None] = lambda obj: None
+) -> str | None:
     """``annotation`` as the reference shows it, or None where nothing is left but ``Any``.
 
     Args:
@@ -205,9 +206,12 @@ def module_globals(obj: object) -> dict:
     return vars(module) if module else {}
 
 
-def clean_signature(signature: str | None, return_annotation: str | None, namespace: dict,
-                    documented: Callable[[object], str | None] = lambda obj: None
-                    ) -> tuple[str | None, str | None]:
+def clean_signature(
+    signature: str | None,
+    return_annotation: str | None,
+    namespace: dict,
+    documented: Callable[[object], str | None] = lambda obj: None,
+) -> tuple[str | None, str | None]:
     """An autodoc signature (``"(units: int, activation: Any = None)"``) and return annotation, cleaned.
 
     Args:
@@ -239,6 +243,7 @@ def clean_signature(signature: str | None, return_annotation: str | None, namesp
     returns = parsed.return_annotation
     if returns is not inspect.Signature.empty:
         returns = clean_annotation(str(returns), namespace, documented) or inspect.Signature.empty
-    text = stringify_signature(parsed.replace(parameters=parameters, return_annotation=returns),
-                               show_return_annotation=False)
+    text = stringify_signature(
+        parsed.replace(parameters=parameters, return_annotation=returns), show_return_annotation=False
+    )
     return text, return_annotation

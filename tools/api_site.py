@@ -20,11 +20,11 @@ import sys
 
 from sphinx.project import Project
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # its siblings, also when loaded by path
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its siblings, also when loaded by path
 import api_pages  # noqa: E402
 import api_signatures  # noqa: E402
 
-SOURCE_FOLDER = "api_source"        # under the doctree folder: build state, next to Sphinx's pickles
+SOURCE_FOLDER = "api_source"  # under the doctree folder: build state, next to Sphinx's pickles
 
 
 class ProjectWithGeneratedPages(Project):
@@ -78,8 +78,9 @@ def _process_signature(app, what, name, obj, options, signature, return_annotati
             return_annotation = None
         except (TypeError, ValueError):
             pass
-    return api_signatures.clean_signature(signature, return_annotation, api_signatures.module_globals(obj),
-                                          documented_path)
+    return api_signatures.clean_signature(
+        signature, return_annotation, api_signatures.module_globals(obj), documented_path
+    )
 
 
 def _resolve_by_defining_module(app, env, node, contnode):
@@ -89,7 +90,7 @@ def _resolve_by_defining_module(app, env, node, contnode):
         return None
     obj = api_signatures._by_path(target)
     if isinstance(obj, type) and obj.__name__.startswith("_"):
-        return contnode          # a private class (a property's type): its name as text, no page to link
+        return contnode  # a private class (a property's type): its name as text, no page to link
     path = documented_path(obj) if obj is not None else None
     if path is None or path == target:
         return None
@@ -154,7 +155,7 @@ def _clean_property_types() -> None:
         for line in header_lines(*args, props=props, **kwargs):
             if props.obj_type == "property" and line.startswith("   :type: "):
                 namespace = api_signatures.module_globals(props._obj)
-                annotation = api_signatures.clean_annotation(line[len("   :type: "):], namespace, documented_path)
+                annotation = api_signatures.clean_annotation(line[len("   :type: ") :], namespace, documented_path)
                 if annotation is None:
                     continue
                 line = f"   :type: {annotation}"
@@ -169,7 +170,7 @@ def setup(app):
     _clean_property_types()
     app.connect("builder-inited", _write_pages)
     app.connect("doctree-read", _drop_nested_documents)
-    app.connect("html-page-context", _navigation_of_this_branch, priority=400)     # before furo's own
+    app.connect("html-page-context", _navigation_of_this_branch, priority=400)  # before furo's own
     app.connect("autodoc-process-signature", _process_signature)
     app.connect("missing-reference", _resolve_by_defining_module)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

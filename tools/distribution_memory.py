@@ -62,22 +62,35 @@ def bytes_per_device(model: tfkit.Model) -> np.ndarray:
 
 def main() -> None:
     # Eight logical CPU devices, before TensorFlow starts (importing tfkit does not start it).
-    tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
-                                               [tf.config.LogicalDeviceConfiguration()] * 8)
+    tf.config.set_logical_device_configuration(
+        tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 8
+    )
     x = np.random.default_rng(0).normal(size=(8, 128, 1024)).astype("float32")
-    for name, make in (("DataParallel (8,)", distribution.DataParallel),
-                       ("ModelParallel (2, 4)", lambda: distribution.ModelParallel(
-                           layout_map=megatron_map(distribution.DeviceMesh((2, 4), ["batch", "model"])))),
-                       ("ModelParallel (1, 8)", lambda: distribution.ModelParallel(
-                           layout_map=megatron_map(distribution.DeviceMesh((1, 8), ["batch", "model"]))))):
+    for name, make in (
+        ("DataParallel (8,)", distribution.DataParallel),
+        (
+            "ModelParallel (2, 4)",
+            lambda: distribution.ModelParallel(
+                layout_map=megatron_map(distribution.DeviceMesh((2, 4), ["batch", "model"]))
+            ),
+        ),
+        (
+            "ModelParallel (1, 8)",
+            lambda: distribution.ModelParallel(
+                layout_map=megatron_map(distribution.DeviceMesh((1, 8), ["batch", "model"]))
+            ),
+        ),
+    ):
         distribution.set_distribution(make())
         model = transformer_block()
         model.fit(x, x, batch_size=8, epochs=1, verbose=0)
         assert all(values.is_sharded(w) for w in model.weights)
         held = bytes_per_device(model)
         parameters = sum(w.shape.num_elements() * w.dtype.size for w in model.weights)
-        print(f"{name:22s} parameters {parameters / 2**20:5.1f} MiB; weights + Adam slots per device "
-              f"{held.max() / 2**20:6.1f} MiB")
+        print(
+            f"{name:22s} parameters {parameters / 2**20:5.1f} MiB; weights + Adam slots per device "
+            f"{held.max() / 2**20:6.1f} MiB"
+        )
         distribution.set_distribution(None)
 
 

@@ -51,7 +51,7 @@ def interleaved(on: Callable[[], Any], off: Callable[[], Any], repeats: int) -> 
     off, on ... (so that neither always runs first: a run may pay for freeing the one before)."""
     times: dict[bool, list[float]] = {True: [], False: []}
     for repeat in range(repeats):
-        for flag, call in ((False, off), (True, on))[::1 if repeat % 2 == 0 else -1]:
+        for flag, call in ((False, off), (True, on))[:: 1 if repeat % 2 == 0 else -1]:
             start = time.perf_counter()
             call()
             times[flag].append(time.perf_counter() - start)
@@ -66,8 +66,10 @@ def row(label: str, on: float | list[float], off: list[float] | None = None) -> 
         return
     a, b = statistics.median(on), statistics.median(off)
     spread = max((max(t) - min(t)) / statistics.median(t) for t in (on, off))
-    print(f"{label:46s} {a * 1e3:9.1f} ms on {b * 1e3:9.1f} ms off {(a - b) * 1e3:+8.1f} ms  x{a / b:.3f}  "
-          f"(runs vary by {spread:.0%})")
+    print(
+        f"{label:46s} {a * 1e3:9.1f} ms on {b * 1e3:9.1f} ms off {(a - b) * 1e3:+8.1f} ms  x{a / b:.3f}  "
+        f"(runs vary by {spread:.0%})"
+    )
 
 
 def check_and_setup(arrays: dict[str, tuple[Any, Any]], repeats: int) -> None:
@@ -77,9 +79,14 @@ def check_and_setup(arrays: dict[str, tuple[Any, Any]], repeats: int) -> None:
                 continue
             seconds = min(timed(lambda a=array: find_non_finite(label, a)) for _ in range(repeats))
             row(f"{name}: the check of {label} {array.dtype}{array.shape}", seconds)
-        row(f"{name}: fit's data set-up (check, tensors)", *interleaved(
-            lambda: adapt(x, y, batch_size=BATCH, finite=FiniteCheck("fit")), lambda: adapt(x, y, batch_size=BATCH),
-            repeats))
+        row(
+            f"{name}: fit's data set-up (check, tensors)",
+            *interleaved(
+                lambda: adapt(x, y, batch_size=BATCH, finite=FiniteCheck("fit")),
+                lambda: adapt(x, y, batch_size=BATCH),
+                repeats,
+            ),
+        )
 
 
 def timed(call: Callable[[], Any]) -> float:
@@ -98,18 +105,29 @@ def epochs(arrays: dict[str, tuple[Any, Any]], repeats: int, workloads: list[str
 
         def fit(check: bool) -> None:
             data = peer_tfkit.make_dataset(x, y, BATCH) if workload == "tfdata" else x
-            model.fit(data, None if workload == "tfdata" else y, batch_size=None if workload == "tfdata" else BATCH,
-                      epochs=1, verbose=0, check_finite=check)
+            model.fit(
+                data,
+                None if workload == "tfdata" else y,
+                batch_size=None if workload == "tfdata" else BATCH,
+                epochs=1,
+                verbose=0,
+                check_finite=check,
+            )
 
-        fit(True)                                           # traces and warms up
+        fit(True)  # traces and warms up
         row(f"{workload}: one epoch of fit", *interleaved(lambda: fit(True), lambda: fit(False), repeats))
         if workload == "tfdata":
             first_batch(peer_tfkit.make_dataset(x, y, BATCH), repeats)
         else:
             model.predict(x, batch_size=BATCH, verbose=0)
-            row(f"{workload}: predict", *interleaved(
-                lambda: model.predict(x, batch_size=BATCH, verbose=0, check_finite=True),
-                lambda: model.predict(x, batch_size=BATCH, verbose=0, check_finite=False), repeats))
+            row(
+                f"{workload}: predict",
+                *interleaved(
+                    lambda: model.predict(x, batch_size=BATCH, verbose=0, check_finite=True),
+                    lambda: model.predict(x, batch_size=BATCH, verbose=0, check_finite=False),
+                    repeats,
+                ),
+            )
 
 
 def first_batch(dataset: Any, repeats: int) -> None:
@@ -117,7 +135,7 @@ def first_batch(dataset: Any, repeats: int) -> None:
     times: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(max(repeats, 5)):
         for check in (False, True):
-            iterator = iter(dataset)                        # its set-up (the shuffle buffer) is not timed
+            iterator = iter(dataset)  # its set-up (the shuffle buffer) is not timed
             start = time.perf_counter()
             if check:
                 DatasetData(dataset, finite=FiniteCheck("fit")).first_batch_again(iterator)

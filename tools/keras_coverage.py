@@ -20,18 +20,48 @@ import os
 import sys
 import types
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # its sibling, also when loaded by path
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its sibling, also when loaded by path
 from keras_signatures import EXCLUDED_ARGUMENTS, argument_gaps  # noqa: E402
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 # Namespaces walked (their public names; sub-namespaces are walked as their own rows).
 NAMESPACES = [
-    "", "activations", "applications", "backend", "callbacks", "config", "constraints", "datasets",
-    "distribution", "dtype_policies", "export", "initializers", "layers", "losses", "metrics", "mixed_precision", "models",
-    "ops", "ops.image", "ops.linalg", "ops.nn", "ops.numpy", "optimizers", "optimizers.schedules",
-    "preprocessing", "preprocessing.image", "preprocessing.sequence", "quantizers", "random", "regularizers",
-    "saving", "tree", "utils", "visualization", "wrappers",
+    "",
+    "activations",
+    "applications",
+    "backend",
+    "callbacks",
+    "config",
+    "constraints",
+    "datasets",
+    "distribution",
+    "dtype_policies",
+    "export",
+    "initializers",
+    "layers",
+    "losses",
+    "metrics",
+    "mixed_precision",
+    "models",
+    "ops",
+    "ops.image",
+    "ops.linalg",
+    "ops.nn",
+    "ops.numpy",
+    "optimizers",
+    "optimizers.schedules",
+    "preprocessing",
+    "preprocessing.image",
+    "preprocessing.sequence",
+    "quantizers",
+    "random",
+    "regularizers",
+    "saving",
+    "tree",
+    "utils",
+    "visualization",
+    "wrappers",
 ]
 
 # name or namespace -> why tfkit leaves it out
@@ -48,11 +78,11 @@ EXCLUDED = {
     "Function": "Keras's graph-of-Operations callable; tfkit builds functional graphs of layers (tfkit.Functional)",
     "SymbolicScope": "Keras's marker for symbolic tracing of its Operations; tfkit traces with tf.function",
     "RematScope": "per-layer rematerialization modes need Layer.__call__ support; tfkit offers tfkit.remat "
-                  "(tf.recompute_grad) for functions",
+    "(tf.recompute_grad) for functions",
     "config.is_nnx_enabled": "JAX only (Flax NNX integration)",
     "callbacks.OrbaxCheckpoint": "writes Orbax checkpoint trees through the orbax-checkpoint package, which is built "
-                                 "on JAX; tfkit checkpoints with ModelCheckpoint and BackupAndRestore "
-                                 "(TensorFlow checkpoints, .h5)",
+    "on JAX; tfkit checkpoints with ModelCheckpoint and BackupAndRestore "
+    "(TensorFlow checkpoints, .h5)",
 }
 
 
@@ -93,9 +123,10 @@ def coverage() -> list[dict]:
         present, missing, excluded, gaps = [], [], [], []
         for name in _public_names(theirs):
             value = getattr(theirs, name)
-            if isinstance(value, types.ModuleType) and (f"{namespace}.{name}".lstrip(".") in NAMESPACES
-                                                        or name in EXCLUDED):
-                continue      # a sub-namespace: its own row
+            if isinstance(value, types.ModuleType) and (
+                f"{namespace}.{name}".lstrip(".") in NAMESPACES or name in EXCLUDED
+            ):
+                continue  # a sub-namespace: its own row
             reason = _excluded(namespace, name)
             if reason:
                 excluded.append((name, reason))
@@ -106,8 +137,15 @@ def coverage() -> list[dict]:
                     gaps.append((name, arguments))
             else:
                 missing.append(name)
-        rows.append({"namespace": f"keras.{namespace}".rstrip("."), "present": present, "missing": missing,
-                     "excluded": excluded, "argument_gaps": gaps})
+        rows.append(
+            {
+                "namespace": f"keras.{namespace}".rstrip("."),
+                "present": present,
+                "missing": missing,
+                "excluded": excluded,
+                "argument_gaps": gaps,
+            }
+        )
     return rows
 
 
@@ -132,15 +170,19 @@ def _markdown(rows: list[dict], keras_version: str) -> str:
         "| --- | ---: | ---: | ---: |",
     ]
     for r in rows:
-        lines.append(f"| `{r['namespace']}` | {len(r['present'])} | {len(r['missing'])} | "
-                     f"{len(r['argument_gaps'])} |")
+        lines.append(f"| `{r['namespace']}` | {len(r['present'])} | {len(r['missing'])} | {len(r['argument_gaps'])} |")
     lines += ["", "## Missing names", ""]
     for r in rows:
         if r["missing"]:
             lines.append(f"- `{r['namespace']}`: " + ", ".join(f"`{n}`" for n in r["missing"]))
-    lines += ["", "## Arguments Keras accepts that tfkit lacks", "",
-              "For a class its constructor, for a function its parameters; an argument counts as accepted when a "
-              "tfkit signature names it (tools/keras_signatures.py).", ""]
+    lines += [
+        "",
+        "## Arguments Keras accepts that tfkit lacks",
+        "",
+        "For a class its constructor, for a function its parameters; an argument counts as accepted when a "
+        "tfkit signature names it (tools/keras_signatures.py).",
+        "",
+    ]
     for r in rows:
         for name, arguments in r["argument_gaps"]:
             lines.append(f"- `{r['namespace']}.{name}`: " + ", ".join(f"`{a}`" for a in arguments))
@@ -163,8 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", metavar="FILE", help="write the full table and the missing names to FILE")
     parser.add_argument("--missing", metavar="NAMESPACE", help="print the names missing under keras.NAMESPACE")
-    parser.add_argument("--arguments", metavar="NAMESPACE",
-                        help="print the present names under keras.NAMESPACE that lack an argument Keras accepts")
+    parser.add_argument(
+        "--arguments",
+        metavar="NAMESPACE",
+        help="print the present names under keras.NAMESPACE that lack an argument Keras accepts",
+    )
     args = parser.parse_args(argv)
     import keras
 
@@ -189,7 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['namespace']:<{width}}  {len(r['present']):4d} present  {len(r['missing']):4d} missing")
     present = sum(len(r["present"]) for r in rows)
     missing = sum(len(r["missing"]) for r in rows)
-    print(f"{'total':<{width}}  {present:4d} present  {missing:4d} missing  ({100 * present / (present + missing):.0f}%)")
+    print(
+        f"{'total':<{width}}  {present:4d} present  {missing:4d} missing  ({100 * present / (present + missing):.0f}%)"
+    )
     print(f"present names lacking an argument Keras accepts: {_gap_count(rows)}")
     return 0
 

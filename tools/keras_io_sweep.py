@@ -79,7 +79,7 @@ def rewrite_source(source: str, lib: str) -> str:
 
 # --------------------------------------------------------------------------- prelude
 
-_PRELUDE = '''\
+_PRELUDE = """\
 # ---- keras_io_sweep prelude (not part of the example) ----
 import os as _sw_os, socket as _sw_socket, sys as _sw_sys
 import numpy as _sw_np
@@ -195,7 +195,7 @@ try:
 except ImportError:
     pass
 # ---- end of prelude; the example follows ----
-'''
+"""
 
 
 def build_script(source: str, lib: str, fake_datasets: bool) -> str:
@@ -207,19 +207,31 @@ def build_script(source: str, lib: str, fake_datasets: bool) -> str:
     patch_keras_mnist = lib == "keras" or "tf.keras.datasets" in source
     # pandas is imported by the prelude only for the examples that read a faked CSV
     patch_pandas = "heart.csv" in source
-    prelude = _PRELUDE.format(lib=lib, fake=bool(fake_datasets), patch_keras_mnist=patch_keras_mnist,
-                              patch_pandas=patch_pandas)
+    prelude = _PRELUDE.format(
+        lib=lib, fake=bool(fake_datasets), patch_keras_mnist=patch_keras_mnist, patch_pandas=patch_pandas
+    )
     return "\n".join(future) + "\n" + prelude + rest + "\n"
 
 
 # --------------------------------------------------------------------------- classify
 
 _NEEDS_DATA = (
-    "SWEEP_NO_NETWORK", "URL fetch failure", "urlopen error", "get_file", "tensorflow_datasets",
-    "kagglehub", "Temporary failure in name resolution", "wget", "curl:", "HTTPError",
-    "No such file or directory", "not found in cache", "Name or service not known",
+    "SWEEP_NO_NETWORK",
+    "URL fetch failure",
+    "urlopen error",
+    "get_file",
+    "tensorflow_datasets",
+    "kagglehub",
+    "Temporary failure in name resolution",
+    "wget",
+    "curl:",
+    "HTTPError",
+    "No such file or directory",
+    "not found in cache",
+    "Name or service not known",
     # tf.io / tf.data reading a gs:// or https:// path
-    "Error executing an HTTP request", "libcurl code",
+    "Error executing an HTTP request",
+    "libcurl code",
     # tfkit's *_dataset_from_directory on a folder that was never downloaded (Keras: FileNotFoundError)
     "is not a folder",
 )
@@ -234,7 +246,7 @@ def classify(rc: Optional[int], stderr: str, lib: str) -> Dict[str, str]:
         return {"result": "passed", "reason": ""}
     if rc < 0 and "Traceback (most recent call last)" not in stderr:
         return {"result": "failed", "reason": f"the process died of signal {-rc} (a crash inside TensorFlow)"}
-    stderr = re.sub(r"\x1b\[[0-9;]*m", "", stderr)   # Keras colours its messages
+    stderr = re.sub(r"\x1b\[[0-9;]*m", "", stderr)  # Keras colours its messages
     lines = [l.strip() for l in stderr.splitlines() if l.strip()]
     err = ""
     for line in reversed(lines):
@@ -247,7 +259,7 @@ def classify(rc: Optional[int], stderr: str, lib: str) -> Dict[str, str]:
         err = lines[-1].strip()
     if "Exception encountered when calling" in err and err in lines:
         # Keras puts the real message on the next non-empty line
-        follow = lines[lines.index(err) + 1: lines.index(err) + 2]
+        follow = lines[lines.index(err) + 1 : lines.index(err) + 2]
         err = err + " " + follow[0] if follow else err
     if "TBNotInstalledError" in err:
         return {"result": "needs package", "reason": "tensorboard"}
@@ -280,8 +292,10 @@ def _short(text: str, limit: int = 220) -> str:
 
 # --------------------------------------------------------------------------- run
 
-def run_example(path: Path, lib: str, timeout: float, fake_datasets: bool, data_dir: Path,
-                keep_logs: Optional[Path] = None) -> Dict[str, object]:
+
+def run_example(
+    path: Path, lib: str, timeout: float, fake_datasets: bool, data_dir: Path, keep_logs: Optional[Path] = None
+) -> Dict[str, object]:
     """Runs one example under `lib` in a fresh temporary folder; returns its record."""
     script = build_script(path.read_text(encoding="utf-8"), lib, fake_datasets)
     with tempfile.TemporaryDirectory(prefix="kio_sweep_") as work:
@@ -293,16 +307,22 @@ def run_example(path: Path, lib: str, timeout: float, fake_datasets: bool, data_
         if mnist.exists():
             shutil.copy(mnist, keras_home / "datasets" / "mnist.npz")
         env = dict(os.environ)
-        env.update({
-            "TFKIT_DATA_DIR": str(data_dir), "KERAS_HOME": str(keras_home),
-            "KERAS_BACKEND": "tensorflow", "MPLBACKEND": "Agg",
-            "TF_CPP_MIN_LOG_LEVEL": "2", "SWEEP_MNIST": str(mnist) if mnist.exists() else "", "PYTHONPATH": os.pathsep.join(
-                [str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])),
-        })
+        env.update(
+            {
+                "TFKIT_DATA_DIR": str(data_dir),
+                "KERAS_HOME": str(keras_home),
+                "KERAS_BACKEND": "tensorflow",
+                "MPLBACKEND": "Agg",
+                "TF_CPP_MIN_LOG_LEVEL": "2",
+                "SWEEP_MNIST": str(mnist) if mnist.exists() else "",
+                "PYTHONPATH": os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])),
+            }
+        )
         start = time.time()
         try:
-            proc = subprocess.run([sys.executable, "example.py"], cwd=work_dir, env=env,
-                                  capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(
+                [sys.executable, "example.py"], cwd=work_dir, env=env, capture_output=True, text=True, timeout=timeout
+            )
             rc, out, err = proc.returncode, proc.stdout, proc.stderr
         except subprocess.TimeoutExpired as exc:
             rc = None
@@ -314,8 +334,9 @@ def run_example(path: Path, lib: str, timeout: float, fake_datasets: bool, data_
     if keep_logs is not None:
         keep_logs.mkdir(parents=True, exist_ok=True)
         name = f"{path.parent.name}__{path.stem}__{lib}.log"
-        (keep_logs / name).write_text(f"----- exit status {rc} -----\n" + out[-20000:]
-                                      + "\n----- stderr -----\n" + err[-40000:])
+        (keep_logs / name).write_text(
+            f"----- exit status {rc} -----\n" + out[-20000:] + "\n----- stderr -----\n" + err[-40000:]
+        )
     return record
 
 
@@ -380,12 +401,26 @@ def write_report(results: Dict[str, Dict[str, dict]], doc: Path, command: str) -
     for k in _ORDER:
         lines.append(f"| {k} | {totals['tfkit'][k]} | {totals['keras'][k]} |")
     lines.append(f"| total | {sum(totals['tfkit'].values())} | {sum(totals['keras'].values())} |")
-    lines += ["", "## Examples", "", "| example | category | tfkit | keras | reason (tfkit) |",
-              "| --- | --- | --- | --- | --- |"] + rows
-    lines += ["", "## Reproduce", "", "The example sources are reference data and are not in "
-              "this repository: save keras-io `examples/<category>/<name>.py` files as "
-              "`<dir>/<category>/<name>.py`, then run from the project root:", "", "```",
-              command, "```", ""]
+    lines += [
+        "",
+        "## Examples",
+        "",
+        "| example | category | tfkit | keras | reason (tfkit) |",
+        "| --- | --- | --- | --- | --- |",
+    ] + rows
+    lines += [
+        "",
+        "## Reproduce",
+        "",
+        "The example sources are reference data and are not in "
+        "this repository: save keras-io `examples/<category>/<name>.py` files as "
+        "`<dir>/<category>/<name>.py`, then run from the project root:",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+    ]
     extra = doc.with_name(doc.stem + "_NOTES.md")
     if extra.exists():
         lines += [extra.read_text(encoding="utf-8")]
@@ -407,6 +442,7 @@ def _reclassify_from_logs(results: Dict[str, Dict[str, dict]], logs: Path) -> No
 
 
 # --------------------------------------------------------------------------- main
+
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -434,18 +470,20 @@ def main(argv: Optional[List[str]] = None) -> int:
         for path in examples:
             key = f"{path.parent.name}/{path.stem}"
             for lib in libs:
-                rec = run_example(path, lib, args.timeout, not args.no_fake_datasets,
-                                  args.data_dir, args.logs)
+                rec = run_example(path, lib, args.timeout, not args.no_fake_datasets, args.data_dir, args.logs)
                 results.setdefault(key, {})[lib] = rec
-                print(f"{key:55s} {lib:6s} {rec['result']:14s} {rec['seconds']:6.1f}s "
-                      f"{rec['reason'][:120]}", flush=True)
+                print(
+                    f"{key:55s} {lib:6s} {rec['result']:14s} {rec['seconds']:6.1f}s {rec['reason'][:120]}", flush=True
+                )
                 args.cache.parent.mkdir(parents=True, exist_ok=True)
                 args.cache.write_text(json.dumps(results, indent=1, sort_keys=True))
     if args.report_only and args.logs.exists():
         _reclassify_from_logs(results, args.logs)
         args.cache.write_text(json.dumps(results, indent=1, sort_keys=True))
-    command = ("source /work/venv/bin/activate && PYTHONPATH=$PWD python tools/keras_io_sweep.py "
-               "--examples /work/keras_io_examples --backend both --timeout 240")
+    command = (
+        "source /work/venv/bin/activate && PYTHONPATH=$PWD python tools/keras_io_sweep.py "
+        "--examples /work/keras_io_examples --backend both --timeout 240"
+    )
     write_report(results, args.doc, command)
     print(f"wrote {args.doc}")
     return 0

@@ -73,8 +73,13 @@ def _operation_classes(operation_base) -> dict[str, tuple[str, type]]:
     for short in MODULES:
         module = importlib.import_module(f"keras.src.ops.{short}")
         for name, value in vars(module).items():
-            if (inspect.isclass(value) and issubclass(value, operation_base) and value is not operation_base
-                    and value.__module__ == module.__name__ and name not in ABSTRACT):
+            if (
+                inspect.isclass(value)
+                and issubclass(value, operation_base)
+                and value is not operation_base
+                and value.__module__ == module.__name__
+                and name not in ABSTRACT
+            ):
                 found[name] = (module.__name__, value)
     return found
 
@@ -104,7 +109,7 @@ def _choose(class_name: str, paths: list[str], keras_ops) -> str | None:
     if exact:
         return min(exact, key=lambda path: (path.count("."), path))
     if not paths and inspect.isfunction(getattr(keras_ops, snake, None)):
-        return snake                                    # an alias defined without its own source (abs = absolute)
+        return snake  # an alias defined without its own source (abs = absolute)
     squashed = [path for path in paths if path.rpartition(".")[2].replace("_", "") == snake.replace("_", "")]
     candidates = squashed or paths
     return min(candidates, key=lambda path: (path.count("."), len(path), path)) if candidates else None
@@ -124,8 +129,12 @@ def build_table() -> tuple[str, dict[str, tuple]]:
         path = _choose(class_name, makers.get(class_name, []), keras_ops)
         if path is None:
             continue
-        table[class_name] = (module, path, _parameters(cls.__init__, ("self", "name")),
-                             _parameters(cls.call, ("self",)))
+        table[class_name] = (
+            module,
+            path,
+            _parameters(cls.__init__, ("self", "name")),
+            _parameters(cls.call, ("self",)),
+        )
     return keras.__version__, table
 
 
@@ -158,8 +167,14 @@ def render_page(version: str, table: dict[str, tuple]) -> str:
 
     importable = set(operation_nodes.importable_operations())
     left = sorted(set(table) - importable)
-    left_out = (f"Not read: {', '.join(f'`{name}`' for name in left)}; the control-flow ones take Python "
-                f"functions, which a safe file cannot hold.") if left else ""
+    left_out = (
+        (
+            f"Not read: {', '.join(f'`{name}`' for name in left)}; the control-flow ones take Python "
+            f"functions, which a safe file cannot hold."
+        )
+        if left
+        else ""
+    )
     lines = [PAGE_HEAD.format(version=version, total=len(table), count=len(importable), left_out=left_out)]
     for module in sorted({entry[0] for entry in table.values()}):
         names = sorted(name for name in importable if table[name][0] == module)
@@ -176,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     version, table = build_table()
     outputs = {TABLE: render(version, table)}
     if not args.check:
-        with open(TABLE, "w", encoding="utf-8") as f:     # the page reads the table through tfkit
+        with open(TABLE, "w", encoding="utf-8") as f:  # the page reads the table through tfkit
             f.write(outputs[TABLE])
     outputs[PAGE] = render_page(version, table)
     if args.check:

@@ -21,7 +21,7 @@ from typing import Any
 # "path.argument" -> why tfkit leaves the argument out (it means something on another backend only)
 EXCLUDED_ARGUMENTS = {
     "Variable.layout": "a per-variable sharding layout: tfkit lays each variable out by the current "
-                       "tfkit.distribution (its LayoutMap) when it is created, so the argument is not taken",
+    "tfkit.distribution (its LayoutMap) when it is created, so the argument is not taken"
 }
 
 _SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
@@ -29,15 +29,23 @@ _SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWOR
 
 def _signature(target: Any) -> inspect.Signature | None:
     try:
-        return inspect.signature(target)    # a class: its constructor (__new__ or __init__), without self
-    except (TypeError, ValueError):         # builtins and C functions without a signature
+        return inspect.signature(target)  # a class: its constructor (__new__ or __init__), without self
+    except (TypeError, ValueError):  # builtins and C functions without a signature
         return None
 
 
 def _named_by_tfkit(ours: Any) -> set[str]:
     """The argument names some tfkit signature of ``ours`` names (``**kwargs`` names nothing)."""
-    owners = [vars(klass)[method] for klass in inspect.getmro(ours) for method in ("__new__", "__init__")
-              if method in vars(klass) and klass is not object] if inspect.isclass(ours) else [ours]
+    owners = (
+        [
+            vars(klass)[method]
+            for klass in inspect.getmro(ours)
+            for method in ("__new__", "__init__")
+            if method in vars(klass) and klass is not object
+        ]
+        if inspect.isclass(ours)
+        else [ours]
+    )
     names = set()
     for owner in owners:
         try:
@@ -57,6 +65,11 @@ def argument_gaps(theirs: Any, ours: Any, path: str = "") -> list[str]:
     if keras_signature is None or _signature(ours) is None:
         return []
     named = _named_by_tfkit(ours)
-    return [name for name, parameter in keras_signature.parameters.items()
-            if name not in ("self", "cls") and parameter.kind not in _SKIPPED_KINDS and name not in named
-            and f"{path}.{name}" not in EXCLUDED_ARGUMENTS]
+    return [
+        name
+        for name, parameter in keras_signature.parameters.items()
+        if name not in ("self", "cls")
+        and parameter.kind not in _SKIPPED_KINDS
+        and name not in named
+        and f"{path}.{name}" not in EXCLUDED_ARGUMENTS
+    ]

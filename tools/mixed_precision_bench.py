@@ -27,8 +27,14 @@ from tfkit import layers  # noqa: E402
 def body(kind: str) -> list:
     if kind == "mlp":
         return [layers.Flatten(), layers.Dense(256, activation="relu"), layers.Dense(10)]
-    return [layers.Conv2D(32, 3, activation="relu"), layers.MaxPooling2D(), layers.Conv2D(64, 3, activation="relu"),
-            layers.MaxPooling2D(), layers.Flatten(), layers.Dense(10)]
+    return [
+        layers.Conv2D(32, 3, activation="relu"),
+        layers.MaxPooling2D(),
+        layers.Conv2D(64, 3, activation="relu"),
+        layers.MaxPooling2D(),
+        layers.Flatten(),
+        layers.Dense(10),
+    ]
 
 
 def main(kind: str, policies: list[str]) -> None:
@@ -46,10 +52,14 @@ def main(kind: str, policies: list[str]) -> None:
             model.fit(x, y, batch_size=128, epochs=1, verbose=0)
             times.append(time.perf_counter() - start)
         accuracy = model.evaluate(x_test, y_test, batch_size=512, verbose=0)[1]
-        print(f"{kind} {policy:15s} epoch times {times[0]:.1f} s, {times[1]:.1f} s; test accuracy {accuracy:.4f}",
-              flush=True)
+        print(
+            f"{kind} {policy:15s} epoch times {times[0]:.1f} s, {times[1]:.1f} s; test accuracy {accuracy:.4f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "mlp",
-         (sys.argv[2] if len(sys.argv) > 2 else "float32,mixed_bfloat16").split(","))
+    main(
+        sys.argv[1] if len(sys.argv) > 1 else "mlp",
+        (sys.argv[2] if len(sys.argv) > 2 else "float32,mixed_bfloat16").split(","),
+    )

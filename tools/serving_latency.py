@@ -65,14 +65,22 @@ def interleaved_latency(export_dirs: dict[str, str], calls: int, warmup: int = 5
     """p50 and p90 milliseconds of each export's single-sample ``serving_default`` call (calls interleaved),
     and its graph's node count: ``{label: {"p50_ms", "p90_ms", "nodes"}}``."""
     latencies = _interleaved_durations(export_dirs, calls, warmup)
-    return {label: {"p50_ms": 1000 * percentile(values, 0.5), "p90_ms": 1000 * percentile(values, 0.9),
-                    "nodes": float(nodes)} for label, (values, nodes) in latencies.items()}
+    return {
+        label: {
+            "p50_ms": 1000 * percentile(values, 0.5),
+            "p90_ms": 1000 * percentile(values, 0.9),
+            "nodes": float(nodes),
+        }
+        for label, (values, nodes) in latencies.items()
+    }
 
 
 def interleaved_latency_ms(export_dirs: dict[str, str], calls: int, warmup: int = 50) -> dict[str, float]:
     """Median milliseconds per single-sample call of each export's ``serving_default``, calls interleaved."""
-    return {label: 1000 * statistics.median(values)
-            for label, (values, _) in _interleaved_durations(export_dirs, calls, warmup).items()}
+    return {
+        label: 1000 * statistics.median(values)
+        for label, (values, _) in _interleaved_durations(export_dirs, calls, warmup).items()
+    }
 
 
 def _interleaved_durations(export_dirs: dict[str, str], calls: int, warmup: int) -> dict[str, tuple[list[float], int]]:
@@ -127,26 +135,40 @@ def export_vaes(directory: str) -> dict[str, str]:
     exports = {}
     for peer in VAE_EXPORTERS:
         target = f"{directory}/{peer}"
-        source = "\n".join([
-            f"import sys; sys.path.insert(0, {str(tools)!r})", "import numpy as np",
-            f"from bench import {'peer_tfkit as peer' if peer == 'tfkit' else 'peer_keras as peer'}",
-            f"peer.load({peer!r})", "model = peer.make_vae()", "model(np.zeros((2, 784), 'float32'))",
-            f"written = peer.export(model, {target!r})",
-            f"print('EXPORTED ' + (written if isinstance(written, str) else {target!r}))"])
-        completed = subprocess.run([sys.executable, "-c", source], env=orchestrate.peer_env(peer, orchestrate.base_env()),
-                                   capture_output=True, text=True, timeout=600)
+        source = "\n".join(
+            [
+                f"import sys; sys.path.insert(0, {str(tools)!r})",
+                "import numpy as np",
+                f"from bench import {'peer_tfkit as peer' if peer == 'tfkit' else 'peer_keras as peer'}",
+                f"peer.load({peer!r})",
+                "model = peer.make_vae()",
+                "model(np.zeros((2, 784), 'float32'))",
+                f"written = peer.export(model, {target!r})",
+                f"print('EXPORTED ' + (written if isinstance(written, str) else {target!r}))",
+            ]
+        )
+        completed = subprocess.run(
+            [sys.executable, "-c", source],
+            env=orchestrate.peer_env(peer, orchestrate.base_env()),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         lines = [line for line in completed.stdout.splitlines() if line.startswith("EXPORTED ")]
         if not lines:
             raise RuntimeError(f"{peer}: exporting the VAE failed: {completed.stderr.strip().splitlines()[-1:]}")
-        exports[peer] = lines[-1][len("EXPORTED "):]
+        exports[peer] = lines[-1][len("EXPORTED ") :]
     return exports
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("exports", nargs="*", help="LABEL=EXPORT_DIR (a SavedModel with serving_default)")
-    parser.add_argument("--vae", action="store_true",
-                        help="export the guide's VAE with tfkit, tf-keras and Keras 3 first, then time those")
+    parser.add_argument(
+        "--vae",
+        action="store_true",
+        help="export the guide's VAE with tfkit, tf-keras and Keras 3 first, then time those",
+    )
     parser.add_argument("--calls", type=int, default=3000, help="timed calls per export (default 3000)")
     parser.add_argument("--json", default=None, help="also write the results to this JSON file")
     args = parser.parse_args(argv)
@@ -162,12 +184,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         import json
         import pathlib
+
         pathlib.Path(args.json).write_text(json.dumps({"calls": args.calls, "exports": results}, indent=1))
     first = next(iter(results.values()))
     print(f"{'export':<10} {'p50 ms':>8}  (ratio)  {'p90 ms':>8}  (ratio)  graph nodes")
     for label, result in results.items():
-        print(f"{label:<10} {result['p50_ms']:8.4f}  ({result['p50_ms'] / first['p50_ms']:.2f}x)  "
-              f"{result['p90_ms']:8.4f}  ({result['p90_ms'] / first['p90_ms']:.2f}x)  {result['nodes']:.0f}")
+        print(
+            f"{label:<10} {result['p50_ms']:8.4f}  ({result['p50_ms'] / first['p50_ms']:.2f}x)  "
+            f"{result['p90_ms']:8.4f}  ({result['p90_ms'] / first['p90_ms']:.2f}x)  {result['nodes']:.0f}"
+        )
 
 
 if __name__ == "__main__":

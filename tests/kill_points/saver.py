@@ -39,7 +39,7 @@ def _model(fill: float) -> tfkit.Model:
 def _backup(model: tfkit.Model, target: str) -> tfkit.callbacks.BackupAndRestore:
     callback = tfkit.callbacks.BackupAndRestore(target)
     callback.set_model(model)
-    callback.on_train_begin()          # restores the old backup (fill 1, one epoch) if there is one
+    callback.on_train_begin()  # restores the old backup (fill 1, one epoch) if there is one
     return callback
 
 
@@ -48,7 +48,7 @@ def _prepare(kind: str, target: str, fill: float):
     model = _model(fill)
     if kind == "backup":
         callback = _backup(model, target)
-        for weight in model.weights:   # the restore brought back the old values: train "one more epoch"
+        for weight in model.weights:  # the restore brought back the old values: train "one more epoch"
             weight.assign(np.full(weight.shape, fill, "float32"))
         return lambda: callback.on_epoch_end(int(fill) - 1)
     if kind == "backup_cleanup":
@@ -83,7 +83,7 @@ def main() -> None:
         request = json.loads(line)
         pid = os.fork()
         if pid == 0:
-            os.dup2(2, 1)             # the child's prints go to stderr: stdout carries only the server's answers
+            os.dup2(2, 1)  # the child's prints go to stderr: stdout carries only the server's answers
             code = 0
             try:
                 _child(request)

@@ -20,8 +20,9 @@ import traceback
 import numpy as np
 import tensorflow as tf
 
-tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
-                                           [tf.config.LogicalDeviceConfiguration()] * 8)
+tf.config.set_logical_device_configuration(
+    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 8
+)
 
 import tfkit  # noqa: E402
 from tfkit import distribution  # noqa: E402
@@ -92,15 +93,20 @@ def _compare(make, x, y, dist, epochs: int = 2) -> dict:
         figures = {
             "loss_diff": float(np.max(np.abs(np.subtract(history["loss"], single_history["loss"])))),
             "loss_fell": bool(history["loss"][-1] < history["loss"][0]),
-            "weight_diff": max(float(np.max(np.abs(a - b))) for a, b in zip(model.get_weights(),
-                                                                              single.get_weights())),
-            "evaluate_diff": float(abs(model.evaluate(x, y, verbose=0, return_dict=True)["loss"]
-                                       - single.evaluate(x, y, verbose=0, return_dict=True)["loss"])),
-            "predict_diff": float(np.max(np.abs(model.predict(x, batch_size=16, verbose=0)
-                                                - single.predict(x, batch_size=16, verbose=0)))),
+            "weight_diff": max(float(np.max(np.abs(a - b))) for a, b in zip(model.get_weights(), single.get_weights())),
+            "evaluate_diff": float(
+                abs(
+                    model.evaluate(x, y, verbose=0, return_dict=True)["loss"]
+                    - single.evaluate(x, y, verbose=0, return_dict=True)["loss"]
+                )
+            ),
+            "predict_diff": float(
+                np.max(np.abs(model.predict(x, batch_size=16, verbose=0) - single.predict(x, batch_size=16, verbose=0)))
+            ),
             "layouts": {w.name.split(":")[0]: list(w.layout.sharding_specs) for w in model.weights},
-            "slot_layouts": {v.name.split(":")[0]: list(v.layout.sharding_specs)
-                             for v in model.optimizer.variables if v.shape.rank},
+            "slot_layouts": {
+                v.name.split(":")[0]: list(v.layout.sharding_specs) for v in model.optimizer.variables if v.shape.rank
+            },
             "shard_shapes": {w.name.split(":")[0]: [list(s) for s in values.shard_shapes(w)] for w in model.weights},
             "sharded": all(values.is_sharded(w) for w in model.weights),
         }
@@ -137,7 +143,7 @@ def transformer_block() -> dict:
 def sharded_embedding() -> dict:
     mesh = distribution.DeviceMesh((1, 8), ["batch", "model"])
     layout_map = distribution.LayoutMap(mesh)
-    layout_map["table/embeddings"] = ("model", None)     # rows split over 8 devices
+    layout_map["table/embeddings"] = ("model", None)  # rows split over 8 devices
     x = RNG.integers(0, 512, size=(64, 6)).astype("int32")
     y = RNG.normal(size=(64, 1)).astype("float32")
     return _compare(_embedding_model, x, y, distribution.ModelParallel(layout_map=layout_map))
@@ -184,11 +190,15 @@ def files() -> dict:
     np.save(os.path.join(folder, "x.npy"), x)
     served = subprocess.run(
         [sys.executable, "-c", SERVE_WITHOUT_TFKIT, os.path.join(folder, "served"), os.path.join(folder, "x.npy")],
-        capture_output=True, text=True, timeout=time_limits.seconds(120))
+        capture_output=True,
+        text=True,
+        timeout=time_limits.seconds(120),
+    )
     if served.returncode != 0:
         raise RuntimeError(served.stderr[-2000:])
-    figures["served_without_tfkit"] = float(np.max(np.abs(np.array(json.loads(served.stdout.strip().splitlines()[-1]))
-                                                          - expected)))
+    figures["served_without_tfkit"] = float(
+        np.max(np.abs(np.array(json.loads(served.stdout.strip().splitlines()[-1])) - expected))
+    )
     return figures
 
 
@@ -216,8 +226,10 @@ def keras_io_guide() -> dict:
     layout_map["d1/bias"] = distribution.TensorLayout(["model"])
     layout_map["d2/output"] = distribution.TensorLayout(["data", None])
     figures = {}
-    for name, dist in (("data_parallel", distribution.DataParallel(devices=devices)),
-                       ("model_parallel", distribution.ModelParallel(layout_map=layout_map, batch_dim_name="data"))):
+    for name, dist in (
+        ("data_parallel", distribution.DataParallel(devices=devices)),
+        ("model_parallel", distribution.ModelParallel(layout_map=layout_map, batch_dim_name="data")),
+    ):
         figures[name] = _compare(_guide_model, x, y, dist)
     distribution.set_distribution(distribution.ModelParallel(layout_map=layout_map, batch_dim_name="data"))
     model = _guide_model()
@@ -226,8 +238,9 @@ def keras_io_guide() -> dict:
     model.save(path)
     expected = model.predict(x[:64], verbose=0)
     distribution.set_distribution(None)
-    figures["loaded_on_one_device"] = float(np.max(np.abs(tfkit.saving.load_model(path).predict(x[:64], verbose=0)
-                                                          - expected)))
+    figures["loaded_on_one_device"] = float(
+        np.max(np.abs(tfkit.saving.load_model(path).predict(x[:64], verbose=0) - expected))
+    )
     return figures
 
 
@@ -258,9 +271,12 @@ def checkpoints() -> dict:
     fit(uninterrupted)
     distribution.set_distribution(distribution.ModelParallel(layout_map=_mlp_map(mesh)))
     try:
-        fit(_mlp(), tfkit.callbacks.BackupAndRestore(backup),
+        fit(
+            _mlp(),
+            tfkit.callbacks.BackupAndRestore(backup),
             tfkit.callbacks.ModelCheckpoint(os.path.join(folder, "epoch.weights.h5"), save_weights_only=True),
-            _StopAfterEpoch(1))
+            _StopAfterEpoch(1),
+        )
     except KeyboardInterrupt:
         pass
     files = sorted(f for f in os.listdir(backup) if not f.startswith("."))
@@ -271,14 +287,16 @@ def checkpoints() -> dict:
     figures = {
         "backup_files": files,
         "epochs_after_resume": epochs_run,
-        "resumed_on_mesh": max(float(np.max(np.abs(a - b))) for a, b in zip(resumed.get_weights(),
-                                                                            uninterrupted.get_weights())),
+        "resumed_on_mesh": max(
+            float(np.max(np.abs(a - b))) for a, b in zip(resumed.get_weights(), uninterrupted.get_weights())
+        ),
     }
-    distribution.set_distribution(None)      # the same backup resumes on one device
+    distribution.set_distribution(None)  # the same backup resumes on one device
     on_one_device = _mlp()
     fit(on_one_device, tfkit.callbacks.BackupAndRestore(backup_copy))
-    figures["resumed_on_one_device"] = max(float(np.max(np.abs(a - b))) for a, b in zip(
-        on_one_device.get_weights(), uninterrupted.get_weights()))
+    figures["resumed_on_one_device"] = max(
+        float(np.max(np.abs(a - b))) for a, b in zip(on_one_device.get_weights(), uninterrupted.get_weights())
+    )
     checkpoint = _mlp()
     checkpoint.load_weights(os.path.join(folder, "epoch.weights.h5"))
     figures["model_checkpoint_loads_on_one_device"] = True
@@ -296,8 +314,20 @@ assert "tfkit" not in sys.modules
 print(json.dumps(next(iter(out.values())).numpy().tolist()))
 """
 
-SCENARIOS = {f.__name__: f for f in (data_parallel_8, model_parallel_2x4, model_parallel_4x2, transformer_block,
-                                     sharded_embedding, files, checkpoints, keras_io_guide)}
+SCENARIOS = {
+    f.__name__: f
+    for f in (
+        data_parallel_8,
+        model_parallel_2x4,
+        model_parallel_4x2,
+        transformer_block,
+        sharded_embedding,
+        files,
+        checkpoints,
+        keras_io_guide,
+    )
+}
+
 
 def run(names: list[str]) -> dict:
     """Each named scenario's figures, or the traceback it ended with."""
@@ -305,7 +335,7 @@ def run(names: list[str]) -> dict:
     for name in names:
         try:
             results[name] = SCENARIOS[name]()
-        except Exception:   # the test shows it; the other scenarios still run
+        except Exception:  # the test shows it; the other scenarios still run
             results[name] = {"traceback": traceback.format_exc()}
         finally:
             distribution.set_distribution(None)

@@ -19,8 +19,9 @@ import time
 import numpy as np
 import tensorflow as tf
 
-tf.config.set_logical_device_configuration(tf.config.list_physical_devices("CPU")[0],
-                                           [tf.config.LogicalDeviceConfiguration()] * 4)
+tf.config.set_logical_device_configuration(
+    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4
+)
 
 import tfkit  # noqa: E402
 from tfkit import distribution  # noqa: E402
@@ -40,17 +41,22 @@ def _mlp() -> tfkit.Model:
 
 def main(process_id: int, ports: list[str]) -> dict:
     distribution.initialize([f"localhost:{p}" for p in ports], num_processes=2, process_id=process_id)
-    rng = np.random.default_rng(0)                      # every process feeds the same batches
+    rng = np.random.default_rng(0)  # every process feeds the same batches
     x, y = rng.normal(size=(64, 16)).astype("float32"), rng.normal(size=(64, 8)).astype("float32")
     single = _mlp()
     single.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0)
-    figures: dict = {"devices": distribution.list_devices(), "local_devices": len(tf.config.list_logical_devices("CPU"))}
+    figures: dict = {
+        "devices": distribution.list_devices(),
+        "local_devices": len(tf.config.list_logical_devices("CPU")),
+    }
     mesh_2d = distribution.DeviceMesh((2, 4), ["batch", "model"])
     layout_map = distribution.LayoutMap(mesh_2d)
     layout_map["d1/kernel"] = (None, "model")
     layout_map["d2/kernel"] = ("model", None)
-    for name, dist in (("data_parallel", distribution.DataParallel()),
-                       ("model_parallel", distribution.ModelParallel(layout_map=layout_map))):
+    for name, dist in (
+        ("data_parallel", distribution.DataParallel()),
+        ("model_parallel", distribution.ModelParallel(layout_map=layout_map)),
+    ):
         distribution.set_distribution(dist)
         model = _mlp()
         history = model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
@@ -68,7 +74,7 @@ def wait_for_each_other(folder: str, process_id: int, limit_s: float = 120.0) ->
     reads of its shards (gRPC pulls the data of a collective from the process that holds it)."""
     open(os.path.join(folder, f"done_{process_id}"), "w").close()
     other = os.path.join(folder, f"done_{1 - process_id}")
-    deadline = time_limits.Deadline(limit_s)        # a quiet machine's limit, stretched by the load
+    deadline = time_limits.Deadline(limit_s)  # a quiet machine's limit, stretched by the load
     while not os.path.exists(other) and not deadline.passed():
         time.sleep(0.05)
 

@@ -43,8 +43,9 @@ def free_ports(count: int) -> list[int]:
             sock.close()
 
 
-def run_cluster(command: list[str], workers: int = 2, timeout: float = 120, grace: float = 10,
-                env: dict[str, str] | None = None) -> list[Finished]:
+def run_cluster(
+    command: list[str], workers: int = 2, timeout: float = 120, grace: float = 10, env: dict[str, str] | None = None
+) -> list[Finished]:
     addresses = [f"127.0.0.1:{port}" for port in free_ports(workers)]
     processes, outputs = [], []
     try:
@@ -58,7 +59,7 @@ def run_cluster(command: list[str], workers: int = 2, timeout: float = 120, grac
         deadline, killed_at = time_limits.Deadline(timeout), None
         while not deadline.passed() and any(p.poll() is None for p in processes):
             if killed_at is None and any(p.poll() is not None and p.returncode < 0 for p in processes):
-                killed_at = time.monotonic()                                        # a worker was killed
+                killed_at = time.monotonic()  # a worker was killed
             if killed_at is not None and time.monotonic() > killed_at + grace:
                 break
             time.sleep(0.1)

@@ -34,8 +34,13 @@ def data():
 
 def model_in(strategy):
     with strategy.scope():
-        model = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(8, activation="relu", name="hidden"),
-                                  tfkit.layers.Dense(1, name="out")])
+        model = tfkit.Sequential(
+            [
+                tfkit.Input((4,)),
+                tfkit.layers.Dense(8, activation="relu", name="hidden"),
+                tfkit.layers.Dense(1, name="out"),
+            ]
+        )
         model.compile(tfkit.optimizers.Adam(0.01), "mse")
     return model
 
@@ -67,8 +72,9 @@ def callbacks_runs(strategy, runs):
         folder = os.path.join(FOLDER, f"run-{run}")
         model = model_in(strategy)
         callbacks = [
-            tfkit.callbacks.ModelCheckpoint(os.path.join(folder, "ckpt", "epoch-{epoch}.weights.h5"),
-                                            save_weights_only=True),
+            tfkit.callbacks.ModelCheckpoint(
+                os.path.join(folder, "ckpt", "epoch-{epoch}.weights.h5"), save_weights_only=True
+            ),
             tfkit.callbacks.ModelCheckpoint(os.path.join(folder, "best.keras"), monitor="loss", save_best_only=True),
             tfkit.callbacks.BackupAndRestore(os.path.join(folder, "backup"), save_freq=2),
             tfkit.callbacks.TensorBoard(os.path.join(folder, "logs"), histogram_freq=1),
@@ -78,8 +84,9 @@ def callbacks_runs(strategy, runs):
         model.save(os.path.join(folder, "final.h5"))
         model.save_weights(os.path.join(folder, "final-ckpt", "w"))
         model.export(os.path.join(folder, "export"), version=1)
-        print(json.dumps({"task": TASK, "run": run, "loss": history.history["loss"], "digest": digest(model)}),
-              flush=True)
+        print(
+            json.dumps({"task": TASK, "run": run, "loss": history.history["loss"], "digest": digest(model)}), flush=True
+        )
 
 
 def resumable(strategy, kill_epoch):
@@ -91,8 +98,10 @@ def resumable(strategy, kill_epoch):
     if kill_epoch is not None:
         callbacks.append(KillWorkerOne(kill_epoch))
     history = model.fit(x, y, batch_size=16, epochs=4, verbose=0, shuffle=True, callbacks=callbacks)
-    print(json.dumps({"task": TASK, "loss": history.history["loss"], "epochs": history.epoch,
-                      "digest": digest(model)}), flush=True)
+    print(
+        json.dumps({"task": TASK, "loss": history.history["loss"], "epochs": history.epoch, "digest": digest(model)}),
+        flush=True,
+    )
 
 
 def auto_chunks(strategy):
@@ -106,20 +115,38 @@ def auto_chunks(strategy):
     y = (x.sum(axis=1) > 16).astype("int64")
     tfkit.utils.set_random_seed(3)
     with strategy.scope():
-        model = tfkit.Sequential([tfkit.Input((32,)), tfkit.layers.Dense(64, activation="relu"),
-                                  tfkit.layers.Dense(2)])
+        model = tfkit.Sequential([tfkit.Input((32,)), tfkit.layers.Dense(64, activation="relu"), tfkit.layers.Dense(2)])
         model.compile("adam", tfkit.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
     callbacks = [
         tfkit.callbacks.BackupAndRestore(os.path.join(FOLDER, "backup")),
-        tfkit.callbacks.ModelCheckpoint(os.path.join(FOLDER, "ckpt", "epoch-{epoch}.weights.h5"), save_weights_only=True),
+        tfkit.callbacks.ModelCheckpoint(
+            os.path.join(FOLDER, "ckpt", "epoch-{epoch}.weights.h5"), save_weights_only=True
+        ),
         tfkit.callbacks.TensorBoard(os.path.join(FOLDER, "logs")),
         tfkit.callbacks.CSVLogger(os.path.join(FOLDER, "training.csv")),
     ]
-    history = model.fit(x, y, batch_size=32, epochs=2, verbose=2 if TASK == 0 else 0, callbacks=callbacks,
-                        validation_data=(x[:1024], y[:1024]))
+    history = model.fit(
+        x,
+        y,
+        batch_size=32,
+        epochs=2,
+        verbose=2 if TASK == 0 else 0,
+        callbacks=callbacks,
+        validation_data=(x[:1024], y[:1024]),
+    )
     evaluated = model.evaluate(x, y, batch_size=64, verbose=0)
-    print(json.dumps({"task": TASK, "loss": history.history["loss"], "val_loss": history.history["val_loss"],
-                      "evaluate": evaluated, "digest": digest(model)}), flush=True)
+    print(
+        json.dumps(
+            {
+                "task": TASK,
+                "loss": history.history["loss"],
+                "val_loss": history.history["val_loss"],
+                "evaluate": evaluated,
+                "digest": digest(model),
+            }
+        ),
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

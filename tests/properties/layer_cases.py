@@ -34,9 +34,9 @@ class LayerCase:
     kwargs: dict
     shapes: list[tuple]
     dtype: str = "float32"
-    high: int = 0                  # > 0: integer inputs in [0, high)
-    call_as: str = "single"        # "single": layer(x); "list": layer([x, y]); "args": layer(x, y)
-    wrapped: Any = None            # the inner layer's case, for wrappers (Bidirectional, TimeDistributed)
+    high: int = 0  # > 0: integer inputs in [0, high)
+    call_as: str = "single"  # "single": layer(x); "list": layer([x, y]); "args": layer(x, y)
+    wrapped: Any = None  # the inner layer's case, for wrappers (Bidirectional, TimeDistributed)
 
     def make(self):
         kwargs = dict(self.kwargs)
@@ -87,14 +87,20 @@ def conv(draw, cls, rank, kind="conv", formats=FORMATS):
     paddings = ["valid", "same"] + (["causal"] if cls is layers.Conv1D else [])
     padding = draw(st.sampled_from(paddings))
     strides = dilation = 1
-    if draw(st.booleans()):      # Keras refuses strides > 1 together with dilation > 1
+    if draw(st.booleans()):  # Keras refuses strides > 1 together with dilation > 1
         strides = tuple(draw(st.integers(1, 2)) for _ in range(rank))
     elif kind != "transpose":
         dilation = tuple(draw(st.integers(1, 2)) for _ in range(rank))
     data_format = draw(formats) if kind in ("conv", "separable") and rank < 3 else "channels_last"
     channels = draw(st.integers(1, 3))
-    kwargs = dict(kernel_size=kernel, strides=strides, padding=padding, data_format=data_format,
-                  activation=draw(ACTIVATIONS), use_bias=draw(st.booleans()))
+    kwargs = dict(
+        kernel_size=kernel,
+        strides=strides,
+        padding=padding,
+        data_format=data_format,
+        activation=draw(ACTIVATIONS),
+        use_bias=draw(st.booleans()),
+    )
     if kind != "transpose":
         kwargs["dilation_rate"] = dilation
     if kind in ("depthwise", "separable"):
@@ -105,7 +111,7 @@ def conv(draw, cls, rank, kind="conv", formats=FORMATS):
         if groups > 1:
             kwargs["groups"] = groups
     dilation = dilation if isinstance(dilation, tuple) else (dilation,) * rank
-    low = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]   # the smallest input a valid window fits
+    low = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]  # the smallest input a valid window fits
     spatial = tuple(draw(st.integers(lo, lo + 3)) for lo in low)
     return LayerCase(cls, kwargs, [_image_shape(draw(_batch()), spatial, channels, data_format)])
 
@@ -116,8 +122,9 @@ def pooling(draw, cls, rank):
     strides = draw(st.none() | st.tuples(*[st.integers(1, 3)] * rank))
     data_format = draw(FORMATS)
     spatial = tuple(draw(st.integers(p, p + 3)) for p in pool)
-    kwargs = dict(pool_size=pool, strides=strides, padding=draw(st.sampled_from(["valid", "same"])),
-                  data_format=data_format)
+    kwargs = dict(
+        pool_size=pool, strides=strides, padding=draw(st.sampled_from(["valid", "same"])), data_format=data_format
+    )
     return LayerCase(cls, kwargs, [_image_shape(draw(_batch()), spatial, draw(st.integers(1, 3)), data_format)])
 
 
@@ -149,15 +156,20 @@ def dense(draw):
 
 @st.composite
 def einsum_dense(draw):
-    equation, bias = draw(st.sampled_from([("ab,bc->ac", "c"), ("abc,cd->abd", "d"), ("abc,cde->abde", "de"),
-                                           ("abc,cd->abd", None)]))
+    equation, bias = draw(
+        st.sampled_from([("ab,bc->ac", "c"), ("abc,cd->abd", "d"), ("abc,cde->abde", "de"), ("abc,cd->abd", None)])
+    )
     rank = len(equation.split(",")[0])
     out_rank = len(equation.split("->")[1])
     output_shape = tuple(draw(st.integers(1, 4)) for _ in range(out_rank - 1))
-    if out_rank > 2:           # "ab..": the axis after the batch is the input's own, left unknown (None)
+    if out_rank > 2:  # "ab..": the axis after the batch is the input's own, left unknown (None)
         output_shape = (None,) + output_shape[1:]
-    kwargs = dict(equation=equation, output_shape=output_shape if len(output_shape) > 1 else output_shape[0],
-                  bias_axes=bias, activation=draw(ACTIVATIONS))
+    kwargs = dict(
+        equation=equation,
+        output_shape=output_shape if len(output_shape) > 1 else output_shape[0],
+        bias_axes=bias,
+        activation=draw(ACTIVATIONS),
+    )
     return LayerCase(layers.EinsumDense, kwargs, [(draw(_batch()),) + _spatial(draw, rank - 1, 1, 4)])
 
 
@@ -188,8 +200,13 @@ def axis_layer(draw, cls, tuple_axis=True, **extra):
 @st.composite
 def batch_normalization(draw):
     shape = _feature_shape(draw)
-    kwargs = dict(axis=draw(st.integers(1, len(shape) - 1)), momentum=draw(st.floats(0.5, 0.99)),
-                  epsilon=draw(st.floats(1e-5, 1e-2)), center=draw(st.booleans()), scale=draw(st.booleans()))
+    kwargs = dict(
+        axis=draw(st.integers(1, len(shape) - 1)),
+        momentum=draw(st.floats(0.5, 0.99)),
+        epsilon=draw(st.floats(1e-5, 1e-2)),
+        center=draw(st.booleans()),
+        scale=draw(st.booleans()),
+    )
     return LayerCase(layers.BatchNormalization, kwargs, [shape])
 
 
@@ -197,16 +214,21 @@ def batch_normalization(draw):
 def group_normalization(draw):
     groups = draw(st.integers(1, 3))
     shape = (draw(_batch()),) + _spatial(draw, draw(st.integers(0, 2)), 1, 3) + (groups * draw(st.integers(1, 2)),)
-    kwargs = dict(groups=groups, epsilon=draw(st.floats(1e-5, 1e-2)), center=draw(st.booleans()),
-                  scale=draw(st.booleans()))
+    kwargs = dict(
+        groups=groups, epsilon=draw(st.floats(1e-5, 1e-2)), center=draw(st.booleans()), scale=draw(st.booleans())
+    )
     return LayerCase(layers.GroupNormalization, kwargs, [shape])
 
 
 @st.composite
 def recurrent(draw, cls):
-    kwargs = dict(units=draw(st.integers(1, 4)), return_sequences=draw(st.booleans()),
-                  return_state=draw(st.booleans()), go_backwards=draw(st.booleans()),
-                  use_bias=draw(st.booleans()))
+    kwargs = dict(
+        units=draw(st.integers(1, 4)),
+        return_sequences=draw(st.booleans()),
+        return_state=draw(st.booleans()),
+        go_backwards=draw(st.booleans()),
+        use_bias=draw(st.booleans()),
+    )
     if cls is not layers.SimpleRNN:
         kwargs["recurrent_activation"] = draw(st.sampled_from(["sigmoid", "hard_sigmoid"]))
     if cls is layers.GRU:
@@ -234,9 +256,13 @@ def time_distributed(draw):
 def multi_head_attention(draw):
     batch, dim = draw(_batch()), draw(st.integers(1, 4))
     query, value = (batch, draw(st.integers(1, 4)), dim), (batch, draw(st.integers(1, 4)), draw(st.integers(1, 4)))
-    kwargs = dict(num_heads=draw(st.integers(1, 3)), key_dim=draw(st.integers(1, 3)),
-                  value_dim=draw(st.none() | st.integers(1, 3)), use_bias=draw(st.booleans()),
-                  output_shape=draw(st.none() | st.integers(1, 4)))
+    kwargs = dict(
+        num_heads=draw(st.integers(1, 3)),
+        key_dim=draw(st.integers(1, 3)),
+        value_dim=draw(st.none() | st.integers(1, 3)),
+        use_bias=draw(st.booleans()),
+        output_shape=draw(st.none() | st.integers(1, 4)),
+    )
     return LayerCase(layers.MultiHeadAttention, kwargs, [query, value], call_as="args")
 
 
@@ -244,8 +270,12 @@ def multi_head_attention(draw):
 def grouped_query_attention(draw):
     batch, dim = draw(_batch()), draw(st.integers(1, 4))
     kv_heads = draw(st.integers(1, 2))
-    kwargs = dict(head_dim=draw(st.integers(1, 3)), num_query_heads=kv_heads * draw(st.integers(1, 2)),
-                  num_key_value_heads=kv_heads, use_bias=draw(st.booleans()))
+    kwargs = dict(
+        head_dim=draw(st.integers(1, 3)),
+        num_query_heads=kv_heads * draw(st.integers(1, 2)),
+        num_key_value_heads=kv_heads,
+        use_bias=draw(st.booleans()),
+    )
     # Keras 3's compute_output_shape wants query and value of one feature size (the call would take others)
     query, value = (batch, draw(st.integers(1, 4)), dim), (batch, draw(st.integers(1, 4)), dim)
     return LayerCase(layers.GroupQueryAttention, kwargs, [query, value], call_as="args")
@@ -256,7 +286,7 @@ def dot_attention(draw, cls):
     batch, dim = draw(_batch()), draw(st.integers(1, 4))
     shapes = [(batch, draw(st.integers(1, 4)), dim)]
     value_steps = draw(st.integers(1, 4))
-    shapes += [(batch, value_steps, dim)] * draw(st.integers(1, 2))   # [query, value] or [query, value, key]
+    shapes += [(batch, value_steps, dim)] * draw(st.integers(1, 2))  # [query, value] or [query, value, key]
     kwargs = dict(use_scale=draw(st.booleans()))
     if cls is layers.Attention:
         kwargs["score_mode"] = draw(st.sampled_from(["dot", "concat"]))
@@ -274,9 +304,10 @@ def merging(draw, cls):
 def concatenate(draw):
     shape = _feature_shape(draw)
     axis = draw(st.integers(1, len(shape) - 1))
-    shapes = [shape[:axis] + (draw(st.integers(1, 3)),) + shape[axis + 1:] for _ in range(draw(st.integers(2, 3)))]
-    return LayerCase(layers.Concatenate, {"axis": axis if draw(st.booleans()) else axis - len(shape)}, shapes,
-                     call_as="list")
+    shapes = [shape[:axis] + (draw(st.integers(1, 3)),) + shape[axis + 1 :] for _ in range(draw(st.integers(2, 3)))]
+    return LayerCase(
+        layers.Concatenate, {"axis": axis if draw(st.booleans()) else axis - len(shape)}, shapes, call_as="list"
+    )
 
 
 @st.composite
@@ -318,7 +349,7 @@ def resampling(draw, cls, rank, argument):
         value = tuple(draw(st.integers(1, 3)) for _ in range(rank))
     elif argument == "padding":
         value = tuple((draw(st.integers(0, 2)), draw(st.integers(0, 2))) for _ in range(rank))
-    else:   # cropping leaves at least one element
+    else:  # cropping leaves at least one element
         spatial = _spatial(draw, rank, 3, 6)
         value = []
         for side in spatial:
@@ -344,9 +375,12 @@ def image_preprocessing(draw, cls):
     if cls is layers.CenterCrop:
         kwargs.update(height=draw(st.integers(1, spatial[0])), width=draw(st.integers(1, spatial[1])))
     else:
-        kwargs.update(height=draw(st.integers(1, 6)), width=draw(st.integers(1, 6)),
-                      interpolation=draw(st.sampled_from(["bilinear", "nearest", "bicubic"])),
-                      crop_to_aspect_ratio=draw(st.booleans()))
+        kwargs.update(
+            height=draw(st.integers(1, 6)),
+            width=draw(st.integers(1, 6)),
+            interpolation=draw(st.sampled_from(["bilinear", "nearest", "bicubic"])),
+            crop_to_aspect_ratio=draw(st.booleans()),
+        )
     shape = _image_shape(draw(_batch()), spatial, draw(st.integers(1, 3)), data_format)
     return LayerCase(cls, kwargs, [shape])
 
@@ -364,8 +398,9 @@ def normalization_preprocessing(draw):
 def discretization(draw):
     bounds = sorted(set(draw(st.lists(st.floats(-2, 2).map(lambda v: round(v, 3)), min_size=1, max_size=5))))
     output_mode = draw(st.sampled_from(["int", "one_hot", "multi_hot", "count"]))
-    shape = (draw(_batch()), draw(st.integers(1, 4))) if output_mode in ("int", "multi_hot", "count") else \
-        (draw(_batch()),)
+    shape = (
+        (draw(_batch()), draw(st.integers(1, 4))) if output_mode in ("int", "multi_hot", "count") else (draw(_batch()),)
+    )
     return LayerCase(layers.Discretization, dict(bin_boundaries=bounds, output_mode=output_mode), [shape])
 
 
@@ -374,15 +409,17 @@ def category_encoding(draw):
     tokens = draw(st.integers(1, 8))
     output_mode = draw(st.sampled_from(["one_hot", "multi_hot", "count"]))
     shape = (draw(_batch()),) if output_mode == "one_hot" else (draw(_batch()), draw(st.integers(1, 4)))
-    return LayerCase(layers.CategoryEncoding, dict(num_tokens=tokens, output_mode=output_mode), [shape],
-                     dtype="int32", high=tokens)
+    return LayerCase(
+        layers.CategoryEncoding, dict(num_tokens=tokens, output_mode=output_mode), [shape], dtype="int32", high=tokens
+    )
 
 
 @st.composite
 def spectral_normalization(draw):
     inner = draw(st.one_of(dense(), conv(layers.Conv2D, 2, formats=st.just("channels_last"))))
-    return LayerCase(layers.SpectralNormalization, {"power_iterations": draw(st.integers(1, 2))}, inner.shapes,
-                     wrapped=inner)
+    return LayerCase(
+        layers.SpectralNormalization, {"power_iterations": draw(st.integers(1, 2))}, inner.shapes, wrapped=inner
+    )
 
 
 def _rate():
@@ -398,7 +435,9 @@ LAYER_CASES: dict[str, st.SearchStrategy[LayerCase]] = {
     "Identity": elementwise(layers.Identity, st.just({})),
     "Masking": elementwise(layers.Masking, st.fixed_dictionaries({"mask_value": st.sampled_from([0.0, 1.5])}), 2),
     # convolution
-    "Conv1D": conv(layers.Conv1D, 1), "Conv2D": conv(layers.Conv2D, 2), "Conv3D": conv(layers.Conv3D, 3),
+    "Conv1D": conv(layers.Conv1D, 1),
+    "Conv2D": conv(layers.Conv2D, 2),
+    "Conv3D": conv(layers.Conv3D, 3),
     "Conv1DTranspose": conv(layers.Conv1DTranspose, 1, "transpose"),
     "Conv2DTranspose": conv(layers.Conv2DTranspose, 2, "transpose"),
     "Conv3DTranspose": conv(layers.Conv3DTranspose, 3, "transpose"),
@@ -407,9 +446,12 @@ LAYER_CASES: dict[str, st.SearchStrategy[LayerCase]] = {
     "SeparableConv1D": conv(layers.SeparableConv1D, 1, "separable"),
     "SeparableConv2D": conv(layers.SeparableConv2D, 2, "separable"),
     # pooling
-    "MaxPooling1D": pooling(layers.MaxPooling1D, 1), "MaxPooling2D": pooling(layers.MaxPooling2D, 2),
-    "MaxPooling3D": pooling(layers.MaxPooling3D, 3), "AveragePooling1D": pooling(layers.AveragePooling1D, 1),
-    "AveragePooling2D": pooling(layers.AveragePooling2D, 2), "AveragePooling3D": pooling(layers.AveragePooling3D, 3),
+    "MaxPooling1D": pooling(layers.MaxPooling1D, 1),
+    "MaxPooling2D": pooling(layers.MaxPooling2D, 2),
+    "MaxPooling3D": pooling(layers.MaxPooling3D, 3),
+    "AveragePooling1D": pooling(layers.AveragePooling1D, 1),
+    "AveragePooling2D": pooling(layers.AveragePooling2D, 2),
+    "AveragePooling3D": pooling(layers.AveragePooling3D, 3),
     "GlobalMaxPooling1D": global_pooling(layers.GlobalMaxPooling1D, 1),
     "GlobalMaxPooling2D": global_pooling(layers.GlobalMaxPooling2D, 2),
     "GlobalAveragePooling1D": global_pooling(layers.GlobalAveragePooling1D, 1),
@@ -419,22 +461,34 @@ LAYER_CASES: dict[str, st.SearchStrategy[LayerCase]] = {
     "AdaptiveAveragePooling3D": adaptive_pooling(layers.AdaptiveAveragePooling3D, 3),
     # normalization
     "BatchNormalization": batch_normalization(),
-    "LayerNormalization": axis_layer(layers.LayerNormalization, epsilon=st.floats(1e-5, 1e-2),
-                                     center=st.booleans(), scale=st.booleans()),
+    "LayerNormalization": axis_layer(
+        layers.LayerNormalization, epsilon=st.floats(1e-5, 1e-2), center=st.booleans(), scale=st.booleans()
+    ),
     "GroupNormalization": group_normalization(),
     "UnitNormalization": axis_layer(layers.UnitNormalization),
     "RMSNormalization": axis_layer(layers.RMSNormalization, epsilon=st.floats(1e-6, 1e-3)),
     "SpectralNormalization": spectral_normalization(),
     # recurrent
-    "SimpleRNN": recurrent(layers.SimpleRNN), "LSTM": recurrent(layers.LSTM), "GRU": recurrent(layers.GRU),
-    "Bidirectional": bidirectional(), "TimeDistributed": time_distributed(),
+    "SimpleRNN": recurrent(layers.SimpleRNN),
+    "LSTM": recurrent(layers.LSTM),
+    "GRU": recurrent(layers.GRU),
+    "Bidirectional": bidirectional(),
+    "TimeDistributed": time_distributed(),
     # attention
-    "MultiHeadAttention": multi_head_attention(), "GroupQueryAttention": grouped_query_attention(),
-    "Attention": dot_attention(layers.Attention), "AdditiveAttention": dot_attention(layers.AdditiveAttention),
+    "MultiHeadAttention": multi_head_attention(),
+    "GroupQueryAttention": grouped_query_attention(),
+    "Attention": dot_attention(layers.Attention),
+    "AdditiveAttention": dot_attention(layers.AdditiveAttention),
     # reshaping
-    "Flatten": elementwise(layers.Flatten, st.just({}), 1, 3), "Reshape": reshape(), "Permute": permute(),
-    "RepeatVector": st.builds(lambda n, b, f: LayerCase(layers.RepeatVector, {"n": n}, [(b, f)]),
-                              st.integers(1, 4), _batch(), st.integers(1, 4)),
+    "Flatten": elementwise(layers.Flatten, st.just({}), 1, 3),
+    "Reshape": reshape(),
+    "Permute": permute(),
+    "RepeatVector": st.builds(
+        lambda n, b, f: LayerCase(layers.RepeatVector, {"n": n}, [(b, f)]),
+        st.integers(1, 4),
+        _batch(),
+        st.integers(1, 4),
+    ),
     "UpSampling1D": resampling(layers.UpSampling1D, 1, "size"),
     "UpSampling2D": resampling(layers.UpSampling2D, 2, "size"),
     "UpSampling3D": resampling(layers.UpSampling3D, 3, "size"),
@@ -445,33 +499,51 @@ LAYER_CASES: dict[str, st.SearchStrategy[LayerCase]] = {
     "Cropping2D": resampling(layers.Cropping2D, 2, "cropping"),
     "Cropping3D": resampling(layers.Cropping3D, 3, "cropping"),
     # merging
-    "Add": merging(layers.Add), "Subtract": merging(layers.Subtract), "Multiply": merging(layers.Multiply),
-    "Average": merging(layers.Average), "Maximum": merging(layers.Maximum), "Minimum": merging(layers.Minimum),
-    "Concatenate": concatenate(), "Dot": dot(),
+    "Add": merging(layers.Add),
+    "Subtract": merging(layers.Subtract),
+    "Multiply": merging(layers.Multiply),
+    "Average": merging(layers.Average),
+    "Maximum": merging(layers.Maximum),
+    "Minimum": merging(layers.Minimum),
+    "Concatenate": concatenate(),
+    "Dot": dot(),
     # regularization (inference: the identity, or a fixed scale)
     "Dropout": elementwise(layers.Dropout, st.fixed_dictionaries({"rate": _rate(), "seed": st.integers(0, 9)})),
     "SpatialDropout1D": elementwise(layers.SpatialDropout1D, st.fixed_dictionaries({"rate": _rate()}), 2, 2),
-    "SpatialDropout2D": elementwise(layers.SpatialDropout2D, st.fixed_dictionaries(
-        {"rate": _rate(), "data_format": FORMATS}), 3, 3),
+    "SpatialDropout2D": elementwise(
+        layers.SpatialDropout2D, st.fixed_dictionaries({"rate": _rate(), "data_format": FORMATS}), 3, 3
+    ),
     # Keras 3 refuses a standard deviation above 1
     "GaussianNoise": elementwise(layers.GaussianNoise, st.fixed_dictionaries({"stddev": st.floats(0.0, 1.0)})),
     "GaussianDropout": elementwise(layers.GaussianDropout, st.fixed_dictionaries({"rate": _rate()})),
     "AlphaDropout": elementwise(layers.AlphaDropout, st.fixed_dictionaries({"rate": _rate()})),
-    "ActivityRegularization": elementwise(layers.ActivityRegularization, st.fixed_dictionaries(
-        {"l1": st.floats(0.0, 0.1), "l2": st.floats(0.0, 0.1)})),
+    "ActivityRegularization": elementwise(
+        layers.ActivityRegularization, st.fixed_dictionaries({"l1": st.floats(0.0, 0.1), "l2": st.floats(0.0, 0.1)})
+    ),
     # activations
-    "ReLU": elementwise(layers.ReLU, st.fixed_dictionaries({
-        "max_value": st.none() | st.floats(0.5, 6.0), "negative_slope": st.floats(0.0, 1.0),
-        "threshold": st.floats(0.0, 1.0)})),   # Keras 3 refuses a negative threshold
+    "ReLU": elementwise(
+        layers.ReLU,
+        st.fixed_dictionaries(
+            {
+                "max_value": st.none() | st.floats(0.5, 6.0),
+                "negative_slope": st.floats(0.0, 1.0),
+                "threshold": st.floats(0.0, 1.0),
+            }
+        ),
+    ),  # Keras 3 refuses a negative threshold
     "LeakyReLU": elementwise(layers.LeakyReLU, st.fixed_dictionaries({"negative_slope": st.floats(0.0, 1.0)})),
     "ELU": elementwise(layers.ELU, st.fixed_dictionaries({"alpha": st.floats(0.1, 2.0)})),
-    "PReLU": elementwise(layers.PReLU, st.fixed_dictionaries({"alpha_initializer": st.sampled_from(
-        ["zeros", "ones"])}), 2, 2),
+    "PReLU": elementwise(
+        layers.PReLU, st.fixed_dictionaries({"alpha_initializer": st.sampled_from(["zeros", "ones"])}), 2, 2
+    ),
     "Softmax": axis_layer(layers.Softmax),
     # preprocessing that shapes values
-    "Rescaling": elementwise(layers.Rescaling, st.fixed_dictionaries({"scale": st.floats(-2, 2),
-                                                                      "offset": st.floats(-1, 1)})),
-    "Normalization": normalization_preprocessing(), "Discretization": discretization(),
+    "Rescaling": elementwise(
+        layers.Rescaling, st.fixed_dictionaries({"scale": st.floats(-2, 2), "offset": st.floats(-1, 1)})
+    ),
+    "Normalization": normalization_preprocessing(),
+    "Discretization": discretization(),
     "CategoryEncoding": category_encoding(),
-    "Resizing": image_preprocessing(layers.Resizing), "CenterCrop": image_preprocessing(layers.CenterCrop),
+    "Resizing": image_preprocessing(layers.Resizing),
+    "CenterCrop": image_preprocessing(layers.CenterCrop),
 }

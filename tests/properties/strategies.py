@@ -32,9 +32,12 @@ import tfkit
 LONG = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
 LONG_FACTOR = 10
 
-_COMMON = dict(deadline=None, print_blob=True, database=None,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                      HealthCheck.differing_executors])
+_COMMON = dict(
+    deadline=None,
+    print_blob=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.differing_executors],
+)
 settings.register_profile("default", derandomize=True, max_examples=50, **_COMMON)
 settings.register_profile("long", derandomize=False, max_examples=50 * LONG_FACTOR, **_COMMON)
 settings.load_profile("long" if LONG else "default")
@@ -44,8 +47,7 @@ INTS = ("int32", "int64")
 NUMERIC = FLOATS + INTS
 
 # (rtol, atol) of a result computed in a dtype against numpy's float64 reference.
-_TOLERANCE = {"float16": (1e-2, 1e-2), "bfloat16": (2e-2, 2e-2), "float32": (1e-5, 1e-5),
-              "float64": (1e-10, 1e-10)}
+_TOLERANCE = {"float16": (1e-2, 1e-2), "bfloat16": (2e-2, 2e-2), "float32": (1e-5, 1e-5), "float64": (1e-10, 1e-10)}
 
 
 def examples(count: int) -> int:
@@ -74,8 +76,7 @@ def assert_close(got, want, dtype, loose: float = 1.0, what: str = "") -> None:
     if got.dtype == bool or want.dtype == bool:
         np.testing.assert_array_equal(got, want, err_msg=what)
         return
-    np.testing.assert_allclose(got.astype("float64"), want.astype("float64"), err_msg=what,
-                               **tolerance(dtype, loose))
+    np.testing.assert_allclose(got.astype("float64"), want.astype("float64"), err_msg=what, **tolerance(dtype, loose))
 
 
 def shapes(min_dims: int = 0, max_dims: int = 4, min_side: int = 1, max_side: int = 4) -> st.SearchStrategy:
@@ -91,11 +92,17 @@ def elements(dtype: str, low: float = -10.0, high: float = 10.0) -> st.SearchStr
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
         return st.integers(max(int(np.ceil(low)), info.min), min(int(np.floor(high)), info.max))
-    low_, high_ = dtype.type(low), dtype.type(high)   # the nearest values of the dtype inside [low, high]
+    low_, high_ = dtype.type(low), dtype.type(high)  # the nearest values of the dtype inside [low, high]
     low_ = np.nextafter(low_, dtype.type(np.inf)) if low_ < low else low_
     high_ = np.nextafter(high_, dtype.type(-np.inf)) if high_ > high else high_
-    return st.floats(float(low_), float(high_), width=dtype.itemsize * 8, allow_nan=False, allow_infinity=False,
-                     allow_subnormal=False)
+    return st.floats(
+        float(low_),
+        float(high_),
+        width=dtype.itemsize * 8,
+        allow_nan=False,
+        allow_infinity=False,
+        allow_subnormal=False,
+    )
 
 
 def arrays(dtype: str, shape, low: float = -10.0, high: float = 10.0) -> st.SearchStrategy:

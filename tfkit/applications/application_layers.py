@@ -32,10 +32,16 @@ class LayerScale(Layer):
 
     def build(self, input_shape: Any) -> None:
         if input_shape[-1] is not None and input_shape[-1] != self.projection_dim:
-            raise ValueError(f"LayerScale layer '{self.name}' expected inputs with {self.projection_dim} channels "
-                             f"(projection_dim) on the last axis, got input shape {tuple(input_shape)}")
-        self.gamma = self.add_weight(name="gamma", shape=(self.projection_dim,),
-                                     initializer=initializers.Constant(self.init_values), trainable=True)
+            raise ValueError(
+                f"LayerScale layer '{self.name}' expected inputs with {self.projection_dim} channels "
+                f"(projection_dim) on the last axis, got input shape {tuple(input_shape)}"
+            )
+        self.gamma = self.add_weight(
+            name="gamma",
+            shape=(self.projection_dim,),
+            initializer=initializers.Constant(self.init_values),
+            trainable=True,
+        )
 
     def call(self, x: tf.Tensor) -> tf.Tensor:
         return x * tf.cast(self.gamma, x.dtype)
@@ -54,10 +60,14 @@ class StochasticDepth(Layer):
 
     def __init__(self, drop_path_rate: float, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if isinstance(drop_path_rate, bool) or not isinstance(drop_path_rate, (int, float)) \
-                or not 0 <= drop_path_rate < 1:
-            raise ValueError(f"StochasticDepth layer '{self.name}' expected drop_path_rate in [0, 1), "
-                             f"got {drop_path_rate!r}")
+        if (
+            isinstance(drop_path_rate, bool)
+            or not isinstance(drop_path_rate, (int, float))
+            or not 0 <= drop_path_rate < 1
+        ):
+            raise ValueError(
+                f"StochasticDepth layer '{self.name}' expected drop_path_rate in [0, 1), got {drop_path_rate!r}"
+            )
         self.drop_path_rate = drop_path_rate
         self.seed = seed
         self.seed_generator = tfkit_random.SeedGenerator(seed)
@@ -89,8 +99,10 @@ class CustomScaleLayer(Layer):
 
     def call(self, inputs: Any) -> tf.Tensor:
         if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
-            raise ValueError(f"CustomScaleLayer layer '{self.name}' expected a list of two tensors [x, residual], "
-                             f"got {type(inputs).__name__}")
+            raise ValueError(
+                f"CustomScaleLayer layer '{self.name}' expected a list of two tensors [x, residual], "
+                f"got {type(inputs).__name__}"
+            )
         return inputs[0] + inputs[1] * self.scale
 
     def compute_output_shape(self, input_shape: Any) -> Any:

@@ -11,15 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit.applications import builder
-from tfkit.layers import (
-    Conv2D,
-    GlobalAveragePooling2D,
-    Reshape,
-    multiply,
-)
+from tfkit.layers import Conv2D, GlobalAveragePooling2D, Reshape, multiply
 
-CONV_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
-                           "config": {"scale": 2.0, "mode": "fan_out", "distribution": "truncated_normal"}}
+CONV_KERNEL_INITIALIZER = {
+    "class_name": "VarianceScaling",
+    "config": {"scale": 2.0, "mode": "fan_out", "distribution": "truncated_normal"},
+}
 
 
 def make_divisible(v: float, divisor: int = 8, min_value: int | None = None) -> int:
@@ -34,9 +31,20 @@ def squeeze_excite(x: Any, filters: int, filters_se: int, activation: Any, name:
     channels_first = builder.channel_axis(3) == 1
     se = GlobalAveragePooling2D(name=f"{name}se_squeeze")(x)
     se = Reshape((filters, 1, 1) if channels_first else (1, 1, filters), name=f"{name}se_reshape")(se)
-    se = Conv2D(filters_se, 1, padding="same", activation=activation, kernel_initializer=CONV_KERNEL_INITIALIZER,
-                name=f"{name}se_reduce")(se)
-    se = Conv2D(filters, 1, padding="same", activation="sigmoid", kernel_initializer=CONV_KERNEL_INITIALIZER,
-                name=f"{name}se_expand")(se)
+    se = Conv2D(
+        filters_se,
+        1,
+        padding="same",
+        activation=activation,
+        kernel_initializer=CONV_KERNEL_INITIALIZER,
+        name=f"{name}se_reduce",
+    )(se)
+    se = Conv2D(
+        filters,
+        1,
+        padding="same",
+        activation="sigmoid",
+        kernel_initializer=CONV_KERNEL_INITIALIZER,
+        name=f"{name}se_expand",
+    )(se)
     return multiply([x, se], name=f"{name}se_excite")
-

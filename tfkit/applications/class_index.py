@@ -20,7 +20,7 @@ CLASS_INDEX_URL = "https://storage.googleapis.com/download.tensorflow.org/data/i
 ENVIRONMENT_VARIABLE = "TFKIT_IMAGENET_CLASS_INDEX"
 KERAS_CACHE = os.path.join("~", ".keras", "models", "imagenet_class_index.json")
 CLASSES = 1000
-MAX_BYTES = 1 << 20            # the real file is ~35 KB
+MAX_BYTES = 1 << 20  # the real file is ~35 KB
 
 _loaded: dict[str, dict[int, tuple[str, str]]] = {}
 
@@ -37,7 +37,8 @@ def find_class_index(path: str | os.PathLike | None = None) -> str:
     raise ValueError(
         f"decode_predictions needs the ImageNet class index, which tfkit does not download. Fetch "
         f"{CLASS_INDEX_URL} where you can, then pass its path (decode_predictions(preds, "
-        f"class_index_path='/path/to/imagenet_class_index.json')) or set ${ENVIRONMENT_VARIABLE} to it.")
+        f"class_index_path='/path/to/imagenet_class_index.json')) or set ${ENVIRONMENT_VARIABLE} to it."
+    )
 
 
 def load_class_index(path: str | os.PathLike | None = None) -> dict[int, tuple[str, str]]:
@@ -55,20 +56,25 @@ def _read(source: str) -> dict[int, tuple[str, str]]:
     except OSError as error:
         raise ValueError(f"ImageNet class index {source!r}: cannot read it ({error.strerror or error})") from None
     if len(data) > MAX_BYTES:
-        raise ValueError(f"ImageNet class index {source!r}: expected a JSON file of ~35 KB, it is over {MAX_BYTES} bytes")
+        raise ValueError(
+            f"ImageNet class index {source!r}: expected a JSON file of ~35 KB, it is over {MAX_BYTES} bytes"
+        )
     try:
         raw: Any = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         raise ValueError(f"ImageNet class index {source!r}: not a JSON file ({error})") from None
     expected = {str(i) for i in range(CLASSES)}
     if not isinstance(raw, dict) or set(raw) != expected:
-        raise ValueError(f"ImageNet class index {source!r}: expected an object with keys '0' ... '999' "
-                         f"(Keras's imagenet_class_index.json), got {type(raw).__name__} "
-                         f"with {len(raw) if isinstance(raw, (dict, list)) else 0} entries")
+        raise ValueError(
+            f"ImageNet class index {source!r}: expected an object with keys '0' ... '999' "
+            f"(Keras's imagenet_class_index.json), got {type(raw).__name__} "
+            f"with {len(raw) if isinstance(raw, (dict, list)) else 0} entries"
+        )
     index: dict[int, tuple[str, str]] = {}
     for key, entry in raw.items():
         if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(e, str) for e in entry)):
-            raise ValueError(f"ImageNet class index {source!r}: entry {key!r} should be [wordnet_id, name], "
-                             f"got {str(entry)[:80]}")
+            raise ValueError(
+                f"ImageNet class index {source!r}: entry {key!r} should be [wordnet_id, name], got {str(entry)[:80]}"
+            )
         index[int(key)] = (entry[0], entry[1])
     return index

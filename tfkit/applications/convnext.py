@@ -18,14 +18,7 @@ from tfkit import backend
 from tfkit.applications import builder
 from tfkit.applications.application_layers import LayerScale, StochasticDepth
 from tfkit.applications.imagenet_utils import decode_predictions  # noqa: F401
-from tfkit.layers import (
-    Activation,
-    Conv2D,
-    Dense,
-    GlobalAveragePooling2D,
-    LayerNormalization,
-    Normalization,
-)
+from tfkit.layers import Activation, Conv2D, Dense, GlobalAveragePooling2D, LayerNormalization, Normalization
 from tfkit.models import Functional, Sequential
 
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "convnext/"
@@ -45,12 +38,18 @@ def preprocess_input(x: Any, data_format: str | None = None) -> Any:
     return x
 
 
-def ConvNeXtBlock(projection_dim: int, drop_path_rate: float = 0.0, layer_scale_init_value: float | None = 1e-6,
-                  name: str = "convnext_block") -> Callable[[Any], Any]:
+def ConvNeXtBlock(
+    projection_dim: int,
+    drop_path_rate: float = 0.0,
+    layer_scale_init_value: float | None = 1e-6,
+    name: str = "convnext_block",
+) -> Callable[[Any], Any]:
     """Depthwise 7x7 convolution, LayerNormalization, two pointwise Dense layers, scale, residual."""
+
     def apply(inputs: Any) -> Any:
-        x = Conv2D(filters=projection_dim, kernel_size=7, padding="same", groups=projection_dim,
-                   name=f"{name}_depthwise_conv")(inputs)
+        x = Conv2D(
+            filters=projection_dim, kernel_size=7, padding="same", groups=projection_dim, name=f"{name}_depthwise_conv"
+        )(inputs)
         x = LayerNormalization(epsilon=1e-6, name=f"{name}_layernorm")(x)
         x = Dense(4 * projection_dim, name=f"{name}_pointwise_conv_1")(x)
         x = Activation("gelu", name=f"{name}_gelu")(x)
@@ -62,46 +61,76 @@ def ConvNeXtBlock(projection_dim: int, drop_path_rate: float = 0.0, layer_scale_
         else:
             layer = Activation("linear", name=f"{name}_identity")
         return inputs + layer(x)
+
     return apply
 
 
-def ConvNeXt(depths: Sequence[int], projection_dims: Sequence[int], drop_path_rate: float = 0.0,
-             layer_scale_init_value: float | None = 1e-6, default_size: int = 224, name: str = "convnext",
-             include_preprocessing: bool = True, include_top: bool = True, weights: Any = None,
-             input_tensor: Any = None, input_shape: Any = None, pooling: str | None = None, classes: int = 1000,
-             classifier_activation: Any = "softmax", weights_name: str | None = None) -> Functional:
+def ConvNeXt(
+    depths: Sequence[int],
+    projection_dims: Sequence[int],
+    drop_path_rate: float = 0.0,
+    layer_scale_init_value: float | None = 1e-6,
+    default_size: int = 224,
+    name: str = "convnext",
+    include_preprocessing: bool = True,
+    include_top: bool = True,
+    weights: Any = None,
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    weights_name: str | None = None,
+) -> Functional:
     """The ConvNeXt family's builder (Keras's ``convnext.ConvNeXt``): four stages of ``depths`` blocks."""
     if backend.image_data_format() == "channels_first":
-        raise ValueError("ConvNeXt does not support the `channels_first` image data format: call "
-                         "tfkit.config.set_image_data_format('channels_last') first")
+        raise ValueError(
+            "ConvNeXt does not support the `channels_first` image data format: call "
+            "tfkit.config.set_image_data_format('channels_last') first"
+        )
     if weights == "imagenet" and weights_name:
         expected = MODEL_CONFIGS[weights_name.split("convnext_")[-1]]
         if list(depths) != expected["depths"] or list(projection_dims) != expected["projection_dims"]:
-            raise ValueError(f"Architecture configuration does not match {weights_name} variant: ImageNet weights "
-                             f"need depths={expected['depths']} and projection_dims={expected['projection_dims']}, "
-                             f"got depths={list(depths)}, projection_dims={list(projection_dims)}")
-    builder.check_weights(weights, f"model {name!r}",
-                          f"{BASE_WEIGHTS_PATH}{weights_name or name}{'.h5' if include_top else '_notop.h5'}")
+            raise ValueError(
+                f"Architecture configuration does not match {weights_name} variant: ImageNet weights "
+                f"need depths={expected['depths']} and projection_dims={expected['projection_dims']}, "
+                f"got depths={list(depths)}, projection_dims={list(projection_dims)}"
+            )
+    builder.check_weights(
+        weights, f"model {name!r}", f"{BASE_WEIGHTS_PATH}{weights_name or name}{'.h5' if include_top else '_notop.h5'}"
+    )
     input_shape = builder.obtain_input_shape(input_shape, default_size, 32, include_top, weights)
     x, inputs = builder.image_input(input_tensor, input_shape)
 
     if include_preprocessing and input_shape[-1] == 3:
         x = Normalization(mean=IMAGENET_MEAN, variance=IMAGENET_VARIANCE, name=f"{name}_prestem_normalization")(x)
-    downsampling = [Sequential([Conv2D(projection_dims[0], kernel_size=4, strides=4, name=f"{name}_stem_conv"),
-                                LayerNormalization(epsilon=1e-6, name=f"{name}_stem_layernorm")],
-                               name=f"{name}_stem")]
+    downsampling = [
+        Sequential(
+            [
+                Conv2D(projection_dims[0], kernel_size=4, strides=4, name=f"{name}_stem_conv"),
+                LayerNormalization(epsilon=1e-6, name=f"{name}_stem_layernorm"),
+            ],
+            name=f"{name}_stem",
+        )
+    ]
     for i in range(3):
-        downsampling.append(Sequential(
-            [LayerNormalization(epsilon=1e-6, name=f"{name}_downsampling_layernorm_{i}"),
-             Conv2D(projection_dims[i + 1], kernel_size=2, strides=2, name=f"{name}_downsampling_conv_{i}")],
-            name=f"{name}_downsampling_block_{i}"))
+        downsampling.append(
+            Sequential(
+                [
+                    LayerNormalization(epsilon=1e-6, name=f"{name}_downsampling_layernorm_{i}"),
+                    Conv2D(projection_dims[i + 1], kernel_size=2, strides=2, name=f"{name}_downsampling_conv_{i}"),
+                ],
+                name=f"{name}_downsampling_block_{i}",
+            )
+        )
     drop_rates = [float(rate) for rate in np.linspace(0.0, drop_path_rate, sum(depths))]
     done = 0
     for i in range(4):
         x = downsampling[i](x)
         for j in range(depths[i]):
-            x = ConvNeXtBlock(projection_dims[i], drop_rates[done + j], layer_scale_init_value,
-                              name=f"{name}_stage_{i}_block_{j}")(x)
+            x = ConvNeXtBlock(
+                projection_dims[i], drop_rates[done + j], layer_scale_init_value, name=f"{name}_stage_{i}_block_{j}"
+            )(x)
         done += depths[i]
 
     if include_top:
@@ -175,27 +204,53 @@ Traceback (most recent call last):
 ValueError: model '{name}': weights='imagenet' needs Keras's pretrained file, and tfkit does not ..."""
 
 
-
 def _indent(example: str) -> str:
     """``example``'s lines after the first indented to sit under ``Example:`` in ``_DOCSTRING``."""
     return "\n".join(("        " + line if line and i else line) for i, line in enumerate(example.splitlines()))
+
 
 def _variant(function: str, size: str) -> Any:
     weights_name = f"convnext_{size}"
     config = MODEL_CONFIGS[size]
 
-    def build(include_top: bool = True, include_preprocessing: bool = True, weights: Any = "imagenet",
-              input_tensor: Any = None, input_shape: Any = None, pooling: str | None = None, classes: int = 1000,
-              classifier_activation: Any = "softmax", name: str = weights_name) -> Functional:
-        return ConvNeXt(config["depths"], config["projection_dims"], 0.0, 1e-6, config["default_size"], name=name,
-                        include_preprocessing=include_preprocessing, include_top=include_top, weights=weights,
-                        input_tensor=input_tensor, input_shape=input_shape, pooling=pooling, classes=classes,
-                        classifier_activation=classifier_activation, weights_name=weights_name)
+    def build(
+        include_top: bool = True,
+        include_preprocessing: bool = True,
+        weights: Any = "imagenet",
+        input_tensor: Any = None,
+        input_shape: Any = None,
+        pooling: str | None = None,
+        classes: int = 1000,
+        classifier_activation: Any = "softmax",
+        name: str = weights_name,
+    ) -> Functional:
+        return ConvNeXt(
+            config["depths"],
+            config["projection_dims"],
+            0.0,
+            1e-6,
+            config["default_size"],
+            name=name,
+            include_preprocessing=include_preprocessing,
+            include_top=include_top,
+            weights=weights,
+            input_tensor=input_tensor,
+            input_shape=input_shape,
+            pooling=pooling,
+            classes=classes,
+            classifier_activation=classifier_activation,
+            weights_name=weights_name,
+        )
 
     build.__name__ = build.__qualname__ = function
     example = _REFUSAL.format(function=function, name=weights_name)
-    build.__doc__ = _DOCSTRING.format(function=function, depths=config["depths"], widths=config["projection_dims"],
-                                      file=weights_name, example=_indent(example))
+    build.__doc__ = _DOCSTRING.format(
+        function=function,
+        depths=config["depths"],
+        widths=config["projection_dims"],
+        file=weights_name,
+        example=_indent(example),
+    )
     return build
 
 

@@ -1,8 +1,8 @@
 """DenseNet121, DenseNet169 and DenseNet201 (``keras.applications.densenet``).
 
-    model = DenseNet121(weights=None, include_top=False, input_shape=(64, 64, 3), pooling="avg")
-    model = DenseNet121(weights="/path/to/densenet121_weights_tf_dim_ordering_tf_kernels.h5")
-    x = preprocess_input(images)          # torch mode: [0, 1], then the ImageNet mean and std
+model = DenseNet121(weights=None, include_top=False, input_shape=(64, 64, 3), pooling="avg")
+model = DenseNet121(weights="/path/to/densenet121_weights_tf_dim_ordering_tf_kernels.h5")
+x = preprocess_input(images)          # torch mode: [0, 1], then the ImageNet mean and std
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ from tfkit.models import Functional
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "densenet/"
 DEPTHS = {(6, 12, 24, 16): "densenet121", (6, 12, 32, 32): "densenet169", (6, 12, 48, 32): "densenet201"}
 
-preprocess_input = family_preprocess("torch", "Preprocess RGB images in [0, 255] for DenseNet: scaled to [0, 1], "
-                                              "then normalised by the ImageNet mean and std (Keras's 'torch' mode).")
+preprocess_input = family_preprocess(
+    "torch",
+    "Preprocess RGB images in [0, 255] for DenseNet: scaled to [0, 1], "
+    "then normalised by the ImageNet mean and std (Keras's 'torch' mode).",
+)
 
 
 def dense_block(x: Any, blocks: int, name: str) -> Any:
@@ -54,17 +57,28 @@ def conv_block(x: Any, growth_rate: int, name: str) -> Any:
     return Concatenate(axis=3, name=f"{name}_concat")([x, x1])
 
 
-def DenseNet(blocks: Sequence[int], include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None,
-             input_shape: Any = None, pooling: str | None = None, classes: int = 1000,
-             classifier_activation: Any = "softmax", name: str = "densenet") -> Functional:
+def DenseNet(
+    blocks: Sequence[int],
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "densenet",
+) -> Functional:
     """A DenseNet with ``blocks`` convolution blocks in each of its four dense blocks (channels_last only)."""
     if builder.channel_axis() == 1:
-        raise ValueError("DenseNet does not support the `channels_first` image data format: call "
-                         "tfkit.config.set_image_data_format('channels_last') first")
+        raise ValueError(
+            "DenseNet does not support the `channels_first` image data format: call "
+            "tfkit.config.set_image_data_format('channels_last') first"
+        )
     file_name = DEPTHS.get(tuple(blocks), name)
     suffix = "" if include_top else "_notop"
-    builder.check_weights(weights, f"model {name!r}",
-                          f"{BASE_WEIGHTS_PATH}{file_name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5")
+    builder.check_weights(
+        weights, f"model {name!r}", f"{BASE_WEIGHTS_PATH}{file_name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    )
     input_shape = builder.obtain_input_shape(input_shape, 224, 32, include_top, weights)
     img_input, inputs = builder.image_input(input_tensor, input_shape)
 
@@ -89,9 +103,16 @@ def DenseNet(blocks: Sequence[int], include_top: bool = True, weights: Any = "im
     return builder.finish(inputs, x, name, weights)
 
 
-def DenseNet121(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-                pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-                name: str = "densenet121") -> Functional:
+def DenseNet121(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "densenet121",
+) -> Functional:
     """Instantiates the DenseNet121 architecture.
 
     Reference: Densely Connected Convolutional Networks (Huang et al., CVPR 2017), https://arxiv.org/abs/1608.06993.
@@ -143,13 +164,29 @@ def DenseNet121(include_top: bool = True, weights: Any = "imagenet", input_tenso
         ...
         ValueError: model 'densenet121': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
-    return DenseNet([6, 12, 24, 16], include_top, weights, input_tensor, input_shape, pooling, classes,
-                    classifier_activation, name=name)
+    return DenseNet(
+        [6, 12, 24, 16],
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name=name,
+    )
 
 
-def DenseNet169(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-                pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-                name: str = "densenet169") -> Functional:
+def DenseNet169(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "densenet169",
+) -> Functional:
     """Instantiates the DenseNet169 architecture.
 
     Reference: Densely Connected Convolutional Networks (Huang et al., CVPR 2017), https://arxiv.org/abs/1608.06993.
@@ -199,13 +236,29 @@ def DenseNet169(include_top: bool = True, weights: Any = "imagenet", input_tenso
         ...
         ValueError: `input_shape` must be a tuple of three integers; received input_shape=(32, 32, 3, 1)
     """
-    return DenseNet([6, 12, 32, 32], include_top, weights, input_tensor, input_shape, pooling, classes,
-                    classifier_activation, name=name)
+    return DenseNet(
+        [6, 12, 32, 32],
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name=name,
+    )
 
 
-def DenseNet201(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-                pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-                name: str = "densenet201") -> Functional:
+def DenseNet201(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "densenet201",
+) -> Functional:
     """Instantiates the DenseNet201 architecture.
 
     Reference: Densely Connected Convolutional Networks (Huang et al., CVPR 2017), https://arxiv.org/abs/1608.06993.
@@ -257,5 +310,14 @@ def DenseNet201(include_top: bool = True, weights: Any = "imagenet", input_tenso
         ...
         ValueError: model 'densenet201': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
-    return DenseNet([6, 12, 48, 32], include_top, weights, input_tensor, input_shape, pooling, classes,
-                    classifier_activation, name=name)
+    return DenseNet(
+        [6, 12, 48, 32],
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name=name,
+    )

@@ -18,11 +18,7 @@ import os
 from typing import Any
 
 from tfkit.applications import builder
-from tfkit.applications.blocks import (
-    CONV_KERNEL_INITIALIZER,
-    make_divisible,
-    squeeze_excite,
-)
+from tfkit.applications.blocks import CONV_KERNEL_INITIALIZER, make_divisible, squeeze_excite
 from tfkit.applications.imagenet_utils import decode_predictions  # noqa: F401
 from tfkit.layers import (
     Activation,
@@ -41,23 +37,81 @@ from tfkit.models import Functional
 
 BASE_WEIGHTS_PATH = "https://storage.googleapis.com/keras-applications/"
 DEFAULT_BLOCKS_ARGS = [
-    {"kernel_size": 3, "repeats": 1, "filters_in": 32, "filters_out": 16, "expand_ratio": 1, "id_skip": True,
-     "strides": 1, "se_ratio": 0.25},
-    {"kernel_size": 3, "repeats": 2, "filters_in": 16, "filters_out": 24, "expand_ratio": 6, "id_skip": True,
-     "strides": 2, "se_ratio": 0.25},
-    {"kernel_size": 5, "repeats": 2, "filters_in": 24, "filters_out": 40, "expand_ratio": 6, "id_skip": True,
-     "strides": 2, "se_ratio": 0.25},
-    {"kernel_size": 3, "repeats": 3, "filters_in": 40, "filters_out": 80, "expand_ratio": 6, "id_skip": True,
-     "strides": 2, "se_ratio": 0.25},
-    {"kernel_size": 5, "repeats": 3, "filters_in": 80, "filters_out": 112, "expand_ratio": 6, "id_skip": True,
-     "strides": 1, "se_ratio": 0.25},
-    {"kernel_size": 5, "repeats": 4, "filters_in": 112, "filters_out": 192, "expand_ratio": 6, "id_skip": True,
-     "strides": 2, "se_ratio": 0.25},
-    {"kernel_size": 3, "repeats": 1, "filters_in": 192, "filters_out": 320, "expand_ratio": 6, "id_skip": True,
-     "strides": 1, "se_ratio": 0.25},
+    {
+        "kernel_size": 3,
+        "repeats": 1,
+        "filters_in": 32,
+        "filters_out": 16,
+        "expand_ratio": 1,
+        "id_skip": True,
+        "strides": 1,
+        "se_ratio": 0.25,
+    },
+    {
+        "kernel_size": 3,
+        "repeats": 2,
+        "filters_in": 16,
+        "filters_out": 24,
+        "expand_ratio": 6,
+        "id_skip": True,
+        "strides": 2,
+        "se_ratio": 0.25,
+    },
+    {
+        "kernel_size": 5,
+        "repeats": 2,
+        "filters_in": 24,
+        "filters_out": 40,
+        "expand_ratio": 6,
+        "id_skip": True,
+        "strides": 2,
+        "se_ratio": 0.25,
+    },
+    {
+        "kernel_size": 3,
+        "repeats": 3,
+        "filters_in": 40,
+        "filters_out": 80,
+        "expand_ratio": 6,
+        "id_skip": True,
+        "strides": 2,
+        "se_ratio": 0.25,
+    },
+    {
+        "kernel_size": 5,
+        "repeats": 3,
+        "filters_in": 80,
+        "filters_out": 112,
+        "expand_ratio": 6,
+        "id_skip": True,
+        "strides": 1,
+        "se_ratio": 0.25,
+    },
+    {
+        "kernel_size": 5,
+        "repeats": 4,
+        "filters_in": 112,
+        "filters_out": 192,
+        "expand_ratio": 6,
+        "id_skip": True,
+        "strides": 2,
+        "se_ratio": 0.25,
+    },
+    {
+        "kernel_size": 3,
+        "repeats": 1,
+        "filters_in": 192,
+        "filters_out": 320,
+        "expand_ratio": 6,
+        "id_skip": True,
+        "strides": 1,
+        "se_ratio": 0.25,
+    },
 ]
-DENSE_KERNEL_INITIALIZER = {"class_name": "VarianceScaling",
-                            "config": {"scale": 1.0 / 3.0, "mode": "fan_out", "distribution": "uniform"}}
+DENSE_KERNEL_INITIALIZER = {
+    "class_name": "VarianceScaling",
+    "config": {"scale": 1.0 / 3.0, "mode": "fan_out", "distribution": "uniform"},
+}
 IMAGENET_STDDEV_RGB = [0.229, 0.224, 0.225]
 
 
@@ -66,12 +120,25 @@ def preprocess_input(x: Any, data_format: str | None = None) -> Any:
     return x
 
 
-def EfficientNet(width_coefficient: float, depth_coefficient: float, default_size: int, dropout_rate: float = 0.2,
-                 drop_connect_rate: float = 0.2, depth_divisor: int = 8, activation: Any = "swish",
-                 blocks_args: Any = "default", name: str = "efficientnet", include_top: bool = True,
-                 weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-                 pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-                 weights_name: str | None = None) -> Functional:
+def EfficientNet(
+    width_coefficient: float,
+    depth_coefficient: float,
+    default_size: int,
+    dropout_rate: float = 0.2,
+    drop_connect_rate: float = 0.2,
+    depth_divisor: int = 8,
+    activation: Any = "swish",
+    blocks_args: Any = "default",
+    name: str = "efficientnet",
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    weights_name: str | None = None,
+) -> Functional:
     """The EfficientNet family's builder (Keras's ``efficientnet.EfficientNet``)."""
     blocks_args = DEFAULT_BLOCKS_ARGS if blocks_args == "default" else blocks_args
     imagenet_file = f"{name}{'' if include_top else '_notop'}.h5"
@@ -99,7 +166,9 @@ def EfficientNet(width_coefficient: float, depth_coefficient: float, default_siz
     blocks = float(sum(round_repeats(args["repeats"]) for args in blocks_args))
     for i, args in enumerate(blocks_args):
         if args["repeats"] <= 0:
-            raise ValueError(f"The number of repeats in `EfficientNet` must be > 0. Received: repeats={args['repeats']}")
+            raise ValueError(
+                f"The number of repeats in `EfficientNet` must be > 0. Received: repeats={args['repeats']}"
+            )
         args["filters_in"] = round_filters(args["filters_in"])
         args["filters_out"] = round_filters(args["filters_out"])
         for j in range(round_repeats(args.pop("repeats"))):
@@ -114,17 +183,40 @@ def EfficientNet(width_coefficient: float, depth_coefficient: float, default_siz
     return builder.finish(inputs, x, name, weights)
 
 
-def conv_bn_activation(x: Any, filters: int, kernel_size: int, activation: Any, prefix: str, strides: int = 1,
-                       padding: str = "same", momentum: float = 0.99) -> Any:
+def conv_bn_activation(
+    x: Any,
+    filters: int,
+    kernel_size: int,
+    activation: Any,
+    prefix: str,
+    strides: int = 1,
+    padding: str = "same",
+    momentum: float = 0.99,
+) -> Any:
     """``{prefix}conv``, ``{prefix}bn``, ``{prefix}activation``: the stem, top and expansion units of EfficientNets."""
-    x = Conv2D(filters, kernel_size, strides=strides, padding=padding, use_bias=False,
-               kernel_initializer=CONV_KERNEL_INITIALIZER, name=f"{prefix}conv")(x)
+    x = Conv2D(
+        filters,
+        kernel_size,
+        strides=strides,
+        padding=padding,
+        use_bias=False,
+        kernel_initializer=CONV_KERNEL_INITIALIZER,
+        name=f"{prefix}conv",
+    )(x)
     x = BatchNormalization(axis=builder.channel_axis(3), momentum=momentum, name=f"{prefix}bn")(x)
     return Activation(activation, name=f"{prefix}activation")(x)
 
 
-def head(x: Any, include_top: bool, dropout_rate: float, classes: int, classifier_activation: Any,
-         pooling: str | None, weights: Any, bias_initializer: Any = "zeros") -> Any:
+def head(
+    x: Any,
+    include_top: bool,
+    dropout_rate: float,
+    classes: int,
+    classifier_activation: Any,
+    pooling: str | None,
+    weights: Any,
+    bias_initializer: Any = "zeros",
+) -> Any:
     """The classifier (``avg_pool``, ``top_dropout``, ``predictions``) or the feature extractor's pooling."""
     if not include_top:
         return builder.pool(x, pooling, "avg_pool", "max_pool")
@@ -132,8 +224,13 @@ def head(x: Any, include_top: bool, dropout_rate: float, classes: int, classifie
     if dropout_rate > 0:
         x = Dropout(dropout_rate, name="top_dropout")(x)
     builder.validate_activation(classifier_activation, weights)
-    return Dense(classes, activation=classifier_activation, kernel_initializer=DENSE_KERNEL_INITIALIZER,
-                 bias_initializer=bias_initializer, name="predictions")(x)
+    return Dense(
+        classes,
+        activation=classifier_activation,
+        kernel_initializer=DENSE_KERNEL_INITIALIZER,
+        bias_initializer=bias_initializer,
+        name="predictions",
+    )(x)
 
 
 def residual(x: Any, inputs: Any, drop_rate: float, name: str) -> Any:
@@ -143,9 +240,19 @@ def residual(x: Any, inputs: Any, drop_rate: float, name: str) -> Any:
     return add([x, inputs], name=f"{name}add")
 
 
-def block(inputs: Any, activation: Any = "swish", drop_rate: float = 0.0, name: str = "", filters_in: int = 32,
-          filters_out: int = 16, kernel_size: int = 3, strides: int = 1, expand_ratio: int = 1,
-          se_ratio: float = 0.0, id_skip: bool = True) -> Any:
+def block(
+    inputs: Any,
+    activation: Any = "swish",
+    drop_rate: float = 0.0,
+    name: str = "",
+    filters_in: int = 32,
+    filters_out: int = 16,
+    kernel_size: int = 3,
+    strides: int = 1,
+    expand_ratio: int = 1,
+    se_ratio: float = 0.0,
+    id_skip: bool = True,
+) -> Any:
     """An inverted residual block with squeeze-and-excitation (Keras's ``efficientnet.block``)."""
     bn_axis = builder.channel_axis(3)
     filters = filters_in * expand_ratio
@@ -155,14 +262,26 @@ def block(inputs: Any, activation: Any = "swish", drop_rate: float = 0.0, name: 
         conv_pad = "valid"
     else:
         conv_pad = "same"
-    x = DepthwiseConv2D(kernel_size, strides=strides, padding=conv_pad, use_bias=False,
-                        depthwise_initializer=CONV_KERNEL_INITIALIZER, name=f"{name}dwconv")(x)
+    x = DepthwiseConv2D(
+        kernel_size,
+        strides=strides,
+        padding=conv_pad,
+        use_bias=False,
+        depthwise_initializer=CONV_KERNEL_INITIALIZER,
+        name=f"{name}dwconv",
+    )(x)
     x = BatchNormalization(axis=bn_axis, name=f"{name}bn")(x)
     x = Activation(activation, name=f"{name}activation")(x)
     if 0 < se_ratio <= 1:
         x = squeeze_excite(x, filters, max(1, int(filters_in * se_ratio)), activation, name)
-    x = Conv2D(filters_out, 1, padding="same", use_bias=False, kernel_initializer=CONV_KERNEL_INITIALIZER,
-               name=f"{name}project_conv")(x)
+    x = Conv2D(
+        filters_out,
+        1,
+        padding="same",
+        use_bias=False,
+        kernel_initializer=CONV_KERNEL_INITIALIZER,
+        name=f"{name}project_conv",
+    )(x)
     x = BatchNormalization(axis=bn_axis, name=f"{name}project_bn")(x)
     if id_skip and strides == 1 and filters_in == filters_out:
         x = residual(x, inputs, drop_rate, name)
@@ -233,27 +352,53 @@ _EXAMPLES = {
     "EfficientNetB0": """>>> model = tfkit.applications.EfficientNetB0(weights=None, include_top=False,
 ...                                            input_shape=(32, 32, 3), pooling="avg")
 >>> model.output_shape
-(None, 1280)""",
+(None, 1280)"""
 }
-
 
 
 def _indent(example: str) -> str:
     """``example``'s lines after the first indented to sit under ``Example:`` in ``_DOCSTRING``."""
     return "\n".join(("        " + line if line and i else line) for i, line in enumerate(example.splitlines()))
 
+
 def _variant(function: str, width: float, depth: float, size: int, dropout: float, weights_name: str) -> Any:
-    def build(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-              pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-              name: str = function.lower()) -> Functional:
-        return EfficientNet(width, depth, size, dropout, name=name, include_top=include_top, weights=weights,
-                            input_tensor=input_tensor, input_shape=input_shape, pooling=pooling, classes=classes,
-                            classifier_activation=classifier_activation, weights_name=weights_name)
+    def build(
+        include_top: bool = True,
+        weights: Any = "imagenet",
+        input_tensor: Any = None,
+        input_shape: Any = None,
+        pooling: str | None = None,
+        classes: int = 1000,
+        classifier_activation: Any = "softmax",
+        name: str = function.lower(),
+    ) -> Functional:
+        return EfficientNet(
+            width,
+            depth,
+            size,
+            dropout,
+            name=name,
+            include_top=include_top,
+            weights=weights,
+            input_tensor=input_tensor,
+            input_shape=input_shape,
+            pooling=pooling,
+            classes=classes,
+            classifier_activation=classifier_activation,
+            weights_name=weights_name,
+        )
 
     build.__name__ = build.__qualname__ = function
     example = _EXAMPLES.get(function, _REFUSAL).format(function=function, name=function.lower())
-    build.__doc__ = _DOCSTRING.format(function=function, width=width, depth=depth, size=size, dropout=dropout,
-                                      file=function.lower(), example=_indent(example))
+    build.__doc__ = _DOCSTRING.format(
+        function=function,
+        width=width,
+        depth=depth,
+        size=size,
+        dropout=dropout,
+        file=function.lower(),
+        example=_indent(example),
+    )
     return build
 
 

@@ -18,19 +18,20 @@ from tfkit.applications import builder
 from tfkit.applications.blocks import CONV_KERNEL_INITIALIZER, squeeze_excite
 from tfkit.applications.efficientnet import conv_bn_activation, head, residual
 from tfkit.applications.imagenet_utils import decode_predictions  # noqa: F401
-from tfkit.layers import (
-    Activation,
-    BatchNormalization,
-    Conv2D,
-    DepthwiseConv2D,
-    Normalization,
-    Rescaling,
-)
+from tfkit.layers import Activation, BatchNormalization, Conv2D, DepthwiseConv2D, Normalization, Rescaling
 from tfkit.models import Functional
 
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "efficientnet_v2/"
-_KEYS = ("kernel_size", "num_repeat", "input_filters", "output_filters", "expand_ratio", "se_ratio", "strides",
-         "conv_type")
+_KEYS = (
+    "kernel_size",
+    "num_repeat",
+    "input_filters",
+    "output_filters",
+    "expand_ratio",
+    "se_ratio",
+    "strides",
+    "conv_type",
+)
 
 
 def _stages(*rows: tuple[int, ...]) -> list[dict[str, Any]]:
@@ -38,18 +39,41 @@ def _stages(*rows: tuple[int, ...]) -> list[dict[str, Any]]:
     return [dict(zip(_KEYS, row)) for row in rows]
 
 
-_B = _stages((3, 1, 32, 16, 1, 0, 1, 1), (3, 2, 16, 32, 4, 0, 2, 1), (3, 2, 32, 48, 4, 0, 2, 1),
-             (3, 3, 48, 96, 4, 0.25, 2, 0), (3, 5, 96, 112, 6, 0.25, 1, 0), (3, 8, 112, 192, 6, 0.25, 2, 0))
+_B = _stages(
+    (3, 1, 32, 16, 1, 0, 1, 1),
+    (3, 2, 16, 32, 4, 0, 2, 1),
+    (3, 2, 32, 48, 4, 0, 2, 1),
+    (3, 3, 48, 96, 4, 0.25, 2, 0),
+    (3, 5, 96, 112, 6, 0.25, 1, 0),
+    (3, 8, 112, 192, 6, 0.25, 2, 0),
+)
 DEFAULT_BLOCKS_ARGS = {
-    "efficientnetv2-s": _stages((3, 2, 24, 24, 1, 0, 1, 1), (3, 4, 24, 48, 4, 0, 2, 1), (3, 4, 48, 64, 4, 0, 2, 1),
-                                (3, 6, 64, 128, 4, 0.25, 2, 0), (3, 9, 128, 160, 6, 0.25, 1, 0),
-                                (3, 15, 160, 256, 6, 0.25, 2, 0)),
-    "efficientnetv2-m": _stages((3, 3, 24, 24, 1, 0, 1, 1), (3, 5, 24, 48, 4, 0, 2, 1), (3, 5, 48, 80, 4, 0, 2, 1),
-                                (3, 7, 80, 160, 4, 0.25, 2, 0), (3, 14, 160, 176, 6, 0.25, 1, 0),
-                                (3, 18, 176, 304, 6, 0.25, 2, 0), (3, 5, 304, 512, 6, 0.25, 1, 0)),
-    "efficientnetv2-l": _stages((3, 4, 32, 32, 1, 0, 1, 1), (3, 7, 32, 64, 4, 0, 2, 1), (3, 7, 64, 96, 4, 0, 2, 1),
-                                (3, 10, 96, 192, 4, 0.25, 2, 0), (3, 19, 192, 224, 6, 0.25, 1, 0),
-                                (3, 25, 224, 384, 6, 0.25, 2, 0), (3, 7, 384, 640, 6, 0.25, 1, 0)),
+    "efficientnetv2-s": _stages(
+        (3, 2, 24, 24, 1, 0, 1, 1),
+        (3, 4, 24, 48, 4, 0, 2, 1),
+        (3, 4, 48, 64, 4, 0, 2, 1),
+        (3, 6, 64, 128, 4, 0.25, 2, 0),
+        (3, 9, 128, 160, 6, 0.25, 1, 0),
+        (3, 15, 160, 256, 6, 0.25, 2, 0),
+    ),
+    "efficientnetv2-m": _stages(
+        (3, 3, 24, 24, 1, 0, 1, 1),
+        (3, 5, 24, 48, 4, 0, 2, 1),
+        (3, 5, 48, 80, 4, 0, 2, 1),
+        (3, 7, 80, 160, 4, 0.25, 2, 0),
+        (3, 14, 160, 176, 6, 0.25, 1, 0),
+        (3, 18, 176, 304, 6, 0.25, 2, 0),
+        (3, 5, 304, 512, 6, 0.25, 1, 0),
+    ),
+    "efficientnetv2-l": _stages(
+        (3, 4, 32, 32, 1, 0, 1, 1),
+        (3, 7, 32, 64, 4, 0, 2, 1),
+        (3, 7, 64, 96, 4, 0, 2, 1),
+        (3, 10, 96, 192, 4, 0.25, 2, 0),
+        (3, 19, 192, 224, 6, 0.25, 1, 0),
+        (3, 25, 224, 384, 6, 0.25, 2, 0),
+        (3, 7, 384, 640, 6, 0.25, 1, 0),
+    ),
     **{f"efficientnetv2-b{i}": _B for i in range(4)},
 }
 IMAGENET_MEAN = [0.485, 0.456, 0.406]
@@ -71,17 +95,33 @@ def round_repeats(repeats: int, depth_coefficient: float) -> int:
     return int(math.ceil(depth_coefficient * repeats))
 
 
-def MBConvBlock(input_filters: int, output_filters: int, expand_ratio: int = 1, kernel_size: int = 3,
-                strides: int = 1, se_ratio: float = 0.0, bn_momentum: float = 0.9, activation: Any = "swish",
-                survival_probability: float = 0.8, name: str = "") -> Callable[[Any], Any]:
+def MBConvBlock(
+    input_filters: int,
+    output_filters: int,
+    expand_ratio: int = 1,
+    kernel_size: int = 3,
+    strides: int = 1,
+    se_ratio: float = 0.0,
+    bn_momentum: float = 0.9,
+    activation: Any = "swish",
+    survival_probability: float = 0.8,
+    name: str = "",
+) -> Callable[[Any], Any]:
     """Expansion, depthwise convolution, squeeze-and-excitation, projection (Keras's ``MBConvBlock``)."""
+
     def apply(inputs: Any) -> Any:
         filters = input_filters * expand_ratio
         x = inputs
         if expand_ratio != 1:
             x = conv_bn_activation(x, filters, 1, activation, f"{name}expand_", momentum=bn_momentum)
-        x = DepthwiseConv2D(kernel_size=kernel_size, strides=strides, depthwise_initializer=CONV_KERNEL_INITIALIZER,
-                            padding="same", use_bias=False, name=f"{name}dwconv2")(x)
+        x = DepthwiseConv2D(
+            kernel_size=kernel_size,
+            strides=strides,
+            depthwise_initializer=CONV_KERNEL_INITIALIZER,
+            padding="same",
+            use_bias=False,
+            name=f"{name}dwconv2",
+        )(x)
         x = BatchNormalization(axis=builder.channel_axis(3), momentum=bn_momentum, name=f"{name}bn")(x)
         x = Activation(activation, name=f"{name}activation")(x)
         if 0 < se_ratio <= 1:
@@ -90,19 +130,31 @@ def MBConvBlock(input_filters: int, output_filters: int, expand_ratio: int = 1, 
         if strides == 1 and input_filters == output_filters:
             x = residual(x, inputs, survival_probability, name)
         return x
+
     return apply
 
 
-def FusedMBConvBlock(input_filters: int, output_filters: int, expand_ratio: int = 1, kernel_size: int = 3,
-                     strides: int = 1, se_ratio: float = 0.0, bn_momentum: float = 0.9, activation: Any = "swish",
-                     survival_probability: float = 0.8, name: str = "") -> Callable[[Any], Any]:
+def FusedMBConvBlock(
+    input_filters: int,
+    output_filters: int,
+    expand_ratio: int = 1,
+    kernel_size: int = 3,
+    strides: int = 1,
+    se_ratio: float = 0.0,
+    bn_momentum: float = 0.9,
+    activation: Any = "swish",
+    survival_probability: float = 0.8,
+    name: str = "",
+) -> Callable[[Any], Any]:
     """One full convolution in place of expansion and depthwise convolution (Keras's ``FusedMBConvBlock``)."""
+
     def apply(inputs: Any) -> Any:
         filters = input_filters * expand_ratio
         x = inputs
         if expand_ratio != 1:
-            x = conv_bn_activation(x, filters, kernel_size, activation, f"{name}expand_", strides=strides,
-                                   momentum=bn_momentum)
+            x = conv_bn_activation(
+                x, filters, kernel_size, activation, f"{name}expand_", strides=strides, momentum=bn_momentum
+            )
         if 0 < se_ratio <= 1:
             x = squeeze_excite(x, filters, max(1, int(input_filters * se_ratio)), activation, name)
         fused = expand_ratio == 1
@@ -112,36 +164,65 @@ def FusedMBConvBlock(input_filters: int, output_filters: int, expand_ratio: int 
         if strides == 1 and input_filters == output_filters:
             x = residual(x, inputs, survival_probability, name)
         return x
+
     return apply
 
 
 def _project(x: Any, filters: int, kernel_size: int, strides: int, bn_momentum: float, name: str) -> Any:
-    x = Conv2D(filters, kernel_size=kernel_size, strides=strides, kernel_initializer=CONV_KERNEL_INITIALIZER,
-               padding="same", use_bias=False, name=f"{name}project_conv")(x)
+    x = Conv2D(
+        filters,
+        kernel_size=kernel_size,
+        strides=strides,
+        kernel_initializer=CONV_KERNEL_INITIALIZER,
+        padding="same",
+        use_bias=False,
+        name=f"{name}project_conv",
+    )(x)
     return BatchNormalization(axis=builder.channel_axis(3), momentum=bn_momentum, name=f"{name}project_bn")(x)
 
 
-def EfficientNetV2(width_coefficient: float, depth_coefficient: float, default_size: int, dropout_rate: float = 0.2,
-                   drop_connect_rate: float = 0.2, depth_divisor: int = 8, min_depth: int = 8,
-                   bn_momentum: float = 0.9, activation: Any = "swish", blocks_args: Any = "default",
-                   name: str = "efficientnetv2", include_top: bool = True, weights: Any = "imagenet",
-                   input_tensor: Any = None, input_shape: Any = None, pooling: str | None = None, classes: int = 1000,
-                   classifier_activation: Any = "softmax", include_preprocessing: bool = True,
-                   weights_name: str | None = None) -> Functional:
+def EfficientNetV2(
+    width_coefficient: float,
+    depth_coefficient: float,
+    default_size: int,
+    dropout_rate: float = 0.2,
+    drop_connect_rate: float = 0.2,
+    depth_divisor: int = 8,
+    min_depth: int = 8,
+    bn_momentum: float = 0.9,
+    activation: Any = "swish",
+    blocks_args: Any = "default",
+    name: str = "efficientnetv2",
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    include_preprocessing: bool = True,
+    weights_name: str | None = None,
+) -> Functional:
     """The EfficientNetV2 family's builder (Keras's ``efficientnet_v2.EfficientNetV2``).
 
     ``weights_name`` is the variant (``"b0"`` ... ``"b3"``, ``"-s"``, ``"-m"``, ``"-l"``): it picks the default
     blocks and the preprocessing, so a model given another ``name`` builds too (Keras looks both up by name).
     """
-    variant = f"efficientnetv2{'-' if weights_name and weights_name[0] == 'b' else ''}{weights_name}" \
-        if weights_name else name
+    variant = (
+        f"efficientnetv2{'-' if weights_name and weights_name[0] == 'b' else ''}{weights_name}"
+        if weights_name
+        else name
+    )
     if blocks_args == "default":
         if variant not in DEFAULT_BLOCKS_ARGS:
-            raise ValueError(f"EfficientNetV2: no default blocks for {variant!r}; pass blocks_args or one of "
-                             f"{sorted(DEFAULT_BLOCKS_ARGS)} as the name")
+            raise ValueError(
+                f"EfficientNetV2: no default blocks for {variant!r}; pass blocks_args or one of "
+                f"{sorted(DEFAULT_BLOCKS_ARGS)} as the name"
+            )
         blocks_args = DEFAULT_BLOCKS_ARGS[variant]
-    builder.check_weights(weights, f"model {name!r}",
-                          f"{BASE_WEIGHTS_PATH}{name}{'.h5' if include_top else '_notop.h5'}")
+    builder.check_weights(
+        weights, f"model {name!r}", f"{BASE_WEIGHTS_PATH}{name}{'.h5' if include_top else '_notop.h5'}"
+    )
     input_shape = builder.obtain_input_shape(input_shape, default_size, 32, include_top, weights)
     img_input, inputs = builder.image_input(input_tensor, input_shape)
     bn_axis = builder.channel_axis(3)
@@ -156,16 +237,18 @@ def EfficientNetV2(width_coefficient: float, depth_coefficient: float, default_s
             x = Normalization(mean=IMAGENET_MEAN, variance=IMAGENET_VARIANCE, axis=bn_axis)(x)
         else:
             x = Rescaling(scale=1.0 / 128.0, offset=-1)(x)
-    x = conv_bn_activation(x, filters_of(blocks_args[0]["input_filters"]), 3, activation, "stem_", strides=2,
-                           momentum=bn_momentum)
+    x = conv_bn_activation(
+        x, filters_of(blocks_args[0]["input_filters"]), 3, activation, "stem_", strides=2, momentum=bn_momentum
+    )
 
     blocks_args = copy.deepcopy(blocks_args)
     b = 0
     blocks = float(sum(args["num_repeat"] for args in blocks_args))
     for i, args in enumerate(blocks_args):
         if args["num_repeat"] <= 0:
-            raise ValueError(f"The number of repeats in `EfficientNetV2` must be > 0. Received: "
-                             f"num_repeat={args['num_repeat']}")
+            raise ValueError(
+                f"The number of repeats in `EfficientNetV2` must be > 0. Received: num_repeat={args['num_repeat']}"
+            )
         args["input_filters"] = filters_of(args["input_filters"])
         args["output_filters"] = filters_of(args["output_filters"])
         block = (MBConvBlock, FusedMBConvBlock)[args.pop("conv_type")]
@@ -173,13 +256,26 @@ def EfficientNetV2(width_coefficient: float, depth_coefficient: float, default_s
             if j > 0:
                 args["strides"] = 1
                 args["input_filters"] = args["output_filters"]
-            x = block(activation=activation, bn_momentum=bn_momentum, survival_probability=drop_connect_rate * b / blocks,
-                      name=f"block{i + 1}{chr(j + 97)}_", **args)(x)
+            x = block(
+                activation=activation,
+                bn_momentum=bn_momentum,
+                survival_probability=drop_connect_rate * b / blocks,
+                name=f"block{i + 1}{chr(j + 97)}_",
+                **args,
+            )(x)
             b += 1
 
     x = conv_bn_activation(x, filters_of(1280), 1, activation, "top_", momentum=bn_momentum)
-    x = head(x, include_top, dropout_rate, classes, classifier_activation, pooling, weights,
-             bias_initializer={"class_name": "Constant", "config": {"value": 0.0}})
+    x = head(
+        x,
+        include_top,
+        dropout_rate,
+        classes,
+        classifier_activation,
+        pooling,
+        weights,
+        bias_initializer={"class_name": "Constant", "config": {"value": 0.0}},
+    )
     return builder.finish(inputs, x, name, weights)
 
 
@@ -245,26 +341,44 @@ Traceback (most recent call last):
 ValueError: model '{name}': weights='imagenet' needs Keras's pretrained file, and tfkit does not ..."""
 
 
-
 def _indent(example: str) -> str:
     """``example``'s lines after the first indented to sit under ``Example:`` in ``_DOCSTRING``."""
     return "\n".join(("        " + line if line and i else line) for i, line in enumerate(example.splitlines()))
 
+
 def _variant(function: str, width: float, depth: float, size: int, weights_name: str) -> Any:
     default_name = f"efficientnetv2{'-' if weights_name[0] == 'b' else ''}{weights_name}"
 
-    def build(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-              pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-              include_preprocessing: bool = True, name: str = default_name) -> Functional:
-        return EfficientNetV2(width, depth, size, name=name, include_top=include_top, weights=weights,
-                              input_tensor=input_tensor, input_shape=input_shape, pooling=pooling, classes=classes,
-                              classifier_activation=classifier_activation,
-                              include_preprocessing=include_preprocessing, weights_name=weights_name)
+    def build(
+        include_top: bool = True,
+        weights: Any = "imagenet",
+        input_tensor: Any = None,
+        input_shape: Any = None,
+        pooling: str | None = None,
+        classes: int = 1000,
+        classifier_activation: Any = "softmax",
+        include_preprocessing: bool = True,
+        name: str = default_name,
+    ) -> Functional:
+        return EfficientNetV2(
+            width,
+            depth,
+            size,
+            name=name,
+            include_top=include_top,
+            weights=weights,
+            input_tensor=input_tensor,
+            input_shape=input_shape,
+            pooling=pooling,
+            classes=classes,
+            classifier_activation=classifier_activation,
+            include_preprocessing=include_preprocessing,
+            weights_name=weights_name,
+        )
 
     build.__name__ = build.__qualname__ = function
     example = _REFUSAL.format(function=function, name=default_name)
-    build.__doc__ = _DOCSTRING.format(function=function, size=size, file=default_name,
-                                      example=_indent(example))
+    build.__doc__ = _DOCSTRING.format(function=function, size=size, file=default_name, example=_indent(example))
     return build
 
 

@@ -20,7 +20,7 @@ import tensorflow as tf
 from tfkit import backend
 from tfkit.applications.class_index import load_class_index
 
-CAFFE_MEAN = [103.939, 116.779, 123.68]       # BGR
+CAFFE_MEAN = [103.939, 116.779, 123.68]  # BGR
 TORCH_MEAN = [0.485, 0.456, 0.406]
 TORCH_STD = [0.229, 0.224, 0.225]
 
@@ -59,8 +59,10 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
     if data_format is None:
         data_format = backend.image_data_format()
     elif data_format not in {"channels_first", "channels_last"}:
-        raise ValueError("Expected data_format to be one of `channels_first` or `channels_last`. "
-                         f"Received: data_format={data_format}")
+        raise ValueError(
+            "Expected data_format to be one of `channels_first` or `channels_last`. "
+            f"Received: data_format={data_format}"
+        )
     if isinstance(x, np.ndarray):
         return _preprocess_numpy(x, data_format, mode)
     return _preprocess_tensor(tf.convert_to_tensor(x), data_format, mode)
@@ -84,7 +86,9 @@ def _preprocess_numpy(x: np.ndarray, data_format: str, mode: str) -> np.ndarray:
         mean, std = CAFFE_MEAN, None
     for channel in range(3):
         if data_format == "channels_first":
-            index = (channel, slice(None), slice(None)) if x.ndim == 3 else (slice(None), channel, slice(None), slice(None))
+            index = (
+                (channel, slice(None), slice(None)) if x.ndim == 3 else (slice(None), channel, slice(None), slice(None))
+            )
         else:
             index = (Ellipsis, channel)
         x[index] -= mean[channel]
@@ -102,8 +106,11 @@ def _preprocess_tensor(x: tf.Tensor, data_format: str, mode: str) -> tf.Tensor:
         mean, std = TORCH_MEAN, TORCH_STD
     else:
         if data_format == "channels_first":
-            x = tf.stack([x[i, ...] for i in (2, 1, 0)], axis=0) if ndim == 3 else \
-                tf.stack([x[:, i, :] for i in (2, 1, 0)], axis=1)
+            x = (
+                tf.stack([x[i, ...] for i in (2, 1, 0)], axis=0)
+                if ndim == 3
+                else tf.stack([x[:, i, :] for i in (2, 1, 0)], axis=1)
+            )
         else:
             x = tf.stack([x[..., i] for i in (2, 1, 0)], axis=-1)
         mean, std = CAFFE_MEAN, None
@@ -121,8 +128,9 @@ def _preprocess_tensor(x: tf.Tensor, data_format: str, mode: str) -> tf.Tensor:
     return x
 
 
-def decode_predictions(preds: Any, top: int = 5,
-                       class_index_path: str | os.PathLike | None = None) -> list[list[tuple[str, str, Any]]]:
+def decode_predictions(
+    preds: Any, top: int = 5, class_index_path: str | os.PathLike | None = None
+) -> list[list[tuple[str, str, Any]]]:
     """Decodes the predictions of an ImageNet model into class names.
 
     The class index (Keras's `imagenet_class_index.json`) is read from `class_index_path`, else
@@ -156,8 +164,10 @@ def decode_predictions(preds: Any, top: int = 5,
     """
     shape = tuple(preds.shape) if hasattr(preds, "shape") else np.shape(preds)
     if len(shape) != 2 or shape[1] != 1000:
-        raise ValueError("`decode_predictions` expects a batch of predictions (i.e. a 2D array of shape "
-                         f"(samples, 1000)). Received array with shape: {shape}")
+        raise ValueError(
+            "`decode_predictions` expects a batch of predictions (i.e. a 2D array of shape "
+            f"(samples, 1000)). Received array with shape: {shape}"
+        )
     index = load_class_index(class_index_path)
     results = []
     for pred in np.asarray(preds):

@@ -12,26 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit.applications import builder
-from tfkit.layers import (
-    Activation,
-    AveragePooling2D,
-    BatchNormalization,
-    Concatenate,
-    Conv2D,
-    MaxPooling2D,
-)
+from tfkit.layers import Activation, AveragePooling2D, BatchNormalization, Concatenate, Conv2D, MaxPooling2D
 
 
-def conv2d_bn(x: Any, filters: int, kernel_size: int | tuple[int, int] | list[int], strides: int | tuple[int, int] = 1,
-              padding: str = "same", activation: Any = "relu", use_bias: bool = False, name: str | None = None) -> Any:
+def conv2d_bn(
+    x: Any,
+    filters: int,
+    kernel_size: int | tuple[int, int] | list[int],
+    strides: int | tuple[int, int] = 1,
+    padding: str = "same",
+    activation: Any = "relu",
+    use_bias: bool = False,
+    name: str | None = None,
+) -> Any:
     """Convolution, BatchNormalization without scale (none with ``use_bias``), activation: the Inception unit.
 
     Named ``name``, ``{name}_bn``, ``{name}_ac`` (InceptionResNetV2's names); unnamed without ``name``.
     """
     x = Conv2D(filters, kernel_size, strides=strides, padding=padding, use_bias=use_bias, name=name)(x)
     if not use_bias:
-        x = BatchNormalization(axis=builder.channel_axis(3), scale=False,
-                               name=None if name is None else f"{name}_bn")(x)
+        x = BatchNormalization(axis=builder.channel_axis(3), scale=False, name=None if name is None else f"{name}_bn")(
+            x
+        )
     if activation is not None:
         x = Activation(activation, name=None if name is None else f"{name}_ac")(x)
     return x

@@ -15,19 +15,8 @@ from typing import Any
 from tfkit.applications import builder
 from tfkit.applications.application_layers import CustomScaleLayer
 from tfkit.applications.imagenet_utils import decode_predictions, family_preprocess  # noqa: F401
-from tfkit.applications.inception_blocks import (
-    conv2d_bn,
-    inception_a,
-    inception_stem,
-    reduction_a,
-)
-from tfkit.layers import (
-    Activation,
-    Concatenate,
-    Dense,
-    GlobalAveragePooling2D,
-    MaxPooling2D,
-)
+from tfkit.applications.inception_blocks import conv2d_bn, inception_a, inception_stem, reduction_a
+from tfkit.layers import Activation, Concatenate, Dense, GlobalAveragePooling2D, MaxPooling2D
 from tfkit.models import Functional
 
 BASE_WEIGHT_URL = builder.KERAS_WEIGHTS_URL + "inception_resnet_v2/"
@@ -38,15 +27,17 @@ BRANCHES = {
     "block8": [[(192, 1)], [(192, 1), (224, [1, 3]), (256, [3, 1])]],
 }
 
-preprocess_input = family_preprocess("tf", "Preprocess RGB images in [0, 255] for InceptionResNetV2: scaled to "
-                                           "[-1, 1] (Keras's 'tf' mode).")
+preprocess_input = family_preprocess(
+    "tf", "Preprocess RGB images in [0, 255] for InceptionResNetV2: scaled to [-1, 1] (Keras's 'tf' mode)."
+)
 
 
 def inception_resnet_block(x: Any, scale: float, block_type: str, block_idx: int, activation: Any = "relu") -> Any:
     """``x + scale * conv(concat(branches(x)))``, then ``activation`` (Keras's ``inception_resnet_block``)."""
     if block_type not in BRANCHES:
-        raise ValueError(f'Unknown Inception-ResNet block type. Expects "block35", "block17" or "block8", but got: '
-                         f"{block_type}")
+        raise ValueError(
+            f'Unknown Inception-ResNet block type. Expects "block35", "block17" or "block8", but got: {block_type}'
+        )
     branches = []
     for plan in BRANCHES[block_type]:
         branch = x
@@ -76,9 +67,16 @@ def _reduction_b(x: Any) -> Any:
     return Concatenate(axis=builder.channel_axis(3), name="mixed_7a")([branch_0, branch_1, branch_2, branch_pool])
 
 
-def InceptionResNetV2(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None,
-                      input_shape: Any = None, pooling: str | None = None, classes: int = 1000,
-                      classifier_activation: Any = "softmax", name: str = "inception_resnet_v2") -> Functional:
+def InceptionResNetV2(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "inception_resnet_v2",
+) -> Functional:
     """Instantiates the Inception-ResNet v2 architecture.
 
     Reference: Inception-v4, Inception-ResNet and the Impact of Residual Connections on Learning (Szegedy et al., AAAI
@@ -132,8 +130,11 @@ def InceptionResNetV2(include_top: bool = True, weights: Any = "imagenet", input
         ValueError: InceptionResNetV2: weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
     suffix = "" if include_top else "_notop"
-    builder.check_weights(weights, "InceptionResNetV2",
-                          f"{BASE_WEIGHT_URL}inception_resnet_v2_weights_tf_dim_ordering_tf_kernels{suffix}.h5")
+    builder.check_weights(
+        weights,
+        "InceptionResNetV2",
+        f"{BASE_WEIGHT_URL}inception_resnet_v2_weights_tf_dim_ordering_tf_kernels{suffix}.h5",
+    )
     input_shape = builder.obtain_input_shape(input_shape, 299, 75, include_top, weights)
     img_input, inputs = builder.image_input(input_tensor, input_shape)
 

@@ -14,25 +14,15 @@ from typing import Any
 
 from tfkit.applications import builder
 from tfkit.applications.imagenet_utils import decode_predictions, family_preprocess  # noqa: F401
-from tfkit.applications.inception_blocks import (
-    conv2d_bn,
-    inception_a,
-    inception_stem,
-    reduction_a,
-)
-from tfkit.layers import (
-    AveragePooling2D,
-    Dense,
-    GlobalAveragePooling2D,
-    MaxPooling2D,
-    concatenate,
-)
+from tfkit.applications.inception_blocks import conv2d_bn, inception_a, inception_stem, reduction_a
+from tfkit.layers import AveragePooling2D, Dense, GlobalAveragePooling2D, MaxPooling2D, concatenate
 from tfkit.models import Functional
 
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "inception_v3/"
 
-preprocess_input = family_preprocess("tf", "Preprocess RGB images in [0, 255] for InceptionV3: scaled to [-1, 1] "
-                                           "(Keras's 'tf' mode).")
+preprocess_input = family_preprocess(
+    "tf", "Preprocess RGB images in [0, 255] for InceptionV3: scaled to [-1, 1] (Keras's 'tf' mode)."
+)
 
 
 def _average_pool_branch(x: Any, filters: int) -> Any:
@@ -69,19 +59,28 @@ def _inception_e(x: Any, index: int) -> Any:
     axis = builder.channel_axis(3)
     branch_1x1 = conv2d_bn(x, 320, 1)
     branch_3x3 = conv2d_bn(x, 384, 1)
-    branch_3x3 = concatenate([conv2d_bn(branch_3x3, 384, (1, 3)), conv2d_bn(branch_3x3, 384, (3, 1))], axis=axis,
-                             name=f"mixed9_{index}")
+    branch_3x3 = concatenate(
+        [conv2d_bn(branch_3x3, 384, (1, 3)), conv2d_bn(branch_3x3, 384, (3, 1))], axis=axis, name=f"mixed9_{index}"
+    )
     branch_3x3dbl = conv2d_bn(x, 448, 1)
     branch_3x3dbl = conv2d_bn(branch_3x3dbl, 384, 3)
-    branch_3x3dbl = concatenate([conv2d_bn(branch_3x3dbl, 384, (1, 3)), conv2d_bn(branch_3x3dbl, 384, (3, 1))],
-                                axis=axis)
+    branch_3x3dbl = concatenate(
+        [conv2d_bn(branch_3x3dbl, 384, (1, 3)), conv2d_bn(branch_3x3dbl, 384, (3, 1))], axis=axis
+    )
     branch_pool = _average_pool_branch(x, 192)
     return concatenate([branch_1x1, branch_3x3, branch_3x3dbl, branch_pool], axis=axis, name=f"mixed{9 + index}")
 
 
-def InceptionV3(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-                pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-                name: str = "inception_v3") -> Functional:
+def InceptionV3(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "inception_v3",
+) -> Functional:
     """Instantiates the Inception v3 architecture.
 
     Reference: Rethinking the Inception Architecture for Computer Vision (Szegedy et al., CVPR 2016),
@@ -132,8 +131,9 @@ def InceptionV3(include_top: bool = True, weights: Any = "imagenet", input_tenso
         ValueError: Input size must be at least 75x75; Received: input_shape=(64, 64, 3)
     """
     suffix = "" if include_top else "_notop"
-    builder.check_weights(weights, "InceptionV3",
-                          f"{BASE_WEIGHTS_PATH}inception_v3_weights_tf_dim_ordering_tf_kernels{suffix}.h5")
+    builder.check_weights(
+        weights, "InceptionV3", f"{BASE_WEIGHTS_PATH}inception_v3_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    )
     input_shape = builder.obtain_input_shape(input_shape, 299, 75, include_top, weights)
     img_input, inputs = builder.image_input(input_tensor, input_shape)
 

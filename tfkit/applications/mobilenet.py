@@ -1,8 +1,8 @@
 """MobileNet (v1; ``keras.applications.mobilenet``).
 
-    model = MobileNet(weights=None, include_top=False, input_shape=(64, 64, 3), alpha=0.5)
-    model = MobileNet(weights="/path/to/mobilenet_1_0_224_tf.h5")
-    x = preprocess_input(images)          # tf mode: [-1, 1]
+model = MobileNet(weights=None, include_top=False, input_shape=(64, 64, 3), alpha=0.5)
+model = MobileNet(weights="/path/to/mobilenet_1_0_224_tf.h5")
+x = preprocess_input(images)          # tf mode: [-1, 1]
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ BASE_WEIGHT_PATH = builder.KERAS_WEIGHTS_URL + "mobilenet/"
 SIZES = (128, 160, 192, 224)
 ALPHA_TEXT = {1.0: "1_0", 0.75: "7_5", 0.5: "5_0", 0.25: "2_5"}
 
-preprocess_input = family_preprocess("tf", "Preprocess RGB images in [0, 255] for MobileNet: scaled to [-1, 1] "
-                                           "(Keras's 'tf' mode).")
+preprocess_input = family_preprocess(
+    "tf", "Preprocess RGB images in [0, 255] for MobileNet: scaled to [-1, 1] (Keras's 'tf' mode)."
+)
 
 
 def _rows_cols(input_shape: Any) -> tuple[Any, Any]:
@@ -37,10 +38,19 @@ def _rows_cols(input_shape: Any) -> tuple[Any, Any]:
     return (input_shape[1], input_shape[2]) if first else (input_shape[0], input_shape[1])
 
 
-def MobileNet(input_shape: Any = None, alpha: float = 1.0, depth_multiplier: int = 1, dropout: float = 1e-3,
-              include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None,
-              pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-              name: str | None = None) -> Functional:
+def MobileNet(
+    input_shape: Any = None,
+    alpha: float = 1.0,
+    depth_multiplier: int = 1,
+    dropout: float = 1e-3,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str | None = None,
+) -> Functional:
     """Instantiates the MobileNet architecture.
 
     Reference: MobileNets: Efficient Convolutional Neural Networks for Mobile Vision Applications (Howard et al., 2017),
@@ -104,8 +114,21 @@ def MobileNet(input_shape: Any = None, alpha: float = 1.0, depth_multiplier: int
     img_input, inputs = builder.image_input(input_tensor, input_shape)
 
     x = _conv_block(img_input, 32, alpha, strides=(2, 2))
-    plan = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2), (512, 1), (512, 1), (512, 1), (512, 1),
-            (512, 1), (1024, 2), (1024, 1)]
+    plan = [
+        (64, 1),
+        (128, 2),
+        (128, 1),
+        (256, 2),
+        (256, 1),
+        (512, 2),
+        (512, 1),
+        (512, 1),
+        (512, 1),
+        (512, 1),
+        (512, 1),
+        (1024, 2),
+        (1024, 1),
+    ]
     for block_id, (filters, stride) in enumerate(plan, start=1):
         x = _depthwise_conv_block(x, filters, alpha, depth_multiplier, strides=(stride, stride), block_id=block_id)
     if include_top:
@@ -120,24 +143,42 @@ def MobileNet(input_shape: Any = None, alpha: float = 1.0, depth_multiplier: int
     return builder.finish(inputs, x, name or f"mobilenet_{alpha:0.2f}_{rows}", weights)
 
 
-def _conv_block(inputs: Any, filters: int, alpha: float, kernel: tuple[int, int] = (3, 3),
-                strides: tuple[int, int] = (1, 1)) -> Any:
+def _conv_block(
+    inputs: Any, filters: int, alpha: float, kernel: tuple[int, int] = (3, 3), strides: tuple[int, int] = (1, 1)
+) -> Any:
     channel_axis = builder.channel_axis(-1)
     x = Conv2D(int(filters * alpha), kernel, padding="same", use_bias=False, strides=strides, name="conv1")(inputs)
     x = BatchNormalization(axis=channel_axis, name="conv1_bn")(x)
     return ReLU(6.0, name="conv1_relu")(x)
 
 
-def _depthwise_conv_block(inputs: Any, pointwise_conv_filters: int, alpha: float, depth_multiplier: int = 1,
-                          strides: tuple[int, int] = (1, 1), block_id: int = 1) -> Any:
+def _depthwise_conv_block(
+    inputs: Any,
+    pointwise_conv_filters: int,
+    alpha: float,
+    depth_multiplier: int = 1,
+    strides: tuple[int, int] = (1, 1),
+    block_id: int = 1,
+) -> Any:
     channel_axis = builder.channel_axis(-1)
     x = inputs if strides == (1, 1) else ZeroPadding2D(((0, 1), (0, 1)), name=f"conv_pad_{block_id}")(inputs)
-    x = DepthwiseConv2D((3, 3), padding="same" if strides == (1, 1) else "valid", depth_multiplier=depth_multiplier,
-                        strides=strides, use_bias=False, name=f"conv_dw_{block_id}")(x)
+    x = DepthwiseConv2D(
+        (3, 3),
+        padding="same" if strides == (1, 1) else "valid",
+        depth_multiplier=depth_multiplier,
+        strides=strides,
+        use_bias=False,
+        name=f"conv_dw_{block_id}",
+    )(x)
     x = BatchNormalization(axis=channel_axis, name=f"conv_dw_{block_id}_bn")(x)
     x = ReLU(6.0, name=f"conv_dw_{block_id}_relu")(x)
-    x = Conv2D(int(pointwise_conv_filters * alpha), (1, 1), padding="same", use_bias=False, strides=(1, 1),
-               name=f"conv_pw_{block_id}")(x)
+    x = Conv2D(
+        int(pointwise_conv_filters * alpha),
+        (1, 1),
+        padding="same",
+        use_bias=False,
+        strides=(1, 1),
+        name=f"conv_pw_{block_id}",
+    )(x)
     x = BatchNormalization(axis=channel_axis, name=f"conv_pw_{block_id}_bn")(x)
     return ReLU(6.0, name=f"conv_pw_{block_id}_relu")(x)
-

@@ -1,8 +1,8 @@
 """MobileNetV2 (``keras.applications.mobilenet_v2``).
 
-    model = MobileNetV2(weights=None, include_top=False, input_shape=(96, 96, 3), alpha=0.35)
-    model = MobileNetV2(weights="/path/to/mobilenet_v2_weights_tf_dim_ordering_tf_kernels_1.0_224.h5")
-    x = preprocess_input(images)          # tf mode: [-1, 1]
+model = MobileNetV2(weights=None, include_top=False, input_shape=(96, 96, 3), alpha=0.35)
+model = MobileNetV2(weights="/path/to/mobilenet_v2_weights_tf_dim_ordering_tf_kernels_1.0_224.h5")
+x = preprocess_input(images)          # tf mode: [-1, 1]
 """
 
 from __future__ import annotations
@@ -27,11 +27,29 @@ from tfkit.models import Functional
 BASE_WEIGHT_PATH = builder.KERAS_WEIGHTS_URL + "mobilenet_v2/"
 SIZES = (96, 128, 160, 192, 224)
 # (filters, stride, expansion) of blocks 0..16
-BLOCKS = [(16, 1, 1), (24, 2, 6), (24, 1, 6), (32, 2, 6), (32, 1, 6), (32, 1, 6), (64, 2, 6), (64, 1, 6), (64, 1, 6),
-          (64, 1, 6), (96, 1, 6), (96, 1, 6), (96, 1, 6), (160, 2, 6), (160, 1, 6), (160, 1, 6), (320, 1, 6)]
+BLOCKS = [
+    (16, 1, 1),
+    (24, 2, 6),
+    (24, 1, 6),
+    (32, 2, 6),
+    (32, 1, 6),
+    (32, 1, 6),
+    (64, 2, 6),
+    (64, 1, 6),
+    (64, 1, 6),
+    (64, 1, 6),
+    (96, 1, 6),
+    (96, 1, 6),
+    (96, 1, 6),
+    (160, 2, 6),
+    (160, 1, 6),
+    (160, 1, 6),
+    (320, 1, 6),
+]
 
-preprocess_input = family_preprocess("tf", "Preprocess RGB images in [0, 255] for MobileNetV2: scaled to [-1, 1] "
-                                           "(Keras's 'tf' mode).")
+preprocess_input = family_preprocess(
+    "tf", "Preprocess RGB images in [0, 255] for MobileNetV2: scaled to [-1, 1] (Keras's 'tf' mode)."
+)
 
 
 def _square_size(shape: Any, offset: int) -> int:
@@ -41,9 +59,17 @@ def _square_size(shape: Any, offset: int) -> int:
     return rows if rows == cols and rows in SIZES else 224
 
 
-def MobileNetV2(input_shape: Any = None, alpha: float = 1.0, include_top: bool = True, weights: Any = "imagenet",
-                input_tensor: Any = None, pooling: str | None = None, classes: int = 1000,
-                classifier_activation: Any = "softmax", name: str | None = None) -> Functional:
+def MobileNetV2(
+    input_shape: Any = None,
+    alpha: float = 1.0,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str | None = None,
+) -> Functional:
     """Instantiates the MobileNetV2 architecture.
 
     Reference: MobileNetV2: Inverted Residuals and Linear Bottlenecks (Sandler et al., CVPR 2018),
@@ -100,8 +126,10 @@ def MobileNetV2(input_shape: Any = None, alpha: float = 1.0, include_top: bool =
         ValueError: MobileNetV2: weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
     if input_shape is not None and input_tensor is not None and tuple(input_tensor.shape)[2] != input_shape[1]:
-        raise ValueError(f"input_tensor.shape[2] must equal input_shape[1]; Received "
-                         f"`input_tensor.shape={input_tensor.shape}`, `input_shape={input_shape}`")
+        raise ValueError(
+            f"input_tensor.shape[2] must equal input_shape[1]; Received "
+            f"`input_tensor.shape={input_tensor.shape}`, `input_shape={input_shape}`"
+        )
     if input_shape is not None:
         default_size = _square_size(input_shape, 0)
     elif input_tensor is not None and hasattr(input_tensor, "shape"):
@@ -109,20 +137,23 @@ def MobileNetV2(input_shape: Any = None, alpha: float = 1.0, include_top: bool =
     else:
         default_size = 224
     suffix = "" if include_top else "_no_top"
-    builder.check_weights(weights, "MobileNetV2", f"{BASE_WEIGHT_PATH}mobilenet_v2_weights_tf_dim_ordering_tf_kernels_"
-                                                  f"{float(alpha)}_{default_size}{suffix}.h5")
+    builder.check_weights(
+        weights,
+        "MobileNetV2",
+        f"{BASE_WEIGHT_PATH}mobilenet_v2_weights_tf_dim_ordering_tf_kernels_{float(alpha)}_{default_size}{suffix}.h5",
+    )
     input_shape = builder.obtain_input_shape(input_shape, default_size, 32, include_top, weights)
     rows = input_shape[1] if builder.channel_axis() == 1 else input_shape[0]
     img_input, inputs = builder.image_input(input_tensor, input_shape)
     channel_axis = builder.channel_axis(-1)
 
-    x = Conv2D(make_divisible(32 * alpha, 8), kernel_size=3, strides=(2, 2), padding="same", use_bias=False,
-               name="Conv1")(img_input)
+    x = Conv2D(
+        make_divisible(32 * alpha, 8), kernel_size=3, strides=(2, 2), padding="same", use_bias=False, name="Conv1"
+    )(img_input)
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name="bn_Conv1")(x)
     x = ReLU(6.0, name="Conv1_relu")(x)
     for block_id, (filters, stride, expansion) in enumerate(BLOCKS):
-        x = _inverted_res_block(x, filters=filters, alpha=alpha, stride=stride, expansion=expansion,
-                                block_id=block_id)
+        x = _inverted_res_block(x, filters=filters, alpha=alpha, stride=stride, expansion=expansion, block_id=block_id)
     last_block_filters = make_divisible(1280 * alpha, 8) if alpha > 1.0 else 1280
     x = Conv2D(last_block_filters, kernel_size=1, use_bias=False, name="Conv_1")(x)
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name="Conv_1_bn")(x)
@@ -143,22 +174,34 @@ def _inverted_res_block(inputs: Any, expansion: int, stride: int, alpha: float, 
     x = inputs
     prefix = f"block_{block_id}_"
     if block_id:
-        x = Conv2D(expansion * in_channels, kernel_size=1, padding="same", use_bias=False, activation=None,
-                   name=f"{prefix}expand")(x)
+        x = Conv2D(
+            expansion * in_channels,
+            kernel_size=1,
+            padding="same",
+            use_bias=False,
+            activation=None,
+            name=f"{prefix}expand",
+        )(x)
         x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name=f"{prefix}expand_BN")(x)
         x = ReLU(6.0, name=f"{prefix}expand_relu")(x)
     else:
         prefix = "expanded_conv_"
     if stride == 2:
         x = ZeroPadding2D(padding=builder.correct_pad(x, 3), name=f"{prefix}pad")(x)
-    x = DepthwiseConv2D(kernel_size=3, strides=stride, activation=None, use_bias=False,
-                        padding="same" if stride == 1 else "valid", name=f"{prefix}depthwise")(x)
+    x = DepthwiseConv2D(
+        kernel_size=3,
+        strides=stride,
+        activation=None,
+        use_bias=False,
+        padding="same" if stride == 1 else "valid",
+        name=f"{prefix}depthwise",
+    )(x)
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name=f"{prefix}depthwise_BN")(x)
     x = ReLU(6.0, name=f"{prefix}depthwise_relu")(x)
-    x = Conv2D(pointwise_filters, kernel_size=1, padding="same", use_bias=False, activation=None,
-               name=f"{prefix}project")(x)
+    x = Conv2D(
+        pointwise_filters, kernel_size=1, padding="same", use_bias=False, activation=None, name=f"{prefix}project"
+    )(x)
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name=f"{prefix}project_BN")(x)
     if in_channels == pointwise_filters and stride == 1:
         return Add(name=f"{prefix}add")([inputs, x])
     return x
-

@@ -35,15 +35,36 @@ BASE_WEIGHT_PATH = builder.KERAS_WEIGHTS_URL + "mobilenet_v3/"
 # Inverted residual blocks in order: (expansion, filters, kernel, stride, squeeze-excite, activation), where
 # kernel "k" is 5 (3 when minimalistic), squeeze-excite "se" is 0.25 (none when minimalistic) and activation
 # "act" is hard-swish (ReLU when minimalistic).
-SMALL_BLOCKS = [(1, 16, 3, 2, "se", "relu"), (72 / 16, 24, 3, 2, None, "relu"), (88 / 24, 24, 3, 1, None, "relu"),
-                (4, 40, "k", 2, "se", "act"), (6, 40, "k", 1, "se", "act"), (6, 40, "k", 1, "se", "act"),
-                (3, 48, "k", 1, "se", "act"), (3, 48, "k", 1, "se", "act"), (6, 96, "k", 2, "se", "act"),
-                (6, 96, "k", 1, "se", "act"), (6, 96, "k", 1, "se", "act")]
-LARGE_BLOCKS = [(1, 16, 3, 1, None, "relu"), (4, 24, 3, 2, None, "relu"), (3, 24, 3, 1, None, "relu"),
-                (3, 40, "k", 2, "se", "relu"), (3, 40, "k", 1, "se", "relu"), (3, 40, "k", 1, "se", "relu"),
-                (6, 80, 3, 2, None, "act"), (2.5, 80, 3, 1, None, "act"), (2.3, 80, 3, 1, None, "act"),
-                (2.3, 80, 3, 1, None, "act"), (6, 112, 3, 1, "se", "act"), (6, 112, 3, 1, "se", "act"),
-                (6, 160, "k", 2, "se", "act"), (6, 160, "k", 1, "se", "act"), (6, 160, "k", 1, "se", "act")]
+SMALL_BLOCKS = [
+    (1, 16, 3, 2, "se", "relu"),
+    (72 / 16, 24, 3, 2, None, "relu"),
+    (88 / 24, 24, 3, 1, None, "relu"),
+    (4, 40, "k", 2, "se", "act"),
+    (6, 40, "k", 1, "se", "act"),
+    (6, 40, "k", 1, "se", "act"),
+    (3, 48, "k", 1, "se", "act"),
+    (3, 48, "k", 1, "se", "act"),
+    (6, 96, "k", 2, "se", "act"),
+    (6, 96, "k", 1, "se", "act"),
+    (6, 96, "k", 1, "se", "act"),
+]
+LARGE_BLOCKS = [
+    (1, 16, 3, 1, None, "relu"),
+    (4, 24, 3, 2, None, "relu"),
+    (3, 24, 3, 1, None, "relu"),
+    (3, 40, "k", 2, "se", "relu"),
+    (3, 40, "k", 1, "se", "relu"),
+    (3, 40, "k", 1, "se", "relu"),
+    (6, 80, 3, 2, None, "act"),
+    (2.5, 80, 3, 1, None, "act"),
+    (2.3, 80, 3, 1, None, "act"),
+    (2.3, 80, 3, 1, None, "act"),
+    (6, 112, 3, 1, "se", "act"),
+    (6, 112, 3, 1, "se", "act"),
+    (6, 160, "k", 2, "se", "act"),
+    (6, 160, "k", 1, "se", "act"),
+    (6, 160, "k", 1, "se", "act"),
+]
 
 
 def preprocess_input(x: Any, data_format: str | None = None) -> Any:
@@ -70,8 +91,10 @@ def _input_shape(input_shape: Any, input_tensor: Any) -> tuple[Any, ...]:
     if input_shape is not None and input_tensor is not None:
         axis, position = (1, 1) if first else (2, 1)
         if tuple(input_tensor.shape)[axis] != input_shape[position]:
-            raise ValueError(f"input_shape[1] must equal input_tensor.shape[{axis}].  Received "
-                             f"input_shape={input_shape}, input_tensor.shape={input_tensor.shape}")
+            raise ValueError(
+                f"input_shape[1] must equal input_tensor.shape[{axis}].  Received "
+                f"input_shape={input_shape}, input_tensor.shape={input_tensor.shape}"
+            )
     if input_shape is None and input_tensor is not None:
         shape = tuple(input_tensor.shape)
         rows, cols = (shape[2], shape[3]) if first else (shape[1], shape[2])
@@ -85,16 +108,30 @@ def _input_shape(input_shape: Any, input_tensor: Any) -> tuple[Any, ...]:
     return input_shape
 
 
-def MobileNetV3(blocks: list[tuple[Any, ...]], last_point_ch: int, input_shape: Any = None, alpha: float = 1.0,
-                model_type: str = "large", minimalistic: bool = False, include_top: bool = True,
-                weights: Any = "imagenet", input_tensor: Any = None, classes: int = 1000, pooling: str | None = None,
-                dropout_rate: float = 0.2, classifier_activation: Any = "softmax", include_preprocessing: bool = True,
-                name: str | None = None) -> Functional:
+def MobileNetV3(
+    blocks: list[tuple[Any, ...]],
+    last_point_ch: int,
+    input_shape: Any = None,
+    alpha: float = 1.0,
+    model_type: str = "large",
+    minimalistic: bool = False,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    classes: int = 1000,
+    pooling: str | None = None,
+    dropout_rate: float = 0.2,
+    classifier_activation: Any = "softmax",
+    include_preprocessing: bool = True,
+    name: str | None = None,
+) -> Functional:
     """The MobileNetV3 skeleton around ``blocks`` (Keras's ``mobilenet_v3.MobileNetV3``)."""
     function = f"MobileNetV3{model_type.capitalize()}"
     if weights == "imagenet" and (alpha not in (0.75, 1.0) if not minimalistic else alpha != 1.0):
-        raise ValueError("If imagenet weights are being loaded, alpha can be one of `0.75`, `1.0` for non "
-                         "minimalistic or `1.0` for minimalistic only.")
+        raise ValueError(
+            "If imagenet weights are being loaded, alpha can be one of `0.75`, `1.0` for non "
+            "minimalistic or `1.0` for minimalistic only."
+        )
     model_name = f"{model_type}{'_minimalistic' if minimalistic else ''}_224_{alpha}_float"
     file_name = f"weights_mobilenet_v3_{model_name}{'' if include_top else '_no_top_v2'}.h5"
     builder.check_weights(weights, function, BASE_WEIGHT_PATH + file_name)
@@ -110,8 +147,16 @@ def MobileNetV3(blocks: list[tuple[Any, ...]], last_point_ch: int, input_shape: 
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name="conv_bn")(x)
     x = activation(x)
     for block_id, (expansion, filters, size, stride, se, act) in enumerate(blocks):
-        x = _inverted_res_block(x, expansion, make_divisible(filters * alpha), kernel if size == "k" else size, stride,
-                                se_ratio if se else None, activation if act == "act" else relu, block_id)
+        x = _inverted_res_block(
+            x,
+            expansion,
+            make_divisible(filters * alpha),
+            kernel if size == "k" else size,
+            stride,
+            se_ratio if se else None,
+            activation if act == "act" else relu,
+            block_id,
+        )
     last_conv_ch = make_divisible(tuple(x.shape)[channel_axis] * 6)
     if alpha > 1.0:
         last_point_ch = make_divisible(last_point_ch * alpha)
@@ -135,30 +180,45 @@ def MobileNetV3(blocks: list[tuple[Any, ...]], last_point_ch: int, input_shape: 
 
 def _se_block(inputs: Any, filters: int, se_ratio: float, prefix: str) -> Any:
     x = GlobalAveragePooling2D(keepdims=True, name=f"{prefix}squeeze_excite_avg_pool")(inputs)
-    x = Conv2D(make_divisible(filters * se_ratio), kernel_size=1, padding="same",
-               name=f"{prefix}squeeze_excite_conv")(x)
+    x = Conv2D(make_divisible(filters * se_ratio), kernel_size=1, padding="same", name=f"{prefix}squeeze_excite_conv")(
+        x
+    )
     x = ReLU(name=f"{prefix}squeeze_excite_relu")(x)
     x = Conv2D(filters, kernel_size=1, padding="same", name=f"{prefix}squeeze_excite_conv_1")(x)
     x = hard_sigmoid(x)
     return Multiply(name=f"{prefix}squeeze_excite_mul")([inputs, x])
 
 
-def _inverted_res_block(x: Any, expansion: float, filters: int, kernel_size: int, stride: int,
-                        se_ratio: float | None, activation: Callable[[Any], Any], block_id: int) -> Any:
+def _inverted_res_block(
+    x: Any,
+    expansion: float,
+    filters: int,
+    kernel_size: int,
+    stride: int,
+    se_ratio: float | None,
+    activation: Callable[[Any], Any],
+    block_id: int,
+) -> Any:
     channel_axis = builder.channel_axis(-1)
     shortcut = x
     prefix = "expanded_conv_"
     infilters = tuple(x.shape)[channel_axis]
     if block_id:
         prefix = f"expanded_conv_{block_id}_"
-        x = Conv2D(make_divisible(infilters * expansion), kernel_size=1, padding="same", use_bias=False,
-                   name=f"{prefix}expand")(x)
+        x = Conv2D(
+            make_divisible(infilters * expansion), kernel_size=1, padding="same", use_bias=False, name=f"{prefix}expand"
+        )(x)
         x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name=f"{prefix}expand_bn")(x)
         x = activation(x)
     if stride == 2:
         x = ZeroPadding2D(padding=builder.correct_pad(x, kernel_size), name=f"{prefix}depthwise_pad")(x)
-    x = DepthwiseConv2D(kernel_size, strides=stride, padding="same" if stride == 1 else "valid", use_bias=False,
-                        name=f"{prefix}depthwise")(x)
+    x = DepthwiseConv2D(
+        kernel_size,
+        strides=stride,
+        padding="same" if stride == 1 else "valid",
+        use_bias=False,
+        name=f"{prefix}depthwise",
+    )(x)
     x = BatchNormalization(axis=channel_axis, epsilon=1e-3, momentum=0.999, name=f"{prefix}depthwise_bn")(x)
     x = activation(x)
     if se_ratio:
@@ -170,10 +230,20 @@ def _inverted_res_block(x: Any, expansion: float, filters: int, kernel_size: int
     return x
 
 
-def MobileNetV3Small(input_shape: Any = None, alpha: float = 1.0, minimalistic: bool = False, include_top: bool = True,
-                     weights: Any = "imagenet", input_tensor: Any = None, classes: int = 1000,
-                     pooling: str | None = None, dropout_rate: float = 0.2, classifier_activation: Any = "softmax",
-                     include_preprocessing: bool = True, name: str = "MobileNetV3Small") -> Functional:
+def MobileNetV3Small(
+    input_shape: Any = None,
+    alpha: float = 1.0,
+    minimalistic: bool = False,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    classes: int = 1000,
+    pooling: str | None = None,
+    dropout_rate: float = 0.2,
+    classifier_activation: Any = "softmax",
+    include_preprocessing: bool = True,
+    name: str = "MobileNetV3Small",
+) -> Functional:
     """Instantiates the MobileNetV3Small architecture.
 
     Reference: Searching for MobileNetV3 (Howard et al., ICCV 2019), https://arxiv.org/abs/1905.02244.
@@ -233,15 +303,39 @@ def MobileNetV3Small(input_shape: Any = None, alpha: float = 1.0, minimalistic: 
         >>> model.count_params()
         939120
     """
-    return MobileNetV3(SMALL_BLOCKS, 1024, input_shape, alpha, "small", minimalistic, include_top, weights,
-                       input_tensor, classes, pooling, dropout_rate, classifier_activation, include_preprocessing,
-                       name=name)
+    return MobileNetV3(
+        SMALL_BLOCKS,
+        1024,
+        input_shape,
+        alpha,
+        "small",
+        minimalistic,
+        include_top,
+        weights,
+        input_tensor,
+        classes,
+        pooling,
+        dropout_rate,
+        classifier_activation,
+        include_preprocessing,
+        name=name,
+    )
 
 
-def MobileNetV3Large(input_shape: Any = None, alpha: float = 1.0, minimalistic: bool = False, include_top: bool = True,
-                     weights: Any = "imagenet", input_tensor: Any = None, classes: int = 1000,
-                     pooling: str | None = None, dropout_rate: float = 0.2, classifier_activation: Any = "softmax",
-                     include_preprocessing: bool = True, name: str = "MobileNetV3Large") -> Functional:
+def MobileNetV3Large(
+    input_shape: Any = None,
+    alpha: float = 1.0,
+    minimalistic: bool = False,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    classes: int = 1000,
+    pooling: str | None = None,
+    dropout_rate: float = 0.2,
+    classifier_activation: Any = "softmax",
+    include_preprocessing: bool = True,
+    name: str = "MobileNetV3Large",
+) -> Functional:
     """Instantiates the MobileNetV3Large architecture.
 
     Reference: Searching for MobileNetV3 (Howard et al., ICCV 2019), https://arxiv.org/abs/1905.02244.
@@ -300,6 +394,20 @@ def MobileNetV3Large(input_shape: Any = None, alpha: float = 1.0, minimalistic: 
         ...
         ValueError: Input size must be at least 32x32; Received `input_shape=(16, 16, 3)`
     """
-    return MobileNetV3(LARGE_BLOCKS, 1280, input_shape, alpha, "large", minimalistic, include_top, weights,
-                       input_tensor, classes, pooling, dropout_rate, classifier_activation, include_preprocessing,
-                       name=name)
+    return MobileNetV3(
+        LARGE_BLOCKS,
+        1280,
+        input_shape,
+        alpha,
+        "large",
+        minimalistic,
+        include_top,
+        weights,
+        input_tensor,
+        classes,
+        pooling,
+        dropout_rate,
+        classifier_activation,
+        include_preprocessing,
+        name=name,
+    )

@@ -35,8 +35,9 @@ from tfkit.models import Functional
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "nasnet/"
 WEIGHT_FILES = {224: "NASNet-mobile", 331: "NASNet-large"}
 
-preprocess_input = family_preprocess("tf", "Preprocess RGB images in [0, 255] for NASNet: scaled to [-1, 1] "
-                                           "(Keras's 'tf' mode).")
+preprocess_input = family_preprocess(
+    "tf", "Preprocess RGB images in [0, 255] for NASNet: scaled to [-1, 1] (Keras's 'tf' mode)."
+)
 
 
 def _bn(name: str | None = None) -> BatchNormalization:
@@ -44,18 +45,26 @@ def _bn(name: str | None = None) -> BatchNormalization:
 
 
 def _conv_1x1(filters: int, name: str) -> Conv2D:
-    return Conv2D(filters, (1, 1), strides=(1, 1), padding="same", use_bias=False, name=name,
-                  kernel_initializer="he_normal")
+    return Conv2D(
+        filters, (1, 1), strides=(1, 1), padding="same", use_bias=False, name=name, kernel_initializer="he_normal"
+    )
 
 
-def _separable_conv_block(ip: Any, filters: int, kernel_size: tuple[int, int] = (3, 3),
-                          strides: tuple[int, int] = (1, 1), block_id: str = "") -> Any:
+def _separable_conv_block(
+    ip: Any, filters: int, kernel_size: tuple[int, int] = (3, 3), strides: tuple[int, int] = (1, 1), block_id: str = ""
+) -> Any:
     """ReLU, separable convolution (strided ones padded first), BatchNormalization, twice."""
     x = Activation("relu")(ip)
     if strides == (2, 2):
         x = ZeroPadding2D(padding=builder.correct_pad(x, kernel_size), name=f"separable_conv_1_pad_{block_id}")(x)
-    x = SeparableConv2D(filters, kernel_size, strides=strides, name=f"separable_conv_1_{block_id}",
-                        padding="valid" if strides == (2, 2) else "same", use_bias=False)(x)
+    x = SeparableConv2D(
+        filters,
+        kernel_size,
+        strides=strides,
+        name=f"separable_conv_1_{block_id}",
+        padding="valid" if strides == (2, 2) else "same",
+        use_bias=False,
+    )(x)
     x = _bn(f"separable_conv_1_bn_{block_id}")(x)
     x = Activation("relu")(x)
     x = SeparableConv2D(filters, kernel_size, name=f"separable_conv_2_{block_id}", padding="same", use_bias=False)(x)
@@ -69,13 +78,25 @@ def _adjust_block(p: Any, ip: Any, filters: int, block_id: str = "") -> Any:
     if tuple(p.shape)[-2] != tuple(ip.shape)[-2]:
         p = Activation("relu", name=f"adjust_relu_1_{block_id}")(p)
         p1 = AveragePooling2D((1, 1), strides=(2, 2), padding="valid", name=f"adjust_avg_pool_1_{block_id}")(p)
-        p1 = Conv2D(filters // 2, (1, 1), padding="same", use_bias=False, name=f"adjust_conv_1_{block_id}",
-                    kernel_initializer="he_normal")(p1)
+        p1 = Conv2D(
+            filters // 2,
+            (1, 1),
+            padding="same",
+            use_bias=False,
+            name=f"adjust_conv_1_{block_id}",
+            kernel_initializer="he_normal",
+        )(p1)
         p2 = ZeroPadding2D(padding=((0, 1), (0, 1)))(p)
         p2 = Cropping2D(cropping=((1, 0), (1, 0)))(p2)
         p2 = AveragePooling2D((1, 1), strides=(2, 2), padding="valid", name=f"adjust_avg_pool_2_{block_id}")(p2)
-        p2 = Conv2D(filters // 2, (1, 1), padding="same", use_bias=False, name=f"adjust_conv_2_{block_id}",
-                    kernel_initializer="he_normal")(p2)
+        p2 = Conv2D(
+            filters // 2,
+            (1, 1),
+            padding="same",
+            use_bias=False,
+            name=f"adjust_conv_2_{block_id}",
+            kernel_initializer="he_normal",
+        )(p2)
         p = concatenate([p1, p2], axis=-1)
         return _bn(f"adjust_bn_{block_id}")(p)
     if tuple(p.shape)[-1] != filters:
@@ -133,18 +154,33 @@ def _reduction_a_cell(ip: Any, p: Any, filters: int, block_id: str = "") -> tupl
     return concatenate([x2, x3, x4, x5], axis=-1, name=f"reduction_concat_{block_id}"), ip
 
 
-def NASNet(input_shape: Any = None, penultimate_filters: int = 4032, num_blocks: int = 6,
-           stem_block_filters: int = 96, skip_reduction: bool = True, filter_multiplier: int = 2,
-           include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, pooling: str | None = None,
-           classes: int = 1000, default_size: int | None = None, classifier_activation: Any = "softmax",
-           name: str = "NASNet") -> Functional:
+def NASNet(
+    input_shape: Any = None,
+    penultimate_filters: int = 4032,
+    num_blocks: int = 6,
+    stem_block_filters: int = 96,
+    skip_reduction: bool = True,
+    filter_multiplier: int = 2,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    default_size: int | None = None,
+    classifier_activation: Any = "softmax",
+    name: str = "NASNet",
+) -> Functional:
     """The NASNet-A builder (Keras's ``nasnet.NASNet``): three stacks of ``num_blocks`` normal cells."""
     if backend.image_data_format() == "channels_first":
-        raise ValueError("NASNet does not support the `channels_first` image data format: call "
-                         "tfkit.config.set_image_data_format('channels_last') first")
+        raise ValueError(
+            "NASNet does not support the `channels_first` image data format: call "
+            "tfkit.config.set_image_data_format('channels_last') first"
+        )
     if isinstance(input_shape, tuple) and None in input_shape and weights == "imagenet":
-        raise ValueError("When specifying the input shape of a NASNet and loading `ImageNet` weights, the input_shape "
-                         f"argument must be static (no None entries). Got: `input_shape={input_shape}`.")
+        raise ValueError(
+            "When specifying the input shape of a NASNet and loading `ImageNet` weights, the input_shape "
+            f"argument must be static (no None entries). Got: `input_shape={input_shape}`."
+        )
     default_size = 331 if default_size is None else default_size
     if weights == "imagenet" and default_size not in WEIGHT_FILES:
         raise ValueError("ImageNet weights can only be loaded with NASNetLarge or NASNetMobile")
@@ -153,12 +189,21 @@ def NASNet(input_shape: Any = None, penultimate_filters: int = 4032, num_blocks:
     input_shape = builder.obtain_input_shape(input_shape, default_size, 32, include_top, weights)
     img_input, inputs = builder.image_input(input_tensor, input_shape)
     if penultimate_filters % (24 * filter_multiplier**2) != 0:
-        raise ValueError("For NASNet-A models, the `penultimate_filters` must be a multiple of 24 * "
-                         f"(`filter_multiplier` ** 2). Current value: {penultimate_filters}")
+        raise ValueError(
+            "For NASNet-A models, the `penultimate_filters` must be a multiple of 24 * "
+            f"(`filter_multiplier` ** 2). Current value: {penultimate_filters}"
+        )
     filters = penultimate_filters // 24
 
-    x = Conv2D(stem_block_filters, (3, 3), strides=(2, 2), padding="valid", use_bias=False, name="stem_conv1",
-               kernel_initializer="he_normal")(img_input)
+    x = Conv2D(
+        stem_block_filters,
+        (3, 3),
+        strides=(2, 2),
+        padding="valid",
+        use_bias=False,
+        name="stem_conv1",
+        kernel_initializer="he_normal",
+    )(img_input)
     x = _bn("stem_bn1")(x)
     p = None
     x, p = _reduction_a_cell(x, p, filters // filter_multiplier**2, block_id="stem_1")
@@ -168,8 +213,9 @@ def NASNet(input_shape: Any = None, penultimate_filters: int = 4032, num_blocks:
             x, p0 = _reduction_a_cell(x, p, filters * filter_multiplier**stack, block_id=f"reduce_{stack * num_blocks}")
             p = p if skip_reduction else p0
         for i in range(num_blocks):
-            x, p = _normal_a_cell(x, p, filters * filter_multiplier**stack,
-                                  block_id=f"{stack * num_blocks + i + (1 if stack else 0)}")
+            x, p = _normal_a_cell(
+                x, p, filters * filter_multiplier**stack, block_id=f"{stack * num_blocks + i + (1 if stack else 0)}"
+            )
     x = Activation("relu")(x)
     if include_top:
         x = GlobalAveragePooling2D()(x)
@@ -180,9 +226,16 @@ def NASNet(input_shape: Any = None, penultimate_filters: int = 4032, num_blocks:
     return builder.finish(inputs, x, name, weights)
 
 
-def NASNetMobile(input_shape: Any = None, include_top: bool = True, weights: Any = "imagenet",
-                 input_tensor: Any = None, pooling: str | None = None, classes: int = 1000,
-                 classifier_activation: Any = "softmax", name: str = "nasnet_mobile") -> Functional:
+def NASNetMobile(
+    input_shape: Any = None,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "nasnet_mobile",
+) -> Functional:
     """Instantiates the NASNet-A tMobile architecture.
 
     Reference: Learning Transferable Architectures for Scalable Image Recognition (Zoph et al., CVPR 2018),
@@ -237,15 +290,34 @@ def NASNetMobile(input_shape: Any = None, include_top: bool = True, weights: Any
     """
     if not include_top and input_shape is None:
         input_shape = (224, 224, 3)
-    return NASNet(input_shape, penultimate_filters=1056, num_blocks=4, stem_block_filters=32, skip_reduction=False,
-                  filter_multiplier=2, include_top=include_top, weights=weights, input_tensor=input_tensor,
-                  pooling=pooling, classes=classes, default_size=224, classifier_activation=classifier_activation,
-                  name=name)
+    return NASNet(
+        input_shape,
+        penultimate_filters=1056,
+        num_blocks=4,
+        stem_block_filters=32,
+        skip_reduction=False,
+        filter_multiplier=2,
+        include_top=include_top,
+        weights=weights,
+        input_tensor=input_tensor,
+        pooling=pooling,
+        classes=classes,
+        default_size=224,
+        classifier_activation=classifier_activation,
+        name=name,
+    )
 
 
-def NASNetLarge(input_shape: Any = None, include_top: bool = True, weights: Any = "imagenet",
-                input_tensor: Any = None, pooling: str | None = None, classes: int = 1000,
-                classifier_activation: Any = "softmax", name: str = "nasnet_large") -> Functional:
+def NASNetLarge(
+    input_shape: Any = None,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "nasnet_large",
+) -> Functional:
     """Instantiates the NASNet-A tLarge architecture.
 
     Reference: Learning Transferable Architectures for Scalable Image Recognition (Zoph et al., CVPR 2018),
@@ -298,7 +370,19 @@ def NASNetLarge(input_shape: Any = None, include_top: bool = True, weights: Any 
         ...
         ValueError: model 'nasnet_large': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
-    return NASNet(input_shape, penultimate_filters=4032, num_blocks=6, stem_block_filters=96, skip_reduction=True,
-                  filter_multiplier=2, include_top=include_top, weights=weights, input_tensor=input_tensor,
-                  pooling=pooling, classes=classes, default_size=331, classifier_activation=classifier_activation,
-                  name=name)
+    return NASNet(
+        input_shape,
+        penultimate_filters=4032,
+        num_blocks=6,
+        stem_block_filters=96,
+        skip_reduction=True,
+        filter_multiplier=2,
+        include_top=include_top,
+        weights=weights,
+        input_tensor=input_tensor,
+        pooling=pooling,
+        classes=classes,
+        default_size=331,
+        classifier_activation=classifier_activation,
+        name=name,
+    )

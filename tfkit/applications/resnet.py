@@ -27,18 +27,34 @@ from tfkit.models import Functional
 
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "resnet/"
 
-preprocess_input = family_preprocess("caffe", "Preprocess RGB images in [0, 255] for ResNet: RGB->BGR, minus "
-                                              "the ImageNet mean, no scaling (Keras's 'caffe' mode).")
+preprocess_input = family_preprocess(
+    "caffe",
+    "Preprocess RGB images in [0, 255] for ResNet: RGB->BGR, minus "
+    "the ImageNet mean, no scaling (Keras's 'caffe' mode).",
+)
 
 
-def ResNet(stack_fn: Callable[[Any], Any], preact: bool, use_bias: bool, include_top: bool = True,
-           weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None, pooling: str | None = None,
-           classes: int = 1000, classifier_activation: Any = "softmax", name: str = "resnet",
-           weights_name: str | None = None) -> Functional:
+def ResNet(
+    stack_fn: Callable[[Any], Any],
+    preact: bool,
+    use_bias: bool,
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "resnet",
+    weights_name: str | None = None,
+) -> Functional:
     """The ResNet / ResNetV2 skeleton around ``stack_fn`` (Keras's ``resnet.ResNet``)."""
     suffix = "" if include_top else "_notop"
-    builder.check_weights(weights, f"model {name!r}", f"{BASE_WEIGHTS_PATH}{weights_name or name}_weights_tf_dim_ordering_tf_kernels"
-                                         f"{suffix}.h5")
+    builder.check_weights(
+        weights,
+        f"model {name!r}",
+        f"{BASE_WEIGHTS_PATH}{weights_name or name}_weights_tf_dim_ordering_tf_kernels{suffix}.h5",
+    )
     input_shape = builder.obtain_input_shape(input_shape, 224, 32, include_top, weights)
     img_input, inputs = builder.image_input(input_tensor, input_shape)
     bn_axis = builder.channel_axis(3)
@@ -63,8 +79,9 @@ def ResNet(stack_fn: Callable[[Any], Any], preact: bool, use_bias: bool, include
     return builder.finish(inputs, x, name, weights)
 
 
-def residual_block_v1(x: Any, filters: int, kernel_size: int = 3, stride: int = 1, conv_shortcut: bool = True,
-                      name: str | None = None) -> Any:
+def residual_block_v1(
+    x: Any, filters: int, kernel_size: int = 3, stride: int = 1, conv_shortcut: bool = True, name: str | None = None
+) -> Any:
     """A ResNet v1 bottleneck block."""
     bn_axis = builder.channel_axis(3)
     if conv_shortcut:
@@ -91,8 +108,9 @@ def stack_residual_blocks_v1(x: Any, filters: int, blocks: int, stride1: int = 2
     return x
 
 
-def residual_block_v2(x: Any, filters: int, kernel_size: int = 3, stride: int = 1, conv_shortcut: bool = False,
-                      name: str | None = None) -> Any:
+def residual_block_v2(
+    x: Any, filters: int, kernel_size: int = 3, stride: int = 1, conv_shortcut: bool = False, name: str | None = None
+) -> Any:
     """A ResNet v2 (pre-activation) bottleneck block."""
     bn_axis = builder.channel_axis(3)
     preact = BatchNormalization(axis=bn_axis, epsilon=1.001e-5, name=f"{name}_preact_bn")(x)
@@ -125,12 +143,20 @@ def _v1(depths: tuple[int, int, int, int]) -> Callable[[Any], Any]:
         x = stack_residual_blocks_v1(x, 128, depths[1], name="conv3")
         x = stack_residual_blocks_v1(x, 256, depths[2], name="conv4")
         return stack_residual_blocks_v1(x, 512, depths[3], name="conv5")
+
     return stack_fn
 
 
-def ResNet50(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-             pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-             name: str = "resnet50") -> Functional:
+def ResNet50(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "resnet50",
+) -> Functional:
     """Instantiates the ResNet50 architecture.
 
     Reference: Deep Residual Learning for Image Recognition (He et al., CVPR 2016), https://arxiv.org/abs/1512.03385.
@@ -181,13 +207,32 @@ def ResNet50(include_top: bool = True, weights: Any = "imagenet", input_tensor: 
         ...
         ValueError: model 'resnet50': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
-    return ResNet(_v1((3, 4, 6, 3)), False, True, include_top, weights, input_tensor, input_shape, pooling, classes,
-                  classifier_activation, name, "resnet50")
+    return ResNet(
+        _v1((3, 4, 6, 3)),
+        False,
+        True,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        "resnet50",
+    )
 
 
-def ResNet101(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-              pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-              name: str = "resnet101") -> Functional:
+def ResNet101(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "resnet101",
+) -> Functional:
     """Instantiates the ResNet101 architecture.
 
     Reference: Deep Residual Learning for Image Recognition (He et al., CVPR 2016), https://arxiv.org/abs/1512.03385.
@@ -236,13 +281,32 @@ def ResNet101(include_top: bool = True, weights: Any = "imagenet", input_tensor:
         ...
         ValueError: Input size must be at least 32x32; Received: input_shape=(16, 16, 3)
     """
-    return ResNet(_v1((3, 4, 23, 3)), False, True, include_top, weights, input_tensor, input_shape, pooling, classes,
-                  classifier_activation, name, "resnet101")
+    return ResNet(
+        _v1((3, 4, 23, 3)),
+        False,
+        True,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        "resnet101",
+    )
 
 
-def ResNet152(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-              pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-              name: str = "resnet152") -> Functional:
+def ResNet152(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "resnet152",
+) -> Functional:
     """Instantiates the ResNet152 architecture.
 
     Reference: Deep Residual Learning for Image Recognition (He et al., CVPR 2016), https://arxiv.org/abs/1512.03385.
@@ -293,5 +357,17 @@ def ResNet152(include_top: bool = True, weights: Any = "imagenet", input_tensor:
         ...
         ValueError: model 'resnet152': `weights` should be None ...; there is no file at weights='missing.weights.h5'
     """
-    return ResNet(_v1((3, 8, 36, 3)), False, True, include_top, weights, input_tensor, input_shape, pooling, classes,
-                  classifier_activation, name, "resnet152")
+    return ResNet(
+        _v1((3, 8, 36, 3)),
+        False,
+        True,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        "resnet152",
+    )

@@ -1,8 +1,8 @@
 """ResNet50V2, ResNet101V2 and ResNet152V2 (``keras.applications.resnet_v2``).
 
-    model = ResNet50V2(weights=None, include_top=False, input_shape=(64, 64, 3))
-    x = preprocess_input(images)          # tf mode: pixels scaled to [-1, 1]
-    decode_predictions(probabilities, class_index_path="imagenet_class_index.json")
+model = ResNet50V2(weights=None, include_top=False, input_shape=(64, 64, 3))
+x = preprocess_input(images)          # tf mode: pixels scaled to [-1, 1]
+decode_predictions(probabilities, class_index_path="imagenet_class_index.json")
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from tfkit.applications.imagenet_utils import decode_predictions, family_preproc
 from tfkit.applications.resnet import ResNet, stack_residual_blocks_v2
 from tfkit.models import Functional
 
-preprocess_input = family_preprocess("tf", "Preprocess RGB images in [0, 255] for ResNetV2: scaled to [-1, 1] "
-                                           "(Keras's 'tf' mode).")
+preprocess_input = family_preprocess(
+    "tf", "Preprocess RGB images in [0, 255] for ResNetV2: scaled to [-1, 1] (Keras's 'tf' mode)."
+)
 
 
 def _v2(depths: tuple[int, int, int, int]) -> Callable[[Any], Any]:
@@ -23,12 +24,20 @@ def _v2(depths: tuple[int, int, int, int]) -> Callable[[Any], Any]:
         x = stack_residual_blocks_v2(x, 128, depths[1], name="conv3")
         x = stack_residual_blocks_v2(x, 256, depths[2], name="conv4")
         return stack_residual_blocks_v2(x, 512, depths[3], stride1=1, name="conv5")
+
     return stack_fn
 
 
-def ResNet50V2(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-               pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-               name: str = "resnet50v2") -> Functional:
+def ResNet50V2(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "resnet50v2",
+) -> Functional:
     """Instantiates the ResNet50V2 architecture (pre-activation residual units).
 
     Reference: Identity Mappings in Deep Residual Networks (He et al., ECCV 2016), https://arxiv.org/abs/1603.05027.
@@ -79,13 +88,32 @@ def ResNet50V2(include_top: bool = True, weights: Any = "imagenet", input_tensor
         ...
         ValueError: If `include_top` is True, you should specify a static `input_shape`. ...
     """
-    return ResNet(_v2((3, 4, 6, 3)), True, True, include_top, weights, input_tensor, input_shape, pooling, classes,
-                  classifier_activation, name, "resnet50v2")
+    return ResNet(
+        _v2((3, 4, 6, 3)),
+        True,
+        True,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        "resnet50v2",
+    )
 
 
-def ResNet101V2(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-                pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-                name: str = "resnet101v2") -> Functional:
+def ResNet101V2(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "resnet101v2",
+) -> Functional:
     """Instantiates the ResNet101V2 architecture (pre-activation residual units).
 
     Reference: Identity Mappings in Deep Residual Networks (He et al., ECCV 2016), https://arxiv.org/abs/1603.05027.
@@ -136,13 +164,32 @@ def ResNet101V2(include_top: bool = True, weights: Any = "imagenet", input_tenso
         ...
         ValueError: model 'resnet101v2': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
-    return ResNet(_v2((3, 4, 23, 3)), True, True, include_top, weights, input_tensor, input_shape, pooling, classes,
-                  classifier_activation, name, "resnet101v2")
+    return ResNet(
+        _v2((3, 4, 23, 3)),
+        True,
+        True,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        "resnet101v2",
+    )
 
 
-def ResNet152V2(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-                pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-                name: str = "resnet152v2") -> Functional:
+def ResNet152V2(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "resnet152v2",
+) -> Functional:
     """Instantiates the ResNet152V2 architecture (pre-activation residual units).
 
     Reference: Identity Mappings in Deep Residual Networks (He et al., ECCV 2016), https://arxiv.org/abs/1603.05027.
@@ -193,5 +240,17 @@ def ResNet152V2(include_top: bool = True, weights: Any = "imagenet", input_tenso
         ...
         ValueError: model 'resnet152v2': weights='imagenet' needs Keras's pretrained file, and tfkit does not ...
     """
-    return ResNet(_v2((3, 8, 36, 3)), True, True, include_top, weights, input_tensor, input_shape, pooling, classes,
-                  classifier_activation, name, "resnet152v2")
+    return ResNet(
+        _v2((3, 8, 36, 3)),
+        True,
+        True,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        "resnet152v2",
+    )

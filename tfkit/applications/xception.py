@@ -28,8 +28,9 @@ from tfkit.models import Functional
 
 BASE_WEIGHTS_PATH = builder.KERAS_WEIGHTS_URL + "xception/"
 
-preprocess_input = family_preprocess("tf", "Preprocess RGB images in [0, 255] for Xception: scaled to [-1, 1] "
-                                           "(Keras's 'tf' mode).")
+preprocess_input = family_preprocess(
+    "tf", "Preprocess RGB images in [0, 255] for Xception: scaled to [-1, 1] (Keras's 'tf' mode)."
+)
 
 
 def _sepconv_bn(x: Any, filters: int, name: str, relu_first: bool = True) -> Any:
@@ -50,9 +51,16 @@ def _downsampling_block(x: Any, filters: tuple[int, int], block: int, relu_first
     return add([x, residual])
 
 
-def Xception(include_top: bool = True, weights: Any = "imagenet", input_tensor: Any = None, input_shape: Any = None,
-             pooling: str | None = None, classes: int = 1000, classifier_activation: Any = "softmax",
-             name: str = "xception") -> Functional:
+def Xception(
+    include_top: bool = True,
+    weights: Any = "imagenet",
+    input_tensor: Any = None,
+    input_shape: Any = None,
+    pooling: str | None = None,
+    classes: int = 1000,
+    classifier_activation: Any = "softmax",
+    name: str = "xception",
+) -> Functional:
     """Instantiates the Xception architecture.
 
     Reference: Xception: Deep Learning with Depthwise Separable Convolutions (Chollet, CVPR 2017),
@@ -104,8 +112,9 @@ def Xception(include_top: bool = True, weights: Any = "imagenet", input_tensor: 
         ValueError: Input size must be at least 71x71; Received: input_shape=(64, 64, 3)
     """
     suffix = "" if include_top else "_notop"
-    builder.check_weights(weights, "Xception",
-                          f"{BASE_WEIGHTS_PATH}xception_weights_tf_dim_ordering_tf_kernels{suffix}.h5")
+    builder.check_weights(
+        weights, "Xception", f"{BASE_WEIGHTS_PATH}xception_weights_tf_dim_ordering_tf_kernels{suffix}.h5"
+    )
     input_shape = builder.obtain_input_shape(input_shape, 299, 71, include_top, weights)
     img_input, inputs = builder.image_input(input_tensor, input_shape)
     channel_axis = builder.channel_axis(-1)

@@ -37,7 +37,7 @@ def as_int(value: Any) -> int | None:
         return None
     try:
         return int(index())
-    except TypeError:        # a symbolic tensor has the method but no value
+    except TypeError:  # a symbolic tensor has the method but no value
         return None
 
 
@@ -70,4 +70,5 @@ def is_shape(value: Any) -> bool:
     if isinstance(value, tf.TensorShape):
         return value.rank is not None
     return isinstance(value, (tuple, list)) and all(
-        d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)) for d in value)
+        d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)) for d in value
+    )

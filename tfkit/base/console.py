@@ -1,8 +1,8 @@
 """Where tfkit's progress lines go: stdout, or Python logging when interactive logging is off.
 
-    console.write("Epoch 1/3\\n")                    # stdout (the default)
-    settings.set_interactive_logging(False)         # tfkit.config.disable_interactive_logging()
-    console.write("Epoch 1/3\\n")                    # logging.getLogger("tfkit").info("Epoch 1/3")
+console.write("Epoch 1/3\\n")                    # stdout (the default)
+settings.set_interactive_logging(False)         # tfkit.config.disable_interactive_logging()
+console.write("Epoch 1/3\\n")                    # logging.getLogger("tfkit").info("Epoch 1/3")
 """
 
 from __future__ import annotations

@@ -73,8 +73,11 @@ def get(identifier: Any) -> DTypePolicy:
         >>> tfkit.dtype_policies.get("int8_from_float32")
         <QuantizedDTypePolicy "int8_from_float32">
     """
-    if isinstance(identifier, dict) and identifier.get("class_name") == "DTypePolicyMap" \
-            and isinstance(identifier.get("config"), dict):
+    if (
+        isinstance(identifier, dict)
+        and identifier.get("class_name") == "DTypePolicyMap"
+        and isinstance(identifier.get("config"), dict)
+    ):
         return dtype_policy_map.DTypePolicyMap.from_config(identifier["config"])
     return quantized.from_identifier(identifier)
 
@@ -96,8 +99,12 @@ def serialize(dtype_policy: DTypePolicy) -> dict[str, Any]:
         config = dtype_policy.get_config(serialize)
     else:
         config = dtype_policy.get_config()
-    return {"module": "keras.dtype_policies" if type(dtype_policy) is not DTypePolicy else "keras",
-            "class_name": type(dtype_policy).__name__, "config": config, "registered_name": None}
+    return {
+        "module": "keras.dtype_policies" if type(dtype_policy) is not DTypePolicy else "keras",
+        "class_name": type(dtype_policy).__name__,
+        "config": config,
+        "registered_name": None,
+    }
 
 
 def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None) -> DTypePolicy:

@@ -1,8 +1,8 @@
 """The float dtype policies and the process-wide default policy.
 
-    policy = DTypePolicy("mixed_bfloat16")
-    policy.variable_dtype, policy.compute_dtype     # ('float32', 'bfloat16')
-    global_policy().name                            # 'float32' until set_global_policy(...)
+policy = DTypePolicy("mixed_bfloat16")
+policy.variable_dtype, policy.compute_dtype     # ('float32', 'bfloat16')
+global_policy().name                            # 'float32' until set_global_policy(...)
 """
 
 from __future__ import annotations

@@ -51,8 +51,10 @@ class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
         if isinstance(default_policy, DTypePolicyMap):
             raise ValueError("`default_policy` cannot be a `DTypePolicyMap`.")
         if policy_map is not None and not isinstance(policy_map, dict):
-            raise TypeError(f"If specified, `policy_map` must be a dict. Received: policy_map={policy_map} "
-                            f"of type {type(policy_map)}")
+            raise TypeError(
+                f"If specified, `policy_map` must be a dict. Received: policy_map={policy_map} "
+                f"of type {type(policy_map)}"
+            )
         self._default_policy_arg = default_policy
         self._default_policy = self._policy(default_policy)
         self._policy_map: dict[str, Any] = {}
@@ -90,20 +92,26 @@ class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
             return self._policy_map[key]
         matches = [pattern for pattern in self._policy_map if re.fullmatch(pattern, key)]
         if len(matches) > 1:
-            raise ValueError(f"Path '{key}' matches multiple dtype policy specification keys: {matches}. Please "
-                             "make sure each path only matches at most one dtype policy specification key in "
-                             "the DTypePolicyMap.")
+            raise ValueError(
+                f"Path '{key}' matches multiple dtype policy specification keys: {matches}. Please "
+                "make sure each path only matches at most one dtype policy specification key in "
+                "the DTypePolicyMap."
+            )
         return self._policy_map[matches[0]] if matches else self.default_policy
 
     def __setitem__(self, key: str, policy: Any) -> None:
         if key in self._policy_map:
-            raise ValueError(f"{key} already exist in the DTypePolicyMap with value {self._policy_map[key]}. "
-                             "Please make sure to not use duplicated keys.")
+            raise ValueError(
+                f"{key} already exist in the DTypePolicyMap with value {self._policy_map[key]}. "
+                "Please make sure to not use duplicated keys."
+            )
         try:
             policy = self._policy(policy)
         except (TypeError, ValueError) as error:
-            raise ValueError("Cannot interpret the assigned value by `dtype_policies.get`. "
-                             f"Received: {policy} of type {type(policy)}") from error
+            raise ValueError(
+                "Cannot interpret the assigned value by `dtype_policies.get`. "
+                f"Received: {policy} of type {type(policy)}"
+            ) from error
         self._policy_map[key] = policy
 
     def __delitem__(self, key: str) -> None:
@@ -130,8 +138,10 @@ class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
             A dict.
         """
         write = serialize or (lambda policy: {"class_name": type(policy).__name__, "config": policy.get_config()})
-        return {"default_policy": self._default_policy_arg,
-                "policy_map": {key: write(policy) for key, policy in self._policy_map.items()}}
+        return {
+            "default_policy": self._default_policy_arg,
+            "policy_map": {key: write(policy) for key, policy in self._policy_map.items()},
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "DTypePolicyMap":
@@ -142,8 +152,11 @@ class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
         return cls(config.get("default_policy"), dict(config.get("policy_map") or {}))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, DTypePolicyMap) and other.default_policy == self.default_policy \
+        return (
+            isinstance(other, DTypePolicyMap)
+            and other.default_policy == self.default_policy
             and other._policy_map == self._policy_map
+        )
 
     def __hash__(self) -> int:
         return id(self)

@@ -101,8 +101,9 @@ class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
     def __init__(self, mode: str, source_name: str | None = None, amax_history_length: int = 1024) -> None:
         super().__init__(mode, source_name)
         if not isinstance(amax_history_length, int):
-            raise TypeError(f"`amax_history_length` must be an integer. Received: "
-                            f"amax_history_length={amax_history_length}")
+            raise TypeError(
+                f"`amax_history_length` must be an integer. Received: amax_history_length={amax_history_length}"
+            )
         self._amax_history_length = amax_history_length
 
     @property
@@ -118,19 +119,25 @@ def _mode_fields(mode: str, base: str, fields: tuple[str, ...]) -> list[int]:
     parts = mode.split("/") if isinstance(mode, str) else []
     expected = "'" + "/".join([base] + [f"<{field}>" for field in fields]) + "'"
     if len(parts) != len(fields) + 1 or parts[0] != base:
-        raise ValueError(f"Invalid mode for {base.upper() if base != 'int4' else 'Int4'}DTypePolicy. "
-                         f"Expected format {expected}, but got '{mode}'.")
+        raise ValueError(
+            f"Invalid mode for {base.upper() if base != 'int4' else 'Int4'}DTypePolicy. "
+            f"Expected format {expected}, but got '{mode}'."
+        )
     try:
         return [int(part) for part in parts[1:]]
     except ValueError:
-        raise ValueError(f"Invalid mode: {' and '.join(f'<{f}>' for f in fields)} must be integers. "
-                         f"Expected format {expected}, but got '{mode}'.") from None
+        raise ValueError(
+            f"Invalid mode: {' and '.join(f'<{f}>' for f in fields)} must be integers. "
+            f"Expected format {expected}, but got '{mode}'."
+        ) from None
 
 
 def _check_group(value: int, name: str, meaning: str, mode: str) -> None:
     if value < -1 or value == 0:
-        raise ValueError(f"Invalid {name} in mode. Supported values are -1 ({meaning}) or a positive integer, "
-                         f"but got {value} from '{mode}'.")
+        raise ValueError(
+            f"Invalid {name} in mode. Supported values are -1 ({meaning}) or a positive integer, "
+            f"but got {value} from '{mode}'."
+        )
 
 
 class Int4DTypePolicy(QuantizedDTypePolicy):
@@ -187,8 +194,10 @@ class GPTQDTypePolicy(QuantizedDTypePolicy):
     def __init__(self, mode: str, source_name: str | None = None) -> None:
         self.weight_bits, self.group_size = _mode_fields(mode, "gptq", ("weight_bits", "group_size"))
         if self.weight_bits not in (2, 3, 4, 8):
-            raise ValueError(f"Invalid weight_bits in mode. Supported values are 2, 3, 4, and 8, but got "
-                             f"{self.weight_bits} from '{mode}'.")
+            raise ValueError(
+                f"Invalid weight_bits in mode. Supported values are 2, 3, 4, and 8, but got "
+                f"{self.weight_bits} from '{mode}'."
+            )
         _check_group(self.group_size, "group_size", "whole-tensor", mode)
         super().__init__("gptq", source_name)
         self._name = f"{mode}_from_{self._source_name}"
@@ -222,8 +231,10 @@ class AWQDTypePolicy(QuantizedDTypePolicy):
     def __init__(self, mode: str, source_name: str | None = None) -> None:
         self.weight_bits, self.group_size = _mode_fields(mode, "awq", ("weight_bits", "group_size"))
         if self.weight_bits != 4:
-            raise ValueError(f"Invalid weight_bits in mode. AWQ only supports 4-bit quantization, but got "
-                             f"{self.weight_bits} from '{mode}'.")
+            raise ValueError(
+                f"Invalid weight_bits in mode. AWQ only supports 4-bit quantization, but got "
+                f"{self.weight_bits} from '{mode}'."
+            )
         _check_group(self.group_size, "group_size", "per-channel", mode)
         super().__init__("awq", source_name)
         self._name = f"{mode}_from_{self._source_name}"
@@ -233,8 +244,10 @@ class AWQDTypePolicy(QuantizedDTypePolicy):
         return {**super().get_config(), "mode": f"awq/{self.weight_bits}/{self.group_size}"}
 
 
-CLASSES = {cls.__name__: cls for cls in (QuantizedDTypePolicy, QuantizedFloat8DTypePolicy, Int4DTypePolicy,
-                                         GPTQDTypePolicy, AWQDTypePolicy)}
+CLASSES = {
+    cls.__name__: cls
+    for cls in (QuantizedDTypePolicy, QuantizedFloat8DTypePolicy, Int4DTypePolicy, GPTQDTypePolicy, AWQDTypePolicy)
+}
 
 
 def is_quantized_name(name: Any) -> bool:
@@ -245,10 +258,12 @@ def policy_from_name(name: str) -> QuantizedDTypePolicy:
     """The policy a quantized name such as ``"int8_from_mixed_bfloat16"`` stands for."""
     parts = name.split("_from_")
     if len(parts) != 2:
-        raise ValueError("Cannot convert `policy` into a valid pair (`mode`, `source_name`) to instantiate "
-                         f"`QuantizedDTypePolicy`. Received: policy={name}; expected a quantized policy "
-                         "'<mode>_from_<source>' such as 'int8_from_float32', or a dtype policy such as 'float32', "
-                         "'mixed_float16' or 'mixed_bfloat16'")
+        raise ValueError(
+            "Cannot convert `policy` into a valid pair (`mode`, `source_name`) to instantiate "
+            f"`QuantizedDTypePolicy`. Received: policy={name}; expected a quantized policy "
+            "'<mode>_from_<source>' such as 'int8_from_float32', or a dtype policy such as 'float32', "
+            "'mixed_float16' or 'mixed_bfloat16'"
+        )
     mode, source = parts
     if mode.startswith("int4/"):
         return Int4DTypePolicy(mode, source)
@@ -263,12 +278,17 @@ def policy_from_name(name: str) -> QuantizedDTypePolicy:
 
 def policy_from_config(class_name: str, config: dict[str, Any]) -> QuantizedDTypePolicy:
     """A quantized policy from Keras's ``{"class_name": ..., "config": {"mode", "source_name", ...}}``."""
-    allowed = {"mode", "source_name", "amax_history_length"} if class_name == "QuantizedFloat8DTypePolicy" \
+    allowed = (
+        {"mode", "source_name", "amax_history_length"}
+        if class_name == "QuantizedFloat8DTypePolicy"
         else {"mode", "source_name"}
+    )
     unknown = set(config) - allowed
     if unknown or not isinstance(config.get("mode"), str):
-        raise ValueError(f"Expected {{'class_name': {class_name!r}, 'config': {{...}}}} with a string 'mode' and "
-                         f"config keys among {sorted(allowed)}; got config keys {sorted(config)}")
+        raise ValueError(
+            f"Expected {{'class_name': {class_name!r}, 'config': {{...}}}} with a string 'mode' and "
+            f"config keys among {sorted(allowed)}; got config keys {sorted(config)}"
+        )
     return CLASSES[class_name](**config)
 
 
@@ -289,11 +309,12 @@ def from_identifier(identifier: Any) -> float_policies.DTypePolicy:
             return float_policies.DTypePolicy(config["name"])
         if isinstance(config, dict) and class_name in CLASSES:
             return policy_from_config(class_name, config)
-        raise ValueError(f"Expected a serialized DTypePolicy {{'class_name': 'DTypePolicy', 'config': "
-                         f"{{'name': ...}}}} (or a quantized policy or DTypePolicyMap), got {str(identifier)[:200]}")
+        raise ValueError(
+            f"Expected a serialized DTypePolicy {{'class_name': 'DTypePolicy', 'config': "
+            f"{{'name': ...}}}} (or a quantized policy or DTypePolicyMap), got {str(identifier)[:200]}"
+        )
     if isinstance(identifier, str):
-        return policy_from_name(identifier) if is_quantized_name(identifier) \
-            else float_policies.DTypePolicy(identifier)
-    if hasattr(identifier, "name") and isinstance(getattr(identifier, "name"), str):   # np.dtype and friends
+        return policy_from_name(identifier) if is_quantized_name(identifier) else float_policies.DTypePolicy(identifier)
+    if hasattr(identifier, "name") and isinstance(getattr(identifier, "name"), str):  # np.dtype and friends
         return float_policies.DTypePolicy(identifier.name)
     raise ValueError(f"Expected a dtype policy name such as 'mixed_float16', got {identifier!r}")

@@ -34,8 +34,10 @@ FAN_OUT = "tensors made by splitting operations (tf.unstack, tf.split, ...)"
 LIMITS = {UNROLLED_STEPS: 1_000, FAN_OUT: 10_000}
 # Arguments that set how many tensors an operation returns (tf.split, tfkit.ops.split, tf.dynamic_partition, ...).
 _COUNT_ARGUMENTS = ("num", "num_or_size_splits", "indices_or_sections", "num_split", "num_partitions")
-HINTS = {UNROLLED_STEPS: "If the model is yours, save it with unroll=False (the loop computes the same values), "
-                         "or build it in code, call it on a batch and load the weights with model.load_weights(path)."}
+HINTS = {
+    UNROLLED_STEPS: "If the model is yours, save it with unroll=False (the loop computes the same values), "
+    "or build it in code, call it on a batch and load the weights with model.load_weights(path)."
+}
 
 _ACTIVE: contextvars.ContextVar["_Budget | None"] = contextvars.ContextVar("tfkit_load_budget", default=None)
 
@@ -86,7 +88,7 @@ def _fan_out(function: Callable, args: tuple, kwargs: dict) -> int:
             return value
         if isinstance(value, (list, tuple)):
             return len(value)
-    if getattr(inspect.unwrap(function), "__name__", "") == "unstack":   # as many tensors as the axis is long
+    if getattr(inspect.unwrap(function), "__name__", "") == "unstack":  # as many tensors as the axis is long
         shape = getattr(bound.get("value"), "shape", None)
         axis = bound.get("axis", 0)
         try:

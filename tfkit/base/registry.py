@@ -42,15 +42,23 @@ _BUILTINS: dict[str, dict[str, Any]] = {kind: {} for kind in KINDS}
 _GLOBAL_CUSTOM: dict[str, Any] = {}
 _CUSTOM = _GLOBAL_CUSTOM
 _NAME_OF: dict[int, str] = {}
-_BASES: dict[str, type] = {}          # kind -> the base class its family registered
-_VARIANT_OF: dict[type, type] = {}    # a class tfkit derived from a user's class -> that class
+_BASES: dict[str, type] = {}  # kind -> the base class its family registered
+_VARIANT_OF: dict[type, type] = {}  # a class tfkit derived from a user's class -> that class
 _scope = threading.local()
 
 _SINGULAR = {
-    "layers": "layer", "initializers": "initializer", "activations": "activation",
-    "regularizers": "regularizer", "constraints": "constraint", "losses": "loss",
-    "metrics": "metric", "optimizers": "optimizer", "schedules": "schedule",
-    "callbacks": "callback", "quantizers": "quantizer", "functions": "function",
+    "layers": "layer",
+    "initializers": "initializer",
+    "activations": "activation",
+    "regularizers": "regularizer",
+    "constraints": "constraint",
+    "losses": "loss",
+    "metrics": "metric",
+    "optimizers": "optimizer",
+    "schedules": "schedule",
+    "callbacks": "callback",
+    "quantizers": "quantizer",
+    "functions": "function",
 }
 
 _REGISTERED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(>[A-Za-z_][A-Za-z0-9_]*)?$")
@@ -147,9 +155,7 @@ def register_serializable(package: str = "Custom", name: str | None = None) -> C
     def decorate(obj: Any) -> Any:
         registered = f"{package}>{name or obj.__name__}"
         if not _REGISTERED_NAME.match(registered):
-            raise ValueError(
-                f"{registered!r} is not a valid registered name: use letters, digits and '_'"
-            )
+            raise ValueError(f"{registered!r} is not a valid registered name: use letters, digits and '_'")
         _CUSTOM[registered] = obj
         _NAME_OF[id(obj)] = registered
         return obj
@@ -171,8 +177,9 @@ def public_class(obj: Any) -> Any:
 
 
 @contextlib.contextmanager
-def custom_object_scope(*mappings: Mapping[str, Any],
-                        custom_objects: Mapping[str, Any] | None = None) -> Iterator[None]:
+def custom_object_scope(
+    *mappings: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None
+) -> Iterator[None]:
     """Makes custom objects resolvable by name inside a `with` block.
 
     Inside the block, loading and deserialization (`load_model`,
@@ -237,8 +244,9 @@ def get_custom_objects() -> dict[str, Any]:
     return _GLOBAL_CUSTOM
 
 
-def registered_object(name: str, custom_objects: Mapping[str, Any] | None = None,
-                      module_objects: Mapping[str, Any] | None = None) -> Any:
+def registered_object(
+    name: str, custom_objects: Mapping[str, Any] | None = None, module_objects: Mapping[str, Any] | None = None
+) -> Any:
     """The object under ``name`` in ``custom_objects``, active scopes, the global dict or ``module_objects``; else None."""
     for mapping in (custom_objects or {}), *reversed(_scope_stack()), get_custom_objects():
         if name in mapping:
@@ -250,8 +258,13 @@ def _plain(name: str) -> str:
     return name.rsplit(">", 1)[-1]
 
 
-def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None,
-           registered_name: Any = None, module: Any = None) -> Any:
+def lookup(
+    kind: str,
+    name: Any,
+    custom_objects: Mapping[str, Any] | None = None,
+    registered_name: Any = None,
+    module: Any = None,
+) -> Any:
     """Resolve ``name`` to an object of ``kind``, or raise ``ValueError``.
 
     Order: ``custom_objects``, active ``custom_object_scope``s and the global
@@ -277,16 +290,23 @@ def lookup(kind: str, name: Any, custom_objects: Mapping[str, Any] | None = None
         raise ValueError(f"Unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
     # A class saved from outside tfkit and Keras, or under a package>Name registration, is never a
     # built-in. Keras writes its own built-ins with module "keras.<family>" and no registered name.
-    foreign = isinstance(module, str) and module and not _builtin_module(module) \
-        or isinstance(registered_name, str) and ">" in registered_name
+    foreign = (
+        isinstance(module, str)
+        and module
+        and not _builtin_module(module)
+        or isinstance(registered_name, str)
+        and ">" in registered_name
+    )
     if not foreign:
         if name in table:
             return table[name]
         if ">" not in name and _plain(name) in table:
             return table[_plain(name)]
-    raise UnknownObjectError(_unknown_message(kind, name, registered_name, module, table), kind,
-                             _plain(registered_name) if isinstance(registered_name, str) and registered_name
-                             else _plain(name))
+    raise UnknownObjectError(
+        _unknown_message(kind, name, registered_name, module, table),
+        kind,
+        _plain(registered_name) if isinstance(registered_name, str) and registered_name else _plain(name),
+    )
 
 
 class UnknownObjectError(ValueError):
@@ -333,14 +353,18 @@ def _unknown_message(kind: str, name: str, registered_name: Any, module: Any, ta
         hint = " Names in configs are registered names, never module paths."
     shown = registered_name if isinstance(registered_name, str) and registered_name else name
     foreign = isinstance(module, str) and module and not _builtin_module(module) or ">" in shown
-    if ">" in shown:     # the file names a registration: registering the same package and name resolves it
+    if ">" in shown:  # the file names a registration: registering the same package and name resolves it
         package = shown.rsplit(">", 1)[0]
         named = f", name={key!r}" if key != _plain(name) else ""
-        register = (f", or register it under the name the file holds: "
-                    f"@tfkit.saving.register_keras_serializable(package={package!r}{named}).")
-    else:                # a plain name: registering renames it ("Custom>key"), so only later saves hold that name
-        register = (f". Registering it with @tfkit.saving.register_keras_serializable() names it 'Custom>{key}' "
-                    f"in what is saved from then on.")
+        register = (
+            f", or register it under the name the file holds: "
+            f"@tfkit.saving.register_keras_serializable(package={package!r}{named})."
+        )
+    else:  # a plain name: registering renames it ("Custom>key"), so only later saves hold that name
+        register = (
+            f". Registering it with @tfkit.saving.register_keras_serializable() names it 'Custom>{key}' "
+            f"in what is saved from then on."
+        )
     return (
         f"Unknown {singular} {shown!r}{where}: pass custom_objects={{{key!r}: {identifier}}} to load_model "
         f"(or deserialize){register}{hint}"
@@ -359,8 +383,10 @@ def _builtin_hint(kind: str, singular: str, key: str, table: dict[str, Any]) -> 
         return f" Close built-in names: {', '.join(close)}."
     if len(table) <= _LIST_ALL_UP_TO:
         return f" Known built-ins: {', '.join(sorted(table))}."
-    return (f" No built-in {singular} has a similar name (tfkit.base.registry.builtin_names({kind!r}) lists "
-            f"all {len(table)}).")
+    return (
+        f" No built-in {singular} has a similar name (tfkit.base.registry.builtin_names({kind!r}) lists "
+        f"all {len(table)})."
+    )
 
 
 def name_for(kind: str, obj: Any) -> str:
@@ -396,8 +422,11 @@ def serialized_class(kind: str, cls: Any) -> dict[str, Any]:
     registered = registered_name(cls)
     if registered is not None:
         # Keras 3 writes the class's own name here and the registration in registered_name.
-        return {"module": getattr(cls, "__module__", None), "class_name": getattr(cls, "__name__", _plain(registered)),
-                "registered_name": registered}
+        return {
+            "module": getattr(cls, "__module__", None),
+            "class_name": getattr(cls, "__name__", _plain(registered)),
+            "registered_name": registered,
+        }
     name = name_for(kind, cls)
     if is_builtin(kind, cls):
         return {"module": f"tfkit.{kind}", "class_name": name, "registered_name": None}
@@ -425,16 +454,19 @@ def resolve(kind: str, identifier: Any, custom_objects: Mapping[str, Any] | None
         obj = lookup(kind, identifier, custom_objects)
         return obj() if isinstance(obj, type) else obj
     # "shared_object_id": Keras's marker of an object shared by several configs (data; each copy is rebuilt)
-    if set(identifier) - {"class_name", "config", "kind", "module", "registered_name", "shared_object_id"} \
-            or "class_name" not in identifier:
+    if (
+        set(identifier) - {"class_name", "config", "kind", "module", "registered_name", "shared_object_id"}
+        or "class_name" not in identifier
+    ):
         raise ValueError(
             f"A serialized {_SINGULAR.get(kind, kind)} is a dict with keys 'class_name' and 'config'; got keys {sorted(identifier)}"
         )
     if identifier["class_name"] == "function" and isinstance(identifier.get("config"), str):
         # Keras 3 names the function in "config" (its "registered_name" holds "function" for a plain def)
         return lookup(kind, identifier["config"], custom_objects, None, identifier.get("module"))
-    obj = lookup(kind, identifier["class_name"], custom_objects, identifier.get("registered_name"),
-                 identifier.get("module"))
+    obj = lookup(
+        kind, identifier["class_name"], custom_objects, identifier.get("registered_name"), identifier.get("module")
+    )
     config = identifier.get("config") or {}
     if not isinstance(config, dict):
         raise ValueError(f"The config of {identifier['class_name']!r} must be a dict, got {type(config).__name__}")
@@ -454,8 +486,11 @@ def to_config(kind: str, obj: Any) -> Any:
     if isinstance(obj, type) or callable(obj) and not hasattr(obj, "get_config"):
         return name_for(kind, obj)
     entry = serialized_class(kind, type(obj))
-    return {**entry, "config": obj.get_config()} if entry["registered_name"] is not None \
+    return (
+        {**entry, "config": obj.get_config()}
+        if entry["registered_name"] is not None
         else {"class_name": entry["class_name"], "config": obj.get_config()}
+    )
 
 
 def resolve_callable(kind: str, identifier: Any, expected: str) -> Any:

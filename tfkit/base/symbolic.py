@@ -70,10 +70,12 @@ class SymbolicTensor:
         record_history: bool = True,
     ) -> None:
         if sparse or ragged:
-            raise ValueError("tfkit's symbolic tensors are dense: sparse=True and ragged=True are not implemented "
-                             f"(got sparse={sparse}, ragged={ragged})")
+            raise ValueError(
+                "tfkit's symbolic tensors are dense: sparse=True and ragged=True are not implemented "
+                f"(got sparse={sparse}, ragged={ragged})"
+            )
         self.sparse = self.ragged = False
-        self.record_history = bool(record_history)   # Keras's flag; tfkit records layer calls only
+        self.record_history = bool(record_history)  # Keras's flag; tfkit records layer calls only
         self.shape = tuple(tf.TensorShape(shape).as_list())
         self.dtype = tf.as_dtype(dtype)
         self.name = name
@@ -101,9 +103,7 @@ class SymbolicTensor:
     __array_ufunc__ = None
 
     def __iter__(self) -> Any:
-        raise TypeError(
-            f"A symbolic tensor (shape {self.shape}) cannot be iterated; index it instead, e.g. x[:, 0]"
-        )
+        raise TypeError(f"A symbolic tensor (shape {self.shape}) cannot be iterated; index it instead, e.g. x[:, 0]")
 
     def __bool__(self) -> bool:
         raise TypeError(
@@ -155,8 +155,8 @@ def _has_symbol(args: tuple, kwargs: dict) -> bool:
 def traceable(namespace: str) -> Any:
     """Decorator: calls on symbolic tensors record a node named ``namespace.<function name>``.
 
-        @traceable("tfkit.activations")
-        def relu(x): ...          # relu(tfkit.Input((3,))) is a node "tfkit.activations.relu"
+    @traceable("tfkit.activations")
+    def relu(x): ...          # relu(tfkit.Input((3,))) is a node "tfkit.activations.relu"
     """
 
     def decorate(function: Any) -> Any:
@@ -168,7 +168,7 @@ def traceable(namespace: str) -> Any:
                 return apply_op(name, function, args, kwargs)
             return function(*args, **kwargs)
 
-        maybe_symbolic._tfkit_op_name = name   # read by op_name_of
+        maybe_symbolic._tfkit_op_name = name  # read by op_name_of
         return maybe_symbolic
 
     return decorate

@@ -1,6 +1,6 @@
 """tfkit's version, in one place: files record it, ``tfkit.__version__`` and ``tfkit.version()`` report it.
 
-    from tfkit.base.version import VERSION     # "0.1.0"
+from tfkit.base.version import VERSION     # "0.1.0"
 """
 
 VERSION = "0.1.0"

@@ -1,8 +1,8 @@
 """Callbacks: code that runs at the hooks of ``fit``, ``evaluate`` and ``predict``.
 
-    stop = tfkit.callbacks.EarlyStopping(monitor="val_loss", patience=2)
-    history = model.fit(x, y, validation_split=0.2, epochs=20, callbacks=[stop])
-    history.history["val_loss"]
+stop = tfkit.callbacks.EarlyStopping(monitor="val_loss", patience=2)
+history = model.fit(x, y, validation_split=0.2, epochs=20, callbacks=[stop])
+history.history["val_loss"]
 """
 
 from tfkit.callbacks.backup_and_restore import BackupAndRestore

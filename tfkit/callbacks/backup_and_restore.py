@@ -40,12 +40,7 @@ from tfkit.callbacks.callback import Callback
 from tfkit.callbacks.finite_weights import finite_before_saving
 from tfkit.callbacks.save_schedule import SaveSchedule
 from tfkit.files import worker_files
-from tfkit.files.checkpoint_files import (
-    publish_checkpoint,
-    readable_prefix,
-    reading,
-    recover_publishes,
-)
+from tfkit.files.checkpoint_files import publish_checkpoint, readable_prefix, reading, recover_publishes
 from tfkit.files.checkpoint_index import check_checkpoint
 from tfkit.files.folder_lock import exclusive
 
@@ -56,7 +51,7 @@ _INTERRUPTED_FOLDER = re.compile(r"ckpt-\d+_temp")
 _INTERRUPTED_PART = re.compile(r"part-\d{5}-of-\d{5}\.(index|data-\d{5}-of-\d{5})(\.tempstate\d+)?")
 _CHECKPOINT_FILE = re.compile(r"ckpt(-\d+|_previous)?\.(index|data-\d{5}-of-\d{5})")
 _PREFIX = "ckpt"
-_PREVIOUS = "ckpt_previous"     # double_checkpoint: the backup before the latest
+_PREVIOUS = "ckpt_previous"  # double_checkpoint: the backup before the latest
 _INTERRUPTED_STATE = re.compile(r"checkpoint\.tmp[0-9a-f]{32}|\.tfkit-backup-cleanup\.tmp-\d+")
 _CLEANUP_JOURNAL = ".tfkit-backup-cleanup"
 logger = logging.getLogger(__name__)
@@ -123,8 +118,13 @@ class BackupAndRestore(Callback):
         (True, True)
     """
 
-    def __init__(self, backup_dir: str | os.PathLike, save_freq: str | int = "epoch",
-                 double_checkpoint: bool = False, delete_checkpoint: bool = True) -> None:
+    def __init__(
+        self,
+        backup_dir: str | os.PathLike,
+        save_freq: str | int = "epoch",
+        double_checkpoint: bool = False,
+        delete_checkpoint: bool = True,
+    ) -> None:
         super().__init__()
         if not backup_dir:
             raise ValueError("BackupAndRestore needs a backup_dir; got an empty value.")
@@ -136,7 +136,7 @@ class BackupAndRestore(Callback):
         self.restored_epoch: int | None = None
         self._epoch_variable: tf.Variable | None = None
         self._checkpoint: tf.train.Checkpoint | None = None
-        self._owned: list[str] = []     # prefixes this callback restored or wrote: what a finished fit deletes
+        self._owned: list[str] = []  # prefixes this callback restored or wrote: what a finished fit deletes
         self._current_epoch = 0
 
     def _implements_train_batch_hooks(self) -> bool:
@@ -177,7 +177,7 @@ class BackupAndRestore(Callback):
     def _save(self, finished_epochs: int) -> None:
         prefix = os.path.join(self.backup_dir, _PREFIX)
         if not finite_before_saving(self.model, "BackupAndRestore", prefix):
-            return          # diverged weights never replace a good backup (every worker decides alike)
+            return  # diverged weights never replace a good backup (every worker decides alike)
         self._epoch_variable.assign(finished_epochs)
         if self.double_checkpoint:
             self._keep_previous()
@@ -193,9 +193,10 @@ class BackupAndRestore(Callback):
         def link(new: str) -> None:
             with reading(current) as source:
                 escaped = glob.escape(source) if source else None
-                for path in glob.glob(escaped + ".index") + glob.glob(escaped + ".data-?????-of-?????") \
-                        if escaped else []:
-                    os.link(path, new + path[len(source):])
+                for path in (
+                    glob.glob(escaped + ".index") + glob.glob(escaped + ".data-?????-of-?????") if escaped else []
+                ):
+                    os.link(path, new + path[len(source) :])
 
         if readable_prefix(current) is None:
             return
@@ -223,36 +224,39 @@ class BackupAndRestore(Callback):
         self._schedule.reset()
         if finished:
             return
-        with reading(os.path.join(self.backup_dir, _PREFIX)) as kept:   # no publish in backup_dir while it is read
-            path = kept or tf.train.latest_checkpoint(self.backup_dir)     # every worker reads the chief's
+        with reading(os.path.join(self.backup_dir, _PREFIX)) as kept:  # no publish in backup_dir while it is read
+            path = kept or tf.train.latest_checkpoint(self.backup_dir)  # every worker reads the chief's
             if path is None:
                 return
             try:
                 self._restore_from(path)
             except ValueError as error:
-                previous = readable_prefix(os.path.join(self.backup_dir, _PREVIOUS)) \
-                    if self.double_checkpoint else None
+                previous = readable_prefix(os.path.join(self.backup_dir, _PREVIOUS)) if self.double_checkpoint else None
                 if previous is None:
                     raise
                 logger.warning("BackupAndRestore: %s; resuming from the backup before it, %r", error, previous)
                 self._restore_from(previous)
-                self._owned.append(os.path.join(self.backup_dir, _PREFIX))   # the damaged one goes at the end too
+                self._owned.append(os.path.join(self.backup_dir, _PREFIX))  # the damaged one goes at the end too
         self.restored_epoch = int(self._epoch_variable.numpy())
         self.model._initial_epoch = self.restored_epoch
 
     def _restore_from(self, path: str) -> None:
         try:
-            check_checkpoint(path)   # TensorFlow's reader aborts the process on a damaged index
+            check_checkpoint(path)  # TensorFlow's reader aborts the process on a damaged index
         except ValueError as error:
-            raise ValueError(f"BackupAndRestore: the backup {path!r} is damaged: {error} Delete "
-                             f"{self.backup_dir!r} to start training from scratch.") from None
+            raise ValueError(
+                f"BackupAndRestore: the backup {path!r} is damaged: {error} Delete "
+                f"{self.backup_dir!r} to start training from scratch."
+            ) from None
         self._owned = [path if os.path.dirname(path) == self.backup_dir else os.path.join(self.backup_dir, _PREFIX)]
         try:
-            status = self._checkpoint.read(path)   # read: no save_counter (the backup is written, not saved)
-        except (tf.errors.OpError, RuntimeError) as error:     # TensorFlow's checksum of each tensor failed
-            raise ValueError(f"BackupAndRestore: the backup {path!r} is damaged: {error}. Delete "
-                             f"{self.backup_dir!r} to start training from scratch (or back up with "
-                             f"double_checkpoint=True to keep the backup before it).") from None
+            status = self._checkpoint.read(path)  # read: no save_counter (the backup is written, not saved)
+        except (tf.errors.OpError, RuntimeError) as error:  # TensorFlow's checksum of each tensor failed
+            raise ValueError(
+                f"BackupAndRestore: the backup {path!r} is damaged: {error}. Delete "
+                f"{self.backup_dir!r} to start training from scratch (or back up with "
+                f"double_checkpoint=True to keep the backup before it)."
+            ) from None
         try:
             status.assert_existing_objects_matched()
         except AssertionError as error:
@@ -274,7 +278,7 @@ class BackupAndRestore(Callback):
 
     def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
         if not worker_files.is_chief(self._strategy()):
-            return                    # its copies were deleted after each save; the chief's backup is the one
+            return  # its copies were deleted after each save; the chief's backup is the one
         if not self.delete_checkpoint or not os.path.isdir(self.backup_dir):
             return
         files = self._written_files()
@@ -303,11 +307,11 @@ class BackupAndRestore(Callback):
             return
         with open(journal) as listing:
             names = listing.read().split("\n")
-        with exclusive(self.backup_dir) as locked:      # no publish or read of the backup runs meanwhile
-            if locked:                                  # a killed publish's kept backup goes too
+        with exclusive(self.backup_dir) as locked:  # no publish or read of the backup runs meanwhile
+            if locked:  # a killed publish's kept backup goes too
                 recover_publishes(os.path.join(self.backup_dir, _PREFIX))
             for name in names:
-                if name == "checkpoint" or _CHECKPOINT_FILE.fullmatch(name):   # only names the backup writes
+                if name == "checkpoint" or _CHECKPOINT_FILE.fullmatch(name):  # only names the backup writes
                     try:
                         os.remove(os.path.join(self.backup_dir, name))
                     except FileNotFoundError:
@@ -320,8 +324,11 @@ class BackupAndRestore(Callback):
             path = os.path.join(self.backup_dir, name)
             if _INTERRUPTED_STATE.fullmatch(name) and os.path.isfile(path):
                 os.remove(path)
-            elif (_INTERRUPTED_FOLDER.fullmatch(name) and os.path.isdir(path)
-                  and all(_INTERRUPTED_PART.fullmatch(part) for part in os.listdir(path))):
+            elif (
+                _INTERRUPTED_FOLDER.fullmatch(name)
+                and os.path.isdir(path)
+                and all(_INTERRUPTED_PART.fullmatch(part) for part in os.listdir(path))
+            ):
                 shutil.rmtree(path)
 
     def _written_files(self) -> list[str]:

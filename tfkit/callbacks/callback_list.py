@@ -128,8 +128,10 @@ class CallbackList(Callback):
 
     def append(self, callback: Any) -> None:
         if not follows_callback_protocol(callback):
-            raise ValueError(f"CallbackList.append takes a callback (set_model, set_params and on_* hooks); "
-                             f"got {type(callback).__name__}: {callback!r}")
+            raise ValueError(
+                f"CallbackList.append takes a callback (set_model, set_params and on_* hooks); "
+                f"got {type(callback).__name__}: {callback!r}"
+            )
         self.callbacks.append(callback)
         if self.model is not None:
             callback.set_model(self.model)
@@ -187,7 +189,7 @@ class CallbackList(Callback):
             method = getattr(callback, hook, None)
             if method is None and hook in _ALIASES:
                 method = getattr(callback, _ALIASES[hook], None)
-            if method is not None:      # a Keras-style object may define only the hooks it uses
+            if method is not None:  # a Keras-style object may define only the hooks it uses
                 method(*args, logs)
 
     def on_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:

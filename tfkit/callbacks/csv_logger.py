@@ -1,8 +1,8 @@
 """``CSVLogger``: one CSV row of metrics per epoch.
 
-    model.fit(x, y, epochs=3, callbacks=[tfkit.callbacks.CSVLogger("training.csv")])
-    # epoch,loss,val_loss
-    # 0,0.31,0.29 ...
+model.fit(x, y, epochs=3, callbacks=[tfkit.callbacks.CSVLogger("training.csv")])
+# epoch,loss,val_loss
+# 0,0.31,0.29 ...
 """
 
 from __future__ import annotations
@@ -67,7 +67,9 @@ class CSVLogger(Callback):
     def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
         self._write_header = True
         # In a multi-worker cluster only the chief writes ``filename``; the others write a copy they delete.
-        self._written = worker_files.path_for_this_worker(self.filename, getattr(self.model, "distribute_strategy", None))
+        self._written = worker_files.path_for_this_worker(
+            self.filename, getattr(self.model, "distribute_strategy", None)
+        )
         if self._written != self.filename:
             os.makedirs(os.path.dirname(self._written), exist_ok=True)
         if self.append and os.path.exists(self._written):

@@ -1,8 +1,8 @@
 """``EarlyStopping``: stop ``fit`` when the monitored value stops improving.
 
-    stop = tfkit.callbacks.EarlyStopping(monitor="val_loss", patience=3, restore_best_weights=True)
-    history = model.fit(x, y, validation_split=0.2, epochs=100, callbacks=[stop])
-    stop.stopped_epoch   # the epoch (0-based) training stopped at, or 0
+stop = tfkit.callbacks.EarlyStopping(monitor="val_loss", patience=3, restore_best_weights=True)
+history = model.fit(x, y, validation_split=0.2, epochs=100, callbacks=[stop])
+stop.stopped_epoch   # the epoch (0-based) training stopped at, or 0
 """
 
 from __future__ import annotations

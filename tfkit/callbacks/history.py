@@ -1,8 +1,8 @@
 """``History``: every epoch's logs, returned by ``fit``.
 
-    history = model.fit(x, y, epochs=3)
-    history.history["loss"]   # [0.31, 0.12, 0.08]
-    history.epoch             # [0, 1, 2]
+history = model.fit(x, y, epochs=3)
+history.history["loss"]   # [0.31, 0.12, 0.08]
+history.epoch             # [0, 1, 2]
 """
 
 from __future__ import annotations

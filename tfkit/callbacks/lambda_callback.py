@@ -1,8 +1,8 @@
 """``LambdaCallback``: a callback made of plain functions.
 
-    log_loss = tfkit.callbacks.LambdaCallback(
-        on_epoch_end=lambda epoch, logs: print(epoch, logs["loss"]))
-    model.fit(x, y, callbacks=[log_loss])
+log_loss = tfkit.callbacks.LambdaCallback(
+    on_epoch_end=lambda epoch, logs: print(epoch, logs["loss"]))
+model.fit(x, y, callbacks=[log_loss])
 """
 
 from __future__ import annotations
@@ -86,7 +86,9 @@ class LambdaCallback(Callback):
         super().__init__()
         unknown = sorted(set(kwargs) - set(HOOK_NAMES))
         if unknown:
-            raise ValueError(f"LambdaCallback got unknown hook names {unknown}; expected some of {', '.join(HOOK_NAMES)}")
+            raise ValueError(
+                f"LambdaCallback got unknown hook names {unknown}; expected some of {', '.join(HOOK_NAMES)}"
+            )
         hooks = dict(
             on_epoch_begin=on_epoch_begin,
             on_epoch_end=on_epoch_end,

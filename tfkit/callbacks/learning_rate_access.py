@@ -1,7 +1,7 @@
 """Reading and setting an optimizer's learning rate from callbacks.
 
-    lr = read_learning_rate(model.optimizer)          # a Python float
-    set_learning_rate(model.optimizer, lr * 0.1)      # assigns the variable
+lr = read_learning_rate(model.optimizer)          # a Python float
+set_learning_rate(model.optimizer, lr * 0.1)      # assigns the variable
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import numpy as np
 
 def _learning_rate_of(optimizer: Any) -> Any:
     if optimizer is None:
-        raise ValueError("This callback needs a compiled model: model.optimizer is None. Call model.compile(...) first.")
+        raise ValueError(
+            "This callback needs a compiled model: model.optimizer is None. Call model.compile(...) first."
+        )
     if not hasattr(optimizer, "learning_rate"):
         raise ValueError(
-            f"This callback needs an optimizer with a 'learning_rate' attribute; "
-            f"{type(optimizer).__name__} has none."
+            f"This callback needs an optimizer with a 'learning_rate' attribute; {type(optimizer).__name__} has none."
         )
     return optimizer.learning_rate
 

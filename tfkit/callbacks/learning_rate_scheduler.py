@@ -1,8 +1,8 @@
 """``LearningRateScheduler``: set the learning rate at each epoch start.
 
-    halve_after_5 = lambda epoch, lr: lr if epoch < 5 else lr * 0.5
-    model.fit(x, y, epochs=10, callbacks=[tfkit.callbacks.LearningRateScheduler(halve_after_5)])
-    history.history["learning_rate"]   # the rate used in each epoch
+halve_after_5 = lambda epoch, lr: lr if epoch < 5 else lr * 0.5
+model.fit(x, y, epochs=10, callbacks=[tfkit.callbacks.LearningRateScheduler(halve_after_5)])
+history.history["learning_rate"]   # the rate used in each epoch
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ class LearningRateScheduler(Callback):
     def __init__(self, schedule: Callable[..., float], verbose: int = 0) -> None:
         super().__init__()
         if not callable(schedule):
-            raise ValueError(f"LearningRateScheduler needs a callable schedule(epoch, lr); got {type(schedule).__name__}")
+            raise ValueError(
+                f"LearningRateScheduler needs a callable schedule(epoch, lr); got {type(schedule).__name__}"
+            )
         self.schedule = schedule
         self.verbose = verbose
 
@@ -73,7 +75,9 @@ class LearningRateScheduler(Callback):
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value.item()
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise ValueError(f"The schedule of LearningRateScheduler must return a float; got {value!r} at epoch {epoch}")
+            raise ValueError(
+                f"The schedule of LearningRateScheduler must return a float; got {value!r} at epoch {epoch}"
+            )
         return float(value)
 
     def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:

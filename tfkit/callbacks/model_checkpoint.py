@@ -175,10 +175,15 @@ class ModelCheckpoint(MonitorCallback):
             return True, None
         current = (logs or {}).get(self.monitor)
         if current is None:
-            warnings.warn(f"ModelCheckpoint can save the best model only with {self.monitor!r} in the logs; saving anyway.", stacklevel=3)
+            warnings.warn(
+                f"ModelCheckpoint can save the best model only with {self.monitor!r} in the logs; saving anyway.",
+                stacklevel=3,
+            )
             return True, None
         if np.ndim(current) > 0:
-            warnings.warn(f"ModelCheckpoint: {self.monitor!r} is not a scalar ({current!r}); saving every time.", stacklevel=3)
+            warnings.warn(
+                f"ModelCheckpoint: {self.monitor!r} is not a scalar ({current!r}); saving every time.", stacklevel=3
+            )
             return True, None
         if self._is_improvement(current, self.best):
             return True, current
@@ -210,8 +215,10 @@ class ModelCheckpoint(MonitorCallback):
         if self.verbose > 0:
             if improved is not None:
                 best = "None" if self.best is None else f"{self.best:.5f}"
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {improved:.5f}, "
-                      f"saving model to {filepath}")
+                print(
+                    f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {improved:.5f}, "
+                    f"saving model to {filepath}"
+                )
             else:
                 print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
         if improved is not None:

@@ -18,8 +18,32 @@ from typing import Any, Callable
 
 from tfkit.callbacks.callback import Callback
 
-_LOWER_IS_BETTER = ("loss", "error", "crossentropy", "hinge", "divergence", "mse", "mae", "mape", "msle", "rmse", "logcosh", "poisson")
-_HIGHER_IS_BETTER = ("acc", "auc", "precision", "recall", "f1", "iou", "r2", "score", "true_positives", "true_negatives")
+_LOWER_IS_BETTER = (
+    "loss",
+    "error",
+    "crossentropy",
+    "hinge",
+    "divergence",
+    "mse",
+    "mae",
+    "mape",
+    "msle",
+    "rmse",
+    "logcosh",
+    "poisson",
+)
+_HIGHER_IS_BETTER = (
+    "acc",
+    "auc",
+    "precision",
+    "recall",
+    "f1",
+    "iou",
+    "r2",
+    "score",
+    "true_positives",
+    "true_negatives",
+)
 
 
 def _metric_objects(model: Any) -> list[Any]:
@@ -91,10 +115,15 @@ class MonitorCallback(Callback):
         0.5
     """
 
-    def __init__(self, monitor: str = "val_loss", mode: str = "auto", baseline: float | None = None, min_delta: float = 0) -> None:
+    def __init__(
+        self, monitor: str = "val_loss", mode: str = "auto", baseline: float | None = None, min_delta: float = 0
+    ) -> None:
         super().__init__()
         if mode not in ("auto", "min", "max"):
-            warnings.warn(f"{type(self).__name__}: mode {mode!r} is unknown (expected 'auto', 'min' or 'max'); using 'auto'.", stacklevel=3)
+            warnings.warn(
+                f"{type(self).__name__}: mode {mode!r} is unknown (expected 'auto', 'min' or 'max'); using 'auto'.",
+                stacklevel=3,
+            )
             mode = "auto"
         self.monitor = monitor
         self.mode = mode

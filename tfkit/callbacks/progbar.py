@@ -134,8 +134,11 @@ class Progbar:
         self._stream = stream
         if dynamic_display is None:
             out = self.stream
-            dynamic_display = bool(getattr(out, "isatty", None) and out.isatty()
-                                   and (stream is not None or settings.is_interactive_logging_enabled()))
+            dynamic_display = bool(
+                getattr(out, "isatty", None)
+                and out.isatty()
+                and (stream is not None or settings.is_interactive_logging_enabled())
+            )
         self.dynamic_display = dynamic_display
         self._totals: dict[str, list[Any]] = {}
         self._order: list[str] = []
@@ -152,10 +155,7 @@ class Progbar:
     # -- public API --
 
     def update(
-        self,
-        current: int,
-        values: Sequence[tuple[str, Any]] | None = None,
-        finalize: bool | None = None,
+        self, current: int, values: Sequence[tuple[str, Any]] | None = None, finalize: bool | None = None
     ) -> None:
         """Show step ``current`` (1-based count of finished steps).
 
@@ -272,4 +272,4 @@ class Progbar:
         )
 
     def _write(self, text: str) -> None:
-        console.write(text, self._stream)   # the default stdout becomes the log with interactive logging off
+        console.write(text, self._stream)  # the default stdout becomes the log with interactive logging off

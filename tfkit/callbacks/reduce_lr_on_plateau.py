@@ -1,7 +1,7 @@
 """``ReduceLROnPlateau``: divide the learning rate when progress stalls.
 
-    reduce = tfkit.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.2, patience=5, min_lr=1e-5)
-    model.fit(x, y, validation_split=0.2, epochs=50, callbacks=[reduce])
+reduce = tfkit.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.2, patience=5, min_lr=1e-5)
+model.fit(x, y, validation_split=0.2, epochs=50, callbacks=[reduce])
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ class RemoteMonitor(Callback):
         'http://localhost:9000/publish/epoch/end/'
     """
 
-    timeout: float = 10.0   # seconds a request may take before it is given up (with a warning)
+    timeout: float = 10.0  # seconds a request may take before it is given up (with a warning)
 
     def __init__(
         self,
@@ -118,8 +118,11 @@ class RemoteMonitor(Callback):
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 response.read()
         except urllib.error.HTTPError as error:
-            warnings.warn(f"RemoteMonitor: the server at {self.root} answered {request.full_url} with HTTP "
-                          f"{error.code} {error.reason}", stacklevel=2)
-        except (urllib.error.URLError, OSError, ValueError) as error:   # ValueError: a malformed URL
+            warnings.warn(
+                f"RemoteMonitor: the server at {self.root} answered {request.full_url} with HTTP "
+                f"{error.code} {error.reason}",
+                stacklevel=2,
+            )
+        except (urllib.error.URLError, OSError, ValueError) as error:  # ValueError: a malformed URL
             reason = getattr(error, "reason", error)
             warnings.warn(f"Could not reach RemoteMonitor root server at {self.root} ({reason})", stacklevel=2)

@@ -16,8 +16,9 @@ class SaveSchedule:
     """Counts trained batches for ``save_freq="epoch"`` or an integer number of batches."""
 
     def __init__(self, save_freq: str | int, owner: str) -> None:
-        if save_freq != "epoch" and not (isinstance(save_freq, int) and not isinstance(save_freq, bool)
-                                         and save_freq > 0):
+        if save_freq != "epoch" and not (
+            isinstance(save_freq, int) and not isinstance(save_freq, bool) and save_freq > 0
+        ):
             raise ValueError(f"{owner} save_freq must be 'epoch' or a positive integer (batches); got {save_freq!r}")
         self.save_freq = save_freq
         self.reset()

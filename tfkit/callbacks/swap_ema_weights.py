@@ -67,25 +67,35 @@ class SwapEMAWeights(Callback):
     def _ema_optimizers(self) -> list[Optimizer]:
         optimizer = getattr(self.model, "optimizer", None)
         if optimizer is None:
-            raise ValueError("SwapEMAWeights needs a compiled model with an optimizer that sets use_ema=True; "
-                             "model.optimizer is None")
+            raise ValueError(
+                "SwapEMAWeights needs a compiled model with an optimizer that sets use_ema=True; "
+                "model.optimizer is None"
+            )
         if isinstance(optimizer, LossScaleOptimizer):
             optimizer = optimizer.inner_optimizer
         if isinstance(optimizer, MultiOptimizer):
             chosen = [inner for inner in optimizer.optimizers if inner.use_ema]
             if not chosen:
-                raise ValueError("SwapEMAWeights must be used when at least one inner optimizer has use_ema=True "
-                                 "set. Received a MultiOptimizer with all inner optimizers having use_ema=False.")
+                raise ValueError(
+                    "SwapEMAWeights must be used when at least one inner optimizer has use_ema=True "
+                    "set. Received a MultiOptimizer with all inner optimizers having use_ema=False."
+                )
             return chosen
         if not getattr(optimizer, "use_ema", False):
-            raise ValueError("SwapEMAWeights must be used when `use_ema=True` is set on the optimizer. "
-                             f"Received: {type(optimizer).__name__}(use_ema={getattr(optimizer, 'use_ema', None)})")
+            raise ValueError(
+                "SwapEMAWeights must be used when `use_ema=True` is set on the optimizer. "
+                f"Received: {type(optimizer).__name__}(use_ema={getattr(optimizer, 'use_ema', None)})"
+            )
         return [optimizer]
 
     def _pairs(self) -> list[tuple[Any, tf.Variable]]:
         # Before the first step there is no average yet (the first step copies the weights): nothing to swap.
-        return [pair for optimizer in self._ema_optimizers() if int(optimizer.iterations) > 0
-                for pair in optimizer.ema_pairs()]
+        return [
+            pair
+            for optimizer in self._ema_optimizers()
+            if int(optimizer.iterations) > 0
+            for pair in optimizer.ema_pairs()
+        ]
 
     def _swap_in(self) -> None:
         if not self._ema_weights_in_model:

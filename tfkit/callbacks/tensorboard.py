@@ -181,10 +181,16 @@ class TensorBoard(Callback):
         if update_freq != "epoch" and not (
             isinstance(update_freq, (int, np.integer)) and not isinstance(update_freq, bool) and update_freq > 0
         ):
-            raise ValueError(f"TensorBoard update_freq must be 'epoch', 'batch' or a positive integer; got {update_freq!r}")
+            raise ValueError(
+                f"TensorBoard update_freq must be 'epoch', 'batch' or a positive integer; got {update_freq!r}"
+            )
         self.log_dir = os.fspath(log_dir)
         self.histogram_freq = int(histogram_freq)
-        if isinstance(embeddings_freq, bool) or not isinstance(embeddings_freq, (int, np.integer)) or embeddings_freq < 0:
+        if (
+            isinstance(embeddings_freq, bool)
+            or not isinstance(embeddings_freq, (int, np.integer))
+            or embeddings_freq < 0
+        ):
             raise ValueError(f"TensorBoard embeddings_freq must be a non-negative integer; got {embeddings_freq!r}")
         self.embeddings_freq = int(embeddings_freq)
         self.embeddings_metadata = embeddings_metadata
@@ -211,7 +217,8 @@ class TensorBoard(Callback):
         """``log_dir`` on the chief; a copy another worker of a cluster deletes when training ends."""
         if self._worker_dir is None:
             self._worker_dir = worker_files.path_for_this_worker(
-                self.log_dir, getattr(self.model, "distribute_strategy", None))
+                self.log_dir, getattr(self.model, "distribute_strategy", None)
+            )
         return self._worker_dir
 
     @property

@@ -85,7 +85,9 @@ class TerminateOnNaN(Callback):
         if math.isfinite(loss):
             return
         if self.raise_error:
-            raise RuntimeError(f"NaN or Inf loss encountered at {where}. Loss value: {loss}. Terminating training immediately.")
+            raise RuntimeError(
+                f"NaN or Inf loss encountered at {where}. Loss value: {loss}. Terminating training immediately."
+            )
         print(f"{label}: Invalid loss, terminating training")
         self.stopped_at = NaNStop(self._epoch + 1, batch, loss)
         self.model.stop_training = True
@@ -104,14 +106,19 @@ def nan_stop_report(callbacks: Iterable[Any], model: Any) -> str | None:
         return None
     where = f"epoch {stop.epoch}, batch {stop.batch}" if stop.batch is not None else f"the end of epoch {stop.epoch}"
     bad = first_non_finite_weight(model)
-    weights = (f"The model's weights in memory are not finite (weight '{bad}' holds NaN or infinity)." if bad
-               else "The model's weights in memory are still finite.")
+    weights = (
+        f"The model's weights in memory are not finite (weight '{bad}' holds NaN or infinity)."
+        if bad
+        else "The model's weights in memory are still finite."
+    )
     lines = [f"fit stopped at {where} (counting from 1): TerminateOnNaN saw loss {stop.loss}. {weights}"]
     for checkpoint in (c for c in callbacks if isinstance(c, ModelCheckpoint)):
         if checkpoint.last_saved is None:
             lines.append(f"ModelCheckpoint({checkpoint.filepath!r}) saved no file before training stopped.")
         else:
             kind = "model.load_weights" if checkpoint.save_weights_only else "tfkit.saving.load_model"
-            lines.append(f"The last checkpoint saved is {checkpoint.last_saved.describe()}: load it with {kind}"
-                         f"({checkpoint.last_saved.path!r}).")
+            lines.append(
+                f"The last checkpoint saved is {checkpoint.last_saved.describe()}: load it with {kind}"
+                f"({checkpoint.last_saved.path!r})."
+            )
     return " ".join(lines)

@@ -8,11 +8,28 @@ Imports numpy, the standard library and ``tfkit.base.settings`` only (never Tens
 """
 
 from tfkit.datasets import (  # noqa: F401
-    boston_housing, california_housing, cifar10, cifar100, download, fashion_mnist, imdb, mnist, reuters,
+    boston_housing,
+    california_housing,
+    cifar10,
+    cifar100,
+    download,
+    fashion_mnist,
+    imdb,
+    mnist,
+    reuters,
 )
 from tfkit.datasets.download import DownloadError, get_file  # noqa: F401
 
 __all__ = [
-    "DownloadError", "boston_housing", "california_housing", "cifar10", "cifar100", "download", "fashion_mnist",
-    "get_file", "imdb", "mnist", "reuters",
+    "DownloadError",
+    "boston_housing",
+    "california_housing",
+    "cifar10",
+    "cifar100",
+    "download",
+    "fashion_mnist",
+    "get_file",
+    "imdb",
+    "mnist",
+    "reuters",
 ]

@@ -20,8 +20,9 @@ COLUMNS = 8
 SMALL_ROWS = 600
 
 
-def load_data(version: str = "large", path: str = "california_housing.npz", test_split: float = 0.2,
-              seed: int = 113) -> Any:
+def load_data(
+    version: str = "large", path: str = "california_housing.npz", test_split: float = 0.2, seed: int = 113
+) -> Any:
     """Loads the California housing prices regression data set, as `keras.datasets.california_housing`.
 
     20,640 districts of the 1990 California census, 8 features each (median income,

@@ -22,7 +22,7 @@ import numpy as np
 from tfkit.base import settings
 from tfkit.datasets import pickle_data
 
-MAX_MEMBER_BYTES = 400 << 20      # the largest genuine member (cifar-100 train) is about 155 MB
+MAX_MEMBER_BYTES = 400 << 20  # the largest genuine member (cifar-100 train) is about 155 MB
 MAX_MEMBERS_SCANNED = 256
 IMAGE_SHAPE = (3, 32, 32)
 
@@ -81,14 +81,16 @@ def read_tar_members(file: str | os.PathLike, names: Iterable[str], dataset: str
                 if len(found) == len(wanted):
                     break
     except (tarfile.TarError, OSError, EOFError) as exc:
-        raise ValueError(f"{file} is not a valid {dataset}: {type(exc).__name__}: {exc}. "
-                         "Delete it to download a fresh copy.") from exc
+        raise ValueError(
+            f"{file} is not a valid {dataset}: {type(exc).__name__}: {exc}. Delete it to download a fresh copy."
+        ) from exc
     except ValueError as exc:
         raise ValueError(f"{file} is not a valid {dataset}: {exc}. Delete it to download a fresh copy.") from exc
     missing = [name for name in wanted if name not in found]
     if missing:
-        raise ValueError(f"{file} is not a valid {dataset}: the members {missing} are missing. "
-                         "Delete it to download a fresh copy.")
+        raise ValueError(
+            f"{file} is not a valid {dataset}: the members {missing} are missing. Delete it to download a fresh copy."
+        )
     return found
 
 
@@ -131,13 +133,17 @@ def read_batch(data: bytes, label_key: str, source: str) -> tuple[np.ndarray, ob
         raise ValueError(f"{source}: expected a dict, got {type(batch).__name__}")
     decoded = {}
     for key, value in batch.items():
-        decoded[key.decode("utf8", "replace") if isinstance(key, bytes) else key] = value   # keys are ASCII
+        decoded[key.decode("utf8", "replace") if isinstance(key, bytes) else key] = value  # keys are ASCII
     for key in ("data", label_key):
         if key not in decoded:
             raise ValueError(f"{source}: expected the key {key!r}, found {sorted(map(str, decoded))}")
     images, labels = decoded["data"], decoded[label_key]
-    if not isinstance(images, np.ndarray) or images.dtype != np.uint8 or images.ndim != 2 \
-            or images.shape[1] != int(np.prod(IMAGE_SHAPE)):
+    if (
+        not isinstance(images, np.ndarray)
+        or images.dtype != np.uint8
+        or images.ndim != 2
+        or images.shape[1] != int(np.prod(IMAGE_SHAPE))
+    ):
         got = f"{images.dtype} {images.shape}" if isinstance(images, np.ndarray) else type(images).__name__
         raise ValueError(f"{source}: expected data uint8 (n, 3072), got {got}")
     if isinstance(labels, np.ndarray):
@@ -145,8 +151,10 @@ def read_batch(data: bytes, label_key: str, source: str) -> tuple[np.ndarray, ob
     else:
         labels_ok = isinstance(labels, list) and all(type(v) is int for v in labels)
     if not labels_ok or len(labels) != len(images):
-        raise ValueError(f"{source}: expected {label_key} as {len(images)} integers, got {type(labels).__name__} "
-                         f"of length {len(labels) if hasattr(labels, '__len__') else '?'}")
+        raise ValueError(
+            f"{source}: expected {label_key} as {len(images)} integers, got {type(labels).__name__} "
+            f"of length {len(labels) if hasattr(labels, '__len__') else '?'}"
+        )
     return images.reshape((images.shape[0],) + IMAGE_SHAPE), labels
 
 

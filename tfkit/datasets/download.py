@@ -327,8 +327,7 @@ def download(
             except _NETWORK_ERRORS as exc:
                 reason = _describe(exc)
                 raise DownloadError(
-                    f"Could not download {label} from {origin}: {reason}.\n"
-                    + _manual_instructions(label, origin)
+                    f"Could not download {label} from {origin}: {reason}.\n" + _manual_instructions(label, origin)
                 ) from exc
         actual = digest.hexdigest()
         if actual != expected:
@@ -345,12 +344,7 @@ def download(
 
 
 def get_file(
-    fname: str | os.PathLike,
-    origin: str,
-    sha256: str | None = None,
-    *,
-    md5: str | None = None,
-    timeout: float = 60.0,
+    fname: str | os.PathLike, origin: str, sha256: str | None = None, *, md5: str | None = None, timeout: float = 60.0
 ) -> Path:
     """Returns the path of a data file, downloading it into the cache if it is not found locally.
 

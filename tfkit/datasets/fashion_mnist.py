@@ -85,8 +85,10 @@ def load_data() -> Any:
     for split in ("train", "t10k"):
         x, y = arrays[f"{split}_x"], arrays[f"{split}_y"]
         if x.ndim != 3 or x.shape[1:] != IMAGE_SHAPE or y.ndim != 1 or len(x) != len(y):
-            raise ValueError(f"Fashion-MNIST {split} files hold images {x.shape} and labels {y.shape}; expected "
-                             f"(n, 28, 28) and (n,). Delete them to download fresh copies.")
+            raise ValueError(
+                f"Fashion-MNIST {split} files hold images {x.shape} and labels {y.shape}; expected "
+                f"(n, 28, 28) and (n,). Delete them to download fresh copies."
+            )
         if y.size and int(y.max()) >= NUM_CLASSES:
             raise ValueError(f"Fashion-MNIST {split} labels must be in 0..9, got a maximum of {int(y.max())}")
     return (arrays["train_x"], arrays["train_y"]), (arrays["t10k_x"], arrays["t10k_y"])
@@ -127,8 +129,10 @@ def read_idx(file: str | os.PathLike) -> np.ndarray:
                 raise ValueError("the header stops early")
             shape = struct.unpack(f">{ndim}I", raw)
             if shape[0] > MAX_ITEMS or (ndim == 3 and shape[1:] != IMAGE_SHAPE):
-                raise ValueError(f"the header declares shape {shape}; expected at most {MAX_ITEMS:,} items"
-                                 + (" of 28x28" if ndim == 3 else ""))
+                raise ValueError(
+                    f"the header declares shape {shape}; expected at most {MAX_ITEMS:,} items"
+                    + (" of 28x28" if ndim == 3 else "")
+                )
             size = int(np.prod(shape, dtype=np.int64))
             data = stream.read(size)
             if len(data) != size:
@@ -136,8 +140,9 @@ def read_idx(file: str | os.PathLike) -> np.ndarray:
             if stream.read(1):
                 raise ValueError("the file holds more bytes than its header declares")
     except (OSError, EOFError, zlib.error) as exc:
-        raise ValueError(f"{file} is not a valid gzipped IDX file ({type(exc).__name__}: {exc}). "
-                         "Delete it to download a fresh copy.") from exc
+        raise ValueError(
+            f"{file} is not a valid gzipped IDX file ({type(exc).__name__}: {exc}). Delete it to download a fresh copy."
+        ) from exc
     except ValueError as exc:
         raise ValueError(f"{file} is not a valid gzipped IDX file: {exc}. Delete it to download a fresh copy.") from exc
     return np.frombuffer(data, dtype=np.uint8).reshape(shape).copy()

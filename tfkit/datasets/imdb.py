@@ -98,8 +98,10 @@ def load_data(
     labels = sequences.read_labels(file, ["y_train", "y_test"], dataset="imdb.npz")
     for split in ("train", "test"):
         if len(rows[f"x_{split}"]) != len(labels[f"y_{split}"]):
-            raise ValueError(f"{file} is not a valid imdb.npz: x_{split} has {len(rows[f'x_{split}'])} rows and "
-                             f"y_{split} {len(labels[f'y_{split}'])}; expected as many")
+            raise ValueError(
+                f"{file} is not a valid imdb.npz: x_{split} has {len(rows[f'x_{split}'])} rows and "
+                f"y_{split} {len(labels[f'y_{split}'])}; expected as many"
+            )
     rng = np.random.RandomState(seed)
     x_train, labels_train = sequences.shuffled(rng, rows["x_train"], labels["y_train"])
     x_test, labels_test = sequences.shuffled(rng, rows["x_test"], labels["y_test"])
@@ -109,13 +111,17 @@ def load_data(
         x_train, labels_train = sequences.drop_long(maxlen, x_train, labels_train)
         x_test, labels_test = sequences.drop_long(maxlen, x_test, labels_test)
         if not x_train or not x_test:
-            raise ValueError(f"After keeping only sequences shorter than maxlen={maxlen}, no sequence was left "
-                             f"({len(x_train)} train, {len(x_test)} test). Increase maxlen.")
+            raise ValueError(
+                f"After keeping only sequences shorter than maxlen={maxlen}, no sequence was left "
+                f"({len(x_train)} train, {len(x_test)} test). Increase maxlen."
+            )
     xs = sequences.clip_vocabulary(x_train + x_test, num_words, skip_top, oov_char)
     all_labels = np.concatenate([labels_train, labels_test])
     cut = len(x_train)
-    return ((np.array(xs[:cut], dtype="object"), all_labels[:cut]),
-            (np.array(xs[cut:], dtype="object"), all_labels[cut:]))
+    return (
+        (np.array(xs[:cut], dtype="object"), all_labels[:cut]),
+        (np.array(xs[cut:], dtype="object"), all_labels[cut:]),
+    )
 
 
 def get_word_index(path: str = "imdb_word_index.json") -> dict[str, int]:

@@ -27,12 +27,7 @@ from tfkit.datasets import download, npz_reader
 MNIST_URL = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz"
 MNIST_SHA256 = "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1"
 NUM_CLASSES = 10
-EXPECTED_SHAPES = {
-    "x_train": (60000, 28, 28),
-    "y_train": (60000,),
-    "x_test": (10000, 28, 28),
-    "y_test": (10000,),
-}
+EXPECTED_SHAPES = {"x_train": (60000, 28, 28), "y_train": (60000,), "x_test": (10000, 28, 28), "y_test": (10000,)}
 
 # sha256 of each genuine array's C-order bytes: what verify=True compares against.
 ARRAY_SHA256 = {
@@ -46,11 +41,7 @@ Split = tuple[np.ndarray, np.ndarray]
 
 
 def load_data(
-    path: str | os.PathLike = "mnist.npz",
-    *,
-    origin: str = MNIST_URL,
-    sha256: str = MNIST_SHA256,
-    verify: bool = True,
+    path: str | os.PathLike = "mnist.npz", *, origin: str = MNIST_URL, sha256: str = MNIST_SHA256, verify: bool = True
 ) -> tuple[Split, Split]:
     """Loads the MNIST data set of handwritten digits, as `keras.datasets.mnist.load_data`.
 

@@ -25,14 +25,15 @@ import numpy as np
 from tfkit.files.zip_errors import ZIP_READ_ERRORS
 
 MAX_MEMBERS = 64
-MAX_ELEMENTS = 200_000_000      # an array whose length the file decides holds at most this many elements
+MAX_ELEMENTS = 200_000_000  # an array whose length the file decides holds at most this many elements
 _MAX_HEADER_BYTES = 65536
 # numpy parses a .npy header with ast.literal_eval: a damaged one raises these besides ValueError
 HEADER_ERRORS = (SyntaxError, tokenize.TokenError, RecursionError, MemoryError)
 
 
-def read_expected(file: str | os.PathLike, expected: Mapping[str, tuple[Any, tuple[int | None, ...]]]
-                  ) -> tuple[set[str], dict[str, np.ndarray]]:
+def read_expected(
+    file: str | os.PathLike, expected: Mapping[str, tuple[Any, tuple[int | None, ...]]]
+) -> tuple[set[str], dict[str, np.ndarray]]:
     """Reads the expected arrays of an `.npz` file, checking each header before decompressing.
 
     Unlike `np.load`, which decompresses a member before its shape is known (so a small
@@ -101,26 +102,37 @@ def _is_single_npy(file: Path) -> bool:
 
 
 def _fits(header_shape: tuple[int, ...], shape: tuple[int | None, ...]) -> bool:
-    return len(header_shape) == len(shape) and all(want is None or want == got for got, want in
-                                                   zip(header_shape, shape))
+    return len(header_shape) == len(shape) and all(
+        want is None or want == got for got, want in zip(header_shape, shape)
+    )
 
 
-def _read_member(archive: zipfile.ZipFile, member: str, file: Path, name: str, allowed: tuple[np.dtype, ...],
-                 shape: tuple[int | None, ...]) -> np.ndarray:
+def _read_member(
+    archive: zipfile.ZipFile,
+    member: str,
+    file: Path,
+    name: str,
+    allowed: tuple[np.dtype, ...],
+    shape: tuple[int | None, ...],
+) -> np.ndarray:
     method = archive.getinfo(member).compress_type
     if method not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         # zipfile hands bzip2/LZMA data to a decompressor with no output limit: refused before any byte is read
-        raise ValueError(f"array {name} is compressed with zip method {method}; .npz files hold stored or "
-                         f"deflate members (numpy writes nothing else)")
+        raise ValueError(
+            f"array {name} is compressed with zip method {method}; .npz files hold stored or "
+            f"deflate members (numpy writes nothing else)"
+        )
     try:
         with archive.open(member) as stream:
             major, _ = np.lib.format.read_magic(stream)
             if major == 1:
                 header_shape, fortran, header_dtype = np.lib.format.read_array_header_1_0(
-                    stream, max_header_size=_MAX_HEADER_BYTES)
+                    stream, max_header_size=_MAX_HEADER_BYTES
+                )
             elif major in (2, 3):
                 header_shape, fortran, header_dtype = np.lib.format.read_array_header_2_0(
-                    stream, max_header_size=_MAX_HEADER_BYTES)
+                    stream, max_header_size=_MAX_HEADER_BYTES
+                )
             else:
                 raise ValueError(f"unknown .npy format version {major}")
             if header_dtype.hasobject:

@@ -46,7 +46,7 @@ _FROMBUFFER = {("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_
 _NDARRAY = ("numpy", "ndarray")
 _DTYPE = ("numpy", "dtype")
 _ENCODE = ("_codecs", "encode")
-_EMPTY_BYTES = {("__builtin__", "bytes"), ("builtins", "bytes")}   # Python 3's empty bytes at protocol 2
+_EMPTY_BYTES = {("__builtin__", "bytes"), ("builtins", "bytes")}  # Python 3's empty bytes at protocol 2
 _ALLOWED_GLOBALS = _RECONSTRUCT | _FROMBUFFER | _EMPTY_BYTES | {_NDARRAY, _DTYPE, _ENCODE}
 _OPCODES = {ord(op.code): op for op in pickletools.opcodes}
 _BININT1, _BININT2, _BININT = ord("K"), ord("M"), ord("J")
@@ -84,11 +84,11 @@ class Limits:
         ValueError: <pickle>: more than 10 elements in all (opcode APPENDS at byte ...); ...
     """
 
-    max_elements: int = 100_000_000     # container items and array elements, all together
-    max_bytes: int = 1 << 30            # bytes and text, and array data, all together
-    max_depth: int = 64                 # nesting of containers inside containers
-    max_stack: int = 100_000            # values on the interpreter's stack (under all marks), and marks
-    max_memo: int = 10_000_000          # memo entries
+    max_elements: int = 100_000_000  # container items and array elements, all together
+    max_bytes: int = 1 << 30  # bytes and text, and array data, all together
+    max_depth: int = 64  # nesting of containers inside containers
+    max_stack: int = 100_000  # values on the interpreter's stack (under all marks), and marks
+    max_memo: int = 10_000_000  # memo entries
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,22 +113,24 @@ class _Reader:
         self.source, self.limits = source, limits
         self.stack: list[Any] = []
         self.marks: list[list[Any]] = []
-        self.below = 0                                   # values held in the stacks under the marks
+        self.below = 0  # values held in the stacks under the marks
         self.memo: dict[int, Any] = {}
-        self.shared: dict[int, Any] = {}   # id -> container fetched from the memo: finished, never changed again
-        self.depths: dict[int, tuple[Any, int]] = {}   # id -> (container kept alive, nesting depth)
+        self.shared: dict[int, Any] = {}  # id -> container fetched from the memo: finished, never changed again
+        self.depths: dict[int, tuple[Any, int]] = {}  # id -> (container kept alive, nesting depth)
         self.elements = 0
         self.nbytes = 0
         self.pos = 0
         self.size = 0
-        self.frame_end: int | None = None   # where the current frame ends (no opcode may cross it)
+        self.frame_end: int | None = None  # where the current frame ends (no opcode may cross it)
         self.opname = ""
 
     # --- errors and accounting -------------------------------------------------------------------
 
     def fail(self, what: str) -> ValueError:
-        return ValueError(f"{self.source}: {what} (opcode {self.opname} at byte {self.pos}); "
-                          "only plain data and numpy arrays are read from pickles, nothing is imported or run")
+        return ValueError(
+            f"{self.source}: {what} (opcode {self.opname} at byte {self.pos}); "
+            "only plain data and numpy arrays are read from pickles, nothing is imported or run"
+        )
 
     def count(self, elements: int = 0, nbytes: int = 0) -> None:
         self.elements += elements
@@ -207,7 +209,7 @@ class _Reader:
                     # a run of small ints (a list of word indices): decoded here, without a call per int
                     self.pos, self.opname = pos, "BININT"
                     room = stack_limit - len(self.stack) - self.below
-                    end = self.frame_end if self.frame_end is not None else size     # no opcode crosses a frame's end
+                    end = self.frame_end if self.frame_end is not None else size  # no opcode crosses a frame's end
                     run, pos = _int_run(data, pos, room + 1, end)
                     if pos == self.frame_end:
                         self.frame_end = None
@@ -251,7 +253,7 @@ class _Reader:
             raise self.fail(f"pickle protocol {arg}; protocols 2 to 5 are read")
 
     def op_FRAME(self, arg: int) -> None:
-        if self.pos + 9 + arg > self.size:      # 9: the opcode and its 8-byte length
+        if self.pos + 9 + arg > self.size:  # 9: the opcode and its 8-byte length
             raise self.fail(f"a frame of {arg:,} bytes runs past the end of the pickle (it is truncated)")
         if self.frame_end is not None:
             raise self.fail("a new frame begins before the end of the current one")
@@ -326,7 +328,7 @@ class _Reader:
 
     def _tuple(self, items: list[Any]) -> None:
         kinds = set(map(type, items))
-        if _Global in kinds and _Args not in kinds:     # REDUCE's arguments: (numpy.ndarray, shape, typecode)
+        if _Global in kinds and _Args not in kinds:  # REDUCE's arguments: (numpy.ndarray, shape, typecode)
             self.count(elements=len(items))
             self.push(_Args(items))
             return
@@ -444,13 +446,18 @@ class _Reader:
             # numpy writes (numpy.ndarray, (0,), b"b"): an empty int8 array that BUILD then sets; numpy reads other
             # typecodes as dtypes (and refuses unknown ones) and allocates other shapes before BUILD
             if len(args) != 3 or args[0] != _Global(*_NDARRAY) or args[1] != (0,) or args[2] != b"b":
-                raise self.fail("_reconstruct with arguments other than (numpy.ndarray, (0,), b'b'), as numpy "
-                                "writes them")
+                raise self.fail(
+                    "_reconstruct with arguments other than (numpy.ndarray, (0,), b'b'), as numpy writes them"
+                )
             self.push(_Pending("array", args))
         elif key == _DTYPE:
             # numpy writes (code, align=False, copy=True); align=True or copy=False builds another dtype
-            if len(args) != 3 or not isinstance(args[0], (str, bytes)) or args[1:] != (False, True) \
-                    or not all(type(a) in (bool, int) for a in args[1:]):
+            if (
+                len(args) != 3
+                or not isinstance(args[0], (str, bytes))
+                or args[1:] != (False, True)
+                or not all(type(a) in (bool, int) for a in args[1:])
+            ):
                 raise self.fail("numpy.dtype with arguments other than (code, False, True), as numpy writes them")
             self.push(_Pending("dtype", args))
         elif key in _FROMBUFFER:
@@ -480,8 +487,11 @@ class _Reader:
     def _dtype(self, args: tuple, state: Any) -> np.dtype:
         code = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else args[0]
         # numpy's state: (version 3, order, subarray, names, fields, elsize, alignment, flags[, metadata] (4))
-        if not isinstance(state, tuple) or (len(state), state[0] if state else None) not in ((8, 3), (9, 4)) \
-                or any(type(v) is not int for v in state[5:8]):
+        if (
+            not isinstance(state, tuple)
+            or (len(state), state[0] if state else None) not in ((8, 3), (9, 4))
+            or any(type(v) is not int for v in state[5:8])
+        ):
             raise self.fail(f"the dtype {code!r} has a state other than numpy's (version 3 or 4)")
         if any(s is not None for s in state[2:5]):
             raise self.fail(f"the dtype {code!r} has a state other than a plain one (structured dtypes are refused)")
@@ -495,9 +505,11 @@ class _Reader:
             raise self.fail(f"unknown dtype code {code!r}") from exc
         if dtype.kind not in _DTYPE_KINDS or dtype.fields is not None or dtype.subdtype is not None:
             raise self.fail(f"dtype {code!r}: only numbers, bools and objects are read")
-        if state[5:8] != (-1, -1, dtype.flags):      # what numpy writes for these dtypes (it refuses other flags)
-            raise self.fail(f"the dtype {code!r} has the size, alignment and flags {state[5:8]}; numpy writes "
-                            f"(-1, -1, {dtype.flags})")
+        if state[5:8] != (-1, -1, dtype.flags):  # what numpy writes for these dtypes (it refuses other flags)
+            raise self.fail(
+                f"the dtype {code!r} has the size, alignment and flags {state[5:8]}; numpy writes "
+                f"(-1, -1, {dtype.flags})"
+            )
         order = state[1].decode("ascii", "replace") if isinstance(state[1], bytes) else state[1]
         if order not in ("<", ">", "|", "="):
             raise self.fail(f"dtype byte order {order!r}")
@@ -572,7 +584,7 @@ def _int_run(data: bytes, pos: int, most: int, end: int) -> tuple[list[int], int
         elif code == _BININT:
             if pos + 5 > last:
                 break
-            append(int.from_bytes(data[pos + 1:pos + 5], "little", signed=True))
+            append(int.from_bytes(data[pos + 1 : pos + 5], "little", signed=True))
             pos += 5
         else:
             break

@@ -22,11 +22,52 @@ ORIGIN_FOLDER = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
 SHA256 = "d6586e694ee56d7a4e65172e12b3e987c03096cb01eab99753921ef915959916"
 WORD_INDEX_MD5 = "4d44cc38712099c9e383dc6e5f11a921"
 LABEL_NAMES = (
-    "cocoa", "grain", "veg-oil", "earn", "acq", "wheat", "copper", "housing", "money-supply", "coffee",
-    "sugar", "trade", "reserves", "ship", "cotton", "carcass", "crude", "nat-gas", "cpi", "money-fx",
-    "interest", "gnp", "meal-feed", "alum", "oilseed", "gold", "tin", "strategic-metal", "livestock", "retail",
-    "ipi", "iron-steel", "rubber", "heat", "jobs", "lei", "bop", "zinc", "orange", "pet-chem",
-    "dlr", "gas", "silver", "wpi", "hog", "lead",
+    "cocoa",
+    "grain",
+    "veg-oil",
+    "earn",
+    "acq",
+    "wheat",
+    "copper",
+    "housing",
+    "money-supply",
+    "coffee",
+    "sugar",
+    "trade",
+    "reserves",
+    "ship",
+    "cotton",
+    "carcass",
+    "crude",
+    "nat-gas",
+    "cpi",
+    "money-fx",
+    "interest",
+    "gnp",
+    "meal-feed",
+    "alum",
+    "oilseed",
+    "gold",
+    "tin",
+    "strategic-metal",
+    "livestock",
+    "retail",
+    "ipi",
+    "iron-steel",
+    "rubber",
+    "heat",
+    "jobs",
+    "lei",
+    "bop",
+    "zinc",
+    "orange",
+    "pet-chem",
+    "dlr",
+    "gas",
+    "silver",
+    "wpi",
+    "hog",
+    "lead",
 )
 
 
@@ -98,16 +139,19 @@ def load_data(
     xs = sequences.read_sequence_arrays(file, ["x"], dataset="reuters.npz")["x"]
     labels = sequences.read_labels(file, ["y"], dataset="reuters.npz")["y"]
     if len(xs) != len(labels):
-        raise ValueError(f"{file} is not a valid reuters.npz: x has {len(xs)} rows and y {len(labels)}; "
-                         "expected as many")
+        raise ValueError(
+            f"{file} is not a valid reuters.npz: x has {len(xs)} rows and y {len(labels)}; expected as many"
+        )
     xs, labels = sequences.shuffled(np.random.RandomState(seed), xs, labels)
     xs = sequences.index_words(xs, start_char, index_from)
     if maxlen:
         xs, labels = sequences.drop_long(maxlen, xs, labels)
     xs = sequences.clip_vocabulary(xs, num_words, skip_top, oov_char)
     cut = int(len(xs) * (1 - test_split))
-    return ((np.array(xs[:cut], dtype="object"), np.array(labels[:cut])),
-            (np.array(xs[cut:], dtype="object"), np.array(labels[cut:])))
+    return (
+        (np.array(xs[:cut], dtype="object"), np.array(labels[:cut])),
+        (np.array(xs[cut:], dtype="object"), np.array(labels[cut:])),
+    )
 
 
 def get_word_index(path: str = "reuters_word_index.json") -> dict[str, int]:

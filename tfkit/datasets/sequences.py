@@ -25,7 +25,7 @@ from tfkit.datasets import npz_reader, pickle_data
 from tfkit.files.zip_errors import ZIP_READ_ERRORS
 
 MAX_ROWS = 1_000_000
-MAX_MEMBER_BYTES = 256 << 20     # a genuine imdb split's pickle is about 20 MB
+MAX_MEMBER_BYTES = 256 << 20  # a genuine imdb split's pickle is about 20 MB
 MAX_JSON_BYTES = 64 << 20
 _HEADER_BYTES = 65536
 _INT_TYPE = {int}

@@ -79,12 +79,15 @@ def read_xy(file: str | os.PathLike, columns: int, dataset: str) -> tuple[np.nda
         raise ValueError(f"{file} is not a valid {dataset}: {exc}. Delete it to download a fresh copy.") from exc
     missing = sorted(set(expected) - set(arrays))
     if missing:
-        raise ValueError(f"{file} is not a valid {dataset}: expected arrays ['x', 'y'], found {sorted(names)} "
-                         f"(missing {missing}). Delete it to download a fresh copy.")
+        raise ValueError(
+            f"{file} is not a valid {dataset}: expected arrays ['x', 'y'], found {sorted(names)} "
+            f"(missing {missing}). Delete it to download a fresh copy."
+        )
     x, y = arrays["x"], arrays["y"]
     if len(x) != len(y) or not len(x):
-        raise ValueError(f"{file} is not a valid {dataset}: x has {len(x)} rows and y {len(y)}; expected the same, "
-                         f"more than 0")
+        raise ValueError(
+            f"{file} is not a valid {dataset}: x has {len(x)} rows and y {len(y)}; expected the same, more than 0"
+        )
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         raise ValueError(f"{file} is not a valid {dataset}: it holds NaN or infinite values")
     return x, y

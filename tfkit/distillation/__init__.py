@@ -1,8 +1,8 @@
 """Keras's ``keras.distillation``: a student trained on its labels and on a frozen teacher.
 
-    distiller = tfkit.distillation.Distiller(teacher, student, tfkit.distillation.LogitsDistillation(3.0))
-    distiller.compile("adam", loss="sparse_categorical_crossentropy")
-    distiller.fit(x, y); student = distiller.student
+distiller = tfkit.distillation.Distiller(teacher, student, tfkit.distillation.LogitsDistillation(3.0))
+distiller.compile("adam", loss="sparse_categorical_crossentropy")
+distiller.fit(x, y); student = distiller.student
 """
 
 from tfkit.distillation.distillation_loss import (  # noqa: F401

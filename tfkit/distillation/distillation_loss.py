@@ -35,9 +35,13 @@ def _loss_function(item: Any) -> Any:
 
 
 def _is_kl(item: Any) -> bool:
-    wrapped = getattr(item, "fn", None)        # a LossFunctionWrapper around the function
-    return (isinstance(item, str) and item in _KL_NAMES) or item is losses.kl_divergence \
-        or wrapped is losses.kl_divergence or isinstance(item, losses.KLDivergence)
+    wrapped = getattr(item, "fn", None)  # a LossFunctionWrapper around the function
+    return (
+        (isinstance(item, str) and item in _KL_NAMES)
+        or item is losses.kl_divergence
+        or wrapped is losses.kl_divergence
+        or isinstance(item, losses.KLDivergence)
+    )
 
 
 def _serialize(loss: Any) -> Any:
@@ -115,26 +119,28 @@ class FeatureDistillation(DistillationLoss):
         1.0
     """
 
-    def __init__(self, loss: Any = "mse", teacher_layer_name: str | None = None,
-                 student_layer_name: str | None = None) -> None:
+    def __init__(
+        self, loss: Any = "mse", teacher_layer_name: str | None = None, student_layer_name: str | None = None
+    ) -> None:
         self.teacher_layer_name = teacher_layer_name
         self.student_layer_name = student_layer_name
         self._loss_argument = loss
         self.loss = tree.map_structure(_loss_function, loss)
         if all(item is None for item in tree.flatten(self.loss)):
-            raise ValueError("The `loss` argument in `FeatureDistillation` must contain at least one non-`None` "
-                             "value.")
+            raise ValueError("The `loss` argument in `FeatureDistillation` must contain at least one non-`None` value.")
 
     def validate_model_compatibility(self, teacher: Any, student: Any) -> None:
         named = {"teacher": (teacher, self.teacher_layer_name), "student": (student, self.student_layer_name)}
         if self.teacher_layer_name is not None or self.student_layer_name is not None:
             subclassed = [who for who, (model, _) in named.items() if getattr(model, "inputs", None) is None]
             if subclassed:
-                raise ValueError(f"FeatureDistillation with specific layer names requires Functional or Sequential "
-                                 f"models. The {' and '.join(subclassed)} model(s) appear to be subclassed (no "
-                                 "symbolic inputs/outputs). Either use Functional/Sequential models, or use "
-                                 "FeatureDistillation without layer names (to distill final outputs only), or use "
-                                 "LogitsDistillation instead.")
+                raise ValueError(
+                    f"FeatureDistillation with specific layer names requires Functional or Sequential "
+                    f"models. The {' and '.join(subclassed)} model(s) appear to be subclassed (no "
+                    "symbolic inputs/outputs). Either use Functional/Sequential models, or use "
+                    "FeatureDistillation without layer names (to distill final outputs only), or use "
+                    "LogitsDistillation instead."
+                )
         for who, (model, name) in named.items():
             if name is not None:
                 try:
@@ -147,8 +153,10 @@ class FeatureDistillation(DistillationLoss):
         try:
             tree.assert_same_structure(self.loss, teacher_outputs)
         except ValueError as error:
-            raise ValueError(f"Loss structure mismatch. Loss structure: {self.loss!r}, Output structure: "
-                             f"{tree.map_structure(lambda _: '*', teacher_outputs)!r}. Error: {error}") from None
+            raise ValueError(
+                f"Loss structure mismatch. Loss structure: {self.loss!r}, Output structure: "
+                f"{tree.map_structure(lambda _: '*', teacher_outputs)!r}. Error: {error}"
+            ) from None
 
     def compute_loss(self, teacher_outputs: Any, student_outputs: Any, **kwargs: Any) -> tf.Tensor:
         def apply(loss_fn: Any, teacher: Any, student: Any) -> Any:
@@ -157,8 +165,11 @@ class FeatureDistillation(DistillationLoss):
         return _sum(tree.map_structure(apply, self.loss, teacher_outputs, student_outputs))
 
     def get_config(self) -> dict[str, Any]:
-        return {"loss": _serialize(self.loss),
-                "teacher_layer_name": self.teacher_layer_name, "student_layer_name": self.student_layer_name}
+        return {
+            "loss": _serialize(self.loss),
+            "teacher_layer_name": self.teacher_layer_name,
+            "student_layer_name": self.student_layer_name,
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "FeatureDistillation":
@@ -218,7 +229,7 @@ class LogitsDistillation(DistillationLoss):
             teacher, student = tf.convert_to_tensor(teacher) / temperature, tf.convert_to_tensor(student) / temperature
             if is_kl:
                 value = tf.reduce_mean(loss_fn(tf.nn.softmax(teacher, -1), tf.nn.softmax(student, -1)))
-                return value * temperature ** 2
+                return value * temperature**2
             return tf.reduce_mean(loss_fn(teacher, student))
 
         return _sum(tree.map_structure(apply, self.loss, self._kl, teacher_outputs, student_outputs))

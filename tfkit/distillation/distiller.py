@@ -33,10 +33,13 @@ _LOSSES = {cls.__name__: cls for cls in (FeatureDistillation, LogitsDistillation
 
 
 def _check_shapes(teacher: Any, student: Any, context: str) -> None:
-    if len(teacher) != len(student) or any(a is not None and b is not None and a != b
-                                           for a, b in zip(teacher, student)):
-        raise ValueError(f"Teacher and student {context} shapes are incompatible. Teacher: {tuple(teacher)}, "
-                         f"Student: {tuple(student)}. All dimensions must match.")
+    if len(teacher) != len(student) or any(
+        a is not None and b is not None and a != b for a, b in zip(teacher, student)
+    ):
+        raise ValueError(
+            f"Teacher and student {context} shapes are incompatible. Teacher: {tuple(teacher)}, "
+            f"Student: {tuple(student)}. All dimensions must match."
+        )
 
 
 def _check_models(teacher: Any, student: Any) -> None:
@@ -51,8 +54,10 @@ def _check_models(teacher: Any, student: Any) -> None:
         for t, s in zip(tree.flatten(mine), tree.flatten(theirs)):
             _check_shapes(t.shape, s.shape, context)
             if t.dtype != s.dtype:
-                raise ValueError(f"Teacher and student {context} dtypes must match. Teacher: {t.dtype.name}, "
-                                 f"Student: {s.dtype.name}.")
+                raise ValueError(
+                    f"Teacher and student {context} dtypes must match. Teacher: {t.dtype.name}, "
+                    f"Student: {s.dtype.name}."
+                )
 
 
 def _feature_model(model: Any, layer_names: list[str]) -> Model | None:
@@ -60,8 +65,9 @@ def _feature_model(model: Any, layer_names: list[str]) -> Model | None:
     if not layer_names:
         return None
     if getattr(model, "inputs", None) is None:
-        raise ValueError(f"Cannot create feature extractor for {model.name}. The model has no symbolic inputs "
-                         "attribute.")
+        raise ValueError(
+            f"Cannot create feature extractor for {model.name}. The model has no symbolic inputs attribute."
+        )
     final = model.layers[-1].output if isinstance(model, Sequential) else model.output
     outputs = {"final_output": final, **{name: model.get_layer(name=name).output for name in layer_names}}
     return Model(inputs=model.inputs, outputs=outputs, name=f"{model.name}_multi_feature_extractor")
@@ -120,9 +126,16 @@ class Distiller(Model):
         (False, TensorShape([8, 3]))
     """
 
-    def __init__(self, teacher: Model, student: Model, distillation_losses: Any,
-                 distillation_loss_weights: list[float] | None = None, student_loss_weight: float = 0.5,
-                 name: str = "distiller", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        teacher: Model,
+        student: Model,
+        distillation_losses: Any,
+        distillation_loss_weights: list[float] | None = None,
+        student_loss_weight: float = 0.5,
+        name: str = "distiller",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(name=name, **kwargs)
         _check_models(teacher, student)
         self.teacher, self.student = teacher, student
@@ -132,26 +145,33 @@ class Distiller(Model):
             raise ValueError(f"student_loss_weight must be between 0.0 and 1.0, got {student_loss_weight}")
         self.student_loss_weight = student_loss_weight
         if distillation_losses is None:
-            raise ValueError("'distillation_losses' cannot be `None`. Provide a distillation loss (e.g., "
-                             "LogitsDistillation or FeatureDistillation) or a list of distillation losses.")
+            raise ValueError(
+                "'distillation_losses' cannot be `None`. Provide a distillation loss (e.g., "
+                "LogitsDistillation or FeatureDistillation) or a list of distillation losses."
+            )
         if not isinstance(distillation_losses, (list, tuple)):
             distillation_losses, distillation_loss_weights = [distillation_losses], [1.0]
         elif distillation_loss_weights is None:
             distillation_loss_weights = [1.0] * len(distillation_losses)
         elif len(distillation_loss_weights) != len(distillation_losses):
-            raise ValueError(f"Number of distillation_loss_weights ({len(distillation_loss_weights)}) must match "
-                             f"number of distillation_losses ({len(distillation_losses)})")
+            raise ValueError(
+                f"Number of distillation_loss_weights ({len(distillation_loss_weights)}) must match "
+                f"number of distillation_losses ({len(distillation_losses)})"
+            )
         for loss in distillation_losses:
             if not isinstance(loss, DistillationLoss):
-                raise ValueError(f"distillation_losses must be tfkit.distillation.DistillationLoss objects, got "
-                                 f"{loss!r}")
+                raise ValueError(
+                    f"distillation_losses must be tfkit.distillation.DistillationLoss objects, got {loss!r}"
+                )
             loss.validate_model_compatibility(teacher, student)
-        self._tfkit_losses = list(distillation_losses)       # plain objects: never tracked as layers
+        self._tfkit_losses = list(distillation_losses)  # plain objects: never tracked as layers
         self.distillation_loss_weights = list(distillation_loss_weights)
-        teacher_names = list(dict.fromkeys(l.teacher_layer_name for l in self._tfkit_losses
-                                           if getattr(l, "teacher_layer_name", None)))
-        student_names = list(dict.fromkeys(l.student_layer_name for l in self._tfkit_losses
-                                           if getattr(l, "student_layer_name", None)))
+        teacher_names = list(
+            dict.fromkeys(l.teacher_layer_name for l in self._tfkit_losses if getattr(l, "teacher_layer_name", None))
+        )
+        student_names = list(
+            dict.fromkeys(l.student_layer_name for l in self._tfkit_losses if getattr(l, "student_layer_name", None))
+        )
         self._teacher_features = _feature_model(teacher, teacher_names)
         self._student_features = _feature_model(student, student_names)
         self.teacher.trainable = False
@@ -181,14 +201,16 @@ class Distiller(Model):
             return extractor(x, training=training)
         return {"final_output": model(x, training=False) if y_pred is None else y_pred}
 
-    def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None,
-                     training: bool = True) -> tf.Tensor:
+    def compute_loss(
+        self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None, training: bool = True
+    ) -> tf.Tensor:
         if y_pred is None:
             y_pred = self(x, training=training)
         student_loss = tf.constant(0.0)
         if self.student_loss_weight > 0.0 and y is not None:
-            values = tree.flatten(tree.map_structure(lambda fn, target, out: fn(target, out),
-                                                     self._tfkit_student_loss, y, y_pred))
+            values = tree.flatten(
+                tree.map_structure(lambda fn, target, out: fn(target, out), self._tfkit_student_loss, y, y_pred)
+            )
             student_loss = tf.reduce_mean(tf.add_n([tf.cast(v, tf.float32) for v in values]))
         distillation = tf.constant(0.0)
         if self.student_loss_weight < 1.0:
@@ -202,8 +224,10 @@ class Distiller(Model):
                 loss.validate_outputs(t_out, s_out)
                 value = tf.convert_to_tensor(loss.compute_loss(t_out, s_out))
                 if value.shape.rank:
-                    raise ValueError(f"Distillation loss {type(loss).__name__} returned a non-scalar loss with shape "
-                                     f"{value.shape}. The compute_loss method must return a scalar tensor.")
+                    raise ValueError(
+                        f"Distillation loss {type(loss).__name__} returned a non-scalar loss with shape "
+                        f"{value.shape}. The compute_loss method must return a scalar tensor."
+                    )
                 distillation += weight * tf.cast(value, tf.float32)
         total = self.student_loss_weight * student_loss + (1.0 - self.student_loss_weight) * distillation
         self.student_loss_tracker.update_state(student_loss)
@@ -212,11 +236,16 @@ class Distiller(Model):
         return total
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "teacher": layer_entry(self.teacher), "student": layer_entry(self.student),
-                "distillation_losses": [{"class_name": type(loss).__name__, "config": loss.get_config()}
-                                        for loss in self._tfkit_losses],
-                "distillation_loss_weights": self.distillation_loss_weights,
-                "student_loss_weight": self.student_loss_weight}
+        return {
+            "name": self.name,
+            "teacher": layer_entry(self.teacher),
+            "student": layer_entry(self.student),
+            "distillation_losses": [
+                {"class_name": type(loss).__name__, "config": loss.get_config()} for loss in self._tfkit_losses
+            ],
+            "distillation_loss_weights": self.distillation_loss_weights,
+            "student_loss_weight": self.student_loss_weight,
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "Distiller":

@@ -11,18 +11,22 @@ the gathered values, so they load on one device.
 """
 
 from tfkit.distribution.devices import get_device_count, initialize, list_devices
-from tfkit.distribution.distributions import (
-    DataParallel,
-    Distribution,
-    ModelParallel,
-    distribution,
-    set_distribution,
-)
+from tfkit.distribution.distributions import DataParallel, Distribution, ModelParallel, distribution, set_distribution
 from tfkit.distribution.layout_map import LayoutMap
 from tfkit.distribution.mesh import DeviceMesh, TensorLayout
 from tfkit.distribution.values import distribute_tensor
 
 __all__ = [
-    "DataParallel", "DeviceMesh", "Distribution", "LayoutMap", "ModelParallel", "TensorLayout",
-    "distribute_tensor", "distribution", "get_device_count", "initialize", "list_devices", "set_distribution",
+    "DataParallel",
+    "DeviceMesh",
+    "Distribution",
+    "LayoutMap",
+    "ModelParallel",
+    "TensorLayout",
+    "distribute_tensor",
+    "distribution",
+    "get_device_count",
+    "initialize",
+    "list_devices",
+    "set_distribution",
 ]

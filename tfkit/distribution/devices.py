@@ -52,7 +52,7 @@ def list_devices(device_type: str | None = None) -> list[str]:
         'cpu:0'
     """
     local = _logical_devices(device_type)
-    if dtensor.num_clients() > 1 and local:   # after initialize(): every process's devices, by global index
+    if dtensor.num_clients() > 1 and local:  # after initialize(): every process's devices, by global index
         kind = local[0].device_type
         return [f"{kind.lower()}:{i}" for i in range(dtensor.num_global_devices(kind))]
     return [f"{d.device_type.lower()}:{d.name.split(':')[-1]}" for d in local]
@@ -83,8 +83,9 @@ def tensorflow_name(device: str) -> str:
     return f"/device:{kind.upper()}:{index}"
 
 
-def initialize(job_addresses: str | Sequence[str] | None = None, num_processes: int | None = None,
-               process_id: int | None = None) -> None:
+def initialize(
+    job_addresses: str | Sequence[str] | None = None, num_processes: int | None = None, process_id: int | None = None
+) -> None:
     """Starts a distribution that spans several processes (one mesh over all their devices).
 
     Call it in every process, before any model is built, with the same
@@ -122,14 +123,17 @@ def initialize(job_addresses: str | Sequence[str] | None = None, num_processes: 
         num_processes = int(os.environ["KERAS_DISTRIBUTION_NUM_PROCESSES"])
     if process_id is None and "KERAS_DISTRIBUTION_PROCESS_ID" in os.environ:
         process_id = int(os.environ["KERAS_DISTRIBUTION_PROCESS_ID"])
-    addresses = [a.strip() for a in job_addresses.split(",")] if isinstance(job_addresses, str) \
-        else list(job_addresses or [])
+    addresses = (
+        [a.strip() for a in job_addresses.split(",")] if isinstance(job_addresses, str) else list(job_addresses or [])
+    )
     count = num_processes if num_processes is not None else max(len(addresses), 1)
     if count <= 1:
         return
     if len(addresses) != count:
-        raise ValueError(f"initialize: num_processes={count} but {len(addresses)} job_addresses were given "
-                         f"({addresses}); give one 'host:port' per process")
+        raise ValueError(
+            f"initialize: num_processes={count} but {len(addresses)} job_addresses were given "
+            f"({addresses}); give one 'host:port' per process"
+        )
     if process_id is None or not 0 <= int(process_id) < count:
         raise ValueError(f"initialize: process_id must be in [0, {count}), got {process_id!r}")
     os.environ["DTENSOR_JOBS"] = ",".join(addresses)

@@ -18,7 +18,7 @@ from tfkit.distribution import devices as devices_module
 from tfkit.distribution.layout_map import LayoutMap
 from tfkit.distribution.mesh import DeviceMesh, TensorLayout
 
-_current: list[Any] = [None]   # process-wide, as Keras's: threads that trace steps ahead see it too
+_current: list[Any] = [None]  # process-wide, as Keras's: threads that trace steps ahead see it too
 
 
 class Distribution:
@@ -44,13 +44,16 @@ class Distribution:
         'batch'
     """
 
-    def __init__(self, device_mesh: DeviceMesh, batch_dim_name: str | None = None,
-                 auto_shard_dataset: bool = True) -> None:
+    def __init__(
+        self, device_mesh: DeviceMesh, batch_dim_name: str | None = None, auto_shard_dataset: bool = True
+    ) -> None:
         self._device_mesh = device_mesh
         self._batch_dim_name = batch_dim_name or device_mesh.axis_names[0]
         if self._batch_dim_name not in device_mesh.axis_names:
-            raise ValueError(f"{type(self).__name__}: batch_dim_name '{self._batch_dim_name}' is not an axis of the "
-                             f"mesh (its axes are {device_mesh.axis_names})")
+            raise ValueError(
+                f"{type(self).__name__}: batch_dim_name '{self._batch_dim_name}' is not an axis of the "
+                f"mesh (its axes are {device_mesh.axis_names})"
+            )
         self.auto_shard_dataset = auto_shard_dataset
 
     @property
@@ -152,14 +155,20 @@ class DataParallel(Distribution):
         ('batch', None)
     """
 
-    def __init__(self, device_mesh: DeviceMesh | None = None, devices: Sequence[str] | None = None,
-                 auto_shard_dataset: bool = True) -> None:
+    def __init__(
+        self,
+        device_mesh: DeviceMesh | None = None,
+        devices: Sequence[str] | None = None,
+        auto_shard_dataset: bool = True,
+    ) -> None:
         if device_mesh is None:
             devices = list(devices) if devices is not None else devices_module.list_devices()
             device_mesh = DeviceMesh((len(devices),), ["batch"], devices)
         elif len(device_mesh.shape) != 1:
-            raise ValueError(f"DataParallel needs a 1-D mesh, got shape {device_mesh.shape}; use ModelParallel "
-                             f"with a LayoutMap for a mesh with a model axis")
+            raise ValueError(
+                f"DataParallel needs a 1-D mesh, got shape {device_mesh.shape}; use ModelParallel "
+                f"with a LayoutMap for a mesh with a model axis"
+            )
         super().__init__(device_mesh, device_mesh.axis_names[0], auto_shard_dataset)
 
 
@@ -196,16 +205,25 @@ class ModelParallel(Distribution):
         (None, 'model')
     """
 
-    def __init__(self, *, layout_map: LayoutMap | None = None, batch_dim_name: str | None = None,
-                 auto_shard_dataset: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        layout_map: LayoutMap | None = None,
+        batch_dim_name: str | None = None,
+        auto_shard_dataset: bool = True,
+        **kwargs: Any,
+    ) -> None:
         mesh = kwargs.pop("device_mesh", None)
         if kwargs:
             raise TypeError(f"ModelParallel got unexpected keyword argument(s) {sorted(kwargs)}")
         if layout_map is None:
             raise ValueError("ModelParallel needs layout_map=LayoutMap(mesh) saying how variables are split")
         if mesh is not None:
-            warnings.warn("ModelParallel(device_mesh=...) is deprecated in Keras; the LayoutMap's mesh is used",
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                "ModelParallel(device_mesh=...) is deprecated in Keras; the LayoutMap's mesh is used",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             if mesh is not layout_map.device_mesh:
                 raise ValueError("ModelParallel: device_mesh differs from layout_map.device_mesh")
         super().__init__(layout_map.device_mesh, batch_dim_name, auto_shard_dataset)

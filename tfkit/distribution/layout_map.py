@@ -1,9 +1,9 @@
 """``LayoutMap``: which layout each variable (or layer output) gets, by a regex on its path.
 
-    layout_map = LayoutMap(mesh)
-    layout_map["dense.*kernel"] = (None, "model")     # a tuple becomes a TensorLayout on the map's mesh
-    layout_map["d2/output"] = ("batch", None)         # constrains a layer's output
-    layout_map["dense_1/kernel"]                      # the one layout whose key matches, else None
+layout_map = LayoutMap(mesh)
+layout_map["dense.*kernel"] = (None, "model")     # a tuple becomes a TensorLayout on the map's mesh
+layout_map["d2/output"] = ("batch", None)         # constrains a layer's output
+layout_map["dense_1/kernel"]                      # the one layout whose key matches, else None
 """
 
 from __future__ import annotations
@@ -52,8 +52,10 @@ class LayoutMap(collections.abc.MutableMapping):
             return self._layouts[key]
         matching = [k for k in self._layouts if re.search(k, key)]
         if len(matching) > 1:
-            raise ValueError(f"Path '{key}' matches several LayoutMap keys: {matching}. Make each variable or "
-                             f"output path match at most one key")
+            raise ValueError(
+                f"Path '{key}' matches several LayoutMap keys: {matching}. Make each variable or "
+                f"output path match at most one key"
+            )
         return self._layouts[matching[0]] if matching else None
 
     def __setitem__(self, key: str, layout: Any) -> None:
@@ -62,8 +64,10 @@ class LayoutMap(collections.abc.MutableMapping):
         if isinstance(layout, tuple):
             layout = TensorLayout(axes=layout, device_mesh=None)
         if not isinstance(layout, TensorLayout):
-            raise ValueError(f"LayoutMap['{key}']: expected a TensorLayout or a tuple of mesh axis names, got "
-                             f"{layout!r} ({type(layout).__name__})")
+            raise ValueError(
+                f"LayoutMap['{key}']: expected a TensorLayout or a tuple of mesh axis names, got "
+                f"{layout!r} ({type(layout).__name__})"
+            )
         if layout.device_mesh is None:
             layout.device_mesh = self._device_mesh
         self._layouts[key] = layout

@@ -48,17 +48,22 @@ class DeviceMesh:
 
     def __init__(self, shape: Sequence[int], axis_names: Sequence[str], devices: Any = None) -> None:
         if not shape or not axis_names:
-            raise ValueError(f"DeviceMesh: shape and axis_names cannot be empty, got shape={shape!r} and "
-                             f"axis_names={axis_names!r}")
+            raise ValueError(
+                f"DeviceMesh: shape and axis_names cannot be empty, got shape={shape!r} and axis_names={axis_names!r}"
+            )
         if len(shape) != len(axis_names):
-            raise ValueError(f"DeviceMesh: shape and axis_names must have the same length, got shape={shape!r} "
-                             f"and axis_names={axis_names!r}")
+            raise ValueError(
+                f"DeviceMesh: shape and axis_names must have the same length, got shape={shape!r} "
+                f"and axis_names={axis_names!r}"
+            )
         devices = np.array(devices_module.list_devices() if devices is None else devices)
         if int(np.prod(shape)) != devices.size:
-            raise ValueError(f"DeviceMesh: shape {tuple(shape)} needs {int(np.prod(shape))} devices, but "
-                             f"{devices.size} were given ({devices.flatten().tolist()}). To test on one machine, "
-                             f"split the CPU into logical devices with tf.config.set_logical_device_configuration "
-                             f"before TensorFlow starts")
+            raise ValueError(
+                f"DeviceMesh: shape {tuple(shape)} needs {int(np.prod(shape))} devices, but "
+                f"{devices.size} were given ({devices.flatten().tolist()}). To test on one machine, "
+                f"split the CPU into logical devices with tf.config.set_logical_device_configuration "
+                f"before TensorFlow starts"
+            )
         self._shape = tuple(int(s) for s in shape)
         self._axis_names = list(axis_names)
         self._devices = np.reshape(devices, self._shape)
@@ -84,7 +89,7 @@ class DeviceMesh:
         """The DTensor `Mesh` of these devices (made once)."""
         if self._backend_mesh is None:
             dims = list(zip(self._axis_names, self._shape))
-            if dtensor.num_clients() > 1:   # several processes: each names its local devices
+            if dtensor.num_clients() > 1:  # several processes: each names its local devices
                 kind = str(self._devices.flat[0]).split(":")[0].upper()
                 self._backend_mesh = dtensor.create_distributed_mesh(dims, device_type=kind)
             else:
@@ -146,16 +151,20 @@ class TensorLayout:
             raise ValueError("TensorLayout: its device_mesh is already set; a layout belongs to one mesh")
         unknown = [a for a in self._axes if a is not None and a not in mesh.axis_names]
         if unknown:
-            raise ValueError(f"TensorLayout{self._axes}: axis names {unknown} are not axes of the mesh "
-                             f"(its axes are {mesh.axis_names})")
+            raise ValueError(
+                f"TensorLayout{self._axes}: axis names {unknown} are not axes of the mesh "
+                f"(its axes are {mesh.axis_names})"
+            )
         self._device_mesh = mesh
 
     @property
     def backend_layout(self) -> dtensor.Layout:
         """The DTensor `Layout` of this layout."""
         if self._device_mesh is None:
-            raise ValueError(f"TensorLayout{self._axes} has no device_mesh: give one, or store the layout in a "
-                             f"LayoutMap, which gives it the map's mesh")
+            raise ValueError(
+                f"TensorLayout{self._axes} has no device_mesh: give one, or store the layout in a "
+                f"LayoutMap, which gives it the map's mesh"
+            )
         specs = [dtensor.UNSHARDED if a is None else a for a in self._axes]
         return dtensor.Layout(specs, self._device_mesh.backend_mesh)
 
@@ -163,13 +172,20 @@ class TensorLayout:
         """Raise a ValueError naming ``what`` unless this layout fits a tensor of ``shape``."""
         shape = tuple(None if s is None else int(s) for s in shape)
         if len(shape) != len(self._axes):
-            raise ValueError(f"{what} has shape {shape} ({len(shape)} axes), but its layout {self._axes} has "
-                             f"{len(self._axes)} axes")
+            raise ValueError(
+                f"{what} has shape {shape} ({len(shape)} axes), but its layout {self._axes} has {len(self._axes)} axes"
+            )
         for dim, (size, axis) in enumerate(zip(shape, self._axes)):
-            if axis is not None and size is not None and self._device_mesh is not None \
-                    and size % self._device_mesh.axis_size(axis):
-                raise ValueError(f"{what} has shape {shape}: axis {dim} ({size}) is split over mesh axis "
-                                 f"'{axis}' of size {self._device_mesh.axis_size(axis)}, which does not divide it")
+            if (
+                axis is not None
+                and size is not None
+                and self._device_mesh is not None
+                and size % self._device_mesh.axis_size(axis)
+            ):
+                raise ValueError(
+                    f"{what} has shape {shape}: axis {dim} ({size}) is split over mesh axis "
+                    f"'{axis}' of size {self._device_mesh.axis_size(axis)}, which does not divide it"
+                )
 
     def __repr__(self) -> str:
         return f"<TensorLayout axes={self._axes}, device_mesh={self._device_mesh}>"

@@ -29,9 +29,9 @@ from tfkit.distribution.mesh import TensorLayout
 # weights of a ModelParallel run parted from the single-device run). tfkit turns that pass off.
 os.environ.setdefault("DTENSOR_ENABLE_COMBINE_ALL_REDUCES_OPTIMIZATION", "0")
 
-_VALUE_KEY = "VARIABLE_VALUE"   # the checkpoint key of a variable's value (TensorFlow's trackable.VARIABLE_VALUE_KEY)
-_reference: list[Any] = [None]   # the variable whose layout the next variable copies (optimizer slots)
-_enclosing: list[Any] = [list]   # () -> names of the layers being called, outermost first (the engine sets it)
+_VALUE_KEY = "VARIABLE_VALUE"  # the checkpoint key of a variable's value (TensorFlow's trackable.VARIABLE_VALUE_KEY)
+_reference: list[Any] = [None]  # the variable whose layout the next variable copies (optimizer slots)
+_enclosing: list[Any] = [list]  # () -> names of the layers being called, outermost first (the engine sets it)
 
 
 def set_enclosing_names(names: Any) -> None:
@@ -88,8 +88,9 @@ def distribute_tensor(tensor: Any, layout: Any) -> Any:
         TensorShape([2, 3])
     """
     if isinstance(layout, TensorLayout):
-        layout.check_shape(tensor.shape if isinstance(tensor, tf.Tensor) else np.shape(tensor),
-                           "distribute_tensor: the tensor")
+        layout.check_shape(
+            tensor.shape if isinstance(tensor, tf.Tensor) else np.shape(tensor), "distribute_tensor: the tensor"
+        )
     target = backend_layout(layout)
     if not tf.executing_eagerly():
         return dtensor.relayout(tensor, target)
@@ -169,11 +170,17 @@ def _creator(next_creator: Any, **kwargs: Any) -> Any:
         else:
             layout = dist.get_variable_layout(VariablePath(path, value.shape))
             layout.check_shape(value.shape, f"Variable '{path}'")
-        for unused in ("experimental_enable_variable_lifting", "caching_device", "variable_def", "import_scope",
-                       "validate_shape", "distribute_strategy"):
+        for unused in (
+            "experimental_enable_variable_lifting",
+            "caching_device",
+            "variable_def",
+            "import_scope",
+            "validate_shape",
+            "distribute_strategy",
+        ):
             kwargs.pop(unused, None)
         variable = ShardedVariable(distribute_tensor(value, layout), **kwargs)
-        variable.distribution = dist   # the batches of steps that use it are split as this distribution says
+        variable.distribution = dist  # the batches of steps that use it are split as this distribution says
         return variable
 
 
@@ -200,7 +207,7 @@ def distribution_of(variables: Any) -> Any:
     for variable in variables:
         if is_sharded(variable):
             return getattr(variable, "distribution", None) or distributions.distribution()
-        return None     # an ordinary variable: the model lives on one device
+        return None  # an ordinary variable: the model lives on one device
     return distributions.distribution()
 
 
@@ -231,7 +238,7 @@ def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
         return inputs
     own = variables()
     if own and not is_sharded(own[0]):
-        return inputs     # built on one device before the distribution was set
+        return inputs  # built on one device before the distribution was set
 
     def place(t: Any) -> Any:
         ordinary = isinstance(t, np.ndarray) or (isinstance(t, tf.Tensor) and not dtensor.is_dtensor(t))
@@ -240,7 +247,7 @@ def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
     return tf.nest.map_structure(place, inputs)
 
 
-_tracing_on: list[Any] = [None]   # the distribution whose mesh step is being traced
+_tracing_on: list[Any] = [None]  # the distribution whose mesh step is being traced
 
 
 @contextlib.contextmanager

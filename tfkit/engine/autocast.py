@@ -53,7 +53,7 @@ class AutoCastVariable:
     def numpy(self) -> np.ndarray:
         return self.value().numpy()
 
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:   # NumPy 2 passes copy=
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:  # NumPy 2 passes copy=
         return np.asarray(self.numpy(), dtype=dtype)
 
     def _write(self, method: str, value: Any, **kwargs: Any) -> Any:
@@ -71,8 +71,8 @@ class AutoCastVariable:
     def __tf_tensor__(self, dtype: Any = None, name: Any = None) -> tf.Tensor:
         return _convert(self, dtype)
 
-    def __getattr__(self, name: str) -> Any:      # shape, name, trainable, device, ...
-        if name.startswith("__") or name in _NOT_FORWARDED:   # conversion hooks would read the float32 value
+    def __getattr__(self, name: str) -> Any:  # shape, name, trainable, device, ...
+        if name.startswith("__") or name in _NOT_FORWARDED:  # conversion hooks would read the float32 value
             raise AttributeError(name)
         return getattr(self._variable, name)
 
@@ -83,9 +83,11 @@ class AutoCastVariable:
 def _convert(value: AutoCastVariable, dtype: Any = None, name: Any = None, as_ref: bool = False) -> tf.Tensor:
     if dtype is not None and tf.as_dtype(dtype) != value.dtype:
         if tf.as_dtype(dtype).is_floating:
-            return tf.cast(value._variable, dtype)   # an op asked for another float type: give it that
-        raise ValueError(f"Variable {value._variable.name} reads as {value.dtype.name} in this layer's call, "
-                         f"but an operation asked for {tf.as_dtype(dtype).name}")
+            return tf.cast(value._variable, dtype)  # an op asked for another float type: give it that
+        raise ValueError(
+            f"Variable {value._variable.name} reads as {value.dtype.name} in this layer's call, "
+            f"but an operation asked for {tf.as_dtype(dtype).name}"
+        )
     return value.value()
 
 
@@ -100,15 +102,36 @@ def _operator(name: str) -> Any:
     return apply
 
 
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__",
-              "__rmatmul__", "__neg__", "__abs__", "__getitem__", "__lt__", "__le__", "__gt__", "__ge__"):
+for _name in (
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__pow__",
+    "__rpow__",
+    "__matmul__",
+    "__rmatmul__",
+    "__neg__",
+    "__abs__",
+    "__getitem__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+):
     setattr(AutoCastVariable, _name, _operator(_name))
 
 
 def _castable(value: Any, variable_dtype: tf.DType) -> bool:
-    return (isinstance(value, tf.Variable) and value.dtype == variable_dtype
-            and variable_roles.casts_in_call(value))
+    return isinstance(value, tf.Variable) and value.dtype == variable_dtype and variable_roles.casts_in_call(value)
 
 
 @contextlib.contextmanager
@@ -120,8 +143,11 @@ def variables_cast_in_call(layer: Any) -> Iterator[None]:
         return
     variable_dtype = tf.as_dtype(policy.variable_dtype)
     attributes = vars(layer)
-    swapped = {name: value for name, value in attributes.items()
-               if not name.startswith("_tfkit_") and _castable(value, variable_dtype)}
+    swapped = {
+        name: value
+        for name, value in attributes.items()
+        if not name.startswith("_tfkit_") and _castable(value, variable_dtype)
+    }
     for name, variable in swapped.items():
         attributes[name] = AutoCastVariable(variable, policy.compute_dtype)
     try:

@@ -68,8 +68,25 @@ def convert_user_call(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
-_CONVERTED_BUILTINS = frozenset({"abs", "all", "any", "enumerate", "filter", "float", "int", "len", "map", "next",
-                                 "print", "range", "sorted", "zip", "super"})
+_CONVERTED_BUILTINS = frozenset(
+    {
+        "abs",
+        "all",
+        "any",
+        "enumerate",
+        "filter",
+        "float",
+        "int",
+        "len",
+        "map",
+        "next",
+        "print",
+        "range",
+        "sorted",
+        "zip",
+        "super",
+    }
+)
 _LIBRARIES = ("tfkit", "tensorflow", "keras", "numpy", "builtins")
 
 
@@ -78,12 +95,12 @@ def needs_conversion(fn: Callable[..., Any]) -> bool:
     function = getattr(fn, "__func__", fn)
     code = getattr(function, "__code__", None)
     if code is None or not isinstance(function, types.FunctionType):
-        return True                 # a partial, a callable object: let AutoGraph decide
+        return True  # a partial, a callable object: let AutoGraph decide
     owner = getattr(fn, "__self__", None)
     return _code_needs_conversion(code, function.__globals__, type(owner) if owner is not None else None)
 
 
-_VERDICTS: dict[tuple, bool] = {}    # by (code, module globals, owning class): bytecode does not change
+_VERDICTS: dict[tuple, bool] = {}  # by (code, module globals, owning class): bytecode does not change
 
 
 def _code_needs_conversion(code: types.CodeType, globals_: dict, owner: type | None) -> bool:
@@ -104,8 +121,9 @@ def _scan(code: types.CodeType, globals_: dict, owner: type | None) -> bool:
         for candidate in (globals_.get(name), getattr(owner, name, None) if owner is not None else None):
             if _user_function(candidate):
                 return True
-    return any(isinstance(const, types.CodeType) and _code_needs_conversion(const, globals_, owner)
-               for const in code.co_consts)
+    return any(
+        isinstance(const, types.CodeType) and _code_needs_conversion(const, globals_, owner) for const in code.co_consts
+    )
 
 
 def _user_function(value: Any) -> bool:

@@ -1,8 +1,8 @@
 """How ``Layer`` reads its subclasses: call and build signatures, and wrappers it puts on their methods.
 
-    first, takes_training, takes_mask, training_default, var_kw = call_signature(Dense)
-    build_parameters(MyLayer)        # ("input_shape",) or more: build(self, x_shape, mask_shape)
-    shape_tuple(tf.ones((2, 3)))     # (2, 3)
+first, takes_training, takes_mask, training_default, var_kw = call_signature(Dense)
+build_parameters(MyLayer)        # ("input_shape",) or more: build(self, x_shape, mask_shape)
+shape_tuple(tf.ones((2, 3)))     # (2, 3)
 """
 
 from __future__ import annotations

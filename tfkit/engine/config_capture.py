@@ -35,7 +35,7 @@ def capture(cls: type, args: tuple, kwargs: dict) -> dict[str, Any]:
     names, _ = _init_parameters(cls)
     captured = dict(zip(names, args))
     if len(args) > len(names):
-        captured["*args"] = args[len(names):]
+        captured["*args"] = args[len(names) :]
     captured.update(kwargs)
     return captured
 

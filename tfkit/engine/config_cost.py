@@ -29,16 +29,16 @@ MAX_TRACED_CALLS = 10_000
 # traced tensor may hold (graph_budget): 2**32 float32 values are 16 GiB per sample, more than any model that runs
 # (an 8k-token static attention map of 32 heads is 2**31) and far less than what a few digits in a file can ask.
 MAX_SAMPLE_ELEMENTS = 2**32
-MAX_SCALE = 2**16           # the factor one layer enlarges each sample by (UpSampling size, transposed-conv strides)
-MAX_NGRAMS = 64             # TextVectorization builds one n-gram op per n
-MAX_OOV_INDICES = 2**20     # lookup layers build a table with this many OOV entries when they are constructed
+MAX_SCALE = 2**16  # the factor one layer enlarges each sample by (UpSampling size, transposed-conv strides)
+MAX_NGRAMS = 64  # TextVectorization builds one n-gram op per n
+MAX_OOV_INDICES = 2**20  # lookup layers build a table with this many OOV entries when they are constructed
 
 _LOOKUPS = ("StringLookup", "IntegerLookup")
 _UPSAMPLING = ("UpSampling1D", "UpSampling2D", "UpSampling3D")
 _TRANSPOSED = ("Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose", "Convolution2DTranspose")
 _PADDING = ("ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D")
 _CROPS = ("Resizing", "CenterCrop", "RandomCrop")
-_WRAPPED = ("layer", "forward_layer", "backward_layer", "cell", "cells")   # TimeDistributed, Bidirectional, RNN
+_WRAPPED = ("layer", "forward_layer", "backward_layer", "cell", "cells")  # TimeDistributed, Bidirectional, RNN
 
 
 def _ints(value: Any) -> list[int] | None:
@@ -50,7 +50,7 @@ def _ints(value: Any) -> list[int] | None:
     if isinstance(value, list):
         out: list[int] = []
         for item in value:
-            inner = [0] if item is None else _ints(item)     # None: an unknown axis (a shape's batch axis)
+            inner = [0] if item is None else _ints(item)  # None: an unknown axis (a shape's batch axis)
             if inner is None:
                 return None
             out += inner
@@ -77,20 +77,42 @@ _RULES: dict[str, list[_Rule]] = {
         (("ngrams",), "the n-gram ops built per call", MAX_NGRAMS, max, _ALWAYS),
     ],
     "Reshape": [(("target_shape",), "the elements of every sample", MAX_SAMPLE_ELEMENTS, _product, _ALWAYS)],
-    **{name: [(("noise_shape",), "the random values drawn per training step", MAX_SAMPLE_ELEMENTS, _product, _ALWAYS)]
-       for name in ("Dropout", "AlphaDropout")},
-    "InputLayer": [(("batch_shape", "batch_input_shape"), "the elements of every sample", MAX_SAMPLE_ELEMENTS,
-                    lambda dims: _product(dims[1:]), _ALWAYS)],
-    **{name: [(("num_oov_indices",), "the table entries built with the layer", MAX_OOV_INDICES, max, _ALWAYS),
-              (("max_tokens",), "the width of every encoded sample", MAX_SAMPLE_ELEMENTS, max, _ENCODES)]
-       for name in _LOOKUPS},
-    **{name: [(("size",), "the factor every sample is enlarged by", MAX_SCALE, _product, _ALWAYS)] for name in _UPSAMPLING},
-    **{name: [(("strides",), "the factor every sample is enlarged by", MAX_SCALE, _product, _ALWAYS)]
-       for name in _TRANSPOSED},
-    **{name: [(("padding",), "the zeros added along one axis of every sample", MAX_SAMPLE_ELEMENTS, max, _ALWAYS)]
-       for name in _PADDING},
-    **{name: [(("height", "width"), "the pixels of every output image", MAX_SAMPLE_ELEMENTS, _product, _ALWAYS)]
-       for name in _CROPS},
+    **{
+        name: [(("noise_shape",), "the random values drawn per training step", MAX_SAMPLE_ELEMENTS, _product, _ALWAYS)]
+        for name in ("Dropout", "AlphaDropout")
+    },
+    "InputLayer": [
+        (
+            ("batch_shape", "batch_input_shape"),
+            "the elements of every sample",
+            MAX_SAMPLE_ELEMENTS,
+            lambda dims: _product(dims[1:]),
+            _ALWAYS,
+        )
+    ],
+    **{
+        name: [
+            (("num_oov_indices",), "the table entries built with the layer", MAX_OOV_INDICES, max, _ALWAYS),
+            (("max_tokens",), "the width of every encoded sample", MAX_SAMPLE_ELEMENTS, max, _ENCODES),
+        ]
+        for name in _LOOKUPS
+    },
+    **{
+        name: [(("size",), "the factor every sample is enlarged by", MAX_SCALE, _product, _ALWAYS)]
+        for name in _UPSAMPLING
+    },
+    **{
+        name: [(("strides",), "the factor every sample is enlarged by", MAX_SCALE, _product, _ALWAYS)]
+        for name in _TRANSPOSED
+    },
+    **{
+        name: [(("padding",), "the zeros added along one axis of every sample", MAX_SAMPLE_ELEMENTS, max, _ALWAYS)]
+        for name in _PADDING
+    },
+    **{
+        name: [(("height", "width"), "the pixels of every output image", MAX_SAMPLE_ELEMENTS, _product, _ALWAYS)]
+        for name in _CROPS
+    },
 }
 
 
@@ -117,9 +139,11 @@ def _check_arguments(entry: dict, where: str) -> None:
         amount = reduce(values)
         if amount > limit:
             shown = ", ".join(f"{a}={config.get(a)!r}"[:80] for a in arguments if a in config)
-            raise ValueError(f"{_label(entry, where)}: {shown} sets {cost} to {amount}; a model file may set it to "
-                             f"at most {limit}. The config multiplies the work of loading or running the model far "
-                             f"beyond any real model's; tfkit refuses to rebuild it.")
+            raise ValueError(
+                f"{_label(entry, where)}: {shown} sets {cost} to {amount}; a model file may set it to "
+                f"at most {limit}. The config multiplies the work of loading or running the model far "
+                f"beyond any real model's; tfkit refuses to rebuild it."
+            )
 
 
 def _calls(entry: dict) -> int:
@@ -136,7 +160,7 @@ def _traced_calls(entry: dict, where: str) -> int:
     layers = config.get("layers")
     total = 0 if isinstance(layers, list) else 1
     for index, child in enumerate(layers if isinstance(layers, list) else []):
-        if not _is_entry(child) or child["class_name"] == "InputLayer":   # an input traces nothing
+        if not _is_entry(child) or child["class_name"] == "InputLayer":  # an input traces nothing
             continue
         child_where = f"{where}.config.layers[{index}]"
         calls, each = _calls(child), _traced_calls(child, child_where)
@@ -145,8 +169,9 @@ def _traced_calls(entry: dict, where: str) -> int:
             raise ValueError(
                 f"{_label(child, child_where)} is called {calls} times and each call traces {each} layer "
                 f"call(s): rebuilding the model would trace more than {MAX_TRACED_CALLS} layer calls, the "
-                f"limit for a model file (nested models multiply: every call re-traces all of their layers).")
-    for key in _WRAPPED:   # a wrapped layer or cell runs inside every call of its wrapper
+                f"limit for a model file (nested models multiply: every call re-traces all of their layers)."
+            )
+    for key in _WRAPPED:  # a wrapped layer or cell runs inside every call of its wrapper
         inner = config.get(key)
         for i, item in enumerate(inner if isinstance(inner, list) else [inner]):
             if _is_entry(item):
@@ -155,7 +180,9 @@ def _traced_calls(entry: dict, where: str) -> int:
 
 
 def _is_entry(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("class_name"), str) and isinstance(value.get("config"), dict)
+    return (
+        isinstance(value, dict) and isinstance(value.get("class_name"), str) and isinstance(value.get("config"), dict)
+    )
 
 
 def check_costs(config: Any, what: str) -> None:

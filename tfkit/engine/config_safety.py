@@ -21,7 +21,7 @@ from typing import Any
 from tfkit.engine.config_cost import check_costs
 
 MAX_JSON_CHARS = 16 * 2**20
-MAX_JSON_VALUES = 2_000_000   # a 10,000-layer model config holds well under a million
+MAX_JSON_VALUES = 2_000_000  # a 10,000-layer model config holds well under a million
 MAX_DEPTH = 256
 # A name ends up in every TensorFlow op and variable name of its layer: a 900 KB layer name cost 230 MB
 # to rebuild, a 15 MB one crashed the process. Names and keys are identifiers; other text is bounded too.
@@ -95,8 +95,10 @@ def check_config(config: Any, what: str) -> None:
         if isinstance(value, str):
             limit = MAX_NAME_CHARS if path[-1] == "name" else MAX_STRING_CHARS
             if len(value) > limit:
-                raise ValueError(f"{_where(path)} is a string of {len(value)} characters; the limit is {limit} "
-                                 f"({'a name' if limit == MAX_NAME_CHARS else 'text in a config'})")
+                raise ValueError(
+                    f"{_where(path)} is a string of {len(value)} characters; the limit is {limit} "
+                    f"({'a name' if limit == MAX_NAME_CHARS else 'text in a config'})"
+                )
             continue
         if not isinstance(value, dict):
             continue
@@ -129,8 +131,10 @@ def _check_object(value: dict, path: list[Any]) -> None:
         raise ValueError(f"{where} describes a function saved as code (Keras-style). {_NO_CODE}")
     function = value.get("function")
     if isinstance(function, list) or isinstance(function, dict) and not _names_a_function(function):
-        raise ValueError(f"{where}.function is not a registered function name but {type(value['function']).__name__} data "
-                         f"(a function saved as code). {_NO_CODE}")
+        raise ValueError(
+            f"{where}.function is not a registered function name but {type(value['function']).__name__} data "
+            f"(a function saved as code). {_NO_CODE}"
+        )
     if "class_name" in value:
         # "module" and "registered_name" are data, as in Keras's format: never imported or evaluated.
         for key in ("module", "registered_name"):

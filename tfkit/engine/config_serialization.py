@@ -35,8 +35,17 @@ from tfkit.engine.config_safety import check_config
 
 # Searched in this order when a config does not say its kind.
 _SEARCH_ORDER = (
-    "layers", "activations", "initializers", "regularizers", "constraints", "losses",
-    "metrics", "optimizers", "schedules", "callbacks", "functions",
+    "layers",
+    "activations",
+    "initializers",
+    "regularizers",
+    "constraints",
+    "losses",
+    "metrics",
+    "optimizers",
+    "schedules",
+    "callbacks",
+    "functions",
 )
 
 
@@ -53,7 +62,7 @@ def _function_name(fn: Any) -> str:
     for kind in ("activations", "functions"):
         if registry.is_builtin(kind, fn):
             return fn.__name__
-    return registry.name_for("functions", fn)   # a lambda has no name: refused, with what to do
+    return registry.name_for("functions", fn)  # a lambda has no name: refused, with what to do
 
 
 def serialize(obj: Any) -> Any:
@@ -81,8 +90,12 @@ def serialize(obj: Any) -> Any:
         return {**layer_entry(obj), "kind": kind}
     entry = registry.serialized_class(kind or "functions", type(obj))
     config = serialize_config_values(obj.get_config())
-    out = {"module": entry["module"], "class_name": entry["class_name"], "config": config,
-           "registered_name": entry["registered_name"]}
+    out = {
+        "module": entry["module"],
+        "class_name": entry["class_name"],
+        "config": config,
+        "registered_name": entry["registered_name"],
+    }
     if kind is not None:
         out["kind"] = kind
     return out
@@ -97,13 +110,18 @@ def layer_entry(layer: Any) -> dict[str, Any]:
     entry = registry.serialized_class("layers", type(layer))
     raw = layer.get_config()
     if not isinstance(raw, dict):
-        raise TypeError(f"{type(layer).__name__}.get_config() of layer '{layer.name}' must return a dict, "
-                        f"got {type(raw).__name__}")
+        raise TypeError(
+            f"{type(layer).__name__}.get_config() of layer '{layer.name}' must return a dict, got {type(raw).__name__}"
+        )
     config = serialize_config_values(to_plain(raw))
-    out = {"module": entry["module"], "class_name": entry["class_name"], "config": config,
-           "registered_name": entry["registered_name"]}
+    out = {
+        "module": entry["module"],
+        "class_name": entry["class_name"],
+        "config": config,
+        "registered_name": entry["registered_name"],
+    }
     if "name" not in config:
-        out["name"] = layer.name   # a get_config() returning only its own arguments: the name rides beside it
+        out["name"] = layer.name  # a get_config() returning only its own arguments: the name rides beside it
     return out
 
 
@@ -123,8 +141,12 @@ def serialize_config_values(value: Any) -> Any:
         return value.as_list() if value.rank is not None else None
     if kind_of(value) is None and not isinstance(value, type) and callable(value) and not hasattr(value, "get_config"):
         name = _function_name(value)
-        return {"module": getattr(value, "__module__", None), "class_name": "function", "config": name,
-                "registered_name": name}
+        return {
+            "module": getattr(value, "__module__", None),
+            "class_name": "function",
+            "config": name,
+            "registered_name": name,
+        }
     return serialize(value)
 
 
@@ -136,7 +158,7 @@ def revive_config_values(value: Any, custom_objects: Mapping[str, Any] | None = 
         return value
     if _is_serialized_object(value):
         if value["class_name"] in _POLICY_CLASSES and _from_keras_or_tfkit(value.get("module")):
-            policy = dtype_policy.get(value)       # as Keras 3's from_config: a float policy by its name
+            policy = dtype_policy.get(value)  # as Keras 3's from_config: a float policy by its name
             return policy.name if type(policy) is dtype_policy.DTypePolicy else policy
         if value["class_name"] == "function":
             # Keras 3 names the function in "config" (its "registered_name" is "function" for a plain def)
@@ -152,8 +174,9 @@ def revive_config_values(value: Any, custom_objects: Mapping[str, Any] | None = 
 
 
 # Keras 3's (and tfkit's) serialized dtype policies: revived by tfkit.base.dtype_policy, never looked up as classes.
-_POLICY_CLASSES = frozenset({"DTypePolicy", "FloatDTypePolicy", "Policy", "DTypePolicyMap",
-                             *quantized_policies.CLASSES})
+_POLICY_CLASSES = frozenset(
+    {"DTypePolicy", "FloatDTypePolicy", "Policy", "DTypePolicyMap", *quantized_policies.CLASSES}
+)
 
 
 def _from_keras_or_tfkit(module: Any) -> bool:
@@ -161,13 +184,17 @@ def _from_keras_or_tfkit(module: Any) -> bool:
 
 
 def _is_serialized_object(value: dict) -> bool:
-    return isinstance(value.get("class_name"), str) and "config" in value \
-        and bool({"module", "registered_name", "kind"} & set(value)) \
+    return (
+        isinstance(value.get("class_name"), str)
+        and "config" in value
+        and bool({"module", "registered_name", "kind"} & set(value))
         and set(value) <= {"module", "class_name", "config", "registered_name", "kind", "name", "build_config"}
+    )
 
 
-def _kinds_for(name: str, custom_objects: Mapping[str, Any] | None, registered_name: Any = None,
-               module: Any = None) -> list[str]:
+def _kinds_for(
+    name: str, custom_objects: Mapping[str, Any] | None, registered_name: Any = None, module: Any = None
+) -> list[str]:
     found = []
     for kind in _SEARCH_ORDER:
         try:
@@ -179,10 +206,7 @@ def _kinds_for(name: str, custom_objects: Mapping[str, Any] | None, registered_n
 
 
 def deserialize(
-    config: Any,
-    custom_objects: Mapping[str, Any] | None = None,
-    safe_mode: bool = True,
-    kind: str | None = None,
+    config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True, kind: str | None = None
 ) -> Any:
     """Inverse of :func:`serialize`: rebuild an object from plain data.
 
@@ -198,7 +222,7 @@ def deserialize(
     """
     if not isinstance(safe_mode, bool):
         raise ValueError(f"safe_mode must be True or False, got {safe_mode!r}")
-    if not safe_mode and safe_mode_state.in_safe_mode():   # only an explicit False changes it (TFSMLayer reads it)
+    if not safe_mode and safe_mode_state.in_safe_mode():  # only an explicit False changes it (TFSMLayer reads it)
         with safe_mode_state.scope(False):
             return deserialize(config, custom_objects, safe_mode, kind)
     if config is None:
@@ -240,13 +264,21 @@ def deserialize(
     return obj
 
 
-_A_KIND = {"optimizers": "an optimizer", "schedules": "a learning-rate schedule", "losses": "a loss",
-           "metrics": "a metric", "callbacks": "a callback", "initializers": "an initializer",
-           "regularizers": "a regularizer", "constraints": "a constraint"}
+_A_KIND = {
+    "optimizers": "an optimizer",
+    "schedules": "a learning-rate schedule",
+    "losses": "a loss",
+    "metrics": "a metric",
+    "callbacks": "a callback",
+    "initializers": "an initializer",
+    "regularizers": "a regularizer",
+    "constraints": "a constraint",
+}
 
 
-def deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None = None, base_class: type | None = None,
-                      what: str = "layer") -> Any:
+def deserialize_layer(
+    config: Any, custom_objects: Mapping[str, Any] | None = None, base_class: type | None = None, what: str = "layer"
+) -> Any:
     """A layer (or model, with ``base_class=Model``) rebuilt from ``{"class_name", "config", ...}``.
 
         dense = deserialize_layer({"class_name": "Dense", "config": {"units": 4}})
@@ -258,10 +290,11 @@ def deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None = No
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"A {what} config must be a dict with 'class_name' and 'config', got {str(config)[:200]}")
     missing = config.get("config_missing")
-    if missing is not None:   # model.save wrote the weights only: say so before asking for the class
+    if missing is not None:  # model.save wrote the weights only: say so before asking for the class
         raise ValueError(missing_config_message(config["class_name"], missing))
-    cls = registry.lookup("layers", config["class_name"], custom_objects, config.get("registered_name"),
-                          config.get("module"))
+    cls = registry.lookup(
+        "layers", config["class_name"], custom_objects, config.get("registered_name"), config.get("module")
+    )
     base_class = base_class or registry.base_class("layers")
     if not (isinstance(cls, type) and issubclass(cls, base_class)):
         raise ValueError(f"{config['class_name']!r} is not a {what} class")
@@ -269,7 +302,7 @@ def deserialize_layer(config: Any, custom_objects: Mapping[str, Any] | None = No
     if not isinstance(inner, dict):
         raise ValueError(f"The config of {what} {config['class_name']!r} must be a dict, got {type(inner).__name__}")
     if isinstance(config.get("name"), str) and "name" not in inner:
-        inner = {**inner, "name": config["name"]}   # a custom get_config() that left out the name
+        inner = {**inner, "name": config["name"]}  # a custom get_config() that left out the name
     with registry.custom_object_scope(custom_objects or {}):
         return _from_config(cls, inner, custom_objects)
 

@@ -59,12 +59,16 @@ class Node:
         for symbol, tensor in zip(symbols, flat) if problem is None else ():
             shape = tf.TensorShape(getattr(tensor, "shape", None))
             dtype = getattr(tensor, "dtype", None)
-            fits = shape.rank is None or (shape.rank == len(symbol.shape) and tf.TensorShape(shape.as_list()[1:])
-                                          .is_compatible_with(symbol.shape[1:]))
+            fits = shape.rank is None or (
+                shape.rank == len(symbol.shape)
+                and tf.TensorShape(shape.as_list()[1:]).is_compatible_with(symbol.shape[1:])
+            )
             if not fits or dtype != symbol.dtype:
                 got = tuple(shape.as_list()) if shape.rank is not None else "unknown"
-                problem = (f"an output of shape {symbol.shape} and dtype {symbol.dtype.name}, but its call returned "
-                           f"shape {got} and dtype {getattr(dtype, 'name', dtype)}")
+                problem = (
+                    f"an output of shape {symbol.shape} and dtype {symbol.dtype.name}, but its call returned "
+                    f"shape {got} and dtype {getattr(dtype, 'name', dtype)}"
+                )
                 break
         if problem is not None:
             layer = self.layer
@@ -123,34 +127,49 @@ class InputLayer(Layer):
         (None, 2)
     """
 
-    def __init__(self, shape: Sequence[int | None] | None = None, batch_size: int | None = None,
-                 dtype: Any = "float32", sparse: bool = False, ragged: bool = False,
-                 batch_shape: Sequence[int | None] | None = None, input_tensor: Any = None,
-                 optional: bool = False, name: str | None = None, **kwargs: Any) -> None:
-        input_shape = kwargs.pop("input_shape", None)       # Keras's older names, still accepted there
+    def __init__(
+        self,
+        shape: Sequence[int | None] | None = None,
+        batch_size: int | None = None,
+        dtype: Any = "float32",
+        sparse: bool = False,
+        ragged: bool = False,
+        batch_shape: Sequence[int | None] | None = None,
+        input_tensor: Any = None,
+        optional: bool = False,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        input_shape = kwargs.pop("input_shape", None)  # Keras's older names, still accepted there
         batch_input_shape = kwargs.pop("batch_input_shape", None)
         if input_shape is not None:
             if shape is None:
-                warnings.warn("InputLayer: the argument input_shape is deprecated (as in Keras); use shape=",
-                              stacklevel=3)
+                warnings.warn(
+                    "InputLayer: the argument input_shape is deprecated (as in Keras); use shape=", stacklevel=3
+                )
                 shape = input_shape
         if batch_input_shape is not None and batch_shape is None:
             batch_shape = batch_input_shape
-        if isinstance(dtype, str):   # a dtype, never a policy name: "int8" is not the int8 quantization policy
+        if isinstance(dtype, str):  # a dtype, never a policy name: "int8" is not the int8 quantization policy
             dtype = tf.as_dtype(dtype)
         super().__init__(name=name, dtype=dtype or "float32", **kwargs)  # inputs never take the global policy
         if sparse or ragged:
             raise ValueError("tfkit.Input supports dense tensors only: sparse=True and ragged=True are not implemented")
         if input_tensor is not None:
             if not isinstance(input_tensor, SymbolicTensor):
-                raise ValueError(f"Argument `input_tensor` must be a symbolic tensor (tfkit.KerasTensor). "
-                                 f"Received invalid type: input_tensor={input_tensor!r} of type {type(input_tensor)}")
+                raise ValueError(
+                    f"Argument `input_tensor` must be a symbolic tensor (tfkit.KerasTensor). "
+                    f"Received invalid type: input_tensor={input_tensor!r} of type {type(input_tensor)}"
+                )
             if batch_shape is None and shape is None:
                 batch_shape = input_tensor.shape
-            elif tuple(batch_shape or (batch_size, *((shape,) if isinstance(shape, int) else shape))) \
-                    != tuple(input_tensor.shape):
-                raise ValueError(f"When providing the `input_tensor` argument, its shape {input_tensor.shape} must "
-                                 f"match the shape given ({batch_shape or shape})")
+            elif tuple(batch_shape or (batch_size, *((shape,) if isinstance(shape, int) else shape))) != tuple(
+                input_tensor.shape
+            ):
+                raise ValueError(
+                    f"When providing the `input_tensor` argument, its shape {input_tensor.shape} must "
+                    f"match the shape given ({batch_shape or shape})"
+                )
         if batch_shape is None:
             if shape is None:
                 raise ValueError("tfkit.Input needs shape= (without the batch dimension) or batch_shape=")
@@ -163,10 +182,10 @@ class InputLayer(Layer):
                 raise ValueError(f"Input shape dimensions must be >= 0 or None, got {self.batch_shape}")
         self.sparse = False
         self.ragged = False
-        self.optional = bool(optional)     # a model call may pass None for this input
+        self.optional = bool(optional)  # a model call may pass None for this input
         self.built = True
         node = Node(self, (), {})
-        if input_tensor is not None:       # as Keras: the given tensor becomes this input (its history is replaced)
+        if input_tensor is not None:  # as Keras: the given tensor becomes this input (its history is replaced)
             input_tensor.node, input_tensor.index = node, 0
             node.outputs = input_tensor
         else:
@@ -180,14 +199,27 @@ class InputLayer(Layer):
         return self._recorded_nodes[0].outputs
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "batch_shape": list(self.batch_shape), "dtype": self.dtype,
-                "sparse": False, "ragged": False, "optional": self.optional}
+        return {
+            "name": self.name,
+            "batch_shape": list(self.batch_shape),
+            "dtype": self.dtype,
+            "sparse": False,
+            "ragged": False,
+            "optional": self.optional,
+        }
 
 
-def Input(shape: Sequence[int | None] | None = None, batch_size: int | None = None, dtype: Any = "float32",
-          name: str | None = None, sparse: bool = False, ragged: bool = False,
-          batch_shape: Sequence[int | None] | None = None, tensor: Any = None,
-          optional: bool = False) -> SymbolicTensor:
+def Input(
+    shape: Sequence[int | None] | None = None,
+    batch_size: int | None = None,
+    dtype: Any = "float32",
+    name: str | None = None,
+    sparse: bool = False,
+    ragged: bool = False,
+    batch_shape: Sequence[int | None] | None = None,
+    tensor: Any = None,
+    optional: bool = False,
+) -> SymbolicTensor:
     """Used to instantiate a symbolic tensor (`tfkit.KerasTensor`), the start of a functional model.
 
     A symbolic tensor has a shape and dtype but no values. Calling layers on
@@ -236,8 +268,17 @@ def Input(shape: Sequence[int | None] | None = None, batch_size: int | None = No
         >>> model(np.ones((2, 32))).shape
         TensorShape([2, 16])
     """
-    return InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name, sparse=sparse,
-                      ragged=ragged, batch_shape=batch_shape, input_tensor=tensor, optional=optional).output
+    return InputLayer(
+        shape=shape,
+        batch_size=batch_size,
+        dtype=dtype,
+        name=name,
+        sparse=sparse,
+        ragged=ragged,
+        batch_shape=batch_shape,
+        input_tensor=tensor,
+        optional=optional,
+    ).output
 
 
 def _traced_outputs(layer: Layer, node: Node, symbols: list[SymbolicTensor], structure: Any) -> Any:
@@ -247,7 +288,7 @@ def _traced_outputs(layer: Layer, node: Node, symbols: list[SymbolicTensor], str
     mask_specs = [t.mask_spec for t in masked]
 
     def trace(*placeholders: tf.Tensor) -> Any:
-        tensors, masks = placeholders[: len(symbols)], placeholders[len(symbols):]
+        tensors, masks = placeholders[: len(symbols)], placeholders[len(symbols) :]
         by_id = {id(t): p for t, p in zip(symbols, tensors)}
         for t, m in zip(masked, masks):
             masking.set_mask(by_id[id(t)], m)
@@ -364,10 +405,13 @@ def _clone_from_intermediate(inputs: Any, outputs: Any) -> tuple[Any, Any]:
         if not any(id(t) in mapped for t in node.input_tensors):
             continue
         args, kwargs = tf.nest.map_structure(
-            lambda v: mapped.get(id(v), v) if isinstance(v, SymbolicTensor) else v, (node.args, node.kwargs))
+            lambda v: mapped.get(id(v), v) if isinstance(v, SymbolicTensor) else v, (node.args, node.kwargs)
+        )
         copy = Node(node.layer, args, kwargs)
-        flat = [SymbolicTensor(t.shape, t.dtype, name=t.name, node=copy, index=t.index, mask_spec=t.mask_spec)
-                for t in node.flat_outputs]
+        flat = [
+            SymbolicTensor(t.shape, t.dtype, name=t.name, node=copy, index=t.index, mask_spec=t.mask_spec)
+            for t in node.flat_outputs
+        ]
         copy.outputs = tf.nest.pack_sequence_as(node.outputs, flat)
         node.layer._recorded_nodes.append(copy)
         mapped.update({id(old): new for old, new in zip(node.flat_outputs, flat)})
@@ -395,7 +439,7 @@ class FunctionalGraph:
             self.flat_inputs, self.flat_outputs = tf.nest.flatten(self.inputs), tf.nest.flatten(self.outputs)
         self.nodes = self._topological_nodes()
         self.layers = self._layers_in_order()
-        self._by_layer: dict[int, list[Node]] | None = None   # node lists by id(layer), made on first use
+        self._by_layer: dict[int, list[Node]] | None = None  # node lists by id(layer), made on first use
         self._node_indices: dict[int, int] = {}
 
     def _topological_nodes(self) -> list[Node]:
@@ -408,7 +452,7 @@ class FunctionalGraph:
         by_id: dict[int, Layer] = {}
         seen: set[int] = set()
         stack = list(reversed(self.flat_outputs))
-        while stack:                                   # pre-order walk from the outputs, inputs in order
+        while stack:  # pre-order walk from the outputs, inputs in order
             node = stack.pop().node
             if id(node) in seen:
                 continue
@@ -420,12 +464,12 @@ class FunctionalGraph:
         node_depth: dict[int, int] = {}
         layer_depth: dict[int, int] = {}
         input_nodes = [t.node for t in self.flat_inputs]
-        for node in list(reversed(self.nodes)) + input_nodes:   # every consumer before its producers
+        for node in list(reversed(self.nodes)) + input_nodes:  # every consumer before its producers
             depth = max(node_depth.get(id(node), 0), layer_depth.get(id(node.layer), 0))
             layer_depth[id(node.layer)] = depth
             for t in [] if isinstance(node.layer, InputLayer) else node.input_tensors:
                 node_depth[id(t.node)] = max(depth + 1, node_depth.get(id(t.node), 0))
-        for t in self.flat_inputs:                    # an input no output uses: depth 0, first among equals
+        for t in self.flat_inputs:  # an input no output uses: depth 0, first among equals
             by_id.setdefault(id(t.node.layer), t.node.layer)
             visit.setdefault(id(t.node.layer), -1)
         layers = sorted(by_id.values(), key=lambda l: (-layer_depth.get(id(l), 0), visit[id(l)]))
@@ -461,7 +505,8 @@ class FunctionalGraph:
         names: dict[int, list[str]] = {}
         for node in self.nodes:
             names.setdefault(id(node.layer), []).extend(
-                f"{t.node.layer.name}[{self.node_index(t.node)}][{t.index}]" for t in node.input_tensors)
+                f"{t.node.layer.name}[{self.node_index(t.node)}][{t.index}]" for t in node.input_tensors
+            )
         return names
 
     def nodes_of(self, layer: Layer) -> list[Node]:
@@ -489,4 +534,4 @@ class FunctionalGraph:
         return self._by_layer
 
 
-layer_module.set_symbolic_call_recorder(record_call)   # Layer.__call__ on symbolic tensors records a node
+layer_module.set_symbolic_call_recorder(record_call)  # Layer.__call__ on symbolic tensors records a node

@@ -73,7 +73,7 @@ class InputSpec:
         self.axes = {int(k): v for k, v in (axes or {}).items()}
         self.allow_last_axis_squeeze = allow_last_axis_squeeze
         self.name = name
-        self.optional = bool(optional)   # the input may be None (nothing is checked then)
+        self.optional = bool(optional)  # the input may be None (nothing is checked then)
 
     def __repr__(self) -> str:
         fields = ("dtype", "shape", "ndim", "max_ndim", "min_ndim", "axes")
@@ -103,9 +103,7 @@ class InputSpec:
         rank = shape.rank
         dims = shape.as_list()
         if self.ndim is not None and rank != self.ndim:
-            raise ValueError(
-                f"{where} expected input of rank {self.ndim}, got rank {rank} (shape {tuple(dims)})"
-            )
+            raise ValueError(f"{where} expected input of rank {self.ndim}, got rank {rank} (shape {tuple(dims)})")
         if self.min_ndim is not None and rank < self.min_ndim:
             raise ValueError(
                 f"{where} expected input of rank >= {self.min_ndim}, got rank {rank} (shape {tuple(dims)})"
@@ -120,12 +118,9 @@ class InputSpec:
             got = dims[axis]
             if got is not None and got != expected:
                 raise ValueError(
-                    f"{where} expected axis {axis} of the input to have size {expected}, "
-                    f"got shape {tuple(dims)}"
+                    f"{where} expected axis {axis} of the input to have size {expected}, got shape {tuple(dims)}"
                 )
         if self.shape is not None:
             for axis, (expected, got) in enumerate(zip(self.shape, dims)):
                 if expected is not None and got is not None and expected != got:
-                    raise ValueError(
-                        f"{where} expected input shape {self.shape}, got {tuple(dims)} (axis {axis})"
-                    )
+                    raise ValueError(f"{where} expected input shape {self.shape}, got {tuple(dims)} (axis {axis})")

@@ -25,15 +25,17 @@ from tfkit import constraints, initializers, regularizers
 from tfkit.base import dtype_policy, registry, variable_roles
 from tfkit.base.symbolic import is_symbolic
 from tfkit.distribution import values as distribution_values
-from tfkit.engine import (autocast, autograph, call_context, config_capture, config_serialization, masking, tracking,
-                          variable_options)
-from tfkit.engine.call_signature import (
-    build_parameters,
-    call_signature,
-    marking_built,
-    naming_errors,
-    shape_tuple,
+from tfkit.engine import (
+    autocast,
+    autograph,
+    call_context,
+    config_capture,
+    config_serialization,
+    masking,
+    tracking,
+    variable_options,
 )
+from tfkit.engine.call_signature import build_parameters, call_signature, marking_built, naming_errors, shape_tuple
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer_removed import RemovedLayerMethods
 from tfkit.engine.layer_state import LayerState
@@ -55,7 +57,7 @@ def _parts(weight: Any) -> list[Any]:
     return list(weight.variables) if isinstance(weight, tf.__internal__.distribute.ShardedVariable) else [weight]
 
 
-distribution_values.set_enclosing_names(call_context.layer_names)   # variable paths: "mha/query/kernel"
+distribution_values.set_enclosing_names(call_context.layer_names)  # variable paths: "mha/query/kernel"
 
 
 @registry.base("layers")
@@ -153,9 +155,7 @@ class Layer(RemovedLayerMethods, tf.Module):
         **kwargs: Any,
     ) -> None:
         if kwargs:
-            raise TypeError(
-                f"{type(self).__name__} got unexpected keyword argument(s): {', '.join(sorted(kwargs))}"
-            )
+            raise TypeError(f"{type(self).__name__} got unexpected keyword argument(s): {', '.join(sorted(kwargs))}")
         if name is not None and (not isinstance(name, str) or "/" in name or not name):
             raise ValueError(f"Layer names must be non-empty strings without '/', got {name!r}")
         layer_name = name or unique_name(to_snake_case(type(self).__name__))
@@ -165,7 +165,7 @@ class Layer(RemovedLayerMethods, tf.Module):
         super().__init__(name=module_name)
         st = self._st
         st.name = layer_name
-        st.policy = dtype_policy.get(dtype)   # None: the global policy (tfkit.mixed_precision)
+        st.policy = dtype_policy.get(dtype)  # None: the global policy (tfkit.mixed_precision)
         st.trainable = bool(trainable)
         st.autocast = autocast
         st.supports_masking = type(self).compute_mask is not Layer.compute_mask
@@ -299,12 +299,14 @@ class Layer(RemovedLayerMethods, tf.Module):
             constraint = constraints.get(constraint)
             reg = regularizers.get(regularizer)
         except ValueError as error:
-            raise ValueError(f"Layer '{self.path}' ({type(self).__name__}), weight '{name or 'variable'}': {error}") from error
+            raise ValueError(
+                f"Layer '{self.path}' ({type(self).__name__}), weight '{name or 'variable'}': {error}"
+            ) from error
         with tf.init_scope(), tf.name_scope(self._name), distribution_values.variable_scope():
             # "dense_1/kernel": two layers' weights never share a name; under a distribution, laid out by it
             variable = tf.Variable(
                 initial_value=lambda: init(shape, dtype=dtype),
-                shape=shape,             # declared: a load's variable budget reads it instead of tracing the initializer
+                shape=shape,  # declared: a load's variable budget reads it instead of tracing the initializer
                 trainable=trainable,
                 dtype=dtype,
                 name=name or "variable",
@@ -313,7 +315,7 @@ class Layer(RemovedLayerMethods, tf.Module):
                 synchronization=variable_options.synchronization(synchronization),
                 **variable_options.EAGER_CREATION,
             )
-        variable_roles.mark_weight(variable, name or "variable", autocast)   # autocast=False: call() sees its dtype
+        variable_roles.mark_weight(variable, name or "variable", autocast)  # autocast=False: call() sees its dtype
         self._st.weights.append(variable)
         if reg is not None:
             self._st.regularizers.append((variable, reg))
@@ -342,9 +344,14 @@ class Layer(RemovedLayerMethods, tf.Module):
         A weight split by a `ParameterServerStrategy` `variable_partitioner` is listed as its parts (one
         variable per parameter server), which gradients and the optimizer update one by one.
         """
-        frozen = self._frozen_ids()      # once: a walk over every sub-layer's weights
-        return [part for w in self.weights if id(w) not in frozen for part in _parts(w)
-                if part.trainable and part.dtype.is_floating]
+        frozen = self._frozen_ids()  # once: a walk over every sub-layer's weights
+        return [
+            part
+            for w in self.weights
+            if id(w) not in frozen
+            for part in _parts(w)
+            if part.trainable and part.dtype.is_floating
+        ]
 
     @property
     def non_trainable_weights(self) -> list[tf.Variable]:
@@ -559,8 +566,13 @@ class Layer(RemovedLayerMethods, tf.Module):
             self.build(shapes, **build_kwargs)
         self._st.built = True
         self._st.build_shapes = shapes
-        if self._st.input_spec is None and len(self._st.weights) > n_weights and isinstance(shapes, tuple) \
-                and all(d is None or isinstance(d, int) for d in shapes) and shapes:
+        if (
+            self._st.input_spec is None
+            and len(self._st.weights) > n_weights
+            and isinstance(shapes, tuple)
+            and all(d is None or isinstance(d, int) for d in shapes)
+            and shapes
+        ):
             self._st.auto_spec = InputSpec(ndim=len(shapes), axes={-1: shapes[-1]})
 
     def _first_arg_name(self) -> str:
@@ -574,7 +586,7 @@ class Layer(RemovedLayerMethods, tf.Module):
         spec = self._st.input_spec or self._st.auto_spec
         if spec is None:
             return
-        where = _Where(self)      # the layer's path walks the model: computed only for an error's message
+        where = _Where(self)  # the layer's path walks the model: computed only for an error's message
         specs = spec if isinstance(spec, (list, tuple)) else None
         if specs is None:
             if is_symbolic(first) or tf.is_tensor(first) or isinstance(first, np.ndarray):
@@ -661,7 +673,7 @@ class Layer(RemovedLayerMethods, tf.Module):
 
         if outer is None:
             self._clear_losses()
-            if tf.executing_eagerly():   # under a tfkit.distribution: the batch split over the mesh
+            if tf.executing_eagerly():  # under a tfkit.distribution: the batch split over the mesh
                 first, rest = distribution_values.distribute_call_inputs(lambda: self.weights, (first, rest))
         with call_context.enter(self, training):
             if not self._st.built:
@@ -676,7 +688,7 @@ class Layer(RemovedLayerMethods, tf.Module):
                 else:
                     with tf.name_scope(scope_name(self._name, "layer")):
                         outputs = autograph.convert_user_call(self.call)(first, *rest, **kwargs)
-            outputs = distribution_values.constrain_output(self._name, outputs)   # a "<name>/output" layout
+            outputs = distribution_values.constrain_output(self._name, outputs)  # a "<name>/output" layout
             self._st.output_shapes = tf.nest.map_structure(shape_tuple, outputs)
             if self.activity_regularizer is not None:
                 for tensor in tf.nest.flatten(outputs):
@@ -686,7 +698,7 @@ class Layer(RemovedLayerMethods, tf.Module):
                 if out_mask is not None:
                     masking.set_mask_structure(outputs, out_mask)
         if outer is None and tf.executing_eagerly():
-            outputs = distribution_values.readable_outputs(outputs)   # DTensors NumPy can read (replicated)
+            outputs = distribution_values.readable_outputs(outputs)  # DTensors NumPy can read (replicated)
         return outputs
 
     def _convert_inputs(self, value: Any) -> Any:
@@ -774,7 +786,7 @@ class Layer(RemovedLayerMethods, tf.Module):
         nodes = self._st.nodes
         owner = self._st.graph_owner
         if not nodes and owner is not None and owner() is not None and owner()._ensure_graph():
-            nodes = self._st.nodes   # a Sequential built on data made its graph
+            nodes = self._st.nodes  # a Sequential built on data made its graph
         if not nodes:
             raise AttributeError(
                 f"Layer '{self.name}' has no {what}: it was never called on symbolic inputs (tfkit.Input)"
@@ -851,9 +863,12 @@ class Layer(RemovedLayerMethods, tf.Module):
             >>> tfkit.layers.Dropout(0.5, name="drop").get_config()
             {'name': 'drop', 'trainable': True, 'dtype': 'float32', 'rate': 0.5, 'seed': None, 'noise_shape': None}
         """
-        policy = self._st.policy   # a mixed policy as Keras 3 writes it; a plain one as its dtype name
-        base = {"name": self.name, "trainable": self.trainable,
-                "dtype": dtype_policy.serialize(policy) if policy.is_mixed else policy.name}
+        policy = self._st.policy  # a mixed policy as Keras 3 writes it; a plain one as its dtype name
+        base = {
+            "name": self.name,
+            "trainable": self.trainable,
+            "dtype": dtype_policy.serialize(policy) if policy.is_mixed else policy.name,
+        }
         if type(self).get_config is not Layer.get_config:
             return base
         base.update(config_capture.plain_config(self.name, type(self), self._st.init_args))
@@ -888,7 +903,9 @@ class Layer(RemovedLayerMethods, tf.Module):
         config = dict(config)
         if not registry.is_builtin("layers", cls):
             config = config_serialization.revive_config_values(config)
-        later = {k: config.pop(k) for k in config_capture.BASE_KEYS if k in config and not config_capture.accepts(cls, k)}
+        later = {
+            k: config.pop(k) for k in config_capture.BASE_KEYS if k in config and not config_capture.accepts(cls, k)
+        }
         try:
             layer = cls(**config)
         except TypeError as error:

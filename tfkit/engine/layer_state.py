@@ -20,9 +20,25 @@ class LayerState:
     """tfkit's bookkeeping of one layer: name, dtype policy, build state, losses and graph links."""
 
     __slots__ = (
-        "name", "policy", "trainable", "built", "weights", "losses", "regularizers",
-        "init_args", "autocast", "input_spec", "auto_spec", "build_shapes", "supports_masking",
-        "output_shapes", "declared_batch_shape", "nodes", "inbound_names", "graph_owner", "frozen_weights",
+        "name",
+        "policy",
+        "trainable",
+        "built",
+        "weights",
+        "losses",
+        "regularizers",
+        "init_args",
+        "autocast",
+        "input_spec",
+        "auto_spec",
+        "build_shapes",
+        "supports_masking",
+        "output_shapes",
+        "declared_batch_shape",
+        "nodes",
+        "inbound_names",
+        "graph_owner",
+        "frozen_weights",
     )
 
     def __init__(self) -> None:
@@ -40,11 +56,11 @@ class LayerState:
         self.build_shapes: Any = None
         self.supports_masking = False
         self.output_shapes: Any = None
-        self.declared_batch_shape: Any = None   # from input_shape= / input_dim= (a Sequential's first layer)
-        self.nodes: list[Any] = []               # the calls on symbolic tensors (functional_graph.Node)
-        self.inbound_names: list[str] = []       # the layers feeding it in its functional model
-        self.graph_owner: Any = None             # a weakref to the Sequential that can make its graph
-        self.frozen_weights: list[int] = []      # ids of own weights set non-trainable one by one (LoRA's kernel)
+        self.declared_batch_shape: Any = None  # from input_shape= / input_dim= (a Sequential's first layer)
+        self.nodes: list[Any] = []  # the calls on symbolic tensors (functional_graph.Node)
+        self.inbound_names: list[str] = []  # the layers feeding it in its functional model
+        self.graph_owner: Any = None  # a weakref to the Sequential that can make its graph
+        self.frozen_weights: list[int] = []  # ids of own weights set non-trainable one by one (LoRA's kernel)
 
     def forget_weight(self, variable: tf.Variable) -> None:
         """Stop owning ``variable`` (a weight replaced by another, as ``quantize`` does with a kernel)."""
@@ -54,8 +70,11 @@ class LayerState:
 
     def snapshot(self) -> dict[str, Any]:
         """The fields as they are now (lists copied), for :meth:`restore`."""
-        return {slot: list(value) if isinstance(value, list) else value
-                for slot in self.__slots__ for value in [getattr(self, slot)]}
+        return {
+            slot: list(value) if isinstance(value, list) else value
+            for slot in self.__slots__
+            for value in [getattr(self, slot)]
+        }
 
     def restore(self, snapshot: dict[str, Any]) -> None:
         for slot, value in snapshot.items():

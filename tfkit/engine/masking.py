@@ -1,8 +1,8 @@
 """Masks carried on tensors from the layer that makes them to the layers that use them.
 
-    x = embedding(tokens)          # Embedding(mask_zero=True) attaches a mask to x
-    masking.get_mask(x)            # (batch, time) bool tensor
-    lstm(x)                        # receives it as ``mask=`` automatically
+x = embedding(tokens)          # Embedding(mask_zero=True) attaches a mask to x
+masking.get_mask(x)            # (batch, time) bool tensor
+lstm(x)                        # receives it as ``mask=`` automatically
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Automatic layer names: ``dense``, ``dense_1``, ... per class, until ``clear_session()``.
 
-    unique_name("dense")        # "dense", then "dense_1", "dense_2", ...
-    clear_session()             # the next Dense is "dense" again
-    to_snake_case("MyLayer")    # "my_layer"
+unique_name("dense")        # "dense", then "dense_1", "dense_2", ...
+clear_session()             # the next Dense is "dense" again
+to_snake_case("MyLayer")    # "my_layer"
 """
 
 from __future__ import annotations

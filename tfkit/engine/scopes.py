@@ -1,8 +1,8 @@
 """Keras 3's top-level scopes on TensorFlow: ``name_scope``, ``device`` and ``remat``.
 
-    with tfkit.name_scope("block"): y = layer(x)      # tf.name_scope("block")
-    with tfkit.device("gpu:0"): y = model(x)          # tf.device("GPU:0")
-    f = tfkit.remat(f)                                 # tf.recompute_grad: activations recomputed in backprop
+with tfkit.name_scope("block"): y = layer(x)      # tf.name_scope("block")
+with tfkit.device("gpu:0"): y = model(x)          # tf.device("GPU:0")
+f = tfkit.remat(f)                                 # tf.recompute_grad: activations recomputed in backprop
 """
 
 from __future__ import annotations

@@ -47,8 +47,8 @@ from tfkit.engine.config_cost import MAX_SAMPLE_ELEMENTS
 from tfkit.engine.layer import Layer
 
 _TRACED_CLASSES: list[type] = []
-_NESTED_CHECKED: "weakref.WeakSet[Layer]" = weakref.WeakSet()   # layers whose nested layers passed the check
-_TRACE = threading.local()   # depth of symbolic_trace() blocks in this thread
+_NESTED_CHECKED: "weakref.WeakSet[Layer]" = weakref.WeakSet()  # layers whose nested layers passed the check
+_TRACE = threading.local()  # depth of symbolic_trace() blocks in this thread
 
 
 @contextlib.contextmanager
@@ -138,8 +138,7 @@ def _shape_of(value: Any) -> Any:
     return tf.nest.map_structure(lambda t: tuple(t.shape), value)
 
 
-def _shape_arguments(cls: type, params: tuple[str, ...], first: Any, rest: tuple,
-                     kwargs: dict) -> list[Any] | None:
+def _shape_arguments(cls: type, params: tuple[str, ...], first: Any, rest: tuple, kwargs: dict) -> list[Any] | None:
     """``compute_output_shape``'s arguments for this call, or None when the call has arguments it cannot see."""
     positional, defaults = _call_defaults(cls)
     if len(rest) > len(positional):
@@ -159,7 +158,7 @@ def _shape_arguments(cls: type, params: tuple[str, ...], first: Any, rest: tuple
             shapes.append(shape)
             used.add(source)
         elif name in _shape_defaults(cls):
-            break        # the rest keep their defaults
+            break  # the rest keep their defaults
         else:
             return None
     for name, value in bound.items():
@@ -175,7 +174,7 @@ def _differs(value: Any, default: Any) -> bool:
         return True
     try:
         return bool(value != default)
-    except Exception:      # an object without a plain comparison
+    except Exception:  # an object without a plain comparison
         return True
 
 
@@ -224,7 +223,7 @@ def _output_masks(layer: Layer, first: Any, structure: Any) -> Any:
         return [None] * flat_out
     if not overrides:
         if not layer.supports_masking:
-            return False   # the call alone decides whether an input's mask comes through
+            return False  # the call alone decides whether an input's mask comes through
         in_masks = [t.mask_spec for t in symbols]
         if not isinstance(first, SymbolicTensor):
             return [None] * flat_out if len(in_masks) != flat_out else in_masks
@@ -263,9 +262,9 @@ def infer(layer: Layer, args: tuple, kwargs: dict) -> tuple[Any, list[Any]] | No
     symbols = [t for t in tf.nest.flatten((args, kwargs)) if isinstance(t, SymbolicTensor)]
     compute = tf.as_dtype(layer.compute_dtype)
     if any(t.dtype != compute for t in symbols):
-        return None     # inputs the call would cast, or integer/string inputs: only a trace tells the dtype
+        return None  # inputs the call would cast, or integer/string inputs: only a trace tells the dtype
     if any(t.mask_spec is not None for t in symbols if not any(t is s for s in tf.nest.flatten(first))):
-        return None     # masks on other arguments: the call decides
+        return None  # masks on other arguments: the call decides
     shape_args = _shape_arguments(cls, params, first, rest, kwargs)
     if shape_args is None:
         return None
@@ -285,7 +284,7 @@ def infer(layer: Layer, args: tuple, kwargs: dict) -> tuple[Any, list[Any]] | No
     except NotImplementedError:
         return None
     if shapes is None or any(_elements(s) > MAX_SAMPLE_ELEMENTS for s in tf.nest.flatten(shapes)):
-        return None     # an output past what a model file may ask for: the trace meets the load's graph budget
+        return None  # an output past what a model file may ask for: the trace meets the load's graph budget
     masks = _output_masks(layer, first, shapes)
     if masks is False:
         return None

@@ -1,8 +1,8 @@
 """``model.summary()``: the familiar table of layers, shapes and parameter counts.
 
-    model.summary()
-    model.summary(expand_nested=True, print_fn=lines.append)
-    model.summary(show_trainable=True, layer_range=["conv2d", "dense"])
+model.summary()
+model.summary(expand_nested=True, print_fn=lines.append)
+model.summary(show_trainable=True, layer_range=["conv2d", "dense"])
 """
 
 from __future__ import annotations
@@ -52,21 +52,23 @@ def rows_for(model: Any, expand_nested: bool) -> list[tuple[str, str, str, str, 
     def visit(layer: Any, depth: int, key: str | None) -> None:
         label = layer.name if key is None or key == layer.name else f"{key} ({layer.name})"
         built = layer.built
-        rows.append((
-            " " * (2 * depth) + label,
-            type(layer).__name__,
-            _format_shape(layer._output_shapes),
-            f"{layer.count_params():,}" if built else "0 (unbuilt)",
-            ", ".join(layer._inbound_names),
-            ("Y" if layer.trainable else "N") if built and layer.weights else "-",
-        ))
+        rows.append(
+            (
+                " " * (2 * depth) + label,
+                type(layer).__name__,
+                _format_shape(layer._output_shapes),
+                f"{layer.count_params():,}" if built else "0 (unbuilt)",
+                ", ".join(layer._inbound_names),
+                ("Y" if layer.trainable else "N") if built and layer.weights else "-",
+            )
+        )
         if expand_nested:
             for child_key, child in tracking.children(layer):
                 visit(child, depth + 1, child_key)
 
-    layers = model.summary_layers() if hasattr(model, "summary_layers") else [
-        (k, c) for k, c in tracking.children(model)
-    ]
+    layers = (
+        model.summary_layers() if hasattr(model, "summary_layers") else [(k, c) for k, c in tracking.children(model)]
+    )
     for key, layer in layers:
         visit(layer, 0, key)
     return rows
@@ -76,15 +78,18 @@ def _in_range(rows: list[tuple], layer_range: Any) -> list[tuple]:
     """The rows from the first layer whose name matches ``layer_range[0]`` to the last matching ``[1]``."""
     if layer_range is None:
         return rows
-    if not isinstance(layer_range, (list, tuple)) or len(layer_range) != 2 \
-            or not all(isinstance(n, str) for n in layer_range):
+    if (
+        not isinstance(layer_range, (list, tuple))
+        or len(layer_range) != 2
+        or not all(isinstance(n, str) for n in layer_range)
+    ):
         raise ValueError(f"layer_range must be a list or tuple of two layer names, got {layer_range!r}")
     names = [r[0].strip().split(" ")[0] for r in rows]
     starts = [i for i, n in enumerate(names) if re.fullmatch(layer_range[0], n)]
     ends = [i for i, n in enumerate(names) if re.fullmatch(layer_range[1], n)]
     if not starts or not ends or ends[-1] < starts[0]:
         raise ValueError(f"layer_range {list(layer_range)} matches no range of layers; layers: {names}")
-    return rows[starts[0]: ends[-1] + 1]
+    return rows[starts[0] : ends[-1] + 1]
 
 
 def _widths(headers: tuple, cells: list[tuple], width: int, positions: Any) -> list[int]:
@@ -96,7 +101,7 @@ def _widths(headers: tuple, cells: list[tuple], width: int, positions: Any) -> l
     natural = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(headers)]
     excess = sum(natural) + 3 * (len(headers) - 1) - width
     wide = [i for i, h in enumerate(headers) if h in ("Layer (type)", "Connected to")]
-    while excess > 0:   # the widest of the name and connection columns gives up room first
+    while excess > 0:  # the widest of the name and connection columns gives up room first
         i = max(wide, key=lambda k: natural[k])
         if natural[i] <= len(headers[i]):
             break
@@ -105,9 +110,15 @@ def _widths(headers: tuple, cells: list[tuple], width: int, positions: Any) -> l
     return natural
 
 
-def print_summary(model: Any, line_length: int | None = None, expand_nested: bool = False,
-                  print_fn: Callable[[str], Any] | None = None, show_trainable: bool = False,
-                  positions: Any = None, layer_range: Any = None) -> None:
+def print_summary(
+    model: Any,
+    line_length: int | None = None,
+    expand_nested: bool = False,
+    print_fn: Callable[[str], Any] | None = None,
+    show_trainable: bool = False,
+    positions: Any = None,
+    layer_range: Any = None,
+) -> None:
     """Print the layer table and parameter counts (Keras 3's arguments).
 
     Cells longer than their column wrap onto the next lines instead of being cut.
@@ -115,20 +126,29 @@ def print_summary(model: Any, line_length: int | None = None, expand_nested: boo
     print_fn = print_fn or print
     rows = _in_range(rows_for(model, expand_nested), layer_range)
     show_connections = any(r[4] for r in rows)
-    headers = ("Layer (type)", "Output Shape", "Param #") + (("Connected to",) if show_connections else ()) \
+    headers = (
+        ("Layer (type)", "Output Shape", "Param #")
+        + (("Connected to",) if show_connections else ())
         + (("Trainable",) if show_trainable else ())
-    cells = [(f"{r[0]} ({r[1]})", r[2], r[3]) + ((r[4],) if show_connections else ())
-             + ((r[5],) if show_trainable else ()) for r in rows]
+    )
+    cells = [
+        (f"{r[0]} ({r[1]})", r[2], r[3]) + ((r[4],) if show_connections else ()) + ((r[5],) if show_trainable else ())
+        for r in rows
+    ]
     width = line_length or min(max(shutil.get_terminal_size((100, 20)).columns, 80), 120)
     natural = _widths(headers, cells, width, positions)
     line = "─" * (sum(natural) + 3 * (len(headers) - 1))
 
     def fmt(values: tuple) -> list[str]:
-        pieces = [[str(v)[k: k + natural[i]] for k in range(0, max(len(str(v)), 1), natural[i])]
-                  for i, v in enumerate(values)]
+        pieces = [
+            [str(v)[k : k + natural[i]] for k in range(0, max(len(str(v)), 1), natural[i])]
+            for i, v in enumerate(values)
+        ]
         height = max(len(p) for p in pieces)
-        return [" │ ".join((p[j] if j < len(p) else "").ljust(natural[i]) for i, p in enumerate(pieces)).rstrip()
-                for j in range(height)]
+        return [
+            " │ ".join((p[j] if j < len(p) else "").ljust(natural[i]) for i, p in enumerate(pieces)).rstrip()
+            for j in range(height)
+        ]
 
     print_fn(f'Model: "{model.name}"')
     print_fn(line)

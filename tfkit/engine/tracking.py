@@ -86,7 +86,7 @@ def keys_by_structure(class_names: list[str], names: list[str]) -> list[str]:
 
 
 def _is_layer(obj: Any) -> bool:
-    layer_class = registry.base_class("layers")     # engine.layer registers Layer; this module is below it
+    layer_class = registry.base_class("layers")  # engine.layer registers Layer; this module is below it
     return layer_class is not None and isinstance(obj, layer_class)
 
 
@@ -147,8 +147,7 @@ def flatten_layers(layer: Any, include_self: bool = True) -> list[Any]:
 
 
 def variable_paths(
-    root: tf.Module,
-    include: Callable[[Any, tf.Variable], bool] | None = None,
+    root: tf.Module, include: Callable[[Any, tf.Variable], bool] | None = None
 ) -> dict[str, tf.Variable]:
     """Every variable under ``root`` by attribute path, first path wins.
 

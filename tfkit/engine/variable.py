@@ -80,25 +80,43 @@ class Variable(metaclass=_VariableType):
         tf.float32
     """
 
-    def __new__(cls, initializer: Any, shape: Any = None, dtype: Any = None, trainable: bool = True,
-                autocast: bool = True, aggregation: str = "none", synchronization: str = "auto",
-                name: str | None = None, **kwargs: Any) -> tf.Variable:  # type: ignore[misc]
+    def __new__(
+        cls,
+        initializer: Any,
+        shape: Any = None,
+        dtype: Any = None,
+        trainable: bool = True,
+        autocast: bool = True,
+        aggregation: str = "none",
+        synchronization: str = "auto",
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> tf.Variable:  # type: ignore[misc]
         if kwargs:
             raise TypeError(f"Variable got unexpected keyword argument(s) {sorted(kwargs)}")
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError(f"Variable: name must be a string without '/', got {name!r}")
         dtype = tf.as_dtype(variable_options.dtype_name(dtype or settings.floatx()))
-        with tf.init_scope(), distribution_values.variable_scope():   # eager, also inside a tf.function
+        with tf.init_scope(), distribution_values.variable_scope():  # eager, also inside a tf.function
             if isinstance(initializer, str) or (callable(initializer) and not isinstance(initializer, tf.Tensor)):
                 if shape is None:
-                    raise ValueError(f"Variable {name or ''}: an initializer ({initializer!r}) needs shape=, "
-                                     f"e.g. Variable(initializer, shape=(3, 4))")
+                    raise ValueError(
+                        f"Variable {name or ''}: an initializer ({initializer!r}) needs shape=, "
+                        f"e.g. Variable(initializer, shape=(3, 4))"
+                    )
                 value = initializers.get(initializer)(tuple(shape), dtype=dtype)
             else:
                 value = tf.cast(tf.convert_to_tensor(initializer), dtype)
                 if shape is not None and tuple(value.shape) != tuple(shape):
-                    raise ValueError(f"Variable {name or ''}: initial value has shape {tuple(value.shape)}, "
-                                     f"but shape={tuple(shape)} was passed")
-            return tf.Variable(value, dtype=dtype, trainable=trainable, name=name,
-                               aggregation=variable_options.aggregation(aggregation),
-                               synchronization=variable_options.synchronization(synchronization))
+                    raise ValueError(
+                        f"Variable {name or ''}: initial value has shape {tuple(value.shape)}, "
+                        f"but shape={tuple(shape)} was passed"
+                    )
+            return tf.Variable(
+                value,
+                dtype=dtype,
+                trainable=trainable,
+                name=name,
+                aggregation=variable_options.aggregation(aggregation),
+                synchronization=variable_options.synchronization(synchronization),
+            )

@@ -1,8 +1,8 @@
 """Turning user-facing variable options into TensorFlow's: dtypes, aggregation, synchronization.
 
-    dtype_name("float32")            # 'float32'
-    aggregation("mean")              # tf.VariableAggregation.MEAN
-    synchronization("on_read")       # tf.VariableSynchronization.ON_READ
+dtype_name("float32")            # 'float32'
+aggregation("mean")              # tf.VariableAggregation.MEAN
+synchronization("on_read")       # tf.VariableSynchronization.ON_READ
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from tfkit.files import temporaries
 from tfkit.files.folder_lock import exclusive
 from tfkit.files.temporaries import Claim
 
-_PREVIOUS = "previous"      # inside a directory save's claim: the old version, moved aside when no swap exists
+_PREVIOUS = "previous"  # inside a directory save's claim: the old version, moved aside when no swap exists
 
 
 def is_temp_name(path: str) -> bool:
@@ -91,7 +91,7 @@ def remove_stale_temps(target: str) -> list[str]:
             os.replace(previous, target)
         claim.remove()
         removed.append(claim.path)
-    for path in temporaries.legacy(target):        # an earlier tfkit's leftovers (it took no locks)
+    for path in temporaries.legacy(target):  # an earlier tfkit's leftovers (it took no locks)
         if ".old-" in os.path.basename(path) and not os.path.lexists(target):
             os.replace(path, target)
             continue
@@ -145,7 +145,9 @@ def check_target(target: str, overwrite: bool, directory: bool = False) -> str:
             raise ValueError(f"{target} already exists and overwrite=False; pass overwrite=True to replace it")
         if directory != os.path.isdir(target):
             what = "a folder" if os.path.isdir(target) else "a file"
-            raise ValueError(f"{target} exists and is {what}; refusing to replace it with a {'folder' if directory else 'file'}")
+            raise ValueError(
+                f"{target} exists and is {what}; refusing to replace it with a {'folder' if directory else 'file'}"
+            )
     parent = os.path.dirname(target)
     if not os.path.isdir(parent):
         os.makedirs(parent, exist_ok=True)
@@ -164,8 +166,12 @@ def _no_space(error: BaseException) -> bool:
 
 
 def _space_error(target: str, error: BaseException) -> OSError:
-    return OSError(errno.ENOSPC, f"Not enough disk space to save {target}: the write failed ({type(error).__name__}). "
-                                 f"The previous file is unchanged and the partial new one was removed", target)
+    return OSError(
+        errno.ENOSPC,
+        f"Not enough disk space to save {target}: the write failed ({type(error).__name__}). "
+        f"The previous file is unchanged and the partial new one was removed",
+        target,
+    )
 
 
 def as_os_error(target: str, error: BaseException) -> BaseException | None:
@@ -181,8 +187,11 @@ def as_os_error(target: str, error: BaseException) -> BaseException | None:
         return None
     if type(error).__name__ == "PermissionDeniedError" or any(marker in str(error) for marker in _READ_ONLY):
         code = errno.EROFS if "Read-only" in str(error) or "errno = 30" in str(error) else errno.EACCES
-        return OSError(code, f"Cannot save {target}: {os.strerror(code)} ({type(error).__name__}). "
-                             f"The previous file is unchanged", target)
+        return OSError(
+            code,
+            f"Cannot save {target}: {os.strerror(code)} ({type(error).__name__}). The previous file is unchanged",
+            target,
+        )
     return None
 
 
@@ -191,7 +200,7 @@ def claimed(target: str) -> Iterator[Claim]:
     """A claimed temporary folder beside ``target``; removed when the block ends, however it ends."""
     try:
         claim = Claim.beside(target)
-    except OSError as error:        # a read-only or full folder: nothing was written
+    except OSError as error:  # a read-only or full folder: nothing was written
         raise (as_os_error(target, error) or error) from error
     try:
         yield claim
@@ -210,7 +219,7 @@ def _publish(target: str, swap: callable) -> None:
     with exclusive(folder) as locked:
         swap()
         _fsync_dir(folder)
-        if locked:                        # without the lock no temporary can be proven abandoned
+        if locked:  # without the lock no temporary can be proven abandoned
             remove_stale_temps(target)
 
 
@@ -243,7 +252,7 @@ def atomic_directory(target: str, overwrite: bool = True) -> Iterator[str]:
 
         def swap() -> None:
             if os.path.isdir(target) and _exchange(tmp, target):
-                return                                 # tmp now holds the previous version
+                return  # tmp now holds the previous version
             if os.path.isdir(target):
                 os.replace(target, claim.join(_PREVIOUS))
             try:

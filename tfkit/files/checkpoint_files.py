@@ -45,7 +45,7 @@ def _files(prefix: str) -> list[str]:
 
 
 def _suffix(prefix: str, path: str) -> str:
-    return path[len(prefix):]
+    return path[len(prefix) :]
 
 
 def _claim_folders(prefix: str) -> list[str]:
@@ -54,9 +54,13 @@ def _claim_folders(prefix: str) -> list[str]:
         names = sorted(os.listdir(folder))
     except OSError:
         return []
-    return [os.path.join(folder, name) for name in names
-            if name.startswith(base + ".") and temporaries.is_temporary_name(os.path.join(folder, name), prefix)
-            and os.path.isdir(os.path.join(folder, name))]
+    return [
+        os.path.join(folder, name)
+        for name in names
+        if name.startswith(base + ".")
+        and temporaries.is_temporary_name(os.path.join(folder, name), prefix)
+        and os.path.isdir(os.path.join(folder, name))
+    ]
 
 
 def _kept_previous(prefix: str) -> str | None:
@@ -64,7 +68,7 @@ def _kept_previous(prefix: str) -> str | None:
     for folder in _claim_folders(prefix):
         if os.path.exists(os.path.join(folder, _PREVIOUS + ".index")):
             return os.path.join(folder, _PREVIOUS)
-    for path in temporaries.legacy(prefix):        # an earlier tfkit kept it as <prefix>.bak-<pid>-<hex>.*
+    for path in temporaries.legacy(prefix):  # an earlier tfkit kept it as <prefix>.bak-<pid>-<hex>.*
         if ".bak-" in os.path.basename(path) and path.endswith(".index"):
             return path[: -len(".index")]
     return None
@@ -76,7 +80,7 @@ def readable_prefix(prefix: str) -> str | None:
     kept = _kept_previous(prefix)
     if kept is not None:
         return kept
-    return prefix if os.path.lexists(prefix + ".index") else None   # a broken index too: the reader's check names it
+    return prefix if os.path.lexists(prefix + ".index") else None  # a broken index too: the reader's check names it
 
 
 @contextlib.contextmanager
@@ -102,7 +106,7 @@ def recover_publishes(prefix: str) -> None:
     """Undo publishes of ``prefix`` that were killed; call it holding the folder exclusively."""
     for claim in temporaries.abandoned(prefix):
         previous = claim.join(_PREVIOUS)
-        if os.path.exists(previous + ".index"):      # killed while replacing: the previous checkpoint wins
+        if os.path.exists(previous + ".index"):  # killed while replacing: the previous checkpoint wins
             _restore(previous, prefix)
         claim.remove()
     leftovers = temporaries.legacy(prefix)
@@ -122,7 +126,7 @@ def _drop(prefix: str) -> None:
 def publish_checkpoint(write: Callable[[str], object], prefix: str) -> str:
     """``write(temporary_prefix)``, then make it the checkpoint at ``prefix`` (see the module docstring)."""
     prefix = os.path.abspath(os.fspath(prefix))
-    os.makedirs(os.path.dirname(prefix), exist_ok=True)     # as TensorFlow's writer does
+    os.makedirs(os.path.dirname(prefix), exist_ok=True)  # as TensorFlow's writer does
     with claimed(prefix) as claim:
         new, previous = claim.join(_NEW), claim.join(_PREVIOUS)
         write(new)
@@ -130,16 +134,16 @@ def publish_checkpoint(write: Callable[[str], object], prefix: str) -> str:
         if not any(path.endswith(".index") for path in new_files):
             raise OSError(f"writing the checkpoint {prefix} produced no index file")
         with exclusive(os.path.dirname(prefix)) as locked:
-            if locked:                  # without the lock nobody can be proven gone: leftovers stay
+            if locked:  # without the lock nobody can be proven gone: leftovers stay
                 recover_publishes(prefix)
             old_files = _files(prefix)
-            for path in sorted(old_files, key=lambda path: path.endswith(".index")):   # data first, the index last
+            for path in sorted(old_files, key=lambda path: path.endswith(".index")):  # data first, the index last
                 os.link(path, previous + _suffix(prefix, path))
             try:
                 for path in sorted(new_files, key=lambda path: path.endswith(".index")):
                     os.replace(path, prefix + _suffix(new, path))
                 new_suffixes = {_suffix(new, path) for path in new_files}
-                for path in old_files:                      # shards of the old checkpoint the new one lacks
+                for path in old_files:  # shards of the old checkpoint the new one lacks
                     if _suffix(prefix, path) not in new_suffixes:
                         os.remove(path)
             except BaseException:

@@ -41,10 +41,10 @@ from tensorflow.core.protobuf import tensor_bundle_pb2
 
 MAGIC = 0xDB4775248B80FB57
 FOOTER_BYTES = 48
-BUNDLE_CONSUMER = 1                 # tensor_bundle.cc's kTensorBundleVersion: the consumer version TensorFlow reads as
-BLOCK_TRAILER_BYTES = 5             # compression type + CRC
+BUNDLE_CONSUMER = 1  # tensor_bundle.cc's kTensorBundleVersion: the consumer version TensorFlow reads as
+BLOCK_TRAILER_BYTES = 5  # compression type + CRC
 MAX_SHARDS = 10_000
-MAX_RANK = 254                      # TensorFlow's own limit
+MAX_RANK = 254  # TensorFlow's own limit
 MAX_INDEX_BYTES = 1 << 30
 _DT_STRING = 7
 
@@ -93,10 +93,11 @@ def _read_regular(path: str, limit: int) -> bytes:
     if size > limit:
         raise ValueError(f"{path} is {size} bytes; a checkpoint index larger than {limit} bytes is refused")
     with open(path, "rb") as handle:
-        return handle.read(size + 1)        # read(n) allocates n bytes up front: the file's size, not the limit
+        return handle.read(size + 1)  # read(n) allocates n bytes up front: the file's size, not the limit
 
 
 # ------------------------------------------------------------------ the table (LevelDB's SSTable layout)
+
 
 def _varint(data: bytes, pos: int, end: int) -> tuple[int, int]:
     result = shift = 0
@@ -124,7 +125,7 @@ def _checked_block(data: bytes, offset: int, size: int, file_end: int) -> tuple[
     if data[offset + size] != 0:
         raise _Damaged("a block is compressed; TensorFlow writes checkpoint indexes uncompressed")
     stored = struct.unpack_from("<I", data, offset + size + 1)[0]
-    if _masked_crc32c(data[offset:offset + size + 1]) != stored:
+    if _masked_crc32c(data[offset : offset + size + 1]) != stored:
         raise _Damaged("a block's checksum does not match its bytes")
     return offset, size
 
@@ -167,14 +168,14 @@ def _block(data: bytes, offset: int, size: int) -> list[tuple[bytes, bytes]]:
         start = pos - offset
         shared, pos = _varint(data, pos, entries_end)
         if shared == 0:
-            fresh_starts.add(start)          # where TensorFlow's seek may begin decoding
+            fresh_starts.add(start)  # where TensorFlow's seek may begin decoding
         fresh, pos = _varint(data, pos, entries_end)
         length, pos = _varint(data, pos, entries_end)
         if shared > len(key) or pos + fresh + length > entries_end:
             raise _Damaged("an entry runs past its block")
-        key = key[:shared] + data[pos:pos + fresh]
+        key = key[:shared] + data[pos : pos + fresh]
         pos += fresh
-        out.append((key, data[pos:pos + length]))
+        out.append((key, data[pos : pos + length]))
         pos += length
     if out and (points[0] != 0 or not fresh_starts.issuperset(points)):
         # TensorFlow seeks through the restart points: one inside an entry, or at an entry that shares a
@@ -190,7 +191,7 @@ def _table_entries(data: bytes) -> list[tuple[bytes, bytes]]:
     if struct.unpack_from("<Q", data, len(data) - 8)[0] != MAGIC:
         raise _Damaged("it does not end with the table signature")
     meta_offset, meta_size, pos = _handle(data, footer_at, footer_at + 40)
-    _checked_block(data, meta_offset, meta_size, footer_at)        # the meta-index block: checked, not used
+    _checked_block(data, meta_offset, meta_size, footer_at)  # the meta-index block: checked, not used
     index_offset, index_size, _ = _handle(data, pos, footer_at + 40)
     _checked_block(data, index_offset, index_size, footer_at)
     entries: list[tuple[bytes, bytes]] = []
@@ -207,6 +208,7 @@ def _table_entries(data: bytes) -> list[tuple[bytes, bytes]]:
 
 # ------------------------------------------------------------------ the entries (tensor_bundle.proto)
 
+
 def _entries(prefix: str, raw: list[tuple[bytes, bytes]]) -> dict[str, IndexEntry]:
     if not raw or raw[0][0] != b"":
         raise _Damaged("it has no header entry")
@@ -215,11 +217,13 @@ def _entries(prefix: str, raw: list[tuple[bytes, bytes]]) -> dict[str, IndexEntr
         header.ParseFromString(raw[0][1])
     except DecodeError as error:
         raise _Damaged(f"its header does not parse: {error}") from None
-    version = header.version                 # TensorFlow's CheckVersions for tensor bundles: consumer 1, producer >= 0
+    version = header.version  # TensorFlow's CheckVersions for tensor bundles: consumer 1, producer >= 0
     if version.min_consumer > BUNDLE_CONSUMER or BUNDLE_CONSUMER in version.bad_consumers or version.producer < 0:
-        raise _Damaged(f"its header's version (producer {version.producer}, min_consumer {version.min_consumer}, "
-                       f"bad_consumers {list(version.bad_consumers)}) rules out TensorFlow's reader "
-                       f"(consumer version {BUNDLE_CONSUMER})")
+        raise _Damaged(
+            f"its header's version (producer {version.producer}, min_consumer {version.min_consumer}, "
+            f"bad_consumers {list(version.bad_consumers)}) rules out TensorFlow's reader "
+            f"(consumer version {BUNDLE_CONSUMER})"
+        )
     shards = header.num_shards
     if not 1 <= shards <= MAX_SHARDS:
         raise _Damaged(f"its header names {shards} data shards (1 to {MAX_SHARDS} expected)")
@@ -276,7 +280,7 @@ def _check_strings(prefix: str, entry: Any, shards: int, elements: int, where: s
     """A string tensor is its lengths (varints), a 4-byte checksum, then the bytes: they must add up."""
     if entry.size == 0 and elements == 0:
         return
-    if elements > entry.size:                      # every length takes at least one byte
+    if elements > entry.size:  # every length takes at least one byte
         raise _Damaged(f"{where} declares {elements} strings in {entry.size} bytes")
     with open(f"{prefix}.data-{entry.shard_id:05d}-of-{shards:05d}", "rb") as handle:
         handle.seek(entry.offset)

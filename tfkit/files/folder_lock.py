@@ -64,7 +64,7 @@ def _locked(folder: str, operation: int) -> Iterator[bool]:
             return
         yield True
     finally:
-        os.close(fd)               # closing the only descriptor releases the lock
+        os.close(fd)  # closing the only descriptor releases the lock
 
 
 def exclusive(folder: str) -> contextlib.AbstractContextManager[bool]:
@@ -80,9 +80,9 @@ def shared(folder: str) -> contextlib.AbstractContextManager[bool]:
 class Held:
     """An exclusive lock on one folder, kept until :meth:`release` (or the process's death).
 
-        held = Held.take("m.h5.tmp-9f...")     # None: the folder is gone or locking is unsupported
-        ...
-        held.release()
+    held = Held.take("m.h5.tmp-9f...")     # None: the folder is gone or locking is unsupported
+    ...
+    held.release()
     """
 
     def __init__(self, fd: int) -> None:

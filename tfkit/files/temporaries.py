@@ -40,7 +40,7 @@ def is_temporary_name(path: str, target: str) -> bool:
     name = os.path.basename(path)
     if os.path.dirname(os.path.abspath(path)) != folder or not name.startswith(base + "."):
         return False
-    rest = name[len(base):]
+    rest = name[len(base) :]
     return _NAME.fullmatch(rest) is not None or LEGACY_NAME.fullmatch(rest) is not None
 
 
@@ -55,7 +55,7 @@ class Claim:
     def beside(cls, target: str) -> Claim:
         """Create and lock ``<target>.tmp-<32 hex>/`` in the target's folder."""
         folder, base = _split(target)
-        with shared(folder):        # a cleaner (exclusive) sees the folder only once it is locked
+        with shared(folder):  # a cleaner (exclusive) sees the folder only once it is locked
             while True:
                 path = os.path.join(folder, f"{base}.tmp-{secrets.token_hex(16)}")
                 try:
@@ -93,7 +93,7 @@ def abandoned(target: str) -> list[Claim]:
         return []
     claims = []
     for name in names:
-        if not name.startswith(base + ".") or _NAME.fullmatch(name[len(base):]) is None:
+        if not name.startswith(base + ".") or _NAME.fullmatch(name[len(base) :]) is None:
             continue
         path = os.path.join(folder, name)
         if os.path.isdir(path) and not os.path.islink(path):
@@ -110,8 +110,11 @@ def legacy(target: str) -> list[str]:
         names = sorted(os.listdir(folder))
     except OSError:
         return []
-    return [os.path.join(folder, name) for name in names
-            if name.startswith(base + ".") and LEGACY_NAME.fullmatch(name[len(base):])]
+    return [
+        os.path.join(folder, name)
+        for name in names
+        if name.startswith(base + ".") and LEGACY_NAME.fullmatch(name[len(base) :])
+    ]
 
 
 def remove_path(path: str) -> None:

@@ -52,7 +52,7 @@ def is_chief(strategy: Any = None) -> bool:
     if task_type is None or task_type == "chief":
         return True
     if task_type != "worker":
-        return False                 # ps and evaluator tasks never write training files
+        return False  # ps and evaluator tasks never write training files
     strategy = strategy if strategy is not None else tf.distribute.get_strategy()
     cluster = strategy.cluster_resolver.cluster_spec().as_dict()
     return task_id == 0 and "chief" not in cluster
@@ -83,7 +83,7 @@ def _remove_stale_copies(folder: str, task_id: Any) -> None:
     except OSError:
         return
     for entry in entries:
-        suffix = entry[len(prefix):]
+        suffix = entry[len(prefix) :]
         if entry.startswith(prefix) and len(suffix) == 8 and all(c in "0123456789abcdef" for c in suffix):
             candidate = os.path.join(folder, entry)
             if os.path.isdir(candidate) and not os.path.islink(candidate):

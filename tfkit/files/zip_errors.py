@@ -20,11 +20,20 @@ import zipfile
 import zlib
 
 # what an OSError says when the machine fell short (room, quota, handles, rights, the disk), not the archive
-MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.EACCES, errno.EPERM,
-                            errno.EROFS, errno.EIO})
+MACHINE_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE, errno.EACCES, errno.EPERM, errno.EROFS, errno.EIO}
+)
 
-ZIP_READ_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, RuntimeError, NotImplementedError,
-                   zlib.error, UnicodeDecodeError)
+ZIP_READ_ERRORS = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    EOFError,
+    OSError,
+    RuntimeError,
+    NotImplementedError,
+    zlib.error,
+    UnicodeDecodeError,
+)
 
 
 def machine_fault(error: BaseException) -> bool:

@@ -1,8 +1,8 @@
 """The ``Initializer`` base class and the helpers every initializer uses (shapes, dtypes, seeds, fans).
 
-    class Halves(Initializer):
-        def __call__(self, shape, dtype=None): return tf.fill(_as_shape(shape, "Halves"), 0.5)
-    compute_fans((3, 3, 16, 32))     # (144, 288)
+class Halves(Initializer):
+    def __call__(self, shape, dtype=None): return tf.fill(_as_shape(shape, "Halves"), 0.5)
+compute_fans((3, 3, 16, 32))     # (144, 288)
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ _MAX_SEED = 2**31 - 1
 # ----------------------------------------------------------------- helpers
 
 
-def compute_fans(shape: Sequence[int], input_axes: Sequence[int] | None = None,
-                 output_axes: Sequence[int] | None = None) -> tuple[int, int]:
+def compute_fans(
+    shape: Sequence[int], input_axes: Sequence[int] | None = None, output_axes: Sequence[int] | None = None
+) -> tuple[int, int]:
     """Computes the number of input and output units for a weight shape, Keras's rule.
 
     With both `input_axes` and `output_axes`, the fans are the products of those

@@ -1,7 +1,7 @@
 """The initializers that make fixed values: ``Zeros``, ``Ones``, ``Constant`` and ``Identity``.
 
-    tfkit.initializers.Constant(2.0)((2, 2))          # a (2, 2) tensor of twos
-    tfkit.initializers.Identity(gain=3.0)((2, 3))     # 3 * eye(2, 3)
+tfkit.initializers.Constant(2.0)((2, 2))          # a (2, 2) tensor of twos
+tfkit.initializers.Identity(gain=3.0)((2, 3))     # 3 * eye(2, 3)
 """
 
 from __future__ import annotations

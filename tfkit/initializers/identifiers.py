@@ -1,8 +1,8 @@
 """Initializers by name, config or instance: Keras's ``initializers.get``, ``serialize`` and ``deserialize``.
 
-    init = get("glorot_uniform")                     # a GlorotUniform
-    config = serialize(init)                         # {"class_name": "GlorotUniform", "config": {...}}
-    same = deserialize(config)
+init = get("glorot_uniform")                     # a GlorotUniform
+config = serialize(init)                         # {"class_name": "GlorotUniform", "config": {...}}
+same = deserialize(config)
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ def get(identifier: Any) -> Any:
     if identifier is None:
         return None
     return registry.resolve_callable(
-        _KIND, identifier, "a name such as 'glorot_uniform', a {'class_name', 'config'} dict, an Initializer or a callable(shape, dtype)"
+        _KIND,
+        identifier,
+        "a name such as 'glorot_uniform', a {'class_name', 'config'} dict, an Initializer or a callable(shape, dtype)",
     )
 
 

@@ -293,11 +293,13 @@ class _FixedVarianceScaling(VarianceScaling):
 
     _preset: tuple[float, str, str] = (1.0, "fan_in", "truncated_normal")
 
-    def __init__(self, seed: int | None = None, input_axes: Sequence[int] | None = None,
-                 output_axes: Sequence[int] | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, input_axes: Sequence[int] | None = None, output_axes: Sequence[int] | None = None
+    ) -> None:
         scale, mode, distribution = self._preset
-        super().__init__(scale=scale, mode=mode, distribution=distribution, seed=seed, input_axes=input_axes,
-                         output_axes=output_axes)
+        super().__init__(
+            scale=scale, mode=mode, distribution=distribution, seed=seed, input_axes=input_axes, output_axes=output_axes
+        )
 
     def get_config(self) -> dict[str, Any]:
         return {"seed": self.seed, "input_axes": self.input_axes, "output_axes": self.output_axes}

@@ -86,8 +86,10 @@ _ALIASES = {alias: name for name, (_, aliases) in WINDOWS.items() for alias in (
 def _window_name(window: str, who: str) -> str:
     name = _ALIASES.get(window.lower()) if isinstance(window, str) else None
     if name is None:
-        raise ValueError(f"{who}: unknown window {window!r}; tfkit knows {sorted(WINDOWS)} (SciPy's names and "
-                         f"aliases), or pass the window's values (a list of frame_length numbers)")
+        raise ValueError(
+            f"{who}: unknown window {window!r}; tfkit knows {sorted(WINDOWS)} (SciPy's names and "
+            f"aliases), or pass the window's values (a list of frame_length numbers)"
+        )
     return name
 
 
@@ -96,7 +98,7 @@ def get_window(window: str, length: int, periodic: bool = False) -> np.ndarray:
     make, _ = WINDOWS[_window_name(window, "get_window")]
     if length <= 1:
         return np.ones(max(int(length), 0))
-    if periodic:   # the symmetric window one sample longer, without its last sample
+    if periodic:  # the symmetric window one sample longer, without its last sample
         return make(length + 1)[:-1]
     return make(length)
 
@@ -170,8 +172,9 @@ class STFT(Initializer):
                [ 1.,  0., -1.]], dtype=float32)
     """
 
-    def __init__(self, side: str = "real", window: Any = "hann", scaling: str | None = "density",
-                 periodic: bool = False) -> None:
+    def __init__(
+        self, side: str = "real", window: Any = "hann", scaling: str | None = "density", periodic: bool = False
+    ) -> None:
         if side not in _SIDES:
             raise ValueError(f"STFT initializer expected side to be 'real' or 'imag', got {side!r}")
         if scaling is not None and scaling not in _SCALINGS:
@@ -189,11 +192,15 @@ class STFT(Initializer):
         frame_length, _, bins = shape
         window = scale = None
         if self.window is not None:
-            values = (get_window(self.window, frame_length, self.periodic) if isinstance(self.window, str)
-                      else np.asarray(self.window, dtype="float64"))
+            values = (
+                get_window(self.window, frame_length, self.periodic)
+                if isinstance(self.window, str)
+                else np.asarray(self.window, dtype="float64")
+            )
             if values.shape != (frame_length,):
-                raise ValueError(f"STFT initializer: the window must have shape ({frame_length},) (frame_length), "
-                                 f"got {values.shape}")
+                raise ValueError(
+                    f"STFT initializer: the window must have shape ({frame_length},) (frame_length), got {values.shape}"
+                )
             window = tf.reshape(tf.constant(values, dtype), [frame_length, 1, 1])
             if self.scaling == "density":
                 scale = tf.sqrt(tf.reduce_sum(tf.square(window)))

@@ -1,8 +1,8 @@
 """Built-in layers, one module per family, plus the ``Layer`` base class.
 
-    from tfkit import layers
-    dense = layers.Dense(64, activation="relu")
-    y = dense(tf.ones((2, 3)))
+from tfkit import layers
+dense = layers.Dense(64, activation="relu")
+y = dense(tf.ones((2, 3)))
 """
 
 from tfkit.engine.functional_graph import Input, InputLayer  # noqa: F401

@@ -85,8 +85,9 @@ class ReLU(_Elementwise):
         array([-1.  , -0.25,  0.  ,  3.  ,  8.  ], dtype=float32)
     """
 
-    def __init__(self, max_value: float | None = None, negative_slope: float = 0.0, threshold: float = 0.0,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, max_value: float | None = None, negative_slope: float = 0.0, threshold: float = 0.0, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         who = f"ReLU layer '{self.name}'"
         self.max_value = _number(max_value, "max_value", who, allow_none=True)
@@ -94,8 +95,9 @@ class ReLU(_Elementwise):
         self.threshold = _number(threshold, "threshold", who)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        return activations.relu(inputs, negative_slope=self.negative_slope, max_value=self.max_value,
-                                threshold=self.threshold)
+        return activations.relu(
+            inputs, negative_slope=self.negative_slope, max_value=self.max_value, threshold=self.threshold
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = base_config(self)
@@ -137,8 +139,7 @@ class LeakyReLU(_Elementwise):
     def __init__(self, negative_slope: float = 0.3, **kwargs: Any) -> None:
         if "alpha" in kwargs:
             negative_slope = kwargs.pop("alpha")
-            warnings.warn("LeakyReLU: the argument `alpha` is deprecated; use `negative_slope` instead.",
-                          stacklevel=2)
+            warnings.warn("LeakyReLU: the argument `alpha` is deprecated; use `negative_slope` instead.", stacklevel=2)
         super().__init__(**kwargs)
         self.negative_slope = _number(negative_slope, "negative_slope", f"LeakyReLU layer '{self.name}'")
 
@@ -197,9 +198,14 @@ class PReLU(_Elementwise):
         TensorShape([1, 4, 4, 3])
     """
 
-    def __init__(self, alpha_initializer: Any = "Zeros", alpha_regularizer: Any = None,
-                 alpha_constraint: Any = None, shared_axes: int | Sequence[int] | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        alpha_initializer: Any = "Zeros",
+        alpha_regularizer: Any = None,
+        alpha_constraint: Any = None,
+        shared_axes: int | Sequence[int] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.alpha_initializer = initializers.get(alpha_initializer)
         self.alpha_regularizer = regularizers.get(alpha_regularizer)
@@ -230,8 +236,13 @@ class PReLU(_Elementwise):
                 f"PReLU layer '{self.name}' needs known sizes for every non-shared axis, got input shape "
                 f"{input_shape}; share the unknown axes with shared_axes"
             )
-        self.alpha = self.add_weight(shape=tuple(param_shape), name="alpha", initializer=self.alpha_initializer,
-                                     regularizer=self.alpha_regularizer, constraint=self.alpha_constraint)
+        self.alpha = self.add_weight(
+            shape=tuple(param_shape),
+            name="alpha",
+            initializer=self.alpha_initializer,
+            regularizer=self.alpha_regularizer,
+            constraint=self.alpha_constraint,
+        )
         shared = set(self.shared_axes or ())
         axes = {i: input_shape[i] for i in range(1, len(input_shape)) if i not in shared}
         self.input_spec = InputSpec(ndim=len(input_shape), axes=axes)

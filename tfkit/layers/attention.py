@@ -282,8 +282,9 @@ class MultiHeadAttention(Layer):
 
     # --------------------------------------------------------------- build
 
-    def _projection(self, equation: str, output_shape: Sequence[Any], bias_axes: str, name: str,
-                    activation: Any = None) -> EinsumDense:
+    def _projection(
+        self, equation: str, output_shape: Sequence[Any], bias_axes: str, name: str, activation: Any = None
+    ) -> EinsumDense:
         return EinsumDense(
             equation,
             output_shape=tuple(output_shape),
@@ -295,7 +296,7 @@ class MultiHeadAttention(Layer):
             bias_regularizer=self.bias_regularizer,
             kernel_constraint=self.kernel_constraint,
             bias_constraint=self.bias_constraint,
-            dtype=self.dtype_policy,   # sub-layers compute as this layer does (mixed precision)
+            dtype=self.dtype_policy,  # sub-layers compute as this layer does (mixed precision)
             name=name,
         )
 
@@ -340,10 +341,19 @@ class MultiHeadAttention(Layer):
 
     # ---------------------------------------------------------------- call
 
-    def _attention_mask(self, query: tf.Tensor, value: tf.Tensor, query_mask: Any, value_mask: Any,
-                        key_mask: Any, attention_mask: Any, use_causal_mask: bool) -> tf.Tensor | None:
-        return combined_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
-                                       use_causal_mask, self.sliding_window)
+    def _attention_mask(
+        self,
+        query: tf.Tensor,
+        value: tf.Tensor,
+        query_mask: Any,
+        value_mask: Any,
+        key_mask: Any,
+        attention_mask: Any,
+        use_causal_mask: bool,
+    ) -> tf.Tensor | None:
+        return combined_attention_mask(
+            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask, self.sliding_window
+        )
 
     def _masked_softmax(self, scores: tf.Tensor, mask: tf.Tensor | None) -> tf.Tensor:
         if mask is not None:
@@ -382,9 +392,7 @@ class MultiHeadAttention(Layer):
         value = self._as_input(value)
         key = value if key is None else self._as_input(key)
         refuse_flash_attention(self.flash_attention, return_attention_scores, f"MultiHeadAttention layer '{self.name}'")
-        mask = self._attention_mask(
-            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask
-        )
+        mask = self._attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask)
         gate = self.gate_dense(query) if self.use_gate else None
         query = self.query_dense(query)
         key = self.key_dense(key)
@@ -452,8 +460,9 @@ def uses_flash_attention(flash_attention: bool | None) -> bool:
 
 def check_flash_attention_dropout(flash_attention: bool | None, dropout: float, who: str) -> None:
     if uses_flash_attention(flash_attention) and dropout > 0.0:
-        raise ValueError(f"{who}: dropout is not supported with flash attention; set dropout=0.0 or "
-                         f"flash_attention=False")
+        raise ValueError(
+            f"{who}: dropout is not supported with flash attention; set dropout=0.0 or flash_attention=False"
+        )
 
 
 def refuse_flash_attention(flash_attention: bool | None, return_attention_scores: bool, who: str) -> None:
@@ -462,13 +471,22 @@ def refuse_flash_attention(flash_attention: bool | None, return_attention_scores
         return
     if return_attention_scores:
         raise ValueError(f"{who}: attention scores are not available with flash attention; set flash_attention=False")
-    raise ValueError(f"{who}: flash attention is not available on TensorFlow; use flash_attention=None or False "
-                     f"(and tfkit.config.disable_flash_attention())")
+    raise ValueError(
+        f"{who}: flash attention is not available on TensorFlow; use flash_attention=None or False "
+        f"(and tfkit.config.disable_flash_attention())"
+    )
 
 
-def combined_attention_mask(query: tf.Tensor, value: tf.Tensor, query_mask: Any, value_mask: Any, key_mask: Any,
-                            attention_mask: Any, use_causal_mask: bool,
-                            sliding_window: int | None = None) -> tf.Tensor | None:
+def combined_attention_mask(
+    query: tf.Tensor,
+    value: tf.Tensor,
+    query_mask: Any,
+    value_mask: Any,
+    key_mask: Any,
+    attention_mask: Any,
+    use_causal_mask: bool,
+    sliding_window: int | None = None,
+) -> tf.Tensor | None:
     """Every mask that applies, ANDed into one ``(batch, T, S)``-broadcastable boolean (None when none does)."""
     combined = None
 

@@ -1,8 +1,8 @@
 """Luong-style ``Attention`` and Bahdanau-style ``AdditiveAttention`` over ``[query, value(, key)]``.
 
-    attention = tfkit.layers.Attention()
-    context = attention([query, value])                       # (batch, Tq, dim)
-    context, scores = attention([query, value], return_attention_scores=True)
+attention = tfkit.layers.Attention()
+context = attention([query, value])                       # (batch, Tq, dim)
+context, scores = attention([query, value], return_attention_scores=True)
 """
 
 from __future__ import annotations
@@ -91,12 +91,19 @@ class Attention(Layer):
                 [2.7616, 3.7616]]], dtype=float32)
     """
 
-    def __init__(self, use_scale: bool = False, score_mode: str = "dot", dropout: float = 0.0,
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        use_scale: bool = False,
+        score_mode: str = "dot",
+        dropout: float = 0.0,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         if score_mode not in ("dot", "concat"):
-            raise ValueError(f"{type(self).__name__} layer '{self.name}' expected score_mode 'dot' or 'concat', "
-                             f"got {score_mode!r}")
+            raise ValueError(
+                f"{type(self).__name__} layer '{self.name}' expected score_mode 'dot' or 'concat', got {score_mode!r}"
+            )
         if not 0 <= dropout < 1:
             raise ValueError(f"{type(self).__name__} layer '{self.name}' expected 0 <= dropout < 1, got {dropout!r}")
         self.use_scale = use_scale
@@ -116,8 +123,11 @@ class Attention(Layer):
     def build(self, input_shape: Any) -> None:
         self._validate(input_shape)
         self.scale = self.add_weight(name="scale", shape=(), initializer="ones") if self.use_scale else None
-        self.concat_score_weight = (self.add_weight(name="concat_score_weight", shape=(), initializer="ones")
-                                    if self.score_mode == "concat" else None)
+        self.concat_score_weight = (
+            self.add_weight(name="concat_score_weight", shape=(), initializer="ones")
+            if self.score_mode == "concat"
+            else None
+        )
 
     def _scores(self, query: tf.Tensor, key: tf.Tensor) -> tf.Tensor:
         if self.score_mode == "dot":
@@ -128,8 +138,14 @@ class Attention(Layer):
             summed = self.scale * summed
         return self.concat_score_weight * tf.reduce_sum(tf.tanh(summed), axis=-1)
 
-    def call(self, inputs: Any, mask: Any = None, training: Any = False, return_attention_scores: bool = False,
-             use_causal_mask: bool = False) -> Any:
+    def call(
+        self,
+        inputs: Any,
+        mask: Any = None,
+        training: Any = False,
+        return_attention_scores: bool = False,
+        use_causal_mask: bool = False,
+    ) -> Any:
         self._validate(inputs, mask)
         query, value = inputs[0], inputs[1]
         key = inputs[2] if len(inputs) > 2 else value
@@ -138,7 +154,7 @@ class Attention(Layer):
         scores = self._scores(query, key)
         keep = None
         if value_mask is not None:
-            keep = tf.expand_dims(tf.cast(value_mask, tf.bool), -2)            # (batch, 1, Tv)
+            keep = tf.expand_dims(tf.cast(value_mask, tf.bool), -2)  # (batch, 1, Tv)
         if use_causal_mask:
             shape = tf.shape(scores)
             causal = tf.linalg.band_part(tf.ones((1, shape[-2], shape[-1]), tf.bool), -1, 0)
@@ -149,8 +165,11 @@ class Attention(Layer):
         weights = tf.nn.softmax(scores, axis=-1)
         if training is True and self.dropout > 0 or isinstance(training, tf.Tensor) and self.dropout > 0:
             dropped = tfkit_random.dropout(weights, self.dropout, seed=self.seed_generator)
-            weights = tf.cond(tf.cast(training, tf.bool), lambda: dropped, lambda: weights) \
-                if isinstance(training, tf.Tensor) else dropped
+            weights = (
+                tf.cond(tf.cast(training, tf.bool), lambda: dropped, lambda: weights)
+                if isinstance(training, tf.Tensor)
+                else dropped
+            )
         outputs = tf.matmul(weights, value)
         if query_mask is not None:
             outputs = tf.where(tf.expand_dims(tf.cast(query_mask, tf.bool), -1), outputs, tf.zeros_like(outputs))
@@ -165,8 +184,13 @@ class Attention(Layer):
         return (*input_shape[0][:-1], input_shape[1][-1])
 
     def get_config(self) -> dict[str, Any]:
-        return {**Layer.get_config(self), "use_scale": self.use_scale, "score_mode": self.score_mode,
-                "dropout": self.dropout, "seed": self.seed}
+        return {
+            **Layer.get_config(self),
+            "use_scale": self.use_scale,
+            "score_mode": self.score_mode,
+            "dropout": self.dropout,
+            "seed": self.seed,
+        }
 
 
 @registry.builtin("layers")
@@ -238,8 +262,9 @@ class AdditiveAttention(Attention):
     def build(self, input_shape: Any) -> None:
         self._validate(input_shape)
         dim = input_shape[0][-1]
-        self.scale = self.add_weight(name="scale", shape=(dim,), initializer="glorot_uniform") \
-            if self.use_scale else None
+        self.scale = (
+            self.add_weight(name="scale", shape=(dim,), initializer="glorot_uniform") if self.use_scale else None
+        )
         self.concat_score_weight = None
 
     def _scores(self, query: tf.Tensor, key: tf.Tensor) -> tf.Tensor:

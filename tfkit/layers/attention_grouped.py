@@ -29,11 +29,7 @@ from tfkit.base import registry
 from tfkit.base.argument_validation import positive_int
 from tfkit.engine import masking
 from tfkit.engine.layer import Layer
-from tfkit.layers.attention import (
-    check_flash_attention_dropout,
-    combined_attention_mask,
-    refuse_flash_attention,
-)
+from tfkit.layers.attention import check_flash_attention_dropout, combined_attention_mask, refuse_flash_attention
 from tfkit.layers.core import EinsumDense, base_config
 from tfkit.ops.nn_attention import dot_product_attention
 
@@ -188,8 +184,10 @@ class GroupedQueryAttention(Layer):
         self.num_query_heads = positive_int(num_query_heads, "num_query_heads", who)
         self.num_key_value_heads = positive_int(num_key_value_heads, "num_key_value_heads", who)
         if num_query_heads % num_key_value_heads:
-            raise ValueError(f"{who} expected `num_query_heads` ({num_query_heads}) to be a multiple of "
-                             f"`num_key_value_heads` ({num_key_value_heads})")
+            raise ValueError(
+                f"{who} expected `num_query_heads` ({num_query_heads}) to be a multiple of "
+                f"`num_key_value_heads` ({num_key_value_heads})"
+            )
         self.num_repeats = num_query_heads // num_key_value_heads
         if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout < 1:
             raise ValueError(f"{who} expected `dropout` to be a float in [0, 1), got {dropout!r}")
@@ -210,15 +208,23 @@ class GroupedQueryAttention(Layer):
 
     # --------------------------------------------------------------- build
 
-    def _projection(self, equation: str, output_shape: tuple, bias_axes: str, name: str, input_shape: tuple,
-                    activation: Any = None) -> EinsumDense:
+    def _projection(
+        self, equation: str, output_shape: tuple, bias_axes: str, name: str, input_shape: tuple, activation: Any = None
+    ) -> EinsumDense:
         layer = EinsumDense(
-            equation, output_shape=output_shape, bias_axes=bias_axes if self.use_bias else None,
-            activation=activation, kernel_initializer=_fresh(self.kernel_initializer),
-            bias_initializer=_fresh(self.bias_initializer), kernel_regularizer=self.kernel_regularizer,
-            bias_regularizer=self.bias_regularizer, activity_regularizer=self.activity_regularizer,
-            kernel_constraint=self.kernel_constraint, bias_constraint=self.bias_constraint,
-            dtype=self.dtype_policy, name=name,
+            equation,
+            output_shape=output_shape,
+            bias_axes=bias_axes if self.use_bias else None,
+            activation=activation,
+            kernel_initializer=_fresh(self.kernel_initializer),
+            bias_initializer=_fresh(self.bias_initializer),
+            kernel_regularizer=self.kernel_regularizer,
+            bias_regularizer=self.bias_regularizer,
+            activity_regularizer=self.activity_regularizer,
+            kernel_constraint=self.kernel_constraint,
+            bias_constraint=self.bias_constraint,
+            dtype=self.dtype_policy,
+            name=name,
         )
         layer.build(input_shape)
         return layer
@@ -229,8 +235,9 @@ class GroupedQueryAttention(Layer):
         key_shape = value_shape if key_shape is None else tuple(key_shape)
         for label, shape in (("query", query_shape), ("value", value_shape), ("key", key_shape)):
             if len(shape) != 3 or shape[-1] is None:
-                raise ValueError(f"{who}: {label} needs shape (batch, length, features) with known features, "
-                                 f"got {shape}")
+                raise ValueError(
+                    f"{who}: {label} needs shape (batch, length, features) with known features, got {shape}"
+                )
         self.feature_dim = query_shape[-1]
         queries, keys = (None, self.num_query_heads, self.head_dim), (None, self.num_key_value_heads, self.head_dim)
         self._query_dense = self._projection("bqm,muh->bquh", queries, "uh", "query", query_shape)
@@ -238,13 +245,19 @@ class GroupedQueryAttention(Layer):
         if self.use_gate:
             self._gate_dense = self._projection("bqm,muh->bquh", queries, "uh", "gate", query_shape, "sigmoid")
         self._value_dense = self._projection("bkm,mvh->bkvh", keys, "vh", "value", value_shape)
-        self._output_dense = self._projection("bquh,uhm->bqm", (None, self.feature_dim), "m", "attention_output",
-                                              (None, None, self.num_query_heads, self.head_dim))
+        self._output_dense = self._projection(
+            "bquh,uhm->bqm",
+            (None, self.feature_dim),
+            "m",
+            "attention_output",
+            (None, None, self.num_query_heads, self.head_dim),
+        )
 
     # ---------------------------------------------------------------- call
 
-    def _explicit(self, query: tf.Tensor, key: tf.Tensor, value: tf.Tensor, mask: Any,
-                  training: Any) -> tuple[tf.Tensor, tf.Tensor]:
+    def _explicit(
+        self, query: tf.Tensor, key: tf.Tensor, value: tf.Tensor, mask: Any, training: Any
+    ) -> tuple[tf.Tensor, tf.Tensor]:
         """Scores ``(batch, heads, T, S)`` by einsum and a masked softmax (masked probabilities 0), then dropout."""
         query = query * tf.cast(1.0 / math.sqrt(float(self.head_dim)), query.dtype)
         scores = tf.einsum("bquh,bkuh->buqk", query, key)
@@ -284,11 +297,12 @@ class GroupedQueryAttention(Layer):
             key_mask = masking.get_mask(key)
         value = self._as_input(value)
         key = value if key is None else self._as_input(key)
-        mask = combined_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
-                                      use_causal_mask, self.sliding_window)
+        mask = combined_attention_mask(
+            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask, self.sliding_window
+        )
         gate = self._gate_dense(query) if self.use_gate else None
         query = self._query_dense(query)
-        key = tf.repeat(self._key_dense(key), self.num_repeats, axis=2)        # (batch, S, query heads, head_dim)
+        key = tf.repeat(self._key_dense(key), self.num_repeats, axis=2)  # (batch, S, query heads, head_dim)
         value = tf.repeat(self._value_dense(value), self.num_repeats, axis=2)
         scores = None
         refuse_flash_attention(self.flash_attention, return_attention_scores, who)
@@ -299,8 +313,7 @@ class GroupedQueryAttention(Layer):
                 mask = tf.cast(mask, tf.bool)
                 for _ in range(4 - mask.shape.rank):
                     mask = tf.expand_dims(mask, axis=-3)
-            attended = dot_product_attention(query, key, value, mask=mask,
-                                             scale=1.0 / math.sqrt(float(self.head_dim)))
+            attended = dot_product_attention(query, key, value, mask=mask, scale=1.0 / math.sqrt(float(self.head_dim)))
         output = self._output_dense(attended * gate if gate is not None else attended)
         return (output, scores) if return_attention_scores else output
 
@@ -313,11 +326,15 @@ class GroupedQueryAttention(Layer):
         value_shape = query_shape if value_shape is None else tuple(value_shape)
         key_shape = value_shape if key_shape is None else tuple(key_shape)
         if query_shape[-1] != value_shape[-1]:
-            raise ValueError(f"GroupQueryAttention layer '{self.name}': the last dimension of query and value must "
-                             f"be equal, got query shape {query_shape} and value shape {value_shape}")
+            raise ValueError(
+                f"GroupQueryAttention layer '{self.name}': the last dimension of query and value must "
+                f"be equal, got query shape {query_shape} and value shape {value_shape}"
+            )
         if value_shape[1:-1] != key_shape[1:-1]:
-            raise ValueError(f"GroupQueryAttention layer '{self.name}': value and key must agree on every "
-                             f"dimension but the last, got value shape {value_shape} and key shape {key_shape}")
+            raise ValueError(
+                f"GroupQueryAttention layer '{self.name}': value and key must agree on every "
+                f"dimension but the last, got value shape {value_shape} and key shape {key_shape}"
+            )
         return query_shape
 
     # -------------------------------------------------------------- config
@@ -325,9 +342,13 @@ class GroupedQueryAttention(Layer):
     def get_config(self) -> dict[str, Any]:
         config = base_config(self)
         config.update(
-            head_dim=self.head_dim, num_query_heads=self.num_query_heads,
-            num_key_value_heads=self.num_key_value_heads, use_bias=self.use_bias, use_gate=self.use_gate,
-            sliding_window=self.sliding_window, dropout=self.dropout,
+            head_dim=self.head_dim,
+            num_query_heads=self.num_query_heads,
+            num_key_value_heads=self.num_key_value_heads,
+            use_bias=self.use_bias,
+            use_gate=self.use_gate,
+            sliding_window=self.sliding_window,
+            dropout=self.dropout,
             kernel_initializer=initializers.serialize(self.kernel_initializer),
             bias_initializer=initializers.serialize(self.bias_initializer),
             kernel_regularizer=regularizers.serialize(self.kernel_regularizer),

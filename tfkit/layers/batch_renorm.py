@@ -40,17 +40,25 @@ def checked_clipping(renorm: bool, clipping: Any, who: str) -> dict[str, float] 
 
 def add_weights(layer: Any, shape: Sequence[int]) -> None:
     """``moving_stddev``, ``renorm_mean`` and ``renorm_stddev``, initialized as Keras does."""
+
     def stddev_initializer(shape: Any, dtype: Any = None) -> tf.Tensor:
         return tf.sqrt(initializers.get(layer.moving_variance_initializer)(shape, dtype=dtype))
 
-    for name, initializer in (("moving_stddev", stddev_initializer), ("renorm_mean", layer.moving_mean_initializer),
-                              ("renorm_stddev", stddev_initializer)):
-        setattr(layer, name, layer.add_weight(shape=shape, initializer=initializer, trainable=False, name=name,
-                                              autocast=False))
+    for name, initializer in (
+        ("moving_stddev", stddev_initializer),
+        ("renorm_mean", layer.moving_mean_initializer),
+        ("renorm_stddev", stddev_initializer),
+    ):
+        setattr(
+            layer,
+            name,
+            layer.add_weight(shape=shape, initializer=initializer, trainable=False, name=name, autocast=False),
+        )
 
 
-def normalize_training(layer: Any, inputs: tf.Tensor, mean: tf.Tensor, variance: tf.Tensor,
-                       param_shape: Sequence[int]) -> tf.Tensor:
+def normalize_training(
+    layer: Any, inputs: tf.Tensor, mean: tf.Tensor, variance: tf.Tensor, param_shape: Sequence[int]
+) -> tf.Tensor:
     """The renormalized batch; updates the renorm and the inference statistics."""
     epsilon = tf.cast(layer.epsilon, mean.dtype)
     stddev = tf.sqrt(variance + epsilon)

@@ -145,8 +145,19 @@ class DepthwiseConv2D(ConvBase):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            None, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+            None,
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
         )
         self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", cu.layer_label(self))
         self.depthwise_initializer = initializers.get(depthwise_initializer)
@@ -296,8 +307,19 @@ class SeparableConv2D(ConvBase):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+            filters,
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
         )
         who = cu.layer_label(self)
         if filters is None:

@@ -138,8 +138,19 @@ class DepthwiseConv1D(ConvBase):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            None, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+            None,
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
         )
         self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", cu.layer_label(self))
         self.depthwise_initializer = initializers.get(depthwise_initializer)
@@ -279,8 +290,19 @@ class SeparableConv1D(ConvBase):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+            filters,
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
         )
         who = cu.layer_label(self)
         if filters is None:

@@ -25,10 +25,28 @@ from tfkit.layers.recurrent import RNN, refuse_cell_attribute
 __all__ = ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
 
 _CELL_ATTRIBUTES = (
-    "filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation",
-    "recurrent_activation", "use_bias", "kernel_initializer", "recurrent_initializer", "bias_initializer",
-    "unit_forget_bias", "kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
-    "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout", "seed",
+    "filters",
+    "kernel_size",
+    "strides",
+    "padding",
+    "data_format",
+    "dilation_rate",
+    "activation",
+    "recurrent_activation",
+    "use_bias",
+    "kernel_initializer",
+    "recurrent_initializer",
+    "bias_initializer",
+    "unit_forget_bias",
+    "kernel_regularizer",
+    "recurrent_regularizer",
+    "bias_regularizer",
+    "kernel_constraint",
+    "recurrent_constraint",
+    "bias_constraint",
+    "dropout",
+    "recurrent_dropout",
+    "seed",
 )
 
 
@@ -69,19 +87,40 @@ class _ConvLSTM(RNN):
         **kwargs: Any,
     ) -> None:
         cell = ConvLSTMCell(
-            self.rank, filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
-            dilation_rate=dilation_rate, activation=activation, recurrent_activation=recurrent_activation,
-            use_bias=use_bias, kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
-            bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
-            recurrent_dropout=recurrent_dropout, seed=seed, name="conv_lstm_cell",
+            self.rank,
+            filters,
+            kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            unit_forget_bias=unit_forget_bias,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            name="conv_lstm_cell",
             **{key: kwargs[key] for key in ("dtype", "trainable") if key in kwargs},
         )
         super().__init__(
-            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
-            stateful=stateful, activity_regularizer=activity_regularizer, **kwargs,
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
         )
         self.input_spec = InputSpec(ndim=self.rank + 3)
 
@@ -114,7 +153,7 @@ class _ConvLSTM(RNN):
             cell_config.pop(key, None)
         config.update(cell_config)
         config.update(self._loop_config())
-        config.setdefault("activity_regularizer", None)    # Keras 3 always lists it
+        config.setdefault("activity_regularizer", None)  # Keras 3 always lists it
         return config
 
 

@@ -57,13 +57,24 @@ class ConvLSTMCell(LSTMCell):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            filters, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
-            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
-            bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
-            dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
+            filters,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            unit_forget_bias=unit_forget_bias,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            **kwargs,
         )
         who = cu.layer_label(self)
         if rank not in (1, 2, 3):
@@ -115,18 +126,27 @@ class ConvLSTMCell(LSTMCell):
             cu.check_positive_output((shape[0], *self._state_spatial), shape, who)
         width = 4 * self.filters
         self.kernel = self.add_weight(
-            shape=(*self.kernel_size, channels, width), initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint, name="kernel",
+            shape=(*self.kernel_size, channels, width),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+            name="kernel",
         )
         self.recurrent_kernel = self.add_weight(
-            shape=(*self.kernel_size, self.filters, width), initializer=self.recurrent_initializer,
-            regularizer=self.recurrent_regularizer, constraint=self.recurrent_constraint, name="recurrent_kernel",
+            shape=(*self.kernel_size, self.filters, width),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
+            name="recurrent_kernel",
         )
         self.bias = None
         if self.use_bias:
             self.bias = self.add_weight(
-                shape=(width,), initializer=self._bias_initializer(), regularizer=self.bias_regularizer,
-                constraint=self.bias_constraint, name="bias",
+                shape=(width,),
+                initializer=self._bias_initializer(),
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+                name="bias",
             )
 
     def _output_spatial(self, spatial: Sequence[Any]) -> list[Any]:
@@ -141,7 +161,7 @@ class ConvLSTMCell(LSTMCell):
         """The input convolution (+ bias) of one timestep ``(batch, ...)`` or of all, ``(time, batch, ...)``."""
         if input_mask is not None:
             inputs = inputs * input_mask
-        leading = inputs.shape.rank - (self.rank + 1)      # 1: one timestep, 2: time-major sequence
+        leading = inputs.shape.rank - (self.rank + 1)  # 1: one timestep, 2: time-major sequence
         if leading == 2:
             dims = tf.shape(inputs)
             merged = tf.reshape(inputs, tf.concat([[-1], dims[2:]], axis=0))

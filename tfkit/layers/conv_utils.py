@@ -44,9 +44,7 @@ def normalize_tuple(value: Any, n: int, what: str, who: str, allow_zero: bool = 
     elif isinstance(value, (list, tuple)) and len(value) == n and all(as_int(v) is not None for v in value):
         values = tuple(as_int(v) for v in value)
     else:
-        raise ValueError(
-            f"{who} expected `{what}` to be an int or a tuple of {n} ints, got {value!r}"
-        )
+        raise ValueError(f"{who} expected `{what}` to be an int or a tuple of {n} ints, got {value!r}")
     if any(v < lowest for v in values):
         raise ValueError(f"{who} expected every value of `{what}` to be {kind}, got {value!r}")
     return values

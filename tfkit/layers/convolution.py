@@ -66,17 +66,26 @@ class _Conv(ConvBase):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+            filters,
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
         )
         who = cu.layer_label(self)
         if filters is None:
             raise ValueError(f"{who} expected `filters` to be a positive integer, got None")
         self.groups = positive_int(groups, "groups", who)
         if self.filters % self.groups:
-            raise ValueError(
-                f"{who}: filters ({self.filters}) must be divisible by groups ({self.groups})"
-            )
+            raise ValueError(f"{who}: filters ({self.filters}) must be divisible by groups ({self.groups})")
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
@@ -104,10 +113,10 @@ class _Conv(ConvBase):
     def convolution_op(self, inputs: tf.Tensor, kernel: Any) -> tf.Tensor:
         """The convolution itself (no bias, no activation); override it to change the kernel or the op.
 
-            class StandardizedConv2D(tfkit.layers.Conv2D):
-                def convolution_op(self, inputs, kernel):
-                    mean, var = tf.nn.moments(kernel, axes=[0, 1, 2], keepdims=True)
-                    return super().convolution_op(inputs, (kernel - mean) / tf.sqrt(var + 1e-10))
+        class StandardizedConv2D(tfkit.layers.Conv2D):
+            def convolution_op(self, inputs, kernel):
+                mean, var = tf.nn.moments(kernel, axes=[0, 1, 2], keepdims=True)
+                return super().convolution_op(inputs, (kernel - mean) / tf.sqrt(var + 1e-10))
         """
         padding = self.padding
         if padding == "causal":
@@ -434,8 +443,19 @@ class _ConvTranspose(ConvBase):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, activity_regularizer, bias_constraint, **kwargs,
+            filters,
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
         )
         who = cu.layer_label(self)
         if filters is None:

@@ -1,8 +1,8 @@
 """Core layers: ``Dense``, ``EinsumDense``, ``Activation``, ``Identity``, ``Lambda``.
 
-    dense = tfkit.layers.Dense(64, activation="relu")
-    y = dense(tf.ones((2, 3)))       # kernel (3, 64), bias (64,)
-    dense.get_config()["units"]      # 64
+dense = tfkit.layers.Dense(64, activation="relu")
+y = dense(tf.ones((2, 3)))       # kernel (3, 64), bias (64,)
+dense.get_config()["units"]      # 64
 """
 
 from __future__ import annotations
@@ -384,7 +384,7 @@ def _accepts(function: Callable[..., Any], name: str) -> bool:
 
 
 @registry.builtin("layers")
-@shape_inference.always_trace   # a user function: only a trace tells its outputs
+@shape_inference.always_trace  # a user function: only a trace tells its outputs
 class Lambda(Layer):
     """Wraps an arbitrary function of the inputs as a `Layer` object.
 
@@ -541,4 +541,3 @@ class Lambda(Layer):
         if config.get("mask") is not None:
             config["mask"] = resolve_function(config["mask"], "mask function")
         return super().from_config(config)
-

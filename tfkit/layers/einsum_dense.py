@@ -68,7 +68,7 @@ def einsum_shapes(
         output_index = {dim: i + elided for i, dim in enumerate(output_spec)}
     else:
         if elided_side == "right":
-            output_shape.extend(input_shape[len(input_shape) - elided:])
+            output_shape.extend(input_shape[len(input_shape) - elided :])
         input_index = {dim: i for i, dim in enumerate(input_spec)}
         output_index = {dim: i for i, dim in enumerate(output_spec)}
     expected_rank = len(output_spec) + (elided if elided_side else 0)
@@ -122,8 +122,7 @@ def einsum_shapes(
         first = min(output_spec.find(char) for char in bias_axes)
         offset = elided if elided_side == "left" else 0
         bias_shape = [
-            output_shape[i + offset] if char in bias_axes else 1
-            for i, char in enumerate(output_spec) if i >= first
+            output_shape[i + offset] if char in bias_axes else 1 for i, char in enumerate(output_spec) if i >= first
         ]
         if elided_side == "right":
             bias_shape.extend([1] * elided)
@@ -253,11 +252,16 @@ class EinsumDense(LoRA, Layer):
         super().__init__(**kwargs)
         who = f"EinsumDense layer '{self.name}'"
         self._init_lora(lora_rank, lora_alpha)
-        if quantization_config is not None or gptq_unpacked_column_size is not None \
-                or getattr(self.dtype_policy, "quantization_mode", None):
-            raise NotImplementedError(f"EinsumDense layer '{self.name}': quantized EinsumDense (quantization_config, "
-                                      "gptq_unpacked_column_size, a quantized dtype policy) is not implemented in "
-                                      "tfkit; Dense and Embedding quantize to int8")
+        if (
+            quantization_config is not None
+            or gptq_unpacked_column_size is not None
+            or getattr(self.dtype_policy, "quantization_mode", None)
+        ):
+            raise NotImplementedError(
+                f"EinsumDense layer '{self.name}': quantized EinsumDense (quantization_config, "
+                "gptq_unpacked_column_size, a quantized dtype policy) is not implemented in "
+                "tfkit; Dense and Embedding quantize to int8"
+            )
         self.quantization_config = None
         if not isinstance(equation, str):
             raise ValueError(f"{who} expected equation to be a string such as 'ab,bc->ac', got {equation!r}")
@@ -282,7 +286,10 @@ class EinsumDense(LoRA, Layer):
 
     def _shapes(self, input_shape: tuple) -> tuple[list, list | None, tuple, list[int]]:
         return einsum_shapes(
-            self.equation, self.bias_axes, tuple(input_shape), self.partial_output_shape,
+            self.equation,
+            self.bias_axes,
+            tuple(input_shape),
+            self.partial_output_shape,
             who=f"EinsumDense layer '{self.name}'",
         )
 
@@ -325,8 +332,10 @@ class EinsumDense(LoRA, Layer):
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
         """Not built in tfkit (Keras quantizes EinsumDense): ``model.quantize`` warns and leaves it in floats."""
-        raise NotImplementedError(f"EinsumDense layer '{self.path}': quantize() is not implemented in tfkit yet "
-                                  "(Dense and Embedding are); the layer keeps its float kernel")
+        raise NotImplementedError(
+            f"EinsumDense layer '{self.path}': quantize() is not implemented in tfkit yet "
+            "(Dense and Embedding are); the layer keeps its float kernel"
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = Layer.get_config(self)

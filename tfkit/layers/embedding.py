@@ -1,8 +1,8 @@
 """Token embeddings and padding masks: ``Embedding`` and ``Masking``.
 
-    embed = tfkit.layers.Embedding(input_dim=1000, output_dim=16, mask_zero=True)
-    x = embed(tf.constant([[5, 7, 0]]))      # (1, 3, 16) floats
-    tfkit.engine.masking.get_mask(x)                # [[True, True, False]]: later layers skip the padding
+embed = tfkit.layers.Embedding(input_dim=1000, output_dim=16, mask_zero=True)
+x = embed(tf.constant([[5, 7, 0]]))      # (1, 3, 16) floats
+tfkit.engine.masking.get_mask(x)                # [[True, True, False]]: later layers skip the padding
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ class Embedding(Int8Quantization, LoRA, Layer):
 
     _lora_target = "embeddings"
     _quantized_target = "embeddings"
-    _scale_axis = -1                        # one scale per row (token), as Keras
-    _default_activation_quantizer = False   # a lookup has no activations to quantize
+    _scale_axis = -1  # one scale per row (token), as Keras
+    _default_activation_quantizer = False  # a lookup has no activations to quantize
 
     def __init__(
         self,
@@ -224,9 +224,7 @@ class Masking(Layer):
     def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if isinstance(mask_value, bool) or not isinstance(mask_value, (int, float, np.number)):
-            raise ValueError(
-                f"Masking layer '{self.name}' expected mask_value to be a number, got {mask_value!r}"
-            )
+            raise ValueError(f"Masking layer '{self.name}' expected mask_value to be a number, got {mask_value!r}")
         self.mask_value = float(mask_value)
         self.supports_masking = True
 

@@ -99,26 +99,33 @@ class ReversibleEmbedding(Embedding):
         logit_soft_cap: float | None = None,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop("quantization_config", None)   # Keras writes it (None); quantize() refuses this layer
+        kwargs.pop("quantization_config", None)  # Keras writes it (None); quantize() refuses this layer
         super().__init__(
-            input_dim, output_dim, embeddings_initializer=embeddings_initializer,
-            embeddings_regularizer=embeddings_regularizer, embeddings_constraint=embeddings_constraint,
-            mask_zero=mask_zero, **kwargs,
+            input_dim,
+            output_dim,
+            embeddings_initializer=embeddings_initializer,
+            embeddings_regularizer=embeddings_regularizer,
+            embeddings_constraint=embeddings_constraint,
+            mask_zero=mask_zero,
+            **kwargs,
         )
         who = f"ReversibleEmbedding layer '{self.name}'"
         self.tie_weights = bool(tie_weights)
         self.reverse_dtype = None if reverse_dtype is None else tf.as_dtype(reverse_dtype).name
         if logit_soft_cap is not None:
             if isinstance(logit_soft_cap, bool) or not isinstance(logit_soft_cap, (int, float)) or logit_soft_cap <= 0:
-                raise ValueError(f"{who} expected `logit_soft_cap` to be a positive number or None, "
-                                 f"got {logit_soft_cap!r}")
+                raise ValueError(
+                    f"{who} expected `logit_soft_cap` to be a positive number or None, got {logit_soft_cap!r}"
+                )
             logit_soft_cap = float(logit_soft_cap)
         self.logit_soft_cap = logit_soft_cap
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
         """Not built in tfkit: the tied reverse projection has no int8 path yet."""
-        raise NotImplementedError(f"ReversibleEmbedding layer '{self.path}': quantize() is not implemented in "
-                                  "tfkit (its reverse projection reads the float table)")
+        raise NotImplementedError(
+            f"ReversibleEmbedding layer '{self.path}': quantize() is not implemented in "
+            "tfkit (its reverse projection reads the float table)"
+        )
 
     def build(self, input_shape: Any = None) -> None:
         super().build(input_shape)
@@ -161,8 +168,6 @@ class ReversibleEmbedding(Embedding):
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
         config.update(
-            tie_weights=self.tie_weights,
-            reverse_dtype=self.reverse_dtype,
-            logit_soft_cap=self.logit_soft_cap,
+            tie_weights=self.tie_weights, reverse_dtype=self.reverse_dtype, logit_soft_cap=self.logit_soft_cap
         )
         return config

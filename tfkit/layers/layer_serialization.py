@@ -1,7 +1,7 @@
 """``tfkit.layers.serialize`` / ``deserialize``: a layer as plain data and back (Keras's names).
 
-    config = tfkit.layers.serialize(tfkit.layers.Dense(4))   # {"module", "class_name", "config", ...}
-    dense = tfkit.layers.deserialize(config)
+config = tfkit.layers.serialize(tfkit.layers.Dense(4))   # {"module", "class_name", "config", ...}
+dense = tfkit.layers.deserialize(config)
 """
 
 from __future__ import annotations

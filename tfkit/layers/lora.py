@@ -27,12 +27,14 @@ class LoRA:
     """Mixed into a layer with a ``kernel`` (``_lora_target = "kernel"``) or ``embeddings`` weight."""
 
     _lora_target = "kernel"
-    _lora_initializers = ("he_uniform", "zeros")     # (A, B) as Keras's Dense and EinsumDense
+    _lora_initializers = ("he_uniform", "zeros")  # (A, B) as Keras's Dense and EinsumDense
 
     def _init_lora(self, lora_rank: int | None, lora_alpha: float | None) -> None:
         if lora_rank is not None and not is_positive_int(lora_rank):
-            raise ValueError(f"{type(self).__name__} layer '{self.name}': lora_rank must be a positive integer or "
-                             f"None, got {lora_rank!r}")
+            raise ValueError(
+                f"{type(self).__name__} layer '{self.name}': lora_rank must be a positive integer or "
+                f"None, got {lora_rank!r}"
+            )
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
         self.lora_enabled = False
@@ -42,13 +44,15 @@ class LoRA:
         if self.lora_rank and not self.lora_enabled:
             self.enable_lora(self.lora_rank, self.lora_alpha)
 
-    def enable_lora(self, rank: int, lora_alpha: float | None = None, a_initializer: Any = None,
-                    b_initializer: Any = None) -> None:
+    def enable_lora(
+        self, rank: int, lora_alpha: float | None = None, a_initializer: Any = None, b_initializer: Any = None
+    ) -> None:
         """Freeze the target weight and add the trainable low-rank factors ``lora_<target>_a`` / ``_b``."""
         who = f"{type(self).__name__} layer '{self.name}'"
         if getattr(self, f"{self._lora_target}_constraint", None) is not None:
-            raise ValueError(f"{who}: LoRA is incompatible with {self._lora_target}_constraint; remove the "
-                             f"constraint to enable it")
+            raise ValueError(
+                f"{who}: LoRA is incompatible with {self._lora_target}_constraint; remove the constraint to enable it"
+            )
         if not self.built:
             raise ValueError(f"{who}: cannot enable LoRA on a layer that is not built yet; build or call it first")
         if self.lora_enabled:
@@ -59,12 +63,20 @@ class LoRA:
         shape = tuple(target.shape)
         regularizer = getattr(self, f"{self._lora_target}_regularizer", None)
         a_default, b_default = self._lora_initializers
-        factor_a = self.add_weight(shape=shape[:-1] + (rank,), dtype="float32", regularizer=regularizer,
-                                   initializer=initializers.get(a_initializer or a_default),
-                                   name=f"lora_{self._lora_target}_a")
-        factor_b = self.add_weight(shape=(rank, shape[-1]), dtype="float32", regularizer=regularizer,
-                                   initializer=initializers.get(b_initializer or b_default),
-                                   name=f"lora_{self._lora_target}_b")
+        factor_a = self.add_weight(
+            shape=shape[:-1] + (rank,),
+            dtype="float32",
+            regularizer=regularizer,
+            initializer=initializers.get(a_initializer or a_default),
+            name=f"lora_{self._lora_target}_a",
+        )
+        factor_b = self.add_weight(
+            shape=(rank, shape[-1]),
+            dtype="float32",
+            regularizer=regularizer,
+            initializer=initializers.get(b_initializer or b_default),
+            name=f"lora_{self._lora_target}_b",
+        )
         setattr(self, f"lora_{self._lora_target}_a", factor_a)
         setattr(self, f"lora_{self._lora_target}_b", factor_b)
         self._set_weight_trainable(target, False)

@@ -27,8 +27,10 @@ __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Conc
 def _shape_list(layer: Layer, input_shape: Any, exactly: int | None = None) -> list[tuple | None]:
     """The list of input shapes, or a ``ValueError`` naming the layer."""
     who = f"{type(layer).__name__} layer '{layer.name}'"
-    if not isinstance(input_shape, (list, tuple)) or not input_shape or not all(
-        s is None or isinstance(s, (list, tuple)) for s in input_shape
+    if (
+        not isinstance(input_shape, (list, tuple))
+        or not input_shape
+        or not all(s is None or isinstance(s, (list, tuple)) for s in input_shape)
     ):
         raise ValueError(f"{who} should be called on a list of tensors, got input shape {input_shape!r}")
     if exactly is not None and len(input_shape) != exactly:
@@ -54,7 +56,7 @@ def _broadcast_dims(who: str, shape1: tuple | None, shape2: tuple | None) -> tup
     if not shape2:
         return shape1
     out = list(shape1[: len(shape1) - len(shape2)])
-    for i, j in zip(shape1[len(shape1) - len(shape2):], shape2):
+    for i, j in zip(shape1[len(shape1) - len(shape2) :], shape2):
         if i is None or j is None:
             out.append(None)
         elif i == 1 or j == 1:
@@ -112,9 +114,7 @@ class _ElementwiseMerge(Layer):
         if mask is None:
             return None
         if not isinstance(mask, (list, tuple)) or len(mask) != len(inputs):
-            raise ValueError(
-                f"{type(self).__name__} layer '{self.name}' expected one mask per input, got {mask!r}"
-            )
+            raise ValueError(f"{type(self).__name__} layer '{self.name}' expected one mask per input, got {mask!r}")
         if any(m is None for m in mask):
             return None
         merged = mask[0]
@@ -448,8 +448,7 @@ class Concatenate(Layer):
                     output[i] = got
                 elif got is not None and got != have:
                     raise ValueError(
-                        f"{who} requires inputs with matching shapes except along axis {self.axis}, "
-                        f"got shapes {shapes}"
+                        f"{who} requires inputs with matching shapes except along axis {self.axis}, got shapes {shapes}"
                     )
         return tuple(output)
 

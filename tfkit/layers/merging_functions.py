@@ -1,24 +1,15 @@
 """Keras's functional merge helpers: a new merge layer applied to a list of tensors.
 
-    x = tfkit.layers.concatenate([title_features, body_features])
-    y = tfkit.layers.add([x, residual])
-    z = tfkit.layers.dot([a, b], axes=1, normalize=True)
+x = tfkit.layers.concatenate([title_features, body_features])
+y = tfkit.layers.add([x, residual])
+z = tfkit.layers.dot([a, b], axes=1, normalize=True)
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from tfkit.layers.merging import (
-    Add,
-    Average,
-    Concatenate,
-    Dot,
-    Maximum,
-    Minimum,
-    Multiply,
-    Subtract,
-)
+from tfkit.layers.merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract
 
 __all__ = ["add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate", "dot"]
 

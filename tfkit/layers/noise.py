@@ -1,8 +1,8 @@
 """More training-only noise: ``GaussianDropout``, ``AlphaDropout``, ``SpatialDropout3D``.
 
-    noisy = tfkit.layers.GaussianDropout(0.2, seed=1)
-    y = noisy(x, training=True)     # x times N(1, sqrt(0.2 / 0.8)) noise
-    y = noisy(x)                    # inference: x unchanged
+noisy = tfkit.layers.GaussianDropout(0.2, seed=1)
+y = noisy(x, training=True)     # x times N(1, sqrt(0.2 / 0.8)) noise
+y = noisy(x)                    # inference: x unchanged
 """
 
 from __future__ import annotations
@@ -16,12 +16,7 @@ from tfkit.base import registry
 from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
-from tfkit.layers.regularization import (
-    Dropout,
-    _check_fraction,
-    _check_seed,
-    in_training,
-)
+from tfkit.layers.regularization import Dropout, _check_fraction, _check_seed, in_training
 
 __all__ = ["GaussianDropout", "AlphaDropout", "SpatialDropout3D"]
 
@@ -87,8 +82,9 @@ class GaussianDropout(Layer):
         stddev = (self.rate / (1.0 - self.rate)) ** 0.5
 
         def noisy() -> tf.Tensor:
-            return inputs * tfkit_random.normal(tf.shape(inputs), mean=1.0, stddev=stddev, dtype=inputs.dtype,
-                                                seed=self.seed_generator)
+            return inputs * tfkit_random.normal(
+                tf.shape(inputs), mean=1.0, stddev=stddev, dtype=inputs.dtype, seed=self.seed_generator
+            )
 
         return in_training(training, noisy, lambda: inputs)
 
@@ -162,7 +158,7 @@ class AlphaDropout(Layer):
             return inputs
         rate = self.rate
         alpha_p = -_SELU_ALPHA * _SELU_SCALE
-        a = ((1 - rate) * (1 + rate * alpha_p ** 2)) ** -0.5
+        a = ((1 - rate) * (1 + rate * alpha_p**2)) ** -0.5
         b = -a * alpha_p * rate
 
         def dropped() -> tf.Tensor:

@@ -39,11 +39,13 @@ def _positive_axis(axis: int, input_shape: Sequence, who: str) -> int:
         raise ValueError(f"{who}: axis {axis} is out of range for input shape {tuple(input_shape)}")
     axis %= rank
     if axis == 0:
-        raise ValueError(f"{who}: axis 0 is the batch axis and cannot be normalized over; got input shape "
-                         f"{tuple(input_shape)}")
+        raise ValueError(
+            f"{who}: axis 0 is the batch axis and cannot be normalized over; got input shape {tuple(input_shape)}"
+        )
     if input_shape[axis] is None:
-        raise ValueError(f"{who}: axis {axis} of the input must have a known size, got input shape "
-                         f"{tuple(input_shape)}")
+        raise ValueError(
+            f"{who}: axis {axis} of the input must have a known size, got input shape {tuple(input_shape)}"
+        )
     return axis
 
 
@@ -82,14 +84,28 @@ class _AffineNormalization(Layer):
         self.supports_masking = True
 
     def _add_affine_weights(self, shape: tuple) -> None:
-        self.gamma = self.add_weight(
-            shape=shape, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer,
-            constraint=self.gamma_constraint, name="gamma",
-        ) if self.scale else None
-        self.beta = self.add_weight(
-            shape=shape, initializer=self.beta_initializer, regularizer=self.beta_regularizer,
-            constraint=self.beta_constraint, name="beta",
-        ) if self.center else None
+        self.gamma = (
+            self.add_weight(
+                shape=shape,
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
+                name="gamma",
+            )
+            if self.scale
+            else None
+        )
+        self.beta = (
+            self.add_weight(
+                shape=shape,
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
+                name="beta",
+            )
+            if self.center
+            else None
+        )
 
     def _normalize(
         self, inputs: tf.Tensor, mean: tf.Tensor, variance: tf.Tensor, param_shape: Sequence[int]
@@ -250,8 +266,18 @@ class BatchNormalization(_AffineNormalization):
         renorm_momentum: float = 0.99,
         **kwargs: Any,
     ) -> None:
-        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
-                         gamma_regularizer, beta_constraint, gamma_constraint, **kwargs)
+        super().__init__(
+            epsilon,
+            center,
+            scale,
+            beta_initializer,
+            gamma_initializer,
+            beta_regularizer,
+            gamma_regularizer,
+            beta_constraint,
+            gamma_constraint,
+            **kwargs,
+        )
         who = f"BatchNormalization layer '{self.name}'"
         self.renorm, self.renorm_momentum = bool(renorm), float(renorm_momentum)
         self.renorm_clipping = batch_renorm.checked_clipping(self.renorm, renorm_clipping, who)
@@ -270,11 +296,13 @@ class BatchNormalization(_AffineNormalization):
         self._tfkit_reduction_axes = [i for i in range(len(input_shape)) if i != axis]
         self._add_affine_weights(shape)
         self.moving_mean = self.add_weight(
-            shape=shape, initializer=self.moving_mean_initializer, trainable=False, name="moving_mean",
-            autocast=False,
+            shape=shape, initializer=self.moving_mean_initializer, trainable=False, name="moving_mean", autocast=False
         )
         self.moving_variance = self.add_weight(
-            shape=shape, initializer=self.moving_variance_initializer, trainable=False, name="moving_variance",
+            shape=shape,
+            initializer=self.moving_variance_initializer,
+            trainable=False,
+            name="moving_variance",
             autocast=False,
         )
         if self.renorm:
@@ -314,7 +342,7 @@ class BatchNormalization(_AffineNormalization):
         return mean, squares / (total + _MASK_EPSILON)
 
     def call(self, inputs: tf.Tensor, training: Any = None, mask: Any = None) -> tf.Tensor:
-        if inputs.dtype in (tf.float16, tf.bfloat16):   # mixed precision: statistics in float32, as in Keras
+        if inputs.dtype in (tf.float16, tf.bfloat16):  # mixed precision: statistics in float32, as in Keras
             return tf.cast(self._normalize_batch(tf.cast(inputs, tf.float32), training, mask), inputs.dtype)
         return self._normalize_batch(inputs, training, mask)
 
@@ -330,8 +358,9 @@ class BatchNormalization(_AffineNormalization):
             self.moving_variance.assign(
                 self.moving_variance * momentum + tf.cast(variance, momentum.dtype) * (1 - momentum)
             )
-            return self._normalize(inputs, tf.reshape(mean, param_shape), tf.reshape(variance, param_shape),
-                                   param_shape)
+            return self._normalize(
+                inputs, tf.reshape(mean, param_shape), tf.reshape(variance, param_shape), param_shape
+            )
 
         def with_moving_statistics() -> tf.Tensor:
             mean = tf.reshape(tf.cast(self.moving_mean, inputs.dtype), param_shape)
@@ -434,8 +463,18 @@ class LayerNormalization(_AffineNormalization):
         gamma_constraint: Any = None,
         **kwargs: Any,
     ) -> None:
-        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
-                         gamma_regularizer, beta_constraint, gamma_constraint, **kwargs)
+        super().__init__(
+            epsilon,
+            center,
+            scale,
+            beta_initializer,
+            gamma_initializer,
+            beta_regularizer,
+            gamma_regularizer,
+            beta_constraint,
+            gamma_constraint,
+            **kwargs,
+        )
         who = f"LayerNormalization layer '{self.name}'"
         if isinstance(axis, (list, tuple)):
             if not axis:
@@ -456,7 +495,7 @@ class LayerNormalization(_AffineNormalization):
         self.built = True  # also when build() is called directly, as in Keras
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        if inputs.dtype in (tf.float16, tf.bfloat16):   # mixed precision: statistics in float32, as in Keras
+        if inputs.dtype in (tf.float16, tf.bfloat16):  # mixed precision: statistics in float32, as in Keras
             return tf.cast(self.call(tf.cast(inputs, tf.float32)), inputs.dtype)
         axes = self._tfkit_axes
         param_shape = [1] * inputs.shape.rank
@@ -559,12 +598,23 @@ class GroupNormalization(_AffineNormalization):
         gamma_constraint: Any = None,
         **kwargs: Any,
     ) -> None:
-        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
-                         gamma_regularizer, beta_constraint, gamma_constraint, **kwargs)
+        super().__init__(
+            epsilon,
+            center,
+            scale,
+            beta_initializer,
+            gamma_initializer,
+            beta_regularizer,
+            gamma_regularizer,
+            beta_constraint,
+            gamma_constraint,
+            **kwargs,
+        )
         who = f"GroupNormalization layer '{self.name}'"
         if isinstance(groups, bool) or not isinstance(groups, int) or (groups <= 0 and groups != -1):
-            raise ValueError(f"{who} expected groups to be a positive int (or -1 for one group per channel), "
-                             f"got {groups!r}")
+            raise ValueError(
+                f"{who} expected groups to be a positive int (or -1 for one group per channel), got {groups!r}"
+            )
         self.groups = int(groups)
         self.axis = _check_axis_int(axis, who)
 
@@ -574,11 +624,15 @@ class GroupNormalization(_AffineNormalization):
         channels = input_shape[axis]
         groups = channels if self.groups == -1 else self.groups
         if groups > channels:
-            raise ValueError(f"{who}: groups ({groups}) cannot exceed the number of channels ({channels}) "
-                             f"on axis {self.axis} of input shape {tuple(input_shape)}")
+            raise ValueError(
+                f"{who}: groups ({groups}) cannot exceed the number of channels ({channels}) "
+                f"on axis {self.axis} of input shape {tuple(input_shape)}"
+            )
         if channels % groups:
-            raise ValueError(f"{who}: the number of channels ({channels}) on axis {self.axis} must be a multiple "
-                             f"of groups ({groups}); got input shape {tuple(input_shape)}")
+            raise ValueError(
+                f"{who}: the number of channels ({channels}) on axis {self.axis} must be a multiple "
+                f"of groups ({groups}); got input shape {tuple(input_shape)}"
+            )
         self._tfkit_axis = axis
         self._tfkit_groups = groups
         self._add_affine_weights((channels,))
@@ -591,9 +645,8 @@ class GroupNormalization(_AffineNormalization):
         dynamic = tf.shape(inputs)
         dims = [inputs.shape[i] if inputs.shape[i] is not None else dynamic[i] for i in range(rank)]
         per_group = inputs.shape[axis] // groups
-        grouped_shape = [*dims[:axis], groups, per_group, *dims[axis + 1:]]
-        grouped = tf.reshape(inputs, tf.stack(grouped_shape) if any(tf.is_tensor(d) for d in dims)
-                             else grouped_shape)
+        grouped_shape = [*dims[:axis], groups, per_group, *dims[axis + 1 :]]
+        grouped = tf.reshape(inputs, tf.stack(grouped_shape) if any(tf.is_tensor(d) for d in dims) else grouped_shape)
         reduce_axes = [i for i in range(1, rank + 1) if i != axis]
         mean, variance = tf.nn.moments(grouped, axes=reduce_axes, keepdims=True)
         param_shape = [1] * (rank + 1)

@@ -1,7 +1,7 @@
 """Normalizations without batch statistics: ``UnitNormalization`` and ``RMSNormalization``.
 
-    y = tfkit.layers.UnitNormalization()(x)           # each row scaled to L2 norm 1
-    y = tfkit.layers.RMSNormalization()(x)            # x / rms(x) * learned scale
+y = tfkit.layers.UnitNormalization()(x)           # each row scaled to L2 norm 1
+y = tfkit.layers.RMSNormalization()(x)            # x / rms(x) * learned scale
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ def _axes(axis: int | Sequence[int], rank: int, who: str) -> list[int]:
     axes = [axis] if isinstance(axis, int) else list(axis)
     for a in axes:
         if not isinstance(a, int) or isinstance(a, bool) or not -rank <= a < rank:
-            raise ValueError(f"{who} expected axis entries in [{-rank}, {rank}) for inputs of rank {rank}, got {axis!r}")
+            raise ValueError(
+                f"{who} expected axis entries in [{-rank}, {rank}) for inputs of rank {rank}, got {axis!r}"
+            )
     return sorted(a % rank for a in axes)
 
 
@@ -123,8 +125,10 @@ class RMSNormalization(Layer):
         axes = _axes(self.axis, len(input_shape), f"RMSNormalization layer '{self.name}'")
         shape = tuple(input_shape[a] for a in axes)
         if any(d is None for d in shape):
-            raise ValueError(f"RMSNormalization layer '{self.name}' needs known sizes on axis {self.axis}, "
-                             f"got input shape {tuple(input_shape)}")
+            raise ValueError(
+                f"RMSNormalization layer '{self.name}' needs known sizes on axis {self.axis}, "
+                f"got input shape {tuple(input_shape)}"
+            )
         self._tfkit_axes = axes
         self._tfkit_rank = len(input_shape)
         self.axis = sorted(self.axis) if isinstance(self.axis, list) else [self.axis]  # as Keras reports it

@@ -72,8 +72,11 @@ def encode(args: tuple, kwargs: dict) -> tuple[dict[str, Any], list[SymbolicTens
 
 def decode(plain: Any, tensors: list[Any]) -> tuple[list[Any], dict[str, Any]]:
     """``(args, kwargs)`` with ``{"__input__": i}`` replaced by ``tensors[i]``; ``ValueError`` on bad data."""
-    if not isinstance(plain, dict) or not isinstance(plain.get("args", []), list) \
-            or not isinstance(plain.get("kwargs", {}), dict):
+    if (
+        not isinstance(plain, dict)
+        or not isinstance(plain.get("args", []), list)
+        or not isinstance(plain.get("kwargs", {}), dict)
+    ):
         raise ValueError(f"Operation arguments must be {{'args': [...], 'kwargs': {{...}}}}, got {str(plain)[:200]}")
 
     def dec(value: Any) -> Any:
@@ -105,8 +108,10 @@ def decode(plain: Any, tensors: list[Any]) -> tuple[list[Any], dict[str, Any]]:
             return _dtype(value["__dtype__"])
         if tag == "__array__":
             dtype = _dtype(value.get("dtype"))
-            array = np.asarray(_list(value["__array__"], tag) if isinstance(value["__array__"], list)
-                               else value["__array__"], dtype=dtype.as_numpy_dtype)
+            array = np.asarray(
+                _list(value["__array__"], tag) if isinstance(value["__array__"], list) else value["__array__"],
+                dtype=dtype.as_numpy_dtype,
+            )
             if array.size > MAX_CONSTANT_ELEMENTS:
                 raise ValueError(f"A stored constant has {array.size} elements (limit {MAX_CONSTANT_ELEMENTS})")
             return array

@@ -33,22 +33,85 @@ from tfkit.engine import masking
 
 OPERATORS = {
     name: getattr(operator, name)
-    for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor",
-                 "lt", "le", "gt", "ge", "neg", "pos", "abs", "invert", "getitem")
+    for name in (
+        "add",
+        "sub",
+        "mul",
+        "truediv",
+        "floordiv",
+        "mod",
+        "pow",
+        "matmul",
+        "and_",
+        "or_",
+        "xor",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "neg",
+        "pos",
+        "abs",
+        "invert",
+        "getitem",
+    )
 }
 
 # Namespaces of tf whose functions are pure tensor computations.
-_TF_NAMESPACES = {"", "math", "nn", "linalg", "signal", "image", "strings", "bitwise", "random", "sparse",
-                  "compat.v1", "compat.v1.math", "compat.v1.nn", "compat.v1.linalg", "compat.v1.image",
-                  "compat.v1.strings", "compat.v1.random", "compat.v1.sparse"}
+_TF_NAMESPACES = {
+    "",
+    "math",
+    "nn",
+    "linalg",
+    "signal",
+    "image",
+    "strings",
+    "bitwise",
+    "random",
+    "sparse",
+    "compat.v1",
+    "compat.v1.math",
+    "compat.v1.nn",
+    "compat.v1.linalg",
+    "compat.v1.image",
+    "compat.v1.strings",
+    "compat.v1.random",
+    "compat.v1.sparse",
+}
 # Functions in those namespaces that print, read or write files, run Python,
 # load libraries or take functions: never named by a config.
 _TF_REFUSED = {
-    "print", "Print", "py_function", "numpy_function", "py_func", "eager_py_func", "load_op_library",
-    "load_library", "load_file_system_library", "while_loop", "cond", "case", "switch_case", "map_fn",
-    "vectorized_map", "scan", "foldl", "foldr", "custom_gradient", "recompute_grad", "function",
-    "Variable", "init_scope", "device", "name_scope", "control_dependencies", "py_func_with_gradient",
-    "write_file", "read_file", "encode_jpeg", "decode_image",
+    "print",
+    "Print",
+    "py_function",
+    "numpy_function",
+    "py_func",
+    "eager_py_func",
+    "load_op_library",
+    "load_library",
+    "load_file_system_library",
+    "while_loop",
+    "cond",
+    "case",
+    "switch_case",
+    "map_fn",
+    "vectorized_map",
+    "scan",
+    "foldl",
+    "foldr",
+    "custom_gradient",
+    "recompute_grad",
+    "function",
+    "Variable",
+    "init_scope",
+    "device",
+    "name_scope",
+    "control_dependencies",
+    "py_func_with_gradient",
+    "write_file",
+    "read_file",
+    "encode_jpeg",
+    "decode_image",
 }
 
 
@@ -91,12 +154,14 @@ def resolve(name: Any) -> Callable:
         return _resolve_tfkit(name)
     if name.startswith("tf."):
         return _resolve_tf(name)
-    raise ValueError(f"Unknown operation {name!r}: expected '__operators__.*', 'tfkit.ops.*', "
-                     f"'tfkit.activations.*' or a TensorFlow math function 'tf.*'")
+    raise ValueError(
+        f"Unknown operation {name!r}: expected '__operators__.*', 'tfkit.ops.*', "
+        f"'tfkit.activations.*' or a TensorFlow math function 'tf.*'"
+    )
 
 
 def _resolve_tfkit(name: str) -> Callable:
-    module_name, _, attr = name[len("tfkit."):].rpartition(".")
+    module_name, _, attr = name[len("tfkit.") :].rpartition(".")
     if module_name == "activations":
         module = activations
     elif module_name == "ops" or module_name.startswith("ops."):
@@ -114,7 +179,7 @@ def _resolve_tfkit(name: str) -> Callable:
 
 
 def _resolve_tf(name: str) -> Callable:
-    namespace, _, attr = name[len("tf."):].rpartition(".")
+    namespace, _, attr = name[len("tf.") :].rpartition(".")
     if namespace not in _TF_NAMESPACES or attr in _TF_REFUSED or attr.startswith("_"):
         raise ValueError(
             f"Operation {name!r} is not allowed in a model config: only pure tensor functions of "

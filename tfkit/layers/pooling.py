@@ -157,8 +157,14 @@ class MaxPooling1D(_Pooling):
 
     rank, reduction = 1, "max"
 
-    def __init__(self, pool_size: IntOrTuple = 2, strides: IntOrTuple | None = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        pool_size: IntOrTuple = 2,
+        strides: IntOrTuple | None = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
 
@@ -218,8 +224,14 @@ class MaxPooling2D(_Pooling):
 
     rank, reduction = 2, "max"
 
-    def __init__(self, pool_size: IntOrTuple = (2, 2), strides: IntOrTuple | None = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        pool_size: IntOrTuple = (2, 2),
+        strides: IntOrTuple | None = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
 
@@ -276,8 +288,14 @@ class MaxPooling3D(_Pooling):
 
     rank, reduction = 3, "max"
 
-    def __init__(self, pool_size: IntOrTuple = (2, 2, 2), strides: IntOrTuple | None = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        pool_size: IntOrTuple = (2, 2, 2),
+        strides: IntOrTuple | None = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
 
@@ -336,8 +354,14 @@ class AveragePooling1D(_Pooling):
 
     rank, reduction = 1, "average"
 
-    def __init__(self, pool_size: IntOrTuple = 2, strides: IntOrTuple | None = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        pool_size: IntOrTuple = 2,
+        strides: IntOrTuple | None = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
 
@@ -396,8 +420,14 @@ class AveragePooling2D(_Pooling):
 
     rank, reduction = 2, "average"
 
-    def __init__(self, pool_size: IntOrTuple = (2, 2), strides: IntOrTuple | None = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        pool_size: IntOrTuple = (2, 2),
+        strides: IntOrTuple | None = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
 
@@ -455,8 +485,14 @@ class AveragePooling3D(_Pooling):
 
     rank, reduction = 3, "average"
 
-    def __init__(self, pool_size: IntOrTuple = (2, 2, 2), strides: IntOrTuple | None = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        pool_size: IntOrTuple = (2, 2, 2),
+        strides: IntOrTuple | None = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
 
@@ -816,6 +852,8 @@ class GlobalMaxPooling3D(_GlobalPooling):
 MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
 AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePooling3D
 GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D = (
-    GlobalAveragePooling1D, GlobalAveragePooling2D, GlobalAveragePooling3D,
+    GlobalAveragePooling1D,
+    GlobalAveragePooling2D,
+    GlobalAveragePooling3D,
 )
 GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D = GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D

@@ -62,7 +62,7 @@ def _pool_axis(x: tf.Tensor, axis: int, size: int, reduction: str) -> tf.Tensor:
         weights = tf.constant(_average_matrix(length, size), dtype=x.dtype)
         moved = tf.experimental.numpy.moveaxis(x, axis, -1)
         return tf.experimental.numpy.moveaxis(tf.tensordot(moved, weights, axes=1), -1, axis)
-    gathered = tf.gather(x, tf.constant(_max_indices(length, size)), axis=axis)   # (..., size, width, ...)
+    gathered = tf.gather(x, tf.constant(_max_indices(length, size)), axis=axis)  # (..., size, width, ...)
     return tf.reduce_max(gathered, axis=axis + 1)
 
 

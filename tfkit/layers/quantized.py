@@ -31,7 +31,7 @@ class Int8Quantization:
     """Mixed into a layer with a float ``kernel`` (``_quantized_target``) it can replace by int8 or int4 values."""
 
     _quantized_target = "kernel"
-    _scale_axis = 0                 # the axis the absolute maximum runs over (Dense: the input axis)
+    _scale_axis = 0  # the axis the absolute maximum runs over (Dense: the input axis)
     _default_activation_quantizer = True
 
     @property
@@ -42,8 +42,10 @@ class Int8Quantization:
         if isinstance(quantization_config, dict):
             quantization_config = quantizers.deserialize(quantization_config)
         if quantization_config is not None and not isinstance(quantization_config, quantizers.QuantizationConfig):
-            raise ValueError(f"{type(self).__name__} layer '{self.name}': quantization_config must be a "
-                             f"tfkit.quantizers.QuantizationConfig or None, got {quantization_config!r}")
+            raise ValueError(
+                f"{type(self).__name__} layer '{self.name}': quantization_config must be a "
+                f"tfkit.quantizers.QuantizationConfig or None, got {quantization_config!r}"
+            )
         self.quantization_config = quantization_config
 
     def _quantized_config(self) -> dict[str, Any]:
@@ -61,8 +63,9 @@ class Int8Quantization:
         return None if block is None or block == -1 else block
 
     def _add_int(self, name: str, shape: tuple, dtype: str, initializer: Any = "zeros") -> tf.Variable:
-        variable = self.add_weight(shape=shape, initializer=initializer, dtype=dtype, trainable=False, name=name,
-                                   autocast=False)
+        variable = self.add_weight(
+            shape=shape, initializer=initializer, dtype=dtype, trainable=False, name=name, autocast=False
+        )
         setattr(self, name, variable)
         return variable
 
@@ -70,14 +73,16 @@ class Int8Quantization:
         """The quantized weights (in place of ``add_weight(<target>)``), for a quantized policy."""
         mode = self.quantization_mode
         if mode not in SUPPORTED_MODES:
-            raise NotImplementedError(f"{self._who()}: tfkit quantizes weights to {list(SUPPORTED_MODES)}; the dtype "
-                                      f"policy {self.dtype_policy.name!r} asks for {mode!r}")
+            raise NotImplementedError(
+                f"{self._who()}: tfkit quantizes weights to {list(SUPPORTED_MODES)}; the dtype "
+                f"policy {self.dtype_policy.name!r} asks for {mode!r}"
+            )
         target, config = self._quantized_target, self.quantization_config
         default = quantizers.AbsMaxQuantizer() if self._default_activation_quantizer and mode == "int8" else None
         self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(config, default)
         if mode == "int8":
             self._add_int(target, shape, "int8")
-            channels = shape[1] if self._scale_axis == 0 else shape[0]     # one scale per output column / per row
+            channels = shape[1] if self._scale_axis == 0 else shape[0]  # one scale per output column / per row
             scale = self.add_weight(shape=(channels,), initializer="ones", trainable=False, name=f"{target}_scale")
             setattr(self, f"{target}_scale", scale)
             return
@@ -90,33 +95,48 @@ class Int8Quantization:
         if int4.grouped(block):
             self._add_int(f"{target}_zero", shapes["zero"], "int8")
             length = shapes["g_idx"][0]
-            self._add_int("g_idx", shapes["g_idx"], "float32",
-                          initializer=lambda *_, **__: tf.constant(int4.group_index(length, block)))
+            self._add_int(
+                "g_idx",
+                shapes["g_idx"],
+                "float32",
+                initializer=lambda *_, **__: tf.constant(int4.group_index(length, block)),
+            )
 
     def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
         """Replace the float weight by int8 values and a per-channel scale (Keras's ``quantize``)."""
         config = quantizers.validate_and_resolve_config(mode, config)
         mode = config.mode
         if type_check and not registry.is_builtin("layers", type(self)):
-            raise NotImplementedError(f"Layer {type(self).__name__} does not have a `quantize()` method "
-                                      "implemented (a subclass of a quantizable layer must implement its own)")
+            raise NotImplementedError(
+                f"Layer {type(self).__name__} does not have a `quantize()` method "
+                "implemented (a subclass of a quantizable layer must implement its own)"
+            )
         if not self.built:
-            raise ValueError(f"Cannot quantize a layer that isn't yet built. Layer '{self.name}' "
-                             f"(of type '{type(self).__name__}') is not built yet.")
+            raise ValueError(
+                f"Cannot quantize a layer that isn't yet built. Layer '{self.name}' "
+                f"(of type '{type(self).__name__}') is not built yet."
+            )
         if self.quantization_mode is not None:
-            raise ValueError(f"Layer '{self.name}' is already quantized with dtype_policy="
-                             f"'{self.dtype_policy.name}'. Received: mode={mode}")
+            raise ValueError(
+                f"Layer '{self.name}' is already quantized with dtype_policy="
+                f"'{self.dtype_policy.name}'. Received: mode={mode}"
+            )
         if mode not in SUPPORTED_MODES:
-            raise NotImplementedError(f"{self._who()}: tfkit quantizes to 'int8' and 'int4'; mode {mode!r} "
-                                      "(Keras's float8, GPTQ and AWQ paths) is not built yet")
+            raise NotImplementedError(
+                f"{self._who()}: tfkit quantizes to 'int8' and 'int4'; mode {mode!r} "
+                "(Keras's float8, GPTQ and AWQ paths) is not built yet"
+            )
         if mode == "int8" and self.compute_dtype == "float16":
-            raise ValueError(f"Quantization mode='{mode}' doesn't work well with compute_dtype='float16'. "
-                             "Consider loading model/layer with another dtype policy such as "
-                             "'mixed_bfloat16' before calling `quantize()`.")
+            raise ValueError(
+                f"Quantization mode='{mode}' doesn't work well with compute_dtype='float16'. "
+                "Consider loading model/layer with another dtype policy such as "
+                "'mixed_bfloat16' before calling `quantize()`."
+            )
         float_weight = getattr(self, self._quantized_target)
         if mode == "int8":
             quantizer = quantizers.QuantizationConfig.weight_quantizer_or_default(
-                config, quantizers.AbsMaxQuantizer(axis=self._scale_axis))
+                config, quantizers.AbsMaxQuantizer(axis=self._scale_axis)
+            )
             values, scale = quantizer(float_weight, to_numpy=True)
             stored = {"": values, "_scale": np.squeeze(np.asarray(scale), axis=self._scale_axis)}
             policy = f"int8_from_{self.dtype_policy.name}"
@@ -144,8 +164,11 @@ class Int8Quantization:
                 y = tf.linalg.matmul(x, tf.cast(kernel, compute)) / kernel_scale
             else:
                 x_q, x_scale = quantizer(x, axis=-1)
-                product = tf.linalg.matmul(x_q, kernel, output_type=tf.int32) if x_q.dtype == tf.int8 \
+                product = (
+                    tf.linalg.matmul(x_q, kernel, output_type=tf.int32)
+                    if x_q.dtype == tf.int8
                     else tf.linalg.matmul(tf.cast(x_q, compute), tf.cast(kernel, compute))
+                )
                 y = tf.cast(product, compute) / (kernel_scale * tf.cast(x_scale, compute))
 
             def grad(upstream: tf.Tensor) -> tuple[tf.Tensor, None, None]:
@@ -156,8 +179,9 @@ class Int8Quantization:
 
         units = self.kernel.shape[-1]
         flat = tf.reshape(inputs, [-1, tf.shape(inputs)[-1]]) if inputs.shape.rank != 2 else inputs
-        outputs = matmul(tf.cast(flat, compute), tf.convert_to_tensor(self.kernel),
-                         tf.convert_to_tensor(self.kernel_scale))
+        outputs = matmul(
+            tf.cast(flat, compute), tf.convert_to_tensor(self.kernel), tf.convert_to_tensor(self.kernel_scale)
+        )
         if inputs.shape.rank != 2:
             outputs = tf.reshape(outputs, tf.concat([tf.shape(inputs)[:-1], [units]], 0))
             outputs.set_shape(inputs.shape[:-1].concatenate([units]))
@@ -167,15 +191,18 @@ class Int8Quantization:
         """``inputs @ kernel`` with an int4 kernel (Keras's order of operations); inputs' gradient kept."""
         compute = tf.as_dtype(self.compute_dtype)
         zero = getattr(self, "kernel_zero", None)
-        float_kernel = tf.stop_gradient(int4.dequantized(self.kernel, self.kernel_scale, zero,
-                                                         getattr(self, "g_idx", None), self._int4_columns, 0, compute))
+        float_kernel = tf.stop_gradient(
+            int4.dequantized(
+                self.kernel, self.kernel_scale, zero, getattr(self, "g_idx", None), self._int4_columns, 0, compute
+            )
+        )
         quantizer = self.inputs_quantizer
 
         @tf.custom_gradient
         def matmul(x: tf.Tensor, weight: tf.Tensor) -> Any:
-            if zero is not None:        # groups: the de-quantized kernel, as Keras
+            if zero is not None:  # groups: the de-quantized kernel, as Keras
                 y = tf.linalg.matmul(x, weight)
-            else:                       # per channel: int4 values first, then the scales (Keras's order)
+            else:  # per channel: int4 values first, then the scales (Keras's order)
                 values = tf.cast(quantizers.unpack_int4(self.kernel, self._int4_columns, axis=-1), compute)
                 scale = tf.cast(self.kernel_scale, compute)
                 if quantizer is not None:
@@ -203,8 +230,9 @@ class Int8Quantization:
         """Rows of a quantized table, de-scaled to the compute dtype (Embedding)."""
         compute = tf.as_dtype(self.compute_dtype)
         if self.quantization_mode == "int4":
-            rows = tf.cast(tf.gather(quantizers.unpack_int4(self.embeddings, self._int4_columns, axis=-1), indices),
-                           compute)
+            rows = tf.cast(
+                tf.gather(quantizers.unpack_int4(self.embeddings, self._int4_columns, axis=-1), indices), compute
+            )
             scale = tf.cast(tf.gather(self.embeddings_scale, indices), compute)
             if getattr(self, "embeddings_zero", None) is None:
                 return rows / tf.expand_dims(scale, -1)
@@ -219,7 +247,10 @@ class Int8Quantization:
         factor_a = getattr(self, f"lora_{self._quantized_target}_a")
         factor_b = getattr(self, f"lora_{self._quantized_target}_b")
         compute = tf.as_dtype(self.compute_dtype)
-        first = tf.gather(factor_a, inputs) if lookup \
+        first = (
+            tf.gather(factor_a, inputs)
+            if lookup
             else tf.tensordot(tf.cast(inputs, factor_a.dtype), factor_a, [[inputs.shape.rank - 1], [0]])
+        )
         delta = tf.tensordot(first, factor_b, [[first.shape.rank - 1], [0]])
         return tf.cast(self.lora_alpha / self.lora_rank * delta, compute)

@@ -45,30 +45,33 @@ def group_index(length: int, block_size: int) -> np.ndarray:
     return np.floor_divide(np.arange(length, dtype="float32"), block_size)
 
 
-def int4_values(weight: Any, scale_axis: int, block_size: int | None,
-                weight_quantizer: Any = None) -> tuple[Any, np.ndarray, np.ndarray | None]:
+def int4_values(
+    weight: Any, scale_axis: int, block_size: int | None, weight_quantizer: Any = None
+) -> tuple[Any, np.ndarray, np.ndarray | None]:
     """``(packed, scale, zero)`` of a float weight (``zero`` is None per channel)."""
     if not grouped(block_size):
-        quantizer = weight_quantizer or quantizers.AbsMaxQuantizer(axis=scale_axis, value_range=(-8, 7),
-                                                                   output_dtype="int8")
+        quantizer = weight_quantizer or quantizers.AbsMaxQuantizer(
+            axis=scale_axis, value_range=(-8, 7), output_dtype="int8"
+        )
         values, scale = quantizer(weight, to_numpy=True)
         packed, _, _ = quantizers.pack_int4(values, axis=-1)
         return packed, np.squeeze(np.asarray(scale), axis=scale_axis), None
     if scale_axis == 0:
         values, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
-            weight, block_size=block_size, value_range=(-8, 7), dtype="int8", to_numpy=True)
-    else:   # groups along the columns: quantize the transpose, turn the results back
+            weight, block_size=block_size, value_range=(-8, 7), dtype="int8", to_numpy=True
+        )
+    else:  # groups along the columns: quantize the transpose, turn the results back
         values, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
-            np.transpose(np.asarray(weight)), block_size=block_size, value_range=(-8, 7), dtype="int8",
-            to_numpy=True)
-        values, scale, zero = (tf.transpose(values), np.transpose(np.asarray(scale)),
-                               np.transpose(np.asarray(zero)))
+            np.transpose(np.asarray(weight)), block_size=block_size, value_range=(-8, 7), dtype="int8", to_numpy=True
+        )
+        values, scale, zero = (tf.transpose(values), np.transpose(np.asarray(scale)), np.transpose(np.asarray(zero)))
     packed, _, _ = quantizers.pack_int4(values, axis=-1)
     return packed, np.asarray(scale), np.asarray(zero)
 
 
-def dequantized(packed: Any, scale: Any, zero: Any, g_idx: Any, columns: int, scale_axis: int,
-                dtype: tf.DType) -> tf.Tensor:
+def dequantized(
+    packed: Any, scale: Any, zero: Any, g_idx: Any, columns: int, scale_axis: int, dtype: tf.DType
+) -> tf.Tensor:
     """The float weight the int4 values stand for, in ``dtype``."""
     values = tf.cast(quantizers.unpack_int4(packed, columns, axis=-1), dtype)
     scale = tf.cast(scale, dtype)

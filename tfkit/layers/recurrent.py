@@ -30,9 +30,21 @@ __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUC
 
 
 _CELL_ARGS = (
-    "units", "activation", "use_bias", "kernel_initializer", "recurrent_initializer", "bias_initializer",
-    "kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
-    "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout", "seed",
+    "units",
+    "activation",
+    "use_bias",
+    "kernel_initializer",
+    "recurrent_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "recurrent_regularizer",
+    "bias_regularizer",
+    "kernel_constraint",
+    "recurrent_constraint",
+    "bias_constraint",
+    "dropout",
+    "recurrent_dropout",
+    "seed",
 )
 
 _GATED_ARGS = ("recurrent_activation", "unit_forget_bias", "reset_after")
@@ -214,17 +226,33 @@ class SimpleRNN(_BuiltinRNN):
         **kwargs: Any,
     ) -> None:
         cell = SimpleRNNCell(
-            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
-            dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed,
-            name="simple_rnn_cell", **self._cell_kwargs(kwargs),
+            units,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            name="simple_rnn_cell",
+            **self._cell_kwargs(kwargs),
         )
         super().__init__(
-            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
-            stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
         )
         self.input_spec = InputSpec(ndim=3)
 
@@ -412,18 +440,35 @@ class LSTM(_BuiltinRNN):
         **kwargs: Any,
     ) -> None:
         cell = LSTMCell(
-            units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
-            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
-            bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
-            dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed,
-            name="lstm_cell", **self._cell_kwargs(kwargs),
+            units,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            unit_forget_bias=unit_forget_bias,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            name="lstm_cell",
+            **self._cell_kwargs(kwargs),
         )
         super().__init__(
-            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
-            stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
         )
         self.input_spec = InputSpec(ndim=3)
         self.use_cudnn = checked_use_cudnn(use_cudnn, f"LSTM layer '{self.name}'")
@@ -587,17 +632,35 @@ class GRU(_BuiltinRNN):
         **kwargs: Any,
     ) -> None:
         cell = GRUCell(
-            units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
-            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
-            bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
-            recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
-            kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
-            bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout,
-            reset_after=reset_after, seed=seed, name="gru_cell", **self._cell_kwargs(kwargs),
+            units,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            reset_after=reset_after,
+            seed=seed,
+            name="gru_cell",
+            **self._cell_kwargs(kwargs),
         )
         super().__init__(
-            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
-            stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
         )
         self.input_spec = InputSpec(ndim=3)
         self.use_cudnn = checked_use_cudnn(use_cudnn, f"GRU layer '{self.name}'")

@@ -105,15 +105,18 @@ class Dropout(Layer):
                [1., 1., 1., 1., 1.]], dtype=float32)
     """
 
-    def __init__(self, rate: float, noise_shape: Sequence[int | None] | None = None, seed: int | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, rate: float, noise_shape: Sequence[int | None] | None = None, seed: int | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         who = f"{type(self).__name__} layer '{self.name}'"
         self.rate = _check_fraction(rate, "rate", who)
         _check_seed(seed, who)
         if noise_shape is not None:
-            if isinstance(noise_shape, str) or not isinstance(noise_shape, (tuple, list)) or not all(
-                d is None or isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in noise_shape
+            if (
+                isinstance(noise_shape, str)
+                or not isinstance(noise_shape, (tuple, list))
+                or not all(d is None or isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in noise_shape)
             ):
                 raise ValueError(
                     f"{who} expected noise_shape to be a tuple of positive ints or None entries, got {noise_shape!r}"
@@ -137,8 +140,9 @@ class Dropout(Layer):
             return in_training(training, lambda: tf.zeros_like(inputs), lambda: inputs)
 
         def dropped() -> tf.Tensor:
-            return tfkit_random.dropout(inputs, self.rate, noise_shape=self._noise_shape(inputs),
-                                        seed=self.seed_generator)
+            return tfkit_random.dropout(
+                inputs, self.rate, noise_shape=self._noise_shape(inputs), seed=self.seed_generator
+            )
 
         return in_training(training, dropped, lambda: inputs)
 
@@ -333,8 +337,9 @@ class GaussianNoise(Layer):
             return inputs
 
         def noisy() -> tf.Tensor:
-            noise = tfkit_random.normal(tf.shape(inputs), mean=0.0, stddev=self.stddev, dtype=inputs.dtype,
-                                        seed=self.seed_generator)
+            noise = tfkit_random.normal(
+                tf.shape(inputs), mean=0.0, stddev=self.stddev, dtype=inputs.dtype, seed=self.seed_generator
+            )
             return inputs + noise
 
         return in_training(training, noisy, lambda: inputs)

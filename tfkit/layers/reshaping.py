@@ -262,8 +262,11 @@ class Permute(Layer):
 
     def __init__(self, dims: Sequence[int], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if not isinstance(dims, (tuple, list)) or not all(_is_int(d) for d in dims) or \
-                sorted(dims) != list(range(1, len(dims) + 1)):
+        if (
+            not isinstance(dims, (tuple, list))
+            or not all(_is_int(d) for d in dims)
+            or sorted(dims) != list(range(1, len(dims) + 1))
+        ):
             raise ValueError(
                 f"Permute layer '{self.name}' expected dims to be a permutation of 1..n (the batch "
                 f"axis 0 is not included), got {dims!r}"

@@ -1,8 +1,8 @@
 """1-D and 3-D versions of the spatial reshaping layers: up-sampling, zero padding, cropping.
 
-    y = tfkit.layers.UpSampling1D(2)(x)                 # (batch, steps, ch) -> (batch, 2 * steps, ch)
-    y = tfkit.layers.ZeroPadding3D(1)(volumes)          # one plane of zeros on every side
-    y = tfkit.layers.Cropping1D((1, 2))(x)              # drop 1 step at the start, 2 at the end
+y = tfkit.layers.UpSampling1D(2)(x)                 # (batch, steps, ch) -> (batch, 2 * steps, ch)
+y = tfkit.layers.ZeroPadding3D(1)(volumes)          # one plane of zeros on every side
+y = tfkit.layers.Cropping1D((1, 2))(x)              # drop 1 step at the start, 2 at the end
 """
 
 from __future__ import annotations
@@ -326,8 +326,7 @@ class ZeroPadding3D(_Borders):
 
     rank, what = 3, "padding"
 
-    def __init__(self, padding: Any = ((1, 1), (1, 1), (1, 1)), data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, padding: Any = ((1, 1), (1, 1), (1, 1)), data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(padding, data_format=data_format, **kwargs)
 
     def get_config(self) -> dict[str, Any]:
@@ -425,8 +424,7 @@ class Cropping3D(_Borders):
 
     rank, what = 3, "cropping"
 
-    def __init__(self, cropping: Any = ((1, 1), (1, 1), (1, 1)), data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, cropping: Any = ((1, 1), (1, 1), (1, 1)), data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(cropping, data_format=data_format, **kwargs)
 
     def get_config(self) -> dict[str, Any]:

@@ -342,7 +342,8 @@ class SimpleRNNCell(_RecurrentCell):
         if recurrent_mask is not None:
             h_prev = h_prev * recurrent_mask
         h = assigned_activation.apply(
-            self, projected + tf.matmul(h_prev, self._weight(self.recurrent_kernel, projected.dtype)))
+            self, projected + tf.matmul(h_prev, self._weight(self.recurrent_kernel, projected.dtype))
+        )
         return h, [h]
 
 
@@ -457,12 +458,22 @@ class LSTMCell(_RecurrentCell):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
-            dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
+            units,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            **kwargs,
         )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.unit_forget_bias = bool(unit_forget_bias)
@@ -478,8 +489,7 @@ class LSTMCell(_RecurrentCell):
 
         def forget_gate_one(shape: Any, dtype: Any = None) -> tf.Tensor:
             return tf.concat(
-                [base((units,), dtype=dtype), tf.ones((units,), dtype=dtype), base((2 * units,), dtype=dtype)],
-                axis=0,
+                [base((units,), dtype=dtype), tf.ones((units,), dtype=dtype), base((2 * units,), dtype=dtype)], axis=0
             )
 
         return forget_gate_one
@@ -617,12 +627,22 @@ class GRUCell(_RecurrentCell):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint,
-            dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
+            units,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            **kwargs,
         )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.reset_after = bool(reset_after)
@@ -655,15 +675,14 @@ class GRUCell(_RecurrentCell):
             r_z, r_r = tf.split(inner, 2, axis=-1)
             z = self.recurrent_activation(x_z + r_z)
             r = self.recurrent_activation(x_r + r_r)
-            candidate = self.activation(x_h + tf.matmul(r * h_in, recurrent_kernel[:, 2 * units:]))
+            candidate = self.activation(x_h + tf.matmul(r * h_in, recurrent_kernel[:, 2 * units :]))
         h = z * h_prev + (1.0 - z) * candidate
         return h, [h]
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
         config.update(
-            recurrent_activation=activations.serialize(self.recurrent_activation),
-            reset_after=self.reset_after,
+            recurrent_activation=activations.serialize(self.recurrent_activation), reset_after=self.reset_after
         )
         return config
 

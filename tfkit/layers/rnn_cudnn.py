@@ -30,4 +30,5 @@ def refuse_cudnn(layer: Any) -> None:
         raise ValueError(
             f"{type(layer).__name__} layer '{layer.name}': use_cudnn=True was specified, but tfkit has no cuDNN "
             f"implementation (Keras raises the same where cuDNN cannot be used). Pass use_cudnn='auto' to run "
-            f"tfkit's own kernels.")
+            f"tfkit's own kernels."
+        )

@@ -61,7 +61,7 @@ def _nest_like(structure: Any) -> Any:
 
 
 @registry.builtin("layers")
-@shape_inference.always_trace   # call charges unroll=True to a load's budget: symbolic calls trace it
+@shape_inference.always_trace  # call charges unroll=True to a load's budget: symbolic calls trace it
 class RNN(Layer):
     """Base class for recurrent layers: runs a cell over the time axis.
 
@@ -151,7 +151,7 @@ class RNN(Layer):
         (TensorShape([2, 8]), TensorShape([2, 16]), TensorShape([2, 8]))
     """
 
-    _tfkit_share_output: bool | None = None   # rnn_loop.run's output_is_first_state; None: chosen in call
+    _tfkit_share_output: bool | None = None  # rnn_loop.run's output_is_first_state; None: chosen in call
 
     def __init__(
         self,
@@ -248,8 +248,7 @@ class RNN(Layer):
         for shape in flat_shapes(sequences_shape):
             if len(shape) < 3:
                 raise ValueError(
-                    f"RNN layer '{self.name}' expects inputs of shape (batch, time, features), "
-                    f"got shape {shape}"
+                    f"RNN layer '{self.name}' expects inputs of shape (batch, time, features), got shape {shape}"
                 )
         step_shape = map_shapes(lambda s: (s[0], *s[2:]), sequences_shape)
         if isinstance(self.cell, Layer) and not self.cell.built:
@@ -365,13 +364,7 @@ class RNN(Layer):
         return generic, None
 
     @tf.autograph.experimental.do_not_convert
-    def call(
-        self,
-        sequences: Any,
-        initial_state: Any = None,
-        mask: Any = None,
-        training: Any = None,
-    ) -> Any:
+    def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = None) -> Any:
         refuse_cudnn(self)
         first = tf.nest.flatten(sequences)[0]
         if self.unroll and first.shape[1] is None:
@@ -379,12 +372,14 @@ class RNN(Layer):
                 f"RNN layer '{self.name}' cannot unroll over an unknown number of timesteps "
                 f"(input shape {tuple(first.shape)}); give the Input a fixed time length"
             )
-        if self.unroll:   # while a model file is loaded: its unrolled steps count against the file's budget
+        if self.unroll:  # while a model file is loaded: its unrolled steps count against the file's budget
             cells = len(getattr(self.cell, "cells", None) or [self.cell])
-            load_budget.charge(load_budget.UNROLLED_STEPS, first.shape[1] * cells,
-                               f"{type(self).__name__} layer '{self.name}'",
-                               f"unroll=True over {first.shape[1]} timesteps"
-                               + (f" of {cells} stacked cells" if cells > 1 else ""))
+            load_budget.charge(
+                load_budget.UNROLLED_STEPS,
+                first.shape[1] * cells,
+                f"{type(self).__name__} layer '{self.name}'",
+                f"unroll=True over {first.shape[1]} timesteps" + (f" of {cells} stacked cells" if cells > 1 else ""),
+            )
         if isinstance(mask, (list, tuple)):
             mask = tf.nest.flatten(mask)[0]
         states = self._initial_states(first, initial_state)
@@ -410,8 +405,9 @@ class RNN(Layer):
                 unroll=self.unroll,
                 zero_output_for_mask=self.zero_output_for_mask,
                 return_sequences=self.return_sequences,
-                output_is_first_state=self._tfkit_share_output if self._tfkit_share_output is not None else
-                (outputs_first_state(self.cell) and initial_state is None and self.rnn_states is None),  # h0 = 0
+                output_is_first_state=self._tfkit_share_output
+                if self._tfkit_share_output is not None
+                else (outputs_first_state(self.cell) and initial_state is None and self.rnn_states is None),  # h0 = 0
             )
         if self.stateful:
             self.rnn_states.assign(final_states)

@@ -123,12 +123,14 @@ def run(
     states = tf.nest.flatten(initial_states)
     zeros = [tf.zeros_like(o) for o in tf.nest.flatten(output_like)]
     if unroll:
-        last, outputs, final = _unrolled(flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask,
-                                         return_sequences)
+        last, outputs, final = _unrolled(
+            flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences
+        )
     else:
         share = output_is_first_state and not zero_output_for_mask and len(zeros) == 1
-        last, outputs, final = _while(flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask,
-                                      return_sequences, share)
+        last, outputs, final = _while(
+            flat_step, flat_inputs, states, zeros, mask, zero_output_for_mask, return_sequences, share
+        )
     last = tf.nest.pack_sequence_as(output_like, last)
     outputs = tf.nest.pack_sequence_as(output_like, outputs) if return_sequences else None
     return last, outputs, tf.nest.pack_sequence_as(initial_states, final)
@@ -166,8 +168,9 @@ def _unrolled(
     masks = tf.unstack(mask, num=time_steps) if mask is not None else [None] * time_steps
     output, outputs = zeros, []
     for t in range(time_steps):
-        output, states = _masked_step(step, [s[t] for s in slices], states, output, zeros, masks[t],
-                                      zero_output_for_mask)
+        output, states = _masked_step(
+            step, [s[t] for s in slices], states, output, zeros, masks[t], zero_output_for_mask
+        )
         if return_sequences:
             outputs.append(output)
     stacked = [tf.stack(per_output) for per_output in zip(*outputs)] if return_sequences else []
@@ -191,9 +194,7 @@ def _while(
 ) -> tuple[list[tf.Tensor], list[tf.Tensor], list[tf.Tensor]]:
     static_steps = flat_inputs[0].shape[0]
     time_steps = static_steps if static_steps is not None else tf.shape(flat_inputs[0])[0]
-    input_arrays = [
-        tf.TensorArray(x.dtype, size=time_steps, element_shape=x.shape[1:]).unstack(x) for x in flat_inputs
-    ]
+    input_arrays = [tf.TensorArray(x.dtype, size=time_steps, element_shape=x.shape[1:]).unstack(x) for x in flat_inputs]
     mask_array = (
         tf.TensorArray(tf.bool, size=time_steps, element_shape=mask.shape[1:]).unstack(mask)
         if mask is not None
@@ -208,14 +209,16 @@ def _while(
 
     def advance(t: tf.Tensor, out_arrays: list, prev_output: list, states: list) -> tuple:
         x_t, mask_t = read(t)
-        output, new_states = _masked_step(step, x_t, list(states), list(prev_output), zeros, mask_t,
-                                          zero_output_for_mask)
+        output, new_states = _masked_step(
+            step, x_t, list(states), list(prev_output), zeros, mask_t, zero_output_for_mask
+        )
         output, new_states = _shaped_like(output, zeros), _shaped_like(new_states, states)
         if return_sequences:
             out_arrays = [a.write(t, o) for a, o in zip(out_arrays, output)]
         return t + 1, out_arrays, output, new_states
 
-    if output_is_first_state:     # the previous output is states[0]: one select and one loop variable less
+    if output_is_first_state:  # the previous output is states[0]: one select and one loop variable less
+
         def body(t: tf.Tensor, out_arrays: list, states: list) -> tuple:
             x_t, mask_t = read(t)
             _, new_states = step(x_t, list(states))
@@ -226,13 +229,15 @@ def _while(
                 out_arrays = [a.write(t, new_states[0]) for a in out_arrays]
             return t + 1, out_arrays, new_states
 
-        _, output_arrays, final_states = _loop(body, (tf.constant(0, tf.int32), output_arrays, states),
-                                               static_steps, time_steps)
+        _, output_arrays, final_states = _loop(
+            body, (tf.constant(0, tf.int32), output_arrays, states), static_steps, time_steps
+        )
         outputs = [a.stack() for a in output_arrays] if return_sequences else []
         return [final_states[0]], outputs, list(final_states)
 
     _, output_arrays, last_output, final_states = _loop(
-        advance, (tf.constant(0, tf.int32), output_arrays, zeros, states), static_steps, time_steps)
+        advance, (tf.constant(0, tf.int32), output_arrays, zeros, states), static_steps, time_steps
+    )
     outputs = [a.stack() for a in output_arrays] if return_sequences else []
     return list(last_output), outputs, list(final_states)
 

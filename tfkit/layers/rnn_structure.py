@@ -65,8 +65,10 @@ def zeros_for(sizes: Any, batch_size: Any, dtype: Any = tf.float32) -> Any:
         dims = size_dims(size)
         if static_batch is not None:
             return tf.zeros((int(static_batch), *dims), dtype=dtype)
-        value = tf.zeros(tf.concat([tf.reshape(tf.cast(batch_size, tf.int32), [1]), tf.constant(dims, tf.int32)],
-                                   axis=0), dtype=dtype)
+        value = tf.zeros(
+            tf.concat([tf.reshape(tf.cast(batch_size, tf.int32), [1]), tf.constant(dims, tf.int32)], axis=0),
+            dtype=dtype,
+        )
         value.set_shape((None, *dims))
         return value
 
@@ -134,4 +136,3 @@ class RNNStates(tf.Module, StateOwner):
     def reset(self) -> None:
         for variable in self.values:
             variable.assign(tf.zeros_like(variable))
-

@@ -32,7 +32,7 @@ from tfkit.layers.wrappers import Wrapper
 
 __all__ = ["SpectralNormalization"]
 
-_EPSILON = 1e-7   # Keras's backend.epsilon(): normalize() never divides by less
+_EPSILON = 1e-7  # Keras's backend.epsilon(): normalize() never divides by less
 
 
 def _normalize(x: tf.Tensor) -> tf.Tensor:
@@ -111,8 +111,9 @@ class SpectralNormalization(Wrapper):
 
     def __init__(self, layer: Any, power_iterations: int = 1, **kwargs: Any) -> None:
         super().__init__(layer, **kwargs)
-        self.power_iterations = positive_int(power_iterations, "power_iterations",
-                                             f"SpectralNormalization layer '{self.name}'")
+        self.power_iterations = positive_int(
+            power_iterations, "power_iterations", f"SpectralNormalization layer '{self.name}'"
+        )
 
     def _kernel_variable(self) -> tf.Variable:
         """The wrapped layer's ``kernel`` (or ``embeddings``): the variable that training calls normalize."""
@@ -138,7 +139,7 @@ class SpectralNormalization(Wrapper):
             trainable=False,
             name="vector_u",
             dtype=kernel.dtype,
-            autocast=False,          # state, not a factor of the computation: read as stored under mixed precision
+            autocast=False,  # state, not a factor of the computation: read as stored under mixed precision
         )
 
     def normalized_weights(self) -> tuple[tf.Tensor, tf.Tensor]:
@@ -148,7 +149,7 @@ class SpectralNormalization(Wrapper):
 
     def call(self, inputs: Any, training: Any = False) -> Any:
         if training:
-            kernel = self._kernel_variable()     # the variable itself (self.kernel reads cast under mixed precision)
+            kernel = self._kernel_variable()  # the variable itself (self.kernel reads cast under mixed precision)
             current = tf.convert_to_tensor(kernel)
             new_u, new_kernel = tf.cond(
                 tf.reduce_all(tf.equal(current, 0)),

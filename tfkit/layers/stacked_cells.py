@@ -105,9 +105,7 @@ class StackedRNNCells(Layer):
             raise ValueError(f"StackedRNNCells '{self.name}' needs at least one cell, got an empty list")
         for cell in cells:
             if not callable(cell) or not hasattr(cell, "call"):
-                raise ValueError(
-                    f"StackedRNNCells '{self.name}': every cell needs a `call` method, got {cell!r}"
-                )
+                raise ValueError(f"StackedRNNCells '{self.name}': every cell needs a `call` method, got {cell!r}")
             if getattr(cell, "state_size", None) is None:
                 raise ValueError(
                     f"StackedRNNCells '{self.name}': every cell needs a `state_size` attribute, got {cell!r}"

@@ -105,8 +105,13 @@ class TFOpLambda(Layer):
         return self._tfkit_function(*args, **kwargs)
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "trainable": self.trainable, "dtype": Layer.get_config(self)["dtype"],
-                "function": self.function, "arguments": self._tfkit_arguments}
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "dtype": Layer.get_config(self)["dtype"],
+            "function": self.function,
+            "arguments": self._tfkit_arguments,
+        }
 
 
 def _input_count(arguments: Any) -> int:

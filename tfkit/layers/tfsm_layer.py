@@ -131,19 +131,30 @@ class TFSMLayer(Layer):
         2
     """
 
-    def __init__(self, filepath: Any, call_endpoint: str = "serve", call_training_endpoint: str | None = None,
-                 trainable: bool = True, name: str | None = None, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        filepath: Any,
+        call_endpoint: str = "serve",
+        call_training_endpoint: str | None = None,
+        trainable: bool = True,
+        name: str | None = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__(trainable=trainable, name=name, dtype=dtype)
         self.filepath = os.fspath(filepath)
         who = f"TFSMLayer layer '{self.name}'"
         if not os.path.isdir(self.filepath) or not any(
-                os.path.exists(os.path.join(self.filepath, f)) for f in ("saved_model.pb", "saved_model.pbtxt")):
+            os.path.exists(os.path.join(self.filepath, f)) for f in ("saved_model.pb", "saved_model.pbtxt")
+        ):
             raise ValueError(f"{who}: {self.filepath!r} is not a SavedModel folder (no saved_model.pb in it)")
         self._reloaded = tf.saved_model.load(self.filepath)
         self.call_endpoint, self.call_training_endpoint = call_endpoint, call_training_endpoint
         self._call_fn, self._call_by_name = self._endpoint(call_endpoint, "call_endpoint")
-        self._training_fn, self._training_by_name = self._endpoint(call_training_endpoint, "call_training_endpoint") \
-            if call_training_endpoint else (None, False)
+        self._training_fn, self._training_by_name = (
+            self._endpoint(call_training_endpoint, "call_training_endpoint")
+            if call_training_endpoint
+            else (None, False)
+        )
         trainable_variables, other = _endpoint_variables([f for f in (self._call_fn, self._training_fn) if f])
         variables = trainable_variables + other
         # Tracked by attribute path: "tfsm_layer/endpoint_variables/dense_kernel"
@@ -156,10 +167,13 @@ class TFSMLayer(Layer):
             return getattr(self._reloaded, name), False
         if name in self._reloaded.signatures:
             return self._reloaded.signatures[name], True
-        available = sorted({*self._reloaded.signatures, *(n for n in ("serve", "__call__")
-                                                           if hasattr(self._reloaded, n))})
-        raise ValueError(f"TFSMLayer layer '{self.name}': {argument}={name!r} is neither an attribute nor a "
-                         f"signature of the SavedModel {self.filepath!r}; its endpoints are {available}")
+        available = sorted(
+            {*self._reloaded.signatures, *(n for n in ("serve", "__call__") if hasattr(self._reloaded, n))}
+        )
+        raise ValueError(
+            f"TFSMLayer layer '{self.name}': {argument}={name!r} is neither an attribute nor a "
+            f"signature of the SavedModel {self.filepath!r}; its endpoints are {available}"
+        )
 
     @staticmethod
     def _positional_count(function: Any) -> int | None:
@@ -179,8 +193,12 @@ class TFSMLayer(Layer):
 
     def get_config(self) -> dict[str, Any]:
         # Not portable: the path as given, read from the current directory.
-        return {**Layer.get_config(self), "filepath": self.filepath, "call_endpoint": self.call_endpoint,
-                "call_training_endpoint": self.call_training_endpoint}
+        return {
+            **Layer.get_config(self),
+            "filepath": self.filepath,
+            "call_endpoint": self.call_endpoint,
+            "call_training_endpoint": self.call_training_endpoint,
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "TFSMLayer":

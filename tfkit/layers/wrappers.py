@@ -36,7 +36,7 @@ def _call_accepts(layer: Layer, argument: str) -> bool:
 def _renamed_copy(layer: Layer, prefix: str, **overrides: Any) -> Layer:
     """A fresh layer from ``layer``'s config, named ``prefix + name``, with ``overrides``."""
     config = layer.get_config()
-    name = layer.name[len(prefix):] if layer.name.startswith(prefix) else layer.name
+    name = layer.name[len(prefix) :] if layer.name.startswith(prefix) else layer.name
     config.update(name=f"{prefix}{name}", **overrides)
     return type(layer).from_config(config)
 
@@ -256,20 +256,16 @@ class Bidirectional(Layer):
             initial, self._initial_weights = self._initial_weights, None
             expected = len(self.forward_layer.weights) + len(self.backward_layer.weights)
             if len(initial) != expected:
-                raise ValueError(f"Bidirectional layer '{self.name}': weights= holds {len(initial)} arrays, the "
-                                 f"forward and backward layers have {expected} weights")
+                raise ValueError(
+                    f"Bidirectional layer '{self.name}': weights= holds {len(initial)} arrays, the "
+                    f"forward and backward layers have {expected} weights"
+                )
             half = len(self.forward_layer.weights)
             self.forward_layer.set_weights(initial[:half])
             self.backward_layer.set_weights(initial[half:])
 
     @tf.autograph.experimental.do_not_convert
-    def call(
-        self,
-        sequences: tf.Tensor,
-        initial_state: Any = None,
-        mask: Any = None,
-        training: Any = None,
-    ) -> Any:
+    def call(self, sequences: tf.Tensor, initial_state: Any = None, mask: Any = None, training: Any = None) -> Any:
         forward_state = backward_state = None
         if initial_state is not None:
             initial_state = list(initial_state)

@@ -491,9 +491,15 @@ class BinaryFocalCrossentropy(BuiltinLoss):
         dtype: Any = None,
     ) -> None:
         super().__init__(
-            reduction, name, dtype,
-            apply_class_balancing=apply_class_balancing, alpha=alpha, gamma=gamma,
-            from_logits=from_logits, label_smoothing=label_smoothing, axis=axis,
+            reduction,
+            name,
+            dtype,
+            apply_class_balancing=apply_class_balancing,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
         )
 
 

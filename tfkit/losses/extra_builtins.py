@@ -63,7 +63,9 @@ class Dice(BuiltinLoss):
 
     function = F.dice
 
-    def __init__(self, reduction: str | None = _DEFAULT, name: str = "dice", axis: Any = None, dtype: Any = None) -> None:
+    def __init__(
+        self, reduction: str | None = _DEFAULT, name: str = "dice", axis: Any = None, dtype: Any = None
+    ) -> None:
         F.check_axis("Dice", axis)
         super().__init__(reduction, name, dtype, axis=_plain_axis(axis))
 
@@ -182,8 +184,14 @@ class CategoricalFocalCrossentropy(BuiltinLoss):
         if isinstance(axis, bool) or not isinstance(axis, int):
             raise ValueError(f"CategoricalFocalCrossentropy: axis must be an int, got axis={axis!r}")
         super().__init__(
-            reduction, name, dtype,
-            alpha=alpha, gamma=gamma, from_logits=from_logits, label_smoothing=label_smoothing, axis=axis,
+            reduction,
+            name,
+            dtype,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
         )
 
 

@@ -21,8 +21,14 @@ from tfkit.engine import masking
 from tfkit.losses.reduction import EPSILON
 
 __all__ = [
-    "dice", "tversky", "categorical_focal_crossentropy", "categorical_generalized_cross_entropy",
-    "circle", "ctc", "build_pos_neg_masks", "check_axis",
+    "dice",
+    "tversky",
+    "categorical_focal_crossentropy",
+    "categorical_generalized_cross_entropy",
+    "circle",
+    "ctc",
+    "build_pos_neg_masks",
+    "check_axis",
 ]
 
 
@@ -237,7 +243,9 @@ def categorical_generalized_cross_entropy(y_true: Any, y_pred: Any, q: float = 0
     return (1.0 - tf.pow(p, q)) / q
 
 
-def build_pos_neg_masks(query_labels: tf.Tensor, key_labels: tf.Tensor, remove_diagonal: bool = True) -> tuple[tf.Tensor, tf.Tensor]:
+def build_pos_neg_masks(
+    query_labels: tf.Tensor, key_labels: tf.Tensor, remove_diagonal: bool = True
+) -> tuple[tf.Tensor, tf.Tensor]:
     """Boolean ``(queries, keys)`` masks of same-label and different-label pairs (diagonal left out of positives)."""
     if query_labels.shape.rank == 1:
         query_labels = tf.reshape(query_labels, (-1, 1))

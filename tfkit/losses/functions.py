@@ -25,11 +25,23 @@ from tfkit.engine import masking
 from tfkit.losses.reduction import EPSILON, squeeze_or_expand_to_same_rank
 
 __all__ = [
-    "mean_squared_error", "mean_absolute_error", "mean_absolute_percentage_error",
-    "mean_squared_logarithmic_error", "cosine_similarity", "huber", "log_cosh",
-    "hinge", "squared_hinge", "categorical_hinge", "kl_divergence", "poisson",
-    "binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy",
-    "sparse_categorical_crossentropy", "l2_normalize",
+    "mean_squared_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_squared_logarithmic_error",
+    "cosine_similarity",
+    "huber",
+    "log_cosh",
+    "hinge",
+    "squared_hinge",
+    "categorical_hinge",
+    "kl_divergence",
+    "poisson",
+    "binary_crossentropy",
+    "binary_focal_crossentropy",
+    "categorical_crossentropy",
+    "sparse_categorical_crossentropy",
+    "l2_normalize",
 ]
 
 

@@ -1,8 +1,8 @@
 """Losses by name, config, class, instance or function: Keras's ``losses.get``, ``serialize`` and ``deserialize``.
 
-    loss = get("mse")                         # the mean_squared_error function
-    loss_object("mse")                        # a LossFunctionWrapper named "mean_squared_error", as compile makes
-    is_loss_of_kind("binary_crossentropy", "binary")   # True: which accuracy "accuracy" means
+loss = get("mse")                         # the mean_squared_error function
+loss_object("mse")                        # a LossFunctionWrapper named "mean_squared_error", as compile makes
+is_loss_of_kind("binary_crossentropy", "binary")   # True: which accuracy "accuracy" means
 """
 
 from __future__ import annotations
@@ -48,20 +48,46 @@ from tfkit.losses.loss import Loss, LossFunctionWrapper
 _LOSS_FUNCTIONS = {
     fn.__name__: fn
     for fn in (
-        binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_hinge,
-        cosine_similarity, hinge, huber, kl_divergence, log_cosh, mean_absolute_error,
-        mean_absolute_percentage_error, mean_squared_error, mean_squared_logarithmic_error, poisson,
-        sparse_categorical_crossentropy, squared_hinge, categorical_focal_crossentropy,
-        categorical_generalized_cross_entropy, circle, ctc, dice, tversky,
+        binary_crossentropy,
+        binary_focal_crossentropy,
+        categorical_crossentropy,
+        categorical_hinge,
+        cosine_similarity,
+        hinge,
+        huber,
+        kl_divergence,
+        log_cosh,
+        mean_absolute_error,
+        mean_absolute_percentage_error,
+        mean_squared_error,
+        mean_squared_logarithmic_error,
+        poisson,
+        sparse_categorical_crossentropy,
+        squared_hinge,
+        categorical_focal_crossentropy,
+        categorical_generalized_cross_entropy,
+        circle,
+        ctc,
+        dice,
+        tversky,
     )
 }
 
 
-_FUNCTION_ALIASES = {"mse": mean_squared_error, "MSE": mean_squared_error, "mae": mean_absolute_error,
-                     "MAE": mean_absolute_error, "mape": mean_absolute_percentage_error,
-                     "MAPE": mean_absolute_percentage_error, "msle": mean_squared_logarithmic_error,
-                     "MSLE": mean_squared_logarithmic_error, "kld": kl_divergence, "KLD": kl_divergence,
-                     "bce": binary_crossentropy, "BCE": binary_crossentropy}
+_FUNCTION_ALIASES = {
+    "mse": mean_squared_error,
+    "MSE": mean_squared_error,
+    "mae": mean_absolute_error,
+    "MAE": mean_absolute_error,
+    "mape": mean_absolute_percentage_error,
+    "MAPE": mean_absolute_percentage_error,
+    "msle": mean_squared_logarithmic_error,
+    "MSLE": mean_squared_logarithmic_error,
+    "kld": kl_divergence,
+    "KLD": kl_divergence,
+    "bce": binary_crossentropy,
+    "BCE": binary_crossentropy,
+}
 
 
 def get(identifier: Any) -> Any:

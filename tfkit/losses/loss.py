@@ -18,11 +18,7 @@ import tensorflow as tf
 from tfkit.base import registry
 from tfkit.engine import masking
 from tfkit.engine.naming import scope_name
-from tfkit.losses.reduction import (
-    reduce_weighted_values,
-    squeeze_or_expand_to_same_rank,
-    standardize_reduction,
-)
+from tfkit.losses.reduction import reduce_weighted_values, squeeze_or_expand_to_same_rank, standardize_reduction
 
 _LOSS_METHODS = ("__call__", "call")
 
@@ -108,7 +104,9 @@ class Loss:
         super().__init_subclass__(**kwargs)
         skip_autograph(cls, _LOSS_METHODS)
 
-    def __init__(self, name: str | None = None, reduction: str | None = "sum_over_batch_size", dtype: Any = None) -> None:
+    def __init__(
+        self, name: str | None = None, reduction: str | None = "sum_over_batch_size", dtype: Any = None
+    ) -> None:
         if name is not None and not isinstance(name, str):
             raise ValueError(f"{type(self).__name__}: name must be a string, got {name!r}")
         self.name = name or to_snake_case(type(self).__name__)

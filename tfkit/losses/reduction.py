@@ -29,13 +29,13 @@ EPSILON = 1e-7
 def standardize_reduction(reduction: str | None) -> str | None:
     """Check ``reduction`` against the names Keras 3 accepts."""
     if reduction is not None and reduction not in REDUCTIONS:
-        raise ValueError(
-            f"Invalid reduction {reduction!r}: expected one of {', '.join(map(repr, REDUCTIONS))} or None"
-        )
+        raise ValueError(f"Invalid reduction {reduction!r}: expected one of {', '.join(map(repr, REDUCTIONS))} or None")
     return reduction
 
 
-def squeeze_or_expand_to_same_rank(x1: tf.Tensor, x2: tf.Tensor, expand_rank_1: bool = True) -> tuple[tf.Tensor, tf.Tensor]:
+def squeeze_or_expand_to_same_rank(
+    x1: tf.Tensor, x2: tf.Tensor, expand_rank_1: bool = True
+) -> tuple[tf.Tensor, tf.Tensor]:
     """Make two tensors the same rank when they differ by one trailing axis of size 1.
 
     ``(batch,)`` against ``(batch, 1)``: the rank-1 tensor is expanded when
@@ -142,7 +142,9 @@ def unscale_loss_for_distribution(value: tf.Tensor) -> tf.Tensor:
     return value
 
 
-def reduce_values(values: tf.Tensor, sample_weight: Any = None, reduction: str | None = "sum_over_batch_size") -> tf.Tensor:
+def reduce_values(
+    values: tf.Tensor, sample_weight: Any = None, reduction: str | None = "sum_over_batch_size"
+) -> tf.Tensor:
     """Sum already-weighted values and divide them as ``reduction`` says."""
     if reduction is None or reduction == "none":
         return values

@@ -373,6 +373,10 @@ class SparseTopKCategoricalAccuracy(BuiltinMeanMetric):
     function = sparse_top_k_categorical_accuracy
 
     def __init__(
-        self, k: int = 5, name: str = "sparse_top_k_categorical_accuracy", dtype: Any = None, from_sorted_ids: bool = False
+        self,
+        k: int = 5,
+        name: str = "sparse_top_k_categorical_accuracy",
+        dtype: Any = None,
+        from_sorted_ids: bool = False,
     ) -> None:
         super().__init__(name, dtype, k=k, from_sorted_ids=from_sorted_ids)

@@ -22,10 +22,7 @@ import tensorflow as tf
 from tfkit.base import registry
 from tfkit.losses.reduction import EPSILON
 from tfkit.metrics.base import Metric, plain_data
-from tfkit.metrics.confusion_matrix import (
-    is_evenly_distributed,
-    update_confusion_matrix_variables,
-)
+from tfkit.metrics.confusion_matrix import is_evenly_distributed, update_confusion_matrix_variables
 
 CURVES = ("ROC", "PR")
 SUMMATION_METHODS = ("interpolation", "minoring", "majoring")
@@ -181,7 +178,12 @@ class AUC(Metric):
         if self.from_logits:
             y_pred = tf.sigmoid(y_pred)
         update_confusion_matrix_variables(
-            {"tp": self.true_positives, "tn": self.true_negatives, "fp": self.false_positives, "fn": self.false_negatives},
+            {
+                "tp": self.true_positives,
+                "tn": self.true_negatives,
+                "fp": self.false_positives,
+                "fn": self.false_negatives,
+            },
             y_true,
             y_pred,
             self._thresholds,

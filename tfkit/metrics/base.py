@@ -57,7 +57,9 @@ def _initial_value_fn(initializer: Any, shape: tuple[int, ...], dtype: tf.DType)
     if initializer == "ones":
         return lambda: tf.ones(shape, dtype)
     if isinstance(initializer, str):
-        raise ValueError(f"Metric variables accept initializer 'zeros', 'ones', a value or a callable; got {initializer!r}")
+        raise ValueError(
+            f"Metric variables accept initializer 'zeros', 'ones', a value or a callable; got {initializer!r}"
+        )
     if callable(initializer):
         return lambda: tf.cast(initializer(shape, dtype=dtype), dtype)
     value = np.asarray(initializer)
@@ -152,11 +154,7 @@ class Metric(tf.Module, StateOwner):
 
     # -- state ------------------------------------------------------------
     def add_variable(
-        self,
-        shape: Any = (),
-        initializer: Any = "zeros",
-        dtype: Any = None,
-        name: str | None = None,
+        self, shape: Any = (), initializer: Any = "zeros", dtype: Any = None, name: str | None = None
     ) -> tf.Variable:
         """Create a state variable of the metric, restored by `reset_state`.
 
@@ -200,7 +198,9 @@ class Metric(tf.Module, StateOwner):
         self._initial_values.append(initial)
         return variable
 
-    def add_weight(self, shape: Any = (), initializer: Any = "zeros", dtype: Any = None, name: str | None = None) -> tf.Variable:
+    def add_weight(
+        self, shape: Any = (), initializer: Any = "zeros", dtype: Any = None, name: str | None = None
+    ) -> tf.Variable:
         """Create a state variable: an alias of `add_variable` (the older Keras spelling).
 
         Args:

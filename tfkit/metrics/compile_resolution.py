@@ -1,8 +1,8 @@
 """Which metric an entry of ``compile(metrics=[...])`` means: ``"accuracy"`` chosen from the loss and shapes.
 
-    resolve_compile_metric("accuracy", loss="sparse_categorical_crossentropy")   # SparseCategoricalAccuracy
-    resolve_accuracy("acc", None, (None,), (None, 10))                           # the same, from the shapes
-    resolve_compile_metric("mae")                                                # through get()
+resolve_compile_metric("accuracy", loss="sparse_categorical_crossentropy")   # SparseCategoricalAccuracy
+resolve_accuracy("acc", None, (None,), (None, 10))                           # the same, from the shapes
+resolve_compile_metric("mae")                                                # through get()
 """
 
 from __future__ import annotations
@@ -72,7 +72,9 @@ def resolve_accuracy(name: str, loss: Any, y_true_shape: Any, y_pred_shape: Any)
     return CategoricalAccuracy(name=name)
 
 
-def resolve_compile_metric(identifier: Any, loss: Any = None, y_true_shape: Any = None, y_pred_shape: Any = None) -> Metric:
+def resolve_compile_metric(
+    identifier: Any, loss: Any = None, y_true_shape: Any = None, y_pred_shape: Any = None
+) -> Metric:
     """Turn one entry of `compile(metrics=[...])` into a `Metric`.
 
     `"accuracy"` and `"acc"` (any case) are resolved by `resolve_accuracy`

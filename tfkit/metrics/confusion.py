@@ -136,8 +136,12 @@ class Precision(_ThresholdedMetric):
     _counts = ("tp", "fp")
 
     def __init__(
-        self, thresholds: Any = None, top_k: int | None = None, class_id: int | None = None,
-        name: str | None = None, dtype: Any = None,
+        self,
+        thresholds: Any = None,
+        top_k: int | None = None,
+        class_id: int | None = None,
+        name: str | None = None,
+        dtype: Any = None,
     ) -> None:
         super().__init__(thresholds, top_k, class_id, name=name or "precision", dtype=dtype)
 
@@ -190,8 +194,12 @@ class Recall(_ThresholdedMetric):
     _counts = ("tp", "fn")
 
     def __init__(
-        self, thresholds: Any = None, top_k: int | None = None, class_id: int | None = None,
-        name: str | None = None, dtype: Any = None,
+        self,
+        thresholds: Any = None,
+        top_k: int | None = None,
+        class_id: int | None = None,
+        name: str | None = None,
+        dtype: Any = None,
     ) -> None:
         super().__init__(thresholds, top_k, class_id, name=name or "recall", dtype=dtype)
 

@@ -90,7 +90,9 @@ class FBetaScore(Metric):
         if threshold is not None and (
             not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0.0 < threshold <= 1.0
         ):
-            raise ValueError(f"{type(self).__name__} threshold must be a float with 0 < threshold <= 1, got {threshold!r}")
+            raise ValueError(
+                f"{type(self).__name__} threshold must be a float with 0 < threshold <= 1, got {threshold!r}"
+            )
         self.average = average
         self.beta = float(beta)
         self.threshold = None if threshold is None else float(threshold)

@@ -1,8 +1,8 @@
 """Metrics by name, config, class, instance or function: Keras's ``metrics.get``, ``serialize`` and ``deserialize``.
 
-    metric = get("mae")                      # a fresh MeanAbsoluteError named "mae"
-    config = serialize(metric)               # {"class_name": "MeanAbsoluteError", "config": {...}}
-    same = deserialize(config)
+metric = get("mae")                      # a fresh MeanAbsoluteError named "mae"
+config = serialize(metric)               # {"class_name": "MeanAbsoluteError", "config": {...}}
+same = deserialize(config)
 """
 
 from __future__ import annotations

@@ -22,7 +22,9 @@ from tfkit.losses.reduction import EPSILON
 from tfkit.metrics.base import Metric, plain_data
 
 
-def confusion_matrix(y_true: tf.Tensor, y_pred: tf.Tensor, num_classes: int, weights: tf.Tensor, dtype: tf.DType) -> tf.Tensor:
+def confusion_matrix(
+    y_true: tf.Tensor, y_pred: tf.Tensor, num_classes: int, weights: tf.Tensor, dtype: tf.DType
+) -> tf.Tensor:
     """Weighted ``(num_classes, num_classes)`` counts of (true, predicted) pairs; ids must be in range."""
     ids = tf.cast(y_true, tf.int32) * num_classes + tf.cast(y_pred, tf.int32)
     counts = tf.math.unsorted_segment_sum(tf.cast(weights, dtype), ids, num_classes * num_classes)
@@ -149,11 +151,20 @@ class IoU(_IoUBase):
         sparse_y_pred: bool = True,
         axis: int = -1,
     ) -> None:
-        super().__init__(num_classes, name=name, dtype=dtype, ignore_class=ignore_class,
-                         sparse_y_true=sparse_y_true, sparse_y_pred=sparse_y_pred, axis=axis)
+        super().__init__(
+            num_classes,
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=sparse_y_true,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
         ids = list(plain_data(target_class_ids))
         if not ids or any(isinstance(i, bool) or not isinstance(i, int) for i in ids):
-            raise ValueError(f"{type(self).__name__}: target_class_ids must be a non-empty list of ints, got {target_class_ids!r}")
+            raise ValueError(
+                f"{type(self).__name__}: target_class_ids must be a non-empty list of ints, got {target_class_ids!r}"
+            )
         if max(ids) >= num_classes or min(ids) < 0:
             raise ValueError(
                 f"{type(self).__name__}: target class ids must be in [0, {num_classes}), got target_class_ids={ids}"
@@ -244,8 +255,12 @@ class BinaryIoU(IoU):
         super().update_state(y_true, y_pred, sample_weight)
 
     def get_config(self) -> dict[str, Any]:
-        return {"target_class_ids": plain_data(self.target_class_ids), "threshold": self.threshold,
-                "name": self.name, "dtype": self.dtype}
+        return {
+            "target_class_ids": plain_data(self.target_class_ids),
+            "threshold": self.threshold,
+            "name": self.name,
+            "dtype": self.dtype,
+        }
 
 
 @registry.builtin("metrics")
@@ -302,8 +317,16 @@ class MeanIoU(IoU):
     ) -> None:
         if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 1:
             raise ValueError(f"{type(self).__name__}: num_classes must be an int >= 1, got num_classes={num_classes!r}")
-        super().__init__(num_classes, list(range(num_classes)), name=name, dtype=dtype, ignore_class=ignore_class,
-                         sparse_y_true=sparse_y_true, sparse_y_pred=sparse_y_pred, axis=axis)
+        super().__init__(
+            num_classes,
+            list(range(num_classes)),
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=sparse_y_true,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -368,8 +391,16 @@ class OneHotIoU(IoU):
         sparse_y_pred: bool = False,
         axis: int = -1,
     ) -> None:
-        super().__init__(num_classes, target_class_ids, name=name, dtype=dtype, ignore_class=ignore_class,
-                         sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)
+        super().__init__(
+            num_classes,
+            target_class_ids,
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=False,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -430,8 +461,15 @@ class OneHotMeanIoU(MeanIoU):
         sparse_y_pred: bool = False,
         axis: int = -1,
     ) -> None:
-        super().__init__(num_classes, name=name, dtype=dtype, ignore_class=ignore_class,
-                         sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)
+        super().__init__(
+            num_classes,
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=False,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -119,7 +119,11 @@ class R2Score(Metric):
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         if not self._built:
             self._build(y_true.shape, y_pred.shape)
-        weight = tf.ones((), self.dtype) if sample_weight is None else tf.cast(tf.convert_to_tensor(sample_weight), self.dtype)
+        weight = (
+            tf.ones((), self.dtype)
+            if sample_weight is None
+            else tf.cast(tf.convert_to_tensor(sample_weight), self.dtype)
+        )
         if weight.shape.rank == 1:
             weight = tf.expand_dims(weight, 1)
         weight = tf.broadcast_to(weight, tf.shape(y_true))
@@ -160,5 +164,8 @@ class R2Score(Metric):
         return tf.where(p < n - 1.0, tf.cast(adjusted, score.dtype), score)
 
     def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "class_aggregation": self.class_aggregation,
-                "num_regressors": self.num_regressors}
+        return {
+            **super().get_config(),
+            "class_aggregation": self.class_aggregation,
+            "num_regressors": self.num_regressors,
+        }

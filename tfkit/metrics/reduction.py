@@ -143,8 +143,11 @@ class Mean(Metric):
                 broadcasts to `values` (per-sample weights `(batch,)` cover
                 each sample's elements). Defaults to `None` (all ones).
         """
-        if _is_scalar(values) and (sample_weight is None or _is_scalar(sample_weight)) \
-                and masking.get_mask(values) is None:
+        if (
+            _is_scalar(values)
+            and (sample_weight is None or _is_scalar(sample_weight))
+            and masking.get_mask(values) is None
+        ):
             # The hot path of every training step (the loss tracker): four ops, no broadcasting.
             value = tf.cast(values, self.dtype)
             weight = tf.ones((), self.dtype) if sample_weight is None else tf.cast(sample_weight, self.dtype)
@@ -223,7 +226,9 @@ class MeanMetricWrapper(Mean):
             sample_weight = tf.ones_like(tf.convert_to_tensor(values), dtype=self.dtype)
         sample_weight = apply_mask(
             None if sample_weight is None else tf.cast(tf.convert_to_tensor(sample_weight), self.dtype),
-            mask, dtype=tf.as_dtype(self.dtype), reduction="sum",
+            mask,
+            dtype=tf.as_dtype(self.dtype),
+            reduction="sum",
         )
         super().update_state(values, sample_weight=sample_weight)
 

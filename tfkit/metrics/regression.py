@@ -277,7 +277,11 @@ class BinaryCrossentropy(BuiltinMeanMetric):
     function = F.binary_crossentropy
 
     def __init__(
-        self, name: str = "binary_crossentropy", dtype: Any = None, from_logits: bool = False, label_smoothing: float = 0.0
+        self,
+        name: str = "binary_crossentropy",
+        dtype: Any = None,
+        from_logits: bool = False,
+        label_smoothing: float = 0.0,
     ) -> None:
         super().__init__(name, dtype, from_logits=from_logits, label_smoothing=label_smoothing)
 
@@ -358,8 +362,14 @@ class SparseCategoricalCrossentropy(BuiltinMeanMetric):
 
     function = F.sparse_categorical_crossentropy
 
-    def __init__(self, name: str = "sparse_categorical_crossentropy", dtype: Any = None, from_logits: bool = False,
-                 ignore_class: int | None = None, axis: int = -1) -> None:
+    def __init__(
+        self,
+        name: str = "sparse_categorical_crossentropy",
+        dtype: Any = None,
+        from_logits: bool = False,
+        ignore_class: int | None = None,
+        axis: int = -1,
+    ) -> None:
         # ignore_class: those targets leave the mean, as they leave the loss's (Keras 3.15's metric counts
         # them as zeros, so its value differs from the loss it tracks)
         super().__init__(name, dtype, from_logits=from_logits, ignore_class=ignore_class, axis=axis)

@@ -29,8 +29,12 @@ class SensitivitySpecificityBase(Metric):
     _constraint = "value"
 
     def __init__(
-        self, value: float, num_thresholds: int = 200, class_id: int | None = None,
-        name: str | None = None, dtype: Any = None,
+        self,
+        value: float,
+        num_thresholds: int = 200,
+        class_id: int | None = None,
+        name: str | None = None,
+        dtype: Any = None,
     ) -> None:
         cls = type(self).__name__
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
@@ -67,8 +71,12 @@ class SensitivitySpecificityBase(Metric):
                 broadcasts to `y_pred`. Defaults to `None`.
         """
         update_confusion_matrix_variables(
-            {"tp": self.true_positives, "tn": self.true_negatives,
-             "fp": self.false_positives, "fn": self.false_negatives},
+            {
+                "tp": self.true_positives,
+                "tn": self.true_negatives,
+                "fp": self.false_positives,
+                "fn": self.false_negatives,
+            },
             y_true,
             y_pred,
             thresholds=self.thresholds,
@@ -94,8 +102,12 @@ class SensitivitySpecificityBase(Metric):
         return tf.maximum(tf.reduce_max(tf.where(feasible, dependent, tf.zeros_like(dependent))), 0.0)
 
     def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "class_id": self.class_id, "num_thresholds": self.num_thresholds,
-                self._constraint: self.value}
+        return {
+            **super().get_config(),
+            "class_id": self.class_id,
+            "num_thresholds": self.num_thresholds,
+            self._constraint: self.value,
+        }
 
 
 @registry.builtin("metrics")
@@ -136,8 +148,14 @@ class SensitivityAtSpecificity(SensitivitySpecificityBase):
 
     _constraint = "specificity"
 
-    def __init__(self, specificity: float, num_thresholds: int = 200, class_id: int | None = None,
-                 name: str | None = None, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        specificity: float,
+        num_thresholds: int = 200,
+        class_id: int | None = None,
+        name: str | None = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__(specificity, num_thresholds, class_id, name=name, dtype=dtype)
         self.specificity = specificity
 
@@ -184,8 +202,14 @@ class SpecificityAtSensitivity(SensitivitySpecificityBase):
 
     _constraint = "sensitivity"
 
-    def __init__(self, sensitivity: float, num_thresholds: int = 200, class_id: int | None = None,
-                 name: str | None = None, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        sensitivity: float,
+        num_thresholds: int = 200,
+        class_id: int | None = None,
+        name: str | None = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__(sensitivity, num_thresholds, class_id, name=name, dtype=dtype)
         self.sensitivity = sensitivity
 
@@ -232,8 +256,14 @@ class PrecisionAtRecall(SensitivitySpecificityBase):
 
     _constraint = "recall"
 
-    def __init__(self, recall: float, num_thresholds: int = 200, class_id: int | None = None,
-                 name: str | None = None, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        recall: float,
+        num_thresholds: int = 200,
+        class_id: int | None = None,
+        name: str | None = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__(recall, num_thresholds, class_id, name=name, dtype=dtype)
         self.recall = recall
 
@@ -280,8 +310,14 @@ class RecallAtPrecision(SensitivitySpecificityBase):
 
     _constraint = "precision"
 
-    def __init__(self, precision: float, num_thresholds: int = 200, class_id: int | None = None,
-                 name: str | None = None, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        precision: float,
+        num_thresholds: int = 200,
+        class_id: int | None = None,
+        name: str | None = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__(precision, num_thresholds, class_id, name=name, dtype=dtype)
         self.precision = precision
 

@@ -30,9 +30,15 @@ from tfkit.models.sequential import Sequential
 CloneFunction = Callable[[Layer], Layer]
 
 
-def clone_model(model: Model, input_tensors: Any = None, clone_function: CloneFunction | None = None,
-                call_function: Callable[..., Any] | None = None, recursive: bool = False,
-                custom_objects: Mapping[str, Any] | None = None, **kwargs: Any) -> Model:
+def clone_model(
+    model: Model,
+    input_tensors: Any = None,
+    clone_function: CloneFunction | None = None,
+    call_function: Callable[..., Any] | None = None,
+    recursive: bool = False,
+    custom_objects: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> Model:
     """Clones a model: the same architecture with new layers and freshly initialized weights.
 
     Without `clone_function`, `call_function` and `input_tensors`, the model
@@ -94,11 +100,13 @@ def clone_model(model: Model, input_tensors: Any = None, clone_function: CloneFu
             raise ValueError(
                 f"clone_model: call_function is not supported for Sequential models (their layers are listed, "
                 f"not called, when the model is made); use it with Functional models. Received model "
-                f"'{model.name}' of type Sequential with call_function={call_function!r}")
+                f"'{model.name}' of type Sequential with call_function={call_function!r}"
+            )
         if clone_function is None and input_tensors is None and not recursive:
             return _compiled_like(model, clone_through_config(model, custom_objects))
-        return _compiled_like(model, _clone_sequential(model, _cloner(clone_function, None, recursive, cache),
-                                                       input_tensors))
+        return _compiled_like(
+            model, _clone_sequential(model, _cloner(clone_function, None, recursive, cache), input_tensors)
+        )
     if isinstance(model, Functional) and type(model) in (Functional, Model):
         if clone_function is None and input_tensors is None and call_function is None and not recursive:
             return _compiled_like(model, clone_through_config(model, custom_objects))
@@ -108,17 +116,25 @@ def clone_model(model: Model, input_tensors: Any = None, clone_function: CloneFu
         raise ValueError(
             f"clone_model: clone_function and input_tensors are only supported for Sequential and Functional "
             f"models; model '{model.name}' is a {type(model).__name__}. Clone a subclassed model with "
-            f"type(model).from_config(model.get_config()).")
+            f"type(model).from_config(model.get_config())."
+        )
     if call_function is not None:
-        raise ValueError(f"clone_model: call_function is only supported for Functional models; model "
-                         f"'{model.name}' is a {type(model).__name__}.")
+        raise ValueError(
+            f"clone_model: call_function is only supported for Functional models; model "
+            f"'{model.name}' is a {type(model).__name__}."
+        )
     return clone_through_config(model, custom_objects)
 
 
-def _cloner(clone_function: CloneFunction | None, call_function: Callable[..., Any] | None, recursive: bool,
-            cache: dict[int, Layer]) -> CloneFunction:
+def _cloner(
+    clone_function: CloneFunction | None,
+    call_function: Callable[..., Any] | None,
+    recursive: bool,
+    cache: dict[int, Layer],
+) -> CloneFunction:
     """``clone_function`` made safe for shared layers (one clone each) and, with ``recursive``, nested models."""
     if clone_function is None:
+
         def clone_function(layer: Layer) -> Layer:
             return type(layer).from_config(layer.get_config())
     elif not callable(clone_function):
@@ -129,11 +145,13 @@ def _cloner(clone_function: CloneFunction | None, call_function: Callable[..., A
             if recursive and isinstance(layer, Sequential):
                 cache[id(layer)] = clone_model(layer, clone_function=clone_function, recursive=True, cache=cache)
             elif recursive and isinstance(layer, Functional):
-                cache[id(layer)] = clone_model(layer, clone_function=clone_function, call_function=call_function,
-                                               recursive=True, cache=cache)
+                cache[id(layer)] = clone_model(
+                    layer, clone_function=clone_function, call_function=call_function, recursive=True, cache=cache
+                )
             else:
                 cache[id(layer)] = clone_function(layer)
         return cache[id(layer)]
+
     return clone
 
 
@@ -143,8 +161,10 @@ def _clone_sequential(model: Sequential, clone: CloneFunction, input_tensors: An
     if input_tensors is not None:
         if isinstance(input_tensors, (list, tuple)):
             if len(input_tensors) != 1:
-                raise ValueError(f"clone_model: input_tensors must hold a single tensor for Sequential model "
-                                 f"'{model.name}', got {len(input_tensors)}")
+                raise ValueError(
+                    f"clone_model: input_tensors must hold a single tensor for Sequential model "
+                    f"'{model.name}', got {len(input_tensors)}"
+                )
             input_tensors = input_tensors[0]
         if not isinstance(input_tensors, SymbolicTensor):
             raise ValueError(f"clone_model: input_tensors must be a tfkit.Input tensor, got {input_tensors!r}")
@@ -154,8 +174,9 @@ def _clone_sequential(model: Sequential, clone: CloneFunction, input_tensors: An
     return Sequential(layers, name=model.name, trainable=model.trainable)
 
 
-def _clone_functional(model: Functional, clone: CloneFunction, call_function: Callable[..., Any] | None,
-                      input_tensors: Any) -> Functional:
+def _clone_functional(
+    model: Functional, clone: CloneFunction, call_function: Callable[..., Any] | None, input_tensors: Any
+) -> Functional:
     graph = model.functional_graph
     if input_tensors is None:
         new_inputs = [Input(batch_shape=t.shape, dtype=t.dtype, name=t.node.layer.name) for t in graph.flat_inputs]
@@ -164,20 +185,24 @@ def _clone_functional(model: Functional, clone: CloneFunction, call_function: Ca
         if len(new_inputs) != len(graph.flat_inputs) or not all(isinstance(t, SymbolicTensor) for t in new_inputs):
             raise ValueError(
                 f"clone_model: input_tensors must be {len(graph.flat_inputs)} tfkit.Input tensor(s) in the structure "
-                f"of model '{model.name}''s inputs {model.input_names}, got {input_tensors!r}")
+                f"of model '{model.name}''s inputs {model.input_names}, got {input_tensors!r}"
+            )
     mapped = {id(old): new for old, new in zip(graph.flat_inputs, new_inputs)}
     for node in graph.nodes:
         if isinstance(node.layer, InputLayer):
             continue
         args, kwargs = tf.nest.map_structure(
             lambda value: mapped.get(id(value), value) if isinstance(value, SymbolicTensor) else value,
-            (node.args, node.kwargs))
+            (node.args, node.kwargs),
+        )
         layer = clone(node.layer)
         out = call_function(layer, *args, **kwargs) if call_function is not None else layer(*args, **kwargs)
         new_flat = tf.nest.flatten(out)
         if len(new_flat) != len(node.flat_outputs):
-            raise ValueError(f"clone_model: layer '{node.layer.name}''s clone returned {len(new_flat)} output(s) "
-                             f"where the original returned {len(node.flat_outputs)}")
+            raise ValueError(
+                f"clone_model: layer '{node.layer.name}''s clone returned {len(new_flat)} output(s) "
+                f"where the original returned {len(node.flat_outputs)}"
+            )
         mapped.update({id(old): new for old, new in zip(node.flat_outputs, new_flat)})
     inputs = tf.nest.pack_sequence_as(graph.inputs, new_inputs)
     outputs = tf.nest.map_structure(lambda t: mapped[id(t)], graph.outputs)

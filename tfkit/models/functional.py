@@ -38,9 +38,9 @@ def _adjust_input(tensor: tf.Tensor, symbol: SymbolicTensor) -> tf.Tensor:
         tensor, changed = tf.cast(tensor, symbol.dtype), True
     rank = tensor.shape.rank
     if rank is not None and rank == len(symbol.shape) - 1 and symbol.shape[-1] == 1:
-        tensor, changed = tf.expand_dims(tensor, -1), True      # (N, 28, 28) into Input((28, 28, 1))
+        tensor, changed = tf.expand_dims(tensor, -1), True  # (N, 28, 28) into Input((28, 28, 1))
     elif rank is not None and rank == len(symbol.shape) + 1 and rank > 1 and tensor.shape[-1] == 1:
-        tensor, changed = tf.squeeze(tensor, -1), True          # (N, 1) into Input(()) (labels as columns)
+        tensor, changed = tf.squeeze(tensor, -1), True  # (N, 1) into Input(()) (labels as columns)
     if changed and mask is not None:
         masking.set_mask(tensor, mask)
     return tensor
@@ -54,7 +54,9 @@ def _tensor_refs(value: Any, out: list[tuple[str, int]]) -> list[tuple[str, int]
         if isinstance(item, dict) and set(item) == {"__tensor__"}:
             ref = item["__tensor__"]
             if not isinstance(ref, list) or len(ref) != 3:
-                raise ValueError(f"Model config: a tensor reference must be [layer name, node index, tensor index], got {ref!r}")
+                raise ValueError(
+                    f"Model config: a tensor reference must be [layer name, node index, tensor index], got {ref!r}"
+                )
             out.append((ref[0], ref[1]))
         elif isinstance(item, list):
             stack.extend(item)
@@ -80,7 +82,7 @@ def _connect(calls: list[tuple[Layer, dict]], outputs_of: dict[tuple[str, int], 
     A layer's calls run in their listed order (its k-th call makes node k); among
     the calls that are ready, the one listed first runs first.
     """
-    waiting: dict[tuple[str, int], list[int]] = {}     # a tensor's producer -> calls waiting for it
+    waiting: dict[tuple[str, int], list[int]] = {}  # a tensor's producer -> calls waiting for it
     missing = [0] * len(calls)
     produces: list[tuple[str, int]] = []
     counts: dict[str, int] = {}
@@ -90,7 +92,7 @@ def _connect(calls: list[tuple[Layer, dict]], outputs_of: dict[tuple[str, int], 
         produces.append(key)
         needs = set(_tensor_refs([node.get("args", []), node.get("kwargs", {})], []))
         if key[1] > 0:
-            needs.add((layer.name, key[1] - 1))           # a layer's calls keep their order
+            needs.add((layer.name, key[1] - 1))  # a layer's calls keep their order
         needs = {n for n in needs if n not in outputs_of}
         missing[i] = len(needs)
         for need in needs:
@@ -131,16 +133,18 @@ def checked_output_names(model: Layer, names: Any, count: int) -> tuple[str, ...
     if names is None:
         return None
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n for n in names):
-        raise TypeError(f"Model '{model.name}': output_names must be a list of non-empty strings, one per output; "
-                        f"got {names!r}")
+        raise TypeError(
+            f"Model '{model.name}': output_names must be a list of non-empty strings, one per output; got {names!r}"
+        )
     if len(names) != count:
-        raise ValueError(f"Model '{model.name}' has {count} output(s); output_names got {len(names)} name(s): "
-                         f"{list(names)}")
+        raise ValueError(
+            f"Model '{model.name}' has {count} output(s); output_names got {len(names)} name(s): {list(names)}"
+        )
     return tuple(names)
 
 
 @registry.builtin("layers")
-@shape_inference.always_trace   # its outputs come from its graph, not a shape rule
+@shape_inference.always_trace  # its outputs come from its graph, not a shape rule
 class Functional(Model):
     """A model defined by a graph of layers, from its inputs to its outputs.
 
@@ -181,7 +185,7 @@ class Functional(Model):
         TensorShape([4, 1])
     """
 
-    _tfkit_output_names: tuple[str, ...] | None = None   # names assigned to output_names, else None
+    _tfkit_output_names: tuple[str, ...] | None = None  # names assigned to output_names, else None
 
     def __init__(self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
@@ -227,13 +231,16 @@ class Functional(Model):
     def default_input_signature(self) -> Any:
         """Named `tf.TensorSpec` objects for the model's `Input` tensors (batch dimension `None`), for exports."""
         inputs = self._tfkit_graph.inputs
-        names = {key: key for key in inputs} if isinstance(inputs, dict) else \
-            tf.nest.map_structure(lambda t: t.node.layer.name, inputs)
+        names = (
+            {key: key for key in inputs}
+            if isinstance(inputs, dict)
+            else tf.nest.map_structure(lambda t: t.node.layer.name, inputs)
+        )
         return named_specs(tf.nest.map_structure(lambda t: tf.TensorSpec(tuple(t.shape), t.dtype), inputs), names)
 
     def _graph_output_specs(self, specs: Any) -> Any:
         if type(self).call is not Functional.call:
-            return None          # a subclass's own call may compute something else
+            return None  # a subclass's own call may compute something else
         return graph_output_specs(specs, self._tfkit_graph.flat_inputs, self._tfkit_graph.outputs)
 
     @property
@@ -331,7 +338,9 @@ class Functional(Model):
             names = [t.node.layer.name for t in expected]
             missing = [n for n in names if n not in inputs]
             if missing:
-                raise ValueError(f"Model '{self.name}' expects inputs {names}; missing {missing}; got keys {sorted(inputs)}")
+                raise ValueError(
+                    f"Model '{self.name}' expects inputs {names}; missing {missing}; got keys {sorted(inputs)}"
+                )
             flat = [inputs[n] for n in names]
         else:
             flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
@@ -344,8 +353,10 @@ class Functional(Model):
         for symbol, value in zip(expected, flat):
             if value is None:
                 if not getattr(symbol.node.layer, "optional", False):
-                    raise ValueError(f"Input '{symbol.name}' of model '{self.name}' is None but it is not optional; "
-                                     f"declare it with tfkit.Input(..., optional=True) to allow None")
+                    raise ValueError(
+                        f"Input '{symbol.name}' of model '{self.name}' is None but it is not optional; "
+                        f"declare it with tfkit.Input(..., optional=True) to allow None"
+                    )
                 checked.append(None)
                 continue
             tensor = value if tf.is_tensor(value) else tf.convert_to_tensor(value)
@@ -410,8 +421,7 @@ class Functional(Model):
             entry = layer_entry(layer)
             entry["name"] = layer.name
             entry["inbound_nodes"] = [
-                {"args": encode(list(node.args)), "kwargs": encode(node.kwargs)}
-                for node in graph.nodes_of(layer)
+                {"args": encode(list(node.args)), "kwargs": encode(node.kwargs)} for node in graph.nodes_of(layer)
             ]
             layers.append(entry)
 
@@ -437,7 +447,7 @@ class Functional(Model):
             if key not in config:
                 raise ValueError(f"A functional model config needs {key!r}; got keys {sorted(config)}")
         created: dict[str, Layer] = {}
-        calls: list[tuple[Layer, dict]] = []           # every layer call, in the config's order
+        calls: list[tuple[Layer, dict]] = []  # every layer call, in the config's order
         for entry in config["layers"]:
             layer = deserialize_layer(entry, custom_objects)
             name = entry.get("name", layer.name)
@@ -465,4 +475,4 @@ class Functional(Model):
         return model
 
 
-Model._functional_class = Functional   # Model(inputs, outputs) makes one of these
+Model._functional_class = Functional  # Model(inputs, outputs) makes one of these

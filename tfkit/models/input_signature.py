@@ -41,15 +41,22 @@ def named_specs(structure: Any, names: Any) -> Any:
     """Specs of ``structure`` (batch dimension None) named by ``names``, cleaned and unique."""
     flat = tf.nest.flatten(structure)
     flat_names = unique_names([clean_name(n, "inputs") for n in tf.nest.flatten(names)])
-    specs = [tf.TensorSpec((None, *tuple(s.shape)[1:]) if len(tuple(s.shape)) else (), s.dtype, name=n)
-             for s, n in zip(flat, flat_names)]
+    specs = [
+        tf.TensorSpec((None, *tuple(s.shape)[1:]) if len(tuple(s.shape)) else (), s.dtype, name=n)
+        for s, n in zip(flat, flat_names)
+    ]
     return tf.nest.pack_sequence_as(structure, specs)
 
 
 def specs_from_build_shapes(shapes: Any, dtype: Any) -> Any:
     """Named specs for a model built on ``shapes`` (a shape, or lists/dicts of them)."""
-    is_leaf = lambda s: isinstance(s, tf.TensorShape) or isinstance(s, (tuple, list)) and all(  # noqa: E731
-        d is None or isinstance(d, int) for d in s)
+    is_leaf = lambda s: (
+        isinstance(s, tf.TensorShape)
+        or isinstance(s, (tuple, list))
+        and all(  # noqa: E731
+            d is None or isinstance(d, int) for d in s
+        )
+    )
     leaves = _map_shapes(lambda s: tf.TensorSpec(tuple(s), dtype), shapes, is_leaf)
     flat = tf.nest.flatten(leaves)
     if len(flat) == 1:
@@ -73,9 +80,10 @@ def graph_output_specs(specs: Any, symbols_in: list[Any], symbols_out: Any) -> A
     """The output specs of a recorded graph for input ``specs`` (batch None); None if they do not match."""
     flat = tf.nest.flatten(specs)
     if len(flat) != len(symbols_in) or not all(
-            tf.TensorShape(symbol.shape)[1:].is_compatible_with(spec.shape[1:]) and spec.shape[1:].is_fully_defined()
-            for symbol, spec in zip(symbols_in, flat)):
+        tf.TensorShape(symbol.shape)[1:].is_compatible_with(spec.shape[1:]) and spec.shape[1:].is_fully_defined()
+        for symbol, spec in zip(symbols_in, flat)
+    ):
         return None
     return tf.nest.map_structure(
-        lambda t: tf.TensorSpec(tf.TensorShape([None]).concatenate(tf.TensorShape(t.shape)[1:]), t.dtype),
-        symbols_out)
+        lambda t: tf.TensorSpec(tf.TensorShape([None]).concatenate(tf.TensorShape(t.shape)[1:]), t.dtype), symbols_out
+    )

@@ -113,7 +113,7 @@ class Model(Trainer, Layer):
             Functional.__init__(self, *args, **kwargs)
             return
         super().__init__(*args, **kwargs)
-        self._compiled = None   # a CompiledState once compile() (or predict) ran
+        self._compiled = None  # a CompiledState once compile() (or predict) ran
         self._symbolic_cache: dict[str, Any] = {}
 
     # --------------------------------------------------------------- layers
@@ -188,10 +188,11 @@ class Model(Trainer, Layer):
         frame = call_context.current()
         if frame is not None and frame.layer is self:
             return  # called from our own first __call__: sub-layers build themselves
-        spec = tf.nest.map_structure(
-            lambda s: tf.TensorSpec(s, self.compute_dtype), input_shape,
-            check_types=False,
-        ) if not is_shape(input_shape) else tf.TensorSpec(tuple(input_shape), self.compute_dtype)
+        spec = (
+            tf.nest.map_structure(lambda s: tf.TensorSpec(s, self.compute_dtype), input_shape, check_types=False)
+            if not is_shape(input_shape)
+            else tf.TensorSpec(tuple(input_shape), self.compute_dtype)
+        )
         self.symbolic_call(spec)
 
     def symbolic_call(self, input_spec: Any) -> Any:
@@ -210,12 +211,13 @@ class Model(Trainer, Layer):
             return cache[key]
         specs = tf.nest.map_structure(lambda s: tf.TensorSpec((None, *s.shape[1:]), s.dtype), input_spec)
         known = self._graph_output_specs(specs)
-        if known is not None:            # a functional graph already knows its outputs: no trace needed
+        if known is not None:  # a functional graph already knows its outputs: no trace needed
             cache[key] = known
             return known
-        with shape_inference.symbolic_trace():   # traced for its output specs only, never run
-            concrete = tf.function(autograph.written_in_tensorflow(lambda x: self(x, training=False))) \
-                .get_concrete_function(specs)
+        with shape_inference.symbolic_trace():  # traced for its output specs only, never run
+            concrete = tf.function(
+                autograph.written_in_tensorflow(lambda x: self(x, training=False))
+            ).get_concrete_function(specs)
         outputs = tf.nest.map_structure(lambda t: tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
         self._clear_losses()
         if not self.built:
@@ -245,7 +247,7 @@ class Model(Trainer, Layer):
                 f"Model '{self.name}' has not been called yet, so its inputs are unknown. Call it on a batch "
                 f"of data first, or pass input_signature=[tf.TensorSpec((None, ...), tf.float32)]."
             )
-        return specs_from_build_shapes(shapes, self.variable_dtype)   # inputs arrive float32; layers cast them
+        return specs_from_build_shapes(shapes, self.variable_dtype)  # inputs arrive float32; layers cast them
 
     # --------------------------------------------------- tf.saved_model.save
 
@@ -273,15 +275,23 @@ class Model(Trainer, Layer):
         except ValueError:
             return None
         specs = list(specs) if isinstance(specs, (list, tuple)) else [specs]
-        function = tf.function(autograph.written_in_tensorflow(
-            lambda *x: self(x[0] if len(x) == 1 else list(x), training=False)), input_signature=specs)
+        function = tf.function(
+            autograph.written_in_tensorflow(lambda *x: self(x[0] if len(x) == 1 else list(x), training=False)),
+            input_signature=specs,
+        )
         return function.get_concrete_function()
 
     # -------------------------------------------------------------- summary
 
-    def summary(self, line_length: int | None = None, positions: Any = None,
-                print_fn: Callable[[str], Any] | None = None, expand_nested: bool = False,
-                show_trainable: bool = False, layer_range: Any = None) -> None:
+    def summary(
+        self,
+        line_length: int | None = None,
+        positions: Any = None,
+        print_fn: Callable[[str], Any] | None = None,
+        expand_nested: bool = False,
+        show_trainable: bool = False,
+        layer_range: Any = None,
+    ) -> None:
         """Prints a string summary of the network.
 
         A table of the layers (name, class, output shape, parameter count,
@@ -318,8 +328,15 @@ class Model(Trainer, Layer):
              Trainable params: 8 (32 B)
              Non-trainable params: 0 (0 B)
         """
-        print_summary(self, line_length=line_length, expand_nested=expand_nested, print_fn=print_fn,
-                      show_trainable=show_trainable, positions=positions, layer_range=layer_range)
+        print_summary(
+            self,
+            line_length=line_length,
+            expand_nested=expand_nested,
+            print_fn=print_fn,
+            show_trainable=show_trainable,
+            positions=positions,
+            layer_range=layer_range,
+        )
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> "Model":
@@ -348,8 +365,9 @@ class Model(Trainer, Layer):
         if "layers" in config and "input_layers" in config and "output_layers" in config:
             Functional = Model._functional_class
             if cls is Model or issubclass(cls, Functional):
-                return Functional.from_config.__func__(Functional if cls is Model else cls, config,
-                                                       custom_objects=custom_objects)
+                return Functional.from_config.__func__(
+                    Functional if cls is Model else cls, config, custom_objects=custom_objects
+                )
             return Functional.from_config.__func__(cls, config, custom_objects=custom_objects)
         return super().from_config(config)
 
@@ -496,8 +514,14 @@ class Model(Trainer, Layer):
         if quantize_layers(self, mode, config, filters, type_check) and self._compiled is not None:
             self._compiled.weights_replaced()
 
-    def export(self, filepath: Any, format: str = "tf_saved_model", verbose: bool = True,
-               input_signature: Any = None, **kwargs: Any) -> str:
+    def export(
+        self,
+        filepath: Any,
+        format: str = "tf_saved_model",
+        verbose: bool = True,
+        input_signature: Any = None,
+        **kwargs: Any,
+    ) -> str:
         """Exports the model for inference: a SavedModel folder, or an ONNX or TFLite file.
 
         The export is checked against `predict` on a seeded batch before it
@@ -535,9 +559,9 @@ class Model(Trainer, Layer):
             >>> reloaded.serve(tf.ones((1, 3))).shape
             TensorShape([1, 2])
         """
-        return files().export_model(self, filepath, format=format, verbose=verbose,
-                                   input_signature=input_signature, **kwargs)
-
+        return files().export_model(
+            self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs
+        )
 
 
 def _functional_arguments(args: tuple, kwargs: dict) -> bool:
@@ -556,9 +580,10 @@ def _functional_variant(cls: type, functional: type) -> type:
     """``cls`` with ``Functional`` behind it in the MRO: same name, same overrides."""
     variant = _FUNCTIONAL_VARIANTS.get(cls)
     if variant is None:
-        variant = type(cls.__name__, (cls, functional), {"__module__": cls.__module__,
-                                                         "__qualname__": cls.__qualname__})
-        registry.register_variant(variant, of=cls)     # saved, and found on loading, as the user's class
+        variant = type(
+            cls.__name__, (cls, functional), {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+        )
+        registry.register_variant(variant, of=cls)  # saved, and found on loading, as the user's class
         _FUNCTIONAL_VARIANTS[cls] = variant
     return variant
 

@@ -1,8 +1,8 @@
 """Whole-model configs: a model to plain data and back, as JSON, and cloning.
 
-    config = serialize_model(model)                 # {"module", "class_name", "config", "registered_name"}
-    twin = model_from_config(config)                # same architecture, fresh weights
-    clone = clone_through_config(model)             # the same, with the model's own custom classes
+config = serialize_model(model)                 # {"module", "class_name", "config", "registered_name"}
+twin = model_from_config(config)                # same architecture, fresh weights
+clone = clone_through_config(model)             # the same, with the model's own custom classes
 """
 
 from __future__ import annotations
@@ -85,10 +85,17 @@ def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]
         warnings.warn(
             f"Model '{model.name}' ({type(model).__name__}) is saved without a config: {error} "
             f"Its weights are saved; load_model will ask for get_config(), and model.load_weights(path) "
-            f"loads the weights into a model built in code.", stacklevel=3,
+            f"loads the weights into a model built in code.",
+            stacklevel=3,
         )
-        return {"module": entry["module"], "class_name": entry["class_name"], "config": None,
-                "registered_name": entry["registered_name"], "name": model.name, "config_missing": str(error)}
+        return {
+            "module": entry["module"],
+            "class_name": entry["class_name"],
+            "config": None,
+            "registered_name": entry["registered_name"],
+            "name": model.name,
+            "config_missing": str(error),
+        }
 
 
 def model_from_json(json_string: str, custom_objects: Mapping[str, Any] | None = None) -> Model:

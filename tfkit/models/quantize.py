@@ -33,12 +33,16 @@ def _matches(layer: Any, filters: Any) -> bool:
 def quantize_layers(model: Any, mode: str | None, config: Any, filters: Any, type_check: bool = True) -> bool:
     """Quantize the model's matching leaf layers; True when any layer changed."""
     if filters is not None and not isinstance(filters, (str, list, tuple)) and not isinstance(filters, Callable):
-        raise ValueError("The `filters` argument must be a regex string, a list of regex strings, or a callable. "
-                         f"Received: {type(filters)}")
+        raise ValueError(
+            "The `filters` argument must be a regex string, a list of regex strings, or a callable. "
+            f"Received: {type(filters)}"
+        )
     config = quantizers.validate_and_resolve_config(mode, config)
     if config.mode not in SUPPORTED_MODES:
-        raise NotImplementedError(f"Model '{model.name}': tfkit quantizes to {list(SUPPORTED_MODES)} only; "
-                                  f"mode {config.mode!r} (Keras's float8, GPTQ and AWQ paths) is not built yet")
+        raise NotImplementedError(
+            f"Model '{model.name}': tfkit quantizes to {list(SUPPORTED_MODES)} only; "
+            f"mode {config.mode!r} (Keras's float8, GPTQ and AWQ paths) is not built yet"
+        )
     changed = False
     for layer in tracking.flatten_layers(model):
         if not _matches(layer, filters) or len(list(tracking.flatten_layers(layer))) != 1:

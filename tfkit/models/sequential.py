@@ -27,7 +27,7 @@ from tfkit.models.model import Model
 
 
 @registry.builtin("layers")
-@shape_inference.always_trace   # its outputs come from its graph, not a shape rule
+@shape_inference.always_trace  # its outputs come from its graph, not a shape rule
 class Sequential(Model):
     """A plain stack of layers, where each layer has one input and one output.
 
@@ -73,7 +73,7 @@ class Sequential(Model):
         2
     """
 
-    _tfkit_output_names: tuple[str, ...] | None = None   # names assigned to output_names, else None
+    _tfkit_output_names: tuple[str, ...] | None = None  # names assigned to output_names, else None
 
     def __init__(self, layers: Sequence[Any] | None = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
@@ -82,7 +82,7 @@ class Sequential(Model):
         self._tfkit_input: SymbolicTensor | None = None
         self._tfkit_symbolic_out: Any = None
         self._tfkit_call_dtype: tf.DType | None = None
-        self._tfkit_nodes: list[Node] = []   # each layer's call in the symbolic graph, when there is one
+        self._tfkit_nodes: list[Node] = []  # each layer's call in the symbolic graph, when there is one
         for layer in layers or []:
             self.add(layer)
 
@@ -142,12 +142,14 @@ class Sequential(Model):
         if self._tfkit_symbolic_out is not None:
             out = layer(self._tfkit_symbolic_out)
             if len(tf.nest.flatten(out)) != 1:
-                raise ValueError(f"Layers in a Sequential model must have one output; '{layer.name}' has {len(tf.nest.flatten(out))}")
+                raise ValueError(
+                    f"Layers in a Sequential model must have one output; '{layer.name}' has {len(tf.nest.flatten(out))}"
+                )
             self._tfkit_symbolic_out = out
             self._tfkit_nodes.append(out.node)
             self._set_output_shapes(out.shape)
         names.add(layer.name)
-        layer._set_graph_owner(self)   # layer.output can ask us for the graph
+        layer._set_graph_owner(self)  # layer.output can ask us for the graph
         self._layers.append(layer)  # in place: re-assigning a new list re-tracks every layer (quadratic)
         self._reset_symbolic_cache()
 
@@ -196,7 +198,9 @@ class Sequential(Model):
         """
         if input_shape is None:
             if self._tfkit_input is None:
-                raise ValueError(f"Sequential '{self.name}' needs an input shape: build(input_shape) or a tfkit.Input first")
+                raise ValueError(
+                    f"Sequential '{self.name}' needs an input shape: build(input_shape) or a tfkit.Input first"
+                )
             return
         if self._tfkit_input is None:
             shape = tuple(input_shape)
@@ -207,14 +211,14 @@ class Sequential(Model):
         """Runs the layers in order on `inputs`; call the model itself instead (`model(inputs)`)."""
         x = inputs
         if self._tfkit_input is None and getattr(inputs, "dtype", None) is not None:
-            self._tfkit_call_dtype = tf.as_dtype(inputs.dtype)   # the dtype _ensure_graph gives its Input
+            self._tfkit_call_dtype = tf.as_dtype(inputs.dtype)  # the dtype _ensure_graph gives its Input
         if mask is not None:
             masking.set_mask(x, mask)
         nodes = self._tfkit_nodes if self._runs_as_defined(inputs) else ()
         for i, layer in enumerate(self._layers):
             x = layer(x)
             if i < len(nodes) and nodes[i].unchecked:
-                nodes[i].check_outputs(x)   # outputs that compute_output_shape gave, checked on first use
+                nodes[i].check_outputs(x)  # outputs that compute_output_shape gave, checked on first use
         return x
 
     def _runs_as_defined(self, inputs: Any) -> bool:
@@ -223,8 +227,11 @@ class Sequential(Model):
         if symbol is None or len(self._tfkit_nodes) != len(self._layers) or not tf.is_tensor(inputs):
             return False
         shape = inputs.shape
-        return inputs.dtype == symbol.dtype and shape.rank == len(symbol.shape) and \
-            tf.TensorShape(shape.as_list()[1:]).is_compatible_with(symbol.shape[1:])
+        return (
+            inputs.dtype == symbol.dtype
+            and shape.rank == len(symbol.shape)
+            and tf.TensorShape(shape.as_list()[1:]).is_compatible_with(symbol.shape[1:])
+        )
 
     def _ensure_graph(self) -> bool:
         """Give a Sequential built on data (no ``Input``) its graph, as Keras does when it builds one.
@@ -238,8 +245,13 @@ class Sequential(Model):
         if self._tfkit_input is not None:
             return True
         shape = self._build_shapes
-        if not self.built or not self._layers or not isinstance(shape, tuple) or not shape \
-                or not all(d is None or isinstance(d, int) for d in shape):
+        if (
+            not self.built
+            or not self._layers
+            or not isinstance(shape, tuple)
+            or not shape
+            or not all(d is None or isinstance(d, int) for d in shape)
+        ):
             return False
         dtype = self._tfkit_call_dtype or self._layers[0].compute_dtype
         symbol = InputLayer(batch_shape=(None, *shape[1:]), dtype=dtype).output
@@ -249,7 +261,7 @@ class Sequential(Model):
             for layer in self._layers:
                 out = layer(out)
                 nodes.append(out.node)
-        except Exception:   # a layer that only runs on data: no graph, as before
+        except Exception:  # a layer that only runs on data: no graph, as before
             for layer, count in recorded:
                 del layer._recorded_nodes[count:]
             return False

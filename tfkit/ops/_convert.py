@@ -1,7 +1,7 @@
 """Shared helpers of ``tfkit.ops``: tensor conversion with Keras's dtype rules, and exporting ops.
 
-    x = tensor(x)                      # numpy arrays, Python numbers and tensors; float64 numpy -> float32
-    a, b = promote(a, b)               # one common dtype, as Keras's result_type picks it
+x = tensor(x)                      # numpy arrays, Python numbers and tensors; float64 numpy -> float32
+a, b = promote(a, b)               # one common dtype, as Keras's result_type picks it
 """
 
 from __future__ import annotations

@@ -149,8 +149,7 @@ def slice(inputs: Any, start_indices: Any, shape: Any) -> tf.Tensor:  # noqa: A0
     """
     inputs = tensor(inputs)
     if len(shape) != len(inputs.shape):
-        raise ValueError(f"slice: shape {tuple(shape)} must have one entry per axis of inputs "
-                         f"{tuple(inputs.shape)}")
+        raise ValueError(f"slice: shape {tuple(shape)} must have one entry per axis of inputs {tuple(inputs.shape)}")
     return tf.slice(inputs, tf.cast(start_indices, tf.int32), shape)
 
 
@@ -190,8 +189,9 @@ def slice_update(inputs: Any, start_indices: Any, updates: Any) -> tf.Tensor:
     inputs = tensor(inputs)
     updates = tf.cast(tensor(updates), inputs.dtype)
     if len(updates.shape) != len(inputs.shape):
-        raise ValueError(f"slice_update: updates of shape {tuple(updates.shape)} must have the rank of inputs "
-                         f"{tuple(inputs.shape)}")
+        raise ValueError(
+            f"slice_update: updates of shape {tuple(updates.shape)} must have the rank of inputs {tuple(inputs.shape)}"
+        )
     starts = tf.cast(start_indices, tf.int32)
     size, patch = tf.shape(inputs), tf.shape(updates)
     starts = tf.clip_by_value(starts, 0, tf.maximum(size - patch, 0))
@@ -303,15 +303,18 @@ def scatter_update(inputs: Any, indices: Any, updates: Any, reduction: str | Non
     if reduction is not None:
         reduction = str(reduction).lower()
         if reduction not in ("add", "max", "min", "mul"):
-            raise ValueError(f"scatter_update: reduction must be None, 'add', 'max', 'min' or 'mul', "
-                             f"got {reduction!r}")
+            raise ValueError(f"scatter_update: reduction must be None, 'add', 'max', 'min' or 'mul', got {reduction!r}")
     inputs = tensor(inputs)
     indices = tf.cast(tensor(indices), tf.int32)
     updates = tf.cast(tensor(updates), inputs.dtype)
     if reduction == "mul":
         return _scatter_multiply(inputs, indices, updates)
-    op = {None: tf.tensor_scatter_nd_update, "add": tf.tensor_scatter_nd_add, "max": tf.tensor_scatter_nd_max,
-          "min": tf.tensor_scatter_nd_min}[reduction]
+    op = {
+        None: tf.tensor_scatter_nd_update,
+        "add": tf.tensor_scatter_nd_add,
+        "max": tf.tensor_scatter_nd_max,
+        "min": tf.tensor_scatter_nd_min,
+    }[reduction]
     return op(inputs, indices, updates)
 
 
@@ -408,8 +411,10 @@ def convert_to_numpy(x: Any) -> np.ndarray:
         array([1., 1.], dtype=float32)
     """
     if isinstance(x, SymbolicTensor):
-        raise ValueError(f"convert_to_numpy: {x.name or 'this tensor'} is a symbolic tensor of a functional model "
-                         f"(shape {x.shape}); it has no values until the model runs")
+        raise ValueError(
+            f"convert_to_numpy: {x.name or 'this tensor'} is a symbolic tensor of a functional model "
+            f"(shape {x.shape}); it has no values until the model runs"
+        )
     if isinstance(x, tf.SparseTensor):
         x = tf.sparse.to_dense(x)
     elif isinstance(x, tf.RaggedTensor):
@@ -481,7 +486,10 @@ def size(x: Any) -> Any:
     return tf.size(tensor(x))
 
 
-_OWN = [name for name, value in list(globals().items())
-        if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+_OWN = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), [name for name in _OWN if name not in ("shape", "ndim", "is_tensor", "dtype", "convert_to_numpy")])
 __all__ = _OWN + core_control.__all__ + core_einops.__all__ + core_math.__all__

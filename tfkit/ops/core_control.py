@@ -22,8 +22,10 @@ from tfkit.ops._convert import tensor
 
 def _eager_or_traced(op: str, *values: Any) -> None:
     if any(is_symbolic(v) for v in values):
-        raise TypeError(f"tfkit.ops.{op} takes Python functions, which a functional model cannot save as data; "
-                        f"call it inside a custom Layer's call() and use that layer on the tfkit.Input tensors")
+        raise TypeError(
+            f"tfkit.ops.{op} takes Python functions, which a functional model cannot save as data; "
+            f"call it inside a custom Layer's call() and use that layer on the tfkit.Input tensors"
+        )
 
 
 def _check_callable(op: str, name: str, value: Any) -> None:
@@ -114,8 +116,12 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     return tf.switch_case(index, [lambda b=branch: b(*operands) for branch in branches])
 
 
-def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any,  # noqa: A002 (Keras's name)
-               maximum_iterations: int | None = None) -> Any:
+def while_loop(
+    cond: Callable[..., Any],
+    body: Callable[..., Any],
+    loop_vars: Any,  # noqa: A002 (Keras's name)
+    maximum_iterations: int | None = None,
+) -> Any:
     """While loop implementation.
 
     Runs `loop_vars = body(*loop_vars)` as long as `cond(*loop_vars)` is true
@@ -198,8 +204,9 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
     """
     _eager_or_traced("fori_loop", lower, upper, init_val)
     _check_callable("fori_loop", "body_fun", body_fun)
-    _, out = tf.while_loop(lambda i, _: i < upper, lambda i, value: (i + 1, body_fun(i, value)),
-                           (tf.convert_to_tensor(lower), init_val))
+    _, out = tf.while_loop(
+        lambda i, _: i < upper, lambda i, value: (i + 1, body_fun(i, value)), (tf.convert_to_tensor(lower), init_val)
+    )
     return out
 
 
@@ -211,12 +218,19 @@ def _trace_outputs(function: Callable[..., Any], *args: Any) -> Any:
         return tf.nest.map_structure(lambda v: None if v is None else tf.convert_to_tensor(v), function(*inner))
 
     concrete = tf.function(as_tensors, autograph=False).get_concrete_function(*specs)
-    return tf.nest.map_structure(lambda t: None if t is None else tf.TensorSpec(t.shape, t.dtype),
-                                 concrete.structured_outputs)
+    return tf.nest.map_structure(
+        lambda t: None if t is None else tf.TensorSpec(t.shape, t.dtype), concrete.structured_outputs
+    )
 
 
-def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, length: int | None = None,
-         reverse: bool = False, unroll: Any = 1) -> tuple[Any, Any]:
+def scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: Any = 1,
+) -> tuple[Any, Any]:
     """Scan a function over leading array axes while carrying along state.
 
     When the type of `xs` is an array type or `None`, and the type of `ys` is an
@@ -316,8 +330,9 @@ def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, le
         return step + 1, tf.nest.map_structure(tf.convert_to_tensor, carry), arrays
 
     parallel = (n if isinstance(n, int) else 10) if unroll is True else 1 if unroll is False else unroll
-    _, carry, arrays = tf.while_loop(lambda step, *_: step < n, body, (tf.constant(0), init, arrays),
-                                     parallel_iterations=max(int(parallel), 1))
+    _, carry, arrays = tf.while_loop(
+        lambda step, *_: step < n, body, (tf.constant(0), init, arrays), parallel_iterations=max(int(parallel), 1)
+    )
     ys = [a.stack() for a in arrays]
     return carry, (None if y_specs is None else tf.nest.pack_sequence_as(y_specs, ys))
 
@@ -389,8 +404,10 @@ def associative_scan(f: Callable[[Any, Any], Any], elems: Any, reverse: bool = F
         raise ValueError(f"tfkit.ops.associative_scan: axis={axis} is out of range for elems of rank {rank}")
     lengths = {t.shape[axis] for t in flat}
     if len(lengths) > 1:
-        raise ValueError(f"tfkit.ops.associative_scan: every elems tensor must have the same size along axis {axis}, "
-                         f"got shapes {[tuple(t.shape) for t in flat]}")
+        raise ValueError(
+            f"tfkit.ops.associative_scan: every elems tensor must have the same size along axis {axis}, "
+            f"got shapes {[tuple(t.shape) for t in flat]}"
+        )
     moved = [tf.experimental.numpy.moveaxis(t, axis, 0) for t in flat]
     if reverse:
         moved = [tf.reverse(t, [0]) for t in moved]
@@ -412,9 +429,12 @@ def associative_scan(f: Callable[[Any, Any], Any], elems: Any, reverse: bool = F
     else:
         invariants = [tf.TensorShape([None]).concatenate(t.shape[1:]) for t in moved]
         n = tf.shape(moved[0])[0]
-        _, moved = tf.while_loop(lambda offset, _: offset < n,
-                                 lambda offset, values: (offset * 2, step(offset, values, n)),
-                                 (tf.constant(1), moved), shape_invariants=(tf.TensorShape([]), invariants))
+        _, moved = tf.while_loop(
+            lambda offset, _: offset < n,
+            lambda offset, values: (offset * 2, step(offset, values, n)),
+            (tf.constant(1), moved),
+            shape_invariants=(tf.TensorShape([]), invariants),
+        )
     if reverse:
         moved = [tf.reverse(t, [0]) for t in moved]
     return tf.nest.pack_sequence_as(elems, [tf.experimental.numpy.moveaxis(t, 0, axis) for t in moved])
@@ -563,5 +583,14 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-__all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "associative_scan", "map", "vectorized_map",
-           "custom_gradient"]
+__all__ = [
+    "cond",
+    "switch",
+    "while_loop",
+    "fori_loop",
+    "scan",
+    "associative_scan",
+    "map",
+    "vectorized_map",
+    "custom_gradient",
+]

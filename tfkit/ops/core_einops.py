@@ -40,8 +40,10 @@ def _groups(side: str, pattern: str) -> list[list[str]]:
             else:
                 current.append(token)
         else:
-            raise ValueError(f"rearrange: unexpected {token!r} in pattern {pattern!r}; axes are names, optionally "
-                             f"grouped in parentheses")
+            raise ValueError(
+                f"rearrange: unexpected {token!r} in pattern {pattern!r}; axes are names, optionally "
+                f"grouped in parentheses"
+            )
     if current is not None:
         raise ValueError(f"rearrange: unbalanced '(' in pattern {pattern!r}")
     names = [a for g in groups for a in g]
@@ -92,14 +94,18 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> tf.Tensor:
     inputs, outputs = _groups(left, pattern), _groups(right, pattern)
     in_names, out_names = [a for g in inputs for a in g], [a for g in outputs for a in g]
     if set(in_names) != set(out_names):
-        raise ValueError(f"rearrange: both sides of {pattern!r} must name the same axes, got {sorted(set(in_names))} "
-                         f"and {sorted(set(out_names))}")
+        raise ValueError(
+            f"rearrange: both sides of {pattern!r} must name the same axes, got {sorted(set(in_names))} "
+            f"and {sorted(set(out_names))}"
+        )
     unknown = set(axes_lengths) - set(in_names)
     if unknown:
         raise ValueError(f"rearrange: axes_lengths names {sorted(unknown)}, which are not in pattern {pattern!r}")
     if len(inputs) != len(x.shape):
-        raise ValueError(f"rearrange: the left side of {pattern!r} has {len(inputs)} axes but the tensor has rank "
-                         f"{len(x.shape)} (shape {tuple(x.shape)})")
+        raise ValueError(
+            f"rearrange: the left side of {pattern!r} has {len(inputs)} axes but the tensor has rank "
+            f"{len(x.shape)} (shape {tuple(x.shape)})"
+        )
     dynamic = tf.shape(x)
     sizes: dict[str, Any] = {}
     for i, group in enumerate(inputs):
@@ -109,16 +115,19 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> tf.Tensor:
             continue
         missing = [a for a in group if a not in axes_lengths]
         if len(missing) > 1:
-            raise ValueError(f"rearrange: give the lengths of all but one of {group} in {pattern!r}, e.g. "
-                             f"{missing[0]}=...")
+            raise ValueError(
+                f"rearrange: give the lengths of all but one of {group} in {pattern!r}, e.g. {missing[0]}=..."
+            )
         known = 1
         for a in group:
             if a in axes_lengths:
                 known *= axes_lengths[a]
                 sizes[a] = axes_lengths[a]
         if isinstance(dim, int) and (dim % known or (not missing and dim != known)):
-            raise ValueError(f"rearrange: axis {i} of size {dim} cannot be split into {group} with lengths "
-                             f"{ {a: axes_lengths[a] for a in group if a in axes_lengths} }")
+            raise ValueError(
+                f"rearrange: axis {i} of size {dim} cannot be split into {group} with lengths "
+                f"{ {a: axes_lengths[a] for a in group if a in axes_lengths} }"
+            )
         if missing:
             sizes[missing[0]] = dim // known
     x = tf.reshape(x, [sizes[a] for a in in_names])

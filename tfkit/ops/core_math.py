@@ -22,18 +22,25 @@ def _segments(data: Any, segment_ids: Any, num_segments: Any, sorted: bool, op: 
     if not ids.dtype.is_integer:
         raise ValueError(f"{op}: segment_ids must be integers, got dtype {ids.dtype.name}")
     if len(ids.shape) != 1:
-        raise ValueError(f"{op}: segment_ids must be a vector (rank 1), got shape {tuple(ids.shape)}; flatten data "
-                         f"and segment_ids first")
-    if len(data.shape) < 1 or (ids.shape[0] is not None and data.shape[0] is not None and ids.shape[0] != data.shape[0]):
-        raise ValueError(f"{op}: data and segment_ids must have the same leading size, got shapes "
-                         f"{tuple(data.shape)} and {tuple(ids.shape)}")
+        raise ValueError(
+            f"{op}: segment_ids must be a vector (rank 1), got shape {tuple(ids.shape)}; flatten data "
+            f"and segment_ids first"
+        )
+    if len(data.shape) < 1 or (
+        ids.shape[0] is not None and data.shape[0] is not None and ids.shape[0] != data.shape[0]
+    ):
+        raise ValueError(
+            f"{op}: data and segment_ids must have the same leading size, got shapes "
+            f"{tuple(data.shape)} and {tuple(ids.shape)}"
+        )
     if num_segments is None and not sorted:
         num_segments = tf.reduce_max(ids) + 1 if ids.shape[0] != 0 else 0
     return data, ids, num_segments
 
 
-def _segment(sorted_op: Any, unsorted_op: Any, op: str, data: Any, segment_ids: Any, num_segments: Any,
-             sorted: bool) -> tf.Tensor:  # noqa: A002
+def _segment(
+    sorted_op: Any, unsorted_op: Any, op: str, data: Any, segment_ids: Any, num_segments: Any, sorted: bool
+) -> tf.Tensor:  # noqa: A002
     data, ids, num_segments = _segments(data, segment_ids, num_segments, sorted, op)
     if sorted and num_segments is None:
         return sorted_op(data, ids)
@@ -72,8 +79,9 @@ def segment_sum(data: Any, segment_ids: Any, num_segments: int | None = None, so
         >>> tfkit.ops.segment_sum(data, segment_ids, num_segments=3).numpy()
         array([3., 7., 0.], dtype=float32)
     """
-    return _segment(tf.math.segment_sum, tf.math.unsorted_segment_sum, "segment_sum", data, segment_ids,
-                    num_segments, sorted)
+    return _segment(
+        tf.math.segment_sum, tf.math.unsorted_segment_sum, "segment_sum", data, segment_ids, num_segments, sorted
+    )
 
 
 def segment_max(data: Any, segment_ids: Any, num_segments: int | None = None, sorted: bool = False) -> tf.Tensor:  # noqa: A002
@@ -108,8 +116,9 @@ def segment_max(data: Any, segment_ids: Any, num_segments: int | None = None, so
         >>> tfkit.ops.segment_max(data, segment_ids, num_segments=3).numpy()
         array([ 2.0000000e+00,  4.0000000e+00, -3.4028235e+38], dtype=float32)
     """
-    return _segment(tf.math.segment_max, tf.math.unsorted_segment_max, "segment_max", data, segment_ids,
-                    num_segments, sorted)
+    return _segment(
+        tf.math.segment_max, tf.math.unsorted_segment_max, "segment_max", data, segment_ids, num_segments, sorted
+    )
 
 
 def segment_min(data: Any, segment_ids: Any, num_segments: int | None = None, sorted: bool = False) -> tf.Tensor:  # noqa: A002
@@ -144,8 +153,9 @@ def segment_min(data: Any, segment_ids: Any, num_segments: int | None = None, so
         >>> tfkit.ops.segment_min(data, segment_ids, num_segments=3).numpy()
         array([1.0000000e+00, 3.0000000e+00, 3.4028235e+38], dtype=float32)
     """
-    return _segment(tf.math.segment_min, tf.math.unsorted_segment_min, "segment_min", data, segment_ids,
-                    num_segments, sorted)
+    return _segment(
+        tf.math.segment_min, tf.math.unsorted_segment_min, "segment_min", data, segment_ids, num_segments, sorted
+    )
 
 
 def segment_prod(data: Any, segment_ids: Any, num_segments: int | None = None, sorted: bool = False) -> tf.Tensor:  # noqa: A002
@@ -180,8 +190,9 @@ def segment_prod(data: Any, segment_ids: Any, num_segments: int | None = None, s
         >>> tfkit.ops.segment_prod(data, segment_ids, num_segments=3).numpy()
         array([ 2., 12.,  1.], dtype=float32)
     """
-    return _segment(tf.math.segment_prod, tf.math.unsorted_segment_prod, "segment_prod", data, segment_ids,
-                    num_segments, sorted)
+    return _segment(
+        tf.math.segment_prod, tf.math.unsorted_segment_prod, "segment_prod", data, segment_ids, num_segments, sorted
+    )
 
 
 def top_k(x: Any, k: int, sorted: bool = True) -> tuple[tf.Tensor, tf.Tensor]:  # noqa: A002
@@ -382,11 +393,14 @@ def cdist(x: Any, y: Any) -> tf.Tensor:
     """
     x, y = promote(_float(x), _float(y))
     if len(x.shape) < 2 or len(y.shape) < 2:
-        raise ValueError(f"cdist: x and y must have rank >= 2 (..., points, features), got shapes "
-                         f"{tuple(x.shape)} and {tuple(y.shape)}")
+        raise ValueError(
+            f"cdist: x and y must have rank >= 2 (..., points, features), got shapes "
+            f"{tuple(x.shape)} and {tuple(y.shape)}"
+        )
     if x.shape[-1] is not None and y.shape[-1] is not None and x.shape[-1] != y.shape[-1]:
-        raise ValueError(f"cdist: x and y must have the same last (feature) axis, got shapes {tuple(x.shape)} "
-                         f"and {tuple(y.shape)}")
+        raise ValueError(
+            f"cdist: x and y must have the same last (feature) axis, got shapes {tuple(x.shape)} and {tuple(y.shape)}"
+        )
     difference = x[..., :, None, :] - y[..., None, :, :]
     return tf.sqrt(tf.reduce_sum(tf.square(difference), axis=-1))
 
@@ -413,8 +427,9 @@ def view_as_complex(x: Any) -> tf.Tensor:
     """
     x = tensor(x)
     if len(x.shape) < 1 or x.shape[-1] != 2:
-        raise ValueError(f"view_as_complex: the last axis of x must have size 2 (real, imag), got shape "
-                         f"{tuple(x.shape)}")
+        raise ValueError(
+            f"view_as_complex: the last axis of x must have size 2 (real, imag), got shape {tuple(x.shape)}"
+        )
     return tf.complex(tf.cast(x[..., 0], tf.float32), tf.cast(x[..., 1], tf.float32))
 
 
@@ -486,6 +501,21 @@ def saturate_cast(x: Any, dtype: Any) -> tf.Tensor:
     return tf.cast(clipped, target)
 
 
-__all__ = ["segment_sum", "segment_max", "segment_min", "segment_prod", "top_k", "in_top_k", "erf", "erfc", "erfinv",
-           "rsqrt", "logdet", "cdist", "view_as_complex", "view_as_real", "saturate_cast"]
+__all__ = [
+    "segment_sum",
+    "segment_max",
+    "segment_min",
+    "segment_prod",
+    "top_k",
+    "in_top_k",
+    "erf",
+    "erfc",
+    "erfinv",
+    "rsqrt",
+    "logdet",
+    "cdist",
+    "view_as_complex",
+    "view_as_real",
+    "saturate_cast",
+]
 export(globals(), __all__)

@@ -21,9 +21,22 @@ from tfkit.ops.image_sample import elastic_transform, map_coordinates
 from tfkit.ops.image_warp import affine_transform, perspective_transform
 
 __all__ = [
-    "affine_transform", "crop_images", "elastic_transform", "extract_patches", "extract_patches_3d",
-    "gaussian_blur", "hsv_to_rgb", "map_coordinates", "pad_images", "perspective_transform", "resize",
-    "rgb_to_grayscale", "rgb_to_hsv", "scale_and_translate", "sobel_edges", "ssim",
+    "affine_transform",
+    "crop_images",
+    "elastic_transform",
+    "extract_patches",
+    "extract_patches_3d",
+    "gaussian_blur",
+    "hsv_to_rgb",
+    "map_coordinates",
+    "pad_images",
+    "perspective_transform",
+    "resize",
+    "rgb_to_grayscale",
+    "rgb_to_hsv",
+    "scale_and_translate",
+    "sobel_edges",
+    "ssim",
 ]
 
 for _name in __all__:

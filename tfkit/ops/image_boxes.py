@@ -16,14 +16,14 @@ from typing import Any
 
 import tensorflow as tf
 
-FORMATS = ("xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw", "rel_xyxy", "rel_yxyx", "rel_xywh",
-           "rel_center_xywh")
+FORMATS = ("xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw", "rel_xyxy", "rel_yxyx", "rel_xywh", "rel_center_xywh")
 
 
 def check_format(bounding_box_format: Any, who: str) -> Any:
     if bounding_box_format is not None and bounding_box_format not in FORMATS:
-        raise ValueError(f"{who} expected bounding_box_format to be one of {FORMATS} or None, "
-                         f"got {bounding_box_format!r}")
+        raise ValueError(
+            f"{who} expected bounding_box_format to be one of {FORMATS} or None, got {bounding_box_format!r}"
+        )
     return bounding_box_format
 
 
@@ -33,8 +33,10 @@ def densify(bounding_boxes: Any, unbatched: bool, who: str) -> dict[str, tf.Tens
     Ragged rows are padded with zero boxes labelled -1, as in Keras.
     """
     if not isinstance(bounding_boxes, dict) or "boxes" not in bounding_boxes or "labels" not in bounding_boxes:
-        raise ValueError(f"{who} expected 'bounding_boxes' to be a dict with the keys 'boxes' and 'labels', "
-                         f"got {bounding_boxes if not isinstance(bounding_boxes, dict) else sorted(bounding_boxes)}")
+        raise ValueError(
+            f"{who} expected 'bounding_boxes' to be a dict with the keys 'boxes' and 'labels', "
+            f"got {bounding_boxes if not isinstance(bounding_boxes, dict) else sorted(bounding_boxes)}"
+        )
     boxes, labels = bounding_boxes["boxes"], bounding_boxes["labels"]
     if isinstance(boxes, list):
         boxes, labels = tf.ragged.constant(boxes, dtype=tf.float32), tf.ragged.constant(labels)
@@ -46,12 +48,17 @@ def densify(bounding_boxes: Any, unbatched: bool, who: str) -> dict[str, tf.Tens
     labels = tf.convert_to_tensor(labels)
     expected = 2 if unbatched else 3
     if boxes.shape.rank != expected or boxes.shape[-1] not in (4, None):
-        raise ValueError(f"{who} expected bounding_boxes['boxes'] of shape {'(n, 4)' if unbatched else '(b, n, 4)'} "
-                         f"for {'one image' if unbatched else 'a batch'}, got shape {tuple(boxes.shape)}")
+        raise ValueError(
+            f"{who} expected bounding_boxes['boxes'] of shape {'(n, 4)' if unbatched else '(b, n, 4)'} "
+            f"for {'one image' if unbatched else 'a batch'}, got shape {tuple(boxes.shape)}"
+        )
     if unbatched:
         boxes, labels = boxes[tf.newaxis], labels[tf.newaxis]
-    return {**{k: v for k, v in bounding_boxes.items() if k not in ("boxes", "labels")},
-            "boxes": boxes, "labels": labels}
+    return {
+        **{k: v for k, v in bounding_boxes.items() if k not in ("boxes", "labels")},
+        "boxes": boxes,
+        "labels": labels,
+    }
 
 
 def _split(boxes: tf.Tensor) -> list[tf.Tensor]:
@@ -123,13 +130,14 @@ def project(boxes: tf.Tensor, transforms: tf.Tensor) -> tf.Tensor:
     """
     t = tf.cast(transforms, boxes.dtype)
     matrix = tf.reshape(tf.concat([t, tf.ones_like(t[:, :1])], axis=1), [-1, 3, 3])
-    inverse = tf.linalg.inv(matrix)                                         # input point -> output pixel
+    inverse = tf.linalg.inv(matrix)  # input point -> output pixel
     x0, y0, x1, y1 = _split(boxes)
-    xs = tf.stack([x0, x1, x0, x1], axis=-1)                                # (b, n, 4 corners)
+    xs = tf.stack([x0, x1, x0, x1], axis=-1)  # (b, n, 4 corners)
     ys = tf.stack([y0, y0, y1, y1], axis=-1)
-    points = tf.stack([xs, ys, tf.ones_like(xs)], axis=-1)                  # (b, n, 4, 3)
+    points = tf.stack([xs, ys, tf.ones_like(xs)], axis=-1)  # (b, n, 4, 3)
     moved = tf.einsum("bij,bncj->bnci", inverse, points)
     denominator = tf.where(tf.abs(moved[..., 2]) < 1e-12, tf.ones_like(moved[..., 2]), moved[..., 2])
     mx, my = moved[..., 0] / denominator, moved[..., 1] / denominator
-    return tf.stack([tf.reduce_min(mx, -1), tf.reduce_min(my, -1), tf.reduce_max(mx, -1), tf.reduce_max(my, -1)],
-                    axis=-1)
+    return tf.stack(
+        [tf.reduce_min(mx, -1), tf.reduce_min(my, -1), tf.reduce_max(mx, -1), tf.reduce_max(my, -1)], axis=-1
+    )

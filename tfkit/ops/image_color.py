@@ -1,8 +1,8 @@
 """Colour-space ops of ``tfkit.ops.image``: grayscale, RGB <-> HSV.
 
-    gray = tfkit.ops.image.rgb_to_grayscale(images)           # (..., 3) -> (..., 1), same dtype
-    hsv = tfkit.ops.image.rgb_to_hsv(images)                   # float images in [0, 1]
-    rgb = tfkit.ops.image.hsv_to_rgb(hsv, data_format="channels_last")
+gray = tfkit.ops.image.rgb_to_grayscale(images)           # (..., 3) -> (..., 1), same dtype
+hsv = tfkit.ops.image.rgb_to_hsv(images)                   # float images in [0, 1]
+rgb = tfkit.ops.image.hsv_to_rgb(hsv, data_format="channels_last")
 """
 
 from __future__ import annotations
@@ -62,8 +62,10 @@ def rgb_to_grayscale(images: Any, data_format: str | None = None) -> tf.Tensor:
     axis = rank - 1 if data_format == "channels_last" else rank - 3
     channels = images.shape[axis]
     if channels not in (1, 3):
-        raise ValueError(f"tfkit.ops.image.rgb_to_grayscale: expected 3 (RGB) or 1 (grayscale) channels on axis "
-                         f"{axis}, got images of shape {tuple(images.shape)} (data_format={data_format!r})")
+        raise ValueError(
+            f"tfkit.ops.image.rgb_to_grayscale: expected 3 (RGB) or 1 (grayscale) channels on axis "
+            f"{axis}, got images of shape {tuple(images.shape)} (data_format={data_format!r})"
+        )
     if channels == 1:
         return tf.identity(images)
     dtype = images.dtype
@@ -79,8 +81,10 @@ def _hsv_convert(images: Any, data_format: Any, op: str, convert: Any) -> tf.Ten
     ic.check_float(images, op)
     axis = rank - 1 if data_format == "channels_last" else rank - 3
     if images.shape[axis] is not None and images.shape[axis] != 3:
-        raise ValueError(f"tfkit.ops.image.{op}: expected 3 channels on axis {axis}, got images of shape "
-                         f"{tuple(images.shape)} (data_format={data_format!r})")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: expected 3 channels on axis {axis}, got images of shape "
+            f"{tuple(images.shape)} (data_format={data_format!r})"
+        )
     batch, unbatched = ic.to_batch_last(images, data_format)
     return ic.from_batch_last(convert(batch), unbatched, data_format)
 

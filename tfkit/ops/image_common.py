@@ -1,8 +1,8 @@
 """Shared pieces of ``tfkit.ops.image``: data formats, rank checks, channels-last batches, dtypes.
 
-    data_format = standard_format(data_format, "resize")      # None -> tfkit.backend.image_data_format()
-    batch, unbatched = to_batch_last(images, data_format)     # a 4-D channels-last view of 3-D or 4-D images
-    out = from_batch_last(out, unbatched, data_format)         # back to the caller's layout
+data_format = standard_format(data_format, "resize")      # None -> tfkit.backend.image_data_format()
+batch, unbatched = to_batch_last(images, data_format)     # a 4-D channels-last view of 3-D or 4-D images
+out = from_batch_last(out, unbatched, data_format)         # back to the caller's layout
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ def standard_format(data_format: Any, op: str) -> str:
     if data_format is None:
         return backend.image_data_format()
     if data_format not in DATA_FORMATS:
-        raise ValueError(f"tfkit.ops.image.{op}: data_format must be 'channels_last' or 'channels_first', "
-                         f"got {data_format!r}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: data_format must be 'channels_last' or 'channels_first', got {data_format!r}"
+        )
     return data_format
 
 
@@ -36,8 +37,9 @@ def as_tensor(value: Any, op: str, what: str = "images") -> tf.Tensor:
             return tf.convert_to_tensor(value)
         return tensor(value)
     except (TypeError, ValueError) as error:
-        raise TypeError(f"tfkit.ops.image.{op}: {what} must be a tensor or an array, got "
-                        f"{type(value).__name__}: {error}") from error
+        raise TypeError(
+            f"tfkit.ops.image.{op}: {what} must be a tensor or an array, got {type(value).__name__}: {error}"
+        ) from error
 
 
 def check_rank(images: tf.Tensor, op: str, what: str = "images", ranks: tuple[int, ...] = (3, 4)) -> int:
@@ -60,8 +62,10 @@ def check_numeric(images: tf.Tensor, op: str, what: str = "images") -> None:
 
 def check_float(images: tf.Tensor, op: str, what: str = "images") -> None:
     if not images.dtype.is_floating:
-        raise ValueError(f"tfkit.ops.image.{op}: {what} must have a floating dtype (values in [0, 1]), "
-                         f"got {images.dtype.name}; cast it first, e.g. tfkit.ops.cast(images, 'float32') / 255")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: {what} must have a floating dtype (values in [0, 1]), "
+            f"got {images.dtype.name}; cast it first, e.g. tfkit.ops.cast(images, 'float32') / 255"
+        )
 
 
 def to_batch_last(images: tf.Tensor, data_format: str) -> tuple[tf.Tensor, bool]:

@@ -1,8 +1,8 @@
 """Filters of ``tfkit.ops.image``: Gaussian blur, Sobel edges and SSIM.
 
-    soft = tfkit.ops.image.gaussian_blur(images, kernel_size=(5, 5), sigma=(1.5, 1.5))
-    edges = tfkit.ops.image.sobel_edges(images)                    # (b, h, w, c, 2): d/dy, d/dx
-    score = tfkit.ops.image.ssim(clean, noisy, max_val=1.0)         # one number per image
+soft = tfkit.ops.image.gaussian_blur(images, kernel_size=(5, 5), sigma=(1.5, 1.5))
+edges = tfkit.ops.image.sobel_edges(images)                    # (b, h, w, c, 2): d/dy, d/dx
+score = tfkit.ops.image.ssim(clean, noisy, max_val=1.0)         # one number per image
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ def _gaussian_1d(size: Any, sigma: Any, dtype: tf.DType, max_size: int | None = 
     return kernel / tf.reduce_sum(kernel)
 
 
-def separable_blur(batch: tf.Tensor, size_y: Any, size_x: Any, sigma_y: Any, sigma_x: Any,
-                   max_size: int | None = None) -> tf.Tensor:
+def separable_blur(
+    batch: tf.Tensor, size_y: Any, size_x: Any, sigma_y: Any, sigma_x: Any, max_size: int | None = None
+) -> tf.Tensor:
     """Blur a float channels-last batch with a Gaussian: rows then columns, zero padding (``"SAME"``).
 
     Equal to one 2-D convolution with the outer product of the two kernels,
@@ -47,8 +48,9 @@ def separable_blur(batch: tf.Tensor, size_y: Any, size_x: Any, sigma_y: Any, sig
     return tf.ensure_shape(out, batch.shape)
 
 
-def gaussian_blur(images: Any, kernel_size: Any = (3, 3), sigma: Any = (1.0, 1.0),
-                  data_format: str | None = None) -> tf.Tensor:
+def gaussian_blur(
+    images: Any, kernel_size: Any = (3, 3), sigma: Any = (1.0, 1.0), data_format: str | None = None
+) -> tf.Tensor:
     """Applies a Gaussian blur to the image(s).
 
     The image is convolved with a normalized Gaussian kernel, separably (rows
@@ -179,8 +181,16 @@ def sobel_edges(images: Any, data_format: str | None = None) -> tf.Tensor:
     return edges
 
 
-def ssim(image1: Any, image2: Any, max_val: float = 1.0, filter_size: int = 11, filter_sigma: float = 1.5,
-         k1: float = 0.01, k2: float = 0.03, data_format: str | None = None) -> tf.Tensor:
+def ssim(
+    image1: Any,
+    image2: Any,
+    max_val: float = 1.0,
+    filter_size: int = 11,
+    filter_sigma: float = 1.5,
+    k1: float = 0.01,
+    k2: float = 0.03,
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Computes the Structural Similarity Index (SSIM) between two images.
 
     The SSIM index is a method for measuring the similarity between two images.
@@ -247,13 +257,17 @@ def ssim(image1: Any, image2: Any, max_val: float = 1.0, filter_size: int = 11, 
     ic.check_rank(image1, op, "image1")
     ic.check_rank(image2, op, "image2")
     if image1.shape.is_fully_defined() and image2.shape.is_fully_defined() and image1.shape != image2.shape:
-        raise ValueError(f"tfkit.ops.image.{op}: image1 and image2 must have the same shape, got "
-                         f"{tuple(image1.shape)} and {tuple(image2.shape)}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: image1 and image2 must have the same shape, got "
+            f"{tuple(image1.shape)} and {tuple(image2.shape)}"
+        )
     h_axis = image1.shape.rank - (3 if data_format == "channels_last" else 2)
-    small = [d for d in image1.shape[h_axis:h_axis + 2] if d is not None and d < filter_size]
+    small = [d for d in image1.shape[h_axis : h_axis + 2] if d is not None and d < filter_size]
     if small:
-        raise ValueError(f"tfkit.ops.image.{op}: images must be at least filter_size={filter_size} high and wide, "
-                         f"got image1 of shape {tuple(image1.shape)}; pass a smaller filter_size")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: images must be at least filter_size={filter_size} high and wide, "
+            f"got image1 of shape {tuple(image1.shape)}; pass a smaller filter_size"
+        )
     dtype = image1.dtype
     work = ic.work_dtype(dtype)
     a, unbatched = ic.to_batch_last(tf.cast(image1, work), data_format)

@@ -1,8 +1,8 @@
 """Patch extraction of ``tfkit.ops.image``: 2-D patches of images, 3-D patches of volumes.
 
-    patches = tfkit.ops.image.extract_patches(images, 16)          # (b, 224, 224, 3) -> (b, 14, 14, 768)
-    patches = tfkit.ops.image.extract_patches(images, (3, 3), strides=1, padding="same")
-    cubes = tfkit.ops.image.extract_patches_3d(volumes, (2, 4, 4))
+patches = tfkit.ops.image.extract_patches(images, 16)          # (b, 224, 224, 3) -> (b, 14, 14, 768)
+patches = tfkit.ops.image.extract_patches(images, (3, 3), strides=1, padding="same")
+cubes = tfkit.ops.image.extract_patches_3d(volumes, (2, 4, 4))
 """
 
 from __future__ import annotations
@@ -18,8 +18,11 @@ from tfkit.ops import image_common as ic
 def _tuple(value: Any, n: int, op: str, what: str) -> tuple[int, ...]:
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         values: tuple = (int(value),) * n
-    elif isinstance(value, (list, tuple)) and len(value) == n and all(
-            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
+    elif (
+        isinstance(value, (list, tuple))
+        and len(value) == n
+        and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value)
+    ):
         values = tuple(int(v) for v in value)
     else:
         raise ValueError(f"tfkit.ops.image.{op}: {what} must be an integer or a tuple of {n} integers, got {value!r}")
@@ -34,8 +37,14 @@ def _padding(padding: Any, op: str) -> str:
     return padding.upper()
 
 
-def extract_patches(images: Any, size: Any, strides: Any = None, dilation_rate: Any = 1, padding: str = "valid",
-                    data_format: str | None = None) -> tf.Tensor:
+def extract_patches(
+    images: Any,
+    size: Any,
+    strides: Any = None,
+    dilation_rate: Any = 1,
+    padding: str = "valid",
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Extracts patches from the image(s) or volume(s).
 
     This function supports both 2D and 3D patch extraction based on the
@@ -100,8 +109,10 @@ def extract_patches(images: Any, size: Any, strides: Any = None, dilation_rate: 
     if isinstance(size, (list, tuple)) and len(size) == 3:
         return extract_patches_3d(images, size, strides, dilation_rate, padding, data_format)
     if not isinstance(size, (numbers.Integral, list, tuple)) or isinstance(size, bool):
-        raise TypeError(f"tfkit.ops.image.extract_patches: size must be an int or a tuple of 2 (or 3) ints, "
-                        f"got {type(size).__name__}: {size!r}")
+        raise TypeError(
+            f"tfkit.ops.image.extract_patches: size must be an int or a tuple of 2 (or 3) ints, "
+            f"got {type(size).__name__}: {size!r}"
+        )
     if isinstance(size, (list, tuple)) and len(size) != 2:
         raise ValueError(f"tfkit.ops.image.extract_patches: size must have length 2 (or 3 for volumes), got {size!r}")
     op = "extract_patches"
@@ -114,13 +125,20 @@ def extract_patches(images: Any, size: Any, strides: Any = None, dilation_rate: 
     ic.check_rank(images, op)
     ic.check_numeric(images, op)
     batch, unbatched = ic.to_batch_last(images, data_format)
-    patches = tf.image.extract_patches(batch, sizes=[1, *patch, 1], strides=[1, *stride, 1], rates=[1, *rate, 1],
-                                       padding=padding)
+    patches = tf.image.extract_patches(
+        batch, sizes=[1, *patch, 1], strides=[1, *stride, 1], rates=[1, *rate, 1], padding=padding
+    )
     return ic.from_batch_last(patches, unbatched, data_format)
 
 
-def extract_patches_3d(volumes: Any, size: Any, strides: Any = None, dilation_rate: Any = 1,
-                       padding: str = "valid", data_format: str | None = None) -> tf.Tensor:
+def extract_patches_3d(
+    volumes: Any,
+    size: Any,
+    strides: Any = None,
+    dilation_rate: Any = 1,
+    padding: str = "valid",
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Extracts patches from the volume(s).
 
     Each patch is laid out along the channel axis, in depth, row, column,
@@ -187,8 +205,9 @@ def extract_patches_3d(volumes: Any, size: Any, strides: Any = None, dilation_ra
     return patches[0] if unbatched else patches
 
 
-def _dilated_volume_patches(batch: tf.Tensor, patch: tuple[int, ...], stride: tuple[int, ...],
-                            rate: tuple[int, ...], padding: str, op: str) -> tf.Tensor:
+def _dilated_volume_patches(
+    batch: tf.Tensor, patch: tuple[int, ...], stride: tuple[int, ...], rate: tuple[int, ...], padding: str, op: str
+) -> tf.Tensor:
     """Dilated volume patches (``ExtractVolumePatches`` has no dilation): a convolution with a one-hot kernel.
 
     The input is padded explicitly as ``"SAME"`` would pad it, convolved with
@@ -197,8 +216,10 @@ def _dilated_volume_patches(batch: tf.Tensor, patch: tuple[int, ...], stride: tu
     """
     channels = batch.shape[-1]
     if channels is None:
-        raise ValueError(f"tfkit.ops.image.{op}: dilation_rate {rate} needs a known number of channels, "
-                         f"got volumes of shape {tuple(batch.shape)}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: dilation_rate {rate} needs a known number of channels, "
+            f"got volumes of shape {tuple(batch.shape)}"
+        )
     if padding == "SAME":
         shape = tf.shape(batch)
         pads = [[0, 0]]
@@ -212,5 +233,5 @@ def _dilated_volume_patches(batch: tf.Tensor, patch: tuple[int, ...], stride: tu
     work = ic.work_dtype(batch.dtype)
     kernel = tf.reshape(tf.eye(depth, dtype=work), (*patch, channels, depth))
     patches = tf.nn.convolution(tf.cast(batch, work), kernel, padding="VALID", dilations=list(rate))
-    patches = patches[:, ::stride[0], ::stride[1], ::stride[2], :]
+    patches = patches[:, :: stride[0], :: stride[1], :: stride[2], :]
     return ic.cast_back(patches, batch.dtype)

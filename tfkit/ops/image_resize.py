@@ -1,8 +1,8 @@
 """Size-changing ops of ``tfkit.ops.image``: resize, crop, pad, scale-and-translate.
 
-    small = tfkit.ops.image.resize(images, (64, 64), crop_to_aspect_ratio=True)
-    framed = tfkit.ops.image.pad_images(images, top_padding=2, bottom_padding=2, left_padding=0, right_padding=0)
-    center = tfkit.ops.image.crop_images(images, top_cropping=4, left_cropping=4, target_height=56, target_width=56)
+small = tfkit.ops.image.resize(images, (64, 64), crop_to_aspect_ratio=True)
+framed = tfkit.ops.image.pad_images(images, top_padding=2, bottom_padding=2, left_padding=0, right_padding=0)
+center = tfkit.ops.image.crop_images(images, top_cropping=4, left_cropping=4, target_height=56, target_width=56)
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _aspect_crop(images: tf.Tensor, height: int, width: int) -> tf.Tensor:
     crop_w = tf.maximum(tf.minimum(in_w, crop_w), 1)
     top = tf.cast(tf.cast(in_h - crop_h, tf.float32) / 2, tf.int32)
     left = tf.cast(tf.cast(in_w - crop_w, tf.float32) / 2, tf.int32)
-    return images[:, top:top + crop_h, left:left + crop_w, :]
+    return images[:, top : top + crop_h, left : left + crop_w, :]
 
 
 def _aspect_pad(images: tf.Tensor, height: int, width: int, fill_value: Any) -> tf.Tensor:
@@ -57,9 +57,17 @@ def _aspect_pad(images: tf.Tensor, height: int, width: int, fill_value: Any) -> 
     return tf.pad(images, paddings, constant_values=tf.cast(fill_value, images.dtype))
 
 
-def resize(images: Any, size: Sequence[int], interpolation: str = "bilinear", antialias: bool = False,
-           crop_to_aspect_ratio: bool = False, pad_to_aspect_ratio: bool = False, fill_mode: str = "constant",
-           fill_value: float = 0.0, data_format: str | None = None) -> tf.Tensor:
+def resize(
+    images: Any,
+    size: Sequence[int],
+    interpolation: str = "bilinear",
+    antialias: bool = False,
+    crop_to_aspect_ratio: bool = False,
+    pad_to_aspect_ratio: bool = False,
+    fill_mode: str = "constant",
+    fill_value: float = 0.0,
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Resize images to size using the specified interpolation method.
 
     It uses `tf.image.resize`. The result has the dtype of `images`: integer
@@ -127,13 +135,13 @@ def resize(images: Any, size: Sequence[int], interpolation: str = "bilinear", an
     height, width = _size(size)
     data_format = ic.standard_format(data_format, "resize")
     if interpolation not in RESIZE_INTERPOLATIONS:
-        raise ValueError(f"tfkit.ops.image.resize: interpolation must be one of {RESIZE_INTERPOLATIONS}, "
-                         f"got {interpolation!r}")
+        raise ValueError(
+            f"tfkit.ops.image.resize: interpolation must be one of {RESIZE_INTERPOLATIONS}, got {interpolation!r}"
+        )
     if fill_mode != "constant":
         raise ValueError(f"tfkit.ops.image.resize: only fill_mode='constant' is supported, got {fill_mode!r}")
     if crop_to_aspect_ratio and pad_to_aspect_ratio:
-        raise ValueError("tfkit.ops.image.resize: only one of crop_to_aspect_ratio and pad_to_aspect_ratio "
-                         "can be True")
+        raise ValueError("tfkit.ops.image.resize: only one of crop_to_aspect_ratio and pad_to_aspect_ratio can be True")
     images = ic.as_tensor(images, "resize")
     ic.check_rank(images, "resize")
     ic.check_numeric(images, "resize")
@@ -146,12 +154,13 @@ def resize(images: Any, size: Sequence[int], interpolation: str = "bilinear", an
     return ic.from_batch_last(ic.cast_back(resized, images.dtype), unbatched, data_format)
 
 
-def _check_edges(op: str, near: Any, far: Any, target: Any, near_name: str, far_name: str,
-                 target_name: str) -> None:
+def _check_edges(op: str, near: Any, far: Any, target: Any, near_name: str, far_name: str, target_name: str) -> None:
     given = [v for v in (near, far, target) if v is not None]
     if len(given) != 2:
-        raise ValueError(f"tfkit.ops.image.{op}: give exactly two of {near_name}, {far_name} and {target_name}; "
-                         f"got {near_name}={near}, {far_name}={far}, {target_name}={target}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: give exactly two of {near_name}, {far_name} and {target_name}; "
+            f"got {near_name}={near}, {far_name}={far}, {target_name}={target}"
+        )
     for value, name in ((near, near_name), (far, far_name), (target, target_name)):
         if value is not None and not tf.is_tensor(value):
             if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -163,17 +172,26 @@ def _check_edges(op: str, near: Any, far: Any, target: Any, near_name: str, far_
 def _check_nonnegative(op: str, **values: Any) -> None:
     for name, value in values.items():
         if isinstance(value, int) and value < 0:
-            raise ValueError(f"tfkit.ops.image.{op}: {name} must be >= 0, got {name}={value} "
-                             f"(the images are too small for the other arguments)")
+            raise ValueError(
+                f"tfkit.ops.image.{op}: {name} must be >= 0, got {name}={value} "
+                f"(the images are too small for the other arguments)"
+            )
 
 
 def _hw_axes(rank: int, data_format: str) -> tuple[int, int]:
     return (rank - 3, rank - 2) if data_format == "channels_last" else (rank - 2, rank - 1)
 
 
-def pad_images(images: Any, top_padding: int | None = None, left_padding: int | None = None,
-               bottom_padding: int | None = None, right_padding: int | None = None, target_height: int | None = None,
-               target_width: int | None = None, data_format: str | None = None) -> tf.Tensor:
+def pad_images(
+    images: Any,
+    top_padding: int | None = None,
+    left_padding: int | None = None,
+    bottom_padding: int | None = None,
+    right_padding: int | None = None,
+    target_height: int | None = None,
+    target_width: int | None = None,
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Pad `images` with zeros to the specified `height` and `width`.
 
     Along each direction give exactly two of the three values: for the
@@ -218,10 +236,12 @@ def pad_images(images: Any, top_padding: int | None = None, left_padding: int | 
         >>> tfkit.ops.image.pad_images(batch_images, 2, 3, target_height=20, target_width=30).shape
         TensorShape([2, 20, 30, 3])
     """
-    _check_edges("pad_images", top_padding, bottom_padding, target_height, "top_padding",
-                 "bottom_padding", "target_height")
-    _check_edges("pad_images", left_padding, right_padding, target_width, "left_padding",
-                 "right_padding", "target_width")
+    _check_edges(
+        "pad_images", top_padding, bottom_padding, target_height, "top_padding", "bottom_padding", "target_height"
+    )
+    _check_edges(
+        "pad_images", left_padding, right_padding, target_width, "left_padding", "right_padding", "target_width"
+    )
     data_format = ic.standard_format(data_format, "pad_images")
     images = ic.as_tensor(images, "pad_images")
     rank = ic.check_rank(images, "pad_images")
@@ -238,10 +258,16 @@ def pad_images(images: Any, top_padding: int | None = None, left_padding: int | 
     return tf.pad(images, paddings)
 
 
-def crop_images(images: Any, top_cropping: int | None = None, left_cropping: int | None = None,
-                bottom_cropping: int | None = None, right_cropping: int | None = None,
-                target_height: int | None = None, target_width: int | None = None,
-                data_format: str | None = None) -> tf.Tensor:
+def crop_images(
+    images: Any,
+    top_cropping: int | None = None,
+    left_cropping: int | None = None,
+    bottom_cropping: int | None = None,
+    right_cropping: int | None = None,
+    target_height: int | None = None,
+    target_width: int | None = None,
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Crop `images` to a specified `height` and `width`.
 
     Along each direction give exactly two of the three values: for the
@@ -290,10 +316,12 @@ def crop_images(images: Any, top_cropping: int | None = None, left_cropping: int
         array([[ 1.,  4.],
                [10., 13.]], dtype=float32)
     """
-    _check_edges("crop_images", top_cropping, bottom_cropping, target_height, "top_cropping",
-                 "bottom_cropping", "target_height")
-    _check_edges("crop_images", left_cropping, right_cropping, target_width, "left_cropping",
-                 "right_cropping", "target_width")
+    _check_edges(
+        "crop_images", top_cropping, bottom_cropping, target_height, "top_cropping", "bottom_cropping", "target_height"
+    )
+    _check_edges(
+        "crop_images", left_cropping, right_cropping, target_width, "left_cropping", "right_cropping", "target_width"
+    )
     data_format = ic.standard_format(data_format, "crop_images")
     images = ic.as_tensor(images, "crop_images")
     rank = ic.check_rank(images, "crop_images")
@@ -304,14 +332,17 @@ def crop_images(images: Any, top_cropping: int | None = None, left_cropping: int
     out_h = height - top - bottom_cropping if target_height is None else target_height
     left = width - target_width - right_cropping if left_cropping is None else left_cropping
     out_w = width - left - right_cropping if target_width is None else target_width
-    _check_nonnegative("crop_images", top_cropping=top, left_cropping=left, target_height=out_h,
-                       target_width=out_w)
+    _check_nonnegative("crop_images", top_cropping=top, left_cropping=left, target_height=out_h, target_width=out_w)
     if isinstance(height, int) and isinstance(out_h, int) and isinstance(top, int) and top + out_h > height:
-        raise ValueError(f"tfkit.ops.image.crop_images: cropping {top} rows and keeping {out_h} needs images at "
-                         f"least {top + out_h} high, got shape {tuple(images.shape)}")
+        raise ValueError(
+            f"tfkit.ops.image.crop_images: cropping {top} rows and keeping {out_h} needs images at "
+            f"least {top + out_h} high, got shape {tuple(images.shape)}"
+        )
     if isinstance(width, int) and isinstance(out_w, int) and isinstance(left, int) and left + out_w > width:
-        raise ValueError(f"tfkit.ops.image.crop_images: cropping {left} columns and keeping {out_w} needs images "
-                         f"at least {left + out_w} wide, got shape {tuple(images.shape)}")
+        raise ValueError(
+            f"tfkit.ops.image.crop_images: cropping {left} columns and keeping {out_w} needs images "
+            f"at least {left + out_w} wide, got shape {tuple(images.shape)}"
+        )
     index: list[Any] = [slice(None)] * rank
     index[h_axis] = slice(top, top + out_h)
     index[w_axis] = slice(left, left + out_w)
@@ -319,6 +350,7 @@ def crop_images(images: Any, top_cropping: int | None = None, left_cropping: int
 
 
 # ------------------------------------------------------------ scale_and_translate
+
 
 def _triangle(x: tf.Tensor) -> tf.Tensor:
     return tf.maximum(0.0 * x, 1.0 - x)
@@ -333,20 +365,33 @@ def _keys_cubic(x: tf.Tensor) -> tf.Tensor:
 def _lanczos(radius: float) -> Callable[[tf.Tensor], tf.Tensor]:
     def kernel(x: tf.Tensor) -> tf.Tensor:
         safe = tf.where(x > 1e-3, x, tf.ones_like(x))
-        value = radius * tf.sin(np.pi * safe) * tf.sin(np.pi * safe / radius) / (np.pi ** 2 * safe * safe)
+        value = radius * tf.sin(np.pi * safe) * tf.sin(np.pi * safe / radius) / (np.pi**2 * safe * safe)
         return tf.where(x > radius, tf.zeros_like(x), tf.where(x > 1e-3, value, tf.ones_like(x)))
+
     return kernel
 
 
 _KERNELS: dict[str, Callable[[tf.Tensor], tf.Tensor]] = {
-    "linear": _triangle, "bilinear": _triangle, "trilinear": _triangle, "triangle": _triangle,
-    "cubic": _keys_cubic, "bicubic": _keys_cubic, "tricubic": _keys_cubic,
-    "lanczos3": _lanczos(3.0), "lanczos5": _lanczos(5.0),
+    "linear": _triangle,
+    "bilinear": _triangle,
+    "trilinear": _triangle,
+    "triangle": _triangle,
+    "cubic": _keys_cubic,
+    "bicubic": _keys_cubic,
+    "tricubic": _keys_cubic,
+    "lanczos3": _lanczos(3.0),
+    "lanczos5": _lanczos(5.0),
 }
 
 
-def _weight_matrix(in_size: Any, out_size: int, scale: tf.Tensor, translation: tf.Tensor,
-                   kernel: Callable[[tf.Tensor], tf.Tensor], antialias: bool) -> tf.Tensor:
+def _weight_matrix(
+    in_size: Any,
+    out_size: int,
+    scale: tf.Tensor,
+    translation: tf.Tensor,
+    kernel: Callable[[tf.Tensor], tf.Tensor],
+    antialias: bool,
+) -> tf.Tensor:
     """``(in_size, out_size)`` resampling weights along one axis (half-pixel centres, as in JAX)."""
     dtype = scale.dtype
     inverse = 1.0 / scale
@@ -361,8 +406,15 @@ def _weight_matrix(in_size: Any, out_size: int, scale: tf.Tensor, translation: t
     return tf.where(inside[tf.newaxis, :], weights, tf.zeros_like(weights))
 
 
-def scale_and_translate(images: Any, output_shape: Sequence[int], scale: Any, translation: Any,
-                        spatial_dims: Sequence[int], method: str, antialias: bool = True) -> tf.Tensor:
+def scale_and_translate(
+    images: Any,
+    output_shape: Sequence[int],
+    scale: Any,
+    translation: Any,
+    spatial_dims: Sequence[int],
+    method: str,
+    antialias: bool = True,
+) -> tf.Tensor:
     """Apply a scale and translation to the images.
 
     Generates a new image of `output_shape` by resampling from the input image
@@ -440,8 +492,10 @@ def scale_and_translate(images: Any, output_shape: Sequence[int], scale: Any, tr
     spatial_dims = [int(d) for d in spatial_dims]
     output_shape = list(output_shape)
     if len(output_shape) != rank:
-        raise ValueError(f"tfkit.ops.image.{op}: output_shape needs one entry per dimension of images "
-                         f"(rank {rank}), got {output_shape}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: output_shape needs one entry per dimension of images "
+            f"(rank {rank}), got {output_shape}"
+        )
     for d in spatial_dims:
         if not -rank <= d < rank:
             raise ValueError(f"tfkit.ops.image.{op}: spatial_dims entry {d} is out of range for rank {rank}")
@@ -451,8 +505,10 @@ def scale_and_translate(images: Any, output_shape: Sequence[int], scale: Any, tr
     translation = tf.cast(ic.as_tensor(translation, op, "translation"), weights_dtype)
     for what, value in (("scale", scale), ("translation", translation)):
         if value.shape.rank != 1 or value.shape[0] != len(spatial_dims):
-            raise ValueError(f"tfkit.ops.image.{op}: {what} needs one entry per spatial dim "
-                             f"({len(spatial_dims)}), got shape {tuple(value.shape)}")
+            raise ValueError(
+                f"tfkit.ops.image.{op}: {what} needs one entry per spatial dim "
+                f"({len(spatial_dims)}), got shape {tuple(value.shape)}"
+            )
     kernel = _KERNELS[method]
     output = tf.cast(images, work)
     dims = ic.static_or_dynamic(images)

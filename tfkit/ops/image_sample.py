@@ -41,7 +41,7 @@ def _fix(index: tf.Tensor, size: Any, fill_mode: str) -> tuple[tf.Tensor, Any]:
         return tf.math.floormod(index, size), None
     if fill_mode == "mirror":
         return _mirror(index, size), None
-    return tf.math.floordiv(_mirror(2 * index + 1, 2 * size + 1) - 1, 2), None   # reflect
+    return tf.math.floordiv(_mirror(2 * index + 1, 2 * size + 1) - 1, 2), None  # reflect
 
 
 def _taps(coordinate: tf.Tensor, order: int, weight_dtype: tf.DType) -> list[tuple[tf.Tensor, Any]]:
@@ -56,8 +56,9 @@ def _taps(coordinate: tf.Tensor, order: int, weight_dtype: tf.DType) -> list[tup
     return [(index, 1.0 - upper_weight), (index + 1, upper_weight)]
 
 
-def interpolate(inputs: tf.Tensor, coordinates: list[tf.Tensor], order: int, fill_mode: str, fill_value: Any,
-                work: tf.DType) -> tf.Tensor:
+def interpolate(
+    inputs: tf.Tensor, coordinates: list[tf.Tensor], order: int, fill_mode: str, fill_value: Any, work: tf.DType
+) -> tf.Tensor:
     """Read ``inputs`` (float ``work`` dtype) at fractional positions along its leading ``len(coordinates)`` axes.
 
     Each coordinate tensor has the output's leading shape; trailing axes of
@@ -72,7 +73,7 @@ def interpolate(inputs: tf.Tensor, coordinates: list[tf.Tensor], order: int, fil
     for combination in itertools.product(*per_axis):
         indices = tf.stack([index for index, _, _ in combination], axis=-1)
         values = tf.gather_nd(inputs, indices)
-        extra = values.shape.rank - indices.shape.rank + 1      # trailing axes read whole
+        extra = values.shape.rank - indices.shape.rank + 1  # trailing axes read whole
         valid = [v for _, v, _ in combination if v is not None]
         if valid:
             inside = tf.reduce_all(tf.stack(valid), axis=0)
@@ -87,8 +88,9 @@ def interpolate(inputs: tf.Tensor, coordinates: list[tf.Tensor], order: int, fil
     return total
 
 
-def map_coordinates(inputs: Any, coordinates: Any, order: int, fill_mode: str = "constant",
-                    fill_value: float = 0) -> tf.Tensor:
+def map_coordinates(
+    inputs: Any, coordinates: Any, order: int, fill_mode: str = "constant", fill_value: float = 0
+) -> tf.Tensor:
     """Map the input array to new coordinates by interpolation.
 
     The result at each position is `inputs` read at the point given by
@@ -158,20 +160,31 @@ def map_coordinates(inputs: Any, coordinates: Any, order: int, fill_mode: str = 
     coordinates = ic.as_tensor(coordinates, op, "coordinates")
     rank = inputs.shape.rank
     if coordinates.shape.rank is None or coordinates.shape.rank < 2:
-        raise ValueError(f"tfkit.ops.image.{op}: coordinates must have rank 2 or more (one row of positions per "
-                         f"input axis), got shape {tuple(coordinates.shape)}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: coordinates must have rank 2 or more (one row of positions per "
+            f"input axis), got shape {tuple(coordinates.shape)}"
+        )
     if coordinates.shape[0] != rank:
-        raise ValueError(f"tfkit.ops.image.{op}: coordinates needs one row per axis of inputs ({rank}), "
-                         f"got {coordinates.shape[0]} (inputs shape {tuple(inputs.shape)}, coordinates shape "
-                         f"{tuple(coordinates.shape)})")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: coordinates needs one row per axis of inputs ({rank}), "
+            f"got {coordinates.shape[0]} (inputs shape {tuple(inputs.shape)}, coordinates shape "
+            f"{tuple(coordinates.shape)})"
+        )
     work = coordinates.dtype if coordinates.dtype.is_floating else ic.work_dtype(inputs.dtype)
     values = interpolate(tf.cast(inputs, work), tf.unstack(coordinates, axis=0), order, fill_mode, fill_value, work)
     return ic.cast_back(values, inputs.dtype)
 
 
-def elastic_transform(images: Any, alpha: float = 20.0, sigma: float = 5.0, interpolation: str = "bilinear",
-                      fill_mode: str = "reflect", fill_value: float = 0.0, seed: Any = None,
-                      data_format: str | None = None) -> tf.Tensor:
+def elastic_transform(
+    images: Any,
+    alpha: float = 20.0,
+    sigma: float = 5.0,
+    interpolation: str = "bilinear",
+    fill_mode: str = "reflect",
+    fill_value: float = 0.0,
+    seed: Any = None,
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Applies elastic deformation to the image(s).
 
     Every pixel is displaced by a smooth random field: Gaussian noise blurred
@@ -237,8 +250,7 @@ def elastic_transform(images: Any, alpha: float = 20.0, sigma: float = 5.0, inte
     """
     op = "elastic_transform"
     if interpolation not in ("nearest", "bilinear"):
-        raise ValueError(f"tfkit.ops.image.{op}: interpolation must be 'nearest' or 'bilinear', "
-                         f"got {interpolation!r}")
+        raise ValueError(f"tfkit.ops.image.{op}: interpolation must be 'nearest' or 'bilinear', got {interpolation!r}")
     if fill_mode not in MAP_FILL_MODES:
         raise ValueError(f"tfkit.ops.image.{op}: fill_mode must be one of {MAP_FILL_MODES}, got {fill_mode!r}")
     data_format = ic.standard_format(data_format, op)
@@ -250,8 +262,16 @@ def elastic_transform(images: Any, alpha: float = 20.0, sigma: float = 5.0, inte
     return ic.from_batch_last(out, unbatched, data_format)
 
 
-def elastic_batch(batch: tf.Tensor, alpha: Any, sigma: Any, interpolation: str, fill_mode: str, fill_value: Any,
-                  seed: Any, max_sigma: float | None = None) -> tf.Tensor:
+def elastic_batch(
+    batch: tf.Tensor,
+    alpha: Any,
+    sigma: Any,
+    interpolation: str,
+    fill_mode: str,
+    fill_value: Any,
+    seed: Any,
+    max_sigma: float | None = None,
+) -> tf.Tensor:
     """:func:`elastic_transform` of a channels-last batch, in its dtype.
 
     ``max_sigma`` (a number at least ``sigma``) keeps the blur kernel's shape
@@ -265,8 +285,10 @@ def elastic_batch(batch: tf.Tensor, alpha: Any, sigma: Any, interpolation: str, 
     taps = 6 * tf.cast(sigma, tf.int32) + 1
     alg = tfkit_random.algorithm()
     seeds = tf.random.experimental.stateless_split(tfkit_random.draw_seed(seed), 2, alg=alg)
-    noise = tf.stack([tf.random.stateless_normal(tf.stack([b, h, w]), seed=seeds[i], dtype=work, alg=alg) * sigma
-                      for i in range(2)], axis=-1)                                    # (b, h, w, 2): dx, dy
+    noise = tf.stack(
+        [tf.random.stateless_normal(tf.stack([b, h, w]), seed=seeds[i], dtype=work, alg=alg) * sigma for i in range(2)],
+        axis=-1,
+    )  # (b, h, w, 2): dx, dy
     max_taps = None if max_sigma is None else 6 * int(max_sigma) + 1
     field = separable_blur(noise, taps, taps, sigma, sigma, max_taps)
     rows = tf.cast(tf.range(h), work)[tf.newaxis, :, tf.newaxis] + alpha * field[..., 1]

@@ -50,8 +50,9 @@ def _fold(coord: tf.Tensor, length: tf.Tensor, fill_mode: str) -> tf.Tensor:
     return tf.clip_by_value(folded, 0.0, length - 1.0)
 
 
-def _gather_transform(images: tf.Tensor, transforms: tf.Tensor, interpolation: str, fill_mode: str,
-                      fill_value: Any) -> tf.Tensor:
+def _gather_transform(
+    images: tf.Tensor, transforms: tf.Tensor, interpolation: str, fill_mode: str, fill_value: Any
+) -> tf.Tensor:
     """The projective resampling of a channels-last batch from gathers (what the kernel computes)."""
     shape = tf.shape(images)
     height, width = shape[1], shape[2]
@@ -73,6 +74,7 @@ def _gather_transform(images: tf.Tensor, transforms: tf.Tensor, interpolation: s
         return tf.where(inside[..., tf.newaxis], tf.gather_nd(pixels, index, batch_dims=1), fill)
 
     if interpolation == "nearest":
+
         def round_half_away(v: tf.Tensor) -> tf.Tensor:
             return tf.sign(v) * tf.floor(tf.abs(v) + 0.5)
 
@@ -84,8 +86,9 @@ def _gather_transform(images: tf.Tensor, transforms: tf.Tensor, interpolation: s
     return (1.0 - wy1) * top + wy1 * bottom
 
 
-def projective_transform(batch: tf.Tensor, transforms: tf.Tensor, interpolation: str, fill_mode: str,
-                         fill_value: Any) -> tf.Tensor:
+def projective_transform(
+    batch: tf.Tensor, transforms: tf.Tensor, interpolation: str, fill_mode: str, fill_value: Any
+) -> tf.Tensor:
     """Resample a channels-last batch ``(b, h, w, c)`` by ``transforms`` (``(b, 8)`` or ``(1, 8)``), same dtype."""
     transforms = tf.cast(transforms, tf.float32)
     dtype = batch.dtype
@@ -95,23 +98,32 @@ def projective_transform(batch: tf.Tensor, transforms: tf.Tensor, interpolation:
     else:
         work = batch if dtype in _KERNEL_DTYPES else tf.cast(batch, tf.float32)
         out = tf.raw_ops.ImageProjectiveTransformV3(
-            images=work, transforms=transforms, output_shape=tf.shape(batch)[1:3],
-            fill_value=tf.cast(fill_value, tf.float32), interpolation=interpolation.upper(),
-            fill_mode=fill_mode.upper())
+            images=work,
+            transforms=transforms,
+            output_shape=tf.shape(batch)[1:3],
+            fill_value=tf.cast(fill_value, tf.float32),
+            interpolation=interpolation.upper(),
+            fill_mode=fill_mode.upper(),
+        )
         out = ic.cast_back(out, dtype)
     return tf.ensure_shape(out, batch.shape)
 
 
 def _check_choices(op: str, interpolation: str, fill_mode: str) -> None:
     if interpolation not in INTERPOLATIONS:
-        raise ValueError(f"tfkit.ops.image.{op}: interpolation must be one of {INTERPOLATIONS}, "
-                         f"got {interpolation!r}")
+        raise ValueError(f"tfkit.ops.image.{op}: interpolation must be one of {INTERPOLATIONS}, got {interpolation!r}")
     if fill_mode not in FILL_MODES:
         raise ValueError(f"tfkit.ops.image.{op}: fill_mode must be one of {FILL_MODES}, got {fill_mode!r}")
 
 
-def affine_transform(images: Any, transform: Any, interpolation: str = "bilinear", fill_mode: str = "constant",
-                     fill_value: float = 0, data_format: str | None = None) -> tf.Tensor:
+def affine_transform(
+    images: Any,
+    transform: Any,
+    interpolation: str = "bilinear",
+    fill_mode: str = "constant",
+    fill_value: float = 0,
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Applies the given transform(s) to the image(s).
 
     It runs TensorFlow's `ImageProjectiveTransformV3` kernel; under XLA (which
@@ -196,8 +208,10 @@ def affine_transform(images: Any, transform: Any, interpolation: str = "bilinear
     ic.check_numeric(images, op)
     transform = ic.as_tensor(transform, op, "transform")
     if transform.shape.rank not in (1, 2) or transform.shape[-1] not in (8, None):
-        raise ValueError(f"tfkit.ops.image.{op}: transform must have shape (8,) or (batch, 8), got shape "
-                         f"{tuple(transform.shape) if transform.shape.rank is not None else 'of unknown rank'}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: transform must have shape (8,) or (batch, 8), got shape "
+            f"{tuple(transform.shape) if transform.shape.rank is not None else 'of unknown rank'}"
+        )
     if transform.shape.rank == 1:
         transform = transform[tf.newaxis]
     batch, unbatched = ic.to_batch_last(images, data_format)
@@ -213,9 +227,9 @@ def homography(start_points: tf.Tensor, end_points: tf.Tensor) -> tf.Tensor:
     sx, sy = start_points[..., 0], start_points[..., 1]
     ex, ey = end_points[..., 0], end_points[..., 1]
     ones, zeros = tf.ones_like(ex), tf.zeros_like(ex)
-    rows_x = tf.stack([ex, ey, ones, zeros, zeros, zeros, -sx * ex, -sx * ey], axis=-1)     # (b, 4, 8)
+    rows_x = tf.stack([ex, ey, ones, zeros, zeros, zeros, -sx * ex, -sx * ey], axis=-1)  # (b, 4, 8)
     rows_y = tf.stack([zeros, zeros, zeros, ex, ey, ones, -sy * ex, -sy * ey], axis=-1)
-    matrix = tf.reshape(tf.stack([rows_x, rows_y], axis=2), [-1, 8, 8])                    # x, y rows per corner
+    matrix = tf.reshape(tf.stack([rows_x, rows_y], axis=2), [-1, 8, 8])  # x, y rows per corner
     target = tf.reshape(tf.stack([sx, sy], axis=-1), [-1, 8, 1])
     return tf.reshape(tf.linalg.solve(matrix, target), [-1, 8])
 
@@ -223,13 +237,21 @@ def homography(start_points: tf.Tensor, end_points: tf.Tensor) -> tf.Tensor:
 def _points(points: Any, op: str, what: str) -> tf.Tensor:
     points = tf.cast(ic.as_tensor(points, op, what), tf.float32)
     if points.shape.rank not in (2, 3) or tuple(points.shape[-2:]) != (4, 2):
-        raise ValueError(f"tfkit.ops.image.{op}: {what} must have shape (4, 2) for one image or (batch, 4, 2), "
-                         f"got shape {tuple(points.shape)}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: {what} must have shape (4, 2) for one image or (batch, 4, 2), "
+            f"got shape {tuple(points.shape)}"
+        )
     return points if points.shape.rank == 3 else points[tf.newaxis]
 
 
-def perspective_transform(images: Any, start_points: Any, end_points: Any, interpolation: str = "bilinear",
-                          fill_value: float = 0, data_format: str | None = None) -> tf.Tensor:
+def perspective_transform(
+    images: Any,
+    start_points: Any,
+    end_points: Any,
+    interpolation: str = "bilinear",
+    fill_value: float = 0,
+    data_format: str | None = None,
+) -> tf.Tensor:
     """Applies a perspective transformation to the image(s).
 
     The image is warped so that the four `start_points` land on the four
@@ -292,8 +314,10 @@ def perspective_transform(images: Any, start_points: Any, end_points: Any, inter
     start = _points(start_points, op, "start_points")
     end = _points(end_points, op, "end_points")
     if start.shape != end.shape:
-        raise ValueError(f"tfkit.ops.image.{op}: start_points and end_points must have the same shape, got "
-                         f"{tuple(start.shape)} and {tuple(end.shape)}")
+        raise ValueError(
+            f"tfkit.ops.image.{op}: start_points and end_points must have the same shape, got "
+            f"{tuple(start.shape)} and {tuple(end.shape)}"
+        )
     batch, unbatched = ic.to_batch_last(images, data_format)
     out = projective_transform(batch, homography(start, end), interpolation, "constant", fill_value)
     return ic.from_batch_last(out, unbatched, data_format)

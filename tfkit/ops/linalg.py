@@ -24,14 +24,25 @@ _HALF = (tf.float16, tf.bfloat16)
 
 def _half_in_float32(function: Callable[..., Any]) -> Callable[..., Any]:
     """TensorFlow has no half-precision linear algebra kernels: compute in float32, return the half dtype."""
+
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        half = next((a.dtype for a in args if isinstance(a, (tf.Tensor, tf.Variable, np.ndarray))
-                     and tf.as_dtype(a.dtype) in _HALF), None)
+        half = next(
+            (
+                a.dtype
+                for a in args
+                if isinstance(a, (tf.Tensor, tf.Variable, np.ndarray)) and tf.as_dtype(a.dtype) in _HALF
+            ),
+            None,
+        )
         if half is None:
             return function(*args, **kwargs)
-        args = tuple(tf.cast(a, tf.float32) if isinstance(a, (tf.Tensor, tf.Variable, np.ndarray))
-                     and tf.as_dtype(a.dtype) in _HALF else a for a in args)
+        args = tuple(
+            tf.cast(a, tf.float32)
+            if isinstance(a, (tf.Tensor, tf.Variable, np.ndarray)) and tf.as_dtype(a.dtype) in _HALF
+            else a
+            for a in args
+        )
         result = function(*args, **kwargs)
         return tf.nest.map_structure(lambda t: tf.cast(t, half) if t.dtype == tf.float32 else t, result)
 
@@ -58,8 +69,10 @@ def _right_side(a: tf.Tensor, b: Any, op: str) -> tuple[tf.Tensor, bool]:
         raise ValueError(f"{op}: b must have the rank of a or one less, got a {tuple(a.shape)} and b {tuple(b.shape)}")
     rows = b.shape[-1] if vector else b.shape[-2]
     if rows is not None and a.shape[-1] is not None and rows != a.shape[-1]:
-        raise ValueError(f"{op}: a of shape {tuple(a.shape)} and b of shape {tuple(b.shape)} do not match: "
-                         f"b needs {a.shape[-1]} rows")
+        raise ValueError(
+            f"{op}: a of shape {tuple(a.shape)} and b of shape {tuple(b.shape)} do not match: "
+            f"b needs {a.shape[-1]} rows"
+        )
     return (b[..., None] if vector else b), vector
 
 
@@ -98,8 +111,10 @@ def cholesky(x: Any, upper: bool = False) -> tf.Tensor:
     try:
         factor = tf.debugging.check_numerics(tf.linalg.cholesky(x), "cholesky: x is not positive definite")
     except tf.errors.InvalidArgumentError as error:
-        raise ValueError(f"cholesky: the decomposition failed; x must be symmetric positive definite "
-                         f"({error.message.splitlines()[0]})") from None
+        raise ValueError(
+            f"cholesky: the decomposition failed; x must be symmetric positive definite "
+            f"({error.message.splitlines()[0]})"
+        ) from None
     return tf.linalg.adjoint(factor) if upper else factor
 
 
@@ -289,7 +304,9 @@ def _reduce_axes(rank: int, axis: Any, op: str) -> tuple[int, ...]:
         raise ValueError(f"{op}: x must have rank >= 1, got a scalar")
     axes = tuple(range(rank)) if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
     if not axes or not all(isinstance(a, int) and -rank <= a < rank for a in axes):
-        raise ValueError(f"{op}: every axis must be in [-{rank}, {rank}) for an input of rank {rank}, got axis={axis!r}")
+        raise ValueError(
+            f"{op}: every axis must be in [-{rank}, {rank}) for an input of rank {rank}, got axis={axis!r}"
+        )
     return tuple(a % rank for a in axes)
 
 
@@ -358,8 +375,9 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> t
     if len(axes) != 2:
         raise ValueError(f"norm: axis must name one axis (vector norm) or two (matrix norm), got axis={axis!r}")
     if ord not in (None, "fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf")):
-        raise ValueError(f"norm: ord={ord!r} is not a matrix norm; expected None, 'fro', 'nuc', 1, -1, 2, -2, "
-                         f"inf or -inf")
+        raise ValueError(
+            f"norm: ord={ord!r} is not a matrix norm; expected None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf"
+        )
     rows, columns = axes
     if ord is None or ord == "fro":
         return tf.sqrt(tf.reduce_sum(tf.square(magnitude), axis=axes, keepdims=keepdims))
@@ -711,26 +729,47 @@ def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = Fa
     if not callable(fun):
         raise TypeError(f"jvp: fun must be callable, got {type(fun).__name__}")
     if is_symbolic(primals) or is_symbolic(tangents):
-        raise TypeError("tfkit.ops.jvp takes a Python function, which a functional model cannot save as data; "
-                        "call it inside a custom Layer's call() and use that layer on the tfkit.Input tensors")
+        raise TypeError(
+            "tfkit.ops.jvp takes a Python function, which a functional model cannot save as data; "
+            "call it inside a custom Layer's call() and use that layer on the tfkit.Input tensors"
+        )
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp: primals and tangents must be tuples or lists (one entry per argument of fun)")
     flat_primals = [tensor(p) for p in tf.nest.flatten(primals)]
     flat_tangents = [tf.cast(tensor(t), p.dtype) for t, p in zip(tf.nest.flatten(tangents), flat_primals)]
     if len(flat_tangents) != len(flat_primals):
-        raise ValueError(f"jvp: primals and tangents must have the same structure, got {len(flat_primals)} and "
-                         f"{len(tf.nest.flatten(tangents))} tensors")
+        raise ValueError(
+            f"jvp: primals and tangents must have the same structure, got {len(flat_primals)} and "
+            f"{len(tf.nest.flatten(tangents))} tensors"
+        )
     primals = tf.nest.pack_sequence_as(primals, flat_primals)
     with tf.autodiff.ForwardAccumulator(flat_primals, flat_tangents) as accumulator:
         result = fun(*primals)
         outputs, aux = result if has_aux else (result, None)
         derivatives = tf.nest.map_structure(
-            lambda o: accumulator.jvp(o, unconnected_gradients=tf.UnconnectedGradients.ZERO), outputs)
+            lambda o: accumulator.jvp(o, unconnected_gradients=tf.UnconnectedGradients.ZERO), outputs
+        )
     return (outputs, derivatives, aux) if has_aux else (outputs, derivatives)
 
 
-__all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "lstsq", "lu_factor", "matrix_rank",
-           "norm", "pinv", "qr", "solve", "solve_triangular", "svd"]
+__all__ = [
+    "cholesky",
+    "cholesky_inverse",
+    "det",
+    "eig",
+    "eigh",
+    "inv",
+    "jvp",
+    "lstsq",
+    "lu_factor",
+    "matrix_rank",
+    "norm",
+    "pinv",
+    "qr",
+    "solve",
+    "solve_triangular",
+    "svd",
+]
 for _name in __all__[:6] + __all__[7:]:
     globals()[_name] = _half_in_float32(globals()[_name])
 export(globals(), [name for name in __all__ if name != "jvp"])

@@ -16,15 +16,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import activations
-from tfkit.ops import (
-    nn_activations,
-    nn_attention,
-    nn_conv,
-    nn_ctc,
-    nn_norm,
-    nn_patches,
-    nn_pool,
-)
+from tfkit.ops import nn_activations, nn_attention, nn_conv, nn_ctc, nn_norm, nn_patches, nn_pool
 from tfkit.ops._convert import export, float_of, tensor
 from tfkit.ops.nn_activations import *  # noqa: F401,F403
 from tfkit.ops.nn_attention import *  # noqa: F401,F403
@@ -102,7 +94,7 @@ def _over_axes(function: Any, x: Any, axis: Any) -> tf.Tensor:
     kept = [a for a in range(rank) if a not in axes]
     moved = tf.transpose(x, kept + axes)
     shape = tf.shape(moved)
-    flat = tf.reshape(moved, tf.concat([shape[:len(kept)], [-1]], 0))
+    flat = tf.reshape(moved, tf.concat([shape[: len(kept)], [-1]], 0))
     out = tf.reshape(function(flat, axis=-1), shape)
     return tf.transpose(out, tf.math.invert_permutation(kept + axes))
 
@@ -422,8 +414,9 @@ def one_hot(x: Any, num_classes: int, axis: int = -1, dtype: Any = None, sparse:
     return tf.one_hot(tf.cast(tensor(x), tf.int64), num_classes, on_off[0], on_off[1], axis=axis, dtype=dtype)
 
 
-def multi_hot(inputs: Any, num_classes: int | None = None, axis: int = -1, dtype: Any = None, sparse: bool = False,
-              **kwargs: Any) -> tf.Tensor:
+def multi_hot(
+    inputs: Any, num_classes: int | None = None, axis: int = -1, dtype: Any = None, sparse: bool = False, **kwargs: Any
+) -> tf.Tensor:
     """Encodes integer labels as multi-hot vectors.
 
     This function encodes integer labels as multi-hot vectors, where each label
@@ -601,8 +594,9 @@ def sparse_categorical_crossentropy(target: Any, output: Any, from_logits: bool 
     if len(target.shape) == len(output.shape) and target.shape[-1] == 1:
         target = tf.squeeze(target, -1)
     depth = output.shape[axis]
-    return categorical_crossentropy(tf.one_hot(target, depth, axis=axis, dtype=output.dtype), output,
-                                    from_logits=from_logits, axis=axis)
+    return categorical_crossentropy(
+        tf.one_hot(target, depth, axis=axis, dtype=output.dtype), output, from_logits=from_logits, axis=axis
+    )
 
 
 def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = False) -> tuple[tf.Tensor, tf.Tensor]:
@@ -643,8 +637,10 @@ def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = Fals
     context = tf.distribute.get_replica_context() if synchronized else None
     if context is not None and context.num_replicas_in_sync > 1:
         count = tf.reduce_sum(tf.ones_like(x), axis=axes, keepdims=True)
-        total, squares, count = context.all_reduce(tf.distribute.ReduceOp.SUM, [
-            tf.reduce_sum(x, axis=axes, keepdims=True), tf.reduce_sum(tf.square(x), axis=axes, keepdims=True), count])
+        total, squares, count = context.all_reduce(
+            tf.distribute.ReduceOp.SUM,
+            [tf.reduce_sum(x, axis=axes, keepdims=True), tf.reduce_sum(tf.square(x), axis=axes, keepdims=True), count],
+        )
         mean = tf.math.divide_no_nan(total, count)
         variance = tf.maximum(tf.math.divide_no_nan(squares, count) - tf.square(mean), 0.0)
         if not keepdims:
@@ -658,8 +654,9 @@ def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = Fals
     return mean, variance
 
 
-def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any = None, scale: Any = None,
-                        epsilon: float = 1e-3) -> tf.Tensor:
+def batch_normalization(
+    x: Any, mean: Any, variance: Any, axis: int, offset: Any = None, scale: Any = None, epsilon: float = 1e-3
+) -> tf.Tensor:
     """Normalizes `x` by `mean` and `variance`.
 
     This op is typically used by the batch normalization step in a neural
@@ -702,8 +699,9 @@ def batch_normalization(x: Any, mean: Any, variance: Any, axis: int, offset: Any
     def broadcast(value: Any) -> Any:
         return None if value is None else tf.reshape(tf.cast(tensor(value), x.dtype), shape)
 
-    return tf.nn.batch_normalization(x, broadcast(mean), broadcast(variance), broadcast(offset), broadcast(scale),
-                                     epsilon)
+    return tf.nn.batch_normalization(
+        x, broadcast(mean), broadcast(variance), broadcast(offset), broadcast(scale), epsilon
+    )
 
 
 def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> tf.Tensor:
@@ -732,9 +730,15 @@ def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> tf.Tensor:
     return tf.reduce_logsumexp(float_of(tensor(x)), axis=axis, keepdims=keepdims)
 
 
-_OWN = [name for name, value in list(globals().items())
-        if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+_OWN = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), _OWN)
 
-__all__ = _OWN + [name for module in (nn_activations, nn_attention, nn_conv, nn_ctc, nn_norm, nn_patches, nn_pool)
-                  for name in module.__all__]
+__all__ = _OWN + [
+    name
+    for module in (nn_activations, nn_attention, nn_conv, nn_ctc, nn_norm, nn_patches, nn_pool)
+    for name in module.__all__
+]

@@ -408,7 +408,22 @@ def polar(abs_: Any, angle: Any) -> tf.Tensor:
     return tf.complex(magnitude * tf.cos(angle), magnitude * tf.sin(angle))
 
 
-__all__ = ["sparse_sigmoid", "tanh_shrink", "soft_shrink", "hard_shrink", "hard_tanh", "threshold", "sparse_plus",
-           "squareplus", "log_sigmoid", "hard_silu", "hard_swish", "celu", "glu", "sparsemax", "polar"]
+__all__ = [
+    "sparse_sigmoid",
+    "tanh_shrink",
+    "soft_shrink",
+    "hard_shrink",
+    "hard_tanh",
+    "threshold",
+    "sparse_plus",
+    "squareplus",
+    "log_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "celu",
+    "glu",
+    "sparsemax",
+    "polar",
+]
 export(globals(), [name for name in __all__ if name != "hard_swish"])
 hard_swish = hard_silu  # the same function, as in Keras (records as tfkit.ops.hard_silu)

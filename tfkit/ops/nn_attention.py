@@ -18,13 +18,23 @@ from tfkit.ops._convert import export, float_of, promote, tensor
 
 def _check_4d(name: str, value: tf.Tensor) -> None:
     if len(value.shape) != 4:
-        raise ValueError(f"dot_product_attention: {name} must have rank 4 (batch, length, heads, head_dim), "
-                         f"got shape {tuple(value.shape)}")
+        raise ValueError(
+            f"dot_product_attention: {name} must have rank 4 (batch, length, heads, head_dim), "
+            f"got shape {tuple(value.shape)}"
+        )
 
 
-def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None, mask: Any = None, scale: Any = None,
-                          is_causal: bool = False, flash_attention: bool | None = None,
-                          attn_logits_soft_cap: float | None = None) -> tf.Tensor:
+def dot_product_attention(
+    query: Any,
+    key: Any,
+    value: Any,
+    bias: Any = None,
+    mask: Any = None,
+    scale: Any = None,
+    is_causal: bool = False,
+    flash_attention: bool | None = None,
+    attn_logits_soft_cap: float | None = None,
+) -> tf.Tensor:
     """Scaled dot product attention function.
 
     Computes the attention function on Q (`query`), K (`key`), and V (`value`):
@@ -94,16 +104,20 @@ def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None, ma
                [2., 3.]], dtype=float32)
     """
     if flash_attention:
-        raise ValueError("dot_product_attention: flash_attention=True is not supported on TensorFlow; "
-                         "pass flash_attention=None or False")
+        raise ValueError(
+            "dot_product_attention: flash_attention=True is not supported on TensorFlow; "
+            "pass flash_attention=None or False"
+        )
     query, key, value = promote(float_of(tensor(query)), float_of(tensor(key)), float_of(tensor(value)))
     for name, t in (("query", query), ("key", key), ("value", value)):
         _check_4d(name, t)
     query_heads, kv_heads = query.shape[2], key.shape[2]
     if query_heads is not None and kv_heads is not None and query_heads != kv_heads:
         if kv_heads < 1 or query_heads % kv_heads:
-            raise ValueError(f"dot_product_attention: the number of query heads ({query_heads}) must be a multiple "
-                             f"of the number of key/value heads ({kv_heads})")
+            raise ValueError(
+                f"dot_product_attention: the number of query heads ({query_heads}) must be a multiple "
+                f"of the number of key/value heads ({kv_heads})"
+            )
         key = tf.repeat(key, query_heads // kv_heads, axis=2)
         value = tf.repeat(value, query_heads // kv_heads, axis=2)
     logits_dtype = tf.float64 if query.dtype == tf.float64 else tf.float32

@@ -48,16 +48,18 @@ def spatial_rank(inputs: tf.Tensor, allowed: Sequence[int], op: str) -> int:
     rank = len(inputs.shape) - 2
     if rank not in allowed:
         expected = " or ".join(str(r + 2) for r in allowed)
-        raise ValueError(f"{op}: inputs must have rank {expected} (batch, spatial..., channels), "
-                         f"got shape {tuple(inputs.shape)}")
+        raise ValueError(
+            f"{op}: inputs must have rank {expected} (batch, spatial..., channels), got shape {tuple(inputs.shape)}"
+        )
     return rank
 
 
 def _check_channels(inputs: tf.Tensor, kernel: tf.Tensor, kernel_axis: int, op: str, name: str = "kernel") -> None:
     channels, expected = inputs.shape[-1], kernel.shape[kernel_axis]
     if channels is not None and expected is not None and channels != expected:
-        raise ValueError(f"{op}: inputs have {channels} channels but {name} of shape {tuple(kernel.shape)} "
-                         f"expects {expected}")
+        raise ValueError(
+            f"{op}: inputs have {channels} channels but {name} of shape {tuple(kernel.shape)} expects {expected}"
+        )
 
 
 def dilate_kernel(kernel: tf.Tensor, rates: Sequence[int]) -> tf.Tensor:
@@ -73,8 +75,16 @@ def dilate_kernel(kernel: tf.Tensor, rates: Sequence[int]) -> tf.Tensor:
     return kernel
 
 
-def _prepare(inputs: Any, kernels: Sequence[Any], strides: Any, padding: str, data_format: str | None,
-             dilation_rate: Any, allowed: Sequence[int], op: str) -> tuple:
+def _prepare(
+    inputs: Any,
+    kernels: Sequence[Any],
+    strides: Any,
+    padding: str,
+    data_format: str | None,
+    dilation_rate: Any,
+    allowed: Sequence[int],
+    op: str,
+) -> tuple:
     inputs = float_of(tensor(inputs))
     kernels = [tf.cast(tensor(k), inputs.dtype) for k in kernels]
     rank = spatial_rank(inputs, allowed, op)
@@ -90,8 +100,14 @@ def _finish(outputs: tf.Tensor, data_format: str) -> tf.Tensor:
     return from_channels_last(outputs, data_format)
 
 
-def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", data_format: str | None = None,
-         dilation_rate: Any = 1) -> tf.Tensor:
+def conv(
+    inputs: Any,
+    kernel: Any,
+    strides: Any = 1,
+    padding: str = "valid",
+    data_format: str | None = None,
+    dilation_rate: Any = 1,
+) -> tf.Tensor:
     """General N-D convolution.
 
     This ops supports 1D, 2D and 3D convolution. When `inputs` has a multiple
@@ -156,30 +172,43 @@ def conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", dat
         array([3., 6., 9.], dtype=float32)
     """
     inputs, (kernel,), rank, data_format, padding, strides, dilation = _prepare(
-        inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2, 3), "conv")
+        inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2, 3), "conv"
+    )
     if len(kernel.shape) != rank + 2:
-        raise ValueError(f"conv: kernel must have rank {rank + 2} (*spatial, in, out) for inputs of rank {rank + 2}, "
-                         f"got shape {tuple(kernel.shape)}")
+        raise ValueError(
+            f"conv: kernel must have rank {rank + 2} (*spatial, in, out) for inputs of rank {rank + 2}, "
+            f"got shape {tuple(kernel.shape)}"
+        )
     in_channels, kernel_in = inputs.shape[-1], kernel.shape[-2]
     groups_ok = in_channels is None or kernel_in is None or in_channels % kernel_in == 0
     if not groups_ok:
-        raise ValueError(f"conv: inputs have {in_channels} channels, not a multiple of the kernel's input channels "
-                         f"{kernel_in} (kernel shape {tuple(kernel.shape)})")
+        raise ValueError(
+            f"conv: inputs have {in_channels} channels, not a multiple of the kernel's input channels "
+            f"{kernel_in} (kernel shape {tuple(kernel.shape)})"
+        )
     if max(strides) > 1 and max(dilation) > 1:
         kernel, dilation = dilate_kernel(kernel, dilation), (1,) * rank
     groups = 1 if in_channels is None or kernel_in is None else in_channels // kernel_in
     if groups > 1 and kernel.shape[-1] is not None and kernel.shape[-1] % groups:
-        raise ValueError(f"conv: a grouped convolution ({groups} groups) needs output channels divisible by "
-                         f"{groups}, got kernel shape {tuple(kernel.shape)}")
-    pieces = zip(tf.split(inputs, groups, axis=-1), tf.split(kernel, groups, axis=-1)) if groups > 1 \
-        else [(inputs, kernel)]
-    outputs = [tf.nn.convolution(x, k, strides=strides, padding=padding.upper(), dilations=dilation)
-               for x, k in pieces]
+        raise ValueError(
+            f"conv: a grouped convolution ({groups} groups) needs output channels divisible by "
+            f"{groups}, got kernel shape {tuple(kernel.shape)}"
+        )
+    pieces = (
+        zip(tf.split(inputs, groups, axis=-1), tf.split(kernel, groups, axis=-1)) if groups > 1 else [(inputs, kernel)]
+    )
+    outputs = [tf.nn.convolution(x, k, strides=strides, padding=padding.upper(), dilations=dilation) for x, k in pieces]
     return _finish(outputs[0] if len(outputs) == 1 else tf.concat(outputs, axis=-1), data_format)
 
 
-def _depthwise_2d(inputs: tf.Tensor, kernel: tf.Tensor, strides: tuple, padding: str, dilation: tuple,
-                  pointwise: tf.Tensor | None = None) -> tf.Tensor:
+def _depthwise_2d(
+    inputs: tf.Tensor,
+    kernel: tf.Tensor,
+    strides: tuple,
+    padding: str,
+    dilation: tuple,
+    pointwise: tf.Tensor | None = None,
+) -> tf.Tensor:
     if max(strides) > 1 and max(dilation) > 1:
         kernel, dilation = dilate_kernel(kernel, dilation), (1, 1)
     if pointwise is None:
@@ -187,8 +216,14 @@ def _depthwise_2d(inputs: tf.Tensor, kernel: tf.Tensor, strides: tuple, padding:
     return tf.nn.separable_conv2d(inputs, kernel, pointwise, [1, *strides, 1], padding.upper(), dilations=dilation)
 
 
-def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid",
-                   data_format: str | None = None, dilation_rate: Any = 1) -> tf.Tensor:
+def depthwise_conv(
+    inputs: Any,
+    kernel: Any,
+    strides: Any = 1,
+    padding: str = "valid",
+    data_format: str | None = None,
+    dilation_rate: Any = 1,
+) -> tf.Tensor:
     """General N-D depthwise convolution.
 
     This ops supports 1D and 2D depthwise convolution. Each input channel is
@@ -247,7 +282,8 @@ def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "v
         TensorShape([1, 3, 3, 6])
     """
     inputs, (kernel,), rank, data_format, padding, strides, dilation = _prepare(
-        inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2), "depthwise_conv")
+        inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2), "depthwise_conv"
+    )
     _check_channels(inputs, kernel, -2, "depthwise_conv")
     if rank == 1:
         out = _depthwise_2d(inputs[:, None], kernel[None], (1, *strides), padding, (1, *dilation))
@@ -255,8 +291,15 @@ def depthwise_conv(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "v
     return _finish(_depthwise_2d(inputs, kernel, strides, padding, dilation), data_format)
 
 
-def separable_conv(inputs: Any, depthwise_kernel: Any, pointwise_kernel: Any, strides: Any = 1,
-                   padding: str = "valid", data_format: str | None = None, dilation_rate: Any = 1) -> tf.Tensor:
+def separable_conv(
+    inputs: Any,
+    depthwise_kernel: Any,
+    pointwise_kernel: Any,
+    strides: Any = 1,
+    padding: str = "valid",
+    data_format: str | None = None,
+    dilation_rate: Any = 1,
+) -> tf.Tensor:
     """General N-D separable convolution.
 
     This ops supports 1D and 2D separable convolution. `separable_conv` is
@@ -318,8 +361,15 @@ def separable_conv(inputs: Any, depthwise_kernel: Any, pointwise_kernel: Any, st
         TensorShape([1, 5, 5, 4])
     """
     inputs, (depthwise, pointwise), rank, data_format, padding, strides, dilation = _prepare(
-        inputs, [depthwise_kernel, pointwise_kernel], strides, padding, data_format, dilation_rate, (1, 2),
-        "separable_conv")
+        inputs,
+        [depthwise_kernel, pointwise_kernel],
+        strides,
+        padding,
+        data_format,
+        dilation_rate,
+        (1, 2),
+        "separable_conv",
+    )
     _check_channels(inputs, depthwise, -2, "separable_conv", "depthwise_kernel")
     if rank == 1:
         out = _depthwise_2d(inputs[:, None], depthwise[None], (1, *strides), padding, (1, *dilation), pointwise[None])
@@ -327,8 +377,9 @@ def separable_conv(inputs: Any, depthwise_kernel: Any, pointwise_kernel: Any, st
     return _finish(_depthwise_2d(inputs, depthwise, strides, padding, dilation, pointwise), data_format)
 
 
-def transpose_output_size(size: Any, kernel: int, stride: int, padding: str, output_padding: int | None,
-                          dilation: int) -> Any:
+def transpose_output_size(
+    size: Any, kernel: int, stride: int, padding: str, output_padding: int | None, dilation: int
+) -> Any:
     """The length of one spatial axis after a transposed convolution (Keras's rule)."""
     kernel = (kernel - 1) * dilation + 1
     if padding == "valid":
@@ -339,8 +390,15 @@ def transpose_output_size(size: Any, kernel: int, stride: int, padding: str, out
     return (size - 1) * stride + kernel % 2 + output_padding
 
 
-def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "valid", output_padding: Any = None,
-                   data_format: str | None = None, dilation_rate: Any = 1) -> tf.Tensor:
+def conv_transpose(
+    inputs: Any,
+    kernel: Any,
+    strides: Any = 1,
+    padding: str = "valid",
+    output_padding: Any = None,
+    data_format: str | None = None,
+    dilation_rate: Any = 1,
+) -> tf.Tensor:
     """General N-D convolution transpose.
 
     Also known as de-convolution. This ops supports 1D, 2D and 3D convolution.
@@ -406,7 +464,8 @@ def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "v
         TensorShape([1, 9, 9, 2])
     """
     inputs, (kernel,), rank, data_format, padding, strides, dilation = _prepare(
-        inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2, 3), "conv_transpose")
+        inputs, [kernel], strides, padding, data_format, dilation_rate, (1, 2, 3), "conv_transpose"
+    )
     _check_channels(inputs, kernel, -1, "conv_transpose")
     if output_padding is not None:
         output_padding = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
@@ -414,9 +473,17 @@ def conv_transpose(inputs: Any, kernel: Any, strides: Any = 1, padding: str = "v
             raise ValueError(f"conv_transpose: output_padding must be an int or {rank} ints, got {output_padding!r}")
     dynamic = tf.shape(inputs)
     sizes = [inputs.shape[i + 1] if inputs.shape[i + 1] is not None else dynamic[i + 1] for i in range(rank)]
-    spatial = [transpose_output_size(sizes[i], kernel.shape[i], strides[i], padding,
-                                     None if output_padding is None else output_padding[i], dilation[i])
-               for i in range(rank)]
+    spatial = [
+        transpose_output_size(
+            sizes[i],
+            kernel.shape[i],
+            strides[i],
+            padding,
+            None if output_padding is None else output_padding[i],
+            dilation[i],
+        )
+        for i in range(rank)
+    ]
     output_shape = tf.stack([dynamic[0], *[tf.cast(s, tf.int32) for s in spatial], tf.shape(kernel)[-2]])
     kernel = dilate_kernel(kernel, dilation)
     outputs = tf.nn.conv_transpose(inputs, kernel, output_shape, strides, padding=padding.upper())

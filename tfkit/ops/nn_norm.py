@@ -45,8 +45,9 @@ def _broadcastable(value: Any, x: tf.Tensor, axes: list[int], name: str, op: str
     return tf.reshape(value, shape)
 
 
-def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1, epsilon: float | None = None,
-                        **kwargs: Any) -> tf.Tensor:
+def layer_normalization(
+    x: Any, gamma: Any = None, beta: Any = None, axis: Any = -1, epsilon: float | None = None, **kwargs: Any
+) -> tf.Tensor:
     """Layer normalization layer (Ba et al., 2016).
 
     Normalize the activations of the previous layer for each given example in a
@@ -89,8 +90,11 @@ def layer_normalization(x: Any, gamma: Any = None, beta: Any = None, axis: Any =
     if kwargs:
         raise TypeError(f"layer_normalization got unexpected keyword arguments {sorted(kwargs)}")
     if rms_scaling:
-        warnings.warn("layer_normalization(rms_scaling=True) is deprecated (it scales by the variance, not the "
-                      "root mean square); use tfkit.ops.rms_normalization instead", stacklevel=2)
+        warnings.warn(
+            "layer_normalization(rms_scaling=True) is deprecated (it scales by the variance, not the "
+            "root mean square); use tfkit.ops.rms_normalization instead",
+            stacklevel=2,
+        )
     x = tensor(x)
     original = x.dtype
     x = tf.cast(x, _compute_dtype(x))

@@ -1,8 +1,8 @@
 """Rearranging images into patches and back: depth/space blocks, and PyTorch-style unfold/fold.
 
-    y = tfkit.ops.depth_to_space(x, 2)          # (1, 4, 4, 8) -> (1, 8, 8, 2)
-    cols = tfkit.ops.unfold(images_nchw, 3)     # (N, C, H, W) -> (N, C*9, L) sliding 3x3 blocks
-    back = tfkit.ops.fold(cols, (H, W), 3)      # sums the blocks back into (N, C, H, W)
+y = tfkit.ops.depth_to_space(x, 2)          # (1, 4, 4, 8) -> (1, 8, 8, 2)
+cols = tfkit.ops.unfold(images_nchw, 3)     # (N, C, H, W) -> (N, C*9, L) sliding 3x3 blocks
+back = tfkit.ops.fold(cols, (H, W), 3)      # sums the blocks back into (N, C, H, W)
 """
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ import tensorflow as tf
 
 from tfkit.base.data_format import from_channels_last, to_channels_last
 from tfkit.ops._convert import export, tensor
-from tfkit.ops.nn_conv import (
-    data_format_of,
-    tuple_of,
-)
+from tfkit.ops.nn_conv import data_format_of, tuple_of
 
 
 def _blocks(x: Any, block_size: int, data_format: str, op: str) -> tuple[tf.Tensor, str]:
@@ -64,9 +61,10 @@ def depth_to_space(x: Any, block_size: int, data_format: str = "channels_last") 
     """
     x, data_format = _blocks(x, block_size, data_format, "depth_to_space")
     channels = x.shape[-1]
-    if channels is not None and channels % block_size ** 2:
-        raise ValueError(f"depth_to_space: the channel count {channels} is not divisible by "
-                         f"block_size**2 = {block_size ** 2}")
+    if channels is not None and channels % block_size**2:
+        raise ValueError(
+            f"depth_to_space: the channel count {channels} is not divisible by block_size**2 = {block_size**2}"
+        )
     y = tf.nn.depth_to_space(x, block_size)
     return from_channels_last(y, data_format)
 
@@ -165,8 +163,9 @@ def unfold(x: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride
     if channels is None:
         raise ValueError(f"unfold: the channel axis of x must have a static size, got shape {tuple(x.shape)}")
     padded = tf.pad(x, [[0, 0], [0, 0], [ph, ph], [pw, pw]])
-    patches = tf.image.extract_patches(to_channels_last(padded, "channels_first"), [1, kh, kw, 1], [1, sh, sw, 1],
-                                       [1, dh, dw, 1], "VALID")  # (N, nh, nw, kh * kw * C), the channel varying fastest
+    patches = tf.image.extract_patches(
+        to_channels_last(padded, "channels_first"), [1, kh, kw, 1], [1, sh, sw, 1], [1, dh, dw, 1], "VALID"
+    )  # (N, nh, nw, kh * kw * C), the channel varying fastest
     shape = tf.shape(patches)
     blocks = tf.reshape(patches, [shape[0], shape[1] * shape[2], kh * kw, channels])
     return tf.reshape(tf.transpose(blocks, [0, 3, 2, 1]), [shape[0], channels * kh * kw, shape[1] * shape[2]])
@@ -219,8 +218,10 @@ def fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding:
     if columns is not None and columns % (kh * kw):
         raise ValueError(f"fold: x.shape[1] = {columns} is not divisible by kernel_size product {kh * kw}")
     if length is not None and length != nh * nw:
-        raise ValueError(f"fold: x.shape[2] = {length} but output_size={output_size!r} with these kernel, "
-                         f"dilation, padding and stride gives {nh * nw} blocks")
+        raise ValueError(
+            f"fold: x.shape[2] = {length} but output_size={output_size!r} with these kernel, "
+            f"dilation, padding and stride gives {nh * nw} blocks"
+        )
     channels = columns // (kh * kw)
     # where each (kernel row, kernel column, block row, block column) lands in the padded output
     i, j, a, b = np.meshgrid(np.arange(kh), np.arange(kw), np.arange(nh), np.arange(nw), indexing="ij")
@@ -229,7 +230,7 @@ def fold(x: Any, output_size: Any, kernel_size: Any, dilation: Any = 1, padding:
     values = tf.transpose(tf.reshape(x, [n, channels, kh * kw * nh * nw]), [2, 0, 1])
     summed = tf.math.unsorted_segment_sum(values, tf.constant(target, tf.int32), rows * cols)  # (rows*cols, N, C)
     image = tf.reshape(tf.transpose(summed, [1, 2, 0]), [n, channels, rows, cols])
-    return image[:, :, ph:ph + oh, pw:pw + ow]
+    return image[:, :, ph : ph + oh, pw : pw + ow]
 
 
 __all__ = ["depth_to_space", "space_to_depth", "unfold", "fold"]

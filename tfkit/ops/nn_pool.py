@@ -18,12 +18,7 @@ import tensorflow as tf
 
 from tfkit.base.data_format import from_channels_last, to_channels_last
 from tfkit.ops._convert import export, float_of, tensor
-from tfkit.ops.nn_conv import (
-    data_format_of,
-    padding_of,
-    spatial_rank,
-    tuple_of,
-)
+from tfkit.ops.nn_conv import data_format_of, padding_of, spatial_rank, tuple_of
 
 
 def _pool(inputs: Any, pool_size: Any, strides: Any, padding: str, data_format: str | None, kind: str) -> tf.Tensor:
@@ -42,8 +37,9 @@ def _pool(inputs: Any, pool_size: Any, strides: Any, padding: str, data_format: 
     return from_channels_last(outputs, data_format)
 
 
-def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
-             data_format: str | None = None) -> tf.Tensor:
+def max_pool(
+    inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid", data_format: str | None = None
+) -> tf.Tensor:
     """Max pooling operation.
 
     Integer inputs keep their dtype.
@@ -98,8 +94,9 @@ def max_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "v
     return _pool(inputs, pool_size, strides, padding, data_format, "max")
 
 
-def average_pool(inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid",
-                 data_format: str | None = None) -> tf.Tensor:
+def average_pool(
+    inputs: Any, pool_size: Any, strides: Any = None, padding: str = "valid", data_format: str | None = None
+) -> tf.Tensor:
     """Average pooling operation.
 
     Integer inputs are computed in float32. With `"same"` padding, the padded
@@ -182,8 +179,10 @@ def _adaptive(inputs: Any, output_size: Any, data_format: str | None, kind: str)
     for i, out in enumerate(sizes):
         size = x.shape[i + 1]
         if size is None:
-            raise ValueError(f"{op}: spatial axis {i} of inputs has no static size (shape {tuple(inputs.shape)}); "
-                             f"adaptive pooling needs the spatial sizes when the op is built")
+            raise ValueError(
+                f"{op}: spatial axis {i} of inputs has no static size (shape {tuple(inputs.shape)}); "
+                f"adaptive pooling needs the spatial sizes when the op is built"
+            )
         x = _adaptive_axis(x, i + 1, size, out, kind)
     return from_channels_last(x, data_format)
 

@@ -65,6 +65,7 @@ def _axis(axis: Axis) -> Any:
 
 # ------------------------------------------------------------------ arithmetic
 
+
 def add(x1: Any, x2: Any) -> tf.Tensor:
     """Add arguments element-wise.
 
@@ -568,7 +569,7 @@ def round(x: Any, decimals: int = 0) -> tf.Tensor:  # noqa: A001
         return tf.round(x)
     if x.dtype.is_integer and decimals > 0:
         return x
-    factor = tf.cast(10.0 ** decimals, float_of(x).dtype)
+    factor = tf.cast(10.0**decimals, float_of(x).dtype)
     rounded = tf.round(float_of(x) * factor) / factor
     return tf.cast(rounded, x.dtype) if x.dtype.is_integer else rounded
 
@@ -653,6 +654,7 @@ def _cast_bound(value: Any, dtype: tf.DType) -> tf.Tensor:
 
 
 # ------------------------------------------------------------------ reductions
+
 
 def mean(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
     """Compute the arithmetic mean along the specified axes.
@@ -763,7 +765,7 @@ def max(x: Any, axis: Axis = None, keepdims: bool = False, initial: Any = None) 
     out = _extreme(tensor(x), axis, keepdims, largest=True)
     if initial is None:
         return out
-    if out.dtype.is_bool:   # as Keras: booleans compare as 0 and 1
+    if out.dtype.is_bool:  # as Keras: booleans compare as 0 and 1
         return tf.cast(tf.maximum(tf.cast(out, tf.int32), tf.cast(initial, tf.int32)), tf.bool)
     return tf.maximum(out, tf.cast(initial, out.dtype))
 
@@ -1178,8 +1180,14 @@ def average(x: Any, axis: Axis = None, weights: Any = None) -> tf.Tensor:
 # ------------------------------------------------------------------ linear algebra
 
 # tf.matmul has no kernels for these; they are multiplied in a wider int and cast back.
-_MATMUL_COMPUTE = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "int32", "uint16": "int32",
-                   "uint32": "int64"}
+_MATMUL_COMPUTE = {
+    "bool": "int32",
+    "int8": "int32",
+    "int16": "int32",
+    "uint8": "int32",
+    "uint16": "int32",
+    "uint32": "int64",
+}
 
 
 def matmul(x1: Any, x2: Any) -> tf.Tensor:
@@ -1380,11 +1388,13 @@ def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> tf.Tensor:
     """
     x = tensor(x)
     x = tf.cast(x, _TRACE_WIDENED.get(x.dtype.name, x.dtype))
-    return tf.reduce_sum(tf.linalg.diag_part(tf.experimental.numpy.moveaxis(x, [axis1, axis2], [-2, -1]), k=offset),
-                         axis=-1)
+    return tf.reduce_sum(
+        tf.linalg.diag_part(tf.experimental.numpy.moveaxis(x, [axis1, axis2], [-2, -1]), k=offset), axis=-1
+    )
 
 
 # ------------------------------------------------------------------ shapes
+
 
 def reshape(x: Any, newshape: Any) -> tf.Tensor:
     """Give a new shape to a tensor without changing its data.
@@ -1865,8 +1875,10 @@ def pad(x: Any, pad_width: Any, mode: str = "constant", constant_values: Any = N
         array([3, 2, 1, 2, 3, 2, 1], dtype=int32)
     """
     x = tensor(x)
-    widths = [[int(w), int(w)] if isinstance(w, (int, np.integer)) else list(w) for w in
-              (pad_width if isinstance(pad_width, (list, tuple)) else [pad_width] * len(x.shape))]
+    widths = [
+        [int(w), int(w)] if isinstance(w, (int, np.integer)) else list(w)
+        for w in (pad_width if isinstance(pad_width, (list, tuple)) else [pad_width] * len(x.shape))
+    ]
     if len(widths) == 1 and len(x.shape) > 1:
         widths = widths * len(x.shape)
     if mode == "constant":
@@ -2081,10 +2093,25 @@ def meshgrid(*x: Any, indexing: str = "xy") -> list[tf.Tensor]:
     return tf.meshgrid(*[tensor(v) for v in x], indexing=indexing)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)
 # the families kept in files of their own (numpy_math.py ...), one namespace as in keras.ops.numpy
-for _family in (numpy_bits, numpy_build, numpy_logic, numpy_math, numpy_nan, numpy_products, numpy_quantile,
-                numpy_shapes, numpy_stats, numpy_unique, numpy_vectorize, numpy_windows):
+for _family in (
+    numpy_bits,
+    numpy_build,
+    numpy_logic,
+    numpy_math,
+    numpy_nan,
+    numpy_products,
+    numpy_quantile,
+    numpy_shapes,
+    numpy_stats,
+    numpy_unique,
+    numpy_vectorize,
+    numpy_windows,
+):
     __all__ += _family.__all__

@@ -288,8 +288,7 @@ def _magnitudes(name: str, x1: Any, x2: Any) -> tuple[tf.Tensor, tf.Tensor]:
     a, b = tensor(x1), tensor(x2)
     common = operands(a, b)
     if not common[0].dtype.is_integer:
-        raise TypeError(f"{name} needs integer tensors; got x1 of dtype {a.dtype.name} and x2 of dtype "
-                        f"{b.dtype.name}")
+        raise TypeError(f"{name} needs integer tensors; got x1 of dtype {a.dtype.name} and x2 of dtype {b.dtype.name}")
     a, b = common
     a, b = a + tf.zeros_like(b), b + tf.zeros_like(a)  # broadcast to one shape
     if not a.dtype.is_unsigned:
@@ -358,6 +357,9 @@ def lcm(x1: Any, x2: Any) -> tf.Tensor:
     return tf.where(zero, tf.zeros_like(a), a * (b // tf.where(zero, tf.ones_like(divisor), divisor)))
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

@@ -215,8 +215,9 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
     return tf.range(tf.cast(start, dtype), tf.cast(stop, dtype), tf.cast(step, dtype), dtype=dtype)
 
 
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype: Any = None, axis: int = 0) -> Any:
+def linspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False, dtype: Any = None, axis: int = 0
+) -> Any:
     """Return evenly spaced numbers over a specified interval.
 
     Returns `num` evenly spaced samples, calculated over the interval `[start, stop]`. The endpoint of the
@@ -257,7 +258,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     """
     if num < 0:
         raise ValueError(f"linspace: num must be a non-negative integer, got num={num}")
-    if dtype is None:      # Keras: the arguments' own dtypes (a float64 array stays float64) joined with float
+    if dtype is None:  # Keras: the arguments' own dtypes (a float64 array stays float64) joined with float
         dtype = result_type(*(getattr(v, "dtype", None) or weak(v) for v in (start, stop)), float)
     dtype = tf.as_dtype(dtype)
     compute = dtype if dtype.is_floating else tf.float32
@@ -487,8 +488,9 @@ def _to(values: tf.Tensor, dtype: str) -> tf.Tensor:
     return tf.cast(tf.floor(values) if not ("float" in dtype or "complex" in dtype) else values, dtype)
 
 
-def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10,
-             dtype: Any = None, axis: int = 0) -> tf.Tensor:
+def logspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10, dtype: Any = None, axis: int = 0
+) -> tf.Tensor:
     """Returns numbers spaced evenly on a log scale.
 
     In linear space, the sequence starts at `base ** start` and ends with `base ** stop` (see `endpoint`):
@@ -526,8 +528,9 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
     return _place(_to(tf.pow(tf.cast(base, compute), exponents), out), axis)
 
 
-def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
-              axis: int = 0) -> tf.Tensor:
+def geomspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
+) -> tf.Tensor:
     """Return numbers spaced evenly on a log scale (a geometric progression).
 
     Each output sample is a constant multiple of the previous one, from `start` to `stop`; the first and
@@ -574,6 +577,9 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     return _place(_to(values, out), axis)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

@@ -41,8 +41,18 @@ def _bits(name: str) -> int:
 
 def _strong_join(names: set[str]) -> str:
     """Least upper bound of dtypes that are all strong (tensor dtypes)."""
-    kinds = {"complex" if n.startswith("complex") else "float" if "float" in n else
-             "uint" if n.startswith("uint") else "int" if n.startswith("int") else "bool" for n in names}
+    kinds = {
+        "complex"
+        if n.startswith("complex")
+        else "float"
+        if "float" in n
+        else "uint"
+        if n.startswith("uint")
+        else "int"
+        if n.startswith("int")
+        else "bool"
+        for n in names
+    }
     if kinds == {"bool"}:
         return "bool"
     if "complex" in kinds:

@@ -476,6 +476,9 @@ def isin(x1: Any, x2: Any, assume_unique: bool = False, invert: bool = False) ->
     return tf.logical_not(found) if invert else found
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

@@ -17,14 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.ops._convert import export, tensor
-from tfkit.ops.numpy_dtypes import (
-    FLOATX,
-    float_type,
-    is_integer,
-    operands,
-    result_type,
-    wide_float_type,
-)
+from tfkit.ops.numpy_dtypes import FLOATX, float_type, is_integer, operands, result_type, wide_float_type
 
 
 def _float(x: Any) -> tf.Tensor:
@@ -38,6 +31,7 @@ def _wide(x: Any) -> tf.Tensor:
 
 
 # ------------------------------------------------------------------ one argument, float result
+
 
 def tan(x: Any) -> tf.Tensor:
     """Compute tangent, element-wise.
@@ -557,6 +551,7 @@ def imag(x: Any) -> tf.Tensor:
 
 # ------------------------------------------------------------------ two arguments
 
+
 def arctan2(x1: Any, x2: Any) -> tf.Tensor:
     """Element-wise arc tangent of `x1/x2` choosing the quadrant correctly.
 
@@ -837,8 +832,15 @@ def fmod(x1: Any, x2: Any) -> tf.Tensor:
     a, b = tensor(x1), tensor(x2)
     dtype = result_type(a.dtype, b.dtype)
     dtype = "int32" if dtype == "bool" else dtype
-    compute = {"int8": "int32", "int16": "int32", "uint8": "int32", "uint16": "int32", "uint32": "int64",
-               "float16": FLOATX, "bfloat16": FLOATX}.get(dtype, dtype)  # TruncateMod's kernels
+    compute = {
+        "int8": "int32",
+        "int16": "int32",
+        "uint8": "int32",
+        "uint16": "int32",
+        "uint32": "int64",
+        "float16": FLOATX,
+        "bfloat16": FLOATX,
+    }.get(dtype, dtype)  # TruncateMod's kernels
     a, b = tf.cast(a, compute), tf.cast(b, compute)
     if a.dtype.is_floating:
         return tf.cast(tf.truncatemod(a, b), dtype)
@@ -847,6 +849,9 @@ def fmod(x1: Any, x2: Any) -> tf.Tensor:
     return tf.cast(tf.where(zero, tf.zeros_like(a + b), tf.truncatemod(a, safe)), dtype)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

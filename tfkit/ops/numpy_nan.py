@@ -455,6 +455,9 @@ def nancumprod(x: Any, axis: int | None = None, dtype: Any = None) -> tf.Tensor:
     return _cumulative(x, axis, dtype, 1.0, tf.math.cumprod)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

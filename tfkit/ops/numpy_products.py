@@ -141,8 +141,9 @@ def inner(x1: Any, x2: Any) -> tf.Tensor:
     if len(a.shape) == 0 or len(b.shape) == 0:
         return _multiply(a, b)
     if a.shape[-1] is not None and b.shape[-1] is not None and a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"inner needs the last dimensions of x1 and x2 to match; got shapes "
-                         f"{tuple(a.shape)} and {tuple(b.shape)}")
+        raise ValueError(
+            f"inner needs the last dimensions of x1 and x2 to match; got shapes {tuple(a.shape)} and {tuple(b.shape)}"
+        )
     dtype = a.dtype
     compute = dtype if dtype.is_floating or dtype.is_complex else tf.float64 if not dtype.is_bool else FLOATX
     out = tf.tensordot(tf.cast(a, compute), tf.cast(b, compute), axes=[[len(a.shape) - 1], [len(b.shape) - 1]])
@@ -213,6 +214,9 @@ def slogdet(x: Any) -> tuple[tf.Tensor, tf.Tensor]:
     return sign, log_abs
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

@@ -93,12 +93,20 @@ def _quantile(x: tf.Tensor, q: tf.Tensor, axis: Axis, method: str, keepdims: boo
     # rows x quantiles -> q.shape + kept dims (+ ones where the reduced axes were, with keepdims)
     kept_shape = tf.gather(shape, kept) if kept else tf.zeros([0], tf.int32)
     if keepdims:
-        kept_shape = tf.tensor_scatter_nd_update(shape, [[a] for a in (axes or range(rank))],
-                                                 tf.ones([len(axes or range(rank))], tf.int32)) if rank else kept_shape
+        kept_shape = (
+            tf.tensor_scatter_nd_update(
+                shape, [[a] for a in (axes or range(rank))], tf.ones([len(axes or range(rank))], tf.int32)
+            )
+            if rank
+            else kept_shape
+        )
     out = tf.transpose(out)
     out = tf.reshape(out, tf.concat([tf.shape(q), kept_shape], 0))
-    static = [x.shape[i] for i in kept] if not keepdims else \
-        [1 if axes is None or i in axes else x.shape[i] for i in range(rank)]
+    static = (
+        [x.shape[i] for i in kept]
+        if not keepdims
+        else [1 if axes is None or i in axes else x.shape[i] for i in range(rank)]
+    )
     return tf.ensure_shape(out, list(q.shape) + static)
 
 
@@ -315,6 +323,9 @@ def nanmedian(x: Any, axis: Axis = None, keepdims: bool = False) -> tf.Tensor:
     return _quantile(x, tf.constant(0.5, tf.float64), axis, "linear", keepdims, skip_nan=True)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

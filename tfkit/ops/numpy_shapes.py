@@ -142,8 +142,10 @@ def _split(x: tf.Tensor, parts: Any, axis: int, equal: bool) -> list[tf.Tensor]:
         length = x.shape[axis]
         if equal:
             if length is not None and length % parts:
-                raise ValueError(f"indices_or_sections={parts} does not divide the axis {axis} of length "
-                                 f"{length} equally; use array_split for unequal parts")
+                raise ValueError(
+                    f"indices_or_sections={parts} does not divide the axis {axis} of length "
+                    f"{length} equally; use array_split for unequal parts"
+                )
             return tf.split(x, int(parts), axis=axis)
         total = tf.shape(x)[axis] if length is None else length
         sizes = total // parts + tf.cast(tf.range(parts) < total % parts, tf.int32)
@@ -513,17 +515,20 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
         array([ 1, -1, -1])
     """
     if not isinstance(condlist, (list, tuple)) or not isinstance(choicelist, (list, tuple)):
-        raise ValueError(f"condlist and choicelist must be lists; got {type(condlist).__name__} "
-                         f"and {type(choicelist).__name__}")
+        raise ValueError(
+            f"condlist and choicelist must be lists; got {type(condlist).__name__} and {type(choicelist).__name__}"
+        )
     if not condlist or not choicelist:
         raise ValueError("condlist and choicelist must not be empty")
     if len(condlist) != len(choicelist):
-        raise ValueError(f"condlist and choicelist must have the same length; got {len(condlist)} "
-                         f"and {len(choicelist)}")
+        raise ValueError(
+            f"condlist and choicelist must have the same length; got {len(condlist)} and {len(choicelist)}"
+        )
     choices = [tensor(c) for c in choicelist]
     default_item = weak(default)
-    dtype = result_type(*[c.dtype for c in choices],
-                        default_item if isinstance(default_item, type) else default_item.dtype)
+    dtype = result_type(
+        *[c.dtype for c in choices], default_item if isinstance(default_item, type) else default_item.dtype
+    )
     out = tf.cast(tensor(default), dtype)
     for condition, choice in zip(reversed(condlist), reversed(choices)):
         condition = tf.cast(tensor(condition), tf.bool)
@@ -601,12 +606,17 @@ def view(x: Any, dtype: Any = None) -> tf.Tensor:
     ratio = new_size // old_size
     last = x.shape[-1]
     if last is not None and last % ratio:
-        raise ValueError(f"Cannot view x of shape {tuple(x.shape)} and dtype {x.dtype.name} as {new.name}: "
-                         f"the last axis ({last}) must be a multiple of {ratio}")
+        raise ValueError(
+            f"Cannot view x of shape {tuple(x.shape)} and dtype {x.dtype.name} as {new.name}: "
+            f"the last axis ({last}) must be a multiple of {ratio}"
+        )
     grouped = tf.reshape(x, tf.concat([tf.shape(x)[:-1], [-1, ratio]], 0))
     return tf.bitcast(grouped, new)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), [name for name in __all__ if name != "ndim"])

@@ -30,8 +30,7 @@ def _static(value: Any) -> np.ndarray | None:
     return np.asarray(value)
 
 
-def histogram(x: Any, bins: int = 10,
-              range: tuple[float, float] | None = None) -> tuple[tf.Tensor, tf.Tensor]:  # noqa: A002
+def histogram(x: Any, bins: int = 10, range: tuple[float, float] | None = None) -> tuple[tf.Tensor, tf.Tensor]:  # noqa: A002
     """Computes a histogram of the data tensor `x`.
 
     The range is split into `bins` equal bins; each bin holds the values from its lower edge up to, but
@@ -426,6 +425,9 @@ def argpartition(x: Any, kth: int, axis: int | None = -1) -> tf.Tensor:
     return tf.argsort(x, axis=axis, stable=True)
 
 
-__all__ = [name for name, value in list(globals().items())
-           if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__]
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
+]
 export(globals(), __all__)

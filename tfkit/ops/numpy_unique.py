@@ -54,8 +54,9 @@ def _lexicographic_order(rows: tf.Tensor) -> tf.Tensor:
     return order
 
 
-def _fit(values: tf.Tensor, first: tf.Tensor, counts: tf.Tensor, axis: int, size: int,
-         fill_value: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+def _fit(
+    values: tf.Tensor, first: tf.Tensor, counts: tf.Tensor, axis: int, size: int, fill_value: Any
+) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """Truncate or pad the unique values (along ``axis``), first indices and counts to ``size``."""
     found = tf.shape(values)[axis]
     keep, pad = tf.minimum(found, size), tf.maximum(size - found, 0)
@@ -64,13 +65,23 @@ def _fit(values: tf.Tensor, first: tf.Tensor, counts: tf.Tensor, axis: int, size
     values = tf.pad(values, paddings, constant_values=tf.cast(0 if fill_value is None else fill_value, values.dtype))
     static = values.shape.as_list()
     static[axis] = size
-    return (tf.ensure_shape(values, static), tf.ensure_shape(tf.pad(first[:keep], [[0, pad]]), [size]),
-            tf.ensure_shape(tf.pad(counts[:keep], [[0, pad]]), [size]))
+    return (
+        tf.ensure_shape(values, static),
+        tf.ensure_shape(tf.pad(first[:keep], [[0, pad]]), [size]),
+        tf.ensure_shape(tf.pad(counts[:keep], [[0, pad]]), [size]),
+    )
 
 
-def unique(x: Any, sorted: bool = True, return_index: bool = False, return_inverse: bool = False,  # noqa: A002
-           return_counts: bool = False, axis: int | None = None, size: int | None = None,
-           fill_value: Any = None) -> Any:
+def unique(
+    x: Any,
+    sorted: bool = True,
+    return_index: bool = False,
+    return_inverse: bool = False,  # noqa: A002
+    return_counts: bool = False,
+    axis: int | None = None,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Any:
     """Return the unique elements of a tensor.
 
     As NumPy's `unique`: the distinct values of `x` (flattened), or with `axis` the distinct slices along
@@ -148,12 +159,14 @@ def unique(x: Any, sorted: bool = True, return_index: bool = False, return_inver
         if axis is None:
             values, inverse = tf.reshape(values, [-1]), tf.reshape(inverse, tf.shape(x))
         else:
-            values = tf.experimental.numpy.moveaxis(tf.reshape(values, tf.concat([[-1], tf.shape(moved)[1:]], 0)),
-                                                    0, where)
+            values = tf.experimental.numpy.moveaxis(
+                tf.reshape(values, tf.concat([[-1], tf.shape(moved)[1:]], 0)), 0, where
+            )
         if size is not None:
             values, first, counts = _fit(values, first, counts, where, int(size), fill_value)
-    results = [values] + [r for r, wanted in ((first, return_index), (inverse, return_inverse),
-                                              (counts, return_counts)) if wanted]
+    results = [values] + [
+        r for r, wanted in ((first, return_index), (inverse, return_inverse), (counts, return_counts)) if wanted
+    ]
     return tuple(results) if len(results) > 1 else values
 
 

@@ -34,8 +34,9 @@ def _core_dims(signature: str) -> list[tuple[str, ...]]:
     return [tuple(d.strip() for d in group.split(",") if d.strip()) for group in _CORE.findall(inputs)]
 
 
-def vectorize(pyfunc: Callable, *, excluded: Iterable[int | str] | None = None,
-              signature: str | None = None) -> Callable:
+def vectorize(
+    pyfunc: Callable, *, excluded: Iterable[int | str] | None = None, signature: str | None = None
+) -> Callable:
     """Turn a function into a vectorized function.
 
     The vectorized function maps `pyfunc` over its tensor arguments, as NumPy's `vectorize`. Without a
@@ -85,10 +86,13 @@ def vectorize(pyfunc: Callable, *, excluded: Iterable[int | str] | None = None,
     @functools.wraps(pyfunc)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if is_symbolic((args, kwargs)):
-            raise TypeError("A vectorized Python function cannot be recorded in a functional model (it could not "
-                            "be saved); call it inside a custom layer's call instead")
-        slots = [i for i in range(len(args)) if i not in skip and args[i] is not None] + \
-                [k for k in kwargs if k not in skip]
+            raise TypeError(
+                "A vectorized Python function cannot be recorded in a functional model (it could not "
+                "be saved); call it inside a custom layer's call instead"
+            )
+        slots = [i for i in range(len(args)) if i not in skip and args[i] is not None] + [
+            k for k in kwargs if k not in skip
+        ]
         values = [tensor(args[s] if isinstance(s, int) else kwargs[s]) for s in slots]
         core = cores if cores is not None else [()] * len(values)
         if len(core) != len(values):
@@ -96,12 +100,14 @@ def vectorize(pyfunc: Callable, *, excluded: Iterable[int | str] | None = None,
         loop = tf.constant([], tf.int32)
         for value, dims in zip(values, core):
             if len(value.shape) < len(dims):
-                raise ValueError(f"An argument of shape {tuple(value.shape)} has fewer dimensions than its core "
-                                 f"dimensions {dims} in signature {signature!r}")
-            loop = tf.broadcast_dynamic_shape(loop, tf.shape(value)[:len(value.shape) - len(dims)])
+                raise ValueError(
+                    f"An argument of shape {tuple(value.shape)} has fewer dimensions than its core "
+                    f"dimensions {dims} in signature {signature!r}"
+                )
+            loop = tf.broadcast_dynamic_shape(loop, tf.shape(value)[: len(value.shape) - len(dims)])
         flat = []
         for value, dims in zip(values, core):
-            tail = tf.shape(value)[len(value.shape) - len(dims):]
+            tail = tf.shape(value)[len(value.shape) - len(dims) :]
             spread = tf.broadcast_to(value, tf.concat([loop, tail], 0))
             flat.append(tf.reshape(spread, tf.concat([[-1], tail], 0)))
 

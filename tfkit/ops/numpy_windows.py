@@ -25,8 +25,10 @@ from tfkit.ops.numpy_dtypes import FLOATX
 def _positions(x: Any, name: str) -> tf.Tensor:
     """Sample positions of a window of length ``x`` on [-1, 1] (float32); ``[0.0]`` for length 1."""
     if is_symbolic(x):
-        raise TypeError(f"{name} makes a constant window from a length; it cannot take a symbolic tensor "
-                        f"(got x={x!r}). Pass the window length as an int")
+        raise TypeError(
+            f"{name} makes a constant window from a length; it cannot take a symbolic tensor "
+            f"(got x={x!r}). Pass the window length as an int"
+        )
     if isinstance(x, (float, np.floating)) and not float(x).is_integer():
         raise TypeError(f"{name} needs an integer window length; got x={x!r}")
     length = tf.cast(x, tf.int32)

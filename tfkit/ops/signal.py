@@ -21,8 +21,10 @@ def _complex(x: Any, op: str) -> tf.Tensor:
         raise ValueError(f"{op}: x must be a tuple (real, imag) of two tensors, got {type(x).__name__}")
     real, imag = promote(float_of(tensor(x[0])), float_of(tensor(x[1])))
     if not real.shape.is_compatible_with(imag.shape) or real.shape.rank != imag.shape.rank:
-        raise ValueError(f"{op}: the real and imaginary parts must have the same shape, got {tuple(real.shape)} "
-                         f"and {tuple(imag.shape)}")
+        raise ValueError(
+            f"{op}: the real and imaginary parts must have the same shape, got {tuple(real.shape)} "
+            f"and {tuple(imag.shape)}"
+        )
     if real.dtype not in (tf.float32, tf.float64):
         real, imag = tf.cast(real, tf.float32), tf.cast(imag, tf.float32)
     return tf.complex(real, imag)
@@ -277,23 +279,28 @@ def _window(window: Any, sequence_length: int, fft_length: int, dtype: tf.DType,
     else:
         values = tf.cast(tensor(window), dtype)
         if values.shape.rank != 1 or values.shape[0] != sequence_length:
-            raise ValueError(f"{op}: window must have shape ({sequence_length},) (sequence_length), "
-                             f"got {tuple(values.shape)}")
+            raise ValueError(
+                f"{op}: window must have shape ({sequence_length},) (sequence_length), got {tuple(values.shape)}"
+            )
     left = (fft_length - sequence_length) // 2
     return tf.pad(values, [[left, fft_length - sequence_length - left]])
 
 
 def _check_frames(sequence_length: Any, sequence_stride: Any, fft_length: Any, op: str) -> None:
-    for name, value in (("sequence_length", sequence_length), ("sequence_stride", sequence_stride),
-                        ("fft_length", fft_length)):
+    for name, value in (
+        ("sequence_length", sequence_length),
+        ("sequence_stride", sequence_stride),
+        ("fft_length", fft_length),
+    ):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{op}: {name} must be a positive int, got {value!r}")
     if fft_length < sequence_length:
         raise ValueError(f"{op}: fft_length ({fft_length}) must be at least sequence_length ({sequence_length})")
 
 
-def stft(x: Any, sequence_length: int, sequence_stride: int, fft_length: int, window: Any = "hann",
-         center: bool = True) -> tuple[tf.Tensor, tf.Tensor]:
+def stft(
+    x: Any, sequence_length: int, sequence_stride: int, fft_length: int, window: Any = "hann", center: bool = True
+) -> tuple[tf.Tensor, tf.Tensor]:
     """Short-Time Fourier Transform along the last axis of the input.
 
     The STFT computes the Fourier transform of short overlapping windows of the
@@ -349,8 +356,15 @@ def stft(x: Any, sequence_length: int, sequence_stride: int, fft_length: int, wi
     return _parts(tf.signal.rfft(frames, fft_length=[fft_length]))
 
 
-def istft(x: Any, sequence_length: int, sequence_stride: int, fft_length: int, length: int | None = None,
-          window: Any = "hann", center: bool = True) -> tf.Tensor:
+def istft(
+    x: Any,
+    sequence_length: int,
+    sequence_stride: int,
+    fft_length: int,
+    length: int | None = None,
+    window: Any = "hann",
+    center: bool = True,
+) -> tf.Tensor:
     """Inverse Short-Time Fourier Transform along the last axis of the input.
 
     To reconstruct an original waveform, the parameters should be the same in
@@ -400,12 +414,15 @@ def istft(x: Any, sequence_length: int, sequence_stride: int, fft_length: int, l
     _rank_at_least(z, 2, "istft")
     dtype = tf.math.real(z).dtype
     analysis = _window(window, sequence_length, fft_length, dtype, "istft")
-    window_fn = None if analysis is None else tf.signal.inverse_stft_window_fn(
-        sequence_stride, forward_window_fn=lambda frame_length, dtype: analysis)
+    window_fn = (
+        None
+        if analysis is None
+        else tf.signal.inverse_stft_window_fn(sequence_stride, forward_window_fn=lambda frame_length, dtype: analysis)
+    )
     signal = tf.signal.inverse_stft(z, fft_length, sequence_stride, fft_length, window_fn=window_fn)
     start = fft_length // 2 if center else 0
     if length is not None:
-        signal = signal[..., start:start + length]
+        signal = signal[..., start : start + length]
         missing = length - tf.shape(signal)[-1]
         return tf.pad(signal, [[0, 0]] * (len(signal.shape) - 1) + [[0, missing]])
     return signal[..., start:-start] if center and start else signal

@@ -1,8 +1,8 @@
 """Optimizers and learning-rate schedules (Keras 3 formulas, defaults and configs).
 
-    optimizer = tfkit.optimizers.get("adam")
-    optimizer.apply(tape.gradient(loss, model.trainable_variables), model.trainable_variables)
-    optimizer.learning_rate.assign(1e-4)
+optimizer = tfkit.optimizers.get("adam")
+optimizer.apply(tape.gradient(loss, model.trainable_variables), model.trainable_variables)
+optimizer.learning_rate.assign(1e-4)
 """
 
 from tfkit.optimizers import schedules  # noqa: F401
@@ -21,8 +21,27 @@ from tfkit.optimizers.schedule_free_adamw import ScheduleFreeAdamW  # noqa: F401
 from tfkit.optimizers.schedules import LearningRateSchedule  # noqa: F401
 
 __all__ = [
-    "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Nadam", "Lion",
-    "Adadelta", "Adafactor", "Ftrl", "Lamb", "LossScaleOptimizer", "Muon", "ScheduleFreeAdamW",
-    "MultiOptimizer", "OptimizerMap",
-    "LearningRateSchedule", "schedules", "get", "serialize", "deserialize",
+    "Optimizer",
+    "SGD",
+    "Adam",
+    "AdamW",
+    "RMSprop",
+    "Adagrad",
+    "Adamax",
+    "Nadam",
+    "Lion",
+    "Adadelta",
+    "Adafactor",
+    "Ftrl",
+    "Lamb",
+    "LossScaleOptimizer",
+    "Muon",
+    "ScheduleFreeAdamW",
+    "MultiOptimizer",
+    "OptimizerMap",
+    "LearningRateSchedule",
+    "schedules",
+    "get",
+    "serialize",
+    "deserialize",
 ]

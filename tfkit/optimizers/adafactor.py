@@ -128,8 +128,12 @@ class Adafactor(Optimizer):
         **kwargs: Any,
     ) -> None:
         super().__init__(learning_rate=learning_rate, **kwargs)
-        numbers = {"beta_2_decay": beta_2_decay, "epsilon_1": epsilon_1, "epsilon_2": epsilon_2,
-                   "clip_threshold": clip_threshold}
+        numbers = {
+            "beta_2_decay": beta_2_decay,
+            "epsilon_1": epsilon_1,
+            "epsilon_2": epsilon_2,
+            "clip_threshold": clip_threshold,
+        }
         for name, value in numbers.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"Adafactor: {name} must be a number, got {name}={value!r}")
@@ -153,7 +157,9 @@ class Adafactor(Optimizer):
             if len(shape) >= 2:
                 label = variable.name.split(":")[0].replace("/", "_")
                 self._r.append(self.add_variable(shape[:-1], variable.dtype, name=f"{label}_row_moment"))
-                self._c.append(self.add_variable(shape[:-2] + shape[-1:], variable.dtype, name=f"{label}_column_moment"))
+                self._c.append(
+                    self.add_variable(shape[:-2] + shape[-1:], variable.dtype, name=f"{label}_column_moment")
+                )
             else:
                 self._r.append(None)
                 self._c.append(None)

@@ -1,8 +1,8 @@
 """Adam, AdamW, Adamax, Nadam and Lion, with Keras 3 formulas and defaults.
 
-    optimizer = tfkit.optimizers.AdamW(learning_rate=1e-3, weight_decay=0.004)
-    optimizer.exclude_from_weight_decay(var_names=["bias"])
-    optimizer.apply(grads, model.trainable_variables)
+optimizer = tfkit.optimizers.AdamW(learning_rate=1e-3, weight_decay=0.004)
+optimizer.exclude_from_weight_decay(var_names=["bias"])
+optimizer.apply(grads, model.trainable_variables)
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ class Adam(Optimizer):
     def update_step(self, gradient: tf.Tensor, variable: tf.Variable, learning_rate: Any) -> None:
         dtype = variable.dtype
 
-        def powers() -> tuple[tf.Tensor, tf.Tensor]:   # shared by the fused and the written-out updates
+        def powers() -> tuple[tf.Tensor, tf.Tensor]:  # shared by the fused and the written-out updates
             return self.once_per_step(("adam_powers", dtype), lambda: _powers(self, dtype))
 
         def step_size() -> tf.Tensor:
@@ -155,8 +155,18 @@ class Adam(Optimizer):
         v = self._velocities[index]
         if not self.amsgrad and fused_kernels.fusable(variable, m, v) and fused_kernels.adam_pays(variable):
             beta_1_power, beta_2_power = powers()
-            fused_kernels.apply_adam(variable, m, v, gradient, beta_1_power, beta_2_power, learning_rate,
-                                     self.beta_1, self.beta_2, self.epsilon)
+            fused_kernels.apply_adam(
+                variable,
+                m,
+                v,
+                gradient,
+                beta_1_power,
+                beta_2_power,
+                learning_rate,
+                self.beta_1,
+                self.beta_2,
+                self.epsilon,
+            )
             return
         alpha = self.once_per_step(("adam_alpha", dtype), step_size)
         m.assign_add((gradient - m) * (1.0 - self.beta_1))
@@ -273,8 +283,13 @@ class AdamW(Adam):
         if weight_decay is None:
             raise ValueError("AdamW: weight_decay must be a float, got None (use Adam for no decay)")
         super().__init__(
-            learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon,
-            amsgrad=amsgrad, weight_decay=weight_decay, **kwargs,
+            learning_rate=learning_rate,
+            beta_1=beta_1,
+            beta_2=beta_2,
+            epsilon=epsilon,
+            amsgrad=amsgrad,
+            weight_decay=weight_decay,
+            **kwargs,
         )
 
 
@@ -611,13 +626,7 @@ class Lion(Optimizer):
         1
     """
 
-    def __init__(
-        self,
-        learning_rate: Any = 0.001,
-        beta_1: float = 0.9,
-        beta_2: float = 0.99,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.99, **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate, **kwargs)
         if not 0.0 < beta_1 <= 1.0:
             raise ValueError(f"Lion: beta_1 must be in (0, 1], got {beta_1!r}")

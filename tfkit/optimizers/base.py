@@ -59,8 +59,16 @@ class _Bookkeeping:
     """
 
     __slots__ = (
-        "schedule", "model_variables", "index_of_key", "constraints", "use_decay",
-        "averages", "accumulators", "exclude_keys", "exclude_pattern", "per_step",
+        "schedule",
+        "model_variables",
+        "index_of_key",
+        "constraints",
+        "use_decay",
+        "averages",
+        "accumulators",
+        "exclude_keys",
+        "exclude_pattern",
+        "per_step",
     )
 
     def __init__(self) -> None:
@@ -70,7 +78,7 @@ class _Bookkeeping:
         self.constraints: list[Any] = []
         self.use_decay: list[bool] = []
         self.averages: list[tf.Variable] = []
-        self.accumulators: list[tf.Variable] = []     # gradient_accumulation_steps: one per variable
+        self.accumulators: list[tf.Variable] = []  # gradient_accumulation_steps: one per variable
         self.exclude_keys: set[int] = set()
         self.exclude_pattern: re.Pattern[str] | None = None
         self.per_step: dict[Any, Any] | None = None
@@ -176,18 +184,22 @@ class Optimizer(tf.Module):
         name: str | None = None,
     ) -> None:
         super().__init__(name=name or type(self).__name__.lower())
-        if gradient_accumulation_steps and (isinstance(gradient_accumulation_steps, bool) or not isinstance(
-                gradient_accumulation_steps, numbers.Integral) or gradient_accumulation_steps < 2):
-            raise ValueError(f"{type(self).__name__}: gradient_accumulation_steps must be an integer >= 2, "
-                             f"got {gradient_accumulation_steps!r}")
+        if gradient_accumulation_steps and (
+            isinstance(gradient_accumulation_steps, bool)
+            or not isinstance(gradient_accumulation_steps, numbers.Integral)
+            or gradient_accumulation_steps < 2
+        ):
+            raise ValueError(
+                f"{type(self).__name__}: gradient_accumulation_steps must be an integer >= 2, "
+                f"got {gradient_accumulation_steps!r}"
+            )
         self.gradient_accumulation_steps = int(gradient_accumulation_steps) if gradient_accumulation_steps else None
         self._state = _Bookkeeping()
         clips = {"clipnorm": clipnorm, "clipvalue": clipvalue, "global_clipnorm": global_clipnorm}
         given = {key: value for key, value in clips.items() if value is not None}
         if len(given) > 1:
             raise ValueError(
-                f"{type(self).__name__}: set at most one of clipnorm, clipvalue and "
-                f"global_clipnorm; got {given}"
+                f"{type(self).__name__}: set at most one of clipnorm, clipvalue and global_clipnorm; got {given}"
             )
         for key, value in given.items():
             if not isinstance(value, numbers.Real) or value <= 0:
@@ -212,8 +224,7 @@ class Optimizer(tf.Module):
         self.built = False
         self._optimizer_variables: list[tf.Variable] = []
         self._iterations = self._create_variable(
-            lambda: tf.constant(0, tf.int64), tf.int64, "iteration",
-            tf.VariableAggregation.ONLY_FIRST_REPLICA,
+            lambda: tf.constant(0, tf.int64), tf.int64, "iteration", tf.VariableAggregation.ONLY_FIRST_REPLICA
         )
         self._learning_rate_variable: tf.Variable | None = None
         self._set_learning_rate(learning_rate, initial=True)
@@ -273,7 +284,9 @@ class Optimizer(tf.Module):
             )
         if self._learning_rate_variable is None:
             self._learning_rate_variable = self._create_variable(
-                lambda: tf.constant(float(value), tf.float32), tf.float32, "learning_rate",
+                lambda: tf.constant(float(value), tf.float32),
+                tf.float32,
+                "learning_rate",
                 tf.VariableAggregation.ONLY_FIRST_REPLICA,
             )
         else:
@@ -291,16 +304,23 @@ class Optimizer(tf.Module):
     ) -> tf.Variable:
         strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
         with tf.init_scope(), contextlib.ExitStack() as stack:
-            stack.enter_context(tf.name_scope(""))    # not "while/...": the slot is named alike wherever it is built
+            stack.enter_context(tf.name_scope(""))  # not "while/...": the slot is named alike wherever it is built
             if strategy is not None:
                 stack.enter_context(strategy.scope())
                 if colocate_with is not None:
                     stack.enter_context(strategy.extended.colocate_vars_with(colocate_with))
             # Under a tfkit distribution a slot takes its variable's layout; scalars are replicated.
-            stack.enter_context(distribution_values.layout_like(colocate_with) if colocate_with is not None
-                                else distribution_values.variable_scope())
+            stack.enter_context(
+                distribution_values.layout_like(colocate_with)
+                if colocate_with is not None
+                else distribution_values.variable_scope()
+            )
             return tf.Variable(
-                initial_value, trainable=False, dtype=dtype, name=name, aggregation=aggregation,
+                initial_value,
+                trainable=False,
+                dtype=dtype,
+                name=name,
+                aggregation=aggregation,
                 **variable_options.EAGER_CREATION,
             )
 
@@ -321,11 +341,14 @@ class Optimizer(tf.Module):
         if not shape.is_fully_defined():
             raise ValueError(f"{type(self).__name__}: slot {name!r} needs a fully known shape, got {shape}")
         if callable(initializer):
+
             def initial_value() -> tf.Tensor:
                 return tf.cast(initializer(shape, dtype), dtype)
         else:
+
             def initial_value() -> tf.Tensor:
                 return tf.fill(shape, tf.constant(initializer, dtype))
+
         variable = self._create_variable(initial_value, dtype, name, colocate_with=colocate_with)
         self._optimizer_variables.append(variable)
         return variable
@@ -335,15 +358,15 @@ class Optimizer(tf.Module):
     ) -> tf.Variable:
         """A slot with the shape and dtype of ``reference`` (a model variable)."""
         return self.add_variable(
-            reference.shape, reference.dtype, initializer,
-            name=f"{_variable_label(reference)}_{name}", colocate_with=reference,
+            reference.shape,
+            reference.dtype,
+            initializer,
+            name=f"{_variable_label(reference)}_{name}",
+            colocate_with=reference,
         )
 
     def add_optimizer_variables(
-        self,
-        variables: Sequence[Any],
-        names: str | Sequence[str],
-        initializer: float | Callable[[Any, Any], Any] = 0.0,
+        self, variables: Sequence[Any], names: str | Sequence[str], initializer: float | Callable[[Any, Any], Any] = 0.0
     ) -> Any:
         """One slot per variable per name; a list for a name, a tuple of lists for several.
 
@@ -395,9 +418,7 @@ class Optimizer(tf.Module):
     ) -> None:
         """Skip weight decay for these variables, or for names containing any of ``var_names``."""
         if self.built:
-            raise ValueError(
-                f"{type(self).__name__}: call exclude_from_weight_decay() before the optimizer is built."
-            )
+            raise ValueError(f"{type(self).__name__}: call exclude_from_weight_decay() before the optimizer is built.")
         self._state.exclude_keys = {_variable_key(v) for v in var_list or ()}
         names = [re.escape(n) for n in var_names or ()]
         self._state.exclude_pattern = re.compile("|".join(names)) if names else None
@@ -498,10 +519,7 @@ class Optimizer(tf.Module):
                 f"(all {len(variables)} were None). Does the loss depend on the model's variables?"
             )
         if missing:
-            warnings.warn(
-                f"Gradients do not exist for variables {missing} when minimizing the loss.",
-                stacklevel=3,
-            )
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss.", stacklevel=3)
         return kept_grads, kept_vars, indices
 
     def _clip_now(self, grads: list[tf.Tensor]) -> list[tf.Tensor]:
@@ -521,25 +539,26 @@ class Optimizer(tf.Module):
             return [tf.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
         return grads
 
-    def _apply_updates(
-        self, strategy: Any, grads: Sequence[Any], indices: Sequence[int], learning_rate: Any
-    ) -> None:
+    def _apply_updates(self, strategy: Any, grads: Sequence[Any], indices: Sequence[int], learning_rate: Any) -> None:
         """Everything that writes variables; runs once (cross-replica) per ``apply``."""
         variables = self._state.model_variables
         if strategy is None:
+
             def update(variable: Any, fn: Callable[..., Any], *args: Any) -> None:
                 fn(variable, *args)
         else:
+
             def update(variable: Any, fn: Callable[..., Any], *args: Any) -> None:
                 strategy.extended.update(variable, fn, args=args, group=False)
 
         steps = self.gradient_accumulation_steps
-        self._state.per_step = None if steps else {}   # values made in one tf.cond branch stay there
+        self._state.per_step = None if steps else {}  # values made in one tf.cond branch stay there
         try:
             if steps:
                 due = tf.equal((self._iterations + 1) % steps, 0)
-                averaged = self._clip([(g + a) / steps for g, a in
-                                       zip(grads, (self._state.accumulators[i] for i in indices))])
+                averaged = self._clip(
+                    [(g + a) / steps for g, a in zip(grads, (self._state.accumulators[i] for i in indices))]
+                )
                 tf.cond(due, self._update_shared_state, lambda: None)
                 for grad, mean, index in zip(grads, averaged, indices):
                     update(variables[index], self._accumulate_or_update, grad, mean, learning_rate, index, due)
@@ -577,8 +596,9 @@ class Optimizer(tf.Module):
         if constraint is not None:
             variable.assign(constraint(variable))
 
-    def _accumulate_or_update(self, variable: Any, gradient: Any, mean: Any, learning_rate: Any, index: int,
-                              due: tf.Tensor) -> None:
+    def _accumulate_or_update(
+        self, variable: Any, gradient: Any, mean: Any, learning_rate: Any, index: int, due: tf.Tensor
+    ) -> None:
         """Gradient accumulation (Keras 3's): add ``gradient`` up, or on every n-th step apply the mean and reset."""
         accumulator = self._state.accumulators[index]
 
@@ -664,4 +684,3 @@ class Optimizer(tf.Module):
         elif isinstance(learning_rate, str):
             config["learning_rate"] = registry.lookup("functions", learning_rate, custom_objects)
         return cls(**config)
-

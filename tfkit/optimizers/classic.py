@@ -1,8 +1,8 @@
 """SGD (with momentum and Nesterov), RMSprop and Adagrad, with Keras 3 formulas and defaults.
 
-    optimizer = tfkit.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)
-    optimizer.apply(grads, model.trainable_variables)
-    optimizer.iterations  # -> 1
+optimizer = tfkit.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)
+optimizer.apply(grads, model.trainable_variables)
+optimizer.iterations  # -> 1
 """
 
 from __future__ import annotations
@@ -101,13 +101,7 @@ class SGD(Optimizer):
         2
     """
 
-    def __init__(
-        self,
-        learning_rate: Any = 0.01,
-        momentum: float = 0.0,
-        nesterov: bool = False,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, learning_rate: Any = 0.01, momentum: float = 0.0, nesterov: bool = False, **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate, **kwargs)
         if not 0.0 <= momentum <= 1.0:
             raise ValueError(f"SGD: momentum must be a float in [0, 1], got {momentum!r}")
@@ -255,9 +249,7 @@ class RMSprop(Optimizer):
         super().build(variables)
         self._velocities = self.add_optimizer_variables(variables, "velocity")
         self._momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum > 0 else []
-        self._average_gradients = (
-            self.add_optimizer_variables(variables, "average_gradient") if self.centered else []
-        )
+        self._average_gradients = self.add_optimizer_variables(variables, "average_gradient") if self.centered else []
 
     def update_step(self, gradient: tf.Tensor, variable: tf.Variable, learning_rate: Any) -> None:
         lr = tf.cast(learning_rate, variable.dtype)
@@ -371,11 +363,7 @@ class Adagrad(Optimizer):
     """
 
     def __init__(
-        self,
-        learning_rate: Any = 0.001,
-        initial_accumulator_value: float = 0.1,
-        epsilon: float = 1e-7,
-        **kwargs: Any,
+        self, learning_rate: Any = 0.001, initial_accumulator_value: float = 0.1, epsilon: float = 1e-7, **kwargs: Any
     ) -> None:
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.initial_accumulator_value = float(initial_accumulator_value)

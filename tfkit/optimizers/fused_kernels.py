@@ -48,26 +48,51 @@ def adam_pays(variable: Any) -> bool:
     return size < _ADAM_CPU_SPLIT_SIZE or size >= _ADAM_CPU_PAYS_SIZE
 
 
-def apply_adam(variable: Any, m: Any, v: Any, gradient: tf.Tensor, beta_1_power: Any, beta_2_power: Any,
-               learning_rate: Any, beta_1: float, beta_2: float, epsilon: float) -> None:
+def apply_adam(
+    variable: Any,
+    m: Any,
+    v: Any,
+    gradient: tf.Tensor,
+    beta_1_power: Any,
+    beta_2_power: Any,
+    learning_rate: Any,
+    beta_1: float,
+    beta_2: float,
+    epsilon: float,
+) -> None:
     """``m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2); w -= lr sqrt(1 - b2^t) / (1 - b1^t) m / (sqrt(v) + eps)``."""
     dtype = variable.dtype
     tf.raw_ops.ResourceApplyAdam(
-        var=variable.handle, m=m.handle, v=v.handle, beta1_power=beta_1_power, beta2_power=beta_2_power,
-        lr=tf.cast(learning_rate, dtype), beta1=tf.constant(beta_1, dtype), beta2=tf.constant(beta_2, dtype),
-        epsilon=tf.constant(epsilon, dtype), grad=gradient)
+        var=variable.handle,
+        m=m.handle,
+        v=v.handle,
+        beta1_power=beta_1_power,
+        beta2_power=beta_2_power,
+        lr=tf.cast(learning_rate, dtype),
+        beta1=tf.constant(beta_1, dtype),
+        beta2=tf.constant(beta_2, dtype),
+        epsilon=tf.constant(epsilon, dtype),
+        grad=gradient,
+    )
 
 
 def apply_gradient_descent(variable: Any, gradient: tf.Tensor, learning_rate: Any) -> None:
     """``w -= lr * g``."""
-    tf.raw_ops.ResourceApplyGradientDescent(var=variable.handle, alpha=tf.cast(learning_rate, variable.dtype),
-                                            delta=gradient)
+    tf.raw_ops.ResourceApplyGradientDescent(
+        var=variable.handle, alpha=tf.cast(learning_rate, variable.dtype), delta=gradient
+    )
 
 
-def apply_momentum(variable: Any, m: Any, gradient: tf.Tensor, learning_rate: Any, momentum: float,
-                   nesterov: bool) -> None:
+def apply_momentum(
+    variable: Any, m: Any, gradient: tf.Tensor, learning_rate: Any, momentum: float, nesterov: bool
+) -> None:
     """``m = momentum * m - lr * g; w += m`` (Nesterov: ``w += momentum * m - lr * g``)."""
     dtype = variable.dtype
-    tf.raw_ops.ResourceApplyKerasMomentum(var=variable.handle, accum=m.handle, lr=tf.cast(learning_rate, dtype),
-                                          grad=gradient, momentum=tf.constant(momentum, dtype),
-                                          use_nesterov=nesterov)
+    tf.raw_ops.ResourceApplyKerasMomentum(
+        var=variable.handle,
+        accum=m.handle,
+        lr=tf.cast(learning_rate, dtype),
+        grad=gradient,
+        momentum=tf.constant(momentum, dtype),
+        use_nesterov=nesterov,
+    )

@@ -1,8 +1,8 @@
 """Optimizers by name, config or instance: Keras's ``optimizers.get``, ``serialize`` and ``deserialize``.
 
-    optimizer = get("adam")                           # a default Adam
-    config = serialize(optimizer)                     # {"class_name": "Adam", "config": {...}}
-    same = deserialize(config)
+optimizer = get("adam")                           # a default Adam
+config = serialize(optimizer)                     # {"class_name": "Adam", "config": {...}}
+same = deserialize(config)
 """
 
 from __future__ import annotations

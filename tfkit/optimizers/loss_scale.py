@@ -23,8 +23,17 @@ from tfkit.base import registry
 from tfkit.optimizers.base import Optimizer
 from tfkit.optimizers.identifiers import get
 
-_INNER_ONLY = ("weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "use_ema", "ema_momentum",
-               "ema_overwrite_frequency", "loss_scale_factor", "learning_rate")
+_INNER_ONLY = (
+    "weight_decay",
+    "clipnorm",
+    "global_clipnorm",
+    "clipvalue",
+    "use_ema",
+    "ema_momentum",
+    "ema_overwrite_frequency",
+    "loss_scale_factor",
+    "learning_rate",
+)
 
 
 @registry.builtin("optimizers")
@@ -81,14 +90,24 @@ class LossScaleOptimizer(Optimizer):
         (array([0.9, 2.1], dtype=float32), 4.0, 1)
     """
 
-    def __init__(self, inner_optimizer: Any, initial_scale: float = 2.0**15, dynamic_growth_steps: int = 2000,
-                 name: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        inner_optimizer: Any,
+        initial_scale: float = 2.0**15,
+        dynamic_growth_steps: int = 2000,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         if not kwargs.pop("dynamic", True):
-            raise ValueError("LossScaleOptimizer(dynamic=False) is not supported: set loss_scale_factor on the "
-                             "inner optimizer for a fixed scale.")
+            raise ValueError(
+                "LossScaleOptimizer(dynamic=False) is not supported: set loss_scale_factor on the "
+                "inner optimizer for a fixed scale."
+            )
         for key in _INNER_ONLY:
             if kwargs.get(key) not in (None, False, 0.99):
-                raise ValueError(f"LossScaleOptimizer does not take {key}={kwargs[key]!r}: set it on the inner optimizer.")
+                raise ValueError(
+                    f"LossScaleOptimizer does not take {key}={kwargs[key]!r}: set it on the inner optimizer."
+                )
             kwargs.pop(key, None)
         if kwargs:
             raise TypeError(f"LossScaleOptimizer got unexpected keyword argument(s): {', '.join(sorted(kwargs))}")
@@ -97,16 +116,23 @@ class LossScaleOptimizer(Optimizer):
             raise ValueError("LossScaleOptimizer cannot wrap another LossScaleOptimizer")
         if not isinstance(initial_scale, (int, float)) or isinstance(initial_scale, bool) or not initial_scale > 0:
             raise ValueError(f"LossScaleOptimizer initial_scale must be a number > 0, got {initial_scale!r}")
-        if not isinstance(dynamic_growth_steps, int) or isinstance(dynamic_growth_steps, bool) or dynamic_growth_steps < 1:
-            raise ValueError(f"LossScaleOptimizer dynamic_growth_steps must be an int >= 1, got {dynamic_growth_steps!r}")
+        if (
+            not isinstance(dynamic_growth_steps, int)
+            or isinstance(dynamic_growth_steps, bool)
+            or dynamic_growth_steps < 1
+        ):
+            raise ValueError(
+                f"LossScaleOptimizer dynamic_growth_steps must be an int >= 1, got {dynamic_growth_steps!r}"
+            )
         super().__init__(learning_rate=0.0, name=name or "loss_scale_optimizer")
         self.inner_optimizer = inner
-        inner.loss_scale_factor = None        # scaled once, here
+        inner.loss_scale_factor = None  # scaled once, here
         self.initial_scale = float(initial_scale)
         self.dynamic_growth_steps = int(dynamic_growth_steps)
         first = tf.VariableAggregation.ONLY_FIRST_REPLICA
-        self.dynamic_scale = self._create_variable(lambda: tf.constant(self.initial_scale, tf.float32), tf.float32,
-                                                   "dynamic_scale", first)
+        self.dynamic_scale = self._create_variable(
+            lambda: tf.constant(self.initial_scale, tf.float32), tf.float32, "dynamic_scale", first
+        )
         self.step_counter = self._create_variable(lambda: tf.constant(0, tf.int64), tf.int64, "step_counter", first)
 
     # -- what the inner optimizer owns --
@@ -147,9 +173,11 @@ class LossScaleOptimizer(Optimizer):
         inner = self.inner_optimizer
         variables = list(trainable_variables) if trainable_variables is not None else None
         if variables is None and not inner.built:
-            raise ValueError("LossScaleOptimizer.apply() got gradients without variables before it was built; "
-                             "pass trainable_variables or call optimizer.build(variables) first.")
-        if not inner.built:                   # slots are made here, never inside the condition below
+            raise ValueError(
+                "LossScaleOptimizer.apply() got gradients without variables before it was built; "
+                "pass trainable_variables or call optimizer.build(variables) first."
+            )
+        if not inner.built:  # slots are made here, never inside the condition below
             inner._build_from_any_context(variables)
             self.built = True
         variables = variables if variables is not None else list(inner._state.model_variables)
@@ -191,11 +219,17 @@ class LossScaleOptimizer(Optimizer):
     # -- config --
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "inner_optimizer": registry.to_config("optimizers", self.inner_optimizer),
-                "initial_scale": self.initial_scale, "dynamic_growth_steps": self.dynamic_growth_steps}
+        return {
+            "name": self.name,
+            "inner_optimizer": registry.to_config("optimizers", self.inner_optimizer),
+            "initial_scale": self.initial_scale,
+            "dynamic_growth_steps": self.dynamic_growth_steps,
+        }
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "LossScaleOptimizer":
+    def from_config(
+        cls, config: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None
+    ) -> "LossScaleOptimizer":
         config = dict(config)
         inner = get(config.pop("inner_optimizer"), custom_objects)
         return cls(inner, **config)

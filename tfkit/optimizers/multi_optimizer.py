@@ -72,11 +72,15 @@ class OptimizerMap(MutableMapping):
 
     def __init__(self, default_optimizer: Optimizer, optimizer_map: dict[str, Optimizer] | None = None) -> None:
         if not isinstance(default_optimizer, Optimizer):
-            raise TypeError(f"OptimizerMap: default_optimizer must be a tfkit optimizer instance, got "
-                            f"{type(default_optimizer).__name__}: {default_optimizer!r}")
+            raise TypeError(
+                f"OptimizerMap: default_optimizer must be a tfkit optimizer instance, got "
+                f"{type(default_optimizer).__name__}: {default_optimizer!r}"
+            )
         if optimizer_map is not None and not isinstance(optimizer_map, dict):
-            raise TypeError(f"OptimizerMap: optimizer_map must be a dict of path patterns to optimizers, got "
-                            f"{type(optimizer_map).__name__}: {optimizer_map!r}")
+            raise TypeError(
+                f"OptimizerMap: optimizer_map must be a dict of path patterns to optimizers, got "
+                f"{type(optimizer_map).__name__}: {optimizer_map!r}"
+            )
         self._default_optimizer = default_optimizer
         self._optimizer_map: dict[str, Optimizer] = {}
         for key, optimizer in (optimizer_map or {}).items():
@@ -131,8 +135,13 @@ class OptimizerMap(MutableMapping):
         if not isinstance(entries, dict):
             raise ValueError(f"OptimizerMap config: optimizer_map must be a dict, got {type(entries).__name__}")
         default = config_serialization.deserialize(config.get("default_optimizer"), custom_objects, kind="optimizers")
-        return cls(default, {key: config_serialization.deserialize(value, custom_objects, kind="optimizers")
-                             for key, value in entries.items()})
+        return cls(
+            default,
+            {
+                key: config_serialization.deserialize(value, custom_objects, kind="optimizers")
+                for key, value in entries.items()
+            },
+        )
 
 
 @registry.builtin("optimizers", "multioptimizer")
@@ -175,11 +184,17 @@ class MultiOptimizer(Optimizer):
         ['Adam', 'SGD']
     """
 
-    def __init__(self, optimizer_map: OptimizerMap | Callable[[Any], Optimizer], loss_scale_factor: float | None = None,
-                 name: str | None = None) -> None:
+    def __init__(
+        self,
+        optimizer_map: OptimizerMap | Callable[[Any], Optimizer],
+        loss_scale_factor: float | None = None,
+        name: str | None = None,
+    ) -> None:
         if not isinstance(optimizer_map, OptimizerMap) and not callable(optimizer_map):
-            raise TypeError(f"MultiOptimizer: optimizer_map must be an OptimizerMap or a function of a variable "
-                            f"returning an optimizer, got {type(optimizer_map).__name__}: {optimizer_map!r}")
+            raise TypeError(
+                f"MultiOptimizer: optimizer_map must be an OptimizerMap or a function of a variable "
+                f"returning an optimizer, got {type(optimizer_map).__name__}: {optimizer_map!r}"
+            )
         super().__init__(learning_rate=0.0, loss_scale_factor=loss_scale_factor, name=name or "multi_optimizer")
         self._optimizer_map = optimizer_map
         self._owner_of: tuple[int, ...] = ()
@@ -211,13 +226,17 @@ class MultiOptimizer(Optimizer):
 
     @property
     def learning_rate(self) -> Any:
-        raise AttributeError("Learning rate cannot be accessed on a MultiOptimizer: each inner optimizer has its "
-                             "own; use optimizer.optimizers[i].learning_rate")
+        raise AttributeError(
+            "Learning rate cannot be accessed on a MultiOptimizer: each inner optimizer has its "
+            "own; use optimizer.optimizers[i].learning_rate"
+        )
 
     @learning_rate.setter
     def learning_rate(self, value: Any) -> None:
-        raise AttributeError("Learning rate cannot be set on a MultiOptimizer: set it on the inner optimizers "
-                             "(optimizer.optimizers[i].learning_rate = ...)")
+        raise AttributeError(
+            "Learning rate cannot be set on a MultiOptimizer: set it on the inner optimizers "
+            "(optimizer.optimizers[i].learning_rate = ...)"
+        )
 
     @property
     def loss_scale_factor(self) -> float | None:
@@ -255,16 +274,20 @@ class MultiOptimizer(Optimizer):
         grads = list(grads)
         if trainable_variables is None:
             if not self.built:
-                raise ValueError("MultiOptimizer.apply() got gradients without variables before it was built; "
-                                 "pass trainable_variables or call optimizer.build(variables) first.")
+                raise ValueError(
+                    "MultiOptimizer.apply() got gradients without variables before it was built; "
+                    "pass trainable_variables or call optimizer.build(variables) first."
+                )
             variables = list(self._state.model_variables)
         else:
             variables = list(trainable_variables)
             if not self.built:
                 self._build_from_any_context(variables)
         if len(grads) != len(variables):
-            raise ValueError(f"MultiOptimizer.apply() expected one gradient per variable ({len(variables)}), "
-                             f"got {len(grads)} gradients.")
+            raise ValueError(
+                f"MultiOptimizer.apply() expected one gradient per variable ({len(variables)}), "
+                f"got {len(grads)} gradients."
+            )
         if not grads:
             return self._iterations
         groups: list[list[tuple[Any, Any]]] = [[] for _ in self._inner_optimizers]
@@ -276,8 +299,10 @@ class MultiOptimizer(Optimizer):
             else:
                 groups[owner].append((grad, variable))
         if len(missing) == len(variables):
-            raise ValueError(f"MultiOptimizer.apply(): no gradients were given for any variable (all {len(variables)} "
-                             "were None). Does the loss depend on the model's variables?")
+            raise ValueError(
+                f"MultiOptimizer.apply(): no gradients were given for any variable (all {len(variables)} "
+                "were None). Does the loss depend on the model's variables?"
+            )
         if missing:
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss.", stacklevel=2)
         for optimizer, pairs in zip(self._inner_optimizers, groups):
@@ -304,14 +329,20 @@ class MultiOptimizer(Optimizer):
     def get_config(self) -> dict[str, Any]:
         optimizer_map = self._optimizer_map
         if isinstance(optimizer_map, OptimizerMap):
-            entry = {"module": "tfkit.optimizers", "class_name": "OptimizerMap", "config": optimizer_map.get_config(),
-                     "registered_name": None}
+            entry = {
+                "module": "tfkit.optimizers",
+                "class_name": "OptimizerMap",
+                "config": optimizer_map.get_config(),
+                "registered_name": None,
+            }
         else:
-            entry = config_serialization.serialize_config_values(optimizer_map)   # a registered function, by name
+            entry = config_serialization.serialize_config_values(optimizer_map)  # a registered function, by name
         return {"optimizer_map": entry, "loss_scale_factor": self.loss_scale_factor, "name": self.name}
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "MultiOptimizer":
+    def from_config(
+        cls, config: Mapping[str, Any], custom_objects: Mapping[str, Any] | None = None
+    ) -> "MultiOptimizer":
         config = dict(config)
         entry = config.pop("optimizer_map", None)
         if isinstance(entry, dict) and entry.get("class_name") == "OptimizerMap":
@@ -322,6 +353,8 @@ class MultiOptimizer(Optimizer):
         elif isinstance(entry, dict) and entry.get("class_name") == "function":
             optimizer_map = config_serialization.revive_config_values(entry, custom_objects)
         else:
-            raise ValueError("MultiOptimizer config: optimizer_map must be a serialized OptimizerMap or a registered "
-                             f"function, got {str(entry)[:200]}")
+            raise ValueError(
+                "MultiOptimizer config: optimizer_map must be a serialized OptimizerMap or a registered "
+                f"function, got {str(entry)[:200]}"
+            )
         return cls(optimizer_map, **config)

@@ -192,7 +192,9 @@ class Muon(Optimizer):
             try:
                 re.compile(pattern)
             except (re.error, TypeError) as error:
-                raise ValueError(f"Muon: exclude_layers holds {pattern!r}, not a regular expression ({error})") from None
+                raise ValueError(
+                    f"Muon: exclude_layers holds {pattern!r}, not a regular expression ({error})"
+                ) from None
         self.adam_beta_1 = adam_beta_1
         self.adam_beta_2 = adam_beta_2
         self.epsilon = epsilon
@@ -262,7 +264,8 @@ class Muon(Optimizer):
         m.assign_add(gradient + m * (momentum - 1.0))
         direction = gradient + momentum * m if self.nesterov else tf.convert_to_tensor(m)
         update = tf.cast(learning_rate, dtype) * newton_schulz(
-            direction, self.ns_steps, self.muon_a, self.muon_b, self.muon_c)
+            direction, self.ns_steps, self.muon_a, self.muon_b, self.muon_c
+        )
         if self.rms_rate is not None:
             rows, cols = variable.shape
             update = update * (float(max(rows, cols)) ** 0.5 * self.rms_rate)

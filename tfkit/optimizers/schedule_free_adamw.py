@@ -23,8 +23,10 @@ from tfkit.optimizers.base import Optimizer
 
 def _copy_of(variable: Any) -> Any:
     """An initializer ``fn(shape, dtype)`` giving ``variable``'s value (read eagerly, where slots are made)."""
+
     def initial(shape: Any, dtype: Any) -> tf.Tensor:
         return tf.identity(variable.read_value())
+
     return initial
 
 
@@ -131,8 +133,10 @@ class ScheduleFreeAdamW(Optimizer):
     ) -> None:
         super().__init__(learning_rate=learning_rate, name=name or "schedule_free_adam_w", **kwargs)
         if isinstance(beta_1, bool) or not isinstance(beta_1, (int, float)) or not 0.0 < beta_1 <= 1.0:
-            raise ValueError(f"ScheduleFreeAdamW: beta_1 must be a float in (0, 1] (x is recovered by dividing "
-                             f"by it), got beta_1={beta_1!r}")
+            raise ValueError(
+                f"ScheduleFreeAdamW: beta_1 must be a float in (0, 1] (x is recovered by dividing "
+                f"by it), got beta_1={beta_1!r}"
+            )
         if isinstance(beta_2, bool) or not isinstance(beta_2, (int, float)) or not 0.0 <= beta_2 < 1.0:
             raise ValueError(f"ScheduleFreeAdamW: beta_2 must be a float in [0, 1), got beta_2={beta_2!r}")
         if isinstance(warmup_steps, bool) or not isinstance(warmup_steps, int) or warmup_steps < 0:

@@ -180,9 +180,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         [1.0, 1.0, 0.5, 0.5, 0.1]
     """
 
-    def __init__(
-        self, boundaries: Sequence[float], values: Sequence[float], name: str = "PiecewiseConstant"
-    ) -> None:
+    def __init__(self, boundaries: Sequence[float], values: Sequence[float], name: str = "PiecewiseConstant") -> None:
         if len(boundaries) != len(values) - 1:
             raise ValueError(
                 "PiecewiseConstantDecay: expected one more value than boundaries, got "
@@ -575,7 +573,9 @@ def serialize(learning_rate_schedule: LearningRateSchedule) -> dict[str, Any]:
     return registry.to_config("schedules", learning_rate_schedule)
 
 
-def deserialize(config: Mapping[str, Any] | str, custom_objects: Mapping[str, Any] | None = None) -> LearningRateSchedule:
+def deserialize(
+    config: Mapping[str, Any] | str, custom_objects: Mapping[str, Any] | None = None
+) -> LearningRateSchedule:
     """Instantiates a `LearningRateSchedule` object from a serialized form.
 
     Args:

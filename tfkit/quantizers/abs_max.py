@@ -27,8 +27,14 @@ def _axes(axis: Any, rank: int) -> tuple[int, ...]:
     return tuple(a % rank for a in axes)
 
 
-def abs_max_quantize(inputs: Any, axis: Any, value_range: tuple[int, int] = (-127, 127), dtype: str = "int8",
-                     epsilon: float | None = None, to_numpy: bool = False) -> tuple[tf.Tensor, tf.Tensor]:
+def abs_max_quantize(
+    inputs: Any,
+    axis: Any,
+    value_range: tuple[int, int] = (-127, 127),
+    dtype: str = "int8",
+    epsilon: float | None = None,
+    to_numpy: bool = False,
+) -> tuple[tf.Tensor, tf.Tensor]:
     """Quantizes a tensor symmetrically by its absolute maximum along `axis`.
 
     As Keras 3: `scale = value_range[1] / (max(abs(inputs)) + epsilon)`, reduced over `axis`
@@ -77,8 +83,12 @@ def abs_max_quantize(inputs: Any, axis: Any, value_range: tuple[int, int] = (-12
 
 
 def abs_max_quantize_grouped_with_zero_point(
-    inputs: Any, block_size: int, value_range: tuple[int, int] = (-8, 7), dtype: str = "int8",
-    epsilon: float | None = None, to_numpy: bool = False,
+    inputs: Any,
+    block_size: int,
+    value_range: tuple[int, int] = (-8, 7),
+    dtype: str = "int8",
+    epsilon: float | None = None,
+    to_numpy: bool = False,
 ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """Quantizes a 2-D tensor asymmetrically, in groups of `block_size` input rows.
 
@@ -121,12 +131,15 @@ def abs_max_quantize_grouped_with_zero_point(
     """
     epsilon = _epsilon() if epsilon is None else epsilon
     if not isinstance(block_size, int) or isinstance(block_size, bool) or block_size <= 0:
-        raise ValueError(f"abs_max_quantize_grouped_with_zero_point expected block_size to be a positive "
-                         f"integer, got {block_size!r}")
+        raise ValueError(
+            f"abs_max_quantize_grouped_with_zero_point expected block_size to be a positive integer, got {block_size!r}"
+        )
     tensor = tf.convert_to_tensor(inputs)
     if tensor.shape.rank != 2:
-        raise ValueError(f"abs_max_quantize_grouped_with_zero_point expects a 2-D (input_dim, output_dim) "
-                         f"tensor, got shape {tensor.shape}")
+        raise ValueError(
+            f"abs_max_quantize_grouped_with_zero_point expects a 2-D (input_dim, output_dim) "
+            f"tensor, got shape {tensor.shape}"
+        )
     qmin, qmax = value_range
     input_dim, output_dim = tensor.shape
     groups = math.ceil(input_dim / block_size)
@@ -204,20 +217,28 @@ class AbsMaxQuantizer(Quantizer):
         (-1,)
     """
 
-    def __init__(self, axis: Any = None, value_range: tuple[int, int] = (-127, 127),
-                 epsilon: float | None = None, output_dtype: str = "int8") -> None:
+    def __init__(
+        self,
+        axis: Any = None,
+        value_range: tuple[int, int] = (-127, 127),
+        epsilon: float | None = None,
+        output_dtype: str = "int8",
+    ) -> None:
         super().__init__(output_dtype=output_dtype)
         self.axis = None if axis is None else ((axis,) if isinstance(axis, int) else tuple(axis))
         self.value_range = tuple(value_range)
         self.epsilon = _epsilon() if epsilon is None else epsilon
         if output_dtype == "int8" and (self.value_range[0] < -128 or self.value_range[1] > 127):
-            raise ValueError(f"AbsMaxQuantizer with output_dtype='int8' needs value_range within [-128, 127], "
-                             f"got value_range={value_range}")
+            raise ValueError(
+                f"AbsMaxQuantizer with output_dtype='int8' needs value_range within [-128, 127], "
+                f"got value_range={value_range}"
+            )
 
     def __call__(self, x: Any, axis: Any = None, to_numpy: bool = False) -> tuple[tf.Tensor, tf.Tensor]:
         axis = self.axis if axis is None else axis
-        return abs_max_quantize(x, -1 if axis is None else axis, self.value_range, self.output_dtype,
-                                self.epsilon, to_numpy)
+        return abs_max_quantize(
+            x, -1 if axis is None else axis, self.value_range, self.output_dtype, self.epsilon, to_numpy
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = {"value_range": self.value_range, "epsilon": self.epsilon, "output_dtype": self.output_dtype}

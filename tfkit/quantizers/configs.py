@@ -15,6 +15,7 @@ from typing import Any
 from tfkit.base import registry
 from tfkit.base.dtype_policy_quantized import QUANTIZATION_MODES
 from tfkit.quantizers.abs_max import AbsMaxQuantizer
+
 _KIND = "quantizers"
 
 
@@ -53,17 +54,22 @@ class QuantizationConfig:
 
     @property
     def mode(self) -> str:
-        raise NotImplementedError("Subclasses must implement this property. Do not instantiate "
-                                  "QuantizationConfig directly.")
+        raise NotImplementedError(
+            "Subclasses must implement this property. Do not instantiate QuantizationConfig directly."
+        )
 
     def get_config(self) -> dict[str, Any]:
-        return {"weight_quantizer": _serialize(self.weight_quantizer),
-                "activation_quantizer": _serialize(self.activation_quantizer)}
+        return {
+            "weight_quantizer": _serialize(self.weight_quantizer),
+            "activation_quantizer": _serialize(self.activation_quantizer),
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "QuantizationConfig":
-        return cls(weight_quantizer=_deserialize(config.get("weight_quantizer")),
-                   activation_quantizer=_deserialize(config.get("activation_quantizer")))
+        return cls(
+            weight_quantizer=_deserialize(config.get("weight_quantizer")),
+            activation_quantizer=_deserialize(config.get("activation_quantizer")),
+        )
 
     @staticmethod
     def weight_quantizer_or_default(config: Any, default: Any) -> Any:
@@ -109,8 +115,10 @@ class Int8QuantizationConfig(QuantizationConfig):
             activation_quantizer = AbsMaxQuantizer()
         super().__init__(weight_quantizer, activation_quantizer)
         if weight_quantizer is not None and weight_quantizer.output_dtype != "int8":
-            raise ValueError("Int8QuantizationConfig requires a weight_quantizer with output_dtype='int8'. "
-                             f"Received: output_dtype={weight_quantizer.output_dtype}")
+            raise ValueError(
+                "Int8QuantizationConfig requires a weight_quantizer with output_dtype='int8'. "
+                f"Received: output_dtype={weight_quantizer.output_dtype}"
+            )
 
     @property
     def mode(self) -> str:
@@ -149,26 +157,36 @@ class Int4QuantizationConfig(QuantizationConfig):
         ValueError: block_size must be None, -1, or a positive integer. Received: block_size=0
     """
 
-    def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = "default",
-                 block_size: int | None = 128) -> None:
+    def __init__(
+        self, weight_quantizer: Any = None, activation_quantizer: Any = "default", block_size: int | None = 128
+    ) -> None:
         if activation_quantizer == "default":
             activation_quantizer = None
         super().__init__(weight_quantizer, activation_quantizer)
         if block_size is not None and block_size != -1 and block_size <= 0:
             raise ValueError(f"block_size must be None, -1, or a positive integer. Received: block_size={block_size}")
         self.block_size = block_size
-        if block_size is not None and block_size > 0 and (weight_quantizer is not None
-                                                          or activation_quantizer is not None):
-            raise ValueError("Int4 sub-channel quantization (block_size > 0) does not support custom quantizers. "
-                             "Either set block_size to None or -1 for per-channel quantization, or remove the "
-                             f"custom quantizer arguments. Received: block_size={block_size}")
+        if (
+            block_size is not None
+            and block_size > 0
+            and (weight_quantizer is not None or activation_quantizer is not None)
+        ):
+            raise ValueError(
+                "Int4 sub-channel quantization (block_size > 0) does not support custom quantizers. "
+                "Either set block_size to None or -1 for per-channel quantization, or remove the "
+                f"custom quantizer arguments. Received: block_size={block_size}"
+            )
         if weight_quantizer is not None:
             if tuple(weight_quantizer.value_range) != (-8, 7):
-                raise ValueError("Int4QuantizationConfig requires a weight_quantizer with value_range=(-8, 7). "
-                                 f"Received: value_range={weight_quantizer.value_range}")
+                raise ValueError(
+                    "Int4QuantizationConfig requires a weight_quantizer with value_range=(-8, 7). "
+                    f"Received: value_range={weight_quantizer.value_range}"
+                )
             if weight_quantizer.output_dtype != "int8":
-                raise ValueError("Int4QuantizationConfig requires a weight_quantizer with output_dtype='int8'. "
-                                 f"Received: output_dtype={weight_quantizer.output_dtype}")
+                raise ValueError(
+                    "Int4QuantizationConfig requires a weight_quantizer with output_dtype='int8'. "
+                    f"Received: output_dtype={weight_quantizer.output_dtype}"
+                )
 
     @property
     def mode(self) -> str:
@@ -179,9 +197,11 @@ class Int4QuantizationConfig(QuantizationConfig):
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Int4QuantizationConfig":
-        return cls(weight_quantizer=_deserialize(config.get("weight_quantizer")),
-                   activation_quantizer=_deserialize(config.get("activation_quantizer")),
-                   block_size=config.get("block_size"))
+        return cls(
+            weight_quantizer=_deserialize(config.get("weight_quantizer")),
+            activation_quantizer=_deserialize(config.get("activation_quantizer")),
+            block_size=config.get("block_size"),
+        )
 
 
 @registry.builtin(_KIND, "float8_quantization_config")
@@ -220,8 +240,9 @@ def _positive(value: Any, name: str) -> None:
 
 def _group_size(value: int, meaning: str) -> None:
     if value < -1 or value == 0:
-        raise ValueError(f"Invalid group_size. Supported values are -1 ({meaning}) or a positive integer, "
-                         f"but got {value}.")
+        raise ValueError(
+            f"Invalid group_size. Supported values are -1 ({meaning}) or a positive integer, but got {value}."
+        )
 
 
 class _CalibratedConfig(QuantizationConfig):
@@ -277,13 +298,33 @@ class GPTQConfig(_CalibratedConfig):
         ('gptq', 'gptq/4/128')
     """
 
-    _FIELDS = ("weight_bits", "num_samples", "per_channel", "sequence_length", "hessian_damping", "group_size",
-               "symmetric", "activation_order", "quantization_layer_structure")
+    _FIELDS = (
+        "weight_bits",
+        "num_samples",
+        "per_channel",
+        "sequence_length",
+        "hessian_damping",
+        "group_size",
+        "symmetric",
+        "activation_order",
+        "quantization_layer_structure",
+    )
 
-    def __init__(self, dataset: Any, tokenizer: Any, *, weight_bits: int = 4, num_samples: int = 128,
-                 per_channel: bool = True, sequence_length: int = 512, hessian_damping: float = 0.01,
-                 group_size: int = 128, symmetric: bool = False, activation_order: bool = False,
-                 quantization_layer_structure: dict | None = None) -> None:
+    def __init__(
+        self,
+        dataset: Any,
+        tokenizer: Any,
+        *,
+        weight_bits: int = 4,
+        num_samples: int = 128,
+        per_channel: bool = True,
+        sequence_length: int = 512,
+        hessian_damping: float = 0.01,
+        group_size: int = 128,
+        symmetric: bool = False,
+        activation_order: bool = False,
+        quantization_layer_structure: dict | None = None,
+    ) -> None:
         super().__init__()
         if weight_bits not in (2, 3, 4, 8):
             raise ValueError(f"Unsupported weight_bits {weight_bits}. Supported values are 2, 3, 4, and 8.")
@@ -339,12 +380,27 @@ class AWQConfig(_CalibratedConfig):
         ValueError: AWQ only supports 4-bit quantization. Received weight_bits=8.
     """
 
-    _FIELDS = ("weight_bits", "num_samples", "sequence_length", "group_size", "num_grid_points",
-               "quantization_layer_structure")
+    _FIELDS = (
+        "weight_bits",
+        "num_samples",
+        "sequence_length",
+        "group_size",
+        "num_grid_points",
+        "quantization_layer_structure",
+    )
 
-    def __init__(self, dataset: Any, tokenizer: Any, *, weight_bits: int = 4, num_samples: int = 128,
-                 sequence_length: int = 512, group_size: int = 128, num_grid_points: int = 20,
-                 quantization_layer_structure: dict | None = None) -> None:
+    def __init__(
+        self,
+        dataset: Any,
+        tokenizer: Any,
+        *,
+        weight_bits: int = 4,
+        num_samples: int = 128,
+        sequence_length: int = 512,
+        group_size: int = 128,
+        num_grid_points: int = 20,
+        quantization_layer_structure: dict | None = None,
+    ) -> None:
         super().__init__()
         if weight_bits != 4:
             raise ValueError(f"AWQ only supports 4-bit quantization. Received weight_bits={weight_bits}.")
@@ -368,8 +424,7 @@ def validate_and_resolve_config(mode: str | None, config: Any) -> QuantizationCo
         mode, config = config, None
     _check_mode(mode)
     if config is None:
-        defaults = {"int8": Int8QuantizationConfig, "int4": Int4QuantizationConfig,
-                    "float8": Float8QuantizationConfig}
+        defaults = {"int8": Int8QuantizationConfig, "int4": Int4QuantizationConfig, "float8": Float8QuantizationConfig}
         if mode in ("gptq", "awq"):
             name = {"gptq": "GPTQConfig", "awq": "AWQConfig"}[mode]
             raise ValueError(f"For {mode.upper()}, you must pass a `{name}` object in the `config` argument.")
@@ -377,8 +432,10 @@ def validate_and_resolve_config(mode: str | None, config: Any) -> QuantizationCo
             raise ValueError("You must provide either `mode` or `config` to `quantize`.")
         return defaults[mode]()
     if not isinstance(config, QuantizationConfig):
-        raise ValueError("Argument `config` must be an instance of `QuantizationConfig`. "
-                         f"Received: config={config} (of type {type(config)})")
+        raise ValueError(
+            "Argument `config` must be an instance of `QuantizationConfig`. "
+            f"Received: config={config} (of type {type(config)})"
+        )
     if mode is not None and config.mode != mode:
         raise ValueError(f"Contradictory arguments: mode='{mode}' but config.mode='{config.mode}'")
     _check_mode(config.mode)

@@ -15,12 +15,18 @@ from typing import Any
 import tensorflow as tf
 
 # Largest finite value of each float8 type, as ml_dtypes.finfo(...).max reports it.
-_FLOAT8_MAX = {"float8_e4m3fn": 448.0, "float8_e5m2": 57344.0, "float8_e4m3fnuz": 240.0,
-               "float8_e5m2fnuz": 57344.0, "float8_e4m3b11fnuz": 30.0}
+_FLOAT8_MAX = {
+    "float8_e4m3fn": 448.0,
+    "float8_e5m2": 57344.0,
+    "float8_e4m3fnuz": 240.0,
+    "float8_e5m2fnuz": 57344.0,
+    "float8_e4m3b11fnuz": 30.0,
+}
 
 
-def fake_quant_with_min_max_vars(inputs: Any, min_vals: Any, max_vals: Any, num_bits: int = 8,
-                                 narrow_range: bool = False, axis: int | None = None) -> tf.Tensor:
+def fake_quant_with_min_max_vars(
+    inputs: Any, min_vals: Any, max_vals: Any, num_bits: int = 8, narrow_range: bool = False, axis: int | None = None
+) -> tf.Tensor:
     """Simulates quantization: clamps, rounds to an integer grid, and returns floats.
 
     The range `[min_vals, max_vals]` is first nudged so that 0 is exactly representable; inputs
@@ -59,8 +65,9 @@ def fake_quant_with_min_max_vars(inputs: Any, min_vals: Any, max_vals: Any, num_
     high = tf.cast(tf.convert_to_tensor(max_vals), tf.float32)
     num_bits = int(num_bits)
     if axis is None:
-        out = tf.quantization.fake_quant_with_min_max_vars(x, tf.reshape(low, ()), tf.reshape(high, ()),
-                                                           num_bits=num_bits, narrow_range=narrow_range)
+        out = tf.quantization.fake_quant_with_min_max_vars(
+            x, tf.reshape(low, ()), tf.reshape(high, ()), num_bits=num_bits, narrow_range=narrow_range
+        )
         return tf.cast(out, dtype)
     rank = x.shape.rank
     if not -rank <= axis < rank:
@@ -69,7 +76,8 @@ def fake_quant_with_min_max_vars(inputs: Any, min_vals: Any, max_vals: Any, num_
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]
     out = tf.quantization.fake_quant_with_min_max_vars_per_channel(
-        tf.transpose(x, perm), low, high, num_bits=num_bits, narrow_range=narrow_range)
+        tf.transpose(x, perm), low, high, num_bits=num_bits, narrow_range=narrow_range
+    )
     return tf.cast(tf.transpose(out, perm), dtype)
 
 
@@ -100,7 +108,7 @@ def compute_float8_scale(amax: Any, scale: Any, dtype_max: Any, margin: int = 0)
     """
     amax = tf.convert_to_tensor(amax)
     previous = tf.math.reciprocal(tf.cast(scale, amax.dtype))
-    factor = tf.cast(dtype_max, amax.dtype) / amax / (2.0 ** margin)
+    factor = tf.cast(dtype_max, amax.dtype) / amax / (2.0**margin)
     factor = tf.where(amax > 0.0, factor, previous)
     factor = tf.where(tf.math.is_finite(amax), factor, previous)
     return tf.math.reciprocal(factor)
@@ -161,8 +169,9 @@ def quantize_and_dequantize(inputs: Any, scale: Any, quantized_dtype: str, compu
     if name not in _FLOAT8_MAX:
         info = tf.as_dtype(quantized_dtype)
         if not info.is_integer:
-            raise ValueError(f"quantize_and_dequantize expected a float8 or integer quantized_dtype, "
-                             f"got {quantized_dtype!r}")
+            raise ValueError(
+                f"quantize_and_dequantize expected a float8 or integer quantized_dtype, got {quantized_dtype!r}"
+            )
         limit = float(info.max)
     else:
         limit = _FLOAT8_MAX[name]

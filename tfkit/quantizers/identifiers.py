@@ -1,8 +1,8 @@
 """Quantizers and quantization configs by name, config or instance: ``get``, ``serialize``, ``deserialize``.
 
-    quantizer = get("abs_max_quantizer", axis=-1)     # an AbsMaxQuantizer
-    config = serialize(quantizer)                     # {"class_name": "AbsMaxQuantizer", "config": {...}}
-    same = deserialize(config)
+quantizer = get("abs_max_quantizer", axis=-1)     # an AbsMaxQuantizer
+config = serialize(quantizer)                     # {"class_name": "AbsMaxQuantizer", "config": {...}}
+same = deserialize(config)
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def unpack_int4(packed: Any, orig_len: int, axis: int = 0, dtype: str = "int8") 
     mask = tf.constant(0x0F, packed.dtype)
     low = tf.bitwise.bitwise_and(front, mask)
     high = tf.bitwise.bitwise_and(tf.bitwise.right_shift(front, tf.constant(4, packed.dtype)), mask)
-    if dtype == "int8":     # nibble 8..15 -> -8..-1
+    if dtype == "int8":  # nibble 8..15 -> -8..-1
         eight = tf.constant(8, packed.dtype)
         low = tf.bitwise.bitwise_xor(low, eight) - eight
         high = tf.bitwise.bitwise_xor(high, eight) - eight

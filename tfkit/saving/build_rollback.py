@@ -36,9 +36,9 @@ def rollback_build_on_error(model: Any) -> Iterator[None]:
         yield
     except BaseException:
         for layer, attributes, state in saved:
-            vars(layer).clear()           # the weights a build assigned (self.kernel = ...) go with it
+            vars(layer).clear()  # the weights a build assigned (self.kernel = ...) go with it
             vars(layer).update(attributes)
-            layer._restore_state(state)       # built, weights, build shapes, input specs
+            layer._restore_state(state)  # built, weights, build shapes, input specs
             if isinstance(layer, Model):
                 layer._reset_symbolic_cache()
         raise

@@ -37,7 +37,7 @@ def save_checkpoint(model: Any, prefix: str, overwrite: bool = True) -> str:
     folder = os.path.dirname(os.path.abspath(prefix))
     os.makedirs(folder, exist_ok=True)
     checkpoint = tf.train.Checkpoint(model=model)
-    publish_checkpoint(checkpoint.write, prefix)   # a kill at any point leaves the previous checkpoint loadable
+    publish_checkpoint(checkpoint.write, prefix)  # a kill at any point leaves the previous checkpoint loadable
     return prefix
 
 
@@ -49,13 +49,13 @@ def load_checkpoint(model: Any, prefix: str, skip_mismatch: bool = False) -> Non
             f"Model '{model.name}' is not built and a TensorFlow checkpoint stores no input shapes. "
             f"Call the model on a batch of data (or model.build(input_shape)) first, then load the weights."
         )
-    with reading(prefix) as source:     # no tfkit publish of this prefix runs until the read is done
+    with reading(prefix) as source:  # no tfkit publish of this prefix runs until the read is done
         if source is None:
             raise FileNotFoundError(
                 f"No checkpoint at {prefix} (expected {prefix}.index). Weights files must end in .h5; "
                 f"any other path is read as a TensorFlow checkpoint prefix."
             )
-        check_checkpoint(source)    # TensorFlow's reader aborts the process on a damaged index: it gets only sound ones
+        check_checkpoint(source)  # TensorFlow's reader aborts the process on a damaged index: it gets only sound ones
         variables = list(model.variables)
         snapshot = [v.numpy() for v in variables]
         try:
@@ -68,4 +68,6 @@ def load_checkpoint(model: Any, prefix: str, skip_mismatch: bool = False) -> Non
         except (AssertionError, ValueError, tf.errors.OpError) as error:
             for variable, value in zip(variables, snapshot):
                 variable.assign(value)
-            raise ValueError(f"Could not load checkpoint {prefix} into model '{model.name}'; nothing was loaded: {error}") from None
+            raise ValueError(
+                f"Could not load checkpoint {prefix} into model '{model.name}'; nothing was loaded: {error}"
+            ) from None

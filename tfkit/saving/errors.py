@@ -31,7 +31,7 @@ def loader(function: Callable) -> Callable:
             raise
         except OSError as error:
             if error.errno in _MACHINE_ERRNOS:
-                raise       # no room for a temporary file, too many open files: the machine's, not the file's
+                raise  # no room for a temporary file, too many open files: the machine's, not the file's
             raise ValueError(f"{filepath} could not be loaded: {type(error).__name__}: {error}") from error
         except MemoryError as error:
             raise ValueError(f"{filepath}: loading it needs more memory than this process has") from error

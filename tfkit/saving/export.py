@@ -80,15 +80,16 @@ def build_module(model: Any, specs: Any, jit_compile: bool, freeze_random_state:
         return dict(zip(names["out"], tf.nest.flatten(outputs)))
 
     # traced as written, AutoGraph on for the user's layers (a Python `if` on a tensor in a call exports)
-    function = tf.function(autograph.written_in_tensorflow(serve), input_signature=flat_specs,
-                           jit_compile=bool(jit_compile))
+    function = tf.function(
+        autograph.written_in_tensorflow(serve), input_signature=flat_specs, jit_compile=bool(jit_compile)
+    )
     with _frozen_generators(model) if freeze_random_state else contextlib.nullcontext():
         concrete = function.get_concrete_function()
     model._clear_losses()  # add_loss values from tracing belong to the traced graph only
     module = _Serving()
     module.model_variables = list(concrete.variables)
-    module.model_resources = _resources(model)    # lookup tables of preprocessing layers
-    module.serving_fn = function     # flat named inputs -> dict of named outputs: the serving_default signature
+    module.model_resources = _resources(model)  # lookup tables of preprocessing layers
+    module.serving_fn = function  # flat named inputs -> dict of named outputs: the serving_default signature
     return module, concrete
 
 
@@ -98,8 +99,11 @@ def add_serve_endpoint(module: _Serving, model: Any, specs: Any, jit_compile: bo
     ``tf.saved_model.load(path).serve(x)`` gives what ``model(x, training=False)`` gives (a tensor for one
     output), as a Keras 3 export does; the ``serving_default`` signature keeps named inputs and outputs.
     """
-    function = tf.function(autograph.written_in_tensorflow(lambda inputs: model(inputs, training=False)),
-                           input_signature=[specs], jit_compile=bool(jit_compile))
+    function = tf.function(
+        autograph.written_in_tensorflow(lambda inputs: model(inputs, training=False)),
+        input_signature=[specs],
+        jit_compile=bool(jit_compile),
+    )
     with _frozen_generators(model) if freeze_random_state else contextlib.nullcontext():
         function.get_concrete_function()
     model._clear_losses()
@@ -161,16 +165,26 @@ def export_saved_model(
     with atomic.atomic_directory(filepath, overwrite) as tmp:
         tf.saved_model.save(module, tmp, signatures=saved_signatures)
         if warmup_inputs is not None:
-            write_warmup_requests(tmp, specs, warmup_inputs, model_name=os.path.basename(os.path.dirname(filepath)),
-                                  other_signatures=[name for name in saved_signatures if name != "serving_default"])
+            write_warmup_requests(
+                tmp,
+                specs,
+                warmup_inputs,
+                model_name=os.path.basename(os.path.dirname(filepath)),
+                other_signatures=[name for name in saved_signatures if name != "serving_default"],
+            )
         if verify:
             export_check.verify_file(model, tmp, "tf_saved_model", specs)
     return filepath
 
 
-def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: str = "model",
-                          signature_name: str = "serving_default",
-                          other_signatures: Sequence[str] = ()) -> str | None:
+def write_warmup_requests(
+    export_dir: str,
+    specs: Any,
+    inputs: Any,
+    model_name: str = "model",
+    signature_name: str = "serving_default",
+    other_signatures: Sequence[str] = (),
+) -> str | None:
     """Write TF Serving warmup records: ``inputs`` for ``signature_name``, zeros for each other signature.
 
     One ``PredictRequest`` per signature, so TensorFlow Serving runs every
@@ -183,7 +197,8 @@ def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: 
     except ImportError:
         warnings.warn(
             "No TF Serving warmup requests were written: the optional package tensorflow-serving-api is not "
-            "installed (pip install tensorflow-serving-api, or tfkit's 'serving' extra).", stacklevel=3,
+            "installed (pip install tensorflow-serving-api, or tfkit's 'serving' extra).",
+            stacklevel=3,
         )
         return None
     flat_specs = tf.nest.flatten(specs)
@@ -192,22 +207,38 @@ def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: 
     except (ValueError, TypeError) as error:
         raise ValueError(f"warmup_inputs must match the input signature {specs}: {error}") from None
     batch = int(np.asarray(flat_inputs[0]).shape[0]) if flat_inputs and np.ndim(flat_inputs[0]) else 1
-    requests = [(signature_name, {spec.name: (np.asarray(value), spec.dtype)
-                                  for spec, value in zip(flat_specs, flat_inputs)})]
+    requests = [
+        (signature_name, {spec.name: (np.asarray(value), spec.dtype) for spec, value in zip(flat_specs, flat_inputs)})
+    ]
     if other_signatures:
-        loaded = tf.saved_model.load(export_dir)      # the signatures' input names, as serving sees them
+        loaded = tf.saved_model.load(export_dir)  # the signatures' input names, as serving sees them
         for name in other_signatures:
             named = loaded.signatures[name].structured_input_signature[1]
-            requests.append((name, {key: (np.zeros([batch if d is None and i == 0 else (d or 1)
-                                                    for i, d in enumerate(spec.shape.as_list())],
-                                                   spec.dtype.as_numpy_dtype), spec.dtype)
-                                    for key, spec in named.items()}))
+            requests.append(
+                (
+                    name,
+                    {
+                        key: (
+                            np.zeros(
+                                [
+                                    batch if d is None and i == 0 else (d or 1)
+                                    for i, d in enumerate(spec.shape.as_list())
+                                ],
+                                spec.dtype.as_numpy_dtype,
+                            ),
+                            spec.dtype,
+                        )
+                        for key, spec in named.items()
+                    },
+                )
+            )
     path = os.path.join(export_dir, WARMUP_FILE)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with tf.io.TFRecordWriter(path) as writer:
         for name, values in requests:
             request = predict_pb2.PredictRequest(
-                model_spec=model_pb2.ModelSpec(name=model_name or "model", signature_name=name))
+                model_spec=model_pb2.ModelSpec(name=model_name or "model", signature_name=name)
+            )
             for key, (value, dtype) in values.items():
                 request.inputs[key].CopyFrom(tf.make_tensor_proto(value, dtype=dtype))
             log = prediction_log_pb2.PredictionLog(predict_log=prediction_log_pb2.PredictLog(request=request))
@@ -216,8 +247,7 @@ def write_warmup_requests(export_dir: str, specs: Any, inputs: Any, model_name: 
 
 
 # What a SavedModel folder holds: an export may replace a folder with these entries only.
-_SAVED_MODEL_ENTRIES = {"saved_model.pb", "saved_model.pbtxt", "variables", "assets", "assets.extra",
-                        "fingerprint.pb"}
+_SAVED_MODEL_ENTRIES = {"saved_model.pb", "saved_model.pbtxt", "variables", "assets", "assets.extra", "fingerprint.pb"}
 
 
 def _check_replaceable(folder: str) -> None:
@@ -228,8 +258,13 @@ def _check_replaceable(folder: str) -> None:
     others = sorted(name for name in os.listdir(folder) if name not in _SAVED_MODEL_ENTRIES)
     if others:
         versions = [name for name in others if name.isdigit()]
-        hint = (f"it is a TensorFlow Serving model folder (versions {versions}): pass version=N to add a version"
-                if versions else "export to an empty or new folder, or pass version=N to write a version folder in it")
+        hint = (
+            f"it is a TensorFlow Serving model folder (versions {versions}): pass version=N to add a version"
+            if versions
+            else "export to an empty or new folder, or pass version=N to write a version folder in it"
+        )
         listing = ", ".join(others[:8]) + (f", ... ({len(others)} entries)" if len(others) > 8 else "")
-        raise ValueError(f"{folder} already holds {listing}, which an export would replace; nothing was written. "
-                         f"{hint[0].upper() + hint[1:]}.")
+        raise ValueError(
+            f"{folder} already holds {listing}, which an export would replace; nothing was written. "
+            f"{hint[0].upper() + hint[1:]}."
+        )

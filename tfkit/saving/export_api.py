@@ -72,10 +72,11 @@ def export_saved_model(
     """
 
     strategy = worker_files.strategy_of(model)
-    model = one_device.on_one_device(model)   # weights split by a variable_partitioner: a gathered copy
+    model = one_device.on_one_device(model)  # weights split by a variable_partitioner: a gathered copy
     with worker_files.writing(filepath, strategy) as path:
-        written = export.export_saved_model(model, path, signatures=signatures, input_signature=input_signature,
-                                            jit_compile=jit_compile, **kwargs)
+        written = export.export_saved_model(
+            model, path, signatures=signatures, input_signature=input_signature, jit_compile=jit_compile, **kwargs
+        )
     return os.path.join(os.fspath(filepath), os.path.relpath(written, path)) if written != path else written
 
 
@@ -135,7 +136,7 @@ def export_model(
             with worker_files.writing(filepath, worker_files.strategy_of(model)) as path:
                 export_formats.export_file(model, path, format, input_signature=input_signature, **kwargs)
             written = os.fspath(filepath)
-    for record in caught:       # passed on as they came; an unchecked export is not reported as agreeing
+    for record in caught:  # passed on as they came; an unchecked export is not reported as agreeing
         warnings.warn_explicit(record.message, record.category, record.filename, record.lineno)
     checked = kwargs["verify"] and not any(issubclass(r.category, export_check.UncheckedExportWarning) for r in caught)
     if verbose:

@@ -39,8 +39,10 @@ def tensor_spec(value: Any) -> tf.TensorSpec:
         return tf.TensorSpec(value.shape, value.dtype, name=value.name)
     if tf.is_tensor(value) or isinstance(value, np.ndarray):
         return tf.TensorSpec(value.shape, value.dtype)
-    raise ValueError(f"Expected a tf.TensorSpec, tfkit.InputSpec, symbolic tensor or tensor in input_signature, "
-                     f"got {value!r} of type {type(value).__name__}")
+    raise ValueError(
+        f"Expected a tf.TensorSpec, tfkit.InputSpec, symbolic tensor or tensor in input_signature, "
+        f"got {value!r} of type {type(value).__name__}"
+    )
 
 
 class _Archive(tf.__internal__.tracking.AutoTrackable):
@@ -83,8 +85,10 @@ class ExportArchive:
 
     def __init__(self, format: str = "saved_model") -> None:  # noqa: A002 - Keras's name
         if format != "saved_model":
-            raise ValueError(f"Unsupported format: {format!r}. tfkit writes SavedModels (format='saved_model'); "
-                             "Keras's 'neptune_model' archives are not built")
+            raise ValueError(
+                f"Unsupported format: {format!r}. tfkit writes SavedModels (format='saved_model'); "
+                "Keras's 'neptune_model' archives are not built"
+            )
         self._endpoint_names: list[str] = []
         self._signatures: dict[str, Any] = {}
         self._tracked: list[Any] = []
@@ -127,8 +131,10 @@ class ExportArchive:
             self._root.trainable_variables += list(resource.trainable_variables)
             self._root.non_trainable_variables += list(resource.non_trainable_variables)
         elif not isinstance(resource, tf.__internal__.tracking.Trackable):
-            raise ValueError("Invalid resource type. Expected a tfkit `Layer` or `Model` or a TensorFlow `Trackable` "
-                             f"object. Received object {resource} of type '{type(resource)}'. ")
+            raise ValueError(
+                "Invalid resource type. Expected a tfkit `Layer` or `Model` or a TensorFlow `Trackable` "
+                f"object. Received object {resource} of type '{type(resource)}'. "
+            )
         self._tracked.append(resource)
 
     def add_endpoint(self, name: str, fn: Callable, input_signature: Any = None, **kwargs: Any) -> Any:
@@ -158,22 +164,27 @@ class ExportArchive:
         if name in self._endpoint_names:
             raise ValueError(f"Endpoint name '{name}' is already taken.")
         if "jax2tf_kwargs" in kwargs or "is_static" in kwargs:
-            raise ValueError("'jax2tf_kwargs' and 'is_static' are only supported with the jax backend; tfkit runs "
-                             "on TensorFlow.")
+            raise ValueError(
+                "'jax2tf_kwargs' and 'is_static' are only supported with the jax backend; tfkit runs on TensorFlow."
+            )
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments for add_endpoint: {sorted(kwargs)}")
         if input_signature is None:
             if not isinstance(fn, tf.types.experimental.GenericFunction):
-                raise ValueError("If the `fn` argument provided is not a `tf.function`, you must provide an "
-                                 "`input_signature` argument to specify the shape and dtype of the function "
-                                 "arguments. Example:\n\narchive.add_endpoint(\n    name='call',\n    fn=model.call,"
-                                 "\n    input_signature=[tfkit.InputSpec(shape=(None, 224, 224, 3), "
-                                 "dtype='float32')],\n)")
+                raise ValueError(
+                    "If the `fn` argument provided is not a `tf.function`, you must provide an "
+                    "`input_signature` argument to specify the shape and dtype of the function "
+                    "arguments. Example:\n\narchive.add_endpoint(\n    name='call',\n    fn=model.call,"
+                    "\n    input_signature=[tfkit.InputSpec(shape=(None, 224, 224, 3), "
+                    "dtype='float32')],\n)"
+                )
             if not fn._list_all_concrete_functions():
-                raise ValueError(f"The provided tf.function '{fn}' has never been called. To specify the expected "
-                                 "shape and dtype of the function's arguments, you must either provide a function "
-                                 "that has been called at least once, or alternatively pass an `input_signature` "
-                                 "argument in `add_endpoint()`.")
+                raise ValueError(
+                    f"The provided tf.function '{fn}' has never been called. To specify the expected "
+                    "shape and dtype of the function's arguments, you must either provide a function "
+                    "that has been called at least once, or alternatively pass an `input_signature` "
+                    "argument in `add_endpoint()`."
+                )
             endpoint = fn
         else:
             specs = tf.nest.map_structure(tensor_spec, input_signature)
@@ -211,11 +222,14 @@ class ExportArchive:
                 variables.
         """
         if not isinstance(variables, (list, tuple, set)):
-            raise ValueError(f"Expected `variables` to be a list/tuple/set. Received instead object of type "
-                             f"'{type(variables)}'.")
+            raise ValueError(
+                f"Expected `variables` to be a list/tuple/set. Received instead object of type '{type(variables)}'."
+            )
         if not all(isinstance(v, tf.Variable) for v in variables):
-            raise ValueError("Expected all elements in `variables` to be `tf.Variable` instances. Found instead the "
-                             f"following types: {list(set(type(v) for v in variables))}")
+            raise ValueError(
+                "Expected all elements in `variables` to be `tf.Variable` instances. Found instead the "
+                f"following types: {list(set(type(v) for v in variables))}"
+            )
         setattr(self._root, name, list(variables))
 
     def _concrete(self, name: str) -> Any:
@@ -243,16 +257,20 @@ class ExportArchive:
         filepath = os.fspath(filepath)
         concrete = {name: self._concrete(name) for name in self._endpoint_names}
         seen: set[int] = set()
-        self._root._endpoint_variables = [v for fn in concrete.values() for v in fn.variables
-                                          if id(v) not in seen and not seen.add(id(v))]
-        self._root._tracked_resources = [r for root in self._tracked if isinstance(root, Layer)
-                                         for r in _resources(root)]
+        self._root._endpoint_variables = [
+            v for fn in concrete.values() for v in fn.variables if id(v) not in seen and not seen.add(id(v))
+        ]
+        self._root._tracked_resources = [
+            r for root in self._tracked if isinstance(root, Layer) for r in _resources(root)
+        ]
         signatures = dict(concrete)
         signatures.setdefault("serving_default", concrete[self._endpoint_names[0]])
         _check_replaceable(filepath)
         with atomic.atomic_directory(filepath, overwrite=True) as tmp:
             tf.saved_model.save(self._root, tmp, signatures=signatures, options=options)
         if verbose:
-            lines = [f"* Endpoint '{name}'\n  " + "\n  ".join(fn.pretty_printed_signature(verbose=True).split("\n")[1:])
-                     for name, fn in concrete.items()]
+            lines = [
+                f"* Endpoint '{name}'\n  " + "\n  ".join(fn.pretty_printed_signature(verbose=True).split("\n")[1:])
+                for name, fn in concrete.items()
+            ]
             print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n" + "\n\n".join(lines))

@@ -1,8 +1,8 @@
 """Which layers produced the TensorFlow ops a converter refused: op names carry the layer name scopes.
 
-    blame(concrete_function, {"StatelessRandomNormalV2"}, model)
-    # -> {"StatelessRandomNormalV2": ["autoencoder/encoder/sampling"]}
-    describe(...)  # "StatelessRandomNormalV2 (from layer autoencoder/encoder/sampling)"
+blame(concrete_function, {"StatelessRandomNormalV2"}, model)
+# -> {"StatelessRandomNormalV2": ["autoencoder/encoder/sampling"]}
+describe(...)  # "StatelessRandomNormalV2 (from layer autoencoder/encoder/sampling)"
 """
 
 from __future__ import annotations
@@ -12,8 +12,15 @@ from typing import Any, Iterable
 
 from tfkit.engine.layer import Layer
 
-RANDOM_PREFIXES = ("StatelessRandom", "RandomStandardNormal", "RandomUniform", "StatelessTruncated",
-                   "StatelessMultinomial", "StatelessParameterized", "TruncatedNormal")
+RANDOM_PREFIXES = (
+    "StatelessRandom",
+    "RandomStandardNormal",
+    "RandomUniform",
+    "StatelessTruncated",
+    "StatelessMultinomial",
+    "StatelessParameterized",
+    "TruncatedNormal",
+)
 
 
 def _nodes(graph_def: Any) -> Iterable[Any]:
@@ -72,6 +79,8 @@ def failing_layer(error: BaseException, model: Any) -> str:
         return ""
     hint = ""
     if "while" in match.group(1) and "Loop" in str(error):
-        hint = (" (tf2onnx's Loop for a recurrent layer with return_sequences=False; build it with unroll=True, "
-                "or return_sequences=True and keep the last step)")
+        hint = (
+            " (tf2onnx's Loop for a recurrent layer with return_sequences=False; build it with unroll=True, "
+            "or return_sequences=True and keep the last step)"
+        )
     return f" in layer {path}{hint}"

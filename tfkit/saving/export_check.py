@@ -35,7 +35,7 @@ from tfkit.saving.export_signature import output_names
 RTOL = 1e-4
 ATOL = 1e-5
 _WORDS = np.array(["the", "cat", "a", "b", "sat", ""])
-SAMPLE_LENGTHS = (4, 16, 64, 256)    # tried in order for every unknown non-batch dimension
+SAMPLE_LENGTHS = (4, 16, 64, 256)  # tried in order for every unknown non-batch dimension
 
 
 def _sample(spec: tf.TensorSpec, batch_size: int, rng: np.random.RandomState, length: int = 4) -> np.ndarray:
@@ -61,27 +61,34 @@ def sample_batch(specs: Any, batch_size: int = 2, seed: int = 0, length: int = 4
 
 def variable_inputs(specs: Any) -> list[str]:
     """The names of the inputs with an unknown dimension besides the batch one."""
-    return [s.name or f"inputs_{i}" for i, s in enumerate(tf.nest.flatten(specs))
-            if s.shape.rank is not None and None in s.shape.as_list()[1:]]
+    return [
+        s.name or f"inputs_{i}"
+        for i, s in enumerate(tf.nest.flatten(specs))
+        if s.shape.rank is not None and None in s.shape.as_list()[1:]
+    ]
 
 
 def _builds(model: Any, specs: Any, batch: Any) -> Exception | None:
     """None if ``model(batch, training=False)`` traces for the batch's static shapes, else the error."""
-    flat = [tf.TensorSpec(np.shape(x), s.dtype, name=s.name)
-            for s, x in zip(tf.nest.flatten(specs), tf.nest.flatten(batch))]
-    function = tf.function(autograph.written_in_tensorflow(
-        lambda *xs: model(tf.nest.pack_sequence_as(specs, list(xs)), training=False)), input_signature=flat)
+    flat = [
+        tf.TensorSpec(np.shape(x), s.dtype, name=s.name) for s, x in zip(tf.nest.flatten(specs), tf.nest.flatten(batch))
+    ]
+    function = tf.function(
+        autograph.written_in_tensorflow(lambda *xs: model(tf.nest.pack_sequence_as(specs, list(xs)), training=False)),
+        input_signature=flat,
+    )
     try:
         function.get_concrete_function()
         return None
     except Exception as error:  # noqa: BLE001 - any refusal of this static shape means: try a longer sample
         return error
     finally:
-        model._clear_losses()   # add_loss values from tracing belong to the traced graph only
+        model._clear_losses()  # add_loss values from tracing belong to the traced graph only
 
 
-def sample_length(model: Any, specs: Any, batch_size: int = 2,
-                  lengths: Sequence[int] = SAMPLE_LENGTHS) -> tuple[int | None, Exception | None]:
+def sample_length(
+    model: Any, specs: Any, batch_size: int = 2, lengths: Sequence[int] = SAMPLE_LENGTHS
+) -> tuple[int | None, Exception | None]:
     """The first of ``lengths`` for which the model's graph builds with every unknown non-batch dimension
     that long, and None; ``(None, last error)`` when none builds. ``(lengths[0], None)`` without such dimensions.
 
@@ -123,14 +130,18 @@ def feed(specs: Any, batch: Any) -> dict[str, np.ndarray]:
 def compare(format: str, expected: dict[str, np.ndarray], got: dict[str, Any]) -> float:
     """Largest absolute difference; ValueError naming ``format`` if outputs are missing or disagree."""
     if set(expected) != set(got):
-        raise ValueError(f"The {format} export's outputs {sorted(got)} are not predict's {sorted(expected)}; "
-                         f"the exported file was not kept.")
+        raise ValueError(
+            f"The {format} export's outputs {sorted(got)} are not predict's {sorted(expected)}; "
+            f"the exported file was not kept."
+        )
     worst = 0.0
     for name, want in expected.items():
         have = np.asarray(got[name])
         if have.shape != want.shape:
-            raise ValueError(f"The {format} export's output '{name}' has shape {have.shape}, predict gives "
-                             f"{want.shape}; the exported file was not kept.")
+            raise ValueError(
+                f"The {format} export's output '{name}' has shape {have.shape}, predict gives "
+                f"{want.shape}; the exported file was not kept."
+            )
         if want.dtype.kind in "fc":
             bad = ~np.isclose(have, want, rtol=RTOL, atol=ATOL)
             diff = float(np.max(np.abs(have.astype(np.float64) - want), initial=0.0))
@@ -138,9 +149,11 @@ def compare(format: str, expected: dict[str, np.ndarray], got: dict[str, Any]) -
             bad = have != want
             diff = float(bad.any())
         if bad.any():
-            raise ValueError(f"The {format} export disagrees with predict on output '{name}': max abs difference "
-                             f"{diff:.3g} (allowed rtol={RTOL}, atol={ATOL}) on a seeded batch; the exported file "
-                             f"was not kept.")
+            raise ValueError(
+                f"The {format} export disagrees with predict on output '{name}': max abs difference "
+                f"{diff:.3g} (allowed rtol={RTOL}, atol={ATOL}) on a seeded batch; the exported file "
+                f"was not kept."
+            )
         worst = max(worst, diff)
     return worst
 
@@ -159,10 +172,14 @@ def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int 
     if length is None:
         names = ", ".join(repr(n) for n in variable_inputs(specs))
         said = str(error).strip().splitlines()[-1].strip() if str(error).strip() else type(error).__name__
-        warnings.warn(f"format={format!r}: the export was written but not compared with predict: the model's graph "
-                      f"does not build for input(s) {names} with their unknown dimensions of any sample length in "
-                      f"{list(SAMPLE_LENGTHS)} (at {SAMPLE_LENGTHS[-1]}: {said[:240]}). Pass an input_signature "
-                      f"with a length the model takes to check it.", UncheckedExportWarning, stacklevel=2)
+        warnings.warn(
+            f"format={format!r}: the export was written but not compared with predict: the model's graph "
+            f"does not build for input(s) {names} with their unknown dimensions of any sample length in "
+            f"{list(SAMPLE_LENGTHS)} (at {SAMPLE_LENGTHS[-1]}: {said[:240]}). Pass an input_signature "
+            f"with a length the model takes to check it.",
+            UncheckedExportWarning,
+            stacklevel=2,
+        )
         return None
     batch = sample_batch(specs, batch_size, length=length)
     expected = reference_outputs(model, batch)
@@ -171,14 +188,17 @@ def verify_file(model: Any, path: str, format: str, specs: Any, batch_size: int 
         got = run(path, feed(specs, batch))
     except Exception as error:
         if "Flex delegate" in str(error):
-            raise ValueError(f"format={format!r}: the file uses TF Select ops (select_tf_ops=True), and this "
-                             f"TensorFlow's tf.lite.Interpreter has no Flex delegate to run them, so it cannot be "
-                             f"checked here; pass verify=False to keep it unchecked, or a fixed batch size in "
-                             f"input_signature if the ops are random draws. The exported file was not kept.") from None
-        raise ValueError(f"format={format!r}: the written file does not run{export_blame.failing_layer(error, model)} "
-                         f"({type(error).__name__}: {str(error)[-800:]}); the exported file was not kept.") from error
+            raise ValueError(
+                f"format={format!r}: the file uses TF Select ops (select_tf_ops=True), and this "
+                f"TensorFlow's tf.lite.Interpreter has no Flex delegate to run them, so it cannot be "
+                f"checked here; pass verify=False to keep it unchecked, or a fixed batch size in "
+                f"input_signature if the ops are random draws. The exported file was not kept."
+            ) from None
+        raise ValueError(
+            f"format={format!r}: the written file does not run{export_blame.failing_layer(error, model)} "
+            f"({type(error).__name__}: {str(error)[-800:]}); the exported file was not kept."
+        ) from error
     return compare(format, expected, got)
-
 
 
 def run_saved_model(path: str, inputs: dict[str, Any]) -> dict[str, Any]:

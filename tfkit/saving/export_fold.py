@@ -30,7 +30,7 @@ def fold_constants(concrete: Any, specs: Any) -> tuple[tf.Module, Any]:
     frozen = convert_to_constants.convert_variables_to_constants_v2(concrete)
     graph_def = frozen.graph.as_graph_def()
     inputs = [t.name for t in frozen.inputs]
-    keys = sorted(concrete.structured_outputs)   # serve returns a dict; outputs are flattened in key order
+    keys = sorted(concrete.structured_outputs)  # serve returns a dict; outputs are flattened in key order
     outputs = [t.name for t in frozen.outputs]
 
     config = config_pb2.ConfigProto()
@@ -42,8 +42,10 @@ def fold_constants(concrete: Any, specs: Any) -> tuple[tf.Module, Any]:
     optimized = tf_optimizer.OptimizeGraph(config, meta_graph)
 
     wrapped = tf.compat.v1.wrap_function(lambda: tf.compat.v1.import_graph_def(optimized, name=""), [])
-    pruned = wrapped.prune(feeds=[wrapped.graph.get_tensor_by_name(n) for n in inputs],
-                           fetches=[wrapped.graph.get_tensor_by_name(n) for n in outputs])
+    pruned = wrapped.prune(
+        feeds=[wrapped.graph.get_tensor_by_name(n) for n in inputs],
+        fetches=[wrapped.graph.get_tensor_by_name(n) for n in outputs],
+    )
 
     def serve(*flat_inputs: tf.Tensor) -> dict[str, tf.Tensor]:
         return dict(zip(keys, pruned(*flat_inputs)))

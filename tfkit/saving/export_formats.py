@@ -36,13 +36,22 @@ def check_format(format: str) -> str:
     """The canonical format name; ValueError listing the valid ones."""
     name = _ALIASES.get(format, format) if isinstance(format, str) else format
     if name not in FORMATS:
-        raise ValueError(f"Unrecognized export format={format!r}. Supported formats are: {list(FORMATS)} "
-                         f"('litert' is accepted for 'tflite').")
+        raise ValueError(
+            f"Unrecognized export format={format!r}. Supported formats are: {list(FORMATS)} "
+            f"('litert' is accepted for 'tflite')."
+        )
     return name
 
 
-def export_file(model: Any, filepath: str, format: str, input_signature: Any = None, verify: bool = True,
-                overwrite: bool = True, **options: Any) -> str:
+def export_file(
+    model: Any,
+    filepath: str,
+    format: str,
+    input_signature: Any = None,
+    verify: bool = True,
+    overwrite: bool = True,
+    **options: Any,
+) -> str:
     """Write ``model`` as one .onnx or .tflite file at ``filepath``; returns the path.
 
     Options: ``opset_version`` (onnx), ``select_tf_ops`` and ``optimizations``
@@ -53,14 +62,15 @@ def export_file(model: Any, filepath: str, format: str, input_signature: Any = N
         raise ValueError(f"export_file writes 'onnx' or 'tflite' files; use export_saved_model for {format!r}")
     unknown = set(options) - _OPTIONS.get(format, set())
     if unknown:
-        raise TypeError(f"export(format={format!r}) got unexpected keyword argument(s) {sorted(unknown)}; "
-                        f"it takes {sorted(_OPTIONS[format])}")
+        raise TypeError(
+            f"export(format={format!r}) got unexpected keyword argument(s) {sorted(unknown)}; "
+            f"it takes {sorted(_OPTIONS[format])}"
+        )
     backend = export_onnx if format == "onnx" else export_tflite
     filepath = os.fspath(filepath)
-    atomic.check_target(filepath, overwrite)   # before any work: refuse a folder or overwrite=False early
-    specs = (user_signature(input_signature) if input_signature is not None
-             else model.default_input_signature())
-    with rnn_loop.one_step_per_iteration():   # tf2onnx converts a loop of one timestep per iteration only
+    atomic.check_target(filepath, overwrite)  # before any work: refuse a folder or overwrite=False early
+    specs = user_signature(input_signature) if input_signature is not None else model.default_input_signature()
+    with rnn_loop.one_step_per_iteration():  # tf2onnx converts a loop of one timestep per iteration only
         module, concrete = export.build_module(model, specs, jit_compile=False, freeze_random_state=True)
     content = backend.convert(model, module, concrete, specs, **options)
     with atomic.atomic_file(filepath, overwrite) as tmp:

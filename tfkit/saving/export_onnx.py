@@ -48,11 +48,15 @@ def _unsupported(proto: Any) -> set[str]:
 
 def _hint(ops: set[str]) -> str:
     if export_blame.is_random(ops):
-        return ("That layer draws random numbers at inference: export with a fixed batch size "
-                "(input_signature=[tf.TensorSpec((N, ...), dtype)]) so the draws from the saved generator state "
-                "are folded into constants, or use format='tflite' with select_tf_ops=True, or 'tf_saved_model'")
-    return ("To export it, use format='tflite' with select_tf_ops=True, or format='tf_saved_model', which run "
-            "TensorFlow's kernels")
+        return (
+            "That layer draws random numbers at inference: export with a fixed batch size "
+            "(input_signature=[tf.TensorSpec((N, ...), dtype)]) so the draws from the saved generator state "
+            "are folded into constants, or use format='tflite' with select_tf_ops=True, or 'tf_saved_model'"
+        )
+    return (
+        "To export it, use format='tflite' with select_tf_ops=True, or format='tf_saved_model', which run "
+        "TensorFlow's kernels"
+    )
 
 
 def convert(model: Any, module: Any, concrete: Any, specs: Any, opset_version: int | None = None) -> bytes:
@@ -61,20 +65,25 @@ def convert(model: Any, module: Any, concrete: Any, specs: Any, opset_version: i
 
     logger = logging.getLogger("tf2onnx")
     level = logger.level
-    logger.setLevel(logging.CRITICAL)   # unsupported ops are reported below, by layer
+    logger.setLevel(logging.CRITICAL)  # unsupported ops are reported below, by layer
     try:
-        proto, _ = tf2onnx.convert.from_function(module.serving_fn, input_signature=tf.nest.flatten(specs),
-                                                 opset=opset_version)
+        proto, _ = tf2onnx.convert.from_function(
+            module.serving_fn, input_signature=tf.nest.flatten(specs), opset=opset_version
+        )
     except Exception as error:
-        raise ValueError(f"format='onnx': tf2onnx could not convert model '{model.name}'; nothing was written. "
-                         f"({type(error).__name__}: {str(error)[-1500:]})") from error
+        raise ValueError(
+            f"format='onnx': tf2onnx could not convert model '{model.name}'; nothing was written. "
+            f"({type(error).__name__}: {str(error)[-1500:]})"
+        ) from error
     finally:
         logger.setLevel(level)
     bad = _unsupported(proto)
     if bad:
         found = export_blame.blame(concrete, bad, model)
-        raise ValueError(f"format='onnx': model '{model.name}' uses TensorFlow ops that tf2onnx cannot express in "
-                         f"ONNX: {export_blame.describe(found)}. {_hint(bad)}; nothing was written.")
+        raise ValueError(
+            f"format='onnx': model '{model.name}' uses TensorFlow ops that tf2onnx cannot express in "
+            f"ONNX: {export_blame.describe(found)}. {_hint(bad)}; nothing was written."
+        )
     return proto.SerializeToString()
 
 

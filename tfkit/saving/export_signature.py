@@ -1,7 +1,7 @@
 """The names an export gives its inputs and outputs.
 
-    specs = user_signature([tf.TensorSpec((None, 784), name="digits")])   # one spec, named "digits"
-    output_names(model, outputs)                                          # ["dense_2"] or dict keys
+specs = user_signature([tf.TensorSpec((None, 784), name="digits")])   # one spec, named "digits"
+output_names(model, outputs)                                          # ["dense_2"] or dict keys
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ def user_signature(input_signature: Any) -> Any:
         names = flat[0].name or "inputs"
     else:
         names = tf.nest.pack_sequence_as(input_signature, [s.name or f"inputs_{i}" for i, s in enumerate(flat)])
-    specs = tf.nest.map_structure(lambda s, n: tf.TensorSpec(s.shape, s.dtype, name=clean_name(n, "inputs")),
-                                  input_signature, names)
+    specs = tf.nest.map_structure(
+        lambda s, n: tf.TensorSpec(s.shape, s.dtype, name=clean_name(n, "inputs")), input_signature, names
+    )
     return specs
 
 

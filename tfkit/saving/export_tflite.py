@@ -34,16 +34,21 @@ import tensorflow as tf
 
 from tfkit.saving import export_blame, export_fold
 
-OPTION_HINT = ("pass select_tf_ops=True (tf.lite.OpsSet.SELECT_TF_OPS: TensorFlow kernels run the ops; the file "
-               "then needs a TFLite runtime with the Flex delegate, and verify=False where the local "
-               "tf.lite.Interpreter has none)")
-RANDOM_HINT = ("That layer draws random numbers at inference: export with a fixed batch size "
-               "(input_signature=[tf.TensorSpec((N, ...), dtype)]) so the draws from the saved generator state are "
-               "folded into constants, or ")
+OPTION_HINT = (
+    "pass select_tf_ops=True (tf.lite.OpsSet.SELECT_TF_OPS: TensorFlow kernels run the ops; the file "
+    "then needs a TFLite runtime with the Flex delegate, and verify=False where the local "
+    "tf.lite.Interpreter has none)"
+)
+RANDOM_HINT = (
+    "That layer draws random numbers at inference: export with a fixed batch size "
+    "(input_signature=[tf.TensorSpec((N, ...), dtype)]) so the draws from the saved generator state are "
+    "folded into constants, or "
+)
 
 
-def convert(model: Any, module: Any, concrete: Any, specs: Any, select_tf_ops: bool = False,
-            optimizations: Any = None) -> bytes:
+def convert(
+    model: Any, module: Any, concrete: Any, specs: Any, select_tf_ops: bool = False, optimizations: Any = None
+) -> bytes:
     """The .tflite bytes for ``concrete``; ValueError naming the ops and layers TFLite cannot run.
 
     The converter's native output (fd 2) is shown only if the conversion fails.
@@ -87,11 +92,12 @@ def _restore(saved: int) -> None:
 
 def _replay(output: bytes) -> None:
     while output:
-        output = output[os.write(2, output):]
+        output = output[os.write(2, output) :]
 
 
-def _convert_or_refuse(model: Any, module: Any, concrete: Any, specs: Any, select_tf_ops: bool,
-                       optimizations: Any) -> bytes:
+def _convert_or_refuse(
+    model: Any, module: Any, concrete: Any, specs: Any, select_tf_ops: bool, optimizations: Any
+) -> bytes:
     try:
         return _convert(model, module, concrete, select_tf_ops, optimizations)
     except _SelectOps as refused:
@@ -138,14 +144,16 @@ def _convert(model: Any, module: Any, concrete: Any, select_tf_ops: bool, optimi
                 f"or {OPTION_HINT}; nothing was written."
             ) from None
         tail = "\n".join(line for line in text.splitlines() if "error" in line.lower())[-1500:] or text[-1500:]
-        raise ValueError(f"format='tflite': the TFLite converter failed for model '{model.name}'; nothing was "
-                         f"written. Converter said:\n{tail}") from error
+        raise ValueError(
+            f"format='tflite': the TFLite converter failed for model '{model.name}'; nothing was "
+            f"written. Converter said:\n{tail}"
+        ) from error
 
 
 def run(path: str, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run the .tflite file at ``path`` on ``inputs`` (by input name), resized to their batch."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # tf.lite.Interpreter's deprecation notice, once per process anyway
+        warnings.simplefilter("ignore")  # tf.lite.Interpreter's deprecation notice, once per process anyway
         interpreter = tf.lite.Interpreter(model_path=path)
     runner = interpreter.get_signature_runner()
     inputs = {k: v.astype(bytes) if v.dtype.kind == "U" else v for k, v in inputs.items()}

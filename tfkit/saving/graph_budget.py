@@ -34,7 +34,7 @@ from typing import Any, Iterator
 
 from tfkit.engine.config_cost import MAX_SAMPLE_ELEMENTS
 
-try:   # TensorFlow's hook on op creation; without it, the config and load budgets still apply
+try:  # TensorFlow's hook on op creation; without it, the config and load budgets still apply
     from tensorflow.python.framework import op_callbacks as _op_callbacks
 except ImportError:  # pragma: no cover
     _op_callbacks = None
@@ -61,18 +61,19 @@ def _elements(tensor: Any) -> int:
 class _Counter:
     def __init__(self, source: str, largest_array: int) -> None:
         self.source = source
-        self.max_elements = max(MAX_SAMPLE_ELEMENTS, largest_array)   # reading a stored weight is never refused
+        self.max_elements = max(MAX_SAMPLE_ELEMENTS, largest_array)  # reading a stored weight is never refused
         self.ops = 0
         self.refusal: str | None = None
 
-    def __call__(self, op_type: str, inputs: Any, attrs: Any, outputs: Any, op_name: str | None = None,
-                 graph: Any = None) -> None:
+    def __call__(
+        self, op_type: str, inputs: Any, attrs: Any, outputs: Any, op_name: str | None = None, graph: Any = None
+    ) -> None:
         # None: the op's outputs stay as they are (TensorFlow's protocol; it hands callbacks a tuple of them).
-        if graph is None or _PAUSED.get():   # eager execution, or a throwaway graph tfkit traces to size something
+        if graph is None or _PAUSED.get():  # eager execution, or a throwaway graph tfkit traces to size something
             return None
         if self.refusal is None:
             self.refusal = self._problem(op_type, outputs, op_name)
-        if self.refusal is not None:   # sticky: a caller that swallows the error cannot go on building
+        if self.refusal is not None:  # sticky: a caller that swallows the error cannot go on building
             raise ValueError(self.refusal)
         return None
 
@@ -80,19 +81,25 @@ class _Counter:
         self.ops += 1
         where = f"Rebuilding the model from {self.source}: op {op_name!r} ({op_type})"
         if self.ops > MAX_GRAPH_OPS:
-            return (f"{where} is graph op number {self.ops}; a model file may make tfkit build at most "
-                    f"{MAX_GRAPH_OPS}. The config multiplies its layers (a nested model called many times, a long "
-                    f"unrolled loop, ...) far beyond any real model's; tfkit refuses to rebuild it.")
+            return (
+                f"{where} is graph op number {self.ops}; a model file may make tfkit build at most "
+                f"{MAX_GRAPH_OPS}. The config multiplies its layers (a nested model called many times, a long "
+                f"unrolled loop, ...) far beyond any real model's; tfkit refuses to rebuild it."
+            )
         outputs = tuple(outputs or ())
         if len(outputs) > MAX_OP_OUTPUTS:
-            return (f"{where} would make {len(outputs)} tensors; one op of a model file may make at most "
-                    f"{MAX_OP_OUTPUTS} (an axis of that length is unstacked or split, by the config's shapes).")
+            return (
+                f"{where} would make {len(outputs)} tensors; one op of a model file may make at most "
+                f"{MAX_OP_OUTPUTS} (an axis of that length is unstacked or split, by the config's shapes)."
+            )
         for tensor in outputs:
             elements = _elements(tensor)
             if elements > self.max_elements:
-                return (f"{where} would output a tensor of shape {tensor.shape} ({elements} elements per sample, "
-                        f"unknown axes counted as 1); a model file may ask for at most {self.max_elements}. The "
-                        f"config's sizes multiply far beyond any real model's; tfkit refuses to rebuild it.")
+                return (
+                    f"{where} would output a tensor of shape {tensor.shape} ({elements} elements per sample, "
+                    f"unknown axes counted as 1); a model file may ask for at most {self.max_elements}. The "
+                    f"config's sizes multiply far beyond any real model's; tfkit refuses to rebuild it."
+                )
         return None
 
 
@@ -102,7 +109,7 @@ def graph_budget(source: str, largest_array: int = 0) -> Iterator[None]:
 
     ``largest_array``: the elements of the largest array the file stores; a tensor that large is allowed too.
     """
-    if _op_callbacks is None or _ACTIVE.get():   # a load inside a load shares the outer budget
+    if _op_callbacks is None or _ACTIVE.get():  # a load inside a load shares the outer budget
         yield
         return
     counter = _Counter(source, largest_array)

@@ -81,16 +81,17 @@ def variable_budget(per_variable: int, total: int, count: int, source: str) -> I
         name = str(kwargs.get("name") or "variable")
         declared = kwargs.get("shape")
         if declared is not None and tf.TensorShape(declared).is_fully_defined():
-            size = int(np.prod(tf.TensorShape(declared).as_list(), dtype=object))   # tf.Variable holds it to this
+            size = int(np.prod(tf.TensorShape(declared).as_list(), dtype=object))  # tf.Variable holds it to this
         else:
             size = _static_size(kwargs.get("initial_value"))
         if size is not None:
             check(size, name)
         variable = next_creator(**kwargs)
         if size is None:
-            check(int(np.prod(variable.shape.as_list(), dtype=object)) if variable.shape.is_fully_defined() else 0, name)
+            check(
+                int(np.prod(variable.shape.as_list(), dtype=object)) if variable.shape.is_fully_defined() else 0, name
+            )
         return variable
 
-    with tf.variable_creator_scope(creator), load_budget.rebuilding(source), \
-            graph_budget(source, per_variable):
+    with tf.variable_creator_scope(creator), load_budget.rebuilding(source), graph_budget(source, per_variable):
         yield

@@ -49,6 +49,7 @@ def _dumps(value: Any, what: str) -> str:
 
 # ------------------------------------------------------------------ saving
 
+
 def _write_training_state(f: h5py.File, model: Any) -> None:
     optimizer = model.optimizer
     if optimizer is not None and getattr(optimizer, "built", False):
@@ -77,7 +78,7 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
             f"archive) with tfkit.saving.save_model, use model.export(path) for a SavedModel (serving) or "
             f"model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
         )
-    config = serialize_model(model, allow_missing=True)   # a config that cannot be captured: warned, weights kept
+    config = serialize_model(model, allow_missing=True)  # a config that cannot be captured: warned, weights kept
     check_config(config, "model_config")  # never write a file that loading would refuse
     build = weights_io.build_config(model)
     compiled = model.get_compile_config()
@@ -118,6 +119,7 @@ def save_weights_h5(model: Any, filepath: str, overwrite: bool = True) -> None:
 
 # ----------------------------------------------------------------- loading
 
+
 def _read_json(f: h5py.File, name: str, required: bool) -> Any:
     text = h5_format.read_attr(f, name, "text", required=required)
     if text is None:
@@ -150,8 +152,9 @@ def _ensure_built(model: Any, f: h5py.File, tables: dict, source: str, build: An
         with budget(tables, source):
             weights_io.build_from_config(model, build)
     except REBUILD_ERRORS as error:
-        raise ValueError(f"Could not build model '{model.name}' from the input shapes in {source}: "
-                         f"{type(error).__name__}: {error}") from error
+        raise ValueError(
+            f"Could not build model '{model.name}' from the input shapes in {source}: {type(error).__name__}: {error}"
+        ) from error
 
 
 def _check_build_config(build: Any, source: str) -> None:
@@ -186,8 +189,11 @@ def _restore_optimizer(model: Any, f: h5py.File, source: str) -> None:
         if reason is not None:
             problems.append(f"optimizer/{index} ({variable.name.split(':')[0]}): {reason}")
     if problems:
-        raise ValueError(f"{source}: optimizer state does not match:\n  " + "\n  ".join(problems)
-                         + "\nLoad with compile=False and compile again to start with a fresh optimizer.")
+        raise ValueError(
+            f"{source}: optimizer state does not match:\n  "
+            + "\n  ".join(problems)
+            + "\nLoad with compile=False and compile again to start with a fresh optimizer."
+        )
     weights_io.assign([(v, d, f"/optimizer/{i}") for i, (v, d) in enumerate(zip(variables, ordered))])
 
 
@@ -202,11 +208,7 @@ def _restore_training_state(model: Any, f: h5py.File, source: str) -> None:
     weights_io.assign(pairs)
 
 
-def load_model(
-    filepath: str,
-    custom_objects: Mapping[str, Any] | None = None,
-    compile: bool = True,
-) -> Any:
+def load_model(filepath: str, custom_objects: Mapping[str, Any] | None = None, compile: bool = True) -> Any:
     """Rebuild a model from a tfkit (or tf-keras) ``.h5`` file: built, weights loaded, compiled (``compile=True``).
 
     ``tfkit.saving.load_model`` checks its arguments and picks this reader;
@@ -215,7 +217,7 @@ def load_model(
     filepath = os.fspath(filepath)
     source = filepath
     with h5_format.open_h5(filepath) as f:
-        if keras_files.is_legacy(f):               # a tf-keras model file: imported as data, like any file
+        if keras_files.is_legacy(f):  # a tf-keras model file: imported as data, like any file
             return keras_files.import_keras(filepath, custom_objects, compile)[0]
         h5_format.check_header(f, ("model",))
         config = _read_json(f, "model_config", required=True)
@@ -228,7 +230,7 @@ def load_model(
             pairs = weights_io.match(weights_io.variable_groups(model, structural), tables, source, model.name)
             weights_io.assign(pairs)
             if compile and compiled is not None:
-                compile_from(model, compiled, source)    # names resolve in the custom-object scope above
+                compile_from(model, compiled, source)  # names resolve in the custom-object scope above
                 _restore_optimizer(model, f, source)
                 _restore_training_state(model, f, source)
     return model
@@ -245,8 +247,9 @@ def rebuild_built(config: Any, build: Any, tables: dict, source: str, custom_obj
             try:
                 weights_io.build_from_config(model, build)
             except REBUILD_ERRORS as error:
-                raise ValueError(f"{source}: could not build the model from build_config: "
-                                 f"{type(error).__name__}: {error}") from error
+                raise ValueError(
+                    f"{source}: could not build the model from build_config: {type(error).__name__}: {error}"
+                ) from error
     return model
 
 
@@ -261,15 +264,17 @@ def compile_from(model: Any, compiled: Any, source: str) -> None:
 def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> None:
     """Load weights (and state) by path from a tfkit weights or model file; all or nothing."""
     filepath = os.fspath(filepath)
-    f = read_snapshot(filepath, ("*",))          # every group: a Keras 3 file keys a subclassed model's by attribute
-    if "format" not in f.attrs:                  # Keras's: 3's .weights.h5 (tfkit's or Keras's) or tf-keras's
-        with rollback_build_on_error(model):     # a failed load leaves an unbuilt model unbuilt
+    f = read_snapshot(filepath, ("*",))  # every group: a Keras 3 file keys a subclassed model's by attribute
+    if "format" not in f.attrs:  # Keras's: 3's .weights.h5 (tfkit's or Keras's) or tf-keras's
+        with rollback_build_on_error(model):  # a failed load leaves an unbuilt model unbuilt
             if not (model.built and model.weights):
-                build = _read_json(f, keras_files.BUILD_ATTR, required=False)   # a .weights.h5 tfkit wrote
+                build = _read_json(f, keras_files.BUILD_ATTR, required=False)  # a .weights.h5 tfkit wrote
                 if build is None:
-                    raise ValueError(f"Model '{model.name}' is not built and {filepath} (a Keras weights file) "
-                                     f"stores no input shapes. Call the model on a batch of data (or "
-                                     f"model.build(input_shape)) first.")
+                    raise ValueError(
+                        f"Model '{model.name}' is not built and {filepath} (a Keras weights file) "
+                        f"stores no input shapes. Call the model on a batch of data (or "
+                        f"model.build(input_shape)) first."
+                    )
                 _ensure_built(model, f, {}, filepath, build)
             if keras_files.is_legacy(f):
                 keras_files.load_keras_weights(model, f, filepath)
@@ -281,6 +286,7 @@ def load_weights_h5(model: Any, filepath: str, skip_mismatch: bool = False) -> N
     with rollback_build_on_error(model):  # a failed load leaves an unbuilt model unbuilt
         _ensure_built(model, f, tables, filepath)
         structural = h5_format.read_attr(f, "format_version", "int") >= 2
-        pairs = weights_io.match(weights_io.variable_groups(model, structural), tables, filepath, model.name,
-                                 skip_mismatch)
+        pairs = weights_io.match(
+            weights_io.variable_groups(model, structural), tables, filepath, model.name, skip_mismatch
+        )
         weights_io.assign(pairs)

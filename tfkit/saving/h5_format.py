@@ -41,13 +41,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base.version import VERSION
-from tfkit.saving.h5_snapshot import (
-    CHECKSUM_ATTR,
-    MAX_TEXT_BYTES,
-    Snapshot,
-    SnapshotDataset,
-    read_snapshot,
-)
+from tfkit.saving.h5_snapshot import CHECKSUM_ATTR, MAX_TEXT_BYTES, Snapshot, SnapshotDataset, read_snapshot
 
 FORMAT = "tfkit"
 # 2: layers of functional and Sequential models are keyed by structure (dense, dense_1, ...);
@@ -58,6 +52,7 @@ KINDS = ("model", "weights")
 
 
 # ----------------------------------------------------------------- dtypes
+
 
 def storage_dtype(dtype: Any) -> np.dtype:
     """The numpy dtype a variable of ``dtype`` is stored as (bfloat16 as its uint16 bits)."""
@@ -89,6 +84,7 @@ def from_storage(array: np.ndarray, dtype: Any) -> Any:
 
 # ---------------------------------------------------------------- writing
 
+
 def crc32(array: np.ndarray) -> int:
     """The CRC-32 (zlib's, as in zip files) of an array's bytes in C order."""
     return zlib.crc32(np.ascontiguousarray(array))
@@ -110,7 +106,7 @@ def _scalar_attr(owner: h5py.HLObject, name: str, value: np.ndarray) -> None:
     h5py.h5a.create(owner.id, name.encode("utf-8"), htype, h5py.h5s.create(h5py.h5s.SCALAR)).write(value)
 
 
-_TEXT = h5py.string_dtype()          # what h5py stores a Python str attribute as: variable-length UTF-8
+_TEXT = h5py.string_dtype()  # what h5py stores a Python str attribute as: variable-length UTF-8
 
 
 def write_array(group: h5py.Group, path: str, array: np.ndarray, dtype_name: str) -> h5py.Dataset:
@@ -165,7 +161,11 @@ def check_header(f: Snapshot, kinds: tuple[str, ...] = KINDS) -> str:
     """Check ``format``/``format_version``/``kind``; returns the kind."""
     if "format" not in f.attrs:
         legacy = [key for key in ("keras_version", "backend", "model_config", "layer_names") if key in f.attrs]
-        hint = f" It looks like a Keras legacy .h5 file (it has {legacy}); tfkit does not read that format." if legacy else ""
+        hint = (
+            f" It looks like a Keras legacy .h5 file (it has {legacy}); tfkit does not read that format."
+            if legacy
+            else ""
+        )
         raise ValueError(f"{f.filename} is not a tfkit file: its root has no 'format' attribute.{hint}")
     fmt = read_attr(f, "format", "text")
     if fmt != FORMAT:

@@ -37,10 +37,10 @@ import struct
 import sys
 
 MAGIC = b"TFKSNAP1"
-GROUPS = ("weights", "state", "optimizer", "training")   # tfkit's; a caller may name others (Keras's layouts)
+GROUPS = ("weights", "state", "optimizer", "training")  # tfkit's; a caller may name others (Keras's layouts)
 # deflate, shuffle, fletcher32 and h5py's lzf: no filter plugin is ever loaded.
 ALLOWED_FILTERS = {1: "deflate", 2: "shuffle", 3: "fletcher32", 32000: "lzf"}
-CHECKSUM_ATTR = "crc32"      # tfkit's per-array CRC-32, passed on for the caller to verify
+CHECKSUM_ATTR = "crc32"  # tfkit's per-array CRC-32, passed on for the caller to verify
 
 
 class Refused(Exception):
@@ -98,8 +98,13 @@ def _text_or_int(h5py, np, owner, name, max_text):
 
 def _check_dataset(h5py, np, dataset, where, limits):
     dtype = dataset.dtype
-    if dtype.kind not in "biufc" or dtype.fields is not None or dtype.subdtype is not None \
-            or h5py.check_string_dtype(dtype) is not None or h5py.check_vlen_dtype(dtype) is not None:
+    if (
+        dtype.kind not in "biufc"
+        or dtype.fields is not None
+        or dtype.subdtype is not None
+        or h5py.check_string_dtype(dtype) is not None
+        or h5py.check_vlen_dtype(dtype) is not None
+    ):
         what = "opaque bytes (a pickle?)" if dtype.kind == "V" and dtype.fields is None else f"dtype {dtype}"
         raise Refused(f"{where} holds {what}; tfkit weights are plain numeric arrays (no objects, strings or records)")
     if dataset.shape is None:
@@ -115,8 +120,10 @@ def _check_dataset(h5py, np, dataset, where, limits):
         raise Refused(f"{where} uses HDF5 filter(s) {unknown}; tfkit reads only {sorted(ALLOWED_FILTERS.values())}")
     declared = int(np.prod(dataset.shape, dtype=object)) * dtype.itemsize
     if declared > limits["max_total_bytes"]:
-        raise Refused(f"{where} declares {declared} bytes (shape {dataset.shape}); the limit for this file is "
-                      f"{limits['max_total_bytes']} bytes")
+        raise Refused(
+            f"{where} declares {declared} bytes (shape {dataset.shape}); the limit for this file is "
+            f"{limits['max_total_bytes']} bytes"
+        )
     stored = dataset.id.get_storage_size()
     if declared and not stored:
         raise Refused(f"{where} declares shape {dataset.shape} but holds no data")
@@ -124,8 +131,10 @@ def _check_dataset(h5py, np, dataset, where, limits):
     if not compressed and stored < declared:
         raise Refused(f"{where} declares {declared} bytes (shape {dataset.shape}) but stores only {stored}; truncated")
     if compressed and declared > stored * limits["compression_ratio"]:
-        raise Refused(f"{where} declares {declared} bytes (shape {dataset.shape}) from {stored} compressed bytes; "
-                      f"a ratio above {limits['compression_ratio']} is refused")
+        raise Refused(
+            f"{where} declares {declared} bytes (shape {dataset.shape}) from {stored} compressed bytes; "
+            f"a ratio above {limits['compression_ratio']} is refused"
+        )
     return declared
 
 
@@ -152,8 +161,10 @@ def _walk(h5py, np, f, group_name, limits, counters):
             path = f"{prefix}{name}"
             link = group.get(name, getlink=True)
             if not isinstance(link, h5py.HardLink):
-                raise Refused(f"/{group_name}/{path} is a {type(link).__name__}; tfkit files hold only plain groups "
-                              f"and datasets (no soft or external links)")
+                raise Refused(
+                    f"/{group_name}/{path} is a {type(link).__name__}; tfkit files hold only plain groups "
+                    f"and datasets (no soft or external links)"
+                )
             item = group[name]
             if isinstance(item, h5py.Group):
                 stack.append((item, path + "/"))
@@ -198,15 +209,18 @@ def read(path, limits, data_paths=()):
             attrs[name] = _text_or_int(h5py, np, f, name, limits["max_text_bytes"])
         counters = {"entries": 0, "bytes": 0}
         groups = limits.get("groups") or GROUPS
-        if groups == ["*"]:             # a Keras weights file: every top-level group is a layer's
+        if groups == ["*"]:  # a Keras weights file: every top-level group is a layer's
             try:
                 groups = sorted(name for name in f if isinstance(f.get(name, getlink=True), h5py.HardLink))
             except Exception as error:  # noqa: BLE001
                 raise Refused(f"its top-level groups cannot be listed ({type(error).__name__}: {error})") from None
             if len(groups) > limits["max_entries"]:
                 raise Refused(f"the file has more than {limits['max_entries']} top-level entries")
-        found = [(group, relative, dataset) for group in groups
-                 for relative, dataset in _walk(h5py, np, f, group, limits, counters)]
+        found = [
+            (group, relative, dataset)
+            for group in groups
+            for relative, dataset in _walk(h5py, np, f, group, limits, counters)
+        ]
         index, sink = _reserve(data_paths, counters["bytes"])
         datasets, blobs, offset = [], [], 0
         try:
@@ -222,12 +236,21 @@ def read(path, limits, data_paths=()):
                     raise Refused(f"{where} could not be read; the file is damaged ({error})") from None
                 dtype_attr = _text_or_int(h5py, np, dataset, "dtype", 64) if "dtype" in dataset.attrs else None
                 crc = _text_or_int(h5py, np, dataset, CHECKSUM_ATTR, 64) if CHECKSUM_ATTR in dataset.attrs else None
-                datasets.append({"group": group, "path": relative, "shape": list(out.shape),
-                                 "dtype": out.dtype.str, "dtype_attr": dtype_attr, "crc32": crc,
-                                 "nbytes": int(out.nbytes)})
+                datasets.append(
+                    {
+                        "group": group,
+                        "path": relative,
+                        "shape": list(out.shape),
+                        "dtype": out.dtype.str,
+                        "dtype_attr": dtype_attr,
+                        "crc32": crc,
+                        "nbytes": int(out.nbytes),
+                    }
+                )
                 if sink is not None:
-                    offset = _write_all(sink, memoryview(np.ascontiguousarray(out)).cast("B"), offset,
-                                        data_paths[index])
+                    offset = _write_all(
+                        sink, memoryview(np.ascontiguousarray(out)).cast("B"), offset, data_paths[index]
+                    )
                 else:
                     blobs.append(np.ascontiguousarray(out).tobytes())
         finally:
@@ -243,8 +266,9 @@ def _write_all(fd, view, offset, data_path):
         while done < len(view):
             done += os.pwrite(fd, view[done:], offset + done)
     except OSError as error:
-        raise SinkError(f"writing the arrays to {data_path} failed ({error.strerror or error})",
-                        resource_kind(error) or "io") from None
+        raise SinkError(
+            f"writing the arrays to {data_path} failed ({error.strerror or error})", resource_kind(error) or "io"
+        ) from None
     return offset + done
 
 
@@ -260,12 +284,12 @@ def _reserve(data_paths, nbytes):
                 os.posix_fallocate(fd, 0, nbytes)
             return index, fd
         except OSError as error:
-            if error.errno in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):   # no fallocate here: ask statvfs
+            if error.errno in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):  # no fallocate here: ask statvfs
                 info = os.statvfs(data_path)
                 if info.f_bavail * info.f_frsize >= nbytes:
                     return index, fd
         try:
-            os.ftruncate(fd, 0)      # give back whatever part was reserved
+            os.ftruncate(fd, 0)  # give back whatever part was reserved
         except OSError:
             pass
         os.close(fd)
@@ -274,10 +298,18 @@ def _reserve(data_paths, nbytes):
 
 # What a failure that is not the file's fault looks like, in Python's errors and in libhdf5's messages.
 _RESOURCE_ERRNOS = {28: "space", 122: "space", 27: "space", 24: "files", 23: "files", 12: "memory"}
-_RESOURCE_TEXT = (("No space left", "space"), ("Disk quota", "space"), ("errno = 28", "space"),
-                  ("Too many open files", "files"), ("errno = 24", "files"), ("errno = 23", "files"),
-                  ("Cannot allocate memory", "memory"), ("errno = 12", "memory"),
-                  ("memory allocation failed", "memory"), ("unable to allocate", "memory"))
+_RESOURCE_TEXT = (
+    ("No space left", "space"),
+    ("Disk quota", "space"),
+    ("errno = 28", "space"),
+    ("Too many open files", "files"),
+    ("errno = 24", "files"),
+    ("errno = 23", "files"),
+    ("Cannot allocate memory", "memory"),
+    ("errno = 12", "memory"),
+    ("memory allocation failed", "memory"),
+    ("unable to allocate", "memory"),
+)
 
 
 def resource_kind(error):
@@ -302,8 +334,15 @@ def main(argv):
         import numpy  # noqa: F401
     except Exception as error:  # noqa: BLE001  too little memory to map the libraries, a broken install
         reason = f"{type(error).__name__}: {str(error).strip().splitlines()[-1][:200]}"
-        return _emit(out, {"error": f"the HDF5 reader could not start with its {limits['memory_bytes']} bytes of "
-                                    f"memory ({reason}); the file itself was not read", "resource": "memory"}, [])
+        return _emit(
+            out,
+            {
+                "error": f"the HDF5 reader could not start with its {limits['memory_bytes']} bytes of "
+                f"memory ({reason}); the file itself was not read",
+                "resource": "memory",
+            },
+            [],
+        )
     try:
         header, blobs = read(path, limits, data_paths)
     except Refused as refusal:
@@ -313,13 +352,15 @@ def main(argv):
     except Exception as error:  # noqa: BLE001  libhdf5/h5py fail in many ways on damaged files
         kind = resource_kind(error)
         if kind == "memory":
-            header = {"error": f"reading it needs more than the {limits['memory_bytes']} bytes of memory "
-                               f"allowed for loading a file of this size", "resource": kind}
+            header = {
+                "error": f"reading it needs more than the {limits['memory_bytes']} bytes of memory "
+                f"allowed for loading a file of this size",
+                "resource": kind,
+            }
         elif kind is not None:
             header = {"error": f"{type(error).__name__}: {str(error)[:300]}", "resource": kind}
         else:
-            header = {"error": f"a damaged HDF5 file: the parser failed ({type(error).__name__}: "
-                               f"{str(error)[:200]})"}
+            header = {"error": f"a damaged HDF5 file: the parser failed ({type(error).__name__}: {str(error)[:200]})"}
         blobs = []
     return _emit(out, header, blobs)
 
@@ -327,7 +368,7 @@ def main(argv):
 def _emit(out, header, blobs):
     text = json.dumps(header).encode("utf-8")
     out.write(MAGIC + struct.pack("<Q", len(text)) + text)
-    for blob in blobs:          # without a data file, the arrays follow the header
+    for blob in blobs:  # without a data file, the arrays follow the header
         out.write(blob)
     out.flush()
     return 0
@@ -384,10 +425,15 @@ def _serve_one(request, out_fd):
         limits = request["limits"]
         used = _address_space_bytes()
         if used is not None and used >= int(limits["memory_bytes"]):
-            code = _emit(sys.stdout.buffer, {
-                "error": f"the HDF5 reader could not start with its {limits['memory_bytes']} bytes of memory "
-                         f"(h5py and numpy alone map {used} bytes); the file itself was not read",
-                "resource": "memory"}, [])
+            code = _emit(
+                sys.stdout.buffer,
+                {
+                    "error": f"the HDF5 reader could not start with its {limits['memory_bytes']} bytes of memory "
+                    f"(h5py and numpy alone map {used} bytes); the file itself was not read",
+                    "resource": "memory",
+                },
+                [],
+            )
         else:
             code = main(["", request["path"], json.dumps(limits), json.dumps(request["data_paths"])])
         sys.stdout.flush()
@@ -410,7 +456,7 @@ def serve():
         except OSError:
             return 0
         if not message:
-            return 0                     # the caller closed its end
+            return 0  # the caller closed its end
         try:
             request = json.loads(message)
             timeout = float(request["timeout"])
@@ -419,12 +465,12 @@ def serve():
         except (ValueError, KeyError, TypeError):
             for fd in fds:
                 os.close(fd)
-            return 2                     # not tfkit speaking: stop
+            return 2  # not tfkit speaking: stop
         pid = os.fork()
         if pid == 0:
             channel.close()
             _serve_one(request, fds[0])
-        os.close(fds[0])                 # only the child writes: the caller sees EOF when it is gone
+        os.close(fds[0])  # only the child writes: the caller sees EOF when it is gone
         code = _wait(pid, timeout)
         channel.sendall(json.dumps({"timeout": True} if code is None else {"returncode": code}).encode())
 

@@ -28,14 +28,17 @@ import time
 from typing import Any
 
 _DISABLE_ENV = "TFKIT_H5_ZYGOTE"
-_REPLY_MARGIN_SECONDS = 5.0       # the zygote kills the child at the timeout; this covers its answer
+_REPLY_MARGIN_SECONDS = 5.0  # the zygote kills the child at the timeout; this covers its answer
 
 
 def _inherited_limits() -> tuple:
-    import resource    # noqa: PLC0415 - POSIX only; enabled() rules the others out first
+    import resource  # noqa: PLC0415 - POSIX only; enabled() rules the others out first
 
-    kinds = [getattr(resource, name) for name in ("RLIMIT_AS", "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_CPU")
-             if hasattr(resource, name)]
+    kinds = [
+        getattr(resource, name)
+        for name in ("RLIMIT_AS", "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_CPU")
+        if hasattr(resource, name)
+    ]
     return tuple(resource.getrlimit(kind) for kind in kinds)
 
 
@@ -44,9 +47,14 @@ class _Zygote:
         self.key = (tuple(sorted(env.items())), _inherited_limits())
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self.process = subprocess.Popen([sys.executable, "-I", script, "--serve"], stdin=theirs.fileno(),
-                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", script, "--serve"],
+                stdin=theirs.fileno(),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,
+            )
         finally:
             theirs.close()
         self.channel = mine
@@ -112,12 +120,17 @@ atexit.register(stop)
 
 
 def enabled() -> bool:
-    return os.environ.get(_DISABLE_ENV, "1").strip() != "0" and hasattr(os, "fork") \
-        and hasattr(socket, "send_fds") and sys.platform.startswith("linux")
+    return (
+        os.environ.get(_DISABLE_ENV, "1").strip() != "0"
+        and hasattr(os, "fork")
+        and hasattr(socket, "send_fds")
+        and sys.platform.startswith("linux")
+    )
 
 
-def run_reader(script: str, env: dict[str, str], path: str, limits: dict[str, Any], data_paths: list[str],
-               timeout: float) -> tuple[int, bytes] | None:
+def run_reader(
+    script: str, env: dict[str, str], path: str, limits: dict[str, Any], data_paths: list[str], timeout: float
+) -> tuple[int, bytes] | None:
     """``(returncode, output)`` of one reader forked by the zygote, or None when the zygote cannot serve
     (the caller runs the one-shot child). A reader past ``timeout`` raises ``subprocess.TimeoutExpired``."""
     global _zygote
@@ -132,8 +145,12 @@ def run_reader(script: str, env: dict[str, str], path: str, limits: dict[str, An
             _zygote = _Zygote(script, env)
         # The zygote keeps the working folder it started in: a relative path would name another file
         # after the caller's os.chdir.
-        request = {"path": os.path.abspath(path), "limits": limits,
-                   "data_paths": [os.path.abspath(p) for p in data_paths], "timeout": timeout}
+        request = {
+            "path": os.path.abspath(path),
+            "limits": limits,
+            "data_paths": [os.path.abspath(p) for p in data_paths],
+            "timeout": timeout,
+        }
         try:
             return _zygote.read(request, timeout)
         except subprocess.TimeoutExpired:

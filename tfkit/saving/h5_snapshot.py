@@ -46,17 +46,17 @@ import numpy as np
 
 from tfkit.saving import h5_reader_zygote
 
-CHECKSUM_ATTR = "crc32"   # an array's CRC-32 (zlib) in tfkit files; verified whenever present
+CHECKSUM_ATTR = "crc32"  # an array's CRC-32 (zlib) in tfkit files; verified whenever present
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "h5_reader_child.py")
 MAGIC = b"TFKSNAP1"
-BASE_MEMORY_BYTES = 768 * 2**20      # the child's Python, h5py and numpy take ~150 MB of address space
+BASE_MEMORY_BYTES = 768 * 2**20  # the child's Python, h5py and numpy take ~150 MB of address space
 MEMORY_PER_FILE_BYTE = 4
 MAX_TEXT_BYTES = 16 * 2**20
 MAX_ENTRIES = 200_000
 MAX_COMPRESSION_RATIO = 64
 CPU_SECONDS_BASE = 3
 WALL_SECONDS_FACTOR = 3
-SHM_DIR_ENV = "TFKIT_SHM_DIR"        # the reader's first choice of folder for its data file (default /dev/shm)
+SHM_DIR_ENV = "TFKIT_SHM_DIR"  # the reader's first choice of folder for its data file (default /dev/shm)
 
 
 @dataclass
@@ -109,8 +109,9 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     if not os.path.exists(path):
         raise FileNotFoundError(f"No such file: {path}")
     if os.path.isdir(path):
-        raise ValueError(f"{path} is a folder, not an HDF5 file (a SavedModel? tfkit loads SavedModels with "
-                         f"tf.saved_model.load)")
+        raise ValueError(
+            f"{path} is a folder, not an HDF5 file (a SavedModel? tfkit loads SavedModels with tf.saved_model.load)"
+        )
     if not os.path.isfile(path):
         raise ValueError(f"{path} is not a regular file")
     if os.path.getsize(path) == 0:
@@ -123,32 +124,40 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     if groups is not None:
         limits["groups"] = list(groups)
     # PYTEST_CURRENT_TEST changes with every test: passing it on would restart the reader's zygote each time
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("PYTHON", "HDF5_PLUGIN")) and key != "PYTEST_CURRENT_TEST"}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTHON", "HDF5_PLUGIN")) and key != "PYTEST_CURRENT_TEST"
+    }
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HDF5_PLUGIN_PATH="", HDF5_USE_FILE_LOCKING="FALSE")
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
     with _data_files() as data_paths:
         try:
             returncode, output = _run_child(env, path, limits, data_paths, timeout)
         except subprocess.TimeoutExpired:
-            raise ValueError(f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
-                             f"parser did not finish); nothing was loaded") from None
+            raise ValueError(
+                f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
+                f"parser did not finish); nothing was loaded"
+            ) from None
         if returncode != 0:
-            raise ValueError(f"{path} could not be read: the HDF5 reader {_how_it_ended(returncode, limits)} "
-                             f"(a damaged or hostile file); nothing was loaded")
+            raise ValueError(
+                f"{path} could not be read: the HDF5 reader {_how_it_ended(returncode, limits)} "
+                f"(a damaged or hostile file); nothing was loaded"
+            )
         header, rest = _parse_header(output, path)
         if "error" in header:
             _raise_refusal(path, header, data_paths)
         index = header.get("data_file")
-        if index is None:                 # no data file had room: the arrays came through the pipe
+        if index is None:  # no data file had room: the arrays came through the pipe
             return _build(path, header, rest, limits)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(data_paths):
             raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed (data_file {index!r})")
         return _build(path, header, _map(data_paths[index]), limits)
 
 
-def _run_child(env: dict[str, str], path: str, limits: dict[str, Any], data_paths: list[str],
-               timeout: float) -> tuple[int, bytes]:
+def _run_child(
+    env: dict[str, str], path: str, limits: dict[str, Any], data_paths: list[str], timeout: float
+) -> tuple[int, bytes]:
     """The reader's exit code and output: forked by the zygote when it can, else a one-shot child."""
     served = h5_reader_zygote.run_reader(CHILD_SCRIPT, env, path, limits, data_paths, timeout)
     if served is not None:
@@ -164,16 +173,25 @@ def _raise_refusal(path: str, header: dict[str, Any], data_paths: list[str]) -> 
     if kind in ("space", "io"):
         folders = ", ".join(os.path.dirname(p) for p in data_paths) or "no writable folder"
         what = "not enough space to hand its arrays back" if kind == "space" else "handing its arrays back failed"
-        raise OSError(errno.ENOSPC if kind == "space" else errno.EIO,
-                      f"{path} could not be read: {what} ({error}; tried {folders}). The file itself was not "
-                      f"judged: free some space in /dev/shm or point TMPDIR at a folder with room, and load it "
-                      f"again", path)
+        raise OSError(
+            errno.ENOSPC if kind == "space" else errno.EIO,
+            f"{path} could not be read: {what} ({error}; tried {folders}). The file itself was not "
+            f"judged: free some space in /dev/shm or point TMPDIR at a folder with room, and load it "
+            f"again",
+            path,
+        )
     if kind == "files":
-        raise OSError(errno.EMFILE, f"{path} could not be read: too many open files ({error}). The file itself "
-                                    f"was not judged: close some files or raise the limit (ulimit -n)", path)
+        raise OSError(
+            errno.EMFILE,
+            f"{path} could not be read: too many open files ({error}). The file itself "
+            f"was not judged: close some files or raise the limit (ulimit -n)",
+            path,
+        )
     if kind == "memory":
-        raise ValueError(f"{path} could not be read: {error} (the limit grows with the file's size; "
-                         f"TFKIT_LOAD_MEMORY_LIMIT, when set, lowers it)")
+        raise ValueError(
+            f"{path} could not be read: {error} (the limit grows with the file's size; "
+            f"TFKIT_LOAD_MEMORY_LIMIT, when set, lowers it)"
+        )
     raise ValueError(f"{path}: {error}" if not error.startswith("not an HDF5") else f"{path} is {error}")
 
 
@@ -204,7 +222,7 @@ def _data_files() -> Iterator[list[str]]:
             except OSError as error:
                 if error.errno in (errno.EMFILE, errno.ENFILE):
                     raise
-                continue              # a full or read-only folder: the next one, or the pipe
+                continue  # a full or read-only folder: the next one, or the pipe
             os.close(handle)
             names.append(name)
         yield names
@@ -249,12 +267,12 @@ def _parse_header(output: bytes, path: str) -> tuple[dict[str, Any], memoryview]
     if length > len(output) - 16:
         raise ValueError(f"{path} could not be read: the HDF5 reader's result is incomplete")
     try:
-        header = json.loads(output[16:16 + length].decode("utf-8"))
+        header = json.loads(output[16 : 16 + length].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed ({error})") from None
     if not isinstance(header, dict):
         raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed")
-    return header, memoryview(output)[16 + length:]
+    return header, memoryview(output)[16 + length :]
 
 
 def _build(path: str, header: dict[str, Any], body: memoryview, limits: dict[str, int]) -> Snapshot:
@@ -268,15 +286,20 @@ def _build(path: str, header: dict[str, Any], body: memoryview, limits: dict[str
             group, relative = str(entry["group"]), str(entry["path"])
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed ({error})") from None
-        if dtype.kind not in "biufc" or dtype.hasobject or nbytes != int(np.prod(shape, dtype=np.int64)) * \
-                dtype.itemsize or offset + nbytes > len(body):
+        if (
+            dtype.kind not in "biufc"
+            or dtype.hasobject
+            or nbytes != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            or offset + nbytes > len(body)
+        ):
             raise ValueError(f"{path} could not be read: the HDF5 reader's result is inconsistent")
-        data = body[offset:offset + nbytes]
+        data = body[offset : offset + nbytes]
         array = np.frombuffer(data, dtype=dtype).reshape(shape)
         offset += nbytes
         dtype_attr = entry.get("dtype_attr")
-        tf_dtype = dtype.name if dtype_attr is None else dtype_attr[:40] if isinstance(dtype_attr, str) \
-            else "<unreadable>"
+        tf_dtype = (
+            dtype.name if dtype_attr is None else dtype_attr[:40] if isinstance(dtype_attr, str) else "<unreadable>"
+        )
         verified = _verify(path, f"/{group}/{relative}", entry.get("crc32"), data)
         snapshot.tables.setdefault(group, {})[relative] = SnapshotDataset(shape, dtype, tf_dtype, array, verified)
     return snapshot
@@ -287,10 +310,14 @@ def _verify(path: str, where: str, stored: Any, data: memoryview) -> bool:
     if stored is None:
         return False
     if not isinstance(stored, int) or isinstance(stored, bool):
-        raise ValueError(f"{path} is damaged: the {CHECKSUM_ATTR} attribute of {where} cannot be read "
-                         f"({str(stored)[:200]}); nothing was loaded")
+        raise ValueError(
+            f"{path} is damaged: the {CHECKSUM_ATTR} attribute of {where} cannot be read "
+            f"({str(stored)[:200]}); nothing was loaded"
+        )
     computed = zlib.crc32(data)
     if computed != stored:
-        raise ValueError(f"{path} is damaged: the data of {where} do not match their checksum ({CHECKSUM_ATTR} "
-                         f"{stored:#010x} stored, {computed:#010x} read); nothing was loaded")
+        raise ValueError(
+            f"{path} is damaged: the data of {where} do not match their checksum ({CHECKSUM_ATTR} "
+            f"{stored:#010x} stored, {computed:#010x} read); nothing was loaded"
+        )
     return True

@@ -44,7 +44,7 @@ class QuietFile:
         self.error: Exception | None = None
         self._pos = 0
         self._size = 0
-        self._kept: list[tuple[int, bytes]] = []   # (offset, data) written after the first failure
+        self._kept: list[tuple[int, bytes]] = []  # (offset, data) written after the first failure
 
     # ----------------------------------------------------- file-object protocol
     def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
@@ -68,7 +68,7 @@ class QuietFile:
             try:
                 self._kept.append((self._pos, bytes(view)))
             except MemoryError:
-                pass                       # read back as zeros; the save has failed anyway
+                pass  # read back as zeros; the save has failed anyway
         self._pos += len(view)
         self._size = max(self._size, self._pos)
         return len(view)
@@ -86,10 +86,10 @@ class QuietFile:
         except Exception:  # noqa: BLE001  what could not be read back is zeros, as in a sparse file
             pass
         view[got:] = bytes(len(view) - got)
-        for offset, data in self._kept:    # writes that never reached the disk
+        for offset, data in self._kept:  # writes that never reached the disk
             start, stop = max(offset, self._pos), min(offset + len(data), self._pos + len(view))
             if start < stop:
-                view[start - self._pos:stop - self._pos] = data[start - offset:stop - offset]
+                view[start - self._pos : stop - self._pos] = data[start - offset : stop - offset]
         self._pos += len(view)
         return len(view)
 
@@ -157,7 +157,7 @@ def signals_deferred() -> Iterator[None]:
         for number, handler in saved.items():
             signal.signal(number, handler)
         for number in dict.fromkeys(caught):
-            signal.raise_signal(number)         # the user's handler runs now (Ctrl-C: KeyboardInterrupt)
+            signal.raise_signal(number)  # the user's handler runs now (Ctrl-C: KeyboardInterrupt)
 
 
 @contextlib.contextmanager

@@ -39,7 +39,7 @@ from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.archive import is_zip, read_archive
 from tfkit.saving.keras_files.importer import is_legacy
 
-MAX_PROTO_BYTES = 2**31 - 1      # protobuf's limit: a larger saved_model.pb cannot be valid
+MAX_PROTO_BYTES = 2**31 - 1  # protobuf's limit: a larger saved_model.pb cannot be valid
 
 
 @loader
@@ -76,8 +76,9 @@ def _table_lines(title: str, table: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _layer_lines(config: Any, keys_of: Callable[[list[dict]], list[str | None]], stored: set[str],
-                 prefix: str) -> list[str]:
+def _layer_lines(
+    config: Any, keys_of: Callable[[list[dict]], list[str | None]], stored: set[str], prefix: str
+) -> list[str]:
     """Names and classes of a functional or Sequential model's layers, as the config states them.
 
     ``keys_of(entries)`` gives each layer's key in the weights table; where it differs from the
@@ -140,10 +141,12 @@ def _legacy_refusal(path: str, f: Any) -> ValueError:
         return ValueError(
             f"{path} is a tf-keras (Keras 2) model file, which tfkit inspect does not describe; convert it to a tfkit "
             f"file, then inspect that: tfkit convert {shlex.quote(path)} {shlex.quote(target)} && "
-            f"tfkit inspect {shlex.quote(target)}")
+            f"tfkit inspect {shlex.quote(target)}"
+        )
     return ValueError(
         f"{path} is a tf-keras (Keras 2) weights file, which tfkit inspect does not describe (tfkit convert reads "
-        f"whole-model files); model.load_weights({path!r}) reads it into a tfkit model with the same layers")
+        f"whole-model files); model.load_weights({path!r}) reads it into a tfkit model with the same layers"
+    )
 
 
 def _compile_summary(config: dict) -> str:
@@ -156,15 +159,18 @@ def _compile_summary(config: dict) -> str:
 
 def describe_h5(path: str) -> list[str]:
     with h5_format.open_h5(path) as f:
-        if "format" not in f.attrs and "layers" in f.tables:     # Keras 3's .weights.h5 (tfkit's or Keras's)
+        if "format" not in f.attrs and "layers" in f.tables:  # Keras 3's .weights.h5 (tfkit's or Keras's)
             return _describe_keras_weights(path, f)
         if is_legacy(f):
             raise _legacy_refusal(path, f)
         kind = h5_format.check_header(f)
         version = h5_format.read_attr(f, "format_version", "int")
         written_by = h5_format.read_attr(f, "tfkit_version", "text", required=False)
-        lines = [f"file: {path}", f"format: tfkit, format_version {version}, kind {kind}"
-                 + (f", written by tfkit {written_by}" if written_by else "")]
+        lines = [
+            f"file: {path}",
+            f"format: tfkit, format_version {version}, kind {kind}"
+            + (f", written by tfkit {written_by}" if written_by else ""),
+        ]
         model_class = h5_format.read_attr(f, "model_class", "text", required=False)
         config = _json_attr(f, "model_config")
         if isinstance(config, dict) and isinstance(config.get("class_name"), str):
@@ -178,7 +184,9 @@ def describe_h5(path: str) -> list[str]:
         weights = h5_format.dataset_table(f, "weights")
         lines += _layer_lines(config, _tfkit_keys, {path.split("/")[0] for path in weights}, "")
         build = _json_attr(f, "build_config")
-        lines.append(f"input shape: {build.get('input_shape') if isinstance(build, dict) else 'not stored (model unbuilt)'}")
+        lines.append(
+            f"input shape: {build.get('input_shape') if isinstance(build, dict) else 'not stored (model unbuilt)'}"
+        )
         compiled = _json_attr(f, "compile_config")
         lines.append(f"compiled: {_compile_summary(compiled) if isinstance(compiled, dict) else 'no'}")
         lines += _table_lines("weights", weights)
@@ -196,8 +204,11 @@ def describe_h5(path: str) -> list[str]:
 
 def _keras_weights_lines(f: Any, title: str, writer: str) -> list[str]:
     """The weights table, optimizer state and checksum line of a Keras 3 weights layout."""
-    layers = {f"{group}/{key}": dataset for group in ("vars", "layers") for key, dataset in
-              h5_format.dataset_table(f, group).items()}
+    layers = {
+        f"{group}/{key}": dataset
+        for group in ("vars", "layers")
+        for key, dataset in h5_format.dataset_table(f, group).items()
+    }
     lines = _table_lines(title, layers)
     optimizer = h5_format.dataset_table(f, "optimizer")
     if optimizer:
@@ -211,7 +222,7 @@ def _keras_weights_lines(f: Any, title: str, writer: str) -> list[str]:
 
 def _describe_keras_weights(path: str, f: Any) -> list[str]:
     build = _json_attr(f, "tfkit_build_config")
-    writer = "tfkit" if build is not None else "Keras"          # tfkit stores the input shapes beside the weights
+    writer = "tfkit" if build is not None else "Keras"  # tfkit stores the input shapes beside the weights
     lines = [f"file: {path}", f"format: Keras 3 weights file (.weights.h5), written by {writer}"]
     if isinstance(build, dict):
         lines.append(f"input shape: {build.get('input_shape')}")
@@ -223,8 +234,11 @@ def describe_keras_archive(path: str) -> list[str]:
     with read_archive(path) as archive:
         metadata, config = archive.metadata, archive.config
         writer = f"tfkit {metadata['tfkit_version']}" if "tfkit_version" in metadata else "Keras"
-        lines = [f"file: {path}", f"format: Keras 3 archive (.keras), written by {writer}"
-                 + (f" as Keras {metadata['keras_version']}" if "keras_version" in metadata else "")]
+        lines = [
+            f"file: {path}",
+            f"format: Keras 3 archive (.keras), written by {writer}"
+            + (f" as Keras {metadata['keras_version']}" if "keras_version" in metadata else ""),
+        ]
         model_class = str(config.get("class_name"))[:60]
         inner = config.get("config")
         if isinstance(inner, dict) and isinstance(inner.get("name"), str):
@@ -246,8 +260,9 @@ def describe_keras_archive(path: str) -> list[str]:
         if f is None:
             lines.append("weights: none (no model.weights.h5)")
             return lines
-        return lines + _keras_weights_lines(f, "weights (model.weights.h5)", "tfkit" if "tfkit_version" in metadata
-                                            else "Keras")
+        return lines + _keras_weights_lines(
+            f, "weights (model.weights.h5)", "tfkit" if "tfkit_version" in metadata else "Keras"
+        )
 
 
 def _checksum_line(f: Any, writer: str = "tfkit") -> str:
@@ -282,7 +297,7 @@ def describe_saved_model(path: str) -> list[str]:
         raise ValueError(f"{graph} is {size} bytes; a protocol buffer holds less than 2 GB, so it is not a SavedModel")
     try:
         with open(graph, "rb") as handle:
-            proto.ParseFromString(handle.read(size + 1))   # read(n) allocates n bytes up front
+            proto.ParseFromString(handle.read(size + 1))  # read(n) allocates n bytes up front
     except Exception as error:  # protobuf's DecodeError and friends
         raise ValueError(f"{graph} is not a valid SavedModel ({error})") from None
     lines = [f"SavedModel: {path}"]
@@ -300,7 +315,7 @@ def describe_saved_model(path: str) -> list[str]:
                     shape = "unknown rank" if info.tensor_shape.unknown_rank else str(dims)
                     lines.append(f"  {title[:-1]} {key}: {tf.as_dtype(info.dtype).name} {shape}")
     prefix = os.path.join(path, "variables", "variables")
-    if os.path.lexists(prefix + ".index"):       # read by tfkit's own index reader, never TensorFlow's
+    if os.path.lexists(prefix + ".index"):  # read by tfkit's own index reader, never TensorFlow's
         variables = [entry.shape for name, entry in check_checkpoint(prefix).items() if "VARIABLE_VALUE" in name]
         total = sum(int(np.prod(shape, dtype=object)) for shape in variables)
         lines.append(f"variables: {len(variables)} arrays, {total:,} values")

@@ -115,8 +115,9 @@ class KerasFileEditor:
         elif self.filepath.endswith(".weights.h5"):
             snapshot = read_snapshot(self.filepath, ("*",))
         else:
-            raise ValueError(f"Invalid filename: expected a `.keras` `.weights.h5` extension. "
-                             f"Received: filepath={self.filepath}")
+            raise ValueError(
+                f"Invalid filename: expected a `.keras` `.weights.h5` extension. Received: filepath={self.filepath}"
+            )
         self.weights_dict = _tree_from_snapshot(snapshot)
         print(f"Keras model file '{self.filepath}'")
         if self.metadata:
@@ -126,6 +127,7 @@ class KerasFileEditor:
 
     def summary(self) -> None:
         """Prints the file's objects, and the shapes and dtypes of their weights."""
+
         def show(node: Tree, indent: str) -> None:
             for key, value in node.items():
                 if isinstance(value, dict):
@@ -133,6 +135,7 @@ class KerasFileEditor:
                     show(value, indent + "    ")
                 else:
                     print(f"{indent}{key}: shape={tuple(value.shape)}, dtype={value.dtype}")
+
         print(f"Weights file: {self.filepath}")
         show(self.weights_dict, "...")
 
@@ -184,8 +187,10 @@ class KerasFileEditor:
                 print(f"...{path} is an object on one side and a weight on the other")
             elif tuple(saved[key].shape) != tuple(reference[key]):
                 errors += 1
-                print(f"...Weight shape mismatch for {path}\n    In reference model: shape={reference[key]}\n"
-                      f"    In saved file: shape={tuple(saved[key].shape)}")
+                print(
+                    f"...Weight shape mismatch for {path}\n    In reference model: shape={reference[key]}\n"
+                    f"    In saved file: shape={tuple(saved[key].shape)}"
+                )
             else:
                 matches += 1
         return errors, matches
@@ -194,8 +199,10 @@ class KerasFileEditor:
 
     def _edit_object(self, edit: Callable[[Tree, str, Any], None], source_name: str, target_name: Any = None) -> None:
         if target_name is not None and "/" in target_name:
-            raise ValueError(f"Argument `target_name` should be a leaf name, not a full path name. "
-                             f"Received: target_name='{target_name}'")
+            raise ValueError(
+                f"Argument `target_name` should be a leaf name, not a full path name. "
+                f"Received: target_name='{target_name}'"
+            )
         if "/" in source_name:
             *parents, leaf = source_name.split("/")
             node = self.weights_dict
@@ -220,8 +227,9 @@ class KerasFileEditor:
         if len(holders) > 1:
             raise ValueError(f"Name '{source_name}' occurs more than once in the model; try passing a complete path")
         if not holders:
-            raise ValueError(f"Source name '{source_name}' does not appear in the model. Use `editor.summary()` to "
-                             "list all objects.")
+            raise ValueError(
+                f"Source name '{source_name}' does not appear in the model. Use `editor.summary()` to list all objects."
+            )
         edit(holders[0], source_name, target_name)
 
     def rename_object(self, object_name: str, new_name: str) -> None:
@@ -236,10 +244,12 @@ class KerasFileEditor:
             ValueError: If the object is not found or ambiguous, or
                 `new_name` is taken or holds `/`.
         """
+
         def rename(node: Tree, source: str, target: Any) -> None:
             if target in node:
                 raise ValueError(f"Cannot rename '{object_name}' to '{target}': that name is taken")
             node[target] = node.pop(source)
+
         self._edit_object(rename, object_name, new_name)
 
     def delete_object(self, object_name: str) -> None:
@@ -286,11 +296,15 @@ class KerasFileEditor:
         Raises:
             ValueError: If the object or weight is not found.
         """
+
         def delete(node: Tree, source: str, _: Any) -> None:
             if weight_name not in node[source]:
-                raise ValueError(f"Weight {weight_name} not found in object {object_name}. Weights found: "
-                                 f"{list(node[source].keys())}")
+                raise ValueError(
+                    f"Weight {weight_name} not found in object {object_name}. Weights found: "
+                    f"{list(node[source].keys())}"
+                )
             node[source].pop(weight_name)
+
         self._edit_object(delete, object_name)
 
     def add_weights(self, object_name: str, weights: dict[str, Any]) -> None:
@@ -311,8 +325,10 @@ class KerasFileEditor:
     @staticmethod
     def _weights(weights: Any) -> dict[str, np.ndarray]:
         if not isinstance(weights, dict):
-            raise ValueError("Argument `weights` should be a dict where keys are weight names (usually '0', '1', "
-                             f"etc.) and values are NumPy arrays. Received: type(weights)={type(weights)}")
+            raise ValueError(
+                "Argument `weights` should be a dict where keys are weight names (usually '0', '1', "
+                f"etc.) and values are NumPy arrays. Received: type(weights)={type(weights)}"
+            )
         return {str(key): np.asarray(value) for key, value in weights.items()}
 
     # -- writing --
@@ -331,8 +347,9 @@ class KerasFileEditor:
         """
         filepath = os.fspath(filepath)
         if not filepath.endswith(".weights.h5"):
-            raise ValueError(f"Invalid `filepath` argument: expected a `.weights.h5` extension. "
-                             f"Received: filepath={filepath}")
+            raise ValueError(
+                f"Invalid `filepath` argument: expected a `.weights.h5` extension. Received: filepath={filepath}"
+            )
 
         def write(group: Any, node: Tree) -> None:
             leaves = {key: value for key, value in node.items() if not isinstance(value, dict)}

@@ -31,8 +31,10 @@ def on_one_device(model: Any) -> Any:
         config = serialize_model(model)
         twin = rebuild_model(config, None, f"export of '{model.name}'")
     except (ValueError, TypeError, NotImplementedError) as error:
-        raise ValueError(f"export: model '{model.name}' has weights split over parameter servers, and a copy on "
-                         f"one device could not be rebuilt from its config ({error}). Give the model a get_config, "
-                         f"or load its saved file on one device and export that") from error
+        raise ValueError(
+            f"export: model '{model.name}' has weights split over parameter servers, and a copy on "
+            f"one device could not be rebuilt from its config ({error}). Give the model a get_config, "
+            f"or load its saved file on one device and export that"
+        ) from error
     twin.set_weights(model.get_weights())
     return twin

@@ -19,11 +19,21 @@ from tfkit.models.model import Model
 from tfkit.saving import weights_io
 from tfkit.saving.guard import variable_budget
 
-MAX_CONFIG_OBJECTS = 10_000   # objects plus layer calls; rebuilding costs a few ms each
+MAX_CONFIG_OBJECTS = 10_000  # objects plus layer calls; rebuilding costs a few ms each
 SLACK_ELEMENTS = 2**20
 SLACK_VARIABLES = 1_000
-REBUILD_ERRORS = (TypeError, KeyError, IndexError, AttributeError, NotImplementedError, RecursionError,
-                   OverflowError, ArithmeticError, RuntimeError, tf.errors.OpError)
+REBUILD_ERRORS = (
+    TypeError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    NotImplementedError,
+    RecursionError,
+    OverflowError,
+    ArithmeticError,
+    RuntimeError,
+    tf.errors.OpError,
+)
 
 
 def count_objects(config: Any) -> int:
@@ -60,7 +70,9 @@ def rebuild_model(config: Any, custom_objects: Mapping[str, Any] | None, source:
     except ValueError as error:
         raise ValueError(f"{source}: {error}") from error
     except REBUILD_ERRORS as error:
-        raise ValueError(f"{source}: could not rebuild the model from model_config: {type(error).__name__}: {error}") from error
+        raise ValueError(
+            f"{source}: could not rebuild the model from model_config: {type(error).__name__}: {error}"
+        ) from error
     if not isinstance(model, Model):
         raise ValueError(f"{source}: model_config describes a {type(model).__name__}, not a model")
     return model

@@ -23,8 +23,9 @@ from tfkit.saving.errors import loader as _loader
 from tfkit.saving.export_api import export_model
 
 
-def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
-               zipped: bool | None = None) -> None:
+def save_model(
+    model: Any, filepath: str, overwrite: bool = True, include_optimizer: bool = True, zipped: bool | None = None
+) -> None:
     """Saves a model as one file: architecture, weights, compile arguments and optimizer state.
 
     `model.save(filepath)` calls it. The suffix picks the format:
@@ -75,8 +76,10 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
         (None, 2)
     """
     if zipped is False:
-        raise ValueError("save_model: zipped=False asks for Keras's unzipped .keras folder; tfkit writes one file "
-                         "(pass zipped=None or True)")
+        raise ValueError(
+            "save_model: zipped=False asks for Keras's unzipped .keras folder; tfkit writes one file "
+            "(pass zipped=None or True)"
+        )
     archive = os.fspath(filepath).lower().endswith(".keras")
     if not archive and not h5.is_h5_path(filepath):
         raise ValueError(
@@ -93,10 +96,7 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
 
 @_loader
 def load_model(
-    filepath: str,
-    custom_objects: Mapping[str, Any] | None = None,
-    compile: bool = True,
-    safe_mode: bool = True,
+    filepath: str, custom_objects: Mapping[str, Any] | None = None, compile: bool = True, safe_mode: bool = True
 ) -> Any:
     """Loads a model saved with `model.save` (or by Keras 3): built, weights loaded, compiled.
 
@@ -162,8 +162,8 @@ def load_model(
             f"{filepath} is a SavedModel export; load it with tf.saved_model.load(path) (it needs no tfkit). "
             f"tfkit.load_model reads .h5 files written by model.save()."
         )
-    with _safe_mode_scope(safe_mode):   # what TFSMLayer.from_config reads: it opens a folder its config names
-        if keras_files.is_keras_archive(filepath):   # a Keras 3 .keras zip: imported as data
+    with _safe_mode_scope(safe_mode):  # what TFSMLayer.from_config reads: it opens a folder its config names
+        if keras_files.is_keras_archive(filepath):  # a Keras 3 .keras zip: imported as data
             return keras_files.import_keras(filepath, custom_objects, compile)[0]
         return h5.load_model(filepath, custom_objects=custom_objects, compile=compile)
 
@@ -202,12 +202,16 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_si
         True
     """
     if max_shard_size is not None:
-        raise ValueError(f"save_weights: max_shard_size={max_shard_size!r} asks for Keras's sharded weights files "
-                         f"(.weights.json); tfkit writes one weights file, so only max_shard_size=None applies")
+        raise ValueError(
+            f"save_weights: max_shard_size={max_shard_size!r} asks for Keras's sharded weights files "
+            f"(.weights.json); tfkit writes one weights file, so only max_shard_size=None applies"
+        )
     name = os.fspath(filepath).lower()
     if name.endswith(".keras"):
-        raise ValueError(f"save_weights: {os.fspath(filepath)!r} names a whole-model file; save the weights to a "
-                         f"path ending in .weights.h5 (Keras's weights file), or use model.save() for .keras")
+        raise ValueError(
+            f"save_weights: {os.fspath(filepath)!r} names a whole-model file; save the weights to a "
+            f"path ending in .weights.h5 (Keras's weights file), or use model.save() for .keras"
+        )
     with worker_files.writing(filepath, worker_files.strategy_of(model)) as path:
         if name.endswith(".weights.h5"):
             keras_files.save_keras_weights(model, path, overwrite=overwrite)
@@ -258,14 +262,23 @@ def _load_weights(filepath: Any, model: Any, skip_mismatch: bool) -> None:
     filepath = os.fspath(filepath)
     if keras_files.is_keras_archive(filepath):
         keras_files.load_archive_weights(model, filepath)
-    elif h5.is_h5_path(filepath) or filepath.lower().endswith(".keras") or \
-            os.path.isfile(filepath) and not checkpoint.is_checkpoint_prefix(filepath):
+    elif (
+        h5.is_h5_path(filepath)
+        or filepath.lower().endswith(".keras")
+        or os.path.isfile(filepath)
+        and not checkpoint.is_checkpoint_prefix(filepath)
+    ):
         h5.load_weights_h5(model, filepath, skip_mismatch=skip_mismatch)
     else:
         checkpoint.load_checkpoint(model, filepath, skip_mismatch=skip_mismatch)
 
 
-file_functions.provide(file_functions.FileFunctions(
-    save_model=save_model, load_model=load_model, save_weights=save_weights, load_weights=load_weights,
-    export_model=export_model,
-))
+file_functions.provide(
+    file_functions.FileFunctions(
+        save_model=save_model,
+        load_model=load_model,
+        save_weights=save_weights,
+        load_weights=load_weights,
+        export_model=export_model,
+    )
+)

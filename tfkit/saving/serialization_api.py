@@ -38,8 +38,9 @@ def serialize(obj: Any) -> Any:
     return config_serialization.serialize(obj)
 
 
-def deserialize(config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True,
-                kind: str | None = None) -> Any:
+def deserialize(
+    config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True, kind: str | None = None
+) -> Any:
     """Rebuilds an object from the data `serialize` returned: registered names only, never code.
 
     Names are resolved in `custom_objects`, then active

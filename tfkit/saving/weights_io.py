@@ -57,8 +57,11 @@ def problem(variable: tf.Variable, dataset: h5py.Dataset) -> str | None:
     want_shape = tuple(variable.shape.as_list())
     want_dtype = variable.dtype.name
     got_dtype = h5_format.dataset_dtype_name(dataset)
-    if tuple(dataset.shape) != want_shape or got_dtype != want_dtype \
-            or dataset.dtype != h5_format.storage_dtype(variable.dtype):
+    if (
+        tuple(dataset.shape) != want_shape
+        or got_dtype != want_dtype
+        or dataset.dtype != h5_format.storage_dtype(variable.dtype)
+    ):
         return f"file {_describe(dataset)}, model {want_shape} {want_dtype}"
     return None
 
@@ -72,14 +75,14 @@ def match(
 ) -> list[tuple[tf.Variable, h5py.Dataset, str]]:
     """Pairs ``(variable, dataset, "weights/path")``; one ``ValueError`` lists every problem."""
     pairs, missing, unexpected, mismatched = [], [], [], []
-    moved: set[str] = set()   # "weights/<path>" entries that older files wrote for what is state now
+    moved: set[str] = set()  # "weights/<path>" entries that older files wrote for what is state now
     for group, variables in groups.items():
         table = tables.get(group, {})
         for path, variable in variables.items():
             where = f"{group}/{path}"
             dataset = table.get(path)
             if dataset is None and group == "state" and path in tables.get("weights", {}):
-                dataset, where = tables["weights"][path], f"weights/{path}"   # a metric's variables, before 0.2
+                dataset, where = tables["weights"][path], f"weights/{path}"  # a metric's variables, before 0.2
                 moved.add(path)
             if dataset is None:
                 missing.append(where)
@@ -91,8 +94,9 @@ def match(
                 pairs.append((variable, dataset, where))
     for group, table in tables.items():
         variables = groups.get(group, {})
-        unexpected += [f"{group}/{path}" for path in table
-                       if path not in variables and not (group == "weights" and path in moved)]
+        unexpected += [
+            f"{group}/{path}" for path in table if path not in variables and not (group == "weights" and path in moved)
+        ]
     if missing or unexpected or mismatched:
         message = f"The variables in {source} do not match model '{model_name}':"
         if missing:
@@ -110,13 +114,16 @@ def match(
                 "layer name only)."
             )
         if not skip_mismatch:
-            raise ValueError(message + "\nNothing was loaded. Pass skip_mismatch=True to load only the matching variables.")
+            raise ValueError(
+                message + "\nNothing was loaded. Pass skip_mismatch=True to load only the matching variables."
+            )
         warnings.warn(message + f"\nLoading the {len(pairs)} matching variables only.", stacklevel=3)
     return pairs
 
 
 def _renamed_layers(missing: list[str], unexpected: list[str]) -> bool:
     """Whether the two path lists agree once each path's layer name (its second part) is dropped."""
+
     def tails(paths: list[str]) -> list[str]:
         return sorted(p.split("/", 1)[0] + "/" + "/".join(p.split("/")[2:]) for p in paths)
 
@@ -137,6 +144,7 @@ def file_budget(tables: dict[str, dict[str, h5py.Dataset]]) -> tuple[int, int, i
 
 
 # ------------------------------------------------------------- build config
+
 
 def _encode_shapes(value: Any) -> Any:
     if isinstance(value, tf.TensorShape):

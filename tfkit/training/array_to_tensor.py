@@ -24,19 +24,22 @@ import tensorflow as tf
 from tensorflow.python.eager import context
 from tensorflow.python.framework import ops
 
-DIRECT_FROM_BYTES = 1 << 20   # below 1 MiB the extra numpy copy costs microseconds
+DIRECT_FROM_BYTES = 1 << 20  # below 1 MiB the extra numpy copy costs microseconds
 
 
 def to_tensor(array: np.ndarray) -> tf.Tensor:
     """An eager tensor holding a private copy of ``array`` (numbers or booleans)."""
-    if (not tf.executing_eagerly() or array.nbytes < DIRECT_FROM_BYTES
-            or not (np.issubdtype(array.dtype, np.number) or array.dtype == np.bool_)):
+    if (
+        not tf.executing_eagerly()
+        or array.nbytes < DIRECT_FROM_BYTES
+        or not (np.issubdtype(array.dtype, np.number) or array.dtype == np.bool_)
+    ):
         return tf.convert_to_tensor(array)
     try:
         tensor = _eager_tensor(array)
         if _shares_memory(tensor, array):
             tensor = tf.raw_ops.DeepCopy(x=tensor)
-    except Exception:   # a TensorFlow whose private constructor differs: the public path always works
+    except Exception:  # a TensorFlow whose private constructor differs: the public path always works
         return tf.convert_to_tensor(array)
     return tensor
 
@@ -52,5 +55,5 @@ def _shares_memory(tensor: tf.Tensor, array: np.ndarray) -> bool:
         return False  # an accelerator's memory is never the array's
     view = getattr(tensor, "_numpy", None)
     if view is None:
-        return True   # cannot tell: copy to be safe
+        return True  # cannot tell: copy to be safe
     return bool(np.may_share_memory(view(), array))

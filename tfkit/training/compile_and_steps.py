@@ -30,7 +30,7 @@ from tfkit.utils.data_tuples import unpack_x_y_sample_weight
 class StepMethods(TfKerasShims):
     """``compile``, the compiled losses and metrics, and ``train_step`` / ``test_step`` / ``predict_step``."""
 
-    _compiled: CompiledState | None = None   # what compile() made (None until then)
+    _compiled: CompiledState | None = None  # what compile() made (None until then)
 
     def compile(
         self,
@@ -112,8 +112,16 @@ class StepMethods(TfKerasShims):
             'auto'
         """
         self._compiled = CompiledState(
-            optimizer, loss, metrics, loss_weights, weighted_metrics, run_eagerly, steps_per_execution,
-            jit_compile, auto_scale_loss, output_names=self.output_names_for_compile(),
+            optimizer,
+            loss,
+            metrics,
+            loss_weights,
+            weighted_metrics,
+            run_eagerly,
+            steps_per_execution,
+            jit_compile,
+            auto_scale_loss,
+            output_names=self.output_names_for_compile(),
             policy_name=getattr(getattr(self, "dtype_policy", None), "name", None),
         )
 
@@ -402,8 +410,8 @@ class StepMethods(TfKerasShims):
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
-            scaled = self.optimizer.scale_loss(loss)   # loss scaling (mixed_float16, loss_scale_factor); else loss
-        weights = self.trainable_weights   # read after the call: a model may build itself in this first step
+            scaled = self.optimizer.scale_loss(loss)  # loss scaling (mixed_float16, loss_scale_factor); else loss
+        weights = self.trainable_weights  # read after the call: a model may build itself in this first step
         self._track_loss(loss, x)
         grads = tape.gradient(scaled, weights)
         self.optimizer.apply(grads, weights)

@@ -19,8 +19,14 @@ from tfkit.engine.config_safety import check_config
 from tfkit.engine.config_serialization import deserialize, serialize
 
 COMPILE_KEYS = (
-    "optimizer", "loss", "metrics", "loss_weights", "weighted_metrics",
-    "run_eagerly", "steps_per_execution", "jit_compile",
+    "optimizer",
+    "loss",
+    "metrics",
+    "loss_weights",
+    "weighted_metrics",
+    "run_eagerly",
+    "steps_per_execution",
+    "jit_compile",
 )
 
 
@@ -37,11 +43,11 @@ def _serialize_compile_entry(value: Any, kind: str) -> Any:
 def _deserialize_compile_entry(value: Any, kind: str, custom_objects: Mapping[str, Any] | None) -> Any:
     if isinstance(value, str) and not _is_builtin_name(kind, value):
         try:
-            return registry.lookup("functions", value, custom_objects)   # a user's function, saved by name
+            return registry.lookup("functions", value, custom_objects)  # a user's function, saved by name
         except ValueError:
             if kind == "losses":
                 raise
-            return value   # a metric alias compile() knows ("acc")
+            return value  # a metric alias compile() knows ("acc")
     if value is None or isinstance(value, (str, bool, numbers.Number)):
         return value
     if isinstance(value, list):
@@ -80,8 +86,8 @@ def compile_config(trainer: Any, model_name: str) -> dict[str, Any] | None:
         }
     except (ValueError, NotImplementedError) as error:
         warnings.warn(
-            f"Model '{model_name}' is saved without its compile configuration (optimizer state "
-            f"included): {error}", stacklevel=3,
+            f"Model '{model_name}' is saved without its compile configuration (optimizer state included): {error}",
+            stacklevel=3,
         )
         return None
     return out

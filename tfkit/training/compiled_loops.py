@@ -29,7 +29,7 @@ def compiled(fn: Callable, **options: Any) -> Any:
     guide, a test suite) would be told that it retraces too often, which it does not.
     """
     function = tf.function(fn, **options)
-    function._omit_frequent_tracing_warning = True   # TensorFlow's own switch; without it, only a warning
+    function._omit_frequent_tracing_warning = True  # TensorFlow's own switch; without it, only a warning
     return function
 
 
@@ -48,7 +48,7 @@ class StepLoops:
         model = self.model
         step = {"train": model.train_step, "test": model.test_step, "predict": model.predict_step}[mode]
         if self.jit_compile:
-            if not self._overridden(mode):      # tfkit's own step: traced as written (a user's is converted)
+            if not self._overridden(mode):  # tfkit's own step: traced as written (a user's is converted)
                 own = step
                 step = autograph.written_in_tensorflow(lambda data: own(data))
             step = compiled(step, jit_compile=True, reduce_retracing=True)
@@ -69,7 +69,7 @@ class StepLoops:
         step = self._step(mode)
         traced = step if isinstance(step, tf.types.experimental.GenericFunction) else compiled(step)
         concrete = traced.get_concrete_function(spec)
-        self.model._clear_losses()   # add_loss values of the trace belong to its graph only
+        self.model._clear_losses()  # add_loss values of the trace belong to its graph only
         return concrete
 
     def _traced_step(self, mode: str, spec: Any) -> tuple[Any, Any]:
@@ -119,7 +119,7 @@ class StepLoops:
         if key in self._cache:
             return self._cache[key]
         custom = self._overridden(mode)
-        if custom:   # traced for this static batch size
+        if custom:  # traced for this static batch size
             static = tf.nest.map_structure(lambda s: tf.TensorSpec((batch_size, *s.shape[1:]), s.dtype), batch_spec)
             step, log_specs = self._traced_step(mode, static)
         else:
@@ -139,6 +139,7 @@ class StepLoops:
         # Software pipelining: each iteration gathers the next batch's rows while its step trains on the
         # batch gathered one iteration before (the gather reads no variable, so it runs beside the step).
         if not custom:
+
             def loop(tensors, order, first_row, count):
                 def body(i, rows):
                     following = cut_next(tensors, order, first_row, i, count, rows)
@@ -148,6 +149,7 @@ class StepLoops:
                 tf.while_loop(lambda i, _: i < count, body, [tf.constant(0), cut(tensors, order, first_row, 0)])
                 return self._metric_logs()
         elif log_specs is not None:
+
             def loop(tensors, order, first_row, count):
                 def body(i, rows, logs):
                     following = cut_next(tensors, order, first_row, i, count, rows)
@@ -157,10 +159,11 @@ class StepLoops:
                 first = cut(tensors, order, first_row, 0)
                 return tf.while_loop(lambda i, *_: i < count, body, [tf.constant(0), first, zeros])[2]
         else:  # logs of varying shape cannot be loop variables: one step per call
+
             def loop(tensors, order, first_row, count):
                 return step(batch(cut(tensors, order, first_row, 0)))
 
-        fn = compiled(autograph.written_in_tensorflow(loop), reduce_retracing=True)   # see iterator_loop
+        fn = compiled(autograph.written_in_tensorflow(loop), reduce_retracing=True)  # see iterator_loop
         fn.max_count = 1 if custom and log_specs is None else None
         self._cache[key] = fn
         return fn
@@ -183,12 +186,14 @@ class StepLoops:
         def loop(x, start, count):
             def body(i, *arrays):
                 begin = (start + i) * batch_size
-                batch = tf.nest.map_structure(lambda t: t[begin:begin + batch_size], x)
+                batch = tf.nest.map_structure(lambda t: t[begin : begin + batch_size], x)
                 outs = tf.nest.flatten(step_fn(pack_x_y_sample_weight(batch)))
                 return (i + 1, *[a.write(i, o) for a, o in zip(arrays, outs)])
 
-            arrays = [tf.TensorArray(dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None))
-                      for dtype in dtypes]
+            arrays = [
+                tf.TensorArray(dtype, size=count, infer_shape=False, element_shape=tf.TensorShape(None))
+                for dtype in dtypes
+            ]
             _, *arrays = tf.while_loop(lambda i, *_: i < count, body, (tf.constant(0), *arrays))
             return tf.nest.pack_sequence_as(out_structure, [a.concat() for a in arrays])
 
@@ -220,8 +225,11 @@ class StepLoops:
                 return tf.cond(optional.has_value(), run, lambda: (done, tf.constant(True), logs))
 
             logs = {} if log_specs is None else tf.nest.map_structure(lambda s: tf.zeros(s.shape, s.dtype), log_specs)
-            done, _, logs = tf.while_loop(lambda done, ended, _: tf.logical_and(done < count, tf.logical_not(ended)),
-                                          body, [tf.constant(0), tf.constant(False), logs])
+            done, _, logs = tf.while_loop(
+                lambda done, ended, _: tf.logical_and(done < count, tf.logical_not(ended)),
+                body,
+                [tf.constant(0), tf.constant(False), logs],
+            )
             return done, self._metric_logs() if log_specs is None else logs
 
         # Written with TensorFlow's control flow and traced as written: AutoGraph took 0.2-0.3 s to convert

@@ -28,7 +28,7 @@ from tfkit.training.loss_and_metric_containers import CompileLoss, CompileMetric
 from tfkit.training.compiled_loops import StepLoops
 from tfkit.training.xla_choice import XlaChooser, XlaDecision, expected_saving, starting_form
 
-_ASSERTION = "assertion failed:"   # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
+_ASSERTION = "assertion failed:"  # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says
 
 
 def _loops_over_time(model: Any) -> bool:
@@ -36,8 +36,10 @@ def _loops_over_time(model: Any) -> bool:
 
     Convolutional ones (ConvLSTM) do not count: XLA's CPU convolutions are the slow part there.
     """
-    return any(isinstance(module, RNN) and not isinstance(getattr(module, "cell", None), ConvLSTMCell)
-               for module in getattr(model, "submodules", ()))
+    return any(
+        isinstance(module, RNN) and not isinstance(getattr(module, "cell", None), ConvLSTMCell)
+        for module in getattr(model, "submodules", ())
+    )
 
 
 def _assigned_activations(model: Any) -> tuple:
@@ -46,8 +48,11 @@ def _assigned_activations(model: Any) -> tuple:
     The compiled loops hold the functions they were traced with; a user who assigns another one
     (``model.layers[-1].activation = None``) gets it in the next ``fit``/``evaluate``/``predict``.
     """
-    return tuple(vars(layer).get(name) for layer in tracking.flatten_layers(model)
-                 for name in ("activation", "recurrent_activation"))
+    return tuple(
+        vars(layer).get(name)
+        for layer in tracking.flatten_layers(model)
+        for name in ("activation", "recurrent_activation")
+    )
 
 
 def _same_objects(a: Any, b: Any) -> bool:
@@ -77,22 +82,31 @@ class CompiledState:
         policy_name: str | None = None,
         implicit: bool = False,
     ) -> None:
-        self.implicit = implicit   # made by predict() on an uncompiled model: saved as uncompiled
+        self.implicit = implicit  # made by predict() on an uncompiled model: saved as uncompiled
         self.strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
         with self.scope():
             self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
-            if (auto_scale_loss and self.optimizer is not None and policy_name == "mixed_float16"
-                    and not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer)):
+            if (
+                auto_scale_loss
+                and self.optimizer is not None
+                and policy_name == "mixed_float16"
+                and not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer)
+            ):
                 # float16 gradients underflow without loss scaling: Keras 3 wraps the optimizer here too
                 self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer)
             names = output_names or ["output"]
             self.compile_loss = CompileLoss(loss, loss_weights, names)
-            self.compile_metrics = CompileMetrics(metrics, weighted_metrics, names) \
-                if metrics is not None or weighted_metrics is not None else None
+            self.compile_metrics = (
+                CompileMetrics(metrics, weighted_metrics, names)
+                if metrics is not None or weighted_metrics is not None
+                else None
+            )
             self.loss_tracker = Mean(name="loss")
             # The shuffling seed: part of the state BackupAndRestore and model files keep.
             self.data_seed = tf.Variable(
-                np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64), trainable=False, name="data_seed",
+                np.random.randint(0, 2**31 - 1, size=(2,), dtype=np.int64),
+                trainable=False,
+                name="data_seed",
                 aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
             )
         self.run_eagerly = bool(run_eagerly)
@@ -102,15 +116,19 @@ class CompiledState:
         self.jit_compile = (gpu_available() and not run_eagerly) if self.jit_auto else bool(jit_compile)
         self.config = {
             "optimizer": optimizer if isinstance(optimizer, (str, type(None))) else None,
-            "loss": loss, "metrics": metrics, "loss_weights": loss_weights,
-            "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly,
-            "steps_per_execution": steps_per_execution, "jit_compile": jit_compile,
+            "loss": loss,
+            "metrics": metrics,
+            "loss_weights": loss_weights,
+            "weighted_metrics": weighted_metrics,
+            "run_eagerly": run_eagerly,
+            "steps_per_execution": steps_per_execution,
+            "jit_compile": jit_compile,
         }
-        self.seconds_per_step: dict[tuple, float] = {}   # ChunkPlanner's measure, by (mode, batch size)
-        self.xla_chooser: XlaChooser | None = None   # jit_compile="auto" deciding by measurement (fit)
-        self._loops: dict[bool, StepLoops] = {}      # by jit_compile: switching back and forth recompiles nothing
+        self.seconds_per_step: dict[tuple, float] = {}  # ChunkPlanner's measure, by (mode, batch size)
+        self.xla_chooser: XlaChooser | None = None  # jit_compile="auto" deciding by measurement (fit)
+        self._loops: dict[bool, StepLoops] = {}  # by jit_compile: switching back and forth recompiles nothing
         self._loops_key: Any = None
-        self._activations_key: Any = None   # the layers' activation functions the loops were traced with
+        self._activations_key: Any = None  # the layers' activation functions the loops were traced with
         self._loops_checked = False  # trainable weights compared once per fit/evaluate/predict call
         self._coordinated: Any = None  # CoordinatedLoops under ParameterServerStrategy, built on first use
         self._chief: StepLoops | None = None  # predict under ParameterServerStrategy runs on the chief
@@ -132,8 +150,10 @@ class CompiledState:
         if not distributed_loops.is_parameter_server(self.strategy):
             return False
         if self.run_eagerly:
-            raise ValueError("run_eagerly=True is not supported under ParameterServerStrategy: the steps run as "
-                             "compiled functions on the workers. Compile with run_eagerly=False.")
+            raise ValueError(
+                "run_eagerly=True is not supported under ParameterServerStrategy: the steps run as "
+                "compiled functions on the workers. Compile with run_eagerly=False."
+            )
         return True
 
     # ------------------------------------------------------- compiled loops
@@ -162,15 +182,19 @@ class CompiledState:
         key = tuple(id(v) for v in model.trainable_weights)
         activations_key = _assigned_activations(model)
         if self._loops and not self._loops_key:
-            self._loops_key = key   # the model built itself inside the first compiled step: same loops
+            self._loops_key = key  # the model built itself inside the first compiled step: same loops
         if self._loops and self._activations_key is None:
-            self._activations_key = activations_key   # its layers too (a subclass may make them in build)
+            self._activations_key = activations_key  # its layers too (a subclass may make them in build)
         if self._loops and not _same_objects(activations_key, self._activations_key):
-            self._loops.clear()     # `layer.activation = None` (Grad-CAM) after a compiled call: trace anew
+            self._loops.clear()  # `layer.activation = None` (Grad-CAM) after a compiled call: trace anew
             loops = None
         if key != self._loops_key:
-            if self._loops and self._loops_key and self.optimizer is not None \
-                    and getattr(self.optimizer, "built", False):
+            if (
+                self._loops
+                and self._loops_key
+                and self.optimizer is not None
+                and getattr(self.optimizer, "built", False)
+            ):
                 raise ValueError(
                     f"The trainable weights of model '{model.name}' changed since it was compiled "
                     f"(a layer's `trainable` was set). Call compile() again so the optimizer tracks the new set."
@@ -219,7 +243,7 @@ class CompiledState:
     def fall_back_from_xla(self, error: Exception, model_name: str) -> bool:
         """Turn XLA off after ``error`` when ``jit_compile="auto"`` chose it; False when the error is not XLA's."""
         if not (self.jit_compile and self.jit_auto) or _ASSERTION in str(error):
-            return False       # a failed tf.debugging.assert_* / tf.Assert is the user's, not XLA's
+            return False  # a failed tf.debugging.assert_* / tf.Assert is the user's, not XLA's
         lines = [l.strip() for l in str(error).splitlines() if l.strip()]
         telling = [l for l in lines if any(k in l for k in ("XLA", "xla", "unsupported", "Unsupported", "compil"))]
         reason = (telling or lines or [type(error).__name__])[0][:300]

@@ -25,11 +25,7 @@ from tfkit.engine import autograph
 from tfkit.training.array_to_tensor import to_tensor
 from tfkit.training.data_checks import DataCheck
 from tfkit.training.finite_inputs import FiniteCheck, find_non_finite, labelled_leaves
-from tfkit.training.python_batches import (
-    BatchGuard,
-    generator_dataset,
-    py_dataset_dataset,
-)
+from tfkit.training.python_batches import BatchGuard, generator_dataset, py_dataset_dataset
 from tfkit.utils.data_tuples import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401  (re-exported)
 from tfkit.utils.dataset_creator import DatasetCreator
 from tfkit.utils.py_dataset import PyDataset
@@ -67,9 +63,7 @@ class ArrayData:
         return dataset.batch(self.batch_size)
 
     def element_spec(self) -> Any:
-        return tf.nest.map_structure(
-            lambda t: tf.TensorSpec((None, *t.shape[1:]), t.dtype), self.tensors
-        )
+        return tf.nest.map_structure(lambda t: tf.TensorSpec((None, *t.shape[1:]), t.dtype), self.tensors)
 
 
 class DatasetData:
@@ -81,17 +75,24 @@ class DatasetData:
     ``first_batch_again``); ``source`` names the data in its messages.
     """
 
-    def __init__(self, dataset: tf.data.Dataset, steps_per_epoch: int | None = None,
-                 on_epoch_end: Callable[[], None] | None = None, guard: BatchGuard | None = None,
-                 finite: FiniteCheck | None = None, source: str = "the dataset") -> None:
+    def __init__(
+        self,
+        dataset: tf.data.Dataset,
+        steps_per_epoch: int | None = None,
+        on_epoch_end: Callable[[], None] | None = None,
+        guard: BatchGuard | None = None,
+        finite: FiniteCheck | None = None,
+        source: str = "the dataset",
+    ) -> None:
         self.dataset = dataset
         cardinality = int(dataset.cardinality())
         self.steps_per_epoch = steps_per_epoch or (cardinality if cardinality >= 0 else None)
         self.batch_size = None
         self._on_epoch_end = on_epoch_end
         self.guard = guard
-        self._finite = finite if all(isinstance(s, tf.TensorSpec) for s in tf.nest.flatten(dataset.element_spec)) \
-            else None                   # ragged and sparse batches are not checked
+        self._finite = (
+            finite if all(isinstance(s, tf.TensorSpec) for s in tf.nest.flatten(dataset.element_spec)) else None
+        )  # ragged and sparse batches are not checked
         self.source = source
 
     def check_first(self, batch: Any) -> None:
@@ -147,13 +148,14 @@ def _one_batch(batch: Any, spec: Any) -> tf.data.Dataset:
     dataset = tf.data.Dataset.from_tensors(batch).with_options(options)
     try:
         return dataset_ops._RestructuredDataset(dataset, spec)
-    except Exception:   # noqa: BLE001 - the public path always works
-        def relax(element: Any) -> Any:
-            return tf.nest.map_structure(lambda t, s: tf.raw_ops.PlaceholderWithDefault(input=t, shape=s.shape),
-                                         element, spec)
+    except Exception:  # noqa: BLE001 - the public path always works
 
-        return tf.data.Dataset.from_tensors((batch,)).map(autograph.written_in_tensorflow(relax)).with_options(
-            options)
+        def relax(element: Any) -> Any:
+            return tf.nest.map_structure(
+                lambda t, s: tf.raw_ops.PlaceholderWithDefault(input=t, shape=s.shape), element, spec
+            )
+
+        return tf.data.Dataset.from_tensors((batch,)).map(autograph.written_in_tensorflow(relax)).with_options(options)
 
 
 def adapt(
@@ -180,17 +182,24 @@ def adapt(
     """
     if isinstance(x, PyDataset):
         if y is not None or sample_weight is not None:
-            raise ValueError("When x is a PyDataset, its batches hold (x, y) or (x, y, sample_weight): "
-                             "do not pass y or sample_weight separately.")
+            raise ValueError(
+                "When x is a PyDataset, its batches hold (x, y) or (x, y, sample_weight): "
+                "do not pass y or sample_weight separately."
+            )
         source = f"the PyDataset {type(x).__name__} passed as {argument}"
         dataset, guard, _ = py_dataset_dataset(x, source)
         if class_weight:
             dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
-        return DatasetData(dataset, steps_per_epoch, on_epoch_end=x.on_epoch_end, guard=guard, finite=finite,
-                           source=source)
+        return DatasetData(
+            dataset, steps_per_epoch, on_epoch_end=x.on_epoch_end, guard=guard, finite=finite, source=source
+        )
     if _is_dataset_creator(x):
-        return DatasetData(_created_dataset(x, y, sample_weight, class_weight, steps_per_epoch), steps_per_epoch,
-                           finite=finite, source=f"the dataset of the DatasetCreator passed as {argument}")
+        return DatasetData(
+            _created_dataset(x, y, sample_weight, class_weight, steps_per_epoch),
+            steps_per_epoch,
+            finite=finite,
+            source=f"the dataset of the DatasetCreator passed as {argument}",
+        )
     if isinstance(x, tf.data.Dataset) or _is_generator(x):
         if y is not None or sample_weight is not None:
             kind = "a tf.data.Dataset" if isinstance(x, tf.data.Dataset) else "a generator"
@@ -243,8 +252,13 @@ def default_batch_size(num_samples: int, steps: int | None) -> int:
     return 32
 
 
-def split_validation(data: ArrayData, validation_split: float, batch_size: int | None = None,
-                     steps: int | None = None, validation_steps: int | None = None) -> tuple[ArrayData, ArrayData]:
+def split_validation(
+    data: ArrayData,
+    validation_split: float,
+    batch_size: int | None = None,
+    steps: int | None = None,
+    validation_steps: int | None = None,
+) -> tuple[ArrayData, ArrayData]:
     """Keras's ``validation_split``: the *last* fraction of the samples, before shuffling.
 
     Every array is split, whatever the structure: ``(x, y[, sample_weight])``, or ``x`` alone
@@ -265,8 +279,10 @@ def split_validation(data: ArrayData, validation_split: float, batch_size: int |
     head = tf.nest.map_structure(lambda t: t[:split_at], data.tensors)
     tail = tf.nest.map_structure(lambda t: t[split_at:], data.tensors)
     if batch_size is None:
-        return (ArrayData(head, default_batch_size(split_at, steps), data.shuffle),
-                ArrayData(tail, default_batch_size(data.num_samples - split_at, validation_steps), False))
+        return (
+            ArrayData(head, default_batch_size(split_at, steps), data.shuffle),
+            ArrayData(tail, default_batch_size(data.num_samples - split_at, validation_steps), False),
+        )
     return ArrayData(head, data.batch_size, data.shuffle), ArrayData(tail, data.batch_size, False)
 
 
@@ -295,11 +311,15 @@ def _is_dataset_creator(x: Any) -> bool:
 def _created_dataset(creator: Any, y: Any, sample_weight: Any, class_weight: Any, steps: int | None) -> tf.data.Dataset:
     """A ``DatasetCreator``'s dataset on this process: its function called with a default ``InputContext``."""
     if y is not None or sample_weight is not None:
-        raise ValueError("When x is a DatasetCreator, its dataset must yield (x, y) or (x, y, sample_weight) "
-                         "itself: do not pass y or sample_weight separately.")
+        raise ValueError(
+            "When x is a DatasetCreator, its dataset must yield (x, y) or (x, y, sample_weight) "
+            "itself: do not pass y or sample_weight separately."
+        )
     if steps is None:
-        raise ValueError("When x is a DatasetCreator, pass steps_per_epoch to fit (steps to evaluate or predict): "
-                         "the dataset it creates may repeat forever, so its length is not known.")
+        raise ValueError(
+            "When x is a DatasetCreator, pass steps_per_epoch to fit (steps to evaluate or predict): "
+            "the dataset it creates may repeat forever, so its length is not known."
+        )
     dataset = creator(tf.distribute.InputContext())
     if class_weight:
         dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))

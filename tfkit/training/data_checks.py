@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-_ADVICE = ("convert the strings to numbers first (for example with a StringLookup or TextVectorization "
-           "layer, or an Input(dtype='string'))")
+_ADVICE = (
+    "convert the strings to numbers first (for example with a StringLookup or TextVectorization "
+    "layer, or an Input(dtype='string'))"
+)
 
 
 @dataclass(frozen=True)
@@ -45,20 +47,28 @@ class DataCheck:
         label = f"{argument}[{key!r}]" if key else argument
         shape = tuple(array.shape)
         if shape and shape[0] == 0:
-            raise ValueError(f"{self.method}: {label} has no samples (shape {shape}); there is nothing to "
-                             f"{'train on' if self.method == 'fit' else 'run'}")
+            raise ValueError(
+                f"{self.method}: {label} has no samples (shape {shape}); there is nothing to "
+                f"{'train on' if self.method == 'fit' else 'run'}"
+            )
         string_tensor = isinstance(array, tf.Tensor) and array.dtype == tf.string
-        dtype = np.dtype("S") if string_tensor else np.dtype(
-            array.dtype if isinstance(array, np.ndarray) else array.dtype.as_numpy_dtype)
+        dtype = (
+            np.dtype("S")
+            if string_tensor
+            else np.dtype(array.dtype if isinstance(array, np.ndarray) else array.dtype.as_numpy_dtype)
+        )
         if dtype.kind == "O":
-            raise ValueError(f"{self.method}: {label} is a numpy array of Python objects (shape {shape}); "
-                             f"pass numbers (or strings to a model whose Input has dtype='string')")
+            raise ValueError(
+                f"{self.method}: {label} is a numpy array of Python objects (shape {shape}); "
+                f"pass numbers (or strings to a model whose Input has dtype='string')"
+            )
         if dtype.kind in "SU":
             want = self._expected(key) if argument == "x" else None
             if argument != "x" or want is not None and want != tf.string:
                 target = f"model input of dtype {want.name}" if want is not None else "a loss that takes numbers"
-                raise ValueError(f"{self.method}: {label} holds strings (dtype {dtype}), but it feeds a "
-                                 f"{target}; {_ADVICE}")
+                raise ValueError(
+                    f"{self.method}: {label} holds strings (dtype {dtype}), but it feeds a {target}; {_ADVICE}"
+                )
 
     def dataset(self, dataset: tf.data.Dataset) -> None:
         """String features from a ``tf.data.Dataset`` for a model whose inputs take numbers, from its element spec."""
@@ -69,8 +79,10 @@ class DataCheck:
                 want = self._expected(key)
                 if want is not None and want != tf.string:
                     label = f"x[{key!r}]" if key else "x"
-                    raise ValueError(f"{self.method}: {label} (a tf.data.Dataset) yields strings (shape {item.shape}),"
-                                     f" but it feeds a model input of dtype {want.name}; {_ADVICE}")
+                    raise ValueError(
+                        f"{self.method}: {label} (a tf.data.Dataset) yields strings (shape {item.shape}),"
+                        f" but it feeds a model input of dtype {want.name}; {_ADVICE}"
+                    )
 
 
 def _flat_arrays(value: Any, specs: bool = False) -> list[tuple[str, Any]]:
@@ -81,7 +93,7 @@ def _flat_arrays(value: Any, specs: bool = False) -> list[tuple[str, Any]]:
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, kinds) for v in value):
         return [(str(i), v) for i, v in enumerate(value)]
     if not specs and isinstance(value, (list, tuple)) and _first_leaf_is_text(value):
-        return [("", np.asarray(value[:1]))]     # a nested list of strings: judged by its first row
+        return [("", np.asarray(value[:1]))]  # a nested list of strings: judged by its first row
     return [("", value)]
 
 

@@ -34,7 +34,6 @@ def capped(method: str, epochs: int | None, kwargs: dict[str, Any]) -> tuple[int
             continue
         steps = kwargs.get(name)
         if steps is None or max_steps < steps:
-            warnings.warn(f"{method}: limiting {name} to {max_steps} (tfkit.config.max_steps_per_epoch)",
-                          stacklevel=3)
+            warnings.warn(f"{method}: limiting {name} to {max_steps} (tfkit.config.max_steps_per_epoch)", stacklevel=3)
             kwargs[name] = max_steps
     return epochs, kwargs

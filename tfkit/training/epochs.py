@@ -32,15 +32,17 @@ class EpochResult(NamedTuple):
     steps: int
 
 
-def run_epoch(model: Any, state: Any, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any,
-              verbose: int) -> EpochResult:
+def run_epoch(
+    model: Any, state: Any, mode: str, data: Any, cbs: Any, steps_limit: int | None, iterator: Any, verbose: int
+) -> EpochResult:
     """Run ``mode`` ("train" or "test") over one epoch of ``data``, calling the batch hooks of ``cbs``."""
     setting = state.steps_per_execution
     if setting == "auto" and distributed_loops.spans_workers(state.strategy):
-        setting = distributed_loops.SYNCHRONIZED_CHUNK   # all workers must make the same compiled calls
+        setting = distributed_loops.SYNCHRONIZED_CHUNK  # all workers must make the same compiled calls
     key = (mode, data.batch_size)
-    planner = ChunkPlanner(setting, cbs.needs_batch_hooks(mode), quiet=verbose == 0,
-                           seconds_per_step=state.seconds_per_step.get(key))
+    planner = ChunkPlanner(
+        setting, cbs.needs_batch_hooks(mode), quiet=verbose == 0, seconds_per_step=state.seconds_per_step.get(key)
+    )
     batch_end = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
     hooks = _Hooks(cbs.on_train_batch_begin if mode == "train" else cbs.on_test_batch_begin, batch_end)
     try:
@@ -49,7 +51,7 @@ def run_epoch(model: Any, state: Any, mode: str, data: Any, cbs: Any, steps_limi
         if planner.seconds_per_step is not None:
             state.seconds_per_step[key] = planner.seconds_per_step
     if isinstance(data, data_module.DatasetData):
-        data.end_epoch()   # a PyDataset's on_epoch_end: once per epoch, as Keras calls it
+        data.end_epoch()  # a PyDataset's on_epoch_end: once per epoch, as Keras calls it
     return EpochResult(logs, hooks.steps)
 
 
@@ -66,13 +68,15 @@ class _Hooks:
 
 def _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner) -> dict:
     if isinstance(data, distributed_loops.PerWorkerData):
-        return state.coordinated_loops(model).run_epoch(mode, data, steps_limit, iterator, state.steps_per_execution,
-                                                        hooks.begin, hooks.end, planner.per_batch)
+        return state.coordinated_loops(model).run_epoch(
+            mode, data, steps_limit, iterator, state.steps_per_execution, hooks.begin, hooks.end, planner.per_batch
+        )
     dist = mesh_loop.distribution_of(model)
     if dist is not None:
         shuffled = isinstance(data, data_module.ArrayData) and mode == "train" and data.shuffle
-        return mesh_loop.run_epoch(dist, model, state, mode, data, hooks, steps_limit,
-                                   epoch_order(state, data) if shuffled else None)
+        return mesh_loop.run_epoch(
+            dist, model, state, mode, data, hooks, steps_limit, epoch_order(state, data) if shuffled else None
+        )
     if state.run_eagerly:
         return _run_eager(model, state, mode, data, hooks, steps_limit)
     if isinstance(data, data_module.ArrayData) and state.strategy is None:
@@ -87,7 +91,7 @@ def timed(model: Any, state: Any, call: Callable, data: Any = None) -> tuple[Any
         result = call()
     except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError, tf.errors.InternalError) as error:
         failed_batch = isinstance(data, data_module.DatasetData) and data.batch_failure() is not None
-        if failed_batch or not state.fall_back_from_xla(error, model.name):   # a bad batch is not XLA's doing
+        if failed_batch or not state.fall_back_from_xla(error, model.name):  # a bad batch is not XLA's doing
             raise
         result = call()
     return result, time.perf_counter() - start
@@ -138,8 +142,13 @@ def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
         batch_size = data.batch_size if step < full_batches else last
         if ahead is not None and batch_size == last:
             ahead.wait()
-        elif ahead is None and 0 < step < full_batches and total > full_batches and not planner.per_batch \
-                and (chooser is None or not chooser.deciding):   # a trace beside the chooser's timing would skew it
+        elif (
+            ahead is None
+            and 0 < step < full_batches
+            and total > full_batches
+            and not planner.per_batch
+            and (chooser is None or not chooser.deciding)
+        ):  # a trace beside the chooser's timing would skew it
             ahead = _trace_last_batch_ahead(state.loops(model), mode, last, batch_spec, template, unique, order)
         count = planner.next(min(total, full_batches) - step) if step < full_batches else 1
         if chooser is not None and batch_size == data.batch_size:
@@ -149,9 +158,15 @@ def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
         if planner.per_batch:
             hooks.begin(step)
         first_row = step * data.batch_size
-        raw, seconds = timed(model, state, lambda: state.loops(model).array_loop(  # loops() again: after an
-            mode, batch_size, batch_spec, template)(                                 # XLA fallback, new loops
-            unique, order, tf.constant(first_row, tf.int32), tf.constant(count, tf.int32)))
+        raw, seconds = timed(
+            model,
+            state,
+            lambda: state.loops(model).array_loop(  # loops() again: after an
+                mode, batch_size, batch_spec, template
+            )(  # XLA fallback, new loops
+                unique, order, tf.constant(first_row, tf.int32), tf.constant(count, tf.int32)
+            ),
+        )
         logs = to_floats(raw)
         if batch_size == data.batch_size:
             _record(chooser, planner, state, count, seconds)
@@ -170,9 +185,9 @@ def _trace_last_batch_ahead(loops, mode, last, batch_spec, template, unique, ord
     def prepare() -> None:
         loop = loops.array_loop(mode, last, batch_spec, template)
         start, none = tf.constant(0, tf.int32), tf.constant(0, tf.int32)
-        if loop.max_count:          # a custom step whose loop always runs one step: trace it only
+        if loop.max_count:  # a custom step whose loop always runs one step: trace it only
             loop.get_concrete_function(unique, order, start, none)
-        else:                       # zero steps: TensorFlow optimizes the graph, nothing is trained
+        else:  # zero steps: TensorFlow optimizes the graph, nothing is trained
             loop(unique, order, start, none)
 
     return TraceAhead(prepare)
@@ -186,13 +201,16 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
     own_iterator = iterator is None
     if own_iterator:
         ahead = _trace_iterator_loop_ahead(state, model, mode, batch_spec)
-        iterator = make_iterator(state, data)     # meanwhile: the pipeline's optimization and set-up
+        iterator = make_iterator(state, data)  # meanwhile: the pipeline's optimization and set-up
         if ahead is not None:
             ahead.wait()
     # The first batch of a fit's or evaluate's data, taken here to check it for NaN and infinity, runs as
     # the first step of the first chunk (finite_inputs.py); later epochs and chunks read the iterator alone.
-    again = data.first_batch_again(iterator) if isinstance(data, data_module.DatasetData) and state.strategy is None \
+    again = (
+        data.first_batch_again(iterator)
+        if isinstance(data, data_module.DatasetData) and state.strategy is None
         else None
+    )
     logs: dict = {}
     step = 0
     while total is None or step < total:
@@ -203,10 +221,13 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
             hooks.begin(step)
         first, again = again, None
         (done, raw), seconds = timed(
-            model, state, lambda: _iterator_chunk(state.loops(model).iterator_loop(mode, batch_spec), iterator, count,
-                                                  first), data)
+            model,
+            state,
+            lambda: _iterator_chunk(state.loops(model).iterator_loop(mode, batch_spec), iterator, count, first),
+            data,
+        )
         done = int(done)
-        if ahead is not None:       # the first chunk's trace ran ahead: the XLA chooser weighs traces
+        if ahead is not None:  # the first chunk's trace ran ahead: the XLA chooser weighs traces
             seconds, ahead = seconds + ahead.seconds, None
         if done:
             logs = to_floats(raw)
@@ -220,7 +241,7 @@ def _run_iterator(model, state, mode, data, planner, hooks, steps_limit, iterato
         if mode == "train" and model.stop_training:
             break
     if own_iterator and state.strategy is None:
-        release(iterator)      # its deletion waits for the pipeline's threads: not between epochs
+        release(iterator)  # its deletion waits for the pipeline's threads: not between epochs
         del iterator
     return logs
 
@@ -284,8 +305,12 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
         return state.loops(model) if strategy is state.strategy else state.chief_loops(model)
 
     key = ("predict", getattr(data, "batch_size", None))
-    planner = ChunkPlanner(state.steps_per_execution, cbs.needs_batch_hooks("predict"), quiet=verbose == 0,
-                           seconds_per_step=state.seconds_per_step.get(key))   # no ramp-up the second time
+    planner = ChunkPlanner(
+        state.steps_per_execution,
+        cbs.needs_batch_hooks("predict"),
+        quiet=verbose == 0,
+        seconds_per_step=state.seconds_per_step.get(key),
+    )  # no ramp-up the second time
     if isinstance(data, data_module.ArrayData) and strategy is None and not state.run_eagerly:
         total = min(steps or data.steps_per_epoch, data.steps_per_epoch)
         x_tensors, _, _ = data_module.unpack_x_y_sample_weight(data.tensors)
@@ -296,8 +321,13 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
             count = planner.next(total - step)
             if planner.per_batch:
                 cbs.on_predict_batch_begin(step)
-            out, seconds = timed(model, state, lambda: loops().array_predict_loop(data.batch_size, x_tensors)(
-                x_tensors, tf.constant(step, tf.int32), tf.constant(count, tf.int32)))
+            out, seconds = timed(
+                model,
+                state,
+                lambda: loops().array_predict_loop(data.batch_size, x_tensors)(
+                    x_tensors, tf.constant(step, tf.int32), tf.constant(count, tf.int32)
+                ),
+            )
             planner.record(count, seconds)
             rows = min(count * data.batch_size, rows_total - step * data.batch_size)
             chunk = outputs.add(out, rows)
@@ -313,7 +343,7 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
             if steps is not None and step >= steps:
                 break
             if step == 0 and strategy is None and isinstance(data, data_module.DatasetData):
-                data.check_first(batch)       # NaN or infinity: a warning
+                data.check_first(batch)  # NaN or infinity: a warning
             cbs.on_predict_batch_begin(step)
             x_only, _, _ = data_module.unpack_x_y_sample_weight(batch)
             chunk = outputs.add(fn((x_only,)))

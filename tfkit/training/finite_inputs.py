@@ -31,8 +31,8 @@ import tensorflow as tf
 
 from tfkit.utils.data_tuples import unpack_x_y_sample_weight
 
-_CHUNK_VALUES = 1 << 22           # the exact pass looks at about 4M values (16 MB of float32) at a time
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # tfkit/: warnings point past it
+_CHUNK_VALUES = 1 << 22  # the exact pass looks at about 4M values (16 MB of float32) at a time
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # tfkit/: warnings point past it
 _PARTS = ("x", "y", "sample_weight")
 
 
@@ -48,8 +48,10 @@ class Finding(NamedTuple):
 
     def __str__(self) -> str:
         at = f"{self.label}[{', '.join(map(str, self.index))}]" if self.index else self.label
-        return (f"{self.label} holds {self.nan:,} NaN and {self.inf:,} Inf among its {self.size:,} values, "
-                f"the first at {at} = {self.value!r}")
+        return (
+            f"{self.label} holds {self.nan:,} NaN and {self.inf:,} Inf among its {self.size:,} values, "
+            f"the first at {at} = {self.value!r}"
+        )
 
 
 def find_non_finite(label: str, array: Any) -> Finding | None:
@@ -76,7 +78,7 @@ def _sum_is_finite(array: np.ndarray) -> bool:
 def _tensor_sum_is_finite(tensor: tf.Tensor) -> bool:
     if tensor.dtype.is_complex:
         tensor = tf.abs(tensor)
-    elif tensor.dtype.size < 4:             # float16, bfloat16: a sum overflows at once
+    elif tensor.dtype.size < 4:  # float16, bfloat16: a sum overflows at once
         tensor = tf.cast(tensor, tf.float32)
     return bool(tf.math.is_finite(tf.reduce_sum(tensor)))
 
@@ -89,8 +91,8 @@ def _exact(label: str, array: np.ndarray) -> Finding | None:
     nan = bad_total = 0
     first: tuple[int, ...] | None = None
     for start in range(0, len(rows), step):
-        part = rows[start:start + step]
-        if part.dtype.kind not in "fc":     # bfloat16 from a tensor: numpy's ufuncs want a builtin dtype
+        part = rows[start : start + step]
+        if part.dtype.kind not in "fc":  # bfloat16 from a tensor: numpy's ufuncs want a builtin dtype
             part = part.astype(np.float32)
         bad = ~np.isfinite(part)
         count = int(np.count_nonzero(bad))
@@ -102,7 +104,7 @@ def _exact(label: str, array: np.ndarray) -> Finding | None:
             position = np.unravel_index(int(np.argmax(bad)), part.shape)
             first = (start + int(position[0]), *(int(i) for i in position[1:]))
     if first is None:
-        return None                         # the sum overflowed; every value is finite
+        return None  # the sum overflowed; every value is finite
     index = () if array.ndim == 0 else first
     return Finding(label, nan, bad_total - nan, int(array.size), index, rows[first].item())
 
@@ -141,25 +143,37 @@ class FiniteCheck:
         found = f"in {where}, {found} (counting from the batch's first sample)" if where else found
         later = " Only the first batch of a dataset, generator or PyDataset is checked." if where else ""
         if self.method == "predict":
-            warnings.warn(f"predict: {found}. NaN or infinity in the inputs makes the predictions of those samples "
-                          f"NaN, or wrong without a sign (relu maps NaN to 0 on a CPU). predict goes on; replace "
-                          f"those values first, or pass check_finite=False to predict to skip this check.{later}",
-                          RuntimeWarning, stacklevel=_stack_level_outside_tfkit())
+            warnings.warn(
+                f"predict: {found}. NaN or infinity in the inputs makes the predictions of those samples "
+                f"NaN, or wrong without a sign (relu maps NaN to 0 on a CPU). predict goes on; replace "
+                f"those values first, or pass check_finite=False to predict to skip this check.{later}",
+                RuntimeWarning,
+                stacklevel=_stack_level_outside_tfkit(),
+            )
             return
         if where and self.method == "fit":
             later += " A NaN loss from a later batch can stop training with the TerminateOnNaN callback."
-        raise ValueError(f"{self.method}: {found}. NaN or infinity in the data makes the loss NaN, or is lost without "
-                         f"a sign inside the model (relu maps NaN to 0 on a CPU). Replace or drop those values first "
-                         f"(np.nan_to_num, or keep the rows where np.isfinite holds), or pass check_finite=False to "
-                         f"{self.method} to use the data as it is.{later}")
+        raise ValueError(
+            f"{self.method}: {found}. NaN or infinity in the data makes the loss NaN, or is lost without "
+            f"a sign inside the model (relu maps NaN to 0 on a CPU). Replace or drop those values first "
+            f"(np.nan_to_num, or keep the rows where np.isfinite holds), or pass check_finite=False to "
+            f"{self.method} to use the data as it is.{later}"
+        )
 
     def batch(self, batch: Any, source: str) -> None:
         """Check the first batch of ``source`` (a dataset, generator or ``PyDataset``): ``(x, y, sample_weight)``
         tensors or arrays, of which ``predict`` uses (and checks) ``x`` only."""
         parts = unpack_x_y_sample_weight(batch)
         parts = parts[:1] if self.method == "predict" else parts
-        self.report([found for name, part in zip(_PARTS, parts) for label, leaf in labelled_leaves(name, part)
-                     if (found := find_non_finite(label, leaf)) is not None], where=f"the first batch of {source}")
+        self.report(
+            [
+                found
+                for name, part in zip(_PARTS, parts)
+                for label, leaf in labelled_leaves(name, part)
+                if (found := find_non_finite(label, leaf)) is not None
+            ],
+            where=f"the first batch of {source}",
+        )
 
 
 def _stack_level_outside_tfkit() -> int:

@@ -21,8 +21,15 @@ import tensorflow as tf
 
 from tfkit.base.argument_validation import is_positive_int
 
-_COUNTS = ("batch_size", "steps_per_epoch", "validation_steps", "steps", "validation_batch_size",
-           "validation_freq", "steps_per_execution")
+_COUNTS = (
+    "batch_size",
+    "steps_per_epoch",
+    "validation_steps",
+    "steps",
+    "validation_batch_size",
+    "validation_freq",
+    "steps_per_execution",
+)
 
 
 def check_loop_arguments(method: str, **arguments: Any) -> None:
@@ -48,7 +55,7 @@ def check_loop_arguments(method: str, **arguments: Any) -> None:
 def _layer_names(model: Any) -> set[str]:
     try:
         return {getattr(module, "name", None) for module in getattr(model, "submodules", ())} - {None}
-    except Exception:      # an odd module tree must not hide the error being explained
+    except Exception:  # an odd module tree must not hide the error being explained
         return set()
 
 
@@ -66,7 +73,7 @@ def _layer_path(message: str, model: Any) -> str | None:
     if model_name not in parts[:-1]:
         return None
     start = len(parts) - 1 - parts[::-1].index(model_name)
-    layer = parts[start + 1:-1]
+    layer = parts[start + 1 : -1]
     names = _layer_names(model)
     known = 0
     while known < len(layer) and layer[known] in names:
@@ -75,11 +82,11 @@ def _layer_path(message: str, model: Any) -> str | None:
 
 
 _LIBRARIES = tuple(os.path.dirname(os.path.abspath(module.__file__)) + os.sep for module in (tf, np))
-_LIBRARIES += (os.path.dirname(os.path.abspath(__file__)) + os.sep,)   # tfkit
+_LIBRARIES += (os.path.dirname(os.path.abspath(__file__)) + os.sep,)  # tfkit
 _ASSERTIONS = (
-    re.compile(r"assertion failed: (.*)"),                            # in a graph: tf.debugging.assert_*, tf.Assert
-    re.compile(r"^(.*Condition .* did not hold.*)$", re.S),           # eager tf.debugging.assert_*
-    re.compile(r"^(Expected '.*' to be true\. Summarized data: .*)$", re.S),   # eager tf.Assert
+    re.compile(r"assertion failed: (.*)"),  # in a graph: tf.debugging.assert_*, tf.Assert
+    re.compile(r"^(.*Condition .* did not hold.*)$", re.S),  # eager tf.debugging.assert_*
+    re.compile(r"^(Expected '.*' to be true\. Summarized data: .*)$", re.S),  # eager tf.Assert
 )
 
 
@@ -104,7 +111,7 @@ def _explain_assertion(method: str, error: Exception, raw: str, text: str, layer
         where = ""
     frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', raw.split("assertion failed:")[0])
     innermost = frames[-1] if frames else None
-    if innermost and not os.path.abspath(innermost[0]).startswith(_LIBRARIES):   # the user's line, not tfkit's loop
+    if innermost and not os.path.abspath(innermost[0]).startswith(_LIBRARIES):  # the user's line, not tfkit's loop
         where += f" (at {innermost[0]}:{innermost[1]}, in {innermost[2]})"
     message = f"{method}: your assertion failed{where}: {text[:1000]}"
     return tf.errors.InvalidArgumentError(getattr(error, "node_def", None), getattr(error, "op", None), message)
@@ -122,17 +129,24 @@ def explain_step_error(method: str, error: Exception, model: Any = None) -> Exce
     if assertion is not None:
         return _explain_assertion(method, error, raw, assertion, layer)
     lines = [line.strip() for line in raw.splitlines()]
-    useful = [line for line in lines if line and not line.startswith(("File ", "Detected at node", "Graph execution",
-                                                                        "[[", "{{", "<stack traces"))]
+    useful = [
+        line
+        for line in lines
+        if line and not line.startswith(("File ", "Detected at node", "Graph execution", "[[", "{{", "<stack traces"))
+    ]
     text = (useful[0] if useful else type(error).__name__).split("[Op:")[0].strip()
     if "label value" in text or "labels" in text and "range" in text:
-        hint = ("y holds a label outside the range the loss expects: sparse labels must be integers in "
-                "[0, number of classes)")
+        hint = (
+            "y holds a label outside the range the loss expects: sparse labels must be integers in "
+            "[0, number of classes)"
+        )
     elif "Cast string" in text:
         hint = "the data holds strings where the model takes numbers (convert them first, e.g. with StringLookup)"
     elif "Incompatible shapes" in text or "size-incompatible" in text or "shape" in text.lower():
-        hint = ("a batch does not have the shapes the model was built for (a dataset whose feature size "
-                "changes between batches?)")
+        hint = (
+            "a batch does not have the shapes the model was built for (a dataset whose feature size "
+            "changes between batches?)"
+        )
     else:
         hint = "the data does not fit the model or the loss"
     where = f" in layer '{layer}'" if layer else ""

@@ -31,7 +31,7 @@ def _delete_forever() -> None:
         iterator = _pending.get()
         if iterator is None:
             return
-        del iterator            # the last reference: TensorFlow deletes the iterator's resource here
+        del iterator  # the last reference: TensorFlow deletes the iterator's resource here
 
 
 def release(iterator: Any) -> None:

@@ -32,7 +32,9 @@ def _flat_outputs(value: Any, output_names: Sequence[str], allow_missing: bool =
         if allow_missing:
             return [value.get(n) for n in output_names]
         if missing:
-            raise ValueError(f"Expected entries for outputs {list(output_names)}, missing {missing}; got keys {sorted(value)}")
+            raise ValueError(
+                f"Expected entries for outputs {list(output_names)}, missing {missing}; got keys {sorted(value)}"
+            )
         return [value[n] for n in output_names]
     if isinstance(value, (list, tuple)):
         return list(value)
@@ -45,11 +47,15 @@ def _per_output(spec: Any, output_names: Sequence[str], what: str) -> list[Any]:
     if isinstance(spec, dict):
         unknown = sorted(set(spec) - set(output_names))
         if unknown:
-            raise ValueError(f"compile({what}=...) names unknown outputs {unknown}; the model's outputs are {list(output_names)}")
+            raise ValueError(
+                f"compile({what}=...) names unknown outputs {unknown}; the model's outputs are {list(output_names)}"
+            )
         return [spec.get(name) for name in output_names]
     if isinstance(spec, (list, tuple)) and n > 1:
         if len(spec) != n:
-            raise ValueError(f"compile({what}=...) got a list of {len(spec)} entries for a model with {n} outputs {list(output_names)}")
+            raise ValueError(
+                f"compile({what}=...) got a list of {len(spec)} entries for a model with {n} outputs {list(output_names)}"
+            )
         return list(spec)
     if n > 1 and what == "loss" and spec is not None:
         return [spec] * n
@@ -61,16 +67,23 @@ class CompileLoss:
 
     def __init__(self, loss: Any, loss_weights: Any, output_names: Sequence[str]) -> None:
         self.output_names = list(output_names)
-        self.losses = [losses_module.loss_object(l) if l is not None else None for l in _per_output(loss, self.output_names, "loss")]
+        self.losses = [
+            losses_module.loss_object(l) if l is not None else None
+            for l in _per_output(loss, self.output_names, "loss")
+        ]
         if loss_weights is None:
             self.weights = [1.0] * len(self.output_names)
         else:
-            self.weights = [1.0 if w is None else float(w) for w in _per_output(loss_weights, self.output_names, "loss_weights")]
+            self.weights = [
+                1.0 if w is None else float(w) for w in _per_output(loss_weights, self.output_names, "loss_weights")
+            ]
         # "<output>_loss" for each output that has a loss, when more than one has (as Keras 3 logs them)
         with_loss = [i for i, l in enumerate(self.losses) if l is not None]
-        self._tracker_of = {
-            i: metrics_module.Mean(name=f"{self.output_names[i]}_loss") for i in with_loss
-        } if len(with_loss) > 1 else {}
+        self._tracker_of = (
+            {i: metrics_module.Mean(name=f"{self.output_names[i]}_loss") for i in with_loss}
+            if len(with_loss) > 1
+            else {}
+        )
         self.trackers = list(self._tracker_of.values())
 
     @property
@@ -87,7 +100,9 @@ class CompileLoss:
             )
         trues = _flat_outputs(y_true, self.output_names, allow_missing=True)  # targets only where a loss needs them
         preds = _flat_outputs(y_pred, self.output_names)
-        missing = [name for name, loss, t in zip(self.output_names, self.losses, trues) if loss is not None and t is None]
+        missing = [
+            name for name, loss, t in zip(self.output_names, self.losses, trues) if loss is not None and t is None
+        ]
         if isinstance(y_true, dict) and missing:
             raise ValueError(
                 f"No targets for the outputs {missing}, which have a loss: the target dict has keys {sorted(y_true)}"
@@ -96,7 +111,11 @@ class CompileLoss:
             raise ValueError(
                 f"The model has {len(self.losses)} outputs {self.output_names} but got {len(preds)} predictions and {len(trues)} targets"
             )
-        weights = _flat_outputs(sample_weight, self.output_names) if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(preds)
+        weights = (
+            _flat_outputs(sample_weight, self.output_names)
+            if isinstance(sample_weight, (dict, list, tuple))
+            else [sample_weight] * len(preds)
+        )
         total = None
         for i, (loss, weight, t, p, sw) in enumerate(zip(self.losses, self.weights, trues, preds, weights)):
             if loss is None:
@@ -126,12 +145,18 @@ class CompileMetrics:
         """Resolve names such as ``"accuracy"`` by the loss and the target/prediction shapes."""
         if self.built:
             return
-        trues = _flat_outputs(y_true, self.output_names, allow_missing=True) if y_true is not None \
+        trues = (
+            _flat_outputs(y_true, self.output_names, allow_missing=True)
+            if y_true is not None
             else [None] * len(self.output_names)
+        )
         preds = _flat_outputs(y_pred, self.output_names)
         loss_objs = compile_loss.losses if compile_loss is not None else [None] * len(preds)
         prefix = len(self.output_names) > 1
-        for config, target in ((self.metrics_config, self.per_output), (self.weighted_config, self.weighted_per_output)):
+        for config, target in (
+            (self.metrics_config, self.per_output),
+            (self.weighted_config, self.weighted_per_output),
+        ):
             if config is None:
                 continue
             expanded = self._expand(config)
@@ -175,11 +200,15 @@ class CompileMetrics:
             self.build(y_true, y_pred, None)
         trues = _flat_outputs(y_true, self.output_names, allow_missing=True)
         preds = _flat_outputs(y_pred, self.output_names)
-        weights = _flat_outputs(sample_weight, self.output_names) if isinstance(sample_weight, (dict, list, tuple)) else [sample_weight] * len(preds)
+        weights = (
+            _flat_outputs(sample_weight, self.output_names)
+            if isinstance(sample_weight, (dict, list, tuple))
+            else [sample_weight] * len(preds)
+        )
         for i, (t, p) in enumerate(zip(trues, preds)):
             if t is None and not self.per_output[i] and not self.weighted_per_output[i]:
-                continue                 # an output trained by no loss or metric needs no target
-            p = _as_float32_if_half(p)   # mixed precision: metrics computed in float32, as losses are
+                continue  # an output trained by no loss or metric needs no target
+            p = _as_float32_if_half(p)  # mixed precision: metrics computed in float32, as losses are
             for metric in self.per_output[i]:
                 metric.update_state(t, p)
             for metric in self.weighted_per_output[i]:

@@ -41,9 +41,9 @@ class PredictionBuffer:
     def __init__(self, total_rows: int | None) -> None:
         self.total_rows = total_rows
         self._structure: Any = None
-        self._arrays: list[np.ndarray] | None = None   # preallocated outputs, filled up to self._filled
+        self._arrays: list[np.ndarray] | None = None  # preallocated outputs, filled up to self._filled
         self._filled = 0
-        self._pieces: list[list[np.ndarray]] = []       # fallback: chunks kept for np.concatenate
+        self._pieces: list[list[np.ndarray]] = []  # fallback: chunks kept for np.concatenate
 
     def add(self, chunk: Any, rows: int | None = None) -> Any:
         """Take one chunk (``rows`` input rows); returns it as numpy arrays, for callbacks."""
@@ -53,7 +53,7 @@ class PredictionBuffer:
         follows_rows = rows is not None and all(a.ndim > 0 and a.shape[0] == rows for a in flat)
         if self._arrays is None and not self._pieces and follows_rows and self.total_rows is not None:
             if rows == self.total_rows:
-                self._pieces.append(flat)                # the whole answer in one chunk: keep the views
+                self._pieces.append(flat)  # the whole answer in one chunk: keep the views
             else:
                 self._arrays = [np.empty((self.total_rows, *a.shape[1:]), a.dtype) for a in flat]
                 self._copy_in(flat)
@@ -68,19 +68,20 @@ class PredictionBuffer:
         assert self._arrays is not None
         return len(flat) == len(self._arrays) and all(
             a.shape[1:] == b.shape[1:] and a.dtype == b.dtype and self._filled + a.shape[0] <= b.shape[0]
-            for a, b in zip(flat, self._arrays))
+            for a, b in zip(flat, self._arrays)
+        )
 
     def _copy_in(self, flat: list[np.ndarray]) -> None:
         assert self._arrays is not None
         rows = flat[0].shape[0]
         for target, part in zip(self._arrays, flat):
-            target[self._filled:self._filled + rows] = part
+            target[self._filled : self._filled + rows] = part
         self._filled += rows
 
     def _spill(self) -> None:
         """Go back to keeping pieces: what was copied so far becomes the first piece."""
         if self._arrays is not None:
-            self._pieces.append([a[:self._filled] for a in self._arrays])
+            self._pieces.append([a[: self._filled] for a in self._arrays])
             self._arrays = None
 
     def result(self) -> Any:
@@ -91,7 +92,7 @@ class PredictionBuffer:
             if self._filled == self.total_rows:
                 flat = self._arrays
             else:
-                flat = [a[:self._filled] for a in self._arrays]
+                flat = [a[: self._filled] for a in self._arrays]
         elif len(self._pieces) == 1:
             flat = self._pieces[0]
         else:

@@ -52,7 +52,7 @@ def _labels(batch: tuple) -> list[str]:
 
     def walk(value: Any, label: str) -> None:
         if isinstance(value, dict):
-            for key in sorted(value):       # tf.nest flattens dicts by sorted key
+            for key in sorted(value):  # tf.nest flattens dicts by sorted key
                 walk(value[key], f"{label}[{key!r}]")
         elif isinstance(value, (list, tuple)) and tf.nest.is_nested(value):
             for index, item in enumerate(value):
@@ -80,7 +80,7 @@ def _rebuild(structure: Any, leaves: Iterator[Any]) -> Any:
     (``tf.nest.pack_sequence_as`` costs tens of microseconds a batch)."""
     if isinstance(structure, dict):
         return type(structure)((key, _rebuild(structure[key], leaves)) for key in sorted(structure))
-    if isinstance(structure, tuple) and hasattr(structure, "_fields"):       # a namedtuple
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):  # a namedtuple
         return type(structure)(*(_rebuild(item, leaves) for item in structure))
     if isinstance(structure, (list, tuple)):
         return type(structure)(_rebuild(item, leaves) for item in structure)
@@ -105,11 +105,17 @@ class BatchGuard:
         self.failure: ValueError | None = None
         specs = tf.nest.flatten(self.signature)
         self._labels = _labels(first)
-        self._flat = not any(tf.nest.is_nested(part) for part in first)    # (x, y): no tf.nest per batch
-        self._checks = [(np.dtype(s.dtype.as_numpy_dtype) if s.dtype != tf.string else None, s.shape.rank,
-                         tuple((axis, d) for axis, d in enumerate(s.shape.as_list()) if d is not None), label,
-                         tuple(np.shape(leaf)))
-                        for s, label, leaf in zip(specs, self._labels, tf.nest.flatten(first))]
+        self._flat = not any(tf.nest.is_nested(part) for part in first)  # (x, y): no tf.nest per batch
+        self._checks = [
+            (
+                np.dtype(s.dtype.as_numpy_dtype) if s.dtype != tf.string else None,
+                s.shape.rank,
+                tuple((axis, d) for axis, d in enumerate(s.shape.as_list()) if d is not None),
+                label,
+                tuple(np.shape(leaf)),
+            )
+            for s, label, leaf in zip(specs, self._labels, tf.nest.flatten(first))
+        ]
 
     def check(self, index: int, batch: Any) -> Any:
         """Batch ``index`` as arrays of the first batch's dtypes; a ``ValueError`` if it cannot be (also kept)."""
@@ -120,21 +126,27 @@ class BatchGuard:
             try:
                 tf.nest.assert_same_structure(self.signature, batch, check_types=False)
             except (ValueError, TypeError):
-                self._fail(index, f"it is {_outline(batch)}, but the first batch was {_outline(self.signature)} "
-                                  f"({', '.join(self._labels)}): yield the same structure every time")
+                self._fail(
+                    index,
+                    f"it is {_outline(batch)}, but the first batch was {_outline(self.signature)} "
+                    f"({', '.join(self._labels)}): yield the same structure every time",
+                )
             leaves = tf.nest.flatten(batch)
         out = []
         for leaf, (dtype, rank, fixed, label, first_shape) in zip(leaves, self._checks):
-            if dtype is None:       # strings: tf.data converts them; nothing can be lost
+            if dtype is None:  # strings: tf.data converts them; nothing can be lost
                 out.append(leaf)
                 continue
             array = np.asarray(leaf)
             if array.dtype != dtype:
                 array = self._convert(index, label, array, dtype)
             if array.ndim != rank or any(array.shape[axis] != size for axis, size in fixed):
-                self._fail(index, f"{label} has shape {_shape(array.shape)}, but the first batch's {label} had shape "
-                                  f"{_shape(first_shape)}: every batch must have the first batch's shape in all but "
-                                  f"the first (batch) dimension")
+                self._fail(
+                    index,
+                    f"{label} has shape {_shape(array.shape)}, but the first batch's {label} had shape "
+                    f"{_shape(first_shape)}: every batch must have the first batch's shape in all but "
+                    f"the first (batch) dimension",
+                )
             out.append(array)
         # from_generator flattens what it is given against the signature: the arrays in its structure
         return tuple(out) if self._flat else _rebuild(self.signature, iter(out))
@@ -143,8 +155,11 @@ class BatchGuard:
         """``array`` as ``dtype``: floats to a narrower float and safe casts as they are; other casts only when
         every value survives the round trip."""
         if array.dtype.kind not in "biufc":
-            self._fail(index, f"{label} holds {array.dtype} values, but the first batch's {label} was "
-                              f"{dtype.name}: yield numbers of one dtype in every batch")
+            self._fail(
+                index,
+                f"{label} holds {array.dtype} values, but the first batch's {label} was "
+                f"{dtype.name}: yield numbers of one dtype in every batch",
+            )
         if np.can_cast(array.dtype, dtype, "safe") or array.dtype.kind == dtype.kind == "f":
             return array.astype(dtype)
         with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -163,17 +178,24 @@ class BatchGuard:
         else:
             why = f" (outside {dtype.name}'s range)" if dtype.kind in "iu" else ""
         where = f"{label}[{', '.join(map(str, position))}]"
-        advice = (f"if {label} holds class ids, yield integers (round them yourself); if it holds real values, "
-                  f"make the first batch's {label} floating point too (astype('float32'))"
-                  if dtype.kind in "iub" else f"yield {label} as {dtype.name} in every batch")
-        self._fail(index, f"{label} holds {array.dtype} values{why} such as {where} = {value!r}, but the first "
-                          f"batch's {label} was {dtype.name}, which cannot hold them (casting would make it "
-                          f"{becomes!r}): {advice}")
-        return converted   # not reached
+        advice = (
+            f"if {label} holds class ids, yield integers (round them yourself); if it holds real values, "
+            f"make the first batch's {label} floating point too (astype('float32'))"
+            if dtype.kind in "iub"
+            else f"yield {label} as {dtype.name} in every batch"
+        )
+        self._fail(
+            index,
+            f"{label} holds {array.dtype} values{why} such as {where} = {value!r}, but the first "
+            f"batch's {label} was {dtype.name}, which cannot hold them (casting would make it "
+            f"{becomes!r}): {advice}",
+        )
+        return converted  # not reached
 
     def _fail(self, index: int, what: str) -> None:
-        self.failure = ValueError(f"batch {index} (counting from 0) of {self.source} does not match its first "
-                                  f"batch: {what}.")
+        self.failure = ValueError(
+            f"batch {index} (counting from 0) of {self.source} does not match its first batch: {what}."
+        )
         raise self.failure
 
 

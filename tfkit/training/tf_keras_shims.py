@@ -21,8 +21,11 @@ class _CompiledMetrics:
         self._model = model
 
     def update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
-        warnings.warn("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n```\nfor metric in "
-                      "self.metrics:\n    metric.update_state(y, y_pred)\n```\n", stacklevel=2)
+        warnings.warn(
+            "`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n```\nfor metric in "
+            "self.metrics:\n    metric.update_state(y, y_pred)\n```\n",
+            stacklevel=2,
+        )
         metrics = self._model._state().compile_metrics
         if metrics is not None:
             metrics.update_state(y, y_pred, sample_weight)
@@ -48,8 +51,11 @@ class TfKerasShims:
         Returns:
             A scalar tensor, the loss.
         """
-        warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
-                      "`model.compute_loss(x, y, y_pred, sample_weight, training)`.", stacklevel=2)
+        warnings.warn(
+            "`model.compiled_loss()` is deprecated. Instead, use "
+            "`model.compute_loss(x, y, y_pred, sample_weight, training)`.",
+            stacklevel=2,
+        )
         loss = self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
         self._track_loss(loss, y if y is not None else y_pred)
         return loss

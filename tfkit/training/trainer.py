@@ -69,8 +69,11 @@ class Trainer(StepMethods):
         if self._compiled is not None and self._compiled.strategy is not None:
             return self._compiled.strategy
         for weight in self.weights:
-            strategy = getattr(weight, "distribute_strategy", None) if isinstance(
-                weight, tf.distribute.DistributedValues) else None
+            strategy = (
+                getattr(weight, "distribute_strategy", None)
+                if isinstance(weight, tf.distribute.DistributedValues)
+                else None
+            )
             if strategy is not None:
                 return strategy
         return tf.distribute.get_strategy()
@@ -216,12 +219,27 @@ class Trainer(StepMethods):
             >>> history.history["loss"]
             [nan]
         """
-        check_loop_arguments("fit", batch_size=batch_size, epochs=epochs, validation_split=validation_split,
-                             initial_epoch=initial_epoch, steps_per_epoch=steps_per_epoch,
-                             validation_steps=validation_steps, validation_batch_size=validation_batch_size,
-                             validation_freq=validation_freq)
-        epochs, caps = capped("fit", epochs, {"steps_per_epoch": steps_per_epoch, "validation_steps": validation_steps,
-                                              "validation_data": validation_data, "validation_split": validation_split})
+        check_loop_arguments(
+            "fit",
+            batch_size=batch_size,
+            epochs=epochs,
+            validation_split=validation_split,
+            initial_epoch=initial_epoch,
+            steps_per_epoch=steps_per_epoch,
+            validation_steps=validation_steps,
+            validation_batch_size=validation_batch_size,
+            validation_freq=validation_freq,
+        )
+        epochs, caps = capped(
+            "fit",
+            epochs,
+            {
+                "steps_per_epoch": steps_per_epoch,
+                "validation_steps": validation_steps,
+                "validation_data": validation_data,
+                "validation_split": validation_split,
+            },
+        )
         steps_per_epoch, validation_steps = caps["steps_per_epoch"], caps["validation_steps"]
         state = self._state()
         check = DataCheck("fit", input_dtypes(self))
@@ -230,23 +248,51 @@ class Trainer(StepMethods):
             coordinated = state.parameter_server()
             if coordinated:
                 data, val_data = distributed_loops.fit_data_on_workers(
-                    state.strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
-                    validation_split, validation_data, validation_batch_size, validation_steps, check=check)
+                    state.strategy,
+                    x,
+                    y,
+                    sample_weight,
+                    batch_size,
+                    shuffle,
+                    class_weight,
+                    steps_per_epoch,
+                    validation_split,
+                    validation_data,
+                    validation_batch_size,
+                    validation_steps,
+                    check=check,
+                )
             else:
-                data, val_data = _fit_data(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
-                                           validation_split, validation_data, validation_batch_size,
-                                           validation_steps, check, finite)
+                data, val_data = _fit_data(
+                    x,
+                    y,
+                    sample_weight,
+                    batch_size,
+                    shuffle,
+                    class_weight,
+                    steps_per_epoch,
+                    validation_split,
+                    validation_data,
+                    validation_batch_size,
+                    validation_steps,
+                    check,
+                    finite,
+                )
             sources += [data, val_data]
             self._build_for(state, data)
-            verbose = distributed_loops.verbosity(verbose) if coordinated else 1 if verbose == "auto" \
-                else int(verbose)
+            verbose = distributed_loops.verbosity(verbose) if coordinated else 1 if verbose == "auto" else int(verbose)
             cbs = callbacks_module.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-                verbose=verbose, epochs=epochs, steps=steps_per_epoch or data.steps_per_epoch,
+                callbacks,
+                add_history=True,
+                add_progbar=verbose != 0,
+                model=self,
+                verbose=verbose,
+                epochs=epochs,
+                steps=steps_per_epoch or data.steps_per_epoch,
             )
             self.stop_training = False
             cbs.on_train_begin()
-            if self._initial_epoch is not None:     # a callback (BackupAndRestore) resumed training
+            if self._initial_epoch is not None:  # a callback (BackupAndRestore) resumed training
                 initial_epoch, self._initial_epoch = int(self._initial_epoch), None
             iterator = None
             if isinstance(data, data_module.DatasetData) and steps_per_epoch:
@@ -259,11 +305,14 @@ class Trainer(StepMethods):
             for epoch in range(initial_epoch, epochs):
                 self.reset_metrics()
                 cbs.on_epoch_begin(epoch)
-                logs, steps = epochs_module.run_epoch(self, state, "train", data, cbs, steps_per_epoch, iterator,
-                                                      verbose)
+                logs, steps = epochs_module.run_epoch(
+                    self, state, "train", data, cbs, steps_per_epoch, iterator, verbose
+                )
                 if epoch == initial_epoch and not steps:
-                    raise ValueError("fit: x produced no batches (an empty tf.data.Dataset, generator or "
-                                     "PyDataset?); nothing was trained")
+                    raise ValueError(
+                        "fit: x produced no batches (an empty tf.data.Dataset, generator or "
+                        "PyDataset?); nothing was trained"
+                    )
                 if chooser is not None and chooser.decision is not None:
                     if verbose == 2:
                         console.write(f"{chooser.decision}\n")
@@ -286,7 +335,7 @@ class Trainer(StepMethods):
         """Create every variable the first compiled call needs (model, metrics, optimizer)."""
         state.recheck_loops()
         if for_predict and self.built and self.weights:
-            return                      # predict needs no metric or optimizer state: nothing to trace
+            return  # predict needs no metric or optimizer state: nothing to trace
         metrics_need_outputs = state.compile_metrics is not None and not state.compile_metrics.built
         if state.strategy is None and not metrics_need_outputs:
             # Nothing needs the outputs' specs: the model builds itself in the first compiled step (its
@@ -302,8 +351,7 @@ class Trainer(StepMethods):
             y_pred = self.symbolic_call(x_spec)
             if metrics_need_outputs:
                 state.compile_metrics.build(y_spec, y_pred, state.compile_loss)
-            if state.optimizer is not None and not getattr(state.optimizer, "built", True) \
-                    and self.trainable_weights:
+            if state.optimizer is not None and not getattr(state.optimizer, "built", True) and self.trainable_weights:
                 state.optimizer.build(self.trainable_weights)
 
     # ------------------------------------------------------------- evaluate
@@ -377,16 +425,40 @@ class Trainer(StepMethods):
         check = DataCheck("evaluate", input_dtypes(self))
         with _reported("evaluate", self) as sources:
             if state.parameter_server():
-                data = distributed_loops.per_worker_data("evaluate", state.strategy, x, y, sample_weight, batch_size,
-                                                         False, None, steps, "steps", check=check)
+                data = distributed_loops.per_worker_data(
+                    "evaluate",
+                    state.strategy,
+                    x,
+                    y,
+                    sample_weight,
+                    batch_size,
+                    False,
+                    None,
+                    steps,
+                    "steps",
+                    check=check,
+                )
                 verbose = distributed_loops.verbosity(verbose)
             else:
-                data = data_module.adapt(x, y, sample_weight, batch_size, False, None, steps, check=check,
-                                         finite=FiniteCheck("evaluate") if check_finite else None)
+                data = data_module.adapt(
+                    x,
+                    y,
+                    sample_weight,
+                    batch_size,
+                    False,
+                    None,
+                    steps,
+                    check=check,
+                    finite=FiniteCheck("evaluate") if check_finite else None,
+                )
                 verbose = 1 if verbose == "auto" else int(verbose)
             sources.append(data)
             cbs = callbacks_module.CallbackList(
-                callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+                callbacks,
+                add_progbar=verbose != 0,
+                model=self,
+                verbose=verbose,
+                epochs=1,
                 steps=steps or data.steps_per_epoch,
             )
             logs = self._evaluate_data(state, data, cbs, steps)
@@ -458,19 +530,30 @@ class Trainer(StepMethods):
         """
         check_loop_arguments("predict", batch_size=batch_size, steps=steps)
         steps = capped("predict", None, {"steps": steps})[1]["steps"]
-        if self._compiled is None:    # predict needs no compile: its loops live in an implicit state
-            self._compiled = CompiledState(optimizer=None, output_names=self.output_names_for_compile(),
-                                           implicit=True)
+        if self._compiled is None:  # predict needs no compile: its loops live in an implicit state
+            self._compiled = CompiledState(optimizer=None, output_names=self.output_names_for_compile(), implicit=True)
         state = self._compiled
         with _reported("predict", self) as sources:
-            data = data_module.adapt(x, None, None, batch_size, False, None, steps,
-                                     check=DataCheck("predict", input_dtypes(self)),
-                                     finite=FiniteCheck("predict") if check_finite else None)
+            data = data_module.adapt(
+                x,
+                None,
+                None,
+                batch_size,
+                False,
+                None,
+                steps,
+                check=DataCheck("predict", input_dtypes(self)),
+                finite=FiniteCheck("predict") if check_finite else None,
+            )
             sources.append(data)
             self._build_for(state, data, for_predict=True)
             verbose = 1 if verbose == "auto" else int(verbose)
             cbs = callbacks_module.CallbackList(
-                callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+                callbacks,
+                add_progbar=verbose != 0,
+                model=self,
+                verbose=verbose,
+                epochs=1,
                 steps=steps or data.steps_per_epoch,
             )
             cbs.on_predict_begin()
@@ -480,8 +563,9 @@ class Trainer(StepMethods):
 
     # -------------------------------------------------------- single batches
 
-    def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None,
-                       return_dict: bool = False) -> Any:
+    def train_on_batch(
+        self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None, return_dict: bool = False
+    ) -> Any:
         """Runs a single gradient update on a single batch of data.
 
         The whole of `x` is one batch. Metrics are not reset between calls,
@@ -570,8 +654,10 @@ class Trainer(StepMethods):
     def _run_on_batch(self, mode: str, x: Any, y: Any, sample_weight: Any, class_weight: Any = None) -> dict:
         state = self._state()
         if state.parameter_server():
-            raise ValueError(f"{mode}_on_batch is not supported under ParameterServerStrategy: steps run on the "
-                             f"workers. Use fit(..., steps_per_epoch=1) or evaluate(..., steps=1) instead.")
+            raise ValueError(
+                f"{mode}_on_batch is not supported under ParameterServerStrategy: steps run on the "
+                f"workers. Use fit(..., steps_per_epoch=1) or evaluate(..., steps=1) instead."
+            )
         data = data_module.adapt(x, y, sample_weight, None, False, class_weight)
         data.batch_size = max(1, data.num_samples)
         data.steps_per_epoch = 1
@@ -581,8 +667,9 @@ class Trainer(StepMethods):
             return to_floats(step_fn(data.tensors))
         template, unique = data.layout()
         fn = state.loops(self).array_loop(mode, data.batch_size, data.element_spec(), template)
-        raw, _ = epochs_module.timed(self, state, lambda: fn(unique, tf.range(data.num_samples), tf.constant(0),
-                                                              tf.constant(1)))
+        raw, _ = epochs_module.timed(
+            self, state, lambda: fn(unique, tf.range(data.num_samples), tf.constant(0), tf.constant(1))
+        )
         return to_floats(raw)
 
 
@@ -604,34 +691,61 @@ def _reported(method: str, model: Any) -> Iterator[list]:
         raise explain_step_error(method, error, model) from error
 
 
-def _fit_data(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, validation_split,
-              validation_data, validation_batch_size, validation_steps, check, finite) -> tuple[Any, Any]:
-    data = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, check=check,
-                             finite=finite)
+def _fit_data(
+    x,
+    y,
+    sample_weight,
+    batch_size,
+    shuffle,
+    class_weight,
+    steps_per_epoch,
+    validation_split,
+    validation_data,
+    validation_batch_size,
+    validation_steps,
+    check,
+    finite,
+) -> tuple[Any, Any]:
+    data = data_module.adapt(
+        x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, check=check, finite=finite
+    )
     val_data = None
     if validation_split and validation_data is None:
         if not isinstance(data, data_module.ArrayData):
-            raise ValueError(f"fit: validation_split is only supported for in-memory data (NumPy arrays or tensors), "
-                             f"got x of type {type(x).__name__}: pass validation_data instead")
-        data, val_data = data_module.split_validation(data, validation_split, batch_size, steps_per_epoch,
-                                                      validation_steps)
+            raise ValueError(
+                f"fit: validation_split is only supported for in-memory data (NumPy arrays or tensors), "
+                f"got x of type {type(x).__name__}: pass validation_data instead"
+            )
+        data, val_data = data_module.split_validation(
+            data, validation_split, batch_size, steps_per_epoch, validation_steps
+        )
     elif validation_data is not None:
         val_data = _adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps, finite)
     return data, val_data
 
 
-def _adapt_validation(validation_data: Any, batch_size: int | None, steps: int | None,
-                      finite: FiniteCheck | None) -> Any:
-    if isinstance(validation_data, (tf.data.Dataset, PyDataset)) or data_module._is_dataset_creator(validation_data) \
-            or data_module._is_generator(validation_data):   # as Keras: a PyDataset or generator of batches too
+def _adapt_validation(
+    validation_data: Any, batch_size: int | None, steps: int | None, finite: FiniteCheck | None
+) -> Any:
+    if (
+        isinstance(validation_data, (tf.data.Dataset, PyDataset))
+        or data_module._is_dataset_creator(validation_data)
+        or data_module._is_generator(validation_data)
+    ):  # as Keras: a PyDataset or generator of batches too
         return data_module.adapt(validation_data, steps_per_epoch=steps, argument="validation_data", finite=finite)
     if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
         raise ValueError(
             "validation_data must be a tuple (x_val, y_val) or (x_val, y_val, val_sample_weight), "
             f"a tf.data.Dataset, a PyDataset or a generator; got {type(validation_data).__name__}"
         )
-    return data_module.adapt(*validation_data, batch_size=batch_size, shuffle=False, steps_per_epoch=steps,
-                             argument="validation_data", finite=finite)
+    return data_module.adapt(
+        *validation_data,
+        batch_size=batch_size,
+        shuffle=False,
+        steps_per_epoch=steps,
+        argument="validation_data",
+        finite=finite,
+    )
 
 
 def _format_logs(logs: dict, return_dict: bool) -> Any:

@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-_MEASURE_SECONDS = 0.4      # a timing chunk lasts about this long
-_CHECK_STEPS = 2            # steps of the other form, right after its compile, that may drop it at once
+_MEASURE_SECONDS = 0.4  # a timing chunk lasts about this long
+_CHECK_STEPS = 2  # steps of the other form, right after its compile, that may drop it at once
 # A recurrent model on a CPU starts with XLA only for a run of at least this many steps. Measured on a 2-core
 # CPU (fresh processes, load 2.5-3): XLA's first compile of an LSTM or GRU step took 1.4-2.7 s, 0.2-1.6 s more
 # than a plain trace (4-6 s at a load of 5-12), and saved 0.3 ms (LSTM(16) over 8 timesteps), 2-3 ms (LSTM(64)
@@ -40,20 +40,20 @@ _CHECK_STEPS = 2            # steps of the other form, right after its compile, 
 # 1,000 with it). The LSTM(16) over 8 pays at 500 steps: 4.6-6.4 s against 1.3-2.8 s (docs/guides).
 _XLA_FIRST_STEPS = 500
 # A form's compile time estimated from the first form's, erring long (a trial must clearly pay):
-_XLA_COMPILE_FACTOR = 8.0   # XLA on from a plain trace (CPU: 3.8 for the VAE's MLP, 5 for the transformer,
-                            # 5-9.4 for the CNN; 4.0 made the bench's 3-epoch CNN try XLA for 1.4 s, 10% of it)
+_XLA_COMPILE_FACTOR = 8.0  # XLA on from a plain trace (CPU: 3.8 for the VAE's MLP, 5 for the transformer,
+# 5-9.4 for the CNN; 4.0 made the bench's 3-epoch CNN try XLA for 1.4 s, 10% of it)
 _PLAIN_COMPILE_FACTOR = 0.5  # a plain trace from XLA's compile (CPU: 0.46 for the LSTM; 4.0's inverse made the
-                             # LSTM try XLA off, 0.8 s of its first epoch for a form 1.4x slower)
+# LSTM try XLA off, 0.8 s of its first epoch for a form 1.4x slower)
 # The most the other form is expected to save of a step, as measured on a 2-core CPU (docs/PERFORMANCE.md):
 _SAVING_OTHER_ON_CPU = 0.15  # XLA on (docs/PERFORMANCE.md, since tfkit.random names Philox under XLA): the VAE
-                             # 11% and the CNN 3.2x slower, the transformer 12% and the two-input functional model
-                             # 35-57% faster; XLA off for an LSTM: 1.6x slower. Any value above 0.045 acts alike:
-                             # the 3% risk cap (_RISK) binds first
+# 11% and the CNN 3.2x slower, the transformer 12% and the two-input functional model
+# 35-57% faster; XLA off for an LSTM: 1.6x slower. Any value above 0.045 acts alike:
+# the 3% risk cap (_RISK) binds first
 _SAVING_XLA_OFF_GPU = 1 / 3  # turning XLA off on a GPU
-_CLEAR_RATIO = 1.5          # a form this much slower or faster on its first timing is decided at once
-_PAYBACK = 1.5              # the best saving must exceed the trial's estimated cost by half again
-_RISK = 0.03                # a trial may cost at most this share of the run's remaining time
-_MARGIN = 0.93              # the other form must be 7% faster per step to win (timings are noisy)
+_CLEAR_RATIO = 1.5  # a form this much slower or faster on its first timing is decided at once
+_PAYBACK = 1.5  # the best saving must exceed the trial's estimated cost by half again
+_RISK = 0.03  # a trial may cost at most this share of the run's remaining time
+_MARGIN = 0.93  # the other form must be 7% faster per step to win (timings are noisy)
 
 
 def _xla(on: bool) -> str:
@@ -113,8 +113,11 @@ class XlaDecision:
         def form(on: bool) -> str:
             if on not in self.seconds_per_step:
                 return f"{_xla(on)} not run"
-            return (f"{_xla(on)} {duration(self.seconds_per_step[on])} a step after a "
-                    f"{duration(self.compile_seconds.get(on, 0.0))} compile")
+            return (
+                f"{_xla(on)} {duration(self.seconds_per_step[on])} a step after a "
+                f"{duration(self.compile_seconds.get(on, 0.0))} compile"
+            )
+
         first, second = sorted((False, True), key=lambda on: on not in self.seconds_per_step)
         return f"jit_compile='auto' {self.reason} (measured: {form(first)}; {form(second)})"
 
@@ -158,7 +161,7 @@ class XlaChooser:
         self.warm_seconds: dict[bool, float] = {}
         self.per_step: dict[bool, float] = {}
         self.measure_count = 2
-        self._steps, self._seconds = 0, 0.0     # what the current phase has run so far
+        self._steps, self._seconds = 0, 0.0  # what the current phase has run so far
         self.warm_steps: dict[bool, int] = {}
         self.decision: XlaDecision | None = None
 
@@ -184,37 +187,44 @@ class XlaChooser:
         if self.decision is not None or steps == 0:
             return
         kind, form = self.plan[0]
-        if state.jit_compile != form:            # XLA could not compile: the fallback already chose off
-            self._decide(state, False, "chose XLA off: XLA could not compile the step, so fit fell back "
-                                       "to the plain compiled graph")
+        if state.jit_compile != form:  # XLA could not compile: the fallback already chose off
+            self._decide(
+                state,
+                False,
+                "chose XLA off: XLA could not compile the step, so fit fell back to the plain compiled graph",
+            )
             return
         self._steps, self._seconds = self._steps + steps, self._seconds + seconds
         if kind != "warm" and self._wanted() > 0:
-            return                               # chunks given by the planner: the phase goes on
+            return  # chunks given by the planner: the phase goes on
         steps, seconds, self._steps, self._seconds = self._steps, self._seconds, 0, 0.0
         self.plan.pop(0)
         if kind == "warm":
             self.warm_seconds[form], self.warm_steps[form] = seconds, steps
         elif kind == "probe":
             wanted = int(_MEASURE_SECONDS * steps / max(seconds, 1e-6))
-            if self.expected_steps is not None:       # a short run still decides early in its first epoch
+            if self.expected_steps is not None:  # a short run still decides early in its first epoch
                 wanted = min(wanted, self.expected_steps // 16)
             self.measure_count = max(2, wanted)
-        elif kind == "check":                     # the other form's first steps after its compile
+        elif kind == "check":  # the other form's first steps after its compile
             if seconds / steps >= _CLEAR_RATIO * self.per_step[self.start]:
                 self.per_step[form] = seconds / steps
                 first, ratio = self.per_step[self.start], seconds / steps / self.per_step[self.start]
-                self._decide(state, self.start, f"kept {_xla(self.start)}: {_xla(form)}'s first {steps} steps after "
-                                                f"its compile took {duration(seconds / steps)} each, {ratio:.1f} "
-                                                f"times {_xla(self.start)}'s {duration(first)}; a form "
-                                                f"{_CLEAR_RATIO:g} times slower there is dropped")
+                self._decide(
+                    state,
+                    self.start,
+                    f"kept {_xla(self.start)}: {_xla(form)}'s first {steps} steps after "
+                    f"its compile took {duration(seconds / steps)} each, {ratio:.1f} "
+                    f"times {_xla(self.start)}'s {duration(first)}; a form "
+                    f"{_CLEAR_RATIO:g} times slower there is dropped",
+                )
                 return
         else:
             per_step = seconds / steps
             self.per_step[form] = min(per_step, self.per_step.get(form, per_step))
             ratio = per_step / self.per_step[self.start]
             if form != self.start and not 1 / _CLEAR_RATIO < ratio < _CLEAR_RATIO:
-                self.plan = []                   # clearly slower or faster: no second timing
+                self.plan = []  # clearly slower or faster: no second timing
         if not self.plan:
             if len(self.per_step) == 1:
                 self._after_first_form(state)
@@ -230,11 +240,14 @@ class XlaChooser:
         theirs, ours = self.per_step[other], self.per_step[self.start]
         less = 1 - theirs / ours
         if theirs < _MARGIN * ours:
-            return other, (f"switched to {_xla(other)}: {duration(theirs)} a step against {duration(ours)} with "
-                           f"{_xla(self.start)}, {less:.0%} less (it needed {1 - _MARGIN:.0%} less to win)")
+            return other, (
+                f"switched to {_xla(other)}: {duration(theirs)} a step against {duration(ours)} with "
+                f"{_xla(self.start)}, {less:.0%} less (it needed {1 - _MARGIN:.0%} less to win)"
+            )
         short = "no faster" if less <= 0 else f"only {less:.0%} less, not the {1 - _MARGIN:.0%} it needed to win"
-        return self.start, (f"kept {_xla(self.start)}: {_xla(other)} took {duration(theirs)} a step against "
-                            f"{duration(ours)}, {short}")
+        return self.start, (
+            f"kept {_xla(self.start)}: {_xla(other)} took {duration(theirs)} a step against {duration(ours)}, {short}"
+        )
 
     def _compile_seconds(self, form: bool) -> float:
         return max(0.0, self.warm_seconds[form] - self.warm_steps[form] * self.per_step.get(form, 0.0))
@@ -242,9 +255,13 @@ class XlaChooser:
     def _after_first_form(self, state: Any) -> None:
         first, other = _xla(self.start), _xla(not self.start)
         if self.expected_steps is None:
-            self._decide(state, self.start, f"kept {first}: the run's length is unknown (a dataset of unknown "
-                                            f"size without steps_per_epoch), so a compile of {other} might never "
-                                            f"be earned back")
+            self._decide(
+                state,
+                self.start,
+                f"kept {first}: the run's length is unknown (a dataset of unknown "
+                f"size without steps_per_epoch), so a compile of {other} might never "
+                f"be earned back",
+            )
             return
         remaining = max(0, self.expected_steps - self.done_steps)
         per_step = self.per_step[self.start]
@@ -258,15 +275,22 @@ class XlaChooser:
             if remaining == 0:
                 left = f"the run's {self.done_steps} steps were all spent timing it, none left to try {other}"
             else:
-                left = (f"the {remaining} steps left would take about {duration(remaining_seconds)} "
-                        f"({duration(per_step)} each), too few to earn back a trial of {other}: its compile "
-                        f"(estimated at {factor:g} times this form's {duration(first_compile)}) and first steps "
-                        f"would cost about {duration(trial)}, more than the {share:.0%} of the time left "
-                        f"({duration(affordable)}) a trial may take")
+                left = (
+                    f"the {remaining} steps left would take about {duration(remaining_seconds)} "
+                    f"({duration(per_step)} each), too few to earn back a trial of {other}: its compile "
+                    f"(estimated at {factor:g} times this form's {duration(first_compile)}) and first steps "
+                    f"would cost about {duration(trial)}, more than the {share:.0%} of the time left "
+                    f"({duration(affordable)}) a trial may take"
+                )
             self._decide(state, self.start, f"kept {first}: {left}")
             return
-        self.plan = [("warm", not self.start), ("check", not self.start), ("measure", not self.start),
-                     ("measure", self.start), ("measure", not self.start)]
+        self.plan = [
+            ("warm", not self.start),
+            ("check", not self.start),
+            ("measure", not self.start),
+            ("measure", self.start),
+            ("measure", not self.start),
+        ]
 
     def _decide(self, state: Any, jit_compile: bool, reason: str) -> None:
         state.jit_compile = jit_compile

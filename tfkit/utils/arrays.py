@@ -1,7 +1,7 @@
 """Small array utilities with Keras's names: one-hot labels, padded sequences, normalized rows.
 
-    y = tfkit.utils.to_categorical([0, 2, 1], num_classes=3)
-    x = tfkit.utils.pad_sequences([[1, 2], [3]], maxlen=4)        # [[0 0 1 2] [0 0 0 3]]
+y = tfkit.utils.to_categorical([0, 2, 1], num_classes=3)
+x = tfkit.utils.pad_sequences([[1, 2], [3]], maxlen=4)        # [[0 0 1 2] [0 0 0 3]]
 """
 
 from __future__ import annotations
@@ -75,8 +75,14 @@ def normalize(x: Any, axis: int = -1, order: int = 2) -> np.ndarray:
     return x / np.expand_dims(norm, axis)
 
 
-def pad_sequences(sequences: Sequence[Sequence[Any]], maxlen: int | None = None, dtype: str = "int32",
-                  padding: str = "pre", truncating: str = "pre", value: float = 0.0) -> np.ndarray:
+def pad_sequences(
+    sequences: Sequence[Sequence[Any]],
+    maxlen: int | None = None,
+    dtype: str = "int32",
+    padding: str = "pre",
+    truncating: str = "pre",
+    value: float = 0.0,
+) -> np.ndarray:
     """Pads sequences to the same length.
 
     Each sequence is padded with `value` (or truncated) to `maxlen`, at the
@@ -109,8 +115,9 @@ def pad_sequences(sequences: Sequence[Sequence[Any]], maxlen: int | None = None,
                [4, 0]], dtype=int32)
     """
     if padding not in ("pre", "post") or truncating not in ("pre", "post"):
-        raise ValueError(f"pad_sequences: padding and truncating must be 'pre' or 'post', got {padding!r}, "
-                         f"{truncating!r}")
+        raise ValueError(
+            f"pad_sequences: padding and truncating must be 'pre' or 'post', got {padding!r}, {truncating!r}"
+        )
     if not hasattr(sequences, "__len__"):
         raise ValueError("pad_sequences expects a list of sequences")
     lengths = [len(s) for s in sequences]
@@ -128,5 +135,5 @@ def pad_sequences(sequences: Sequence[Sequence[Any]], maxlen: int | None = None,
         if padding == "post":
             out[i, : len(trunc)] = trunc
         else:
-            out[i, -len(trunc):] = trunc
+            out[i, -len(trunc) :] = trunc
     return out

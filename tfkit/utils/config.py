@@ -1,8 +1,8 @@
 """``tfkit.utils.Config``: Keras's dict with attribute access, JSON export and freezing.
 
-    config = Config(learning_rate=0.1)
-    config.seed = 123; config.freeze()
-    config.to_json()                      # '{"learning_rate": 0.1, "seed": 123}'
+config = Config(learning_rate=0.1)
+config.seed = 123; config.freeze()
+config.to_json()                      # '{"learning_rate": 0.1, "seed": 123}'
 """
 
 from __future__ import annotations
@@ -90,7 +90,9 @@ class Config:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _OWN or hasattr(type(self), name):
-            raise AttributeError(f"Config: {name!r} is a Config attribute and cannot hold a value; use config[{name!r}]")
+            raise AttributeError(
+                f"Config: {name!r} is a Config attribute and cannot hold a value; use config[{name!r}]"
+            )
         self._check_mutable()
         self._config[name] = value
 

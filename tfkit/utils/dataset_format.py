@@ -17,13 +17,17 @@ def check_format(format: Any, who: str) -> None:  # noqa: A002  (Keras's argumen
     if format == "tf":
         return
     if format == "grain":
-        raise ValueError(f"{who}: format='grain' returns a Grain dataset in Keras (its JAX/PyTorch data path); "
-                         f"tfkit builds tf.data datasets only: use format='tf'")
+        raise ValueError(
+            f"{who}: format='grain' returns a Grain dataset in Keras (its JAX/PyTorch data path); "
+            f"tfkit builds tf.data datasets only: use format='tf'"
+        )
     raise ValueError(f"{who}: format must be 'tf' (or Keras's 'grain', which tfkit does not offer), got {format!r}")
 
 
 def check_backend(preferred_backend: Any, who: str) -> None:
     if preferred_backend in (None, "tensorflow"):
         return
-    raise ValueError(f"{who}: preferred_backend must be None or 'tensorflow' (tfkit splits into tf.data "
-                     f"datasets), got {preferred_backend!r}")
+    raise ValueError(
+        f"{who}: preferred_backend must be None or 'tensorflow' (tfkit splits into tf.data "
+        f"datasets), got {preferred_backend!r}"
+    )

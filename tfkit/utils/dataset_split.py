@@ -56,38 +56,47 @@ def _columns(dataset: Any) -> tuple[Any, int, int | None]:
                 raise ValueError(
                     f"Received a {kind} of NumPy arrays with different lengths. Mismatch found at "
                     f"{'key' if kind == 'dict' else 'index'} {key!r}: expected shape={arrays[first_key].shape}, "
-                    f"received shape={arrays[key].shape}. Please provide a {kind} of NumPy arrays of the same length.")
+                    f"received shape={arrays[key].shape}. Please provide a {kind} of NumPy arrays of the same length."
+                )
         if lengths[first_key] is None:
             raise ValueError(f"Received a {kind} of 0-d arrays as `dataset`: there are no samples to split.")
-        structure = arrays if kind == "dict" else tuple(arrays.values())   # tf.data wants tuples, as in Keras
+        structure = arrays if kind == "dict" else tuple(arrays.values())  # tf.data wants tuples, as in Keras
         return structure, lengths[first_key], None
     if isinstance(dataset, tf.data.Dataset):
         return _dataset_columns(dataset)
-    raise TypeError("The `dataset` argument must be either a `tf.data.Dataset` object, or a list/tuple of arrays "
-                    f"(tfkit also takes a dict of arrays). Received: dataset={str(dataset)[:100]} of type "
-                    f"{type(dataset)}")
+    raise TypeError(
+        "The `dataset` argument must be either a `tf.data.Dataset` object, or a list/tuple of arrays "
+        f"(tfkit also takes a dict of arrays). Received: dataset={str(dataset)[:100]} of type "
+        f"{type(dataset)}"
+    )
 
 
 def _dataset_columns(dataset: tf.data.Dataset) -> tuple[Any, int, int | None]:
     if dataset.cardinality() == tf.data.INFINITE_CARDINALITY:
-        raise ValueError("Received an infinite `dataset` (it repeats forever): split_dataset needs a finite one; "
-                         "split it before `.repeat()`.")
-    batch_size = getattr(dataset, "_batch_size", None)   # as Keras: a dataset whose last step is `batch`
+        raise ValueError(
+            "Received an infinite `dataset` (it repeats forever): split_dataset needs a finite one; "
+            "split it before `.repeat()`."
+        )
+    batch_size = getattr(dataset, "_batch_size", None)  # as Keras: a dataset whose last step is `batch`
     if batch_size is not None:
         dataset = dataset.unbatch()
         batch_size = int(batch_size)
     samples = [tf.nest.map_structure(lambda t: t.numpy(), element) for element in dataset]
     if not samples:
-        raise ValueError("Received an empty dataset. Argument `dataset` must be a non-empty list/tuple of "
-                         "`numpy.ndarray` objects or `tf.data.Dataset` objects.")
+        raise ValueError(
+            "Received an empty dataset. Argument `dataset` must be a non-empty list/tuple of "
+            "`numpy.ndarray` objects or `tf.data.Dataset` objects."
+        )
     flat = [tf.nest.flatten(sample) for sample in samples]
     columns = []
     for position in range(len(flat[0])):
         shape = np.shape(flat[0][position])
         for index, sample in enumerate(flat):
             if np.shape(sample[position]) != shape:
-                raise ValueError(f"All `dataset` samples must have same shape, Expected shape: {shape} Received "
-                                 f"shape: {np.shape(sample[position])} at index {index}.")
+                raise ValueError(
+                    f"All `dataset` samples must have same shape, Expected shape: {shape} Received "
+                    f"shape: {np.shape(sample[position])} at index {index}."
+                )
         columns.append(np.stack([sample[position] for sample in flat]))
     return tf.nest.pack_sequence_as(samples[0], columns), len(samples), batch_size
 
@@ -110,26 +119,35 @@ def _split_sizes(left_size: Any, right_size: Any, total: int) -> tuple[int, int]
     """Keras's rules: the sizes as sample counts, or its errors."""
     left_size, right_size = _size(left_size, "left_size"), _size(right_size, "right_size")
     if left_size == 0 and right_size == 0:
-        raise ValueError("Both `left_size` and `right_size` are zero. At least one of the split sizes must be non-zero.")
+        raise ValueError(
+            "Both `left_size` and `right_size` are zero. At least one of the split sizes must be non-zero."
+        )
     for name, size in (("left_size", left_size), ("right_size", right_size)):
         if isinstance(size, int) and not 0 < size < total or isinstance(size, float) and not 0 < size < 1:
-            raise ValueError(f"`{name}` should be either a positive integer smaller than {total}, or a float "
-                             f"within the range `[0, 1]`. Received: {name}={size}")
+            raise ValueError(
+                f"`{name}` should be either a positive integer smaller than {total}, or a float "
+                f"within the range `[0, 1]`. Received: {name}={size}"
+            )
     if isinstance(left_size, float) and isinstance(right_size, float) and left_size + right_size > 1:
-        raise ValueError("The sum of `left_size` and `right_size` is greater than 1. It must be less than or equal "
-                         "to 1.")
+        raise ValueError(
+            "The sum of `left_size` and `right_size` is greater than 1. It must be less than or equal to 1."
+        )
     left = round(left_size * total) if isinstance(left_size, float) else left_size
     right = round(right_size * total) if isinstance(right_size, float) else right_size
     left = total - right if left is None else left
     right = total - left if right is None else right
     if left + right > total:
-        raise ValueError(f"The sum of `left_size` and `right_size` should be smaller than the {total}. Received: "
-                         f"left_size + right_size = {left + right} and total_length = {total}")
+        raise ValueError(
+            f"The sum of `left_size` and `right_size` should be smaller than the {total}. Received: "
+            f"left_size + right_size = {left + right} and total_length = {total}"
+        )
     for side, count in (("left", left), ("right", right)):
         if count == 0:
-            raise ValueError(f"With `dataset` of length={total}, `left_size`={left} and `right_size`={right}. "
-                             f"Resulting {side} side dataset split will be empty. Adjust any of the aforementioned "
-                             "parameters")
+            raise ValueError(
+                f"With `dataset` of length={total}, `left_size`={left} and `right_size`={right}. "
+                f"Resulting {side} side dataset split will be empty. Adjust any of the aforementioned "
+                "parameters"
+            )
     return int(left), int(right)
 
 
@@ -183,15 +201,17 @@ def split_dataset(
     """
     dataset_format.check_backend(preferred_backend, "split_dataset")
     if left_size is None and right_size is None:
-        raise ValueError("At least one of the `left_size` or `right_size` must be specified. Received: "
-                         "left_size=None and right_size=None")
+        raise ValueError(
+            "At least one of the `left_size` or `right_size` must be specified. Received: "
+            "left_size=None and right_size=None"
+        )
     columns, total, batch_size = _columns(dataset)
     left, right = _split_sizes(left_size, right_size, total)
     order = list(range(total))
     if shuffle:
         random.Random(random.randint(0, int(1e6)) if seed is None else seed).shuffle(order)
     pieces = []
-    for indices in (order[:left], order[total - right:]):
+    for indices in (order[:left], order[total - right :]):
         taken = tf.nest.map_structure(lambda column: np.take(column, indices, axis=0), columns)
         piece = tf.data.Dataset.from_tensor_slices(taken)
         if batch_size is not None:

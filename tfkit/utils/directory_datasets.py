@@ -22,9 +22,10 @@ from tfkit.utils import dataset_format, images
 _IMAGE_EXTENSIONS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 
 
-def _index(directory: str, labels: Any, class_names: Sequence[str] | None, extensions: tuple[str, ...],
-           follow_links: bool) -> tuple[list[str], list[int] | None, list[str]]:
-    if not os.path.exists(directory):    # as Keras (os.walk / tf.io.gfile): a missing folder is FileNotFoundError
+def _index(
+    directory: str, labels: Any, class_names: Sequence[str] | None, extensions: tuple[str, ...], follow_links: bool
+) -> tuple[list[str], list[int] | None, list[str]]:
+    if not os.path.exists(directory):  # as Keras (os.walk / tf.io.gfile): a missing folder is FileNotFoundError
         raise FileNotFoundError(errno.ENOENT, f"No such folder: {directory!r} (the dataset's directory)", directory)
     if not os.path.isdir(directory):
         raise NotADirectoryError(errno.ENOTDIR, f"Not a folder: {directory!r} (the dataset's directory)", directory)
@@ -42,8 +43,12 @@ def _index(directory: str, labels: Any, class_names: Sequence[str] | None, exten
                         paths.append(os.path.join(root, file))
                         targets.append(index)
         return paths, targets, found
-    paths = sorted(os.path.join(root, f) for root, _, files in os.walk(directory, followlinks=follow_links)
-                   for f in files if f.lower().endswith(extensions))
+    paths = sorted(
+        os.path.join(root, f)
+        for root, _, files in os.walk(directory, followlinks=follow_links)
+        for f in files
+        if f.lower().endswith(extensions)
+    )
     if labels is None:
         return paths, None, []
     if len(labels) != len(paths):
@@ -51,8 +56,14 @@ def _index(directory: str, labels: Any, class_names: Sequence[str] | None, exten
     return paths, list(labels), []
 
 
-def _split(paths: list[str], targets: list[int] | None, validation_split: float | None, subset: str | None,
-           seed: int | None, shuffle: bool) -> list[tuple[list[str], list[int] | None]]:
+def _split(
+    paths: list[str],
+    targets: list[int] | None,
+    validation_split: float | None,
+    subset: str | None,
+    seed: int | None,
+    shuffle: bool,
+) -> list[tuple[list[str], list[int] | None]]:
     if validation_split is not None and not 0 < validation_split < 1:
         raise ValueError(f"validation_split must be in (0, 1), got {validation_split!r}")
     if (validation_split is None) != (subset is None):
@@ -89,8 +100,14 @@ def _labels(targets: list[int], label_mode: str | None, num_classes: int) -> tf.
     raise ValueError(f"label_mode must be 'int', 'categorical', 'binary' or None, got {label_mode!r}")
 
 
-def _finish(data: tf.data.Dataset, labels: tf.data.Dataset | None, batch_size: int | None, shuffle: bool,
-            seed: int | None, class_names: list[str]) -> tf.data.Dataset:
+def _finish(
+    data: tf.data.Dataset,
+    labels: tf.data.Dataset | None,
+    batch_size: int | None,
+    shuffle: bool,
+    seed: int | None,
+    class_names: list[str],
+) -> tf.data.Dataset:
     dataset = data if labels is None else tf.data.Dataset.zip((data, labels))
     if shuffle:
         dataset = dataset.shuffle(buffer_size=1024 if batch_size else 8 * 1024, seed=seed)
@@ -102,14 +119,26 @@ def _finish(data: tf.data.Dataset, labels: tf.data.Dataset | None, batch_size: i
     return dataset
 
 
-def image_dataset_from_directory(directory: str, labels: Any = "inferred", label_mode: str | None = "int",
-                                 class_names: Sequence[str] | None = None, color_mode: str = "rgb",
-                                 batch_size: int | None = 32, image_size: tuple[int, int] = (256, 256),
-                                 shuffle: bool = True, seed: int | None = None, validation_split: float | None = None,
-                                 subset: str | None = None, interpolation: str = "bilinear",
-                                 follow_links: bool = False, crop_to_aspect_ratio: bool = False,
-                                 pad_to_aspect_ratio: bool = False, data_format: str | None = None,
-                                 format: str = "tf", verbose: bool = True) -> Any:  # noqa: A002
+def image_dataset_from_directory(
+    directory: str,
+    labels: Any = "inferred",
+    label_mode: str | None = "int",
+    class_names: Sequence[str] | None = None,
+    color_mode: str = "rgb",
+    batch_size: int | None = 32,
+    image_size: tuple[int, int] = (256, 256),
+    shuffle: bool = True,
+    seed: int | None = None,
+    validation_split: float | None = None,
+    subset: str | None = None,
+    interpolation: str = "bilinear",
+    follow_links: bool = False,
+    crop_to_aspect_ratio: bool = False,
+    pad_to_aspect_ratio: bool = False,
+    data_format: str | None = None,
+    format: str = "tf",
+    verbose: bool = True,
+) -> Any:  # noqa: A002
     """Generates a `tf.data.Dataset` of images and labels from image files in a directory.
 
     With a subfolder per class (`directory/cats/*.jpg`, `directory/dogs/...`),
@@ -227,12 +256,21 @@ def image_dataset_from_directory(directory: str, labels: Any = "inferred", label
     return out if subset == "both" else out[0]
 
 
-def text_dataset_from_directory(directory: str, labels: Any = "inferred", label_mode: str | None = "int",
-                                class_names: Sequence[str] | None = None, batch_size: int | None = 32,
-                                max_length: int | None = None, shuffle: bool = True, seed: int | None = None,
-                                validation_split: float | None = None, subset: str | None = None,
-                                follow_links: bool = False, format: str = "tf",  # noqa: A002
-                                verbose: bool = True) -> Any:
+def text_dataset_from_directory(
+    directory: str,
+    labels: Any = "inferred",
+    label_mode: str | None = "int",
+    class_names: Sequence[str] | None = None,
+    batch_size: int | None = 32,
+    max_length: int | None = None,
+    shuffle: bool = True,
+    seed: int | None = None,
+    validation_split: float | None = None,
+    subset: str | None = None,
+    follow_links: bool = False,
+    format: str = "tf",  # noqa: A002
+    verbose: bool = True,
+) -> Any:
     """Generates a `tf.data.Dataset` of texts and labels from `.txt` files in a directory.
 
     With a subfolder per class, each text is labelled by its subfolder.
@@ -318,24 +356,31 @@ def text_dataset_from_directory(directory: str, labels: Any = "inferred", label_
 def _decode_wav(path: tf.Tensor, sampling_rate: int | None, length: int | None) -> tf.Tensor:
     audio, rate = tf.audio.decode_wav(tf.io.read_file(path), desired_samples=-1 if length is None else length)
     if sampling_rate is not None:
-        import tensorflow_io as tfio   # noqa: PLC0415 - optional heavy dependency, as in Keras
+        import tensorflow_io as tfio  # noqa: PLC0415 - optional heavy dependency, as in Keras
 
         audio = tfio.audio.resample(input=audio, rate_in=tf.cast(rate, tf.int64), rate_out=sampling_rate)
     return audio
 
 
-def _check_audio_arguments(labels: Any, label_mode: Any, class_names: Any, ragged: bool,
-                           output_sequence_length: Any, sampling_rate: Any) -> None:
+def _check_audio_arguments(
+    labels: Any, label_mode: Any, class_names: Any, ragged: bool, output_sequence_length: Any, sampling_rate: Any
+) -> None:
     if labels not in ("inferred", None) and not isinstance(labels, (list, tuple)):
-        raise ValueError("The `labels` argument should be a list/tuple of integer labels, of the same size as the "
-                         "number of audio files in the target directory, 'inferred' or None. "
-                         f"Received: labels={labels}")
+        raise ValueError(
+            "The `labels` argument should be a list/tuple of integer labels, of the same size as the "
+            "number of audio files in the target directory, 'inferred' or None. "
+            f"Received: labels={labels}"
+        )
     if class_names is not None and labels != "inferred":
-        raise ValueError(f'You can only pass `class_names` if `labels="inferred"`. Received: labels={labels}, '
-                         f"and class_names={class_names}")
+        raise ValueError(
+            f'You can only pass `class_names` if `labels="inferred"`. Received: labels={labels}, '
+            f"and class_names={class_names}"
+        )
     if label_mode not in ("int", "categorical", "binary", None):
-        raise ValueError('`label_mode` argument must be one of "int", "categorical", "binary", or None. '
-                         f"Received: label_mode={label_mode}")
+        raise ValueError(
+            '`label_mode` argument must be one of "int", "categorical", "binary", or None. '
+            f"Received: label_mode={label_mode}"
+        )
     if ragged and output_sequence_length is not None:
         raise ValueError("Cannot set both `ragged` and `output_sequence_length`")
     if sampling_rate is not None:
@@ -346,16 +391,28 @@ def _check_audio_arguments(labels: Any, label_mode: Any, class_names: Any, ragge
         try:
             import tensorflow_io  # noqa: F401,PLC0415 - optional, only for resampling
         except ImportError:
-            raise ImportError("To use the argument `sampling_rate`, you should install tensorflow_io. You can "
-                              "install it via `pip install tensorflow-io`.") from None
+            raise ImportError(
+                "To use the argument `sampling_rate`, you should install tensorflow_io. You can "
+                "install it via `pip install tensorflow-io`."
+            ) from None
 
 
-def audio_dataset_from_directory(directory: str, labels: Any = "inferred", label_mode: str | None = "int",
-                                 class_names: Sequence[str] | None = None, batch_size: int | None = 32,
-                                 sampling_rate: int | None = None, output_sequence_length: int | None = None,
-                                 ragged: bool = False, shuffle: bool = True, seed: int | None = None,
-                                 validation_split: float | None = None, subset: str | None = None,
-                                 follow_links: bool = False, verbose: bool = True) -> Any:
+def audio_dataset_from_directory(
+    directory: str,
+    labels: Any = "inferred",
+    label_mode: str | None = "int",
+    class_names: Sequence[str] | None = None,
+    batch_size: int | None = 32,
+    sampling_rate: int | None = None,
+    output_sequence_length: int | None = None,
+    ragged: bool = False,
+    shuffle: bool = True,
+    seed: int | None = None,
+    validation_split: float | None = None,
+    subset: str | None = None,
+    follow_links: bool = False,
+    verbose: bool = True,
+) -> Any:
     """Generates a `tf.data.Dataset` of audio clips and labels from `.wav` files in a directory.
 
     With a subfolder per class, each clip is labelled by its subfolder.
@@ -430,11 +487,13 @@ def audio_dataset_from_directory(directory: str, labels: Any = "inferred", label
     _check_audio_arguments(labels, label_mode, class_names, ragged, output_sequence_length, sampling_rate)
     if labels is None or label_mode is None:
         labels, label_mode = None, None
-    paths, targets, names = _index(directory, labels if labels is not None else None, class_names, (".wav",),
-                                   follow_links)
+    paths, targets, names = _index(
+        directory, labels if labels is not None else None, class_names, (".wav",), follow_links
+    )
     if label_mode == "binary" and len(names) != 2:
-        raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. '
-                         f"Received: class_names={names}")
+        raise ValueError(
+            f'When passing `label_mode="binary"`, there must be exactly 2 class_names. Received: class_names={names}'
+        )
     if verbose:
         print(f"Found {len(paths)} files" + (f" belonging to {len(names)} classes." if names else "."))
 

@@ -87,16 +87,24 @@ class FeatureSpace(FeatureKinds, Layer):
         np.float32(-0.4472)
     """
 
-    def __init__(self, features: Mapping[str, Any], output_mode: str = "concat",
-                 crosses: Sequence[Any] | None = None, crossing_dim: int = 32, hashing_dim: int = 32,
-                 num_discretization_bins: int = 32, name: str | None = None) -> None:
+    def __init__(
+        self,
+        features: Mapping[str, Any],
+        output_mode: str = "concat",
+        crosses: Sequence[Any] | None = None,
+        crossing_dim: int = 32,
+        hashing_dim: int = 32,
+        num_discretization_bins: int = 32,
+        name: str | None = None,
+    ) -> None:
         super().__init__(name=name)
         if not features or not isinstance(features, Mapping):
-            raise ValueError(f"FeatureSpace: expected `features` to be a non-empty dict of feature names to "
-                             f"feature types, got {features!r}")
+            raise ValueError(
+                f"FeatureSpace: expected `features` to be a non-empty dict of feature names to "
+                f"feature types, got {features!r}"
+            )
         if output_mode not in ("dict", "concat"):
-            raise ValueError(f"FeatureSpace: expected output_mode to be one of ['dict', 'concat'], got "
-                             f"{output_mode!r}")
+            raise ValueError(f"FeatureSpace: expected output_mode to be one of ['dict', 'concat'], got {output_mode!r}")
         self.crossing_dim, self.hashing_dim = crossing_dim, hashing_dim
         self.num_discretization_bins = num_discretization_bins
         self.output_mode = output_mode
@@ -122,21 +130,27 @@ class FeatureSpace(FeatureKinds, Layer):
             return spec_from_entry(value, Feature, f"feature {key!r}")
         if isinstance(value, str):
             return self._shorthand_feature(key, value, self.hashing_dim, self.num_discretization_bins)
-        raise ValueError(f"FeatureSpace: feature {key!r} should be a Feature (e.g. FeatureSpace.float_normalized()) "
-                         f"or a type name such as 'float_normalized', got {value!r}")
+        raise ValueError(
+            f"FeatureSpace: feature {key!r} should be a Feature (e.g. FeatureSpace.float_normalized()) "
+            f"or a type name such as 'float_normalized', got {value!r}"
+        )
 
     def _standardize_cross(self, cross: Any) -> Cross:
         if isinstance(cross, dict):
             cross = spec_from_entry(cross, Cross, "a cross")
         if not isinstance(cross, Cross):
             if not self.crossing_dim:
-                raise ValueError("FeatureSpace: crosses given as feature names need crossing_dim (the size of the "
-                                 f"crossing space), got crossing_dim={self.crossing_dim!r}")
+                raise ValueError(
+                    "FeatureSpace: crosses given as feature names need crossing_dim (the size of the "
+                    f"crossing space), got crossing_dim={self.crossing_dim!r}"
+                )
             cross = Cross(cross, crossing_dim=self.crossing_dim)
         unknown = [key for key in cross.feature_names if key not in self.features]
         if unknown:
-            raise ValueError(f"FeatureSpace: cross {cross.feature_names} names features that are not in `features`: "
-                             f"{unknown}; known features: {sorted(self.features)}")
+            raise ValueError(
+                f"FeatureSpace: cross {cross.feature_names} names features that are not in `features`: "
+                f"{unknown}; known features: {sorted(self.features)}"
+            )
         return cross
 
     # -- adapting
@@ -145,11 +159,11 @@ class FeatureSpace(FeatureKinds, Layer):
         names = []
         for key, layer in self.preprocessors.items():
             if isinstance(layer, Normalization) and layer.input_mean is not None:
-                continue                      # mean and variance were given
+                continue  # mean and variance were given
             if isinstance(layer, TextVectorization) and layer.get_vocabulary(include_special_tokens=False):
-                continue                      # a vocabulary was given
+                continue  # a vocabulary was given
             if getattr(layer, "num_bins", 0) is None and getattr(layer, "bin_boundaries", None) is not None:
-                continue                      # a Discretization with fixed boundaries
+                continue  # a Discretization with fixed boundaries
             if hasattr(layer, "adapt"):
                 names.append(key)
         return names
@@ -168,17 +182,20 @@ class FeatureSpace(FeatureKinds, Layer):
         """
         if not isinstance(dataset, tf.data.Dataset):
             if not isinstance(dataset, dict):
-                raise ValueError(f"FeatureSpace.adapt() takes a tf.data.Dataset of dicts or a dict of arrays, got "
-                                 f"{type(dataset).__name__}")
+                raise ValueError(
+                    f"FeatureSpace.adapt() takes a tf.data.Dataset of dicts or a dict of arrays, got "
+                    f"{type(dataset).__name__}"
+                )
             dataset = tf.data.Dataset.from_tensor_slices(dataset)
         spec = dataset.element_spec
         if not isinstance(spec, dict):
-            raise ValueError(f"FeatureSpace.adapt(): the dataset should yield dicts of features (no labels: use "
-                             f"dataset.map(lambda x, y: x)), got elements of {spec}")
+            raise ValueError(
+                f"FeatureSpace.adapt(): the dataset should yield dicts of features (no labels: use "
+                f"dataset.map(lambda x, y: x)), got elements of {spec}"
+            )
         for key in self._list_adaptable_preprocessors():
             if key not in spec:
-                raise ValueError(f"FeatureSpace.adapt(): feature {key!r} is not in the dataset; it has "
-                                 f"{sorted(spec)}")
+                raise ValueError(f"FeatureSpace.adapt(): feature {key!r} is not in the dataset; it has {sorted(spec)}")
             column = dataset.map(lambda x, key=key: x[key])
             rank = spec[key].shape.rank
             if rank == 0:
@@ -193,8 +210,10 @@ class FeatureSpace(FeatureKinds, Layer):
     def _check_if_adapted(self) -> None:
         if not self._is_adapted:
             if self._list_adaptable_preprocessors():
-                raise ValueError(f"FeatureSpace '{self.name}': call .adapt(dataset) before using it (features to "
-                                 f"adapt: {self._list_adaptable_preprocessors()})")
+                raise ValueError(
+                    f"FeatureSpace '{self.name}': call .adapt(dataset) before using it (features to "
+                    f"adapt: {self._list_adaptable_preprocessors()})"
+                )
             self._is_adapted = True
 
     def _check_if_built(self) -> None:
@@ -247,13 +266,16 @@ class FeatureSpace(FeatureKinds, Layer):
         """Encode a dict of features: batched (``(batch,)`` or ``(batch, 1)`` values) or one sample (scalars)."""
         self._check_if_built()
         if not isinstance(data, Mapping):
-            raise ValueError(f"FeatureSpace '{self.name}' can only be called on a dict of features, got "
-                             f"{type(data).__name__}")
+            raise ValueError(
+                f"FeatureSpace '{self.name}' can only be called on a dict of features, got {type(data).__name__}"
+            )
         missing = [key for key in self.features if key not in data]
         unknown = [key for key in data if key not in self.features]
         if missing or unknown:
-            raise ValueError(f"FeatureSpace '{self.name}' expects the features {sorted(self.features)}; "
-                             f"missing: {missing}, unknown: {unknown}")
+            raise ValueError(
+                f"FeatureSpace '{self.name}' expects the features {sorted(self.features)}; "
+                f"missing: {missing}, unknown: {unknown}"
+            )
         if any(is_symbolic(value) for value in data.values()):
             return self._encode(data)
         tensors, rebatched = {}, False
@@ -268,28 +290,39 @@ class FeatureSpace(FeatureKinds, Layer):
         if rebatched:
             if self.output_mode == "concat":
                 return tf.squeeze(merged, axis=0)
-            return {key: tf.squeeze(x, axis=0) if x.shape.rank == 2 and x.shape[0] == 1 else x
-                    for key, x in merged.items()}
+            return {
+                key: tf.squeeze(x, axis=0) if x.shape.rank == 2 and x.shape[0] == 1 else x for key, x in merged.items()
+            }
         return merged
 
     def _to_tensor(self, key: str, value: Any) -> tf.Tensor:
         if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
-            raise ValueError(f"FeatureSpace '{self.name}': feature {key!r} should be a dense tensor, got "
-                             f"{type(value).__name__}")
-        tensor = value if isinstance(value, tf.Tensor) else tf.convert_to_tensor(
-            value if isinstance(value, (list, tuple, int, float, str, bytes)) else np.asarray(value))
+            raise ValueError(
+                f"FeatureSpace '{self.name}': feature {key!r} should be a dense tensor, got {type(value).__name__}"
+            )
+        tensor = (
+            value
+            if isinstance(value, tf.Tensor)
+            else tf.convert_to_tensor(
+                value if isinstance(value, (list, tuple, int, float, str, bytes)) else np.asarray(value)
+            )
+        )
         if self.features[key].dtype == "float32" and tensor.dtype != tf.string and tensor.dtype != tf.float32:
-            tensor = tf.cast(tensor, tf.float32)       # as the model's float32 Input would
+            tensor = tf.cast(tensor, tf.float32)  # as the model's float32 Input would
         return tensor
 
     # -- config
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name,
-                "features": {key: spec_entry(feature) for key, feature in self.features.items()},
-                "output_mode": self.output_mode, "crosses": [spec_entry(cross) for cross in self.crosses],
-                "crossing_dim": self.crossing_dim, "hashing_dim": self.hashing_dim,
-                "num_discretization_bins": self.num_discretization_bins}
+        return {
+            "name": self.name,
+            "features": {key: spec_entry(feature) for key, feature in self.features.items()},
+            "output_mode": self.output_mode,
+            "crosses": [spec_entry(cross) for cross in self.crosses],
+            "crossing_dim": self.crossing_dim,
+            "hashing_dim": self.hashing_dim,
+            "num_discretization_bins": self.num_discretization_bins,
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "FeatureSpace":

@@ -13,13 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tfkit.layers.preprocessing import (
-    CategoryEncoding,
-    Discretization,
-    Hashing,
-    IntegerLookup,
-    StringLookup,
-)
+from tfkit.layers.preprocessing import CategoryEncoding, Discretization, Hashing, IntegerLookup, StringLookup
 from tfkit.layers.preprocessing.hashed_crossing import HashedCrossing
 
 __all__ = ["cardinality", "make_encoders", "check_concatenable", "merge"]
@@ -37,10 +31,12 @@ def cardinality(name: str, preprocessor: Any) -> int:
         return preprocessor.num_bins
     if isinstance(preprocessor, (HashedCrossing, Hashing)):
         return preprocessor.num_bins
-    raise ValueError(f"FeatureSpace: feature {name!r} has output_mode='one_hot', but its preprocessor "
-                     f"{type(preprocessor).__name__} '{getattr(preprocessor, 'name', '?')}' is not a standard one "
-                     f"and the number of values it returns is not known, so it cannot be one-hot encoded. "
-                     f"Use output_mode='int' for it.")
+    raise ValueError(
+        f"FeatureSpace: feature {name!r} has output_mode='one_hot', but its preprocessor "
+        f"{type(preprocessor).__name__} '{getattr(preprocessor, 'name', '?')}' is not a standard one "
+        f"and the number of values it returns is not known, so it cannot be one-hot encoded. "
+        f"Use output_mode='int' for it."
+    )
 
 
 def make_encoders(output_modes: Mapping[str, str], makers: Mapping[str, Any], dtypes: Mapping[str, Any]) -> dict:
@@ -50,16 +46,20 @@ def make_encoders(output_modes: Mapping[str, str], makers: Mapping[str, Any], dt
         if mode != "one_hot":
             continue
         if not dtypes[name].is_integer:
-            raise ValueError(f"FeatureSpace: feature {name!r} has output_mode='one_hot', so its preprocessor should "
-                             f"return integers, but it returns {dtypes[name].name}")
+            raise ValueError(
+                f"FeatureSpace: feature {name!r} has output_mode='one_hot', so its preprocessor should "
+                f"return integers, but it returns {dtypes[name].name}"
+            )
         encoders[name] = CategoryEncoding(num_tokens=cardinality(name, makers[name]), output_mode="multi_hot")
     return encoders
 
 
 def check_concatenable(name: str, dtype: Any) -> None:
     if dtype.is_integer or dtype.name == "string":
-        raise ValueError(f"FeatureSpace: cannot concatenate the features because feature {name!r} is not encoded "
-                         f"(it has dtype {dtype.name}). Use output_mode='dict', or output_mode='one_hot' for it.")
+        raise ValueError(
+            f"FeatureSpace: cannot concatenate the features because feature {name!r} is not encoded "
+            f"(it has dtype {dtype.name}). Use output_mode='dict', or output_mode='one_hot' for it."
+        )
 
 
 def merge(features: Mapping[str, Any], names: list[str], encoders: Mapping[str, Any], concat: Any) -> Any:

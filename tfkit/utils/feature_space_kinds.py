@@ -15,20 +15,21 @@ from typing import Any, Sequence
 
 from tfkit.engine.naming import unique_name
 from tfkit.layers.core import Identity
-from tfkit.layers.preprocessing import (
-    Discretization,
-    Hashing,
-    IntegerLookup,
-    Normalization,
-    Rescaling,
-    StringLookup,
-)
+from tfkit.layers.preprocessing import Discretization, Hashing, IntegerLookup, Normalization, Rescaling, StringLookup
 from tfkit.utils.feature_space_specs import Cross, Feature
 
 __all__ = ["FeatureKinds", "SHORTHANDS"]
 
-SHORTHANDS = ("float", "float_rescaled", "float_normalized", "float_discretized", "integer_categorical",
-              "string_categorical", "integer_hashed", "string_hashed")
+SHORTHANDS = (
+    "float",
+    "float_rescaled",
+    "float_normalized",
+    "float_discretized",
+    "integer_categorical",
+    "string_categorical",
+    "integer_hashed",
+    "string_hashed",
+)
 
 
 def _name(name: str | None, kind: str) -> str:
@@ -62,8 +63,13 @@ class FeatureKinds:
         return Feature("float32", Normalization(axis=-1, name=f"{name}_preprocessor"), "float")
 
     @classmethod
-    def float_discretized(cls, num_bins: int | None = None, bin_boundaries: Sequence[float] | None = None,
-                          output_mode: str = "one_hot", name: str | None = None) -> Feature:
+    def float_discretized(
+        cls,
+        num_bins: int | None = None,
+        bin_boundaries: Sequence[float] | None = None,
+        output_mode: str = "one_hot",
+        name: str | None = None,
+    ) -> Feature:
         """``num_bins`` bins adapted to the data, or fixed ``bin_boundaries`` (then ``num_bins`` is left out:
         Keras 3 refuses the pair in its Discretization layer, so there only adapted bins work)."""
         name = _name(name, "float_discretized")
@@ -74,15 +80,25 @@ class FeatureKinds:
         return Feature("float32", layer, output_mode)
 
     @classmethod
-    def integer_categorical(cls, max_tokens: int | None = None, num_oov_indices: int = 1,
-                            output_mode: str = "one_hot", name: str | None = None) -> Feature:
+    def integer_categorical(
+        cls,
+        max_tokens: int | None = None,
+        num_oov_indices: int = 1,
+        output_mode: str = "one_hot",
+        name: str | None = None,
+    ) -> Feature:
         name = _name(name, "integer_categorical")
         layer = IntegerLookup(name=f"{name}_preprocessor", max_tokens=max_tokens, num_oov_indices=num_oov_indices)
         return Feature("int32", layer, output_mode)
 
     @classmethod
-    def string_categorical(cls, max_tokens: int | None = None, num_oov_indices: int = 1,
-                           output_mode: str = "one_hot", name: str | None = None) -> Feature:
+    def string_categorical(
+        cls,
+        max_tokens: int | None = None,
+        num_oov_indices: int = 1,
+        output_mode: str = "one_hot",
+        name: str | None = None,
+    ) -> Feature:
         name = _name(name, "string_categorical")
         layer = StringLookup(name=f"{name}_preprocessor", max_tokens=max_tokens, num_oov_indices=num_oov_indices)
         return Feature("string", layer, output_mode)
@@ -105,5 +121,7 @@ class FeatureKinds:
             return getattr(self, kind)(hashing_dim, name=name)
         if kind in SHORTHANDS:
             return getattr(self, kind)(name=name)
-        raise ValueError(f"FeatureSpace: feature {name!r} has an unknown type {kind!r}; expected a Feature (e.g. "
-                         f"FeatureSpace.float_normalized()) or one of {list(SHORTHANDS)}")
+        raise ValueError(
+            f"FeatureSpace: feature {name!r} has an unknown type {kind!r}; expected a Feature (e.g. "
+            f"FeatureSpace.float_normalized()) or one of {list(SHORTHANDS)}"
+        )

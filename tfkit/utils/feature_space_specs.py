@@ -19,7 +19,7 @@ from tfkit.layers.core import Identity
 
 __all__ = ["Feature", "Cross", "spec_entry", "spec_from_entry"]
 
-_MODULE = "keras.src.layers.preprocessing.feature_space"   # where Keras 3 says these classes live
+_MODULE = "keras.src.layers.preprocessing.feature_space"  # where Keras 3 says these classes live
 _FEATURE_MODES = ("int", "one_hot", "float")
 _CROSS_MODES = ("int", "one_hot")
 
@@ -29,11 +29,14 @@ class Cross:
 
     def __init__(self, feature_names: Sequence[str], crossing_dim: int, output_mode: str = "one_hot") -> None:
         if output_mode not in _CROSS_MODES:
-            raise ValueError(f"FeatureSpace cross {tuple(feature_names)}: expected output_mode to be one of "
-                             f"{list(_CROSS_MODES)}, got {output_mode!r}")
+            raise ValueError(
+                f"FeatureSpace cross {tuple(feature_names)}: expected output_mode to be one of "
+                f"{list(_CROSS_MODES)}, got {output_mode!r}"
+            )
         if isinstance(feature_names, str) or len(feature_names) < 2:
-            raise ValueError(f"FeatureSpace cross: expected feature_names to be two or more feature names, "
-                             f"got {feature_names!r}")
+            raise ValueError(
+                f"FeatureSpace cross: expected feature_names to be two or more feature names, got {feature_names!r}"
+            )
         self.feature_names = tuple(feature_names)
         self.crossing_dim = crossing_dim
         self.output_mode = output_mode
@@ -43,8 +46,7 @@ class Cross:
         return "_X_".join(self.feature_names)
 
     def get_config(self) -> dict[str, Any]:
-        return {"feature_names": self.feature_names, "crossing_dim": self.crossing_dim,
-                "output_mode": self.output_mode}
+        return {"feature_names": self.feature_names, "crossing_dim": self.crossing_dim, "output_mode": self.output_mode}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Cross":
@@ -59,8 +61,9 @@ class Feature:
 
     def __init__(self, dtype: str, preprocessor: Any, output_mode: str) -> None:
         if output_mode not in _FEATURE_MODES:
-            raise ValueError(f"FeatureSpace feature: expected output_mode to be one of {list(_FEATURE_MODES)}, "
-                             f"got {output_mode!r}")
+            raise ValueError(
+                f"FeatureSpace feature: expected output_mode to be one of {list(_FEATURE_MODES)}, got {output_mode!r}"
+            )
         if isinstance(preprocessor, dict):
             preprocessor = _revive_preprocessor(preprocessor)
         if not callable(preprocessor):
@@ -70,8 +73,11 @@ class Feature:
         self.output_mode = output_mode
 
     def get_config(self) -> dict[str, Any]:
-        return {"dtype": self.dtype, "preprocessor": config_serialization.serialize(self.preprocessor),
-                "output_mode": self.output_mode}
+        return {
+            "dtype": self.dtype,
+            "preprocessor": config_serialization.serialize(self.preprocessor),
+            "output_mode": self.output_mode,
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Feature":
@@ -99,6 +105,8 @@ def spec_from_entry(entry: dict[str, Any], expected: type, where: str) -> Any:
     """A ``Feature`` or ``Cross`` back from :func:`spec_entry`'s data (or Keras 3's)."""
     name = entry.get("class_name") if isinstance(entry, dict) else None
     if name != expected.__name__ or not isinstance(entry.get("config"), dict):
-        raise ValueError(f"FeatureSpace config: {where} should be a serialized {expected.__name__} "
-                         f"({{'class_name': '{expected.__name__}', 'config': {{...}}}}), got {str(entry)[:200]}")
+        raise ValueError(
+            f"FeatureSpace config: {where} should be a serialized {expected.__name__} "
+            f"({{'class_name': '{expected.__name__}', 'config': {{...}}}}), got {str(entry)[:200]}"
+        )
     return expected.from_config(dict(entry["config"]))

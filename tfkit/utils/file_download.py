@@ -82,11 +82,14 @@ def _targets(fname: str | None, origin: str, datadir: str, extract: bool) -> tup
     if not fname:
         fname = os.path.basename(urllib.parse.urlsplit(origin).path)
         if not fname:
-            raise ValueError(f"Can't parse the file name from the origin provided: '{origin}'. "
-                             "Please specify the `fname` argument.")
+            raise ValueError(
+                f"Can't parse the file name from the origin provided: '{origin}'. Please specify the `fname` argument."
+            )
     elif os.sep in fname or (os.altsep and os.altsep in fname):
-        raise ValueError("Paths are no longer accepted as the `fname` argument. To specify the file's parent "
-                         f"directory, use the `cache_dir` argument. Received: fname={fname}")
+        raise ValueError(
+            "Paths are no longer accepted as the `fname` argument. To specify the file's parent "
+            f"directory, use the `cache_dir` argument. Received: fname={fname}"
+        )
     if fname in (".", "..") or "\x00" in fname:
         raise ValueError(f"fname must name a file, got fname={fname!r}")
     if not extract:
@@ -113,13 +116,17 @@ def _download(origin: str, target: str, file_hash: str | None, algorithm: str) -
                     done += len(chunk)
                     bar.update(done, finalize=False)
                 bar.update(done, finalize=True)
-                if bar.target is not None and done != bar.target:   # the connection closed early
-                    raise DownloadError(f"URL fetch failure on {origin}: the download stopped after {done} of "
-                                        f"{bar.target} bytes (IncompleteRead)")
+                if bar.target is not None and done != bar.target:  # the connection closed early
+                    raise DownloadError(
+                        f"URL fetch failure on {origin}: the download stopped after {done} of "
+                        f"{bar.target} bytes (IncompleteRead)"
+                    )
             if file_hash is not None and hasher.hexdigest() != file_hash.strip().lower():
-                raise ValueError(f"Incomplete or corrupted file detected. The {hasher.name} file hash of {origin} "
-                                 f"is {hasher.hexdigest()}, which does not match the provided value of {file_hash}. "
-                                 f"{target} was left as it was.")
+                raise ValueError(
+                    f"Incomplete or corrupted file detected. The {hasher.name} file hash of {origin} "
+                    f"is {hasher.hexdigest()}, which does not match the provided value of {file_hash}. "
+                    f"{target} was left as it was."
+                )
     except urllib.error.HTTPError as error:
         raise DownloadError(f"URL fetch failure on {origin}: {error.code} -- {error.reason}") from error
     except urllib.error.URLError as error:
@@ -199,7 +206,7 @@ def get_file(
         raise ValueError('Please specify the "origin" argument (URL of the file to download).')
     if md5_hash is not None and file_hash is None:
         file_hash, hash_algorithm = md5_hash, "md5"
-    _hasher(hash_algorithm, file_hash)             # an unknown algorithm fails before any download
+    _hasher(hash_algorithm, file_hash)  # an unknown algorithm fails before any download
     base = _writable(os.path.expanduser(os.fspath(cache_dir) if cache_dir is not None else keras_home()))
     datadir = os.path.join(base, cache_subdir)
     os.makedirs(datadir, exist_ok=True)
@@ -208,17 +215,18 @@ def get_file(
 
     download = force_download or not os.path.exists(target)
     if not download and file_hash is not None and not validate_file(target, file_hash, hash_algorithm):
-        console.write(f"A local file was found, but it seems to be incomplete or outdated because the "
-                      f"{_hasher(hash_algorithm, file_hash).name} file hash does not match the original value of "
-                      f"{file_hash} so we will re-download the data.\n")
+        console.write(
+            f"A local file was found, but it seems to be incomplete or outdated because the "
+            f"{_hasher(hash_algorithm, file_hash).name} file hash does not match the original value of "
+            f"{file_hash} so we will re-download the data.\n"
+        )
         download = True
     if download:
         _download(origin, target, file_hash, hash_algorithm)
     if extraction_dir is None:
         return target
     if os.path.isdir(extraction_dir) and not download:
-        return extraction_dir                       # extracted before from this very archive
+        return extraction_dir  # extracted before from this very archive
     if not safe_extract.extract_archive(target, extraction_dir, "tar" if untar else archive_format):
         warnings.warn(f"Could not extract archive: {target} is not a {archive_format} archive.", stacklevel=2)
     return extraction_dir
-

@@ -1,8 +1,8 @@
 """``get_source_inputs``: the ``tfkit.Input`` tensors a symbolic tensor was computed from.
 
-    x = tfkit.Input((4,)); y = tfkit.layers.Dense(2)(x)
-    tfkit.utils.get_source_inputs(y)      # [x]
-    tfkit.utils.is_keras_tensor(y)        # True
+x = tfkit.Input((4,)); y = tfkit.layers.Dense(2)(x)
+tfkit.utils.get_source_inputs(y)      # [x]
+tfkit.utils.is_keras_tensor(y)        # True
 """
 
 from __future__ import annotations

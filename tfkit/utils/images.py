@@ -27,8 +27,7 @@ def _pil_image(function: str) -> Any:
         from PIL import Image
     except ImportError as error:
         raise ImportError(
-            f"tfkit.utils.{function} reads and writes images with Pillow, which is not installed: "
-            f"`pip install pillow`"
+            f"tfkit.utils.{function} reads and writes images with Pillow, which is not installed: `pip install pillow`"
         ) from error
     return Image
 
@@ -86,7 +85,7 @@ def array_to_img(x: Any, data_format: str | None = None, scale: bool = True, dty
     if channels == 3:
         return Image.fromarray(array.astype("uint8"), "RGB")
     if channels == 1:
-        if np.max(array) > 255:     # wider than 8 bits: keep the values in a 32-bit grayscale image
+        if np.max(array) > 255:  # wider than 8 bits: keep the values in a 32-bit grayscale image
             return Image.fromarray(array[:, :, 0].astype("int32"), "I")
         return Image.fromarray(array[:, :, 0].astype("uint8"), "L")
     raise ValueError(f"array_to_img supports 1, 3 or 4 channels, got {channels} (shape {array.shape})")
@@ -121,8 +120,9 @@ def img_to_array(img: Any, data_format: str | None = None, dtype: Any = None) ->
     raise ValueError(f"img_to_array expects a 2D or 3D image, got shape {array.shape}")
 
 
-def save_img(path: Any, x: Any, data_format: str | None = None, file_format: str | None = None,
-             scale: bool = True, **kwargs: Any) -> None:
+def save_img(
+    path: Any, x: Any, data_format: str | None = None, file_format: str | None = None, scale: bool = True, **kwargs: Any
+) -> None:
     """Saves an image array to a file. Needs Pillow.
 
     An RGBA image saved as JPEG is converted to RGB, with a warning.
@@ -154,8 +154,13 @@ def save_img(path: Any, x: Any, data_format: str | None = None, file_format: str
     img.save(path, format=file_format, **kwargs)
 
 
-def load_img(path: Any, color_mode: str = "rgb", target_size: Any = None, interpolation: str = "nearest",
-             keep_aspect_ratio: bool = False) -> Any:
+def load_img(
+    path: Any,
+    color_mode: str = "rgb",
+    target_size: Any = None,
+    interpolation: str = "nearest",
+    keep_aspect_ratio: bool = False,
+) -> Any:
     """Loads an image file into a PIL image. Needs Pillow.
 
     Args:
@@ -213,7 +218,7 @@ def load_img(path: Any, color_mode: str = "rgb", target_size: Any = None, interp
     box = None
     if keep_aspect_ratio:
         w, h = img.size
-        crop_w = max(min(w, h * width // height), 1)     # rounded down, as Keras
+        crop_w = max(min(w, h * width // height), 1)  # rounded down, as Keras
         crop_h = max(min(h, w * height // width), 1)
         left, top = (w - crop_w) // 2, (h - crop_h) // 2
         box = (left, top, left + crop_w, top + crop_h)
@@ -262,9 +267,9 @@ def smart_resize(x: Any, size: Any, interpolation: str = "bilinear", data_format
     crop_w = tf.maximum(tf.minimum(w, tf.cast(tf.cast(h * width, tf.float32) / height, tf.int32)), 1)
     top, left = (h - crop_h) // 2, (w - crop_w) // 2
     if x.shape.rank == 3:
-        x = x[top:top + crop_h, left:left + crop_w, :]
+        x = x[top : top + crop_h, left : left + crop_w, :]
     else:
-        x = x[:, top:top + crop_h, left:left + crop_w, :]
+        x = x[:, top : top + crop_h, left : left + crop_w, :]
     out = tf.image.resize(x, (height, width), method=interpolation)
     if not channels_last:
         out = tf.transpose(out, (2, 0, 1) if out.shape.rank == 3 else (0, 3, 1, 2))

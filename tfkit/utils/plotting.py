@@ -17,16 +17,26 @@ def _pydot() -> Any:
     try:
         import pydot
     except ImportError:
-        raise ImportError("plot_model needs pydot and Graphviz: `pip install pydot` and Graphviz's `dot` program "
-                          "(for example `apt-get install graphviz`)") from None
+        raise ImportError(
+            "plot_model needs pydot and Graphviz: `pip install pydot` and Graphviz's `dot` program "
+            "(for example `apt-get install graphviz`)"
+        ) from None
     if shutil.which("dot") is None:
-        raise ImportError("plot_model needs Graphviz's `dot` program on the PATH (for example "
-                          "`apt-get install graphviz`); pydot is installed")
+        raise ImportError(
+            "plot_model needs Graphviz's `dot` program on the PATH (for example "
+            "`apt-get install graphviz`); pydot is installed"
+        )
     return pydot
 
 
-def _label(layer: Any, show_shapes: bool, show_dtype: bool, show_layer_names: bool,
-           show_layer_activations: bool, show_trainable: bool) -> str:
+def _label(
+    layer: Any,
+    show_shapes: bool,
+    show_dtype: bool,
+    show_layer_names: bool,
+    show_layer_activations: bool,
+    show_trainable: bool,
+) -> str:
     text = f"{layer.name} ({type(layer).__name__})" if show_layer_names else type(layer).__name__
     if show_layer_activations and hasattr(layer, "activation"):
         text += f"\\nactivation: {getattr(layer.activation, '__name__', layer.activation)}"
@@ -40,10 +50,20 @@ def _label(layer: Any, show_shapes: bool, show_dtype: bool, show_layer_names: bo
     return text
 
 
-def model_to_dot(model: Any, show_shapes: bool = False, show_dtype: bool = False, show_layer_names: bool = True,
-                 rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200, subgraph: bool = False,
-                 show_layer_activations: bool = False, show_trainable: bool = False, splines: str = "ortho",
-                 **kwargs: Any) -> Any:
+def model_to_dot(
+    model: Any,
+    show_shapes: bool = False,
+    show_dtype: bool = False,
+    show_layer_names: bool = True,
+    rankdir: str = "TB",
+    expand_nested: bool = False,
+    dpi: int = 200,
+    subgraph: bool = False,
+    show_layer_activations: bool = False,
+    show_trainable: bool = False,
+    splines: str = "ortho",
+    **kwargs: Any,
+) -> Any:
     """Converts a model to a `pydot.Dot` graph: one node per layer, edges along the layer graph.
 
     Edges follow a functional model's graph, else the layers' order. Needs
@@ -95,8 +115,12 @@ def model_to_dot(model: Any, show_shapes: bool = False, show_dtype: bool = False
     dot.set_node_defaults(shape="record")
     layers = list(model.layers)
     for layer in layers:
-        dot.add_node(pydot.Node(str(id(layer)), label=_label(layer, show_shapes, show_dtype, show_layer_names,
-                                                             show_layer_activations, show_trainable)))
+        dot.add_node(
+            pydot.Node(
+                str(id(layer)),
+                label=_label(layer, show_shapes, show_dtype, show_layer_names, show_layer_activations, show_trainable),
+            )
+        )
     graph = getattr(model, "functional_graph", None)
     if graph is not None:
         for node in graph.nodes:
@@ -108,10 +132,20 @@ def model_to_dot(model: Any, show_shapes: bool = False, show_dtype: bool = False
     return dot
 
 
-def plot_model(model: Any, to_file: str = "model.png", show_shapes: bool = False, show_dtype: bool = False,
-               show_layer_names: bool = False, rankdir: str = "TB", expand_nested: bool = False, dpi: int = 200,
-               show_layer_activations: bool = False, show_trainable: bool = False, splines: str = "ortho",
-               **kwargs: Any) -> Any:
+def plot_model(
+    model: Any,
+    to_file: str = "model.png",
+    show_shapes: bool = False,
+    show_dtype: bool = False,
+    show_layer_names: bool = False,
+    rankdir: str = "TB",
+    expand_nested: bool = False,
+    dpi: int = 200,
+    show_layer_activations: bool = False,
+    show_trainable: bool = False,
+    splines: str = "ortho",
+    **kwargs: Any,
+) -> Any:
     """Converts a model to a picture of its layer graph and saves it to a file.
 
     The format comes from `to_file`'s extension (png, svg, pdf, dot). The
@@ -154,9 +188,18 @@ def plot_model(model: Any, to_file: str = "model.png", show_shapes: bool = False
         >>> path
         'model.png'
     """
-    dot = model_to_dot(model, show_shapes=show_shapes, show_dtype=show_dtype, show_layer_names=show_layer_names,
-                       rankdir=rankdir, expand_nested=expand_nested, dpi=dpi,
-                       show_layer_activations=show_layer_activations, show_trainable=show_trainable, splines=splines)
+    dot = model_to_dot(
+        model,
+        show_shapes=show_shapes,
+        show_dtype=show_dtype,
+        show_layer_names=show_layer_names,
+        rankdir=rankdir,
+        expand_nested=expand_nested,
+        dpi=dpi,
+        show_layer_activations=show_layer_activations,
+        show_trainable=show_trainable,
+        splines=splines,
+    )
     extension = os.path.splitext(to_file)[1].lstrip(".") or "png"
     dot.write(to_file, format=extension)
     return to_file

@@ -90,4 +90,4 @@ class PyDataset:
         return len(self)
 
 
-Sequence = PyDataset   # tf-keras's older name
+Sequence = PyDataset  # tf-keras's older name

@@ -66,7 +66,7 @@ def _folder(root: str, parts: Sequence[str]) -> str | None:
         except FileNotFoundError:
             os.mkdir(current, 0o755)
             continue
-        if not stat.S_ISDIR(mode):          # a file or a link (lstat never follows it)
+        if not stat.S_ISDIR(mode):  # a file or a link (lstat never follows it)
             return None
     return current
 
@@ -82,7 +82,7 @@ def _place(root: str, parts: list[str], name: str) -> str | None:
         if stat.S_ISDIR(os.lstat(destination).st_mode):
             _skip(name, "a folder of the same name was extracted before")
             return None
-        os.unlink(destination)              # an earlier member of this archive, in this extraction's own folder
+        os.unlink(destination)  # an earlier member of this archive, in this extraction's own folder
     return destination
 
 
@@ -119,7 +119,7 @@ def _extract_tar(archive: tarfile.TarFile, root: str) -> None:
             _skip(member.name, "a device file or FIFO")
             continue
         try:
-            source = archive.extractfile(member)    # a hard link reads the member it names, from the archive
+            source = archive.extractfile(member)  # a hard link reads the member it names, from the archive
         except (KeyError, tarfile.TarError, RecursionError) as error:
             _skip(member.name, f"cannot be read: {error}")
             continue
@@ -146,7 +146,7 @@ def _extract_zip(archive: zipfile.ZipFile, root: str) -> None:
             continue
         destination = _place(root, parts, info.filename)
         if destination is not None:
-            with archive.open(info) as source:   # a zip "link" entry is written as the file it is
+            with archive.open(info) as source:  # a zip "link" entry is written as the file it is
                 _write(destination, source, bool((info.external_attr >> 16) & 0o111))
 
 
@@ -177,12 +177,15 @@ def _move_into(source: str, target: str) -> None:
             os.replace(origin, destination)
         elif origin_is_folder:
             if os.path.islink(destination) or not os.path.isdir(destination):
-                raise ValueError(f"Cannot extract folder {name!r} into {target}: {destination} exists and is not a "
-                                 "folder; move it away and try again")
+                raise ValueError(
+                    f"Cannot extract folder {name!r} into {target}: {destination} exists and is not a "
+                    "folder; move it away and try again"
+                )
             _move_into(origin, destination)
         elif os.path.isdir(destination) and not os.path.islink(destination):
-            raise ValueError(f"Cannot extract file {name!r} into {target}: {destination} is a folder; move it away "
-                             "and try again")
+            raise ValueError(
+                f"Cannot extract file {name!r} into {target}: {destination} is a folder; move it away and try again"
+            )
         else:
             os.replace(origin, destination)
 
@@ -204,8 +207,10 @@ def _extract(kind: str, file_path: str, folder: str) -> None:
     except _DAMAGED as error:
         if machine_fault(error):
             raise
-        raise ValueError(f"Cannot extract {file_path}: a damaged {kind} archive ({type(error).__name__}: "
-                         f"{error}); nothing was extracted") from error
+        raise ValueError(
+            f"Cannot extract {file_path}: a damaged {kind} archive ({type(error).__name__}: "
+            f"{error}); nothing was extracted"
+        ) from error
     _drop_escaping_links(folder)
 
 
@@ -213,19 +218,26 @@ def archive_kind(file_path: str, archive_format: str | Sequence[str] | None = "a
     """``"tar"`` or ``"zip"``: the first of ``archive_format`` the file is; None when it is none of them."""
     if archive_format is None:
         return None
-    formats = ["tar", "zip"] if archive_format == "auto" else [archive_format] if isinstance(
-        archive_format, str) else list(archive_format)
+    formats = (
+        ["tar", "zip"]
+        if archive_format == "auto"
+        else [archive_format]
+        if isinstance(archive_format, str)
+        else list(archive_format)
+    )
     for kind in formats:
         if kind not in ("tar", "zip"):
             raise ValueError(f"archive_format must be 'auto', 'tar', 'zip', a list of those or None; got {kind!r}")
-        try:      # tarfile.is_tarfile lets EOFError out of a truncated .tar.gz (it catches only TarError)
+        try:  # tarfile.is_tarfile lets EOFError out of a truncated .tar.gz (it catches only TarError)
             if (tarfile.is_tarfile if kind == "tar" else zipfile.is_zipfile)(file_path):
                 return kind
         except _DAMAGED as error:
             if machine_fault(error):
                 raise
-            raise ValueError(f"Cannot extract {file_path}: a damaged {kind} archive ({type(error).__name__}: "
-                             f"{error}); nothing was extracted") from error
+            raise ValueError(
+                f"Cannot extract {file_path}: a damaged {kind} archive ({type(error).__name__}: "
+                f"{error}); nothing was extracted"
+            ) from error
     return None
 
 
@@ -234,7 +246,7 @@ def _fsync(path: str, flags: int) -> None:
     try:
         os.fsync(descriptor)
     except OSError:
-        pass              # some file systems cannot sync a folder; the rename is still atomic
+        pass  # some file systems cannot sync a folder; the rename is still atomic
     finally:
         os.close(descriptor)
 
@@ -249,8 +261,9 @@ def _sync(root: str) -> None:
         _fsync(folder, 0)
 
 
-def extract_archive(file_path: str | os.PathLike, path: str | os.PathLike = ".",
-                    archive_format: str | Sequence[str] | None = "auto") -> bool:
+def extract_archive(
+    file_path: str | os.PathLike, path: str | os.PathLike = ".", archive_format: str | Sequence[str] | None = "auto"
+) -> bool:
     """Extract ``file_path`` (tar, tar.gz, tar.bz2, tar.xz or zip) into folder ``path``; False if it is no archive.
 
     A damaged archive is a ``ValueError`` naming it (its ``tarfile``/``zipfile`` error chained), and leaves
@@ -263,16 +276,16 @@ def extract_archive(file_path: str | os.PathLike, path: str | os.PathLike = ".",
     if os.path.lexists(path) and not os.path.isdir(path):
         raise ValueError(f"Cannot extract {file_path} into {path}: it exists and is not a folder")
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with atomic.claimed(path) as claim:          # beside the target: removed, with what is left in it, at the end
+    with atomic.claimed(path) as claim:  # beside the target: removed, with what is left in it, at the end
         folder = claim.join("extracted")
         _extract(kind, file_path, folder)
         _sync(folder)
         if not os.path.lexists(path):
             try:
-                os.rename(folder, path)           # a new target appears complete, in one step
+                os.rename(folder, path)  # a new target appears complete, in one step
                 return True
             except OSError:
-                if not os.path.isdir(path):       # another process extracting the same archive won the race
+                if not os.path.isdir(path):  # another process extracting the same archive won the race
                     raise
         _move_into(folder, path)
     return True

@@ -1,7 +1,7 @@
 """``set_random_seed``: one call makes Python, numpy, TensorFlow and tfkit's random numbers repeatable.
 
-    tfkit.utils.set_random_seed(1337)
-    model = build_model()            # same initial weights, same dropout masks, same shuffling on every run
+tfkit.utils.set_random_seed(1337)
+model = build_model()            # same initial weights, same dropout masks, same shuffling on every run
 """
 
 from __future__ import annotations

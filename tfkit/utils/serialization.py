@@ -22,7 +22,7 @@ from tfkit.base.registry import (  # noqa: F401  Keras's names, re-exported
 from tfkit.engine import config_serialization
 
 register_keras_serializable = register_serializable
-CustomObjectScope = custom_object_scope   # Keras's class name: ``with CustomObjectScope({...}):``
+CustomObjectScope = custom_object_scope  # Keras's class name: ``with CustomObjectScope({...}):``
 
 
 def serialize_keras_object(obj: Any) -> Any:
@@ -49,8 +49,9 @@ def serialize_keras_object(obj: Any) -> Any:
     return config_serialization.serialize(obj)
 
 
-def deserialize_keras_object(config: Any, custom_objects: Mapping[str, Any] | None = None,
-                             safe_mode: bool = True, **kwargs: Any) -> Any:
+def deserialize_keras_object(
+    config: Any, custom_objects: Mapping[str, Any] | None = None, safe_mode: bool = True, **kwargs: Any
+) -> Any:
     """Rebuilds an object from the data `serialize_keras_object` returned, by registered names only.
 
     Names are resolved in `custom_objects`, active `custom_object_scope` blocks,
@@ -104,8 +105,9 @@ def get_registered_name(obj: Any) -> str:
     return registered if registered is not None else getattr(obj, "__name__", type(obj).__name__)
 
 
-def get_registered_object(name: str, custom_objects: Mapping[str, Any] | None = None,
-                          module_objects: Mapping[str, Any] | None = None) -> Any:
+def get_registered_object(
+    name: str, custom_objects: Mapping[str, Any] | None = None, module_objects: Mapping[str, Any] | None = None
+) -> Any:
     """Returns the object registered or made available under a name, or `None`.
 
     Looks in `custom_objects`, then the active `custom_object_scope` blocks

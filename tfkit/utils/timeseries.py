@@ -1,7 +1,7 @@
 """``timeseries_dataset_from_array``: sliding windows over a series as a batched ``tf.data.Dataset``.
 
-    ds = tfkit.utils.timeseries_dataset_from_array(data, targets=data[10:], sequence_length=10, batch_size=32)
-    for windows, next_values in ds: ...        # windows: (batch, 10, features)
+ds = tfkit.utils.timeseries_dataset_from_array(data, targets=data[10:], sequence_length=10, batch_size=32)
+for windows, next_values in ds: ...        # windows: (batch, 10, features)
 """
 
 from __future__ import annotations
@@ -14,10 +14,19 @@ import tensorflow as tf
 from tfkit.utils import dataset_format
 
 
-def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int, sequence_stride: int = 1,
-                                  sampling_rate: int = 1, batch_size: int | None = 128, shuffle: bool = False,
-                                  seed: int | None = None, start_index: int | None = None,
-                                  end_index: int | None = None, format: str = "tf") -> tf.data.Dataset:  # noqa: A002
+def timeseries_dataset_from_array(
+    data: Any,
+    targets: Any,
+    sequence_length: int,
+    sequence_stride: int = 1,
+    sampling_rate: int = 1,
+    batch_size: int | None = 128,
+    shuffle: bool = False,
+    seed: int | None = None,
+    start_index: int | None = None,
+    end_index: int | None = None,
+    format: str = "tf",
+) -> tf.data.Dataset:  # noqa: A002
     """Creates a dataset of sliding windows over a timeseries provided as an array.
 
     Window `i` holds `data[start + i * sequence_stride + k * sampling_rate]`
@@ -67,16 +76,21 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
         array([3, 4])
     """
     dataset_format.check_format(format, "timeseries_dataset_from_array")
-    for name, value in (("sequence_length", sequence_length), ("sequence_stride", sequence_stride),
-                        ("sampling_rate", sampling_rate)):
+    for name, value in (
+        ("sequence_length", sequence_length),
+        ("sequence_stride", sequence_stride),
+        ("sampling_rate", sampling_rate),
+    ):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
             raise ValueError(f"timeseries_dataset_from_array: {name} must be a positive int, got {value!r}")
     data = np.asarray(data)
     start = 0 if start_index is None else int(start_index)
     end = len(data) if end_index is None else int(end_index)
     if not 0 <= start < end <= len(data):
-        raise ValueError(f"timeseries_dataset_from_array: start_index/end_index must satisfy "
-                         f"0 <= start < end <= {len(data)}, got {start_index!r}, {end_index!r}")
+        raise ValueError(
+            f"timeseries_dataset_from_array: start_index/end_index must satisfy "
+            f"0 <= start < end <= {len(data)}, got {start_index!r}, {end_index!r}"
+        )
     span = (sequence_length - 1) * sampling_rate
     count = (end - start - span - 1) // sequence_stride + 1 if end - start > span else 0
     if targets is not None:
@@ -87,7 +101,8 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     offsets = np.arange(sequence_length, dtype="int64") * sampling_rate
     source = tf.constant(data)
     windows = tf.data.Dataset.from_tensor_slices(starts).map(
-        lambda s: tf.gather(source, s + offsets), num_parallel_calls=tf.data.AUTOTUNE)
+        lambda s: tf.gather(source, s + offsets), num_parallel_calls=tf.data.AUTOTUNE
+    )
     if targets is not None:
         target_values = tf.constant(np.asarray(targets))
         indices = (starts - start) // sequence_stride

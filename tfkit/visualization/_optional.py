@@ -18,8 +18,9 @@ def pillow(who: str) -> tuple[Any, Any, Any]:
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError as error:
-        raise ImportError(f"{who} draws with Pillow, which is not installed. "
-                          "Install it with `pip install pillow`.") from error
+        raise ImportError(
+            f"{who} draws with Pillow, which is not installed. Install it with `pip install pillow`."
+        ) from error
     return Image, ImageDraw, ImageFont
 
 
@@ -27,8 +28,9 @@ def _matplotlib(who: str, module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise ImportError(f"{who} plots with matplotlib, which is not installed. "
-                          "Install it with `pip install matplotlib`.") from error
+        raise ImportError(
+            f"{who} plots with matplotlib, which is not installed. Install it with `pip install matplotlib`."
+        ) from error
 
 
 def pyplot(who: str) -> Any:

@@ -28,8 +28,10 @@ def to_numpy(value: Any) -> np.ndarray:
 def check_batched_images(images: Any, who: str) -> np.ndarray:
     images = to_numpy(images)
     if images.ndim != 4:
-        raise ValueError(f"{who}: `images` must be a batched 4D tensor or array (batch, height, width, channels) "
-                         f"or (batch, channels, height, width); got shape {images.shape}")
+        raise ValueError(
+            f"{who}: `images` must be a batched 4D tensor or array (batch, height, width, channels) "
+            f"or (batch, channels, height, width); got shape {images.shape}"
+        )
     return images
 
 
@@ -48,11 +50,12 @@ def _text_origin(x: int, y: int, font_scale: float, thickness: int) -> tuple[int
     return x + 3, y + 2 * font_height + thickness + 3
 
 
-def _draw_one(draw: Any, font: Any, box: np.ndarray, text: str | None, line_thickness: int,
-              text_thickness: int, font_scale: float) -> None:
+def _draw_one(
+    draw: Any, font: Any, box: np.ndarray, text: str | None, line_thickness: int, text_thickness: int, font_scale: float
+) -> None:
     x1, y1, x2, y2 = (int(v) for v in box.astype("int32"))
     left, right, top, bottom = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-    if line_thickness < 0:                                    # OpenCV's convention: a negative thickness fills
+    if line_thickness < 0:  # OpenCV's convention: a negative thickness fills
         draw.rectangle([left, top, right, bottom], fill=255)
     elif line_thickness > 0:
         # A line of thickness t over each edge (t // 2 pixels outside it), close to how OpenCV centres it.
@@ -64,15 +67,22 @@ def _draw_one(draw: Any, font: Any, box: np.ndarray, text: str | None, line_thic
     stroke = max(int(text_thickness) - 1, 0)
     try:
         draw.text((tx, ty), text, fill=255, font=font, anchor="ls", stroke_width=stroke, stroke_fill=255)
-    except (ValueError, TypeError):                           # a bitmap font has no anchors: place its top-left
+    except (ValueError, TypeError):  # a bitmap font has no anchors: place its top-left
         _, top_off, _, bottom_off = draw.textbbox((0, 0), text, font=font)
         draw.text((tx, ty - (bottom_off - top_off)), text, fill=255, font=font)
 
 
-def draw_bounding_boxes(images: Any, bounding_boxes: dict[str, Any], bounding_box_format: str,
-                        class_mapping: dict[int, str] | None = None, color: Any = (128, 128, 128),
-                        line_thickness: int = 2, text_thickness: int = 1, font_scale: float = 1.0,
-                        data_format: str | None = None) -> np.ndarray:
+def draw_bounding_boxes(
+    images: Any,
+    bounding_boxes: dict[str, Any],
+    bounding_box_format: str,
+    class_mapping: dict[int, str] | None = None,
+    color: Any = (128, 128, 128),
+    line_thickness: int = 2,
+    text_thickness: int = 1,
+    font_scale: float = 1.0,
+    data_format: str | None = None,
+) -> np.ndarray:
     """Draws bounding boxes, and their class names, on a batch of images.
 
     Each box's outline is drawn in `color`, and its class name (with the confidence, if given)
@@ -135,11 +145,13 @@ def draw_bounding_boxes(images: Any, bounding_boxes: dict[str, Any], bounding_bo
     data_format = data_format or image_data_format()
     images = check_batched_images(images, who)
     if not isinstance(bounding_boxes, dict):
-        raise TypeError(f"{who}: `bounding_boxes` must be a dict with 'boxes' and 'labels', got "
-                        f"{type(bounding_boxes).__name__}")
+        raise TypeError(
+            f"{who}: `bounding_boxes` must be a dict with 'boxes' and 'labels', got {type(bounding_boxes).__name__}"
+        )
     if "boxes" not in bounding_boxes or "labels" not in bounding_boxes:
-        raise ValueError(f"{who}: `bounding_boxes` must contain the keys 'boxes' and 'labels', got keys "
-                         f"{sorted(bounding_boxes)}")
+        raise ValueError(
+            f"{who}: `bounding_boxes` must contain the keys 'boxes' and 'labels', got keys {sorted(bounding_boxes)}"
+        )
     channels_first = data_format == "channels_first"
     if channels_first:
         images = images.transpose(0, 2, 3, 1)
@@ -149,12 +161,12 @@ def draw_bounding_boxes(images: Any, bounding_boxes: dict[str, Any], bounding_bo
     confidences = to_numpy(converted["confidences"]) if "confidences" in converted else None
     images = _as_uint8(images)
     colour = np.zeros(images.shape[-1], "uint8")
-    given = np.asarray(color, "int64").reshape(-1)[:images.shape[-1]]
-    colour[:len(given)] = np.clip(given, 0, 255)
+    given = np.asarray(color, "int64").reshape(-1)[: images.shape[-1]]
+    colour[: len(given)] = np.clip(given, 0, 255)
     font = ImageFont.load_default(size=max(1, round(22 * font_scale)))
     result = []
     for i, image in enumerate(images):
-        canvas = Image.new("L", (width, height), 0)           # 255 where something is drawn
+        canvas = Image.new("L", (width, height), 0)  # 255 where something is drawn
         draw = ImageDraw.Draw(canvas)
         for j, box in enumerate(boxes[i]):
             label = int(labels[i][j])

@@ -21,13 +21,20 @@ from tfkit.visualization.draw_bounding_boxes import check_batched_images, to_num
 
 def _palette(num_classes: int) -> list[list[int]]:
     """Keras's default colours: class ``i`` gets ``i * (2**25 - 1, 2**15 - 1, 2**21 - 1) mod 255``."""
-    steps = np.array([2 ** 25 - 1, 2 ** 15 - 1, 2 ** 21 - 1])
+    steps = np.array([2**25 - 1, 2**15 - 1, 2**21 - 1])
     return [((i * steps) % 255).tolist() for i in range(num_classes)]
 
 
-def draw_segmentation_masks(images: Any, segmentation_masks: Any, num_classes: int | None = None,
-                            color_mapping: dict[int, Any] | None = None, alpha: float = 0.8, blend: bool = True,
-                            ignore_index: int = -1, data_format: str | None = None) -> np.ndarray:
+def draw_segmentation_masks(
+    images: Any,
+    segmentation_masks: Any,
+    num_classes: int | None = None,
+    color_mapping: dict[int, Any] | None = None,
+    alpha: float = 0.8,
+    blend: bool = True,
+    ignore_index: int = -1,
+    data_format: str | None = None,
+) -> np.ndarray:
     """Paints segmentation masks on a batch of images, each class in its color.
 
     Class `k`, for `0 <= k < num_classes`, gets color `k` (as Keras 3). With `blend`, the result
@@ -82,8 +89,10 @@ def draw_segmentation_masks(images: Any, segmentation_masks: Any, num_classes: i
     if masks.ndim == 3:
         masks = masks[..., np.newaxis]
     if masks.ndim != 4 or masks.shape[-1] != 1 or masks.shape[:3] != images.shape[:3]:
-        raise ValueError(f"{who}: `segmentation_masks` must have shape (batch, height, width[, 1]) matching the "
-                         f"images {images.shape[:3]}, got {to_numpy(segmentation_masks).shape}")
+        raise ValueError(
+            f"{who}: `segmentation_masks` must have shape (batch, height, width[, 1]) matching the "
+            f"images {images.shape[:3]}, got {to_numpy(segmentation_masks).shape}"
+        )
     images = images.astype("float32")
     classes = masks[..., 0]
     if num_classes is None:
@@ -93,8 +102,9 @@ def draw_segmentation_masks(images: Any, segmentation_masks: Any, num_classes: i
     else:
         missing = [i for i in range(num_classes) if i not in color_mapping]
         if missing:
-            raise ValueError(f"{who}: `color_mapping` needs a colour for every class 0..{num_classes - 1}; "
-                             f"missing {missing}")
+            raise ValueError(
+                f"{who}: `color_mapping` needs a colour for every class 0..{num_classes - 1}; missing {missing}"
+            )
         colors = [color_mapping[i] for i in range(num_classes)]
     painted = images.copy()
     for index, color in enumerate(colors):

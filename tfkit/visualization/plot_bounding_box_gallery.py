@@ -19,14 +19,27 @@ from tfkit.visualization.draw_bounding_boxes import check_batched_images, draw_b
 from tfkit.visualization.plot_image_gallery import plot_image_gallery
 
 
-def plot_bounding_box_gallery(images: Any, bounding_box_format: str, y_true: dict | None = None,
-                              y_pred: dict | None = None, value_range: Any = (0, 255),
-                              true_color: Any = (0, 188, 212), pred_color: Any = (255, 235, 59),
-                              line_thickness: int = 2, font_scale: float = 1.0, text_thickness: int | None = None,
-                              class_mapping: dict | None = None, ground_truth_mapping: dict | None = None,
-                              prediction_mapping: dict | None = None, legend: bool = False,
-                              legend_handles: list | None = None, rows: int | None = None, cols: int | None = None,
-                              data_format: str | None = None, **kwargs: Any) -> None:
+def plot_bounding_box_gallery(
+    images: Any,
+    bounding_box_format: str,
+    y_true: dict | None = None,
+    y_pred: dict | None = None,
+    value_range: Any = (0, 255),
+    true_color: Any = (0, 188, 212),
+    pred_color: Any = (255, 235, 59),
+    line_thickness: int = 2,
+    font_scale: float = 1.0,
+    text_thickness: int | None = None,
+    class_mapping: dict | None = None,
+    ground_truth_mapping: dict | None = None,
+    prediction_mapping: dict | None = None,
+    legend: bool = False,
+    legend_handles: list | None = None,
+    rows: int | None = None,
+    cols: int | None = None,
+    data_format: str | None = None,
+    **kwargs: Any,
+) -> None:
     """Plots a gallery of images with their true and predicted bounding boxes.
 
     The boxes are drawn with `draw_bounding_boxes` (Pillow) and the images laid out with
@@ -84,18 +97,34 @@ def plot_bounding_box_gallery(images: Any, bounding_box_format: str, y_true: dic
     plotted = check_batched_images(images, who)
     if data_format == "channels_first":
         plotted = plotted.transpose(0, 2, 3, 1)
-    draw_options = {"bounding_box_format": bounding_box_format, "line_thickness": line_thickness,
-                    "text_thickness": text_thickness, "font_scale": font_scale, "data_format": "channels_last"}
+    draw_options = {
+        "bounding_box_format": bounding_box_format,
+        "line_thickness": line_thickness,
+        "text_thickness": text_thickness,
+        "font_scale": font_scale,
+        "data_format": "channels_last",
+    }
     if y_true is not None:
-        plotted = draw_bounding_boxes(plotted, y_true, color=true_color, class_mapping=ground_truth_mapping,
-                                      **draw_options)
+        plotted = draw_bounding_boxes(
+            plotted, y_true, color=true_color, class_mapping=ground_truth_mapping, **draw_options
+        )
     if y_pred is not None:
-        plotted = draw_bounding_boxes(plotted, y_pred, color=pred_color, class_mapping=prediction_mapping,
-                                      **draw_options)
+        plotted = draw_bounding_boxes(
+            plotted, y_pred, color=pred_color, class_mapping=prediction_mapping, **draw_options
+        )
     if legend:
         if legend_handles:
             raise ValueError(f"{who}: pass either `legend=True` or `legend_handles`, not both")
-        legend_handles = [patches.Patch(color=np.array(true_color) / 255.0, label="Ground Truth"),
-                          patches.Patch(color=np.array(pred_color) / 255.0, label="Prediction")]
-    return plot_image_gallery(plotted, value_range=value_range, legend_handles=legend_handles, rows=rows,
-                              cols=cols, data_format="channels_last", **kwargs)
+        legend_handles = [
+            patches.Patch(color=np.array(true_color) / 255.0, label="Ground Truth"),
+            patches.Patch(color=np.array(pred_color) / 255.0, label="Prediction"),
+        ]
+    return plot_image_gallery(
+        plotted,
+        value_range=value_range,
+        legend_handles=legend_handles,
+        rows=rows,
+        cols=cols,
+        data_format="channels_last",
+        **kwargs,
+    )

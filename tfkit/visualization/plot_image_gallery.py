@@ -28,10 +28,22 @@ def to_display_range(images: np.ndarray, value_range: Any) -> np.ndarray:
     return (images - np.float32(low)) / (np.float32(high) - np.float32(low)) * np.float32(255)
 
 
-def plot_image_gallery(images: Any, y_true: Any = None, y_pred: Any = None, label_map: dict | None = None,
-                       rows: int | None = None, cols: int | None = None, value_range: Any = (0, 255),
-                       scale: float = 2, path: str | None = None, show: bool | None = None, transparent: bool = True,
-                       dpi: int = 60, legend_handles: list | None = None, data_format: str | None = None) -> None:
+def plot_image_gallery(
+    images: Any,
+    y_true: Any = None,
+    y_pred: Any = None,
+    label_map: dict | None = None,
+    rows: int | None = None,
+    cols: int | None = None,
+    value_range: Any = (0, 255),
+    scale: float = 2,
+    path: str | None = None,
+    show: bool | None = None,
+    transparent: bool = True,
+    dpi: int = 60,
+    legend_handles: list | None = None,
+    data_format: str | None = None,
+) -> None:
     """Plots a batch of images in a grid, optionally titled with their classes.
 
     matplotlib is imported on the first call; a missing matplotlib is an `ImportError` naming
@@ -76,28 +88,40 @@ def plot_image_gallery(images: Any, y_true: Any = None, y_pred: Any = None, labe
     who = "plot_image_gallery()"
     plt = _optional.pyplot(who)
     if path is not None and show:
-        raise ValueError(f"{who} expects either `path` (save the figure) or `show=True` (display it), not both; "
-                         f"got path={path!r} and show={show!r}")
+        raise ValueError(
+            f"{who} expects either `path` (save the figure) or `show=True` (display it), not both; "
+            f"got path={path!r} and show={show!r}"
+        )
     if (y_true is not None or y_pred is not None) and label_map is None:
         raise ValueError(f"{who}: `label_map` (class index -> name) is required when `y_true` or `y_pred` is given")
     show = show if show is not None else path is None
     data_format = data_format or image_data_format()
     images = to_numpy(images)
     if images.ndim != 4:
-        raise ValueError(f"{who} needs the images batched together in a 4D array (batch, height, width, "
-                         f"channels); got shape {images.shape}")
+        raise ValueError(
+            f"{who} needs the images batched together in a 4D array (batch, height, width, "
+            f"channels); got shape {images.shape}"
+        )
     batch_size = images.shape[0]
     rows = rows or int(math.ceil(math.sqrt(batch_size)))
     cols = cols or max(int(batch_size // rows), 1)
-    images = images[:rows * cols]
+    images = images[: rows * cols]
     if data_format == "channels_first":
         images = images.transpose(0, 2, 3, 1)
     images = to_display_range(images, value_range)
     y_true = None if y_true is None else to_numpy(y_true)
     y_pred = None if y_pred is None else to_numpy(y_pred)
 
-    fig, axes = plt.subplots(nrows=rows, ncols=cols, figsize=(cols * scale, rows * scale), frameon=False,
-                             layout="tight", squeeze=False, sharex="row", sharey="col")
+    fig, axes = plt.subplots(
+        nrows=rows,
+        ncols=cols,
+        figsize=(cols * scale, rows * scale),
+        frameon=False,
+        layout="tight",
+        squeeze=False,
+        sharex="row",
+        sharey="col",
+    )
     fig.subplots_adjust(wspace=0, hspace=0)
     if legend_handles is not None:
         fig.legend(handles=legend_handles, loc="lower center")

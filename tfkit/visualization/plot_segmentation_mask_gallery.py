@@ -19,10 +19,19 @@ from tfkit.visualization.draw_segmentation_masks import draw_segmentation_masks
 from tfkit.visualization.plot_image_gallery import plot_image_gallery
 
 
-def plot_segmentation_mask_gallery(images: Any, num_classes: int, value_range: Any = (0, 255), y_true: Any = None,
-                                   y_pred: Any = None, color_mapping: dict | None = None, blend: bool = True,
-                                   alpha: float = 0.8, ignore_index: int = -1, data_format: str | None = None,
-                                   **kwargs: Any) -> None:
+def plot_segmentation_mask_gallery(
+    images: Any,
+    num_classes: int,
+    value_range: Any = (0, 255),
+    y_true: Any = None,
+    y_pred: Any = None,
+    color_mapping: dict | None = None,
+    blend: bool = True,
+    alpha: float = 0.8,
+    ignore_index: int = -1,
+    data_format: str | None = None,
+    **kwargs: Any,
+) -> None:
     """Plots each image beside its true and predicted segmentation masks, one row per image.
 
     The masks are painted with `draw_segmentation_masks` and the gallery laid out with
@@ -69,8 +78,14 @@ def plot_segmentation_mask_gallery(images: Any, num_classes: int, value_range: A
     channels_first = data_format == "channels_first"
     if channels_first:
         images = images.transpose(0, 2, 3, 1)
-    options = {"num_classes": num_classes, "color_mapping": color_mapping, "alpha": alpha,
-               "ignore_index": ignore_index, "blend": blend, "data_format": "channels_last"}
+    options = {
+        "num_classes": num_classes,
+        "color_mapping": color_mapping,
+        "alpha": alpha,
+        "ignore_index": ignore_index,
+        "blend": blend,
+        "data_format": "channels_last",
+    }
     columns = [images]
     for masks in (y_true, y_pred):
         if masks is None:
@@ -80,5 +95,6 @@ def plot_segmentation_mask_gallery(images: Any, num_classes: int, value_range: A
             masks = masks.transpose(0, 2, 3, 1)
         columns.append(draw_segmentation_masks(images, masks.astype("int32"), **options))
     gallery = np.stack([column[i] for i in range(images.shape[0]) for column in columns], axis=0)
-    return plot_image_gallery(gallery, value_range=value_range, rows=images.shape[0], cols=len(columns),
-                              data_format="channels_last", **kwargs)
+    return plot_image_gallery(
+        gallery, value_range=value_range, rows=images.shape[0], cols=len(columns), data_format="channels_last", **kwargs
+    )

@@ -23,11 +23,13 @@ def __getattr__(name: str) -> Any:
     try:
         import sklearn  # noqa: F401  (optional dependency, checked here to name it in the error)
     except ImportError as error:
-        raise ImportError(f"tfkit.wrappers.{name} requires scikit-learn, which is not installed. "
-                          "Run `pip install scikit-learn` to install it.") from error
+        raise ImportError(
+            f"tfkit.wrappers.{name} requires scikit-learn, which is not installed. "
+            "Run `pip install scikit-learn` to install it."
+        ) from error
     module = importlib.import_module("tfkit.wrappers.sklearn_wrapper")
     value = getattr(module, name)
-    globals()[name] = value                                   # later look-ups skip this function
+    globals()[name] = value  # later look-ups skip this function
     return value
 
 

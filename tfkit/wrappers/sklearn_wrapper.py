@@ -33,7 +33,7 @@ def _validate_data(estimator: Any, *args: Any, **kwargs: Any) -> Any:
     """sklearn's input validation (``validate_data`` from 1.6, the estimator method before)."""
     try:
         from sklearn.utils.validation import validate_data
-    except ImportError:                                   # scikit-learn < 1.6
+    except ImportError:  # scikit-learn < 1.6
         return estimator._validate_data(*args, **kwargs)
     return validate_data(estimator, *args, **kwargs)
 
@@ -47,12 +47,13 @@ def _target_type(y: Any) -> str:
 
 def _check_compiled(model: Any, who: str) -> None:
     if not isinstance(model, Model):
-        raise TypeError(f"{who}: `model` must be a tfkit Model or a callable returning one, got "
-                        f"{type(model).__name__}")
+        raise TypeError(f"{who}: `model` must be a tfkit Model or a callable returning one, got {type(model).__name__}")
     if not getattr(model, "compiled", False) or not model.loss or not model.optimizer:
-        raise RuntimeError(f"{who}: the model needs to be compiled with a loss and an optimizer before fit; call "
-                           "model.compile(optimizer=..., loss=...) (in the function that builds it, if `model` "
-                           "is a callable)")
+        raise RuntimeError(
+            f"{who}: the model needs to be compiled with a loss and an optimizer before fit; call "
+            "model.compile(optimizer=..., loss=...) (in the function that builds it, if `model` "
+            "is a callable)"
+        )
 
 
 class SKLBase(BaseEstimator):
@@ -71,14 +72,19 @@ class SKLBase(BaseEstimator):
     ``Model.fit`` returned), ``n_features_in_``.
     """
 
-    def __init__(self, model: Any, warm_start: bool = False, model_kwargs: dict[str, Any] | None = None,
-                 fit_kwargs: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        model: Any,
+        warm_start: bool = False,
+        model_kwargs: dict[str, Any] | None = None,
+        fit_kwargs: dict[str, Any] | None = None,
+    ) -> None:
         self.model = model
         self.warm_start = warm_start
         self.model_kwargs = model_kwargs
         self.fit_kwargs = fit_kwargs
 
-    def _more_tags(self) -> dict[str, Any]:              # scikit-learn < 1.6
+    def _more_tags(self) -> dict[str, Any]:  # scikit-learn < 1.6
         return {"non_deterministic": True}
 
     def __sklearn_tags__(self) -> Any:
@@ -88,8 +94,9 @@ class SKLBase(BaseEstimator):
 
     def __sklearn_clone__(self) -> SKLBase:
         """An unfitted copy with the same parameters; the model itself is shared (fit clones it)."""
-        return type(self)(model=self.model, warm_start=self.warm_start, model_kwargs=self.model_kwargs,
-                          fit_kwargs=self.fit_kwargs)
+        return type(self)(
+            model=self.model, warm_start=self.warm_start, model_kwargs=self.model_kwargs, fit_kwargs=self.fit_kwargs
+        )
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle-able state: tfkit models (``model``, ``model_``) as saved-file bytes, ``history_`` as data."""
@@ -119,8 +126,10 @@ class SKLBase(BaseEstimator):
     def set_fit_request(self, **kwargs: Any) -> SKLBase:
         """Request metadata (such as ``sample_weight``) for ``fit`` under sklearn's metadata routing."""
         if not sklearn.get_config().get("enable_metadata_routing", False):
-            raise RuntimeError("set_fit_request() is only available when metadata routing is enabled: call "
-                               "sklearn.set_config(enable_metadata_routing=True) first")
+            raise RuntimeError(
+                "set_fit_request() is only available when metadata routing is enabled: call "
+                "sklearn.set_config(enable_metadata_routing=True) first"
+            )
         from sklearn.utils.metadata_routing import MetadataRequest
 
         self._metadata_request = MetadataRequest(owner=type(self).__name__)
@@ -134,8 +143,10 @@ class SKLBase(BaseEstimator):
         if isinstance(self.model, Model):
             return self.model if self.warm_start else clone_model(self.model)
         if not callable(self.model):
-            raise TypeError(f"{type(self).__name__}: `model` must be a tfkit Model or a callable returning one, "
-                            f"got {type(self.model).__name__}")
+            raise TypeError(
+                f"{type(self).__name__}: `model` must be a tfkit Model or a callable returning one, "
+                f"got {type(self.model).__name__}"
+            )
         return self.model(X=X, y=y, **(self.model_kwargs or {}))
 
     def fit(self, X: Any, y: Any, **kwargs: Any) -> SKLBase:
@@ -226,14 +237,17 @@ class SKLearnClassifier(ClassifierMixin, SKLBase):
     def _process_target(self, y: np.ndarray, reset: bool = False) -> np.ndarray:
         target_type = _target_type(y)
         if target_type not in ("binary", "multiclass"):
-            raise ValueError(f"{type(self).__name__} supports binary and multiclass targets only; the target y "
-                             f"is {target_type!r}")
+            raise ValueError(
+                f"{type(self).__name__} supports binary and multiclass targets only; the target y is {target_type!r}"
+            )
         if reset:
             self._target_encoder = make_pipeline(TargetReshaper(), OneHotEncoder(sparse_output=False)).fit(y)
             self.classes_ = np.unique(y)
             if len(self.classes_) == 1:
-                raise ValueError(f"{type(self).__name__} can't train when only one class is present in y "
-                                 f"(class {self.classes_[0]!r})")
+                raise ValueError(
+                    f"{type(self).__name__} can't train when only one class is present in y "
+                    f"(class {self.classes_[0]!r})"
+                )
         return self._target_encoder.transform(y)
 
     def _more_tags(self) -> dict[str, Any]:

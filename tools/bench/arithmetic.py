@@ -18,8 +18,9 @@ from bench.spec import BASELINE, ROWS, RUNNERS_BY_NAME
 NOT_MEASURED = "-"
 
 
-def table_lines(summary: dict[tuple[str, str], Any], runners: list[str], cases: list[str],
-                matmul_gflops: float | None) -> list[str]:
+def table_lines(
+    summary: dict[tuple[str, str], Any], runners: list[str], cases: list[str], matmul_gflops: float | None
+) -> list[str]:
     """Markdown lines: one row per training case tfkit counted, achieved GFLOP/s per runner."""
     labels = {row.case: row.label.split(":")[0] for row in ROWS}
     rows = []
@@ -31,16 +32,22 @@ def table_lines(summary: dict[tuple[str, str], Any], runners: list[str], cases: 
             continue
         epoch_flops = per_sample * samples
         cells = [_rate_cell(summary.get((case, runner)), epoch_flops, matmul_gflops) for runner in runners]
-        rows.append(f"| {labels.get(case, case)} | {per_sample / 1e6:.3f} | {epoch_flops / 1e9:.1f} | "
-                    + " | ".join(cells) + " |")
+        rows.append(
+            f"| {labels.get(case, case)} | {per_sample / 1e6:.3f} | {epoch_flops / 1e9:.1f} | "
+            + " | ".join(cells)
+            + " |"
+        )
     if not rows:
         return []
     titles = [RUNNERS_BY_NAME[name].title for name in runners]
     rate = f"{matmul_gflops:.0f} GFLOP/s" if matmul_gflops else "not measured"
-    return ([f"Machine's large-matmul rate (tf.matmul, 2048x2048 float32): {rate}. Cells: achieved "
-             f"GFLOP/s in the steady epoch (fraction of that rate).", "",
-             "| case | MFLOP per sample | GFLOP per epoch | " + " | ".join(titles) + " |",
-             "| --- | ---: | ---: | " + " | ".join("---:" for _ in runners) + " |"] + rows)
+    return [
+        f"Machine's large-matmul rate (tf.matmul, 2048x2048 float32): {rate}. Cells: achieved "
+        f"GFLOP/s in the steady epoch (fraction of that rate).",
+        "",
+        "| case | MFLOP per sample | GFLOP per epoch | " + " | ".join(titles) + " |",
+        "| --- | ---: | ---: | " + " | ".join("---:" for _ in runners) + " |",
+    ] + rows
 
 
 def _rate_cell(cell: Any, epoch_flops: float, matmul_gflops: float | None) -> str:

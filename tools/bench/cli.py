@@ -38,8 +38,10 @@ def _name_list(allowed: tuple[str, ...], what: str):
         if unknown or not names:
             raise argparse.ArgumentTypeError(
                 f"unknown {what} {', '.join(unknown) or '(none given)'}; expected a comma-separated "
-                f"subset of {','.join(allowed)}")
+                f"subset of {','.join(allowed)}"
+            )
         return list(dict.fromkeys(names))
+
     return parse
 
 
@@ -55,42 +57,80 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tools/bench.py",
         description="Benchmark tfkit against Keras 3, tf-keras and a hand-written TensorFlow loop.",
     )
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: 1 repeat, 2 epochs, workloads vae,predict unless --workloads is given")
-    parser.add_argument("--repeats", type=_positive_int, default=None,
-                        help=f"how many times the whole plan runs (default {DEFAULT_REPEATS}, --quick: 1)")
-    parser.add_argument("--workloads", type=_name_list(spec.WORKLOADS, "workload"), default=None,
-                        help=f"comma-separated subset of {','.join(spec.WORKLOADS)} (default: all)")
-    parser.add_argument("--peers", type=_name_list(spec.PEERS, "peer"), default=list(spec.PEERS),
-                        help=f"comma-separated subset of {','.join(spec.PEERS)} (default: all)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: 1 repeat, 2 epochs, workloads vae,predict unless --workloads is given",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=_positive_int,
+        default=None,
+        help=f"how many times the whole plan runs (default {DEFAULT_REPEATS}, --quick: 1)",
+    )
+    parser.add_argument(
+        "--workloads",
+        type=_name_list(spec.WORKLOADS, "workload"),
+        default=None,
+        help=f"comma-separated subset of {','.join(spec.WORKLOADS)} (default: all)",
+    )
+    parser.add_argument(
+        "--peers",
+        type=_name_list(spec.PEERS, "peer"),
+        default=list(spec.PEERS),
+        help=f"comma-separated subset of {','.join(spec.PEERS)} (default: all)",
+    )
     defaults = ", ".join(f"{key} {value}" for key, value in spec.DEFAULT_EPOCHS.items())
-    parser.add_argument("--epochs", type=_positive_int, default=None,
-                        help=f"epochs of every training workload (default: {defaults}; --quick: "
-                             f"{spec.QUICK_EPOCHS}); steady state needs at least 2; the memory workload "
-                             f"always runs {spec.MEMORY_EPOCHS}")
-    parser.add_argument("--out", default=None,
-                        help=f"Markdown report, overwritten; a relative path is taken from the repository "
-                             f"root ('-' writes none). Default: {DEFAULT_OUT} for a full run (every workload "
-                             f"and peer, not --quick), else none (the report is printed); --quick never "
-                             f"writes {DEFAULT_OUT}")
+    parser.add_argument(
+        "--epochs",
+        type=_positive_int,
+        default=None,
+        help=f"epochs of every training workload (default: {defaults}; --quick: "
+        f"{spec.QUICK_EPOCHS}); steady state needs at least 2; the memory workload "
+        f"always runs {spec.MEMORY_EPOCHS}",
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        help=f"Markdown report, overwritten; a relative path is taken from the repository "
+        f"root ('-' writes none). Default: {DEFAULT_OUT} for a full run (every workload "
+        f"and peer, not --quick), else none (the report is printed); --quick never "
+        f"writes {DEFAULT_OUT}",
+    )
     parser.add_argument("--json", default=None, help="also write every raw measurement to this JSON file")
-    parser.add_argument("--resume", default=None, metavar="FILE",
-                        help="keep each measurement in FILE as it ends and skip those FILE already holds, so a "
-                             "stopped run goes on where it stopped (tools/bench/progress.py); refused when FILE "
-                             "measured other code, versions or options. A finished FILE renders with --from-json")
-    parser.add_argument("--from-json", default=None,
-                        help="run nothing: render the report of a run saved with --json")
-    parser.add_argument("--timeout", type=float, default=1800.0,
-                        help="seconds one measurement may take before it counts as failed (default 1800)")
-    parser.add_argument("--in-process", action="store_true",
-                        help="run only the in-process A/B of the TensorFlow peers (tools/bench/inprocess.py) "
-                             "on the training workloads selected; a full run includes it")
-    parser.add_argument("--startup", action="store_true",
-                        help="run only the start-up pairs (tools/bench/startup.py): import tfkit / keras / "
-                             "tensorflow, and a cold start (import, load, first predict), fresh processes")
-    parser.add_argument("--pairs", type=_positive_int, default=None,
-                        help="counted rounds of the in-process A/B, after one warm-up round (default "
-                             "10, --quick: 2)")
+    parser.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help="keep each measurement in FILE as it ends and skip those FILE already holds, so a "
+        "stopped run goes on where it stopped (tools/bench/progress.py); refused when FILE "
+        "measured other code, versions or options. A finished FILE renders with --from-json",
+    )
+    parser.add_argument("--from-json", default=None, help="run nothing: render the report of a run saved with --json")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=1800.0,
+        help="seconds one measurement may take before it counts as failed (default 1800)",
+    )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run only the in-process A/B of the TensorFlow peers (tools/bench/inprocess.py) "
+        "on the training workloads selected; a full run includes it",
+    )
+    parser.add_argument(
+        "--startup",
+        action="store_true",
+        help="run only the start-up pairs (tools/bench/startup.py): import tfkit / keras / "
+        "tensorflow, and a cold start (import, load, first predict), fresh processes",
+    )
+    parser.add_argument(
+        "--pairs",
+        type=_positive_int,
+        default=None,
+        help="counted rounds of the in-process A/B, after one warm-up round (default 10, --quick: 2)",
+    )
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--in-process-worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--prepare-data", default=None, help=argparse.SUPPRESS)
@@ -102,11 +142,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.quick and args.out is not None and _is_default_out(args.out):
-        parser.error(f"a --quick run does not write {DEFAULT_OUT} (only a full run does); "
-                     f"pass another --out, or '-'")
+        parser.error(f"a --quick run does not write {DEFAULT_OUT} (only a full run does); pass another --out, or '-'")
     if args.resume is not None and (args.in_process or args.startup or args.from_json is not None):
-        parser.error("--resume keeps the progress of a benchmark run; --in-process, --startup and --from-json "
-                     "runs are not resumed")
+        parser.error(
+            "--resume keeps the progress of a benchmark run; --in-process, --startup and --from-json "
+            "runs are not resumed"
+        )
     if args.repeats is None:
         args.repeats = 1 if args.quick else DEFAULT_REPEATS
     if args.pairs is None:
@@ -127,11 +168,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def inprocess_defaults() -> tuple[int, int]:
     """(pairs, epochs per fit) of the in-process A/B."""
     from bench import inprocess
+
     return inprocess.DEFAULT_PAIRS, inprocess.DEFAULT_EPOCHS
 
 
-def run_in_process(args: argparse.Namespace, progress: Any = None,
-                   clock: Any = lambda: 0.0) -> list[dict[str, Any]]:
+def run_in_process(args: argparse.Namespace, progress: Any = None, clock: Any = lambda: 0.0) -> list[dict[str, Any]]:
     """The in-process A/B of every selected training case, one worker process per case; a case that
     ``progress`` (a ``bench.progress.Progress``) holds is not run again, and each one run is kept there."""
     from bench import inprocess, orchestrate
@@ -150,8 +191,11 @@ def run_in_process(args: argparse.Namespace, progress: Any = None,
                 results.append(progress.in_process[case])
                 continue
             print(f"in-process A/B: {case}, {args.pairs} pairs of {'/'.join(peers)}", file=sys.stderr, flush=True)
-            results.append(inprocess.run_case(case, peers, args.pairs, epochs, data_dir, env,
-                                              timeout=args.timeout * (args.pairs + 1)))
+            results.append(
+                inprocess.run_case(
+                    case, peers, args.pairs, epochs, data_dir, env, timeout=args.timeout * (args.pairs + 1)
+                )
+            )
             if progress is not None and "signal" not in results[-1]:
                 progress.set_in_process(case, results[-1], clock())
     return results
@@ -165,9 +209,22 @@ def run_serving_latency(env: dict[str, str], timeout: float, calls: int = 3000) 
 
     with tempfile.TemporaryDirectory(prefix="tfkit_bench_serving_") as directory:
         out = pathlib.Path(directory) / "serving.json"
-        completed = subprocess.run([sys.executable, str(orchestrate.TOOLS_DIR / "serving_latency.py"), "--vae",
-                                    "--calls", str(calls), "--json", str(out)], env=env, cwd=orchestrate.REPO_ROOT,
-                                   capture_output=True, text=True, timeout=timeout)
+        completed = subprocess.run(
+            [
+                sys.executable,
+                str(orchestrate.TOOLS_DIR / "serving_latency.py"),
+                "--vae",
+                "--calls",
+                str(calls),
+                "--json",
+                str(out),
+            ],
+            env=env,
+            cwd=orchestrate.REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         if completed.returncode != 0 or not out.exists():
             print(f"serving latency failed: {completed.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
             return None
@@ -268,12 +325,13 @@ def _load() -> str:
 def sigterm_as_interrupt() -> Iterator[None]:
     """Inside this block, SIGTERM (``kill``, a session's end) unwinds the run as Ctrl-C does: the job's worker
     is killed, the temporary data folder removed, and ``--resume`` keeps what had ended."""
+
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt(f"stopped by signal {signum}")
 
     try:
         previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:            # not the main thread: signals stay as they are
+    except ValueError:  # not the main thread: signals stay as they are
         yield
         return
     try:
@@ -310,11 +368,16 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
                     continue
                 record = progress.record_for(repeat, job.case, job.runner)
                 if record is None:
-                    print(f"[{repeat}/{args.repeats}] {job.case:<19} {job.runner:<16}", end=" ",
-                          file=sys.stderr, flush=True)
+                    print(
+                        f"[{repeat}/{args.repeats}] {job.case:<19} {job.runner:<16}",
+                        end=" ",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                     result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout)
                     brief = result.get("reason") or ", ".join(
-                        f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run")
+                        f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run"
+                    )
                     print(f"{result['wall_s']:6.1f} s  {result['status']}: {brief}", file=sys.stderr, flush=True)
                     record = {"repeat": repeat, "job": job.to_json(), "result": result}
                     if "signal" not in result:
@@ -323,15 +386,16 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
                     given_up.add((job.case, job.runner))
                 records.append(record)
     extra: dict[str, Any] = {}
-    if is_full_run(args.quick, args.workloads, args.peers):      # the paired figures the targets are judged on
+    if is_full_run(args.quick, args.workloads, args.peers):  # the paired figures the targets are judged on
         from bench import inprocess, startup
+
         extra["in_process"] = run_in_process(args, progress, clock)
         extra["in_process_peers"] = [peer for peer in inprocess.TF_PEERS if peer in args.peers]
         if "startup" not in progress.sections:
             print("start-up pairs ...", file=sys.stderr, flush=True)
             progress.set_section("startup", startup.run_rounds(args.pairs, env, timeout=args.timeout), clock())
         extra["startup"] = progress.sections["startup"]
-        if progress.sections.get("serving") is None:      # None: it failed, and is tried again
+        if progress.sections.get("serving") is None:  # None: it failed, and is tried again
             progress.set_section("serving", run_serving_latency(env, timeout=args.timeout), clock())
         extra["serving"] = progress.sections["serving"]
     total = progress.total_seconds(clock())
@@ -341,13 +405,15 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
         "command": public_command(argv),
         "repeats": args.repeats,
         "epochs": ", ".join(f"{key} {value}" for key, value in args.epoch_counts.items())
-                  + f", memory {spec.MEMORY_EPOCHS}",
+        + f", memory {spec.MEMORY_EPOCHS}",
         "quick": args.quick,
         "full": is_full_run(args.quick, args.workloads, args.peers),
         "tfkit_version": _tfkit_version(orchestrate.REPO_ROOT),
-        "load_start": load_start, "load_end": _load(),
+        "load_start": load_start,
+        "load_end": _load(),
         "wall": f"{total:.0f} s" + (f" in {progress.sittings} sittings (--resume)" if progress.sittings > 1 else ""),
-        "machine": report.machine_info(), "versions": report.package_versions(),
+        "machine": report.machine_info(),
+        "versions": report.package_versions(),
         "matmul_gflops": progress.sections["matmul_gflops"],
     }
     progress.finish(context, clock())
@@ -361,8 +427,14 @@ def run_progress(args: argparse.Namespace, repo_root: pathlib.Path, versions: di
     identity = {
         "code": progress.code_fingerprint(repo_root),
         "versions": versions,
-        "options": {"repeats": args.repeats, "workloads": args.workloads, "peers": args.peers,
-                    "epochs": args.epoch_counts, "pairs": args.pairs, "quick": args.quick},
+        "options": {
+            "repeats": args.repeats,
+            "workloads": args.workloads,
+            "peers": args.peers,
+            "epochs": args.epoch_counts,
+            "pairs": args.pairs,
+            "quick": args.quick,
+        },
     }
     if args.resume is None:
         return progress.Progress(None, identity)
@@ -374,12 +446,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.worker is not None:
         from bench import worker
+
         return worker.main(args.worker)
     if args.in_process_worker is not None:
         from bench import inprocess
+
         return inprocess.worker_main(args.in_process_worker)
     if args.startup:
         from bench import orchestrate, startup
+
         result = startup.run_rounds(args.pairs, orchestrate.base_env(), timeout=args.timeout)
         if args.json:
             pathlib.Path(args.json).write_text(json.dumps({"startup": result}, indent=1))
@@ -387,6 +462,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.in_process:
         from bench import inprocess
+
         results = run_in_process(args)
         if args.json:
             pathlib.Path(args.json).write_text(json.dumps({"in_process": results}, indent=1))
@@ -395,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.prepare_data is not None:
         from bench import data
+
         data.prepare(args.prepare_data)
         return 0
     if args.from_json is not None:
@@ -419,6 +496,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text, end="")
     if args.out != "-":
         from bench import orchestrate
+
         out = pathlib.Path(args.out)
         if not out.is_absolute():
             out = orchestrate.REPO_ROOT / out

@@ -36,8 +36,9 @@ AUX_SEED = 99
 SHUFFLE_BUFFER = 10_000  # the tfdata workload's Dataset.shuffle buffer (elements)
 
 
-def make_sequences(samples: int = LSTM_SAMPLES, length: int = LSTM_LENGTH,
-                   vocab: int = LSTM_VOCAB, seed: int = LSTM_SEED) -> tuple[np.ndarray, np.ndarray]:
+def make_sequences(
+    samples: int = LSTM_SAMPLES, length: int = LSTM_LENGTH, vocab: int = LSTM_VOCAB, seed: int = LSTM_SEED
+) -> tuple[np.ndarray, np.ndarray]:
     """Left-padded integer sequences (0 is padding) and a deterministic 0/1 label.
 
     The label is 1 when most of a sequence's tokens are below ``vocab // 2``.
@@ -53,8 +54,9 @@ def make_sequences(samples: int = LSTM_SAMPLES, length: int = LSTM_LENGTH,
     return sequences, labels
 
 
-def make_text(samples: int = TEXT_SAMPLES, length: int = TEXT_LENGTH, vocab: int = TEXT_VOCAB,
-              seed: int = TEXT_SEED) -> tuple[np.ndarray, np.ndarray]:
+def make_text(
+    samples: int = TEXT_SAMPLES, length: int = TEXT_LENGTH, vocab: int = TEXT_VOCAB, seed: int = TEXT_SEED
+) -> tuple[np.ndarray, np.ndarray]:
     """Left-padded "reviews" over a Zipf-like vocabulary and a 0/1 label (int32, shape (samples,)).
 
     Token ids are drawn with probability proportional to ``1 / (id + 10)``, so
@@ -76,8 +78,9 @@ def make_text(samples: int = TEXT_SAMPLES, length: int = TEXT_LENGTH, vocab: int
     return sequences, (positive > negative).astype("int32")
 
 
-def make_aux(images: np.ndarray, labels: np.ndarray, dim: int = AUX_DIM,
-             seed: int = AUX_SEED) -> tuple[np.ndarray, np.ndarray]:
+def make_aux(
+    images: np.ndarray, labels: np.ndarray, dim: int = AUX_DIM, seed: int = AUX_SEED
+) -> tuple[np.ndarray, np.ndarray]:
     """A fixed random ``dim``-vector per image and a regression target (float32, shape (n, 1)).
 
     The target is a fixed linear function of the auxiliary vector plus the
@@ -157,8 +160,7 @@ def load(directory: str | pathlib.Path, workload: str, rows: int | None = None) 
         return np.load(directory / "text_x.npy"), np.load(directory / "text_y.npy")
     if workload == "functional_multi_io":
         x = {"image": _images(directory, None), "aux": np.load(directory / "aux_x.npy")}
-        y = {"digit": np.load(directory / "mnist_y.npy").astype("int32"),
-             "value": np.load(directory / "aux_y.npy")}
+        y = {"digit": np.load(directory / "mnist_y.npy").astype("int32"), "value": np.load(directory / "aux_y.npy")}
         return x, y
     raise ValueError(f"unknown workload {workload!r}; expected one of {', '.join(WORKLOADS)}")
 

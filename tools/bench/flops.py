@@ -47,18 +47,19 @@ def graph_flops(graph: tf.Graph, loop_trips: int | None = None) -> dict[str, int
     return counts
 
 
-def _add_graph(graph: Any, counts: dict[str, int], times: int, loop_trips: int | None,
-               functions: dict[str, Any]) -> None:
+def _add_graph(
+    graph: Any, counts: dict[str, int], times: int, loop_trips: int | None, functions: dict[str, Any]
+) -> None:
     functions.update(getattr(graph, "_functions", {}))
     live = _live_ops(graph)
     for op in graph.get_operations():
         if live is not None and op.name not in live:
-            continue                        # a result nothing uses: TensorFlow prunes it before running
+            continue  # a result nothing uses: TensorFlow prunes it before running
         try:
             value = ops.get_stats_for_node_def(graph, op.node_def, "flops").value
-        except (ValueError, TypeError):     # an unknown shape: nothing to count
+        except (ValueError, TypeError):  # an unknown shape: nothing to count
             value = None
-        if value is None and op.type == "Einsum":     # TensorFlow registers no statistics for it
+        if value is None and op.type == "Einsum":  # TensorFlow registers no statistics for it
             value = einsum_flops(op)
         if value:
             counts[op.type] = counts.get(op.type, 0) + times * int(value)
@@ -88,8 +89,9 @@ def _live_ops(graph: Any) -> set[str] | None:
     return live
 
 
-def _add_function(name: str, counts: dict[str, int], times: int, loop_trips: int | None,
-                  functions: dict[str, Any]) -> None:
+def _add_function(
+    name: str, counts: dict[str, int], times: int, loop_trips: int | None, functions: dict[str, Any]
+) -> None:
     function = functions.get(name)
     if function is not None:
         _add_graph(function.graph, counts, times, loop_trips, functions)
@@ -114,15 +116,15 @@ def einsum_flops(op: Any) -> int | None:
         if "..." in labels:
             before, after = labels.split("...")
             covered = len(dims) - len(before) - len(after)
-            ellipsis.append(tuple(dims[len(before):len(before) + covered]))
-            dims = dims[:len(before)] + dims[len(before) + covered:]
+            ellipsis.append(tuple(dims[len(before) : len(before) + covered]))
+            dims = dims[: len(before)] + dims[len(before) + covered :]
             labels = before + after
         for label, dim in zip(labels, dims):
-            sizes[label] = max(sizes.get(label, 1), dim)    # a label of size 1 may broadcast
+            sizes[label] = max(sizes.get(label, 1), dim)  # a label of size 1 may broadcast
     combinations = int(np.prod(list(sizes.values()), dtype=np.int64))
     if ellipsis:
         combinations *= int(np.prod(np.broadcast_shapes(*ellipsis), dtype=np.int64))
-    summed = any(label not in output for label in sizes)     # TensorFlow keeps "..." in the output
+    summed = any(label not in output for label in sizes)  # TensorFlow keeps "..." in the output
     if len(shapes) == 1:
         return combinations if summed else 0
     return combinations * (2 if summed else 1)
@@ -139,13 +141,13 @@ def matmul_rate(size: int = 2048, repeats: int = 10) -> float:
     a = tf.random.stateless_uniform((size, size), seed=(1, 2))
     b = tf.random.stateless_uniform((size, size), seed=(3, 4))
     matmul = tf.function(lambda x, y: tf.reduce_sum(tf.matmul(x, y)))
-    matmul(a, b).numpy()                    # trace and warm up
+    matmul(a, b).numpy()  # trace and warm up
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
         matmul(a, b).numpy()
         best = min(best, time.perf_counter() - start)
-    return 2.0 * size ** 3 / best / 1e9
+    return 2.0 * size**3 / best / 1e9
 
 
 def vae_hand_count(input_dim: int = 784, intermediate: int = 64, latent: int = 32) -> int:
@@ -155,8 +157,13 @@ def vae_hand_count(input_dim: int = 784, intermediate: int = 64, latent: int = 3
     Backward: the weight gradients cost the forward again; the input gradients too, except
     for the first layer, whose input (the data) needs none.
     """
-    layers = [(input_dim, intermediate), (intermediate, latent), (intermediate, latent),
-              (latent, intermediate), (intermediate, input_dim)]
+    layers = [
+        (input_dim, intermediate),
+        (intermediate, latent),
+        (intermediate, latent),
+        (latent, intermediate),
+        (intermediate, input_dim),
+    ]
     forward = sum(2 * n_in * n_out for n_in, n_out in layers)
     first = 2 * input_dim * intermediate
     return forward + forward + (forward - first)

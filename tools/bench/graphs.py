@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable
 
 CHAIN_WIDTH = 16
-RESNET_STAGES = ((3, 16), (4, 32), (6, 64), (3, 128))   # ResNet-50's blocks per stage, narrow filters
+RESNET_STAGES = ((3, 16), (4, 32), (6, 64), (3, 128))  # ResNet-50's blocks per stage, narrow filters
 RESNET_INPUT = (64, 64, 3)
 TRANSFORMER_BLOCKS, TRANSFORMER_LENGTH, TRANSFORMER_VOCAB = 6, 64, 1000
 EMBED_DIM, NUM_HEADS, FF_DIM = 64, 4, 128
@@ -103,23 +103,30 @@ def median_seconds(run: Callable[[], Any], times: int) -> float:
     return statistics.median(durations)
 
 
-def measure(case: str, ns: Any, save: Callable[[Any, str], None], load: Callable[[str], Any], path: str,
-            quick: bool = False) -> tuple[dict[str, float], dict[str, Any]]:
+def measure(
+    case: str, ns: Any, save: Callable[[Any, str], None], load: Callable[[str], Any], path: str, quick: bool = False
+) -> tuple[dict[str, float], dict[str, Any]]:
     """Build the case's model (warm-up, then timed), save it, load it (warm-up, then timed)."""
     build = GRAPHS[case]
-    model, calls = build(ns)                     # warm-up: first-use costs of the framework
+    model, calls = build(ns)  # warm-up: first-use costs of the framework
     times = 1 if quick or calls > 1000 else 3
     build_s = median_seconds(lambda: build(ns), times)
     save(model, path)
     load(path)
     load_s = median_seconds(lambda: load(path), times)
-    metrics = {"build_s": build_s, "load_s": load_s, "layer_calls": float(calls),
-               "build_ms_per_call": 1e3 * build_s / calls, "load_ms_per_call": 1e3 * load_s / calls}
+    metrics = {
+        "build_s": build_s,
+        "load_s": load_s,
+        "layer_calls": float(calls),
+        "build_ms_per_call": 1e3 * build_s / calls,
+        "load_ms_per_call": 1e3 * load_s / calls,
+    }
     return metrics, {"layer_calls": calls}
 
 
-def measure_load(model: Any, save: Callable[[Any, str], None], load: Callable[[str], Any], path: str,
-                 quick: bool = False) -> dict[str, float]:
+def measure_load(
+    model: Any, save: Callable[[Any, str], None], load: Callable[[str], Any], path: str, quick: bool = False
+) -> dict[str, float]:
     """Save ``model`` once, load it once to warm up, then the median of a few loads."""
     save(model, path)
     load(path)

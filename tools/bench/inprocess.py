@@ -33,12 +33,14 @@ from typing import Any
 from bench import spec
 from bench.worker import PEER_MODULES, RESULT_MARKER, Unavailable, describe
 
-TF_PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf")   # the peers that share a process
+TF_PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf")  # the peers that share a process
 DEFAULT_PAIRS = 10
-DEFAULT_EPOCHS = 3       # per fit: the first epoch, then two whose median is the steady epoch
-METRICS: tuple[tuple[str, str], ...] = (("epoch_steady_s", "epoch, steady state"),
-                                        ("epoch_first_s", "first epoch (tracing incl.)"),
-                                        ("run_s", "whole fit, all epochs"))
+DEFAULT_EPOCHS = 3  # per fit: the first epoch, then two whose median is the steady epoch
+METRICS: tuple[tuple[str, str], ...] = (
+    ("epoch_steady_s", "epoch, steady state"),
+    ("epoch_first_s", "first epoch (tracing incl.)"),
+    ("run_s", "whole fit, all epochs"),
+)
 
 
 def load_peer(peer: str) -> Any:
@@ -56,8 +58,15 @@ def run_rounds(case: str, peers: list[str], pairs: int, epochs: int, data_dir: s
     from bench import data
 
     settings = spec.CASES[case]
-    job = {"workload": settings.workload, "batch_size": settings.batch_size, "epochs": epochs,
-           "settings": {}, "quick": False, "rows": settings.rows, "count_flops": False}
+    job = {
+        "workload": settings.workload,
+        "batch_size": settings.batch_size,
+        "epochs": epochs,
+        "settings": {},
+        "quick": False,
+        "rows": settings.rows,
+        "count_flops": False,
+    }
     x, y = data.load(data_dir, settings.workload, rows=settings.rows)
     modules, unavailable = {}, {}
     for peer in peers:
@@ -82,23 +91,31 @@ def run_rounds(case: str, peers: list[str], pairs: int, epochs: int, data_dir: s
             except Exception as error:  # one peer failing must not lose the others' pairs
                 failed[peer] = f"failed: {describe(error)}"
                 continue
-            results[peer] = {key: float(metrics[key]) for key in ("epoch_first_s", "epoch_steady_s", "run_s",
-                                                                   "loss_epoch2") if key in metrics}
-        if number:                                   # round 0 warms every peer up and is not counted
+            results[peer] = {
+                key: float(metrics[key])
+                for key in ("epoch_first_s", "epoch_steady_s", "run_s", "loss_epoch2")
+                if key in metrics
+            }
+        if number:  # round 0 warms every peer up and is not counted
             rounds.append(results)
-        print(f"  {case} round {number}/{pairs}: " + ", ".join(
-            f"{peer} {values.get('epoch_steady_s', float('nan')):.3f}" for peer, values in results.items()),
-            file=sys.stderr, flush=True)
-    return {"case": case, "epochs": epochs, "pairs": pairs, "rounds": rounds,
-            "problems": {**unavailable, **failed}}
+        print(
+            f"  {case} round {number}/{pairs}: "
+            + ", ".join(f"{peer} {values.get('epoch_steady_s', float('nan')):.3f}" for peer, values in results.items()),
+            file=sys.stderr,
+            flush=True,
+        )
+    return {"case": case, "epochs": epochs, "pairs": pairs, "rounds": rounds, "problems": {**unavailable, **failed}}
 
 
-def pair_ratios(rounds: list[dict[str, dict[str, float]]], peer: str, metric: str,
-                baseline: str = spec.BASELINE) -> list[float]:
+def pair_ratios(
+    rounds: list[dict[str, dict[str, float]]], peer: str, metric: str, baseline: str = spec.BASELINE
+) -> list[float]:
     """``peer``'s value over the baseline's, one per round where both have ``metric``."""
-    return [values[peer][metric] / values[baseline][metric] for values in rounds
-            if metric in values.get(peer, {}) and metric in values.get(baseline, {})
-            and values[baseline][metric] > 0]
+    return [
+        values[peer][metric] / values[baseline][metric]
+        for values in rounds
+        if metric in values.get(peer, {}) and metric in values.get(baseline, {}) and values[baseline][metric] > 0
+    ]
 
 
 def summarize(result: dict[str, Any], peer: str, metric: str) -> dict[str, float] | None:
@@ -125,12 +142,16 @@ def format_cell(summary: dict[str, float] | None, is_baseline: bool) -> str:
 def render(results: list[dict[str, Any]], peers: list[str]) -> str:
     """The Markdown section: one row per case and metric, one column per peer."""
     titles = [spec.RUNNERS_BY_NAME[peer].title for peer in peers]
-    lines = ["## In-process A/B (TensorFlow peers in one process)", "",
-             "Each cell: median time over the counted rounds; in parentheses the median of the per-pair ratios "
-             "peer / tfkit (above 1: tfkit is faster), their lowest - highest and the number of pairs. A round "
-             "fits a fresh model of every peer in turn (order rotated); round 0 is a warm-up.", "",
-             "| measurement | " + " | ".join(titles) + " |",
-             "| --- |" + " ---: |" * len(peers)]
+    lines = [
+        "## In-process A/B (TensorFlow peers in one process)",
+        "",
+        "Each cell: median time over the counted rounds; in parentheses the median of the per-pair ratios "
+        "peer / tfkit (above 1: tfkit is faster), their lowest - highest and the number of pairs. A round "
+        "fits a fresh model of every peer in turn (order rotated); round 0 is a warm-up.",
+        "",
+        "| measurement | " + " | ".join(titles) + " |",
+        "| --- |" + " ---: |" * len(peers),
+    ]
     notes = []
     for result in results:
         label = spec.CASE_LABELS.get(result["case"], result["case"])
@@ -138,14 +159,18 @@ def render(results: list[dict[str, Any]], peers: list[str]) -> str:
             cells = [format_cell(summarize(result, peer, metric), peer == spec.BASELINE) for peer in peers]
             lines.append(f"| {label}: {words} [s] | " + " | ".join(cells) + " |")
         losses = [summarize(result, peer, "loss_epoch2") for peer in peers]
-        lines.append(f"| {label}: loss after epoch 2 (sanity) | "
-                     + " | ".join("-" if value is None else f"{value['median']:.4f}" for value in losses) + " |")
+        lines.append(
+            f"| {label}: loss after epoch 2 (sanity) | "
+            + " | ".join("-" if value is None else f"{value['median']:.4f}" for value in losses)
+            + " |"
+        )
         notes += [f"- {result['case']}, {peer}: {problem}" for peer, problem in result.get("problems", {}).items()]
     return "\n".join(lines + ([""] + notes if notes else [])) + "\n"
 
 
-def run_case(case: str, peers: list[str], pairs: int, epochs: int, data_dir: str, env: dict[str, str],
-             timeout: float) -> dict[str, Any]:
+def run_case(
+    case: str, peers: list[str], pairs: int, epochs: int, data_dir: str, env: dict[str, str], timeout: float
+) -> dict[str, Any]:
     """One case's rounds in a fresh worker process (Keras 3 on TensorFlow, no legacy switch)."""
     from bench import orchestrate
 
@@ -153,15 +178,20 @@ def run_case(case: str, peers: list[str], pairs: int, epochs: int, data_dir: str
     env = orchestrate.worker_env("keras3", env, data_dir)
     start = time.perf_counter()
     try:
-        completed = subprocess.run([sys.executable, str(orchestrate.ENTRY), "--in-process-worker", payload],
-                                   env=env, cwd=orchestrate.REPO_ROOT, stdout=subprocess.PIPE, text=True,
-                                   timeout=timeout)
+        completed = subprocess.run(
+            [sys.executable, str(orchestrate.ENTRY), "--in-process-worker", payload],
+            env=env,
+            cwd=orchestrate.REPO_ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return {"case": case, "rounds": [], "problems": {"all": f"timed out after {timeout:.0f} s"}}
     result = orchestrate.parse_result(completed.stdout)
     if result is None:
         problem = {"case": case, "rounds": [], "problems": {"all": f"worker exited {completed.returncode}"}}
-        if completed.returncode < 0:     # killed from outside (a stopped run): --resume runs it again
+        if completed.returncode < 0:  # killed from outside (a stopped run): --resume runs it again
             problem["signal"] = -completed.returncode
         return problem
     result["wall_s"] = time.perf_counter() - start
@@ -171,7 +201,6 @@ def run_case(case: str, peers: list[str], pairs: int, epochs: int, data_dir: str
 def worker_main(payload: str) -> int:
     """Entry of ``bench.py --in-process-worker``: the rounds of one case, printed as the result line."""
     request = json.loads(payload)
-    result = run_rounds(request["case"], request["peers"], request["pairs"], request["epochs"],
-                        request["data_dir"])
+    result = run_rounds(request["case"], request["peers"], request["pairs"], request["epochs"], request["data_dir"])
     print(RESULT_MARKER + json.dumps(result), flush=True)
     return 0

@@ -67,18 +67,21 @@ def prepare_data(data_dir: str, env: dict[str, str], timeout: float) -> None:
     """Write the shared arrays (MNIST through tfkit's loader) into ``data_dir``."""
     completed = subprocess.run(
         [sys.executable, str(ENTRY), "--prepare-data", data_dir],
-        env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
+        env=env,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
     if completed.returncode != 0:
-        raise RuntimeError(f"preparing the data failed (exit {completed.returncode}):\n"
-                           f"{completed.stderr[-3000:]}")
+        raise RuntimeError(f"preparing the data failed (exit {completed.returncode}):\n{completed.stderr[-3000:]}")
 
 
 def parse_result(stdout: str) -> dict[str, Any] | None:
     """The worker's result record: the last stdout line that starts with the marker."""
     for line in reversed(stdout.splitlines()):
         if line.startswith(RESULT_MARKER):
-            return json.loads(line[len(RESULT_MARKER):])
+            return json.loads(line[len(RESULT_MARKER) :])
     return None
 
 
@@ -94,16 +97,31 @@ def run_job(job: Job, data_dir: str, env: dict[str, str], timeout: float) -> dic
     try:
         completed = subprocess.run(
             [sys.executable, str(ENTRY), "--worker", payload],
-            env=worker_env(job.peer, env, data_dir), cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
+            env=worker_env(job.peer, env, data_dir),
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired:
-        return {"status": "failed", "reason": f"timed out after {timeout:.0f} s", "metrics": {},
-                "missing": {}, "info": {}, "wall_s": time.perf_counter() - start}
+        return {
+            "status": "failed",
+            "reason": f"timed out after {timeout:.0f} s",
+            "metrics": {},
+            "missing": {},
+            "info": {},
+            "wall_s": time.perf_counter() - start,
+        }
     result = parse_result(completed.stdout)
     if result is None:
-        result = {"status": "failed", "metrics": {}, "missing": {}, "info": {},
-                  "reason": f"worker exited {completed.returncode}: {_last_error_line(completed.stderr)}"}
-        if completed.returncode < 0:     # killed from outside (a stopped run): --resume runs it again
+        result = {
+            "status": "failed",
+            "metrics": {},
+            "missing": {},
+            "info": {},
+            "reason": f"worker exited {completed.returncode}: {_last_error_line(completed.stderr)}",
+        }
+        if completed.returncode < 0:  # killed from outside (a stopped run): --resume runs it again
             result["signal"] = -completed.returncode
     elif result["status"] == "failed":
         result["stderr_tail"] = completed.stderr[-2000:]

@@ -29,8 +29,8 @@ EMBED_DIM, NUM_HEADS, FF_DIM = 32, 2, 32  # keras-io's text_classification_with_
 
 tf: Any = None
 keras: Any = None
-flavour: str = ""       # "keras3" (either backend) or "tf_keras"
-backend: str = ""       # Keras 3's backend: "tensorflow" or "jax"
+flavour: str = ""  # "keras3" (either backend) or "tf_keras"
+backend: str = ""  # Keras 3's backend: "tensorflow" or "jax"
 
 
 def load(peer: str) -> None:
@@ -42,19 +42,23 @@ def load(peer: str) -> None:
         if backend == "jax":
             import jax  # noqa: F401  (the bench extra's jax[cpu]; missing makes the column unavailable)
         import keras as keras_module
+
         if not keras_module.__version__.startswith("3"):
             raise Unavailable(f"expected Keras 3, found keras {keras_module.__version__}")
         if keras_module.backend.backend() != backend:
-            raise Unavailable(f"Keras backend is {keras_module.backend.backend()!r}, not {backend} "
-                              "(Keras was imported before KERAS_BACKEND was set)")
+            raise Unavailable(
+                f"Keras backend is {keras_module.backend.backend()!r}, not {backend} "
+                "(Keras was imported before KERAS_BACKEND was set)"
+            )
         peer = "keras3"
     elif peer == "tf_keras":
         os.environ["TF_USE_LEGACY_KERAS"] = "1"
         import tf_keras as keras_module
     else:
         raise ValueError(f"peer_keras runs keras3 or tf_keras, not {peer!r}")
-    if backend != "jax":      # the JAX column's process runs without TensorFlow's runtime
+    if backend != "jax":  # the JAX column's process runs without TensorFlow's runtime
         import tensorflow
+
         tf = tensorflow
     keras, flavour = keras_module, peer
 
@@ -121,8 +125,7 @@ def _define_vae_classes() -> dict[str, type]:
             return self.dense_output(x)
 
     class VariationalAutoEncoder(keras.Model):
-        def __init__(self, original_dim, intermediate_dim=64, latent_dim=32,
-                     name="autoencoder", **kwargs):
+        def __init__(self, original_dim, intermediate_dim=64, latent_dim=32, name="autoencoder", **kwargs):
             super().__init__(name=name, **kwargs)
             self.original_dim = original_dim
             self.encoder = Encoder(latent_dim=latent_dim, intermediate_dim=intermediate_dim)
@@ -131,14 +134,16 @@ def _define_vae_classes() -> dict[str, type]:
         def call(self, inputs):
             z_mean, z_log_var, z = self.encoder(inputs)
             reconstructed = self.decoder(z)
-            kl_loss = -0.5 * mean(
-                z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1
-            )
+            kl_loss = -0.5 * mean(z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1)
             self.add_loss(kl_loss)
             return reconstructed
 
-    return {"Sampling": Sampling, "Encoder": Encoder, "Decoder": Decoder,
-            "VariationalAutoEncoder": VariationalAutoEncoder}
+    return {
+        "Sampling": Sampling,
+        "Encoder": Encoder,
+        "Decoder": Decoder,
+        "VariationalAutoEncoder": VariationalAutoEncoder,
+    }
 
 
 def _vae_with_trackers() -> type:
@@ -211,7 +216,8 @@ def make_vae_train_step_jax() -> Any:
 
         def compute_loss_and_updates(self, trainable_variables, non_trainable_variables, data):
             (reconstruction, z_mean, z_log_var), non_trainable_variables = self.stateless_call(
-                trainable_variables, non_trainable_variables, data)
+                trainable_variables, non_trainable_variables, data
+            )
             reconstruction_loss = ops.mean(keras.losses.mean_squared_error(data, reconstruction))
             kl_loss = -0.5 * ops.mean(z_log_var - ops.square(z_mean) - ops.exp(z_log_var) + 1)
             total_loss = reconstruction_loss + kl_loss
@@ -223,12 +229,14 @@ def make_vae_train_step_jax() -> Any:
                 data = data[0]
             gradient_fn = jax.value_and_grad(self.compute_loss_and_updates, has_aux=True)
             (total_loss, (non_trainable_variables, reconstruction_loss, kl_loss)), grads = gradient_fn(
-                trainable_variables, non_trainable_variables, data)
+                trainable_variables, non_trainable_variables, data
+            )
             trainable_variables, optimizer_variables = self.optimizer.stateless_apply(
-                optimizer_variables, grads, trainable_variables)
+                optimizer_variables, grads, trainable_variables
+            )
             logs, updated = {}, []
             for metric, value in zip(self.metrics, (total_loss, reconstruction_loss, kl_loss)):
-                own = metrics_variables[len(updated):len(updated) + len(metric.variables)]
+                own = metrics_variables[len(updated) : len(updated) + len(metric.variables)]
                 own = metric.stateless_update_state(own, value)
                 logs[metric.name] = metric.stateless_result(own)
                 updated += list(own)
@@ -317,32 +325,40 @@ def make_model(workload: str) -> tuple[Any, dict[str, Any]]:
             "metrics": {"digit": ["accuracy"], "value": ["mae"]},
         }
     if workload == "cnn":
-        model = keras.Sequential([
-            keras.Input(shape=(28, 28, 1)),
-            layers.Conv2D(32, 3, activation="relu"),
-            layers.MaxPooling2D(2),
-            layers.Conv2D(64, 3, activation="relu"),
-            layers.MaxPooling2D(2),
-            layers.Flatten(),
-            layers.Dense(10),
-        ])
+        model = keras.Sequential(
+            [
+                keras.Input(shape=(28, 28, 1)),
+                layers.Conv2D(32, 3, activation="relu"),
+                layers.MaxPooling2D(2),
+                layers.Conv2D(64, 3, activation="relu"),
+                layers.MaxPooling2D(2),
+                layers.Flatten(),
+                layers.Dense(10),
+            ]
+        )
         return model, {"loss": keras.losses.SparseCategoricalCrossentropy(from_logits=True)}
     if workload == "lstm":
-        model = keras.Sequential([
-            keras.Input(shape=(80,), dtype="int32"),
-            layers.Embedding(1000, 64, mask_zero=True),
-            layers.LSTM(64),
-            layers.Dense(1),
-        ])
+        model = keras.Sequential(
+            [
+                keras.Input(shape=(80,), dtype="int32"),
+                layers.Embedding(1000, 64, mask_zero=True),
+                layers.LSTM(64),
+                layers.Dense(1),
+            ]
+        )
         return model, {"loss": keras.losses.BinaryCrossentropy(from_logits=True)}
     raise ValueError(f"unknown training workload {workload!r}")
 
 
 def _info(model: Any) -> dict[str, Any]:
     if flavour == "keras3" and backend == "jax":
-        return {"keras_version": keras.__version__, "backend": "jax",
-                "steps_per_execution": str(getattr(model, "steps_per_execution", "?")),
-                "jit_compile": str(getattr(model, "jit_compile", "?")), "params": trainable_parameters(model)}
+        return {
+            "keras_version": keras.__version__,
+            "backend": "jax",
+            "steps_per_execution": str(getattr(model, "steps_per_execution", "?")),
+            "jit_compile": str(getattr(model, "jit_compile", "?")),
+            "params": trainable_parameters(model),
+        }
     if flavour == "keras3":
         steps = getattr(model, "steps_per_execution", "?")
         jit = getattr(model, "jit_compile", "?")
@@ -362,8 +378,9 @@ def trainable_parameters(model: Any) -> int:
 
 def make_dataset(x: Any, y: Any, batch_size: int) -> Any:
     """The tfdata workload's input pipeline (the same in every peer)."""
-    return (tf.data.Dataset.from_tensor_slices((x, y)).shuffle(SHUFFLE_BUFFER)
-            .batch(batch_size).prefetch(tf.data.AUTOTUNE))
+    return (
+        tf.data.Dataset.from_tensor_slices((x, y)).shuffle(SHUFFLE_BUFFER).batch(batch_size).prefetch(tf.data.AUTOTUNE)
+    )
 
 
 def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[str, Any]]:
@@ -397,13 +414,13 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
     model.compile(optimizer=keras.optimizers.Adam(learning_rate=1e-3), loss=keras.losses.MeanSquaredError())
     model(x[:2])
     calls = 2 if job["quick"] else 5
-    metrics = timing.predict_metrics(
-        lambda: model.predict(x, batch_size=job["batch_size"], verbose=0), len(x), calls)
+    metrics = timing.predict_metrics(lambda: model.predict(x, batch_size=job["batch_size"], verbose=0), len(x), calls)
     missing = {}
     try:
         export(model, export_dir)
         metrics["serving_latency_ms"] = timing.serving_latency_ms(
-            export_dir, x[:1], calls=timing.serving_calls(job["quick"]))
+            export_dir, x[:1], calls=timing.serving_calls(job["quick"])
+        )
     except Unavailable as error:
         missing["serving_latency_ms"] = f"unavailable: {error}"
     except Exception as error:
@@ -418,8 +435,7 @@ def _savable_vae() -> type:
     class SavableVAE(base):
         def __init__(self, original_dim=784, intermediate_dim=64, latent_dim=32, **kwargs):
             super().__init__(original_dim, intermediate_dim, latent_dim, **kwargs)
-            self.dims = {"original_dim": original_dim, "intermediate_dim": intermediate_dim,
-                         "latent_dim": latent_dim}
+            self.dims = {"original_dim": original_dim, "intermediate_dim": intermediate_dim, "latent_dim": latent_dim}
 
         def get_config(self):
             return {**self.dims, "name": self.name}
@@ -432,7 +448,7 @@ def graph(job: dict[str, Any], work_dir: str) -> tuple[dict[str, float], dict[st
     from bench import graphs
 
     path = f"{work_dir}/model.keras"
-    save = lambda model, where: model.save(where)          # noqa: E731
+    save = lambda model, where: model.save(where)  # noqa: E731
     if job["workload"] != "vae_load":
         return graphs.measure(job["case"], keras, save, keras.saving.load_model, path, quick=job["quick"])
     vae = _savable_vae()
@@ -441,6 +457,7 @@ def graph(job: dict[str, Any], work_dir: str) -> tuple[dict[str, float], dict[st
     model.compile(optimizer=keras.optimizers.Adam(learning_rate=1e-3), loss=keras.losses.MeanSquaredError())
     data = np.random.RandomState(0).rand(256, 784).astype("float32")
     model.fit(data, data, batch_size=64, epochs=1, verbose=0)
-    metrics = graphs.measure_load(model, save, lambda where: keras.saving.load_model(where, custom_objects=custom),
-                                  path, quick=job["quick"])
+    metrics = graphs.measure_load(
+        model, save, lambda where: keras.saving.load_model(where, custom_objects=custom), path, quick=job["quick"]
+    )
     return metrics, {"params": trainable_parameters(model)}

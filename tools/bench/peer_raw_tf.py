@@ -42,6 +42,7 @@ def load(peer: str) -> None:
 
 # ---------------------------------------------------------------- parameters
 
+
 def _glorot(rng: np.random.Generator, shape: tuple[int, ...]) -> Any:
     receptive = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
     fan_in, fan_out = shape[-2] * receptive, shape[-1] * receptive
@@ -63,8 +64,14 @@ def _orthogonal(rng: np.random.Generator, rows: int, cols: int) -> Any:
 class Adam:
     """Keras's Adam: ``alpha = lr * sqrt(1 - b2^t) / (1 - b1^t)``, ``var -= alpha * m / (sqrt(v) + eps)``."""
 
-    def __init__(self, params: list[Any], learning_rate: float = 1e-3, beta_1: float = 0.9,
-                 beta_2: float = 0.999, epsilon: float = 1e-7) -> None:
+    def __init__(
+        self,
+        params: list[Any],
+        learning_rate: float = 1e-3,
+        beta_1: float = 0.9,
+        beta_2: float = 0.999,
+        epsilon: float = 1e-7,
+    ) -> None:
         self.params = params
         self.learning_rate, self.beta_1, self.beta_2, self.epsilon = learning_rate, beta_1, beta_2, epsilon
         self.momentums = [tf.Variable(tf.zeros_like(p)) for p in params]
@@ -86,16 +93,22 @@ class Adam:
 
 # -------------------------------------------------------------------- models
 
+
 class Vae:
     """The guide's VAE (784-64-32) as a function of its variables."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.w = {
-            "enc_proj": _glorot(rng, (784, 64)), "enc_proj_b": _zeros((64,)),
-            "mean": _glorot(rng, (64, 32)), "mean_b": _zeros((32,)),
-            "log_var": _glorot(rng, (64, 32)), "log_var_b": _zeros((32,)),
-            "dec_proj": _glorot(rng, (32, 64)), "dec_proj_b": _zeros((64,)),
-            "out": _glorot(rng, (64, 784)), "out_b": _zeros((784,)),
+            "enc_proj": _glorot(rng, (784, 64)),
+            "enc_proj_b": _zeros((64,)),
+            "mean": _glorot(rng, (64, 32)),
+            "mean_b": _zeros((32,)),
+            "log_var": _glorot(rng, (64, 32)),
+            "log_var_b": _zeros((32,)),
+            "dec_proj": _glorot(rng, (32, 64)),
+            "dec_proj_b": _zeros((64,)),
+            "out": _glorot(rng, (64, 784)),
+            "out_b": _zeros((784,)),
         }
 
     def forward(self, x: Any) -> tuple[Any, Any]:
@@ -125,22 +138,41 @@ class Transformer:
     keeps the accuracy as running sums, as ``metrics=["accuracy"]`` does.
     """
 
-    def __init__(self, rng: np.random.Generator, vocab: int = 20_000, maxlen: int = 200, embed: int = 32,
-                 heads: int = 2, key_dim: int = 32, ff: int = 32) -> None:
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        vocab: int = 20_000,
+        maxlen: int = 200,
+        embed: int = 32,
+        heads: int = 2,
+        key_dim: int = 32,
+        ff: int = 32,
+    ) -> None:
         self.heads, self.key_dim = heads, key_dim
         uniform = lambda shape: tf.Variable(rng.uniform(-0.05, 0.05, size=shape).astype("float32"))
         self.w = {
-            "token_emb": uniform((vocab, embed)), "pos_emb": uniform((maxlen, embed)),
-            "query": _glorot(rng, (embed, heads, key_dim)), "query_b": _zeros((heads, key_dim)),
-            "key": _glorot(rng, (embed, heads, key_dim)), "key_b": _zeros((heads, key_dim)),
-            "value": _glorot(rng, (embed, heads, key_dim)), "value_b": _zeros((heads, key_dim)),
-            "attn_out": _glorot(rng, (heads, key_dim, embed)), "attn_out_b": _zeros((embed,)),
-            "ln1_gamma": tf.Variable(np.ones(embed, "float32")), "ln1_beta": _zeros((embed,)),
-            "ffn1": _glorot(rng, (embed, ff)), "ffn1_b": _zeros((ff,)),
-            "ffn2": _glorot(rng, (ff, embed)), "ffn2_b": _zeros((embed,)),
-            "ln2_gamma": tf.Variable(np.ones(embed, "float32")), "ln2_beta": _zeros((embed,)),
-            "dense": _glorot(rng, (embed, 20)), "dense_b": _zeros((20,)),
-            "head": _glorot(rng, (20, 2)), "head_b": _zeros((2,)),
+            "token_emb": uniform((vocab, embed)),
+            "pos_emb": uniform((maxlen, embed)),
+            "query": _glorot(rng, (embed, heads, key_dim)),
+            "query_b": _zeros((heads, key_dim)),
+            "key": _glorot(rng, (embed, heads, key_dim)),
+            "key_b": _zeros((heads, key_dim)),
+            "value": _glorot(rng, (embed, heads, key_dim)),
+            "value_b": _zeros((heads, key_dim)),
+            "attn_out": _glorot(rng, (heads, key_dim, embed)),
+            "attn_out_b": _zeros((embed,)),
+            "ln1_gamma": tf.Variable(np.ones(embed, "float32")),
+            "ln1_beta": _zeros((embed,)),
+            "ffn1": _glorot(rng, (embed, ff)),
+            "ffn1_b": _zeros((ff,)),
+            "ffn2": _glorot(rng, (ff, embed)),
+            "ffn2_b": _zeros((embed,)),
+            "ln2_gamma": tf.Variable(np.ones(embed, "float32")),
+            "ln2_beta": _zeros((embed,)),
+            "dense": _glorot(rng, (embed, 20)),
+            "dense_b": _zeros((20,)),
+            "head": _glorot(rng, (20, 2)),
+            "head_b": _zeros((2,)),
         }
         self.metric_sums = [tf.Variable(0.0), tf.Variable(0.0)]  # correct, seen
 
@@ -151,7 +183,7 @@ class Transformer:
 
     def loss(self, tokens: Any, y: Any) -> Any:
         w, rate = self.w, 0.1
-        x = tf.gather(w["token_emb"], tokens) + w["pos_emb"][:tf.shape(tokens)[1]]
+        x = tf.gather(w["token_emb"], tokens) + w["pos_emb"][: tf.shape(tokens)[1]]
         query = (tf.einsum("btd,dhk->bthk", x, w["query"]) + w["query_b"]) * (1.0 / np.sqrt(self.key_dim))
         key = tf.einsum("bsd,dhk->bshk", x, w["key"]) + w["key_b"]
         value = tf.einsum("bsd,dhk->bshk", x, w["value"]) + w["value_b"]
@@ -177,11 +209,16 @@ class MultiIo:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.w = {
-            "image": _glorot(rng, (784, 128)), "image_b": _zeros((128,)),
-            "aux": _glorot(rng, (10, 32)), "aux_b": _zeros((32,)),
-            "trunk": _glorot(rng, (160, 64)), "trunk_b": _zeros((64,)),
-            "digit": _glorot(rng, (64, 10)), "digit_b": _zeros((10,)),
-            "value": _glorot(rng, (64, 1)), "value_b": _zeros((1,)),
+            "image": _glorot(rng, (784, 128)),
+            "image_b": _zeros((128,)),
+            "aux": _glorot(rng, (10, 32)),
+            "aux_b": _zeros((32,)),
+            "trunk": _glorot(rng, (160, 64)),
+            "trunk_b": _zeros((64,)),
+            "digit": _glorot(rng, (64, 10)),
+            "digit_b": _zeros((10,)),
+            "value": _glorot(rng, (64, 1)),
+            "value_b": _zeros((1,)),
         }
         self.metric_sums = [tf.Variable(0.0), tf.Variable(0.0), tf.Variable(0.0)]  # correct, |error|, seen
 
@@ -206,9 +243,12 @@ class Cnn:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.w = {
-            "conv1": _glorot(rng, (3, 3, 1, 32)), "conv1_b": _zeros((32,)),
-            "conv2": _glorot(rng, (3, 3, 32, 64)), "conv2_b": _zeros((64,)),
-            "dense": _glorot(rng, (1600, 10)), "dense_b": _zeros((10,)),
+            "conv1": _glorot(rng, (3, 3, 1, 32)),
+            "conv1_b": _zeros((32,)),
+            "conv2": _glorot(rng, (3, 3, 32, 64)),
+            "conv2_b": _zeros((64,)),
+            "dense": _glorot(rng, (1600, 10)),
+            "dense_b": _zeros((10,)),
         }
 
     def loss(self, x: Any, y: Any) -> Any:
@@ -228,19 +268,20 @@ class Lstm:
 
     def __init__(self, rng: np.random.Generator) -> None:
         bias = np.zeros(4 * self.units, dtype="float32")
-        bias[self.units:2 * self.units] = 1.0  # unit_forget_bias
+        bias[self.units : 2 * self.units] = 1.0  # unit_forget_bias
         self.w = {
             "embedding": tf.Variable(rng.uniform(-0.05, 0.05, size=(1000, 64)).astype("float32")),
             "kernel": _glorot(rng, (64, 4 * self.units)),
             "recurrent": _orthogonal(rng, self.units, 4 * self.units),
             "bias": tf.Variable(bias),
-            "dense": _glorot(rng, (self.units, 1)), "dense_b": _zeros((1,)),
+            "dense": _glorot(rng, (self.units, 1)),
+            "dense_b": _zeros((1,)),
         }
 
     def loss(self, tokens: Any, y: Any) -> Any:
         w, units = self.w, self.units
-        mask = tf.transpose(tf.not_equal(tokens, 0))[:, :, None]           # (T, B, 1)
-        inputs = tf.gather(w["embedding"], tokens)                          # (B, T, 64)
+        mask = tf.transpose(tf.not_equal(tokens, 0))[:, :, None]  # (T, B, 1)
+        inputs = tf.gather(w["embedding"], tokens)  # (B, T, 64)
         projected = tf.transpose(tf.einsum("btd,dk->btk", inputs, w["kernel"]) + w["bias"], (1, 0, 2))
         steps = tf.shape(tokens)[1]
         # A TensorArray, not projected[t]: a slice's gradient would be a full (T, B, 4U) tensor per step.
@@ -260,13 +301,21 @@ class Lstm:
         return tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=logits))
 
 
-MODELS = {"vae": Vae, "vae_train_step": VaeTrainStep, "tfdata": Vae, "cnn": Cnn, "lstm": Lstm,
-          "transformer": Transformer, "functional_multi_io": MultiIo}
+MODELS = {
+    "vae": Vae,
+    "vae_train_step": VaeTrainStep,
+    "tfdata": Vae,
+    "cnn": Cnn,
+    "lstm": Lstm,
+    "transformer": Transformer,
+    "functional_multi_io": MultiIo,
+}
 TFDATA_LOOP = "iterator"  # how the tfdata floor consumes the dataset: "iterator" (fastest measured), "graph", "python"
 
 
-def make_epoch_function(loss_fn: Callable[[Any, Any], Any], params: list[Any], optimizer: Adam,
-                        samples: int, batch_size: int) -> Callable[[Any, Any], Any]:
+def make_epoch_function(
+    loss_fn: Callable[[Any, Any], Any], params: list[Any], optimizer: Adam, samples: int, batch_size: int
+) -> Callable[[Any, Any], Any]:
     """One ``tf.function`` that trains a whole epoch and returns the sample-weighted mean loss."""
     steps = -(-samples // batch_size)
 
@@ -275,7 +324,7 @@ def make_epoch_function(loss_fn: Callable[[Any, Any], Any], params: list[Any], o
         order = tf.random.shuffle(tf.range(samples))
         total = tf.constant(0.0)
         for step in tf.range(steps):
-            batch = order[step * batch_size:tf.minimum((step + 1) * batch_size, samples)]
+            batch = order[step * batch_size : tf.minimum((step + 1) * batch_size, samples)]
             take = lambda tensor: tf.gather(tensor, batch)
             with tf.GradientTape() as tape:
                 loss = loss_fn(tf.nest.map_structure(take, x), tf.nest.map_structure(take, y))
@@ -286,8 +335,9 @@ def make_epoch_function(loss_fn: Callable[[Any, Any], Any], params: list[Any], o
     return train_epoch
 
 
-def make_dataset_epoch_function(loss_fn: Callable[[Any, Any], Any], params: list[Any], optimizer: Adam,
-                                loop: str = TFDATA_LOOP) -> Callable[[Any], Any]:
+def make_dataset_epoch_function(
+    loss_fn: Callable[[Any, Any], Any], params: list[Any], optimizer: Adam, loop: str = TFDATA_LOOP
+) -> Callable[[Any], Any]:
     """Train one epoch over a batched ``tf.data.Dataset``; returns the sample-weighted mean loss."""
 
     @tf.function
@@ -331,8 +381,11 @@ def make_dataset_epoch_function(loss_fn: Callable[[Any, Any], Any], params: list
             total, seen = total + weighted, seen + count
         return total / seen
 
-    loops = {"graph": train_epoch_in_graph, "iterator": lambda dataset: train_epoch_on_iterator(iter(dataset)),
-             "python": train_epoch_python}
+    loops = {
+        "graph": train_epoch_in_graph,
+        "iterator": lambda dataset: train_epoch_on_iterator(iter(dataset)),
+        "python": train_epoch_python,
+    }
     if loop not in loops:
         raise ValueError(f"loop must be one of {', '.join(loops)}, not {loop!r}")
     return loops[loop]
@@ -359,8 +412,12 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
     fit_start = time.perf_counter()
     if workload == "tfdata":
         loop = TFDATA_LOOP
-        dataset = (tf.data.Dataset.from_tensor_slices((x, y)).shuffle(SHUFFLE_BUFFER)
-                   .batch(job["batch_size"]).prefetch(tf.data.AUTOTUNE))
+        dataset = (
+            tf.data.Dataset.from_tensor_slices((x, y))
+            .shuffle(SHUFFLE_BUFFER)
+            .batch(job["batch_size"])
+            .prefetch(tf.data.AUTOTUNE)
+        )
         train_epoch = make_dataset_epoch_function(model.loss, params, optimizer, loop)
         run_epoch = lambda: train_epoch(dataset)
     else:
@@ -376,8 +433,7 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
         losses.append(float(run_epoch()))
         epoch_ends.append(time.perf_counter())
         rss.append(timing.current_rss_mib())
-    info = {"loop": LOOP_INFO[loop], "jit_compile": "False",
-            "params": int(sum(int(np.prod(p.shape)) for p in params))}
+    info = {"loop": LOOP_INFO[loop], "jit_compile": "False", "params": int(sum(int(np.prod(p.shape)) for p in params))}
     return timing.epoch_metrics(fit_start, epoch_ends, losses, rss), info
 
 
@@ -405,7 +461,7 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
         steps = (tf.shape(inputs)[0] + batch_size - 1) // batch_size
         outputs = tf.TensorArray(tf.float32, size=steps, infer_shape=False)
         for step in tf.range(steps):
-            outputs = outputs.write(step, model.forward(inputs[step * batch_size:(step + 1) * batch_size])[0])
+            outputs = outputs.write(step, model.forward(inputs[step * batch_size : (step + 1) * batch_size])[0])
         return outputs.concat()
 
     calls = 2 if job["quick"] else 5
@@ -413,5 +469,6 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
     module = _serving_module(model)
     tf.saved_model.save(module, export_dir, signatures={"serving_default": module.serve})
     metrics["serving_latency_ms"] = timing.serving_latency_ms(
-        export_dir, x[:1], calls=timing.serving_calls(job["quick"]))
+        export_dir, x[:1], calls=timing.serving_calls(job["quick"])
+    )
     return metrics, {}, {"loop": "one tf.function over all batches", "jit_compile": "False"}

@@ -184,23 +184,27 @@ def make_model(workload: str) -> tuple[Any, dict[str, Any]]:
             "metrics": {"digit": ["accuracy"], "value": ["mae"]},
         }
     if workload == "cnn":
-        model = tfkit.Sequential([
-            tfkit.Input(shape=(28, 28, 1)),
-            _layer("Conv2D")(32, 3, activation="relu"),
-            _layer("MaxPooling2D")(2),
-            _layer("Conv2D")(64, 3, activation="relu"),
-            _layer("MaxPooling2D")(2),
-            _layer("Flatten")(),
-            _layer("Dense")(10),
-        ])
+        model = tfkit.Sequential(
+            [
+                tfkit.Input(shape=(28, 28, 1)),
+                _layer("Conv2D")(32, 3, activation="relu"),
+                _layer("MaxPooling2D")(2),
+                _layer("Conv2D")(64, 3, activation="relu"),
+                _layer("MaxPooling2D")(2),
+                _layer("Flatten")(),
+                _layer("Dense")(10),
+            ]
+        )
         return model, {"loss": tfkit.losses.SparseCategoricalCrossentropy(from_logits=True)}
     if workload == "lstm":
-        model = tfkit.Sequential([
-            tfkit.Input(shape=(80,), dtype="int32"),
-            _layer("Embedding")(1000, 64, mask_zero=True),
-            _layer("LSTM")(64),
-            _layer("Dense")(1),
-        ])
+        model = tfkit.Sequential(
+            [
+                tfkit.Input(shape=(80,), dtype="int32"),
+                _layer("Embedding")(1000, 64, mask_zero=True),
+                _layer("LSTM")(64),
+                _layer("Dense")(1),
+            ]
+        )
         return model, {"loss": tfkit.losses.BinaryCrossentropy(from_logits=True)}
     raise ValueError(f"unknown training workload {workload!r}")
 
@@ -226,8 +230,9 @@ def trainable_parameters(model: Any) -> int:
 
 def make_dataset(x: Any, y: Any, batch_size: int) -> Any:
     """The tfdata workload's input pipeline (the same in every peer)."""
-    return (tf.data.Dataset.from_tensor_slices((x, y)).shuffle(SHUFFLE_BUFFER)
-            .batch(batch_size).prefetch(tf.data.AUTOTUNE))
+    return (
+        tf.data.Dataset.from_tensor_slices((x, y)).shuffle(SHUFFLE_BUFFER).batch(batch_size).prefetch(tf.data.AUTOTUNE)
+    )
 
 
 def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[str, Any]]:
@@ -244,7 +249,7 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
     else:
         model.fit(x, y, batch_size=job["batch_size"], **fit)
     metrics, info = timer.metrics(), _info(model)
-    if not job.get("count_flops", True):     # the in-process A/B times fits only
+    if not job.get("count_flops", True):  # the in-process A/B times fits only
         return metrics, info
     try:
         metrics["flops_per_sample"] = step_flops_per_sample(model, workload, x, y, job["batch_size"])
@@ -263,7 +268,7 @@ def step_flops_per_sample(model: Any, workload: str, x: Any, y: Any, batch_size:
 
     inputs = tf.nest.map_structure(spec, x)
     data = inputs if workload == "vae_train_step" else (inputs, tf.nest.map_structure(spec, y))
-    trips = flops.rnn_iterations(int(x.shape[1])) if workload == "lstm" else None   # the LSTM's loop
+    trips = flops.rnn_iterations(int(x.shape[1])) if workload == "lstm" else None  # the LSTM's loop
     return sum(flops.step_flops(model, data, trips).values()) / batch_size
 
 
@@ -273,6 +278,7 @@ def export(model: Any, export_dir: str) -> str:
     if exporter is None:
         try:
             from tfkit.saving import export as export_module
+
             exporter = export_module.export_saved_model
         except (ImportError, AttributeError) as error:
             raise Unavailable(f"tfkit.saving.export_saved_model: {describe(error)}") from error
@@ -285,12 +291,12 @@ def predict(job: dict[str, Any], x: Any, export_dir: str) -> tuple[dict, dict, d
     model.compile(optimizer=tfkit.optimizers.Adam(learning_rate=1e-3), loss=tfkit.losses.MeanSquaredError())
     model(x[:2])
     calls = 2 if job["quick"] else 5
-    metrics = timing.predict_metrics(
-        lambda: model.predict(x, batch_size=job["batch_size"], verbose=0), len(x), calls)
+    metrics = timing.predict_metrics(lambda: model.predict(x, batch_size=job["batch_size"], verbose=0), len(x), calls)
     missing = {}
     try:
         metrics["serving_latency_ms"] = timing.serving_latency_ms(
-            export(model, export_dir), x[:1], calls=timing.serving_calls(job["quick"]))
+            export(model, export_dir), x[:1], calls=timing.serving_calls(job["quick"])
+        )
     except Unavailable as error:
         missing["serving_latency_ms"] = f"unavailable: {error}"
     except Exception as error:
@@ -304,7 +310,7 @@ def graph(job: dict[str, Any], work_dir: str) -> tuple[dict[str, float], dict[st
     from tfkit.saving import h5_snapshot
 
     path = f"{work_dir}/model.h5"
-    save = lambda model, where: model.save(where)          # noqa: E731
+    save = lambda model, where: model.save(where)  # noqa: E731
     if job["workload"] != "vae_load":
         return graphs.measure(job["case"], tfkit, save, tfkit.load_model, path, quick=job["quick"])
     model = make_vae()

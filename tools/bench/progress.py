@@ -51,9 +51,9 @@ class Progress:
         self.records: list[dict[str, Any]] = []
         self.sections: dict[str, Any] = {}
         self.in_process: dict[str, Any] = {}
-        self.seconds_before = 0.0     # wall time of the earlier sittings
+        self.seconds_before = 0.0  # wall time of the earlier sittings
         self.sittings_before = 0
-        self._measured = False        # whether this sitting measured anything
+        self._measured = False  # whether this sitting measured anything
         self.context: dict[str, Any] | None = None
 
     @classmethod
@@ -71,13 +71,17 @@ class Progress:
             saved_identity = saved["progress"]["identity"]
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise SystemExit(f"--resume {path}: not the progress of a tools/bench.py run ({error!r})") from None
-        differs = [key for key in sorted(set(identity) | set(saved_identity))
-                   if identity.get(key) != saved_identity.get(key)]
+        differs = [
+            key for key in sorted(set(identity) | set(saved_identity)) if identity.get(key) != saved_identity.get(key)
+        ]
         if differs:
-            detail = "; ".join(f"{key}: saved {saved_identity.get(key)!r}, now {identity.get(key)!r}"
-                               for key in differs)
-            raise SystemExit(f"--resume {path}: the saved run measured something else ({detail}). "
-                             f"Start a new file, or run the code and options it was started with.")
+            detail = "; ".join(
+                f"{key}: saved {saved_identity.get(key)!r}, now {identity.get(key)!r}" for key in differs
+            )
+            raise SystemExit(
+                f"--resume {path}: the saved run measured something else ({detail}). "
+                f"Start a new file, or run the code and options it was started with."
+            )
         progress.records = list(saved.get("records", []))
         progress.sections = dict(saved["progress"].get("sections", {}))
         progress.in_process = dict(saved["progress"].get("in_process", {}))
@@ -126,8 +130,13 @@ class Progress:
         if self.path is None:
             return
         data: dict[str, Any] = {
-            "progress": {"identity": self.identity, "seconds": self.total_seconds(seconds),
-                         "sittings": self.sittings, "sections": self.sections, "in_process": self.in_process},
+            "progress": {
+                "identity": self.identity,
+                "seconds": self.total_seconds(seconds),
+                "sittings": self.sittings,
+                "sections": self.sections,
+                "in_process": self.in_process,
+            },
             "records": self.records,
         }
         if self.context is not None:

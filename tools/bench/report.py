@@ -106,13 +106,14 @@ def format_cell(summary: Summary, row: Row, runner: str, footnotes: Footnotes) -
     if cell is None:
         return MISSING
     title = RUNNERS_BY_NAME[runner].title if runner in RUNNERS_BY_NAME else runner
-    notes = "".join(footnotes.mark(f"{title}, {row.case}: {problem}")
-                    for problem in dict.fromkeys(cell.problems))
+    notes = "".join(footnotes.mark(f"{title}, {row.case}: {problem}") for problem in dict.fromkeys(cell.problems))
     value = cell.median(row.metric)
     if value is None:
         reasons = cell.problems + cell.missing.get(row.metric, [])
-        notes += "".join(footnotes.mark(f"{title}, {row_title(row)}: {reason}")
-                         for reason in dict.fromkeys(cell.missing.get(row.metric, [])))
+        notes += "".join(
+            footnotes.mark(f"{title}, {row_title(row)}: {reason}")
+            for reason in dict.fromkeys(cell.missing.get(row.metric, []))
+        )
         if not reasons:
             return MISSING
         label = "n/a" if all(reason.startswith("unavailable") for reason in reasons) else "failed"
@@ -138,19 +139,21 @@ def row_title(row: Row) -> str:
     return f"{row.label} [{row.unit}]" if row.unit else row.label
 
 
-def table(summary: Summary, runners: list[str], cases: list[str], footnotes: Footnotes,
-          spread: bool = False) -> list[str]:
+def table(
+    summary: Summary, runners: list[str], cases: list[str], footnotes: Footnotes, spread: bool = False
+) -> list[str]:
     """Markdown table lines: one row per metric of a run case, one column per runner."""
     titles = [RUNNERS_BY_NAME[name].title for name in runners]
-    lines = ["| measurement | " + " | ".join(titles) + " |",
-             "| --- | " + " | ".join("---:" for _ in runners) + " |"]
+    lines = ["| measurement | " + " | ".join(titles) + " |", "| --- | " + " | ".join("---:" for _ in runners) + " |"]
     for row in ROWS:
         if row.case not in cases or not any((row.case, runner) in summary for runner in runners):
             continue
         if spread and row.better is None:
             continue
-        cells = [format_spread(summary, row, runner) if spread else format_cell(summary, row, runner, footnotes)
-                 for runner in runners]
+        cells = [
+            format_spread(summary, row, runner) if spread else format_cell(summary, row, runner, footnotes)
+            for runner in runners
+        ]
         lines.append(f"| {row_title(row)} | " + " | ".join(cells) + " |")
     return lines
 
@@ -182,25 +185,56 @@ def _targets() -> tuple[Target, ...]:
         floor_bound = {"vae": 0.8, "cnn": 1.0, "transformer": 1.0}.get(case, 1.05)
         first_bound = 1.0 if case == "tfdata" else 1.1
         targets += [
-            Target(f"{label}: steady epoch, tfkit <= {floor_bound:.2f}x the floor",
-                   case, "epoch_steady_s", "raw_tf", floor_bound),
+            Target(
+                f"{label}: steady epoch, tfkit <= {floor_bound:.2f}x the floor",
+                case,
+                "epoch_steady_s",
+                "raw_tf",
+                floor_bound,
+            ),
             Target(f"{label}: steady epoch, tfkit <= 0.60x Keras 3", case, "epoch_steady_s", "keras3", 0.6),
-            Target(f"{label}: first epoch (tracing incl.), tfkit <= {first_bound:.2f}x the floor",
-                   case, "epoch_first_s", "raw_tf", first_bound),
-            Target(f"{label}: whole run (first + steady epochs), jit_compile='auto' <= 1.05x the better of "
-                   f"XLA off and on", case, "run_s", XLA_RUNNERS, 1.05),
+            Target(
+                f"{label}: first epoch (tracing incl.), tfkit <= {first_bound:.2f}x the floor",
+                case,
+                "epoch_first_s",
+                "raw_tf",
+                first_bound,
+            ),
+            Target(
+                f"{label}: whole run (first + steady epochs), jit_compile='auto' <= 1.05x the better of XLA off and on",
+                case,
+                "run_s",
+                XLA_RUNNERS,
+                1.05,
+            ),
         ]
         if case in JAX_CASES:
-            targets += [Target(f"{label}: {words}, tfkit <= Keras 3 on JAX", case, metric, "keras3_jax", 1.0)
-                        for metric, words in (("epoch_steady_s", "steady epoch"),
-                                              ("epoch_first_s", "first epoch (tracing incl.)"),
-                                              ("run_s", "whole fit"))]
+            targets += [
+                Target(f"{label}: {words}, tfkit <= Keras 3 on JAX", case, metric, "keras3_jax", 1.0)
+                for metric, words in (
+                    ("epoch_steady_s", "steady epoch"),
+                    ("epoch_first_s", "first epoch (tracing incl.)"),
+                    ("run_s", "whole fit"),
+                )
+            ]
     targets += [
-        Target("VAE predict throughput: tfkit >= 0.90x the floor", "predict", "predict_samples_per_s",
-               "raw_tf", 0.9, higher_is_better=True),
+        Target(
+            "VAE predict throughput: tfkit >= 0.90x the floor",
+            "predict",
+            "predict_samples_per_s",
+            "raw_tf",
+            0.9,
+            higher_is_better=True,
+        ),
         Target("VAE predict, first call: tfkit <= Keras 3", "predict", "predict_first_s", "keras3", 1.0),
-        Target(f"VAE SavedModel 1-sample latency (median of >= {SERVING_CALLS_NEEDED:,} calls): "
-               f"tfkit's export <= tf-keras's", "predict", "serving_latency_ms", "tf_keras", 1.0),
+        Target(
+            f"VAE SavedModel 1-sample latency (median of >= {SERVING_CALLS_NEEDED:,} calls): "
+            f"tfkit's export <= tf-keras's",
+            "predict",
+            "serving_latency_ms",
+            "tf_keras",
+            1.0,
+        ),
     ]
     for case in GRAPH_CASES:
         label = GRAPH_LABELS[case].split(": ", 1)[1]
@@ -256,7 +290,7 @@ def in_process_factor(in_process: list[dict[str, Any]] | None, target: Target) -
     return None
 
 
-PAIRED_BY_REPEAT = ("keras3_jax",)   # peers that cannot share tfkit's process: judged on per-repeat pairs
+PAIRED_BY_REPEAT = ("keras3_jax",)  # peers that cannot share tfkit's process: judged on per-repeat pairs
 
 
 def repeat_pair_ratios(summary: Summary, target: Target) -> list[float]:
@@ -282,17 +316,21 @@ def target_lines(summary: Summary, in_process: list[dict[str, Any]] | None = Non
         if len(pairs) >= 2:
             factor = statistics.median(pairs)
             verdict = "met" if factor <= target.bound else "missed"
-            lines.append(f"- {target.description}: median of {len(pairs)} per-repeat ratios tfkit / "
-                         f"{_title(target.peer)} = {factor:.2f}x ({min(pairs):.2f}-{max(pairs):.2f}; target <= "
-                         f"{target.bound:.2f}x) -> **{verdict}**" + _cross_process_aside(summary, target))
+            lines.append(
+                f"- {target.description}: median of {len(pairs)} per-repeat ratios tfkit / "
+                f"{_title(target.peer)} = {factor:.2f}x ({min(pairs):.2f}-{max(pairs):.2f}; target <= "
+                f"{target.bound:.2f}x) -> **{verdict}**" + _cross_process_aside(summary, target)
+            )
             continue
         paired = in_process_factor(in_process, target)
         if paired is not None:
             factor, pairs = paired
             verdict = "met" if factor <= target.bound else "missed"
-            lines.append(f"- {target.description}: in-process A/B, median of {pairs} per-pair ratios tfkit / "
-                         f"{_title(target.peer)} = {factor:.2f}x (target <= {target.bound:.2f}x) -> **{verdict}**"
-                         + _cross_process_aside(summary, target))
+            lines.append(
+                f"- {target.description}: in-process A/B, median of {pairs} per-pair ratios tfkit / "
+                f"{_title(target.peer)} = {factor:.2f}x (target <= {target.bound:.2f}x) -> **{verdict}**"
+                + _cross_process_aside(summary, target)
+            )
             continue
         mine = summary.get((target.case, BASELINE))
         a = mine.median(target.metric) if mine else None
@@ -301,8 +339,10 @@ def target_lines(summary: Summary, in_process: list[dict[str, Any]] | None = Non
                 lines.append(f"- {target.description}: not measured in this run")
             else:
                 verdict = "met" if a <= target.bound else "missed"
-                lines.append(f"- {target.description}: tfkit {_with_unit(a, target.metric)} "
-                             f"(target <= {_with_unit(target.bound, target.metric)}) -> **{verdict}**")
+                lines.append(
+                    f"- {target.description}: tfkit {_with_unit(a, target.metric)} "
+                    f"(target <= {_with_unit(target.bound, target.metric)}) -> **{verdict}**"
+                )
             continue
         theirs, b = _reference(summary, target)
         if mine is None or theirs is None or a is None or b is None or b <= 0 or a <= 0:
@@ -314,13 +354,17 @@ def target_lines(summary: Summary, in_process: list[dict[str, Any]] | None = Non
         if target.metric == "serving_latency_ms":
             calls = min(cell.median("serving_calls") or 0 for cell in (mine, theirs))
             if calls < SERVING_CALLS_NEEDED:
-                verdict = (f"not judged ({verdict} on a median of {calls:,.0f} calls; "
-                           f"the target needs >= {SERVING_CALLS_NEEDED:,})")
+                verdict = (
+                    f"not judged ({verdict} on a median of {calls:,.0f} calls; "
+                    f"the target needs >= {SERVING_CALLS_NEEDED:,})"
+                )
         peer = _title(target.peer)
         sign = ">=" if target.higher_is_better else "<="
-        lines.append(f"- {target.description}: tfkit {_with_unit(a, target.metric)} vs {peer} "
-                     f"{_with_unit(b, target.metric)} = {factor:.2f}x (target {sign} {target.bound:.2f}x) "
-                     f"-> **{verdict}**")
+        lines.append(
+            f"- {target.description}: tfkit {_with_unit(a, target.metric)} vs {peer} "
+            f"{_with_unit(b, target.metric)} = {factor:.2f}x (target {sign} {target.bound:.2f}x) "
+            f"-> **{verdict}**"
+        )
     return lines
 
 
@@ -337,20 +381,26 @@ def parameter_lines(summary: Summary, runners: list[str], cases: list[str]) -> l
     """Trainable parameters each runner built, per training case (they should agree)."""
     rows = []
     for case in cases:
-        counts = {runner: summary[(case, runner)].info.get("params")
-                  for runner in runners if (case, runner) in summary}
+        counts = {runner: summary[(case, runner)].info.get("params") for runner in runners if (case, runner) in summary}
         if not any(value is not None for value in counts.values()):
             continue
-        cells = [MISSING if counts.get(runner) is None else
-                 format_number(counts[runner], 0) if isinstance(counts[runner], (int, float)) else str(counts[runner])
-                 for runner in runners]
+        cells = [
+            MISSING
+            if counts.get(runner) is None
+            else format_number(counts[runner], 0)
+            if isinstance(counts[runner], (int, float))
+            else str(counts[runner])
+            for runner in runners
+        ]
         known = {value for value in counts.values() if isinstance(value, (int, float))}
         rows.append(f"| {case} | " + " | ".join(cells) + f" | {'yes' if len(known) == 1 else 'NO'} |")
     if not rows:
         return []
     titles = [RUNNERS_BY_NAME[name].title for name in runners]
-    return (["| case | " + " | ".join(titles) + " | same |",
-             "| --- | " + " | ".join("---:" for _ in runners) + " | --- |"] + rows)
+    return [
+        "| case | " + " | ".join(titles) + " | same |",
+        "| --- | " + " | ".join("---:" for _ in runners) + " | --- |",
+    ] + rows
 
 
 _PATH = re.compile(r"(?<![\w.:/~-])(?:~|\.{1,2})?/(?:[^\s/`'\"()\[\],;:]+/)+([^\s/`'\"()\[\],;:]+)")
@@ -377,7 +427,7 @@ def machine_info() -> dict[str, str]:
         with open("/proc/meminfo") as handle:
             for line in handle:
                 if line.startswith("MemTotal"):
-                    memory = f"{int(line.split()[1]) / 1024 ** 2:.1f} GiB"
+                    memory = f"{int(line.split()[1]) / 1024**2:.1f} GiB"
                     break
     except OSError:
         pass
@@ -396,8 +446,13 @@ def package_versions() -> dict[str, str]:
     from importlib import metadata
 
     versions = {}
-    for label, distribution in (("TensorFlow", "tensorflow"), ("Keras", "keras"),
-                                ("tf-keras", "tf-keras"), ("JAX", "jax"), ("numpy", "numpy")):
+    for label, distribution in (
+        ("TensorFlow", "tensorflow"),
+        ("Keras", "keras"),
+        ("tf-keras", "tf-keras"),
+        ("JAX", "jax"),
+        ("numpy", "numpy"),
+    ):
         try:
             versions[label] = metadata.version(distribution)
         except metadata.PackageNotFoundError:
@@ -417,15 +472,18 @@ def settings_lines(summary: Summary, runners: list[str]) -> list[str]:
         resolved: dict[str, list[str]] = {}  # details -> the cases that resolved to them
         for (case, runner_name), cell in summary.items():
             if runner_name == name and cell.info:
-                details = ", ".join(f"{key}={value}" for key, value in cell.info.items()
-                                    if key not in _INFO_SHOWN_ELSEWHERE)
+                details = ", ".join(
+                    f"{key}={value}" for key, value in cell.info.items() if key not in _INFO_SHOWN_ELSEWHERE
+                )
                 if details:
                     resolved.setdefault(details, []).append(case)
         if len(resolved) <= 1:
             lines.append(f"- {runner.title}: {named}" + "".join(f" (resolved: {details})" for details in resolved))
         else:
-            lines.append(f"- {runner.title}: {named}" + "".join(
-                f"\n  - {', '.join(cases)}: {details}" for details, cases in resolved.items()))
+            lines.append(
+                f"- {runner.title}: {named}"
+                + "".join(f"\n  - {', '.join(cases)}: {details}" for details, cases in resolved.items())
+            )
     return lines
 
 
@@ -478,15 +536,20 @@ def render(summary: Summary, runners: list[str], cases: list[str], context: dict
     footnotes = Footnotes()
     lines = [HEADER]
     if context.get("quick"):
-        lines += ["**Quick smoke run** (`--quick`): the numbers are for checking that the tool "
-                  "works, not for judging targets.", ""]
+        lines += [
+            "**Quick smoke run** (`--quick`): the numbers are for checking that the tool "
+            "works, not for judging targets.",
+            "",
+        ]
     lines += ["## Run", ""]
-    lines += [f"- Date: {context['date']}", f"- Command: `{context['command']}`",
-              f"- Repeats: {context['repeats']} (each cell is the median of that many runs); "
-              f"epochs: {context['epochs']}",
-              f"- tfkit: {context.get('tfkit_version', 'unknown')}",
-              f"- Load average (1 min) at start / end: {context.get('load_start', '?')} / "
-              f"{context.get('load_end', '?')}", f"- Wall time of the run: {context.get('wall', '?')}"]
+    lines += [
+        f"- Date: {context['date']}",
+        f"- Command: `{context['command']}`",
+        f"- Repeats: {context['repeats']} (each cell is the median of that many runs); epochs: {context['epochs']}",
+        f"- tfkit: {context.get('tfkit_version', 'unknown')}",
+        f"- Load average (1 min) at start / end: {context.get('load_start', '?')} / {context.get('load_end', '?')}",
+        f"- Wall time of the run: {context.get('wall', '?')}",
+    ]
     lines += [f"- {key}: {value}" for key, value in context["machine"].items()]
     lines += [f"- {key}: {value}" for key, value in context["versions"].items()]
     lines += ["", "## Settings", ""] + settings_lines(summary, runners)
@@ -494,17 +557,23 @@ def render(summary: Summary, runners: list[str], cases: list[str], context: dict
     if int(context.get("repeats", 1)) > 1:
         lines += ["", "## Spread (min - max over repeats)", ""]
         lines += table(summary, runners, cases, footnotes, spread=True)
-    arithmetic_rows = arithmetic.table_lines(summary, runners, [case for case in cases if case in TRAINING_WORKLOADS],
-                                             context.get("matmul_gflops"))
+    arithmetic_rows = arithmetic.table_lines(
+        summary, runners, [case for case in cases if case in TRAINING_WORKLOADS], context.get("matmul_gflops")
+    )
     if arithmetic_rows:
         lines += ["", "## Arithmetic (FLOPs counted from tfkit's traced train_step)", ""] + arithmetic_rows
     parameters = parameter_lines(summary, runners, [case for case in cases if case in TRAINING_WORKLOADS])
     if parameters:
         lines += ["", "## Trainable parameters (every runner should build the same model)", ""] + parameters
     lines += extra_sections(context)
-    lines += ["", "## Targets", "",
-              "tfkit against the floor, Keras 3 (on TensorFlow and on JAX) and tf-keras; a target is met or "
-              "missed as the numbers say, judged on the in-process A/B where its peer ran there.", ""]
+    lines += [
+        "",
+        "## Targets",
+        "",
+        "tfkit against the floor, Keras 3 (on TensorFlow and on JAX) and tf-keras; a target is met or "
+        "missed as the numbers say, judged on the in-process A/B where its peer ran there.",
+        "",
+    ]
     lines += target_lines(summary, context.get("in_process")) + start_up_target_lines(context)
     if footnotes.texts:
         lines += ["", "## Notes", ""] + [f"{line}  " for line in footnotes.lines()]
@@ -525,14 +594,23 @@ def extra_sections(context: dict[str, Any]) -> list[str]:
     if serving:
         exports = serving["exports"]
         first = exports.get(BASELINE) or next(iter(exports.values()))
-        lines += ["", "## Serving latency (tools/serving_latency.py: exports loaded in one process, calls "
-                  "interleaved)", "", f"The guide's VAE, `serving_default` on one sample, {serving['calls']:,} "
-                  "calls each. Graph nodes: the operations the signature runs (its graph and the functions it "
-                  "calls).", "", "| export | p50 [ms] | p90 [ms] | graph nodes |", "| --- | ---: | ---: | ---: |"]
+        lines += [
+            "",
+            "## Serving latency (tools/serving_latency.py: exports loaded in one process, calls interleaved)",
+            "",
+            f"The guide's VAE, `serving_default` on one sample, {serving['calls']:,} "
+            "calls each. Graph nodes: the operations the signature runs (its graph and the functions it "
+            "calls).",
+            "",
+            "| export | p50 [ms] | p90 [ms] | graph nodes |",
+            "| --- | ---: | ---: | ---: |",
+        ]
         for label, result in exports.items():
-            lines.append(f"| {_title(label)} | {result['p50_ms']:.4f} ({result['p50_ms'] / first['p50_ms']:.2f}x) | "
-                         f"{result['p90_ms']:.4f} ({result['p90_ms'] / first['p90_ms']:.2f}x) | "
-                         f"{result['nodes']:.0f} |")
+            lines.append(
+                f"| {_title(label)} | {result['p50_ms']:.4f} ({result['p50_ms'] / first['p50_ms']:.2f}x) | "
+                f"{result['p90_ms']:.4f} ({result['p90_ms'] / first['p90_ms']:.2f}x) | "
+                f"{result['nodes']:.0f} |"
+            )
     return lines
 
 
@@ -542,15 +620,19 @@ def start_up_target_lines(context: dict[str, Any]) -> list[str]:
 
     lines = []
     result = context.get("startup")
-    for metric, words in (("import_min_s", "import tfkit <= import keras (each in its minimal environment)"),
-                          ("cold_total_s", "cold start (import, load the 400-call chain, first predict) <= Keras 3")):
+    for metric, words in (
+        ("import_min_s", "import tfkit <= import keras (each in its minimal environment)"),
+        ("cold_total_s", "cold start (import, load the 400-call chain, first predict) <= Keras 3"),
+    ):
         ratios = inprocess.pair_ratios(result["rounds"], BASELINE, metric, baseline="keras3") if result else []
         if not ratios:
             lines.append(f"- {words}: not measured in this run")
             continue
         factor = statistics.median(ratios)
-        lines.append(f"- {words}: median of {len(ratios)} paired rounds tfkit / Keras 3 = {factor:.2f}x "
-                     f"-> **{'met' if factor <= 1.0 else 'missed'}**")
+        lines.append(
+            f"- {words}: median of {len(ratios)} paired rounds tfkit / Keras 3 = {factor:.2f}x "
+            f"-> **{'met' if factor <= 1.0 else 'missed'}**"
+        )
     serving = context.get("serving")
     for metric in ("p50_ms", "p90_ms"):
         exports = serving["exports"] if serving else {}
@@ -558,7 +640,9 @@ def start_up_target_lines(context: dict[str, Any]) -> list[str]:
             lines.append(f"- Serving latency {metric[:3]}: tfkit's export <= tf-keras's: not measured in this run")
             continue
         factor = exports[BASELINE][metric] / exports["tf_keras"][metric]
-        lines.append(f"- Serving latency {metric[:3]} (interleaved, {serving['calls']:,} calls): tfkit's export "
-                     f"{exports[BASELINE][metric]:.4f} ms vs tf-keras's {exports['tf_keras'][metric]:.4f} ms = "
-                     f"{factor:.2f}x -> **{'met' if factor <= 1.0 else 'missed'}**")
+        lines.append(
+            f"- Serving latency {metric[:3]} (interleaved, {serving['calls']:,} calls): tfkit's export "
+            f"{exports[BASELINE][metric]:.4f} ms vs tf-keras's {exports['tf_keras'][metric]:.4f} ms = "
+            f"{factor:.2f}x -> **{'met' if factor <= 1.0 else 'missed'}**"
+        )
     return lines

@@ -16,8 +16,21 @@ import dataclasses
 from typing import Any
 
 PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax")
-WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
-                              "functional_multi_io", "predict", "scaling", "data_size", "memory", "graph", "vae_load")
+WORKLOADS: tuple[str, ...] = (
+    "vae",
+    "vae_train_step",
+    "tfdata",
+    "cnn",
+    "lstm",
+    "transformer",
+    "functional_multi_io",
+    "predict",
+    "scaling",
+    "data_size",
+    "memory",
+    "graph",
+    "vae_load",
+)
 QUICK_WORKLOADS: tuple[str, ...] = ("vae", "predict")
 SCALING_BATCH_SIZES: tuple[int, ...] = (32, 64, 256, 1024)
 SCALING_PEERS: tuple[str, ...] = ("tfkit", "keras3")
@@ -25,11 +38,18 @@ DATA_SIZES: tuple[int, ...] = (6_000, 60_000, 600_000)  # MNIST rows: a tenth, a
 DATA_SIZE_PEERS: tuple[str, ...] = ("tfkit", "keras3", "raw_tf")
 MEMORY_EPOCHS = 10  # the memory workload always runs this many epochs (--epochs does not change it)
 GRAPH_CASES: tuple[str, ...] = ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer")
-GRAPH_PEERS: tuple[str, ...] = ("tfkit", "keras3")   # building and loading functional graphs (tools/bench/graphs.py)
+GRAPH_PEERS: tuple[str, ...] = ("tfkit", "keras3")  # building and loading functional graphs (tools/bench/graphs.py)
 JAX_CASES: tuple[str, ...] = ("vae", "vae_train_step", "cnn", "lstm", "transformer")
 # Cases whose tfkit time is held to the targets (the others describe how cost grows).
-TRAINING_WORKLOADS: tuple[str, ...] = ("vae", "vae_train_step", "tfdata", "cnn", "lstm", "transformer",
-                                       "functional_multi_io")
+TRAINING_WORKLOADS: tuple[str, ...] = (
+    "vae",
+    "vae_train_step",
+    "tfdata",
+    "cnn",
+    "lstm",
+    "transformer",
+    "functional_multi_io",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,8 +67,7 @@ RUNNERS: tuple[Runner, ...] = (
     Runner("tfkit", "tfkit", "tfkit"),
     Runner("keras3", "keras3", "Keras 3"),
     Runner("tf_keras", "tf_keras", "tf-keras"),
-    Runner("tf_keras_spe100", "tf_keras", "tf-keras spe=100",
-           settings={"steps_per_execution": 100}, cases=("vae",)),
+    Runner("tf_keras_spe100", "tf_keras", "tf-keras spe=100", settings={"steps_per_execution": 100}, cases=("vae",)),
     Runner("raw_tf", "raw_tf", "raw TF (floor)"),
     # Keras 3 on JAX compiles the whole step with XLA: the peer a user who wants speed may pick (bench extra: jax).
     Runner("keras3_jax", "keras3_jax", "Keras 3 on JAX", cases=JAX_CASES),
@@ -59,8 +78,7 @@ RUNNERS: tuple[Runner, ...] = (
     # thread does to the VAE's small ops: a process-wide setting a user may make, which no framework makes for
     # them (tools/bench/worker.py sets it before TensorFlow starts).
     Runner("tfkit_intra1", "tfkit", "tfkit 1 intra-op thread", settings={"intra_op_threads": 1}, cases=("vae",)),
-    Runner("raw_tf_intra1", "raw_tf", "raw TF 1 intra-op thread", settings={"intra_op_threads": 1},
-           cases=("vae",)),
+    Runner("raw_tf_intra1", "raw_tf", "raw TF 1 intra-op thread", settings={"intra_op_threads": 1}, cases=("vae",)),
 )
 RUNNERS_BY_NAME: dict[str, Runner] = {runner.name: runner for runner in RUNNERS}
 BASELINE = "tfkit"
@@ -96,12 +114,14 @@ CASES: dict[str, Case] = {
 for _batch in SCALING_BATCH_SIZES:
     CASES[f"scaling_b{_batch}"] = Case(f"scaling_b{_batch}", "vae", _batch, peers=SCALING_PEERS)
 for _rows in DATA_SIZES:
-    CASES[f"size_{_size_label(_rows)}"] = Case(f"size_{_size_label(_rows)}", "vae", 64,
-                                               peers=DATA_SIZE_PEERS, rows=_rows)
+    CASES[f"size_{_size_label(_rows)}"] = Case(
+        f"size_{_size_label(_rows)}", "vae", 64, peers=DATA_SIZE_PEERS, rows=_rows
+    )
 CASES["memory"] = Case("memory", "vae", 64, epochs=MEMORY_EPOCHS)
 for _graph in GRAPH_CASES:
     CASES[_graph] = Case(_graph, "graph", 0, peers=GRAPH_PEERS, trains=False)
 CASES["vae_load"] = Case("vae_load", "vae_load", 0, peers=GRAPH_PEERS, trains=False)
+
 
 def cases_for_workload(workload: str) -> list[str]:
     """The case names a ``--workloads`` entry expands to."""
@@ -128,20 +148,32 @@ class Row:
 
 def _training_rows(case: str, label: str, extra: tuple[Row, ...] = ()) -> tuple[Row, ...]:
     return (
-        Row(case, "epoch_steady_s", f"{label}: epoch, steady state", "s", "lower"),
-        Row(case, "epoch_first_s", f"{label}: first epoch (tracing incl.)", "s", "lower"),
-        Row(case, "run_s", f"{label}: whole fit, all epochs", "s", "lower"),
-    ) + extra + (Row(case, "loss_epoch2", f"{label}: loss after epoch 2 (sanity)", "", None, 4),)
+        (
+            Row(case, "epoch_steady_s", f"{label}: epoch, steady state", "s", "lower"),
+            Row(case, "epoch_first_s", f"{label}: first epoch (tracing incl.)", "s", "lower"),
+            Row(case, "run_s", f"{label}: whole fit, all epochs", "s", "lower"),
+        )
+        + extra
+        + (Row(case, "loss_epoch2", f"{label}: loss after epoch 2 (sanity)", "", None, 4),)
+    )
 
 
-GRAPH_LABELS: dict[str, str] = {"graph_chain400": "Graph: Dense chain, 400 calls",
-                                 "graph_chain4000": "Graph: Dense chain, 4,000 calls",
-                                 "graph_resnet": "Graph: ResNet-50-shaped CNN",
-                                 "graph_transformer": "Graph: 6-block transformer"}
+GRAPH_LABELS: dict[str, str] = {
+    "graph_chain400": "Graph: Dense chain, 400 calls",
+    "graph_chain4000": "Graph: Dense chain, 4,000 calls",
+    "graph_resnet": "Graph: ResNet-50-shaped CNN",
+    "graph_transformer": "Graph: 6-block transformer",
+}
 
-CASE_LABELS: dict[str, str] = {"vae": "VAE b64", "vae_train_step": "VAE own train_step b64",
-                               "tfdata": "VAE from tf.data b64", "cnn": "CNN b128", "lstm": "LSTM b64",
-                               "transformer": "Transformer b32", "functional_multi_io": "2-in/2-out functional b64"}
+CASE_LABELS: dict[str, str] = {
+    "vae": "VAE b64",
+    "vae_train_step": "VAE own train_step b64",
+    "tfdata": "VAE from tf.data b64",
+    "cnn": "CNN b128",
+    "lstm": "LSTM b64",
+    "transformer": "Transformer b32",
+    "functional_multi_io": "2-in/2-out functional b64",
+}
 
 ROWS: tuple[Row, ...] = (
     _training_rows("vae", CASE_LABELS["vae"], (Row("vae", "peak_rss_mib", "VAE b64: peak RSS", "MiB", "lower", 0),))
@@ -151,16 +183,30 @@ ROWS: tuple[Row, ...] = (
         Row("predict", "predict_first_s", "VAE predict: first call (tracing incl.)", "s", "lower"),
         Row("predict", "serving_latency_ms", "VAE SavedModel: 1-sample latency", "ms", "lower"),
     )
-    + tuple(Row(f"scaling_b{batch}", "epoch_steady_s", f"Scaling: VAE b{batch} epoch, steady", "s", "lower")
-            for batch in SCALING_BATCH_SIZES)
-    + tuple(Row(f"size_{_size_label(rows)}", "us_per_sample",
-                f"Data size: VAE {rows:,} rows, steady, per sample", "us", "lower", 2)
-            for rows in DATA_SIZES)
-    + tuple(row for case, label in GRAPH_LABELS.items() for row in (
-        Row(case, "build_ms_per_call", f"{label}: build, per layer call", "ms", "lower"),
-        Row(case, "load_ms_per_call", f"{label}: load_model, per layer call", "ms", "lower"),
-        Row(case, "load_s", f"{label}: load_model, whole model", "s", "lower"),
-    ))
+    + tuple(
+        Row(f"scaling_b{batch}", "epoch_steady_s", f"Scaling: VAE b{batch} epoch, steady", "s", "lower")
+        for batch in SCALING_BATCH_SIZES
+    )
+    + tuple(
+        Row(
+            f"size_{_size_label(rows)}",
+            "us_per_sample",
+            f"Data size: VAE {rows:,} rows, steady, per sample",
+            "us",
+            "lower",
+            2,
+        )
+        for rows in DATA_SIZES
+    )
+    + tuple(
+        row
+        for case, label in GRAPH_LABELS.items()
+        for row in (
+            Row(case, "build_ms_per_call", f"{label}: build, per layer call", "ms", "lower"),
+            Row(case, "load_ms_per_call", f"{label}: load_model, per layer call", "ms", "lower"),
+            Row(case, "load_s", f"{label}: load_model, whole model", "s", "lower"),
+        )
+    )
     + (
         Row("vae_load", "load_s", "Guide VAE: load_model (.h5 / Keras's .keras)", "s", "lower"),
         Row("vae_load", "reader_child_s", "Guide VAE: tfkit's HDF5 reader child alone", "s", None),
@@ -172,8 +218,17 @@ ROWS: tuple[Row, ...] = (
     )
 )
 
-DEFAULT_EPOCHS: dict[str, int] = {"vae": 5, "vae_train_step": 5, "tfdata": 5, "cnn": 3, "lstm": 4,
-                                  "transformer": 3, "functional_multi_io": 4, "scaling": 3, "data_size": 3}
+DEFAULT_EPOCHS: dict[str, int] = {
+    "vae": 5,
+    "vae_train_step": 5,
+    "tfdata": 5,
+    "cnn": 3,
+    "lstm": 4,
+    "transformer": 3,
+    "functional_multi_io": 4,
+    "scaling": 3,
+    "data_size": 3,
+}
 QUICK_EPOCHS = 2
 
 
@@ -204,8 +259,7 @@ def epochs_for_case(case: str, epochs: dict[str, int]) -> int:
     return int(epochs.get(key, DEFAULT_EPOCHS.get(key, 1)))
 
 
-def plan_jobs(workloads: list[str], peers: list[str], epochs: dict[str, int],
-              quick: bool = False) -> list[Job]:
+def plan_jobs(workloads: list[str], peers: list[str], epochs: dict[str, int], quick: bool = False) -> list[Job]:
     """The jobs of one repeat, interleaved: every runner of a case before the next case."""
     jobs = []
     for workload in workloads:
@@ -216,12 +270,19 @@ def plan_jobs(workloads: list[str], peers: list[str], epochs: dict[str, int],
                     continue
                 if runner.cases is not None and case_name not in runner.cases:
                     continue
-                jobs.append(Job(
-                    case=case_name, runner=runner.name, peer=runner.peer,
-                    workload=case.workload, batch_size=case.batch_size,
-                    epochs=epochs_for_case(case_name, epochs) if case.trains else 0,
-                    settings=dict(runner.settings), quick=quick, rows=case.rows,
-                ))
+                jobs.append(
+                    Job(
+                        case=case_name,
+                        runner=runner.name,
+                        peer=runner.peer,
+                        workload=case.workload,
+                        batch_size=case.batch_size,
+                        epochs=epochs_for_case(case_name, epochs) if case.trains else 0,
+                        settings=dict(runner.settings),
+                        quick=quick,
+                        rows=case.rows,
+                    )
+                )
     return jobs
 
 

@@ -45,11 +45,7 @@ from bench import spec
 PEERS: tuple[str, ...] = ("tfkit", "keras3")
 CHAIN_CALLS = 400
 
-_IMPORT = {
-    "tensorflow": "import tensorflow",
-    "tfkit": "import tfkit",
-    "keras3": "import keras",
-}
+_IMPORT = {"tensorflow": "import tensorflow", "tfkit": "import tfkit", "keras3": "import keras"}
 
 # what each minimal environment leaves out of site-packages (top-level names, dist-info names alike)
 _NOT_NEEDED = {
@@ -79,11 +75,12 @@ def _timed_script(steps: list[tuple[str, str]]) -> str:
 
 
 def _run(source: str, env: dict[str, str], timeout: float, python_flags: tuple[str, ...] = ()) -> dict[str, float]:
-    completed = subprocess.run([sys.executable, *python_flags, "-c", source], env=env, capture_output=True,
-                               text=True, timeout=timeout)
+    completed = subprocess.run(
+        [sys.executable, *python_flags, "-c", source], env=env, capture_output=True, text=True, timeout=timeout
+    )
     for line in reversed(completed.stdout.splitlines()):
         if line.startswith("STARTUP "):
-            return json.loads(line[len("STARTUP "):])
+            return json.loads(line[len("STARTUP ") :])
     raise RuntimeError(f"exit {completed.returncode}: {completed.stderr.strip().splitlines()[-1:]}")
 
 
@@ -106,8 +103,9 @@ def _in_minimal_site(source: str, site: str) -> str:
     """``source`` run by ``python -S`` with only ``site`` (and the repository) on the path."""
     from bench import orchestrate
 
-    return "\n".join([f"import site, sys; site.addsitedir({site!r}); sys.path.insert(0, {str(orchestrate.REPO_ROOT)!r})",
-                      source])
+    return "\n".join(
+        [f"import site, sys; site.addsitedir({site!r}); sys.path.insert(0, {str(orchestrate.REPO_ROOT)!r})", source]
+    )
 
 
 def _run_minimal(source: str, site: str, env: dict[str, str], timeout: float) -> dict[str, float]:
@@ -120,12 +118,17 @@ def prepare_models(directory: str, env: dict[str, str], timeout: float) -> dict[
 
     paths = {}
     for peer, setup in _PREPARE.items():
-        source = "\n".join([
-            setup, "import sys; sys.path.insert(0, %r)" % str(orchestrate.TOOLS_DIR),
-            "from bench import graphs",
-            f"model, _ = graphs.chain(ns, {CHAIN_CALLS})",
-            f"path = {directory!r} + '/chain' + suffix", "save(model, path)",
-            "print('STARTUP ' + __import__('json').dumps({'path': path}))"])
+        source = "\n".join(
+            [
+                setup,
+                "import sys; sys.path.insert(0, %r)" % str(orchestrate.TOOLS_DIR),
+                "from bench import graphs",
+                f"model, _ = graphs.chain(ns, {CHAIN_CALLS})",
+                f"path = {directory!r} + '/chain' + suffix",
+                "save(model, path)",
+                "print('STARTUP ' + __import__('json').dumps({'path': path}))",
+            ]
+        )
         paths[peer] = _run(source, orchestrate.peer_env(peer, env), timeout)["path"]
     return paths
 
@@ -156,15 +159,25 @@ def run_rounds(pairs: int, env: dict[str, str], timeout: float) -> dict[str, Any
             shift = number % len(importers)
             for peer in importers[shift:] + importers[:shift]:
                 values.setdefault(peer, {}).update(
-                    _run(_timed_script([("import_s", _IMPORT[peer])]), orchestrate.peer_env(peer, env), timeout))
-                values[peer].update(_run_minimal(_timed_script([("import_min_s", _IMPORT[peer])]), sites[peer],
-                                                 orchestrate.peer_env(peer, env), timeout))
-            for peer in PEERS[number % 2:] + PEERS[:number % 2]:
+                    _run(_timed_script([("import_s", _IMPORT[peer])]), orchestrate.peer_env(peer, env), timeout)
+                )
+                values[peer].update(
+                    _run_minimal(
+                        _timed_script([("import_min_s", _IMPORT[peer])]),
+                        sites[peer],
+                        orchestrate.peer_env(peer, env),
+                        timeout,
+                    )
+                )
+            for peer in PEERS[number % 2 :] + PEERS[: number % 2]:
                 imports, load = _COLD[peer]
-                script = _timed_script([("cold_import_s", imports),
-                                        ("cold_load_s", f"PATH = {paths[peer]!r}\n{load}"),
-                                        ("cold_first_call_s", "model.predict(__import__('numpy').ones("
-                                                              "(1, 16), 'float32'), verbose=0)")])
+                script = _timed_script(
+                    [
+                        ("cold_import_s", imports),
+                        ("cold_load_s", f"PATH = {paths[peer]!r}\n{load}"),
+                        ("cold_first_call_s", "model.predict(__import__('numpy').ones((1, 16), 'float32'), verbose=0)"),
+                    ]
+                )
                 times = _run(script, orchestrate.peer_env(peer, env), timeout)
                 times["cold_total_s"] = sum(times.values())
                 values[peer].update(times)
@@ -173,8 +186,12 @@ def run_rounds(pairs: int, env: dict[str, str], timeout: float) -> dict[str, Any
                 values[peer]["beyond_tf_min_s"] = values[peer]["import_min_s"] - values["tensorflow"]["import_min_s"]
             if number:
                 rounds.append(values)
-            print(f"  startup round {number}/{pairs}: " + ", ".join(
-                f"{peer} import {v['import_s']:.2f} s" for peer, v in values.items()), file=sys.stderr, flush=True)
+            print(
+                f"  startup round {number}/{pairs}: "
+                + ", ".join(f"{peer} import {v['import_s']:.2f} s" for peer, v in values.items()),
+                file=sys.stderr,
+                flush=True,
+            )
     return {"pairs": pairs, "rounds": rounds}
 
 
@@ -196,12 +213,16 @@ def render(result: dict[str, Any]) -> str:
 
     titles = {"tfkit": "tfkit", "keras3": "Keras 3", "tensorflow": "TensorFlow alone"}
     columns = ["tfkit", "keras3", "tensorflow"]
-    lines = ["## Start-up (fresh processes, paired)", "",
-             f"{result['pairs']} rounds after a warm-up round; each cell is the median, and in parentheses the "
-             "median of the per-round ratios peer / tfkit (above 1: tfkit is faster) with their lowest - "
-             "highest.", "",
-             "| measurement | " + " | ".join(titles[c] for c in columns) + " |",
-             "| --- |" + " ---: |" * len(columns)]
+    lines = [
+        "## Start-up (fresh processes, paired)",
+        "",
+        f"{result['pairs']} rounds after a warm-up round; each cell is the median, and in parentheses the "
+        "median of the per-round ratios peer / tfkit (above 1: tfkit is faster) with their lowest - "
+        "highest.",
+        "",
+        "| measurement | " + " | ".join(titles[c] for c in columns) + " |",
+        "| --- |" + " ---: |" * len(columns),
+    ]
     for metric, label in ROWS:
         cells = []
         for column in columns:

@@ -20,8 +20,9 @@ import time
 from typing import Any, Callable
 
 
-def epoch_metrics(fit_start: float, epoch_ends: list[float], losses: list[float],
-                  rss_mib: list[float] | None = None) -> dict[str, float]:
+def epoch_metrics(
+    fit_start: float, epoch_ends: list[float], losses: list[float], rss_mib: list[float] | None = None
+) -> dict[str, float]:
     """First-epoch time, steady-state epoch time (median of epochs 2..k), the whole run, loss after epoch 2.
 
     With ``rss_mib`` (current RSS at each epoch end): RSS after epoch 1, after the
@@ -116,8 +117,7 @@ def serving_latency_ms(export_dir: str, sample: Any, calls: int, warmup: int = 2
 
     loaded = tf.saved_model.load(export_dir)
     if "serving_default" not in loaded.signatures:
-        raise ValueError(f"{export_dir} has no serving_default signature; "
-                         f"found {sorted(loaded.signatures)}")
+        raise ValueError(f"{export_dir} has no serving_default signature; found {sorted(loaded.signatures)}")
     serve = loaded.signatures["serving_default"]
     input_names = sorted(serve.structured_input_signature[1])
     if len(input_names) != 1:

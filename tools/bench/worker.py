@@ -19,8 +19,13 @@ import traceback
 from typing import Any
 
 RESULT_MARKER = "BENCH_RESULT "
-PEER_MODULES = {"tfkit": "peer_tfkit", "keras3": "peer_keras", "tf_keras": "peer_keras",
-                "raw_tf": "peer_raw_tf", "keras3_jax": "peer_keras"}
+PEER_MODULES = {
+    "tfkit": "peer_tfkit",
+    "keras3": "peer_keras",
+    "tf_keras": "peer_keras",
+    "raw_tf": "peer_raw_tf",
+    "keras3_jax": "peer_keras",
+}
 
 
 class Unavailable(Exception):
@@ -44,7 +49,7 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
     result: dict[str, Any] = {"status": "ok", "reason": None, "metrics": {}, "missing": {}, "info": {}}
     job = {**job, "settings": dict(job["settings"])}
     threads = job["settings"].pop("intra_op_threads", None)
-    if threads is not None:     # read when TensorFlow's context starts: before the peer runs its first op
+    if threads is not None:  # read when TensorFlow's context starts: before the peer runs its first op
         os.environ["TF_NUM_INTRAOP_THREADS"] = str(int(threads))
     try:
         peer = importlib.import_module(f"bench.{PEER_MODULES[job['peer']]}")
@@ -52,7 +57,7 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
             peer.load(job["peer"])
         except ImportError as error:
             raise Unavailable(describe(error)) from error
-        if job["workload"] in ("graph", "vae_load"):     # models built and loaded: no data
+        if job["workload"] in ("graph", "vae_load"):  # models built and loaded: no data
             with tempfile.TemporaryDirectory(prefix="bench_graph_") as work_dir:
                 metrics, info = peer.graph(job, work_dir)
             result["metrics"] = {key: float(value) for key, value in metrics.items()}

@@ -28,16 +28,36 @@ from typing import Iterator
 
 from fuzzing.target import Finding
 
-REFUSED_EVENTS = frozenset({
-    "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-    "exec", "pickle.find_class", "ctypes.dlopen", "ctypes.dlsym",
-    "ctypes.call_function", "socket.connect", "socket.bind", "socket.getaddrinfo", "urllib.Request",
-    "webbrowser.open", "code.__new__", "function.__new__", "sys._getframe", "object.__setattr__",
-})
+REFUSED_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.system",
+        "os.exec",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "exec",
+        "pickle.find_class",
+        "ctypes.dlopen",
+        "ctypes.dlsym",
+        "ctypes.call_function",
+        "socket.connect",
+        "socket.bind",
+        "socket.getaddrinfo",
+        "urllib.Request",
+        "webbrowser.open",
+        "code.__new__",
+        "function.__new__",
+        "sys._getframe",
+        "object.__setattr__",
+    }
+)
 # sys._getframe, object.__setattr__ (on type attributes) are used by ordinary library code: they are listed so a
 # target may allow them explicitly; they are not refused unless a target asks (see _STRICT_ONLY).
 _STRICT_ONLY = frozenset({"sys._getframe", "object.__setattr__", "code.__new__", "function.__new__"})
 _WRITE_MODES = ("w", "a", "x", "+")
+
 
 def _writes(mode: object, flags: object) -> bool:
     if isinstance(mode, str):
@@ -112,8 +132,11 @@ def warming() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def armed(allowed_events: frozenset[str] = frozenset(), allowed_imports: tuple[str, ...] = (),
-          write_roots: tuple[str, ...] | None = None) -> Iterator[None]:
+def armed(
+    allowed_events: frozenset[str] = frozenset(),
+    allowed_imports: tuple[str, ...] = (),
+    write_roots: tuple[str, ...] | None = None,
+) -> Iterator[None]:
     """Refuse the events above while the block runs; ``Finding`` at the end if any was attempted.
 
     ``write_roots`` narrows where files may be opened for writing (default: the temporary folders).
@@ -126,8 +149,14 @@ def armed(allowed_events: frozenset[str] = frozenset(), allowed_imports: tuple[s
         sys.addaudithook(_hook)
         _installed = True
     import_roots = _import_roots(allowed_imports)
-    _state.update(armed=True, events=allowed_events, imports=allowed_imports, violations=[], import_roots=import_roots,
-                  roots=tuple(os.path.realpath(r).rstrip("/") + "/" for r in write_roots or _writable_roots()))
+    _state.update(
+        armed=True,
+        events=allowed_events,
+        imports=allowed_imports,
+        violations=[],
+        import_roots=import_roots,
+        roots=tuple(os.path.realpath(r).rstrip("/") + "/" for r in write_roots or _writable_roots()),
+    )
     try:
         yield
     finally:

@@ -1,7 +1,7 @@
 """Run inputs through a target without atheris: the suite's regression check, and line coverage.
 
-    problems = replay(get("pickle"), corpus.committed_inputs("pickle"))   # [] when every input is fine
-    line_coverage("pickle", inputs)     # {"files": {"tfkit/datasets/pickle_data.py": [covered, statements, "12-14, 80"]}}
+problems = replay(get("pickle"), corpus.committed_inputs("pickle"))   # [] when every input is fine
+line_coverage("pickle", inputs)     # {"files": {"tfkit/datasets/pickle_data.py": [covered, statements, "12-14, 80"]}}
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ def replay(target: Target, inputs: Iterable[Path]) -> list[str]:
             target.check(path.read_bytes())
         except Exception as error:  # noqa: BLE001  (every exception but ValueError is a finding)
             where = traceback.extract_tb(error.__traceback__)[-1]
-            problems.append(f"{path.name}: {type(error).__name__}: {str(error)[:400]} "
-                            f"[{Path(where.filename).name}:{where.lineno}]")
+            problems.append(
+                f"{path.name}: {type(error).__name__}: {str(error)[:400]} [{Path(where.filename).name}:{where.lineno}]"
+            )
     return problems
 
 
@@ -49,10 +50,20 @@ def line_coverage(name: str, inputs: Iterable[Path]) -> dict[str, Any]:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as listing:
         json.dump([str(p) for p in inputs], listing)
     try:
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=os.pathsep.join(
-            [str(TOOLS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-        done = subprocess.run([sys.executable, "-m", "fuzzing.replay", name, listing.name], env=env,
-                              capture_output=True, text=True, timeout=3600)
+        env = dict(
+            os.environ,
+            TF_CPP_MIN_LOG_LEVEL="3",
+            PYTHONPATH=os.pathsep.join(
+                [str(TOOLS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+            ),
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "fuzzing.replay", name, listing.name],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
     finally:
         os.remove(listing.name)
     if done.returncode != 0:

@@ -91,7 +91,7 @@ def module_file(module: str) -> str:
     if module in EXTRA_MODULE_FILES:
         return EXTRA_MODULE_FILES[module]
     top, *rest = module.split(".")
-    spec = importlib.util.find_spec(top)          # a top-level name: nothing is imported
+    spec = importlib.util.find_spec(top)  # a top-level name: nothing is imported
     if not rest:
         return spec.origin
     folder = os.path.join(os.path.dirname(spec.origin), *rest)
@@ -155,8 +155,13 @@ def write_seeds(folder: Path, named: Iterable[tuple[str, bytes]]) -> int:
     return count
 
 
-def read_guarded(target_events: frozenset[str], imports: tuple[str, ...], source: str,
-                 call: Callable[[], Any], write_roots: tuple[str, ...] | None = None) -> tuple[bool, Any]:
+def read_guarded(
+    target_events: frozenset[str],
+    imports: tuple[str, ...],
+    source: str,
+    call: Callable[[], Any],
+    write_roots: tuple[str, ...] | None = None,
+) -> tuple[bool, Any]:
     """``expect_refusal_naming`` with the guard armed around the reader only (never around a reference)."""
     from fuzzing import guard
 
@@ -182,8 +187,11 @@ def scratch_path(name: str) -> Path:
     import os
     import tempfile
 
-    folder = Path("/dev/shm") if Path("/dev/shm").is_dir() and os.access("/dev/shm", os.W_OK) else \
-        Path(tempfile.gettempdir())
+    folder = (
+        Path("/dev/shm")
+        if Path("/dev/shm").is_dir() and os.access("/dev/shm", os.W_OK)
+        else Path(tempfile.gettempdir())
+    )
     mine = folder / f"tfkit-fuzz-{os.getpid()}"
     mine.mkdir(exist_ok=True)
     return mine / name

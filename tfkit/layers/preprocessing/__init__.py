@@ -1,8 +1,8 @@
 """Preprocessing layers: run inside the model's graph, so exports carry them.
 
-    model = tfkit.Sequential([tfkit.layers.Rescaling(1 / 255), tfkit.layers.RandomFlip("horizontal")])
-    norm = tfkit.layers.Normalization(); norm.adapt(x_train)
-    vectorize = tfkit.layers.TextVectorization(max_tokens=20000); vectorize.adapt(texts)
+model = tfkit.Sequential([tfkit.layers.Rescaling(1 / 255), tfkit.layers.RandomFlip("horizontal")])
+norm = tfkit.layers.Normalization(); norm.adapt(x_train)
+vectorize = tfkit.layers.TextVectorization(max_tokens=20000); vectorize.adapt(texts)
 """
 
 from tfkit.layers.preprocessing.categorical import *  # noqa: F401,F403

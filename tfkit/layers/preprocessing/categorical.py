@@ -64,12 +64,14 @@ def current_output_mode(output_mode: Any, old_names: Sequence[str] = ("binary", 
 
 def _check_mode(layer: Layer, output_mode: str, allowed: Sequence[str] = _MODES) -> None:
     if output_mode not in allowed:
-        raise ValueError(f"{type(layer).__name__} layer '{layer.name}': output_mode must be one of {list(allowed)}, "
-                         f"got {output_mode!r}")
+        raise ValueError(
+            f"{type(layer).__name__} layer '{layer.name}': output_mode must be one of {list(allowed)}, "
+            f"got {output_mode!r}"
+        )
 
 
 @registry.builtin("layers")
-@shape_inference.always_trace   # float32 outputs of int inputs, whatever the compute dtype: trace call
+@shape_inference.always_trace  # float32 outputs of int inputs, whatever the compute dtype: trace call
 class CategoryEncoding(Layer):
     """A preprocessing layer which encodes integer features.
 
@@ -132,15 +134,17 @@ class CategoryEncoding(Layer):
         array([[0.5, 3. , 0. , 0. ]], dtype=float32)
     """
 
-    def __init__(self, num_tokens: int | None = None, output_mode: str = "multi_hot", sparse: bool = False,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, num_tokens: int | None = None, output_mode: str = "multi_hot", sparse: bool = False, **kwargs: Any
+    ) -> None:
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
-        output_mode = current_output_mode(output_mode, old_names=("binary",))   # as Keras: not "tf-idf"
+        output_mode = current_output_mode(output_mode, old_names=("binary",))  # as Keras: not "tf-idf"
         _check_mode(self, output_mode, ("one_hot", "multi_hot", "count"))
         if not isinstance(num_tokens, int) or num_tokens < 1:
-            raise ValueError(f"CategoryEncoding layer '{self.name}': num_tokens must be a positive int, got "
-                             f"{num_tokens!r}")
+            raise ValueError(
+                f"CategoryEncoding layer '{self.name}': num_tokens must be a positive int, got {num_tokens!r}"
+            )
         if sparse:
             raise ValueError(f"CategoryEncoding layer '{self.name}': sparse=True is not supported")
         self.num_tokens, self.output_mode = num_tokens, output_mode
@@ -148,8 +152,11 @@ class CategoryEncoding(Layer):
     def call(self, inputs: Any, count_weights: Any = None) -> tf.Tensor:
         indices = tf.cast(tf.convert_to_tensor(inputs), tf.int64)
         in_range = tf.reduce_all((indices >= 0) & (indices < self.num_tokens))
-        checks = [tf.debugging.Assert(in_range, [f"CategoryEncoding layer '{self.name}' expects ids in "
-                                                 f"[0, {self.num_tokens})", indices])]
+        checks = [
+            tf.debugging.Assert(
+                in_range, [f"CategoryEncoding layer '{self.name}' expects ids in [0, {self.num_tokens})", indices]
+            )
+        ]
         with tf.control_dependencies(checks):
             indices = tf.identity(indices)
         return encode(indices, self.output_mode, self.num_tokens, count_weights)
@@ -158,8 +165,12 @@ class CategoryEncoding(Layer):
         return encoded_shape(input_shape, self.output_mode, self.num_tokens)
 
     def get_config(self) -> dict[str, Any]:
-        return {**Layer.get_config(self), "num_tokens": self.num_tokens, "output_mode": self.output_mode,
-                "sparse": False}
+        return {
+            **Layer.get_config(self),
+            "num_tokens": self.num_tokens,
+            "output_mode": self.output_mode,
+            "sparse": False,
+        }
 
 
 @registry.builtin("layers")
@@ -234,16 +245,25 @@ class Hashing(Layer):
                [1., 0., 0.]], dtype=float32)
     """
 
-    def __init__(self, num_bins: int, mask_value: Any = None, salt: Any = None, output_mode: str = "int",
-                 sparse: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        num_bins: int,
+        mask_value: Any = None,
+        salt: Any = None,
+        output_mode: str = "int",
+        sparse: bool = False,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("autocast", False)
-        if kwargs.get("dtype") is None:     # as Keras: integer ids, or vectors of the float type
+        if kwargs.get("dtype") is None:  # as Keras: integer ids, or vectors of the float type
             kwargs["dtype"] = "int64" if output_mode == "int" else settings.floatx()
         super().__init__(**kwargs)
         _check_mode(self, output_mode)
         if output_mode == "int" and self.dtype not in ("int32", "int64"):
-            raise ValueError(f"Hashing layer '{self.name}': with output_mode='int' the dtype is the ids' type, "
-                             f"'int32' or 'int64'; got dtype={self.dtype!r} (leave dtype out for int64)")
+            raise ValueError(
+                f"Hashing layer '{self.name}': with output_mode='int' the dtype is the ids' type, "
+                f"'int32' or 'int64'; got dtype={self.dtype!r} (leave dtype out for int64)"
+            )
         if not isinstance(num_bins, int) or num_bins < 1:
             raise ValueError(f"Hashing layer '{self.name}': num_bins must be a positive int, got {num_bins!r}")
         if sparse:
@@ -267,15 +287,24 @@ class Hashing(Layer):
             values = tf.cast(values, tf.int64)
         if values.dtype != tf.string:
             values = tf.strings.as_string(values)
-        hashed = (tf.strings.to_hash_bucket_strong(values, bins, key=self.salt) if self.salt is not None
-                  else tf.strings.to_hash_bucket_fast(values, bins))
+        hashed = (
+            tf.strings.to_hash_bucket_strong(values, bins, key=self.salt)
+            if self.salt is not None
+            else tf.strings.to_hash_bucket_fast(values, bins)
+        )
         if mask is not None:
             hashed = tf.where(mask, tf.zeros_like(hashed), hashed + 1)
         return tf.cast(encode(hashed, self.output_mode, self.num_bins), self.dtype)
 
     def get_config(self) -> dict[str, Any]:
-        return {**Layer.get_config(self), "num_bins": self.num_bins, "mask_value": self.mask_value,
-                "salt": self.salt, "output_mode": self.output_mode, "sparse": False}
+        return {
+            **Layer.get_config(self),
+            "num_bins": self.num_bins,
+            "mask_value": self.mask_value,
+            "salt": self.salt,
+            "output_mode": self.output_mode,
+            "sparse": False,
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Hashing":
@@ -283,12 +312,12 @@ class Hashing(Layer):
         dtype = config.get("dtype")
         name = dtype.get("config", {}).get("name") if isinstance(dtype, dict) else dtype
         if config.get("output_mode", "int") == "int" and isinstance(name, str) and name not in ("int32", "int64"):
-            config.pop("dtype")   # tfkit's configs before its dtype followed Keras's: int64 ids whatever dtype said
+            config.pop("dtype")  # tfkit's configs before its dtype followed Keras's: int64 ids whatever dtype said
         return super().from_config(config)
 
 
 @registry.builtin("layers")
-@shape_inference.always_trace   # int32 outputs (output_mode="int") of float inputs: trace call
+@shape_inference.always_trace  # int32 outputs (output_mode="int") of float inputs: trace call
 class Discretization(Layer):
     """A preprocessing layer which buckets continuous features by ranges.
 
@@ -353,14 +382,23 @@ class Discretization(Layer):
                [1, 3, 3, 1]], dtype=int32)
     """
 
-    def __init__(self, bin_boundaries: Sequence[float] | None = None, num_bins: int | None = None,
-                 epsilon: float = 0.01, output_mode: str = "int", sparse: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        bin_boundaries: Sequence[float] | None = None,
+        num_bins: int | None = None,
+        epsilon: float = 0.01,
+        output_mode: str = "int",
+        sparse: bool = False,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         _check_mode(self, output_mode)
         if (bin_boundaries is None) == (num_bins is None):
-            raise ValueError(f"Discretization layer '{self.name}': pass exactly one of bin_boundaries and num_bins, "
-                             f"got bin_boundaries={bin_boundaries!r}, num_bins={num_bins!r}")
+            raise ValueError(
+                f"Discretization layer '{self.name}': pass exactly one of bin_boundaries and num_bins, "
+                f"got bin_boundaries={bin_boundaries!r}, num_bins={num_bins!r}"
+            )
         if sparse:
             raise ValueError(f"Discretization layer '{self.name}': sparse=True is not supported")
         self.bin_boundaries = None if bin_boundaries is None else [float(b) for b in bin_boundaries]
@@ -384,12 +422,16 @@ class Discretization(Layer):
     def call(self, inputs: Any) -> tf.Tensor:
         values = tf.cast(tf.convert_to_tensor(inputs), tf.float32)
         if self.bin_boundaries is None:
-            if shape_inference.in_symbolic_trace():   # a model defined before adapt(), as in Keras: num_bins bins
-                return shape_inference.stand_in(self.compute_output_shape(tuple(values.shape)),
-                                                tf.int32 if self.output_mode == "int" else tf.float32)
-            raise ValueError(f"Discretization layer '{self.name}' has no bin boundaries yet: pass bin_boundaries "
-                             f"when creating it, or call adapt(data) before using it")
-        buckets = tf.raw_ops.Bucketize(input=values, boundaries=list(self.bin_boundaries))   # int32, as Keras
+            if shape_inference.in_symbolic_trace():  # a model defined before adapt(), as in Keras: num_bins bins
+                return shape_inference.stand_in(
+                    self.compute_output_shape(tuple(values.shape)),
+                    tf.int32 if self.output_mode == "int" else tf.float32,
+                )
+            raise ValueError(
+                f"Discretization layer '{self.name}' has no bin boundaries yet: pass bin_boundaries "
+                f"when creating it, or call adapt(data) before using it"
+            )
+        buckets = tf.raw_ops.Bucketize(input=values, boundaries=list(self.bin_boundaries))  # int32, as Keras
         depth = len(self.bin_boundaries) + 1
         return encode(buckets, self.output_mode, depth)
 
@@ -402,8 +444,14 @@ class Discretization(Layer):
         no ``trainable``, which Keras's ``Discretization`` does not take."""
         boundaries = None if self.bin_boundaries is None else [float(b) for b in self.bin_boundaries]
         config = {key: value for key, value in Layer.get_config(self).items() if key != "trainable"}
-        return {**config, "bin_boundaries": boundaries, "num_bins": self.num_bins, "epsilon": self.epsilon,
-                "output_mode": self.output_mode, "sparse": False}
+        return {
+            **config,
+            "bin_boundaries": boundaries,
+            "num_bins": self.num_bins,
+            "epsilon": self.epsilon,
+            "output_mode": self.output_mode,
+            "sparse": False,
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Discretization":

@@ -97,12 +97,20 @@ class Normalization(Layer):
         array([[1., 3., 5.]], dtype=float32)
     """
 
-    def __init__(self, axis: int | Sequence[int] | None = -1, mean: Any = None, variance: Any = None,
-                 invert: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        axis: int | Sequence[int] | None = -1,
+        mean: Any = None,
+        variance: Any = None,
+        invert: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         if (mean is None) != (variance is None):
-            raise ValueError(f"Normalization layer '{self.name}': pass both mean and variance, or neither "
-                             f"(and call adapt()); got mean={mean!r}, variance={variance!r}")
+            raise ValueError(
+                f"Normalization layer '{self.name}': pass both mean and variance, or neither "
+                f"(and call adapt()); got mean={mean!r}, variance={variance!r}"
+            )
         self.axis = () if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
         self.input_mean = None if mean is None else np.asarray(mean, dtype="float32")
         self.input_variance = None if variance is None else np.asarray(variance, dtype="float32")
@@ -114,11 +122,14 @@ class Normalization(Layer):
         keep = sorted(a % ndim for a in self.axis)
         for a in self.axis:
             if not -ndim <= a < ndim:
-                raise ValueError(f"Normalization layer '{self.name}': axis {a} is out of range for inputs of "
-                                 f"rank {ndim}")
+                raise ValueError(
+                    f"Normalization layer '{self.name}': axis {a} is out of range for inputs of rank {ndim}"
+                )
         if any(input_shape[a] is None for a in keep):
-            raise ValueError(f"Normalization layer '{self.name}' needs known sizes on axis {list(self.axis)}, "
-                             f"got input shape {tuple(input_shape)}")
+            raise ValueError(
+                f"Normalization layer '{self.name}' needs known sizes on axis {list(self.axis)}, "
+                f"got input shape {tuple(input_shape)}"
+            )
         return tuple(input_shape[a] for a in keep), [input_shape[a] if a in keep else 1 for a in range(ndim)]
 
     def build(self, input_shape: Sequence[int | None]) -> None:
@@ -148,10 +159,10 @@ class Normalization(Layer):
             batch_m2 = ((batch - batch.mean(axis=reduce, keepdims=True)) ** 2).sum(axis=reduce)
             if mean is None:
                 total, mean, m2 = n, batch_mean, batch_m2
-            else:       # Chan et al.: merge two sets' means and sums of squares
+            else:  # Chan et al.: merge two sets' means and sums of squares
                 delta = batch_mean - mean
                 mean = mean + delta * n / (total + n)
-                m2 = m2 + batch_m2 + delta ** 2 * total * n / (total + n)
+                m2 = m2 + batch_m2 + delta**2 * total * n / (total + n)
                 total += n
         if mean is None:
             raise ValueError(f"Normalization layer '{self.name}': adapt() got no data")
@@ -176,7 +187,10 @@ class Normalization(Layer):
 
     def get_config(self) -> dict[str, Any]:
         axis = list(self.axis) if len(self.axis) != 1 else self.axis[0]
-        return {**Layer.get_config(self), "axis": axis if self.axis else None,
-                "mean": None if self.input_mean is None else self.input_mean.tolist(),
-                "variance": None if self.input_variance is None else self.input_variance.tolist(),
-                "invert": self.invert}
+        return {
+            **Layer.get_config(self),
+            "axis": axis if self.axis else None,
+            "mean": None if self.input_mean is None else self.input_mean.tolist(),
+            "variance": None if self.input_variance is None else self.input_variance.tolist(),
+            "invert": self.invert,
+        }

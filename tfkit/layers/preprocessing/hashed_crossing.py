@@ -92,8 +92,15 @@ class HashedCrossing(Layer):
         TensorShape([5, 5])
     """
 
-    def __init__(self, num_bins: int, output_mode: str = "int", sparse: bool = False, name: str | None = None,
-                 dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        num_bins: int,
+        output_mode: str = "int",
+        sparse: bool = False,
+        name: str | None = None,
+        dtype: Any = None,
+        **kwargs: Any,
+    ) -> None:
         if output_mode == "int" and dtype is None:
             dtype = "int64"
         kwargs.setdefault("autocast", False)
@@ -103,15 +110,18 @@ class HashedCrossing(Layer):
         if output_mode not in _MODES:
             raise ValueError(f"{who} expected `output_mode` to be one of {list(_MODES)}, got {output_mode!r}")
         if sparse and output_mode != "one_hot":
-            raise ValueError(f"{who}: sparse=True applies to output_mode='one_hot' only, got "
-                             f"output_mode={output_mode!r}")
+            raise ValueError(
+                f"{who}: sparse=True applies to output_mode='one_hot' only, got output_mode={output_mode!r}"
+            )
         self.num_bins, self.output_mode, self.sparse = num_bins, output_mode, bool(sparse)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.sparse and any(is_symbolic(x) for x in tf.nest.flatten((args, kwargs))):
-            raise ValueError(f"HashedCrossing layer '{self.name}' with sparse=True returns a tf.SparseTensor, and "
-                             f"tfkit's functional models carry dense tensors only: use sparse=False in a model "
-                             f"(or call the layer on tensors, e.g. in a tf.data pipeline)")
+            raise ValueError(
+                f"HashedCrossing layer '{self.name}' with sparse=True returns a tf.SparseTensor, and "
+                f"tfkit's functional models carry dense tensors only: use sparse=False in a model "
+                f"(or call the layer on tensors, e.g. in a tf.data pipeline)"
+            )
         return super().__call__(*args, **kwargs)
 
     def _checked(self, inputs: Any) -> list[tf.Tensor]:
@@ -119,8 +129,7 @@ class HashedCrossing(Layer):
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(f"{who} expects a list or tuple of at least two feature tensors, got {inputs!r}")
         if any(isinstance(x, (tf.SparseTensor, tf.RaggedTensor)) for x in inputs):
-            raise ValueError(f"{who} expects dense feature tensors, got "
-                             f"{[type(x).__name__ for x in inputs]}")
+            raise ValueError(f"{who} expects dense feature tensors, got {[type(x).__name__ for x in inputs]}")
         features = [tf.convert_to_tensor(x) for x in inputs]
         shapes = [tuple(x.shape) for x in features]
         first = shapes[0]
@@ -136,7 +145,7 @@ class HashedCrossing(Layer):
     def call(self, inputs: Any) -> Any:
         features = self._checked(inputs)
         shape = tuple(features[0].shape)
-        with tf.device("CPU:0"):   # as Keras: the op has CPU kernels only
+        with tf.device("CPU:0"):  # as Keras: the op has CPU kernels only
             if len(shape) < 2:
                 features = [tf.reshape(x, [-1, 1]) for x in features]
             bins = tf.sparse.to_dense(tf.sparse.cross_hashed(features, self.num_bins))
@@ -155,17 +164,23 @@ class HashedCrossing(Layer):
     def compute_output_shape(self, input_shape: Any) -> tuple:
         shapes = list(input_shape) if isinstance(input_shape, (list, tuple)) else []
         if len(shapes) < 2 or not all(isinstance(s, (list, tuple)) for s in shapes):
-            raise ValueError(f"HashedCrossing layer '{self.name}' expects the shapes of at least two features, "
-                             f"got {input_shape!r}")
+            raise ValueError(
+                f"HashedCrossing layer '{self.name}' expects the shapes of at least two features, got {input_shape!r}"
+            )
         first = tuple(shapes[0])
         if self.output_mode == "int":
             return first
         if len(first) == 0:
-            return (1, self.num_bins)            # what the call gives for scalar features, as Keras's
+            return (1, self.num_bins)  # what the call gives for scalar features, as Keras's
         return (*first[:-1], self.num_bins) if len(first) == 2 else (*first, self.num_bins)
 
     def get_config(self) -> dict[str, Any]:
         # Keras's keys exactly (no "trainable": the layer has no weights).
         base = Layer.get_config(self)
-        return {"num_bins": self.num_bins, "output_mode": self.output_mode, "sparse": self.sparse,
-                "name": base["name"], "dtype": base["dtype"]}
+        return {
+            "num_bins": self.num_bins,
+            "output_mode": self.output_mode,
+            "sparse": self.sparse,
+            "name": base["name"],
+            "dtype": base["dtype"],
+        }

@@ -35,8 +35,17 @@ from tfkit.layers.preprocessing.image_random import (  # noqa: F401
     RandomFlip,
 )
 
-__all__ = ["Rescaling", "Resizing", "CenterCrop", "RandomFlip", "RandomRotation", "RandomZoom",
-           "RandomTranslation", "RandomContrast", "RandomCrop"]
+__all__ = [
+    "Rescaling",
+    "Resizing",
+    "CenterCrop",
+    "RandomFlip",
+    "RandomRotation",
+    "RandomZoom",
+    "RandomTranslation",
+    "RandomContrast",
+    "RandomCrop",
+]
 
 
 def _plain_numbers(value: Any, what: str, who: str) -> Any:
@@ -178,17 +187,28 @@ class Resizing(Layer):
                [13., 15.]], dtype=float32)
     """
 
-    def __init__(self, height: int, width: int, interpolation: str = "bilinear", crop_to_aspect_ratio: bool = False,
-                 pad_to_aspect_ratio: bool = False, fill_mode: str = "constant", fill_value: float = 0.0,
-                 antialias: bool = False, data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        height: int,
+        width: int,
+        interpolation: str = "bilinear",
+        crop_to_aspect_ratio: bool = False,
+        pad_to_aspect_ratio: bool = False,
+        fill_mode: str = "constant",
+        fill_value: float = 0.0,
+        antialias: bool = False,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         who = f"Resizing layer '{self.name}'"
         self.height = positive_int(height, "height", who)
         self.width = positive_int(width, "width", who)
         self.interpolation = iu.check_choice(interpolation, iu.RESIZE_INTERPOLATIONS, "interpolation", who)
         if fill_mode != "constant":
-            raise ValueError(f"{who} supports only fill_mode='constant' (used by pad_to_aspect_ratio), "
-                             f"got {fill_mode!r}")
+            raise ValueError(
+                f"{who} supports only fill_mode='constant' (used by pad_to_aspect_ratio), got {fill_mode!r}"
+            )
         if crop_to_aspect_ratio and pad_to_aspect_ratio:
             raise ValueError(f"{who} accepts only one of crop_to_aspect_ratio and pad_to_aspect_ratio, got both True")
         self.crop_to_aspect_ratio = bool(crop_to_aspect_ratio)
@@ -204,8 +224,16 @@ class Resizing(Layer):
         images = to_channels_last(inputs, self.data_format, batched)
         if images.dtype.is_floating and images.dtype != tf.as_dtype(self.compute_dtype):
             images = tf.cast(images, self.compute_dtype)
-        resized = iu.resize(images, self.height, self.width, self.interpolation, self.antialias,
-                            self.crop_to_aspect_ratio, self.pad_to_aspect_ratio, self.fill_value)
+        resized = iu.resize(
+            images,
+            self.height,
+            self.width,
+            self.interpolation,
+            self.antialias,
+            self.crop_to_aspect_ratio,
+            self.pad_to_aspect_ratio,
+            self.fill_value,
+        )
         if not images.dtype.is_floating:
             resized = tf.saturate_cast(tf.round(resized), images.dtype)
         return from_channels_last(resized, self.data_format, batched)
@@ -215,10 +243,17 @@ class Resizing(Layer):
 
     def get_config(self) -> dict[str, Any]:
         config = base_config(self)
-        config.update(height=self.height, width=self.width, interpolation=self.interpolation,
-                      crop_to_aspect_ratio=self.crop_to_aspect_ratio, pad_to_aspect_ratio=self.pad_to_aspect_ratio,
-                      fill_mode=self.fill_mode, fill_value=self.fill_value, antialias=self.antialias,
-                      data_format=self.data_format)
+        config.update(
+            height=self.height,
+            width=self.width,
+            interpolation=self.interpolation,
+            crop_to_aspect_ratio=self.crop_to_aspect_ratio,
+            pad_to_aspect_ratio=self.pad_to_aspect_ratio,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            antialias=self.antialias,
+            data_format=self.data_format,
+        )
         return config
 
 

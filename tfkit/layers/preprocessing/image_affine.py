@@ -30,8 +30,15 @@ __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation"]
 class AffineImageLayer(RandomImageLayer):
     """Shared ``fill_mode`` / ``interpolation`` / ``fill_value`` handling; subclasses return transforms."""
 
-    def __init__(self, fill_mode: str = "reflect", interpolation: str = "bilinear", seed: int | None = None,
-                 fill_value: float = 0.0, data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        fill_mode: str = "reflect",
+        interpolation: str = "bilinear",
+        seed: int | None = None,
+        fill_value: float = 0.0,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.fill_mode = iu.check_choice(fill_mode, iu.FILL_MODES, "fill_mode", self._who())
         self.interpolation = iu.check_choice(interpolation, iu.AFFINE_INTERPOLATIONS, "interpolation", self._who())
@@ -42,8 +49,7 @@ class AffineImageLayer(RandomImageLayer):
         raise NotImplementedError
 
     def augment(self, images: tf.Tensor) -> tf.Tensor:
-        return iu.affine_transform(images, self.transforms(images), self.interpolation, self.fill_mode,
-                                   self.fill_value)
+        return iu.affine_transform(images, self.transforms(images), self.interpolation, self.fill_mode, self.fill_value)
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -66,8 +72,7 @@ def rotation_transforms(angles_deg: tf.Tensor, height: tf.Tensor, width: tf.Tens
     cos, sin = tf.cos(theta), tf.sin(theta)
     cx, cy = 0.5 * (width - 1.0), 0.5 * (height - 1.0)
     zeros = tf.zeros_like(theta)
-    return tf.concat([cos, -sin, cx - cx * cos + cy * sin, sin, cos, cy - cx * sin - cy * cos, zeros, zeros],
-                     axis=1)
+    return tf.concat([cos, -sin, cx - cx * cos + cy * sin, sin, cos, cy - cx * sin - cy * cos, zeros, zeros], axis=1)
 
 
 @registry.builtin("layers")
@@ -146,11 +151,24 @@ class RandomRotation(AffineImageLayer):
         tf.float32
     """
 
-    def __init__(self, factor: Any, fill_mode: str = "reflect", interpolation: str = "bilinear",
-                 seed: int | None = None, fill_value: float = 0.0, data_format: str | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__(fill_mode=fill_mode, interpolation=interpolation, seed=seed, fill_value=fill_value,
-                         data_format=data_format, **kwargs)
+    def __init__(
+        self,
+        factor: Any,
+        fill_mode: str = "reflect",
+        interpolation: str = "bilinear",
+        seed: int | None = None,
+        fill_value: float = 0.0,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            fill_mode=fill_mode,
+            interpolation=interpolation,
+            seed=seed,
+            fill_value=fill_value,
+            data_format=data_format,
+            **kwargs,
+        )
         self.factor = iu.symmetric_factor(factor, "factor", self._who())
         self._factor_arg = list(factor) if isinstance(factor, (tuple, list)) else factor
 
@@ -245,19 +263,35 @@ class RandomZoom(AffineImageLayer):
         1.0
     """
 
-    def __init__(self, height_factor: Any, width_factor: Any = None, fill_mode: str = "reflect",
-                 interpolation: str = "bilinear", seed: int | None = None, fill_value: float = 0.0,
-                 data_format: str | None = None, **kwargs: Any) -> None:
-        super().__init__(fill_mode=fill_mode, interpolation=interpolation, seed=seed, fill_value=fill_value,
-                         data_format=data_format, **kwargs)
+    def __init__(
+        self,
+        height_factor: Any,
+        width_factor: Any = None,
+        fill_mode: str = "reflect",
+        interpolation: str = "bilinear",
+        seed: int | None = None,
+        fill_value: float = 0.0,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            fill_mode=fill_mode,
+            interpolation=interpolation,
+            seed=seed,
+            fill_value=fill_value,
+            data_format=data_format,
+            **kwargs,
+        )
         who = self._who()
-        self.height_lower, self.height_upper = iu.symmetric_factor(height_factor, "height_factor", who,
-                                                                   low_inclusive=False)
+        self.height_lower, self.height_upper = iu.symmetric_factor(
+            height_factor, "height_factor", who, low_inclusive=False
+        )
         self.height_factor = list(height_factor) if isinstance(height_factor, (tuple, list)) else height_factor
         self.width_factor = list(width_factor) if isinstance(width_factor, (tuple, list)) else width_factor
         if width_factor is not None:
-            self.width_lower, self.width_upper = iu.symmetric_factor(width_factor, "width_factor", who,
-                                                                     low_inclusive=False)
+            self.width_lower, self.width_upper = iu.symmetric_factor(
+                width_factor, "width_factor", who, low_inclusive=False
+            )
 
     def transforms(self, images: tf.Tensor) -> tf.Tensor:
         zoom_y = _draw(images, 1.0 + self.height_lower, 1.0 + self.height_upper, self.seed_generator)
@@ -352,11 +386,25 @@ class RandomTranslation(AffineImageLayer):
         array([0., 0., 1., 2.], dtype=float32)
     """
 
-    def __init__(self, height_factor: Any, width_factor: Any, fill_mode: str = "reflect",
-                 interpolation: str = "bilinear", seed: int | None = None, fill_value: float = 0.0,
-                 data_format: str | None = None, **kwargs: Any) -> None:
-        super().__init__(fill_mode=fill_mode, interpolation=interpolation, seed=seed, fill_value=fill_value,
-                         data_format=data_format, **kwargs)
+    def __init__(
+        self,
+        height_factor: Any,
+        width_factor: Any,
+        fill_mode: str = "reflect",
+        interpolation: str = "bilinear",
+        seed: int | None = None,
+        fill_value: float = 0.0,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            fill_mode=fill_mode,
+            interpolation=interpolation,
+            seed=seed,
+            fill_value=fill_value,
+            data_format=data_format,
+            **kwargs,
+        )
         who = self._who()
         self.height_lower, self.height_upper = iu.symmetric_factor(height_factor, "height_factor", who)
         self.width_lower, self.width_upper = iu.symmetric_factor(width_factor, "width_factor", who)

@@ -45,8 +45,9 @@ def value_range_pair(value_range: Any, who: str) -> tuple[float, float]:
     return low, high
 
 
-def factor_range(factor: Any, what: str, who: str, low: float, high: float,
-                 single: str = "symmetric") -> tuple[float, float]:
+def factor_range(
+    factor: Any, what: str, who: str, low: float, high: float, single: str = "symmetric"
+) -> tuple[float, float]:
     """``(lower, upper)`` from a number or a pair, each within ``[low, high]``.
 
     A single number ``f`` means ``(max(-|f|, low), |f|)`` (``single="symmetric"``,
@@ -55,13 +56,15 @@ def factor_range(factor: Any, what: str, who: str, low: float, high: float,
     """
     if isinstance(factor, (list, tuple)):
         if len(factor) != 2 or not all(map(_number, factor)) or not all(low <= v <= high for v in factor):
-            raise ValueError(f"{who} expected {what} to be a number or a pair of numbers in [{low}, {high}], "
-                             f"got {factor!r}")
+            raise ValueError(
+                f"{who} expected {what} to be a number or a pair of numbers in [{low}, {high}], got {factor!r}"
+            )
         lower, upper = sorted(factor)
         return lower, upper
     if not _number(factor) or not low <= factor <= high:
-        raise ValueError(f"{who} expected {what} to be a number or a pair of numbers in [{low}, {high}], "
-                         f"got {factor!r}")
+        raise ValueError(
+            f"{who} expected {what} to be a number or a pair of numbers in [{low}, {high}], got {factor!r}"
+        )
     if single == "from_low":
         return low, factor
     magnitude = abs(factor)
@@ -73,8 +76,7 @@ def to_range(images: tf.Tensor, source: tuple[float, float], target: tuple[float
     if tuple(source) == tuple(target):
         return images
     scale = (target[1] - target[0]) / (source[1] - source[0])
-    return (images - tf.cast(source[0], images.dtype)) * tf.cast(scale, images.dtype) + tf.cast(target[0],
-                                                                                                 images.dtype)
+    return (images - tf.cast(source[0], images.dtype)) * tf.cast(scale, images.dtype) + tf.cast(target[0], images.dtype)
 
 
 def batch_size(images: tf.Tensor) -> Any:
@@ -120,11 +122,10 @@ def dirichlet(size: int, alpha: Any, generator: Any) -> tf.Tensor:
 class BaseImageAugmentation(Layer):
     """Keras 3's image preprocessing layer contract on tfkit (see the module docstring)."""
 
-    applies_at_inference = False   # Keras applies AutoContrast, CLAHE and MaxNumBoundingBoxes at inference too
-    geometric = False              # moves pixels: masks follow with nearest sampling, boxes need a format
+    applies_at_inference = False  # Keras applies AutoContrast, CLAHE and MaxNumBoundingBoxes at inference too
+    geometric = False  # moves pixels: masks follow with nearest sampling, boxes need a format
 
-    def __init__(self, data_format: str | None = None, bounding_box_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, data_format: str | None = None, bounding_box_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.data_format = standardize_data_format(data_format, self._who())
         self.bounding_box_format = boxes_lib.check_format(bounding_box_format, self._who())
@@ -147,8 +148,9 @@ class BaseImageAugmentation(Layer):
     def transform_segmentation_masks(self, masks: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         return masks
 
-    def transform_bounding_boxes(self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any],
-                                 height: Any, width: Any) -> dict[str, tf.Tensor]:
+    def transform_bounding_boxes(
+        self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any], height: Any, width: Any
+    ) -> dict[str, tf.Tensor]:
         """``boxes["boxes"]`` arrive as absolute ``xyxy`` (b, n, 4) when :attr:`geometric`, else untouched."""
         return boxes
 
@@ -168,8 +170,10 @@ class BaseImageAugmentation(Layer):
         rank = images.shape.rank
         if rank not in (3, 4):
             shape = tuple(images.shape) if rank is not None else "of unknown rank"
-            raise ValueError(f"{self._who()} expected images of rank 3 (height, width, channels) or 4 "
-                             f"(batch, ...) in {self.data_format} layout, got shape {shape}")
+            raise ValueError(
+                f"{self._who()} expected images of rank 3 (height, width, channels) or 4 "
+                f"(batch, ...) in {self.data_format} layout, got shape {shape}"
+            )
         return images
 
     def _to_batch(self, tensor: tf.Tensor, unbatched: bool) -> tf.Tensor:
@@ -197,21 +201,24 @@ class BaseImageAugmentation(Layer):
         data = dict(inputs) if isinstance(inputs, dict) else {"images": inputs}
         unknown = sorted(set(data) - set(_KEYS))
         if "images" not in data or unknown:
-            raise ValueError(f"{self._who()} expected images or a dict with the key 'images' and optionally "
-                             f"'labels', 'bounding_boxes', 'segmentation_masks'; got keys {sorted(data)}")
+            raise ValueError(
+                f"{self._who()} expected images or a dict with the key 'images' and optionally "
+                f"'labels', 'bounding_boxes', 'segmentation_masks'; got keys {sorted(data)}"
+            )
         images = self._images_in(data["images"])
         unbatched = images.shape.rank == 3
         boxes = None
-        if "bounding_boxes" in data:                    # checked before any work is done
+        if "bounding_boxes" in data:  # checked before any work is done
             boxes = boxes_lib.densify(data["bounding_boxes"], unbatched, self._who())
             if active and self.geometric and self.bounding_box_format is None:
-                raise ValueError(f"{self._who()} moves pixels, so it needs bounding_box_format (e.g. 'xyxy') "
-                                 f"to transform the 'bounding_boxes' it was given")
+                raise ValueError(
+                    f"{self._who()} moves pixels, so it needs bounding_box_format (e.g. 'xyxy') "
+                    f"to transform the 'bounding_boxes' it was given"
+                )
         batch = self.prepare_images(self._to_batch(images, unbatched))
         transformation = self.draw(batch) if active else None
         out = dict(data)
-        out["images"] = self._from_batch(self.transform_images(batch, transformation) if active else batch,
-                                         unbatched)
+        out["images"] = self._from_batch(self.transform_images(batch, transformation) if active else batch, unbatched)
         if "labels" in data:
             labels = self.prepare_labels(tf.convert_to_tensor(data["labels"]))
             if active:
@@ -227,8 +234,9 @@ class BaseImageAugmentation(Layer):
             out["bounding_boxes"] = self._run_boxes(boxes, batch, transformation, unbatched, active)
         return out if isinstance(inputs, dict) else out["images"]
 
-    def _run_boxes(self, boxes: dict[str, tf.Tensor], batch: tf.Tensor, transformation: Any, unbatched: bool,
-                   active: bool) -> dict[str, tf.Tensor]:
+    def _run_boxes(
+        self, boxes: dict[str, tf.Tensor], batch: tf.Tensor, transformation: Any, unbatched: bool, active: bool
+    ) -> dict[str, tf.Tensor]:
         if active:
             height, width = tf.shape(batch)[1], tf.shape(batch)[2]
             if self.geometric:

@@ -20,30 +20,43 @@ import tensorflow as tf
 from tfkit.base import registry
 from tfkit.base import settings as backend
 from tfkit.layers.preprocessing import image_augment_base as base
-from tfkit.layers.preprocessing.image_augment_base import (
-    RandomAugmentation,
-    batch_size,
-    per_image,
-)
+from tfkit.layers.preprocessing.image_augment_base import RandomAugmentation, batch_size, per_image
 from tfkit.layers.preprocessing.image_random import RandomContrast
 from tfkit.ops import image as image_ops
 
-__all__ = ["RandomBrightness", "RandomColorDegeneration", "RandomGrayscale", "RandomHue", "RandomSaturation",
-           "RandomInvert", "RandomPosterization", "Solarization", "RandomColorJitter"]
+__all__ = [
+    "RandomBrightness",
+    "RandomColorDegeneration",
+    "RandomGrayscale",
+    "RandomHue",
+    "RandomSaturation",
+    "RandomInvert",
+    "RandomPosterization",
+    "Solarization",
+    "RandomColorJitter",
+]
 
 
 class _RangedAugmentation(RandomAugmentation):
     """A random augmentation with a ``factor`` pair and a ``value_range``."""
 
-    def __init__(self, factor: Any, value_range: Any, bounds: tuple[float, float], single: str = "symmetric",
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any,
+        value_range: Any,
+        bounds: tuple[float, float],
+        single: str = "symmetric",
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, **kwargs)
         self.factor = base.factor_range(factor, "factor", self._who(), *bounds, single=single)
         self.value_range = base.value_range_pair(value_range, self._who())
 
     def clip(self, images: tf.Tensor) -> tf.Tensor:
-        return tf.clip_by_value(images, tf.cast(self.value_range[0], images.dtype),
-                                tf.cast(self.value_range[1], images.dtype))
+        return tf.clip_by_value(
+            images, tf.cast(self.value_range[0], images.dtype), tf.cast(self.value_range[1], images.dtype)
+        )
 
     def to_unit(self, images: tf.Tensor) -> tf.Tensor:
         return base.to_range(images, self.value_range, (0.0, 1.0))
@@ -190,8 +203,14 @@ class RandomColorDegeneration(_RangedAugmentation):
         array([[[76.22, 76.22, 76.22]]], dtype=float32)
     """
 
-    def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any,
+        value_range: Any = (0, 255),
+        data_format: str | None = None,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, (-1.0, 1.0), seed=seed, data_format=data_format, **kwargs)
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
@@ -256,8 +275,9 @@ class RandomGrayscale(RandomAugmentation):
         ((1, 1, 3), True)
     """
 
-    def __init__(self, factor: float = 0.5, data_format: str | None = None, seed: int | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, factor: float = 0.5, data_format: str | None = None, seed: int | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         if isinstance(factor, bool) or not isinstance(factor, numbers.Real) or not 0 <= factor <= 1:
             raise ValueError(f"{self._who()} expected factor to be a probability in [0, 1], got {factor!r}")
@@ -351,8 +371,14 @@ class RandomHue(_HSVAugmentation):
         array([0.5, 0.5, 0.5], dtype=float32)
     """
 
-    def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any,
+        value_range: Any = (0, 255),
+        data_format: str | None = None,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, (0.0, 1.0), seed=seed, data_format=data_format, **kwargs)
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
@@ -426,8 +452,14 @@ class RandomSaturation(_HSVAugmentation):
         array([[[1., 1., 1.]]], dtype=float32)
     """
 
-    def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any,
+        value_range: Any = (0, 255),
+        data_format: str | None = None,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, (-1.0, 1.0), seed=seed, data_format=data_format, **kwargs)
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
@@ -499,8 +531,14 @@ class RandomInvert(_RangedAugmentation):
         array([255., 200.,   0.], dtype=float32)
     """
 
-    def __init__(self, factor: Any = 1.0, value_range: Any = (0, 255), seed: int | None = None,
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any = 1.0,
+        value_range: Any = (0, 255),
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, (0.0, 1.0), seed=seed, data_format=data_format, **kwargs)
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
@@ -570,8 +608,14 @@ class RandomPosterization(_RangedAugmentation):
         array([ 16.,  96., 240.], dtype=float32)
     """
 
-    def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any,
+        value_range: Any = (0, 255),
+        data_format: str | None = None,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, (1, 8), seed=seed, data_format=data_format, **kwargs)
         if not all(float(f).is_integer() for f in self.factor):
             raise ValueError(f"{self._who()} expected factor to be whole numbers of bits in [1, 8], got {factor!r}")
@@ -658,8 +702,14 @@ class Solarization(RandomAugmentation):
         array([100.,  55.], dtype=float32)
     """
 
-    def __init__(self, addition_factor: Any = 0.0, threshold_factor: Any = 0.0, value_range: Any = (0, 255),
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        addition_factor: Any = 0.0,
+        threshold_factor: Any = 0.0,
+        value_range: Any = (0, 255),
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, **kwargs)
         who = self._who()
         self.addition_factor = base.factor_range(addition_factor, "addition_factor", who, 0.0, 1.0, "from_low")
@@ -668,8 +718,10 @@ class Solarization(RandomAugmentation):
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
         shape = (batch_size(images), 1, 1, 1)
-        return {"addition": self.uniform(shape, *(255.0 * f for f in self.addition_factor), dtype=images.dtype),
-                "threshold": self.uniform(shape, *(255.0 * f for f in self.threshold_factor), dtype=images.dtype)}
+        return {
+            "addition": self.uniform(shape, *(255.0 * f for f in self.addition_factor), dtype=images.dtype),
+            "threshold": self.uniform(shape, *(255.0 * f for f in self.threshold_factor), dtype=images.dtype),
+        }
 
     def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         pixels = base.to_range(images, self.value_range, (0.0, 255.0))
@@ -679,8 +731,11 @@ class Solarization(RandomAugmentation):
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
-        config.update(addition_factor=list(self.addition_factor), threshold_factor=list(self.threshold_factor),
-                      value_range=list(self.value_range))
+        config.update(
+            addition_factor=list(self.addition_factor),
+            threshold_factor=list(self.threshold_factor),
+            value_range=list(self.value_range),
+        )
         return config
 
 
@@ -746,21 +801,36 @@ class RandomColorJitter(RandomAugmentation):
         TensorShape([2, 4, 4, 3])
     """
 
-    def __init__(self, value_range: Any = (0, 255), brightness_factor: Any = None, contrast_factor: Any = None,
-                 saturation_factor: Any = None, hue_factor: Any = None, seed: int | None = None,
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        value_range: Any = (0, 255),
+        brightness_factor: Any = None,
+        contrast_factor: Any = None,
+        saturation_factor: Any = None,
+        hue_factor: Any = None,
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.value_range = list(base.value_range_pair(value_range, self._who()))
         self.brightness_factor = brightness_factor
         self.contrast_factor = contrast_factor
         self.saturation_factor = saturation_factor
         self.hue_factor = hue_factor
-        self.random_brightness = None if brightness_factor is None else RandomBrightness(
-            brightness_factor, value_range=value_range, seed=seed)
-        self.random_contrast = None if contrast_factor is None else RandomContrast(
-            contrast_factor, value_range=value_range, seed=seed)
-        self.random_saturation = None if saturation_factor is None else RandomSaturation(
-            saturation_factor, value_range=value_range, seed=seed)
+        self.random_brightness = (
+            None
+            if brightness_factor is None
+            else RandomBrightness(brightness_factor, value_range=value_range, seed=seed)
+        )
+        self.random_contrast = (
+            None if contrast_factor is None else RandomContrast(contrast_factor, value_range=value_range, seed=seed)
+        )
+        self.random_saturation = (
+            None
+            if saturation_factor is None
+            else RandomSaturation(saturation_factor, value_range=value_range, seed=seed)
+        )
         self.random_hue = None if hue_factor is None else RandomHue(hue_factor, value_range=value_range, seed=seed)
 
     def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
@@ -771,7 +841,11 @@ class RandomColorJitter(RandomAugmentation):
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
-        config.update(value_range=self.value_range, brightness_factor=self.brightness_factor,
-                      contrast_factor=self.contrast_factor, saturation_factor=self.saturation_factor,
-                      hue_factor=self.hue_factor)
+        config.update(
+            value_range=self.value_range,
+            brightness_factor=self.brightness_factor,
+            contrast_factor=self.contrast_factor,
+            saturation_factor=self.saturation_factor,
+            hue_factor=self.hue_factor,
+        )
         return config

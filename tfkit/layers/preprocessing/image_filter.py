@@ -18,11 +18,7 @@ import tensorflow as tf
 from tfkit import random as tfkit_random
 from tfkit.base import registry
 from tfkit.layers.preprocessing import image_augment_base as base
-from tfkit.layers.preprocessing.image_augment_base import (
-    RandomAugmentation,
-    batch_size,
-    per_image,
-)
+from tfkit.layers.preprocessing.image_augment_base import RandomAugmentation, batch_size, per_image
 from tfkit.ops import image as image_ops
 
 __all__ = ["RandomGaussianBlur", "RandomSharpness", "RandomErasing"]
@@ -39,8 +35,9 @@ class _ClippedAugmentation(RandomAugmentation):
         self.value_range = base.value_range_pair(value_range, self._who())
 
     def clip(self, images: tf.Tensor) -> tf.Tensor:
-        return tf.clip_by_value(images, tf.cast(self.value_range[0], images.dtype),
-                                tf.cast(self.value_range[1], images.dtype))
+        return tf.clip_by_value(
+            images, tf.cast(self.value_range[0], images.dtype), tf.cast(self.value_range[1], images.dtype)
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -119,28 +116,43 @@ class RandomGaussianBlur(_ClippedAugmentation):
         True
     """
 
-    def __init__(self, factor: Any = 1.0, kernel_size: Any = 3, sigma: Any = 1.0, value_range: Any = (0, 255),
-                 data_format: str | None = None, seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any = 1.0,
+        kernel_size: Any = 3,
+        sigma: Any = 1.0,
+        value_range: Any = (0, 255),
+        data_format: str | None = None,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, seed=seed, data_format=data_format, **kwargs)
         sizes = kernel_size if isinstance(kernel_size, (list, tuple)) else (kernel_size, kernel_size)
-        if len(sizes) != 2 or not all(isinstance(k, numbers.Integral) and not isinstance(k, bool) and k > 0
-                                      and k % 2 == 1 for k in sizes):
-            raise ValueError(f"{self._who()} expected kernel_size to be an odd positive integer or a pair of them, "
-                             f"got {kernel_size!r}")
+        if len(sizes) != 2 or not all(
+            isinstance(k, numbers.Integral) and not isinstance(k, bool) and k > 0 and k % 2 == 1 for k in sizes
+        ):
+            raise ValueError(
+                f"{self._who()} expected kernel_size to be an odd positive integer or a pair of them, "
+                f"got {kernel_size!r}"
+            )
         self.kernel_size = (int(sizes[0]), int(sizes[1]))
         sigmas = sigma if isinstance(sigma, (list, tuple)) else (0.0, sigma)
         if len(sigmas) != 2 or not all(_is_number(s) and s >= 0 for s in sigmas):
-            raise ValueError(f"{self._who()} expected sigma to be a non-negative number or a pair of them, "
-                             f"got {sigma!r}")
+            raise ValueError(
+                f"{self._who()} expected sigma to be a non-negative number or a pair of them, got {sigma!r}"
+            )
         self.sigma = tuple(sorted(float(s) for s in sigmas))
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
-        return {"apply": self.chance(images, self.factor),
-                "sigma": self.uniform((2,), *self.sigma, dtype=images.dtype) + 1e-6}
+        return {
+            "apply": self.chance(images, self.factor),
+            "sigma": self.uniform((2,), *self.sigma, dtype=images.dtype) + 1e-6,
+        }
 
     def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
-        blurred = image_ops.gaussian_blur(images, self.kernel_size, transformation["sigma"],
-                                          data_format="channels_last")
+        blurred = image_ops.gaussian_blur(
+            images, self.kernel_size, transformation["sigma"], data_format="channels_last"
+        )
         return self.clip(tf.where(per_image(transformation["apply"]), blurred, images))
 
     def get_config(self) -> dict[str, Any]:
@@ -212,8 +224,14 @@ class RandomSharpness(_ClippedAugmentation):
                [0.5, 0.5, 0.5]], dtype=float32)
     """
 
-    def __init__(self, factor: Any, value_range: Any = (0, 255), data_format: str | None = None,
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any,
+        value_range: Any = (0, 255),
+        data_format: str | None = None,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, seed=seed, data_format=data_format, **kwargs)
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
@@ -297,16 +315,28 @@ class RandomErasing(_ClippedAugmentation):
         16
     """
 
-    def __init__(self, factor: Any = 1.0, scale: Any = (0.02, 0.33), fill_value: Any = None,
-                 value_range: Any = (0, 255), seed: int | None = None, data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any = 1.0,
+        scale: Any = (0.02, 0.33),
+        fill_value: Any = None,
+        value_range: Any = (0, 255),
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(factor, value_range, seed=seed, data_format=data_format, **kwargs)
         self.scale = base.factor_range(scale, "scale", self._who(), 0.0, 1.0)
-        ok = fill_value is None or _is_number(fill_value) or (
-            isinstance(fill_value, (list, tuple)) and len(fill_value) == 3 and all(map(_is_number, fill_value)))
+        ok = (
+            fill_value is None
+            or _is_number(fill_value)
+            or (isinstance(fill_value, (list, tuple)) and len(fill_value) == 3 and all(map(_is_number, fill_value)))
+        )
         if not ok:
-            raise ValueError(f"{self._who()} expected fill_value to be None, a number or a list of three numbers "
-                             f"(one per channel), got {fill_value!r}")
+            raise ValueError(
+                f"{self._who()} expected fill_value to be None, a number or a list of three numbers "
+                f"(one per channel), got {fill_value!r}"
+            )
         self.fill_value = list(fill_value) if isinstance(fill_value, (list, tuple)) else fill_value
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:

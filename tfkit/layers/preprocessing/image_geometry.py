@@ -20,11 +20,7 @@ from tfkit import random as tfkit_random
 from tfkit.base import registry
 from tfkit.layers.preprocessing import image_augment_base as base
 from tfkit.ops import image_boxes as boxes_lib
-from tfkit.layers.preprocessing.image_augment_base import (
-    RandomAugmentation,
-    batch_size,
-    per_image,
-)
+from tfkit.layers.preprocessing.image_augment_base import RandomAugmentation, batch_size, per_image
 from tfkit.ops import image_sample, image_warp
 
 __all__ = ["RandomShear", "RandomPerspective", "RandomElasticTransform"]
@@ -52,8 +48,9 @@ class _WarpAugmentation(RandomAugmentation):
     fill_mode = "constant"
 
     def _warp(self, images: tf.Tensor, transformation: dict[str, Any], interpolation: str) -> tf.Tensor:
-        out = image_warp.projective_transform(images, transformation["transforms"], interpolation, self.fill_mode,
-                                              self.fill_value)
+        out = image_warp.projective_transform(
+            images, transformation["transforms"], interpolation, self.fill_mode, self.fill_value
+        )
         if "apply" in transformation:
             out = tf.where(per_image(transformation["apply"]), out, images)
         return out
@@ -64,8 +61,9 @@ class _WarpAugmentation(RandomAugmentation):
     def transform_segmentation_masks(self, masks: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         return self._warp(masks, transformation, "nearest")
 
-    def transform_bounding_boxes(self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any],
-                                 height: Any, width: Any) -> dict[str, tf.Tensor]:
+    def transform_bounding_boxes(
+        self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any], height: Any, width: Any
+    ) -> dict[str, tf.Tensor]:
         moved = boxes_lib.project(boxes["boxes"], transformation["transforms"])
         if "apply" in transformation:
             moved = tf.where(tf.reshape(transformation["apply"], [-1, 1, 1]), moved, boxes["boxes"])
@@ -144,9 +142,17 @@ class RandomShear(_WarpAugmentation):
         1.0
     """
 
-    def __init__(self, x_factor: Any = 0.0, y_factor: Any = 0.0, interpolation: str = "bilinear",
-                 fill_mode: str = "reflect", fill_value: float = 0.0, data_format: str | None = None,
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        x_factor: Any = 0.0,
+        y_factor: Any = 0.0,
+        interpolation: str = "bilinear",
+        fill_mode: str = "reflect",
+        fill_value: float = 0.0,
+        data_format: str | None = None,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         who = self._who()
         self.x_factor = _shear_range(x_factor, "x_factor", who)
@@ -165,8 +171,13 @@ class RandomShear(_WarpAugmentation):
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
-        config.update(x_factor=list(self.x_factor), y_factor=list(self.y_factor), fill_mode=self.fill_mode,
-                      interpolation=self.interpolation, fill_value=self.fill_value)
+        config.update(
+            x_factor=list(self.x_factor),
+            y_factor=list(self.y_factor),
+            fill_mode=self.fill_mode,
+            interpolation=self.interpolation,
+            fill_value=self.fill_value,
+        )
         return config
 
 
@@ -241,9 +252,16 @@ class RandomPerspective(_WarpAugmentation):
         1.0
     """
 
-    def __init__(self, factor: Any = 1.0, scale: float = 1.0, interpolation: str = "bilinear",
-                 fill_value: float = 0.0, seed: int | None = None, data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any = 1.0,
+        scale: float = 1.0,
+        interpolation: str = "bilinear",
+        fill_value: float = 0.0,
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         who = self._who()
         self.factor = base.factor_range(factor, "factor", who, 0.0, 1.0)
@@ -259,13 +277,16 @@ class RandomPerspective(_WarpAugmentation):
         w, h = tf.cast(shape[2] - 1, tf.float32), tf.cast(shape[1] - 1, tf.float32)
         start = tf.reshape(tf.stack([0.0, 0.0, w, 0.0, 0.0, h, w, h]), [1, 4, 2]) * tf.ones([n, 1, 1])
         moves = self.uniform((n, 4, 2), -0.5 * self.scale, 0.5 * self.scale)
-        return {"apply": self.chance(images, self.factor),
-                "transforms": image_warp.homography(start, start + start * moves)}
+        return {
+            "apply": self.chance(images, self.factor),
+            "transforms": image_warp.homography(start, start + start * moves),
+        }
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
-        config.update(factor=list(self.factor), scale=self.scale, interpolation=self.interpolation,
-                      fill_value=self.fill_value)
+        config.update(
+            factor=list(self.factor), scale=self.scale, interpolation=self.interpolation, fill_value=self.fill_value
+        )
         return config
 
 
@@ -350,9 +371,18 @@ class RandomElasticTransform(RandomAugmentation):
 
     geometric = True
 
-    def __init__(self, factor: Any = 1.0, scale: Any = 1.0, interpolation: str = "bilinear",
-                 fill_mode: str = "reflect", fill_value: float = 0.0, value_range: Any = (0, 255),
-                 seed: int | None = None, data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        factor: Any = 1.0,
+        scale: Any = 1.0,
+        interpolation: str = "bilinear",
+        fill_mode: str = "reflect",
+        fill_value: float = 0.0,
+        value_range: Any = (0, 255),
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         who = self._who()
         self.factor = base.factor_range(factor, "factor", who, 0.0, 1.0)
@@ -363,9 +393,11 @@ class RandomElasticTransform(RandomAugmentation):
         self.value_range = base.value_range_pair(value_range, who)
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
-        return {"apply": self.chance(images, self.factor),
-                "distortion": self.uniform((), *self.scale),
-                "seed": tfkit_random.draw_seed(self.seed_generator)}
+        return {
+            "apply": self.chance(images, self.factor),
+            "distortion": self.uniform((), *self.scale),
+            "seed": tfkit_random.draw_seed(self.seed_generator),
+        }
 
     def _distort(self, images: tf.Tensor, transformation: dict[str, Any], interpolation: str) -> tf.Tensor:
         if self.scale[1] == 0 or self.factor[1] == 0:
@@ -377,9 +409,17 @@ class RandomElasticTransform(RandomAugmentation):
         alpha = tf.cast(tf.maximum(height, width), tf.float32) * 0.1 * d
         sigma = tf.cast(tf.minimum(height, width), tf.float32) * 0.05 * d
         static = isinstance(height, int) and isinstance(width, int)
-        max_sigma = min(height, width) * 0.05 * self.scale[1] if static else None   # a static kernel for XLA
-        out = image_sample.elastic_batch(images, alpha, sigma, interpolation, self.fill_mode, self.fill_value,
-                                         transformation["seed"], max_sigma=max_sigma)
+        max_sigma = min(height, width) * 0.05 * self.scale[1] if static else None  # a static kernel for XLA
+        out = image_sample.elastic_batch(
+            images,
+            alpha,
+            sigma,
+            interpolation,
+            self.fill_mode,
+            self.fill_value,
+            transformation["seed"],
+            max_sigma=max_sigma,
+        )
         return tf.where(per_image(transformation["apply"]), out, images)
 
     def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
@@ -389,13 +429,22 @@ class RandomElasticTransform(RandomAugmentation):
     def transform_segmentation_masks(self, masks: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         return self._distort(masks, transformation, "nearest")
 
-    def transform_bounding_boxes(self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any],
-                                 height: Any, width: Any) -> dict[str, tf.Tensor]:
-        raise NotImplementedError(f"{self._who()} cannot move bounding boxes (an elastic warp does not keep them "
-                                  f"rectangular; Keras 3 does not support them either)")
+    def transform_bounding_boxes(
+        self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any], height: Any, width: Any
+    ) -> dict[str, tf.Tensor]:
+        raise NotImplementedError(
+            f"{self._who()} cannot move bounding boxes (an elastic warp does not keep them "
+            f"rectangular; Keras 3 does not support them either)"
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
-        config.update(factor=list(self.factor), scale=list(self.scale), interpolation=self.interpolation,
-                      fill_mode=self.fill_mode, fill_value=self.fill_value, value_range=list(self.value_range))
+        config.update(
+            factor=list(self.factor),
+            scale=list(self.scale),
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            value_range=list(self.value_range),
+        )
         return config

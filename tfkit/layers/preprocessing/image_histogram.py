@@ -153,8 +153,9 @@ class Equalization(_ValueRangeLayer):
         array([  0.,   0., 128., 255.], dtype=float32)
     """
 
-    def __init__(self, value_range: Any = (0, 255), bins: int = 256, data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, value_range: Any = (0, 255), bins: int = 256, data_format: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(value_range=value_range, data_format=data_format, **kwargs)
         if isinstance(bins, bool) or not isinstance(bins, numbers.Integral) or bins < 2:
             raise ValueError(f"{self._who()} expected bins to be an integer >= 2, got {bins!r}")
@@ -164,22 +165,22 @@ class Equalization(_ValueRangeLayer):
         bins = self.bins
         pixels = tf.cast(base.to_range(images, self.value_range, (0.0, 255.0)), tf.float32)
         b, h, w, c = tf.unstack(tf.shape(pixels))
-        per_channel = tf.reshape(tf.transpose(pixels, (0, 3, 1, 2)), [b * c, h * w])     # one row per channel
+        per_channel = tf.reshape(tf.transpose(pixels, (0, 3, 1, 2)), [b * c, h * w])  # one row per channel
         found = tf.clip_by_value(tf.cast(per_channel * (bins - 1) / 255.0, tf.int32), 0, bins - 1)
         counts = _histograms(found, b * c, bins)
         cdf = tf.cumsum(counts, axis=-1)
         cdf_min = tf.reduce_min(tf.where(cdf > 0, cdf, cdf[:, -1:]), axis=-1, keepdims=True)
         denominator = cdf[:, -1:] - cdf_min
-        table = tf.round((cdf - cdf_min) * 255.0 / tf.where(denominator == 0, tf.ones_like(denominator),
-                                                                denominator))
+        table = tf.round((cdf - cdf_min) * 255.0 / tf.where(denominator == 0, tf.ones_like(denominator), denominator))
         table = tf.clip_by_value(table, 0.0, 255.0)
         lookup = tf.cast(tf.clip_by_value(per_channel / 255.0 * (bins - 1), 0.0, bins - 1.0), tf.int32)
         equalized = tf.gather(table, lookup, batch_dims=1)
         occupied = tf.math.count_nonzero(counts, axis=-1, keepdims=True)
         equalized = tf.where(occupied <= 1, per_channel, equalized)
         equalized = tf.transpose(tf.reshape(equalized, [b, c, h, w]), (0, 2, 3, 1))
-        return tf.ensure_shape(base.to_range(tf.cast(equalized, images.dtype), (0.0, 255.0), self.value_range),
-                               images.shape)
+        return tf.ensure_shape(
+            base.to_range(tf.cast(equalized, images.dtype), (0.0, 255.0), self.value_range), images.shape
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -246,21 +247,30 @@ class ContrastLimitedAdaptiveHistogramEqualization(_ValueRangeLayer):
 
     applies_at_inference = True
 
-    def __init__(self, value_range: Any = (0, 255), clip_limit: float = 4.0, tile_grid_size: Any = (8, 8),
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        value_range: Any = (0, 255),
+        clip_limit: float = 4.0,
+        tile_grid_size: Any = (8, 8),
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(value_range=value_range, data_format=data_format, **kwargs)
         if isinstance(clip_limit, bool) or not isinstance(clip_limit, numbers.Real):
             raise ValueError(f"{self._who()} expected clip_limit to be a number, got {clip_limit!r}")
-        if (not isinstance(tile_grid_size, (list, tuple)) or len(tile_grid_size) != 2
-                or not all(isinstance(t, numbers.Integral) and not isinstance(t, bool) and t > 0
-                           for t in tile_grid_size)):
-            raise ValueError(f"{self._who()} expected tile_grid_size to be a pair of positive integers, "
-                             f"got {tile_grid_size!r}")
+        if (
+            not isinstance(tile_grid_size, (list, tuple))
+            or len(tile_grid_size) != 2
+            or not all(isinstance(t, numbers.Integral) and not isinstance(t, bool) and t > 0 for t in tile_grid_size)
+        ):
+            raise ValueError(
+                f"{self._who()} expected tile_grid_size to be a pair of positive integers, got {tile_grid_size!r}"
+            )
         self.clip_limit = float(clip_limit)
         self.tile_grid_size = (int(tile_grid_size[0]), int(tile_grid_size[1]))
 
     def prepare_images(self, images: tf.Tensor) -> tf.Tensor:
-        return images   # the result keeps the input's dtype
+        return images  # the result keeps the input's dtype
 
     def transform_images(self, images: tf.Tensor, transformation: Any) -> tf.Tensor:
         pixels = base.to_range(tf.cast(images, tf.float32), self.value_range, (0.0, 255.0))
@@ -271,8 +281,7 @@ class ContrastLimitedAdaptiveHistogramEqualization(_ValueRangeLayer):
         grid_h, grid_w = self.tile_grid_size
         b, h, w, c = tf.unstack(tf.shape(pixels))
         tile_h, tile_w = (h + grid_h - 1) // grid_h, (w + grid_w - 1) // grid_w
-        padded = tf.pad(pixels, [[0, 0], [0, tile_h * grid_h - h], [0, tile_w * grid_w - w], [0, 0]],
-                        mode="SYMMETRIC")
+        padded = tf.pad(pixels, [[0, 0], [0, tile_h * grid_h - h], [0, tile_w * grid_w - w], [0, 0]], mode="SYMMETRIC")
         values = tf.cast(tf.clip_by_value(padded, 0.0, 255.0), tf.int32)
         tiles = tf.reshape(values, [b, grid_h, tile_h, grid_w, tile_w, c])
         tiles = tf.reshape(tf.transpose(tiles, (0, 1, 3, 5, 2, 4)), [-1, tile_h * tile_w])
@@ -286,12 +295,13 @@ class ContrastLimitedAdaptiveHistogramEqualization(_ValueRangeLayer):
         denominator = area - cdf_min
         table = (cdf - cdf_min) * 255.0 / tf.where(denominator == 0, tf.ones_like(denominator), denominator)
         table = tf.reshape(tf.clip_by_value(table, 0.0, 255.0), [b, grid_h, grid_w, c, 256])
-        table = tf.concat([table[:, :1], table, table[:, -1:]], axis=1)        # replicate the edge tiles
+        table = tf.concat([table[:, :1], table, table[:, -1:]], axis=1)  # replicate the edge tiles
         table = tf.concat([table[:, :, :1], table, table[:, :, -1:]], axis=2)
 
         def axis_weights(size: Any, tile: Any, grid: int) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
-            position = (tf.range(size * grid, dtype=tf.float32) - tf.cast(tile, tf.float32) / 2.0) \
-                / tf.cast(tile, tf.float32) + 1.0
+            position = (tf.range(size * grid, dtype=tf.float32) - tf.cast(tile, tf.float32) / 2.0) / tf.cast(
+                tile, tf.float32
+            ) + 1.0
             low = tf.floor(position)
             first = tf.cast(tf.clip_by_value(low, 0.0, grid + 1.0), tf.int32)
             second = tf.cast(tf.clip_by_value(low + 1.0, 0.0, grid + 1.0), tf.int32)

@@ -21,19 +21,14 @@ from tfkit import random as tfkit_random
 from tfkit.base import registry
 from tfkit.base.argument_validation import positive_int
 from tfkit.layers.preprocessing import image_augment_base as base
-from tfkit.layers.preprocessing.image_augment_base import (
-    BaseImageAugmentation,
-    RandomAugmentation,
-    batch_size,
-)
+from tfkit.layers.preprocessing.image_augment_base import BaseImageAugmentation, RandomAugmentation, batch_size
 
 __all__ = ["MixUp", "CutMix", "MaxNumBoundingBoxes"]
 
 
 def _per_row(weight: tf.Tensor, values: tf.Tensor) -> tf.Tensor:
     """``weight`` ``(b,)`` shaped to broadcast over ``values`` ``(b, ...)``."""
-    return tf.reshape(tf.cast(weight, values.dtype), tf.concat([[-1], tf.ones([values.shape.rank - 1], tf.int32)],
-                                                               0))
+    return tf.reshape(tf.cast(weight, values.dtype), tf.concat([[-1], tf.ones([values.shape.rank - 1], tf.int32)], 0))
 
 
 class _BatchMixing(RandomAugmentation):
@@ -110,8 +105,9 @@ class MixUp(_BatchMixing):
         array([1., 1., 1., 1.], dtype=float32)
     """
 
-    def __init__(self, alpha: float = 0.2, data_format: str | None = None, seed: int | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, alpha: float = 0.2, data_format: str | None = None, seed: int | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or alpha <= 0:
             raise ValueError(f"{self._who()} expected alpha to be a positive number, got {alpha!r}")
@@ -131,11 +127,15 @@ class MixUp(_BatchMixing):
     def transform_segmentation_masks(self, masks: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         return self.transform_images(masks, transformation)
 
-    def transform_bounding_boxes(self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any],
-                                 height: Any, width: Any) -> dict[str, tf.Tensor]:
+    def transform_bounding_boxes(
+        self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any], height: Any, width: Any
+    ) -> dict[str, tf.Tensor]:
         order = transformation["permutation"]
-        return {**boxes, "boxes": tf.concat([boxes["boxes"], tf.gather(boxes["boxes"], order)], axis=1),
-                "labels": tf.concat([boxes["labels"], tf.gather(boxes["labels"], order)], axis=1)}
+        return {
+            **boxes,
+            "boxes": tf.concat([boxes["boxes"], tf.gather(boxes["boxes"], order)], axis=1),
+            "labels": tf.concat([boxes["labels"], tf.gather(boxes["labels"], order)], axis=1),
+        }
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -207,8 +207,9 @@ class CutMix(_BatchMixing):
         array([1., 1., 1., 1.], dtype=float32)
     """
 
-    def __init__(self, factor: Any = 1.0, seed: int | None = None, data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, factor: Any = 1.0, seed: int | None = None, data_format: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.factor = base.factor_range(factor, "factor", self._who(), 0.0, 1.0)
 
@@ -234,8 +235,11 @@ class CutMix(_BatchMixing):
 
         inside = (xs >= column(x0)) & (xs < column(x1)) & (ys >= column(y0)) & (ys < column(y1))
         pasted = tf.reduce_sum(tf.cast(inside, tf.float32), axis=[1, 2, 3]) / (width * height)
-        return {"permutation": self.permutation(images), "inside": inside,
-                "label_weight": 1.0 - pasted}      # the pixels actually pasted, not the drawn area
+        return {
+            "permutation": self.permutation(images),
+            "inside": inside,
+            "label_weight": 1.0 - pasted,
+        }  # the pixels actually pasted, not the drawn area
 
     def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         return tf.where(transformation["inside"], tf.gather(images, transformation["permutation"]), images)
@@ -243,10 +247,13 @@ class CutMix(_BatchMixing):
     def transform_segmentation_masks(self, masks: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         return self.transform_images(masks, transformation)
 
-    def transform_bounding_boxes(self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any],
-                                 height: Any, width: Any) -> dict[str, tf.Tensor]:
-        raise NotImplementedError(f"{self._who()} cannot transform bounding boxes (pasted rectangles cut boxes "
-                                  f"apart; Keras 3 does not support them either)")
+    def transform_bounding_boxes(
+        self, boxes: dict[str, tf.Tensor], transformation: dict[str, Any], height: Any, width: Any
+    ) -> dict[str, tf.Tensor]:
+        raise NotImplementedError(
+            f"{self._who()} cannot transform bounding boxes (pasted rectangles cut boxes "
+            f"apart; Keras 3 does not support them either)"
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -318,15 +325,19 @@ class MaxNumBoundingBoxes(BaseImageAugmentation):
     def transform_images(self, images: tf.Tensor, transformation: Any) -> tf.Tensor:
         return images
 
-    def transform_bounding_boxes(self, boxes: dict[str, tf.Tensor], transformation: Any, height: Any,
-                                 width: Any) -> dict[str, tf.Tensor]:
+    def transform_bounding_boxes(
+        self, boxes: dict[str, tf.Tensor], transformation: Any, height: Any, width: Any
+    ) -> dict[str, tf.Tensor]:
         pad = tf.maximum(self.max_number - tf.shape(boxes["boxes"])[1], 0)
         kept = boxes["boxes"][:, : self.max_number]
         fitted = tf.pad(kept, [[0, 0], [0, pad], [0, 0]], constant_values=float(self.fill_value))
         labels = boxes["labels"][:, : self.max_number]
         label_pad = [[0, 0], [0, pad]] + [[0, 0]] * (labels.shape.rank - 2)
-        return {**boxes, "boxes": tf.ensure_shape(fitted, [None, self.max_number, 4]),
-                "labels": tf.pad(labels, label_pad, constant_values=tf.cast(self.fill_value, labels.dtype))}
+        return {
+            **boxes,
+            "boxes": tf.ensure_shape(fitted, [None, self.max_number, 4]),
+            "labels": tf.pad(labels, label_pad, constant_values=tf.cast(self.fill_value, labels.dtype)),
+        }
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -36,18 +36,42 @@ from tfkit.layers.preprocessing.image_random import RandomContrast
 __all__ = ["RandAugment", "AugMix"]
 
 _GEOMETRIC = ("random_shear", "random_translation", "random_rotation")
-_ALL_OPS = ("random_shear", "random_translation", "random_rotation", "random_brightness",
-            "random_color_degeneration", "random_contrast", "random_sharpness", "random_posterization",
-            "solarization", "auto_contrast", "equalization")
-_AUGMIX_BASIC = ("random_shear", "random_translation", "random_rotation", "random_posterization", "solarization",
-                 "auto_contrast", "equalization")
+_ALL_OPS = (
+    "random_shear",
+    "random_translation",
+    "random_rotation",
+    "random_brightness",
+    "random_color_degeneration",
+    "random_contrast",
+    "random_sharpness",
+    "random_posterization",
+    "solarization",
+    "auto_contrast",
+    "equalization",
+)
+_AUGMIX_BASIC = (
+    "random_shear",
+    "random_translation",
+    "random_rotation",
+    "random_posterization",
+    "solarization",
+    "auto_contrast",
+    "equalization",
+)
 
 
 class _Policy(RandomAugmentation):
     """Holds the single augmentations, each built with this layer's factor, value range and seed."""
 
-    def __init__(self, value_range: Any, factor: Any, interpolation: str, names: tuple[str, ...],
-                 seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        value_range: Any,
+        factor: Any,
+        interpolation: str,
+        names: tuple[str, ...],
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, **kwargs)
         who = self._who()
         self.value_range = base.value_range_pair(value_range, who)
@@ -64,18 +88,19 @@ class _Policy(RandomAugmentation):
             return None if seed is None else value
 
         makers = {
-            "random_shear": lambda: RandomShear(x_factor=f, y_factor=f, interpolation=interpolation,
-                                                seed=next_seed()),
+            "random_shear": lambda: RandomShear(x_factor=f, y_factor=f, interpolation=interpolation, seed=next_seed()),
             "random_translation": lambda: RandomTranslation(f, f, interpolation=interpolation, seed=next_seed()),
             "random_rotation": lambda: RandomRotation(f, interpolation=interpolation, seed=next_seed()),
             "random_brightness": lambda: RandomBrightness(f, value_range=vr, seed=next_seed()),
             "random_color_degeneration": lambda: RandomColorDegeneration(f, value_range=vr, seed=next_seed()),
             "random_contrast": lambda: RandomContrast(f, value_range=vr, seed=next_seed()),
             "random_sharpness": lambda: RandomSharpness(f, value_range=vr, seed=next_seed()),
-            "random_posterization": lambda: RandomPosterization(max(1, int(8 * f[1])), value_range=vr,
-                                                                seed=next_seed()),
-            "solarization": lambda: Solarization(addition_factor=f, threshold_factor=f, value_range=vr,
-                                                 seed=next_seed()),
+            "random_posterization": lambda: RandomPosterization(
+                max(1, int(8 * f[1])), value_range=vr, seed=next_seed()
+            ),
+            "solarization": lambda: Solarization(
+                addition_factor=f, threshold_factor=f, value_range=vr, seed=next_seed()
+            ),
             "auto_contrast": lambda: AutoContrast(value_range=vr),
             "equalization": lambda: Equalization(value_range=vr),
         }
@@ -95,16 +120,16 @@ class _Policy(RandomAugmentation):
         return tf.ensure_shape(tf.switch_case(index, branches), shape)
 
     def clip(self, images: tf.Tensor) -> tf.Tensor:
-        return tf.clip_by_value(images, tf.cast(self.value_range[0], images.dtype),
-                                tf.cast(self.value_range[1], images.dtype))
+        return tf.clip_by_value(
+            images, tf.cast(self.value_range[0], images.dtype), tf.cast(self.value_range[1], images.dtype)
+        )
 
     def transform_segmentation_masks(self, masks: tf.Tensor, transformation: Any) -> tf.Tensor:
         raise NotImplementedError(f"{self._who()} does not transform segmentation masks yet; augment images only")
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
-        config.update(value_range=list(self.value_range), factor=list(self.factor),
-                      interpolation=self.interpolation)
+        config.update(value_range=list(self.value_range), factor=list(self.factor), interpolation=self.interpolation)
         return config
 
 
@@ -116,8 +141,12 @@ def repeat(times: int, step: Any, images: tf.Tensor) -> tf.Tensor:
     ``tf.data`` maps, ``fit`` and XLA compiles of the policies quick.
     """
     shape = images.shape
-    _, out = tf.while_loop(lambda i, _: i < times, lambda i, x: (i + 1, tf.ensure_shape(step(i, x), shape)),
-                           (tf.constant(0), images), maximum_iterations=times)
+    _, out = tf.while_loop(
+        lambda i, _: i < times,
+        lambda i, x: (i + 1, tf.ensure_shape(step(i, x), shape)),
+        (tf.constant(0), images),
+        maximum_iterations=times,
+    )
     return out
 
 
@@ -192,9 +221,16 @@ class RandAugment(_Policy):
         TensorShape([2, 8, 8, 3])
     """
 
-    def __init__(self, value_range: Any = (0, 255), num_ops: int = 2, factor: Any = 0.5,
-                 interpolation: str = "bilinear", seed: int | None = None, data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        value_range: Any = (0, 255),
+        num_ops: int = 2,
+        factor: Any = 0.5,
+        interpolation: str = "bilinear",
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(value_range, factor, interpolation, _ALL_OPS, seed=seed, data_format=data_format, **kwargs)
         self.num_ops = positive_int(num_ops, "num_ops", self._who())
 
@@ -289,11 +325,28 @@ class AugMix(_Policy):
         True
     """
 
-    def __init__(self, value_range: Any = (0, 255), num_chains: int = 3, chain_depth: int = 3, factor: Any = 0.3,
-                 alpha: float = 1.0, all_ops: bool = True, interpolation: str = "bilinear", seed: int | None = None,
-                 data_format: str | None = None, **kwargs: Any) -> None:
-        super().__init__(value_range, factor, interpolation, _ALL_OPS if all_ops else _AUGMIX_BASIC, seed=seed,
-                         data_format=data_format, **kwargs)
+    def __init__(
+        self,
+        value_range: Any = (0, 255),
+        num_chains: int = 3,
+        chain_depth: int = 3,
+        factor: Any = 0.3,
+        alpha: float = 1.0,
+        all_ops: bool = True,
+        interpolation: str = "bilinear",
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            value_range,
+            factor,
+            interpolation,
+            _ALL_OPS if all_ops else _AUGMIX_BASIC,
+            seed=seed,
+            data_format=data_format,
+            **kwargs,
+        )
         who = self._who()
         self.num_chains = positive_int(num_chains, "num_chains", who)
         self.chain_depth = positive_int(chain_depth, "chain_depth", who)
@@ -303,18 +356,19 @@ class AugMix(_Policy):
         self.all_ops = bool(all_ops)
 
     def draw(self, images: tf.Tensor) -> dict[str, Any]:
-        choices = len(self._op_names) + 1                               # the last choice is "no augmentation"
+        choices = len(self._op_names) + 1  # the last choice is "no augmentation"
         picks = self.uniform((self.num_chains, self.chain_depth), 0.0, float(choices))
-        return {"chain_weights": base.dirichlet(self.num_chains, self.alpha, self.seed_generator),
-                "original_weight": base.beta((), self.alpha, self.alpha, self.seed_generator),
-                "ops": tf.minimum(tf.cast(picks, tf.int32), choices - 1)}
+        return {
+            "chain_weights": base.dirichlet(self.num_chains, self.alpha, self.seed_generator),
+            "original_weight": base.beta((), self.alpha, self.alpha, self.seed_generator),
+            "ops": tf.minimum(tf.cast(picks, tf.int32), choices - 1),
+        }
 
     def transform_images(self, images: tf.Tensor, transformation: dict[str, Any]) -> tf.Tensor:
         ops, weights = transformation["ops"], tf.cast(transformation["chain_weights"], images.dtype)
 
         def chain(c: tf.Tensor, mixed: tf.Tensor) -> tf.Tensor:
-            augmented = repeat(self.chain_depth, lambda d, x: self.apply_op(x, ops[c, d], with_identity=True),
-                               images)
+            augmented = repeat(self.chain_depth, lambda d, x: self.apply_op(x, ops[c, d], with_identity=True), images)
             return mixed + weights[c] * augmented
 
         mixed = repeat(self.num_chains, chain, tf.zeros_like(images))
@@ -323,6 +377,5 @@ class AugMix(_Policy):
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
-        config.update(num_chains=self.num_chains, chain_depth=self.chain_depth, alpha=self.alpha,
-                      all_ops=self.all_ops)
+        config.update(num_chains=self.num_chains, chain_depth=self.chain_depth, alpha=self.alpha, all_ops=self.all_ops)
         return config

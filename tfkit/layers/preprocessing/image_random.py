@@ -58,26 +58,29 @@ class RandomImageLayer(Layer):
         outputs = from_channels_last(fn(to_channels_last(batch, self.data_format)), self.data_format)
         return iu.unbatch(outputs, unbatched)
 
-    moves_pixels = True   # masks and boxes in dict inputs would have to move with the images
+    moves_pixels = True  # masks and boxes in dict inputs would have to move with the images
 
     def call(self, inputs: Any, training: Any = True) -> Any:
         if isinstance(inputs, dict):
             return self._call_dict(inputs, training)
         iu.check_rank(inputs, self._who())
         images = iu.to_float(inputs, self.compute_dtype)
-        return in_training(training, lambda: self._apply(self.augment, images),
-                           lambda: self._apply(self.infer, images))
+        return in_training(training, lambda: self._apply(self.augment, images), lambda: self._apply(self.infer, images))
 
     def _call_dict(self, inputs: dict, training: Any) -> dict:
         """Keras 3's dict inputs: ``"images"`` augmented, ``"labels"`` passed through (as in Keras)."""
         keys = sorted(inputs)
         if "images" not in inputs or set(keys) - {"images", "labels", "segmentation_masks", "bounding_boxes"}:
-            raise ValueError(f"{self._who()} expected images or a dict with the key 'images' and optionally "
-                             f"'labels', 'bounding_boxes', 'segmentation_masks'; got keys {keys}")
+            raise ValueError(
+                f"{self._who()} expected images or a dict with the key 'images' and optionally "
+                f"'labels', 'bounding_boxes', 'segmentation_masks'; got keys {keys}"
+            )
         moved = [key for key in ("segmentation_masks", "bounding_boxes") if key in inputs]
         if moved and self.moves_pixels:
-            raise ValueError(f"{self._who()} does not transform {' or '.join(repr(k) for k in moved)} in dict "
-                             f"inputs (only 'images' and 'labels'); pass images and labels only")
+            raise ValueError(
+                f"{self._who()} does not transform {' or '.join(repr(k) for k in moved)} in dict "
+                f"inputs (only 'images' and 'labels'); pass images and labels only"
+            )
         out = dict(inputs)
         out["images"] = self.call(inputs["images"], training=training)
         return out
@@ -157,8 +160,13 @@ class RandomFlip(RandomImageLayer):
         array([1., 2., 3.], dtype=float32)
     """
 
-    def __init__(self, mode: str = "horizontal_and_vertical", seed: int | None = None,
-                 data_format: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        mode: str = "horizontal_and_vertical",
+        seed: int | None = None,
+        data_format: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.mode = iu.check_choice(mode, _FLIP_MODES, "mode", self._who())
 
@@ -246,20 +254,30 @@ class RandomContrast(RandomImageLayer):
         else:
             self.factor = (0.0, upper)
         self._factor_arg = list(factor) if isinstance(factor, (tuple, list)) else factor
-        if (not isinstance(value_range, (tuple, list)) or len(value_range) != 2
-                or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value_range)
-                or value_range[0] >= value_range[1]):
-            raise ValueError(f"{who} expected value_range to be a pair (low, high) with low < high, "
-                             f"got {value_range!r}")
+        if (
+            not isinstance(value_range, (tuple, list))
+            or len(value_range) != 2
+            or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value_range)
+            or value_range[0] >= value_range[1]
+        ):
+            raise ValueError(
+                f"{who} expected value_range to be a pair (low, high) with low < high, got {value_range!r}"
+            )
         self.value_range = tuple(value_range)
 
     def augment(self, images: tf.Tensor) -> tf.Tensor:
-        contrast = tfkit_random.uniform((batch_size(images), 1, 1, 1), minval=1.0 - self.factor[0],
-                                        maxval=1.0 + self.factor[1], dtype=images.dtype, seed=self.seed_generator)
+        contrast = tfkit_random.uniform(
+            (batch_size(images), 1, 1, 1),
+            minval=1.0 - self.factor[0],
+            maxval=1.0 + self.factor[1],
+            dtype=images.dtype,
+            seed=self.seed_generator,
+        )
         mean = tf.reduce_mean(images, axis=[1, 2], keepdims=True)
         out = (images - mean) * contrast + mean
-        return tf.clip_by_value(out, tf.cast(self.value_range[0], images.dtype),
-                                tf.cast(self.value_range[1], images.dtype))
+        return tf.clip_by_value(
+            out, tf.cast(self.value_range[0], images.dtype), tf.cast(self.value_range[1], images.dtype)
+        )
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -327,8 +345,9 @@ class RandomCrop(RandomImageLayer):
                [10.5, 12.5]], dtype=float32)
     """
 
-    def __init__(self, height: int, width: int, seed: int | None = None, data_format: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, height: int, width: int, seed: int | None = None, data_format: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.height = positive_int(height, "height", self._who())
         self.width = positive_int(width, "width", self._who())
@@ -346,10 +365,14 @@ class RandomCrop(RandomImageLayer):
         in_h, in_w = iu.hw(images)
 
         def random_window() -> tf.Tensor:
-            top = tf.cast(tfkit_random.uniform((), 0.0, tf.cast(in_h - self.height + 1, tf.float32),
-                                               seed=self.seed_generator), tf.int32)
-            left = tf.cast(tfkit_random.uniform((), 0.0, tf.cast(in_w - self.width + 1, tf.float32),
-                                                seed=self.seed_generator), tf.int32)
+            top = tf.cast(
+                tfkit_random.uniform((), 0.0, tf.cast(in_h - self.height + 1, tf.float32), seed=self.seed_generator),
+                tf.int32,
+            )
+            left = tf.cast(
+                tfkit_random.uniform((), 0.0, tf.cast(in_w - self.width + 1, tf.float32), seed=self.seed_generator),
+                tf.int32,
+            )
             out = iu.crop(images, top, left, self.height, self.width)
             return tf.ensure_shape(out, iu.output_image_shape(images.shape, self.height, self.width, "channels_last"))
 

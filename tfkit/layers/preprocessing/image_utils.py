@@ -121,9 +121,16 @@ def pad_to_aspect(images: tf.Tensor, target_height: int, target_width: int, fill
     return tf.pad(images, paddings, constant_values=tf.cast(fill_value, images.dtype))
 
 
-def resize(images: tf.Tensor, height: int, width: int, interpolation: str = "bilinear",
-           antialias: bool = False, crop_to_aspect_ratio: bool = False, pad_to_aspect_ratio: bool = False,
-           fill_value: float = 0.0) -> tf.Tensor:
+def resize(
+    images: tf.Tensor,
+    height: int,
+    width: int,
+    interpolation: str = "bilinear",
+    antialias: bool = False,
+    crop_to_aspect_ratio: bool = False,
+    pad_to_aspect_ratio: bool = False,
+    fill_value: float = 0.0,
+) -> tf.Tensor:
     """Channels-last ``images`` resized to ``(height, width)``, optionally cropped or padded to its aspect first.
 
     The result is float32 (``tf.image.resize``'s dtype) unless the input is
@@ -158,8 +165,9 @@ def center_crop_or_resize(images: tf.Tensor, height: int, width: int) -> tf.Tens
     return tf.ensure_shape(out, output_image_shape(images.shape, height, width, "channels_last"))
 
 
-def affine_transform(images: tf.Tensor, transforms: tf.Tensor, interpolation: str, fill_mode: str,
-                     fill_value: float) -> tf.Tensor:
+def affine_transform(
+    images: tf.Tensor, transforms: tf.Tensor, interpolation: str, fill_mode: str, fill_value: float
+) -> tf.Tensor:
     """Resample a channels-last batch with one 8-number projective transform per image.
 
     Each ``[a0, a1, a2, b0, b1, b2, c0, c1]`` maps an output pixel ``(x, y)``
@@ -173,17 +181,23 @@ def affine_transform(images: tf.Tensor, transforms: tf.Tensor, interpolation: st
     return image_warp.projective_transform(images, transforms, interpolation, fill_mode, fill_value)
 
 
-def symmetric_factor(factor: Any, what: str, who: str, low: float = -1.0, high: float = 1.0,
-                     low_inclusive: bool = True) -> tuple[float, float]:
+def symmetric_factor(
+    factor: Any, what: str, who: str, low: float = -1.0, high: float = 1.0, low_inclusive: bool = True
+) -> tuple[float, float]:
     """``(lower, upper)`` from a number (meaning ``(-|f|, |f|)``) or a pair; each within ``[low, high]``."""
 
     def check(value: Any) -> float:
-        ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and value <= high and (
-            value >= low if low_inclusive else value > low)
+        ok = (
+            isinstance(value, numbers.Real)
+            and not isinstance(value, bool)
+            and value <= high
+            and (value >= low if low_inclusive else value > low)
+        )
         if not ok:
             bound = "[" if low_inclusive else "("
-            raise ValueError(f"{who} expected {what} to be a number or a pair of numbers in "
-                             f"{bound}{low}, {high}], got {factor!r}")
+            raise ValueError(
+                f"{who} expected {what} to be a number or a pair of numbers in {bound}{low}, {high}], got {factor!r}"
+            )
         return float(value)
 
     if isinstance(factor, (tuple, list)):

@@ -43,30 +43,42 @@ from tfkit.layers.preprocessing.vocabulary_rules import vocabulary_terms
 
 __all__ = ["StringLookup", "IntegerLookup"]
 _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
-_DROPPED = tf.int64.max   # the index of a masked token outside "int" mode: left out of the outputs, as in Keras
+_DROPPED = tf.int64.max  # the index of a masked token outside "int" mode: left out of the outputs, as in Keras
 
 
-@shape_inference.always_trace   # the output dtype follows output_mode/invert and the depth the vocabulary: trace call
+@shape_inference.always_trace  # the output dtype follows output_mode/invert and the depth the vocabulary: trace call
 class IndexLookup(Layer):
     """Shared by the string and integer lookups; ``key_dtype`` is tf.string or tf.int64."""
 
     key_dtype = tf.string
 
-    def __init__(self, max_tokens: int | None = None, num_oov_indices: int = 1, mask_token: Any = None,
-                 oov_token: Any = None, vocabulary: Any = None, idf_weights: Any = None, invert: bool = False,
-                 output_mode: str = "int", pad_to_max_tokens: bool = False, sparse: bool = False,
-                 oov_method: str = "floormod", salt: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        max_tokens: int | None = None,
+        num_oov_indices: int = 1,
+        mask_token: Any = None,
+        oov_token: Any = None,
+        vocabulary: Any = None,
+        idf_weights: Any = None,
+        invert: bool = False,
+        output_mode: str = "int",
+        pad_to_max_tokens: bool = False,
+        sparse: bool = False,
+        oov_method: str = "floormod",
+        salt: Any = None,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         who = f"{type(self).__name__} layer '{self.name}'"
-        output_mode = current_output_mode(output_mode)   # Keras's older names: "binary", "tf-idf"
+        output_mode = current_output_mode(output_mode)  # Keras's older names: "binary", "tf-idf"
         if output_mode not in _MODES:
             raise ValueError(f"{who}: output_mode must be one of {_MODES}, got {output_mode!r}")
         if sparse:
             raise ValueError(f"{who}: sparse=True is not supported (tfkit works with dense tensors)")
         if invert and output_mode != "int":
             raise ValueError(f"{who}: invert=True needs output_mode='int', got {output_mode!r}")
-        if max_tokens is not None and max_tokens <= 1:       # as Keras: a vocabulary of no tokens makes no sense
+        if max_tokens is not None and max_tokens <= 1:  # as Keras: a vocabulary of no tokens makes no sense
             raise ValueError(f"{who}: if set, max_tokens must be greater than 1, got {max_tokens!r}")
         if pad_to_max_tokens and max_tokens is None:
             raise ValueError(f"{who}: pad_to_max_tokens=True needs max_tokens")
@@ -78,9 +90,9 @@ class IndexLookup(Layer):
         self.mask_token, self.oov_token = mask_token, oov_token
         self.invert, self.output_mode, self.pad_to_max_tokens = invert, output_mode, pad_to_max_tokens
         self._tfkit_vocabulary: list[Any] = []
-        self._tfkit_vocabulary_set = False   # whether adapt() or set_vocabulary() gave one (it may hold no terms)
+        self._tfkit_vocabulary_set = False  # whether adapt() or set_vocabulary() gave one (it may hold no terms)
         self._tfkit_tables: tuple[Any, Any] | None = None
-        self.idf_weights: tf.Variable | None = None   # output_mode="tf_idf": one weight per index
+        self.idf_weights: tf.Variable | None = None  # output_mode="tf_idf": one weight per index
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
 
@@ -109,15 +121,18 @@ class IndexLookup(Layer):
         check_idf_arguments(self.output_mode, vocabulary, idf_weights, who, "set_vocabulary")
         if isinstance(vocabulary, (str, os.PathLike)):
             vocabulary = read_vocabulary_file(vocabulary, who)
-        given = [self._token(t) for t in (np.asarray(vocabulary).ravel().tolist()
-                                           if not isinstance(vocabulary, list) else vocabulary)]
+        given = [
+            self._token(t)
+            for t in (np.asarray(vocabulary).ravel().tolist() if not isinstance(vocabulary, list) else vocabulary)
+        ]
         tokens = vocabulary_terms(given, self._special(), self.mask_token, self.oov_token, self.invert, who)
         size = len(tokens) + len(self._special())
-        if self.max_tokens is not None and size > self.max_tokens:   # as Keras: an error, never a silent cut
+        if self.max_tokens is not None and size > self.max_tokens:  # as Keras: an error, never a silent cut
             raise ValueError(
                 f"{who}: set_vocabulary got a vocabulary of {size} entries ({len(tokens)} tokens and "
                 f"{len(self._special())} mask/OOV indices), more than max_tokens={self.max_tokens}; pass at most "
-                f"{self.max_tokens - len(self._special())} tokens or raise max_tokens")
+                f"{self.max_tokens - len(self._special())} tokens or raise max_tokens"
+            )
         if self.output_mode == "tf_idf":
             weights = tf_idf.checked_weights(idf_weights, len(given), who)
             self._set_idf_weights(weights, front=len(self._special()) - (len(given) - len(tokens)))
@@ -129,12 +144,15 @@ class IndexLookup(Layer):
         size = max(length or 0, front + weights.size)
         dtype = settings.floatx()
 
-        def values() -> np.ndarray:   # run after a load's variable budget has seen the declared size
+        def values() -> np.ndarray:  # run after a load's variable budget has seen the declared size
             return tf_idf.layer_weights(weights, front, length, dtype)
 
         with tf.init_scope():
-            if isinstance(self.idf_weights, tf.Variable) and tuple(self.idf_weights.shape) == (size,) \
-                    and self.idf_weights.dtype == dtype:
+            if (
+                isinstance(self.idf_weights, tf.Variable)
+                and tuple(self.idf_weights.shape) == (size,)
+                and self.idf_weights.dtype == dtype
+            ):
                 self.idf_weights.assign(values())
                 return
             with tf.name_scope(self.name):
@@ -158,7 +176,7 @@ class IndexLookup(Layer):
             counts.update(self._token(v) for v in _flat_tokens(batch))
             if documents is not None:
                 documents.update([self._token(v) for v in doc] for doc in tf_idf.documents(batch, whole))
-        for token in (self.mask_token, self.oov_token):   # never terms, as in Keras
+        for token in (self.mask_token, self.oov_token):  # never terms, as in Keras
             if token is not None:
                 counts.pop(self._token(token), None)
         ordered = [token for token, _ in sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)]
@@ -167,8 +185,10 @@ class IndexLookup(Layer):
         if documents is None:
             self.set_vocabulary(ordered)
         elif not ordered:
-            raise ValueError(f"{type(self).__name__} layer '{self.name}': adapt() found no terms (besides mask and "
-                             f"OOV tokens), so there are no idf weights for output_mode='tf_idf'; pass data with terms")
+            raise ValueError(
+                f"{type(self).__name__} layer '{self.name}': adapt() found no terms (besides mask and "
+                f"OOV tokens), so there are no idf weights for output_mode='tf_idf'; pass data with terms"
+            )
         else:
             self.set_vocabulary(ordered, documents.idf(ordered))
 
@@ -184,15 +204,20 @@ class IndexLookup(Layer):
                 vocabulary = self._tfkit_vocabulary
                 values = tf.range(offset, offset + len(vocabulary), dtype=tf.int64)
                 forward = tf.lookup.StaticHashTable(
-                    tf.lookup.KeyValueTensorInitializer(self._keys(vocabulary or [self._placeholder()]),
-                                                        values if vocabulary else tf.constant([-1], tf.int64)), -1)
+                    tf.lookup.KeyValueTensorInitializer(
+                        self._keys(vocabulary or [self._placeholder()]),
+                        values if vocabulary else tf.constant([-1], tf.int64),
+                    ),
+                    -1,
+                )
                 inverse_keys = tf.range(len(self._special()) + len(vocabulary), dtype=tf.int64)
                 inverse = tf.lookup.StaticHashTable(
                     tf.lookup.KeyValueTensorInitializer(inverse_keys, self._keys(self.get_vocabulary())),
-                    self._keys([self.oov_token])[0])
+                    self._keys([self.oov_token])[0],
+                )
             self._tfkit_tables = (forward, inverse)
             self._tfkit_forward, self._tfkit_inverse = forward, inverse
-            self.lookup_table, self.inverse_table = forward, inverse   # tracked: exports carry the tables
+            self.lookup_table, self.inverse_table = forward, inverse  # tracked: exports carry the tables
         return self._tfkit_tables
 
     def _placeholder(self) -> Any:
@@ -202,7 +227,7 @@ class IndexLookup(Layer):
         if not isinstance(inputs, tf.RaggedTensor):
             inputs = tf.convert_to_tensor(inputs)
         if self.invert:
-            invert = lambda x: self._tables()[1].lookup(tf.cast(x, tf.int64))   # noqa: E731
+            invert = lambda x: self._tables()[1].lookup(tf.cast(x, tf.int64))  # noqa: E731
             return tf.ragged.map_flat_values(invert, inputs) if isinstance(inputs, tf.RaggedTensor) else invert(inputs)
         if isinstance(inputs, tf.RaggedTensor):
             return self.encode(tf.ragged.map_flat_values(self.lookup_indices, inputs))
@@ -232,11 +257,15 @@ class IndexLookup(Layer):
             return shape_inference.stand_in(self.compute_output_shape(tuple(indices.shape)), tf.float32)
         who = f"{type(self).__name__} layer '{self.name}'"
         if self.output_mode == "tf_idf":
-            raise RuntimeError(f"{who}: output_mode='tf_idf' needs a vocabulary and its idf weights before the "
-                               f"layer is called; call adapt(data) or set_vocabulary(vocabulary, idf_weights) first")
-        raise RuntimeError(f"{who}: output_mode={self.output_mode!r} with pad_to_max_tokens=False needs a vocabulary "
-                           f"before the layer is called (the output is as wide as the vocabulary); call adapt(data) "
-                           f"or set_vocabulary(vocabulary) first, or pass vocabulary= to the layer")
+            raise RuntimeError(
+                f"{who}: output_mode='tf_idf' needs a vocabulary and its idf weights before the "
+                f"layer is called; call adapt(data) or set_vocabulary(vocabulary, idf_weights) first"
+            )
+        raise RuntimeError(
+            f"{who}: output_mode={self.output_mode!r} with pad_to_max_tokens=False needs a vocabulary "
+            f"before the layer is called (the output is as wide as the vocabulary); call adapt(data) "
+            f"or set_vocabulary(vocabulary) first, or pass vocabulary= to the layer"
+        )
 
     def encode_tf_idf(self, indices: tf.Tensor | tf.RaggedTensor) -> tf.Tensor:
         """``output_mode="tf_idf"``: each sample's term counts times ``idf_weights``, from ``lookup_indices``."""
@@ -277,12 +306,19 @@ class IndexLookup(Layer):
             oov = mask_offset + self._oov_buckets(keys)
         else:
             oov = tf.fill(tf.shape(indices), tf.cast(mask_offset, tf.int64))
-        if self.num_oov_indices == 0:    # as Keras: unseen tokens are an error, not index 0
+        if self.num_oov_indices == 0:  # as Keras: unseen tokens are an error, not index 0
             unseen = tf.gather_nd(inputs, tf.where(indices < 0))
-            check = tf.debugging.Assert(tf.equal(tf.size(unseen), 0), [tf.strings.format(
-                f"{type(self).__name__} layer '{self.name}': with num_oov_indices=0 every input must be in the "
-                f"vocabulary; found out-of-vocabulary values {{}}. Set num_oov_indices=1 to map them to an OOV "
-                f"index.", (unseen,))])
+            check = tf.debugging.Assert(
+                tf.equal(tf.size(unseen), 0),
+                [
+                    tf.strings.format(
+                        f"{type(self).__name__} layer '{self.name}': with num_oov_indices=0 every input must be in the "
+                        f"vocabulary; found out-of-vocabulary values {{}}. Set num_oov_indices=1 to map them to an OOV "
+                        f"index.",
+                        (unseen,),
+                    )
+                ],
+            )
             with tf.control_dependencies([check]):
                 indices = tf.identity(indices)
         indices = tf.where(indices < 0, oov, indices)
@@ -307,21 +343,31 @@ class IndexLookup(Layer):
         return tf.not_equal(tf.convert_to_tensor(inputs), self._keys([self.mask_token])[0])
 
     def get_config(self) -> dict[str, Any]:
-        vocabulary, idf_weights = self._saved_vocabulary() or None, None   # None before adapt, as Keras
-        if self.output_mode == "tf_idf":   # the whole vocabulary, special block first, and a weight for each entry
+        vocabulary, idf_weights = self._saved_vocabulary() or None, None  # None before adapt, as Keras
+        if self.output_mode == "tf_idf":  # the whole vocabulary, special block first, and a weight for each entry
             vocabulary = None if self.idf_weights is None else self.get_vocabulary()
-            idf_weights = None if vocabulary is None else self.idf_weights.numpy()[:len(vocabulary)].tolist()
-        return {**Layer.get_config(self), "max_tokens": self.max_tokens, "num_oov_indices": self.num_oov_indices,
-                "mask_token": self.mask_token, "oov_token": self.oov_token, "invert": self.invert,
-                "output_mode": self.output_mode, "pad_to_max_tokens": self.pad_to_max_tokens, "sparse": False,
-                "vocabulary": vocabulary, "idf_weights": idf_weights, "oov_method": self.oov_method,
-                "salt": self.salt}
+            idf_weights = None if vocabulary is None else self.idf_weights.numpy()[: len(vocabulary)].tolist()
+        return {
+            **Layer.get_config(self),
+            "max_tokens": self.max_tokens,
+            "num_oov_indices": self.num_oov_indices,
+            "mask_token": self.mask_token,
+            "oov_token": self.oov_token,
+            "invert": self.invert,
+            "output_mode": self.output_mode,
+            "pad_to_max_tokens": self.pad_to_max_tokens,
+            "sparse": False,
+            "vocabulary": vocabulary,
+            "idf_weights": idf_weights,
+            "oov_method": self.oov_method,
+            "salt": self.salt,
+        }
 
     def _saved_vocabulary(self) -> list[Any]:
         """The terms; with the special tokens before them when the terms themselves start like the special block
         (an OOV token kept as a term), so that loading strips exactly the special block again."""
         terms, special = list(self._tfkit_vocabulary), self._special()
-        return special + terms if special and terms[:len(special)] == special else terms
+        return special + terms if special and terms[: len(special)] == special else terms
 
 
 @registry.builtin("layers")
@@ -466,12 +512,36 @@ class StringLookup(IndexLookup):
 
     key_dtype = tf.string
 
-    def __init__(self, max_tokens: int | None = None, num_oov_indices: int = 1, mask_token: str | None = None,
-                 oov_token: str = "[UNK]", vocabulary: Any = None, idf_weights: Any = None, invert: bool = False,
-                 output_mode: str = "int", pad_to_max_tokens: bool = False, sparse: bool = False,
-                 encoding: str = "utf-8", salt: Any = None, **kwargs: Any) -> None:
-        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, salt=salt, **kwargs)
+    def __init__(
+        self,
+        max_tokens: int | None = None,
+        num_oov_indices: int = 1,
+        mask_token: str | None = None,
+        oov_token: str = "[UNK]",
+        vocabulary: Any = None,
+        idf_weights: Any = None,
+        invert: bool = False,
+        output_mode: str = "int",
+        pad_to_max_tokens: bool = False,
+        sparse: bool = False,
+        encoding: str = "utf-8",
+        salt: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            max_tokens,
+            num_oov_indices,
+            mask_token,
+            oov_token,
+            vocabulary,
+            idf_weights,
+            invert,
+            output_mode,
+            pad_to_max_tokens,
+            sparse,
+            salt=salt,
+            **kwargs,
+        )
         self.encoding = encoding
 
     def get_config(self) -> dict[str, Any]:
@@ -612,15 +682,38 @@ class IntegerLookup(IndexLookup):
 
     key_dtype = tf.int64
 
-    def __init__(self, max_tokens: int | None = None, num_oov_indices: int = 1, mask_token: int | None = None,
-                 oov_token: int = -1, vocabulary: Any = None, idf_weights: Any = None, invert: bool = False,
-                 output_mode: str = "int", pad_to_max_tokens: bool = False, sparse: bool = False,
-                 vocabulary_dtype: str = "int64", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        max_tokens: int | None = None,
+        num_oov_indices: int = 1,
+        mask_token: int | None = None,
+        oov_token: int = -1,
+        vocabulary: Any = None,
+        idf_weights: Any = None,
+        invert: bool = False,
+        output_mode: str = "int",
+        pad_to_max_tokens: bool = False,
+        sparse: bool = False,
+        vocabulary_dtype: str = "int64",
+        **kwargs: Any,
+    ) -> None:
         if vocabulary_dtype != "int64":
-            raise ValueError(f"IntegerLookup: only vocabulary_dtype='int64' is supported (as in Keras), "
-                             f"got {vocabulary_dtype!r}")
-        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, **kwargs)
+            raise ValueError(
+                f"IntegerLookup: only vocabulary_dtype='int64' is supported (as in Keras), got {vocabulary_dtype!r}"
+            )
+        super().__init__(
+            max_tokens,
+            num_oov_indices,
+            mask_token,
+            oov_token,
+            vocabulary,
+            idf_weights,
+            invert,
+            output_mode,
+            pad_to_max_tokens,
+            sparse,
+            **kwargs,
+        )
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "vocabulary_dtype": "int64"}
@@ -629,13 +722,14 @@ class IntegerLookup(IndexLookup):
         return int(value)
 
     def _placeholder(self) -> Any:
-        return -(2 ** 62)
+        return -(2**62)
 
     def call(self, inputs: Any) -> tf.Tensor:
         if self.invert:
             return super().call(inputs)
-        return super().call(tf.cast(inputs if isinstance(inputs, tf.RaggedTensor) else tf.convert_to_tensor(inputs),
-                                    tf.int64))
+        return super().call(
+            tf.cast(inputs if isinstance(inputs, tf.RaggedTensor) else tf.convert_to_tensor(inputs), tf.int64)
+        )
 
 
 def oov_method_and_salt(oov_method: Any, salt: Any, key_dtype: tf.DType, who: str) -> tuple[str, list[int] | None]:
@@ -658,14 +752,19 @@ def check_idf_arguments(output_mode: str, vocabulary: Any, idf_weights: Any, who
     """Keras's rules: idf_weights only with output_mode="tf_idf", where a vocabulary needs them (and they it)."""
     call = f"{where}(vocabulary, idf_weights)" if where else "the layer(vocabulary=..., idf_weights=...)"
     if idf_weights is not None and output_mode != "tf_idf":
-        raise ValueError(f"{who}: idf_weights are only used with output_mode='tf_idf', got "
-                         f"output_mode={output_mode!r}; leave idf_weights out")
+        raise ValueError(
+            f"{who}: idf_weights are only used with output_mode='tf_idf', got "
+            f"output_mode={output_mode!r}; leave idf_weights out"
+        )
     if output_mode == "tf_idf" and vocabulary is not None and idf_weights is None:
-        raise ValueError(f"{who}: with output_mode='tf_idf' a vocabulary needs its idf_weights (one per vocabulary "
-                         f"entry), got idf_weights=None; pass both, as {call}, or call adapt() instead")
+        raise ValueError(
+            f"{who}: with output_mode='tf_idf' a vocabulary needs its idf_weights (one per vocabulary "
+            f"entry), got idf_weights=None; pass both, as {call}, or call adapt() instead"
+        )
     if idf_weights is not None and vocabulary is None:
-        raise ValueError(f"{who}: idf_weights need the vocabulary they weight, got vocabulary=None; pass both, "
-                         f"as {call}")
+        raise ValueError(
+            f"{who}: idf_weights need the vocabulary they weight, got vocabulary=None; pass both, as {call}"
+        )
 
 
 def read_vocabulary_file(path: Any, who: str) -> list[str]:
@@ -674,8 +773,10 @@ def read_vocabulary_file(path: Any, who: str) -> list[str]:
         with open(os.fspath(path), encoding="utf-8") as handle:
             return [line.rstrip("\r\n") for line in handle if line.rstrip("\r\n")]
     except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{who}: cannot read the vocabulary file {os.fspath(path)!r} ({error}); "
-                         f"expected a UTF-8 text file with one token per line") from error
+        raise ValueError(
+            f"{who}: cannot read the vocabulary file {os.fspath(path)!r} ({error}); "
+            f"expected a UTF-8 text file with one token per line"
+        ) from error
 
 
 def refuse_vocabulary_path(cls: type, config: dict[str, Any]) -> None:
@@ -684,7 +785,8 @@ def refuse_vocabulary_path(cls: type, config: dict[str, Any]) -> None:
         raise ValueError(
             f"{cls.__name__} config: 'vocabulary' is a file path ({config['vocabulary']!r}), not a list of tokens. "
             f"tfkit never reads files that a saved config names; save the model with its vocabulary as a list "
-            f"(tfkit and Keras 3 archives do), or set it after loading with layer.set_vocabulary(path).")
+            f"(tfkit and Keras 3 archives do), or set it after loading with layer.set_vocabulary(path)."
+        )
 
 
 def _flat_tokens(batch: Any) -> list[Any]:

@@ -122,19 +122,25 @@ class MelSpectrogram(Layer):
         self.sequence_stride = positive_int(sequence_stride, "sequence_stride", who)
         self.sequence_length = positive_int(sequence_length or fft_length, "sequence_length", who)
         if self.fft_length < self.sequence_length:
-            raise ValueError(f"{who} expected `fft_length` to be at least `sequence_length`, got "
-                             f"sequence_length={self.sequence_length}, fft_length={self.fft_length}")
+            raise ValueError(
+                f"{who} expected `fft_length` to be at least `sequence_length`, got "
+                f"sequence_length={self.sequence_length}, fft_length={self.fft_length}"
+            )
         if isinstance(window, str) and window not in ("hann", "hamming"):
-            raise ValueError(f"{who} expected `window` to be 'hann', 'hamming', None or a list of "
-                             f"sequence_length values, got {window!r}")
+            raise ValueError(
+                f"{who} expected `window` to be 'hann', 'hamming', None or a list of "
+                f"sequence_length values, got {window!r}"
+            )
         self.window = window if window is None or isinstance(window, str) else [float(w) for w in window]
         self.sampling_rate = sampling_rate
         self.num_mel_bins = positive_int(num_mel_bins, "num_mel_bins", who)
         self.min_freq = min_freq
         self.max_freq = max_freq or int(sampling_rate / 2)
         if not 0 <= self.min_freq < self.max_freq <= sampling_rate / 2:
-            raise ValueError(f"{who} expected 0 <= min_freq < max_freq <= sampling_rate / 2 = {sampling_rate / 2}, "
-                             f"got min_freq={min_freq!r}, max_freq={self.max_freq!r}")
+            raise ValueError(
+                f"{who} expected 0 <= min_freq < max_freq <= sampling_rate / 2 = {sampling_rate / 2}, "
+                f"got min_freq={min_freq!r}, max_freq={self.max_freq!r}"
+            )
         self.power_to_db, self.top_db, self.mag_exp = power_to_db, top_db, mag_exp
         self.min_power, self.ref_power = min_power, ref_power
 
@@ -144,20 +150,25 @@ class MelSpectrogram(Layer):
     def call(self, inputs: Any) -> tf.Tensor:
         dtype = self._work_dtype()
         audio = tf.cast(inputs, dtype)
-        real, imag = signal.stft(audio, self.sequence_length, self.sequence_stride, self.fft_length,
-                                 window=self.window, center=True)
+        real, imag = signal.stft(
+            audio, self.sequence_length, self.sequence_stride, self.fft_length, window=self.window, center=True
+        )
         spectrum = tf.pow(tf.sqrt(tf.square(real) + tf.square(imag)), tf.cast(self.mag_exp, dtype))
         mel = tf.tensordot(spectrum, self.mel_weights(spectrum.shape[-1], dtype), axes=1)
         if self.power_to_db:
             mel = self._decibels(mel)
-        return tf.cast(tf.linalg.matrix_transpose(mel), self.compute_dtype)   # (..., num_mel_bins, frames)
+        return tf.cast(tf.linalg.matrix_transpose(mel), self.compute_dtype)  # (..., num_mel_bins, frames)
 
     def mel_weights(self, num_spectrogram_bins: int, dtype: Any = tf.float32) -> tf.Tensor:
         """``(num_spectrogram_bins, num_mel_bins)`` triangular HTK filters (the DC bin stays zero)."""
         return tf.signal.linear_to_mel_weight_matrix(
-            num_mel_bins=self.num_mel_bins, num_spectrogram_bins=num_spectrogram_bins,
-            sample_rate=self.sampling_rate, lower_edge_hertz=self.min_freq, upper_edge_hertz=self.max_freq,
-            dtype=dtype)
+            num_mel_bins=self.num_mel_bins,
+            num_spectrogram_bins=num_spectrogram_bins,
+            sample_rate=self.sampling_rate,
+            lower_edge_hertz=self.min_freq,
+            upper_edge_hertz=self.max_freq,
+            dtype=dtype,
+        )
 
     def _decibels(self, power: tf.Tensor) -> tf.Tensor:
         floor = tf.cast(self.min_power, power.dtype)
@@ -174,11 +185,22 @@ class MelSpectrogram(Layer):
         return (*shape[:-1], self.num_mel_bins, frames)
 
     def get_config(self) -> dict[str, Any]:
-        return {**Layer.get_config(self), "fft_length": self.fft_length, "sequence_stride": self.sequence_stride,
-                "sequence_length": self.sequence_length, "window": self.window,
-                "sampling_rate": self.sampling_rate, "num_mel_bins": self.num_mel_bins, "min_freq": self.min_freq,
-                "max_freq": self.max_freq, "power_to_db": self.power_to_db, "top_db": self.top_db,
-                "mag_exp": self.mag_exp, "min_power": self.min_power, "ref_power": self.ref_power}
+        return {
+            **Layer.get_config(self),
+            "fft_length": self.fft_length,
+            "sequence_stride": self.sequence_stride,
+            "sequence_length": self.sequence_length,
+            "window": self.window,
+            "sampling_rate": self.sampling_rate,
+            "num_mel_bins": self.num_mel_bins,
+            "min_freq": self.min_freq,
+            "max_freq": self.max_freq,
+            "power_to_db": self.power_to_db,
+            "top_db": self.top_db,
+            "mag_exp": self.mag_exp,
+            "min_power": self.min_power,
+            "ref_power": self.ref_power,
+        }
 
 
 def _log10(x: tf.Tensor) -> tf.Tensor:

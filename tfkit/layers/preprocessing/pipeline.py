@@ -68,8 +68,10 @@ class Pipeline(Layer):
             raise ValueError(f"Pipeline layer '{self.name}' expected layers to be a list of layers, got {layers!r}")
         for i, layer in enumerate(layers):
             if not isinstance(layer, Layer):
-                raise ValueError(f"Pipeline layer '{self.name}' expected layers[{i}] to be a tfkit layer, "
-                                 f"got {type(layer).__name__}: {layer!r}")
+                raise ValueError(
+                    f"Pipeline layer '{self.name}' expected layers[{i}] to be a tfkit layer, "
+                    f"got {type(layer).__name__}: {layer!r}"
+                )
         self._pipeline_layers = list(layers)
 
     @property
@@ -87,8 +89,12 @@ class Pipeline(Layer):
         return input_shape
 
     def get_config(self) -> dict[str, Any]:
-        return {"name": self.name, "trainable": self.trainable, "dtype": Layer.get_config(self)["dtype"],
-                "layers": [registry.to_config("layers", layer) for layer in self._pipeline_layers]}
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "dtype": Layer.get_config(self)["dtype"],
+            "layers": [registry.to_config("layers", layer) for layer in self._pipeline_layers],
+        }
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Pipeline":

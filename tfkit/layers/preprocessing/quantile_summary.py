@@ -28,8 +28,8 @@ def empty_summary() -> np.ndarray:
 def _summarize(values: np.ndarray, epsilon: float) -> np.ndarray:
     """Every ``step``-th sorted value (the ``step``-th first), each weighing ``step`` samples."""
     ordered = np.sort(values.reshape(-1))
-    step = max(ordered.size * epsilon, 1)        # size / (1 / epsilon) points per summary point
-    points = ordered[int(step - 1)::int(step)]
+    step = max(ordered.size * epsilon, 1)  # size / (1 / epsilon) points per summary point
+    points = ordered[int(step - 1) :: int(step)]
     return np.stack([points, np.full_like(points, step)])
 
 

@@ -41,6 +41,7 @@ def _dim(x: tf.Tensor, axis: int) -> Any:
     """The static size of ``axis`` when known, else the dynamic one."""
     return x.shape[axis] if x.shape[axis] is not None else tf.shape(x)[axis]
 
+
 MODES = ("log", "magnitude", "psd", "real", "imag", "angle", "stft")
 
 
@@ -141,14 +142,20 @@ class STFTSpectrogram(Layer):
         super().__init__(**kwargs)
         who = f"STFTSpectrogram layer '{self.name}'"
         frame_length = positive_int(frame_length, "frame_length", who)
-        if frame_step is not None and (isinstance(frame_step, bool) or not isinstance(frame_step, int)
-                                       or not 1 <= frame_step <= frame_length):
-            raise ValueError(f"{who} expected `frame_step` to be a positive integer not greater than "
-                             f"frame_length={frame_length}, got {frame_step!r}")
-        if fft_length is not None and (isinstance(fft_length, bool) or not isinstance(fft_length, int)
-                                       or fft_length < frame_length):
-            raise ValueError(f"{who} expected `fft_length` to be an integer not less than "
-                             f"frame_length={frame_length}, got {fft_length!r}")
+        if frame_step is not None and (
+            isinstance(frame_step, bool) or not isinstance(frame_step, int) or not 1 <= frame_step <= frame_length
+        ):
+            raise ValueError(
+                f"{who} expected `frame_step` to be a positive integer not greater than "
+                f"frame_length={frame_length}, got {frame_step!r}"
+            )
+        if fft_length is not None and (
+            isinstance(fft_length, bool) or not isinstance(fft_length, int) or fft_length < frame_length
+        ):
+            raise ValueError(
+                f"{who} expected `fft_length` to be an integer not less than "
+                f"frame_length={frame_length}, got {fft_length!r}"
+            )
         if fft_length is not None and fft_length & (fft_length - 1):
             warnings.warn(f"{who}: `fft_length` is recommended to be a power of two, got {fft_length}", stacklevel=2)
         if mode not in MODES:
@@ -160,8 +167,9 @@ class STFTSpectrogram(Layer):
         if data_format is None:
             data_format = settings.image_data_format()
         if data_format not in ("channels_last", "channels_first"):
-            raise ValueError(f"{who} expected `data_format` to be 'channels_last', 'channels_first' or None, "
-                             f"got {data_format!r}")
+            raise ValueError(
+                f"{who} expected `data_format` to be 'channels_last', 'channels_first' or None, got {data_format!r}"
+            )
         self.mode, self.frame_length, self.frame_step, self.fft_length = mode, frame_length, frame_step, fft_length
         self.window = check_window(window, who)
         self.periodic, self.scaling, self.padding = bool(periodic), scaling, padding
@@ -180,12 +188,16 @@ class STFTSpectrogram(Layer):
         shape = (self.frame_length, 1, self._fft // 2 + 1)
         if self.mode != "imag":
             self.real_kernel = self.add_weight(
-                name="real_kernel", shape=shape,
-                initializer=initializers.STFT("real", self.window, self.scaling, self.periodic))
+                name="real_kernel",
+                shape=shape,
+                initializer=initializers.STFT("real", self.window, self.scaling, self.periodic),
+            )
         if self.mode != "real":
             self.imag_kernel = self.add_weight(
-                name="imag_kernel", shape=shape,
-                initializer=initializers.STFT("imag", self.window, self.scaling, self.periodic))
+                name="imag_kernel",
+                shape=shape,
+                initializer=initializers.STFT("imag", self.window, self.scaling, self.periodic),
+            )
 
     def _convolve(self, inputs: tf.Tensor, kernel: Any) -> tf.Tensor:
         """``(batch, channels, bins, frames)``: every channel convolved with ``kernel`` on its own."""
@@ -193,8 +205,9 @@ class STFTSpectrogram(Layer):
             inputs = tf.transpose(inputs, [0, 2, 1])
         channels, time = _dim(inputs, 1), _dim(inputs, 2)
         columns = tf.reshape(inputs, [-1, time, 1])
-        outputs = tf.nn.conv1d(columns, tf.cast(kernel, inputs.dtype), stride=self._step,
-                               padding=self.padding.upper())                      # (batch * channels, frames, bins)
+        outputs = tf.nn.conv1d(
+            columns, tf.cast(kernel, inputs.dtype), stride=self._step, padding=self.padding.upper()
+        )  # (batch * channels, frames, bins)
         outputs = tf.transpose(outputs, [0, 2, 1])
         return tf.reshape(outputs, [-1, channels, _dim(outputs, 1), _dim(outputs, 2)])
 
@@ -206,8 +219,10 @@ class STFTSpectrogram(Layer):
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         if inputs.dtype not in (tf.float16, tf.bfloat16, tf.float32, tf.float64):
-            raise TypeError(f"STFTSpectrogram layer '{self.name}' expects float16, bfloat16, float32 or float64 audio, "
-                            f"got {inputs.dtype.name}")
+            raise TypeError(
+                f"STFTSpectrogram layer '{self.name}' expects float16, bfloat16, float32 or float64 audio, "
+                f"got {inputs.dtype.name}"
+            )
         real = self._convolve(inputs, self.real_kernel) if self.mode != "imag" else None
         imag = self._convolve(inputs, self.imag_kernel) if self.mode != "real" else None
         if self.mode == "real":
@@ -231,13 +246,25 @@ class STFTSpectrogram(Layer):
         bins = (self._fft // 2 + 1) * (2 if self.mode == "stft" else 1)
         frames = conv_output_length(time, self.frame_length, self.padding, self._step)
         if self.expand_dims:
-            return (batch, frames, bins, channels) if self.data_format == "channels_last" else \
-                (batch, channels, frames, bins)
+            return (
+                (batch, frames, bins, channels)
+                if self.data_format == "channels_last"
+                else (batch, channels, frames, bins)
+            )
         features = None if channels is None else channels * bins
         return (batch, frames, features) if self.data_format == "channels_last" else (batch, features, frames)
 
     def get_config(self) -> dict[str, Any]:
-        return {**Layer.get_config(self), "mode": self.mode, "frame_length": self.frame_length,
-                "frame_step": self.frame_step, "fft_length": self.fft_length, "window": self.window,
-                "periodic": self.periodic, "scaling": self.scaling, "padding": self.padding,
-                "data_format": self.data_format, "expand_dims": self.expand_dims}
+        return {
+            **Layer.get_config(self),
+            "mode": self.mode,
+            "frame_length": self.frame_length,
+            "frame_step": self.frame_step,
+            "fft_length": self.fft_length,
+            "window": self.window,
+            "periodic": self.periodic,
+            "scaling": self.scaling,
+            "padding": self.padding,
+            "data_format": self.data_format,
+            "expand_dims": self.expand_dims,
+        }

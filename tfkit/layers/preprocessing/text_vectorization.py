@@ -163,23 +163,34 @@ class TextVectorization(Layer):
         array([[1., 2., 1.]], dtype=float32)
     """
 
-    def __init__(self, max_tokens: int | None = None, standardize: Any = "lower_and_strip_punctuation",
-                 split: Any = "whitespace", ngrams: int | None = None, output_mode: str = "int",
-                 output_sequence_length: int | None = None, pad_to_max_tokens: bool = False, vocabulary: Any = None,
-                 idf_weights: Any = None, sparse: bool = False, ragged: bool = False, encoding: str = "utf-8",
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        max_tokens: int | None = None,
+        standardize: Any = "lower_and_strip_punctuation",
+        split: Any = "whitespace",
+        ngrams: int | None = None,
+        output_mode: str = "int",
+        output_sequence_length: int | None = None,
+        pad_to_max_tokens: bool = False,
+        vocabulary: Any = None,
+        idf_weights: Any = None,
+        sparse: bool = False,
+        ragged: bool = False,
+        encoding: str = "utf-8",
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         who = f"TextVectorization layer '{self.name}'"
-        if standardize not in ("lower_and_strip_punctuation", "lower", "strip_punctuation", None) \
-                and not callable(standardize):
+        if standardize not in ("lower_and_strip_punctuation", "lower", "strip_punctuation", None) and not callable(
+            standardize
+        ):
             raise ValueError(f"{who}: unknown standardize {standardize!r}")
         if split not in ("whitespace", "character", None) and not callable(split):
             raise ValueError(f"{who}: unknown split {split!r}")
-        output_mode = current_output_mode(output_mode)   # Keras's older names: "binary", "tf-idf"
+        output_mode = current_output_mode(output_mode)  # Keras's older names: "binary", "tf-idf"
         if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
-            raise ValueError(f"{who}: output_mode must be 'int', 'multi_hot', 'count' or 'tf_idf', "
-                             f"got {output_mode!r}")
+            raise ValueError(f"{who}: output_mode must be 'int', 'multi_hot', 'count' or 'tf_idf', got {output_mode!r}")
         check_idf_arguments(output_mode, vocabulary, idf_weights, who)
         if ragged or sparse:
             raise ValueError(f"{who}: ragged and sparse outputs are not supported (tfkit works with dense tensors)")
@@ -188,9 +199,13 @@ class TextVectorization(Layer):
         self.max_tokens, self.standardize, self.split, self.ngrams = max_tokens, standardize, split, ngrams
         self.output_mode, self.output_sequence_length = output_mode, output_sequence_length
         self.pad_to_max_tokens, self.encoding = pad_to_max_tokens, encoding
-        self.lookup = StringLookup(max_tokens=max_tokens, mask_token="",   # as Keras: "" has index 0 only in "int" mode
-                                   output_mode=output_mode, pad_to_max_tokens=pad_to_max_tokens,
-                                   name=f"{self.name}_lookup")
+        self.lookup = StringLookup(
+            max_tokens=max_tokens,
+            mask_token="",  # as Keras: "" has index 0 only in "int" mode
+            output_mode=output_mode,
+            pad_to_max_tokens=pad_to_max_tokens,
+            name=f"{self.name}_lookup",
+        )
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
         self.built = True
@@ -225,7 +240,7 @@ class TextVectorization(Layer):
             if steps is not None and step >= steps:
                 break
             tokens.append(self._tokens(batch))
-        if self.output_mode == "tf_idf":   # each text (a row of a batch) is one document
+        if self.output_mode == "tf_idf":  # each text (a row of a batch) is one document
             self.lookup.adapt(batch for batch in tokens)
             return
         tokens = [batch.flat_values.numpy() for batch in tokens]
@@ -240,7 +255,7 @@ class TextVectorization(Layer):
     def set_vocabulary(self, vocabulary: Any, idf_weights: Any = None) -> None:
         try:
             self.lookup.set_vocabulary(vocabulary, idf_weights)
-        except ValueError as error:   # name this layer, not only its inner lookup
+        except ValueError as error:  # name this layer, not only its inner lookup
             raise ValueError(f"TextVectorization layer '{self.name}': {error}") from None
 
     @classmethod
@@ -272,13 +287,24 @@ class TextVectorization(Layer):
             if callable(value):
                 raise NotImplementedError(
                     f"TextVectorization layer '{self.name}': a callable {what} cannot be saved in a config "
-                    f"(configs are data, never code); use one of the built-in {what} names")
+                    f"(configs are data, never code); use one of the built-in {what} names"
+                )
         vocabulary, idf_weights = self.lookup.get_vocabulary(include_special_tokens=False) or None, None
-        if self.output_mode == "tf_idf":   # the lookup's: the whole vocabulary and a weight for each entry
+        if self.output_mode == "tf_idf":  # the lookup's: the whole vocabulary and a weight for each entry
             lookup = self.lookup.get_config()
             vocabulary, idf_weights = lookup["vocabulary"], lookup["idf_weights"]
-        return {**Layer.get_config(self), "max_tokens": self.max_tokens, "standardize": self.standardize,
-                "split": self.split, "ngrams": self.ngrams, "output_mode": self.output_mode,
-                "output_sequence_length": self.output_sequence_length, "pad_to_max_tokens": self.pad_to_max_tokens,
-                "vocabulary": vocabulary, "idf_weights": idf_weights,
-                "sparse": False, "ragged": False, "encoding": self.encoding}
+        return {
+            **Layer.get_config(self),
+            "max_tokens": self.max_tokens,
+            "standardize": self.standardize,
+            "split": self.split,
+            "ngrams": self.ngrams,
+            "output_mode": self.output_mode,
+            "output_sequence_length": self.output_sequence_length,
+            "pad_to_max_tokens": self.pad_to_max_tokens,
+            "vocabulary": vocabulary,
+            "idf_weights": idf_weights,
+            "sparse": False,
+            "ragged": False,
+            "encoding": self.encoding,
+        }

@@ -21,8 +21,16 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 import tensorflow as tf
 
-__all__ = ["DocumentCounts", "adapt_batches", "checked_weights", "documents", "layer_weights", "one_hot_elements",
-           "term_counts", "weighted_term_counts"]
+__all__ = [
+    "DocumentCounts",
+    "adapt_batches",
+    "checked_weights",
+    "documents",
+    "layer_weights",
+    "one_hot_elements",
+    "term_counts",
+    "weighted_term_counts",
+]
 
 
 class DocumentCounts:
@@ -46,8 +54,9 @@ class DocumentCounts:
 def adapt_batches(data: Any, steps: int | None) -> Iterator[tuple[Any, bool]]:
     """``(batch, whole)`` for each batch ``adapt`` reads, as Keras reads them: a dataset's elements or a generator's
     items one by one (``whole=False``), an array, tensor or list as one batch (``whole=True``)."""
-    if isinstance(data, (list, tuple, np.ndarray, tf.Tensor, tf.RaggedTensor, tf.SparseTensor)) or \
-            not hasattr(data, "__iter__"):
+    if isinstance(data, (list, tuple, np.ndarray, tf.Tensor, tf.RaggedTensor, tf.SparseTensor)) or not hasattr(
+        data, "__iter__"
+    ):
         yield as_batch(data), True
         return
     for step, batch in enumerate(data):
@@ -58,8 +67,12 @@ def adapt_batches(data: Any, steps: int | None) -> Iterator[tuple[Any, bool]]:
 
 def as_batch(value: Any) -> Any:
     """A tensor (ragged when a nested list's rows differ in length) or an array, as given otherwise."""
-    if isinstance(value, (list, tuple)) and value and all(isinstance(row, (list, tuple)) for row in value) \
-            and len({len(row) for row in value}) > 1:
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(row, (list, tuple)) for row in value)
+        and len({len(row) for row in value}) > 1
+    ):
         return tf.ragged.constant(value)
     return value
 
@@ -83,7 +96,7 @@ def documents(batch: Any, whole: bool = False) -> list[np.ndarray]:
     if array.ndim == 0:
         return [array.reshape(1)]
     if array.ndim == 1:
-        return [array[i:i + 1] for i in range(len(array))] if whole else [array]
+        return [array[i : i + 1] for i in range(len(array))] if whole else [array]
     return [row.ravel() for row in array]
 
 
@@ -92,11 +105,14 @@ def checked_weights(idf_weights: Any, entries: int, who: str) -> np.ndarray:
     try:
         weights = np.asarray(idf_weights, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"{who}: idf_weights must be numbers, one per vocabulary entry; got "
-                         f"{_shown(idf_weights)} ({error})") from None
+        raise ValueError(
+            f"{who}: idf_weights must be numbers, one per vocabulary entry; got {_shown(idf_weights)} ({error})"
+        ) from None
     if weights.ndim != 1 or weights.size != entries:
-        raise ValueError(f"{who}: idf_weights must be a 1-D list or array with one weight per vocabulary entry "
-                         f"({entries} entries), got shape {weights.shape}")
+        raise ValueError(
+            f"{who}: idf_weights must be a 1-D list or array with one weight per vocabulary entry "
+            f"({entries} entries), got shape {weights.shape}"
+        )
     return weights
 
 
@@ -114,8 +130,7 @@ def layer_weights(idf: Any, front: int, length: int | None, dtype: str) -> np.nd
     return np.concatenate([np.full(front, mean), idf, np.zeros(back)]).astype(dtype)
 
 
-def weighted_term_counts(indices: tf.Tensor | tf.RaggedTensor, depth: int, idf: tf.Variable,
-                         dropped: int) -> tf.Tensor:
+def weighted_term_counts(indices: tf.Tensor | tf.RaggedTensor, depth: int, idf: tf.Variable, dropped: int) -> tf.Tensor:
     """Each sample's count of every index below ``depth`` times ``idf`` (``term_counts``)."""
     return term_counts(indices, depth, idf.dtype, dropped) * idf
 

@@ -37,9 +37,9 @@ from tfkit.saving.keras_files.scratch import scratch_file
 MAX_MEMBERS = 10_000
 MAX_CONFIG_BYTES = 16 * 2**20
 MAX_WEIGHTS_BYTES = 64 * 2**30
-MAX_RATIO = 64          # float weights barely compress; a higher ratio is a zip bomb
-MAX_VOCABULARY_BYTES = 64 * 2**20   # all vocabulary.txt members together
-_KNOWN = ("config.json", "metadata.json", "model.weights.h5", "tfkit.json")   # tfkit.json: archive_state reads it
+MAX_RATIO = 64  # float weights barely compress; a higher ratio is a zip bomb
+MAX_VOCABULARY_BYTES = 64 * 2**20  # all vocabulary.txt members together
+_KNOWN = ("config.json", "metadata.json", "model.weights.h5", "tfkit.json")  # tfkit.json: archive_state reads it
 _RESOURCE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE)
 # Keras 3's IndexLookup.save_assets: the vocabulary of the layer at <path>, special tokens first
 _VOCABULARY = re.compile(r"assets/(layers(?:/[A-Za-z0-9_.-]+)+)/vocabulary\.txt")
@@ -52,7 +52,7 @@ class Archive:
     metadata: dict[str, Any]
     weights_path: str | None
     other_members: list[str] = field(default_factory=list)
-    vocabularies: dict[str, bytes] = field(default_factory=dict)   # "layers/string_lookup" -> file bytes
+    vocabularies: dict[str, bytes] = field(default_factory=dict)  # "layers/string_lookup" -> file bytes
 
 
 def is_zip(path: str) -> bool:
@@ -73,15 +73,19 @@ def _member(zf: zipfile.ZipFile, name: str, path: str, limit: int) -> zipfile.Zi
         raise ValueError(f"{path}: the archive holds {name!r} {len(infos)} times; a .keras file holds it once")
     info = infos[0]
     if info.compress_type not in _METHODS:
-        raise ValueError(f"{path}: {name} is compressed with zip method {info.compress_type}; tfkit reads only "
-                         f"{' or '.join(_METHODS.values())} members (what Keras writes)")
+        raise ValueError(
+            f"{path}: {name} is compressed with zip method {info.compress_type}; tfkit reads only "
+            f"{' or '.join(_METHODS.values())} members (what Keras writes)"
+        )
     if info.file_size > limit:
         raise ValueError(f"{path}: {name} declares {info.file_size} bytes; at most {limit} are accepted")
     # The declared compressed size is the archive's word; its real data cannot be larger than the archive.
     compressed = max(min(info.compress_size, os.path.getsize(path)), 1)
     if info.file_size > 2**20 and info.file_size > MAX_RATIO * compressed:
-        raise ValueError(f"{path}: {name} would inflate {info.file_size // compressed}-fold "
-                         f"({compressed} -> {info.file_size} bytes); a ratio above {MAX_RATIO} is refused")
+        raise ValueError(
+            f"{path}: {name} would inflate {info.file_size // compressed}-fold "
+            f"({compressed} -> {info.file_size} bytes); a ratio above {MAX_RATIO} is refused"
+        )
     return info
 
 
@@ -90,7 +94,7 @@ def _read_text(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> Any:
         data = member.read(info.file_size + 1)
     if len(data) != info.file_size:
         raise ValueError(f"{path}: {info.filename} holds more bytes than it declares")
-    return loads_json(data, f"{path}: {info.filename}")   # size, value-count and depth limits
+    return loads_json(data, f"{path}: {info.filename}")  # size, value-count and depth limits
 
 
 @contextlib.contextmanager
@@ -115,26 +119,35 @@ def read_archive(path: str) -> Iterator[Archive]:
             metadata = _read_text(zf, metadata_info, path) if metadata_info is not None else {}
             weights_info = _member(zf, "model.weights.h5", path, MAX_WEIGHTS_BYTES)
             weights_path = None
-            if weights_info is not None:        # to a file of our own naming, never the member's
+            if weights_info is not None:  # to a file of our own naming, never the member's
                 out, weights_path = scratch.enter_context(
-                    scratch_file(weights_info.file_size, f"model.weights.h5 of {path}"))
+                    scratch_file(weights_info.file_size, f"model.weights.h5 of {path}")
+                )
                 with zf.open(weights_info) as member:
                     copied = _copy_limited(member, out, weights_info.file_size)
                 out.close()
                 if copied != weights_info.file_size:
-                    raise ValueError(f"{path}: model.weights.h5 holds {copied} bytes but declares "
-                                     f"{weights_info.file_size}")
+                    raise ValueError(
+                        f"{path}: model.weights.h5 holds {copied} bytes but declares {weights_info.file_size}"
+                    )
             vocabularies = _vocabularies(zf, infos, path)
-            others = sorted(info.filename for info in infos if info.filename not in _KNOWN
-                            and not _VOCABULARY.fullmatch(info.filename))
-        except _WriteFailed as failure:          # our copy, not the archive: reported as what it is
+            others = sorted(
+                info.filename
+                for info in infos
+                if info.filename not in _KNOWN and not _VOCABULARY.fullmatch(info.filename)
+            )
+        except _WriteFailed as failure:  # our copy, not the archive: reported as what it is
             error = failure.error
-            raise OSError(error.errno, f"{path}: unpacking model.weights.h5 to a temporary file failed "
-                                       f"({error.strerror or error}). The archive itself was not judged: point "
-                                       f"TMPDIR at a folder with room, and load it again", path) from error
+            raise OSError(
+                error.errno,
+                f"{path}: unpacking model.weights.h5 to a temporary file failed "
+                f"({error.strerror or error}). The archive itself was not judged: point "
+                f"TMPDIR at a folder with room, and load it again",
+                path,
+            ) from error
         except ZIP_READ_ERRORS as error:
             if isinstance(error, OSError) and error.errno in _RESOURCE_ERRNOS:
-                raise                            # no room for a scratch file, too many open files: not the archive
+                raise  # no room for a scratch file, too many open files: not the archive
             raise ValueError(f"{path}: a damaged zip archive ({type(error).__name__}: {error})") from None
         yield Archive(path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others, vocabularies)
 
@@ -147,7 +160,7 @@ def _vocabularies(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str) 
         match = _VOCABULARY.fullmatch(info.filename)
         if match is None:
             continue
-        checked = _member(zf, info.filename, path, MAX_VOCABULARY_BYTES)   # once, within the size and ratio limits
+        checked = _member(zf, info.filename, path, MAX_VOCABULARY_BYTES)  # once, within the size and ratio limits
         total += checked.file_size
         if total > MAX_VOCABULARY_BYTES:
             raise ValueError(f"{path}: the vocabularies declare more than {MAX_VOCABULARY_BYTES} bytes in all")
@@ -184,4 +197,3 @@ def _copy_limited(source: Any, target: Any, declared: int) -> int:
     except OSError as error:
         raise _WriteFailed(error) from error
     return copied
-

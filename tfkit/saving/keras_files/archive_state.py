@@ -29,8 +29,13 @@ from tfkit.saving.keras_files.config_translation import ImportReport
 from tfkit.saving.keras_files.optimizer_layout import stored_pairs
 
 
-def restore_training_state(model: Any, path: str, snapshot: Snapshot | None, report: ImportReport,
-                           custom_objects: Mapping[str, Any] | None = None) -> None:
+def restore_training_state(
+    model: Any,
+    path: str,
+    snapshot: Snapshot | None,
+    report: ImportReport,
+    custom_objects: Mapping[str, Any] | None = None,
+) -> None:
     """Compile ``model`` as tfkit saved it (if it did), then restore its optimizer and training state."""
     if not is_zip(path):
         return
@@ -41,9 +46,11 @@ def restore_training_state(model: Any, path: str, snapshot: Snapshot | None, rep
             with registry.custom_object_scope(custom_objects or {}):
                 model.compile_from_config(compiled)
         except (ValueError, TypeError, KeyError) as error:
-            report.add(f"tfkit.json: compile_config not applied ({type(error).__name__}: {str(error)[:200]}); "
-                       f"compiled from config.json's compile_config instead")
-        else:        # what config.json's (Keras's) compile arguments could not say, tfkit's own said
+            report.add(
+                f"tfkit.json: compile_config not applied ({type(error).__name__}: {str(error)[:200]}); "
+                f"compiled from config.json's compile_config instead"
+            )
+        else:  # what config.json's (Keras's) compile arguments could not say, tfkit's own said
             report.unmapped[:] = [line for line in report.unmapped if not line.startswith("compile_config")]
     if getattr(model, "optimizer", None) is None:
         return
@@ -60,10 +67,13 @@ def restore_optimizer(model: Any, table: dict[str, Any], source: str, report: Im
         return
     trainable = model.trainable_weights
     head = len(optimizer.variables) if not optimizer.built else None
-    if head is not None and len(table) == head:            # saved before the optimizer was built: no slots
+    if head is not None and len(table) == head:  # saved before the optimizer was built: no slots
         pairs = [(v, table.get(f"vars/{i}"), f"optimizer/vars/{i}") for i, v in enumerate(optimizer.variables)]
-        problems = [f"{where}: {weights_io.problem(v, d) if d is not None else 'missing'}" for v, d, where in pairs
-                    if d is None or weights_io.problem(v, d)]
+        problems = [
+            f"{where}: {weights_io.problem(v, d) if d is not None else 'missing'}"
+            for v, d, where in pairs
+            if d is None or weights_io.problem(v, d)
+        ]
         if not problems:
             weights_io.assign(pairs)
             return
@@ -89,9 +99,16 @@ def _restore_training(model: Any, training: dict[str, Any], source: str, report:
         except (TypeError, ValueError):
             array = None
         if array is None or list(array.shape) != variable.shape.as_list() or data.get("dtype") != variable.dtype.name:
-            report.add(f"tfkit.json: training state {name!r} does not fit the model's ({variable.dtype.name} "
-                       f"{variable.shape.as_list()}); not restored")
+            report.add(
+                f"tfkit.json: training state {name!r} does not fit the model's ({variable.dtype.name} "
+                f"{variable.shape.as_list()}); not restored"
+            )
             continue
-        pairs.append((variable, SnapshotDataset(array.shape, array.dtype, variable.dtype.name, array),
-                      f"{source}: tfkit.json training/{name}"))
+        pairs.append(
+            (
+                variable,
+                SnapshotDataset(array.shape, array.dtype, variable.dtype.name, array),
+                f"{source}: tfkit.json training/{name}",
+            )
+        )
     weights_io.assign(pairs)

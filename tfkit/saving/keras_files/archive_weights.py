@@ -31,7 +31,9 @@ def load_archive_weights(model: Any, path: str) -> None:
             if not (model.built and model.weights):
                 build = archive.config.get("build_config")
                 if not isinstance(build, dict) or build.get("input_shape") is None:
-                    raise ValueError(f"Model '{model.name}' is not built and {path} stores no input shape to build "
-                                     f"it from. Call the model on a batch of data (or model.build(input_shape)) first.")
+                    raise ValueError(
+                        f"Model '{model.name}' is not built and {path} stores no input shape to build "
+                        f"it from. Call the model on a batch of data (or model.build(input_shape)) first."
+                    )
                 weights_io.build_from_config(model, {"input_shape": build["input_shape"]})
             weights_io.assign(keras3_pairs(model, snapshot.tables, path))

@@ -47,8 +47,8 @@ from tfkit.saving.keras_files.weights_export import write_keras_weights, write_w
 
 EXTRAS = "tfkit.json"
 MAX_EXTRAS_BYTES = 2**20
-IN_MEMORY_BYTES = 2**30      # weights (and optimizer state) smaller than this are built in memory, as Keras does
-_EPOCH = (1980, 1, 1, 0, 0, 0)           # every member's date: the same model gives the same bytes
+IN_MEMORY_BYTES = 2**30  # weights (and optimizer state) smaller than this are built in memory, as Keras does
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # every member's date: the same model gives the same bytes
 
 
 def _dumps(value: Any, what: str) -> bytes:
@@ -67,8 +67,11 @@ def extras(model: Any) -> dict[str, Any]:
     """``tfkit.json``: tfkit's compile config and the training state (``_checkpoint_state()``) as plain data."""
     compiled = model.get_compile_config() if hasattr(model, "get_compile_config") else None
     state = model._checkpoint_state() if compiled is not None else {}
-    return {"tfkit_version": VERSION, "compile_config": compiled,
-            "training": {name: _variable_data(variable) for name, variable in state.items()}}
+    return {
+        "tfkit_version": VERSION,
+        "compile_config": compiled,
+        "training": {name: _variable_data(variable) for name, variable in state.items()},
+    }
 
 
 def _member(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -82,18 +85,24 @@ def save_archive(model: Any, filepath: str, overwrite: bool = True, include_opti
     rebuild, before anything is written.
     """
     filepath = os.fspath(filepath)
-    source = one_device.on_one_device(model)   # weights a variable_partitioner split: a copy, gathered
+    source = one_device.on_one_device(model)  # weights a variable_partitioner split: a copy, gathered
     config, assets = keras_model_config(source)
-    if source is not model:                     # the copy is not compiled; the optimizer holds its state per part
+    if source is not model:  # the copy is not compiled; the optimizer holds its state per part
         compiled = model.get_compile_config()
         config["compile_config"] = keras_compile_config(compiled) if compiled is not None else None
         include_optimizer = False
     config_bytes = _dumps(config, f"config of model '{model.name}'")
     extra = extras(model)
-    check_config(extra["compile_config"], "compile_config")   # never write what loading would refuse
+    check_config(extra["compile_config"], "compile_config")  # never write what loading would refuse
     extra_bytes = _dumps(extra, "training state")
-    metadata = _dumps({"keras_version": KERAS_VERSION, "date_saved": datetime.datetime.now().strftime(
-        "%Y-%m-%d@%H:%M:%S"), "tfkit_version": VERSION}, "metadata")
+    metadata = _dumps(
+        {
+            "keras_version": KERAS_VERSION,
+            "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
+            "tfkit_version": VERSION,
+        },
+        "metadata",
+    )
     with atomic.atomic_file(filepath, overwrite) as tmp:
         with _weights(source, include_optimizer, os.path.dirname(tmp)) as weights:
             with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as zf:
@@ -123,7 +132,7 @@ def _weights(model: Any, include_optimizer: bool, folder: str) -> Iterator[Binar
         yield buffer
         return
     path = os.path.join(folder, "model.weights.h5")
-    with h5_writer.create(path) as f:         # a full disk: one OSError once libhdf5 has closed the file
+    with h5_writer.create(path) as f:  # a full disk: one OSError once libhdf5 has closed the file
         write_keras_weights(f, model, include_optimizer)
     with open(path, "rb") as handle:
         yield handle
@@ -139,8 +148,10 @@ def _copy_member(zf: zipfile.ZipFile, name: str, source: BinaryIO) -> None:
 def save_keras_weights(model: Any, filepath: str, overwrite: bool = True) -> None:
     """Write ``model``'s weights (and optimizer state) as a Keras 3 ``.weights.h5``, atomically."""
     if not model.built:
-        raise ValueError(f"Model '{model.name}' has no weights yet; call it on a batch (or "
-                         f"model.build(input_shape)) before save_weights")
+        raise ValueError(
+            f"Model '{model.name}' has no weights yet; call it on a batch (or "
+            f"model.build(input_shape)) before save_weights"
+        )
     with atomic.atomic_file(os.fspath(filepath), overwrite) as tmp:
         with h5_writer.create(tmp) as f:
             write_weights_file(f, model)
@@ -154,8 +165,11 @@ def read_extras(path: str) -> dict[str, Any] | None:
             if not infos:
                 return None
             info = infos[0]
-            if len(infos) > 1 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) \
-                    or info.file_size > MAX_EXTRAS_BYTES:
+            if (
+                len(infos) > 1
+                or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+                or info.file_size > MAX_EXTRAS_BYTES
+            ):
                 raise ValueError(f"{path}: {EXTRAS} must be one stored member of at most {MAX_EXTRAS_BYTES} bytes")
             with zf.open(info) as member:
                 data = member.read(MAX_EXTRAS_BYTES + 1)

@@ -71,8 +71,10 @@ def _entry(model: Any, where: str) -> dict:
     try:
         return serialize_model(model)
     except NotImplementedError as error:
-        raise NotExpressible(f"'{where}' ({type(model).__name__}) has no config, so no .keras file can rebuild it: "
-                             f"{error} Then save again, {ADVICE}") from None
+        raise NotExpressible(
+            f"'{where}' ({type(model).__name__}) has no config, so no .keras file can rebuild it: "
+            f"{error} Then save again, {ADVICE}"
+        ) from None
 
 
 def _layer(layer: Any, tfkit_entry: dict | None, where: str) -> dict:
@@ -105,7 +107,9 @@ def _build_config(layer: Any) -> dict | None:
         parameters = list(inspect.signature(type(layer).build).parameters.values())[1:]
     except (TypeError, ValueError):
         return None
-    required = [p for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [
+        p for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
     return weights_io.build_config(layer) if len(required) <= 1 else None
 
 
@@ -134,8 +138,13 @@ def _functional_config(model: Any, where: str) -> dict:
         entry["name"] = layer.name
         entry["inbound_nodes"] = keras_value(tfkit_entry.get("inbound_nodes", []), "inbound_nodes", here)
         layers.append(ordered(entry))
-    out = {"name": config["name"], "trainable": config.get("trainable", True), "layers": layers,
-           "input_layers": config["input_layers"], "output_layers": config["output_layers"]}
+    out = {
+        "name": config["name"],
+        "trainable": config.get("trainable", True),
+        "layers": layers,
+        "input_layers": config["input_layers"],
+        "output_layers": config["output_layers"],
+    }
     return keras_tensors(out, tensor_specs(graph), where)
 
 
@@ -143,14 +152,18 @@ def _sequential_config(model: Any, where: str) -> dict:
     config = model.get_config()
     entries = config["layers"]
     layers = []
-    if len(entries) == len(model.layers) + 1:          # its Input first
+    if len(entries) == len(model.layers) + 1:  # its Input first
         layers.append(keras_object(entries[0], "layers", f"{where}/{entries[0].get('config', {}).get('name')}"))
         entries = entries[1:]
     for layer, tfkit_entry in zip(model.layers, entries):
         layers.append(_layer(layer, tfkit_entry, f"{where}/{layer.name}"))
     policy = getattr(getattr(model, "dtype_policy", None), "name", None)
-    out = {"name": config["name"], "trainable": config.get("trainable", True),
-           "dtype": dtype_policy(policy if isinstance(policy, str) else "float32"), "layers": layers}
+    out = {
+        "name": config["name"],
+        "trainable": config.get("trainable", True),
+        "dtype": dtype_policy(policy if isinstance(policy, str) else "float32"),
+        "layers": layers,
+    }
     build = weights_io.build_config(model)
     if build is not None:
         out["build_input_shape"] = build["input_shape"]
@@ -165,7 +178,9 @@ def tensor_specs(graph: Any) -> dict[tuple[str, int, int], dict[str, Any]]:
     tensors += [(t, graph.node_index(node)) for node in graph.nodes for t in node.flat_outputs]
     for tensor, node_index in tensors:
         specs[(tensor.node.layer.name, node_index, tensor.index)] = {
-            "shape": [None if d is None else int(d) for d in tensor.shape], "dtype": tensor.dtype.name}
+            "shape": [None if d is None else int(d) for d in tensor.shape],
+            "dtype": tensor.dtype.name,
+        }
     return specs
 
 
@@ -179,8 +194,10 @@ def keras_tensors(value: Any, specs: dict[tuple[str, int, int], dict[str, Any]],
         layer, node, index = value["__tensor__"]
         spec = specs.get((layer, node, index))
         if spec is None:
-            raise ValueError(f"'{where}': a call refers to output {index} of call {node} of layer '{layer}', "
-                             f"which is not in the model's graph")
+            raise ValueError(
+                f"'{where}': a call refers to output {index} of call {node} of layer '{layer}', "
+                f"which is not in the model's graph"
+            )
         return {"class_name": "__keras_tensor__", "config": {**spec, "keras_history": [layer, node, index]}}
     return {key: keras_tensors(item, specs, where) for key, item in value.items()}
 

@@ -36,20 +36,34 @@ from typing import Any, Mapping
 
 from tfkit.base import registry
 from tfkit.engine.config_capture import BASE_KEYS
-from tfkit.engine.naming import to_snake_case   # lookup paths, as weights_layout.keras3_layer_paths names them
+from tfkit.engine.naming import to_snake_case  # lookup paths, as weights_layout.keras3_layer_paths names them
 from tfkit.saving.keras_files import operation_nodes
 from tfkit.saving.keras_files.config_values import LAMBDA_REFUSED, plain_values
 
 # Keras 3 modules of serialized objects -> tfkit registry kinds.
 _KINDS = {
-    "keras.layers": "layers", "keras.initializers": "initializers", "keras.regularizers": "regularizers",
-    "keras.constraints": "constraints", "keras.optimizers": "optimizers", "keras.losses": "losses",
-    "keras.metrics": "metrics", "keras.optimizers.schedules": "schedules",
+    "keras.layers": "layers",
+    "keras.initializers": "initializers",
+    "keras.regularizers": "regularizers",
+    "keras.constraints": "constraints",
+    "keras.optimizers": "optimizers",
+    "keras.losses": "losses",
+    "keras.metrics": "metrics",
+    "keras.optimizers.schedules": "schedules",
 }
 _MODEL_CLASSES = {"Functional", "Model", "Sequential"}
 # Keras 3's dtype policies: data that tfkit's dtype policies read (never looked up as classes).
-_POLICIES = {"DTypePolicy", "FloatDTypePolicy", "Policy", "DTypePolicyMap", "QuantizedDTypePolicy",
-             "QuantizedFloat8DTypePolicy", "Int4DTypePolicy", "GPTQDTypePolicy", "AWQDTypePolicy"}
+_POLICIES = {
+    "DTypePolicy",
+    "FloatDTypePolicy",
+    "Policy",
+    "DTypePolicyMap",
+    "QuantizedDTypePolicy",
+    "QuantizedFloat8DTypePolicy",
+    "Int4DTypePolicy",
+    "GPTQDTypePolicy",
+    "AWQDTypePolicy",
+}
 
 
 @dataclass
@@ -66,15 +80,16 @@ class ImportReport:
     def __str__(self) -> str:
         if not self.unmapped:
             return f"{self.source}: everything mapped to tfkit"
-        return f"{self.source}: {len(self.unmapped)} thing(s) did not map to tfkit:\n" + \
-            "\n".join(f"  - {line}" for line in self.unmapped)
+        return f"{self.source}: {len(self.unmapped)} thing(s) did not map to tfkit:\n" + "\n".join(
+            f"  - {line}" for line in self.unmapped
+        )
 
 
 def translate_model_config(config: Any, report: ImportReport, custom_objects: Mapping[str, Any] | None) -> Any:
     """The model config (``{"class_name", "config"}``) in tfkit's form."""
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
         raise ValueError(f"{report.source}: the model config must be an object with a class_name")
-    config = plain_values(config, f"{report.source}: model config")   # __numpy__, __bytes__, ...: values
+    config = plain_values(config, f"{report.source}: model config")  # __numpy__, __bytes__, ...: values
     return translate_object(_tensor_references(config, report.source), report, custom_objects, "model", "layers")
 
 
@@ -103,22 +118,25 @@ def entry_kind(entry: dict, default: str) -> str:
     return default
 
 
-def translate_object(entry: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str,
-            kind: str) -> dict:
+def translate_object(
+    entry: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str, kind: str
+) -> dict:
     class_name = entry.get("class_name")
     if not isinstance(class_name, str):
-        raise ValueError(f"{report.source}: {where} has class_name {str(class_name)[:80]!r} "
-                         f"({type(class_name).__name__}); expected the name of a class, a string")
+        raise ValueError(
+            f"{report.source}: {where} has class_name {str(class_name)[:80]!r} "
+            f"({type(class_name).__name__}); expected the name of a class, a string"
+        )
     if class_name == "Model":
-        class_name = "Functional"                     # tf-keras's name for a functional model
+        class_name = "Functional"  # tf-keras's name for a functional model
     if kind == "optimizers" and class_name.startswith("Custom>") and "module" not in entry:
-        class_name = class_name[len("Custom>"):]      # tf-keras 2.11+ optimizers: "Custom>Adam"
+        class_name = class_name[len("Custom>") :]  # tf-keras 2.11+ optimizers: "Custom>Adam"
     inner = entry.get("config")
     out = {key: value for key, value in entry.items() if key not in ("config", "build_config", "compile_config")}
     out["class_name"] = class_name
     module = entry.get("module")
     if isinstance(module, str) and (module == "keras" or module.startswith("keras.")):
-        out["module"] = "tfkit" + module[len("keras"):]   # Keras's own classes map to tfkit's by name
+        out["module"] = "tfkit" + module[len("keras") :]  # Keras's own classes map to tfkit's by name
     if class_name in _MODEL_CLASSES and isinstance(inner, dict):
         out["config"] = _model_config(class_name, inner, report, custom_objects, where)
         return out
@@ -134,11 +152,12 @@ def _resolve(kind: str, class_name: str, entry: dict, custom_objects: Mapping[st
     try:
         return registry.lookup(kind, class_name, custom_objects, entry.get("registered_name"), entry.get("module"))
     except ValueError:
-        return None                                    # model_from_config gives the clear error later
+        return None  # model_from_config gives the clear error later
 
 
-def _model_config(class_name: str, config: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None,
-                  where: str) -> dict:
+def _model_config(
+    class_name: str, config: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str
+) -> dict:
     out = {key: value for key, value in config.items() if key not in ("layers", "build_input_shape")}
     for key in ("input_layers", "output_layers"):
         if key in out:
@@ -180,7 +199,7 @@ def _node_list(value: Any) -> Any:
 
 def _node(node: Any, report: ImportReport, where: str) -> Any:
     """One inbound node in tfkit's ``{"args": [...], "kwargs": {...}}`` form."""
-    if isinstance(node, dict):                         # Keras 3: already args/kwargs (references rewritten)
+    if isinstance(node, dict):  # Keras 3: already args/kwargs (references rewritten)
         kwargs = node.get("kwargs")
         if isinstance(kwargs, dict) and "training" in kwargs:
             # Keras records each layer's training default (Dropout False, RandomFlip True) and overrides it with
@@ -189,7 +208,7 @@ def _node(node: Any, report: ImportReport, where: str) -> Any:
         return node
     if not isinstance(node, list) or not all(isinstance(ref, list) and len(ref) >= 3 for ref in node):
         raise ValueError(f"{report.source}: {where} has an inbound node tfkit cannot read: {str(node)[:200]}")
-    tensors = [{"__tensor__": ref[:3]} for ref in node]          # tf-keras: [[name, node, index, kwargs], ...]
+    tensors = [{"__tensor__": ref[:3]} for ref in node]  # tf-keras: [[name, node, index, kwargs], ...]
     kwargs = node[0][3] if len(node[0]) > 3 and isinstance(node[0][3], dict) else {}
     if kwargs:
         report.add(f"{where}: call arguments {sorted(kwargs)} of a tf-keras node are not rebuilt")
@@ -232,37 +251,52 @@ _DERIVED = {"vocabulary_size"}
 
 
 def _default_like(value: Any, key: str = "") -> bool:
-    return value is None or value is False or value == [] or value == {} or key in _DERIVED \
+    return (
+        value is None
+        or value is False
+        or value == []
+        or value == {}
+        or key in _DERIVED
         or value in _KERAS_DEFAULTS.get(key, ())
+    )
 
 
-def _arguments(cls: Any, class_name: str, config: dict, report: ImportReport,
-               custom_objects: Mapping[str, Any] | None, where: str) -> dict:
-    config = _input_shape_argument(config) if "batch_input_shape" in config and class_name != "InputLayer" else dict(config)
+def _arguments(
+    cls: Any, class_name: str, config: dict, report: ImportReport, custom_objects: Mapping[str, Any] | None, where: str
+) -> dict:
+    config = (
+        _input_shape_argument(config) if "batch_input_shape" in config and class_name != "InputLayer" else dict(config)
+    )
     if class_name == "InputLayer" and "batch_input_shape" in config:
         config["batch_shape"] = config.pop("batch_input_shape")
     config.pop("shared_object_id", None)
     if class_name == "BatchNormalization" and isinstance(config.get("axis"), list) and len(config["axis"]) == 1:
-        config["axis"] = config["axis"][0]             # tf-keras writes the resolved axis as a list
+        config["axis"] = config["axis"][0]  # tf-keras writes the resolved axis as a list
     if class_name == "Lambda":
         _lambda_functions(config, f"{report.source}: {where}")
     elif class_name == "Discretization" and config.get("bin_boundaries") is not None:
-        config.pop("num_bins", None)                   # adapted: Keras writes both; its from_config keeps the bins
-    for key, value in list(config.items()):            # nested objects: initializers, regularizers, layers ...
+        config.pop("num_bins", None)  # adapted: Keras writes both; its from_config keeps the bins
+    for key, value in list(config.items()):  # nested objects: initializers, regularizers, layers ...
         if isinstance(value, dict) and isinstance(value.get("class_name"), str):
             if value["class_name"] in _POLICIES:
                 config[key] = {k: v for k, v in value.items() if k != "shared_object_id"}
             else:
-                config[key] = translate_object(value, report, custom_objects, f"{where}.{key}",
-                                      entry_kind(value, _guess_kind(key)))
-        elif isinstance(value, list) and value and all(isinstance(item, dict) and isinstance(item.get("class_name"), str)
-                                                         for item in value):
-            config[key] = [translate_object(item, report, custom_objects, f"{where}.{key}[{i}]", entry_kind(item, "layers"))
-                           for i, item in enumerate(value)]
+                config[key] = translate_object(
+                    value, report, custom_objects, f"{where}.{key}", entry_kind(value, _guess_kind(key))
+                )
+        elif (
+            isinstance(value, list)
+            and value
+            and all(isinstance(item, dict) and isinstance(item.get("class_name"), str) for item in value)
+        ):
+            config[key] = [
+                translate_object(item, report, custom_objects, f"{where}.{key}[{i}]", entry_kind(item, "layers"))
+                for i, item in enumerate(value)
+            ]
     accepted = _accepted(cls) if cls is not None else None
     if accepted is None:
         return config
-    for key in [key for key in config if key not in accepted and key not in BASE_KEYS]:   # Layer.from_config sets these
+    for key in [key for key in config if key not in accepted and key not in BASE_KEYS]:  # Layer.from_config sets these
         value = config.pop(key)
         if not _default_like(value, key) and not (key in _ONLY_WITH and not config.get(_ONLY_WITH[key])):
             report.add(f"{where} ({class_name}): argument {key}={str(value)[:80]} has no tfkit equivalent; left out")
@@ -279,17 +313,24 @@ def _lambda_functions(config: dict, where: str) -> None:
         config.pop(f"{key}_module" if key != "function" else "module", None)
         value = config.get(key)
         if kind == "lambda":
-            raise ValueError(f"{where}.{key}: a function saved as code (tf-keras writes every function of a Lambda "
-                             f"as Python bytecode), and tfkit never loads code from a file, not even with "
-                             f"safe_mode=False. Build the model in code, with tfkit.layers.Lambda(your_function), and "
-                             f"load this file's weights into it with model.load_weights(path).")
+            raise ValueError(
+                f"{where}.{key}: a function saved as code (tf-keras writes every function of a Lambda "
+                f"as Python bytecode), and tfkit never loads code from a file, not even with "
+                f"safe_mode=False. Build the model in code, with tfkit.layers.Lambda(your_function), and "
+                f"load this file's weights into it with model.load_weights(path)."
+            )
         if isinstance(value, dict) and value.get("class_name") == "function" and isinstance(value.get("config"), str):
             config[key] = value["config"]
 
 
 def _guess_kind(key: str) -> str:
-    for suffix, kind in (("initializer", "initializers"), ("regularizer", "regularizers"),
-                         ("constraint", "constraints"), ("layer", "layers"), ("cell", "layers")):
+    for suffix, kind in (
+        ("initializer", "initializers"),
+        ("regularizer", "regularizers"),
+        ("constraint", "constraints"),
+        ("layer", "layers"),
+        ("cell", "layers"),
+    ):
         if key.endswith(suffix) or key == suffix:
             return kind
     return "layers"

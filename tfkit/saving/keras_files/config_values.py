@@ -31,9 +31,27 @@ import tensorflow as tf
 from tfkit.engine.config_safety import MAX_STRING_CHARS
 
 # The dtypes an array in a config may have: numbers, booleans and text (never "object").
-_DTYPES = frozenset({"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "string"})
-_SKIPPED_KEYS = ("inbound_nodes",)     # call arguments of graph nodes: read where the graph is rebuilt
+_DTYPES = frozenset(
+    {
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+        "string",
+    }
+)
+_SKIPPED_KEYS = ("inbound_nodes",)  # call arguments of graph nodes: read where the graph is rebuilt
 
 LAMBDA_REFUSED = (
     "Keras saved a Python lambda here as bytecode, and tfkit never loads code from a file, not even with "
@@ -99,16 +117,19 @@ def _value(tag: str, value: dict, path: list[Any]) -> Any:
     if tag == "__bytes__":
         text = inner.get("value") if isinstance(inner, dict) else None
         if not isinstance(text, str) or len(text) > MAX_STRING_CHARS:
-            raise ValueError(f"{where}: a Keras __bytes__ object must hold its text in config.value, at most "
-                             f"{MAX_STRING_CHARS} characters")
+            raise ValueError(
+                f"{where}: a Keras __bytes__ object must hold its text in config.value, at most "
+                f"{MAX_STRING_CHARS} characters"
+            )
         return text.encode("utf-8")
     if tag == "__slice__":
         if not isinstance(inner, dict):
             raise ValueError(f"{where}: a Keras __slice__ object must hold start, stop and step in its config")
         bounds = [inner.get(key) for key in ("start", "stop", "step")]
         if not all(b is None or isinstance(b, int) and not isinstance(b, bool) for b in bounds):
-            raise ValueError(f"{where}: a Keras __slice__ must have integer (or null) start, stop and step, "
-                             f"got {str(bounds)[:80]}")
+            raise ValueError(
+                f"{where}: a Keras __slice__ must have integer (or null) start, stop and step, got {str(bounds)[:80]}"
+            )
         return slice(*bounds)
     if tag in ("__numpy__", "__tensor__"):
         array = _array(inner, where, tag)
@@ -116,10 +137,12 @@ def _value(tag: str, value: dict, path: list[Any]) -> Any:
     if tag == "__lambda__":
         raise ValueError(f"{where}: {LAMBDA_REFUSED}")
     if tag == "__typespec__":
-        raise ValueError(f"{where}: a Keras __typespec__ ({str(value.get('spec_name'))[:80]}) names a TensorFlow "
-                         f"class to import, which tfkit never does for a file; give the input a shape and dtype "
-                         f"(keras.Input(shape, dtype=...)) instead and save the model again.")
-    return value          # __keras_tensor__ (rewritten by the translation); anything else: refused by check_config
+        raise ValueError(
+            f"{where}: a Keras __typespec__ ({str(value.get('spec_name'))[:80]}) names a TensorFlow "
+            f"class to import, which tfkit never does for a file; give the input a shape and dtype "
+            f"(keras.Input(shape, dtype=...)) instead and save the model again."
+        )
+    return value  # __keras_tensor__ (rewritten by the translation); anything else: refused by check_config
 
 
 def _array(inner: Any, where: str, tag: str) -> Any:
@@ -127,8 +150,9 @@ def _array(inner: Any, where: str, tag: str) -> Any:
     checked (``tf.constant`` and ``np.array(..., object)`` then hold them at their own lengths)."""
     dtype = inner.get("dtype") if isinstance(inner, dict) else None
     if dtype not in _DTYPES:
-        raise ValueError(f"{where}: a Keras {tag} object must name a numeric, boolean or string dtype, "
-                         f"got {str(dtype)[:40]!r}")
+        raise ValueError(
+            f"{where}: a Keras {tag} object must name a numeric, boolean or string dtype, got {str(dtype)[:40]!r}"
+        )
     value = inner.get("value")
     if dtype == "string":
         if not _all_text(value):
@@ -137,8 +161,7 @@ def _array(inner: Any, where: str, tag: str) -> Any:
     try:
         return np.asarray(value, dtype=tf.as_dtype(dtype).as_numpy_dtype)
     except (TypeError, ValueError, OverflowError) as error:
-        raise ValueError(f"{where}: a Keras {tag} object holds values that are not a {dtype} array "
-                         f"({error})") from None
+        raise ValueError(f"{where}: a Keras {tag} object holds values that are not a {dtype} array ({error})") from None
 
 
 def _all_text(value: Any) -> bool:

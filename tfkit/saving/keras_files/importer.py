@@ -45,11 +45,7 @@ from tfkit.saving.keras_files.config_translation import (
     translate_object,
 )
 from tfkit.saving.keras_files.legacy_order import read_legacy_order
-from tfkit.saving.keras_files.weights_layout import (
-    keras3_layer_paths,
-    keras3_pairs,
-    legacy_pairs,
-)
+from tfkit.saving.keras_files.weights_layout import keras3_layer_paths, keras3_pairs, legacy_pairs
 from tfkit.saving.rebuild import budget, rebuild_model
 
 # every top-level group: a subclassed model keeps its layers under their attribute names (``d1/vars/0``)
@@ -69,8 +65,9 @@ def is_legacy(snapshot: Snapshot) -> bool:
     return "format" not in snapshot.attrs and ("keras_version" in snapshot.attrs or "layer_names" in snapshot.attrs)
 
 
-def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
-                 compile: bool = True) -> tuple[Any, ImportReport]:
+def import_keras(
+    path: str, custom_objects: Mapping[str, Any] | None = None, compile: bool = True
+) -> tuple[Any, ImportReport]:
     """A tfkit model from a Keras 3 ``.keras`` archive or a tf-keras model ``.h5`` file, and the report."""
     path = os.fspath(path)
     report = ImportReport(path)
@@ -81,7 +78,7 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
             snapshot = _archive_weights(archive.weights_path, path) if archive.weights_path else None
             config = _with_vocabularies(archive.config, archive.vocabularies, snapshot, path)
             model = _rebuild(config, snapshot, report, custom_objects)
-            _set_vocabularies(model, archive.vocabularies, report, path, snapshot)   # first: tf_idf makes weights
+            _set_vocabularies(model, archive.vocabularies, report, path, snapshot)  # first: tf_idf makes weights
             if snapshot is not None:
                 _assign(lambda: keras3_pairs(model, snapshot.tables, path), report)
             compile_config = config.get("compile_config")
@@ -91,15 +88,19 @@ def import_keras(path: str, custom_objects: Mapping[str, Any] | None = None,
             raise ValueError(f"{path} is neither a Keras .keras archive nor a Keras model .h5 file")
         config = loads_json(h5_format.read_attr(snapshot, "model_config", "text"), f"{path}: model_config")
         model = _rebuild(config, snapshot, report, custom_objects)
-        _assign(lambda: legacy_pairs(model, snapshot.tables.get("model_weights", {}), path,
-                                     lambda: read_legacy_order(path, "model_weights")), report)
+        _assign(
+            lambda: legacy_pairs(
+                model, snapshot.tables.get("model_weights", {}), path, lambda: read_legacy_order(path, "model_weights")
+            ),
+            report,
+        )
         compile_config = None
         if "training_config" in snapshot.attrs:
             training = loads_json(h5_format.read_attr(snapshot, "training_config", "text"), f"{path}: training_config")
             compile_config = _legacy_compile_config(training)
     if compile and compile_config:
         _compile(model, compile_config, report, custom_objects)
-        restore_training_state(model, path, snapshot, report, custom_objects)   # optimizer/vars, tfkit.json
+        restore_training_state(model, path, snapshot, report, custom_objects)  # optimizer/vars, tfkit.json
     if report.unmapped:
         warnings.warn(str(report), stacklevel=3)
     model._tfkit_import_report = report
@@ -112,14 +113,13 @@ def _archive_weights(weights_path: str, path: str) -> Snapshot:
         return read_snapshot(weights_path, KERAS3_GROUPS)
     except ValueError as error:
         raise ValueError(str(error).replace(weights_path, f"{path}: model.weights.h5")) from error
-    except OSError as error:           # the machine fell short (no room to hand the arrays back): not the file
+    except OSError as error:  # the machine fell short (no room to hand the arrays back): not the file
         if error.errno is None or not error.strerror:
             raise
         raise OSError(error.errno, error.strerror.replace(weights_path, f"{path}: model.weights.h5"), path) from error
 
 
-def _with_vocabularies(config: Any, vocabularies: Mapping[str, bytes], snapshot: Snapshot | None,
-                       path: str) -> Any:
+def _with_vocabularies(config: Any, vocabularies: Mapping[str, bytes], snapshot: Snapshot | None, path: str) -> Any:
     """The model config with each lookup layer's archived vocabulary (and, in tf_idf mode, idf weights) written
     into the layer's config, so the layer has them when the model is rebuilt: its output depth (the width the
     next layer is built for) and, for tf_idf, its ``idf_weights`` variable follow from them, as in Keras, where
@@ -132,8 +132,9 @@ def _with_vocabularies(config: Any, vocabularies: Mapping[str, bytes], snapshot:
         if data is None or layer_config.get("vocabulary") is not None:
             continue
         integer = "vocabulary_dtype" in layer_config and layer_config.get("vocabulary_dtype") != "string"
-        lines = _vocabulary_lines(data, integer, f"IntegerLookup '{layer_config.get('name')}'",
-                                  f"assets/layers/{prefix}/vocabulary.txt", path)
+        lines = _vocabulary_lines(
+            data, integer, f"IntegerLookup '{layer_config.get('name')}'", f"assets/layers/{prefix}/vocabulary.txt", path
+        )
         layer_config["vocabulary"] = lines
         if layer_config.get("output_mode") in ("tf_idf", "tf-idf"):
             layer_config["idf_weights"] = _stored_idf(snapshot, prefix, len(lines), path).tolist()
@@ -159,17 +160,22 @@ def _stored_idf(snapshot: Snapshot | None, prefix: str, entries: int, path: str)
     ``keras3_pairs`` assigns the whole stored array afterwards)."""
     stored = (snapshot.tables.get("layers", {}) if snapshot is not None else {}).get(f"{prefix}/vars/idf_weights")
     if stored is None:
-        raise ValueError(f"{path}: the lookup layer at layers/{prefix} is in output_mode='tf_idf' but the archive "
-                         f"has no layers/{prefix}/vars/idf_weights for its vocabulary")
+        raise ValueError(
+            f"{path}: the lookup layer at layers/{prefix} is in output_mode='tf_idf' but the archive "
+            f"has no layers/{prefix}/vars/idf_weights for its vocabulary"
+        )
     weights = np.asarray(stored.array, dtype=np.float64).ravel()
     if weights.size < entries:
-        raise ValueError(f"{path}: layers/{prefix}/vars/idf_weights holds {weights.size} weights, fewer than the "
-                         f"{entries} entries of assets/layers/{prefix}/vocabulary.txt")
+        raise ValueError(
+            f"{path}: layers/{prefix}/vars/idf_weights holds {weights.size} weights, fewer than the "
+            f"{entries} entries of assets/layers/{prefix}/vocabulary.txt"
+        )
     return weights[:entries]
 
 
-def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: ImportReport, path: str,
-                      snapshot: Snapshot | None = None) -> None:
+def _set_vocabularies(
+    model: Any, vocabularies: Mapping[str, bytes], report: ImportReport, path: str, snapshot: Snapshot | None = None
+) -> None:
     """Each lookup layer's ``assets/layers/<path>/vocabulary.txt`` (one token a line, special tokens first); a
     tf_idf layer's with the first ``len(vocabulary)`` of its stored ``idf_weights`` (Keras pads them with zeros
     to ``max_tokens``), which makes its ``idf_weights`` variable: ``keras3_pairs`` then assigns the stored array."""
@@ -178,16 +184,20 @@ def _set_vocabularies(model: Any, vocabularies: Mapping[str, bytes], report: Imp
         data = vocabularies.get(f"layers/{prefix}")
         if data is None or not hasattr(layer, "set_vocabulary"):
             continue
-        lines = _vocabulary_lines(data, getattr(layer, "key_dtype", tf.string) != tf.string,   # IntegerLookup
-                                  f"{type(layer).__name__} '{layer.name}'", f"assets/layers/{prefix}/vocabulary.txt",
-                                  path)
+        lines = _vocabulary_lines(
+            data,
+            getattr(layer, "key_dtype", tf.string) != tf.string,  # IntegerLookup
+            f"{type(layer).__name__} '{layer.name}'",
+            f"assets/layers/{prefix}/vocabulary.txt",
+            path,
+        )
         if getattr(layer, "output_mode", None) == "tf_idf":
             layer.set_vocabulary(lines, _stored_idf(snapshot, prefix, len(lines), path))
         else:
             layer.set_vocabulary(lines)
         applied.append(f"layers/{prefix}")
     for key in sorted(vocabularies):
-        if not any(key == done or key.startswith(done + "/") for done in applied):   # a sub-layer's copy is covered
+        if not any(key == done or key.startswith(done + "/") for done in applied):  # a sub-layer's copy is covered
             report.add(f"archive member 'assets/{key}/vocabulary.txt' is not read (no lookup layer at {key})")
 
 
@@ -201,10 +211,11 @@ def _assign(pairs: Any, report: ImportReport) -> None:
         raise ValueError(f"{error}\n{report}") from error
 
 
-def _rebuild(config: Any, snapshot: Snapshot | None, report: ImportReport,
-             custom_objects: Mapping[str, Any] | None) -> Any:
+def _rebuild(
+    config: Any, snapshot: Snapshot | None, report: ImportReport, custom_objects: Mapping[str, Any] | None
+) -> Any:
     translated = translate_model_config(config, report, custom_objects)
-    check_config(translated, f"{report.source}: model config")   # code in the file: refused, whatever safe_mode says
+    check_config(translated, f"{report.source}: model config")  # code in the file: refused, whatever safe_mode says
     tables = snapshot.tables if snapshot is not None else {}
     with registry.custom_object_scope(custom_objects or {}):
         with budget(tables, report.source):
@@ -218,9 +229,13 @@ def _rebuild(config: Any, snapshot: Snapshot | None, report: ImportReport,
 def _legacy_compile_config(training: Any) -> dict[str, Any] | None:
     if not isinstance(training, dict):
         return None
-    return {"optimizer": training.get("optimizer_config"), "loss": training.get("loss"),
-            "metrics": training.get("metrics"), "loss_weights": training.get("loss_weights"),
-            "weighted_metrics": training.get("weighted_metrics")}
+    return {
+        "optimizer": training.get("optimizer_config"),
+        "loss": training.get("loss"),
+        "metrics": training.get("metrics"),
+        "loss_weights": training.get("loss_weights"),
+        "weighted_metrics": training.get("weighted_metrics"),
+    }
 
 
 def _compile(model: Any, compile_config: Any, report: ImportReport, custom_objects: Mapping[str, Any] | None) -> None:
@@ -230,33 +245,43 @@ def _compile(model: Any, compile_config: Any, report: ImportReport, custom_objec
     try:
         optimizer = compile_config.get("optimizer")
         if isinstance(optimizer, dict) and isinstance(optimizer.get("class_name"), str):
-            optimizer = translate_object(optimizer, report, custom_objects, "compile_config.optimizer",
-                                         entry_kind(optimizer, "optimizers"))
+            optimizer = translate_object(
+                optimizer, report, custom_objects, "compile_config.optimizer", entry_kind(optimizer, "optimizers")
+            )
         optimizer = optimizers.get(optimizer or "rmsprop", custom_objects)
         with registry.custom_object_scope(custom_objects or {}):
-            loss, metric_list, weighted = (_plain_names(compile_config.get(key), module, report, key, custom_objects)
-                                           for key, module in (("loss", losses), ("metrics", metrics),
-                                                               ("weighted_metrics", metrics)))
-            model.compile(optimizer=optimizer, loss=loss, metrics=metric_list, weighted_metrics=weighted,
-                          loss_weights=compile_config.get("loss_weights"))
+            loss, metric_list, weighted = (
+                _plain_names(compile_config.get(key), module, report, key, custom_objects)
+                for key, module in (("loss", losses), ("metrics", metrics), ("weighted_metrics", metrics))
+            )
+            model.compile(
+                optimizer=optimizer,
+                loss=loss,
+                metrics=metric_list,
+                weighted_metrics=weighted,
+                loss_weights=compile_config.get("loss_weights"),
+            )
     except (ValueError, TypeError, KeyError) as error:
-        report.add(f"compile_config: not compiled ({type(error).__name__}: {str(error)[:200]}); "
-                   f"call model.compile(...) yourself")
+        report.add(
+            f"compile_config: not compiled ({type(error).__name__}: {str(error)[:200]}); "
+            f"call model.compile(...) yourself"
+        )
 
 
-def _plain_names(value: Any, module: Any, report: ImportReport, what: str,
-                 custom_objects: Mapping[str, Any] | None = None) -> Any:
+def _plain_names(
+    value: Any, module: Any, report: ImportReport, what: str, custom_objects: Mapping[str, Any] | None = None
+) -> Any:
     """Loss and metric entries (names, Keras's ``{"class_name", "config"}`` objects, named functions, per output
     lists and dicts) as objects ``compile`` takes, found through ``custom_objects`` and the registry; what cannot
     be found is a ``ValueError`` naming it."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list):
-        if len(value) == 1 and isinstance(value[0], list):       # tf-keras: one list per output
+        if len(value) == 1 and isinstance(value[0], list):  # tf-keras: one list per output
             value = value[0]
         return [_plain_names(item, module, report, what, custom_objects) for item in value]
     if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
-        config = value.get("config") or {}                     # tf-keras: the name the user wrote, or its fn
+        config = value.get("config") or {}  # tf-keras: the name the user wrote, or its fn
         for name in (config.get("name"), config.get("fn")):
             if isinstance(name, str):
                 try:
@@ -270,8 +295,9 @@ def _plain_names(value: Any, module: Any, report: ImportReport, what: str,
     if isinstance(value, dict) and "class_name" in value:
         kind = "losses" if module is losses else "metrics"
         entry = translate_object(value, report, custom_objects, f"compile_config.{what}", entry_kind(value, kind))
-        return module.get({key: entry[key] for key in ("class_name", "config", "module", "registered_name")
-                           if key in entry})
+        return module.get(
+            {key: entry[key] for key in ("class_name", "config", "module", "registered_name") if key in entry}
+        )
     if isinstance(value, dict):
         return {key: _plain_names(item, module, report, what, custom_objects) for key, item in value.items()}
     return value
@@ -288,8 +314,8 @@ def _compile_function(entry: dict, module: Any, what: str, custom_objects: Mappi
         except ValueError:
             continue
     if isinstance(saved_from, str) and saved_from.split(".", 1)[0] in ("keras", "tfkit"):
-        return module.get(name)                                # Keras's own function: tfkit's of that name
-    return registry.lookup(kind, name, custom_objects, None, saved_from)   # the error: what to pass, or register
+        return module.get(name)  # Keras's own function: tfkit's of that name
+    return registry.lookup(kind, name, custom_objects, None, saved_from)  # the error: what to pass, or register
 
 
 def load_keras_weights(model: Any, snapshot: Snapshot, source: str) -> None:
@@ -298,9 +324,14 @@ def load_keras_weights(model: Any, snapshot: Snapshot, source: str) -> None:
         weights_io.assign(keras3_pairs(model, snapshot.tables, source))
         return
     if "model_weights" in snapshot.tables:
-        weights_io.assign(legacy_pairs(model, snapshot.tables["model_weights"], source,
-                                       lambda: read_legacy_order(source, "model_weights")))
+        weights_io.assign(
+            legacy_pairs(
+                model, snapshot.tables["model_weights"], source, lambda: read_legacy_order(source, "model_weights")
+            )
+        )
         return
-    legacy = read_snapshot(source, ("*",))               # a tf-keras weights file: one group per layer
-    table = {f"{group}/{path}": dataset for group, entries in legacy.tables.items() for path, dataset in entries.items()}
+    legacy = read_snapshot(source, ("*",))  # a tf-keras weights file: one group per layer
+    table = {
+        f"{group}/{path}": dataset for group, entries in legacy.tables.items() for path, dataset in entries.items()
+    }
     weights_io.assign(legacy_pairs(model, table, source, lambda: read_legacy_order(source, "")))

@@ -27,26 +27,62 @@ from tfkit.base import registry
 from tfkit.saving.keras_files.keras_classes_table import CLASSES, KERAS_VERSION
 
 # A nested object's family, from the config key that holds it (``kernel_initializer`` -> initializers).
-_KEY_KINDS = (("initializer", "initializers"), ("regularizer", "regularizers"), ("constraint", "constraints"),
-              ("optimizer", "optimizers"), ("loss", "losses"), ("metric", "metrics"), ("metrics", "metrics"),
-              ("learning_rate", "schedules"), ("layer", "layers"), ("layers", "layers"), ("cell", "layers"),
-              ("cells", "layers"), ("quantization_config", "quantizers"), ("quantizer", "quantizers"))
-_SEARCH = ("layers", "initializers", "regularizers", "constraints", "optimizers", "schedules", "losses", "metrics",
-           "quantizers")
-_POLICIES = {"DTypePolicy": "keras", "FloatDTypePolicy": "keras.dtype_policies",
-             "QuantizedDTypePolicy": "keras.dtype_policies", "QuantizedFloat8DTypePolicy": "keras.dtype_policies",
-             "DTypePolicyMap": "keras.dtype_policies", "Int4DTypePolicy": "keras.dtype_policies"}
+_KEY_KINDS = (
+    ("initializer", "initializers"),
+    ("regularizer", "regularizers"),
+    ("constraint", "constraints"),
+    ("optimizer", "optimizers"),
+    ("loss", "losses"),
+    ("metric", "metrics"),
+    ("metrics", "metrics"),
+    ("learning_rate", "schedules"),
+    ("layer", "layers"),
+    ("layers", "layers"),
+    ("cell", "layers"),
+    ("cells", "layers"),
+    ("quantization_config", "quantizers"),
+    ("quantizer", "quantizers"),
+)
+_SEARCH = (
+    "layers",
+    "initializers",
+    "regularizers",
+    "constraints",
+    "optimizers",
+    "schedules",
+    "losses",
+    "metrics",
+    "quantizers",
+)
+_POLICIES = {
+    "DTypePolicy": "keras",
+    "FloatDTypePolicy": "keras.dtype_policies",
+    "QuantizedDTypePolicy": "keras.dtype_policies",
+    "QuantizedFloat8DTypePolicy": "keras.dtype_policies",
+    "DTypePolicyMap": "keras.dtype_policies",
+    "Int4DTypePolicy": "keras.dtype_policies",
+}
 ADVICE = "or save the model as .h5 (tfkit's own format, which keeps everything)"
 
 
-_ORDER = ("module", "class_name", "config", "registered_name", "build_config", "compile_config", "name",
-          "inbound_nodes")
+_ORDER = (
+    "module",
+    "class_name",
+    "config",
+    "registered_name",
+    "build_config",
+    "compile_config",
+    "name",
+    "inbound_nodes",
+)
 
 
 def ordered(entry: dict) -> dict:
     """An entry's keys in the order Keras 3 writes them (``module``, ``class_name``, ``config``, ...)."""
-    return {**{key: entry[key] for key in _ORDER if key in entry},
-            **{key: value for key, value in entry.items() if key not in _ORDER}}
+    return {
+        **{key: entry[key] for key in _ORDER if key in entry},
+        **{key: value for key, value in entry.items() if key not in _ORDER},
+    }
 
 
 class NotExpressible(ValueError):
@@ -60,16 +96,23 @@ def default_like(value: Any) -> bool:
 
 def dtype_policy(value: Any) -> Any:
     """A layer's ``dtype`` as Keras 3 writes it: a ``DTypePolicy`` object (names and ``None`` as they come)."""
-    if isinstance(value, str) and "_from_" in value:       # a quantized layer's policy: "int8_from_float32"
+    if isinstance(value, str) and "_from_" in value:  # a quantized layer's policy: "int8_from_float32"
         mode, _, source = value.partition("_from_")
-        return {"module": "keras.dtype_policies",
-                "class_name": "Int4DTypePolicy" if mode.startswith("int4/") else "QuantizedDTypePolicy",
-                "config": {"mode": mode, "source_name": source}, "registered_name": None}
+        return {
+            "module": "keras.dtype_policies",
+            "class_name": "Int4DTypePolicy" if mode.startswith("int4/") else "QuantizedDTypePolicy",
+            "config": {"mode": mode, "source_name": source},
+            "registered_name": None,
+        }
     if isinstance(value, str):
         return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": value}, "registered_name": None}
     if isinstance(value, dict) and value.get("class_name") in _POLICIES:
-        return {"module": _POLICIES[value["class_name"]], "class_name": value["class_name"],
-                "config": keras_value(value.get("config"), "config", "dtype"), "registered_name": None}
+        return {
+            "module": _POLICIES[value["class_name"]],
+            "class_name": value["class_name"],
+            "config": keras_value(value.get("config"), "config", "dtype"),
+            "registered_name": None,
+        }
     return value
 
 
@@ -88,11 +131,12 @@ def _kind(entry: dict, key: str) -> str | None:
 
 def _resolve(entry: dict, kind: str | None) -> tuple[str, Any]:
     """``(kind, tfkit object)`` the entry names; ``ValueError`` if tfkit does not know it."""
-    kinds = ([kind] if kind else []) + [k for k in _SEARCH if k != kind]   # the key's family first
+    kinds = ([kind] if kind else []) + [k for k in _SEARCH if k != kind]  # the key's family first
     for candidate in kinds:
         try:
-            return candidate, registry.lookup(candidate, entry["class_name"], None, entry.get("registered_name"),
-                                              entry.get("module"))
+            return candidate, registry.lookup(
+                candidate, entry["class_name"], None, entry.get("registered_name"), entry.get("module")
+            )
         except ValueError:
             continue
     raise ValueError(f"{entry['class_name']!r} names no tfkit {kind or 'object'}")
@@ -124,28 +168,36 @@ def keras_object(entry: dict, kind: str | None, where: str) -> dict:
     """One serialized object (a layer entry, an initializer, an optimizer, ...) in Keras 3's form."""
     class_name = entry["class_name"]
     if entry.get("config_missing") is not None:
-        raise NotExpressible(f"'{where}' ({class_name}) has no config (its get_config() cannot be captured), so "
-                             f"no .keras file can rebuild it: implement get_config(), {ADVICE}")
+        raise NotExpressible(
+            f"'{where}' ({class_name}) has no config (its get_config() cannot be captured), so "
+            f"no .keras file can rebuild it: implement get_config(), {ADVICE}"
+        )
     if class_name in _POLICIES:
         return dtype_policy(entry)
-    if class_name == "function":               # a custom function, by its registered name
+    if class_name == "function":  # a custom function, by its registered name
         return {key: entry.get(key) for key in ("module", "class_name", "config", "registered_name")}
     try:
         kind, obj = _resolve(entry, kind)
-    except ValueError:             # not registered: a custom class Keras finds through custom_objects, as tfkit
+    except ValueError:  # not registered: a custom class Keras finds through custom_objects, as tfkit
         kind, obj = kind or "layers", None
     out = {key: value for key, value in entry.items() if key not in ("kind", "config", "build_config")}
     config = entry.get("config")
     if isinstance(config, dict):
         config = {key: keras_value(value, key, f"{where}.{key}") for key, value in config.items()}
     if obj is None or not registry.is_builtin(kind, obj):
-        out.update(module=entry.get("module") or getattr(obj, "__module__", None), class_name=class_name,
-                   registered_name=entry.get("registered_name") or class_name, config=config)
+        out.update(
+            module=entry.get("module") or getattr(obj, "__module__", None),
+            class_name=class_name,
+            registered_name=entry.get("registered_name") or class_name,
+            config=config,
+        )
         return ordered(out)
     found = keras_name(kind, obj, class_name)
     if found is None:
-        raise NotExpressible(f"'{where}' is tfkit's {class_name}, which Keras {KERAS_VERSION} does not have, so "
-                             f"Keras could not load the file: replace it with Keras's equivalent, {ADVICE}")
+        raise NotExpressible(
+            f"'{where}' is tfkit's {class_name}, which Keras {KERAS_VERSION} does not have, so "
+            f"Keras could not load the file: replace it with Keras's equivalent, {ADVICE}"
+        )
     module, name = found
     if isinstance(config, dict):
         config = check_arguments(kind, name, config, where, obj)
@@ -180,9 +232,11 @@ def check_arguments(kind: str, keras_class: str, config: dict, where: str, cls: 
         if key in accepted:
             out[key] = value
         elif not default_like(value) and not _equal(value, tfkit_default(cls, key)):
-            raise NotExpressible(f"'{where}' ({keras_class}) has {key}={str(value)[:80]}, an argument Keras's "
-                                 f"{keras_class} does not take, so Keras could not rebuild it: leave it at its "
-                                 f"default, {ADVICE}")
+            raise NotExpressible(
+                f"'{where}' ({keras_class}) has {key}={str(value)[:80]}, an argument Keras's "
+                f"{keras_class} does not take, so Keras could not rebuild it: leave it at its "
+                f"default, {ADVICE}"
+            )
     return out
 
 

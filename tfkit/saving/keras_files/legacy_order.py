@@ -33,23 +33,31 @@ def read_legacy_order(path: str, group: str) -> tuple[list[str], dict[str, list[
     try:
         done = subprocess.run(command, capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        raise ValueError(f"{path}: its layer order could not be read within {timeout} s (a damaged or hostile "
-                         f"file); nothing was loaded") from None
+        raise ValueError(
+            f"{path}: its layer order could not be read within {timeout} s (a damaged or hostile "
+            f"file); nothing was loaded"
+        ) from None
     if done.returncode != 0:
-        raise ValueError(f"{path}: its layer order could not be read: the HDF5 reader "
-                         f"{h5_snapshot._how_it_ended(done.returncode, limits)}; nothing was loaded")
+        raise ValueError(
+            f"{path}: its layer order could not be read: the HDF5 reader "
+            f"{h5_snapshot._how_it_ended(done.returncode, limits)}; nothing was loaded"
+        )
     try:
         result: Any = json.loads(done.stdout.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise ValueError(f"{path}: its layer order could not be read (the reader gave no result); "
-                         f"nothing was loaded") from None
+        raise ValueError(
+            f"{path}: its layer order could not be read (the reader gave no result); nothing was loaded"
+        ) from None
     if not isinstance(result, dict):
         raise ValueError(f"{path}: its layer order could not be read (malformed result); nothing was loaded")
     if "error" in result:
         raise ValueError(f"{path}: its layer order could not be read: {str(result['error'])[:300]}")
     layer_names, weight_names = result.get("layer_names"), result.get("weight_names")
-    if not (isinstance(layer_names, list) and all(isinstance(n, str) for n in layer_names)
-            and isinstance(weight_names, dict)
-            and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in weight_names.values())):
+    if not (
+        isinstance(layer_names, list)
+        and all(isinstance(n, str) for n in layer_names)
+        and isinstance(weight_names, dict)
+        and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in weight_names.values())
+    ):
         raise ValueError(f"{path}: its layer order could not be read (malformed result); nothing was loaded")
     return layer_names, weight_names

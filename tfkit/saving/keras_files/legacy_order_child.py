@@ -48,7 +48,7 @@ def _strings(h5py, owner, name, limits):
         raise Refused(f"attribute {name!r} has shape {shape}, not a list of names")
     if shape[0] > limits["max_entries"]:
         raise Refused(f"attribute {name!r} lists more than {limits['max_entries']} names")
-    if shape[0] == 0:               # tf-keras writes a layer without weights as an empty (float) array
+    if shape[0] == 0:  # tf-keras writes a layer without weights as an empty (float) array
         return []
     if h5py.check_string_dtype(dtype) is None and dtype.kind not in "SU":
         raise Refused(f"attribute {name!r} has dtype {dtype}, not text")

@@ -31,10 +31,25 @@ from tfkit.saving.keras_files.keras_ops_table import KERAS_VERSION, OPERATIONS
 
 # Python operators on tfkit's symbolic tensors -> the Keras 3 operation its KerasTensor records for them.
 OPERATOR_CLASSES = {
-    "add": "Add", "sub": "Subtract", "mul": "Multiply", "truediv": "TrueDivide", "floordiv": "FloorDivide",
-    "mod": "Mod", "pow": "Power", "matmul": "Matmul", "neg": "Negative", "abs": "Absolute", "getitem": "GetItem",
-    "lt": "Less", "le": "LessEqual", "gt": "Greater", "ge": "GreaterEqual", "and_": "LogicalAnd",
-    "or_": "LogicalOr", "xor": "LogicalXor", "invert": "LogicalNot",
+    "add": "Add",
+    "sub": "Subtract",
+    "mul": "Multiply",
+    "truediv": "TrueDivide",
+    "floordiv": "FloorDivide",
+    "mod": "Mod",
+    "pow": "Power",
+    "matmul": "Matmul",
+    "neg": "Negative",
+    "abs": "Absolute",
+    "getitem": "GetItem",
+    "lt": "Less",
+    "le": "LessEqual",
+    "gt": "Greater",
+    "ge": "GreaterEqual",
+    "and_": "LogicalAnd",
+    "or_": "LogicalOr",
+    "xor": "LogicalXor",
+    "invert": "LogicalNot",
 }
 _REFUSED_TAGS = {"__lambda__": "a Python lambda (code)", "__typespec__": "a TensorFlow TypeSpec"}
 
@@ -53,6 +68,7 @@ def _tfkit_function(class_name: str) -> Callable | None:
 
 # ------------------------------------------------------------------ Keras -> tfkit
 
+
 def tfkit_entry_from_keras(entry: dict, source: str, where: str) -> dict:
     """A Keras 3 operation entry of a functional config as a ``TFOpLambda`` layer entry calling ``tfkit.ops``."""
     class_name = entry.get("class_name")
@@ -66,29 +82,42 @@ def tfkit_entry_from_keras(entry: dict, source: str, where: str) -> dict:
             f"{source}: {where} is the Keras operation {str(class_name)[:80]!r} ({str(entry.get('module'))[:80]}), "
             f"which tfkit cannot rebuild ({why}). tfkit rebuilds the {len(importable_operations())} operations "
             f"listed by tfkit.saving.keras_files.operation_nodes.importable_operations(); rebuild this part of "
-            f"the model in code and load the weights with load_weights.")
+            f"the model in code and load the weights with load_weights."
+        )
     module, path, constructor, call = known
     unknown = sorted(set(config) - {"name", *constructor})
     if unknown:
-        raise ValueError(f"{source}: {where} ({class_name}) has config entries {unknown}; Keras's {class_name} "
-                         f"takes {list(constructor)}")
+        raise ValueError(
+            f"{source}: {where} ({class_name}) has config entries {unknown}; Keras's {class_name} "
+            f"takes {list(constructor)}"
+        )
     nodes = entry.get("inbound_nodes") or []
     if not isinstance(nodes, list) or len(nodes) != 1 or not isinstance(nodes[0], dict):
-        raise ValueError(f"{source}: {where} ({class_name}) must have exactly one inbound node "
-                         f"{{'args': [...], 'kwargs': {{...}}}}; got {str(nodes)[:200]}")
+        raise ValueError(
+            f"{source}: {where} ({class_name}) must have exactly one inbound node "
+            f"{{'args': [...], 'kwargs': {{...}}}}; got {str(nodes)[:200]}"
+        )
     values = {key: value for key, value in config.items() if key != "name"}
     values.update(_bind_call(call, nodes[0], source, where, class_name))
     inputs: list[Any] = []
     tagged = {key: _from_keras_value(value, inputs, source, f"{where}.{key}") for key, value in values.items()}
     if class_name == "GetItem" and isinstance(tagged.get("key"), list):
-        tagged["key"] = {"__tuple__": tagged["key"]}      # a tuple index, written by Keras as a JSON list
+        tagged["key"] = {"__tuple__": tagged["key"]}  # a tuple index, written by Keras as a JSON list
     if not inputs:
         raise ValueError(f"{source}: {where} ({class_name}) is applied to no tensor of the graph")
     args, kwargs = _by_signature(function, tagged)
     return {
-        "module": "tfkit.layers", "class_name": "TFOpLambda", "registered_name": None, "name": name,
-        "config": {"name": name, "trainable": True, "dtype": "float32", "function": f"tfkit.ops.{path}",
-                   "arguments": {"args": args, "kwargs": kwargs}},
+        "module": "tfkit.layers",
+        "class_name": "TFOpLambda",
+        "registered_name": None,
+        "name": name,
+        "config": {
+            "name": name,
+            "trainable": True,
+            "dtype": "float32",
+            "function": f"tfkit.ops.{path}",
+            "arguments": {"args": args, "kwargs": kwargs},
+        },
         "inbound_nodes": [{"args": [inputs[0] if len(inputs) == 1 else inputs], "kwargs": {}}],
     }
 
@@ -97,8 +126,10 @@ def _bind_call(call: tuple[str, ...], node: dict, source: str, where: str, class
     """The node's ``args`` and ``kwargs`` by the names of the operation's ``call`` arguments."""
     args, kwargs = node.get("args", []), node.get("kwargs", {})
     if not isinstance(args, list) or not isinstance(kwargs, dict):
-        raise ValueError(f"{source}: {where} ({class_name}) has an inbound node whose args/kwargs are not a "
-                         f"list/dict: {str(node)[:200]}")
+        raise ValueError(
+            f"{source}: {where} ({class_name}) has an inbound node whose args/kwargs are not a "
+            f"list/dict: {str(node)[:200]}"
+        )
     bound: dict[str, Any] = {}
     for index, parameter in enumerate(call):
         if parameter.startswith("*"):
@@ -108,12 +139,16 @@ def _bind_call(call: tuple[str, ...], node: dict, source: str, where: str, class
             bound[parameter] = args[index]
     else:
         if len(args) > len(call):
-            raise ValueError(f"{source}: {where} ({class_name}) is called with {len(args)} positional arguments; "
-                             f"Keras's {class_name}.call takes {list(call)}")
+            raise ValueError(
+                f"{source}: {where} ({class_name}) is called with {len(args)} positional arguments; "
+                f"Keras's {class_name}.call takes {list(call)}"
+            )
     for key, value in kwargs.items():
         if key not in call:
-            raise ValueError(f"{source}: {where} ({class_name}) is called with argument {key!r}; Keras's "
-                             f"{class_name}.call takes {list(call)}")
+            raise ValueError(
+                f"{source}: {where} ({class_name}) is called with argument {key!r}; Keras's "
+                f"{class_name}.call takes {list(call)}"
+            )
         bound[key] = value
     return bound
 
@@ -138,7 +173,7 @@ def _from_keras_value(value: Any, inputs: list[Any], source: str, where: str) ->
         return [_from_keras_value(item, inputs, source, where) for item in value]
     if not isinstance(value, dict):
         return value
-    if "__tensor__" in value:                       # a graph tensor (the caller rewrote __keras_tensor__)
+    if "__tensor__" in value:  # a graph tensor (the caller rewrote __keras_tensor__)
         if value not in inputs:
             inputs.append(value)
         return {"__input__": inputs.index(value)}
@@ -147,7 +182,9 @@ def _from_keras_value(value: Any, inputs: list[Any], source: str, where: str) ->
     if tag in _REFUSED_TAGS:
         raise ValueError(f"{source}: {where} holds {_REFUSED_TAGS[tag]}; tfkit never loads code from a file")
     if tag == "__slice__" and isinstance(inner, dict):
-        return {"__slice__": [_from_keras_value(inner.get(k), inputs, source, where) for k in ("start", "stop", "step")]}
+        return {
+            "__slice__": [_from_keras_value(inner.get(k), inputs, source, where) for k in ("start", "stop", "step")]
+        }
     if tag == "__ellipsis__":
         return {"__ellipsis__": True}
     if tag in ("__numpy__", "__tensor__") and isinstance(inner, dict):
@@ -160,6 +197,7 @@ def _from_keras_value(value: Any, inputs: list[Any], source: str, where: str) ->
 
 
 # ------------------------------------------------------------------ tfkit -> Keras
+
 
 def _class_by_function() -> dict[int, str]:
     found: dict[int, str] = {}
@@ -187,7 +225,7 @@ def keras_class_for(function_name: str) -> str | None:
     except ValueError:
         return None
     found = _BY_FUNCTION.get(id(function))
-    if found is None and function_name.startswith("tfkit.activations."):   # relu -> tfkit.ops.relu's class
+    if found is None and function_name.startswith("tfkit.activations."):  # relu -> tfkit.ops.relu's class
         leaf = function_name.rpartition(".")[2]
         found = next((c for c, entry in sorted(OPERATIONS.items()) if entry[1] == leaf and _tfkit_function(c)), None)
     return found
@@ -203,25 +241,30 @@ def keras_entry_from_tfkit(entry: dict, where: str) -> dict:
         raise ValueError(
             f"Layer '{where}' applies {function_name!r} to symbolic tensors; Keras's .keras format names only "
             f"Keras operations, and this one has none. Use the tfkit.ops function of the same meaning (tfkit.ops."
-            f"relu for tf.nn.relu, ...) when building the model, or save it as .h5 (tfkit's own format).")
+            f"relu for tf.nn.relu, ...) when building the model, or save it as .h5 (tfkit's own format)."
+        )
     module, _, constructor, call = OPERATIONS[class_name]
     nodes = entry.get("inbound_nodes") or []
     if len(nodes) != 1:
-        raise ValueError(f"Layer '{where}' ({function_name}) is called {len(nodes)} times; Keras stores an "
-                         f"operation with exactly one call")
+        raise ValueError(
+            f"Layer '{where}' ({function_name}) is called {len(nodes)} times; Keras stores an "
+            f"operation with exactly one call"
+        )
     tensors = _node_tensors(nodes[0])
     arguments = config.get("arguments") or {"args": [{"__input__": 0}], "kwargs": {}}
     bound = _bind_recorded(function_name, class_name, call, arguments, where)
     unknown = sorted(set(bound) - {*constructor, *(p.lstrip("*") for p in call)})
     if unknown:
-        raise ValueError(f"Layer '{where}' ({function_name}) has arguments {unknown} that Keras's {class_name} "
-                         f"does not take (constructor {list(constructor)}, call {list(call)})")
+        raise ValueError(
+            f"Layer '{where}' ({function_name}) has arguments {unknown} that Keras's {class_name} "
+            f"does not take (constructor {list(constructor)}, call {list(call)})"
+        )
     keras_config = {"name": name}
     defaults = _defaults(function_name)
     for key in constructor:
         if key in bound:
             keras_config[key] = _to_keras_value(bound[key], tensors, where, constant=True)
-        elif isinstance(defaults.get(key), (bool, int, float, str)):   # tfkit's default, not a Keras one
+        elif isinstance(defaults.get(key), (bool, int, float, str)):  # tfkit's default, not a Keras one
             keras_config[key] = defaults[key]
     args: list[Any] = []
     for parameter in call:
@@ -233,8 +276,14 @@ def keras_entry_from_tfkit(entry: dict, where: str) -> dict:
             args.extend(value)
         else:
             args.append(value)
-    return {"module": module, "class_name": class_name, "config": keras_config, "registered_name": class_name,
-            "name": name, "inbound_nodes": [{"args": args, "kwargs": {}}]}
+    return {
+        "module": module,
+        "class_name": class_name,
+        "config": keras_config,
+        "registered_name": class_name,
+        "name": name,
+        "inbound_nodes": [{"args": args, "kwargs": {}}],
+    }
 
 
 def _defaults(function_name: str) -> dict[str, Any]:
@@ -251,8 +300,9 @@ def _node_tensors(node: Any) -> list[Any]:
     return list(first) if isinstance(first, list) else [first]
 
 
-def _bind_recorded(function_name: str, class_name: str, call: tuple[str, ...], arguments: dict,
-                   where: str) -> dict[str, Any]:
+def _bind_recorded(
+    function_name: str, class_name: str, call: tuple[str, ...], arguments: dict, where: str
+) -> dict[str, Any]:
     """The recorded arguments by parameter name: of the tfkit function, or of Keras's ``call`` for operators."""
     args, kwargs = list(arguments.get("args", [])), dict(arguments.get("kwargs", {}))
     if function_name.startswith("__operators__."):
@@ -264,8 +314,9 @@ def _bind_recorded(function_name: str, class_name: str, call: tuple[str, ...], a
     try:
         bound = inspect.signature(function).bind(*args, **kwargs)
     except TypeError as error:
-        raise ValueError(f"Layer '{where}' ({function_name}): its stored arguments do not fit the function "
-                         f"({error})") from None
+        raise ValueError(
+            f"Layer '{where}' ({function_name}): its stored arguments do not fit the function ({error})"
+        ) from None
     values: dict[str, Any] = {}
     for parameter_name, value in bound.arguments.items():
         kind = inspect.signature(function).parameters[parameter_name].kind
@@ -284,8 +335,9 @@ def _to_keras_value(value: Any, tensors: list[Any], where: str, constant: bool =
         return value
     if "__input__" in value:
         if constant:
-            raise ValueError(f"Layer '{where}': Keras stores this argument in the operation's config, where a "
-                             f"tensor cannot go")
+            raise ValueError(
+                f"Layer '{where}': Keras stores this argument in the operation's config, where a tensor cannot go"
+            )
         return tensors[value["__input__"]]
     if "__tuple__" in value:
         return [_to_keras_value(item, tensors, where, constant) for item in value["__tuple__"]]
@@ -300,5 +352,7 @@ def _to_keras_value(value: Any, tensors: list[Any], where: str, constant: bool =
         return {"class_name": "__ellipsis__", "config": {}}
     if "__array__" in value and not constant:
         return {"class_name": "__numpy__", "config": {"value": value["__array__"], "dtype": value.get("dtype")}}
-    raise ValueError(f"Layer '{where}': an argument {str(value)[:80]} cannot be written in Keras's operation config "
-                     f"(plain numbers, strings and lists only)")
+    raise ValueError(
+        f"Layer '{where}': an argument {str(value)[:80]} cannot be written in Keras's operation config "
+        f"(plain numbers, strings and lists only)"
+    )

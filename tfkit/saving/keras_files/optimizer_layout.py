@@ -59,20 +59,25 @@ def keras_order(optimizer: Any, trainable: Sequence[Any]) -> list[Any]:
     """
     if isinstance(optimizer, optimizers.LossScaleOptimizer):
         inner = optimizer.inner_optimizer
-        return [Placeholder("int64"), Placeholder("float32"), optimizer.step_counter, optimizer.dynamic_scale,
-                *keras_order(inner, trainable)]
+        return [
+            Placeholder("int64"),
+            Placeholder("float32"),
+            optimizer.step_counter,
+            optimizer.dynamic_scale,
+            *keras_order(inner, trainable),
+        ]
     variables = list(optimizer.variables)
     if not isinstance(optimizer, optimizers.Adafactor):
         return variables
-    head = 2 if isinstance(optimizer.learning_rate, tf.Variable) else 1     # iterations, learning rate
+    head = 2 if isinstance(optimizer.learning_rate, tf.Variable) else 1  # iterations, learning rate
     shared = len(trainable) * (bool(optimizer.use_ema) + bool(optimizer.gradient_accumulation_steps))
-    order, rest = variables[:head + shared], iter(variables[head + shared:])
+    order, rest = variables[: head + shared], iter(variables[head + shared :])
     for variable in trainable:
         if len(variable.shape) < 2:
             order += [Placeholder("int32"), Placeholder("int32")]
         else:
-            order += [next(rest), next(rest)]          # the row and column moments
-        order.append(next(rest))                       # the velocity
+            order += [next(rest), next(rest)]  # the row and column moments
+        order.append(next(rest))  # the velocity
     return order
 
 
@@ -110,15 +115,16 @@ def stored_arrays(optimizer: Any, trainable: Sequence[Any]) -> list[tuple[np.nda
     return out
 
 
-def stored_pairs(optimizer: Any, trainable: Sequence[Any], table: dict[str, Any], source: str,
-                 ) -> list[tuple[tf.Variable, Any, str]]:
+def stored_pairs(
+    optimizer: Any, trainable: Sequence[Any], table: dict[str, Any], source: str
+) -> list[tuple[tf.Variable, Any, str]]:
     """``(variable, dataset, where)`` for the archive's ``optimizer/vars/<i>`` (``table``: ``"vars/<i>"`` ->
     dataset) into a built ``optimizer``; one ``ValueError`` listing every count, shape or dtype problem."""
     indices = {}
     for key, dataset in table.items():
         head, _, index = key.rpartition("/")
         if key.startswith("inner_optimizer/"):
-            continue                   # a LossScaleOptimizer's inner optimizer, stored again: optimizer/vars has it
+            continue  # a LossScaleOptimizer's inner optimizer, stored again: optimizer/vars has it
         if head != "vars" or not index.isdigit():
             raise ValueError(f"{source}: optimizer/{key} is not an optimizer variable (optimizer/vars/<index>)")
         indices[int(index)] = dataset
@@ -128,14 +134,17 @@ def stored_pairs(optimizer: Any, trainable: Sequence[Any], table: dict[str, Any]
             f"{source} stores {len(indices)} optimizer variables (optimizer/vars/0..), but "
             f"{type(optimizer).__name__} built for these {len(trainable)} trainable weights has {len(order)} in "
             f"Keras's order; the trainable weights or the optimizer differ from those saved. "
-            f"Load with compile=False and compile again to start with a fresh optimizer.")
+            f"Load with compile=False and compile again to start with a fresh optimizer."
+        )
     pairs, problems = [], []
     for index, slot in enumerate(order):
         dataset, where = indices[index], f"optimizer/vars/{index}"
         if isinstance(slot, Placeholder):
             if tuple(dataset.shape) != slot.shape or dataset.tf_dtype != slot.dtype:
-                problems.append(f"{where}: expected Keras's placeholder {slot.shape} {slot.dtype}, found "
-                                f"{tuple(dataset.shape)} {dataset.tf_dtype}")
+                problems.append(
+                    f"{where}: expected Keras's placeholder {slot.shape} {slot.dtype}, found "
+                    f"{tuple(dataset.shape)} {dataset.tf_dtype}"
+                )
             continue
         problem = weights_io.problem(slot, dataset)
         if problem:
@@ -143,7 +152,9 @@ def stored_pairs(optimizer: Any, trainable: Sequence[Any], table: dict[str, Any]
         else:
             pairs.append((slot, dataset, where))
     if problems:
-        raise ValueError(f"{source}: the optimizer state does not match {type(optimizer).__name__}:\n  "
-                         + "\n  ".join(problems[:25])
-                         + "\nLoad with compile=False and compile again to start with a fresh optimizer.")
+        raise ValueError(
+            f"{source}: the optimizer state does not match {type(optimizer).__name__}:\n  "
+            + "\n  ".join(problems[:25])
+            + "\nLoad with compile=False and compile again to start with a fresh optimizer."
+        )
     return pairs

@@ -78,9 +78,12 @@ def scratch_file(size: int, what: str) -> Iterator[tuple[BinaryIO, str]]:
         os.remove(name)
         tried.append(f"{folder} ({refused})")
     else:
-        raise OSError(errno.ENOSPC, f"Not enough space to unpack {what} ({size} bytes): tried "
-                                    f"{', '.join(tried) or 'no writable folder'}. The file itself was not judged: "
-                                    f"point TMPDIR at a folder with room, and load it again")
+        raise OSError(
+            errno.ENOSPC,
+            f"Not enough space to unpack {what} ({size} bytes): tried "
+            f"{', '.join(tried) or 'no writable folder'}. The file itself was not judged: "
+            f"point TMPDIR at a folder with room, and load it again",
+        )
     try:
         with os.fdopen(handle, "r+b") as out:
             yield out, name

@@ -28,14 +28,10 @@ import numpy as np
 
 from tfkit.saving import h5_format, weights_io
 from tfkit.saving.keras_files import optimizer_layout
-from tfkit.saving.keras_files.weights_layout import (
-    _lora_layout,
-    idf_variable,
-    keras3_paths,
-)
+from tfkit.saving.keras_files.weights_layout import _lora_layout, idf_variable, keras3_paths
 
 _IDF = "idf_weights"
-BUILD_ATTR = "tfkit_build_config"    # root attribute of a .weights.h5: the input shapes (Keras ignores it)
+BUILD_ATTR = "tfkit_build_config"  # root attribute of a .weights.h5: the input shapes (Keras ignores it)
 
 
 def _vars_group(f: h5py.File, path: str, name: Any) -> h5py.Group:
@@ -78,9 +74,13 @@ def write_keras_weights(f: h5py.File, model: Any, include_optimizer: bool = True
         if idf is not None and id(idf) not in idf_written:
             idf_written.add(id(idf))
             _write(group, _IDF, h5_format.to_storage(idf), idf.dtype.name)
-            if type(layer).__name__ == "TextVectorization":       # Keras saves its lookup's copy too
-                _write(_vars_group(f, f"{path}/_lookup_layer", getattr(layer, "name", None)), _IDF,
-                       h5_format.to_storage(idf), idf.dtype.name)
+            if type(layer).__name__ == "TextVectorization":  # Keras saves its lookup's copy too
+                _write(
+                    _vars_group(f, f"{path}/_lookup_layer", getattr(layer, "name", None)),
+                    _IDF,
+                    h5_format.to_storage(idf),
+                    idf.dtype.name,
+                )
     optimizer = getattr(model, "optimizer", None)
     if include_optimizer and optimizer is not None:
         for path, name, arrays in optimizer_layout.stored_groups(optimizer, model.trainable_weights):

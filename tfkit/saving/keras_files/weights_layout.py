@@ -45,8 +45,8 @@ from tfkit.saving import weights_io
 from tfkit.saving.h5_snapshot import SnapshotDataset
 
 _INDEX = re.compile(r"\d+")
-_IDF = "idf_weights"   # Keras 3's IndexLookup.save_own_variables: the one variable it stores by name
-_NOT_LAYERS = ("optimizer",)   # top-level groups of a Keras 3 weights file that hold no layer
+_IDF = "idf_weights"  # Keras 3's IndexLookup.save_own_variables: the one variable it stores by name
+_NOT_LAYERS = ("optimizer",)  # top-level groups of a Keras 3 weights file that hold no layer
 # tf-keras's names for a variable that Keras 3 and tfkit name differently: DepthwiseConv2D's kernel
 # (Keras's ImageNet files for MobileNet, MobileNetV2 and EfficientNet store ``depthwise_kernel:0``)
 _TF_KERAS_NAMES = {"kernel": "depthwise_kernel"}
@@ -57,27 +57,34 @@ def _own_variables(layer: Any) -> list[tf.Variable]:
     a variable of another layer held in an attribute counts too (``SpectralNormalization.kernel``)."""
     own = layer._own_weights()
     ids = {id(v) for v in own}
-    own += [v for name, v in vars(layer).items()
-            if isinstance(v, tf.Variable) and id(v) not in ids and not name.startswith(("_self_", "_tfkit_"))]
+    own += [
+        v
+        for name, v in vars(layer).items()
+        if isinstance(v, tf.Variable) and id(v) not in ids and not name.startswith(("_self_", "_tfkit_"))
+    ]
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
 
 def _keras_order(name: str) -> str:
-    return f"~{name}" if name.startswith("_") else name    # Keras visits private attributes last
+    return f"~{name}" if name.startswith("_") else name  # Keras visits private attributes last
 
 
 def _holds_layers(value: Any) -> bool:
     items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
-    return any(isinstance(item, Layer) or isinstance(item, (list, tuple, dict)) and _holds_layers(item)
-               for item in items)
+    return any(
+        isinstance(item, Layer) or isinstance(item, (list, tuple, dict)) and _holds_layers(item) for item in items
+    )
 
 
 def _children(layer: Any) -> list[tuple[str, Any]]:
     """Sub-layers and containers (lists, tuples, dicts) of sub-layers by attribute name, in Keras's walking order:
     names sorted, private ones (``GroupQueryAttention``'s ``_query_dense``) last. A model that is neither
     Functional nor Sequential also has its ``layers``, where Keras finds the sub-layers it did not reach by name."""
-    found = {name: value for name, value in vars(layer).items()
-             if not name.startswith(("__", "_self_", "_tfkit_")) and (isinstance(value, Layer) or _holds_layers(value))}
+    found = {
+        name: value
+        for name, value in vars(layer).items()
+        if not name.startswith(("__", "_self_", "_tfkit_")) and (isinstance(value, Layer) or _holds_layers(value))
+    }
     if isinstance(layer, Model) and not _is_graph_model(layer):
         found["layers"] = list(layer.layers)
     return sorted(found.items(), key=lambda item: _keras_order(item[0]))
@@ -105,8 +112,11 @@ def _quantized_order(layer: Any) -> list[tf.Variable]:
     """A quantized layer's variables as Keras stores them: the quantized weight, the others (bias), then its
     scale (and, for int4 groups, zero point and g_idx)."""
     target = layer._quantized_target
-    quantized = [getattr(layer, name) for name in (target, f"{target}_scale", f"{target}_zero", "g_idx")
-                 if getattr(layer, name, None) is not None]
+    quantized = [
+        getattr(layer, name)
+        for name in (target, f"{target}_scale", f"{target}_zero", "g_idx")
+        if getattr(layer, name, None) is not None
+    ]
     rest = [v for v in _own_variables(layer) if all(v is not q for q in quantized)]
     return [quantized[0], *rest, *quantized[1:]]
 
@@ -173,14 +183,14 @@ def keras3_paths(model: Any) -> list[tuple[str, Any]]:
 def keras3_layer_paths(model: Any) -> list[tuple[str, Any]]:
     """``(path, layer)`` for the layers :func:`keras3_paths` puts under ``layers/``, the path without it
     (``dense_1``, ``mha/query``): the ``<path>`` of ``layers/<path>/vars/<i>`` and of ``assets/layers/<path>/``."""
-    return [(path[len("layers/"):], layer) for path, layer in keras3_paths(model) if path.startswith("layers/")]
+    return [(path[len("layers/") :], layer) for path, layer in keras3_paths(model) if path.startswith("layers/")]
 
 
 def _keras3_table(tables: dict[str, dict[str, Any]], source: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """The file's variables by object path (``layers/dense`` -> ``{"0": ..., "1": ...}``; the root model's are
     under ``""``) and its idf weights by path. The optimizer's group is read elsewhere."""
     by_path: dict[str, dict[str, Any]] = {}
-    named: dict[str, Any] = {}     # object path -> its stored idf_weights
+    named: dict[str, Any] = {}  # object path -> its stored idf_weights
     for group, entries in tables.items():
         if group in _NOT_LAYERS:
             continue
@@ -191,15 +201,17 @@ def _keras3_table(tables: dict[str, dict[str, Any]], source: str) -> tuple[dict[
             if index == _IDF and head:
                 named[head] = dataset
             elif "/" in index or not _INDEX.fullmatch(index):
-                raise ValueError(f"{source}: {full} is not a layer variable (<path>/vars/<index> or "
-                                 f"<path>/vars/{_IDF})")
+                raise ValueError(
+                    f"{source}: {full} is not a layer variable (<path>/vars/<index> or <path>/vars/{_IDF})"
+                )
             else:
                 by_path.setdefault(head, {})[index] = dataset
     return by_path, named
 
 
-def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str,
-                 skip_mismatch: bool = False) -> list[tuple[Any, Any, str]]:
+def keras3_pairs(
+    model: Any, tables: dict[str, dict[str, Any]], source: str, skip_mismatch: bool = False
+) -> list[tuple[Any, Any, str]]:
     """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file.
 
     ``tables`` maps the file's top-level groups (``layers``, ``vars``; a subclassed model's attribute names)
@@ -208,11 +220,11 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str,
     by_path, named = _keras3_table(tables, source)
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
-    mismatched: set[str] = set()   # layer paths with a problem: skip_mismatch leaves the whole layer as it is
+    mismatched: set[str] = set()  # layer paths with a problem: skip_mismatch leaves the whole layer as it is
     used: set[str] = set()
     paths = keras3_paths(model)
     idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
-    idf_seen: set[int] = set()     # idf variables paired or reported (a TextVectorization's is its lookup's too)
+    idf_seen: set[int] = set()  # idf variables paired or reported (a TextVectorization's is its lookup's too)
     for prefix, layer in paths:
         vars_path = f"{prefix}/vars" if prefix else "vars"
         idf = idf_variable(layer)
@@ -220,9 +232,12 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str,
             used.add(prefix)
             idf_seen.add(id(idf))
             where = f"{vars_path}/{_IDF}"
-            problem = (weights_io.problem(idf, named[prefix]) if idf is not None else
-                       f"layer '{layer.name}' ({type(layer).__name__}) has no idf_weights (is it in "
-                       f"output_mode='tf_idf' with a vocabulary?)")
+            problem = (
+                weights_io.problem(idf, named[prefix])
+                if idf is not None
+                else f"layer '{layer.name}' ({type(layer).__name__}) has no idf_weights (is it in "
+                f"output_mode='tf_idf' with a vocabulary?)"
+            )
             if problem:
                 problems.append(f"{where}: {problem}")
                 mismatched.add(prefix)
@@ -233,15 +248,18 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str,
             problems.append(f"{vars_path}/{_IDF}: missing (layer '{layer.name}' has idf_weights)")
         stored = by_path.get(prefix, {})
         own, zeroed = _lora_layout(layer)
-        own = [v for v in own if id(v) not in idf_ids]   # stored by name, paired above
-        pairs += [(factor, _zeros_like(factor), f"{prefix}: LoRA factor zeroed, as Keras loads it")
-                  for factor in zeroed]
+        own = [v for v in own if id(v) not in idf_ids]  # stored by name, paired above
+        pairs += [
+            (factor, _zeros_like(factor), f"{prefix}: LoRA factor zeroed, as Keras loads it") for factor in zeroed
+        ]
         if not own and not stored:
             continue
         used.add(prefix)
         if len(stored) != len(own):
-            problems.append(f"{prefix or '/'}: the file has {len(stored)} variables, layer "
-                            f"'{layer.name}' ({type(layer).__name__}) has {len(own)}")
+            problems.append(
+                f"{prefix or '/'}: the file has {len(stored)} variables, layer "
+                f"'{layer.name}' ({type(layer).__name__}) has {len(own)}"
+            )
             mismatched.add(prefix)
             continue
         for index, variable in enumerate(own):
@@ -253,7 +271,7 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str,
                 mismatched.add(prefix)
             else:
                 pairs.append((variable, dataset, where))
-    for prefix in named:   # Keras's second copy, under a TextVectorization's _lookup_layer: the weights paired above
+    for prefix in named:  # Keras's second copy, under a TextVectorization's _lookup_layer: the weights paired above
         parent = prefix.rpartition("/")[0]
         if prefix not in used and prefix.endswith("/_lookup_layer") and parent in used and parent in named:
             used.add(prefix)
@@ -265,9 +283,12 @@ def keras3_pairs(model: Any, tables: dict[str, dict[str, Any]], source: str,
     return [pair for pair in pairs if not pair[2].startswith(vars_paths)]
 
 
-def legacy_pairs(model: Any, table: dict[str, Any], source: str,
-                 order: Callable[[], tuple[list[str], dict[str, list[str]]]] | None = None,
-                 ) -> list[tuple[Any, Any, str]]:
+def legacy_pairs(
+    model: Any,
+    table: dict[str, Any],
+    source: str,
+    order: Callable[[], tuple[list[str], dict[str, list[str]]]] | None = None,
+) -> list[tuple[Any, Any, str]]:
     """``(variable, dataset, where)`` from a tf-keras file's ``<layer>/<layer>/<weight>:0`` table.
 
     Layers pair by name. When that leaves layers unmatched (Keras's ImageNet files for MobileNetV3 name them
@@ -294,8 +315,10 @@ def legacy_pairs(model: Any, table: dict[str, Any], source: str,
         for rest, dataset in entries.items():
             by_name.setdefault(rest.rsplit("/", 1)[-1].split(":")[0], []).append((rest, dataset))
         if len(entries) != len(variables):
-            problems.append(f"{layer.name}: the file has {len(entries)} weights, layer '{layer.name}' "
-                            f"({type(layer).__name__}) has {len(variables)}")
+            problems.append(
+                f"{layer.name}: the file has {len(entries)} weights, layer '{layer.name}' "
+                f"({type(layer).__name__}) has {len(variables)}"
+            )
             continue
         for variable in variables:
             name = variable_roles.short_name(variable, variable.name.split("/")[-1].split(":")[0])
@@ -322,8 +345,11 @@ def legacy_pairs(model: Any, table: dict[str, Any], source: str,
             by_order, mismatch = legacy_order_pairs(model, table, layer_names, weight_names)
             if mismatch is None:
                 return by_order
-            problems.insert(0, f"by layer order (Keras's rule for tf-keras files; by name, below, they do not pair "
-                                f"either): {mismatch}")
+            problems.insert(
+                0,
+                f"by layer order (Keras's rule for tf-keras files; by name, below, they do not pair "
+                f"either): {mismatch}",
+            )
     _raise(problems, source, model)
     return pairs
 
@@ -334,8 +360,9 @@ def _legacy_weights(layer: Any) -> list[tf.Variable]:
     return list(layer.trainable_weights) + list(layer.non_trainable_weights)
 
 
-def legacy_order_pairs(model: Any, table: dict[str, Any], layer_names: list[str],
-                       weight_names: dict[str, list[str]]) -> tuple[list[tuple[Any, Any, str]], str | None]:
+def legacy_order_pairs(
+    model: Any, table: dict[str, Any], layer_names: list[str], weight_names: dict[str, list[str]]
+) -> tuple[list[tuple[Any, Any, str]], str | None]:
     """``(pairs, None)``, or ``([], the first mismatch)``, pairing as Keras 3's ``load_weights_from_hdf5_group``
     (by_name=False): the file's layers that list weights, in ``layer_names`` order, with the model's layers that
     have weights, in order; each layer's ``weight_names``, in order, with its trainable then non-trainable
@@ -369,8 +396,13 @@ def _raise(problems: list[str], source: str, model: Any, skip_mismatch: bool = F
     if problems:
         shown = "\n  ".join(problems[:25]) + (f"\n  ... and {len(problems) - 25} more" if len(problems) > 25 else "")
         if skip_mismatch:
-            warnings.warn(f"{source}: these Keras weights do not fit model '{model.name}' and were skipped "
-                          f"(skip_mismatch=True):\n  {shown}", stacklevel=4)
+            warnings.warn(
+                f"{source}: these Keras weights do not fit model '{model.name}' and were skipped "
+                f"(skip_mismatch=True):\n  {shown}",
+                stacklevel=4,
+            )
             return
-        raise ValueError(f"{source}: the Keras weights do not fit model '{model.name}'; nothing was loaded:\n  {shown}"
-                         f"\nPass skip_mismatch=True to load only the weights that fit.")
+        raise ValueError(
+            f"{source}: the Keras weights do not fit model '{model.name}'; nothing was loaded:\n  {shown}"
+            f"\nPass skip_mismatch=True to load only the weights that fit."
+        )

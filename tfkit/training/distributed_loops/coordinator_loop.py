@@ -28,8 +28,7 @@ _MAX_AUTO_CHUNK = 100
 class CoordinatedLoops:
     """Builds the scheduled step functions of one model and runs epochs with them."""
 
-    def __init__(self, model: Any, strategy: Any, jit_compile: bool,
-                 to_logs: Callable[[Any], dict] = dict) -> None:
+    def __init__(self, model: Any, strategy: Any, jit_compile: bool, to_logs: Callable[[Any], dict] = dict) -> None:
         self.model = model
         self.strategy = strategy
         self.jit_compile = jit_compile

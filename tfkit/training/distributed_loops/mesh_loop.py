@@ -39,7 +39,7 @@ def _step(dist: Any, model: Any, state: Any, mode: str) -> Callable:
         own = {"train": model.train_step, "test": model.test_step, "predict": model.predict_step}[mode]
 
         def step(batch: Any) -> Any:
-            with distribution_values.tracing_step_on(dist):   # layers' "/output" layouts apply in this trace
+            with distribution_values.tracing_step_on(dist):  # layers' "/output" layouts apply in this trace
                 return own(batch)
 
         state.mesh_steps[key] = step if state.run_eagerly else compiled(step, reduce_retracing=True)
@@ -48,14 +48,16 @@ def _step(dist: Any, model: Any, state: Any, mode: str) -> Callable:
 
 def _batches(data: Any, order: Any) -> Any:
     dataset = data.as_dataset()
-    if order is not None:   # in-memory data, shuffled: the epoch's row order
+    if order is not None:  # in-memory data, shuffled: the epoch's row order
         dataset = tf.data.Dataset.from_tensor_slices(
-            tf.nest.map_structure(lambda t: tf.gather(t, order), data.tensors)).batch(data.batch_size)
+            tf.nest.map_structure(lambda t: tf.gather(t, order), data.tensors)
+        ).batch(data.batch_size)
     return dataset
 
 
-def run_epoch(dist: Any, model: Any, state: Any, mode: str, data: Any, hooks: Any, steps_limit: int | None,
-              order: Any = None) -> dict:
+def run_epoch(
+    dist: Any, model: Any, state: Any, mode: str, data: Any, hooks: Any, steps_limit: int | None, order: Any = None
+) -> dict:
     """One epoch of ``mode`` ("train"/"test"), a step per batch; returns the last step's logs.
 
     ``order``: the rows of in-memory data in this epoch's shuffled order (``None``: as they are).

@@ -25,15 +25,23 @@ from tfkit.training.distributed_loops.strategy_kind import coordinator_for
 from tfkit.utils.dataset_creator import DatasetCreator
 from tfkit.utils.py_dataset import PyDataset
 
-_ACCEPTED = ("a tfkit.utils.experimental.DatasetCreator(dataset_fn) whose dataset_fn(input_context) returns a "
-             "tf.data.Dataset, a tf.data.Dataset, or numpy arrays / tensors")
+_ACCEPTED = (
+    "a tfkit.utils.experimental.DatasetCreator(dataset_fn) whose dataset_fn(input_context) returns a "
+    "tf.data.Dataset, a tf.data.Dataset, or numpy arrays / tensors"
+)
 
 
 class PerWorkerData:
     """A per-worker dataset for one ``fit`` / ``evaluate`` call, created on the workers on first use."""
 
-    def __init__(self, strategy: Any, dataset_fn: Callable[[tf.distribute.InputContext], tf.data.Dataset] | None,
-                 dataset: tf.data.Dataset | None, steps_per_epoch: int, input_options: Any = None) -> None:
+    def __init__(
+        self,
+        strategy: Any,
+        dataset_fn: Callable[[tf.distribute.InputContext], tf.data.Dataset] | None,
+        dataset: tf.data.Dataset | None,
+        steps_per_epoch: int,
+        input_options: Any = None,
+    ) -> None:
         self.strategy = strategy
         self.steps_per_epoch = int(steps_per_epoch)
         self.batch_size = None
@@ -56,11 +64,13 @@ class PerWorkerData:
             coordinator = coordinator_for(self.strategy)
             if self._dataset is not None:
                 self._per_worker = coordinator.create_per_worker_dataset(
-                    self.strategy.experimental_distribute_dataset(self._dataset, options=self._input_options))
+                    self.strategy.experimental_distribute_dataset(self._dataset, options=self._input_options)
+                )
             else:
                 dataset_fn, options = self._dataset_fn, self._input_options
                 self._per_worker = coordinator.create_per_worker_dataset(
-                    lambda: self.strategy.distribute_datasets_from_function(dataset_fn, options=options))
+                    lambda: self.strategy.distribute_datasets_from_function(dataset_fn, options=options)
+                )
         return iter(self._per_worker)
 
 
@@ -92,8 +102,9 @@ def per_worker_data(
     return array_data_on_workers(method, strategy, arrays, steps, steps_name)
 
 
-def array_data_on_workers(method: str, strategy: Any, arrays: Any, steps: int | None,
-                          steps_name: str = "steps_per_epoch") -> PerWorkerData:
+def array_data_on_workers(
+    method: str, strategy: Any, arrays: Any, steps: int | None, steps_name: str = "steps_per_epoch"
+) -> PerWorkerData:
     """In-memory ``ArrayData`` as a per-worker pipeline: copied to each worker, shuffled there, repeated."""
     if steps is None:
         one_pass = max(1, math.ceil(arrays.num_samples / arrays.batch_size))
@@ -146,14 +157,15 @@ def _check_readable_on_workers(method: str, x: Any) -> None:
             f"tf.distribute.InputContext."
         )
     if x is None or isinstance(x, (str, bytes, set)):
-        raise ValueError(f"{method}: under ParameterServerStrategy, x must be {_ACCEPTED}; got "
-                         f"{type(x).__name__}.")
+        raise ValueError(f"{method}: under ParameterServerStrategy, x must be {_ACCEPTED}; got {type(x).__name__}.")
 
 
 def _check_no_targets(method: str, x: Any, y: Any, sample_weight: Any, kind: str) -> None:
     if y is not None or sample_weight is not None:
-        raise ValueError(f"{method}: when x is {kind}, its batches hold (x, y) or (x, y, sample_weight): "
-                         f"do not pass y or sample_weight separately.")
+        raise ValueError(
+            f"{method}: when x is {kind}, its batches hold (x, y) or (x, y, sample_weight): "
+            f"do not pass y or sample_weight separately."
+        )
 
 
 def _require_steps(method: str, steps: int | None, steps_name: str, why: str) -> None:
@@ -164,28 +176,54 @@ def _require_steps(method: str, steps: int | None, steps_name: str, why: str) ->
         )
 
 
-def fit_data_on_workers(strategy: Any, x: Any, y: Any, sample_weight: Any, batch_size: int | None, shuffle: Any,
-                        class_weight: Any, steps_per_epoch: int | None, validation_split: float,
-                        validation_data: Any, validation_batch_size: int | None,
-                        validation_steps: int | None, check: Any = None) -> tuple[PerWorkerData, PerWorkerData | None]:
+def fit_data_on_workers(
+    strategy: Any,
+    x: Any,
+    y: Any,
+    sample_weight: Any,
+    batch_size: int | None,
+    shuffle: Any,
+    class_weight: Any,
+    steps_per_epoch: int | None,
+    validation_split: float,
+    validation_data: Any,
+    validation_batch_size: int | None,
+    validation_steps: int | None,
+    check: Any = None,
+) -> tuple[PerWorkerData, PerWorkerData | None]:
     """``fit``'s training and validation data as per-worker datasets (validation needs ``validation_steps``)."""
     if validation_split and validation_data is None:
         _check_readable_on_workers("fit", x)
         arrays = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, check=check)
         if not isinstance(arrays, data_module.ArrayData):
-            raise ValueError("fit: validation_split is only supported for in-memory data (arrays or tensors); "
-                             "pass validation_data and validation_steps instead")
+            raise ValueError(
+                "fit: validation_split is only supported for in-memory data (arrays or tensors); "
+                "pass validation_data and validation_steps instead"
+            )
         train, val = data_module.split_validation(arrays, validation_split, batch_size)
-        return (array_data_on_workers("fit", strategy, train, steps_per_epoch),
-                array_data_on_workers("fit", strategy, val, validation_steps, "validation_steps"))
-    data = per_worker_data("fit", strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch,
-                           check=check)
+        return (
+            array_data_on_workers("fit", strategy, train, steps_per_epoch),
+            array_data_on_workers("fit", strategy, val, validation_steps, "validation_steps"),
+        )
+    data = per_worker_data(
+        "fit", strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, check=check
+    )
     if validation_data is None:
         return data, None
     if isinstance(validation_data, (tuple, list)) and len(validation_data) in (2, 3):
         val_x, val_y, val_sw = (tuple(validation_data) + (None,))[:3]
     else:
         val_x, val_y, val_sw = validation_data, None, None
-    val = per_worker_data("fit", strategy, val_x, val_y, val_sw, validation_batch_size or batch_size, False, None,
-                          validation_steps, "validation_steps")
+    val = per_worker_data(
+        "fit",
+        strategy,
+        val_x,
+        val_y,
+        val_sw,
+        validation_batch_size or batch_size,
+        False,
+        None,
+        validation_steps,
+        "validation_steps",
+    )
     return data, val

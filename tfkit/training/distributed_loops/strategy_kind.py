@@ -1,8 +1,8 @@
 """Which loops a strategy needs: ``ParameterServerStrategy`` trains through a ``ClusterCoordinator``.
 
-    if is_parameter_server(strategy):
-        coordinator = coordinator_for(strategy)      # one per strategy, shared by every model
-        coordinator.schedule(step_fn, args=(iterator,))
+if is_parameter_server(strategy):
+    coordinator = coordinator_for(strategy)      # one per strategy, shared by every model
+    coordinator.schedule(step_fn, args=(iterator,))
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ def is_parameter_server(strategy: Any) -> bool:
     """Whether ``strategy`` runs steps on remote workers scheduled by a coordinator (parameter-server training)."""
     if strategy is None:
         return False
-    return isinstance(strategy, tf.distribute.ParameterServerStrategy) or \
-        bool(getattr(strategy, "_should_use_with_coordinator", False))
+    return isinstance(strategy, tf.distribute.ParameterServerStrategy) or bool(
+        getattr(strategy, "_should_use_with_coordinator", False)
+    )
 
 
 # Steps per compiled call under a strategy that spans several workers (MultiWorkerMirroredStrategy) when

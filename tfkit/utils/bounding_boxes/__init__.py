@@ -1,8 +1,8 @@
 """``tfkit.utils.bounding_boxes``: Keras's box utilities (formats, clipping, IoU, anchor deltas).
 
-    xywh = tfkit.utils.bounding_boxes.convert_format(boxes, source="xyxy", target="xywh")
-    iou = tfkit.utils.bounding_boxes.compute_iou(boxes1, boxes2, bounding_box_format="xyxy")
-    deltas = tfkit.utils.bounding_boxes.encode_box_to_deltas(anchors, boxes, "xyxy", "xyxy")
+xywh = tfkit.utils.bounding_boxes.convert_format(boxes, source="xyxy", target="xywh")
+iou = tfkit.utils.bounding_boxes.compute_iou(boxes1, boxes2, bounding_box_format="xyxy")
+deltas = tfkit.utils.bounding_boxes.encode_box_to_deltas(anchors, boxes, "xyxy", "xyxy")
 """
 
 from tfkit.utils.bounding_boxes.converters import (  # noqa: F401

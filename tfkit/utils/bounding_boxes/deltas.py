@@ -25,8 +25,9 @@ def _variance(variance: Any, who: str) -> tf.Tensor | None:
         return None
     variance = tf.cast(tf.convert_to_tensor(variance), tf.float32)
     if variance.shape.rank != 1 or variance.shape[-1] != 4:
-        raise ValueError(f"{who}: `variance` must be 4 numbers (one per box coordinate), "
-                         f"got shape {tuple(variance.shape)}")
+        raise ValueError(
+            f"{who}: `variance` must be 4 numbers (one per box coordinate), got shape {tuple(variance.shape)}"
+        )
     return variance
 
 
@@ -39,9 +40,15 @@ def _image_size(image_shape: Any, who: str) -> tuple[Any, Any]:
     return height, width
 
 
-def encode_box_to_deltas(anchors: Any, boxes: Any, anchor_format: str, box_format: str,
-                         encoding_format: str = "center_yxhw", variance: Any = None,
-                         image_shape: Any = None) -> tf.Tensor:
+def encode_box_to_deltas(
+    anchors: Any,
+    boxes: Any,
+    anchor_format: str,
+    box_format: str,
+    encoding_format: str = "center_yxhw",
+    variance: Any = None,
+    image_shape: Any = None,
+) -> tf.Tensor:
     """The offsets that turn each anchor ``(N, 4)`` into its box (``(N, 4)`` or ``(batch, N, 4)``).
 
     Centres move by a fraction of the anchor size; sizes scale by ``exp`` of
@@ -57,14 +64,21 @@ def encode_box_to_deltas(anchors: Any, boxes: Any, anchor_format: str, box_forma
     boxes = convert_format(boxes, source=box_format, target=encoding_format, height=height, width=width)
     anchor_size = tf.maximum(anchors[..., 2:], epsilon())
     box_size = tf.maximum(boxes[..., 2:], epsilon())
-    deltas = tf.concat([(boxes[..., :2] - anchors[..., :2]) / anchor_size, tf.math.log(box_size / anchor_size)],
-                       axis=-1)
+    deltas = tf.concat(
+        [(boxes[..., :2] - anchors[..., :2]) / anchor_size, tf.math.log(box_size / anchor_size)], axis=-1
+    )
     return deltas if variance is None else deltas / variance
 
 
-def decode_deltas_to_boxes(anchors: Any, boxes_delta: Any, anchor_format: str, box_format: str,
-                           encoded_format: str = "center_yxhw", variance: Any = None,
-                           image_shape: Any = None) -> Any:
+def decode_deltas_to_boxes(
+    anchors: Any,
+    boxes_delta: Any,
+    anchor_format: str,
+    box_format: str,
+    encoded_format: str = "center_yxhw",
+    variance: Any = None,
+    image_shape: Any = None,
+) -> Any:
     """Boxes in ``box_format`` from anchors and their deltas: the inverse of ``encode_box_to_deltas``.
 
     ``anchors`` and ``boxes_delta`` are tensors (``(N, 4)``; deltas may be
@@ -82,8 +96,9 @@ def decode_deltas_to_boxes(anchors: Any, boxes_delta: Any, anchor_format: str, b
         delta = tf.cast(tf.convert_to_tensor(delta), anchor.dtype)
         if variance is not None:
             delta = delta * tf.cast(variance, delta.dtype)
-        box = tf.concat([delta[..., :2] * anchor[..., 2:] + anchor[..., :2], tf.exp(delta[..., 2:]) * anchor[..., 2:]],
-                        axis=-1)
+        box = tf.concat(
+            [delta[..., :2] * anchor[..., 2:] + anchor[..., :2], tf.exp(delta[..., 2:]) * anchor[..., 2:]], axis=-1
+        )
         return convert_format(box, source=encoded_format, target=box_format, height=height, width=width)
 
     if isinstance(anchors, dict) and isinstance(boxes_delta, dict):

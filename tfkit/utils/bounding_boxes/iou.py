@@ -20,17 +20,25 @@ from tfkit.utils.bounding_boxes.converters import convert_format
 
 def _image_size(image_shape: Any, bounding_box_format: str, who: str) -> tuple[Any, Any]:
     if "rel" in bounding_box_format and image_shape is None:
-        raise ValueError(f"{who}: relative bounding box formats (such as 'rel_yxyx') need the `image_shape` "
-                         f"argument (height, width, channels); got bounding_box_format={bounding_box_format!r} "
-                         "and image_shape=None")
+        raise ValueError(
+            f"{who}: relative bounding box formats (such as 'rel_yxyx') need the `image_shape` "
+            f"argument (height, width, channels); got bounding_box_format={bounding_box_format!r} "
+            "and image_shape=None"
+        )
     if image_shape is None:
         return None, None
     height, width, _ = image_shape
     return height, width
 
 
-def compute_iou(boxes1: Any, boxes2: Any, bounding_box_format: str, use_masking: bool = False,
-                mask_val: Any = -1, image_shape: Any = None) -> tf.Tensor:
+def compute_iou(
+    boxes1: Any,
+    boxes2: Any,
+    bounding_box_format: str,
+    use_masking: bool = False,
+    mask_val: Any = -1,
+    image_shape: Any = None,
+) -> tf.Tensor:
     """The IoU of every box in ``boxes1`` with every box in ``boxes2``.
 
     Shapes: ``(M, 4)`` with ``(N, 4)`` gives ``(M, N)``; if either is batched
@@ -41,13 +49,15 @@ def compute_iou(boxes1: Any, boxes2: Any, bounding_box_format: str, use_masking:
     ranks = [tf.convert_to_tensor(b).shape.rank for b in (boxes1, boxes2)]
     for name, rank in zip(("boxes1", "boxes2"), ranks):
         if rank not in (2, 3):
-            raise ValueError(f"{who}: `{name}` must be unbatched (N, 4) or batched (batch, N, 4); got a tensor "
-                             f"of rank {rank} (boxes1 rank {ranks[0]}, boxes2 rank {ranks[1]})")
+            raise ValueError(
+                f"{who}: `{name}` must be unbatched (N, 4) or batched (batch, N, 4); got a tensor "
+                f"of rank {rank} (boxes1 rank {ranks[0]}, boxes2 rank {ranks[1]})"
+            )
     height, width = _image_size(image_shape, bounding_box_format, who)
     a = convert_format(boxes1, source=bounding_box_format, target="yxyx", height=height, width=width)
     b = convert_format(boxes2, source=bounding_box_format, target="yxyx", height=height, width=width)
-    a_exp = a[..., :, tf.newaxis, :]                                   # (..., M, 1, 4)
-    b_exp = b[..., tf.newaxis, :, :]                                   # (..., 1, N, 4)
+    a_exp = a[..., :, tf.newaxis, :]  # (..., M, 1, 4)
+    b_exp = b[..., tf.newaxis, :, :]  # (..., 1, N, 4)
     zero = tf.zeros([], a.dtype)
     inter_h = tf.maximum(zero, tf.minimum(a_exp[..., 2], b_exp[..., 2]) - tf.maximum(a_exp[..., 0], b_exp[..., 0]))
     inter_w = tf.maximum(zero, tf.minimum(a_exp[..., 3], b_exp[..., 3]) - tf.maximum(a_exp[..., 1], b_exp[..., 1]))
@@ -58,8 +68,8 @@ def compute_iou(boxes1: Any, boxes2: Any, bounding_box_format: str, use_masking:
     iou = intersection / (union + epsilon())
     if not use_masking:
         return iou
-    padding_a = tf.reduce_max(a, axis=-1) < 0                          # (..., M)
-    padding_b = tf.reduce_max(b, axis=-1) < 0                          # (..., N)
+    padding_a = tf.reduce_max(a, axis=-1) < 0  # (..., M)
+    padding_b = tf.reduce_max(b, axis=-1) < 0  # (..., N)
     masked = tf.logical_or(padding_a[..., :, tf.newaxis], padding_b[..., tf.newaxis, :])
     return tf.where(masked, tf.cast(mask_val, iou.dtype) * tf.ones_like(iou), iou)
 
@@ -80,14 +90,15 @@ def compute_ciou(boxes1: Any, boxes2: Any, bounding_box_format: str, image_shape
     bx1, by1, bx2, by2 = tf.unstack(b, 4, axis=-1)
     w1, h1 = ax2 - ax1, ay2 - ay1 + eps
     w2, h2 = bx2 - bx1, by2 - by1 + eps
-    intersection = (tf.maximum(tf.minimum(ax2, bx2) - tf.maximum(ax1, bx1), 0.0)
-                    * tf.maximum(tf.minimum(ay2, by2) - tf.maximum(ay1, by1), 0.0))
+    intersection = tf.maximum(tf.minimum(ax2, bx2) - tf.maximum(ax1, bx1), 0.0) * tf.maximum(
+        tf.minimum(ay2, by2) - tf.maximum(ay1, by1), 0.0
+    )
     union = w1 * h1 + w2 * h2 - intersection + eps
     iou = intersection / (union + eps)
     enclosing_w = tf.maximum(ax2, bx2) - tf.minimum(ax1, bx1)
     enclosing_h = tf.maximum(ay2, by2) - tf.minimum(ay1, by1)
-    diagonal_sq = enclosing_w ** 2 + enclosing_h ** 2 + eps
+    diagonal_sq = enclosing_w**2 + enclosing_h**2 + eps
     centre_sq = ((ax1 + ax2) / 2 - (bx1 + bx2) / 2) ** 2 + ((ay1 + ay2) / 2 - (by1 + by2) / 2) ** 2
-    v = (4 / math.pi ** 2) * (tf.atan(w2 / h2) - tf.atan(w1 / h1)) ** 2
+    v = (4 / math.pi**2) * (tf.atan(w2 / h2) - tf.atan(w1 / h1)) ** 2
     alpha = v / (v - iou + (1 + eps))
     return iou - (centre_sq / diagonal_sq + v * alpha)

@@ -25,7 +25,7 @@ def split(data: bytes) -> tuple[bytes, bytes]:
     if len(data) < 4:
         return data, b""
     (length,) = struct.unpack("<I", data[:4])
-    return data[4:4 + length], data[4 + length:]
+    return data[4 : 4 + length], data[4 + length :]
 
 
 def _compare(prefix: str, entries: dict) -> None:
@@ -40,12 +40,13 @@ def _compare(prefix: str, entries: dict) -> None:
         raise Finding(f"tfkit and TensorFlow list different tensors: {sorted(set(shapes) ^ set(entries))[:5]}")
     for key, entry in entries.items():
         if tuple(shapes[key]) != tuple(entry.shape) or dtypes[key].name != entry.dtype:
-            raise Finding(f"{key}: tfkit reads {entry.dtype} {entry.shape}, TensorFlow "
-                          f"{dtypes[key].name} {tuple(shapes[key])}")
+            raise Finding(
+                f"{key}: tfkit reads {entry.dtype} {entry.shape}, TensorFlow {dtypes[key].name} {tuple(shapes[key])}"
+            )
         try:
             reader.get_tensor(key)
         except tf.errors.OpError:
-            pass                         # the data's checksums are TensorFlow's to check: a clean refusal
+            pass  # the data's checksums are TensorFlow's to check: a clean refusal
 
 
 def repair_checksums(index: bytes) -> bytes:
@@ -62,7 +63,7 @@ def repair_checksums(index: bytes) -> bytes:
     def fix(offset: int, size: int) -> bool:
         if offset + size + ci.BLOCK_TRAILER_BYTES > len(data) - ci.FOOTER_BYTES:
             return False
-        struct.pack_into("<I", data, offset + size + 1, ci._masked_crc32c(bytes(data[offset:offset + size + 1])))
+        struct.pack_into("<I", data, offset + size + 1, ci._masked_crc32c(bytes(data[offset : offset + size + 1])))
         return True
 
     try:
@@ -112,8 +113,12 @@ def seeds(folder: Path) -> int:
     named = []
     kinds = {
         "floats": {"w": tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4)), "b": tf.Variable([1.0, 2.0])},
-        "mixed": {"step": tf.Variable(7, dtype=tf.int64), "half": tf.Variable(np.ones(3, np.float16)),
-                  "flag": tf.Variable([True, False]), "scalar": tf.Variable(2.5, dtype=tf.float64)},
+        "mixed": {
+            "step": tf.Variable(7, dtype=tf.int64),
+            "half": tf.Variable(np.ones(3, np.float16)),
+            "flag": tf.Variable([True, False]),
+            "scalar": tf.Variable(2.5, dtype=tf.float64),
+        },
         "strings": {"words": tf.Variable(["a", "bc", ""]), "n": tf.Variable(1)},
         "nested": {"layer": tf.Module()},
     }
@@ -132,8 +137,14 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="checkpoint_index", reader="tfkit.files.checkpoint_index.check_checkpoint (TensorFlow checkpoint index)",
-    modules=("tfkit.files.checkpoint_index",), check=check, seeds=seeds, setup=setup, max_len=16384,
+    name="checkpoint_index",
+    reader="tfkit.files.checkpoint_index.check_checkpoint (TensorFlow checkpoint index)",
+    modules=("tfkit.files.checkpoint_index",),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=16384,
     dictionary=(b"\x57\xfb\x80\x8b\x24\x75\x47\xdb", b"_CHECKPOINTABLE_OBJECT_GRAPH", b".ATTRIBUTES/VARIABLE_VALUE"),
-    suite_runs=3000, mutator=mutate,
+    suite_runs=3000,
+    mutator=mutate,
 )

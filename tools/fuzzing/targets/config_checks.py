@@ -21,7 +21,9 @@ def check_round_trip(model: Any) -> None:
         twin = model_from_config(config)
         again = serialize_model(twin)
     except Exception as error:  # noqa: BLE001  (tfkit's own config must rebuild: any error is a finding)
-        raise Finding(f"a model built from this config does not rebuild from its own config: "
-                      f"{type(error).__name__}: {str(error)[:400]}") from error
+        raise Finding(
+            f"a model built from this config does not rebuild from its own config: "
+            f"{type(error).__name__}: {str(error)[:400]}"
+        ) from error
     if not equal(config, again):
         raise Finding("a model rebuilt from its own config serializes differently")

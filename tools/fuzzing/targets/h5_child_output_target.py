@@ -27,7 +27,7 @@ from fuzzing.target import Target, as_file, read_guarded, scratch_path, write_se
 from fuzzing.targets import model_files
 
 NAME = "fuzz-model.h5"
-EVENTS = frozenset({"subprocess.Popen", "os.posix_spawn", "os.fork"})   # legacy files: the layer-order child
+EVENTS = frozenset({"subprocess.Popen", "os.posix_spawn", "os.fork"})  # legacy files: the layer-order child
 _state: dict = {"answer": b"", "model": None}
 
 
@@ -50,10 +50,13 @@ def check(data: bytes) -> None:
 
     _state["answer"] = answer_of(data)
     path = str(scratch_path(NAME))
-    real_child, h5_snapshot._run_child = h5_snapshot._run_child, _fake_child   # only while this input runs
+    real_child, h5_snapshot._run_child = h5_snapshot._run_child, _fake_child  # only while this input runs
     try:
-        for load in (lambda: __import__("tfkit").load_model(path), lambda: _state["model"].load_weights(path),
-                     lambda: describe(path)):
+        for load in (
+            lambda: __import__("tfkit").load_model(path),
+            lambda: _state["model"].load_weights(path),
+            lambda: describe(path),
+        ):
             read_guarded(EVENTS, ("tensorflow.", "tfkit."), path, load)
     finally:
         h5_snapshot._run_child = real_child
@@ -65,8 +68,11 @@ def _child_answer(path: str, groups: tuple[str, ...] | None) -> bytes:
     limits = h5_snapshot.limits_for(path)
     if groups is not None:
         limits["groups"] = list(groups)
-    done = subprocess.run([sys.executable, "-I", h5_snapshot.CHILD_SCRIPT, path, json.dumps(limits), "[]"],
-                          capture_output=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-I", h5_snapshot.CHILD_SCRIPT, path, json.dumps(limits), "[]"],
+        capture_output=True,
+        timeout=120,
+    )
     return done.stdout
 
 
@@ -80,7 +86,7 @@ def seeds(folder: Path) -> int:
         answer = _child_answer(path, None if name.startswith("tfkit") else ("*",))
         (length,) = struct.unpack("<Q", answer[8:16])
         named.append((f"{name}.raw", b"\x00" + answer))
-        named.append((f"{name}.framed", b"\x01" + answer[16:16 + length] + b"\x00" + answer[16 + length:]))
+        named.append((f"{name}.framed", b"\x01" + answer[16 : 16 + length] + b"\x00" + answer[16 + length :]))
     os.remove(path)
     return write_seeds(folder, named)
 
@@ -92,20 +98,53 @@ def setup() -> None:
     import tfkit
     from tfkit.saving.inspect import describe  # noqa: F401  (imported before the guard is armed)
 
-    with h5py.File(scratch_path(NAME), "w") as f:      # a real HDF5 file: the signature checks pass
+    with h5py.File(scratch_path(NAME), "w") as f:  # a real HDF5 file: the signature checks pass
         f.attrs["note"] = "the fuzz input stands in for the reader's answer"
         f["x"] = np.zeros(1)
-    _state["model"] = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(3, activation="relu"),
-                                        tfkit.layers.Dense(2)])
+    _state["model"] = tfkit.Sequential(
+        [tfkit.Input((4,)), tfkit.layers.Dense(3, activation="relu"), tfkit.layers.Dense(2)]
+    )
 
 
 TARGET = Target(
-    name="h5_child_output", reader="the guarded HDF5 reader's answer, through load_model / load_weights / inspect",
-    modules=("tfkit.saving.h5_snapshot", "tfkit.saving.h5_format", "tfkit.saving.h5", "tfkit.saving.weights_io",
-             "tfkit.saving.inspect", "tfkit.saving.keras_files.importer", "tfkit.saving.keras_files.weights_layout"),
-    check=check, seeds=seeds, setup=setup, max_len=65536, timeout=30, allowed_events=EVENTS,
-    dictionary=(b"TFKSNAP1", b'"attrs"', b'"datasets"', b'"dtype"', b'"shape"', b'"nbytes"', b'"group"',
-                b'"path"', b'"crc32"', b'"dtype_attr"', b'"data_file"', b'"error"', b'"resource"', b'"weights"',
-                b'"model_config"', b'"format_version"', b'"keras_version"', b'"layer_names"', b'"<f4"', b'"<i8"'),
+    name="h5_child_output",
+    reader="the guarded HDF5 reader's answer, through load_model / load_weights / inspect",
+    modules=(
+        "tfkit.saving.h5_snapshot",
+        "tfkit.saving.h5_format",
+        "tfkit.saving.h5",
+        "tfkit.saving.weights_io",
+        "tfkit.saving.inspect",
+        "tfkit.saving.keras_files.importer",
+        "tfkit.saving.keras_files.weights_layout",
+    ),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=65536,
+    timeout=30,
+    allowed_events=EVENTS,
+    dictionary=(
+        b"TFKSNAP1",
+        b'"attrs"',
+        b'"datasets"',
+        b'"dtype"',
+        b'"shape"',
+        b'"nbytes"',
+        b'"group"',
+        b'"path"',
+        b'"crc32"',
+        b'"dtype_attr"',
+        b'"data_file"',
+        b'"error"',
+        b'"resource"',
+        b'"weights"',
+        b'"model_config"',
+        b'"format_version"',
+        b'"keras_version"',
+        b'"layer_names"',
+        b'"<f4"',
+        b'"<i8"',
+    ),
     suite_runs=150,
 )

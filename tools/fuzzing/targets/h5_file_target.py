@@ -60,9 +60,15 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="h5_file", reader="tfkit.saving.h5_snapshot.read_snapshot (libhdf5 in a limited child)",
-    modules=("tfkit.saving.h5_snapshot", "tfkit.saving.h5_reader_zygote"), check=check, seeds=seeds, setup=setup,
-    max_len=65536, timeout=60, allowed_events=EVENTS,
+    name="h5_file",
+    reader="tfkit.saving.h5_snapshot.read_snapshot (libhdf5 in a limited child)",
+    modules=("tfkit.saving.h5_snapshot", "tfkit.saving.h5_reader_zygote"),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=65536,
+    timeout=60,
+    allowed_events=EVENTS,
     dictionary=(b"\x89HDF\r\n\x1a\n", b"TREE", b"HEAP", b"SNOD", b"OHDR", b"GCOL", b"FRHP", b"BTHD"),
     suite_runs=50,
 )

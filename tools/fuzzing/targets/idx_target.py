@@ -30,13 +30,13 @@ def reference(data: bytes) -> np.ndarray | None:
     ndim = raw[3]
     if len(raw) < 4 + 4 * ndim:
         return None
-    shape = struct.unpack(f">{ndim}I", raw[4:4 + 4 * ndim])
+    shape = struct.unpack(f">{ndim}I", raw[4 : 4 + 4 * ndim])
     if ndim == 3 and shape[1:] != (28, 28):
         return None
     size = int(np.prod(shape, dtype=np.int64))
     if len(raw) != 4 + 4 * ndim + size:
         return None
-    return np.frombuffer(raw[4 + 4 * ndim:], np.uint8).reshape(shape)
+    return np.frombuffer(raw[4 + 4 * ndim :], np.uint8).reshape(shape)
 
 
 def check(data: bytes) -> None:
@@ -59,8 +59,12 @@ def seeds(folder: Path) -> int:
     labels = np.array([9, 0, 3], np.uint8)
     images_raw = bytes([0, 0, 8, 3]) + struct.pack(">3I", *images.shape) + images.tobytes()
     labels_raw = bytes([0, 0, 8, 1]) + struct.pack(">I", len(labels)) + labels.tobytes()
-    named = [("images", gzip.compress(images_raw, 6)), ("labels", gzip.compress(labels_raw, 9)),
-             ("labels-stored", gzip.compress(labels_raw, 0)), ("empty-labels", gzip.compress(bytes([0, 0, 8, 1, 0, 0, 0, 0])))]
+    named = [
+        ("images", gzip.compress(images_raw, 6)),
+        ("labels", gzip.compress(labels_raw, 9)),
+        ("labels-stored", gzip.compress(labels_raw, 0)),
+        ("empty-labels", gzip.compress(bytes([0, 0, 8, 1, 0, 0, 0, 0]))),
+    ]
     return write_seeds(folder, named)
 
 
@@ -69,8 +73,14 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="idx", reader="tfkit.datasets.fashion_mnist.read_idx (gzipped IDX files)",
-    modules=("tfkit.datasets.fashion_mnist",), guide_modules=("gzip",), check=check, seeds=seeds, setup=setup,
-    max_len=16384, dictionary=(b"\x1f\x8b\x08", b"\x00\x00\x08\x03", b"\x00\x00\x08\x01", b"\x00\x00\x00\x1c"),
+    name="idx",
+    reader="tfkit.datasets.fashion_mnist.read_idx (gzipped IDX files)",
+    modules=("tfkit.datasets.fashion_mnist",),
+    guide_modules=("gzip",),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=16384,
+    dictionary=(b"\x1f\x8b\x08", b"\x00\x00\x08\x03", b"\x00\x00\x08\x01", b"\x00\x00\x00\x1c"),
     suite_runs=2000,
 )

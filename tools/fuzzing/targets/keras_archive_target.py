@@ -68,8 +68,9 @@ def _vocabulary_in_assets(archive: bytes) -> bytes:
             vocabulary = layer["config"].get("vocabulary")
             if isinstance(vocabulary, list):
                 layer["config"]["vocabulary"] = None
-                lines = "\n".join(["[UNK]" if layer["class_name"] == "StringLookup" else "-1"]
-                                  + [str(token) for token in vocabulary])
+                lines = "\n".join(
+                    ["[UNK]" if layer["class_name"] == "StringLookup" else "-1"] + [str(token) for token in vocabulary]
+                )
                 target.writestr(f"assets/layers/{layer['config']['name']}/vocabulary.txt", lines)
         for name in source.namelist():
             target.writestr(name, json.dumps(config) if name == "config.json" else source.read(name))
@@ -88,11 +89,29 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="keras_archive", reader="tfkit.saving.keras_files.archive.read_archive + vocabularies",
-    modules=("tfkit.saving.keras_files.archive", "tfkit.saving.keras_files.importer",
-             "tfkit.saving.keras_files.scratch", "tfkit.engine.config_safety"),
-    guide_modules=("zipfile",), check=check, seeds=seeds, setup=setup, max_len=65536,
-    dictionary=(b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"config.json", b"metadata.json", b"model.weights.h5",
-                b"assets/layers/string_lookup/vocabulary.txt", b'"vocabulary"', b'"output_mode": "tf_idf"'),
+    name="keras_archive",
+    reader="tfkit.saving.keras_files.archive.read_archive + vocabularies",
+    modules=(
+        "tfkit.saving.keras_files.archive",
+        "tfkit.saving.keras_files.importer",
+        "tfkit.saving.keras_files.scratch",
+        "tfkit.engine.config_safety",
+    ),
+    guide_modules=("zipfile",),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=65536,
+    dictionary=(
+        b"PK\x03\x04",
+        b"PK\x01\x02",
+        b"PK\x05\x06",
+        b"config.json",
+        b"metadata.json",
+        b"model.weights.h5",
+        b"assets/layers/string_lookup/vocabulary.txt",
+        b'"vocabulary"',
+        b'"output_mode": "tf_idf"',
+    ),
     suite_runs=1500,
 )

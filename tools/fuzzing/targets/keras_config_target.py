@@ -22,7 +22,7 @@ from fuzzing.targets import model_files
 from fuzzing.targets.config_checks import check_round_trip
 
 NAME = "fuzz-keras-model.keras"
-IMPORTS = ("tensorflow.", "tfkit.")      # the library's own lazy imports; nothing a file names
+IMPORTS = ("tensorflow.", "tfkit.")  # the library's own lazy imports; nothing a file names
 
 
 def _rebuild(data: bytes):
@@ -60,8 +60,9 @@ def _configs() -> list[tuple[str, bytes]]:
         if not name.endswith(".weights.h5"):
             with h5py.File(BytesIO(data), "r") as f:
                 text = f.attrs["model_config"]
-                named.append((name.replace(".h5", "-tf_keras.json"),
-                              text.encode() if isinstance(text, str) else bytes(text)))
+                named.append(
+                    (name.replace(".h5", "-tf_keras.json"), text.encode() if isinstance(text, str) else bytes(text))
+                )
     return named
 
 
@@ -74,14 +75,43 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="keras_config", reader="Keras 3 / tf-keras model configs: translation and rebuild (keras_files)",
-    modules=("tfkit.saving.keras_files.config_translation", "tfkit.saving.keras_files.importer",
-             "tfkit.saving.rebuild", "tfkit.engine.config_safety", "tfkit.engine.config_serialization",
-             "tfkit.models.functional"),
-    check=check, seeds=seeds, setup=setup, max_len=32768, timeout=30,
-    dictionary=(b'"class_name"', b'"config"', b'"inbound_nodes"', b'"module"', b'"registered_name"',
-                b'"keras.layers"', b'"Functional"', b'"Sequential"', b'"Lambda"', b'"function"', b'"units"',
-                b'"build_config"', b'"input_shape"', b'"dtype"', b'"__tensor__"', b'"keras_history"',
-                b'"layers"', b'"input_layers"', b'"output_layers"', b'"compile_config"', b'"shared_object_id"'),
+    name="keras_config",
+    reader="Keras 3 / tf-keras model configs: translation and rebuild (keras_files)",
+    modules=(
+        "tfkit.saving.keras_files.config_translation",
+        "tfkit.saving.keras_files.importer",
+        "tfkit.saving.rebuild",
+        "tfkit.engine.config_safety",
+        "tfkit.engine.config_serialization",
+        "tfkit.models.functional",
+    ),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=32768,
+    timeout=30,
+    dictionary=(
+        b'"class_name"',
+        b'"config"',
+        b'"inbound_nodes"',
+        b'"module"',
+        b'"registered_name"',
+        b'"keras.layers"',
+        b'"Functional"',
+        b'"Sequential"',
+        b'"Lambda"',
+        b'"function"',
+        b'"units"',
+        b'"build_config"',
+        b'"input_shape"',
+        b'"dtype"',
+        b'"__tensor__"',
+        b'"keras_history"',
+        b'"layers"',
+        b'"input_layers"',
+        b'"output_layers"',
+        b'"compile_config"',
+        b'"shared_object_id"',
+    ),
     suite_runs=150,
 )

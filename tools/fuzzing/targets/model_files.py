@@ -15,7 +15,7 @@ import json
 import subprocess
 import sys
 
-_KERAS3 = r'''
+_KERAS3 = r"""
 import base64, json, os, sys, tempfile
 os.environ["KERAS_BACKEND"] = "tensorflow"
 import numpy as np, keras
@@ -50,9 +50,9 @@ inp = keras.Input((4, 6))
 att = layers.MultiHeadAttention(2, 3)(inp, inp)
 keep("attention.keras", keras.Model(inp, layers.LayerNormalization()(layers.Add()([inp, att]))))
 print(json.dumps({k: base64.b64encode(v).decode() for k, v in out.items()}))
-'''
+"""
 
-_TF_KERAS = r'''
+_TF_KERAS = r"""
 import base64, json, os, sys, tempfile
 import numpy as np, tf_keras as keras
 from tf_keras import layers
@@ -75,9 +75,9 @@ keep("cnn.h5", keras.Sequential([keras.Input((8, 8, 1)), layers.Conv2D(2, 3), la
                                   layers.Flatten(), layers.Dense(2)]))
 keep("rnn.h5", keras.Sequential([keras.Input((5, 2)), layers.LSTM(3, return_sequences=True), layers.GRU(2)]))
 print(json.dumps({k: base64.b64encode(v).decode() for k, v in out.items()}))
-'''
+"""
 
-_TFKIT = r'''
+_TFKIT = r"""
 import base64, json, os, sys, tempfile
 import numpy as np, tfkit
 from tfkit import layers
@@ -101,12 +101,17 @@ keep("rnn", tfkit.Sequential([tfkit.Input((5, 2)), layers.LSTM(3, return_sequenc
 keep("lookup", tfkit.Sequential([tfkit.Input((1,), dtype="string"), layers.StringLookup(vocabulary=["a", "b"]),
                                  layers.Embedding(4, 2), layers.GlobalAveragePooling1D()]))
 print(json.dumps({k: base64.b64encode(v).decode() for k, v in out.items()}))
-'''
+"""
 
 
 def _run(script: str, library: str) -> dict[str, bytes]:
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
-                          env={**__import__("os").environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**__import__("os").environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+    )
     if done.returncode != 0:
         if f"No module named '{library}'" in done.stderr:
             print(f"{library} is not installed: its seed files are left out", file=sys.stderr)

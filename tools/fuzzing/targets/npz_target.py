@@ -21,22 +21,25 @@ from fuzzing.targets import pickle_target
 from fuzzing.targets.test_files import dataset_files
 
 NAME = "fuzz-data.npz"
-MNIST = {"x_train": ("uint8", (None, 28, 28)), "y_train": ("uint8", (None,)),
-         "x_test": ("uint8", (None, 28, 28)), "y_test": ("uint8", (None,))}
+MNIST = {
+    "x_train": ("uint8", (None, 28, 28)),
+    "y_train": ("uint8", (None,)),
+    "x_test": ("uint8", (None, 28, 28)),
+    "y_test": ("uint8", (None,)),
+}
 
 
 def _reference_array(path: str, name: str) -> tuple[bool | None, object]:
     """The array as numpy reads it: ``np.load`` for plain arrays, the restricted unpickler for objects."""
     with zipfile.ZipFile(path) as archive:
-        member = f"{name}.npy" if f"{name}.npy" in archive.namelist() else name    # as numpy's NpzFile looks
+        member = f"{name}.npy" if f"{name}.npy" in archive.namelist() else name  # as numpy's NpzFile looks
         with archive.open(member) as stream:
             version = np.lib.format.read_magic(stream)
-            reader = np.lib.format.read_array_header_1_0 if version[0] == 1 else \
-                np.lib.format.read_array_header_2_0
+            reader = np.lib.format.read_array_header_1_0 if version[0] == 1 else np.lib.format.read_array_header_2_0
             _, _, dtype = reader(stream)
             if dtype.hasobject:
                 return pickle_target.reference_loads(stream.read())
-        with archive.open(member) as stream:      # numpy's own reader of a member, from its start
+        with archive.open(member) as stream:  # numpy's own reader of a member, from its start
             return True, np.lib.format.read_array(stream, allow_pickle=False)
 
 
@@ -44,7 +47,15 @@ def _compare(path: str, arrays: dict[str, np.ndarray]) -> None:
     for name, array in arrays.items():
         try:
             known, reference = _reference_array(path, name)
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError, NotImplementedError) as error:
+        except (
+            ValueError,
+            OSError,
+            EOFError,
+            zipfile.BadZipFile,
+            KeyError,
+            RuntimeError,
+            NotImplementedError,
+        ) as error:
             raise Finding(f"tfkit read {name} from an .npz that numpy refuses ({type(error).__name__}: {error})")
         if known is False:
             raise Finding(f"tfkit read the object array {name} whose pickle Python's unpickler refuses")
@@ -95,9 +106,16 @@ def seeds(folder: Path) -> int:
         ("table-fortran", _npz(x=np.asfortranarray(rng.rand(2, 13)), y=rng.rand(2))),
         ("imdb", _npz(x_train=rows, x_test=rows[:2], y_train=labels, y_test=labels[:2])),
         ("imdb-compressed", _npz(True, x_train=rows, x_test=rows, y_train=labels, y_test=labels)),
-        ("mnist", _npz(True, x_train=rng.randint(0, 256, (2, 28, 28)).astype(np.uint8),
-                       y_train=np.array([3, 7], np.uint8), x_test=np.zeros((1, 28, 28), np.uint8),
-                       y_test=np.array([1], np.uint8))),
+        (
+            "mnist",
+            _npz(
+                True,
+                x_train=rng.randint(0, 256, (2, 28, 28)).astype(np.uint8),
+                y_train=np.array([3, 7], np.uint8),
+                x_test=np.zeros((1, 28, 28), np.uint8),
+                y_test=np.array([1], np.uint8),
+            ),
+        ),
         ("labels-int32-v2", _npy_v2_member("y_train", np.arange(5, dtype=np.int32))),
         ("empty", _npz(x=np.zeros((0, 13)), y=np.zeros(0))),
     ]
@@ -109,10 +127,26 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="npz", reader="tfkit.datasets npz_reader / sequences / tabular (.npz of arrays and pickled sequences)",
+    name="npz",
+    reader="tfkit.datasets npz_reader / sequences / tabular (.npz of arrays and pickled sequences)",
     modules=("tfkit.datasets.npz_reader", "tfkit.datasets.sequences", "tfkit.datasets.tabular"),
-    guide_modules=("zipfile", "numpy.lib.format"), check=check, seeds=seeds, setup=setup, max_len=65536,
-    dictionary=(b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"\x93NUMPY", b"'descr': '<f8'", b"'descr': '|O'",
-                b"'fortran_order': True", b"'shape': (", b"x_train.npy", b"y_train.npy", b"x.npy"),
+    guide_modules=("zipfile", "numpy.lib.format"),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=65536,
+    dictionary=(
+        b"PK\x03\x04",
+        b"PK\x01\x02",
+        b"PK\x05\x06",
+        b"\x93NUMPY",
+        b"'descr': '<f8'",
+        b"'descr': '|O'",
+        b"'fortran_order': True",
+        b"'shape': (",
+        b"x_train.npy",
+        b"y_train.npy",
+        b"x.npy",
+    ),
     suite_runs=800,
 )

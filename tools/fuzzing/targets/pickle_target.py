@@ -25,8 +25,13 @@ def _reference_globals() -> dict[tuple[str, str], object]:
 
     multiarray = np._core.multiarray if hasattr(np, "_core") else np.core.multiarray
     numeric = np._core.numeric if hasattr(np, "_core") else np.core.numeric
-    found = {("numpy", "ndarray"): np.ndarray, ("numpy", "dtype"): np.dtype, ("_codecs", "encode"): _codecs.encode,
-             ("builtins", "bytes"): bytes, ("__builtin__", "bytes"): bytes}
+    found = {
+        ("numpy", "ndarray"): np.ndarray,
+        ("numpy", "dtype"): np.dtype,
+        ("_codecs", "encode"): _codecs.encode,
+        ("builtins", "bytes"): bytes,
+        ("__builtin__", "bytes"): bytes,
+    }
     for module in ("numpy.core.multiarray", "numpy._core.multiarray"):
         found[(module, "_reconstruct")] = multiarray._reconstruct
     for module in ("numpy.core.numeric", "numpy._core.numeric"):
@@ -69,7 +74,7 @@ def reference_loads(data: bytes) -> tuple[bool | None, object]:
         return True, RestrictedUnpickler(io.BytesIO(data), encoding="bytes").load()
     except (MemoryError, RecursionError):
         return None, None
-    except Exception:   # noqa: BLE001  (the reference refusing, in whatever way it refuses)
+    except Exception:  # noqa: BLE001  (the reference refusing, in whatever way it refuses)
         return False, None
 
 
@@ -93,8 +98,11 @@ def check(data: bytes) -> None:
 
 def _batch(rows: int, fine: bool = False) -> dict:
     rng = np.random.RandomState(rows)
-    batch = {b"batch_label": b"testing batch 1 of 1", b"data": rng.randint(0, 256, (rows, 3072)).astype(np.uint8),
-             b"filenames": [f"img_{i}.png".encode() for i in range(rows)]}
+    batch = {
+        b"batch_label": b"testing batch 1 of 1",
+        b"data": rng.randint(0, 256, (rows, 3072)).astype(np.uint8),
+        b"filenames": [f"img_{i}.png".encode() for i in range(rows)],
+    }
     if fine:
         batch[b"fine_labels"], batch[b"coarse_labels"] = list(range(rows)), [i % 20 for i in range(rows)]
     else:
@@ -104,15 +112,27 @@ def _batch(rows: int, fine: bool = False) -> dict:
 
 def _plain_values() -> dict:
     shared = [1, 2, 3]
-    return {"ints": [0, 1, 255, 256, 65535, 65536, -1, 2**31 - 1, -2**31, 2**40, -2**70], "floats": [0.5, -1e300],
-            "text": "naïve", "bytes": b"", "nested": ({"a": (None, True, False)}, [[], {}]),
-            "shared": (shared, shared), "empty_tuple": ()}
+    return {
+        "ints": [0, 1, 255, 256, 65535, 65536, -1, 2**31 - 1, -(2**31), 2**40, -(2**70)],
+        "floats": [0.5, -1e300],
+        "text": "naïve",
+        "bytes": b"",
+        "nested": ({"a": (None, True, False)}, [[], {}]),
+        "shared": (shared, shared),
+        "empty_tuple": (),
+    }
 
 
 def _arrays() -> dict:
-    return {"f32": np.arange(6, dtype=np.float32).reshape(2, 3), "fortran": np.asfortranarray(np.ones((2, 3))),
-            "bool": np.array([True, False]), "i64be": np.arange(3, dtype=">i8"), "scalar": np.float64(2.5),
-            "complex": np.array([1 + 2j], np.complex64), "objects": dataset_files.object_array([[1, 2], [3]])}
+    return {
+        "f32": np.arange(6, dtype=np.float32).reshape(2, 3),
+        "fortran": np.asfortranarray(np.ones((2, 3))),
+        "bool": np.array([True, False]),
+        "i64be": np.arange(3, dtype=">i8"),
+        "scalar": np.float64(2.5),
+        "complex": np.array([1 + 2j], np.complex64),
+        "objects": dataset_files.object_array([[1, 2], [3]]),
+    }
 
 
 def seeds(folder: Path) -> int:
@@ -120,8 +140,12 @@ def seeds(folder: Path) -> int:
     for protocol in (2, 3, 4, 5):
         named.append((f"cifar10-batch-p{protocol}", pickle.dumps(_batch(3), protocol=protocol)))
         named.append((f"cifar100-batch-p{protocol}", pickle.dumps(_batch(2, fine=True), protocol=protocol)))
-        named.append((f"imdb-rows-p{protocol}", pickle.dumps(
-            dataset_files.object_array([[1, 14, 22, 16], [1, 194, 1153], [1, 2]]), protocol=protocol)))
+        named.append(
+            (
+                f"imdb-rows-p{protocol}",
+                pickle.dumps(dataset_files.object_array([[1, 14, 22, 16], [1, 194, 1153], [1, 2]]), protocol=protocol),
+            )
+        )
         named.append((f"plain-p{protocol}", pickle.dumps(_plain_values(), protocol=protocol)))
         named.append((f"arrays-p{protocol}", pickle.dumps(_arrays(), protocol=protocol)))
         named.append((f"dtype-p{protocol}", pickle.dumps(np.dtype(">f4"), protocol=protocol)))
@@ -135,10 +159,30 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="pickle", reader="tfkit.datasets.pickle_data.loads + cifar.read_batch",
-    modules=("tfkit.datasets.pickle_data", "tfkit.datasets.cifar"), check=check, seeds=seeds, setup=setup,
-    max_len=32768, dictionary=(b"\x80\x02", b"\x80\x05", b"\x95", b"cnumpy.core.multiarray\n_reconstruct\n",
-                               b"cnumpy\nndarray\n", b"cnumpy\ndtype\n", b"c_codecs\nencode\n", b"latin1",
-                               b"\x8c\x0bnumpy._core\x94", b"q\x00", b"h\x00", b"(", b"t", b"R", b"b", b"."),
+    name="pickle",
+    reader="tfkit.datasets.pickle_data.loads + cifar.read_batch",
+    modules=("tfkit.datasets.pickle_data", "tfkit.datasets.cifar"),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=32768,
+    dictionary=(
+        b"\x80\x02",
+        b"\x80\x05",
+        b"\x95",
+        b"cnumpy.core.multiarray\n_reconstruct\n",
+        b"cnumpy\nndarray\n",
+        b"cnumpy\ndtype\n",
+        b"c_codecs\nencode\n",
+        b"latin1",
+        b"\x8c\x0bnumpy._core\x94",
+        b"q\x00",
+        b"h\x00",
+        b"(",
+        b"t",
+        b"R",
+        b"b",
+        b".",
+    ),
     suite_runs=3000,
 )

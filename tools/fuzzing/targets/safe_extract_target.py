@@ -31,7 +31,7 @@ OUT = "extracted"
 def _members(path: str) -> dict[str, bytes | None]:
     """What the reference reads: member name -> bytes (None where the reference cannot read it)."""
     found: dict[str, bytes | None] = {}
-    if not tarfile.is_tarfile(path):         # "auto" tries tar first: a file can be both (a zip inside a tar)
+    if not tarfile.is_tarfile(path):  # "auto" tries tar first: a file can be both (a zip inside a tar)
         with zipfile.ZipFile(path) as archive:
             for info in archive.infolist():
                 try:
@@ -76,16 +76,17 @@ def _check_tree(root: Path, scratch: Path) -> dict[str, bytes]:
 def check(data: bytes) -> None:
     from tfkit.utils.safe_extract import extract_archive
 
-    scratch = scratch_path("safe-extract")           # a folder of its own: the check lists what is in it
+    scratch = scratch_path("safe-extract")  # a folder of its own: the check lists what is in it
     scratch.mkdir(exist_ok=True)
     path = str(scratch / NAME)
     Path(path).write_bytes(data)
     root = scratch / OUT
     shutil.rmtree(root, ignore_errors=True)
-    with warnings.catch_warnings():                 # a skipped member is a warning: expected here
+    with warnings.catch_warnings():  # a skipped member is a warning: expected here
         warnings.simplefilter("ignore")
-        accepted, extracted = read_guarded(frozenset(), (), path, lambda: extract_archive(path, str(root)),
-                                           write_roots=(str(scratch),))
+        accepted, extracted = read_guarded(
+            frozenset(), (), path, lambda: extract_archive(path, str(root)), write_roots=(str(scratch),)
+        )
     files = _check_tree(root, scratch)
     if accepted and extracted:
         try:
@@ -111,8 +112,10 @@ def _tar(members: dict[str, bytes], mode: str = "w", links: dict[str, str] | Non
             archive.addfile(info, io.BytesIO(content))
         for name, target in (links or {}).items():
             info = tarfile.TarInfo(name)
-            info.type, info.linkname = (tarfile.LNKTYPE if target.startswith("=") else tarfile.SYMTYPE), \
-                target.lstrip("=")
+            info.type, info.linkname = (
+                (tarfile.LNKTYPE if target.startswith("=") else tarfile.SYMTYPE),
+                target.lstrip("="),
+            )
             archive.addfile(info)
     return buffer.getvalue()
 
@@ -128,11 +131,17 @@ def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes
 def seeds(folder: Path) -> int:
     members = {"data/a.txt": b"alpha\n", "data/sub/b.bin": bytes(range(64)), "top.csv": b"x,y\n1,2\n"}
     plain = _tar(members, links={"data/link": "a.txt", "data/hard": "=data/a.txt"})
-    named = [("plain.tar", plain), ("gz.tar.gz", gzip.compress(plain)), ("bz2.tar.bz2", bz2.compress(plain)),
-             ("xz.tar.xz", lzma.compress(plain)), ("deflate.zip", _zip(members)),
-             ("stored.zip", _zip(members, zipfile.ZIP_STORED)),
-             ("escaping.tar", _tar({"../outside.txt": b"x", "/abs.txt": b"y"}, links={"data/up": "../../etc"})),
-             ("pax.tar", _tar(members, mode="w:")), ("not-an-archive.txt", b"just text\n")]
+    named = [
+        ("plain.tar", plain),
+        ("gz.tar.gz", gzip.compress(plain)),
+        ("bz2.tar.bz2", bz2.compress(plain)),
+        ("xz.tar.xz", lzma.compress(plain)),
+        ("deflate.zip", _zip(members)),
+        ("stored.zip", _zip(members, zipfile.ZIP_STORED)),
+        ("escaping.tar", _tar({"../outside.txt": b"x", "/abs.txt": b"y"}, links={"data/up": "../../etc"})),
+        ("pax.tar", _tar(members, mode="w:")),
+        ("not-an-archive.txt", b"just text\n"),
+    ]
     return write_seeds(folder, named)
 
 
@@ -141,10 +150,29 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="safe_extract", reader="tfkit.utils.safe_extract.extract_archive (tar, tar.gz/bz2/xz, zip)",
-    modules=("tfkit.utils.safe_extract", "tfkit.files.atomic"), guide_modules=("tarfile", "zipfile"),
-    check=check, seeds=seeds, setup=setup, max_len=32768, timeout=30,
-    dictionary=(b"ustar\x0000", b"ustar  \x00", b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"\x1f\x8b\x08",
-                b"BZh9", b"\xfd7zXZ\x00", b"../", b"/etc/passwd", b"data/link", b"path=", b"linkpath="),
+    name="safe_extract",
+    reader="tfkit.utils.safe_extract.extract_archive (tar, tar.gz/bz2/xz, zip)",
+    modules=("tfkit.utils.safe_extract", "tfkit.files.atomic"),
+    guide_modules=("tarfile", "zipfile"),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=32768,
+    timeout=30,
+    dictionary=(
+        b"ustar\x0000",
+        b"ustar  \x00",
+        b"PK\x03\x04",
+        b"PK\x01\x02",
+        b"PK\x05\x06",
+        b"\x1f\x8b\x08",
+        b"BZh9",
+        b"\xfd7zXZ\x00",
+        b"../",
+        b"/etc/passwd",
+        b"data/link",
+        b"path=",
+        b"linkpath=",
+    ),
     suite_runs=300,
 )

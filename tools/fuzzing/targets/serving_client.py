@@ -21,5 +21,5 @@ def load() -> Any:
     spec = importlib.util.spec_from_file_location(MODULE, CLIENT_PATH)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    sys.modules[MODULE] = module        # so that atheris and coverage find its functions by module name
+    sys.modules[MODULE] = module  # so that atheris and coverage find its functions by module name
     return module

@@ -32,7 +32,7 @@ def _fake_call(grpc, target, method, request, deadline, limit):
     kind = predict_pb2.PredictResponse if method == "Predict" else get_model_metadata_pb2.GetModelMetadataResponse
     try:
         return kind.FromString(_state["answer"])
-    except DecodeError as error:                  # what gRPC reports when it cannot parse an answer
+    except DecodeError as error:  # what gRPC reports when it cannot parse an answer
         raise _state["client"].ServingError(f"Failed to parse server response: {error}", code="INTERNAL") from None
 
 
@@ -50,12 +50,23 @@ def check(data: bytes) -> None:
     client = _state["client"]
     _state["answer"] = data[1:]
     if data[:1] and data[0] % 2:
-        read_guarded(frozenset(), (), TARGET_ADDRESS, lambda: _call(
-            lambda: client.grpc_model_metadata(TARGET_ADDRESS, MODEL, max_response_bytes=LIMIT)))
+        read_guarded(
+            frozenset(),
+            (),
+            TARGET_ADDRESS,
+            lambda: _call(lambda: client.grpc_model_metadata(TARGET_ADDRESS, MODEL, max_response_bytes=LIMIT)),
+        )
         return
-    accepted, result = read_guarded(frozenset(), (), TARGET_ADDRESS, lambda: _call(
-        lambda: client.grpc_predict(TARGET_ADDRESS, MODEL, {"x": np.ones((1, 2), np.float32)},
-                                    max_response_bytes=LIMIT)))
+    accepted, result = read_guarded(
+        frozenset(),
+        (),
+        TARGET_ADDRESS,
+        lambda: _call(
+            lambda: client.grpc_predict(
+                TARGET_ADDRESS, MODEL, {"x": np.ones((1, 2), np.float32)}, max_response_bytes=LIMIT
+            )
+        ),
+    )
     if accepted and result[0]:
         outputs = result[1]
         response = predict_pb2.PredictResponse.FromString(data[1:])
@@ -70,9 +81,13 @@ def seeds(folder: Path) -> int:
     from tensorflow_serving.apis import get_model_metadata_pb2, predict_pb2
 
     named = []
-    for name, value in {"floats": np.arange(6, dtype=np.float32).reshape(2, 3), "ints": np.array([1, 2], np.int64),
-                        "strings": np.array([b"a", b"bc"]), "scalar": np.float64(2.5),
-                        "bools": np.array([[True, False]])}.items():
+    for name, value in {
+        "floats": np.arange(6, dtype=np.float32).reshape(2, 3),
+        "ints": np.array([1, 2], np.int64),
+        "strings": np.array([b"a", b"bc"]),
+        "scalar": np.float64(2.5),
+        "bools": np.array([[True, False]]),
+    }.items():
         response = predict_pb2.PredictResponse()
         response.outputs["y"].CopyFrom(tf.make_tensor_proto(value))
         response.model_spec.name = MODEL
@@ -94,12 +109,18 @@ def seeds(folder: Path) -> int:
 
 def setup() -> None:
     client = _state["client"] = serving_client.load()
-    client._grpc_apis()                      # grpc, TensorFlow and the serving protos: imported now
+    client._grpc_apis()  # grpc, TensorFlow and the serving protos: imported now
     client._grpc_call = _fake_call
 
 
 TARGET = Target(
-    name="serving_grpc", reader="export/client.py gRPC answers: PredictResponse tensors, model metadata",
-    modules=("tfkit_export_client",), check=check, seeds=seeds, setup=setup, max_len=8192, timeout=30,
+    name="serving_grpc",
+    reader="export/client.py gRPC answers: PredictResponse tensors, model metadata",
+    modules=("tfkit_export_client",),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=8192,
+    timeout=30,
     suite_runs=2000,
 )

@@ -85,7 +85,8 @@ def check(data: bytes) -> None:
     client = _state["client"]
     _state["answer"] = data
     accepted, result = read_guarded(
-        frozenset(), (), URL, lambda: _call(lambda: client.predict(URL, MODEL, {"instances": [[1.0]]}, timeout=5)))
+        frozenset(), (), URL, lambda: _call(lambda: client.predict(URL, MODEL, {"instances": [[1.0]]}, timeout=5))
+    )
     expected = _reference(data)
     if expected is not None and not (accepted and result[0]):
         raise Finding("predict refused a plain 200 answer whose body json.loads reads as predictions")
@@ -95,22 +96,34 @@ def check(data: bytes) -> None:
 
 
 def _http(status: str, body: bytes, extra: str = "") -> bytes:
-    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n{extra}Content-Length: {len(body)}\r\n\r\n"
-            ).encode() + body
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n{extra}Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
 
 
 def seeds(folder: Path) -> int:
-    chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{\"predictions\": \r\n5\r\n[1.5]\r\n1\r\n}\r\n0\r\n\r\n"
-    metadata = {"model_spec": {"name": MODEL, "version": "1"}, "metadata": {"signature_def": {"signature_def": {
-        "serving_default": {"inputs": {"x": {"dtype": "DT_FLOAT", "tensor_shape": {"dim": [{"size": "-1"}]}}}}}}}}
+    chunked = b'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"predictions": \r\n5\r\n[1.5]\r\n1\r\n}\r\n0\r\n\r\n'
+    metadata = {
+        "model_spec": {"name": MODEL, "version": "1"},
+        "metadata": {
+            "signature_def": {
+                "signature_def": {
+                    "serving_default": {
+                        "inputs": {"x": {"dtype": "DT_FLOAT", "tensor_shape": {"dim": [{"size": "-1"}]}}}
+                    }
+                }
+            }
+        },
+    }
     named = [
         ("rows", _http("200 OK", json.dumps({"predictions": [[0.1, 0.9], [0.5, 0.5]]}).encode())),
         ("columns", _http("200 OK", json.dumps({"outputs": {"y": [[1.0]], "z": [2]}}).encode())),
         ("error-400", _http("400 Bad Request", b'{"error": "Failed to process element: 0 of \'instances\'"}')),
         ("not-found-404", _http("404 Not Found", b'{ "error": "Servable not found for request: Latest(m)" }')),
         ("html-502", b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 11\r\n\r\n<html></ht>"),
-        ("chunked", chunked), ("metadata", _http("200 OK", json.dumps(metadata).encode())),
-        ("no-length", b"HTTP/1.1 200 OK\r\n\r\n{\"predictions\": [3]}"),
+        ("chunked", chunked),
+        ("metadata", _http("200 OK", json.dumps(metadata).encode())),
+        ("no-length", b'HTTP/1.1 200 OK\r\n\r\n{"predictions": [3]}'),
     ]
     return write_seeds(folder, named)
 
@@ -121,10 +134,24 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="serving_json", reader="export/client.py REST answers: HTTP, size limit, JSON, response format",
-    modules=("tfkit_export_client",), guide_modules=("http.client",), check=check, seeds=seeds, setup=setup,
-    max_len=16384, timeout=30,
-    dictionary=(b"HTTP/1.1 200 OK\r\n", b"Content-Length: ", b"Transfer-Encoding: chunked\r\n", b"\r\n\r\n",
-                b'"predictions"', b'"outputs"', b'"error"', b'"signature_def"'),
+    name="serving_json",
+    reader="export/client.py REST answers: HTTP, size limit, JSON, response format",
+    modules=("tfkit_export_client",),
+    guide_modules=("http.client",),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=16384,
+    timeout=30,
+    dictionary=(
+        b"HTTP/1.1 200 OK\r\n",
+        b"Content-Length: ",
+        b"Transfer-Encoding: chunked\r\n",
+        b"\r\n\r\n",
+        b'"predictions"',
+        b'"outputs"',
+        b'"error"',
+        b'"signature_def"',
+    ),
     suite_runs=3000,
 )

@@ -19,7 +19,7 @@ from fuzzing.targets import model_files
 from fuzzing.targets.config_checks import check_round_trip
 
 NAME = "fuzz-tfkit-model.h5"
-IMPORTS = ("tensorflow.", "tfkit.")      # the library's own lazy imports; nothing a file names
+IMPORTS = ("tensorflow.", "tfkit.")  # the library's own lazy imports; nothing a file names
 PARTS = ("model_config", "build_config", "compile_config")
 
 
@@ -59,13 +59,40 @@ def setup() -> None:
 
 
 TARGET = Target(
-    name="tfkit_config", reader="tfkit model configs from files: from_config with its safety rules (h5)",
-    modules=("tfkit.saving.h5", "tfkit.saving.rebuild", "tfkit.engine.config_safety",
-             "tfkit.engine.config_serialization", "tfkit.models.functional", "tfkit.models.model_config",
-             "tfkit.saving.weights_io"),
-    check=check, seeds=seeds, setup=setup, max_len=32768, timeout=30,
-    dictionary=(b'"class_name"', b'"config"', b'"module"', b'"registered_name"', b'"inbound_nodes"',
-                b'"Functional"', b'"Sequential"', b'"Lambda"', b'"function"', b'"units"', b'"input_shape"',
-                b'"safe_mode"', b'"TFSMLayer"', b'"optimizer"', b'"loss"', b'"metrics"', b'"build_config"'),
+    name="tfkit_config",
+    reader="tfkit model configs from files: from_config with its safety rules (h5)",
+    modules=(
+        "tfkit.saving.h5",
+        "tfkit.saving.rebuild",
+        "tfkit.engine.config_safety",
+        "tfkit.engine.config_serialization",
+        "tfkit.models.functional",
+        "tfkit.models.model_config",
+        "tfkit.saving.weights_io",
+    ),
+    check=check,
+    seeds=seeds,
+    setup=setup,
+    max_len=32768,
+    timeout=30,
+    dictionary=(
+        b'"class_name"',
+        b'"config"',
+        b'"module"',
+        b'"registered_name"',
+        b'"inbound_nodes"',
+        b'"Functional"',
+        b'"Sequential"',
+        b'"Lambda"',
+        b'"function"',
+        b'"units"',
+        b'"input_shape"',
+        b'"safe_mode"',
+        b'"TFSMLayer"',
+        b'"optimizer"',
+        b'"loss"',
+        b'"metrics"',
+        b'"build_config"',
+    ),
     suite_runs=500,
 )
