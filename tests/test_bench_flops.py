@@ -1,7 +1,7 @@
 """The bench's FLOP count of a training step equals the hand count for the guide's VAE."""
 
-import sys
 import pathlib
+import sys
 
 import numpy as np
 import tensorflow as tf

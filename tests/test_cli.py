@@ -302,8 +302,9 @@ def _layer_rows(out):
 
 
 def test_inspect_a_keras_archive_maps_each_layer_to_its_weights(keras_functional, capsys):
-    import h5py
     import zipfile
+
+    import h5py
 
     model, folder = keras_functional
     assert cli.main(["inspect", str(folder / "functional.keras")]) == 0

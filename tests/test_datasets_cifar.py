@@ -5,8 +5,8 @@ import tarfile
 
 import numpy as np
 import pytest
-
 from dataset_files import dumps_py2, isolated_data_dir, write_tar
+
 from tfkit.base import settings
 from tfkit.datasets import cifar, cifar10, cifar100
 

@@ -9,8 +9,8 @@ import threading
 
 import numpy as np
 import pytest
-
 from dataset_files import write_idx_gz
+
 from tfkit.datasets import download, fashion_mnist
 
 

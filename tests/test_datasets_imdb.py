@@ -6,8 +6,8 @@ import zipfile
 
 import numpy as np
 import pytest
-
 from dataset_files import isolated_data_dir, object_array, write_sequences_npz
+
 from tfkit.datasets import imdb
 
 TRAIN = [[5, 1, 20, 3], [7, 7], [1, 2, 3, 4, 5, 6], [9], [30, 0, 4]]

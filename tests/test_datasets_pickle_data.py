@@ -7,8 +7,8 @@ import struct
 
 import numpy as np
 import pytest
-
 from dataset_files import dumps_py2
+
 from tfkit.datasets import pickle_data
 
 

@@ -4,8 +4,8 @@ import json
 
 import numpy as np
 import pytest
-
 from dataset_files import isolated_data_dir, write_sequences_npz
+
 from tfkit.datasets import reuters
 
 ROWS = [[5, 1, 20, 3], [7, 7], [1, 2, 3, 4, 5, 6], [9], [30, 0, 4], [2, 2, 2], [11, 12], [40], [8, 8, 8, 8, 8]]

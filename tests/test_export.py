@@ -8,8 +8,8 @@ import sys
 
 import numpy as np
 import pytest
-import time_limits
 import tensorflow as tf
+import time_limits
 
 import tfkit
 from tfkit import layers

@@ -8,8 +8,8 @@ import textwrap
 
 import numpy as np
 import pytest
-import time_limits
 import tensorflow as tf
+import time_limits
 
 import tfkit
 from tfkit.export import ExportArchive

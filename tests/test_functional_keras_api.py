@@ -1,8 +1,8 @@
 """Keras's names around functional models: graph attributes, input handling, entry points."""
 
 import numpy as np
-import tensorflow as tf
 import pytest
+import tensorflow as tf
 
 import tfkit
 from tfkit import layers

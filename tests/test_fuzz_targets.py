@@ -62,6 +62,7 @@ def test_the_guard_refuses_a_pickle_global_and_a_new_import(tmp_path):
 def test_the_checkpoint_mutator_repairs_every_block_checksum():
     """Mutated indexes get past the CRC-32C test to the entry checks behind it (tools/fuzzing/targets)."""
     from fuzzing.targets import checkpoint_index_target as target
+
     from tfkit.files import checkpoint_index as ci
 
     seed = sorted(corpus.seeds_dir("checkpoint_index").iterdir())[0].read_bytes()

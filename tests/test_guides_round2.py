@@ -14,7 +14,6 @@ example and the endpoint-layer recipe's metric held by a layer.
 from __future__ import annotations
 
 import sys
-import warnings
 
 import numpy as np
 import pytest

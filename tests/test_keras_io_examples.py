@@ -6,7 +6,6 @@ saves and reloads, and predicts the same afterwards.
 """
 
 import numpy as np
-import pytest
 import tensorflow as tf
 
 import tfkit

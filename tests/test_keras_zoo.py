@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import tensorflow as tf
+from keras_zoo import CASES, custom_objects
 
 import tfkit
-from keras_zoo import CASES, custom_objects
 
 keras = pytest.importorskip("keras")
 FRAMEWORKS = {"keras": keras, "tfkit": tfkit}

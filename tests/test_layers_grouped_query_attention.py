@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from keras3_crosscheck import config_round_trip, fit_once, weight_name
 
 import tfkit
-from keras3_crosscheck import config_round_trip, fit_once, weight_name
 from tfkit import layers
 
 RNG = np.random.RandomState(4)

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from keras3_crosscheck import config_round_trip
 
 import tfkit
-from keras3_crosscheck import config_round_trip
 from tfkit import layers
 
 WORDS = np.array(["A", "B", "A", "B", "A"])

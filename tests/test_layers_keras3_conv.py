@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from keras3_crosscheck import config_round_trip, copy_keras_weights, fit_once, h5_round_trip, perturb
 
 import tfkit
-from keras3_crosscheck import config_round_trip, copy_keras_weights, fit_once, h5_round_trip, perturb
 from tfkit import layers
 from tfkit.base import registry
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from keras3_crosscheck import config_round_trip, fit_once, h5_round_trip
 
 import tfkit
-from keras3_crosscheck import config_round_trip, fit_once, h5_round_trip
 from tfkit import layers
 from tfkit.base import registry
 from tfkit.layers.pooling_adaptive import adaptive_bins

@@ -7,8 +7,8 @@ import textwrap
 
 import numpy as np
 import pytest
-import time_limits
 import tensorflow as tf
+import time_limits
 
 from tfkit import layers
 from tfkit.engine import masking

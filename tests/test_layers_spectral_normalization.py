@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 import tensorflow as tf
+from keras3_crosscheck import config_round_trip, fit_once, weight_name
 
 import tfkit
-from keras3_crosscheck import config_round_trip, fit_once, weight_name
 from tfkit import layers
 
 RNG = np.random.RandomState(3)

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 import tensorflow as tf
+from keras3_crosscheck import config_round_trip, fit_once
 
 import tfkit
-from keras3_crosscheck import config_round_trip, fit_once
 from tfkit import initializers, layers
 from tfkit.initializers.stft import WINDOWS, get_window
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import time_limits
 import tensorflow as tf
+import time_limits
 
 from tfkit import losses, metrics
 

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 from layer_catalog import CATALOG
+from test_layers_augment_common import CATALOG as AUGMENT_CATALOG
 
 import tfkit
-from test_layers_augment_common import CATALOG as AUGMENT_CATALOG
 from tfkit.base import registry
 
 # The image augmentation layers have their config, h5 and export tests in test_layers_augment_common.py.

@@ -11,8 +11,8 @@ import warnings
 
 import numpy as np
 import pytest
-import time_limits
 import tensorflow as tf
+import time_limits
 
 from tfkit import optimizers
 from tfkit.optimizers import schedules

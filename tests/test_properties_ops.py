@@ -29,7 +29,6 @@ from properties.strategies import (
     assert_close,
     assert_shape_matches,
     axes,
-    broadcast_pair,
     elements,
     examples,
     shapes,

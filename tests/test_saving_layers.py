@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from test_layers_augment_common import CATALOG as AUGMENT_CATALOG
 
 import tfkit
 from tfkit import layers
 from tfkit.applications import application_layers
 from tfkit.base import registry
-from test_layers_augment_common import CATALOG as AUGMENT_CATALOG
 
 
 @tfkit.saving.register_serializable(package="test_saving_layers")

@@ -21,9 +21,9 @@ import argparse
 import dataclasses
 import functools
 import inspect
-import re
 import os
 import pathlib
+import re
 import sys
 import types
 from typing import Iterator

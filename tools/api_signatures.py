@@ -20,7 +20,6 @@ import ast
 import builtins
 import inspect
 import sys
-import types
 import typing
 from typing import Callable
 

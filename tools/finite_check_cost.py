@@ -32,9 +32,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 sys.path.insert(0, str(_ROOT / "tools"))
 
 import numpy as np  # noqa: E402
+from bench import peer_tfkit  # noqa: E402
 
 import tfkit  # noqa: E402
-from bench import peer_tfkit  # noqa: E402
 from tfkit.training.data import DatasetData, adapt  # noqa: E402
 from tfkit.training.finite_inputs import FiniteCheck, find_non_finite  # noqa: E402
 

@@ -15,7 +15,6 @@ Presence is what this counts; behaviour is checked by the test suite.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import types

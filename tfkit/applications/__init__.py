@@ -28,13 +28,7 @@ from tfkit.applications import (  # noqa: F401
     vgg19,
     xception,
 )
-from tfkit.applications.convnext import (  # noqa: F401
-    ConvNeXtBase,
-    ConvNeXtLarge,
-    ConvNeXtSmall,
-    ConvNeXtTiny,
-    ConvNeXtXLarge,
-)
+from tfkit.applications.convnext import ConvNeXtBase, ConvNeXtLarge, ConvNeXtSmall, ConvNeXtTiny, ConvNeXtXLarge  # noqa: F401
 from tfkit.applications.densenet import DenseNet121, DenseNet169, DenseNet201  # noqa: F401
 from tfkit.applications.efficientnet import (  # noqa: F401
     EfficientNetB0,

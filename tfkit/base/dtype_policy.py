@@ -17,7 +17,8 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
-from tfkit.base import dtype_policy_map, dtype_policy_quantized as quantized
+from tfkit.base import dtype_policy_map
+from tfkit.base import dtype_policy_quantized as quantized
 from tfkit.base.dtype_policy_float import MIXED, DTypePolicy, global_policy  # noqa: F401
 from tfkit.base.dtype_policy_float import store_global as _store_global
 

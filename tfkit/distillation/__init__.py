@@ -5,11 +5,7 @@ distiller.compile("adam", loss="sparse_categorical_crossentropy")
 distiller.fit(x, y); student = distiller.student
 """
 
-from tfkit.distillation.distillation_loss import (  # noqa: F401
-    DistillationLoss,
-    FeatureDistillation,
-    LogitsDistillation,
-)
+from tfkit.distillation.distillation_loss import DistillationLoss, FeatureDistillation, LogitsDistillation  # noqa: F401
 from tfkit.distillation.distiller import Distiller  # noqa: F401
 
 __all__ = ["DistillationLoss", "Distiller", "FeatureDistillation", "LogitsDistillation"]

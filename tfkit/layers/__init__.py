@@ -19,6 +19,7 @@ from tfkit.layers.convolution import *  # noqa: F401,F403
 from tfkit.layers.core import *  # noqa: F401,F403
 from tfkit.layers.embedding import *  # noqa: F401,F403
 from tfkit.layers.embedding_reversible import *  # noqa: F401,F403
+from tfkit.layers.layer_serialization import deserialize, serialize  # noqa: F401
 from tfkit.layers.merging import *  # noqa: F401,F403
 from tfkit.layers.merging_functions import *  # noqa: F401,F403
 from tfkit.layers.noise import *  # noqa: F401,F403
@@ -35,7 +36,6 @@ from tfkit.layers.recurrent import *  # noqa: F401,F403
 from tfkit.layers.regularization import *  # noqa: F401,F403
 from tfkit.layers.reshaping import *  # noqa: F401,F403
 from tfkit.layers.reshaping_nd import *  # noqa: F401,F403
-from tfkit.layers.layer_serialization import deserialize, serialize  # noqa: F401
 from tfkit.layers.spectral_normalization import *  # noqa: F401,F403
 from tfkit.layers.tf_op import *  # noqa: F401,F403
 from tfkit.layers.tfsm_layer import *  # noqa: F401,F403

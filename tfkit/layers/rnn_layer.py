@@ -47,7 +47,6 @@ from tfkit.layers.rnn_structure import (
 )
 from tfkit.layers.stacked_cells import StackedRNNCells, call_cell
 
-
 __all__ = ["RNN"]
 
 

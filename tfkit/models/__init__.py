@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tfkit.models.cloning import clone_model
 from tfkit.models.file_functions import files
 from tfkit.models.functional import Functional
 from tfkit.models.model import Model
-from tfkit.models.cloning import clone_model
 from tfkit.models.model_config import model_from_config, model_from_json, serialize_model
 from tfkit.models.sequential import Sequential
 

@@ -19,9 +19,9 @@ from typing import Any, Callable, Mapping
 
 import tensorflow as tf
 
+from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine.functional_graph import Input, InputLayer
 from tfkit.engine.layer import Layer
-from tfkit.base.symbolic import SymbolicTensor
 from tfkit.models.functional import Functional
 from tfkit.models.model import Model
 from tfkit.models.model_config import clone_through_config

@@ -19,9 +19,9 @@ import tensorflow as tf
 from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import masking, shape_inference, tracking
+from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.engine.functional_graph import FunctionalGraph, InputLayer
 from tfkit.engine.layer import Layer
-from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.models.input_signature import graph_output_specs, named_specs
 from tfkit.models.model import Model
 

@@ -22,8 +22,8 @@ from tfkit.base import registry
 from tfkit.base.argument_validation import is_shape
 from tfkit.base.symbolic import is_symbolic
 from tfkit.engine import autograph, call_context, shape_inference, tracking
-from tfkit.engine.layer import Layer
 from tfkit.engine.config_serialization import layer_entry
+from tfkit.engine.layer import Layer
 from tfkit.engine.summary import print_summary
 from tfkit.models.file_functions import files
 from tfkit.models.input_signature import specs_from_build_shapes

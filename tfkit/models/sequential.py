@@ -18,9 +18,9 @@ import tensorflow as tf
 from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import masking, shape_inference, tracking
+from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.engine.functional_graph import InputLayer, Node
 from tfkit.engine.layer import Layer
-from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.models.functional import checked_output_names
 from tfkit.models.input_signature import graph_output_specs, named_specs
 from tfkit.models.model import Model

@@ -10,9 +10,9 @@ from tfkit.optimizers.adadelta import Adadelta  # noqa: F401
 from tfkit.optimizers.adafactor import Adafactor  # noqa: F401
 from tfkit.optimizers.adam_family import Adam, Adamax, AdamW, Lion, Nadam  # noqa: F401
 from tfkit.optimizers.base import Optimizer  # noqa: F401
-from tfkit.optimizers.identifiers import deserialize, get, serialize  # noqa: F401
 from tfkit.optimizers.classic import SGD, Adagrad, RMSprop  # noqa: F401
 from tfkit.optimizers.ftrl import Ftrl  # noqa: F401
+from tfkit.optimizers.identifiers import deserialize, get, serialize  # noqa: F401
 from tfkit.optimizers.lamb import Lamb  # noqa: F401
 from tfkit.optimizers.loss_scale import LossScaleOptimizer  # noqa: F401
 from tfkit.optimizers.multi_optimizer import MultiOptimizer, OptimizerMap  # noqa: F401

@@ -6,8 +6,5 @@ x = tfkit.preprocessing.sequence.pad_sequences(token_lists, maxlen=200)
 """
 
 from tfkit.preprocessing import image, sequence  # noqa: F401
-from tfkit.utils.directory_datasets import (  # noqa: F401
-    image_dataset_from_directory,
-    text_dataset_from_directory,
-)
+from tfkit.utils.directory_datasets import image_dataset_from_directory, text_dataset_from_directory  # noqa: F401
 from tfkit.utils.timeseries import timeseries_dataset_from_array  # noqa: F401

@@ -24,11 +24,7 @@ functions down to ``tfkit.models.file_functions`` for ``Model``'s methods.
 from __future__ import annotations
 
 from tfkit.base import registry  # noqa: F401  tfkit.saving.registry, as before the move
-from tfkit.base.registry import (  # noqa: F401
-    custom_object_scope,
-    get_custom_objects,
-    register_serializable,
-)
+from tfkit.base.registry import custom_object_scope, get_custom_objects, register_serializable  # noqa: F401
 from tfkit.saving import checkpoint, export, export_check, export_formats, h5, keras_files, one_device  # noqa: F401
 from tfkit.saving.export_api import export_model, export_saved_model  # noqa: F401
 from tfkit.saving.keras_file_editor import KerasFileEditor  # noqa: F401

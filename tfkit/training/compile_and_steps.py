@@ -20,8 +20,8 @@ import tensorflow as tf
 from tfkit.engine import tracking
 from tfkit.metrics import Metric
 from tfkit.training import compile_serialization
-from tfkit.training.loss_and_metric_containers import display_name
 from tfkit.training.compiled_state import CompiledState
+from tfkit.training.loss_and_metric_containers import display_name
 from tfkit.training.tf_keras_shims import TfKerasShims
 from tfkit.training.xla_choice import XlaDecision
 from tfkit.utils.data_tuples import unpack_x_y_sample_weight

@@ -24,8 +24,8 @@ from tfkit.layers.recurrent import RNN
 from tfkit.metrics import Mean
 from tfkit.training import distributed_loops
 from tfkit.training.chunk_planner import ChunkPlanner, to_floats
-from tfkit.training.loss_and_metric_containers import CompileLoss, CompileMetrics
 from tfkit.training.compiled_loops import StepLoops
+from tfkit.training.loss_and_metric_containers import CompileLoss, CompileMetrics
 from tfkit.training.xla_choice import XlaChooser, XlaDecision, expected_saving, starting_form
 
 _ASSERTION = "assertion failed:"  # what TensorFlow's Assert op (tf.debugging.assert_*, tf.Assert) says

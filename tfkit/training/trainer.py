@@ -27,12 +27,12 @@ from tfkit.training import data as data_module
 from tfkit.training import distributed_loops
 from tfkit.training import epochs as epochs_module
 from tfkit.training.chunk_planner import to_floats
+from tfkit.training.compile_and_steps import StepMethods
 from tfkit.training.compiled_state import CompiledState
 from tfkit.training.data_checks import DataCheck, input_dtypes
 from tfkit.training.debug_caps import capped
 from tfkit.training.finite_inputs import FiniteCheck
 from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
-from tfkit.training.compile_and_steps import StepMethods
 from tfkit.utils.py_dataset import PyDataset
 
 

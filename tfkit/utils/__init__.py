@@ -13,13 +13,11 @@ scopes and serialization, ``Progbar``, ``clear_session``, ``get_source_inputs``.
 
 from tfkit.backend import clear_session, standardize_dtype  # noqa: F401
 from tfkit.callbacks.progbar import Progbar  # noqa: F401
-from tfkit.config import (  # noqa: F401
-    disable_interactive_logging,
-    enable_interactive_logging,
-    is_interactive_logging_enabled,
+from tfkit.config import disable_interactive_logging, enable_interactive_logging, is_interactive_logging_enabled  # noqa: F401
+from tfkit.utils import (
+    bounding_boxes,  # noqa: F401  (tfkit.utils.bounding_boxes.convert_format, ...)
+    experimental,  # noqa: F401  (tfkit.utils.experimental.DatasetCreator)
 )
-from tfkit.utils import bounding_boxes  # noqa: F401  (tfkit.utils.bounding_boxes.convert_format, ...)
-from tfkit.utils import experimental  # noqa: F401  (tfkit.utils.experimental.DatasetCreator)
 from tfkit.utils.arrays import normalize, pad_sequences, to_categorical  # noqa: F401
 from tfkit.utils.config import Config  # noqa: F401
 from tfkit.utils.data_tuples import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401
@@ -29,8 +27,8 @@ from tfkit.utils.directory_datasets import (  # noqa: F401
     image_dataset_from_directory,
     text_dataset_from_directory,
 )
-from tfkit.utils.file_download import get_file  # noqa: F401
 from tfkit.utils.feature_space import FeatureSpace  # noqa: F401
+from tfkit.utils.file_download import get_file  # noqa: F401
 from tfkit.utils.graph_inputs import get_source_inputs, is_keras_tensor  # noqa: F401
 from tfkit.utils.images import array_to_img, img_to_array, load_img, save_img  # noqa: F401
 from tfkit.utils.plotting import model_to_dot, plot_model  # noqa: F401

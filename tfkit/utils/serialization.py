@@ -14,11 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tfkit.base import registry
-from tfkit.base.registry import (  # noqa: F401  Keras's names, re-exported
-    custom_object_scope,
-    get_custom_objects,
-    register_serializable,
-)
+from tfkit.base.registry import custom_object_scope, get_custom_objects, register_serializable  # noqa: F401  Keras's names, re-exported
 from tfkit.engine import config_serialization
 
 register_keras_serializable = register_serializable

@@ -24,7 +24,6 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework import func_graph, ops
 
-
 _LOOPS = ("While", "StatelessWhile")
 _CALLS = ("PartitionedCall", "StatefulPartitionedCall")
 

@@ -24,16 +24,8 @@ from tfkit.base.data_format import from_channels_last, standardize_data_format, 
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
 from tfkit.layers.preprocessing import image_utils as iu
-from tfkit.layers.preprocessing.image_affine import (  # noqa: F401
-    RandomRotation,
-    RandomTranslation,
-    RandomZoom,
-)
-from tfkit.layers.preprocessing.image_random import (  # noqa: F401
-    RandomContrast,
-    RandomCrop,
-    RandomFlip,
-)
+from tfkit.layers.preprocessing.image_affine import RandomRotation, RandomTranslation, RandomZoom  # noqa: F401
+from tfkit.layers.preprocessing.image_random import RandomContrast, RandomCrop, RandomFlip  # noqa: F401
 
 __all__ = [
     "Rescaling",

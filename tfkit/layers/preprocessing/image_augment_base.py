@@ -25,8 +25,8 @@ from tfkit import random as tfkit_random
 from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.layer import Layer
 from tfkit.layers.core import base_config
-from tfkit.ops import image_boxes as boxes_lib
 from tfkit.layers.regularization import in_training
+from tfkit.ops import image_boxes as boxes_lib
 
 _KEYS = ("images", "labels", "bounding_boxes", "segmentation_masks")
 

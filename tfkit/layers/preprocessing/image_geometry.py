@@ -19,8 +19,8 @@ import tensorflow as tf
 from tfkit import random as tfkit_random
 from tfkit.base import registry
 from tfkit.layers.preprocessing import image_augment_base as base
-from tfkit.ops import image_boxes as boxes_lib
 from tfkit.layers.preprocessing.image_augment_base import RandomAugmentation, batch_size, per_image
+from tfkit.ops import image_boxes as boxes_lib
 from tfkit.ops import image_sample, image_warp
 
 __all__ = ["RandomShear", "RandomPerspective", "RandomElasticTransform"]

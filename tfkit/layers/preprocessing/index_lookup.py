@@ -37,8 +37,8 @@ import tensorflow as tf
 from tfkit.base import registry, settings, variable_roles
 from tfkit.engine import shape_inference
 from tfkit.engine.layer import Layer
-from tfkit.layers.preprocessing.categorical import current_output_mode
 from tfkit.layers.preprocessing import tf_idf
+from tfkit.layers.preprocessing.categorical import current_output_mode
 from tfkit.layers.preprocessing.vocabulary_rules import vocabulary_terms
 
 __all__ = ["StringLookup", "IntegerLookup"]

@@ -38,7 +38,7 @@ from tfkit.base import registry
 from tfkit.engine.config_capture import BASE_KEYS
 from tfkit.engine.naming import to_snake_case  # lookup paths, as weights_layout.keras3_layer_paths names them
 from tfkit.saving.keras_files import operation_nodes
-from tfkit.saving.keras_files.config_values import LAMBDA_REFUSED, plain_values
+from tfkit.saving.keras_files.config_values import plain_values
 
 # Keras 3 modules of serialized objects -> tfkit registry kinds.
 _KINDS = {

@@ -11,7 +11,7 @@ and ``mesh_loop`` runs steps with each batch laid out on a
 is ``tfkit/distribution/``, below every layer.
 """
 
-from tfkit.training.distributed_loops.coordinator_loop import CoordinatedLoops  # noqa: F401
+from tfkit.training.distributed_loops.coordinator_loop import CoordinatedLoops
 from tfkit.training.distributed_loops.per_worker_data import (
     PerWorkerData,
     array_data_on_workers,
@@ -26,3 +26,17 @@ from tfkit.training.distributed_loops.strategy_kind import (
     spans_workers,
     verbosity,
 )
+
+__all__ = [
+    "CoordinatedLoops",
+    "PerWorkerData",
+    "array_data_on_workers",
+    "fit_data_on_workers",
+    "per_worker_data",
+    "SYNCHRONIZED_CHUNK",
+    "coordinator_for",
+    "is_parameter_server",
+    "num_workers",
+    "spans_workers",
+    "verbosity",
+]

@@ -19,8 +19,8 @@ import tensorflow as tf
 from tfkit.distribution import values as distribution_values
 from tfkit.training import data as data_module
 from tfkit.training.chunk_planner import to_floats
-from tfkit.training.prediction_buffer import PredictionBuffer
 from tfkit.training.compiled_loops import compiled
+from tfkit.training.prediction_buffer import PredictionBuffer
 
 
 def distribution_of(model: Any) -> Any:
