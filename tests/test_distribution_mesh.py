@@ -56,6 +56,24 @@ def test_data_parallel_on_8_devices_trains_as_one_device(figures_of):
     assert figures["shard_shapes"]["d1/kernel"] == [[16, 32]] * 8  # every device holds the whole kernel
 
 
+def test_in_memory_data_trains_in_the_compiled_multi_step_loop_on_a_mesh_as_on_one_device(figures_of):
+    figures = figures_of("compiled_chunks")
+    # the loop that cuts batches inside the graph (several steps a call) ran on the mesh, for the training batches
+    assert figures["array_loops_on_mesh"] == [["array", "train", 16]]
+    # and callbacks with batch hooks see the same batches as on one device
+    assert figures["batch_ends"]["mesh"] == figures["batch_ends"]["one_device"] == [0, 1, 2, 3] * 2
+
+
+def test_a_models_own_train_step_trains_on_a_mesh_as_on_one_device(figures_of):
+    figures = figures_of("own_train_step")
+    assert figures["loss_fell"]
+    assert figures["loss_diff"] < TOLERANCE
+
+
+def test_data_too_large_to_copy_to_every_device_trains_a_step_per_batch_as_one_device(figures_of):
+    _assert_matches_one_device(figures_of("step_per_batch"))
+
+
 @pytest.mark.parametrize("scenario, model_axis", [("model_parallel_2x4", 4), ("model_parallel_4x2", 2)])
 def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(scenario, model_axis, figures_of):
     figures = figures_of(scenario)

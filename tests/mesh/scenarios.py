@@ -27,6 +27,7 @@ tf.config.set_logical_device_configuration(
 import tfkit  # noqa: E402
 from tfkit import distribution  # noqa: E402
 from tfkit.distribution import values  # noqa: E402
+from tfkit.training.distributed_loops import mesh_loop  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from distribution_memory import megatron_map  # noqa: E402  (the split tools/distribution_memory.py measures)
@@ -303,6 +304,94 @@ def checkpoints() -> dict:
     return figures
 
 
+class _BatchEnds(tfkit.callbacks.Callback):
+    """Records the batch index of every ``on_train_batch_end``."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.seen.append(batch)
+
+
+def compiled_chunks() -> dict:
+    """``steps_per_execution`` on a mesh as on one device: several steps per compiled call, one batch hook each."""
+    x, y = RNG.normal(size=(64, 16)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
+    hooks = {}
+    for where, dist in (("one_device", None), ("mesh", distribution.DataParallel())):
+        distribution.set_distribution(dist)
+        try:
+            model = _mlp()
+            model.compile(optimizer=tfkit.optimizers.Adam(1e-2), loss="mse", steps_per_execution=2)
+            ends = _BatchEnds()
+            model.fit(x, y, batch_size=16, epochs=2, verbose=0, callbacks=[ends])
+            hooks[where] = ends.seen
+            plain = _mlp()
+            plain.compile(optimizer=tfkit.optimizers.Adam(1e-2), loss="mse", steps_per_execution=2)
+            plain.fit(x, y, batch_size=16, epochs=1, verbose=0)  # no batch hooks: nothing to call per batch
+            if dist is not None:
+                loops = mesh_loop.mesh_loops(plain, plain._compiled, dist)
+                array_loops = [key for key in loops._cache if key[0] == "array"]
+        finally:
+            distribution.set_distribution(None)
+    return {"batch_ends": hooks, "array_loops_on_mesh": [list(key[:3]) for key in array_loops]}
+
+
+class _OwnStep(tfkit.Model):
+    """A subclassed model with its own ``train_step`` (the guide's "customizing fit" pattern)."""
+
+    def __init__(self):
+        super().__init__()
+        self.d1 = layers.Dense(32, activation="relu", name="d1")
+        self.d2 = layers.Dense(8, name="d2")
+        self.tracker = tfkit.metrics.Mean(name="loss")
+
+    def call(self, x):
+        return self.d2(self.d1(x))
+
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(self(x, training=True) - y))
+        self.optimizer.apply_gradients(zip(tape.gradient(loss, self.trainable_weights), self.trainable_weights))
+        self.tracker.update_state(loss)
+        return {"loss": self.tracker.result()}
+
+    @property
+    def metrics(self):
+        return [self.tracker]
+
+
+def own_train_step() -> dict:
+    """A model's own ``train_step`` on a mesh, with ``steps_per_execution``: the one-device losses."""
+    x, y = RNG.normal(size=(64, 16)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
+    losses = {}
+    for where, dist in (("one_device", None), ("mesh", distribution.DataParallel())):
+        distribution.set_distribution(dist)
+        try:
+            tfkit.utils.set_random_seed(0)
+            model = _OwnStep()
+            model.compile(optimizer=tfkit.optimizers.Adam(1e-2), steps_per_execution=2)
+            losses[where] = model.fit(x, y, batch_size=16, epochs=3, verbose=0).history["loss"]
+        finally:
+            distribution.set_distribution(None)
+    return {
+        "loss_diff": float(np.max(np.abs(np.subtract(losses["mesh"], losses["one_device"])))),
+        "loss_fell": bool(losses["mesh"][-1] < losses["mesh"][0]),
+    }
+
+
+def step_per_batch() -> dict:
+    """Data too large to copy to every device trains a step per batch, as one device trains."""
+    previous, mesh_loop.MAX_WHOLE_BYTES = mesh_loop.MAX_WHOLE_BYTES, 0
+    try:
+        x, y = RNG.normal(size=(64, 16)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
+        return _compare(_mlp, x, y, distribution.DataParallel())
+    finally:
+        mesh_loop.MAX_WHOLE_BYTES = previous
+
+
 SERVE_WITHOUT_TFKIT = """
 import json, sys
 import numpy as np
@@ -325,6 +414,9 @@ SCENARIOS = {
         files,
         checkpoints,
         keras_io_guide,
+        compiled_chunks,
+        own_train_step,
+        step_per_batch,
     )
 }
 

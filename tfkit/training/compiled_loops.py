@@ -9,6 +9,12 @@ An in-memory epoch never leaves the graph between batches: batches are cut
 from tensors by index inside a ``tf.while_loop``, so the Python cost of a
 step is paid once per chunk, not once per batch. Chunks return the logs of
 their last step (for the built-in steps, the running metric results).
+
+On a ``tfkit.distribution`` mesh (``StepLoops(model, False, mesh=distribution)``)
+the same loops run: the data tensors are whole on every device of the mesh
+(``distributed_loops/mesh_loop.py`` places them), each batch cut from them is
+relaid out to the distribution's data layout (split on the batch axis: a local
+slice, no communication), and the step is traced for the mesh.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfkit.distribution import values as distribution_values
 from tfkit.engine import autograph
 from tfkit.utils.data_tuples import pack_x_y_sample_weight
 
@@ -36,10 +43,11 @@ def compiled(fn: Callable, **options: Any) -> Any:
 class StepLoops:
     """Builds and caches the compiled loop functions of one model."""
 
-    def __init__(self, model: Any, jit_compile: bool, strategy: Any = None) -> None:
+    def __init__(self, model: Any, jit_compile: bool, strategy: Any = None, mesh: Any = None) -> None:
         self.model = model
         self.jit_compile = jit_compile
         self.strategy = strategy
+        self.mesh = mesh  # the tfkit.distribution the loops run on, or None
         self._cache: dict[tuple, Callable] = {}
 
     # ------------------------------------------------------------ the steps
@@ -47,12 +55,30 @@ class StepLoops:
     def _step(self, mode: str) -> Callable:
         model = self.model
         step = {"train": model.train_step, "test": model.test_step, "predict": model.predict_step}[mode]
+        if self.mesh is not None:
+            step = self._on_mesh(step)
         if self.jit_compile:
             if not self._overridden(mode):  # tfkit's own step: traced as written (a user's is converted)
                 own = step
                 step = autograph.written_in_tensorflow(lambda data: own(data))
             step = compiled(step, jit_compile=True, reduce_retracing=True)
         return step
+
+    def _on_mesh(self, step: Callable) -> Callable:
+        """``step`` traced for the mesh: layers' ``"<path>/output"`` layouts apply inside it."""
+        mesh = self.mesh
+
+        def step_on_mesh(data: Any) -> Any:
+            with distribution_values.tracing_step_on(mesh):
+                return step(data)
+
+        return step_on_mesh
+
+    def _laid_out(self, batch: Any) -> Any:
+        """A batch cut from whole tensors, split on the mesh's batch axis (unchanged off a mesh)."""
+        if self.mesh is None:
+            return batch
+        return distribution_values.distribute_batch(batch, self.mesh)
 
     def _overridden(self, mode: str) -> bool:
         """Whether the model's class (not tfkit's ``Model``) defines ``<mode>_step``."""
@@ -130,7 +156,7 @@ class StepLoops:
             return [tf.gather(t, rows) for t in unique]
 
         def batch(rows: list[tf.Tensor]) -> Any:
-            return tf.nest.map_structure(lambda position: rows[position], template)
+            return self._laid_out(tf.nest.map_structure(lambda position: rows[position], template))
 
         def cut_next(tensors, order, first_row, i, count, rows):
             """Batch ``i + 1``, gathered while step ``i`` runs (the last step's is the one it has)."""
@@ -138,7 +164,19 @@ class StepLoops:
 
         # Software pipelining: each iteration gathers the next batch's rows while its step trains on the
         # batch gathered one iteration before (the gather reads no variable, so it runs beside the step).
-        if not custom:
+        # On a mesh a DTensor may not be a loop variable (TensorFlow 2.21 crashes running such a loop):
+        # each iteration cuts its own batch there, and a custom step, whose logs would be loop variables,
+        # runs one step per call.
+        if self.mesh is not None and not custom:
+
+            def loop(tensors, order, first_row, count):
+                def body(i):
+                    step(batch(cut(tensors, order, first_row, i)))
+                    return (i + 1,)
+
+                tf.while_loop(lambda i: i < count, body, [tf.constant(0)])
+                return self._metric_logs()
+        elif not custom:
 
             def loop(tensors, order, first_row, count):
                 def body(i, rows):
@@ -148,7 +186,7 @@ class StepLoops:
 
                 tf.while_loop(lambda i, _: i < count, body, [tf.constant(0), cut(tensors, order, first_row, 0)])
                 return self._metric_logs()
-        elif log_specs is not None:
+        elif log_specs is not None and self.mesh is None:
 
             def loop(tensors, order, first_row, count):
                 def body(i, rows, logs):
@@ -164,7 +202,7 @@ class StepLoops:
                 return step(batch(cut(tensors, order, first_row, 0)))
 
         fn = compiled(autograph.written_in_tensorflow(loop), reduce_retracing=True)  # see iterator_loop
-        fn.max_count = 1 if custom and log_specs is None else None
+        fn.max_count = 1 if custom and (log_specs is None or self.mesh is not None) else None
         self._cache[key] = fn
         return fn
 

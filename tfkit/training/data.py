@@ -40,6 +40,7 @@ class ArrayData:
         self.shuffle = shuffle
         self.num_samples = _num_samples(tensors)
         self.steps_per_epoch = max(1, math.ceil(self.num_samples / self.batch_size)) if self.num_samples else 0
+        self.on_mesh: tuple | None = None  # (distribution, tensors whole on its mesh): mesh_loop.whole_on_mesh
 
     def layout(self) -> tuple[Any, tuple]:
         """``(template, unique)``: each distinct tensor once, and where it goes in ``tensors``.

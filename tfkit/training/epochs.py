@@ -72,6 +72,10 @@ def _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner
             mode, data, steps_limit, iterator, state.steps_per_execution, hooks.begin, hooks.end, planner.per_batch
         )
     dist = mesh_loop.distribution_of(model)
+    if dist is not None and not state.run_eagerly:
+        placed = mesh_loop.whole_on_mesh(dist, data)
+        if placed is not None:
+            return _run_arrays(model, state, mode, data, planner, hooks, steps_limit, mesh=(dist, placed))
     if dist is not None:
         shuffled = isinstance(data, data_module.ArrayData) and mode == "train" and data.shuffle
         return mesh_loop.run_epoch(
@@ -127,12 +131,19 @@ def _chooser(state: Any, mode: str) -> Any:
     return chooser if mode == "train" and chooser is not None and chooser.deciding else None
 
 
-def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
-    chooser = _chooser(state, mode)
+def _run_arrays(model, state, mode, data, planner, hooks, steps_limit, mesh=None) -> dict:
+    """In-memory data in compiled chunks; ``mesh``: ``(distribution, data tensors whole on its mesh)`` or None."""
+    chooser = _chooser(state, mode) if mesh is None else None  # on a mesh the loops stay in the plain form
     total = min(steps_limit or data.steps_per_epoch, data.steps_per_epoch)
     order = epoch_order(state, data) if mode == "train" else tf.range(data.num_samples)
     batch_spec = data.element_spec()
     template, unique = data.layout()
+    if mesh is None:
+        loops = lambda: state.loops(model)  # noqa: E731  (called again after an XLA fallback: new loops)
+    else:
+        dist, unique = mesh
+        order = mesh_loop.replicate(dist, order)
+        loops = lambda: mesh_loop.mesh_loops(model, state, dist)  # noqa: E731
     full_batches, last = divmod(data.num_samples, data.batch_size)
     logs: dict = {}
     step = 0
@@ -149,11 +160,11 @@ def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
             and not planner.per_batch
             and (chooser is None or not chooser.deciding)
         ):  # a trace beside the chooser's timing would skew it
-            ahead = _trace_last_batch_ahead(state.loops(model), mode, last, batch_spec, template, unique, order)
+            ahead = _trace_last_batch_ahead(loops(), mode, last, batch_spec, template, unique, order)
         count = planner.next(min(total, full_batches) - step) if step < full_batches else 1
         if chooser is not None and batch_size == data.batch_size:
             count = chooser.count(count, min(total, full_batches) - step, free=planner.free)
-        if state.loops(model).array_loop(mode, batch_size, batch_spec, template).max_count:
+        if loops().array_loop(mode, batch_size, batch_spec, template).max_count:
             count = 1
         if planner.per_batch:
             hooks.begin(step)
@@ -161,9 +172,7 @@ def _run_arrays(model, state, mode, data, planner, hooks, steps_limit) -> dict:
         raw, seconds = timed(
             model,
             state,
-            lambda: state.loops(model).array_loop(  # loops() again: after an
-                mode, batch_size, batch_spec, template
-            )(  # XLA fallback, new loops
+            lambda: loops().array_loop(mode, batch_size, batch_spec, template)(
                 unique, order, tf.constant(first_row, tf.int32), tf.constant(count, tf.int32)
             ),
         )
