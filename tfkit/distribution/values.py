@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from typing import Any, Iterator
 
 import numpy as np
@@ -247,17 +248,24 @@ def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
     return tf.nest.map_structure(place, inputs)
 
 
-_tracing_on: list[Any] = [None]  # the distribution whose mesh step is being traced
+class _TracingOn(threading.local):
+    """The distribution whose mesh step this thread is tracing (None: none). Per thread: the compiled loops
+    trace a short last batch's loop on a helper thread while the main thread runs eager code."""
+
+    dist: Any = None
+
+
+_tracing_on = _TracingOn()
 
 
 @contextlib.contextmanager
 def tracing_step_on(dist: Any) -> Iterator[None]:
     """Inside it, layer calls are traced for a step on ``dist``'s mesh (their "/output" layouts apply)."""
-    previous, _tracing_on[0] = _tracing_on[0], dist
+    previous, _tracing_on.dist = _tracing_on.dist, dist
     try:
         yield
     finally:
-        _tracing_on[0] = previous
+        _tracing_on.dist = previous
 
 
 def readable_outputs(outputs: Any) -> Any:
@@ -277,7 +285,7 @@ def readable_outputs(outputs: Any) -> Any:
 
 def on_mesh() -> bool:
     """Whether a step for a mesh is being traced (see ``tracing_step_on``)."""
-    return _tracing_on[0] is not None
+    return _tracing_on.dist is not None
 
 
 def replicated(tensor: tf.Tensor) -> tf.Tensor:
@@ -286,7 +294,7 @@ def replicated(tensor: tf.Tensor) -> tf.Tensor:
     Random draws pass through it: DTensor draws a split tensor's parts with per-device seeds, so a
     dropout mask would differ from the one-device run's; drawn whole, then split, it is the same.
     """
-    dist = _tracing_on[0]
+    dist = _tracing_on.dist
     if dist is None:
         return tensor
     return dtensor.relayout(tensor, dtensor.Layout.replicated(dist.device_mesh.backend_mesh, tensor.shape.rank))
@@ -297,7 +305,7 @@ def constrain_output(path: str, outputs: Any) -> Any:
 
     Only in a step traced for a mesh, or on eager DTensors: a model on one device is left alone.
     """
-    dist = _tracing_on[0]
+    dist = _tracing_on.dist
     if dist is None:
         if distributions.distribution() is None or not tf.executing_eagerly():
             return outputs
