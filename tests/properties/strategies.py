@@ -69,13 +69,19 @@ def tolerance(dtype, loose: float = 1.0) -> dict:
 
 
 def assert_close(got, want, dtype, loose: float = 1.0, what: str = "") -> None:
-    """``got`` (a tensor or array) equals the numpy reference ``want`` within ``dtype``'s tolerance."""
+    """``got`` (a tensor or array) equals the numpy reference ``want`` within ``dtype``'s tolerance.
+
+    Integer results compare exactly; a float result of integer input (``mean`` of int32 is float32, as in
+    Keras 3) was rounded in its own dtype, so it gets that dtype's tolerance.
+    """
     got = np.asarray(got)
     want = np.asarray(want)
     assert got.shape == want.shape, f"{what}: shape {got.shape}, numpy gives {want.shape}"
     if got.dtype == bool or want.dtype == bool:
         np.testing.assert_array_equal(got, want, err_msg=what)
         return
+    if got.dtype.kind == "f" and np.dtype(dtype).kind in "iub":
+        dtype = got.dtype  # a float result of integer input (mean): rounded in the result's float dtype
     np.testing.assert_allclose(got.astype("float64"), want.astype("float64"), err_msg=what, **tolerance(dtype, loose))
 
 
