@@ -74,6 +74,27 @@ def test_data_too_large_to_copy_to_every_device_trains_a_step_per_batch_as_one_d
     _assert_matches_one_device(figures_of("step_per_batch"))
 
 
+def test_stateful_recurrent_layers_train_on_a_mesh_with_their_states_laid_out_as_the_layout_map_says(figures_of):
+    figures = figures_of("recurrent")
+    _assert_matches_one_device(figures)
+    # LSTM and GRU kernels split by columns over "model" (gates are cut from one product: made whole first)
+    assert figures["layouts"]["lstm_cell/kernel"] == ["unsharded", "model"]
+    assert figures["shard_shapes"]["gru_cell/recurrent_kernel"] == [[8, 6]] * 8
+    # the carried states are variables of the mesh like the weights, split over "batch" as the map says
+    assert figures["state_layouts"] == [["batch", "unsharded"], ["batch", "unsharded"]]
+    assert figures["state_diff"] < 1e-4
+
+
+def test_string_lookup_idf_weights_live_on_the_mesh_and_weigh_as_on_one_device(figures_of):
+    figures = figures_of("tf_idf_lookup")
+    assert figures["idf_on_mesh"]
+    assert figures["output_sum"] > 0  # the comparison below compares real weights, not zeros
+    assert figures["idf_diff"] == figures["output_diff"] == figures["mapped_diff"] == 0.0
+    # inside a step on the mesh a lookup cannot run (a host table): the error names the layer and the fix
+    assert "StringLookup layer 'string_lookup_1' cannot run inside a step" in figures["in_step_error"]
+    assert "dataset.map" in figures["in_step_error"]
+
+
 @pytest.mark.parametrize("scenario, model_axis", [("model_parallel_2x4", 4), ("model_parallel_4x2", 2)])
 def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(scenario, model_axis, figures_of):
     figures = figures_of(scenario)

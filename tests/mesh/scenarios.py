@@ -82,14 +82,19 @@ def _mlp_map(mesh: distribution.DeviceMesh) -> distribution.LayoutMap:
     return layout_map
 
 
-def _compare(make, x, y, dist, epochs: int = 2) -> dict:
-    """Train on one device and under ``dist``; the largest differences of losses, weights, evaluate, predict."""
+def _compare(make, x, y, dist, epochs: int = 2, models: dict | None = None) -> dict:
+    """Train on one device and under ``dist``; the largest differences of losses, weights, evaluate, predict.
+
+    ``models``, when given, receives the two trained models (``"one_device"``, ``"mesh"``).
+    """
     distribution.set_distribution(None)
     single = make()
     single_history = single.fit(x, y, batch_size=16, epochs=epochs, shuffle=True, verbose=0).history
     distribution.set_distribution(dist)
     try:
         model = make()
+        if models is not None:
+            models.update(one_device=single, mesh=model)
         history = model.fit(x, y, batch_size=16, epochs=epochs, shuffle=True, verbose=0).history
         figures = {
             "loss_diff": float(np.max(np.abs(np.subtract(history["loss"], single_history["loss"])))),
@@ -97,8 +102,8 @@ def _compare(make, x, y, dist, epochs: int = 2) -> dict:
             "weight_diff": max(float(np.max(np.abs(a - b))) for a, b in zip(model.get_weights(), single.get_weights())),
             "evaluate_diff": float(
                 abs(
-                    model.evaluate(x, y, verbose=0, return_dict=True)["loss"]
-                    - single.evaluate(x, y, verbose=0, return_dict=True)["loss"]
+                    model.evaluate(x, y, batch_size=16, verbose=0, return_dict=True)["loss"]
+                    - single.evaluate(x, y, batch_size=16, verbose=0, return_dict=True)["loss"]
                 )
             ),
             "predict_diff": float(
@@ -392,6 +397,75 @@ def step_per_batch() -> dict:
         mesh_loop.MAX_WHOLE_BYTES = previous
 
 
+def _stateful_recurrent() -> tfkit.Model:
+    tfkit.utils.set_random_seed(0)
+    inputs = tfkit.Input((5, 4), batch_size=16)
+    x = layers.LSTM(8, stateful=True, return_sequences=True, name="lstm")(inputs)
+    outputs = layers.Dense(8, name="head")(layers.GRU(8, name="gru")(x))
+    model = tfkit.Model(inputs, outputs)
+    model.compile(optimizer=tfkit.optimizers.Adam(1e-2), loss="mse")
+    return model
+
+
+def recurrent() -> dict:
+    """A stateful LSTM and a GRU under ModelParallel: kernels split over "model", the carried states over "batch"."""
+    mesh = distribution.DeviceMesh((2, 4), ["batch", "model"])
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map["(lstm|gru)/.*kernel"] = (None, "model")
+    layout_map["rnn_state"] = ("batch", None)
+    x, y = RNG.normal(size=(64, 5, 4)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
+    models: dict = {}
+    figures = _compare(
+        _stateful_recurrent,
+        x,
+        y,
+        distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch"),
+        models=models,
+    )
+    states = {name: model.get_layer("lstm").rnn_states.values for name, model in models.items()}
+    figures["state_layouts"] = [list(v.layout.sharding_specs) for v in states["mesh"] if values.is_sharded(v)]
+    figures["state_diff"] = max(
+        float(np.max(np.abs(a.numpy() - b.numpy()))) for a, b in zip(states["mesh"], states["one_device"])
+    )
+    return figures
+
+
+def tf_idf_lookup() -> dict:
+    """StringLookup's idf weights adapted under a distribution live on its mesh and weigh as on one device."""
+    documents = tf.constant(
+        [["a", "b", "a"], ["a", "c", ""], ["d", "b", "b"], ["e", "a", "d"]] * 2
+    )  # 8 rows: 8 devices
+    outputs, idf = {}, {}
+    for name, dist in (("one_device", None), ("mesh", distribution.DataParallel())):
+        distribution.set_distribution(dist)
+        try:
+            lookup = layers.StringLookup(output_mode="tf_idf")
+            lookup.adapt(documents)
+            idf[name] = lookup.idf_weights
+            outputs[name] = values.gather(lookup(documents))
+            mapped = tf.data.Dataset.from_tensor_slices(documents).batch(4).map(lookup)  # the input pipeline
+            outputs[name + "_mapped"] = np.concatenate([values.gather(batch) for batch in mapped])
+            if dist is not None:
+                inputs = tfkit.Input((3,), dtype="string")
+                model = tfkit.Model(inputs, layers.Dense(1)(lookup(inputs)))
+                model.compile(optimizer="sgd", loss="mse")
+                try:
+                    model.fit(documents, np.ones((8, 1), "float32"), batch_size=8, verbose=0)
+                    in_step_error = ""
+                except ValueError as error:
+                    in_step_error = str(error)
+        finally:
+            distribution.set_distribution(None)
+    return {
+        "idf_on_mesh": values.is_sharded(idf["mesh"]) and not values.is_sharded(idf["one_device"]),
+        "idf_diff": float(np.max(np.abs(idf["mesh"].numpy() - idf["one_device"].numpy()))),
+        "output_diff": float(np.max(np.abs(outputs["mesh"] - outputs["one_device"]))),
+        "mapped_diff": float(np.max(np.abs(outputs["mesh_mapped"] - outputs["one_device"]))),
+        "output_sum": float(np.sum(outputs["one_device"])),
+        "in_step_error": in_step_error,
+    }
+
+
 SERVE_WITHOUT_TFKIT = """
 import json, sys
 import numpy as np
@@ -417,6 +491,8 @@ SCENARIOS = {
         compiled_chunks,
         own_train_step,
         step_per_batch,
+        recurrent,
+        tf_idf_lookup,
     )
 }
 

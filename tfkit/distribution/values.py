@@ -111,6 +111,15 @@ def gather(tensor: Any) -> np.ndarray:
     return dtensor.unpack(tensor)[0].numpy()
 
 
+def host_value(variable: Any, beside: Any) -> Any:
+    """``variable`` to mix with ``beside`` in an eager op: its whole value on the host when it lives on a mesh
+    and ``beside`` does not (host-side code: a lookup layer's idf weights times its term counts); else itself.
+    """
+    if tf.executing_eagerly() and is_sharded(variable) and not dtensor.is_dtensor(beside):
+        return tf.constant(gather(variable.read_value()))
+    return variable
+
+
 class ShardedVariable(dtensor.DVariable):
     """A DTensor variable that eager code reads and writes as an ordinary one (gathered, split)."""
 
@@ -232,7 +241,8 @@ def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
     """Eager inputs of an outermost layer call, split on the batch axis when the layer lives on a mesh.
 
     ``variables``: a callable giving the layer's variables (read only under a distribution). Tensors that
-    are DTensors already, and every input of a layer whose variables are ordinary ones, are left as they are.
+    are DTensors already, strings, and every input of a layer whose variables are ordinary ones, are left
+    as they are.
     """
     dist = distributions.distribution()
     if dist is None:
@@ -243,7 +253,9 @@ def distribute_call_inputs(variables: Any, inputs: Any) -> Any:
 
     def place(t: Any) -> Any:
         ordinary = isinstance(t, np.ndarray) or (isinstance(t, tf.Tensor) and not dtensor.is_dtensor(t))
-        return _split_on_batch(dist, t) if ordinary else t
+        if not ordinary or tf.as_dtype(t.dtype) == tf.string:
+            return t  # strings stay on the host, where lookup tables are (DTensor cannot lay out a table lookup)
+        return _split_on_batch(dist, t)
 
     return tf.nest.map_structure(place, inputs)
 
@@ -298,6 +310,21 @@ def replicated(tensor: tf.Tensor) -> tf.Tensor:
     if dist is None:
         return tensor
     return dtensor.relayout(tensor, dtensor.Layout.replicated(dist.device_mesh.backend_mesh, tensor.shape.rank))
+
+
+def whole_along(tensor: tf.Tensor, axis: int) -> tf.Tensor:
+    """``tensor`` with ``axis`` not split over the mesh being traced for, its other axes as they are.
+
+    Before ``tf.split`` of that axis (an LSTM's gates from one product whose kernel's columns are split over
+    "model"): DTensor cannot split a split axis. Unchanged off a mesh.
+    """
+    dist = _tracing_on.dist
+    if dist is None:
+        return tensor
+    rank = tensor.shape.rank
+    specs = [dtensor.MATCH] * rank
+    specs[axis % rank] = dtensor.UNSHARDED
+    return dtensor.relayout(tensor, dtensor.Layout(specs, dist.device_mesh.backend_mesh))
 
 
 def constrain_output(path: str, outputs: Any) -> Any:

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.base.data_format import from_channels_last, standardize_data_format, to_channels_last
+from tfkit.distribution import values as distribution_values
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.rnn_cells import LSTMCell
 from tfkit.layers.rnn_structure import zeros_for
@@ -189,7 +190,8 @@ class ConvLSTMCell(LSTMCell):
             padding="SAME",
         )
         z = projected + from_channels_last(recurrent, self.data_format)
-        z_i, z_f, z_c, z_o = tf.split(z, 4, axis=-1 if self.data_format == "channels_last" else 1)
+        channels = -1 if self.data_format == "channels_last" else 1
+        z_i, z_f, z_c, z_o = tf.split(distribution_values.whole_along(z, channels), 4, axis=channels)
         i = self.recurrent_activation(z_i)
         f = self.recurrent_activation(z_f)
         c = f * c_prev + i * self.activation(z_c)

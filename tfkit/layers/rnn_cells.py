@@ -28,6 +28,7 @@ import tensorflow as tf
 from tfkit import activations, constraints, initializers, random, regularizers
 from tfkit.base import registry
 from tfkit.base.argument_validation import positive_int
+from tfkit.distribution import values as distribution_values
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import assigned_activation
@@ -499,7 +500,7 @@ class LSTMCell(_RecurrentCell):
         if recurrent_mask is not None:
             h_prev = h_prev * recurrent_mask
         z = projected + tf.matmul(h_prev, self._weight(self.recurrent_kernel, projected.dtype))
-        z_i, z_f, z_c, z_o = tf.split(z, 4, axis=-1)
+        z_i, z_f, z_c, z_o = tf.split(distribution_values.whole_along(z, -1), 4, axis=-1)
         i = self.recurrent_activation(z_i)
         f = self.recurrent_activation(z_f)
         c = f * c_prev + i * self.activation(z_c)
@@ -659,14 +660,14 @@ class GRUCell(_RecurrentCell):
     def step(self, projected: tf.Tensor, states: Sequence[tf.Tensor], recurrent_mask: Any = None) -> tuple:
         h_prev = states[0]
         h_in = h_prev if recurrent_mask is None else h_prev * recurrent_mask
-        recurrent_kernel = self._weight(self.recurrent_kernel, projected.dtype)
-        x_z, x_r, x_h = tf.split(projected, 3, axis=-1)
+        recurrent_kernel = distribution_values.whole_along(self._weight(self.recurrent_kernel, projected.dtype), -1)
+        x_z, x_r, x_h = tf.split(distribution_values.whole_along(projected, -1), 3, axis=-1)
         units = self.units
         if self.reset_after:
             inner = tf.matmul(h_in, recurrent_kernel)
             if self.bias is not None:
                 inner = inner + self._weight(self.bias, projected.dtype)[1]
-            r_z, r_r, r_h = tf.split(inner, 3, axis=-1)
+            r_z, r_r, r_h = tf.split(distribution_values.whole_along(inner, -1), 3, axis=-1)
             z = self.recurrent_activation(x_z + r_z)
             r = self.recurrent_activation(x_r + r_r)
             candidate = self.activation(x_h + r * r_h)

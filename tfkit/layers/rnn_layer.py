@@ -28,6 +28,7 @@ import tensorflow as tf
 
 from tfkit.base import load_budget, registry
 from tfkit.base.argument_validation import is_shape
+from tfkit.distribution import values as distribution_values
 from tfkit.engine import shape_inference
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
@@ -366,12 +367,22 @@ class RNN(Layer):
     def call(self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = None) -> Any:
         refuse_cudnn(self)
         first = tf.nest.flatten(sequences)[0]
-        if self.unroll and first.shape[1] is None:
+        # On a tfkit.distribution mesh the loop over time is unrolled: the gradient of a tf.while_loop keeps
+        # its intermediates in TensorLists, which DTensor cannot lay out (TF 2.21: "'tf.EmptyTensorList' op
+        # does not implement layout propagation").
+        unroll = self.unroll or distribution_values.on_mesh()
+        if unroll and first.shape[1] is None:
             raise ValueError(
                 f"RNN layer '{self.name}' cannot unroll over an unknown number of timesteps "
                 f"(input shape {tuple(first.shape)}); give the Input a fixed time length"
+                + (
+                    ""
+                    if self.unroll
+                    else ": on a tfkit.distribution mesh the loop over time is unrolled, as DTensor cannot run "
+                    "the gradient of a tf.while_loop"
+                )
             )
-        if self.unroll:  # while a model file is loaded: its unrolled steps count against the file's budget
+        if unroll:  # while a model file is loaded: its unrolled steps count against the file's budget
             cells = len(getattr(self.cell, "cells", None) or [self.cell])
             load_budget.charge(
                 load_budget.UNROLLED_STEPS,
@@ -401,7 +412,7 @@ class RNN(Layer):
                 output_like=self._output_like(first, states),
                 mask=time_major_mask,
                 go_backwards=self.go_backwards,
-                unroll=self.unroll,
+                unroll=unroll,
                 zero_output_for_mask=self.zero_output_for_mask,
                 return_sequences=self.return_sequences,
                 output_is_first_state=self._tfkit_share_output

@@ -21,6 +21,7 @@ import tensorflow as tf
 
 from tfkit.base.argument_validation import is_shape
 from tfkit.base.variable_roles import StateOwner
+from tfkit.distribution import values as distribution_values
 
 __all__: list[str] = []
 
@@ -114,7 +115,7 @@ class RNNStates(tf.Module, StateOwner):
         super().__init__(name=name)
         # Kept off tf.Module's tracking, which would wrap the nest's lists.
         object.__setattr__(self, "_structure", tf.nest.map_structure(lambda _: None, initial_values))
-        with tf.init_scope():
+        with tf.init_scope(), distribution_values.variable_scope():  # on a mesh, laid out as the distribution says
             self.values = [
                 tf.Variable(v, trainable=False, name=f"rnn_state_{i}")
                 for i, v in enumerate(tf.nest.flatten(initial_values))

@@ -35,6 +35,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base import registry, settings, variable_roles
+from tfkit.distribution import values as distribution_values
 from tfkit.engine import shape_inference
 from tfkit.engine.layer import Layer
 from tfkit.layers.preprocessing import tf_idf
@@ -155,7 +156,7 @@ class IndexLookup(Layer):
             ):
                 self.idf_weights.assign(values())
                 return
-            with tf.name_scope(self.name):
+            with tf.name_scope(self.name), distribution_values.variable_scope():  # a mesh's layout, if one is set
                 variable = tf.Variable(values, shape=(size,), dtype=dtype, trainable=False, name="idf_weights")
         self.idf_weights = variable_roles.mark_weight(variable, "idf_weights", autocast=False)
 
@@ -224,6 +225,13 @@ class IndexLookup(Layer):
         return "\x00tfkit-empty\x00"
 
     def call(self, inputs: Any) -> tf.Tensor:
+        if distribution_values.on_mesh():
+            raise ValueError(
+                f"{type(self).__name__} layer '{self.name}' cannot run inside a step on a tfkit.distribution mesh: "
+                f"its lookup table lives on the host, and DTensor cannot lay out a table lookup. Apply it in the "
+                f"input pipeline instead, as Keras 3 documents for preprocessing: "
+                f"dataset.map(lambda x, y: ({self.name}(x), y))"
+            )
         if not isinstance(inputs, tf.RaggedTensor):
             inputs = tf.convert_to_tensor(inputs)
         if self.invert:
@@ -271,7 +279,8 @@ class IndexLookup(Layer):
         """``output_mode="tf_idf"``: each sample's term counts times ``idf_weights``, from ``lookup_indices``."""
         if self.idf_weights is None:
             return self._before_vocabulary(indices)
-        return tf_idf.weighted_term_counts(indices, self._depth(), self.idf_weights, _DROPPED)
+        idf = distribution_values.host_value(self.idf_weights, indices)  # a lookup runs on the host
+        return tf_idf.weighted_term_counts(indices, self._depth(), idf, _DROPPED)
 
     def output_depth(self) -> int | None:
         """The last axis of a non-"int" output: ``max_tokens`` when padded, else the vocabulary size (None while
