@@ -190,4 +190,9 @@ def test_two_processes_on_loopback_form_one_mesh_of_8_devices(tmp_path):
         for name in ("data_parallel", "model_parallel"):
             assert figures[name]["weight_diff"] < TOLERANCE
             assert figures[name]["local_shards"] == 4  # each process holds its 4 devices' parts
+            # each process read only its half of every global batch of 16 (auto_shard_dataset), yet the
+            # steps saw the global batches: the weights and predictions are the one-device run's
+            assert figures[name]["rows_read"] == [8, 8, 8, 8]
+            assert figures[name]["own_rows_are_its_block"]
+            assert figures[name]["predict_diff"] < 1e-4
     assert results[0]["model_parallel"]["loss"] == results[1]["model_parallel"]["loss"]

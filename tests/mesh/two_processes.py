@@ -4,8 +4,9 @@
 
 Each process calls ``tfkit.distribution.initialize`` (DTensor's multi-client
 runtime), trains the same model on the same batches under DataParallel (8,)
-and ModelParallel (2, 4), and prints, as JSON, how far its weights are from a
-run on one device. ``tests/test_distribution_mesh.py`` starts both and kills
+and ModelParallel (2, 4), each process reading only its half of every batch
+(``auto_shard_dataset``), and prints, as JSON, how far its weights and
+predictions are from a run on one device. ``tests/test_distribution_mesh.py`` starts both and kills
 them at a time limit.
 """
 
@@ -60,10 +61,20 @@ def main(process_id: int, ports: list[str]) -> dict:
         distribution.set_distribution(dist)
         model = _mlp()
         history = model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0).history
+        global_batches = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
+        own = [batch[0].numpy() for batch in dist.distribute_dataset(global_batches)]
         figures[name] = {
             "weight_diff": max(float(np.max(np.abs(a - b))) for a, b in zip(model.get_weights(), single.get_weights())),
             "loss": history["loss"],
             "local_shards": len(tf.experimental.dtensor.unpack(model.weights[0].read_value())),
+            "rows_read": [len(rows) for rows in own],  # auto_shard_dataset: this process's rows of each batch
+            "own_rows_are_its_block": all(
+                np.array_equal(rows, x[16 * i : 16 * (i + 1)][8 * process_id : 8 * (process_id + 1)])
+                for i, rows in enumerate(own)
+            ),
+            "predict_diff": float(
+                np.max(np.abs(model.predict(global_batches, verbose=0) - single.predict(x, batch_size=16, verbose=0)))
+            ),
         }
         distribution.set_distribution(None)
     return figures

@@ -15,6 +15,7 @@ import warnings
 from typing import Any, Iterator, Sequence
 
 from tfkit.distribution import devices as devices_module
+from tfkit.distribution import process_part
 from tfkit.distribution.layout_map import LayoutMap
 from tfkit.distribution.mesh import DeviceMesh, TensorLayout
 
@@ -116,13 +117,20 @@ class Distribution:
     def distribute_dataset(self, dataset: Any) -> Any:
         """Returns `dataset` as this process should read it (the same dataset with one process).
 
+        When several processes share the mesh and `auto_shard_dataset` is
+        `True`, each batch is cut to the rows this process's devices hold (a
+        global batch of 64 on a `DataParallel` mesh of 2 processes: 32 rows
+        each); `fit`, `evaluate` and `predict` assemble the global batch on the
+        mesh from every process's part.
+
         Args:
-            dataset: A `tf.data.Dataset`.
+            dataset: A `tf.data.Dataset` of global batches.
 
         Returns:
             The dataset.
         """
-        return dataset
+        part = process_part.process_part(self)
+        return dataset if part is None else process_part.read_own_rows(dataset, part)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} mesh={self._device_mesh}, batch_dim_name='{self._batch_dim_name}'>"

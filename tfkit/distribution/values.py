@@ -22,7 +22,7 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.experimental import dtensor
 
-from tfkit.distribution import distributions
+from tfkit.distribution import distributions, process_part
 from tfkit.distribution.mesh import TensorLayout
 
 # TensorFlow 2.21's DTensor pass that combines all-reduces reorders a variable's read after its write when
@@ -221,12 +221,23 @@ def distribution_of(variables: Any) -> Any:
     return distributions.distribution()
 
 
-def distribute_batch(batch: Any, dist: Any = None) -> Any:
-    """Each tensor of ``batch`` split on the batch axis of ``dist`` (default: the current distribution)."""
+def distribute_batch(batch: Any, dist: Any = None, own_rows: bool = False) -> Any:
+    """Each tensor of ``batch`` split on the batch axis of ``dist`` (default: the current distribution).
+
+    ``own_rows``: ``batch`` came from ``dist.distribute_dataset``, so with several processes it may hold only
+    this process's rows of the global batch, which are then packed onto this process's devices.
+    """
     dist = dist or distributions.distribution()
     if dist is None:
         return batch
+    part = process_part.process_part(dist) if own_rows else None
+    if part is not None:
 
+        def assemble(t: Any) -> Any:
+            rank = np.ndim(t) if not isinstance(t, tf.Tensor) else t.shape.rank
+            return process_part.assemble(t, backend_layout(dist.get_data_layout([None] * rank)), part)
+
+        return tf.nest.map_structure(lambda t: None if t is None else assemble(t), batch)
     return tf.nest.map_structure(lambda t: None if t is None else _split_on_batch(dist, t), batch)
 
 

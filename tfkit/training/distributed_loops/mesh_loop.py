@@ -126,7 +126,7 @@ def run_epoch(
         if steps_limit is not None and index >= steps_limit:
             break
         hooks.begin(index)
-        logs = to_floats(step(distribution_values.distribute_batch(batch, dist)))
+        logs = to_floats(step(distribution_values.distribute_batch(batch, dist, own_rows=True)))
         hooks.end(index, logs)
         if mode == "train" and model.stop_training:
             break
@@ -142,7 +142,7 @@ def run_prediction(dist: Any, model: Any, state: Any, data: Any, cbs: Any, steps
             break
         cbs.on_predict_batch_begin(index)
         x_only, _, _ = data_module.unpack_x_y_sample_weight(batch)
-        result = step(distribution_values.distribute_batch((x_only,), dist))
+        result = step(distribution_values.distribute_batch((x_only,), dist, own_rows=True))
         chunk = outputs.add(tf.nest.map_structure(distribution_values.gather, result))
         cbs.on_predict_batch_end(index, {"outputs": chunk})
     if isinstance(data, data_module.DatasetData):
