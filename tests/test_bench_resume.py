@@ -79,6 +79,9 @@ def fakes(bench, monkeypatch):
         "run_serving_latency",
         sections("serving", {"calls": 1000, "exports": {"tfkit": export, "tf_keras": export}}),
     )
+    mesh_run = {"framework": "tfkit", "mode": "one", "model": "guide", "round": 1, "epochs": [2.0, 1.0], "cpu": 3.0}
+    mesh = {"models": ["guide"], "modes": ["one"], "rounds": 1, "epochs": 2, "runs": [{**mesh_run, "loss": 0.3}]}
+    monkeypatch.setattr(bench.cli, "run_mesh", sections("mesh", mesh))
     return state
 
 
@@ -115,7 +118,7 @@ def test_a_stopped_full_run_goes_on_where_it_stopped_and_renders_from_its_file(b
     assert [call[1] for call in in_process] == [
         case for case in bench.cli.spec.WORKLOADS if case in bench.cli.spec.TRAINING_WORKLOADS
     ]
-    assert ("startup",) in second and ("serving",) in second
+    assert ("startup",) in second and ("serving",) in second and ("mesh",) in second
 
     finished = json.loads(saved.read_text())
     assert finished["progress"]["sittings"] == 2
@@ -128,7 +131,9 @@ def test_a_stopped_full_run_goes_on_where_it_stopped_and_renders_from_its_file(b
     assert json.loads(saved.read_text())["progress"]["sittings"] == 2
     capsys.readouterr()
     assert bench.cli.main(["--from-json", str(saved), "--out", "-"]) == 0
-    assert "## Run" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "## Run" in out
+    assert "| guide | one | tfkit | 2.00 | 1.000 |  | 1.00x | 3.0 | 0.3000 |" in out  # the mesh section
 
 
 def test_a_resume_over_other_code_or_options_is_refused_and_the_file_kept(bench, fakes, tmp_path, monkeypatch):

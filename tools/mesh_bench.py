@@ -14,8 +14,11 @@ process (logical devices are fixed when a framework starts), runs are interleave
 and the plan repeats ``--rounds`` times. The table holds medians: the first
 epoch, the steady epochs (every epoch after the first), the process's CPU
 seconds and the final loss, with the ratio of tfkit's steady epoch to Keras 3 on
-JAX's in the same mode. This is the mesh part of the benchmark (issue 49); the
-single-device workloads are ``tools/bench.py``'s.
+JAX's in the same mode and each mode's steady epoch over its framework's
+one-device steady epoch (what distributing costs). This is the mesh part of the
+benchmark (issue 49): ``python tools/bench.py --mesh`` runs the same plan
+(``run_plan``) and puts ``section`` in its report, and a full ``tools/bench.py``
+run includes it; the single-device workloads are ``tools/bench.py``'s.
 """
 
 from __future__ import annotations
@@ -27,10 +30,14 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Sequence
 
 DEVICES = 8
 SAMPLES, BATCH = 8192, 256
+MODELS = ("guide", "mlp4x1024")
 MODES = ("one", "data_parallel", "model_parallel")
+FRAMEWORKS = ("tfkit", "keras_jax")
+TITLES = {"tfkit": "tfkit", "keras_jax": "Keras 3 on JAX"}
 
 
 def _load_mnist(samples: int):
@@ -118,10 +125,32 @@ def worker(framework: str, mode: str, model_name: str, epochs: int) -> dict:
     return {"epochs": times, "cpu": time.process_time() - cpu_start, "loss": float(history.history["loss"][-1])}
 
 
-def _run(python: str, framework: str, mode: str, model_name: str, epochs: int, timeout: float) -> dict:
+def plan(models: Sequence[str], mirrored: bool = False) -> list[tuple[str, str, str]]:
+    """One round's runs, in the order they run.
+
+    Args:
+        models: Names from ``MODELS``.
+        mirrored: Whether tfkit under ``MirroredStrategy`` is added (Keras 3 on JAX has no such mode).
+
+    Returns:
+        ``(framework, mode, model)`` triples: each model's modes in turn, tfkit then Keras 3 on JAX.
+    """
+    modes = list(MODES) + (["mirrored"] if mirrored else [])
+    return [
+        (framework, mode, model_name)
+        for model_name in models
+        for mode in modes
+        for framework in FRAMEWORKS
+        if not (framework == "keras_jax" and mode == "mirrored")
+    ]
+
+
+def _run(
+    python: str, framework: str, mode: str, model_name: str, epochs: int, timeout: float, env: dict | None = None
+) -> dict:
     command = [python, os.path.abspath(__file__), "--worker", framework, mode, model_name, str(epochs)]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"error": f"over {timeout:.0f} s"}
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
@@ -130,33 +159,128 @@ def _run(python: str, framework: str, mode: str, model_name: str, epochs: int, t
     return json.loads(lines[-1])
 
 
-def _table(results: dict, models: list[str], modes: list[str]) -> str:
+def run_plan(
+    models: Sequence[str] = MODELS,
+    rounds: int = 2,
+    epochs: int = 4,
+    mirrored: bool = False,
+    keras_python: str = sys.executable,
+    timeout: float = 600.0,
+    env: dict | None = None,
+) -> dict:
+    """Run ``plan`` ``rounds`` times, one fresh process a run (tfkit's in this interpreter).
+
+    Args:
+        models: Names from ``MODELS``.
+        rounds: How many times the whole plan runs.
+        epochs: Epochs a run (at least 2: the first is reported apart from the steady ones).
+        mirrored: Whether tfkit under ``MirroredStrategy`` is added.
+        keras_python: The interpreter that runs Keras 3 on JAX (it needs keras and jax).
+        timeout: Seconds one run may take.
+        env: The runs' environment (None: this process's).
+
+    Returns:
+        JSON-ready: the settings and ``runs``, one dict a run (``framework``, ``mode``, ``model``,
+        ``round``, and ``epochs``, ``cpu``, ``loss`` or ``error``).
+    """
+    runs = []
+    for number in range(1, rounds + 1):
+        for framework, mode, model_name in plan(models, mirrored):
+            python = keras_python if framework == "keras_jax" else sys.executable
+            run = _run(python, framework, mode, model_name, epochs, timeout, env)
+            runs.append({"framework": framework, "mode": mode, "model": model_name, "round": number, **run})
+            print(
+                f"[{number}/{rounds}] {framework} {mode} {model_name}: {json.dumps(run)}", file=sys.stderr, flush=True
+            )
+    modes = list(MODES) + (["mirrored"] if mirrored else [])
+    return {"models": list(models), "modes": modes, "rounds": rounds, "epochs": epochs, "runs": runs}
+
+
+def summarize(result: dict) -> list[dict]:
+    """The table's rows: medians per (model, mode, framework) and the two ratios.
+
+    Args:
+        result: What ``run_plan`` returned.
+
+    Returns:
+        One dict a row that ran: ``model``, ``mode``, ``framework``, and either ``error`` or
+        ``first_s`` (median first epoch), ``steady_s`` (median of every later epoch of every run),
+        ``cpu_s`` (median CPU seconds of a run), ``loss`` (the last run's final loss),
+        ``vs_keras_jax`` (tfkit's steady epoch over Keras 3 on JAX's in the same mode; tfkit rows
+        only) and ``over_one_device`` (the steady epoch over the same framework's one-device steady
+        epoch on the same model; ``mirrored`` is tfkit's).
+    """
+    groups: dict[tuple[str, str, str], list[dict]] = {}
+    for run in result["runs"]:
+        groups.setdefault((run["model"], run["mode"], run["framework"]), []).append(run)
+    steady = {
+        key: statistics.median(e for run in good for e in run["epochs"][1:])
+        for key, runs in groups.items()
+        if (good := [run for run in runs if "error" not in run])
+    }
+    rows = []
+    for (model_name, mode, framework), runs in groups.items():
+        good = [run for run in runs if "error" not in run]
+        row = {"model": model_name, "mode": mode, "framework": framework}
+        if not good:
+            rows.append({**row, "error": runs[0]["error"]})
+            continue
+        value = steady[(model_name, mode, framework)]
+        jax = steady.get((model_name, mode, "keras_jax"))
+        one = steady.get((model_name, "one", framework))
+        rows.append(
+            {
+                **row,
+                "first_s": statistics.median(run["epochs"][0] for run in good),
+                "steady_s": value,
+                "cpu_s": statistics.median(run["cpu"] for run in good),
+                "loss": good[-1]["loss"],
+                "vs_keras_jax": value / jax if framework == "tfkit" and jax else None,
+                "over_one_device": value / one if one else None,
+            }
+        )
+    order = {name: index for index, name in enumerate(result["models"])}
+    modes = {name: index for index, name in enumerate(result["modes"])}
+    rows.sort(key=lambda row: (order[row["model"]], modes[row["mode"]], FRAMEWORKS.index(row["framework"])))
+    return rows
+
+
+def table(result: dict) -> str:
+    """The Markdown table of a ``run_plan`` result (see ``summarize`` for the columns)."""
+    ratio = lambda value: "" if value is None else f"{value:.2f}x"  # noqa: E731
     lines = [
-        "| model | mode | framework | first epoch [s] | steady epoch [s] | tfkit / Keras-JAX | CPU [s] | loss |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| model | mode | framework | first epoch [s] | steady epoch [s] | tfkit / Keras-JAX "
+        "| over one device | CPU [s] | loss |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for model_name in models:
-        for mode in modes:
-            steady = {}
-            for framework in ("tfkit", "keras_jax"):
-                runs = [r for r in results.get((framework, mode, model_name), []) if "error" not in r]
-                if runs:
-                    steady[framework] = statistics.median(e for r in runs for e in r["epochs"][1:])
-            for framework in ("tfkit", "keras_jax"):
-                runs = results.get((framework, mode, model_name), [])
-                good = [r for r in runs if "error" not in r]
-                if not runs:
-                    continue
-                if not good:
-                    lines.append(f"| {model_name} | {mode} | {framework} | {runs[0]['error']} |||||")
-                    continue
-                ratio = steady["tfkit"] / steady["keras_jax"] if framework == "tfkit" and len(steady) == 2 else None
-                lines.append(
-                    f"| {model_name} | {mode} | {framework} | {statistics.median(r['epochs'][0] for r in good):.2f} "
-                    f"| {steady[framework]:.3f} | {'' if ratio is None else f'{ratio:.2f}x'} "
-                    f"| {statistics.median(r['cpu'] for r in good):.1f} | {good[-1]['loss']:.4f} |"
-                )
-    return "\n".join(lines)
+    for row in summarize(result):
+        head = f"| {row['model']} | {row['mode']} | {TITLES[row['framework']]} |"
+        if "error" in row:
+            lines.append(f"{head} {row['error']} ||||||")
+            continue
+        lines.append(
+            f"{head} {row['first_s']:.2f} | {row['steady_s']:.3f} | {ratio(row['vs_keras_jax'])} "
+            f"| {ratio(row['over_one_device'])} | {row['cpu_s']:.1f} | {row['loss']:.4f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def section(result: dict) -> str:
+    """``table`` under a heading and what it measures: the mesh section of ``tools/bench.py``'s report."""
+    rounds = result["rounds"]
+    intro = (
+        f"MNIST, {SAMPLES:,} samples, batch {BATCH}, {result['epochs']} epochs a run, {rounds} "
+        f"round{'s' if rounds != 1 else ''} of the plan, a fresh process a run. Models: `guide` is keras-io's "
+        "distribution guide MLP, `mlp4x1024` a 4 x 1024 MLP with its kernels split over `model`. Modes: `one` "
+        "device, `data_parallel` (DataParallel over 8 devices), `model_parallel` (ModelParallel on a (2, 4) "
+        "mesh), `mirrored` (tfkit under MirroredStrategy). Each cell is a median: the first epoch, the steady "
+        "epoch (every later epoch), the CPU seconds of a run; the loss is the last run's. *tfkit / Keras-JAX*: "
+        "tfkit's steady epoch over Keras 3 on JAX's in the same mode (below 1: tfkit is faster). *over one "
+        "device*: the mode's steady epoch over the same framework's one-device steady epoch (what the "
+        "distribution costs on this machine; below 1: it gains)."
+    )
+    heading = f"## Training on a device mesh (tools/mesh_bench.py, {DEVICES} logical CPU devices)"
+    return f"{heading}\n\n{intro}\n\n{table(result)}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,26 +291,17 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(worker(framework, mode, model_name, int(epochs))))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", nargs="+", default=["guide", "mlp4x1024"], choices=["guide", "mlp4x1024"])
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
     parser.add_argument("--rounds", type=int, default=2, help="times the whole plan runs (default 2)")
-    parser.add_argument("--epochs", type=int, default=4, help="epochs a run (the first is reported apart)")
+    parser.add_argument("--epochs", type=int, default=4, help="epochs a run, at least 2 (the first is reported apart)")
     parser.add_argument("--mirrored", action="store_true", help="add tfkit under MirroredStrategy (slow)")
     parser.add_argument("--keras-python", default=sys.executable, help="interpreter with keras and jax")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a run may take")
     args = parser.parse_args(argv)
-    modes = list(MODES) + (["mirrored"] if args.mirrored else [])
-    results: dict = {}
-    for _ in range(args.rounds):
-        for model_name in args.models:
-            for mode in modes:
-                for framework in ("tfkit", "keras_jax"):
-                    if framework == "keras_jax" and mode == "mirrored":
-                        continue
-                    python = args.keras_python if framework == "keras_jax" else sys.executable
-                    run = _run(python, framework, mode, model_name, args.epochs, args.timeout)
-                    results.setdefault((framework, mode, model_name), []).append(run)
-                    print(f"{framework} {mode} {model_name}: {json.dumps(run)}", file=sys.stderr, flush=True)
-    print(_table(results, args.models, modes))
+    if args.epochs < 2 or args.rounds < 1:
+        parser.error("--epochs must be at least 2 and --rounds at least 1")
+    result = run_plan(args.models, args.rounds, args.epochs, args.mirrored, args.keras_python, args.timeout)
+    print(table(result), end="")
     return 0
 
 

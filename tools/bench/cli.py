@@ -6,7 +6,10 @@
 
 Only a full run (every workload and peer, not ``--quick``) writes
 ``docs/PERFORMANCE.md`` by default; any other run prints its report, or writes
-where ``--out`` says. A ``--quick`` run never writes ``docs/PERFORMANCE.md``.
+where ``--out`` says. A ``--quick`` run never writes ``docs/PERFORMANCE.md``, nor do
+``--baseline`` (``bench/baseline.py``: tfkit at an older commit against the working
+tree's) and ``--mesh`` (``tools/mesh_bench.py``'s plan: training on 8 logical CPU
+devices against Keras 3 on JAX), which print their own section.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from bench import spec
 
 DEFAULT_REPEATS = 5
 DEFAULT_OUT = "docs/PERFORMANCE.md"
+MESH_EPOCHS = 4  # epochs a mesh run, as tools/mesh_bench.py's default
 
 
 def _name_list(allowed: tuple[str, ...], what: str):
@@ -53,6 +57,8 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import mesh_bench  # tools/mesh_bench.py, beside the bench package
+
     parser = argparse.ArgumentParser(
         prog="tools/bench.py",
         description="Benchmark tfkit against Keras 3, tf-keras and a hand-written TensorFlow loop.",
@@ -131,6 +137,43 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="counted rounds of the in-process A/B, after one warm-up round (default 10, --quick: 2)",
     )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="COMMIT",
+        help="run only a comparison of tfkit at COMMIT (its tfkit/ extracted with git archive into a temporary "
+        "folder) with the working tree's tfkit, in alternating fresh processes on the selected workloads "
+        "(default: the training workloads; --quick: vae,predict), --repeats times (tools/bench/baseline.py)",
+    )
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=None,
+        help="--baseline: the noise margin; a median current / baseline ratio above 1 + MARGIN is flagged "
+        "slower (default 0.05)",
+    )
+    parser.add_argument(
+        "--mesh",
+        action="store_true",
+        help="run only the device-mesh section (tools/mesh_bench.py: tfkit and Keras 3 on JAX on 8 logical "
+        "CPU devices, one device / DataParallel / ModelParallel); --repeats rounds (default 2, --quick: 1), "
+        f"--epochs a run (default {MESH_EPOCHS}); a full run includes it",
+    )
+    parser.add_argument(
+        "--mesh-models",
+        type=_name_list(mesh_bench.MODELS, "mesh model"),
+        default=None,
+        help=f"the mesh section's models: {','.join(mesh_bench.MODELS)} (default: all; --quick: guide)",
+    )
+    parser.add_argument(
+        "--mirrored", action="store_true", help="the mesh section also runs tfkit under MirroredStrategy (slow)"
+    )
+    parser.add_argument(
+        "--keras-python",
+        default=None,
+        metavar="PYTHON",
+        help="the interpreter that runs the mesh section's Keras 3 on JAX (needs keras and jax; default: this one)",
+    )
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--in-process-worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--prepare-data", default=None, help=argparse.SUPPRESS)
@@ -143,16 +186,38 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.quick and args.out is not None and _is_default_out(args.out):
         parser.error(f"a --quick run does not write {DEFAULT_OUT} (only a full run does); pass another --out, or '-'")
-    if args.resume is not None and (args.in_process or args.startup or args.from_json is not None):
+    if args.resume is not None and (
+        args.in_process or args.startup or args.from_json is not None or args.baseline or args.mesh
+    ):
         parser.error(
-            "--resume keeps the progress of a benchmark run; --in-process, --startup and --from-json "
-            "runs are not resumed"
+            "--resume keeps the progress of a benchmark run; --in-process, --startup, --baseline, --mesh and "
+            "--from-json runs are not resumed"
         )
+    modes = [name for name in ("in_process", "startup", "baseline", "mesh") if getattr(args, name)]
+    if len(modes) > 1 or (modes and args.from_json is not None):
+        parser.error("--in-process, --startup, --baseline, --mesh and --from-json each run alone: pick one")
+    if (args.baseline or args.mesh) and args.out is not None and _is_default_out(args.out):
+        parser.error(f"only a full run writes {DEFAULT_OUT}; pass another --out, or '-'")
+    if args.margin is not None and (not args.baseline or args.margin < 0):
+        parser.error("--margin goes with --baseline, and is not negative")
     if args.repeats is None:
-        args.repeats = 1 if args.quick else DEFAULT_REPEATS
+        args.repeats = 1 if args.quick else 2 if args.mesh else DEFAULT_REPEATS
     if args.pairs is None:
         args.pairs = 2 if args.quick else inprocess_defaults()[0]
-    if args.workloads is None:
+    if args.margin is None:
+        from bench import baseline
+
+        args.margin = baseline.DEFAULT_MARGIN
+    if args.mesh_models is None:
+        args.mesh_models = ["guide"] if args.quick else ["guide", "mlp4x1024"]
+    if args.mesh and args.epochs == 1:
+        parser.error("--mesh needs --epochs 2 or more: the first epoch is reported apart from the steady ones")
+    args.mesh_epochs = max(args.epochs or MESH_EPOCHS, 2)  # a full run's mesh section: at least 2 too
+    if args.keras_python is None:
+        args.keras_python = sys.executable
+    if args.workloads is None and args.baseline:  # the workloads the targets are judged on
+        args.workloads = list(spec.QUICK_WORKLOADS if args.quick else spec.TRAINING_WORKLOADS)
+    elif args.workloads is None:
         args.workloads = list(spec.QUICK_WORKLOADS if args.quick else spec.WORKLOADS)
     if args.epochs is not None:
         args.epoch_counts = {key: args.epochs for key in spec.DEFAULT_EPOCHS}
@@ -161,7 +226,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     else:
         args.epoch_counts = dict(spec.DEFAULT_EPOCHS)
     if args.out is None and args.from_json is None:
-        args.out = DEFAULT_OUT if is_full_run(args.quick, args.workloads, args.peers) else "-"
+        full = is_full_run(args.quick, args.workloads, args.peers) and not (args.baseline or args.mesh)
+        args.out = DEFAULT_OUT if full else "-"
     return args
 
 
@@ -244,7 +310,7 @@ def _is_default_out(out: str) -> bool:
     return path.resolve() == (orchestrate.REPO_ROOT / DEFAULT_OUT).resolve()
 
 
-_PATH_OPTIONS = ("--json", "--out", "--from-json", "--resume")
+_PATH_OPTIONS = ("--json", "--out", "--from-json", "--resume", "--keras-python")
 
 
 def public_command(argv: list[str]) -> str:
@@ -314,7 +380,8 @@ def _git_commit(repo_root: pathlib.Path) -> str | None:
     return None
 
 
-def _load() -> str:
+def load_average() -> str:
+    """The 1-minute load average, as text ("?" where the system has none)."""
     try:
         return f"{os.getloadavg()[0]:.2f}"
     except OSError:
@@ -347,7 +414,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
     jobs = spec.plan_jobs(args.workloads, args.peers, args.epoch_counts, quick=args.quick)
     if not jobs:
         raise SystemExit("nothing to run: no selected peer runs the selected workloads")
-    started, load_start = time.perf_counter(), _load()
+    started, load_start = time.perf_counter(), load_average()
     progress = run_progress(args, orchestrate.REPO_ROOT, report.package_versions())
     load_start = progress.sections.setdefault("load_start", load_start)
 
@@ -398,6 +465,10 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
         if progress.sections.get("serving") is None:  # None: it failed, and is tried again
             progress.set_section("serving", run_serving_latency(env, timeout=args.timeout), clock())
         extra["serving"] = progress.sections["serving"]
+        if "mesh" not in progress.sections:
+            print("device mesh (tools/mesh_bench.py) ...", file=sys.stderr, flush=True)
+            progress.set_section("mesh", run_mesh(args, env), clock())
+        extra["mesh"] = progress.sections["mesh"]
     total = progress.total_seconds(clock())
     context = {
         **extra,
@@ -410,7 +481,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
         "full": is_full_run(args.quick, args.workloads, args.peers),
         "tfkit_version": _tfkit_version(orchestrate.REPO_ROOT),
         "load_start": load_start,
-        "load_end": _load(),
+        "load_end": load_average(),
         "wall": f"{total:.0f} s" + (f" in {progress.sittings} sittings (--resume)" if progress.sittings > 1 else ""),
         "machine": report.machine_info(),
         "versions": report.package_versions(),
@@ -434,11 +505,48 @@ def run_progress(args: argparse.Namespace, repo_root: pathlib.Path, versions: di
             "epochs": args.epoch_counts,
             "pairs": args.pairs,
             "quick": args.quick,
+            "mesh": {
+                "models": args.mesh_models,
+                "epochs": args.mesh_epochs,
+                "mirrored": args.mirrored,
+                "keras_python": args.keras_python,
+            },
         },
     }
     if args.resume is None:
         return progress.Progress(None, identity)
     return progress.Progress.open(args.resume, identity)
+
+
+def run_mesh(args: argparse.Namespace, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """``tools/mesh_bench.py``'s plan with this run's options: ``--repeats`` rounds, ``--epochs`` a run
+    (default 4), ``--mesh-models``, ``--mirrored``, ``--keras-python`` for Keras 3 on JAX."""
+    import mesh_bench  # tools/mesh_bench.py, beside the bench package
+
+    return mesh_bench.run_plan(
+        args.mesh_models, args.repeats, args.mesh_epochs, args.mirrored, args.keras_python, args.timeout, env
+    )
+
+
+def write_out(text: str, out: str) -> None:
+    """Print ``text``; also write it to ``out`` (relative: to the repository root) unless ``out`` is '-'."""
+    print(text, end="")
+    if out == "-":
+        return
+    from bench import orchestrate
+
+    path = pathlib.Path(out)
+    if not path.is_absolute():
+        path = orchestrate.REPO_ROOT / path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _stopped(stop: KeyboardInterrupt, resume: str | None = None) -> int:
+    kept = f"; `--resume {resume}` goes on from what ended" if resume else ""
+    print(f"\nthe run was stopped ({stop or 'Ctrl-C'}){kept}", file=sys.stderr)
+    return 130
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -474,8 +582,41 @@ def main(argv: list[str] | None = None) -> int:
 
         data.prepare(args.prepare_data)
         return 0
+    if args.mesh:
+        import mesh_bench
+
+        from bench import orchestrate
+
+        try:
+            with sigterm_as_interrupt():
+                result = run_mesh(args, orchestrate.base_env())
+        except KeyboardInterrupt as stop:
+            return _stopped(stop)
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps({"mesh": result}, indent=1))
+        write_out(mesh_bench.section(result), args.out)
+        return 0
+    if args.baseline:
+        from bench import baseline
+
+        try:
+            with sigterm_as_interrupt():  # the checkout's folder is removed however the run ends
+                records, context = baseline.run(args, public_command(argv))
+        except KeyboardInterrupt as stop:
+            return _stopped(stop)
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps({"context": context, "records": records}, indent=1))
+        write_out(baseline.render(records, context), args.out)
+        return 0
     if args.from_json is not None:
         saved = json.loads(pathlib.Path(args.from_json).read_text())
+        if "baseline_commit" in saved.get("context", {}):  # a --baseline run's file
+            from bench import baseline
+
+            if args.out is not None and _is_default_out(args.out):
+                raise SystemExit(f"a --baseline run's report does not go to {DEFAULT_OUT}; pass another --out, or '-'")
+            write_out(baseline.render(saved["records"], saved["context"]), args.out or "-")
+            return 0
         records, context = saved["records"], saved["context"]
         if args.out is None:  # a saved full run goes where a full run goes
             full = context.get("full", not context.get("quick", False))
@@ -487,20 +628,8 @@ def main(argv: list[str] | None = None) -> int:
             with sigterm_as_interrupt():
                 records, context = run_benchmark(args, argv)
         except KeyboardInterrupt as stop:
-            kept = f"; `--resume {args.resume}` goes on from what ended" if args.resume else ""
-            print(f"\nthe run was stopped ({stop or 'Ctrl-C'}){kept}", file=sys.stderr)
-            return 130
+            return _stopped(stop, args.resume)
         if args.json:
             pathlib.Path(args.json).write_text(json.dumps({"context": context, "records": records}, indent=1))
-    text = render_records(records, context)
-    print(text, end="")
-    if args.out != "-":
-        from bench import orchestrate
-
-        out = pathlib.Path(args.out)
-        if not out.is_absolute():
-            out = orchestrate.REPO_ROOT / out
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text)
-        print(f"wrote {out}", file=sys.stderr)
+    write_out(render_records(records, context), args.out)
     return 0

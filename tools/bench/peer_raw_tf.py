@@ -1,8 +1,12 @@
-"""The floor: the same models as raw ``tf.Variable``s and ops, one ``tf.function`` an epoch.
+"""The floor: the same models as raw ``tf.Variable``s and ops, one ``tf.function`` call an epoch.
 
     load("raw_tf"); metrics, info = train(job, x, y)
     metrics, missing, info = predict(job, x, export_dir)
 
+The epoch's ``tf.function`` is built once per fit (``train``), before the first
+epoch, and traced once, in the first epoch, as a framework's ``fit`` traces its
+step: later epochs call the same concrete function (``info["traces"]`` counts the
+traces of the whole fit: 1, or 2 for the ``"python"`` loop's short last batch).
 Each epoch is ONE call of a ``tf.function`` that shuffles an index vector, loops
 over the batches in the graph (``tf.gather`` on the data tensors), and applies
 Adam written out exactly as Keras does it (bias correction folded into the step
@@ -409,6 +413,12 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
     model = MODELS[workload](np.random.default_rng(0))
     params = list(model.w.values())
     optimizer = Adam(params, learning_rate=1e-3)
+    traces = [0]
+
+    def loss_fn(x: Any, y: Any) -> Any:  # Python runs this only while a tf.function traces it
+        traces[0] += 1
+        return model.loss(x, y)
+
     fit_start = time.perf_counter()
     if workload == "tfdata":
         loop = TFDATA_LOOP
@@ -418,12 +428,12 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
             .batch(job["batch_size"])
             .prefetch(tf.data.AUTOTUNE)
         )
-        train_epoch = make_dataset_epoch_function(model.loss, params, optimizer, loop)
+        train_epoch = make_dataset_epoch_function(loss_fn, params, optimizer, loop)
         run_epoch = lambda: train_epoch(dataset)
     else:
         loop = "arrays"
         samples = len(tf.nest.flatten(x)[0])
-        train_epoch = make_epoch_function(model.loss, params, optimizer, samples, job["batch_size"])
+        train_epoch = make_epoch_function(loss_fn, params, optimizer, samples, job["batch_size"])
         x_tensor = tf.nest.map_structure(tf.convert_to_tensor, x)
         y_tensor = x_tensor if y is x else tf.nest.map_structure(tf.convert_to_tensor, y)
         run_epoch = lambda: train_epoch(x_tensor, y_tensor)
@@ -433,7 +443,12 @@ def train(job: dict[str, Any], x: Any, y: Any) -> tuple[dict[str, float], dict[s
         losses.append(float(run_epoch()))
         epoch_ends.append(time.perf_counter())
         rss.append(timing.current_rss_mib())
-    info = {"loop": LOOP_INFO[loop], "jit_compile": "False", "params": int(sum(int(np.prod(p.shape)) for p in params))}
+    info = {
+        "loop": LOOP_INFO[loop],
+        "jit_compile": "False",
+        "traces": traces[0],
+        "params": int(sum(int(np.prod(p.shape)) for p in params)),
+    }
     return timing.epoch_metrics(fit_start, epoch_ends, losses, rss), info
 
 

@@ -581,7 +581,9 @@ def render(summary: Summary, runners: list[str], cases: list[str], context: dict
 
 
 def extra_sections(context: dict[str, Any]) -> list[str]:
-    """The in-process A/B, start-up and serving sections a full run adds (each only when it ran)."""
+    """The in-process A/B, start-up, serving and device-mesh sections a full run adds (each only when it ran)."""
+    import mesh_bench  # tools/mesh_bench.py, beside the bench package
+
     from bench import inprocess, startup
 
     lines: list[str] = []
@@ -611,6 +613,8 @@ def extra_sections(context: dict[str, Any]) -> list[str]:
                 f"{result['p90_ms']:.4f} ({result['p90_ms'] / first['p90_ms']:.2f}x) | "
                 f"{result['nodes']:.0f} |"
             )
+    if context.get("mesh"):
+        lines += [""] + mesh_bench.section(context["mesh"]).rstrip("\n").split("\n")
     return lines
 
 

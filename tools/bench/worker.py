@@ -6,7 +6,8 @@
 A peer module (``peer_tfkit``, ``peer_keras``, ``peer_raw_tf``) offers
 ``load(peer)``, ``train(job, x, y)``, ``predict(job, x, export_dir)`` and
 ``graph(job, work_dir)`` (the graph and vae_load workloads, tfkit and Keras 3); it
-raises ``Unavailable`` when its framework or an API it needs is missing.
+raises ``Unavailable`` when its framework or an API it needs is missing. Where the
+run imported tfkit, ``info["tfkit_file"]`` says which file it was.
 """
 
 from __future__ import annotations
@@ -82,6 +83,9 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
     except Exception as error:  # a failed measurement must not take the run down
         traceback.print_exc(file=sys.stderr)
         result.update(status="failed", reason=describe(error))
+    tfkit = sys.modules.get("tfkit")
+    if tfkit is not None:  # which tfkit ran (``--baseline`` checks it is the one it meant)
+        result["info"].setdefault("tfkit_file", getattr(tfkit, "__file__", None))
     return result
 
 
