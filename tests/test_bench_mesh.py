@@ -56,11 +56,16 @@ def test_run_plan_repeats_the_plan_and_gives_keras_its_own_interpreter(tools, mo
         return {"epochs": [1.0] * epochs, "cpu": 1.0, "loss": 0.5}
 
     monkeypatch.setattr(tools.mesh, "_run", fake_run)
+    monkeypatch.delenv("TF_NUM_INTEROP_THREADS", raising=False)
+    monkeypatch.setenv("TF_NUM_INTRAOP_THREADS", "1")
     result = tools.mesh.run_plan(["guide"], rounds=2, epochs=3, keras_python="/jax/python")
     assert [run["round"] for run in result["runs"]] == [1] * 6 + [2] * 6
     assert {python for python, framework in seen if framework == "keras_jax"} == {"/jax/python"}
     assert (result["modes"], result["epochs"]) == (list(tools.mesh.MODES), 3)
     json.dumps(result)  # kept as a section of a --resume file
+    # TensorFlow thread settings the run was given are part of the result and of the section's text
+    assert result["tf_threads"] == {"TF_NUM_INTRAOP_THREADS": "1"}
+    assert "tfkit's runs had `TF_NUM_INTRAOP_THREADS=1`." in tools.mesh.section(result)
 
 
 def test_the_table_gives_medians_the_ratio_to_keras_jax_and_the_overhead_over_one_device(tools):

@@ -36,6 +36,7 @@ DEVICES = 8
 SAMPLES, BATCH = 8192, 256
 MODELS = ("guide", "mlp4x1024")
 MODES = ("one", "data_parallel", "model_parallel")
+TF_THREAD_SETTINGS = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")  # reported when set
 FRAMEWORKS = ("tfkit", "keras_jax")
 TITLES = {"tfkit": "tfkit", "keras_jax": "Keras 3 on JAX"}
 
@@ -193,7 +194,15 @@ def run_plan(
                 f"[{number}/{rounds}] {framework} {mode} {model_name}: {json.dumps(run)}", file=sys.stderr, flush=True
             )
     modes = list(MODES) + (["mirrored"] if mirrored else [])
-    return {"models": list(models), "modes": modes, "rounds": rounds, "epochs": epochs, "runs": runs}
+    threads = {name: os.environ[name] for name in TF_THREAD_SETTINGS if name in os.environ}
+    return {
+        "models": list(models),
+        "modes": modes,
+        "rounds": rounds,
+        "epochs": epochs,
+        "runs": runs,
+        "tf_threads": threads,
+    }
 
 
 def summarize(result: dict) -> list[dict]:
@@ -279,6 +288,9 @@ def section(result: dict) -> str:
         "device*: the mode's steady epoch over the same framework's one-device steady epoch (what the "
         "distribution costs on this machine; below 1: it gains)."
     )
+    threads = result.get("tf_threads") or {}
+    if threads:  # the tfkit runs' TensorFlow thread pools, set by the caller (Keras 3 on JAX ignores these)
+        intro += " tfkit's runs had " + ", ".join(f"`{name}={value}`" for name, value in sorted(threads.items())) + "."
     heading = f"## Training on a device mesh (tools/mesh_bench.py, {DEVICES} logical CPU devices)"
     return f"{heading}\n\n{intro}\n\n{table(result)}"
 
