@@ -90,6 +90,7 @@ def test_string_lookup_idf_weights_live_on_the_mesh_and_weigh_as_on_one_device(f
     assert figures["idf_on_mesh"]
     assert figures["output_sum"] > 0  # the comparison below compares real weights, not zeros
     assert figures["idf_diff"] == figures["output_diff"] == figures["mapped_diff"] == 0.0
+    assert figures["integer_sum"] > 0 and figures["integer_diff"] == 0.0  # an IntegerLookup called eagerly
     # inside a step on the mesh a lookup cannot run (a host table): the error names the layer and the fix
     assert "StringLookup layer 'string_lookup_1' cannot run inside a step" in figures["in_step_error"]
     assert "dataset.map" in figures["in_step_error"]

@@ -443,6 +443,9 @@ def tf_idf_lookup() -> dict:
             lookup.adapt(documents)
             idf[name] = lookup.idf_weights
             outputs[name] = values.gather(lookup(documents))
+            numbers = layers.IntegerLookup(output_mode="multi_hot")  # integer inputs too stay on the host
+            numbers.adapt(np.array([[1, 2, 1], [1, 3, 0], [4, 2, 2], [5, 1, 4]] * 2))
+            outputs[name + "_integers"] = values.gather(numbers(np.array([[1, 2, 9], [4, 4, 5]] * 4)))
             mapped = tf.data.Dataset.from_tensor_slices(documents).batch(4).map(lookup)  # the input pipeline
             outputs[name + "_mapped"] = np.concatenate([values.gather(batch) for batch in mapped])
             if dist is not None:
@@ -461,6 +464,8 @@ def tf_idf_lookup() -> dict:
         "idf_diff": float(np.max(np.abs(idf["mesh"].numpy() - idf["one_device"].numpy()))),
         "output_diff": float(np.max(np.abs(outputs["mesh"] - outputs["one_device"]))),
         "mapped_diff": float(np.max(np.abs(outputs["mesh_mapped"] - outputs["one_device"]))),
+        "integer_diff": float(np.max(np.abs(outputs["mesh_integers"] - outputs["one_device_integers"]))),
+        "integer_sum": float(np.sum(outputs["one_device_integers"])),
         "output_sum": float(np.sum(outputs["one_device"])),
         "in_step_error": in_step_error,
     }

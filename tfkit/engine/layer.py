@@ -135,6 +135,10 @@ class Layer(RemovedLayerMethods, tf.Module):
         if "__init__" in cls.__dict__:  # constructor errors say which layer they are about
             cls.__init__ = naming_errors(cls.__dict__["__init__"])
 
+    # A layer whose call runs on the host (a lookup table): under a tfkit.distribution its eager inputs stay
+    # where they are instead of being split over the mesh, which such a layer could not read.
+    _tfkit_runs_on_host: bool = False
+
     def __new__(cls, *args: Any, **kwargs: Any) -> "Layer":
         obj = super().__new__(cls)
         state = LayerState()
@@ -673,7 +677,7 @@ class Layer(RemovedLayerMethods, tf.Module):
 
         if outer is None:
             self._clear_losses()
-            if tf.executing_eagerly():  # under a tfkit.distribution: the batch split over the mesh
+            if tf.executing_eagerly() and not self._tfkit_runs_on_host:  # under a distribution: split over the mesh
                 first, rest = distribution_values.distribute_call_inputs(lambda: self.weights, (first, rest))
         with call_context.enter(self, training):
             if not self._st.built:

@@ -52,6 +52,7 @@ class IndexLookup(Layer):
     """Shared by the string and integer lookups; ``key_dtype`` is tf.string or tf.int64."""
 
     key_dtype = tf.string
+    _tfkit_runs_on_host = True  # its table is a host resource: eager inputs are not split over a mesh
 
     def __init__(
         self,
