@@ -82,6 +82,9 @@ def assemble(local: Any, layout: dtensor.Layout, part: ProcessPart) -> Any:
     rows = tf.shape(local)[0] // part.count
     components = []
     for location in layout.mesh.local_device_locations():
-        index = location[axis] - part.first if axis in location else 0
-        components.append(local[index * rows : (index + 1) * rows] if axis in location else local)
+        if axis in location:  # the device's shard of the batch axis, counted from this process's first
+            index = location[axis] - part.first
+            components.append(local[index * rows : (index + 1) * rows])
+        else:  # a layout that does not split the batch: every device holds all of it
+            components.append(local)
     return dtensor.pack(components, layout)
