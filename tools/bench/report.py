@@ -446,17 +446,20 @@ def package_versions() -> dict[str, str]:
     from importlib import metadata
 
     versions = {}
-    for label, distribution in (
-        ("TensorFlow", "tensorflow"),
-        ("Keras", "keras"),
-        ("tf-keras", "tf-keras"),
-        ("JAX", "jax"),
-        ("numpy", "numpy"),
+    for label, distributions in (
+        ("TensorFlow", ("tensorflow", "tensorflow-cpu")),  # the same package under either name
+        ("Keras", ("keras",)),
+        ("tf-keras", ("tf-keras",)),
+        ("JAX", ("jax",)),
+        ("numpy", ("numpy",)),
     ):
-        try:
-            versions[label] = metadata.version(distribution)
-        except metadata.PackageNotFoundError:
-            versions[label] = "not installed"
+        versions[label] = "not installed"
+        for distribution in distributions:
+            try:
+                versions[label] = metadata.version(distribution)
+                break
+            except metadata.PackageNotFoundError:
+                continue
     return versions
 
 
