@@ -70,8 +70,35 @@ def test_a_models_own_train_step_trains_on_a_mesh_as_on_one_device(figures_of):
     assert figures["loss_diff"] < TOLERANCE
 
 
-def test_data_too_large_to_copy_to_every_device_trains_a_step_per_batch_as_one_device(figures_of):
+def test_data_too_large_to_copy_to_every_device_trains_from_batches_read_in_python_as_one_device(figures_of):
     _assert_matches_one_device(figures_of("step_per_batch"))
+
+
+def test_a_dataset_trains_in_compiled_chunks_of_stacked_batches_as_one_device(figures_of):
+    figures = figures_of("dataset_chunks")
+    assert figures["sharded"] and figures["loss_fell"]
+    for key in ("loss_diff", "weight_diff", "evaluate_diff"):
+        assert figures[key] < TOLERANCE, key
+    # six full batches of 16 and a short one of 8, for fit and evaluate: a chunk loop for each batch shape
+    shapes = [[[16, 16], [16, 8]], [[8, 16], [8, 8]]]
+    assert figures["stacked_shapes"] == {"train": shapes, "test": shapes}
+    assert figures["step_per_batch_traced"] == []  # no batch ran through the step-per-batch path
+
+
+def test_steps_per_epoch_of_a_dataset_on_a_mesh_goes_on_from_epoch_to_epoch_as_on_one_device(figures_of):
+    figures = figures_of("dataset_chunks")["continued"]
+    assert figures["loss_fell"]
+    for key in ("loss_diff", "weight_diff", "evaluate_diff"):
+        assert figures[key] < TOLERANCE, key
+
+
+def test_batches_of_more_shapes_than_get_chunk_loops_run_a_step_each_and_still_train_as_one_device(figures_of):
+    figures = figures_of("dataset_chunks")["varied"]
+    assert figures["loss_fell"]
+    for key in ("loss_diff", "weight_diff", "evaluate_diff"):
+        assert figures[key] < TOLERANCE, key
+    assert figures["stacked_sizes"] == [8, 16, 24, 32]  # MAX_SHAPES batch shapes got a chunk loop each
+    assert figures["step_per_batch_traced"] == ["test", "train"]  # the sizes 40 and 48: a step each
 
 
 def test_stateful_recurrent_layers_train_on_a_mesh_with_their_states_laid_out_as_the_layout_map_says(figures_of):

@@ -388,13 +388,79 @@ def own_train_step() -> dict:
 
 
 def step_per_batch() -> dict:
-    """Data too large to copy to every device trains a step per batch, as one device trains."""
+    """Data too large to copy to every device trains from batches read in Python, as one device trains."""
     previous, mesh_loop.MAX_WHOLE_BYTES = mesh_loop.MAX_WHOLE_BYTES, 0
     try:
         x, y = RNG.normal(size=(64, 16)).astype("float32"), RNG.normal(size=(64, 8)).astype("float32")
         return _compare(_mlp, x, y, distribution.DataParallel())
     finally:
         mesh_loop.MAX_WHOLE_BYTES = previous
+
+
+def _fit_dataset(dist, dataset, epochs: int = 2, steps_per_epoch: int | None = None) -> tuple:
+    """A seeded ``_mlp`` trained on ``dataset`` under ``dist``: (model, losses, evaluate's loss)."""
+    distribution.set_distribution(dist)
+    try:
+        tfkit.utils.set_random_seed(0)
+        model = _mlp()
+        model.compile(optimizer=tfkit.optimizers.Adam(1e-2), loss="mse")
+        losses = model.fit(dataset, epochs=epochs, steps_per_epoch=steps_per_epoch, verbose=0).history["loss"]
+        evaluated = model.evaluate(dataset, steps=steps_per_epoch, verbose=0, return_dict=True)["loss"]
+    finally:
+        distribution.set_distribution(None)
+    return model, losses, evaluated
+
+
+def _differences(one: tuple, mesh: tuple) -> dict:
+    return {
+        "loss_diff": float(np.max(np.abs(np.subtract(mesh[1], one[1])))),
+        "loss_fell": bool(mesh[1][-1] < mesh[1][0]),
+        "weight_diff": max(float(np.max(np.abs(a - b))) for a, b in zip(mesh[0].get_weights(), one[0].get_weights())),
+        "evaluate_diff": float(abs(mesh[2] - one[2])),
+    }
+
+
+def dataset_chunks() -> dict:
+    """A dataset on a mesh trains in compiled chunks of stacked batches, as one device trains on it.
+
+    104 rows in batches of 16: six full batches and a short one of 8 (each its own stacked loop); then a
+    dataset of six batch sizes, more than ``MAX_SHAPES``: the batches of the shapes past it run a step each.
+    With ``steps_per_epoch`` each epoch goes on where the last one stopped.
+    """
+    x, y = RNG.normal(size=(104, 16)).astype("float32"), RNG.normal(size=(104, 8)).astype("float32")
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
+    one = _fit_dataset(None, dataset)
+    dist = distribution.DataParallel()
+    mesh = _fit_dataset(dist, dataset)
+    loops = mesh_loop.mesh_loops(mesh[0], mesh[0]._compiled, dist)
+    figures = {
+        **_differences(one, mesh),
+        "sharded": all(values.is_sharded(w) for w in mesh[0].weights),
+        "stacked_shapes": {
+            mode: [[list(s.shape) for s in spec] for spec in specs] for mode, specs in loops.stacked_batch_specs.items()
+        },
+        "step_per_batch_traced": sorted(key[0] for key in mesh[0]._compiled.mesh_steps if key[0] in ("train", "test")),
+    }
+    # steps_per_epoch of a repeated dataset: each epoch goes on where the last one stopped, as on one device
+    repeated = dataset.repeat()
+    figures["continued"] = _differences(
+        _fit_dataset(None, repeated, epochs=3, steps_per_epoch=5), _fit_dataset(dist, repeated, 3, 5)
+    )
+    sizes = [8, 16, 24, 32, 40, 48]
+    starts = np.cumsum([0, *sizes])
+    rows_x, rows_y = RNG.normal(size=(starts[-1], 16)).astype("float32"), RNG.normal(size=(starts[-1], 8))
+    varied = None
+    for start, end in zip(starts[:-1], starts[1:]):
+        part = tf.data.Dataset.from_tensors((rows_x[start:end], rows_y[start:end].astype("float32")))
+        varied = part if varied is None else varied.concatenate(part)
+    one, mesh = _fit_dataset(None, varied), _fit_dataset(dist, varied)
+    loops = mesh_loop.mesh_loops(mesh[0], mesh[0]._compiled, dist)
+    figures["varied"] = {
+        **_differences(one, mesh),
+        "stacked_sizes": [spec[0].shape[0] for spec in loops.stacked_batch_specs["train"]],
+        "step_per_batch_traced": sorted(key[0] for key in mesh[0]._compiled.mesh_steps if key[0] in ("train", "test")),
+    }
+    return figures
 
 
 def _stateful_recurrent() -> tfkit.Model:
@@ -496,6 +562,7 @@ SCENARIOS = {
         compiled_chunks,
         own_train_step,
         step_per_batch,
+        dataset_chunks,
         recurrent,
         tf_idf_lookup,
     )

@@ -73,18 +73,23 @@ def read_own_rows(dataset: tf.data.Dataset, part: ProcessPart) -> tf.data.Datase
     return dataset.map(own_rows, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
 
 
-def assemble(local: Any, layout: dtensor.Layout, part: ProcessPart) -> Any:
-    """The global batch as a DTensor of ``layout``, from ``local``: this process's rows (``read_own_rows``)."""
+def assemble(local: Any, layout: dtensor.Layout, part: ProcessPart, axis: int = 0) -> Any:
+    """The global batch as a DTensor of ``layout``, from ``local``: this process's rows (``read_own_rows``).
+
+    ``axis``: where the batch axis is in ``local`` (1 for batches stacked on a first axis of steps);
+    ``layout.sharding_specs[axis]`` names the mesh axis it is split on.
+    """
     local = tf.convert_to_tensor(local)
     if local.shape.rank == 0:
         return dtensor.copy_to_mesh(local, dtensor.Layout.replicated(layout.mesh, 0))
-    axis = layout.sharding_specs[0]
-    rows = tf.shape(local)[0] // part.count
+    mesh_axis = layout.sharding_specs[axis]
+    rows = tf.shape(local)[axis] // part.count
+    before = (slice(None),) * axis
     components = []
     for location in layout.mesh.local_device_locations():
-        if axis in location:  # the device's shard of the batch axis, counted from this process's first
-            index = location[axis] - part.first
-            components.append(local[index * rows : (index + 1) * rows])
+        if mesh_axis in location:  # the device's shard of the batch axis, counted from this process's first
+            index = location[mesh_axis] - part.first
+            components.append(local[before + (slice(index * rows, (index + 1) * rows),)])
         else:  # a layout that does not split the batch: every device holds all of it
             components.append(local)
     return dtensor.pack(components, layout)

@@ -241,6 +241,31 @@ def distribute_batch(batch: Any, dist: Any = None, own_rows: bool = False) -> An
     return tf.nest.map_structure(lambda t: None if t is None else _split_on_batch(dist, t), batch)
 
 
+def distribute_batches(batches: Any, dist: Any, own_rows: bool = False) -> Any:
+    """Batches stacked on a new first axis (one entry a step), each split on ``dist``'s batch axis.
+
+    The tensors of ``batches`` are ``[steps, batch, ...]``; the result's layout leaves the steps axis whole
+    and splits the batch axis as ``distribute_batch`` splits a batch, so taking step ``i`` inside a compiled
+    loop is a local slice on every device. Each device receives only its rows. ``own_rows`` as in
+    ``distribute_batch``.
+    """
+    mesh = dist.device_mesh.backend_mesh
+    part = process_part.process_part(dist) if own_rows else None
+    if part is None:  # this process holds whole batches: each of its devices takes its shard's rows
+        shards = mesh.dim_size(dist.batch_dim_name) if dist.batch_dim_name in mesh.dim_names else 1
+        part = process_part.ProcessPart(0, shards, shards)
+
+    def place(t: Any) -> Any:
+        t = tf.convert_to_tensor(t)
+        if t.shape.rank == 1:  # a scalar a step: whole on every device
+            return dtensor.copy_to_mesh(t, dtensor.Layout.replicated(mesh, 1))
+        batch_layout = backend_layout(dist.get_data_layout([None] * (t.shape.rank - 1)))
+        layout = dtensor.Layout([dtensor.UNSHARDED, *batch_layout.sharding_specs], mesh)
+        return process_part.assemble(t, layout, part, axis=1)
+
+    return tf.nest.map_structure(place, batches)
+
+
 def _split_on_batch(dist: Any, value: Any) -> Any:
     """``value`` on ``dist``'s mesh, its first axis split on the batch axis (a scalar replicated)."""
     tensor = tf.convert_to_tensor(value)

@@ -48,6 +48,7 @@ class StepLoops:
         self.jit_compile = jit_compile
         self.strategy = strategy
         self.mesh = mesh  # the tfkit.distribution the loops run on, or None
+        self.stacked_batch_specs: dict[str, list] = {}  # by mode: the batch specs read with a stacked_loop
         self._cache: dict[tuple, Callable] = {}
 
     # ------------------------------------------------------------ the steps
@@ -236,6 +237,37 @@ class StepLoops:
             return tf.nest.pack_sequence_as(out_structure, [a.concat() for a in arrays])
 
         fn = compiled(loop, autograph=False, reduce_retracing=True)
+        self._cache[key] = fn
+        return fn
+
+    # ------------------------------------------------- stacked batches (mesh)
+
+    def stacked_loop(self, mode: str, batch_spec: Any) -> Callable:
+        """``fn(batches, count)`` -> logs after ``count`` steps, step ``i`` on ``batches``' entry ``i``.
+
+        ``batches``: tensors ``[steps, *batch]`` (on a mesh, ``distribution_values.distribute_batches``
+        leaves the steps axis whole, so taking entry ``i`` is a local slice on every device); ``batch_spec``
+        gives one batch's shapes, static: one trace per distinct batch shape (the short last batch has its
+        own). For the built-in steps: their logs, the metrics, are read after the loop, which therefore has
+        no tensor of the mesh among its loop variables (TensorFlow 2.21 crashes running such a loop).
+        """
+        key = ("stacked", mode, repr(batch_spec))
+        if key in self._cache:
+            return self._cache[key]
+        step = self._step(mode)
+
+        def loop(batches, count):
+            def body(i):
+                step(self._laid_out(tf.nest.map_structure(lambda t: tf.gather(t, i), batches)))
+                return (i + 1,)
+
+            tf.while_loop(lambda i: i < count, body, [tf.constant(0)])
+            return self._metric_logs()
+
+        stacked_spec = tf.nest.map_structure(lambda s: tf.TensorSpec((None, *s.shape), s.dtype), batch_spec)
+        fn = compiled(
+            autograph.written_in_tensorflow(loop), input_signature=[stacked_spec, tf.TensorSpec((), tf.int32)]
+        )
         self._cache[key] = fn
         return fn
 

@@ -78,9 +78,8 @@ def _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner
             return _run_arrays(model, state, mode, data, planner, hooks, steps_limit, mesh=(dist, placed))
     if dist is not None:
         shuffled = isinstance(data, data_module.ArrayData) and mode == "train" and data.shuffle
-        return mesh_loop.run_epoch(
-            dist, model, state, mode, data, hooks, steps_limit, epoch_order(state, data) if shuffled else None
-        )
+        order = epoch_order(state, data) if shuffled else None
+        return mesh_loop.run_epoch(dist, model, state, mode, data, hooks, steps_limit, order, planner, iterator)
     if state.run_eagerly:
         return _run_eager(model, state, mode, data, hooks, steps_limit)
     if isinstance(data, data_module.ArrayData) and state.strategy is None:
@@ -101,10 +100,14 @@ def timed(model: Any, state: Any, call: Callable, data: Any = None) -> tuple[Any
     return result, time.perf_counter() - start
 
 
-def make_iterator(state: Any, data: Any) -> Any:
+def make_iterator(state: Any, data: Any, model: Any = None) -> Any:
+    """An iterator over ``data``'s batches, as ``model``'s steps read them (a strategy's or a mesh's)."""
     dataset = data.as_dataset()
     if state.strategy is not None:
         return iter(state.strategy.experimental_distribute_dataset(dataset))
+    dist = None if model is None else mesh_loop.distribution_of(model)
+    if dist is not None:
+        return mesh_loop.iterate(dist, dataset)
     return iter(dataset)
 
 

@@ -296,7 +296,7 @@ class Trainer(StepMethods):
                 initial_epoch, self._initial_epoch = int(self._initial_epoch), None
             iterator = None
             if isinstance(data, data_module.DatasetData) and steps_per_epoch:
-                iterator = epochs_module.make_iterator(state, data)
+                iterator = epochs_module.make_iterator(state, data, self)
             elif coordinated:
                 iterator = data.iterator()  # one per fit: each worker's data goes on from epoch to epoch
             steps_per_run = steps_per_epoch or data.steps_per_epoch

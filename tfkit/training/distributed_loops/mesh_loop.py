@@ -1,9 +1,9 @@
 """Steps under a ``tfkit.distribution`` (DataParallel, ModelParallel): each batch split over the mesh.
 
-    placed = whole_on_mesh(dist, data)        # in-memory data on every device, or None: step by step
+    placed = whole_on_mesh(dist, data)        # in-memory data on every device, or None: batches from Python
     loops = mesh_loops(model, state, dist)    # the one-device StepLoops, running on the mesh
-    logs = run_epoch(model, state, "train", data, hooks, steps_limit)
-    outputs = run_prediction(model, state, data, cbs, steps)
+    logs = run_epoch(dist, model, state, "train", data, hooks, steps_limit, order, planner)
+    outputs = run_prediction(dist, model, state, data, cbs, steps)
 
 The model's variables are DTensor variables already (created under the
 distribution). DTensor expands a step over the devices: gradients of a split
@@ -18,13 +18,15 @@ axis is then a local slice on each device, with no communication). On 8
 logical CPU devices this ran the keras-io distribution guide's MLP 6-7x
 faster an epoch than a step per batch fed from Python. The copy costs memory
 on every device, so data larger than ``MAX_WHOLE_BYTES`` in all, meshes that
-span several processes, datasets and ``run_eagerly`` keep the step per batch
-below: each batch laid out on the mesh from Python and handed to the model's
-own step, compiled once per mode.
+span several processes and datasets read their batches in Python instead;
+the built-in steps still run several batches a call, stacked and placed on the
+mesh together (``stacked_batches.py``). ``run_eagerly`` and a model's own
+step run a step per batch, each laid out on the mesh from Python.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Callable
 
 import tensorflow as tf
@@ -34,6 +36,7 @@ from tfkit.distribution import values as distribution_values
 from tfkit.training import data as data_module
 from tfkit.training.chunk_planner import to_floats
 from tfkit.training.compiled_loops import StepLoops, compiled
+from tfkit.training.distributed_loops import stacked_batches
 from tfkit.training.prediction_buffer import PredictionBuffer
 
 
@@ -113,20 +116,47 @@ def _batches(data: Any, order: Any) -> Any:
     return dataset
 
 
+def iterate(dist: Any, dataset: Any) -> Any:
+    """An iterator over ``dataset``'s batches as this process reads them under ``dist``."""
+    return iter(dist.distribute_dataset(dataset))
+
+
 def run_epoch(
-    dist: Any, model: Any, state: Any, mode: str, data: Any, hooks: Any, steps_limit: int | None, order: Any = None
+    dist: Any,
+    model: Any,
+    state: Any,
+    mode: str,
+    data: Any,
+    hooks: Any,
+    steps_limit: int | None,
+    order: Any = None,
+    planner: Any = None,
+    iterator: Any = None,
 ) -> dict:
-    """One epoch of ``mode`` ("train"/"test"), a step per batch; returns the last step's logs.
+    """One epoch of ``mode`` ("train"/"test") over batches read from Python; returns the last step's logs.
 
     ``order``: the rows of in-memory data in this epoch's shuffled order (``None``: as they are).
+    ``planner``: a ``ChunkPlanner``; with it, the model's built-in steps run in compiled chunks of batches
+    (``stacked_batches.run_chunks``), else (no planner, ``run_eagerly``, a model's own step) a step per batch.
+    ``iterator``: the fit's iterator (``iterate``), which goes on from epoch to epoch (``steps_per_epoch``
+    of a dataset); ``None``: the epoch reads the data from its start.
     """
-    step = _step(dist, model, state, mode)
+    own_iterator = iterator is None
+    batches = iterate(dist, _batches(data, order)) if own_iterator else iterator
+
+    def one_step(batch: Any) -> Any:
+        return _step(dist, model, state, mode)(distribution_values.distribute_batch(batch, dist, own_rows=True))
+
+    if planner is not None and not state.run_eagerly and not model._defines_own_step(mode):
+        expected = getattr(data, "steps_per_epoch", None)
+        loops = mesh_loops(model, state, dist)
+        return stacked_batches.run_chunks(
+            loops, mode, batches, hooks, steps_limit, planner, one_step, expected, release_batches=own_iterator
+        )
     logs: dict = {}
-    for index, batch in enumerate(dist.distribute_dataset(_batches(data, order))):
-        if steps_limit is not None and index >= steps_limit:
-            break
+    for index, batch in enumerate(itertools.islice(batches, steps_limit)):  # reads no batch past the limit
         hooks.begin(index)
-        logs = to_floats(step(distribution_values.distribute_batch(batch, dist, own_rows=True)))
+        logs = to_floats(one_step(batch))
         hooks.end(index, logs)
         if mode == "train" and model.stop_training:
             break
