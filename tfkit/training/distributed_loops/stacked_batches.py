@@ -12,9 +12,10 @@ compiled loop then runs a step on each (``StepLoops.stacked_loop``). A batch of
 other shapes (the short last batch) starts a chunk of its own.
 
 On 8 logical CPU devices (2 cores), the keras-io distribution guide's MLP under
-``DataParallel``, from a dataset of 256-row batches, ran a steady epoch in
-0.34-0.48 s, as from in-memory arrays (0.34-0.43 s), where a step per batch took
-0.58-0.66 s (three fresh processes each; first epochs 2.0-2.3 s and 1.3-2.6 s).
+``DataParallel``, from a dataset of 256-row batches, ran an epoch in 0.43 s, where a
+step per batch took 0.63 s (medians of 10 epochs each, the two alternating in one
+process; from in-memory arrays, 0.34-0.44 s). The first epoch, which traces and lays
+the loop out, took 2.2-2.6 s against 1.5-2.6 s (fresh processes).
 """
 
 from __future__ import annotations
