@@ -252,7 +252,7 @@ def distribute_batches(batches: Any, dist: Any, own_rows: bool = False) -> Any:
     mesh = dist.device_mesh.backend_mesh
     part = process_part.process_part(dist) if own_rows else None
     if part is None:  # this process holds whole batches: each of its devices takes its shard's rows
-        shards = mesh.dim_size(dist.batch_dim_name) if dist.batch_dim_name in mesh.dim_names else 1
+        shards = mesh.dim_size(dist.batch_dim_name)  # a distribution's batch axis is an axis of its mesh
         part = process_part.ProcessPart(0, shards, shards)
 
     def place(t: Any) -> Any:

@@ -121,6 +121,20 @@ class StepLoops:
     def _metric_logs(self) -> Any:
         return self.model.get_metrics_result()
 
+    def _steps_then_metrics(self, step: Callable, count: tf.Tensor, batch_at: Callable) -> Any:
+        """``step(batch_at(i))`` for ``i < count`` in a ``tf.while_loop``, then the metrics' results.
+
+        The loop's only variable is ``i``: on a mesh a DTensor may not be a loop variable (TensorFlow 2.21
+        crashes running such a loop), so each iteration takes its own batch and the logs are read after.
+        """
+
+        def body(i):
+            step(batch_at(i))
+            return (i + 1,)
+
+        tf.while_loop(lambda i: i < count, body, [tf.constant(0)])
+        return self._metric_logs()
+
     # ------------------------------------------------------ in-memory loops
 
     @staticmethod
@@ -171,12 +185,8 @@ class StepLoops:
         if self.mesh is not None and not custom:
 
             def loop(tensors, order, first_row, count):
-                def body(i):
-                    step(batch(cut(tensors, order, first_row, i)))
-                    return (i + 1,)
+                return self._steps_then_metrics(step, count, lambda i: batch(cut(tensors, order, first_row, i)))
 
-                tf.while_loop(lambda i: i < count, body, [tf.constant(0)])
-                return self._metric_logs()
         elif not custom:
 
             def loop(tensors, order, first_row, count):
@@ -257,12 +267,9 @@ class StepLoops:
         step = self._step(mode)
 
         def loop(batches, count):
-            def body(i):
-                step(self._laid_out(tf.nest.map_structure(lambda t: tf.gather(t, i), batches)))
-                return (i + 1,)
-
-            tf.while_loop(lambda i: i < count, body, [tf.constant(0)])
-            return self._metric_logs()
+            return self._steps_then_metrics(
+                step, count, lambda i: self._laid_out(tf.nest.map_structure(lambda t: tf.gather(t, i), batches))
+            )
 
         stacked_spec = tf.nest.map_structure(lambda s: tf.TensorSpec((None, *s.shape), s.dtype), batch_spec)
         fn = compiled(

@@ -148,10 +148,9 @@ def run_epoch(
         return _step(dist, model, state, mode)(distribution_values.distribute_batch(batch, dist, own_rows=True))
 
     if planner is not None and not state.run_eagerly and not model._defines_own_step(mode):
-        expected = getattr(data, "steps_per_epoch", None)
         loops = mesh_loops(model, state, dist)
         return stacked_batches.run_chunks(
-            loops, mode, batches, hooks, steps_limit, planner, one_step, expected, release_batches=own_iterator
+            loops, mode, batches, hooks, steps_limit, planner, one_step, data.steps_per_epoch, own_iterator
         )
     logs: dict = {}
     for index, batch in enumerate(itertools.islice(batches, steps_limit)):  # reads no batch past the limit
