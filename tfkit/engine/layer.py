@@ -39,6 +39,7 @@ from tfkit.engine.call_signature import build_parameters, call_signature, markin
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer_removed import RemovedLayerMethods
 from tfkit.engine.layer_state import LayerState
+from tfkit.engine.layer_weights import LayerWeights
 from tfkit.engine.naming import clear_session, scope_name, to_snake_case, unique_name  # noqa: F401  (tfkit.clear_session)
 
 # ``record(layer, args, kwargs)``: a call on symbolic tensors becomes a node of a functional graph.
@@ -52,16 +53,11 @@ def set_symbolic_call_recorder(record: Any) -> None:
     _symbolic_call_recorder = record
 
 
-def _parts(weight: Any) -> list[Any]:
-    """A weight split over parameter servers (``tf.distribute``'s ShardedVariable): its parts; else itself."""
-    return list(weight.variables) if isinstance(weight, tf.__internal__.distribute.ShardedVariable) else [weight]
-
-
 distribution_values.set_enclosing_names(call_context.layer_names)  # variable paths: "mha/query/kernel"
 
 
 @registry.base("layers")
-class Layer(RemovedLayerMethods, tf.Module):
+class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
     """This is the class from which all layers inherit.
 
     A layer is a callable object that takes one or more tensors as input and
@@ -324,140 +320,6 @@ class Layer(RemovedLayerMethods, tf.Module):
         if reg is not None:
             self._st.regularizers.append((variable, reg))
         return variable
-
-    @property
-    def trainable(self) -> bool:
-        """Whether the layer's weights are trained; setting it sets it on every sub-layer too."""
-        return self._st.trainable
-
-    @trainable.setter
-    def trainable(self, value: bool) -> None:
-        self._st.trainable = bool(value)
-        for layer in tracking.flatten_layers(self, include_self=False):
-            layer._st.trainable = bool(value)
-
-    @property
-    def weights(self) -> list[tf.Variable]:
-        """Every weight of this layer and its sub-layers, own weights first."""
-        return list(tracking.variable_paths(self, include=_is_weight).values())
-
-    @property
-    def trainable_weights(self) -> list[tf.Variable]:
-        """The weights that training updates: trainable floating variables of trainable layers.
-
-        A weight split by a `ParameterServerStrategy` `variable_partitioner` is listed as its parts (one
-        variable per parameter server), which gradients and the optimizer update one by one.
-        """
-        frozen = self._frozen_ids()  # once: a walk over every sub-layer's weights
-        return [
-            part
-            for w in self.weights
-            if id(w) not in frozen
-            for part in _parts(w)
-            if part.trainable and part.dtype.is_floating
-        ]
-
-    @property
-    def non_trainable_weights(self) -> list[tf.Variable]:
-        """The weights that training does not update (such as `BatchNormalization`'s moving statistics)."""
-        trainable = {id(w) for w in self.trainable_weights}
-        return [w for w in self.weights if not any(id(part) in trainable for part in _parts(w))]
-
-    def _frozen_ids(self) -> set[int]:
-        frozen: set[int] = set()
-        for layer in tracking.flatten_layers(self):
-            frozen.update(layer._st.frozen_weights)
-            if not layer._st.trainable:
-                frozen.update(id(w) for w in layer.weights)
-        return frozen
-
-    def _set_weight_trainable(self, variable: tf.Variable, trainable: bool) -> None:
-        """Keras's ``variable.trainable = ...`` for an own weight (a tf.Variable's flag is fixed at creation)."""
-        kept = [i for i in self._st.frozen_weights if i != id(variable)]
-        self._st.frozen_weights = kept if trainable else kept + [id(variable)]
-
-    # tf.Module's own views follow the layer's (so frozen layers are frozen there too).
-    @property
-    def trainable_variables(self) -> Sequence[tf.Variable]:
-        """`trainable_weights`, as a tuple (`tf.Module`'s name)."""
-        return tuple(self.trainable_weights)
-
-    @property
-    def non_trainable_variables(self) -> Sequence[tf.Variable]:
-        """Every variable that is not in `trainable_weights`, as a tuple."""
-        trainable = {id(v) for v in self.trainable_weights}
-        return tuple(v for v in self.variables if id(v) not in trainable)
-
-    @property
-    def variables(self) -> Sequence[tf.Variable]:
-        """Weights plus other state (random-generator seeds, optimizer-free counters)."""
-        return tuple(tracking.variable_paths(self).values())
-
-    def weight_paths(self) -> dict[str, tf.Variable]:
-        """``{"encoder/dense_proj/kernel": variable, ...}`` for every weight."""
-        return tracking.variable_paths(self, include=_is_weight)
-
-    def count_params(self) -> int:
-        """Counts the scalars in all the layer's weights.
-
-        Returns:
-            An integer, the number of parameters.
-
-        Example:
-            >>> layer = tfkit.layers.Dense(2)
-            >>> layer.build((None, 3))
-            >>> layer.count_params()
-            8
-        """
-        return int(sum(np.prod(w.shape) for w in self.weights))
-
-    def get_weights(self) -> list[np.ndarray]:
-        """Returns the current values of the layer's weights, as NumPy arrays.
-
-        Returns:
-            A list of NumPy arrays, in the order of `weights`.
-
-        Example:
-            >>> layer = tfkit.layers.Dense(2, kernel_initializer="ones")
-            >>> layer.build((None, 3))
-            >>> [w.shape for w in layer.get_weights()]
-            [(3, 2), (2,)]
-        """
-        return [w.numpy() for w in self.weights]
-
-    def set_weights(self, values: Sequence[Any]) -> None:
-        """Sets the values of the layer's weights from NumPy arrays.
-
-        All shapes are checked before any weight changes.
-
-        Args:
-            values: A list of arrays, one per weight in the order of
-                `weights` (as `get_weights` returns them).
-
-        Raises:
-            ValueError: If the number of values or a shape does not match.
-
-        Example:
-            >>> layer = tfkit.layers.Dense(2)
-            >>> layer.build((None, 3))
-            >>> layer.set_weights([np.ones((3, 2)), np.zeros(2)])
-            >>> layer(np.ones((1, 3)))
-            <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 3.]], dtype=float32)>
-        """
-        paths = self.weight_paths()
-        if len(values) != len(paths):
-            raise ValueError(
-                f"Layer '{self.name}' has {len(paths)} weights ({', '.join(paths)}), got {len(values)} values"
-            )
-        arrays = [np.asarray(v) for v in values]
-        for (path, variable), array in zip(paths.items(), arrays):
-            if tuple(variable.shape) != array.shape:
-                raise ValueError(
-                    f"Layer '{self.name}': weight '{path}' has shape {tuple(variable.shape)}, "
-                    f"got a value of shape {array.shape}"
-                )
-        for variable, array in zip(paths.values(), arrays):
-            variable.assign(array)
 
     # ----------------------------------------------------------------- losses
 
@@ -924,10 +786,6 @@ class Layer(RemovedLayerMethods, tf.Module):
         if "dtype" in later and later["dtype"] is not None:
             layer._st.policy = dtype_policy.get(later["dtype"])
         return layer
-
-
-def _is_weight(owner: Any, variable: tf.Variable) -> bool:
-    return not variable_roles.is_state_owner(owner)
 
 
 def _overrides_compute_mask(layer: Layer) -> bool:
