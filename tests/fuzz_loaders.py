@@ -46,7 +46,7 @@ resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 import numpy as np, tfkit
 import tfkit.saving.h5_snapshot as snapshot
-from tfkit.saving.inspect import describe
+from tfkit.saving.file_description import describe
 # The HDF5 parsing child reports its own VmHWM (CHILD_PEAK below) into a file named here.
 child_peaks = sys.argv[2]
 os.environ["TFKIT_FUZZ_REAL_CHILD"], os.environ["TFKIT_FUZZ_CHILD_PEAKS"] = snapshot.CHILD_SCRIPT, child_peaks

@@ -88,7 +88,7 @@ WORKER = textwrap.dedent("""
     import json, os, sys
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     import tfkit
-    from tfkit.saving.inspect import describe
+    from tfkit.saving.file_description import describe
     for line in sys.stdin:
         kind, path = json.loads(line)
         try:

@@ -62,7 +62,7 @@ WORKER = textwrap.dedent(
         elif action == "load_weights":
             target().load_weights(case["path"])
         elif action == "inspect":
-            from tfkit.saving.inspect import describe
+            from tfkit.saving.file_description import describe
             describe(case["path"])
         else:
             raise RuntimeError("unknown action " + action)

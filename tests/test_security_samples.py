@@ -18,7 +18,7 @@ _LOAD_EACH = r"""
 import json, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, 6 * 2**30))
 import numpy as np, tfkit
-from tfkit.saving.inspect import describe
+from tfkit.saving.file_description import describe
 model = tfkit.Sequential([tfkit.Input((4,)), tfkit.layers.Dense(3)])
 loaders = {"load_model": tfkit.load_model, "load_weights": model.load_weights, "inspect": describe}
 results = []

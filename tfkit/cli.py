@@ -38,7 +38,7 @@ from typing import Any, Callable, Sequence
 import tfkit_command_line
 from tfkit.base.registry import UnknownObjectError
 from tfkit.saving import export_saved_model, h5_format, keras_files, load_model
-from tfkit.saving.inspect import describe
+from tfkit.saving.file_description import describe
 from tfkit_command_line import phase
 
 

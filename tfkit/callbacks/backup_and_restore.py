@@ -8,7 +8,7 @@ At each epoch end (or every ``save_freq`` batches) a ``tf.train.Checkpoint``
 of the model, its optimizer, the number of finished epochs and the trainer's
 extra state (``model._checkpoint_state()``: the data-shuffling random
 generator) is written to the one checkpoint prefix ``backup_dir/ckpt`` the way
-``save_weights`` publishes a checkpoint (``saving.checkpoint_files``): under a
+``save_weights`` publishes a checkpoint (``files.checkpoint_files``): under a
 name of this process's own first, then renamed over the previous backup, so a
 process killed at any point leaves the previous backup or the new one, and two
 processes backing up to one folder never clobber each other's files (one whole

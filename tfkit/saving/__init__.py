@@ -11,7 +11,7 @@ rebuilding), ``graph_budget`` (graph ops traced during a rebuild; what a config
 may multiply is checked by ``tfkit.engine.config_cost`` and charged through
 ``tfkit.base.load_budget``), ``export`` (SavedModel for TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
 ``export_fold`` / ``export_check`` / ``export_blame`` (ONNX and TFLite files
-checked against ``predict``), ``inspect`` (what ``tfkit inspect`` prints).
+checked against ``predict``), ``file_description`` (what ``tfkit inspect`` prints).
 
 The public functions live in ``saving_api`` (``save_model``, ``load_model``,
 ``save_weights``, ``load_weights``), ``export_api`` (``export_saved_model``,

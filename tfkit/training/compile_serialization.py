@@ -3,7 +3,7 @@
     config = compile_config(model)                   # {"optimizer": {...}, "loss": "mse", ...} or None
     model.compile(**compile_arguments(config))       # the same compile, rebuilt by name only
 
-Losses, metrics and the optimizer are written with ``engine.serialization``;
+Losses, metrics and the optimizer are written with ``engine.config_serialization``;
 a user's function is written by its name and found again through the
 registry (``custom_objects``), never by importing a module.
 """

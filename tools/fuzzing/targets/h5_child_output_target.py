@@ -46,7 +46,7 @@ def _fake_child(env, path, limits, data_paths, timeout):
 
 def check(data: bytes) -> None:
     from tfkit.saving import h5_snapshot
-    from tfkit.saving.inspect import describe
+    from tfkit.saving.file_description import describe
 
     _state["answer"] = answer_of(data)
     path = str(scratch_path(NAME))
@@ -96,7 +96,7 @@ def setup() -> None:
     import numpy as np
 
     import tfkit
-    from tfkit.saving.inspect import describe  # noqa: F401  (imported before the guard is armed)
+    from tfkit.saving.file_description import describe  # noqa: F401  (imported before the guard is armed)
 
     with h5py.File(scratch_path(NAME), "w") as f:  # a real HDF5 file: the signature checks pass
         f.attrs["note"] = "the fuzz input stands in for the reader's answer"
@@ -114,7 +114,7 @@ TARGET = Target(
         "tfkit.saving.h5_format",
         "tfkit.saving.h5",
         "tfkit.saving.weights_io",
-        "tfkit.saving.inspect",
+        "tfkit.saving.file_description",
         "tfkit.saving.keras_files.importer",
         "tfkit.saving.keras_files.weights_layout",
     ),
