@@ -19,6 +19,7 @@ from tfkit.base import registry
 from tfkit.base.argument_validation import positive_int
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
+from tfkit.layers.conv_separable import SeparableConvBase
 
 __all__ = ["DepthwiseConv2D", "SeparableConv2D"]
 
@@ -199,7 +200,7 @@ class DepthwiseConv2D(ConvBase):
 
 
 @registry.builtin("layers", "SeparableConvolution2D")
-class SeparableConv2D(ConvBase):
+class SeparableConv2D(SeparableConvBase):
     """2D separable convolution layer.
 
     This layer performs a depthwise convolution that acts separately on
@@ -283,88 +284,7 @@ class SeparableConv2D(ConvBase):
 
     rank = 2
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: IntOrTuple,
-        strides: IntOrTuple = (1, 1),
-        padding: str = "valid",
-        data_format: str | None = None,
-        dilation_rate: IntOrTuple = (1, 1),
-        depth_multiplier: int = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        depthwise_initializer: Any = "glorot_uniform",
-        pointwise_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        depthwise_regularizer: Any = None,
-        pointwise_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        depthwise_constraint: Any = None,
-        pointwise_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            filters,
-            kernel_size,
-            strides,
-            padding,
-            data_format,
-            dilation_rate,
-            activation,
-            use_bias,
-            bias_initializer,
-            bias_regularizer,
-            activity_regularizer,
-            bias_constraint,
-            **kwargs,
-        )
-        who = cu.layer_label(self)
-        if filters is None:
-            raise ValueError(f"{who} expected `filters` to be a positive integer, got None")
-        self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", who)
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
-        self.pointwise_constraint = constraints.get(pointwise_constraint)
-
-    def build(self, input_shape: tuple) -> None:
-        channels = self._input_channels(input_shape)
-        self.compute_output_shape(input_shape)
-        self.depthwise_kernel = self.add_weight(
-            shape=(*self.kernel_size, channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer,
-            regularizer=self.depthwise_regularizer,
-            constraint=self.depthwise_constraint,
-            name="depthwise_kernel",
-        )
-        self.pointwise_kernel = self.add_weight(
-            shape=(1, 1, channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer,
-            regularizer=self.pointwise_regularizer,
-            constraint=self.pointwise_constraint,
-            name="pointwise_kernel",
-        )
-        self._add_bias(self.filters)
-
     def _convolve(self, inputs: tf.Tensor) -> tf.Tensor:
         depthwise = tf.convert_to_tensor(self.depthwise_kernel)
         mixed = depthwise_conv2d(inputs, depthwise, self.strides, self.padding, self.dilation_rate)
         return tf.nn.conv2d(mixed, self.pointwise_kernel, strides=1, padding="VALID")
-
-    def get_config(self) -> dict[str, Any]:
-        config = self._base_conv_config(filters=self.filters)
-        config.update(
-            depth_multiplier=self.depth_multiplier,
-            depthwise_initializer=initializers.serialize(self.depthwise_initializer),
-            pointwise_initializer=initializers.serialize(self.pointwise_initializer),
-            depthwise_regularizer=serialize_optional(regularizers, self.depthwise_regularizer),
-            pointwise_regularizer=serialize_optional(regularizers, self.pointwise_regularizer),
-            depthwise_constraint=serialize_optional(constraints, self.depthwise_constraint),
-            pointwise_constraint=serialize_optional(constraints, self.pointwise_constraint),
-        )
-        return config

@@ -21,6 +21,7 @@ from tfkit.base.argument_validation import positive_int
 from tfkit.layers import conv_utils as cu
 from tfkit.layers.conv_base import ConvBase, IntOrTuple, serialize_optional
 from tfkit.layers.conv_depthwise import depthwise_conv2d
+from tfkit.layers.conv_separable import SeparableConvBase
 
 __all__ = ["DepthwiseConv1D", "SeparableConv1D", "SeparableConvolution1D"]
 
@@ -182,7 +183,7 @@ class DepthwiseConv1D(ConvBase):
 
 
 @registry.builtin("layers", "SeparableConvolution1D")
-class SeparableConv1D(ConvBase):
+class SeparableConv1D(SeparableConvBase):
     """1D separable convolution layer.
 
     This layer performs a depthwise convolution that acts separately on
@@ -266,85 +267,10 @@ class SeparableConv1D(ConvBase):
 
     rank = 1
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: IntOrTuple,
-        strides: IntOrTuple = 1,
-        padding: str = "valid",
-        data_format: str | None = None,
-        dilation_rate: IntOrTuple = 1,
-        depth_multiplier: int = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        depthwise_initializer: Any = "glorot_uniform",
-        pointwise_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        depthwise_regularizer: Any = None,
-        pointwise_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        depthwise_constraint: Any = None,
-        pointwise_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            filters,
-            kernel_size,
-            strides,
-            padding,
-            data_format,
-            dilation_rate,
-            activation,
-            use_bias,
-            bias_initializer,
-            bias_regularizer,
-            activity_regularizer,
-            bias_constraint,
-            **kwargs,
-        )
-        who = cu.layer_label(self)
-        if filters is None:
-            raise ValueError(f"{who} expected `filters` to be a positive integer, got None")
-        self.depth_multiplier = positive_int(depth_multiplier, "depth_multiplier", who)
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
-        self.pointwise_constraint = constraints.get(pointwise_constraint)
-
-    def build(self, input_shape: tuple) -> None:
-        channels = self._input_channels(input_shape)
-        self.compute_output_shape(input_shape)
-        self.depthwise_kernel = _depthwise_weights(self, channels, "depthwise_kernel")
-        self.pointwise_kernel = self.add_weight(
-            shape=(1, channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer,
-            regularizer=self.pointwise_regularizer,
-            constraint=self.pointwise_constraint,
-            name="pointwise_kernel",
-        )
-        self._add_bias(self.filters)
-
     def _convolve(self, inputs: tf.Tensor) -> tf.Tensor:
         depthwise = tf.convert_to_tensor(self.depthwise_kernel)
         mixed = depthwise_conv1d(inputs, depthwise, self.strides[0], self.padding, self.dilation_rate[0])
         return tf.nn.conv1d(mixed, self.pointwise_kernel, stride=1, padding="VALID")
-
-    def get_config(self) -> dict[str, Any]:
-        config = self._base_conv_config(filters=self.filters)
-        config.update(
-            depth_multiplier=self.depth_multiplier,
-            depthwise_initializer=initializers.serialize(self.depthwise_initializer),
-            pointwise_initializer=initializers.serialize(self.pointwise_initializer),
-            depthwise_regularizer=serialize_optional(regularizers, self.depthwise_regularizer),
-            pointwise_regularizer=serialize_optional(regularizers, self.pointwise_regularizer),
-            depthwise_constraint=serialize_optional(constraints, self.depthwise_constraint),
-            pointwise_constraint=serialize_optional(constraints, self.pointwise_constraint),
-        )
-        return config
 
 
 SeparableConvolution1D = SeparableConv1D
