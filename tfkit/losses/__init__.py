@@ -12,6 +12,7 @@ Module map: ``reduction`` (weights, masks, reductions), ``loss`` (``Loss``,
 
 from __future__ import annotations
 
+from tfkit.losses import extra_functions, functions
 from tfkit.losses.builtins import (
     BinaryCrossentropy,
     BinaryFocalCrossentropy,
@@ -38,43 +39,19 @@ from tfkit.losses.extra_builtins import (
     Dice,
     Tversky,
 )
-from tfkit.losses.extra_functions import (
-    categorical_focal_crossentropy,
-    categorical_generalized_cross_entropy,
-    circle,
-    ctc,
-    dice,
-    tversky,
-)
-from tfkit.losses.functions import (
-    binary_crossentropy,
-    binary_focal_crossentropy,
-    categorical_crossentropy,
-    categorical_hinge,
-    cosine_similarity,
-    hinge,
-    huber,
-    kl_divergence,
-    log_cosh,
-    mean_absolute_error,
-    mean_absolute_percentage_error,
-    mean_squared_error,
-    mean_squared_logarithmic_error,
-    poisson,
-    sparse_categorical_crossentropy,
-    squared_hinge,
-)
+from tfkit.losses.extra_functions import *  # noqa: F403  (the per-sample loss functions: each module's __all__)
+from tfkit.losses.functions import *  # noqa: F403
 from tfkit.losses.identifiers import deserialize, get, is_loss_of_kind, loss_object, serialize  # noqa: F401
 from tfkit.losses.loss import BuiltinLoss, Loss, LossFunctionWrapper
 from tfkit.losses.reduction import reduce_weighted_values, scale_loss_for_distribution, unscale_loss_for_distribution
 
 # Short names Keras accepts for the functions.
-mse = MSE = mean_squared_error
-mae = MAE = mean_absolute_error
-mape = MAPE = mean_absolute_percentage_error
-msle = MSLE = mean_squared_logarithmic_error
-kld = KLD = kl_divergence
-bce = binary_crossentropy
+mse = MSE = functions.mean_squared_error
+mae = MAE = functions.mean_absolute_error
+mape = MAPE = functions.mean_absolute_percentage_error
+msle = MSLE = functions.mean_squared_logarithmic_error
+kld = KLD = functions.kl_divergence
+bce = functions.binary_crossentropy
 
 
 __all__ = [
@@ -103,28 +80,6 @@ __all__ = [
     "CTC",
     "Dice",
     "Tversky",
-    "binary_crossentropy",
-    "binary_focal_crossentropy",
-    "categorical_crossentropy",
-    "categorical_hinge",
-    "cosine_similarity",
-    "hinge",
-    "huber",
-    "kl_divergence",
-    "log_cosh",
-    "mean_absolute_error",
-    "mean_absolute_percentage_error",
-    "mean_squared_error",
-    "mean_squared_logarithmic_error",
-    "poisson",
-    "sparse_categorical_crossentropy",
-    "squared_hinge",
-    "categorical_focal_crossentropy",
-    "categorical_generalized_cross_entropy",
-    "circle",
-    "ctc",
-    "dice",
-    "tversky",
     "mse",
     "mae",
     "mape",
@@ -138,4 +93,6 @@ __all__ = [
     "reduce_weighted_values",
     "scale_loss_for_distribution",
     "unscale_loss_for_distribution",
+    *functions.__all__,
+    *extra_functions.__all__,
 ]

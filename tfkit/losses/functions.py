@@ -41,7 +41,6 @@ __all__ = [
     "binary_focal_crossentropy",
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
-    "l2_normalize",
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tfkit.base import registry
+from tfkit.losses import extra_functions, functions
 from tfkit.losses.builtins import (
     BinaryCrossentropy,
     BinaryFocalCrossentropy,
@@ -17,76 +18,25 @@ from tfkit.losses.builtins import (
     SparseCategoricalCrossentropy,
 )
 from tfkit.losses.extra_builtins import CategoricalFocalCrossentropy
-from tfkit.losses.extra_functions import (
-    categorical_focal_crossentropy,
-    categorical_generalized_cross_entropy,
-    circle,
-    ctc,
-    dice,
-    tversky,
-)
-from tfkit.losses.functions import (
-    binary_crossentropy,
-    binary_focal_crossentropy,
-    categorical_crossentropy,
-    categorical_hinge,
-    cosine_similarity,
-    hinge,
-    huber,
-    kl_divergence,
-    log_cosh,
-    mean_absolute_error,
-    mean_absolute_percentage_error,
-    mean_squared_error,
-    mean_squared_logarithmic_error,
-    poisson,
-    sparse_categorical_crossentropy,
-    squared_hinge,
-)
 from tfkit.losses.loss import Loss, LossFunctionWrapper
 
-_LOSS_FUNCTIONS = {
-    fn.__name__: fn
-    for fn in (
-        binary_crossentropy,
-        binary_focal_crossentropy,
-        categorical_crossentropy,
-        categorical_hinge,
-        cosine_similarity,
-        hinge,
-        huber,
-        kl_divergence,
-        log_cosh,
-        mean_absolute_error,
-        mean_absolute_percentage_error,
-        mean_squared_error,
-        mean_squared_logarithmic_error,
-        poisson,
-        sparse_categorical_crossentropy,
-        squared_hinge,
-        categorical_focal_crossentropy,
-        categorical_generalized_cross_entropy,
-        circle,
-        ctc,
-        dice,
-        tversky,
-    )
-}
+# Every per-sample loss function by its name, from the ``__all__`` of the modules that define them.
+_LOSS_FUNCTIONS = {name: getattr(module, name) for module in (functions, extra_functions) for name in module.__all__}
 
 
 _FUNCTION_ALIASES = {
-    "mse": mean_squared_error,
-    "MSE": mean_squared_error,
-    "mae": mean_absolute_error,
-    "MAE": mean_absolute_error,
-    "mape": mean_absolute_percentage_error,
-    "MAPE": mean_absolute_percentage_error,
-    "msle": mean_squared_logarithmic_error,
-    "MSLE": mean_squared_logarithmic_error,
-    "kld": kl_divergence,
-    "KLD": kl_divergence,
-    "bce": binary_crossentropy,
-    "BCE": binary_crossentropy,
+    "mse": functions.mean_squared_error,
+    "MSE": functions.mean_squared_error,
+    "mae": functions.mean_absolute_error,
+    "MAE": functions.mean_absolute_error,
+    "mape": functions.mean_absolute_percentage_error,
+    "MAPE": functions.mean_absolute_percentage_error,
+    "msle": functions.mean_squared_logarithmic_error,
+    "MSLE": functions.mean_squared_logarithmic_error,
+    "kld": functions.kl_divergence,
+    "KLD": functions.kl_divergence,
+    "bce": functions.binary_crossentropy,
+    "BCE": functions.binary_crossentropy,
 }
 
 

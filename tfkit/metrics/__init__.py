@@ -131,41 +131,13 @@ __all__ = [
     "resolve_compile_metric",
 ]
 
-# Keras 3's keras.metrics also exposes the per-sample loss functions under their names.
+# Keras 3's keras.metrics also exposes the per-sample loss functions under their names: all of
+# tfkit.losses.functions but cosine_similarity, and categorical_focal_crossentropy.
+from tfkit.losses import functions as _loss_functions  # noqa: E402
 from tfkit.losses.extra_functions import categorical_focal_crossentropy  # noqa: E402,F401
-from tfkit.losses.functions import (  # noqa: E402,F401
-    binary_crossentropy,
-    binary_focal_crossentropy,
-    categorical_crossentropy,
-    categorical_hinge,
-    hinge,
-    huber,
-    kl_divergence,
-    log_cosh,
-    mean_absolute_error,
-    mean_absolute_percentage_error,
-    mean_squared_error,
-    mean_squared_logarithmic_error,
-    poisson,
-    sparse_categorical_crossentropy,
-    squared_hinge,
-)
+from tfkit.losses.functions import *  # noqa: E402,F403
 
-__all__ += [
-    "categorical_focal_crossentropy",
-    "binary_crossentropy",
-    "binary_focal_crossentropy",
-    "categorical_crossentropy",
-    "categorical_hinge",
-    "hinge",
-    "huber",
-    "kl_divergence",
-    "log_cosh",
-    "mean_absolute_error",
-    "mean_absolute_percentage_error",
-    "mean_squared_error",
-    "mean_squared_logarithmic_error",
-    "poisson",
-    "sparse_categorical_crossentropy",
-    "squared_hinge",
+del cosine_similarity  # noqa: F821  (keras.metrics has the CosineSimilarity class only)
+__all__ += [name for name in _loss_functions.__all__ if name != "cosine_similarity"] + [
+    "categorical_focal_crossentropy"
 ]

@@ -30,6 +30,7 @@ from tfkit.base import registry
 from tfkit.distribution import values as distribution_values
 from tfkit.engine import variable_options
 from tfkit.optimizers import schedules as schedules_module
+from tfkit.optimizers.variable_path import variable_path
 
 
 def _variable_key(variable: Any) -> int:
@@ -453,23 +454,7 @@ class Optimizer(tf.Module):
 
     def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None = None) -> tf.Variable:
         """Update ``trainable_variables`` (default: those given to ``build``) with ``grads``."""
-        grads = list(grads)
-        if trainable_variables is None:
-            if not self.built:
-                raise ValueError(
-                    f"{type(self).__name__}.apply() got gradients without variables before it was "
-                    "built; pass trainable_variables or call optimizer.build(variables) first."
-                )
-            variables = list(self._state.model_variables)
-        else:
-            variables = list(trainable_variables)
-            if not self.built:
-                self._build_from_any_context(variables)
-        if len(grads) != len(variables):
-            raise ValueError(
-                f"{type(self).__name__}.apply() expected one gradient per variable "
-                f"({len(variables)}), got {len(grads)} gradients."
-            )
+        grads, variables = self._paired_gradients(grads, trainable_variables)
         if not grads:
             return self._iterations
         grads, variables, indices = self._present_gradients(grads, variables)
@@ -491,35 +476,66 @@ class Optimizer(tf.Module):
         context.merge_call(self._apply_updates, args=(grads, indices, learning_rate))
         return self._iterations
 
+    def _paired_gradients(
+        self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None
+    ) -> tuple[list[Any], list[Any]]:
+        """``apply``'s arguments checked: one gradient per variable, the optimizer built on first use.
+
+        Without ``trainable_variables``, the variables given to ``build``.
+        """
+        grads = list(grads)
+        who = type(self).__name__
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError(
+                    f"{who}.apply() got gradients without variables before it was "
+                    "built; pass trainable_variables or call optimizer.build(variables) first."
+                )
+            variables = list(self._state.model_variables)
+        else:
+            variables = list(trainable_variables)
+            if not self.built:
+                self._build_from_any_context(variables)
+        if len(grads) != len(variables):
+            raise ValueError(
+                f"{who}.apply() expected one gradient per variable ({len(variables)}), got {len(grads)} gradients."
+            )
+        return grads, variables
+
     def _build_from_any_context(self, variables: list[Any]) -> None:
         if tf.distribute.has_strategy() and not tf.distribute.in_cross_replica_context():
             tf.distribute.get_replica_context().merge_call(lambda _strategy: self.build(variables))
         else:
             self.build(variables)
 
+    def _given_gradients(self, grads: list[Any], variables: list[Any]) -> list[tuple[Any, Any]]:
+        """The (gradient, variable) pairs whose gradient is not ``None``; a warning names the others.
+
+        Raises ``ValueError`` when every gradient is ``None`` (the loss does not depend on the variables).
+        """
+        pairs = [(grad, variable) for grad, variable in zip(grads, variables) if grad is not None]
+        if not pairs:
+            raise ValueError(
+                f"{type(self).__name__}.apply(): no gradients were given for any variable "
+                f"(all {len(variables)} were None). Does the loss depend on the model's variables?"
+            )
+        if len(pairs) < len(variables):
+            missing = [variable_path(v) for g, v in zip(grads, variables) if g is None]
+            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss.", stacklevel=4)
+        return pairs
+
     def _present_gradients(
         self, grads: list[Any], variables: list[Any]
     ) -> tuple[list[tf.Tensor], list[Any], list[int]]:
         """Drop ``None`` gradients, densify ``IndexedSlices`` and cast to each variable's dtype."""
-        kept_grads, kept_vars, indices, missing = [], [], [], []
-        for grad, variable in zip(grads, variables):
-            index = self.variable_index(variable)
-            if grad is None:
-                missing.append(getattr(variable, "name", str(variable)).split(":")[0])
-                continue
+        kept_grads, kept_vars, indices = [], [], []
+        for grad, variable in self._given_gradients(grads, variables):
             grad = tf.convert_to_tensor(grad)
             if grad.dtype != variable.dtype:
                 grad = tf.cast(grad, variable.dtype)
             kept_grads.append(grad)
             kept_vars.append(variable)
-            indices.append(index)
-        if not kept_grads:
-            raise ValueError(
-                f"{type(self).__name__}.apply(): no gradients were given for any variable "
-                f"(all {len(variables)} were None). Does the loss depend on the model's variables?"
-            )
-        if missing:
-            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss.", stacklevel=3)
+            indices.append(self.variable_index(variable))
         return kept_grads, kept_vars, indices
 
     def _clip_now(self, grads: list[tf.Tensor]) -> list[tf.Tensor]:

@@ -14,7 +14,6 @@ own steps, and ``variables`` lists its own, then each inner optimizer's.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import MutableMapping
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -271,40 +270,12 @@ class MultiOptimizer(Optimizer):
 
     def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None = None) -> tf.Variable:
         """Send each gradient to its variable's optimizer; count one step."""
-        grads = list(grads)
-        if trainable_variables is None:
-            if not self.built:
-                raise ValueError(
-                    "MultiOptimizer.apply() got gradients without variables before it was built; "
-                    "pass trainable_variables or call optimizer.build(variables) first."
-                )
-            variables = list(self._state.model_variables)
-        else:
-            variables = list(trainable_variables)
-            if not self.built:
-                self._build_from_any_context(variables)
-        if len(grads) != len(variables):
-            raise ValueError(
-                f"MultiOptimizer.apply() expected one gradient per variable ({len(variables)}), "
-                f"got {len(grads)} gradients."
-            )
+        grads, variables = self._paired_gradients(grads, trainable_variables)
         if not grads:
             return self._iterations
         groups: list[list[tuple[Any, Any]]] = [[] for _ in self._inner_optimizers]
-        missing = []
-        for grad, variable in zip(grads, variables):
-            owner = self._owner_of[self.variable_index(variable)]
-            if grad is None:
-                missing.append(variable_path(variable))
-            else:
-                groups[owner].append((grad, variable))
-        if len(missing) == len(variables):
-            raise ValueError(
-                f"MultiOptimizer.apply(): no gradients were given for any variable (all {len(variables)} "
-                "were None). Does the loss depend on the model's variables?"
-            )
-        if missing:
-            warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the loss.", stacklevel=2)
+        for grad, variable in self._given_gradients(grads, variables):
+            groups[self._owner_of[self.variable_index(variable)]].append((grad, variable))
         for optimizer, pairs in zip(self._inner_optimizers, groups):
             if pairs:
                 optimizer.apply([g for g, _ in pairs], [v for _, v in pairs])
