@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import ast
 import doctest
+import inspect
 import json
 import pathlib
 import re
 import struct
 import time
+import warnings
 import zipfile
 
 import numpy as np
@@ -251,9 +253,109 @@ def test_mlflow_autolog_route_logs_a_tfkit_fit(mlflow, data):
         np.testing.assert_allclose(logged_metric(mlflow, run.info.run_id, name), history.history[name], rtol=1e-6)
     models = mlflow.search_logged_models(experiment_ids=[run.info.experiment_id], output_format="list")
     assert [(m.name, m.source_run_id) for m in models] == [("model", run.info.run_id)]
+    assert [i.model_id for i in run.inputs.model_inputs] == [models[0].model_id]  # created before fit, as in MLflow 3
+    (dataset,) = run.inputs.dataset_inputs  # x and y, logged by default (log_datasets=True)
+    assert [(t.key, t.value) for t in dataset.tags] == [("mlflow.data.context", "train")]
+    assert json.loads(dataset.dataset.profile)["features_shape"] == list(data[0].shape)
 
     model.fit(*data, epochs=1, verbose=0)  # autologging is off again: no new run
     assert mlflow.last_active_run().info.run_id == run.info.run_id
+
+
+def test_mlflow_autolog_takes_every_argument_of_mlflow_keras_autolog(mlflow):
+    from tfkit_integrations import mlflow as tfkit_mlflow
+
+    theirs = inspect.signature(mlflow.keras.autolog).parameters
+    ours = inspect.signature(tfkit_mlflow.autolog).parameters
+    assert list(ours)[: len(theirs)] == list(theirs)  # same names, in the same order (positional calls agree)
+    for name, parameter in theirs.items():
+        assert (ours[name].kind, ours[name].default) == (parameter.kind, parameter.default), name
+    assert all(p.kind is p.KEYWORD_ONLY for p in list(ours.values())[len(theirs) :])  # ours only: pip_requirements
+
+
+def test_mlflow_autolog_without_models_or_datasets_logs_as_keras_autolog_does(mlflow, data):
+    keras = pytest.importorskip("keras")
+    from tfkit_integrations import mlflow as tfkit_mlflow
+
+    def twin(lib):
+        model = lib.Sequential([lib.Input((3,)), lib.layers.Dense(1)])
+        model.compile(lib.optimizers.SGD(0.1), "mse", metrics=["mae"])
+        return model
+
+    runs = {}
+    for name, lib, autolog in (("keras", keras, mlflow.keras.autolog), ("tfkit", tfkit, tfkit_mlflow.autolog)):
+        autolog(log_models=False, log_datasets=False)  # as in MLflow's documentation
+        try:
+            twin(lib).fit(*data, epochs=2, batch_size=8, validation_split=0.25, verbose=0)
+        finally:
+            autolog(disable=True)
+        mlflow.flush_async_logging()
+        runs[name] = mlflow.get_run(mlflow.last_active_run().info.run_id)
+    ours, theirs = runs["tfkit"], runs["keras"]
+    assert ours.info.status == "FINISHED" and ours.info.run_id != theirs.info.run_id
+    assert sorted(ours.data.metrics) == sorted(theirs.data.metrics) == [
+        "loss", "mae", "val_loss", "val_mae", "validation_loss", "validation_mae"
+    ]  # fmt: skip
+    assert set(theirs.data.params) <= set(ours.data.params)  # tfkit's fit has arguments of its own (check_finite)
+    for name, value in theirs.data.params.items():
+        if name != "optimizer_learning_rate":  # Keras logs the float32 value (0.10000000149011612)
+            assert ours.data.params[name] == value, name
+    assert float(ours.data.params["optimizer_learning_rate"]) == pytest.approx(0.1)
+    for run in (ours, theirs):
+        assert run.inputs.dataset_inputs == [] and run.inputs.model_inputs == []
+    assert mlflow.search_logged_models(experiment_ids=[ours.info.experiment_id], output_format="list") == []
+
+
+def test_mlflow_autolog_exclusive_leaves_the_users_run_alone_and_warns_once_of_input_examples(
+    mlflow, data, monkeypatch
+):
+    from tfkit_integrations import mlflow as tfkit_mlflow
+
+    monkeypatch.setattr(tfkit_mlflow._SETTINGS, "warned", set())
+    with pytest.warns(UserWarning, match="ignores log_input_examples"):
+        tfkit_mlflow.autolog(exclusive=True, log_input_examples=True, log_models=False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            tfkit_mlflow.autolog(exclusive=True, log_input_examples=True, log_models=False)  # no second warning
+        with mlflow.start_run() as run:
+            regressor().fit(*data, epochs=1, verbose=0)
+        regressor().fit(*data, epochs=1, verbose=0)  # no active run: autologging starts and fills its own
+        with pytest.raises(mlflow.exceptions.MlflowException, match="remove the MlflowCallback"):
+            regressor().fit(*data, epochs=1, verbose=0, callbacks=[mlflow.keras.MlflowCallback()])  # as MLflow
+    finally:
+        tfkit_mlflow.autolog(disable=True)
+    mlflow.flush_async_logging()
+    users = mlflow.get_run(run.info.run_id)
+    assert users.data.params == {} and users.data.metrics == {}
+    own = mlflow.last_active_run()
+    assert own.info.run_id != run.info.run_id and own.data.params["epochs"] == "1" and "loss" in own.data.metrics
+
+
+def test_mlflow_autolog_logs_an_exported_saved_model_and_is_silent_when_asked(mlflow, data):
+    from tfkit_integrations import mlflow as tfkit_mlflow
+
+    x, _ = data
+    model = regressor()
+    tfkit_mlflow.autolog(save_exported_model=True, log_datasets=False, pip_requirements=REQUIREMENTS)
+    try:
+        model.fit(*data, epochs=1, verbose=0)
+        run = mlflow.last_active_run()
+        (logged,) = mlflow.search_logged_models(experiment_ids=[run.info.experiment_id], output_format="list")
+        served = mlflow.pyfunc.load_model(logged.model_uri)  # a SavedModel, called through its serve endpoint
+        np.testing.assert_allclose(served.predict(x), model.predict(x, verbose=0), atol=1e-5)
+
+        # MLflow cannot export a model without its signature: a warning, and the training goes on
+        tfkit_mlflow.autolog(save_exported_model=True, log_model_signatures=False, log_datasets=False)
+        with pytest.warns(RuntimeWarning, match="could not log the model.*signature"):
+            model.fit(*data, epochs=1, verbose=0)
+        tfkit_mlflow.autolog(save_exported_model=True, log_model_signatures=False, log_datasets=False, silent=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            model.fit(*data, epochs=1, verbose=0)
+    finally:
+        tfkit_mlflow.autolog(disable=True)
+    assert mlflow.last_active_run().info.status == "FINISHED"
 
 
 def test_mlflow_keras_flavor_logs_a_tfkit_model_that_pyfunc_serves(mlflow, data, tmp_path):
