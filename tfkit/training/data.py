@@ -7,8 +7,9 @@
 In-memory inputs (numpy arrays, tensors, and lists/tuples/dicts of them)
 become ``ArrayData``: the whole arrays live as tensors and the trainer slices
 batches inside its compiled loop, so no Python runs per batch. Everything
-else (``tf.data.Dataset``, Python generators) becomes ``DatasetData``; batches
-made by Python code are checked against the first one (``python_batches.py``).
+else (``tf.data.Dataset``, Python generators, ``PyDataset``-shaped objects, taken
+by protocol: ``is_py_dataset``) becomes ``DatasetData``; batches made by Python
+code are checked against the first one (``python_batches.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tfkit.training.finite_inputs import FiniteCheck, find_non_finite, labelled_
 from tfkit.training.python_batches import BatchGuard, generator_dataset, py_dataset_dataset
 from tfkit.utils.data_tuples import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401  (re-exported)
 from tfkit.utils.dataset_creator import DatasetCreator
-from tfkit.utils.py_dataset import PyDataset
+from tfkit.utils.py_dataset import is_py_dataset
 
 
 class ArrayData:
@@ -81,6 +82,7 @@ class DatasetData:
         dataset: tf.data.Dataset,
         steps_per_epoch: int | None = None,
         on_epoch_end: Callable[[], None] | None = None,
+        on_epoch_begin: Callable[[], None] | None = None,
         guard: BatchGuard | None = None,
         finite: FiniteCheck | None = None,
         source: str = "the dataset",
@@ -90,6 +92,7 @@ class DatasetData:
         self.steps_per_epoch = steps_per_epoch or (cardinality if cardinality >= 0 else None)
         self.batch_size = None
         self._on_epoch_end = on_epoch_end
+        self._on_epoch_begin = on_epoch_begin
         self.guard = guard
         self._finite = (
             finite if all(isinstance(s, tf.TensorSpec) for s in tf.nest.flatten(dataset.element_spec)) else None
@@ -123,6 +126,11 @@ class DatasetData:
     def batch_failure(self) -> ValueError | None:
         """The error of a Python-made batch that did not match the first batch, once one came."""
         return self.guard.failure if self.guard is not None else None
+
+    def begin_epoch(self) -> None:
+        """Tell the source an epoch begins (a ``PyDataset``'s ``on_epoch_begin``, as Keras 3 calls it)."""
+        if self._on_epoch_begin is not None:
+            self._on_epoch_begin()
 
     def end_epoch(self) -> None:
         """Tell the source an epoch is over (a ``PyDataset``'s ``on_epoch_end``)."""
@@ -181,18 +189,24 @@ def adapt(
     numbers. ``finite`` (the method's ``FiniteCheck``) looks for NaN and infinity
     in the arrays now, and in the first batch of a dataset when a loop takes it.
     """
-    if isinstance(x, PyDataset):
+    if is_py_dataset(x):  # by protocol: tfkit's, Keras 3's and tf-keras's PyDataset / Sequence, or duck-typed
         if y is not None or sample_weight is not None:
             raise ValueError(
                 "When x is a PyDataset, its batches hold (x, y) or (x, y, sample_weight): "
                 "do not pass y or sample_weight separately."
             )
         source = f"the PyDataset {type(x).__name__} passed as {argument}"
-        dataset, guard, _ = py_dataset_dataset(x, source)
+        dataset, guard, _ = py_dataset_dataset(x, source, steps_per_epoch)
         if class_weight:
             dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
         return DatasetData(
-            dataset, steps_per_epoch, on_epoch_end=x.on_epoch_end, guard=guard, finite=finite, source=source
+            dataset,
+            steps_per_epoch,
+            on_epoch_end=getattr(x, "on_epoch_end", None),
+            on_epoch_begin=getattr(x, "on_epoch_begin", None),
+            guard=guard,
+            finite=finite,
+            source=source,
         )
     if _is_dataset_creator(x):
         return DatasetData(
@@ -354,7 +368,8 @@ def _to_tensors(value: Any, name: str, memo: dict[int, Any], found: list | None 
         else:
             raise ValueError(
                 f"Unsupported type for {name}: {type(leaf).__name__}. Expected numpy arrays, "
-                f"tensors, lists/tuples/dicts of them, a tf.data.Dataset or a generator."
+                f"tensors, lists/tuples/dicts of them, a tf.data.Dataset, a generator, or a PyDataset (any "
+                f"object whose __getitem__(index) returns a batch and whose __len__ counts the batches)."
             )
         if tensor.dtype == tf.float64:
             tensor = tf.cast(tensor, tf.float32)

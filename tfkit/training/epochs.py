@@ -45,6 +45,8 @@ def run_epoch(
     )
     batch_end = cbs.on_train_batch_end if mode == "train" else cbs.on_test_batch_end
     hooks = _Hooks(cbs.on_train_batch_begin if mode == "train" else cbs.on_test_batch_begin, batch_end)
+    if isinstance(data, data_module.DatasetData):
+        data.begin_epoch()  # a PyDataset's on_epoch_begin, as Keras 3 calls it
     try:
         logs = _run_planned(model, state, mode, data, hooks, steps_limit, iterator, planner)
     finally:
@@ -347,6 +349,8 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
             cbs.on_predict_batch_end(step - 1, {"outputs": chunk})
     else:
         outputs = PredictionBuffer(None)
+        if isinstance(data, data_module.DatasetData):
+            data.begin_epoch()
         dataset = data.as_dataset()
         if strategy is not None:
             dataset = strategy.experimental_distribute_dataset(dataset)

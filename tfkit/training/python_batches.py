@@ -22,11 +22,14 @@ trainer raises in its place (``data.raise_batch_failure``).
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from typing import Any, Iterator
 
 import numpy as np
 import tensorflow as tf
+
+from tfkit.training.batch_workers import WorkerSettings, read_in_order
 
 _PARTS = ("x", "y", "sample_weight")
 
@@ -216,21 +219,54 @@ def generator_dataset(generator: Iterator[Any], source: str) -> tuple[tf.data.Da
     return tf.data.Dataset.from_generator(replay, output_signature=guard.signature), guard
 
 
-def py_dataset_dataset(source: Any, label: str) -> tuple[tf.data.Dataset, BatchGuard, int]:
-    """``(dataset, guard, batches per epoch)``: each pass reads ``source[0..len-1]``.
+def batch_count(source: Any, label: str) -> int | None:
+    """The batches in one epoch of a ``PyDataset``-shaped ``source``: its ``num_batches`` (Keras 3), else ``len``.
 
-    ``source.on_epoch_end()`` is not called from the pass: the trainer calls it when an
-    epoch ends (``DatasetData.end_epoch``), so it runs exactly once per epoch even when
-    the epoch stops before the pass is over.
+    ``None`` means endless (a Keras 3 ``PyDataset`` whose ``num_batches`` is ``None``); a count
+    that is not a positive integer is a ``ValueError`` naming ``label``.
     """
-    count = len(source)
-    if not isinstance(count, int) or count <= 0:
-        raise ValueError(f"{type(source).__name__}.__len__() must return a positive int, got {count!r}")
+    count = getattr(source, "num_batches", _NO_COUNT)
+    how = "num_batches"
+    if count is _NO_COUNT:
+        count, how = len(source), "__len__()"
+    if count is None:
+        return None
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count <= 0:
+        raise ValueError(f"{label}: {type(source).__name__}.{how} must be a positive int, got {count!r}")
+    return int(count)
+
+
+_NO_COUNT = object()
+
+
+def py_dataset_dataset(
+    source: Any, label: str, steps: int | None = None
+) -> tuple[tf.data.Dataset, BatchGuard, int | None]:
+    """``(dataset, guard, batches per epoch)``: each pass reads ``source[0..count-1]`` (endless when the count
+    is ``None``, then ``steps`` must say how many batches a pass takes).
+
+    ``source`` is any object ``is_py_dataset`` accepts; its ``workers``, ``use_multiprocessing`` and
+    ``max_queue_size`` say who reads the batches (``batch_workers.py``), always in index order.
+    ``source.on_epoch_begin()`` / ``on_epoch_end()`` are not called from the pass: the trainer
+    calls them when an epoch begins and ends (``DatasetData.begin_epoch`` / ``end_epoch``), so each
+    runs exactly once per epoch even when the epoch stops before the pass is over.
+    """
+    count = batch_count(source, label)
+    if count is None and steps is None:
+        raise ValueError(
+            f"{label[0].upper()}{label[1:]} has num_batches None (endless): pass steps_per_epoch to fit "
+            f"(steps to evaluate or predict, validation_steps for validation data) to say how many batches "
+            f"an epoch takes"
+        )
+    settings = WorkerSettings.of(source, label)
     guard = BatchGuard(_as_tuple(source[0]), label)
 
     def one_pass() -> Iterator[Any]:
-        for index in range(count):
-            yield guard.check(index, source[index])
+        indices = range(count) if count is not None else itertools.count()
+        for index, batch in read_in_order(source, indices, settings, count):
+            yield guard.check(index, batch)
 
     dataset = tf.data.Dataset.from_generator(one_pass, output_signature=guard.signature)
+    if count is None:
+        return dataset, guard, None
     return dataset.apply(tf.data.experimental.assert_cardinality(count)), guard, count

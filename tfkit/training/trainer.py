@@ -33,7 +33,7 @@ from tfkit.training.data_checks import DataCheck, input_dtypes
 from tfkit.training.debug_caps import capped
 from tfkit.training.finite_inputs import FiniteCheck
 from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
-from tfkit.utils.py_dataset import PyDataset
+from tfkit.utils.py_dataset import is_py_dataset
 
 
 class Trainer(StepMethods):
@@ -728,7 +728,8 @@ def _adapt_validation(
     validation_data: Any, batch_size: int | None, steps: int | None, finite: FiniteCheck | None
 ) -> Any:
     if (
-        isinstance(validation_data, (tf.data.Dataset, PyDataset))
+        isinstance(validation_data, tf.data.Dataset)
+        or is_py_dataset(validation_data)
         or data_module._is_dataset_creator(validation_data)
         or data_module._is_generator(validation_data)
     ):  # as Keras: a PyDataset or generator of batches too

@@ -23,7 +23,7 @@ import tensorflow as tf
 from tfkit.training import data as data_module
 from tfkit.training.distributed_loops.strategy_kind import coordinator_for
 from tfkit.utils.dataset_creator import DatasetCreator
-from tfkit.utils.py_dataset import PyDataset
+from tfkit.utils.py_dataset import is_py_dataset
 
 _ACCEPTED = (
     "a tfkit.utils.experimental.DatasetCreator(dataset_fn) whose dataset_fn(input_context) returns a "
@@ -144,8 +144,8 @@ def _repeated_fn(creator: DatasetCreator, class_weight: Any) -> Callable[[tf.dis
 
 
 def _check_readable_on_workers(method: str, x: Any) -> None:
-    if isinstance(x, PyDataset) or data_module._is_generator(x):
-        kind = "a PyDataset" if isinstance(x, PyDataset) else "a Python generator"
+    if is_py_dataset(x) or data_module._is_generator(x):
+        kind = "a PyDataset" if is_py_dataset(x) else "a Python generator"
         raise ValueError(
             f"{method}: under ParameterServerStrategy, x cannot be {kind}: the workers build their own input "
             f"pipelines and cannot run Python code that lives in this process. Pass {_ACCEPTED}."
