@@ -2,6 +2,7 @@
 
     layer.input_spec = InputSpec(min_ndim=2, axes={-1: 784})
     layer(tf.ones((2, 10)))  # ValueError naming the layer, axis -1, 784 and 10
+    inputs_by_name({"image": x, "id": i}, ["image"], "Model 'classifier'")   # [x]: Keras's dict of named inputs
 
 Checks happen while tracing (shapes are static), so compiled steps pay
 nothing for them.
@@ -33,11 +34,14 @@ class InputSpec:
         min_ndim: Minimum rank. Defaults to `None`.
         axes: Dict mapping axes (negative counts from the end) to their
             expected sizes. Defaults to `None`.
-        allow_last_axis_squeeze: Keras's flag allowing a last axis of size 1
-            to be squeezed; stored, not used by tfkit's check. Defaults to
-            `False`.
-        name: Optional name of the input (Keras's field), stored. Defaults to
-            `None`.
+        allow_last_axis_squeeze: Whether inputs one rank above the spec
+            with a last axis of size 1, or one rank below a spec whose last
+            axis is 1, are accepted (the rank is then not checked, and a
+            trailing axis of size 1 is left out of the shape comparison), as
+            in Keras. Defaults to `False`.
+        name: Optional name of the input: the key of its value when the
+            inputs come as a dict (as a functional model's `input_spec`
+            names its inputs). Defaults to `None`.
         optional: Whether the input may be `None` (nothing is checked then).
             Defaults to `False`.
 
@@ -92,6 +96,23 @@ class InputSpec:
             "optional": self.optional,
         }
 
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> "InputSpec":
+        """Creates an `InputSpec` from the dict `get_config` returns.
+
+        Args:
+            config: The spec's fields, as `get_config` returns them.
+
+        Returns:
+            A new `InputSpec`.
+
+        Example:
+            >>> spec = tfkit.InputSpec(shape=(None, 3))
+            >>> tfkit.InputSpec.from_config(spec.get_config())
+            InputSpec(shape=(None, 3), ndim=2)
+        """
+        return cls(**config)
+
     def check(self, tensor: Any, where: str) -> None:
         """Raise ``ValueError`` naming ``where`` if ``tensor`` does not fit (None is never checked)."""
         shape = getattr(tensor, "shape", None)
@@ -102,7 +123,7 @@ class InputSpec:
             return
         rank = shape.rank
         dims = shape.as_list()
-        if self.ndim is not None and rank != self.ndim:
+        if self.ndim is not None and rank != self.ndim and not self.allow_last_axis_squeeze:
             raise ValueError(f"{where} expected input of rank {self.ndim}, got rank {rank} (shape {tuple(dims)})")
         if self.min_ndim is not None and rank < self.min_ndim:
             raise ValueError(
@@ -121,6 +142,50 @@ class InputSpec:
                     f"{where} expected axis {axis} of the input to have size {expected}, got shape {tuple(dims)}"
                 )
         if self.shape is not None:
-            for axis, (expected, got) in enumerate(zip(self.shape, dims)):
+            expected_dims = list(self.shape)
+            got_dims = list(dims)
+            if self.allow_last_axis_squeeze:  # (N, 28, 28) and (N, 28, 28, 1) both fit (None, 28, 28, 1)
+                expected_dims = expected_dims[:-1] if expected_dims and expected_dims[-1] == 1 else expected_dims
+                got_dims = got_dims[:-1] if got_dims and got_dims[-1] == 1 else got_dims
+            for axis, (expected, got) in enumerate(zip(expected_dims, got_dims)):
                 if expected is not None and got is not None and expected != got:
                     raise ValueError(f"{where} expected input shape {self.shape}, got {tuple(dims)} (axis {axis})")
+
+
+def inputs_by_name(inputs: Mapping[str, Any], names: Sequence[str], who: str) -> list[Any]:
+    """The values of a dict of inputs for `names`, in that order: Keras 3's rule for a model called with a dict.
+
+    A functional or `Sequential` model whose inputs are one tensor or a list
+    of them takes a dict keyed by its `Input` layers' names (the `name` of
+    each entry of its `input_spec`). As in Keras, keys the model does not
+    use are left out.
+
+    Args:
+        inputs: The dict the model was called with.
+        names: The names of the model's inputs, in the order of its inputs.
+        who: The model, for the error: `"Model 'classifier'"`.
+
+    Returns:
+        The list of `inputs[name]` for each name.
+
+    Raises:
+        ValueError: If a name is missing from `inputs`; the message names
+            the model, the missing names and the keys that came instead.
+
+    Example:
+        >>> from tfkit.engine.input_spec import inputs_by_name
+        >>> inputs_by_name({"image": 1, "label": 2}, ["image"], "Model 'm'")
+        [1]
+        >>> inputs_by_name({"imgae": 1}, ["image"], "Model 'm'")
+        Traceback (most recent call last):
+        ...
+        ValueError: Model 'm' takes a dict keyed by its Input names ['image']; missing ['image'], unexpected key(s) ['imgae']
+    """
+    missing = [name for name in names if name not in inputs]
+    if missing:
+        unexpected = sorted(repr(key) if not isinstance(key, str) else key for key in inputs if key not in names)
+        raise ValueError(
+            f"{who} takes a dict keyed by its Input names {list(names)}; missing {missing}"
+            + (f", unexpected key(s) {unexpected}" if unexpected else "")
+        )
+    return [inputs[name] for name in names]

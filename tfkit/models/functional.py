@@ -21,6 +21,7 @@ from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import masking, shape_inference, tracking
 from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.engine.functional_graph import FunctionalGraph, InputLayer
+from tfkit.engine.input_spec import InputSpec, inputs_by_name
 from tfkit.engine.layer import Layer
 from tfkit.models.input_signature import graph_output_specs, named_specs
 from tfkit.models.model import Model
@@ -44,6 +45,17 @@ def _adjust_input(tensor: tf.Tensor, symbol: SymbolicTensor) -> tf.Tensor:
     if changed and mask is not None:
         masking.set_mask(tensor, mask)
     return tensor
+
+
+def _input_spec_of(symbol: SymbolicTensor, name: str) -> InputSpec:
+    """Keras 3's spec of a functional model's input: its shape, batch dimension free, a trailing 1 optional."""
+    shape = list(symbol.shape)
+    if shape:
+        shape[0] = None
+    layer = symbol.node.layer
+    return InputSpec(
+        shape=tuple(shape), allow_last_axis_squeeze=True, name=name, optional=bool(getattr(layer, "optional", False))
+    )
 
 
 def _tensor_refs(value: Any, out: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -264,6 +276,41 @@ class Functional(Model):
         return list(self._tfkit_graph.flat_outputs)
 
     @property
+    def input_spec(self) -> Any:
+        """What the model's inputs must be, as Keras 3 gives it: a list of `tfkit.InputSpec`, one per input.
+
+        Each spec has the input's shape with the batch dimension `None`,
+        `allow_last_axis_squeeze=True` (the model adds or drops a trailing
+        axis of size 1), the name a dict of inputs uses for it (its `Input`
+        layer's name; a key for a model built on a dict of inputs, in sorted
+        order) and whether it is optional. A spec assigned to `input_spec`
+        replaces it, and is then checked on every call.
+
+        Example:
+            >>> image = tfkit.Input((28, 28, 1), name="image")
+            >>> model = tfkit.Model(image, tfkit.layers.Flatten()(image))
+            >>> model.input_spec
+            [InputSpec(shape=(None, 28, 28, 1), ndim=4)]
+            >>> model.input_spec[0].name
+            'image'
+            >>> model({"image": np.ones((2, 28, 28))}).shape
+            TensorShape([2, 784])
+        """
+        assigned = Layer.input_spec.fget(self)
+        if assigned is not None:
+            return assigned
+        inputs = self._tfkit_graph.inputs
+        if isinstance(inputs, dict):
+            if not all(isinstance(t, SymbolicTensor) for t in inputs.values()):
+                return None  # nested inputs: no list of specs (Keras skips them too)
+            return [_input_spec_of(inputs[key], key) for key in sorted(inputs)]
+        return [_input_spec_of(t, t.node.layer.name) for t in self._tfkit_graph.flat_inputs]
+
+    @input_spec.setter
+    def input_spec(self, value: Any) -> None:
+        Layer.input_spec.fset(self, value)
+
+    @property
     def input_names(self) -> list[str]:
         """The names of the model's inputs (the keys a dict of inputs uses)."""
         inputs = self._tfkit_graph.inputs
@@ -329,19 +376,12 @@ class Functional(Model):
     def _match_inputs(self, inputs: Any) -> list[Any]:
         graph = self._tfkit_graph
         expected = graph.flat_inputs
+        who = f"Model '{self.name}'"
         if isinstance(graph.inputs, dict) and isinstance(inputs, dict):
-            missing = [k for k in graph.inputs if k not in inputs]
-            if missing:
-                raise ValueError(f"Model '{self.name}' expects inputs {list(graph.inputs)}; missing {missing}")
-            flat = tf.nest.flatten({k: inputs[k] for k in graph.inputs})  # the same (sorted) order as flat_inputs
-        elif isinstance(inputs, dict):
-            names = [t.node.layer.name for t in expected]
-            missing = [n for n in names if n not in inputs]
-            if missing:
-                raise ValueError(
-                    f"Model '{self.name}' expects inputs {names}; missing {missing}; got keys {sorted(inputs)}"
-                )
-            flat = [inputs[n] for n in names]
+            keys = list(graph.inputs)
+            flat = tf.nest.flatten(dict(zip(keys, inputs_by_name(inputs, keys, who))))  # sorted, as flat_inputs
+        elif isinstance(inputs, dict):  # keyed by the Input layers' names, as Keras 3 takes them
+            flat = inputs_by_name(inputs, [t.node.layer.name for t in expected], who)
         else:
             flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         if len(flat) != len(expected):

@@ -20,6 +20,7 @@ from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import masking, shape_inference, tracking
 from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.engine.functional_graph import InputLayer, Node
+from tfkit.engine.input_spec import inputs_by_name
 from tfkit.engine.layer import Layer
 from tfkit.models.functional import checked_output_names
 from tfkit.models.input_signature import graph_output_specs, named_specs
@@ -208,7 +209,14 @@ class Sequential(Model):
             super().build(shape)
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
-        """Runs the layers in order on `inputs`; call the model itself instead (`model(inputs)`)."""
+        """Runs the layers in order on `inputs`; call the model itself instead (`model(inputs)`).
+
+        A model started with an `Input` also takes, as Keras 3's does, a dict
+        keyed by that `Input`'s name (`{"input_layer": x}`, as OpenVINO's
+        converter calls it; other keys are left out) or a one-item list of
+        the tensor.
+        """
+        inputs = self._standardize_inputs(inputs)
         x = inputs
         if self._tfkit_input is None and getattr(inputs, "dtype", None) is not None:
             self._tfkit_call_dtype = tf.as_dtype(inputs.dtype)  # the dtype _ensure_graph gives its Input
@@ -220,6 +228,17 @@ class Sequential(Model):
             if i < len(nodes) and nodes[i].unchecked:
                 nodes[i].check_outputs(x)  # outputs that compute_output_shape gave, checked on first use
         return x
+
+    def _standardize_inputs(self, inputs: Any) -> Any:
+        """Keras 3's inputs of a model with an ``Input``: a dict keyed by its name, or ``[x]``, give ``x``."""
+        symbol = self._tfkit_input
+        if symbol is None:
+            return inputs  # no Input: the first layer takes whatever comes (a dict for a layer of dicts)
+        if isinstance(inputs, dict):
+            return inputs_by_name(inputs, [symbol.node.layer.name], f"Sequential '{self.name}'")[0]
+        if isinstance(inputs, (list, tuple)) and len(inputs) == 1 and hasattr(inputs[0], "shape"):
+            return inputs[0]
+        return inputs
 
     def _runs_as_defined(self, inputs: Any) -> bool:
         """Whether ``inputs`` fit the ``Input`` the graph was defined on (else its shapes say nothing of this call)."""
