@@ -319,6 +319,9 @@ def _is_arrays(data: Any) -> bool:
 
 
 def _log_model(model: Any, options: dict[str, Any], model_id: str | None) -> None:
+    # MlflowCallback logs metrics in the background, and log_model reads the model's metrics back: on a file
+    # store it can find a metric file not yet written ("Metric 'loss' is malformed. No data found.").
+    mlflow.flush_async_logging()
     mlflow.keras.log_model(
         model,
         name="model",
