@@ -9,11 +9,14 @@ into a function through this module, which accepts three kinds of names and
 nothing else:
 
 - ``__operators__.add`` ... : Python's operators (``x + y``, ``x[:, 0]``, ``-x``);
-- ``tfkit.ops.mean``, ``tfkit.activations.relu`` ... : tfkit's own building blocks;
-- ``tf.nn.relu``, ``tf.math.add``, ``tf.concat`` ... : TensorFlow's public API, limited
-  to the namespaces of pure tensor math. File, process, printing and
-  Python-calling functions (``tf.io``, ``tf.py_function``, ``tf.print``,
-  ``tf.raw_ops`` ...) are refused, so a config can never name them.
+- ``tfkit.ops.mean``, ``tfkit.activations.relu`` ... : tfkit's own building blocks, the
+  functions that declare themselves operations (``symbolic.traceable``);
+- ``tf.nn.relu``, ``tf.math.add``, ``tf.concat`` ... : the names in
+  ``tf_operations_table.ALLOWED``, an allowlist of pure tensor functions generated
+  from TensorFlow's API by ``tools/tf_operations_table.py`` and committed (the rules
+  are in the tool; ``docs/TF_OPERATIONS.md`` lists the names). Everything else of
+  TensorFlow (``tf.io``, ``tf.print``, ``tf.py_function``, ``tf.compat.v1``, ``tf.config``,
+  ``tf.raw_ops`` ...) is refused, so a config can never name it.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from tensorflow.python.util import tf_export
 from tfkit import activations
 from tfkit.base import symbolic
 from tfkit.engine import masking
+from tfkit.layers.tf_operations_table import ALLOWED, TF_VERSION
 
 OPERATORS = {
     name: getattr(operator, name)
@@ -55,63 +59,6 @@ OPERATORS = {
         "invert",
         "getitem",
     )
-}
-
-# Namespaces of tf whose functions are pure tensor computations.
-_TF_NAMESPACES = {
-    "",
-    "math",
-    "nn",
-    "linalg",
-    "signal",
-    "image",
-    "strings",
-    "bitwise",
-    "random",
-    "sparse",
-    "compat.v1",
-    "compat.v1.math",
-    "compat.v1.nn",
-    "compat.v1.linalg",
-    "compat.v1.image",
-    "compat.v1.strings",
-    "compat.v1.random",
-    "compat.v1.sparse",
-}
-# Functions in those namespaces that print, read or write files, run Python,
-# load libraries or take functions: never named by a config.
-_TF_REFUSED = {
-    "print",
-    "Print",
-    "py_function",
-    "numpy_function",
-    "py_func",
-    "eager_py_func",
-    "load_op_library",
-    "load_library",
-    "load_file_system_library",
-    "while_loop",
-    "cond",
-    "case",
-    "switch_case",
-    "map_fn",
-    "vectorized_map",
-    "scan",
-    "foldl",
-    "foldr",
-    "custom_gradient",
-    "recompute_grad",
-    "function",
-    "Variable",
-    "init_scope",
-    "device",
-    "name_scope",
-    "control_dependencies",
-    "py_func_with_gradient",
-    "write_file",
-    "read_file",
-    "encode_jpeg",
-    "decode_image",
 }
 
 
@@ -179,18 +126,21 @@ def _resolve_tfkit(name: str) -> Callable:
 
 
 def _resolve_tf(name: str) -> Callable:
-    namespace, _, attr = name[len("tf.") :].rpartition(".")
-    if namespace not in _TF_NAMESPACES or attr in _TF_REFUSED or attr.startswith("_"):
+    if name not in ALLOWED:
         raise ValueError(
-            f"Operation {name!r} is not allowed in a model config: only pure tensor functions of "
-            f"tf, tf.math, tf.nn, tf.linalg, tf.signal, tf.image, tf.strings, tf.bitwise, tf.random and "
-            f"tf.sparse can be recorded"
+            f"Operation {name!r} is not allowed in a model config: a file may name only the {len(ALLOWED)} pure "
+            f"tensor functions of tfkit's TensorFlow allowlist (docs/TF_OPERATIONS.md). Functions that change "
+            f"TensorFlow's state, touch files, print, run Python or create variables, and every tf.compat.v1 "
+            f"name, are refused"
         )
     target: Any = tf
     for part in name.split(".")[1:]:
         target = getattr(target, part, None)
         if target is None:
-            raise ValueError(f"Unknown TensorFlow operation {name!r} (not in this TensorFlow version)")
+            raise ValueError(
+                f"Unknown TensorFlow operation {name!r}: the allowlist (made from TensorFlow {TF_VERSION}) "
+                f"names it, but TensorFlow {tf.__version__} has no such function"
+            )
     if not inspect.isfunction(inspect.unwrap(target)):
         raise ValueError(f"{name!r} is not a TensorFlow API function")
     return target

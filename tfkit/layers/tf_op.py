@@ -59,7 +59,9 @@ class TFOpLambda(Layer):
 
     Raises:
         ValueError: If `function` is neither a name nor a callable, names an
-            unknown operation, or `arguments` is malformed.
+            operation that is not allowed (a model file may name only the
+            pure tensor functions of `docs/TF_OPERATIONS.md`, Python's
+            operators and `tfkit.ops`), or `arguments` is malformed.
 
     Example:
         >>> layer = tfkit.layers.TFOpLambda("tf.math.multiply", {"args": [{"__input__": 0}, 5.0], "kwargs": {}})
@@ -78,7 +80,7 @@ class TFOpLambda(Layer):
         if not isinstance(function, str) and not callable(function):
             raise ValueError(f"function must be an operation name such as 'tf.nn.relu', got {function!r}")
         if isinstance(function, str):
-            self._tfkit_function = op_names.resolve(function)
+            self._tfkit_function = op_names.resolve(function)  # refused here, before anything of the model runs
             self._tfkit_function_name: str | None = function
         else:
             self._tfkit_function = function
@@ -100,8 +102,9 @@ class TFOpLambda(Layer):
     def call(self, inputs: Any) -> Any:
         tensors = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         args, kwargs = op_arguments.decode(self._tfkit_arguments, tensors)
-        # While a model file is loaded, the tensors a split makes count against the file's budget.
-        load_budget.charge_fan_out(f"TFOpLambda layer '{self.name}'", self._tfkit_function, args, kwargs)
+        # While a model file is loaded, the tensors a split makes and the elements a size argument asks for
+        # (tf.ones([2**31])) count against the file's budget, before the operation runs.
+        load_budget.charge_operation(f"TFOpLambda layer '{self.name}'", self._tfkit_function, args, kwargs)
         return self._tfkit_function(*args, **kwargs)
 
     def get_config(self) -> dict[str, Any]:

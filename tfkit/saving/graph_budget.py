@@ -22,7 +22,9 @@ flow, whatever layer or operation they come from:
 A refusal names the op, whose name scope is the layer's path
 (``outer/inner_block/dense/MatMul``). Only graph construction is counted
 (TensorFlow's op callbacks, the hook ``tf.debugging.enable_check_numerics``
-uses); eager ops are not.
+uses); eager ops are not, nor the ops of ``load_budget.scratch_graph()``,
+where tfkit sizes something without building it (a variable's initializer, an
+operation whose config sets the size of its result).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import contextvars
 import math
 from typing import Any, Iterator
 
+from tfkit.base import load_budget
 from tfkit.engine.config_cost import MAX_SAMPLE_ELEMENTS
 
 try:  # TensorFlow's hook on op creation; without it, the config and load budgets still apply
@@ -39,14 +42,13 @@ try:  # TensorFlow's hook on op creation; without it, the config and load budget
 except ImportError:  # pragma: no cover
     _op_callbacks = None
 
-__all__ = ["graph_budget", "paused", "MAX_GRAPH_OPS", "MAX_OP_OUTPUTS"]
+__all__ = ["graph_budget", "MAX_GRAPH_OPS", "MAX_OP_OUTPUTS"]
 
 # Real models build about 20 ops a layer (a 12-block transformer: 1,842); a model at the object limit of a
 # model file (10,000 objects and calls) stays well under this.
 MAX_GRAPH_OPS = 250_000
 MAX_OP_OUTPUTS = 10_000
 
-_PAUSED: contextvars.ContextVar[bool] = contextvars.ContextVar("tfkit_graph_budget_paused", default=False)
 _ACTIVE: contextvars.ContextVar[bool] = contextvars.ContextVar("tfkit_graph_budget_active", default=False)
 
 
@@ -69,7 +71,7 @@ class _Counter:
         self, op_type: str, inputs: Any, attrs: Any, outputs: Any, op_name: str | None = None, graph: Any = None
     ) -> None:
         # None: the op's outputs stay as they are (TensorFlow's protocol; it hands callbacks a tuple of them).
-        if graph is None or _PAUSED.get():  # eager execution, or a throwaway graph tfkit traces to size something
+        if graph is None or load_budget.in_scratch_graph():  # eager execution, or a graph tfkit sizes things in
             return None
         if self.refusal is None:
             self.refusal = self._problem(op_type, outputs, op_name)
@@ -120,13 +122,3 @@ def graph_budget(source: str, largest_array: int = 0) -> Iterator[None]:
     finally:
         _op_callbacks.remove_op_callback(counter)
         _ACTIVE.reset(token)
-
-
-@contextlib.contextmanager
-def paused() -> Iterator[None]:
-    """Ops built inside are not counted (tfkit's own throwaway graphs, e.g. sizing a variable's initializer)."""
-    token = _PAUSED.set(True)
-    try:
-        yield
-    finally:
-        _PAUSED.reset(token)

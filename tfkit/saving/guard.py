@@ -25,14 +25,14 @@ import numpy as np
 import tensorflow as tf
 
 from tfkit.base import load_budget
-from tfkit.saving.graph_budget import graph_budget, paused
+from tfkit.saving.graph_budget import graph_budget
 
 
 def _static_size(initial_value: Any) -> int | None:
     """Number of elements ``initial_value`` would produce, without allocating it."""
     if callable(initial_value):
         try:
-            with tf.Graph().as_default(), paused():
+            with load_budget.scratch_graph():
                 value = initial_value()
                 shape = getattr(value, "shape", None)
                 if shape is None:
