@@ -152,6 +152,27 @@ def read_archive(path: str) -> Iterator[Archive]:
         yield Archive(path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others, vocabularies)
 
 
+def require_weights(archive: Archive, weight_count: int) -> None:
+    """Refuse an archive without ``model.weights.h5``, as Keras 3 does, once its config is known to rebuild.
+
+    Keras writes ``model.weights.h5`` into every ``.keras`` file, a model without weights
+    included, and its loader refuses an archive without one ("Expected a model.weights.h5 or
+    model.weights.npz file"); loading it anyway would give freshly initialised weights
+    without a word. ``weight_count``: how many weights the rebuilt model has, for the message.
+    """
+    if archive.weights_path is not None:
+        return
+    if "model.weights.npz" in archive.other_members:
+        why = "it holds model.weights.npz (Keras's weights_format='npz'), which tfkit does not read"
+    else:
+        why = "Keras writes that file into every .keras archive and refuses one without it"
+    raise ValueError(
+        f"{archive.path}: the archive holds no model.weights.h5, so the model it describes "
+        f"({weight_count} weights) would load with freshly initialised weights; {why}. Save the model again "
+        f"(model.save('model.keras')), or build it in code and load the weights with model.load_weights(path)."
+    )
+
+
 def _vocabularies(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str) -> dict[str, bytes]:
     """The bytes of every ``assets/layers/.../vocabulary.txt``, keyed by its layer path; at most 64 MiB in all."""
     found: dict[str, bytes] = {}

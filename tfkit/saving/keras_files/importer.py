@@ -35,7 +35,7 @@ from tfkit.base import registry
 from tfkit.engine.config_safety import check_config, loads_json
 from tfkit.saving import h5_format, weights_io
 from tfkit.saving.h5_snapshot import Snapshot, read_snapshot
-from tfkit.saving.keras_files.archive import is_zip, read_archive
+from tfkit.saving.keras_files.archive import is_zip, read_archive, require_weights
 from tfkit.saving.keras_files.archive_state import restore_training_state
 from tfkit.saving.keras_files.config_translation import (
     ImportReport,
@@ -78,6 +78,7 @@ def import_keras(
             snapshot = _archive_weights(archive.weights_path, path) if archive.weights_path else None
             config = _with_vocabularies(archive.config, archive.vocabularies, snapshot, path)
             model = _rebuild(config, snapshot, report, custom_objects)
+            require_weights(archive, len(model.weights))  # after the config, as Keras: its errors come first
             _set_vocabularies(model, archive.vocabularies, report, path, snapshot)  # first: tf_idf makes weights
             if snapshot is not None:
                 _assign(lambda: keras3_pairs(model, snapshot.tables, path), report)
