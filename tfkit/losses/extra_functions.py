@@ -27,8 +27,6 @@ __all__ = [
     "categorical_generalized_cross_entropy",
     "circle",
     "ctc",
-    "build_pos_neg_masks",
-    "check_axis",
 ]
 
 
