@@ -2,12 +2,16 @@
 
 The workers run ``multi_worker/worker.py`` under ``multi_worker/cluster.py``,
 which gives every process a time limit and stops them all. Only the chief's
-files may appear; the other worker's copies are deleted as it goes.
+files may appear; the other worker's copies are deleted as it goes. ``predict``
+returns the whole batch and ``evaluate`` the global metrics on every worker,
+as on one device (and as tf-keras, run beside tfkit in the same workers when
+it is installed).
 ``TFKIT_MW_RUNS`` sets how many fits the callback test runs in a row (3 in CI;
 the issue's acceptance run used 10).
 """
 
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -92,6 +96,69 @@ def test_automatic_chunks_are_the_same_on_every_worker(tmp_path):
     assert chief[0]["loss"][-1] < chief[0]["loss"][0]
     assert len((tmp_path / "training.csv").read_text().splitlines()) == 3
     assert not [p for p in tmp_path.rglob("*") if "workertemp" in p.name]
+
+
+def test_predict_returns_the_whole_batch_and_evaluate_the_global_metrics_on_every_worker(tmp_path):
+    """Issue 54: under MultiWorkerMirroredStrategy, predict(x[:8]) returned 4 rows on each worker (its share)."""
+    with_tf_keras = importlib.util.find_spec("tf_keras") is not None  # the reference, when installed
+    reports = _reports(_start(tmp_path, "predict_evaluate", str(tmp_path), *(["tf_keras"] if with_tf_keras else [])))
+    one_device = tfkit.load_model(str(tmp_path / "one_output.h5"))  # saved by the chief
+    heads = tfkit.load_model(str(tmp_path / "two_outputs.h5"))
+    x = np.random.default_rng(0).random((128, 4)).astype("float32")  # worker.py's data()
+    y = x @ np.array([[1.0], [-2.0], [0.5], [3.0]], "float32")
+    expected = {
+        "eight": one_device.predict(x[:8], verbose=0),
+        "nine": one_device.predict(x[:9], verbose=0),
+        "nine_by_4": one_device.predict(x[:9], verbose=0),
+        "steps": one_device.predict(x[:8], verbose=0),
+        "dataset": one_device.predict(x[:9], verbose=0),
+        "dataset_off": one_device.predict(x[:9], verbose=0),
+        "eager": one_device.predict(x[:9], verbose=0),
+    }
+    expected["heads_a"], expected["heads_b"] = heads.predict(x[:9], verbose=0)
+    evaluated = one_device.evaluate(x[:9], y[:9], batch_size=4, verbose=0, return_dict=True)
+    assert set(evaluated) == {"loss", "mae"}
+    for report in reports:
+        (report,) = report
+        got = np.load(tmp_path / f"worker-{report['task']}.npz")
+        for name, value in expected.items():
+            np.testing.assert_allclose(
+                got[name], value, rtol=1e-6, atol=1e-6, err_msg=f"worker {report['task']}: {name}"
+            )
+            if with_tf_keras and f"tf_keras_{name}" in got:
+                np.testing.assert_allclose(got[f"tf_keras_{name}"], value, rtol=1e-6, atol=1e-6, err_msg=name)
+        assert report["rows"] == [4, 4, 1]  # what on_predict_batch_end saw: whole batches
+        for key in ("evaluate", "evaluate_dataset") + (("tf_keras_evaluate",) if with_tf_keras else ()):
+            assert report[key] == pytest.approx(evaluated, rel=1e-6), key
+    assert reports[0][0]["evaluate"] == reports[1][0]["evaluate"]  # the same numbers, to the bit
+
+
+def test_rows_gathered_from_workers_are_put_back_in_the_batch_order():
+    """Workers with several replicas each (GPUs) cannot run here, so the order is checked against tf.data itself.
+
+    This is how MultiWorkerMirroredStrategy feeds the replicas a dataset sharded by data (tf.distribute's
+    input_lib): each worker rebatches every global batch with ``batch_sizes_for_worker``, auto-shards the
+    pieces, and gives them to its replicas in turn. An all-gather lists the pieces worker by worker;
+    ``replica_order`` must put them back in the batch's order, also where a replica gets no rows.
+    """
+    from tensorflow.python.data.experimental.ops.distribute import batch_sizes_for_worker
+    from tensorflow.python.distribute import input_ops
+
+    from tfkit.training.distributed_loops.replica_outputs import replica_order
+
+    by_data = tf.data.Options()
+    by_data.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    for workers, per_worker, rows in [(2, 1, 9), (2, 2, 9), (3, 2, 16), (2, 4, 7), (4, 2, 3)]:
+        pieces = []  # pieces[worker]: what its replicas get, step after step
+        for worker in range(workers):
+            dataset = tf.data.Dataset.range(2 * rows).batch(rows).with_options(by_data)  # two global batches
+            dataset = dataset.rebatch(batch_sizes_for_worker(rows, workers, per_worker, worker))
+            dataset = input_ops.auto_shard_dataset(dataset, workers, worker, workers * per_worker)
+            pieces.append([piece.numpy().tolist() for piece in dataset])
+        for step in range(2):
+            gathered = [part for mine in pieces for part in mine[step * per_worker : (step + 1) * per_worker]]
+            in_order = [row for i in replica_order(workers, per_worker) for row in gathered[i]]
+            assert in_order == list(range(step * rows, (step + 1) * rows)), (workers, per_worker, pieces)
 
 
 def test_auto_chunks_are_fixed_only_for_strategies_that_span_workers():

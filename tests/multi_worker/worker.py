@@ -6,9 +6,13 @@
     python worker.py auto_chunks <folder>             # examples/two_workers.py's settings: steps_per_execution
                                                        # "auto", epoch-level callbacks only, verbose 2 on the chief
                                                        # and 0 elsewhere, enough steps for chunks to grow
+    python worker.py predict_evaluate <folder> [tf_keras]  # predict and evaluate of arrays and datasets (rows not
+                                                       # divisible by the workers too); with tf_keras, tf-keras's
+                                                       # model with the same weights does the same, as a reference
 
 Each worker prints one JSON line per fit: its task index, the losses, and a
-digest of its final weights.
+digest of its final weights (predict_evaluate: its evaluations, and its
+predictions in <folder>/worker-<task>.npz).
 """
 
 import hashlib
@@ -32,7 +36,7 @@ def data():
     return x, (x @ np.array([[1.0], [-2.0], [0.5], [3.0]], "float32")).astype("float32")
 
 
-def model_in(strategy):
+def model_in(strategy, metrics=None):
     with strategy.scope():
         model = tfkit.Sequential(
             [
@@ -41,7 +45,7 @@ def model_in(strategy):
                 tfkit.layers.Dense(1, name="out"),
             ]
         )
-        model.compile(tfkit.optimizers.Adam(0.01), "mse")
+        model.compile(tfkit.optimizers.Adam(0.01), "mse", metrics=metrics)
     return model
 
 
@@ -149,11 +153,83 @@ def auto_chunks(strategy):
     )
 
 
+class BatchRows(tfkit.callbacks.Callback):
+    """The number of rows in each batch's outputs that predict hands to the callbacks."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows = []
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self.rows.append(int(logs["outputs"].shape[0]))
+
+
+def predictions_of(model, x, dataset, callbacks=None):
+    """The same predict calls for tfkit's model and tf-keras's (``reference``): one batch, rows not divisible by
+    the two workers, a last batch of one row (none for worker 1), ``steps``, and datasets."""
+    off = tf.data.Options()
+    off.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF
+    return {
+        "eight": model.predict(x[:8], verbose=0),  # issue 54's call: 4 rows on each worker
+        "nine": model.predict(x[:9], verbose=0),
+        "nine_by_4": model.predict(x[:9], batch_size=4, verbose=0, callbacks=callbacks),
+        "steps": model.predict(x[:16], batch_size=4, steps=2, verbose=0),
+        "dataset": model.predict(dataset, verbose=0),
+        "dataset_off": model.predict(dataset.with_options(off), verbose=0),  # predict shards by data anyway
+    }
+
+
+def predict_evaluate(strategy, with_tf_keras):
+    """Every worker's predict returns the whole batch in order, and evaluate the global metrics.
+
+    The chief saves the models, so the test can predict and evaluate on one device with the same weights.
+    """
+    x, y = data()
+    dataset = tf.data.Dataset.from_tensor_slices(x[:9]).batch(4)
+    labelled = tf.data.Dataset.from_tensor_slices((x[:9], y[:9])).batch(4)
+    tfkit.utils.set_random_seed(5)
+    model = model_in(strategy, metrics=["mae"])
+    rows = BatchRows()
+    arrays = predictions_of(model, x, dataset, callbacks=[rows])
+    report = {
+        "task": TASK,
+        "rows": rows.rows,
+        "evaluate": model.evaluate(x[:9], y[:9], batch_size=4, verbose=0, return_dict=True),
+        "evaluate_dataset": model.evaluate(labelled, verbose=0, return_dict=True),
+    }
+    model.save(os.path.join(FOLDER, "one_output.h5"))
+    with strategy.scope():
+        inputs = tfkit.Input((4,))
+        hidden = tfkit.layers.Dense(8, activation="relu")(inputs)
+        heads = tfkit.Model(inputs, [tfkit.layers.Dense(2, name="a")(hidden), tfkit.layers.Dense(3, name="b")(hidden)])
+    arrays["heads_a"], arrays["heads_b"] = heads.predict(x[:9], batch_size=4, verbose=0)
+    heads.save(os.path.join(FOLDER, "two_outputs.h5"))
+    with strategy.scope():
+        model.compile("adam", "mse", run_eagerly=True)
+    arrays["eager"] = model.predict(x[:9], batch_size=4, verbose=0)
+    if with_tf_keras:
+        import tf_keras
+
+        with strategy.scope():
+            reference = tf_keras.Sequential(
+                [tf_keras.Input((4,)), tf_keras.layers.Dense(8, activation="relu"), tf_keras.layers.Dense(1)]
+            )
+            reference.set_weights(model.get_weights())
+            reference.compile("adam", "mse", metrics=["mae"])
+        for name, value in predictions_of(reference, x, dataset).items():
+            arrays[f"tf_keras_{name}"] = value
+        report["tf_keras_evaluate"] = reference.evaluate(x[:9], y[:9], batch_size=4, verbose=0, return_dict=True)
+    np.savez(os.path.join(FOLDER, f"worker-{TASK}.npz"), **arrays)
+    print(json.dumps(report), flush=True)
+
+
 if __name__ == "__main__":
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     if MODE == "callbacks":
         callbacks_runs(strategy, int(sys.argv[3]))
     elif MODE == "auto_chunks":
         auto_chunks(strategy)
+    elif MODE == "predict_evaluate":
+        predict_evaluate(strategy, sys.argv[3:] == ["tf_keras"])
     else:
         resumable(strategy, int(sys.argv[3]) if len(sys.argv) > 3 else None)

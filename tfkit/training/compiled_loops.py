@@ -25,6 +25,7 @@ import tensorflow as tf
 
 from tfkit.distribution import values as distribution_values
 from tfkit.engine import autograph
+from tfkit.training.distributed_loops import replica_outputs
 from tfkit.utils.data_tuples import pack_x_y_sample_weight
 
 
@@ -316,7 +317,7 @@ class StepLoops:
         return fn
 
     def predict_batch_fn(self) -> Callable:
-        """``fn(batch)`` -> predictions of one batch (replicas concatenated)."""
+        """``fn(batch)`` -> predictions of one batch (under a strategy, every replica's rows in the batch's order)."""
         key = ("predict_batch",)
         if key in self._cache:
             return self._cache[key]
@@ -324,10 +325,8 @@ class StepLoops:
 
         def run(batch):
             out = self._run(step, batch)
-            if self.strategy is not None:
-                out = tf.nest.map_structure(
-                    lambda v: tf.concat(self.strategy.experimental_local_results(v), axis=0), out
-                )
+            if self.strategy is not None:  # every replica's rows (every worker's: collectives), in order
+                out = replica_outputs.join_replicas(self.strategy, out)
             return out
 
         fn = compiled(autograph.written_in_tensorflow(run), reduce_retracing=True)

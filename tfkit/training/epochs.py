@@ -352,9 +352,16 @@ def run_prediction(model: Any, state: Any, data: Any, cbs: Any, steps: int | Non
         if isinstance(data, data_module.DatasetData):
             data.begin_epoch()
         dataset = data.as_dataset()
-        if strategy is not None:
-            dataset = strategy.experimental_distribute_dataset(dataset)
-        fn = model.predict_step if state.run_eagerly else loops().predict_batch_fn()
+        if strategy is not None:  # sharded by data across workers: every worker gets the whole batches back
+            dataset = distributed_loops.distribute_for_predict(strategy, dataset)
+        if state.run_eagerly:
+            fn = (
+                model.predict_step
+                if strategy is None
+                else distributed_loops.eager_predict(strategy, model.predict_step)
+            )
+        else:
+            fn = loops().predict_batch_fn()
         for step, batch in enumerate(dataset):
             if steps is not None and step >= steps:
                 break

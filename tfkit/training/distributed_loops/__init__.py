@@ -6,6 +6,8 @@
 
 ``coordinator_loop`` and ``per_worker_data`` run epochs through a
 ``ClusterCoordinator``, ``strategy_kind`` says which loops a strategy needs,
+``replica_outputs`` joins ``predict``'s rows from every replica (every
+worker's under ``MultiWorkerMirroredStrategy``) back into the batch,
 and ``mesh_loop`` runs steps with each batch laid out on a
 ``tfkit.distribution`` mesh. The distribution API itself (meshes, layouts)
 is ``tfkit/distribution/``, below every layer.
@@ -18,6 +20,7 @@ from tfkit.training.distributed_loops.per_worker_data import (
     fit_data_on_workers,
     per_worker_data,
 )
+from tfkit.training.distributed_loops.replica_outputs import distribute_for_predict, eager_predict, join_replicas
 from tfkit.training.distributed_loops.strategy_kind import (
     SYNCHRONIZED_CHUNK,
     coordinator_for,
@@ -33,6 +36,9 @@ __all__ = [
     "array_data_on_workers",
     "fit_data_on_workers",
     "per_worker_data",
+    "distribute_for_predict",
+    "eager_predict",
+    "join_replicas",
     "SYNCHRONIZED_CHUNK",
     "coordinator_for",
     "is_parameter_server",
