@@ -33,6 +33,7 @@ from tfkit.training.data_checks import DataCheck, input_dtypes
 from tfkit.training.debug_caps import capped
 from tfkit.training.finite_inputs import FiniteCheck
 from tfkit.training.fit_arguments import check_loop_arguments, explain_step_error
+from tfkit.training.fit_request import FitRequest
 from tfkit.utils.py_dataset import is_py_dataset
 
 
@@ -219,70 +220,45 @@ class Trainer(StepMethods):
             >>> history.history["loss"]
             [nan]
         """
-        check_loop_arguments(
-            "fit",
+        request = FitRequest.checked(
+            x=x,
+            y=y,
             batch_size=batch_size,
             epochs=epochs,
+            verbose=verbose,
+            callbacks=callbacks,
             validation_split=validation_split,
+            validation_data=validation_data,
+            shuffle=shuffle,
+            class_weight=class_weight,
+            sample_weight=sample_weight,
             initial_epoch=initial_epoch,
             steps_per_epoch=steps_per_epoch,
             validation_steps=validation_steps,
             validation_batch_size=validation_batch_size,
             validation_freq=validation_freq,
+            check_finite=check_finite,
         )
-        epochs, caps = capped(
-            "fit",
-            epochs,
-            {
-                "steps_per_epoch": steps_per_epoch,
-                "validation_steps": validation_steps,
-                "validation_data": validation_data,
-                "validation_split": validation_split,
-            },
-        )
-        steps_per_epoch, validation_steps = caps["steps_per_epoch"], caps["validation_steps"]
+        return self._fit(request)
+
+    def _fit(self, request: FitRequest) -> Any:
+        """``fit``'s flow: the data once, then each epoch's compiled chunks, validation and callbacks."""
+        epochs, steps_per_epoch = request.epochs, request.steps_per_epoch
         state = self._state()
         check = DataCheck("fit", input_dtypes(self))
-        finite = FiniteCheck("fit") if check_finite else None
+        finite = FiniteCheck("fit") if request.check_finite else None
         with _reported("fit", self) as sources:
             coordinated = state.parameter_server()
             if coordinated:
-                data, val_data = distributed_loops.fit_data_on_workers(
-                    state.strategy,
-                    x,
-                    y,
-                    sample_weight,
-                    batch_size,
-                    shuffle,
-                    class_weight,
-                    steps_per_epoch,
-                    validation_split,
-                    validation_data,
-                    validation_batch_size,
-                    validation_steps,
-                    check=check,
-                )
+                data, val_data = distributed_loops.fit_data_on_workers(state.strategy, request, check=check)
             else:
-                data, val_data = _fit_data(
-                    x,
-                    y,
-                    sample_weight,
-                    batch_size,
-                    shuffle,
-                    class_weight,
-                    steps_per_epoch,
-                    validation_split,
-                    validation_data,
-                    validation_batch_size,
-                    validation_steps,
-                    check,
-                    finite,
-                )
+                data, val_data = _fit_data(request, check, finite)
             sources += [data, val_data]
             self._build_for(state, data)
+            verbose = request.verbose
             verbose = distributed_loops.verbosity(verbose) if coordinated else 1 if verbose == "auto" else int(verbose)
             cbs = callbacks_module.CallbackList(
-                callbacks,
+                request.callbacks,
                 add_history=True,
                 add_progbar=verbose != 0,
                 model=self,
@@ -292,6 +268,7 @@ class Trainer(StepMethods):
             )
             self.stop_training = False
             cbs.on_train_begin()
+            initial_epoch = request.initial_epoch
             if self._initial_epoch is not None:  # a callback (BackupAndRestore) resumed training
                 initial_epoch, self._initial_epoch = int(self._initial_epoch), None
             iterator = None
@@ -317,8 +294,8 @@ class Trainer(StepMethods):
                     if verbose == 2:
                         console.write(f"{chooser.decision}\n")
                     chooser = None
-                if val_data is not None and (epoch + 1) % validation_freq == 0:
-                    val_logs = self._evaluate_data(state, val_data, cbs, validation_steps)
+                if val_data is not None and (epoch + 1) % request.validation_freq == 0:
+                    val_logs = self._evaluate_data(state, val_data, cbs, request.validation_steps)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
                 cbs.on_epoch_end(epoch, logs)
                 if self.stop_training:
@@ -691,37 +668,32 @@ def _reported(method: str, model: Any) -> Iterator[list]:
         raise explain_step_error(method, error, model) from error
 
 
-def _fit_data(
-    x,
-    y,
-    sample_weight,
-    batch_size,
-    shuffle,
-    class_weight,
-    steps_per_epoch,
-    validation_split,
-    validation_data,
-    validation_batch_size,
-    validation_steps,
-    check,
-    finite,
-) -> tuple[Any, Any]:
+def _fit_data(request: FitRequest, check: DataCheck, finite: FiniteCheck | None) -> tuple[Any, Any]:
+    """``fit``'s training data and its validation data (or ``None``), adapted and checked once."""
     data = data_module.adapt(
-        x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, check=check, finite=finite
+        request.x,
+        request.y,
+        request.sample_weight,
+        batch_size=request.batch_size,
+        shuffle=request.shuffle,
+        class_weight=request.class_weight,
+        steps_per_epoch=request.steps_per_epoch,
+        check=check,
+        finite=finite,
     )
-    val_data = None
-    if validation_split and validation_data is None:
+    if request.validation_split and request.validation_data is None:
         if not isinstance(data, data_module.ArrayData):
             raise ValueError(
                 f"fit: validation_split is only supported for in-memory data (NumPy arrays or tensors), "
-                f"got x of type {type(x).__name__}: pass validation_data instead"
+                f"got x of type {type(request.x).__name__}: pass validation_data instead"
             )
-        data, val_data = data_module.split_validation(
-            data, validation_split, batch_size, steps_per_epoch, validation_steps
+        return data_module.split_validation(
+            data, request.validation_split, request.batch_size, request.steps_per_epoch, request.validation_steps
         )
-    elif validation_data is not None:
-        val_data = _adapt_validation(validation_data, validation_batch_size or batch_size, validation_steps, finite)
-    return data, val_data
+    if request.validation_data is None:
+        return data, None
+    val_batch_size = request.validation_batch_size or request.batch_size
+    return data, _adapt_validation(request.validation_data, val_batch_size, request.validation_steps, finite)
 
 
 def _adapt_validation(

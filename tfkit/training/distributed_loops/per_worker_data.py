@@ -22,6 +22,7 @@ import tensorflow as tf
 
 from tfkit.training import data as data_module
 from tfkit.training.distributed_loops.strategy_kind import coordinator_for
+from tfkit.training.fit_request import FitRequest
 from tfkit.utils.dataset_creator import DatasetCreator
 from tfkit.utils.py_dataset import is_py_dataset
 
@@ -177,37 +178,44 @@ def _require_steps(method: str, steps: int | None, steps_name: str, why: str) ->
 
 
 def fit_data_on_workers(
-    strategy: Any,
-    x: Any,
-    y: Any,
-    sample_weight: Any,
-    batch_size: int | None,
-    shuffle: Any,
-    class_weight: Any,
-    steps_per_epoch: int | None,
-    validation_split: float,
-    validation_data: Any,
-    validation_batch_size: int | None,
-    validation_steps: int | None,
-    check: Any = None,
+    strategy: Any, request: FitRequest, check: Any = None
 ) -> tuple[PerWorkerData, PerWorkerData | None]:
     """``fit``'s training and validation data as per-worker datasets (validation needs ``validation_steps``)."""
-    if validation_split and validation_data is None:
-        _check_readable_on_workers("fit", x)
-        arrays = data_module.adapt(x, y, sample_weight, batch_size, shuffle, class_weight, check=check)
+    batch_size, validation_steps = request.batch_size, request.validation_steps
+    if request.validation_split and request.validation_data is None:
+        _check_readable_on_workers("fit", request.x)
+        arrays = data_module.adapt(
+            request.x,
+            request.y,
+            request.sample_weight,
+            batch_size=batch_size,
+            shuffle=request.shuffle,
+            class_weight=request.class_weight,
+            check=check,
+        )
         if not isinstance(arrays, data_module.ArrayData):
             raise ValueError(
                 "fit: validation_split is only supported for in-memory data (arrays or tensors); "
                 "pass validation_data and validation_steps instead"
             )
-        train, val = data_module.split_validation(arrays, validation_split, batch_size)
+        train, val = data_module.split_validation(arrays, request.validation_split, batch_size)
         return (
-            array_data_on_workers("fit", strategy, train, steps_per_epoch),
+            array_data_on_workers("fit", strategy, train, request.steps_per_epoch),
             array_data_on_workers("fit", strategy, val, validation_steps, "validation_steps"),
         )
     data = per_worker_data(
-        "fit", strategy, x, y, sample_weight, batch_size, shuffle, class_weight, steps_per_epoch, check=check
+        "fit",
+        strategy,
+        request.x,
+        request.y,
+        request.sample_weight,
+        batch_size=batch_size,
+        shuffle=request.shuffle,
+        class_weight=request.class_weight,
+        steps=request.steps_per_epoch,
+        check=check,
     )
+    validation_data = request.validation_data
     if validation_data is None:
         return data, None
     if isinstance(validation_data, (tuple, list)) and len(validation_data) in (2, 3):
@@ -220,10 +228,9 @@ def fit_data_on_workers(
         val_x,
         val_y,
         val_sw,
-        validation_batch_size or batch_size,
-        False,
-        None,
-        validation_steps,
-        "validation_steps",
+        batch_size=request.validation_batch_size or batch_size,
+        shuffle=False,
+        steps=validation_steps,
+        steps_name="validation_steps",
     )
     return data, val
