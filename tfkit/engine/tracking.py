@@ -90,6 +90,11 @@ def _is_layer(obj: Any) -> bool:
     return layer_class is not None and isinstance(obj, layer_class)
 
 
+def _is_optimizer(obj: Any) -> bool:
+    optimizer_class = registry.base_class("optimizers")  # an optimizer held as an attribute (a GAN's d_optimizer)
+    return optimizer_class is not None and isinstance(obj, optimizer_class)
+
+
 def _walk_value(key: str, value: Any, seen_containers: set[int]) -> Iterator[tuple[str, Any]]:
     if isinstance(value, (tf.Variable, tf.Module)):
         yield key, value
@@ -184,7 +189,8 @@ def variable_paths(
                 path += "_"
             paths[path] = variable
         for key, child in modules:
-            visit(child, f"{prefix}{key}/")
+            if not _is_optimizer(child):  # its slots are no variables of the model, as in Keras 3
+                visit(child, f"{prefix}{key}/")
 
     visit(root, "")
     return paths

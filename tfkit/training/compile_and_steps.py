@@ -20,7 +20,7 @@ import tensorflow as tf
 from tfkit.engine import tracking
 from tfkit.metrics import Metric
 from tfkit.training import compile_serialization
-from tfkit.training.compiled_state import CompiledState
+from tfkit.training.compiled_state import CompiledState, resolve_optimizer
 from tfkit.training.loss_and_metric_containers import display_name
 from tfkit.training.tf_keras_shims import TfKerasShims
 from tfkit.training.xla_choice import XlaDecision
@@ -111,6 +111,7 @@ class StepMethods(TfKerasShims):
             >>> model.get_compile_config()["steps_per_execution"]
             'auto'
         """
+        self._tfkit_optimizer_before_compile = None  # compile's optimizer replaces one assigned before
         self._compiled = CompiledState(
             optimizer,
             loss,
@@ -141,10 +142,36 @@ class StepMethods(TfKerasShims):
         """Whether `compile` was called."""
         return self._compiled is not None
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "optimizer":  # the property below, never a checkpoint dependency (as compile's optimizer is not)
+            object.__setattr__(self, name, value)
+            return
+        super().__setattr__(name, value)
+
     @property
     def optimizer(self) -> Any:
-        """The optimizer `compile` set (`None` before `compile`)."""
-        return self._compiled.optimizer if self._compiled is not None else None
+        """The model's optimizer: the one `compile` set, or one assigned since.
+
+        As in Keras 3, it can be assigned: `model.optimizer = tfkit.optimizers.Adam(1e-4)`
+        (a `compile` override that sets its own optimizer after `super().compile(...)` does
+        this). The compiled steps then use the new optimizer, and model files save its state
+        and its config (Keras 3 saves the state, but the config of the optimizer `compile` was
+        given, so its loaded model starts that one afresh). Assigned before `compile`, it is
+        replaced by the one `compile` sets, as in Keras. `None` removes it: `evaluate` and
+        `predict` still work, `fit` says the model has no optimizer. A name or config, as
+        `compile` takes, is resolved with `tfkit.optimizers.get` (Keras would keep the string).
+        `None` before `compile` unless one was assigned (Keras's model then has no attribute).
+        """
+        if self._compiled is not None:
+            return self._compiled.optimizer
+        return getattr(self, "_tfkit_optimizer_before_compile", None)
+
+    @optimizer.setter
+    def optimizer(self, value: Any) -> None:
+        if self._compiled is not None:
+            self._compiled.replace_optimizer(value)
+        else:  # a _tfkit_ attribute: untracked (its variables are no weights); compile replaces it
+            self._tfkit_optimizer_before_compile = resolve_optimizer(value)
 
     @property
     def loss(self) -> Any:
@@ -407,6 +434,11 @@ class StepMethods(TfKerasShims):
             9.0
         """
         x, y, sample_weight = unpack_x_y_sample_weight(data)
+        if self.optimizer is None:
+            raise ValueError(
+                f"Model '{self.name}' has no optimizer to train with (compiled with optimizer=None, or "
+                f"model.optimizer was set to None): compile it with one, or assign model.optimizer."
+            )
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)

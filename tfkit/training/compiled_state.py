@@ -60,6 +60,19 @@ def _same_objects(a: Any, b: Any) -> bool:
     return a is not None and b is not None and len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
+def resolve_optimizer(value: Any) -> Any:
+    """``model.optimizer = value``: an optimizer, ``None``, or what ``compile`` takes (a name, a config)."""
+    if value is None or isinstance(value, optimizers_module.Optimizer):
+        return value
+    try:
+        return optimizers_module.get(value)
+    except (ValueError, TypeError) as error:
+        raise ValueError(
+            f"model.optimizer must be a tfkit.optimizers.Optimizer, an optimizer name or config, or None; "
+            f"got {value!r} ({type(value).__name__}): {error}"
+        ) from None
+
+
 def gpu_available() -> bool:
     return bool(tf.config.list_logical_devices("GPU"))
 
@@ -97,7 +110,7 @@ class CompiledState:
             names = output_names or ["output"]
             self.compile_loss = CompileLoss(loss, loss_weights, names)
             self.compile_metrics = (
-                CompileMetrics(metrics, weighted_metrics, names)
+                CompileMetrics(metrics, weighted_metrics, names, with_loss=self.compile_loss.with_loss)
                 if metrics is not None or weighted_metrics is not None
                 else None
             )
@@ -165,6 +178,21 @@ class CompiledState:
             with self.scope():
                 self.optimizer = type(self.optimizer).from_config(self.optimizer.get_config())
         self._loops.clear()
+        self._loops_key = None
+        self._activations_key = None
+        self._loops_checked = False
+
+    def replace_optimizer(self, optimizer: Any) -> None:
+        """``model.optimizer = optimizer`` after ``compile``: the compiled loops are traced anew with it.
+
+        Like Keras 3's assignment it wraps nothing (no ``LossScaleOptimizer`` under ``mixed_float16``).
+        """
+        with self.scope():
+            self.optimizer = resolve_optimizer(optimizer)
+        self._loops.clear()
+        self._chief = None
+        self._coordinated = None
+        self.mesh_steps.clear()
         self._loops_key = None
         self._activations_key = None
         self._loops_checked = False

@@ -5,12 +5,15 @@
     metrics = CompileMetrics(["accuracy"], None, ["digits"]); metrics.build(y, y_pred, loss)
 
 Outputs are matched by name (dicts), position (lists) or, for a single
-output, directly. Per-output losses are logged as ``<output>_loss`` when a
-model has several outputs, as Keras does.
+output, directly. Fewer targets than outputs pair, in order, with the outputs
+that have a loss (Keras 3's ``compile(loss=[fn, None])`` fitted with one
+``y``; ``pair_targets``). Per-output losses are logged as ``<output>_loss``
+when a model has several outputs, as Keras does.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import tensorflow as tf
@@ -62,11 +65,45 @@ def _per_output(spec: Any, output_names: Sequence[str], what: str) -> list[Any]:
     return [spec] + [None] * (n - 1)
 
 
+def pair_targets(value: Any, output_names: Sequence[str], with_loss: Sequence[bool], what: str = "y") -> list[Any]:
+    """``value`` (targets or sample weights) as one entry per output, None where an output gets none.
+
+    A dict is matched by output name and a list or tuple of one entry per output by
+    position. Fewer entries than outputs go, in order, to the outputs that have a loss:
+    Keras 3's ``compile(loss=[loss_fn, None])`` fitted with one ``y`` (``CompileLoss.call``
+    in ``keras/src/trainers/compile_utils.py``). Keras 3 refuses that pairing when the
+    loss is a dict with None values (a ``KeyError``); tfkit pairs it the same way.
+    Any other count raises Keras's error: "y_true and y_pred have different structures".
+    """
+    names = list(output_names)
+    if value is None:
+        return [None] * len(names)
+    if isinstance(value, dict):
+        return _flat_outputs(value, names, allow_missing=True)
+    flat = list(value) if isinstance(value, (list, tuple)) else [value]
+    if len(flat) == len(names):
+        return flat
+    takers = [i for i, has_loss in enumerate(with_loss) if has_loss]
+    if len(flat) == len(takers):
+        paired: list[Any] = [None] * len(names)
+        for i, entry in zip(takers, flat):
+            paired[i] = entry
+        return paired
+    with_names = [names[i] for i in takers]
+    raise ValueError(
+        f"y_true and y_pred have different structures: the model has {len(names)} outputs {names}, "
+        f"{len(takers)} of them with a loss {with_names}, but {what} holds {len(flat)} "
+        f"entr{'y' if len(flat) == 1 else 'ies'}. Pass one per output, or one per output that has a loss, "
+        f"in output order (or a dict keyed by output name)."
+    )
+
+
 class CompileLoss:
     """The compiled loss of a model: a weighted sum of one loss per output."""
 
     def __init__(self, loss: Any, loss_weights: Any, output_names: Sequence[str]) -> None:
         self.output_names = list(output_names)
+        self.config_is_none = loss is None  # compile(loss=None): targets are never looked at
         self.losses = [
             losses_module.loss_object(l) if l is not None else None
             for l in _per_output(loss, self.output_names, "loss")
@@ -90,29 +127,36 @@ class CompileLoss:
     def empty(self) -> bool:
         return all(l is None for l in self.losses)
 
+    @property
+    def with_loss(self) -> list[bool]:
+        """For each output, whether it has a loss (and so takes a target when fewer targets than outputs come)."""
+        return [l is not None for l in self.losses]
+
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> tf.Tensor | None:
-        if self.empty:
+        if self.empty and (self.config_is_none or y_true is None):
             return None
         if y_true is None:
             raise ValueError(
                 "The model was compiled with a loss but no targets were given: pass y to fit/evaluate, "
                 "or compile without a loss to train on add_loss() losses only."
             )
-        trues = _flat_outputs(y_true, self.output_names, allow_missing=True)  # targets only where a loss needs them
         preds = _flat_outputs(y_pred, self.output_names)
+        if len(preds) != len(self.losses):
+            raise ValueError(
+                f"The model has {len(self.losses)} outputs {self.output_names} but its call returned "
+                f"{len(preds)} predictions"
+            )
+        trues = pair_targets(y_true, self.output_names, self.with_loss)  # targets only where a loss needs them
         missing = [
             name for name, loss, t in zip(self.output_names, self.losses, trues) if loss is not None and t is None
         ]
-        if isinstance(y_true, dict) and missing:
-            raise ValueError(
-                f"No targets for the outputs {missing}, which have a loss: the target dict has keys {sorted(y_true)}"
+        if missing:
+            given = (
+                f"the target dict has keys {sorted(y_true)}" if isinstance(y_true, dict) else "their targets are None"
             )
-        if len(preds) != len(self.losses) or len(trues) != len(preds):
-            raise ValueError(
-                f"The model has {len(self.losses)} outputs {self.output_names} but got {len(preds)} predictions and {len(trues)} targets"
-            )
+            raise ValueError(f"No targets for the outputs {missing}, which have a loss: {given}")
         weights = (
-            _flat_outputs(sample_weight, self.output_names)
+            pair_targets(sample_weight, self.output_names, self.with_loss, "sample_weight")
             if isinstance(sample_weight, (dict, list, tuple))
             else [sample_weight] * len(preds)
         )
@@ -133,10 +177,14 @@ class CompileMetrics:
 
     name = "compile_metrics"
 
-    def __init__(self, metrics: Any, weighted_metrics: Any, output_names: Sequence[str]) -> None:
+    def __init__(
+        self, metrics: Any, weighted_metrics: Any, output_names: Sequence[str], with_loss: Sequence[bool] | None = None
+    ) -> None:
         self.metrics_config = metrics
         self.weighted_config = weighted_metrics
         self.output_names = list(output_names)
+        # which outputs have a loss: fewer targets than outputs pair with those (pair_targets)
+        self.with_loss = list(with_loss) if with_loss is not None else [True] * len(self.output_names)
         self.built = False
         self.per_output: list[list[Any]] = [[] for _ in self.output_names]
         self.weighted_per_output: list[list[Any]] = [[] for _ in self.output_names]
@@ -145,11 +193,7 @@ class CompileMetrics:
         """Resolve names such as ``"accuracy"`` by the loss and the target/prediction shapes."""
         if self.built:
             return
-        trues = (
-            _flat_outputs(y_true, self.output_names, allow_missing=True)
-            if y_true is not None
-            else [None] * len(self.output_names)
-        )
+        trues = pair_targets(y_true, self.output_names, self.with_loss)
         preds = _flat_outputs(y_pred, self.output_names)
         loss_objs = compile_loss.losses if compile_loss is not None else [None] * len(preds)
         prefix = len(self.output_names) > 1
@@ -161,6 +205,9 @@ class CompileMetrics:
                 continue
             expanded = self._expand(config)
             for i, entries in enumerate(expanded):
+                if entries and y_true is not None and trues[i] is None:
+                    self._warn_no_target(i, entries)
+                    continue
                 for entry in entries or []:
                     metric = self._resolve(entry, loss_objs[i] if i < len(loss_objs) else None, trues[i], preds[i])
                     if prefix:
@@ -169,6 +216,22 @@ class CompileMetrics:
                         metric._tfkit_display_name = "weighted_" + display_name(metric)
                     target[i].append(metric)
         self.built = True
+
+    def _warn_no_target(self, index: int, entries: list[Any]) -> None:
+        """Targets were given, yet none for an output with metrics: its metrics are left out, with a warning.
+
+        Keras 3 leaves them out silently, or (``metrics=[[m], [m]]`` with ``loss=[None, fn]`` and one
+        target) computes the first output's metrics against the second output's target.
+        """
+        name = self.output_names[index]
+        takers = [n for n, has_loss in zip(self.output_names, self.with_loss) if has_loss]
+        shown = [e if isinstance(e, str) else getattr(e, "name", getattr(e, "__name__", repr(e))) for e in entries]
+        warnings.warn(
+            f"compile(metrics=...) gives output '{name}' the metrics {shown}, but the targets given hold none "
+            f"for it (fewer targets than outputs go to the outputs with a loss, {takers}); they are not computed. "
+            f"Pass a target for '{name}' too to compute them.",
+            stacklevel=4,
+        )
 
     def _expand(self, config: Any) -> list[list[Any]]:
         n = len(self.output_names)
@@ -198,10 +261,10 @@ class CompileMetrics:
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         if not self.built:
             self.build(y_true, y_pred, None)
-        trues = _flat_outputs(y_true, self.output_names, allow_missing=True)
+        trues = pair_targets(y_true, self.output_names, self.with_loss)
         preds = _flat_outputs(y_pred, self.output_names)
         weights = (
-            _flat_outputs(sample_weight, self.output_names)
+            pair_targets(sample_weight, self.output_names, self.with_loss, "sample_weight")
             if isinstance(sample_weight, (dict, list, tuple))
             else [sample_weight] * len(preds)
         )
