@@ -15,6 +15,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.base import registry
+from tfkit.base import symbolic as _symbolic
 from tfkit.base.symbolic import traceable as _traceable
 
 _KIND = "activations"
@@ -24,8 +25,47 @@ def _axes(axis: int | tuple[int, ...] | list[int]) -> int | list[int]:
     return list(axis) if isinstance(axis, (tuple, list)) else axis
 
 
+# On symbolic tensors (a functional model's definition), the activations that Keras 3 records as
+# several operations record the same ones here, so that the model saves as .keras; the others record
+# one node, which a .keras file names by the Keras operation of the same name (Relu, Softmax, ...).
+# Operations of tfkit.ops are named, not imported (tfkit.ops imports this module).
+
+
+def _op(name: str, *args: Any, **kwargs: Any) -> Any:
+    """A node of the ``tfkit.ops`` operation ``name`` on symbolic arguments."""
+    return _symbolic.apply_op(f"tfkit.ops.{name}", None, args, kwargs)
+
+
+def _check_relu(negative_slope: float, max_value: float | None) -> None:
+    if negative_slope < 0 or (max_value is not None and max_value < 0):
+        raise ValueError(
+            f"relu expected negative_slope >= 0 and max_value >= 0 (or None), "
+            f"got negative_slope={negative_slope!r}, max_value={max_value!r}"
+        )
+
+
+def _relu_nodes(x: Any, negative_slope: float = 0.0, max_value: float | None = None, threshold: float = 0.0) -> Any:
+    """``relu`` with arguments as Keras 3's ``ReLU.static_call`` builds it of operations; plain ``relu``: one node."""
+    if negative_slope == 0 and max_value is None and threshold == 0:
+        return NotImplemented
+    _check_relu(negative_slope, max_value)
+    if negative_slope != 0 and max_value is None and threshold == 0:
+        return leaky_relu(x, negative_slope=negative_slope)
+    negative = relu(threshold - x) if negative_slope != 0 else None
+    clip = max_value is not None
+    if threshold != 0:
+        y = _op("where", x > threshold, x, 0.0)
+    elif max_value == 6:
+        y, clip = relu6(x), False
+    else:
+        y = relu(x)
+    if clip:
+        y = _op("clip", y, 0.0, float(max_value))
+    return y - negative_slope * negative if negative is not None else y
+
+
 @registry.builtin(_KIND)
-@_traceable("tfkit.activations")
+@_traceable("tfkit.activations", decompose=_relu_nodes)
 def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None, threshold: float = 0.0) -> tf.Tensor:
     """Applies the rectified linear unit activation function.
 
@@ -65,11 +105,7 @@ def relu(x: Any, negative_slope: float = 0.0, max_value: float | None = None, th
         array([-0., -0.,  0.,  0., 10.], dtype=float32)
     """
     x = tf.convert_to_tensor(x)
-    if negative_slope < 0 or (max_value is not None and max_value < 0):
-        raise ValueError(
-            f"relu expected negative_slope >= 0 and max_value >= 0 (or None), "
-            f"got negative_slope={negative_slope!r}, max_value={max_value!r}"
-        )
+    _check_relu(negative_slope, max_value)
     if threshold != 0:
         y = x * tf.cast(x > threshold, x.dtype)
     else:
@@ -274,12 +310,14 @@ def hard_silu(x: Any) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
-@_traceable("tfkit.activations")
+@_traceable("tfkit.activations", decompose=lambda x: x * tanh(softplus(x)))
 def mish(x: Any) -> tf.Tensor:
     """Mish activation function.
 
     It is defined as `mish(x) = x * tanh(softplus(x))`, a smooth, non-monotonic
-    function close to `silu`.
+    function close to `silu`. On the symbolic tensors of a functional model it
+    records those three operations, so the model saves as `.keras` (Keras 3's
+    `mish` raises on a `KerasTensor`).
 
     Args:
         x: Input tensor.
@@ -436,7 +474,7 @@ def softsign(x: Any) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
-@_traceable("tfkit.activations")
+@_traceable("tfkit.activations", decompose=lambda x: _op("exp", x))
 def exponential(x: Any) -> tf.Tensor:
     """Exponential activation function: `exp(x)`.
 
@@ -518,7 +556,7 @@ def log_softmax(x: Any, axis: int | tuple[int, ...] = -1) -> tf.Tensor:
 
 
 @registry.builtin(_KIND)
-@_traceable("tfkit.activations")
+@_traceable("tfkit.activations", decompose=lambda x: x)
 def linear(x: Any) -> Any:
     """Linear activation function (pass-through).
 

@@ -34,6 +34,7 @@ from typing import Any, Sequence
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import symbolic as _symbolic
 from tfkit.base.variable_roles import StateOwner
 from tfkit.base.xla_context import in_xla_compilation
 from tfkit.distribution import values as distribution_values
@@ -221,6 +222,17 @@ def algorithm() -> str:
         'auto_select'
     """
     return "philox" if in_xla_compilation() else "auto_select"
+
+
+def _refuse_symbolic(who: str, **values: Any) -> None:
+    """A random draw on a functional model's symbolic tensor: a TypeError saying what to use instead."""
+    for name, value in values.items():
+        if _symbolic.is_symbolic(value):
+            raise TypeError(
+                f"tfkit.random.{who} cannot take a symbolic tensor ({name}={value!r}): a functional model records "
+                f"no random draws (Keras 3 refuses a KerasTensor here too). Draw inside a layer's call, or use a "
+                f"layer that draws at call time, such as tfkit.layers.Dropout or tfkit.layers.GaussianNoise."
+            )
 
 
 def _shape(shape: Any) -> Any:
@@ -428,6 +440,7 @@ def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, 
         A tensor like `inputs`.
 
     Raises:
+        TypeError: If `inputs` is a symbolic tensor (`tfkit.Input`): use a random layer.
         ValueError: If `rate` is outside `[0, 1)`, or `noise_shape` has the
             wrong length.
 
@@ -436,6 +449,7 @@ def dropout(inputs: Any, rate: float, noise_shape: Sequence[Any] | None = None, 
         >>> sorted(set(y.numpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
         True
     """
+    _refuse_symbolic("dropout", inputs=inputs)
     inputs = tf.convert_to_tensor(inputs)
     if isinstance(rate, (int, float)) and not 0 <= rate < 1:
         raise ValueError(f"tfkit.random.dropout expected rate in [0, 1), got {rate!r}")
@@ -485,11 +499,15 @@ def shuffle(x: Any, axis: int = 0, seed: Any = None) -> tf.Tensor:
     Returns:
         A tensor like `x`, its entries along `axis` in a random order.
 
+    Raises:
+        TypeError: If `x` is a symbolic tensor (`tfkit.Input`): use a random layer.
+
     Example:
         >>> y = tfkit.random.shuffle(tf.range(5), seed=2)
         >>> sorted(y.numpy().tolist())
         [0, 1, 2, 3, 4]
     """
+    _refuse_symbolic("shuffle", x=x)
     x = tf.convert_to_tensor(x)
     keys = tf.random.stateless_uniform(tf.expand_dims(tf.shape(x)[axis], 0), seed=draw_seed(seed), alg=algorithm())
     return tf.gather(x, tf.argsort(keys, stable=True), axis=axis)
@@ -513,6 +531,7 @@ def categorical(logits: Any, num_samples: int, dtype: Any = "int32", seed: Any =
         An integer tensor `(batch, num_samples)` of class indices.
 
     Raises:
+        TypeError: If `logits` is a symbolic tensor (`tfkit.Input`): use a random layer.
         ValueError: If `logits` is not 2-D, or `dtype` is not int32 or
             int64.
 
@@ -522,6 +541,7 @@ def categorical(logits: Any, num_samples: int, dtype: Any = "int32", seed: Any =
         array([[1, 1, 1],
                [0, 0, 0]], dtype=int32)
     """
+    _refuse_symbolic("categorical", logits=logits)
     logits = tf.convert_to_tensor(logits)
     if logits.shape.rank != 2:
         raise ValueError(
@@ -552,6 +572,7 @@ def gamma(shape: Sequence[Any], alpha: Any, dtype: Any = None, seed: Any = None)
         A tensor of `shape` with positive values.
 
     Raises:
+        TypeError: If `alpha` is a symbolic tensor (`tfkit.Input`): use a random layer.
         ValueError: If `dtype` is not floating.
 
     Example:
@@ -559,6 +580,7 @@ def gamma(shape: Sequence[Any], alpha: Any, dtype: Any = None, seed: Any = None)
         >>> x.shape, bool(tf.reduce_all(x > 0))
         (TensorShape([4]), True)
     """
+    _refuse_symbolic("gamma", alpha=alpha)
     dtype = _float_dtype(dtype, "gamma")
     return tf.random.stateless_gamma(_shape(shape), seed=draw_seed(seed), alpha=tf.cast(alpha, dtype), dtype=dtype)
 
@@ -585,6 +607,7 @@ def binomial(shape: Sequence[Any], counts: Any, probabilities: Any, dtype: Any =
         A float tensor of `shape`.
 
     Raises:
+        TypeError: If `counts` or `probabilities` is a symbolic tensor (`tfkit.Input`): use a random layer.
         ValueError: If `dtype` is not floating.
 
     Example:
@@ -592,6 +615,7 @@ def binomial(shape: Sequence[Any], counts: Any, probabilities: Any, dtype: Any =
         >>> x.numpy()
         array([5., 5., 5.], dtype=float32)
     """
+    _refuse_symbolic("binomial", counts=counts, probabilities=probabilities)
     dtype = _float_dtype(dtype, "binomial")
     draws = tf.random.stateless_binomial(
         _shape(shape),
@@ -623,6 +647,7 @@ def beta(shape: Sequence[Any], alpha: Any, beta: Any, dtype: Any = None, seed: A
         A tensor of `shape` with values in `[0, 1]`.
 
     Raises:
+        TypeError: If `alpha` or `beta` is a symbolic tensor (`tfkit.Input`): use a random layer.
         ValueError: If `dtype` is not floating.
 
     Example:
@@ -630,6 +655,7 @@ def beta(shape: Sequence[Any], alpha: Any, beta: Any, dtype: Any = None, seed: A
         >>> bool(tf.reduce_all((x >= 0) & (x <= 1)))
         True
     """
+    _refuse_symbolic("beta", alpha=alpha, beta=beta)
     dtype = _float_dtype(dtype, "beta")
     seeds = tf.random.experimental.stateless_split(draw_seed(seed), num=2, alg=algorithm())
     shape = _shape(shape)

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfkit import backend
+from tfkit import backend, ops
 from tfkit.applications.class_index import load_class_index
+from tfkit.base.symbolic import SymbolicTensor
 
 CAFFE_MEAN = [103.939, 116.779, 123.68]  # BGR
 TORCH_MEAN = [0.485, 0.456, 0.406]
@@ -65,7 +66,9 @@ def preprocess_input(x: Any, data_format: str | None = None, mode: str = "caffe"
         )
     if isinstance(x, np.ndarray):
         return _preprocess_numpy(x, data_format, mode)
-    return _preprocess_tensor(tf.convert_to_tensor(x), data_format, mode)
+    if not isinstance(x, SymbolicTensor):  # a symbolic input (tfkit.Input) stays one: the ops below record nodes
+        x = tf.convert_to_tensor(x)
+    return _preprocess_tensor(x, data_format, mode)
 
 
 def _preprocess_numpy(x: np.ndarray, data_format: str, mode: str) -> np.ndarray:
@@ -105,14 +108,16 @@ def _preprocess_tensor(x: tf.Tensor, data_format: str, mode: str) -> tf.Tensor:
         x = x / 255.0
         mean, std = TORCH_MEAN, TORCH_STD
     else:
+        # RGB -> BGR with tfkit.ops.stack, as Keras's uses keras.ops.stack: on symbolic tensors it records
+        # Keras's Stack operation, so the model saves as .keras (tf.stack would record a TensorFlow call)
         if data_format == "channels_first":
             x = (
-                tf.stack([x[i, ...] for i in (2, 1, 0)], axis=0)
+                ops.stack([x[i, ...] for i in (2, 1, 0)], axis=0)
                 if ndim == 3
-                else tf.stack([x[:, i, :] for i in (2, 1, 0)], axis=1)
+                else ops.stack([x[:, i, :] for i in (2, 1, 0)], axis=1)
             )
         else:
-            x = tf.stack([x[..., i] for i in (2, 1, 0)], axis=-1)
+            x = ops.stack([x[..., i] for i in (2, 1, 0)], axis=-1)
         mean, std = CAFFE_MEAN, None
     mean_tensor = tf.convert_to_tensor(-np.array(mean), dtype=x.dtype)
     if data_format == "channels_first":

@@ -152,11 +152,17 @@ def _has_symbol(args: tuple, kwargs: dict) -> bool:
     return False
 
 
-def traceable(namespace: str) -> Any:
+def traceable(namespace: str, decompose: Any = None) -> Any:
     """Decorator: calls on symbolic tensors record a node named ``namespace.<function name>``.
 
     @traceable("tfkit.activations")
     def relu(x): ...          # relu(tfkit.Input((3,))) is a node "tfkit.activations.relu"
+
+    ``decompose``, if given, is called first with the symbolic call's arguments: it returns
+    the outputs made of other recorded operations (what Keras 3 records for the function,
+    so that a ``.keras`` file can hold it: ``mish(x)`` as ``x * tanh(softplus(x))``), or
+    ``NotImplemented`` to record the one node after all. The function keeps its node name,
+    so files that recorded it as one node still load.
     """
 
     def decorate(function: Any) -> Any:
@@ -165,6 +171,10 @@ def traceable(namespace: str) -> Any:
         @functools.wraps(function)
         def maybe_symbolic(*args: Any, **kwargs: Any) -> Any:
             if _has_symbol(args, kwargs):
+                if decompose is not None:
+                    outputs = decompose(*args, **kwargs)
+                    if outputs is not NotImplemented:
+                        return outputs
                 return apply_op(name, function, args, kwargs)
             return function(*args, **kwargs)
 

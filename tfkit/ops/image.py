@@ -12,6 +12,8 @@ node named ``tfkit.ops.image.<name>``, which saves and reloads by name.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tfkit.base.symbolic import traceable
 from tfkit.ops.image_color import hsv_to_rgb, rgb_to_grayscale, rgb_to_hsv
 from tfkit.ops.image_filter import gaussian_blur, sobel_edges, ssim
@@ -40,5 +42,16 @@ __all__ = [
 ]
 
 for _name in __all__:
-    globals()[_name] = traceable("tfkit.ops.image")(globals()[_name])
+    if _name != "extract_patches_3d":
+        globals()[_name] = traceable("tfkit.ops.image")(globals()[_name])
 del _name
+
+
+def _volume_patches(volumes: Any, size: Any, strides: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """``extract_patches_3d`` on symbolic tensors: ``extract_patches`` with a 3-tuple size, as Keras 3 records it
+    (its ``ExtractPatches`` operation; Keras has no operation of the 3-D name)."""
+    size = (size,) * 3 if isinstance(size, int) and not isinstance(size, bool) else size
+    return extract_patches(volumes, size, strides, *args, **kwargs)
+
+
+extract_patches_3d = traceable("tfkit.ops.image", decompose=_volume_patches)(extract_patches_3d)

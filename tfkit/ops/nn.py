@@ -217,27 +217,6 @@ def silu(x: Any) -> tf.Tensor:
     return tf.nn.silu(float_of(tensor(x)))
 
 
-def swish(x: Any) -> tf.Tensor:
-    """Sigmoid Linear Unit (SiLU) activation function, also known as Swish.
-
-    The SiLU activation function is computed by the sigmoid function
-    multiplied by its input. It is defined as `f(x) = x * sigmoid(x)`.
-    Integer inputs are computed in float32. It is the same function as `silu`.
-
-    Args:
-        x: Input tensor.
-
-    Returns:
-        A tensor with the same shape as `x` (float32 for integer input).
-
-    Example:
-        >>> x = np.array([-1.0, 0.0, 1.0])
-        >>> np.round(tfkit.ops.swish(x).numpy(), 4)
-        array([-0.2689,  0.    ,  0.7311], dtype=float32)
-    """
-    return tf.nn.silu(float_of(tensor(x)))
-
-
 def gelu(x: Any, approximate: bool = True) -> tf.Tensor:
     """Gaussian Error Linear Unit (GELU) activation function.
 
@@ -736,9 +715,14 @@ _OWN = [
     if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == __name__
 ]
 export(globals(), _OWN)
+swish = silu  # the same function, as in Keras (records as tfkit.ops.silu, which a .keras file names Silu)
 
-__all__ = _OWN + [
-    name
-    for module in (nn_activations, nn_attention, nn_conv, nn_ctc, nn_norm, nn_patches, nn_pool)
-    for name in module.__all__
-]
+__all__ = (
+    _OWN
+    + ["swish"]
+    + [
+        name
+        for module in (nn_activations, nn_attention, nn_conv, nn_ctc, nn_norm, nn_patches, nn_pool)
+        for name in module.__all__
+    ]
+)

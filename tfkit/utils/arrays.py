@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+import tensorflow as tf
+
+from tfkit import ops
+from tfkit.base.symbolic import SymbolicTensor
 
 
 def to_categorical(x: Any, num_classes: int | None = None) -> np.ndarray:
@@ -53,7 +57,8 @@ def normalize(x: Any, axis: int = -1, order: int = 2) -> np.ndarray:
     """Normalizes an array: divides it by its norm along an axis.
 
     Rows whose norm is zero stay zero. Integer inputs are converted to
-    float32.
+    float32. A tensor, or a symbolic tensor of a functional model, goes to
+    `tfkit.ops.normalize` (as in Keras), which returns a tensor.
 
     Args:
         x: Array-like to normalize.
@@ -62,13 +67,15 @@ def normalize(x: Any, axis: int = -1, order: int = 2) -> np.ndarray:
             Euclidean norm). Defaults to `2`.
 
     Returns:
-        A NumPy array of `x`'s shape.
+        A NumPy array of `x`'s shape (a tensor for a tensor).
 
     Example:
         >>> tfkit.utils.normalize([[3.0, 4.0], [0.0, 0.0]])
         array([[0.6, 0.8],
                [0. , 0. ]])
     """
+    if isinstance(x, (tf.Tensor, tf.Variable, SymbolicTensor)):  # as Keras: tensors go to ops.normalize
+        return ops.normalize(x, axis=axis, order=order)
     x = np.asarray(x, dtype="float32") if not np.issubdtype(np.asarray(x).dtype, np.floating) else np.asarray(x)
     norm = np.atleast_1d(np.linalg.norm(x, order, axis))
     norm[norm == 0] = 1
