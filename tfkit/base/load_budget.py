@@ -200,11 +200,11 @@ def _added_elements(function: Callable, args: Any, kwargs: dict, declared: dict[
     tensors: exact for every function, and nothing is allocated. A call that cannot be traced so
     (it needs an input's value) is charged the product of its size arguments instead.
     """
-    inputs = [t for t in tf.nest.flatten((args, kwargs), expand_composites=True) if tf.is_tensor(t)]
-    before = sum(_elements(t) for t in inputs)
+    inputs = {id(t): t for t in tf.nest.flatten((args, kwargs), expand_composites=True) if tf.is_tensor(t)}
+    before = sum(_elements(t) for t in inputs.values())
     try:
         with scratch_graph():
-            stand_ins = {id(t): tf.compat.v1.placeholder(t.dtype, t.shape) for t in inputs}
+            stand_ins = {key: tf.compat.v1.placeholder(t.dtype, t.shape) for key, t in inputs.items()}
             scratch_args, scratch_kwargs = tf.nest.map_structure(
                 lambda v: stand_ins.get(id(v), v), (list(args), dict(kwargs)), expand_composites=True
             )

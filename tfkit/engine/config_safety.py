@@ -2,6 +2,7 @@
 
     config = loads_json(text, "model_config")     # json.loads with size and depth limits
     check_config(config, "model_config")          # refuses code, module paths, safe_mode keys, huge strings,
+                                                  # TensorFlow functions outside the allowlist (TFOpLambda),
                                                   # and numbers that multiply the work of loading (config_cost)
 
 tfkit has no code deserializer at all: nothing here (or anywhere in tfkit)
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tfkit.base.tf_operations_table import ALLOWED as ALLOWED_TF_OPERATIONS
 from tfkit.engine.config_cost import check_costs
 
 MAX_JSON_CHARS = 16 * 2**20
@@ -135,6 +137,8 @@ def _check_object(value: dict, path: list[Any]) -> None:
             f"{where}.function is not a registered function name but {type(value['function']).__name__} data "
             f"(a function saved as code). {_NO_CODE}"
         )
+    if class_name in _OPERATION_LAYERS and isinstance(value.get("config"), dict):
+        _check_operation(value, where)
     if "class_name" in value:
         # "module" and "registered_name" are data, as in Keras's format: never imported or evaluated.
         for key in ("module", "registered_name"):
@@ -142,3 +146,19 @@ def _check_object(value: dict, path: list[Any]) -> None:
                 raise ValueError(f"{where}.{key} must be a string, got {type(value[key]).__name__}")
         if not isinstance(class_name, str):
             raise ValueError(f"{where}.class_name must be a string, got {type(class_name).__name__}")
+
+
+_OPERATION_LAYERS = ("TFOpLambda", "SlicingOpLambda")
+
+
+def _check_operation(entry: dict, where: str) -> None:
+    """A ``TFOpLambda`` naming a TensorFlow function outside the allowlist is refused before anything is built."""
+    function, name = entry["config"].get("function"), entry["config"].get("name")
+    if isinstance(function, str) and function.startswith("tf.") and function not in ALLOWED_TF_OPERATIONS:
+        raise ValueError(
+            f"{where} ({entry['class_name']} {str(name)[:100]!r}): operation {function[:200]!r} is not allowed in a "
+            f"model config: a file may name only the {len(ALLOWED_TF_OPERATIONS)} pure tensor functions of "
+            f"tfkit's TensorFlow allowlist (docs/TF_OPERATIONS.md). Functions that change TensorFlow's state, "
+            f"touch files, print, run Python or create variables, and every tf.compat.v1 name but the few "
+            f"that allowed functions call, are refused, before anything of the model is built"
+        )

@@ -33,7 +33,7 @@ from tensorflow.python.util import tf_export
 from tfkit import activations
 from tfkit.base import symbolic
 from tfkit.engine import masking
-from tfkit.layers.tf_operations_table import ALLOWED, TF_VERSION
+from tfkit.base.tf_operations_table import ALLOWED, TF_VERSION
 
 OPERATORS = {
     name: getattr(operator, name)
@@ -131,7 +131,7 @@ def _resolve_tf(name: str) -> Callable:
             f"Operation {name!r} is not allowed in a model config: a file may name only the {len(ALLOWED)} pure "
             f"tensor functions of tfkit's TensorFlow allowlist (docs/TF_OPERATIONS.md). Functions that change "
             f"TensorFlow's state, touch files, print, run Python or create variables, and every tf.compat.v1 "
-            f"name, are refused"
+            f"name but the few that allowed functions call, are refused"
         )
     target: Any = tf
     for part in name.split(".")[1:]:
