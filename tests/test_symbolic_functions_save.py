@@ -11,8 +11,10 @@ The sweep walks the public namespaces, calls each function on symbolic inputs
 (``CALLS`` says how where ``f(x)`` does not fit), checks that Keras's schema can
 hold each result, then saves one model with every result as an output, loads it
 and compares its outputs on the same data. A function that takes no tensor, or
-cannot take a symbolic one, is listed in ``NOT_SYMBOLIC`` with the reason; a
-new public function that is in neither fails the sweep until it is placed.
+cannot take a symbolic one, is listed in ``NOT_SYMBOLIC`` with the reason; the
+loss, metric and quantizer functions, which Keras 3 takes symbolic tensors in
+but tfkit does not yet, in ``NOT_YET`` (checked to still fail); a new public
+function that is in none of them fails the sweep until it is placed.
 """
 
 from __future__ import annotations
@@ -278,6 +280,8 @@ CALLS = {
     "layers.subtract": lambda f, t: f([t.x, t.y]),
     # ----- utilities
     "utils.normalize": lambda f, t: f(t.x, axis=1, order=2),
+    "losses.scale_loss_for_distribution": lambda f, t: f(t.x),  # no replicas: x itself, as in Keras
+    "losses.unscale_loss_for_distribution": lambda f, t: f(t.x),
 }
 
 # ------------------------------------------------------------------ what takes no symbolic tensor, and why
@@ -311,7 +315,7 @@ NOT_SYMBOLIC = {
             "vectorized_map",
             "while_loop",
         )
-    },  # fmt: skip
+    },
     **{f"ops.{name}": _SHAPE_FACTS for name in ("dtype", "is_tensor", "ndim", "shape")},
     **{f"ops.{name}": _CONSTRUCTOR for name in ("arange", "empty", "eye", "full", "identity", "ones", "tri", "zeros")},
     **{f"ops.{name}": _WINDOW for name in ("bartlett", "blackman", "hamming", "hanning", "kaiser")},
@@ -342,8 +346,132 @@ NOT_SYMBOLIC = {
             "standardize_dtype",
             "unique_name",
         )
-    },  # fmt: skip
+    },
     **{f"layers.{name}": _NO_TENSOR for name in ("Input", "deserialize", "serialize")},
+    **{f"losses.{name}": _NO_TENSOR for name in ("deserialize", "get", "is_loss_of_kind", "serialize")},
+    **{
+        f"metrics.{name}": _NO_TENSOR
+        for name in ("deserialize", "get", "resolve_accuracy", "resolve_compile_metric", "serialize")
+    },
+    **{f"quantizers.{name}": _NO_TENSOR for name in ("deserialize", "get", "serialize")},
+    **{
+        f"utils.{name}": _NO_TENSOR
+        for name in (
+            "custom_object_scope",
+            "deserialize_keras_object",
+            "disable_interactive_logging",
+            "enable_interactive_logging",
+            "get_custom_objects",
+            "get_file",
+            "get_registered_name",
+            "get_registered_object",
+            "is_interactive_logging_enabled",
+            "model_to_dot",
+            "plot_model",
+            "register_keras_serializable",
+            "serialize_keras_object",
+            "set_random_seed",
+        )
+    },
+    **{
+        f"utils.{name}": "builds a tf.data dataset from files or arrays: data for fit, not part of a model"
+        for name in (
+            "audio_dataset_from_directory",
+            "image_dataset_from_directory",
+            "split_dataset",
+            "text_dataset_from_directory",
+            "timeseries_dataset_from_array",
+        )
+    },
+    **{
+        f"utils.{name}": "converts between NumPy arrays and PIL images or files (Keras 3's too): eager data"
+        for name in ("array_to_img", "img_to_array", "load_img", "save_img")
+    },
+    "utils.is_keras_tensor": _SHAPE_FACTS,
+    "utils.get_source_inputs": "returns the Input tensors a symbolic tensor comes from: no new tensor to record",
+    "utils.pack_x_y_sample_weight": "arranges its arguments in a tuple: no computation to record",
+    "utils.unpack_x_y_sample_weight": "takes a tuple apart: no computation to record",
+    "utils.pad_sequences": "pads Python lists of sequences into a NumPy array (Keras 3's too)",
+    "utils.to_categorical": (
+        "NumPy labels to a NumPy one-hot matrix; Keras 3 refuses a KerasTensor too (tfkit.ops.one_hot records it)"
+    ),
+    **{
+        f"utils.bounding_boxes.{name}": (
+            "Keras 3 refuses a KerasTensor here too (its bounding-box functions run backend code directly); "
+            "call it inside a layer's call"
+        )
+        for name in (
+            "affine_transform",
+            "clip_to_image_size",
+            "compute_ciou",
+            "compute_iou",
+            "convert_format",
+            "crop",
+            "decode_deltas_to_boxes",
+            "encode_box_to_deltas",
+            "pad",
+        )
+    },
+    "applications.imagenet_utils.decode_predictions": (
+        "reads NumPy predictions and returns Python lists of class names (Keras 3's too)"
+    ),
+}
+
+# Keras 3 takes a KerasTensor in these: its versions are compositions of keras.ops, recorded as operations.
+# tfkit's are written in TensorFlow directly, so on symbolic tensors they fail (they read `x.shape.rank`) or
+# record TensorFlow calls that a .keras file cannot name. Not done yet (issue 54): rewriting the loss, metric
+# and quantizer functions in tfkit.ops. The sweep checks that each still fails, so one that starts to work
+# must move to the sweep (``CALLS``).
+NOT_YET = {
+    **{
+        f"losses.{name}": lambda f, t: f(t.y, t.x)
+        for name in (
+            "binary_crossentropy",
+            "binary_focal_crossentropy",
+            "categorical_crossentropy",
+            "categorical_focal_crossentropy",
+            "categorical_hinge",
+            "cosine_similarity",
+            "dice",
+            "hinge",
+            "huber",
+            "kl_divergence",
+            "log_cosh",
+            "mean_absolute_error",
+            "mean_absolute_percentage_error",
+            "mean_squared_error",
+            "mean_squared_logarithmic_error",
+            "poisson",
+            "squared_hinge",
+            "tversky",
+        )
+    },
+    "losses.sparse_categorical_crossentropy": lambda f, t: f(t.i[:, :, 0], t.x),
+    "losses.categorical_generalized_cross_entropy": lambda f, t: f(t.i[:, 0, 0], t.x[:, 0, :]),
+    "losses.circle": lambda f, t: f(t.i[:, 0, 0], t.v),
+    "losses.ctc": lambda f, t: f(t.j[:, 0, :2], t.x),
+    "losses.reduce_weighted_values": lambda f, t: f(t.x),
+    **{
+        f"metrics.{name}": lambda f, t: f(t.y, t.x)
+        for name in (
+            "accuracy",
+            "binary_accuracy",
+            "categorical_accuracy",
+            "concordance_correlation",
+            "pearson_correlation",
+        )
+    },
+    "metrics.sparse_categorical_accuracy": lambda f, t: f(t.i[:, :, 0], t.x),
+    "metrics.sparse_top_k_categorical_accuracy": lambda f, t: f(t.i[:, 0, 0], t.x[:, 0, :], k=2),
+    "metrics.top_k_categorical_accuracy": lambda f, t: f(t.y[:, 0, :], t.x[:, 0, :], k=2),
+    "quantizers.abs_max_quantize": lambda f, t: f(t.x, axis=-1),
+    "quantizers.abs_max_quantize_grouped_with_zero_point": lambda f, t: f(t.x, block_size=2),
+    "quantizers.compute_float8_amax_history": lambda f, t: f(t.x, t.v),
+    "quantizers.compute_float8_scale": lambda f, t: f(t.v, t.v, 448.0),
+    "quantizers.fake_quant_with_min_max_vars": lambda f, t: f(t.x, -1.0, 1.0),
+    "quantizers.pack_int4": lambda f, t: f(ops.cast(t.i, "int8"), axis=-1)[0],
+    "quantizers.quantize_and_dequantize": lambda f, t: f(t.x, t.v, "int8", "float32"),
+    "quantizers.unpack_int4": lambda f, t: f(ops.cast(t.i, "int8"), 4, axis=-1),
 }
 
 
@@ -351,11 +479,12 @@ NOT_SYMBOLIC = {
 
 
 def _public_functions(module, prefix):
+    """The module's public functions; an alias (``losses.mse``) after the function's own name, which it is swept by."""
     names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
-    for name in sorted(names):
-        value = getattr(module, name, None)
-        if inspect.isfunction(value):
-            yield f"{prefix}.{name}", value
+    functions = [(name, getattr(module, name, None)) for name in names]
+    functions = [(name, value) for name, value in functions if inspect.isfunction(value)]
+    for name, value in sorted(functions, key=lambda item: (item[0] != item[1].__name__, item[0])):
+        yield f"{prefix}.{name}", value
 
 
 def swept_functions():
@@ -368,13 +497,18 @@ def swept_functions():
         (tfkit.random, "random"),
         (tfkit.backend, "backend"),
         (tfkit.layers, "layers"),
+        (tfkit.losses, "losses"),
+        (tfkit.metrics, "metrics"),  # the functions metrics share with losses are swept once, as losses'
+        (tfkit.quantizers, "quantizers"),
+        (tfkit.utils, "utils"),
+        (tfkit.utils.bounding_boxes, "utils.bounding_boxes"),
     ]
     for module, prefix in namespaces:
         for qualified, function in _public_functions(module, prefix):
             if id(function) not in seen:
                 seen.add(id(function))
                 found.append((qualified, function))
-    found.append(("utils.normalize", tfkit.utils.normalize))
+    found.append(("applications.imagenet_utils.decode_predictions", applications.imagenet_utils.decode_predictions))
     return found
 
 
@@ -420,7 +554,11 @@ def sweep():
     t, data = _inputs()
     inputs = [getattr(t, name) for name in vars(t)]
     outputs, owners, failures = [], [], {}
-    calls = [(q, f, _call_for(q) or (lambda f, t: f(t.x))) for q, f in swept_functions() if q not in NOT_SYMBOLIC]
+    calls = [
+        (q, f, _call_for(q) or (lambda f, t: f(t.x)))
+        for q, f in swept_functions()
+        if q not in NOT_SYMBOLIC and q not in NOT_YET
+    ]
     calls += [(q, None, call) for q, call in _preprocess_calls()]
     for qualified, function, call in calls:
         try:
@@ -438,13 +576,13 @@ def sweep():
     return types.SimpleNamespace(inputs=inputs, data=data, outputs=outputs, owners=owners, failures=failures)
 
 
-def test_every_public_function_is_swept_or_listed_with_a_reason():
+def test_the_lists_name_public_functions_only_each_in_one_list():
+    """(Every public function not listed is swept, called as ``CALLS`` says or as ``f(x)``.)"""
     names = {q for q, _ in swept_functions()}
-    unknown_listed = sorted(set(NOT_SYMBOLIC) - names)
-    assert unknown_listed == [], f"NOT_SYMBOLIC names functions that are not public (any more): {unknown_listed}"
-    stale_calls = sorted(
-        name for name in CALLS if not any(q == name or q.split(".", 1)[1] == name for q in names)
-    )  # fmt: skip
+    unknown_listed = sorted((set(NOT_SYMBOLIC) | set(NOT_YET)) - names)
+    assert unknown_listed == [], f"NOT_SYMBOLIC/NOT_YET name functions that are not public (any more): {unknown_listed}"
+    assert not set(NOT_SYMBOLIC) & set(NOT_YET)
+    stale_calls = sorted(name for name in CALLS if not any(q == name or q.split(".", 1)[1] == name for q in names))
     assert stale_calls == [], f"CALLS names functions that are not public (any more): {stale_calls}"
     assert all(reason for reason in NOT_SYMBOLIC.values())
 
@@ -469,6 +607,16 @@ def test_the_sweep_model_saves_as_keras_and_loads_back_with_the_same_outputs(swe
         assert have.shape == want.shape and have.dtype == want.dtype, owner
         if owner not in random_ones:
             np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-5, equal_nan=True, err_msg=owner)
+
+
+@pytest.mark.parametrize("name", sorted(NOT_YET))
+def test_functions_keras_takes_symbolic_tensors_in_but_tfkit_does_not_yet(name):
+    """Each still fails (so the list stays true): one that starts to record Keras operations moves to ``CALLS``."""
+    t, _ = _inputs()
+    function = dict(swept_functions())[name]
+    with pytest.raises((AttributeError, TypeError, ValueError, ZeroDivisionError)):
+        flat = _flat_symbolic(NOT_YET[name](function, t))
+        keras_model_config(tfkit.Model([getattr(t, n) for n in vars(t)], flat))
 
 
 def test_functions_that_take_no_symbolic_tensor_say_so_instead_of_recording_a_node():
