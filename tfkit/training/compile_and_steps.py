@@ -61,7 +61,10 @@ class StepMethods(TfKerasShims):
                 instance, or a function `fn(y_true, y_pred)` returning
                 per-sample losses. For a model with several outputs, a list
                 (one per output) or a dict keyed by output name; their sum
-                (weighted by `loss_weights`) is minimized. `None` when the
+                (weighted by `loss_weights`) is minimized. A `None` entry
+                leaves an output without a loss, and then `y` may hold one
+                target per output that has one, in output order (as in
+                Keras: `loss=[loss_fn, None]` fitted with one `y`). `None` when the
                 model adds its own losses (`add_loss`) or overrides
                 `compute_loss`. Defaults to `None`.
             metrics: Metrics to evaluate during training and testing: a list
