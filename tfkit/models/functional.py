@@ -12,14 +12,15 @@ calls (``inbound_nodes``) that connect it.
 from __future__ import annotations
 
 import heapq
+import inspect
 from typing import Any, Mapping
 
 import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
-from tfkit.engine import masking, shape_inference, tracking
-from tfkit.engine.config_serialization import deserialize_layer, layer_entry
+from tfkit.engine import config_capture, masking, shape_inference, tracking
+from tfkit.engine.config_serialization import deserialize_layer, layer_entry, revive_config_values
 from tfkit.engine.functional_graph import FunctionalGraph, InputLayer
 from tfkit.engine.input_spec import InputSpec, inputs_by_name
 from tfkit.engine.layer import Layer
@@ -125,6 +126,33 @@ def _connect(calls: list[tuple[Layer, dict]], outputs_of: dict[tuple[str, int], 
     if done != len(calls):
         stuck = sorted({calls[i][0].name for i, m in enumerate(missing) if m > 0})
         raise ValueError(f"Model config is inconsistent: cannot connect layers {stuck} (missing inbound tensors)")
+
+
+GRAPH_KEYS = ("layers", "input_layers", "output_layers")
+
+
+def is_functional_config(config: Any) -> bool:
+    """Whether ``config`` describes a graph of layers (it has ``layers``, ``input_layers`` and ``output_layers``)."""
+    return isinstance(config, dict) and all(key in config for key in GRAPH_KEYS)
+
+
+def functional_like_constructor(cls: type) -> bool:
+    """Whether ``cls(inputs, outputs, name=...)`` is a call ``cls``'s constructor takes, so a model of ``cls`` is
+    saved as its graph and rebuilt from it.
+
+    Keras 3 (``functional_like_constructor``) asks for exactly ``(inputs, outputs, name)`` or ``(*args, **kwargs)``;
+    a subclass with an extra argument, ``__init__(self, inputs, outputs, alpha=1.0, **kwargs)``, then saves only
+    its base keys and ``alpha``, and Keras cannot rebuild it. Any constructor that names ``inputs`` and
+    ``outputs`` counts here, and the config's other keys go back to it (``alpha=...``). A subclass whose
+    constructor builds its own graph (``MyModel(units=3)``) is saved by its constructor's arguments, as in Keras.
+    """
+    try:
+        parameters = list(inspect.signature(cls.__init__).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    names = {p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    kinds = {p.kind for p in parameters}
+    return {"inputs", "outputs"} <= names or {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} <= kinds
 
 
 def checked_output_names(model: Layer, names: Any, count: int) -> tuple[str, ...] | None:
@@ -439,7 +467,16 @@ class Functional(Model):
     # ---------------------------------------------------------------- config
 
     def get_config(self) -> dict[str, Any]:
-        """The model's config: its layers with the calls connecting them, and its input and output layers."""
+        """The model's config: its layers with the calls connecting them, and its input and output layers.
+
+        A subclass whose constructor does not take `inputs` and `outputs` (it builds its own graph, as
+        `MyModel(units=3)`) gets the config of any layer instead: the base keys, plus its constructor's
+        arguments unless it writes its own `get_config`, as in Keras 3."""
+        if not functional_like_constructor(type(self)):
+            config = Layer.get_config(self)
+            if type(self).get_config is Functional.get_config:
+                config.update(config_capture.plain_config(self.name, type(self), self._st.init_args))
+            return config
         graph = self._tfkit_graph
 
         def ref(tensor: SymbolicTensor) -> list:
@@ -482,8 +519,15 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> "Functional":
-        """Creates a functional model from its config (the output of `get_config`), with fresh weights."""
-        for key in ("layers", "input_layers", "output_layers"):
+        """Creates a functional model from its config (the output of `get_config`), with fresh weights.
+
+        As in Keras 3 (`functional_from_config`), a subclass is rebuilt as itself, its graph connected from the
+        config and passed to its constructor with the config's other keys (`alpha=...` of
+        `__init__(self, inputs, outputs, alpha, **kwargs)`); a subclass that builds its own graph
+        (`functional_like_constructor` is false) or whose config holds no graph is `cls(**config)`."""
+        if cls is not Functional and not (is_functional_config(config) and functional_like_constructor(cls)):
+            return Layer.from_config.__func__(cls, config)
+        for key in GRAPH_KEYS:
             if key not in config:
                 raise ValueError(f"A functional model config needs {key!r}; got keys {sorted(config)}")
         created: dict[str, Layer] = {}
@@ -509,7 +553,10 @@ class Functional(Model):
 
         inputs = resolve_io(config["input_layers"])
         outputs = resolve_io(config["output_layers"])
-        model = cls(inputs, outputs, name=config.get("name"))
+        extra = {key: value for key, value in config.items() if key not in (*GRAPH_KEYS, "name", "trainable")}
+        if cls is Functional or registry.is_builtin("layers", cls):
+            extra = {}  # tfkit's own models take nothing more (a tf-keras config's extra keys are left out)
+        model = cls(inputs, outputs, name=config.get("name"), **revive_config_values(extra, custom_objects))
         if config.get("trainable") is False:
             model.trainable = False
         return model

@@ -24,6 +24,7 @@ from typing import Any
 
 from tfkit.base import registry
 from tfkit.models import Functional, Sequential, serialize_model
+from tfkit.models.functional import functional_like_constructor
 from tfkit.saving import weights_io
 from tfkit.saving.keras_files.keras_objects import (
     ADVICE,
@@ -80,7 +81,7 @@ def _entry(model: Any, where: str) -> dict:
 def _layer(layer: Any, tfkit_entry: dict | None, where: str) -> dict:
     """One layer (or model) as Keras 3's entry, with its ``build_config``; ``tfkit_entry`` is its entry in its
     model's tfkit config (``None``: made here)."""
-    if isinstance(layer, Functional):
+    if isinstance(layer, Functional) and functional_like_constructor(type(layer)):
         entry = {**_class_entry(layer, tfkit_entry, where), "config": _functional_config(layer, where)}
     elif isinstance(layer, Sequential):
         entry = {**_class_entry(layer, tfkit_entry, where), "config": _sequential_config(layer, where)}
@@ -145,7 +146,11 @@ def _functional_config(model: Any, where: str) -> dict:
         "input_layers": config["input_layers"],
         "output_layers": config["output_layers"],
     }
-    return keras_tensors(out, tensor_specs(graph), where)
+    out = keras_tensors(out, tensor_specs(graph), where)
+    for key, value in config.items():  # a subclass's own arguments (its get_config's), as Keras writes them
+        if key not in out:
+            out[key] = keras_value(value, key, f"{where}.{key}")
+    return out
 
 
 def _sequential_config(model: Any, where: str) -> dict:
