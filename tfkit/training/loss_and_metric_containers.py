@@ -193,7 +193,7 @@ class CompileMetrics:
         """Resolve names such as ``"accuracy"`` by the loss and the target/prediction shapes."""
         if self.built:
             return
-        trues = pair_targets(y_true, self.output_names, self.with_loss)
+        trues = self._targets(y_true)
         preds = _flat_outputs(y_pred, self.output_names)
         loss_objs = compile_loss.losses if compile_loss is not None else [None] * len(preds)
         prefix = len(self.output_names) > 1
@@ -216,6 +216,15 @@ class CompileMetrics:
                         metric._tfkit_display_name = "weighted_" + display_name(metric)
                     target[i].append(metric)
         self.built = True
+
+    def _targets(self, value: Any, what: str = "y") -> list[Any]:
+        """Targets (or sample weights) per output, as the loss pairs them; counts the loss would refuse go
+        by position from the first output, as Keras 3's metrics zip them (a custom step's own targets)."""
+        try:
+            return pair_targets(value, self.output_names, self.with_loss, what)
+        except ValueError:
+            flat = (list(value) if isinstance(value, (list, tuple)) else [value])[: len(self.output_names)]
+            return flat + [None] * (len(self.output_names) - len(flat))
 
     def _warn_no_target(self, index: int, entries: list[Any]) -> None:
         """Targets were given, yet none for an output with metrics: its metrics are left out, with a warning.
@@ -261,10 +270,10 @@ class CompileMetrics:
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
         if not self.built:
             self.build(y_true, y_pred, None)
-        trues = pair_targets(y_true, self.output_names, self.with_loss)
+        trues = self._targets(y_true)
         preds = _flat_outputs(y_pred, self.output_names)
         weights = (
-            pair_targets(sample_weight, self.output_names, self.with_loss, "sample_weight")
+            self._targets(sample_weight, "sample_weight")
             if isinstance(sample_weight, (dict, list, tuple))
             else [sample_weight] * len(preds)
         )
