@@ -19,8 +19,7 @@ import pytest
 import tensorflow as tf
 
 import tfkit
-from tfkit.base import load_budget
-from tfkit.base import tf_operations_table
+from tfkit.base import load_budget, tf_operations_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

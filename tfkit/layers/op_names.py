@@ -32,8 +32,8 @@ from tensorflow.python.util import tf_export
 
 from tfkit import activations
 from tfkit.base import symbolic
-from tfkit.engine import masking
 from tfkit.base.tf_operations_table import ALLOWED, TF_VERSION
+from tfkit.engine import masking
 
 OPERATORS = {
     name: getattr(operator, name)
