@@ -203,7 +203,7 @@ def test_which_task_writes_the_real_files(tmp_path, cluster, task, chief):
     strategy = _Strategy(cluster, *task)
     assert worker_files.is_chief(strategy) is chief
     path = str(tmp_path / "m.h5")
-    with worker_files.writing(path, strategy) as written:
+    with worker_files.chief_or_scratch_path(path, strategy) as written:
         Path(written).parent.mkdir(parents=True, exist_ok=True)
         Path(written).write_text("x")
         assert (written == path) is chief
@@ -226,7 +226,7 @@ def test_a_killed_workers_leftover_copies_are_removed_by_its_next_save(tmp_path)
     other.mkdir()
     mine = tmp_path / "workertemp_1-notmine"  # not a name tfkit makes
     mine.mkdir()
-    with worker_files.writing(str(tmp_path / "m.h5"), strategy) as written:
+    with worker_files.chief_or_scratch_path(str(tmp_path / "m.h5"), strategy) as written:
         Path(written).parent.mkdir(parents=True, exist_ok=True)
         Path(written).write_text("x")
     assert sorted(os.listdir(tmp_path)) == ["workertemp_1-notmine", "workertemp_2-0a1b2c3d"]

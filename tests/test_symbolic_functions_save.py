@@ -29,7 +29,7 @@ import tensorflow as tf
 import tfkit
 from tfkit import applications, ops
 from tfkit.base import symbolic
-from tfkit.saving.keras_files.config_export import keras_model_config
+from tfkit.saving.keras_files.config_to_keras import keras_model_config
 
 # ------------------------------------------------------------------ the inputs
 

@@ -410,6 +410,11 @@ def name_for(kind: str, obj: Any) -> str:
     )
 
 
+def builtin_object(kind: str, name: str) -> Any:
+    """tfkit's own object of ``kind`` registered under ``name`` (never a user's); ``KeyError`` if there is none."""
+    return _BUILTINS[kind][name]
+
+
 def is_builtin(kind: str, obj: Any) -> bool:
     """Whether ``obj`` is one of tfkit's own objects of ``kind``."""
     name = getattr(obj, "__name__", None)

@@ -1,6 +1,6 @@
 """Where each worker of a multi-worker cluster writes: the chief the real path, the others a copy they delete.
 
-    with worker_files.writing("ckpt/model.h5", model.distribute_strategy) as path:
+    with worker_files.chief_or_scratch_path("ckpt/model.h5", model.distribute_strategy) as path:
         save_to(path)      # the chief: "ckpt/model.h5"; worker 1: "ckpt/workertemp_1-<random>/model.h5", removed after
 
 Under ``MultiWorkerMirroredStrategy`` every worker runs the same program and
@@ -100,8 +100,9 @@ def remove_worker_copy(written: str, real: str | os.PathLike) -> None:
 
 
 @contextlib.contextmanager
-def writing(path: str | os.PathLike, strategy: Any = None) -> Iterator[str]:
-    """The path this worker writes ``path`` to; another worker's copy is deleted on exit."""
+def chief_or_scratch_path(path: str | os.PathLike, strategy: Any = None) -> Iterator[str]:
+    """The path this worker writes ``path`` to: ``path`` itself for the chief (and any process outside a cluster),
+    a scratch copy beside it for another worker, deleted on exit."""
     written = path_for_this_worker(path, strategy)
     try:
         yield written

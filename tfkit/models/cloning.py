@@ -19,13 +19,15 @@ from typing import Any, Callable, Mapping
 
 import tensorflow as tf
 
+from tfkit.base import registry
 from tfkit.base.symbolic import SymbolicTensor
+from tfkit.engine import tracking
 from tfkit.engine.functional_graph import Input, InputLayer
 from tfkit.engine.layer import Layer
 from tfkit.models.functional import Functional
 from tfkit.models.model import Model
-from tfkit.models.model_config import clone_through_config
 from tfkit.models.sequential import Sequential
+from tfkit.saving.model_config import model_from_config, serialize_model
 
 CloneFunction = Callable[[Layer], Layer]
 
@@ -214,4 +216,23 @@ def _compiled_like(model: Model, clone: Model) -> Model:
     config = model.get_compile_config() if getattr(model, "compiled", False) else None
     if config:
         clone.compile_from_config(config)
+    return clone
+
+
+def clone_through_config(model: Model, custom_objects: Mapping[str, Any] | None = None) -> Model:
+    """A new model with the same architecture and freshly initialized weights.
+
+    The model's own layer classes resolve their names, so unregistered
+    custom layers clone without ``custom_objects``.
+    """
+    own: dict[str, Any] = {}
+    for layer in tracking.flatten_layers(model):
+        cls = registry.public_class(type(layer))
+        for key in (cls.__name__, registry.registered_name(cls)):
+            if key and not registry.is_builtin("layers", cls) and key not in registry.builtin_names("layers"):
+                own.setdefault(key, cls)
+    clone = model_from_config(serialize_model(model), {**own, **(custom_objects or {})})
+    shapes = model._build_shapes
+    if not clone.built and shapes is not None:
+        clone.build(shapes)
     return clone

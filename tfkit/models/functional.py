@@ -12,7 +12,6 @@ calls (``inbound_nodes``) that connect it.
 from __future__ import annotations
 
 import heapq
-import inspect
 from typing import Any, Mapping
 
 import tensorflow as tf
@@ -22,10 +21,11 @@ from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import config_capture, masking, shape_inference, tracking
 from tfkit.engine.config_serialization import deserialize_layer, layer_entry, revive_config_values
 from tfkit.engine.functional_graph import FunctionalGraph, InputLayer
+from tfkit.engine.input_signature import graph_output_specs, named_specs
 from tfkit.engine.input_spec import InputSpec, inputs_by_name
 from tfkit.engine.layer import Layer
-from tfkit.models.input_signature import graph_output_specs, named_specs
 from tfkit.models.model import Model
+from tfkit.saving.model_kinds import GRAPH_KEYS, functional_like_constructor, is_functional_config
 
 
 def _numeric(dtype: tf.DType) -> bool:
@@ -126,33 +126,6 @@ def _connect(calls: list[tuple[Layer, dict]], outputs_of: dict[tuple[str, int], 
     if done != len(calls):
         stuck = sorted({calls[i][0].name for i, m in enumerate(missing) if m > 0})
         raise ValueError(f"Model config is inconsistent: cannot connect layers {stuck} (missing inbound tensors)")
-
-
-GRAPH_KEYS = ("layers", "input_layers", "output_layers")
-
-
-def is_functional_config(config: Any) -> bool:
-    """Whether ``config`` describes a graph of layers (it has ``layers``, ``input_layers`` and ``output_layers``)."""
-    return isinstance(config, dict) and all(key in config for key in GRAPH_KEYS)
-
-
-def functional_like_constructor(cls: type) -> bool:
-    """Whether ``cls(inputs, outputs, name=...)`` is a call ``cls``'s constructor takes, so a model of ``cls`` is
-    saved as its graph and rebuilt from it.
-
-    Keras 3 (``functional_like_constructor``) asks for exactly ``(inputs, outputs, name)`` or ``(*args, **kwargs)``;
-    a subclass with an extra argument, ``__init__(self, inputs, outputs, alpha=1.0, **kwargs)``, then saves only
-    its base keys and ``alpha``, and Keras cannot rebuild it. Any constructor that names ``inputs`` and
-    ``outputs`` counts here, and the config's other keys go back to it (``alpha=...``). A subclass whose
-    constructor builds its own graph (``MyModel(units=3)``) is saved by its constructor's arguments, as in Keras.
-    """
-    try:
-        parameters = list(inspect.signature(cls.__init__).parameters.values())
-    except (TypeError, ValueError):
-        return False
-    names = {p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
-    kinds = {p.kind for p in parameters}
-    return {"inputs", "outputs"} <= names or {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} <= kinds
 
 
 def checked_output_names(model: Layer, names: Any, count: int) -> tuple[str, ...] | None:

@@ -23,12 +23,12 @@ from tfkit.base.argument_validation import is_shape
 from tfkit.base.symbolic import is_symbolic
 from tfkit.engine import autograph, call_context, shape_inference, tracking
 from tfkit.engine.config_serialization import layer_entry
+from tfkit.engine.input_signature import specs_from_build_shapes
 from tfkit.engine.layer import Layer
 from tfkit.engine.summary import print_summary
-from tfkit.models.file_functions import files
-from tfkit.models.input_signature import specs_from_build_shapes
 from tfkit.models.pickling import model_from_bytes, model_to_bytes
 from tfkit.models.quantize import quantize_layers
+from tfkit.saving import export_api, saving_api
 from tfkit.training.trainer import Trainer
 
 
@@ -235,6 +235,11 @@ class Model(Trainer, Layer):
         """Forget traced output specs (the layers changed)."""
         self._symbolic_cache.clear()
 
+    def _restore_state(self, snapshot: dict[str, Any]) -> None:
+        """A layer's restore (a load that failed undoes its build), and the output specs traced since are forgotten."""
+        super()._restore_state(snapshot)
+        self._reset_symbolic_cache()
+
     def default_input_signature(self) -> Any:
         """Named `tf.TensorSpec` objects for the inputs the model was built on (batch dimension `None`), for exports.
 
@@ -420,7 +425,7 @@ class Model(Trainer, Layer):
             >>> np.allclose(restored.predict(np.ones((1, 3)), verbose=0), model.predict(np.ones((1, 3)), verbose=0))
             True
         """
-        files().save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+        saving_api.save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
 
     def save_weights(self, filepath: Any, overwrite: bool = True) -> None:
         """Saves all the weights of the model to a file, atomically.
@@ -443,7 +448,7 @@ class Model(Trainer, Layer):
             >>> np.array_equal(other.weights[0].numpy(), model.weights[0].numpy())
             True
         """
-        files().save_weights(self, filepath, overwrite=overwrite)
+        saving_api.save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath: Any, skip_mismatch: bool = False) -> None:
         """Loads the weights from a file written by `save_weights` (or `save`).
@@ -471,7 +476,7 @@ class Model(Trainer, Layer):
             >>> model.save_weights("model.weights.h5")
             >>> model.load_weights("model.weights.h5")
         """
-        files().load_weights(self, filepath, skip_mismatch=skip_mismatch)
+        saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
     def __reduce__(self) -> tuple:
         """``pickle`` a model as its ``.h5`` bytes (Keras 3 pickles its ``.keras`` bytes)."""
@@ -559,7 +564,7 @@ class Model(Trainer, Layer):
             >>> reloaded.serve(tf.ones((1, 3))).shape
             TensorShape([1, 2])
         """
-        return files().export_model(
+        return export_api.export_model(
             self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs
         )
 

@@ -13,14 +13,14 @@ import os
 import tempfile
 from typing import Any
 
-from tfkit.models.file_functions import files
+from tfkit.saving import saving_api
 
 
 def model_to_bytes(model: Any) -> bytes:
     """The bytes of ``model.save(...)`` (an ``.h5`` file: config, weights, optimizer state)."""
     with tempfile.TemporaryDirectory(prefix="tfkit-pickle-") as folder:
         path = os.path.join(folder, "model.h5")
-        files().save_model(model, path)
+        saving_api.save_model(model, path)
         with open(path, "rb") as handle:
             return handle.read()
 
@@ -31,4 +31,4 @@ def model_from_bytes(data: bytes) -> Any:
         path = os.path.join(folder, "model.h5")
         with open(path, "wb") as handle:
             handle.write(data)
-        return files().load_model(path)
+        return saving_api.load_model(path)

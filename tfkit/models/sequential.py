@@ -20,10 +20,10 @@ from tfkit.base.symbolic import SymbolicTensor
 from tfkit.engine import masking, shape_inference, tracking
 from tfkit.engine.config_serialization import deserialize_layer, layer_entry
 from tfkit.engine.functional_graph import InputLayer, Node
+from tfkit.engine.input_signature import graph_output_specs, named_specs
 from tfkit.engine.input_spec import inputs_by_name
 from tfkit.engine.layer import Layer
 from tfkit.models.functional import checked_output_names
-from tfkit.models.input_signature import graph_output_specs, named_specs
 from tfkit.models.model import Model
 
 

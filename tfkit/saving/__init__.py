@@ -4,21 +4,38 @@
     tfkit.saving.export_saved_model(model, "export/models/vae", version=1)
     tfkit.saving.register_keras_serializable(package="my_pkg")(MyLayer)
 
+How ``model.save("m.keras")`` reaches the disk, each step a function to jump to:
+
+    Model.save                                 tfkit/models/model.py
+    saving_api.save_model                      format from the suffix; in a cluster the chief writes the real
+                                               path, other workers a scratch copy (files/worker_files.py)
+    keras_files.archive_writer.save_archive    config.json (config_to_keras, object_to_keras), model.weights.h5
+                                               (weights_to_keras), metadata.json, assets/
+    files.atomic.atomic_file                   written beside the target, synced, renamed over it
+
+An ``.h5`` path goes to ``h5.save_model`` (``h5_writer``) instead, and ``save_weights`` /
+``load_weights`` / ``load_model`` start in ``saving_api`` the same way.
+
 Module map: ``keras_files`` (Keras 3's ``.keras`` archives and ``.weights.h5``, both ways; tf-keras files
 in), ``h5_format`` / ``weights_io`` / ``h5`` (tfkit's HDF5 model and weights files),
-``checkpoint`` (TensorFlow checkpoints), ``guard`` (memory limits while
+``checkpoint`` (TensorFlow checkpoints), ``model_config`` (a model's config and back) and
+``model_kinds`` (which model class an object is, asked of the registry), ``guard`` (memory limits while
 rebuilding), ``graph_budget`` (graph ops traced during a rebuild; what a config
 may multiply is checked by ``tfkit.engine.config_cost`` and charged through
-``tfkit.base.load_budget``), ``export`` (SavedModel for TensorFlow Serving), ``export_formats`` / ``export_onnx`` / ``export_tflite`` /
-``export_fold`` / ``export_check`` / ``export_blame`` (ONNX and TFLite files
-checked against ``predict``), ``file_description`` (what ``tfkit inspect`` prints).
+``tfkit.base.load_budget``), ``file_description`` (what ``tfkit inspect`` prints).
+"Export" means one thing in tfkit: writing a model for serving or another runtime:
+``export`` (SavedModel for TensorFlow Serving), ``export_archive`` (Keras's ``ExportArchive``),
+``export_formats`` / ``export_onnx`` / ``export_tflite`` / ``export_fold`` / ``export_check`` /
+``export_blame`` (ONNX and TFLite files checked against ``predict``); Keras's own formats are
+saved, not exported (``keras_files``).
 
 The public functions live in ``saving_api`` (``save_model``, ``load_model``,
 ``save_weights``, ``load_weights``), ``export_api`` (``export_saved_model``,
 ``export_model``) and ``serialization_api`` (``serialize``, ``deserialize``);
-this file only re-exports them. This package sits at the top of tfkit: it
-imports the model classes it rebuilds, and ``saving_api`` hands the file
-functions down to ``tfkit.models.file_functions`` for ``Model``'s methods.
+this file only re-exports them. This package sits below ``tfkit.models``:
+``Model``'s file methods call ``saving_api`` and ``export_api`` directly, and
+saving finds the model classes through the registry (``model_kinds``),
+never by importing them.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ import contextlib
 from typing import Any, Iterator
 
 from tfkit.engine.layer import Layer
-from tfkit.models.model import Model
 
 
 def _layers(model: Any) -> list[Any]:
@@ -38,9 +37,7 @@ def rollback_build_on_error(model: Any) -> Iterator[None]:
         for layer, attributes, state in saved:
             vars(layer).clear()  # the weights a build assigned (self.kernel = ...) go with it
             vars(layer).update(attributes)
-            layer._restore_state(state)  # built, weights, build shapes, input specs
-            if isinstance(layer, Model):
-                layer._reset_symbolic_cache()
+            layer._restore_state(state)  # built, weights, build shapes, input specs (a model: traced specs)
         raise
 
 

@@ -73,7 +73,7 @@ def export_saved_model(
 
     strategy = worker_files.strategy_of(model)
     model = one_device.on_one_device(model)  # weights split by a variable_partitioner: a gathered copy
-    with worker_files.writing(filepath, strategy) as path:
+    with worker_files.chief_or_scratch_path(filepath, strategy) as path:
         written = export.export_saved_model(
             model, path, signatures=signatures, input_signature=input_signature, jit_compile=jit_compile, **kwargs
         )
@@ -133,7 +133,7 @@ def export_model(
         if format == "tf_saved_model":
             written = export_saved_model(model, filepath, input_signature=input_signature, **kwargs)
         else:
-            with worker_files.writing(filepath, worker_files.strategy_of(model)) as path:
+            with worker_files.chief_or_scratch_path(filepath, worker_files.strategy_of(model)) as path:
                 export_formats.export_file(model, path, format, input_signature=input_signature, **kwargs)
             written = os.fspath(filepath)
     for record in caught:  # passed on as they came; an unchecked export is not reported as agreeing

@@ -10,7 +10,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.models.input_signature import clean_name, unique_names
+from tfkit.engine.input_signature import clean_name, unique_names
 
 
 def user_signature(input_signature: Any) -> Any:

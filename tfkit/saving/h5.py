@@ -24,11 +24,11 @@ import numpy as np
 from tfkit.base import registry
 from tfkit.engine.config_safety import check_config, loads_json
 from tfkit.files import atomic
-from tfkit.models import serialize_model
 from tfkit.saving import h5_format, h5_writer, keras_files, weights_io
 from tfkit.saving.build_rollback import rollback_build_on_error
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.weights_layout import keras3_pairs
+from tfkit.saving.model_config import serialize_model
 from tfkit.saving.rebuild import REBUILD_ERRORS, budget, rebuild_model
 
 # tfkit's own HDF5 format lives under these names; ".keras" is Keras 3's zip archive (keras_files.archive_writer).

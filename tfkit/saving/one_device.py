@@ -14,7 +14,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.models import serialize_model
+from tfkit.saving.model_config import serialize_model
 from tfkit.saving.rebuild import rebuild_model
 
 

@@ -14,10 +14,10 @@ from typing import Any, Mapping
 
 import tensorflow as tf
 
-from tfkit.models import model_from_config
-from tfkit.models.model import Model
 from tfkit.saving import weights_io
 from tfkit.saving.guard import variable_budget
+from tfkit.saving.model_config import model_from_config
+from tfkit.saving.model_kinds import is_model
 
 MAX_CONFIG_OBJECTS = 10_000  # objects plus layer calls; rebuilding costs a few ms each
 SLACK_ELEMENTS = 2**20
@@ -73,6 +73,6 @@ def rebuild_model(config: Any, custom_objects: Mapping[str, Any] | None, source:
         raise ValueError(
             f"{source}: could not rebuild the model from model_config: {type(error).__name__}: {error}"
         ) from error
-    if not isinstance(model, Model):
+    if not is_model(model):
         raise ValueError(f"{source}: model_config describes a {type(model).__name__}, not a model")
     return model

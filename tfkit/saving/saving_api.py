@@ -5,9 +5,10 @@
     tfkit.saving.save_weights(model, "vae.weights.h5"); tfkit.saving.load_weights(model, "vae.weights.h5")
 
 The format is chosen from the file (``keras_files`` for Keras 3's archives,
-``h5`` for tfkit's HDF5, ``checkpoint`` for TensorFlow checkpoints). Importing
-this module hands these functions, with ``export_model``, down to
-``tfkit.models.file_functions`` for ``Model``'s methods.
+``h5`` for tfkit's HDF5, ``checkpoint`` for TensorFlow checkpoints).
+``Model.save``, ``save_weights`` and ``load_weights`` call these functions
+directly (saving sits below ``tfkit.models``; it knows the model classes
+through ``model_kinds``).
 """
 
 from __future__ import annotations
@@ -17,10 +18,9 @@ from typing import Any, Mapping
 
 from tfkit.base.safe_mode import scope as _safe_mode_scope
 from tfkit.files import worker_files
-from tfkit.models import file_functions
-from tfkit.saving import checkpoint, h5, keras_files
+from tfkit.saving import checkpoint, h5
 from tfkit.saving.errors import loader as _loader
-from tfkit.saving.export_api import export_model
+from tfkit.saving.keras_files import archive_weights, archive_writer, importer
 
 
 def save_model(
@@ -87,9 +87,9 @@ def save_model(
             f"{os.fspath(filepath)!r}. Use model.export(path) for a SavedModel (serving) or "
             f"model.save_weights('dir/ckpt') for a TensorFlow checkpoint."
         )
-    with worker_files.writing(filepath, worker_files.strategy_of(model)) as path:
+    with worker_files.chief_or_scratch_path(filepath, worker_files.strategy_of(model)) as path:
         if archive:
-            keras_files.save_archive(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
+            archive_writer.save_archive(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
         else:
             h5.save_model(model, path, overwrite=overwrite, include_optimizer=include_optimizer)
 
@@ -163,8 +163,8 @@ def load_model(
             f"tfkit.load_model reads .h5 files written by model.save()."
         )
     with _safe_mode_scope(safe_mode):  # what TFSMLayer.from_config reads: it opens a folder its config names
-        if keras_files.is_keras_archive(filepath):  # a Keras 3 .keras zip: imported as data
-            return keras_files.import_keras(filepath, custom_objects, compile)[0]
+        if importer.is_keras_archive(filepath):  # a Keras 3 .keras zip: imported as data
+            return importer.import_keras(filepath, custom_objects, compile)[0]
         return h5.load_model(filepath, custom_objects=custom_objects, compile=compile)
 
 
@@ -212,9 +212,9 @@ def save_weights(model: Any, filepath: str, overwrite: bool = True, max_shard_si
             f"save_weights: {os.fspath(filepath)!r} names a whole-model file; save the weights to a "
             f"path ending in .weights.h5 (Keras's weights file), or use model.save() for .keras"
         )
-    with worker_files.writing(filepath, worker_files.strategy_of(model)) as path:
+    with worker_files.chief_or_scratch_path(filepath, worker_files.strategy_of(model)) as path:
         if name.endswith(".weights.h5"):
-            keras_files.save_keras_weights(model, path, overwrite=overwrite)
+            archive_writer.save_keras_weights(model, path, overwrite=overwrite)
         elif h5.is_h5_path(filepath):
             h5.save_weights_h5(model, path, overwrite=overwrite)
         else:
@@ -260,8 +260,8 @@ def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None
 def _load_weights(filepath: Any, model: Any, skip_mismatch: bool) -> None:
 
     filepath = os.fspath(filepath)
-    if keras_files.is_keras_archive(filepath):
-        keras_files.load_archive_weights(model, filepath)
+    if importer.is_keras_archive(filepath):
+        archive_weights.load_archive_weights(model, filepath)
     elif (
         h5.is_h5_path(filepath)
         or filepath.lower().endswith(".keras")
@@ -271,14 +271,3 @@ def _load_weights(filepath: Any, model: Any, skip_mismatch: bool) -> None:
         h5.load_weights_h5(model, filepath, skip_mismatch=skip_mismatch)
     else:
         checkpoint.load_checkpoint(model, filepath, skip_mismatch=skip_mismatch)
-
-
-file_functions.provide(
-    file_functions.FileFunctions(
-        save_model=save_model,
-        load_model=load_model,
-        save_weights=save_weights,
-        load_weights=load_weights,
-        export_model=export_model,
-    )
-)

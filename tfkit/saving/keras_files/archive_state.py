@@ -25,7 +25,7 @@ from tfkit.saving import weights_io
 from tfkit.saving.h5_snapshot import Snapshot, SnapshotDataset
 from tfkit.saving.keras_files.archive import is_zip
 from tfkit.saving.keras_files.archive_writer import read_extras
-from tfkit.saving.keras_files.config_translation import ImportReport
+from tfkit.saving.keras_files.config_from_keras import ImportReport
 from tfkit.saving.keras_files.optimizer_layout import stored_pairs
 
 

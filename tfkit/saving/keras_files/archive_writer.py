@@ -5,7 +5,7 @@
     save_keras_weights(model, "model.weights.h5")          # what model.save_weights("model.weights.h5") runs
 
 The archive is what Keras 3 writes: a zip of ``metadata.json``,
-``config.json`` (``config_export``), ``model.weights.h5`` (``weights_export``)
+``config.json`` (``config_to_keras``), ``model.weights.h5`` (``weights_to_keras``)
 and, for adapted lookup layers, ``assets/layers/<path>/vocabulary.txt``, every
 member stored uncompressed. One more member, ``tfkit.json``, holds what only
 tfkit reads back (Keras's loader never opens a member it does not know): the
@@ -41,9 +41,9 @@ from tfkit.engine.config_safety import check_config, loads_json
 from tfkit.files import atomic
 from tfkit.files.zip_errors import ZIP_READ_ERRORS
 from tfkit.saving import h5_writer, one_device
-from tfkit.saving.keras_files.config_export import keras_compile_config, keras_model_config
+from tfkit.saving.keras_files.config_to_keras import keras_compile_config, keras_model_config
 from tfkit.saving.keras_files.keras_classes_table import KERAS_VERSION
-from tfkit.saving.keras_files.weights_export import write_keras_weights, write_weights_file
+from tfkit.saving.keras_files.weights_to_keras import write_keras_weights, write_weights_file
 
 EXTRAS = "tfkit.json"
 MAX_EXTRAS_BYTES = 2**20

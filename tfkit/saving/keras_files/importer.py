@@ -5,7 +5,7 @@
     load_keras_weights(model, snapshot, "w.weights.h5")  # a Keras weights file into a tfkit model
 
 Nothing from the file runs: configs are translated as data
-(``config_translation``), checked by ``check_config`` (Lambda bytecode is
+(``config_from_keras``), checked by ``check_config`` (Lambda bytecode is
 refused whatever ``safe_mode`` says; a named function is found by its name),
 rebuilt from tfkit's own classes or ``custom_objects``, under the same object and
 variable budgets as tfkit's own files; HDF5 bytes are parsed only by the
@@ -37,7 +37,7 @@ from tfkit.saving import h5_format, weights_io
 from tfkit.saving.h5_snapshot import Snapshot, read_snapshot
 from tfkit.saving.keras_files.archive import is_zip, read_archive, require_weights
 from tfkit.saving.keras_files.archive_state import restore_training_state
-from tfkit.saving.keras_files.config_translation import (
+from tfkit.saving.keras_files.config_from_keras import (
     ImportReport,
     entry_kind,
     lookup_layer_configs,

@@ -38,11 +38,9 @@ import tensorflow as tf
 from tfkit.base import variable_roles
 from tfkit.engine.layer import Layer
 from tfkit.engine.naming import to_snake_case
-from tfkit.models.functional import Functional
-from tfkit.models.model import Model
-from tfkit.models.sequential import Sequential
 from tfkit.saving import weights_io
 from tfkit.saving.h5_snapshot import SnapshotDataset
+from tfkit.saving.model_kinds import is_graph_model, is_model
 
 _INDEX = re.compile(r"\d+")
 _IDF = "idf_weights"  # Keras 3's IndexLookup.save_own_variables: the one variable it stores by name
@@ -85,13 +83,9 @@ def _children(layer: Any) -> list[tuple[str, Any]]:
         for name, value in vars(layer).items()
         if not name.startswith(("__", "_self_", "_tfkit_")) and (isinstance(value, Layer) or _holds_layers(value))
     }
-    if isinstance(layer, Model) and not _is_graph_model(layer):
+    if is_model(layer) and not is_graph_model(layer):
         found["layers"] = list(layer.layers)
     return sorted(found.items(), key=lambda item: _keras_order(item[0]))
-
-
-def _is_graph_model(layer: Any) -> bool:
-    return isinstance(layer, (Functional, Sequential))
 
 
 def _top_layers(model: Any) -> list[Any]:
@@ -153,7 +147,7 @@ def keras3_paths(model: Any) -> list[tuple[str, Any]]:
             return
         seen.add(id(layer))
         found.append((path, layer))
-        if _is_graph_model(layer):
+        if is_graph_model(layer):
             visit_container(_top_layers(layer), join(path, "layers"))
             return
         for name, child in _children(layer):

@@ -14,7 +14,7 @@ from fuzzing.target import Finding, equal
 
 
 def check_round_trip(model: Any) -> None:
-    from tfkit.models.model_config import model_from_config, serialize_model
+    from tfkit.saving.model_config import model_from_config, serialize_model
 
     try:
         config = serialize_model(model)

@@ -28,7 +28,7 @@ IMPORTS = ("tensorflow.", "tfkit.")  # the library's own lazy imports; nothing a
 def _rebuild(data: bytes):
     from tfkit.engine.config_safety import loads_json
     from tfkit.saving.keras_files import importer
-    from tfkit.saving.keras_files.config_translation import ImportReport
+    from tfkit.saving.keras_files.config_from_keras import ImportReport
 
     config = loads_json(data, NAME)
     report = ImportReport(NAME)
@@ -78,7 +78,7 @@ TARGET = Target(
     name="keras_config",
     reader="Keras 3 / tf-keras model configs: translation and rebuild (keras_files)",
     modules=(
-        "tfkit.saving.keras_files.config_translation",
+        "tfkit.saving.keras_files.config_from_keras",
         "tfkit.saving.keras_files.importer",
         "tfkit.saving.rebuild",
         "tfkit.engine.config_safety",

@@ -67,7 +67,7 @@ TARGET = Target(
         "tfkit.engine.config_safety",
         "tfkit.engine.config_serialization",
         "tfkit.models.functional",
-        "tfkit.models.model_config",
+        "tfkit.saving.model_config",
         "tfkit.saving.weights_io",
     ),
     check=check,

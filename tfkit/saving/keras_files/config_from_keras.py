@@ -37,10 +37,9 @@ from typing import Any, Mapping
 from tfkit.base import registry
 from tfkit.engine.config_capture import BASE_KEYS
 from tfkit.engine.naming import to_snake_case  # lookup paths, as weights_layout.keras3_layer_paths names them
-from tfkit.models.model import Model
-from tfkit.models.sequential import Sequential
 from tfkit.saving.keras_files import operation_nodes
 from tfkit.saving.keras_files.config_values import plain_values
+from tfkit.saving.model_kinds import graph_model_kind
 
 # Keras 3 modules of serialized objects -> tfkit registry kinds.
 _KINDS = {
@@ -146,24 +145,12 @@ def translate_object(
         out["config"] = inner
         return out
     cls = _resolve(kind, class_name, out, custom_objects)
-    graph = _graph_kind(cls, inner)
+    graph = graph_model_kind(cls, inner)
     if graph is not None:  # a subclass of Model saved as its graph (``MaskedLanguageModel(inputs, outputs)``)
         out["config"] = _model_config(graph, inner, report, custom_objects, where)
         return out
     out["config"] = _arguments(cls, class_name, inner, report, custom_objects, where)
     return out
-
-
-def _graph_kind(cls: Any, config: dict) -> str | None:
-    """``"Functional"`` (``"Sequential"``) when ``config`` is the graph of a model class other than Keras's own:
-    a subclass of ``Model`` (or of ``Sequential``) built the functional way, whose config lists its layers and how
-    they connect, as Keras 3's ``Model.from_config`` revives it. An unknown class with such a config is read the
-    same way (rebuilding it then names the class to register)."""
-    if not isinstance(config.get("layers"), list):
-        return None
-    if all(key in config for key in ("input_layers", "output_layers")):
-        return "Functional" if cls is None or (isinstance(cls, type) and issubclass(cls, Model)) else None
-    return "Sequential" if isinstance(cls, type) and issubclass(cls, Sequential) else None
 
 
 def _resolve(kind: str, class_name: str, entry: dict, custom_objects: Mapping[str, Any] | None) -> Any:

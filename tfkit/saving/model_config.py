@@ -1,8 +1,12 @@
-"""Whole-model configs: a model to plain data and back, as JSON, and cloning.
+"""Whole-model configs: a model to plain data and back, as JSON.
 
-config = serialize_model(model)                 # {"module", "class_name", "config", "registered_name"}
-twin = model_from_config(config)                # same architecture, fresh weights
-clone = clone_through_config(model)             # the same, with the model's own custom classes
+    config = serialize_model(model)                 # {"module", "class_name", "config", "registered_name"}
+    twin = model_from_config(config)                # same architecture, fresh weights
+    twin = model_from_json(model.to_json())
+
+Classes are found by registered name only (``engine.config_serialization``);
+nothing a config holds is run. ``tfkit.models`` gives these functions their
+Keras names (``keras.models.model_from_config`` ...).
 """
 
 from __future__ import annotations
@@ -12,14 +16,12 @@ import warnings
 from typing import Any, Mapping
 
 from tfkit.base import registry
-from tfkit.engine import tracking
 from tfkit.engine.config_serialization import deserialize_layer, layer_entry
-from tfkit.models.functional import Functional
-from tfkit.models.model import Model
-from tfkit.models.sequential import Sequential
+from tfkit.saving.model_kinds import is_graph_model
+from tfkit.training.trainer import Trainer
 
 
-def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> Model:
+def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] | None = None) -> Any:
     """Instantiates a model from its serialized config (fresh weights).
 
     Class names are resolved as in `deserialize` (registered names only;
@@ -46,10 +48,10 @@ def model_from_config(config: dict[str, Any], custom_objects: Mapping[str, Any] 
     """
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError("model_from_config expects {'class_name': ..., 'config': {...}}")
-    return deserialize_layer(config, custom_objects, base_class=Model, what="model")
+    return deserialize_layer(config, custom_objects, base_class=Trainer, what="model")
 
 
-def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]:
+def serialize_model(model: Any, allow_missing: bool = False) -> dict[str, Any]:
     """Serializes a model to plain data: `{"module", "class_name", "config", "registered_name"}`.
 
     `model_from_config` reads it back.
@@ -79,7 +81,7 @@ def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]
     try:
         return layer_entry(model)
     except NotImplementedError as error:
-        if not allow_missing or isinstance(model, (Functional, Sequential)):
+        if not allow_missing or is_graph_model(model):
             raise
         entry = registry.serialized_class("layers", type(model))
         warnings.warn(
@@ -98,7 +100,7 @@ def serialize_model(model: Model, allow_missing: bool = False) -> dict[str, Any]
         }
 
 
-def model_from_json(json_string: str, custom_objects: Mapping[str, Any] | None = None) -> Model:
+def model_from_json(json_string: str, custom_objects: Mapping[str, Any] | None = None) -> Any:
     """Parses a JSON model configuration string (from `model.to_json()`) and returns a model.
 
     Args:
@@ -122,22 +124,3 @@ def model_from_json(json_string: str, custom_objects: Mapping[str, Any] | None =
     except json.JSONDecodeError as error:
         raise ValueError(f"model_from_json: not valid JSON ({error})") from error
     return model_from_config(config, custom_objects)
-
-
-def clone_through_config(model: Model, custom_objects: Mapping[str, Any] | None = None) -> Model:
-    """A new model with the same architecture and freshly initialized weights.
-
-    The model's own layer classes resolve their names, so unregistered
-    custom layers clone without ``custom_objects``.
-    """
-    own: dict[str, Any] = {}
-    for layer in tracking.flatten_layers(model):
-        cls = registry.public_class(type(layer))
-        for key in (cls.__name__, registry.registered_name(cls)):
-            if key and not registry.is_builtin("layers", cls) and key not in registry.builtin_names("layers"):
-                own.setdefault(key, cls)
-    clone = model_from_config(serialize_model(model), {**own, **(custom_objects or {})})
-    shapes = model._build_shapes
-    if not clone.built and shapes is not None:
-        clone.build(shapes)
-    return clone

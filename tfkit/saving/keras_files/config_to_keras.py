@@ -4,7 +4,7 @@
 
 The model's own config (``serialize_model``) is rewritten as Keras 3 writes
 its: every built-in object names the Keras module that has it
-(``keras_objects``), a layer's ``dtype`` is a ``DTypePolicy`` object, each
+(``object_to_keras``), a layer's ``dtype`` is a ``DTypePolicy`` object, each
 built layer carries the ``build_config`` it was built with, a functional
 model's tensor references are ``__keras_tensor__`` objects with their shape,
 dtype and ``keras_history``, operation nodes (``x + y``, ``tfkit.ops.sum``)
@@ -23,10 +23,8 @@ import inspect
 from typing import Any
 
 from tfkit.base import registry
-from tfkit.models import Functional, Sequential, serialize_model
-from tfkit.models.functional import functional_like_constructor
 from tfkit.saving import weights_io
-from tfkit.saving.keras_files.keras_objects import (
+from tfkit.saving.keras_files.object_to_keras import (
     ADVICE,
     NotExpressible,
     dtype_policy,
@@ -36,6 +34,8 @@ from tfkit.saving.keras_files.keras_objects import (
 )
 from tfkit.saving.keras_files.operation_nodes import keras_entry_from_tfkit
 from tfkit.saving.keras_files.weights_layout import keras3_paths
+from tfkit.saving.model_config import serialize_model
+from tfkit.saving.model_kinds import functional_like_constructor, is_functional, is_sequential
 
 _OPERATIONS = ("TFOpLambda", "SlicingOpLambda")
 LOOKUPS = ("StringLookup", "IntegerLookup", "TextVectorization")
@@ -81,9 +81,9 @@ def _entry(model: Any, where: str) -> dict:
 def _layer(layer: Any, tfkit_entry: dict | None, where: str) -> dict:
     """One layer (or model) as Keras 3's entry, with its ``build_config``; ``tfkit_entry`` is its entry in its
     model's tfkit config (``None``: made here)."""
-    if isinstance(layer, Functional) and functional_like_constructor(type(layer)):
+    if is_functional(layer) and functional_like_constructor(type(layer)):
         entry = {**_class_entry(layer, tfkit_entry, where), "config": _functional_config(layer, where)}
-    elif isinstance(layer, Sequential):
+    elif is_sequential(layer):
         entry = {**_class_entry(layer, tfkit_entry, where), "config": _sequential_config(layer, where)}
     else:
         entry = keras_object(tfkit_entry if tfkit_entry is not None else _entry(layer, where), "layers", where)
