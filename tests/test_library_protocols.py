@@ -50,12 +50,14 @@ class Batches:
         self.x, self.y, self.batch_size = x, y, batch_size
         self.workers, self.use_multiprocessing, self.max_queue_size = workers, use_multiprocessing, 2
         self.offset, self.began, self.ended, self.readers, self.marks = 0.0, 0, 0, [], marks
+        self.indices = []
 
     def __len__(self):
         return len(self.x) // self.batch_size
 
     def __getitem__(self, index):
         self.readers.append(threading.current_thread().name)
+        self.indices.append(index)
         if self.marks is not None:  # in a worker process: leave a file named by its pid
             (self.marks / str(os.getpid())).touch()
         rows = slice(index * self.batch_size, (index + 1) * self.batch_size)
@@ -81,7 +83,7 @@ def test_balanced_batch_generator_from_imbalanced_learn_trains_as_numpy_sgd_on_i
     model = linear_model()
     with warnings.catch_warnings():  # Keras's own warning as its PyDataset's workers is read: imblearn skips
         warnings.filterwarnings("ignore", message="Your `PyDataset` class should call")  # super().__init__
-        history = model.fit(batches, epochs=2, verbose=0)
+        history = model.fit(batches, epochs=2, shuffle=False, verbose=0)
         loss = model.evaluate(batches, verbose=0)
         predictions = model.predict(batches, verbose=0)
     w, b, losses = numpy_sgd([epoch_batches(batches)] * 2)
@@ -97,7 +99,7 @@ def test_balanced_batch_generator_from_imbalanced_learn_trains_as_numpy_sgd_on_i
 def test_a_plain_class_feeds_fit_validation_evaluate_and_predict_with_its_epoch_hooks():
     data, validation = Batches(), Batches()
     model = linear_model()
-    history = model.fit(data, epochs=2, validation_data=validation, verbose=0)
+    history = model.fit(data, epochs=2, validation_data=validation, shuffle=False, verbose=0)
     assert (data.began, data.ended) == (2, 2) and (validation.began, validation.ended) == (2, 2)
     w, b, losses = numpy_sgd([epoch_batches(Batches()), epoch_batches(Batches(), offset=1.0)])
     np.testing.assert_allclose(history.history["loss"], losses, rtol=1e-5)  # epoch 2 saw on_epoch_end's offset
@@ -107,6 +109,23 @@ def test_a_plain_class_feeds_fit_validation_evaluate_and_predict_with_its_epoch_
     assert (once.began, once.ended) == (1, 1)
     with pytest.raises(ValueError, match="When x is a PyDataset, .*do not pass y"):
         model.fit(Batches(), Y, verbose=0)
+
+
+def test_fit_reads_the_batches_in_a_new_order_each_epoch_as_keras_shuffles_a_py_dataset():
+    tfkit.utils.set_random_seed(3)
+    data = Batches(batch_size=3)  # 8 batches
+    model = linear_model()
+    history = model.fit(data, epochs=2, verbose=0)  # shuffle=True, fit's default, as in Keras 3 and tf-keras
+    first, second = data.indices[1:9], data.indices[9:17]  # after batch 0, read once for the signature
+    assert sorted(first) == sorted(second) == list(range(8)) and first != second and len(data.indices) == 17
+    rows = [(X[i * 3 : (i + 1) * 3], Y[i * 3 : (i + 1) * 3]) for i in range(8)]
+    w, b, losses = numpy_sgd([[rows[i] for i in first], [(xb, yb + 1.0) for xb, yb in (rows[i] for i in second)]])
+    np.testing.assert_allclose(history.history["loss"], losses, rtol=1e-5)
+    np.testing.assert_allclose(model.layers[0].get_weights()[0], w, rtol=1e-5, atol=1e-6)
+    del data.indices[:]
+    model.evaluate(data, verbose=0)
+    model.predict(data, verbose=0)
+    assert data.indices == [0, *range(8), 0, *range(8)]  # evaluate and predict read in order
 
 
 def test_workers_read_batches_in_threads_and_they_arrive_in_order():
@@ -124,7 +143,7 @@ def test_workers_read_batches_in_threads_and_they_arrive_in_order():
 def test_use_multiprocessing_reads_in_processes_started_each_epoch_after_on_epoch_end(tmp_path):
     data = Batches(workers=2, use_multiprocessing=True, marks=tmp_path)
     model = linear_model()
-    history = model.fit(data, epochs=2, verbose=0)
+    history = model.fit(data, epochs=2, shuffle=False, verbose=0)
     pids = {int(p.name) for p in tmp_path.iterdir()}
     assert len(pids - {os.getpid()}) >= 2  # at least one worker process an epoch
     w, b, losses = numpy_sgd([epoch_batches(Batches()), epoch_batches(Batches(), offset=1.0)])
@@ -151,7 +170,7 @@ def test_tf_keras_sequence_has_no_worker_attributes_and_is_read_in_the_training_
 
     data = Sequence()
     model = linear_model()
-    history = model.fit(data, epochs=1, verbose=0)
+    history = model.fit(data, epochs=1, shuffle=False, verbose=0)
     np.testing.assert_allclose(history.history["loss"], numpy_sgd([epoch_batches(Batches())])[2], rtol=1e-5)
     assert data.ended == 1 and not any(name.startswith("py_dataset_worker") for name in data.readers)
 

@@ -196,7 +196,7 @@ def adapt(
                 "do not pass y or sample_weight separately."
             )
         source = f"the PyDataset {type(x).__name__} passed as {argument}"
-        dataset, guard, _ = py_dataset_dataset(x, source, steps_per_epoch)
+        dataset, guard, _ = py_dataset_dataset(x, source, steps_per_epoch, shuffle=bool(shuffle))
         if class_weight:
             dataset = dataset.map(lambda *d: _apply_class_weight(_unpack_tuple(d), class_weight))
         return DatasetData(

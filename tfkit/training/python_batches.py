@@ -23,6 +23,7 @@ trainer raises in its place (``data.raise_batch_failure``).
 from __future__ import annotations
 
 import itertools
+import random
 import warnings
 from typing import Any, Iterator
 
@@ -240,13 +241,17 @@ _NO_COUNT = object()
 
 
 def py_dataset_dataset(
-    source: Any, label: str, steps: int | None = None
+    source: Any, label: str, steps: int | None = None, shuffle: bool = False
 ) -> tuple[tf.data.Dataset, BatchGuard, int | None]:
     """``(dataset, guard, batches per epoch)``: each pass reads ``source[0..count-1]`` (endless when the count
     is ``None``, then ``steps`` must say how many batches a pass takes).
 
+    With ``shuffle`` (``fit``'s default), each pass of a finite ``source`` reads its batches in a new order
+    drawn with Python's ``random`` (seeded by ``tfkit.utils.set_random_seed``), as Keras 3 and tf-keras
+    shuffle a ``PyDataset``'s batches; an endless one is read in order, as in Keras.
+
     ``source`` is any object ``is_py_dataset`` accepts; its ``workers``, ``use_multiprocessing`` and
-    ``max_queue_size`` say who reads the batches (``batch_workers.py``), always in index order.
+    ``max_queue_size`` say who reads the batches (``batch_workers.py``), always in the pass's order.
     ``source.on_epoch_begin()`` / ``on_epoch_end()`` are not called from the pass: the trainer
     calls them when an epoch begins and ends (``DatasetData.begin_epoch`` / ``end_epoch``), so each
     runs exactly once per epoch even when the epoch stops before the pass is over.
@@ -263,6 +268,8 @@ def py_dataset_dataset(
 
     def one_pass() -> Iterator[Any]:
         indices = range(count) if count is not None else itertools.count()
+        if shuffle and count is not None:
+            indices = random.sample(indices, count)
         for index, batch in read_in_order(source, indices, settings, count):
             yield guard.check(index, batch)
 

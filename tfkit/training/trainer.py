@@ -152,8 +152,9 @@ class Trainer(StepMethods):
                 a `tf.data.Dataset`, a `PyDataset` or a generator. Its results
                 are logged with a `val_` prefix. Defaults to `None`.
             shuffle: Whether to shuffle in-memory training data before each
-                epoch. Ignored for datasets, generators and `PyDataset` objects.
-                Defaults to `True`.
+                epoch; for a `PyDataset`, whether to read its batches in a new
+                order each epoch (as Keras does). Ignored for datasets and
+                generators. Defaults to `True`.
             class_weight: Optional dict mapping class indices (integers) to a
                 weight (float) that scales the loss of that class's samples,
                 to pay more attention to under-represented classes. Only for
