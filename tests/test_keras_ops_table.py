@@ -120,6 +120,7 @@ def test_tfkit_operations_go_to_keras_entries_and_back():
 def test_an_operation_keras_cannot_name_is_refused_naming_the_layer():
     import tensorflow as tf
 
+    tfkit.backend.clear_session()  # the layer's name is 'tf.nn.relu' whatever ran before in this process
     x = tfkit.Input((3,))
     model = tfkit.Model(x, tf.nn.relu(x))
     entry = next(e for e in tfkit.saving.serialize(model)["config"]["layers"] if e["class_name"] == "TFOpLambda")
