@@ -29,6 +29,7 @@ import numpy as np
 import tensorflow as tf
 from keras_zoo import CASES as KERAS_ZOO
 from keras_zoo import custom_objects as keras_zoo_objects
+from keras_zoo import randomize
 
 _ZOO = {case.name: case for case in KERAS_ZOO}
 
@@ -281,20 +282,6 @@ CASES = [
 ]
 
 # ------------------------------------------------------------------ preparing a case
-
-
-def randomize(model: Any, seed: int) -> None:
-    """Random trainable weights and batch statistics, so zeros and ones hide no mistake."""
-    rng = np.random.default_rng(seed)
-    for weight in model.weights:
-        name = (getattr(weight, "path", None) or weight.name).split("/")[-1].split(":")[0]
-        dtype = tf.as_dtype(weight.dtype)
-        if not dtype.is_floating or not (weight.trainable or name in ("moving_mean", "moving_variance")):
-            continue
-        values = rng.uniform(-0.5, 0.5, size=tuple(weight.shape))
-        if name in ("moving_variance", "gamma"):
-            values = np.abs(values) + 0.5
-        weight.assign(values.astype(dtype.as_numpy_dtype))
 
 
 def outputs(model: Any, x: Any) -> list[np.ndarray]:

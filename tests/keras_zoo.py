@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
+import tensorflow as tf
 
 
 @dataclass
@@ -520,3 +521,17 @@ CASES = [
     ),
     Case("regularized", _regularized, _floats(3, 4)),
 ]
+
+
+def randomize(model: Any, seed: int) -> None:
+    """Random trainable weights and batch statistics, so zeros and ones hide no mistake."""
+    rng = np.random.default_rng(seed)
+    for weight in model.weights:
+        name = (getattr(weight, "path", None) or weight.name).split("/")[-1].split(":")[0]
+        dtype = tf.as_dtype(weight.dtype)
+        if not dtype.is_floating or not (weight.trainable or name in ("moving_mean", "moving_variance")):
+            continue
+        values = rng.uniform(-0.5, 0.5, size=tuple(weight.shape))
+        if name in ("moving_variance", "gamma"):
+            values = np.abs(values) + 0.5
+        weight.assign(values.astype(dtype.as_numpy_dtype))

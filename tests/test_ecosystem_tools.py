@@ -279,7 +279,7 @@ def test_mlflow_autolog_without_models_or_datasets_logs_as_keras_autolog_does(ml
 
     def twin(lib):
         model = lib.Sequential([lib.Input((3,)), lib.layers.Dense(1)])
-        model.compile(lib.optimizers.SGD(0.1), "mse", metrics=["mae"])
+        model.compile(lib.optimizers.SGD(0.1, name="sgd"), "mse", metrics=["mae"])  # not sgd_<n> after other tests
         return model
 
     runs = {}

@@ -13,26 +13,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import tensorflow as tf
-from keras_zoo import CASES, custom_objects
+from keras_zoo import CASES, custom_objects, randomize
 
 import tfkit
 
 keras = pytest.importorskip("keras")
 FRAMEWORKS = {"keras": keras, "tfkit": tfkit}
-
-
-def _randomize(model, seed: int) -> None:
-    """Random trainable weights and batch statistics, so zeros and ones hide no mistake."""
-    rng = np.random.default_rng(seed)
-    for weight in model.weights:
-        name = (getattr(weight, "path", None) or weight.name).split("/")[-1].split(":")[0]
-        dtype = tf.as_dtype(weight.dtype)
-        if not dtype.is_floating or not (weight.trainable or name in ("moving_mean", "moving_variance")):
-            continue
-        values = rng.uniform(-0.5, 0.5, size=tuple(weight.shape))
-        if name in ("moving_variance", "gamma"):
-            values = np.abs(values) + 0.5
-        weight.assign(values.astype(dtype.as_numpy_dtype))
 
 
 def _tensors(x):
@@ -57,7 +43,7 @@ def _saved(case, saver, path, seed: int = 0):
     model = case.build(k)
     if case.adapt is not None:
         case.adapt(model)
-    _randomize(model, seed)
+    randomize(model, seed)
     x = case.inputs(np.random.default_rng(seed))
     y = None
     if case.compiled:
