@@ -1,0 +1,19 @@
+"""``tfkit.hub``: KerasHub's pretrained models on tfkit, under KerasHub's names.
+
+    import tfkit.hub as keras_hub
+    tokenizer = keras_hub.tokenizers.BytePairTokenizer(vocabulary=vocab, merges=merges)
+    sampler = keras_hub.samplers.TopKSampler(k=5)
+
+The public names mirror ``keras_hub`` 0.32 (``models``, ``tokenizers``, ``layers``,
+``samplers``, ``utils``), with the same arguments, defaults and outputs, so KerasHub
+code runs with ``import tfkit.hub as keras_hub`` and ``import tfkit as keras``.
+KerasHub itself is never imported: its presets are read as data through
+``tfkit.saving``, and its text libraries (``tensorflow-text``, ``sentencepiece``)
+are imported only by the tokenizers that need them (the ``hub`` extra).
+
+Packages: ``tokenizers`` (WordPiece, byte-pair, SentencePiece, in TensorFlow ops:
+usable in ``tf.data`` and inside an exported SavedModel), ``samplers`` (greedy,
+top-k, top-p, random, beam: the compiled decoding loop of ``generate``),
+``layers`` (the blocks families share: embeddings, rotary embeddings, RMSNorm,
+attention with a key/value cache, transformer encoder and decoder, packers).
+"""
