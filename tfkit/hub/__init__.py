@@ -17,3 +17,5 @@ top-k, top-p, random, beam: the compiled decoding loop of ``generate``),
 ``layers`` (the blocks families share: embeddings, rotary embeddings, RMSNorm,
 attention with a key/value cache, transformer encoder and decoder, packers).
 """
+
+from tfkit.hub import layers  # noqa: F401

@@ -1,0 +1,21 @@
+"""``tfkit.hub.layers``: the blocks KerasHub's model families share, under KerasHub's names.
+
+    import tfkit.hub as keras_hub
+    embedding = keras_hub.layers.TokenAndPositionEmbedding(vocabulary_size=100, sequence_length=16, embedding_dim=8)
+    decoder = keras_hub.layers.TransformerDecoder(intermediate_dim=32, num_heads=2)
+    packer = keras_hub.layers.StartEndPacker(sequence_length=16, start_value=1, end_value=2)
+
+Modeling layers (embeddings, rotary embeddings, RMS normalization, attention
+with a key/value cache, transformer encoder and decoder, the masked-LM head)
+have KerasHub 0.32's arguments, configs (registered as ``keras_hub>Name``) and
+weight layout, so a ``.weights.h5`` written by Keras for KerasHub's layer loads
+into tfkit's and back. Preprocessing layers (the packers, the masked-LM mask
+generator) are TensorFlow ops: they run eagerly, in ``tf.data`` and in exported
+SavedModels.
+"""
+
+from tfkit.hub.layers.masked_lm_mask_generator import MaskedLMMaskGenerator
+from tfkit.hub.layers.multi_segment_packer import MultiSegmentPacker
+from tfkit.hub.layers.start_end_packer import StartEndPacker
+
+__all__ = ["MaskedLMMaskGenerator", "MultiSegmentPacker", "StartEndPacker"]
