@@ -1,0 +1,225 @@
+"""``Sampler``: the decoding loop every sampler shares, one `tf.while_loop` over the prompt's free positions.
+
+    sampler = keras_hub.samplers.GreedySampler()
+    ids = sampler(next, prompt, cache=cache, index=start, mask=padding_mask, stop_token_ids=[end_id])
+
+``next(prompt, cache, index)`` returns the logits of the token at ``index``
+(``(batch, vocab)``), hidden states (ignored here) and the updated cache; the
+sampler turns the logits into probabilities (``compute_probabilities``), picks
+a token (``get_next_token``, what subclasses define) and writes it at
+``index`` unless the mask holds that position, until the prompt is full or
+every row has written a stop token. The loop's shapes are static, so it is
+traced once and compiles under XLA.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit.base.variable_roles import StateOwner
+from tfkit.hub.samplers import prompt_ops
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+class Sampler(tf.Module, StateOwner):
+    """Base class of KerasHub's samplers: the auto-regressive decoding loop of `generate`.
+
+    A subclass defines `get_next_token(probabilities)`, which picks the next
+    token of each row from the distribution over the vocabulary;
+    `compute_probabilities` (a softmax at `temperature`) and the loop are
+    shared. Calling a sampler fills the prompt from `index` on, one token per
+    step, each step asking `next` for the logits of the position being
+    filled. The loop is one `tf.while_loop` with static shapes: it runs
+    eagerly, inside `tf.function`, and under `jit_compile=True`, traced once
+    whatever the number of steps. A sampler's seed state (for the sampling
+    subclasses) is a `tf.Variable` tracked by the sampler, so a model holding
+    one exports and checkpoints it; it is state, never a weight.
+
+    Generation stops per row: once a row has written one of `stop_token_ids`,
+    its later positions keep what the prompt held there (the padding), and
+    the loop ends when every row has. KerasHub's samplers instead keep
+    writing tokens after a row's stop token until all rows stop (its
+    `generate` masks them afterwards); the ids up to and including each
+    row's first stop token are the same. Only tokens the loop wrote count
+    as stop tokens (KerasHub also counts the padding not yet overwritten, so a
+    padding id that is also a stop id ends its loop before the first step).
+
+    Args:
+        temperature: Float above zero. The logits are divided by it before
+            the softmax: above 1 the distribution flattens, below 1 it
+            sharpens. Defaults to `1.0`.
+
+    Call arguments:
+        next: A callable `next(prompt, cache, index)` returning
+            `(logits, hidden_states, cache)`: the logits `(batch, vocab)` of
+            the token at `index`, hidden states (unused here) and the
+            updated cache, of the same structure and shapes as the cache
+            passed in.
+        prompt: Integer tensor `(batch, length)`: the prompt, padded to the
+            full length; the sampler fills it from `index` on.
+        cache: Optional tensor or nest of tensors threaded through `next`
+            (a key/value cache). Defaults to `None`.
+        index: Integer (or int32 scalar tensor): the first position to
+            fill. Defaults to `0`.
+        mask: Optional bool tensor of the prompt's shape: True where the
+            prompt's own tokens are, which are never overwritten (rows of
+            different lengths). Defaults to `None` (nothing held).
+        stop_token_ids: Optional list or tuple of ids (or 1-D tensor):
+            a row stops after writing one of them. Defaults to `None`
+            (fill to the end).
+        hidden_states: Hidden states of the prompt; unused by these
+            samplers (KerasHub's contrastive sampler reads them). Defaults
+            to `None`.
+        model: The model generating; unused by the TensorFlow loop (KerasHub
+            reads it on JAX). Defaults to `None`.
+
+    Call returns:
+        The filled prompt, an integer tensor of the prompt's shape and dtype.
+
+    Raises:
+        ValueError: If `temperature` is not a number above zero.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> class LowestId(keras_hub.samplers.Sampler):
+        ...     def get_next_token(self, probabilities):
+        ...         return tf.argmin(probabilities, axis=-1)
+        >>> def next(prompt, cache, index):
+        ...     logits = tf.constant([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])
+        ...     return logits, None, cache
+        >>> LowestId()(next, tf.zeros((2, 3), "int32")).numpy()
+        array([[0, 0, 0],
+               [2, 2, 2]], dtype=int32)
+    """
+
+    def __init__(self, temperature: float = 1.0) -> None:
+        super().__init__()
+        if (
+            isinstance(temperature, bool)
+            or not isinstance(temperature, (int, float, np.integer, np.floating))
+            or not temperature > 0
+        ):
+            raise ValueError(
+                f"{type(self).__name__} expected `temperature` to be a number above 0, got {temperature!r}"
+            )
+        self.temperature = temperature
+
+    @property
+    def variables(self) -> list[tf.Variable]:
+        """The sampler's state variables (the seed generators' states), as KerasHub lists them."""
+        return list(super().variables)
+
+    def __call__(
+        self,
+        next: Callable[..., Any],
+        prompt: Any,
+        cache: Any = None,
+        index: Any = 0,
+        mask: Any = None,
+        stop_token_ids: Any = None,
+        hidden_states: Any = None,
+        model: Any = None,
+        **kwargs: Any,
+    ) -> tf.Tensor:
+        who = type(self).__name__
+        prompt, mask = prompt_ops.checked_prompt(prompt, mask, who)
+        max_length = prompt_ops.static_or_dynamic(prompt, 1)
+        index = prompt_ops.checked_index(index, max_length, who)
+        stop_ids = prompt_ops.stop_ids_tensor(stop_token_ids, prompt.dtype, who)
+        cache = () if cache is None else cache  # tf.while_loop takes no None
+
+        def cond(prompt: tf.Tensor, cache: Any, index: tf.Tensor, mask: tf.Tensor) -> tf.Tensor:
+            if stop_ids is None:
+                return tf.constant(True)
+            return ~tf.reduce_all(prompt_ops.finished_rows(prompt, stop_ids, mask, index))
+
+        def body(prompt: tf.Tensor, cache: Any, index: tf.Tensor, mask: tf.Tensor) -> tuple:
+            logits, _, cache = next(prompt, cache, index)
+            probabilities = self.compute_probabilities(logits)
+            next_token = tf.cast(self.get_next_token(probabilities), prompt.dtype)
+            keep = prompt_ops.read_column(mask, index)  # the prompt's own token
+            if stop_ids is not None:
+                keep |= prompt_ops.finished_rows(prompt, stop_ids, mask, index)  # a stopped row keeps its padding
+            next_token = tf.where(keep, prompt_ops.read_column(prompt, index), next_token)
+            return prompt_ops.write_column(prompt, index, next_token), cache, index + 1, mask
+
+        prompt, _, _, _ = self.run_loop(
+            cond, body, model=model, loop_vars=(prompt, cache, index, mask), maximum_iterations=max_length - index
+        )
+        return prompt
+
+    def compute_probabilities(self, logits: Any) -> tf.Tensor:
+        """The distribution over the vocabulary: `softmax(logits / temperature)`, in float32 whatever the logits' dtype.
+
+        Args:
+            logits: Float tensor `(batch, vocab)`.
+
+        Returns:
+            A float32 tensor of the logits' shape whose rows sum to 1.
+        """
+        return tf.nn.softmax(tf.cast(logits, tf.float32) / self.temperature, axis=-1)
+
+    def run_loop(
+        self,
+        cond: Callable[..., Any],
+        body: Callable[..., Any],
+        model: Any = None,
+        loop_vars: Any = None,
+        maximum_iterations: Any = None,
+    ) -> Any:
+        """Runs the decoding loop: `tf.while_loop(cond, body, loop_vars, maximum_iterations)`.
+
+        Args:
+            cond: Callable taking the loop variables, returning a bool scalar:
+                whether to run another step.
+            body: Callable taking the loop variables, returning their next
+                values (same structure, shapes and dtypes).
+            model: The model generating; unused (KerasHub threads its
+                variables through the loop on JAX). Defaults to `None`.
+            loop_vars: The tuple of loop variables. Defaults to `None`.
+            maximum_iterations: Optional int32 scalar: the most steps.
+                Defaults to `None`.
+
+        Returns:
+            The loop variables after the last step, as a tuple.
+        """
+        return tuple(tf.while_loop(cond, body, loop_vars=loop_vars, maximum_iterations=maximum_iterations))
+
+    def get_next_token(self, probabilities: tf.Tensor) -> tf.Tensor:
+        """Picks the next token of each row; subclasses define it.
+
+        Args:
+            probabilities: Float32 tensor `(batch, vocab)`, the distribution
+                `compute_probabilities` returned.
+
+        Returns:
+            An integer tensor `(batch,)` of token ids.
+
+        Raises:
+            NotImplementedError: On the base class.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must define get_next_token(probabilities)")
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Sampler":
+        """Creates a sampler from its config (`cls(**config)`).
+
+        Args:
+            config: The dict `get_config` returned.
+
+        Returns:
+            A new sampler.
+        """
+        return cls(**config)
+
+    def get_config(self) -> dict[str, Any]:
+        """The sampler's constructor arguments, KerasHub's keys: `{"temperature": ...}` and the subclass's.
+
+        Returns:
+            A dict of plain values.
+        """
+        return {"temperature": self.temperature}
