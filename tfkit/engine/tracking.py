@@ -22,8 +22,11 @@ import tensorflow as tf
 from tfkit.base import registry, variable_roles
 from tfkit.engine.naming import to_snake_case
 
-# Attributes owned by tf.Module / AutoTrackable / tfkit itself: never children.
-_SKIP_PREFIXES = ("_self_", "_tfkit_")
+# Attributes owned by tf.Module / AutoTrackable / tfkit itself: never children. TensorFlow's own ``_self_*``
+# attributes hold flags and containers of dependencies, never a module or variable itself, so a layer or variable
+# held under such a name is the code's (KerasHub's ``_self_attention_layer``) and counts.
+_SKIP_PREFIXES = ("_tfkit_",)
+_TRACKABLE_PREFIX = "_self_"
 _SKIP_NAMES = frozenset({"_name", "_name_scope", "_scope_name", "_st"})
 
 
@@ -121,6 +124,8 @@ def attribute_items(module: tf.Module) -> Iterator[tuple[str, Any]]:
     seen: set[int] = set()
     for name, value in list(vars(module).items()):
         if name in _SKIP_NAMES or name.startswith(_SKIP_PREFIXES):
+            continue
+        if name.startswith(_TRACKABLE_PREFIX) and not isinstance(value, (tf.Variable, tf.Module)):
             continue
         yield from _walk_value(name, value, seen)
 

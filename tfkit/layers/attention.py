@@ -371,6 +371,42 @@ class MultiHeadAttention(Layer):
             probabilities = tf.where(mask, probabilities, tf.zeros((), probabilities.dtype))
         return probabilities
 
+    def _compute_attention(
+        self,
+        query: tf.Tensor,
+        key: tf.Tensor,
+        value: tf.Tensor,
+        attention_mask: Any = None,
+        training: Any = None,
+        return_attention_scores: bool = False,
+    ) -> tuple[tf.Tensor, tf.Tensor]:
+        """``(attended, scores)`` from projected ``(batch, ..., heads, dim)`` tensors, as Keras's method of this
+        name: ``call`` projects, then calls it, so a subclass that overrides it (KerasHub's attention layers)
+        changes only the attention itself. ``attention_mask`` is boolean ``(batch, T, S)`` or None."""
+        del return_attention_scores  # the scores are computed either way
+        query = query * tf.cast(self._inverse_sqrt_key_dim, query.dtype)
+        scores = self._masked_softmax(tf.einsum(self._tfkit_dot, key, query), attention_mask)
+        weights = scores
+        if self.dropout > 0.0 and training is not None and training is not False:
+            dropped = random.dropout(scores, rate=self.dropout, seed=self.seed_generator)
+            weights = dropped if training is True else tf.where(tf.cast(training, tf.bool), dropped, scores)
+        return tf.einsum(self._tfkit_combine, weights, value), scores
+
+    # Keras's private names, which code written for Keras's layer (KerasHub's subclasses) reads.
+    _query_dense = property(lambda self: self.query_dense)
+    _key_dense = property(lambda self: self.key_dense)
+    _value_dense = property(lambda self: self.value_dense)
+    _output_dense = property(lambda self: self.output_dense)
+    _num_heads = property(lambda self: self.num_heads)
+    _key_dim = property(lambda self: self.key_dim)
+    _value_dim = property(lambda self: self.value_dim)
+    _dropout = property(lambda self: self.dropout)
+    _use_bias = property(lambda self: self.use_bias)
+    _inverse_sqrt_key_dim = property(lambda self: 1.0 / math.sqrt(float(self.key_dim)))
+    _dot_product_equation = property(lambda self: self._tfkit_dot)
+    _combine_equation = property(lambda self: self._tfkit_combine)
+    _attention_axes = property(lambda self: getattr(self, "_tfkit_axes", self.attention_axes))
+
     @tf.autograph.experimental.do_not_convert
     def call(
         self,
@@ -397,13 +433,7 @@ class MultiHeadAttention(Layer):
         query = self.query_dense(query)
         key = self.key_dense(key)
         value = self.value_dense(value)
-        query = query * tf.cast(1.0 / math.sqrt(float(self.key_dim)), query.dtype)
-        scores = self._masked_softmax(tf.einsum(self._tfkit_dot, key, query), mask)
-        weights = scores
-        if self.dropout > 0.0 and training is not None and training is not False:
-            dropped = random.dropout(scores, rate=self.dropout, seed=self.seed_generator)
-            weights = dropped if training is True else tf.where(tf.cast(training, tf.bool), dropped, scores)
-        attended = tf.einsum(self._tfkit_combine, weights, value)
+        attended, scores = self._compute_attention(query, key, value, mask, training, return_attention_scores)
         if gate is not None:
             attended = attended * gate
         output = self.output_dense(attended)

@@ -58,7 +58,7 @@ def _own_variables(layer: Any) -> list[tf.Variable]:
     own += [
         v
         for name, v in vars(layer).items()
-        if isinstance(v, tf.Variable) and id(v) not in ids and not name.startswith(("_self_", "_tfkit_"))
+        if isinstance(v, tf.Variable) and id(v) not in ids and not name.startswith("_tfkit_")
     ]
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
@@ -81,7 +81,8 @@ def _children(layer: Any) -> list[tuple[str, Any]]:
     found = {
         name: value
         for name, value in vars(layer).items()
-        if not name.startswith(("__", "_self_", "_tfkit_")) and (isinstance(value, Layer) or _holds_layers(value))
+        if not name.startswith(("__", "_tfkit_"))
+        and (isinstance(value, Layer) or not name.startswith("_self_") and _holds_layers(value))
     }
     if is_model(layer) and not is_graph_model(layer):
         found["layers"] = list(layer.layers)
