@@ -14,8 +14,30 @@ generator) are TensorFlow ops: they run eagerly, in ``tf.data`` and in exported
 SavedModels.
 """
 
+from tfkit.hub.layers.cached_multi_head_attention import CachedMultiHeadAttention
+from tfkit.hub.layers.masked_lm_head import MaskedLMHead
 from tfkit.hub.layers.masked_lm_mask_generator import MaskedLMMaskGenerator
 from tfkit.hub.layers.multi_segment_packer import MultiSegmentPacker
+from tfkit.hub.layers.position_embedding import PositionEmbedding
+from tfkit.hub.layers.reversible_embedding import ReversibleEmbedding
+from tfkit.hub.layers.rms_normalization import RMSNormalization
+from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.hub.layers.start_end_packer import StartEndPacker
+from tfkit.hub.layers.token_and_position_embedding import TokenAndPositionEmbedding
+from tfkit.hub.layers.transformer_decoder import TransformerDecoder
+from tfkit.hub.layers.transformer_encoder import TransformerEncoder
 
-__all__ = ["MaskedLMMaskGenerator", "MultiSegmentPacker", "StartEndPacker"]
+__all__ = [
+    "CachedMultiHeadAttention",
+    "MaskedLMHead",
+    "MaskedLMMaskGenerator",
+    "MultiSegmentPacker",
+    "PositionEmbedding",
+    "ReversibleEmbedding",
+    "RMSNormalization",
+    "RotaryEmbedding",
+    "StartEndPacker",
+    "TokenAndPositionEmbedding",
+    "TransformerDecoder",
+    "TransformerEncoder",
+]

@@ -15,6 +15,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.hub.layers.config_values import config_value
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
 from tfkit.hub.layers.preprocessing_tensors import convert_to_ragged_batch, tensorflow_text
 from tfkit.saving import register_keras_serializable
@@ -158,7 +159,7 @@ class MaskedLMMaskGenerator(PreprocessingLayer):
             vocabulary_size=self.vocabulary_size,
             mask_selection_rate=self.mask_selection_rate,
             mask_selection_length=self.mask_selection_length,
-            unselectable_token_ids=self.unselectable_token_ids,
+            unselectable_token_ids=config_value(self.unselectable_token_ids),
             mask_token_id=self.mask_token_id,
             mask_token_rate=self.mask_token_rate,
             random_token_rate=self.random_token_rate,

@@ -16,6 +16,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.hub.layers.config_values import config_value
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
 from tfkit.hub.layers.preprocessing_tensors import (
     check_padding_side,
@@ -189,9 +190,9 @@ class MultiSegmentPacker(PreprocessingLayer):
         config = super().get_config()
         config.update(
             sequence_length=self.sequence_length,
-            start_value=self._start_value,
-            end_value=self._end_value,
-            sep_value=self._sep_value,
+            start_value=config_value(self._start_value),
+            end_value=config_value(self._end_value),
+            sep_value=config_value(self._sep_value),
             pad_value=self.pad_value,
             truncate=self.truncate,
             padding_side=self.padding_side,

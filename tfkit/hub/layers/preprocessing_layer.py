@@ -7,10 +7,10 @@
 
 Such a layer has no weights and runs TensorFlow ops only, so the same call
 works eagerly, inside ``tf.data.Dataset.map`` and inside an exported
-SavedModel. Eagerly, the outermost call converts raw Python data to tensors
-first and its ragged or string outputs to Python lists after, as KerasHub does;
-a call inside another layer's call, a ``tf.function`` or ``tf.data`` passes
-tensors through untouched.
+SavedModel. Raw Python data is converted to tensors first; the outermost
+eager call gives its ragged or string outputs back as Python lists, as KerasHub
+does, while a call inside another layer's call, a ``tf.function`` or
+``tf.data`` returns tensors.
 """
 
 from __future__ import annotations
@@ -64,13 +64,14 @@ class PreprocessingLayer(Layer):
             and self._call_accepts_labels
         ):
             args = args[0]
+        # Raw data becomes tensors on every call (tensors pass unchanged); only the outermost eager call gives
+        # Python lists back, so a layer calling this one inside its own call gets tensors.
         outermost_eager = tf.executing_eagerly() and call_context.current() is None
-        if outermost_eager:
-            args = tuple(convert_preprocessing_inputs(arg) for arg in args)
-            kwargs = {
-                key: convert_preprocessing_inputs(value) if key in ("x", "y", "sample_weight", "inputs") else value
-                for key, value in kwargs.items()
-            }
+        args = tuple(convert_preprocessing_inputs(arg) for arg in args)
+        kwargs = {
+            key: convert_preprocessing_inputs(value) if key in ("x", "y", "sample_weight", "inputs") else value
+            for key, value in kwargs.items()
+        }
         with tf.device("cpu"):
             outputs = super().__call__(*args, **kwargs)
         return convert_preprocessing_outputs(outputs) if outermost_eager else outputs

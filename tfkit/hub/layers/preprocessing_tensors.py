@@ -37,8 +37,7 @@ def convert_preprocessing_inputs(x: Any) -> Any:
 
     A tuple holds separate inputs and a dict named ones; a list is one
     array-like input, a ragged tensor when its rows differ in length. Integers
-    NumPy would make ``int64`` become ``int32``. Called only eagerly: inside a
-    ``tf.function`` the inputs are already tensors.
+    NumPy would make ``int64`` become ``int32``. Tensors are returned unchanged.
     """
     if isinstance(x, dict):
         return {key: convert_preprocessing_inputs(value) for key, value in x.items()}

@@ -14,6 +14,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.hub.layers.config_values import config_value
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
 from tfkit.hub.layers.preprocessing_tensors import check_padding_side, convert_to_ragged_batch, pad, special_values
 from tfkit.saving import register_keras_serializable
@@ -126,8 +127,8 @@ class StartEndPacker(PreprocessingLayer):
         config = super().get_config()
         config.update(
             sequence_length=self.sequence_length,
-            start_value=self._start_value,
-            end_value=self._end_value,
+            start_value=config_value(self._start_value),
+            end_value=config_value(self._end_value),
             pad_value=self.pad_value,
             return_padding_mask=self.return_padding_mask,
             padding_side=self.padding_side,
