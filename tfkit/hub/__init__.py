@@ -18,4 +18,4 @@ top-k, top-p, random, beam: the compiled decoding loop of ``generate``),
 attention with a key/value cache, transformer encoder and decoder, packers).
 """
 
-from tfkit.hub import layers, samplers  # noqa: F401
+from tfkit.hub import layers, models, samplers, tokenizers  # noqa: F401

@@ -182,6 +182,22 @@ class StepMethods(TfKerasShims):
         return self._compiled.config["loss"] if self._compiled is not None else None
 
     @property
+    def run_eagerly(self) -> bool:
+        """Whether `fit`, `evaluate` and `predict` run the steps eagerly, for debugging (`False` before `compile`).
+
+        `compile(run_eagerly=...)` sets it; as in Keras, it can also be assigned
+        after `compile` (`model.run_eagerly = True`), and `compile` sets it again.
+        """
+        return bool(self._compiled is not None and self._compiled.run_eagerly)
+
+    @run_eagerly.setter
+    def run_eagerly(self, value: bool) -> None:
+        if self._compiled is None:
+            raise ValueError(f"Model '{self.name}' is not compiled: pass run_eagerly to compile(...)")
+        self._compiled.run_eagerly = bool(value)
+        self._compiled.config["run_eagerly"] = bool(value)
+
+    @property
     def jit_compile(self) -> bool:
         """Whether the compiled steps currently use XLA (`False` before `compile`)."""
         return bool(self._compiled and self._compiled.jit_compile)

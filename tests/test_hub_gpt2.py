@@ -1,0 +1,108 @@
+"""GPT-2 in tfkit.hub against KerasHub: presets both ways, Hugging Face checkpoints, logits and greedy ids.
+
+A tiny random GPT-2 preset is made by KerasHub itself (``hub_presets``); tfkit loads it and must compute
+KerasHub's numbers exactly (same float32 ops in the same order), generate the same greedy ids, save a
+preset KerasHub loads, and read the Hugging Face checkpoint KerasHub exports of the same weights.
+"""
+
+import json
+import os
+
+import numpy as np
+import pytest
+from hub_presets import gpt2_preset, keras_hub
+
+import tfkit.hub as tk_hub
+
+PROMPTS = {
+    "token_ids": np.array([[5, 9, 30, 2, 0, 0, 0, 0], [7, 8, 0, 0, 0, 0, 0, 0]], "int32"),
+    "padding_mask": np.array([[1, 1, 1, 1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 0, 0]], "int32"),
+}
+
+
+@pytest.fixture(scope="module")
+def preset(tmp_path_factory):
+    return gpt2_preset(str(tmp_path_factory.mktemp("gpt2_preset")))
+
+
+@pytest.fixture(scope="module")
+def reference(preset):
+    model = keras_hub.models.GPT2CausalLM.from_preset(preset, preprocessor=None)
+    model.compile(sampler="greedy")
+    return model
+
+
+@pytest.fixture(scope="module")
+def causal_lm(preset):
+    model = tk_hub.models.CausalLM.from_preset(preset, preprocessor=None)
+    model.compile(sampler="greedy")
+    return model
+
+
+def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers(preset, reference, causal_lm):
+    backbone = tk_hub.models.Backbone.from_preset(preset)
+    assert type(backbone).__name__ == "GPT2Backbone" and isinstance(backbone, tk_hub.models.GPT2Backbone)
+    assert type(causal_lm).__name__ == "GPT2CausalLM"
+    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(reference.backbone(PROMPTS)), atol=1e-5)
+    np.testing.assert_allclose(np.asarray(causal_lm(PROMPTS)), np.asarray(reference(PROMPTS)), atol=1e-4)
+
+
+@pytest.mark.parametrize("stop_token_ids", [None, (160,)])
+def test_greedy_generation_gives_keras_hubs_ids(reference, causal_lm, stop_token_ids):
+    ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
+    theirs = reference.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
+    mask = np.asarray(theirs["padding_mask"], bool)  # after a stop token KerasHub's ids are not meaningful
+    np.testing.assert_array_equal(np.asarray(ours["padding_mask"], bool), mask)
+    np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
+
+
+def test_generation_with_a_cache_equals_the_full_forward_pass(causal_lm):
+    generated = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
+    logits = np.asarray(causal_lm({"token_ids": generated, "padding_mask": np.ones_like(generated)}))
+    for row, start in ((0, 4), (1, 2)):  # each new token is the argmax after the tokens before it
+        np.testing.assert_array_equal(generated[row, start:], logits[row, start - 1 : -1].argmax(-1))
+
+
+def test_a_saved_preset_loads_in_keras_hub_with_the_same_numbers(preset, causal_lm, tmp_path):
+    causal_lm.backbone.save_to_preset(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["config.json", "metadata.json", "model.weights.h5"]
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["registered_name"] == "keras_hub>GPT2Backbone" and "build_config" not in config
+    assert json.loads((tmp_path / "metadata.json").read_text())["tasks"] == ["CausalLM"]
+    theirs = keras_hub.models.Backbone.from_preset(str(tmp_path))
+    np.testing.assert_allclose(np.asarray(theirs(PROMPTS)), np.asarray(causal_lm.backbone(PROMPTS)), atol=1e-5)
+
+
+def test_a_hugging_face_checkpoint_of_the_same_weights_loads_with_the_same_numbers(preset, tmp_path):
+    pytest.importorskip("safetensors")
+    exported = keras_hub.models.GPT2CausalLM.from_preset(preset)
+    exported.export_to_transformers(str(tmp_path))  # KerasHub's own writer of Transformers checkpoints
+    assert json.loads((tmp_path / "config.json").read_text())["model_type"] == "gpt2"
+    backbone = tk_hub.models.Backbone.from_preset(str(tmp_path))
+    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(exported.backbone(PROMPTS)), atol=1e-5)
+
+
+def test_a_checkpoint_of_an_unknown_family_or_a_shard_outside_the_folder_is_refused(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "teleporter", "vocab_size": 3}))
+    with pytest.raises(ValueError, match=r"model_type 'teleporter' has no converter in tfkit.hub"):
+        tk_hub.models.Backbone.from_preset(str(tmp_path))
+    sharded = tmp_path / "sharded"
+    sharded.mkdir()
+    (sharded / "config.json").write_text(
+        json.dumps({"model_type": "gpt2", "vocab_size": 8, "n_layer": 1, "n_head": 1, "n_embd": 4, "n_positions": 8})
+    )
+    (sharded / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {"wte.weight": "../../x"}}))
+    with pytest.raises(ValueError, match=r"'\.\./\.\./x' is not a file name inside the preset"):
+        tk_hub.models.Backbone.from_preset(str(sharded))
+
+
+def test_a_preset_naming_a_class_tfkit_hub_lacks_or_a_larger_model_than_its_weights_is_refused(preset, tmp_path):
+    entry = json.loads(open(os.path.join(preset, "config.json")).read())
+    (tmp_path / "config.json").write_text(json.dumps({**entry, "registered_name": "keras_hub>Teleporter"}))
+    with pytest.raises(ValueError, match=r"keras_hub>Teleporter, which tfkit.hub does not have"):
+        tk_hub.models.Backbone.from_preset(str(tmp_path))
+    bigger = {**entry, "config": {**entry["config"], "vocabulary_size": 50_000_000}}
+    (tmp_path / "config.json").write_text(json.dumps(bigger))
+    os.link(os.path.join(preset, "model.weights.h5"), tmp_path / "model.weights.h5")
+    with pytest.raises(ValueError, match=r"config\.json"):
+        tk_hub.models.Backbone.from_preset(str(tmp_path))  # refused by the budget before allocating 800M floats

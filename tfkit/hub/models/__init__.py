@@ -1,0 +1,32 @@
+"""``tfkit.hub.models``: KerasHub's base classes and families, under KerasHub's names.
+
+    causal_lm = tfkit.hub.models.CausalLM.from_preset("./gpt2_tiny")     # GPT2CausalLM
+    backbone = tfkit.hub.models.Backbone.from_preset("./gpt2_tiny")      # GPT2Backbone
+
+Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
+``CausalLMPreprocessor``. Families, one folder each (backbone, tokenizer,
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``.
+"""
+
+from tfkit.hub.models.backbone import Backbone
+from tfkit.hub.models.causal_lm import CausalLM
+from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
+from tfkit.hub.models.gpt2 import gpt2_checkpoint  # noqa: F401  (registers the gpt2 checkpoint converter)
+from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
+from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
+from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
+from tfkit.hub.models.gpt2.gpt2_tokenizer import GPT2Tokenizer
+from tfkit.hub.models.preprocessor import Preprocessor
+from tfkit.hub.models.task import Task
+
+__all__ = [
+    "Backbone",
+    "Task",
+    "Preprocessor",
+    "CausalLM",
+    "CausalLMPreprocessor",
+    "GPT2Backbone",
+    "GPT2Tokenizer",
+    "GPT2CausalLMPreprocessor",
+    "GPT2CausalLM",
+]

@@ -1,0 +1,195 @@
+"""``CausalLM``: a language model that predicts the next token and generates text, KerasHub's own.
+
+    causal_lm = tfkit.hub.models.CausalLM.from_preset("./gpt2_tiny")
+    causal_lm.compile(sampler="greedy")
+    causal_lm.generate("a b", max_length=16)           # prompt and completion, as a string
+
+``generate`` preprocesses the prompts (no end token), runs the family's
+``generate_step`` (a key/value cache filled by one forward pass over the
+prompt, then one step per new token inside the sampler's compiled loop) as a
+``tf.function`` (XLA unless ``jit_compile=False``), and turns the ids back
+into text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tfkit import losses, metrics, optimizers
+from tfkit.hub import samplers
+from tfkit.hub.models.task import Task
+from tfkit.saving import register_keras_serializable
+
+
+def stop_mask(token_ids: tf.Tensor, stop_token_ids: Any, prompt_mask: tf.Tensor) -> tf.Tensor:
+    """The padding mask of generated sequences: ``True`` up to and including each row's first stop token."""
+    generated = tf.logical_not(tf.cast(prompt_mask, tf.bool))
+    is_stop = tf.zeros_like(token_ids, dtype=tf.bool)
+    for token in stop_token_ids:
+        is_stop |= token_ids == tf.cast(token, token_ids.dtype)
+    ends = tf.cast(is_stop & generated, tf.int32)
+    after = tf.cumsum(ends, axis=-1) - ends  # > 0 strictly after the first stop token
+    return tf.logical_not(tf.cast(after, tf.bool))
+
+
+@register_keras_serializable(package="keras_hub")
+class CausalLM(Task):
+    """Base class for generative language modeling tasks.
+
+    A `CausalLM` maps token ids to next-token logits over the vocabulary and
+    generates text with `generate`. Called on the `CausalLM` base class,
+    `from_preset` returns the family's own (`GPT2CausalLM`, `Llama3CausalLM`,
+    ...). `compile` has the defaults of language modeling and chooses the
+    sampler `generate` uses.
+
+    Args:
+        *args: The functional model's arguments, passed by a family's class.
+        **kwargs: `Task` keyword arguments.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> issubclass(keras_hub.models.CausalLM, keras_hub.models.Task)
+        True
+    """
+
+    def compile(
+        self,
+        optimizer: Any = "auto",
+        loss: Any = "auto",
+        *,
+        weighted_metrics: Any = "auto",
+        sampler: Any = "top_k",
+        **kwargs: Any,
+    ) -> None:
+        """Configures training and generation, with language modeling's defaults.
+
+        Args:
+            optimizer: `"auto"` (Adam, learning rate 2e-5), or anything
+                `tfkit.Model.compile` takes. Defaults to `"auto"`.
+            loss: `"auto"` (sparse categorical crossentropy on logits), or
+                anything `compile` takes. Defaults to `"auto"`.
+            weighted_metrics: `"auto"` (sparse categorical accuracy, weighted
+                by the padding mask), or a list of metrics. Defaults to `"auto"`.
+            sampler: The sampler `generate` uses: a name (`"greedy"`,
+                `"top_k"`, `"top_p"`, `"random"`, `"beam"`) or a
+                `tfkit.hub.samplers.Sampler`. Defaults to `"top_k"`.
+            **kwargs: Other arguments of `tfkit.Model.compile`.
+        """
+        if isinstance(optimizer, str) and optimizer == "auto":
+            optimizer = optimizers.Adam(2e-5)
+        if isinstance(loss, str) and loss == "auto":
+            loss = losses.SparseCategoricalCrossentropy(from_logits=True)
+        if isinstance(weighted_metrics, str) and weighted_metrics == "auto":
+            weighted_metrics = [metrics.SparseCategoricalAccuracy()]
+        super().compile(optimizer=optimizer, loss=loss, weighted_metrics=weighted_metrics, **kwargs)
+        self.sampler = samplers.get(sampler)
+        self.generate_function = None
+
+    def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
+        """Generates one batch: `{"token_ids", "padding_mask"}` in, the completed ids and their mask out."""
+        raise NotImplementedError(f"{type(self).__name__} must define generate_step")
+
+    def make_generate_function(self) -> Any:
+        """The compiled `generate_step` (a `tf.function`, with XLA unless `jit_compile=False`)."""
+        if getattr(self, "generate_function", None) is not None:
+            return self.generate_function
+        if self.run_eagerly:
+            self.generate_function = self.generate_step
+        else:  # XLA unless compile said jit_compile=False ("auto", tfkit's default, compiles generation)
+            jit = self._compiled.config.get("jit_compile", "auto") if self._compiled is not None else "auto"
+            self.generate_function = tf.function(self.generate_step, jit_compile=jit is not False)
+        return self.generate_function
+
+    def _stop_token_ids(self, stop_token_ids: Any) -> Any:
+        if not (isinstance(stop_token_ids, str) and stop_token_ids == "auto"):
+            return None if stop_token_ids is None else tuple(stop_token_ids)
+        if self.preprocessor is None:
+            raise ValueError(
+                'generate: stop_token_ids="auto" uses the preprocessor\'s end token, and this model has no '
+                "preprocessor; pass stop_token_ids=None (generate to max_length) or a tuple of token ids"
+            )
+        tokenizer = self.preprocessor.tokenizer
+        ids = [tokenizer.end_token_id]
+        if getattr(tokenizer, "end_token2_id", None) is not None:
+            ids.append(tokenizer.end_token2_id)
+        return tuple(ids)
+
+    def generate(
+        self, inputs: Any, max_length: int | None = None, stop_token_ids: Any = "auto", strip_prompt: bool = False
+    ) -> Any:
+        """Generates text (or token ids) from prompts, with the sampler chosen in `compile`.
+
+        Args:
+            inputs: A prompt string, a list of them, a string tensor, or a
+                `tf.data.Dataset` of batches; without a preprocessor, the
+                backbone's inputs (`{"token_ids", "padding_mask"}`, padded to
+                the length to generate).
+            max_length: The length of prompt plus completion, in tokens.
+                Defaults to the preprocessor's `sequence_length`.
+            stop_token_ids: `"auto"` (the tokenizer's end token), `None`
+                (generate to `max_length`), or token ids that end a sequence.
+                Defaults to `"auto"`.
+            strip_prompt: Whether to return the completion only. Defaults to
+                `False`: prompt and completion.
+
+        Returns:
+            A string (for a string prompt), a list of strings, or, without a
+            preprocessor, `{"token_ids", "padding_mask"}` as NumPy arrays.
+
+        Raises:
+            ValueError: If `stop_token_ids="auto"` and there is no preprocessor.
+        """
+        stop_token_ids = self._stop_token_ids(stop_token_ids)
+        generate_function = self.make_generate_function()
+        scalar = isinstance(inputs, str) or (tf.is_tensor(inputs) and inputs.shape.rank == 0)
+        if isinstance(inputs, tf.data.Dataset):
+            batches = list(inputs)
+        else:
+            batches = [[inputs] if scalar else inputs]
+        outputs = []
+        for batch in batches:
+            prompt = batch
+            if self.preprocessor is not None:
+                prompt = self.preprocessor.generate_preprocess(batch, sequence_length=max_length)
+            prompt = tf.nest.map_structure(tf.convert_to_tensor, prompt)
+            generated = generate_function(prompt, stop_token_ids=stop_token_ids)
+            if strip_prompt:
+                generated = _strip_prompt(generated, prompt)
+            if self.preprocessor is not None:
+                generated = self.preprocessor.generate_postprocess(generated)
+            outputs.append(generated)
+        return _joined(outputs, scalar)
+
+
+def _strip_prompt(generated: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
+    """The completion alone: each row rolled left past its prompt, its mask the new tokens only."""
+    prompt_mask = tf.cast(prompt["padding_mask"], tf.bool)
+    length = tf.shape(prompt_mask)[1]
+    shifts = tf.math.floormod(-tf.reduce_sum(tf.cast(prompt_mask, tf.int32), axis=1), length)
+    index = tf.range(length)[tf.newaxis, :] - shifts[:, tf.newaxis]
+    index = tf.math.floormod(index, length)
+
+    def roll(sequence: Any) -> Any:
+        return tf.gather(sequence, index, batch_dims=1)
+
+    return {
+        "token_ids": roll(generated["token_ids"]),
+        "padding_mask": tf.math.logical_xor(roll(prompt_mask), roll(tf.cast(generated["padding_mask"], tf.bool))),
+    }
+
+
+def _decoded(value: Any) -> Any:
+    if tf.is_tensor(value) and value.dtype == tf.string:
+        return [item.decode("utf-8") for item in value.numpy().tolist()]
+    return value
+
+
+def _joined(outputs: list[Any], scalar: bool) -> Any:
+    if isinstance(outputs[0], dict):
+        joined = {key: np.concatenate([np.asarray(o[key]) for o in outputs]) for key in outputs[0]}
+        return {key: value[0] for key, value in joined.items()} if scalar else joined
+    texts = [text for output in outputs for text in _decoded(output)]
+    return texts[0] if scalar else texts

@@ -1,0 +1,134 @@
+"""``GPT2Backbone``: OpenAI's GPT-2 decoder stack (learned positions, pre-norm blocks), KerasHub's layout.
+
+backbone = GPT2Backbone(vocabulary_size=50257, num_layers=12, num_heads=12, hidden_dim=768,
+                        intermediate_dim=3072, max_sequence_length=1024)
+hidden = backbone({"token_ids": ids, "padding_mask": mask})       # (batch, length, hidden_dim)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tfkit import activations, initializers, layers
+from tfkit.engine.functional_graph import Input
+from tfkit.hub.layers import PositionEmbedding, TransformerDecoder
+from tfkit.hub.models.backbone import Backbone
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+def gelu_approximate(x: Any) -> Any:
+    """GELU with the tanh approximation, as GPT-2 was trained with it (KerasHub's `keras_hub>gelu_approximate`)."""
+    return activations.gelu(x, approximate=True)
+
+
+@register_keras_serializable(package="keras_hub")
+class GPT2Backbone(Backbone):
+    """The GPT-2 core network, with hyperparameters.
+
+    Token embeddings plus learned position embeddings feed `num_layers`
+    pre-layer-norm transformer decoder blocks (causal self-attention, GELU
+    feedforward), then a final layer norm. Its outputs are the last hidden
+    states; `GPT2CausalLM` ties the token embedding back to the vocabulary
+    for logits. The layer names and weights are KerasHub's, so KerasHub's
+    GPT-2 presets load into it.
+
+    Args:
+        vocabulary_size: The size of the token vocabulary.
+        num_layers: The number of transformer decoder blocks.
+        num_heads: The number of attention heads of each block.
+        hidden_dim: The size of the hidden states.
+        intermediate_dim: The size of each feedforward network's hidden layer.
+        dropout: The dropout rate. Defaults to `0.1`.
+        max_sequence_length: The longest sequence the position embedding
+            covers. Defaults to `1024`.
+        dtype: The dtype policy of the layers. Defaults to `None` (global).
+        **kwargs: `Backbone` keyword arguments, such as `name`.
+
+    Call arguments:
+        inputs: `{"token_ids": int (batch, length), "padding_mask": (batch, length)}`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> backbone = keras_hub.models.GPT2Backbone(vocabulary_size=10, num_layers=1, num_heads=2,
+        ...     hidden_dim=8, intermediate_dim=16, max_sequence_length=12)
+        >>> backbone({"token_ids": np.ones((1, 5), "int32"), "padding_mask": np.ones((1, 5), "int32")}).shape
+        TensorShape([1, 5, 8])
+    """
+
+    def __init__(
+        self,
+        vocabulary_size: int,
+        num_layers: int,
+        num_heads: int,
+        hidden_dim: int,
+        intermediate_dim: int,
+        dropout: float = 0.1,
+        max_sequence_length: int = 1024,
+        dtype: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        self.token_embedding = layers.ReversibleEmbedding(
+            input_dim=vocabulary_size,
+            output_dim=hidden_dim,
+            embeddings_initializer=initializers.RandomNormal(stddev=0.01),
+            dtype=dtype,
+            name="token_embedding",
+        )
+        self.position_embedding = PositionEmbedding(
+            initializer=initializers.RandomNormal(stddev=0.02),
+            sequence_length=max_sequence_length,
+            dtype=dtype,
+            name="position_embedding",
+        )
+        self.embeddings_add = layers.Add(dtype=dtype, name="embeddings_add")
+        self.embeddings_dropout = layers.Dropout(dropout, dtype=dtype, name="embeddings_dropout")
+        self.transformer_layers = [
+            TransformerDecoder(
+                intermediate_dim=intermediate_dim,
+                num_heads=num_heads,
+                dropout=dropout,
+                layer_norm_epsilon=1e-05,
+                activation=gelu_approximate,
+                kernel_initializer=initializers.RandomNormal(stddev=0.02),
+                normalize_first=True,
+                dtype=dtype,
+                name=f"transformer_layer_{i}",
+            )
+            for i in range(num_layers)
+        ]
+        self.layer_norm = layers.LayerNormalization(axis=-1, epsilon=1e-05, dtype=dtype, name="layer_norm")
+
+        token_ids = Input(shape=(None,), dtype="int32", name="token_ids")
+        padding_mask = Input(shape=(None,), dtype="int32", name="padding_mask")
+        tokens = self.token_embedding(token_ids)
+        x = self.embeddings_add((tokens, self.position_embedding(tokens)))
+        x = self.embeddings_dropout(x)
+        for block in self.transformer_layers:
+            x = block(x, decoder_padding_mask=padding_mask)
+        super().__init__(
+            inputs={"token_ids": token_ids, "padding_mask": padding_mask},
+            outputs=self.layer_norm(x),
+            dtype=dtype,
+            **kwargs,
+        )
+        self.vocabulary_size = vocabulary_size
+        self.num_layers = num_layers
+        self.num_heads = num_heads
+        self.hidden_dim = hidden_dim
+        self.intermediate_dim = intermediate_dim
+        self.dropout = dropout
+        self.max_sequence_length = max_sequence_length
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(
+            vocabulary_size=self.vocabulary_size,
+            num_layers=self.num_layers,
+            num_heads=self.num_heads,
+            hidden_dim=self.hidden_dim,
+            intermediate_dim=self.intermediate_dim,
+            dropout=self.dropout,
+            max_sequence_length=self.max_sequence_length,
+        )
+        return config

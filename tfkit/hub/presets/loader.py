@@ -1,0 +1,109 @@
+"""Rebuilding a preset's objects in tfkit: configs by registered name, weights by Keras's layout.
+
+    backbone = load_backbone(directory, GPT2Backbone, load_weights=True, dtype="bfloat16")
+    tokenizer = load_tokenizer(directory)
+    task = load_task(directory, CausalLM, load_weights=True)
+
+A KerasHub preset's configs are Keras objects (``"registered_name":
+"keras_hub>GPT2Backbone"``); they are translated by tfkit's Keras-config
+reader (``tfkit.saving.keras_files.config_from_keras``), checked (no code,
+tfkit's cost limits) and rebuilt by registered name, so ``keras_hub>X`` names
+tfkit's class ``X``. A backbone is built within a variable budget sized by its
+weights file, so a config asking for a larger model than the preset stores is
+refused before it allocates; the weights are then read by tfkit's guarded HDF5
+reader and assigned all or nothing, every shape and dtype checked first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tfkit.base import registry
+from tfkit.engine.config_safety import check_config
+from tfkit.hub.presets import files, transformers_checkpoints
+from tfkit.saving import serialization_api, weights_io
+from tfkit.saving.h5_snapshot import read_snapshot
+from tfkit.saving.keras_files.config_from_keras import ImportReport, translate_object
+from tfkit.saving.keras_files.config_values import plain_values
+from tfkit.saving.keras_files.weights_layout import keras3_pairs
+from tfkit.saving.rebuild import budget
+
+
+def config_class(entry: Any, source: str) -> type:
+    """The tfkit class a preset's config entry names (``keras_hub>GPT2Backbone`` -> ``GPT2Backbone``)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("class_name"), str):
+        raise ValueError(f"{source}: expected an object with a class_name, got {str(entry)[:80]}")
+    try:
+        return registry.lookup("layers", entry["class_name"], None, entry.get("registered_name"), entry.get("module"))
+    except ValueError as error:
+        raise ValueError(
+            f"{source} names {entry.get('registered_name') or entry['class_name']}, which tfkit.hub does not have: "
+            f"{error}"
+        ) from None
+
+
+def backbone_class(directory: str) -> type:
+    """The backbone class of preset ``directory``: named by its ``config.json`` (KerasHub's) or by its
+    ``model_type`` (a Hugging Face checkpoint's)."""
+    entry = files.read_json(directory, files.CONFIG_FILE)
+    if isinstance(entry, dict) and "model_type" in entry and "registered_name" not in entry:
+        return transformers_checkpoints.converter_for(entry, directory).backbone_cls
+    return config_class(entry, f"preset {directory}: {files.CONFIG_FILE}")
+
+
+def _with_arguments(entry: dict, arguments: dict[str, Any]) -> dict:
+    config = entry.get("config")
+    return {**entry, "config": {**(config if isinstance(config, dict) else {}), **arguments}}
+
+
+def deserialize_entry(entry: Any, source: str, **arguments: Any) -> Any:
+    """The object a preset's config entry describes, ``arguments`` overriding its config (``dtype=...``)."""
+    if not isinstance(entry, dict):
+        raise ValueError(f"{source}: expected a serialized object, got {type(entry).__name__}")
+    report = ImportReport(source)
+    entry = plain_values(_with_arguments(entry, arguments), source)
+    translated = translate_object(entry, report, None, "config", "layers")
+    check_config(translated, source)
+    return serialization_api.deserialize(translated)
+
+
+def load_backbone(directory: str, cls: type, load_weights: bool = True, **arguments: Any) -> Any:
+    """The backbone of preset ``directory`` (a subclass of ``cls``), its weights loaded when ``load_weights``."""
+    source = f"preset {directory}: {files.CONFIG_FILE}"
+    entry = files.read_json(directory, files.CONFIG_FILE)
+    if isinstance(entry, dict) and "model_type" in entry and "registered_name" not in entry:  # Hugging Face's
+        return transformers_checkpoints.load_backbone(directory, entry, cls, load_weights, **arguments)
+    found = config_class(entry, source)
+    if not (isinstance(found, type) and issubclass(found, cls)):
+        raise ValueError(
+            f"{source} describes a {found.__name__}, not a {cls.__name__}; call {found.__name__}.from_preset"
+        )
+    arguments = {key: value for key, value in arguments.items() if value is not None}
+    if not load_weights:
+        return deserialize_entry(entry, source, **arguments)
+    if not files.has_file(directory, files.MODEL_WEIGHTS_FILE) and files.has_file(
+        directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE
+    ):
+        raise ValueError(
+            f"preset {directory} stores its weights in shards ({files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE}); "
+            f"tfkit.hub reads a single {files.MODEL_WEIGHTS_FILE} so far"
+        )
+    path = files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
+    snapshot = read_snapshot(path, ("*",))
+    with budget(snapshot.tables, source):  # no weight larger, and no more of them, than the preset stores
+        backbone = deserialize_entry(entry, source, **arguments)
+    weights_io.assign(keras3_pairs(backbone, snapshot.tables, path))
+    return backbone
+
+
+def load_serialized(directory: str, config_file: str, cls: type, **arguments: Any) -> Any:
+    """The object ``config_file`` describes (a tokenizer, a preprocessor), with its preset assets loaded."""
+    source = f"preset {directory}: {config_file}"
+    entry = files.read_json(directory, config_file)
+    found = config_class(entry, source)
+    if not (isinstance(found, type) and issubclass(found, cls)):
+        raise ValueError(f"{source} describes a {found.__name__}, not a {cls.__name__}")
+    made = deserialize_entry(entry, source, **arguments)
+    if hasattr(made, "load_preset_assets"):
+        made.load_preset_assets(directory)
+    return made
