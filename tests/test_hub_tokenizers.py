@@ -425,6 +425,22 @@ def _saved_assets(tokenizer, tmp_path):
     return str(folder)
 
 
+@pytest.mark.parametrize("cls_name", list(ASSET_FILES))
+def test_presets_both_ways(pairs, cls_name, tmp_path):
+    mine, reference = both(cls_name, **pairs[cls_name])
+    mine.save_to_preset(str(tmp_path / "tfkit"))
+    entry = json.loads((tmp_path / "tfkit" / "tokenizer.json").read_text())
+    assert entry["registered_name"] == f"keras_hub>{cls_name}"
+    in_keras_hub = keras.saving.deserialize_keras_object(entry)
+    in_keras_hub.load_preset_assets(str(tmp_path / "tfkit"))
+    assert type(in_keras_hub) is type(reference)
+    assert keras_hub_in_tf_data(in_keras_hub, tf.constant(CORPUS)) == _ids(mine)
+    reference.save_to_preset(str(tmp_path / "keras_hub"))
+    in_tfkit = hub_tokenizers.Tokenizer.from_preset(str(tmp_path / "keras_hub"))
+    assert type(in_tfkit) is type(mine)
+    assert _ids(in_tfkit) == _ids(mine)
+
+
 def test_vocabulary_file_in_a_config_is_refused_in_safe_mode(word_piece_vocabulary, tmp_path):
     path = tmp_path / "vocabulary.txt"
     path.write_text("\n".join(word_piece_vocabulary) + "\n", encoding="utf-8")

@@ -12,9 +12,11 @@ TensorFlow ops only) whose ``call`` is ``tokenize``. Its vocabulary is not in it
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
+from tfkit.hub.presets import classes, files, handles, loader, saver
 from tfkit.hub.tokenizers import tensor_io
 from tfkit.saving import register_keras_serializable
 
@@ -59,7 +61,7 @@ class Tokenizer(PreprocessingLayer):
     backbone_cls: Any = None
     _tfkit_runs_on_host = True  # lookup tables and text kernels: eager inputs are not split over a mesh
 
-    def __init__(self, config_file: str = "tokenizer.json", **kwargs: Any) -> None:
+    def __init__(self, config_file: str = files.TOKENIZER_CONFIG_FILE, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.config_file = config_file
         self.file_assets: list[str] | None = None
@@ -226,6 +228,61 @@ class Tokenizer(PreprocessingLayer):
 
     def _who(self) -> str:
         return f"{type(self).__name__} '{self.name}'"
+
+    # ------------------------------------------------------------------ presets
+
+    @classmethod
+    def from_preset(cls, preset: str, config_file: str = files.TOKENIZER_CONFIG_FILE, **kwargs: Any) -> "Tokenizer":
+        """Instantiates a tokenizer from a preset, with its vocabulary loaded from the preset's assets.
+
+        Called on `Tokenizer`, it builds the class the preset names
+        (`GPT2Tokenizer` for a GPT-2 preset); called on a subclass, the preset
+        must hold one. A preset folder without `config.json` (a tokenizer
+        saved alone with `save_to_preset`) is read by its `tokenizer.json`.
+
+        Args:
+            preset: A preset folder, or an `hf://` / `kaggle://` handle.
+            config_file: The preset file holding the tokenizer's config.
+                Defaults to `"tokenizer.json"`.
+            **kwargs: Constructor arguments that replace the preset's, such as
+                `sequence_length`.
+
+        Returns:
+            The tokenizer.
+
+        Raises:
+            ValueError: If the preset holds no tokenizer of this class, or its
+                files are not valid.
+        """
+        directory = handles.local_directory(preset)
+        if files.has_file(directory, files.CONFIG_FILE):
+            backbone_cls = loader.config_class(files.read_json(directory, files.CONFIG_FILE), f"preset {directory}")
+            if cls.backbone_cls is not backbone_cls:
+                cls = classes.matching_subclass(cls, backbone_cls, directory)
+        return loader.load_serialized(directory, config_file, cls, **kwargs)
+
+    def save_to_preset(self, preset_dir: str) -> None:
+        """Saves the tokenizer's config and its assets (vocabulary files) to a preset folder, as KerasHub does.
+
+        Args:
+            preset_dir: The folder to write (created if missing).
+        """
+        saver.save_tokenizer(self, preset_dir)
+
+    def load_preset_assets(self, preset: str) -> None:
+        """Loads the vocabulary files from preset folder `preset` (`assets/tokenizer/...`).
+
+        Args:
+            preset: The preset folder.
+
+        Raises:
+            FileNotFoundError: If the preset lacks one of the tokenizer's
+                asset files.
+        """
+        subdir = self.config_file.split(".")[0]
+        paths = [files.preset_file(preset, f"{files.ASSET_DIR}/{subdir}/{name}") for name in self.file_assets or []]
+        if paths:
+            self.load_assets(os.path.dirname(paths[0]))
 
     def save_assets(self, dir_path: str) -> None:
         """Writes the tokenizer's vocabulary files into folder `dir_path`; nothing in the base class.
