@@ -243,3 +243,19 @@ def test_the_gan_pattern_trains_as_in_keras_and_its_optimizers_are_no_weights():
         assert len(model.weights) == len(model.variables) == 4  # kernels and biases only, no optimizer slots
     for k_w, t_w in zip(k_model.get_weights(), t_model.get_weights()):
         np.testing.assert_allclose(np.asarray(t_w), np.asarray(k_w), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "metrics, weighted_metrics",
+    [(None, ["mae"]), (["mae"], ["mae"]), (["mae", "mse"], ["mae", "mae"])],
+    ids=["weighted alone", "one clash", "a clash twice"],
+)
+def test_weighted_metrics_are_logged_under_keras_names(metrics, weighted_metrics):
+    """A weighted metric keeps its name unless an unweighted one has it (then weighted_<name>, _1, ...);
+    tfkit logged every weighted metric as weighted_<name> (KerasHub's CausalLM logs sparse_categorical_accuracy)."""
+    names = {}
+    for lib in (keras, tfkit):
+        model = lib.Sequential([lib.Input((3,)), lib.layers.Dense(2)])
+        model.compile("sgd", "mse", metrics=metrics, weighted_metrics=weighted_metrics)
+        names[lib.__name__] = list(model.fit(np.ones((4, 3)), np.zeros((4, 2)), verbose=0).history)
+    assert names["tfkit"] == names["keras"]

@@ -210,12 +210,34 @@ class CompileMetrics:
                     continue
                 for entry in entries or []:
                     metric = self._resolve(entry, loss_objs[i] if i < len(loss_objs) else None, trues[i], preds[i])
-                    if prefix:
-                        metric._tfkit_display_name = f"{self.output_names[i]}_{metric.name}"
-                    if target is self.weighted_per_output:
-                        metric._tfkit_display_name = "weighted_" + display_name(metric)
                     target[i].append(metric)
+        self._name_logs(prefix)
         self.built = True
+
+    def _name_logs(self, prefix: bool) -> None:
+        """The names ``fit`` logs the metrics under, as Keras 3's ``CompileMetrics.result`` gives them.
+
+        ``<output>_<name>`` with several outputs; a repeated name gets ``_1``, ``_2``; a weighted metric keeps
+        its name unless an unweighted one has it, and is then ``weighted_<name>`` (``weighted_mae``).
+        """
+        counts: dict[str, int] = {}
+        for i, name in enumerate(self.output_names):
+            for metric in self.per_output[i]:
+                base = f"{name}_{metric.name}" if prefix else metric.name
+                index = counts.get(base, 0)
+                counts[base] = index + 1
+                metric._tfkit_display_name = base if index == 0 else f"{base}_{index}"
+        for i, name in enumerate(self.output_names):
+            for metric in self.weighted_per_output[i]:
+                base = f"{name}_{metric.name}" if prefix else metric.name
+                if base not in counts:
+                    counts[base] = 1
+                    metric._tfkit_display_name = base
+                    continue
+                base = f"{name}_weighted_{metric.name}" if prefix else f"weighted_{metric.name}"
+                index = counts.get(base, 0)
+                counts[base] = index + 1
+                metric._tfkit_display_name = base if index == 0 else f"{base}_{index}"
 
     def _targets(self, value: Any, what: str = "y") -> list[Any]:
         """Targets (or sample weights) per output, as the loss pairs them; counts the loss would refuse go
