@@ -38,13 +38,15 @@ def byte_level_alphabet() -> list[str]:
 
 
 def gpt2_vocabulary() -> tuple[dict[str, int], list[str]]:
-    """A byte-level vocabulary (every byte a token) with a few merges of the test texts' common pairs."""
-    vocabulary = {"<|endoftext|>": 0}
+    """A byte-level vocabulary (every byte a token) with a few merges of the test texts' common pairs, and
+    ``<|endoftext|>`` last, as in GPT-2's (its padding id, 0, is then another token, as in real presets)."""
+    vocabulary = {}
     for character in byte_level_alphabet():
         vocabulary.setdefault(character, len(vocabulary))
     merges = ["Ġ t", "h e", "Ġt he", "o r", "Ġ a", "e r", "Ġ o", "v er", "Ġo ver"]
     for merge in merges:
         vocabulary.setdefault(merge.replace(" ", ""), len(vocabulary))
+    vocabulary["<|endoftext|>"] = len(vocabulary)
     return vocabulary, merges
 
 

@@ -10,8 +10,9 @@ import os
 
 import numpy as np
 import pytest
-from hub_presets import gpt2_preset, keras_hub
+from hub_presets import TEXTS, gpt2_preset, keras_hub
 
+import tfkit
 import tfkit.hub as tk_hub
 
 PROMPTS = {
@@ -106,3 +107,65 @@ def test_a_preset_naming_a_class_tfkit_hub_lacks_or_a_larger_model_than_its_weig
     os.link(os.path.join(preset, "model.weights.h5"), tmp_path / "model.weights.h5")
     with pytest.raises(ValueError, match=r"config\.json"):
         tk_hub.models.Backbone.from_preset(str(tmp_path))  # refused by the budget before allocating 800M floats
+
+
+@pytest.fixture(scope="module")
+def text_models(preset):
+    ours = tk_hub.models.CausalLM.from_preset(preset)
+    theirs = keras_hub.models.CausalLM.from_preset(preset)
+    for model in (ours, theirs):
+        model.compile(sampler="greedy")
+    return ours, theirs
+
+
+def test_from_preset_brings_the_tokenizer_and_preprocessor_and_generates_keras_hubs_text(text_models):
+    ours, theirs = text_models
+    assert type(ours.preprocessor).__name__ == "GPT2CausalLMPreprocessor"
+    assert type(ours.preprocessor.tokenizer).__name__ == "GPT2Tokenizer"
+    for text in TEXTS:
+        np.testing.assert_array_equal(ours.preprocessor.tokenizer(text), theirs.preprocessor.tokenizer(text))
+    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
+    assert ours.generate(TEXTS[0], max_length=12) == theirs.generate(TEXTS[0], max_length=12)  # one string in, one out
+    stripped = ours.generate(TEXTS[:2], max_length=16, strip_prompt=True)
+    assert stripped == theirs.generate(TEXTS[:2], max_length=16, strip_prompt=True)
+
+
+def test_evaluate_and_fit_take_raw_strings_through_the_preprocessor(text_models, preset):
+    ours, theirs = text_models
+    np.testing.assert_allclose(
+        ours.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
+        theirs.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
+        rtol=1e-5,
+    )
+
+    trained = tk_hub.models.CausalLM.from_preset(preset)  # a copy: the fixture's models stay as loaded
+    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2))
+    before = trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"]
+    history = trained.fit(TEXTS, batch_size=2, epochs=3, verbose=0)
+    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]  # Keras's names for CausalLM's metrics
+    assert trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"] < before
+
+
+def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_and_generates_the_same(preset, tmp_path):
+    ours = tk_hub.models.CausalLM.from_preset(preset)
+    ours.save_to_preset(str(tmp_path))
+    names = sorted(os.listdir(tmp_path))
+    assert names == sorted(
+        [
+            "assets",
+            "config.json",
+            "metadata.json",
+            "model.weights.h5",
+            "preprocessor.json",
+            "task.json",
+            "tokenizer.json",
+        ]
+    )
+    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
+    assert type(theirs).__name__ == "GPT2CausalLM"
+    for model in (ours, theirs):
+        model.compile(sampler="greedy")
+    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
+    again = tk_hub.models.CausalLM.from_preset(str(tmp_path))  # and tfkit reads its own preset back
+    again.compile(sampler="greedy")
+    assert again.generate(TEXTS, max_length=16) == ours.generate(TEXTS, max_length=16)
