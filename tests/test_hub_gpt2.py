@@ -81,6 +81,10 @@ def test_a_hugging_face_checkpoint_of_the_same_weights_loads_with_the_same_numbe
     assert json.loads((tmp_path / "config.json").read_text())["model_type"] == "gpt2"
     backbone = tk_hub.models.Backbone.from_preset(str(tmp_path))
     np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(exported.backbone(PROMPTS)), atol=1e-5)
+    causal_lm = tk_hub.models.CausalLM.from_preset(str(tmp_path))  # the tokenizer from vocab.json and merges.txt
+    causal_lm.compile(sampler="greedy")
+    exported.compile(sampler="greedy")
+    assert causal_lm.generate(TEXTS, max_length=16) == exported.generate(TEXTS, max_length=16)
 
 
 def test_a_checkpoint_of_an_unknown_family_or_a_shard_outside_the_folder_is_refused(tmp_path):

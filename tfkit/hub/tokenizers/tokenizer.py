@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
-from tfkit.hub.presets import classes, files, handles, loader, saver
+from tfkit.hub.presets import classes, files, handles, loader, saver, transformers_checkpoints
 from tfkit.hub.tokenizers import tensor_io
 from tfkit.saving import register_keras_serializable
 
@@ -256,9 +256,12 @@ class Tokenizer(PreprocessingLayer):
         """
         directory = handles.local_directory(preset)
         if files.has_file(directory, files.CONFIG_FILE):
-            backbone_cls = loader.config_class(files.read_json(directory, files.CONFIG_FILE), f"preset {directory}")
+            backbone_cls = loader.backbone_class(directory)
             if cls.backbone_cls is not backbone_cls:
                 cls = classes.matching_subclass(cls, backbone_cls, directory)
+            hf_config = files.read_json(directory, files.CONFIG_FILE)
+            if "model_type" in hf_config and not files.has_file(directory, config_file):  # a Transformers checkpoint
+                return transformers_checkpoints.load_tokenizer(directory, hf_config, cls, **kwargs)
         return loader.load_serialized(directory, config_file, cls, **kwargs)
 
     def save_to_preset(self, preset_dir: str) -> None:
