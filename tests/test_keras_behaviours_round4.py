@@ -259,3 +259,22 @@ def test_weighted_metrics_are_logged_under_keras_names(metrics, weighted_metrics
         model.compile("sgd", "mse", metrics=metrics, weighted_metrics=weighted_metrics)
         names[lib.__name__] = list(model.fit(np.ones((4, 3)), np.zeros((4, 2)), verbose=0).history)
     assert names["tfkit"] == names["keras"]
+
+
+def test_a_sub_layer_made_trainable_after_its_parent_was_frozen_trains_as_in_keras():
+    """Keras 3's `trainable` is a flag of each variable: freezing a block freezes its sub-layers, and one set
+    trainable again afterwards trains (KerasHub's enable_lora relies on it); tfkit froze everything under a
+    frozen parent."""
+    found = {}
+    for lib in (keras, tfkit):
+        inputs = lib.Input((4,))
+        block = lib.Sequential([lib.layers.Dense(3, name="first"), lib.layers.Dense(2, name="second")], name="block")
+        model = lib.Model(inputs, block(inputs))
+        block.trainable = False
+        block.layers[1].trainable = True
+        found[lib.__name__] = (
+            sorted(tuple(w.shape) for w in model.trainable_weights),
+            sorted(tuple(w.shape) for w in model.non_trainable_weights),
+            len(block.trainable_weights),
+        )
+    assert found["tfkit"] == found["keras"]

@@ -55,6 +55,8 @@ class LayerWeights:
         A weight split by a `ParameterServerStrategy` `variable_partitioner` is listed as its parts (one
         variable per parameter server), which gradients and the optimizer update one by one.
         """
+        if not self._st.trainable:  # as Keras: a frozen layer trains nothing, whatever its sub-layers say
+            return []
         frozen = self._frozen_ids()  # once: a walk over every sub-layer's weights
         return [
             part
@@ -71,11 +73,18 @@ class LayerWeights:
         return [w for w in self.weights if not any(id(part) in trainable for part in _parts(w))]
 
     def _frozen_ids(self) -> set[int]:
+        """The weights a non-trainable layer holds itself (not through a sub-layer), and those frozen one by one.
+
+        As in Keras 3, where `trainable` is a flag of each variable: `outer.trainable = False` freezes the
+        sub-layers too, and a sub-layer set trainable again afterwards (KerasHub's `enable_lora` does this to
+        the attention's query and value) trains its weights.
+        """
         frozen: set[int] = set()
         for layer in tracking.flatten_layers(self):
             frozen.update(layer._st.frozen_weights)
             if not layer._st.trainable:
-                frozen.update(id(w) for w in layer.weights)
+                held_below = {id(w) for _, child in tracking.children(layer) for w in child.weights}
+                frozen.update(id(w) for w in layer.weights if id(w) not in held_below)
         return frozen
 
     def _set_weight_trainable(self, variable: tf.Variable, trainable: bool) -> None:

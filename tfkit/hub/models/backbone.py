@@ -14,13 +14,14 @@ from typing import Any
 
 from tfkit import dtype_policies
 from tfkit.base import registry
+from tfkit.hub.models.backbone_lora import BackboneLora
 from tfkit.hub.presets import classes, handles, loader, saver
 from tfkit.models import Model
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class Backbone(Model):
+class Backbone(BackboneLora, Model):
     """Base class for all `Backbone` models.
 
     A backbone is the network of a model family without a task head: it
