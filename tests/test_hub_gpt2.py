@@ -7,6 +7,8 @@ preset KerasHub loads, and read the Hugging Face checkpoint KerasHub exports of 
 
 import json
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -173,3 +175,22 @@ def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_and_generates_the_sam
     again = tk_hub.models.CausalLM.from_preset(str(tmp_path))  # and tfkit reads its own preset back
     again.compile(sampler="greedy")
     assert again.generate(TEXTS, max_length=16) == ours.generate(TEXTS, max_length=16)
+
+
+def test_an_export_generates_text_in_a_process_without_tfkit(preset, tmp_path):
+    """The SavedModel's `generate` signature: prompts in, text out, with only TensorFlow and tensorflow-text's ops
+    (what TensorFlow Serving has)."""
+    causal_lm = tk_hub.models.CausalLM.from_preset(preset)
+    causal_lm.compile(sampler="greedy")
+    path = causal_lm.export(str(tmp_path / "gpt2" / "1"), verbose=False)
+    code = (
+        "import json, sys, tensorflow as tf, tensorflow_text\n"
+        f"served = tf.saved_model.load({path!r}).signatures['generate']\n"
+        f"text = served(prompts=tf.constant({TEXTS!r}))['text'].numpy().tolist()\n"
+        "print(json.dumps([t.decode('utf-8', 'replace') for t in text]), 'tfkit' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    served, tfkit_loaded = done.stdout.strip().rsplit(" ", 1)
+    assert tfkit_loaded == "False"
+    assert json.loads(served) == causal_lm.generate(TEXTS)

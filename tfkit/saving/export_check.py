@@ -31,6 +31,7 @@ from tfkit.engine import autograph
 from tfkit.random import SeedGenerator, default_seed_generator
 from tfkit.saving import export_blame, export_onnx, export_tflite
 from tfkit.saving.export_signature import output_names
+from tfkit.training.trainer import Trainer
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -109,12 +110,16 @@ def _generators(model: Any) -> list[Any]:
 
 
 def reference_outputs(model: Any, batch: Any) -> dict[str, np.ndarray]:
-    """``model.predict(batch)`` by export output name, with every SeedGenerator's state restored after."""
+    """``predict`` of the model's inputs (``batch``), by export output name, every SeedGenerator's state restored after.
+
+    The engine's ``predict`` (``Trainer.predict``), not a subclass's: the export serves the model's call on its
+    inputs, while a task's own ``predict`` (``tfkit.hub``'s) preprocesses raw text or images first.
+    """
     generators = _generators(model)
     states = [g.state.numpy() for g in generators]
     try:
         batch_size = len(tf.nest.flatten(batch)[0])
-        outputs = model.predict(batch, batch_size=batch_size, verbose=0)
+        outputs = Trainer.predict(model, batch, batch_size=batch_size, verbose=0)
     finally:
         for generator, state in zip(generators, states):
             generator.state.assign(state)

@@ -117,6 +117,62 @@ class CausalLM(Task):
             ids.append(tokenizer.end_token2_id)
         return tuple(ids)
 
+    def generate_signature(self, max_length: int | None = None, stop_token_ids: Any = "auto") -> Any:
+        """A `tf.function` that generates text from a batch of prompt strings, for serving.
+
+        `export` adds it to the SavedModel as the signature `generate` (prompts
+        in, `{"text": ...}` out), so TensorFlow Serving generates text with
+        no tfkit installed: tokenization, the decoding loop with its key/value
+        cache and detokenization are all TensorFlow ops (the serving process
+        needs tensorflow-text's ops, which TensorFlow Serving includes; a
+        Python process `import tensorflow_text`). It decodes with the sampler
+        chosen in `compile`.
+
+        Args:
+            max_length: The length of prompt plus completion, in tokens.
+                Defaults to the preprocessor's `sequence_length`.
+            stop_token_ids: As in `generate`. Defaults to `"auto"`.
+
+        Returns:
+            The `tf.function`, with the input signature `prompts`: a 1-D
+            string tensor.
+
+        Raises:
+            ValueError: If the model has no preprocessor.
+        """
+        if self.preprocessor is None:
+            raise ValueError(f"{type(self).__name__} '{self.name}' has no preprocessor: it cannot take text to serve")
+        return _generate_signature(self, max_length, self._stop_token_ids(stop_token_ids))
+
+    def export(
+        self,
+        filepath: Any,
+        format: str = "tf_saved_model",
+        verbose: bool = True,
+        input_signature: Any = None,
+        **kwargs: Any,
+    ) -> str:
+        """Exports the model; a SavedModel of a model with a preprocessor also gets the `generate` signature.
+
+        The `serve` signature takes token ids (as `tfkit.Model.export`), and
+        `generate` takes prompt strings and returns the generated text (see
+        `generate_signature`; it generates up to the preprocessor's
+        `sequence_length`).
+
+        Args:
+            filepath: The folder (SavedModel) or file to write.
+            format: As `tfkit.Model.export`. Defaults to `"tf_saved_model"`.
+            verbose: Whether to say what was written. Defaults to `True`.
+            input_signature: The model inputs' specs. Defaults to `None`.
+            **kwargs: As `tfkit.Model.export` (`signatures` adds more).
+
+        Returns:
+            The path written.
+        """
+        if format == "tf_saved_model" and self.preprocessor is not None:
+            kwargs["signatures"] = {"generate": self.generate_signature(), **(kwargs.get("signatures") or {})}
+        return super().export(filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
+
     def generate(
         self, inputs: Any, max_length: int | None = None, stop_token_ids: Any = "auto", strip_prompt: bool = False
     ) -> Any:
@@ -162,6 +218,16 @@ class CausalLM(Task):
                 generated = self.preprocessor.generate_postprocess(generated)
             outputs.append(generated)
         return _joined(outputs, scalar)
+
+
+def _generate_signature(model: "CausalLM", max_length: int | None, stop_token_ids: Any) -> Any:
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="prompts")])
+    def generate(prompts: tf.Tensor) -> dict[str, tf.Tensor]:
+        inputs = model.preprocessor.generate_preprocess(prompts, sequence_length=max_length)
+        generated = model.generate_step(inputs, stop_token_ids=stop_token_ids)
+        return {"text": model.preprocessor.generate_postprocess(generated)}
+
+    return generate
 
 
 def _strip_prompt(generated: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
