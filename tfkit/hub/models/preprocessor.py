@@ -91,7 +91,7 @@ class Preprocessor(PreprocessingLayer):
         `TextClassifierPreprocessor`, or a family's own): the preset's family
         picks the subclass. A preset without `preprocessor.json` (a Hugging
         Face checkpoint, a backbone-only preset) gets a preprocessor with
-        default arguments around its tokenizer.
+        default arguments around its tokenizer or image converter.
 
         Args:
             preset: A preset folder or an `hf://` / `kaggle://` handle.
@@ -122,6 +122,8 @@ class Preprocessor(PreprocessingLayer):
                 return loader.load_serialized(directory, config_file, cls, **kwargs)
         if "tokenizer" not in kwargs and cls.tokenizer_cls is not None:
             kwargs["tokenizer"] = cls.tokenizer_cls.from_preset(directory)
+        if "image_converter" not in kwargs and cls.image_converter_cls is not None:
+            kwargs["image_converter"] = cls.image_converter_cls.from_preset(directory)
         return cls(**kwargs)
 
     def load_preset_assets(self, preset: str) -> None:
@@ -135,11 +137,12 @@ class Preprocessor(PreprocessingLayer):
                 layer.load_preset_assets(preset)
 
     def save_to_preset(self, preset_dir: str) -> None:
-        """Saves the preprocessor (`preprocessor.json`) and its tokenizer with its assets to a preset folder.
+        """Saves the preprocessor (`preprocessor.json`) and its tokenizer (with its assets) or image converter.
 
         Args:
             preset_dir: The folder to write (created if missing).
         """
         saver.write_serialized(self, preset_dir, self.config_file)
-        if self.tokenizer is not None:
-            self.tokenizer.save_to_preset(preset_dir)
+        for layer in (self.tokenizer, self.image_converter):
+            if layer is not None and hasattr(layer, "save_to_preset"):
+                layer.save_to_preset(preset_dir)
