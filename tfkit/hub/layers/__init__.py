@@ -15,6 +15,7 @@ SavedModels.
 """
 
 from tfkit.hub.layers.cached_multi_head_attention import CachedMultiHeadAttention
+from tfkit.hub.layers.image_converter import ImageConverter
 from tfkit.hub.layers.masked_lm_head import MaskedLMHead
 from tfkit.hub.layers.masked_lm_mask_generator import MaskedLMMaskGenerator
 from tfkit.hub.layers.multi_segment_packer import MultiSegmentPacker
@@ -27,8 +28,13 @@ from tfkit.hub.layers.token_and_position_embedding import TokenAndPositionEmbedd
 from tfkit.hub.layers.transformer_decoder import TransformerDecoder
 from tfkit.hub.layers.transformer_encoder import TransformerEncoder
 
+# The families' image converters are KerasHub's layers too (keras_hub.layers.ViTImageConverter); imported last,
+# once every shared layer above is defined, since the families' modules import those.
+from tfkit.hub.models.vit.vit_image_converter import ViTImageConverter  # noqa: E402
+
 __all__ = [
     "CachedMultiHeadAttention",
+    "ImageConverter",
     "MaskedLMHead",
     "MaskedLMMaskGenerator",
     "MultiSegmentPacker",
@@ -40,4 +46,5 @@ __all__ = [
     "TokenAndPositionEmbedding",
     "TransformerDecoder",
     "TransformerEncoder",
+    "ViTImageConverter",
 ]

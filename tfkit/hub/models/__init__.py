@@ -4,8 +4,8 @@
     backbone = tfkit.hub.models.Backbone.from_preset("./gpt2_tiny")      # GPT2Backbone
 
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
-``CausalLMPreprocessor``. Families, one folder each (backbone, tokenizer,
-preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``.
+``CausalLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``.
 """
 
 from tfkit.hub.models.backbone import Backbone
@@ -16,8 +16,14 @@ from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
 from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
 from tfkit.hub.models.gpt2.gpt2_tokenizer import GPT2Tokenizer
+from tfkit.hub.models.image_classifier import ImageClassifier
+from tfkit.hub.models.image_classifier_preprocessor import ImageClassifierPreprocessor
 from tfkit.hub.models.preprocessor import Preprocessor
 from tfkit.hub.models.task import Task
+from tfkit.hub.models.vit import vit_checkpoint  # noqa: F401  (registers the vit checkpoint converter)
+from tfkit.hub.models.vit.vit_backbone import ViTBackbone
+from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
+from tfkit.hub.models.vit.vit_image_classifier_preprocessor import ViTImageClassifierPreprocessor
 
 __all__ = [
     "Backbone",
@@ -29,4 +35,9 @@ __all__ = [
     "GPT2Tokenizer",
     "GPT2CausalLMPreprocessor",
     "GPT2CausalLM",
+    "ImageClassifier",
+    "ImageClassifierPreprocessor",
+    "ViTBackbone",
+    "ViTImageClassifierPreprocessor",
+    "ViTImageClassifier",
 ]

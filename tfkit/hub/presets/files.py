@@ -18,6 +18,7 @@ from tfkit.engine.config_safety import check_config, loads_json
 CONFIG_FILE = "config.json"
 TOKENIZER_CONFIG_FILE = "tokenizer.json"
 PREPROCESSOR_CONFIG_FILE = "preprocessor.json"
+IMAGE_CONVERTER_CONFIG_FILE = "image_converter.json"
 TASK_CONFIG_FILE = "task.json"
 METADATA_FILE = "metadata.json"
 MODEL_WEIGHTS_FILE = "model.weights.h5"

@@ -1,0 +1,1 @@
+"""ViT on tfkit: ``ViTBackbone``, ``ViTImageConverter``, ``ViTImageClassifierPreprocessor``, ``ViTImageClassifier``."""

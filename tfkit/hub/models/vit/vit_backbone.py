@@ -1,0 +1,168 @@
+"""``ViTBackbone``: the Vision Transformer (patches, class token, pre-norm encoder), KerasHub's layout.
+
+backbone = ViTBackbone(image_shape=(224, 224, 3), patch_size=16, num_layers=12, num_heads=12,
+                       hidden_dim=768, mlp_dim=3072)
+hidden = backbone(images)                                  # (batch, 1 + 14 * 14, 768): class token first
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tfkit.base.data_format import standardize_data_format
+from tfkit.engine.functional_graph import Input
+from tfkit.hub.models.backbone import Backbone
+from tfkit.hub.models.vit.vit_layers import ViTEncoder, ViTPatchingAndEmbedding
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+class ViTBackbone(Backbone):
+    """Vision Transformer (ViT) backbone.
+
+    "An Image is Worth 16x16 Words" (Dosovitskiy et al., 2020): the image is
+    cut into patches, each embedded by a strided convolution, a class token is
+    put first and learned position embeddings are added; pre-layer-norm
+    transformer encoder blocks and a final layer norm follow. The output is
+    the last hidden states of every token, the class token's first
+    (`ViTImageClassifier` classifies from it). Layer and weight names are
+    KerasHub's, so KerasHub's ViT presets load into it.
+
+    Args:
+        image_shape: `(height, width, channels)` of the input images
+            (`(channels, height, width)` with `data_format="channels_first"`);
+            height and width must be known.
+        patch_size: An int or `(height, width)`: the size of each patch,
+            which must divide the image's height and width.
+        num_layers: The number of transformer encoder blocks.
+        num_heads: The number of attention heads of each block.
+        hidden_dim: The size of the hidden states.
+        mlp_dim: The size of each block's MLP intermediate layer.
+        dropout_rate: The dropout rate of the encoder. Defaults to `0.0`.
+        attention_dropout: The dropout rate of the attention probabilities.
+            Defaults to `0.0`.
+        layer_norm_epsilon: The layer norms' epsilon. Defaults to `1e-6`.
+        use_mha_bias: Whether the attention projections have biases.
+            Defaults to `True`.
+        use_mlp_bias: Whether the MLPs have biases. Defaults to `True`.
+        use_class_token: Whether to put a learned class token before the
+            patches. Defaults to `True`.
+        use_patch_bias: Whether the patch convolution has a bias. Defaults to
+            `True`.
+        data_format: `"channels_last"` or `"channels_first"`; `None` (the
+            default) means `tfkit.config.image_data_format()`. Unlike
+            KerasHub's, tfkit's config keeps it.
+        dtype: The dtype policy of the layers. Defaults to `None` (global).
+        **kwargs: `Backbone` keyword arguments, such as `name`.
+
+    Call arguments:
+        inputs: Images of shape `image_shape` with a batch axis.
+
+    Raises:
+        ValueError: If the image's height or width is `None` or not divisible
+            by the patch size.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> backbone = keras_hub.models.ViTBackbone(image_shape=(8, 8, 3), patch_size=4, num_layers=1,
+        ...     num_heads=2, hidden_dim=8, mlp_dim=16)
+        >>> backbone(np.ones((2, 8, 8, 3))).shape
+        TensorShape([2, 5, 8])
+    """
+
+    def __init__(
+        self,
+        image_shape: Any,
+        patch_size: Any,
+        num_layers: int,
+        num_heads: int,
+        hidden_dim: int,
+        mlp_dim: int,
+        dropout_rate: float = 0.0,
+        attention_dropout: float = 0.0,
+        layer_norm_epsilon: float = 1e-6,
+        use_mha_bias: bool = True,
+        use_mlp_bias: bool = True,
+        use_class_token: bool = True,
+        use_patch_bias: bool = True,
+        data_format: str | None = None,
+        dtype: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        data_format = standardize_data_format(data_format, "ViTBackbone")
+        h_axis, w_axis, channels_axis = (-3, -2, -1) if data_format == "channels_last" else (-2, -1, -3)
+        if len(image_shape) != 3 or image_shape[h_axis] is None or image_shape[w_axis] is None:
+            raise ValueError(
+                f"ViTBackbone: image_shape must be 3 numbers with a known height and width ({data_format}), "
+                f"got {image_shape}"
+            )
+        if isinstance(patch_size, int):
+            patch_size = (patch_size, patch_size)
+        patch_size = tuple(patch_size)
+        for axis, patch, what in ((h_axis, patch_size[0], "height"), (w_axis, patch_size[1], "width")):
+            if image_shape[axis] % patch != 0:
+                raise ValueError(
+                    f"ViTBackbone: the image {what} {image_shape[axis]} must be divisible by the patch {what} {patch}"
+                )
+
+        images = Input(shape=tuple(image_shape), name="images")
+        x = ViTPatchingAndEmbedding(
+            image_size=(image_shape[h_axis], image_shape[w_axis]),
+            patch_size=patch_size,
+            hidden_dim=hidden_dim,
+            num_channels=image_shape[channels_axis],
+            use_class_token=use_class_token,
+            use_patch_bias=use_patch_bias,
+            data_format=data_format,
+            dtype=dtype,
+            name="vit_patching_and_embedding",
+        )(images)
+        outputs = ViTEncoder(
+            num_layers=num_layers,
+            num_heads=num_heads,
+            hidden_dim=hidden_dim,
+            mlp_dim=mlp_dim,
+            dropout_rate=dropout_rate,
+            attention_dropout=attention_dropout,
+            layer_norm_epsilon=layer_norm_epsilon,
+            use_mha_bias=use_mha_bias,
+            use_mlp_bias=use_mlp_bias,
+            dtype=dtype,
+            name="vit_encoder",
+        )(x)
+        super().__init__(inputs=images, outputs=outputs, dtype=dtype, **kwargs)
+        self.image_shape = image_shape
+        self.patch_size = patch_size
+        self.num_layers = num_layers
+        self.num_heads = num_heads
+        self.hidden_dim = hidden_dim
+        self.mlp_dim = mlp_dim
+        self.dropout_rate = dropout_rate
+        self.attention_dropout = attention_dropout
+        self.layer_norm_epsilon = layer_norm_epsilon
+        self.use_mha_bias = use_mha_bias
+        self.use_mlp_bias = use_mlp_bias
+        self.use_class_token = use_class_token
+        self.use_patch_bias = use_patch_bias
+        self.data_format = data_format
+
+    def get_config(self) -> dict[str, Any]:
+        """The constructor's arguments, as KerasHub's, plus `data_format` (KerasHub's config drops it)."""
+        config = super().get_config()
+        config.update(
+            image_shape=self.image_shape,
+            patch_size=self.patch_size,
+            num_layers=self.num_layers,
+            num_heads=self.num_heads,
+            hidden_dim=self.hidden_dim,
+            mlp_dim=self.mlp_dim,
+            dropout_rate=self.dropout_rate,
+            attention_dropout=self.attention_dropout,
+            layer_norm_epsilon=self.layer_norm_epsilon,
+            use_mha_bias=self.use_mha_bias,
+            use_mlp_bias=self.use_mlp_bias,
+            use_class_token=self.use_class_token,
+            use_patch_bias=self.use_patch_bias,
+            data_format=self.data_format,
+        )
+        return config
