@@ -3,14 +3,16 @@
 causal_lm = tfkit.hub.models.CausalLM.from_preset("./gpt2_tiny")   # GPT2CausalLM, weights loaded
 causal_lm.fit(["some text", "more text"], batch_size=2)            # raw strings: preprocessed in tf.data
 causal_lm.save_to_preset("./my_gpt2")                               # KerasHub loads it too
+classifier.save_task_weights("head.weights.h5")                     # the head alone (task.weights.h5)
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from tfkit.hub.models.pipeline import PreprocessingPipeline
-from tfkit.hub.presets import classes, files, handles, loader, saver
+from tfkit.hub.presets import classes, files, handles, loader, saver, task_weights
 from tfkit.models import Model
 from tfkit.saving import deserialize, register_keras_serializable, serialize
 
@@ -84,16 +86,66 @@ class Task(PreprocessingPipeline, Model):
         return cls(**config)
 
     def has_task_weights(self) -> bool:
-        """Whether the task holds weights its backbone does not (a classification head)."""
-        backbone_ids = {id(w) for w in self.backbone.weights}
-        return any(id(w) not in backbone_ids for w in self.weights)
+        """Whether the task holds weights its backbone does not (a classification head).
+
+        Returns:
+            `True` when `save_task_weights` has something to write.
+        """
+        return task_weights.has_task_weights(self)
+
+    def save_task_weights(self, filepath: str) -> None:
+        """Saves the task's own weights (its head, not the backbone) to a `.weights.h5` file, as KerasHub does.
+
+        The file has Keras 3's weights layout of the whole task with the
+        backbone's layers left out (KerasHub's `task.weights.h5`), and the
+        optimizer's state, as Keras writes it.
+
+        Args:
+            filepath: The file to write; its name must end in `.weights.h5`.
+
+        Raises:
+            ValueError: If the name does not end in `.weights.h5`, or the task
+                has no weights outside its backbone.
+
+        Example:
+            >>> import tfkit.hub as keras_hub
+            >>> backbone = keras_hub.models.BertBackbone(vocabulary_size=10, num_layers=1, num_heads=2,
+            ...     hidden_dim=8, intermediate_dim=16, max_sequence_length=12)
+            >>> classifier = keras_hub.models.BertTextClassifier(backbone, num_classes=2)
+            >>> classifier.save_task_weights("head.weights.h5")
+            >>> fresh = keras_hub.models.BertTextClassifier(backbone, num_classes=2)
+            >>> fresh.load_task_weights("head.weights.h5")
+            >>> bool(np.array_equal(fresh.output_dense.kernel, classifier.output_dense.kernel))
+            True
+        """
+        task_weights.save_task_weights(self, filepath)
+
+    def load_task_weights(self, filepath: str) -> None:
+        """Loads the task's own weights (its head) from a `.weights.h5` file `save_task_weights` (or KerasHub) wrote.
+
+        The backbone is left as it is; every other variable of the task must
+        get one array of its shape, or nothing is loaded.
+
+        Args:
+            filepath: The file to read; its name must end in `.weights.h5`.
+
+        Raises:
+            ValueError: If the name does not end in `.weights.h5`, or the
+                file's arrays do not fit the task's head.
+        """
+        task_weights.load_task_weights(self, filepath)
 
     @classmethod
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> "Task":
         """Instantiates a task from a preset: its backbone, preprocessor and, when stored, its task config.
 
         Called on a task kind (`CausalLM`, `TextClassifier`, ...) it returns
-        that kind's class for the preset's family (`GPT2CausalLM`).
+        that kind's class for the preset's family (`GPT2CausalLM`). When the
+        preset's `task.json` describes a task of this kind, the task is
+        built from it (`num_classes`, the preprocessor's arguments) and its
+        own weights (`task.weights.h5`) are loaded, unless `num_classes` is
+        passed: the head is then new. Otherwise the task is built around the
+        preset's backbone and its preprocessor with default arguments.
 
         Args:
             preset: A preset folder or an `hf://` / `kaggle://` handle.
@@ -107,7 +159,7 @@ class Task(PreprocessingPipeline, Model):
 
         Raises:
             ValueError: If called on `Task` itself, or the preset's family has
-                no task of this kind.
+                no task of this kind, or its files do not fit.
         """
         if cls is Task:
             raise ValueError(
@@ -117,32 +169,32 @@ class Task(PreprocessingPipeline, Model):
         directory = handles.local_directory(preset)
         backbone_cls = loader.backbone_class(directory)
         cls = classes.matching_subclass(cls, backbone_cls, directory)
+        load_task_weights = "num_classes" not in kwargs  # a new number of classes is a new head, as in KerasHub
+        dtype = kwargs.pop("dtype", None)
         if "backbone" not in kwargs:
-            kwargs["backbone"] = loader.load_backbone(
-                directory, cls.backbone_cls, load_weights, dtype=kwargs.pop("dtype", None)
-            )
+            kwargs["backbone"] = loader.load_backbone(directory, cls.backbone_cls, load_weights, dtype=dtype)
+        entry = loader.task_entry(directory, cls)
+        if entry is not None:
+            return loader.load_task(directory, entry, load_weights and load_task_weights, **kwargs)
         if "preprocessor" not in kwargs and cls.preprocessor_cls is not None:
             kwargs["preprocessor"] = cls.preprocessor_cls.from_preset(directory)
         return cls(**kwargs)
 
     def save_to_preset(self, preset_dir: str, max_shard_size: Any = 10) -> None:
-        """Saves the task to a preset folder: `task.json`, the backbone, the preprocessor and its assets.
+        """Saves the task to a preset folder: `task.json`, its own weights, the backbone and the preprocessor.
+
+        The task's weights outside the backbone (a classification head) go
+        to `task.weights.h5`, the backbone's to `model.weights.h5`, as
+        KerasHub writes them.
 
         Args:
             preset_dir: The folder to write (created if missing).
             max_shard_size: KerasHub's shard size in GB; tfkit writes one
                 weights file. Defaults to `10`.
-
-        Raises:
-            ValueError: If the task holds weights of its own (a head), which
-                tfkit does not write to a preset yet.
         """
-        if self.has_task_weights():
-            raise ValueError(
-                f"{type(self).__name__} '{self.name}' holds weights outside its backbone (task.weights.h5); "
-                f"tfkit.hub does not write those to a preset yet: save the model with model.save(...)"
-            )
         saver.write_serialized(self, preset_dir, files.TASK_CONFIG_FILE)
+        if self.has_task_weights():
+            self.save_task_weights(os.path.join(preset_dir, files.TASK_WEIGHTS_FILE))
         self.backbone.save_to_preset(preset_dir, max_shard_size=max_shard_size)
         if self.preprocessor is not None:
             self.preprocessor.save_to_preset(preset_dir)

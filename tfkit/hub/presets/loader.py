@@ -2,7 +2,8 @@
 
     backbone = load_backbone(directory, GPT2Backbone, load_weights=True, dtype="bfloat16")
     tokenizer = load_tokenizer(directory)
-    task = load_task(directory, CausalLM, load_weights=True)
+    entry = task_entry(directory, TextClassifier)              # task.json, when it describes that kind
+    task = load_task(directory, entry, load_task_weights=True, backbone=backbone)
 
 A KerasHub preset's configs are Keras objects (``"registered_name":
 "keras_hub>GPT2Backbone"``); they are translated by tfkit's Keras-config
@@ -11,16 +12,18 @@ tfkit's cost limits) and rebuilt by registered name, so ``keras_hub>X`` names
 tfkit's class ``X``. A backbone is built within a variable budget sized by its
 weights file, so a config asking for a larger model than the preset stores is
 refused before it allocates; the weights are then read by tfkit's guarded HDF5
-reader and assigned all or nothing, every shape and dtype checked first.
+reader and assigned all or nothing, every shape and dtype checked first. A
+task's head is built within the budget of its ``task.weights.h5`` the same way.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from tfkit.base import registry
 from tfkit.engine.config_safety import check_config
-from tfkit.hub.presets import files, transformers_checkpoints
+from tfkit.hub.presets import files, task_weights, transformers_checkpoints
 from tfkit.saving import serialization_api, weights_io
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.config_from_keras import ImportReport, translate_object
@@ -56,15 +59,19 @@ def _with_arguments(entry: dict, arguments: dict[str, Any]) -> dict:
     return {**entry, "config": {**(config if isinstance(config, dict) else {}), **arguments}}
 
 
-def deserialize_entry(entry: Any, source: str, **arguments: Any) -> Any:
-    """The object a preset's config entry describes, ``arguments`` overriding its config (``dtype=...``)."""
+def _translated(entry: Any, source: str, arguments: dict[str, Any]) -> dict:
     if not isinstance(entry, dict):
         raise ValueError(f"{source}: expected a serialized object, got {type(entry).__name__}")
     report = ImportReport(source)
     entry = plain_values(_with_arguments(entry, arguments), source)
     translated = translate_object(entry, report, None, "config", "layers")
     check_config(translated, source)
-    return serialization_api.deserialize(translated)
+    return translated
+
+
+def deserialize_entry(entry: Any, source: str, **arguments: Any) -> Any:
+    """The object a preset's config entry describes, ``arguments`` overriding its config (``dtype=...``)."""
+    return serialization_api.deserialize(_translated(entry, source, arguments))
 
 
 def load_backbone(directory: str, cls: type, load_weights: bool = True, **arguments: Any) -> Any:
@@ -107,3 +114,47 @@ def load_serialized(directory: str, config_file: str, cls: type, **arguments: An
     if hasattr(made, "load_preset_assets"):
         made.load_preset_assets(directory)
     return made
+
+
+def task_entry(directory: str, cls: type) -> dict | None:
+    """The ``task.json`` entry of preset ``directory`` when it describes a ``cls`` (a subclass of it); ``None``
+    when there is none, or it describes another task (a classifier's preset asked for a masked LM)."""
+    if not files.has_file(directory, files.TASK_CONFIG_FILE):
+        return None
+    entry = files.read_json(directory, files.TASK_CONFIG_FILE)
+    try:
+        found = config_class(entry, f"preset {directory}: {files.TASK_CONFIG_FILE}")
+    except ValueError:  # a task tfkit.hub does not have: build this kind from the backbone, as for no task.json
+        return None
+    return entry if isinstance(found, type) and issubclass(found, cls) else None
+
+
+def load_task(directory: str, entry: dict, load_task_weights: bool, **objects: Any) -> Any:
+    """The task ``entry`` (``task.json``) describes, around ``objects["backbone"]``; ``objects`` (the caller's
+    arguments: the backbone, ``num_classes``, a preprocessor) replace the entry's. Its preprocessor, when made
+    from the entry, gets the preset's assets; its own weights are read from ``task.weights.h5`` when
+    ``load_task_weights``. The head is built within that file's budget unless the caller sized it
+    (``num_classes``)."""
+    source = f"preset {directory}: {files.TASK_CONFIG_FILE}"
+    config = entry.get("config") if isinstance(entry.get("config"), dict) else {}
+    kept = {key: value for key, value in config.items() if key != "backbone" and key not in objects}
+    translated = _translated({**entry, "config": kept}, source, {})
+    translated = {**translated, "config": {**translated.get("config", {}), **objects}}
+    weights_path = (
+        files.preset_file(directory, files.TASK_WEIGHTS_FILE)
+        if files.has_file(directory, files.TASK_WEIGHTS_FILE)
+        else None
+    )
+    tables = None
+    guard: Any = contextlib.nullcontext()
+    if "num_classes" not in objects:
+        tables = read_snapshot(weights_path, ("*",)).tables if weights_path is not None else {}
+        guard = budget(tables, source)
+    with guard:
+        task = serialization_api.deserialize(translated)
+    preprocessor = getattr(task, "preprocessor", None)
+    if "preprocessor" not in objects and hasattr(preprocessor, "load_preset_assets"):
+        preprocessor.load_preset_assets(directory)
+    if load_task_weights and weights_path is not None:
+        task_weights.assign_task_weights(task, tables, weights_path)
+    return task

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import tensorflow as tf
@@ -130,15 +130,17 @@ def idf_variable(layer: Any) -> tf.Variable | None:
     return None
 
 
-def keras3_paths(model: Any) -> list[tuple[str, Any]]:
+def keras3_paths(model: Any, skip: Sequence[Any] = ()) -> list[tuple[str, Any]]:
     """``(path, layer)`` for ``model`` and every layer in it, by the path Keras 3's saving walk gives it (the
     ``<path>`` of ``<path>/vars/<i>``; the model itself is ``""``).
 
     A Functional or Sequential model's layers are ``layers/<key>``, keyed by class in layer order (``dense``,
     ``dense_1``); any other layer's sub-layers are under their attribute names (``mha/query``), a list of them
-    under ``<attribute>/<key>``. As in Keras, a layer reached twice is stored once, under its first path."""
+    under ``<attribute>/<key>``. As in Keras, a layer reached twice is stored once, under its first path.
+    The layers in ``skip`` are left out (and what is reached only through them), as Keras's
+    ``objects_to_skip`` leaves them out: they still count for the keys of the layers beside them."""
     found: list[tuple[str, Any]] = []
-    seen: set[int] = set()
+    seen: set[int] = {id(layer) for layer in skip}
 
     def join(prefix: str, name: str) -> str:
         return f"{prefix}/{name}" if prefix else name
@@ -205,19 +207,20 @@ def _keras3_table(tables: dict[str, dict[str, Any]], source: str) -> tuple[dict[
 
 
 def keras3_pairs(
-    model: Any, tables: dict[str, dict[str, Any]], source: str, skip_mismatch: bool = False
+    model: Any, tables: dict[str, dict[str, Any]], source: str, skip_mismatch: bool = False, skip: Sequence[Any] = ()
 ) -> list[tuple[Any, Any, str]]:
     """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file.
 
     ``tables`` maps the file's top-level groups (``layers``, ``vars``; a subclassed model's attribute names)
     to their datasets by path. A mismatch is one ``ValueError`` listing every problem; with ``skip_mismatch``,
-    a warning listing them, and the pairs of the layers that fit whole (as Keras skips a layer that does not)."""
+    a warning listing them, and the pairs of the layers that fit whole (as Keras skips a layer that does not).
+    The layers in ``skip`` (a task's backbone) are neither paired nor expected in the file (``keras3_paths``)."""
     by_path, named = _keras3_table(tables, source)
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
     mismatched: set[str] = set()  # layer paths with a problem: skip_mismatch leaves the whole layer as it is
     used: set[str] = set()
-    paths = keras3_paths(model)
+    paths = keras3_paths(model, skip)
     idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
     idf_seen: set[int] = set()  # idf variables paired or reported (a TextVectorization's is its lookup's too)
     for prefix, layer in paths:

@@ -21,7 +21,7 @@ Keras ignores, the input shapes tfkit builds an unbuilt model from.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 import h5py
 import numpy as np
@@ -61,9 +61,10 @@ def _stored_variables(layer: Any, idf_ids: set[int]) -> list[tuple[np.ndarray, s
     return out
 
 
-def write_keras_weights(f: h5py.File, model: Any, include_optimizer: bool = True) -> None:
-    """Write ``model``'s variables (and, when compiled, its optimizer's) into ``f`` in Keras 3's layout."""
-    paths = keras3_paths(model)
+def write_keras_weights(f: h5py.File, model: Any, include_optimizer: bool = True, skip: Sequence[Any] = ()) -> None:
+    """Write ``model``'s variables (and, when compiled, its optimizer's) into ``f`` in Keras 3's layout; the
+    layers in ``skip`` are left out, as Keras's ``save_weights(objects_to_skip=...)`` leaves them out."""
+    paths = keras3_paths(model, skip)
     idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
     idf_written: set[int] = set()
     for path, layer in paths:
