@@ -5,7 +5,7 @@
 
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
 ``CausalLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
-preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``.
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``, ``mistral``.
 """
 
 from tfkit.hub.models.backbone import Backbone
@@ -18,6 +18,11 @@ from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPrepro
 from tfkit.hub.models.gpt2.gpt2_tokenizer import GPT2Tokenizer
 from tfkit.hub.models.image_classifier import ImageClassifier
 from tfkit.hub.models.image_classifier_preprocessor import ImageClassifierPreprocessor
+from tfkit.hub.models.mistral import mistral_checkpoint  # noqa: F401  (registers the mistral checkpoint converter)
+from tfkit.hub.models.mistral.mistral_backbone import MistralBackbone
+from tfkit.hub.models.mistral.mistral_causal_lm import MistralCausalLM
+from tfkit.hub.models.mistral.mistral_causal_lm_preprocessor import MistralCausalLMPreprocessor
+from tfkit.hub.models.mistral.mistral_tokenizer import MistralTokenizer
 from tfkit.hub.models.preprocessor import Preprocessor
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.vit import vit_checkpoint  # noqa: F401  (registers the vit checkpoint converter)
@@ -40,4 +45,8 @@ __all__ = [
     "ViTBackbone",
     "ViTImageClassifierPreprocessor",
     "ViTImageClassifier",
+    "MistralBackbone",
+    "MistralTokenizer",
+    "MistralCausalLMPreprocessor",
+    "MistralCausalLM",
 ]

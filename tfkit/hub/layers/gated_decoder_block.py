@@ -1,0 +1,229 @@
+"""``GatedDecoderBlock``: the pre-norm decoder block of Llama-style models (Mistral, Qwen, Qwen 3).
+
+    class QwenTransformerDecoder(GatedDecoderBlock):
+        def _make_attention(self): return QwenAttention(...)
+        def _make_norm(self, name): return QwenLayerNorm(epsilon=self.layer_norm_epsilon, name=name)
+    y = decoder(x, decoder_padding_mask=mask)
+    y, cache = decoder(x, self_attention_cache=cache, self_attention_cache_update_index=index)
+
+RMS norm, causal self-attention, residual; RMS norm, gated feedforward network
+(``down(up(x) * silu(gate(x)))``, no biases, the activation in float32), residual.
+KerasHub writes this block once a family (``MistralTransformerDecoder``,
+``QwenTransformerDecoder``, ``Qwen3TransformerDecoder``, with the same sub-layer names);
+tfkit writes it here, and each family says which attention and norm it uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit import activations, initializers
+from tfkit.engine.layer import Layer
+from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
+from tfkit.hub.layers.transformer_layer_utils import (
+    clone_initializer,
+    compute_causal_mask,
+    merge_padding_and_attention_mask,
+)
+from tfkit.layers import Dense, Dropout
+
+
+def rms_norm(x: tf.Tensor, scale: Any, epsilon: float) -> tf.Tensor:
+    """``x / sqrt(mean(x ** 2, -1) + epsilon) * scale`` in float32, as KerasHub's families' RMS norms compute it.
+
+    Args:
+        x: The tensor to normalize over its last axis.
+        scale: The learned scale, `(x.shape[-1],)`.
+        epsilon: Added to the mean square.
+
+    Returns:
+        The normalized tensor, float32 (the caller casts it to its dtype).
+    """
+    x = tf.cast(x, tf.float32)
+    mean_square = tf.reduce_mean(tf.pow(x, 2.0), axis=-1, keepdims=True)
+    return x * tf.math.rsqrt(mean_square + epsilon) * scale
+
+
+class GatedDecoderBlock(Layer):
+    """Base of the pre-norm decoder blocks with a gated feedforward network (Mistral, Qwen, Qwen 3).
+
+    A subclass defines `_make_attention` (its family's attention layer,
+    named `"self_attention"`) and `_make_norm` (its RMS norm); `build` makes
+    the sub-layers under KerasHub's attribute names. A subclass whose mask
+    has a sliding window (Mistral) returns its size from `_mask_window`.
+
+    Args:
+        intermediate_dim: Integer, the hidden size of the feedforward network.
+        num_query_heads: Integer, the number of query heads.
+        num_key_value_heads: Integer, the number of key and value heads.
+        rope_max_wavelength: The longest wavelength of the rotary embedding.
+            Defaults to `10000`.
+        rope_scaling_factor: Float, the rotary embedding's position scaling.
+            Defaults to `1.0`.
+        activation: The activation of the gate. Defaults to `"silu"`.
+        layer_norm_epsilon: Float, the RMS norms' epsilon. Defaults to
+            `1e-5`.
+        kernel_initializer: Initializer of the kernels. Defaults to
+            `"glorot_uniform"`.
+        dropout: Float, the dropout rate. Defaults to `0`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        decoder_sequence: Tensor `(batch, length, hidden_dim)`.
+        decoder_padding_mask: Optional `(batch, length)`, 1 for real tokens.
+        decoder_attention_mask: Optional `(batch, length, length)`.
+        self_attention_cache: Optional `(batch, 2, max_length,
+            num_key_value_heads, head_dim)` key/value cache.
+        self_attention_cache_update_index: Where the new steps go in the
+            cache (the position of `decoder_sequence[:, 0]`).
+        training: Whether dropout applies.
+
+    Returns:
+        `(batch, length, hidden_dim)`, and the updated cache when one is given.
+
+    Example:
+        >>> from tfkit.hub.layers.gated_decoder_block import GatedDecoderBlock
+        >>> from tfkit.hub.models.mistral.mistral_transformer_decoder import MistralTransformerDecoder
+        >>> issubclass(MistralTransformerDecoder, GatedDecoderBlock)
+        True
+    """
+
+    def __init__(
+        self,
+        intermediate_dim: int,
+        num_query_heads: int,
+        num_key_value_heads: int,
+        rope_max_wavelength: float = 10000,
+        rope_scaling_factor: float = 1.0,
+        activation: Any = "silu",
+        layer_norm_epsilon: float = 1e-5,
+        kernel_initializer: Any = "glorot_uniform",
+        dropout: float = 0,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.intermediate_dim = intermediate_dim
+        self.num_query_heads = num_query_heads
+        self.num_key_value_heads = num_key_value_heads
+        self.rope_max_wavelength = rope_max_wavelength
+        self.rope_scaling_factor = rope_scaling_factor
+        self.dropout = dropout
+        self.activation = activations.get(activation)
+        self.layer_norm_epsilon = layer_norm_epsilon
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.supports_masking = True
+
+    def _make_attention(self) -> Layer:
+        raise NotImplementedError(f"{type(self).__name__} must define _make_attention")
+
+    def _make_norm(self, name: str) -> Layer:
+        raise NotImplementedError(f"{type(self).__name__} must define _make_norm")
+
+    def _mask_window(self) -> int | None:
+        """The sliding window the self-attention mask applies (Mistral's), or `None`."""
+        return None
+
+    def _dense(self, units: int, name: str, input_shape: tuple) -> Dense:
+        dense = Dense(
+            units,
+            kernel_initializer=clone_initializer(self.kernel_initializer),
+            use_bias=False,
+            dtype=self.dtype_policy,
+            name=name,
+        )
+        dense.build(input_shape)
+        return dense
+
+    def build(self, decoder_sequence_shape: Any) -> None:
+        shape = tuple(decoder_sequence_shape)
+        self._decoder_sequence_shape = shape
+        self.hidden_dim = shape[-1]
+        self._self_attention_layer = self._make_attention()
+        self._self_attention_layer.build(shape)
+        self._self_attention_layernorm = self._make_norm("self_attention_layernorm")
+        self._self_attention_layernorm.build(shape)
+        self._self_attention_dropout = Dropout(
+            rate=self.dropout, dtype=self.dtype_policy, name="self_attention_dropout"
+        )
+        self._feedforward_intermediate_dense = self._dense(
+            self.intermediate_dim, "feedforward_intermediate_dense", shape
+        )
+        self._feedforward_gate_dense = self._dense(self.intermediate_dim, "feedforward_gate_dense", shape)
+        self._feedforward_output_dense = self._dense(
+            self.hidden_dim, "feedforward_output_dense", shape[:-1] + (self.intermediate_dim,)
+        )
+        self._feedforward_layernorm = self._make_norm("feedforward_layernorm")
+        self._feedforward_layernorm.build(shape)
+
+    def call(
+        self,
+        decoder_sequence: tf.Tensor,
+        decoder_padding_mask: Any = None,
+        decoder_attention_mask: Any = None,
+        self_attention_cache: Any = None,
+        self_attention_cache_update_index: Any = None,
+        training: Any = None,
+    ) -> Any:
+        mask = self._compute_self_attention_mask(
+            decoder_sequence,
+            decoder_padding_mask,
+            decoder_attention_mask,
+            self_attention_cache,
+            self_attention_cache_update_index,
+        )
+        residual = decoder_sequence
+        x = self._self_attention_layer(
+            hidden_states=self._self_attention_layernorm(decoder_sequence),
+            attention_mask=mask,
+            cache=self_attention_cache,
+            cache_update_index=self_attention_cache_update_index,
+        )
+        if self_attention_cache is not None:
+            x, self_attention_cache = x
+        x = self._self_attention_dropout(x, training=training) + residual
+        residual = x
+        x = self._feedforward_layernorm(x)
+        gate = tf.cast(self.activation(tf.cast(self._feedforward_gate_dense(x), tf.float32)), self.compute_dtype)
+        x = self._feedforward_output_dense(self._feedforward_intermediate_dense(x) * gate) + residual
+        return x if self_attention_cache is None else (x, self_attention_cache)
+
+    def _compute_self_attention_mask(
+        self,
+        decoder_sequence: tf.Tensor,
+        decoder_padding_mask: Any,
+        decoder_attention_mask: Any,
+        self_attention_cache: Any,
+        self_attention_cache_update_index: Any,
+    ) -> tf.Tensor:
+        """The causal mask (narrowed by `_mask_window`) merged with the padding and custom masks, int32."""
+        decoder_mask = merge_padding_and_attention_mask(decoder_sequence, decoder_padding_mask, decoder_attention_mask)
+        shape = tf.shape(decoder_sequence)
+        batch_size, output_length = shape[0], shape[1]
+        input_length = output_length if self_attention_cache is None else tf.shape(self_attention_cache)[2]
+        index = 0 if self_attention_cache_update_index is None else self_attention_cache_update_index
+        causal_mask = compute_causal_mask(batch_size, input_length, output_length, index)
+        window = self._mask_window()
+        if window is not None:
+            causal_mask = tf.logical_and(causal_mask, sliding_window_mask(output_length, input_length, window, index))
+        causal_mask = tf.cast(causal_mask, tf.int32)
+        return causal_mask if decoder_mask is None else tf.minimum(decoder_mask, causal_mask)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(
+            intermediate_dim=self.intermediate_dim,
+            num_query_heads=self.num_query_heads,
+            rope_max_wavelength=self.rope_max_wavelength,
+            rope_scaling_factor=self.rope_scaling_factor,
+            num_key_value_heads=self.num_key_value_heads,
+            activation=activations.serialize(self.activation),
+            layer_norm_epsilon=self.layer_norm_epsilon,
+            kernel_initializer=initializers.serialize(self.kernel_initializer),
+            dropout=self.dropout,
+        )
+        return config
+
+    def compute_output_shape(self, decoder_sequence_shape: Any) -> Any:
+        return decoder_sequence_shape

@@ -1,0 +1,223 @@
+"""``GroupedQueryAttention``: the rotary self-attention with a key/value cache of Llama-style decoders.
+
+    class QwenAttention(GroupedQueryAttention):
+        def build(self, inputs_shape):
+            self._build_attention(inputs_shape, num_query_heads=8, num_key_value_heads=2, head_dim=16, ...)
+    out = attention(x, attention_mask=mask)                                   # the whole sequence
+    out, cache = attention(x, attention_mask=mask, cache=cache, cache_update_index=index)   # cached decoding
+
+Mistral's, Qwen's and Qwen 3's attention layers (KerasHub's ``CachedMistralAttention``,
+``QwenAttention``, ``Qwen3Attention``) differ in their arguments, their configs and a
+few weights (Qwen's query/key/value biases, Qwen 3's query and key norms), not in how
+they attend: queries and keys rotated by position (RoPE), keys and values written into
+the cache at ``cache_update_index``, each key/value head shared by a group of query
+heads, softmax in float32 over masked scores. That part is written once here, as KerasHub
+computes it on TensorFlow, so the families' outputs equal KerasHub's.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit.engine.layer import Layer
+from tfkit.hub.layers.cached_multi_head_attention import update_cache
+from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
+from tfkit.layers import Dropout, EinsumDense, Softmax
+
+
+def sliding_window_mask(
+    query_length: Any, key_length: Any, window: int, cache_update_index: Any = 0, two_sided: bool = False
+) -> tf.Tensor:
+    """Which keys each query may see through a sliding window: boolean ``(query_length, key_length)``.
+
+    Query ``i`` (at position ``cache_update_index + i``) sees key ``j`` when
+    ``position - j < window``: itself and the ``window - 1`` keys before it
+    (Mistral's band). With ``two_sided``, also ``j - position < window``
+    (Qwen's band, the same under a causal mask).
+
+    Args:
+        query_length: The number of queries.
+        key_length: The number of keys.
+        window: The window size, in tokens.
+        cache_update_index: The position of the first query. Defaults to `0`.
+        two_sided: Whether the band also limits keys after the query.
+            Defaults to `False`.
+
+    Returns:
+        A boolean tensor `(query_length, key_length)`.
+    """
+    positions = tf.range(query_length)[:, None] + tf.cast(cache_update_index, tf.int32)
+    keys = tf.range(key_length)[None, :]
+    mask = positions - keys < window
+    if two_sided:
+        mask = tf.logical_and(mask, keys - positions < window)
+    return mask
+
+
+def windowed_mask(attention_mask: Any, query: tf.Tensor, key: tf.Tensor, window: int, cache_update_index: Any) -> Any:
+    """``attention_mask`` ``(batch, queries, keys)`` narrowed to a two-sided sliding window (Qwen's), boolean.
+
+    Args:
+        attention_mask: The mask, or `None` (the window alone).
+        query: The queries `(batch, queries, heads, head_dim)`.
+        key: The keys `(batch, keys, heads, head_dim)`.
+        window: The window size, in tokens.
+        cache_update_index: The position of the first query, or `None` (0).
+
+    Returns:
+        A boolean `(batch, queries, keys)` mask (batch 1 without `attention_mask`).
+    """
+    index = 0 if cache_update_index is None else cache_update_index
+    window_mask = sliding_window_mask(tf.shape(query)[1], tf.shape(key)[1], window, index, two_sided=True)[None]
+    if attention_mask is None:
+        return window_mask
+    return tf.logical_and(tf.cast(attention_mask, tf.bool), window_mask)
+
+
+class GroupedQueryAttention(Layer):
+    """Base of rotary grouped-query self-attention layers with a key/value cache (Mistral, Qwen, Qwen 3).
+
+    A subclass takes its family's arguments and, in `build`, calls
+    `_build_attention`, which makes the sub-layers under KerasHub's names
+    (`_query_dense` "query", `_key_dense` "key", `_value_dense` "value",
+    `_output_dense` "attention_output", `_softmax`, `_dropout_layer`,
+    `rotary_embedding_layer`). Queries have `num_query_heads` heads, keys and
+    values `num_key_value_heads`, each shared by `num_query_heads //
+    num_key_value_heads` query heads. A subclass may override
+    `_project_query` and `_project_key_value` (Qwen 3 normalizes them) and
+    `_windowed` (a sliding window applied by the attention, as Qwen's).
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        hidden_states: Tensor `(batch, length, hidden_dim)`.
+        attention_mask: Optional `(batch, length, key_length)` mask, 1 where
+            a query may attend to a key.
+        cache: Optional `(batch, 2, max_length, num_key_value_heads,
+            head_dim)` keys and values.
+        cache_update_index: Where the new keys and values go in `cache`
+            (the position of `hidden_states[:, 0]`); `None` reads the cache
+            as it is.
+        training: Whether dropout applies.
+
+    Returns:
+        `(batch, length, hidden_dim)`, and the updated cache when one is given.
+
+    Raises:
+        ValueError: If `cache_update_index` is given without a `cache`.
+
+    Example:
+        >>> from tfkit.hub.layers.grouped_query_attention import GroupedQueryAttention
+        >>> from tfkit.hub.models.qwen.qwen_attention import QwenAttention
+        >>> issubclass(QwenAttention, GroupedQueryAttention)
+        True
+    """
+
+    def _build_attention(
+        self,
+        inputs_shape: Any,
+        num_query_heads: int,
+        num_key_value_heads: int,
+        head_dim: int,
+        kernel_initializer: Any,
+        bias_initializer: Any,
+        use_bias: bool,
+        dropout: float,
+        rope_max_wavelength: float,
+        rope_scaling_factor: float,
+    ) -> None:
+        """Makes and builds the projections, softmax, dropout and rotary embedding, KerasHub's names."""
+        inputs_shape = tuple(inputs_shape)
+        hidden_dim = inputs_shape[-1]
+        self._inv_norm_factor = 1.0 / math.sqrt(head_dim)
+
+        def projection(equation: str, heads: int, bias_axes: str | None, name: str) -> EinsumDense:
+            dense = EinsumDense(
+                equation=equation,
+                output_shape=(None, heads, head_dim),
+                kernel_initializer=kernel_initializer,
+                bias_initializer=bias_initializer,
+                bias_axes=bias_axes if use_bias else None,
+                dtype=self.dtype_policy,
+                name=name,
+            )
+            dense.build(inputs_shape)
+            return dense
+
+        self._query_dense = projection("bqm,muh->bquh", num_query_heads, "uh", "query")
+        self._key_dense = projection("bkm,mvh->bkvh", num_key_value_heads, "vh", "key")
+        self._value_dense = projection("bkm,mvh->bkvh", num_key_value_heads, "vh", "value")
+        self._softmax = Softmax(axis=-1, dtype="float32", name="attention_softmax")
+        self._dropout_layer = Dropout(rate=dropout, dtype=self.dtype_policy)
+        self._output_dense = EinsumDense(
+            equation="bquh,uhm->bqm",
+            output_shape=(None, hidden_dim),
+            kernel_initializer=kernel_initializer,
+            dtype=self.dtype_policy,
+            name="attention_output",
+        )
+        self._output_dense.build((None, None, num_query_heads, head_dim))
+        self.rotary_embedding_layer = RotaryEmbedding(
+            max_wavelength=rope_max_wavelength, scaling_factor=rope_scaling_factor, dtype=self.dtype_policy
+        )
+
+    def _project_query(self, hidden_states: tf.Tensor, start_index: Any) -> tf.Tensor:
+        """The rotated queries `(batch, length, num_query_heads, head_dim)`."""
+        return self.rotary_embedding_layer(self._query_dense(hidden_states), start_index=start_index)
+
+    def _project_key_value(self, hidden_states: tf.Tensor, start_index: Any) -> tuple[tf.Tensor, tf.Tensor]:
+        """The rotated keys and the values `(batch, length, num_key_value_heads, head_dim)`."""
+        key = self.rotary_embedding_layer(self._key_dense(hidden_states), start_index=start_index)
+        return key, self._value_dense(hidden_states)
+
+    def _windowed(self, attention_mask: Any, query: tf.Tensor, key: tf.Tensor, cache_update_index: Any) -> Any:
+        """The attention mask a subclass narrows (Qwen's sliding window); the mask as it is by default."""
+        return attention_mask
+
+    def call(
+        self,
+        hidden_states: tf.Tensor,
+        attention_mask: Any = None,
+        cache: Any = None,
+        cache_update_index: Any = None,
+        training: Any = None,
+    ) -> Any:
+        start_index = 0 if cache_update_index is None else cache_update_index
+        query = self._project_query(hidden_states, start_index)
+        if cache is None:
+            if cache_update_index is not None:
+                raise ValueError(
+                    f"{type(self).__name__} layer '{self.name}': `cache_update_index` should not be set if "
+                    f"`cache` is `None`. Received: cache=None, cache_update_index={cache_update_index}"
+                )
+            key, value = self._project_key_value(hidden_states, start_index)
+        elif cache_update_index is None:
+            key, value = cache[:, 0, ...], cache[:, 1, ...]
+        else:
+            key_update, value_update = self._project_key_value(hidden_states, start_index)
+            key = update_cache(cache[:, 0, ...], key_update, cache_update_index)
+            value = update_cache(cache[:, 1, ...], value_update, cache_update_index)
+            cache = tf.stack([key, value], axis=1)
+        groups = int(self._query_dense.kernel.shape[1]) // int(self._key_dense.kernel.shape[1])
+        key = tf.repeat(key, groups, axis=2)
+        value = tf.repeat(value, groups, axis=2)
+        outputs = self._attend(query, key, value, self._windowed(attention_mask, query, key, cache_update_index))
+        outputs = self._output_dense(self._dropout_layer(outputs, training=training))
+        return outputs if cache is None else (outputs, cache)
+
+    def _attend(self, query: tf.Tensor, key: tf.Tensor, value: tf.Tensor, attention_mask: Any) -> tf.Tensor:
+        """Scaled dot-product attention as KerasHub computes it on TensorFlow: scores, float32 softmax, values."""
+        scores = tf.einsum("bquh,bkuh->buqk", query, key)
+        scores = scores * tf.cast(self._inv_norm_factor, self.compute_dtype)
+        if attention_mask is not None:
+            scores = self._softmax(scores, mask=attention_mask[:, None, :, :])
+        else:
+            scores = self._softmax(scores)
+        return tf.einsum("buqk,bkuh->bquh", tf.cast(scores, self.compute_dtype), value)
+
+    def compute_output_shape(self, inputs_shape: Any) -> Any:
+        return inputs_shape

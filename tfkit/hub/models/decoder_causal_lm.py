@@ -1,0 +1,155 @@
+"""What the causal LMs of decoder-only stacks share: the cached forward pass, ``generate_step`` and ``score``.
+
+    logits, hidden_states, cache = call_with_cache(backbone, token_ids, cache, cache_update_index)
+    generated = generate_with_cache(causal_lm, {"token_ids": ids, "padding_mask": mask}, stop_token_ids=(2,))
+    losses = score(causal_lm, token_ids, padding_mask, scoring_mode="loss", target_ids=targets)
+
+A backbone with ``token_embedding`` (a ``ReversibleEmbedding``), ``transformer_layers``
+(blocks taking ``self_attention_cache`` and ``self_attention_cache_update_index``) and a
+final ``layer_norm`` (Mistral, Qwen, Qwen 3, Llama) decodes with one cache tensor
+``(batch, num_layers, 2, max_length, num_key_value_heads, head_dim)``. Generation fills
+it with one pass over the prompts, then the sampler's compiled loop adds one token a
+step, writing each step's keys and values in place at its position: static shapes,
+so ``generate`` compiles with XLA.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import tensorflow as tf
+
+from tfkit import losses
+from tfkit.hub.models.causal_lm import stop_mask
+
+
+def empty_cache(token_ids: Any, num_layers: int, num_key_value_heads: int, head_dim: int, dtype: Any) -> tf.Tensor:
+    """Zeros ``(batch, num_layers, 2, length, num_key_value_heads, head_dim)`` for ``token_ids`` ``(batch, length)``.
+
+    Args:
+        token_ids: The padded token ids; their shape sets the batch and length.
+        num_layers: The number of decoder blocks.
+        num_key_value_heads: The number of key and value heads of each block.
+        head_dim: The size of each head.
+        dtype: The cache's dtype (the model's compute dtype).
+
+    Returns:
+        The cache, all zeros.
+    """
+    shape = tf.shape(token_ids)
+    return tf.zeros([shape[0], num_layers, 2, shape[1], num_key_value_heads, head_dim], dtype=dtype)
+
+
+def call_with_cache(backbone: Any, token_ids: Any, cache: Any, cache_update_index: Any) -> tuple[Any, Any, Any]:
+    """One forward pass of ``backbone`` over ``token_ids`` that reads and updates ``cache``.
+
+    Args:
+        backbone: A backbone with `token_embedding`, `transformer_layers` and
+            `layer_norm`.
+        token_ids: int `(batch, length)`, the tokens at positions
+            `cache_update_index ...`.
+        cache: `(batch, num_layers, 2, max_length, num_key_value_heads, head_dim)`.
+        cache_update_index: The position of `token_ids[:, 0]` in the sequence.
+
+    Returns:
+        `(logits, hidden_states, cache)`.
+    """
+    x = backbone.token_embedding(token_ids)
+    caches = []
+    for i, block in enumerate(backbone.transformer_layers):
+        x, next_cache = block(
+            x, self_attention_cache=cache[:, i, ...], self_attention_cache_update_index=cache_update_index
+        )
+        caches.append(next_cache)
+    hidden_states = backbone.layer_norm(x)
+    return backbone.token_embedding(hidden_states, reverse=True), hidden_states, tf.stack(caches, axis=1)
+
+
+def generate_with_cache(model: Any, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
+    """A causal LM's ``generate_step``: the prompts' cache, then the sampler's loop, then the output mask.
+
+    Args:
+        model: A `CausalLM` with `_build_cache(token_ids)` (the prompt pass:
+            `(hidden_states, cache)`), `call_with_cache` and a `sampler`.
+        inputs: `{"token_ids", "padding_mask"}`, padded to the length to
+            generate.
+        stop_token_ids: Token ids that end a sequence, or `None`.
+
+    Returns:
+        `{"token_ids", "padding_mask"}`: the completed sequences, and `True`
+        up to each one's first stop token.
+    """
+    token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
+    hidden_states, cache = model._build_cache(token_ids)
+    index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
+
+    def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
+        update_index = index - 1
+        prompt = tf.slice(prompt, [0, update_index], [tf.shape(prompt)[0], 1])  # a static width of 1 (XLA)
+        logits, hidden_states, cache = model.call_with_cache(prompt, cache, update_index)
+        return tf.squeeze(logits, axis=1), tf.squeeze(hidden_states, axis=1), cache
+
+    token_ids = model.sampler(
+        next=next_token,
+        prompt=token_ids,
+        cache=cache,
+        index=index,
+        mask=padding_mask,
+        stop_token_ids=stop_token_ids,
+        hidden_states=hidden_states,
+        model=model,
+    )
+    if stop_token_ids is not None:
+        padding_mask = stop_mask(token_ids, stop_token_ids, padding_mask)
+    else:
+        padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
+    return {"token_ids": token_ids, "padding_mask": padding_mask}
+
+
+def score(
+    model: Any,
+    token_ids: Any,
+    padding_mask: Any = None,
+    scoring_mode: str = "logits",
+    layer_intercept_fn: Callable[[Any, int], Any] | None = None,
+    target_ids: Any = None,
+) -> tf.Tensor:
+    """A causal LM's ``score``: the logits at every position, or each target token's loss.
+
+    Args:
+        model: A `CausalLM` whose backbone has `token_embedding`,
+            `transformer_layers` and `layer_norm`.
+        token_ids: int `(batch, length)`.
+        padding_mask: `(batch, length)` mask of the tokens; `None` means all
+            ones.
+        scoring_mode: `"logits"` or `"loss"`.
+        layer_intercept_fn: Optional `fn(x, i)` applied to the embeddings
+            (`i = -1`) and to each block's output (`i = 0, 1, ...`), returning
+            what the next layer takes.
+        target_ids: int `(batch, length)`, the token each position should
+            predict; required for `"loss"`.
+
+    Returns:
+        `(batch, length, vocabulary_size)` logits, or `(batch, length)` losses.
+
+    Raises:
+        ValueError: If `scoring_mode` is neither `"logits"` nor `"loss"`, or it
+            is `"loss"` without `target_ids`.
+    """
+    who = f"{type(model).__name__}.score"
+    if scoring_mode not in ("logits", "loss"):
+        raise ValueError(f"{who}: scoring_mode must be 'logits' or 'loss', got {scoring_mode!r}")
+    if scoring_mode == "loss" and target_ids is None:
+        raise ValueError(f"{who}: scoring_mode='loss' needs the target token ids: pass target_ids")
+    token_ids = tf.convert_to_tensor(token_ids)
+    if padding_mask is None:
+        padding_mask = tf.ones_like(token_ids)
+    intercept = layer_intercept_fn or (lambda x, _: x)
+    backbone = model.backbone
+    x = intercept(backbone.token_embedding(token_ids), -1)
+    for i, block in enumerate(backbone.transformer_layers):
+        x = intercept(block(x, decoder_padding_mask=padding_mask), i)
+    logits = backbone.token_embedding(backbone.layer_norm(x), reverse=True)
+    if scoring_mode == "logits":
+        return logits
+    return losses.SparseCategoricalCrossentropy(from_logits=True, reduction="none")(target_ids, logits)

@@ -1,0 +1,1 @@
+"""Mistral on tfkit: ``MistralBackbone``, ``MistralTokenizer``, ``MistralCausalLMPreprocessor``, ``MistralCausalLM``."""
