@@ -4,11 +4,19 @@
     backbone = tfkit.hub.models.Backbone.from_preset("./gpt2_tiny")      # GPT2Backbone
 
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
-``CausalLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
-preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``, ``mistral``.
+``CausalLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``, ``TextClassifier``,
+``TextClassifierPreprocessor``, ``MaskedLM``, ``MaskedLMPreprocessor``. Families, one folder each (backbone, tokenizer,
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``, ``mistral``, ``bert``.
 """
 
 from tfkit.hub.models.backbone import Backbone
+from tfkit.hub.models.bert import bert_checkpoint  # noqa: F401  (registers the bert checkpoint converter)
+from tfkit.hub.models.bert.bert_backbone import BertBackbone
+from tfkit.hub.models.bert.bert_masked_lm import BertMaskedLM
+from tfkit.hub.models.bert.bert_masked_lm_preprocessor import BertMaskedLMPreprocessor
+from tfkit.hub.models.bert.bert_text_classifier import BertTextClassifier
+from tfkit.hub.models.bert.bert_text_classifier_preprocessor import BertTextClassifierPreprocessor
+from tfkit.hub.models.bert.bert_tokenizer import BertTokenizer
 from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
 from tfkit.hub.models.gpt2 import gpt2_checkpoint  # noqa: F401  (registers the gpt2 checkpoint converter)
@@ -18,6 +26,8 @@ from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPrepro
 from tfkit.hub.models.gpt2.gpt2_tokenizer import GPT2Tokenizer
 from tfkit.hub.models.image_classifier import ImageClassifier
 from tfkit.hub.models.image_classifier_preprocessor import ImageClassifierPreprocessor
+from tfkit.hub.models.masked_lm import MaskedLM
+from tfkit.hub.models.masked_lm_preprocessor import MaskedLMPreprocessor
 from tfkit.hub.models.mistral import mistral_checkpoint  # noqa: F401  (registers the mistral checkpoint converter)
 from tfkit.hub.models.mistral.mistral_backbone import MistralBackbone
 from tfkit.hub.models.mistral.mistral_causal_lm import MistralCausalLM
@@ -25,6 +35,8 @@ from tfkit.hub.models.mistral.mistral_causal_lm_preprocessor import MistralCausa
 from tfkit.hub.models.mistral.mistral_tokenizer import MistralTokenizer
 from tfkit.hub.models.preprocessor import Preprocessor
 from tfkit.hub.models.task import Task
+from tfkit.hub.models.text_classifier import TextClassifier
+from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
 from tfkit.hub.models.vit import vit_checkpoint  # noqa: F401  (registers the vit checkpoint converter)
 from tfkit.hub.models.vit.vit_backbone import ViTBackbone
 from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
@@ -49,4 +61,14 @@ __all__ = [
     "MistralTokenizer",
     "MistralCausalLMPreprocessor",
     "MistralCausalLM",
+    "TextClassifier",
+    "TextClassifierPreprocessor",
+    "MaskedLM",
+    "MaskedLMPreprocessor",
+    "BertBackbone",
+    "BertTokenizer",
+    "BertTextClassifierPreprocessor",
+    "BertTextClassifier",
+    "BertMaskedLMPreprocessor",
+    "BertMaskedLM",
 ]

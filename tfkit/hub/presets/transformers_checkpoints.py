@@ -43,17 +43,31 @@ class WeightPlan:
 
     def __init__(self) -> None:
         self.steps: list[tuple[Any, str, Callable[[np.ndarray], np.ndarray] | None]] = []
+        self.fallbacks: dict[str, str] = {}
 
-    def port(self, variable: Any, key: str, transform: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
-        """Fill `variable` with tensor `key`, through `transform` (a slice, transpose or reshape) when given."""
+    def port(
+        self,
+        variable: Any,
+        key: str,
+        transform: Callable[[np.ndarray], np.ndarray] | None = None,
+        fallback: str | None = None,
+    ) -> None:
+        """Fill `variable` with tensor `key`, through `transform` (a slice, transpose or reshape) when given;
+        tensor `fallback` when the checkpoint has no `key` (an older name: BERT's `LayerNorm.gamma`)."""
         self.steps.append((variable, key, transform))
+        if fallback is not None:
+            self.fallbacks[key] = fallback
 
     def apply(self, checkpoint: SafetensorsCheckpoint) -> None:
         """Reads each tensor, transforms it, checks its shape against its variable and assigns it."""
-        missing = [key for _, key, _ in self.steps if not checkpoint.has(key)]
+        steps = [
+            (variable, key if checkpoint.has(key) else self.fallbacks.get(key, key), transform)
+            for variable, key, transform in self.steps
+        ]
+        missing = [key for _, key, _ in steps if not checkpoint.has(key)]
         if missing:
             raise ValueError(f"{checkpoint.directory}: the checkpoint lacks {len(missing)} tensors: {missing[:10]}")
-        for variable, key, transform in self.steps:
+        for variable, key, transform in steps:
             value = checkpoint.tensor(key)
             if transform is not None:
                 value = transform(value)

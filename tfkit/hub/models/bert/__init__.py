@@ -1,0 +1,1 @@
+"""BERT on tfkit: ``BertBackbone``, ``BertTokenizer``, ``BertTextClassifier`` and ``BertMaskedLM`` with their preprocessors."""
