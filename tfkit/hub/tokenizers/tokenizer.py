@@ -260,7 +260,8 @@ class Tokenizer(PreprocessingLayer):
             if cls.backbone_cls is not backbone_cls:
                 cls = classes.matching_subclass(cls, backbone_cls, directory)
             hf_config = files.read_json(directory, files.CONFIG_FILE)
-            if "model_type" in hf_config and not files.has_file(directory, config_file):  # a Transformers checkpoint
+            # a Transformers checkpoint: its tokenizer.json, if any, is the `tokenizers` library's, not KerasHub's
+            if "model_type" in hf_config and "registered_name" not in hf_config:
                 return transformers_checkpoints.load_tokenizer(directory, hf_config, cls, **kwargs)
         return loader.load_serialized(directory, config_file, cls, **kwargs)
 
