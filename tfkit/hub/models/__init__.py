@@ -6,7 +6,8 @@
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
 ``CausalLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``, ``TextClassifier``,
 ``TextClassifierPreprocessor``, ``MaskedLM``, ``MaskedLMPreprocessor``. Families, one folder each (backbone, tokenizer,
-preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``, ``mistral``, ``bert``.
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``, ``mistral``, ``bert``, ``llama`` (Llama 2),
+``llama3``.
 """
 
 from tfkit.hub.models.backbone import Backbone
@@ -26,6 +27,15 @@ from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPrepro
 from tfkit.hub.models.gpt2.gpt2_tokenizer import GPT2Tokenizer
 from tfkit.hub.models.image_classifier import ImageClassifier
 from tfkit.hub.models.image_classifier_preprocessor import ImageClassifierPreprocessor
+from tfkit.hub.models.llama.llama_backbone import LlamaBackbone
+from tfkit.hub.models.llama.llama_causal_lm import LlamaCausalLM
+from tfkit.hub.models.llama.llama_causal_lm_preprocessor import LlamaCausalLMPreprocessor
+from tfkit.hub.models.llama.llama_tokenizer import LlamaTokenizer
+from tfkit.hub.models.llama3 import llama3_checkpoint  # noqa: F401  (registers the llama checkpoint converter)
+from tfkit.hub.models.llama3.llama3_backbone import Llama3Backbone
+from tfkit.hub.models.llama3.llama3_causal_lm import Llama3CausalLM
+from tfkit.hub.models.llama3.llama3_causal_lm_preprocessor import Llama3CausalLMPreprocessor
+from tfkit.hub.models.llama3.llama3_tokenizer import Llama3Tokenizer
 from tfkit.hub.models.masked_lm import MaskedLM
 from tfkit.hub.models.masked_lm_preprocessor import MaskedLMPreprocessor
 from tfkit.hub.models.mistral import mistral_checkpoint  # noqa: F401  (registers the mistral checkpoint converter)
@@ -61,6 +71,14 @@ __all__ = [
     "MistralTokenizer",
     "MistralCausalLMPreprocessor",
     "MistralCausalLM",
+    "LlamaBackbone",
+    "LlamaTokenizer",
+    "LlamaCausalLMPreprocessor",
+    "LlamaCausalLM",
+    "Llama3Backbone",
+    "Llama3Tokenizer",
+    "Llama3CausalLMPreprocessor",
+    "Llama3CausalLM",
     "TextClassifier",
     "TextClassifierPreprocessor",
     "MaskedLM",
