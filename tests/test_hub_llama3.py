@@ -210,6 +210,24 @@ def test_a_hugging_face_checkpoint_of_the_same_weights_loads_with_the_same_numbe
     assert causal_lm.generate(TEXTS, max_length=16) == exported.generate(TEXTS, max_length=16)
 
 
+def test_a_bfloat16_checkpoint_loads_its_rounded_weights(hugging_face_checkpoint, tmp_path):
+    safetensors_tf = pytest.importorskip("safetensors.tensorflow")
+    folder, _ = hugging_face_checkpoint
+    for name in os.listdir(folder):  # Meta's checkpoints are bfloat16, which NumPy cannot hold
+        if name != "model.safetensors":
+            os.link(os.path.join(folder, name), tmp_path / name)
+    tensors = safetensors_tf.load_file(os.path.join(folder, "model.safetensors"))
+    safetensors_tf.save_file(
+        {k: tf.cast(v, tf.bfloat16) for k, v in tensors.items()}, str(tmp_path / "model.safetensors")
+    )
+    ours = tk_hub.models.Backbone.from_preset(str(tmp_path))
+    rounded = tk_hub.models.Backbone.from_preset(folder)
+    for variable in rounded.weights:
+        variable.assign(tf.cast(tf.cast(variable, tf.bfloat16), tf.float32))
+    for mine, expected in zip(ours.weights, rounded.weights, strict=True):
+        np.testing.assert_array_equal(mine.numpy(), expected.numpy())
+
+
 def test_a_checkpoint_llama3_cannot_hold_is_refused(hugging_face_checkpoint, tmp_path):
     folder, _ = hugging_face_checkpoint
     hf_config = json.loads(open(os.path.join(folder, "config.json")).read())

@@ -46,7 +46,7 @@ class SafetensorsCheckpoint(contextlib.ExitStack):
     def __init__(self, directory: str) -> None:
         super().__init__()
         self.directory = directory
-        self._open: dict[str, Any] = {}
+        self._open: dict[tuple[str, str], Any] = {}
         if files.has_file(directory, SAFETENSORS_INDEX_FILE):
             index = files.read_json(directory, SAFETENSORS_INDEX_FILE)
             weight_map = index.get("weight_map") if isinstance(index, dict) else None
@@ -62,11 +62,11 @@ class SafetensorsCheckpoint(contextlib.ExitStack):
             self._where = {key: SAFETENSORS_FILE for key in self._file(SAFETENSORS_FILE).keys()}
         self._prefix: str | None = None
 
-    def _file(self, name: str) -> Any:
-        if name not in self._open:
+    def _file(self, name: str, framework: str = "np") -> Any:
+        if (name, framework) not in self._open:
             path = files.preset_file(self.directory, name)
-            self._open[name] = self.enter_context(_safetensors().safe_open(path, framework="np"))
-        return self._open[name]
+            self._open[name, framework] = self.enter_context(_safetensors().safe_open(path, framework=framework))
+        return self._open[name, framework]
 
     def _key(self, key: str) -> str:
         if key in self._where:
@@ -93,4 +93,7 @@ class SafetensorsCheckpoint(contextlib.ExitStack):
     def tensor(self, key: str) -> np.ndarray:
         """Tensor `key` as a NumPy array, read now."""
         full = self._key(key)
-        return self._file(self._where[full]).get_tensor(full)
+        name = self._where[full]
+        if self._file(name).get_slice(full).get_dtype() == "BF16":  # NumPy has no bfloat16: read it through TensorFlow
+            return self._file(name, "tf").get_tensor(full).numpy()  # an ml_dtypes bfloat16 array
+        return self._file(name).get_tensor(full)
