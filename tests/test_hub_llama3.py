@@ -239,6 +239,12 @@ def test_a_checkpoint_llama3_cannot_hold_is_refused(hugging_face_checkpoint, tmp
         (tmp_path / "config.json").write_text(json.dumps({**hf_config, **change}))
         with pytest.raises(ValueError, match=message):
             tk_hub.models.Backbone.from_preset(str(tmp_path))
+    (tmp_path / "config.json").write_text(json.dumps(hf_config))
+    tokenizer_json = json.loads(open(os.path.join(folder, "tokenizer.json")).read())
+    tokenizer_json["model"]["byte_fallback"] = True  # Llama 2's tokenizer.json, which KerasHub reads as Llama 3's
+    (tmp_path / "tokenizer.json").write_text(json.dumps(tokenizer_json))
+    with pytest.raises(ValueError, match="SentencePiece-style BPE with byte fallback"):
+        tk_hub.models.Llama3Tokenizer.from_preset(str(tmp_path))
 
 
 def test_linear_rope_scaling_divides_the_positions_and_keras_hubs_rotary_config_is_read():

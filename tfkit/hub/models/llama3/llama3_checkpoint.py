@@ -127,6 +127,12 @@ class Llama3Converter:
         model = tokenizer_json.get("model") if isinstance(tokenizer_json, dict) else None
         if not isinstance(model, dict) or model.get("type", "BPE") != "BPE" or "vocab" not in model:
             raise ValueError(f"preset {directory}: tokenizer.json does not hold a byte-pair (BPE) model")
+        if model.get("byte_fallback"):  # Llama 2's SentencePiece-style BPE ("▁" for spaces), not Llama 3's bytes
+            raise ValueError(
+                f"preset {directory}: tokenizer.json is a SentencePiece-style BPE with byte fallback (Llama 2's); "
+                f"Llama3Tokenizer is byte-level. Load Llama 2 from a KerasHub preset (LlamaCausalLM), or pass "
+                f"preprocessor=None and tokenize with its tokenizer.model"
+            )
         vocabulary = dict(model["vocab"])
         merges = [m if isinstance(m, str) else " ".join(m) for m in model.get("merges", [])]
         specials = []
