@@ -194,3 +194,21 @@ def test_an_export_generates_text_in_a_process_without_tfkit(preset, tmp_path):
     served, tfkit_loaded = done.stdout.strip().rsplit(" ", 1)
     assert tfkit_loaded == "False"
     assert json.loads(served) == causal_lm.generate(TEXTS)
+
+
+def test_a_preset_with_sharded_weights_loads_shard_by_shard(preset, tmp_path):
+    backbone = keras_hub.models.Backbone.from_preset(preset)
+    backbone.save_to_preset(str(tmp_path), max_shard_size=0.00002)  # KerasHub shards a backbone over this (GB)
+    shards = sorted(name for name in os.listdir(tmp_path) if name.endswith(".weights.h5"))
+    assert len(shards) > 1 and "model.weights.json" in os.listdir(tmp_path)
+    ours = tk_hub.models.Backbone.from_preset(str(tmp_path))
+    np.testing.assert_allclose(np.asarray(ours(PROMPTS)), np.asarray(backbone(PROMPTS)), atol=1e-5)
+    index = json.loads((tmp_path / "model.weights.json").read_text())
+    only_first = {**index, "weight_map": {key: shards[0] for key in index["weight_map"]}}
+    (tmp_path / "model.weights.json").write_text(json.dumps(only_first))
+    with pytest.raises(ValueError, match=r"its shards \(model_00000.weights.h5\) hold no values for \d+ variables"):
+        tk_hub.models.Backbone.from_preset(str(tmp_path))
+    (tmp_path / "model.weights.json").write_text(json.dumps(index))
+    os.remove(tmp_path / shards[-1])  # a shard the index names is missing
+    with pytest.raises(FileNotFoundError, match=shards[-1]):
+        tk_hub.models.Backbone.from_preset(str(tmp_path))

@@ -23,7 +23,7 @@ from typing import Any
 
 from tfkit.base import registry
 from tfkit.engine.config_safety import check_config
-from tfkit.hub.presets import files, task_weights, transformers_checkpoints
+from tfkit.hub.presets import files, sharded_weights, task_weights, transformers_checkpoints
 from tfkit.saving import serialization_api, weights_io
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.config_from_keras import ImportReport, translate_object
@@ -91,10 +91,11 @@ def load_backbone(directory: str, cls: type, load_weights: bool = True, **argume
     if not files.has_file(directory, files.MODEL_WEIGHTS_FILE) and files.has_file(
         directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE
     ):
-        raise ValueError(
-            f"preset {directory} stores its weights in shards ({files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE}); "
-            f"tfkit.hub reads a single {files.MODEL_WEIGHTS_FILE} so far"
-        )
+        names = sharded_weights.shard_names(directory)
+        with sharded_weights.element_budget(directory, names, source):
+            backbone = deserialize_entry(entry, source, **arguments)
+        sharded_weights.assign_shards(backbone, directory, names)
+        return backbone
     path = files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
     snapshot = read_snapshot(path, ("*",))
     with budget(snapshot.tables, source):  # no weight larger, and no more of them, than the preset stores

@@ -206,15 +206,37 @@ def _keras3_table(tables: dict[str, dict[str, Any]], source: str) -> tuple[dict[
     return by_path, named
 
 
+def keras3_variables(model: Any, skip: Sequence[Any] = ()) -> list[tf.Variable]:
+    """Every variable a Keras 3 weights file of ``model`` stores (its layers' own variables and idf weights):
+    what the shards of a sharded file must cover between them."""
+    found: list[tf.Variable] = []
+    seen: set[int] = set()
+    for _, layer in keras3_paths(model, skip):
+        own, _ = _lora_layout(layer)
+        idf = idf_variable(layer)
+        for variable in own + ([idf] if idf is not None else []):
+            if id(variable) not in seen:
+                seen.add(id(variable))
+                found.append(variable)
+    return found
+
+
 def keras3_pairs(
-    model: Any, tables: dict[str, dict[str, Any]], source: str, skip_mismatch: bool = False, skip: Sequence[Any] = ()
+    model: Any,
+    tables: dict[str, dict[str, Any]],
+    source: str,
+    skip_mismatch: bool = False,
+    skip: Sequence[Any] = (),
+    partial: bool = False,
 ) -> list[tuple[Any, Any, str]]:
     """``(variable, dataset, where)`` for every variable of ``model`` from a Keras 3 weights file.
 
     ``tables`` maps the file's top-level groups (``layers``, ``vars``; a subclassed model's attribute names)
     to their datasets by path. A mismatch is one ``ValueError`` listing every problem; with ``skip_mismatch``,
     a warning listing them, and the pairs of the layers that fit whole (as Keras skips a layer that does not).
-    The layers in ``skip`` (a task's backbone) are neither paired nor expected in the file (``keras3_paths``)."""
+    The layers in ``skip`` (a task's backbone) are neither paired nor expected in the file (``keras3_paths``).
+    ``partial``: ``tables`` is one shard of a sharded file, so layers it does not mention are not missing (the
+    caller checks that the shards cover ``keras3_variables``)."""
     by_path, named = _keras3_table(tables, source)
     pairs: list[tuple[Any, Any, str]] = []
     problems: list[str] = []
@@ -241,10 +263,12 @@ def keras3_pairs(
                 mismatched.add(prefix)
             else:
                 pairs.append((idf, named[prefix], where))
-        elif idf is not None and id(idf) not in idf_seen:
+        elif idf is not None and id(idf) not in idf_seen and not partial:
             idf_seen.add(id(idf))
             problems.append(f"{vars_path}/{_IDF}: missing (layer '{layer.name}' has idf_weights)")
         stored = by_path.get(prefix, {})
+        if partial and not stored:
+            continue  # in another shard
         own, zeroed = _lora_layout(layer)
         own = [v for v in own if id(v) not in idf_ids]  # stored by name, paired above
         pairs += [
