@@ -7,7 +7,7 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
 ``CausalLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``, ``TextClassifier``,
 ``TextClassifierPreprocessor``, ``MaskedLM``, ``MaskedLMPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``, ``mistral``, ``bert``, ``llama`` (Llama 2),
-``llama3``.
+``llama3``, ``gemma`` (Gemma and Gemma 2).
 """
 
 from tfkit.hub.models.backbone import Backbone
@@ -20,6 +20,11 @@ from tfkit.hub.models.bert.bert_text_classifier_preprocessor import BertTextClas
 from tfkit.hub.models.bert.bert_tokenizer import BertTokenizer
 from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
+from tfkit.hub.models.gemma import gemma_checkpoint  # noqa: F401  (registers the gemma and gemma2 converters)
+from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone
+from tfkit.hub.models.gemma.gemma_causal_lm import GemmaCausalLM
+from tfkit.hub.models.gemma.gemma_causal_lm_preprocessor import GemmaCausalLMPreprocessor
+from tfkit.hub.models.gemma.gemma_tokenizer import GemmaTokenizer
 from tfkit.hub.models.gpt2 import gpt2_checkpoint  # noqa: F401  (registers the gpt2 checkpoint converter)
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
@@ -89,4 +94,8 @@ __all__ = [
     "BertTextClassifier",
     "BertMaskedLMPreprocessor",
     "BertMaskedLM",
+    "GemmaBackbone",
+    "GemmaTokenizer",
+    "GemmaCausalLMPreprocessor",
+    "GemmaCausalLM",
 ]

@@ -1,0 +1,1 @@
+"""Gemma (1 and 2) on tfkit: ``GemmaBackbone``, ``GemmaTokenizer``, ``GemmaCausalLMPreprocessor``, ``GemmaCausalLM``."""

@@ -1,0 +1,72 @@
+"""Gemma's ``RMSNormalization``: root-mean-square normalization scaled by ``1 + scale`` (``scale`` starts at zero).
+
+    norm = RMSNormalization(epsilon=1e-6)
+    y = norm(x)          # x / sqrt(mean(x ** 2, axis=-1) + epsilon) * (1 + scale), computed in float32
+
+Not KerasHub's shared ``keras_hub.layers.RMSNormalization`` (that one scales by
+``scale`` and takes ``input_dim``): Gemma and Gemma 3 keep their own, built
+from the input's last axis. The class name is KerasHub's (``RMSNormalization``),
+so the key Keras gives it in a backbone's weights file
+(``layers/rms_normalization``) is the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit.engine.layer import Layer
+
+
+class RMSNormalization(Layer):
+    """Gemma's RMS normalization: normalize the last axis, then scale by `1 + scale`.
+
+    The weight `scale` has the size of the input's last axis and is
+    initialized to zeros, so a new layer only normalizes. The normalization
+    runs in float32 whatever the input dtype; the output is cast to the
+    layer's compute dtype. Gemma, Gemma 2 and Gemma 3 use it before and after
+    attention and the feedforward network, on queries and keys (Gemma 3) and
+    at the end of the backbone.
+
+    Args:
+        epsilon: Float added to the mean square before the square root.
+            Defaults to `1e-6`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        x: A float tensor `(..., features)`.
+
+    Returns:
+        The normalized tensor, of the input's shape.
+
+    Example:
+        >>> from tfkit.hub.models.gemma.rms_normalization import RMSNormalization
+        >>> norm = RMSNormalization()
+        >>> np.round(norm(np.array([[3.0, 4.0]], "float32")).numpy(), 4)
+        array([[0.8485, 1.1314]], dtype=float32)
+        >>> norm.scale.shape
+        TensorShape([2])
+    """
+
+    def __init__(self, epsilon: float = 1e-6, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.epsilon = epsilon
+
+    def build(self, input_shape: Any) -> None:
+        self.scale = self.add_weight(name="scale", trainable=True, shape=(input_shape[-1],), initializer="zeros")
+
+    def call(self, x: tf.Tensor) -> tf.Tensor:
+        x = tf.cast(x, tf.float32)
+        scale = tf.cast(self.scale, tf.float32)
+        variance = tf.reduce_mean(tf.square(x), axis=-1, keepdims=True)
+        normalized = x * tf.math.reciprocal(tf.sqrt(variance + self.epsilon))
+        return tf.cast(normalized * (1 + scale), self.compute_dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(epsilon=self.epsilon)
+        return config
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
