@@ -60,6 +60,15 @@ def test_a_keras_hub_preset_loads_as_llama3_with_keras_hubs_numbers(preset, refe
     assert tuple(attention._key_dense.kernel.shape) == (32, 2, 8)  # 2 key/value heads for 4 query heads
 
 
+def test_mixed_bfloat16_computes_keras_hubs_numbers(preset):
+    ours = tk_hub.models.Backbone.from_preset(preset, dtype="mixed_bfloat16")
+    theirs = keras_hub.models.Backbone.from_preset(preset, dtype="mixed_bfloat16")
+    assert ours.compute_dtype == "bfloat16" and ours.weights[0].dtype == tf.float32
+    ours_out, theirs_out = ours(PROMPTS), theirs(PROMPTS)  # norms, softmax and SiLU in float32, as KerasHub's
+    assert ours_out.dtype == tf.bfloat16
+    np.testing.assert_allclose(np.asarray(tf.cast(ours_out, tf.float32)), np.asarray(tf.cast(theirs_out, "float32")))
+
+
 def test_greedy_generation_gives_keras_hubs_ids_and_stops_where_it_stops(reference, causal_lm):
     ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)
     theirs = reference.generate(dict(PROMPTS), stop_token_ids=None)
