@@ -1,0 +1,277 @@
+"""Gemma 3 (text) in tfkit.hub against KerasHub: presets both ways, Hugging Face checkpoints, logits, greedy ids.
+
+A tiny random text-only Gemma 3 preset (query/key norms, five sliding-window layers then a global one with
+its own rotary wavelength and scaling) is made by KerasHub itself (``hub_presets_gemma``). tfkit loads it
+and must compute KerasHub's numbers, generate its greedy ids and texts (prompts as strings or
+``{"prompts": ...}``, stopping at ``<eos>`` or ``<end_of_turn>``), train on prompts and responses, save
+presets KerasHub loads and read the ``gemma3_text`` checkpoint KerasHub exports (and the text model of a
+multimodal ``gemma3`` checkpoint). The vision parts, which tfkit.hub does not build, are refused by name.
+"""
+
+import json
+import os
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from hub_presets import TEXTS, keras, keras_hub
+from hub_presets_gemma import gemma3_preset, run_docstring_examples
+
+import tfkit
+import tfkit.hub as tk_hub
+from tfkit.hub.models.gemma3.gemma3_attention import CachedGemma3Attention
+from tfkit.hub.models.gemma3.gemma3_decoder_block import Gemma3DecoderBlock
+from tfkit.hub.models.gemma3.gemma3_layers import Gemma3MeanPooling
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+import api_reference  # noqa: E402
+
+PROMPTS = {
+    "token_ids": np.array([[5, 9, 30, 2, 0, 0, 0, 0, 0, 0], [7, 8, 0, 0, 0, 0, 0, 0, 0, 0]], "int32"),
+    "padding_mask": np.array([[1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 0, 0, 0, 0]], "int32"),
+}
+CHAT = {"prompts": ["<start_of_turn>user the quick", "hello"], "responses": ["brown fox<end_of_turn>", "world!"]}
+
+
+@pytest.fixture(scope="module")
+def preset(tmp_path_factory):
+    return gemma3_preset(str(tmp_path_factory.mktemp("gemma3_preset")))
+
+
+@pytest.fixture(scope="module")
+def reference(preset):
+    model = keras_hub.models.Gemma3CausalLM.from_preset(preset)
+    model.compile(sampler="greedy", jit_compile=False)
+    return model
+
+
+@pytest.fixture(scope="module")
+def causal_lm(preset):
+    model = tk_hub.models.CausalLM.from_preset(preset)
+    model.compile(sampler="greedy", jit_compile=False)
+    return model
+
+
+def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers(preset, reference, causal_lm):
+    backbone = tk_hub.models.Backbone.from_preset(preset)
+    assert type(backbone).__name__ == "Gemma3Backbone" and type(causal_lm).__name__ == "Gemma3CausalLM"
+    assert type(causal_lm.preprocessor).__name__ == "Gemma3CausalLMPreprocessor"
+    theirs = reference.backbone.get_config()
+    assert backbone.get_config() == {**theirs, "dtype": backbone.get_config()["dtype"]}
+    waves = [(b.use_sliding_window_attention, b.rope_wavelength) for b in backbone.transformer_layers]
+    assert waves == [(True, 10_000.0)] * 5 + [(False, 1_000_000.0)]
+    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(reference.backbone(PROMPTS)), atol=1e-5)
+    np.testing.assert_allclose(np.asarray(causal_lm(PROMPTS)), np.asarray(reference(PROMPTS)), atol=1e-4)
+
+
+@pytest.mark.parametrize("stop_token_ids", [None, (210,)])  # row 1 stops at 6, row 0 runs to the end
+def test_greedy_generation_gives_keras_hubs_ids(reference, causal_lm, stop_token_ids):
+    ours = causal_lm.make_generate_function()(tf.nest.map_structure(tf.constant, PROMPTS), stop_token_ids)
+    # KerasHub's Gemma3CausalLM.generate without a preprocessor fails on the None "images" it returns: call
+    # its compiled generate_step directly
+    theirs = reference.make_generate_function()(tf.nest.map_structure(tf.constant, PROMPTS), stop_token_ids)
+    mask = np.asarray(theirs["padding_mask"], bool)
+    np.testing.assert_array_equal(np.asarray(ours["padding_mask"], bool), mask)
+    np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
+
+
+def test_xla_generation_with_a_cache_equals_the_full_forward_pass(preset):
+    causal_lm = tk_hub.models.Gemma3CausalLM.from_preset(preset, preprocessor=None)  # compiled with XLA
+    generated = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
+    logits = np.asarray(causal_lm({"token_ids": generated, "padding_mask": np.ones_like(generated)}))
+    for row, start in ((0, 4), (1, 2)):  # each new token is the argmax after the tokens before it
+        np.testing.assert_array_equal(generated[row, start:], logits[row, start - 1 : -1].argmax(-1))
+
+
+def test_generates_keras_hubs_text_from_strings_and_prompt_dicts(reference, causal_lm):
+    tokenizer = causal_lm.preprocessor.tokenizer
+    for text in TEXTS + CHAT["prompts"] + ["ünïcödé 😀<img>"]:
+        np.testing.assert_array_equal(tokenizer(text), reference.preprocessor.tokenizer(text))
+    assert tokenizer.image_placeholder_id == reference.preprocessor.tokenizer.image_placeholder_id
+    prompts = {"prompts": CHAT["prompts"]}
+    assert causal_lm.generate(dict(prompts), max_length=14) == reference.generate(dict(prompts), max_length=14)
+    one = {"prompts": CHAT["prompts"][0]}  # one prompt in, one string out
+    assert causal_lm.generate(dict(one), max_length=14) == reference.generate(dict(one), max_length=14)
+    stripped = causal_lm.generate(TEXTS[2:], max_length=14, strip_prompt=True)  # batch 2 again: no new trace
+    assert stripped == reference.generate(TEXTS[2:], max_length=14, strip_prompt=True)
+
+
+def test_auto_stop_tokens_are_eos_and_end_of_turn(causal_lm):
+    tokenizer = causal_lm.preprocessor.tokenizer
+    seen, compiled = [], causal_lm.make_generate_function()
+
+    def recording(inputs, stop_token_ids=None):
+        seen.append(stop_token_ids)
+        return compiled(inputs, stop_token_ids=stop_token_ids)
+
+    causal_lm.generate_function = recording
+    try:
+        causal_lm.generate(["hello"], max_length=8)
+    finally:
+        causal_lm.generate_function = compiled
+    assert seen == [(tokenizer.end_token_id, tokenizer.token_to_id("<end_of_turn>"))] == [(1, 5)]
+    assert causal_lm.generate_step.__defaults__ == ((106,),)  # KerasHub's default: <end_of_turn> in Gemma 3
+
+
+def test_training_takes_prompts_and_responses_and_learns_only_the_responses(preset, reference, causal_lm):
+    x, y, sample_weight = causal_lm.preprocessor(CHAT)
+    theirs = reference.preprocessor(CHAT)
+    for ours_value, their_value in zip(
+        (x["token_ids"], x["padding_mask"], y, sample_weight),
+        (theirs[0]["token_ids"], theirs[0]["padding_mask"], theirs[1], theirs[2]),
+    ):
+        np.testing.assert_array_equal(np.asarray(ours_value), np.asarray(their_value))
+    np.testing.assert_allclose(
+        causal_lm.evaluate(CHAT, batch_size=2, verbose=0, return_dict=True)["loss"],
+        reference.evaluate(CHAT, batch_size=2, verbose=0, return_dict=True)["loss"],
+        rtol=1e-5,
+    )
+    trained = tk_hub.models.CausalLM.from_preset(preset)
+    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2), jit_compile=False)
+    history = trained.fit(CHAT, batch_size=2, epochs=3, verbose=0)
+    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    # plain strings are responses with empty prompts (KerasHub needs the dict): every token is learned
+    _, y, sample_weight = causal_lm.preprocessor(["the quick brown fox"])
+    assert np.asarray(sample_weight).sum() == np.asarray(y != 0).sum()
+    assert np.isfinite(trained.fit(TEXTS, batch_size=2, epochs=1, verbose=0).history["loss"][0])
+
+
+def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_and_generates_the_same(causal_lm, tmp_path):
+    causal_lm.save_to_preset(str(tmp_path))
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["registered_name"] == "keras_hub>Gemma3Backbone" and config["config"]["vision_encoder"] is None
+    assert json.loads((tmp_path / "metadata.json").read_text())["tasks"] == ["CausalLM"]
+    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
+    assert type(theirs).__name__ == "Gemma3CausalLM"
+    np.testing.assert_allclose(np.asarray(theirs(PROMPTS)), np.asarray(causal_lm(PROMPTS)), atol=1e-4)
+    theirs.compile(sampler="greedy", jit_compile=False)
+    assert causal_lm.generate(TEXTS[:2], max_length=14) == theirs.generate(TEXTS[:2], max_length=14)
+
+
+def test_the_checkpoint_keras_hub_exports_loads_with_the_same_numbers_and_text(reference, causal_lm, tmp_path):
+    safetensors_numpy = pytest.importorskip("safetensors.numpy")
+    text_only = tmp_path / "gemma3_text"
+    reference.export_to_transformers(str(text_only))
+    assert json.loads((text_only / "config.json").read_text())["model_type"] == "gemma3_text"
+    ours = tk_hub.models.CausalLM.from_preset(str(text_only))  # the tokenizer from tokenizer.model
+    assert ours.preprocessor.tokenizer.has_vision_tokens
+    np.testing.assert_allclose(np.asarray(ours(PROMPTS)), np.asarray(reference(PROMPTS)), atol=1e-4)
+    for key, value in ours.preprocessor.generate_preprocess(TEXTS, sequence_length=14).items():  # same prompts
+        np.testing.assert_array_equal(value, causal_lm.preprocessor.generate_preprocess(TEXTS, sequence_length=14)[key])
+
+    # a multimodal gemma3 checkpoint: the decoder under model.language_model., a vision tower beside it
+    multimodal = tmp_path / "gemma3"
+    multimodal.mkdir()
+    text_config = json.loads((text_only / "config.json").read_text())
+    hf_config = {"model_type": "gemma3", "text_config": text_config, "vision_config": {"image_size": 16}}
+    (multimodal / "config.json").write_text(json.dumps(hf_config))
+    with safetensors_numpy.safe_open(str(text_only / "model.safetensors"), framework="np") as exported:
+        tensors = {
+            key.replace("model.", "model.language_model.", 1): exported.get_tensor(key) for key in exported.keys()
+        }
+    tensors["model.vision_tower.vision_model.embeddings.patch_embedding.weight"] = np.zeros((4, 3, 2, 2), "float32")
+    safetensors_numpy.save_file(tensors, str(multimodal / "model.safetensors"))
+    backbone = tk_hub.models.Backbone.from_preset(str(multimodal))
+    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(reference.backbone(PROMPTS)), atol=1e-5)
+
+
+def test_the_vision_parts_are_refused_by_name(preset, causal_lm, tmp_path):
+    keras.utils.set_random_seed(0)
+    vision_encoder = keras_hub.models.Gemma3VisionEncoder(
+        image_size=16,
+        patch_size=4,
+        num_heads=2,
+        hidden_dim=8,
+        num_layers=1,
+        intermediate_dim=16,
+        output_dim=16,
+        pool_size=2,
+    )
+    config = json.loads(open(os.path.join(preset, "config.json")).read())["config"]
+    config = {**config, "image_size": 16, "vision_encoder": vision_encoder, "dtype": None}
+    keras_hub.models.Gemma3Backbone(**config).save_to_preset(str(tmp_path))
+    with pytest.raises(ValueError, match=r"vision_encoder.*Gemma3VisionEncoder.*text model only"):
+        tk_hub.models.Backbone.from_preset(str(tmp_path))
+    with pytest.raises(ValueError, match=r"image_converter.*text model only"):
+        tk_hub.models.Gemma3CausalLMPreprocessor(causal_lm.preprocessor.tokenizer, image_converter=object())
+    with pytest.raises(ValueError, match=r"images.*text model only"):
+        causal_lm.generate({"prompts": ["hello"], "images": np.zeros((1, 1, 16, 16, 3))})
+
+
+def test_the_embedding_model_and_image_masks_equal_keras_hubs(tmp_path):
+    keras.utils.set_random_seed(4)
+    arguments = dict(
+        vocabulary_size=40,
+        image_size=None,
+        num_layers=2,
+        num_query_heads=2,
+        num_key_value_heads=1,
+        hidden_dim=8,
+        intermediate_dim=16,
+        head_dim=4,
+        use_sliding_window_attention=True,
+        sliding_window_size=4,
+        use_bidirectional_attention=True,
+        is_embedding_model=True,
+        pooling_intermediate_dim=12,
+        embedding_dim=6,
+    )
+    theirs = keras_hub.models.Gemma3Backbone(**arguments)
+    theirs.save_weights(str(tmp_path / "embedding.weights.h5"))
+    ours = tk_hub.models.Gemma3Backbone(**arguments)
+    ours.load_weights(str(tmp_path / "embedding.weights.h5"))
+    inputs = {"token_ids": PROMPTS["token_ids"] % 40, "padding_mask": PROMPTS["padding_mask"]}
+    for key, value in theirs(inputs).items():
+        np.testing.assert_allclose(np.asarray(ours(inputs)[key]), np.asarray(value), atol=1e-5, err_msg=key)
+
+    # a decoder block with image tokens (bidirectional within an image), weights through Keras's file
+    block_arguments = dict(
+        hidden_dim=8,
+        intermediate_dim=16,
+        head_dim=4,
+        num_query_heads=2,
+        num_key_value_heads=1,
+        use_query_key_norm=True,
+        gate_dim_reduction=1,
+        name="block",
+    )
+
+    def wrapped(block, layers):
+        x = layers.Input((6, 8))
+        padding, vision = layers.Input((6,), dtype="int32"), layers.Input((6,), dtype="int32")
+        return [x, padding, vision], block(x, padding_mask=padding, vision_mask=vision)
+
+    keras_inputs, keras_outputs = wrapped(
+        keras_hub.src.models.gemma3.gemma3_decoder_block.Gemma3DecoderBlock(**block_arguments), keras.layers
+    )
+    keras_model = keras.Model(keras_inputs, keras_outputs)
+    keras_model.save_weights(str(tmp_path / "block.weights.h5"))
+    our_inputs, our_outputs = wrapped(Gemma3DecoderBlock(**block_arguments), tfkit.layers)
+    our_model = tfkit.Model(our_inputs, our_outputs)
+    our_model.load_weights(str(tmp_path / "block.weights.h5"))
+    x = np.random.default_rng(0).normal(size=(2, 6, 8)).astype("float32")
+    padding = np.array([[1] * 6, [1] * 4 + [0] * 2], "int32")
+    vision = np.array([[0, 1, 1, 0, 1, 1], [0, 0, 1, 1, 1, 0]], "int32")
+    np.testing.assert_allclose(
+        np.asarray(our_model([x, padding, vision])), np.asarray(keras_model([x, padding, vision])), atol=1e-5
+    )
+
+
+PUBLIC = [
+    tk_hub.models.Gemma3Backbone,
+    tk_hub.models.Gemma3Tokenizer,
+    tk_hub.models.Gemma3CausalLMPreprocessor,
+    tk_hub.models.Gemma3CausalLM,
+]
+
+
+def test_docstrings_follow_the_rules_and_their_examples_run(tmp_path, monkeypatch):
+    for obj in PUBLIC:
+        assert api_reference.problems(obj) == [], obj.__name__
+        assert api_reference.restructured_text_warnings(obj) == [], obj.__name__
+    monkeypatch.chdir(tmp_path)
+    report = run_docstring_examples(PUBLIC + [CachedGemma3Attention, Gemma3DecoderBlock, Gemma3MeanPooling])
+    assert not report, "".join(report)
