@@ -199,7 +199,14 @@ def test_checkpoint_weights_of_the_wrong_shape_are_refused_naming_the_tensor(tmp
 
 
 def test_docstring_examples_run(tmp_path, monkeypatch):
-    from tfkit.hub.models.mistral import mistral_attention, mistral_layer_norm, mistral_transformer_decoder
+    from tfkit.hub.layers import gated_decoder_block, grouped_query_attention
+    from tfkit.hub.models import decoder_causal_lm
+    from tfkit.hub.models.mistral import (
+        mistral_attention,
+        mistral_checkpoint,
+        mistral_layer_norm,
+        mistral_transformer_decoder,
+    )
 
     monkeypatch.chdir(tmp_path)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
@@ -211,6 +218,18 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
         mistral_attention.CachedMistralAttention,
         mistral_layer_norm.MistralLayerNormalization,
         mistral_transformer_decoder.MistralTransformerDecoder,
+        mistral_checkpoint.transposed,
+        mistral_checkpoint.rope_theta,
+        # the blocks and functions Mistral shares with the Qwen families
+        grouped_query_attention.GroupedQueryAttention,
+        grouped_query_attention.sliding_window_mask,
+        grouped_query_attention.windowed_mask,
+        gated_decoder_block.GatedDecoderBlock,
+        gated_decoder_block.rms_norm,
+        decoder_causal_lm.empty_cache,
+        decoder_causal_lm.call_with_cache,
+        decoder_causal_lm.generate_with_cache,
+        decoder_causal_lm.score,
     ]
     for obj in objects:
         for test in doctest.DocTestFinder(recurse=False).find(obj, obj.__name__, globs={}):

@@ -40,6 +40,11 @@ def rms_norm(x: tf.Tensor, scale: Any, epsilon: float) -> tf.Tensor:
 
     Returns:
         The normalized tensor, float32 (the caller casts it to its dtype).
+
+    Example:
+        >>> from tfkit.hub.layers.gated_decoder_block import rms_norm
+        >>> np.round(rms_norm(tf.constant([[3.0, 4.0]]), tf.ones(2), 0.0).numpy(), 4)
+        array([[0.8485, 1.1314]], dtype=float32)
     """
     x = tf.cast(x, tf.float32)
     mean_square = tf.reduce_mean(tf.pow(x, 2.0), axis=-1, keepdims=True)

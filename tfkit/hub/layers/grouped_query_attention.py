@@ -18,7 +18,7 @@ computes it on TensorFlow, so the families' outputs equal KerasHub's.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import tensorflow as tf
 
@@ -48,6 +48,13 @@ def sliding_window_mask(
 
     Returns:
         A boolean tensor `(query_length, key_length)`.
+
+    Example:
+        >>> from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
+        >>> sliding_window_mask(3, 3, window=2).numpy().astype(int).tolist()
+        [[1, 1, 1], [1, 1, 1], [0, 1, 1]]
+        >>> sliding_window_mask(1, 3, window=2, cache_update_index=2).numpy().astype(int).tolist()
+        [[0, 1, 1]]
     """
     positions = tf.range(query_length)[:, None] + tf.cast(cache_update_index, tf.int32)
     keys = tf.range(key_length)[None, :]
@@ -69,6 +76,12 @@ def windowed_mask(attention_mask: Any, query: tf.Tensor, key: tf.Tensor, window:
 
     Returns:
         A boolean `(batch, queries, keys)` mask (batch 1 without `attention_mask`).
+
+    Example:
+        >>> from tfkit.hub.layers.grouped_query_attention import windowed_mask
+        >>> x = tf.zeros((1, 3, 1, 2))
+        >>> windowed_mask(None, x, x, window=2, cache_update_index=None).numpy().astype(int).tolist()
+        [[[1, 1, 0], [1, 1, 1], [0, 1, 1]]]
     """
     index = 0 if cache_update_index is None else cache_update_index
     window_mask = sliding_window_mask(tf.shape(query)[1], tf.shape(key)[1], window, index, two_sided=True)[None]
@@ -129,8 +142,10 @@ class GroupedQueryAttention(Layer):
         dropout: float,
         rope_max_wavelength: float,
         rope_scaling_factor: float,
+        make_head_norm: Callable[[str], Layer] | None = None,
     ) -> None:
-        """Makes and builds the projections, softmax, dropout and rotary embedding, KerasHub's names."""
+        """Makes and builds the projections, softmax, dropout and rotary embedding, KerasHub's names, in KerasHub's
+        order; with `make_head_norm` (Qwen 3), the query and key norms right after their projections."""
         inputs_shape = tuple(inputs_shape)
         hidden_dim = inputs_shape[-1]
         self._inv_norm_factor = 1.0 / math.sqrt(head_dim)
@@ -149,7 +164,11 @@ class GroupedQueryAttention(Layer):
             return dense
 
         self._query_dense = projection("bqm,muh->bquh", num_query_heads, "uh", "query")
+        if make_head_norm is not None:
+            self._query_dense_layer_norm = make_head_norm("query_dense_layernorm")
         self._key_dense = projection("bkm,mvh->bkvh", num_key_value_heads, "vh", "key")
+        if make_head_norm is not None:
+            self._key_dense_layer_norm = make_head_norm("key_dense_layernorm")
         self._value_dense = projection("bkm,mvh->bkvh", num_key_value_heads, "vh", "value")
         self._softmax = Softmax(axis=-1, dtype="float32", name="attention_softmax")
         self._dropout_layer = Dropout(rate=dropout, dtype=self.dtype_policy)

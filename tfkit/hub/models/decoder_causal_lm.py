@@ -35,6 +35,11 @@ def empty_cache(token_ids: Any, num_layers: int, num_key_value_heads: int, head_
 
     Returns:
         The cache, all zeros.
+
+    Example:
+        >>> from tfkit.hub.models.decoder_causal_lm import empty_cache
+        >>> empty_cache(np.ones((2, 5), "int32"), num_layers=3, num_key_value_heads=2, head_dim=4, dtype="float32").shape
+        TensorShape([2, 3, 2, 5, 2, 4])
     """
     shape = tf.shape(token_ids)
     return tf.zeros([shape[0], num_layers, 2, shape[1], num_key_value_heads, head_dim], dtype=dtype)
@@ -53,6 +58,16 @@ def call_with_cache(backbone: Any, token_ids: Any, cache: Any, cache_update_inde
 
     Returns:
         `(logits, hidden_states, cache)`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> from tfkit.hub.models.decoder_causal_lm import call_with_cache, empty_cache
+        >>> backbone = keras_hub.models.QwenBackbone(vocabulary_size=10, num_layers=1, num_query_heads=2,
+        ...     num_key_value_heads=1, hidden_dim=8, intermediate_dim=16)
+        >>> ids = np.array([[1, 2, 3]])
+        >>> logits, hidden_states, cache = call_with_cache(backbone, ids, empty_cache(ids, 1, 1, 4, "float32"), 0)
+        >>> logits.shape, cache.shape
+        (TensorShape([1, 3, 10]), TensorShape([1, 1, 2, 3, 1, 4]))
     """
     x = backbone.token_embedding(token_ids)
     caches = []
@@ -78,6 +93,17 @@ def generate_with_cache(model: Any, inputs: dict[str, Any], stop_token_ids: Any 
     Returns:
         `{"token_ids", "padding_mask"}`: the completed sequences, and `True`
         up to each one's first stop token.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> from tfkit.hub.models.decoder_causal_lm import generate_with_cache
+        >>> backbone = keras_hub.models.QwenBackbone(vocabulary_size=10, num_layers=1, num_query_heads=2,
+        ...     num_key_value_heads=1, hidden_dim=8, intermediate_dim=16)
+        >>> causal_lm = keras_hub.models.QwenCausalLM(backbone)
+        >>> causal_lm.compile(sampler="greedy")
+        >>> prompt = {"token_ids": tf.constant([[1, 2, 0, 0]]), "padding_mask": tf.constant([[1, 1, 0, 0]])}
+        >>> generate_with_cache(causal_lm, prompt)["padding_mask"].numpy().tolist()
+        [[True, True, True, True]]
     """
     token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
     hidden_states, cache = model._build_cache(token_ids)
@@ -135,6 +161,16 @@ def score(
     Raises:
         ValueError: If `scoring_mode` is neither `"logits"` nor `"loss"`, or it
             is `"loss"` without `target_ids`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> from tfkit.hub.models.decoder_causal_lm import score
+        >>> backbone = keras_hub.models.QwenBackbone(vocabulary_size=10, num_layers=1, num_query_heads=2,
+        ...     num_key_value_heads=1, hidden_dim=8, intermediate_dim=16)
+        >>> causal_lm = keras_hub.models.QwenCausalLM(backbone)
+        >>> ids = np.array([[1, 2, 3]])
+        >>> score(causal_lm, ids).shape, score(causal_lm, ids, scoring_mode="loss", target_ids=ids).shape
+        (TensorShape([1, 3, 10]), TensorShape([1, 3]))
     """
     who = f"{type(model).__name__}.score"
     if scoring_mode not in ("logits", "loss"):

@@ -21,7 +21,19 @@ from tfkit.hub.presets.transformers_checkpoints import WeightPlan, register
 
 
 def transposed(shape: tuple) -> Any:
-    """A transform that transposes a Transformers ``(out, in)`` matrix and reshapes it to ``shape``."""
+    """A transform that transposes a Transformers ``(out, in)`` matrix and reshapes it to ``shape``.
+
+    Args:
+        shape: The variable's shape, such as `(hidden, heads, head_dim)`.
+
+    Returns:
+        A function of a NumPy array.
+
+    Example:
+        >>> from tfkit.hub.models.mistral.mistral_checkpoint import transposed
+        >>> transposed((3, 2, 2))(np.zeros((4, 3))).shape
+        (3, 2, 2)
+    """
 
     def transform(value: np.ndarray) -> np.ndarray:
         return np.reshape(np.transpose(value), shape)
@@ -30,14 +42,32 @@ def transposed(shape: tuple) -> Any:
 
 
 def rope_theta(hf: dict) -> float:
-    """The rotary base of a Transformers config (``rope_parameters.rope_theta``, else ``rope_theta``)."""
+    """The rotary base of a Transformers config (``rope_parameters.rope_theta``, else ``rope_theta``).
+
+    Args:
+        hf: The checkpoint's `config.json`.
+
+    Returns:
+        The base (Transformers' default, `10000.0`, when neither is given).
+
+    Example:
+        >>> from tfkit.hub.models.mistral.mistral_checkpoint import rope_theta
+        >>> rope_theta({"rope_parameters": {"rope_theta": 1e6}}), rope_theta({"rope_theta": 500.0})
+        (1000000.0, 500.0)
+    """
     parameters = hf.get("rope_parameters") or {}
     theta = parameters.get("rope_theta") if isinstance(parameters, dict) else None
     return theta if theta is not None else hf.get("rope_theta", 10000.0)
 
 
 def plan_decoder_block(block: Any, prefix: str, plan: WeightPlan) -> None:
-    """The weights of a gated decoder block (Mistral's, Qwen's) from Transformers' ``model.layers.<i>.`` tensors."""
+    """The weights of a gated decoder block (Mistral's, Qwen's) from Transformers' ``model.layers.<i>.`` tensors.
+
+    Args:
+        block: A built `GatedDecoderBlock`.
+        prefix: The block's key prefix, `"model.layers.<i>."`.
+        plan: The `WeightPlan` to add to.
+    """
     attention = block._self_attention_layer
     plan.port(block._self_attention_layernorm.scale, prefix + "input_layernorm.weight")
     plan.port(block._feedforward_layernorm.scale, prefix + "post_attention_layernorm.weight")
@@ -57,7 +87,13 @@ def plan_decoder_block(block: Any, prefix: str, plan: WeightPlan) -> None:
 
 
 def plan_embeddings(backbone: Any, hf: dict, plan: WeightPlan) -> None:
-    """The token embedding, the final norm and, for an untied model, the output embedding (``lm_head``)."""
+    """The token embedding, the final norm and, for an untied model, the output embedding (``lm_head``).
+
+    Args:
+        backbone: A backbone with `token_embedding` and `layer_norm`.
+        hf: The checkpoint's `config.json` (`tie_word_embeddings`).
+        plan: The `WeightPlan` to add to.
+    """
     embedding = backbone.token_embedding
     plan.port(embedding.embeddings, "model.embed_tokens.weight")
     if not embedding.tie_weights:

@@ -1,0 +1,229 @@
+"""Qwen 2 and Qwen 3 in tfkit.hub against KerasHub: presets both ways, sliding windows, Hugging Face checkpoints.
+
+Tiny random presets made by KerasHub itself (``hub_presets_qwen``: Qwen 2 with query/key/value biases and an
+untied output embedding, Qwen 3 with query/key norms and a head size apart from the hidden size, both with a
+sliding window of 6 tokens) load in tfkit with KerasHub's numbers, generate KerasHub's greedy ids and text
+(past the window), save presets KerasHub loads, and read Transformers checkpoints of the same weights.
+"""
+
+import doctest
+import json
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from hub_presets import TEXTS
+from hub_presets_qwen import WINDOW, keras_hub, qwen3_preset, qwen3_transformers_checkpoint, qwen_preset
+
+import tfkit
+import tfkit.hub as tk_hub
+
+PROMPTS = {
+    "token_ids": np.array([[5, 9, 30, 2, 71, 0, 0, 0, 0, 0, 0, 0], [7, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]], "int32"),
+    "padding_mask": np.array([[1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]], "int32"),
+}
+# family: (preset maker, class name prefix, a token its greedy generation from PROMPTS meets in some row)
+NAMES = ("Backbone", "Tokenizer", "CausalLMPreprocessor", "CausalLM")
+FAMILIES = {"qwen": (qwen_preset, "Qwen", 150), "qwen3": (qwen3_preset, "Qwen3", 211)}
+
+
+@pytest.fixture(scope="module", params=sorted(FAMILIES))
+def family(request, tmp_path_factory):
+    """(name, preset folder, tfkit's CausalLM with its preprocessor, KerasHub's)."""
+    make, prefix, _ = FAMILIES[request.param]
+    preset = make(str(tmp_path_factory.mktemp(request.param)))
+    ours = tk_hub.models.CausalLM.from_preset(preset)
+    theirs = keras_hub.models.CausalLM.from_preset(preset)
+    ours.compile(sampler="greedy")
+    theirs.compile(sampler="greedy", run_eagerly=prefix == "Qwen")  # see the test of KerasHub's compiled generate
+    return prefix, preset, ours, theirs
+
+
+def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers(family):
+    prefix, preset, ours, theirs = family
+    backbone = tk_hub.models.Backbone.from_preset(preset)
+    assert type(backbone).__name__ == f"{prefix}Backbone" and type(ours).__name__ == f"{prefix}CausalLM"
+    assert backbone.get_config() == theirs.backbone.get_config()
+    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(theirs.backbone(PROMPTS)), atol=1e-5)
+    np.testing.assert_allclose(np.asarray(ours(PROMPTS)), np.asarray(theirs(PROMPTS)), atol=1e-4)
+    names = [w.name.split(":")[0] for w in backbone.weights]
+    assert names == ["/".join(w.path.split("/")[-2:]) for w in theirs.backbone.weights]
+    # KerasHub's block configs lack the window (and Qwen 3's head size and epsilon); tfkit's add them, nothing else
+    block, reference = backbone.transformer_layers[0], theirs.backbone.transformer_layers[0]
+    for mine, their in ((block, reference), (block._self_attention_layer, reference._self_attention_layer)):
+        extra = set(mine.get_config()) - set(their.get_config())
+        assert set(their.get_config()) <= set(mine.get_config())
+        assert extra <= {"use_sliding_window_attention", "sliding_window_size", "head_dim", "layer_norm_epsilon"}
+
+
+def test_greedy_generation_past_the_window_gives_keras_hubs_ids(family):
+    prefix, _, ours, theirs = family
+    stop = next(token for _, name, token in FAMILIES.values() if name == prefix)
+    models = [
+        getattr(hub.models, f"{prefix}CausalLM")(backbone=m.backbone)
+        for hub, m in ((tk_hub, ours), (keras_hub, theirs))
+    ]
+    generated = []
+    for model, eagerly in zip(models, (False, prefix == "Qwen")):
+        model.compile(sampler="greedy", run_eagerly=eagerly)
+        generated.append(model.generate(dict(PROMPTS), stop_token_ids=(stop,)))
+    mask = np.asarray(generated[1]["padding_mask"], bool)
+    np.testing.assert_array_equal(np.asarray(generated[0]["padding_mask"], bool), mask)
+    assert not mask.all()  # the stop token ends one row
+    np.testing.assert_array_equal(
+        np.where(mask, generated[0]["token_ids"], -1), np.where(mask, generated[1]["token_ids"], -1)
+    )
+    full = models[0](generated[0])  # each new token is the argmax after the (windowed) tokens before it
+    for row, start in ((0, 5), (1, 2)):
+        steps = mask[row, start:]
+        np.testing.assert_array_equal(
+            generated[0]["token_ids"][row, start:][steps], np.asarray(full)[row, start - 1 : -1].argmax(-1)[steps]
+        )
+
+
+def test_the_window_changes_what_follows_it_only(family):
+    prefix, _, ours, _ = family
+    config = ours.backbone.get_config()
+    unwindowed = {"use_sliding_window_attention": False} if prefix == "Qwen" else {"sliding_window_size": None}
+    other = type(ours.backbone).from_config({**config, **unwindowed})
+    other.set_weights(ours.backbone.get_weights())
+    inputs = {"token_ids": np.arange(1, 13)[None].astype("int32"), "padding_mask": np.ones((1, 12), "int32")}
+    windowed, full = np.asarray(ours.backbone(inputs)), np.asarray(other(inputs))
+    np.testing.assert_allclose(windowed[:, :WINDOW], full[:, :WINDOW], atol=1e-6)
+    assert np.abs(windowed[:, WINDOW:] - full[:, WINDOW:]).max() > 1e-3
+
+
+def test_tokenizer_and_generated_text_equal_keras_hubs(family):
+    prefix, _, ours, theirs = family
+    tokenizer, reference = ours.preprocessor.tokenizer, theirs.preprocessor.tokenizer
+    assert type(tokenizer).__name__ == f"{prefix}Tokenizer" and tokenizer.start_token_id is None
+    assert (tokenizer.end_token_id, tokenizer.pad_token_id) == (reference.end_token_id, reference.pad_token_id)
+    for text in TEXTS + [f"two{reference.end_token}tokens"]:
+        np.testing.assert_array_equal(tokenizer(text), reference(text))
+    x, y, weights = ours.preprocessor(TEXTS)
+    x_ref, y_ref, weights_ref = theirs.preprocessor(TEXTS)
+    for mine, their in ((x["token_ids"], x_ref["token_ids"]), (y, y_ref), (weights, weights_ref)):
+        np.testing.assert_array_equal(mine, their)
+    generated = ours.generate(TEXTS, max_length=16)
+    assert generated == theirs.generate(TEXTS, max_length=16)
+    assert ours.generate(TEXTS, max_length=16, strip_prompt=True) == theirs.generate(
+        TEXTS, max_length=16, strip_prompt=True
+    )
+
+
+def test_score_and_evaluate_give_keras_hubs_numbers(family):
+    _, _, ours, theirs = family
+    targets = np.roll(PROMPTS["token_ids"], -1, axis=1)
+    kwargs = {"padding_mask": PROMPTS["padding_mask"], "scoring_mode": "loss", "target_ids": targets}
+    np.testing.assert_allclose(
+        np.asarray(ours.score(PROMPTS["token_ids"], **kwargs)),
+        np.asarray(theirs.score(PROMPTS["token_ids"], **kwargs)),
+        atol=1e-4,
+    )
+    np.testing.assert_allclose(
+        ours.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
+        theirs.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
+        rtol=1e-5,
+    )
+
+
+def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_with_the_same_numbers(family, tmp_path):
+    prefix, _, ours, _ = family
+    ours.save_to_preset(str(tmp_path))
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["registered_name"] == f"keras_hub>{prefix}Backbone"
+    assert json.loads((tmp_path / "tokenizer.json").read_text())["registered_name"] == f"keras_hub>{prefix}Tokenizer"
+    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
+    assert type(theirs).__name__ == f"{prefix}CausalLM"
+    np.testing.assert_allclose(np.asarray(theirs(PROMPTS)), np.asarray(ours(PROMPTS)), atol=1e-5)
+    np.testing.assert_array_equal(theirs.preprocessor.tokenizer(TEXTS[1]), ours.preprocessor.tokenizer(TEXTS[1]))
+
+
+@pytest.mark.parametrize("family", ["qwen"], indirect=True)
+def test_keras_hubs_windowed_qwen_generates_only_eagerly_where_tfkit_compiles(family):
+    """KerasHub 0.32's QwenAttention tests `if cache_update_index` (a tensor) as a Python bool, so its compiled
+    generate fails with a sliding window: the Qwen reference here generates eagerly; tfkit's compiles (XLA)."""
+    _, _, ours, theirs = family
+    reference = keras_hub.models.QwenCausalLM(backbone=theirs.backbone)
+    reference.compile(sampler="greedy")
+    with pytest.raises(Exception, match="Python `bool`"):
+        reference.generate(dict(PROMPTS), stop_token_ids=None)
+    assert ours.make_generate_function()._jit_compile  # tfkit compiled (XLA) what KerasHub could not
+
+
+@pytest.mark.parametrize("family", ["qwen3"], indirect=True)  # the training path is the families' shared one
+def test_fit_takes_raw_strings_and_lowers_the_loss(family):
+    _, preset, _, _ = family
+    trained = tk_hub.models.CausalLM.from_preset(preset)
+    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2))
+    before = trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"]
+    history = trained.fit(tf.data.Dataset.from_tensor_slices(TEXTS).batch(2), epochs=2, verbose=0)
+    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]
+    assert trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"] < before
+
+
+@pytest.mark.parametrize("family", ["qwen"], indirect=True)
+def test_the_transformers_checkpoint_keras_hub_exports_loads_with_the_preset_numbers(family, tmp_path):
+    pytest.importorskip("safetensors")
+    _, _, ours, theirs = family
+    theirs.export_to_transformers(str(tmp_path))  # config.json, model.safetensors, vocab.json, merges.txt
+    hf_config = json.loads((tmp_path / "config.json").read_text())
+    assert hf_config["model_type"] == "qwen2" and "use_sliding_window" not in hf_config
+    with pytest.raises(KeyError, match="use_sliding_window"):  # KerasHub cannot read its own export back
+        keras_hub.models.QwenBackbone.from_preset(str(tmp_path))
+    # Transformers' Qwen2 configs carry the window; KerasHub's exporter leaves it out, so it is put back here
+    hf_config.update(use_sliding_window=True, sliding_window=WINDOW, max_window_layers=0)
+    (tmp_path / "config.json").write_text(json.dumps(hf_config))
+    causal_lm = tk_hub.models.CausalLM.from_preset(str(tmp_path))  # the tokenizer from vocab.json and merges.txt
+    assert type(causal_lm).__name__ == "QwenCausalLM" and not causal_lm.backbone.tie_word_embeddings
+    assert causal_lm.backbone.use_sliding_window_attention and causal_lm.backbone.sliding_window_size == WINDOW
+    np.testing.assert_allclose(np.asarray(causal_lm(PROMPTS)), np.asarray(theirs(PROMPTS)), atol=1e-5)
+    causal_lm.compile(sampler="greedy")
+    assert causal_lm.generate(TEXTS, max_length=16) == ours.generate(TEXTS, max_length=16)
+    mixed = {**hf_config, "max_window_layers": 1}  # Transformers' window from layer 1 on: not a QwenBackbone
+    with pytest.raises(ValueError, match=r"a sliding window on layers \[1\] only"):
+        tk_hub.models.qwen.qwen_checkpoint.QwenConverter.backbone_config(mixed)
+
+
+@pytest.mark.parametrize("family", ["qwen3"], indirect=True)
+def test_a_transformers_qwen3_checkpoint_of_the_same_weights_loads_with_the_same_numbers(family, tmp_path):
+    pytest.importorskip("safetensors")
+    _, _, ours, theirs = family
+    folder = qwen3_transformers_checkpoint(theirs.backbone, theirs.preprocessor.tokenizer, str(tmp_path))
+    reference = keras_hub.models.Qwen3Backbone.from_preset(folder)  # KerasHub reads the layout the test wrote
+    np.testing.assert_allclose(np.asarray(reference(PROMPTS)), np.asarray(theirs.backbone(PROMPTS)), atol=1e-5)
+    causal_lm = tk_hub.models.CausalLM.from_preset(folder)  # the tokenizer from tokenizer.json
+    assert type(causal_lm).__name__ == "Qwen3CausalLM" and causal_lm.backbone.sliding_window_size == WINDOW
+    np.testing.assert_allclose(np.asarray(causal_lm(PROMPTS)), np.asarray(theirs(PROMPTS)), atol=1e-5)
+    tokenizer = causal_lm.preprocessor.tokenizer
+    assert sorted(tokenizer.unsplittable_tokens) == ["<|endoftext|>", "<|im_end|>"]
+    for text in TEXTS + ["two<|im_end|>tokens"]:
+        np.testing.assert_array_equal(tokenizer(text), theirs.preprocessor.tokenizer(text))
+
+
+def test_qwen3s_query_and_key_norms_use_the_backbones_epsilon():
+    arguments = dict(vocabulary_size=8, num_layers=1, num_query_heads=2, num_key_value_heads=1, head_dim=4)
+    arguments.update(hidden_dim=8, intermediate_dim=8, layer_norm_epsilon=1e-6)
+    ours = tk_hub.models.Qwen3Backbone(**arguments).transformer_layers[0]._self_attention_layer
+    theirs = keras_hub.models.Qwen3Backbone(**arguments).transformer_layers[0]._self_attention_layer
+    assert ours._query_dense_layer_norm.epsilon == ours._key_dense_layer_norm.epsilon == 1e-6  # Transformers'
+    assert theirs._query_dense_layer_norm.epsilon == 1e-5  # KerasHub 0.32 leaves them at the default
+
+
+def test_docstring_examples_run(tmp_path, monkeypatch):
+    from tfkit.hub.models.qwen import qwen_attention, qwen_checkpoint, qwen_decoder, qwen_layernorm
+    from tfkit.hub.models.qwen3 import qwen3_attention, qwen3_decoder, qwen3_layernorm
+
+    monkeypatch.chdir(tmp_path)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    objects = [getattr(tk_hub.models, f"{p}{n}") for p in ("Qwen", "Qwen3") for n in NAMES]
+    objects += [qwen_attention.QwenAttention, qwen_decoder.QwenTransformerDecoder, qwen_layernorm.QwenLayerNorm]
+    objects += [qwen3_attention.Qwen3Attention, qwen3_decoder.Qwen3TransformerDecoder, qwen3_layernorm.Qwen3LayerNorm]
+    objects += [qwen_checkpoint.sliding_layers, qwen_checkpoint.sliding_window_config]
+    for obj in objects:
+        for test in doctest.DocTestFinder(recurse=False).find(obj, obj.__name__, globs={}):
+            tfkit.backend.clear_session(free_memory=False)
+            tfkit.utils.set_random_seed(0)
+            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
+            runner.run(test)
+    assert runner.failures == 0 and runner.tries >= len(objects)

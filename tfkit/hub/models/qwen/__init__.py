@@ -1,0 +1,1 @@
+"""Qwen 2 on tfkit: ``QwenBackbone``, ``QwenTokenizer``, ``QwenCausalLMPreprocessor``, ``QwenCausalLM``."""

@@ -1,0 +1,153 @@
+"""``Qwen3Backbone``: Qwen 3's decoder stack (query/key norms, explicit head size, sliding window), KerasHub's layout.
+
+backbone = Qwen3Backbone(vocabulary_size=151936, num_layers=28, num_query_heads=16, num_key_value_heads=8,
+                         head_dim=128, hidden_dim=1024, intermediate_dim=3072)
+hidden = backbone({"token_ids": ids, "padding_mask": mask})       # (batch, length, hidden_dim)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tfkit import activations, initializers, layers
+from tfkit.engine.functional_graph import Input
+from tfkit.hub.models.backbone import Backbone
+from tfkit.hub.models.qwen3.qwen3_decoder import Qwen3TransformerDecoder
+from tfkit.hub.models.qwen3.qwen3_layernorm import Qwen3LayerNorm
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+class Qwen3Backbone(Backbone):
+    """The Qwen 3 Transformer core architecture with hyperparameters.
+
+    Token embeddings feed `num_layers` decoder blocks (RMS norm, causal
+    grouped-query self-attention whose query and key heads are
+    RMS-normalized before the rotary position embedding, RMS norm, gated
+    SiLU feedforward network), then a final RMS norm; the outputs are the
+    last hidden states. The head size is its own argument (`head_dim`, not
+    `hidden_dim // num_query_heads`). The layer names and weights are
+    KerasHub's, so KerasHub's Qwen 3 presets load into it.
+
+    Args:
+        vocabulary_size: The size of the token vocabulary.
+        num_layers: The number of decoder blocks.
+        num_query_heads: The number of query heads of each block.
+        num_key_value_heads: The number of key and value heads of each block.
+        head_dim: The size of each attention head.
+        hidden_dim: The size of the hidden states.
+        intermediate_dim: The hidden size of each feedforward network.
+        rope_max_wavelength: The longest wavelength of the rotary embedding.
+            Defaults to `10000`.
+        rope_scaling_factor: The rotary embedding's position scaling.
+            Defaults to `1.0`.
+        layer_norm_epsilon: The RMS norms' epsilon. Defaults to `1e-6`.
+        dropout: The dropout rate. Defaults to `0.0`.
+        tie_word_embeddings: Whether the output embedding is the input one.
+            Defaults to `True`.
+        sliding_window_size: How many tokens each token attends to (itself
+            and those before it), or `None` for full causal attention.
+            Defaults to `32768`.
+        dtype: The dtype policy of the layers. Defaults to `None` (global).
+        **kwargs: `Backbone` keyword arguments, such as `name`.
+
+    Call arguments:
+        inputs: `{"token_ids": int (batch, length), "padding_mask": (batch, length)}`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> backbone = keras_hub.models.Qwen3Backbone(vocabulary_size=10, num_layers=1, num_query_heads=2,
+        ...     num_key_value_heads=1, head_dim=6, hidden_dim=8, intermediate_dim=16)
+        >>> backbone({"token_ids": np.ones((1, 5), "int32"), "padding_mask": np.ones((1, 5), "int32")}).shape
+        TensorShape([1, 5, 8])
+    """
+
+    def __init__(
+        self,
+        vocabulary_size: int,
+        num_layers: int,
+        num_query_heads: int,
+        num_key_value_heads: int,
+        head_dim: int,
+        hidden_dim: int,
+        intermediate_dim: int,
+        rope_max_wavelength: float = 10000,
+        rope_scaling_factor: float = 1.0,
+        layer_norm_epsilon: float = 1e-6,
+        dropout: float = 0.0,
+        tie_word_embeddings: bool = True,
+        sliding_window_size: int | None = 32768,
+        dtype: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        self.token_embedding = layers.ReversibleEmbedding(
+            input_dim=vocabulary_size,
+            output_dim=hidden_dim,
+            tie_weights=tie_word_embeddings,
+            embeddings_initializer=initializers.RandomNormal(stddev=0.01),
+            dtype=dtype,
+            name="token_embedding",
+        )
+        self.transformer_layers = [
+            Qwen3TransformerDecoder(
+                intermediate_dim=intermediate_dim,
+                head_dim=head_dim,
+                num_query_heads=num_query_heads,
+                num_key_value_heads=num_key_value_heads,
+                rope_max_wavelength=rope_max_wavelength,
+                rope_scaling_factor=rope_scaling_factor,
+                layer_norm_epsilon=layer_norm_epsilon,
+                activation=activations.silu,
+                kernel_initializer=initializers.RandomNormal(stddev=0.02),
+                dropout=dropout,
+                sliding_window_size=sliding_window_size,
+                dtype=dtype,
+                name=f"transformer_layer_{i}",
+            )
+            for i in range(num_layers)
+        ]
+        self.layer_norm = Qwen3LayerNorm(epsilon=layer_norm_epsilon, dtype=dtype, name="sequence_output_layernorm")
+
+        token_ids = Input(shape=(None,), dtype="int32", name="token_ids")
+        padding_mask = Input(shape=(None,), dtype="int32", name="padding_mask")
+        x = self.token_embedding(token_ids)
+        for block in self.transformer_layers:
+            x = block(x, decoder_padding_mask=padding_mask)
+        super().__init__(
+            inputs={"token_ids": token_ids, "padding_mask": padding_mask},
+            outputs=self.layer_norm(x),
+            dtype=dtype,
+            **kwargs,
+        )
+        self.vocabulary_size = vocabulary_size
+        self.num_layers = num_layers
+        self.num_query_heads = num_query_heads
+        self.hidden_dim = hidden_dim
+        self.head_dim = head_dim
+        self.intermediate_dim = intermediate_dim
+        self.rope_max_wavelength = rope_max_wavelength
+        self.num_key_value_heads = num_key_value_heads
+        self.rope_scaling_factor = rope_scaling_factor
+        self.layer_norm_epsilon = layer_norm_epsilon
+        self.dropout = dropout
+        self.tie_word_embeddings = tie_word_embeddings
+        self.sliding_window_size = sliding_window_size
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(
+            vocabulary_size=self.vocabulary_size,
+            num_layers=self.num_layers,
+            num_query_heads=self.num_query_heads,
+            hidden_dim=self.hidden_dim,
+            head_dim=self.head_dim,
+            intermediate_dim=self.intermediate_dim,
+            rope_max_wavelength=self.rope_max_wavelength,
+            rope_scaling_factor=self.rope_scaling_factor,
+            num_key_value_heads=self.num_key_value_heads,
+            layer_norm_epsilon=self.layer_norm_epsilon,
+            dropout=self.dropout,
+            tie_word_embeddings=self.tie_word_embeddings,
+            sliding_window_size=self.sliding_window_size,
+        )
+        return config

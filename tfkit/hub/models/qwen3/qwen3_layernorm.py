@@ -1,0 +1,62 @@
+"""``Qwen3LayerNorm``: Qwen 3's RMS normalization (of hidden states, or of each attention head), KerasHub's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from tfkit.engine.layer import Layer
+from tfkit.hub.layers.gated_decoder_block import rms_norm
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+class Qwen3LayerNorm(Layer):
+    """A normalization layer for Qwen 3 that implements RMS normalization.
+
+    Divides the input by the root mean square of its last axis (plus
+    `epsilon`), in float32, and multiplies by a learned `scale` of size
+    `head_dim` (the query and key norms) or of the input's last axis; the
+    output has the input's dtype. KerasHub's config leaves out `head_dim`;
+    tfkit's keeps it, so the layer rebuilds from its config.
+
+    Args:
+        head_dim: Integer, the size of the scale; `None` (the default) means
+            the input's last axis.
+        epsilon: Float, added to the mean square. Defaults to `1e-6`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        x: Tensor `(..., dim)`.
+
+    Returns:
+        The normalized tensor, of the input's shape and dtype.
+
+    Example:
+        >>> from tfkit.hub.models.qwen3.qwen3_layernorm import Qwen3LayerNorm
+        >>> np.round(Qwen3LayerNorm(epsilon=0.0)(np.array([[3.0, 4.0]], "float32")).numpy(), 4)
+        array([[0.8485, 1.1314]], dtype=float32)
+    """
+
+    def __init__(self, head_dim: int | None = None, epsilon: float = 1e-6, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.head_dim = head_dim
+        self.epsilon = epsilon
+
+    def build(self, input_shape: Any) -> None:
+        dim = self.head_dim if self.head_dim else input_shape[-1]
+        self.scale = self.add_weight(
+            name="scale", shape=(dim,), initializer="ones", trainable=True, dtype=self.variable_dtype
+        )
+
+    def call(self, x: tf.Tensor) -> tf.Tensor:
+        return tf.cast(rms_norm(x, self.scale, self.epsilon), x.dtype)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(epsilon=self.epsilon, head_dim=self.head_dim)
+        return config
