@@ -46,6 +46,11 @@ def pytest_cmdline_main(config):
     if workers > 1:
         config.option.numprocesses = workers
         config.option.dist = "loadfile"
+        # A worker that dies is not replaced: the run stops and says which test it was running. Replaced,
+        # the new worker under loadfile never got the dead one's files and the run waited for them until
+        # CI's time limit (stop 57).
+        if config.option.maxworkerrestart is None:
+            config.option.maxworkerrestart = "0"
 
 
 def pytest_configure(config):

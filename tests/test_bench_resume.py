@@ -211,15 +211,33 @@ def test_a_worker_writes_temporary_files_in_the_data_folder_and_a_signal_that_ki
     assert started[0]["TMPDIR"] == "/data/folder" and started[0]["PATH"] == "/bin"
 
 
-def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_handler_is_restored(bench):
-    import os
-    import signal
+SIGTERM_CHILD = """
+import os, signal, sys
+sys.path.insert(0, sys.argv[1])
+from bench import cli
+before = signal.getsignal(signal.SIGTERM)
+try:
+    with cli.sigterm_as_interrupt():
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.sigtimedwait([], 0.001)  # the handler runs between Python instructions
+        for _ in range(1000):
+            pass
+    print("not interrupted")
+except KeyboardInterrupt as error:
+    print("interrupted:", error)
+print("restored" if signal.getsignal(signal.SIGTERM) is before else "not restored")
+"""
 
-    before = signal.getsignal(signal.SIGTERM)
-    with pytest.raises(KeyboardInterrupt, match="stopped by signal 15"):
-        with bench.cli.sigterm_as_interrupt():
-            os.kill(os.getpid(), signal.SIGTERM)
-            signal.sigtimedwait([], 0.001)  # the handler runs between Python instructions
-            for _ in range(1000):
-                pass
-    assert signal.getsignal(signal.SIGTERM) is before
+
+def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_handler_is_restored():
+    """In a process of its own: sent to the suite's own worker, the SIGTERM killed that worker in two full
+    runs out of three (CI at stop 57, and here; the cause was not found, the test alone never failed), and
+    pytest-xdist then waited for the dead worker's files until CI's time limit."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", SIGTERM_CHILD, str(TOOLS)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["interrupted: stopped by signal 15", "restored"]
