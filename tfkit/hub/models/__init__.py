@@ -4,10 +4,10 @@
     backbone = tfkit.hub.models.Backbone.from_preset("./gpt2_tiny")      # GPT2Backbone
 
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
-``CausalLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``, ``TextClassifier``,
-``TextClassifierPreprocessor``, ``MaskedLM``, ``MaskedLMPreprocessor``. Families, one folder each (backbone, tokenizer,
-preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``vit``, ``mistral``, ``bert``, ``llama`` (Llama 2),
-``llama3``, ``gemma`` (Gemma and Gemma 2).
+``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
+``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``vit``,
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``qwen`` (Qwen 2), ``qwen3``.
 """
 
 from tfkit.hub.models.backbone import Backbone
@@ -25,6 +25,11 @@ from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone
 from tfkit.hub.models.gemma.gemma_causal_lm import GemmaCausalLM
 from tfkit.hub.models.gemma.gemma_causal_lm_preprocessor import GemmaCausalLMPreprocessor
 from tfkit.hub.models.gemma.gemma_tokenizer import GemmaTokenizer
+from tfkit.hub.models.gemma3 import gemma3_checkpoint  # noqa: F401  (registers the gemma3 and gemma3_text converters)
+from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
+from tfkit.hub.models.gemma3.gemma3_causal_lm import Gemma3CausalLM
+from tfkit.hub.models.gemma3.gemma3_causal_lm_preprocessor import Gemma3CausalLMPreprocessor
+from tfkit.hub.models.gemma3.gemma3_tokenizer import Gemma3Tokenizer
 from tfkit.hub.models.gpt2 import gpt2_checkpoint  # noqa: F401  (registers the gpt2 checkpoint converter)
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
@@ -49,6 +54,16 @@ from tfkit.hub.models.mistral.mistral_causal_lm import MistralCausalLM
 from tfkit.hub.models.mistral.mistral_causal_lm_preprocessor import MistralCausalLMPreprocessor
 from tfkit.hub.models.mistral.mistral_tokenizer import MistralTokenizer
 from tfkit.hub.models.preprocessor import Preprocessor
+from tfkit.hub.models.qwen import qwen_checkpoint  # noqa: F401  (registers the qwen2 checkpoint converter)
+from tfkit.hub.models.qwen.qwen_backbone import QwenBackbone
+from tfkit.hub.models.qwen.qwen_causal_lm import QwenCausalLM
+from tfkit.hub.models.qwen.qwen_causal_lm_preprocessor import QwenCausalLMPreprocessor
+from tfkit.hub.models.qwen.qwen_tokenizer import QwenTokenizer
+from tfkit.hub.models.qwen3 import qwen3_checkpoint  # noqa: F401  (registers the qwen3 checkpoint converter)
+from tfkit.hub.models.qwen3.qwen3_backbone import Qwen3Backbone
+from tfkit.hub.models.qwen3.qwen3_causal_lm import Qwen3CausalLM
+from tfkit.hub.models.qwen3.qwen3_causal_lm_preprocessor import Qwen3CausalLMPreprocessor
+from tfkit.hub.models.qwen3.qwen3_tokenizer import Qwen3Tokenizer
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.text_classifier import TextClassifier
 from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
@@ -56,6 +71,14 @@ from tfkit.hub.models.vit import vit_checkpoint  # noqa: F401  (registers the vi
 from tfkit.hub.models.vit.vit_backbone import ViTBackbone
 from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
 from tfkit.hub.models.vit.vit_image_classifier_preprocessor import ViTImageClassifierPreprocessor
+
+# KerasHub's other names of the same classes (keras_hub.models.Qwen2Backbone is QwenBackbone, and so on)
+Qwen2Backbone = QwenBackbone
+Qwen2Tokenizer = QwenTokenizer
+Qwen2CausalLMPreprocessor = QwenCausalLMPreprocessor
+Qwen2CausalLM = QwenCausalLM
+BertClassifier = BertTextClassifier
+BertPreprocessor = BertTextClassifierPreprocessor
 
 __all__ = [
     "Backbone",
@@ -67,15 +90,22 @@ __all__ = [
     "GPT2Tokenizer",
     "GPT2CausalLMPreprocessor",
     "GPT2CausalLM",
-    "ImageClassifier",
-    "ImageClassifierPreprocessor",
-    "ViTBackbone",
-    "ViTImageClassifierPreprocessor",
-    "ViTImageClassifier",
     "MistralBackbone",
     "MistralTokenizer",
     "MistralCausalLMPreprocessor",
     "MistralCausalLM",
+    "QwenBackbone",
+    "QwenTokenizer",
+    "QwenCausalLMPreprocessor",
+    "QwenCausalLM",
+    "Qwen2Backbone",
+    "Qwen2Tokenizer",
+    "Qwen2CausalLMPreprocessor",
+    "Qwen2CausalLM",
+    "Qwen3Backbone",
+    "Qwen3Tokenizer",
+    "Qwen3CausalLMPreprocessor",
+    "Qwen3CausalLM",
     "LlamaBackbone",
     "LlamaTokenizer",
     "LlamaCausalLMPreprocessor",
@@ -84,6 +114,14 @@ __all__ = [
     "Llama3Tokenizer",
     "Llama3CausalLMPreprocessor",
     "Llama3CausalLM",
+    "GemmaBackbone",
+    "GemmaTokenizer",
+    "GemmaCausalLMPreprocessor",
+    "GemmaCausalLM",
+    "Gemma3Backbone",
+    "Gemma3Tokenizer",
+    "Gemma3CausalLMPreprocessor",
+    "Gemma3CausalLM",
     "TextClassifier",
     "TextClassifierPreprocessor",
     "MaskedLM",
@@ -94,8 +132,11 @@ __all__ = [
     "BertTextClassifier",
     "BertMaskedLMPreprocessor",
     "BertMaskedLM",
-    "GemmaBackbone",
-    "GemmaTokenizer",
-    "GemmaCausalLMPreprocessor",
-    "GemmaCausalLM",
+    "BertClassifier",
+    "BertPreprocessor",
+    "ImageClassifier",
+    "ImageClassifierPreprocessor",
+    "ViTBackbone",
+    "ViTImageClassifierPreprocessor",
+    "ViTImageClassifier",
 ]
