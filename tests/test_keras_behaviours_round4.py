@@ -278,3 +278,23 @@ def test_a_sub_layer_made_trainable_after_its_parent_was_frozen_trains_as_in_ker
             len(block.trainable_weights),
         )
     assert found["tfkit"] == found["keras"]
+
+
+def test_save_weights_of_a_model_compiled_but_not_trained_stores_the_optimizer_as_keras_does(tmp_path):
+    """Keras's save_weights stores an optimizer not yet built as it stands (its counter and learning rate), and
+    its load_weights warns of any other count; tfkit stored it built (2 + 2 per weight for Adam)."""
+    h5py = pytest.importorskip("h5py")
+    counts = {}
+    for lib in (keras, tfkit):
+        model = lib.Sequential([lib.Input((3,)), lib.layers.Dense(2)])
+        model.compile(optimizer=lib.optimizers.Adam(), loss="mse")
+        path = str(tmp_path / f"{lib.__name__}.weights.h5")
+        model.save_weights(path)
+        with h5py.File(path) as f:
+            counts[lib.__name__] = len(f["optimizer/vars"])
+    assert counts["tfkit"] == counts["keras"] == 2
+    twin = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    twin.compile(optimizer=keras.optimizers.Adam(), loss="mse")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Keras's "Skipping variable loading for optimizer" would fail here
+        twin.load_weights(str(tmp_path / "tfkit.weights.h5"))

@@ -91,11 +91,21 @@ def built_copy(optimizer: Any, trainable: Sequence[Any]) -> Any:
     return copy
 
 
-def stored_groups(optimizer: Any, trainable: Sequence[Any]) -> list[tuple[str, str, list[tuple[np.ndarray, str]]]]:
+def stored_groups(
+    optimizer: Any, trainable: Sequence[Any], as_compiled: bool = True
+) -> list[tuple[str, str, list[tuple[np.ndarray, str]]]]:
     """``(group, name, arrays)`` a Keras file stores for ``optimizer``: ``optimizer/vars`` with every variable in
     Keras's order, and, for a ``LossScaleOptimizer``, ``optimizer/inner_optimizer/vars`` with the inner one's
-    (Keras walks that attribute too; its loader reads the first copy)."""
-    optimizer = built_copy(optimizer, trainable)
+    (Keras walks that attribute too; its loader reads the first copy).
+
+    An optimizer not built yet is stored built (``built_copy``) in a ``.keras`` archive (``as_compiled``), whose
+    loading compiles and builds it at once, and as it stands (its counter and learning rate) in a
+    ``.weights.h5``, as Keras's ``save_weights`` stores it: Keras's ``load_weights`` leaves its optimizer unbuilt
+    and warns of any other count."""
+    if not as_compiled and not optimizer.built:
+        trainable = []
+    else:
+        optimizer = built_copy(optimizer, trainable)
     groups = [("optimizer", optimizer.name, stored_arrays(optimizer, trainable))]
     if isinstance(optimizer, optimizers.LossScaleOptimizer):
         inner = optimizer.inner_optimizer

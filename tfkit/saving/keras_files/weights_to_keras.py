@@ -61,9 +61,12 @@ def _stored_variables(layer: Any, idf_ids: set[int]) -> list[tuple[np.ndarray, s
     return out
 
 
-def write_keras_weights(f: h5py.File, model: Any, include_optimizer: bool = True, skip: Sequence[Any] = ()) -> None:
+def write_keras_weights(
+    f: h5py.File, model: Any, include_optimizer: bool = True, skip: Sequence[Any] = (), as_compiled: bool = True
+) -> None:
     """Write ``model``'s variables (and, when compiled, its optimizer's) into ``f`` in Keras 3's layout; the
-    layers in ``skip`` are left out, as Keras's ``save_weights(objects_to_skip=...)`` leaves them out."""
+    layers in ``skip`` are left out, as Keras's ``save_weights(objects_to_skip=...)`` leaves them out.
+    ``as_compiled``: an archive's optimizer (built when not yet, see ``optimizer_layout.stored_groups``)."""
     paths = keras3_paths(model, skip)
     idf_ids = {id(v) for v in (idf_variable(layer) for _, layer in paths) if v is not None}
     idf_written: set[int] = set()
@@ -84,7 +87,7 @@ def write_keras_weights(f: h5py.File, model: Any, include_optimizer: bool = True
                 )
     optimizer = getattr(model, "optimizer", None)
     if include_optimizer and optimizer is not None:
-        for path, name, arrays in optimizer_layout.stored_groups(optimizer, model.trainable_weights):
+        for path, name, arrays in optimizer_layout.stored_groups(optimizer, model.trainable_weights, as_compiled):
             group = _vars_group(f, path, name)
             for index, (array, dtype) in enumerate(arrays):
                 _write(group, str(index), array, dtype)
@@ -92,7 +95,7 @@ def write_keras_weights(f: h5py.File, model: Any, include_optimizer: bool = True
 
 def write_weights_file(f: h5py.File, model: Any) -> None:
     """A Keras 3 ``.weights.h5``: the layout above, plus the input shapes tfkit builds an unbuilt model from."""
-    write_keras_weights(f, model)
+    write_keras_weights(f, model, as_compiled=False)
     build = weights_io.build_config(model)
     if build is not None:
         f.attrs[BUILD_ATTR] = json.dumps(build)
