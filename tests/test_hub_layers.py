@@ -592,6 +592,7 @@ def test_packer_errors_name_the_layer():
 
 
 def test_docstring_examples_run(tmp_path, monkeypatch):
+    from tfkit.hub.layers.gelu_approximate import gelu_approximate
     from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
     from tfkit.hub.layers.transformer_block import TransformerBlock
 
@@ -600,7 +601,11 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
         doctest.DocTestFinder(exclude_empty=True),
         doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE),
     )
-    objects = [getattr(hub.layers, name) for name in hub.layers.__all__] + [PreprocessingLayer, TransformerBlock]
+    objects = [getattr(hub.layers, name) for name in hub.layers.__all__] + [
+        PreprocessingLayer,
+        TransformerBlock,
+        gelu_approximate,
+    ]
     for obj in objects:
         for test in finder.find(obj, obj.__name__, module=False, globs={}):
             tfkit.backend.clear_session(free_memory=False)

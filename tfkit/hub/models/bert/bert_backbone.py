@@ -14,8 +14,8 @@ from typing import Any
 from tfkit import initializers, layers
 from tfkit.engine.functional_graph import Input
 from tfkit.hub.layers import PositionEmbedding, TransformerEncoder
+from tfkit.hub.layers.gelu_approximate import gelu_approximate
 from tfkit.hub.models.backbone import Backbone
-from tfkit.hub.models.gpt2.gpt2_backbone import gelu_approximate
 from tfkit.saving import register_keras_serializable
 
 

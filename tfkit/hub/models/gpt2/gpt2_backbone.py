@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit import activations, initializers, layers
+from tfkit import initializers, layers
 from tfkit.engine.functional_graph import Input
 from tfkit.hub.layers import PositionEmbedding, TransformerDecoder
+from tfkit.hub.layers.gelu_approximate import gelu_approximate
 from tfkit.hub.models.backbone import Backbone
 from tfkit.saving import register_keras_serializable
-
-
-@register_keras_serializable(package="keras_hub")
-def gelu_approximate(x: Any) -> Any:
-    """GELU with the tanh approximation, as GPT-2 was trained with it (KerasHub's `keras_hub>gelu_approximate`)."""
-    return activations.gelu(x, approximate=True)
 
 
 @register_keras_serializable(package="keras_hub")
