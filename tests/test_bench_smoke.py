@@ -60,6 +60,7 @@ def test_defaults_run_everything_five_times_into_the_performance_file(bench):
         "memory",
         "graph",
         "vae_load",
+        "pretrained",
     ]
     assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax"]
     assert args.pairs == 10

@@ -268,7 +268,7 @@ def run(args: Any, command: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         The raw records (``repeat``, ``side``, ``job``, ``result``; the result's ``info["tfkit_file"]`` says
         which tfkit ran) and the run's facts for ``render``.
     """
-    from bench import orchestrate, report, startup
+    from bench import orchestrate, pretrained, report, startup
     from bench.cli import load_average as load
 
     jobs = plan_jobs(args.workloads, args.epoch_counts, args.quick)
@@ -290,7 +290,9 @@ def run(args: Any, command: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             startup.ensure_bytecode(package)
         envs = {"baseline": side_env(env, tree), "current": side_env(env, None)}
         print(f"baseline {args.baseline} = {commit[:10]} in {tree}; preparing data ...", file=sys.stderr, flush=True)
-        orchestrate.prepare_data(data, env, timeout=args.timeout)
+        orchestrate.prepare_data(
+            data, env, timeout=args.timeout, presets=pretrained.models_for(job.case for job in jobs)
+        )
         for repeat, side, job in plan(jobs, args.repeats):
             print(f"[{repeat}/{args.repeats}] {job.case:<19} {side:<8}", end=" ", file=sys.stderr, flush=True)
             result = check_tfkit(orchestrate.run_job(job, data, envs[side], timeout=args.timeout), packages[side])

@@ -177,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--in-process-worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--prepare-data", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--prepare-presets", default=None, help=argparse.SUPPRESS)
     return parser
 
 
@@ -409,7 +410,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Run every job ``args.repeats`` times, interleaved, each case's runners in turn first; return the records and the run's facts."""
-    from bench import data, orchestrate, report
+    from bench import data, orchestrate, pretrained, report
 
     jobs = spec.plan_jobs(args.workloads, args.peers, args.epoch_counts, quick=args.quick)
     if not jobs:
@@ -425,8 +426,9 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
     records: list[dict[str, Any]] = []
     given_up: set[tuple[str, str]] = set()  # (case, runner) found unavailable: not retried
     with tempfile.TemporaryDirectory(prefix="tfkit_bench_data_") as data_dir:
-        print(f"preparing data in {data_dir} ...", file=sys.stderr, flush=True)
-        orchestrate.prepare_data(data_dir, env, timeout=args.timeout)
+        presets = pretrained.models_for(job.case for job in jobs)  # the pretrained workload's, built by KerasHub
+        print(f"preparing data{' and presets' if presets else ''} in {data_dir} ...", file=sys.stderr, flush=True)
+        orchestrate.prepare_data(data_dir, env, timeout=args.timeout, presets=presets)
         if "matmul_gflops" not in progress.sections:
             progress.set_section("matmul_gflops", data.matmul_rate(data_dir), clock())
         for repeat in range(1, args.repeats + 1):
@@ -582,6 +584,10 @@ def main(argv: list[str] | None = None) -> int:
 
         data.prepare(args.prepare_data)
         return 0
+    if args.prepare_presets is not None:
+        from bench import pretrained_presets
+
+        return pretrained_presets.main(args.prepare_presets)
     if args.mesh:
         import mesh_bench
 

@@ -1,7 +1,7 @@
 """One subprocess per measurement: environments, data preparation, result parsing.
 
     env = orchestrate.base_env()
-    orchestrate.prepare_data(data_dir, env, timeout=600)
+    orchestrate.prepare_data(data_dir, env, timeout=600, presets=["gpt2_124m"])   # presets: the pretrained workload's
     result = orchestrate.run_job(job, data_dir, env, timeout=1800)
 
 Each peer gets a fresh interpreter, so imports, thread pools, traced functions and
@@ -18,7 +18,7 @@ import pathlib
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from bench.spec import Job
 from bench.worker import RESULT_MARKER
@@ -63,8 +63,9 @@ def worker_env(peer: str, env: dict[str, str], data_dir: str) -> dict[str, str]:
     return {**peer_env(peer, env), "TMPDIR": data_dir}
 
 
-def prepare_data(data_dir: str, env: dict[str, str], timeout: float) -> None:
-    """Write the shared arrays (MNIST through tfkit's loader) into ``data_dir``."""
+def prepare_data(data_dir: str, env: dict[str, str], timeout: float, presets: Sequence[str] = ()) -> None:
+    """Write the shared arrays (MNIST through tfkit's loader) into ``data_dir``, and the random presets of the
+    pretrained workload's ``presets`` (``bench.pretrained.MODELS`` keys) that it lacks."""
     completed = subprocess.run(
         [sys.executable, str(ENTRY), "--prepare-data", data_dir],
         env=env,
@@ -75,6 +76,28 @@ def prepare_data(data_dir: str, env: dict[str, str], timeout: float) -> None:
     )
     if completed.returncode != 0:
         raise RuntimeError(f"preparing the data failed (exit {completed.returncode}):\n{completed.stderr[-3000:]}")
+    if presets:
+        prepare_presets(data_dir, env, presets, timeout)
+
+
+def prepare_presets(
+    data_dir: str, env: dict[str, str], models: Sequence[str], timeout: float, tiny: bool = False
+) -> None:
+    """Build the pretrained workload's presets with KerasHub on TensorFlow, in a subprocess of their own
+    (``bench.pretrained_presets``): every peer then loads the same weights."""
+    payload = json.dumps({"directory": data_dir, "models": list(models), "tiny": tiny})
+    completed = subprocess.run(
+        [sys.executable, str(ENTRY), "--prepare-presets", payload],
+        env=peer_env("keras3", env),
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(
+            f"building the presets {', '.join(models)} failed (exit {completed.returncode}):\n{completed.stderr[-3000:]}"
+        )
 
 
 def parse_result(stdout: str) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ import statistics
 import sys
 from typing import Any, Iterable
 
-from bench import arithmetic
+from bench import arithmetic, pretrained
 from bench.spec import (
     BASELINE,
     GRAPH_CASES,
@@ -246,6 +246,7 @@ def _targets() -> tuple[Target, ...]:
         Target("Dense chain of 4,000 calls: load_model under 2 s", "graph_chain4000", "load_s", None, 2.0),
         Target("Guide VAE: load_model, tfkit's .h5 <= 1.5x Keras 3's .keras", "vae_load", "load_s", "keras3", 1.5),
     ]
+    targets += [Target(*fields) for fields in pretrained.target_fields()]  # issue 56: tfkit.hub vs KerasHub on JAX
     return tuple(targets)
 
 
@@ -315,10 +316,12 @@ def target_lines(summary: Summary, in_process: list[dict[str, Any]] | None = Non
         pairs = repeat_pair_ratios(summary, target) if target.peer in PAIRED_BY_REPEAT else []
         if len(pairs) >= 2:
             factor = statistics.median(pairs)
-            verdict = "met" if factor <= target.bound else "missed"
+            met = factor >= target.bound if target.higher_is_better else factor <= target.bound
+            verdict = "met" if met else "missed"
             lines.append(
                 f"- {target.description}: median of {len(pairs)} per-repeat ratios tfkit / "
-                f"{_title(target.peer)} = {factor:.2f}x ({min(pairs):.2f}-{max(pairs):.2f}; target <= "
+                f"{_title(target.peer)} = {factor:.2f}x ({min(pairs):.2f}-{max(pairs):.2f}; target "
+                f"{'>=' if target.higher_is_better else '<='} "
                 f"{target.bound:.2f}x) -> **{verdict}**" + _cross_process_aside(summary, target)
             )
             continue
@@ -568,6 +571,7 @@ def render(summary: Summary, runners: list[str], cases: list[str], context: dict
     parameters = parameter_lines(summary, runners, [case for case in cases if case in TRAINING_WORKLOADS])
     if parameters:
         lines += ["", "## Trainable parameters (every runner should build the same model)", ""] + parameters
+    lines += pretrained.section_lines(summary)
     lines += extra_sections(context)
     lines += [
         "",

@@ -15,6 +15,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from bench import pretrained
+
 PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax")
 WORKLOADS: tuple[str, ...] = (
     "vae",
@@ -30,6 +32,7 @@ WORKLOADS: tuple[str, ...] = (
     "memory",
     "graph",
     "vae_load",
+    "pretrained",
 )
 QUICK_WORKLOADS: tuple[str, ...] = ("vae", "predict")
 SCALING_BATCH_SIZES: tuple[int, ...] = (32, 64, 256, 1024)
@@ -40,6 +43,8 @@ MEMORY_EPOCHS = 10  # the memory workload always runs this many epochs (--epochs
 GRAPH_CASES: tuple[str, ...] = ("graph_chain400", "graph_chain4000", "graph_resnet", "graph_transformer")
 GRAPH_PEERS: tuple[str, ...] = ("tfkit", "keras3")  # building and loading functional graphs (tools/bench/graphs.py)
 JAX_CASES: tuple[str, ...] = ("vae", "vae_train_step", "cnn", "lstm", "transformer")
+# tfkit.hub, KerasHub on TensorFlow (the keras3 peer) and KerasHub on JAX (keras3_jax): bench/pretrained.py
+PRETRAINED_CASES: tuple[str, ...] = pretrained.CASE_NAMES
 # Cases whose tfkit time is held to the targets (the others describe how cost grows).
 TRAINING_WORKLOADS: tuple[str, ...] = (
     "vae",
@@ -70,7 +75,7 @@ RUNNERS: tuple[Runner, ...] = (
     Runner("tf_keras_spe100", "tf_keras", "tf-keras spe=100", settings={"steps_per_execution": 100}, cases=("vae",)),
     Runner("raw_tf", "raw_tf", "raw TF (floor)"),
     # Keras 3 on JAX compiles the whole step with XLA: the peer a user who wants speed may pick (bench extra: jax).
-    Runner("keras3_jax", "keras3_jax", "Keras 3 on JAX", cases=JAX_CASES),
+    Runner("keras3_jax", "keras3_jax", "Keras 3 on JAX", cases=JAX_CASES + PRETRAINED_CASES),
     # tfkit's default is jit_compile="auto" (measured per run); these pin XLA so "auto" can be judged.
     Runner("tfkit_xla_off", "tfkit", "tfkit XLA off", settings={"jit_compile": False}, cases=TRAINING_WORKLOADS),
     Runner("tfkit_xla_on", "tfkit", "tfkit XLA on", settings={"jit_compile": True}, cases=TRAINING_WORKLOADS),
@@ -121,6 +126,8 @@ CASES["memory"] = Case("memory", "vae", 64, epochs=MEMORY_EPOCHS)
 for _graph in GRAPH_CASES:
     CASES[_graph] = Case(_graph, "graph", 0, peers=GRAPH_PEERS, trains=False)
 CASES["vae_load"] = Case("vae_load", "vae_load", 0, peers=GRAPH_PEERS, trains=False)
+for _case in pretrained.CASES.values():
+    CASES[_case.name] = Case(_case.name, "pretrained", _case.batch_size, peers=pretrained.PEERS, trains=False)
 
 
 def cases_for_workload(workload: str) -> list[str]:
@@ -131,6 +138,8 @@ def cases_for_workload(workload: str) -> list[str]:
         return [f"size_{_size_label(rows)}" for rows in DATA_SIZES]
     if workload == "graph":
         return list(GRAPH_CASES)
+    if workload == "pretrained":
+        return list(PRETRAINED_CASES)
     return [workload]
 
 
@@ -216,6 +225,7 @@ ROWS: tuple[Row, ...] = (
         Row("memory", "rss_last_mib", f"Memory: VAE RSS after epoch {MEMORY_EPOCHS}", "MiB", "lower", 0),
         Row("memory", "rss_growth_mib", f"Memory: VAE RSS growth, epoch 1 to {MEMORY_EPOCHS}", "MiB", None, 0),
     )
+    + tuple(Row(*fields) for fields in pretrained.row_fields())
 )
 
 DEFAULT_EPOCHS: dict[str, int] = {

@@ -5,8 +5,9 @@
 
 A peer module (``peer_tfkit``, ``peer_keras``, ``peer_raw_tf``) offers
 ``load(peer)``, ``train(job, x, y)``, ``predict(job, x, export_dir)`` and
-``graph(job, work_dir)`` (the graph and vae_load workloads, tfkit and Keras 3); it
-raises ``Unavailable`` when its framework or an API it needs is missing. Where the
+``graph(job, work_dir)`` (the graph and vae_load workloads, tfkit and Keras 3); the
+pretrained workload goes to ``peer_hub`` (``load(peer)``, ``run(job, data_dir)``) for
+every peer. A peer raises ``Unavailable`` when its framework or an API it needs is missing. Where the
 run imported tfkit, ``info["tfkit_file"]`` says which file it was.
 """
 
@@ -53,31 +54,37 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
     if threads is not None:  # read when TensorFlow's context starts: before the peer runs its first op
         os.environ["TF_NUM_INTRAOP_THREADS"] = str(int(threads))
     try:
-        peer = importlib.import_module(f"bench.{PEER_MODULES[job['peer']]}")
+        module = "peer_hub" if job["workload"] == "pretrained" else PEER_MODULES[job["peer"]]
+        peer = importlib.import_module(f"bench.{module}")
         try:
             peer.load(job["peer"])
         except ImportError as error:
             raise Unavailable(describe(error)) from error
-        if job["workload"] in ("graph", "vae_load"):  # models built and loaded: no data
+        if job["workload"] == "pretrained":  # tfkit.hub or KerasHub on the run's presets (bench.pretrained)
+            metrics, info = peer.run(job, data_dir)
+            result["metrics"] = {key: float(value) for key, value in metrics.items()}
+            result["info"] = info
+        elif job["workload"] in ("graph", "vae_load"):  # models built and loaded: no data
             with tempfile.TemporaryDirectory(prefix="bench_graph_") as work_dir:
                 metrics, info = peer.graph(job, work_dir)
             result["metrics"] = {key: float(value) for key, value in metrics.items()}
             result["info"] = info
             return result
-        x, y = data.load(data_dir, job["workload"], rows=job.get("rows"))
-        if job["workload"] == "predict":
-            with tempfile.TemporaryDirectory(prefix="bench_export_") as export_root:
-                metrics, missing, info = peer.predict(job, x, os.path.join(export_root, "model"))
-            if "serving_latency_ms" in metrics:
-                metrics["serving_calls"] = timing.serving_calls(job["quick"])
-            result["missing"] = missing
         else:
-            metrics, info = peer.train(job, x, y)
-            metrics["peak_rss_mib"] = timing.peak_rss_mib()
-            if job.get("rows") and "epoch_steady_s" in metrics:
-                metrics["us_per_sample"] = 1e6 * metrics["epoch_steady_s"] / job["rows"]
-        result["metrics"] = {key: float(value) for key, value in metrics.items()}
-        result["info"] = info
+            x, y = data.load(data_dir, job["workload"], rows=job.get("rows"))
+            if job["workload"] == "predict":
+                with tempfile.TemporaryDirectory(prefix="bench_export_") as export_root:
+                    metrics, missing, info = peer.predict(job, x, os.path.join(export_root, "model"))
+                if "serving_latency_ms" in metrics:
+                    metrics["serving_calls"] = timing.serving_calls(job["quick"])
+                result["missing"] = missing
+            else:
+                metrics, info = peer.train(job, x, y)
+                metrics["peak_rss_mib"] = timing.peak_rss_mib()
+                if job.get("rows") and "epoch_steady_s" in metrics:
+                    metrics["us_per_sample"] = 1e6 * metrics["epoch_steady_s"] / job["rows"]
+            result["metrics"] = {key: float(value) for key, value in metrics.items()}
+            result["info"] = info
     except Unavailable as error:
         result.update(status="unavailable", reason=str(error))
     except Exception as error:  # a failed measurement must not take the run down

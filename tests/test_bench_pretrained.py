@@ -1,0 +1,107 @@
+"""tools/bench.py's ``pretrained`` section on tiny random models: plan, presets, peers, report.
+
+KerasHub builds the tiny presets (its own subprocess, as in a real run); tfkit.hub runs its
+jobs in this process and KerasHub on JAX in a worker of its own, greedy only. No timing
+assertion: the figures only have to be there, and the greedy ids have to agree.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+
+import pytest
+
+TOOLS = pathlib.Path(__file__).resolve().parents[1] / "tools"
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    monkeypatch.syspath_prepend(str(TOOLS))
+    modules = {
+        name: importlib.import_module(f"bench.{name}")
+        for name in ("cli", "spec", "report", "orchestrate", "pretrained", "peer_hub")
+    }
+    return type("Bench", (), modules)
+
+
+def test_the_section_runs_tfkit_hub_and_kerashub_on_tf_and_jax_in_a_full_run(bench):
+    assert "pretrained" in bench.cli.parse_args([]).workloads
+    jobs = bench.spec.plan_jobs(["pretrained"], list(bench.spec.PEERS), {})
+    cases = list(dict.fromkeys(job.case for job in jobs))
+    assert cases == ["gen_gpt2_b1", "gen_gpt2_b8", "gen_llama_b1", "gen_llama_b8", "ft_bert", "ft_llama_lora"]
+    assert {job.runner for job in jobs} == {"tfkit", "keras3", "keras3_jax"}
+    assert all(job.workload == "pretrained" for job in jobs)
+    assert bench.pretrained.models_for(cases) == ["gpt2_124m", "llama_100m", "bert_base"]
+    assert bench.pretrained.models_for(["vae", "gen_gpt2_b8"]) == ["gpt2_124m"]
+    rows = {(row.case, row.metric) for row in bench.spec.ROWS}
+    assert {
+        ("gen_llama_b8", "tokens_per_s_top_k"),
+        ("gen_gpt2_b1", "ttft_greedy_s"),
+        ("ft_bert", "step_steady_s"),
+    } <= rows
+    described = [target.description for target in bench.report.TARGETS if target.case == "gen_gpt2_b8"]
+    assert any("1.20x KerasHub on JAX" in text for text in described)
+
+
+def test_the_full_size_models_have_the_sizes_the_issue_asks_for(bench):
+    gpt2 = bench.pretrained.MODELS["gpt2_124m"].config
+    assert (gpt2["num_layers"], gpt2["num_heads"], gpt2["hidden_dim"], gpt2["vocabulary_size"]) == (12, 12, 768, 50257)
+    llama = bench.pretrained.MODELS["llama_100m"].config
+    # Hand count: embeddings in and out, per layer q/o (768 x 768), k/v (768 x 256), gate/up/down (768 x 2048), 2 norms.
+    per_layer = 2 * 768 * 768 + 2 * 768 * 256 + 3 * 768 * 2048 + 2 * 768
+    params = 2 * llama["vocabulary_size"] * 768 + llama["num_layers"] * per_layer + 768
+    assert 95e6 < params < 105e6
+
+
+def test_greedy_agreement_names_the_first_difference(bench):
+    same = bench.pretrained.greedy_agreement({"tfkit": [[1, 2]], "keras3": [[1, 2]], "keras3_jax": [[1, 2]]})
+    assert same == "Greedy ids against tfkit.hub: KerasHub on TF identical; KerasHub on JAX identical."
+    differ = bench.pretrained.greedy_agreement({"tfkit": [[1, 2], [3, 4]], "keras3_jax": [[1, 2], [3, 5]]})
+    assert "KerasHub on JAX **differs** in 1 of 2 rows (first at row 1, new token 1)" in differ
+
+
+def test_tiny_presets_run_in_tfkit_hub_and_kerashub_on_jax_with_equal_greedy_ids(bench, tmp_path, monkeypatch):
+    pytest.importorskip("keras_hub")
+    pytest.importorskip("jax")
+    data_dir = str(tmp_path)
+    env = bench.orchestrate.base_env()
+    bench.orchestrate.prepare_presets(data_dir, env, ["gpt2_124m", "llama_100m"], timeout=300, tiny=True)
+    preset = bench.pretrained.preset_dir(data_dir, "gpt2_124m")
+    assert (preset / "config.json").is_file() and (preset / "model.weights.h5").is_file()
+
+    def job(case, runner):
+        batch = bench.pretrained.CASES[case].batch_size
+        settings = {"samplers": ["greedy"]} if case.startswith("gen_") else {}
+        return bench.spec.Job(case, runner, runner, "pretrained", batch, 0, settings, quick=True)
+
+    records = []
+    jax_result = bench.orchestrate.run_job(job("gen_gpt2_b1", "keras3_jax"), data_dir, env, timeout=300)
+    records.append({"repeat": 1, "job": {"case": "gen_gpt2_b1", "runner": "keras3_jax"}, "result": jax_result})
+    assert jax_result["status"] == "ok", jax_result.get("reason")
+
+    bench.peer_hub.load("tfkit")
+    for case in ("gen_gpt2_b1", "ft_llama_lora"):
+        metrics, info = bench.peer_hub.run(job(case, "tfkit").to_json(), data_dir)
+        result = {"status": "ok", "metrics": metrics, "info": info, "missing": {}}
+        records.append({"repeat": 1, "job": {"case": case, "runner": "tfkit"}, "result": result})
+
+    generated = records[1]["result"]
+    assert generated["metrics"]["tokens_per_s_greedy"] > 0 and generated["metrics"]["ttft_greedy_s"] > 0
+    assert "tokens_per_s_top_k" not in generated["metrics"]  # the job asked for greedy only
+    ids = generated["info"]["hub"]["greedy_ids"]
+    assert len(ids) == 1 and len(ids[0]) == bench.pretrained.NEW_TOKENS
+    assert ids == jax_result["info"]["hub"]["greedy_ids"]  # same preset, same prompt: same tokens
+
+    lora = records[2]["result"]
+    assert lora["metrics"]["step_steady_s"] > 0 and "loss_epoch2" in lora["metrics"]
+    hub = lora["info"]["hub"]
+    # LoRA rank 4 trains only Keras's EinsumDense A (kernel shape[:-1] x 4) and B (4 x head_dim) of each layer's
+    # query kernel (16, 4 heads, 4) and value kernel (16, 2 key/value heads, 4): hand count for the 2 tiny layers.
+    per_layer = (16 * 4 * 4 + 4 * 4) + (16 * 2 * 4 + 4 * 4)
+    assert hub["trainable_params"] == 2 * per_layer and hub["params"] > hub["trainable_params"]
+
+    summary = bench.report.aggregate(records)
+    lines = bench.pretrained.section_lines(summary)
+    assert "GPT-2 124M generate b1" in "\n".join(lines)
+    assert any("Greedy ids against tfkit.hub: KerasHub on JAX identical." in line for line in lines)

@@ -1,0 +1,335 @@
+"""The ``pretrained`` workload: tfkit.hub against KerasHub on TensorFlow and on JAX (plain data, no TF).
+
+    from bench import pretrained
+    pretrained.CASES["gen_gpt2_b8"].model          # 'gpt2_124m'
+    pretrained.MODELS["gpt2_124m"].config          # GPT2Backbone's arguments
+    pretrained.preset_dir(data_dir, "gpt2_124m")   # <data_dir>/presets/gpt2_124m
+
+Every model is random and downloaded from nowhere: before the jobs run, KerasHub
+builds each model the plan needs once (``bench.pretrained_presets``, weights seeded)
+and saves it as a preset under the run's data folder; every peer then loads that
+same preset with ``from_preset`` (tfkit with ``tfkit.hub.models.X``, KerasHub with
+``keras_hub.models.X``), so the weights are identical. The three columns are the
+peers ``tfkit`` (tfkit.hub), ``keras3`` (KerasHub on TensorFlow) and ``keras3_jax``
+(KerasHub on JAX), each in its own process, with its framework's defaults.
+
+Cases (``bench.peer_hub`` runs them):
+
+- generation, one case per model and batch size (1 and 8): a 32-token prompt and
+  64 new tokens (``generate`` on token ids, no preprocessor, ``stop_token_ids=None``
+  so every row generates all 64), greedy and top-k (k=5, seeded) in the same
+  process. Time to first token is one ``generate`` to prompt + 1 tokens (the
+  prompt's forward pass that fills the cache, then one new token); tokens per
+  second is batch x 64 over one ``generate`` to prompt + 64. Each is the median of
+  ``TIMED_CALLS`` calls after a first call per program, whose extra time over the
+  median is the warm-up (tracing and compiling). The greedy ids go into the
+  record, and the report checks that every peer generated the same ones;
+- fine-tuning: a BERT-base-sized ``BertTextClassifier`` (2 classes) and the
+  Llama-style ``Llama3CausalLM`` with ``backbone.enable_lora(4)``, batch 8 of
+  128 tokens, ``fit`` with the task's default ``compile()`` on fixed random ids.
+  A steady step is the median epoch of epochs 2.. over its steps; the warm-up
+  is the first epoch less that many steady steps.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from typing import Any
+
+PEERS: tuple[str, ...] = ("tfkit", "keras3", "keras3_jax")
+TITLES: dict[str, str] = {"tfkit": "tfkit.hub", "keras3": "KerasHub on TF", "keras3_jax": "KerasHub on JAX"}
+
+PROMPT_LENGTH = 32
+NEW_TOKENS = 64
+GENERATE_BATCH_SIZES: tuple[int, ...] = (1, 8)
+SAMPLERS: tuple[str, ...] = ("greedy", "top_k")
+SAMPLER_WORDS = {"greedy": "greedy", "top_k": "top-k"}
+TOP_K = 5
+SAMPLER_SEED = 1
+PROMPT_SEED = 2
+DATA_SEED = 3
+WEIGHTS_SEED = 0
+TIMED_CALLS = 3  # timed generate calls of each length, after the first (--quick: 1)
+QUICK_TIMED_CALLS = 1
+FINE_TUNE_BATCH = 8
+FINE_TUNE_SEQUENCE = 128
+FINE_TUNE_STEPS = 4  # steps an epoch (--quick: 2)
+FINE_TUNE_EPOCHS = 3  # (--quick: 2); the first is the warm-up, the others the steady state
+QUICK_FINE_TUNE_STEPS = 2
+QUICK_FINE_TUNE_EPOCHS = 2
+LORA_RANK = 4
+NUM_CLASSES = 2
+PRESETS_FOLDER = "presets"
+
+
+@dataclasses.dataclass(frozen=True)
+class Model:
+    """A random model the section builds with KerasHub: its backbone's arguments, full size and tiny."""
+
+    name: str
+    label: str
+    backbone: str  # the class name, the same in keras_hub.models and tfkit.hub.models
+    task: str
+    config: dict[str, Any]
+    tiny: dict[str, Any]  # the same family at a few thousand parameters (tests/test_bench_pretrained.py)
+
+
+MODELS: dict[str, Model] = {
+    # GPT-2 small's shape (124M parameters).
+    "gpt2_124m": Model(
+        "gpt2_124m",
+        "GPT-2 124M",
+        "GPT2Backbone",
+        "GPT2CausalLM",
+        {
+            "vocabulary_size": 50257,
+            "num_layers": 12,
+            "num_heads": 12,
+            "hidden_dim": 768,
+            "intermediate_dim": 3072,
+            "max_sequence_length": 1024,
+        },
+        {
+            "vocabulary_size": 300,
+            "num_layers": 2,
+            "num_heads": 2,
+            "hidden_dim": 16,
+            "intermediate_dim": 32,
+            "max_sequence_length": 128,
+        },
+    ),
+    # A Llama-3-style decoder of about 100M parameters (99.5M): grouped-query attention (12 query heads, 4 key/value
+    # heads), RMSNorm, gated MLP, rotary embeddings; a 32,000-token vocabulary (Llama 3's 128,256 would put 197M
+    # in the embeddings alone), untied input and output embeddings (Llama3Backbone's default).
+    "llama_100m": Model(
+        "llama_100m",
+        "Llama-style 100M",
+        "Llama3Backbone",
+        "Llama3CausalLM",
+        {
+            "vocabulary_size": 32000,
+            "num_layers": 8,
+            "num_query_heads": 12,
+            "num_key_value_heads": 4,
+            "hidden_dim": 768,
+            "intermediate_dim": 2048,
+        },
+        {
+            "vocabulary_size": 300,
+            "num_layers": 2,
+            "num_query_heads": 4,
+            "num_key_value_heads": 2,
+            "hidden_dim": 16,
+            "intermediate_dim": 32,
+        },
+    ),
+    # BERT-base's shape (109M parameters in the backbone).
+    "bert_base": Model(
+        "bert_base",
+        "BERT-base",
+        "BertBackbone",
+        "BertTextClassifier",
+        {
+            "vocabulary_size": 30522,
+            "num_layers": 12,
+            "num_heads": 12,
+            "hidden_dim": 768,
+            "intermediate_dim": 3072,
+            "max_sequence_length": 512,
+        },
+        {
+            "vocabulary_size": 300,
+            "num_layers": 2,
+            "num_heads": 2,
+            "hidden_dim": 16,
+            "intermediate_dim": 32,
+            "max_sequence_length": 128,
+        },
+    ),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class PretrainedCase:
+    """One job of the section: a model, what is done with it, at one batch size."""
+
+    name: str
+    model: str
+    kind: str  # "generate", "classifier" (full fine-tuning) or "lora"
+    batch_size: int
+    label: str
+
+
+def _cases() -> dict[str, PretrainedCase]:
+    cases = {}
+    for short, model in (("gpt2", "gpt2_124m"), ("llama", "llama_100m")):
+        for batch in GENERATE_BATCH_SIZES:
+            name = f"gen_{short}_b{batch}"
+            label = f"{MODELS[model].label} generate b{batch}"
+            cases[name] = PretrainedCase(name, model, "generate", batch, label)
+    size = f"b{FINE_TUNE_BATCH} x {FINE_TUNE_SEQUENCE}"
+    cases["ft_bert"] = PretrainedCase(
+        "ft_bert", "bert_base", "classifier", FINE_TUNE_BATCH, f"BERT-base classifier fine-tuning {size}"
+    )
+    cases["ft_llama_lora"] = PretrainedCase(
+        "ft_llama_lora", "llama_100m", "lora", FINE_TUNE_BATCH, f"Llama-style 100M LoRA r{LORA_RANK} {size}"
+    )
+    return cases
+
+
+CASES: dict[str, PretrainedCase] = _cases()
+CASE_NAMES: tuple[str, ...] = tuple(CASES)
+
+
+def models_for(cases: Any) -> list[str]:
+    """The models (preset names) the given case names need, in ``MODELS`` order; other cases need none."""
+    wanted = {CASES[case].model for case in cases if case in CASES}
+    return [name for name in MODELS if name in wanted]
+
+
+def preset_dir(data_dir: str | pathlib.Path, model: str) -> pathlib.Path:
+    """Where the run keeps ``model``'s preset: ``<data_dir>/presets/<model>``."""
+    return pathlib.Path(data_dir) / PRESETS_FOLDER / model
+
+
+def row_fields() -> list[tuple[str, str, str, str, str | None, int]]:
+    """The table rows of the section as ``spec.Row``'s fields: (case, metric, label, unit, better, digits)."""
+    rows: list[tuple[str, str, str, str, str | None, int]] = []
+    for case in CASES.values():
+        label = case.label
+        if case.kind == "generate":
+            for sampler in SAMPLERS:
+                words = SAMPLER_WORDS[sampler]
+                rows.append((case.name, f"ttft_{sampler}_s", f"{label}, {words}: time to first token", "s", "lower", 3))
+                rows.append(
+                    (case.name, f"tokens_per_s_{sampler}", f"{label}, {words}: tokens/s", "tokens/s", "higher", 1)
+                )
+            for sampler in SAMPLERS:
+                words = SAMPLER_WORDS[sampler]
+                rows.append(
+                    (
+                        case.name,
+                        f"warmup_{sampler}_s",
+                        f"{label}, {words}: warm-up (tracing/compiling)",
+                        "s",
+                        "lower",
+                        1,
+                    )
+                )
+        else:
+            rows.append((case.name, "step_steady_s", f"{label}: train step, steady", "s", "lower", 3))
+            rows.append((case.name, "warmup_s", f"{label}: warm-up (tracing/compiling)", "s", "lower", 1))
+        if case.kind != "generate" or case.batch_size == GENERATE_BATCH_SIZES[0]:
+            rows.append((case.name, "load_s", f"{label}: from_preset", "s", "lower", 2))
+            rows.append((case.name, "peak_rss_mib", f"{label}: peak RSS", "MiB", "lower", 0))
+        if case.kind != "generate":
+            rows.append((case.name, "loss_epoch2", f"{label}: loss after epoch 2 (sanity)", "", None, 4))
+    return rows
+
+
+def target_fields() -> list[tuple[str, str, str, str, float, bool]]:
+    """The section's targets against KerasHub on JAX as ``report.Target``'s fields:
+    (description, case, metric, peer, bound, higher_is_better)."""
+    targets: list[tuple[str, str, str, str, float, bool]] = []
+    for case in CASES.values():
+        if case.kind == "generate":
+            for sampler in SAMPLERS:
+                words = SAMPLER_WORDS[sampler]
+                targets.append(
+                    (
+                        f"{case.label}, {words}: tokens/s, tfkit.hub >= 1.20x KerasHub on JAX",
+                        case.name,
+                        f"tokens_per_s_{sampler}",
+                        "keras3_jax",
+                        1.2,
+                        True,
+                    )
+                )
+                targets.append(
+                    (
+                        f"{case.label}, {words}: time to first token, tfkit.hub <= KerasHub on JAX",
+                        case.name,
+                        f"ttft_{sampler}_s",
+                        "keras3_jax",
+                        1.0,
+                        False,
+                    )
+                )
+        else:
+            targets.append(
+                (
+                    f"{case.label}: train step, tfkit.hub <= 0.90x KerasHub on JAX",
+                    case.name,
+                    "step_steady_s",
+                    "keras3_jax",
+                    0.9,
+                    False,
+                )
+            )
+    return targets
+
+
+def section_lines(summary: dict[tuple[str, str], Any]) -> list[str]:
+    """The report's check of the section: do the peers' greedy ids agree, and how each peer compiled.
+
+    Args:
+        summary: ``report.aggregate``'s cells by (case, runner); a cell's ``info["hub"]`` holds what
+            ``bench.peer_hub`` recorded (``greedy_ids``, ``generate`` or ``fit``, parameters).
+
+    Returns:
+        Markdown lines (a heading, then one line per case that ran), or none when no case of the section ran.
+    """
+    lines: list[str] = []
+    for case in CASES.values():
+        hubs = {peer: summary[(case.name, peer)].info.get("hub", {}) for peer in PEERS if (case.name, peer) in summary}
+        hubs = {peer: hub for peer, hub in hubs.items() if hub}
+        if not hubs:
+            continue
+        forms = ", ".join(
+            f"{TITLES[peer]}: {hub.get('generate') or hub.get('fit', '?')} ({hub.get('params', 0):,} parameters"
+            + (f", {hub['trainable_params']:,} trainable" if "trainable_params" in hub else "")
+            + ")"
+            for peer, hub in hubs.items()
+        )
+        check = ""
+        if case.kind == "generate":
+            check = " " + greedy_agreement({peer: hub.get("greedy_ids") for peer, hub in hubs.items()})
+        lines.append(f"- {case.label}: {forms}.{check}")
+    if not lines:
+        return []
+    return [
+        "",
+        "## Pretrained models: correctness and compilation",
+        "",
+        "Greedy ids of the 64 new tokens (a correctness line, not a timing): every peer loads the same "
+        "preset and prompts, so they should agree; random weights make near-ties, where float rounding "
+        "between backends may pick another token and the rest of the row follows it.",
+        "",
+    ] + lines
+
+
+def greedy_agreement(ids: dict[str, Any]) -> str:
+    """One sentence: do the peers' greedy ids equal tfkit.hub's (or the first peer's), and where they part."""
+    present = {peer: value for peer, value in ids.items() if value is not None}
+    if len(present) < 2:
+        return "Greedy ids: fewer than two peers generated, nothing to compare."
+    reference_peer = "tfkit" if "tfkit" in present else next(iter(present))
+    reference = present[reference_peer]
+    parts = []
+    for peer, value in present.items():
+        if peer == reference_peer:
+            continue
+        if value == reference:
+            parts.append(f"{TITLES[peer]} identical")
+            continue
+        rows = [index for index, (a, b) in enumerate(zip(reference, value)) if a != b]
+        if len(reference) != len(value) or not rows:
+            parts.append(f"{TITLES[peer]} differs in shape")
+            continue
+        row = rows[0]
+        column = next(index for index, (a, b) in enumerate(zip(reference[row], value[row])) if a != b)
+        parts.append(
+            f"{TITLES[peer]} **differs** in {len(rows)} of {len(reference)} rows (first at row {row}, new token {column})"
+        )
+    return f"Greedy ids against {TITLES[reference_peer]}: " + "; ".join(parts) + "."
