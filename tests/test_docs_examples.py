@@ -24,6 +24,8 @@ GALLERY = [
     "structured_data",
     "transformer_mnist",
     "gan_mnist",
+    "bert_text_classification",
+    "llama_generation",
 ]
 
 
