@@ -561,7 +561,8 @@ def api_index_text(namespaces: list[str], counts: dict[str, int], has_types: boo
             f"| {{doc}}`Types in signatures <{TYPES_FOLDER}/index>` | tfkit classes the API returns "
             "or takes that no namespace exports | |"
         )
-    top = [ns for ns in namespaces if "." not in ns]
+    # a namespace under no documented parent (tfkit.hub.models: tfkit.hub holds only namespaces) is listed here
+    top = [ns for ns in namespaces if "." not in ns or ns.rsplit(".", 1)[0] not in namespaces]
     lines += ["", "```{toctree}", ":hidden:", ":titlesonly:", ""]
     lines += [f"{folder(ns)}/index" for ns in top] + ([f"{TYPES_FOLDER}/index"] if has_types else [])
     lines += ["```", ""]

@@ -5,7 +5,8 @@
     python tools/api_reference.py --write-debt    # rewrite tools/docstring_debt.txt from the code
 
 The public names are those of the Keras-named namespaces ``tools/keras_coverage.py``
-walks, plus ``distillation`` and the ``datasets`` loader modules: every class and
+walks, plus ``distillation``, the ``datasets`` loader modules and KerasHub's namespaces in
+``tfkit.hub`` (``models``, ``tokenizers``, ``layers``, ``samplers``): every class and
 function defined by tfkit under a public name. A name passes when its docstring
 (a class's own plus its ``__init__``'s) has a summary, an ``Args:`` entry for
 every parameter of its signature, and an ``Example:`` section with a doctest.
@@ -33,8 +34,10 @@ from keras_coverage import NAMESPACES as KERAS_NAMESPACES  # noqa: E402
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-# Namespaces documented: Keras's, then tfkit's own additions.
-NAMESPACES = [ns for ns in KERAS_NAMESPACES] + ["distillation"]
+# Namespaces documented: Keras's, then tfkit's own additions, then KerasHub's (tfkit.hub, imported here:
+# ``import tfkit`` does not import it).
+HUB_NAMESPACES = ["hub.models", "hub.tokenizers", "hub.layers", "hub.samplers"]
+NAMESPACES = [ns for ns in KERAS_NAMESPACES] + ["distillation"] + HUB_NAMESPACES
 # Namespaces whose public modules hold public names of their own (tfkit.datasets.mnist.load_data).
 MODULE_NAMESPACES = ("datasets",)
 DEBT_FILE = pathlib.Path(__file__).with_name("docstring_debt.txt")
@@ -64,8 +67,12 @@ class ApiEntry:
 
 
 def _module(namespace: str) -> types.ModuleType:
+    import importlib
+
     import tfkit
 
+    if namespace.split(".")[0] == "hub":
+        importlib.import_module(f"tfkit.{namespace}")
     obj: object = tfkit
     for part in [p for p in namespace.split(".") if p]:
         obj = getattr(obj, part)

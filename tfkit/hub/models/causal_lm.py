@@ -47,6 +47,8 @@ class CausalLM(Task):
 
     Args:
         *args: The functional model's arguments, passed by a family's class.
+        compile: Whether to `compile()` with the task's defaults at once, as
+            KerasHub's tasks do. Defaults to `True`.
         **kwargs: `Task` keyword arguments.
 
     Example:

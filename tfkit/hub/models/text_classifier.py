@@ -28,6 +28,8 @@ class TextClassifier(Task):
 
     Args:
         *args: The functional model's arguments, passed by a family's class.
+        compile: Whether to `compile()` with the task's defaults at once, as
+            KerasHub's tasks do. Defaults to `True`.
         **kwargs: `Task` keyword arguments.
 
     Example:

@@ -30,9 +30,24 @@ class Llama3Backbone(LlamaBackbone):
         intermediate_dim: The hidden size of each block's feedforward
             network.
         num_key_value_heads: The number of key and value heads of each block.
-        **kwargs: `LlamaBackbone`'s other arguments (`rope_max_wavelength`,
-            `rope_frequency_adjustment_factor`, `layer_norm_epsilon`,
-            `tie_word_embeddings`, `dtype`, `name`, ...).
+        rope_max_wavelength: The rotary embedding's longest wavelength
+            (theta; Llama 3 uses `500000`). Defaults to `10000`.
+        rope_position_scaling_factor: The rotary embedding's position
+            scaling. Defaults to `1.0`.
+        rope_frequency_adjustment_factor: Llama 3.1's rotary frequency
+            factor. Defaults to `None`.
+        rope_low_freq_factor: Llama 3.1's low frequency factor. Defaults to
+            `None`.
+        rope_high_freq_factor: Llama 3.1's high frequency factor. Defaults
+            to `None`.
+        rope_pretraining_sequence_length: Llama 3.1's pretraining context
+            length. Defaults to `None`.
+        layer_norm_epsilon: The RMS norms' epsilon. Defaults to `1e-6`.
+        dropout: The dropout rate after attention. Defaults to `0`.
+        dtype: The dtype policy of the layers. Defaults to `None` (global).
+        tie_word_embeddings: Whether the output projection is the transposed
+            token embedding. Defaults to `False`.
+        **kwargs: `Backbone` keyword arguments, such as `name`.
 
     Example:
         >>> import tfkit.hub as keras_hub
