@@ -497,3 +497,13 @@ def test_docstring_examples_run(name, tmp_path, monkeypatch):
     for test in doctest.DocTestFinder(recurse=False).find(obj, name, globs={"tfkit": tfkit, "tf": tf, "np": np}):
         runner.run(test)
     assert runner.tries > 0 and runner.failures == 0
+
+
+def test_every_family_tokenizer_is_also_in_the_tokenizers_namespace_as_in_keras_hub():
+    import tfkit.hub as hub
+
+    family = {name for name in dir(keras_hub.tokenizers) if name.endswith("Tokenizer") and hasattr(hub.models, name)}
+    assert {"GPT2Tokenizer", "BertTokenizer", "Llama3Tokenizer", "GemmaTokenizer", "Qwen2Tokenizer"} <= family
+    for name in family:
+        assert getattr(hub.tokenizers, name) is getattr(hub.models, name), name
+        assert name in hub.tokenizers.__all__

@@ -19,3 +19,11 @@ attention with a key/value cache, transformer encoder and decoder, packers).
 """
 
 from tfkit.hub import layers, models, samplers, tokenizers  # noqa: F401
+
+# keras_hub.tokenizers also names every family's tokenizer (keras_hub.tokenizers.GPT2Tokenizer). The families
+# live in tfkit.hub.models and build on tfkit.hub.tokenizers, so they are added to its namespace here, once both
+# are imported, rather than imported by it (which would be circular).
+_FAMILY_TOKENIZERS = [name for name in models.__all__ if name.endswith("Tokenizer") and name != "Tokenizer"]
+for _name in _FAMILY_TOKENIZERS:
+    setattr(tokenizers, _name, getattr(models, _name))
+tokenizers.__all__ = [*tokenizers.__all__, *_FAMILY_TOKENIZERS]
