@@ -11,8 +11,11 @@ reader (``tfkit.saving.keras_files.config_from_keras``), checked (no code,
 tfkit's cost limits) and rebuilt by registered name, so ``keras_hub>X`` names
 tfkit's class ``X``. A backbone is built within a variable budget sized by its
 weights file, so a config asking for a larger model than the preset stores is
-refused before it allocates; the weights are then read by tfkit's guarded HDF5
-reader and assigned all or nothing, every shape and dtype checked first. A
+refused before it allocates; its variables start as zeros, and the weights are
+then read by tfkit's guarded HDF5 reader one top-level layer (or shard) at a
+time, every shape and dtype of it checked before it is assigned
+(``streamed_weights``): a file that does not fit raises and the new backbone is
+discarded. A
 task's head is built within the budget of its ``task.weights.h5`` the same way.
 """
 
@@ -23,12 +26,11 @@ from typing import Any
 
 from tfkit.base import registry
 from tfkit.engine.config_safety import check_config
-from tfkit.hub.presets import files, sharded_weights, task_weights, transformers_checkpoints
-from tfkit.saving import serialization_api, weights_io
+from tfkit.hub.presets import files, sharded_weights, streamed_weights, task_weights, transformers_checkpoints
+from tfkit.saving import serialization_api
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.config_from_keras import ImportReport, translate_object
 from tfkit.saving.keras_files.config_values import plain_values
-from tfkit.saving.keras_files.weights_layout import keras3_pairs
 from tfkit.saving.rebuild import budget
 
 
@@ -92,15 +94,18 @@ def load_backbone(directory: str, cls: type, load_weights: bool = True, **argume
         directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE
     ):
         names = sharded_weights.shard_names(directory)
-        with sharded_weights.element_budget(directory, names, source):
-            backbone = deserialize_entry(entry, source, **arguments)
-        sharded_weights.assign_shards(backbone, directory, names)
-        return backbone
-    path = files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
-    snapshot = read_snapshot(path, ("*",))
-    with budget(snapshot.tables, source):  # no weight larger, and no more of them, than the preset stores
+    else:
+        files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
+        names = [files.MODEL_WEIGHTS_FILE]
+    # no more elements than the weights' bytes could hold; variables start as zeros, filled from the file next
+    with sharded_weights.element_budget(directory, names, source), streamed_weights.placeholder_values() as made:
         backbone = deserialize_entry(entry, source, **arguments)
-    weights_io.assign(keras3_pairs(backbone, snapshot.tables, path))
+    if names == [files.MODEL_WEIGHTS_FILE]:
+        path = files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
+        assigned = streamed_weights.assign_by_layer(backbone, path, source)
+    else:
+        assigned = sharded_weights.assign_shards(backbone, directory, names)
+    made.restore_unassigned(assigned)
     return backbone
 
 

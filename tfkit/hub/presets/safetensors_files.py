@@ -5,7 +5,8 @@
 
 The ``safetensors`` package parses the files (a JSON header and raw little-endian
 arrays: data, no code); tfkit reads each tensor when its variable is assigned,
-so a checkpoint never sits in memory twice. A sharded checkpoint's index
+so a checkpoint never sits in memory twice; each read opens the file afresh, so
+the pages of the file's mapping it touched are given back with it. A sharded checkpoint's index
 (``model.safetensors.index.json``) names its shards, which must be files of the
 folder. Keys may carry the prefix of the model class that saved them
 (``transformer.h.0...``, ``model.layers.0...``); a key is found with or without it.
@@ -93,7 +94,10 @@ class SafetensorsCheckpoint(contextlib.ExitStack):
     def tensor(self, key: str) -> np.ndarray:
         """Tensor `key` as a NumPy array, read now."""
         full = self._key(key)
-        name = self._where[full]
-        if self._file(name).get_slice(full).get_dtype() == "BF16":  # NumPy has no bfloat16: read it through TensorFlow
-            return self._file(name, "tf").get_tensor(full).numpy()  # an ml_dtypes bfloat16 array
-        return self._file(name).get_tensor(full)
+        path = files.preset_file(self.directory, self._where[full])
+        # opened for this tensor only: the file's mapping, and the pages of it this read touched, go with it
+        with _safetensors().safe_open(path, framework="np") as opened:
+            if opened.get_slice(full).get_dtype() != "BF16":
+                return opened.get_tensor(full)
+        with _safetensors().safe_open(path, framework="tf") as opened:  # NumPy has no bfloat16: through TensorFlow
+            return opened.get_tensor(full).numpy()  # an ml_dtypes bfloat16 array

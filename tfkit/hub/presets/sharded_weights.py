@@ -50,17 +50,20 @@ def element_budget(directory: str, names: list[str], source: str) -> Any:
     return variable_budget(size, size, size, source)
 
 
-def assign_shards(model: Any, directory: str, names: list[str]) -> None:
-    """Each shard's weights into ``model`` (checked shard by shard); ``ValueError`` if the shards leave any out."""
+def assign_shards(model: Any, directory: str, names: list[str]) -> set[int]:
+    """Each shard's weights into ``model`` (checked shard by shard); ``ValueError`` if the shards leave any out.
+    Returns the ids of the variables assigned."""
     assigned: set[int] = set()
     for name in names:
         path = files.preset_file(directory, name)
         pairs = keras3_pairs(model, read_snapshot(path, ("*",)).tables, path, partial=True)
         weights_io.assign(pairs)
         assigned.update(id(variable) for variable, _, _ in pairs)
+        del pairs
     missing = [v.name for v in keras3_variables(model) if id(v) not in assigned]
     if missing:
         raise ValueError(
             f"preset {directory}: its shards ({', '.join(names)}) hold no values for {len(missing)} variables: "
             f"{missing[:10]}"
         )
+    return assigned

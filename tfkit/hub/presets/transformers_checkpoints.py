@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tfkit.hub.presets import streamed_weights
 from tfkit.hub.presets.safetensors_files import SafetensorsCheckpoint
 
 # model_type (config.json) -> the family's converter
@@ -58,8 +59,9 @@ class WeightPlan:
         if fallback is not None:
             self.fallbacks[key] = fallback
 
-    def apply(self, checkpoint: SafetensorsCheckpoint) -> None:
-        """Reads each tensor, transforms it, checks its shape against its variable and assigns it."""
+    def apply(self, checkpoint: SafetensorsCheckpoint) -> set[int]:
+        """Reads each tensor, transforms it, checks its shape against its variable and assigns it, one at a time
+        (the backbone is new: a failure discards it). Returns the ids of the variables assigned."""
         steps = [
             (variable, key if checkpoint.has(key) else self.fallbacks.get(key, key), transform)
             for variable, key, transform in self.steps
@@ -76,7 +78,9 @@ class WeightPlan:
                     f"{checkpoint.directory}: tensor {key} gives shape {tuple(value.shape)} for variable "
                     f"{variable.name} of shape {tuple(variable.shape)}"
                 )
-            variable.assign(value.astype(variable.dtype.as_numpy_dtype, copy=False))
+            streamed_weights.adopt_value(variable, value)
+            del value
+        return {id(variable) for variable, _, _ in steps}
 
 
 def load_backbone(directory: str, hf_config: dict, cls: type, load_weights: bool, **arguments: Any) -> Any:
@@ -88,12 +92,14 @@ def load_backbone(directory: str, hf_config: dict, cls: type, load_weights: bool
             f"not a {cls.__name__}"
         )
     kwargs = {**converter.backbone_config(hf_config), **{k: v for k, v in arguments.items() if v is not None}}
-    backbone = converter.backbone_cls(**kwargs)
-    if load_weights:
-        plan = WeightPlan()
-        converter.plan_weights(backbone, hf_config, plan)
-        with SafetensorsCheckpoint(directory) as checkpoint:
-            plan.apply(checkpoint)
+    if not load_weights:
+        return converter.backbone_cls(**kwargs)
+    with streamed_weights.placeholder_values() as made:  # zeros until the checkpoint's values replace them
+        backbone = converter.backbone_cls(**kwargs)
+    plan = WeightPlan()
+    converter.plan_weights(backbone, hf_config, plan)
+    with SafetensorsCheckpoint(directory) as checkpoint:
+        made.restore_unassigned(plan.apply(checkpoint))
     return backbone
 
 

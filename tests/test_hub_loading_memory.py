@@ -1,0 +1,114 @@
+"""`from_preset` loads a checkpoint within 1.3x its weights' bytes of peak memory (issue 55).
+
+A KerasHub preset (`model.weights.h5`) and a Hugging Face checkpoint (`model.safetensors` in Transformers'
+layout) of about 100 MiB each are written in one fresh process; each is then loaded in a
+fresh process, whose peak resident memory (VmHWM) above its resident memory after the imports is compared
+with the weights' bytes. The loaded backbone's outputs equal those of the model that was saved.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+pytest.importorskip("safetensors")
+
+BOUND = 1.3
+
+MAKE = textwrap.dedent(
+    """
+    import json, os, sys
+    import numpy as np
+    from safetensors.numpy import save_file
+    import tfkit.hub as keras_hub
+    from tfkit.hub.presets import transformers_checkpoints
+
+    folder = sys.argv[1]
+    ids = np.arange(32, dtype="int32").reshape(2, 16) % 4096
+    inputs = {"token_ids": ids, "padding_mask": np.ones_like(ids)}
+    gpt2 = keras_hub.models.GPT2Backbone(
+        vocabulary_size=4096, num_layers=8, num_heads=8, hidden_dim=512, intermediate_dim=2048,
+        max_sequence_length=512,
+    )
+    gpt2.save_to_preset(os.path.join(folder, "gpt2"))
+    np.save(os.path.join(folder, "gpt2.npy"), np.asarray(gpt2(inputs)))
+
+    hf = {"model_type": "llama", "vocab_size": 4096, "num_hidden_layers": 8, "num_attention_heads": 8,
+          "num_key_value_heads": 4, "hidden_size": 512, "intermediate_size": 1536, "rms_norm_eps": 1e-5,
+          "rope_theta": 500000.0, "tie_word_embeddings": False}
+    converter = transformers_checkpoints.converter_for(hf, folder)
+    llama = converter.backbone_cls(**converter.backbone_config(hf))
+    plan = transformers_checkpoints.WeightPlan()
+    converter.plan_weights(llama, hf, plan)
+    tensors = {}
+    for variable, key, transform in plan.steps:  # each variable's value in Transformers' layout
+        value = variable.numpy()
+        if transform is not None:
+            shape = value.shape
+            candidates = [value.T, value.reshape(shape[0], -1).T, value.reshape(-1, shape[-1]).T]
+            value = next(c for c in candidates if np.array_equal(transform(c), variable.numpy()))
+        tensors["model." + key if key != "lm_head.weight" else key] = np.ascontiguousarray(value)
+    os.makedirs(os.path.join(folder, "llama"))
+    save_file(tensors, os.path.join(folder, "llama", "model.safetensors"))
+    with open(os.path.join(folder, "llama", "config.json"), "w") as handle:
+        json.dump(hf, handle)
+    np.save(os.path.join(folder, "llama.npy"), np.asarray(llama(inputs)))
+    """
+)
+
+LOAD = textwrap.dedent(
+    """
+    import json, sys
+    import numpy as np
+
+    def status(key):
+        with open("/proc/self/status") as handle:
+            return next(int(line.split()[1]) * 1024 for line in handle if line.startswith(key))
+
+    import tensorflow as tf
+    import tfkit.hub as keras_hub
+
+    tf.zeros(1)
+    baseline = status("VmRSS")
+    backbone = keras_hub.models.Backbone.from_preset(sys.argv[1])
+    peak = status("VmHWM") - baseline
+    weights = sum(v.numpy().nbytes for v in backbone.weights)
+    ids = np.arange(32, dtype="int32").reshape(2, 16) % 4096
+    outputs = np.asarray(backbone({"token_ids": ids, "padding_mask": np.ones_like(ids)}))
+    np.save(sys.argv[2], outputs)
+    print(json.dumps({"peak": peak, "weights": weights}))
+    """
+)
+
+
+def _run(script, *arguments):
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *arguments], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("memory")
+    _run(MAKE, str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_from_preset_peak_memory_within_bound(checkpoints, name):
+    outputs_file = checkpoints / f"{name}_loaded.npy"
+    report = json.loads(_run(LOAD, str(checkpoints / name), str(outputs_file)).strip().splitlines()[-1])
+    print(f"{name}: peak {report['peak'] / report['weights']:.2f}x the weights")
+    assert report["weights"] > 90 * 2**20
+    assert report["peak"] <= BOUND * report["weights"], (
+        f"{name}: peak {report['peak'] / 2**20:.0f} MiB above the post-import baseline for "
+        f"{report['weights'] / 2**20:.0f} MiB of weights ({report['peak'] / report['weights']:.2f}x)"
+    )
+    np.testing.assert_array_equal(np.load(outputs_file), np.load(checkpoints / f"{name}.npy"))
