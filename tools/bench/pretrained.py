@@ -304,7 +304,8 @@ def section_lines(summary: dict[tuple[str, str], Any]) -> list[str]:
         "",
         "Greedy ids of the 64 new tokens (a correctness line, not a timing): every peer loads the same "
         "preset and prompts, so they should agree; random weights make near-ties, where float rounding "
-        "between backends may pick another token and the rest of the row follows it.",
+        "between backends may pick another token and the rest of the row follows it. In the tables, "
+        "the tfkit column is tfkit.hub, Keras 3 is KerasHub on TensorFlow and Keras 3 on JAX is KerasHub on JAX.",
         "",
     ] + lines
 
