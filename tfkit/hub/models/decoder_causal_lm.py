@@ -1,4 +1,5 @@
-"""What the causal LMs of decoder-only stacks share: the cached forward pass, ``generate_step`` and ``score``.
+"""What the causal LMs of decoder-only stacks share: the cached forward pass, ``generate_step`` and ``score``,
+as functions and as the base class ``DecoderCausalLM`` of Llama's, Mistral's, Qwen's and Qwen 3's.
 
     logits, hidden_states, cache = call_with_cache(backbone, token_ids, cache, cache_update_index)
     generated = generate_with_cache(causal_lm, {"token_ids": ids, "padding_mask": mask}, stop_token_ids=(2,))
@@ -20,7 +21,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit import losses
-from tfkit.hub.models.causal_lm import stop_mask
+from tfkit.hub.models.causal_lm import CausalLM, stop_mask
 
 
 def empty_cache(token_ids: Any, num_layers: int, num_key_value_heads: int, head_dim: int, dtype: Any) -> tf.Tensor:
@@ -189,3 +190,107 @@ def score(
     if scoring_mode == "logits":
         return logits
     return losses.SparseCategoricalCrossentropy(from_logits=True, reduction="none")(target_ids, logits)
+
+
+class DecoderCausalLM(CausalLM):
+    """Base class of the causal LMs whose backbone decodes with one grouped key/value cache (Llama, Mistral, Qwen).
+
+    The backbone's hidden states go through the token embedding's reverse
+    projection to next-token logits (the output embedding is the input one
+    unless the backbone has `tie_word_embeddings=False`). `generate` fills a
+    key/value cache `(batch, num_layers, 2, length, num_key_value_heads,
+    head_dim)` with one pass over the prompt, then computes one token per
+    step with the sampler chosen in `compile`. A family's class sets
+    `backbone_cls` and `preprocessor_cls`.
+
+    Args:
+        backbone: The family's backbone (`token_embedding`,
+            `transformer_layers`, `layer_norm`).
+        preprocessor: The family's causal LM preprocessor, or `None` (the
+            model then takes token ids). Defaults to `None`.
+        **kwargs: `CausalLM` keyword arguments, such as `name`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM
+        >>> issubclass(keras_hub.models.MistralCausalLM, DecoderCausalLM)
+        True
+    """
+
+    def __init__(self, backbone: Any, preprocessor: Any = None, **kwargs: Any) -> None:
+        self.backbone = backbone
+        self.preprocessor = preprocessor
+        inputs = backbone.input
+        outputs = backbone.token_embedding(backbone(inputs), reverse=True)
+        super().__init__(inputs=inputs, outputs=outputs, **kwargs)
+
+    def call_with_cache(self, token_ids: Any, cache: Any, cache_update_index: Any) -> tuple[Any, Any, Any]:
+        """One forward pass that reads and updates the key/value cache.
+
+        Args:
+            token_ids: int `(batch, length)`: the tokens at positions
+                `cache_update_index ...` of the sequence.
+            cache: float `(batch, num_layers, 2, max_length,
+                num_key_value_heads, head_dim)`.
+            cache_update_index: The position of `token_ids[:, 0]` in the
+                sequence.
+
+        Returns:
+            `(logits, hidden_states, cache)`.
+        """
+        return call_with_cache(self.backbone, token_ids, cache, cache_update_index)
+
+    def _build_cache(self, token_ids: Any) -> tuple[Any, Any]:
+        """An empty cache the length of `token_ids`, filled by one pass over them: `(hidden_states, cache)`."""
+        backbone = self.backbone
+        head_dim = getattr(backbone, "head_dim", None) or backbone.hidden_dim // backbone.num_query_heads
+        cache = empty_cache(token_ids, backbone.num_layers, backbone.num_key_value_heads, head_dim, self.compute_dtype)
+        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0)
+        return hidden_states, cache
+
+    def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
+        """Generates one batch (see `CausalLM.generate_step`); compiled by `make_generate_function`.
+
+        Args:
+            inputs: `{"token_ids", "padding_mask"}`, padded to the length to
+                generate.
+            stop_token_ids: Token ids that end a row, or `None`.
+
+        Returns:
+            `{"token_ids", "padding_mask"}`: the completed rows and the mask
+            of their tokens up to each row's first stop token.
+        """
+        return generate_with_cache(self, inputs, stop_token_ids)
+
+    def score(
+        self,
+        token_ids: Any,
+        padding_mask: Any = None,
+        scoring_mode: str = "logits",
+        layer_intercept_fn: Callable[[Any, int], Any] | None = None,
+        target_ids: Any = None,
+    ) -> tf.Tensor:
+        """Scores token sequences: the logits at every position, or the loss of each target token.
+
+        Args:
+            token_ids: int `(batch, length)`, such as `generate`'s output
+                preprocessed again.
+            padding_mask: `(batch, length)` mask of the tokens. Defaults to
+                `None` (all ones).
+            scoring_mode: `"logits"` (the default) or `"loss"`.
+            layer_intercept_fn: Optional `fn(x, i)` applied to the embeddings
+                (`i = -1`) and to each block's output (`i = 0, 1, ...`),
+                returning the tensor the next layer takes: a hook for
+                interpretability. Defaults to `None`.
+            target_ids: int `(batch, length)` of the tokens each position
+                should predict; required for `"loss"`. Defaults to `None`.
+
+        Returns:
+            `(batch, length, vocabulary_size)` logits, or `(batch, length)`
+            per-token losses.
+
+        Raises:
+            ValueError: If `scoring_mode` is neither `"logits"` nor `"loss"`,
+                or it is `"loss"` without `target_ids`.
+        """
+        return score(self, token_ids, padding_mask, scoring_mode, layer_intercept_fn, target_ids)
