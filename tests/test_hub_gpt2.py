@@ -59,6 +59,25 @@ def test_greedy_generation_gives_keras_hubs_ids(reference, causal_lm, stop_token
     np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
 
 
+def test_beam_generation_gives_keras_hubs_ids_when_asked_and_searches_each_prompt_as_alone(reference, causal_lm):
+    try:
+        causal_lm.compile(sampler=tk_hub.samplers.BeamSampler(num_beams=3, match_keras_hub=True))
+        reference.compile(sampler=keras_hub.samplers.BeamSampler(num_beams=3))
+        ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)
+        theirs = reference.generate(dict(PROMPTS), stop_token_ids=None)
+        np.testing.assert_array_equal(ours["token_ids"], theirs["token_ids"])
+        causal_lm.compile(sampler="beam")  # tfkit's own search: a prompt in a batch is searched as alone
+        together = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
+        for row in range(2):
+            alone = causal_lm.generate(
+                {key: value[row : row + 1] for key, value in PROMPTS.items()}, stop_token_ids=None
+            )
+            np.testing.assert_array_equal(together[row], alone["token_ids"][0])
+    finally:
+        causal_lm.compile(sampler="greedy")
+        reference.compile(sampler="greedy")
+
+
 def test_generation_with_a_cache_equals_the_full_forward_pass(causal_lm):
     generated = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
     logits = np.asarray(causal_lm({"token_ids": generated, "padding_mask": np.ones_like(generated)}))

@@ -3,9 +3,11 @@
 The toy language model is a fixed table of logits indexed by the last token,
 plus a term read from a key/value-like cache that `next` fills in place
 (position `index - 1` gets the last token's embedding), so the ids depend on the
-whole history and a beam's cache must follow its beam. Greedy and beam ids
-equal KerasHub 0.32's on the same inputs (rows of different lengths through
-`mask`, stop tokens, `return_all_beams`); tfkit keeps the padding after a row's
+whole history and a beam's cache must follow its beam. Greedy ids, and beam
+ids with `match_keras_hub=True`, equal KerasHub 0.32's on the same inputs (rows
+of different lengths through `mask`, stop tokens, `return_all_beams`); tfkit's
+own beam search of rows of different lengths equals each row searched alone,
+with no duplicate beams, where KerasHub's repeats beams. tfkit keeps the padding after a row's
 stop token where KerasHub goes on writing (see `Sampler`'s docstring), so
 KerasHub's ids are compared with those positions reset. Sampling samplers are
 checked against the distributions they must draw from.
@@ -13,7 +15,6 @@ checked against the distributions they must draw from.
 
 from __future__ import annotations
 
-import doctest
 import os
 import pathlib
 import sys
@@ -95,7 +96,7 @@ def test_greedy_ids_equal_keras_hub(kh, stop_token_ids, temperature):
 @pytest.mark.parametrize("stop_token_ids", [None, [3]])
 @pytest.mark.parametrize("num_beams", [1, 3])
 def test_beam_ids_equal_keras_hub(kh, stop_token_ids, num_beams):
-    ours = run(samplers.BeamSampler(num_beams=num_beams), stop_token_ids=stop_token_ids)
+    ours = run(samplers.BeamSampler(num_beams=num_beams, match_keras_hub=True), stop_token_ids=stop_token_ids)
     theirs = run(kh.samplers.BeamSampler(num_beams=num_beams), stop_token_ids=stop_token_ids)
     if stop_token_ids is not None:
         theirs = np.where(after_first_stop(theirs, stop_token_ids), PROMPT, theirs)
@@ -106,7 +107,9 @@ def test_beam_ids_equal_keras_hub(kh, stop_token_ids, num_beams):
 
 @pytest.mark.parametrize("stop_token_ids", [None, [3]])
 def test_beam_return_all_beams_equals_keras_hub(kh, stop_token_ids):
-    ours, our_log_probs = run(samplers.BeamSampler(num_beams=4, return_all_beams=True), stop_token_ids=stop_token_ids)
+    ours, our_log_probs = run(
+        samplers.BeamSampler(num_beams=4, return_all_beams=True, match_keras_hub=True), stop_token_ids=stop_token_ids
+    )
     theirs, their_log_probs = run(
         kh.samplers.BeamSampler(num_beams=4, return_all_beams=True), stop_token_ids=stop_token_ids
     )
@@ -116,21 +119,74 @@ def test_beam_return_all_beams_equals_keras_hub(kh, stop_token_ids):
     np.testing.assert_array_equal(ours, theirs)
     np.testing.assert_array_equal(our_log_probs, their_log_probs)
     assert (np.diff(our_log_probs, axis=1) <= 0).all()  # most likely first
-    best = run(samplers.BeamSampler(num_beams=4), stop_token_ids=stop_token_ids)
+    best = run(samplers.BeamSampler(num_beams=4, match_keras_hub=True), stop_token_ids=stop_token_ids)
     np.testing.assert_array_equal(best, ours[:, 0])
+    assert has_duplicate_beams(theirs), "the case must show KerasHub's duplicate beams"
 
 
-def test_beam_log_probs_are_the_sums_of_the_tokens_log_probabilities():
-    # The shortest row (all its positions from START on are written). A longer row's beams also add the
-    # log-probabilities of the candidates its prompt tokens overwrite, as KerasHub's do (see BeamSampler).
-    sequences, log_probs = run(samplers.BeamSampler(num_beams=3, return_all_beams=True))
-    for beam in range(3):
-        ids = tf.constant(sequences[1, beam][None])
-        cache, total = toy_cache(ids.numpy(), START), 0.0
-        for index in range(START, LENGTH):
-            logits, _, cache = toy_next(ids, cache, index)
-            total += float(tf.nn.log_softmax(logits)[0, ids[0, index]])
-        np.testing.assert_allclose(log_probs[1, beam], total, rtol=1e-5)
+def has_duplicate_beams(sequences):
+    return any(len({tuple(beam) for beam in row}) < len(row) for row in sequences)
+
+
+@pytest.mark.parametrize("stop_token_ids", [None, [3]])
+def test_beam_search_of_rows_of_different_lengths_equals_each_row_searched_alone(stop_token_ids):
+    sampler = samplers.BeamSampler(num_beams=4, return_all_beams=True)
+    sequences, log_probs = run(sampler, stop_token_ids=stop_token_ids)
+    assert not has_duplicate_beams(sequences)
+    if stop_token_ids is not None:
+        theirs, _ = run(
+            samplers.BeamSampler(num_beams=4, return_all_beams=True, match_keras_hub=True),
+            stop_token_ids=stop_token_ids,
+        )
+        assert has_duplicate_beams(theirs), "the case must show KerasHub's repeated finished beams"
+    for row, length in enumerate(MASK.sum(axis=1)):
+        alone = PROMPT[row : row + 1]
+        alone_sequences, alone_log_probs = run(
+            sampler,
+            prompt=alone,
+            cache=toy_cache(alone, length),
+            index=length,
+            mask=MASK[row : row + 1],
+            stop_token_ids=stop_token_ids,
+        )
+        np.testing.assert_array_equal(sequences[row], alone_sequences[0])
+        np.testing.assert_allclose(log_probs[row], alone_log_probs[0], rtol=1e-6)
+    np.testing.assert_array_equal(
+        run(samplers.BeamSampler(num_beams=4), stop_token_ids=stop_token_ids), sequences[:, 0]
+    )  # the best beam
+
+
+def test_beam_search_of_rows_of_one_length_is_keras_hubs_with_or_without_match_keras_hub():
+    prompt = np.where(np.arange(LENGTH) < 2, PROMPT, 0)  # three prompts of two tokens
+    args = dict(prompt=prompt, cache=toy_cache(prompt, 2), index=2, mask=prompt > 0)
+    ours = run(samplers.BeamSampler(num_beams=3, return_all_beams=True), **args)
+    matched = run(samplers.BeamSampler(num_beams=3, return_all_beams=True, match_keras_hub=True), **args)
+    for a, b in zip(ours, matched):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("match_keras_hub", [False, True])
+def test_beam_log_probs_are_the_sums_of_the_tokens_log_probabilities(match_keras_hub):
+    # Every row, from its own length on; with match_keras_hub, only the shortest row (row 1): a longer
+    # row's beams also add the log-probabilities of the candidates its prompt tokens overwrite, as KerasHub's do.
+    sampler = samplers.BeamSampler(num_beams=3, return_all_beams=True, match_keras_hub=match_keras_hub)
+    sequences, log_probs = run(sampler)
+    for row in [1] if match_keras_hub else range(len(PROMPT)):
+        length = int(MASK[row].sum())
+        for beam in range(3):
+            ids = tf.constant(sequences[row, beam][None])
+            cache, total = toy_cache(ids.numpy(), length), 0.0
+            for index in range(length, LENGTH):
+                logits, _, cache = toy_next(ids, cache, index)
+                total += float(tf.nn.log_softmax(logits)[0, ids[0, index]])
+            np.testing.assert_allclose(log_probs[row, beam], total, rtol=1e-5)
+
+
+def test_match_keras_hub_is_in_the_config_only_when_set(kh):
+    assert "match_keras_hub" not in samplers.BeamSampler(num_beams=2).get_config()
+    kh.samplers.BeamSampler(**samplers.BeamSampler(num_beams=2).get_config())  # KerasHub loads the default's config
+    config = samplers.BeamSampler(num_beams=2, match_keras_hub=True).get_config()
+    assert samplers.BeamSampler.from_config(config).match_keras_hub is True
 
 
 # Stop tokens, the mask and the loop's contract, by hand.
@@ -232,6 +288,7 @@ def test_sampler_contract_errors_name_the_argument():
         (lambda: samplers.TopPSampler(k=2.5), "TopPSampler expected `k` to be a positive integer or None"),
         (lambda: samplers.RandomSampler(seed="a"), "RandomSampler expected `seed` to be an integer or None"),
         (lambda: samplers.BeamSampler(num_beams=0), "BeamSampler expected `num_beams` to be a positive integer"),
+        (lambda: samplers.BeamSampler(match_keras_hub=1), "BeamSampler expected `match_keras_hub` to be True or False"),
     ],
 )
 def test_constructor_errors_name_the_argument(make, message):
@@ -395,7 +452,7 @@ def test_get_unknown_class_name_is_refused():
         samplers.deserialize({"class_name": "Missing", "config": {}})
 
 
-# Docstrings follow the rules, and their examples run.
+# Docstrings follow the rules (their examples run in test_docstring_examples[hub]).
 
 PUBLIC = [getattr(samplers, name) for name in samplers.__all__]
 
@@ -405,21 +462,3 @@ def test_docstrings_follow_the_rules_and_parse():
     for obj in PUBLIC:
         assert api_reference.problems(obj) == [], obj.__name__
         assert api_reference.restructured_text_warnings(obj) == [], obj.__name__
-
-
-def test_docstring_examples_run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    report = []
-    for obj in PUBLIC:
-        for test in doctest.DocTestFinder(recurse=isinstance(obj, type)).find(
-            obj, obj.__name__, module=False, globs={}
-        ):
-            if not test.examples:
-                continue
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE).run(
-                test, out=report.append
-            )
-    assert not report, "".join(report)

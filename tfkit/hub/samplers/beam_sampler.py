@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
 import tensorflow as tf
 
 from tfkit.base.argument_validation import positive_int
@@ -30,18 +31,28 @@ class BeamSampler(Sampler):
 
     Every beam proposes each token of the vocabulary; the `num_beams`
     candidates of highest summed log-probability (over the tokens written,
-    at `temperature`) become the next beams. The search is KerasHub's, step
-    for step, so the ids are the same as KerasHub's `BeamSampler` on the same
-    inputs. With `stop_token_ids`, the loop ends once every beam holds a
-    new stop token; a beam that has stopped keeps being extended and scored,
-    as in KerasHub, but the sequences returned hold the prompt's padding
-    after their first stop token (KerasHub returns the tokens written there).
+    at `temperature`) become the next beams. On prompts of one length and
+    without stop tokens the search is KerasHub's, step for step, for the
+    same ids.
 
-    Rows of different lengths (`mask`) are searched as KerasHub searches
-    them, for the same ids: at a position the prompt holds, the beams still
-    pick their best candidates, whose tokens the prompt's token then
-    replaces, and their log-probabilities are added. A row longer than the
-    shortest therefore ends with beams that may repeat one another.
+    With `stop_token_ids`, a beam that writes one is finished: it keeps its
+    place and its score (extended by one placeholder token at no cost) and
+    competes with the live beams, so the returned beams are distinct
+    sequences; the loop ends once every beam has finished. KerasHub 0.32
+    instead goes on extending and scoring a finished beam, whose extensions
+    then crowd out other sequences (the sequences returned hold the
+    padding after the first stop token either way).
+
+    Rows of different lengths (`mask`): at a position a row's prompt still
+    holds, every beam of that row is extended by the prompt's token alone
+    and keeps its score, so each row is searched as it would be alone,
+    from its own length. KerasHub 0.32 instead lets the beams pick their
+    best candidates there, replaces those tokens by the prompt's and adds
+    the candidates' log-probabilities, so a row longer than the shortest
+    can end with beams that repeat one another (fewer distinct beams than
+    `num_beams`). `match_keras_hub=True` searches as KerasHub does, for its
+    ids. Without stop tokens, rows of one length are searched identically
+    either way.
 
     Call arguments are `tfkit.hub.samplers.Sampler`'s. A cache is repeated
     `num_beams` times along its first (batch) axis, and `next` sees
@@ -52,16 +63,25 @@ class BeamSampler(Sampler):
             step. Defaults to `5`.
         return_all_beams: Bool. If `True`, the call returns every beam with
             its log-likelihood, most likely first. Defaults to `False`.
+        match_keras_hub: Bool. If `True`, finished beams and the
+            positions a longer row's prompt holds are searched as KerasHub
+            0.32 searches them: its ids, its duplicate beams and its
+            log-likelihoods (which then also count tokens the prompt or
+            the padding overwrote). A tfkit-only argument: KerasHub cannot
+            load a config that sets it. Defaults to `False`.
         **kwargs: `temperature` (see `Sampler`).
 
     Call returns:
         The most likely sequence of each row, an integer tensor of the
         prompt's shape; with `return_all_beams`, a tuple of the sequences
         `(batch, num_beams, length)` and their log-likelihoods
-        `(batch, num_beams)`, sorted from the most likely.
+        `(batch, num_beams)`, sorted from the most likely. A
+        log-likelihood is the sum of the log-probabilities (at
+        `temperature`) of the tokens the search wrote.
 
     Raises:
-        ValueError: If `num_beams` is not a positive integer.
+        ValueError: If `num_beams` is not a positive integer, or
+            `return_all_beams` or `match_keras_hub` is not a bool.
 
     Example:
         >>> import tfkit.hub as keras_hub
@@ -77,12 +97,16 @@ class BeamSampler(Sampler):
         array([[-0.5108, -0.9163]], dtype=float32)
     """
 
-    def __init__(self, num_beams: int = 5, return_all_beams: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, num_beams: int = 5, return_all_beams: bool = False, match_keras_hub: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.num_beams = positive_int(num_beams, "num_beams", type(self).__name__)
-        if not isinstance(return_all_beams, bool):
-            raise ValueError(f"BeamSampler expected `return_all_beams` to be True or False, got {return_all_beams!r}")
+        for name, value in (("return_all_beams", return_all_beams), ("match_keras_hub", match_keras_hub)):
+            if not isinstance(value, bool):
+                raise ValueError(f"BeamSampler expected `{name}` to be True or False, got {value!r}")
         self.return_all_beams = return_all_beams
+        self.match_keras_hub = match_keras_hub
 
     def __call__(
         self,
@@ -127,10 +151,20 @@ class BeamSampler(Sampler):
         def body(prompt: tf.Tensor, cache: Any, index: tf.Tensor, mask: tf.Tensor, log_probs: tf.Tensor) -> tuple:
             logits, _, cache = next(prompt, cache, index)
             vocab_size = prompt_ops.static_or_dynamic(logits, -1)
-            candidates = tf.math.log(self.compute_probabilities(logits)) + log_probs[:, None]
+            token_log_probs = tf.math.log(self.compute_probabilities(logits))
+            if stop_ids is not None and not self.match_keras_hub:  # a finished beam stays, unscored
+                # one candidate, token 0 at no cost; what it writes goes back to the padding at the end
+                placeholder = tf.one_hot([0], vocab_size, on_value=0.0, off_value=-np.inf)
+                finished = prompt_ops.finished_rows(prompt, stop_ids, mask, index)
+                token_log_probs = tf.where(finished[:, None], placeholder, token_log_probs)
+            candidates = token_log_probs + log_probs[:, None]
             candidates = tf.reshape(candidates, [-1, num_beams * vocab_size])
             best, best_ids = tf.math.top_k(candidates, k=num_beams, sorted=False)
             source_beams = best_ids // vocab_size
+            if not self.match_keras_hub:  # a row whose prompt holds `index`: each beam stays, unscored
+                held = unflatten_beams(prompt_ops.read_column(mask, index))[:, :1]  # (batch, 1): same for its beams
+                best = tf.where(held, unflatten_beams(log_probs), best)
+                source_beams = tf.where(held, tf.range(num_beams, dtype=source_beams.dtype)[None, :], source_beams)
 
             def regather(x: tf.Tensor) -> tf.Tensor:
                 return flatten_beams(tf.gather(unflatten_beams(x), source_beams, axis=1, batch_dims=1))
@@ -162,12 +196,15 @@ class BeamSampler(Sampler):
         return tf.gather(all_prompts, best_beam, batch_dims=1)
 
     def get_config(self) -> dict[str, Any]:
-        """`{"temperature", "num_beams", "return_all_beams"}`, as KerasHub writes them.
+        """`{"temperature", "num_beams", "return_all_beams"}`, as KerasHub writes them, and `match_keras_hub` when set.
 
         Returns:
             A dict of plain values.
         """
-        return {**super().get_config(), "num_beams": self.num_beams, "return_all_beams": self.return_all_beams}
+        config = {**super().get_config(), "num_beams": self.num_beams, "return_all_beams": self.return_all_beams}
+        if self.match_keras_hub:  # only then: KerasHub refuses a key it does not know
+            config["match_keras_hub"] = True
+        return config
 
 
 def _dims(x: tf.Tensor) -> list[Any]:
