@@ -10,15 +10,11 @@ Gemma's special tokens at Gemma's ids (``<pad>`` 0, ``<eos>`` 1, ``<bos>`` 2,
 
 from __future__ import annotations
 
-import doctest
 import io
 
 import numpy as np
 import sentencepiece
-import tensorflow as tf
 from hub_presets import TEXTS, keras, keras_hub
-
-import tfkit
 
 TRAINING_TEXT = TEXTS + [
     "the lazy fox talks to the quick dog",
@@ -137,20 +133,3 @@ def transformers_tensors(backbone, prefix: str = "model.") -> dict:
         tensors[f"{key}post_feedforward_layernorm.weight"] = block.post_ffw_norm.scale.numpy()
     tensors[f"{prefix}norm.weight"] = backbone.layer_norm.scale.numpy()
     return {key: np.ascontiguousarray(value) for key, value in tensors.items()}  # safetensors writes raw buffers
-
-
-def run_docstring_examples(objects: list) -> list[str]:
-    """Runs the ``Example:`` doctests of ``objects`` as the suite does (fresh namespace with ``tfkit``, ``tf``,
-    ``np``; cleared session, seed 0); returns the failure reports."""
-    report: list[str] = []
-    for obj in objects:
-        for test in doctest.DocTestFinder(recurse=False).find(obj, obj.__name__, module=False, globs={}):
-            if not test.examples:
-                continue
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE).run(
-                test, out=report.append
-            )
-    return report

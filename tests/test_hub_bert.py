@@ -6,7 +6,6 @@ KerasHub's numbers, tokenize and pack as KerasHub does, write presets and task w
 the Transformers checkpoint of the same weights, and fine-tune on raw strings.
 """
 
-import doctest
 import json
 import os
 
@@ -14,6 +13,7 @@ import h5py
 import numpy as np
 import pytest
 import tensorflow as tf
+from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS, keras_hub
 from hub_presets_bert import bert_presets, transformers_checkpoint
 
@@ -181,15 +181,8 @@ def test_masked_lm_fit_on_raw_strings_lowers_its_loss(presets):
 
 def test_the_docstring_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    finder = doctest.DocTestFinder(exclude_empty=True)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     names = ["TextClassifier", "TextClassifierPreprocessor", "MaskedLM", "MaskedLMPreprocessor"]
     names += [name for name in tk_hub.models.__all__ if name.startswith("Bert")]
     objects = [getattr(tk_hub.models, name) for name in names] + [bert_kernel_initializer, tk_hub.models.Task]
-    for obj in objects:
-        for test in finder.find(obj, obj.__name__, module=False, globs={}):
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            runner.run(test)
-    assert runner.failures == 0 and runner.tries >= len(objects)
+    report = run_private_docstring_examples(objects)
+    assert not report, "".join(report)

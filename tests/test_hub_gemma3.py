@@ -16,8 +16,9 @@ import sys
 import numpy as np
 import pytest
 import tensorflow as tf
+from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS, keras, keras_hub
-from hub_presets_gemma import gemma3_preset, run_docstring_examples
+from hub_presets_gemma import gemma3_preset
 
 import tfkit
 import tfkit.hub as tk_hub
@@ -282,5 +283,5 @@ def test_docstrings_follow_the_rules_and_their_examples_run(tmp_path, monkeypatc
         assert api_reference.problems(obj) == [], obj.__name__
         assert api_reference.restructured_text_warnings(obj) == [], obj.__name__
     monkeypatch.chdir(tmp_path)
-    report = run_docstring_examples(PUBLIC + [CachedGemma3Attention, Gemma3DecoderBlock, Gemma3MeanPooling])
+    report = run_private_docstring_examples(PUBLIC + [CachedGemma3Attention, Gemma3DecoderBlock, Gemma3MeanPooling])
     assert not report, "".join(report)

@@ -12,7 +12,6 @@ eagerly and inside ``tf.data``.
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
 import re
@@ -20,6 +19,7 @@ import re
 import numpy as np
 import pytest
 import tensorflow as tf
+from hub_docstrings import run_private_docstring_examples
 
 import tfkit
 import tfkit.hub as hub
@@ -597,19 +597,10 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
     from tfkit.hub.layers.transformer_block import TransformerBlock
 
     monkeypatch.chdir(tmp_path)
-    finder, runner = (
-        doctest.DocTestFinder(exclude_empty=True),
-        doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE),
-    )
     objects = [getattr(hub.layers, name) for name in hub.layers.__all__] + [
         PreprocessingLayer,
         TransformerBlock,
         gelu_approximate,
     ]
-    for obj in objects:
-        for test in finder.find(obj, obj.__name__, module=False, globs={}):
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            runner.run(test)
-    assert runner.failures == 0 and runner.tries >= len(objects)
+    report = run_private_docstring_examples(objects)
+    assert not report, "".join(report)

@@ -6,7 +6,6 @@ greedy ids and text, save presets KerasHub loads, and read the Hugging Face chec
 the same weights.
 """
 
-import doctest
 import io
 import json
 import os
@@ -14,6 +13,7 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
+from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS, keras, keras_hub
 from hub_presets_llama3 import BACKBONE_ARGUMENTS, llama3_preset, llama3_vocabulary
 
@@ -331,7 +331,6 @@ def test_llama2_presets_load_with_their_sentence_piece_tokenizer(tmp_path):
 
 def test_the_docstring_examples_run(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     objects = [
         getattr(tk_hub.models, name)
         for name in ("Llama3Backbone", "Llama3Tokenizer", "Llama3CausalLMPreprocessor", "Llama3CausalLM")
@@ -339,10 +338,5 @@ def test_the_docstring_examples_run(monkeypatch, tmp_path):
     objects += [getattr(tk_hub.models, name) for name in ("LlamaBackbone", "LlamaTokenizer", "LlamaCausalLM")]
     objects += [LlamaTransformerDecoder, LlamaAttention, LlamaLayerNorm, LlamaRotaryEmbedding]
     objects += [tk_hub.models.LlamaCausalLMPreprocessor]
-    for obj in objects:
-        for test in doctest.DocTestFinder(exclude_empty=True).find(obj, obj.__name__, module=False, globs={}):
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            runner.run(test)
-    assert runner.failures == 0 and runner.tries >= len(objects)
+    report = run_private_docstring_examples(objects)
+    assert not report, "".join(report)

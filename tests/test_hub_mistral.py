@@ -6,13 +6,13 @@ greedy ids and text (past the window, so the cached steps see it too), save pres
 read the Hugging Face checkpoint KerasHub exports of the same weights.
 """
 
-import doctest
 import json
 import os
 
 import numpy as np
 import pytest
 import tensorflow as tf
+from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS
 from hub_presets_mistral import keras_hub, mistral_preset
 
@@ -209,7 +209,6 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
     )
 
     monkeypatch.chdir(tmp_path)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     objects = [
         tk_hub.models.MistralBackbone,
         tk_hub.models.MistralTokenizer,
@@ -231,10 +230,5 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
         decoder_causal_lm.generate_with_cache,
         decoder_causal_lm.score,
     ]
-    for obj in objects:
-        for test in doctest.DocTestFinder(recurse=False).find(obj, obj.__name__, globs={}):
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            runner.run(test)
-    assert runner.failures == 0 and runner.tries >= len(objects)
+    report = run_private_docstring_examples(objects)
+    assert not report, "".join(report)

@@ -6,12 +6,12 @@ sliding window of 6 tokens) load in tfkit with KerasHub's numbers, generate Kera
 (past the window), save presets KerasHub loads, and read Transformers checkpoints of the same weights.
 """
 
-import doctest
 import json
 
 import numpy as np
 import pytest
 import tensorflow as tf
+from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS
 from hub_presets_qwen import WINDOW, keras_hub, qwen3_preset, qwen3_transformers_checkpoint, qwen_preset
 
@@ -222,15 +222,9 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
     from tfkit.hub.models.qwen3 import qwen3_attention, qwen3_decoder, qwen3_layernorm
 
     monkeypatch.chdir(tmp_path)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     objects = [getattr(tk_hub.models, f"{p}{n}") for p in ("Qwen", "Qwen3") for n in NAMES]
     objects += [qwen_attention.QwenAttention, qwen_decoder.QwenTransformerDecoder, qwen_layernorm.QwenLayerNorm]
     objects += [qwen3_attention.Qwen3Attention, qwen3_decoder.Qwen3TransformerDecoder, qwen3_layernorm.Qwen3LayerNorm]
     objects += [qwen_checkpoint.sliding_layers, qwen_checkpoint.sliding_window_config]
-    for obj in objects:
-        for test in doctest.DocTestFinder(recurse=False).find(obj, obj.__name__, globs={}):
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            runner.run(test)
-    assert runner.failures == 0 and runner.tries >= len(objects)
+    report = run_private_docstring_examples(objects)
+    assert not report, "".join(report)

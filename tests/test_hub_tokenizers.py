@@ -8,7 +8,6 @@ reference; their TensorFlow path (what ``tf.data`` runs) is read through
 loaded in a process that imports TensorFlow and TensorFlow Text only.
 """
 
-import doctest
 import io
 import json
 import os
@@ -486,17 +485,7 @@ def test_missing_tensorflow_text_says_how_to_install(monkeypatch):
         hub_tokenizers.WordPieceTokenizer(vocabulary=["[UNK]"])
 
 
-# ------------------------------------------------------------------ docstring examples
-
-
-@pytest.mark.parametrize("name", ["Tokenizer", "WordPieceTokenizer", "BytePairTokenizer", "SentencePieceTokenizer"])
-def test_docstring_examples_run(name, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    obj = getattr(hub_tokenizers, name)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    for test in doctest.DocTestFinder(recurse=False).find(obj, name, globs={"tfkit": tfkit, "tf": tf, "np": np}):
-        runner.run(test)
-    assert runner.tries > 0 and runner.failures == 0
+# ------------------------------------------------------------------ the tokenizers namespace
 
 
 def test_every_family_tokenizer_is_also_in_the_tokenizers_namespace_as_in_keras_hub():

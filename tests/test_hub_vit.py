@@ -6,13 +6,13 @@ does (eagerly and in tf.data), save presets and weight files KerasHub loads with
 Transformers checkpoint of the same weights, and train on raw images.
 """
 
-import doctest
 import json
 import os
 
 import numpy as np
 import pytest
 import tensorflow as tf
+from hub_docstrings import run_private_docstring_examples
 from hub_presets import keras, keras_hub
 from hub_presets_vit import NUM_CLASSES, vit_converter, vit_preset, vit_transformers_checkpoint
 
@@ -234,8 +234,6 @@ def test_a_channels_first_backbone_computes_as_keras_hubs_and_keeps_its_data_for
 
 def test_the_docstring_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    finder = doctest.DocTestFinder(exclude_empty=True)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     objects = [
         tk_hub.layers.ImageConverter,
         tk_hub.layers.ViTImageConverter,
@@ -249,10 +247,5 @@ def test_the_docstring_examples_run(tmp_path, monkeypatch):
         vit_layers.ViTEncoderBlock,
         vit_layers.ViTEncoder,
     ]
-    for obj in objects:
-        for test in finder.find(obj, obj.__name__, module=False, globs={}):
-            tfkit.backend.clear_session(free_memory=False)
-            tfkit.utils.set_random_seed(0)
-            test.globs = {"tfkit": tfkit, "tf": tf, "np": np}
-            runner.run(test)
-    assert runner.failures == 0 and runner.tries >= len(objects)
+    report = run_private_docstring_examples(objects)
+    assert not report, "".join(report)
