@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 
+import h5py
 import numpy as np
 import pytest
 from hub_presets import TEXTS, gpt2_preset, keras_hub
@@ -228,6 +229,10 @@ def test_a_preset_with_sharded_weights_loads_shard_by_shard(preset, tmp_path):
     with pytest.raises(ValueError, match=r"its shards \(model_00000.weights.h5\) hold no values for \d+ variables"):
         tk_hub.models.Backbone.from_preset(str(tmp_path))
     (tmp_path / "model.weights.json").write_text(json.dumps(index))
+    with h5py.File(tmp_path / shards[0], "a") as shard:  # a layer the model does not have, which the index omits
+        shard.create_dataset("layers/extra/vars/0", data=np.zeros(200_000, "float32"))
+    with pytest.raises(ValueError, match=r"model_00000.weights.h5 holds \d+ bytes beyond the \d+ bytes"):
+        tk_hub.models.Backbone.from_preset(str(tmp_path))
     os.remove(tmp_path / shards[-1])  # a shard the index names is missing
     with pytest.raises(FileNotFoundError, match=shards[-1]):
         tk_hub.models.Backbone.from_preset(str(tmp_path))

@@ -12,11 +12,11 @@ tfkit's cost limits) and rebuilt by registered name, so ``keras_hub>X`` names
 tfkit's class ``X``. A backbone is built within a variable budget sized by its
 weights file, so a config asking for a larger model than the preset stores is
 refused before it allocates; its variables start as zeros, and the weights are
-then read by tfkit's guarded HDF5 reader one top-level layer (or shard) at a
-time, every shape and dtype of it checked before it is assigned
-(``streamed_weights``): a file that does not fit raises and the new backbone is
-discarded. A
-task's head is built within the budget of its ``task.weights.h5`` the same way.
+then read by tfkit's guarded HDF5 reader one top-level layer at a time (of
+each shard in turn, ``sharded_weights``), every shape and dtype of it checked
+before it is assigned (``streamed_weights``): a file that does not fit raises
+and the new backbone is discarded. A task's head is built within the budget of
+its ``task.weights.h5`` the same way, and read whole: it is the head alone.
 """
 
 from __future__ import annotations
@@ -93,18 +93,19 @@ def load_backbone(directory: str, cls: type, load_weights: bool = True, **argume
     if not files.has_file(directory, files.MODEL_WEIGHTS_FILE) and files.has_file(
         directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE
     ):
-        names = sharded_weights.shard_names(directory)
+        shards = sharded_weights.shard_groups(directory)
     else:
         files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
-        names = [files.MODEL_WEIGHTS_FILE]
+        shards = None
+    names = list(shards) if shards is not None else [files.MODEL_WEIGHTS_FILE]
     # no more elements than the weights' bytes could hold; variables start as zeros, filled from the file next
     with sharded_weights.element_budget(directory, names, source), streamed_weights.placeholder_values() as made:
         backbone = deserialize_entry(entry, source, **arguments)
-    if names == [files.MODEL_WEIGHTS_FILE]:
+    if shards is None:
         path = files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
         assigned = streamed_weights.assign_by_layer(backbone, path, source)
     else:
-        assigned = sharded_weights.assign_shards(backbone, directory, names)
+        assigned = sharded_weights.assign_shards(backbone, directory, shards, source)
     made.restore_unassigned(assigned)
     return backbone
 

@@ -132,14 +132,15 @@ def assign_pairs(pairs: list[tuple[Any, Any, str]]) -> None:
             weights_io.assign([(variable, dataset, where)])
 
 
-def assign_by_layer(model: Any, path: str, source: str) -> set[int]:
-    """Reads Keras weights file ``path`` one top-level layer at a time, assigning each to ``model`` (new: a
-    failure leaves it half-loaded, for the caller to discard). ``ValueError`` when a layer's arrays do not fit,
-    when the file leaves out any of the model's variables, or when it holds more than the model's layers.
-    Returns the ids of the variables assigned."""
+def assign_file_by_layer(model: Any, path: str, source: str, groups: list[str] | None = None) -> set[int]:
+    """Reads Keras weights file ``path`` one top-level layer group at a time (``groups``, default all of
+    ``model``'s; a group the file lacks reads as nothing), assigning each to ``model`` (new: a failure leaves it
+    half-loaded, for the caller to discard). ``ValueError`` when a layer's arrays do not fit, or when the file
+    holds more bytes than the arrays read (layers the model does not have). Returns the ids of the variables
+    assigned."""
     assigned: set[int] = set()
     stored_bytes = count = 0
-    for group in layer_groups(model):
+    for group in layer_groups(model) if groups is None else groups:
         tables = read_snapshot(path, (group,)).tables
         pairs = keras3_pairs(model, tables, path, partial=True)
         assign_pairs(pairs)
@@ -149,13 +150,26 @@ def assign_by_layer(model: Any, path: str, source: str) -> set[int]:
                 stored_bytes += dataset.array.nbytes
                 count += 1
         del tables, pairs
-    missing = [v.name for v in keras3_variables(model) if id(v) not in assigned]
-    if missing:
-        raise ValueError(f"{source}: {path} holds no values for {len(missing)} variables: {missing[:10]}")
     extra = os.path.getsize(path) - stored_bytes
     if extra > _OVERHEAD_FIXED + _OVERHEAD_PER_DATASET * count:
         raise ValueError(
             f"{source}: {path} holds {extra} bytes beyond the {stored_bytes} bytes of the model's "
-            f"{count} variables: layers the model does not have (a config for a smaller model?)"
+            f"{count} variables it was read for: layers the model does not have (a config for a smaller model?)"
         )
+    return assigned
+
+
+def check_complete(model: Any, assigned: set[int], holder: str) -> None:
+    """``ValueError`` naming the variables of ``model`` not in ``assigned`` (ids), if any: ``holder`` ("<the
+    file> holds", "its shards (...) hold") left them out."""
+    missing = [v.name for v in keras3_variables(model) if id(v) not in assigned]
+    if missing:
+        raise ValueError(f"{holder} no values for {len(missing)} variables: {missing[:10]}")
+
+
+def assign_by_layer(model: Any, path: str, source: str) -> set[int]:
+    """Reads Keras weights file ``path`` into ``model`` one top-level layer at a time (``assign_file_by_layer``);
+    ``ValueError`` also when the file leaves out any of the model's variables. Returns the ids assigned."""
+    assigned = assign_file_by_layer(model, path, source)
+    check_complete(model, assigned, f"{source}: {path} holds")
     return assigned
