@@ -119,6 +119,11 @@ def phase(name: str) -> Iterator[None]:
         _PHASES.append((name, time.perf_counter() - start))
 
 
+def record_phase(name: str, seconds: float) -> None:
+    """Adds a step timed elsewhere to the ``--verbose`` line (the import of TensorFlow, timed by tfkit)."""
+    _PHASES.append((name, seconds))
+
+
 def run(argv: Sequence[str] | None, load_commands: Callable[[argparse.Namespace], Mapping[str, Command]]) -> int:
     """Parse and check ``argv``, then run the command ``load_commands(args)`` names; returns the exit code."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")

@@ -7,9 +7,9 @@
 This module sits beside the ``tfkit`` package and imports only the standard
 library and ``tfkit_command_line`` (which parses and checks the arguments):
 ``import tfkit`` imports TensorFlow (seconds), so a wrong path or option is
-reported before that. Once the arguments are good, TensorFlow and
-``tfkit.cli`` are imported (deliberately inside a function: that import is
-the slow part) and the command runs there.
+reported before that. Once the arguments are good, ``tfkit.cli`` is imported
+(deliberately inside a function: that import, TensorFlow's with it, is the
+slow part) and the command runs there.
 
 Where a command's time goes (``tfkit inspect m.h5 --verbose`` prints it):
 importing TensorFlow is most of it (2-4 s on an idle machine, several times
@@ -19,9 +19,9 @@ about 0.2 s. Two things keep the import short and quiet, in this process only:
 - TensorFlow's ``__init__`` imports Keras's optimizers eagerly (for Keras's
   own SavedModel registrations), which imports all of Keras, and with it
   SciPy, scikit-learn and matplotlib where installed: about half of the
-  import. tfkit never uses Keras, so that one import is skipped while
-  TensorFlow loads (TensorFlow catches the ``ImportError``); a module given
-  to ``--import`` can still import Keras afterwards.
+  import. ``import tfkit`` skips that one import while TensorFlow loads
+  (``tfkit/base/tensorflow_import.py``); a module given to ``--import`` can
+  still import Keras afterwards.
 - TensorFlow's C++ start-up lines (oneDNN, CUDA drivers) are held while it
   loads and shown only if loading fails, or with ``--verbose``.
 """
@@ -33,13 +33,11 @@ import contextlib
 import os
 import sys
 import tempfile
+import time
 from typing import Iterator, Mapping, Sequence
 
 import tfkit_command_line
-from tfkit_command_line import Command, phase
-
-# What TensorFlow's __init__ imports eagerly: Keras's optimizers (all of Keras), or tf-keras's.
-_KERAS_PRELOADS = ("keras.src.optimizers", "tf_keras.src.optimizers")
+from tfkit_command_line import Command, record_phase
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,27 +46,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _load_commands(args: argparse.Namespace) -> Mapping[str, Command]:
-    """``tfkit.cli.COMMANDS``, importing TensorFlow (timed, quiet, without Keras) and tfkit first."""
-    if "tensorflow" not in sys.modules:
-        with phase("importing TensorFlow"), _held_native_stderr(show=args.verbose), _without_keras_preload():
-            import tensorflow  # noqa: F401  the slow part, once the command line is known to be good
-    with phase("importing tfkit"):
-        import tfkit.cli
+    """``tfkit.cli.COMMANDS``, importing tfkit (and TensorFlow with it, without Keras) quietly; each timed."""
+    tensorflow_loaded = "tensorflow" in sys.modules
+    start = time.perf_counter()
+    with _held_native_stderr(show=args.verbose):
+        import tfkit.cli  # the slow part, once the command line is known to be good
+    took = time.perf_counter() - start
+    from tfkit.base import tensorflow_import
+
+    if not tensorflow_loaded and tensorflow_import.seconds is not None:
+        record_phase("importing TensorFlow", tensorflow_import.seconds)
+        took -= tensorflow_import.seconds
+    record_phase("importing tfkit", took)
     return tfkit.cli.COMMANDS
-
-
-@contextlib.contextmanager
-def _without_keras_preload() -> Iterator[None]:
-    """TensorFlow's import skips its eager import of Keras; afterwards Keras imports normally again."""
-    blocked = [name for name in _KERAS_PRELOADS if name not in sys.modules]
-    for name in blocked:
-        sys.modules[name] = None  # type: ignore[assignment]   # import_module(name) raises ImportError
-    try:
-        yield
-    finally:
-        for name in blocked:
-            if sys.modules.get(name, 0) is None:
-                del sys.modules[name]
 
 
 @contextlib.contextmanager

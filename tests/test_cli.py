@@ -470,4 +470,5 @@ def test_the_command_modules_import_in_one_direction():
     assert not {name.split(".")[0] for name in command_line} - set(sys.stdlib_module_names) - {"__future__"}
     assert "tfkit_command_line" in launcher and "tfkit.cli" in launcher
     assert "tfkit_command_line" in commands and "tfkit_launcher" not in commands
-    assert not {name for name in launcher if name.startswith("tfkit.")} - {"tfkit.cli"}
+    # tfkit.cli, and tfkit.base's tensorflow_import for how long TensorFlow's share of that import took
+    assert not {name for name in launcher if name.startswith("tfkit.")} - {"tfkit.cli", "tfkit.base"}

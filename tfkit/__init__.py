@@ -5,6 +5,10 @@ model = tfkit.Sequential([tfkit.Input((784,)), tfkit.layers.Dense(10)])
 model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
 """
 
+from tfkit.base import tensorflow_import as _tensorflow_import
+
+_tensorflow_import.import_tensorflow()  # first, without TensorFlow's eager import of Keras (see that module)
+
 from tfkit import (  # noqa: F401
     activations,
     applications,
@@ -22,7 +26,7 @@ from tfkit import (  # noqa: F401
     losses,
     metrics,
     mixed_precision,
-    models,  # noqa: F401,E402
+    models,  # noqa: F401
     ops,
     optimizers,
     preprocessing,
@@ -48,12 +52,12 @@ from tfkit.engine.variable import Variable  # noqa: F401
 from tfkit.initializers import Initializer  # noqa: F401
 from tfkit.losses import Loss  # noqa: F401
 from tfkit.metrics import Metric  # noqa: F401
-from tfkit.models import Functional, Sequential  # noqa: F401,E402
+from tfkit.models import Functional, Sequential  # noqa: F401
 from tfkit.models.model import Model  # noqa: F401
 from tfkit.optimizers import Optimizer  # noqa: F401
 from tfkit.quantizers import Quantizer  # noqa: F401
 from tfkit.regularizers import Regularizer  # noqa: F401
-from tfkit.saving import load_model, save_model  # noqa: F401,E402
+from tfkit.saving import load_model, save_model  # noqa: F401
 
 FloatDTypePolicy = DTypePolicy  # Keras's older name for the float policies
 __version__ = VERSION
