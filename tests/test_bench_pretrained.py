@@ -54,6 +54,13 @@ def test_the_full_size_models_have_the_sizes_the_issue_asks_for(bench):
     assert 95e6 < params < 105e6
 
 
+def test_the_run_line_lists_the_epochs_of_the_workloads_run(bench):
+    counts = dict(bench.spec.DEFAULT_EPOCHS)
+    assert bench.cli.run_epochs(["pretrained"], counts) == "pretrained fine-tuning 3"
+    assert bench.cli.run_epochs(["vae", "memory"], counts) == f"vae {counts['vae']}, memory 10"
+    assert bench.cli.run_epochs([], counts) == "none"
+
+
 def test_greedy_agreement_names_the_first_difference(bench):
     same = bench.pretrained.greedy_agreement({"tfkit": [[1, 2]], "keras3": [[1, 2]], "keras3_jax": [[1, 2]]})
     assert same == "Greedy ids against tfkit.hub: KerasHub on TF identical; KerasHub on JAX identical."

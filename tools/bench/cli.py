@@ -28,7 +28,7 @@ import tempfile
 import time
 from typing import Any, Iterator
 
-from bench import spec
+from bench import pretrained, spec
 
 DEFAULT_REPEATS = 5
 DEFAULT_OUT = "docs/PERFORMANCE.md"
@@ -346,6 +346,17 @@ def render_records(records: list[dict[str, Any]], context: dict[str, Any]) -> st
     return report.render(report.aggregate(records), runners_in(records), cases_in(records), context)
 
 
+def run_epochs(workloads: list[str], epoch_counts: dict[str, int]) -> str:
+    """The epochs of the selected workloads for the report's Run line (``"vae 5, memory 10"``); the pretrained
+    workload's fine-tuning epochs are fixed (``pretrained.FINE_TUNE_EPOCHS``)."""
+    parts = [f"{key} {value}" for key, value in epoch_counts.items() if key in workloads]
+    if "memory" in workloads:
+        parts.append(f"memory {spec.MEMORY_EPOCHS}")
+    if "pretrained" in workloads:
+        parts.append(f"pretrained fine-tuning {pretrained.FINE_TUNE_EPOCHS}")
+    return ", ".join(parts) or "none"
+
+
 def _tfkit_version(repo_root: pathlib.Path) -> str:
     try:
         text = (repo_root / "tfkit" / "base" / "version.py").read_text()
@@ -477,8 +488,7 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": public_command(argv),
         "repeats": args.repeats,
-        "epochs": ", ".join(f"{key} {value}" for key, value in args.epoch_counts.items())
-        + f", memory {spec.MEMORY_EPOCHS}",
+        "epochs": run_epochs(args.workloads, args.epoch_counts),
         "quick": args.quick,
         "full": is_full_run(args.quick, args.workloads, args.peers),
         "tfkit_version": _tfkit_version(orchestrate.REPO_ROOT),
