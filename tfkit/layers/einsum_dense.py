@@ -19,6 +19,7 @@ from tfkit.base import registry
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import assigned_activation
+from tfkit.layers.einsum_one_row import einsum_one_row
 from tfkit.layers.lora import LoRA
 
 __all__ = ["EinsumDense", "einsum_shapes"]
@@ -322,7 +323,7 @@ class EinsumDense(LoRA, Layer):
         kernel = self.merged_kernel() if self.lora_enabled else self.kernel
         if inputs.dtype != kernel.dtype:
             inputs = tf.cast(inputs, kernel.dtype)
-        outputs = tf.einsum(self.equation, inputs, kernel)
+        outputs = einsum_one_row(self.equation, inputs, kernel)  # faster under XLA for one row
         if self.bias is not None:
             outputs = outputs + self.bias
         return assigned_activation.apply(self, outputs)
