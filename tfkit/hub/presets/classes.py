@@ -41,11 +41,13 @@ def matching_subclass(cls: type, backbone_cls: type, preset: str) -> type:
 
 def task_kinds(backbone_cls: type, model_base: type) -> list[str]:
     """The task kinds (``CausalLM``, ``TextClassifier``: the base of each task class built on ``backbone_cls``),
-    among the subclasses of ``model_base``, as KerasHub lists them in ``metadata.json``."""
-    return sorted(
-        {
-            sub.__base__.__name__
-            for sub in all_subclasses(model_base)
-            if getattr(sub, "backbone_cls", None) is backbone_cls
-        }
-    )
+    among the subclasses of ``model_base``, as KerasHub lists them in ``metadata.json``. A base tfkit adds that
+    KerasHub lacks (``DecoderCausalLM``, registered under no name) is passed over for its own base."""
+    kinds = set()
+    for sub in all_subclasses(model_base):
+        if getattr(sub, "backbone_cls", None) is backbone_cls:
+            kind = sub.__base__
+            while registry.registered_name(kind) is None and kind.__base__ is not object:
+                kind = kind.__base__
+            kinds.add(kind.__name__)
+    return sorted(kinds)
