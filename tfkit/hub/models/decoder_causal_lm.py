@@ -1,5 +1,5 @@
 """What the causal LMs of decoder-only stacks share: the cached forward pass, ``generate_step`` and ``score``,
-as functions and as the base class ``DecoderCausalLM`` of Llama's, Mistral's, Qwen's and Qwen 3's.
+as functions and as the base class ``DecoderCausalLM`` of Llama's, Mistral's, Qwen's, Qwen 3's and Gemma's.
 
     logits, hidden_states, cache = call_with_cache(backbone, token_ids, cache, cache_update_index)
     generated = generate_with_cache(causal_lm, {"token_ids": ids, "padding_mask": mask}, stop_token_ids=(2,))

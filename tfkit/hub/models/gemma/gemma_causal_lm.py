@@ -17,15 +17,14 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import losses
-from tfkit.hub.models.causal_lm import CausalLM
-from tfkit.hub.models.decoder_causal_lm import empty_cache, generate_with_cache
+from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM
 from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone, scaled_embeddings
 from tfkit.hub.models.gemma.gemma_causal_lm_preprocessor import GemmaCausalLMPreprocessor
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class GemmaCausalLM(CausalLM):
+class GemmaCausalLM(DecoderCausalLM):
     """An end-to-end Gemma model for causal language modeling.
 
     The backbone's hidden states times the transposed token embedding give
@@ -52,13 +51,6 @@ class GemmaCausalLM(CausalLM):
 
     backbone_cls = GemmaBackbone
     preprocessor_cls = GemmaCausalLMPreprocessor
-
-    def __init__(self, backbone: GemmaBackbone, preprocessor: Any = None, **kwargs: Any) -> None:
-        self.backbone = backbone
-        self.preprocessor = preprocessor
-        inputs = backbone.input
-        outputs = backbone.token_embedding(backbone(inputs), reverse=True)
-        super().__init__(inputs=inputs, outputs=outputs, **kwargs)
 
     def compile(
         self,
@@ -104,29 +96,6 @@ class GemmaCausalLM(CausalLM):
             caches.append(next_cache)
         hidden_states = backbone.layer_norm(x)
         return backbone.token_embedding(hidden_states, reverse=True), hidden_states, tf.stack(caches, axis=1)
-
-    def _build_cache(self, token_ids: Any) -> tuple[Any, Any]:
-        """A zero cache for ``token_ids``'s length, filled by one pass over them."""
-        backbone = self.backbone
-        cache = empty_cache(
-            token_ids, backbone.num_layers, backbone.num_key_value_heads, backbone.head_dim, self.compute_dtype
-        )
-        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0)
-        return hidden_states, cache
-
-    def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
-        """Generates one batch (see `CausalLM.generate_step`); compiled by `make_generate_function`.
-
-        Args:
-            inputs: `{"token_ids", "padding_mask"}`, padded to the length to
-                generate.
-            stop_token_ids: Token ids that end a row, or `None`.
-
-        Returns:
-            `{"token_ids", "padding_mask"}`: the completed ids and the mask of
-            the tokens up to each row's first stop token.
-        """
-        return generate_with_cache(self, inputs, stop_token_ids)
 
     def score(
         self,
