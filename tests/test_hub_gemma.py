@@ -214,7 +214,9 @@ def test_a_gemma2_checkpoint_in_transformers_layout_loads_as_keras_hubs_converte
     safetensors_numpy.save_file(transformers_tensors(backbone), str(tmp_path / "model.safetensors"))
     ours = tk_hub.models.GemmaBackbone.from_preset(str(tmp_path))
     theirs = keras_hub.models.GemmaBackbone.from_preset(str(tmp_path))  # KerasHub's own converter
-    assert ours.get_config() == {**theirs.get_config(), "dtype": ours.get_config()["dtype"]}
+    # the auto name depends on how many backbones each framework built before (the test order)
+    unnamed = {"name": None, "dtype": None}
+    assert {**ours.get_config(), **unnamed} == {**theirs.get_config(), **unnamed}
     np.testing.assert_allclose(np.asarray(ours(PROMPTS)), np.asarray(theirs(PROMPTS)), atol=1e-5)
     np.testing.assert_allclose(np.asarray(ours(PROMPTS)), np.asarray(backbone(PROMPTS)), atol=1e-5)
 
