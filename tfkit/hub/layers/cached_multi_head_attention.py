@@ -18,23 +18,11 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import regularizers
+from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.layers import MultiHeadAttention
 from tfkit.saving import register_keras_serializable
 
 _LARGE_NEGATIVE = -0.7 * 3.38953e38  # Keras's fill for masked float32 logits on TensorFlow
-
-
-def update_cache(cache: tf.Tensor, update: tf.Tensor, index: Any) -> tf.Tensor:
-    """``cache`` ``(batch, length, ...)`` with ``update`` ``(batch, steps, ...)`` written at ``index`` on axis 1.
-
-    One ``tf.tensor_scatter_nd_update`` of the ``batch * steps`` rows: eager,
-    in graphs and under XLA (where it updates the buffer in place).
-    """
-    shape = tf.shape(update)
-    batch, steps = shape[0], shape[1]
-    rows = tf.broadcast_to(tf.range(batch)[:, None], tf.stack([batch, steps]))
-    positions = tf.broadcast_to(tf.cast(index, tf.int32) + tf.range(steps)[None, :], tf.stack([batch, steps]))
-    return tf.tensor_scatter_nd_update(cache, tf.stack([rows, positions], axis=-1), tf.cast(update, cache.dtype))
 
 
 def keras_attention(
@@ -168,13 +156,13 @@ class CachedMultiHeadAttention(MultiHeadAttention):
         key = value if key is None else self._as_input(key)
         query = self._query_dense(query)
         if cache is not None:
-            key_cache, value_cache = cache[:, 0, ...], cache[:, 1, ...]
+            key_cache, value_cache = split_cache(cache)
             if cache_update_index is None:
                 key, value = key_cache, value_cache
             else:
                 key = update_cache(key_cache, self._key_dense(key), cache_update_index)
                 value = update_cache(value_cache, self._value_dense(value), cache_update_index)
-                cache = tf.stack((key, value), axis=1)
+                cache = join_cache(key, value, like=cache)
         else:
             if cache_update_index is not None:
                 raise ValueError(

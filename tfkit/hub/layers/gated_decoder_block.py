@@ -22,6 +22,7 @@ import tensorflow as tf
 from tfkit import activations, initializers
 from tfkit.engine.layer import Layer
 from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
+from tfkit.hub.layers.kv_cache import cache_length
 from tfkit.hub.layers.transformer_layer_utils import (
     clone_initializer,
     compute_causal_mask,
@@ -206,7 +207,7 @@ class GatedDecoderBlock(Layer):
         decoder_mask = merge_padding_and_attention_mask(decoder_sequence, decoder_padding_mask, decoder_attention_mask)
         shape = tf.shape(decoder_sequence)
         batch_size, output_length = shape[0], shape[1]
-        input_length = output_length if self_attention_cache is None else tf.shape(self_attention_cache)[2]
+        input_length = output_length if self_attention_cache is None else cache_length(self_attention_cache)
         index = 0 if self_attention_cache_update_index is None else self_attention_cache_update_index
         causal_mask = compute_causal_mask(batch_size, input_length, output_length, index)
         window = self._mask_window()

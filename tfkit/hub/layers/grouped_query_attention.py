@@ -23,7 +23,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.engine.layer import Layer
-from tfkit.hub.layers.cached_multi_head_attention import update_cache
+from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.layers import Dropout, EinsumDense, Softmax
 
@@ -215,28 +215,41 @@ class GroupedQueryAttention(Layer):
                 )
             key, value = self._project_key_value(hidden_states, start_index)
         elif cache_update_index is None:
-            key, value = cache[:, 0, ...], cache[:, 1, ...]
+            key, value = split_cache(cache)
         else:
             key_update, value_update = self._project_key_value(hidden_states, start_index)
-            key = update_cache(cache[:, 0, ...], key_update, cache_update_index)
-            value = update_cache(cache[:, 1, ...], value_update, cache_update_index)
-            cache = tf.stack([key, value], axis=1)
-        groups = int(self._query_dense.kernel.shape[1]) // int(self._key_dense.kernel.shape[1])
-        key = tf.repeat(key, groups, axis=2)
-        value = tf.repeat(value, groups, axis=2)
+            key_cache, value_cache = split_cache(cache)
+            key = update_cache(key_cache, key_update, cache_update_index)
+            value = update_cache(value_cache, value_update, cache_update_index)
+            cache = join_cache(key, value, like=cache)
         outputs = self._attend(query, key, value, self._windowed(attention_mask, query, key, cache_update_index))
         outputs = self._output_dense(self._dropout_layer(outputs, training=training))
         return outputs if cache is None else (outputs, cache)
 
     def _attend(self, query: tf.Tensor, key: tf.Tensor, value: tf.Tensor, attention_mask: Any) -> tf.Tensor:
-        """Scaled dot-product attention as KerasHub computes it on TensorFlow: scores, float32 softmax, values."""
-        scores = tf.einsum("bquh,bkuh->buqk", query, key)
+        """Scaled dot-product attention as KerasHub computes it on TensorFlow: scores, float32 softmax, values.
+
+        Each key/value head serves its group of query heads in place: the
+        queries are viewed as `(batch, length, key_value_heads, group, dim)`
+        where KerasHub repeats the keys and values per group, copying the
+        whole cache at every decoding step. The numbers are the same.
+        """
+        kv_heads, head_dim = int(self._key_dense.kernel.shape[1]), int(self._key_dense.kernel.shape[2])
+        heads = int(self._query_dense.kernel.shape[1])
+        batch, query_length, key_length = tf.shape(query)[0], tf.shape(query)[1], tf.shape(key)[1]
+        grouped = tf.reshape(query, [batch, query_length, kv_heads, heads // kv_heads, head_dim])
+        scores = tf.einsum("bqkgh,bskh->bkgqs", grouped, key)
+        scores = tf.reshape(scores, [batch, heads, query_length, key_length])
         scores = scores * tf.cast(self._inv_norm_factor, self.compute_dtype)
         if attention_mask is not None:
             scores = self._softmax(scores, mask=attention_mask[:, None, :, :])
         else:
             scores = self._softmax(scores)
-        return tf.einsum("buqk,bkuh->bquh", tf.cast(scores, self.compute_dtype), value)
+        scores = tf.reshape(
+            tf.cast(scores, self.compute_dtype), [batch, kv_heads, heads // kv_heads, query_length, key_length]
+        )
+        outputs = tf.einsum("bkgqs,bskh->bqkgh", scores, value)
+        return tf.reshape(outputs, [batch, query_length, heads, head_dim])
 
     def compute_output_shape(self, inputs_shape: Any) -> Any:
         return inputs_shape

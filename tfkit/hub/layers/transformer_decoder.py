@@ -20,6 +20,7 @@ import tensorflow as tf
 
 from tfkit.hub.layers.cached_multi_head_attention import CachedMultiHeadAttention
 from tfkit.hub.layers.config_values import config_value
+from tfkit.hub.layers.kv_cache import cache_length
 from tfkit.hub.layers.transformer_block import TransformerBlock
 from tfkit.hub.layers.transformer_layer_utils import (
     clone_initializer,
@@ -287,7 +288,7 @@ class TransformerDecoder(TransformerBlock):
             return decoder_mask
         shape = tf.shape(decoder_sequence)
         batch_size, output_length = shape[0], shape[1]
-        input_length = output_length if self_attention_cache is None else tf.shape(self_attention_cache)[2]
+        input_length = output_length if self_attention_cache is None else cache_length(self_attention_cache)
         cache_index = 0 if self_attention_cache_update_index is None else self_attention_cache_update_index
         causal_mask = tf.cast(compute_causal_mask(batch_size, input_length, output_length, cache_index), tf.int32)
         return causal_mask if decoder_mask is None else tf.minimum(decoder_mask, causal_mask)

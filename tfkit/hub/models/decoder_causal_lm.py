@@ -7,11 +7,12 @@ as functions and as the base class ``DecoderCausalLM`` of Llama's, Mistral's, Qw
 
 A backbone with ``token_embedding`` (a ``ReversibleEmbedding``), ``transformer_layers``
 (blocks taking ``self_attention_cache`` and ``self_attention_cache_update_index``) and a
-final ``layer_norm`` (Mistral, Qwen, Qwen 3, Llama) decodes with one cache tensor
-``(batch, num_layers, 2, max_length, num_key_value_heads, head_dim)``. Generation fills
-it with one pass over the prompts, then the sampler's compiled loop adds one token a
-step, writing each step's keys and values in place at its position: static shapes,
-so ``generate`` compiles with XLA.
+final ``layer_norm`` (Mistral, Qwen, Qwen 3, Llama) decodes with KerasHub's cache tensor
+``(batch, num_layers, 2, max_length, num_key_value_heads, head_dim)`` or, in ``generate``,
+with a ``(keys, values)`` pair a layer (``tfkit.hub.layers.kv_cache``: no per-step copy of
+the whole cache). Generation fills it with one pass over the prompts, then the sampler's
+compiled loop adds one token a step, writing each step's keys and values in place at its
+position: static shapes, so ``generate`` compiles with XLA.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit import losses
+from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM, stop_mask
 
 
@@ -54,11 +56,13 @@ def call_with_cache(backbone: Any, token_ids: Any, cache: Any, cache_update_inde
             `layer_norm`.
         token_ids: int `(batch, length)`, the tokens at positions
             `cache_update_index ...`.
-        cache: `(batch, num_layers, 2, max_length, num_key_value_heads, head_dim)`.
+        cache: `(batch, num_layers, 2, max_length, num_key_value_heads, head_dim)`
+            as KerasHub has it, or a tuple of `(keys, values)` pairs, one a
+            layer (`tfkit.hub.layers.kv_cache`).
         cache_update_index: The position of `token_ids[:, 0]` in the sequence.
 
     Returns:
-        `(logits, hidden_states, cache)`.
+        `(logits, hidden_states, cache)`, the cache in the form it came.
 
     Example:
         >>> import tfkit.hub as keras_hub
@@ -74,11 +78,12 @@ def call_with_cache(backbone: Any, token_ids: Any, cache: Any, cache_update_inde
     caches = []
     for i, block in enumerate(backbone.transformer_layers):
         x, next_cache = block(
-            x, self_attention_cache=cache[:, i, ...], self_attention_cache_update_index=cache_update_index
+            x, self_attention_cache=layer_cache(cache, i), self_attention_cache_update_index=cache_update_index
         )
         caches.append(next_cache)
     hidden_states = backbone.layer_norm(x)
-    return backbone.token_embedding(hidden_states, reverse=True), hidden_states, tf.stack(caches, axis=1)
+    logits = backbone.token_embedding(hidden_states, reverse=True)
+    return logits, hidden_states, join_layer_caches(caches, like=cache)
 
 
 def generate_with_cache(model: Any, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
@@ -231,12 +236,14 @@ class DecoderCausalLM(CausalLM):
             token_ids: int `(batch, length)`: the tokens at positions
                 `cache_update_index ...` of the sequence.
             cache: float `(batch, num_layers, 2, max_length,
-                num_key_value_heads, head_dim)`.
+                num_key_value_heads, head_dim)` as KerasHub has it, or a
+                tuple of `(keys, values)` pairs, one a layer
+                (`tfkit.hub.layers.kv_cache`).
             cache_update_index: The position of `token_ids[:, 0]` in the
                 sequence.
 
         Returns:
-            `(logits, hidden_states, cache)`.
+            `(logits, hidden_states, cache)`, the cache in the form it came.
         """
         return call_with_cache(self.backbone, token_ids, cache, cache_update_index)
 
@@ -244,7 +251,10 @@ class DecoderCausalLM(CausalLM):
         """An empty cache the length of `token_ids`, filled by one pass over them: `(hidden_states, cache)`."""
         backbone = self.backbone
         head_dim = getattr(backbone, "head_dim", None) or backbone.hidden_dim // backbone.num_query_heads
-        cache = empty_cache(token_ids, backbone.num_layers, backbone.num_key_value_heads, head_dim, self.compute_dtype)
+        shape = tf.shape(token_ids)
+        cache = empty_layer_caches(
+            shape[0], shape[1], backbone.num_layers, backbone.num_key_value_heads, head_dim, self.compute_dtype
+        )
         _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0)
         return hidden_states, cache
 

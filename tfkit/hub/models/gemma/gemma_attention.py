@@ -23,8 +23,8 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.engine.layer import Layer
-from tfkit.hub.layers.cached_multi_head_attention import update_cache
 from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
+from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.layers import Dropout, EinsumDense, Softmax
@@ -227,9 +227,10 @@ class CachedGemmaAttention(Layer):
         key = self._apply_rope(self.key_dense(x), cache_update_index)
         value = self.value_dense(x)
         if cache is not None:
-            key = update_cache(cache[:, 0, ...], key, cache_update_index)
-            value = update_cache(cache[:, 1, ...], value, cache_update_index)
-            cache = tf.stack((key, value), axis=1)
+            key_cache, value_cache = split_cache(cache)
+            key = update_cache(key_cache, key, cache_update_index)
+            value = update_cache(value_cache, value, cache_update_index)
+            cache = join_cache(key, value, like=cache)
         output = self._attend(query, key, value, attention_mask, training, cache_update_index)
         return (output, cache) if cache is not None else output
 

@@ -17,6 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import losses
+from tfkit.hub.layers.kv_cache import join_layer_caches, layer_cache
 from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM
 from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone, scaled_embeddings
 from tfkit.hub.models.gemma.gemma_causal_lm_preprocessor import GemmaCausalLMPreprocessor
@@ -82,20 +83,23 @@ class GemmaCausalLM(DecoderCausalLM):
             token_ids: int `(batch, length)`: the tokens at positions
                 `cache_update_index ...` of the sequence.
             cache: float `(batch, num_layers, 2, max_length,
-                num_key_value_heads, head_dim)`.
+                num_key_value_heads, head_dim)` as KerasHub has it, or a
+                tuple of `(keys, values)` pairs, one a layer
+                (`tfkit.hub.layers.kv_cache`).
             cache_update_index: The position of `token_ids[:, 0]`.
 
         Returns:
-            `(logits, hidden_states, cache)`.
+            `(logits, hidden_states, cache)`, the cache in the form it came.
         """
         backbone = self.backbone
         x = scaled_embeddings(backbone.token_embedding(token_ids), backbone.hidden_dim)
         caches = []
         for i, block in enumerate(backbone.transformer_layers):
-            x, next_cache = block(x, cache=cache[:, i, ...], cache_update_index=cache_update_index)
+            x, next_cache = block(x, cache=layer_cache(cache, i), cache_update_index=cache_update_index)
             caches.append(next_cache)
         hidden_states = backbone.layer_norm(x)
-        return backbone.token_embedding(hidden_states, reverse=True), hidden_states, tf.stack(caches, axis=1)
+        logits = backbone.token_embedding(hidden_states, reverse=True)
+        return logits, hidden_states, join_layer_caches(caches, like=cache)
 
     def score(
         self,

@@ -19,6 +19,7 @@ import tensorflow as tf
 
 from tfkit import activations
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.kv_cache import cache_length
 from tfkit.hub.layers.transformer_layer_utils import compute_causal_mask, merge_padding_and_attention_mask
 from tfkit.hub.models.gemma.gemma_attention import CachedGemmaAttention
 from tfkit.hub.models.gemma.rms_normalization import RMSNormalization
@@ -200,7 +201,7 @@ class GemmaDecoderBlock(GemmaBlockLayers):
         self._create_sublayers(attention, intermediate_dim // 2)
 
     def _compute_attention_mask(self, x: tf.Tensor, padding_mask: Any, cache: Any, cache_update_index: Any) -> Any:
-        key_length = tf.shape(cache)[2] if cache is not None else tf.shape(x)[1]
+        key_length = cache_length(cache) if cache is not None else tf.shape(x)[1]
         decoder_mask, causal_mask = self._causal_mask(x, padding_mask, key_length, cache_update_index)
         if decoder_mask is None:
             return causal_mask

@@ -20,7 +20,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.hub.layers.cached_multi_head_attention import update_cache
+from tfkit.hub.layers.kv_cache import update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.hub.models.gemma.gemma_attention import CachedGemmaAttention
 from tfkit.hub.models.gemma.rms_normalization import RMSNormalization

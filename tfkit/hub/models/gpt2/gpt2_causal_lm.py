@@ -6,6 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM, stop_mask
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
@@ -53,11 +54,13 @@ class GPT2CausalLM(CausalLM):
         Args:
             token_ids: int `(batch, length)`: the tokens at positions
                 `cache_update_index ...` of the sequence.
-            cache: float `(batch, num_layers, 2, max_length, num_heads, head_dim)`.
+            cache: float `(batch, num_layers, 2, max_length, num_heads,
+                head_dim)` as KerasHub has it, or a tuple of `(keys, values)`
+                pairs, one a layer (`tfkit.hub.layers.kv_cache`).
             cache_update_index: The position of `token_ids[:, 0]` in the sequence.
 
         Returns:
-            `(logits, hidden_states, cache)`.
+            `(logits, hidden_states, cache)`, the cache in the form it came.
         """
         backbone = self.backbone
         tokens = backbone.token_embedding(token_ids)
@@ -66,18 +69,19 @@ class GPT2CausalLM(CausalLM):
         caches = []
         for i, block in enumerate(backbone.transformer_layers):
             x, next_cache = block(
-                x, self_attention_cache=cache[:, i, ...], self_attention_cache_update_index=cache_update_index
+                x, self_attention_cache=layer_cache(cache, i), self_attention_cache_update_index=cache_update_index
             )
             caches.append(next_cache)
         hidden_states = backbone.layer_norm(x)
-        return backbone.token_embedding(hidden_states, reverse=True), hidden_states, tf.stack(caches, axis=1)
+        logits = backbone.token_embedding(hidden_states, reverse=True)
+        return logits, hidden_states, join_layer_caches(caches, like=cache)
 
     def _build_cache(self, token_ids: Any) -> tuple[Any, Any]:
         backbone = self.backbone
         shape = tf.shape(token_ids)
         head_dim = backbone.hidden_dim // backbone.num_heads
-        cache = tf.zeros(
-            [shape[0], backbone.num_layers, 2, shape[1], backbone.num_heads, head_dim], dtype=self.compute_dtype
+        cache = empty_layer_caches(
+            shape[0], shape[1], backbone.num_layers, backbone.num_heads, head_dim, self.compute_dtype
         )
         _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0)
         return hidden_states, cache

@@ -29,7 +29,7 @@ class LlamaAttention(GroupedQueryAttention):
     Projects the input to queries `(num_query_heads, head_dim)` and keys and
     values `(num_key_value_heads, head_dim)` (`head_dim = hidden_dim //
     num_query_heads`, no biases), rotates queries and keys by their
-    positions, repeats each key/value head for its group of query heads, and
+    positions, shares each key/value head among its group of query heads, and
     attends with `attention_mask`. With a `cache` and `cache_update_index`,
     the new keys and values are written into the cache at that index (in
     place under XLA) and the whole cache is attended to. The weights
