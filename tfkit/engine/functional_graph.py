@@ -328,8 +328,12 @@ def record_call(layer: Layer, args: tuple, kwargs: dict) -> Any:
     symbols = [t for t in tf.nest.flatten(structure) if isinstance(t, SymbolicTensor)]
     node = Node(layer, args, kwargs)
     try:
-        inferred = shape_inference.infer(layer, args, kwargs)
-        if inferred is not None:
+        own = layer._own_graph_outputs(args, kwargs) if hasattr(layer, "_own_graph_outputs") else None
+        inferred = None if own is not None else shape_inference.infer(layer, args, kwargs)
+        if own is not None:  # a functional model on inputs like its own: its recorded outputs, no trace
+            shapes, dtypes, masks = own
+            node.outputs = _symbolic_outputs(layer, node, shapes, dtypes, masks)
+        elif inferred is not None:
             shapes, masks = inferred
             dtypes = [layer.compute_dtype] * len(masks)
             node.outputs = _symbolic_outputs(layer, node, shapes, dtypes, masks)
@@ -481,6 +485,21 @@ class FunctionalGraph:
         if duplicates:
             raise ValueError(f"Layer names must be unique inside a model; repeated: {duplicates}")
         return layers
+
+    def outputs_for_own_inputs(self, inputs: Any) -> tuple[Any, list[Any], list[Any]] | None:
+        """``(shapes, dtypes, mask specs)`` of the outputs when ``inputs`` are symbolic tensors just like the
+        graph's own inputs (structure, shapes, dtypes, masks): what a trace of the graph would find; else None."""
+        try:
+            tf.nest.assert_same_structure(inputs, self.inputs)
+        except (ValueError, TypeError):
+            return None
+        for given, own in zip(tf.nest.flatten(inputs), self.flat_inputs):
+            if not isinstance(given, SymbolicTensor) or (given.shape, given.dtype) != (own.shape, own.dtype):
+                return None
+            if given.mask_spec != own.mask_spec:
+                return None
+        shapes = tf.nest.map_structure(lambda t: tf.TensorShape(t.shape), self.outputs)
+        return shapes, [t.dtype for t in self.flat_outputs], [t.mask_spec for t in self.flat_outputs]
 
     def run(self, inputs: Sequence[tf.Tensor]) -> Any:
         """Run the nodes on concrete tensors for ``flat_inputs``; returns the outputs' structure."""

@@ -207,7 +207,8 @@ def _nested_calls_builtin(layer: Layer) -> bool:
         return True
     for sub in tracking.flatten_layers(layer, include_self=False):
         cls = type(sub)
-        if not _builtin_call(cls) or _always_traced(cls) or (not sub.built and cls.build is not Layer.build):
+        unbuilt_state = not sub.built and cls.build is not Layer.build and getattr(cls, "_build_creates_state", True)
+        if not _builtin_call(cls) or _always_traced(cls) or unbuilt_state:
             return False
     _NESTED_CHECKED.add(layer)
     return True
@@ -253,12 +254,16 @@ def infer(layer: Layer, args: tuple, kwargs: dict) -> tuple[Any, list[Any]] | No
 
     The output dtype is ``layer.compute_dtype``. None when the call must be traced
     (the layer may have been built by then; tracing finds it built, as a second call would).
+    A class may name call arguments that never change its outputs' shapes (a transformer
+    block's padding mask) in ``_shape_free_call_arguments``: those do not stop the inference.
     """
     cls = type(layer)
     params = _class_plan(cls)
     if params is None or not args:
         return None
     first, rest = args[0], args[1:]
+    free = getattr(cls, "_shape_free_call_arguments", ())
+    kwargs = {name: value for name, value in kwargs.items() if name not in free}
     symbols = [t for t in tf.nest.flatten((args, kwargs)) if isinstance(t, SymbolicTensor)]
     compute = tf.as_dtype(layer.compute_dtype)
     if any(t.dtype != compute for t in symbols):

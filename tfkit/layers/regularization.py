@@ -127,6 +127,8 @@ class Dropout(Layer):
         self.seed_generator = tfkit_random.SeedGenerator(seed)
         self.supports_masking = True
 
+    _build_creates_state = False  # build only checks the input spec: shape inference may skip it
+
     def build(self, input_shape: Any) -> None:
         check_input_spec(self, input_shape)
 

@@ -251,6 +251,13 @@ class Functional(Model):
         )
         return named_specs(tf.nest.map_structure(lambda t: tf.TensorSpec(tuple(t.shape), t.dtype), inputs), names)
 
+    def _own_graph_outputs(self, args: tuple, kwargs: dict) -> Any:
+        """For a symbolic call on tensors just like the model's inputs (a task wrapping its backbone): the
+        recorded outputs' ``(shapes, dtypes, mask specs)``, so the call is not traced again; else None."""
+        if type(self).call is not Functional.call or kwargs or len(args) != 1:
+            return None
+        return self._tfkit_graph.outputs_for_own_inputs(args[0])
+
     def _graph_output_specs(self, specs: Any) -> Any:
         if type(self).call is not Functional.call:
             return None  # a subclass's own call may compute something else

@@ -301,5 +301,8 @@ class TransformerDecoder(TransformerBlock):
         )
         return config
 
+    # masks never change the output's shape: a symbolic call infers it instead of tracing the block
+    _shape_free_call_arguments = ("decoder_padding_mask", "decoder_attention_mask")
+
     def compute_output_shape(self, decoder_sequence_shape: Any) -> Any:
         return decoder_sequence_shape

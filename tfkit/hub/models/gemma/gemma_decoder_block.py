@@ -98,6 +98,9 @@ class GemmaBlockLayers(Layer):
         causal_mask = compute_causal_mask(shape[0], key_length, shape[1], cache_index=cache_update_index)
         return decoder_mask, causal_mask
 
+    # masks never change the output's shape: a symbolic call infers it instead of tracing the block
+    _shape_free_call_arguments = ("padding_mask",)
+
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
