@@ -99,6 +99,8 @@ def test_tiny_presets_run_in_tfkit_hub_and_kerashub_on_jax_with_equal_greedy_ids
     ids = generated["info"]["hub"]["greedy_ids"]
     assert len(ids) == 1 and len(ids[0]) == bench.pretrained.NEW_TOKENS
     assert ids == jax_result["info"]["hub"]["greedy_ids"]  # same preset, same prompt: same tokens
+    for loaded in (generated, jax_result):  # loading: seconds, and peak memory over the weights' bytes
+        assert loaded["metrics"]["load_s"] > 0 and loaded["metrics"]["load_rss_over_weights"] >= 0
 
     lora = records[2]["result"]
     assert lora["metrics"]["step_steady_s"] > 0 and "loss_epoch2" in lora["metrics"]

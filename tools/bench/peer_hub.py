@@ -207,6 +207,14 @@ def run_fine_tune(case: pretrained.PretrainedCase, model: Any, vocabulary: int, 
     return metrics, {"fit": fit_form(model), "trainable_params": trainable}
 
 
+def weights_bytes(model: Any) -> int:
+    """The bytes of a model's weights (tfkit's dtypes are ``tf.DType``, Keras's are strings)."""
+    return sum(
+        int(np.prod(weight.shape)) * np.dtype(getattr(weight.dtype, "name", weight.dtype)).itemsize
+        for weight in model.weights
+    )
+
+
 def run(job: dict[str, Any], data_dir: str) -> tuple[dict[str, float], dict[str, Any]]:
     """Load the case's preset with this peer's framework and measure the case (``bench.pretrained``)."""
     case = pretrained.CASES[job["case"]]
@@ -219,7 +227,9 @@ def run(job: dict[str, Any], data_dir: str) -> tuple[dict[str, float], dict[str,
     kwargs: dict[str, Any] = {"preprocessor": None}
     if case.kind == "classifier":
         kwargs["num_classes"] = pretrained.NUM_CLASSES
+    rss_before_mib = timing.current_rss_mib()
     load_s, model = timed(lambda: cls.from_preset(str(preset), **kwargs))
+    load_peak_mib = timing.peak_rss_mib() - rss_before_mib  # the peak so far, over the RSS after the imports
     if case.kind == "generate":
         calls = pretrained.QUICK_TIMED_CALLS if job.get("quick") else pretrained.TIMED_CALLS
         samplers = tuple((job.get("settings") or {}).get("samplers", pretrained.SAMPLERS))  # tests: greedy only
@@ -227,6 +237,7 @@ def run(job: dict[str, Any], data_dir: str) -> tuple[dict[str, float], dict[str,
     else:
         metrics, hub_info = run_fine_tune(case, model, vocabulary, bool(job.get("quick")))
     metrics["load_s"] = load_s
+    metrics["load_rss_over_weights"] = load_peak_mib * 2**20 / weights_bytes(model)
     metrics["peak_rss_mib"] = timing.peak_rss_mib()
     hub_info["params"] = int(model.count_params())
     hub_info["task"] = f"{hub.__name__}.models.{type(model).__name__}"
