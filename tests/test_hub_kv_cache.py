@@ -14,7 +14,7 @@ import tensorflow as tf
 import tfkit.hub as tk_hub
 from tests.hub_docstrings import run_private_docstring_examples
 from tfkit.hub.layers import kv_cache
-from tfkit.hub.models import decoder_causal_lm
+from tfkit.hub.models import decoder_causal_lm, prefill
 
 IDS = np.array([[5, 9, 2, 7, 1, 3], [4, 4, 8, 6, 2, 11]], "int32")
 
@@ -82,6 +82,23 @@ def test_generate_keeps_a_pair_per_layer_and_matches_uncompiled_ids(models, name
     np.testing.assert_array_equal(np.asarray(compiled["token_ids"]), np.asarray(eager["token_ids"]))
 
 
+@pytest.mark.parametrize("name", ["gpt2", "llama", "gemma"])
+def test_a_prompt_pass_over_the_shortest_prompts_bucket_generates_the_same_ids(models, name):
+    model = models[name]
+    model.compile(sampler="greedy")
+    lengths = np.array([3, 6])  # ragged: decoding starts after 3 tokens, the second row keeps its prompt
+    ids = np.where(np.arange(14)[None, :] < lengths[:, None], np.arange(1, 15)[None, :] % 13, 0).astype("int32")
+    prompt = {"token_ids": ids, "padding_mask": ids > 0}
+    assert prefill.prefill_length(prompt["padding_mask"], 14) == 8
+    whole = model.generate_step(tf.nest.map_structure(tf.constant, prompt), stop_token_ids=None)  # all 14
+    bucketed = model.generate(prompt, stop_token_ids=None)  # the compiled program, 8 positions
+    np.testing.assert_array_equal(bucketed["token_ids"], np.asarray(whole["token_ids"]))
+    np.testing.assert_array_equal(bucketed["token_ids"][1, :6], ids[1, :6])
+    hidden_states, cache = model._build_cache(tf.constant(ids), prefill_length=8)
+    assert hidden_states.shape[1] == 14 and cache[0][0].shape[1] == 14  # KerasHub's shapes, zeros past 8
+    np.testing.assert_array_equal(np.asarray(hidden_states)[:, 8:], 0)
+
+
 def numpy_grouped_attention(query, key, value, mask):
     """Scores with every key/value head repeated for its query heads, softmax over keys, weighted values."""
     groups = query.shape[2] // key.shape[2]
@@ -114,6 +131,9 @@ def test_docstring_examples_run():
         kv_cache.join_layer_caches,
         kv_cache.empty_layer_caches,
         decoder_causal_lm.call_with_cache,
+        prefill.prefill_length,
+        prefill.prompt_part,
+        prefill.full_length,
     ]
     report = run_private_docstring_examples(functions)
     assert not report, "".join(report)

@@ -13,6 +13,7 @@ into text.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ import tensorflow as tf
 
 from tfkit import losses, metrics, optimizers
 from tfkit.hub import samplers
+from tfkit.hub.models.prefill import prefill_length
 from tfkit.hub.models.task import Task
 from tfkit.saving import register_keras_serializable
 
@@ -213,7 +215,10 @@ class CausalLM(Task):
             if self.preprocessor is not None:
                 prompt = self.preprocessor.generate_preprocess(batch, sequence_length=max_length)
             prompt = tf.nest.map_structure(tf.convert_to_tensor, prompt)
-            generated = generate_function(prompt, stop_token_ids=stop_token_ids)
+            static = {}
+            if "prefill_length" in inspect.signature(self.generate_step).parameters:  # a program per bucket
+                static["prefill_length"] = prefill_length(prompt["padding_mask"], prompt["token_ids"].shape[1])
+            generated = generate_function(prompt, stop_token_ids=stop_token_ids, **static)
             if strip_prompt:
                 generated = _strip_prompt(generated, prompt)
             if self.preprocessor is not None:

@@ -24,6 +24,7 @@ import tensorflow as tf
 from tfkit import losses
 from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM, stop_mask
+from tfkit.hub.models.prefill import full_length, prompt_part
 
 
 def empty_cache(token_ids: Any, num_layers: int, num_key_value_heads: int, head_dim: int, dtype: Any) -> tf.Tensor:
@@ -86,15 +87,20 @@ def call_with_cache(backbone: Any, token_ids: Any, cache: Any, cache_update_inde
     return logits, hidden_states, join_layer_caches(caches, like=cache)
 
 
-def generate_with_cache(model: Any, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
+def generate_with_cache(
+    model: Any, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
+) -> dict[str, Any]:
     """A causal LM's ``generate_step``: the prompts' cache, then the sampler's loop, then the output mask.
 
     Args:
-        model: A `CausalLM` with `_build_cache(token_ids)` (the prompt pass:
-            `(hidden_states, cache)`), `call_with_cache` and a `sampler`.
+        model: A `CausalLM` with `_build_cache(token_ids, prefill_length)`
+            (the prompt pass: `(hidden_states, cache)`), `call_with_cache`
+            and a `sampler`.
         inputs: `{"token_ids", "padding_mask"}`, padded to the length to
             generate.
         stop_token_ids: Token ids that end a sequence, or `None`.
+        prefill_length: How many positions the prompt pass covers
+            (`tfkit.hub.models.prefill`); `None`, all of them.
 
     Returns:
         `{"token_ids", "padding_mask"}`: the completed sequences, and `True`
@@ -112,7 +118,7 @@ def generate_with_cache(model: Any, inputs: dict[str, Any], stop_token_ids: Any 
         [[True, True, True, True]]
     """
     token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
-    hidden_states, cache = model._build_cache(token_ids)
+    hidden_states, cache = model._build_cache(token_ids, prefill_length)
     index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
 
     def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
@@ -247,30 +253,35 @@ class DecoderCausalLM(CausalLM):
         """
         return call_with_cache(self.backbone, token_ids, cache, cache_update_index)
 
-    def _build_cache(self, token_ids: Any) -> tuple[Any, Any]:
-        """An empty cache the length of `token_ids`, filled by one pass over them: `(hidden_states, cache)`."""
+    def _build_cache(self, token_ids: Any, prefill_length: int | None = None) -> tuple[Any, Any]:
+        """A zero cache the length of `token_ids`, filled by one pass over its first `prefill_length` positions
+        (all for `None`): `(hidden_states, cache)`."""
         backbone = self.backbone
         head_dim = getattr(backbone, "head_dim", None) or backbone.hidden_dim // backbone.num_query_heads
         shape = tf.shape(token_ids)
         cache = empty_layer_caches(
             shape[0], shape[1], backbone.num_layers, backbone.num_key_value_heads, head_dim, self.compute_dtype
         )
-        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0)
-        return hidden_states, cache
+        _, hidden_states, cache = self.call_with_cache(prompt_part(token_ids, prefill_length), cache, 0)
+        return full_length(hidden_states, shape[1]), cache
 
-    def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
+    def generate_step(
+        self, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
+    ) -> dict[str, Any]:
         """Generates one batch (see `CausalLM.generate_step`); compiled by `make_generate_function`.
 
         Args:
             inputs: `{"token_ids", "padding_mask"}`, padded to the length to
                 generate.
             stop_token_ids: Token ids that end a row, or `None`.
+            prefill_length: How many positions the prompt pass covers
+                (`tfkit.hub.models.prefill`); `None`, all of them.
 
         Returns:
             `{"token_ids", "padding_mask"}`: the completed rows and the mask
             of their tokens up to each row's first stop token.
         """
-        return generate_with_cache(self, inputs, stop_token_ids)
+        return generate_with_cache(self, inputs, stop_token_ids, prefill_length)
 
     def score(
         self,

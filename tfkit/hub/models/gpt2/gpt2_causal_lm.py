@@ -7,9 +7,11 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
-from tfkit.hub.models.causal_lm import CausalLM, stop_mask
+from tfkit.hub.models.causal_lm import CausalLM
+from tfkit.hub.models.decoder_causal_lm import generate_with_cache
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
+from tfkit.hub.models.prefill import full_length, prompt_part
 from tfkit.saving import register_keras_serializable
 
 
@@ -76,40 +78,30 @@ class GPT2CausalLM(CausalLM):
         logits = backbone.token_embedding(hidden_states, reverse=True)
         return logits, hidden_states, join_layer_caches(caches, like=cache)
 
-    def _build_cache(self, token_ids: Any) -> tuple[Any, Any]:
+    def _build_cache(self, token_ids: Any, prefill_length: int | None = None) -> tuple[Any, Any]:
+        """A zero cache the length of `token_ids`, filled by one pass over its first `prefill_length` positions."""
         backbone = self.backbone
         shape = tf.shape(token_ids)
         head_dim = backbone.hidden_dim // backbone.num_heads
         cache = empty_layer_caches(
             shape[0], shape[1], backbone.num_layers, backbone.num_heads, head_dim, self.compute_dtype
         )
-        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0)
-        return hidden_states, cache
+        _, hidden_states, cache = self.call_with_cache(prompt_part(token_ids, prefill_length), cache, 0)
+        return full_length(hidden_states, shape[1]), cache
 
-    def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
-        """Generates one batch (see `CausalLM.generate_step`); compiled by `make_generate_function`."""
-        token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
-        hidden_states, cache = self._build_cache(token_ids)
-        index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
+    def generate_step(
+        self, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
+    ) -> dict[str, Any]:
+        """Generates one batch (see `CausalLM.generate_step`); compiled by `make_generate_function`.
 
-        def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
-            update_index = index - 1
-            prompt = tf.slice(prompt, [0, update_index], [tf.shape(prompt)[0], 1])  # a static width of 1 (XLA)
-            logits, hidden_states, cache = self.call_with_cache(prompt, cache, update_index)
-            return tf.squeeze(logits, axis=1), tf.squeeze(hidden_states, axis=1), cache
+        Args:
+            inputs: `{"token_ids", "padding_mask"}`, padded to the length to
+                generate.
+            stop_token_ids: Token ids that end a row, or `None`.
+            prefill_length: How many positions the prompt pass covers
+                (`tfkit.hub.models.prefill`); `None`, all of them.
 
-        token_ids = self.sampler(
-            next=next_token,
-            prompt=token_ids,
-            cache=cache,
-            index=index,
-            mask=padding_mask,
-            stop_token_ids=stop_token_ids,
-            hidden_states=hidden_states,
-            model=self,
-        )
-        if stop_token_ids is not None:
-            padding_mask = stop_mask(token_ids, stop_token_ids, padding_mask)
-        else:
-            padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
-        return {"token_ids": token_ids, "padding_mask": padding_mask}
+        Returns:
+            `{"token_ids", "padding_mask"}`.
+        """
+        return generate_with_cache(self, inputs, stop_token_ids, prefill_length)
