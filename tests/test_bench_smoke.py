@@ -10,6 +10,7 @@ import importlib
 import json
 import pathlib
 import sys
+import types
 
 import pytest
 
@@ -670,6 +671,19 @@ def test_the_worker_sets_the_intra_op_threads_before_the_peer_runs_and_never_pas
     result = worker.run_job(job, "unused")
     assert result["status"] == "ok" and seen == {"settings": {}, "threads": "1"}
     assert job["settings"] == {"intra_op_threads": 1}  # the caller's job is left as it was
+
+
+def test_a_graph_job_reports_which_tfkit_it_imported(bench, monkeypatch):
+    """--baseline refuses a result without info.tfkit_file: the graph branch returned before setting it."""
+    import tfkit  # the worker reports the tfkit this process imported
+
+    worker = importlib.import_module("bench.worker")
+    peer = types.ModuleType("bench.peer_tfkit")
+    peer.load, peer.graph = (lambda name: None), (lambda job, work_dir: ({"build_s": 0.5}, {"layer_calls": 3}))
+    monkeypatch.setitem(sys.modules, "bench.peer_tfkit", peer)
+    result = worker.run_job({"peer": "tfkit", "workload": "graph", "settings": {}}, "unused")
+    assert result["status"] == "ok" and result["metrics"] == {"build_s": 0.5}
+    assert result["info"]["tfkit_file"] == tfkit.__file__
 
 
 # ------------------------------------------------------------------ the in-process A/B

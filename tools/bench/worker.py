@@ -69,7 +69,6 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
                 metrics, info = peer.graph(job, work_dir)
             result["metrics"] = {key: float(value) for key, value in metrics.items()}
             result["info"] = info
-            return result
         else:
             x, y = data.load(data_dir, job["workload"], rows=job.get("rows"))
             if job["workload"] == "predict":
