@@ -87,6 +87,19 @@ def call_with_cache(backbone: Any, token_ids: Any, cache: Any, cache_update_inde
     return logits, hidden_states, join_layer_caches(caches, like=cache)
 
 
+def prompt_cache(
+    model: Any, token_ids: Any, num_key_value_heads: int, head_dim: int, prefill_length: int | None = None
+) -> tuple[Any, Any]:
+    """A causal LM's ``_build_cache``: zero per-layer caches the length of ``token_ids``, filled by one pass
+    over its first ``prefill_length`` positions (all for ``None``); ``(hidden_states, cache)``."""
+    shape = tf.shape(token_ids)
+    cache = empty_layer_caches(
+        shape[0], shape[1], model.backbone.num_layers, num_key_value_heads, head_dim, model.compute_dtype
+    )
+    _, hidden_states, cache = model.call_with_cache(prompt_part(token_ids, prefill_length), cache, 0)
+    return full_length(hidden_states, shape[1]), cache
+
+
 def generate_with_cache(
     model: Any, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
 ) -> dict[str, Any]:
@@ -258,12 +271,7 @@ class DecoderCausalLM(CausalLM):
         (all for `None`): `(hidden_states, cache)`."""
         backbone = self.backbone
         head_dim = getattr(backbone, "head_dim", None) or backbone.hidden_dim // backbone.num_query_heads
-        shape = tf.shape(token_ids)
-        cache = empty_layer_caches(
-            shape[0], shape[1], backbone.num_layers, backbone.num_key_value_heads, head_dim, self.compute_dtype
-        )
-        _, hidden_states, cache = self.call_with_cache(prompt_part(token_ids, prefill_length), cache, 0)
-        return full_length(hidden_states, shape[1]), cache
+        return prompt_cache(self, token_ids, backbone.num_key_value_heads, head_dim, prefill_length)
 
     def generate_step(
         self, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None

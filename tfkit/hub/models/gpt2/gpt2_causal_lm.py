@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import tensorflow as tf
-
-from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
+from tfkit.hub.layers.kv_cache import join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM
-from tfkit.hub.models.decoder_causal_lm import generate_with_cache
+from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM, prompt_cache
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
-from tfkit.hub.models.prefill import full_length, prompt_part
 from tfkit.saving import register_keras_serializable
 
 
@@ -81,27 +78,8 @@ class GPT2CausalLM(CausalLM):
     def _build_cache(self, token_ids: Any, prefill_length: int | None = None) -> tuple[Any, Any]:
         """A zero cache the length of `token_ids`, filled by one pass over its first `prefill_length` positions."""
         backbone = self.backbone
-        shape = tf.shape(token_ids)
-        head_dim = backbone.hidden_dim // backbone.num_heads
-        cache = empty_layer_caches(
-            shape[0], shape[1], backbone.num_layers, backbone.num_heads, head_dim, self.compute_dtype
+        return prompt_cache(
+            self, token_ids, backbone.num_heads, backbone.hidden_dim // backbone.num_heads, prefill_length
         )
-        _, hidden_states, cache = self.call_with_cache(prompt_part(token_ids, prefill_length), cache, 0)
-        return full_length(hidden_states, shape[1]), cache
 
-    def generate_step(
-        self, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
-    ) -> dict[str, Any]:
-        """Generates one batch (see `CausalLM.generate_step`); compiled by `make_generate_function`.
-
-        Args:
-            inputs: `{"token_ids", "padding_mask"}`, padded to the length to
-                generate.
-            stop_token_ids: Token ids that end a row, or `None`.
-            prefill_length: How many positions the prompt pass covers
-                (`tfkit.hub.models.prefill`); `None`, all of them.
-
-        Returns:
-            `{"token_ids", "padding_mask"}`.
-        """
-        return generate_with_cache(self, inputs, stop_token_ids, prefill_length)
+    generate_step = DecoderCausalLM.generate_step  # the prompt pass, then the sampler's loop (generate_with_cache)
