@@ -206,15 +206,21 @@ def _keras3_table(tables: dict[str, dict[str, Any]], source: str) -> tuple[dict[
     return by_path, named
 
 
+def stored_variables(layer: Any) -> list[tf.Variable]:
+    """The variables a Keras 3 weights file stores under ``layer``'s own path: its ``vars`` (a LoRA layer's
+    merged kernel, not its factors), then its idf weights if it has them."""
+    own, _ = _lora_layout(layer)
+    idf = idf_variable(layer)
+    return own + ([idf] if idf is not None else [])
+
+
 def keras3_variables(model: Any, skip: Sequence[Any] = ()) -> list[tf.Variable]:
     """Every variable a Keras 3 weights file of ``model`` stores (its layers' own variables and idf weights):
     what the shards of a sharded file must cover between them."""
     found: list[tf.Variable] = []
     seen: set[int] = set()
     for _, layer in keras3_paths(model, skip):
-        own, _ = _lora_layout(layer)
-        idf = idf_variable(layer)
-        for variable in own + ([idf] if idf is not None else []):
+        for variable in stored_variables(layer):
             if id(variable) not in seen:
                 seen.add(id(variable))
                 found.append(variable)
