@@ -25,12 +25,12 @@ def bench(monkeypatch):
     return type("Bench", (), modules)
 
 
-def test_the_section_runs_tfkit_hub_and_kerashub_on_tf_and_jax_in_a_full_run(bench):
+def test_the_section_runs_tfkit_hub_kerashub_on_tf_and_jax_and_transformers_in_a_full_run(bench):
     assert "pretrained" in bench.cli.parse_args([]).workloads
     jobs = bench.spec.plan_jobs(["pretrained"], list(bench.spec.PEERS), {})
     cases = list(dict.fromkeys(job.case for job in jobs))
     assert cases == ["gen_gpt2_b1", "gen_gpt2_b8", "gen_llama_b1", "gen_llama_b8", "ft_bert", "ft_llama_lora"]
-    assert {job.runner for job in jobs} == {"tfkit", "keras3", "keras3_jax"}
+    assert {job.runner for job in jobs} == {"tfkit", "keras3", "keras3_jax", "transformers_torch"}
     assert all(job.workload == "pretrained" for job in jobs)
     assert bench.pretrained.models_for(cases) == ["gpt2_124m", "llama_100m", "bert_base"]
     assert bench.pretrained.models_for(["vae", "gen_gpt2_b8"]) == ["gpt2_124m"]

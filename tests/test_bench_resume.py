@@ -34,7 +34,7 @@ def fakes(bench, monkeypatch):
     """Every measurement replaced; ``calls`` lists what ran, ``stop_after`` kills the run after that many jobs."""
     state = {"calls": [], "stop_after": None, "killed": set()}
 
-    def run_job(job, data_dir, env, timeout):
+    def run_job(job, data_dir, env, timeout, python=None):
         if state["stop_after"] is not None and len(_jobs(state)) >= state["stop_after"]:
             raise Stop()
         state["calls"].append(("job", job.case, job.runner))

@@ -63,7 +63,7 @@ def test_defaults_run_everything_five_times_into_the_performance_file(bench):
         "vae_load",
         "pretrained",
     ]
-    assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax"]
+    assert args.peers == ["tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax", "transformers_torch"]
     assert args.pairs == 10
     assert args.epoch_counts == {
         "vae": 5,

@@ -174,6 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PYTHON",
         help="the interpreter that runs the mesh section's Keras 3 on JAX (needs keras and jax; default: this one)",
     )
+    parser.add_argument(
+        "--torch-python",
+        default=None,
+        metavar="PYTHON",
+        help="the interpreter that runs the pretrained workload's Transformers on PyTorch peer (needs torch, "
+        "transformers and h5py; peft for the LoRA case); without it that column is unavailable",
+    )
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--in-process-worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--prepare-data", default=None, help=argparse.SUPPRESS)
@@ -311,7 +318,7 @@ def _is_default_out(out: str) -> bool:
     return path.resolve() == (orchestrate.REPO_ROOT / DEFAULT_OUT).resolve()
 
 
-_PATH_OPTIONS = ("--json", "--out", "--from-json", "--resume", "--keras-python")
+_PATH_OPTIONS = ("--json", "--out", "--from-json", "--resume", "--keras-python", "--torch-python")
 
 
 def public_command(argv: list[str]) -> str:
@@ -454,7 +461,8 @@ def run_benchmark(args: argparse.Namespace, argv: list[str]) -> tuple[list[dict[
                         file=sys.stderr,
                         flush=True,
                     )
-                    result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout)
+                    python = orchestrate.python_for(job.peer, args.torch_python)
+                    result = orchestrate.run_job(job, data_dir, env, timeout=args.timeout, python=python)
                     brief = result.get("reason") or ", ".join(
                         f"{key}={value:.4g}" for key, value in result["metrics"].items() if key != "epochs_run"
                     )
@@ -517,6 +525,7 @@ def run_progress(args: argparse.Namespace, repo_root: pathlib.Path, versions: di
             "epochs": args.epoch_counts,
             "pairs": args.pairs,
             "quick": args.quick,
+            "torch_python": args.torch_python,
             "mesh": {
                 "models": args.mesh_models,
                 "epochs": args.mesh_epochs,

@@ -3,11 +3,15 @@
     env = orchestrate.base_env()
     orchestrate.prepare_data(data_dir, env, timeout=600, presets=["gpt2_124m"])   # presets: the pretrained workload's
     result = orchestrate.run_job(job, data_dir, env, timeout=1800)
+    orchestrate.run_job(job, data_dir, env, 1800, python=orchestrate.python_for(job.peer, torch_python))
 
 Each peer gets a fresh interpreter, so imports, thread pools, traced functions and
 peak memory never leak from one measurement into the next. tf-keras needs
 ``TF_USE_LEGACY_KERAS=1`` and Keras 3 ``KERAS_BACKEND=tensorflow``; the other
-peers run with neither legacy switch set.
+peers run with neither legacy switch set. Every peer runs under this interpreter
+but ``transformers_torch``, which runs under the one ``--torch-python`` names
+(torch and transformers, no TensorFlow): without one, its jobs are "unavailable"
+and no process starts.
 """
 
 from __future__ import annotations
@@ -100,6 +104,24 @@ def prepare_presets(
         )
 
 
+TORCH_PEER = "transformers_torch"
+NO_TORCH_PYTHON = (
+    "Transformers on PyTorch runs under the interpreter --torch-python names (one with torch, transformers "
+    "and h5py; peft for LoRA); none was given"
+)
+
+
+def python_for(peer: str, torch_python: str | None) -> str | None:
+    """The interpreter a peer's worker runs under: ``torch_python`` for Transformers on PyTorch (None when
+    not given: the job is unavailable), this one for every other peer."""
+    return torch_python if peer == TORCH_PEER else sys.executable
+
+
+def unavailable(reason: str) -> dict[str, Any]:
+    """The record of a job that could not start: ``"unavailable"`` with ``reason``."""
+    return {"status": "unavailable", "reason": reason, "metrics": {}, "missing": {}, "info": {}, "wall_s": 0.0}
+
+
 def parse_result(stdout: str) -> dict[str, Any] | None:
     """The worker's result record: the last stdout line that starts with the marker."""
     for line in reversed(stdout.splitlines()):
@@ -113,19 +135,26 @@ def _last_error_line(stderr: str) -> str:
     return lines[-1][:240] if lines else "no output"
 
 
-def run_job(job: Job, data_dir: str, env: dict[str, str], timeout: float) -> dict[str, Any]:
-    """Run one job in a fresh interpreter; a crash or timeout becomes a "failed" record."""
+def run_job(
+    job: Job, data_dir: str, env: dict[str, str], timeout: float, python: str | None = sys.executable
+) -> dict[str, Any]:
+    """Run one job in a fresh interpreter (``python``; None: the job is unavailable, see ``python_for``);
+    a crash or timeout becomes a "failed" record, an interpreter that does not start an "unavailable" one."""
+    if python is None:
+        return unavailable(NO_TORCH_PYTHON if job.peer == TORCH_PEER else f"no interpreter for {job.peer}")
     payload = json.dumps({"job": job.to_json(), "data_dir": data_dir})
     start = time.perf_counter()
     try:
         completed = subprocess.run(
-            [sys.executable, str(ENTRY), "--worker", payload],
+            [python, str(ENTRY), "--worker", payload],
             env=worker_env(job.peer, env, data_dir),
             cwd=REPO_ROOT,
             capture_output=True,
             text=True,
             timeout=timeout,
         )
+    except OSError as error:  # no such interpreter, or not executable
+        return unavailable(f"cannot start {python}: {type(error).__name__}: {error.strerror or error}")
     except subprocess.TimeoutExpired:
         return {
             "status": "failed",

@@ -115,6 +115,40 @@ def generate_form(model: Any) -> str:
     return "tf.function, XLA" if jit else "tf.function, no XLA" if jit is not None else str(type(function).__name__)
 
 
+def sampler_metrics(
+    sampler: str,
+    batch_size: int,
+    calls: int,
+    first_token: Callable[[], Callable[[], np.ndarray]],
+    whole: Callable[[], Callable[[], np.ndarray]],
+) -> tuple[dict[str, float], np.ndarray]:
+    """Time to first token, tokens per second and warm-up of one sampler, and the ids of its last whole call.
+
+    Args:
+        sampler: ``"greedy"`` or ``"top_k"`` (the metrics' suffix).
+        batch_size: The prompts' rows.
+        calls: Timed calls of each length after the first of each (the median is kept).
+        first_token: Makes one call that generates one new token (its inputs copied before the clock starts).
+        whole: Makes one call that generates all ``NEW_TOKENS``; its call returns the ids.
+    """
+    first_ttft, _ = timed(first_token())
+    first_whole, ids = timed(whole())
+    ttft, durations = [], []
+    for _ in range(calls):  # alternating, so drift lands on both
+        ttft.append(timed(first_token())[0])
+        seconds, ids = timed(whole())
+        durations.append(seconds)
+    steady_ttft, steady_whole = statistics.median(ttft), statistics.median(durations)
+    metrics = {
+        f"ttft_{sampler}_s": steady_ttft,
+        f"tokens_per_s_{sampler}": batch_size * pretrained.NEW_TOKENS / steady_whole,
+        f"generate_{sampler}_s": steady_whole,
+        f"warmup_{sampler}_s": max(0.0, first_ttft - steady_ttft) + max(0.0, first_whole - steady_whole),
+        f"first_calls_{sampler}_s": first_ttft + first_whole,
+    }
+    return metrics, ids
+
+
 def run_generate(
     case: pretrained.PretrainedCase,
     model: Any,
@@ -130,19 +164,14 @@ def run_generate(
     info: dict[str, Any] = {}
     for sampler in samplers:
         model.compile(sampler=make_sampler(sampler))  # a new sampler: generate is traced/compiled again
-        first_ttft, _ = timed(generate_call(model, first_token))
-        first_whole, ids = timed(generate_call(model, whole))
-        ttft, durations = [], []
-        for _ in range(calls):  # alternating, so drift lands on both
-            ttft.append(timed(generate_call(model, first_token))[0])
-            seconds, ids = timed(generate_call(model, whole))
-            durations.append(seconds)
-        steady_ttft, steady_whole = statistics.median(ttft), statistics.median(durations)
-        metrics[f"ttft_{sampler}_s"] = steady_ttft
-        metrics[f"tokens_per_s_{sampler}"] = case.batch_size * pretrained.NEW_TOKENS / steady_whole
-        metrics[f"generate_{sampler}_s"] = steady_whole
-        metrics[f"warmup_{sampler}_s"] = max(0.0, first_ttft - steady_ttft) + max(0.0, first_whole - steady_whole)
-        metrics[f"first_calls_{sampler}_s"] = first_ttft + first_whole
+        timings, ids = sampler_metrics(
+            sampler,
+            case.batch_size,
+            calls,
+            lambda: generate_call(model, first_token),
+            lambda: generate_call(model, whole),
+        )
+        metrics.update(timings)
         if sampler == "greedy":
             info["greedy_ids"] = ids[:, pretrained.PROMPT_LENGTH :].tolist()
         info["generate"] = generate_form(model)

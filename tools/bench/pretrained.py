@@ -9,9 +9,11 @@ Every model is random and downloaded from nowhere: before the jobs run, KerasHub
 builds each model the plan needs once (``bench.pretrained_presets``, weights seeded)
 and saves it as a preset under the run's data folder; every peer then loads that
 same preset with ``from_preset`` (tfkit with ``tfkit.hub.models.X``, KerasHub with
-``keras_hub.models.X``), so the weights are identical. The three columns are the
-peers ``tfkit`` (tfkit.hub), ``keras3`` (KerasHub on TensorFlow) and ``keras3_jax``
-(KerasHub on JAX), each in its own process, with its framework's defaults.
+``keras_hub.models.X``), so the weights are identical. The columns are the peers
+``tfkit`` (tfkit.hub), ``keras3`` (KerasHub on TensorFlow), ``keras3_jax`` (KerasHub
+on JAX) and ``transformers_torch`` (Hugging Face Transformers on PyTorch, under the
+interpreter ``--torch-python`` names; ``bench.peer_transformers`` converts the same
+preset by hand), each in its own process, with its framework's defaults.
 
 Cases (``bench.peer_hub`` runs them):
 
@@ -42,8 +44,13 @@ import dataclasses
 import pathlib
 from typing import Any
 
-PEERS: tuple[str, ...] = ("tfkit", "keras3", "keras3_jax")
-TITLES: dict[str, str] = {"tfkit": "tfkit.hub", "keras3": "KerasHub on TF", "keras3_jax": "KerasHub on JAX"}
+PEERS: tuple[str, ...] = ("tfkit", "keras3", "keras3_jax", "transformers_torch")
+TITLES: dict[str, str] = {
+    "tfkit": "tfkit.hub",
+    "keras3": "KerasHub on TF",
+    "keras3_jax": "KerasHub on JAX",
+    "transformers_torch": "Transformers on PyTorch",
+}
 
 PROMPT_LENGTH = 32
 NEW_TOKENS = 64
@@ -328,7 +335,9 @@ def section_lines(summary: dict[tuple[str, str], Any]) -> list[str]:
         "Greedy ids of the 64 new tokens (a correctness line, not a timing): every peer loads the same "
         "preset and prompts, so they should agree; random weights make near-ties, where float rounding "
         "between backends may pick another token and the rest of the row follows it. In the tables, "
-        "the tfkit column is tfkit.hub, Keras 3 is KerasHub on TensorFlow and Keras 3 on JAX is KerasHub on JAX.",
+        "the tfkit column is tfkit.hub, Keras 3 is KerasHub on TensorFlow, Keras 3 on JAX is KerasHub on JAX and "
+        "Transformers on PyTorch is Hugging Face Transformers with the preset's weights copied in (its from_preset "
+        "rows time building the model from the config and filling it from the preset's .h5).",
         "",
     ] + lines
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from bench import pretrained
 
-PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax")
+PEERS: tuple[str, ...] = ("tfkit", "keras3", "tf_keras", "raw_tf", "keras3_jax", "transformers_torch")
 WORKLOADS: tuple[str, ...] = (
     "vae",
     "vae_train_step",
@@ -76,6 +76,9 @@ RUNNERS: tuple[Runner, ...] = (
     Runner("raw_tf", "raw_tf", "raw TF (floor)"),
     # Keras 3 on JAX compiles the whole step with XLA: the peer a user who wants speed may pick (bench extra: jax).
     Runner("keras3_jax", "keras3_jax", "Keras 3 on JAX", cases=JAX_CASES + PRETRAINED_CASES),
+    # Hugging Face Transformers on PyTorch, the pretrained workload only, under the interpreter --torch-python names
+    # (bench/peer_transformers.py); without one, its cells are "unavailable".
+    Runner("transformers_torch", "transformers_torch", "Transformers on PyTorch", cases=PRETRAINED_CASES),
     # tfkit's default is jit_compile="auto" (measured per run); these pin XLA so "auto" can be judged.
     Runner("tfkit_xla_off", "tfkit", "tfkit XLA off", settings={"jit_compile": False}, cases=TRAINING_WORKLOADS),
     Runner("tfkit_xla_on", "tfkit", "tfkit XLA on", settings={"jit_compile": True}, cases=TRAINING_WORKLOADS),

@@ -7,8 +7,10 @@ A peer module (``peer_tfkit``, ``peer_keras``, ``peer_raw_tf``) offers
 ``load(peer)``, ``train(job, x, y)``, ``predict(job, x, export_dir)`` and
 ``graph(job, work_dir)`` (the graph and vae_load workloads, tfkit and Keras 3); the
 pretrained workload goes to ``peer_hub`` (``load(peer)``, ``run(job, data_dir)``) for
-every peer. A peer raises ``Unavailable`` when its framework or an API it needs is missing. Where the
-run imported tfkit, ``info["tfkit_file"]`` says which file it was.
+every peer but ``transformers_torch``, whose ``peer_transformers`` offers the same
+two (under the ``--torch-python`` interpreter). A peer raises ``Unavailable`` when
+its framework or an API it needs is missing. Where the run imported tfkit,
+``info["tfkit_file"]`` says which file it was.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ PEER_MODULES = {
     "tf_keras": "peer_keras",
     "raw_tf": "peer_raw_tf",
     "keras3_jax": "peer_keras",
+    "transformers_torch": "peer_transformers",  # the pretrained workload only, under --torch-python
 }
 
 
@@ -54,7 +57,9 @@ def run_job(job: dict[str, Any], data_dir: str) -> dict[str, Any]:
     if threads is not None:  # read when TensorFlow's context starts: before the peer runs its first op
         os.environ["TF_NUM_INTRAOP_THREADS"] = str(int(threads))
     try:
-        module = "peer_hub" if job["workload"] == "pretrained" else PEER_MODULES[job["peer"]]
+        module = PEER_MODULES[job["peer"]]
+        if job["workload"] == "pretrained" and module != "peer_transformers":
+            module = "peer_hub"
         peer = importlib.import_module(f"bench.{module}")
         try:
             peer.load(job["peer"])
