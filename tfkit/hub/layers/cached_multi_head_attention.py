@@ -18,6 +18,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import regularizers
+from tfkit.hub.layers.fused_projections import project_heads_together
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.layers import MultiHeadAttention
 from tfkit.saving import register_keras_serializable
@@ -152,16 +153,25 @@ class CachedMultiHeadAttention(MultiHeadAttention):
         return_attention_scores: bool = False,
         training: Any = None,
     ) -> Any:
+        self_attention = value is query and key is None
         value = self._as_input(value)
         key = value if key is None else self._as_input(key)
-        query = self._query_dense(query)
+        joined = None
+        if self_attention and (cache is None or cache_update_index is not None):
+            joined = project_heads_together([self._query_dense, self._key_dense, self._value_dense], value)
+        if joined is not None:
+            query, key_update, value_update = joined
+        else:
+            query = self._query_dense(query)
         if cache is not None:
             key_cache, value_cache = split_cache(cache)
             if cache_update_index is None:
                 key, value = key_cache, value_cache
             else:
-                key = update_cache(key_cache, self._key_dense(key), cache_update_index)
-                value = update_cache(value_cache, self._value_dense(value), cache_update_index)
+                if joined is None:
+                    key_update, value_update = self._key_dense(key), self._value_dense(value)
+                key = update_cache(key_cache, key_update, cache_update_index)
+                value = update_cache(value_cache, value_update, cache_update_index)
                 cache = join_cache(key, value, like=cache)
         else:
             if cache_update_index is not None:
@@ -169,8 +179,9 @@ class CachedMultiHeadAttention(MultiHeadAttention):
                     f"CachedMultiHeadAttention layer '{self.name}': `cache_update_index` should not be set if "
                     f"`cache` is None. Received: cache=None, cache_update_index={cache_update_index}"
                 )
-            key = self._key_dense(key)
-            value = self._value_dense(value)
+            key, value = (
+                (key_update, value_update) if joined is not None else (self._key_dense(key), self._value_dense(value))
+            )
         attention_output, attention_scores = self._compute_attention(
             query, key, value, attention_mask, training, return_attention_scores
         )

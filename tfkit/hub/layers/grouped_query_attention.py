@@ -23,6 +23,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.fused_projections import project_heads_together
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.layers import Dropout, EinsumDense, Softmax
@@ -100,7 +101,7 @@ class GroupedQueryAttention(Layer):
     `rotary_embedding_layer`). Queries have `num_query_heads` heads, keys and
     values `num_key_value_heads`, each shared by `num_query_heads //
     num_key_value_heads` query heads. A subclass may override
-    `_project_query` and `_project_key_value` (Qwen 3 normalizes them) and
+    `_query_heads` and `_key_heads` (Qwen 3 normalizes the projections) and
     `_windowed` (a sliding window applied by the attention, as Qwen's).
 
     Args:
@@ -184,14 +185,26 @@ class GroupedQueryAttention(Layer):
             max_wavelength=rope_max_wavelength, scaling_factor=rope_scaling_factor, dtype=self.dtype_policy
         )
 
+    def _query_heads(self, projected: tf.Tensor, start_index: Any) -> tf.Tensor:
+        """The projected queries made ready to attend: rotated (Qwen 3 normalizes them first)."""
+        return self.rotary_embedding_layer(projected, start_index=start_index)
+
+    def _key_heads(self, projected: tf.Tensor, start_index: Any) -> tf.Tensor:
+        """The projected keys made ready to attend and be cached: rotated (Qwen 3 normalizes them first)."""
+        return self.rotary_embedding_layer(projected, start_index=start_index)
+
     def _project_query(self, hidden_states: tf.Tensor, start_index: Any) -> tf.Tensor:
         """The rotated queries `(batch, length, num_query_heads, head_dim)`."""
-        return self.rotary_embedding_layer(self._query_dense(hidden_states), start_index=start_index)
+        return self._query_heads(self._query_dense(hidden_states), start_index)
 
-    def _project_key_value(self, hidden_states: tf.Tensor, start_index: Any) -> tuple[tf.Tensor, tf.Tensor]:
-        """The rotated keys and the values `(batch, length, num_key_value_heads, head_dim)`."""
-        key = self.rotary_embedding_layer(self._key_dense(hidden_states), start_index=start_index)
-        return key, self._value_dense(hidden_states)
+    def _project_all(self, hidden_states: tf.Tensor, start_index: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+        """The rotated queries, the rotated keys and the values, under XLA as one product (`fused_projections`)."""
+        denses = [self._query_dense, self._key_dense, self._value_dense]
+        joined = project_heads_together(denses, hidden_states)
+        if joined is None:
+            joined = [dense(hidden_states) for dense in denses]
+        query, key, value = joined
+        return self._query_heads(query, start_index), self._key_heads(key, start_index), value
 
     def _windowed(self, attention_mask: Any, query: tf.Tensor, key: tf.Tensor, cache_update_index: Any) -> Any:
         """The attention mask a subclass narrows (Qwen's sliding window); the mask as it is by default."""
@@ -206,18 +219,18 @@ class GroupedQueryAttention(Layer):
         training: Any = None,
     ) -> Any:
         start_index = 0 if cache_update_index is None else cache_update_index
-        query = self._project_query(hidden_states, start_index)
         if cache is None:
             if cache_update_index is not None:
                 raise ValueError(
                     f"{type(self).__name__} layer '{self.name}': `cache_update_index` should not be set if "
                     f"`cache` is `None`. Received: cache=None, cache_update_index={cache_update_index}"
                 )
-            key, value = self._project_key_value(hidden_states, start_index)
+            query, key, value = self._project_all(hidden_states, start_index)
         elif cache_update_index is None:
+            query = self._project_query(hidden_states, start_index)
             key, value = split_cache(cache)
         else:
-            key_update, value_update = self._project_key_value(hidden_states, start_index)
+            query, key_update, value_update = self._project_all(hidden_states, start_index)
             key_cache, value_cache = split_cache(cache)
             key = update_cache(key_cache, key_update, cache_update_index)
             value = update_cache(value_cache, value_update, cache_update_index)

@@ -23,6 +23,7 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.fused_projections import project_heads_together
 from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
@@ -214,6 +215,18 @@ class CachedGemmaAttention(Layer):
             attended = tf.where(nothing, tf.zeros_like(attended), attended)
         return self.output_dense(attended)
 
+    def _projections(self, x: tf.Tensor) -> list[tf.Tensor]:
+        """The queries, keys and values of ``x`` before any norm or rotation; under XLA, one product
+        (``fused_projections``)."""
+        denses = [self.query_dense, self.key_dense, self.value_dense]
+        joined = project_heads_together(denses, x)
+        return joined if joined is not None else [dense(x) for dense in denses]
+
+    def _project(self, x: tf.Tensor, index: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+        """The rotated queries and keys and the values of ``x``, whose first position is ``index``."""
+        query, key, value = self._projections(x)
+        return self._apply_rope(query, index), self._apply_rope(key, index), value
+
     @tf.autograph.experimental.do_not_convert
     def call(
         self,
@@ -223,9 +236,7 @@ class CachedGemmaAttention(Layer):
         cache_update_index: Any = 0,
         training: Any = False,
     ) -> Any:
-        query = self._apply_rope(self.query_dense(x), cache_update_index)
-        key = self._apply_rope(self.key_dense(x), cache_update_index)
-        value = self.value_dense(x)
+        query, key, value = self._project(x, cache_update_index)
         if cache is not None:
             key_cache, value_cache = split_cache(cache)
             key = update_cache(key_cache, key, cache_update_index)

@@ -163,10 +163,10 @@ class CachedGemma3Attention(CachedGemmaAttention):
         return tf.logical_and(tf.cast(attention_mask, tf.bool), window)
 
     def _project(self, x: tf.Tensor, index: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
-        query, key = self.query_dense(x), self.key_dense(x)
+        query, key, value = self._projections(x)
         if self.use_query_key_norm:
             query, key = self.query_norm(query), self.key_norm(key)
-        return self._apply_rope(query, index), self._apply_rope(key, index), self.value_dense(x)
+        return self._apply_rope(query, index), self._apply_rope(key, index), value
 
     @tf.autograph.experimental.do_not_convert
     def call(

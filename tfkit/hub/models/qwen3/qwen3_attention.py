@@ -111,14 +111,11 @@ class Qwen3Attention(GroupedQueryAttention):
         norm.build(inputs_shape)
         return norm
 
-    def _project_query(self, hidden_states: tf.Tensor, start_index: Any) -> tf.Tensor:
-        query = self._query_dense_layer_norm(self._query_dense(hidden_states))
-        return self.rotary_embedding_layer(query, start_index=start_index)
+    def _query_heads(self, projected: tf.Tensor, start_index: Any) -> tf.Tensor:
+        return self.rotary_embedding_layer(self._query_dense_layer_norm(projected), start_index=start_index)
 
-    def _project_key_value(self, hidden_states: tf.Tensor, start_index: Any) -> tuple[tf.Tensor, tf.Tensor]:
-        key = self._key_dense_layer_norm(self._key_dense(hidden_states))
-        key = self.rotary_embedding_layer(key, start_index=start_index)
-        return key, self._value_dense(hidden_states)
+    def _key_heads(self, projected: tf.Tensor, start_index: Any) -> tf.Tensor:
+        return self.rotary_embedding_layer(self._key_dense_layer_norm(projected), start_index=start_index)
 
     def _windowed(self, attention_mask: Any, query: tf.Tensor, key: tf.Tensor, cache_update_index: Any) -> Any:
         if not self.sliding_window_size:
