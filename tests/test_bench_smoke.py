@@ -316,6 +316,17 @@ def test_epoch_metrics_split_first_epoch_from_steady_state(bench):
     assert "rss_epoch1_mib" not in metrics
 
 
+def test_step_metrics_divide_the_steady_epoch_and_take_the_warm_up_off_the_first(bench):
+    # epochs of 4 steps: 13 s first, then 1 s, 1.5 s, 1 s (median 1 s, so 0.25 s a step)
+    epoch = bench.timing.epoch_metrics(10.0, [23.0, 24.0, 25.5, 26.5], [0.3, 0.2, 0.1, 0.1])
+    metrics = bench.timing.step_metrics(epoch, steps=4)
+    assert metrics == pytest.approx(
+        {"step_steady_s": 0.25, "epoch_first_s": 13.0, "warmup_s": 12.0, "loss_epoch2": 0.2}
+    )
+    one_epoch = bench.timing.step_metrics({"epoch_first_s": 3.0, "epoch_steady_s": 4.0}, steps=4)
+    assert one_epoch == {"step_steady_s": 1.0, "epoch_first_s": 3.0, "warmup_s": 0.0}
+
+
 def test_epoch_metrics_report_current_rss_after_the_first_and_last_epoch(bench):
     metrics = bench.timing.epoch_metrics(0.0, [1.0, 2.0, 3.0], [], rss_mib=[800.0, 805.0, 812.5])
     assert (metrics["rss_epoch1_mib"], metrics["rss_last_mib"], metrics["rss_growth_mib"]) == (800.0, 812.5, 12.5)

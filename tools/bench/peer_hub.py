@@ -223,15 +223,7 @@ def run_fine_tune(case: pretrained.PretrainedCase, model: Any, vocabulary: int, 
         verbose=0,
         callbacks=[timer],
     )
-    epoch = timer.metrics()
-    step = epoch["epoch_steady_s"] / steps
-    metrics = {
-        "step_steady_s": step,
-        "epoch_first_s": epoch["epoch_first_s"],
-        "warmup_s": max(0.0, epoch["epoch_first_s"] - steps * step),
-    }
-    if "loss_epoch2" in epoch:
-        metrics["loss_epoch2"] = epoch["loss_epoch2"]
+    metrics = timing.step_metrics(timer.metrics(), steps)
     trainable = sum(int(np.prod(weight.shape)) for weight in model.trainable_weights)
     return metrics, {"fit": fit_form(model), "trainable_params": trainable}
 

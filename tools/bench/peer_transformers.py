@@ -183,15 +183,7 @@ def run_fine_tune(
             total += float(loss.detach())
         epoch_ends.append(time.perf_counter())
         losses.append(total / steps)  # as fit's epoch log: the mean over the epoch's steps
-    epoch = timing.epoch_metrics(fit_start, epoch_ends, losses)
-    step_s = epoch["epoch_steady_s"] / steps
-    metrics = {
-        "step_steady_s": step_s,
-        "epoch_first_s": epoch["epoch_first_s"],
-        "warmup_s": max(0.0, epoch["epoch_first_s"] - steps * step_s),
-    }
-    if "loss_epoch2" in epoch:
-        metrics["loss_epoch2"] = epoch["loss_epoch2"]
+    metrics = timing.step_metrics(timing.epoch_metrics(fit_start, epoch_ends, losses), steps)
     lora = f", peft LoRA r{pretrained.LORA_RANK} on {'/'.join(LORA_TARGETS)}" if case.kind == "lora" else ""
     info = {
         "fit": f"eager PyTorch loop, AdamW(lr={learning_rate:g}){lora}; {framework_line()}",

@@ -46,6 +46,20 @@ def epoch_metrics(
     return metrics
 
 
+def step_metrics(epoch: dict[str, float], steps: int) -> dict[str, float]:
+    """A fine-tuning's steady step, first epoch and warm-up (the first epoch less ``steps`` steady steps), and its
+    loss after epoch 2 when there is one, from ``epoch_metrics`` of epochs of ``steps`` steps each."""
+    step = epoch["epoch_steady_s"] / steps
+    metrics = {
+        "step_steady_s": step,
+        "epoch_first_s": epoch["epoch_first_s"],
+        "warmup_s": max(0.0, epoch["epoch_first_s"] - steps * step),
+    }
+    if "loss_epoch2" in epoch:
+        metrics["loss_epoch2"] = epoch["loss_epoch2"]
+    return metrics
+
+
 def make_epoch_timer(callback_base: type) -> type:
     """A callback class, subclassing the framework's own ``Callback``, that timestamps epochs."""
 
