@@ -153,35 +153,24 @@ class CachedMultiHeadAttention(MultiHeadAttention):
         return_attention_scores: bool = False,
         training: Any = None,
     ) -> Any:
+        if cache is None and cache_update_index is not None:
+            raise ValueError(
+                f"CachedMultiHeadAttention layer '{self.name}': `cache_update_index` should not be set if "
+                f"`cache` is None. Received: cache=None, cache_update_index={cache_update_index}"
+            )
         self_attention = value is query and key is None
         value = self._as_input(value)
         key = value if key is None else self._as_input(key)
-        joined = None
-        if self_attention and (cache is None or cache_update_index is not None):
-            joined = project_heads_together([self._query_dense, self._key_dense, self._value_dense], value)
-        if joined is not None:
-            query, key_update, value_update = joined
-        else:
+        if cache is not None and cache_update_index is None:  # attend to the cache as it is
             query = self._query_dense(query)
-        if cache is not None:
-            key_cache, value_cache = split_cache(cache)
-            if cache_update_index is None:
-                key, value = key_cache, value_cache
-            else:
-                if joined is None:
-                    key_update, value_update = self._key_dense(key), self._value_dense(value)
-                key = update_cache(key_cache, key_update, cache_update_index)
-                value = update_cache(value_cache, value_update, cache_update_index)
-                cache = join_cache(key, value, like=cache)
+            key, value = split_cache(cache)
         else:
-            if cache_update_index is not None:
-                raise ValueError(
-                    f"CachedMultiHeadAttention layer '{self.name}': `cache_update_index` should not be set if "
-                    f"`cache` is None. Received: cache=None, cache_update_index={cache_update_index}"
-                )
-            key, value = (
-                (key_update, value_update) if joined is not None else (self._key_dense(key), self._value_dense(value))
-            )
+            query, key, value = self._project(query, key, value, self_attention)
+            if cache is not None:
+                key_cache, value_cache = split_cache(cache)
+                key = update_cache(key_cache, key, cache_update_index)
+                value = update_cache(value_cache, value, cache_update_index)
+                cache = join_cache(key, value, like=cache)
         attention_output, attention_scores = self._compute_attention(
             query, key, value, attention_mask, training, return_attention_scores
         )
@@ -193,6 +182,16 @@ class CachedMultiHeadAttention(MultiHeadAttention):
         if cache is not None:
             return attention_output, cache
         return attention_output
+
+    def _project(
+        self, query: tf.Tensor, key: tf.Tensor, value: tf.Tensor, self_attention: bool
+    ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+        """The projected queries, keys and values; for self-attention under XLA, one product (`fused_projections`)."""
+        denses = [self._query_dense, self._key_dense, self._value_dense]
+        joined = project_heads_together(denses, value) if self_attention else None
+        if joined is None:
+            joined = [dense(inputs) for dense, inputs in zip(denses, (query, key, value))]
+        return tuple(joined)
 
     def _compute_attention(
         self,
