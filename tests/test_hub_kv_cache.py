@@ -137,3 +137,44 @@ def test_docstring_examples_run():
     ]
     report = run_private_docstring_examples(functions)
     assert not report, "".join(report)
+
+
+def counted_steps(model, monkeypatch) -> list[int]:
+    """The update index of each `call_with_cache` call `generate` makes from now on (run eagerly: one call a step)."""
+    calls = []
+    original = model.call_with_cache
+
+    def counting(token_ids, cache, cache_update_index):
+        calls.append(int(cache_update_index))
+        return original(token_ids, cache, cache_update_index)
+
+    monkeypatch.setattr(model, "call_with_cache", counting)
+    return calls
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama", "gemma"])
+def test_the_first_token_comes_from_the_prompt_pass_without_another_pass(models, name, monkeypatch):
+    model = models[name]
+    model.compile(sampler="greedy", run_eagerly=True)
+    prompt = {"token_ids": np.pad(IDS[:, :3], [(0, 0), (0, 3)]), "padding_mask": np.arange(6)[None, :] < [[3], [3]]}
+    full = np.asarray(model({"token_ids": IDS[:, :3], "padding_mask": np.ones((2, 3), bool)}))
+    calls = counted_steps(model, monkeypatch)
+    generated = model.generate(prompt, stop_token_ids=None)["token_ids"]
+    assert calls == [0, 3, 4]  # the prompt pass, then positions 3 and 4 (position 2's pass is the prompt pass's)
+    np.testing.assert_array_equal(generated[:, 3], full[:, 2].argmax(axis=-1))  # the first token
+    monkeypatch.undo()
+    model.compile(sampler="greedy")
+    np.testing.assert_array_equal(np.asarray(model.generate(prompt, stop_token_ids=None)["token_ids"]), generated)
+
+
+def test_a_model_with_its_own_call_with_cache_takes_every_step_from_it(models, monkeypatch):
+    class Hooked(tk_hub.models.GPT2CausalLM):
+        def call_with_cache(self, token_ids, cache, cache_update_index):
+            return super().call_with_cache(token_ids, cache, cache_update_index)
+
+    model = Hooked(models["gpt2"].backbone)
+    model.compile(sampler="greedy", run_eagerly=True)
+    calls = counted_steps(model, monkeypatch)
+    prompt = {"token_ids": np.pad(IDS[:, :3], [(0, 0), (0, 2)]), "padding_mask": np.arange(5)[None, :] < [[3], [3]]}
+    model.generate(prompt, stop_token_ids=None)
+    assert calls == [0, 2, 3]  # its logits may differ from the library's: the last prompt position is passed again

@@ -239,6 +239,23 @@ def test_index_starts_the_loop_and_the_cache_is_optional():
     assert letters(out) == ["zzzzzaaaaaaa"]
 
 
+@pytest.mark.parametrize("stop_token_ids", [None, [3]])
+@pytest.mark.parametrize("make", [samplers.GreedySampler, lambda: samplers.TopKSampler(k=3, seed=4)])
+def test_first_logits_stand_for_the_first_call_of_next(make, stop_token_ids):
+    calls = []
+
+    def counting_next(prompt, cache, index):
+        calls.append(int(index))
+        return toy_next(prompt, cache, index)
+
+    first_logits, _, cache = toy_next(tf.constant(PROMPT), toy_cache(), START)  # as a prompt pass leaves them
+    given = run(make(), next=counting_next, cache=cache, first_logits=first_logits, stop_token_ids=stop_token_ids)
+    np.testing.assert_array_equal(given, run(make(), stop_token_ids=stop_token_ids))
+    assert calls and calls[0] == START + 1
+    full = run(make(), next=counting_next, index=LENGTH, first_logits=first_logits)  # nothing left to fill
+    np.testing.assert_array_equal(full, PROMPT)
+
+
 def test_the_loop_is_traced_once_and_compiles_with_xla():
     traces = []
 

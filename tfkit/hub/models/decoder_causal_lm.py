@@ -25,6 +25,7 @@ from tfkit import losses
 from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM, stop_mask
 from tfkit.hub.models.prefill import full_length, prompt_part
+from tfkit.hub.samplers.sampler import Sampler
 
 
 def empty_cache(token_ids: Any, num_layers: int, num_key_value_heads: int, head_dim: int, dtype: Any) -> tf.Tensor:
@@ -100,6 +101,46 @@ def prompt_cache(
     return full_length(hidden_states, shape[1]), cache
 
 
+def first_step_logits(model: Any, hidden_states: Any, index: Any) -> dict[str, Any]:
+    """The sampler's ``first_logits``: the logits at ``index`` from the prompt pass's hidden states at ``index - 1``.
+
+    The prompt pass already computed the hidden states of the last prompt
+    position, and its keys and values are in the cache, so the first token
+    needs only the output projection, not another pass of the model (about a
+    decoding step less before the first token; Hugging Face's ``generate``
+    does the same). Only for the library's own ``call_with_cache`` (its logits
+    are ``token_embedding(hidden_states, reverse=True)``) and samplers that run
+    the base class's loop; otherwise ``{}`` and every step calls the model.
+
+    Args:
+        model: The causal LM generating.
+        hidden_states: The prompt pass's `(batch, length, hidden_dim)`
+            hidden states, after the final norm.
+        index: int32 scalar, the first position to fill (at least 1).
+
+    Returns:
+        `{"first_logits": (batch, vocabulary_size) logits}`, or `{}`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> from tfkit.hub.models.decoder_causal_lm import first_step_logits
+        >>> backbone = keras_hub.models.QwenBackbone(vocabulary_size=10, num_layers=1, num_query_heads=2,
+        ...     num_key_value_heads=1, hidden_dim=8, intermediate_dim=16)
+        >>> causal_lm = keras_hub.models.QwenCausalLM(backbone)
+        >>> causal_lm.compile(sampler="greedy")
+        >>> first_step_logits(causal_lm, tf.ones((2, 4, 8)), tf.constant(3))["first_logits"].shape
+        TensorShape([2, 10])
+        >>> causal_lm.compile(sampler="beam")
+        >>> first_step_logits(causal_lm, tf.ones((2, 4, 8)), tf.constant(3))
+        {}
+    """
+    own_pass = getattr(type(model).call_with_cache, "__module__", "").startswith("tfkit.hub.")
+    if not own_pass or type(model.sampler).__call__ is not Sampler.__call__:
+        return {}
+    last = tf.gather(hidden_states, index - 1, axis=1)[:, None, :]  # (batch, 1, hidden_dim)
+    return {"first_logits": model.backbone.token_embedding(last, reverse=True)[:, 0, :]}
+
+
 def generate_with_cache(
     model: Any, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
 ) -> dict[str, Any]:
@@ -149,6 +190,7 @@ def generate_with_cache(
         stop_token_ids=stop_token_ids,
         hidden_states=hidden_states,
         model=model,
+        **first_step_logits(model, hidden_states, index),
     )
     if stop_token_ids is not None:
         padding_mask = stop_mask(token_ids, stop_token_ids, padding_mask)

@@ -76,6 +76,12 @@ class Sampler(tf.Module, StateOwner):
             to `None`.
         model: The model generating; unused by the TensorFlow loop (KerasHub
             reads it on JAX). Defaults to `None`.
+        first_logits: Optional logits `(batch, vocab)` of the token at
+            `index`, already computed (tfkit's `generate` takes them from the
+            prompt pass's last position, as Hugging Face's `generate` does):
+            the first step picks from them without calling `next`, which
+            saves one pass of the model. Not in KerasHub; defaults to `None`
+            (every step calls `next`).
 
     Call returns:
         The filled prompt, an integer tensor of the prompt's shape and dtype.
@@ -123,6 +129,7 @@ class Sampler(tf.Module, StateOwner):
         stop_token_ids: Any = None,
         hidden_states: Any = None,
         model: Any = None,
+        first_logits: Any = None,
         **kwargs: Any,
     ) -> tf.Tensor:
         who = type(self).__name__
@@ -137,15 +144,24 @@ class Sampler(tf.Module, StateOwner):
                 return tf.constant(True)
             return ~tf.reduce_all(prompt_ops.finished_rows(prompt, stop_ids, mask, index))
 
-        def body(prompt: tf.Tensor, cache: Any, index: tf.Tensor, mask: tf.Tensor) -> tuple:
-            logits, _, cache = next(prompt, cache, index)
+        def fill(prompt: tf.Tensor, index: tf.Tensor, logits: tf.Tensor) -> tf.Tensor:
+            """`prompt` with the token picked from `logits` at `index`, unless the row keeps what it has there."""
             probabilities = self.compute_probabilities(logits)
             next_token = tf.cast(self.get_next_token(probabilities), prompt.dtype)
             keep = prompt_ops.read_column(mask, index)  # the prompt's own token
             if stop_ids is not None:
                 keep |= prompt_ops.finished_rows(prompt, stop_ids, mask, index)  # a stopped row keeps its padding
             next_token = tf.where(keep, prompt_ops.read_column(prompt, index), next_token)
-            return prompt_ops.write_column(prompt, index, next_token), cache, index + 1, mask
+            return prompt_ops.write_column(prompt, index, next_token)
+
+        def body(prompt: tf.Tensor, cache: Any, index: tf.Tensor, mask: tf.Tensor) -> tuple:
+            logits, _, cache = next(prompt, cache, index)
+            return fill(prompt, index, logits), cache, index + 1, mask
+
+        if first_logits is not None:  # the loop's first step, with the logits given instead of `next`'s
+            runs = (index < max_length) & cond(prompt, cache, index, mask)
+            prompt = tf.cond(runs, lambda: fill(prompt, index, first_logits), lambda: prompt)
+            index = tf.where(runs, index + 1, index)
 
         prompt, _, _, _ = self.run_loop(
             cond, body, model=model, loop_vars=(prompt, cache, index, mask), maximum_iterations=max_length - index
