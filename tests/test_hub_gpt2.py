@@ -236,3 +236,12 @@ def test_a_preset_with_sharded_weights_loads_shard_by_shard(preset, tmp_path):
     os.remove(tmp_path / shards[-1])  # a shard the index names is missing
     with pytest.raises(FileNotFoundError, match=shards[-1]):
         tk_hub.models.Backbone.from_preset(str(tmp_path))
+
+
+def test_a_subclass_of_the_familys_task_leaves_the_base_class_to_from_preset_and_loads_when_asked(preset):
+    class WithOwnStep(tk_hub.models.GPT2CausalLM):  # as a user writes one for a train_step of their own
+        pass
+
+    loaded = tk_hub.models.CausalLM.from_preset(preset)  # KerasHub refuses it: two classes use GPT2Backbone
+    assert isinstance(loaded, tk_hub.models.GPT2CausalLM) and not isinstance(loaded, WithOwnStep)
+    assert isinstance(WithOwnStep.from_preset(preset), WithOwnStep)

@@ -22,7 +22,10 @@ def all_subclasses(cls: type) -> list[type]:
 
 
 def matching_subclass(cls: type, backbone_cls: type, preset: str) -> type:
-    """The subclass of ``cls`` whose ``backbone_cls`` is ``backbone_cls``; ``ValueError`` naming the preset if none."""
+    """The subclass of ``cls`` whose ``backbone_cls`` is ``backbone_cls``; ``ValueError`` naming the preset if none.
+
+    Where several classes use that backbone and one is a base class of all the others (a family's class and a
+    user's subclass of it, say with its own ``train_step``), the base class: KerasHub refuses the preset then."""
     if getattr(cls, "backbone_cls", None) is backbone_cls:
         return cls
     matches = [sub for sub in all_subclasses(cls) if getattr(sub, "backbone_cls", None) is backbone_cls]
@@ -31,6 +34,9 @@ def matching_subclass(cls: type, backbone_cls: type, preset: str) -> type:
             f"preset {preset} is a {backbone_cls.__name__}; tfkit.hub has no {cls.__name__} for it "
             f"(the {cls.__name__} classes: {sorted(s.__name__ for s in all_subclasses(cls) if s is not cls)})"
         )
+    bases = [m for m in matches if all(issubclass(other, m) for other in matches)]
+    if len(matches) > 1 and bases:  # a family's class and subclasses of it (a user's own train_step): the family's
+        return bases[0]
     if len(matches) > 1:
         raise ValueError(
             f"preset {preset}: several {cls.__name__} classes use {backbone_cls.__name__} "
