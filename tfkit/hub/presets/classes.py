@@ -51,7 +51,8 @@ def task_kinds(backbone_cls: type, model_base: type) -> list[str]:
     KerasHub lacks (``DecoderCausalLM``, registered under no name) is passed over for its own base."""
     kinds = set()
     for sub in all_subclasses(model_base):
-        if getattr(sub, "backbone_cls", None) is backbone_cls:
+        inherited = any(getattr(base, "backbone_cls", None) is backbone_cls for base in sub.__bases__)
+        if getattr(sub, "backbone_cls", None) is backbone_cls and not inherited:  # a family's task, not a subclass
             kind = sub.__base__
             while registry.registered_name(kind) is None and kind.__base__ is not object:
                 kind = kind.__base__
