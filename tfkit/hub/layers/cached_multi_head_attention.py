@@ -18,7 +18,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import regularizers
-from tfkit.hub.layers.fused_projections import project_heads_together
+from tfkit.hub.layers.fused_projections import project_heads
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.layers import MultiHeadAttention
 from tfkit.saving import register_keras_serializable
@@ -188,10 +188,9 @@ class CachedMultiHeadAttention(MultiHeadAttention):
     ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
         """The projected queries, keys and values; for self-attention under XLA, one product (`fused_projections`)."""
         denses = [self._query_dense, self._key_dense, self._value_dense]
-        joined = project_heads_together(denses, value) if self_attention else None
-        if joined is None:
-            joined = [dense(inputs) for dense, inputs in zip(denses, (query, key, value))]
-        return tuple(joined)
+        if self_attention:
+            return tuple(project_heads(denses, value))
+        return tuple(dense(inputs) for dense, inputs in zip(denses, (query, key, value)))
 
     def _compute_attention(
         self,

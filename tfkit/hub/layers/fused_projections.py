@@ -1,7 +1,6 @@
-"""``project_heads_together``: the query, key and value projections of one input as one product under XLA.
+"""``project_heads``: the query, key and value projections of one input as one product under XLA, where it can.
 
-    query, key, value = project_heads_together([query_dense, key_dense, value_dense], hidden_states) or (
-        query_dense(hidden_states), key_dense(hidden_states), value_dense(hidden_states))
+    query, key, value = project_heads([query_dense, key_dense, value_dense], hidden_states)
 
 A decoding step projects one token three times, each a ``(1, dim) x (dim,
 heads x head_dim)`` product. Compiled by XLA on a CPU, one such product of
@@ -31,11 +30,6 @@ import tensorflow as tf
 from tfkit import activations
 from tfkit.base.xla_context import in_xla_compilation
 
-try:  # XLA's OptimizationBarrier: its outputs are its inputs, computed before anything that reads them
-    from tensorflow.compiler.tf2xla.ops.gen_xla_ops import xla_optimization_barrier as _optimization_barrier
-except ImportError:  # pragma: no cover - a TensorFlow without it: the product may fuse its producers
-    _optimization_barrier = None
-
 # (batch, length, model dim) x a kernel of (model dim, heads, head dim) in any order -> (batch, length, heads, head dim)
 _HEADS_EQUATION = re.compile(r"^(\w)(\w)(\w),(\w)(\w)(\w)->\1\2(\w)(\w)$")
 
@@ -58,14 +52,6 @@ def _kernel_layout(dense: Any, inputs: tf.Tensor) -> tuple[int, int, int] | None
         and dense.kernel.dtype == inputs.dtype
     )
     return (kernel.index(model), kernel.index(heads), kernel.index(head)) if plain else None
-
-
-def _materialized(inputs: tf.Tensor) -> tf.Tensor:
-    """``inputs`` as a buffer of their own: XLA would otherwise fuse the ops that made them (a layer norm) into
-    the product and redo them for every output column (about 2 ms a step instead of 0.35 for GPT-2's 768 x 2304)."""
-    if _optimization_barrier is None:
-        return inputs
-    return _optimization_barrier([inputs])[0]
 
 
 def project_heads_together(denses: Sequence[Any], inputs: tf.Tensor) -> list[tf.Tensor] | None:
@@ -117,3 +103,25 @@ def project_heads_together(denses: Sequence[Any], inputs: tf.Tensor) -> list[tf.
     if denses[0].bias is not None:
         outputs = outputs + tf.concat([tf.convert_to_tensor(dense.bias) for dense in denses], axis=0)
     return tf.split(outputs, heads, axis=2)
+
+
+def project_heads(denses: Sequence[Any], inputs: tf.Tensor) -> list[tf.Tensor]:
+    """Each of ``denses`` applied to ``inputs``: joined as `project_heads_together` where it can, else one by one.
+
+    Args:
+        denses: `EinsumDense` layers taking `inputs` (an attention layer's
+            query, key and value projections).
+        inputs: Their common input, `(batch, length, dim)`.
+
+    Returns:
+        Each layer's output, in order.
+
+    Example:
+        >>> from tfkit.layers import EinsumDense
+        >>> from tfkit.hub.layers.fused_projections import project_heads
+        >>> denses = [EinsumDense("btm,mnh->btnh", (None, n, 4)) for n in (2, 1)]
+        >>> [tuple(part.shape) for part in project_heads(denses, tf.ones((1, 3, 8)))]
+        [(1, 3, 2, 4), (1, 3, 1, 4)]
+    """
+    joined = project_heads_together(denses, inputs)
+    return joined if joined is not None else [dense(inputs) for dense in denses]

@@ -23,7 +23,7 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.engine.layer import Layer
-from tfkit.hub.layers.fused_projections import project_heads_together
+from tfkit.hub.layers.fused_projections import project_heads
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.layers import Dropout, EinsumDense, Softmax
@@ -199,11 +199,7 @@ class GroupedQueryAttention(Layer):
 
     def _project_all(self, hidden_states: tf.Tensor, start_index: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
         """The rotated queries, the rotated keys and the values, under XLA as one product (`fused_projections`)."""
-        denses = [self._query_dense, self._key_dense, self._value_dense]
-        joined = project_heads_together(denses, hidden_states)
-        if joined is None:
-            joined = [dense(hidden_states) for dense in denses]
-        query, key, value = joined
+        query, key, value = project_heads([self._query_dense, self._key_dense, self._value_dense], hidden_states)
         return self._query_heads(query, start_index), self._key_heads(key, start_index), value
 
     def _windowed(self, attention_mask: Any, query: tf.Tensor, key: tf.Tensor, cache_update_index: Any) -> Any:

@@ -23,7 +23,7 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.engine.layer import Layer
-from tfkit.hub.layers.fused_projections import project_heads_together
+from tfkit.hub.layers.fused_projections import project_heads
 from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
@@ -218,9 +218,7 @@ class CachedGemmaAttention(Layer):
     def _projections(self, x: tf.Tensor) -> list[tf.Tensor]:
         """The queries, keys and values of ``x`` before any norm or rotation; under XLA, one product
         (``fused_projections``)."""
-        denses = [self.query_dense, self.key_dense, self.value_dense]
-        joined = project_heads_together(denses, x)
-        return joined if joined is not None else [dense(x) for dense in denses]
+        return project_heads([self.query_dense, self.key_dense, self.value_dense], x)
 
     def _project(self, x: tf.Tensor, index: Any) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
         """The rotated queries and keys and the values of ``x``, whose first position is ``index``."""
