@@ -28,7 +28,7 @@ author = "tfkit developers"
 copyright = "tfkit developers"
 release = tfkit.__version__
 
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "api_site"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "api_site", "site_navigation"]
 source_suffix = {".md": "markdown"}
 # api/ is generated into the build folder (tools/api_site.py); a docs/api/ left by an older build is not read.
 exclude_patterns = ["_build", "api"]

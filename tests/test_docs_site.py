@@ -158,3 +158,57 @@ def test_reference_pages_stay_small(site):
     sizes = {page.relative_to(site["out"]): page.stat().st_size for page in (site["out"] / "api").rglob("*.html")}
     largest = max(sizes, key=sizes.get)
     assert sizes[largest] < 600_000, f"{largest}: {sizes[largest]} bytes"
+
+
+def sidebar(page: pathlib.Path) -> str:
+    html = page.read_text()
+    start = html.index('<div class="sidebar-tree">')
+    return html[start : html.index("</div>", start)]
+
+
+def test_each_page_marks_its_own_entry_in_a_sidebar_shared_with_its_siblings(site):
+    """Siblings share the first one's sidebar (tools/site_navigation.py) with the mark moved to their own entry."""
+    layers = site["out"] / "api" / "layers"
+    trees = {name: sidebar(layers / f"{name}.html") for name in ("Activation", "Dense", "Conv2D", "LSTM")}
+    for name, tree in trees.items():
+        marked = re.findall(r'current-page"><a class="current reference internal" href="#">([^<]+)</a>', tree)
+        assert marked == [name], (name, marked)
+        assert tree.count("current-page") == 1
+        assert re.search(
+            r'class="toctree-l2 current has-children"><a class="reference internal" href="index.html">', tree
+        )
+    unmarked = set()
+    for tree in trees.values():
+        tree = re.sub(
+            r' current current-page"><a class="current reference internal" href="#">(\w+)<', r'"><a>\1<', tree
+        )
+        unmarked.add(re.sub(r'<a class="reference internal" href="(\w+)\.html">\1<', r"<a>\1<", tree))
+    assert len(unmarked) == 1, "siblings' sidebars differ beyond the current mark"
+    guide = sidebar(site["out"] / "guides" / "security.html")
+    assert guide.count("current-page") == 1 and "Dense.html" not in guide, "a guide lists the reference's classes"
+
+
+def test_view_this_page_links_to_the_copied_source(site):
+    out = site["out"]
+    for page in ("api/layers/Dense.html", "api/ops/index.html", "guides/security.html"):
+        html = (out / page).read_text()
+        link = re.search(r'<a class="muted-link" href="([^"]+)" title="View this page">', html).group(1)
+        copied = (out / page).parent.joinpath(link).resolve()
+        assert copied == (out / "_sources" / page).with_suffix(".md.txt") and copied.is_file(), f"{page}: {link}"
+
+
+def test_moving_the_current_mark_needs_both_entries_exactly_once():
+    import site_navigation
+
+    tree = (
+        '<li class="toctree-l3 current current-page"><a class="current reference internal" href="#">A</a></li>'
+        '<li class="toctree-l3"><a class="reference internal" href="B.html">B</a></li>'
+    )
+    moved = site_navigation.move_current_mark(tree, "api/x/A", "api/x/B")
+    assert moved == (
+        '<li class="toctree-l3"><a class="reference internal" href="A.html">A</a></li>'
+        '<li class="toctree-l3 current current-page"><a class="current reference internal" href="#">B</a></li>'
+    )
+    assert site_navigation.move_current_mark(tree, "api/x/A", "api/x/C") is None  # C has no entry
+    assert site_navigation.move_current_mark(tree + tree, "api/x/A", "api/x/B") is None  # two marks
+    assert site_navigation.move_current_mark(tree.replace("current current-page", ""), "api/x/A", "api/x/B") is None

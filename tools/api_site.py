@@ -40,6 +40,18 @@ class ProjectWithGeneratedPages(Project):
             self._docname_to_path[docname] = path
         return self.docnames
 
+    def doc2path(self, docname, absolute):
+        """A generated page's file; relative to the source folder, where the page stands in the site.
+
+        The html builder names the page's copied source (``_sources/<docname>.md.txt``, the "View this
+        page" link) from the relative form; the file's own path there made names such as
+        ``_sources/api/layers/Densesource/api/layers/Dense.md.txt``.
+        """
+        path = super().doc2path(docname, absolute)
+        if docname in self.generated and not absolute:
+            return type(path)(docname + self.generated[docname].suffix)
+        return path
+
 
 def source_folder(app) -> pathlib.Path:
     return pathlib.Path(app.doctreedir) / SOURCE_FOLDER
@@ -108,24 +120,6 @@ def _drop_nested_documents(app, doctree) -> None:
             node._document = None
 
 
-def _navigation_of_this_branch(app, pagename, templatename, context, doctree) -> None:
-    """The sidebar lists the branch of the current page, not all ~850 pages of the reference.
-
-    Furo writes the whole tree into every page (about 100 KB each, and most of the build's time went
-    to parsing it per page); collapsed, a page lists the top-level sections, its ancestors and their
-    children: on ``api/layers/Dense`` the namespaces, and the classes of ``tfkit.layers``. Runs before
-    furo's own handler, which then builds its sidebar from the collapsed tree.
-    """
-    toctree = context.get("toctree")
-    if toctree is None:
-        return
-
-    def collapsed(**options):
-        return toctree(**{**options, "collapse": True})
-
-    context["toctree"] = collapsed
-
-
 def _document_class_aliases_in_full() -> None:
     """``tfkit.KerasTensor`` is tfkit's ``SymbolicTensor`` under Keras's name: render its docstring, not "alias of".
 
@@ -170,7 +164,6 @@ def setup(app):
     _clean_property_types()
     app.connect("builder-inited", _write_pages)
     app.connect("doctree-read", _drop_nested_documents)
-    app.connect("html-page-context", _navigation_of_this_branch, priority=400)  # before furo's own
     app.connect("autodoc-process-signature", _process_signature)
     app.connect("missing-reference", _resolve_by_defining_module)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
