@@ -44,8 +44,8 @@ class ProjectWithGeneratedPages(Project):
         """A generated page's file; relative to the source folder, where the page stands in the site.
 
         The html builder names the page's copied source (``_sources/<docname>.md.txt``, the "View this
-        page" link) from the relative form; the file's own path there made names such as
-        ``_sources/api/layers/Densesource/api/layers/Dense.md.txt``.
+        page" link) from the relative form; the file's own path there made names that depend on the build
+        folder, such as ``_sources/api/layers/Dense/api_source/api/layers/Dense.md.txt``.
         """
         path = super().doc2path(docname, absolute)
         if docname in self.generated and not absolute:

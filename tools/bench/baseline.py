@@ -190,9 +190,9 @@ def summarize(records: list[dict[str, Any]], margin: float = DEFAULT_MARGIN) -> 
     Returns:
         Dicts with the ``row`` (a ``spec.Row``), each side's ``baseline`` and ``current`` median (None
         without values), the per-repeat ``ratios`` (current / baseline for times, baseline / current for
-        throughput: above 1, the current tfkit is slower), their median ``ratio`` (None without a pair),
-        the ``verdict`` ("slower", "faster", "within noise" or None) and each side's ``problems``.
-        The ``ratio`` is the median of ``order_balanced`` ratios.
+        throughput: above 1, the current tfkit is slower), the ``ratio`` (the median of their
+        ``order_balanced`` pairs; None without a pair), the ``verdict`` ("slower", "faster", "within noise"
+        or None) and each side's ``problems``.
     """
     from bench import report
 
