@@ -420,12 +420,13 @@ CASES = {
         "load_model",
         r"weights/dense_a/kernel: file \(4, 3\) float32, model \(4, 5\)",
     ),
-    "dtype_mismatch": (
+    "dtype_claim_mismatch": (  # float64 bytes that claim to be float32 (a float64 array would be cast)
         _replace_dataset(
-            "weights/dense_a/kernel", lambda f, p, m: f.create_dataset(p, data=np.zeros((4, 3), "float64"))
+            "weights/dense_a/kernel",
+            lambda f, p, m: f.create_dataset(p, data=np.zeros((4, 3), "float64")).attrs.create("dtype", "float32"),
         ),
         "load_model",
-        r"file \(4, 3\) float64, model \(4, 3\) float32",
+        r"file \(4, 3\) float32 stored as float64, model \(4, 3\) float32",
     ),
     "int_dataset_for_float_weight": (
         _replace_dataset("weights/dense_a/bias", lambda f, p, m: f.create_dataset(p, data=np.zeros((3,), "int64"))),

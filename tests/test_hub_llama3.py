@@ -69,6 +69,19 @@ def test_mixed_bfloat16_computes_keras_hubs_numbers(preset):
     np.testing.assert_allclose(np.asarray(tf.cast(ours_out, tf.float32)), np.asarray(tf.cast(theirs_out, "float32")))
 
 
+def test_a_float32_preset_loads_in_bfloat16_as_keras_hub_loads_it(preset):
+    ours = tk_hub.models.CausalLM.from_preset(preset, preprocessor=None, dtype="bfloat16")
+    theirs = keras_hub.models.CausalLM.from_preset(preset, preprocessor=None, dtype="bfloat16")
+    assert {weight.dtype for weight in ours.backbone.weights} == {tf.bfloat16}  # cast from the file's float32
+    for mine, reference_weight in zip(ours.backbone.weights, theirs.backbone.weights):
+        np.testing.assert_array_equal(np.asarray(mine).view("uint16"), np.asarray(reference_weight).view("uint16"))
+    ours_out, theirs_out = (np.asarray(tf.cast(model(PROMPTS), tf.float32)) for model in (ours, theirs))
+    np.testing.assert_array_equal(ours_out, theirs_out)  # norms, softmax and SiLU in float32, as KerasHub's
+    ours.compile(sampler="greedy")
+    ids = ours.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
+    assert np.asarray(ids).shape == PROMPTS["token_ids"].shape
+
+
 def test_greedy_generation_gives_keras_hubs_ids_and_stops_where_it_stops(reference, causal_lm):
     ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)
     theirs = reference.generate(dict(PROMPTS), stop_token_ids=None)

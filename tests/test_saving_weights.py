@@ -121,13 +121,43 @@ def test_dtype_mismatch_is_refused_before_anything_is_assigned(tmp_path):
     with h5py.File(path, "a") as f:
         data = f["weights/body/bias"][()]
         del f["weights/body/bias"]
-        f["weights/body/bias"] = data.astype("float64")
+        f["weights/body/bias"] = data.astype("int32")
     target = built_block()
     before = snapshot(target)
-    with pytest.raises(ValueError, match=r"weights/body/bias: file \(4,\) float64, model \(4,\) float32"):
+    with pytest.raises(ValueError, match=r"weights/body/bias: file \(4,\) int32, model \(4,\) float32"):
         target.load_weights(path)
     for path_, value in snapshot(target).items():
         np.testing.assert_array_equal(value, before[path_])
+
+
+def test_floats_of_another_precision_are_cast_on_load_as_keras_does(tmp_path):
+    path = str(tmp_path / "block_weights.h5")
+    source = built_block()
+    source.save_weights(path)
+    with h5py.File(path, "a") as f:
+        data = f["weights/body/bias"][()]
+        del f["weights/body/bias"]
+        f["weights/body/bias"] = data.astype("float64") + np.array([0.25, -1.5, 1 / 3, 2.0])
+    target = built_block()
+    target.load_weights(path)
+    assert target.body.bias.dtype == tf.float32
+    expected_bias = (data.astype("float64") + np.array([0.25, -1.5, 1 / 3, 2.0])).astype("float32")
+    np.testing.assert_array_equal(target.body.bias.numpy(), expected_bias)
+    np.testing.assert_array_equal(target.body.kernel.numpy(), source.body.kernel.numpy())
+
+
+def test_a_bfloat16_model_loads_float32_weights(tmp_path):
+    path = str(tmp_path / "dense.weights.h5")
+    x = np.random.default_rng(0).standard_normal((2, 3)).astype("float32")
+    source = tfkit.Sequential([layers.Input((3,)), layers.Dense(4)])
+    source.save_weights(path)
+    target = tfkit.Sequential([layers.Input((3,)), layers.Dense(4, dtype="bfloat16")])
+    target.load_weights(path)
+    kernel = target.layers[0].kernel
+    assert kernel.dtype == tf.bfloat16
+    expected = source.layers[0].kernel.numpy().astype(tf.bfloat16.as_numpy_dtype)  # round to nearest, as tf.cast
+    np.testing.assert_array_equal(kernel.numpy(), expected)
+    np.testing.assert_allclose(np.asarray(target(x), "float32"), source(x).numpy(), rtol=0.02, atol=0.02)
 
 
 def test_load_weights_reads_a_full_model_file(tmp_path):

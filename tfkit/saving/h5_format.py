@@ -82,6 +82,36 @@ def from_storage(array: np.ndarray, dtype: Any) -> Any:
     return array
 
 
+FLOATING = ("float16", "bfloat16", "float32", "float64")
+
+
+def loads_into(stored_dtype: str, dtype: Any) -> bool:
+    """Whether values stored as ``stored_dtype`` (a dtype name) load into a variable of ``dtype``.
+
+    The same dtype, or floats into floats, cast on load as Keras does: a
+    float32 checkpoint into a model built in ``bfloat16``. Integers and
+    booleans load only as themselves.
+    """
+    wanted = tf.as_dtype(dtype).name
+    return stored_dtype == wanted or (stored_dtype in FLOATING and wanted in FLOATING)
+
+
+def stored_as_claimed(dataset: SnapshotDataset) -> bool:
+    """Whether a dataset's bytes are what its claimed dtype is stored as (bfloat16 as uint16 bits)."""
+    try:
+        return dataset.dtype == storage_dtype(dataset.tf_dtype)
+    except (TypeError, ValueError):  # a dtype name TensorFlow does not know, or one tfkit never stores
+        return False
+
+
+def loaded_value(array: np.ndarray, stored_dtype: str, dtype: Any) -> Any:
+    """A stored array as a value for a variable of ``dtype`` (``loads_into`` checked): decoded, then cast."""
+    value = from_storage(array, stored_dtype)
+    if stored_dtype != tf.as_dtype(dtype).name:
+        value = tf.cast(value, dtype)
+    return value
+
+
 # ---------------------------------------------------------------- writing
 
 

@@ -227,7 +227,8 @@ def load_weights(model: Any, filepath: str, skip_mismatch: bool = False) -> None
     `model.load_weights(filepath)` calls it. Reads Keras 3's `.weights.h5`
     and `.keras` files (written by tfkit or Keras, as data), tfkit's `.h5`
     weights or model files, or a TensorFlow checkpoint prefix. Weights are matched by attribute path, not
-    creation order; every shape and dtype is compared, and every array read,
+    creation order; every shape and dtype is compared (floats of another
+    precision are cast, as Keras casts them), and every array read,
     before any variable changes, so a failed load leaves the model as it
     was. An unbuilt model is built from the shapes stored in the file. HDF5
     files are parsed in a limited reader process, as in `load_model`.

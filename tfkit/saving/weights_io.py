@@ -43,7 +43,8 @@ def variable_groups(model: Any, structural: bool = True) -> dict[str, dict[str, 
 
 
 def _describe(dataset: h5py.Dataset) -> str:
-    return f"{tuple(dataset.shape)} {h5_format.dataset_dtype_name(dataset)}"
+    stored = "" if h5_format.stored_as_claimed(dataset) else f" stored as {dataset.dtype}"
+    return f"{tuple(dataset.shape)} {h5_format.dataset_dtype_name(dataset)}{stored}"
 
 
 def _listing(title: str, items: list[str]) -> str:
@@ -53,16 +54,19 @@ def _listing(title: str, items: list[str]) -> str:
 
 
 def problem(variable: tf.Variable, dataset: h5py.Dataset) -> str | None:
-    """Why ``dataset`` cannot be loaded into ``variable`` (shape or dtype), or None."""
+    """Why ``dataset`` cannot be loaded into ``variable`` (shape or dtype), or None.
+
+    Floats load into floats of another precision, cast as Keras casts them
+    (``h5_format.loads_into``); any other dtype must match.
+    """
     want_shape = tuple(variable.shape.as_list())
-    want_dtype = variable.dtype.name
     got_dtype = h5_format.dataset_dtype_name(dataset)
     if (
         tuple(dataset.shape) != want_shape
-        or got_dtype != want_dtype
-        or dataset.dtype != h5_format.storage_dtype(variable.dtype)
+        or not h5_format.loads_into(got_dtype, variable.dtype)
+        or not h5_format.stored_as_claimed(dataset)
     ):
-        return f"file {_describe(dataset)}, model {want_shape} {want_dtype}"
+        return f"file {_describe(dataset)}, model {want_shape} {variable.dtype.name}"
     return None
 
 
@@ -132,9 +136,12 @@ def _renamed_layers(missing: list[str], unexpected: list[str]) -> bool:
 
 def assign(pairs: list[tuple[tf.Variable, h5py.Dataset, str]]) -> None:
     """Read every dataset, then assign them all (nothing changes if a read fails)."""
-    values = [(variable, h5_format.read_dataset(dataset, where)) for variable, dataset, where in pairs]
-    for variable, array in values:
-        variable.assign(h5_format.from_storage(array, variable.dtype))
+    values = [
+        (variable, h5_format.read_dataset(dataset, where), h5_format.dataset_dtype_name(dataset))
+        for variable, dataset, where in pairs
+    ]
+    for variable, array, stored_dtype in values:
+        variable.assign(h5_format.loaded_value(array, stored_dtype, variable.dtype))
 
 
 def file_budget(tables: dict[str, dict[str, h5py.Dataset]]) -> tuple[int, int, int]:

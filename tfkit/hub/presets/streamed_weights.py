@@ -137,7 +137,7 @@ def layer_groups(model: Any) -> list[str]:
 def assign_pairs(pairs: list[tuple[Any, Any, str]]) -> None:
     """Assigns each ``(variable, dataset, where)`` in turn: for a model no caller holds yet."""
     for variable, dataset, where in pairs:
-        if variable.dtype in _ADOPTABLE:
+        if variable.dtype in _ADOPTABLE and h5_format.dataset_dtype_name(dataset) == variable.dtype.name:
             adopt_value(variable, h5_format.read_dataset(dataset, where))
         else:
             weights_io.assign([(variable, dataset, where)])
