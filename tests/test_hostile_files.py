@@ -381,6 +381,13 @@ CASES = {
         "load_model",
         r"opaque bytes",
     ),
+    "two_byte_opaque_without_the_bfloat16_tag": (  # Keras's bfloat16 arrays are opaque too, but tagged
+        _replace_dataset(
+            "weights/dense_a/kernel", lambda f, p, m: f.create_dataset(p, data=np.zeros((4, 3), "uint16").view("V2"))
+        ),
+        "load_model",
+        r"opaque bytes",
+    ),
     "pickle_in_weights_file": (
         _replace_dataset("weights/dense_a/kernel", _pickle_dataset),
         "load_weights",

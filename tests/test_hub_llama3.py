@@ -82,6 +82,36 @@ def test_a_float32_preset_loads_in_bfloat16_as_keras_hub_loads_it(preset):
     assert np.asarray(ids).shape == PROMPTS["token_ids"].shape
 
 
+def as_float32(weight):
+    return np.asarray(tf.cast(tf.convert_to_tensor(weight), tf.float32))
+
+
+def test_a_preset_keras_hub_saved_in_bfloat16_loads_as_keras_hub_loads_it(preset, tmp_path):
+    """KerasHub's own presets are mostly saved in bfloat16: opaque 2-byte arrays and a bfloat16 config."""
+    saved = str(tmp_path / "bfloat16_preset")
+    keras_hub.models.CausalLM.from_preset(preset, preprocessor=None, dtype="bfloat16").save_to_preset(saved)
+    theirs = keras_hub.models.CausalLM.from_preset(saved, preprocessor=None)
+    ours = tk_hub.models.CausalLM.from_preset(saved, preprocessor=None)  # float32 unless asked, as KerasHub's
+    assert {weight.dtype for weight in ours.backbone.weights} == {tf.float32}
+    for mine, reference_weight in zip(ours.backbone.weights, theirs.backbone.weights):
+        np.testing.assert_array_equal(as_float32(mine), as_float32(reference_weight))
+    kept = tk_hub.models.CausalLM.from_preset(saved, preprocessor=None, dtype="bfloat16")
+    assert {weight.dtype for weight in kept.backbone.weights} == {tf.bfloat16}
+    for mine, reference_weight in zip(kept.backbone.weights, theirs.backbone.weights):
+        np.testing.assert_array_equal(as_float32(mine), as_float32(reference_weight))
+
+
+def test_keras_hub_reads_a_bfloat16_preset_tfkit_saved(preset, tmp_path):
+    ours = tk_hub.models.CausalLM.from_preset(preset, preprocessor=None, dtype="bfloat16")
+    saved = str(tmp_path / "tfkit_bfloat16_preset")
+    ours.save_to_preset(saved)
+    theirs = keras_hub.models.CausalLM.from_preset(saved, preprocessor=None, dtype="bfloat16")
+    for mine, reference_weight in zip(ours.backbone.weights, theirs.backbone.weights):
+        np.testing.assert_array_equal(as_float32(mine), as_float32(reference_weight))
+    again = tk_hub.models.CausalLM.from_preset(saved, preprocessor=None, dtype="bfloat16")
+    np.testing.assert_array_equal(as_float32(again(PROMPTS)), as_float32(theirs(PROMPTS)))
+
+
 def test_greedy_generation_gives_keras_hubs_ids_and_stops_where_it_stops(reference, causal_lm):
     ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)
     theirs = reference.generate(dict(PROMPTS), stop_token_ids=None)

@@ -96,9 +96,19 @@ def _text_or_int(h5py, np, owner, name, max_text):
     return value
 
 
+def _keras_bfloat16(h5py, np, dataset):
+    """Keras's bfloat16 arrays: 2-byte opaque elements tagged ``dtype="bfloat16"`` (read as their uint16 bits)."""
+    dtype = dataset.dtype
+    if dtype.kind != "V" or dtype.itemsize != 2 or dtype.fields is not None or dtype.subdtype is not None:
+        return False
+    return "dtype" in dataset.attrs and _text_or_int(h5py, np, dataset, "dtype", 64) == "bfloat16"
+
+
 def _check_dataset(h5py, np, dataset, where, limits):
     dtype = dataset.dtype
-    if (
+    if _keras_bfloat16(h5py, np, dataset):
+        dtype = np.dtype("uint16")
+    elif (
         dtype.kind not in "biufc"
         or dtype.fields is not None
         or dtype.subdtype is not None
@@ -234,6 +244,8 @@ def read(path, limits, data_paths=()):
                     if resource_kind(error) is not None:
                         raise
                     raise Refused(f"{where} could not be read; the file is damaged ({error})") from None
+                if out.dtype.kind == "V":  # checked: Keras's bfloat16, 2-byte opaque elements
+                    out = out.view(np.uint16)
                 dtype_attr = _text_or_int(h5py, np, dataset, "dtype", 64) if "dtype" in dataset.attrs else None
                 crc = _text_or_int(h5py, np, dataset, CHECKSUM_ATTR, 64) if CHECKSUM_ATTR in dataset.attrs else None
                 datasets.append(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from tfkit.base import registry
+from tfkit.base import dtype_policy_float, registry
 from tfkit.engine.config_safety import check_config
 from tfkit.hub.presets import files, sharded_weights, streamed_weights, task_weights, transformers_checkpoints
 from tfkit.saving import serialization_api
@@ -76,6 +76,28 @@ def deserialize_entry(entry: Any, source: str, **arguments: Any) -> Any:
     return serialization_api.deserialize(_translated(entry, source, arguments))
 
 
+PLAIN_FLOAT_POLICIES = ("float16", "bfloat16", "float32", "float64")
+
+
+def resolved_dtype(entry: Any, dtype: Any) -> Any:
+    """The dtype a preset's backbone is built in, as KerasHub resolves it.
+
+    ``dtype`` when the caller gives one; else, for a preset saved under a plain
+    float policy (KerasHub's own presets are mostly saved in bfloat16), the
+    global policy, its weights cast on load; else (a quantized policy map, a
+    mixed policy) ``None``: the saved one stands.
+    """
+    if dtype is not None:
+        return dtype
+    config = entry.get("config") if isinstance(entry, dict) else None
+    saved = config.get("dtype") if isinstance(config, dict) else None
+    if isinstance(saved, dict):
+        saved = saved.get("config", {}).get("name") if isinstance(saved.get("config"), dict) else None
+    if isinstance(saved, str) and saved in PLAIN_FLOAT_POLICIES:
+        return dtype_policy_float.global_policy().name
+    return None
+
+
 def load_backbone(directory: str, cls: type, load_weights: bool = True, **arguments: Any) -> Any:
     """The backbone of preset ``directory`` (a subclass of ``cls``), its weights loaded when ``load_weights``."""
     source = f"preset {directory}: {files.CONFIG_FILE}"
@@ -87,6 +109,7 @@ def load_backbone(directory: str, cls: type, load_weights: bool = True, **argume
         raise ValueError(
             f"{source} describes a {found.__name__}, not a {cls.__name__}; call {found.__name__}.from_preset"
         )
+    arguments["dtype"] = resolved_dtype(entry, arguments.get("dtype"))
     arguments = {key: value for key, value in arguments.items() if value is not None}
     if not load_weights:
         return deserialize_entry(entry, source, **arguments)

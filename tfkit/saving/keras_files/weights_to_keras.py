@@ -42,6 +42,8 @@ def _vars_group(f: h5py.File, path: str, name: Any) -> h5py.Group:
 
 
 def _write(group: h5py.Group, key: str, array: np.ndarray, dtype_name: str) -> None:
+    if dtype_name == "bfloat16":  # as Keras writes it: 2-byte opaque elements, which Keras reads as bfloat16
+        array = np.ascontiguousarray(array).view("V2")
     h5_format.write_array(group, key, array, dtype_name)
 
 
