@@ -22,6 +22,9 @@ _CAP_VARIABLES = {"max_epochs": "KERAS_MAX_EPOCHS", "max_steps_per_epoch": "KERA
 _switches = {"interactive_logging": True, "flash_attention": None, "unsafe_deserialization": False}
 
 
+FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")  # the floats floatx and weight loading take
+
+
 def backend() -> str:
     """Returns the name of the backend: tfkit always runs on `"tensorflow"`.
 
@@ -94,7 +97,7 @@ def set_floatx(value: str) -> None:
         'float64'
         >>> tfkit.config.set_floatx("float32")
     """
-    if value not in ("float16", "bfloat16", "float32", "float64"):
+    if value not in FLOAT_DTYPES:
         raise ValueError(f"set_floatx expects float16, bfloat16, float32 or float64, got {value!r}")
     _config["floatx"] = value
 

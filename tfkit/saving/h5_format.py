@@ -40,6 +40,7 @@ import h5py
 import numpy as np
 import tensorflow as tf
 
+from tfkit.base import settings
 from tfkit.base.version import VERSION
 from tfkit.saving.h5_snapshot import CHECKSUM_ATTR, MAX_TEXT_BYTES, Snapshot, SnapshotDataset, read_snapshot
 
@@ -82,9 +83,6 @@ def from_storage(array: np.ndarray, dtype: Any) -> Any:
     return array
 
 
-FLOATING = ("float16", "bfloat16", "float32", "float64")
-
-
 def loads_into(stored_dtype: str, dtype: Any) -> bool:
     """Whether values stored as ``stored_dtype`` (a dtype name) load into a variable of ``dtype``.
 
@@ -93,7 +91,7 @@ def loads_into(stored_dtype: str, dtype: Any) -> bool:
     booleans load only as themselves.
     """
     wanted = tf.as_dtype(dtype).name
-    return stored_dtype == wanted or (stored_dtype in FLOATING and wanted in FLOATING)
+    return stored_dtype == wanted or (stored_dtype in settings.FLOAT_DTYPES and wanted in settings.FLOAT_DTYPES)
 
 
 def stored_as_claimed(dataset: SnapshotDataset) -> bool:

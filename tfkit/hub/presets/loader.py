@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from tfkit.base import dtype_policy_float, registry
+from tfkit.base import dtype_policy_float, registry, settings
 from tfkit.engine.config_safety import check_config
 from tfkit.hub.presets import files, sharded_weights, streamed_weights, task_weights, transformers_checkpoints
 from tfkit.saving import serialization_api
@@ -76,9 +76,6 @@ def deserialize_entry(entry: Any, source: str, **arguments: Any) -> Any:
     return serialization_api.deserialize(_translated(entry, source, arguments))
 
 
-PLAIN_FLOAT_POLICIES = ("float16", "bfloat16", "float32", "float64")
-
-
 def resolved_dtype(entry: Any, dtype: Any) -> Any:
     """The dtype a preset's backbone is built in, as KerasHub resolves it.
 
@@ -93,7 +90,7 @@ def resolved_dtype(entry: Any, dtype: Any) -> Any:
     saved = config.get("dtype") if isinstance(config, dict) else None
     if isinstance(saved, dict):
         saved = saved.get("config", {}).get("name") if isinstance(saved.get("config"), dict) else None
-    if isinstance(saved, str) and saved in PLAIN_FLOAT_POLICIES:
+    if isinstance(saved, str) and saved in settings.FLOAT_DTYPES:
         return dtype_policy_float.global_policy().name
     return None
 
