@@ -7,7 +7,8 @@ blow-up or a crash in the parser costs this process only. It sets its own
 memory (address space) and CPU-time limits before opening the file, checks
 the layout (plain groups and hard links, numeric datasets stored in this file,
 built-in filters only, declared sizes backed by stored bytes, a total size
-budget), reads every dataset, and writes plain data to stdout:
+budget), reads every dataset (or, with ``"layout_only"`` in the limits, none: only their shapes and
+dtypes), and writes plain data to stdout:
 
     b"TFKSNAP1" | 8-byte length | JSON header | raw bytes of each dataset, in header order
 
@@ -231,6 +232,8 @@ def read(path, limits, data_paths=()):
             for group in groups
             for relative, dataset in _walk(h5py, np, f, group, limits, counters)
         ]
+        if limits.get("layout_only"):  # shapes and dtypes, checked as above; no array is read
+            return {"attrs": attrs, "datasets": [_layout_entry(h5py, np, *entry) for entry in found]}, []
         index, sink = _reserve(data_paths, counters["bytes"])
         datasets, blobs, offset = [], [], 0
         try:
@@ -269,6 +272,19 @@ def read(path, limits, data_paths=()):
             if sink is not None:
                 os.close(sink)
     return {"attrs": attrs, "datasets": datasets, "data_file": index}, blobs
+
+
+def _layout_entry(h5py, np, group, relative, dataset):
+    """A dataset's group, path, shape, numpy dtype (Keras's bfloat16 as ``uint16``) and ``dtype`` attribute."""
+    dtype = np.dtype("uint16") if _keras_bfloat16(h5py, np, dataset) else dataset.dtype
+    dtype_attr = _text_or_int(h5py, np, dataset, "dtype", 64) if "dtype" in dataset.attrs else None
+    return {
+        "group": group,
+        "path": relative,
+        "shape": list(dataset.shape),
+        "dtype": dtype.str,
+        "dtype_attr": dtype_attr,
+    }
 
 
 def _write_all(fd, view, offset, data_path):

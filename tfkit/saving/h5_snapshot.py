@@ -106,6 +106,58 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     default; ``("*",)`` for all of them, as Keras's legacy weight files need).
     """
     path = os.fspath(path)
+    limits = _checked_limits(path, groups)
+    with _data_files() as data_paths:
+        header, rest = _child_result(path, limits, data_paths)
+        index = header.get("data_file")
+        if index is None:  # no data file had room: the arrays came through the pipe
+            return _build(path, header, rest, limits)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(data_paths):
+            raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed (data_file {index!r})")
+        return _build(path, header, _map(data_paths[index]), limits)
+
+
+@dataclass
+class DatasetLayout:
+    """One stored array's shape, numpy dtype and the TensorFlow dtype the file names, without its values."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    tf_dtype: str
+
+
+def read_layout(path: str, groups: tuple[str, ...] = ("*",)) -> dict[str, dict[str, DatasetLayout]]:
+    """The shapes and dtypes of ``path``'s datasets under ``groups`` (all top-level groups by default), by group
+    and path, as ``read_snapshot`` would give them: checked by the same limited child, no array read.
+
+    What a file stores sizes what rebuilding from it may create (``guard.variable_budget``) and says which
+    of its layers a model leaves unread, before any array is read. ``ValueError`` (naming ``path``) for
+    anything refused."""
+    path = os.fspath(path)
+    limits = {**_checked_limits(path, groups), "layout_only": True}
+    header, _ = _child_result(path, limits, [])
+    tables: dict[str, dict[str, DatasetLayout]] = {}
+    for entry in header.get("datasets") or []:
+        try:
+            dtype = np.dtype(entry["dtype"])
+            shape = tuple(int(d) for d in entry["shape"])
+            group, relative = str(entry["group"]), str(entry["path"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed ({error})") from None
+        if dtype.kind not in "biufc" or dtype.hasobject or any(d < 0 for d in shape):
+            raise ValueError(f"{path} could not be read: the HDF5 reader's result is inconsistent")
+        tables.setdefault(group, {})[relative] = DatasetLayout(shape, dtype, _tf_dtype(dtype, entry.get("dtype_attr")))
+    return tables
+
+
+def _tf_dtype(dtype: np.dtype, dtype_attr: Any) -> str:
+    """The TensorFlow dtype a dataset holds: its ``dtype`` attribute when it has one (bfloat16), else numpy's."""
+    return dtype.name if dtype_attr is None else dtype_attr[:40] if isinstance(dtype_attr, str) else "<unreadable>"
+
+
+def _checked_limits(path: str, groups: tuple[str, ...] | None) -> dict[str, Any]:
+    """The child's limits for ``path`` (reading ``groups``), once it is a non-empty regular file with HDF5's
+    signature; ``FileNotFoundError`` or ``ValueError`` naming it otherwise."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"No such file: {path}")
     if os.path.isdir(path):
@@ -123,6 +175,12 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     limits = limits_for(path)
     if groups is not None:
         limits["groups"] = list(groups)
+    return limits
+
+
+def _child_result(path: str, limits: dict[str, Any], data_paths: list[str]) -> tuple[dict[str, Any], memoryview]:
+    """The limited child's header and the bytes after it; ``ValueError`` naming ``path`` for a refusal, a
+    hang, a crash or a malformed result."""
     # PYTEST_CURRENT_TEST changes with every test: passing it on would restart the reader's zygote each time
     env = {
         key: value
@@ -131,28 +189,22 @@ def read_snapshot(path: str, groups: tuple[str, ...] | None = None) -> Snapshot:
     }
     env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", HDF5_PLUGIN_PATH="", HDF5_USE_FILE_LOCKING="FALSE")
     timeout = WALL_SECONDS_FACTOR * limits["cpu_seconds"]
-    with _data_files() as data_paths:
-        try:
-            returncode, output = _run_child(env, path, limits, data_paths, timeout)
-        except subprocess.TimeoutExpired:
-            raise ValueError(
-                f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
-                f"parser did not finish); nothing was loaded"
-            ) from None
-        if returncode != 0:
-            raise ValueError(
-                f"{path} could not be read: the HDF5 reader {_how_it_ended(returncode, limits)} "
-                f"(a damaged or hostile file); nothing was loaded"
-            )
-        header, rest = _parse_header(output, path)
-        if "error" in header:
-            _raise_refusal(path, header, data_paths)
-        index = header.get("data_file")
-        if index is None:  # no data file had room: the arrays came through the pipe
-            return _build(path, header, rest, limits)
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(data_paths):
-            raise ValueError(f"{path} could not be read: the HDF5 reader's result is malformed (data_file {index!r})")
-        return _build(path, header, _map(data_paths[index]), limits)
+    try:
+        returncode, output = _run_child(env, path, limits, data_paths, timeout)
+    except subprocess.TimeoutExpired:
+        raise ValueError(
+            f"{path} could not be read within {timeout} s (a damaged or hostile file: the HDF5 "
+            f"parser did not finish); nothing was loaded"
+        ) from None
+    if returncode != 0:
+        raise ValueError(
+            f"{path} could not be read: the HDF5 reader {_how_it_ended(returncode, limits)} "
+            f"(a damaged or hostile file); nothing was loaded"
+        )
+    header, rest = _parse_header(output, path)
+    if "error" in header:
+        _raise_refusal(path, header, data_paths)
+    return header, rest
 
 
 def _run_child(
@@ -296,10 +348,7 @@ def _build(path: str, header: dict[str, Any], body: memoryview, limits: dict[str
         data = body[offset : offset + nbytes]
         array = np.frombuffer(data, dtype=dtype).reshape(shape)
         offset += nbytes
-        dtype_attr = entry.get("dtype_attr")
-        tf_dtype = (
-            dtype.name if dtype_attr is None else dtype_attr[:40] if isinstance(dtype_attr, str) else "<unreadable>"
-        )
+        tf_dtype = _tf_dtype(dtype, entry.get("dtype_attr"))
         verified = _verify(path, f"/{group}/{relative}", entry.get("crc32"), data)
         snapshot.tables.setdefault(group, {})[relative] = SnapshotDataset(shape, dtype, tf_dtype, array, verified)
     return snapshot
