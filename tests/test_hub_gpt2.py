@@ -226,12 +226,12 @@ def test_a_preset_with_sharded_weights_loads_shard_by_shard(preset, tmp_path):
     index = json.loads((tmp_path / "model.weights.json").read_text())
     only_first = {**index, "weight_map": {key: shards[0] for key in index["weight_map"]}}
     (tmp_path / "model.weights.json").write_text(json.dumps(only_first))
-    with pytest.raises(ValueError, match=r"its shards \(model_00000.weights.h5\) hold no values for \d+ variables"):
+    with pytest.raises(ValueError, match=r"the weights \(model_00000.weights.h5\) hold no values for \d+ variables"):
         tk_hub.models.Backbone.from_preset(str(tmp_path))
     (tmp_path / "model.weights.json").write_text(json.dumps(index))
     with h5py.File(tmp_path / shards[0], "a") as shard:  # a layer the model does not have, which the index omits
-        shard.create_dataset("layers/extra/vars/0", data=np.zeros(200_000, "float32"))
-    with pytest.raises(ValueError, match=r"model_00000.weights.h5 holds \d+ bytes beyond the \d+ bytes"):
+        shard.create_dataset("layers/extra/vars/0", data=np.zeros(3, "float32"))
+    with pytest.raises(ValueError, match=r"hold layers the model built from the config does not have: layers/extra;"):
         tk_hub.models.Backbone.from_preset(str(tmp_path))
     os.remove(tmp_path / shards[-1])  # a shard the index names is missing
     with pytest.raises(FileNotFoundError, match=shards[-1]):

@@ -23,6 +23,7 @@ import tensorflow as tf
 from tfkit.base.data_format import standardize_data_format
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
 from tfkit.hub.presets import classes, files, handles, loader, saver, transformers_checkpoints
+from tfkit.hub.presets.refusals import preset_loader
 from tfkit.layers import Resizing
 from tfkit.saving import register_keras_serializable
 
@@ -230,6 +231,7 @@ class ImageConverter(PreprocessingLayer):
         return config
 
     @classmethod
+    @preset_loader
     def from_preset(cls, preset: str, **kwargs: Any) -> "ImageConverter | None":
         """Instantiates the image converter of a preset (`image_converter.json`).
 

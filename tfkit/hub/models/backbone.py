@@ -16,6 +16,7 @@ from tfkit import dtype_policies
 from tfkit.base import registry
 from tfkit.hub.models.backbone_lora import BackboneLora
 from tfkit.hub.presets import classes, handles, loader, saver
+from tfkit.hub.presets.refusals import preset_loader
 from tfkit.models import Model
 from tfkit.saving import register_keras_serializable
 
@@ -71,6 +72,7 @@ class Backbone(BackboneLora, Model):
         return cls(**config)
 
     @classmethod
+    @preset_loader
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> "Backbone":
         """Instantiates a backbone from a preset: a KerasHub preset folder or a `hf://`/`kaggle://` handle.
 

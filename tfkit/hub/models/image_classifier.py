@@ -15,7 +15,8 @@ from typing import Any
 
 from tfkit import activations, layers, losses, optimizers
 from tfkit.hub.models.task import Task
-from tfkit.hub.presets import files, handles, transformers_checkpoints
+from tfkit.hub.presets import config_budget, files, handles, transformers_checkpoints
+from tfkit.hub.presets.refusals import preset_loader
 from tfkit.hub.presets.safetensors_files import SafetensorsCheckpoint
 from tfkit.metrics import SparseCategoricalAccuracy
 from tfkit.saving import register_keras_serializable
@@ -137,6 +138,7 @@ class ImageClassifier(Task):
         super().compile(optimizer=optimizer, loss=loss, metrics=metrics, **kwargs)
 
     @classmethod
+    @preset_loader
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> "ImageClassifier":
         """Instantiates the preset family's image classifier, with its head's weights where the preset has them.
 
@@ -166,10 +168,17 @@ class ImageClassifier(Task):
         hf_config = _transformers_config(directory)
         if hf_config is None:
             return super().from_preset(directory, load_weights, **kwargs)
-        architecture = (hf_config.get("architectures") or [""])[0]
+        architectures = hf_config.get("architectures") or [""]
+        architecture = architectures[0] if isinstance(architectures, list) and architectures else ""
+        architecture = architecture if isinstance(architecture, str) else ""
         load_head = "num_classes" not in kwargs and "ForImageClassification" in architecture
         if load_head:
-            kwargs["num_classes"] = len(hf_config.get("id2label") or {})
+            labels = hf_config.get("id2label") or {}
+            kwargs["num_classes"] = len(labels) if isinstance(labels, dict) else 0
+            sizes = transformers_checkpoints.checkpoint_sizes(directory)  # the head: no wider than the weights
+            config_budget.check_arguments(
+                {"num_classes": kwargs["num_classes"]}, sizes, f"preset {directory}: config.json (its id2label)"
+            )
         elif "num_classes" not in kwargs:
             raise ValueError(
                 f"{directory} is a {architecture or hf_config.get('model_type')} checkpoint without a classification "

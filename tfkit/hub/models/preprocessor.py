@@ -13,6 +13,7 @@ from typing import Any
 
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
 from tfkit.hub.presets import classes, files, handles, loader, saver
+from tfkit.hub.presets.refusals import preset_loader
 from tfkit.saving import deserialize, register_keras_serializable, serialize
 
 
@@ -84,6 +85,7 @@ class Preprocessor(PreprocessingLayer):
         return cls(**config)
 
     @classmethod
+    @preset_loader
     def from_preset(cls, preset: str, config_file: str = files.PREPROCESSOR_CONFIG_FILE, **kwargs: Any) -> Any:
         """Instantiates the preprocessor of a preset, with its tokenizer's vocabulary loaded.
 

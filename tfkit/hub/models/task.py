@@ -13,6 +13,7 @@ from typing import Any
 
 from tfkit.hub.models.pipeline import PreprocessingPipeline
 from tfkit.hub.presets import classes, files, handles, loader, saver, task_weights
+from tfkit.hub.presets.refusals import preset_loader
 from tfkit.models import Model
 from tfkit.saving import deserialize, register_keras_serializable, serialize
 
@@ -136,6 +137,7 @@ class Task(PreprocessingPipeline, Model):
         task_weights.load_task_weights(self, filepath)
 
     @classmethod
+    @preset_loader
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> "Task":
         """Instantiates a task from a preset: its backbone, preprocessor and, when stored, its task config.
 

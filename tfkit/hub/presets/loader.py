@@ -9,14 +9,18 @@ A KerasHub preset's configs are Keras objects (``"registered_name":
 "keras_hub>GPT2Backbone"``); they are translated by tfkit's Keras-config
 reader (``tfkit.saving.keras_files.config_from_keras``), checked (no code,
 tfkit's cost limits) and rebuilt by registered name, so ``keras_hub>X`` names
-tfkit's class ``X``. A backbone is built within a variable budget sized by its
-weights file, so a config asking for a larger model than the preset stores is
-refused before it allocates; its variables start as zeros, and the weights are
-then read by tfkit's guarded HDF5 reader one top-level layer at a time (of
-each shard in turn, ``sharded_weights``), every shape and dtype of it checked
-before it is assigned (``streamed_weights``): a file that does not fit raises
-and the new backbone is discarded. A task's head is built within the budget of
-its ``task.weights.h5`` the same way, and read whole: it is the head alone.
+tfkit's class ``X``. A backbone's config is first held to what its weights
+store (``config_budget``: no more layers than stored arrays, no width beyond
+the largest, read from the files' layout before any array), then built within
+a variable budget of the same sizes, so a config asking for a larger model
+than the preset stores is refused before it allocates; its variables start as
+zeros, and the weights are then read by tfkit's guarded HDF5 reader one
+top-level layer at a time (of each shard in turn, ``weight_files``), every
+shape and dtype of it checked before it is assigned (``streamed_weights``),
+and must cover the backbone exactly: a file that does not fit, a layer the
+config lacks or a variable the files lack raises, and the new backbone is
+discarded. A task's head is built within the budget of its
+``task.weights.h5`` the same way, and read whole: it is the head alone.
 """
 
 from __future__ import annotations
@@ -26,7 +30,14 @@ from typing import Any
 
 from tfkit.base import dtype_policy_float, registry, settings
 from tfkit.engine.config_safety import check_config
-from tfkit.hub.presets import files, sharded_weights, streamed_weights, task_weights, transformers_checkpoints
+from tfkit.hub.presets import (
+    config_budget,
+    files,
+    streamed_weights,
+    task_weights,
+    transformers_checkpoints,
+    weight_files,
+)
 from tfkit.saving import serialization_api
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.config_from_keras import ImportReport, translate_object
@@ -68,7 +79,29 @@ def _translated(entry: Any, source: str, arguments: dict[str, Any]) -> dict:
     entry = plain_values(_with_arguments(entry, arguments), source)
     translated = translate_object(entry, report, None, "config", "layers")
     check_config(translated, source)
+    config_budget.check_values(translated, source)
+    _check_file_names(translated, source)
     return translated
+
+
+def _check_file_names(config: Any, source: str) -> None:
+    """``ValueError`` where a config (a tokenizer's, a preprocessor's) names a ``config_file`` that is not a plain
+    file name inside the preset: ``save_to_preset`` writes there, and the assets are read from beside it."""
+    stack = [config]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if "config_file" in value:
+                try:
+                    files.checked_name(".", value["config_file"])
+                except ValueError:
+                    raise ValueError(
+                        f"{source}: config_file {str(value['config_file'])[:200]!r} is not a file name inside the "
+                        f"preset (save_to_preset would write it there)"
+                    ) from None
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
 
 
 def deserialize_entry(entry: Any, source: str, **arguments: Any) -> Any:
@@ -107,27 +140,26 @@ def load_backbone(directory: str, cls: type, load_weights: bool = True, **argume
             f"{source} describes a {found.__name__}, not a {cls.__name__}; call {found.__name__}.from_preset"
         )
     arguments["dtype"] = resolved_dtype(entry, arguments.get("dtype"))
-    arguments = {key: value for key, value in arguments.items() if value is not None}
+    translated = _translated(entry, source, {key: value for key, value in arguments.items() if value is not None})
+    names = weight_files.weight_files(directory) if load_weights or _has_weights(directory) else []
+    layouts = weight_files.read_layouts(directory, names)  # shapes only: what the config may ask for
+    sizes = weight_files.stored_sizes(layouts) if layouts else None
+    config_budget.check_arguments(translated.get("config") or {}, sizes, source)
+    budget = config_budget.building_within(sizes, source) if sizes is not None else contextlib.nullcontext()
     if not load_weights:
-        return deserialize_entry(entry, source, **arguments)
-    if not files.has_file(directory, files.MODEL_WEIGHTS_FILE) and files.has_file(
-        directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE
-    ):
-        shards = sharded_weights.shard_groups(directory)
-    else:
-        files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
-        shards = None
-    names = list(shards) if shards is not None else [files.MODEL_WEIGHTS_FILE]
-    # no more elements than the weights' bytes could hold; variables start as zeros, filled from the file next
-    with sharded_weights.element_budget(directory, names, source), streamed_weights.placeholder_values() as made:
-        backbone = deserialize_entry(entry, source, **arguments)
-    if shards is None:
-        path = files.preset_file(directory, files.MODEL_WEIGHTS_FILE)
-        assigned = streamed_weights.assign_by_layer(backbone, path, source)
-    else:
-        assigned = sharded_weights.assign_shards(backbone, directory, shards, source)
-    made.restore_unassigned(assigned)
+        with budget:
+            return serialization_api.deserialize(translated)
+    # variables start as zeros, filled from the files next; none larger, nor more, than they store
+    with budget, streamed_weights.placeholder_values() as made:
+        backbone = serialization_api.deserialize(translated)
+    made.restore_unassigned(weight_files.assign_files(backbone, directory, layouts, source))
     return backbone
+
+
+def _has_weights(directory: str) -> bool:
+    return files.has_file(directory, files.MODEL_WEIGHTS_FILE) or files.has_file(
+        directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE
+    )
 
 
 def load_serialized(directory: str, config_file: str, cls: type, **arguments: Any) -> Any:
@@ -169,7 +201,7 @@ def load_task(directory: str, entry: dict, load_task_weights: bool, **objects: A
     translated = {**translated, "config": {**translated.get("config", {}), **objects}}
     weights_path = (
         files.preset_file(directory, files.TASK_WEIGHTS_FILE)
-        if files.has_file(directory, files.TASK_WEIGHTS_FILE)
+        if files.has_file(directory, files.TASK_WEIGHTS_FILE)  # ValueError for a link out of the folder
         else None
     )
     tables = None
@@ -179,6 +211,12 @@ def load_task(directory: str, entry: dict, load_task_weights: bool, **objects: A
         guard = budget(tables, source)
     with guard:
         task = serialization_api.deserialize(translated)
+    if load_task_weights and weights_path is None and task_weights.has_task_weights(task):
+        raise files.MissingPresetFileError(
+            f"preset {directory}: {files.TASK_CONFIG_FILE} describes a {type(task).__name__} whose own weights "
+            f"(its head) are not in the preset: it has no {files.TASK_WEIGHTS_FILE}. Pass num_classes= for a new "
+            f"head, or load_weights=False for a new model"
+        )
     preprocessor = getattr(task, "preprocessor", None)
     if "preprocessor" not in objects and hasattr(preprocessor, "load_preset_assets"):
         preprocessor.load_preset_assets(directory)

@@ -8,7 +8,9 @@ Configs are written as Keras writes them (``tfkit.saving``'s Keras form: a
 ``keras_hub>Name`` registered name, dtype policies as objects, no
 ``build_config`` or ``compile_config``), weights in Keras 3's weights layout.
 Each file is written beside its target and renamed over it, so a failed save
-leaves the preset's previous files as they were.
+leaves the preset's previous files as they were. A file name the objects carry
+(a tokenizer's or preprocessor's ``config_file``, which a loaded preset sets)
+is written only inside the folder (``files.writable_file``).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def keras_entry(obj: Any, where: str) -> dict:
 def write_json(directory: str, name: str, value: Any) -> None:
     """``value`` as the preset's file ``name`` (indented as KerasHub writes it), atomically."""
     os.makedirs(directory, exist_ok=True)
-    with atomic.atomic_file(os.path.join(directory, name)) as tmp:
+    with atomic.atomic_file(files.writable_file(directory, name)) as tmp:  # a name it was given stays inside
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(json.dumps(value, indent=4))
 
@@ -73,6 +75,5 @@ def save_tokenizer(tokenizer: Any, directory: str) -> None:
     """The tokenizer's config (``tokenizer.json``, or its ``config_file``) and its assets under ``assets/``."""
     config_file = getattr(tokenizer, "config_file", files.TOKENIZER_CONFIG_FILE)
     write_serialized(tokenizer, directory, config_file)
-    asset_dir = os.path.join(directory, files.ASSET_DIR, config_file.split(".")[0])
-    os.makedirs(asset_dir, exist_ok=True)
+    asset_dir = os.path.dirname(files.writable_file(directory, f"{files.ASSET_DIR}/{config_file.split('.')[0]}/-"))
     tokenizer.save_assets(asset_dir)

@@ -3,7 +3,7 @@ than the weights themselves.
 
     with placeholder_values() as made:          # variables start as zeros, not random draws
         backbone = ...                          # built from the preset's config
-    assign_by_layer(backbone, path, source)     # each top-level layer's arrays read, checked, assigned, dropped
+    assign_file_by_layer(backbone, path, source, layer_groups(backbone))   # each layer's arrays read, checked, assigned
     made.restore_unassigned()                   # any variable the file did not fill gets its initializer's value
 
 A backbone built by ``from_preset`` is new: nothing of the caller's is at stake,
@@ -22,7 +22,6 @@ twice the file (``layer_groups`` says why largest first).
 from __future__ import annotations
 
 import contextlib
-import os
 from typing import Any, Iterator
 
 import numpy as np
@@ -31,12 +30,6 @@ import tensorflow as tf
 from tfkit.saving import h5_format, weights_io
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.weights_layout import keras3_pairs, keras3_paths, keras3_variables, stored_variables
-
-# HDF5's own bookkeeping per dataset (object header, attributes, B-tree) in a Keras weights file is about 2 KiB;
-# bytes beyond that and the arrays read mean the file holds layers the backbone does not have.
-_OVERHEAD_PER_DATASET = 8 * 1024
-_OVERHEAD_FIXED = 256 * 1024
-
 
 _ALIGNMENT = 64  # bytes: Eigen's widest vector loads
 _ADOPTABLE = frozenset(
@@ -143,30 +136,17 @@ def assign_pairs(pairs: list[tuple[Any, Any, str]]) -> None:
             weights_io.assign([(variable, dataset, where)])
 
 
-def assign_file_by_layer(model: Any, path: str, source: str, groups: list[str] | None = None) -> set[int]:
-    """Reads Keras weights file ``path`` one top-level layer group at a time (``groups``, default all of
-    ``model``'s; a group the file lacks reads as nothing), assigning each to ``model`` (new: a failure leaves it
-    half-loaded, for the caller to discard). ``ValueError`` when a layer's arrays do not fit, or when the file
-    holds more bytes than the arrays read (layers the model does not have). Returns the ids of the variables
-    assigned."""
+def assign_file_by_layer(model: Any, path: str, source: str, groups: list[str]) -> set[int]:
+    """Reads Keras weights file ``path`` one top-level layer group at a time (``groups``, of ``model``'s), assigning
+    each to ``model`` (new: a failure leaves it half-loaded, for the caller to discard). ``ValueError`` when a
+    layer's arrays do not fit. Returns the ids of the variables assigned."""
     assigned: set[int] = set()
-    stored_bytes = count = 0
-    for group in layer_groups(model) if groups is None else groups:
+    for group in groups:
         tables = read_snapshot(path, (group,)).tables
         pairs = keras3_pairs(model, tables, path, partial=True)
         assign_pairs(pairs)
         assigned.update(id(variable) for variable, _, _ in pairs)
-        for table in tables.values():
-            for dataset in table.values():
-                stored_bytes += dataset.array.nbytes
-                count += 1
         del tables, pairs
-    extra = os.path.getsize(path) - stored_bytes
-    if extra > _OVERHEAD_FIXED + _OVERHEAD_PER_DATASET * count:
-        raise ValueError(
-            f"{source}: {path} holds {extra} bytes beyond the {stored_bytes} bytes of the model's "
-            f"{count} variables it was read for: layers the model does not have (a config for a smaller model?)"
-        )
     return assigned
 
 
@@ -176,11 +156,3 @@ def check_complete(model: Any, assigned: set[int], holder: str) -> None:
     missing = [v.name for v in keras3_variables(model) if id(v) not in assigned]
     if missing:
         raise ValueError(f"{holder} no values for {len(missing)} variables: {missing[:10]}")
-
-
-def assign_by_layer(model: Any, path: str, source: str) -> set[int]:
-    """Reads Keras weights file ``path`` into ``model`` one top-level layer at a time (``assign_file_by_layer``);
-    ``ValueError`` also when the file leaves out any of the model's variables. Returns the ids assigned."""
-    assigned = assign_file_by_layer(model, path, source)
-    check_complete(model, assigned, f"{source}: {path} holds")
-    return assigned

@@ -8,16 +8,28 @@ constructor arguments, which tensor fills each variable (and how it is sliced,
 transposed or reshaped), and how the folder's tokenizer files become the
 family's tokenizer. Tensors are read and assigned one at a time
 (``safetensors_files``); every shape is checked against its variable.
+
+A checkpoint is held to the same rules as a KerasHub preset: its ``config.json``
+fields are read through ``CheckpointConfig`` (a missing or malformed field is a
+``ValueError`` naming it), the converted arguments are checked against the
+sizes the safetensors headers give (``config_budget``) and the backbone is built
+within them, and the weights must cover it exactly: a tensor left unread that
+has the form of one read (``h.1.mlp.c_fc.weight`` beside ``h.0.mlp.c_fc.weight``)
+means the checkpoint holds layers the config does not build, and is refused.
 """
 
 from __future__ import annotations
 
+import contextlib
+import re
 from typing import Any, Callable
 
 import numpy as np
 
-from tfkit.hub.presets import streamed_weights
-from tfkit.hub.presets.safetensors_files import SafetensorsCheckpoint
+from tfkit.hub.presets import config_budget, files, streamed_weights
+from tfkit.hub.presets.config_budget import StoredSizes
+from tfkit.hub.presets.safetensors_files import SAFETENSORS_FILE, SAFETENSORS_INDEX_FILE, SafetensorsCheckpoint
+from tfkit.saving.errors import refusing
 
 # model_type (config.json) -> the family's converter
 _CONVERTERS: dict[str, Any] = {}
@@ -37,6 +49,40 @@ def converter_for(hf_config: Any, directory: str) -> Any:
             f"(it reads {sorted(_CONVERTERS)})"
         )
     return _CONVERTERS[model_type]
+
+
+class CheckpointConfig(dict):
+    r"""A checkpoint's ``config.json`` (or an object in it) whose missing fields are ``ValueError``\ s naming the
+    file and the field, not ``KeyError``\ s; objects in it read the same way.
+
+    Args:
+        value: The parsed object.
+        source: The file, for errors (``"preset p: config.json"``).
+        where: The object's path in the file (``"rope_scaling"``), for errors.
+    """
+
+    def __init__(self, value: dict, source: str, where: str = "") -> None:
+        super().__init__(value)
+        self.source, self.where = source, where
+
+    def _wrapped(self, key: str, value: Any) -> Any:
+        path = f"{self.where}.{key}" if self.where else str(key)
+        return CheckpointConfig(value, self.source, path) if isinstance(value, dict) else value
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self:
+            path = f"{self.where}.{key}" if self.where else str(key)
+            raise ValueError(f"{self.source} has no field {path!r}, which the converter needs")
+        return self._wrapped(key, super().__getitem__(key))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The field ``key`` (an object wrapped alike), or ``default``."""
+        return self._wrapped(key, super().get(key, default))
+
+
+def _form(key: str) -> str:
+    """A tensor name with its numbers left out: the blocks and experts of one kind share it."""
+    return re.sub(r"\d+", "#", key)
 
 
 class WeightPlan:
@@ -59,9 +105,12 @@ class WeightPlan:
         if fallback is not None:
             self.fallbacks[key] = fallback
 
-    def apply(self, checkpoint: SafetensorsCheckpoint) -> set[int]:
+    def apply(self, checkpoint: SafetensorsCheckpoint, config_note: str = "") -> set[int]:
         """Reads each tensor, transforms it, checks its shape against its variable and assigns it, one at a time
-        (the backbone is new: a failure discards it). Returns the ids of the variables assigned."""
+        (the backbone is new: a failure discards it). ``ValueError`` if a tensor is missing or of another shape,
+        or if a tensor left unread has the form of one read (layers the config does not build; ``config_note``,
+        such as ``"num_layers=1, from its n_layer"``, says what the config asked for). Returns the ids of the
+        variables assigned."""
         steps = [
             (variable, key if checkpoint.has(key) else self.fallbacks.get(key, key), transform)
             for variable, key, transform in self.steps
@@ -69,6 +118,15 @@ class WeightPlan:
         missing = [key for _, key, _ in steps if not checkpoint.has(key)]
         if missing:
             raise ValueError(f"{checkpoint.directory}: the checkpoint lacks {len(missing)} tensors: {missing[:10]}")
+        used = {checkpoint.full_key(key) for _, key, _ in steps}
+        forms = {_form(key) for key in used}
+        unread = sorted(key for key in checkpoint.keys() if key not in used and _form(key) in forms)
+        if unread:
+            raise ValueError(
+                f"{checkpoint.directory}: the checkpoint holds {len(unread)} tensors of the model's kinds that the "
+                f"model built from config.json{f' ({config_note})' if config_note else ''} has no place for: "
+                f"{unread[:6]}; the config describes a smaller model than its weights"
+            )
         for variable, key, transform in steps:
             value = checkpoint.tensor(key)
             if transform is not None:
@@ -83,6 +141,31 @@ class WeightPlan:
         return {id(variable) for variable, _, _ in steps}
 
 
+def checkpoint_sizes(directory: str) -> StoredSizes | None:
+    """What a checkpoint folder's safetensors files store (their headers read and checked), or ``None`` when it
+    has none (a config alone, loaded without weights)."""
+    if not (files.has_file(directory, SAFETENSORS_FILE) or files.has_file(directory, SAFETENSORS_INDEX_FILE)):
+        return None
+    return SafetensorsCheckpoint(directory).sizes()
+
+
+def backbone_arguments(directory: str, hf_config: dict, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The backbone's constructor arguments from a checkpoint's ``config.json`` (its fields read through
+    ``CheckpointConfig``), ``arguments`` (the caller's) replacing them; checked as a preset's config is."""
+    source = f"preset {directory}: {files.CONFIG_FILE}"
+    with refusing(source):  # a field of the wrong kind (a string for a count) found by the converter's arithmetic
+        try:
+            converted = converter_for(hf_config, directory).backbone_config(CheckpointConfig(hf_config, source))
+        except ValueError as error:
+            if source in str(error):
+                raise
+            named = f"preset {directory}" if str(error).startswith(files.CONFIG_FILE) else source
+            raise ValueError(f"{named}: {error}") from error
+    kwargs = {**converted, **{key: value for key, value in arguments.items() if value is not None}}
+    config_budget.check_values(kwargs, f"{source} (as the backbone's arguments)")
+    return kwargs
+
+
 def load_backbone(directory: str, hf_config: dict, cls: type, load_weights: bool, **arguments: Any) -> Any:
     """The backbone of a Hugging Face checkpoint folder, with its weights when `load_weights`."""
     converter = converter_for(hf_config, directory)
@@ -91,15 +174,23 @@ def load_backbone(directory: str, hf_config: dict, cls: type, load_weights: bool
             f"{directory} is a {hf_config.get('model_type')} checkpoint ({converter.backbone_cls.__name__}), "
             f"not a {cls.__name__}"
         )
-    kwargs = {**converter.backbone_config(hf_config), **{k: v for k, v in arguments.items() if v is not None}}
-    if not load_weights:
-        return converter.backbone_cls(**kwargs)
-    with streamed_weights.placeholder_values() as made:  # zeros until the checkpoint's values replace them
+    source = f"preset {directory}: {files.CONFIG_FILE}"
+    kwargs = backbone_arguments(directory, hf_config, arguments)
+    sizes = checkpoint_sizes(directory) if not load_weights else None
+    checkpoint = SafetensorsCheckpoint(directory) if load_weights else None
+    if checkpoint is not None:
+        sizes = checkpoint.sizes()
+    config_budget.check_arguments(kwargs, sizes, source, origin=hf_config)
+    budget = config_budget.building_within(sizes, source) if sizes is not None else contextlib.nullcontext()
+    if checkpoint is None:
+        with budget:
+            return converter.backbone_cls(**kwargs)
+    with budget, streamed_weights.placeholder_values() as made:  # zeros until the checkpoint's values replace them
         backbone = converter.backbone_cls(**kwargs)
     plan = WeightPlan()
-    converter.plan_weights(backbone, hf_config, plan)
-    with SafetensorsCheckpoint(directory) as checkpoint:
-        made.restore_unassigned(plan.apply(checkpoint))
+    converter.plan_weights(backbone, CheckpointConfig(hf_config, source), plan)
+    note = config_budget.described("num_layers", kwargs.get("num_layers"), hf_config) if "num_layers" in kwargs else ""
+    made.restore_unassigned(plan.apply(checkpoint, note))
     return backbone
 
 

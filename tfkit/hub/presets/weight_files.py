@@ -1,71 +1,97 @@
-"""A preset whose weights are split into shards (``model.weights.json``), read one shard and one layer at a time.
+"""A preset's backbone weights, one file (``model.weights.h5``) or its shards (``model.weights.json``), read one
+file and one top-level layer at a time, and covering the backbone exactly.
 
-    shards = shard_groups(directory)                  # {"model_00000.weights.h5": ["layers/token_embedding"], ...}
-    with element_budget(directory, list(shards), source):   # no more than the shards can hold
-        backbone = ...
-    assign_shards(backbone, directory, shards, source)  # each shard's layers read, checked and assigned in turn
+    names = weight_files(directory)                      # ["model.weights.h5"], or the shards the index names
+    layouts = read_layouts(directory, names)              # each file's shapes and dtypes, no array read
+    sizes = stored_sizes(layouts)                         # what rebuilding may create (config_budget)
+    assigned = assign_files(backbone, directory, layouts, source)   # every stored array used, every variable set
 
-KerasHub writes shards for backbones over ``max_shard_size`` (10 GB by default).
-Its index maps each layer's ``<path>/vars`` to the shard (or shards) holding it;
-each shard is a Keras 3 weights file of part of the model. The index only says
-which of the model's top-level layers to look for in a shard: each shard is read
-as ``streamed_weights`` reads a single file (one top-level layer's arrays in
-memory at a time, each assigned into its variable's own buffer, the shard's
-bytes checked against what was read), and the shards together must cover every
-variable the model stores, or the load fails naming the ones left out.
+KerasHub writes shards for backbones over ``max_shard_size`` (10 GB by default),
+each a Keras 3 weights file of part of the model, with an index mapping each
+layer's ``<path>/vars`` to its shard. tfkit takes only the shard names from the
+index (each a file of the preset folder): which layers a shard holds is read
+from the shard itself. Each file is read as ``streamed_weights`` reads one (one
+top-level layer's arrays in memory at a time, each assigned into its variable's
+own buffer). The files together must cover every variable the backbone stores
+and hold nothing else: a layer the backbone lacks (weights of a two-layer model
+under a config of one) is refused, not left unread.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from tfkit.hub.presets import files, streamed_weights
-from tfkit.saving.guard import variable_budget
+from tfkit.hub.presets.config_budget import StoredSizes
+from tfkit.saving.h5_snapshot import DatasetLayout, read_layout
+
+Layout = dict[str, dict[str, DatasetLayout]]  # a weights file's datasets, by top-level group and path
 
 
-def _group(key: str) -> str:
-    """The top-level group of an index key: ``/layers/decoder/_dense/vars`` -> ``layers/decoder``."""
+def group_of(key: str) -> str:
+    """The top-level group of a weights key: ``layers/decoder/_dense/vars/0`` -> ``layers/decoder``."""
     parts = key.strip("/").split("/")
     return "/".join(parts[:2]) if parts[0] == "layers" else parts[0]
 
 
-def shard_groups(directory: str) -> dict[str, list[str]]:
-    """The shard files ``model.weights.json`` names (each checked to be a file of the preset folder), sorted, with
-    the top-level groups the index places in each."""
+def weight_files(directory: str) -> list[str]:
+    """The backbone's weights files in preset ``directory``: ``model.weights.h5``, or (when only the index is
+    there) the shard files ``model.weights.json`` names, sorted, each checked to be a file of the folder."""
+    if files.has_file(directory, files.MODEL_WEIGHTS_FILE) or not files.has_file(
+        directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE
+    ):
+        files.preset_file(directory, files.MODEL_WEIGHTS_FILE)  # FileNotFoundError naming it when missing
+        return [files.MODEL_WEIGHTS_FILE]
     index = files.read_json(directory, files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE)
     weight_map = index.get("weight_map") if isinstance(index, dict) else None
     if not isinstance(weight_map, dict):
         raise ValueError(f"preset {directory}: {files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE} has no weight_map object")
-    groups: dict[str, set[str]] = {}
+    names: set[str] = set()
     for where, value in weight_map.items():
         for name in value if isinstance(value, list) else [value]:
-            if not isinstance(name, str) or not isinstance(where, str):
+            if not isinstance(name, str):
                 raise ValueError(
                     f"preset {directory}: {files.SHARDED_MODEL_WEIGHTS_CONFIG_FILE} maps {where!r} to "
                     f"{name!r}; expected shard file names"
                 )
-            groups.setdefault(name, set()).add(_group(where))
-    for name in groups:
+            names.add(name)
+    for name in names:
         files.preset_file(directory, name)
-    return {name: sorted(groups[name]) for name in sorted(groups)}
+    return sorted(names)
 
 
-def element_budget(directory: str, names: list[str], source: str) -> Any:
-    """The variable budget of a sharded preset: no more elements than the shards' bytes could hold."""
-    size = sum(os.path.getsize(files.preset_file(directory, name)) for name in names)
-    return variable_budget(size, size, size, source)
+def read_layouts(directory: str, names: list[str]) -> dict[str, Layout]:
+    """Each weights file's datasets (shapes and dtypes, by the guarded reader), by file name."""
+    return {name: read_layout(files.preset_file(directory, name)) for name in names}
 
 
-def assign_shards(model: Any, directory: str, shards: dict[str, list[str]], source: str) -> set[int]:
-    """Each shard's weights into ``model``, layer by layer (``shard_groups``' groups that ``model`` has);
-    ``ValueError`` if a layer does not fit, a shard holds more than was read, or the shards leave any variable
-    out. Returns the ids of the variables assigned."""
-    assigned: set[int] = set()
+def stored_sizes(layouts: dict[str, Layout]) -> StoredSizes:
+    """How many arrays the files store, the largest's and all their elements."""
+    return StoredSizes.of(
+        dataset.shape for layout in layouts.values() for table in layout.values() for dataset in table.values()
+    )
+
+
+def _groups(layout: Layout) -> set[str]:
+    return {group_of(f"{top}/{path}") for top, table in layout.items() for path in table}
+
+
+def assign_files(model: Any, directory: str, layouts: dict[str, Layout], source: str) -> set[int]:
+    """Each file's weights into ``model`` (new), one top-level layer at a time, largest first. ``ValueError``
+    naming the layers if the files hold a layer ``model`` lacks (before any is read), if a layer's arrays do
+    not fit, or if the files leave any of ``model``'s variables out. Returns the ids of the variables assigned."""
     model_groups = streamed_weights.layer_groups(model)
-    for name, groups in shards.items():
+    stored = {name: _groups(layout) for name, layout in layouts.items()}
+    extra = sorted(set().union(*stored.values()) - set(model_groups))
+    if extra:
+        raise ValueError(
+            f"{source}: the weights ({', '.join(layouts)}) hold layers the model built from the config does not "
+            f"have: {', '.join(extra[:10])}{' and more' if len(extra) > 10 else ''}; the config describes a "
+            f"smaller model than its weights (a layer count or a layer left out?)"
+        )
+    assigned: set[int] = set()
+    for name, groups in stored.items():
         path = files.preset_file(directory, name)
-        wanted = [group for group in model_groups if group in groups]
-        assigned |= streamed_weights.assign_file_by_layer(model, path, source, wanted)
-    streamed_weights.check_complete(model, assigned, f"preset {directory}: its shards ({', '.join(shards)}) hold")
+        assigned |= streamed_weights.assign_file_by_layer(model, path, source, [g for g in model_groups if g in groups])
+    streamed_weights.check_complete(model, assigned, f"{source}: the weights ({', '.join(layouts)}) hold")
     return assigned

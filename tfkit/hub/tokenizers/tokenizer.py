@@ -17,6 +17,7 @@ from typing import Any
 
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
 from tfkit.hub.presets import classes, files, handles, loader, saver, transformers_checkpoints
+from tfkit.hub.presets.refusals import preset_loader
 from tfkit.hub.tokenizers import tensor_io
 from tfkit.saving import register_keras_serializable
 
@@ -232,6 +233,7 @@ class Tokenizer(PreprocessingLayer):
     # ------------------------------------------------------------------ presets
 
     @classmethod
+    @preset_loader
     def from_preset(cls, preset: str, config_file: str = files.TOKENIZER_CONFIG_FILE, **kwargs: Any) -> "Tokenizer":
         """Instantiates a tokenizer from a preset, with its vocabulary loaded from the preset's assets.
 

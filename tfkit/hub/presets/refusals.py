@@ -1,0 +1,34 @@
+"""Every refusal of a preset is one ``ValueError`` naming it, whatever library found the fault.
+
+    class Backbone(Model):
+        @classmethod
+        @preset_loader
+        def from_preset(cls, preset, ...): ...    # a ZeroDivisionError deep in a build: ValueError("preset p ...")
+
+tfkit.hub's readers check what they can and name the file and field; this is
+the net under them, as ``tfkit.saving.errors.loader`` is under tfkit's model
+loaders: a ``TypeError``, ``KeyError`` or ``ZeroDivisionError`` a preset's data
+provokes in a library becomes a ``ValueError`` naming the preset, its cause
+chained. A missing file stays a ``FileNotFoundError`` (``files``'
+``MissingPresetFileError`` is both), a missing optional package an
+``ImportError``, and Ctrl-C a ``KeyboardInterrupt``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any, Callable
+
+from tfkit.saving.errors import refusing
+
+
+def preset_loader(function: Callable) -> Callable:
+    """Decorates a ``from_preset`` (``cls, preset, ...``): what the preset provokes leaves as ``ValueError``."""
+
+    @functools.wraps(function)
+    def load(cls: Any, preset: Any, *args: Any, **kwargs: Any) -> Any:
+        with refusing(f"preset {os.fspath(preset) if isinstance(preset, (str, os.PathLike)) else preset!r}"):
+            return function(cls, preset, *args, **kwargs)
+
+    return load
