@@ -8,7 +8,10 @@ The files are those KerasHub writes under a preset's ``assets/tokenizer/``:
 ``vocabulary.txt`` (one WordPiece token a line), ``vocabulary.json`` (a byte-pair
 token -> id object) and ``merges.txt`` (one merge rule a line), and
 ``vocabulary.spm`` (a serialized SentencePiece model). Nothing in them is run;
-a file over :data:`MAX_ASSET_BYTES` is refused before it is read.
+a file over :data:`MAX_ASSET_BYTES` is refused before it is read, and one of
+more than :data:`MAX_ENTRIES` tokens or merge rules (counted on its bytes)
+before it is parsed: the largest real vocabularies hold about 262,000 tokens,
+and a file of ten million would take gigabytes to hold in Python.
 """
 
 from __future__ import annotations
@@ -20,7 +23,12 @@ from typing import Any, Iterable
 
 from tfkit.base import safe_mode
 
-MAX_ASSET_BYTES = 1 << 30  # 1 GiB: Gemma 3's SentencePiece model is 33 MB, Llama 3's merges 1.7 MB
+MAX_ASSET_BYTES = (
+    64 * 2**20
+)  # Gemma 3's tokenizer.json is 33 MB, its SentencePiece model 4.7 MB, Llama 3's merges 1.7 MB
+MAX_ENTRIES = (
+    2**21
+)  # tokens of a vocabulary, rules of a merges file: Gemma 3 has 262,144 tokens, Llama 3 280,000 merges
 
 
 def read_bytes(path: str, what: str) -> bytes:
@@ -35,9 +43,15 @@ def read_bytes(path: str, what: str) -> bytes:
         return handle.read()
 
 
-def _text(path: str, what: str) -> str:
+def _text(path: str, what: str, separator: bytes) -> str:
+    r"""The file's text, refused unread past :data:`MAX_ASSET_BYTES` and unparsed past :data:`MAX_ENTRIES` entries
+    (``separator``\ s, one between two entries: an upper bound on them)."""
+    data = read_bytes(path, what)
+    entries = data.count(separator) + (separator == b"\n" and data.count(b"\r"))  # old Macs' line ends
+    if entries > MAX_ENTRIES:
+        raise ValueError(f"{what}: file {path!r} holds up to {entries} entries; the limit is {MAX_ENTRIES}")
     try:
-        return read_bytes(path, what).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"{what}: file {path!r} is not UTF-8 text ({error})") from None
 
@@ -45,13 +59,14 @@ def _text(path: str, what: str) -> str:
 def read_lines(path: str, what: str) -> list[str]:
     """The lines of text file ``path``, trailing whitespace removed (as KerasHub reads vocabularies and merges)."""
     # Lines as Python's text files split them (\n, \r\n, \r), not str.splitlines (which also splits on \x85).
-    return [line.rstrip() for line in io.StringIO(_text(path, what), newline=None)]
+    return [line.rstrip() for line in io.StringIO(_text(path, what, b"\n"), newline=None)]
 
 
 def read_vocabulary_json(path: str, what: str) -> dict[str, int]:
     """A byte-pair vocabulary file: a JSON object from token strings to integer ids."""
+    text = _text(path, what, b",")
     try:
-        value = json.loads(_text(path, what))
+        value = json.loads(text)
     except RecursionError:
         raise ValueError(f"{what}: file {path!r} is nested too deeply to be a vocabulary") from None
     except ValueError as error:
@@ -63,11 +78,18 @@ def checked_vocabulary(value: Any, what: str) -> dict[str, int]:
     """A copy of ``value`` as a token -> id dict; ``ValueError`` naming the first entry that is not one."""
     if not isinstance(value, dict):
         raise ValueError(f"{what}: expected a mapping from token strings to integer ids, got {type(value).__name__}")
+    if len(value) > MAX_ENTRIES:
+        raise ValueError(f"{what}: {len(value)} tokens; the limit is {MAX_ENTRIES}")
     for token, index in value.items():
-        if not isinstance(token, str) or isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        if (
+            not isinstance(token, str)
+            or isinstance(index, bool)
+            or not isinstance(index, int)
+            or not 0 <= index < MAX_ENTRIES
+        ):
             raise ValueError(
-                f"{what}: expected a mapping from token strings to non-negative integer ids, "
-                f"got the entry {token!r}: {index!r}"
+                f"{what}: expected a mapping from token strings to integer ids from 0 to {MAX_ENTRIES - 1}, "
+                f"got the entry {str(token)[:100]!r}: {str(index)[:40]}"
             )
     return dict(value)
 
@@ -76,7 +98,11 @@ def checked_lines(value: Any, what: str) -> list[str]:
     """A copy of ``value`` (an iterable of strings, not a string) as a list; ``ValueError`` otherwise."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise ValueError(f"{what}: expected a list of strings, got {type(value).__name__}")
-    lines = list(value)
+    lines = []
+    for line in value:  # no more than the limit is ever listed
+        lines.append(line)
+        if len(lines) > MAX_ENTRIES:
+            raise ValueError(f"{what}: more than {MAX_ENTRIES} entries; the limit is {MAX_ENTRIES}")
     for i, line in enumerate(lines):
         if not isinstance(line, str):
             raise ValueError(f"{what}: expected a list of strings, item {i} is {line!r}")

@@ -4,7 +4,8 @@
     tokenizer(["the quick fox"])                  # [[...]]
     tokenizer.detokenize([[...]])                 # ['the quick fox']
 
-The serialized ``ModelProto`` is handed to ``tensorflow_text.SentencepieceTokenizer``,
+The serialized ``ModelProto`` is checked in Python (``sentence_piece_model``: a
+malformed one is refused, never run) and handed to ``tensorflow_text.SentencepieceTokenizer``,
 whose model resource the layer tracks: the tokenizer runs in ``tf.data`` and
 in a SavedModel that ``tensorflow_text`` is imported beside. The vocabulary
 (``get_vocabulary``, ``id_to_token``) is read from the same kernel once, when
@@ -20,7 +21,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.hub.layers.preprocessing_tensors import tensorflow_text
-from tfkit.hub.tokenizers import asset_files, tensor_io
+from tfkit.hub.tokenizers import asset_files, sentence_piece_model, tensor_io
 from tfkit.hub.tokenizers.tokenizer import Tokenizer
 from tfkit.saving import register_keras_serializable
 
@@ -131,6 +132,7 @@ class SentencePieceTokenizer(Tokenizer):
             self._sentence_piece = None
             return
         proto = _proto_bytes(proto, self._who())
+        sentence_piece_model.check_model(proto, f"{self._who()}: `proto`")  # before native code parses it
         tf_text = tensorflow_text(type(self).__name__)
         with tf.init_scope():  # its model resource is made once, eagerly; graphs and exports capture it
             try:
