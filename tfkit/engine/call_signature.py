@@ -41,6 +41,8 @@ def naming_errors(init: Any) -> Any:
             if getattr(error, "_tfkit_named", False):
                 raise
             label = f"{type(self).__name__} '{self.name}'" if self.name else type(self).__name__
+            if str(error).startswith(label):  # the layer's own check named it already
+                raise
             named = type(error)(f"{label}: {error}")
             named._tfkit_named = True
             raise named from error

@@ -177,14 +177,18 @@ def load_serialized(directory: str, config_file: str, cls: type, **arguments: An
 
 def task_entry(directory: str, cls: type) -> dict | None:
     """The ``task.json`` entry of preset ``directory`` when it describes a ``cls`` (a subclass of it); ``None``
-    when there is none, or it describes another task (a classifier's preset asked for a masked LM)."""
+    when there is none, or it describes another task (a classifier's preset asked for a masked LM), or a task
+    tfkit.hub does not have and no ``task.weights.h5`` (nothing is lost building the kind from the backbone);
+    ``ValueError`` for a task tfkit.hub does not have whose head's weights the preset holds."""
     if not files.has_file(directory, files.TASK_CONFIG_FILE):
         return None
     entry = files.read_json(directory, files.TASK_CONFIG_FILE)
     try:
         found = config_class(entry, f"preset {directory}: {files.TASK_CONFIG_FILE}")
-    except ValueError:  # a task tfkit.hub does not have: build this kind from the backbone, as for no task.json
-        return None
+    except ValueError:
+        if files.has_file(directory, files.TASK_WEIGHTS_FILE):  # a head tfkit.hub could not rebuild: never dropped
+            raise
+        return None  # a task tfkit.hub does not have, with no weights of its own: built from the backbone instead
     return entry if isinstance(found, type) and issubclass(found, cls) else None
 
 

@@ -9,7 +9,8 @@ tfkit.hub's readers check what they can and name the file and field; this is
 the net under them, as ``tfkit.saving.errors.loader`` is under tfkit's model
 loaders: a ``TypeError``, ``KeyError`` or ``ZeroDivisionError`` a preset's data
 provokes in a library becomes a ``ValueError`` naming the preset, its cause
-chained. A missing file stays a ``FileNotFoundError`` (``files``'
+chained, and a ``ValueError`` from a check that knew no file (a dtype policy's
+name, a layer's argument) gains the preset's name. A missing file stays a ``FileNotFoundError`` (``files``'
 ``MissingPresetFileError`` is both), a missing optional package an
 ``ImportError``, and Ctrl-C a ``KeyboardInterrupt``.
 """
@@ -28,7 +29,13 @@ def preset_loader(function: Callable) -> Callable:
 
     @functools.wraps(function)
     def load(cls: Any, preset: Any, *args: Any, **kwargs: Any) -> Any:
-        with refusing(f"preset {os.fspath(preset) if isinstance(preset, (str, os.PathLike)) else preset!r}"):
-            return function(cls, preset, *args, **kwargs)
+        name = os.fspath(preset) if isinstance(preset, (str, os.PathLike)) else repr(preset)
+        try:
+            with refusing(f"preset {name}"):
+                return function(cls, preset, *args, **kwargs)
+        except ValueError as error:
+            if type(error) is not ValueError or str(name) in str(error):
+                raise
+            raise ValueError(f"preset {name}: {error}") from error  # a check deeper down that knew no file
 
     return load

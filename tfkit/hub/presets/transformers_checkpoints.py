@@ -149,10 +149,50 @@ def checkpoint_sizes(directory: str) -> StoredSizes | None:
     return SafetensorsCheckpoint(directory).sizes()
 
 
+# Fields of a checkpoint's config.json that hold counts and sizes: integers wherever present (a converter's
+# arithmetic on a string or a float fails far from the field), and the ones converters divide by or build from
+# positive. Checked before any converter reads them.
+_INTEGER_FIELD = re.compile(r"^(n_|num_)|(_size|_dim|_layers|_heads|_positions)$|^max_position_embeddings$")
+_POSITIVE_FIELDS = frozenset(
+    {
+        "num_attention_heads",
+        "num_key_value_heads",
+        "num_hidden_layers",
+        "hidden_size",
+        "intermediate_size",
+        "vocab_size",
+        "head_dim",
+        "n_head",
+        "n_layer",
+        "n_embd",
+        "n_positions",
+        "max_position_embeddings",
+        "patch_size",
+        "image_size",
+        "num_channels",
+        "type_vocab_size",
+    }
+)
+
+
+def check_fields(hf_config: dict, source: str) -> None:
+    """``ValueError`` naming the field where a checkpoint's ``config.json`` holds a count or size that is not an
+    integer (or one a converter divides by that is not positive)."""
+    for key, value in hf_config.items():
+        if value is None or not isinstance(key, str) or not _INTEGER_FIELD.search(key):
+            continue
+        for item in value if isinstance(value, list) and value else [value]:  # (an image size may be [h, w])
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise ValueError(f"{source}: {key}={repr(value)[:80]} ({type(item).__name__}); expected an integer")
+            if key in _POSITIVE_FIELDS and item < 1:
+                raise ValueError(f"{source}: {key}={value}; expected a positive integer")
+
+
 def backbone_arguments(directory: str, hf_config: dict, arguments: dict[str, Any]) -> dict[str, Any]:
     """The backbone's constructor arguments from a checkpoint's ``config.json`` (its fields read through
     ``CheckpointConfig``), ``arguments`` (the caller's) replacing them; checked as a preset's config is."""
     source = f"preset {directory}: {files.CONFIG_FILE}"
+    check_fields(hf_config, source)
     with refusing(source):  # a field of the wrong kind (a string for a count) found by the converter's arithmetic
         try:
             converted = converter_for(hf_config, directory).backbone_config(CheckpointConfig(hf_config, source))

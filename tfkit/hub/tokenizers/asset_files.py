@@ -40,7 +40,10 @@ def read_bytes(path: str, what: str) -> bytes:
     if size > MAX_ASSET_BYTES:
         raise ValueError(f"{what}: file {path!r} is {size} bytes; the limit is {MAX_ASSET_BYTES}")
     with open(path, "rb") as handle:
-        return handle.read()
+        data = handle.read(MAX_ASSET_BYTES + 1)  # never more, should the file grow meanwhile
+    if len(data) > MAX_ASSET_BYTES:
+        raise ValueError(f"{what}: file {path!r} is over {MAX_ASSET_BYTES} bytes; the limit")
+    return data
 
 
 def _text(path: str, what: str, separator: bytes) -> str:

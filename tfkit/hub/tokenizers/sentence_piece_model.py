@@ -66,9 +66,11 @@ def check_model(proto: bytes, what: str) -> None:
     if len(model.pieces) > MAX_ENTRIES:
         raise ValueError(f"{what}: the model has {len(model.pieces)} pieces; the limit is {MAX_ENTRIES}")
     for index, piece in enumerate(model.pieces):
-        if len(piece.piece.encode("utf-8")) > MAX_PIECE_BYTES or not math.isfinite(piece.score):
+        text = piece.piece  # protobuf hands over a piece that is not UTF-8 as bytes
+        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_PIECE_BYTES or not math.isfinite(piece.score):
             raise ValueError(
-                f"{what}: piece {index} ({piece.piece[:40]!r}, score {piece.score}) is over {MAX_PIECE_BYTES} "
+                f"{what}: piece {index} ({text[:40]!r}, score {piece.score}) is over {MAX_PIECE_BYTES} "
                 f"bytes long or has a score that is not finite"
             )
     for spec in ("normalizer_spec", "denormalizer_spec"):
@@ -115,13 +117,13 @@ def check_charsmap(blob: bytes, what: str) -> None:
             if int((base | 0xFF).max()) >= size:  # every byte's child is read, matched or not
                 raise ValueError(f"{what}: its trie reads unit {int((base | 0xFF).max())} of {size}")
             children = base[:, None] ^ _BYTES
-            rows, columns = np.nonzero(labels[children] == _BYTES)
+            rows, columns = np.nonzero(np.equal(labels[children], _BYTES))
             nodes = children[rows, columns]
             child_bases = nodes ^ offsets[nodes]
             counts = count[rows] + leaves[nodes]
             if counts.size and int(counts.max()) > MAX_MATCHES:
                 raise ValueError(f"{what}: a path of its trie has over {MAX_MATCHES} matches")
-            value_units = child_bases[leaves[nodes] == 1]
+            value_units = child_bases[leaves[nodes].astype(bool)]
             if value_units.size and int(value_units.max()) >= size:
                 raise ValueError(f"{what}: its trie reads a value at unit {int(value_units.max())} of {size}")
             if value_units.size and int(values[value_units].max()) > last_nul:

@@ -141,8 +141,9 @@ class SentencePieceTokenizer(Tokenizer):
                 )
                 size = int(model.vocab_size())
                 pieces = [p.decode("utf-8") for p in model.id_to_string(tf.range(size)).numpy().tolist()]
-            except (tf.errors.InvalidArgumentError, tf.errors.InternalError) as error:
-                raise ValueError(f"{self._who()}: `proto` is not a SentencePiece model ({error.message})") from None
+            except (tf.errors.OpError, UnicodeDecodeError) as error:  # (a message quoting bytes that are not UTF-8)
+                message = getattr(error, "message", None) or str(error)
+                raise ValueError(f"{self._who()}: `proto` is not a SentencePiece model ({message})") from None
             token_to_id = {piece: index for index, piece in enumerate(pieces)}
             absent = "\u0000"  # a string that is not a piece: the kernel maps it to the unknown piece's id
             while absent in token_to_id:

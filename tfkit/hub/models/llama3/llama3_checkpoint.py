@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from tfkit.engine.config_safety import loads_json
 from tfkit.hub.models.llama3.llama3_backbone import Llama3Backbone
 from tfkit.hub.presets import files
 from tfkit.hub.presets.transformers_checkpoints import WeightPlan, register
@@ -122,8 +121,7 @@ class Llama3Converter:
 
     @staticmethod
     def tokenizer(cls: type, directory: str, **arguments: Any) -> Any:
-        with open(files.preset_file(directory, "tokenizer.json"), "rb") as handle:  # data, not a config
-            tokenizer_json = loads_json(handle.read(), f"preset {directory}: tokenizer.json")
+        tokenizer_json = files.read_json(directory, "tokenizer.json")  # bounded in bytes and values, plain data
         model = tokenizer_json.get("model") if isinstance(tokenizer_json, dict) else None
         if not isinstance(model, dict) or model.get("type", "BPE") != "BPE" or "vocab" not in model:
             raise ValueError(f"preset {directory}: tokenizer.json does not hold a byte-pair (BPE) model")
