@@ -31,6 +31,10 @@ TARGET_MODULES = {
     "safe_extract": "targets.safe_extract_target",
     "serving_json": "targets.serving_json_target",
     "serving_grpc": "targets.serving_grpc_target",
+    "safetensors": "targets.safetensors_target",
+    "sentence_piece": "targets.sentence_piece_target",
+    "tokenizer_files": "targets.tokenizer_files_target",
+    "preset_config": "targets.preset_config_target",
 }
 
 
