@@ -29,7 +29,7 @@ import os
 import shutil
 import struct
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -373,7 +373,7 @@ class Case:
     """One altered copy of a family's clean folder: what a loader is asked to do with it, and what it tries."""
 
     name: str
-    action: str  # backbone, task, tokenizer, tokenize, save
+    action: str  # backbone, architecture (no weights), task, tokenizer, tokenize, save
     tries: str  # the failure class the alteration aims at ("" for a clean control)
     mutate: Callable[[Path], None] | None
     heavy: bool = False  # writes tens of MB: one family in the suite's subset
@@ -401,6 +401,10 @@ def _cases(f: Family, root: Path, ssrf_port: int) -> list[Case]:
         Case("more_layers", "backbone", "silently wrong", _scaled(f, f.layers, lambda n: n + 1)),
         Case("wider", "backbone", "silently wrong", _scaled(f, f.width, lambda n: 2 * n)),
     ]
+    weights = "model.weights.h5" if preset else "model.safetensors"
+    cases.append(
+        Case("layers_1e6_config_alone", "architecture", "hang", _both(_set(f, **{f.layers: 10**6}), _remove(weights)))
+    )
     if f.vocabulary:
         cases.append(Case("vocabulary_1e12", "backbone", "memory", _set(f, **{f.vocabulary: 10**12})))
     if preset:
@@ -604,6 +608,10 @@ def _cases(f: Family, root: Path, ssrf_port: int) -> list[Case]:
     return cases
 
 
+def _both(*mutations: Callable[[Path], None]) -> Callable[[Path], None]:
+    return lambda folder: [mutate(folder) for mutate in mutations]
+
+
 def _write(name: str, data: bytes) -> Callable[[Path], None]:
     return lambda folder: (folder / name).write_bytes(data)
 
@@ -710,12 +718,14 @@ else:
     import tfkit.hub as hub
     import tfkit as settings_module
 import tensorflow as tf
+import tensorflow_text, sentencepiece  # imported now: their first import sets environment variables of their own
 
 def state():
     config = settings_module.config
     policy = config.dtype_policy() if hasattr(config, "dtype_policy") else None
-    return json.dumps([config.floatx(), config.epsilon(), config.image_data_format(), getattr(policy, "name", None),
-                       sorted(os.environ.items()), tf.config.functions_run_eagerly()])
+    return {"floatx": config.floatx(), "epsilon": config.epsilon(), "image_data_format": config.image_data_format(),
+            "dtype_policy": getattr(policy, "name", None), "eager": tf.config.functions_run_eagerly(),
+            **{"environment " + key: value for key, value in os.environ.items()}}
 
 def rss():
     with open("/proc/self/status") as status:
@@ -739,6 +749,8 @@ def run(case):
     task = getattr(hub.models, case["task"])
     if action == "backbone":
         hub.models.Backbone.from_preset(folder)
+    elif action == "architecture":
+        hub.models.Backbone.from_preset(folder, load_weights=False)
     elif action == "task":
         task.from_preset(folder)
     elif action == "tokenizer":
@@ -775,7 +787,8 @@ for case in cases:
     if thread.is_alive():
         outcome = {"status": "timeout"}
     result = dict(outcome, name=case["name"], seconds=time.monotonic() - start, memory=peak["bytes"],
-                  state_changed=state() != before, written=sorted(files_outside() - files_before),
+                  state_changed=sorted({key for key, _ in state().items() ^ before.items()}),
+                  written=sorted(files_outside() - files_before),
                   connections=connections() - connected,
                   new_modules=sorted(m for m in sys.modules if m.startswith("evil_module")))
     with open(results_file, "a") as out:
@@ -865,6 +878,25 @@ class Listener:
         self.server.close()
 
 
+def _watch(process: Any, results_file: Path, limit: float) -> bool:
+    """Waits for ``process``, killing it when one case has run ``limit`` seconds without a result (a case that
+    holds the interpreter's lock in native code stops the process's own time limit too) or when it stops
+    starting new cases at all. Returns whether it killed it."""
+    import time
+
+    last, since, killed = None, time.monotonic(), False
+    while process.poll() is None:
+        time.sleep(0.5)
+        size = results_file.stat().st_size if results_file.exists() else 0
+        if size != last:
+            last, since = size, time.monotonic()
+        elif time.monotonic() - since > limit:
+            process.kill()
+            killed = True
+    process.wait()
+    return killed
+
+
 def run_cases(cases: list[dict], root: Path, library: str, timeout: float, one_process: bool = True) -> dict:
     """Loads every case with ``library`` (``"tfkit"`` or ``"keras_hub"``) and returns each case's record by name.
 
@@ -886,18 +918,18 @@ def run_cases(cases: list[dict], root: Path, library: str, timeout: float, one_p
         cases_file = root / "cases.json"
         cases_file.write_text(json.dumps(batch))
         command = [sys.executable, "-c", WORKER, str(cases_file), str(results_file), library, str(timeout), str(root)]
-        try:
-            done = subprocess.run(
-                command, env=env, cwd=str(root), capture_output=True, text=True, timeout=timeout * len(batch) + 300
-            )
-            errors = done.stderr
-        except subprocess.TimeoutExpired:
-            errors = "(stopped at its time limit)"
+        errors = root / f"errors-{library}.txt"
+        with open(errors, "w") as stderr:
+            process = subprocess.Popen(command, env=env, cwd=str(root), stdout=subprocess.DEVNULL, stderr=stderr)
+            killed = _watch(process, results_file, timeout + 60)
         lines = results_file.read_text().splitlines() if results_file.exists() else []
+        if killed and lines and "started" in json.loads(lines[-1]):  # the case it was killed on: a hang
+            with open(results_file, "a") as out:
+                out.write(json.dumps({"name": json.loads(lines[-1])["name"], "status": "timeout"}) + "\n")
         started = {json.loads(line)["name"] for line in lines}
         reached = [index for index, case in enumerate(batch) if case["name"] in started]
         if not reached:
-            raise RuntimeError(f"the {library} loading process started no case: {errors[-3000:]}")
+            raise RuntimeError(f"the {library} loading process started no case: {errors.read_text()[-3000:]}")
         remaining = remaining[reached[-1] + 1 :]  # after the one it died or hung on, in a new process
     lines = [json.loads(line) for line in results_file.read_text().splitlines()]
     return {line["name"]: line for line in lines if "status" in line}

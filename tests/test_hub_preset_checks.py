@@ -33,7 +33,9 @@ def test_a_config_asking_for_more_than_the_weights_store_is_refused_naming_the_f
     for value in (0, -1, "2", 2.0, True, []):
         with pytest.raises(ValueError, match=r"num_heads=.*expected a positive integer"):
             config_budget.check_arguments({"num_heads": value}, SIZES, "p: config.json")
-    config_budget.check_arguments({"num_layers": 10**6, "head_dim": None}, None, "p")  # no weights: counts only
+    config_budget.check_arguments({"num_layers": 80, "head_dim": None, "vocabulary_size": 262144}, None, "p")
+    with pytest.raises(ValueError, match=r"num_layers=1000000; without weights .* at most 4096"):
+        config_budget.check_arguments({"num_layers": 10**6}, None, "p")  # no weights: fixed limits
 
 
 def test_a_checkpoint_field_is_named_beside_the_argument_it_became():
@@ -48,8 +50,11 @@ def test_numbers_no_real_preset_has_are_refused_anywhere_in_a_config():
             {"config": {"tokenizer": {"config": {"sequence_length": 2**21}}}},
             r"config.tokenizer.config.sequence_length=",
         ),
-        ({"config": {"layer_norm_epsilon": float("nan")}}, r"config.layer_norm_epsilon is nan"),
-        ({"config": {"rope_max_wavelength": float("inf")}}, r"is inf"),
+        (
+            {"config": {"layer_norm_epsilon": float("nan")}},
+            r"config.layer_norm_epsilon=nan; a preset.s numbers are finite",
+        ),
+        ({"config": {"rope_max_wavelength": float("inf")}}, r"rope_max_wavelength=inf"),
         ({"config": {"x": [1, 2**40]}}, r"config.x\[1\]=1099511627776"),
         ({"config": {"num_classes": 0}}, r"config.num_classes=0; expected a positive integer"),
     ):

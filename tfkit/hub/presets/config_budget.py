@@ -50,6 +50,10 @@ STORED_WIDTHS = (
     "patch_size",
 )
 POSITIVE_COUNTS = LAYER_COUNTS + STORED_WIDTHS
+# Without weights (a config alone, built with load_weights=False), what no real model exceeds: the deepest have a
+# few hundred layers, the widest vocabularies 262,144 tokens.
+MAX_LAYERS_UNSIZED = 4096
+MAX_WIDTH_UNSIZED = 2**24
 # The tokens a preprocessor or tokenizer pads every input to: KerasHub's presets use 512 to 131,072.
 SEQUENCE_LENGTHS = ("sequence_length",)
 MAX_SEQUENCE_LENGTH = 2**20
@@ -101,7 +105,8 @@ def check_arguments(
     Args:
         arguments: The backbone's constructor arguments (KerasHub's names).
         sizes: What the preset's weights store, or `None` where it has
-            none to read (only the fixed limits apply then).
+            none to read (fixed limits apply then: at most
+            `MAX_LAYERS_UNSIZED` layers, widths up to `MAX_WIDTH_UNSIZED`).
         source: The file the arguments come from, for errors.
         origin: The Hugging Face config they were converted from, whose
             field names the errors add.
@@ -115,7 +120,13 @@ def check_arguments(
             continue
         value = arguments[field]
         _check_positive(field, value, source, origin)
-        if sizes is None:
+        if sizes is None:  # no weights to size it by (a config alone, loaded without weights): fixed limits
+            limit = MAX_LAYERS_UNSIZED if field in LAYER_COUNTS else MAX_WIDTH_UNSIZED
+            if max(_ints(value)) > limit:
+                raise ValueError(
+                    f"{source}: {described(field, value, origin)}; without weights to size the model by, a "
+                    f"preset's {'layer count' if field in LAYER_COUNTS else 'widths'} may be at most {limit}"
+                )
             continue
         if field in LAYER_COUNTS and value > sizes.count:
             raise ValueError(
@@ -138,7 +149,7 @@ def _check_positive(field: str, value: Any, source: str, origin: Mapping[str, An
         raise ValueError(f"{source}: {described(field, value, origin)}{kind}; expected a positive integer")
 
 
-def check_values(config: Any, source: str) -> None:
+def check_values(config: Any, source: str, origin: Mapping[str, Any] | None = None) -> None:
     """Refuses numbers in a preset's config (any of its objects) that no real model has.
 
     A sequence length over :data:`MAX_SEQUENCE_LENGTH` tokens, an integer
@@ -150,6 +161,8 @@ def check_values(config: Any, source: str) -> None:
         config: A parsed preset file (``config.json``, ``task.json``,
             ``preprocessor.json``, ``tokenizer.json``).
         source: The file, for errors.
+        origin: The Hugging Face config ``config`` was converted from, whose
+            field names the errors add.
 
     Raises:
         ValueError: naming ``source`` and the field.
@@ -161,19 +174,21 @@ def check_values(config: Any, source: str) -> None:
             for key, item in value.items():
                 path = f"{where}.{key}" if where else str(key)
                 if key in POSITIVE_COUNTS and item is not None:
-                    _check_positive(path, item, source)
+                    _check_positive(path, item, source, origin)
                 if key in SEQUENCE_LENGTHS and _is_int(item) and item > MAX_SEQUENCE_LENGTH:
                     raise ValueError(
-                        f"{source}: {path}={item} tokens; a preset may pad its inputs to at most "
+                        f"{source}: {described(path, item, origin)} tokens; a preset may pad its inputs to at most "
                         f"{MAX_SEQUENCE_LENGTH} (KerasHub's use 512 to 131,072)"
                     )
                 stack.append((item, path))
         elif isinstance(value, list):
             stack.extend((item, f"{where}[{i}]") for i, item in enumerate(value))
         elif _is_int(value) and abs(value) > MAX_SAMPLE_ELEMENTS:
-            raise ValueError(f"{source}: {where}={value}; a preset's numbers are at most {MAX_SAMPLE_ELEMENTS}")
+            raise ValueError(
+                f"{source}: {described(where, value, origin)}; a preset's numbers are at most {MAX_SAMPLE_ELEMENTS}"
+            )
         elif isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{source}: {where} is {value}; a preset's numbers are finite")
+            raise ValueError(f"{source}: {described(where, value, origin)}; a preset's numbers are finite")
 
 
 def building_within(sizes: StoredSizes, source: str) -> Any:

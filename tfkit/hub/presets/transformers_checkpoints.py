@@ -202,7 +202,7 @@ def backbone_arguments(directory: str, hf_config: dict, arguments: dict[str, Any
             named = f"preset {directory}" if str(error).startswith(files.CONFIG_FILE) else source
             raise ValueError(f"{named}: {error}") from error
     kwargs = {**converted, **{key: value for key, value in arguments.items() if value is not None}}
-    config_budget.check_values(kwargs, f"{source} (as the backbone's arguments)")
+    config_budget.check_values(kwargs, source, origin=hf_config)
     return kwargs
 
 
@@ -216,10 +216,8 @@ def load_backbone(directory: str, hf_config: dict, cls: type, load_weights: bool
         )
     source = f"preset {directory}: {files.CONFIG_FILE}"
     kwargs = backbone_arguments(directory, hf_config, arguments)
-    sizes = checkpoint_sizes(directory) if not load_weights else None
-    checkpoint = SafetensorsCheckpoint(directory) if load_weights else None
-    if checkpoint is not None:
-        sizes = checkpoint.sizes()
+    checkpoint = SafetensorsCheckpoint(directory) if load_weights else None  # every header read and checked
+    sizes = checkpoint.sizes() if checkpoint is not None else checkpoint_sizes(directory)
     config_budget.check_arguments(kwargs, sizes, source, origin=hf_config)
     budget = config_budget.building_within(sizes, source) if sizes is not None else contextlib.nullcontext()
     if checkpoint is None:
