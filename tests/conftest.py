@@ -91,6 +91,7 @@ def _confine_temporary_files_of_children(config):
 LONGEST_FILES = (
     "test_docs_site.py",
     "test_distribution_mesh.py",
+    "test_hostile_presets.py",
     "test_docs_examples.py",
     "test_docs_guides.py",
     "test_multi_worker.py",
