@@ -158,13 +158,12 @@ FAMILIES = {
 
 def make_clean(root: Path) -> dict[str, Path]:
     """Every family's clean preset or checkpoint under ``root/clean``, made by KerasHub (imported here)."""
-    import keras
     import keras_hub
     from hub_presets import gpt2_preset
     from hub_presets_bert import bert_presets, transformers_checkpoint
-    from hub_presets_gemma import gemma3_preset, gemma_preset
+    from hub_presets_gemma import gemma1_causal_lm, gemma3_preset, gemma_preset
     from hub_presets_llama3 import llama3_preset
-    from hub_presets_mistral import mistral_preset, sentence_piece_model
+    from hub_presets_mistral import llama_preset, mistral_preset
     from hub_presets_qwen import qwen3_preset, qwen3_transformers_checkpoint, qwen_preset
     from hub_presets_vit import vit_preset, vit_transformers_checkpoint
 
@@ -180,18 +179,7 @@ def make_clean(root: Path) -> dict[str, Path]:
         "qwen3": qwen3_preset(str(clean / "qwen3")),
         "vit": vit_preset(str(clean / "vit")),
     }
-    keras.utils.set_random_seed(0)
-    tokenizer = keras_hub.models.LlamaTokenizer(proto=sentence_piece_model())
-    backbone = keras_hub.models.LlamaBackbone(
-        vocabulary_size=tokenizer.vocabulary_size(),
-        num_layers=2,
-        num_query_heads=4,
-        hidden_dim=16,
-        intermediate_dim=32,
-        num_key_value_heads=2,
-    )
-    preprocessor = keras_hub.models.LlamaCausalLMPreprocessor(tokenizer, sequence_length=16)
-    keras_hub.models.LlamaCausalLM(backbone=backbone, preprocessor=preprocessor).save_to_preset(str(clean / "llama"))
+    llama_preset(str(clean / "llama"))
     made["llama"] = str(clean / "llama")
     for family, cls in (
         ("gpt2", "GPT2CausalLM"),
@@ -201,18 +189,7 @@ def make_clean(root: Path) -> dict[str, Path]:
     ):
         getattr(keras_hub.models, cls).from_preset(made[family]).export_to_transformers(str(clean / f"{family}_hf"))
         made[f"{family}_hf"] = str(clean / f"{family}_hf")
-    gemma_tokenizer = keras_hub.models.GemmaTokenizer.from_preset(made["gemma"])
-    gemma = keras_hub.models.GemmaBackbone(  # Gemma 1: what KerasHub's exporter writes (no post-norms, no soft caps)
-        vocabulary_size=gemma_tokenizer.vocabulary_size(),
-        num_layers=2,
-        num_query_heads=2,
-        num_key_value_heads=1,
-        hidden_dim=16,
-        intermediate_dim=32,
-        head_dim=8,
-    )
-    preprocessor = keras_hub.models.GemmaCausalLMPreprocessor(gemma_tokenizer, sequence_length=16)
-    gemma_lm = keras_hub.models.GemmaCausalLM(backbone=gemma, preprocessor=preprocessor)
+    gemma_lm = gemma1_causal_lm(keras_hub.models.GemmaTokenizer.from_preset(made["gemma"]))  # what KerasHub exports
     gemma_lm.export_to_transformers(str(clean / "gemma_hf"))
     made["gemma_hf"] = str(clean / "gemma_hf")
     made["bert_hf"] = transformers_checkpoint(

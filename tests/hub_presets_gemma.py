@@ -133,3 +133,19 @@ def transformers_tensors(backbone, prefix: str = "model.") -> dict:
         tensors[f"{key}post_feedforward_layernorm.weight"] = block.post_ffw_norm.scale.numpy()
     tensors[f"{prefix}norm.weight"] = backbone.layer_norm.scale.numpy()
     return {key: np.ascontiguousarray(value) for key, value in tensors.items()}  # safetensors writes raw buffers
+
+
+def gemma1_causal_lm(tokenizer: object, sequence_length: int = 16) -> object:
+    """A random Gemma 1 GemmaCausalLM around ``tokenizer`` (2 layers, hidden 16, no post-norms or soft caps: what
+    KerasHub's Transformers exporter writes), not saved."""
+    backbone = keras_hub.models.GemmaBackbone(
+        vocabulary_size=tokenizer.vocabulary_size(),
+        num_layers=2,
+        num_query_heads=2,
+        num_key_value_heads=1,
+        hidden_dim=16,
+        intermediate_dim=32,
+        head_dim=8,
+    )
+    preprocessor = keras_hub.models.GemmaCausalLMPreprocessor(tokenizer, sequence_length=sequence_length)
+    return keras_hub.models.GemmaCausalLM(backbone=backbone, preprocessor=preprocessor)

@@ -1,6 +1,7 @@
 """A tiny random KerasHub Mistral preset for tfkit.hub's tests, made by KerasHub itself (no downloads).
 
     folder = mistral_preset(tmp_path)        # a MistralCausalLM preset: config, weights, SentencePiece model, task
+    folder = llama_preset(tmp_path)          # a LlamaCausalLM (Llama 2) preset of the same shape
     reference = keras_hub.models.CausalLM.from_preset(folder)
 
 The SentencePiece model (BPE, ``<unk>`` 0, ``<s>`` 1, ``</s>`` 2, as Mistral's) is trained here on a few
@@ -53,4 +54,22 @@ def mistral_preset(folder: str, sequence_length: int = 16, sliding_window: int =
     )
     preprocessor = keras_hub.models.MistralCausalLMPreprocessor(tokenizer, sequence_length=sequence_length)
     keras_hub.models.MistralCausalLM(backbone=backbone, preprocessor=preprocessor).save_to_preset(folder)
+    return folder
+
+
+def llama_preset(folder: str, sequence_length: int = 16) -> str:
+    """A random LlamaCausalLM (Llama 2: a SentencePiece tokenizer) preset, the Mistral preset's shape without its
+    sliding window, saved by KerasHub in ``folder``."""
+    keras.utils.set_random_seed(0)
+    tokenizer = keras_hub.models.LlamaTokenizer(proto=sentence_piece_model())
+    backbone = keras_hub.models.LlamaBackbone(
+        vocabulary_size=tokenizer.vocabulary_size(),
+        num_layers=2,
+        num_query_heads=4,
+        hidden_dim=16,
+        intermediate_dim=32,
+        num_key_value_heads=2,
+    )
+    preprocessor = keras_hub.models.LlamaCausalLMPreprocessor(tokenizer, sequence_length=sequence_length)
+    keras_hub.models.LlamaCausalLM(backbone=backbone, preprocessor=preprocessor).save_to_preset(folder)
     return folder

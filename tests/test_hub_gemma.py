@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS, keras, keras_hub
-from hub_presets_gemma import gemma_preset, transformers_tensors
+from hub_presets_gemma import gemma1_causal_lm, gemma_preset, transformers_tensors
 
 import tfkit
 import tfkit.hub as tk_hub
@@ -168,18 +168,8 @@ def test_a_saved_preset_loads_in_keras_hub_with_the_same_numbers(causal_lm, tmp_
 def test_the_gemma_checkpoint_keras_hub_exports_loads_with_the_same_numbers_and_text(preset, tmp_path):
     pytest.importorskip("safetensors")
     keras.utils.set_random_seed(3)
-    tokenizer = keras_hub.models.GemmaTokenizer.from_preset(preset)
-    backbone = keras_hub.models.GemmaBackbone(  # Gemma 1: no post-norms or soft caps (what KerasHub exports)
-        vocabulary_size=tokenizer.vocabulary_size(),
-        num_layers=2,
-        num_query_heads=2,
-        num_key_value_heads=1,
-        hidden_dim=16,
-        intermediate_dim=32,
-        head_dim=8,
-    )
-    preprocessor = keras_hub.models.GemmaCausalLMPreprocessor(tokenizer, sequence_length=16)
-    exported = keras_hub.models.GemmaCausalLM(backbone=backbone, preprocessor=preprocessor)
+    exported = gemma1_causal_lm(keras_hub.models.GemmaTokenizer.from_preset(preset))  # what KerasHub exports
+    backbone = exported.backbone
     exported.export_to_transformers(str(tmp_path))
     assert json.loads((tmp_path / "config.json").read_text())["model_type"] == "gemma"
     ours = tk_hub.models.Backbone.from_preset(str(tmp_path))
