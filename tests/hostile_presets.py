@@ -350,7 +350,7 @@ class Case:
     """One altered copy of a family's clean folder: what a loader is asked to do with it, and what it tries."""
 
     name: str
-    action: str  # backbone, architecture (no weights), task, tokenizer, tokenize, save
+    action: str  # backbone, architecture (no weights), task, tokenizer, tokenize, save, image_converter
     tries: str  # the failure class the alteration aims at ("" for a clean control)
     mutate: Callable[[Path], None] | None
     heavy: bool = False  # writes tens of MB: one family in the suite's subset
@@ -594,6 +594,26 @@ def _cases(f: Family, root: Path, ssrf_port: int) -> list[Case]:
             return b'{"model": {"type": "BPE", "vocab": ' + _vocabulary_bytes(4 * 10**6) + b', "merges": []}}'
 
         cases.append(Case("hf_tokenizer_json_huge", "tokenizer", "memory", _write("tokenizer.json", huge), True))
+    if preset and f.task == "ImageClassifier":  # every image resized to a billion pixels a side at first use
+        cases.append(
+            Case(
+                "image_size_2e30",
+                "task",
+                "memory",
+                _preprocessor_of_task(lambda c: c["image_converter"]["config"].update(image_size=[2**30, 2**30])),
+            )
+        )
+    if checkpoint and f.task == "ImageClassifier":
+        processor = _json_file("preprocessor_config.json", lambda v: v.update(size={"height": 2**30, "width": 2**30}))
+        cases.append(Case("processor_size_2e30", "image_converter", "memory", processor))
+        cases.append(
+            Case(
+                "processor_std_0",
+                "image_converter",
+                "silently wrong",
+                _json_file("preprocessor_config.json", lambda v: v.update(image_std=[0, 0, 0])),
+            )
+        )
     if checkpoint and f.task == "ImageClassifier":
         cases.append(Case("id2label_1e5", "task", "memory", _set(f, id2label={str(i): "x" for i in range(10**5)})))
     return cases
@@ -744,6 +764,8 @@ def run(case):
     task = getattr(hub.models, case["task"])
     if action == "backbone":
         hub.models.Backbone.from_preset(folder)
+    elif action == "image_converter":
+        hub.layers.ImageConverter.from_preset(folder)
     elif action == "architecture":
         hub.models.Backbone.from_preset(folder, load_weights=False)
     elif action == "task":

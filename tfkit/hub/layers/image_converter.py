@@ -22,7 +22,7 @@ import tensorflow as tf
 
 from tfkit.base.data_format import standardize_data_format
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
-from tfkit.hub.presets import classes, files, handles, loader, saver, transformers_checkpoints
+from tfkit.hub.presets import classes, config_budget, files, handles, loader, saver, transformers_checkpoints
 from tfkit.hub.presets.refusals import preset_loader
 from tfkit.layers import Resizing
 from tfkit.saving import register_keras_serializable
@@ -264,6 +264,8 @@ class ImageConverter(PreprocessingLayer):
                 converter = transformers_checkpoints.converter_for(hf_config, directory)
                 read = getattr(converter, "image_converter_config", None)
                 config = read(directory, hf_config) if read is not None else None
+                if config is not None:  # from the checkpoint's preprocessor_config.json: held as a preset's config
+                    config_budget.check_values(config, f"preset {directory}: preprocessor_config.json")
                 return None if config is None else cls(**{**config, **kwargs})
         return loader.load_serialized(directory, files.IMAGE_CONVERTER_CONFIG_FILE, cls, **kwargs)
 

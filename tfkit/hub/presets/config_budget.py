@@ -54,6 +54,9 @@ POSITIVE_COUNTS = LAYER_COUNTS + STORED_WIDTHS
 # few hundred layers, the widest vocabularies 262,144 tokens.
 MAX_LAYERS_UNSIZED = 4096
 MAX_WIDTH_UNSIZED = 2**24
+# The pixels an image converter resizes every image to, a side: KerasHub's converters use 224 to 1,024.
+IMAGE_SIZES = ("image_size",)
+MAX_IMAGE_SIDE = 2**14
 # The tokens a preprocessor or tokenizer pads every input to: KerasHub's presets use 512 to 131,072.
 SEQUENCE_LENGTHS = ("sequence_length",)
 MAX_SEQUENCE_LENGTH = 2**20
@@ -152,7 +155,8 @@ def _check_positive(field: str, value: Any, source: str, origin: Mapping[str, An
 def check_values(config: Any, source: str, origin: Mapping[str, Any] | None = None) -> None:
     """Refuses numbers in a preset's config (any of its objects) that no real model has.
 
-    A sequence length over :data:`MAX_SEQUENCE_LENGTH` tokens, an integer
+    A sequence length over :data:`MAX_SEQUENCE_LENGTH` tokens, an image size
+    over :data:`MAX_IMAGE_SIDE` pixels a side, an integer
     over ``config_cost.MAX_SAMPLE_ELEMENTS``, a layer count or width that is
     not a positive integer, and a float that is not finite (``Infinity`` or
     ``NaN``, which Python's JSON reader accepts).
@@ -175,6 +179,11 @@ def check_values(config: Any, source: str, origin: Mapping[str, Any] | None = No
                 path = f"{where}.{key}" if where else str(key)
                 if key in POSITIVE_COUNTS and item is not None:
                     _check_positive(path, item, source, origin)
+                if key in IMAGE_SIZES and any(_is_int(side) and side > MAX_IMAGE_SIDE for side in _ints(item)):
+                    raise ValueError(
+                        f"{source}: {described(path, item, origin)}; a preset may resize its images to at most "
+                        f"{MAX_IMAGE_SIDE} pixels a side"
+                    )
                 if key in SEQUENCE_LENGTHS and _is_int(item) and item > MAX_SEQUENCE_LENGTH:
                     raise ValueError(
                         f"{source}: {described(path, item, origin)} tokens; a preset may pad its inputs to at most "
