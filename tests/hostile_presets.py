@@ -747,13 +747,17 @@ def rss():
         return int(status.read().split("VmRSS:")[1].split()[0]) * 1024
 
 def files_outside():
-    found = set()
+    found = {}
     for folder, dirs, names in os.walk(root):
         relative = os.path.relpath(folder, root)
         if relative.split(os.sep)[0] in ("cases", "clean", "out", "evil", "__pycache__"):
             continue
-        found.update(os.path.join(relative, name) for name in names)
-    return {name for name in found if not name.startswith(("results-", "cases.json", "connections.log"))}
+        for name in names:
+            path = os.path.normpath(os.path.join(relative, name))
+            if not path.startswith(("results-", "cases.json", "connections.log", "errors-")):
+                stat = os.lstat(os.path.join(folder, name))
+                found[path] = (stat.st_mtime_ns, stat.st_size)
+    return found
 
 def connections():
     path = os.path.join(root, "connections.log")
@@ -805,7 +809,7 @@ for case in cases:
         outcome = {"status": "timeout"}
     result = dict(outcome, name=case["name"], seconds=time.monotonic() - start, memory=peak["bytes"],
                   state_changed=sorted({key for key, _ in state().items() ^ before.items()}),
-                  written=sorted(files_outside() - files_before),
+                  written=sorted(name for name, stamp in files_outside().items() if files_before.get(name) != stamp),
                   connections=connections() - connected,
                   new_modules=sorted(m for m in sys.modules if m.startswith("evil_module")))
     with open(results_file, "a") as out:

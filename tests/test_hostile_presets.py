@@ -7,7 +7,7 @@ weights of another model, code in configs), then loaded by ``tfkit.hub`` in one 
 a thread under a time limit, with its memory sampled. Every case must be refused with a ``ValueError`` naming
 the preset, in bounded time and memory, without running code, reading or writing outside, opening a
 connection or changing a global setting; every clean control must load. The suite runs each kind of case
-once (the families taking turns); ``TFKIT_HOSTILE_PRESETS=all`` runs all of them (697), and
+once (the families taking turns); ``TFKIT_HOSTILE_PRESETS=all`` runs all of them (700), and
 ``tools/hostile_presets.py`` runs them one process a case, beside KerasHub.
 """
 
