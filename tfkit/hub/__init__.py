@@ -18,6 +18,7 @@ top-k, top-p, random, beam: the compiled decoding loop of ``generate``),
 attention with a key/value cache, transformer encoder and decoder, packers).
 """
 
+from tfkit.base.version import version  # noqa: F401  (keras_hub.version(): here tfkit's, which tfkit.hub is part of)
 from tfkit.hub import layers, models, samplers, tokenizers  # noqa: F401
 
 # keras_hub.tokenizers also names every family's tokenizer (keras_hub.tokenizers.GPT2Tokenizer). The families

@@ -3,7 +3,7 @@
     causal_lm = tfkit.hub.models.CausalLM.from_preset("./gpt2_tiny")     # GPT2CausalLM
     backbone = tfkit.hub.models.Backbone.from_preset("./gpt2_tiny")      # GPT2Backbone
 
-Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``CausalLM``,
+Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tfkit.hub.tokenizers.Tokenizer``), ``CausalLM``,
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``vit``,
@@ -34,6 +34,7 @@ from tfkit.hub.models.gpt2 import gpt2_checkpoint  # noqa: F401  (registers the 
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
 from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
+from tfkit.hub.models.gpt2.gpt2_preprocessor import GPT2Preprocessor
 from tfkit.hub.models.gpt2.gpt2_tokenizer import GPT2Tokenizer
 from tfkit.hub.models.image_classifier import ImageClassifier
 from tfkit.hub.models.image_classifier_preprocessor import ImageClassifierPreprocessor
@@ -71,6 +72,7 @@ from tfkit.hub.models.vit import vit_checkpoint  # noqa: F401  (registers the vi
 from tfkit.hub.models.vit.vit_backbone import ViTBackbone
 from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
 from tfkit.hub.models.vit.vit_image_classifier_preprocessor import ViTImageClassifierPreprocessor
+from tfkit.hub.tokenizers.tokenizer import Tokenizer
 
 # KerasHub's other names of the same classes (keras_hub.models.Qwen2Backbone is QwenBackbone, and so on)
 Qwen2Backbone = QwenBackbone
@@ -79,16 +81,19 @@ Qwen2CausalLMPreprocessor = QwenCausalLMPreprocessor
 Qwen2CausalLM = QwenCausalLM
 BertClassifier = BertTextClassifier
 BertPreprocessor = BertTextClassifierPreprocessor
+Classifier = TextClassifier
 
 __all__ = [
     "Backbone",
     "Task",
     "Preprocessor",
+    "Tokenizer",
     "CausalLM",
     "CausalLMPreprocessor",
     "GPT2Backbone",
     "GPT2Tokenizer",
     "GPT2CausalLMPreprocessor",
+    "GPT2Preprocessor",
     "GPT2CausalLM",
     "MistralBackbone",
     "MistralTokenizer",
@@ -123,6 +128,7 @@ __all__ = [
     "Gemma3CausalLMPreprocessor",
     "Gemma3CausalLM",
     "TextClassifier",
+    "Classifier",
     "TextClassifierPreprocessor",
     "MaskedLM",
     "MaskedLMPreprocessor",
