@@ -150,6 +150,10 @@ class Embedding(Int8Quantization, LoRA, Layer):
         inputs = tf.convert_to_tensor(inputs)
         if inputs.dtype not in (tf.int32, tf.int64):
             inputs = tf.cast(inputs, tf.int32)
+        # the rows in the compute dtype, as Keras casts them: bfloat16 under "mixed_bfloat16"
+        return tf.cast(self._lookup(inputs), self.compute_dtype)
+
+    def _lookup(self, inputs: tf.Tensor) -> tf.Tensor:
         if self.quantization_mode:
             outputs = self._int8_gather(inputs)
             return outputs + self._lora_delta_outputs(inputs, lookup=True) if self.lora_enabled else outputs

@@ -19,6 +19,8 @@ import tensorflow as tf
 from tfkit.base.symbolic import SymbolicTensor
 
 MAX_CONSTANT_ELEMENTS = 65536
+# Float dtypes numpy knows only through ml_dtypes (TensorFlow's bfloat16 and 8-bit floats): float32 holds them exactly.
+_WIDENED = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 _TAGS = ("__input__", "__tuple__", "__dict__", "__slice__", "__ellipsis__", "__dtype__", "__array__")
 
 
@@ -52,12 +54,14 @@ def encode(args: tuple, kwargs: dict) -> tuple[dict[str, Any], list[SymbolicTens
         if isinstance(value, tf.TensorShape):
             return value.as_list() if value.rank is not None else None
         if isinstance(value, (np.ndarray, np.generic)) or tf.is_tensor(value) and hasattr(value, "numpy"):
-            array = np.asarray(value)
+            array = value.numpy() if tf.is_tensor(value) else np.asarray(value)  # bfloat16 tensors: numpy() only
             if array.size > MAX_CONSTANT_ELEMENTS:
                 raise ValueError(
                     f"A constant of {array.size} elements in an operation on symbolic tensors is too large to "
                     f"store in a model config (limit {MAX_CONSTANT_ELEMENTS}); make it a layer weight instead"
                 )
+            if array.dtype.name in _WIDENED:  # ml_dtypes' floats: stored as the float32 values they hold exactly
+                return {"__array__": array.astype(np.float32).tolist(), "dtype": array.dtype.name}
             if array.dtype.kind not in "biuf":
                 raise ValueError(f"Constants of dtype {array.dtype} cannot be stored in a model config")
             return {"__array__": array.tolist(), "dtype": array.dtype.name}

@@ -49,7 +49,7 @@ def rms_norm(x: tf.Tensor, scale: Any, epsilon: float) -> tf.Tensor:
     """
     x = tf.cast(x, tf.float32)
     mean_square = tf.reduce_mean(tf.pow(x, 2.0), axis=-1, keepdims=True)
-    return x * tf.math.rsqrt(mean_square + epsilon) * scale
+    return x * tf.math.rsqrt(mean_square + epsilon) * tf.cast(scale, tf.float32)  # as Keras promotes a bfloat16 scale
 
 
 class GatedDecoderBlock(Layer):
