@@ -16,8 +16,10 @@ temporary file this process creates, its space reserved first (``scratch``;
 read later by the guarded HDF5 reader): a full temporary folder is an
 ``OSError`` saying so, never "a damaged zip archive".
 The lookup layers' vocabularies (``assets/layers/<layer path>/vocabulary.txt``,
-one token a line) are read into memory as bytes, under the same limits.
-Any other member is listed in the import report, never opened.
+one token a line) and the other ``assets/<layer path>/<file>`` members (a
+tokenizer's vocabulary: ``layer_assets``) are read into memory as bytes, under
+the same limits, 64 MiB in all. Any other member is listed in the import
+report, never opened.
 """
 
 from __future__ import annotations
@@ -32,13 +34,15 @@ from typing import Any, Iterator
 
 from tfkit.engine.config_safety import loads_json
 from tfkit.files.zip_errors import ZIP_READ_ERRORS
+from tfkit.saving.keras_files.layer_assets import ASSET_MEMBER
 from tfkit.saving.keras_files.scratch import scratch_file
 
 MAX_MEMBERS = 10_000
 MAX_CONFIG_BYTES = 16 * 2**20
 MAX_WEIGHTS_BYTES = 64 * 2**30
 MAX_RATIO = 64  # float weights barely compress; a higher ratio is a zip bomb
-MAX_VOCABULARY_BYTES = 64 * 2**20  # all vocabulary.txt members together
+MAX_VOCABULARY_BYTES = 64 * 2**20  # all assets/ members together
+MAX_ASSET_MEMBERS = 1024
 _KNOWN = ("config.json", "metadata.json", "model.weights.h5", "tfkit.json")  # tfkit.json: archive_state reads it
 _RESOURCE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EMFILE, errno.ENFILE)
 # Keras 3's IndexLookup.save_assets: the vocabulary of the layer at <path>, special tokens first
@@ -53,6 +57,7 @@ class Archive:
     weights_path: str | None
     other_members: list[str] = field(default_factory=list)
     vocabularies: dict[str, bytes] = field(default_factory=dict)  # "layers/string_lookup" -> file bytes
+    assets: dict[str, dict[str, bytes]] = field(default_factory=dict)  # "preprocessor/tokenizer" -> {file: bytes}
 
 
 def is_zip(path: str) -> bool:
@@ -130,11 +135,11 @@ def read_archive(path: str) -> Iterator[Archive]:
                     raise ValueError(
                         f"{path}: model.weights.h5 holds {copied} bytes but declares {weights_info.file_size}"
                     )
-            vocabularies = _vocabularies(zf, infos, path)
+            vocabularies, assets = _assets(zf, infos, path)
             others = sorted(
                 info.filename
                 for info in infos
-                if info.filename not in _KNOWN and not _VOCABULARY.fullmatch(info.filename)
+                if info.filename not in _KNOWN and not ASSET_MEMBER.fullmatch(info.filename)
             )
         except _WriteFailed as failure:  # our copy, not the archive: reported as what it is
             error = failure.error
@@ -149,7 +154,9 @@ def read_archive(path: str) -> Iterator[Archive]:
             if isinstance(error, OSError) and error.errno in _RESOURCE_ERRNOS:
                 raise  # no room for a scratch file, too many open files: not the archive
             raise ValueError(f"{path}: a damaged zip archive ({type(error).__name__}: {error})") from None
-        yield Archive(path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others, vocabularies)
+        yield Archive(
+            path, config, metadata if isinstance(metadata, dict) else {}, weights_path, others, vocabularies, assets
+        )
 
 
 def require_weights(archive: Archive, weight_count: int) -> None:
@@ -173,24 +180,32 @@ def require_weights(archive: Archive, weight_count: int) -> None:
     )
 
 
-def _vocabularies(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str) -> dict[str, bytes]:
-    """The bytes of every ``assets/layers/.../vocabulary.txt``, keyed by its layer path; at most 64 MiB in all."""
-    found: dict[str, bytes] = {}
+def _assets(
+    zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str
+) -> tuple[dict[str, bytes], dict[str, dict[str, bytes]]]:
+    """Every ``assets/<layer path>/<file>`` member's bytes, at most 64 MiB in all: the lookup layers'
+    ``vocabulary.txt`` keyed by layer path, and all of them as ``{layer path: {file: bytes}}``."""
+    vocabularies: dict[str, bytes] = {}
+    assets: dict[str, dict[str, bytes]] = {}
     total = 0
-    for info in infos:
-        match = _VOCABULARY.fullmatch(info.filename)
-        if match is None:
-            continue
+    members = [info for info in infos if ASSET_MEMBER.fullmatch(info.filename)]
+    if len(members) > MAX_ASSET_MEMBERS:
+        raise ValueError(f"{path}: {len(members)} assets/ members; at most {MAX_ASSET_MEMBERS} are accepted")
+    for info in members:
+        match = ASSET_MEMBER.fullmatch(info.filename)
         checked = _member(zf, info.filename, path, MAX_VOCABULARY_BYTES)  # once, within the size and ratio limits
         total += checked.file_size
         if total > MAX_VOCABULARY_BYTES:
-            raise ValueError(f"{path}: the vocabularies declare more than {MAX_VOCABULARY_BYTES} bytes in all")
+            raise ValueError(f"{path}: the assets/ members declare more than {MAX_VOCABULARY_BYTES} bytes in all")
         with zf.open(checked) as member:
             data = member.read(checked.file_size + 1)
         if len(data) != checked.file_size:
             raise ValueError(f"{path}: {info.filename} holds more bytes than it declares")
-        found[match.group(1)] = data
-    return found
+        assets.setdefault(match.group(1), {})[match.group(2)] = data
+        lookup = _VOCABULARY.fullmatch(info.filename)
+        if lookup is not None:
+            vocabularies[lookup.group(1)] = data
+    return vocabularies, assets
 
 
 class _WriteFailed(Exception):

@@ -43,6 +43,7 @@ from tfkit.files.zip_errors import ZIP_READ_ERRORS
 from tfkit.saving import h5_writer, one_device
 from tfkit.saving.keras_files.config_to_keras import keras_compile_config, keras_model_config
 from tfkit.saving.keras_files.keras_classes_table import KERAS_VERSION
+from tfkit.saving.keras_files.layer_assets import collect_assets
 from tfkit.saving.keras_files.weights_to_keras import write_keras_weights, write_weights_file
 
 EXTRAS = "tfkit.json"
@@ -87,6 +88,7 @@ def save_archive(model: Any, filepath: str, overwrite: bool = True, include_opti
     filepath = os.fspath(filepath)
     source = one_device.on_one_device(model)  # weights a variable_partitioner split: a copy, gathered
     config, assets = keras_model_config(source)
+    assets.update(collect_assets(source))  # a tokenizer's vocabulary files, as Keras's save_assets writes them
     if source is not model:  # the copy is not compiled; the optimizer holds its state per part
         compiled = model.get_compile_config()
         config["compile_config"] = keras_compile_config(compiled) if compiled is not None else None

@@ -44,6 +44,7 @@ from tfkit.saving.keras_files.config_from_keras import (
     translate_model_config,
     translate_object,
 )
+from tfkit.saving.keras_files.layer_assets import restore_assets
 from tfkit.saving.keras_files.legacy_order import read_legacy_order
 from tfkit.saving.keras_files.weights_layout import keras3_layer_paths, keras3_pairs, legacy_pairs
 from tfkit.saving.rebuild import budget, rebuild_model
@@ -80,6 +81,9 @@ def import_keras(
             model = _rebuild(config, snapshot, report, custom_objects)
             require_weights(archive, len(model.weights))  # after the config, as Keras: its errors come first
             _set_vocabularies(model, archive.vocabularies, report, path, snapshot)  # first: tf_idf makes weights
+            for unclaimed in restore_assets(model, archive.assets, path):
+                if unclaimed not in archive.vocabularies:  # a lookup layer's, set above
+                    report.add(f"assets/{unclaimed}/ belongs to no layer of the model that loads assets; not read")
             if snapshot is not None:
                 _assign(lambda: keras3_pairs(model, snapshot.tables, path), report)
             compile_config = config.get("compile_config")
