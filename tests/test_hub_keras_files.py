@@ -109,3 +109,27 @@ def test_hostile_assets_are_refused_or_ignored_never_written_outside(presets, tm
             zout.writestr(f"assets/junk/{i}.txt", b"x")
     with pytest.raises(ValueError, match="assets/ members; at most 1024"):
         tfkit.saving.load_model(tmp_path / "many.keras")
+
+
+def test_an_image_classifier_with_a_pipeline_preprocessor_saves_to_a_preset_both_ways(tmp_path):
+    images = np.random.default_rng(0).random((2, 20, 20, 3)).astype("float32") * 255
+    architecture = {"image_shape": (16, 16, 3), "patch_size": 8, "num_layers": 1, "num_heads": 2, "hidden_dim": 8}
+    ours = tk_hub.models.ViTImageClassifier(
+        backbone=tk_hub.models.ViTBackbone(**architecture, mlp_dim=16),
+        num_classes=3,
+        preprocessor=tfkit.layers.Pipeline([tfkit.layers.Rescaling(1 / 255.0), tfkit.layers.Resizing(16, 16)]),
+    )
+    ours.save_to_preset(str(tmp_path / "ours"))
+    in_keras_hub = keras_hub.models.ImageClassifier.from_preset(str(tmp_path / "ours"))
+    assert type(in_keras_hub.preprocessor).__name__ == "Pipeline"
+    np.testing.assert_allclose(in_keras_hub.predict(images, verbose=0), ours.predict(images, verbose=0), atol=1e-5)
+
+    theirs = keras_hub.models.ViTImageClassifier(
+        backbone=keras_hub.models.ViTBackbone(**architecture, mlp_dim=16),
+        num_classes=3,
+        preprocessor=keras.layers.Pipeline([keras.layers.Rescaling(1 / 255.0), keras.layers.Resizing(16, 16)]),
+    )
+    theirs.save_to_preset(str(tmp_path / "theirs"))
+    in_tfkit = tk_hub.models.ImageClassifier.from_preset(str(tmp_path / "theirs"))
+    assert isinstance(in_tfkit.preprocessor, tfkit.layers.Pipeline)
+    np.testing.assert_allclose(in_tfkit.predict(images, verbose=0), theirs.predict(images, verbose=0), atol=1e-5)

@@ -198,5 +198,7 @@ class Task(PreprocessingPipeline, Model):
         if self.has_task_weights():
             self.save_task_weights(os.path.join(preset_dir, files.TASK_WEIGHTS_FILE))
         self.backbone.save_to_preset(preset_dir, max_shard_size=max_shard_size)
-        if self.preprocessor is not None:
+        if hasattr(self.preprocessor, "save_to_preset"):
             self.preprocessor.save_to_preset(preset_dir)
+        elif self.preprocessor is not None:  # a plain layer (a Pipeline), which KerasHub saves too
+            saver.save_plain_preprocessor(self.preprocessor, preset_dir)

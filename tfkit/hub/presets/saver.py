@@ -20,6 +20,7 @@ import json
 import os
 from typing import Any
 
+from tfkit.engine import tracking
 from tfkit.files import atomic
 from tfkit.hub.presets import files
 from tfkit.saving import serialization_api
@@ -77,3 +78,13 @@ def save_tokenizer(tokenizer: Any, directory: str) -> None:
     write_serialized(tokenizer, directory, config_file)
     asset_dir = os.path.dirname(files.writable_file(directory, f"{files.ASSET_DIR}/{config_file.split('.')[0]}/-"))
     tokenizer.save_assets(asset_dir)
+
+
+def save_plain_preprocessor(layer: Any, directory: str) -> None:
+    """A task's preprocessor that is a plain layer (a ``Pipeline`` of image layers), as KerasHub saves one: its
+    config as ``preprocessor.json`` (or its ``config_file``), then every nested layer that saves itself to a
+    preset (a tokenizer, an image converter)."""
+    write_serialized(layer, directory, getattr(layer, "config_file", files.PREPROCESSOR_CONFIG_FILE))
+    for inner in tracking.flatten_layers(layer, include_self=False):
+        if hasattr(inner, "save_to_preset"):
+            inner.save_to_preset(directory)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from tfkit import config as config_module
 from tfkit.base import registry
 from tfkit.saving.keras_files.keras_classes_table import CLASSES, KERAS_VERSION
 
@@ -231,6 +232,8 @@ def check_arguments(kind: str, keras_class: str, config: dict, where: str, cls: 
     for key, value in config.items():
         if key in accepted:
             out[key] = value
+        elif key == "dtype" and value == config_module.dtype_policy().name:
+            continue  # the policy a layer Keras builds without a dtype takes (a Pipeline's, say): nothing lost
         elif not default_like(value) and not _equal(value, tfkit_default(cls, key)):
             raise NotExpressible(
                 f"'{where}' ({keras_class}) has {key}={str(value)[:80]}, an argument Keras's "
