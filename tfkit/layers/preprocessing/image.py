@@ -14,7 +14,7 @@ Only TensorFlow ops are used, so these layers trace into exported SavedModels.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, Callable
 
 import tensorflow as tf
 
@@ -111,6 +111,25 @@ class Rescaling(Layer):
         config = base_config(self)
         config.update(scale=self.scale, offset=self.offset)
         return config
+
+
+def per_key(inputs: Any, images: Callable[[Any], Any], masks: Callable[[Any], Any], who: str) -> Any:
+    """``images(inputs)``, or for Keras's dict of data (``"images"``, ``"labels"``, ``"segmentation_masks"``) the
+    same dict with its images and masks transformed and its labels as they came."""
+    if not isinstance(inputs, dict):
+        return images(inputs)
+    unknown = sorted(set(inputs) - {"images", "labels", "segmentation_masks"})
+    if "images" not in inputs or unknown:
+        why = "bounding boxes are not transformed by this layer in tfkit" if "bounding_boxes" in unknown else ""
+        raise ValueError(
+            f"{who} takes an image tensor or a dict of 'images' and optionally 'labels' and 'segmentation_masks'; "
+            f"got keys {sorted(inputs)}" + (f" ({why})" if why else "")
+        )
+    out = dict(inputs)
+    out["images"] = images(inputs["images"])
+    if "segmentation_masks" in inputs:
+        out["segmentation_masks"] = masks(inputs["segmentation_masks"])
+    return out
 
 
 @registry.builtin("layers")
@@ -210,8 +229,16 @@ class Resizing(Layer):
         self.antialias = bool(antialias)
         self.data_format = standardize_data_format(data_format, who)
 
-    def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        iu.check_rank(inputs, f"Resizing layer '{self.name}'")
+    def call(self, inputs: Any) -> Any:
+        return per_key(inputs, self._resized, lambda masks: self._resized(masks, "nearest"), self._who)
+
+    @property
+    def _who(self) -> str:
+        return f"Resizing layer '{self.name}'"
+
+    def _resized(self, inputs: tf.Tensor, interpolation: str | None = None) -> tf.Tensor:
+        inputs = tf.convert_to_tensor(inputs)
+        iu.check_rank(inputs, self._who)
         batched = inputs.shape.rank == 4
         images = to_channels_last(inputs, self.data_format, batched)
         if images.dtype.is_floating and images.dtype != tf.as_dtype(self.compute_dtype):
@@ -220,7 +247,7 @@ class Resizing(Layer):
             images,
             self.height,
             self.width,
-            self.interpolation,
+            interpolation or self.interpolation,
             self.antialias,
             self.crop_to_aspect_ratio,
             self.pad_to_aspect_ratio,
@@ -302,7 +329,11 @@ class CenterCrop(Layer):
         self.width = positive_int(width, "width", who)
         self.data_format = standardize_data_format(data_format, who)
 
-    def call(self, inputs: tf.Tensor) -> tf.Tensor:
+    def call(self, inputs: Any) -> Any:
+        return per_key(inputs, self._cropped, self._cropped, f"CenterCrop layer '{self.name}'")
+
+    def _cropped(self, inputs: tf.Tensor) -> tf.Tensor:
+        inputs = tf.convert_to_tensor(inputs)
         iu.check_rank(inputs, f"CenterCrop layer '{self.name}'")
         batched = inputs.shape.rank == 4
         images = iu.to_float(to_channels_last(inputs, self.data_format, batched), self.compute_dtype)
