@@ -35,6 +35,7 @@ from tfkit.engine import (
     tracking,
     variable_options,
 )
+from tfkit.engine.attribute_lock import AttributeLock
 from tfkit.engine.call_signature import build_parameters, call_signature, marking_built, naming_errors, shape_tuple
 from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer_removed import RemovedLayerMethods
@@ -173,6 +174,22 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
             input_shape = (input_dim,)
         st.declared_batch_shape = (None, *input_shape) if input_shape is not None else None
         self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    def _flatten_layers(self, include_self: bool = True, recursive: bool = True) -> list["Layer"]:
+        """Keras 3's private walk over this layer and its sub-layers, which Keras code calls (keras-io's LoRA
+        example sets `trainable` on the leaves it finds): depth first, each once."""
+        if recursive:
+            return tracking.flatten_layers(self, include_self)
+        return ([self] if include_self else []) + [child for _, child in tracking.children(self)]
+
+    @property
+    def _tracker(self) -> AttributeLock:
+        """Keras 3's attribute lock, for code that unlocks it before setting a sub-layer (no effect in tfkit)."""
+        lock = self.__dict__.get("_tfkit_attribute_lock")
+        if lock is None:
+            lock = AttributeLock()
+            object.__setattr__(self, "_tfkit_attribute_lock", lock)
+        return lock
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name.startswith("_tfkit_"):  # tfkit's own bookkeeping: never tracked as a dependency

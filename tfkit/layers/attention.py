@@ -392,11 +392,12 @@ class MultiHeadAttention(Layer):
             weights = dropped if training is True else tf.where(tf.cast(training, tf.bool), dropped, scores)
         return tf.einsum(self._tfkit_combine, weights, value), scores
 
-    # Keras's private names, which code written for Keras's layer (KerasHub's subclasses) reads.
-    _query_dense = property(lambda self: self.query_dense)
-    _key_dense = property(lambda self: self.key_dense)
-    _value_dense = property(lambda self: self.value_dense)
-    _output_dense = property(lambda self: self.output_dense)
+    # Keras's private names, which code written for Keras's layer (KerasHub's subclasses) reads; the projections
+    # are also set through them, as keras-io's LoRA example wraps `_query_dense` and `_value_dense`.
+    _query_dense = property(lambda self: self.query_dense, lambda self, layer: setattr(self, "query_dense", layer))
+    _key_dense = property(lambda self: self.key_dense, lambda self, layer: setattr(self, "key_dense", layer))
+    _value_dense = property(lambda self: self.value_dense, lambda self, layer: setattr(self, "value_dense", layer))
+    _output_dense = property(lambda self: self.output_dense, lambda self, layer: setattr(self, "output_dense", layer))
     _num_heads = property(lambda self: self.num_heads)
     _key_dim = property(lambda self: self.key_dim)
     _value_dim = property(lambda self: self.value_dim)

@@ -153,6 +153,15 @@ def _with_einsum_fans(initializer: Any, kernel_shape: list, input_axes: list[int
     return init
 
 
+def _contracted_axes(equation: str, rank: int) -> set[int]:
+    """The input axes whose letter the kernel has (their sizes are the kernel's): ``{2}`` for ``"abc,cd->abd"``."""
+    inputs, _, rest = equation.replace(" ", "").partition(",")
+    weights = rest.partition("->")[0]
+    letters = inputs.replace("...", "")
+    offset = rank - len(letters) if inputs.startswith("...") else 0
+    return {offset + i for i, letter in enumerate(letters) if letter in weights}
+
+
 @registry.builtin("layers")
 class EinsumDense(LoRA, Layer):
     """A layer that uses `einsum` as the backing computation.
@@ -313,8 +322,9 @@ class EinsumDense(LoRA, Layer):
             )
         else:
             self.bias = None
+        contracted = _contracted_axes(self.equation, len(input_shape))  # other axes may vary, as in Keras
         self.input_spec = InputSpec(
-            ndim=len(input_shape), axes={i: d for i, d in enumerate(input_shape) if i > 0 and d is not None}
+            ndim=len(input_shape), axes={i: d for i, d in enumerate(input_shape) if i in contracted and d is not None}
         )
         self.built = True  # also when build() is called directly, as in Keras
         self._lora_after_build()
