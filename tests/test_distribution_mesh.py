@@ -105,8 +105,8 @@ def test_stateful_recurrent_layers_train_on_a_mesh_with_their_states_laid_out_as
     figures = figures_of("recurrent")
     _assert_matches_one_device(figures)
     # LSTM and GRU kernels split by columns over "model" (gates are cut from one product: made whole first)
-    assert figures["layouts"]["lstm_cell/kernel"] == ["unsharded", "model"]
-    assert figures["shard_shapes"]["gru_cell/recurrent_kernel"] == [[8, 6]] * 8
+    assert figures["layouts"]["lstm/lstm_cell/kernel"] == ["unsharded", "model"]
+    assert figures["shard_shapes"]["gru/gru_cell/recurrent_kernel"] == [[8, 6]] * 8
     # the carried states are variables of the mesh like the weights, split over "batch" as the map says
     assert figures["state_layouts"] == [["batch", "unsharded"], ["batch", "unsharded"]]
     assert figures["state_diff"] < 1e-4

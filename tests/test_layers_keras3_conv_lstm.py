@@ -92,9 +92,9 @@ def test_weights_config_and_attributes_follow_keras():
     x = np.zeros((1, 2, 7, 7, 3), "float32")
     theirs(x)
     ours(x)
-    # Keras: conv_lstm2d/conv_lstm_cell/kernel; tfkit: the cell's variables are named like Keras's, by the
-    # attribute path cell/kernel as tfkit's LSTM (the same names, shapes and order).
-    assert [w.path.split("/", 1)[1] for w in theirs.weights] == [w.name.split(":")[0] for w in ours.weights]
+    # Keras's paths (conv_lstm2d/conv_lstm_cell/kernel); tfkit's weight files key them by the attribute path
+    # cell/kernel, as tfkit's LSTM (the same names, shapes and order).
+    assert [w.path for w in ours.weights] == [w.path for w in theirs.weights]
     assert list(ours.weight_paths()) == ["cell/kernel", "cell/recurrent_kernel", "cell/bias"]
     config, keras_config = ours.get_config(), theirs.get_config()
     assert sorted(config) == sorted(keras_config)

@@ -46,11 +46,6 @@ def outermost() -> CallContext | None:
     return stack[0] if stack else None
 
 
-def layer_names() -> list[str]:
-    """The names of the layers being called, outermost first."""
-    return [frame.layer.name for frame in _stack()]
-
-
 @contextlib.contextmanager
 def enter(layer: Any, training: Any) -> Iterator[CallContext]:
     """Push a frame for ``layer``'s call for the duration of the block."""

@@ -53,7 +53,8 @@ def naming_errors(init: Any) -> Any:
 def marking_built(build: Any) -> Any:
     @functools.wraps(build)
     def build_and_mark(self: Any, *args: Any, **kwargs: Any) -> None:
-        build(self, *args, **kwargs)
+        with self._path_scope():  # as Keras 3: what build creates lies below the layer's path, fixed now
+            build(self, *args, **kwargs)
         self.built = True
         if self._build_shapes is None and args:
             self._set_build_shapes(args[0])

@@ -31,6 +31,7 @@ from tfkit.engine import (
     call_context,
     config_capture,
     config_serialization,
+    layer_paths,
     masking,
     tracking,
     variable_options,
@@ -52,9 +53,6 @@ def set_symbolic_call_recorder(record: Any) -> None:
     """Called once by ``engine.functional_graph``: how a call on symbolic tensors is recorded."""
     global _symbolic_call_recorder
     _symbolic_call_recorder = record
-
-
-distribution_values.set_enclosing_names(call_context.layer_names)  # variable paths: "mha/query/kernel"
 
 
 @registry.base("layers")
@@ -206,13 +204,44 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
 
     @property
     def path(self) -> str:
-        """This layer's path from the outermost layer being called (else its name)."""
+        """The layer's path, as Keras 3 gives it: the parent's path, then the name (`"block/attention/query"`).
+
+        It is fixed the first time the layer is called or built: the path of
+        the layer whose call or build was running then (none: the bare name),
+        then this layer's name. Its weights' `path` is this path, then the
+        weight's name. Before that it is the path the layer would take now.
+        Two layers first opened inside the same layer under the same name get
+        `name` and `name_1` (Keras 3 gives both the same path).
+
+        Example:
+            >>> class Block(tfkit.Layer):
+            ...     def __init__(self, **kwargs):
+            ...         super().__init__(**kwargs)
+            ...         self.proj = tfkit.layers.Dense(2, name="proj")
+            ...     def call(self, x):
+            ...         return self.proj(x)
+            >>> block = Block(name="block")
+            >>> _ = block(np.ones((1, 3)))
+            >>> block.proj.path, block.proj.kernel.path
+            ('block/proj', 'block/proj/kernel')
+        """
+        return self._st.path or layer_paths.under_current(self._st.name)
+
+    def _place(self) -> str:
+        """Where an error happened: the attribute path from the outermost layer being called (else the name)."""
         outer = call_context.outermost()
         if outer is not None:
             found = tracking.path_of(outer.layer, self)
             if found:
                 return f"{outer.layer.name}/{found}"
         return self.name
+
+    def _path_scope(self) -> layer_paths.Scope:
+        """The scope a call or build of this layer runs in: fixes the layer's path on first use."""
+        st = self._st
+        if st.path is None:
+            st.path = layer_paths.claim(st.name, self)
+        return layer_paths.Scope(self, st.path, st.child_paths)
 
     @property
     def dtype(self) -> str:
@@ -260,8 +289,10 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
 
         Call it in `__init__` or `build`. The variable is tracked by the layer
         (in `weights`, saved and loaded by the attribute name it is stored
-        under), created outside any `tf.function` being traced, and named
-        `"<layer name>/<name>"`.
+        under) and created outside any `tf.function` being traced. Its `path`
+        is the layer's `path`, then `name` (`"block/dense/kernel"`, unique in
+        the layer: a repeated name gets `_1`), and TensorFlow's name is that
+        path with `:0`.
 
         Args:
             shape: Shape tuple of the variable. Defaults to `None` (a
@@ -317,22 +348,27 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
             reg = regularizers.get(regularizer)
         except ValueError as error:
             raise ValueError(
-                f"Layer '{self.path}' ({type(self).__name__}), weight '{name or 'variable'}': {error}"
+                f"Layer '{self._place()}' ({type(self).__name__}), weight '{name or 'variable'}': {error}"
             ) from error
-        with tf.init_scope(), tf.name_scope(self._name), distribution_values.variable_scope():
-            # "dense_1/kernel": two layers' weights never share a name; under a distribution, laid out by it
+        layer_path = self.path
+        own_paths = {getattr(w, "path", None) for w in self._st.weights}
+        path = layer_paths.unique_in(f"{layer_path}/{name or 'variable'}", own_paths)
+        scope = layer_paths.tf_scope(layer_path)
+        with tf.init_scope(), tf.name_scope(scope), distribution_values.variable_scope():
+            # named by its path ("block/dense/kernel:0"): unique in a model; under a distribution, laid out by it
             variable = tf.Variable(
                 initial_value=lambda: init(shape, dtype=dtype),
                 shape=shape,  # declared: a load's variable budget reads it instead of tracing the initializer
                 trainable=trainable,
                 dtype=dtype,
-                name=name or "variable",
+                name=path.rsplit("/", 1)[-1],
                 constraint=constraint,
                 aggregation=variable_options.aggregation(aggregation),
                 synchronization=variable_options.synchronization(synchronization),
                 **variable_options.EAGER_CREATION,
             )
         variable_roles.mark_weight(variable, name or "variable", autocast)  # autocast=False: call() sees its dtype
+        layer_paths.set_path(variable, path)
         self._st.weights.append(variable)
         if reg is not None:
             self._st.regularizers.append((variable, reg))
@@ -469,7 +505,7 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
         spec = self._st.input_spec or self._st.auto_spec
         if spec is None:
             return
-        where = _Where(self)  # the layer's path walks the model: computed only for an error's message
+        where = _Where(self)  # the layer's place walks the model: computed only for an error's message
         specs = spec if isinstance(spec, (list, tuple)) else None
         if specs is None:
             if is_symbolic(first) or tf.is_tensor(first) or isinstance(first, np.ndarray):
@@ -533,7 +569,8 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
         else:
             raise TypeError(f"Layer '{self.name}' was called without inputs")
         if is_symbolic(first) or any(is_symbolic(a) for a in rest) or any(is_symbolic(v) for v in kwargs.values()):
-            return _symbolic_call_recorder(self, (first, *rest), kwargs)
+            with self._path_scope():  # what the recorded call builds lies below this layer's path
+                return _symbolic_call_recorder(self, (first, *rest), kwargs)
         first = self._convert_inputs(first)
         rest = tuple(self._convert_inputs(a) if isinstance(a, np.ndarray) else a for a in rest)
 
@@ -558,7 +595,7 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
             self._clear_losses()
             if tf.executing_eagerly() and not self._tfkit_runs_on_host:  # under a distribution: split over the mesh
                 first, rest = distribution_values.distribute_call_inputs(lambda: self.weights, (first, rest))
-        with call_context.enter(self, training):
+        with call_context.enter(self, training), self._path_scope():
             if not self._st.built:
                 if self._st.input_spec is not None:
                     self._check_inputs(first)
@@ -812,7 +849,7 @@ def _overrides_compute_mask(layer: Layer) -> bool:
 class _Where:
     """``Layer '<path>' (<class>)<suffix>`` for input-check messages, formatted only when a message is made.
 
-    ``Layer.path`` walks the enclosing model; building the text on every call cost eager calls of large
+    ``Layer._place`` walks the enclosing model; building the text on every call cost eager calls of large
     models time growing with the square of the layer count (found by the property tests).
     """
 
@@ -820,7 +857,7 @@ class _Where:
         self.layer, self.suffix = layer, suffix
 
     def __str__(self) -> str:
-        return f"Layer '{self.layer.path}' ({type(self.layer).__name__}){self.suffix}"
+        return f"Layer '{self.layer._place()}' ({type(self.layer).__name__}){self.suffix}"
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)

@@ -39,6 +39,8 @@ class LayerState:
         "inbound_names",
         "graph_owner",
         "frozen_weights",
+        "path",
+        "child_paths",
     )
 
     def __init__(self) -> None:
@@ -61,6 +63,8 @@ class LayerState:
         self.inbound_names: list[str] = []  # the layers feeding it in its functional model
         self.graph_owner: Any = None  # a weakref to the Sequential that can make its graph
         self.frozen_weights: list[int] = []  # ids of own weights set non-trainable one by one (LoRA's kernel)
+        self.path: str | None = None  # Keras 3's layer path, fixed when first called or built (layer_paths)
+        self.child_paths: dict[str, Any] = {}  # paths of the layers first opened inside this one -> weakrefs
 
     def forget_weight(self, variable: tf.Variable) -> None:
         """Stop owning ``variable`` (a weight replaced by another, as ``quantize`` does with a kernel)."""

@@ -11,16 +11,21 @@ from typing import Any, Callable
 
 import tensorflow as tf
 
+from tfkit.engine import layer_paths
+
 
 class name_scope:  # Keras's lower-case class name
-    """Creates a sub-namespace for variable and op names: a `tf.name_scope(name)` context.
+    """Creates a sub-namespace for variable paths and op names: a `tf.name_scope(name)` context.
 
-    Ops and variables created inside get names prefixed with `name/`.
+    Ops and variables created inside get names prefixed with `name/`; as in
+    Keras 3, layers first built or called inside, and `tfkit.Variable`s made
+    there, take `name` into their `path` (`"block/dense/kernel"`).
 
     Args:
         name: Non-empty string, the name of the scope.
-        **kwargs: Keras's extra keyword arguments `caller`, `deduplicate` and
-            `override_parent` are accepted and have no TensorFlow meaning; any
+        **kwargs: Keras's extra keyword arguments: `override_parent` (a path
+            that replaces the enclosing scopes' in variable paths), and
+            `caller` and `deduplicate`, which are accepted and ignored; any
             other raises a `TypeError`.
 
     Raises:
@@ -30,7 +35,11 @@ class name_scope:  # Keras's lower-case class name
     Example:
         >>> with tfkit.name_scope("block") as scope:
         ...     print(scope)
+        ...     layer = tfkit.layers.Dense(2, name="proj")
+        ...     layer.build((None, 3))
         block/
+        >>> layer.kernel.path
+        'block/proj/kernel'
     """
 
     def __init__(self, name: str, **kwargs: Any) -> None:
@@ -40,15 +49,21 @@ class name_scope:  # Keras's lower-case class name
         if unknown:
             raise TypeError(f"name_scope got unexpected keyword argument(s) {sorted(unknown)}")
         self.name = name
+        self._override_parent = kwargs.get("override_parent")
         self._scope: Any = None
+        self._path: Any = None
 
     def __enter__(self) -> str:
+        parent = layer_paths.current() if self._override_parent is None else self._override_parent.strip("/")
+        self._path = layer_paths.Scope(None, f"{parent}/{self.name}" if parent else self.name, None)
+        self._path.__enter__()
         self._scope = tf.name_scope(self.name)
         return self._scope.__enter__()
 
     def __exit__(self, *exc_info: Any) -> None:
         self._scope.__exit__(*exc_info)
-        self._scope = None
+        self._path.__exit__(*exc_info)
+        self._scope = self._path = None
 
 
 def device(device_name: str) -> Any:

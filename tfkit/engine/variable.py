@@ -13,6 +13,7 @@ policy in its call whatever the flag says.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import tensorflow as tf
@@ -20,7 +21,7 @@ import tensorflow as tf
 from tfkit import initializers
 from tfkit.base import settings
 from tfkit.distribution import values as distribution_values
-from tfkit.engine import variable_options
+from tfkit.engine import layer_paths, variable_options
 
 
 class _VariableType(type):
@@ -38,7 +39,10 @@ class Variable(metaclass=_VariableType):
     `tf.GradientTape` and `tf.distribute` see nothing new:
     `isinstance(v, tfkit.Variable)` is true for every `tf.Variable`. The
     variable is created eagerly, also inside a `tf.function`. Inside layers,
-    use `Layer.add_weight`, which also tracks the variable.
+    use `Layer.add_weight`, which also tracks the variable. As in Keras 3, its
+    `path` is the name below the path of the layer being built or called
+    (the bare name outside any), and TensorFlow's name is that path with
+    `:0`.
 
     Args:
         initializer: The initial value (an array, tensor or number) or an
@@ -59,7 +63,7 @@ class Variable(metaclass=_VariableType):
         synchronization: When a distributed variable is synchronized:
             `"auto"`, `"on_write"`, `"on_read"` or `"none"`. Defaults to
             `"auto"`.
-        name: Optional name, without `/`. Defaults to `None`.
+        name: Optional name, without `/`. Defaults to `None` (`"variable"`).
         **kwargs: No other keyword is accepted (a `TypeError` is raised).
 
     Returns:
@@ -74,6 +78,8 @@ class Variable(metaclass=_VariableType):
         >>> v = tfkit.Variable(initializer="ones", shape=(2,), name="v")
         >>> v
         <tf.Variable 'v:0' shape=(2,) dtype=float32, numpy=array([1., 1.], dtype=float32)>
+        >>> v.path
+        'v'
         >>> isinstance(v, tfkit.Variable)
         True
         >>> tfkit.Variable(np.ones(3)).dtype
@@ -97,7 +103,11 @@ class Variable(metaclass=_VariableType):
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError(f"Variable: name must be a string without '/', got {name!r}")
         dtype = tf.as_dtype(variable_options.dtype_name(dtype or settings.floatx()))
-        with tf.init_scope(), distribution_values.variable_scope():  # eager, also inside a tf.function
+        parent = layer_paths.current()  # inside a layer's build or call: its path; else ""
+        path = f"{parent}/{name or 'variable'}" if parent else name or "variable"
+        # Named by its path inside a layer; elsewhere TensorFlow's name scopes apply as to any tf.Variable.
+        scope = tf.name_scope(layer_paths.tf_scope(parent)) if parent else contextlib.nullcontext()
+        with tf.init_scope(), scope, distribution_values.variable_scope():  # eager, also inside a tf.function
             if isinstance(initializer, str) or (callable(initializer) and not isinstance(initializer, tf.Tensor)):
                 if shape is None:
                     raise ValueError(
@@ -112,11 +122,12 @@ class Variable(metaclass=_VariableType):
                         f"Variable {name or ''}: initial value has shape {tuple(value.shape)}, "
                         f"but shape={tuple(shape)} was passed"
                     )
-            return tf.Variable(
+            variable = tf.Variable(
                 value,
                 dtype=dtype,
                 trainable=trainable,
-                name=name,
+                name=name or "variable",
                 aggregation=variable_options.aggregation(aggregation),
                 synchronization=variable_options.synchronization(synchronization),
             )
+        return layer_paths.set_path(variable, path)

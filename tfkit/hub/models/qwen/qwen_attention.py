@@ -60,8 +60,8 @@ class QwenAttention(GroupedQueryAttention):
         >>> attention = QwenAttention(num_query_heads=4, num_key_value_heads=2)
         >>> attention(np.ones((1, 3, 8), "float32")).shape
         TensorShape([1, 3, 8])
-        >>> [w.name for w in attention.weights][:2]
-        ['query/kernel:0', 'query/bias:0']
+        >>> [w.path for w in attention.weights][:2]
+        ['qwen_attention/query/kernel', 'qwen_attention/query/bias']
     """
 
     def __init__(
