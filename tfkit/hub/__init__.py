@@ -15,11 +15,12 @@ Packages: ``tokenizers`` (WordPiece, byte-pair, SentencePiece, in TensorFlow ops
 usable in ``tf.data`` and inside an exported SavedModel), ``samplers`` (greedy,
 top-k, top-p, random, beam: the compiled decoding loop of ``generate``),
 ``layers`` (the blocks families share: embeddings, rotary embeddings, RMSNorm,
-attention with a key/value cache, transformer encoder and decoder, packers).
+attention with a key/value cache, transformer encoder and decoder, packers),
+``metrics`` (perplexity, edit distance, BLEU, ROUGE).
 """
 
 from tfkit.base.version import version  # noqa: F401  (keras_hub.version(): here tfkit's, which tfkit.hub is part of)
-from tfkit.hub import layers, models, samplers, tokenizers  # noqa: F401
+from tfkit.hub import layers, metrics, models, samplers, tokenizers  # noqa: F401
 
 # keras_hub.tokenizers also names every family's tokenizer (keras_hub.tokenizers.GPT2Tokenizer). The families
 # live in tfkit.hub.models and build on tfkit.hub.tokenizers, so they are added to its namespace here, once both
