@@ -36,7 +36,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 # Namespaces documented: Keras's, then tfkit's own additions, then KerasHub's (tfkit.hub, imported here:
 # ``import tfkit`` does not import it).
-HUB_NAMESPACES = ["hub.models", "hub.tokenizers", "hub.layers", "hub.samplers", "hub.metrics"]
+HUB_NAMESPACES = ["hub.models", "hub.tokenizers", "hub.layers", "hub.samplers", "hub.metrics", "hub.utils"]
 NAMESPACES = [ns for ns in KERAS_NAMESPACES] + ["distillation"] + HUB_NAMESPACES
 # Namespaces whose public modules hold public names of their own (tfkit.datasets.mnist.load_data).
 MODULE_NAMESPACES = ("datasets",)

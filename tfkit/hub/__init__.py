@@ -16,11 +16,11 @@ usable in ``tf.data`` and inside an exported SavedModel), ``samplers`` (greedy,
 top-k, top-p, random, beam: the compiled decoding loop of ``generate``),
 ``layers`` (the blocks families share: embeddings, rotary embeddings, RMSNorm,
 attention with a key/value cache, transformer encoder and decoder, packers),
-``metrics`` (perplexity, edit distance, BLEU, ROUGE).
+``metrics`` (perplexity, edit distance, BLEU, ROUGE), ``utils`` (ImageNet and COCO class names).
 """
 
 from tfkit.base.version import version  # noqa: F401  (keras_hub.version(): here tfkit's, which tfkit.hub is part of)
-from tfkit.hub import layers, metrics, models, samplers, tokenizers  # noqa: F401
+from tfkit.hub import layers, metrics, models, samplers, tokenizers, utils  # noqa: F401
 
 # keras_hub.tokenizers also names every family's tokenizer (keras_hub.tokenizers.GPT2Tokenizer). The families
 # live in tfkit.hub.models and build on tfkit.hub.tokenizers, so they are added to its namespace here, once both
