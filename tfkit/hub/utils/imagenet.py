@@ -74,9 +74,9 @@ def decode_imagenet_predictions(preds: Any, top: int = 5, include_synset_ids: bo
 
     Example:
         >>> import tfkit.hub as keras_hub
-        >>> preds = np.zeros((1, 1000), "float32"); preds[0, 1] = 0.9; preds[0, 2] = 0.1
+        >>> preds = np.zeros((1, 1000), "float32"); preds[0, 1] = 0.75; preds[0, 2] = 0.25
         >>> keras_hub.utils.decode_imagenet_predictions(preds, top=2)
-        [[('goldfish', 0.8999999761581299), ('great_white_shark', 0.10000000149011612)]]
+        [[('goldfish', 0.75), ('great_white_shark', 0.25)]]
     """
     preds = np.asarray(preds)
     if preds.ndim != 2 or preds.shape[1] != len(IMAGENET_CLASSES):
