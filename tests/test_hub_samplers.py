@@ -447,10 +447,10 @@ def test_get_takes_classes_and_samplers_and_refuses_the_rest():
     assert type(samplers.deserialize({"class_name": "top_k", "config": {"k": 2}})) is samplers.TopKSampler
     with pytest.raises(KeyError, match="lowercase string identifier"):
         samplers.get("Greedy")
-    with pytest.raises(ValueError, match="Unknown sampler 'nope': use one of 'beam', 'greedy'"):
+    with pytest.raises(ValueError, match="Unknown sampler 'nope': use one of 'beam', 'contrastive', 'greedy'"):
         samplers.get("nope")  # KerasHub returns the string
-    with pytest.raises(ValueError, match="ContrastiveSampler is not in tfkit.hub.samplers yet"):
-        samplers.get("contrastive")
+    with pytest.raises(ValueError, match="SpeculativeSampler is not in tfkit.hub.samplers yet"):
+        samplers.get("speculative")
     with pytest.raises(ValueError, match="Could not interpret sampler identifier: 3"):
         samplers.get(3)
     with pytest.raises(ValueError, match="does not name a Sampler class"):

@@ -6,12 +6,14 @@
 
 ``Sampler`` holds the loop (one ``tf.while_loop``: eager, ``tf.function`` or
 XLA); ``GreedySampler``, ``TopKSampler``, ``TopPSampler``, ``RandomSampler``
-pick a token per step; ``BeamSampler`` keeps ``num_beams`` sequences. ``get``
+pick a token per step; ``BeamSampler`` keeps ``num_beams`` sequences; ``ContrastiveSampler`` runs
+contrastive search (top-k candidates, penalized by similarity to the past). ``get``
 takes KerasHub's names (``"greedy"``, ``"top_k"``, ``"top_p"``, ``"random"``,
-``"beam"``); ``serialize``/``deserialize`` write and read KerasHub's configs.
+``"beam"``, ``"contrastive"``); ``serialize``/``deserialize`` write and read KerasHub's configs.
 """
 
 from tfkit.hub.samplers.beam_sampler import BeamSampler
+from tfkit.hub.samplers.contrastive_sampler import ContrastiveSampler
 from tfkit.hub.samplers.greedy_sampler import GreedySampler
 from tfkit.hub.samplers.random_sampler import RandomSampler
 from tfkit.hub.samplers.sampler import Sampler
@@ -21,6 +23,7 @@ from tfkit.hub.samplers.top_p_sampler import TopPSampler
 
 __all__ = [
     "BeamSampler",
+    "ContrastiveSampler",
     "GreedySampler",
     "RandomSampler",
     "Sampler",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tfkit.hub.samplers.beam_sampler import BeamSampler
+from tfkit.hub.samplers.contrastive_sampler import ContrastiveSampler
 from tfkit.hub.samplers.greedy_sampler import GreedySampler
 from tfkit.hub.samplers.random_sampler import RandomSampler
 from tfkit.hub.samplers.sampler import Sampler
@@ -25,6 +26,7 @@ from tfkit.saving import get_registered_object, serialize_keras_object
 # The short names KerasHub's `get` takes, and its class names.
 _BY_NAME = {
     "beam": BeamSampler,
+    "contrastive": ContrastiveSampler,
     "greedy": GreedySampler,
     "random": RandomSampler,
     "top_k": TopKSampler,
@@ -32,7 +34,7 @@ _BY_NAME = {
 }
 _BY_NAME.update({cls.__name__: cls for cls in (Sampler, *_BY_NAME.values())})
 # KerasHub names these; tfkit does not have them yet.
-_NOT_YET = {"contrastive": "ContrastiveSampler", "speculative": "SpeculativeSampler"}
+_NOT_YET = {"speculative": "SpeculativeSampler"}
 
 
 def serialize(sampler: Sampler) -> dict[str, Any]:
