@@ -77,6 +77,7 @@ CASES = {
         lambda layer, x, e, mask: layer(x, e, encoder_padding_mask=mask),
     ),
     "MaskedLMHead": (lambda m: m.MaskedLMHead(20, activation="softmax"), [X, POSITIONS], None),
+    "FNetEncoder": (lambda m: m.FNetEncoder(16, activation="gelu"), [X], None),
 }
 
 

@@ -5,8 +5,9 @@
     decoder = keras_hub.layers.TransformerDecoder(intermediate_dim=32, num_heads=2)
     packer = keras_hub.layers.StartEndPacker(sequence_length=16, start_value=1, end_value=2)
 
-Modeling layers (embeddings, rotary embeddings, RMS normalization, attention
-with a key/value cache, transformer encoder and decoder, the masked-LM head)
+Modeling layers (embeddings, rotary and sine position encodings, ALiBi biases,
+RMS normalization, attention with a key/value cache, transformer and FNet
+encoders, transformer decoder, the masked-LM head)
 have KerasHub 0.32's arguments, configs (registered as ``keras_hub>Name``) and
 weight layout, so a ``.weights.h5`` written by Keras for KerasHub's layer loads
 into tfkit's and back. Preprocessing layers (the packers, the masked-LM mask
@@ -14,7 +15,9 @@ generator) are TensorFlow ops: they run eagerly, in ``tf.data`` and in exported
 SavedModels.
 """
 
+from tfkit.hub.layers.alibi_bias import AlibiBias
 from tfkit.hub.layers.cached_multi_head_attention import CachedMultiHeadAttention
+from tfkit.hub.layers.f_net_encoder import FNetEncoder
 from tfkit.hub.layers.image_converter import ImageConverter
 from tfkit.hub.layers.masked_lm_head import MaskedLMHead
 from tfkit.hub.layers.masked_lm_mask_generator import MaskedLMMaskGenerator
@@ -23,6 +26,7 @@ from tfkit.hub.layers.position_embedding import PositionEmbedding
 from tfkit.hub.layers.reversible_embedding import ReversibleEmbedding
 from tfkit.hub.layers.rms_normalization import RMSNormalization
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
+from tfkit.hub.layers.sine_position_encoding import SinePositionEncoding
 from tfkit.hub.layers.start_end_packer import StartEndPacker
 from tfkit.hub.layers.token_and_position_embedding import TokenAndPositionEmbedding
 from tfkit.hub.layers.transformer_decoder import TransformerDecoder
@@ -33,7 +37,9 @@ from tfkit.hub.layers.transformer_encoder import TransformerEncoder
 from tfkit.hub.models.vit.vit_image_converter import ViTImageConverter  # noqa: E402
 
 __all__ = [
+    "AlibiBias",
     "CachedMultiHeadAttention",
+    "FNetEncoder",
     "ImageConverter",
     "MaskedLMHead",
     "MaskedLMMaskGenerator",
@@ -42,6 +48,7 @@ __all__ = [
     "ReversibleEmbedding",
     "RMSNormalization",
     "RotaryEmbedding",
+    "SinePositionEncoding",
     "StartEndPacker",
     "TokenAndPositionEmbedding",
     "TransformerDecoder",
