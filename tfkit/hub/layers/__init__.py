@@ -11,7 +11,7 @@ encoders, transformer decoder, the masked-LM head)
 have KerasHub 0.32's arguments, configs (registered as ``keras_hub>Name``) and
 weight layout, so a ``.weights.h5`` written by Keras for KerasHub's layer loads
 into tfkit's and back. Preprocessing layers (the packers, the masked-LM mask
-generator) are TensorFlow ops: they run eagerly, in ``tf.data`` and in exported
+generator, the random deletion and swap augmentations) are TensorFlow ops: they run eagerly, in ``tf.data`` and in exported
 SavedModels.
 """
 
@@ -23,6 +23,8 @@ from tfkit.hub.layers.masked_lm_head import MaskedLMHead
 from tfkit.hub.layers.masked_lm_mask_generator import MaskedLMMaskGenerator
 from tfkit.hub.layers.multi_segment_packer import MultiSegmentPacker
 from tfkit.hub.layers.position_embedding import PositionEmbedding
+from tfkit.hub.layers.random_deletion import RandomDeletion
+from tfkit.hub.layers.random_swap import RandomSwap
 from tfkit.hub.layers.reversible_embedding import ReversibleEmbedding
 from tfkit.hub.layers.rms_normalization import RMSNormalization
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
@@ -45,6 +47,8 @@ __all__ = [
     "MaskedLMMaskGenerator",
     "MultiSegmentPacker",
     "PositionEmbedding",
+    "RandomDeletion",
+    "RandomSwap",
     "ReversibleEmbedding",
     "RMSNormalization",
     "RotaryEmbedding",
