@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-import pprint
+import textwrap
 
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 
@@ -19,23 +19,26 @@ TARGET = pathlib.Path(__file__).resolve().parents[1] / "tfkit" / "hub" / "utils"
 HEADER = '"""{what}, by class id: KerasHub 0.32\'s table, written by tools/hub_class_names.py."""\n\n'
 
 
+def _packed(name: str, words: list[str]) -> str:
+    """``NAME = "w1 w2 ..."`` as one string over lines of about 100 characters (words hold no spaces)."""
+    lines = textwrap.wrap(" ".join(words), 100, break_on_hyphens=False, break_long_words=False)
+    body = "\n".join(f'    "{line} "' for line in lines)
+    return f"{name} = (\n{body}\n).split()\n"
+
+
 def main() -> None:
     from keras_hub.src.utils.coco import coco_utils
     from keras_hub.src.utils.imagenet import imagenet_utils
 
-    imagenet = [list(imagenet_utils.IMAGENET_NAMES[i]) for i in range(len(imagenet_utils.IMAGENET_NAMES))]
+    imagenet = [imagenet_utils.IMAGENET_NAMES[i] for i in range(len(imagenet_utils.IMAGENET_NAMES))]
     (TARGET / "imagenet_classes.py").write_text(
-        HEADER.format(what="ImageNet-1k's (synset, name) pairs")
-        + "IMAGENET_CLASSES = "
-        + pprint.pformat([tuple(pair) for pair in imagenet], width=100, compact=True)
+        HEADER.format(what="ImageNet-1k's synsets and names")
+        + _packed("IMAGENET_SYNSETS", [synset for synset, _ in imagenet])
         + "\n"
+        + _packed("IMAGENET_NAMES", [name for _, name in imagenet])
     )
-    (TARGET / "coco_classes.py").write_text(
-        HEADER.format(what="COCO's category names")
-        + "COCO_CLASSES = "
-        + pprint.pformat(dict(coco_utils.COCO_NAMES), width=100, compact=True, sort_dicts=True)
-        + "\n"
-    )
+    coco = [coco_utils.COCO_NAMES[i] for i in range(len(coco_utils.COCO_NAMES))]
+    (TARGET / "coco_classes.py").write_text(HEADER.format(what="COCO's category names") + _packed("COCO_NAMES", coco))
 
 
 if __name__ == "__main__":

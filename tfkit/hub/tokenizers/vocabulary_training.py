@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import tensorflow as tf
 
 from tfkit.files import atomic
+from tfkit.hub.layers.preprocessing_tensors import tensorflow_text
 from tfkit.hub.tokenizers.word_piece_splitting import pretokenize
 
 MODEL_TYPES = ("unigram", "bpe", "word", "char")
@@ -78,8 +79,6 @@ def compute_word_piece_vocabulary(
         >>> tokenizer.detokenize(tokenizer("the fox"))
         'the fox'
     """
-    from tfkit.hub.layers.preprocessing_tensors import tensorflow_text
-
     tensorflow_text("compute_word_piece_vocabulary")  # a clear ImportError first
     from tensorflow_text.tools.wordpiece_vocab import wordpiece_tokenizer_learner_lib as learner
 

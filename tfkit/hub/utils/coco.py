@@ -6,7 +6,9 @@ keras_hub.utils.coco_name_to_id("bicycle")  # 2
 
 from __future__ import annotations
 
-from tfkit.hub.utils.coco_classes import COCO_CLASSES
+from tfkit.hub.utils.coco_classes import COCO_NAMES
+
+COCO_CLASSES = dict(enumerate(COCO_NAMES))
 
 _IDS = {name: index for index, name in COCO_CLASSES.items()}
 

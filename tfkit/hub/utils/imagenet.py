@@ -10,7 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from tfkit.hub.utils.imagenet_classes import IMAGENET_CLASSES
+from tfkit.hub.utils.imagenet_classes import IMAGENET_NAMES, IMAGENET_SYNSETS
+
+IMAGENET_CLASSES = list(zip(IMAGENET_SYNSETS, IMAGENET_NAMES))  # (synset, name) by class id
 
 _IDS = {name: index for index, (_, name) in enumerate(IMAGENET_CLASSES)}
 
