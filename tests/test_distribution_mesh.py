@@ -141,9 +141,9 @@ def test_model_parallel_splits_as_the_layout_map_says_and_trains_as_one_device(s
 def test_megatron_transformer_block_splits_heads_and_mlp(figures_of):
     figures = figures_of("transformer_block")
     _assert_matches_one_device(figures)
-    assert figures["layouts"]["query/kernel"] == ["unsharded", "model", "unsharded"]
-    assert figures["layouts"]["attention_output/kernel"] == ["model", "unsharded", "unsharded"]
-    assert figures["shard_shapes"]["query/kernel"] == [[16, 1, 8]] * 8  # 4 heads over 4 devices
+    assert figures["layouts"]["mha/query/kernel"] == ["unsharded", "model", "unsharded"]
+    assert figures["layouts"]["mha/attention_output/kernel"] == ["model", "unsharded", "unsharded"]
+    assert figures["shard_shapes"]["mha/query/kernel"] == [[16, 1, 8]] * 8  # 4 heads over 4 devices
     assert figures["shard_shapes"]["mlp_up/kernel"] == [[16, 16]] * 8  # 64 hidden units over 4
 
 
