@@ -2,15 +2,13 @@
 
     query, key, value = project_heads([query_dense, key_dense, value_dense], hidden_states)
 
-A decoding step projects one token three times, each a ``(1, dim) x (dim,
-heads x head_dim)`` product. Compiled by XLA on a CPU, one such product of
-GPT-2-124M's 768 x 768 kernels runs at about 8 GB/s, while one product of the
-three kernels side by side (768 x 2304) runs at about 21 GB/s: 36 projections
-a step took 9.0 ms as separate products and 4.0 ms as 12 joined ones, measured
-on a 2-core CPU. The kernels are joined inside the compiled program; they are
-variables read before ``generate``'s loop, so XLA joins them once a call, not
-once a step (4.2 ms a step with the join in the loop's body). The joined copy
-lives while the call runs: the projections' weights once more.
+A decoding step projects one token three times, each a one-row product.
+Compiled by XLA on a CPU, one product of the three kernels side by side runs
+at more than twice the bytes per second of three separate ones (the figures
+are in ``docs/benchmarks.md``, "Joined projections"). The kernels are joined
+inside the compiled program; they are variables read before ``generate``'s
+loop, so XLA joins them once a call, not once a step. The joined copy lives
+while the call runs: the projections' weights once more.
 
 Only where it pays and changes nothing else: inside XLA compilation, for built
 ``EinsumDense`` layers of kernels ``(dim, heads, head_dim)`` (axes in any one

@@ -53,9 +53,7 @@ class LlamaRotaryEmbedding(RotaryEmbedding):
     KerasHub's.
 
     `position_scaling_factor` divides the positions (linear interpolation),
-    as KerasHub documents it; KerasHub 0.32 ignores it (its Llama frequencies
-    skip the base class's scaling), so the two differ only when it is not
-    `1.0`, which no Llama preset sets.
+    as KerasHub documents it (see "Differences from KerasHub").
 
     Args:
         max_wavelength: Integer, the longest wavelength (RoPE's theta).
