@@ -1,6 +1,6 @@
 """The ROUGE scores KerasHub's ``RougeN`` and ``RougeL`` average: n-gram and longest-common-subsequence overlap.
 
-    scores = rouge_scores(["the cat sat"], ["the cat sat down"], "rouge2", stemmer=None)
+    precision, recall, f1 = rouge_score("the cat sat down", "the cat sat", "rouge2")   # reference, prediction
     rouge = RougeN(order=2)            # or RougeL(): the per-sample scores averaged over all batches seen
 
 The text is tokenized as the original ROUGE (and the ``rouge-score`` package
