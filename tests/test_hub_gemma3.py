@@ -111,7 +111,7 @@ def test_auto_stop_tokens_are_eos_and_end_of_turn_and_one_prompt_gives_one_strin
         causal_lm.generate_function = compiled
     tokenizer = reference.preprocessor.tokenizer  # KerasHub's "auto" for Gemma 3
     assert seen == [(tokenizer.end_token_id, tokenizer.token_to_id("<end_of_turn>"))] * 2 == [(1, 5)] * 2
-    assert causal_lm.generate_step.__defaults__ == ((106,),)  # KerasHub's default: <end_of_turn> in Gemma 3
+    assert causal_lm.generate_step.__defaults__[0] == (106,)  # KerasHub's default: <end_of_turn> in Gemma 3
 
 
 def test_xla_generation_with_a_cache_equals_the_full_forward_pass(causal_lm):

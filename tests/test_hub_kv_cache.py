@@ -130,7 +130,7 @@ def test_docstring_examples_run():
         kv_cache.layer_cache,
         kv_cache.join_layer_caches,
         kv_cache.empty_layer_caches,
-        decoder_causal_lm.call_with_cache,
+        decoder_causal_lm.DecoderCausalLM,
         prefill.prefill_length,
         prefill.prompt_part,
         prefill.full_length,

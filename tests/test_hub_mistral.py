@@ -224,10 +224,7 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
         grouped_query_attention.windowed_mask,
         gated_decoder_block.GatedDecoderBlock,
         gated_decoder_block.rms_norm,
-        decoder_causal_lm.empty_cache,
-        decoder_causal_lm.call_with_cache,
-        decoder_causal_lm.generate_with_cache,
-        decoder_causal_lm.score,
+        decoder_causal_lm.DecoderCausalLM,
     ]
     report = run_private_docstring_examples(objects)
     assert not report, "".join(report)

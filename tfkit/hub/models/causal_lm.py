@@ -13,8 +13,7 @@ into text.
 
 from __future__ import annotations
 
-import inspect
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import tensorflow as tf
@@ -58,6 +57,8 @@ class CausalLM(Task):
         >>> issubclass(keras_hub.models.CausalLM, keras_hub.models.Task)
         True
     """
+
+    prefill_buckets: ClassVar[bool] = False  # whether generate_step takes prefill_length (tfkit.hub.models.prefill)
 
     def compile(
         self,
@@ -216,7 +217,7 @@ class CausalLM(Task):
                 prompt = self.preprocessor.generate_preprocess(batch, sequence_length=max_length)
             prompt = tf.nest.map_structure(tf.convert_to_tensor, prompt)
             static = {}
-            if "prefill_length" in inspect.signature(self.generate_step).parameters:  # a program per bucket
+            if self.prefill_buckets:  # generate_step takes prefill_length: one compiled program per bucket
                 static["prefill_length"] = prefill_length(prompt["padding_mask"], prompt["token_ids"].shape[1])
             generated = generate_function(prompt, stop_token_ids=stop_token_ids, **static)
             if strip_prompt:

@@ -97,6 +97,8 @@ class BeamSampler(Sampler):
         array([[-0.5108, -0.9163]], dtype=float32)
     """
 
+    accepts_first_logits = False  # its own loop calls `next` from the first step
+
     def __init__(
         self, num_beams: int = 5, return_all_beams: bool = False, match_keras_hub: bool = False, **kwargs: Any
     ) -> None:

@@ -62,6 +62,8 @@ class ContrastiveSampler(Sampler):
         [[1, 2, 1, 1]]
     """
 
+    accepts_first_logits = False  # its own loop calls `next` from the first step
+
     def __init__(self, k: int = 5, alpha: float = 0.6, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.k = positive_int(k, "k", type(self).__name__)

@@ -14,7 +14,7 @@ traced once and compiles under XLA.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 import tensorflow as tf
@@ -81,7 +81,10 @@ class Sampler(tf.Module, StateOwner):
             prompt pass's last position, as Hugging Face's `generate` does):
             the first step picks from them without calling `next`, which
             saves one pass of the model. Not in KerasHub; defaults to `None`
-            (every step calls `next`).
+            (every step calls `next`). The class attribute
+            `accepts_first_logits` says whether a sampler takes them: `True`
+            here, `False` for a subclass that defines its own `__call__`
+            unless it sets the attribute itself.
 
     Call returns:
         The filled prompt, an integer tensor of the prompt's shape and dtype.
@@ -101,6 +104,13 @@ class Sampler(tf.Module, StateOwner):
         array([[0, 0, 0],
                [2, 2, 2]], dtype=int32)
     """
+
+    accepts_first_logits: ClassVar[bool] = True  # a subclass with its own __call__ is False unless it says so
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__call__" in vars(cls) and "accepts_first_logits" not in vars(cls):
+            cls.accepts_first_logits = False
 
     def __init__(self, temperature: float = 1.0) -> None:
         super().__init__()

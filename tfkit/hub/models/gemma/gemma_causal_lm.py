@@ -4,21 +4,16 @@
     causal_lm.generate(["the quick"], max_length=16)          # greedy by default, as KerasHub's Gemma
     causal_lm.score(token_ids, scoring_mode="loss", target_ids=targets)
 
-``generate_step`` is the decoding loop of decoder-only stacks
-(``decoder_causal_lm.generate_with_cache``): one forward pass fills the cache
-with the prompt, then the sampler asks for one token at a time from the first
-position no prompt fills.
+The decoding loop is ``DecoderCausalLM``'s; Gemma sets its blocks' argument
+names, scales the token embeddings by ``sqrt(hidden_dim)`` and compiles with
+the greedy sampler by default.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import tensorflow as tf
-
-from tfkit import losses
-from tfkit.hub.layers.kv_cache import join_layer_caches, layer_cache
-from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM
+from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM, unchanged
 from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone, scaled_embeddings
 from tfkit.hub.models.gemma.gemma_causal_lm_preprocessor import GemmaCausalLMPreprocessor
 from tfkit.saving import register_keras_serializable
@@ -52,6 +47,7 @@ class GemmaCausalLM(DecoderCausalLM):
 
     backbone_cls = GemmaBackbone
     preprocessor_cls = GemmaCausalLMPreprocessor
+    block_arguments = {"cache": "cache", "cache_update_index": "cache_update_index", "padding_mask": "padding_mask"}
 
     def compile(
         self,
@@ -76,78 +72,19 @@ class GemmaCausalLM(DecoderCausalLM):
         """
         super().compile(optimizer=optimizer, loss=loss, weighted_metrics=weighted_metrics, sampler=sampler, **kwargs)
 
-    def call_with_cache(self, token_ids: Any, cache: Any, cache_update_index: Any) -> tuple[Any, Any, Any]:
-        """One forward pass that reads and updates the key/value cache.
+    def embed(self, token_ids: Any, start_index: Any = 0, intercept: Any = unchanged) -> Any:
+        """Token embeddings times `sqrt(hidden_dim)`, intercepted before the scaling.
 
         Args:
-            token_ids: int `(batch, length)`: the tokens at positions
-                `cache_update_index ...` of the sequence.
-            cache: float `(batch, num_layers, 2, max_length,
-                num_key_value_heads, head_dim)` as KerasHub has it, or a
-                tuple of `(keys, values)` pairs, one a layer
-                (`tfkit.hub.layers.kv_cache`).
-            cache_update_index: The position of `token_ids[:, 0]`.
+            token_ids: int `(batch, length)`.
+            start_index: Unused (Gemma's positions are rotary, in attention).
+                Defaults to `0`.
+            intercept: `score`'s `layer_intercept_fn` (index `-1`), applied to
+                the unscaled embeddings; what it returns goes on (KerasHub
+                drops it). Defaults to the identity.
 
         Returns:
-            `(logits, hidden_states, cache)`, the cache in the form it came.
+            `(batch, length, hidden_dim)` embeddings.
         """
         backbone = self.backbone
-        x = scaled_embeddings(backbone.token_embedding(token_ids), backbone.hidden_dim)
-        caches = []
-        for i, block in enumerate(backbone.transformer_layers):
-            x, next_cache = block(x, cache=layer_cache(cache, i), cache_update_index=cache_update_index)
-            caches.append(next_cache)
-        hidden_states = backbone.layer_norm(x)
-        logits = backbone.token_embedding(hidden_states, reverse=True)
-        return logits, hidden_states, join_layer_caches(caches, like=cache)
-
-    def score(
-        self,
-        token_ids: Any,
-        padding_mask: Any = None,
-        scoring_mode: str = "logits",
-        layer_intercept_fn: Any = None,
-        target_ids: Any = None,
-    ) -> Any:
-        """Scores token sequences: the logits of every position, or each token's loss.
-
-        Args:
-            token_ids: int `(batch, length)`: the tokens to score, typically a
-                prompt and its generated completion.
-            padding_mask: `(batch, length)` mask of real tokens. Defaults to
-                `None` (all ones).
-            scoring_mode: `"logits"` (the logits `(batch, length, vocab)`) or
-                `"loss"` (the per-token crossentropy `(batch, length)` against
-                `target_ids`). Defaults to `"logits"`.
-            layer_intercept_fn: Optional `fn(x, i)` called on the token
-                embeddings (`i = -1`, before scaling) and on each decoder
-                layer's output (`i = 0, 1, ...`); the tensor it returns goes
-                on (KerasHub drops what it returns for the embeddings).
-                Defaults to `None`.
-            target_ids: int `(batch, length)`: the tokens each position
-                should predict (`"loss"` mode). Defaults to `None`.
-
-        Returns:
-            The logits or per-token losses.
-
-        Raises:
-            ValueError: If `scoring_mode` is neither `"logits"` nor `"loss"`,
-                or `"loss"` is asked without `target_ids`.
-        """
-        if scoring_mode not in ("logits", "loss"):
-            raise ValueError(f"score: scoring_mode must be 'logits' or 'loss', got {scoring_mode!r}")
-        if scoring_mode == "loss" and target_ids is None:
-            raise ValueError("score: scoring_mode='loss' needs target_ids, the token ids each position predicts")
-        token_ids = tf.convert_to_tensor(token_ids)
-        if padding_mask is None:
-            padding_mask = tf.ones(tf.shape(token_ids)[:2])
-        intercept = layer_intercept_fn or (lambda x, i: x)
-        backbone = self.backbone
-        x = scaled_embeddings(intercept(backbone.token_embedding(token_ids), -1), backbone.hidden_dim)
-        for i, block in enumerate(backbone.transformer_layers):
-            x = intercept(block(x, padding_mask=padding_mask), i)
-        logits = backbone.token_embedding(backbone.layer_norm(x), reverse=True)
-        if scoring_mode == "logits":
-            return logits
-        per_token = losses.SparseCategoricalCrossentropy(from_logits=True, reduction="none")
-        return per_token(target_ids, logits)
+        return scaled_embeddings(intercept(backbone.token_embedding(token_ids), -1), backbone.hidden_dim)

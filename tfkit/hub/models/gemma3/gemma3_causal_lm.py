@@ -4,11 +4,12 @@
     causal_lm.generate("What is 2 + 2?", max_length=32)                 # stops at <eos> or <end_of_turn>
     causal_lm.fit({"prompts": prompts, "responses": responses}, batch_size=2)
 
-The cache is a tuple with one ``(key, value)`` pair per layer, as KerasHub's;
-the prompt pass reads the padding mask, and during generation the prompt's
-cached keys and values are kept (``cache_update_mask`` is False on prompt
-positions), so its decoding loop is its own rather than
-``decoder_causal_lm.generate_with_cache``.
+The decoding loop is ``DecoderCausalLM``'s, with a tuple of one ``(key,
+value)`` pair per layer as the cache (as KerasHub's); Gemma 3 declares that
+its prompt pass reads the padding mask, that the prompt's cached keys and
+values are kept during generation (``cache_update_mask`` is False on prompt
+positions), and that its prompt pass covers every position (no prefill
+buckets, and the first token from a decoding step, as KerasHub).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.hub.models.causal_lm import CausalLM, stop_mask
+from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM, unchanged
 from tfkit.hub.models.gemma.gemma_backbone import scaled_embeddings
 from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone, refuse_vision
 from tfkit.hub.models.gemma3.gemma3_causal_lm_preprocessor import Gemma3CausalLMPreprocessor
@@ -32,7 +33,7 @@ def _batched_text(value: Any) -> Any:
 
 
 @register_keras_serializable(package="keras_hub")
-class Gemma3CausalLM(CausalLM):
+class Gemma3CausalLM(DecoderCausalLM):
     """An end-to-end Gemma 3 model for causal language modeling (text only).
 
     The backbone's hidden states times the transposed token embedding give
@@ -61,16 +62,11 @@ class Gemma3CausalLM(CausalLM):
 
     backbone_cls = Gemma3Backbone
     preprocessor_cls = Gemma3CausalLMPreprocessor
-
-    def __init__(self, backbone: Gemma3Backbone, preprocessor: Any = None, **kwargs: Any) -> None:
-        self.backbone = backbone
-        self.preprocessor = preprocessor
-        inputs = backbone.input
-        hidden_states = backbone(inputs)
-        if isinstance(hidden_states, dict):  # an embedding model: the language head reads the sequence
-            hidden_states = hidden_states["sequence_output"]
-        outputs = backbone.token_embedding(hidden_states, reverse=True)
-        super().__init__(inputs=inputs, outputs=outputs, **kwargs)
+    block_arguments = {"cache": "cache", "cache_update_index": "cache_update_index", "padding_mask": "padding_mask"}
+    prefill_buckets = False
+    first_logits_from_prompt_pass = False
+    prompt_pass_reads_padding_mask = True
+    keeps_prompt_cache = True
 
     def compile(
         self,
@@ -128,42 +124,43 @@ class Gemma3CausalLM(CausalLM):
             ValueError: If `img_embeddings` is given.
         """
         refuse_vision(f"Gemma3CausalLM '{self.name}'", "img_embeddings", img_embeddings)
-        backbone = self.backbone
-        x = scaled_embeddings(backbone.token_embedding(token_ids), backbone.hidden_dim)
-        caches = []
-        for block, layer_cache in zip(backbone.transformer_layers, cache):
-            x, layer_cache = block(
-                x,
-                cache=layer_cache,
-                cache_update_index=cache_update_index,
-                padding_mask=padding_mask,
-                vision_mask=vision_mask,
-                cache_update_mask=cache_update_mask,
-            )
-            caches.append(layer_cache)
-        hidden_states = backbone.layer_norm(x)
-        return backbone.token_embedding(hidden_states, reverse=True), hidden_states, tuple(caches)
-
-    def _build_cache(self, token_ids: Any, padding_mask: Any = None) -> tuple[Any, Any]:
-        """Zero caches for ``token_ids``'s length, filled by one pass over the prompt (with its padding mask)."""
-        backbone = self.backbone
-        shape = tf.shape(token_ids)
-        layer_shape = [shape[0], shape[1], backbone.num_key_value_heads, backbone.head_dim]
-        cache = tuple(
-            (tf.zeros(layer_shape, self.compute_dtype), tf.zeros(layer_shape, self.compute_dtype))
-            for _ in range(backbone.num_layers)
+        return super().call_with_cache(
+            token_ids,
+            cache,
+            cache_update_index,
+            padding_mask=padding_mask,
+            vision_mask=vision_mask,
+            cache_update_mask=cache_update_mask,
         )
-        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0, padding_mask=padding_mask)
-        return hidden_states, cache
 
-    def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = (106,)) -> dict[str, Any]:
-        """Generates one batch (see `CausalLM.generate_step`); compiled by `make_generate_function`.
+    def embed(self, token_ids: Any, start_index: Any = 0, intercept: Any = unchanged) -> Any:
+        """Token embeddings times `sqrt(hidden_dim)`, intercepted before the scaling (as Gemma).
+
+        Args:
+            token_ids: int `(batch, length)`.
+            start_index: Unused (positions are rotary, in attention).
+                Defaults to `0`.
+            intercept: `score`'s `layer_intercept_fn` (index `-1`). Defaults
+                to the identity.
+
+        Returns:
+            `(batch, length, hidden_dim)` embeddings.
+        """
+        backbone = self.backbone
+        return scaled_embeddings(intercept(backbone.token_embedding(token_ids), -1), backbone.hidden_dim)
+
+    def generate_step(
+        self, inputs: dict[str, Any], stop_token_ids: Any = (106,), prefill_length: int | None = None
+    ) -> dict[str, Any]:
+        """Generates one batch (`DecoderCausalLM.generate_step`), refusing images.
 
         Args:
             inputs: `{"token_ids", "padding_mask"}`, padded to the length to
                 generate.
             stop_token_ids: Token ids that end a row, or `None`. Defaults to
                 `(106,)` (`<end_of_turn>` in Gemma 3's vocabulary), as KerasHub.
+            prefill_length: Must be `None`: the prompt pass covers every
+                position.
 
         Returns:
             `{"token_ids", "padding_mask"}`.
@@ -174,36 +171,7 @@ class Gemma3CausalLM(CausalLM):
         images = inputs.get("images")
         if images is not None and len(images.shape) > 1 and images.shape[1]:
             refuse_vision(f"Gemma3CausalLM '{self.name}'", "images", images)
-        token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
-        hidden_states, cache = self._build_cache(token_ids, padding_mask)
-        prompt_mask = tf.cast(padding_mask, tf.bool)
-        index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
-
-        def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
-            update_index = index - 1
-            size = [tf.shape(prompt)[0], 1]  # a static width of 1 (XLA)
-            column = tf.slice(prompt, [0, update_index], size)
-            update_mask = tf.logical_not(tf.slice(prompt_mask, [0, update_index], size))  # prompt keeps its cache
-            logits, hidden_states, cache = self.call_with_cache(
-                column, cache, update_index, cache_update_mask=update_mask
-            )
-            return tf.squeeze(logits, axis=1), tf.squeeze(hidden_states, axis=1), cache
-
-        token_ids = self.sampler(
-            next=next_token,
-            prompt=token_ids,
-            cache=cache,
-            index=index,
-            mask=padding_mask,
-            stop_token_ids=stop_token_ids,
-            hidden_states=hidden_states,
-            model=self,
-        )
-        if stop_token_ids is not None:
-            padding_mask = stop_mask(token_ids, stop_token_ids, padding_mask)
-        else:
-            padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
-        return {"token_ids": token_ids, "padding_mask": padding_mask}
+        return super().generate_step(inputs, stop_token_ids, prefill_length)
 
     def _stop_token_ids(self, stop_token_ids: Any) -> Any:
         """`"auto"` is `<eos>` and `<end_of_turn>` for Gemma 3 (for `generate` and the exported signature)."""
