@@ -198,7 +198,7 @@ def test_checkpoint_weights_of_the_wrong_shape_are_refused_naming_the_tensor(tmp
 
 
 def test_docstring_examples_run(tmp_path, monkeypatch):
-    from tfkit.hub.layers import gated_decoder_block, grouped_query_attention
+    from tfkit.hub.layers import attention_masks, gated_decoder_block, grouped_query_attention, rms_normalization
     from tfkit.hub.models import decoder_causal_lm
     from tfkit.hub.models.mistral import (
         mistral_attention,
@@ -219,11 +219,11 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
         mistral_checkpoint.transposed,
         mistral_checkpoint.rope_theta,
         # the blocks and functions Mistral shares with the Qwen families
-        grouped_query_attention.GroupedQueryAttention,
-        grouped_query_attention.sliding_window_mask,
-        grouped_query_attention.windowed_mask,
+        grouped_query_attention.CachedGroupedQueryAttention,
+        attention_masks.sliding_window_mask,
+        attention_masks.windowed_mask,
         gated_decoder_block.GatedDecoderBlock,
-        gated_decoder_block.rms_norm,
+        rms_normalization.rms_norm,
         decoder_causal_lm.DecoderCausalLM,
     ]
     report = run_private_docstring_examples(objects)

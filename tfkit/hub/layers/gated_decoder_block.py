@@ -21,7 +21,7 @@ import tensorflow as tf
 
 from tfkit import activations, initializers
 from tfkit.engine.layer import Layer
-from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
+from tfkit.hub.layers.attention_masks import sliding_window_mask
 from tfkit.hub.layers.kv_cache import cache_length
 from tfkit.hub.layers.transformer_layer_utils import (
     clone_initializer,
@@ -29,27 +29,6 @@ from tfkit.hub.layers.transformer_layer_utils import (
     merge_padding_and_attention_mask,
 )
 from tfkit.layers import Dense, Dropout
-
-
-def rms_norm(x: tf.Tensor, scale: Any, epsilon: float) -> tf.Tensor:
-    """``x / sqrt(mean(x ** 2, -1) + epsilon) * scale`` in float32, as KerasHub's families' RMS norms compute it.
-
-    Args:
-        x: The tensor to normalize over its last axis.
-        scale: The learned scale, `(x.shape[-1],)`.
-        epsilon: Added to the mean square.
-
-    Returns:
-        The normalized tensor, float32 (the caller casts it to its dtype).
-
-    Example:
-        >>> from tfkit.hub.layers.gated_decoder_block import rms_norm
-        >>> np.round(rms_norm(tf.constant([[3.0, 4.0]]), tf.ones(2), 0.0).numpy(), 4)
-        array([[0.8485, 1.1314]], dtype=float32)
-    """
-    x = tf.cast(x, tf.float32)
-    mean_square = tf.reduce_mean(tf.pow(x, 2.0), axis=-1, keepdims=True)
-    return x * tf.math.rsqrt(mean_square + epsilon) * tf.cast(scale, tf.float32)  # as Keras promotes a bfloat16 scale
 
 
 class GatedDecoderBlock(Layer):

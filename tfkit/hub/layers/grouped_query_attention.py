@@ -1,6 +1,6 @@
-"""``GroupedQueryAttention``: the rotary self-attention with a key/value cache of Llama-style decoders.
+"""``CachedGroupedQueryAttention``: the rotary self-attention with a key/value cache of Llama-style decoders.
 
-    class QwenAttention(GroupedQueryAttention):
+    class QwenAttention(CachedGroupedQueryAttention):
         def build(self, inputs_shape):
             self._build_attention(inputs_shape, num_query_heads=8, num_key_value_heads=2, head_dim=16, ...)
     out = attention(x, attention_mask=mask)                                   # the whole sequence
@@ -23,75 +23,14 @@ from typing import Any, Callable
 import tensorflow as tf
 
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.attention_masks import windowed_mask
 from tfkit.hub.layers.fused_projections import project_heads
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.layers import Dropout, EinsumDense, Softmax
 
 
-def sliding_window_mask(
-    query_length: Any, key_length: Any, window: int, cache_update_index: Any = 0, two_sided: bool = False
-) -> tf.Tensor:
-    """Which keys each query may see through a sliding window: boolean ``(query_length, key_length)``.
-
-    Query ``i`` (at position ``cache_update_index + i``) sees key ``j`` when
-    ``position - j < window``: itself and the ``window - 1`` keys before it
-    (Mistral's band). With ``two_sided``, also ``j - position < window``
-    (Qwen's band, the same under a causal mask).
-
-    Args:
-        query_length: The number of queries.
-        key_length: The number of keys.
-        window: The window size, in tokens.
-        cache_update_index: The position of the first query. Defaults to `0`.
-        two_sided: Whether the band also limits keys after the query.
-            Defaults to `False`.
-
-    Returns:
-        A boolean tensor `(query_length, key_length)`.
-
-    Example:
-        >>> from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
-        >>> sliding_window_mask(3, 3, window=2).numpy().astype(int).tolist()
-        [[1, 1, 1], [1, 1, 1], [0, 1, 1]]
-        >>> sliding_window_mask(1, 3, window=2, cache_update_index=2).numpy().astype(int).tolist()
-        [[0, 1, 1]]
-    """
-    positions = tf.range(query_length)[:, None] + tf.cast(cache_update_index, tf.int32)
-    keys = tf.range(key_length)[None, :]
-    mask = positions - keys < window
-    if two_sided:
-        mask = tf.logical_and(mask, keys - positions < window)
-    return mask
-
-
-def windowed_mask(attention_mask: Any, query: tf.Tensor, key: tf.Tensor, window: int, cache_update_index: Any) -> Any:
-    """``attention_mask`` ``(batch, queries, keys)`` narrowed to a two-sided sliding window (Qwen's), boolean.
-
-    Args:
-        attention_mask: The mask, or `None` (the window alone).
-        query: The queries `(batch, queries, heads, head_dim)`.
-        key: The keys `(batch, keys, heads, head_dim)`.
-        window: The window size, in tokens.
-        cache_update_index: The position of the first query, or `None` (0).
-
-    Returns:
-        A boolean `(batch, queries, keys)` mask (batch 1 without `attention_mask`).
-
-    Example:
-        >>> from tfkit.hub.layers.grouped_query_attention import windowed_mask
-        >>> x = tf.zeros((1, 3, 1, 2))
-        >>> windowed_mask(None, x, x, window=2, cache_update_index=None).numpy().astype(int).tolist()
-        [[[1, 1, 0], [1, 1, 1], [0, 1, 1]]]
-    """
-    index = 0 if cache_update_index is None else cache_update_index
-    window_mask = sliding_window_mask(tf.shape(query)[1], tf.shape(key)[1], window, index, two_sided=True)[None]
-    if attention_mask is None:
-        return window_mask
-    return tf.logical_and(tf.cast(attention_mask, tf.bool), window_mask)
-
-
-class GroupedQueryAttention(Layer):
+class CachedGroupedQueryAttention(Layer):
     """Base of rotary grouped-query self-attention layers with a key/value cache (Mistral, Qwen, Qwen 3).
 
     A subclass takes its family's arguments and, in `build`, calls
@@ -125,9 +64,9 @@ class GroupedQueryAttention(Layer):
         ValueError: If `cache_update_index` is given without a `cache`.
 
     Example:
-        >>> from tfkit.hub.layers.grouped_query_attention import GroupedQueryAttention
+        >>> from tfkit.hub.layers.grouped_query_attention import CachedGroupedQueryAttention
         >>> from tfkit.hub.models.qwen.qwen_attention import QwenAttention
-        >>> issubclass(QwenAttention, GroupedQueryAttention)
+        >>> issubclass(QwenAttention, CachedGroupedQueryAttention)
         True
     """
 
@@ -202,9 +141,16 @@ class GroupedQueryAttention(Layer):
         query, key, value = project_heads([self._query_dense, self._key_dense, self._value_dense], hidden_states)
         return self._query_heads(query, start_index), self._key_heads(key, start_index), value
 
+    def _attention_window(self) -> int | None:
+        """The two-sided sliding window this layer attends through, in tokens (a hook: Qwen's); `None`, none."""
+        return None
+
     def _windowed(self, attention_mask: Any, query: tf.Tensor, key: tf.Tensor, cache_update_index: Any) -> Any:
-        """The attention mask a subclass narrows (Qwen's sliding window); the mask as it is by default."""
-        return attention_mask
+        """The attention mask narrowed to `_attention_window()` (the mask as it is without one)."""
+        window = self._attention_window()
+        if not window:
+            return attention_mask
+        return windowed_mask(attention_mask, tf.shape(query)[1], tf.shape(key)[1], window, cache_update_index)
 
     def call(
         self,

@@ -1,4 +1,4 @@
-"""``RMSNormalization``: KerasHub's root-mean-square normalization with a learned scale.
+"""``RMSNormalization``, KerasHub's root-mean-square normalization, and ``rms_norm``, every hub RMS norm's math.
 
     norm = RMSNormalization(input_dim=64)
     y = norm(x)            # x / sqrt(mean(x ** 2, axis=-1) + 1e-6) * scale, in float32
@@ -17,6 +17,39 @@ from tfkit.engine.layer import Layer
 from tfkit.saving import register_keras_serializable
 
 _EPSILON = 1e-6
+
+
+def rms_norm(x: Any, scale: Any, epsilon: float, scale_offset: float = 0.0) -> tf.Tensor:
+    """``x / sqrt(mean(x ** 2, -1) + epsilon) * (scale_offset + scale)`` in float32: every hub family's RMS norm.
+
+    The one home of the arithmetic the RMS norms of tfkit.hub share
+    (`RMSNormalization`, Llama's, Mistral's, Qwen's, Qwen 3's and Gemma's with
+    `scale_offset=1`): the input and the scale are promoted to float32 (as
+    Keras promotes a bfloat16 scale), and the caller casts the result to its
+    dtype.
+
+    Args:
+        x: The tensor to normalize over its last axis.
+        scale: The learned scale, `(x.shape[-1],)`.
+        epsilon: Added to the mean square before the root.
+        scale_offset: Added to the scale (Gemma's `1 + scale`, whose scale
+            starts at zero). Defaults to `0.0`.
+
+    Returns:
+        The normalized tensor, float32.
+
+    Example:
+        >>> from tfkit.hub.layers.rms_normalization import rms_norm
+        >>> np.round(rms_norm(tf.constant([[3.0, 4.0]]), tf.ones(2), 0.0).numpy(), 4)
+        array([[0.8485, 1.1314]], dtype=float32)
+        >>> np.round(rms_norm(tf.constant([[3.0, 4.0]]), tf.zeros(2), 0.0, scale_offset=1.0).numpy(), 4)
+        array([[0.8485, 1.1314]], dtype=float32)
+    """
+    x = tf.cast(x, tf.float32)
+    scale = tf.cast(scale, tf.float32)
+    if scale_offset:
+        scale = scale_offset + scale
+    return (x * tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=-1, keepdims=True) + epsilon)) * scale
 
 
 @register_keras_serializable(package="keras_hub")
@@ -55,9 +88,7 @@ class RMSNormalization(Layer):
         self.scale = self.add_weight(name="scale", shape=(input_dim,), initializer="ones")
 
     def call(self, x: tf.Tensor) -> tf.Tensor:
-        x = tf.cast(x, tf.float32)
-        inverse_rms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=-1, keepdims=True) + _EPSILON)
-        return (x * inverse_rms) * tf.cast(self.scale, tf.float32)
+        return rms_norm(x, self.scale, _EPSILON)
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -165,70 +165,12 @@ class BytePairTokenizer(Tokenizer):
         """
         self.set_vocabulary_and_merges(f"{dir_path}/{VOCAB_FILENAME}", f"{dir_path}/{MERGES_FILENAME}")
 
-    def _check_vocabulary(self) -> None:
+    vocabulary_setter = "pass `vocabulary` and `merges` when creating it, or call set_vocabulary_and_merges()"
+
+    def _vocabulary_tables(self) -> tuple[Any, Any, dict[str, int]] | None:
         if getattr(self, "vocabulary", None) is None:
-            raise ValueError(
-                f"{self._who()} has no vocabulary; pass `vocabulary` and `merges` when creating it, or call "
-                f"set_vocabulary_and_merges()"
-            )
-
-    def get_vocabulary(self) -> list[str]:
-        """The vocabulary's token strings, in the vocabulary's order.
-
-        Returns:
-            A list of strings.
-
-        Raises:
-            ValueError: If no vocabulary is set.
-        """
-        self._check_vocabulary()
-        return list(self.vocabulary)
-
-    def vocabulary_size(self) -> int:
-        """The number of tokens in the vocabulary.
-
-        Returns:
-            An int.
-
-        Raises:
-            ValueError: If no vocabulary is set.
-        """
-        self._check_vocabulary()
-        return len(self.vocabulary)
-
-    def id_to_token(self, id: int) -> str:
-        """The token string of id `id`.
-
-        Args:
-            id: A token id.
-
-        Returns:
-            The token.
-
-        Raises:
-            ValueError: If no vocabulary is set or no token has id `id`.
-        """
-        self._check_vocabulary()
-        if id not in self._id_to_token_map:
-            raise ValueError(f"{self._who()}: id {id} is not in the vocabulary")
-        return self._id_to_token_map[id]
-
-    def token_to_id(self, token: str) -> int:
-        """The id of token string `token`.
-
-        Args:
-            token: A token of the vocabulary.
-
-        Returns:
-            Its id, an int.
-
-        Raises:
-            ValueError: If no vocabulary is set or `token` is not in it.
-        """
-        self._check_vocabulary()
-        if token not in self.vocabulary:
-            raise ValueError(f"{self._who()}: token {token!r} is not in the vocabulary")
-        return self.vocabulary[token]
+            return None
+        return self.vocabulary, self._id_to_token_map, self.vocabulary
 
     # ------------------------------------------------------------- tokenizing
 

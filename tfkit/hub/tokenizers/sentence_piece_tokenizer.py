@@ -173,69 +173,16 @@ class SentencePieceTokenizer(Tokenizer):
         """
         self.set_proto(f"{dir_path}/{VOCAB_FILENAME}")
 
-    def _check_vocabulary(self) -> None:
+    vocabulary_noun = "model"
+    vocabulary_setter = "pass `proto` when creating it, or call set_proto()"
+
+    def _vocabulary_tables(self) -> tuple[Any, Any, dict[str, int]] | None:
         if getattr(self, "proto", None) is None:
-            raise ValueError(f"{self._who()} has no model; pass `proto` when creating it, or call set_proto()")
+            return None
+        return self._vocabulary, self._vocabulary, self._token_to_id_map
 
-    def get_vocabulary(self) -> list[str]:
-        """The model's pieces, by id.
-
-        Returns:
-            A list of strings.
-
-        Raises:
-            ValueError: If no model is set.
-        """
-        self._check_vocabulary()
-        return list(self._vocabulary)
-
-    def vocabulary_size(self) -> int:
-        """The number of pieces in the model.
-
-        Returns:
-            An int.
-
-        Raises:
-            ValueError: If no model is set.
-        """
-        self._check_vocabulary()
-        return len(self._vocabulary)
-
-    def id_to_token(self, id: int) -> str:
-        """The piece of id `id`.
-
-        Args:
-            id: An int in `[0, vocabulary_size())`.
-
-        Returns:
-            The piece.
-
-        Raises:
-            ValueError: If no model is set or `id` is out of range.
-        """
-        self._check_vocabulary()
-        if not 0 <= id < len(self._vocabulary):
-            raise ValueError(f"{self._who()}: `id` must be in [0, {len(self._vocabulary) - 1}], got {id}")
-        return self._vocabulary[id]
-
-    def token_to_id(self, token: Any) -> int:
-        """The id of piece `token`; the unknown piece's id for a string that is not a piece (as SentencePiece).
-
-        Args:
-            token: A piece (a string, bytes, or a scalar string tensor).
-
-        Returns:
-            Its id, an int.
-
-        Raises:
-            ValueError: If no model is set.
-        """
-        self._check_vocabulary()
-        if hasattr(token, "numpy"):
-            token = token.numpy()
-        if isinstance(token, bytes):
-            token = token.decode("utf-8")
-        return self._token_to_id_map.get(token, self._unk_token_id)
+    def _unknown_token_id(self) -> int | None:
+        return self._unk_token_id  # as SentencePiece: a string that is no piece is the unknown piece
 
     # ------------------------------------------------------------- tokenizing
 

@@ -13,7 +13,7 @@ TensorFlow ops only) whose ``call`` is ``tokenize``. Its vocabulary is not in it
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
 from tfkit.hub.presets import classes, files, handles, loader, saver, transformers_checkpoints
@@ -101,27 +101,54 @@ class Tokenizer(PreprocessingLayer):
         """
         raise NotImplementedError(f"{type(self).__name__} does not implement detokenize()")
 
+    # ------------------------------------------------------------ the vocabulary
+    # A subclass with a vocabulary says how it stores it (`_vocabulary_tables`) and what to
+    # call to set one (`vocabulary_setter`); the accessors and their errors are the same for all.
+
+    vocabulary_noun: ClassVar[str] = "vocabulary"
+    vocabulary_setter: ClassVar[str] = "pass `vocabulary` when creating it"
+
+    def _vocabulary_tables(self) -> tuple[Any, Any, dict[str, int]] | None:
+        """The tokens in the vocabulary's order, the token of each id (a list or a dict), the id of each token;
+        `None` while none is set (a hook)."""
+        raise NotImplementedError(f"{type(self).__name__} has no vocabulary accessors")
+
+    def _unknown_token_id(self) -> int | None:
+        """The id `token_to_id` gives a string outside the vocabulary, or `None` to refuse it (a hook)."""
+        return None
+
+    def _checked_vocabulary_tables(self) -> tuple[Any, Any, dict[str, int]]:
+        tables = self._vocabulary_tables()
+        if tables is None:
+            raise ValueError(f"{self._who()} has no {self.vocabulary_noun}; {self.vocabulary_setter}")
+        return tables
+
+    def _check_vocabulary(self) -> None:
+        self._checked_vocabulary_tables()
+
     def get_vocabulary(self) -> list[str]:
-        """The vocabulary: the token strings, by id.
+        """The vocabulary: the token strings, in the vocabulary's order (by id).
 
         Returns:
             A list of strings.
 
         Raises:
-            NotImplementedError: In the base class.
+            ValueError: If the tokenizer has no vocabulary yet.
+            NotImplementedError: For a tokenizer without one (the base class).
         """
-        raise NotImplementedError(f"{type(self).__name__} does not implement get_vocabulary()")
+        return list(self._checked_vocabulary_tables()[0])
 
     def vocabulary_size(self) -> int:
-        """The size of the token id space.
+        """The number of tokens in the vocabulary.
 
         Returns:
             An int.
 
         Raises:
-            NotImplementedError: In the base class.
+            ValueError: If the tokenizer has no vocabulary yet.
+            NotImplementedError: For a tokenizer without one (the base class).
         """
-        raise NotImplementedError(f"{type(self).__name__} does not implement vocabulary_size()")
+        return len(self._checked_vocabulary_tables()[0])
 
     def id_to_token(self, id: int) -> str:
         """The token string of an integer id.
@@ -133,23 +160,41 @@ class Tokenizer(PreprocessingLayer):
             The token, a string.
 
         Raises:
-            NotImplementedError: In the base class.
+            ValueError: If the tokenizer has no vocabulary yet, or no token
+                has id `id`.
+            NotImplementedError: For a tokenizer without one (the base class).
         """
-        raise NotImplementedError(f"{type(self).__name__} does not implement id_to_token()")
+        by_id = self._checked_vocabulary_tables()[1]
+        if not (id in by_id if isinstance(by_id, dict) else isinstance(id, int) and 0 <= id < len(by_id)):
+            raise ValueError(f"{self._who()}: id {id} is not in the {self.vocabulary_noun} (0 to {len(by_id) - 1})")
+        return by_id[id]
 
     def token_to_id(self, token: str) -> int:
         """The integer id of a token string.
 
         Args:
-            token: The token, a string.
+            token: The token: a string, bytes, or a scalar string tensor.
 
         Returns:
-            The id, an int.
+            The id, an int (the unknown token's, for a tokenizer that has
+            one, when `token` is not in the vocabulary).
 
         Raises:
-            NotImplementedError: In the base class.
+            ValueError: If the tokenizer has no vocabulary yet, or `token` is
+                not in it and the tokenizer has no unknown token.
+            NotImplementedError: For a tokenizer without one (the base class).
         """
-        raise NotImplementedError(f"{type(self).__name__} does not implement token_to_id()")
+        ids = self._checked_vocabulary_tables()[2]
+        if hasattr(token, "numpy"):
+            token = token.numpy()
+        if isinstance(token, bytes):
+            token = token.decode("utf-8")
+        if token not in ids:
+            unknown = self._unknown_token_id()
+            if unknown is None:
+                raise ValueError(f"{self._who()}: token {token!r} is not in the {self.vocabulary_noun}")
+            return unknown
+        return ids[token]
 
     # ------------------------------------------------------------ special tokens
 

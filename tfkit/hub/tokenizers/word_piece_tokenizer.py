@@ -183,69 +183,12 @@ class WordPieceTokenizer(Tokenizer):
         """
         self.set_vocabulary(f"{dir_path}/{VOCAB_FILENAME}")
 
-    def _check_vocabulary(self) -> None:
+    vocabulary_setter = "pass `vocabulary` when creating it, or call set_vocabulary()"
+
+    def _vocabulary_tables(self) -> tuple[Any, Any, dict[str, int]] | None:
         if getattr(self, "vocabulary", None) is None:
-            raise ValueError(
-                f"{self._who()} has no vocabulary; pass `vocabulary` when creating it, or call set_vocabulary()"
-            )
-
-    def get_vocabulary(self) -> list[str]:
-        """The vocabulary, a list of token strings by id.
-
-        Returns:
-            A list of strings.
-
-        Raises:
-            ValueError: If no vocabulary is set.
-        """
-        self._check_vocabulary()
-        return list(self.vocabulary)
-
-    def vocabulary_size(self) -> int:
-        """The number of tokens in the vocabulary.
-
-        Returns:
-            An int.
-
-        Raises:
-            ValueError: If no vocabulary is set.
-        """
-        self._check_vocabulary()
-        return len(self.vocabulary)
-
-    def id_to_token(self, id: int) -> str:
-        """The token string of id `id`.
-
-        Args:
-            id: An int in `[0, vocabulary_size())`.
-
-        Returns:
-            The token.
-
-        Raises:
-            ValueError: If no vocabulary is set or `id` is out of range.
-        """
-        self._check_vocabulary()
-        if not 0 <= id < len(self.vocabulary):
-            raise ValueError(f"{self._who()}: `id` must be in [0, {len(self.vocabulary) - 1}], got {id}")
-        return self.vocabulary[id]
-
-    def token_to_id(self, token: str) -> int:
-        """The id of token string `token`.
-
-        Args:
-            token: A token of the vocabulary.
-
-        Returns:
-            Its id, an int.
-
-        Raises:
-            ValueError: If no vocabulary is set or `token` is not in it.
-        """
-        self._check_vocabulary()
-        if token not in self._token_to_id_map:
-            raise ValueError(f"{self._who()}: token {token!r} is not in the vocabulary")
-        return self._token_to_id_map[token]
+            return None
+        return self.vocabulary, self.vocabulary, self._token_to_id_map
 
     # ------------------------------------------------------------- tokenizing
 

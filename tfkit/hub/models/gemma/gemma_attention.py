@@ -23,8 +23,8 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.attention_masks import windowed_mask
 from tfkit.hub.layers.fused_projections import project_heads
-from tfkit.hub.layers.grouped_query_attention import sliding_window_mask
 from tfkit.hub.layers.kv_cache import join_cache, split_cache, update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.hub.layers.transformer_layer_utils import clone_initializer
@@ -175,8 +175,7 @@ class CachedGemmaAttention(Layer):
 
     def _mask_sliding_window(self, attention_mask: Any, cache_update_index: Any = 0) -> tf.Tensor:
         shape = tf.shape(attention_mask)
-        window = sliding_window_mask(shape[1], shape[2], self.sliding_window_size, cache_update_index, two_sided=True)
-        return tf.logical_and(tf.cast(attention_mask, tf.bool), window[tf.newaxis])
+        return windowed_mask(attention_mask, shape[1], shape[2], self.sliding_window_size, cache_update_index)
 
     def _compute_attention(
         self,

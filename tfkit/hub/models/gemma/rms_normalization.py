@@ -17,6 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.rms_normalization import rms_norm
 
 
 class RMSNormalization(Layer):
@@ -57,11 +58,7 @@ class RMSNormalization(Layer):
         self.scale = self.add_weight(name="scale", trainable=True, shape=(input_shape[-1],), initializer="zeros")
 
     def call(self, x: tf.Tensor) -> tf.Tensor:
-        x = tf.cast(x, tf.float32)
-        scale = tf.cast(self.scale, tf.float32)
-        variance = tf.reduce_mean(tf.square(x), axis=-1, keepdims=True)
-        normalized = x * tf.math.reciprocal(tf.sqrt(variance + self.epsilon))
-        return tf.cast(normalized * (1 + scale), self.compute_dtype)
+        return tf.cast(rms_norm(x, self.scale, self.epsilon, scale_offset=1.0), self.compute_dtype)
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -20,21 +20,11 @@ from typing import Any
 
 import tensorflow as tf
 
+from tfkit.hub.layers.attention_masks import bidirectional_window_mask
 from tfkit.hub.layers.kv_cache import update_cache
 from tfkit.hub.layers.rotary_embedding import RotaryEmbedding
 from tfkit.hub.models.gemma.gemma_attention import CachedGemmaAttention
 from tfkit.hub.models.gemma.rms_normalization import RMSNormalization
-
-
-def bidirectional_window_mask(batch_size: Any, sequence_length: Any, window: int) -> tf.Tensor:
-    """``(batch, length, length)`` booleans: query ``i`` sees key ``j`` when ``-(window // 2) <= i - j <=
-    window - window // 2 - 1`` (a window of 4 sees one key before and two after)."""
-    i = tf.range(sequence_length)[:, None]
-    j = tf.range(sequence_length)[None, :]
-    right = window // 2
-    left = window - right - 1
-    mask = tf.logical_and(i - j <= left, i - j >= -right)
-    return tf.broadcast_to(mask[None], tf.stack([batch_size, sequence_length, sequence_length]))
 
 
 def _shape(x: tf.Tensor) -> Any:

@@ -16,14 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit import initializers
-from tfkit.hub.layers.grouped_query_attention import GroupedQueryAttention
+from tfkit.hub.layers.grouped_query_attention import CachedGroupedQueryAttention
 from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.hub.models.llama.llama_rotary_embedding import LlamaRotaryEmbedding
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class LlamaAttention(GroupedQueryAttention):
+class LlamaAttention(CachedGroupedQueryAttention):
     """A cached grouped-query attention layer with rotary position embeddings.
 
     Projects the input to queries `(num_query_heads, head_dim)` and keys and

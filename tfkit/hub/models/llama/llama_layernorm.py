@@ -11,6 +11,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.rms_normalization import rms_norm
 from tfkit.saving import register_keras_serializable
 
 
@@ -53,10 +54,7 @@ class LlamaLayerNorm(Layer):
         )
 
     def call(self, x: tf.Tensor) -> tf.Tensor:
-        x = tf.cast(x, tf.float32)
-        mean_square = tf.reduce_mean(tf.square(x), axis=-1, keepdims=True)
-        x = x * tf.math.rsqrt(mean_square + self.epsilon)
-        return tf.cast(x * tf.cast(self.scale, tf.float32), self.compute_dtype)
+        return tf.cast(rms_norm(x, self.scale, self.epsilon), self.compute_dtype)
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit import initializers
-from tfkit.hub.layers.grouped_query_attention import GroupedQueryAttention
+from tfkit.hub.layers.grouped_query_attention import CachedGroupedQueryAttention
 from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class CachedMistralAttention(GroupedQueryAttention):
+class CachedMistralAttention(CachedGroupedQueryAttention):
     """A cached grouped-query attention layer with sliding window.
 
     Queries have `num_query_heads` heads; keys and values have

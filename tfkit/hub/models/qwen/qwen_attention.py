@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import tensorflow as tf
-
 from tfkit import initializers
-from tfkit.hub.layers.grouped_query_attention import GroupedQueryAttention, windowed_mask
+from tfkit.hub.layers.grouped_query_attention import CachedGroupedQueryAttention
 from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class QwenAttention(GroupedQueryAttention):
+class QwenAttention(CachedGroupedQueryAttention):
     """A multi-head attention layer for Qwen models.
 
     Grouped-query attention: queries have `num_query_heads` heads, keys and
@@ -103,10 +101,8 @@ class QwenAttention(GroupedQueryAttention):
             rope_scaling_factor=self.rope_scaling_factor,
         )
 
-    def _windowed(self, attention_mask: Any, query: tf.Tensor, key: tf.Tensor, cache_update_index: Any) -> Any:
-        if not self.use_sliding_window_attention:
-            return attention_mask
-        return windowed_mask(attention_mask, query, key, self.sliding_window_size, cache_update_index)
+    def _attention_window(self) -> int | None:
+        return self.sliding_window_size if self.use_sliding_window_attention else None
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -7,14 +7,14 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import initializers
-from tfkit.hub.layers.grouped_query_attention import GroupedQueryAttention, windowed_mask
+from tfkit.hub.layers.grouped_query_attention import CachedGroupedQueryAttention
 from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.hub.models.qwen3.qwen3_layernorm import Qwen3LayerNorm
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class Qwen3Attention(GroupedQueryAttention):
+class Qwen3Attention(CachedGroupedQueryAttention):
     """A multi-head attention layer for Qwen 3 models.
 
     Grouped-query attention without biases; each query and key head is
@@ -117,10 +117,8 @@ class Qwen3Attention(GroupedQueryAttention):
     def _key_heads(self, projected: tf.Tensor, start_index: Any) -> tf.Tensor:
         return self.rotary_embedding_layer(self._key_dense_layer_norm(projected), start_index=start_index)
 
-    def _windowed(self, attention_mask: Any, query: tf.Tensor, key: tf.Tensor, cache_update_index: Any) -> Any:
-        if not self.sliding_window_size:
-            return attention_mask
-        return windowed_mask(attention_mask, query, key, self.sliding_window_size, cache_update_index)
+    def _attention_window(self) -> int | None:
+        return self.sliding_window_size or None
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -7,7 +7,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.engine.layer import Layer
-from tfkit.hub.layers.gated_decoder_block import rms_norm
+from tfkit.hub.layers.rms_normalization import rms_norm
 from tfkit.saving import register_keras_serializable
 
 
