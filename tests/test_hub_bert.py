@@ -116,7 +116,7 @@ def test_task_weights_have_keras_hubs_layout_and_load_both_ways(presets, classif
         _close(fresh(inputs), ours(inputs), atol=1e-4)
     classifier = tk_hub.models.TextClassifier.from_preset(presets[0], load_weights=False)
     before = [np.array(w) for w in classifier.weights]
-    with pytest.raises(ValueError, match=r"do not fit model .bert_text_classifier.; nothing was loaded"):
+    with pytest.raises(ValueError, match=r"do not fit model .bert_text_classifier(_[0-9]+)?.; nothing was loaded"):
         classifier.load_task_weights(os.path.join(presets[0], "model.weights.h5"))  # a backbone file: refused
     for weight, value in zip(classifier.weights, before):
         np.testing.assert_array_equal(weight, value)  # and nothing changed

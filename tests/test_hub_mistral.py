@@ -188,7 +188,7 @@ def test_checkpoint_weights_of_the_wrong_shape_are_refused_naming_the_tensor(tmp
     }
     (tmp_path / "config.json").write_text(json.dumps(hf))
     backbone = tk_hub.models.MistralBackbone(
-        **tk_hub.models.mistral.mistral_checkpoint.MistralConverter.backbone_config(hf)
+        **tk_hub.models.mistral.mistral_converter.MistralConverter.backbone_config(hf)
     )
     assert backbone.sliding_window is None and backbone.head_dim is None
     tensors = {"model.embed_tokens.weight": np.zeros((8, 5), "float32")}
@@ -200,12 +200,8 @@ def test_checkpoint_weights_of_the_wrong_shape_are_refused_naming_the_tensor(tmp
 def test_docstring_examples_run(tmp_path, monkeypatch):
     from tfkit.hub.layers import attention_masks, gated_decoder_block, grouped_query_attention, rms_normalization
     from tfkit.hub.models import decoder_causal_lm
-    from tfkit.hub.models.mistral import (
-        mistral_attention,
-        mistral_checkpoint,
-        mistral_layer_norm,
-        mistral_transformer_decoder,
-    )
+    from tfkit.hub.models.mistral import mistral_attention, mistral_layer_norm, mistral_transformer_decoder
+    from tfkit.hub.presets import decoder_conversion
 
     monkeypatch.chdir(tmp_path)
     objects = [
@@ -216,8 +212,8 @@ def test_docstring_examples_run(tmp_path, monkeypatch):
         mistral_attention.CachedMistralAttention,
         mistral_layer_norm.MistralLayerNormalization,
         mistral_transformer_decoder.MistralTransformerDecoder,
-        mistral_checkpoint.transposed,
-        mistral_checkpoint.rope_theta,
+        decoder_conversion.transposed,
+        decoder_conversion.rope_theta,
         # the blocks and functions Mistral shares with the Qwen families
         grouped_query_attention.CachedGroupedQueryAttention,
         attention_masks.sliding_window_mask,

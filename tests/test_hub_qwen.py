@@ -188,7 +188,7 @@ def test_the_transformers_checkpoint_keras_hub_exports_loads_with_the_preset_num
         np.testing.assert_array_equal(causal_lm.preprocessor.tokenizer(text), ours.preprocessor.tokenizer(text))
     mixed = {**hf_config, "max_window_layers": 1}  # Transformers' window from layer 1 on: not a QwenBackbone
     with pytest.raises(ValueError, match=r"a sliding window on layers \[1\] only"):
-        tk_hub.models.qwen.qwen_checkpoint.QwenConverter.backbone_config(mixed)
+        tk_hub.models.qwen.qwen_converter.QwenConverter.backbone_config(mixed)
 
 
 @pytest.mark.parametrize("family", ["qwen3"], indirect=True)
@@ -217,13 +217,14 @@ def test_qwen3s_query_and_key_norms_use_the_backbones_epsilon():
 
 
 def test_docstring_examples_run(tmp_path, monkeypatch):
-    from tfkit.hub.models.qwen import qwen_attention, qwen_checkpoint, qwen_decoder, qwen_layernorm
+    from tfkit.hub.models.qwen import qwen_attention, qwen_decoder, qwen_layernorm
     from tfkit.hub.models.qwen3 import qwen3_attention, qwen3_decoder, qwen3_layernorm
+    from tfkit.hub.presets import decoder_conversion
 
     monkeypatch.chdir(tmp_path)
     objects = [getattr(tk_hub.models, f"{p}{n}") for p in ("Qwen", "Qwen3") for n in NAMES]
     objects += [qwen_attention.QwenAttention, qwen_decoder.QwenTransformerDecoder, qwen_layernorm.QwenLayerNorm]
     objects += [qwen3_attention.Qwen3Attention, qwen3_decoder.Qwen3TransformerDecoder, qwen3_layernorm.Qwen3LayerNorm]
-    objects += [qwen_checkpoint.sliding_layers, qwen_checkpoint.sliding_window_config]
+    objects += [decoder_conversion.sliding_layers, decoder_conversion.sliding_window_config]
     report = run_private_docstring_examples(objects)
     assert not report, "".join(report)

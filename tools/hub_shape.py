@@ -5,8 +5,7 @@
     python tools/hub_shape.py --decode-path   # the modules whose code runs while a Llama step is traced
 
 Code lines leave out docstrings, comments and blank lines (the rule of
-``tests/test_architecture.py``). A family's converter (``<family>_converter.py``
-or the older ``<family>_checkpoint.py``) is counted apart: the aim is that a
+``tests/test_architecture.py``). A family's converter (``<family>_converter.py``) is counted apart: the aim is that a
 new decoder family needs under 150 lines of its own beyond its converter table.
 The decode path is what ``sys.setprofile`` sees while ``generate_step`` of a tiny
 random ``LlamaCausalLM`` is traced for XLA (after a first call, so only the

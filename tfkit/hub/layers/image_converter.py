@@ -22,8 +22,9 @@ import tensorflow as tf
 
 from tfkit.base.data_format import standardize_data_format
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
-from tfkit.hub.presets import classes, config_budget, files, handles, loader, saver, transformers_checkpoints
-from tfkit.hub.presets.refusals import preset_loader
+from tfkit.hub.presets import files, saver
+from tfkit.hub.presets.preset_loader import get_preset_loader
+from tfkit.hub.presets.refusals import refuses_bad_presets
 from tfkit.layers import Resizing
 from tfkit.saving import register_keras_serializable
 
@@ -231,7 +232,7 @@ class ImageConverter(PreprocessingLayer):
         return config
 
     @classmethod
-    @preset_loader
+    @refuses_bad_presets
     def from_preset(cls, preset: str, **kwargs: Any) -> "ImageConverter | None":
         """Instantiates the image converter of a preset (`image_converter.json`).
 
@@ -254,20 +255,13 @@ class ImageConverter(PreprocessingLayer):
                 file describes another class.
             FileNotFoundError: If the preset has no `image_converter.json`.
         """
-        directory = handles.local_directory(preset)
-        if files.has_file(directory, files.CONFIG_FILE):
-            backbone_cls = loader.backbone_class(directory)
-            if cls.backbone_cls is not backbone_cls:
-                cls = classes.matching_subclass(cls, backbone_cls, directory)
-            hf_config = files.read_json(directory, files.CONFIG_FILE)
-            if "model_type" in hf_config and "registered_name" not in hf_config:  # a Transformers checkpoint
-                converter = transformers_checkpoints.converter_for(hf_config, directory)
-                read = getattr(converter, "image_converter_config", None)
-                config = read(directory, hf_config) if read is not None else None
-                if config is not None:  # from the checkpoint's preprocessor_config.json: held as a preset's config
-                    config_budget.check_values(config, f"preset {directory}: preprocessor_config.json")
-                return None if config is None else cls(**{**config, **kwargs})
-        return loader.load_serialized(directory, files.IMAGE_CONVERTER_CONFIG_FILE, cls, **kwargs)
+        source = get_preset_loader(preset)
+        if source.has_file(files.CONFIG_FILE):
+            cls = source.matching_class(cls)
+        if source.is_transformers_checkpoint:  # from its preprocessor_config.json, held as a preset's config
+            config = source.image_converter_config()
+            return None if config is None else cls(**{**config, **kwargs})
+        return source.load_serialized(cls, files.IMAGE_CONVERTER_CONFIG_FILE, **kwargs)
 
     def save_to_preset(self, preset_dir: str) -> None:
         """Saves the converter's config as `image_converter.json` of a preset folder (it has no assets).

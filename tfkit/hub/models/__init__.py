@@ -11,7 +11,7 @@ preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Ll
 """
 
 from tfkit.hub.models.backbone import Backbone
-from tfkit.hub.models.bert import bert_checkpoint  # noqa: F401  (registers the bert checkpoint converter)
+from tfkit.hub.models.bert import bert_converter  # noqa: F401  (registers the bert checkpoint converter)
 from tfkit.hub.models.bert.bert_backbone import BertBackbone
 from tfkit.hub.models.bert.bert_masked_lm import BertMaskedLM
 from tfkit.hub.models.bert.bert_masked_lm_preprocessor import BertMaskedLMPreprocessor
@@ -20,17 +20,17 @@ from tfkit.hub.models.bert.bert_text_classifier_preprocessor import BertTextClas
 from tfkit.hub.models.bert.bert_tokenizer import BertTokenizer
 from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
-from tfkit.hub.models.gemma import gemma_checkpoint  # noqa: F401  (registers the gemma and gemma2 converters)
+from tfkit.hub.models.gemma import gemma_converter  # noqa: F401  (registers the gemma and gemma2 converters)
 from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone
 from tfkit.hub.models.gemma.gemma_causal_lm import GemmaCausalLM
 from tfkit.hub.models.gemma.gemma_causal_lm_preprocessor import GemmaCausalLMPreprocessor
 from tfkit.hub.models.gemma.gemma_tokenizer import GemmaTokenizer
-from tfkit.hub.models.gemma3 import gemma3_checkpoint  # noqa: F401  (registers the gemma3 and gemma3_text converters)
+from tfkit.hub.models.gemma3 import gemma3_converter  # noqa: F401  (registers the gemma3 and gemma3_text converters)
 from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
 from tfkit.hub.models.gemma3.gemma3_causal_lm import Gemma3CausalLM
 from tfkit.hub.models.gemma3.gemma3_causal_lm_preprocessor import Gemma3CausalLMPreprocessor
 from tfkit.hub.models.gemma3.gemma3_tokenizer import Gemma3Tokenizer
-from tfkit.hub.models.gpt2 import gpt2_checkpoint  # noqa: F401  (registers the gpt2 checkpoint converter)
+from tfkit.hub.models.gpt2 import gpt2_converter  # noqa: F401  (registers the gpt2 checkpoint converter)
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
 from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
@@ -42,25 +42,25 @@ from tfkit.hub.models.llama.llama_backbone import LlamaBackbone
 from tfkit.hub.models.llama.llama_causal_lm import LlamaCausalLM
 from tfkit.hub.models.llama.llama_causal_lm_preprocessor import LlamaCausalLMPreprocessor
 from tfkit.hub.models.llama.llama_tokenizer import LlamaTokenizer
-from tfkit.hub.models.llama3 import llama3_checkpoint  # noqa: F401  (registers the llama checkpoint converter)
+from tfkit.hub.models.llama3 import llama3_converter  # noqa: F401  (registers the llama checkpoint converter)
 from tfkit.hub.models.llama3.llama3_backbone import Llama3Backbone
 from tfkit.hub.models.llama3.llama3_causal_lm import Llama3CausalLM
 from tfkit.hub.models.llama3.llama3_causal_lm_preprocessor import Llama3CausalLMPreprocessor
 from tfkit.hub.models.llama3.llama3_tokenizer import Llama3Tokenizer
 from tfkit.hub.models.masked_lm import MaskedLM
 from tfkit.hub.models.masked_lm_preprocessor import MaskedLMPreprocessor
-from tfkit.hub.models.mistral import mistral_checkpoint  # noqa: F401  (registers the mistral checkpoint converter)
+from tfkit.hub.models.mistral import mistral_converter  # noqa: F401  (registers the mistral checkpoint converter)
 from tfkit.hub.models.mistral.mistral_backbone import MistralBackbone
 from tfkit.hub.models.mistral.mistral_causal_lm import MistralCausalLM
 from tfkit.hub.models.mistral.mistral_causal_lm_preprocessor import MistralCausalLMPreprocessor
 from tfkit.hub.models.mistral.mistral_tokenizer import MistralTokenizer
 from tfkit.hub.models.preprocessor import Preprocessor
-from tfkit.hub.models.qwen import qwen_checkpoint  # noqa: F401  (registers the qwen2 checkpoint converter)
+from tfkit.hub.models.qwen import qwen_converter  # noqa: F401  (registers the qwen2 checkpoint converter)
 from tfkit.hub.models.qwen.qwen_backbone import QwenBackbone
 from tfkit.hub.models.qwen.qwen_causal_lm import QwenCausalLM
 from tfkit.hub.models.qwen.qwen_causal_lm_preprocessor import QwenCausalLMPreprocessor
 from tfkit.hub.models.qwen.qwen_tokenizer import QwenTokenizer
-from tfkit.hub.models.qwen3 import qwen3_checkpoint  # noqa: F401  (registers the qwen3 checkpoint converter)
+from tfkit.hub.models.qwen3 import qwen3_converter  # noqa: F401  (registers the qwen3 checkpoint converter)
 from tfkit.hub.models.qwen3.qwen3_backbone import Qwen3Backbone
 from tfkit.hub.models.qwen3.qwen3_causal_lm import Qwen3CausalLM
 from tfkit.hub.models.qwen3.qwen3_causal_lm_preprocessor import Qwen3CausalLMPreprocessor
@@ -68,7 +68,7 @@ from tfkit.hub.models.qwen3.qwen3_tokenizer import Qwen3Tokenizer
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.text_classifier import TextClassifier
 from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
-from tfkit.hub.models.vit import vit_checkpoint  # noqa: F401  (registers the vit checkpoint converter)
+from tfkit.hub.models.vit import vit_converter  # noqa: F401  (registers the vit checkpoint converter)
 from tfkit.hub.models.vit.vit_backbone import ViTBackbone
 from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
 from tfkit.hub.models.vit.vit_image_classifier_preprocessor import ViTImageClassifierPreprocessor

@@ -15,8 +15,9 @@ from typing import Any
 from tfkit import dtype_policies
 from tfkit.base import registry
 from tfkit.hub.models.backbone_lora import BackboneLora
-from tfkit.hub.presets import classes, handles, loader, saver
-from tfkit.hub.presets.refusals import preset_loader
+from tfkit.hub.presets import classes, saver
+from tfkit.hub.presets.preset_loader import get_preset_loader
+from tfkit.hub.presets.refusals import refuses_bad_presets
 from tfkit.models import Model
 from tfkit.saving import register_keras_serializable
 
@@ -72,7 +73,7 @@ class Backbone(BackboneLora, Model):
         return cls(**config)
 
     @classmethod
-    @preset_loader
+    @refuses_bad_presets
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> "Backbone":
         """Instantiates a backbone from a preset: a KerasHub preset folder or a `hf://`/`kaggle://` handle.
 
@@ -95,8 +96,7 @@ class Backbone(BackboneLora, Model):
             ValueError: If the preset is not a backbone of this class, names a
                 class tfkit.hub does not have, or its weights do not fit.
         """
-        directory = handles.local_directory(preset)
-        return loader.load_backbone(directory, cls, load_weights, **kwargs)
+        return get_preset_loader(preset).load_backbone(cls, load_weights, **kwargs)
 
     def save_to_preset(self, preset_dir: str, max_shard_size: Any = 10) -> None:
         """Saves the backbone to a preset folder in KerasHub's layout (config, weights, metadata).

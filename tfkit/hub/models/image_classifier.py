@@ -15,21 +15,12 @@ from typing import Any
 
 from tfkit import activations, layers, losses, optimizers
 from tfkit.hub.models.task import Task
-from tfkit.hub.presets import config_budget, files, handles, transformers_checkpoints
-from tfkit.hub.presets.refusals import preset_loader
+from tfkit.hub.presets import config_budget, transformers_checkpoints
+from tfkit.hub.presets.preset_loader import get_preset_loader
+from tfkit.hub.presets.refusals import refuses_bad_presets
 from tfkit.hub.presets.safetensors_files import SafetensorsCheckpoint
 from tfkit.metrics import SparseCategoricalAccuracy
 from tfkit.saving import register_keras_serializable
-
-
-def _transformers_config(directory: str) -> dict | None:
-    """The `config.json` of a Hugging Face checkpoint folder, or `None` for a KerasHub preset."""
-    if not files.has_file(directory, files.CONFIG_FILE):
-        return None
-    entry = files.read_json(directory, files.CONFIG_FILE)
-    if isinstance(entry, dict) and "model_type" in entry and "registered_name" not in entry:
-        return entry
-    return None
 
 
 @register_keras_serializable(package="keras_hub")
@@ -138,7 +129,7 @@ class ImageClassifier(Task):
         super().compile(optimizer=optimizer, loss=loss, metrics=metrics, **kwargs)
 
     @classmethod
-    @preset_loader
+    @refuses_bad_presets
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> "ImageClassifier":
         """Instantiates the preset family's image classifier, with its head's weights where the preset has them.
 
@@ -164,10 +155,10 @@ class ImageClassifier(Task):
                 Hugging Face checkpoint has no classification head and
                 `num_classes` is not given.
         """
-        directory = handles.local_directory(preset)
-        hf_config = _transformers_config(directory)
-        if hf_config is None:
-            return super().from_preset(directory, load_weights, **kwargs)
+        source = get_preset_loader(preset)
+        if not source.is_transformers_checkpoint:
+            return super().from_preset(source, load_weights, **kwargs)
+        directory, hf_config = source.directory, source.config
         architectures = hf_config.get("architectures") or [""]
         architecture = architectures[0] if isinstance(architectures, list) and architectures else ""
         architecture = architecture if isinstance(architecture, str) else ""
@@ -184,10 +175,10 @@ class ImageClassifier(Task):
                 f"{directory} is a {architecture or hf_config.get('model_type')} checkpoint without a classification "
                 f"head; pass num_classes to build a fresh one"
             )
-        task = super().from_preset(directory, load_weights, **kwargs)
+        task = super().from_preset(source, load_weights, **kwargs)
         if load_weights and load_head:
             plan = transformers_checkpoints.WeightPlan()
-            transformers_checkpoints.converter_for(hf_config, directory).plan_head_weights(task, hf_config, plan)
+            source.converter.plan_head_weights(task, hf_config, plan)
             with SafetensorsCheckpoint(directory) as checkpoint:
                 plan.apply(checkpoint)
         return task

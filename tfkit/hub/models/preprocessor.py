@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
-from tfkit.hub.presets import classes, files, handles, loader, saver
-from tfkit.hub.presets.refusals import preset_loader
+from tfkit.hub.presets import files, loader, saver
+from tfkit.hub.presets.preset_loader import get_preset_loader
+from tfkit.hub.presets.refusals import refuses_bad_presets
 from tfkit.saving import deserialize, register_keras_serializable, serialize
 
 
@@ -85,7 +86,7 @@ class Preprocessor(PreprocessingLayer):
         return cls(**config)
 
     @classmethod
-    @preset_loader
+    @refuses_bad_presets
     def from_preset(cls, preset: str, config_file: str = files.PREPROCESSOR_CONFIG_FILE, **kwargs: Any) -> Any:
         """Instantiates the preprocessor of a preset, with its tokenizer's vocabulary loaded.
 
@@ -114,18 +115,17 @@ class Preprocessor(PreprocessingLayer):
                 "Do not call Preprocessor.from_preset() directly; call a task's preprocessor class, such as "
                 "tfkit.hub.models.CausalLMPreprocessor.from_preset()"
             )
-        directory = handles.local_directory(preset)
-        backbone_cls = loader.backbone_class(directory)
-        cls = classes.matching_subclass(cls, backbone_cls, directory)
-        if files.has_file(directory, config_file):
-            entry = files.read_json(directory, config_file)
-            found = loader.config_class(entry, f"preset {directory}: {config_file}")
+        source = get_preset_loader(preset)
+        cls = source.matching_class(cls)
+        if source.has_file(config_file):
+            entry = source.read_json(config_file)
+            found = loader.config_class(entry, f"preset {source.directory}: {config_file}")
             if isinstance(found, type) and issubclass(found, cls):
-                return loader.load_serialized(directory, config_file, cls, **kwargs)
+                return source.load_serialized(cls, config_file, **kwargs)
         if "tokenizer" not in kwargs and cls.tokenizer_cls is not None:
-            kwargs["tokenizer"] = cls.tokenizer_cls.from_preset(directory)
+            kwargs["tokenizer"] = cls.tokenizer_cls.from_preset(source)
         if "image_converter" not in kwargs and cls.image_converter_cls is not None:
-            kwargs["image_converter"] = cls.image_converter_cls.from_preset(directory)
+            kwargs["image_converter"] = cls.image_converter_cls.from_preset(source)
         return cls(**kwargs)
 
     def load_preset_assets(self, preset: str) -> None:

@@ -12,8 +12,9 @@ import os
 from typing import Any
 
 from tfkit.hub.models.pipeline import PreprocessingPipeline
-from tfkit.hub.presets import classes, files, handles, loader, saver, task_weights
-from tfkit.hub.presets.refusals import preset_loader
+from tfkit.hub.presets import files, loader, saver, task_weights
+from tfkit.hub.presets.preset_loader import get_preset_loader
+from tfkit.hub.presets.refusals import refuses_bad_presets
 from tfkit.models import Model
 from tfkit.saving import deserialize, register_keras_serializable, serialize
 
@@ -137,7 +138,7 @@ class Task(PreprocessingPipeline, Model):
         task_weights.load_task_weights(self, filepath)
 
     @classmethod
-    @preset_loader
+    @refuses_bad_presets
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> "Task":
         """Instantiates a task from a preset: its backbone, preprocessor and, when stored, its task config.
 
@@ -168,18 +169,17 @@ class Task(PreprocessingPipeline, Model):
                 "Do not call Task.from_preset() directly; call a task kind, such as "
                 "tfkit.hub.models.CausalLM.from_preset() or TextClassifier.from_preset()"
             )
-        directory = handles.local_directory(preset)
-        backbone_cls = loader.backbone_class(directory)
-        cls = classes.matching_subclass(cls, backbone_cls, directory)
+        source = get_preset_loader(preset)
+        cls = source.matching_class(cls)
         load_task_weights = "num_classes" not in kwargs  # a new number of classes is a new head, as in KerasHub
         dtype = kwargs.pop("dtype", None)
         if "backbone" not in kwargs:
-            kwargs["backbone"] = loader.load_backbone(directory, cls.backbone_cls, load_weights, dtype=dtype)
-        entry = loader.task_entry(directory, cls)
+            kwargs["backbone"] = source.load_backbone(cls.backbone_cls, load_weights, dtype=dtype)
+        entry = loader.task_entry(source.directory, cls)
         if entry is not None:
-            return loader.load_task(directory, entry, load_weights and load_task_weights, **kwargs)
+            return loader.load_task(source.directory, entry, load_weights and load_task_weights, **kwargs)
         if "preprocessor" not in kwargs and cls.preprocessor_cls is not None:
-            kwargs["preprocessor"] = cls.preprocessor_cls.from_preset(directory)
+            kwargs["preprocessor"] = cls.preprocessor_cls.from_preset(source)
         return cls(**kwargs)
 
     def save_to_preset(self, preset_dir: str, max_shard_size: Any = 10) -> None:

@@ -30,14 +30,7 @@ from typing import Any
 
 from tfkit.base import dtype_policy_float, registry, settings
 from tfkit.engine.config_safety import check_config
-from tfkit.hub.presets import (
-    config_budget,
-    files,
-    streamed_weights,
-    task_weights,
-    transformers_checkpoints,
-    weight_files,
-)
+from tfkit.hub.presets import config_budget, files, streamed_weights, task_weights, weight_files
 from tfkit.saving import serialization_api
 from tfkit.saving.h5_snapshot import read_snapshot
 from tfkit.saving.keras_files.config_from_keras import ImportReport, translate_object
@@ -56,15 +49,6 @@ def config_class(entry: Any, source: str) -> type:
             f"{source} names {entry.get('registered_name') or entry['class_name']}, which tfkit.hub does not have: "
             f"{error}"
         ) from None
-
-
-def backbone_class(directory: str) -> type:
-    """The backbone class of preset ``directory``: named by its ``config.json`` (KerasHub's) or by its
-    ``model_type`` (a Hugging Face checkpoint's)."""
-    entry = files.read_json(directory, files.CONFIG_FILE)
-    if isinstance(entry, dict) and "model_type" in entry and "registered_name" not in entry:
-        return transformers_checkpoints.converter_for(entry, directory).backbone_cls
-    return config_class(entry, f"preset {directory}: {files.CONFIG_FILE}")
 
 
 def _with_arguments(entry: dict, arguments: dict[str, Any]) -> dict:
@@ -128,12 +112,12 @@ def resolved_dtype(entry: Any, dtype: Any) -> Any:
     return None
 
 
-def load_backbone(directory: str, cls: type, load_weights: bool = True, **arguments: Any) -> Any:
-    """The backbone of preset ``directory`` (a subclass of ``cls``), its weights loaded when ``load_weights``."""
+def load_backbone(directory: str, cls: type, load_weights: bool = True, entry: Any = None, **arguments: Any) -> Any:
+    """The backbone of KerasHub preset ``directory`` (a subclass of ``cls``), its weights loaded when
+    ``load_weights``; ``entry`` is its parsed ``config.json`` when the caller has read it."""
     source = f"preset {directory}: {files.CONFIG_FILE}"
-    entry = files.read_json(directory, files.CONFIG_FILE)
-    if isinstance(entry, dict) and "model_type" in entry and "registered_name" not in entry:  # Hugging Face's
-        return transformers_checkpoints.load_backbone(directory, entry, cls, load_weights, **arguments)
+    if entry is None:
+        entry = files.read_json(directory, files.CONFIG_FILE)
     found = config_class(entry, source)
     if not (isinstance(found, type) and issubclass(found, cls)):
         raise ValueError(
@@ -162,10 +146,12 @@ def _has_weights(directory: str) -> bool:
     )
 
 
-def load_serialized(directory: str, config_file: str, cls: type, **arguments: Any) -> Any:
-    """The object ``config_file`` describes (a tokenizer, a preprocessor), with its preset assets loaded."""
+def load_serialized(directory: str, config_file: str, cls: type, entry: Any = None, **arguments: Any) -> Any:
+    """The object ``config_file`` describes (a tokenizer, a preprocessor), with its preset assets loaded;
+    ``entry`` is the file's parsed content when the caller has read it."""
     source = f"preset {directory}: {config_file}"
-    entry = files.read_json(directory, config_file)
+    if entry is None:
+        entry = files.read_json(directory, config_file)
     found = config_class(entry, source)
     if not (isinstance(found, type) and issubclass(found, cls)):
         raise ValueError(f"{source} describes a {found.__name__}, not a {cls.__name__}")

@@ -2,7 +2,7 @@
 
     class Backbone(Model):
         @classmethod
-        @preset_loader
+        @refuses_bad_presets
         def from_preset(cls, preset, ...): ...    # a ZeroDivisionError deep in a build: ValueError("preset p ...")
 
 tfkit.hub's readers check what they can and name the file and field; this is
@@ -24,7 +24,7 @@ from typing import Any, Callable
 from tfkit.saving.errors import refusing
 
 
-def preset_loader(function: Callable) -> Callable:
+def refuses_bad_presets(function: Callable) -> Callable:
     """Decorates a ``from_preset`` (``cls, preset, ...``): what the preset provokes leaves as ``ValueError``."""
 
     @functools.wraps(function)

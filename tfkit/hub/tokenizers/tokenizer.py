@@ -16,8 +16,9 @@ import os
 from typing import Any, ClassVar
 
 from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
-from tfkit.hub.presets import classes, files, handles, loader, saver, transformers_checkpoints
-from tfkit.hub.presets.refusals import preset_loader
+from tfkit.hub.presets import files, saver
+from tfkit.hub.presets.preset_loader import get_preset_loader
+from tfkit.hub.presets.refusals import refuses_bad_presets
 from tfkit.hub.tokenizers import tensor_io
 from tfkit.saving import register_keras_serializable
 
@@ -278,7 +279,7 @@ class Tokenizer(PreprocessingLayer):
     # ------------------------------------------------------------------ presets
 
     @classmethod
-    @preset_loader
+    @refuses_bad_presets
     def from_preset(cls, preset: str, config_file: str = files.TOKENIZER_CONFIG_FILE, **kwargs: Any) -> "Tokenizer":
         """Instantiates a tokenizer from a preset, with its vocabulary loaded from the preset's assets.
 
@@ -301,16 +302,11 @@ class Tokenizer(PreprocessingLayer):
             ValueError: If the preset holds no tokenizer of this class, or its
                 files are not valid.
         """
-        directory = handles.local_directory(preset)
-        if files.has_file(directory, files.CONFIG_FILE):
-            backbone_cls = loader.backbone_class(directory)
-            if cls.backbone_cls is not backbone_cls:
-                cls = classes.matching_subclass(cls, backbone_cls, directory)
-            hf_config = files.read_json(directory, files.CONFIG_FILE)
-            # a Transformers checkpoint: its tokenizer.json, if any, is the `tokenizers` library's, not KerasHub's
-            if "model_type" in hf_config and "registered_name" not in hf_config:
-                return transformers_checkpoints.load_tokenizer(directory, hf_config, cls, **kwargs)
-        return loader.load_serialized(directory, config_file, cls, **kwargs)
+        source = get_preset_loader(preset)
+        if source.has_file(files.CONFIG_FILE):  # a tokenizer saved alone has no config.json, nor a family
+            cls = source.matching_class(cls)
+        # a Transformers checkpoint's tokenizer.json, if any, is the `tokenizers` library's: its loader reads it
+        return source.load_tokenizer(cls, config_file, **kwargs)
 
     def save_to_preset(self, preset_dir: str) -> None:
         """Saves the tokenizer's config and its assets (vocabulary files) to a preset folder, as KerasHub does.

@@ -8,72 +8,18 @@ heads * head_dim)``; KerasHub's ``EinsumDense`` kernels are
 ``(heads, hidden, head_dim)`` and ``(heads, head_dim, hidden)``, and its
 feedforward kernels ``(in, out)``. Gemma 1 names the norm before the
 feedforward network ``post_attention_layernorm``; Gemma 2 has four norms a
-layer. The ``port_*`` functions are shared with Gemma 3's converter.
+layer. The ``port_*`` functions (``presets/decoder_conversion.py``) are shared with
+Gemma 3's converter.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone
 from tfkit.hub.presets import files
+from tfkit.hub.presets.decoder_conversion import TOKENIZER_MODEL_FILE, port_attention, port_feedforward, port_norms
 from tfkit.hub.presets.transformers_checkpoints import WeightPlan, register
-
-TOKENIZER_MODEL_FILE = "tokenizer.model"
-
-
-def heads_in_kernel(shape: tuple) -> Any:
-    """``(heads * head_dim, hidden)`` -> the ``(heads, hidden, head_dim)`` kernel of a query/key/value dense."""
-    heads, hidden, head_dim = shape
-
-    def transform(value: np.ndarray) -> np.ndarray:
-        return np.transpose(np.reshape(value, (heads, head_dim, hidden)), (0, 2, 1))
-
-    return transform
-
-
-def heads_out_kernel(shape: tuple) -> Any:
-    """``(hidden, heads * head_dim)`` -> the ``(heads, head_dim, hidden)`` kernel of the attention output."""
-    heads, head_dim, hidden = shape
-
-    def transform(value: np.ndarray) -> np.ndarray:
-        return np.transpose(np.reshape(value, (hidden, heads, head_dim)), (1, 2, 0))
-
-    return transform
-
-
-def port_attention(plan: WeightPlan, attention: Any, prefix: str) -> None:
-    """The four projections of a Gemma attention layer from ``<prefix>self_attn.{q,k,v,o}_proj.weight``."""
-    for dense, name in (
-        (attention.query_dense, "q_proj"),
-        (attention.key_dense, "k_proj"),
-        (attention.value_dense, "v_proj"),
-    ):
-        plan.port(dense.kernel, f"{prefix}self_attn.{name}.weight", heads_in_kernel(tuple(dense.kernel.shape)))
-    output = attention.output_dense.kernel
-    plan.port(output, f"{prefix}self_attn.o_proj.weight", heads_out_kernel(tuple(output.shape)))
-
-
-def port_feedforward(plan: WeightPlan, block: Any, prefix: str) -> None:
-    """The gated feedforward network from ``<prefix>mlp.{gate,up,down}_proj.weight`` (transposed)."""
-    for dense, name in (
-        (block.gating_ffw, "gate_proj"),
-        (block.gating_ffw_2, "up_proj"),
-        (block.ffw_linear, "down_proj"),
-    ):
-        plan.port(dense.kernel, f"{prefix}mlp.{name}.weight", np.transpose)
-
-
-def port_norms(plan: WeightPlan, block: Any, prefix: str, pre_ffw_key: str) -> None:
-    """The block's RMS norms: the two Gemma has, and the post-norms of Gemma 2 and 3 where the block has them."""
-    plan.port(block.pre_attention_norm.scale, f"{prefix}input_layernorm.weight")
-    plan.port(block.pre_ffw_norm.scale, f"{prefix}{pre_ffw_key}.weight")
-    if block.use_post_attention_norm:
-        plan.port(block.post_attention_norm.scale, f"{prefix}post_attention_layernorm.weight")
-    if block.use_post_ffw_norm:
-        plan.port(block.post_ffw_norm.scale, f"{prefix}post_feedforward_layernorm.weight")
 
 
 class GemmaConverter:

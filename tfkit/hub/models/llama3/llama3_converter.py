@@ -20,18 +20,10 @@ import numpy as np
 
 from tfkit.hub.models.llama3.llama3_backbone import Llama3Backbone
 from tfkit.hub.presets import files
+from tfkit.hub.presets.decoder_conversion import transposed
 from tfkit.hub.presets.transformers_checkpoints import WeightPlan, register
 
 _RESERVED_PREFIX = "<|reserved_special_token_"
-
-
-def _transposed(shape: tuple) -> Any:
-    """A Transformers ``(out, in)`` matrix as a kernel of ``shape`` (``(in, ...)`` or ``(..., out)``)."""
-
-    def transform(value: np.ndarray) -> np.ndarray:
-        return np.reshape(np.transpose(value), shape)
-
-    return transform
 
 
 def _rope_arguments(hf: dict, where: str) -> dict[str, Any]:
@@ -113,7 +105,7 @@ class Llama3Converter:
                 (attention._value_dense, "v_proj"),
                 (attention._output_dense, "o_proj"),
             ):
-                plan.port(dense.kernel, f"{prefix}self_attn.{name}.weight", _transposed(tuple(dense.kernel.shape)))
+                plan.port(dense.kernel, f"{prefix}self_attn.{name}.weight", transposed(tuple(dense.kernel.shape)))
             plan.port(block._feedforward_gate_dense.kernel, prefix + "mlp.gate_proj.weight", np.transpose)
             plan.port(block._feedforward_intermediate_dense.kernel, prefix + "mlp.up_proj.weight", np.transpose)
             plan.port(block._feedforward_output_dense.kernel, prefix + "mlp.down_proj.weight", np.transpose)

@@ -7,7 +7,7 @@ A ``gemma3_text`` checkpoint (``Gemma3ForCausalLM``) keeps the decoder under
 ``model.language_model.`` (or ``language_model.model.``) beside its vision
 tower, and its text settings in ``text_config``: tfkit.hub reads the text
 model of either (the vision tower of a ``gemma3`` checkpoint is left out, with
-a warning). The projections are laid out as Gemma's (``gemma_checkpoint``),
+a warning). The projections are laid out as Gemma's (``presets/decoder_conversion.py``),
 plus the per-head query and key norms.
 """
 
@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from tfkit.hub.models.gemma.gemma_checkpoint import TOKENIZER_MODEL_FILE, port_attention, port_feedforward, port_norms
 from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
 from tfkit.hub.models.gemma3.gemma3_tokenizer import END_OF_IMAGE_TOKEN, IMAGE_PLACEHOLDER_TOKEN, START_OF_IMAGE_TOKEN
 from tfkit.hub.presets import files
+from tfkit.hub.presets.decoder_conversion import TOKENIZER_MODEL_FILE, port_attention, port_feedforward, port_norms
 from tfkit.hub.presets.transformers_checkpoints import WeightPlan, register
 from tfkit.hub.tokenizers import SentencePieceTokenizer
 

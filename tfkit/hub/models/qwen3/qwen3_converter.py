@@ -13,9 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit.hub.models.mistral.mistral_checkpoint import plan_decoder_block, plan_embeddings, rope_theta
-from tfkit.hub.models.qwen.qwen_checkpoint import byte_pair_tokenizer, sliding_window_config
 from tfkit.hub.models.qwen3.qwen3_backbone import Qwen3Backbone
+from tfkit.hub.presets.decoder_conversion import (
+    byte_pair_tokenizer,
+    plan_decoder_block,
+    plan_embeddings,
+    rope_theta,
+    sliding_window_config,
+)
 from tfkit.hub.presets.transformers_checkpoints import WeightPlan, register
 
 
