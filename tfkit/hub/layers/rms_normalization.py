@@ -9,7 +9,7 @@ KerasHub creates the ``scale`` weight in the constructor (the layer needs
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import tensorflow as tf
 
@@ -50,6 +50,64 @@ def rms_norm(x: Any, scale: Any, epsilon: float, scale_offset: float = 0.0) -> t
     if scale_offset:
         scale = scale_offset + scale
     return (x * tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=-1, keepdims=True) + epsilon)) * scale
+
+
+class ScaledRMSNorm(Layer):
+    """Base of the families' RMS-norm layers: `rms_norm` of the last axis times a learned `scale`.
+
+    A family's layer (`LlamaLayerNorm`, `MistralLayerNormalization`,
+    `QwenLayerNorm`, Gemma's `RMSNormalization`, ...) keeps KerasHub's class
+    name, which names its weights in Keras's files, and declares only what
+    differs: `scale_initializer` (`"ones"`; Gemma's `"zeros"`) and
+    `scale_offset` (`0.0`; Gemma's `1.0`, its scale an offset from one). The
+    arithmetic is float32 whatever the compute dtype; the output is cast to
+    the layer's compute dtype.
+
+    Args:
+        epsilon: Float, added to the mean square before the root. Defaults to
+            `1e-6`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        x: A tensor `(..., features)`.
+
+    Returns:
+        The normalized tensor, of the input's shape.
+
+    Example:
+        >>> from tfkit.hub.layers.rms_normalization import ScaledRMSNorm
+        >>> norm = ScaledRMSNorm(epsilon=0.0)
+        >>> np.round(norm(np.array([[3.0, 4.0]], "float32")).numpy(), 4)
+        array([[0.8485, 1.1314]], dtype=float32)
+    """
+
+    scale_initializer: ClassVar[str] = "ones"
+    scale_offset: ClassVar[float] = 0.0
+
+    def __init__(self, epsilon: float = 1e-6, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.epsilon = epsilon
+
+    def _scale_size(self, input_shape: Any) -> int:
+        return input_shape[-1]
+
+    def build(self, input_shape: Any) -> None:
+        self.scale = self.add_weight(
+            name="scale",
+            shape=(self._scale_size(input_shape),),
+            initializer=self.scale_initializer,
+            trainable=True,
+            dtype=self.variable_dtype,
+        )
+
+    def call(self, x: tf.Tensor) -> tf.Tensor:
+        return tf.cast(rms_norm(x, self.scale, self.epsilon, self.scale_offset), self.compute_dtype)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "epsilon": self.epsilon}
 
 
 @register_keras_serializable(package="keras_hub")

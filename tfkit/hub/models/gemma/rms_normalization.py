@@ -12,15 +12,10 @@ so the key Keras gives it in a backbone's weights file
 
 from __future__ import annotations
 
-from typing import Any
-
-import tensorflow as tf
-
-from tfkit.engine.layer import Layer
-from tfkit.hub.layers.rms_normalization import rms_norm
+from tfkit.hub.layers.rms_normalization import ScaledRMSNorm
 
 
-class RMSNormalization(Layer):
+class RMSNormalization(ScaledRMSNorm):
     """Gemma's RMS normalization: normalize the last axis, then scale by `1 + scale`.
 
     The weight `scale` has the size of the input's last axis and is
@@ -50,20 +45,5 @@ class RMSNormalization(Layer):
         TensorShape([2])
     """
 
-    def __init__(self, epsilon: float = 1e-6, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.epsilon = epsilon
-
-    def build(self, input_shape: Any) -> None:
-        self.scale = self.add_weight(name="scale", trainable=True, shape=(input_shape[-1],), initializer="zeros")
-
-    def call(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.cast(rms_norm(x, self.scale, self.epsilon, scale_offset=1.0), self.compute_dtype)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(epsilon=self.epsilon)
-        return config
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
+    scale_initializer = "zeros"
+    scale_offset = 1.0

@@ -6,17 +6,12 @@ y = norm(x)          # x / sqrt(mean(x ** 2, axis=-1) + epsilon) * scale, back i
 
 from __future__ import annotations
 
-from typing import Any
-
-import tensorflow as tf
-
-from tfkit.engine.layer import Layer
-from tfkit.hub.layers.rms_normalization import rms_norm
+from tfkit.hub.layers.rms_normalization import ScaledRMSNorm
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class LlamaLayerNorm(Layer):
+class LlamaLayerNorm(ScaledRMSNorm):
     """A normalization layer for Llama that implements RMS normalization.
 
     Each vector along the last axis is divided by its root mean square (plus
@@ -43,23 +38,3 @@ class LlamaLayerNorm(Layer):
         >>> np.round(norm(np.array([[3.0, 4.0]], "float32")).numpy(), 4)
         array([[0.8485, 1.1314]], dtype=float32)
     """
-
-    def __init__(self, epsilon: float = 1e-6, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.epsilon = epsilon
-
-    def build(self, input_shape: Any) -> None:
-        self.scale = self.add_weight(
-            name="scale", shape=(input_shape[-1],), initializer="ones", dtype=self.variable_dtype, trainable=True
-        )
-
-    def call(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.cast(rms_norm(x, self.scale, self.epsilon), self.compute_dtype)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(epsilon=self.epsilon)
-        return config
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape

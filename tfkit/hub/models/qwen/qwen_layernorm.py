@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import tensorflow as tf
-
-from tfkit.engine.layer import Layer
-from tfkit.hub.layers.rms_normalization import rms_norm
+from tfkit.hub.layers.rms_normalization import ScaledRMSNorm
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class QwenLayerNorm(Layer):
+class QwenLayerNorm(ScaledRMSNorm):
     """A normalization layer for Qwen that implements RMS normalization.
 
     Divides the input by the root mean square of its last axis (plus
@@ -34,23 +29,3 @@ class QwenLayerNorm(Layer):
         >>> np.round(QwenLayerNorm(epsilon=0.0)(np.array([[3.0, 4.0]])).numpy(), 4)
         array([[0.8485, 1.1314]], dtype=float32)
     """
-
-    def __init__(self, epsilon: float = 1e-6, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.epsilon = epsilon
-
-    def build(self, input_shape: Any) -> None:
-        self.scale = self.add_weight(
-            name="scale", shape=(input_shape[-1],), initializer="ones", trainable=True, dtype=self.variable_dtype
-        )
-
-    def call(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.cast(rms_norm(x, self.scale, self.epsilon), self.compute_dtype)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(epsilon=self.epsilon)
-        return config

@@ -6,13 +6,12 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.engine.layer import Layer
-from tfkit.hub.layers.rms_normalization import rms_norm
+from tfkit.hub.layers.rms_normalization import ScaledRMSNorm
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class Qwen3LayerNorm(Layer):
+class Qwen3LayerNorm(ScaledRMSNorm):
     """A normalization layer for Qwen 3 that implements RMS normalization.
 
     Divides the input by the root mean square of its last axis (plus
@@ -40,23 +39,14 @@ class Qwen3LayerNorm(Layer):
     """
 
     def __init__(self, head_dim: int | None = None, epsilon: float = 1e-6, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(epsilon=epsilon, **kwargs)
         self.head_dim = head_dim
-        self.epsilon = epsilon
 
-    def build(self, input_shape: Any) -> None:
-        dim = self.head_dim if self.head_dim else input_shape[-1]
-        self.scale = self.add_weight(
-            name="scale", shape=(dim,), initializer="ones", trainable=True, dtype=self.variable_dtype
-        )
+    def _scale_size(self, input_shape: Any) -> int:
+        return self.head_dim if self.head_dim else input_shape[-1]
 
     def call(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.cast(rms_norm(x, self.scale, self.epsilon), x.dtype)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
+        return tf.cast(super().call(x), x.dtype)
 
     def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(epsilon=self.epsilon, head_dim=self.head_dim)
-        return config
+        return {**super().get_config(), "head_dim": self.head_dim}
