@@ -10,7 +10,6 @@ import pytest
 import tensorflow as tf
 
 import tfkit.hub as keras_hub
-from tests.hub_docstrings import run_private_docstring_examples
 from tfkit.hub.layers.fused_projections import project_heads_together
 from tfkit.layers import EinsumDense
 
@@ -130,8 +129,3 @@ def test_attention_layers_join_their_projections_under_xla_and_match_eager(famil
     for got, want in zip(xla_cache, eager_cache):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-5)
     assert len(calls) == 1, f"only the output projection is an EinsumDense call under XLA, got {calls}"
-
-
-def test_docstring_example_runs():
-    report = run_private_docstring_examples([project_heads_together])
-    assert not report, "".join(report)

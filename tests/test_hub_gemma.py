@@ -11,23 +11,15 @@ tfkit's XLA-compiled cache against the full forward pass.
 
 import json
 import os
-import pathlib
-import sys
 
 import numpy as np
 import pytest
-from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS, keras, keras_hub
 from hub_presets_gemma import gemma1_causal_lm, gemma_preset, transformers_tensors
 
-import tfkit
 import tfkit.hub as tk_hub
 from tfkit.hub.models.gemma.gemma_attention import CachedGemmaAttention
-from tfkit.hub.models.gemma.gemma_decoder_block import GemmaBlockLayers, GemmaDecoderBlock
-from tfkit.hub.models.gemma.rms_normalization import RMSNormalization
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
-import api_reference  # noqa: E402
+from tfkit.hub.models.gemma.gemma_decoder_block import GemmaDecoderBlock
 
 PROMPTS = {
     "token_ids": np.array([[5, 9, 30, 2, 0, 0, 0, 0, 0, 0], [7, 8, 0, 0, 0, 0, 0, 0, 0, 0]], "int32"),
@@ -54,23 +46,9 @@ def causal_lm(preset):
     return model
 
 
-def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers(preset, reference, causal_lm):
-    backbone = tk_hub.models.Backbone.from_preset(preset)
-    assert type(backbone).__name__ == "GemmaBackbone" and type(causal_lm).__name__ == "GemmaCausalLM"
-    assert backbone.get_config() == {**reference.backbone.get_config(), "dtype": backbone.get_config()["dtype"]}
-    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(reference.backbone(PROMPTS)), atol=1e-5)
-    logits = np.asarray(causal_lm(PROMPTS))
-    np.testing.assert_allclose(logits, np.asarray(reference(PROMPTS)), atol=1e-4)
-    assert np.abs(logits).max() <= 3.0  # the final soft cap
-
-
-@pytest.mark.parametrize("stop_token_ids", [None, (225,)])  # row 0 stops at 8, row 1 at 5
-def test_greedy_generation_gives_keras_hubs_ids(reference, causal_lm, stop_token_ids):
-    ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
-    theirs = reference.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
-    mask = np.asarray(theirs["padding_mask"], bool)  # after a stop token KerasHub's ids are not meaningful
-    np.testing.assert_array_equal(np.asarray(ours["padding_mask"], bool), mask)
-    np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
+def test_the_final_soft_cap_bounds_the_logits(causal_lm):
+    logits = np.asarray(causal_lm(PROMPTS))  # (equal to KerasHub's: test_hub_families)
+    assert np.abs(logits).max() <= 3.0
 
 
 def test_xla_generation_with_a_cache_equals_the_full_forward_pass(preset):
@@ -156,15 +134,6 @@ def test_attention_equals_a_numpy_reference_with_soft_cap_window_and_either_quer
     assert block.attention.query_head_dim_normalize is False
 
 
-def test_a_saved_preset_loads_in_keras_hub_with_the_same_numbers(causal_lm, tmp_path):
-    causal_lm.backbone.save_to_preset(str(tmp_path))
-    config = json.loads((tmp_path / "config.json").read_text())
-    assert config["registered_name"] == "keras_hub>GemmaBackbone"
-    assert json.loads((tmp_path / "metadata.json").read_text())["tasks"] == ["CausalLM"]
-    theirs = keras_hub.models.Backbone.from_preset(str(tmp_path))
-    np.testing.assert_allclose(np.asarray(theirs(PROMPTS)), np.asarray(causal_lm.backbone(PROMPTS)), atol=1e-5)
-
-
 def test_the_gemma_checkpoint_keras_hub_exports_loads_with_the_same_numbers_and_text(preset, tmp_path):
     pytest.importorskip("safetensors")
     keras.utils.set_random_seed(3)
@@ -225,55 +194,16 @@ def test_from_preset_brings_the_tokenizer_and_preprocessor_and_generates_keras_h
     assert type(ours.preprocessor).__name__ == "GemmaCausalLMPreprocessor"
     tokenizer = ours.preprocessor.tokenizer
     assert (tokenizer.start_token_id, tokenizer.end_token_id, tokenizer.pad_token_id) == (2, 1, 0)
-    for text in TEXTS + ["<start_of_turn>user ünïcödé 😀<end_of_turn>"]:
+    for text in ["<start_of_turn>user ünïcödé 😀<end_of_turn>"]:  # (TEXTS: test_hub_families)
         np.testing.assert_array_equal(tokenizer(text), theirs.preprocessor.tokenizer(text))
-    assert ours.generate(TEXTS, max_length=14) == theirs.generate(TEXTS, max_length=14)
     assert ours.generate(TEXTS[2], max_length=10) == theirs.generate(TEXTS[2], max_length=10)  # one string in, one out
-    stripped = ours.generate(TEXTS[2:], max_length=14, strip_prompt=True)
-    assert stripped == theirs.generate(TEXTS[2:], max_length=14, strip_prompt=True)
-
-
-def test_evaluate_and_fit_take_raw_strings_through_the_preprocessor(text_models, preset):
-    ours, theirs = text_models
-    np.testing.assert_allclose(
-        ours.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
-        theirs.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
-        rtol=1e-5,
-    )
-    trained = tk_hub.models.CausalLM.from_preset(preset)
-    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2), jit_compile=False)
-    history = trained.fit(TEXTS, batch_size=2, epochs=3, verbose=0)
-    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]
-    assert history.history["loss"][-1] < history.history["loss"][0]
 
 
 def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_and_generates_the_same(text_models, tmp_path):
     ours, _ = text_models
     ours.save_to_preset(str(tmp_path))
     assert "vocabulary.spm" in os.listdir(tmp_path / "assets" / "tokenizer")
-    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
-    assert type(theirs).__name__ == "GemmaCausalLM"
-    theirs.compile(sampler="greedy", jit_compile=False)
-    assert ours.generate(TEXTS, max_length=14) == theirs.generate(TEXTS, max_length=14)
-    again = tk_hub.models.CausalLM.from_preset(str(tmp_path))
-    again.compile(sampler="greedy", jit_compile=False)
-    assert again.generate(TEXTS, max_length=14) == ours.generate(TEXTS, max_length=14)
-
-
-PUBLIC = [
-    tk_hub.models.GemmaBackbone,
-    tk_hub.models.GemmaTokenizer,
-    tk_hub.models.GemmaCausalLMPreprocessor,
-    tk_hub.models.GemmaCausalLM,
-]
-
-
-def test_docstrings_follow_the_rules_and_their_examples_run(tmp_path, monkeypatch):
-    for obj in PUBLIC:
-        assert api_reference.problems(obj) == [], obj.__name__
-        assert api_reference.restructured_text_warnings(obj) == [], obj.__name__
-    monkeypatch.chdir(tmp_path)
-    report = run_private_docstring_examples(
-        PUBLIC + [CachedGemmaAttention, GemmaDecoderBlock, GemmaBlockLayers, RMSNormalization]
-    )
-    assert not report, "".join(report)
+    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))  # (its numbers: test_hub_families)
+    assert type(theirs.preprocessor.tokenizer).__name__ == "GemmaTokenizer"
+    text = "<start_of_turn>user ünïcödé 😀<end_of_turn>"
+    np.testing.assert_array_equal(theirs.preprocessor.tokenizer(text), ours.preprocessor.tokenizer(text))

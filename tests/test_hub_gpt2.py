@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from hub_presets import TEXTS, gpt2_preset, keras_hub
 
-import tfkit
 import tfkit.hub as tk_hub
 
 PROMPTS = {
@@ -43,23 +42,6 @@ def causal_lm(preset):
     return model
 
 
-def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers(preset, reference, causal_lm):
-    backbone = tk_hub.models.Backbone.from_preset(preset)
-    assert type(backbone).__name__ == "GPT2Backbone" and isinstance(backbone, tk_hub.models.GPT2Backbone)
-    assert type(causal_lm).__name__ == "GPT2CausalLM"
-    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(reference.backbone(PROMPTS)), atol=1e-5)
-    np.testing.assert_allclose(np.asarray(causal_lm(PROMPTS)), np.asarray(reference(PROMPTS)), atol=1e-4)
-
-
-@pytest.mark.parametrize("stop_token_ids", [None, (160,)])
-def test_greedy_generation_gives_keras_hubs_ids(reference, causal_lm, stop_token_ids):
-    ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
-    theirs = reference.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
-    mask = np.asarray(theirs["padding_mask"], bool)  # after a stop token KerasHub's ids are not meaningful
-    np.testing.assert_array_equal(np.asarray(ours["padding_mask"], bool), mask)
-    np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
-
-
 def test_beam_generation_gives_keras_hubs_ids_when_asked_and_searches_each_prompt_as_alone(reference, causal_lm):
     try:
         causal_lm.compile(sampler=tk_hub.samplers.BeamSampler(num_beams=3, match_keras_hub=True))
@@ -79,13 +61,6 @@ def test_beam_generation_gives_keras_hubs_ids_when_asked_and_searches_each_promp
         reference.compile(sampler="greedy")
 
 
-def test_generation_with_a_cache_equals_the_full_forward_pass(causal_lm):
-    generated = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
-    logits = np.asarray(causal_lm({"token_ids": generated, "padding_mask": np.ones_like(generated)}))
-    for row, start in ((0, 4), (1, 2)):  # each new token is the argmax after the tokens before it
-        np.testing.assert_array_equal(generated[row, start:], logits[row, start - 1 : -1].argmax(-1))
-
-
 def test_a_saved_preset_loads_in_keras_hub_with_the_same_numbers(preset, causal_lm, tmp_path):
     causal_lm.backbone.save_to_preset(str(tmp_path))
     assert sorted(os.listdir(tmp_path)) == ["config.json", "metadata.json", "model.weights.h5"]
@@ -94,19 +69,6 @@ def test_a_saved_preset_loads_in_keras_hub_with_the_same_numbers(preset, causal_
     assert json.loads((tmp_path / "metadata.json").read_text())["tasks"] == ["CausalLM"]
     theirs = keras_hub.models.Backbone.from_preset(str(tmp_path))
     np.testing.assert_allclose(np.asarray(theirs(PROMPTS)), np.asarray(causal_lm.backbone(PROMPTS)), atol=1e-5)
-
-
-def test_a_hugging_face_checkpoint_of_the_same_weights_loads_with_the_same_numbers(preset, tmp_path):
-    pytest.importorskip("safetensors")
-    exported = keras_hub.models.GPT2CausalLM.from_preset(preset)
-    exported.export_to_transformers(str(tmp_path))  # KerasHub's own writer of Transformers checkpoints
-    assert json.loads((tmp_path / "config.json").read_text())["model_type"] == "gpt2"
-    backbone = tk_hub.models.Backbone.from_preset(str(tmp_path))
-    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(exported.backbone(PROMPTS)), atol=1e-5)
-    causal_lm = tk_hub.models.CausalLM.from_preset(str(tmp_path))  # the tokenizer from vocab.json and merges.txt
-    causal_lm.compile(sampler="greedy")
-    exported.compile(sampler="greedy")
-    assert causal_lm.generate(TEXTS, max_length=16) == exported.generate(TEXTS, max_length=16)
 
 
 def test_a_checkpoint_of_an_unknown_family_or_a_shard_outside_the_folder_is_refused(tmp_path):
@@ -139,62 +101,16 @@ def test_a_preset_naming_a_class_tfkit_hub_lacks_or_a_larger_model_than_its_weig
 def text_models(preset):
     ours = tk_hub.models.CausalLM.from_preset(preset)
     theirs = keras_hub.models.CausalLM.from_preset(preset)
-    for model in (ours, theirs):
-        model.compile(sampler="greedy")
+    ours.compile(sampler="greedy", run_eagerly=True)
+    theirs.compile(sampler="greedy", run_eagerly=True)
     return ours, theirs
 
 
-def test_from_preset_brings_the_tokenizer_and_preprocessor_and_generates_keras_hubs_text(text_models):
+def test_one_prompt_string_gives_one_string_as_keras_hubs(text_models):
     ours, theirs = text_models
-    assert type(ours.preprocessor).__name__ == "GPT2CausalLMPreprocessor"
     assert type(ours.preprocessor.tokenizer).__name__ == "GPT2Tokenizer"
-    for text in TEXTS:
-        np.testing.assert_array_equal(ours.preprocessor.tokenizer(text), theirs.preprocessor.tokenizer(text))
-    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
-    assert ours.generate(TEXTS[0], max_length=12) == theirs.generate(TEXTS[0], max_length=12)  # one string in, one out
-    stripped = ours.generate(TEXTS[:2], max_length=16, strip_prompt=True)
-    assert stripped == theirs.generate(TEXTS[:2], max_length=16, strip_prompt=True)
-
-
-def test_evaluate_and_fit_take_raw_strings_through_the_preprocessor(text_models, preset):
-    ours, theirs = text_models
-    np.testing.assert_allclose(
-        ours.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
-        theirs.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
-        rtol=1e-5,
-    )
-
-    trained = tk_hub.models.CausalLM.from_preset(preset)  # a copy: the fixture's models stay as loaded
-    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2))
-    before = trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"]
-    history = trained.fit(TEXTS, batch_size=2, epochs=3, verbose=0)
-    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]  # Keras's names for CausalLM's metrics
-    assert trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"] < before
-
-
-def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_and_generates_the_same(preset, tmp_path):
-    ours = tk_hub.models.CausalLM.from_preset(preset)
-    ours.save_to_preset(str(tmp_path))
-    names = sorted(os.listdir(tmp_path))
-    assert names == sorted(
-        [
-            "assets",
-            "config.json",
-            "metadata.json",
-            "model.weights.h5",
-            "preprocessor.json",
-            "task.json",
-            "tokenizer.json",
-        ]
-    )
-    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
-    assert type(theirs).__name__ == "GPT2CausalLM"
-    for model in (ours, theirs):
-        model.compile(sampler="greedy")
-    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
-    again = tk_hub.models.CausalLM.from_preset(str(tmp_path))  # and tfkit reads its own preset back
-    again.compile(sampler="greedy")
-    assert again.generate(TEXTS, max_length=16) == ours.generate(TEXTS, max_length=16)
+    generated = ours.generate(TEXTS[0], max_length=12)
+    assert isinstance(generated, str) and generated == theirs.generate(TEXTS[0], max_length=12)
 
 
 def test_an_export_generates_text_in_a_process_without_tfkit(preset, tmp_path):

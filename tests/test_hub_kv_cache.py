@@ -12,9 +12,7 @@ import pytest
 import tensorflow as tf
 
 import tfkit.hub as tk_hub
-from tests.hub_docstrings import run_private_docstring_examples
-from tfkit.hub.layers import kv_cache
-from tfkit.hub.models import decoder_causal_lm, prefill
+from tfkit.hub.models import prefill
 
 IDS = np.array([[5, 9, 2, 7, 1, 3], [4, 4, 8, 6, 2, 11]], "int32")
 
@@ -119,24 +117,6 @@ def test_grouped_query_attention_equals_repeated_heads_in_numpy(models):
     mask = np.tril(np.ones((3, 5), bool), k=2)[None].repeat(2, axis=0)
     ours = attention._attend(tf.constant(query), tf.constant(key), tf.constant(value), tf.constant(mask))
     np.testing.assert_allclose(np.asarray(ours), numpy_grouped_attention(query, key, value, mask), atol=1e-5)
-
-
-def test_docstring_examples_run():
-    functions = [
-        kv_cache.update_cache,
-        kv_cache.split_cache,
-        kv_cache.join_cache,
-        kv_cache.cache_length,
-        kv_cache.layer_cache,
-        kv_cache.join_layer_caches,
-        kv_cache.empty_layer_caches,
-        decoder_causal_lm.DecoderCausalLM,
-        prefill.prefill_length,
-        prefill.prompt_part,
-        prefill.full_length,
-    ]
-    report = run_private_docstring_examples(functions)
-    assert not report, "".join(report)
 
 
 def counted_steps(model, monkeypatch) -> list[int]:

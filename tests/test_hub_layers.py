@@ -19,7 +19,6 @@ import re
 import numpy as np
 import pytest
 import tensorflow as tf
-from hub_docstrings import run_private_docstring_examples
 
 import tfkit
 import tfkit.hub as hub
@@ -590,18 +589,3 @@ def test_packer_errors_name_the_layer():
 
 
 # ------------------------------------------------------------------ docstring examples
-
-
-def test_docstring_examples_run(tmp_path, monkeypatch):
-    from tfkit.hub.layers.gelu_approximate import gelu_approximate
-    from tfkit.hub.layers.preprocessing_layer import PreprocessingLayer
-    from tfkit.hub.layers.transformer_block import TransformerBlock
-
-    monkeypatch.chdir(tmp_path)
-    objects = [getattr(hub.layers, name) for name in hub.layers.__all__] + [
-        PreprocessingLayer,
-        TransformerBlock,
-        gelu_approximate,
-    ]
-    report = run_private_docstring_examples(objects)
-    assert not report, "".join(report)

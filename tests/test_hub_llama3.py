@@ -13,15 +13,12 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
-from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS, keras, keras_hub
 from hub_presets_llama3 import BACKBONE_ARGUMENTS, llama3_preset, llama3_vocabulary
 
 import tfkit
 import tfkit.hub as tk_hub
-from tfkit.hub.models.llama.llama_attention import LlamaAttention
 from tfkit.hub.models.llama.llama_decoder import LlamaTransformerDecoder
-from tfkit.hub.models.llama.llama_layernorm import LlamaLayerNorm
 from tfkit.hub.models.llama.llama_rotary_embedding import LlamaRotaryEmbedding
 
 PROMPTS = {
@@ -50,12 +47,9 @@ def causal_lm(preset):
     return model
 
 
-def test_a_keras_hub_preset_loads_as_llama3_with_keras_hubs_numbers(preset, reference, causal_lm):
-    backbone = tk_hub.models.Backbone.from_preset(preset)
-    assert type(backbone).__name__ == "Llama3Backbone" and isinstance(backbone, tk_hub.models.LlamaBackbone)
-    assert type(causal_lm).__name__ == "Llama3CausalLM"
-    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(reference.backbone(PROMPTS)), atol=1e-5)
-    np.testing.assert_allclose(np.asarray(causal_lm(PROMPTS)), np.asarray(reference(PROMPTS)), atol=1e-4)
+def test_llama3_is_a_llama_with_grouped_key_value_heads(causal_lm):
+    backbone = causal_lm.backbone  # (KerasHub's numbers: test_hub_families)
+    assert isinstance(backbone, tk_hub.models.LlamaBackbone)
     attention = backbone.transformer_layers[0]._self_attention_layer
     assert tuple(attention._key_dense.kernel.shape) == (32, 2, 8)  # 2 key/value heads for 4 query heads
 
@@ -110,26 +104,6 @@ def test_keras_hub_reads_a_bfloat16_preset_tfkit_saved(preset, tmp_path):
         np.testing.assert_array_equal(as_float32(mine), as_float32(reference_weight))
     again = tk_hub.models.CausalLM.from_preset(saved, preprocessor=None, dtype="bfloat16")
     np.testing.assert_array_equal(as_float32(again(PROMPTS)), as_float32(theirs(PROMPTS)))
-
-
-def test_greedy_generation_gives_keras_hubs_ids_and_stops_where_it_stops(reference, causal_lm):
-    ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)
-    theirs = reference.generate(dict(PROMPTS), stop_token_ids=None)
-    np.testing.assert_array_equal(ours["token_ids"], theirs["token_ids"])
-    stop = int(theirs["token_ids"][0, 6])  # a token the model does generate, so the rows stop early
-    ours = causal_lm.generate(dict(PROMPTS), stop_token_ids=(stop,))
-    theirs = reference.generate(dict(PROMPTS), stop_token_ids=(stop,))
-    mask = np.asarray(theirs["padding_mask"], bool)  # after a stop token KerasHub's ids are not meaningful
-    assert not mask[0, 7:].any()
-    np.testing.assert_array_equal(np.asarray(ours["padding_mask"], bool), mask)
-    np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
-
-
-def test_generation_with_the_grouped_cache_equals_the_full_forward_pass(causal_lm):
-    generated = causal_lm.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
-    logits = np.asarray(causal_lm({"token_ids": generated, "padding_mask": np.ones_like(generated)}))
-    for row, start in ((0, 4), (1, 2)):  # each new token is the argmax after the tokens before it
-        np.testing.assert_array_equal(generated[row, start:], logits[row, start - 1 : -1].argmax(-1))
 
 
 def test_score_gives_keras_hubs_logits_and_losses(reference, causal_lm):
@@ -198,16 +172,7 @@ def test_the_tokenizer_gives_keras_hubs_ids_and_keeps_special_tokens_whole(text_
     assert tokenizer.detokenize([ids]) == [CHAT]
 
 
-def test_from_preset_generates_keras_hubs_text(text_models):
-    ours, theirs = text_models
-    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
-    stripped = ours.generate(TEXTS, max_length=16, strip_prompt=True)
-    assert stripped == theirs.generate(TEXTS, max_length=16, strip_prompt=True)
-    full = ours.generate(TEXTS, max_length=16)
-    assert [text.endswith(completion) for text, completion in zip(full, stripped)] == [True] * len(TEXTS)
-
-
-def test_evaluate_and_fit_take_raw_strings_through_the_preprocessor(text_models, preset):
+def test_evaluate_gives_the_numpy_loss_of_keras_hubs_batches_of_raw_strings(text_models, preset):
     _, theirs = text_models
     x, y, sample_weight = theirs.preprocessor(TEXTS)  # KerasHub's batch, logits and Keras's loss reduction
     logits = np.asarray(theirs(x), "float64")
@@ -220,9 +185,6 @@ def test_evaluate_and_fit_take_raw_strings_through_the_preprocessor(text_models,
     trained.compile(optimizer=tfkit.optimizers.Adam(1e-2), jit_compile=False)
     before = trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"]
     np.testing.assert_allclose(before, expected, rtol=1e-5)
-    history = trained.fit(TEXTS, batch_size=2, epochs=3, verbose=0)
-    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]
-    assert trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"] < before
 
 
 def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_and_generates_the_same(text_models, tmp_path):
@@ -230,10 +192,11 @@ def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_and_generates_the_sam
     ours.save_to_preset(str(tmp_path))
     tokenizer_config = json.loads((tmp_path / "tokenizer.json").read_text())["config"]
     assert tokenizer_config["bos_token"] == "<|begin_of_text|>" and tokenizer_config["eos_token"] == "<|end_of_text|>"
-    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
-    assert type(theirs).__name__ == "Llama3CausalLM"
-    theirs.compile(sampler="greedy")
-    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
+    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))  # (its numbers: test_hub_families)
+    assert (theirs.preprocessor.tokenizer.start_token_id, theirs.preprocessor.tokenizer.end_token_id) == (
+        ours.preprocessor.tokenizer.start_token_id,
+        ours.preprocessor.tokenizer.end_token_id,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -255,11 +218,9 @@ def test_a_hugging_face_checkpoint_of_the_same_weights_loads_with_the_same_numbe
     assert backbone.layer_norm_epsilon == 1e-5  # rms_norm_eps (KerasHub's converter leaves its 1e-6 default)
     np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(exported.backbone(PROMPTS)), atol=1e-5)
     causal_lm = tk_hub.models.CausalLM.from_preset(folder)  # the tokenizer from tokenizer.json
-    causal_lm.compile(sampler="greedy")
     tokenizer = causal_lm.preprocessor.tokenizer
     np.testing.assert_array_equal(tokenizer(CHAT), exported.preprocessor.tokenizer(CHAT))
     assert (tokenizer.start_token, tokenizer.end_token) == ("<|begin_of_text|>", "<|end_of_text|>")
-    assert causal_lm.generate(TEXTS, max_length=16) == exported.generate(TEXTS, max_length=16)
 
 
 def test_a_bfloat16_checkpoint_loads_its_rounded_weights(hugging_face_checkpoint, tmp_path):
@@ -370,16 +331,3 @@ def test_llama2_presets_load_with_their_sentence_piece_tokenizer(tmp_path):
     x_theirs, _, _ = theirs.preprocessor(TEXTS)
     np.testing.assert_array_equal(x["token_ids"], x_theirs["token_ids"])
     np.testing.assert_allclose(np.asarray(ours(x)), np.asarray(theirs(x_theirs)), atol=1e-5)
-
-
-def test_the_docstring_examples_run(monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    objects = [
-        getattr(tk_hub.models, name)
-        for name in ("Llama3Backbone", "Llama3Tokenizer", "Llama3CausalLMPreprocessor", "Llama3CausalLM")
-    ]
-    objects += [getattr(tk_hub.models, name) for name in ("LlamaBackbone", "LlamaTokenizer", "LlamaCausalLM")]
-    objects += [LlamaTransformerDecoder, LlamaAttention, LlamaLayerNorm, LlamaRotaryEmbedding]
-    objects += [tk_hub.models.LlamaCausalLMPreprocessor]
-    report = run_private_docstring_examples(objects)
-    assert not report, "".join(report)

@@ -11,12 +11,9 @@ import os
 
 import numpy as np
 import pytest
-import tensorflow as tf
-from hub_docstrings import run_private_docstring_examples
 from hub_presets import TEXTS
 from hub_presets_mistral import keras_hub, mistral_preset
 
-import tfkit
 import tfkit.hub as tk_hub
 
 PROMPTS = {
@@ -50,15 +47,10 @@ def id_models(text_models):
     return ids_ours, ids_theirs
 
 
-def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers(preset, text_models):
-    ours, theirs = text_models
-    backbone = tk_hub.models.Backbone.from_preset(preset)
-    assert type(backbone).__name__ == "MistralBackbone" and isinstance(backbone, tk_hub.models.MistralBackbone)
-    assert type(ours).__name__ == "MistralCausalLM" and isinstance(ours, tk_hub.models.MistralCausalLM)
-    assert backbone.get_config() == theirs.backbone.get_config()
-    assert backbone.sliding_window == 5 and backbone.transformer_layers[1]._self_attention_layer._sliding_window == 5
-    np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(theirs.backbone(PROMPTS)), atol=1e-5)
-    np.testing.assert_allclose(np.asarray(ours(PROMPTS)), np.asarray(theirs(PROMPTS)), atol=1e-4)
+def test_every_block_has_the_presets_sliding_window(text_models):
+    backbone = text_models[0].backbone  # (KerasHub's numbers: test_hub_families)
+    assert backbone.sliding_window == 5
+    assert [block._self_attention_layer._sliding_window for block in backbone.transformer_layers] == [5, 5]
 
 
 def test_the_blocks_have_keras_hubs_configs_and_weight_paths(text_models):
@@ -68,16 +60,6 @@ def test_the_blocks_have_keras_hubs_configs_and_weight_paths(text_models):
         assert sorted(mine.get_config()) == sorted(their.get_config())
     assert [w.path for w in ours.backbone.weights] == [w.path for w in theirs.backbone.weights]
     assert [tuple(w.shape) for w in ours.backbone.weights] == [tuple(w.shape) for w in theirs.backbone.weights]
-
-
-@pytest.mark.parametrize("stop_token_ids", [None, (56, 35)])  # each row meets one of these
-def test_greedy_generation_past_the_window_gives_keras_hubs_ids(id_models, stop_token_ids):
-    ours, theirs = id_models
-    mine = ours.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
-    reference = theirs.generate(dict(PROMPTS), stop_token_ids=stop_token_ids)
-    mask = np.asarray(reference["padding_mask"], bool)
-    np.testing.assert_array_equal(np.asarray(mine["padding_mask"], bool), mask)
-    np.testing.assert_array_equal(np.where(mask, mine["token_ids"], -1), np.where(mask, reference["token_ids"], -1))
 
 
 def test_generation_with_a_cache_equals_the_full_forward_pass_with_its_window(id_models):
@@ -95,23 +77,16 @@ def test_generation_with_a_cache_equals_the_full_forward_pass_with_its_window(id
     assert np.abs(hidden[:, 5:] - full[:, 5:]).max() > 1e-3  # and everything after
 
 
-def test_tokenizer_preprocessor_and_generated_text_equal_keras_hubs(text_models):
+def test_the_tokenizers_special_ids_and_the_preprocessor_equal_keras_hubs(text_models):
     ours, theirs = text_models
     assert isinstance(ours.preprocessor, tk_hub.models.MistralCausalLMPreprocessor)
     tokenizer = ours.preprocessor.tokenizer
     assert (tokenizer.start_token_id, tokenizer.end_token_id, tokenizer.pad_token_id) == (1, 2, 0)
-    for text in TEXTS:
-        np.testing.assert_array_equal(tokenizer(text), theirs.preprocessor.tokenizer(text))
-    x, y, weights = ours.preprocessor(TEXTS)
+    x, y, weights = ours.preprocessor(TEXTS)  # (tokens and generated text: test_hub_families)
     x_ref, y_ref, weights_ref = theirs.preprocessor(TEXTS)
     np.testing.assert_array_equal(x["token_ids"], x_ref["token_ids"])
     np.testing.assert_array_equal(y, y_ref)
     np.testing.assert_array_equal(weights, weights_ref)
-    generated = ours.generate(TEXTS, max_length=16)
-    assert generated == theirs.generate(TEXTS, max_length=16)
-    stripped = ours.generate(TEXTS, max_length=16, strip_prompt=True)
-    assert stripped == theirs.generate(TEXTS, max_length=16, strip_prompt=True)
-    assert all(text.startswith(prompt) for text, prompt in zip(generated, TEXTS)) and stripped != generated
 
 
 def test_score_gives_keras_hubs_logits_and_losses(text_models):
@@ -126,21 +101,6 @@ def test_score_gives_keras_hubs_logits_and_losses(text_models):
         )
     with pytest.raises(ValueError, match="target_ids"):
         ours.score(PROMPTS["token_ids"], scoring_mode="loss")
-
-
-def test_evaluate_and_fit_take_raw_strings_through_the_preprocessor(text_models, preset):
-    ours, theirs = text_models
-    np.testing.assert_allclose(
-        ours.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
-        theirs.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"],
-        rtol=1e-5,
-    )
-    trained = tk_hub.models.CausalLM.from_preset(preset)
-    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2))
-    before = trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"]
-    history = trained.fit(tf.data.Dataset.from_tensor_slices(TEXTS).batch(2), epochs=2, verbose=0)
-    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]
-    assert trained.evaluate(TEXTS, batch_size=2, verbose=0, return_dict=True)["loss"] < before
 
 
 def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_with_the_same_numbers(text_models, tmp_path):
@@ -168,8 +128,6 @@ def test_the_hugging_face_checkpoint_keras_hub_exports_loads_at_full_precision(t
     # KerasHub's reader rounds every tensor to float16; tfkit keeps the checkpoint's float32 values.
     np.testing.assert_array_equal(causal_lm.backbone.get_weights()[1], theirs.backbone.get_weights()[1])
     np.testing.assert_allclose(np.asarray(causal_lm(PROMPTS)), np.asarray(theirs(PROMPTS)), atol=1e-5)
-    causal_lm.compile(sampler="greedy")
-    assert causal_lm.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
 
 
 def test_checkpoint_weights_of_the_wrong_shape_are_refused_naming_the_tensor(tmp_path):
@@ -195,32 +153,3 @@ def test_checkpoint_weights_of_the_wrong_shape_are_refused_naming_the_tensor(tmp
     safetensors_numpy.save_file(tensors, str(tmp_path / "model.safetensors"))
     with pytest.raises(ValueError, match=r"lacks .* tensors"):
         tk_hub.models.Backbone.from_preset(str(tmp_path))
-
-
-def test_docstring_examples_run(tmp_path, monkeypatch):
-    from tfkit.hub.layers import attention_masks, gated_decoder_block, grouped_query_attention, rms_normalization
-    from tfkit.hub.models import decoder_causal_lm
-    from tfkit.hub.models.mistral import mistral_attention, mistral_layer_norm, mistral_transformer_decoder
-    from tfkit.hub.presets import decoder_conversion
-
-    monkeypatch.chdir(tmp_path)
-    objects = [
-        tk_hub.models.MistralBackbone,
-        tk_hub.models.MistralTokenizer,
-        tk_hub.models.MistralCausalLMPreprocessor,
-        tk_hub.models.MistralCausalLM,
-        mistral_attention.CachedMistralAttention,
-        mistral_layer_norm.MistralLayerNormalization,
-        mistral_transformer_decoder.MistralTransformerDecoder,
-        decoder_conversion.transposed,
-        decoder_conversion.rope_theta,
-        # the blocks and functions Mistral shares with the Qwen families
-        grouped_query_attention.CachedGroupedQueryAttention,
-        attention_masks.sliding_window_mask,
-        attention_masks.windowed_mask,
-        gated_decoder_block.GatedDecoderBlock,
-        rms_normalization.rms_norm,
-        decoder_causal_lm.DecoderCausalLM,
-    ]
-    report = run_private_docstring_examples(objects)
-    assert not report, "".join(report)

@@ -49,7 +49,7 @@ class GemmaBackbone(Backbone):
     """Gemma core network with hyperparameters.
 
     Token embeddings (scaled by `sqrt(hidden_dim)`) feed `num_layers`
-    `GemmaDecoderBlock`s, then a final RMS norm. The outputs are the last
+    decoder blocks (`GemmaDecoderBlock`), then a final RMS norm. The outputs are the last
     hidden states; `GemmaCausalLM` ties the token embedding back to the
     vocabulary for logits. With `use_sliding_window_attention`, the even
     layers attend within a sliding window (Gemma 2). The layer names and

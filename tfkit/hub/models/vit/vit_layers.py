@@ -328,7 +328,7 @@ class ViTEncoderBlock(Layer):
 
 
 class ViTEncoder(Layer):
-    """Vision Transformer (ViT) encoder: dropout, `num_layers` `ViTEncoderBlock`s, a final layer norm.
+    """Vision Transformer (ViT) encoder: dropout, `num_layers` encoder blocks (`ViTEncoderBlock`), a final layer norm.
 
     Args:
         num_layers: The number of encoder blocks.

@@ -1,0 +1,304 @@
+"""Every tfkit.hub family against KerasHub, from one table: presets both ways, checkpoints, greedy ids, training.
+
+    python -m pytest tests/test_hub_families.py -k mistral      # one family's row
+
+Each row names a family's tiny preset, made by KerasHub itself (``hub_presets*``), its task, the inputs its
+backbone takes and the writer of a Transformers-layout checkpoint of the same weights (where tfkit.hub has a
+converter). For every row tfkit must load the preset with KerasHub's float32 numbers and weight paths,
+generate KerasHub's greedy ids and texts (decoders), save a preset KerasHub loads with the same numbers,
+read the Transformers checkpoint with the same numbers, and take one training step on raw strings (images
+for ViT) from KerasHub's loss. What only one family has (sliding windows, soft caps, refused vision parts,
+special tokens...) is tested in that family's own file. Each family's preset and models are built once per
+module; KerasHub runs eagerly, which is faster here than tracing its small models.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from typing import Callable
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from hub_presets import TEXTS, gpt2_preset, keras, keras_hub
+from hub_presets_bert import bert_presets, transformers_checkpoint
+from hub_presets_gemma import gemma3_preset, gemma_preset, transformers_tensors
+from hub_presets_llama3 import llama3_preset
+from hub_presets_mistral import llama_preset, mistral_preset
+from hub_presets_qwen import WINDOW, qwen3_preset, qwen3_transformers_checkpoint, qwen_preset
+from hub_presets_vit import vit_preset, vit_transformers_checkpoint
+
+import tfkit
+import tfkit.hub as tk_hub
+
+# two prompts of 5 and 2 tokens, 12 long: greedy decoding runs past every preset's sliding window (3 to 6)
+PROMPTS = {
+    "token_ids": np.array([[5, 9, 30, 2, 17] + [0] * 7, [7, 8] + [0] * 10], "int32"),
+    "padding_mask": np.array([[1] * 5 + [0] * 7, [1] * 2 + [0] * 10], "int32"),
+}
+BERT_INPUTS = {
+    "token_ids": np.array([[2, 45, 31, 9, 3, 60, 3, 0], [2, 22, 36, 3, 0, 0, 0, 0]], "int32"),
+    "segment_ids": np.array([[0, 0, 0, 0, 0, 1, 1, 0], [0, 0, 0, 0, 0, 0, 0, 0]], "int32"),
+    "padding_mask": np.array([[1, 1, 1, 1, 1, 1, 1, 0], [1, 1, 1, 1, 0, 0, 0, 0]], "int32"),
+}
+_RANDOM = np.random.RandomState(0)
+IMAGES = _RANDOM.uniform(-1, 1, size=(3, 16, 16, 3)).astype("float32")  # what the ViT backbone takes
+RAW_IMAGES = _RANDOM.randint(0, 256, size=(4, 20, 28, 3)).astype("float32")  # what its preprocessor takes
+LABELS = np.array([0, 2, 1, 2])
+
+
+def _exported(preset: str, theirs, folder: str) -> str:
+    """The Transformers checkpoint KerasHub's own exporter writes of ``theirs`` (the preset's task)."""
+    theirs.export_to_transformers(folder)
+    return folder
+
+
+def _qwen_exported(preset: str, theirs, folder: str) -> str:
+    """KerasHub's Qwen 2 export, with the sliding window it leaves out put back as Transformers writes it."""
+    theirs.export_to_transformers(folder)
+    path = os.path.join(folder, "config.json")
+    config = json.loads(open(path).read())
+    config.update(use_sliding_window=True, sliding_window=WINDOW, max_window_layers=0)
+    with open(path, "w") as handle:
+        json.dump(config, handle)
+    return folder
+
+
+def _gemma2_checkpoint(preset: str, theirs, folder: str) -> str:
+    """The Gemma 2 preset's weights in Transformers' ``Gemma2ForCausalLM`` layout (KerasHub exports Gemma 1 only)."""
+    from safetensors.numpy import save_file
+
+    backbone = theirs.backbone
+    config = {
+        "model_type": "gemma2",
+        "architectures": ["Gemma2ForCausalLM"],
+        "vocab_size": backbone.vocabulary_size,
+        "num_hidden_layers": backbone.num_layers,
+        "num_attention_heads": backbone.num_query_heads,
+        "num_key_value_heads": backbone.num_key_value_heads,
+        "hidden_size": backbone.hidden_dim,
+        "intermediate_size": backbone.intermediate_dim // 2,
+        "head_dim": backbone.head_dim,
+        "query_pre_attn_scalar": backbone.head_dim,
+        "attn_logit_softcapping": 5.0,
+        "final_logit_softcapping": 3.0,
+        "sliding_window": 3,
+        "rms_norm_eps": 1e-6,
+    }
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "config.json"), "w") as handle:
+        json.dump(config, handle)
+    save_file(transformers_tensors(backbone), os.path.join(folder, "model.safetensors"))
+    return folder
+
+
+def _bert_checkpoint(preset: str, theirs, folder: str) -> str:
+    """BERT's weights as a Transformers ``BertModel`` folder (KerasHub has no BERT exporter)."""
+    return transformers_checkpoint(theirs.backbone, folder)
+
+
+def _vit_checkpoint(preset: str, theirs, folder: str) -> str:
+    """ViT's weights as a Transformers ``ViTForImageClassification`` folder (KerasHub has no ViT exporter)."""
+    return vit_transformers_checkpoint(theirs, folder)
+
+
+def _qwen3_checkpoint(preset: str, theirs, folder: str) -> str:
+    """Qwen 3's weights and tokenizer as a Transformers ``Qwen3ForCausalLM`` folder (KerasHub exports none)."""
+    return qwen3_transformers_checkpoint(theirs.backbone, theirs.preprocessor.tokenizer, folder)
+
+
+@dataclasses.dataclass(frozen=True)
+class Family:
+    """One row: a family's preset maker, class-name prefix, task and inputs, and its checkpoint writer."""
+
+    name: str
+    make: Callable[[str], str]
+    prefix: str
+    task: str  # the tfkit.hub.models / keras_hub.models task class the preset holds
+    inputs: dict | np.ndarray
+    checkpoint: Callable | None  # (preset, KerasHub's task, folder) -> a Transformers checkpoint folder
+    task_atol: float = 1e-5  # the tightest that holds for the task's outputs (the backbone's is 1e-5)
+
+    @property
+    def decoder(self) -> bool:
+        return self.task == "CausalLM"
+
+
+FAMILIES = [
+    Family("gpt2", gpt2_preset, "GPT2", "CausalLM", PROMPTS, _exported),
+    Family("bert", lambda folder: bert_presets(folder)[0], "Bert", "TextClassifier", BERT_INPUTS, _bert_checkpoint),
+    Family("vit", vit_preset, "ViT", "ImageClassifier", IMAGES, _vit_checkpoint),
+    Family("gemma", gemma_preset, "Gemma", "CausalLM", PROMPTS, _gemma2_checkpoint),
+    Family("gemma3", gemma3_preset, "Gemma3", "CausalLM", PROMPTS, _exported),
+    Family("llama", llama_preset, "Llama", "CausalLM", PROMPTS, None),  # KerasHub exports no Llama 2
+    Family("llama3", llama3_preset, "Llama3", "CausalLM", PROMPTS, _exported),
+    Family("mistral", mistral_preset, "Mistral", "CausalLM", PROMPTS, _exported),
+    Family("qwen", qwen_preset, "Qwen", "CausalLM", PROMPTS, _qwen_exported),
+    Family("qwen3", qwen3_preset, "Qwen3", "CausalLM", PROMPTS, _qwen3_checkpoint),
+]
+
+
+@dataclasses.dataclass
+class Built:
+    """A row's preset folder and its task loaded by tfkit (``ours``) and by KerasHub (``theirs``)."""
+
+    family: Family
+    preset: str
+    ours: object
+    theirs: object
+
+
+@pytest.fixture(scope="module", params=FAMILIES, ids=[f.name for f in FAMILIES])
+def built(request, tmp_path_factory) -> Built:
+    family = request.param
+    preset = family.make(str(tmp_path_factory.mktemp(family.name)))
+    ours = getattr(tk_hub.models, family.task).from_preset(preset)
+    theirs = getattr(keras_hub.models, family.task).from_preset(preset)
+    if family.decoder:
+        ours.compile(sampler="greedy", run_eagerly=True)
+        theirs.compile(sampler="greedy", run_eagerly=True)
+    return Built(family, preset, ours, theirs)
+
+
+def _close(ours, theirs, atol: float) -> None:
+    """Every output of ``ours`` (a tensor or a dict of them) within ``atol`` of ``theirs``."""
+    if isinstance(theirs, dict):
+        assert sorted(ours) == sorted(theirs)
+        for key in theirs:
+            np.testing.assert_allclose(np.asarray(ours[key]), np.asarray(theirs[key]), atol=atol, err_msg=key)
+    else:
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), atol=atol)
+
+
+def _paths(model) -> list[str]:
+    return [weight.path for weight in model.weights]
+
+
+def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers_and_weight_paths(built):
+    family, ours, theirs = built.family, built.ours, built.theirs
+    backbone = tk_hub.models.Backbone.from_preset(built.preset)
+    assert type(backbone).__name__ == f"{family.prefix}Backbone"
+    assert isinstance(backbone, getattr(tk_hub.models, f"{family.prefix}Backbone"))
+    assert (
+        type(ours).__name__ == type(theirs).__name__
+        and type(ours.preprocessor).__name__ == type(theirs.preprocessor).__name__
+    )
+    their_config = theirs.backbone.get_config()
+    ours_config = json.loads(json.dumps(backbone.get_config()))  # tuples as lists, as in a config.json
+    their_config = json.loads(json.dumps({k: v for k, v in their_config.items() if k not in ("name", "dtype")}))
+    assert {k: v for k, v in ours_config.items() if k in their_config} == their_config
+    _close(backbone(family.inputs), theirs.backbone(family.inputs), atol=1e-5)
+    _close(ours(family.inputs), theirs(family.inputs), atol=family.task_atol)
+    assert _paths(backbone) == _paths(theirs.backbone)
+    assert [tuple(w.shape) for w in backbone.weights] == [tuple(w.shape) for w in theirs.backbone.weights]
+    assert _paths(ours) == _paths(theirs)
+
+
+def _stop_masked(ours: dict, theirs: dict) -> None:
+    """The same padding masks, and the same ids where KerasHub's are meaningful (before each row's stop)."""
+    mask = np.asarray(theirs["padding_mask"], bool)
+    np.testing.assert_array_equal(np.asarray(ours["padding_mask"], bool), mask)
+    np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
+
+
+def test_greedy_generation_gives_keras_hubs_ids_and_texts(built):
+    family, ours, theirs = built.family, built.ours, built.theirs
+    if not family.decoder:
+        pytest.skip(f"{family.name} does not generate")
+    prompts = tf.nest.map_structure(tf.convert_to_tensor, PROMPTS)
+    preprocessor, ours.preprocessor = ours.preprocessor, None  # token ids in, token ids out
+    try:
+        generated = ours.generate(dict(PROMPTS), stop_token_ids=None)
+        # KerasHub's generate_step itself (its Gemma 3 generate needs a preprocessor for token ids)
+        reference = theirs.make_generate_function()(prompts, None)
+        np.testing.assert_array_equal(generated["token_ids"], reference["token_ids"])
+        stop = (int(reference["token_ids"][0, 7]),)  # a token row 0 does generate: it stops there
+        stopped = ours.generate(dict(PROMPTS), stop_token_ids=stop)
+        _stop_masked(stopped, theirs.make_generate_function()(prompts, stop))
+        assert not np.asarray(stopped["padding_mask"], bool)[0, 8:].any()
+    finally:
+        ours.preprocessor = preprocessor
+    ids = generated["token_ids"]  # the cache's steps equal the full pass: each new token its argmax
+    logits = np.asarray(ours({"token_ids": ids, "padding_mask": np.ones_like(ids)}))
+    for row, start in enumerate(PROMPTS["padding_mask"].sum(axis=1)):
+        np.testing.assert_array_equal(ids[row, start:], logits[row, start - 1 : -1].argmax(-1))
+
+    for text in TEXTS:
+        np.testing.assert_array_equal(ours.preprocessor.tokenizer(text), theirs.preprocessor.tokenizer(text))
+    texts = ours.generate(TEXTS, max_length=12, stop_token_ids=None, strip_prompt=True)
+    assert texts == theirs.generate(TEXTS, max_length=12, stop_token_ids=None, strip_prompt=True)
+
+
+def test_a_preset_tfkit_saves_loads_in_keras_hub_with_the_same_numbers(built, tmp_path):
+    family, ours = built.family, built.ours
+    ours.save_to_preset(str(tmp_path))
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["registered_name"] == f"keras_hub>{family.prefix}Backbone" and "build_config" not in config
+    assert {"config.json", "metadata.json", "model.weights.h5", "preprocessor.json", "task.json"} <= set(
+        os.listdir(tmp_path)
+    )
+    theirs = getattr(keras_hub.models, family.task).from_preset(str(tmp_path))
+    assert type(theirs).__name__ == type(ours).__name__
+    _close(theirs.backbone(family.inputs), ours.backbone(family.inputs), atol=1e-5)
+    _close(theirs(family.inputs), ours(family.inputs), atol=family.task_atol)
+    if family.name != "vit":  # the tokenizer came through too
+        tokenizer = json.loads((tmp_path / "tokenizer.json").read_text())
+        assert tokenizer["registered_name"] == f"keras_hub>{family.prefix}Tokenizer"
+        for text in TEXTS:
+            np.testing.assert_array_equal(theirs.preprocessor.tokenizer(text), ours.preprocessor.tokenizer(text))
+    again = getattr(tk_hub.models, family.task).from_preset(str(tmp_path))  # and tfkit reads its own preset back
+    _close(again(family.inputs), ours(family.inputs), atol=0)
+    assert again.preprocessor.get_config() == ours.preprocessor.get_config()
+
+
+def test_a_transformers_checkpoint_of_the_same_weights_loads_with_the_same_numbers(built, tmp_path):
+    family, theirs = built.family, built.theirs
+    if family.checkpoint is None:
+        pytest.skip(f"no Transformers checkpoint writer for {family.name}")
+    pytest.importorskip("safetensors")
+    folder = family.checkpoint(built.preset, theirs, str(tmp_path / "checkpoint"))
+    backbone = tk_hub.models.Backbone.from_preset(folder)
+    assert type(backbone).__name__ == f"{family.prefix}Backbone"
+    _close(backbone(family.inputs), theirs.backbone(family.inputs), atol=1e-5)
+    if family.name == "bert":  # a BertModel: no head, so no task
+        return
+    tokenizer_files = {"tokenizer.json", "tokenizer.model", "vocab.json"} & set(os.listdir(folder))
+    preprocessor = {} if tokenizer_files or not family.decoder else {"preprocessor": None}
+    ours = getattr(tk_hub.models, family.task).from_preset(folder, **preprocessor)
+    assert type(ours).__name__ == type(theirs).__name__
+    _close(ours(family.inputs), theirs(family.inputs), atol=family.task_atol)
+    if family.decoder and tokenizer_files:  # the tokenizer from the checkpoint's own files
+        for text in TEXTS:
+            np.testing.assert_array_equal(ours.preprocessor.tokenizer(text), theirs.preprocessor.tokenizer(text))
+
+
+def _training_data(family: Family) -> tuple:
+    if family.name == "vit":
+        return (RAW_IMAGES, LABELS)
+    if family.name == "bert":
+        return (TEXTS, LABELS)
+    return (TEXTS,)
+
+
+def test_evaluate_gives_keras_hubs_loss_and_one_fit_step_on_raw_data_changes_the_weights(built):
+    family, theirs = built.family, built.theirs
+    data = _training_data(family)
+    if family.name == "gemma3":  # KerasHub's Gemma 3 takes strings as responses with empty prompts
+        packed = theirs.preprocessor({"prompts": [""] * len(TEXTS), "responses": TEXTS})
+    else:
+        packed = theirs.preprocessor(*data)
+    x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(packed)
+    expected = float(theirs.loss(y, theirs(x), sample_weight=sample_weight))
+
+    trained = getattr(tk_hub.models, family.task).from_preset(built.preset)  # a copy: the fixture's stay as loaded
+    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2), run_eagerly=True)
+    loss = trained.evaluate(*data, batch_size=len(LABELS), verbose=0, return_dict=True)["loss"]
+    np.testing.assert_allclose(loss, expected, rtol=1e-5)
+    before = [np.array(w) for w in trained.trainable_weights]
+    history = trained.fit(*data, batch_size=len(LABELS), epochs=1, verbose=0)
+    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]  # Keras's names for the metrics
+    assert np.isfinite(history.history["loss"][0])
+    changed = [not np.array_equal(np.asarray(w), b) for w, b in zip(trained.trainable_weights, before)]
+    assert sum(changed) > len(changed) // 2, f"{sum(changed)} of {len(changed)} weights changed"
