@@ -16,7 +16,7 @@ from tfkit.hub.tokenizers.character_text import check_arguments, folded
 from tfkit.hub.tokenizers.tokenizer import Tokenizer
 from tfkit.saving import register_keras_serializable
 
-_BYTES = tf.constant([bytes([i]) for i in range(256)])
+_BYTE_STRINGS = [bytes([i]) for i in range(256)]  # a tensor made on use: importing tfkit starts no runtime
 
 
 @register_keras_serializable(package="keras_hub")
@@ -127,7 +127,7 @@ class ByteTokenizer(Tokenizer):
         ids, rank = tensor_io.id_batch(inputs, self._who())
         with tf.device("/cpu:0"):
             ids = tf.ragged.boolean_mask(ids, tf.not_equal(ids, 0))
-            text = tf.strings.reduce_join(tf.gather(_BYTES, ids), axis=-1)
+            text = tf.strings.reduce_join(tf.gather(tf.constant(_BYTE_STRINGS), ids), axis=-1)
             text = tf.strings.unicode_transcode(
                 text, "UTF-8", "UTF-8", errors=self.errors, replacement_char=self.replacement_char
             )

@@ -223,10 +223,12 @@ class SentencePieceTokenizer(Tokenizer):
             eagerly).
 
         Raises:
-            ValueError: If no model is set or the inputs are not integer ids.
+            ValueError: If no model is set, the inputs are not integer ids, or
+                an id is outside the model's pieces.
         """
         self._check_vocabulary()
         ids, rank = tensor_io.id_batch(inputs, self._who())
+        ids = tensor_io.ids_in_range(ids, self.vocabulary_size(), self._who())
         with tf.device("/cpu:0"):
             text = self._sentence_piece.detokenize(tf.cast(ids, tf.int32))  # the kernel takes int32 ids
         return self._returned(tensor_io.unbatched_strings(text, rank))

@@ -82,6 +82,43 @@ def id_batch(inputs: Any, who: str) -> tuple[tf.RaggedTensor, int]:
     return tensor, rank
 
 
+def ids_in_range(ids: tf.RaggedTensor, size: int, who: str) -> tf.RaggedTensor:
+    """``ids`` when every one is in ``[0, size)``; otherwise a ``ValueError`` (eagerly) or an
+    ``InvalidArgumentError`` (in a graph) naming the tokenizer, never an id handed to a native kernel that would
+    read outside its table (TensorFlow Text's WordPiece detokenizer crashes the process on one).
+
+    Args:
+        ids: A ragged batch of token ids.
+        size: The vocabulary size.
+        who: The tokenizer, for the message.
+
+    Returns:
+        `ids`, unchanged (in a graph, after the range assertion).
+
+    Raises:
+        ValueError: Eagerly, if an id is negative or not below `size`.
+
+    Example:
+        >>> from tfkit.hub.tokenizers.tensor_io import ids_in_range
+        >>> ids_in_range(tf.ragged.constant([[0, 3]]), 4, "tokenizer").to_list()
+        [[0, 3]]
+    """
+    values = ids.flat_values
+    message = f"{who}: token ids must be in [0, {size - 1}] (the vocabulary's ids)"
+    if tf.executing_eagerly():
+        array = values.numpy()
+        outside = array[(array < 0) | (array >= size)]
+        if outside.size:
+            raise ValueError(f"{message}, got {outside[:5].tolist()}")
+        return ids
+    checks = [
+        tf.debugging.assert_non_negative(values, message=message),
+        tf.debugging.assert_less(values, tf.cast(size, values.dtype), message=message),
+    ]
+    with tf.control_dependencies(checks):
+        return tf.identity(ids)
+
+
 def unbatched_strings(strings: tf.Tensor, rank: int) -> tf.Tensor:
     """One detokenized string per row of ids; a scalar when the caller gave one sequence (or one id)."""
     return strings[0] if rank < 2 else strings

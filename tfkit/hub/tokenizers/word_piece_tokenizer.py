@@ -241,11 +241,12 @@ class WordPieceTokenizer(Tokenizer):
             eagerly).
 
         Raises:
-            ValueError: If no vocabulary is set or the inputs are not integer
-                ids.
+            ValueError: If no vocabulary is set, the inputs are not integer
+                ids, or an id is outside the vocabulary.
         """
         self._check_vocabulary()
         ids, rank = tensor_io.id_batch(inputs, self._who())
+        ids = tensor_io.ids_in_range(ids, self.vocabulary_size(), self._who())
         with tf.device("/cpu:0"):
             text = self._fast_word_piece.detokenize(ids)
         return self._returned(tensor_io.unbatched_strings(text, rank))
