@@ -87,7 +87,8 @@ def test_matches_keras(rank, shape, kwargs, precompute):
 
 def test_weights_config_and_attributes_follow_keras():
     keras = pytest.importorskip("keras")
-    kwargs = dict(strides=2, kernel_regularizer="l2", dropout=0.1, seed=3, return_sequences=True)
+    # named: an auto-name counts the layers each library made before in this process (conv_lstm2d_5 or _15)
+    kwargs = dict(strides=2, kernel_regularizer="l2", dropout=0.1, seed=3, return_sequences=True, name="conv_lstm2d")
     theirs, ours = keras.layers.ConvLSTM2D(4, (3, 2), **kwargs), layers.ConvLSTM2D(4, (3, 2), **kwargs)
     x = np.zeros((1, 2, 7, 7, 3), "float32")
     theirs(x)
