@@ -20,7 +20,7 @@ import numpy as np
 
 from tfkit.hub.models.llama3.llama3_backbone import Llama3Backbone
 from tfkit.hub.presets import files
-from tfkit.hub.presets.decoder_conversion import transposed
+from tfkit.hub.presets.decoder_conversion import plan_decoder_block
 from tfkit.hub.presets.transformers_checkpoints import WeightPlan, register
 
 _RESERVED_PREFIX = "<|reserved_special_token_"
@@ -95,20 +95,7 @@ class Llama3Converter:
         if not backbone.tie_word_embeddings:
             plan.port(embedding.reverse_embeddings, "lm_head.weight", np.transpose)
         for i, block in enumerate(backbone.transformer_layers):
-            prefix = f"layers.{i}."
-            attention = block._self_attention_layer
-            plan.port(block._self_attention_layernorm.scale, prefix + "input_layernorm.weight")
-            plan.port(block._feedforward_layernorm.scale, prefix + "post_attention_layernorm.weight")
-            for dense, name in (
-                (attention._query_dense, "q_proj"),
-                (attention._key_dense, "k_proj"),
-                (attention._value_dense, "v_proj"),
-                (attention._output_dense, "o_proj"),
-            ):
-                plan.port(dense.kernel, f"{prefix}self_attn.{name}.weight", transposed(tuple(dense.kernel.shape)))
-            plan.port(block._feedforward_gate_dense.kernel, prefix + "mlp.gate_proj.weight", np.transpose)
-            plan.port(block._feedforward_intermediate_dense.kernel, prefix + "mlp.up_proj.weight", np.transpose)
-            plan.port(block._feedforward_output_dense.kernel, prefix + "mlp.down_proj.weight", np.transpose)
+            plan_decoder_block(block, f"layers.{i}.", plan)
         plan.port(backbone.layer_norm.scale, "norm.weight")
 
     @staticmethod
