@@ -43,15 +43,19 @@ def family(request, tmp_path_factory):
     return prefix, preset, ours, theirs
 
 
-def test_the_block_configs_add_only_the_window_and_head_size_to_keras_hubs(family):
+def test_block_configs_hold_keras_hubs_keys_and_rebuild_the_block(family):
     _, _, ours, theirs = family  # (the preset's numbers and weight paths: test_hub_families)
-    backbone = ours.backbone
-    # KerasHub's block configs lack the window (and Qwen 3's head size and epsilon); tfkit's add them, nothing else
-    block, reference = backbone.transformer_layers[0], theirs.backbone.transformer_layers[0]
-    for mine, their in ((block, reference), (block._self_attention_layer, reference._self_attention_layer)):
-        extra = set(mine.get_config()) - set(their.get_config())
-        assert set(their.get_config()) <= set(mine.get_config())
-        assert extra <= {"use_sliding_window_attention", "sliding_window_size", "head_dim", "layer_norm_epsilon"}
+    # tfkit's blocks are one GatedDecoderBlock: KerasHub's keys, plus the window, head size and biases it declares
+    block, reference = ours.backbone.transformer_layers[0], theirs.backbone.transformer_layers[0]
+    extra = set(block.get_config()) - set(reference.get_config())
+    assert set(reference.get_config()) <= set(block.get_config())
+    assert extra <= {"sliding_window", "attention_window", "attention_bias", "head_dim", "layer_norm_epsilon"}
+    inputs = np.random.default_rng(0).normal(size=(1, 6, block.hidden_dim)).astype("float32")
+    for layer in (block, block._self_attention_layer):
+        rebuilt = type(layer).from_config(layer.get_config())
+        rebuilt(inputs)
+        rebuilt.set_weights(layer.get_weights())
+        np.testing.assert_array_equal(rebuilt(inputs), layer(inputs))
 
 
 def test_the_window_changes_what_follows_it_only(family):

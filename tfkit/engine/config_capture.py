@@ -94,3 +94,37 @@ def to_plain(value: Any) -> Any:
     if isinstance(value, list):
         return [to_plain(v) for v in value]
     return value
+
+
+def declared_arguments(
+    cls: type, captured: dict[str, Any], stop_at: type, leave_out: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Every named argument of ``cls``'s constructors: its ``captured`` value, else the signature's default.
+
+    A constructor that takes ``**kwargs`` passes them to its base's, so the base's
+    arguments are ``cls``'s too: the walk goes up the MRO through each class that
+    defines ``__init__`` while the last one took ``**kwargs``, and stops before
+    ``stop_at`` (the layer base, whose ``name``/``dtype`` are not arguments here).
+    The dict names each argument once, subclass first (``self``, ``*args``,
+    ``**kwargs`` and ``leave_out`` apart); one without a default that was not given
+    is left out.
+    """
+    arguments: dict[str, Any] = {}
+    for klass in cls.__mro__:
+        if klass is stop_at:
+            break
+        if "__init__" not in klass.__dict__ or not issubclass(klass, stop_at):
+            continue  # a mixin's
+        parameters = list(inspect.signature(klass.__init__).parameters.values())[1:]
+        for parameter in parameters:
+            if parameter.name in arguments or parameter.name in leave_out:
+                continue
+            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                continue
+            if parameter.name in captured:
+                arguments[parameter.name] = captured[parameter.name]
+            elif parameter.default is not parameter.empty:
+                arguments[parameter.name] = parameter.default
+        if not any(parameter.kind == parameter.VAR_KEYWORD for parameter in parameters):
+            break
+    return arguments

@@ -1,16 +1,17 @@
-"""``GatedDecoderBlock``: the pre-norm decoder block of Llama-style models (Mistral, Qwen, Qwen 3).
+"""``GatedDecoderBlock``: the pre-norm decoder block of Llama-style models (Llama, Mistral, Qwen, Qwen 3).
 
     class QwenTransformerDecoder(GatedDecoderBlock):
-        def _make_attention(self): return QwenAttention(...)
-        def _make_norm(self, name): return QwenLayerNorm(epsilon=self.layer_norm_epsilon, name=name)
+        norm_class = QwenLayerNorm
     y = decoder(x, decoder_padding_mask=mask)
     y, cache = decoder(x, self_attention_cache=cache, self_attention_cache_update_index=index)
 
 RMS norm, causal self-attention, residual; RMS norm, gated feedforward network
 (``down(up(x) * silu(gate(x)))``, no biases, the activation in float32), residual.
-KerasHub writes this block once a family (``MistralTransformerDecoder``,
-``QwenTransformerDecoder``, ``Qwen3TransformerDecoder``, with the same sub-layer names);
-tfkit writes it here, and each family says which attention and norm it uses.
+KerasHub writes this block once a family (``LlamaTransformerDecoder``,
+``MistralTransformerDecoder``, ``QwenTransformerDecoder``, ``Qwen3TransformerDecoder``,
+with the same sub-layer names); tfkit writes it here, and each family declares its norm
+(``norm_class``, whose class name Keras's weight files key by) and, where it has its own,
+its attention (``attention_class``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import tensorflow as tf
 from tfkit import activations, initializers
 from tfkit.engine.layer import Layer
 from tfkit.hub.layers.attention_masks import sliding_window_mask
+from tfkit.hub.layers.declared_config import DeclaredConfig
+from tfkit.hub.layers.grouped_query_attention import CachedGroupedQueryAttention
 from tfkit.hub.layers.kv_cache import cache_length
 from tfkit.hub.layers.transformer_layer_utils import (
     clone_initializer,
@@ -31,18 +34,20 @@ from tfkit.hub.layers.transformer_layer_utils import (
 from tfkit.layers import Dense, Dropout
 
 
-class GatedDecoderBlock(Layer):
-    """Base of the pre-norm decoder blocks with a gated feedforward network (Mistral, Qwen, Qwen 3).
+class GatedDecoderBlock(DeclaredConfig, Layer):
+    """Base of the pre-norm decoder blocks with a gated feedforward network (Llama, Mistral, Qwen, Qwen 3).
 
-    A subclass defines `_make_attention` (its family's attention layer,
-    named `"self_attention"`) and `_make_norm` (its RMS norm); `build` makes
-    the sub-layers under KerasHub's attribute names. A subclass whose mask
-    has a sliding window (Mistral) returns its size from `_mask_window`.
+    A subclass declares `norm_class` (its RMS norm) and may declare
+    `attention_class` (a `CachedGroupedQueryAttention` subclass) and extend
+    `_attention_arguments`; `build` makes the sub-layers under KerasHub's
+    attribute names.
 
     Args:
         intermediate_dim: Integer, the hidden size of the feedforward network.
         num_query_heads: Integer, the number of query heads.
         num_key_value_heads: Integer, the number of key and value heads.
+        head_dim: Integer, the size of each attention head; `None` (the
+            default) means `hidden_dim // num_query_heads`.
         rope_max_wavelength: The longest wavelength of the rotary embedding.
             Defaults to `10000`.
         rope_scaling_factor: Float, the rotary embedding's position scaling.
@@ -53,6 +58,13 @@ class GatedDecoderBlock(Layer):
         kernel_initializer: Initializer of the kernels. Defaults to
             `"glorot_uniform"`.
         dropout: Float, the dropout rate. Defaults to `0`.
+        sliding_window: Integer or `None`: each token attends to itself and
+            the `sliding_window - 1` tokens before it (Mistral's causal
+            band, applied by this block's mask). Defaults to `None`.
+        attention_window: Integer or `None`, a two-sided window the
+            attention applies (Qwen's). Defaults to `None`.
+        attention_bias: Whether the query, key and value projections have
+            biases (Qwen's). Defaults to `False`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -69,46 +81,65 @@ class GatedDecoderBlock(Layer):
         `(batch, length, hidden_dim)`, and the updated cache when one is given.
 
     Example:
-        >>> from tfkit.hub.layers.gated_decoder_block import GatedDecoderBlock
         >>> from tfkit.hub.models.mistral.mistral_transformer_decoder import MistralTransformerDecoder
-        >>> issubclass(MistralTransformerDecoder, GatedDecoderBlock)
-        True
+        >>> decoder = MistralTransformerDecoder(intermediate_dim=16, num_query_heads=2, num_key_value_heads=1,
+        ...     sliding_window=2)
+        >>> decoder(np.ones((1, 4, 8), "float32")).shape
+        TensorShape([1, 4, 8])
     """
+
+    norm_class: type[Layer]
+    attention_class: type[CachedGroupedQueryAttention] = CachedGroupedQueryAttention
 
     def __init__(
         self,
         intermediate_dim: int,
         num_query_heads: int,
         num_key_value_heads: int,
+        head_dim: int | None = None,
         rope_max_wavelength: float = 10000,
         rope_scaling_factor: float = 1.0,
         activation: Any = "silu",
         layer_norm_epsilon: float = 1e-5,
         kernel_initializer: Any = "glorot_uniform",
         dropout: float = 0,
+        sliding_window: int | None = None,
+        attention_window: int | None = None,
+        attention_bias: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.intermediate_dim = intermediate_dim
         self.num_query_heads = num_query_heads
         self.num_key_value_heads = num_key_value_heads
+        self.head_dim = head_dim
         self.rope_max_wavelength = rope_max_wavelength
         self.rope_scaling_factor = rope_scaling_factor
         self.dropout = dropout
         self.activation = activations.get(activation)
         self.layer_norm_epsilon = layer_norm_epsilon
         self.kernel_initializer = initializers.get(kernel_initializer)
+        self.sliding_window = sliding_window
+        self.attention_window = attention_window
+        self.attention_bias = attention_bias
         self.supports_masking = True
 
-    def _make_attention(self) -> Layer:
-        raise NotImplementedError(f"{type(self).__name__} must define _make_attention")
+    def _attention_arguments(self) -> dict[str, Any]:
+        """The arguments of `attention_class` (a subclass adds its own to these)."""
+        return {
+            "num_query_heads": self.num_query_heads,
+            "num_key_value_heads": self.num_key_value_heads,
+            "head_dim": self.head_dim,
+            "rope_max_wavelength": self.rope_max_wavelength,
+            "rope_scaling_factor": self.rope_scaling_factor,
+            "kernel_initializer": clone_initializer(self.kernel_initializer),
+            "use_bias": self.attention_bias,
+            "dropout": self.dropout,
+            "attention_window": self.attention_window,
+        }
 
     def _make_norm(self, name: str) -> Layer:
-        raise NotImplementedError(f"{type(self).__name__} must define _make_norm")
-
-    def _mask_window(self) -> int | None:
-        """The sliding window the self-attention mask applies (Mistral's), or `None`."""
-        return None
+        return self.norm_class(epsilon=self.layer_norm_epsilon, dtype=self.dtype_policy, name=name)
 
     def _dense(self, units: int, name: str, input_shape: tuple) -> Dense:
         dense = Dense(
@@ -125,7 +156,9 @@ class GatedDecoderBlock(Layer):
         shape = tuple(decoder_sequence_shape)
         self._decoder_sequence_shape = shape
         self.hidden_dim = shape[-1]
-        self._self_attention_layer = self._make_attention()
+        self._self_attention_layer = self.attention_class(
+            **self._attention_arguments(), dtype=self.dtype_policy, name="self_attention"
+        )
         self._self_attention_layer.build(shape)
         self._self_attention_layernorm = self._make_norm("self_attention_layernorm")
         self._self_attention_layernorm.build(shape)
@@ -182,33 +215,18 @@ class GatedDecoderBlock(Layer):
         self_attention_cache: Any,
         self_attention_cache_update_index: Any,
     ) -> tf.Tensor:
-        """The causal mask (narrowed by `_mask_window`) merged with the padding and custom masks, int32."""
+        """The causal mask (narrowed to `sliding_window`) merged with the padding and custom masks, int32."""
         decoder_mask = merge_padding_and_attention_mask(decoder_sequence, decoder_padding_mask, decoder_attention_mask)
         shape = tf.shape(decoder_sequence)
         batch_size, output_length = shape[0], shape[1]
         input_length = output_length if self_attention_cache is None else cache_length(self_attention_cache)
         index = 0 if self_attention_cache_update_index is None else self_attention_cache_update_index
         causal_mask = compute_causal_mask(batch_size, input_length, output_length, index)
-        window = self._mask_window()
+        window = self.sliding_window
         if window is not None:
             causal_mask = tf.logical_and(causal_mask, sliding_window_mask(output_length, input_length, window, index))
         causal_mask = tf.cast(causal_mask, tf.int32)
         return causal_mask if decoder_mask is None else tf.minimum(decoder_mask, causal_mask)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            intermediate_dim=self.intermediate_dim,
-            num_query_heads=self.num_query_heads,
-            rope_max_wavelength=self.rope_max_wavelength,
-            rope_scaling_factor=self.rope_scaling_factor,
-            num_key_value_heads=self.num_key_value_heads,
-            activation=activations.serialize(self.activation),
-            layer_norm_epsilon=self.layer_norm_epsilon,
-            kernel_initializer=initializers.serialize(self.kernel_initializer),
-            dropout=self.dropout,
-        )
-        return config
 
     # masks never change the output's shape: a symbolic call infers it instead of tracing the block
     _shape_free_call_arguments = ("decoder_padding_mask", "decoder_attention_mask")

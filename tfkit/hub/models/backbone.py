@@ -5,7 +5,10 @@
 
 A backbone is a functional ``tfkit.Model`` that builds its own graph from
 its constructor's arguments (``GPT2Backbone(vocabulary_size=..., ...)``), so
-its config is those arguments, as in KerasHub.
+its config is those arguments, as in KerasHub. A family declares them once, in
+its constructor's signature: ``Backbone`` keeps each as an attribute of the same
+name (``backbone.hidden_dim``) and writes them all, defaults included, in
+``get_config``, where KerasHub's families write each name three times.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from tfkit import dtype_policies
 from tfkit.base import registry
+from tfkit.engine import config_capture
 from tfkit.hub.models.backbone_lora import BackboneLora
 from tfkit.hub.presets import classes, saver
 from tfkit.hub.presets.preset_loader import get_preset_loader
@@ -50,6 +54,12 @@ class Backbone(BackboneLora, Model):
         super().__init__(*args, **kwargs)
         if dtype is not None:
             self.dtype_policy = dtype_policies.get(dtype)
+        for name, value in self._declared_arguments().items():
+            setattr(self, name, value)
+
+    def _declared_arguments(self) -> dict[str, Any]:
+        """The subclass constructor's arguments by name, as given or defaulted (`dtype` apart)."""
+        return config_capture.declared_arguments(type(self), self._st.init_args, stop_at=Backbone, leave_out=("dtype",))
 
     @property
     def token_embedding(self) -> Any:
@@ -61,8 +71,16 @@ class Backbone(BackboneLora, Model):
         self._token_embedding = value
 
     def get_config(self) -> dict[str, Any]:
-        """The base keys of every backbone's config (`name`, `trainable`, `dtype`); subclasses add theirs."""
-        return {"name": self.name, "trainable": self.trainable, "dtype": dtype_policies.serialize(self.dtype_policy)}
+        """The backbone's config: `name`, `trainable`, `dtype` and every constructor argument, by its attribute.
+
+        Returns:
+            A dict of plain values; a subclass whose arguments are not plain
+            (a layer) replaces them with their serialized form.
+        """
+        config = {"name": self.name, "trainable": self.trainable, "dtype": dtype_policies.serialize(self.dtype_policy)}
+        for name in self._declared_arguments():
+            config[name] = config_capture.to_plain(getattr(self, name))
+        return config
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Backbone":

@@ -107,23 +107,3 @@ class GPT2Backbone(Backbone):
             dtype=dtype,
             **kwargs,
         )
-        self.vocabulary_size = vocabulary_size
-        self.num_layers = num_layers
-        self.num_heads = num_heads
-        self.hidden_dim = hidden_dim
-        self.intermediate_dim = intermediate_dim
-        self.dropout = dropout
-        self.max_sequence_length = max_sequence_length
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            vocabulary_size=self.vocabulary_size,
-            num_layers=self.num_layers,
-            num_heads=self.num_heads,
-            hidden_dim=self.hidden_dim,
-            intermediate_dim=self.intermediate_dim,
-            dropout=self.dropout,
-            max_sequence_length=self.max_sequence_length,
-        )
-        return config

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit import initializers
 from tfkit.hub.layers.grouped_query_attention import CachedGroupedQueryAttention
-from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.hub.models.llama.llama_rotary_embedding import LlamaRotaryEmbedding
 from tfkit.saving import register_keras_serializable
 
@@ -37,16 +35,14 @@ class LlamaAttention(CachedGroupedQueryAttention):
     are KerasHub's.
 
     KerasHub's `get_config` for this layer raises (it reads an attribute it
-    never sets); tfkit's returns the constructor's arguments.
+    never sets); tfkit's returns the constructor's arguments (KerasHub's
+    `rope_position_scaling_factor` is `rope_scaling_factor` here, as in the
+    other families' attention).
 
     Args:
         num_query_heads: Integer, the number of query heads.
         num_key_value_heads: Integer, the number of key and value heads; it
             divides `num_query_heads`.
-        rope_max_wavelength: Integer, the rotary embedding's longest
-            wavelength. Defaults to `10000`.
-        rope_position_scaling_factor: Float, the rotary embedding's position
-            scaling. Defaults to `1.0`.
         rope_frequency_adjustment_factor: Float, Llama 3.1's frequency
             factor. Defaults to `None`.
         rope_low_freq_factor: Float, Llama 3.1's low frequency factor.
@@ -55,11 +51,10 @@ class LlamaAttention(CachedGroupedQueryAttention):
             Defaults to `None`.
         rope_pretraining_sequence_length: Integer, Llama 3.1's pretraining
             context length. Defaults to `None`.
-        kernel_initializer: Initializer of the projection kernels. Defaults
-            to `"glorot_uniform"`.
-        dropout: Float, the dropout rate of the attention output. Defaults
-            to `0`.
-        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+        **kwargs: `CachedGroupedQueryAttention`'s other arguments
+            (`rope_max_wavelength`, `rope_scaling_factor`, the position
+            scaling, `kernel_initializer`, `dropout`, ...) and base layer
+            keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
         hidden_states: Tensor `(batch, length, hidden_dim)`.
@@ -95,71 +90,25 @@ class LlamaAttention(CachedGroupedQueryAttention):
         self,
         num_query_heads: int,
         num_key_value_heads: int,
-        rope_max_wavelength: int = 10000,
-        rope_position_scaling_factor: float = 1.0,
         rope_frequency_adjustment_factor: float | None = None,
         rope_low_freq_factor: float | None = None,
         rope_high_freq_factor: float | None = None,
         rope_pretraining_sequence_length: int | None = None,
-        kernel_initializer: Any = "glorot_uniform",
-        dropout: float = 0,
         **kwargs: Any,
     ) -> None:
-        super().__init__(**kwargs)
-        if num_key_value_heads <= 0 or num_query_heads % num_key_value_heads:
-            raise ValueError(
-                f"LlamaAttention layer '{self.name}': num_key_value_heads={num_key_value_heads} must divide "
-                f"num_query_heads={num_query_heads} (each key/value head serves a group of query heads)"
-            )
-        self.num_query_heads = num_query_heads
-        self.num_key_value_heads = num_key_value_heads
-        self.dropout = dropout
-        self.num_key_value_groups = num_query_heads // num_key_value_heads
-        self.rope_max_wavelength = rope_max_wavelength
-        self.rope_position_scaling_factor = rope_position_scaling_factor
+        super().__init__(num_query_heads, num_key_value_heads, **kwargs)
         self.rope_frequency_adjustment_factor = rope_frequency_adjustment_factor
         self.rope_low_freq_factor = rope_low_freq_factor
         self.rope_high_freq_factor = rope_high_freq_factor
         self.rope_pretraining_sequence_length = rope_pretraining_sequence_length
-        self.kernel_initializer = initializers.get(clone_initializer(kernel_initializer))
 
-    def build(self, inputs_shape: Any) -> None:
-        hidden_dim = inputs_shape[-1]
-        # tfkit's EinsumDense pins every known input axis (Keras 3's only the rank): leave the lengths free
-        self._build_attention(
-            (*[None] * (len(inputs_shape) - 1), hidden_dim),
-            num_query_heads=self.num_query_heads,
-            num_key_value_heads=self.num_key_value_heads,
-            head_dim=hidden_dim // self.num_query_heads,
-            kernel_initializer=self.kernel_initializer,
-            bias_initializer="zeros",
-            use_bias=False,
-            dropout=self.dropout,
-            rope_max_wavelength=self.rope_max_wavelength,
-            rope_scaling_factor=self.rope_position_scaling_factor,
-        )
-        self.rotary_embedding_layer = LlamaRotaryEmbedding(  # Llama's frequencies (weightless: no weight moves)
+    def _make_rotary_embedding(self) -> LlamaRotaryEmbedding:
+        return LlamaRotaryEmbedding(
             max_wavelength=self.rope_max_wavelength,
-            position_scaling_factor=self.rope_position_scaling_factor,
+            position_scaling_factor=self.rope_scaling_factor,
             frequency_adjustment_factor=self.rope_frequency_adjustment_factor,
             low_freq_factor=self.rope_low_freq_factor,
             high_freq_factor=self.rope_high_freq_factor,
             pretraining_sequence_length=self.rope_pretraining_sequence_length,
             dtype=self.dtype_policy,
         )
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            num_query_heads=self.num_query_heads,
-            num_key_value_heads=self.num_key_value_heads,
-            rope_max_wavelength=self.rope_max_wavelength,
-            rope_position_scaling_factor=self.rope_position_scaling_factor,
-            rope_frequency_adjustment_factor=self.rope_frequency_adjustment_factor,
-            rope_low_freq_factor=self.rope_low_freq_factor,
-            rope_high_freq_factor=self.rope_high_freq_factor,
-            rope_pretraining_sequence_length=self.rope_pretraining_sequence_length,
-            kernel_initializer=initializers.serialize(self.kernel_initializer),
-            dropout=self.dropout,
-        )
-        return config

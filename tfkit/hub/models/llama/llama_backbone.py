@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit import initializers, layers
 from tfkit.distribution import DeviceMesh, LayoutMap
-from tfkit.engine.functional_graph import Input
 from tfkit.hub.models.backbone import Backbone
+from tfkit.hub.models.decoder_backbone import decoder_blocks, decoder_graph, token_embedding
 from tfkit.hub.models.llama.llama_decoder import LlamaTransformerDecoder
 from tfkit.hub.models.llama.llama_layernorm import LlamaLayerNorm
 from tfkit.saving import register_keras_serializable
@@ -93,83 +92,25 @@ class LlamaBackbone(Backbone):
         tie_word_embeddings: bool = False,
         **kwargs: Any,
     ) -> None:
-        self.token_embedding = layers.ReversibleEmbedding(
-            input_dim=vocabulary_size,
-            output_dim=hidden_dim,
-            tie_weights=tie_word_embeddings,
-            embeddings_initializer=initializers.RandomNormal(stddev=0.01),
-            dtype=dtype,
-            name="token_embedding",
+        self.token_embedding = token_embedding(vocabulary_size, hidden_dim, tie_word_embeddings, dtype)
+        self.transformer_layers = decoder_blocks(
+            LlamaTransformerDecoder,
+            num_layers,
+            dtype,
+            intermediate_dim=intermediate_dim,
+            num_query_heads=num_query_heads,
+            num_key_value_heads=num_key_value_heads,
+            rope_max_wavelength=rope_max_wavelength,
+            rope_scaling_factor=rope_position_scaling_factor,
+            rope_frequency_adjustment_factor=rope_frequency_adjustment_factor,
+            rope_low_freq_factor=rope_low_freq_factor,
+            rope_high_freq_factor=rope_high_freq_factor,
+            rope_pretraining_sequence_length=rope_pretraining_sequence_length,
+            layer_norm_epsilon=layer_norm_epsilon,
+            dropout=dropout,
         )
-        self.transformer_layers = [
-            LlamaTransformerDecoder(
-                intermediate_dim=intermediate_dim,
-                num_query_heads=num_query_heads,
-                num_key_value_heads=num_key_value_heads,
-                rope_max_wavelength=rope_max_wavelength,
-                rope_position_scaling_factor=rope_position_scaling_factor,
-                rope_frequency_adjustment_factor=rope_frequency_adjustment_factor,
-                rope_low_freq_factor=rope_low_freq_factor,
-                rope_high_freq_factor=rope_high_freq_factor,
-                rope_pretraining_sequence_length=rope_pretraining_sequence_length,
-                layer_norm_epsilon=layer_norm_epsilon,
-                activation="silu",
-                kernel_initializer=initializers.RandomNormal(stddev=0.02),
-                dropout=dropout,
-                dtype=dtype,
-                name=f"transformer_layer_{i}",
-            )
-            for i in range(num_layers)
-        ]
         self.layer_norm = LlamaLayerNorm(epsilon=layer_norm_epsilon, dtype=dtype, name="sequence_output_layernorm")
-
-        token_ids = Input(shape=(None,), dtype="int32", name="token_ids")
-        padding_mask = Input(shape=(None,), dtype="int32", name="padding_mask")
-        x = self.token_embedding(token_ids)
-        for block in self.transformer_layers:
-            x = block(x, decoder_padding_mask=padding_mask)
-        super().__init__(
-            inputs={"token_ids": token_ids, "padding_mask": padding_mask},
-            outputs=self.layer_norm(x),
-            dtype=dtype,
-            **kwargs,
-        )
-        self.vocabulary_size = vocabulary_size
-        self.num_layers = num_layers
-        self.num_query_heads = num_query_heads
-        self.hidden_dim = hidden_dim
-        self.intermediate_dim = intermediate_dim
-        self.num_key_value_heads = num_key_value_heads
-        self.rope_max_wavelength = rope_max_wavelength
-        self.rope_position_scaling_factor = rope_position_scaling_factor
-        self.rope_frequency_adjustment_factor = rope_frequency_adjustment_factor
-        self.rope_low_freq_factor = rope_low_freq_factor
-        self.rope_high_freq_factor = rope_high_freq_factor
-        self.rope_pretraining_sequence_length = rope_pretraining_sequence_length
-        self.layer_norm_epsilon = layer_norm_epsilon
-        self.dropout = dropout
-        self.tie_word_embeddings = tie_word_embeddings
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            vocabulary_size=self.vocabulary_size,
-            num_layers=self.num_layers,
-            num_query_heads=self.num_query_heads,
-            hidden_dim=self.hidden_dim,
-            intermediate_dim=self.intermediate_dim,
-            rope_max_wavelength=self.rope_max_wavelength,
-            rope_position_scaling_factor=self.rope_position_scaling_factor,
-            rope_frequency_adjustment_factor=self.rope_frequency_adjustment_factor,
-            rope_low_freq_factor=self.rope_low_freq_factor,
-            rope_high_freq_factor=self.rope_high_freq_factor,
-            rope_pretraining_sequence_length=self.rope_pretraining_sequence_length,
-            num_key_value_heads=self.num_key_value_heads,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-            dropout=self.dropout,
-            tie_word_embeddings=self.tie_word_embeddings,
-        )
-        return config
+        super().__init__(**decoder_graph(self), dtype=dtype, **kwargs)
 
     @staticmethod
     def get_layout_map(

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit import activations, initializers
-from tfkit.engine.layer import Layer
 from tfkit.hub.layers.gated_decoder_block import GatedDecoderBlock
-from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.hub.models.llama.llama_attention import LlamaAttention
 from tfkit.hub.models.llama.llama_layernorm import LlamaLayerNorm
 from tfkit.saving import register_keras_serializable
@@ -39,10 +36,6 @@ class LlamaTransformerDecoder(GatedDecoderBlock):
         intermediate_dim: Integer, the hidden size of the feedforward network.
         num_query_heads: Integer, the number of query heads.
         num_key_value_heads: Integer, the number of key and value heads.
-        rope_max_wavelength: Integer, the rotary embedding's longest
-            wavelength. Defaults to `10000`.
-        rope_position_scaling_factor: Float, the rotary embedding's position
-            scaling. Defaults to `1.0`.
         rope_frequency_adjustment_factor: Float, Llama 3.1's frequency
             factor. Defaults to `None`.
         rope_low_freq_factor: Float, Llama 3.1's low frequency factor.
@@ -51,13 +44,10 @@ class LlamaTransformerDecoder(GatedDecoderBlock):
             Defaults to `None`.
         rope_pretraining_sequence_length: Integer, Llama 3.1's pretraining
             context length. Defaults to `None`.
-        activation: The gate's activation. Defaults to `"silu"`.
-        layer_norm_epsilon: Float, the RMS norms' epsilon. Defaults to
-            `1e-5`.
-        kernel_initializer: Initializer of the kernels. Defaults to
-            `"glorot_uniform"`.
-        dropout: Float, the dropout rate after attention. Defaults to `0`.
-        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+        **kwargs: `GatedDecoderBlock`'s other arguments
+            (`rope_max_wavelength`, `rope_scaling_factor` for KerasHub's
+            `rope_position_scaling_factor`, `layer_norm_epsilon`, ...) and
+            base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
         decoder_sequence: Tensor `(batch, length, hidden_dim)`.
@@ -90,75 +80,31 @@ class LlamaTransformerDecoder(GatedDecoderBlock):
         True
     """
 
+    norm_class = LlamaLayerNorm
+    attention_class = LlamaAttention
+
     def __init__(
         self,
         intermediate_dim: int,
         num_query_heads: int,
         num_key_value_heads: int,
-        rope_max_wavelength: int = 10000,
-        rope_position_scaling_factor: float = 1.0,
         rope_frequency_adjustment_factor: float | None = None,
         rope_low_freq_factor: float | None = None,
         rope_high_freq_factor: float | None = None,
         rope_pretraining_sequence_length: int | None = None,
-        activation: Any = "silu",
-        layer_norm_epsilon: float = 1e-5,
-        kernel_initializer: Any = "glorot_uniform",
-        dropout: float = 0,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            intermediate_dim,
-            num_query_heads,
-            num_key_value_heads,
-            rope_max_wavelength=rope_max_wavelength,
-            rope_scaling_factor=rope_position_scaling_factor,
-            activation=activation,
-            layer_norm_epsilon=layer_norm_epsilon,
-            kernel_initializer=kernel_initializer,
-            dropout=dropout,
-            **kwargs,
-        )
-        self.rope_position_scaling_factor = rope_position_scaling_factor
+        super().__init__(intermediate_dim, num_query_heads, num_key_value_heads, **kwargs)
         self.rope_frequency_adjustment_factor = rope_frequency_adjustment_factor
         self.rope_low_freq_factor = rope_low_freq_factor
         self.rope_high_freq_factor = rope_high_freq_factor
         self.rope_pretraining_sequence_length = rope_pretraining_sequence_length
 
-    def _make_attention(self) -> LlamaAttention:
-        return LlamaAttention(
-            num_query_heads=self.num_query_heads,
-            num_key_value_heads=self.num_key_value_heads,
-            rope_max_wavelength=self.rope_max_wavelength,
-            rope_position_scaling_factor=self.rope_position_scaling_factor,
-            rope_frequency_adjustment_factor=self.rope_frequency_adjustment_factor,
-            rope_low_freq_factor=self.rope_low_freq_factor,
-            rope_high_freq_factor=self.rope_high_freq_factor,
-            rope_pretraining_sequence_length=self.rope_pretraining_sequence_length,
-            kernel_initializer=clone_initializer(self.kernel_initializer),
-            dropout=self.dropout,
-            dtype=self.dtype_policy,
-            name="self_attention",
-        )
-
-    def _make_norm(self, name: str) -> LlamaLayerNorm:
-        return LlamaLayerNorm(epsilon=self.layer_norm_epsilon, dtype=self.dtype_policy, name=name)
-
-    def get_config(self) -> dict[str, Any]:
-        config = Layer.get_config(self)  # not GatedDecoderBlock's keys: rope_scaling_factor is not Llama's
-        config.update(
-            intermediate_dim=self.intermediate_dim,
-            num_query_heads=self.num_query_heads,
-            num_key_value_heads=self.num_key_value_heads,
-            rope_max_wavelength=self.rope_max_wavelength,
-            rope_position_scaling_factor=self.rope_position_scaling_factor,
-            rope_frequency_adjustment_factor=self.rope_frequency_adjustment_factor,
-            rope_low_freq_factor=self.rope_low_freq_factor,
-            rope_high_freq_factor=self.rope_high_freq_factor,
-            rope_pretraining_sequence_length=self.rope_pretraining_sequence_length,
-            activation=activations.serialize(self.activation),
-            layer_norm_epsilon=self.layer_norm_epsilon,
-            kernel_initializer=initializers.serialize(self.kernel_initializer),
-            dropout=self.dropout,
-        )
-        return config
+    def _attention_arguments(self) -> dict[str, Any]:
+        return {
+            **super()._attention_arguments(),
+            "rope_frequency_adjustment_factor": self.rope_frequency_adjustment_factor,
+            "rope_low_freq_factor": self.rope_low_freq_factor,
+            "rope_high_freq_factor": self.rope_high_freq_factor,
+            "rope_pretraining_sequence_length": self.rope_pretraining_sequence_length,
+        }

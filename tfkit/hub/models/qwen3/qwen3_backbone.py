@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit import activations, initializers, layers
-from tfkit.engine.functional_graph import Input
 from tfkit.hub.models.backbone import Backbone
+from tfkit.hub.models.decoder_backbone import decoder_blocks, decoder_graph, token_embedding
 from tfkit.hub.models.qwen3.qwen3_decoder import Qwen3TransformerDecoder
 from tfkit.hub.models.qwen3.qwen3_layernorm import Qwen3LayerNorm
 from tfkit.saving import register_keras_serializable
@@ -80,74 +79,20 @@ class Qwen3Backbone(Backbone):
         dtype: Any = None,
         **kwargs: Any,
     ) -> None:
-        self.token_embedding = layers.ReversibleEmbedding(
-            input_dim=vocabulary_size,
-            output_dim=hidden_dim,
-            tie_weights=tie_word_embeddings,
-            embeddings_initializer=initializers.RandomNormal(stddev=0.01),
-            dtype=dtype,
-            name="token_embedding",
+        self.token_embedding = token_embedding(vocabulary_size, hidden_dim, tie_word_embeddings, dtype)
+        self.transformer_layers = decoder_blocks(
+            Qwen3TransformerDecoder,
+            num_layers,
+            dtype,
+            intermediate_dim=intermediate_dim,
+            num_query_heads=num_query_heads,
+            num_key_value_heads=num_key_value_heads,
+            head_dim=head_dim,
+            rope_max_wavelength=rope_max_wavelength,
+            rope_scaling_factor=rope_scaling_factor,
+            layer_norm_epsilon=layer_norm_epsilon,
+            dropout=dropout,
+            attention_window=sliding_window_size,
         )
-        self.transformer_layers = [
-            Qwen3TransformerDecoder(
-                intermediate_dim=intermediate_dim,
-                head_dim=head_dim,
-                num_query_heads=num_query_heads,
-                num_key_value_heads=num_key_value_heads,
-                rope_max_wavelength=rope_max_wavelength,
-                rope_scaling_factor=rope_scaling_factor,
-                layer_norm_epsilon=layer_norm_epsilon,
-                activation=activations.silu,
-                kernel_initializer=initializers.RandomNormal(stddev=0.02),
-                dropout=dropout,
-                sliding_window_size=sliding_window_size,
-                dtype=dtype,
-                name=f"transformer_layer_{i}",
-            )
-            for i in range(num_layers)
-        ]
         self.layer_norm = Qwen3LayerNorm(epsilon=layer_norm_epsilon, dtype=dtype, name="sequence_output_layernorm")
-
-        token_ids = Input(shape=(None,), dtype="int32", name="token_ids")
-        padding_mask = Input(shape=(None,), dtype="int32", name="padding_mask")
-        x = self.token_embedding(token_ids)
-        for block in self.transformer_layers:
-            x = block(x, decoder_padding_mask=padding_mask)
-        super().__init__(
-            inputs={"token_ids": token_ids, "padding_mask": padding_mask},
-            outputs=self.layer_norm(x),
-            dtype=dtype,
-            **kwargs,
-        )
-        self.vocabulary_size = vocabulary_size
-        self.num_layers = num_layers
-        self.num_query_heads = num_query_heads
-        self.hidden_dim = hidden_dim
-        self.head_dim = head_dim
-        self.intermediate_dim = intermediate_dim
-        self.rope_max_wavelength = rope_max_wavelength
-        self.num_key_value_heads = num_key_value_heads
-        self.rope_scaling_factor = rope_scaling_factor
-        self.layer_norm_epsilon = layer_norm_epsilon
-        self.dropout = dropout
-        self.tie_word_embeddings = tie_word_embeddings
-        self.sliding_window_size = sliding_window_size
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            vocabulary_size=self.vocabulary_size,
-            num_layers=self.num_layers,
-            num_query_heads=self.num_query_heads,
-            hidden_dim=self.hidden_dim,
-            head_dim=self.head_dim,
-            intermediate_dim=self.intermediate_dim,
-            rope_max_wavelength=self.rope_max_wavelength,
-            rope_scaling_factor=self.rope_scaling_factor,
-            num_key_value_heads=self.num_key_value_heads,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-            dropout=self.dropout,
-            tie_word_embeddings=self.tie_word_embeddings,
-            sliding_window_size=self.sliding_window_size,
-        )
-        return config
+        super().__init__(**decoder_graph(self), dtype=dtype, **kwargs)

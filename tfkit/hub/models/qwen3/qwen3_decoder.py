@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit.hub.layers.gated_decoder_block import GatedDecoderBlock
-from tfkit.hub.layers.transformer_layer_utils import clone_initializer
 from tfkit.hub.models.qwen3.qwen3_attention import Qwen3Attention
 from tfkit.hub.models.qwen3.qwen3_layernorm import Qwen3LayerNorm
 from tfkit.saving import register_keras_serializable
@@ -16,43 +15,17 @@ class Qwen3TransformerDecoder(GatedDecoderBlock):
     """A Transformer decoder layer for the Qwen 3 backbone.
 
     RMS norm, causal self-attention (`Qwen3Attention`, optionally within a
-    sliding window), residual; RMS norm, gated feedforward network,
-    residual. The attention's query and key norms use `layer_norm_epsilon`,
-    as Transformers' Qwen 3 does (KerasHub 0.32 leaves them at `1e-5`
-    whatever the epsilon); KerasHub's config also leaves out `head_dim` and
-    `sliding_window_size`, which tfkit's keeps.
+    two-sided window, `attention_window`), residual; RMS norm, gated
+    feedforward network, residual. The attention's query and key norms use
+    `layer_norm_epsilon`, as Transformers' Qwen 3 does (KerasHub 0.32 leaves
+    them at `1e-5` whatever the epsilon). The arguments are
+    `GatedDecoderBlock`'s.
 
     Args:
-        intermediate_dim: Integer, the hidden size of the feedforward network.
-        num_query_heads: Integer, the number of query heads.
-        num_key_value_heads: Integer, the number of key and value heads.
-        head_dim: Integer, the size of each attention head.
-        rope_max_wavelength: The longest wavelength of the rotary embedding.
-            Defaults to `10000`.
-        rope_scaling_factor: Float, the rotary embedding's position scaling.
-            Defaults to `1.0`.
-        activation: The activation of the gate. Defaults to `"silu"`.
-        layer_norm_epsilon: Float, the RMS norms' epsilon. Defaults to
-            `1e-5`.
-        kernel_initializer: Initializer of the kernels. Defaults to
-            `"glorot_uniform"`.
-        dropout: Float, the dropout rate. Defaults to `0.0`.
-        sliding_window_size: Integer, the attention window, or `None` (the
-            default) for full causal attention.
-        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
-
-    Call arguments:
-        decoder_sequence: Tensor `(batch, length, hidden_dim)`.
-        decoder_padding_mask: Optional `(batch, length)`, 1 for real tokens.
-        decoder_attention_mask: Optional `(batch, length, length)`.
-        self_attention_cache: Optional `(batch, 2, max_length,
-            num_key_value_heads, head_dim)` key/value cache.
-        self_attention_cache_update_index: Where the new steps go in the
-            cache.
-        training: Whether dropout applies.
-
-    Returns:
-        `(batch, length, hidden_dim)`, and the updated cache when one is given.
+        *args: `GatedDecoderBlock`'s positional arguments (`intermediate_dim`,
+            `num_query_heads`, `num_key_value_heads`).
+        **kwargs: `GatedDecoderBlock`'s keyword arguments, such as
+            `head_dim`, `attention_window` and `name`.
 
     Example:
         >>> from tfkit.hub.models.qwen3.qwen3_decoder import Qwen3TransformerDecoder
@@ -62,55 +35,8 @@ class Qwen3TransformerDecoder(GatedDecoderBlock):
         TensorShape([1, 4, 8])
     """
 
-    def __init__(
-        self,
-        intermediate_dim: int,
-        num_query_heads: int,
-        num_key_value_heads: int,
-        head_dim: int | None,
-        rope_max_wavelength: float = 10000,
-        rope_scaling_factor: float = 1.0,
-        activation: Any = "silu",
-        layer_norm_epsilon: float = 1e-5,
-        kernel_initializer: Any = "glorot_uniform",
-        dropout: float = 0.0,
-        sliding_window_size: int | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            intermediate_dim,
-            num_query_heads,
-            num_key_value_heads,
-            rope_max_wavelength=rope_max_wavelength,
-            rope_scaling_factor=rope_scaling_factor,
-            activation=activation,
-            layer_norm_epsilon=layer_norm_epsilon,
-            kernel_initializer=kernel_initializer,
-            dropout=dropout,
-            **kwargs,
-        )
-        self.head_dim = head_dim
-        self.sliding_window_size = sliding_window_size
+    norm_class = Qwen3LayerNorm
+    attention_class = Qwen3Attention
 
-    def _make_attention(self) -> Qwen3Attention:
-        return Qwen3Attention(
-            num_query_heads=self.num_query_heads,
-            num_key_value_heads=self.num_key_value_heads,
-            rope_max_wavelength=self.rope_max_wavelength,
-            head_dim=self.head_dim,
-            rope_scaling_factor=self.rope_scaling_factor,
-            kernel_initializer=clone_initializer(self.kernel_initializer),
-            dropout=self.dropout,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-            sliding_window_size=self.sliding_window_size,
-            dtype=self.dtype_policy,
-            name="self_attention",
-        )
-
-    def _make_norm(self, name: str) -> Qwen3LayerNorm:
-        return Qwen3LayerNorm(epsilon=self.layer_norm_epsilon, dtype=self.dtype_policy, name=name)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(head_dim=self.head_dim, sliding_window_size=self.sliding_window_size)
-        return config
+    def _attention_arguments(self) -> dict[str, Any]:
+        return {**super()._attention_arguments(), "layer_norm_epsilon": self.layer_norm_epsilon}

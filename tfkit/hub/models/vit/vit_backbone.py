@@ -131,38 +131,5 @@ class ViTBackbone(Backbone):
             name="vit_encoder",
         )(x)
         super().__init__(inputs=images, outputs=outputs, dtype=dtype, **kwargs)
-        self.image_shape = image_shape
-        self.patch_size = patch_size
-        self.num_layers = num_layers
-        self.num_heads = num_heads
-        self.hidden_dim = hidden_dim
-        self.mlp_dim = mlp_dim
-        self.dropout_rate = dropout_rate
-        self.attention_dropout = attention_dropout
-        self.layer_norm_epsilon = layer_norm_epsilon
-        self.use_mha_bias = use_mha_bias
-        self.use_mlp_bias = use_mlp_bias
-        self.use_class_token = use_class_token
-        self.use_patch_bias = use_patch_bias
+        self.patch_size = patch_size  # as a pair, and the format resolved: the config says what was built
         self.data_format = data_format
-
-    def get_config(self) -> dict[str, Any]:
-        """The constructor's arguments, as KerasHub's, plus `data_format` (KerasHub's config drops it)."""
-        config = super().get_config()
-        config.update(
-            image_shape=self.image_shape,
-            patch_size=self.patch_size,
-            num_layers=self.num_layers,
-            num_heads=self.num_heads,
-            hidden_dim=self.hidden_dim,
-            mlp_dim=self.mlp_dim,
-            dropout_rate=self.dropout_rate,
-            attention_dropout=self.attention_dropout,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-            use_mha_bias=self.use_mha_bias,
-            use_mlp_bias=self.use_mlp_bias,
-            use_class_token=self.use_class_token,
-            use_patch_bias=self.use_patch_bias,
-            data_format=self.data_format,
-        )
-        return config
