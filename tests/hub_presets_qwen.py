@@ -141,6 +141,13 @@ def qwen3_transformers_checkpoint(backbone, tokenizer, folder: str) -> str:
     }
     with open(os.path.join(folder, "config.json"), "w") as handle:
         json.dump(config, handle)
+    write_bpe_tokenizer_json(tokenizer, folder)
+    return folder
+
+
+def write_bpe_tokenizer_json(tokenizer, folder: str) -> None:
+    """A KerasHub byte-pair ``tokenizer`` as the ``tokenizer.json`` Transformers writes (vocabulary, merges and
+    special tokens)."""
     special = {token: tokenizer.token_to_id(token) for token in tokenizer.special_tokens}
     vocabulary = {token: i for token, i in tokenizer.vocabulary.items() if token not in special}
     content = {
@@ -150,4 +157,3 @@ def qwen3_transformers_checkpoint(backbone, tokenizer, folder: str) -> str:
     }
     with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as handle:
         json.dump(content, handle, ensure_ascii=False)
-    return folder

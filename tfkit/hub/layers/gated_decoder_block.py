@@ -165,6 +165,12 @@ class GatedDecoderBlock(DeclaredConfig, Layer):
         self._self_attention_dropout = Dropout(
             rate=self.dropout, dtype=self.dtype_policy, name="self_attention_dropout"
         )
+        self._build_feedforward(shape)
+        self._feedforward_layernorm = self._make_norm("feedforward_layernorm")
+        self._feedforward_layernorm.build(shape)
+
+    def _build_feedforward(self, shape: tuple) -> None:
+        """Makes the gated feedforward network's three kernels (a hook: Mixtral's experts replace them)."""
         self._feedforward_intermediate_dense = self._dense(
             self.intermediate_dim, "feedforward_intermediate_dense", shape
         )
@@ -172,8 +178,17 @@ class GatedDecoderBlock(DeclaredConfig, Layer):
         self._feedforward_output_dense = self._dense(
             self.hidden_dim, "feedforward_output_dense", shape[:-1] + (self.intermediate_dim,)
         )
-        self._feedforward_layernorm = self._make_norm("feedforward_layernorm")
-        self._feedforward_layernorm.build(shape)
+
+    def _feedforward(self, x: tf.Tensor, padding_mask: Any, training: Any) -> tuple[tf.Tensor, tuple]:
+        """The feedforward network of the normalized `x`, and the extra outputs the block returns (a hook).
+
+        Returns:
+            `down(up(x) * silu(gate(x)))` (the activation in float32) and no
+            extra outputs; Mixtral's experts return their router logits when
+            the block is asked for them.
+        """
+        gate = tf.cast(self.activation(tf.cast(self._feedforward_gate_dense(x), tf.float32)), self.compute_dtype)
+        return self._feedforward_output_dense(self._feedforward_intermediate_dense(x) * gate), ()
 
     def call(
         self,
@@ -201,11 +216,9 @@ class GatedDecoderBlock(DeclaredConfig, Layer):
         if self_attention_cache is not None:
             x, self_attention_cache = x
         x = self._self_attention_dropout(x, training=training) + residual
-        residual = x
-        x = self._feedforward_layernorm(x)
-        gate = tf.cast(self.activation(tf.cast(self._feedforward_gate_dense(x), tf.float32)), self.compute_dtype)
-        x = self._feedforward_output_dense(self._feedforward_intermediate_dense(x) * gate) + residual
-        return x if self_attention_cache is None else (x, self_attention_cache)
+        feedforward, extra_outputs = self._feedforward(self._feedforward_layernorm(x), decoder_padding_mask, training)
+        outputs = (feedforward + x,) + (() if self_attention_cache is None else (self_attention_cache,)) + extra_outputs
+        return outputs[0] if len(outputs) == 1 else outputs
 
     def _compute_self_attention_mask(
         self,

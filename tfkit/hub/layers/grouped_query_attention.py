@@ -11,7 +11,9 @@ Llama 3's rotary scaling), not in how they attend: queries and keys rotated by p
 (RoPE), keys and values written into the cache at ``cache_update_index``, each key/value
 head shared by a group of query heads, softmax in float32 over masked scores. That part is
 written once here, as KerasHub computes it on TensorFlow, so the families' outputs equal
-KerasHub's; Mistral and Qwen use this layer as it is, Llama and Qwen 3 subclass it.
+KerasHub's; Mistral and Qwen use this layer as it is, Llama 3 subclasses it for its rotary
+scaling, Mixtral for KerasHub's sub-layer names, and ``QueryKeyNormedAttention`` (Qwen 3,
+Qwen 3 MoE) for its query and key norms.
 """
 
 from __future__ import annotations

@@ -110,6 +110,47 @@ class ScaledRMSNorm(Layer):
         return {**super().get_config(), "epsilon": self.epsilon}
 
 
+class HeadRMSNorm(ScaledRMSNorm):
+    """`ScaledRMSNorm` whose scale may be one attention head's size, its output in the input's dtype (Qwen 3's).
+
+    Qwen 3's and Qwen 3 MoE's norm layers (hidden states, and each projected
+    query and key head) keep KerasHub's class names over this base. KerasHub's
+    config leaves out `head_dim`; tfkit's keeps it, so the layer rebuilds
+    from its config.
+
+    Args:
+        head_dim: Integer, the size of the scale; `None` (the default) means
+            the input's last axis.
+        epsilon: Float, added to the mean square. Defaults to `1e-6`.
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Call arguments:
+        x: Tensor `(..., dim)`.
+
+    Returns:
+        The normalized tensor, of the input's shape and dtype.
+
+    Example:
+        >>> from tfkit.hub.layers.rms_normalization import HeadRMSNorm
+        >>> norm = HeadRMSNorm(head_dim=2, epsilon=0.0)
+        >>> np.round(norm(np.array([[[3.0, 4.0]]], "float32")).numpy(), 4)
+        array([[[0.8485, 1.1314]]], dtype=float32)
+    """
+
+    def __init__(self, head_dim: int | None = None, epsilon: float = 1e-6, **kwargs: Any) -> None:
+        super().__init__(epsilon=epsilon, **kwargs)
+        self.head_dim = head_dim
+
+    def _scale_size(self, input_shape: Any) -> int:
+        return self.head_dim if self.head_dim else input_shape[-1]
+
+    def call(self, x: tf.Tensor) -> tf.Tensor:
+        return tf.cast(super().call(x), x.dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "head_dim": self.head_dim}
+
+
 @register_keras_serializable(package="keras_hub")
 class RMSNormalization(Layer):
     """Root Mean Square (RMS) Normalization layer.

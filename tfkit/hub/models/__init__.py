@@ -6,8 +6,9 @@
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tfkit.hub.tokenizers.Tokenizer``), ``CausalLM``,
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
-preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``vit``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``qwen`` (Qwen 2), ``qwen3``.
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``roberta``,
+``distil_bert``, ``xlm_roberta``, ``vit``,
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
 """
 
 from tfkit.hub.models.backbone import Backbone
@@ -20,6 +21,16 @@ from tfkit.hub.models.bert.bert_text_classifier_preprocessor import BertTextClas
 from tfkit.hub.models.bert.bert_tokenizer import BertTokenizer
 from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
+from tfkit.hub.models.distil_bert import distil_bert_converter  # noqa: F401  (registers the distilbert converter)
+from tfkit.hub.models.distil_bert.distil_bert_backbone import DistilBertBackbone
+from tfkit.hub.models.distil_bert.distil_bert_masked_lm import DistilBertMaskedLM
+from tfkit.hub.models.distil_bert.distil_bert_masked_lm_preprocessor import DistilBertMaskedLMPreprocessor
+from tfkit.hub.models.distil_bert.distil_bert_text_classifier import DistilBertClassifier, DistilBertTextClassifier
+from tfkit.hub.models.distil_bert.distil_bert_text_classifier_preprocessor import (
+    DistilBertPreprocessor,
+    DistilBertTextClassifierPreprocessor,
+)
+from tfkit.hub.models.distil_bert.distil_bert_tokenizer import DistilBertTokenizer
 from tfkit.hub.models.gemma import gemma_converter  # noqa: F401  (registers the gemma and gemma2 converters)
 from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone
 from tfkit.hub.models.gemma.gemma_causal_lm import GemmaCausalLM
@@ -54,6 +65,16 @@ from tfkit.hub.models.mistral.mistral_backbone import MistralBackbone
 from tfkit.hub.models.mistral.mistral_causal_lm import MistralCausalLM
 from tfkit.hub.models.mistral.mistral_causal_lm_preprocessor import MistralCausalLMPreprocessor
 from tfkit.hub.models.mistral.mistral_tokenizer import MistralTokenizer
+from tfkit.hub.models.mixtral import mixtral_converter  # noqa: F401  (registers the mixtral checkpoint converter)
+from tfkit.hub.models.mixtral.mixtral_backbone import MixtralBackbone
+from tfkit.hub.models.mixtral.mixtral_causal_lm import MixtralCausalLM
+from tfkit.hub.models.mixtral.mixtral_causal_lm_preprocessor import MixtralCausalLMPreprocessor
+from tfkit.hub.models.mixtral.mixtral_tokenizer import MixtralTokenizer
+from tfkit.hub.models.phi3 import phi3_converter  # noqa: F401  (registers the phi3 checkpoint converter)
+from tfkit.hub.models.phi3.phi3_backbone import Phi3Backbone
+from tfkit.hub.models.phi3.phi3_causal_lm import Phi3CausalLM
+from tfkit.hub.models.phi3.phi3_causal_lm_preprocessor import Phi3CausalLMPreprocessor
+from tfkit.hub.models.phi3.phi3_tokenizer import Phi3Tokenizer
 from tfkit.hub.models.preprocessor import Preprocessor
 from tfkit.hub.models.qwen import qwen_converter  # noqa: F401  (registers the qwen2 checkpoint converter)
 from tfkit.hub.models.qwen.qwen_backbone import QwenBackbone
@@ -65,6 +86,26 @@ from tfkit.hub.models.qwen3.qwen3_backbone import Qwen3Backbone
 from tfkit.hub.models.qwen3.qwen3_causal_lm import Qwen3CausalLM
 from tfkit.hub.models.qwen3.qwen3_causal_lm_preprocessor import Qwen3CausalLMPreprocessor
 from tfkit.hub.models.qwen3.qwen3_tokenizer import Qwen3Tokenizer
+from tfkit.hub.models.qwen3_moe import qwen3_moe_converter  # noqa: F401  (registers the qwen3_moe converter)
+from tfkit.hub.models.qwen3_moe.qwen3_moe_backbone import Qwen3MoeBackbone
+from tfkit.hub.models.qwen3_moe.qwen3_moe_causal_lm import Qwen3MoeCausalLM
+from tfkit.hub.models.qwen3_moe.qwen3_moe_causal_lm_preprocessor import Qwen3MoeCausalLMPreprocessor
+from tfkit.hub.models.qwen3_moe.qwen3_moe_tokenizer import Qwen3MoeTokenizer
+from tfkit.hub.models.qwen_moe import qwen_moe_converter  # noqa: F401  (registers the qwen2_moe converter)
+from tfkit.hub.models.qwen_moe.qwen_moe_backbone import QwenMoeBackbone
+from tfkit.hub.models.qwen_moe.qwen_moe_causal_lm import QwenMoeCausalLM
+from tfkit.hub.models.qwen_moe.qwen_moe_causal_lm_preprocessor import QwenMoeCausalLMPreprocessor
+from tfkit.hub.models.qwen_moe.qwen_moe_tokenizer import QwenMoeTokenizer
+from tfkit.hub.models.roberta import roberta_converter  # noqa: F401  (registers the roberta checkpoint converter)
+from tfkit.hub.models.roberta.roberta_backbone import RobertaBackbone
+from tfkit.hub.models.roberta.roberta_masked_lm import RobertaMaskedLM
+from tfkit.hub.models.roberta.roberta_masked_lm_preprocessor import RobertaMaskedLMPreprocessor
+from tfkit.hub.models.roberta.roberta_text_classifier import RobertaClassifier, RobertaTextClassifier
+from tfkit.hub.models.roberta.roberta_text_classifier_preprocessor import (
+    RobertaPreprocessor,
+    RobertaTextClassifierPreprocessor,
+)
+from tfkit.hub.models.roberta.roberta_tokenizer import RobertaTokenizer
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.text_classifier import TextClassifier
 from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
@@ -72,6 +113,16 @@ from tfkit.hub.models.vit import vit_converter  # noqa: F401  (registers the vit
 from tfkit.hub.models.vit.vit_backbone import ViTBackbone
 from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
 from tfkit.hub.models.vit.vit_image_classifier_preprocessor import ViTImageClassifierPreprocessor
+from tfkit.hub.models.xlm_roberta import xlm_roberta_converter  # noqa: F401  (registers the xlm-roberta converter)
+from tfkit.hub.models.xlm_roberta.xlm_roberta_backbone import XLMRobertaBackbone
+from tfkit.hub.models.xlm_roberta.xlm_roberta_masked_lm import XLMRobertaMaskedLM
+from tfkit.hub.models.xlm_roberta.xlm_roberta_masked_lm_preprocessor import XLMRobertaMaskedLMPreprocessor
+from tfkit.hub.models.xlm_roberta.xlm_roberta_text_classifier import XLMRobertaClassifier, XLMRobertaTextClassifier
+from tfkit.hub.models.xlm_roberta.xlm_roberta_text_classifier_preprocessor import (
+    XLMRobertaPreprocessor,
+    XLMRobertaTextClassifierPreprocessor,
+)
+from tfkit.hub.models.xlm_roberta.xlm_roberta_tokenizer import XLMRobertaTokenizer
 from tfkit.hub.tokenizers.tokenizer import Tokenizer
 
 # KerasHub's other names of the same classes (keras_hub.models.Qwen2Backbone is QwenBackbone, and so on)
@@ -99,6 +150,14 @@ __all__ = [
     "MistralTokenizer",
     "MistralCausalLMPreprocessor",
     "MistralCausalLM",
+    "MixtralBackbone",
+    "MixtralTokenizer",
+    "MixtralCausalLMPreprocessor",
+    "MixtralCausalLM",
+    "Phi3Backbone",
+    "Phi3Tokenizer",
+    "Phi3CausalLMPreprocessor",
+    "Phi3CausalLM",
     "QwenBackbone",
     "QwenTokenizer",
     "QwenCausalLMPreprocessor",
@@ -111,6 +170,14 @@ __all__ = [
     "Qwen3Tokenizer",
     "Qwen3CausalLMPreprocessor",
     "Qwen3CausalLM",
+    "QwenMoeBackbone",
+    "QwenMoeTokenizer",
+    "QwenMoeCausalLMPreprocessor",
+    "QwenMoeCausalLM",
+    "Qwen3MoeBackbone",
+    "Qwen3MoeTokenizer",
+    "Qwen3MoeCausalLMPreprocessor",
+    "Qwen3MoeCausalLM",
     "LlamaBackbone",
     "LlamaTokenizer",
     "LlamaCausalLMPreprocessor",
@@ -140,6 +207,30 @@ __all__ = [
     "BertMaskedLM",
     "BertClassifier",
     "BertPreprocessor",
+    "RobertaBackbone",
+    "RobertaTokenizer",
+    "RobertaTextClassifierPreprocessor",
+    "RobertaTextClassifier",
+    "RobertaMaskedLMPreprocessor",
+    "RobertaMaskedLM",
+    "RobertaClassifier",
+    "RobertaPreprocessor",
+    "DistilBertBackbone",
+    "DistilBertTokenizer",
+    "DistilBertTextClassifierPreprocessor",
+    "DistilBertTextClassifier",
+    "DistilBertMaskedLMPreprocessor",
+    "DistilBertMaskedLM",
+    "DistilBertClassifier",
+    "DistilBertPreprocessor",
+    "XLMRobertaBackbone",
+    "XLMRobertaTokenizer",
+    "XLMRobertaTextClassifierPreprocessor",
+    "XLMRobertaTextClassifier",
+    "XLMRobertaMaskedLMPreprocessor",
+    "XLMRobertaMaskedLM",
+    "XLMRobertaClassifier",
+    "XLMRobertaPreprocessor",
     "ImageClassifier",
     "ImageClassifierPreprocessor",
     "ViTBackbone",

@@ -13,7 +13,7 @@ its own file; here a family writes only what differs (its block class and argume
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from tfkit import initializers, layers
 from tfkit.engine.functional_graph import Input
@@ -47,13 +47,21 @@ def token_embedding(vocabulary_size: int, hidden_dim: int, tie_weights: bool, dt
     )
 
 
-def decoder_blocks(block_class: type[Layer], num_layers: int, dtype: Any, **arguments: Any) -> list[Layer]:
+def decoder_blocks(
+    block_class: type[Layer],
+    num_layers: int,
+    dtype: Any,
+    per_layer: Callable[[int], dict[str, Any]] | None = None,
+    **arguments: Any,
+) -> list[Layer]:
     """`num_layers` blocks named `"transformer_layer_{i}"`, kernels normal(0.02) at first, as KerasHub's.
 
     Args:
         block_class: The family's decoder block class.
         num_layers: How many blocks.
         dtype: The dtype policy, or `None` (global).
+        per_layer: Optional function of a block's index giving the arguments
+            that differ between blocks (Qwen 3 MoE's experts or dense MLP).
         **arguments: The block's other constructor arguments.
 
     Returns:
@@ -70,6 +78,7 @@ def decoder_blocks(block_class: type[Layer], num_layers: int, dtype: Any, **argu
     return [
         block_class(
             **arguments,
+            **(per_layer(i) if per_layer is not None else {}),
             kernel_initializer=initializers.RandomNormal(stddev=0.02),
             dtype=dtype,
             name=f"transformer_layer_{i}",

@@ -74,6 +74,59 @@ def plan_decoder_block(block: Any, prefix: str, plan: WeightPlan) -> None:
         prefix: The block's key prefix, `"model.layers.<i>."`.
         plan: The `WeightPlan` to add to.
     """
+    plan_decoder_attention(block, prefix, plan)
+    plan_gated_mlp(block, prefix + "mlp.", plan)
+
+
+def plan_gated_mlp(layer: Any, prefix: str, plan: WeightPlan) -> None:
+    """A gated feedforward network's three kernels (`_feedforward_gate_dense`, `_feedforward_intermediate_dense`,
+    `_feedforward_output_dense`) from Transformers' ``<prefix>gate_proj``, ``up_proj`` and ``down_proj``.
+
+    Args:
+        layer: A built block or MLP with those three `Dense` layers.
+        prefix: The key prefix, such as `"model.layers.0.mlp."`.
+        plan: The `WeightPlan` to add to.
+    """
+    for dense, name in (
+        (layer._feedforward_gate_dense, "gate_proj"),
+        (layer._feedforward_intermediate_dense, "up_proj"),
+        (layer._feedforward_output_dense, "down_proj"),
+    ):
+        plan.port(dense.kernel, f"{prefix}{name}.weight", transposed(tuple(dense.kernel.shape)))
+
+
+def plan_experts(block: Any, prefix: str, num_experts: int, plan: WeightPlan) -> None:
+    """A Qwen-style sparse block's router (``<prefix>gate``) and experts (``<prefix>experts.<e>.gate_proj``,
+    ``up_proj``, ``down_proj``): each expert's gate and up kernels joined, every expert's stacked.
+
+    Args:
+        block: A built `SparseMoeBlock`.
+        prefix: The key prefix, such as `"model.layers.0.mlp."`.
+        num_experts: The number of experts.
+        plan: The `WeightPlan` to add to.
+    """
+    plan.port(block._sparse_feedforward_gate_dense.kernel, prefix + "gate.weight", np.transpose)
+    experts = [f"{prefix}experts.{e}." for e in range(num_experts)]
+    plan.port_stacked(
+        block.expert_bank._expert_feedforward_gate_dense,
+        [(f"{expert}gate_proj.weight", f"{expert}up_proj.weight") for expert in experts],
+        np.transpose,
+    )
+    plan.port_stacked(
+        block.expert_bank._expert_feedforward_output_dense,
+        [f"{expert}down_proj.weight" for expert in experts],
+        np.transpose,
+    )
+
+
+def plan_decoder_attention(block: Any, prefix: str, plan: WeightPlan) -> None:
+    """A gated decoder block's two norms and its attention's four projections (what Mixtral's shares with Mistral).
+
+    Args:
+        block: A built `GatedDecoderBlock`.
+        prefix: The block's key prefix, `"model.layers.<i>."`.
+        plan: The `WeightPlan` to add to.
+    """
     attention = block._self_attention_layer
     plan.port(block._self_attention_layernorm.scale, prefix + "input_layernorm.weight")
     plan.port(block._feedforward_layernorm.scale, prefix + "post_attention_layernorm.weight")
@@ -84,12 +137,6 @@ def plan_decoder_block(block: Any, prefix: str, plan: WeightPlan) -> None:
         (attention._output_dense, "o_proj"),
     ):
         plan.port(dense.kernel, f"{prefix}self_attn.{name}.weight", transposed(tuple(dense.kernel.shape)))
-    for dense, name in (
-        (block._feedforward_gate_dense, "gate_proj"),
-        (block._feedforward_intermediate_dense, "up_proj"),
-        (block._feedforward_output_dense, "down_proj"),
-    ):
-        plan.port(dense.kernel, f"{prefix}mlp.{name}.weight", transposed(tuple(dense.kernel.shape)))
 
 
 def plan_embeddings(backbone: Any, hf: dict, plan: WeightPlan) -> None:

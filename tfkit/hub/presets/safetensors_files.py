@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 import struct
 from typing import Any
 
@@ -237,9 +238,23 @@ class SafetensorsCheckpoint(contextlib.AbstractContextManager):
             return False
         return True
 
-    def sizes(self) -> StoredSizes:
-        """How many tensors the checkpoint stores, the largest's and all their elements."""
-        return StoredSizes.of(entry.shape for _, entry in self._entries.values())
+    def sizes(self, stacked: "re.Pattern[str] | None" = None) -> StoredSizes:
+        """How many tensors the checkpoint stores, the largest's and all their elements.
+
+        With `stacked` (a converter's pattern for tensors that fill one variable together, such as a
+        mixture's per-expert kernels, its group `expert` the part that numbers them), the tensors whose
+        keys are the same but for that part count as one array of their summed size: the variable the
+        model builds from them.
+        """
+        if stacked is None:
+            return StoredSizes.of(entry.shape for _, entry in self._entries.values())
+        groups: dict[str, int] = {}
+        for key, (_, entry) in self._entries.items():
+            match = stacked.match(key)
+            group = key if match is None else key[: match.start("expert")] + key[match.end("expert") :]
+            groups[group] = groups.get(group, 0) + math.prod(int(d) for d in entry.shape)
+        sizes = StoredSizes.of((size,) for size in groups.values())
+        return StoredSizes(len(self._entries), sizes.largest, sizes.total)
 
     def tensor(self, key: str) -> np.ndarray:
         """Tensor `key` as a NumPy array, read now."""

@@ -91,6 +91,21 @@ class WeightPlan:
     def __init__(self) -> None:
         self.steps: list[tuple[Any, str, Callable[[np.ndarray], np.ndarray] | None]] = []
         self.fallbacks: dict[str, str] = {}
+        self.stacks: dict[int, list[tuple[str, ...]]] = {}  # a step's index -> the keys stacked into its variable
+
+    def port_stacked(
+        self,
+        variable: Any,
+        keys: list[str | tuple[str, ...]],
+        transform: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> None:
+        """Fill `variable` with tensors `keys` stacked on a new first axis, each through `transform` first (a
+        mixture of experts' kernels: Transformers keeps one tensor an expert, KerasHub one weight for all);
+        a tuple of keys is one slot, its tensors joined on their last axis after `transform` (Qwen 3 MoE's gate
+        and up kernels side by side)."""
+        slots = [key if isinstance(key, tuple) else (key,) for key in keys]
+        self.stacks[len(self.steps)] = slots
+        self.steps.append((variable, slots[0][0], transform))
 
     def port(
         self,
@@ -115,10 +130,12 @@ class WeightPlan:
             (variable, key if checkpoint.has(key) else self.fallbacks.get(key, key), transform)
             for variable, key, transform in self.steps
         ]
-        missing = [key for _, key, _ in steps if not checkpoint.has(key)]
+        stacked = {key for slots in self.stacks.values() for slot in slots for key in slot}
+        keys = [key for _, key, _ in steps] + sorted(stacked - {key for _, key, _ in steps})
+        missing = [key for key in keys if not checkpoint.has(key)]
         if missing:
             raise ValueError(f"{checkpoint.directory}: the checkpoint lacks {len(missing)} tensors: {missing[:10]}")
-        used = {checkpoint.full_key(key) for _, key, _ in steps}
+        used = {checkpoint.full_key(key) for key in keys}
         forms = {_form(key) for key in used}
         unread = sorted(key for key in checkpoint.keys() if key not in used and _form(key) in forms)
         if unread:
@@ -127,10 +144,16 @@ class WeightPlan:
                 f"model built from config.json{f' ({config_note})' if config_note else ''} has no place for: "
                 f"{unread[:6]}; the config describes a smaller model than its weights"
             )
-        for variable, key, transform in steps:
-            value = checkpoint.tensor(key)
-            if transform is not None:
-                value = transform(value)
+        for index, (variable, key, transform) in enumerate(steps):
+            if index in self.stacks:
+                value = np.stack(
+                    [
+                        np.concatenate([_transformed(checkpoint.tensor(key), transform) for key in slot], axis=-1)
+                        for slot in self.stacks[index]
+                    ]
+                )
+            else:
+                value = _transformed(checkpoint.tensor(key), transform)
             if tuple(value.shape) != tuple(variable.shape):
                 raise ValueError(
                     f"{checkpoint.directory}: tensor {key} gives shape {tuple(value.shape)} for variable "
@@ -141,12 +164,16 @@ class WeightPlan:
         return {id(variable) for variable, _, _ in steps}
 
 
-def checkpoint_sizes(directory: str) -> StoredSizes | None:
+def _transformed(value: np.ndarray, transform: Callable[[np.ndarray], np.ndarray] | None) -> np.ndarray:
+    return value if transform is None else transform(value)
+
+
+def checkpoint_sizes(directory: str, stacked: "re.Pattern[str] | None" = None) -> StoredSizes | None:
     """What a checkpoint folder's safetensors files store (their headers read and checked), or ``None`` when it
-    has none (a config alone, loaded without weights)."""
+    has none (a config alone, loaded without weights); ``stacked`` as `SafetensorsCheckpoint.sizes` takes it."""
     if not (files.has_file(directory, SAFETENSORS_FILE) or files.has_file(directory, SAFETENSORS_INDEX_FILE)):
         return None
-    return SafetensorsCheckpoint(directory).sizes()
+    return SafetensorsCheckpoint(directory).sizes(stacked)
 
 
 # Fields of a checkpoint's config.json that hold counts and sizes: integers wherever present (a converter's
@@ -181,7 +208,7 @@ def check_fields(hf_config: dict, source: str) -> None:
     for key, value in hf_config.items():
         if value is None or not isinstance(key, str) or not _INTEGER_FIELD.search(key):
             continue
-        for item in value if isinstance(value, list) and value else [value]:  # (an image size may be [h, w])
+        for item in value if isinstance(value, list) else [value]:  # an image size [h, w]; mlp_only_layers, maybe []
             if isinstance(item, bool) or not isinstance(item, int):
                 raise ValueError(f"{source}: {key}={repr(value)[:80]} ({type(item).__name__}); expected an integer")
             if key in _POSITIVE_FIELDS and item < 1:
@@ -217,7 +244,8 @@ def load_backbone(directory: str, hf_config: dict, cls: type, load_weights: bool
     source = f"preset {directory}: {files.CONFIG_FILE}"
     kwargs = backbone_arguments(directory, hf_config, arguments)
     checkpoint = SafetensorsCheckpoint(directory) if load_weights else None  # every header read and checked
-    sizes = checkpoint.sizes() if checkpoint is not None else checkpoint_sizes(directory)
+    stacked = getattr(converter, "stacked_tensors", None)  # keys whose tensors fill one variable together
+    sizes = checkpoint.sizes(stacked) if checkpoint is not None else checkpoint_sizes(directory, stacked)
     config_budget.check_arguments(kwargs, sizes, source, origin=hf_config)
     budget = config_budget.building_within(sizes, source) if sizes is not None else contextlib.nullcontext()
     if checkpoint is None:

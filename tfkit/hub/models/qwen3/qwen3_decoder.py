@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit.hub.layers.gated_decoder_block import GatedDecoderBlock
-from tfkit.hub.models.qwen3.qwen3_attention import Qwen3Attention
+from tfkit.hub.layers.query_key_normed_attention import QueryKeyNormedAttention
 from tfkit.hub.models.qwen3.qwen3_layernorm import Qwen3LayerNorm
 from tfkit.saving import register_keras_serializable
 
@@ -14,7 +14,7 @@ from tfkit.saving import register_keras_serializable
 class Qwen3TransformerDecoder(GatedDecoderBlock):
     """A Transformer decoder layer for the Qwen 3 backbone.
 
-    RMS norm, causal self-attention (`Qwen3Attention`, optionally within a
+    RMS norm, causal self-attention (`QueryKeyNormedAttention`, optionally within a
     two-sided window, `attention_window`), residual; RMS norm, gated
     feedforward network, residual. The attention's query and key norms use
     `layer_norm_epsilon`, as Transformers' Qwen 3 does (KerasHub 0.32 leaves
@@ -36,7 +36,7 @@ class Qwen3TransformerDecoder(GatedDecoderBlock):
     """
 
     norm_class = Qwen3LayerNorm
-    attention_class = Qwen3Attention
+    attention_class = QueryKeyNormedAttention
 
     def _attention_arguments(self) -> dict[str, Any]:
         return {**super()._attention_arguments(), "layer_norm_epsilon": self.layer_norm_epsilon}

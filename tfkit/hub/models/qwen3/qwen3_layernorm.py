@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import tensorflow as tf
-
-from tfkit.hub.layers.rms_normalization import ScaledRMSNorm
+from tfkit.hub.layers.rms_normalization import HeadRMSNorm
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class Qwen3LayerNorm(ScaledRMSNorm):
+class Qwen3LayerNorm(HeadRMSNorm):
     """A normalization layer for Qwen 3 that implements RMS normalization.
 
     Divides the input by the root mean square of its last axis (plus
@@ -37,16 +33,3 @@ class Qwen3LayerNorm(ScaledRMSNorm):
         >>> np.round(Qwen3LayerNorm(epsilon=0.0)(np.array([[3.0, 4.0]], "float32")).numpy(), 4)
         array([[0.8485, 1.1314]], dtype=float32)
     """
-
-    def __init__(self, head_dim: int | None = None, epsilon: float = 1e-6, **kwargs: Any) -> None:
-        super().__init__(epsilon=epsilon, **kwargs)
-        self.head_dim = head_dim
-
-    def _scale_size(self, input_shape: Any) -> int:
-        return self.head_dim if self.head_dim else input_shape[-1]
-
-    def call(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.cast(super().call(x), x.dtype)
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "head_dim": self.head_dim}

@@ -1,0 +1,1 @@
+"""DistilBERT on tfkit: ``DistilBertBackbone``, ``DistilBertTokenizer``, ``DistilBertTextClassifier`` and ``DistilBertMaskedLM`` with their preprocessors."""

@@ -1,0 +1,1 @@
+"""Mixtral on tfkit: ``MixtralBackbone``, ``MixtralTokenizer``, ``MixtralCausalLMPreprocessor``, ``MixtralCausalLM``."""

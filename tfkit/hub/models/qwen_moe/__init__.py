@@ -1,0 +1,1 @@
+"""Qwen MoE on tfkit: ``QwenMoeBackbone``, ``QwenMoeTokenizer``, ``QwenMoeCausalLMPreprocessor``, ``QwenMoeCausalLM``."""

@@ -1,0 +1,1 @@
+"""RoBERTa on tfkit: ``RobertaBackbone``, ``RobertaTokenizer``, ``RobertaTextClassifier`` and ``RobertaMaskedLM`` with their preprocessors."""

@@ -1,0 +1,1 @@
+"""XLM-RoBERTa on tfkit: ``XLMRobertaBackbone``, ``XLMRobertaTokenizer``, ``XLMRobertaTextClassifier`` and ``XLMRobertaMaskedLM`` with their preprocessors."""
