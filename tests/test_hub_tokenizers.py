@@ -496,3 +496,28 @@ def test_every_family_tokenizer_is_also_in_the_tokenizers_namespace_as_in_keras_
     for name in family:
         assert getattr(hub.tokenizers, name) is getattr(hub.models, name), name
         assert name in hub.tokenizers.__all__
+
+
+def test_sentence_piece_keeps_working_after_the_seed_is_set(sentence_piece_protos, tmp_path):
+    # setting a seed clears TensorFlow's eager kernel cache, which owned TensorFlow Text's model resource
+    tokenizer = hub_tokenizers.SentencePieceTokenizer(proto=sentence_piece_protos["bpe"])
+    traced = tf.function(lambda text: tokenizer(text).to_tensor())
+    before, before_traced = tokenizer(["the quick fox"]), traced(tf.constant(["the quick fox"])).numpy()
+    tfkit.utils.set_random_seed(0)
+    tf.random.set_seed(1)
+    assert tokenizer(["the quick fox"]) == before
+    np.testing.assert_array_equal(traced(tf.constant(["the quick fox"])), before_traced)
+    assert tokenizer.detokenize(before) == ["the quick fox"]
+
+    class Exported(tf.Module):
+        def __init__(self) -> None:
+            self.tokenizer = tokenizer
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def __call__(self, text):
+            return self.tokenizer(text).to_tensor()
+
+    tf.saved_model.save(Exported(), str(tmp_path / "exported"))
+    loaded = tf.saved_model.load(str(tmp_path / "exported"))
+    tfkit.utils.set_random_seed(2)
+    np.testing.assert_array_equal(loaded(tf.constant(["the quick fox"])), before_traced)

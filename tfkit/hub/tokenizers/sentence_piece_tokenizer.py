@@ -22,6 +22,7 @@ import tensorflow as tf
 
 from tfkit.hub.layers.preprocessing_tensors import tensorflow_text
 from tfkit.hub.tokenizers import asset_files, sentence_piece_model, tensor_io
+from tfkit.hub.tokenizers.sentence_piece_resource import persistent_sentence_piece
 from tfkit.hub.tokenizers.tokenizer import Tokenizer
 from tfkit.saving import register_keras_serializable
 
@@ -136,8 +137,8 @@ class SentencePieceTokenizer(Tokenizer):
         tf_text = tensorflow_text(type(self).__name__)
         with tf.init_scope():  # its model resource is made once, eagerly; graphs and exports capture it
             try:
-                model = tf_text.SentencepieceTokenizer(
-                    model=proto, out_type=tf.as_dtype(self.compute_dtype), add_bos=self.add_bos, add_eos=self.add_eos
+                model = persistent_sentence_piece(
+                    tf_text, proto, out_type=tf.as_dtype(self.compute_dtype), add_bos=self.add_bos, add_eos=self.add_eos
                 )
                 size = int(model.vocab_size())
                 pieces = [p.decode("utf-8") for p in model.id_to_string(tf.range(size)).numpy().tolist()]
