@@ -259,11 +259,6 @@ def test_evaluate_gives_keras_hubs_loss_and_one_fit_step_on_raw_strings_changes_
     assert all(changed), f"{sum(changed)} of {len(changed)} weights changed"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config_budget counts max_sequence_length as a stored width (GPT-2's position table); Phi-3 stores no "
-    "array that long, so a tiny preset with KerasHub's default 4096 is refused",
-)
 def test_a_tiny_keras_hub_preset_with_the_default_max_sequence_length_loads(tmp_path):
     backbone = keras_hub.models.Phi3Backbone(
         vocabulary_size=16, num_layers=1, hidden_dim=8, intermediate_dim=16, num_query_heads=2, num_key_value_heads=1

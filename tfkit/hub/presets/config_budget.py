@@ -101,7 +101,11 @@ def described(field: str, value: Any, origin: Mapping[str, Any] | None = None) -
 
 
 def check_arguments(
-    arguments: Mapping[str, Any], sizes: StoredSizes | None, source: str, origin: Mapping[str, Any] | None = None
+    arguments: Mapping[str, Any],
+    sizes: StoredSizes | None,
+    source: str,
+    origin: Mapping[str, Any] | None = None,
+    unstored: tuple[str, ...] = (),
 ) -> None:
     """Refuses a backbone's constructor ``arguments`` that ask for more than ``sizes`` (its weights) store.
 
@@ -113,6 +117,10 @@ def check_arguments(
         source: The file the arguments come from, for errors.
         origin: The Hugging Face config they were converted from, whose
             field names the errors add.
+        unstored: Fields the backbone class declares sizing no array
+            (`unstored_widths`: Phi-3's `max_sequence_length` scales its
+            rotary frequencies, where GPT-2's sizes a position table):
+            checked positive, not against the weights.
 
     Raises:
         ValueError: naming ``source`` and the field, if a layer count or width
@@ -123,6 +131,8 @@ def check_arguments(
             continue
         value = arguments[field]
         _check_positive(field, value, source, origin)
+        if field in unstored:
+            continue
         if sizes is None:  # no weights to size it by (a config alone, loaded without weights): fixed limits
             limit = MAX_LAYERS_UNSIZED if field in LAYER_COUNTS else MAX_WIDTH_UNSIZED
             if max(_ints(value)) > limit:

@@ -128,7 +128,8 @@ def load_backbone(directory: str, cls: type, load_weights: bool = True, entry: A
     names = weight_files.weight_files(directory) if load_weights or _has_weights(directory) else []
     layouts = weight_files.read_layouts(directory, names)  # shapes only: what the config may ask for
     sizes = weight_files.stored_sizes(layouts) if layouts else None
-    config_budget.check_arguments(translated.get("config") or {}, sizes, source)
+    unstored = getattr(found, "unstored_widths", ())
+    config_budget.check_arguments(translated.get("config") or {}, sizes, source, unstored=unstored)
     budget = config_budget.building_within(sizes, source) if sizes is not None else contextlib.nullcontext()
     if not load_weights:
         with budget:

@@ -246,7 +246,8 @@ def load_backbone(directory: str, hf_config: dict, cls: type, load_weights: bool
     checkpoint = SafetensorsCheckpoint(directory) if load_weights else None  # every header read and checked
     stacked = getattr(converter, "stacked_tensors", None)  # keys whose tensors fill one variable together
     sizes = checkpoint.sizes(stacked) if checkpoint is not None else checkpoint_sizes(directory, stacked)
-    config_budget.check_arguments(kwargs, sizes, source, origin=hf_config)
+    unstored = getattr(converter.backbone_cls, "unstored_widths", ())
+    config_budget.check_arguments(kwargs, sizes, source, origin=hf_config, unstored=unstored)
     budget = config_budget.building_within(sizes, source) if sizes is not None else contextlib.nullcontext()
     if checkpoint is None:
         with budget:

@@ -66,6 +66,9 @@ class Phi3Backbone(Backbone):
         TensorShape([1, 5, 8])
     """
 
+    # max_sequence_length only scales the long-rope frequencies: no array is that long (the loading budget)
+    unstored_widths = ("max_sequence_length",)
+
     def __init__(
         self,
         vocabulary_size: int,
