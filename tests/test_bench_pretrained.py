@@ -29,10 +29,21 @@ def test_the_section_runs_tfkit_hub_kerashub_on_tf_and_jax_and_transformers_in_a
     assert "pretrained" in bench.cli.parse_args([]).workloads
     jobs = bench.spec.plan_jobs(["pretrained"], list(bench.spec.PEERS), {})
     cases = list(dict.fromkeys(job.case for job in jobs))
-    assert cases == ["gen_gpt2_b1", "gen_gpt2_b8", "gen_llama_b1", "gen_llama_b8", "ft_bert", "ft_llama_lora"]
+    assert cases == [
+        "gen_gpt2_b1",
+        "gen_gpt2_b8",
+        "gen_llama_b1",
+        "gen_llama_b8",
+        "gen_moe_b1",
+        "gen_moe_b8",
+        "ft_bert",
+        "ft_llama_lora",
+    ]
     assert {job.runner for job in jobs} == {"tfkit", "keras3", "keras3_jax", "transformers_torch"}
     assert all(job.workload == "pretrained" for job in jobs)
-    assert bench.pretrained.models_for(cases) == ["gpt2_124m", "llama_100m", "bert_base"]
+    assert bench.pretrained.models_for(cases) == ["gpt2_124m", "llama_100m", "mixtral_moe", "bert_base"]
+    moe_runners = {job.runner for job in jobs if job.case == "gen_moe_b1"}
+    assert moe_runners == {"tfkit", "keras3", "keras3_jax"}  # the Transformers mapping has no Mixtral yet
     assert bench.pretrained.models_for(["vae", "gen_gpt2_b8"]) == ["gpt2_124m"]
     rows = {(row.case, row.metric) for row in bench.spec.ROWS}
     assert {
@@ -52,6 +63,13 @@ def test_the_full_size_models_have_the_sizes_the_issue_asks_for(bench):
     per_layer = 2 * 768 * 768 + 2 * 768 * 256 + 3 * 768 * 2048 + 2 * 768
     params = 2 * llama["vocabulary_size"] * 768 + llama["num_layers"] * per_layer + 768
     assert 95e6 < params < 105e6
+    moe = bench.pretrained.MODELS["mixtral_moe"].config
+    # Hand count: embeddings in and out, per layer q/o (512 x 512), k/v (512 x 256), the router (512 x 8), 8 experts'
+    # gate/up/down (512 x 1024), 2 norms; 2 of the 8 experts run for each token.
+    attention = 2 * 512 * 512 + 2 * 512 * 256 + 512 * 8 + 2 * 512
+    experts = moe["num_experts"] * 3 * 512 * 1024
+    params = 2 * moe["vocabulary_size"] * 512 + moe["num_layers"] * (attention + experts) + 512
+    assert 105e6 < params < 120e6 and (moe["num_experts"], moe["top_k"]) == (8, 2)
 
 
 def test_the_run_line_lists_the_epochs_of_the_workloads_run(bench):

@@ -136,6 +136,35 @@ MODELS: dict[str, Model] = {
             "intermediate_dim": 32,
         },
     ),
+    # A Mixtral-style mixture of experts of about 113M parameters (8 experts, 2 a token: about 47M active a token):
+    # grouped-query attention (8 query heads, 4 key/value heads), RMSNorm, sparse gated experts, rotary embeddings,
+    # a 32,000-token vocabulary, untied embeddings (MixtralBackbone's).
+    "mixtral_moe": Model(
+        "mixtral_moe",
+        "Mixtral-style MoE 113M",
+        "MixtralBackbone",
+        "MixtralCausalLM",
+        {
+            "vocabulary_size": 32000,
+            "num_layers": 6,
+            "num_query_heads": 8,
+            "num_key_value_heads": 4,
+            "hidden_dim": 512,
+            "intermediate_dim": 1024,
+            "num_experts": 8,
+            "top_k": 2,
+        },
+        {
+            "vocabulary_size": 300,
+            "num_layers": 2,
+            "num_query_heads": 4,
+            "num_key_value_heads": 2,
+            "hidden_dim": 16,
+            "intermediate_dim": 32,
+            "num_experts": 4,
+            "top_k": 2,
+        },
+    ),
     # BERT-base's shape (109M parameters in the backbone).
     "bert_base": Model(
         "bert_base",
@@ -171,15 +200,18 @@ class PretrainedCase:
     kind: str  # "generate", "classifier" (full fine-tuning) or "lora"
     batch_size: int
     label: str
+    peers: tuple[str, ...] = PEERS
 
 
 def _cases() -> dict[str, PretrainedCase]:
     cases = {}
-    for short, model in (("gpt2", "gpt2_124m"), ("llama", "llama_100m")):
+    for short, model in (("gpt2", "gpt2_124m"), ("llama", "llama_100m"), ("moe", "mixtral_moe")):
+        # the Transformers peer's mapping (transformers_config.py, transformers_weights.py) has no Mixtral yet
+        peers = PEERS if short != "moe" else tuple(peer for peer in PEERS if peer != "transformers_torch")
         for batch in GENERATE_BATCH_SIZES:
             name = f"gen_{short}_b{batch}"
             label = f"{MODELS[model].label} generate b{batch}"
-            cases[name] = PretrainedCase(name, model, "generate", batch, label)
+            cases[name] = PretrainedCase(name, model, "generate", batch, label, peers)
     size = f"b{FINE_TUNE_BATCH} x {FINE_TUNE_SEQUENCE}"
     cases["ft_bert"] = PretrainedCase(
         "ft_bert", "bert_base", "classifier", FINE_TUNE_BATCH, f"BERT-base classifier fine-tuning {size}"

@@ -130,7 +130,7 @@ for _graph in GRAPH_CASES:
     CASES[_graph] = Case(_graph, "graph", 0, peers=GRAPH_PEERS, trains=False)
 CASES["vae_load"] = Case("vae_load", "vae_load", 0, peers=GRAPH_PEERS, trains=False)
 for _case in pretrained.CASES.values():
-    CASES[_case.name] = Case(_case.name, "pretrained", _case.batch_size, peers=pretrained.PEERS, trains=False)
+    CASES[_case.name] = Case(_case.name, "pretrained", _case.batch_size, peers=_case.peers, trains=False)
 
 
 def cases_for_workload(workload: str) -> list[str]:
