@@ -25,6 +25,16 @@ import pytest
 import tensorflow as tf
 from hub_presets import TEXTS, gpt2_preset, keras, keras_hub
 from hub_presets_bert import bert_presets, transformers_checkpoint
+from hub_presets_decoders2 import (
+    bloom_preset,
+    bloom_transformers_checkpoint,
+    falcon_preset,
+    falcon_transformers_checkpoint,
+    gpt_neo_x_preset,
+    gpt_neo_x_transformers_checkpoint,
+    opt_preset,
+    opt_transformers_checkpoint,
+)
 from hub_presets_encoders import (
     distil_bert_presets,
     distil_bert_transformers_checkpoint,
@@ -33,6 +43,7 @@ from hub_presets_encoders import (
     xlm_roberta_presets,
     xlm_roberta_transformers_checkpoint,
 )
+from hub_presets_encoders2 import albert_presets, albert_transformers_checkpoint, f_net_presets
 from hub_presets_gemma import gemma3_preset, gemma_preset, transformers_tensors
 from hub_presets_llama3 import llama3_preset
 from hub_presets_mistral import llama_preset, mistral_preset
@@ -65,6 +76,13 @@ ENCODER_INPUTS = {
     "token_ids": np.array([[0, 45, 31, 9, 2, 2, 50, 2, 1, 1], [0, 22, 36, 2, 1, 1, 1, 1, 1, 1]], "int32"),
     "padding_mask": np.array([[1] * 8 + [0] * 2, [1] * 4 + [0] * 6], "int32"),
 }
+# ALBERT and FNet: ids within their SentencePiece vocabulary (42 pieces; [CLS] 2, [SEP] 3, <pad> 0)
+SENTENCE_PIECE_ENCODER_INPUTS = {
+    "token_ids": np.array([[2, 25, 31, 9, 3, 40, 3, 0], [2, 22, 36, 3, 0, 0, 0, 0]], "int32"),
+    "segment_ids": BERT_INPUTS["segment_ids"],
+    "padding_mask": BERT_INPUTS["padding_mask"],
+}
+F_NET_INPUTS = {key: SENTENCE_PIECE_ENCODER_INPUTS[key] for key in ("token_ids", "segment_ids")}  # no padding mask
 _RANDOM = np.random.RandomState(0)
 IMAGES = _RANDOM.uniform(-1, 1, size=(3, 16, 16, 3)).astype("float32")  # what the ViT backbone takes
 RAW_IMAGES = _RANDOM.randint(0, 256, size=(4, 20, 28, 3)).astype("float32")  # what its preprocessor takes
@@ -136,6 +154,31 @@ def _xlm_roberta_checkpoint(preset: str, theirs, folder: str) -> str:
     return xlm_roberta_transformers_checkpoint(theirs.backbone, folder)
 
 
+def _opt_checkpoint(preset: str, theirs, folder: str) -> str:
+    """OPT's weights and tokenizer files as a Transformers ``OPTForCausalLM`` folder (KerasHub exports none)."""
+    return opt_transformers_checkpoint(theirs, folder)
+
+
+def _gpt_neo_x_checkpoint(preset: str, theirs, folder: str) -> str:
+    """GPT-NeoX's weights and tokenizer.json as a Transformers ``GPTNeoXForCausalLM`` folder."""
+    return gpt_neo_x_transformers_checkpoint(theirs, folder)
+
+
+def _bloom_checkpoint(preset: str, theirs, folder: str) -> str:
+    """Bloom's weights and tokenizer.json as a Transformers ``BloomForCausalLM`` folder."""
+    return bloom_transformers_checkpoint(theirs, folder)
+
+
+def _falcon_checkpoint(preset: str, theirs, folder: str) -> str:
+    """Falcon-RW's weights and tokenizer.json as a Transformers ``FalconForCausalLM`` folder."""
+    return falcon_transformers_checkpoint(theirs, folder)
+
+
+def _albert_checkpoint(preset: str, theirs, folder: str) -> str:
+    """ALBERT's weights and SentencePiece model as a Transformers ``AlbertForPreTraining``-style folder."""
+    return albert_transformers_checkpoint(theirs.backbone, folder)
+
+
 def _vit_checkpoint(preset: str, theirs, folder: str) -> str:
     """ViT's weights as a Transformers ``ViTForImageClassification`` folder (KerasHub has no ViT exporter)."""
     return vit_transformers_checkpoint(theirs, folder)
@@ -185,12 +228,25 @@ FAMILIES = [
         ENCODER_INPUTS,
         _xlm_roberta_checkpoint,
     ),
+    Family(
+        "albert",
+        lambda f: albert_presets(f)[0],
+        "Albert",
+        "TextClassifier",
+        SENTENCE_PIECE_ENCODER_INPUTS,
+        _albert_checkpoint,
+    ),
+    Family("f_net", lambda f: f_net_presets(f)[0], "FNet", "TextClassifier", F_NET_INPUTS, None),  # no converter
     Family("vit", vit_preset, "ViT", "ImageClassifier", IMAGES, _vit_checkpoint),
     Family("gemma", gemma_preset, "Gemma", "CausalLM", PROMPTS, _gemma2_checkpoint),
     Family("gemma3", gemma3_preset, "Gemma3", "CausalLM", PROMPTS, _exported),
     Family("llama", llama_preset, "Llama", "CausalLM", PROMPTS, None),  # KerasHub exports no Llama 2
     Family("llama3", llama3_preset, "Llama3", "CausalLM", PROMPTS, _exported),
     Family("mistral", mistral_preset, "Mistral", "CausalLM", PROMPTS, _exported),
+    Family("opt", opt_preset, "OPT", "CausalLM", PROMPTS, _opt_checkpoint),
+    Family("gpt_neo_x", gpt_neo_x_preset, "GPTNeoX", "CausalLM", PROMPTS, _gpt_neo_x_checkpoint),
+    Family("bloom", bloom_preset, "Bloom", "CausalLM", PROMPTS, _bloom_checkpoint),
+    Family("falcon", falcon_preset, "Falcon", "CausalLM", PROMPTS, _falcon_checkpoint),
     Family("phi3", phi3_preset, "Phi3", "CausalLM", PROMPTS, phi3_transformers_checkpoint),
     Family("mixtral", mixtral_preset, "Mixtral", "CausalLM", PROMPTS, mixtral_transformers_checkpoint),
     Family("qwen", qwen_preset, "Qwen", "CausalLM", PROMPTS, _qwen_exported),

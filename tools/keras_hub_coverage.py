@@ -43,22 +43,15 @@ NO_ISSUE = "no issue plans it yet"
 FAMILIES_NOT_BUILT = {
     **dict.fromkeys(
         [
-            "albert",
             "bart",
-            "bloom",
             "clip",
             "deberta_v3",
             "deit",
             "dinov2",
             "efficientnet",
-            "electra",
-            "f_net",
-            "falcon",
-            "gpt_neo_x",
             "gpt_oss",
             "mobilenet",
             "moonshine",
-            "opt",
             "pali_gemma",
             "resnet",
             "siglip",

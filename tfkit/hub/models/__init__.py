@@ -6,11 +6,21 @@
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tfkit.hub.tokenizers.Tokenizer``), ``CausalLM``,
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
-preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``roberta``,
-``distil_bert``, ``xlm_roberta``, ``vit``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
+preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
+``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``,
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
 """
 
+from tfkit.hub.models.albert import albert_converter  # noqa: F401  (registers the albert checkpoint converter)
+from tfkit.hub.models.albert.albert_backbone import AlbertBackbone
+from tfkit.hub.models.albert.albert_masked_lm import AlbertMaskedLM
+from tfkit.hub.models.albert.albert_masked_lm_preprocessor import AlbertMaskedLMPreprocessor
+from tfkit.hub.models.albert.albert_text_classifier import AlbertClassifier, AlbertTextClassifier
+from tfkit.hub.models.albert.albert_text_classifier_preprocessor import (
+    AlbertPreprocessor,
+    AlbertTextClassifierPreprocessor,
+)
+from tfkit.hub.models.albert.albert_tokenizer import AlbertTokenizer
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.bert import bert_converter  # noqa: F401  (registers the bert checkpoint converter)
 from tfkit.hub.models.bert.bert_backbone import BertBackbone
@@ -19,6 +29,11 @@ from tfkit.hub.models.bert.bert_masked_lm_preprocessor import BertMaskedLMPrepro
 from tfkit.hub.models.bert.bert_text_classifier import BertTextClassifier
 from tfkit.hub.models.bert.bert_text_classifier_preprocessor import BertTextClassifierPreprocessor
 from tfkit.hub.models.bert.bert_tokenizer import BertTokenizer
+from tfkit.hub.models.bloom import bloom_converter  # noqa: F401  (registers the bloom checkpoint converter)
+from tfkit.hub.models.bloom.bloom_backbone import BloomBackbone
+from tfkit.hub.models.bloom.bloom_causal_lm import BloomCausalLM
+from tfkit.hub.models.bloom.bloom_causal_lm_preprocessor import BloomCausalLMPreprocessor
+from tfkit.hub.models.bloom.bloom_tokenizer import BloomTokenizer
 from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
 from tfkit.hub.models.distil_bert import distil_bert_converter  # noqa: F401  (registers the distilbert converter)
@@ -31,6 +46,19 @@ from tfkit.hub.models.distil_bert.distil_bert_text_classifier_preprocessor impor
     DistilBertTextClassifierPreprocessor,
 )
 from tfkit.hub.models.distil_bert.distil_bert_tokenizer import DistilBertTokenizer
+from tfkit.hub.models.electra.electra_backbone import ElectraBackbone
+from tfkit.hub.models.electra.electra_tokenizer import ElectraTokenizer
+from tfkit.hub.models.f_net.f_net_backbone import FNetBackbone
+from tfkit.hub.models.f_net.f_net_masked_lm import FNetMaskedLM
+from tfkit.hub.models.f_net.f_net_masked_lm_preprocessor import FNetMaskedLMPreprocessor
+from tfkit.hub.models.f_net.f_net_text_classifier import FNetClassifier, FNetTextClassifier
+from tfkit.hub.models.f_net.f_net_text_classifier_preprocessor import FNetPreprocessor, FNetTextClassifierPreprocessor
+from tfkit.hub.models.f_net.f_net_tokenizer import FNetTokenizer
+from tfkit.hub.models.falcon import falcon_converter  # noqa: F401  (registers the falcon checkpoint converter)
+from tfkit.hub.models.falcon.falcon_backbone import FalconBackbone
+from tfkit.hub.models.falcon.falcon_causal_lm import FalconCausalLM
+from tfkit.hub.models.falcon.falcon_causal_lm_preprocessor import FalconCausalLMPreprocessor
+from tfkit.hub.models.falcon.falcon_tokenizer import FalconTokenizer
 from tfkit.hub.models.gemma import gemma_converter  # noqa: F401  (registers the gemma and gemma2 converters)
 from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone
 from tfkit.hub.models.gemma.gemma_causal_lm import GemmaCausalLM
@@ -47,6 +75,11 @@ from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
 from tfkit.hub.models.gpt2.gpt2_causal_lm_preprocessor import GPT2CausalLMPreprocessor
 from tfkit.hub.models.gpt2.gpt2_preprocessor import GPT2Preprocessor
 from tfkit.hub.models.gpt2.gpt2_tokenizer import GPT2Tokenizer
+from tfkit.hub.models.gpt_neo_x import gpt_neo_x_converter  # noqa: F401  (registers the gpt_neox converter)
+from tfkit.hub.models.gpt_neo_x.gpt_neo_x_backbone import GPTNeoXBackbone
+from tfkit.hub.models.gpt_neo_x.gpt_neo_x_causal_lm import GPTNeoXCausalLM
+from tfkit.hub.models.gpt_neo_x.gpt_neo_x_causal_lm_preprocessor import GPTNeoXCausalLMPreprocessor
+from tfkit.hub.models.gpt_neo_x.gpt_neo_x_tokenizer import GPTNeoXTokenizer
 from tfkit.hub.models.image_classifier import ImageClassifier
 from tfkit.hub.models.image_classifier_preprocessor import ImageClassifierPreprocessor
 from tfkit.hub.models.llama.llama_backbone import LlamaBackbone
@@ -70,6 +103,11 @@ from tfkit.hub.models.mixtral.mixtral_backbone import MixtralBackbone
 from tfkit.hub.models.mixtral.mixtral_causal_lm import MixtralCausalLM
 from tfkit.hub.models.mixtral.mixtral_causal_lm_preprocessor import MixtralCausalLMPreprocessor
 from tfkit.hub.models.mixtral.mixtral_tokenizer import MixtralTokenizer
+from tfkit.hub.models.opt import opt_converter  # noqa: F401  (registers the opt checkpoint converter)
+from tfkit.hub.models.opt.opt_backbone import OPTBackbone
+from tfkit.hub.models.opt.opt_causal_lm import OPTCausalLM
+from tfkit.hub.models.opt.opt_causal_lm_preprocessor import OPTCausalLMPreprocessor
+from tfkit.hub.models.opt.opt_tokenizer import OPTTokenizer
 from tfkit.hub.models.phi3 import phi3_converter  # noqa: F401  (registers the phi3 checkpoint converter)
 from tfkit.hub.models.phi3.phi3_backbone import Phi3Backbone
 from tfkit.hub.models.phi3.phi3_causal_lm import Phi3CausalLM
@@ -194,6 +232,22 @@ __all__ = [
     "Gemma3Tokenizer",
     "Gemma3CausalLMPreprocessor",
     "Gemma3CausalLM",
+    "OPTBackbone",
+    "OPTTokenizer",
+    "OPTCausalLMPreprocessor",
+    "OPTCausalLM",
+    "GPTNeoXBackbone",
+    "GPTNeoXTokenizer",
+    "GPTNeoXCausalLMPreprocessor",
+    "GPTNeoXCausalLM",
+    "BloomBackbone",
+    "BloomTokenizer",
+    "BloomCausalLMPreprocessor",
+    "BloomCausalLM",
+    "FalconBackbone",
+    "FalconTokenizer",
+    "FalconCausalLMPreprocessor",
+    "FalconCausalLM",
     "TextClassifier",
     "Classifier",
     "TextClassifierPreprocessor",
@@ -231,6 +285,24 @@ __all__ = [
     "XLMRobertaMaskedLM",
     "XLMRobertaClassifier",
     "XLMRobertaPreprocessor",
+    "AlbertBackbone",
+    "AlbertTokenizer",
+    "AlbertTextClassifierPreprocessor",
+    "AlbertTextClassifier",
+    "AlbertMaskedLMPreprocessor",
+    "AlbertMaskedLM",
+    "AlbertClassifier",
+    "AlbertPreprocessor",
+    "ElectraBackbone",
+    "ElectraTokenizer",
+    "FNetBackbone",
+    "FNetTokenizer",
+    "FNetTextClassifierPreprocessor",
+    "FNetTextClassifier",
+    "FNetMaskedLMPreprocessor",
+    "FNetMaskedLM",
+    "FNetClassifier",
+    "FNetPreprocessor",
     "ImageClassifier",
     "ImageClassifierPreprocessor",
     "ViTBackbone",

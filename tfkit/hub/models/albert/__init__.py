@@ -1,0 +1,1 @@
+"""ALBERT on tfkit: ``AlbertBackbone``, ``AlbertTokenizer``, ``AlbertTextClassifier`` and ``AlbertMaskedLM`` with their preprocessors."""

@@ -1,0 +1,1 @@
+"""Bloom on tfkit: ``BloomBackbone``, ``BloomTokenizer``, ``BloomCausalLMPreprocessor``, ``BloomCausalLM``."""

@@ -1,0 +1,1 @@
+"""FNet on tfkit: ``FNetBackbone``, ``FNetTokenizer``, ``FNetTextClassifier`` and ``FNetMaskedLM`` with their preprocessors."""

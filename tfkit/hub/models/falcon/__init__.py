@@ -1,0 +1,1 @@
+"""Falcon on tfkit: ``FalconBackbone``, ``FalconTokenizer``, ``FalconCausalLMPreprocessor``, ``FalconCausalLM``."""

@@ -1,0 +1,1 @@
+"""GPT-NeoX on tfkit: ``GPTNeoXBackbone``, ``GPTNeoXTokenizer``, ``GPTNeoXCausalLMPreprocessor``, ``GPTNeoXCausalLM``."""

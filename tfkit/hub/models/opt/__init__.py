@@ -1,0 +1,1 @@
+"""OPT on tfkit: ``OPTBackbone``, ``OPTTokenizer``, ``OPTCausalLMPreprocessor``, ``OPTCausalLM``."""
