@@ -56,6 +56,8 @@ from hub_presets_qwen3_moe import (
     qwen_moe_preset,
     qwen_moe_transformers_checkpoint,
 )
+from hub_presets_vision1 import deit_preset, deit_transformers_checkpoint
+from hub_presets_vision2 import mobilenet_preset, resnet_preset
 from hub_presets_vit import vit_preset, vit_transformers_checkpoint
 
 import tfkit
@@ -85,6 +87,7 @@ SENTENCE_PIECE_ENCODER_INPUTS = {
 F_NET_INPUTS = {key: SENTENCE_PIECE_ENCODER_INPUTS[key] for key in ("token_ids", "segment_ids")}  # no padding mask
 _RANDOM = np.random.RandomState(0)
 IMAGES = _RANDOM.uniform(-1, 1, size=(3, 16, 16, 3)).astype("float32")  # what the ViT backbone takes
+IMAGES_32 = _RANDOM.uniform(-1, 1, size=(3, 32, 32, 3)).astype("float32")  # the CNN presets' size
 RAW_IMAGES = _RANDOM.randint(0, 256, size=(4, 20, 28, 3)).astype("float32")  # what its preprocessor takes
 LABELS = np.array([0, 2, 1, 2])
 
@@ -179,6 +182,11 @@ def _albert_checkpoint(preset: str, theirs, folder: str) -> str:
     return albert_transformers_checkpoint(theirs.backbone, folder)
 
 
+def _deit_checkpoint(preset: str, theirs, folder: str) -> str:
+    """DeiT's weights as a Transformers ``DeiTForImageClassificationWithTeacher`` folder (KerasHub exports none)."""
+    return deit_transformers_checkpoint(theirs, folder)
+
+
 def _vit_checkpoint(preset: str, theirs, folder: str) -> str:
     """ViT's weights as a Transformers ``ViTForImageClassification`` folder (KerasHub has no ViT exporter)."""
     return vit_transformers_checkpoint(theirs, folder)
@@ -238,6 +246,12 @@ FAMILIES = [
     ),
     Family("f_net", lambda f: f_net_presets(f)[0], "FNet", "TextClassifier", F_NET_INPUTS, None),  # no converter
     Family("vit", vit_preset, "ViT", "ImageClassifier", IMAGES, _vit_checkpoint),
+    Family("deit", deit_preset, "DeiT", "ImageClassifier", IMAGES, _deit_checkpoint),
+    # no Transformers converter in KerasHub 0.32 for either (its ResNet and MobileNet converters read timm's)
+    Family(
+        "resnet", lambda folder: resnet_preset(folder, "v2_bottleneck"), "ResNet", "ImageClassifier", IMAGES_32, None
+    ),
+    Family("mobilenet", mobilenet_preset, "MobileNet", "ImageClassifier", IMAGES_32, None),
     Family("gemma", gemma_preset, "Gemma", "CausalLM", PROMPTS, _gemma2_checkpoint),
     Family("gemma3", gemma3_preset, "Gemma3", "CausalLM", PROMPTS, _exported),
     Family("llama", llama_preset, "Llama", "CausalLM", PROMPTS, None),  # KerasHub exports no Llama 2
@@ -362,7 +376,7 @@ def test_a_preset_tfkit_saves_loads_in_keras_hub_with_the_same_numbers(built, tm
     assert type(theirs).__name__ == type(ours).__name__
     _close(theirs.backbone(family.inputs), ours.backbone(family.inputs), atol=1e-5)
     _close(theirs(family.inputs), ours(family.inputs), atol=family.task_atol)
-    if family.name != "vit":  # the tokenizer came through too
+    if family.task != "ImageClassifier":  # the tokenizer came through too
         tokenizer = json.loads((tmp_path / "tokenizer.json").read_text())
         assert tokenizer["registered_name"] == f"keras_hub>{family.prefix}Tokenizer"
         for text in TEXTS:
@@ -394,7 +408,7 @@ def test_a_transformers_checkpoint_of_the_same_weights_loads_with_the_same_numbe
 
 
 def _training_data(family: Family) -> tuple:
-    if family.name == "vit":
+    if family.task == "ImageClassifier":
         return (RAW_IMAGES, LABELS)
     if family.task == "TextClassifier":
         return (TEXTS, LABELS)

@@ -36,6 +36,10 @@ from tfkit.hub.layers.transformer_encoder import TransformerEncoder
 
 # The families' image converters are KerasHub's layers too (keras_hub.layers.ViTImageConverter); imported last,
 # once every shared layer above is defined, since the families' modules import those.
+from tfkit.hub.models.deit.deit_image_converter import DeiTImageConverter  # noqa: E402
+from tfkit.hub.models.dinov2.dinov2_image_converter import DINOV2ImageConverter  # noqa: E402
+from tfkit.hub.models.mobilenet.mobilenet_image_converter import MobileNetImageConverter  # noqa: E402
+from tfkit.hub.models.resnet.resnet_image_converter import ResNetImageConverter  # noqa: E402
 from tfkit.hub.models.vit.vit_image_converter import ViTImageConverter  # noqa: E402
 
 __all__ = [
@@ -58,4 +62,8 @@ __all__ = [
     "TransformerDecoder",
     "TransformerEncoder",
     "ViTImageConverter",
+    "DeiTImageConverter",
+    "DINOV2ImageConverter",
+    "MobileNetImageConverter",
+    "ResNetImageConverter",
 ]

@@ -7,7 +7,7 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
-``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``,
+``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``,
 ``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
 """
 
@@ -36,6 +36,12 @@ from tfkit.hub.models.bloom.bloom_causal_lm_preprocessor import BloomCausalLMPre
 from tfkit.hub.models.bloom.bloom_tokenizer import BloomTokenizer
 from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
+from tfkit.hub.models.deit import deit_converter  # noqa: F401  (registers the deit checkpoint converter)
+from tfkit.hub.models.deit.deit_backbone import DeiTBackbone
+from tfkit.hub.models.deit.deit_image_classifier import DeiTImageClassifier
+from tfkit.hub.models.deit.deit_image_classifier_preprocessor import DeiTImageClassifierPreprocessor
+from tfkit.hub.models.dinov2 import dinov2_converter  # noqa: F401  (registers the dinov2 checkpoint converter)
+from tfkit.hub.models.dinov2.dinov2_backbone import DINOV2Backbone
 from tfkit.hub.models.distil_bert import distil_bert_converter  # noqa: F401  (registers the distilbert converter)
 from tfkit.hub.models.distil_bert.distil_bert_backbone import DistilBertBackbone
 from tfkit.hub.models.distil_bert.distil_bert_masked_lm import DistilBertMaskedLM
@@ -103,6 +109,9 @@ from tfkit.hub.models.mixtral.mixtral_backbone import MixtralBackbone
 from tfkit.hub.models.mixtral.mixtral_causal_lm import MixtralCausalLM
 from tfkit.hub.models.mixtral.mixtral_causal_lm_preprocessor import MixtralCausalLMPreprocessor
 from tfkit.hub.models.mixtral.mixtral_tokenizer import MixtralTokenizer
+from tfkit.hub.models.mobilenet.mobilenet_backbone import MobileNetBackbone
+from tfkit.hub.models.mobilenet.mobilenet_image_classifier import MobileNetImageClassifier
+from tfkit.hub.models.mobilenet.mobilenet_image_classifier_preprocessor import MobileNetImageClassifierPreprocessor
 from tfkit.hub.models.opt import opt_converter  # noqa: F401  (registers the opt checkpoint converter)
 from tfkit.hub.models.opt.opt_backbone import OPTBackbone
 from tfkit.hub.models.opt.opt_causal_lm import OPTCausalLM
@@ -134,6 +143,9 @@ from tfkit.hub.models.qwen_moe.qwen_moe_backbone import QwenMoeBackbone
 from tfkit.hub.models.qwen_moe.qwen_moe_causal_lm import QwenMoeCausalLM
 from tfkit.hub.models.qwen_moe.qwen_moe_causal_lm_preprocessor import QwenMoeCausalLMPreprocessor
 from tfkit.hub.models.qwen_moe.qwen_moe_tokenizer import QwenMoeTokenizer
+from tfkit.hub.models.resnet.resnet_backbone import ResNetBackbone
+from tfkit.hub.models.resnet.resnet_image_classifier import ResNetImageClassifier
+from tfkit.hub.models.resnet.resnet_image_classifier_preprocessor import ResNetImageClassifierPreprocessor
 from tfkit.hub.models.roberta import roberta_converter  # noqa: F401  (registers the roberta checkpoint converter)
 from tfkit.hub.models.roberta.roberta_backbone import RobertaBackbone
 from tfkit.hub.models.roberta.roberta_masked_lm import RobertaMaskedLM
@@ -308,4 +320,14 @@ __all__ = [
     "ViTBackbone",
     "ViTImageClassifierPreprocessor",
     "ViTImageClassifier",
+    "DeiTBackbone",
+    "DeiTImageClassifierPreprocessor",
+    "DeiTImageClassifier",
+    "DINOV2Backbone",
+    "ResNetBackbone",
+    "ResNetImageClassifierPreprocessor",
+    "ResNetImageClassifier",
+    "MobileNetBackbone",
+    "MobileNetImageClassifierPreprocessor",
+    "MobileNetImageClassifier",
 ]

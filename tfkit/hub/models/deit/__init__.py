@@ -1,0 +1,1 @@
+"""DeiT on tfkit: ``DeiTBackbone``, ``DeiTImageConverter``, ``DeiTImageClassifierPreprocessor``, ``DeiTImageClassifier``."""

@@ -1,0 +1,1 @@
+"""DINOv2 on tfkit: ``DINOV2Backbone`` and ``DINOV2ImageConverter``."""

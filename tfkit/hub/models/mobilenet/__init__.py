@@ -1,0 +1,1 @@
+"""MobileNet on tfkit: ``MobileNetBackbone``, ``MobileNetImageConverter``, ``MobileNetImageClassifierPreprocessor``, ``MobileNetImageClassifier``."""

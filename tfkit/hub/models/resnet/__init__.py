@@ -1,0 +1,1 @@
+"""ResNet on tfkit: ``ResNetBackbone``, ``ResNetImageConverter``, ``ResNetImageClassifierPreprocessor``, ``ResNetImageClassifier``."""
