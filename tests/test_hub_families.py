@@ -45,6 +45,7 @@ from hub_presets_encoders import (
 )
 from hub_presets_encoders2 import albert_presets, albert_transformers_checkpoint, f_net_presets
 from hub_presets_gemma import gemma3_preset, gemma_preset, transformers_tensors
+from hub_presets_gpt_oss import gpt_oss_preset, gpt_oss_transformers_checkpoint
 from hub_presets_llama3 import llama3_preset
 from hub_presets_mistral import llama_preset, mistral_preset
 from hub_presets_mixtral import mixtral_preset, mixtral_transformers_checkpoint
@@ -263,6 +264,7 @@ FAMILIES = [
     Family("falcon", falcon_preset, "Falcon", "CausalLM", PROMPTS, _falcon_checkpoint),
     Family("phi3", phi3_preset, "Phi3", "CausalLM", PROMPTS, phi3_transformers_checkpoint),
     Family("mixtral", mixtral_preset, "Mixtral", "CausalLM", PROMPTS, mixtral_transformers_checkpoint),
+    Family("gpt_oss", gpt_oss_preset, "GptOss", "CausalLM", PROMPTS, gpt_oss_transformers_checkpoint),
     Family("qwen", qwen_preset, "Qwen", "CausalLM", PROMPTS, _qwen_exported),
     Family("qwen3", qwen3_preset, "Qwen3", "CausalLM", PROMPTS, _qwen3_checkpoint),
     Family("qwen_moe", qwen_moe_preset, "QwenMoe", "CausalLM", PROMPTS, qwen_moe_transformers_checkpoint),

@@ -47,7 +47,6 @@ FAMILIES_NOT_BUILT = {
             "clip",
             "deberta_v3",
             "efficientnet",
-            "gpt_oss",
             "moonshine",
             "pali_gemma",
             "siglip",

@@ -235,11 +235,16 @@ class GatedDecoderBlock(DeclaredConfig, Layer):
         input_length = output_length if self_attention_cache is None else cache_length(self_attention_cache)
         index = 0 if self_attention_cache_update_index is None else self_attention_cache_update_index
         causal_mask = compute_causal_mask(batch_size, input_length, output_length, index)
-        window = self.sliding_window
+        window = self._mask_window()
         if window is not None:
             causal_mask = tf.logical_and(causal_mask, sliding_window_mask(output_length, input_length, window, index))
         causal_mask = tf.cast(causal_mask, tf.int32)
         return causal_mask if decoder_mask is None else tf.minimum(decoder_mask, causal_mask)
+
+    def _mask_window(self) -> int | None:
+        """The causal band this block's mask applies: `sliding_window` (a hook: GPT-OSS's attention applies its
+        own window, so its block applies none)."""
+        return self.sliding_window
 
     # masks never change the output's shape: a symbolic call infers it instead of tracing the block
     _shape_free_call_arguments = ("decoder_padding_mask", "decoder_attention_mask")

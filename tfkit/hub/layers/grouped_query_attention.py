@@ -19,7 +19,7 @@ Qwen 3 MoE) for its query and key norms.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import tensorflow as tf
 
@@ -98,6 +98,8 @@ class CachedGroupedQueryAttention(DeclaredConfig, Layer):
         (TensorShape([1, 3, 8]), TensorShape([1, 2, 5, 2, 2]))
     """
 
+    output_bias: ClassVar[bool] = False  # whether the output projection has a bias (GPT-OSS's)
+
     def __init__(
         self,
         num_query_heads: int,
@@ -171,6 +173,8 @@ class CachedGroupedQueryAttention(DeclaredConfig, Layer):
             equation="bquh,uhm->bqm",
             output_shape=(None, hidden_dim),
             kernel_initializer=self.kernel_initializer,
+            bias_initializer=self.bias_initializer,
+            bias_axes="m" if self.output_bias else None,
             dtype=self.dtype_policy,
             name="attention_output",
         )
@@ -255,15 +259,19 @@ class CachedGroupedQueryAttention(DeclaredConfig, Layer):
         scores = tf.einsum("bqkgh,bskh->bkgqs", grouped, key)
         scores = tf.reshape(scores, [batch, heads, query_length, key_length])
         scores = scores * tf.cast(self._inv_norm_factor, self.compute_dtype)
-        if attention_mask is not None:
-            scores = self._softmax(scores, mask=attention_mask[:, None, :, :])
-        else:
-            scores = self._softmax(scores)
+        scores = self._attention_weights(scores, attention_mask)
         scores = tf.reshape(
             tf.cast(scores, self.compute_dtype), [batch, kv_heads, heads // kv_heads, query_length, key_length]
         )
         outputs = tf.einsum("bkgqs,bskh->bqkgh", scores, value)
         return tf.reshape(outputs, [batch, query_length, heads, head_dim])
+
+    def _attention_weights(self, scores: tf.Tensor, attention_mask: Any) -> tf.Tensor:
+        """The softmax of the scaled scores `(batch, heads, query, key)` over the keys the mask keeps (a hook:
+        GPT-OSS adds its sink logits)."""
+        if attention_mask is None:
+            return self._softmax(scores)
+        return self._softmax(scores, mask=attention_mask[:, None, :, :])
 
     def compute_output_shape(self, inputs_shape: Any) -> Any:
         return inputs_shape

@@ -8,7 +8,7 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
 ``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
 """
 
 from tfkit.hub.models.albert import albert_converter  # noqa: F401  (registers the albert checkpoint converter)
@@ -86,6 +86,11 @@ from tfkit.hub.models.gpt_neo_x.gpt_neo_x_backbone import GPTNeoXBackbone
 from tfkit.hub.models.gpt_neo_x.gpt_neo_x_causal_lm import GPTNeoXCausalLM
 from tfkit.hub.models.gpt_neo_x.gpt_neo_x_causal_lm_preprocessor import GPTNeoXCausalLMPreprocessor
 from tfkit.hub.models.gpt_neo_x.gpt_neo_x_tokenizer import GPTNeoXTokenizer
+from tfkit.hub.models.gpt_oss import gpt_oss_converter  # noqa: F401  (registers the gpt_oss checkpoint converter)
+from tfkit.hub.models.gpt_oss.gpt_oss_backbone import GptOssBackbone
+from tfkit.hub.models.gpt_oss.gpt_oss_causal_lm import GptOssCausalLM
+from tfkit.hub.models.gpt_oss.gpt_oss_causal_lm_preprocessor import GptOssCausalLMPreprocessor
+from tfkit.hub.models.gpt_oss.gpt_oss_tokenizer import GptOssTokenizer
 from tfkit.hub.models.image_classifier import ImageClassifier
 from tfkit.hub.models.image_classifier_preprocessor import ImageClassifierPreprocessor
 from tfkit.hub.models.llama.llama_backbone import LlamaBackbone
@@ -204,6 +209,10 @@ __all__ = [
     "MixtralTokenizer",
     "MixtralCausalLMPreprocessor",
     "MixtralCausalLM",
+    "GptOssBackbone",
+    "GptOssTokenizer",
+    "GptOssCausalLMPreprocessor",
+    "GptOssCausalLM",
     "Phi3Backbone",
     "Phi3Tokenizer",
     "Phi3CausalLMPreprocessor",

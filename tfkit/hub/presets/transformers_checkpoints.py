@@ -92,6 +92,7 @@ class WeightPlan:
         self.steps: list[tuple[Any, str, Callable[[np.ndarray], np.ndarray] | None]] = []
         self.fallbacks: dict[str, str] = {}
         self.stacks: dict[int, list[tuple[str, ...]]] = {}  # a step's index -> the keys stacked into its variable
+        self.combined: dict[int, tuple[str, ...]] = {}  # a step's index -> the keys its `combine` takes
 
     def port_stacked(
         self,
@@ -106,6 +107,12 @@ class WeightPlan:
         slots = [key if isinstance(key, tuple) else (key,) for key in keys]
         self.stacks[len(self.steps)] = slots
         self.steps.append((variable, slots[0][0], transform))
+
+    def port_combined(self, variable: Any, keys: tuple[str, ...], combine: Callable[..., np.ndarray]) -> None:
+        """Fill `variable` with `combine(*tensors)` of tensors `keys` (GPT-OSS's MXFP4 experts: packed 4-bit
+        blocks and their scales make one float kernel)."""
+        self.combined[len(self.steps)] = tuple(keys)
+        self.steps.append((variable, keys[0], combine))
 
     def port(
         self,
@@ -131,6 +138,7 @@ class WeightPlan:
             for variable, key, transform in self.steps
         ]
         stacked = {key for slots in self.stacks.values() for slot in slots for key in slot}
+        stacked |= {key for keys in self.combined.values() for key in keys}
         keys = [key for _, key, _ in steps] + sorted(stacked - {key for _, key, _ in steps})
         missing = [key for key in keys if not checkpoint.has(key)]
         if missing:
@@ -152,6 +160,8 @@ class WeightPlan:
                         for slot in self.stacks[index]
                     ]
                 )
+            elif index in self.combined:
+                value = transform(*(checkpoint.tensor(part) for part in self.combined[index]))
             else:
                 value = _transformed(checkpoint.tensor(key), transform)
             if tuple(value.shape) != tuple(variable.shape):
