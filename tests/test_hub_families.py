@@ -59,6 +59,7 @@ from hub_presets_qwen3_moe import (
 )
 from hub_presets_vision1 import deit_preset, deit_transformers_checkpoint
 from hub_presets_vision2 import mobilenet_preset, resnet_preset
+from hub_presets_vision3 import efficientnet_preset, swin_preset, swin_transformers_checkpoint
 from hub_presets_vit import vit_preset, vit_transformers_checkpoint
 
 import tfkit
@@ -188,6 +189,11 @@ def _deit_checkpoint(preset: str, theirs, folder: str) -> str:
     return deit_transformers_checkpoint(theirs, folder)
 
 
+def _swin_checkpoint(preset: str, theirs, folder: str) -> str:
+    """Swin's weights as a Transformers ``SwinForImageClassification`` folder (KerasHub has no Swin exporter)."""
+    return swin_transformers_checkpoint(theirs, folder)
+
+
 def _vit_checkpoint(preset: str, theirs, folder: str) -> str:
     """ViT's weights as a Transformers ``ViTForImageClassification`` folder (KerasHub has no ViT exporter)."""
     return vit_transformers_checkpoint(theirs, folder)
@@ -253,6 +259,8 @@ FAMILIES = [
         "resnet", lambda folder: resnet_preset(folder, "v2_bottleneck"), "ResNet", "ImageClassifier", IMAGES_32, None
     ),
     Family("mobilenet", mobilenet_preset, "MobileNet", "ImageClassifier", IMAGES_32, None),
+    Family("swin_transformer", swin_preset, "SwinTransformer", "ImageClassifier", IMAGES, _swin_checkpoint),
+    Family("efficientnet", efficientnet_preset, "EfficientNet", "ImageClassifier", IMAGES_32, None),  # no converter
     Family("gemma", gemma_preset, "Gemma", "CausalLM", PROMPTS, _gemma2_checkpoint),
     Family("gemma3", gemma3_preset, "Gemma3", "CausalLM", PROMPTS, _exported),
     Family("llama", llama_preset, "Llama", "CausalLM", PROMPTS, None),  # KerasHub exports no Llama 2

@@ -38,8 +38,10 @@ from tfkit.hub.layers.transformer_encoder import TransformerEncoder
 # once every shared layer above is defined, since the families' modules import those.
 from tfkit.hub.models.deit.deit_image_converter import DeiTImageConverter  # noqa: E402
 from tfkit.hub.models.dinov2.dinov2_image_converter import DINOV2ImageConverter  # noqa: E402
+from tfkit.hub.models.efficientnet.efficientnet_image_converter import EfficientNetImageConverter  # noqa: E402
 from tfkit.hub.models.mobilenet.mobilenet_image_converter import MobileNetImageConverter  # noqa: E402
 from tfkit.hub.models.resnet.resnet_image_converter import ResNetImageConverter  # noqa: E402
+from tfkit.hub.models.swin_transformer.swin_transformer_image_converter import SwinTransformerImageConverter  # noqa: E402
 from tfkit.hub.models.vit.vit_image_converter import ViTImageConverter  # noqa: E402
 
 __all__ = [
@@ -66,4 +68,6 @@ __all__ = [
     "DINOV2ImageConverter",
     "MobileNetImageConverter",
     "ResNetImageConverter",
+    "SwinTransformerImageConverter",
+    "EfficientNetImageConverter",
 ]

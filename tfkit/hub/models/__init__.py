@@ -7,8 +7,7 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
-``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
+``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``,
 """
 
 from tfkit.hub.models.albert import albert_converter  # noqa: F401  (registers the albert checkpoint converter)
@@ -52,6 +51,11 @@ from tfkit.hub.models.distil_bert.distil_bert_text_classifier_preprocessor impor
     DistilBertTextClassifierPreprocessor,
 )
 from tfkit.hub.models.distil_bert.distil_bert_tokenizer import DistilBertTokenizer
+from tfkit.hub.models.efficientnet.efficientnet_backbone import EfficientNetBackbone
+from tfkit.hub.models.efficientnet.efficientnet_image_classifier import EfficientNetImageClassifier
+from tfkit.hub.models.efficientnet.efficientnet_image_classifier_preprocessor import (
+    EfficientNetImageClassifierPreprocessor,
+)
 from tfkit.hub.models.electra.electra_backbone import ElectraBackbone
 from tfkit.hub.models.electra.electra_tokenizer import ElectraTokenizer
 from tfkit.hub.models.f_net.f_net_backbone import FNetBackbone
@@ -161,6 +165,12 @@ from tfkit.hub.models.roberta.roberta_text_classifier_preprocessor import (
     RobertaTextClassifierPreprocessor,
 )
 from tfkit.hub.models.roberta.roberta_tokenizer import RobertaTokenizer
+from tfkit.hub.models.swin_transformer import swin_transformer_converter  # noqa: F401  (registers the swin converter)
+from tfkit.hub.models.swin_transformer.swin_transformer_backbone import SwinTransformerBackbone
+from tfkit.hub.models.swin_transformer.swin_transformer_image_classifier import SwinTransformerImageClassifier
+from tfkit.hub.models.swin_transformer.swin_transformer_image_classifier_preprocessor import (
+    SwinTransformerImageClassifierPreprocessor,
+)
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.text_classifier import TextClassifier
 from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
@@ -339,4 +349,10 @@ __all__ = [
     "MobileNetBackbone",
     "MobileNetImageClassifierPreprocessor",
     "MobileNetImageClassifier",
+    "SwinTransformerBackbone",
+    "SwinTransformerImageClassifierPreprocessor",
+    "SwinTransformerImageClassifier",
+    "EfficientNetBackbone",
+    "EfficientNetImageClassifierPreprocessor",
+    "EfficientNetImageClassifier",
 ]

@@ -1,0 +1,1 @@
+"""EfficientNet on tfkit: ``EfficientNetBackbone``, ``EfficientNetImageConverter``, ``EfficientNetImageClassifierPreprocessor``, ``EfficientNetImageClassifier``."""

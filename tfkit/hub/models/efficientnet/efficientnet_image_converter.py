@@ -1,0 +1,34 @@
+"""``EfficientNetImageConverter``: the ``ImageConverter`` of EfficientNet presets (KerasHub's ``keras_hub.layers.EfficientNetImageConverter``)."""
+
+from __future__ import annotations
+
+from tfkit.hub.layers.image_converter import ImageConverter
+from tfkit.hub.models.efficientnet.efficientnet_backbone import EfficientNetBackbone
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+class EfficientNetImageConverter(ImageConverter):
+    """The image converter of EfficientNet models: `ImageConverter`, found by `from_preset` for EfficientNet presets.
+
+    Args:
+        image_size: `(height, width)` of the output images, or `None`.
+        scale: A float, one float per channel, or `None`.
+        offset: A float, one float per channel, or `None`.
+        crop_to_aspect_ratio: Whether to crop to the target aspect ratio
+            before resizing. Defaults to `True`.
+        pad_to_aspect_ratio: Whether to pad to it instead. Defaults to `False`.
+        interpolation: The resizing method. Defaults to `"bilinear"`.
+        antialias: Whether to antialias when downsampling. Defaults to `False`.
+        bounding_box_format: The format of bounding boxes. Defaults to `"yxyx"`.
+        data_format: `"channels_last"`, `"channels_first"` or `None`.
+        **kwargs: Base layer keyword arguments, such as `name`.
+
+    Example:
+        >>> from tfkit.hub.models.efficientnet.efficientnet_image_converter import EfficientNetImageConverter
+        >>> converter = EfficientNetImageConverter(image_size=(4, 4), scale=1 / 255)
+        >>> np.round(converter(np.full((1, 8, 8, 3), 255, "uint8"))[0, 0, 0].numpy(), 4)
+        array([1., 1., 1.], dtype=float32)
+    """
+
+    backbone_cls = EfficientNetBackbone

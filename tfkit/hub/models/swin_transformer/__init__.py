@@ -1,0 +1,1 @@
+"""Swin Transformer on tfkit: ``SwinTransformerBackbone``, ``SwinTransformerImageConverter``, ``SwinTransformerImageClassifierPreprocessor``, ``SwinTransformerImageClassifier``."""

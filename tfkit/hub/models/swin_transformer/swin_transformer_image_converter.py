@@ -1,0 +1,36 @@
+"""``SwinTransformerImageConverter``: the ``ImageConverter`` of Swin Transformer presets (KerasHub's ``keras_hub.layers.SwinTransformerImageConverter``)."""
+
+from __future__ import annotations
+
+from tfkit.hub.layers.image_converter import ImageConverter
+from tfkit.hub.models.swin_transformer.swin_transformer_backbone import SwinTransformerBackbone
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+class SwinTransformerImageConverter(ImageConverter):
+    """The image converter of Swin Transformer models: `ImageConverter`, found by `from_preset` for Swin presets.
+
+    Args:
+        image_size: `(height, width)` of the output images, or `None`.
+        scale: A float, one float per channel, or `None`.
+        offset: A float, one float per channel, or `None`.
+        crop_to_aspect_ratio: Whether to crop to the target aspect ratio
+            before resizing. Defaults to `True`.
+        pad_to_aspect_ratio: Whether to pad to it instead. Defaults to `False`.
+        interpolation: The resizing method. Defaults to `"bilinear"`.
+        antialias: Whether to antialias when downsampling. Defaults to `False`.
+        bounding_box_format: The format of bounding boxes. Defaults to `"yxyx"`.
+        data_format: `"channels_last"`, `"channels_first"` or `None`.
+        **kwargs: Base layer keyword arguments, such as `name`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> from tfkit.hub.models.swin_transformer.swin_transformer_image_converter import (
+        ...     SwinTransformerImageConverter)
+        >>> converter = SwinTransformerImageConverter(image_size=(4, 4), scale=1 / 255)
+        >>> np.round(converter(np.full((1, 8, 8, 3), 255, "uint8"))[0, 0, 0].numpy(), 4)
+        array([1., 1., 1.], dtype=float32)
+    """
+
+    backbone_cls = SwinTransformerBackbone
