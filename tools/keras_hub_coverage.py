@@ -44,11 +44,9 @@ FAMILIES_NOT_BUILT = {
     **dict.fromkeys(
         [
             "bart",
-            "clip",
             "deberta_v3",
             "moonshine",
             "pali_gemma",
-            "siglip",
             "smollm3",
             "t5",
             "t5gemma",

@@ -36,11 +36,13 @@ from tfkit.hub.layers.transformer_encoder import TransformerEncoder
 
 # The families' image converters are KerasHub's layers too (keras_hub.layers.ViTImageConverter); imported last,
 # once every shared layer above is defined, since the families' modules import those.
+from tfkit.hub.models.clip.clip_image_converter import CLIPImageConverter  # noqa: E402
 from tfkit.hub.models.deit.deit_image_converter import DeiTImageConverter  # noqa: E402
 from tfkit.hub.models.dinov2.dinov2_image_converter import DINOV2ImageConverter  # noqa: E402
 from tfkit.hub.models.efficientnet.efficientnet_image_converter import EfficientNetImageConverter  # noqa: E402
 from tfkit.hub.models.mobilenet.mobilenet_image_converter import MobileNetImageConverter  # noqa: E402
 from tfkit.hub.models.resnet.resnet_image_converter import ResNetImageConverter  # noqa: E402
+from tfkit.hub.models.siglip.siglip_image_converter import SigLIPImageConverter  # noqa: E402
 from tfkit.hub.models.swin_transformer.swin_transformer_image_converter import SwinTransformerImageConverter  # noqa: E402
 from tfkit.hub.models.vit.vit_image_converter import ViTImageConverter  # noqa: E402
 
@@ -70,4 +72,6 @@ __all__ = [
     "ResNetImageConverter",
     "SwinTransformerImageConverter",
     "EfficientNetImageConverter",
+    "CLIPImageConverter",
+    "SigLIPImageConverter",
 ]

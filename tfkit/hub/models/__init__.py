@@ -7,7 +7,8 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
-``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``,
+``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
 """
 
 from tfkit.hub.models.albert import albert_converter  # noqa: F401  (registers the albert checkpoint converter)
@@ -35,6 +36,11 @@ from tfkit.hub.models.bloom.bloom_causal_lm_preprocessor import BloomCausalLMPre
 from tfkit.hub.models.bloom.bloom_tokenizer import BloomTokenizer
 from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor
+from tfkit.hub.models.clip.clip_backbone import CLIPBackbone
+from tfkit.hub.models.clip.clip_preprocessor import CLIPPreprocessor
+from tfkit.hub.models.clip.clip_text_encoder import CLIPTextEncoder
+from tfkit.hub.models.clip.clip_tokenizer import CLIPTokenizer
+from tfkit.hub.models.clip.clip_vision_encoder import CLIPVisionEncoder
 from tfkit.hub.models.deit import deit_converter  # noqa: F401  (registers the deit checkpoint converter)
 from tfkit.hub.models.deit.deit_backbone import DeiTBackbone
 from tfkit.hub.models.deit.deit_image_classifier import DeiTImageClassifier
@@ -165,6 +171,11 @@ from tfkit.hub.models.roberta.roberta_text_classifier_preprocessor import (
     RobertaTextClassifierPreprocessor,
 )
 from tfkit.hub.models.roberta.roberta_tokenizer import RobertaTokenizer
+from tfkit.hub.models.siglip.siglip_backbone import SigLIPBackbone
+from tfkit.hub.models.siglip.siglip_preprocessor import SigLIPPreprocessor
+from tfkit.hub.models.siglip.siglip_text_encoder import SigLIPTextEncoder
+from tfkit.hub.models.siglip.siglip_tokenizer import SigLIPTokenizer
+from tfkit.hub.models.siglip.siglip_vision_encoder import SigLIPVisionEncoder
 from tfkit.hub.models.swin_transformer import swin_transformer_converter  # noqa: F401  (registers the swin converter)
 from tfkit.hub.models.swin_transformer.swin_transformer_backbone import SwinTransformerBackbone
 from tfkit.hub.models.swin_transformer.swin_transformer_image_classifier import SwinTransformerImageClassifier
@@ -339,6 +350,16 @@ __all__ = [
     "ViTBackbone",
     "ViTImageClassifierPreprocessor",
     "ViTImageClassifier",
+    "CLIPBackbone",
+    "CLIPVisionEncoder",
+    "CLIPTextEncoder",
+    "CLIPTokenizer",
+    "CLIPPreprocessor",
+    "SigLIPBackbone",
+    "SigLIPVisionEncoder",
+    "SigLIPTextEncoder",
+    "SigLIPTokenizer",
+    "SigLIPPreprocessor",
     "DeiTBackbone",
     "DeiTImageClassifierPreprocessor",
     "DeiTImageClassifier",

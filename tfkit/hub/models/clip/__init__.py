@@ -1,0 +1,1 @@
+"""CLIP on tfkit: ``CLIPBackbone``, ``CLIPVisionEncoder``, ``CLIPTextEncoder``, ``CLIPTokenizer``, ``CLIPImageConverter``, ``CLIPPreprocessor``."""

@@ -1,0 +1,1 @@
+"""SigLIP on tfkit: ``SigLIPBackbone``, ``SigLIPVisionEncoder``, ``SigLIPTextEncoder``, ``SigLIPTokenizer``, ``SigLIPImageConverter``, ``SigLIPPreprocessor``, ``SigLIPLoss``."""
