@@ -25,6 +25,13 @@ import pytest
 import tensorflow as tf
 from hub_presets import TEXTS, gpt2_preset, keras, keras_hub
 from hub_presets_bert import bert_presets, transformers_checkpoint
+from hub_presets_deberta_smollm3 import (
+    DEBERTA_V3_INPUTS,
+    deberta_v3_presets,
+    deberta_v3_transformers_checkpoint,
+    smollm3_preset,
+    smollm3_transformers_checkpoint,
+)
 from hub_presets_decoders2 import (
     bloom_preset,
     bloom_transformers_checkpoint,
@@ -204,6 +211,16 @@ def _qwen3_checkpoint(preset: str, theirs, folder: str) -> str:
     return qwen3_transformers_checkpoint(theirs.backbone, theirs.preprocessor.tokenizer, folder)
 
 
+def _deberta_v3_checkpoint(preset: str, theirs, folder: str) -> str:
+    """DeBERTa-v3's weights as a Transformers ``DebertaV2ForMaskedLM`` folder (KerasHub has no DeBERTa converter)."""
+    return deberta_v3_transformers_checkpoint(theirs.backbone, theirs.preprocessor.tokenizer, folder)
+
+
+def _smollm3_checkpoint(preset: str, theirs, folder: str) -> str:
+    """SmolLM3's weights and tokenizer as a Transformers ``SmolLM3ForCausalLM`` folder (KerasHub exports none)."""
+    return smollm3_transformers_checkpoint(theirs.backbone, theirs.preprocessor.tokenizer, folder)
+
+
 @dataclasses.dataclass(frozen=True)
 class Family:
     """One row: a family's preset maker, class-name prefix, task and inputs, and its checkpoint writer."""
@@ -252,6 +269,14 @@ FAMILIES = [
         _albert_checkpoint,
     ),
     Family("f_net", lambda f: f_net_presets(f)[0], "FNet", "TextClassifier", F_NET_INPUTS, None),  # no converter
+    Family(
+        "deberta_v3",
+        lambda f: deberta_v3_presets(f)[0],
+        "DebertaV3",
+        "TextClassifier",
+        DEBERTA_V3_INPUTS,
+        _deberta_v3_checkpoint,
+    ),
     Family("vit", vit_preset, "ViT", "ImageClassifier", IMAGES, _vit_checkpoint),
     Family("deit", deit_preset, "DeiT", "ImageClassifier", IMAGES, _deit_checkpoint),
     # no Transformers converter in KerasHub 0.32 for either (its ResNet and MobileNet converters read timm's)
@@ -275,6 +300,7 @@ FAMILIES = [
     Family("gpt_oss", gpt_oss_preset, "GptOss", "CausalLM", PROMPTS, gpt_oss_transformers_checkpoint),
     Family("qwen", qwen_preset, "Qwen", "CausalLM", PROMPTS, _qwen_exported),
     Family("qwen3", qwen3_preset, "Qwen3", "CausalLM", PROMPTS, _qwen3_checkpoint),
+    Family("smollm3", smollm3_preset, "SmolLM3", "CausalLM", PROMPTS, _smollm3_checkpoint),
     Family("qwen_moe", qwen_moe_preset, "QwenMoe", "CausalLM", PROMPTS, qwen_moe_transformers_checkpoint),
     Family("qwen3_moe", qwen3_moe_preset, "Qwen3Moe", "CausalLM", PROMPTS, qwen3_moe_transformers_checkpoint),
 ]

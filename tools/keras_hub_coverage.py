@@ -44,10 +44,8 @@ FAMILIES_NOT_BUILT = {
     **dict.fromkeys(
         [
             "bart",
-            "deberta_v3",
             "moonshine",
             "pali_gemma",
-            "smollm3",
             "t5",
             "t5gemma",
             "whisper",

@@ -7,8 +7,8 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
-``f_net``, ``roberta``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``.
+``f_net``, ``roberta``, ``deberta_v3``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``.
 """
 
 from tfkit.hub.models.albert import albert_converter  # noqa: F401  (registers the albert checkpoint converter)
@@ -41,6 +41,16 @@ from tfkit.hub.models.clip.clip_preprocessor import CLIPPreprocessor
 from tfkit.hub.models.clip.clip_text_encoder import CLIPTextEncoder
 from tfkit.hub.models.clip.clip_tokenizer import CLIPTokenizer
 from tfkit.hub.models.clip.clip_vision_encoder import CLIPVisionEncoder
+from tfkit.hub.models.deberta_v3 import deberta_v3_converter  # noqa: F401  (registers the deberta-v2 converter)
+from tfkit.hub.models.deberta_v3.deberta_v3_backbone import DebertaV3Backbone
+from tfkit.hub.models.deberta_v3.deberta_v3_masked_lm import DebertaV3MaskedLM
+from tfkit.hub.models.deberta_v3.deberta_v3_masked_lm_preprocessor import DebertaV3MaskedLMPreprocessor
+from tfkit.hub.models.deberta_v3.deberta_v3_text_classifier import DebertaV3Classifier, DebertaV3TextClassifier
+from tfkit.hub.models.deberta_v3.deberta_v3_text_classifier_preprocessor import (
+    DebertaV3Preprocessor,
+    DebertaV3TextClassifierPreprocessor,
+)
+from tfkit.hub.models.deberta_v3.deberta_v3_tokenizer import DebertaV3Tokenizer
 from tfkit.hub.models.deit import deit_converter  # noqa: F401  (registers the deit checkpoint converter)
 from tfkit.hub.models.deit.deit_backbone import DeiTBackbone
 from tfkit.hub.models.deit.deit_image_classifier import DeiTImageClassifier
@@ -176,6 +186,14 @@ from tfkit.hub.models.siglip.siglip_preprocessor import SigLIPPreprocessor
 from tfkit.hub.models.siglip.siglip_text_encoder import SigLIPTextEncoder
 from tfkit.hub.models.siglip.siglip_tokenizer import SigLIPTokenizer
 from tfkit.hub.models.siglip.siglip_vision_encoder import SigLIPVisionEncoder
+from tfkit.hub.models.smollm3 import smollm3_converter  # noqa: F401  (registers the smollm3 checkpoint converter)
+from tfkit.hub.models.smollm3.smollm3_backbone import SmolLM3Backbone, SmolLMBackbone
+from tfkit.hub.models.smollm3.smollm3_causal_lm import SmolLM3CausalLM, SmolLMCausalLM
+from tfkit.hub.models.smollm3.smollm3_causal_lm_preprocessor import (
+    SmolLM3CausalLMPreprocessor,
+    SmolLMCausalLMPreprocessor,
+)
+from tfkit.hub.models.smollm3.smollm3_tokenizer import SmolLM3Tokenizer, SmolLMTokenizer
 from tfkit.hub.models.swin_transformer import swin_transformer_converter  # noqa: F401  (registers the swin converter)
 from tfkit.hub.models.swin_transformer.swin_transformer_backbone import SwinTransformerBackbone
 from tfkit.hub.models.swin_transformer.swin_transformer_image_classifier import SwinTransformerImageClassifier
@@ -258,6 +276,14 @@ __all__ = [
     "Qwen3MoeTokenizer",
     "Qwen3MoeCausalLMPreprocessor",
     "Qwen3MoeCausalLM",
+    "SmolLM3Backbone",
+    "SmolLM3Tokenizer",
+    "SmolLM3CausalLMPreprocessor",
+    "SmolLM3CausalLM",
+    "SmolLMBackbone",
+    "SmolLMTokenizer",
+    "SmolLMCausalLMPreprocessor",
+    "SmolLMCausalLM",
     "LlamaBackbone",
     "LlamaTokenizer",
     "LlamaCausalLMPreprocessor",
@@ -360,6 +386,14 @@ __all__ = [
     "SigLIPTextEncoder",
     "SigLIPTokenizer",
     "SigLIPPreprocessor",
+    "DebertaV3Backbone",
+    "DebertaV3Tokenizer",
+    "DebertaV3TextClassifierPreprocessor",
+    "DebertaV3TextClassifier",
+    "DebertaV3Preprocessor",
+    "DebertaV3Classifier",
+    "DebertaV3MaskedLMPreprocessor",
+    "DebertaV3MaskedLM",
     "DeiTBackbone",
     "DeiTImageClassifierPreprocessor",
     "DeiTImageClassifier",

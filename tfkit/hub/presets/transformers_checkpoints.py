@@ -207,7 +207,6 @@ _POSITIVE_FIELDS = frozenset(
         "patch_size",
         "image_size",
         "num_channels",
-        "type_vocab_size",
     }
 )
 

@@ -1,0 +1,1 @@
+"""SmolLM3 on tfkit: ``SmolLM3Backbone``, ``SmolLM3Tokenizer``, ``SmolLM3CausalLMPreprocessor``, ``SmolLM3CausalLM``."""
