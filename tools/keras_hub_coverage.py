@@ -43,10 +43,8 @@ NO_ISSUE = "no issue plans it yet"
 FAMILIES_NOT_BUILT = {
     **dict.fromkeys(
         [
-            "bart",
             "moonshine",
             "pali_gemma",
-            "t5",
             "t5gemma",
             "whisper",
         ],
@@ -95,8 +93,6 @@ FAMILIES_NOT_BUILT = {
 # Names outside a family folder (or inside a built family) whose kind of model tfkit.hub has not built.
 _VISION_KINDS = "object detection, segmentation, depth and diffusion: none of their families is built; " + NO_ISSUE
 KINDS_NOT_BUILT = {
-    "models.Seq2SeqLM": f"sequence-to-sequence task, with T5 and BART: {ISSUE_66}",
-    "models.Seq2SeqLMPreprocessor": f"sequence-to-sequence task, with T5 and BART: {ISSUE_66}",
     "models.TextEmbedder": f"text-embedding task: {ISSUE_66}",
     "models.TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
     "models.BertTextEmbedder": f"text-embedding task: {ISSUE_66}",

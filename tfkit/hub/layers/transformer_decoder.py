@@ -120,6 +120,8 @@ class TransformerDecoder(TransformerBlock):
         True
     """
 
+    _cross_attention_layer: Any = None  # set by build, after the self-attention: KerasHub's weight order
+
     def __init__(
         self,
         intermediate_dim: int,
@@ -148,7 +150,6 @@ class TransformerDecoder(TransformerBlock):
         )
         self._decoder_sequence_shape = None
         self._encoder_sequence_shape = None
-        self._cross_attention_layer = None
         if decoder_sequence_shape:
             self.build(decoder_sequence_shape, encoder_sequence_shape)
 

@@ -5,10 +5,10 @@
 
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tfkit.hub.tokenizers.Tokenizer``), ``CausalLM``,
 ``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
-``MaskedLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
+``MaskedLMPreprocessor``, ``Seq2SeqLM``, ``Seq2SeqLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
 ``f_net``, ``roberta``, ``deberta_v3``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``.
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``bart``, ``t5`` (T5 1.0 and 1.1).
 """
 
 from tfkit.hub.models.albert import albert_converter  # noqa: F401  (registers the albert checkpoint converter)
@@ -22,6 +22,11 @@ from tfkit.hub.models.albert.albert_text_classifier_preprocessor import (
 )
 from tfkit.hub.models.albert.albert_tokenizer import AlbertTokenizer
 from tfkit.hub.models.backbone import Backbone
+from tfkit.hub.models.bart import bart_converter  # noqa: F401  (registers the bart checkpoint converter)
+from tfkit.hub.models.bart.bart_backbone import BartBackbone
+from tfkit.hub.models.bart.bart_seq_2_seq_lm import BartSeq2SeqLM
+from tfkit.hub.models.bart.bart_seq_2_seq_lm_preprocessor import BartSeq2SeqLMPreprocessor
+from tfkit.hub.models.bart.bart_tokenizer import BartTokenizer
 from tfkit.hub.models.bert import bert_converter  # noqa: F401  (registers the bert checkpoint converter)
 from tfkit.hub.models.bert.bert_backbone import BertBackbone
 from tfkit.hub.models.bert.bert_masked_lm import BertMaskedLM
@@ -181,6 +186,8 @@ from tfkit.hub.models.roberta.roberta_text_classifier_preprocessor import (
     RobertaTextClassifierPreprocessor,
 )
 from tfkit.hub.models.roberta.roberta_tokenizer import RobertaTokenizer
+from tfkit.hub.models.seq_2_seq_lm import Seq2SeqLM
+from tfkit.hub.models.seq_2_seq_lm_preprocessor import Seq2SeqLMPreprocessor
 from tfkit.hub.models.siglip.siglip_backbone import SigLIPBackbone
 from tfkit.hub.models.siglip.siglip_preprocessor import SigLIPPreprocessor
 from tfkit.hub.models.siglip.siglip_text_encoder import SigLIPTextEncoder
@@ -200,6 +207,12 @@ from tfkit.hub.models.swin_transformer.swin_transformer_image_classifier import 
 from tfkit.hub.models.swin_transformer.swin_transformer_image_classifier_preprocessor import (
     SwinTransformerImageClassifierPreprocessor,
 )
+from tfkit.hub.models.t5 import t5_converter  # noqa: F401  (registers the t5 checkpoint converter)
+from tfkit.hub.models.t5.t5_backbone import T5Backbone
+from tfkit.hub.models.t5.t5_preprocessor import T5Preprocessor
+from tfkit.hub.models.t5.t5_seq_2_seq_lm import T5Seq2SeqLM
+from tfkit.hub.models.t5.t5_seq_2_seq_lm_preprocessor import T5Seq2SeqLMPreprocessor
+from tfkit.hub.models.t5.t5_tokenizer import T5Tokenizer
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.text_classifier import TextClassifier
 from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
@@ -235,6 +248,8 @@ __all__ = [
     "Tokenizer",
     "CausalLM",
     "CausalLMPreprocessor",
+    "Seq2SeqLM",
+    "Seq2SeqLMPreprocessor",
     "GPT2Backbone",
     "GPT2Tokenizer",
     "GPT2CausalLMPreprocessor",
@@ -410,4 +425,13 @@ __all__ = [
     "EfficientNetBackbone",
     "EfficientNetImageClassifierPreprocessor",
     "EfficientNetImageClassifier",
+    "T5Backbone",
+    "T5Tokenizer",
+    "T5Preprocessor",
+    "T5Seq2SeqLMPreprocessor",
+    "T5Seq2SeqLM",
+    "BartBackbone",
+    "BartTokenizer",
+    "BartSeq2SeqLMPreprocessor",
+    "BartSeq2SeqLM",
 ]
