@@ -43,10 +43,8 @@ NO_ISSUE = "no issue plans it yet"
 FAMILIES_NOT_BUILT = {
     **dict.fromkeys(
         [
-            "moonshine",
             "pali_gemma",
             "t5gemma",
-            "whisper",
         ],
         ISSUE_66,
     ),
@@ -105,7 +103,6 @@ KINDS_NOT_BUILT = {
     "models.Gemma3TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
     "models.Gemma3VisionEncoder": f"Gemma 3's vision encoder (image and text in): {ISSUE_66}",
     "layers.Gemma3ImageConverter": f"Gemma 3's vision encoder (image and text in): {ISSUE_66}",
-    "layers.AudioConverter": f"audio models (Whisper, Moonshine): {ISSUE_66}",
     "samplers.SpeculativeSampler": ISSUE_67,
     "models.MistralTekkenTokenizer": "Mistral's Tekken tokenizer (a tiktoken-style byte-pair file, Mistral Nemo and "
     f"later); {NO_ISSUE}",

@@ -16,6 +16,7 @@ SavedModels.
 """
 
 from tfkit.hub.layers.alibi_bias import AlibiBias
+from tfkit.hub.layers.audio_converter import AudioConverter
 from tfkit.hub.layers.cached_multi_head_attention import CachedMultiHeadAttention
 from tfkit.hub.layers.f_net_encoder import FNetEncoder
 from tfkit.hub.layers.image_converter import ImageConverter
@@ -41,13 +42,16 @@ from tfkit.hub.models.deit.deit_image_converter import DeiTImageConverter  # noq
 from tfkit.hub.models.dinov2.dinov2_image_converter import DINOV2ImageConverter  # noqa: E402
 from tfkit.hub.models.efficientnet.efficientnet_image_converter import EfficientNetImageConverter  # noqa: E402
 from tfkit.hub.models.mobilenet.mobilenet_image_converter import MobileNetImageConverter  # noqa: E402
+from tfkit.hub.models.moonshine.moonshine_audio_converter import MoonshineAudioConverter  # noqa: E402
 from tfkit.hub.models.resnet.resnet_image_converter import ResNetImageConverter  # noqa: E402
 from tfkit.hub.models.siglip.siglip_image_converter import SigLIPImageConverter  # noqa: E402
 from tfkit.hub.models.swin_transformer.swin_transformer_image_converter import SwinTransformerImageConverter  # noqa: E402
 from tfkit.hub.models.vit.vit_image_converter import ViTImageConverter  # noqa: E402
+from tfkit.hub.models.whisper.whisper_audio_converter import WhisperAudioConverter  # noqa: E402
 
 __all__ = [
     "AlibiBias",
+    "AudioConverter",
     "CachedMultiHeadAttention",
     "FNetEncoder",
     "ImageConverter",
@@ -74,4 +78,6 @@ __all__ = [
     "EfficientNetImageConverter",
     "CLIPImageConverter",
     "SigLIPImageConverter",
+    "WhisperAudioConverter",
+    "MoonshineAudioConverter",
 ]

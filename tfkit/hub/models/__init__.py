@@ -8,7 +8,8 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``MaskedLMPreprocessor``, ``Seq2SeqLM``, ``Seq2SeqLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
 ``f_net``, ``roberta``, ``deberta_v3``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``bart``, ``t5`` (T5 1.0 and 1.1).
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``bart``, ``t5`` (T5 1.0 and 1.1), ``whisper`` (backbone, tokenizer, audio converter; its speech-to-text task is tfkit's),
+``moonshine``. Speech: ``AudioToText``, ``AudioToTextPreprocessor``.
 """
 
 from tfkit.hub.models.albert import albert_converter  # noqa: F401  (registers the albert checkpoint converter)
@@ -21,6 +22,8 @@ from tfkit.hub.models.albert.albert_text_classifier_preprocessor import (
     AlbertTextClassifierPreprocessor,
 )
 from tfkit.hub.models.albert.albert_tokenizer import AlbertTokenizer
+from tfkit.hub.models.audio_to_text import AudioToText
+from tfkit.hub.models.audio_to_text_preprocessor import AudioToTextPreprocessor
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.bart import bart_converter  # noqa: F401  (registers the bart checkpoint converter)
 from tfkit.hub.models.bart.bart_backbone import BartBackbone
@@ -142,6 +145,10 @@ from tfkit.hub.models.mixtral.mixtral_tokenizer import MixtralTokenizer
 from tfkit.hub.models.mobilenet.mobilenet_backbone import MobileNetBackbone
 from tfkit.hub.models.mobilenet.mobilenet_image_classifier import MobileNetImageClassifier
 from tfkit.hub.models.mobilenet.mobilenet_image_classifier_preprocessor import MobileNetImageClassifierPreprocessor
+from tfkit.hub.models.moonshine.moonshine_audio_to_text import MoonshineAudioToText
+from tfkit.hub.models.moonshine.moonshine_audio_to_text_preprocessor import MoonshineAudioToTextPreprocessor
+from tfkit.hub.models.moonshine.moonshine_backbone import MoonshineBackbone
+from tfkit.hub.models.moonshine.moonshine_tokenizer import MoonshineTokenizer
 from tfkit.hub.models.opt import opt_converter  # noqa: F401  (registers the opt checkpoint converter)
 from tfkit.hub.models.opt.opt_backbone import OPTBackbone
 from tfkit.hub.models.opt.opt_causal_lm import OPTCausalLM
@@ -220,6 +227,10 @@ from tfkit.hub.models.vit import vit_converter  # noqa: F401  (registers the vit
 from tfkit.hub.models.vit.vit_backbone import ViTBackbone
 from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
 from tfkit.hub.models.vit.vit_image_classifier_preprocessor import ViTImageClassifierPreprocessor
+from tfkit.hub.models.whisper.whisper_audio_to_text import WhisperAudioToText
+from tfkit.hub.models.whisper.whisper_audio_to_text_preprocessor import WhisperAudioToTextPreprocessor
+from tfkit.hub.models.whisper.whisper_backbone import WhisperBackbone
+from tfkit.hub.models.whisper.whisper_tokenizer import WhisperTokenizer
 from tfkit.hub.models.xlm_roberta import xlm_roberta_converter  # noqa: F401  (registers the xlm-roberta converter)
 from tfkit.hub.models.xlm_roberta.xlm_roberta_backbone import XLMRobertaBackbone
 from tfkit.hub.models.xlm_roberta.xlm_roberta_masked_lm import XLMRobertaMaskedLM
@@ -434,4 +445,14 @@ __all__ = [
     "BartTokenizer",
     "BartSeq2SeqLMPreprocessor",
     "BartSeq2SeqLM",
+    "AudioToText",
+    "AudioToTextPreprocessor",
+    "WhisperBackbone",
+    "WhisperTokenizer",
+    "WhisperAudioToTextPreprocessor",
+    "WhisperAudioToText",
+    "MoonshineBackbone",
+    "MoonshineTokenizer",
+    "MoonshineAudioToTextPreprocessor",
+    "MoonshineAudioToText",
 ]

@@ -1,0 +1,72 @@
+"""``AudioToText``: a speech-to-text encoder-decoder (``Seq2SeqLM``), its decoding loop shared with text models.
+
+    audio_to_text = tfkit.hub.models.AudioToText.from_preset("./moonshine_tiny")     # MoonshineAudioToText
+    audio_to_text.generate({"audio": audio})                                          # the transcripts
+    audio_to_text.generate({"audio": audio, "text": "the"})                          # continuing a prompt
+
+An audio backbone's ``"decoder_sequence_output"`` is already normalized (its
+final norm is part of the backbone), so the model's logits are the tied
+projection of it; in the cached decoding loop the final norm is applied by
+``decoder_logits`` through the family's ``decoder_final_norm`` hook.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tfkit.hub.models.causal_lm import CausalLM
+from tfkit.hub.models.seq_2_seq_lm import Seq2SeqLM
+from tfkit.saving import register_keras_serializable
+
+
+@register_keras_serializable(package="keras_hub")
+class AudioToText(Seq2SeqLM):
+    """Base class for audio-to-text models.
+
+    An `AudioToText` task wraps an encoder-decoder backbone that reads audio
+    (and text for its decoder) and an `AudioToTextPreprocessor`: speech
+    recognition, or translation of speech. `fit` takes
+    `{"audio", "text"}` batches (the text the target transcript);
+    `generate` takes `{"audio"}` (with an optional `"text"` prompt) and
+    returns the decoded text, with the sampler chosen in `compile`. Called
+    on this base class, `from_preset` returns the family's own
+    (`MoonshineAudioToText`).
+
+    Args:
+        backbone: The family's backbone, whose outputs hold a normalized
+            `"decoder_sequence_output"`.
+        preprocessor: The family's `AudioToTextPreprocessor`, or `None` (the
+            model then takes the backbone's inputs). Defaults to `None`.
+        **kwargs: `Seq2SeqLM` keyword arguments, such as `name`.
+
+    Example:
+        >>> import tfkit.hub as keras_hub
+        >>> issubclass(keras_hub.models.AudioToText, keras_hub.models.Seq2SeqLM)
+        True
+    """
+
+    def __init__(self, backbone: Any = None, preprocessor: Any = None, **kwargs: Any) -> None:
+        if backbone is None:
+            super().__init__(**kwargs)
+            return
+        self.backbone = backbone
+        self.preprocessor = preprocessor
+        inputs = backbone.input
+        hidden_states = backbone(inputs)["decoder_sequence_output"]  # already through the final norm
+        CausalLM.__init__(self, inputs=inputs, outputs=backbone.token_embedding(hidden_states, reverse=True), **kwargs)
+
+    def decoder_final_norm(self) -> Any:
+        """The decoder's final norm layer (a hook: the family's)."""
+        raise NotImplementedError(f"{type(self).__name__} must define decoder_final_norm")
+
+    def decoder_logits(self, hidden_states: Any) -> tuple[Any, Any]:
+        """The last decoder block's output through the final norm, then the tied output projection.
+
+        Args:
+            hidden_states: `(batch, length, hidden_dim)`.
+
+        Returns:
+            `(logits, normalized_hidden_states)`.
+        """
+        hidden_states = self.decoder_final_norm()(hidden_states)
+        return self.backbone.token_embedding(hidden_states, reverse=True), hidden_states
