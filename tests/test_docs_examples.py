@@ -26,6 +26,7 @@ GALLERY = [
     "gan_mnist",
     "bert_text_classification",
     "llama_generation",
+    "t5_summarization",
 ]
 
 
