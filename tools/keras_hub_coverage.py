@@ -43,7 +43,6 @@ NO_ISSUE = "no issue plans it yet"
 FAMILIES_NOT_BUILT = {
     **dict.fromkeys(
         [
-            "pali_gemma",
             "t5gemma",
         ],
         ISSUE_66,

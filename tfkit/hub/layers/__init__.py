@@ -43,6 +43,7 @@ from tfkit.hub.models.dinov2.dinov2_image_converter import DINOV2ImageConverter 
 from tfkit.hub.models.efficientnet.efficientnet_image_converter import EfficientNetImageConverter  # noqa: E402
 from tfkit.hub.models.mobilenet.mobilenet_image_converter import MobileNetImageConverter  # noqa: E402
 from tfkit.hub.models.moonshine.moonshine_audio_converter import MoonshineAudioConverter  # noqa: E402
+from tfkit.hub.models.pali_gemma.pali_gemma_image_converter import PaliGemmaImageConverter  # noqa: E402
 from tfkit.hub.models.resnet.resnet_image_converter import ResNetImageConverter  # noqa: E402
 from tfkit.hub.models.siglip.siglip_image_converter import SigLIPImageConverter  # noqa: E402
 from tfkit.hub.models.swin_transformer.swin_transformer_image_converter import SwinTransformerImageConverter  # noqa: E402
@@ -80,4 +81,5 @@ __all__ = [
     "SigLIPImageConverter",
     "WhisperAudioConverter",
     "MoonshineAudioConverter",
+    "PaliGemmaImageConverter",
 ]

@@ -8,7 +8,7 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``MaskedLMPreprocessor``, ``Seq2SeqLM``, ``Seq2SeqLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
 ``f_net``, ``roberta``, ``deberta_v3``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``bart``, ``t5`` (T5 1.0 and 1.1), ``whisper`` (backbone, tokenizer, audio converter; its speech-to-text task is tfkit's),
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``pali_gemma`` (PaliGemma: SigLIP ViT and Gemma, prefix-LM), ``bart``, ``t5`` (T5 1.0 and 1.1), ``whisper`` (backbone, tokenizer, audio converter; its speech-to-text task is tfkit's),
 ``moonshine``. Speech: ``AudioToText``, ``AudioToTextPreprocessor``.
 """
 
@@ -154,6 +154,11 @@ from tfkit.hub.models.opt.opt_backbone import OPTBackbone
 from tfkit.hub.models.opt.opt_causal_lm import OPTCausalLM
 from tfkit.hub.models.opt.opt_causal_lm_preprocessor import OPTCausalLMPreprocessor
 from tfkit.hub.models.opt.opt_tokenizer import OPTTokenizer
+from tfkit.hub.models.pali_gemma import pali_gemma_converter  # noqa: F401  (registers the paligemma converter)
+from tfkit.hub.models.pali_gemma.pali_gemma_backbone import PaliGemmaBackbone
+from tfkit.hub.models.pali_gemma.pali_gemma_causal_lm import PaliGemmaCausalLM
+from tfkit.hub.models.pali_gemma.pali_gemma_causal_lm_preprocessor import PaliGemmaCausalLMPreprocessor
+from tfkit.hub.models.pali_gemma.pali_gemma_tokenizer import PaliGemmaTokenizer
 from tfkit.hub.models.phi3 import phi3_converter  # noqa: F401  (registers the phi3 checkpoint converter)
 from tfkit.hub.models.phi3.phi3_backbone import Phi3Backbone
 from tfkit.hub.models.phi3.phi3_causal_lm import Phi3CausalLM
@@ -330,6 +335,10 @@ __all__ = [
     "OPTTokenizer",
     "OPTCausalLMPreprocessor",
     "OPTCausalLM",
+    "PaliGemmaBackbone",
+    "PaliGemmaTokenizer",
+    "PaliGemmaCausalLMPreprocessor",
+    "PaliGemmaCausalLM",
     "GPTNeoXBackbone",
     "GPTNeoXTokenizer",
     "GPTNeoXCausalLMPreprocessor",
