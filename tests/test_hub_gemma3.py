@@ -5,7 +5,8 @@ its own rotary wavelength and scaling) is made by KerasHub itself (``hub_presets
 and must compute KerasHub's numbers, generate its greedy ids and texts (prompts of different lengths as
 strings or ``{"prompts": ...}``, a row stopping at a stop token; ``"auto"`` stops at ``<eos>`` and
 ``<end_of_turn>``), train on prompts and responses, save presets KerasHub loads and read the
-``gemma3_text`` checkpoint KerasHub exports (and the text model of a multimodal ``gemma3`` checkpoint). The vision parts, which tfkit.hub does not build, are refused by name.
+``gemma3_text`` checkpoint KerasHub exports (and the text model of a multimodal ``gemma3`` checkpoint). The vision encoder is
+tested in ``test_hub_gemma3_vision.py``.
 """
 
 import json
@@ -171,29 +172,6 @@ def test_the_checkpoint_keras_hub_exports_loads_with_the_same_numbers_and_text(r
     safetensors_numpy.save_file(tensors, str(multimodal / "model.safetensors"))
     backbone = tk_hub.models.Backbone.from_preset(str(multimodal))
     np.testing.assert_allclose(np.asarray(backbone(PROMPTS)), np.asarray(reference.backbone(PROMPTS)), atol=1e-5)
-
-
-def test_the_vision_parts_are_refused_by_name(preset, causal_lm, tmp_path):
-    keras.utils.set_random_seed(0)
-    vision_encoder = keras_hub.models.Gemma3VisionEncoder(
-        image_size=16,
-        patch_size=4,
-        num_heads=2,
-        hidden_dim=8,
-        num_layers=1,
-        intermediate_dim=16,
-        output_dim=16,
-        pool_size=2,
-    )
-    config = json.loads(open(os.path.join(preset, "config.json")).read())["config"]
-    config = {**config, "image_size": 16, "vision_encoder": vision_encoder, "dtype": None}
-    keras_hub.models.Gemma3Backbone(**config).save_to_preset(str(tmp_path))
-    with pytest.raises(ValueError, match=r"vision_encoder.*Gemma3VisionEncoder.*text model only"):
-        tk_hub.models.Backbone.from_preset(str(tmp_path))
-    with pytest.raises(ValueError, match=r"image_converter.*text model only"):
-        tk_hub.models.Gemma3CausalLMPreprocessor(causal_lm.preprocessor.tokenizer, image_converter=object())
-    with pytest.raises(ValueError, match=r"images.*text model only"):
-        causal_lm.generate({"prompts": ["hello"], "images": np.zeros((1, 1, 16, 16, 3))})
 
 
 def test_the_embedding_model_and_image_masks_equal_keras_hubs(tmp_path):

@@ -100,8 +100,6 @@ KINDS_NOT_BUILT = {
     "models.Qwen3TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
     "models.Gemma3TextEmbedder": f"text-embedding task: {ISSUE_66}",
     "models.Gemma3TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
-    "models.Gemma3VisionEncoder": f"Gemma 3's vision encoder (image and text in): {ISSUE_66}",
-    "layers.Gemma3ImageConverter": f"Gemma 3's vision encoder (image and text in): {ISSUE_66}",
     "samplers.SpeculativeSampler": ISSUE_67,
     "models.MistralTekkenTokenizer": "Mistral's Tekken tokenizer (a tiktoken-style byte-pair file, Mistral Nemo and "
     f"later); {NO_ISSUE}",

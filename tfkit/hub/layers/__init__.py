@@ -41,6 +41,7 @@ from tfkit.hub.models.clip.clip_image_converter import CLIPImageConverter  # noq
 from tfkit.hub.models.deit.deit_image_converter import DeiTImageConverter  # noqa: E402
 from tfkit.hub.models.dinov2.dinov2_image_converter import DINOV2ImageConverter  # noqa: E402
 from tfkit.hub.models.efficientnet.efficientnet_image_converter import EfficientNetImageConverter  # noqa: E402
+from tfkit.hub.models.gemma3.gemma3_image_converter import Gemma3ImageConverter  # noqa: E402
 from tfkit.hub.models.mobilenet.mobilenet_image_converter import MobileNetImageConverter  # noqa: E402
 from tfkit.hub.models.moonshine.moonshine_audio_converter import MoonshineAudioConverter  # noqa: E402
 from tfkit.hub.models.pali_gemma.pali_gemma_image_converter import PaliGemmaImageConverter  # noqa: E402
@@ -82,4 +83,5 @@ __all__ = [
     "WhisperAudioConverter",
     "MoonshineAudioConverter",
     "PaliGemmaImageConverter",
+    "Gemma3ImageConverter",
 ]

@@ -8,7 +8,7 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``MaskedLMPreprocessor``, ``Seq2SeqLM``, ``Seq2SeqLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
 ``f_net``, ``roberta``, ``deberta_v3``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, text), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``pali_gemma`` (PaliGemma: SigLIP ViT and Gemma, prefix-LM), ``bart``, ``t5`` (T5 1.0 and 1.1), ``whisper`` (backbone, tokenizer, audio converter; its speech-to-text task is tfkit's),
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, with its vision encoder), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``pali_gemma`` (PaliGemma: SigLIP ViT and Gemma, prefix-LM), ``bart``, ``t5`` (T5 1.0 and 1.1), ``whisper`` (backbone, tokenizer, audio converter; its speech-to-text task is tfkit's),
 ``moonshine``. Speech: ``AudioToText``, ``AudioToTextPreprocessor``.
 """
 
@@ -103,6 +103,7 @@ from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
 from tfkit.hub.models.gemma3.gemma3_causal_lm import Gemma3CausalLM
 from tfkit.hub.models.gemma3.gemma3_causal_lm_preprocessor import Gemma3CausalLMPreprocessor
 from tfkit.hub.models.gemma3.gemma3_tokenizer import Gemma3Tokenizer
+from tfkit.hub.models.gemma3.gemma3_vision_encoder import Gemma3VisionEncoder
 from tfkit.hub.models.gpt2 import gpt2_converter  # noqa: F401  (registers the gpt2 checkpoint converter)
 from tfkit.hub.models.gpt2.gpt2_backbone import GPT2Backbone
 from tfkit.hub.models.gpt2.gpt2_causal_lm import GPT2CausalLM
@@ -331,6 +332,7 @@ __all__ = [
     "Gemma3Tokenizer",
     "Gemma3CausalLMPreprocessor",
     "Gemma3CausalLM",
+    "Gemma3VisionEncoder",
     "OPTBackbone",
     "OPTTokenizer",
     "OPTCausalLMPreprocessor",

@@ -10,8 +10,11 @@ Layer ``i`` is local (sliding window, rotary wavelength 10k,
 ``local_rope_scaling_factor``) when ``i % 6 < 5`` and sliding windows are on,
 else global (wavelength 1M, ``global_rope_scaling_factor``). With
 ``is_embedding_model`` (EmbeddingGemma) a mean-pooling head adds a
-``"pooled_output"``. The vision encoder of the multimodal presets is not
-built in tfkit.
+``"pooled_output"``. With a ``vision_encoder`` (the multimodal presets) the
+backbone also takes ``images``, ``vision_indices`` and ``vision_mask``: each
+image's soft tokens replace the prompt's ``<img>`` placeholders
+(``Gemma3InterleaveEmbeddings``), and the tokens of one image attend to each
+other both ways.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.gemma.gemma_backbone import gemma_token_embedding, scaled_embeddings
 from tfkit.hub.models.gemma.rms_normalization import RMSNormalization
 from tfkit.hub.models.gemma3.gemma3_decoder_block import Gemma3DecoderBlock
+from tfkit.hub.models.gemma3.gemma3_interleave_embeddings import Gemma3InterleaveEmbeddings
 from tfkit.hub.models.gemma3.gemma3_layers import Gemma3MeanPooling
-from tfkit.saving import register_keras_serializable
+from tfkit.saving import deserialize, register_keras_serializable, serialize
 
 LOCAL_ROPE_WAVELENGTH = 10_000.0
 GLOBAL_ROPE_WAVELENGTH = 1_000_000.0
@@ -36,33 +40,24 @@ def is_local_layer(index: int, use_sliding_window_attention: bool) -> bool:
     return bool(use_sliding_window_attention and index % 6 < 5)
 
 
-def refuse_vision(who: str, what: str, value: Any) -> None:
-    """``ValueError`` when a Gemma 3 class is asked for its vision parts, which tfkit.hub does not build."""
-    if value is not None:
-        name = value.get("class_name", "?") if isinstance(value, dict) else type(value).__name__
-        raise ValueError(
-            f"{who}: `{what}` is {name}, but tfkit.hub builds Gemma 3's text model only (no vision encoder or "
-            f"image converter yet). Use a text-only Gemma 3 preset (such as gemma3_instruct_1b or a *_text "
-            f"preset) or pass {what}=None"
-        )
-
-
 @register_keras_serializable(package="keras_hub")
 class Gemma3Backbone(Backbone):
-    """Gemma 3 core network with hyperparameters (text only).
+    """Gemma3 core network with hyperparameters.
 
     Token embeddings (scaled by `sqrt(hidden_dim)`) feed `num_layers`
     `Gemma3DecoderBlock`s, then a final RMS norm; the outputs are the last
     hidden states. The layers alternate five local sliding-window layers and
-    one global layer when `use_sliding_window_attention` is on. The layer
-    names, weights and config are KerasHub's, so KerasHub's text-only Gemma 3
-    presets load into it. KerasHub's class also takes images through a
-    `vision_encoder`; tfkit's refuses one.
+    one global layer when `use_sliding_window_attention` is on. With a
+    `vision_encoder`, images are encoded to soft tokens that replace the
+    `<img>` placeholders of the token sequence (at `vision_indices`), and the
+    tokens of one image (`vision_mask`) attend to each other in both
+    directions. The layer names, weights and config are KerasHub's, so
+    KerasHub's Gemma 3 presets load into it.
 
     Args:
         vocabulary_size: The size of the token vocabulary.
-        image_size: The image resolution of multimodal models; `None` for a
-            text model (only stored in tfkit).
+        image_size: The side of the square images of a multimodal model;
+            `None` for a text model.
         num_layers: The number of transformer layers.
         num_query_heads: The number of query heads.
         num_key_value_heads: The number of key and value heads.
@@ -89,8 +84,8 @@ class Gemma3Backbone(Backbone):
             Defaults to `1.0`.
         global_rope_scaling_factor: The rotary scaling of the global layers.
             Defaults to `1.0`.
-        vision_encoder: Must be `None` in tfkit (the text model). Defaults to
-            `None`.
+        vision_encoder: A `Gemma3VisionEncoder`, or `None` (the default) for
+            a text model.
         layer_norm_epsilon: The epsilon of every RMS norm. Defaults to
             `1e-6`.
         use_bidirectional_attention: Whether attention is bidirectional
@@ -106,11 +101,14 @@ class Gemma3Backbone(Backbone):
         **kwargs: `Backbone` keyword arguments, such as `name`.
 
     Call arguments:
-        inputs: `{"token_ids": int (batch, length), "padding_mask": (batch, length)}`.
+        inputs: `{"token_ids": int (batch, length), "padding_mask": (batch, length)}`,
+            and with a vision encoder also `"images"` `(batch, images,
+            image_size, image_size, 3)`, `"vision_indices"` int `(batch, images
+            * num_vision_tokens_per_image)` and `"vision_mask"` `(batch, length)`.
 
     Raises:
-        ValueError: If `vision_encoder` is given, or `is_embedding_model`
-            without `embedding_dim` and `pooling_intermediate_dim`.
+        ValueError: If `is_embedding_model` is set without `embedding_dim`
+            and `pooling_intermediate_dim`.
 
     Example:
         >>> import tfkit.hub as keras_hub
@@ -151,14 +149,20 @@ class Gemma3Backbone(Backbone):
         dtype: Any = None,
         **kwargs: Any,
     ) -> None:
-        refuse_vision(f"Gemma3Backbone '{kwargs.get('name', 'gemma3_backbone')}'", "vision_encoder", vision_encoder)
         if is_embedding_model and (embedding_dim is None or pooling_intermediate_dim is None):
             raise ValueError(
                 "Gemma3Backbone: is_embedding_model=True needs embedding_dim and pooling_intermediate_dim, got "
                 f"embedding_dim={embedding_dim}, pooling_intermediate_dim={pooling_intermediate_dim}"
             )
         self.token_embedding = gemma_token_embedding(vocabulary_size, hidden_dim, final_logit_soft_cap, dtype)
-        self.vision_encoder = None
+        self.vision_encoder = vision_encoder
+        text_only_model = vision_encoder is None
+        if not text_only_model:
+            self.interleave_embeddings = Gemma3InterleaveEmbeddings(
+                num_vision_tokens_per_image=vision_encoder.num_vision_tokens_per_image,
+                dtype=dtype,
+                name="interleave_embeddings",
+            )
         self.transformer_layers = []
         for i in range(num_layers):
             local = is_local_layer(i, use_sliding_window_attention)
@@ -187,11 +191,24 @@ class Gemma3Backbone(Backbone):
             self.transformer_layers.append(block)
         self.layer_norm = RMSNormalization(epsilon=layer_norm_epsilon, dtype=dtype, name="final_normalization")
 
+        vision = {}
+        if not text_only_model:
+            vision = {
+                "images": Input(shape=(None, image_size, image_size, 3), name="images"),
+                "vision_indices": Input(shape=(None,), dtype="int32", name="vision_indices"),
+                "vision_mask": Input(shape=(None,), dtype="int32", name="vision_mask"),
+            }
         token_ids = Input(shape=(None,), dtype="int32", name="token_ids")
         padding_mask = Input(shape=(None,), dtype="int32", name="padding_mask")
         x = scaled_embeddings(self.token_embedding(token_ids), hidden_dim)
+        if not text_only_model:
+            x = self.interleave_embeddings(
+                image_embeddings=vision_encoder(vision["images"]),
+                text_embeddings=x,
+                vision_indices=vision["vision_indices"],
+            )
         for block in self.transformer_layers:
-            x = block(x, padding_mask=padding_mask)
+            x = block(x, padding_mask=padding_mask, vision_mask=vision.get("vision_mask"))
         outputs = sequence_output = self.layer_norm(x)
         if is_embedding_model:
             pooled = Gemma3MeanPooling(dtype=dtype, name="mean_pooling")(sequence_output, padding_mask=padding_mask)
@@ -200,6 +217,36 @@ class Gemma3Backbone(Backbone):
             pooled = layers.UnitNormalization(axis=-1, dtype=dtype, name="unit_normalization")(pooled)
             outputs = {"sequence_output": sequence_output, "pooled_output": pooled}
         super().__init__(
-            inputs={"token_ids": token_ids, "padding_mask": padding_mask}, outputs=outputs, dtype=dtype, **kwargs
+            inputs={"token_ids": token_ids, "padding_mask": padding_mask, **vision},
+            outputs=outputs,
+            dtype=dtype,
+            **kwargs,
         )
-        self.text_only_model = True
+        self.text_only_model = text_only_model
+        if not text_only_model:
+            self.num_vision_tokens_per_image = vision_encoder.num_vision_tokens_per_image
+
+    def get_config(self) -> dict[str, Any]:
+        """The config: KerasHub's keys, the vision encoder serialized in it (or `None`).
+
+        Returns:
+            A dict of plain values.
+        """
+        config = super().get_config()
+        config["vision_encoder"] = None if self.vision_encoder is None else serialize(self.vision_encoder)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Gemma3Backbone":
+        """Builds the backbone, and its vision encoder, from `get_config`'s output.
+
+        Args:
+            config: A dict, as `get_config` returns it.
+
+        Returns:
+            A new backbone.
+        """
+        config = dict(config)
+        if isinstance(config.get("vision_encoder"), dict):
+            config["vision_encoder"] = deserialize(config["vision_encoder"])
+        return super().from_config(config)

@@ -1,7 +1,8 @@
-"""``Gemma3CausalLM``: Gemma 3 (text) with its tied-embedding head, ``generate`` with a per-layer key/value cache.
+"""``Gemma3CausalLM``: Gemma 3 with its tied-embedding head, ``generate`` (from text or images) with a key/value cache.
 
     causal_lm = Gemma3CausalLM.from_preset("./gemma3_tiny")
     causal_lm.generate("What is 2 + 2?", max_length=32)                 # stops at <eos> or <end_of_turn>
+    causal_lm.generate({"prompts": "<start_of_image> What is this?", "images": image}, max_length=300)
     causal_lm.fit({"prompts": prompts, "responses": responses}, batch_size=2)
 
 The decoding loop is ``DecoderCausalLM``'s, with a tuple of one ``(key,
@@ -9,18 +10,23 @@ value)`` pair per layer as the cache (as KerasHub's); Gemma 3 declares that
 its prompt pass reads the padding mask, that the prompt's cached keys and
 values are kept during generation (``cache_update_mask`` is False on prompt
 positions), and that its prompt pass covers every position (no prefill
-buckets, and the first token from a decoding step, as KerasHub).
+buckets, and the first token from a decoding step, as KerasHub). With images,
+the prompt pass encodes them and writes their soft tokens over the prompt's
+placeholders; its cached keys and values carry the images to the decoding
+steps, which see text tokens only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
+from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM, unchanged
 from tfkit.hub.models.gemma.gemma_backbone import scaled_embeddings
-from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone, refuse_vision
+from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
 from tfkit.hub.models.gemma3.gemma3_causal_lm_preprocessor import Gemma3CausalLMPreprocessor
 from tfkit.saving import register_keras_serializable
 
@@ -32,16 +38,26 @@ def _batched_text(value: Any) -> Any:
     return [value] if isinstance(value, str) else tf.reshape(value, [1])
 
 
+def _batched_images(value: Any) -> Any:
+    """The images of one prompt (an image, or a list of them) as a batch of one prompt's."""
+    if isinstance(value, np.ndarray) and value.ndim == 3:
+        return [value]
+    if isinstance(value, tf.Tensor) and value.shape.rank == 3:
+        return value[tf.newaxis]
+    return [value] if isinstance(value, list) else value
+
+
 @register_keras_serializable(package="keras_hub")
 class Gemma3CausalLM(DecoderCausalLM):
-    """An end-to-end Gemma 3 model for causal language modeling (text only).
+    """An end-to-end multimodal Gemma3 model for causal language modeling.
 
     The backbone's hidden states times the transposed token embedding give
     the logits of the next token. `generate` fills a cache with one pass over
     the prompt, then computes one new token per step, with the greedy sampler
     by default; `stop_token_ids="auto"` stops at `<eos>` and `<end_of_turn>`.
-    Prompts may be strings or `{"prompts": ...}` dicts, as in KerasHub;
-    images are refused (tfkit.hub builds the text model).
+    Prompts may be strings or `{"prompts": ...}` dicts, as in KerasHub; a
+    model with a vision encoder also takes `{"prompts", "images"}`, each
+    `<start_of_image>` of a prompt standing for its next image.
 
     Args:
         backbone: A `Gemma3Backbone`.
@@ -67,6 +83,7 @@ class Gemma3CausalLM(DecoderCausalLM):
     first_logits_from_prompt_pass = False
     prompt_pass_reads_padding_mask = True
     keeps_prompt_cache = True
+    _prompt_images: Any = None  # the prompt pass's image inputs, set by generate_step while it traces
 
     def compile(
         self,
@@ -110,28 +127,46 @@ class Gemma3CausalLM(DecoderCausalLM):
             cache: A tuple of `(key, value)` pairs, one per layer, each
                 `(batch, max_length, num_key_value_heads, head_dim)`.
             cache_update_index: The position of `token_ids[:, 0]`.
-            img_embeddings: Must be `None` (text only).
+            img_embeddings: Optional soft tokens of the images
+                `(batch * images, num_vision_tokens_per_image, hidden_dim)`,
+                written over the placeholders at `vision_indices`.
             vision_mask: Optional `(batch, length)` mask of image tokens.
             padding_mask: Optional `(batch, length)` mask of real tokens.
-            vision_indices: Unused (text only).
+            vision_indices: int `(batch, images * num_vision_tokens_per_image)`
+                positions of the image tokens (with `img_embeddings`).
             cache_update_mask: Optional boolean `(batch, length)`: where
                 `False` the caches keep what they hold.
 
         Returns:
             `(logits, hidden_states, cache)`, the cache in the same form.
-
-        Raises:
-            ValueError: If `img_embeddings` is given.
         """
-        refuse_vision(f"Gemma3CausalLM '{self.name}'", "img_embeddings", img_embeddings)
-        return super().call_with_cache(
-            token_ids,
-            cache,
-            cache_update_index,
-            padding_mask=padding_mask,
-            vision_mask=vision_mask,
-            cache_update_mask=cache_update_mask,
+        blocks = {"padding_mask": padding_mask, "vision_mask": vision_mask, "cache_update_mask": cache_update_mask}
+        if img_embeddings is None:
+            return super().call_with_cache(token_ids, cache, cache_update_index, **blocks)
+        x = self.backbone.interleave_embeddings(
+            image_embeddings=img_embeddings,
+            text_embeddings=self.embed(token_ids, cache_update_index),
+            vision_indices=vision_indices,
         )
+        caches = []
+        for i, block in enumerate(self.backbone.transformer_layers):
+            x, next_cache = block(x, cache=layer_cache(cache, i), cache_update_index=cache_update_index, **blocks)
+            caches.append(next_cache)
+        hidden_states = self.backbone.layer_norm(x)
+        logits = self.backbone.token_embedding(hidden_states, reverse=True)
+        return logits, hidden_states, join_layer_caches(caches, like=cache)
+
+    def _build_cache(self, token_ids: Any, prefill_length: int | None = None, padding_mask: Any = None) -> Any:
+        """`DecoderCausalLM._build_cache`; with images (`generate_step` holds them for the prompt pass), a prompt
+        pass that writes their soft tokens over the placeholders."""
+        images = self._prompt_images
+        if images is None:
+            return super()._build_cache(token_ids, prefill_length, padding_mask)
+        shape = tf.shape(token_ids)
+        heads, head_dim = self.key_value_heads()
+        cache = empty_layer_caches(shape[0], shape[1], self.backbone.num_layers, heads, head_dim, self.compute_dtype)
+        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0, padding_mask=padding_mask, **images)
+        return hidden_states, cache
 
     def embed(self, token_ids: Any, start_index: Any = 0, intercept: Any = unchanged) -> Any:
         """Token embeddings times `sqrt(hidden_dim)`, intercepted before the scaling (as Gemma).
@@ -152,11 +187,14 @@ class Gemma3CausalLM(DecoderCausalLM):
     def generate_step(
         self, inputs: dict[str, Any], stop_token_ids: Any = (106,), prefill_length: int | None = None
     ) -> dict[str, Any]:
-        """Generates one batch (`DecoderCausalLM.generate_step`), refusing images.
+        """Generates one batch (`DecoderCausalLM.generate_step`), from images too.
 
         Args:
             inputs: `{"token_ids", "padding_mask"}`, padded to the length to
-                generate.
+                generate; for a model with a vision encoder also `"images"`
+                `(batch, images, height, width, 3)`, `"vision_mask"` and
+                `"vision_indices"` (a batch with no image: `images` of zero
+                images, or none).
             stop_token_ids: Token ids that end a row, or `None`. Defaults to
                 `(106,)` (`<end_of_turn>` in Gemma 3's vocabulary), as KerasHub.
             prefill_length: Must be `None`: the prompt pass covers every
@@ -164,14 +202,22 @@ class Gemma3CausalLM(DecoderCausalLM):
 
         Returns:
             `{"token_ids", "padding_mask"}`.
-
-        Raises:
-            ValueError: If the inputs hold images.
         """
         images = inputs.get("images")
-        if images is not None and len(images.shape) > 1 and images.shape[1]:
-            refuse_vision(f"Gemma3CausalLM '{self.name}'", "images", images)
-        return super().generate_step(inputs, stop_token_ids, prefill_length)
+        self._prompt_images = None
+        if not self.backbone.text_only_model and images is not None and len(images.shape) > 1 and images.shape[1]:
+            vision_mask, vision_indices = inputs["vision_mask"], inputs["vision_indices"]
+            if len(images.shape) == 4:  # one prompt, unbatched
+                images, vision_mask, vision_indices = images[None], vision_mask[None], vision_indices[None]
+            self._prompt_images = {
+                "img_embeddings": self.backbone.vision_encoder(images),
+                "vision_mask": vision_mask,
+                "vision_indices": vision_indices,
+            }
+        try:
+            return super().generate_step(inputs, stop_token_ids, prefill_length)
+        finally:
+            self._prompt_images = None
 
     def _stop_token_ids(self, stop_token_ids: Any) -> Any:
         """`"auto"` is `<eos>` and `<end_of_turn>` for Gemma 3 (for `generate` and the exported signature)."""
@@ -187,8 +233,10 @@ class Gemma3CausalLM(DecoderCausalLM):
 
         Args:
             inputs: A prompt string, a list of them, a string tensor, a
-                `{"prompts": ...}` dict, or a `tf.data.Dataset`; without a
-                preprocessor, `{"token_ids", "padding_mask"}`.
+                `{"prompts": ...}` dict (with `"images"` for a model with a
+                vision encoder: an image or a list of them for one prompt, a
+                list of such lists for a batch), or a `tf.data.Dataset`;
+                without a preprocessor, `generate_step`'s inputs.
             max_length: The length of prompt plus completion, in tokens.
                 Defaults to the preprocessor's `sequence_length`.
             stop_token_ids: `"auto"` (`<eos>` and `<end_of_turn>`), `None`, or
@@ -213,6 +261,8 @@ class Gemma3CausalLM(DecoderCausalLM):
                     key: _batched_text(value) if key in ("prompts", "responses") else value
                     for key, value in inputs.items()
                 }
+                if "images" in inputs:
+                    inputs["images"] = _batched_images(inputs["images"])
         generated = super().generate(
             inputs, max_length=max_length, stop_token_ids=stop_token_ids, strip_prompt=strip_prompt
         )

@@ -1,14 +1,18 @@
-"""``Gemma3CausalLMPreprocessor``: prompts and responses to token ids, with the loss on the responses (text only).
+"""``Gemma3CausalLMPreprocessor``: prompts, responses and images to the model's inputs, the loss on the responses.
 
-    preprocessor = Gemma3CausalLMPreprocessor(tokenizer, sequence_length=256)
-    x, y, sample_weight = preprocessor({"prompts": ["What is 2 + 2?"], "responses": ["4"]})
-    prompt = preprocessor.generate_preprocess(["What is 2 + 2?"])
+    preprocessor = Gemma3CausalLMPreprocessor(tokenizer, image_converter, sequence_length=512)
+    x, y, sample_weight = preprocessor({"prompts": ["<start_of_image> What is this?"], "responses": ["A cat."],
+                                        "images": [[cat_image]]})
+    prompt = preprocessor.generate_preprocess({"prompts": [...], "images": [...]})
 
 Prompt and response are packed as ``<bos> prompt response <eos>`` (a
 ``MultiSegmentPacker`` with no separator); ``sample_weight`` is 1 on the
 response's positions only. tfkit also takes plain strings for training, as a
-response with an empty prompt (KerasHub's needs the dict). Images are not
-supported: tfkit.hub builds Gemma 3's text model only.
+response with an empty prompt (KerasHub's needs the dict). With an image
+converter (a multimodal model), each ``<start_of_image>`` of a prompt becomes
+``num_vision_tokens_per_image`` ``<img>`` placeholders between image tokens
+(``gemma3_image_prompts``), and the outputs gain ``images``, ``vision_mask``
+and ``vision_indices``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ import tensorflow as tf
 
 from tfkit.hub.layers import MultiSegmentPacker
 from tfkit.hub.models.causal_lm_preprocessor import CausalLMPreprocessor, strip_to_ragged
-from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone, refuse_vision
+from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
+from tfkit.hub.models.gemma3.gemma3_image_converter import Gemma3ImageConverter
+from tfkit.hub.models.gemma3.gemma3_image_prompts import expand_image_tokens, images_tensor, vision_indices
 from tfkit.hub.models.gemma3.gemma3_tokenizer import Gemma3Tokenizer
 from tfkit.saving import register_keras_serializable
 from tfkit.utils import pack_x_y_sample_weight
@@ -34,6 +40,11 @@ def _batched(x: Any) -> tuple[Any, bool]:
     return x, True
 
 
+def x_images(x: Any) -> Any:
+    """The ``"images"`` of a call's input (``None`` for plain prompts)."""
+    return x.get("images") if isinstance(x, dict) else None
+
+
 @register_keras_serializable(package="keras_hub")
 class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
     """Gemma 3's preprocessor for causal language modeling (text only), as KerasHub's.
@@ -46,31 +57,38 @@ class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
     only responses are learned. Plain strings (not a dict) are taken as
     responses with empty prompts (KerasHub's preprocessor needs the dict).
     `generate_preprocess` takes prompts (or the dict) and adds no end token.
-    KerasHub's class also takes images through an `image_converter`; tfkit's
-    refuses one.
+    With an `image_converter`, `"images"` (up to `max_images_per_prompt` a
+    prompt, one for each `<start_of_image>` of it) are converted and padded
+    with zero images, each `<start_of_image>` is expanded to the image's
+    placeholder tokens, and `x` also holds `"images"`, `"vision_mask"` (the
+    placeholders) and `"vision_indices"` (their positions); a multimodal
+    model's text-only batch gets zero images.
 
     Args:
         tokenizer: A `Gemma3Tokenizer`.
-        image_converter: Must be `None` in tfkit (the text model). Defaults to
-            `None`.
+        image_converter: A `Gemma3ImageConverter`, or `None` (the default)
+            for a text model.
         sequence_length: The length of the packed inputs. Defaults to `1024`.
         add_start_token: Whether to start with `<bos>`. Defaults to `True`.
         add_end_token: Whether to end with `<eos>`. Defaults to `True`.
-        max_images_per_prompt: The most images a prompt may hold (multimodal
-            models; stored). Defaults to `2`.
-        num_vision_tokens_per_image: The tokens each image takes (multimodal
-            models; stored). Defaults to `256`.
+        max_images_per_prompt: The most images a prompt may hold. Defaults
+            to `2`.
+        num_vision_tokens_per_image: The placeholder tokens of each image
+            (the vision encoder's `num_vision_tokens_per_image`). Defaults to
+            `256`.
         **kwargs: Layer keyword arguments.
 
     Call arguments:
-        x: `{"prompts", "responses"}` (strings or batches of them), or
-            strings (responses alone).
+        x: `{"prompts", "responses"}` (strings or batches of them, and
+            optionally `"images"`: one list of images a prompt), or strings
+            (responses alone).
         y: Must be `None`: the labels come from `x`.
         sample_weight: Must be `None`: the weights are the response mask.
         sequence_length: Overrides `sequence_length` for this call.
 
     Raises:
-        ValueError: If `image_converter` is given, or images are passed.
+        ValueError: If `sequence_length` cannot hold the images' tokens, or
+            images are passed to a text model's preprocessor.
 
     Example:
         >>> import io
@@ -90,6 +108,7 @@ class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
 
     backbone_cls = Gemma3Backbone
     tokenizer_cls = Gemma3Tokenizer
+    image_converter_cls = Gemma3ImageConverter
 
     def __init__(
         self,
@@ -102,7 +121,6 @@ class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
         num_vision_tokens_per_image: int = 256,
         **kwargs: Any,
     ) -> None:
-        refuse_vision(f"Gemma3CausalLMPreprocessor '{kwargs.get('name', '')}'", "image_converter", image_converter)
         super().__init__(
             tokenizer=tokenizer,
             sequence_length=sequence_length,
@@ -110,9 +128,17 @@ class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
             add_end_token=add_end_token,
             **kwargs,
         )
+        if image_converter is not None and sequence_length <= max_images_per_prompt * num_vision_tokens_per_image:
+            raise ValueError(
+                f"Gemma3CausalLMPreprocessor '{self.name}': sequence_length must be greater than "
+                f"max_images_per_prompt * num_vision_tokens_per_image, got sequence_length={sequence_length}, "
+                f"max_images_per_prompt={max_images_per_prompt}, "
+                f"num_vision_tokens_per_image={num_vision_tokens_per_image}"
+            )
+        self.image_converter = image_converter
         self.max_images_per_prompt = max_images_per_prompt
         self.num_vision_tokens_per_image = num_vision_tokens_per_image
-        self.text_only_model = True
+        self.text_only_model = image_converter is None
 
     def _make_packer(self) -> None:
         self.packer = MultiSegmentPacker(
@@ -135,14 +161,42 @@ class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
         return token_ids, segment_ids
 
     def _text(self, x: Any) -> tuple[Any, Any]:
-        """``(prompts, responses)`` of a call's input; images refused."""
+        """``(prompts, responses)`` of a call's input; images refused by a text model's preprocessor."""
         if not isinstance(x, dict):
             return None, x
-        refuse_vision(f"Gemma3CausalLMPreprocessor '{self.name}'", "images", x.get("images"))
+        if self.text_only_model and x.get("images") is not None:
+            raise ValueError(
+                f"Gemma3CausalLMPreprocessor '{self.name}' is a text model's (no image_converter), but `images` "
+                "were passed"
+            )
         return x["prompts"], x.get("responses")
+
+    def _prompts(self, prompts: Any) -> Any:
+        """A multimodal model's prompts with each ``<start_of_image>`` expanded to the image's tokens."""
+        if self.text_only_model:
+            return prompts
+        return expand_image_tokens(prompts, self.tokenizer, self.num_vision_tokens_per_image)
+
+    def _with_images(self, x: dict[str, Any], images: Any, token_ids: Any, batched: bool) -> dict[str, Any]:
+        """``x`` with a multimodal model's ``images``, ``vision_mask`` and ``vision_indices`` (``token_ids``: the
+        ids ``x`` holds)."""
+        if self.text_only_model:
+            return x
+        vision_mask = tf.equal(token_ids, self.tokenizer.image_placeholder_id)
+        if images is None:  # no image: zero of them, and no placeholder
+            height, width = self.image_converter.image_size
+            images = tf.ones([tf.shape(token_ids)[0], 0, height, width, 3], "float32")
+            vision_mask = tf.zeros_like(vision_mask)
+            indices = tf.ones([tf.shape(token_ids)[0], 0], tf.int32)
+        else:
+            images = images_tensor(images, batched, self.image_converter, self.max_images_per_prompt)
+            indices = vision_indices(vision_mask, self.max_images_per_prompt * self.num_vision_tokens_per_image)
+        x = {"images": images, **x, "vision_indices": indices, "vision_mask": vision_mask}
+        return {key: x[key] for key in ("images", "token_ids", "vision_indices", "vision_mask", "padding_mask")}
 
     def call(self, x: Any, y: Any = None, sample_weight: Any = None, sequence_length: int | None = None) -> Any:
         sequence_length = sequence_length or self.sequence_length
+        x_in = x
         prompts, responses = self._text(x)
         if responses is None:
             raise ValueError(
@@ -154,10 +208,13 @@ class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
             prompts = tf.fill(tf.shape(tf.convert_to_tensor(responses)), "")
         else:
             prompts, _ = _batched(prompts)
+        prompts = self._prompts(prompts)
         token_ids, segment_ids = self._pack((prompts, responses), sequence_length + 1, self.add_end_token)
         response_mask = segment_ids == 1
         padding_mask = token_ids != self.tokenizer.pad_token_id
         x = {"token_ids": token_ids[..., :-1], "padding_mask": padding_mask[..., :-1]}
+        images = x_images(x_in)
+        x = self._with_images(x, images, x["token_ids"], batched)
         y, sample_weight = token_ids[..., 1:], response_mask[..., 1:]
         if not batched:
             x = {key: tf.squeeze(value, axis=0) for key, value in x.items()}
@@ -173,19 +230,25 @@ class Gemma3CausalLMPreprocessor(CausalLMPreprocessor):
             sequence_length: The padded length (`sequence_length` if `None`).
 
         Returns:
-            `{"token_ids", "padding_mask"}` (the mask is boolean, as KerasHub's).
+            `{"token_ids", "padding_mask"}` (the mask is boolean, as KerasHub's);
+            a multimodal model's also `"images"`, `"vision_indices"` and
+            `"vision_mask"`.
 
         Raises:
-            ValueError: If images are passed.
+            ValueError: If images are passed to a text model's preprocessor.
         """
         prompts, responses = self._text(x) if isinstance(x, dict) else (x, None)
         prompts, batched = _batched(prompts)
+        prompts = self._prompts(prompts)
         segments = (prompts,) if responses is None else (prompts, _batched(responses)[0])
         token_ids, _ = self._pack(segments, sequence_length or self.sequence_length, False)
         padding_mask = token_ids != self.tokenizer.pad_token_id
+        inputs = self._with_images(
+            {"token_ids": token_ids, "padding_mask": padding_mask}, x_images(x), token_ids, batched
+        )
         if not batched:
-            token_ids, padding_mask = tf.squeeze(token_ids, axis=0), tf.squeeze(padding_mask, axis=0)
-        return {"token_ids": token_ids, "padding_mask": padding_mask}
+            inputs = {key: tf.squeeze(value, axis=0) for key, value in inputs.items()}
+        return inputs
 
     def generate_postprocess(self, x: dict[str, Any]) -> Any:
         """Generated ids back to strings, padding and special tokens stripped (`<start_of_image>` kept).
