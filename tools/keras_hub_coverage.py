@@ -90,14 +90,6 @@ FAMILIES_NOT_BUILT = {
 # Names outside a family folder (or inside a built family) whose kind of model tfkit.hub has not built.
 _VISION_KINDS = "object detection, segmentation, depth and diffusion: none of their families is built; " + NO_ISSUE
 KINDS_NOT_BUILT = {
-    "models.TextEmbedder": f"text-embedding task: {ISSUE_66}",
-    "models.TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
-    "models.BertTextEmbedder": f"text-embedding task: {ISSUE_66}",
-    "models.BertTextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
-    "models.Qwen3TextEmbedder": f"text-embedding task: {ISSUE_66}",
-    "models.XLMRobertaTextEmbedder": f"text-embedding task: {ISSUE_66}",
-    "models.XLMRobertaTextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
-    "models.Qwen3TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
     "models.Gemma3TextEmbedder": f"text-embedding task: {ISSUE_66}",
     "models.Gemma3TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
     "samplers.SpeculativeSampler": ISSUE_67,

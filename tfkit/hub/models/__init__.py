@@ -4,7 +4,7 @@
     backbone = tfkit.hub.models.Backbone.from_preset("./gpt2_tiny")      # GPT2Backbone
 
 Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tfkit.hub.tokenizers.Tokenizer``), ``CausalLM``,
-``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``MaskedLM``,
+``CausalLMPreprocessor``, ``TextClassifier``, ``TextClassifierPreprocessor``, ``TextEmbedder``, ``TextEmbedderPreprocessor``, ``MaskedLM``,
 ``MaskedLMPreprocessor``, ``Seq2SeqLM``, ``Seq2SeqLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
 ``f_net``, ``roberta``, ``deberta_v3``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
@@ -36,6 +36,8 @@ from tfkit.hub.models.bert.bert_masked_lm import BertMaskedLM
 from tfkit.hub.models.bert.bert_masked_lm_preprocessor import BertMaskedLMPreprocessor
 from tfkit.hub.models.bert.bert_text_classifier import BertTextClassifier
 from tfkit.hub.models.bert.bert_text_classifier_preprocessor import BertTextClassifierPreprocessor
+from tfkit.hub.models.bert.bert_text_embedder import BertTextEmbedder
+from tfkit.hub.models.bert.bert_text_embedder_preprocessor import BertTextEmbedderPreprocessor
 from tfkit.hub.models.bert.bert_tokenizer import BertTokenizer
 from tfkit.hub.models.bloom import bloom_converter  # noqa: F401  (registers the bloom checkpoint converter)
 from tfkit.hub.models.bloom.bloom_backbone import BloomBackbone
@@ -175,6 +177,8 @@ from tfkit.hub.models.qwen3 import qwen3_converter  # noqa: F401  (registers the
 from tfkit.hub.models.qwen3.qwen3_backbone import Qwen3Backbone
 from tfkit.hub.models.qwen3.qwen3_causal_lm import Qwen3CausalLM
 from tfkit.hub.models.qwen3.qwen3_causal_lm_preprocessor import Qwen3CausalLMPreprocessor
+from tfkit.hub.models.qwen3.qwen3_text_embedder import Qwen3TextEmbedder
+from tfkit.hub.models.qwen3.qwen3_text_embedder_preprocessor import Qwen3TextEmbedderPreprocessor
 from tfkit.hub.models.qwen3.qwen3_tokenizer import Qwen3Tokenizer
 from tfkit.hub.models.qwen3_moe import qwen3_moe_converter  # noqa: F401  (registers the qwen3_moe converter)
 from tfkit.hub.models.qwen3_moe.qwen3_moe_backbone import Qwen3MoeBackbone
@@ -229,6 +233,8 @@ from tfkit.hub.models.t5.t5_tokenizer import T5Tokenizer
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.text_classifier import TextClassifier
 from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
+from tfkit.hub.models.text_embedder import TextEmbedder
+from tfkit.hub.models.text_embedder_preprocessor import TextEmbedderPreprocessor
 from tfkit.hub.models.vit import vit_converter  # noqa: F401  (registers the vit checkpoint converter)
 from tfkit.hub.models.vit.vit_backbone import ViTBackbone
 from tfkit.hub.models.vit.vit_image_classifier import ViTImageClassifier
@@ -246,6 +252,8 @@ from tfkit.hub.models.xlm_roberta.xlm_roberta_text_classifier_preprocessor impor
     XLMRobertaPreprocessor,
     XLMRobertaTextClassifierPreprocessor,
 )
+from tfkit.hub.models.xlm_roberta.xlm_roberta_text_embedder import XLMRobertaTextEmbedder
+from tfkit.hub.models.xlm_roberta.xlm_roberta_text_embedder_preprocessor import XLMRobertaTextEmbedderPreprocessor
 from tfkit.hub.models.xlm_roberta.xlm_roberta_tokenizer import XLMRobertaTokenizer
 from tfkit.hub.tokenizers.tokenizer import Tokenizer
 
@@ -300,6 +308,8 @@ __all__ = [
     "Qwen3Tokenizer",
     "Qwen3CausalLMPreprocessor",
     "Qwen3CausalLM",
+    "Qwen3TextEmbedderPreprocessor",
+    "Qwen3TextEmbedder",
     "QwenMoeBackbone",
     "QwenMoeTokenizer",
     "QwenMoeCausalLMPreprocessor",
@@ -356,12 +366,16 @@ __all__ = [
     "TextClassifier",
     "Classifier",
     "TextClassifierPreprocessor",
+    "TextEmbedder",
+    "TextEmbedderPreprocessor",
     "MaskedLM",
     "MaskedLMPreprocessor",
     "BertBackbone",
     "BertTokenizer",
     "BertTextClassifierPreprocessor",
     "BertTextClassifier",
+    "BertTextEmbedderPreprocessor",
+    "BertTextEmbedder",
     "BertMaskedLMPreprocessor",
     "BertMaskedLM",
     "BertClassifier",
@@ -390,6 +404,8 @@ __all__ = [
     "XLMRobertaMaskedLM",
     "XLMRobertaClassifier",
     "XLMRobertaPreprocessor",
+    "XLMRobertaTextEmbedderPreprocessor",
+    "XLMRobertaTextEmbedder",
     "AlbertBackbone",
     "AlbertTokenizer",
     "AlbertTextClassifierPreprocessor",
