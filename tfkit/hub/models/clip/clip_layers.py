@@ -21,8 +21,9 @@ import tensorflow as tf
 
 from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.layer import Layer
-from tfkit.hub.layers.cached_multi_head_attention import keras_attention
-from tfkit.layers import Activation, Conv2D, Dense, Embedding, LayerNormalization, MultiHeadAttention
+from tfkit.hub.layers.attribute_names import StoredAs
+from tfkit.hub.layers.vit_style_encoder import KerasAttention, PreNormEncoderBlock, patches_to_sequence  # noqa: F401
+from tfkit.layers import Activation, Conv2D, Dense, Embedding
 
 
 def quick_gelu(x: tf.Tensor) -> tf.Tensor:
@@ -40,22 +41,6 @@ def quick_gelu(x: tf.Tensor) -> tf.Tensor:
         0.8458
     """
     return x * tf.sigmoid(1.702 * x)
-
-
-class KerasAttention(MultiHeadAttention):
-    """``MultiHeadAttention`` whose attention is computed as Keras 3's on TensorFlow (see ``keras_attention``): CLIP's
-    and SigLIP's attention, so that their logits are KerasHub's within float32 rounding."""
-
-    def _compute_attention(
-        self,
-        query: tf.Tensor,
-        key: tf.Tensor,
-        value: tf.Tensor,
-        attention_mask: Any = None,
-        training: Any = None,
-        return_attention_scores: bool = False,
-    ) -> tuple[tf.Tensor, tf.Tensor | None]:
-        return keras_attention(self, query, key, value, attention_mask, training, return_attention_scores)
 
 
 class CLIPVisionEmbedding(Layer):
@@ -117,12 +102,8 @@ class CLIPVisionEmbedding(Layer):
         self.position_embedding.build((1, self.num_positions))
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        patches = self.patch_embedding(inputs)
+        patches = patches_to_sequence(self.patch_embedding(inputs), self.data_format)
         batch = tf.shape(patches)[0]
-        if self.data_format == "channels_first":
-            patches = tf.transpose(tf.reshape(patches, (batch, self.hidden_dim, -1)), (0, 2, 1))
-        else:
-            patches = tf.reshape(patches, (batch, -1, self.hidden_dim))
         class_token = tf.tile(tf.reshape(tf.cast(self.class_embedding, patches.dtype), (1, 1, -1)), (batch, 1, 1))
         embeddings = tf.concat([class_token, patches], axis=1)
         return embeddings + self.position_embedding(self.position_ids)
@@ -136,7 +117,7 @@ class CLIPVisionEmbedding(Layer):
         return config
 
 
-class CLIPEncoderLayer(Layer):
+class CLIPEncoderLayer(PreNormEncoderBlock):
     """One pre-layer-norm transformer block of CLIP's encoders (causal in the text encoder).
 
     `x + attention(layer_norm_1(x))`, then `x + dense_2(activation(dense_1(layer_norm_2(x))))`.
@@ -164,6 +145,9 @@ class CLIPEncoderLayer(Layer):
         TensorShape([1, 3, 8])
     """
 
+    _norm_1, _attention = StoredAs("layer_norm_1"), StoredAs("attention")
+    _norm_2 = StoredAs("layer_norm_2")
+
     def __init__(
         self,
         hidden_dim: int,
@@ -179,45 +163,26 @@ class CLIPEncoderLayer(Layer):
                 f"CLIPEncoderLayer '{self.name}': hidden_dim ({hidden_dim}) must be divisible by num_heads "
                 f"({num_heads})"
             )
-        self.hidden_dim = hidden_dim
-        self.num_heads = num_heads
-        self.intermediate_dim = intermediate_dim
-        self.intermediate_activation = intermediate_activation
-        self.use_causal_mask = use_causal_mask
-        activation = quick_gelu if intermediate_activation == "quick_gelu" else intermediate_activation
-        policy = self.dtype_policy
-        self.layer_norm_1 = LayerNormalization(epsilon=1e-5, dtype=policy, name="layer_norm_1")
-        self.attention = KerasAttention(num_heads, hidden_dim // num_heads, dtype=policy, name="attention")
-        self.layer_norm_2 = LayerNormalization(epsilon=1e-5, dtype=policy, name="layer_norm_2")
-        self.dense_1 = Dense(intermediate_dim, dtype=policy, name="dense_1")
-        self.activation = Activation(activation, dtype=policy, name="activation")
-        self.dense_2 = Dense(hidden_dim, dtype=policy, name="dense_2")
+        self.make_parts()
 
-    def build(self, input_shape: Any) -> None:
-        self.layer_norm_1.build(input_shape)
-        self.attention.build(input_shape, input_shape, input_shape)
-        self.layer_norm_2.build(input_shape)
+    def make_parts(self) -> None:
+        activation = quick_gelu if self.intermediate_activation == "quick_gelu" else self.intermediate_activation
+        self._norm_1 = self.layer_norm("layer_norm_1", epsilon=1e-5)
+        self._attention = self.self_attention("attention")
+        self._norm_2 = self.layer_norm("layer_norm_2", epsilon=1e-5)
+        self.dense_1 = Dense(self.intermediate_dim, dtype=self.dtype_policy, name="dense_1")
+        self.activation = Activation(activation, dtype=self.dtype_policy, name="activation")
+        self.dense_2 = Dense(self.hidden_dim, dtype=self.dtype_policy, name="dense_2")
+
+    def build_feed_forward(self, input_shape: Any) -> None:
         self.dense_1.build(input_shape)
         self.dense_2.build((*tuple(input_shape)[:-1], self.intermediate_dim))
 
+    def feed_forward(self, x: tf.Tensor, training: Any) -> tf.Tensor:
+        return self.dense_2(self.activation(self.dense_1(x)))
+
     def call(self, x: tf.Tensor, training: Any = None) -> tf.Tensor:
-        normed = self.layer_norm_1(x)
-        x = x + self.attention(normed, normed, normed, training=training, use_causal_mask=self.use_causal_mask)
-        return x + self.dense_2(self.activation(self.dense_1(self.layer_norm_2(x))))
-
-    def compute_output_shape(self, input_shape: Any) -> tuple:
-        return (*tuple(input_shape)[:-1], self.hidden_dim)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            hidden_dim=self.hidden_dim,
-            num_heads=self.num_heads,
-            intermediate_dim=self.intermediate_dim,
-            intermediate_activation=self.intermediate_activation,
-            use_causal_mask=self.use_causal_mask,
-        )
-        return config
+        return self.encode(x, None, training)
 
 
 class CLIPVisionPooler(Layer):

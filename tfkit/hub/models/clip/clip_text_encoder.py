@@ -11,9 +11,9 @@ from typing import Any
 
 from tfkit.engine.functional_graph import Input
 from tfkit.hub.layers import TokenAndPositionEmbedding
+from tfkit.hub.layers.vit_style_encoder import encoder_outputs
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.clip.clip_layers import CLIPEncoderLayer
-from tfkit.hub.models.clip.clip_vision_encoder import encoder_outputs
 from tfkit.layers import LayerNormalization
 from tfkit.saving import register_keras_serializable
 

@@ -9,30 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.functional_graph import Input
+from tfkit.hub.layers.vit_style_encoder import ChannelsFirstInConfig, encoder_outputs, square_image_side  # noqa: F401
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.clip.clip_layers import CLIPEncoderLayer, CLIPVisionEmbedding
 from tfkit.layers import LayerNormalization
 from tfkit.saving import register_keras_serializable
 
 
-def encoder_outputs(x: Any, blocks: list, final_norm: Any, intermediate_output_index: int | None) -> Any:
-    """Runs ``blocks`` then ``final_norm``: the sequence output, or a dict with the hidden states after block
-    ``intermediate_output_index`` too (CLIP's and SigLIP's encoders' outputs)."""
-    intermediate = None
-    for index, block in enumerate(blocks):
-        x = block(x)
-        if index == intermediate_output_index:
-            intermediate = x
-    sequence_output = final_norm(x)
-    if intermediate_output_index is None:
-        return sequence_output
-    return {"sequence_output": sequence_output, "intermediate_output": intermediate}
-
-
 @register_keras_serializable(package="keras_hub")
-class CLIPVisionEncoder(Backbone):
+class CLIPVisionEncoder(ChannelsFirstInConfig, Backbone):
     """CLIP vision core network with hyperparameters.
 
     The image tower of CLIP (Radford et al., 2021): a bias-free patch
@@ -86,12 +72,7 @@ class CLIPVisionEncoder(Backbone):
         dtype: Any = None,
         **kwargs: Any,
     ) -> None:
-        data_format = standardize_data_format(data_format, "CLIPVisionEncoder")
-        height, width = image_shape[:2] if data_format == "channels_last" else image_shape[1:]
-        if height != width:
-            raise ValueError(
-                f"CLIPVisionEncoder: the height and width of image_shape must be equal, got {tuple(image_shape)}"
-            )
+        data_format, height = square_image_side("CLIPVisionEncoder", image_shape, data_format)
         if intermediate_output_index is not None and intermediate_output_index < 0:
             intermediate_output_index += num_layers
         prefix = f"{kwargs['name']}_" if kwargs.get("name") else ""  # KerasHub's names (two CLIPs in one model)
@@ -119,14 +100,3 @@ class CLIPVisionEncoder(Backbone):
         self.intermediate_output_index = intermediate_output_index
         self.image_shape = tuple(image_shape)
         self.data_format = data_format
-
-    def get_config(self) -> dict[str, Any]:
-        """The config: KerasHub's keys, and `data_format` when it is `"channels_first"` (KerasHub keeps none).
-
-        Returns:
-            A dict of plain values.
-        """
-        config = super().get_config()
-        if config["data_format"] == "channels_last":
-            del config["data_format"]
-        return config

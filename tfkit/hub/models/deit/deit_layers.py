@@ -20,12 +20,13 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.base.data_format import standardize_data_format
-from tfkit.engine.layer import Layer
+from tfkit.hub.layers.attribute_names import StoredAs
+from tfkit.hub.layers.vit_style_encoder import DeclaredLayer, PreNormEncoder, PreNormEncoderBlock, patches_to_sequence
 from tfkit.hub.models.vit.vit_layers import _ViTAttention
-from tfkit.layers import Conv2D, Dense, Dropout, LayerNormalization
+from tfkit.layers import Conv2D, Dense, Dropout
 
 
-class DeiTEmbeddings(Layer):
+class DeiTEmbeddings(DeclaredLayer):
     """Patches the image and embeds the patches, after a class token and a distillation token.
 
     A strided convolution embeds each `patch_size` patch; the patches are
@@ -62,6 +63,8 @@ class DeiTEmbeddings(Layer):
         TensorShape([2, 6, 6])
     """
 
+    computed_config = ("num_patches", "num_positions")
+
     def __init__(
         self,
         image_size: Any,
@@ -73,18 +76,10 @@ class DeiTEmbeddings(Layer):
         dropout_rate: float = 0.0,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop("num_patches", None)
-        kwargs.pop("num_positions", None)
         super().__init__(**kwargs)
-        self.image_size = image_size
-        self.patch_size = patch_size
-        self.hidden_dim = hidden_dim
-        self.num_channels = num_channels
         self.num_patches = (int(image_size[0]) // int(patch_size[0])) * (int(image_size[1]) // int(patch_size[1]))
         self.num_positions = self.num_patches + 2
         self.data_format = standardize_data_format(data_format, f"DeiTEmbeddings layer '{self.name}'")
-        self.use_mask_token = use_mask_token
-        self.dropout_rate = dropout_rate
 
     def _token(self, name: str) -> Any:
         return self.add_weight(shape=(1, 1, self.hidden_dim), initializer="zeros", dtype=self.variable_dtype, name=name)
@@ -113,11 +108,8 @@ class DeiTEmbeddings(Layer):
         self.dropout = Dropout(self.dropout_rate, dtype=self.dtype_policy, name="dropout")
 
     def call(self, inputs: tf.Tensor, training: Any = None) -> tf.Tensor:
-        patches = self.patch_embedding(inputs)
-        if self.data_format == "channels_first":
-            patches = tf.transpose(patches, (0, 2, 3, 1))
+        patches = patches_to_sequence(self.patch_embedding(inputs), self.data_format)
         batch = tf.shape(patches)[0]
-        patches = tf.reshape(patches, [batch, -1, self.hidden_dim])
         tokens = [
             tf.tile(tf.cast(token, patches.dtype), [batch, 1, 1])
             for token in (self.class_token, self.distillation_token)
@@ -128,24 +120,8 @@ class DeiTEmbeddings(Layer):
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (input_shape[0], self.num_positions, self.hidden_dim)
 
-    def get_config(self) -> dict[str, Any]:
-        """KerasHub's keys (`num_patches` and `num_positions` included), plus `data_format`, which KerasHub drops."""
-        config = super().get_config()
-        config.update(
-            image_size=self.image_size,
-            patch_size=self.patch_size,
-            hidden_dim=self.hidden_dim,
-            num_channels=self.num_channels,
-            num_patches=self.num_patches,
-            num_positions=self.num_positions,
-            use_mask_token=self.use_mask_token,
-            dropout_rate=self.dropout_rate,
-            data_format=self.data_format,
-        )
-        return config
 
-
-class DeiTIntermediate(Layer):
+class DeiTIntermediate(DeclaredLayer):
     """The first half of DeiT's MLP: a dense layer (`"dense"`) of `intermediate_dim` units with GELU.
 
     Args:
@@ -160,7 +136,6 @@ class DeiTIntermediate(Layer):
 
     def __init__(self, intermediate_dim: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.intermediate_dim = intermediate_dim
 
     def build(self, input_shape: Any) -> None:
         self.dense = Dense(self.intermediate_dim, activation="gelu", dtype=self.dtype_policy, name="dense")
@@ -169,13 +144,8 @@ class DeiTIntermediate(Layer):
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
         return self.dense(inputs)
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(intermediate_dim=self.intermediate_dim)
-        return config
 
-
-class DeiTOutput(Layer):
+class DeiTOutput(DeclaredLayer):
     """The second half of DeiT's MLP: a dense layer (`"output"`), dropout, then the residual added.
 
     Args:
@@ -196,8 +166,6 @@ class DeiTOutput(Layer):
 
     def __init__(self, hidden_dim: int, dropout_rate: float = 0.1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim = hidden_dim
-        self.dropout_rate = dropout_rate
 
     def build(self, input_shape: Any) -> None:
         self.dense = Dense(self.hidden_dim, dtype=self.dtype_policy, name="output")
@@ -207,13 +175,8 @@ class DeiTOutput(Layer):
     def call(self, hidden_states: tf.Tensor, input_tensor: tf.Tensor, training: Any = None) -> tf.Tensor:
         return self.dropout(self.dense(hidden_states), training=training) + input_tensor
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(hidden_dim=self.hidden_dim, dropout_rate=self.dropout_rate)
-        return config
 
-
-class DeiTEncoderBlock(Layer):
+class DeiTEncoderBlock(PreNormEncoderBlock):
     """Transformer encoder block: pre-norm self-attention and pre-norm MLP, each with a residual.
 
     Args:
@@ -245,6 +208,12 @@ class DeiTEncoderBlock(Layer):
         TensorShape([1, 5, 8])
     """
 
+    _norm_1, _attention = StoredAs("layer_norm_1"), StoredAs("mha")
+    _norm_2, _feed_forward = StoredAs("layer_norm_2"), StoredAs("mlp")
+    make_parts_in_build = True
+    computed_config = ("key_dim",)
+    attention_class = _ViTAttention
+
     def __init__(
         self,
         num_heads: int,
@@ -256,63 +225,27 @@ class DeiTEncoderBlock(Layer):
         layer_norm_epsilon: float = 1e-6,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop("key_dim", None)
         super().__init__(**kwargs)
-        self.num_heads = num_heads
-        self.hidden_dim = hidden_dim
-        self.intermediate_dim = intermediate_dim
-        self.key_dim = hidden_dim // num_heads
-        self.use_mha_bias = use_mha_bias
-        self.dropout_rate = dropout_rate
-        self.attention_dropout = attention_dropout
-        self.layer_norm_epsilon = layer_norm_epsilon
 
-    def _layer_norm(self, name: str) -> LayerNormalization:
-        norm = LayerNormalization(epsilon=self.layer_norm_epsilon, name=name, dtype=self.dtype_policy)
-        norm.build((None, None, self.hidden_dim))
-        return norm
-
-    def build(self, input_shape: Any) -> None:
-        self.layer_norm_1 = self._layer_norm("ln_1")
-        self.mha = _ViTAttention(
-            num_heads=self.num_heads,
-            key_dim=self.key_dim,
-            use_bias=self.use_mha_bias,
-            dropout=self.attention_dropout,
-            name="mha",
-            dtype=self.dtype_policy,
-        )
-        self.mha.build(input_shape, input_shape)
-        self.layer_norm_2 = self._layer_norm("ln_2")
-        self.mlp = DeiTIntermediate(self.intermediate_dim, dtype=self.dtype_policy, name="mlp")
-        self.mlp.build((None, None, self.hidden_dim))
+    def make_parts(self) -> None:
+        self._norm_1 = self.layer_norm("ln_1")
+        self._attention = self.self_attention("mha", self.use_mha_bias, self.attention_dropout)
+        self._norm_2 = self.layer_norm("ln_2")
+        self._feed_forward = DeiTIntermediate(self.intermediate_dim, dtype=self.dtype_policy, name="mlp")
         self.output_layer = DeiTOutput(self.hidden_dim, self.dropout_rate, dtype=self.dtype_policy, name="output_layer")
+
+    def build_feed_forward(self, input_shape: Any) -> None:
+        self.mlp.build(input_shape)
         self.output_layer.build((None, None, self.intermediate_dim))
 
+    def feed_forward_residual(self, hidden: tf.Tensor, training: Any) -> tf.Tensor:
+        return self.output_layer(self.mlp(self.layer_norm_2(hidden)), hidden, training=training)
+
     def call(self, hidden_states: tf.Tensor, attention_mask: Any = None, training: Any = None) -> tf.Tensor:
-        x = self.layer_norm_1(hidden_states)
-        x = self.mha(x, x, attention_mask=attention_mask, training=training) + hidden_states
-        return self.output_layer(self.mlp(self.layer_norm_2(x)), x, training=training)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            num_heads=self.num_heads,
-            hidden_dim=self.hidden_dim,
-            intermediate_dim=self.intermediate_dim,
-            key_dim=self.key_dim,
-            use_mha_bias=self.use_mha_bias,
-            dropout_rate=self.dropout_rate,
-            attention_dropout=self.attention_dropout,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-        )
-        return config
+        return self.encode(hidden_states, attention_mask, training)
 
 
-class DeiTEncoder(Layer):
+class DeiTEncoder(PreNormEncoder):
     """DeiT encoder: `num_layers` encoder blocks (`DeiTEncoderBlock`) and a final layer norm.
 
     Args:
@@ -343,6 +276,8 @@ class DeiTEncoder(Layer):
         (TensorShape([1, 5, 8]), 2)
     """
 
+    block_class = DeiTEncoderBlock
+
     def __init__(
         self,
         num_layers: int,
@@ -356,53 +291,6 @@ class DeiTEncoder(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.num_layers = num_layers
-        self.num_heads = num_heads
-        self.hidden_dim = hidden_dim
-        self.intermediate_dim = intermediate_dim
-        self.use_mha_bias = use_mha_bias
-        self.dropout_rate = dropout_rate
-        self.attention_dropout = attention_dropout
-        self.layer_norm_epsilon = layer_norm_epsilon
-
-    def build(self, input_shape: Any) -> None:
-        blocks = []
-        for i in range(self.num_layers):
-            block = DeiTEncoderBlock(
-                num_heads=self.num_heads,
-                hidden_dim=self.hidden_dim,
-                intermediate_dim=self.intermediate_dim,
-                use_mha_bias=self.use_mha_bias,
-                dropout_rate=self.dropout_rate,
-                attention_dropout=self.attention_dropout,
-                layer_norm_epsilon=self.layer_norm_epsilon,
-                dtype=self.dtype_policy,
-                name=f"transformer_block_{i + 1}",
-            )
-            block.build((None, None, self.hidden_dim))
-            blocks.append(block)
-        self.encoder_layers = blocks
-        self.layer_norm = LayerNormalization(epsilon=self.layer_norm_epsilon, dtype=self.dtype_policy, name="ln")
-        self.layer_norm.build((None, None, self.hidden_dim))
 
     def call(self, hidden_states: tf.Tensor, training: Any = None) -> tf.Tensor:
-        for block in self.encoder_layers:
-            hidden_states = block(hidden_states, training=training)
-        return self.layer_norm(hidden_states)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            num_layers=self.num_layers,
-            num_heads=self.num_heads,
-            hidden_dim=self.hidden_dim,
-            intermediate_dim=self.intermediate_dim,
-            use_mha_bias=self.use_mha_bias,
-            dropout_rate=self.dropout_rate,
-            attention_dropout=self.attention_dropout,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-        )
-        return config
+        return super().call(hidden_states, training=training)

@@ -16,11 +16,11 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.base.data_format import standardize_data_format
-from tfkit.engine.layer import Layer
+from tfkit.hub.layers.vit_style_encoder import DeclaredLayer, patches_to_sequence
 from tfkit.layers import Conv2D, Dropout
 
 
-class DINOV2PatchEmbedding(Layer):
+class DINOV2PatchEmbedding(DeclaredLayer):
     """Embeds `patch_size` patches with a strided convolution (`"projection"`) and flattens them row by row.
 
     Args:
@@ -37,8 +37,6 @@ class DINOV2PatchEmbedding(Layer):
 
     def __init__(self, hidden_dim: int, patch_size: int, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim = int(hidden_dim)
-        self.patch_size = int(patch_size)
         self.data_format = standardize_data_format(data_format, f"DINOV2PatchEmbedding layer '{self.name}'")
         self.projection = Conv2D(
             self.hidden_dim,
@@ -54,15 +52,7 @@ class DINOV2PatchEmbedding(Layer):
         self.projection.build(input_shape)
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        x = self.projection(inputs)
-        if self.data_format == "channels_first":
-            x = tf.transpose(x, (0, 2, 3, 1))
-        return tf.reshape(x, [tf.shape(x)[0], -1, self.hidden_dim])
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(hidden_dim=self.hidden_dim, patch_size=self.patch_size, data_format=self.data_format)
-        return config
+        return patches_to_sequence(self.projection(inputs), self.data_format)
 
 
 def interpolate_position_embeddings(
@@ -82,7 +72,7 @@ def interpolate_position_embeddings(
     return tf.concat([position_embeddings[:, :1], resized], axis=1)
 
 
-class DINOV2Embedding(Layer):
+class DINOV2Embedding(DeclaredLayer):
     """DINOv2's embeddings: patches, a class token first, position embeddings added, register tokens after it.
 
     Args:
@@ -122,14 +112,8 @@ class DINOV2Embedding(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim = int(hidden_dim)
-        self.patch_size = int(patch_size)
         self.image_shape = (int(image_shape[0]), int(image_shape[1]))
         self.position_embedding_shape = (int(position_embedding_shape[0]), int(position_embedding_shape[1]))
-        self.num_register_tokens = int(num_register_tokens)
-        self.use_mask_token = bool(use_mask_token)
-        self.dropout_rate = float(dropout_rate)
-        self.antialias_in_interpolation = bool(antialias_in_interpolation)
         self.data_format = standardize_data_format(data_format, f"DINOV2Embedding layer '{self.name}'")
         self.interpolated_num_patches = (self.image_shape[0] // self.patch_size) * (
             self.image_shape[1] // self.patch_size
@@ -191,18 +175,3 @@ class DINOV2Embedding(Layer):
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (input_shape[0], 1 + self.num_register_tokens + self.interpolated_num_patches, self.hidden_dim)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            hidden_dim=self.hidden_dim,
-            patch_size=self.patch_size,
-            image_shape=self.image_shape,
-            num_register_tokens=self.num_register_tokens,
-            use_mask_token=self.use_mask_token,
-            dropout_rate=self.dropout_rate,
-            position_embedding_shape=self.position_embedding_shape,
-            antialias_in_interpolation=self.antialias_in_interpolation,
-            data_format=self.data_format,
-        )
-        return config

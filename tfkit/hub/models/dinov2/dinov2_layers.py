@@ -15,9 +15,10 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import initializers, random
-from tfkit.engine.layer import Layer
+from tfkit.hub.layers.attribute_names import StoredAs
+from tfkit.hub.layers.vit_style_encoder import DeclaredLayer, PreNormEncoderBlock
 from tfkit.hub.models.vit.vit_layers import _ViTAttention
-from tfkit.layers import Dense, Dropout, Identity, LayerNormalization
+from tfkit.layers import Dense, Dropout, Identity
 
 
 def _dense(units: int, name: str, dtype: Any, activation: Any = None) -> Dense:
@@ -25,7 +26,7 @@ def _dense(units: int, name: str, dtype: Any, activation: Any = None) -> Dense:
     return Dense(units, activation=activation, kernel_initializer=init, dtype=dtype, name=name)
 
 
-class DINOV2Attention(Layer):
+class DINOV2Attention(DeclaredLayer):
     """Self-attention (`"attention"`, a multi-head attention layer) followed by dropout.
 
     Args:
@@ -42,7 +43,6 @@ class DINOV2Attention(Layer):
 
     def __init__(self, hidden_dim: int, num_heads: int, dropout_rate: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim, self.num_heads, self.dropout_rate = int(hidden_dim), int(num_heads), float(dropout_rate)
         self.attention = _ViTAttention(
             num_heads=self.num_heads,
             key_dim=self.hidden_dim // self.num_heads,
@@ -61,13 +61,8 @@ class DINOV2Attention(Layer):
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(hidden_dim=self.hidden_dim, num_heads=self.num_heads, dropout_rate=self.dropout_rate)
-        return config
 
-
-class DINOV2LayerScale(Layer):
+class DINOV2LayerScale(DeclaredLayer):
     """Multiplies its inputs by a learned per-channel scale `lambda1`, initialized to `init_values`.
 
     Args:
@@ -83,7 +78,6 @@ class DINOV2LayerScale(Layer):
 
     def __init__(self, hidden_dim: int, init_values: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim, self.init_values = int(hidden_dim), float(init_values)
 
     def build(self, input_shape: Any) -> None:
         self.lambda1 = self.add_weight(
@@ -96,13 +90,8 @@ class DINOV2LayerScale(Layer):
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(hidden_dim=self.hidden_dim, init_values=self.init_values)
-        return config
 
-
-class DINOV2DropPath(Layer):
+class DINOV2DropPath(DeclaredLayer):
     """Stochastic depth: in training, drops whole examples' residual branches with probability `rate`.
 
     Args:
@@ -118,7 +107,6 @@ class DINOV2DropPath(Layer):
 
     def __init__(self, rate: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rate = float(rate)
 
     def call(self, inputs: tf.Tensor, training: Any = None) -> tf.Tensor:
         if not training or self.rate == 0.0:
@@ -131,13 +119,8 @@ class DINOV2DropPath(Layer):
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(rate=self.rate)
-        return config
 
-
-class DINOV2MLP(Layer):
+class DINOV2MLP(DeclaredLayer):
     """Feed-forward block: dense `fc1` (GELU) to `intermediate_dim`, dense `fc2` back to `hidden_dim`.
 
     Args:
@@ -154,7 +137,6 @@ class DINOV2MLP(Layer):
 
     def __init__(self, hidden_dim: int, intermediate_dim: int, activation: Any = "gelu", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim, self.intermediate_dim, self.activation = int(hidden_dim), int(intermediate_dim), activation
         self.fc1 = _dense(self.intermediate_dim, "fc1", self.dtype_policy, activation)
         self.fc2 = _dense(self.hidden_dim, "fc2", self.dtype_policy)
 
@@ -168,13 +150,8 @@ class DINOV2MLP(Layer):
     def compute_output_shape(self, input_shape: Any) -> Any:
         return (*tuple(input_shape)[:-1], self.hidden_dim)
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(hidden_dim=self.hidden_dim, intermediate_dim=self.intermediate_dim, activation=self.activation)
-        return config
 
-
-class DINOV2SwiGLUFFN(Layer):
+class DINOV2SwiGLUFFN(DeclaredLayer):
     """SwiGLU feed-forward block: `weights_in` to two halves, `silu(a) * b`, `weights_out` back to `hidden_dim`.
 
     The halves have `(int(intermediate_dim * 2 / 3) + 7) // 8 * 8` units each.
@@ -192,7 +169,6 @@ class DINOV2SwiGLUFFN(Layer):
 
     def __init__(self, hidden_dim: int, intermediate_dim: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim, self.intermediate_dim = int(hidden_dim), int(intermediate_dim)
         self.actual_intermediate_dim = (int(self.intermediate_dim * 2 / 3) + 7) // 8 * 8
         self.weights_in = _dense(2 * self.actual_intermediate_dim, "weights_in", self.dtype_policy)
         self.weights_out = _dense(self.hidden_dim, "weights_out", self.dtype_policy)
@@ -208,13 +184,8 @@ class DINOV2SwiGLUFFN(Layer):
     def compute_output_shape(self, input_shape: Any) -> Any:
         return (*tuple(input_shape)[:-1], self.hidden_dim)
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(hidden_dim=self.hidden_dim, intermediate_dim=self.intermediate_dim)
-        return config
 
-
-class DINOV2Layer(Layer):
+class DINOV2Layer(PreNormEncoderBlock):
     """DINOv2 encoder block: pre-norm attention and feed-forward, each layer-scaled, drop-pathed and residual.
 
     Args:
@@ -234,6 +205,9 @@ class DINOV2Layer(Layer):
         TensorShape([1, 5, 8])
     """
 
+    _norm_1, _attention = StoredAs("norm1"), StoredAs("attention")
+    _norm_2, _feed_forward = StoredAs("norm2"), StoredAs("mlp")
+
     def __init__(
         self,
         hidden_dim: int,
@@ -246,51 +220,41 @@ class DINOV2Layer(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim, self.num_heads, self.intermediate_dim = int(hidden_dim), int(num_heads), int(intermediate_dim)
-        self.layer_scale_init_value = float(layer_scale_init_value)
-        self.use_swiglu_ffn = bool(use_swiglu_ffn)
-        self.dropout_rate, self.drop_path_rate = float(dropout_rate), float(drop_path_rate)
-        policy = self.dtype_policy
-        self.norm1 = LayerNormalization(epsilon=1e-6, dtype=policy, name="norm1")
-        self.attention = DINOV2Attention(hidden_dim, num_heads, self.dropout_rate, dtype=policy, name="attention")
-        self.layer_scale1 = DINOV2LayerScale(hidden_dim, self.layer_scale_init_value, dtype=policy, name="layer_scale1")
+        self.make_parts()
+
+    def make_parts(self) -> None:
+        policy, scale = self.dtype_policy, float(self.layer_scale_init_value)
+        self._norm_1 = self.layer_norm("norm1", epsilon=1e-6)
+        self._attention = DINOV2Attention(
+            self.hidden_dim, self.num_heads, self.dropout_rate, dtype=policy, name="attention"
+        )
+        self.layer_scale1 = DINOV2LayerScale(self.hidden_dim, scale, dtype=policy, name="layer_scale1")
         if self.drop_path_rate > 0:
             self.drop_path = DINOV2DropPath(self.drop_path_rate, dtype=policy, name="drop_path")
         else:
             self.drop_path = Identity(dtype=policy, name="drop_path")
-        self.norm2 = LayerNormalization(epsilon=1e-6, dtype=policy, name="norm2")
+        self._norm_2 = self.layer_norm("norm2", epsilon=1e-6)
         ffn = DINOV2SwiGLUFFN if self.use_swiglu_ffn else DINOV2MLP
-        self.mlp = ffn(hidden_dim=self.hidden_dim, intermediate_dim=self.intermediate_dim, dtype=policy, name="mlp")
-        self.layer_scale2 = DINOV2LayerScale(hidden_dim, self.layer_scale_init_value, dtype=policy, name="layer_scale2")
+        self._feed_forward = ffn(
+            hidden_dim=self.hidden_dim, intermediate_dim=self.intermediate_dim, dtype=policy, name="mlp"
+        )
+        self.layer_scale2 = DINOV2LayerScale(self.hidden_dim, scale, dtype=policy, name="layer_scale2")
 
-    def build(self, input_shape: Any) -> None:
-        for layer in (self.norm1, self.attention, self.layer_scale1, self.norm2, self.mlp, self.layer_scale2):
+    def build_feed_forward(self, input_shape: Any) -> None:
+        for layer in (self.layer_scale1, self.mlp, self.layer_scale2):
             layer.build(input_shape)
 
-    def call(self, inputs: tf.Tensor, training: Any = None) -> tf.Tensor:
-        x = self.layer_scale1(self.attention(self.norm1(inputs), training=training))
-        hidden = self.drop_path(x, training=training) + inputs
-        x = self.layer_scale2(self.mlp(self.norm2(hidden)))
-        return self.drop_path(x, training=training) + hidden
+    def attend(self, x: tf.Tensor, attention_mask: Any, training: Any) -> tf.Tensor:
+        return self.attention(x, training=training)
 
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
+    def after_attention(self, x: tf.Tensor, training: Any) -> tf.Tensor:
+        return self.drop_path(self.layer_scale1(x), training=training)
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            hidden_dim=self.hidden_dim,
-            num_heads=self.num_heads,
-            intermediate_dim=self.intermediate_dim,
-            layer_scale_init_value=self.layer_scale_init_value,
-            use_swiglu_ffn=self.use_swiglu_ffn,
-            dropout_rate=self.dropout_rate,
-            drop_path_rate=self.drop_path_rate,
-        )
-        return config
+    def after_feed_forward(self, x: tf.Tensor, training: Any) -> tf.Tensor:
+        return self.drop_path(self.layer_scale2(x), training=training)
 
 
-class DINOV2Encoder(Layer):
+class DINOV2Encoder(DeclaredLayer):
     """`num_layers` `DINOV2Layer` blocks (the attribute `layers`, as KerasHub's); also returns each block's output.
 
     Args:
@@ -330,11 +294,6 @@ class DINOV2Encoder(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.num_layers, self.hidden_dim = int(num_layers), int(hidden_dim)
-        self.num_heads, self.intermediate_dim = int(num_heads), int(intermediate_dim)
-        self.layer_scale_init_value = float(layer_scale_init_value)
-        self.use_swiglu_ffn = bool(use_swiglu_ffn)
-        self.dropout_rate, self.drop_path_rate = float(dropout_rate), float(drop_path_rate)
         self.layers = [
             DINOV2Layer(
                 hidden_dim=self.hidden_dim,
@@ -364,17 +323,3 @@ class DINOV2Encoder(Layer):
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape, {f"stage{i}": input_shape for i in range(1, self.num_layers + 1)}
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            num_layers=self.num_layers,
-            hidden_dim=self.hidden_dim,
-            num_heads=self.num_heads,
-            intermediate_dim=self.intermediate_dim,
-            layer_scale_init_value=self.layer_scale_init_value,
-            use_swiglu_ffn=self.use_swiglu_ffn,
-            dropout_rate=self.dropout_rate,
-            drop_path_rate=self.drop_path_rate,
-        )
-        return config

@@ -21,9 +21,10 @@ import tensorflow as tf
 from tfkit import initializers
 from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.layer import Layer
+from tfkit.hub.layers.attribute_names import StoredAs
 from tfkit.hub.layers.gelu_approximate import gelu_approximate
 from tfkit.hub.layers.reversible_embedding import ReversibleEmbedding
-from tfkit.hub.models.clip.clip_layers import KerasAttention
+from tfkit.hub.layers.vit_style_encoder import DeclaredLayer, KerasAttention, PreNormEncoderBlock, patches_to_sequence
 from tfkit.layers import Conv2D, Dense, Embedding, LayerNormalization
 
 
@@ -93,12 +94,7 @@ class SigLIPVisionEmbedding(Layer):
         self.position_embedding.build((1, self.num_positions))
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        patches = self.patch_embedding(inputs)
-        batch = tf.shape(patches)[0]
-        if self.data_format == "channels_first":
-            patches = tf.transpose(tf.reshape(patches, (batch, self.hidden_dim, -1)), (0, 2, 1))
-        else:
-            patches = tf.reshape(patches, (batch, -1, self.hidden_dim))
+        patches = patches_to_sequence(self.patch_embedding(inputs), self.data_format)
         return patches + self.position_embedding(self.position_ids)
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
@@ -110,7 +106,7 @@ class SigLIPVisionEmbedding(Layer):
         return config
 
 
-class SigLIPTextEmbedding(Layer):
+class SigLIPTextEmbedding(DeclaredLayer):
     """Token and learned position embeddings, summed (each a `ReversibleEmbedding`, as in KerasHub).
 
     Args:
@@ -144,12 +140,6 @@ class SigLIPTextEmbedding(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.vocabulary_size = int(vocabulary_size)
-        self.sequence_length = int(sequence_length)
-        self.embedding_dim = int(embedding_dim)
-        self.tie_weights = tie_weights
-        self.embeddings_initializer = embeddings_initializer
-        self.mask_zero = mask_zero
         for attribute, rows in (("token_embedding", vocabulary_size), ("position_embedding", sequence_length)):
             embedding = ReversibleEmbedding(
                 rows,
@@ -173,20 +163,8 @@ class SigLIPTextEmbedding(Layer):
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (*tuple(input_shape), self.embedding_dim)
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            vocabulary_size=self.vocabulary_size,
-            sequence_length=self.sequence_length,
-            embedding_dim=self.embedding_dim,
-            tie_weights=self.tie_weights,
-            embeddings_initializer=self.embeddings_initializer,
-            mask_zero=self.mask_zero,
-        )
-        return config
 
-
-class SigLIPMLP(Layer):
+class SigLIPMLP(DeclaredLayer):
     """SigLIP's feedforward: `fc2(fc1(x))`, the activation on `fc1`.
 
     Args:
@@ -207,9 +185,6 @@ class SigLIPMLP(Layer):
 
     def __init__(self, hidden_dim: int, intermediate_dim: int, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim = hidden_dim
-        self.intermediate_dim = intermediate_dim
-        self.activation = activation
         function = gelu_approximate if activation == "gelu_approximate" else activation
         bias = initializers.RandomNormal(stddev=1e-6)
         self.fc1 = Dense(
@@ -228,13 +203,8 @@ class SigLIPMLP(Layer):
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (*tuple(input_shape)[:-1], self.hidden_dim)
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(hidden_dim=self.hidden_dim, intermediate_dim=self.intermediate_dim, activation=self.activation)
-        return config
 
-
-class SigLIPEncoderLayer(Layer):
+class SigLIPEncoderLayer(PreNormEncoderBlock):
     """One pre-layer-norm transformer block of SigLIP's encoders (bidirectional by default).
 
     `x + self_attn(layer_norm1(x))`, then `x + mlp(layer_norm2(x))`.
@@ -263,6 +233,9 @@ class SigLIPEncoderLayer(Layer):
         TensorShape([1, 3, 8])
     """
 
+    _norm_1, _attention = StoredAs("layer_norm1"), StoredAs("self_attn")
+    _norm_2, _feed_forward = StoredAs("layer_norm2"), StoredAs("mlp")
+
     def __init__(
         self,
         hidden_dim: int,
@@ -279,46 +252,19 @@ class SigLIPEncoderLayer(Layer):
                 f"SigLIPEncoderLayer '{self.name}': hidden_dim ({hidden_dim}) must be divisible by num_heads "
                 f"({num_heads})"
             )
-        self.hidden_dim = int(hidden_dim)
-        self.num_heads = int(num_heads)
-        self.intermediate_dim = int(intermediate_dim)
-        self.intermediate_activation = intermediate_activation
-        self.use_causal_mask = bool(use_causal_mask)
-        self.layer_norm_epsilon = layer_norm_epsilon
+        self.make_parts()
+
+    def make_parts(self) -> None:
         policy = self.dtype_policy
-        self.self_attn = KerasAttention(num_heads, hidden_dim // num_heads, dtype=policy, name="self_attn")
-        self.layer_norm1 = LayerNormalization(epsilon=layer_norm_epsilon, dtype=policy, name="layer_norm1")
-        self.mlp = SigLIPMLP(hidden_dim, intermediate_dim, intermediate_activation, dtype=policy, name="mlp")
-        self.layer_norm2 = LayerNormalization(epsilon=layer_norm_epsilon, dtype=policy, name="layer_norm2")
-
-    def build(self, input_shape: Any) -> None:
-        self.layer_norm1.build(input_shape)
-        self.self_attn.build(input_shape, input_shape, input_shape)
-        self.layer_norm2.build(input_shape)
-        self.mlp.build(input_shape)
-
-    def call(self, inputs: tf.Tensor, training: Any = None) -> tf.Tensor:
-        x = self.layer_norm1(inputs)
-        x = inputs + self.self_attn(x, x, x, training=training, use_causal_mask=self.use_causal_mask)
-        return x + self.mlp(self.layer_norm2(x))
-
-    def compute_output_shape(self, input_shape: Any) -> tuple:
-        return (*tuple(input_shape)[:-1], self.hidden_dim)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            hidden_dim=self.hidden_dim,
-            num_heads=self.num_heads,
-            intermediate_dim=self.intermediate_dim,
-            intermediate_activation=self.intermediate_activation,
-            use_causal_mask=self.use_causal_mask,
-            layer_norm_epsilon=self.layer_norm_epsilon,
+        self._attention = self.self_attention("self_attn")
+        self._norm_1 = self.layer_norm("layer_norm1")
+        self._feed_forward = SigLIPMLP(
+            self.hidden_dim, self.intermediate_dim, self.intermediate_activation, dtype=policy, name="mlp"
         )
-        return config
+        self._norm_2 = self.layer_norm("layer_norm2")
 
 
-class SigLIPMultiHeadAttentionPooling(Layer):
+class SigLIPMultiHeadAttentionPooling(DeclaredLayer):
     """SigLIP's attention pooling: a learned probe attends over the tokens, then a residual MLP.
 
     The probe weight has no name, as in KerasHub (Keras calls it
@@ -355,11 +301,6 @@ class SigLIPMultiHeadAttentionPooling(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim = int(hidden_dim)
-        self.intermediate_dim = int(intermediate_dim)
-        self.num_heads = int(num_heads)
-        self.activation = activation
-        self.layer_norm_epsilon = layer_norm_epsilon
         policy = self.dtype_policy
         self.attention = KerasAttention(num_heads, hidden_dim // num_heads, dtype=policy, name="attention")
         self.layer_norm = LayerNormalization(epsilon=layer_norm_epsilon, dtype=policy, name="layernorm")
@@ -382,17 +323,6 @@ class SigLIPMultiHeadAttentionPooling(Layer):
 
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (input_shape[0], self.hidden_dim)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            hidden_dim=self.hidden_dim,
-            intermediate_dim=self.intermediate_dim,
-            num_heads=self.num_heads,
-            activation=self.activation,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-        )
-        return config
 
 
 class SigLIPHead(Layer):

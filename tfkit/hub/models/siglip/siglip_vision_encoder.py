@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.functional_graph import Input
+from tfkit.hub.layers.vit_style_encoder import ChannelsFirstInConfig, encoder_outputs, square_image_side
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.siglip.siglip_layers import (
     SigLIPEncoderLayer,
@@ -22,7 +22,7 @@ from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class SigLIPVisionEncoder(Backbone):
+class SigLIPVisionEncoder(ChannelsFirstInConfig, Backbone):
     """SigLIP vision core network with hyperparameters.
 
     The image tower of SigLIP (Zhai et al., 2023): a patch convolution and
@@ -73,12 +73,7 @@ class SigLIPVisionEncoder(Backbone):
         dtype: Any = None,
         **kwargs: Any,
     ) -> None:
-        data_format = standardize_data_format(data_format, "SigLIPVisionEncoder")
-        height, width = image_shape[:2] if data_format == "channels_last" else image_shape[1:]
-        if height != width:
-            raise ValueError(
-                f"SigLIPVisionEncoder: the height and width of image_shape must be equal, got {tuple(image_shape)}"
-            )
+        data_format, height = square_image_side("SigLIPVisionEncoder", image_shape, data_format)
         prefix = f"{kwargs['name']}_" if kwargs.get("name") else ""  # KerasHub's names
         self.embedding = SigLIPVisionEmbedding(
             hidden_dim, patch_size, height, data_format=data_format, dtype=dtype, name=f"{prefix}embedding"
@@ -107,20 +102,7 @@ class SigLIPVisionEncoder(Backbone):
         )
         images = Input(shape=tuple(image_shape), name="images")
         x = self.embedding(images)
-        for block in self.encoder_layers:
-            x = block(x)
-        outputs = self.head(self.post_layer_norm(x))
+        outputs = self.head(encoder_outputs(x, self.encoder_layers, self.post_layer_norm))
         super().__init__(inputs={"images": images}, outputs=outputs, dtype=dtype, **kwargs)
         self.image_shape = tuple(image_shape)
         self.data_format = data_format
-
-    def get_config(self) -> dict[str, Any]:
-        """The config: KerasHub's keys, and `data_format` when it is `"channels_first"` (KerasHub keeps none).
-
-        Returns:
-            A dict of plain values.
-        """
-        config = super().get_config()
-        if config["data_format"] == "channels_last":
-            del config["data_format"]
-        return config

@@ -11,6 +11,7 @@ from typing import Any
 
 from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.functional_graph import Input
+from tfkit.hub.layers.vit_style_encoder import patch_grid
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.vit.vit_layers import ViTEncoder, ViTPatchingAndEmbedding
 from tfkit.saving import register_keras_serializable
@@ -90,27 +91,14 @@ class ViTBackbone(Backbone):
         **kwargs: Any,
     ) -> None:
         data_format = standardize_data_format(data_format, "ViTBackbone")
-        h_axis, w_axis, channels_axis = (-3, -2, -1) if data_format == "channels_last" else (-2, -1, -3)
-        if len(image_shape) != 3 or image_shape[h_axis] is None or image_shape[w_axis] is None:
-            raise ValueError(
-                f"ViTBackbone: image_shape must be 3 numbers with a known height and width ({data_format}), "
-                f"got {image_shape}"
-            )
-        if isinstance(patch_size, int):
-            patch_size = (patch_size, patch_size)
-        patch_size = tuple(patch_size)
-        for axis, patch, what in ((h_axis, patch_size[0], "height"), (w_axis, patch_size[1], "width")):
-            if image_shape[axis] % patch != 0:
-                raise ValueError(
-                    f"ViTBackbone: the image {what} {image_shape[axis]} must be divisible by the patch {what} {patch}"
-                )
+        image_size, patch_size, num_channels = patch_grid("ViTBackbone", image_shape, patch_size, data_format)
 
         images = Input(shape=tuple(image_shape), name="images")
         x = ViTPatchingAndEmbedding(
-            image_size=(image_shape[h_axis], image_shape[w_axis]),
+            image_size=image_size,
             patch_size=patch_size,
             hidden_dim=hidden_dim,
-            num_channels=image_shape[channels_axis],
+            num_channels=num_channels,
             use_class_token=use_class_token,
             use_patch_bias=use_patch_bias,
             data_format=data_format,

@@ -19,27 +19,22 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.base.data_format import standardize_data_format
-from tfkit.engine.layer import Layer
-from tfkit.hub.layers.cached_multi_head_attention import keras_attention
-from tfkit.layers import Conv2D, Dense, Dropout, Embedding, LayerNormalization, MultiHeadAttention
+from tfkit.hub.layers.attribute_names import StoredAs
+from tfkit.hub.layers.vit_style_encoder import (
+    DeclaredLayer,
+    KerasAttention,
+    PreNormEncoder,
+    PreNormEncoderBlock,
+    patches_to_sequence,
+)
+from tfkit.layers import Conv2D, Dense, Dropout, Embedding
 
 
-class _ViTAttention(MultiHeadAttention):
-    """``MultiHeadAttention`` computing attention as Keras 3 does on TensorFlow (see ``keras_attention``)."""
-
-    def _compute_attention(
-        self,
-        query: tf.Tensor,
-        key: tf.Tensor,
-        value: tf.Tensor,
-        attention_mask: Any = None,
-        training: Any = None,
-        return_attention_scores: bool = False,
-    ) -> tuple[tf.Tensor, tf.Tensor | None]:
-        return keras_attention(self, query, key, value, attention_mask, training, return_attention_scores)
+class _ViTAttention(KerasAttention):
+    """The attention of ViT's, DeiT's and DINOv2's blocks (a class of its own, as it was)."""
 
 
-class MLP(Layer):
+class MLP(DeclaredLayer):
     """Multi-Layer Perceptron (MLP) block: dense (GELU), dropout, dense, dropout.
 
     Args:
@@ -64,10 +59,6 @@ class MLP(Layer):
         self, hidden_dim: int, mlp_dim: int, use_bias: bool = True, dropout_rate: float = 0.0, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
-        self.hidden_dim = hidden_dim
-        self.mlp_dim = mlp_dim
-        self.use_bias = use_bias
-        self.dropout_rate = dropout_rate
 
     def _dense(self, units: int, name: str, activation: Any = None) -> Dense:
         bias_initializer = initializers.RandomNormal(stddev=1e-6) if self.use_bias else "zeros"
@@ -91,15 +82,8 @@ class MLP(Layer):
         x = self.dropout(self.dense_1(inputs), training=training)
         return self.dropout(self.dense_2(x), training=training)
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            hidden_dim=self.hidden_dim, mlp_dim=self.mlp_dim, use_bias=self.use_bias, dropout_rate=self.dropout_rate
-        )
-        return config
 
-
-class ViTPatchingAndEmbedding(Layer):
+class ViTPatchingAndEmbedding(DeclaredLayer):
     """Patches the image and embeds the patches.
 
     A strided convolution embeds each `patch_size` patch; the patches are
@@ -136,6 +120,8 @@ class ViTPatchingAndEmbedding(Layer):
         TensorShape([2, 5, 6])
     """
 
+    computed_config = ("num_patches", "num_positions")
+
     def __init__(
         self,
         image_size: Any,
@@ -147,18 +133,10 @@ class ViTPatchingAndEmbedding(Layer):
         data_format: str | None = None,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop("num_patches", None)
-        kwargs.pop("num_positions", None)
         super().__init__(**kwargs)
         grid = tuple(int(s) // int(p) for s, p in zip(image_size, patch_size))
-        self.image_size = image_size
-        self.patch_size = patch_size
-        self.hidden_dim = hidden_dim
-        self.num_channels = num_channels
         self.num_patches = grid[0] * grid[1]
         self.num_positions = self.num_patches + 1 if use_class_token else self.num_patches
-        self.use_class_token = use_class_token
-        self.use_patch_bias = use_patch_bias
         self.data_format = standardize_data_format(data_format, f"ViTPatchingAndEmbedding layer '{self.name}'")
 
     def build(self, input_shape: Any) -> None:
@@ -191,11 +169,8 @@ class ViTPatchingAndEmbedding(Layer):
         self.position_embedding.build((1, self.num_positions))
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
-        patches = self.patch_embedding(inputs)
-        if self.data_format == "channels_first":
-            patches = tf.transpose(patches, (0, 2, 3, 1))
+        patches = patches_to_sequence(self.patch_embedding(inputs), self.data_format)
         batch = tf.shape(patches)[0]
-        patches = tf.reshape(patches, [batch, -1, self.hidden_dim])
         positions = self.position_embedding(tf.range(self.num_positions)[tf.newaxis])
         if self.use_class_token:
             class_token = tf.tile(tf.cast(self.class_token, patches.dtype), [batch, 1, 1])
@@ -205,25 +180,8 @@ class ViTPatchingAndEmbedding(Layer):
     def compute_output_shape(self, input_shape: Any) -> tuple:
         return (input_shape[0], self.num_positions, self.hidden_dim)
 
-    def get_config(self) -> dict[str, Any]:
-        """KerasHub's keys (`num_patches` and `num_positions` included), plus `use_patch_bias` and
-        `data_format`, which KerasHub's config drops."""
-        config = super().get_config()
-        config.update(
-            image_size=self.image_size,
-            patch_size=self.patch_size,
-            hidden_dim=self.hidden_dim,
-            num_channels=self.num_channels,
-            num_patches=self.num_patches,
-            num_positions=self.num_positions,
-            use_class_token=self.use_class_token,
-            use_patch_bias=self.use_patch_bias,
-            data_format=self.data_format,
-        )
-        return config
 
-
-class ViTEncoderBlock(Layer):
+class ViTEncoderBlock(PreNormEncoderBlock):
     """Transformer encoder block: pre-norm self-attention and pre-norm MLP, each with a residual.
 
     Args:
@@ -253,6 +211,12 @@ class ViTEncoderBlock(Layer):
         TensorShape([1, 5, 8])
     """
 
+    _norm_1, _attention = StoredAs("layer_norm_1"), StoredAs("mha")
+    _norm_2, _feed_forward = StoredAs("layer_norm_2"), StoredAs("mlp")
+    make_parts_in_build = True
+    computed_config = ("key_dim",)
+    attention_class = _ViTAttention
+
     def __init__(
         self,
         num_heads: int,
@@ -265,34 +229,14 @@ class ViTEncoderBlock(Layer):
         layer_norm_epsilon: float = 1e-6,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop("key_dim", None)
         super().__init__(**kwargs)
-        self.num_heads = num_heads
-        self.hidden_dim = hidden_dim
-        self.key_dim = hidden_dim // num_heads
-        self.mlp_dim = mlp_dim
-        self.use_mha_bias = use_mha_bias
-        self.use_mlp_bias = use_mlp_bias
-        self.dropout_rate = dropout_rate
-        self.attention_dropout = attention_dropout
-        self.layer_norm_epsilon = layer_norm_epsilon
 
-    def build(self, input_shape: Any) -> None:
-        self.layer_norm_1 = LayerNormalization(epsilon=self.layer_norm_epsilon, name="ln_1", dtype=self.dtype_policy)
-        self.layer_norm_1.build(input_shape)
-        self.mha = _ViTAttention(
-            num_heads=self.num_heads,
-            key_dim=self.key_dim,
-            use_bias=self.use_mha_bias,
-            dropout=self.attention_dropout,
-            name="mha",
-            dtype=self.dtype_policy,
-        )
-        self.mha.build(input_shape, input_shape)
-        self.dropout = Dropout(self.dropout_rate, dtype=self.dtype_policy, name="dropout")
-        self.layer_norm_2 = LayerNormalization(epsilon=self.layer_norm_epsilon, name="ln_2", dtype=self.dtype_policy)
-        self.layer_norm_2.build((None, None, self.hidden_dim))
-        self.mlp = MLP(
+    def make_parts(self) -> None:
+        self._norm_1 = self.layer_norm("ln_1")
+        self._attention = self.self_attention("mha", self.use_mha_bias, self.attention_dropout)
+        self.dropout = self.dropout_layer(self.dropout_rate)
+        self._norm_2 = self.layer_norm("ln_2")
+        self._feed_forward = MLP(
             hidden_dim=self.hidden_dim,
             mlp_dim=self.mlp_dim,
             use_bias=self.use_mlp_bias,
@@ -300,34 +244,12 @@ class ViTEncoderBlock(Layer):
             name="mlp",
             dtype=self.dtype_policy,
         )
-        self.mlp.build((None, None, self.hidden_dim))
 
-    def call(self, inputs: tf.Tensor, training: Any = None) -> tf.Tensor:
-        x = self.layer_norm_1(inputs)
-        x = self.mha(x, x, training=training)
-        x = self.dropout(x, training=training) + inputs
-        return x + self.mlp(self.layer_norm_2(x), training=training)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            num_heads=self.num_heads,
-            hidden_dim=self.hidden_dim,
-            key_dim=self.key_dim,
-            mlp_dim=self.mlp_dim,
-            use_mha_bias=self.use_mha_bias,
-            use_mlp_bias=self.use_mlp_bias,
-            dropout_rate=self.dropout_rate,
-            attention_dropout=self.attention_dropout,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-        )
-        return config
+    def after_attention(self, x: tf.Tensor, training: Any) -> tf.Tensor:
+        return self.dropout(x, training=training)
 
 
-class ViTEncoder(Layer):
+class ViTEncoder(PreNormEncoder):
     """Vision Transformer (ViT) encoder: dropout, `num_layers` encoder blocks (`ViTEncoderBlock`), a final layer norm.
 
     Args:
@@ -356,6 +278,9 @@ class ViTEncoder(Layer):
         (TensorShape([1, 5, 8]), 2)
     """
 
+    block_class = ViTEncoderBlock
+    input_dropout = True
+
     def __init__(
         self,
         num_layers: int,
@@ -370,58 +295,3 @@ class ViTEncoder(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.num_layers = num_layers
-        self.num_heads = num_heads
-        self.hidden_dim = hidden_dim
-        self.mlp_dim = mlp_dim
-        self.use_mha_bias = use_mha_bias
-        self.use_mlp_bias = use_mlp_bias
-        self.dropout_rate = dropout_rate
-        self.attention_dropout = attention_dropout
-        self.layer_norm_epsilon = layer_norm_epsilon
-
-    def build(self, input_shape: Any) -> None:
-        blocks = []
-        for i in range(self.num_layers):
-            block = ViTEncoderBlock(
-                num_heads=self.num_heads,
-                hidden_dim=self.hidden_dim,
-                mlp_dim=self.mlp_dim,
-                dropout_rate=self.dropout_rate,
-                use_mha_bias=self.use_mha_bias,
-                use_mlp_bias=self.use_mlp_bias,
-                attention_dropout=self.attention_dropout,
-                layer_norm_epsilon=self.layer_norm_epsilon,
-                dtype=self.dtype_policy,
-                name=f"transformer_block_{i + 1}",
-            )
-            block.build((None, None, self.hidden_dim))
-            blocks.append(block)
-        self.encoder_layers = blocks
-        self.dropout = Dropout(self.dropout_rate, dtype=self.dtype_policy, name="dropout")
-        self.layer_norm = LayerNormalization(epsilon=self.layer_norm_epsilon, dtype=self.dtype_policy, name="ln")
-        self.layer_norm.build((None, None, self.hidden_dim))
-
-    def call(self, inputs: tf.Tensor, training: Any = None) -> tf.Tensor:
-        x = self.dropout(inputs, training=training)
-        for block in self.encoder_layers:
-            x = block(x, training=training)
-        return self.layer_norm(x)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(
-            num_layers=self.num_layers,
-            num_heads=self.num_heads,
-            hidden_dim=self.hidden_dim,
-            mlp_dim=self.mlp_dim,
-            use_mha_bias=self.use_mha_bias,
-            use_mlp_bias=self.use_mlp_bias,
-            dropout_rate=self.dropout_rate,
-            attention_dropout=self.attention_dropout,
-            layer_norm_epsilon=self.layer_norm_epsilon,
-        )
-        return config
