@@ -6,15 +6,15 @@
 
 An audio backbone's ``"decoder_sequence_output"`` is already normalized (its
 final norm is part of the backbone), so the model's logits are the tied
-projection of it; in the cached decoding loop the final norm is applied by
-``decoder_logits`` through the family's ``decoder_final_norm`` hook.
+projection of it (``Seq2SeqLM.decoder_logits``); the cached decoding loop
+applies the final norm the family names in ``Seq2SeqLM``'s
+``decoder_final_norm`` hook, which an ``AudioToText`` must declare.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tfkit.hub.models.causal_lm import CausalLM
 from tfkit.hub.models.seq_2_seq_lm import Seq2SeqLM
 from tfkit.saving import register_keras_serializable
 
@@ -45,28 +45,13 @@ class AudioToText(Seq2SeqLM):
         True
     """
 
-    def __init__(self, backbone: Any = None, preprocessor: Any = None, **kwargs: Any) -> None:
-        if backbone is None:
-            super().__init__(**kwargs)
-            return
-        self.backbone = backbone
-        self.preprocessor = preprocessor
-        inputs = backbone.input
-        hidden_states = backbone(inputs)["decoder_sequence_output"]  # already through the final norm
-        CausalLM.__init__(self, inputs=inputs, outputs=backbone.token_embedding(hidden_states, reverse=True), **kwargs)
-
     def decoder_final_norm(self) -> Any:
-        """The decoder's final norm layer (a hook: the family's)."""
-        raise NotImplementedError(f"{type(self).__name__} must define decoder_final_norm")
-
-    def decoder_logits(self, hidden_states: Any) -> tuple[Any, Any]:
-        """The last decoder block's output through the final norm, then the tied output projection.
-
-        Args:
-            hidden_states: `(batch, length, hidden_dim)`.
+        """The decoder's final norm layer (a hook every audio family declares: its backbone's output is normalized).
 
         Returns:
-            `(logits, normalized_hidden_states)`.
+            The layer.
+
+        Raises:
+            NotImplementedError: Where the family does not declare it.
         """
-        hidden_states = self.decoder_final_norm()(hidden_states)
-        return self.backbone.token_embedding(hidden_states, reverse=True), hidden_states
+        raise NotImplementedError(f"{type(self).__name__} must define decoder_final_norm")

@@ -221,11 +221,11 @@ class CausalLM(Task):
                 static["prefill_length"] = prefill_length(prompt["padding_mask"], prompt["token_ids"].shape[1])
             generated = generate_function(prompt, stop_token_ids=stop_token_ids, **static)
             if strip_prompt:
-                generated = _strip_prompt(generated, prompt)
+                generated = without_prompt(generated, prompt)
             if self.preprocessor is not None:
                 generated = self.preprocessor.generate_postprocess(generated)
             outputs.append(generated)
-        return _joined(outputs, scalar)
+        return joined_outputs(outputs, scalar)
 
 
 def _generate_signature(model: "CausalLM", max_length: int | None, stop_token_ids: Any) -> Any:
@@ -238,8 +238,21 @@ def _generate_signature(model: "CausalLM", max_length: int | None, stop_token_id
     return generate
 
 
-def _strip_prompt(generated: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
-    """The completion alone: each row rolled left past its prompt, its mask the new tokens only."""
+def without_prompt(generated: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
+    """The completion alone: each row rolled left past its prompt, its mask the new tokens only.
+
+    `generate(..., strip_prompt=True)` returns this (`Seq2SeqLM`'s for its
+    decoder's prompt too).
+
+    Args:
+        generated: `{"token_ids", "padding_mask"}`: the generated rows,
+            prompt and completion, and the mask of their tokens.
+        prompt: `{"padding_mask"}`: the mask of each row's prompt tokens.
+
+    Returns:
+        `{"token_ids", "padding_mask"}`: each row's completion first, the
+        mask `True` on the completion's tokens only.
+    """
     prompt_mask = tf.cast(prompt["padding_mask"], tf.bool)
     length = tf.shape(prompt_mask)[1]
     shifts = tf.math.floormod(-tf.reduce_sum(tf.cast(prompt_mask, tf.int32), axis=1), length)
@@ -261,7 +274,18 @@ def _decoded(value: Any) -> Any:
     return value
 
 
-def _joined(outputs: list[Any], scalar: bool) -> Any:
+def joined_outputs(outputs: list[Any], scalar: bool) -> Any:
+    """`generate`'s result from its batches' outputs: one dict of NumPy arrays, or one list of strings.
+
+    Args:
+        outputs: Each batch's output: a dict of arrays (no preprocessor) or
+            a string tensor of texts.
+        scalar: Whether the input was one example, whose output is returned
+            alone (the dict's first rows, the first text).
+
+    Returns:
+        A dict of NumPy arrays, a list of strings, or one row or string.
+    """
     if isinstance(outputs[0], dict):
         joined = {key: np.concatenate([np.asarray(o[key]) for o in outputs]) for key in outputs[0]}
         return {key: value[0] for key, value in joined.items()} if scalar else joined

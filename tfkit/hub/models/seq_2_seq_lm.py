@@ -31,9 +31,14 @@ first three and inherits the rest):
   ``self_attention_cache_update_index``, ``cross_attention_cache``,
   ``cross_attention_cache_update_index``) and returning ``(x, self_cache,
   cross_cache)``. Defaults to ``backbone.decoder_transformer_layers``;
-- ``decoder_logits(hidden_states)``: the last block's output to
-  ``(logits, hidden_states)`` (a final norm, the output projection). Defaults
-  to the tied ``token_embedding(hidden_states, reverse=True)``, no norm;
+- ``decoder_final_norm()``: the layer normalizing the last block's output in
+  the cached loop, one the backbone's ``"decoder_sequence_output"`` already went
+  through (Whisper's, Moonshine's), or ``None`` (the default: no final norm);
+- ``decoder_logits(hidden_states)``: the final hidden states (the backbone's
+  ``"decoder_sequence_output"``, or the last block's output after
+  ``decoder_final_norm``) to ``(logits, hidden_states)``: the model's call
+  and the cached loop both project through it. Defaults to the tied
+  ``token_embedding(hidden_states, reverse=True)``;
 - ``key_value_heads()``: ``(heads, head_dim)`` of both caches. Defaults to
   ``backbone.num_heads`` and ``hidden_dim // num_heads``;
 - ``encoder_inputs``: the input keys ``call_encoder`` takes, in order
@@ -45,7 +50,9 @@ first three and inherits the rest):
   take more than the arguments above (T5's position bias) overrides it whole,
   keeping its contract: with ``cross_attention_cache_update_index=0`` it fills
   the cross-attention cache from ``encoder_hidden_states``, with ``None`` it
-  reads the cache as given.
+  reads the cache as given, and its logits are
+  ``decoder_logits(final_decoder_states(x))`` (Moonshine's; T5's applies its
+  own norm and dropout).
 
 The model's inputs and ``generate_step``'s are KerasHub's:
 ``{"encoder_token_ids", "encoder_padding_mask", "decoder_token_ids",
@@ -60,7 +67,7 @@ from typing import Any, ClassVar
 import tensorflow as tf
 
 from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
-from tfkit.hub.models.causal_lm import CausalLM, _joined, _strip_prompt, stop_mask
+from tfkit.hub.models.causal_lm import CausalLM, joined_outputs, stop_mask, without_prompt
 from tfkit.hub.models.prefill import prefill_length as bucketed_prefill_length
 from tfkit.hub.models.prefill import prompt_part
 from tfkit.saving import register_keras_serializable
@@ -154,17 +161,43 @@ class Seq2SeqLM(CausalLM):
         """The decoder's blocks, in order (a hook): `backbone.decoder_transformer_layers` unless overridden."""
         return list(self.backbone.decoder_transformer_layers)
 
+    def decoder_final_norm(self) -> Any:
+        """The decoder's final norm (a hook): `None` unless overridden.
+
+        The cached loop applies it to the last block's output before
+        `decoder_logits`; the backbone's `"decoder_sequence_output"` already
+        went through it, so the model's call does not.
+
+        Returns:
+            A layer, or `None` (no final norm).
+        """
+        return None
+
     def decoder_logits(self, hidden_states: Any) -> tuple[Any, Any]:
-        """The last decoder block's output to `(logits, hidden_states)` (a hook): the tied reverse embedding.
+        """The final decoder states to `(logits, hidden_states)` (a hook): the tied reverse embedding.
+
+        Args:
+            hidden_states: `(batch, length, hidden_dim)`: the backbone's
+                `"decoder_sequence_output"`, or the last block's output after
+                `decoder_final_norm`.
+
+        Returns:
+            `(logits, hidden_states)`: logits over the vocabulary and the
+            hidden states they come from.
+        """
+        return self.backbone.token_embedding(hidden_states, reverse=True), hidden_states
+
+    def final_decoder_states(self, hidden_states: Any) -> Any:
+        """The last decoder block's output through `decoder_final_norm` (as it is where that is `None`).
 
         Args:
             hidden_states: `(batch, length, hidden_dim)`.
 
         Returns:
-            `(logits, hidden_states)`: logits over the vocabulary and the
-            hidden states they come from (after a final norm, if any).
+            `(batch, length, hidden_dim)`, what `decoder_logits` takes.
         """
-        return self.backbone.token_embedding(hidden_states, reverse=True), hidden_states
+        norm = self.decoder_final_norm()
+        return hidden_states if norm is None else norm(hidden_states)
 
     def key_value_heads(self) -> tuple[int, int]:
         """The caches' `(heads, head_dim)` (a hook).
@@ -223,7 +256,7 @@ class Seq2SeqLM(CausalLM):
             )
             self_caches.append(self_cache)
             cross_caches.append(cross_cache)
-        logits, hidden_states = self.decoder_logits(x)
+        logits, hidden_states = self.decoder_logits(self.final_decoder_states(x))
         if cross_attention_cache_update_index is not None:
             cross_attention_cache = join_layer_caches(cross_caches, like=cross_attention_cache)
         return logits, hidden_states, join_layer_caches(self_caches, like=self_attention_cache), cross_attention_cache
@@ -359,7 +392,7 @@ class Seq2SeqLM(CausalLM):
             if self.preprocessor is not None:
                 generated = self.preprocessor.generate_postprocess(generated)
             outputs.append(generated)
-        return _joined(outputs, scalar)
+        return joined_outputs(outputs, scalar)
 
 
 def _is_scalar(inputs: Any) -> bool:
@@ -378,7 +411,7 @@ def _batched(inputs: Any) -> Any:
 def _strip_decoder_prompt(generated: dict[str, Any], prompt: dict[str, Any]) -> dict[str, Any]:
     """The decoder's completion alone: each row rolled left past its prompt, its mask the new tokens only."""
     rename = dict(zip(DECODER_KEYS, ("token_ids", "padding_mask")))
-    stripped = _strip_prompt(
+    stripped = without_prompt(
         {rename[key]: generated[key] for key in DECODER_KEYS}, {"padding_mask": prompt["decoder_padding_mask"]}
     )
     return {key: stripped[rename[key]] for key in DECODER_KEYS}

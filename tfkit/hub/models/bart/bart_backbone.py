@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from tfkit import initializers, layers
-from tfkit.engine import tracking
 from tfkit.engine.functional_graph import Input
 from tfkit.hub.layers import PositionEmbedding, ReversibleEmbedding, TransformerDecoder, TransformerEncoder
+from tfkit.hub.models.attribute_order import AttributeOrderedLayers
 from tfkit.hub.models.backbone import Backbone
 from tfkit.saving import register_keras_serializable
 
@@ -38,7 +38,7 @@ def bart_kernel_initializer(stddev: float = 0.02) -> Any:
 
 
 @register_keras_serializable(package="keras_hub")
-class BartBackbone(Backbone):
+class BartBackbone(AttributeOrderedLayers, Backbone):
     """BART encoder-decoder network.
 
     The encoder and the decoder share one token embedding; each adds its own
@@ -132,19 +132,6 @@ class BartBackbone(Backbone):
             )
         outputs = {"encoder_sequence_output": encoder_output, "decoder_sequence_output": x}
         super().__init__(inputs=inputs, outputs=outputs, dtype=dtype, **kwargs)
-
-    def _tracked_items(self) -> Any:
-        """The graph's layers in the order the constructor assigned them (KerasHub's weights and weight-file
-        keys follow the attributes a Keras backbone tracked before its graph; tfkit's functional model follows
-        the graph, which differs here: both position embeddings sit at the graph's top)."""
-        rank: dict[int, int] = {}
-        for value in vars(self).values():
-            for item in value if isinstance(value, (list, tuple)) else [value]:
-                rank.setdefault(id(item), len(rank))
-        graph_layers = self.functional_graph.layers
-        ordered = sorted(graph_layers, key=lambda layer: (rank.get(id(layer), len(rank)), graph_layers.index(layer)))
-        keys = tracking.structural_layer_keys(ordered) if tracking.structural_mode() else [l.name for l in ordered]
-        yield from zip(keys, ordered)
 
     def _embedding_layers(self, side: str, dropout: float, max_sequence_length: int, dtype: Any) -> None:
         """One side's position embedding, sum, layer norm and dropout, under KerasHub's names."""

@@ -120,7 +120,7 @@ class MoonshineAudioToText(AudioToText):
             )
             self_caches.append(self_cache)
             cross_caches.append(cross_cache)
-        logits, hidden_states = self.decoder_logits(x)
+        logits, hidden_states = self.decoder_logits(self.final_decoder_states(x))
         if cross_attention_cache_update_index is not None:
             cross_attention_cache = join_layer_caches(cross_caches, like=cross_attention_cache)
         return logits, hidden_states, join_layer_caches(self_caches, like=self_attention_cache), cross_attention_cache

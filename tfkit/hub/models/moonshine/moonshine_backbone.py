@@ -20,10 +20,10 @@ import tensorflow as tf
 from tfkit import layers, ops
 from tfkit.engine.functional_graph import Input
 from tfkit.hub.layers.reversible_embedding import ReversibleEmbedding
+from tfkit.hub.models.attribute_order import AttributeOrderedLayers
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.moonshine.moonshine_blocks import MoonshineDecoderBlock, MoonshineEncoderBlock, _head_dim
 from tfkit.hub.models.moonshine.moonshine_layers import MoonshineRotaryEmbedding, moonshine_kernel_initializer
-from tfkit.hub.models.whisper.whisper_backbone import AttributeOrderedLayers
 from tfkit.saving import register_keras_serializable
 
 

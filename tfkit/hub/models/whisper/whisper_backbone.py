@@ -18,11 +18,11 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import initializers, layers, ops
-from tfkit.engine import tracking
 from tfkit.engine.functional_graph import Input
 from tfkit.engine.layer import Layer
 from tfkit.hub.layers.position_embedding import PositionEmbedding
 from tfkit.hub.layers.token_and_position_embedding import TokenAndPositionEmbedding
+from tfkit.hub.models.attribute_order import AttributeOrderedLayers
 from tfkit.hub.models.backbone import Backbone
 from tfkit.hub.models.whisper.whisper_decoder import WhisperDecoder
 from tfkit.hub.models.whisper.whisper_encoder import WhisperEncoder
@@ -43,28 +43,6 @@ class Padder(Layer):
     def compute_output_shape(self, input_shape: Any) -> tuple:
         length = None if input_shape[1] is None else input_shape[1] + 2
         return (input_shape[0], length, input_shape[2])
-
-
-def layers_in_attribute_order(model: Any) -> list[Any]:
-    """`model`'s graph layers in the order its constructor assigned them (lists element by element), the rest
-    (its inputs) after them in graph order: Keras's order of a backbone's weights, which follow the layers the
-    backbone tracked as attributes before its graph, where tfkit's functional model follows the graph."""
-    rank: dict[int, int] = {}
-    for value in vars(model).values():
-        for item in value if isinstance(value, (list, tuple)) else [value]:
-            rank.setdefault(id(item), len(rank))
-    layers = model.functional_graph.layers
-    return sorted(layers, key=lambda layer: (rank.get(id(layer), len(rank)), layers.index(layer)))
-
-
-class AttributeOrderedLayers:
-    """Mixin of an encoder-decoder backbone: its weights and weight-file keys in Keras's order (see
-    `layers_in_attribute_order`), so `[w.path for w in backbone.weights]` is KerasHub's."""
-
-    def _tracked_items(self) -> Any:
-        layers = layers_in_attribute_order(self)
-        keys = tracking.structural_layer_keys(layers) if tracking.structural_mode() else [l.name for l in layers]
-        yield from zip(keys, layers)
 
 
 @register_keras_serializable(package="keras_hub")
