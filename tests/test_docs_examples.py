@@ -27,6 +27,7 @@ GALLERY = [
     "bert_text_classification",
     "llama_generation",
     "t5_summarization",
+    "whisper_transcription",
 ]
 
 
