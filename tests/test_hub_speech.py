@@ -264,6 +264,9 @@ def test_whisper_packs_its_decoder_prefix_and_generates_as_an_uncached_greedy_lo
     np.testing.assert_array_equal(generated.numpy(), expected)
     texts = preprocessor.generate_postprocess({"decoder_token_ids": generated, "decoder_padding_mask": generated >= 0})
     assert texts == tokenizer.detokenize(expected[:, 4:])  # the prefix (language token too) stripped
+    model.compile(sampler="greedy", run_eagerly=True)
+    assert model.generate({"audio": AUDIO}) == texts
+    assert model.generate(AUDIO[1]) == texts[1]  # one rank-1 clip in, one string out
     with pytest.raises(ValueError, match="language"):
         WhisperAudioToTextPreprocessor(preprocessor.audio_converter, tokenizer, language="fr").prefix_ids()
 

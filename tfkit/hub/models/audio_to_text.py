@@ -2,6 +2,7 @@
 
     audio_to_text = tfkit.hub.models.AudioToText.from_preset("./moonshine_tiny")     # MoonshineAudioToText
     audio_to_text.generate({"audio": audio})                                          # the transcripts
+    audio_to_text.generate(clip)                                  # one rank-1 clip in, one string out
     audio_to_text.generate({"audio": audio, "text": "the"})                          # continuing a prompt
 
 An audio backbone's ``"decoder_sequence_output"`` is already normalized (its
@@ -14,6 +15,9 @@ applies the final norm the family names in ``Seq2SeqLM``'s
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
+import tensorflow as tf
 
 from tfkit.hub.models.seq_2_seq_lm import Seq2SeqLM
 from tfkit.saving import register_keras_serializable
@@ -55,3 +59,23 @@ class AudioToText(Seq2SeqLM):
             NotImplementedError: Where the family does not declare it.
         """
         raise NotImplementedError(f"{type(self).__name__} must define decoder_final_norm")
+
+    def _one_example(self, inputs: Any) -> bool:
+        """One clip: a rank-1 array of samples (alone, or as the `"audio"` of a dict); its output is one string."""
+        key = getattr(self.preprocessor, "encoder_text_key", "audio")
+        audio = inputs.get(key) if isinstance(inputs, dict) else inputs
+        if tf.is_tensor(audio):
+            return audio.shape.rank == 1
+        try:
+            return np.ndim(audio) == 1
+        except ValueError:  # a ragged list of clips
+            return False
+
+    def _as_batch(self, inputs: Any) -> Any:
+        """One clip (and its optional prompt) as a batch of one."""
+        key = getattr(self.preprocessor, "encoder_text_key", "audio")
+        if not isinstance(inputs, dict):
+            return tf.convert_to_tensor(inputs)[None]
+        batched = {name: [value] if isinstance(value, (str, bytes)) else value for name, value in inputs.items()}
+        batched[key] = tf.convert_to_tensor(inputs[key])[None]
+        return batched

@@ -374,11 +374,11 @@ class Seq2SeqLM(CausalLM):
         """
         stop_token_ids = self._stop_token_ids(stop_token_ids)
         generate_function = self.make_generate_function()
-        scalar = self.preprocessor is not None and _is_scalar(inputs)
+        scalar = self.preprocessor is not None and self._one_example(inputs)
         batches = list(inputs) if isinstance(inputs, tf.data.Dataset) else [inputs]
         outputs = []
         for batch in batches:
-            prompt = _batched(batch) if scalar else batch
+            prompt = self._as_batch(batch) if scalar else batch
             if self.preprocessor is not None:
                 prompt = self.preprocessor.generate_preprocess(prompt, sequence_length=max_length)
             prompt = tf.nest.map_structure(tf.convert_to_tensor, dict(prompt))
@@ -393,6 +393,15 @@ class Seq2SeqLM(CausalLM):
                 generated = self.preprocessor.generate_postprocess(generated)
             outputs.append(generated)
         return joined_outputs(outputs, scalar)
+
+    def _one_example(self, inputs: Any) -> bool:
+        """Whether `generate`'s `inputs` are one example, whose output is one string (a hook: a speech model
+        takes one clip as a rank-1 array)."""
+        return _is_scalar(inputs)
+
+    def _as_batch(self, inputs: Any) -> Any:
+        """One example made a batch of one (a hook, with `_one_example`)."""
+        return _batched(inputs)
 
 
 def _is_scalar(inputs: Any) -> bool:
