@@ -90,8 +90,6 @@ FAMILIES_NOT_BUILT = {
 # Names outside a family folder (or inside a built family) whose kind of model tfkit.hub has not built.
 _VISION_KINDS = "object detection, segmentation, depth and diffusion: none of their families is built; " + NO_ISSUE
 KINDS_NOT_BUILT = {
-    "models.Gemma3TextEmbedder": f"text-embedding task: {ISSUE_66}",
-    "models.Gemma3TextEmbedderPreprocessor": f"text-embedding task: {ISSUE_66}",
     "samplers.SpeculativeSampler": ISSUE_67,
     "models.MistralTekkenTokenizer": "Mistral's Tekken tokenizer (a tiktoken-style byte-pair file, Mistral Nemo and "
     f"later); {NO_ISSUE}",

@@ -104,6 +104,8 @@ from tfkit.hub.models.gemma3 import gemma3_converter  # noqa: F401  (registers t
 from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
 from tfkit.hub.models.gemma3.gemma3_causal_lm import Gemma3CausalLM
 from tfkit.hub.models.gemma3.gemma3_causal_lm_preprocessor import Gemma3CausalLMPreprocessor
+from tfkit.hub.models.gemma3.gemma3_text_embedder import Gemma3TextEmbedder
+from tfkit.hub.models.gemma3.gemma3_text_embedder_preprocessor import Gemma3TextEmbedderPreprocessor
 from tfkit.hub.models.gemma3.gemma3_tokenizer import Gemma3Tokenizer
 from tfkit.hub.models.gemma3.gemma3_vision_encoder import Gemma3VisionEncoder
 from tfkit.hub.models.gpt2 import gpt2_converter  # noqa: F401  (registers the gpt2 checkpoint converter)
@@ -342,6 +344,8 @@ __all__ = [
     "Gemma3Tokenizer",
     "Gemma3CausalLMPreprocessor",
     "Gemma3CausalLM",
+    "Gemma3TextEmbedderPreprocessor",
+    "Gemma3TextEmbedder",
     "Gemma3VisionEncoder",
     "OPTBackbone",
     "OPTTokenizer",
