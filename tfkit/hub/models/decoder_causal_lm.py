@@ -24,6 +24,17 @@ A family changes the loop only through what it declares:
 - ``prompt_pass_reads_padding_mask`` and ``keeps_prompt_cache`` (Gemma 3:
   its prompt pass reads the padding mask, and decoding never rewrites a
   prompt position's cached keys and values);
+- ``prompt_pass_inputs(inputs)``: more keyword arguments of the prompt
+  pass, from ``generate_step``'s inputs (by default the padding mask where
+  ``prompt_pass_reads_padding_mask``; Gemma 3 and PaliGemma add their encoded
+  images); ``_build_cache`` passes them to ``call_with_cache``, which gives
+  those named in ``embed_arguments`` to ``embed`` (Gemma 3's image tokens
+  written over placeholders, PaliGemma's put before the text) and the rest
+  to every block;
+- ``prefix_length()``: how many positions ``embed`` puts before the token
+  ids in the prompt pass (PaliGemma's image tokens): the cache is that much
+  longer, the decoding steps' positions are offset by it, and the logits
+  (the model's outputs) and the sampler's hidden states are the text's only;
 - ``prefill_buckets`` (``tfkit.hub.models.prefill``) and
   ``first_logits_from_prompt_pass`` (the first token from the prompt pass's
   hidden states, without another pass). A subclass that defines its own
@@ -58,8 +69,9 @@ class DecoderCausalLM(CausalLM):
     key/value cache with one pass over the prompt, then computes one token
     per step with the sampler chosen in `compile`. A family's class sets
     `backbone_cls` and `preprocessor_cls`, and overrides only the hooks its
-    architecture needs (`embed`, `block_arguments`, `key_value_heads`, and
-    the class attributes of the module's header).
+    architecture needs (`embed`, `block_arguments`, `key_value_heads`,
+    `prompt_pass_inputs`, `prefix_length`, and the class attributes of the
+    module's header, such as `embed_arguments`).
 
     Args:
         backbone: The family's backbone (`token_embedding`,
@@ -85,6 +97,7 @@ class DecoderCausalLM(CausalLM):
     first_logits_from_prompt_pass: ClassVar[bool] = True
     prompt_pass_reads_padding_mask: ClassVar[bool] = False
     keeps_prompt_cache: ClassVar[bool] = False
+    embed_arguments: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -99,6 +112,9 @@ class DecoderCausalLM(CausalLM):
         if isinstance(hidden_states, dict):  # an embedding model: the language head reads the sequence
             hidden_states = hidden_states["sequence_output"]
         outputs = backbone.token_embedding(hidden_states, reverse=True)
+        prefix = self.prefix_length()
+        if prefix:  # the logits of the text positions only
+            outputs = outputs[:, prefix:, :]
         super().__init__(inputs=inputs, outputs=outputs, **kwargs)
 
     def embed(self, token_ids: Any, start_index: Any = 0, intercept: Callable[[Any, int], Any] = unchanged) -> Any:
@@ -116,6 +132,27 @@ class DecoderCausalLM(CausalLM):
             `(batch, length, hidden_dim)` embeddings.
         """
         return intercept(self.backbone.token_embedding(token_ids), -1)
+
+    def prefix_length(self) -> int:
+        """How many positions `embed` puts before the token ids in the prompt pass (a hook).
+
+        Returns:
+            A Python int: `0` here; PaliGemma's image tokens.
+        """
+        return 0
+
+    def prompt_pass_inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        """More keyword arguments of `call_with_cache` for the prompt pass (a hook).
+
+        Args:
+            inputs: `generate_step`'s inputs (`"token_ids"`, `"padding_mask"`,
+                and the family's own, such as `"images"`).
+
+        Returns:
+            A dict: the padding mask where `prompt_pass_reads_padding_mask`,
+            else empty.
+        """
+        return {"padding_mask": inputs["padding_mask"]} if self.prompt_pass_reads_padding_mask else {}
 
     def key_value_heads(self) -> tuple[int, int]:
         """The cache's `(num_key_value_heads, head_dim)` (a hook).
@@ -141,13 +178,15 @@ class DecoderCausalLM(CausalLM):
                 (`tfkit.hub.layers.kv_cache`).
             cache_update_index: The position of `token_ids[:, 0]` in the
                 sequence.
-            **block_inputs: More inputs every block takes, by the blocks'
-                own names (Gemma 3's `padding_mask`, `cache_update_mask`).
+            **block_inputs: More inputs: those named in `embed_arguments`
+                go to `embed`, the others to every block, by the blocks' own
+                names (Gemma 3's `padding_mask`, `cache_update_mask`).
 
         Returns:
             `(logits, hidden_states, cache)`, the cache in the form it came.
         """
-        x = self.embed(token_ids, cache_update_index)
+        embed_inputs = {name: block_inputs.pop(name) for name in self.embed_arguments if name in block_inputs}
+        x = self.embed(token_ids, cache_update_index, **embed_inputs)
         cache_name, index_name = self.block_arguments["cache"], self.block_arguments["cache_update_index"]
         caches = []
         for i, block in enumerate(self.backbone.transformer_layers):
@@ -159,16 +198,19 @@ class DecoderCausalLM(CausalLM):
         logits = self.backbone.token_embedding(hidden_states, reverse=True)
         return logits, hidden_states, join_layer_caches(caches, like=cache)
 
-    def _build_cache(
-        self, token_ids: Any, prefill_length: int | None = None, padding_mask: Any = None
-    ) -> tuple[Any, Any]:
-        """Zero per-layer caches the length of `token_ids`, filled by one pass over its first `prefill_length`
-        positions (all for `None`): `(hidden_states, cache)`."""
+    def _build_cache(self, token_ids: Any, prefill_length: int | None = None, **prompt_inputs: Any) -> tuple[Any, Any]:
+        """Zero per-layer caches the length of `token_ids` (and `prefix_length()`), filled by one pass over its
+        first `prefill_length` positions (all for `None`) with `prompt_inputs`: `(hidden_states, cache)`, the
+        hidden states of the text positions."""
         shape = tf.shape(token_ids)
+        prefix = self.prefix_length()
         heads, head_dim = self.key_value_heads()
-        cache = empty_layer_caches(shape[0], shape[1], self.backbone.num_layers, heads, head_dim, self.compute_dtype)
-        inputs = {"padding_mask": padding_mask} if self.prompt_pass_reads_padding_mask else {}
-        _, hidden_states, cache = self.call_with_cache(prompt_part(token_ids, prefill_length), cache, 0, **inputs)
+        num_layers = self.backbone.num_layers
+        cache = empty_layer_caches(shape[0], shape[1] + prefix, num_layers, heads, head_dim, self.compute_dtype)
+        prompt = prompt_part(token_ids, prefill_length)
+        _, hidden_states, cache = self.call_with_cache(prompt, cache, 0, **prompt_inputs)
+        if prefix:
+            hidden_states = hidden_states[:, prefix:]
         return full_length(hidden_states, shape[1]), cache
 
     def generate_step(
@@ -193,18 +235,20 @@ class DecoderCausalLM(CausalLM):
             up to each row's first stop token.
         """
         token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
-        hidden_states, cache = self._build_cache(token_ids, prefill_length, padding_mask)
+        hidden_states, cache = self._build_cache(token_ids, prefill_length, **self.prompt_pass_inputs(inputs))
+        offset = self.prefix_length()  # the positions of the tokens after the prompt pass's prefix
         index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
         prompt_mask = tf.cast(padding_mask, tf.bool)
 
         def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
             update_index = index - 1
+            position = update_index + offset if offset else update_index
             size = [tf.shape(prompt)[0], 1]  # a static width of 1 (XLA)
             step = {}
             if self.keeps_prompt_cache:  # a prompt position's keys and values stay as the prompt pass wrote them
                 step["cache_update_mask"] = tf.logical_not(tf.slice(prompt_mask, [0, update_index], size))
             column = tf.slice(prompt, [0, update_index], size)
-            logits, hidden_states, cache = self.call_with_cache(column, cache, update_index, **step)
+            logits, hidden_states, cache = self.call_with_cache(column, cache, position, **step)
             return tf.squeeze(logits, axis=1), tf.squeeze(hidden_states, axis=1), cache
 
         first = {}

@@ -212,8 +212,13 @@ class GemmaDecoderBlock(GemmaBlockLayers):
 
     @tf.autograph.experimental.do_not_convert
     def call(self, x: tf.Tensor, padding_mask: Any = None, cache: Any = None, cache_update_index: Any = 0) -> Any:
+        return self._masked_call(x, cache, cache_update_index, padding_mask)
+
+    def _masked_call(self, x: tf.Tensor, cache: Any, cache_update_index: Any, *masks: Any) -> Any:
+        """`call`, with the masks `_compute_attention_mask` takes after `cache_update_index` (a subclass adds
+        its own: PaliGemma's `response_mask`)."""
         normalized = self.pre_attention_norm(x)
-        attention_mask = self._compute_attention_mask(normalized, padding_mask, cache, cache_update_index)
+        attention_mask = self._compute_attention_mask(normalized, masks[0], cache, cache_update_index, *masks[1:])
         if cache is not None:
             attention, cache = self.attention(
                 normalized, attention_mask=attention_mask, cache=cache, cache_update_index=cache_update_index

@@ -11,9 +11,10 @@ its prompt pass reads the padding mask, that the prompt's cached keys and
 values are kept during generation (``cache_update_mask`` is False on prompt
 positions), and that its prompt pass covers every position (no prefill
 buckets, and the first token from a decoding step, as KerasHub). With images,
-the prompt pass encodes them and writes their soft tokens over the prompt's
-placeholders; its cached keys and values carry the images to the decoding
-steps, which see text tokens only.
+``prompt_pass_inputs`` encodes them and ``embed`` (``embed_arguments``) writes
+their soft tokens over the prompt's placeholders; the prompt pass's cached
+keys and values carry the images to the decoding steps, which see text
+tokens only.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM, unchanged
 from tfkit.hub.models.gemma.gemma_backbone import scaled_embeddings
 from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
@@ -83,7 +83,7 @@ class Gemma3CausalLM(DecoderCausalLM):
     first_logits_from_prompt_pass = False
     prompt_pass_reads_padding_mask = True
     keeps_prompt_cache = True
-    _prompt_images: Any = None  # the prompt pass's image inputs, set by generate_step while it traces
+    embed_arguments = ("img_embeddings", "vision_indices")
 
     def compile(
         self,
@@ -140,36 +140,26 @@ class Gemma3CausalLM(DecoderCausalLM):
         Returns:
             `(logits, hidden_states, cache)`, the cache in the same form.
         """
-        blocks = {"padding_mask": padding_mask, "vision_mask": vision_mask, "cache_update_mask": cache_update_mask}
-        if img_embeddings is None:
-            return super().call_with_cache(token_ids, cache, cache_update_index, **blocks)
-        x = self.backbone.interleave_embeddings(
-            image_embeddings=img_embeddings,
-            text_embeddings=self.embed(token_ids, cache_update_index),
+        return super().call_with_cache(
+            token_ids,
+            cache,
+            cache_update_index,
+            img_embeddings=img_embeddings,
             vision_indices=vision_indices,
+            padding_mask=padding_mask,
+            vision_mask=vision_mask,
+            cache_update_mask=cache_update_mask,
         )
-        caches = []
-        for i, block in enumerate(self.backbone.transformer_layers):
-            x, next_cache = block(x, cache=layer_cache(cache, i), cache_update_index=cache_update_index, **blocks)
-            caches.append(next_cache)
-        hidden_states = self.backbone.layer_norm(x)
-        logits = self.backbone.token_embedding(hidden_states, reverse=True)
-        return logits, hidden_states, join_layer_caches(caches, like=cache)
 
-    def _build_cache(self, token_ids: Any, prefill_length: int | None = None, padding_mask: Any = None) -> Any:
-        """`DecoderCausalLM._build_cache`; with images (`generate_step` holds them for the prompt pass), a prompt
-        pass that writes their soft tokens over the placeholders."""
-        images = self._prompt_images
-        if images is None:
-            return super()._build_cache(token_ids, prefill_length, padding_mask)
-        shape = tf.shape(token_ids)
-        heads, head_dim = self.key_value_heads()
-        cache = empty_layer_caches(shape[0], shape[1], self.backbone.num_layers, heads, head_dim, self.compute_dtype)
-        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0, padding_mask=padding_mask, **images)
-        return hidden_states, cache
-
-    def embed(self, token_ids: Any, start_index: Any = 0, intercept: Any = unchanged) -> Any:
-        """Token embeddings times `sqrt(hidden_dim)`, intercepted before the scaling (as Gemma).
+    def embed(
+        self,
+        token_ids: Any,
+        start_index: Any = 0,
+        intercept: Any = unchanged,
+        img_embeddings: Any = None,
+        vision_indices: Any = None,
+    ) -> Any:
+        """Token embeddings times `sqrt(hidden_dim)`, intercepted before the scaling (as Gemma); images interleaved.
 
         Args:
             token_ids: int `(batch, length)`.
@@ -177,12 +167,44 @@ class Gemma3CausalLM(DecoderCausalLM):
                 Defaults to `0`.
             intercept: `score`'s `layer_intercept_fn` (index `-1`). Defaults
                 to the identity.
+            img_embeddings: Optional soft tokens of the images, written over
+                the placeholders at `vision_indices`. Defaults to `None`.
+            vision_indices: int positions of the image tokens (with
+                `img_embeddings`). Defaults to `None`.
 
         Returns:
             `(batch, length, hidden_dim)` embeddings.
         """
         backbone = self.backbone
-        return scaled_embeddings(intercept(backbone.token_embedding(token_ids), -1), backbone.hidden_dim)
+        x = scaled_embeddings(intercept(backbone.token_embedding(token_ids), -1), backbone.hidden_dim)
+        if img_embeddings is None:
+            return x
+        return backbone.interleave_embeddings(
+            image_embeddings=img_embeddings, text_embeddings=x, vision_indices=vision_indices
+        )
+
+    def prompt_pass_inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        """The padding mask, and for a batch with images their soft tokens, mask and positions (a hook).
+
+        Args:
+            inputs: `generate_step`'s inputs.
+
+        Returns:
+            `{"padding_mask"}`, with `"img_embeddings"`, `"vision_mask"` and
+            `"vision_indices"` for a model with a vision encoder given images.
+        """
+        prompt_inputs = super().prompt_pass_inputs(inputs)
+        images = inputs.get("images")
+        if not self.backbone.text_only_model and images is not None and len(images.shape) > 1 and images.shape[1]:
+            vision_mask, vision_indices = inputs["vision_mask"], inputs["vision_indices"]
+            if len(images.shape) == 4:  # one prompt, unbatched
+                images, vision_mask, vision_indices = images[None], vision_mask[None], vision_indices[None]
+            prompt_inputs.update(
+                img_embeddings=self.backbone.vision_encoder(images),
+                vision_mask=vision_mask,
+                vision_indices=vision_indices,
+            )
+        return prompt_inputs
 
     def generate_step(
         self, inputs: dict[str, Any], stop_token_ids: Any = (106,), prefill_length: int | None = None
@@ -203,21 +225,7 @@ class Gemma3CausalLM(DecoderCausalLM):
         Returns:
             `{"token_ids", "padding_mask"}`.
         """
-        images = inputs.get("images")
-        self._prompt_images = None
-        if not self.backbone.text_only_model and images is not None and len(images.shape) > 1 and images.shape[1]:
-            vision_mask, vision_indices = inputs["vision_mask"], inputs["vision_indices"]
-            if len(images.shape) == 4:  # one prompt, unbatched
-                images, vision_mask, vision_indices = images[None], vision_mask[None], vision_indices[None]
-            self._prompt_images = {
-                "img_embeddings": self.backbone.vision_encoder(images),
-                "vision_mask": vision_mask,
-                "vision_indices": vision_indices,
-            }
-        try:
-            return super().generate_step(inputs, stop_token_ids, prefill_length)
-        finally:
-            self._prompt_images = None
+        return super().generate_step(inputs, stop_token_ids, prefill_length)
 
     def _stop_token_ids(self, stop_token_ids: Any) -> Any:
         """`"auto"` is `<eos>` and `<end_of_turn>` for Gemma 3 (for `generate` and the exported signature)."""

@@ -4,11 +4,12 @@
     causal_lm.generate({"images": image, "prompts": "caption en\\n"})           # greedy by default
     causal_lm.fit({"images": images, "prompts": prompts, "responses": responses})
 
-The logits are those of the text positions (the image tokens' are dropped).
-``generate_step`` encodes the images once, fills the cache with one pass over
-image tokens and prompts (the prefix-LM mask), then decodes one token a step
-through ``call_with_cache`` at positions offset by ``image_sequence_length``,
-with ``DecoderCausalLM``'s sampler loop, cache form and stop mask. As in
+The decoding loop is ``DecoderCausalLM``'s, through its hooks:
+``prefix_length`` is ``image_sequence_length`` (the logits are those of the
+text positions, the cache counts the image tokens, and decoding steps are
+offset by them); ``prompt_pass_inputs`` encodes the images once and
+``embed`` (``embed_arguments``) puts their tokens before the text in the
+prompt pass, which reads the padding mask (the prefix-LM mask). As in
 KerasHub, decoding starts at the shortest prompt's last token and recomputes
 each later position causally, rewriting the cached keys and values the
 prefix-LM pass wrote for the longer prompts' last tokens: the ids are
@@ -21,8 +22,6 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
-from tfkit.hub.models.causal_lm import CausalLM, stop_mask
 from tfkit.hub.models.decoder_causal_lm import DecoderCausalLM, unchanged
 from tfkit.hub.models.gemma.gemma_backbone import scaled_embeddings
 from tfkit.hub.models.pali_gemma.pali_gemma_backbone import PaliGemmaBackbone
@@ -66,13 +65,30 @@ class PaliGemmaCausalLM(DecoderCausalLM):
     block_arguments = {"cache": "cache", "cache_update_index": "cache_update_index", "padding_mask": "padding_mask"}
     prefill_buckets = False  # the prompt pass covers every position (its mask is not causal)
     first_logits_from_prompt_pass = False  # KerasHub recomputes the last prompt position causally
+    prompt_pass_reads_padding_mask = True  # the prefix-LM mask; decoding steps are causal
+    embed_arguments = ("img_embeddings",)
 
     def __init__(self, preprocessor: Any, backbone: Any, **kwargs: Any) -> None:
-        self.backbone = backbone
-        self.preprocessor = preprocessor
-        inputs = backbone.input
-        logits = backbone.token_embedding(backbone(inputs), reverse=True)
-        CausalLM.__init__(self, inputs=inputs, outputs=logits[:, backbone.image_sequence_length :, :], **kwargs)
+        super().__init__(backbone, preprocessor, **kwargs)
+
+    def prefix_length(self) -> int:
+        """The image tokens before the text: `image_sequence_length` (a hook).
+
+        Returns:
+            A Python int.
+        """
+        return self.backbone.image_sequence_length
+
+    def prompt_pass_inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        """The padding mask and the encoded images (a hook).
+
+        Args:
+            inputs: `generate_step`'s inputs, with `"images"` batched.
+
+        Returns:
+            `{"padding_mask", "img_embeddings"}`.
+        """
+        return {**super().prompt_pass_inputs(inputs), "img_embeddings": self.backbone.vit_encoder(inputs["images"])}
 
     def compile(
         self,
@@ -97,8 +113,10 @@ class PaliGemmaCausalLM(DecoderCausalLM):
         """
         super().compile(optimizer=optimizer, loss=loss, weighted_metrics=weighted_metrics, sampler=sampler, **kwargs)
 
-    def embed(self, token_ids: Any, start_index: Any = 0, intercept: Any = unchanged) -> Any:
-        """Token embeddings times `sqrt(hidden_dim)` (as Gemma), intercepted before the scaling.
+    def embed(
+        self, token_ids: Any, start_index: Any = 0, intercept: Any = unchanged, img_embeddings: Any = None
+    ) -> Any:
+        """Token embeddings times `sqrt(hidden_dim)` (as Gemma), intercepted before the scaling; images before them.
 
         Args:
             token_ids: int `(batch, length)`.
@@ -106,12 +124,16 @@ class PaliGemmaCausalLM(DecoderCausalLM):
                 Defaults to `0`.
             intercept: `score`'s `layer_intercept_fn` (index `-1`). Defaults
                 to the identity.
+            img_embeddings: Optional `(batch, image_sequence_length,
+                hidden_dim)` image tokens, put before the text. Defaults to
+                `None`.
 
         Returns:
-            `(batch, length, hidden_dim)` embeddings.
+            `(batch, length, hidden_dim)` embeddings (image tokens included).
         """
         backbone = self.backbone
-        return scaled_embeddings(intercept(backbone.token_embedding(token_ids), -1), backbone.hidden_dim)
+        x = scaled_embeddings(intercept(backbone.token_embedding(token_ids), -1), backbone.hidden_dim)
+        return x if img_embeddings is None else tf.concat([img_embeddings, x], axis=1)
 
     def call_with_cache(
         self, token_ids: Any, cache: Any, cache_update_index: Any, img_embeddings: Any = None, padding_mask: Any = None
@@ -134,18 +156,9 @@ class PaliGemmaCausalLM(DecoderCausalLM):
         Returns:
             `(logits, hidden_states, cache)`, the cache in the form it came.
         """
-        x = self.embed(token_ids)
-        if img_embeddings is not None:
-            x = tf.concat([img_embeddings, x], axis=1)
-        caches = []
-        for i, block in enumerate(self.backbone.transformer_layers):
-            x, next_cache = block(
-                x, cache=layer_cache(cache, i), cache_update_index=cache_update_index, padding_mask=padding_mask
-            )
-            caches.append(next_cache)
-        hidden_states = self.backbone.layer_norm(x)
-        logits = self.backbone.token_embedding(hidden_states, reverse=True)
-        return logits, hidden_states, join_layer_caches(caches, like=cache)
+        return super().call_with_cache(
+            token_ids, cache, cache_update_index, img_embeddings=img_embeddings, padding_mask=padding_mask
+        )
 
     def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
         """Generates one batch: the images encoded, the cache filled by the prompt pass, then the sampler's loop.
@@ -159,39 +172,11 @@ class PaliGemmaCausalLM(DecoderCausalLM):
             `{"token_ids", "padding_mask", "images"}`: the completed rows, and
             `True` up to each row's first stop token.
         """
-        token_ids, padding_mask, images = inputs["token_ids"], inputs["padding_mask"], inputs["images"]
+        images = inputs["images"]
         if len(images.shape) == 3:
             images = images[tf.newaxis]
-        image_tokens = self.backbone.vit_encoder(images)
-        offset = self.backbone.image_sequence_length
-        shape = tf.shape(token_ids)
-        heads, head_dim = self.key_value_heads()
-        cache = empty_layer_caches(
-            shape[0], shape[1] + offset, self.backbone.num_layers, heads, head_dim, self.compute_dtype
-        )
-        _, hidden_states, cache = self.call_with_cache(token_ids, cache, 0, image_tokens, padding_mask)
-        index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
-
-        def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
-            column = tf.slice(prompt, [0, index - 1], [tf.shape(prompt)[0], 1])  # a static width of 1 (XLA)
-            logits, hidden_states, cache = self.call_with_cache(column, cache, index - 1 + offset)
-            return tf.squeeze(logits, axis=1), tf.squeeze(hidden_states, axis=1), cache
-
-        token_ids = self.sampler(
-            next=next_token,
-            prompt=token_ids,
-            cache=cache,
-            index=index,
-            mask=padding_mask,
-            stop_token_ids=stop_token_ids,
-            hidden_states=hidden_states[:, offset:],
-            model=self,
-        )
-        if stop_token_ids is not None:
-            padding_mask = stop_mask(token_ids, stop_token_ids, padding_mask)
-        else:
-            padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
-        return {"token_ids": token_ids, "padding_mask": padding_mask, "images": images}
+        generated = super().generate_step({**inputs, "images": images}, stop_token_ids)
+        return {**generated, "images": images}
 
     def generate_signature(self, max_length: int | None = None, stop_token_ids: Any = "auto") -> Any:
         """A `tf.function` that generates text from a batch of images and prompt strings, for serving.

@@ -122,14 +122,4 @@ class PaliGemmaDecoderBlock(GemmaDecoderBlock):
         cache: Any = None,
         cache_update_index: Any = 0,
     ) -> Any:
-        normalized = self.pre_attention_norm(x)
-        mask = self._compute_attention_mask(normalized, padding_mask, cache, cache_update_index, response_mask)
-        if cache is not None:
-            attention, cache = self.attention(
-                normalized, attention_mask=mask, cache=cache, cache_update_index=cache_update_index
-            )
-        else:
-            attention = self.attention(normalized, attention_mask=mask)
-        attention_x = x + self._after_attention(attention)
-        x = self._feedforward(attention_x) + attention_x
-        return (x, cache) if cache is not None else x
+        return self._masked_call(x, cache, cache_update_index, padding_mask, response_mask)
