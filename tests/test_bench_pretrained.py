@@ -36,14 +36,25 @@ def test_the_section_runs_tfkit_hub_kerashub_on_tf_and_jax_and_transformers_in_a
         "gen_llama_b8",
         "gen_moe_b1",
         "gen_moe_b8",
+        "gen_t5_b1",
+        "gen_t5_b8",
+        "gen_whisper_b1",
+        "gen_whisper_b8",
         "ft_bert",
         "ft_llama_lora",
     ]
     assert {job.runner for job in jobs} == {"tfkit", "keras3", "keras3_jax", "transformers_torch"}
     assert all(job.workload == "pretrained" for job in jobs)
-    assert bench.pretrained.models_for(cases) == ["gpt2_124m", "llama_100m", "mixtral_moe", "bert_base"]
+    models = ["gpt2_124m", "llama_100m", "mixtral_moe", "t5_small", "whisper_tiny", "bert_base"]
+    assert bench.pretrained.models_for(cases) == models
     moe_runners = {job.runner for job in jobs if job.case == "gen_moe_b1"}
     assert moe_runners == {"tfkit", "keras3", "keras3_jax"}  # the Transformers mapping has no Mixtral yet
+    t5_runners = {job.runner for job in jobs if job.case == "gen_t5_b8"}
+    assert t5_runners == {"tfkit", "keras3", "keras3_jax"}  # no Transformers peer for the encoder-decoders
+    assert {job.runner for job in jobs if job.case == "gen_whisper_b1"} == {"tfkit"}  # KerasHub has no Whisper task
+    assert ("gen_t5_b1", "tokens_per_s_greedy") in {(row.case, row.metric) for row in bench.spec.ROWS}
+    assert not {row.metric for row in bench.spec.ROWS if row.case == "gen_whisper_b8"} & {"tokens_per_s_top_k"}
+    assert not [target for target in bench.report.TARGETS if target.case.startswith("gen_whisper")]
     assert bench.pretrained.models_for(["vae", "gen_gpt2_b8"]) == ["gpt2_124m"]
     rows = {(row.case, row.metric) for row in bench.spec.ROWS}
     assert {
@@ -70,6 +81,31 @@ def test_the_full_size_models_have_the_sizes_the_issue_asks_for(bench):
     experts = moe["num_experts"] * 3 * 512 * 1024
     params = 2 * moe["vocabulary_size"] * 512 + moe["num_layers"] * (attention + experts) + 512
     assert 105e6 < params < 120e6 and (moe["num_experts"], moe["top_k"]) == (8, 2)
+    t5 = bench.pretrained.MODELS["t5_small"].config
+    # Hand count: the tied embedding, per encoder layer q/k/v/o (512 x 512) and wi/wo (512 x 2048) with 2 norms, per
+    # decoder layer a cross-attention and a norm more, each stack's relative bias (32 buckets x 8 heads), 2 final norms.
+    encoder_layer = 4 * 512 * 512 + 2 * 512 * 2048 + 2 * 512
+    decoder_layer = encoder_layer + 4 * 512 * 512 + 512
+    params = t5["vocabulary_size"] * 512 + 6 * (encoder_layer + decoder_layer) + 2 * 32 * 8 + 2 * 512
+    assert 59e6 < params < 62e6 and not t5["use_gated_activation"] and t5["tie_embedding_weights"]
+    whisper = bench.pretrained.MODELS["whisper_tiny"].config
+    # 30 s of audio: 3000 log-mel frames, 1500 encoder positions after the stride-2 convolution.
+    assert (whisper["max_encoder_sequence_length"], whisper["num_mels"], whisper["num_layers"]) == (3000, 80, 4)
+
+
+def test_encoder_decoder_cases_prompt_the_encoder_and_start_the_decoder(bench):
+    """The T5 and Whisper inputs without a model: encoder prompt or features, the decoder's start token, padding."""
+    t5_case, whisper_case = bench.pretrained.CASES["gen_t5_b8"], bench.pretrained.CASES["gen_whisper_b1"]
+    config = {"vocabulary_size": 300}
+    first, whole, key, start = bench.peer_hub.generate_inputs(t5_case, config)
+    assert (key, start) == ("decoder_token_ids", 1)
+    assert first["encoder_token_ids"].shape == (8, bench.pretrained.PROMPT_LENGTH)
+    assert whole["decoder_token_ids"].shape == (8, 1 + bench.pretrained.NEW_TOKENS)
+    assert whole["decoder_padding_mask"].sum() == 8 and first["decoder_token_ids"].shape == (8, 2)
+    config = {"vocabulary_size": 300, "max_encoder_sequence_length": 32, "num_mels": 8}
+    first, whole, key, start = bench.peer_hub.generate_inputs(whisper_case, config)
+    assert first["encoder_features"].shape == (1, 32, 8) and first["encoder_features"].dtype == "float32"
+    assert whole["decoder_token_ids"][0, 0] == 299  # Whisper's start token, clipped to the tiny vocabulary
 
 
 def test_the_run_line_lists_the_epochs_of_the_workloads_run(bench):

@@ -96,13 +96,14 @@ def timed(call: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, value
 
 
-def generate_call(model: Any, inputs: dict[str, np.ndarray]) -> Callable[[], np.ndarray]:
-    """One ``generate`` on fresh copies of ``inputs``, to max length, its ids back as numpy (so it has finished)."""
+def generate_call(model: Any, inputs: dict[str, np.ndarray], key: str = "token_ids") -> Callable[[], np.ndarray]:
+    """One ``generate`` on fresh copies of ``inputs``, to max length, its ids (``key``) back as numpy (so it has
+    finished)."""
 
     def call() -> np.ndarray:
-        return np.asarray(model.generate(fresh, stop_token_ids=None)["token_ids"])
+        return np.asarray(model.generate(fresh, stop_token_ids=None)[key])
 
-    fresh = {key: value.copy() for key, value in inputs.items()}
+    fresh = {name: value.copy() for name, value in inputs.items()}
     return call
 
 
@@ -149,17 +150,55 @@ def sampler_metrics(
     return metrics, ids
 
 
+def backbone_config(preset: Any) -> dict[str, Any]:
+    """The backbone's arguments, read from the preset's ``config.json``."""
+    return dict(json.loads((preset / "config.json").read_text())["config"])
+
+
+def encoder_inputs(case: pretrained.PretrainedCase, config: dict[str, Any]) -> dict[str, np.ndarray]:
+    """An encoder-decoder case's encoder inputs: T5's prompt ids and mask, or Whisper's 30 s of random log-mel
+    features (``(batch, max_encoder_sequence_length, num_mels)`` float32, seeded)."""
+    if pretrained.MODELS[case.model].task == "WhisperAudioToText":
+        rng = np.random.default_rng(pretrained.PROMPT_SEED)
+        shape = (case.batch_size, config["max_encoder_sequence_length"], config["num_mels"])
+        return {"encoder_features": rng.standard_normal(shape).astype("float32")}
+    prompts = prompt_ids(config["vocabulary_size"], case.batch_size)
+    return {"encoder_token_ids": prompts, "encoder_padding_mask": np.ones(prompts.shape, bool)}
+
+
+def decoder_prompt(case: pretrained.PretrainedCase, config: dict[str, Any], length: int) -> dict[str, np.ndarray]:
+    """The decoder's prompt, padded to ``length``: the start token alone (the tiny vocabulary's last id if the
+    start token is out of it)."""
+    start = min(pretrained.DECODER_START[case.model], config["vocabulary_size"] - 1)
+    token_ids = np.zeros((case.batch_size, length), "int32")
+    token_ids[:, 0] = start
+    padding_mask = np.zeros((case.batch_size, length), bool)
+    padding_mask[:, 0] = True
+    return {"decoder_token_ids": token_ids, "decoder_padding_mask": padding_mask}
+
+
+def generate_inputs(case: pretrained.PretrainedCase, config: dict[str, Any]) -> tuple[dict, dict, str, int]:
+    """``generate``'s inputs to one new token and to ``NEW_TOKENS``, the output key of the ids, and where the
+    new tokens start: a decoder-only model's prompt, or an encoder-decoder's encoder inputs and start token."""
+    if case.model in pretrained.DECODER_START:
+        encoder = encoder_inputs(case, config)
+        first, whole = (encoder | decoder_prompt(case, config, 1 + new) for new in (1, pretrained.NEW_TOKENS))
+        return first, whole, "decoder_token_ids", 1
+    prompts = prompt_ids(config["vocabulary_size"], case.batch_size)
+    first = padded(prompts, pretrained.PROMPT_LENGTH + 1)
+    whole = padded(prompts, pretrained.PROMPT_LENGTH + pretrained.NEW_TOKENS)
+    return first, whole, "token_ids", pretrained.PROMPT_LENGTH
+
+
 def run_generate(
     case: pretrained.PretrainedCase,
     model: Any,
-    vocabulary: int,
+    config: dict[str, Any],
     calls: int,
     samplers: Sequence[str] = pretrained.SAMPLERS,
 ) -> tuple[dict, dict]:
     """Time to first token, tokens per second and warm-up of each sampler (greedy first); the greedy ids."""
-    prompts = prompt_ids(vocabulary, case.batch_size)
-    first_token = padded(prompts, pretrained.PROMPT_LENGTH + 1)
-    whole = padded(prompts, pretrained.PROMPT_LENGTH + pretrained.NEW_TOKENS)
+    first_token, whole, key, start = generate_inputs(case, config)
     metrics: dict[str, float] = {}
     info: dict[str, Any] = {}
     for sampler in samplers:
@@ -168,12 +207,12 @@ def run_generate(
             sampler,
             case.batch_size,
             calls,
-            lambda: generate_call(model, first_token),
-            lambda: generate_call(model, whole),
+            lambda: generate_call(model, first_token, key),
+            lambda: generate_call(model, whole, key),
         )
         metrics.update(timings)
         if sampler == "greedy":
-            info["greedy_ids"] = ids[:, pretrained.PROMPT_LENGTH :].tolist()
+            info["greedy_ids"] = ids[:, start:].tolist()
         info["generate"] = generate_form(model)
     return metrics, info
 
@@ -244,7 +283,8 @@ def run(job: dict[str, Any], data_dir: str) -> tuple[dict[str, float], dict[str,
     if not (preset / "config.json").is_file():
         raise RuntimeError(f"no preset for {case.model} in {preset}; the run builds it before the jobs")
     cls = task_class(model_spec.task)
-    vocabulary = vocabulary_size(preset)
+    config = backbone_config(preset)
+    vocabulary = int(config["vocabulary_size"])
     kwargs: dict[str, Any] = {"preprocessor": None}
     if case.kind == "classifier":
         kwargs["num_classes"] = pretrained.NUM_CLASSES
@@ -253,8 +293,8 @@ def run(job: dict[str, Any], data_dir: str) -> tuple[dict[str, float], dict[str,
     load_peak_mib = timing.peak_rss_mib() - rss_before_mib  # the peak so far, over the RSS after the imports
     if case.kind == "generate":
         calls = pretrained.QUICK_TIMED_CALLS if job.get("quick") else pretrained.TIMED_CALLS
-        samplers = tuple((job.get("settings") or {}).get("samplers", pretrained.SAMPLERS))  # tests: greedy only
-        metrics, hub_info = run_generate(case, model, vocabulary, calls, samplers)
+        samplers = tuple((job.get("settings") or {}).get("samplers", case.samplers))  # tests: greedy only
+        metrics, hub_info = run_generate(case, model, config, calls, samplers)
     else:
         metrics, hub_info = run_fine_tune(case, model, vocabulary, bool(job.get("quick")))
     metrics["load_s"] = load_s

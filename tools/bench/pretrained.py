@@ -26,6 +26,14 @@ Cases (``bench.peer_hub`` runs them):
   ``TIMED_CALLS`` calls after a first call per program, whose extra time over the
   median is the warm-up (tracing and compiling). The greedy ids go into the
   record, and the report checks that every peer generated the same ones;
+- encoder-decoder generation (greedy only): a T5-small-sized ``T5Seq2SeqLM``
+  (encoder prompt of 32 random ids, the decoder started from T5's start id 0) and
+  a Whisper-tiny-sized ``WhisperAudioToText`` (30 s of random log-mel features:
+  3000 frames of 80 bins, the decoder started from <|startoftranscript|>), each
+  decoding 64 new tokens; time to first token is the encoder pass plus one
+  decoder step. KerasHub 0.32 has no Whisper task (only its backbone), so the
+  Whisper cases run in tfkit.hub alone: a decoding loop written here for
+  KerasHub would time that loop, not KerasHub. Neither has a Transformers peer;
 - fine-tuning: a BERT-base-sized ``BertTextClassifier`` (2 classes) and the
   Llama-style ``Llama3CausalLM`` with ``backbone.enable_lora(4)``, batch 8 of
   128 tokens, ``fit`` with the task's default ``compile()`` on fixed random ids.
@@ -165,6 +173,63 @@ MODELS: dict[str, Model] = {
             "top_k": 2,
         },
     ),
+    # T5-small's shape (60.5M parameters): relative position buckets, ReLU feed-forward, tied embeddings.
+    "t5_small": Model(
+        "t5_small",
+        "T5-small 60M",
+        "T5Backbone",
+        "T5Seq2SeqLM",
+        {
+            "vocabulary_size": 32128,
+            "num_layers": 6,
+            "num_heads": 8,
+            "hidden_dim": 512,
+            "intermediate_dim": 2048,
+            "key_value_dim": 64,
+            "activation": "relu",
+            "use_gated_activation": False,
+            "tie_embedding_weights": True,
+        },
+        {
+            "vocabulary_size": 300,
+            "num_layers": 2,
+            "num_heads": 2,
+            "hidden_dim": 16,
+            "intermediate_dim": 32,
+            "key_value_dim": 8,
+            "activation": "relu",
+            "use_gated_activation": False,
+            "tie_embedding_weights": True,
+        },
+    ),
+    # Whisper-tiny's shape (37.8M parameters): 4 encoder and 4 decoder layers. KerasHub's max_encoder_sequence_length
+    # counts log-mel frames (3000 = 30 s at 100 frames/s); the convolutional stem halves them to 1500 positions.
+    "whisper_tiny": Model(
+        "whisper_tiny",
+        "Whisper-tiny 39M",
+        "WhisperBackbone",
+        "WhisperAudioToText",
+        {
+            "vocabulary_size": 51865,
+            "num_layers": 4,
+            "num_heads": 6,
+            "hidden_dim": 384,
+            "intermediate_dim": 1536,
+            "num_mels": 80,
+            "max_encoder_sequence_length": 3000,
+            "max_decoder_sequence_length": 448,
+        },
+        {
+            "vocabulary_size": 300,
+            "num_layers": 2,
+            "num_heads": 2,
+            "hidden_dim": 16,
+            "intermediate_dim": 32,
+            "num_mels": 8,
+            "max_encoder_sequence_length": 32,
+            "max_decoder_sequence_length": 96,
+        },
+    ),
     # BERT-base's shape (109M parameters in the backbone).
     "bert_base": Model(
         "bert_base",
@@ -201,6 +266,15 @@ class PretrainedCase:
     batch_size: int
     label: str
     peers: tuple[str, ...] = PEERS
+    samplers: tuple[str, ...] = SAMPLERS
+
+
+# The encoder-decoder models' decoder start token: T5's is its padding id 0, Whisper's <|startoftranscript|>
+# (50258 in Whisper-tiny's vocabulary; the tiny vocabulary's last id).
+DECODER_START: dict[str, int] = {"t5_small": 0, "whisper_tiny": 50258}
+# Encoder-decoder cases: KerasHub 0.32 has T5Seq2SeqLM, but no Whisper task (only WhisperBackbone), so only tfkit.hub
+# runs the Whisper cases: a decoding loop written in the peer would time that loop, not KerasHub. Greedy only.
+ENCODER_DECODER_PEERS: dict[str, tuple[str, ...]] = {"t5": ("tfkit", "keras3", "keras3_jax"), "whisper": ("tfkit",)}
 
 
 def _cases() -> dict[str, PretrainedCase]:
@@ -212,6 +286,12 @@ def _cases() -> dict[str, PretrainedCase]:
             name = f"gen_{short}_b{batch}"
             label = f"{MODELS[model].label} generate b{batch}"
             cases[name] = PretrainedCase(name, model, "generate", batch, label, peers)
+    for short, model in (("t5", "t5_small"), ("whisper", "whisper_tiny")):
+        for batch in GENERATE_BATCH_SIZES:
+            name = f"gen_{short}_b{batch}"
+            label = f"{MODELS[model].label} generate b{batch}"
+            peers = ENCODER_DECODER_PEERS[short]
+            cases[name] = PretrainedCase(name, model, "generate", batch, label, peers, ("greedy",))
     size = f"b{FINE_TUNE_BATCH} x {FINE_TUNE_SEQUENCE}"
     cases["ft_bert"] = PretrainedCase(
         "ft_bert", "bert_base", "classifier", FINE_TUNE_BATCH, f"BERT-base classifier fine-tuning {size}"
@@ -243,13 +323,13 @@ def row_fields() -> list[tuple[str, str, str, str, str | None, int]]:
     for case in CASES.values():
         label = case.label
         if case.kind == "generate":
-            for sampler in SAMPLERS:
+            for sampler in case.samplers:
                 words = SAMPLER_WORDS[sampler]
                 rows.append((case.name, f"ttft_{sampler}_s", f"{label}, {words}: time to first token", "s", "lower", 3))
                 rows.append(
                     (case.name, f"tokens_per_s_{sampler}", f"{label}, {words}: tokens/s", "tokens/s", "higher", 1)
                 )
-            for sampler in SAMPLERS:
+            for sampler in case.samplers:
                 words = SAMPLER_WORDS[sampler]
                 rows.append(
                     (
@@ -280,8 +360,10 @@ def target_fields() -> list[tuple[str, str, str, str | None, float, bool]]:
     (description, case, metric, peer, bound, higher_is_better)."""
     targets: list[tuple[str, str, str, str | None, float, bool]] = []
     for case in CASES.values():
+        if "keras3_jax" not in case.peers:
+            continue  # nothing to hold tfkit.hub against (Whisper: KerasHub has no task)
         if case.kind == "generate":
-            for sampler in SAMPLERS:
+            for sampler in case.samplers:
                 words = SAMPLER_WORDS[sampler]
                 targets.append(
                     (
@@ -364,12 +446,14 @@ def section_lines(summary: dict[tuple[str, str], Any]) -> list[str]:
         "",
         "## Pretrained models: correctness and compilation",
         "",
-        "Greedy ids of the 64 new tokens (a correctness line, not a timing): every peer loads the same "
+        "Greedy ids of the 64 new tokens (a correctness line, not a timing; an encoder-decoder's new decoder "
+        "tokens after its start token): every peer loads the same "
         "preset and prompts, so they should agree; random weights make near-ties, where float rounding "
         "between backends may pick another token and the rest of the row follows it. In the tables, "
         "the tfkit column is tfkit.hub, Keras 3 is KerasHub on TensorFlow, Keras 3 on JAX is KerasHub on JAX and "
         "Transformers on PyTorch is Hugging Face Transformers with the preset's weights copied in (its from_preset "
-        "rows time building the model from the config and filling it from the preset's .h5).",
+        "rows time building the model from the config and filling it from the preset's .h5). The Whisper rows have "
+        "tfkit.hub alone: KerasHub 0.32 has a WhisperBackbone but no Whisper task to generate with.",
         "",
     ] + lines
 
