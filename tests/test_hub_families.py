@@ -5,10 +5,11 @@
 Each row names a family's tiny preset, made by KerasHub itself (``hub_presets*``), its task, the inputs its
 backbone takes and the writer of a Transformers-layout checkpoint of the same weights (where tfkit.hub has a
 converter). For every row tfkit must load the preset with KerasHub's float32 numbers and weight paths,
-generate KerasHub's greedy ids and texts (decoders), save a preset KerasHub loads with the same numbers,
-read the Transformers checkpoint with the same numbers, and take one training step on raw strings (images
-for ViT) from KerasHub's loss. What only one family has (sliding windows, soft caps, refused vision parts,
-special tokens...) is tested in that family's own file. Each family's preset and models are built once per
+generate KerasHub's greedy ids and texts (decoders, and encoder-decoders from token ids and from text
+pairs), save a preset KerasHub loads with the same numbers, read the Transformers checkpoint with the same
+numbers, and take one training step on raw strings (images for the vision rows, text pairs for the
+encoder-decoders) from KerasHub's loss. What only one family has (sliding windows, soft caps, images beside
+text, special tokens...) is tested in that family's own file. Each family's preset and models are built once per
 module; KerasHub runs eagerly, which is faster here than tracing its small models.
 """
 
@@ -24,6 +25,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from hub_presets import TEXTS, gpt2_preset, keras, keras_hub
+from hub_presets_bart import bart_preset, bart_transformers_checkpoint
 from hub_presets_bert import bert_presets, transformers_checkpoint
 from hub_presets_deberta_smollm3 import (
     DEBERTA_V3_INPUTS,
@@ -64,6 +66,7 @@ from hub_presets_qwen3_moe import (
     qwen_moe_preset,
     qwen_moe_transformers_checkpoint,
 )
+from hub_presets_t5 import t5_preset, t5_proto, t5_transformers_checkpoint
 from hub_presets_vision1 import deit_preset, deit_transformers_checkpoint
 from hub_presets_vision2 import mobilenet_preset, resnet_preset
 from hub_presets_vision3 import efficientnet_preset, swin_preset, swin_transformers_checkpoint
@@ -93,6 +96,21 @@ SENTENCE_PIECE_ENCODER_INPUTS = {
     "segment_ids": BERT_INPUTS["segment_ids"],
     "padding_mask": BERT_INPUTS["padding_mask"],
 }
+# the seq2seq rows: encoder ids and decoder prompts of 3 and 2 tokens, 10 long (room to generate past index 7)
+T5_INPUTS = {  # T5: </s> 1 ends the encoder's text, the decoder starts at <pad> 0
+    "encoder_token_ids": np.array([[5, 9, 21, 7, 30, 1, 0], [11, 4, 1, 0, 0, 0, 0]], "int32"),
+    "encoder_padding_mask": np.array([[1] * 6 + [0], [1] * 3 + [0] * 4], "int32"),
+    "decoder_token_ids": np.array([[0, 12, 8] + [0] * 7, [0, 6] + [0] * 8], "int32"),
+    "decoder_padding_mask": np.array([[1] * 3 + [0] * 7, [1] * 2 + [0] * 8], "int32"),
+}
+BART_INPUTS = {  # BART: <s> 0 ... </s> 2, <pad> 1; the decoder starts at </s> <s>
+    "encoder_token_ids": np.array([[0, 45, 31, 9, 30, 2, 1], [0, 22, 36, 2, 1, 1, 1]], "int32"),
+    "encoder_padding_mask": np.array([[1] * 6 + [0], [1] * 4 + [0] * 3], "int32"),
+    "decoder_token_ids": np.array([[2, 0, 33] + [1] * 7, [2, 0] + [1] * 8], "int32"),
+    "decoder_padding_mask": T5_INPUTS["decoder_padding_mask"],
+}
+PAIRS = {"encoder_text": TEXTS, "decoder_text": ["a lazy", "", "the", "hello world"]}  # decoder prompts, one empty
+SEQUENCE_LENGTHS = {"encoder_sequence_length": 12, "decoder_sequence_length": 10}
 F_NET_INPUTS = {key: SENTENCE_PIECE_ENCODER_INPUTS[key] for key in ("token_ids", "segment_ids")}  # no padding mask
 _RANDOM = np.random.RandomState(0)
 IMAGES = _RANDOM.uniform(-1, 1, size=(3, 16, 16, 3)).astype("float32")  # what the ViT backbone takes
@@ -216,6 +234,16 @@ def _deberta_v3_checkpoint(preset: str, theirs, folder: str) -> str:
     return deberta_v3_transformers_checkpoint(theirs.backbone, theirs.preprocessor.tokenizer, folder)
 
 
+def _t5_checkpoint(preset: str, theirs, folder: str) -> str:
+    """T5's weights and spiece.model as a Transformers ``T5ForConditionalGeneration`` folder (KerasHub reads none)."""
+    return t5_transformers_checkpoint(theirs.backbone, t5_proto(), folder)
+
+
+def _bart_checkpoint(preset: str, theirs, folder: str) -> str:
+    """BART's weights and tokenizer files as a Transformers ``BartForConditionalGeneration`` folder."""
+    return bart_transformers_checkpoint(theirs.backbone, folder)
+
+
 def _smollm3_checkpoint(preset: str, theirs, folder: str) -> str:
     """SmolLM3's weights and tokenizer as a Transformers ``SmolLM3ForCausalLM`` folder (KerasHub exports none)."""
     return smollm3_transformers_checkpoint(theirs.backbone, theirs.preprocessor.tokenizer, folder)
@@ -235,7 +263,17 @@ class Family:
 
     @property
     def decoder(self) -> bool:
-        return self.task == "CausalLM"
+        """Whether the task generates (a decoder-only CausalLM or an encoder-decoder Seq2SeqLM)."""
+        return self.task in ("CausalLM", "Seq2SeqLM")
+
+    @property
+    def seq2seq(self) -> bool:
+        return self.task == "Seq2SeqLM"
+
+    @property
+    def generated(self) -> tuple[str, str]:
+        """The keys of the ids generation extends and of their padding mask."""
+        return ("decoder_token_ids", "decoder_padding_mask") if self.seq2seq else ("token_ids", "padding_mask")
 
 
 FAMILIES = [
@@ -303,6 +341,8 @@ FAMILIES = [
     Family("smollm3", smollm3_preset, "SmolLM3", "CausalLM", PROMPTS, _smollm3_checkpoint),
     Family("qwen_moe", qwen_moe_preset, "QwenMoe", "CausalLM", PROMPTS, qwen_moe_transformers_checkpoint),
     Family("qwen3_moe", qwen3_moe_preset, "Qwen3Moe", "CausalLM", PROMPTS, qwen3_moe_transformers_checkpoint),
+    Family("t5", t5_preset, "T5", "Seq2SeqLM", T5_INPUTS, _t5_checkpoint),  # T5 1.1's gated feedforward, tied
+    Family("bart", bart_preset, "Bart", "Seq2SeqLM", BART_INPUTS, _bart_checkpoint),
 ]
 
 
@@ -316,12 +356,22 @@ class Built:
     theirs: object
 
 
+def _loaded(models, family: Family, preset: str):
+    """``family``'s task from ``preset`` by ``models`` (tfkit's or KerasHub's), with the test's sequence lengths."""
+    task = getattr(models, family.task).from_preset(preset)
+    if family.seq2seq and task.preprocessor is not None:
+        # KerasHub 0.32's Seq2SeqLMPreprocessor writes no lengths in its config: its presets reload with 1024
+        for key, length in SEQUENCE_LENGTHS.items():
+            setattr(task.preprocessor, key, length)
+    return task
+
+
 @pytest.fixture(scope="module", params=FAMILIES, ids=[f.name for f in FAMILIES])
 def built(request, tmp_path_factory) -> Built:
     family = request.param
     preset = family.make(str(tmp_path_factory.mktemp(family.name)))
-    ours = getattr(tk_hub.models, family.task).from_preset(preset)
-    theirs = getattr(keras_hub.models, family.task).from_preset(preset)
+    ours = _loaded(tk_hub.models, family, preset)
+    theirs = _loaded(keras_hub.models, family, preset)
     if family.decoder:
         ours.compile(sampler="greedy", run_eagerly=True)
         theirs.compile(sampler="greedy", run_eagerly=True)
@@ -340,8 +390,8 @@ def _close(ours, theirs, atol: float) -> None:
 
 def _paths(model) -> list[str]:
     # KerasHub leaves the MoE families' feedforward blocks unnamed, so Keras numbers them by how many the process
-    # has made (mixtral_sparse_moe_block_3); tfkit names each block's one "mixtral_sparse_moe_block"
-    return [re.sub(r"(_sparse_moe_block|_moe_mlp)_\d+/", r"\1/", weight.path) for weight in model.weights]
+    # has made (mixtral_sparse_moe_block_3); tfkit names each block's one "mixtral_sparse_moe_block". T5's norms too.
+    return [re.sub(r"(_sparse_moe_block|_moe_mlp|t5_layer_norm)_\d+/", r"\1/", weight.path) for weight in model.weights]
 
 
 def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers_and_weight_paths(built):
@@ -364,37 +414,46 @@ def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers_and_weig
     assert _paths(ours) == _paths(theirs)
 
 
-def _stop_masked(ours: dict, theirs: dict) -> None:
+def _stop_masked(ours: dict, theirs: dict, ids_key: str, mask_key: str) -> None:
     """The same padding masks, and the same ids where KerasHub's are meaningful (before each row's stop)."""
-    mask = np.asarray(theirs["padding_mask"], bool)
-    np.testing.assert_array_equal(np.asarray(ours["padding_mask"], bool), mask)
-    np.testing.assert_array_equal(np.where(mask, ours["token_ids"], -1), np.where(mask, theirs["token_ids"], -1))
+    mask = np.asarray(theirs[mask_key], bool)
+    np.testing.assert_array_equal(np.asarray(ours[mask_key], bool), mask)
+    np.testing.assert_array_equal(np.where(mask, ours[ids_key], -1), np.where(mask, theirs[ids_key], -1))
 
 
 def test_greedy_generation_gives_keras_hubs_ids_and_texts(built):
     family, ours, theirs = built.family, built.ours, built.theirs
     if not family.decoder:
         pytest.skip(f"{family.name} does not generate")
-    prompts = tf.nest.map_structure(tf.convert_to_tensor, PROMPTS)
+    ids_key, mask_key = family.generated  # the (decoder's) prompts: padded rows, room to generate past index 7
+    prompts = tf.nest.map_structure(tf.convert_to_tensor, family.inputs)
     preprocessor, ours.preprocessor = ours.preprocessor, None  # token ids in, token ids out
     try:
-        generated = ours.generate(dict(PROMPTS), stop_token_ids=None)
+        generated = ours.generate(dict(family.inputs), stop_token_ids=None)
         # KerasHub's generate_step itself (its Gemma 3 generate needs a preprocessor for token ids)
         reference = theirs.make_generate_function()(prompts, None)
-        np.testing.assert_array_equal(generated["token_ids"], reference["token_ids"])
-        stop = (int(reference["token_ids"][0, 7]),)  # a token row 0 does generate: it stops there
-        stopped = ours.generate(dict(PROMPTS), stop_token_ids=stop)
-        _stop_masked(stopped, theirs.make_generate_function()(prompts, stop))
-        assert not np.asarray(stopped["padding_mask"], bool)[0, 8:].any()
+        np.testing.assert_array_equal(generated[ids_key], reference[ids_key])
+        stop = (int(reference[ids_key][0, 7]),)  # a token row 0 does generate: it stops there
+        stopped = ours.generate(dict(family.inputs), stop_token_ids=stop)
+        _stop_masked(stopped, theirs.make_generate_function()(prompts, stop), ids_key, mask_key)
+        assert not np.asarray(stopped[mask_key], bool)[0, 8:].any()
     finally:
         ours.preprocessor = preprocessor
-    ids = generated["token_ids"]  # the cache's steps equal the full pass: each new token its argmax
-    logits = np.asarray(ours({"token_ids": ids, "padding_mask": np.ones_like(ids)}))
-    for row, start in enumerate(PROMPTS["padding_mask"].sum(axis=1)):
+    ids = generated[ids_key]  # the cache's steps equal the full pass: each new token its argmax
+    logits = np.asarray(ours({**family.inputs, ids_key: ids, mask_key: np.ones_like(ids)}))
+    for row, start in enumerate(family.inputs[mask_key].sum(axis=1)):
         np.testing.assert_array_equal(ids[row, start:], logits[row, start - 1 : -1].argmax(-1))
 
     for text in TEXTS:
         np.testing.assert_array_equal(ours.preprocessor.tokenizer(text), theirs.preprocessor.tokenizer(text))
+    if family.seq2seq:  # strings in: decoder prompts, one empty (the decoder starts from its start ids alone)
+        texts = ours.generate(PAIRS, max_length=12, stop_token_ids=None)
+        assert texts == theirs.generate(PAIRS, max_length=12, stop_token_ids=None)
+        # strip_prompt strips the decoder's prompt (KerasHub 0.32 raises KeyError there)
+        completions = ours.generate(PAIRS, max_length=12, stop_token_ids=None, strip_prompt=True)
+        assert all(text.endswith(completion) for text, completion in zip(texts, completions))
+        assert all(len(c) < len(t) for c, t, prompt in zip(completions, texts, PAIRS["decoder_text"]) if prompt)
+        return
     strip = {} if family.name == "phi3" else {"strip_prompt": True}  # KerasHub 0.32's Phi-3 has no strip_prompt
     texts = ours.generate(TEXTS, max_length=12, stop_token_ids=None, **strip)
     assert texts == theirs.generate(TEXTS, max_length=12, stop_token_ids=None, **strip)
@@ -410,6 +469,9 @@ def test_a_preset_tfkit_saves_loads_in_keras_hub_with_the_same_numbers(built, tm
     )
     theirs = getattr(keras_hub.models, family.task).from_preset(str(tmp_path))
     assert type(theirs).__name__ == type(ours).__name__
+    if family.seq2seq:  # tfkit writes the sequence lengths (KerasHub 0.32 does not) and KerasHub reads them
+        lengths = {key: getattr(theirs.preprocessor, key) for key in SEQUENCE_LENGTHS}
+        assert lengths == SEQUENCE_LENGTHS
     _close(theirs.backbone(family.inputs), ours.backbone(family.inputs), atol=1e-5)
     _close(theirs(family.inputs), ours(family.inputs), atol=family.task_atol)
     if family.task != "ImageClassifier":  # the tokenizer came through too
@@ -433,7 +495,7 @@ def test_a_transformers_checkpoint_of_the_same_weights_loads_with_the_same_numbe
     _close(backbone(family.inputs), theirs.backbone(family.inputs), atol=1e-5)
     if family.task == "TextClassifier":  # a BertModel, or an encoder's ...ForMaskedLM: no classification head
         return
-    tokenizer_files = {"tokenizer.json", "tokenizer.model", "vocab.json"} & set(os.listdir(folder))
+    tokenizer_files = {"tokenizer.json", "tokenizer.model", "spiece.model", "vocab.json"} & set(os.listdir(folder))
     preprocessor = {} if tokenizer_files or not family.decoder else {"preprocessor": None}
     ours = getattr(tk_hub.models, family.task).from_preset(folder, **preprocessor)
     assert type(ours).__name__ == type(theirs).__name__
@@ -448,6 +510,8 @@ def _training_data(family: Family) -> tuple:
         return (RAW_IMAGES, LABELS)
     if family.task == "TextClassifier":
         return (TEXTS, LABELS)
+    if family.seq2seq:
+        return (PAIRS,)
     return (TEXTS,)
 
 
@@ -461,7 +525,7 @@ def test_evaluate_gives_keras_hubs_loss_and_one_fit_step_on_raw_data_changes_the
     x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(packed)
     expected = float(theirs.loss(y, theirs(x), sample_weight=sample_weight))
 
-    trained = getattr(tk_hub.models, family.task).from_preset(built.preset)  # a copy: the fixture's stay as loaded
+    trained = _loaded(tk_hub.models, family, built.preset)  # a copy: the fixture's stay as loaded
     trained.compile(optimizer=tfkit.optimizers.Adam(1e-2), run_eagerly=True)
     loss = trained.evaluate(*data, batch_size=len(LABELS), verbose=0, return_dict=True)["loss"]
     np.testing.assert_allclose(loss, expected, rtol=1e-5)
