@@ -119,7 +119,11 @@ def test_saved_task_presets_load_in_keras_hub_with_the_same_numbers(classifiers,
         folder = tmp_path / kind
         ours.save_to_preset(str(folder))
         assert "task.weights.h5" in os.listdir(folder)
-        assert json.loads((folder / "metadata.json").read_text())["tasks"] == ["MaskedLM", "TextClassifier"]
+        assert json.loads((folder / "metadata.json").read_text())["tasks"] == [
+            "MaskedLM",
+            "TextClassifier",
+            "TextEmbedder",
+        ]
         theirs = getattr(keras_hub.models, kind).from_preset(str(folder))
         assert type(theirs).__name__ == type(ours).__name__
         _close(theirs(inputs), ours(inputs), atol=1e-4)

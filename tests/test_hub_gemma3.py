@@ -10,7 +10,6 @@ tested in ``test_hub_gemma3_vision.py``.
 """
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -139,7 +138,7 @@ def test_a_whole_task_saved_to_a_preset_loads_in_keras_hub_with_the_same_numbers
     causal_lm.save_to_preset(str(tmp_path))
     config = json.loads((tmp_path / "config.json").read_text())
     assert config["registered_name"] == "keras_hub>Gemma3Backbone" and config["config"]["vision_encoder"] is None
-    assert json.loads((tmp_path / "metadata.json").read_text())["tasks"] == ["CausalLM"]
+    assert json.loads((tmp_path / "metadata.json").read_text())["tasks"] == ["CausalLM", "TextEmbedder"]
     theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
     assert type(theirs).__name__ == "Gemma3CausalLM"
     np.testing.assert_allclose(np.asarray(theirs(PROMPTS)), np.asarray(causal_lm(PROMPTS)), atol=1e-4)

@@ -15,10 +15,10 @@ KINDS = {
     "Llama3Backbone": ["LlamaCausalLM"],  # KerasHub's Llama3CausalLM is a LlamaCausalLM
     "MistralBackbone": ["CausalLM"],
     "QwenBackbone": ["CausalLM"],
-    "Qwen3Backbone": ["CausalLM"],
+    "Qwen3Backbone": ["CausalLM", "TextEmbedder"],
     "GemmaBackbone": ["CausalLM"],
-    "Gemma3Backbone": ["CausalLM"],
-    "BertBackbone": ["MaskedLM", "TextClassifier"],
+    "Gemma3Backbone": ["CausalLM", "TextEmbedder"],
+    "BertBackbone": ["MaskedLM", "TextClassifier", "TextEmbedder"],
     "ViTBackbone": ["ImageClassifier"],
 }
 

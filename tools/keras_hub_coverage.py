@@ -41,12 +41,7 @@ NO_ISSUE = "no issue plans it yet"
 
 # keras_hub.src.models.<family> -> which issue plans the family, for families tfkit.hub has not built.
 FAMILIES_NOT_BUILT = {
-    **dict.fromkeys(
-        [
-            "t5gemma",
-        ],
-        ISSUE_66,
-    ),
+    **dict.fromkeys(["t5gemma"], ISSUE_66),
     **dict.fromkeys(
         [
             "basnet",
