@@ -1,6 +1,9 @@
 """Every tfkit.hub family against KerasHub, from one table: presets both ways, checkpoints, greedy ids, training.
 
-    python -m pytest tests/test_hub_families.py -k mistral      # one family's row
+    python -m pytest tests/test_hub_families*.py -k mistral      # one family's row
+
+The table and its five tests are here; ``tests/test_hub_families.py``, ``test_hub_families_encoders.py`` and
+``test_hub_families_experts.py`` each run them on one group of rows (``GROUPS``), so that workers share them.
 
 Each row names a family's tiny preset, made by KerasHub itself (``hub_presets*``), its task, the inputs its
 backbone takes and the writer of a Transformers-layout checkpoint of the same weights (where tfkit.hub has a
@@ -366,16 +369,40 @@ def _loaded(models, family: Family, preset: str):
     return task
 
 
-@pytest.fixture(scope="module", params=FAMILIES, ids=[f.name for f in FAMILIES])
-def built(request, tmp_path_factory) -> Built:
-    family = request.param
-    preset = family.make(str(tmp_path_factory.mktemp(family.name)))
-    ours = _loaded(tk_hub.models, family, preset)
-    theirs = _loaded(keras_hub.models, family, preset)
-    if family.decoder:
-        ours.compile(sampler="greedy", run_eagerly=True)
-        theirs.compile(sampler="greedy", run_eagerly=True)
-    return Built(family, preset, ours, theirs)
+# The table's rows in three groups of about equal cost, one test file each (test_hub_families*.py): the suite runs
+# whole files per worker, so one file of every row would keep one worker busy for minutes after the others end.
+GROUPS = {
+    "encoders_and_vision": (
+        "bert", "roberta", "distil_bert", "xlm_roberta", "albert", "f_net", "deberta_v3",
+        "vit", "deit", "resnet", "mobilenet", "swin_transformer", "efficientnet",
+    ),
+    "decoders": (
+        "gpt2", "gemma", "gemma3", "llama", "llama3", "mistral", "opt", "gpt_neo_x", "bloom", "falcon", "phi3",
+    ),
+    "experts_qwen_and_seq2seq": (
+        "mixtral", "gpt_oss", "qwen", "qwen3", "smollm3", "qwen_moe", "qwen3_moe", "t5", "bart",
+    ),
+}  # fmt: skip
+_GROUPED = sorted(name for names in GROUPS.values() for name in names)
+assert _GROUPED == sorted(family.name for family in FAMILIES), "every row of the table is in exactly one group"
+
+
+def built_fixture(group: str):
+    """The module-scoped `built` fixture of one group's rows: each row's preset made once, loaded by both."""
+    rows = [family for family in FAMILIES if family.name in GROUPS[group]]
+
+    @pytest.fixture(scope="module", params=rows, ids=[family.name for family in rows])
+    def built(request, tmp_path_factory) -> Built:
+        family = request.param
+        preset = family.make(str(tmp_path_factory.mktemp(family.name)))
+        ours = _loaded(tk_hub.models, family, preset)
+        theirs = _loaded(keras_hub.models, family, preset)
+        if family.decoder:
+            ours.compile(sampler="greedy", run_eagerly=True)
+            theirs.compile(sampler="greedy", run_eagerly=True)
+        return Built(family, preset, ours, theirs)
+
+    return built
 
 
 def _close(ours, theirs, atol: float) -> None:
