@@ -1,9 +1,9 @@
-"""OPT (and the second round's other decoders) in tfkit.hub against KerasHub: presets both ways, greedy ids,
-Transformers checkpoints, one training step.
+"""OPT, GPT-NeoX, Bloom and Falcon in tfkit.hub against KerasHub: what their conformance rows do not check.
 
-A tiny random preset of each family is made by KerasHub itself (``hub_presets_decoders2``); tfkit loads it and
-must compute KerasHub's numbers with KerasHub's weight paths and config, generate KerasHub's greedy ids and texts,
-save presets KerasHub loads, read the same weights as a Transformers folder, and train a step on raw strings.
+Each family's row (``tests/hub_family_table.py``) checks its presets both ways, greedy ids and texts, a Transformers
+checkpoint and a training step. This file keeps the rest: the blocks' configs and weight files as KerasHub writes
+them, each converter's special tokens and the checkpoints it refuses naming the field, and GPT-NeoX's cached
+decoding equal to its forward passes where KerasHub's drifts (a sharpened preset, so the ids vary).
 """
 
 import json
@@ -19,13 +19,11 @@ from hub_presets_decoders2 import (
     falcon_transformers_checkpoint,
     gpt_neo_x_preset,
     gpt_neo_x_transformers_checkpoint,
-    keras,
     keras_hub,
     opt_preset,
     opt_transformers_checkpoint,
 )
 
-import tfkit
 import tfkit.hub as tk_hub
 
 PROMPTS = {
@@ -55,21 +53,6 @@ def _compiled(*models):
     for model in models:
         model.compile(sampler="greedy")
     return models
-
-
-def _trains_a_step(preset: str, theirs) -> None:
-    """`evaluate` gives KerasHub's loss on `TEXTS`; one `fit` step on the raw strings changes every weight."""
-    x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(theirs.preprocessor(TEXTS))
-    expected = float(theirs.loss(y, theirs(x), sample_weight=sample_weight))
-    trained = tk_hub.models.CausalLM.from_preset(preset)
-    trained.compile(optimizer=tfkit.optimizers.Adam(1e-2))
-    loss = trained.evaluate(TEXTS, batch_size=len(TEXTS), verbose=0, return_dict=True)["loss"]
-    np.testing.assert_allclose(loss, expected, rtol=1e-5)
-    before = [np.array(w) for w in trained.trainable_weights]
-    history = trained.fit(TEXTS, batch_size=len(TEXTS), epochs=1, verbose=0)
-    assert list(history.history) == ["loss", "sparse_categorical_accuracy"]
-    changed = [not np.array_equal(np.asarray(w), b) for w, b in zip(trained.trainable_weights, before)]
-    assert all(changed), f"{sum(changed)} of {len(changed)} weights changed"
 
 
 def _same_preset_both_ways(ours, theirs, preset: str, folder) -> None:
@@ -104,7 +87,7 @@ def _uncached_greedy(model, prompts: dict) -> np.ndarray:
 @pytest.fixture(scope="module")
 def opt_presets(tmp_path_factory):
     folder = str(tmp_path_factory.mktemp("opt_preset"))
-    return opt_preset(folder), opt_preset(f"{folder}_sharpened", sharpened=True)
+    return (opt_preset(folder),)  # its conformance row generates; this file reads checkpoints
 
 
 @pytest.fixture(scope="module")
@@ -125,38 +108,6 @@ def test_opt_keras_hub_preset_loads_with_keras_hubs_numbers_weight_paths_and_con
     for name in ("OPTBackbone", "OPTTokenizer", "OPTCausalLMPreprocessor", "OPTCausalLM"):
         assert hasattr(tk_hub.models, name) and hasattr(keras_hub.models, name)
     assert tk_hub.tokenizers.OPTTokenizer is tk_hub.models.OPTTokenizer
-
-
-def test_opt_greedy_ids_and_texts_equal_keras_hubs(opt_models, opt_presets):
-    ours, theirs = _compiled(
-        *(
-            cls.from_preset(opt_presets[1], preprocessor=None)
-            for cls in (tk_hub.models.CausalLM, keras_hub.models.CausalLM)
-        )
-    )
-    generated = ours.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"]
-    np.testing.assert_array_equal(generated, theirs.generate(dict(PROMPTS), stop_token_ids=None)["token_ids"])
-    assert len(set(generated[0, 5:].tolist())) > 1  # the sharpened preset does not repeat one token
-    stop = (int(generated[0, 7]),)
-    stopped, reference = (
-        ours.generate(dict(PROMPTS), stop_token_ids=stop),
-        theirs.generate(dict(PROMPTS), stop_token_ids=stop),
-    )
-    np.testing.assert_array_equal(stopped["padding_mask"], reference["padding_mask"])
-    ours, theirs = opt_models
-    for text in TEXTS:
-        np.testing.assert_array_equal(ours.preprocessor.tokenizer(text), theirs.preprocessor.tokenizer(text))
-    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
-
-
-def test_opt_preset_tfkit_saves_loads_in_keras_hub_with_the_same_numbers(opt_models, opt_presets, tmp_path):
-    ours, _ = opt_models
-    ours.save_to_preset(str(tmp_path))
-    assert _weight_keys(tmp_path / "model.weights.h5") == _weight_keys(f"{opt_presets[0]}/model.weights.h5")
-    theirs = keras_hub.models.CausalLM.from_preset(str(tmp_path))
-    assert type(theirs).__name__ == "OPTCausalLM"
-    np.testing.assert_allclose(np.asarray(theirs(PROMPTS)), np.asarray(ours(PROMPTS)), atol=1e-5)
-    np.testing.assert_array_equal(theirs.preprocessor.tokenizer(TEXTS[0]), ours.preprocessor.tokenizer(TEXTS[0]))
 
 
 def test_opt_transformers_checkpoint_loads_with_the_same_numbers(opt_models, tmp_path):
@@ -188,12 +139,6 @@ def test_opt_variants_keras_hub_cannot_build_are_refused_naming_the_field(opt_mo
     path.write_text(json.dumps({**json.loads(path.read_text()), **changes}))
     with pytest.raises(ValueError, match=message):
         tk_hub.models.Backbone.from_preset(folder)
-
-
-def test_opt_evaluate_gives_keras_hubs_loss_and_one_fit_step_on_raw_strings_changes_the_weights(
-    opt_models, opt_presets
-):
-    _trains_a_step(opt_presets[0], opt_models[1])
 
 
 # ----------------------------------------------------------------------------------------------------- GPT-NeoX
@@ -295,17 +240,13 @@ def test_gpt_neo_x_checkpoints_keras_hub_cannot_compute_are_refused_naming_the_f
         tk_hub.models.Backbone.from_preset(folder)
 
 
-def test_gpt_neo_x_evaluate_gives_keras_hubs_loss_and_one_fit_step_changes_the_weights(neo_x_models, neo_x_presets):
-    _trains_a_step(neo_x_presets[0], neo_x_models[1])
-
-
 # -------------------------------------------------------------------------------------------------------- Bloom
 
 
 @pytest.fixture(scope="module")
 def bloom_presets(tmp_path_factory):
     folder = str(tmp_path_factory.mktemp("bloom_preset"))
-    return bloom_preset(folder), bloom_preset(f"{folder}_sharpened", sharpened=True)
+    return (bloom_preset(folder),)  # its conformance row generates; this file reads checkpoints
 
 
 @pytest.fixture(scope="module")
@@ -322,27 +263,6 @@ def test_bloom_presets_load_both_ways_with_keras_hubs_numbers_paths_and_config(b
     assert tk_hub.tokenizers.BloomTokenizer is tk_hub.models.BloomTokenizer
     block, their_block = ours.backbone.transformer_layers[0], theirs.backbone.transformer_layers[0]
     assert set(block.get_config()) == set(their_block.get_config())
-
-
-def test_bloom_greedy_ids_and_texts_equal_keras_hubs(bloom_models, bloom_presets):
-    ours, theirs = _compiled(
-        *(
-            cls.from_preset(bloom_presets[1], preprocessor=None)
-            for cls in (tk_hub.models.CausalLM, keras_hub.models.CausalLM)
-        )
-    )
-    prompts = {**PROMPTS, "token_ids": np.where(PROMPTS["padding_mask"] == 1, PROMPTS["token_ids"], 3)}
-    prompts["token_ids"][:, 0] = 1  # <s>
-    generated = ours.generate(dict(prompts), stop_token_ids=None)["token_ids"]
-    np.testing.assert_array_equal(generated, theirs.generate(dict(prompts), stop_token_ids=None)["token_ids"])
-    np.testing.assert_array_equal(generated, _uncached_greedy(theirs, prompts))
-    assert len(set(generated[0, 5:].tolist())) > 1
-    stop = (int(generated[0, 7]),)
-    stopped = ours.generate(dict(prompts), stop_token_ids=stop)
-    reference = theirs.generate(dict(prompts), stop_token_ids=stop)
-    np.testing.assert_array_equal(stopped["padding_mask"], reference["padding_mask"])
-    ours, theirs = bloom_models
-    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
 
 
 def test_bloom_transformers_checkpoint_loads_with_the_same_numbers(bloom_models, tmp_path):
@@ -363,17 +283,13 @@ def test_bloom_transformers_checkpoint_loads_with_the_same_numbers(bloom_models,
         tk_hub.models.Backbone.from_preset(folder)
 
 
-def test_bloom_evaluate_gives_keras_hubs_loss_and_one_fit_step_changes_the_weights(bloom_models, bloom_presets):
-    _trains_a_step(bloom_presets[0], bloom_models[1])
-
-
 # ------------------------------------------------------------------------------------------------------- Falcon
 
 
 @pytest.fixture(scope="module")
 def falcon_presets(tmp_path_factory):
     folder = str(tmp_path_factory.mktemp("falcon_preset"))
-    return falcon_preset(folder), falcon_preset(f"{folder}_sharpened", sharpened=True)
+    return (falcon_preset(folder),)  # its conformance row generates; this file reads checkpoints
 
 
 @pytest.fixture(scope="module")
@@ -392,25 +308,6 @@ def test_falcon_presets_load_both_ways_with_keras_hubs_numbers_paths_and_config(
     assert ours.backbone.layer_norm is ours.backbone.final_layernorm and "layer_norm" not in vars(ours.backbone)
     block, their_block = ours.backbone.transformer_layers[0], theirs.backbone.transformer_layers[0]
     assert set(block.get_config()) == set(their_block.get_config())
-
-
-def test_falcon_greedy_ids_and_texts_equal_keras_hubs(falcon_models, falcon_presets):
-    ours, theirs = _compiled(
-        *(
-            cls.from_preset(falcon_presets[1], preprocessor=None)
-            for cls in (tk_hub.models.CausalLM, keras_hub.models.CausalLM)
-        )
-    )
-    prompts = {**PROMPTS, "token_ids": np.where(PROMPTS["padding_mask"] == 1, PROMPTS["token_ids"], 0)}
-    prompts["token_ids"][:, 0] = 0
-    generated = ours.generate(dict(prompts), stop_token_ids=None)["token_ids"]
-    np.testing.assert_array_equal(generated, theirs.generate(dict(prompts), stop_token_ids=None)["token_ids"])
-    np.testing.assert_array_equal(generated, _uncached_greedy(theirs, prompts))
-    assert len(set(generated[0, 5:].tolist())) > 1
-    ours, theirs = falcon_models
-    for text in TEXTS:
-        np.testing.assert_array_equal(ours.preprocessor.tokenizer(text), theirs.preprocessor.tokenizer(text))
-    assert ours.generate(TEXTS, max_length=16) == theirs.generate(TEXTS, max_length=16)
 
 
 def test_falcon_transformers_checkpoint_loads_with_the_same_numbers(falcon_models, tmp_path):
@@ -443,7 +340,3 @@ def test_falcon_checkpoints_keras_hub_cannot_compute_are_refused_naming_the_fiel
     path.write_text(json.dumps({**json.loads(path.read_text()), **changes}))
     with pytest.raises(ValueError, match=message):
         tk_hub.models.Backbone.from_preset(folder)
-
-
-def test_falcon_evaluate_gives_keras_hubs_loss_and_one_fit_step_changes_the_weights(falcon_models, falcon_presets):
-    _trains_a_step(falcon_presets[0], falcon_models[1])
