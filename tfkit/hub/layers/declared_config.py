@@ -52,3 +52,40 @@ class DeclaredConfig:
             plain = config_capture.to_plain(value)
             config[name] = plain if config_capture.is_plain(plain) else serialize_keras_object(value)
         return config
+
+
+class DeclaredLayer(DeclaredConfig, Layer):
+    """A layer whose constructor arguments, declared once in its subclass's signature, become attributes and config keys.
+
+    `computed_config` names attributes derived from the arguments that the
+    config lists too (KerasHub's `key_dim`, `num_patches`): the constructor
+    accepts and ignores them.
+
+    Args:
+        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
+
+    Example:
+        >>> from tfkit.hub.layers.declared_config import DeclaredLayer
+        >>> class Scale(DeclaredLayer):
+        ...     def __init__(self, factor: float = 2.0, **kwargs):
+        ...         super().__init__(**kwargs)
+        >>> layer = Scale(3.0)
+        >>> layer.factor, layer.get_config()["factor"]
+        (3.0, 3.0)
+    """
+
+    computed_config: tuple[str, ...] = ()
+
+    def __init__(self, **kwargs: Any) -> None:
+        for name in self.computed_config:
+            kwargs.pop(name, None)
+        super().__init__(**kwargs)
+        arguments = config_capture.declared_arguments(type(self), self._st.init_args, stop_at=DeclaredLayer)
+        for name, value in arguments.items():
+            setattr(self, name, value)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        for name in self.computed_config:
+            config[name] = getattr(self, name)
+        return config

@@ -12,8 +12,8 @@ orders (KerasHub's, which Keras's weight files key and order by). The block here
 computation; a family declares its names with ``StoredAs`` class attributes and makes its parts
 in ``make_parts``, in KerasHub's order, and overrides a hook where its block adds a step
 (dropout, layer scale, drop path). A block's or stack's constructor arguments are declared once, in
-its signature: they become attributes and config keys (as a ``Backbone``'s; ``DeclaredLayer``, which the
-families' other layers use too). The patch flattening, the backbones' image-shape checks and the CLIP-style
+its signature: they become attributes and config keys (``declared_config.DeclaredLayer``, which the
+families' other layers use too, as a ``Backbone``'s do). The patch flattening, the backbones' image-shape checks and the CLIP-style
 encoders' stack and config are here as well.
 """
 
@@ -25,10 +25,8 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base.data_format import standardize_data_format
-from tfkit.engine import config_capture
-from tfkit.engine.layer import Layer
 from tfkit.hub.layers.cached_multi_head_attention import keras_attention
-from tfkit.hub.layers.declared_config import DeclaredConfig
+from tfkit.hub.layers.declared_config import DeclaredLayer
 from tfkit.layers import Dropout, LayerNormalization, MultiHeadAttention
 
 
@@ -67,43 +65,6 @@ def patches_to_sequence(patches: tf.Tensor, data_format: str) -> tf.Tensor:
     if data_format == "channels_first":
         patches = tf.transpose(patches, (0, 2, 3, 1))
     return tf.reshape(patches, [tf.shape(patches)[0], -1, patches.shape[-1]])
-
-
-class DeclaredLayer(DeclaredConfig, Layer):
-    """A layer whose constructor arguments, declared once in its subclass's signature, become attributes and config keys.
-
-    `computed_config` names attributes derived from the arguments that the
-    config lists too (KerasHub's `key_dim`, `num_patches`): the constructor
-    accepts and ignores them.
-
-    Args:
-        **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
-
-    Example:
-        >>> from tfkit.hub.layers.vit_style_encoder import DeclaredLayer
-        >>> class Scale(DeclaredLayer):
-        ...     def __init__(self, factor: float = 2.0, **kwargs):
-        ...         super().__init__(**kwargs)
-        >>> layer = Scale(3.0)
-        >>> layer.factor, layer.get_config()["factor"]
-        (3.0, 3.0)
-    """
-
-    computed_config: tuple[str, ...] = ()
-
-    def __init__(self, **kwargs: Any) -> None:
-        for name in self.computed_config:
-            kwargs.pop(name, None)
-        super().__init__(**kwargs)
-        arguments = config_capture.declared_arguments(type(self), self._st.init_args, stop_at=DeclaredLayer)
-        for name, value in arguments.items():
-            setattr(self, name, value)
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        for name in self.computed_config:
-            config[name] = getattr(self, name)
-        return config
 
 
 class PreNormEncoderBlock(DeclaredLayer):

@@ -94,6 +94,42 @@ class TextEmbedder(Task):
         True
     """
 
+    pooling_modes: tuple[str, ...] = ("mean", "cls", "max")  # a family's, its constructor's default first
+    mean_pooling_epsilon = 1e-9
+
+    def build_pooling_head(
+        self, backbone: Any, preprocessor: Any, pooling_mode: str, normalize: bool, **kwargs: Any
+    ) -> None:
+        """Makes the task a functional model: the backbone's token vectors pooled, then L2-normalized if `normalize`.
+
+        A family's constructor (its signature KerasHub's) calls it with its
+        arguments; the pooling is one of the family's `pooling_modes` (a mean
+        counts at least `mean_pooling_epsilon` positions). The head has no
+        weights.
+
+        Args:
+            backbone: The family's backbone; its output, or its
+                `"sequence_output"`, is the token vectors.
+            preprocessor: The family's preprocessor, or `None`.
+            pooling_mode: One of `pooling_modes`.
+            normalize: Whether to scale the embeddings to unit L2 norm.
+            **kwargs: `Task` keyword arguments, such as `name`.
+
+        Raises:
+            ValueError: If `pooling_mode` is not one of `pooling_modes`.
+        """
+        self.backbone = backbone
+        self.preprocessor = preprocessor
+        inputs = backbone.input
+        outputs = backbone(inputs)
+        sequence_output = outputs["sequence_output"] if isinstance(outputs, dict) else outputs
+        pooled = pooled_embeddings(
+            sequence_output, inputs["padding_mask"], pooling_mode, self.pooling_modes, self.mean_pooling_epsilon
+        )
+        super().__init__(inputs=inputs, outputs=l2_normalized(pooled) if normalize else pooled, **kwargs)
+        self.pooling_mode = pooling_mode
+        self.normalize = normalize
+
     @classmethod
     def from_preset(cls, preset: str, load_weights: bool = True, **kwargs: Any) -> Task:
         """Instantiates a text embedder from a preset, or from a sentence-transformers checkpoint folder.
@@ -142,12 +178,17 @@ class TextEmbedder(Task):
     def sentence_transformers_pooling(cls, pooling: dict[str, Any]) -> str:
         """The `pooling_mode` of a sentence-transformers pooling config: `"cls"`, `"max"`, else `"mean"`.
 
+        A decoder's (whose `pooling_modes` hold `"last"`): `"mean"` when it
+        asks for mean tokens, else `"last"`.
+
         Args:
             pooling: The parsed `1_Pooling/config.json`.
 
         Returns:
             A pooling mode.
         """
+        if "last" in cls.pooling_modes:  # a decoder's (KerasHub's Gemma 3 and Qwen 3 converters)
+            return "mean" if pooling.get("pooling_mode_mean_tokens", False) else "last"
         if pooling.get("pooling_mode_cls_token", False):
             return "cls"
         return "max" if pooling.get("pooling_mode_max_tokens", False) else "mean"
@@ -166,6 +207,11 @@ class TextEmbedder(Task):
         if isinstance(optimizer, str) and optimizer == "auto":
             optimizer = optimizers.Adam(5e-5)
         super().compile(optimizer=optimizer, loss=loss, metrics=metrics, **kwargs)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(pooling_mode=self.pooling_mode, normalize=self.normalize)
+        return config
 
     def encode_text(self, text: Any, **kwargs: Any) -> Any:
         """The embeddings of a string or a list of strings (`predict` on them).
@@ -191,3 +237,35 @@ class TextEmbedder(Task):
         """
         queries = ops.convert_to_tensor(query_embeddings)
         return ops.matmul(queries, ops.transpose(ops.convert_to_tensor(document_embeddings)))
+
+
+class LastTokenTextEmbedder(TextEmbedder):
+    """A decoder family's `TextEmbedder` (Gemma 3's, Qwen 3's): KerasHub's constructor, last-token pooling first.
+
+    The embeddings are the vector of each sequence's last unpadded token
+    (`"last"`, the default) or the mean of the unpadded ones (`"mean"`),
+    L2-normalized by default. KerasHub has no such class: the preset's
+    metadata lists the family's class as a `TextEmbedder`.
+
+    Args:
+        backbone: The family's backbone.
+        preprocessor: The family's preprocessor, or `None` (the model then
+            takes `{"token_ids", "padding_mask"}`). Defaults to `None`.
+        pooling_mode: `"last"` or `"mean"`. Defaults to `"last"`.
+        normalize: Whether to scale the embeddings to unit L2 norm.
+            Defaults to `True`.
+        **kwargs: `TextEmbedder` keyword arguments, such as `name`.
+
+    Example:
+        >>> from tfkit.hub.models.text_embedder import LastTokenTextEmbedder
+        >>> import tfkit.hub as keras_hub
+        >>> issubclass(keras_hub.models.Qwen3TextEmbedder, LastTokenTextEmbedder)
+        True
+    """
+
+    pooling_modes, mean_pooling_epsilon = ("last", "mean"), 1e-5
+
+    def __init__(
+        self, backbone: Any, preprocessor: Any = None, pooling_mode: str = "last", normalize: bool = True, **kwargs: Any
+    ) -> None:
+        self.build_pooling_head(backbone, preprocessor, pooling_mode, normalize, **kwargs)

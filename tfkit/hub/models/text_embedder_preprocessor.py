@@ -91,9 +91,15 @@ class TextEmbedderPreprocessor(SegmentPacking, Preprocessor):
         token_ids, segment_ids = self.packed_segments(x)
         return pack_x_y_sample_weight(self._format_output(token_ids, segment_ids), y, sample_weight)
 
+    input_keys: tuple[str, ...] = ("token_ids", "segment_ids")  # those the family's backbone takes
+
     def _format_output(self, token_ids: Any, segment_ids: Any) -> dict[str, Any]:
-        """The model's inputs from the packed ids: `{"token_ids", "segment_ids"}`; families add or drop keys."""
-        return {"token_ids": token_ids, "segment_ids": segment_ids}
+        """The model's inputs from the packed ids: those of `input_keys`, of `"token_ids"`, `"segment_ids"` and
+        `"padding_mask"` (the positions that do not hold the pad token)."""
+        inputs = {"token_ids": token_ids, "segment_ids": segment_ids}
+        if "padding_mask" in self.input_keys:
+            inputs["padding_mask"] = token_ids != self.tokenizer.pad_token_id
+        return {key: inputs[key] for key in self.input_keys}
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -16,7 +16,8 @@ import tensorflow as tf
 
 from tfkit import initializers
 from tfkit.base.data_format import standardize_data_format
-from tfkit.hub.layers.vit_style_encoder import DeclaredLayer, patches_to_sequence
+from tfkit.hub.layers.declared_config import DeclaredLayer
+from tfkit.hub.layers.vit_style_encoder import patches_to_sequence
 from tfkit.layers import Conv2D, Dropout
 
 

@@ -16,7 +16,8 @@ import tensorflow as tf
 
 from tfkit import initializers, random
 from tfkit.hub.layers.attribute_names import StoredAs
-from tfkit.hub.layers.vit_style_encoder import DeclaredLayer, PreNormEncoderBlock
+from tfkit.hub.layers.declared_config import DeclaredLayer
+from tfkit.hub.layers.vit_style_encoder import PreNormEncoderBlock
 from tfkit.hub.models.vit.vit_layers import _ViTAttention
 from tfkit.layers import Dense, Dropout, Identity
 

@@ -17,7 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit import initializers
-from tfkit.engine.layer import Layer
+from tfkit.hub.layers.declared_config import DeclaredLayer
 from tfkit.layers import Activation, BatchNormalization, Conv2D, DepthwiseConv2D, Dropout, ZeroPadding2D
 
 
@@ -32,28 +32,9 @@ def conv_kernel_initializer() -> initializers.Initializer:
     return initializers.VarianceScaling(scale=2.0, mode="fan_out", distribution="truncated_normal")
 
 
-class _EfficientNetBlock(Layer):
-    """What the three blocks share: their arguments, the layer factories, squeeze and excite, the residual."""
-
-    def __init__(
-        self,
-        input_filters: int,
-        output_filters: int,
-        kernel_size: int = 3,
-        strides: int = 1,
-        data_format: str = "channels_last",
-        batch_norm_momentum: float = 0.9,
-        batch_norm_epsilon: float = 1e-3,
-        activation: Any = "swish",
-        dropout: float = 0.2,
-        nores: bool = False,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(**kwargs)
-        self.input_filters, self.output_filters = input_filters, output_filters
-        self.kernel_size, self.strides, self.data_format = kernel_size, strides, data_format
-        self.batch_norm_momentum, self.batch_norm_epsilon = batch_norm_momentum, batch_norm_epsilon
-        self.activation, self.dropout, self.nores = activation, dropout, nores
+class _EfficientNetBlock(DeclaredLayer):
+    """What the three blocks share: their arguments (declared by each block's signature, kept as attributes and
+    config keys), the layer factories, squeeze and excite, the residual."""
 
     def _conv(self, filters: int, kernel_size: int, suffix: str, **kwargs: Any) -> Conv2D:
         kwargs = {"padding": "valid", "use_bias": False, **kwargs}
@@ -160,20 +141,7 @@ class MBConvBlock(_EfficientNetBlock):
         nores: bool = False,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            input_filters,
-            output_filters,
-            kernel_size,
-            strides,
-            data_format,
-            batch_norm_momentum,
-            batch_norm_epsilon,
-            activation,
-            dropout,
-            nores,
-            **kwargs,
-        )
-        self.expand_ratio, self.se_ratio = expand_ratio, se_ratio
+        super().__init__(**kwargs)
         self.filters = input_filters * expand_ratio
         self.conv1 = self._conv(self.filters, 1, "expand_conv", padding="same")
         self.bn1 = self._batch_norm("expand_bn")
@@ -267,21 +235,7 @@ class FusedMBConvBlock(_EfficientNetBlock):
         projection_kernel_size: int = 1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            input_filters,
-            output_filters,
-            kernel_size,
-            strides,
-            data_format,
-            batch_norm_momentum,
-            batch_norm_epsilon,
-            activation,
-            dropout,
-            nores,
-            **kwargs,
-        )
-        self.expand_ratio, self.se_ratio = expand_ratio, se_ratio
-        self.projection_activation, self.projection_kernel_size = projection_activation, projection_kernel_size
+        super().__init__(**kwargs)
         self.filters = input_filters * expand_ratio
         self.conv1_pad = self._padding(kernel_size, "expand_conv_pad")
         self.conv1 = self._conv(self.filters, kernel_size, "expand_conv", strides=strides)
@@ -351,19 +305,7 @@ class CBABlock(_EfficientNetBlock):
         nores: bool = False,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            input_filters,
-            output_filters,
-            kernel_size,
-            strides,
-            data_format,
-            batch_norm_momentum,
-            batch_norm_epsilon,
-            activation,
-            dropout,
-            nores,
-            **kwargs,
-        )
+        super().__init__(**kwargs)
         self.conv1_pad = self._padding(kernel_size, "conv_pad")
         self.conv1 = self._conv(output_filters, kernel_size, "conv", strides=strides)
         self.bn1 = self._batch_norm("bn")

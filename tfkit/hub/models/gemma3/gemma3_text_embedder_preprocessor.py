@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tfkit.hub.models.gemma3.gemma3_backbone import Gemma3Backbone
 from tfkit.hub.models.gemma3.gemma3_tokenizer import Gemma3Tokenizer
 from tfkit.hub.models.text_embedder_preprocessor import TextEmbedderPreprocessor
@@ -54,5 +52,4 @@ class Gemma3TextEmbedderPreprocessor(TextEmbedderPreprocessor):
     tokenizer_cls = Gemma3Tokenizer
     reads_sentence_bert_config = False  # as KerasHub's Gemma 3 converter
 
-    def _format_output(self, token_ids: Any, segment_ids: Any) -> dict[str, Any]:
-        return {"token_ids": token_ids, "padding_mask": token_ids != self.tokenizer.pad_token_id}
+    input_keys = ("token_ids", "padding_mask")

@@ -34,10 +34,24 @@ def _head_dim(hidden_dim: int, num_heads: int, multiple: int | None) -> int:
     return head_dim if not multiple else (head_dim + multiple - 1) // multiple * multiple
 
 
+_SET_HERE = ("dropout", "activation", "kernel_initializer")  # a config's, which the block derives
+
+
 class _MoonshineBlockArguments:
     """The arguments Moonshine's two blocks share, kept and written to the config (KerasHub's keys)."""
 
-    def _keep(self, **arguments: Any) -> None:
+    def _init_block(self, arguments: dict[str, Any]) -> None:
+        """Initializes the base block from the block's constructor `arguments` (its `locals()`) and keeps them."""
+        kwargs = {key: value for key, value in arguments.pop("kwargs").items() if key not in _SET_HERE}
+        arguments = {key: value for key, value in arguments.items() if key not in ("self", "__class__")}
+        super().__init__(  # type: ignore[misc]  # the block's base: TransformerEncoder or TransformerDecoder
+            intermediate_dim=arguments["intermediate_dim"],
+            num_heads=arguments["num_heads"],
+            dropout=arguments["attention_dropout"],
+            activation="gelu" if arguments["use_swiglu_activation"] else "silu",  # unused: KerasHub's config values
+            kernel_initializer=moonshine_kernel_initializer(arguments["initializer_range"]),
+            **kwargs,
+        )
         for name, value in arguments.items():
             setattr(self, name, value)
         self.head_dim = _head_dim(self.hidden_dim, self.num_heads, self.pad_head_dim_to_multiple_of)
@@ -123,25 +137,7 @@ class MoonshineEncoderBlock(_MoonshineBlockArguments, TransformerEncoder):
         attention_dropout: float = 0.0,
         **kwargs: Any,
     ) -> None:
-        for name in ("dropout", "activation", "kernel_initializer"):
-            kwargs.pop(name, None)
-        super().__init__(
-            intermediate_dim=intermediate_dim,
-            num_heads=num_heads,
-            dropout=attention_dropout,
-            activation="gelu" if use_swiglu_activation else "silu",  # unused: KerasHub's values in the config
-            kernel_initializer=moonshine_kernel_initializer(initializer_range),
-            **kwargs,
-        )
-        self._keep(
-            hidden_dim=hidden_dim,
-            feedforward_expansion_factor=feedforward_expansion_factor,
-            use_swiglu_activation=use_swiglu_activation,
-            pad_head_dim_to_multiple_of=pad_head_dim_to_multiple_of,
-            initializer_range=initializer_range,
-            attention_bias=attention_bias,
-            attention_dropout=attention_dropout,
-        )
+        self._init_block(locals())
         self.self_attention_layer = self._attention(causal=False, rotary=True, name="self_attention_layer")
         self.self_attention_layer_norm = self._norm("self_attention_layer_norm")
         self.feedforward_layer_norm = self._norm("feedforward_layer_norm")
@@ -230,25 +226,7 @@ class MoonshineDecoderBlock(_MoonshineBlockArguments, TransformerDecoder):
         attention_dropout: float = 0.0,
         **kwargs: Any,
     ) -> None:
-        for name in ("dropout", "activation", "kernel_initializer"):
-            kwargs.pop(name, None)
-        super().__init__(
-            intermediate_dim=intermediate_dim,
-            num_heads=num_heads,
-            dropout=attention_dropout,
-            activation="gelu" if use_swiglu_activation else "silu",
-            kernel_initializer=moonshine_kernel_initializer(initializer_range),
-            **kwargs,
-        )
-        self._keep(
-            hidden_dim=hidden_dim,
-            feedforward_expansion_factor=feedforward_expansion_factor,
-            use_swiglu_activation=use_swiglu_activation,
-            pad_head_dim_to_multiple_of=pad_head_dim_to_multiple_of,
-            initializer_range=initializer_range,
-            attention_bias=attention_bias,
-            attention_dropout=attention_dropout,
-        )
+        self._init_block(locals())
         self.norm1 = self._norm()
         self.self_attention = self._attention(causal=True, rotary=True)
         self.norm2 = self._norm()

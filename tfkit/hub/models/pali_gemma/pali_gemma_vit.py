@@ -18,15 +18,14 @@ import tensorflow as tf
 
 from tfkit import activations
 from tfkit.engine.functional_graph import Input
-from tfkit.engine.layer import Layer
-from tfkit.hub.layers.declared_config import DeclaredConfig
+from tfkit.hub.layers.siglip_style_vit import SigLIPStyleViT
 from tfkit.hub.models.pali_gemma.pali_gemma_vit_layers import PaliGemmaVitEmbeddings, PaliGemmaVitEncoderBlock
-from tfkit.layers import Dense, LayerNormalization
+from tfkit.layers import Dense
 from tfkit.models import Model
 
 
-class PaliGemmaVitEncoder(DeclaredConfig, Layer):
-    """The ViT: patch embeddings, `num_layers` encoder layers and a final layer norm.
+class PaliGemmaVitEncoder(SigLIPStyleViT):
+    """PaliGemma's ViT: `SigLIPStyleViT` (patch embeddings, encoder layers, a final layer norm), KerasHub's names.
 
     Args:
         patch_size: The side of the square patches.
@@ -37,13 +36,6 @@ class PaliGemmaVitEncoder(DeclaredConfig, Layer):
         intermediate_dim: The width of each MLP's hidden layer.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
-    Call arguments:
-        inputs: Images `(batch, image_size, image_size, 3)`.
-        mask: Optional additive attention mask.
-
-    Returns:
-        `(batch, (image_size // patch_size) ** 2, hidden_dim)`.
-
     Example:
         >>> from tfkit.hub.models.pali_gemma.pali_gemma_vit import PaliGemmaVitEncoder
         >>> encoder = PaliGemmaVitEncoder(patch_size=4, image_size=8, hidden_dim=4, num_layers=1, num_heads=2,
@@ -51,6 +43,8 @@ class PaliGemmaVitEncoder(DeclaredConfig, Layer):
         >>> encoder(np.ones((2, 8, 8, 3))).shape
         TensorShape([2, 4, 4])
     """
+
+    embedding_class, layer_class = PaliGemmaVitEmbeddings, PaliGemmaVitEncoderBlock
 
     def __init__(
         self,
@@ -63,32 +57,6 @@ class PaliGemmaVitEncoder(DeclaredConfig, Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.patch_size, self.image_size, self.hidden_dim = patch_size, image_size, hidden_dim
-        self.num_layers, self.num_heads, self.intermediate_dim = num_layers, num_heads, intermediate_dim
-        policy = self.dtype_policy
-        self.encoder_layer_norm = LayerNormalization(epsilon=1e-6, dtype=policy, name="encoder_layer_norm")
-        self.vision_embeddings = PaliGemmaVitEmbeddings(
-            image_size=image_size, patch_size=patch_size, hidden_dim=hidden_dim, dtype=policy, name="encoder_embeddings"
-        )
-        self.resblocks = [
-            PaliGemmaVitEncoderBlock(num_heads, intermediate_dim, dtype=policy, name=f"encoder_block_{i}")
-            for i in range(num_layers)
-        ]
-
-    def build(self, input_shape: Any) -> None:
-        self.vision_embeddings.build(input_shape)
-        for block in self.resblocks:
-            block.build((None, None, self.hidden_dim))
-        self.encoder_layer_norm.build((None, None, self.hidden_dim))
-
-    def call(self, inputs: tf.Tensor, mask: Any = None) -> tf.Tensor:
-        x = self.vision_embeddings(inputs)
-        for block in self.resblocks:
-            x = block(x, mask=mask)
-        return self.encoder_layer_norm(x)
-
-    def compute_output_shape(self, input_shape: Any) -> tuple:
-        return (input_shape[0], (self.image_size // self.patch_size) ** 2, self.hidden_dim)
 
 
 def _pooled(x: Any, pooling: Any) -> Any:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tfkit.hub.models.qwen3.qwen3_backbone import Qwen3Backbone
 from tfkit.hub.models.qwen3.qwen3_text_embedder_preprocessor import Qwen3TextEmbedderPreprocessor
-from tfkit.hub.models.text_embedder import TextEmbedder, l2_normalized, pooled_embeddings
+from tfkit.hub.models.text_embedder import LastTokenTextEmbedder
 from tfkit.saving import register_keras_serializable
 
 
 @register_keras_serializable(package="keras_hub")
-class Qwen3TextEmbedder(TextEmbedder):
+class Qwen3TextEmbedder(LastTokenTextEmbedder):
     """An end-to-end Qwen 3 model for generating sentence embeddings.
 
     The backbone's token vectors are pooled (by default the vector of each
@@ -45,36 +43,3 @@ class Qwen3TextEmbedder(TextEmbedder):
 
     backbone_cls = Qwen3Backbone
     preprocessor_cls = Qwen3TextEmbedderPreprocessor
-
-    def __init__(
-        self,
-        backbone: Qwen3Backbone,
-        preprocessor: Any = None,
-        pooling_mode: str = "last",
-        normalize: bool = True,
-        **kwargs: Any,
-    ) -> None:
-        self.backbone = backbone
-        self.preprocessor = preprocessor
-        inputs = backbone.input
-        pooled = pooled_embeddings(backbone(inputs), inputs["padding_mask"], pooling_mode, ("last", "mean"), 1e-5)
-        super().__init__(inputs=inputs, outputs=l2_normalized(pooled) if normalize else pooled, **kwargs)
-        self.pooling_mode = pooling_mode
-        self.normalize = normalize
-
-    @classmethod
-    def sentence_transformers_pooling(cls, pooling: dict[str, Any]) -> str:
-        """`"mean"` when a sentence-transformers pooling config asks for mean tokens, else `"last"`.
-
-        Args:
-            pooling: The parsed `1_Pooling/config.json`.
-
-        Returns:
-            A pooling mode.
-        """
-        return "mean" if pooling.get("pooling_mode_mean_tokens", False) else "last"
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(pooling_mode=self.pooling_mode, normalize=self.normalize)
-        return config

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from tfkit.hub.layers import MultiSegmentPacker
 from tfkit.hub.models.qwen3.qwen3_backbone import Qwen3Backbone
 from tfkit.hub.models.qwen3.qwen3_tokenizer import Qwen3Tokenizer
 from tfkit.hub.models.text_embedder_preprocessor import TextEmbedderPreprocessor
@@ -41,17 +38,4 @@ class Qwen3TextEmbedderPreprocessor(TextEmbedderPreprocessor):
     tokenizer_cls = Qwen3Tokenizer
     reads_sentence_bert_config = False  # as KerasHub's Qwen 3 converter
 
-    def packed_segments(self, x: Any) -> tuple[Any, Any]:
-        if self.packer is None:  # no start token
-            tokenizer = self.tokenizer
-            self.packer = MultiSegmentPacker(
-                start_value=[],
-                end_value=tokenizer.end_token_id,
-                pad_value=tokenizer.pad_token_id,
-                truncate=self.truncate,
-                sequence_length=self.sequence_length,
-            )
-        return super().packed_segments(x)
-
-    def _format_output(self, token_ids: Any, segment_ids: Any) -> dict[str, Any]:
-        return {"token_ids": token_ids, "padding_mask": token_ids != self.tokenizer.pad_token_id}
+    input_keys = ("token_ids", "padding_mask")

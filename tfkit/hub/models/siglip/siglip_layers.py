@@ -22,9 +22,10 @@ from tfkit import initializers
 from tfkit.base.data_format import standardize_data_format
 from tfkit.engine.layer import Layer
 from tfkit.hub.layers.attribute_names import StoredAs
+from tfkit.hub.layers.declared_config import DeclaredLayer
 from tfkit.hub.layers.gelu_approximate import gelu_approximate
 from tfkit.hub.layers.reversible_embedding import ReversibleEmbedding
-from tfkit.hub.layers.vit_style_encoder import DeclaredLayer, KerasAttention, PreNormEncoderBlock, patches_to_sequence
+from tfkit.hub.layers.vit_style_encoder import KerasAttention, PreNormEncoderBlock, patches_to_sequence
 from tfkit.layers import Conv2D, Dense, Embedding, LayerNormalization
 
 

@@ -37,18 +37,26 @@ def _transposed(shape: tuple) -> Any:
 
 
 class ViTConverter:
-    """How a Transformers ViT checkpoint becomes a `ViTBackbone`, a classifier head and a `ViTImageConverter`."""
+    """How a Transformers ViT checkpoint becomes a `ViTBackbone`, a classifier head and a `ViTImageConverter`.
 
-    backbone_cls = ViTBackbone
+    DeiT's converter is this one with its names (`family`, `mlp_dim_key`), tokens (`plan_tokens`) and MLP
+    layers (`mlp_denses`): the checkpoints' layouts are the same.
+    """
 
-    @staticmethod
-    def backbone_config(hf: dict) -> dict[str, Any]:
+    backbone_cls: Any = ViTBackbone
+    family, mlp_dim_key = "ViT", "mlp_dim"  # the messages' and the layers' names; the backbone's MLP width argument
+
+    @classmethod
+    def backbone_config(cls, hf: dict) -> dict[str, Any]:
+        backbone = cls.backbone_cls.__name__
         if hf.get("hidden_act", "gelu") != "gelu":
-            raise ValueError(f"ViT checkpoint: hidden_act {hf.get('hidden_act')!r}; ViTBackbone's MLP uses 'gelu'")
+            raise ValueError(
+                f"{cls.family} checkpoint: hidden_act {hf.get('hidden_act')!r}; {backbone}'s MLP uses 'gelu'"
+            )
         if not hf.get("qkv_bias", True):
             raise ValueError(
-                "ViT checkpoint: qkv_bias=False leaves the attention output's bias, which ViTBackbone's attention "
-                "(use_mha_bias=False) does not hold"
+                f"{cls.family} checkpoint: qkv_bias=False leaves the attention output's bias, which {backbone}'s "
+                "attention (use_mha_bias=False) does not hold"
             )
         height, width = _pair(hf["image_size"])
         return {
@@ -57,7 +65,7 @@ class ViTConverter:
             "num_layers": hf["num_hidden_layers"],
             "num_heads": hf["num_attention_heads"],
             "hidden_dim": hf["hidden_size"],
-            "mlp_dim": hf["intermediate_size"],
+            cls.mlp_dim_key: hf["intermediate_size"],
             "dropout_rate": hf.get("hidden_dropout_prob", 0.0),
             "attention_dropout": hf.get("attention_probs_dropout_prob", 0.0),
             "layer_norm_epsilon": hf.get("layer_norm_eps", 1e-12),
@@ -65,17 +73,27 @@ class ViTConverter:
         }
 
     @staticmethod
-    def plan_weights(backbone: ViTBackbone, hf: dict, plan: WeightPlan) -> None:
-        embedding = backbone.get_layer("vit_patching_and_embedding")
-        encoder = backbone.get_layer("vit_encoder")
+    def plan_tokens(embedding: Any, plan: WeightPlan) -> None:
+        """The class token and the position embeddings (KerasHub's ViT keeps them without the batch axis)."""
+        plan.port(embedding.class_token, "embeddings.cls_token")
+        plan.port(embedding.position_embedding.embeddings, "embeddings.position_embeddings", lambda value: value[0])
+
+    @staticmethod
+    def mlp_denses(block: Any) -> tuple[Any, Any]:
+        """A block's MLP layers: Transformers' `intermediate.dense` and `output.dense`."""
+        return block.mlp.dense_1, block.mlp.dense_2
+
+    @classmethod
+    def plan_weights(cls, backbone: Any, hf: dict, plan: WeightPlan) -> None:
+        embedding = backbone.get_layer(f"{cls.family.lower()}_patching_and_embedding")
+        encoder = backbone.get_layer(f"{cls.family.lower()}_encoder")
         plan.port(
             embedding.patch_embedding.kernel,
             "embeddings.patch_embeddings.projection.weight",
             lambda value: np.transpose(value, (2, 3, 1, 0)),
         )
         plan.port(embedding.patch_embedding.bias, "embeddings.patch_embeddings.projection.bias")
-        plan.port(embedding.class_token, "embeddings.cls_token")
-        plan.port(embedding.position_embedding.embeddings, "embeddings.position_embeddings", lambda value: value[0])
+        cls.plan_tokens(embedding, plan)
         for i, block in enumerate(encoder.encoder_layers):
             prefix = f"encoder.layer.{i}."
             attention = block.mha
@@ -93,7 +111,7 @@ class ViTConverter:
             for norm, name in ((block.layer_norm_1, "layernorm_before"), (block.layer_norm_2, "layernorm_after")):
                 plan.port(norm.gamma, f"{prefix}{name}.weight")
                 plan.port(norm.beta, f"{prefix}{name}.bias")
-            for dense, name in ((block.mlp.dense_1, "intermediate.dense"), (block.mlp.dense_2, "output.dense")):
+            for dense, name in zip(cls.mlp_denses(block), ("intermediate.dense", "output.dense")):
                 plan.port(dense.kernel, f"{prefix}{name}.weight", lambda value: value.T)
                 plan.port(dense.bias, f"{prefix}{name}.bias")
         plan.port(encoder.layer_norm.gamma, "layernorm.weight")

@@ -20,13 +20,8 @@ import tensorflow as tf
 from tfkit import initializers
 from tfkit.base.data_format import standardize_data_format
 from tfkit.hub.layers.attribute_names import StoredAs
-from tfkit.hub.layers.vit_style_encoder import (
-    DeclaredLayer,
-    KerasAttention,
-    PreNormEncoder,
-    PreNormEncoderBlock,
-    patches_to_sequence,
-)
+from tfkit.hub.layers.declared_config import DeclaredLayer
+from tfkit.hub.layers.vit_style_encoder import KerasAttention, PreNormEncoder, PreNormEncoderBlock, patches_to_sequence
 from tfkit.layers import Conv2D, Dense, Dropout, Embedding
 
 
