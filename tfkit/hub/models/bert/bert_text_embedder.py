@@ -6,7 +6,7 @@ from typing import Any
 
 from tfkit.hub.models.bert.bert_backbone import BertBackbone
 from tfkit.hub.models.bert.bert_text_embedder_preprocessor import BertTextEmbedderPreprocessor
-from tfkit.hub.models.text_embedder import TextEmbedder, l2_normalized, pooled_embeddings
+from tfkit.hub.models.text_embedder import TextEmbedder
 from tfkit.saving import register_keras_serializable
 
 
@@ -56,19 +56,7 @@ class BertTextEmbedder(TextEmbedder):
         normalize: bool = True,
         **kwargs: Any,
     ) -> None:
-        self.backbone = backbone
-        self.preprocessor = preprocessor
-        inputs = backbone.input
-        sequence_output = backbone(inputs)["sequence_output"]
-        pooled = pooled_embeddings(sequence_output, inputs["padding_mask"], pooling_mode, ("mean", "cls", "max"))
-        super().__init__(inputs=inputs, outputs=l2_normalized(pooled) if normalize else pooled, **kwargs)
-        self.pooling_mode = pooling_mode
-        self.normalize = normalize
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(pooling_mode=self.pooling_mode, normalize=self.normalize)
-        return config
+        self.build_pooling_head(backbone, preprocessor, pooling_mode, normalize, **kwargs)
 
     def encode_documents(self, documents: Any, **kwargs: Any) -> Any:
         """The embeddings of a document or a list of documents (`predict` on them).

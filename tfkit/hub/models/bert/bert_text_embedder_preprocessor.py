@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tfkit.hub.models.bert.bert_backbone import BertBackbone
 from tfkit.hub.models.bert.bert_tokenizer import BertTokenizer
 from tfkit.hub.models.text_embedder_preprocessor import TextEmbedderPreprocessor
@@ -39,7 +37,4 @@ class BertTextEmbedderPreprocessor(TextEmbedderPreprocessor):
 
     backbone_cls = BertBackbone
     tokenizer_cls = BertTokenizer
-
-    def _format_output(self, token_ids: Any, segment_ids: Any) -> dict[str, Any]:
-        padding_mask = token_ids != self.tokenizer.pad_token_id
-        return {"token_ids": token_ids, "padding_mask": padding_mask, "segment_ids": segment_ids}
+    input_keys = ("token_ids", "padding_mask", "segment_ids")

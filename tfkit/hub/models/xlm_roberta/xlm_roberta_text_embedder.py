@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit.hub.models.text_embedder import TextEmbedder, l2_normalized, pooled_embeddings
+from tfkit.hub.models.text_embedder import TextEmbedder
 from tfkit.hub.models.xlm_roberta.xlm_roberta_backbone import XLMRobertaBackbone
 from tfkit.hub.models.xlm_roberta.xlm_roberta_text_embedder_preprocessor import XLMRobertaTextEmbedderPreprocessor
 from tfkit.saving import register_keras_serializable
@@ -45,6 +45,7 @@ class XLMRobertaTextEmbedder(TextEmbedder):
 
     backbone_cls = XLMRobertaBackbone
     preprocessor_cls = XLMRobertaTextEmbedderPreprocessor
+    mean_pooling_epsilon = 1e-5  # KerasHub's XLM-RoBERTa embedder (BERT's is 1e-9)
 
     def __init__(
         self,
@@ -54,20 +55,7 @@ class XLMRobertaTextEmbedder(TextEmbedder):
         normalize: bool = True,
         **kwargs: Any,
     ) -> None:
-        self.backbone = backbone
-        self.preprocessor = preprocessor
-        inputs = backbone.input
-        pooled = pooled_embeddings(
-            backbone(inputs), inputs["padding_mask"], pooling_mode, ("mean", "cls", "max"), epsilon=1e-5
-        )
-        super().__init__(inputs=inputs, outputs=l2_normalized(pooled) if normalize else pooled, **kwargs)
-        self.pooling_mode = pooling_mode
-        self.normalize = normalize
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        config.update(pooling_mode=self.pooling_mode, normalize=self.normalize)
-        return config
+        self.build_pooling_head(backbone, preprocessor, pooling_mode, normalize, **kwargs)
 
     def encode_documents(self, documents: Any, **kwargs: Any) -> Any:
         """The embeddings of a document or a list of documents (`predict` on them).

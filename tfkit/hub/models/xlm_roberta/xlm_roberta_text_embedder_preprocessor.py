@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tfkit.hub.models.text_embedder_preprocessor import TextEmbedderPreprocessor
 from tfkit.hub.models.xlm_roberta.xlm_roberta_backbone import XLMRobertaBackbone
 from tfkit.hub.models.xlm_roberta.xlm_roberta_tokenizer import XLMRobertaTokenizer
@@ -45,6 +43,4 @@ class XLMRobertaTextEmbedderPreprocessor(TextEmbedderPreprocessor):
 
     backbone_cls = XLMRobertaBackbone
     tokenizer_cls = XLMRobertaTokenizer
-
-    def _format_output(self, token_ids: Any, segment_ids: Any) -> dict[str, Any]:
-        return {"token_ids": token_ids, "padding_mask": token_ids != self.tokenizer.pad_token_id}
+    input_keys = ("token_ids", "padding_mask")  # XLM-RoBERTa takes no segment ids
