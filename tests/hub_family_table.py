@@ -70,6 +70,7 @@ from hub_presets_qwen3_moe import (
     qwen_moe_transformers_checkpoint,
 )
 from hub_presets_t5 import t5_preset, t5_proto, t5_transformers_checkpoint
+from hub_presets_t5gemma import t5gemma_preset, t5gemma_transformers_checkpoint
 from hub_presets_vision1 import deit_preset, deit_transformers_checkpoint
 from hub_presets_vision2 import mobilenet_preset, resnet_preset
 from hub_presets_vision3 import efficientnet_preset, swin_preset, swin_transformers_checkpoint
@@ -110,6 +111,12 @@ BART_INPUTS = {  # BART: <s> 0 ... </s> 2, <pad> 1; the decoder starts at </s> <
     "encoder_token_ids": np.array([[0, 45, 31, 9, 30, 2, 1], [0, 22, 36, 2, 1, 1, 1]], "int32"),
     "encoder_padding_mask": np.array([[1] * 6 + [0], [1] * 4 + [0] * 3], "int32"),
     "decoder_token_ids": np.array([[2, 0, 33] + [1] * 7, [2, 0] + [1] * 8], "int32"),
+    "decoder_padding_mask": T5_INPUTS["decoder_padding_mask"],
+}
+T5GEMMA_INPUTS = {  # T5Gemma: <eos> 1 ends the encoder's text, <pad> 0; the decoder starts at <bos> 2
+    "encoder_token_ids": T5_INPUTS["encoder_token_ids"],
+    "encoder_padding_mask": T5_INPUTS["encoder_padding_mask"],
+    "decoder_token_ids": np.array([[2, 12, 8] + [0] * 7, [2, 6] + [0] * 8], "int32"),
     "decoder_padding_mask": T5_INPUTS["decoder_padding_mask"],
 }
 PAIRS = {"encoder_text": TEXTS, "decoder_text": ["a lazy", "", "the", "hello world"]}  # decoder prompts, one empty
@@ -346,6 +353,7 @@ FAMILIES = [
     Family("qwen3_moe", qwen3_moe_preset, "Qwen3Moe", "CausalLM", PROMPTS, qwen3_moe_transformers_checkpoint),
     Family("t5", t5_preset, "T5", "Seq2SeqLM", T5_INPUTS, _t5_checkpoint),  # T5 1.1's gated feedforward, tied
     Family("bart", bart_preset, "Bart", "Seq2SeqLM", BART_INPUTS, _bart_checkpoint),
+    Family("t5gemma", t5gemma_preset, "T5Gemma", "Seq2SeqLM", T5GEMMA_INPUTS, t5gemma_transformers_checkpoint),
 ]
 
 
@@ -378,6 +386,7 @@ GROUPS = {
     ),
     "decoders": (
         "gpt2", "gemma", "gemma3", "llama", "llama3", "mistral", "opt", "gpt_neo_x", "bloom", "falcon", "phi3",
+        "t5gemma",
     ),
     "experts_qwen_and_seq2seq": (
         "mixtral", "gpt_oss", "qwen", "qwen3", "smollm3", "qwen_moe", "qwen3_moe", "t5", "bart",
@@ -417,8 +426,10 @@ def _close(ours, theirs, atol: float) -> None:
 
 def _paths(model) -> list[str]:
     # KerasHub leaves the MoE families' feedforward blocks unnamed, so Keras numbers them by how many the process
-    # has made (mixtral_sparse_moe_block_3); tfkit names each block's one "mixtral_sparse_moe_block". T5's norms too.
-    return [re.sub(r"(_sparse_moe_block|_moe_mlp|t5_layer_norm)_\d+/", r"\1/", weight.path) for weight in model.weights]
+    # has made (mixtral_sparse_moe_block_3); tfkit names each block's one "mixtral_sparse_moe_block". T5's norms
+    # too, and T5Gemma's backbone's two final norms.
+    pattern = r"(_sparse_moe_block|_moe_mlp|t5_layer_norm|rms_normalization)_\d+/"
+    return [re.sub(pattern, r"\1/", weight.path) for weight in model.weights]
 
 
 def test_a_keras_hub_preset_loads_as_its_family_with_keras_hubs_numbers_and_weight_paths(built):

@@ -35,13 +35,11 @@ SNAPSHOT = pathlib.Path(__file__).with_name("keras_hub_names.json")
 # keras_hub's namespaces, in the order the census reports them ("" is keras_hub itself).
 NAMESPACES = ["", "models", "tokenizers", "layers", "samplers", "metrics", "utils", "vllm"]
 
-ISSUE_66 = "issue 66 (the pretrained families users reach for)"
 ISSUE_67 = "issue 67 (performance round seven: speculative decoding)"
 NO_ISSUE = "no issue plans it yet"
 
 # keras_hub.src.models.<family> -> which issue plans the family, for families tfkit.hub has not built.
 FAMILIES_NOT_BUILT = {
-    **dict.fromkeys(["t5gemma"], ISSUE_66),
     **dict.fromkeys(
         [
             "basnet",

@@ -8,7 +8,7 @@ Base classes: ``Backbone``, ``Task``, ``Preprocessor``, ``Tokenizer`` (also ``tf
 ``MaskedLMPreprocessor``, ``Seq2SeqLM``, ``Seq2SeqLMPreprocessor``, ``ImageClassifier``, ``ImageClassifierPreprocessor``. Families, one folder each (backbone, tokenizer,
 preprocessor, tasks, Hugging Face checkpoint converter): ``gpt2``, ``llama`` (Llama 2), ``llama3``, ``bert``, ``albert``, ``electra``,
 ``f_net``, ``roberta``, ``deberta_v3``, ``distil_bert``, ``xlm_roberta``, ``vit``, ``deit``, ``dinov2`` (backbone), ``resnet`` (ResNet, ResNetV2, ResNet_vd), ``mobilenet``, ``swin_transformer``, ``efficientnet``, ``clip``, ``siglip``,
-``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, with its vision encoder), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``pali_gemma`` (PaliGemma: SigLIP ViT and Gemma, prefix-LM), ``bart``, ``t5`` (T5 1.0 and 1.1), ``whisper`` (backbone, tokenizer, audio converter; its speech-to-text task is tfkit's),
+``gemma`` (Gemma and Gemma 2), ``gemma3`` (Gemma 3, with its vision encoder), ``mistral``, ``mixtral``, ``gpt_oss`` (GPT-OSS), ``opt``, ``gpt_neo_x``, ``bloom``, ``falcon``, ``phi3`` (Phi-3), ``qwen`` (Qwen 2), ``qwen3``, ``qwen_moe``, ``qwen3_moe``, ``smollm3``, ``pali_gemma`` (PaliGemma: SigLIP ViT and Gemma, prefix-LM), ``bart``, ``t5`` (T5 1.0 and 1.1), ``t5gemma``, ``whisper`` (backbone, tokenizer, audio converter; its speech-to-text task is tfkit's),
 ``moonshine``. Speech: ``AudioToText``, ``AudioToTextPreprocessor``.
 """
 
@@ -232,6 +232,11 @@ from tfkit.hub.models.t5.t5_preprocessor import T5Preprocessor
 from tfkit.hub.models.t5.t5_seq_2_seq_lm import T5Seq2SeqLM
 from tfkit.hub.models.t5.t5_seq_2_seq_lm_preprocessor import T5Seq2SeqLMPreprocessor
 from tfkit.hub.models.t5.t5_tokenizer import T5Tokenizer
+from tfkit.hub.models.t5gemma import t5gemma_converter  # noqa: F401  (registers the t5gemma checkpoint converter)
+from tfkit.hub.models.t5gemma.t5gemma_backbone import T5GemmaBackbone
+from tfkit.hub.models.t5gemma.t5gemma_seq_2_seq_lm import T5GemmaSeq2SeqLM
+from tfkit.hub.models.t5gemma.t5gemma_seq_2_seq_lm_preprocessor import T5GemmaSeq2SeqLMPreprocessor
+from tfkit.hub.models.t5gemma.t5gemma_tokenizer import T5GemmaTokenizer
 from tfkit.hub.models.task import Task
 from tfkit.hub.models.text_classifier import TextClassifier
 from tfkit.hub.models.text_classifier_preprocessor import TextClassifierPreprocessor
@@ -472,6 +477,10 @@ __all__ = [
     "T5Preprocessor",
     "T5Seq2SeqLMPreprocessor",
     "T5Seq2SeqLM",
+    "T5GemmaBackbone",
+    "T5GemmaTokenizer",
+    "T5GemmaSeq2SeqLMPreprocessor",
+    "T5GemmaSeq2SeqLM",
     "BartBackbone",
     "BartTokenizer",
     "BartSeq2SeqLMPreprocessor",
