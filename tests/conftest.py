@@ -22,6 +22,9 @@ os.environ.setdefault(
 )
 
 MAX_WORKERS = 4
+# TFKIT_LONG_TESTS=1 runs the checks marked ``long`` too (and the fuzzers and property tests longer): each family's
+# generation and training against KerasHub's, beyond the rows that run them by default (tests/hub_family_table.py).
+LONG_TESTS = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
 
 
 def _usable_cores() -> int:
@@ -126,6 +129,12 @@ LONGEST_FILES = (
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """Longest files first (see LONGEST_FILES); the order inside each file is kept."""
+    """Longest files first (see LONGEST_FILES); the order inside each file is kept. Checks marked ``long`` are
+    skipped, saying how to run them, unless ``TFKIT_LONG_TESTS=1``."""
     rank = {name: i for i, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files and tests keep their order
+    if not LONG_TESTS:
+        skip = pytest.mark.skip(reason="a long check: TFKIT_LONG_TESTS=1 runs it")
+        for item in items:
+            if item.get_closest_marker("long"):
+                item.add_marker(skip)

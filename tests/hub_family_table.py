@@ -13,7 +13,10 @@ pairs), save a preset KerasHub loads with the same numbers, read the Transformer
 numbers, and take one training step on raw strings (images for the vision rows, text pairs for the
 encoder-decoders) from KerasHub's loss. What only one family has (sliding windows, soft caps, images beside
 text, special tokens...) is tested in that family's own file. Each family's preset and models are built once per
-module; KerasHub runs eagerly, which is faster here than tracing its small models.
+module; KerasHub runs eagerly, which is faster here than tracing its small models. Generation and training, the
+two costly checks, run on every row with ``TFKIT_LONG_TESTS=1`` and on the rows of ``EVERY_RUN`` otherwise.
+
+    TFKIT_LONG_TESTS=1 python -m pytest tests/test_hub_families*.py      # every check of every row
 """
 
 from __future__ import annotations
@@ -396,6 +399,20 @@ _GROUPED = sorted(name for names in GROUPS.values() for name in names)
 assert _GROUPED == sorted(family.name for family in FAMILIES), "every row of the table is in exactly one group"
 
 
+# The rows whose generation and training run in every run of the suite: one a mechanism (absolute positions and
+# byte-level BPE, rotary with grouped queries, sliding windows with SentencePiece and prompt/response training,
+# experts, an encoder's classifier, an image classifier, sequence to sequence). Every row runs them with
+# TFKIT_LONG_TESTS=1 (docs/contributing.md: before a release, and after changing a family or the shared decoding).
+EVERY_RUN = ("gpt2", "llama3", "gemma3", "mixtral", "bert", "vit", "t5")
+LONG_TESTS = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
+
+
+def _deep_check(family: Family) -> None:
+    """Skip a row's generation or training check unless the row is in EVERY_RUN or the run is long."""
+    if family.name not in EVERY_RUN and not LONG_TESTS:
+        pytest.skip(f"{family.name}'s generation and training: a long check (TFKIT_LONG_TESTS=1 runs it)")
+
+
 def built_fixture(group: str):
     """The module-scoped `built` fixture of one group's rows: each row's preset made once, loaded by both."""
     rows = [family for family in FAMILIES if family.name in GROUPS[group]]
@@ -463,6 +480,7 @@ def test_greedy_generation_gives_keras_hubs_ids_and_texts(built):
     family, ours, theirs = built.family, built.ours, built.theirs
     if not family.decoder:
         pytest.skip(f"{family.name} does not generate")
+    _deep_check(family)
     ids_key, mask_key = family.generated  # the (decoder's) prompts: padded rows, room to generate past index 7
     prompts = tf.nest.map_structure(tf.convert_to_tensor, family.inputs)
     preprocessor, ours.preprocessor = ours.preprocessor, None  # token ids in, token ids out
@@ -555,6 +573,7 @@ def _training_data(family: Family) -> tuple:
 
 def test_evaluate_gives_keras_hubs_loss_and_one_fit_step_on_raw_data_changes_the_weights(built):
     family, theirs = built.family, built.theirs
+    _deep_check(family)
     data = _training_data(family)
     if family.name == "gemma3":  # KerasHub's Gemma 3 takes strings as responses with empty prompts
         packed = theirs.preprocessor({"prompts": [""] * len(TEXTS), "responses": TEXTS})
