@@ -26,7 +26,7 @@ first three and inherits the rest):
 - ``embed_decoder(token_ids, start_index)``: the first decoder block's input
   for tokens at positions ``start_index ...``;
 - ``decoder_blocks()``: the decoder blocks, each a ``TransformerDecoder``-like
-  layer called with KerasHub's arguments (``decoder_sequence``,
+  layer called (by ``call_decoder_block``) with KerasHub's arguments (``decoder_sequence``,
   ``encoder_sequence``, ``encoder_padding_mask``, ``self_attention_cache``,
   ``self_attention_cache_update_index``, ``cross_attention_cache``,
   ``cross_attention_cache_update_index``) and returning ``(x, self_cache,
@@ -46,13 +46,17 @@ first three and inherits the rest):
   reads other inputs (audio) names its own, or overrides ``encode(inputs)``,
   which returns ``(encoder_hidden_states, cross_attention_padding_mask)``
   (a mask of the encoder's output length, or ``None``);
-- ``call_decoder_with_cache(...)``: KerasHub's method; a family whose blocks
-  take more than the arguments above (T5's position bias) overrides it whole,
-  keeping its contract: with ``cross_attention_cache_update_index=0`` it fills
-  the cross-attention cache from ``encoder_hidden_states``, with ``None`` it
-  reads the cache as given, and its logits are
-  ``decoder_logits(final_decoder_states(x))`` (Moonshine's; T5's applies its
-  own norm and dropout).
+- ``call_decoder_block(block, x, ...)``: one block of the cached loop, called
+  with KerasHub's ``TransformerDecoder`` arguments by default; a family whose
+  blocks take other arguments (T5's position bias, handed from block to block
+  in ``carried``; T5Gemma's ``(x, encoder_output)`` and cache pair) overrides
+  it, returning ``(x, self_cache, cross_cache)``;
+- ``call_decoder_with_cache(...)``: KerasHub's method; a family whose pass
+  differs more (Moonshine's rotary angles) overrides it whole, keeping its
+  contract: with ``cross_attention_cache_update_index=0`` it fills the
+  cross-attention cache from ``encoder_hidden_states``, with ``None`` it reads
+  the cache as given, and its logits are
+  ``decoder_logits(final_decoder_states(x))``.
 
 The model's inputs and ``generate_step``'s are KerasHub's:
 ``{"encoder_token_ids", "encoder_padding_mask", "decoder_token_ids",
@@ -62,7 +66,7 @@ The model's inputs and ``generate_step``'s are KerasHub's:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import tensorflow as tf
 
@@ -73,6 +77,21 @@ from tfkit.hub.models.prefill import prompt_part
 from tfkit.saving import register_keras_serializable
 
 DECODER_KEYS = ("decoder_token_ids", "decoder_padding_mask")
+
+
+class DecoderBlockArguments(NamedTuple):
+    """What `Seq2SeqLM.call_decoder_block` gives one decoder block besides its input: the encoder's output and
+    padding mask, the block's self- and cross-attention caches (or `None`) with the indices
+    `call_decoder_with_cache` was given (a cross-attention index of `0` fills that cache, `None` reads it), and
+    `carried`, a dict the pass's blocks share, empty for the first (T5's position bias rides in it)."""
+
+    encoder_hidden_states: Any
+    encoder_padding_mask: Any
+    self_attention_cache: Any
+    self_attention_cache_update_index: Any
+    cross_attention_cache: Any
+    cross_attention_cache_update_index: Any
+    carried: dict[str, Any]
 
 
 @register_keras_serializable(package="keras_hub")
@@ -208,6 +227,30 @@ class Seq2SeqLM(CausalLM):
         backbone = self.backbone
         return backbone.num_heads, backbone.hidden_dim // backbone.num_heads
 
+    def call_decoder_block(self, block: Any, x: Any, arguments: DecoderBlockArguments) -> tuple[Any, Any, Any]:
+        """One decoder block of `call_decoder_with_cache` (a hook): KerasHub's `TransformerDecoder` arguments.
+
+        Args:
+            block: One of `decoder_blocks()`.
+            x: The block's input, `(batch, length, hidden_dim)`.
+            arguments: The rest of what the block reads: the encoder's
+                output and mask, its two caches and their indices, and what
+                the pass's blocks hand on.
+
+        Returns:
+            `(x, self_attention_cache, cross_attention_cache)`: the block's
+            output and caches, the caches in the form they came.
+        """
+        return block(
+            decoder_sequence=x,
+            encoder_sequence=arguments.encoder_hidden_states,
+            encoder_padding_mask=arguments.encoder_padding_mask,
+            self_attention_cache=arguments.self_attention_cache,
+            self_attention_cache_update_index=arguments.self_attention_cache_update_index,
+            cross_attention_cache=arguments.cross_attention_cache,
+            cross_attention_cache_update_index=arguments.cross_attention_cache_update_index,
+        )
+
     # ---- the loop ---------------------------------------------------------------------------------------------
 
     def call_decoder_with_cache(
@@ -243,17 +286,18 @@ class Seq2SeqLM(CausalLM):
         """
         start = 0 if self_attention_cache_update_index is None else self_attention_cache_update_index
         x = self.embed_decoder(decoder_token_ids, start)
-        self_caches, cross_caches = [], []
+        self_caches, cross_caches, carried = [], [], {}
         for i, block in enumerate(self.decoder_blocks()):
-            x, self_cache, cross_cache = block(
-                decoder_sequence=x,
-                encoder_sequence=encoder_hidden_states,
-                encoder_padding_mask=encoder_padding_mask,
-                self_attention_cache=layer_cache(self_attention_cache, i),
-                self_attention_cache_update_index=self_attention_cache_update_index,
-                cross_attention_cache=layer_cache(cross_attention_cache, i),
-                cross_attention_cache_update_index=cross_attention_cache_update_index,
+            arguments = DecoderBlockArguments(
+                encoder_hidden_states,
+                encoder_padding_mask,
+                _block_cache(self_attention_cache, i),
+                self_attention_cache_update_index,
+                _block_cache(cross_attention_cache, i),
+                cross_attention_cache_update_index,
+                carried,
             )
+            x, self_cache, cross_cache = self.call_decoder_block(block, x, arguments)
             self_caches.append(self_cache)
             cross_caches.append(cross_cache)
         logits, hidden_states = self.decoder_logits(self.final_decoder_states(x))
@@ -402,6 +446,11 @@ class Seq2SeqLM(CausalLM):
     def _as_batch(self, inputs: Any) -> Any:
         """One example made a batch of one (a hook, with `_one_example`)."""
         return _batched(inputs)
+
+
+def _block_cache(cache: Any, index: int) -> Any:
+    """Block `index`'s cache from the whole model's (`None` where there is none)."""
+    return None if cache is None else layer_cache(cache, index)
 
 
 def _is_scalar(inputs: Any) -> bool:

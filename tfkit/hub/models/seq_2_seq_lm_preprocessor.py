@@ -14,12 +14,15 @@ for the same purpose):
   starts the decoder with ``[end, start]``; T5 starts it with the padding id
   and the encoder with nothing;
 - ``pack(side, text, sequence_length, add_end_value)``: how one side is
-  tokenized and packed (a family adding its own ``add_start_token`` flag
-  overrides it);
+  tokenized and packed; ``packer_flags(side, add_end_value)``: the packer
+  call's ``add_start_value`` and ``add_end_value`` (a family adding its own
+  ``add_start_token`` and ``add_end_token`` flags overrides it);
 - ``encoder_text_key``, ``decoder_text_key``: the input dict's keys;
 - ``encoder_features(encoder_input, sequence_length)``: the encoder's part of
   the model inputs (`{"encoder_token_ids", "encoder_padding_mask"}` here; an
-  audio family returns its features and mask).
+  audio family returns its features and mask);
+  ``generate_encoder_features(encoder_input, sequence_length)``: the same for
+  ``generate_preprocess`` (T5Gemma's has no end token).
 """
 
 from __future__ import annotations
@@ -120,7 +123,20 @@ class Seq2SeqLMPreprocessor(Preprocessor):
         packer = self.encoder_packer if side == "encoder" else self.decoder_packer
         with call_context.enter(self, None):  # tensors back, not the Python lists of an outermost eager call
             token_ids = self.tokenizer(text)
-        return packer(token_ids, sequence_length=sequence_length, add_end_value=add_end_value)
+        return packer(token_ids, sequence_length=sequence_length, **self.packer_flags(side, add_end_value))
+
+    def packer_flags(self, side: str, add_end_value: bool) -> dict[str, bool]:
+        """The `StartEndPacker` call's flags for one side (a hook): the start token, and the end token where
+        `add_end_value` asks for it.
+
+        Args:
+            side: `"encoder"` or `"decoder"`.
+            add_end_value: Whether the caller asks for the end token.
+
+        Returns:
+            `{"add_end_value": ...}`, and `"add_start_value"` where a family sets it.
+        """
+        return {"add_end_value": add_end_value}
 
     def encoder_features(self, encoder_input: Any, sequence_length: int | None) -> dict[str, Any]:
         """The encoder's part of the model inputs (a hook).
@@ -134,6 +150,11 @@ class Seq2SeqLMPreprocessor(Preprocessor):
         """
         token_ids, padding_mask = self.pack("encoder", encoder_input, sequence_length)
         return {"encoder_token_ids": token_ids, "encoder_padding_mask": padding_mask}
+
+    def generate_encoder_features(self, encoder_input: Any, sequence_length: int | None) -> dict[str, Any]:
+        """The encoder's part of `generate_preprocess`'s inputs (a hook): `encoder_features(encoder_input,
+        sequence_length)` unless overridden."""
+        return self.encoder_features(encoder_input, sequence_length)
 
     # ---- shared -----------------------------------------------------------------------------------------------
 
@@ -205,7 +226,7 @@ class Seq2SeqLMPreprocessor(Preprocessor):
         encoder_length, decoder_length = self._lengths(
             encoder_sequence_length, decoder_sequence_length, sequence_length
         )
-        inputs = self.encoder_features(encoder_input, encoder_length)
+        inputs = self.generate_encoder_features(encoder_input, encoder_length)
         token_ids, padding_mask = self.pack("decoder", decoder_text, decoder_length, add_end_value=False)
         inputs.update(decoder_token_ids=token_ids, decoder_padding_mask=padding_mask)
         return inputs

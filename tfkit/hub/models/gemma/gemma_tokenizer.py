@@ -8,6 +8,28 @@ from tfkit.hub.models.gemma.gemma_backbone import GemmaBackbone
 from tfkit.hub.tokenizers import SentencePieceTokenizer
 from tfkit.saving import register_keras_serializable
 
+GEMMA_SPECIAL_TOKENS = (("<bos>", "start_token"), ("<eos>", "end_token"), ("<pad>", "pad_token"))
+
+
+def add_gemma_special_tokens(tokenizer: SentencePieceTokenizer) -> None:
+    """Declares Gemma's special tokens on a SentencePiece tokenizer being made (Gemma's, PaliGemma's,
+    T5Gemma's): `<bos>` as `start_token`, `<eos>` as `end_token`, `<pad>` as `pad_token`, their ids read from
+    the vocabulary once it is set (a `ValueError` then if one is missing).
+
+    Args:
+        tokenizer: The tokenizer, in its `__init__`.
+
+    Example:
+        >>> from tfkit.hub.models.gemma.gemma_tokenizer import add_gemma_special_tokens
+        >>> from tfkit.hub.tokenizers import SentencePieceTokenizer
+        >>> tokenizer = SentencePieceTokenizer()
+        >>> add_gemma_special_tokens(tokenizer)
+        >>> tokenizer.start_token, tokenizer.end_token, tokenizer.pad_token
+        ('<bos>', '<eos>', '<pad>')
+    """
+    for token, name in GEMMA_SPECIAL_TOKENS:
+        tokenizer._add_special_token(token, name)
+
 
 @register_keras_serializable(package="keras_hub")
 class GemmaTokenizer(SentencePieceTokenizer):
@@ -48,7 +70,5 @@ class GemmaTokenizer(SentencePieceTokenizer):
     backbone_cls = GemmaBackbone
 
     def __init__(self, proto: Any = None, **kwargs: Any) -> None:
-        self._add_special_token("<bos>", "start_token")
-        self._add_special_token("<eos>", "end_token")
-        self._add_special_token("<pad>", "pad_token")
+        add_gemma_special_tokens(self)
         super().__init__(proto=proto, **kwargs)

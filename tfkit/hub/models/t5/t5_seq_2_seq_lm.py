@@ -5,8 +5,7 @@
 
 T5's decoder layers thread the relative position bias (the first layer's, at
 the decoding position) through the stack, so this class writes its own
-``call_decoder_with_cache``; the encoder, the caches and the loop are the
-base's.
+``call_decoder_block``; the encoder, the caches and the loop are the base's.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.hub.layers.kv_cache import join_layer_caches, layer_cache
-from tfkit.hub.models.seq_2_seq_lm import Seq2SeqLM
+from tfkit.hub.models.seq_2_seq_lm import DecoderBlockArguments, Seq2SeqLM
 from tfkit.hub.models.t5.t5_backbone import T5Backbone
 from tfkit.hub.models.t5.t5_seq_2_seq_lm_preprocessor import T5Seq2SeqLMPreprocessor
 from tfkit.saving import register_keras_serializable
@@ -105,56 +103,39 @@ class T5Seq2SeqLM(Seq2SeqLM):
         backbone = self.backbone
         return backbone.num_heads, backbone.key_value_dim or backbone.hidden_dim // backbone.num_heads
 
-    def call_decoder_with_cache(
-        self,
-        encoder_hidden_states: Any,
-        encoder_padding_mask: Any,
-        decoder_token_ids: Any,
-        self_attention_cache: Any = None,
-        self_attention_cache_update_index: Any = None,
-        cross_attention_cache: Any = None,
-        cross_attention_cache_update_index: Any = None,
-    ) -> tuple[Any, Any, Any, Any]:
-        """One decoder pass with caches: the first layer's relative position bias (at the cache index) goes to all.
+    def final_decoder_states(self, hidden_states: Any) -> Any:
+        """The last decoder layer's output through the decoder's final norm and dropout.
 
         Args:
-            encoder_hidden_states: `(batch, encoder_length, hidden_dim)`.
-            encoder_padding_mask: `(batch, encoder_length)`.
-            decoder_token_ids: int `(batch, length)`: the tokens at positions
-                `self_attention_cache_update_index ...`.
-            self_attention_cache: One `(keys, values)` pair a layer, or
-                KerasHub's `(batch, num_layers, 2, max_length, heads,
-                key_value_dim)` tensor.
-            self_attention_cache_update_index: Where the new keys and values go.
-            cross_attention_cache: The cross-attention cache, in the same form.
-            cross_attention_cache_update_index: `0` to fill it from
-                `encoder_hidden_states`, `None` to read it as it is.
+            hidden_states: `(batch, length, hidden_dim)`.
 
         Returns:
-            `(logits, hidden_states, self_attention_cache,
-            cross_attention_cache)`, the caches in the form they came.
+            `(batch, length, hidden_dim)`, what `decoder_logits` takes.
         """
-        backbone = self.backbone
-        x = self.embed_decoder(decoder_token_ids)
-        encoder_attention_mask = None if encoder_padding_mask is None else encoder_padding_mask[:, None, :]
-        self_caches, cross_caches, position_bias = [], [], None
-        for i, layer in enumerate(backbone.decoder_transformer_layers):
-            x, position_bias, self_cache, cross_cache = layer(
-                x,
-                position_bias=position_bias,
-                encoder_hidden_states=encoder_hidden_states,
-                encoder_attention_mask=encoder_attention_mask,
-                use_causal_mask=True,
-                self_attention_cache=layer_cache(self_attention_cache, i),
-                self_attention_cache_update_index=self_attention_cache_update_index,
-                cross_attention_cache=layer_cache(cross_attention_cache, i),
-                cross_attention_cache_update_index=cross_attention_cache_update_index,
-            )
-            self_caches.append(self_cache)
-            cross_caches.append(cross_cache)
-        logits, hidden_states = self.decoder_logits(backbone.decoder_dropout(backbone.decoder_layer_norm(x)))
-        if cross_attention_cache_update_index is not None:
-            cross_attention_cache = join_layer_caches(cross_caches, like=cross_attention_cache)
-        if self_attention_cache_update_index is not None:
-            self_attention_cache = join_layer_caches(self_caches, like=self_attention_cache)
-        return logits, hidden_states, self_attention_cache, cross_attention_cache
+        return self.backbone.decoder_dropout(self.backbone.decoder_layer_norm(hidden_states))
+
+    def call_decoder_block(self, block: Any, x: Any, arguments: DecoderBlockArguments) -> tuple[Any, Any, Any]:
+        """One T5 decoder layer of the cached loop: the first layer's relative position bias (at the cache
+        index, the causal mask in it) goes to the others in `arguments.carried`.
+
+        Args:
+            block: A `T5TransformerLayer` of the decoder.
+            x: Its input, `(batch, length, hidden_dim)`.
+            arguments: `Seq2SeqLM.call_decoder_block`'s.
+
+        Returns:
+            `(x, self_attention_cache, cross_attention_cache)`.
+        """
+        mask = arguments.encoder_padding_mask
+        x, arguments.carried["position_bias"], self_cache, cross_cache = block(
+            x,
+            position_bias=arguments.carried.get("position_bias"),
+            encoder_hidden_states=arguments.encoder_hidden_states,
+            encoder_attention_mask=None if mask is None else mask[:, None, :],
+            use_causal_mask=True,
+            self_attention_cache=arguments.self_attention_cache,
+            self_attention_cache_update_index=arguments.self_attention_cache_update_index,
+            cross_attention_cache=arguments.cross_attention_cache,
+            cross_attention_cache_update_index=arguments.cross_attention_cache_update_index,
+        )
+        return x, self_cache, cross_cache

@@ -12,43 +12,24 @@ the keys at ``i - sliding_window <= j <= i``, as KerasHub's mask has it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import tensorflow as tf
 
 from tfkit.hub.layers.kv_cache import cache_length
-from tfkit.hub.models.t5gemma.t5gemma_encoder import T5GemmaBlockParts
-from tfkit.layers import Dropout
+from tfkit.hub.models.t5gemma.t5gemma_encoder import T5GemmaBlockParts, key_mask
 
 
 class T5GemmaDecoderLayer(T5GemmaBlockParts):
     """A T5Gemma decoder block: causal (optionally windowed) self-attention, cross-attention over the encoder's
     output, then the feedforward network, each between two RMS norms and added to its input.
 
+    Its arguments are `T5GemmaEncoderLayer`'s (in KerasHub's order here:
+    `head_dim` before `initializer_range`), and one more.
+
     Args:
-        hidden_size: Integer, the size of the hidden states.
-        rms_norm_eps: The epsilon of the RMS norms.
-        num_attention_heads: Integer, the number of query heads.
-        num_key_value_heads: Integer, the number of key and value heads.
-        query_pre_attn_scalar: The queries are scaled by its inverse square
-            root.
-        attention_bias: Whether the attention projections have biases.
-        intermediate_size: Integer, the feedforward network's width.
-        hidden_activation: The feedforward network's activation.
-        dropout_rate: The dropout rate of the residual branches and the
-            feedforward network.
-        head_dim: Integer, the size of each attention head.
-        initializer_range: The deviation of the kernels' normal initializer.
-        attention_dropout: The dropout rate of the attention probabilities.
-        layer_type: `"full_attention"` or `"sliding_attention"`.
         cross_attention_hidden_size: The size of the encoder's states.
             Defaults to `None` (`hidden_size`).
-        attn_logit_softcapping: Optional soft cap of the attention logits.
-            Defaults to `None`.
-        sliding_window: The window of a `"sliding_attention"` layer.
-            Defaults to `None`.
-        rope_max_wavelength: The rotary embedding's wavelength. Defaults to
-            `10000.0`.
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
 
     Call arguments:
@@ -79,6 +60,9 @@ class T5GemmaDecoderLayer(T5GemmaBlockParts):
         TensorShape([1, 3, 8])
     """
 
+    name_prefix: ClassVar[str] = "decoder_"
+    cross_attention: ClassVar[bool] = True
+
     def __init__(
         self,
         hidden_size: int,
@@ -101,41 +85,9 @@ class T5GemmaDecoderLayer(T5GemmaBlockParts):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.hidden_size, self.rms_norm_eps, self.head_dim = hidden_size, rms_norm_eps, head_dim
-        self.num_attention_heads, self.num_key_value_heads = num_attention_heads, num_key_value_heads
-        self.query_pre_attn_scalar, self.attention_bias = query_pre_attn_scalar, attention_bias
-        self.intermediate_size, self.hidden_activation = intermediate_size, hidden_activation
-        self.dropout_rate, self.initializer_range, self.attention_dropout = (
-            dropout_rate,
-            initializer_range,
-            attention_dropout,
-        )
-        self.layer_type, self.sliding_window, self.rope_max_wavelength = layer_type, sliding_window, rope_max_wavelength
-        self.cross_attention_hidden_size = cross_attention_hidden_size
-        self.attn_logit_softcapping = attn_logit_softcapping
-        self._check_layer_type()
-        self.self_attn = self._attention("self", "self_attention", rope_max_wavelength=rope_max_wavelength)
-        self.pre_self_attn_layernorm = self._norm("decoder_pre_self_attention_layernorm")
-        self.post_self_attn_layernorm = self._norm("decoder_post_self_attention_layernorm")
-        self.cross_attn = self._attention(
-            "cross", "cross_attention", cross_attention_hidden_size=cross_attention_hidden_size
-        )
-        self.pre_cross_attn_layernorm = self._norm("decoder_pre_cross_attention_layernorm")
-        self.post_cross_attn_layernorm = self._norm("decoder_post_cross_attention_layernorm")
-        self.mlp = self._mlp()
-        self.pre_feedforward_layernorm = self._norm("decoder_pre_feedforward_layernorm")
-        self.post_feedforward_layernorm = self._norm("decoder_post_feedforward_layernorm")
-        self.dropout = Dropout(dropout_rate, dtype=self.dtype_policy, name="decoder_residual_dropout")
 
     def build(self, input_shape: Any) -> None:
-        hidden_shape, encoder_shape = input_shape
-        for layer in (self.pre_self_attn_layernorm, self.self_attn, self.post_self_attn_layernorm):
-            layer.build(hidden_shape)
-        self.pre_cross_attn_layernorm.build(hidden_shape)
-        self.cross_attn.build([hidden_shape, encoder_shape])
-        self.post_cross_attn_layernorm.build(hidden_shape)
-        for layer in (self.pre_feedforward_layernorm, self.mlp, self.post_feedforward_layernorm):
-            layer.build(hidden_shape)
+        self._build_blocks(*input_shape)
 
     def _self_attention_mask(self, x: tf.Tensor, padding_mask: Any, cache: Any, cache_update_index: Any) -> tf.Tensor:
         """Boolean `(batch or 1, length, key_length)`: causal, windowed on a sliding layer, padding masked."""
@@ -166,25 +118,14 @@ class T5GemmaDecoderLayer(T5GemmaBlockParts):
         hidden_states, encoder_hidden_states = inputs
         self_cache, cross_cache = cache if cache is not None else (None, None)
         mask = self._self_attention_mask(hidden_states, self_attention_padding_mask, self_cache, cache_update_index)
-        attended, self_cache = self.self_attn(
-            self.pre_self_attn_layernorm(hidden_states),
-            attention_mask=mask,
-            cache=self_cache,
-            cache_update_index=cache_update_index,
-            training=training,
+        x, self_cache = self._self_attention(
+            hidden_states, training, attention_mask=mask, cache=self_cache, cache_update_index=cache_update_index
         )
-        x = self._residual(hidden_states, self.post_self_attn_layernorm(attended), training)
-        cross_mask = None
-        if cross_attention_padding_mask is not None:
-            cross_mask = tf.cast(cross_attention_padding_mask, tf.bool)[:, None, :]
         attended, cross_cache = self.cross_attn(
             [self.pre_cross_attn_layernorm(x), encoder_hidden_states],
-            attention_mask=cross_mask,
+            attention_mask=key_mask(cross_attention_padding_mask),
             cache=cross_cache,
             training=training,
         )
         x = self._residual(x, self.post_cross_attn_layernorm(attended), training)
         return self._feedforward(x, training), (self_cache, cross_cache)
-
-    def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape[0]

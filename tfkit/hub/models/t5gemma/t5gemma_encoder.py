@@ -7,17 +7,17 @@
     x = layer(x, padding_mask=mask)
 
 Each sub-block is Gemma 2's sandwich: ``x + dropout(post_norm(f(pre_norm(x))))``.
-``T5GemmaBlockParts`` holds what the encoder's and the decoder's blocks share.
+``T5GemmaBlockParts`` holds what the encoder's and the decoder's blocks share: their arguments (kept as attributes
+and config keys), their sub-layers under KerasHub's names, their build and their sub-blocks.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import tensorflow as tf
 
-from tfkit.engine.layer import Layer
-from tfkit.hub.layers.declared_config import DeclaredConfig
+from tfkit.hub.layers.declared_config import DeclaredLayer
 from tfkit.hub.models.gemma.rms_normalization import RMSNormalization
 from tfkit.hub.models.t5gemma.t5gemma_attention import T5GemmaAttention
 from tfkit.hub.models.t5gemma.t5gemma_layers import T5GemmaMLP
@@ -26,8 +26,10 @@ from tfkit.layers import Dropout
 LAYER_TYPES = ("full_attention", "sliding_attention")
 
 
-class T5GemmaBlockParts(DeclaredConfig, Layer):
-    """What T5Gemma's encoder and decoder blocks share: their arguments' checks and the sub-layers they make.
+class T5GemmaBlockParts(DeclaredLayer):
+    """What T5Gemma's encoder and decoder blocks share: the checks of their arguments, their sub-layers (the
+    norms' and the dropout's names after `name_prefix`; the cross-attention's with `cross_attention`), their
+    build and their residual sub-blocks. A subclass declares its constructor's arguments in its signature.
 
     Args:
         **kwargs: Base layer keyword arguments, such as `name` and `dtype`.
@@ -38,14 +40,39 @@ class T5GemmaBlockParts(DeclaredConfig, Layer):
         True
     """
 
-    def _check_layer_type(self) -> None:
+    name_prefix: ClassVar[str] = ""
+    cross_attention: ClassVar[bool] = False
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         if self.layer_type not in LAYER_TYPES:
             raise ValueError(f"layer_type must be one of {LAYER_TYPES}, but got {self.layer_type!r}")
         if self.layer_type == "sliding_attention" and self.sliding_window is None:
             raise ValueError("`sliding_window` must be set for `sliding_attention` layer type.")
+        self.self_attn = self._attention("self", "self_attention", rope_max_wavelength=self.rope_max_wavelength)
+        self.pre_self_attn_layernorm = self._norm("pre_self_attention_layernorm")
+        self.post_self_attn_layernorm = self._norm("post_self_attention_layernorm")
+        if self.cross_attention:
+            self.cross_attn = self._attention(
+                "cross", "cross_attention", cross_attention_hidden_size=self.cross_attention_hidden_size
+            )
+            self.pre_cross_attn_layernorm = self._norm("pre_cross_attention_layernorm")
+            self.post_cross_attn_layernorm = self._norm("post_cross_attention_layernorm")
+        self.mlp = T5GemmaMLP(
+            self.hidden_size,
+            self.intermediate_size,
+            self.hidden_activation,
+            self.dropout_rate,
+            initializer_range=self.initializer_range,
+            dtype=self.dtype_policy,
+            name="mlp",
+        )
+        self.pre_feedforward_layernorm = self._norm("pre_feedforward_layernorm")
+        self.post_feedforward_layernorm = self._norm("post_feedforward_layernorm")
+        self.dropout = Dropout(self.dropout_rate, dtype=self.dtype_policy, name=f"{self.name_prefix}residual_dropout")
 
     def _norm(self, name: str) -> RMSNormalization:
-        return RMSNormalization(epsilon=self.rms_norm_eps, dtype=self.dtype_policy, name=name)
+        return RMSNormalization(epsilon=self.rms_norm_eps, dtype=self.dtype_policy, name=f"{self.name_prefix}{name}")
 
     def _attention(self, attention_type: str, name: str, **arguments: Any) -> T5GemmaAttention:
         return T5GemmaAttention(
@@ -64,16 +91,20 @@ class T5GemmaBlockParts(DeclaredConfig, Layer):
             **arguments,
         )
 
-    def _mlp(self) -> T5GemmaMLP:
-        return T5GemmaMLP(
-            self.hidden_size,
-            self.intermediate_size,
-            self.hidden_activation,
-            self.dropout_rate,
-            initializer_range=self.initializer_range,
-            dtype=self.dtype_policy,
-            name="mlp",
-        )
+    def _build_blocks(self, hidden_shape: Any, encoder_shape: Any = None) -> None:
+        for layer in (self.pre_self_attn_layernorm, self.self_attn, self.post_self_attn_layernorm):
+            layer.build(hidden_shape)
+        if self.cross_attention:
+            self.pre_cross_attn_layernorm.build(hidden_shape)
+            self.cross_attn.build([hidden_shape, encoder_shape])
+            self.post_cross_attn_layernorm.build(hidden_shape)
+        for layer in (self.pre_feedforward_layernorm, self.mlp, self.post_feedforward_layernorm):
+            layer.build(hidden_shape)
+
+    def _self_attention(self, x: tf.Tensor, training: Any, **arguments: Any) -> tuple[tf.Tensor, Any]:
+        """`x` plus the normalized self-attention's normalized output, and the attention's cache."""
+        attended, cache = self.self_attn(self.pre_self_attn_layernorm(x), training=training, **arguments)
+        return self._residual(x, self.post_self_attn_layernorm(attended), training), cache
 
     def _residual(self, residual: tf.Tensor, x: tf.Tensor, training: Any) -> tf.Tensor:
         return residual + self.dropout(x, training=training)
@@ -84,7 +115,12 @@ class T5GemmaBlockParts(DeclaredConfig, Layer):
         return self._residual(x, y, training)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
-        return input_shape
+        return input_shape[0] if self.cross_attention else input_shape
+
+
+def key_mask(padding_mask: Any) -> Any:
+    """A `(batch, length)` padding mask as the boolean `(batch, 1, length)` the attention takes, or `None`."""
+    return None if padding_mask is None else tf.cast(padding_mask, tf.bool)[:, None, :]
 
 
 class T5GemmaEncoderLayer(T5GemmaBlockParts):
@@ -160,36 +196,10 @@ class T5GemmaEncoderLayer(T5GemmaBlockParts):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.hidden_size, self.rms_norm_eps, self.head_dim = hidden_size, rms_norm_eps, head_dim
-        self.num_attention_heads, self.num_key_value_heads = num_attention_heads, num_key_value_heads
-        self.query_pre_attn_scalar, self.attention_bias = query_pre_attn_scalar, attention_bias
-        self.intermediate_size, self.hidden_activation = intermediate_size, hidden_activation
-        self.dropout_rate, self.initializer_range, self.attention_dropout = (
-            dropout_rate,
-            initializer_range,
-            attention_dropout,
-        )
-        self.layer_type, self.sliding_window, self.rope_max_wavelength = layer_type, sliding_window, rope_max_wavelength
-        self.attn_logit_softcapping = attn_logit_softcapping
-        self._check_layer_type()
-        self.self_attn = self._attention("self", "self_attention", rope_max_wavelength=rope_max_wavelength)
-        self.pre_self_attn_layernorm = self._norm("pre_self_attention_layernorm")
-        self.post_self_attn_layernorm = self._norm("post_self_attention_layernorm")
-        self.mlp = self._mlp()
-        self.pre_feedforward_layernorm = self._norm("pre_feedforward_layernorm")
-        self.post_feedforward_layernorm = self._norm("post_feedforward_layernorm")
-        self.dropout = Dropout(dropout_rate, dtype=self.dtype_policy, name="residual_dropout")
 
     def build(self, input_shape: Any) -> None:
-        for layer in (self.pre_self_attn_layernorm, self.self_attn, self.post_self_attn_layernorm):
-            layer.build(input_shape)
-        for layer in (self.pre_feedforward_layernorm, self.mlp, self.post_feedforward_layernorm):
-            layer.build(input_shape)
+        self._build_blocks(input_shape)
 
     def call(self, hidden_states: tf.Tensor, padding_mask: Any = None, training: Any = None) -> tf.Tensor:
-        mask = None if padding_mask is None else tf.cast(padding_mask, tf.bool)[:, None, :]
-        attended, _ = self.self_attn(
-            self.pre_self_attn_layernorm(hidden_states), attention_mask=mask, training=training
-        )
-        x = self._residual(hidden_states, self.post_self_attn_layernorm(attended), training)
+        x, _ = self._self_attention(hidden_states, training, attention_mask=key_mask(padding_mask))
         return self._feedforward(x, training)

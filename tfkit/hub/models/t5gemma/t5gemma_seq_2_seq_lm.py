@@ -5,7 +5,7 @@
     seq_2_seq_lm.generate("The quick brown fox jumped.", max_length=30)
 
 T5Gemma's decoder blocks take KerasHub's arguments (``(x, encoder_output)``, the two padding masks, one
-``(self_cache, cross_cache)`` pair), so this class writes its own ``call_decoder_with_cache``; the encoder's one
+``(self_cache, cross_cache)`` pair), so this class writes its own ``call_decoder_block``; the encoder's one
 pass, the caches and the loop are the base's.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from tfkit.hub.layers.kv_cache import join_cache, join_layer_caches, layer_cache, split_cache
+from tfkit.hub.layers.kv_cache import join_cache, split_cache
 from tfkit.hub.models.gemma.gemma_backbone import scaled_embeddings
-from tfkit.hub.models.seq_2_seq_lm import Seq2SeqLM
+from tfkit.hub.models.seq_2_seq_lm import DecoderBlockArguments, Seq2SeqLM
 from tfkit.hub.models.t5gemma.t5gemma_backbone import T5GemmaBackbone
 from tfkit.hub.models.t5gemma.t5gemma_seq_2_seq_lm_preprocessor import T5GemmaSeq2SeqLMPreprocessor
 from tfkit.saving import register_keras_serializable
@@ -54,23 +54,17 @@ class T5GemmaSeq2SeqLM(Seq2SeqLM):
         >>> seq_2_seq_lm.compile(sampler="greedy")
         >>> inputs = {"encoder_token_ids": np.array([[5, 6, 1]]), "encoder_padding_mask": np.ones((1, 3)),
         ...     "decoder_token_ids": np.array([[2, 4, 0, 0, 0]]), "decoder_padding_mask": np.array([[1, 1, 0, 0, 0]])}
-        >>> seq_2_seq_lm.generate(inputs, stop_token_ids=None)["decoder_token_ids"].shape
-        (1, 5)
+        >>> generated = seq_2_seq_lm.generate(inputs, stop_token_ids=None)["decoder_token_ids"]
+        >>> generated.shape, generated[0, :2].tolist()
+        ((1, 5), [2, 4])
     """
 
     backbone_cls = T5GemmaBackbone
     preprocessor_cls = T5GemmaSeq2SeqLMPreprocessor
 
     def call_encoder(self, token_ids: Any, padding_mask: Any) -> Any:
-        """The encoder's output for `token_ids`, as the backbone computes it (no dropout).
-
-        Args:
-            token_ids: int `(batch, encoder_length)`.
-            padding_mask: `(batch, encoder_length)`.
-
-        Returns:
-            `(batch, encoder_length, encoder_hidden_dim)`.
-        """
+        """The encoder's output, `(batch, encoder_length, encoder_hidden_dim)`, as the backbone computes it (no
+        dropout); `Seq2SeqLM.call_encoder`'s arguments."""
         backbone = self.backbone
         x = scaled_embeddings(backbone.token_embedding(token_ids), backbone.encoder_hidden_dim)
         for layer in backbone.encoder_layers:
@@ -78,15 +72,8 @@ class T5GemmaSeq2SeqLM(Seq2SeqLM):
         return backbone.encoder_norm(x)
 
     def embed_decoder(self, token_ids: Any, start_index: Any = 0) -> Any:
-        """The decoder's scaled token embeddings (its positions are rotary, in the attention).
-
-        Args:
-            token_ids: int `(batch, length)`.
-            start_index: Unused. Defaults to `0`.
-
-        Returns:
-            `(batch, length, decoder_hidden_dim)`.
-        """
+        """The decoder's scaled token embeddings, `(batch, length, decoder_hidden_dim)` (`start_index` unused:
+        the positions are rotary, in the attention); `Seq2SeqLM.embed_decoder`'s arguments."""
         backbone = self.backbone
         return scaled_embeddings(backbone.decoder_token_embedding(token_ids), backbone.decoder_hidden_dim)
 
@@ -99,15 +86,8 @@ class T5GemmaSeq2SeqLM(Seq2SeqLM):
         return self.backbone.decoder_norm
 
     def decoder_logits(self, hidden_states: Any) -> tuple[Any, Any]:
-        """The final decoder states to `(logits, hidden_states)`: the reverse embedding, soft-capped.
-
-        Args:
-            hidden_states: `(batch, length, decoder_hidden_dim)`, after the
-                decoder's final norm.
-
-        Returns:
-            `(logits, hidden_states)`.
-        """
+        """The final (normed) decoder states to `(logits, hidden_states)`: the reverse embedding, soft-capped;
+        `Seq2SeqLM.decoder_logits`'s arguments."""
         logits = self.backbone.decoder_token_embedding(hidden_states, reverse=True)
         cap = self.backbone.final_logit_softcapping
         if cap is not None:
@@ -118,53 +98,27 @@ class T5GemmaSeq2SeqLM(Seq2SeqLM):
         """The caches' `(heads, head_dim)`: the decoder's key and value heads and their size."""
         return self.backbone.decoder_num_key_value_heads, self.backbone.decoder_head_dim
 
-    def call_decoder_with_cache(
-        self,
-        encoder_hidden_states: Any,
-        encoder_padding_mask: Any,
-        decoder_token_ids: Any,
-        self_attention_cache: Any = None,
-        self_attention_cache_update_index: Any = None,
-        cross_attention_cache: Any = None,
-        cross_attention_cache_update_index: Any = None,
-    ) -> tuple[Any, Any, Any, Any]:
-        """One decoder pass that writes the self-attention cache and reads (or first fills) the cross-attention one.
+    def call_decoder_block(self, block: Any, x: Any, arguments: DecoderBlockArguments) -> tuple[Any, Any, Any]:
+        """One T5Gemma decoder block, with KerasHub's arguments (`(x, encoder_output)`, one pair of caches): to
+        fill the cross-attention cache, the block computes it (given back in the form it came).
 
         Args:
-            encoder_hidden_states: `(batch, encoder_length, encoder_hidden_dim)`.
-            encoder_padding_mask: `(batch, encoder_length)`, or `None`.
-            decoder_token_ids: int `(batch, length)`: the tokens at positions
-                `self_attention_cache_update_index ...`.
-            self_attention_cache: One `(keys, values)` pair a block, or
-                KerasHub's `(batch, num_layers, 2, max_length, heads,
-                head_dim)` tensor.
-            self_attention_cache_update_index: Where the new keys and values go.
-            cross_attention_cache: The cross-attention cache, in the same
-                form, `encoder_length` long.
-            cross_attention_cache_update_index: `0` to fill it from
-                `encoder_hidden_states`, `None` to read it as it is.
+            block: A `T5GemmaDecoderLayer`.
+            x: Its input, `(batch, length, decoder_hidden_dim)`.
+            arguments: `Seq2SeqLM.call_decoder_block`'s.
 
         Returns:
-            `(logits, hidden_states, self_attention_cache,
-            cross_attention_cache)`, the caches in the form they came.
+            `(x, self_attention_cache, cross_attention_cache)`.
         """
-        start = 0 if self_attention_cache_update_index is None else self_attention_cache_update_index
-        fill = cross_attention_cache_update_index is not None
-        x = self.embed_decoder(decoder_token_ids, start)
-        self_caches, cross_caches = [], []
-        for i, layer in enumerate(self.decoder_blocks()):
-            given = layer_cache(cross_attention_cache, i) if cross_attention_cache is not None else None
-            self_cache = layer_cache(self_attention_cache, i) if self_attention_cache is not None else None
-            x, (self_cache, cross_cache) = layer(
-                (x, encoder_hidden_states),
-                cross_attention_padding_mask=encoder_padding_mask,
-                cache=(self_cache, None if fill else given),
-                cache_update_index=start,
-                training=False,
-            )
-            self_caches.append(self_cache)
-            cross_caches.append(join_cache(*split_cache(cross_cache), like=given) if fill else cross_cache)
-        logits, hidden_states = self.decoder_logits(self.final_decoder_states(x))
+        fill = arguments.cross_attention_cache_update_index is not None
+        index, given = arguments.self_attention_cache_update_index, arguments.cross_attention_cache
+        x, (self_cache, cross_cache) = block(
+            (x, arguments.encoder_hidden_states),
+            cross_attention_padding_mask=arguments.encoder_padding_mask,
+            cache=(arguments.self_attention_cache, None if fill else given),
+            cache_update_index=0 if index is None else index,
+            training=False,
+        )
         if fill:
-            cross_attention_cache = join_layer_caches(cross_caches, like=cross_attention_cache)
-        return logits, hidden_states, join_layer_caches(self_caches, like=self_attention_cache), cross_attention_cache
+            cross_cache = join_cache(*split_cache(cross_cache), like=given)
+        return x, self_cache, cross_cache

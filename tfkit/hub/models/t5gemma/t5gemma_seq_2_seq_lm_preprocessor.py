@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tfkit.engine import call_context
 from tfkit.hub.models.seq_2_seq_lm_preprocessor import Seq2SeqLMPreprocessor
 from tfkit.hub.models.t5gemma.t5gemma_backbone import T5GemmaBackbone
 from tfkit.hub.models.t5gemma.t5gemma_tokenizer import T5GemmaTokenizer
@@ -40,17 +39,8 @@ class T5GemmaSeq2SeqLMPreprocessor(Seq2SeqLMPreprocessor):
             Defaults to `True`.
         **kwargs: Layer keyword arguments.
 
-    Call arguments:
-        x: `{"encoder_text", "decoder_text"}`, strings or string tensors.
-        y: Must be `None`: the labels come from `x`.
-        sample_weight: Must be `None`: the weights are the padding mask.
-        encoder_sequence_length: Overrides `encoder_sequence_length`.
-        decoder_sequence_length: Overrides `decoder_sequence_length`.
-        sequence_length: An alias of `decoder_sequence_length`.
-
-    Returns:
-        `(x, y, sample_weight)`: `x` the four model inputs, `y` the next
-        decoder tokens, `sample_weight` their padding mask.
+    Called as `Seq2SeqLMPreprocessor` is, it returns `(x, y, sample_weight)`:
+    the four model inputs, the next decoder tokens and their padding mask.
 
     Example:
         >>> import io
@@ -94,67 +84,33 @@ class T5GemmaSeq2SeqLMPreprocessor(Seq2SeqLMPreprocessor):
         self.add_start_token = add_start_token
         self.add_end_token = add_end_token
 
-    def pack(self, side: str, text: Any, sequence_length: int | None, add_end_value: bool = True) -> tuple[Any, Any]:
-        """Tokenizes and packs one side: the encoder's `<bos>` as `add_start_token` says, the decoder's always;
-        `<eos>` where both `add_end_value` and `add_end_token` ask for it.
+    def packer_flags(self, side: str, add_end_value: bool) -> dict[str, bool]:
+        """The encoder's `<bos>` as `add_start_token` says, the decoder's always; `<eos>` where both
+        `add_end_value` and `add_end_token` ask for it.
 
         Args:
             side: `"encoder"` or `"decoder"`.
-            text: Strings or a string tensor.
-            sequence_length: The padded length (`None`: the side's own).
-            add_end_value: Whether to end with `<eos>` (when
-                `add_end_token`). Defaults to `True`.
+            add_end_value: Whether the caller asks for `<eos>`.
 
         Returns:
-            `(token_ids, padding_mask)`.
+            `{"add_start_value", "add_end_value"}`.
         """
-        if self.encoder_packer is None:
-            self.build(None)
-        packer = self.encoder_packer if side == "encoder" else self.decoder_packer
-        with call_context.enter(self, None):
-            token_ids = self.tokenizer(text)
-        return packer(
-            token_ids,
-            sequence_length=sequence_length,
-            add_start_value=self.add_start_token if side == "encoder" else True,
-            add_end_value=add_end_value and self.add_end_token,
-        )
+        add_start_value = self.add_start_token if side == "encoder" else True
+        return {"add_start_value": add_start_value, "add_end_value": add_end_value and self.add_end_token}
 
-    def generate_preprocess(
-        self,
-        x: Any,
-        *,
-        encoder_sequence_length: int | None = None,
-        decoder_sequence_length: int | None = None,
-        sequence_length: int | None = None,
-    ) -> dict[str, Any]:
-        """The inputs of generation: neither side ends with `<eos>`; the encoder is packed to
-        `encoder_sequence_length` (KerasHub 0.32 leaves the argument of that name unused here).
+    def generate_encoder_features(self, encoder_input: Any, sequence_length: int | None) -> dict[str, Any]:
+        """The encoder's inputs of generation: no `<eos>`, packed to `encoder_sequence_length` (KerasHub 0.32
+        leaves `generate_preprocess`'s argument of that name unused).
 
         Args:
-            x: `{"encoder_text", "decoder_text"}`, or the encoder's texts
-                alone (the decoder prompt is then `<bos>` alone).
-            encoder_sequence_length: Unused, as in KerasHub.
-            decoder_sequence_length: Overrides `decoder_sequence_length`.
-            sequence_length: An alias of `decoder_sequence_length`.
+            encoder_input: The encoder's texts.
+            sequence_length: Unused, as in KerasHub.
 
         Returns:
-            `{"encoder_token_ids", "encoder_padding_mask",
-            "decoder_token_ids", "decoder_padding_mask"}`.
+            `{"encoder_token_ids", "encoder_padding_mask"}`.
         """
-        if isinstance(x, dict):
-            encoder_input, decoder_text = x[self.encoder_text_key], x[self.decoder_text_key]
-        else:
-            encoder_input, decoder_text = x, self._empty_decoder_text(x)
-        _, decoder_length = self._lengths(None, decoder_sequence_length, sequence_length)
-        encoder_ids, encoder_mask = self.pack("encoder", encoder_input, None, add_end_value=False)
-        decoder_ids, decoder_mask = self.pack("decoder", decoder_text, decoder_length, add_end_value=False)
-        return {
-            "encoder_token_ids": encoder_ids,
-            "encoder_padding_mask": encoder_mask,
-            "decoder_token_ids": decoder_ids,
-            "decoder_padding_mask": decoder_mask,
-        }
+        token_ids, padding_mask = self.pack("encoder", encoder_input, None, add_end_value=False)
+        return {"encoder_token_ids": token_ids, "encoder_padding_mask": padding_mask}
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

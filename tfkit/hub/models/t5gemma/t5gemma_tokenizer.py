@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tfkit.hub.models.gemma.gemma_tokenizer import add_gemma_special_tokens
 from tfkit.hub.models.t5gemma.t5gemma_backbone import T5GemmaBackbone
 from tfkit.hub.tokenizers import SentencePieceTokenizer
 from tfkit.saving import register_keras_serializable
@@ -13,41 +14,30 @@ from tfkit.saving import register_keras_serializable
 class T5GemmaTokenizer(SentencePieceTokenizer):
     """T5Gemma tokenizer layer based on SentencePiece.
 
-    A `SentencePieceTokenizer` that requires T5Gemma's special tokens in its
-    model: `<bos>` (start: the decoder's first token), `<eos>` (end) and
-    `<pad>` (padding), whose ids it exposes as `start_token_id`,
-    `end_token_id` and `pad_token_id`. It reads and writes KerasHub's asset
-    (`vocabulary.spm`), and a Hugging Face checkpoint's `tokenizer.model`.
+    Gemma's tokenizer (`GemmaTokenizer`, KerasHub's separate class here
+    too): a `SentencePieceTokenizer` whose model must hold `<bos>` (start:
+    the decoder's first token), `<eos>` (end) and `<pad>` (padding), their
+    ids exposed as `start_token_id`, `end_token_id` and `pad_token_id`. It
+    reads and writes KerasHub's asset (`vocabulary.spm`), and a Hugging Face
+    checkpoint's `tokenizer.model`.
 
     Args:
-        proto: The SentencePiece model: a file path, or the serialized model
-            as `bytes`. Defaults to `None` (loaded from a preset).
-        **kwargs: `SentencePieceTokenizer` keyword arguments, such as
-            `sequence_length`.
+        proto: A SentencePiece model file's path, or its bytes. Defaults to
+            `None` (a preset's).
+        **kwargs: `SentencePieceTokenizer` keyword arguments.
 
     Raises:
-        ValueError: If the model lacks one of the special tokens.
+        ValueError: If a special token is missing from the model.
 
     Example:
-        >>> import io
-        >>> import sentencepiece
         >>> import tfkit.hub as keras_hub
-        >>> model = io.BytesIO()
-        >>> sentencepiece.SentencePieceTrainer.train(
-        ...     sentence_iterator=iter(["the quick brown fox", "the lazy dog"] * 5), model_writer=model,
-        ...     vocab_size=10, model_type="word", pad_id=0, eos_id=1, bos_id=2, unk_id=3, pad_piece="<pad>",
-        ...     eos_piece="<eos>", bos_piece="<bos>", unk_piece="<unk>", minloglevel=2)
-        >>> tokenizer = keras_hub.models.T5GemmaTokenizer(proto=model.getvalue())
-        >>> tokenizer.start_token_id, tokenizer.end_token_id, tokenizer.pad_token_id
-        (2, 1, 0)
-        >>> tokenizer.detokenize(tokenizer(["the lazy fox"]))
-        ['the lazy fox']
+        >>> tokenizer = keras_hub.models.T5GemmaTokenizer()  # its vocabulary comes with a preset
+        >>> tokenizer.start_token, tokenizer.end_token, tokenizer.pad_token
+        ('<bos>', '<eos>', '<pad>')
     """
 
     backbone_cls = T5GemmaBackbone
 
     def __init__(self, proto: Any = None, **kwargs: Any) -> None:
-        self._add_special_token("<bos>", "start_token")
-        self._add_special_token("<eos>", "end_token")
-        self._add_special_token("<pad>", "pad_token")
+        add_gemma_special_tokens(self)
         super().__init__(proto=proto, **kwargs)
