@@ -77,7 +77,7 @@ FAMILIES_NOT_BUILT = {
             "xlnet",
         ],
         NO_ISSUE,
-    ),
+    )
 }
 
 # Names outside a family folder (or inside a built family) whose kind of model tfkit.hub has not built.
