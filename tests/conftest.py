@@ -92,49 +92,51 @@ def _confine_temporary_files_of_children(config):
 # whole files in collection order, so these go first: a long file started last would leave the other
 # worker idle at the end (the suite ended with minutes of one worker before this order).
 LONGEST_FILES = (
-    "test_docs_site.py",
-    "test_distribution_mesh.py",
-    "test_hostile_presets.py",
-    "test_docs_examples.py",
-    "test_docs_guides.py",
-    "test_multi_worker.py",
-    "test_saving_atomic.py",
-    "test_wrappers_sklearn.py",
     "test_docstring_examples.py",
-    "test_export_formats.py",
-    "test_hub_gpt2.py",
-    "test_hub_llama3.py",
+    "test_distribution_mesh.py",
+    "test_hub_families.py",
     "test_hub_tokenizers.py",
-    "test_saving_kill_points.py",
+    "test_hub_families_experts.py",
+    "test_export_formats.py",
+    "test_docs_site.py",
     "test_file_zoo.py",
-    "test_applications_weights_more.py",
-    "test_hub_qwen.py",
-    "test_ecosystem_tools.py",
-    "test_keras_archive_writer.py",
-    "test_export.py",
-    "test_hub_loading_memory.py",
-    "test_hub_gemma3.py",
-    "test_hub_gemma.py",
-    "test_hub_bert.py",
-    "test_load_budgets.py",
-    "test_parameter_server.py",
-    "test_fuzz_loaders.py",
-    "test_fuzz_targets.py",
+    "test_saving_atomic.py",
+    "test_variable_paths.py",
+    "test_hub_vision2.py",
+    "test_keras_files_in.py",
     "test_cli.py",
-    "test_saving_concurrency.py",
-    "test_parameter_server_partitioned.py",
-    "test_security_samples.py",
-    "test_backup_resume.py",
+    "test_multi_worker.py",
+    "test_mixed_precision_layers.py",
+    "test_load_budgets.py",
+    "test_ecosystem_tools.py",
+    "test_hub_layers.py",
+    "test_keras_behaviours_held_out.py",
+    "test_hub_decoders2.py",
+    "test_docs_guides.py",
+    "test_layers_augment_common.py",
+    "test_examples.py",
+    "test_fuzz_loaders.py",
+    "test_hub_gemma3.py",
+    "test_hostile_presets.py",
+    "test_wrappers_sklearn.py",
+    "test_hub_gpt2.py",
+    "test_hub_keras_files.py",
+    "test_export.py",
 )
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """Longest files first (see LONGEST_FILES); the order inside each file is kept. Checks marked ``long`` are
-    skipped, saying how to run them, unless ``TFKIT_LONG_TESTS=1``."""
+    """Longest files first (see LONGEST_FILES); the order inside each file is kept. Checks marked ``long``, or
+    listed in ``long_checks.py``, are skipped, saying how to run them and why they may wait, unless
+    ``TFKIT_LONG_TESTS=1``."""
+    from long_checks import long_check_reason
+
     rank = {name: i for i, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files and tests keep their order
-    if not LONG_TESTS:
-        skip = pytest.mark.skip(reason="a long check: TFKIT_LONG_TESTS=1 runs it")
-        for item in items:
-            if item.get_closest_marker("long"):
-                item.add_marker(skip)
+    for item in items:
+        reason = long_check_reason(item.nodeid)
+        if reason:
+            item.add_marker(pytest.mark.long(reason=reason))
+        if not LONG_TESTS and item.get_closest_marker("long"):
+            why = reason or "a long check"
+            item.add_marker(pytest.mark.skip(reason=f"{why}: TFKIT_LONG_TESTS=1 runs it"))

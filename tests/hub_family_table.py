@@ -13,8 +13,9 @@ pairs), save a preset KerasHub loads with the same numbers, read the Transformer
 numbers, and take one training step on raw strings (images for the vision rows, text pairs for the
 encoder-decoders) from KerasHub's loss. What only one family has (sliding windows, soft caps, images beside
 text, special tokens...) is tested in that family's own file. Each family's preset and models are built once per
-module; KerasHub runs eagerly, which is faster here than tracing its small models. Generation and training, the
-two costly checks, run on every row with ``TFKIT_LONG_TESTS=1`` and on the rows of ``EVERY_RUN`` otherwise.
+module; KerasHub runs eagerly, which is faster here than tracing its small models. The default run checks the
+rows of ``EVERY_RUN``, one of each mechanism; ``TFKIT_LONG_TESTS=1`` checks every row (the other rows are marked
+``long``: most of their families' own files check them against KerasHub in the default run too).
 
     TFKIT_LONG_TESTS=1 python -m pytest tests/test_hub_families*.py      # every check of every row
 """
@@ -399,25 +400,22 @@ _GROUPED = sorted(name for names in GROUPS.values() for name in names)
 assert _GROUPED == sorted(family.name for family in FAMILIES), "every row of the table is in exactly one group"
 
 
-# The rows whose generation and training run in every run of the suite: one a mechanism (absolute positions and
-# byte-level BPE, rotary with grouped queries, sliding windows with SentencePiece and prompt/response training,
-# experts, an encoder's classifier, an image classifier, sequence to sequence). Every row runs them with
-# TFKIT_LONG_TESTS=1 (docs/contributing.md: before a release, and after changing a family or the shared decoding).
+# The rows checked in every run of the suite: one a mechanism (absolute positions and byte-level BPE, rotary with
+# grouped queries, sliding windows with SentencePiece and prompt/response training, experts, an encoder's
+# classifier, an image classifier, sequence to sequence). Every row runs with TFKIT_LONG_TESTS=1
+# (docs/contributing.md: before a release, and after changing a family or the shared decoding).
 EVERY_RUN = ("gpt2", "llama3", "gemma3", "mixtral", "bert", "vit", "t5")
-LONG_TESTS = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
-
-
-def _deep_check(family: Family) -> None:
-    """Skip a row's generation or training check unless the row is in EVERY_RUN or the run is long."""
-    if family.name not in EVERY_RUN and not LONG_TESTS:
-        pytest.skip(f"{family.name}'s generation and training: a long check (TFKIT_LONG_TESTS=1 runs it)")
 
 
 def built_fixture(group: str):
     """The module-scoped `built` fixture of one group's rows: each row's preset made once, loaded by both."""
-    rows = [family for family in FAMILIES if family.name in GROUPS[group]]
+    rows = [
+        pytest.param(family, id=family.name, marks=() if family.name in EVERY_RUN else pytest.mark.long)
+        for family in FAMILIES
+        if family.name in GROUPS[group]
+    ]
 
-    @pytest.fixture(scope="module", params=rows, ids=[family.name for family in rows])
+    @pytest.fixture(scope="module", params=rows)
     def built(request, tmp_path_factory) -> Built:
         family = request.param
         preset = family.make(str(tmp_path_factory.mktemp(family.name)))
@@ -480,7 +478,6 @@ def test_greedy_generation_gives_keras_hubs_ids_and_texts(built):
     family, ours, theirs = built.family, built.ours, built.theirs
     if not family.decoder:
         pytest.skip(f"{family.name} does not generate")
-    _deep_check(family)
     ids_key, mask_key = family.generated  # the (decoder's) prompts: padded rows, room to generate past index 7
     prompts = tf.nest.map_structure(tf.convert_to_tensor, family.inputs)
     preprocessor, ours.preprocessor = ours.preprocessor, None  # token ids in, token ids out
@@ -573,7 +570,6 @@ def _training_data(family: Family) -> tuple:
 
 def test_evaluate_gives_keras_hubs_loss_and_one_fit_step_on_raw_data_changes_the_weights(built):
     family, theirs = built.family, built.theirs
-    _deep_check(family)
     data = _training_data(family)
     if family.name == "gemma3":  # KerasHub's Gemma 3 takes strings as responses with empty prompts
         packed = theirs.preprocessor({"prompts": [""] * len(TEXTS), "responses": TEXTS})

@@ -569,6 +569,17 @@ SCENARIOS = {
 }
 
 
+# Scenarios only the long mode runs (tests/long_checks.py marks their tests): the other mesh shape repeats
+# model_parallel_2x4's checks, and the recurrent layers' states repeat the layout map's rules on another layer kind.
+LONG_SCENARIOS = ("model_parallel_4x2", "recurrent")
+
+
+def default_names() -> list[str]:
+    """Every scenario with ``TFKIT_LONG_TESTS=1``, else all but ``LONG_SCENARIOS``."""
+    long_run = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
+    return [name for name in SCENARIOS if long_run or name not in LONG_SCENARIOS]
+
+
 def run(names: list[str]) -> dict:
     """Each named scenario's figures, or the traceback it ended with."""
     results = {}
@@ -583,4 +594,4 @@ def run(names: list[str]) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(sys.argv[1:] or list(SCENARIOS))))
+    print(json.dumps(run(sys.argv[1:] or default_names())))
