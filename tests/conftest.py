@@ -22,9 +22,6 @@ os.environ.setdefault(
 )
 
 MAX_WORKERS = 4
-# TFKIT_LONG_TESTS=1 runs the checks marked ``long`` too (and the fuzzers and property tests longer): each family's
-# generation and training against KerasHub's, beyond the rows that run them by default (tests/hub_family_table.py).
-LONG_TESTS = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
 
 
 def _usable_cores() -> int:
@@ -129,7 +126,7 @@ def pytest_collection_modifyitems(session, config, items):
     """Longest files first (see LONGEST_FILES); the order inside each file is kept. Checks marked ``long``, or
     listed in ``long_checks.py``, are skipped, saying how to run them and why they may wait, unless
     ``TFKIT_LONG_TESTS=1``."""
-    from long_checks import long_check_reason
+    from long_checks import LONG_RUN, long_check_reason
 
     rank = {name: i for i, name in enumerate(LONGEST_FILES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files and tests keep their order
@@ -137,6 +134,6 @@ def pytest_collection_modifyitems(session, config, items):
         reason = long_check_reason(item.nodeid)
         if reason:
             item.add_marker(pytest.mark.long(reason=reason))
-        if not LONG_TESTS and item.get_closest_marker("long"):
+        if not LONG_RUN and item.get_closest_marker("long"):
             why = reason or "a long check"
             item.add_marker(pytest.mark.skip(reason=f"{why}: TFKIT_LONG_TESTS=1 runs it"))

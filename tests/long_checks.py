@@ -10,7 +10,12 @@ what a group below covers (docs/contributing.md).
 
 from __future__ import annotations
 
+import os
 import re
+
+# Whether this is a long run: TFKIT_LONG_TESTS set to anything but "" or "0". The one reading of the variable
+# (the conftest, the mesh scenarios' subprocess, the property tests and the fuzzers use it).
+LONG_RUN = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
 
 LONG_CHECKS: dict[str, str] = {
     # The gallery: the default run keeps mnist_convnet (Sequential on images) and whisper_transcription (a hub task).
@@ -39,7 +44,7 @@ LONG_CHECKS: dict[str, str] = {
     r"test_saving_kill_points\.py::.*\[(export_unversioned|model_checkpoint_weights|backup_cleanup)\]": (
         "a kill point whose save path another kept case runs"
     ),
-    # KerasHub families against KerasHub beyond one of each kind (the conformance table keeps all rows' presets).
+    # KerasHub families against KerasHub beyond one of each kind (the conformance table's rows: EVERY_RUN).
     r"test_hub_encoders\.py::.*\[(distil_bert|albert|xlm_roberta|f_net)\]": (
         "a masked LM family beyond RoBERTa (the conformance table checks their presets with the long mode)"
     ),

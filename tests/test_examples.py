@@ -1,6 +1,5 @@
 """The examples users copy from run and print what the guide prints."""
 
-import os
 import pathlib
 import re
 import subprocess
@@ -9,6 +8,7 @@ import sys
 import numpy as np
 import pytest
 import time_limits
+from long_checks import LONG_RUN
 
 import tfkit
 from tfkit import layers
@@ -75,7 +75,7 @@ def test_small_cnn_reaches_96_percent_on_a_quarter_of_mnist_in_2_epochs():
     assert _small_cnn_accuracy(15_000) >= 0.96
 
 
-@pytest.mark.skipif(not os.environ.get("TFKIT_LONG_TESTS"), reason="2 minutes: run with TFKIT_LONG_TESTS=1")
+@pytest.mark.skipif(not LONG_RUN, reason="2 minutes: run with TFKIT_LONG_TESTS=1")
 def test_small_cnn_reaches_98_percent_on_mnist_in_2_epochs():
     """All 60,000 training digits (about 2 minutes on 2 cores): at least 98% with this seed.
 

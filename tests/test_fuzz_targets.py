@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from long_checks import LONG_RUN
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
@@ -24,7 +25,7 @@ from fuzzing import corpus, engine, guard, replay  # noqa: E402
 from fuzzing.target import Finding, get, names  # noqa: E402
 
 RUNS_SCALE = float(os.environ.get("TFKIT_FUZZ_RUNS_SCALE", "1"))  # 10: ten times the inputs
-BRIEF_RUNS = bool(os.environ.get("TFKIT_LONG_TESTS") or os.environ.get("TFKIT_FUZZ_RUNS_SCALE"))
+BRIEF_RUNS = bool(LONG_RUN or os.environ.get("TFKIT_FUZZ_RUNS_SCALE"))
 
 
 @pytest.mark.parametrize("name", names())

@@ -34,6 +34,7 @@ from distribution_memory import megatron_map  # noqa: E402  (the split tools/dis
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import time_limits  # noqa: E402  (tests/time_limits.py)
+from long_checks import LONG_RUN  # noqa: E402  (tests/long_checks.py)
 
 layers = tfkit.layers
 RNG = np.random.default_rng(0)
@@ -576,8 +577,7 @@ LONG_SCENARIOS = ("model_parallel_4x2", "recurrent")
 
 def default_names() -> list[str]:
     """Every scenario with ``TFKIT_LONG_TESTS=1``, else all but ``LONG_SCENARIOS``."""
-    long_run = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
-    return [name for name in SCENARIOS if long_run or name not in LONG_SCENARIOS]
+    return [name for name in SCENARIOS if LONG_RUN or name not in LONG_SCENARIOS]
 
 
 def run(names: list[str]) -> dict:

@@ -20,16 +20,14 @@ floats (TensorFlow's CPU kernels flush subnormals to zero, numpy keeps them).
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from long_checks import LONG_RUN as LONG  # the property tests take LONG_FACTOR times the examples
 
 import tfkit
 
-LONG = os.environ.get("TFKIT_LONG_TESTS", "") not in ("", "0")
 LONG_FACTOR = 10
 
 _COMMON = dict(
