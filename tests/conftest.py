@@ -134,6 +134,7 @@ def pytest_collection_modifyitems(session, config, items):
         reason = long_check_reason(item.nodeid)
         if reason:
             item.add_marker(pytest.mark.long(reason=reason))
-        if not LONG_RUN and item.get_closest_marker("long"):
-            why = reason or "a long check"
+        marker = item.get_closest_marker("long")
+        if not LONG_RUN and marker:
+            why = reason or marker.kwargs.get("reason") or "a long check"
             item.add_marker(pytest.mark.skip(reason=f"{why}: TFKIT_LONG_TESTS=1 runs it"))

@@ -187,3 +187,10 @@ CATALOG: dict[str, Callable[[], tfkit.Model]] = {
     "GroupQueryAttention": _grouped_attention,
     "MelSpectrogram": _single(lambda: layers.MelSpectrogram(fft_length=64, sequence_stride=16, num_mel_bins=8), (200,)),
 }
+
+
+def layer_module(name: str) -> str:
+    """A sweep's kind for the built-in layer ``name``: the module that defines it (an entry that is not a
+    ``tfkit.layers`` class is a kind of its own)."""
+    layer = getattr(layers, name, None)
+    return layer.__module__ if isinstance(layer, type) else name

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Collection, Iterable
+
+import pytest
 
 # Whether this is a long run: TFKIT_LONG_TESTS set to anything but "" or "0". The one reading of the variable
 # (the conftest, the mesh scenarios' subprocess, the property tests and the fuzzers use it).
@@ -79,3 +82,19 @@ def long_check_reason(nodeid: str) -> str | None:
         if pattern.search(nodeid):
             return reason
     return None
+
+
+def one_of_each_kind(
+    names: Iterable[str], kind_of: Callable[[str], str], reason: str, keep: Collection[str] = ()
+) -> list:
+    """``names`` as ``pytest.param``s for a sweep: the first name of each kind, and every name in ``keep``, run by
+    default; the others are marked ``long`` with ``reason`` (a sweep over every built-in layer keeps one layer of
+    each module in the default run, and the layers whose case differs, such as a refusal)."""
+    seen: set[str] = set()
+    params = []
+    for name in names:
+        kind = kind_of(name)
+        default = kind not in seen or name in keep
+        seen.add(kind)
+        params.append(pytest.param(name, id=name, marks=() if default else pytest.mark.long(reason=reason)))
+    return params

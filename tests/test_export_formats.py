@@ -17,7 +17,8 @@ from tfkit.saving import export_check
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "examples"))
 import vae_mnist  # noqa: E402
-from layer_catalog import CATALOG  # noqa: E402
+from layer_catalog import CATALOG, layer_module  # noqa: E402
+from long_checks import one_of_each_kind  # noqa: E402
 
 FORMATS = ["onnx", "tflite"]
 
@@ -201,7 +202,13 @@ def test_recurrent_layers_convert_to_tflite_at_a_fixed_batch_size(tmp_path):
     )
 
 
-@pytest.mark.parametrize("name", sorted(CATALOG))
+# One layer of each module, and every layer with a refusal, by default; every layer with TFKIT_LONG_TESTS=1.
+SWEEP = one_of_each_kind(
+    sorted(CATALOG), layer_module, "a layer whose module another layer exports", keep={name for name, _ in UNSUPPORTED}
+)
+
+
+@pytest.mark.parametrize("name", SWEEP)
 def test_every_built_in_layer_exports_or_is_refused_by_name(tmp_path, name):
     """Each catalog model agrees with predict on a seeded batch of 2, or the error names its layer and the way out."""
     model = CATALOG[name]()

@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 import tensorflow as tf
+from long_checks import one_of_each_kind
 
 import tfkit
 from tfkit import layers
@@ -120,7 +121,13 @@ XLA = {"RandomHue", "Equalization", "ContrastLimitedAdaptiveHistogramEqualizatio
 POLICIES = {"AugMix", "RandAugment"}  # eleven layers each: traced once per map, so mapped once here
 
 
-@pytest.mark.parametrize("name", sorted(CATALOG))
+def _module(name: str) -> str:
+    return getattr(layers, name).__module__
+
+
+@pytest.mark.parametrize(
+    "name", one_of_each_kind(sorted(CATALOG), _module, "a layer whose module another one checks", keep=XLA)
+)
 def test_training_flag_tensor_and_xla(name):
     layer = make(name, seed=5)
     flagged = tf.function(lambda x, flag: layer(x, training=flag))
@@ -141,7 +148,9 @@ def test_channels_first_equals_transposed_channels_last(name):
     np.testing.assert_allclose(first, last.transpose(0, 3, 1, 2), rtol=1e-4, atol=1e-3)
 
 
-@pytest.mark.parametrize("name", sorted(CATALOG))
+@pytest.mark.parametrize(
+    "name", one_of_each_kind(sorted(CATALOG), _module, "a layer whose module another one maps", keep=POLICIES)
+)
 def test_tf_data_map_of_batches_single_images_and_dicts(name):
     layer = make(name, seed=2)
     batches = tf.data.Dataset.from_tensor_slices(IMAGES).batch(4).map(layer)

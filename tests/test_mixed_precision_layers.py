@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 import tensorflow as tf
+from layer_catalog import layer_module
+from long_checks import one_of_each_kind
 from test_saving_layers import CASES, _data, _functional
 
 import tfkit
@@ -19,7 +21,13 @@ def restore_policy():
 KERAS_FIXED_POLICY = {"Hashing": "int64"}
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+# One layer of each module by default (the policy is applied by the shared base), every layer in the long mode.
+SWEEP = one_of_each_kind(
+    sorted(CASES), layer_module, "a layer whose module another layer checks", keep=KERAS_FIXED_POLICY
+)
+
+
+@pytest.mark.parametrize("name", SWEEP)
 def test_builtin_layer_under_mixed_bfloat16(name, tmp_path):
     case = CASES[name]
     mixed_precision.set_global_policy("mixed_bfloat16")
