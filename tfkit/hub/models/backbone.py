@@ -50,6 +50,10 @@ class Backbone(BackboneLora, Model):
         True
     """
 
+    # The constructor argument that bounds the positions of a learned position embedding (`generate` refuses a
+    # longer sequence by name), or None where positions are unbounded (rotary, relative buckets, ALiBi).
+    positions_argument: str | None = None
+
     def __init__(self, *args: Any, dtype: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if dtype is not None:

@@ -20,6 +20,7 @@ import tensorflow as tf
 
 from tfkit import losses, metrics, optimizers
 from tfkit.hub import samplers
+from tfkit.hub.models.generate_length import check_generate_length
 from tfkit.hub.models.prefill import prefill_length
 from tfkit.hub.models.task import Task
 from tfkit.saving import register_keras_serializable
@@ -201,7 +202,9 @@ class CausalLM(Task):
             preprocessor, `{"token_ids", "padding_mask"}` as NumPy arrays.
 
         Raises:
-            ValueError: If `stop_token_ids="auto"` and there is no preprocessor.
+            ValueError: If `stop_token_ids="auto"` and there is no preprocessor,
+                or the sequences are longer than a learned position
+                embedding's positions (GPT-2's `max_sequence_length`).
         """
         stop_token_ids = self._stop_token_ids(stop_token_ids)
         generate_function = self.make_generate_function()
@@ -216,6 +219,7 @@ class CausalLM(Task):
             if self.preprocessor is not None:
                 prompt = self.preprocessor.generate_preprocess(batch, sequence_length=max_length)
             prompt = tf.nest.map_structure(tf.convert_to_tensor, prompt)
+            check_generate_length(self, prompt["token_ids"].shape[1])
             static = {}
             if self.prefill_buckets:  # generate_step takes prefill_length: one compiled program per bucket
                 static["prefill_length"] = prefill_length(prompt["padding_mask"], prompt["token_ids"].shape[1])

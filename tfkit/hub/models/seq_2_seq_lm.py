@@ -72,6 +72,7 @@ import tensorflow as tf
 
 from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM, joined_outputs, stop_mask, without_prompt
+from tfkit.hub.models.generate_length import check_generate_length
 from tfkit.hub.models.prefill import prefill_length as bucketed_prefill_length
 from tfkit.hub.models.prefill import prompt_part
 from tfkit.saving import register_keras_serializable
@@ -414,7 +415,10 @@ class Seq2SeqLM(CausalLM):
             NumPy arrays.
 
         Raises:
-            ValueError: If `stop_token_ids="auto"` and there is no preprocessor.
+            ValueError: If `stop_token_ids="auto"` and there is no preprocessor,
+                or the decoder's sequences are longer than its learned
+                position embedding's positions (BART's `max_sequence_length`,
+                Whisper's `max_decoder_sequence_length`).
         """
         stop_token_ids = self._stop_token_ids(stop_token_ids)
         generate_function = self.make_generate_function()
@@ -426,6 +430,7 @@ class Seq2SeqLM(CausalLM):
             if self.preprocessor is not None:
                 prompt = self.preprocessor.generate_preprocess(prompt, sequence_length=max_length)
             prompt = tf.nest.map_structure(tf.convert_to_tensor, dict(prompt))
+            check_generate_length(self, prompt["decoder_token_ids"].shape[1])
             static = {}
             if self.prefill_buckets:  # one compiled program per bucket of the shortest decoder prompt
                 mask = prompt["decoder_padding_mask"]

@@ -75,6 +75,8 @@ class BartBackbone(AttributeOrderedLayers, Backbone):
         (TensorShape([1, 5, 8]), TensorShape([1, 3, 8]))
     """
 
+    positions_argument = "max_sequence_length"
+
     def __init__(
         self,
         vocabulary_size: int,

@@ -51,6 +51,8 @@ class GPT2Backbone(Backbone):
         TensorShape([1, 5, 8])
     """
 
+    positions_argument = "max_sequence_length"
+
     def __init__(
         self,
         vocabulary_size: int,

@@ -50,6 +50,8 @@ class OPTBackbone(Backbone):
         TensorShape([1, 5, 8])
     """
 
+    positions_argument = "max_sequence_length"
+
     def __init__(
         self,
         vocabulary_size: int,

@@ -93,6 +93,8 @@ class WhisperBackbone(AttributeOrderedLayers, Backbone):
         (TensorShape([1, 6, 8]), TensorShape([1, 5, 8]))
     """
 
+    positions_argument = "max_decoder_sequence_length"
+
     def __init__(
         self,
         vocabulary_size: int,
