@@ -40,21 +40,30 @@ def test_the_section_runs_tfkit_hub_kerashub_on_tf_and_jax_and_transformers_in_a
         "gen_t5_b8",
         "gen_whisper_b1",
         "gen_whisper_b8",
+        "gen_moonshine_b1",
+        "gen_moonshine_b8",
         "ft_bert",
         "ft_llama_lora",
     ]
     assert {job.runner for job in jobs} == {"tfkit", "keras3", "keras3_jax", "transformers_torch"}
     assert all(job.workload == "pretrained" for job in jobs)
-    models = ["gpt2_124m", "llama_100m", "mixtral_moe", "t5_small", "whisper_tiny", "bert_base"]
+    models = ["gpt2_124m", "llama_100m", "mixtral_moe", "t5_small", "whisper_tiny", "moonshine_tiny", "bert_base"]
     assert bench.pretrained.models_for(cases) == models
     moe_runners = {job.runner for job in jobs if job.case == "gen_moe_b1"}
     assert moe_runners == {"tfkit", "keras3", "keras3_jax"}  # the Transformers mapping has no Mixtral yet
     t5_runners = {job.runner for job in jobs if job.case == "gen_t5_b8"}
     assert t5_runners == {"tfkit", "keras3", "keras3_jax"}  # no Transformers peer for the encoder-decoders
     assert {job.runner for job in jobs if job.case == "gen_whisper_b1"} == {"tfkit"}  # KerasHub has no Whisper task
+    moonshine_runners = {job.runner for job in jobs if job.case == "gen_moonshine_b8"}
+    assert moonshine_runners == {"tfkit", "keras3", "keras3_jax"}  # KerasHub 0.32 has MoonshineAudioToText
     assert ("gen_t5_b1", "tokens_per_s_greedy") in {(row.case, row.metric) for row in bench.spec.ROWS}
     assert not {row.metric for row in bench.spec.ROWS if row.case == "gen_whisper_b8"} & {"tokens_per_s_top_k"}
     assert not [target for target in bench.report.TARGETS if target.case.startswith("gen_whisper")]
+    assert not {row.metric for row in bench.spec.ROWS if row.case == "gen_moonshine_b8"} & {"tokens_per_s_top_k"}
+    moonshine_targets = {
+        (target.metric, target.peer) for target in bench.report.TARGETS if target.case == "gen_moonshine_b8"
+    }
+    assert moonshine_targets == {("tokens_per_s_greedy", "keras3_jax"), ("ttft_greedy_s", "keras3_jax")}
     assert bench.pretrained.models_for(["vae", "gen_gpt2_b8"]) == ["gpt2_124m"]
     rows = {(row.case, row.metric) for row in bench.spec.ROWS}
     assert {
@@ -91,10 +100,28 @@ def test_the_full_size_models_have_the_sizes_the_issue_asks_for(bench):
     whisper = bench.pretrained.MODELS["whisper_tiny"].config
     # 30 s of audio: 3000 log-mel frames, 1500 encoder positions after the stride-2 convolution.
     assert (whisper["max_encoder_sequence_length"], whisper["num_mels"], whisper["num_layers"]) == (3000, 80, 4)
+    moonshine = bench.pretrained.MODELS["moonshine_tiny"].config
+    # Hand count against KerasHub's moonshine_tiny_en metadata (27,092,736): the convolutional stem (conv1 127 x 288
+    # without bias, a group norm, conv2 7 x 288 x 576, conv3 3 x 576 x 288), the tied embedding, per encoder layer
+    # q/k/v/o (288 x 288), 2 scale-only norms and a GELU feed-forward 288 -> 1152 -> 288, per decoder layer a
+    # cross-attention, a norm more and a SwiGLU 288 -> 2 x 1152 -> 288, 2 final norms (the rotary inv_freq vectors
+    # are not trainable and not counted).
+    stem = 127 * 288 + 2 * 288 + (7 * 288 * 576 + 576) + (3 * 576 * 288 + 288)
+    encoder_layer = 4 * 288 * 288 + 2 * 288 + (288 * 1152 + 1152) + (1152 * 288 + 288)
+    decoder_layer = 8 * 288 * 288 + 3 * 288 + (288 * 2304 + 2304) + (1152 * 288 + 288)
+    params = stem + moonshine["vocabulary_size"] * 288 + 6 * (encoder_layer + decoder_layer) + 2 * 288
+    assert params == 27_092_736 and moonshine["hidden_dim"] * moonshine["feedforward_expansion_factor"] == 1152
+    assert (moonshine["encoder_num_layers"], moonshine["decoder_num_layers"], moonshine["decoder_num_heads"]) == (
+        6,
+        6,
+        8,
+    )
+    assert not moonshine["encoder_use_swiglu_activation"] and moonshine["decoder_use_swiglu_activation"]
 
 
 def test_encoder_decoder_cases_prompt_the_encoder_and_start_the_decoder(bench):
-    """The T5 and Whisper inputs without a model: encoder prompt or features, the decoder's start token, padding."""
+    """The T5, Whisper and Moonshine inputs without a model: encoder prompt, features or audio, the decoder's start
+    token, padding."""
     t5_case, whisper_case = bench.pretrained.CASES["gen_t5_b8"], bench.pretrained.CASES["gen_whisper_b1"]
     config = {"vocabulary_size": 300}
     first, whole, key, start = bench.peer_hub.generate_inputs(t5_case, config)
@@ -106,6 +133,15 @@ def test_encoder_decoder_cases_prompt_the_encoder_and_start_the_decoder(bench):
     first, whole, key, start = bench.peer_hub.generate_inputs(whisper_case, config)
     assert first["encoder_features"].shape == (1, 32, 8) and first["encoder_features"].dtype == "float32"
     assert whole["decoder_token_ids"][0, 0] == 299  # Whisper's start token, clipped to the tiny vocabulary
+    moonshine_case = bench.pretrained.CASES["gen_moonshine_b8"]
+    first, whole, key, start = bench.peer_hub.generate_inputs(moonshine_case, {"vocabulary_size": 300})
+    assert (key, start) == ("decoder_token_ids", 1)
+    audio = whole["encoder_input_values"]  # 10 s of raw 16 kHz samples, seeded: the same in every peer
+    assert audio.shape == (8, 160000, 1) and audio.dtype == "float32" and -1 <= audio.min() < audio.max() < 1
+    assert whole["encoder_padding_mask"].shape == (8, 160000) and whole["encoder_padding_mask"].all()
+    assert (first["encoder_input_values"] == audio).all()
+    assert (whole["decoder_token_ids"][:, 0] == 1).all() and whole["decoder_token_ids"].shape == (8, 65)
+    assert (whole["decoder_padding_mask"].sum(axis=1) == 1).all() and first["decoder_token_ids"].shape == (8, 2)
 
 
 def test_the_run_line_lists_the_epochs_of_the_workloads_run(bench):
@@ -127,7 +163,8 @@ def test_tiny_presets_run_in_tfkit_hub_and_kerashub_on_jax_with_equal_greedy_ids
     pytest.importorskip("jax")
     data_dir = str(tmp_path)
     env = bench.orchestrate.base_env()
-    bench.orchestrate.prepare_presets(data_dir, env, ["gpt2_124m", "llama_100m"], timeout=300, tiny=True)
+    presets = ["gpt2_124m", "llama_100m", "moonshine_tiny"]
+    bench.orchestrate.prepare_presets(data_dir, env, presets, timeout=300, tiny=True)
     preset = bench.pretrained.preset_dir(data_dir, "gpt2_124m")
     assert (preset / "config.json").is_file() and (preset / "model.weights.h5").is_file()
 
@@ -137,17 +174,19 @@ def test_tiny_presets_run_in_tfkit_hub_and_kerashub_on_jax_with_equal_greedy_ids
         return bench.spec.Job(case, runner, runner, "pretrained", batch, 0, settings, quick=True)
 
     records = []
-    jax_result = bench.orchestrate.run_job(job("gen_gpt2_b1", "keras3_jax"), data_dir, env, timeout=300)
-    records.append({"repeat": 1, "job": {"case": "gen_gpt2_b1", "runner": "keras3_jax"}, "result": jax_result})
-    assert jax_result["status"] == "ok", jax_result.get("reason")
+    for case in ("gen_gpt2_b1", "gen_moonshine_b8"):
+        jax_result = bench.orchestrate.run_job(job(case, "keras3_jax"), data_dir, env, timeout=300)
+        records.append({"repeat": 1, "job": {"case": case, "runner": "keras3_jax"}, "result": jax_result})
+        assert jax_result["status"] == "ok", jax_result.get("reason")
+    jax_result, jax_moonshine = records[0]["result"], records[1]["result"]
 
     bench.peer_hub.load("tfkit")
-    for case in ("gen_gpt2_b1", "ft_llama_lora"):
+    for case in ("gen_gpt2_b1", "ft_llama_lora", "gen_moonshine_b8"):
         metrics, info = bench.peer_hub.run(job(case, "tfkit").to_json(), data_dir)
         result = {"status": "ok", "metrics": metrics, "info": info, "missing": {}}
         records.append({"repeat": 1, "job": {"case": case, "runner": "tfkit"}, "result": result})
 
-    generated = records[1]["result"]
+    generated = records[2]["result"]
     assert generated["metrics"]["tokens_per_s_greedy"] > 0 and generated["metrics"]["ttft_greedy_s"] > 0
     assert "tokens_per_s_top_k" not in generated["metrics"]  # the job asked for greedy only
     ids = generated["info"]["hub"]["greedy_ids"]
@@ -156,7 +195,7 @@ def test_tiny_presets_run_in_tfkit_hub_and_kerashub_on_jax_with_equal_greedy_ids
     for loaded in (generated, jax_result):  # loading: seconds, and peak memory over the weights' bytes
         assert loaded["metrics"]["load_s"] > 0 and loaded["metrics"]["load_rss_over_weights"] >= 0
 
-    lora = records[2]["result"]
+    lora = records[3]["result"]
     assert lora["metrics"]["step_steady_s"] > 0 and "loss_epoch2" in lora["metrics"]
     hub = lora["info"]["hub"]
     # LoRA rank 4 trains only Keras's EinsumDense A (kernel shape[:-1] x 4) and B (4 x head_dim) of each layer's
@@ -164,7 +203,19 @@ def test_tiny_presets_run_in_tfkit_hub_and_kerashub_on_jax_with_equal_greedy_ids
     per_layer = (16 * 4 * 4 + 4 * 4) + (16 * 2 * 4 + 4 * 4)
     assert hub["trainable_params"] == 2 * per_layer and hub["params"] > hub["trainable_params"]
 
+    # Moonshine: 10 s of audio per row through the convolutional stem and encoder, then 64 greedy tokens after <s>;
+    # the tiny preset's large weights make the rows pick varied tokens, so equal ids check more than one argmax
+    moonshine = records[4]["result"]
+    ids = moonshine["info"]["hub"]["greedy_ids"]
+    assert len(ids) == 8 and {len(row) for row in ids} == {bench.pretrained.NEW_TOKENS}
+    assert len({token for row in ids for token in row}) > 10
+    assert ids == jax_moonshine["info"]["hub"]["greedy_ids"]
+    assert moonshine["info"]["hub"]["params"] == jax_moonshine["info"]["hub"]["params"]
+    assert moonshine["metrics"]["tokens_per_s_greedy"] > 0 and jax_moonshine["metrics"]["ttft_greedy_s"] > 0
+
     summary = bench.report.aggregate(records)
     lines = bench.pretrained.section_lines(summary)
     assert "GPT-2 124M generate b1" in "\n".join(lines)
     assert any("Greedy ids against tfkit.hub: KerasHub on JAX identical." in line for line in lines)
+    moonshine_line = next(line for line in lines if "Moonshine-tiny 27M generate b8" in line)
+    assert moonshine_line.endswith("Greedy ids against tfkit.hub: KerasHub on JAX identical.")

@@ -6,7 +6,8 @@
 
 tfkit.hub spells KerasHub's API, so one code path drives all three peers:
 ``hub.models.<Task>.from_preset(preset, preprocessor=None)``, ``compile(sampler=...)``,
-``generate({"token_ids", "padding_mask"}, stop_token_ids=None)``,
+``generate({"token_ids", "padding_mask"}, stop_token_ids=None)`` (an encoder-decoder's
+encoder inputs and ``decoder_token_ids`` / ``decoder_padding_mask``),
 ``backbone.enable_lora(rank)`` and ``fit``, with ``hub`` being ``tfkit.hub`` or
 ``keras_hub``. What a case measures is described in ``bench.pretrained``; only the
 calls are timed (loading the preset is its own figure), and a class tfkit.hub does
@@ -156,12 +157,21 @@ def backbone_config(preset: Any) -> dict[str, Any]:
 
 
 def encoder_inputs(case: pretrained.PretrainedCase, config: dict[str, Any]) -> dict[str, np.ndarray]:
-    """An encoder-decoder case's encoder inputs: T5's prompt ids and mask, or Whisper's 30 s of random log-mel
-    features (``(batch, max_encoder_sequence_length, num_mels)`` float32, seeded)."""
-    if pretrained.MODELS[case.model].task == "WhisperAudioToText":
+    """An encoder-decoder case's encoder inputs: T5's prompt ids and mask, Whisper's 30 s of random log-mel
+    features (``(batch, max_encoder_sequence_length, num_mels)`` float32, seeded), or Moonshine's
+    ``AUDIO_SECONDS`` of random audio (raw samples in [-1, 1), ``(batch, samples, 1)`` float32, seeded, every sample
+    marked real in ``encoder_padding_mask``: what ``MoonshineAudioToText.generate`` takes without a preprocessor,
+    in KerasHub and in tfkit.hub alike)."""
+    task = pretrained.MODELS[case.model].task
+    if task == "WhisperAudioToText":
         rng = np.random.default_rng(pretrained.PROMPT_SEED)
         shape = (case.batch_size, config["max_encoder_sequence_length"], config["num_mels"])
         return {"encoder_features": rng.standard_normal(shape).astype("float32")}
+    if task == "MoonshineAudioToText":
+        rng = np.random.default_rng(pretrained.PROMPT_SEED)
+        samples = pretrained.AUDIO_SECONDS * pretrained.SAMPLING_RATE
+        audio = rng.uniform(-1.0, 1.0, size=(case.batch_size, samples, 1)).astype("float32")
+        return {"encoder_input_values": audio, "encoder_padding_mask": np.ones(audio.shape[:2], bool)}
     prompts = prompt_ids(config["vocabulary_size"], case.batch_size)
     return {"encoder_token_ids": prompts, "encoder_padding_mask": np.ones(prompts.shape, bool)}
 

@@ -27,13 +27,18 @@ Cases (``bench.peer_hub`` runs them):
   median is the warm-up (tracing and compiling). The greedy ids go into the
   record, and the report checks that every peer generated the same ones;
 - encoder-decoder generation (greedy only): a T5-small-sized ``T5Seq2SeqLM``
-  (encoder prompt of 32 random ids, the decoder started from T5's start id 0) and
-  a Whisper-tiny-sized ``WhisperAudioToText`` (30 s of random log-mel features:
-  3000 frames of 80 bins, the decoder started from <|startoftranscript|>), each
-  decoding 64 new tokens; time to first token is the encoder pass plus one
-  decoder step. KerasHub 0.32 has no Whisper task (only its backbone), so the
-  Whisper cases run in tfkit.hub alone: a decoding loop written here for
-  KerasHub would time that loop, not KerasHub. Neither has a Transformers peer;
+  (encoder prompt of 32 random ids, the decoder started from T5's start id 0), a
+  Whisper-tiny-sized ``WhisperAudioToText`` (30 s of random log-mel features:
+  3000 frames of 80 bins, the decoder started from <|startoftranscript|>) and a
+  Moonshine-tiny-sized ``MoonshineAudioToText`` (10 s of seeded random audio at
+  16 kHz: the raw samples, ``(batch, 160000, 1)`` float32 with an all-true
+  ``encoder_padding_mask``, which its convolutional stem turns into 415 encoder
+  positions; the decoder started from its start id <s> = 1), each decoding 64 new
+  tokens; time to first token is the encoder pass plus one decoder step. KerasHub
+  0.32 has no Whisper task (only its backbone), so the Whisper cases run in
+  tfkit.hub alone: a decoding loop written here for KerasHub would time that loop,
+  not KerasHub. T5 and Moonshine run in all three hub peers; none of the three has
+  a Transformers peer;
 - fine-tuning: a BERT-base-sized ``BertTextClassifier`` (2 classes) and the
   Llama-style ``Llama3CausalLM`` with ``backbone.enable_lora(4)``, batch 8 of
   128 tokens, ``fit`` with the task's default ``compile()`` on fixed random ids.
@@ -230,6 +235,58 @@ MODELS: dict[str, Model] = {
             "max_decoder_sequence_length": 96,
         },
     ),
+    # Moonshine-tiny's shape (27.1M parameters): 6 encoder and 6 decoder layers of width 288 and 8 heads (head
+    # dimension 36, 90% of it rotated), a 1152-wide feed-forward (hidden_dim x feedforward_expansion_factor 4; GELU in
+    # the encoder, SwiGLU in the decoder), a 32,768-token vocabulary, the convolutional audio stem 288 filters wide.
+    # KerasHub 0.32's moonshine_tiny_en metadata has the parameter count only (27,092,736: this config's trainable
+    # weights, exactly; the two rotary inv_freq vectors add 32 untrained ones), not the config. The numbers are the
+    # published Moonshine-tiny config: Transformers' MoonshineConfig defaults (its docstring: UsefulSensors/
+    # moonshine-tiny's configuration), with max_position_embeddings 194 as moonshine-tiny's config.json has it (512
+    # in the defaults; a stored number that bounds nothing here: KerasHub and tfkit.hub compute the rotary angles per
+    # position), mapped to MoonshineBackbone's arguments as KerasHub's convert_moonshine_checkpoints.py maps them.
+    "moonshine_tiny": Model(
+        "moonshine_tiny",
+        "Moonshine-tiny 27M",
+        "MoonshineBackbone",
+        "MoonshineAudioToText",
+        {
+            "vocabulary_size": 32768,
+            "filter_dim": 288,
+            "encoder_num_layers": 6,
+            "decoder_num_layers": 6,
+            "hidden_dim": 288,
+            "intermediate_dim": 1152,
+            "encoder_num_heads": 8,
+            "decoder_num_heads": 8,
+            "feedforward_expansion_factor": 4,
+            "encoder_use_swiglu_activation": False,
+            "decoder_use_swiglu_activation": True,
+            "max_position_embeddings": 194,
+            "partial_rotary_factor": 0.9,
+            "rope_theta": 10000.0,
+            "attention_bias": False,
+        },
+        {
+            "vocabulary_size": 300,
+            "filter_dim": 16,
+            "encoder_num_layers": 2,
+            "decoder_num_layers": 2,
+            "hidden_dim": 16,
+            "intermediate_dim": 32,
+            "encoder_num_heads": 2,
+            "decoder_num_heads": 2,
+            "feedforward_expansion_factor": 2,
+            "encoder_use_swiglu_activation": False,
+            "decoder_use_swiglu_activation": True,
+            "max_position_embeddings": 194,
+            "partial_rotary_factor": 0.9,
+            "rope_theta": 10000.0,
+            "attention_bias": False,
+            # large weights: at KerasHub's 0.02 (and at 0.3) every tiny row greedily repeats one token, which checks
+            # little; at 0.7 the rows of the b8 case pick 23 to 40 different tokens each
+            "initializer_range": 0.7,
+        },
+    ),
     # BERT-base's shape (109M parameters in the backbone).
     "bert_base": Model(
         "bert_base",
@@ -270,11 +327,23 @@ class PretrainedCase:
 
 
 # The encoder-decoder models' decoder start token: T5's is its padding id 0, Whisper's <|startoftranscript|>
-# (50258 in Whisper-tiny's vocabulary; the tiny vocabulary's last id).
-DECODER_START: dict[str, int] = {"t5_small": 0, "whisper_tiny": 50258}
-# Encoder-decoder cases: KerasHub 0.32 has T5Seq2SeqLM, but no Whisper task (only WhisperBackbone), so only tfkit.hub
-# runs the Whisper cases: a decoding loop written in the peer would time that loop, not KerasHub. Greedy only.
-ENCODER_DECODER_PEERS: dict[str, tuple[str, ...]] = {"t5": ("tfkit", "keras3", "keras3_jax"), "whisper": ("tfkit",)}
+# (50258 in Whisper-tiny's vocabulary; the tiny vocabulary's last id), Moonshine's <s> = 1 (KerasHub's
+# MoonshineTokenizer is a LlamaTokenizer, whose start_token_id the preprocessor puts first; Moonshine-tiny's
+# config.json has decoder_start_token_id 1).
+DECODER_START: dict[str, int] = {"t5_small": 0, "whisper_tiny": 50258, "moonshine_tiny": 1}
+# Encoder-decoder cases: KerasHub 0.32 has T5Seq2SeqLM and MoonshineAudioToText, but no Whisper task (only
+# WhisperBackbone), so only tfkit.hub runs the Whisper cases: a decoding loop written in the peer would time that loop,
+# not KerasHub. Greedy only.
+ENCODER_DECODER_PEERS: dict[str, tuple[str, ...]] = {
+    "t5": ("tfkit", "keras3", "keras3_jax"),
+    "whisper": ("tfkit",),
+    "moonshine": ("tfkit", "keras3", "keras3_jax"),
+}
+# Moonshine's encoder reads raw 16 kHz samples and its compute grows with the clip (no 30 s window to pad to, unlike
+# Whisper): 10 s is an utterance-length clip, and Moonshine's model card bounds decoding at 6.5 tokens a second of
+# audio (65 for 10 s), about the NEW_TOKENS every case decodes.
+AUDIO_SECONDS = 10
+SAMPLING_RATE = 16000
 
 
 def _cases() -> dict[str, PretrainedCase]:
@@ -286,7 +355,7 @@ def _cases() -> dict[str, PretrainedCase]:
             name = f"gen_{short}_b{batch}"
             label = f"{MODELS[model].label} generate b{batch}"
             cases[name] = PretrainedCase(name, model, "generate", batch, label, peers)
-    for short, model in (("t5", "t5_small"), ("whisper", "whisper_tiny")):
+    for short, model in (("t5", "t5_small"), ("whisper", "whisper_tiny"), ("moonshine", "moonshine_tiny")):
         for batch in GENERATE_BATCH_SIZES:
             name = f"gen_{short}_b{batch}"
             label = f"{MODELS[model].label} generate b{batch}"
