@@ -100,6 +100,17 @@ class Model:
     tiny: dict[str, Any]  # the same family at a few thousand parameters (tests/test_bench_pretrained.py)
 
 
+# Moonshine-tiny's arguments that its full-size and tiny presets share: GELU encoder, SwiGLU decoder, 90% of each
+# head rotated, no attention biases.
+MOONSHINE_SHARED: dict[str, Any] = {
+    "encoder_use_swiglu_activation": False,
+    "decoder_use_swiglu_activation": True,
+    "max_position_embeddings": 194,
+    "partial_rotary_factor": 0.9,
+    "rope_theta": 10000.0,
+    "attention_bias": False,
+}
+
 MODELS: dict[str, Model] = {
     # GPT-2 small's shape (124M parameters).
     "gpt2_124m": Model(
@@ -259,12 +270,7 @@ MODELS: dict[str, Model] = {
             "encoder_num_heads": 8,
             "decoder_num_heads": 8,
             "feedforward_expansion_factor": 4,
-            "encoder_use_swiglu_activation": False,
-            "decoder_use_swiglu_activation": True,
-            "max_position_embeddings": 194,
-            "partial_rotary_factor": 0.9,
-            "rope_theta": 10000.0,
-            "attention_bias": False,
+            **MOONSHINE_SHARED,
         },
         {
             "vocabulary_size": 300,
@@ -276,12 +282,7 @@ MODELS: dict[str, Model] = {
             "encoder_num_heads": 2,
             "decoder_num_heads": 2,
             "feedforward_expansion_factor": 2,
-            "encoder_use_swiglu_activation": False,
-            "decoder_use_swiglu_activation": True,
-            "max_position_embeddings": 194,
-            "partial_rotary_factor": 0.9,
-            "rope_theta": 10000.0,
-            "attention_bias": False,
+            **MOONSHINE_SHARED,
             # large weights: at KerasHub's 0.02 (and at 0.3) every tiny row greedily repeats one token, which checks
             # little; at 0.7 the rows of the b8 case pick 23 to 40 different tokens each
             "initializer_range": 0.7,
