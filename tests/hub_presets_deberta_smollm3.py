@@ -16,16 +16,15 @@ converter but no exporter, so ``smollm3_transformers_checkpoint`` writes a check
 
 from __future__ import annotations
 
-import io
 import json
 import os
 
 import numpy as np
-import sentencepiece
 from hub_presets import keras, keras_hub
 from hub_presets_encoders import _save_tensors, _write_json
 from hub_presets_gemma import TRAINING_TEXT
 from hub_presets_qwen import qwen_vocabulary, randomize_weights, write_bpe_tokenizer_json
+from tiny_sentence_piece import train_sentence_piece
 
 # ids within the DeBERTa-v3 test vocabulary ([CLS] 1, [SEP] 2, [PAD] 0): row 0 longer than the buckets' reach
 DEBERTA_V3_INPUTS = {
@@ -39,10 +38,8 @@ NO_ROPE = [True, False]  # layer 1 attends without position embeddings
 def deberta_v3_proto(vocab_size: int = 60) -> bytes:
     """A unigram SentencePiece model with DeBERTa-v3's layout: ``[PAD]`` 0, ``[CLS]`` 1, ``[SEP]`` 2, ``[UNK]`` 3,
     and no ``[MASK]``."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(TRAINING_TEXT * 20),
-        model_writer=model,
+    return train_sentence_piece(
+        TRAINING_TEXT * 20,
         vocab_size=vocab_size,
         hard_vocab_limit=False,
         pad_id=0,
@@ -53,9 +50,7 @@ def deberta_v3_proto(vocab_size: int = 60) -> bytes:
         bos_piece="[CLS]",
         eos_piece="[SEP]",
         unk_piece="[UNK]",
-        minloglevel=2,
     )
-    return model.getvalue()
 
 
 def deberta_v3_presets(folder: str, num_classes: int = 3, sequence_length: int = 12) -> tuple[str, str]:

@@ -11,14 +11,13 @@ Transformers writes (KerasHub has no exporter for these families).
 
 from __future__ import annotations
 
-import io
 import json
 import os
 
 import numpy as np
-import sentencepiece
 from hub_presets import TEXTS, byte_level_alphabet, keras, keras_hub
 from hub_presets_bert import bert_vocabulary
+from tiny_sentence_piece import train_sentence_piece
 
 ROBERTA_SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
 ROBERTA_MERGES = ["Ġ t", "h e", "Ġt he", "o r", "Ġ a", "e r", "Ġ o", "v er", "Ġo ver", "Ġ f", "o x", "Ġf ox"]
@@ -301,10 +300,8 @@ XLM_ROBERTA_TRAINING_TEXT = TEXTS + ["the lazy fox talks to the quick dog", "mod
 def xlm_roberta_proto() -> bytes:
     """A BPE SentencePiece model of about 60 pieces with XLM-RoBERTa's layout: ``<unk>`` 0, ``<s>`` 1, ``</s>`` 2,
     no padding piece (fairseq's ids are built around it by the tokenizer)."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(XLM_ROBERTA_TRAINING_TEXT * 20),
-        model_writer=model,
+    return train_sentence_piece(
+        XLM_ROBERTA_TRAINING_TEXT * 20,
         model_type="bpe",
         vocab_size=60,
         hard_vocab_limit=False,
@@ -312,9 +309,7 @@ def xlm_roberta_proto() -> bytes:
         bos_id=1,
         eos_id=2,
         pad_id=-1,
-        minloglevel=2,
     )
-    return model.getvalue()
 
 
 def xlm_roberta_presets(folder: str, num_classes: int = 3, sequence_length: int = 12) -> tuple[str, str]:

@@ -12,24 +12,21 @@ and layouts, with the tokenizer files Transformers writes.
 
 from __future__ import annotations
 
-import io
 import os
 
 import numpy as np
-import sentencepiece
 from hub_presets import keras, keras_hub
 from hub_presets_bert import bert_vocabulary
 from hub_presets_encoders import _save_tensors, _write_json
 from hub_presets_gemma import TRAINING_TEXT
+from tiny_sentence_piece import train_sentence_piece
 
 
 def bert_style_proto(vocab_size: int = 60) -> bytes:
     """A unigram SentencePiece model with ALBERT's (and FNet's) layout: ``<pad>`` 0, ``<unk>`` 1, ``[CLS]`` 2,
     ``[SEP]`` 3, ``[MASK]`` 4."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(TRAINING_TEXT * 20),
-        model_writer=model,
+    return train_sentence_piece(
+        TRAINING_TEXT * 20,
         vocab_size=vocab_size,
         hard_vocab_limit=False,
         pad_id=0,
@@ -41,9 +38,7 @@ def bert_style_proto(vocab_size: int = 60) -> bytes:
         bos_piece="[CLS]",
         eos_piece="[SEP]",
         user_defined_symbols="[MASK]",
-        minloglevel=2,
     )
-    return model.getvalue()
 
 
 def task_presets(folder: str, classifier, masked_lm, num_classes: int) -> tuple[str, str]:

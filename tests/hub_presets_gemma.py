@@ -10,11 +10,9 @@ Gemma's special tokens at Gemma's ids (``<pad>`` 0, ``<eos>`` 1, ``<bos>`` 2,
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
-import sentencepiece
 from hub_presets import TEXTS, keras, keras_hub
+from tiny_sentence_piece import train_sentence_piece
 
 TRAINING_TEXT = TEXTS + [
     "the lazy fox talks to the quick dog",
@@ -26,10 +24,8 @@ SPECIAL_TOKENS = ["<start_of_turn>", "<end_of_turn>", "<start_of_image>", "<img>
 
 def gemma_proto() -> bytes:
     """A byte-fallback BPE SentencePiece model (about 330 pieces) with Gemma's special tokens."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(TRAINING_TEXT * 20),
-        model_writer=model,
+    return train_sentence_piece(
+        TRAINING_TEXT * 20,
         model_type="bpe",
         vocab_size=330,
         hard_vocab_limit=False,
@@ -43,9 +39,7 @@ def gemma_proto() -> bytes:
         bos_piece="<bos>",
         unk_piece="<unk>",
         user_defined_symbols=SPECIAL_TOKENS,
-        minloglevel=2,
     )
-    return model.getvalue()
 
 
 def gemma_preset(folder: str, sequence_length: int = 16) -> str:

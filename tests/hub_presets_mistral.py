@@ -10,10 +10,9 @@ sentences that cover the test texts' characters.
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from hub_presets import TEXTS, keras, keras_hub
+from tiny_sentence_piece import train_sentence_piece
 
 sentencepiece = pytest.importorskip("sentencepiece")
 
@@ -26,16 +25,7 @@ CORPUS = TEXTS + [
 
 def sentence_piece_model(vocab_size: int = 80) -> bytes:
     """A serialized BPE SentencePiece model of ``vocab_size`` pieces trained on ``CORPUS``."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(CORPUS * 4),
-        model_writer=model,
-        vocab_size=vocab_size,
-        model_type="bpe",
-        character_coverage=1.0,
-        minloglevel=2,
-    )
-    return model.getvalue()
+    return train_sentence_piece(CORPUS * 4, vocab_size=vocab_size, model_type="bpe", character_coverage=1.0)
 
 
 def mistral_preset(folder: str, sequence_length: int = 16, sliding_window: int = 5) -> str:

@@ -14,7 +14,6 @@ written here from KerasHub's weights in ``Phi3ForCausalLM``'s names and fused la
 
 from __future__ import annotations
 
-import io
 import json
 import os
 
@@ -22,6 +21,7 @@ import numpy as np
 import pytest
 from hub_presets import keras, keras_hub
 from hub_presets_mistral import CORPUS
+from tiny_sentence_piece import train_sentence_piece
 
 sentencepiece = pytest.importorskip("sentencepiece")
 
@@ -34,16 +34,7 @@ LONG_FACTOR = [2.0, 3.0, 5.0, 8.0]
 
 def base_sentence_piece_model() -> bytes:
     """A serialized BPE SentencePiece model of ``BASE_PIECES`` pieces trained on ``CORPUS`` (no added tokens)."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(CORPUS * 4),
-        model_writer=model,
-        vocab_size=BASE_PIECES,
-        model_type="bpe",
-        character_coverage=1.0,
-        minloglevel=2,
-    )
-    return model.getvalue()
+    return train_sentence_piece(CORPUS * 4, vocab_size=BASE_PIECES, model_type="bpe", character_coverage=1.0)
 
 
 def phi3_sentence_piece_model() -> bytes:

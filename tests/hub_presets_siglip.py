@@ -9,10 +9,9 @@ token), ``<unk>`` 2, no start token; it is trained on ``SIGLIP_TEXTS``.
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 from hub_presets import keras, keras_hub
+from tiny_sentence_piece import train_sentence_piece
 
 SIGLIP_TEXTS = ["A photo of a cat!", "the quick brown fox", "a dog, two dogs", "Two cats."]
 IMAGE_SIZE = 8
@@ -20,12 +19,8 @@ IMAGE_SIZE = 8
 
 def siglip_proto() -> bytes:
     """A small unigram SentencePiece model with SigLIP's special pieces."""
-    import sentencepiece
-
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter([text.lower().rstrip("!.") for text in SIGLIP_TEXTS] * 20),
-        model_writer=model,
+    return train_sentence_piece(
+        [text.lower().rstrip("!.") for text in SIGLIP_TEXTS] * 20,
         model_type="unigram",
         vocab_size=40,
         hard_vocab_limit=False,
@@ -33,9 +28,7 @@ def siglip_proto() -> bytes:
         eos_id=1,
         unk_id=2,
         bos_id=-1,
-        minloglevel=2,
     )
-    return model.getvalue()
 
 
 def siglip_images(batch: int = 2, seed: int = 0) -> np.ndarray:

@@ -11,22 +11,19 @@ the real models' ids (``<pad>`` 0, ``</s>`` 1, ``<unk>`` 2, no ``<s>``).
 from __future__ import annotations
 
 import functools
-import io
 import os
 
-import sentencepiece
 from hub_presets import keras, keras_hub
 from hub_presets_gemma import TRAINING_TEXT
+from tiny_sentence_piece import train_sentence_piece
 
 
 @functools.cache
 def t5_proto(vocab_size: int = 60) -> bytes:
     """A unigram SentencePiece model with T5's layout: ``<pad>`` 0, ``</s>`` 1, ``<unk>`` 2, no start piece
     (trained once per process)."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(TRAINING_TEXT * 20),
-        model_writer=model,
+    return train_sentence_piece(
+        TRAINING_TEXT * 20,
         vocab_size=vocab_size,
         hard_vocab_limit=False,
         pad_id=0,
@@ -36,9 +33,7 @@ def t5_proto(vocab_size: int = 60) -> bytes:
         pad_piece="<pad>",
         eos_piece="</s>",
         unk_piece="<unk>",
-        minloglevel=2,
     )
-    return model.getvalue()
 
 
 def t5_seq_2_seq_lm(folder: str, gated: bool = True, tied: bool = True, sequence_length: int = 10) -> tuple:

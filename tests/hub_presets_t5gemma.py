@@ -11,14 +11,13 @@ The SentencePiece model is trained on the test texts with Gemma's special pieces
 from __future__ import annotations
 
 import functools
-import io
 import json
 import os
 
 import numpy as np
-import sentencepiece
 from hub_presets import keras, keras_hub
 from hub_presets_gemma import TRAINING_TEXT, randomize_norms
+from tiny_sentence_piece import train_sentence_piece
 
 WINDOW = 3  # the sliding window of the first encoder and decoder layers: the tests' decoders run past it
 
@@ -26,10 +25,8 @@ WINDOW = 3  # the sliding window of the first encoder and decoder layers: the te
 @functools.cache
 def t5gemma_proto(vocab_size: int = 60) -> bytes:
     """A unigram SentencePiece model with Gemma's special pieces (trained once per process)."""
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(TRAINING_TEXT * 20),
-        model_writer=model,
+    return train_sentence_piece(
+        TRAINING_TEXT * 20,
         vocab_size=vocab_size,
         hard_vocab_limit=False,
         pad_id=0,
@@ -40,9 +37,7 @@ def t5gemma_proto(vocab_size: int = 60) -> bytes:
         eos_piece="<eos>",
         bos_piece="<bos>",
         unk_piece="<unk>",
-        minloglevel=2,
     )
-    return model.getvalue()
 
 
 def t5gemma_seq_2_seq_lm(folder: str, sequence_length: int = 10) -> tuple:
