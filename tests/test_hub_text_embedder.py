@@ -138,6 +138,13 @@ def test_a_sentence_transformers_checkpoint_loads_as_keras_hub_reads_it(built, t
     np.testing.assert_allclose(ours(inputs), theirs(inputs), atol=1e-5)
     explicit = tk_hub.models.TextEmbedder.from_preset(folder, pooling_mode=passed, load_weights=False)
     assert explicit.pooling_mode == passed  # arguments passed win over the checkpoint's files
+    # and the checkpoint's other preprocessors: KerasHub's preset loader gives them the converter's sequence_length
+    kind = "CausalLMPreprocessor" if built.family.prefix == "Qwen3" else "TextClassifierPreprocessor"
+    their_preprocessor = getattr(keras_hub.models, kind).from_preset(folder)
+    our_preprocessor = getattr(tk_hub.models, kind).from_preset(folder)
+    assert type(our_preprocessor).__name__ == type(their_preprocessor).__name__
+    assert our_preprocessor.sequence_length == their_preprocessor.sequence_length
+    assert getattr(tk_hub.models, kind).from_preset(folder, sequence_length=5).sequence_length == 5
 
 
 def test_fit_needs_a_loss_then_one_step_changes_the_weights(built):  # the family's last test: it trains `ours`

@@ -95,6 +95,9 @@ class Preprocessor(PreprocessingLayer):
         picks the subclass. A preset without `preprocessor.json` (a Hugging
         Face checkpoint, a backbone-only preset) gets a preprocessor with
         default arguments around its tokenizer or image converter.
+        From a sentence-transformers checkpoint of BERT or XLM-RoBERTa,
+        `sequence_length` defaults to the `max_seq_length` of its
+        `sentence_bert_config.json`, as KerasHub's converters read it.
 
         Args:
             preset: A preset folder or an `hf://` / `kaggle://` handle.
@@ -117,6 +120,7 @@ class Preprocessor(PreprocessingLayer):
             )
         source = get_preset_loader(preset)
         cls = source.matching_class(cls)
+        kwargs = {**source.preprocessor_arguments(), **kwargs}
         if source.has_file(config_file):
             entry = source.read_json(config_file)
             found = loader.config_class(entry, f"preset {source.directory}: {config_file}")

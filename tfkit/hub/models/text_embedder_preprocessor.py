@@ -10,8 +10,6 @@ from typing import Any
 
 from tfkit.hub.models.preprocessor import Preprocessor
 from tfkit.hub.models.segment_packing import SegmentPacking
-from tfkit.hub.presets import files
-from tfkit.hub.presets.preset_loader import get_preset_loader
 from tfkit.saving import register_keras_serializable
 from tfkit.utils import pack_x_y_sample_weight
 
@@ -58,34 +56,6 @@ class TextEmbedderPreprocessor(SegmentPacking, Preprocessor):
         self.tokenizer = tokenizer
         self.sequence_length = sequence_length
         self.truncate = truncate
-
-    reads_sentence_bert_config = True  # KerasHub's Qwen 3 converter does not
-
-    @classmethod
-    def from_preset(cls, preset: str, config_file: str = files.PREPROCESSOR_CONFIG_FILE, **kwargs: Any) -> Any:
-        """Instantiates the preprocessor of a preset, or of a sentence-transformers checkpoint folder.
-
-        From a Transformers checkpoint, `sequence_length` defaults to the
-        `max_seq_length` of its `sentence_bert_config.json` (BERT and
-        XLM-RoBERTa, as KerasHub's converters read it).
-
-        Args:
-            preset: A preset folder or an `hf://` / `kaggle://` handle.
-            config_file: The preset file holding the preprocessor's config.
-                Defaults to `"preprocessor.json"`.
-            **kwargs: Constructor arguments that replace the preset's, such as
-                `sequence_length`.
-
-        Returns:
-            The preprocessor.
-        """
-        source = get_preset_loader(preset)
-        name = "sentence_bert_config.json"
-        if source.is_transformers_checkpoint and source.has_file(name):
-            length = source.read_json(name).get("max_seq_length")
-            if source.matching_class(cls).reads_sentence_bert_config and length is not None:
-                kwargs = {"sequence_length": length, **kwargs}
-        return super().from_preset(source, config_file=config_file, **kwargs)
 
     def call(self, x: Any, y: Any = None, sample_weight: Any = None) -> Any:
         token_ids, segment_ids = self.packed_segments(x)

@@ -157,6 +157,15 @@ class PresetLoader(os.PathLike):
         """
         return None
 
+    def preprocessor_arguments(self) -> dict[str, Any]:
+        """Constructor arguments a preprocessor of this preset takes from files other than `preprocessor.json`
+        (a sentence-transformers checkpoint's `sequence_length`); none here.
+
+        Returns:
+            A dict.
+        """
+        return {}
+
 
 class KerasPresetLoader(PresetLoader):
     """A KerasHub preset folder: configs by registered name, weights in Keras's layout (`presets.loader`).
@@ -251,6 +260,22 @@ class TransformersPresetLoader(PresetLoader):
         if config is not None:
             config_budget.check_values(config, f"preset {self.directory}: preprocessor_config.json")
         return config
+
+    def preprocessor_arguments(self) -> dict[str, Any]:
+        """`sequence_length` from `max_seq_length` in `sentence_bert_config.json`, where the family's converter
+        reads it (BERT and XLM-RoBERTa, as KerasHub's converters do), for every preprocessor of the checkpoint.
+
+        Returns:
+            A dict.
+        """
+        name = "sentence_bert_config.json"
+        if not getattr(self.converter, "reads_sentence_bert_config", False) or not self.has_file(name):
+            return {}
+        length = self.read_json(name).get("max_seq_length")
+        if length is None:
+            return {}
+        config_budget.check_values({"sequence_length": length}, f"preset {self.directory}: {name}")
+        return {"sequence_length": length}
 
 
 def is_transformers_config(config: Any) -> bool:

@@ -40,6 +40,7 @@ class BertConverter:
     """How a Transformers BERT checkpoint becomes a `BertBackbone` and a `BertTokenizer`."""
 
     backbone_cls = BertBackbone
+    reads_sentence_bert_config = True  # its max_seq_length is every preprocessor's sequence_length, as in KerasHub
 
     @staticmethod
     def backbone_config(hf: dict) -> dict[str, Any]:

@@ -50,6 +50,5 @@ class Gemma3TextEmbedderPreprocessor(TextEmbedderPreprocessor):
 
     backbone_cls = Gemma3Backbone
     tokenizer_cls = Gemma3Tokenizer
-    reads_sentence_bert_config = False  # as KerasHub's Gemma 3 converter
 
     input_keys = ("token_ids", "padding_mask")

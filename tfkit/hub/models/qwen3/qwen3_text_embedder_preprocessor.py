@@ -36,6 +36,5 @@ class Qwen3TextEmbedderPreprocessor(TextEmbedderPreprocessor):
 
     backbone_cls = Qwen3Backbone
     tokenizer_cls = Qwen3Tokenizer
-    reads_sentence_bert_config = False  # as KerasHub's Qwen 3 converter
 
     input_keys = ("token_ids", "padding_mask")

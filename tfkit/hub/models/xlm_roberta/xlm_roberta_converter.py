@@ -24,6 +24,7 @@ class XLMRobertaConverter(RobertaConverter):
     """How a Transformers XLM-RoBERTa checkpoint becomes an `XLMRobertaBackbone` and an `XLMRobertaTokenizer`."""
 
     backbone_cls = XLMRobertaBackbone
+    reads_sentence_bert_config = True  # as KerasHub's XLM-RoBERTa converter (its RoBERTa one does not)
 
     @staticmethod
     def tokenizer(cls: type, directory: str, **arguments: Any) -> Any:
