@@ -1,7 +1,6 @@
 """The length check of ``generate``: a sequence longer than a learned position embedding's rows is refused by name.
 
-Without it the compiled loop fails deep inside the embedding's slice ("Expected size[0] in [0, 6], but got 8"),
-and under XLA an out-of-range gather can instead read clamped rows without an error.
+Without it the compiled loop fails deep inside the embedding's slice ("Expected size[0] in [0, 6], but got 8").
 """
 
 from __future__ import annotations
