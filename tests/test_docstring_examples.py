@@ -5,7 +5,8 @@ in a fresh namespace holding ``tfkit``, ``tf`` and ``np``, after
 ``tfkit.backend.clear_session(free_memory=False)`` and ``tfkit.utils.set_random_seed(0)``, in a
 temporary working folder. Output is compared with ``ELLIPSIS`` and
 ``NORMALIZE_WHITESPACE``. One test per namespace:
-``python -m pytest tests/test_docstring_examples.py -k layers``.
+``python -m pytest tests/test_docstring_examples.py -k layers``; the generating families beyond
+``GENERATION_EXAMPLES_KEPT`` are a group of their own (``hub_generation``), run by the long mode.
 """
 
 from __future__ import annotations
@@ -27,11 +28,31 @@ import api_reference  # noqa: E402
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
+# The generating tasks whose examples the default run keeps: the base classes and one family of each way of
+# decoding (learned positions, rotary with experts, an encoder-decoder, speech, images and text). The other
+# families' examples trace and compile a generation loop each (2-5 s on 2 cores), repeating these; their own
+# test files generate against KerasHub in every run, and the long mode runs their examples too.
+GENERATION_EXAMPLES_KEPT = frozenset(
+    ("CausalLM", "Seq2SeqLM", "AudioToText", "GPT2CausalLM", "MixtralCausalLM", "T5Seq2SeqLM")
+    + ("WhisperAudioToText", "PaliGemmaCausalLM")
+)
+MORE_GENERATION = "hub_generation"  # the group of the other generating families' examples
+
+
+def _group_of(entry: api_reference.ApiEntry) -> str:
+    namespace = entry.namespace.split(".")[0] or "toplevel"
+    if namespace == "hub" and isinstance(entry.obj, type) and entry.obj.__name__ not in GENERATION_EXAMPLES_KEPT:
+        from tfkit.hub.models import CausalLM, Seq2SeqLM
+
+        if issubclass(entry.obj, (CausalLM, Seq2SeqLM)):
+            return MORE_GENERATION
+    return namespace
+
 
 def _by_namespace() -> dict[str, list[api_reference.ApiEntry]]:
     groups: dict[str, list[api_reference.ApiEntry]] = {}
     for entry in api_reference.unique_objects():
-        groups.setdefault(entry.namespace.split(".")[0] or "toplevel", []).append(entry)
+        groups.setdefault(_group_of(entry), []).append(entry)
     return groups
 
 
@@ -98,7 +119,18 @@ def run_examples(entry: api_reference.ApiEntry) -> str:
     return "".join(report)
 
 
-@pytest.mark.parametrize("namespace", sorted(GROUPS))
+@pytest.mark.parametrize(
+    "namespace",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.long(reason="a generating family's example beyond one of each way of decoding")
+            if name == MORE_GENERATION
+            else (),
+        )
+        for name in sorted(GROUPS)
+    ],
+)
 def test_examples_run(namespace, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     failures = {entry.path: run_examples(entry) for entry in GROUPS[namespace]}

@@ -571,8 +571,10 @@ SCENARIOS = {
 
 
 # Scenarios only the long mode runs (tests/long_checks.py marks their tests): the other mesh shape repeats
-# model_parallel_2x4's checks, and the recurrent layers' states repeat the layout map's rules on another layer kind.
-LONG_SCENARIOS = ("model_parallel_4x2", "recurrent")
+# model_parallel_2x4's checks, the recurrent layers' states and the Megatron transformer block repeat the layout
+# map's rules on other layer kinds (the block's attention and MLP split is also what tools/distribution_memory.py
+# measures).
+LONG_SCENARIOS = ("model_parallel_4x2", "recurrent", "transformer_block")
 
 
 def default_names() -> list[str]:
