@@ -3,6 +3,7 @@ KerasTensor(sparse=, ragged=, record_history=) and EinsumDense's quantization ar
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
 import tfkit
 from tfkit import Input, Model, layers
@@ -55,8 +56,11 @@ def test_input_spec_and_keras_tensor_arguments():
         tfkit.KerasTensor((None, 3), sparse=True)
 
 
-def test_einsum_dense_takes_keras_quantization_arguments_and_refuses_quantizing():
+def test_einsum_dense_takes_keras_quantization_arguments_and_refuses_gptq():
     layer = layers.EinsumDense("ab,bc->ac", 4, quantization_config=None, gptq_unpacked_column_size=None)
     assert layer.get_config()["quantization_config"] is None
-    with pytest.raises(NotImplementedError, match="quantized EinsumDense"):
-        layers.EinsumDense("ab,bc->ac", 4, dtype="int8_from_float32")
+    built = layers.EinsumDense("ab,bc->ac", 4, dtype="int8_from_float32")
+    built.build((None, 3))
+    assert (built.kernel.dtype, tuple(built.kernel_scale.shape)) == (tf.int8, (1, 4))
+    with pytest.raises(NotImplementedError, match="GPTQ"):
+        layers.EinsumDense("ab,bc->ac", 4, gptq_unpacked_column_size=8)

@@ -225,11 +225,16 @@ def test_keras_quantized_files_import_with_the_same_predictions(keras, tmp_path,
     np.testing.assert_array_equal(mine.predict(ids, verbose=0), model.predict(ids, verbose=0))
 
 
-def test_attention_warns_for_its_einsum_dense_layers_and_quantizes_the_rest():
+def test_attention_quantizes_its_einsum_dense_projections_with_the_rest():
     inputs = tfkit.Input((4, 8))
-    outputs = layers.Dense(3, name="out")(layers.MultiHeadAttention(2, 4)(inputs, inputs))
+    attention = layers.MultiHeadAttention(2, 4, name="attention")
+    outputs = layers.Dense(3, name="out")(attention(inputs, inputs))
     model = tfkit.Model(inputs, outputs)
-    with pytest.warns(UserWarning, match="EinsumDense layer .* not implemented in tfkit yet"):
-        model.quantize("int8")
+    x = RNG.normal(size=(2, 4, 8)).astype("float32")
+    before = model.predict(x, verbose=0)
+    model.quantize("int8")
     assert model.get_layer("out").quantization_mode == "int8"
-    assert model(np.ones((1, 4, 8), "float32")).shape == (1, 4, 3)
+    projections = [attention.query_dense, attention.key_dense, attention.value_dense, attention.output_dense]
+    assert [p.quantization_mode for p in projections] == ["int8"] * 4
+    assert model.predict(x, verbose=0).shape == (2, 4, 3)
+    np.testing.assert_allclose(model.predict(x, verbose=0), before, atol=0.1)  # int8's rounding, not a new model

@@ -20,6 +20,7 @@ from tfkit.engine.input_spec import InputSpec
 from tfkit.engine.layer import Layer
 from tfkit.layers import assigned_activation
 from tfkit.layers.einsum_one_row import einsum_one_row
+from tfkit.layers.einsum_quantized import EinsumQuantization
 from tfkit.layers.lora import LoRA
 
 __all__ = ["EinsumDense", "einsum_shapes"]
@@ -163,7 +164,7 @@ def _contracted_axes(equation: str, rank: int) -> set[int]:
 
 
 @registry.builtin("layers")
-class EinsumDense(LoRA, Layer):
+class EinsumDense(EinsumQuantization, LoRA, Layer):
     """A layer that uses `einsum` as the backing computation.
 
     This layer can perform einsum calculations of arbitrary dimensionality:
@@ -175,9 +176,11 @@ class EinsumDense(LoRA, Layer):
 
     A `VarianceScaling` initializer (such as the default `"glorot_uniform"`)
     sees the kernel as `(fan_in, fan_out)`, the contracted axes against the
-    others, as in Keras. Quantization (`quantization_config`,
-    `gptq_unpacked_column_size`, a quantized dtype policy, `quantize()`) is
-    not implemented in tfkit for this layer.
+    others, as in Keras. `quantize("int8")` and `quantize("int4")` replace
+    the kernel by integer values with Keras's names, shapes and numbers (one
+    scale per output channel, laid out along the output's letters; int4
+    packed as the (contracted, other) matrix, per channel or in groups);
+    GPTQ, AWQ and float8 are not implemented in tfkit.
 
     Args:
         equation: An equation describing the einsum to perform, e.g.
@@ -208,8 +211,9 @@ class EinsumDense(LoRA, Layer):
             `lora_rank`.
         gptq_unpacked_column_size: Keras's GPTQ setting; must be `None` in
             tfkit (any other value raises `NotImplementedError`).
-        quantization_config: Must be `None` in tfkit (any other value raises
-            `NotImplementedError`). Defaults to `None`.
+        quantization_config: A `tfkit.quantizers.QuantizationConfig` the
+            layer was quantized with (read back from a config), or `None`
+            (the default).
         **kwargs: Base layer keyword arguments, such as `name`, `dtype` and
             `activity_regularizer`.
 
@@ -227,8 +231,7 @@ class EinsumDense(LoRA, Layer):
     Raises:
         ValueError: If `equation`, `bias_axes` or `output_shape` is malformed,
             or (when building) the equation does not fit the input shape.
-        NotImplementedError: If a quantization argument or a quantized dtype
-            policy is given.
+        NotImplementedError: If `gptq_unpacked_column_size` is given.
 
     Example:
         >>> layer = tfkit.layers.EinsumDense("abc,cde->abde", output_shape=(None, 4, 8), bias_axes="de")
@@ -239,6 +242,9 @@ class EinsumDense(LoRA, Layer):
         >>> dense = tfkit.layers.EinsumDense("...b,bc->...c", output_shape=3)
         >>> dense(np.ones((2, 5, 4))).shape
         TensorShape([2, 5, 3])
+        >>> layer.quantize("int8")
+        >>> layer.kernel.dtype.name, layer.kernel_scale.shape
+        ('int8', TensorShape([1, 1, 4, 8]))
     """
 
     def __init__(
@@ -262,17 +268,12 @@ class EinsumDense(LoRA, Layer):
         super().__init__(**kwargs)
         who = f"EinsumDense layer '{self.name}'"
         self._init_lora(lora_rank, lora_alpha)
-        if (
-            quantization_config is not None
-            or gptq_unpacked_column_size is not None
-            or getattr(self.dtype_policy, "quantization_mode", None)
-        ):
+        if gptq_unpacked_column_size is not None:
             raise NotImplementedError(
-                f"EinsumDense layer '{self.name}': quantized EinsumDense (quantization_config, "
-                "gptq_unpacked_column_size, a quantized dtype policy) is not implemented in "
-                "tfkit; Dense and Embedding quantize to int8"
+                f"EinsumDense layer '{self.name}': GPTQ (gptq_unpacked_column_size) is not implemented in "
+                "tfkit; EinsumDense quantizes to int8 and int4"
             )
-        self.quantization_config = None
+        self._init_quantization(quantization_config)
         if not isinstance(equation, str):
             raise ValueError(f"{who} expected equation to be a string such as 'ab,bc->ac', got {equation!r}")
         if bias_axes is not None and not isinstance(bias_axes, str):
@@ -305,13 +306,17 @@ class EinsumDense(LoRA, Layer):
 
     def build(self, input_shape: tuple) -> None:
         kernel_shape, bias_shape, _, input_axes = self._shapes(input_shape)
-        self.kernel = self.add_weight(
-            shape=kernel_shape,
-            initializer=_with_einsum_fans(self.kernel_initializer, kernel_shape, input_axes),
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-            name="kernel",
-        )
+        self._input_rank = len(input_shape)
+        if self.quantization_mode:
+            self._build_quantized(tuple(kernel_shape))
+        else:
+            self.kernel = self.add_weight(
+                shape=kernel_shape,
+                initializer=_with_einsum_fans(self.kernel_initializer, kernel_shape, input_axes),
+                regularizer=self.kernel_regularizer,
+                constraint=self.kernel_constraint,
+                name="kernel",
+            )
         if bias_shape is not None:
             self.bias = self.add_weight(
                 shape=bias_shape,
@@ -330,6 +335,11 @@ class EinsumDense(LoRA, Layer):
         self._lora_after_build()
 
     def call(self, inputs: tf.Tensor) -> tf.Tensor:
+        if self.quantization_mode:
+            outputs = self._quantized_matmul(inputs)
+            if self.bias is not None:
+                outputs = outputs + tf.cast(self.bias, outputs.dtype)
+            return assigned_activation.apply(self, outputs)
         kernel = self.merged_kernel() if self.lora_enabled else self.kernel
         if inputs.dtype != kernel.dtype:
             inputs = tf.cast(inputs, kernel.dtype)
@@ -340,13 +350,6 @@ class EinsumDense(LoRA, Layer):
 
     def compute_output_shape(self, input_shape: tuple) -> tuple:
         return self._shapes(input_shape)[2]
-
-    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
-        """Not built in tfkit (Keras quantizes EinsumDense): ``model.quantize`` warns and leaves it in floats."""
-        raise NotImplementedError(
-            f"EinsumDense layer '{self.path}': quantize() is not implemented in tfkit yet "
-            "(Dense and Embedding are); the layer keeps its float kernel"
-        )
 
     def get_config(self) -> dict[str, Any]:
         config = Layer.get_config(self)
@@ -363,7 +366,7 @@ class EinsumDense(LoRA, Layer):
             bias_regularizer=regularizers.serialize(self.bias_regularizer),
             kernel_constraint=constraints.serialize(self.kernel_constraint),
             bias_constraint=constraints.serialize(self.bias_constraint),
-            quantization_config=None,
+            **self._quantized_config(),
             **self._lora_config(),
         )
         return config

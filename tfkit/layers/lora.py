@@ -60,7 +60,7 @@ class LoRA:
         if not is_positive_int(rank):
             raise ValueError(f"{who}: rank must be a positive integer, got {rank!r}")
         target = getattr(self, self._lora_target)
-        shape = tuple(target.shape)
+        shape = self._lora_shape()
         regularizer = getattr(self, f"{self._lora_target}_regularizer", None)
         a_default, b_default = self._lora_initializers
         factor_a = self.add_weight(
@@ -82,6 +82,10 @@ class LoRA:
         self._set_weight_trainable(target, False)
         self.lora_enabled, self.lora_rank = True, rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else rank
+
+    def _lora_shape(self) -> tuple[int, ...]:
+        """The shape the factors' product takes: the target weight's (a packed weight says its own)."""
+        return tuple(getattr(self, self._lora_target).shape)
 
     def merged_kernel(self) -> tf.Tensor:
         """The target weight the layer computes with: with LoRA, plus ``alpha / rank`` times A @ B (in the

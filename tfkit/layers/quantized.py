@@ -1,4 +1,5 @@
-"""int8 and int4 weight quantization for ``Dense`` and ``Embedding``, as Keras 3's ``layer.quantize``.
+"""int8 and int4 weight quantization for ``Dense`` and ``Embedding`` (and, through
+``einsum_quantized``, ``EinsumDense``), as Keras 3's ``layer.quantize``.
 
     layer = tfkit.layers.Dense(64); layer.build((None, 32))
     layer.quantize("int8")          # kernel: int8 (32, 64) + kernel_scale (64,); policy "int8_from_float32"
@@ -82,13 +83,14 @@ class Int8Quantization:
         self.inputs_quantizer = quantizers.QuantizationConfig.activation_quantizer_or_default(config, default)
         if mode == "int8":
             self._add_int(target, shape, "int8")
-            channels = shape[1] if self._scale_axis == 0 else shape[0]  # one scale per output column / per row
-            scale = self.add_weight(shape=(channels,), initializer="ones", trainable=False, name=f"{target}_scale")
+            scale_shape = self._int8_scale_shape(shape)
+            scale = self.add_weight(shape=scale_shape, initializer="ones", trainable=False, name=f"{target}_scale")
             setattr(self, f"{target}_scale", scale)
             return
         block = self._int4_block_size()
-        shapes = int4.int4_shapes(shape, self._scale_axis, block)
-        self._int4_columns = shape[1]
+        matrix = self._int4_matrix_shape(shape)
+        shapes = int4.int4_shapes(matrix, self._scale_axis, block)
+        self._int4_columns = matrix[1]
         self._add_int(target, shapes["packed"], "int8")
         scale = self.add_weight(shape=shapes["scale"], initializer="ones", trainable=False, name=f"{target}_scale")
         setattr(self, f"{target}_scale", scale)
@@ -132,25 +134,44 @@ class Int8Quantization:
                 "Consider loading model/layer with another dtype policy such as "
                 "'mixed_bfloat16' before calling `quantize()`."
             )
+        self._check_quantizable(mode)
         float_weight = getattr(self, self._quantized_target)
-        if mode == "int8":
-            quantizer = quantizers.QuantizationConfig.weight_quantizer_or_default(
-                config, quantizers.AbsMaxQuantizer(axis=self._scale_axis)
-            )
-            values, scale = quantizer(float_weight, to_numpy=True)
-            stored = {"": values, "_scale": np.squeeze(np.asarray(scale), axis=self._scale_axis)}
-            policy = f"int8_from_{self.dtype_policy.name}"
-        else:
-            block = config.block_size if config.block_size not in (None, -1) else None
-            packed, scale, zero = int4.int4_values(float_weight, self._scale_axis, block, config.weight_quantizer)
-            stored = {"": packed, "_scale": scale, **({"_zero": zero} if zero is not None else {})}
-            policy = f"int4/{block or -1}_from_{self.dtype_policy.name}"
+        stored = self._quantized_values(float_weight, config)
+        block = config.block_size if mode == "int4" and config.block_size not in (None, -1) else None
+        policy = (
+            f"int8_from_{self.dtype_policy.name}"
+            if mode == "int8"
+            else f"int4/{block or -1}_from_{self.dtype_policy.name}"
+        )
         self._st.forget_weight(float_weight)
         self.quantization_config = config
         self.dtype_policy = policy
         self._build_quantized(tuple(float_weight.shape))
         for suffix, value in stored.items():
             getattr(self, self._quantized_target + suffix).assign(value)
+
+    def _int8_scale_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
+        """One scale per output column (``_scale_axis`` 0) or per row."""
+        return (shape[1] if self._scale_axis == 0 else shape[0],)
+
+    def _int4_matrix_shape(self, shape: tuple[int, ...]) -> tuple[int, int]:
+        """The ``(rows, columns)`` matrix the int4 values are packed as (a 2-D weight is its own)."""
+        return shape[0], shape[1]
+
+    def _check_quantizable(self, mode: str) -> None:
+        """Raise ``NotImplementedError`` naming the layer where its shape has no quantized path (none here)."""
+
+    def _quantized_values(self, float_weight: Any, config: Any) -> dict[str, Any]:
+        """The stored values of the quantized weight by suffix (``""``, ``"_scale"``, ``"_zero"``)."""
+        if config.mode == "int8":
+            quantizer = quantizers.QuantizationConfig.weight_quantizer_or_default(
+                config, quantizers.AbsMaxQuantizer(axis=self._scale_axis)
+            )
+            values, scale = quantizer(float_weight, to_numpy=True)
+            return {"": values, "_scale": np.squeeze(np.asarray(scale), axis=self._scale_axis)}
+        block = config.block_size if config.block_size not in (None, -1) else None
+        packed, scale, zero = int4.int4_values(float_weight, self._scale_axis, block, config.weight_quantizer)
+        return {"": packed, "_scale": scale, **({"_zero": zero} if zero is not None else {})}
 
     def _int8_matmul(self, inputs: tf.Tensor) -> tf.Tensor:
         """``inputs @ kernel`` with an int8 kernel: outputs in the compute dtype, inputs' gradient kept."""

@@ -1,12 +1,12 @@
 """``model.quantize(mode, config, filters)``: quantize every quantizable leaf layer, as Keras 3.
 
-    model.quantize("int8")                                   # every Dense and Embedding
+    model.quantize("int8")                                   # every Dense, EinsumDense and Embedding
     model.quantize("int8", filters=["dense_1", "head.*"])   # layers whose name matches a regex
     model.quantize(config=Int8QuantizationConfig(...), filters=lambda layer: layer.units > 16)
 
 Layers without a ``quantize`` method are skipped; a layer that cannot quantize in the chosen
-mode warns (``NotImplementedError``, as Keras). tfkit quantizes ``Dense`` and ``Embedding`` to int8 and
-int4; float8, GPTQ and AWQ are refused before a layer changes.
+mode warns (``NotImplementedError``, as Keras). tfkit quantizes ``Dense``, ``EinsumDense`` and ``Embedding``
+to int8 and int4; float8, GPTQ and AWQ are refused before a layer changes.
 """
 
 from __future__ import annotations
