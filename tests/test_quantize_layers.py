@@ -164,9 +164,14 @@ def test_model_quantize_warns_for_a_layer_that_cannot():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model.quantize("int8")  # Input and Dense: no warning for layers without quantize()
-    reversible = tfkit.Sequential([tfkit.Input((3,), dtype="int32"), layers.ReversibleEmbedding(10, 4)])
-    with pytest.warns(UserWarning, match="ReversibleEmbedding"):
-        reversible.quantize("int8")
+
+    class OwnDense(layers.Dense):  # a subclass must implement its own quantize(), as in Keras
+        pass
+
+    own = tfkit.Sequential([tfkit.Input((3,)), OwnDense(4), layers.ReversibleEmbedding(10, 4)])
+    with pytest.warns(UserWarning, match="OwnDense does not have a `quantize\\(\\)` method"):
+        own.quantize("int8")
+    assert [layer.quantization_mode for layer in own.layers] == [None, "int8"]
 
 
 @pytest.fixture(scope="module")

@@ -87,6 +87,10 @@ class DTypePolicyMap(float_policies.DTypePolicy, MutableMapping):
     def quantization_mode(self) -> str | None:
         return self.default_policy.quantization_mode
 
+    @property
+    def is_mixed(self) -> bool:
+        return self.default_policy.is_mixed
+
     def __getitem__(self, key: str) -> Any:
         if key in self._policy_map:
             return self._policy_map[key]

@@ -137,7 +137,7 @@ def _castable(value: Any, variable_dtype: tf.DType) -> bool:
 @contextlib.contextmanager
 def variables_cast_in_call(layer: Any) -> Iterator[None]:
     """Swap ``layer``'s variable attributes for :class:`AutoCastVariable` s while it computes in another dtype."""
-    policy = layer.dtype_policy
+    policy = layer._own_policy()
     if not policy.is_mixed:
         yield
         return

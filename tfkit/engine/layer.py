@@ -23,6 +23,7 @@ import tensorflow as tf
 
 from tfkit import constraints, initializers, regularizers
 from tfkit.base import dtype_policy, registry, variable_roles
+from tfkit.base import dtype_policy_map as dtype_policies_map
 from tfkit.base.symbolic import is_symbolic
 from tfkit.distribution import values as distribution_values
 from tfkit.engine import (
@@ -246,26 +247,49 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
     @property
     def dtype(self) -> str:
         """The dtype of the layer's variables (Keras 3's meaning); see also ``compute_dtype``."""
-        return self._st.policy.variable_dtype
+        return self._own_policy().variable_dtype
 
     @property
     def compute_dtype(self) -> str:
         """The dtype the layer computes in: its floating inputs and variables are cast to it in ``call``."""
-        return self._st.policy.compute_dtype
+        return self._own_policy().compute_dtype
 
     @property
     def variable_dtype(self) -> str:
         """The dtype of the layer's weights (the dtype policy's `variable_dtype`)."""
-        return self._st.policy.variable_dtype
+        return self._own_policy().variable_dtype
 
     @property
     def dtype_policy(self) -> dtype_policy.DTypePolicy:
-        """The layer's `tfkit.DTypePolicy`; settable with a policy or its name."""
+        """The layer's `tfkit.DTypePolicy`; settable with a policy or its name.
+
+        A `DTypePolicyMap` (given as `dtype`, shared by a model's layers, as
+        KerasHub's quantized presets give it) is returned as it is; the layer
+        computes with the policy the map holds for its path. Setting a policy
+        on a layer holding a map sets the map's entry for the layer's path.
+        """
         return self._st.policy
 
     @dtype_policy.setter
     def dtype_policy(self, value: Any) -> None:
-        self._st.policy = dtype_policy.get(value)
+        policy = dtype_policy.get(value)
+        held = self._st.policy
+        if isinstance(held, dtype_policies_map.DTypePolicyMap) and not isinstance(policy, type(held)):
+            if self.path in held:
+                del held[self.path]
+            held[self.path] = policy
+        else:
+            self._st.policy = policy
+
+    @property
+    def quantization_mode(self) -> str | None:
+        """The quantization mode of the layer's weights (`"int8"`, `"int4"`), or `None` when not quantized."""
+        return self._own_policy().quantization_mode
+
+    def _own_policy(self) -> dtype_policy.DTypePolicy:
+        """The policy this layer computes with: its own, or a map's entry for its path."""
+        held = self._st.policy
+        return held[self.path] if isinstance(held, dtype_policies_map.DTypePolicyMap) else held
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
@@ -622,7 +646,7 @@ class Layer(RemovedLayerMethods, LayerWeights, tf.Module):
         return outputs
 
     def _convert_inputs(self, value: Any) -> Any:
-        dtype = self._st.policy.compute_dtype
+        dtype = self._own_policy().compute_dtype
         floating = self._st.autocast and tf.as_dtype(dtype).is_floating
 
         def convert(x: Any) -> Any:

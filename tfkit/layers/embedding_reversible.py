@@ -19,12 +19,13 @@ import tensorflow as tf
 
 from tfkit.base import registry
 from tfkit.layers.embedding import Embedding
+from tfkit.layers.embedding_reversible_quantized import ReverseQuantization
 
 __all__ = ["ReversibleEmbedding"]
 
 
 @registry.builtin("layers")
-class ReversibleEmbedding(Embedding):
+class ReversibleEmbedding(ReverseQuantization, Embedding):
     """An embedding layer which can project backwards to the input dimension.
 
     Called on token ids, it is an `Embedding`. Called with `reverse=True` on
@@ -33,8 +34,10 @@ class ReversibleEmbedding(Embedding):
     are tied, else `hidden @ reverse_embeddings`, a separate
     `(output_dim, input_dim)` weight created after `embeddings` (as in
     Keras 3). This is the usual tied input/output embedding of language
-    models. `mask_zero` masks the forward call only. `quantize()` is not
-    implemented for this layer in tfkit.
+    models. `mask_zero` masks the forward call only. `quantize("int8")` and
+    `quantize("int4")` quantize the table and the head as Keras does (the
+    tied head reads the quantized table; the reverse call quantizes the
+    hidden states per row), with Keras's weights, numbers and files.
 
     Args:
         input_dim: Positive integer, the size of the vocabulary.
@@ -56,8 +59,8 @@ class ReversibleEmbedding(Embedding):
         logit_soft_cap: Optional positive number: reverse logits are squashed
             to `logit_soft_cap * tanh(logits / logit_soft_cap)`. Defaults to
             `None` (no cap).
-        **kwargs: Base layer keyword arguments, such as `name` and `dtype`
-            (a `quantization_config` entry is accepted and ignored).
+        **kwargs: `Embedding` keyword arguments, such as `name`, `dtype` and
+            `quantization_config` (the config the layer was quantized with).
 
     Call arguments:
         inputs: Integer token ids, or with `reverse=True` hidden states whose
@@ -99,7 +102,6 @@ class ReversibleEmbedding(Embedding):
         logit_soft_cap: float | None = None,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop("quantization_config", None)  # Keras writes it (None); quantize() refuses this layer
         super().__init__(
             input_dim,
             output_dim,
@@ -120,16 +122,9 @@ class ReversibleEmbedding(Embedding):
             logit_soft_cap = float(logit_soft_cap)
         self.logit_soft_cap = logit_soft_cap
 
-    def quantize(self, mode: str | None = None, type_check: bool = True, config: Any = None) -> None:
-        """Not built in tfkit: the tied reverse projection has no int8 path yet."""
-        raise NotImplementedError(
-            f"ReversibleEmbedding layer '{self.path}': quantize() is not implemented in "
-            "tfkit (its reverse projection reads the float table)"
-        )
-
     def build(self, input_shape: Any = None) -> None:
         super().build(input_shape)
-        if not self.tie_weights:
+        if not self.tie_weights and not self.quantization_mode:  # quantized: built with the table
             self.reverse_embeddings = self.add_weight(
                 shape=(self.output_dim, self.input_dim),
                 initializer=self.embeddings_initializer,
@@ -139,17 +134,22 @@ class ReversibleEmbedding(Embedding):
     def call(self, inputs: tf.Tensor, reverse: bool = False) -> tf.Tensor:
         if not reverse:
             return super().call(inputs)
-        kernel = tf.transpose(self.embeddings) if self.tie_weights else tf.convert_to_tensor(self.reverse_embeddings)
         inputs = tf.convert_to_tensor(inputs)
-        dtype = self.reverse_dtype or inputs.dtype
-        inputs, kernel = tf.cast(inputs, dtype), tf.cast(kernel, dtype)
         if inputs.shape[-1] is not None and inputs.shape[-1] != self.output_dim:
             raise ValueError(
                 f"ReversibleEmbedding layer '{self.name}' called with reverse=True expected inputs whose last "
                 f"axis is output_dim={self.output_dim}, got shape {tuple(inputs.shape)}"
             )
-        logits = tf.tensordot(inputs, kernel, axes=1)
-        logits.set_shape(inputs.shape[:-1].concatenate([self.input_dim]))
+        if self.quantization_mode:
+            logits = self._quantized_logits(inputs)
+        else:
+            kernel = (
+                tf.transpose(self.embeddings) if self.tie_weights else tf.convert_to_tensor(self.reverse_embeddings)
+            )
+            dtype = self.reverse_dtype or inputs.dtype
+            inputs, kernel = tf.cast(inputs, dtype), tf.cast(kernel, dtype)
+            logits = tf.tensordot(inputs, kernel, axes=1)
+            logits.set_shape(inputs.shape[:-1].concatenate([self.input_dim]))
         if self.logit_soft_cap is not None:
             logits = tf.tanh(logits / self.logit_soft_cap) * self.logit_soft_cap
         return logits

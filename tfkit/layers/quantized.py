@@ -35,10 +35,6 @@ class Int8Quantization:
     _scale_axis = 0  # the axis the absolute maximum runs over (Dense: the input axis)
     _default_activation_quantizer = True
 
-    @property
-    def quantization_mode(self) -> str | None:
-        return self.dtype_policy.quantization_mode
-
     def _init_quantization(self, quantization_config: Any) -> None:
         if isinstance(quantization_config, dict):
             quantization_config = quantizers.deserialize(quantization_config)
@@ -60,7 +56,7 @@ class Int8Quantization:
         if isinstance(self.quantization_config, quantizers.Int4QuantizationConfig):
             block = self.quantization_config.block_size
         else:
-            block = getattr(self.dtype_policy, "block_size", None)
+            block = getattr(self._own_policy(), "block_size", None)
         return None if block is None or block == -1 else block
 
     def _add_int(self, name: str, shape: tuple, dtype: str, initializer: Any = "zeros") -> tf.Variable:
@@ -76,7 +72,7 @@ class Int8Quantization:
         if mode not in SUPPORTED_MODES:
             raise NotImplementedError(
                 f"{self._who()}: tfkit quantizes weights to {list(SUPPORTED_MODES)}; the dtype "
-                f"policy {self.dtype_policy.name!r} asks for {mode!r}"
+                f"policy {self._own_policy().name!r} asks for {mode!r}"
             )
         target, config = self._quantized_target, self.quantization_config
         default = quantizers.AbsMaxQuantizer() if self._default_activation_quantizer and mode == "int8" else None
@@ -121,7 +117,7 @@ class Int8Quantization:
         if self.quantization_mode is not None:
             raise ValueError(
                 f"Layer '{self.name}' is already quantized with dtype_policy="
-                f"'{self.dtype_policy.name}'. Received: mode={mode}"
+                f"'{self._own_policy().name}'. Received: mode={mode}"
             )
         if mode not in SUPPORTED_MODES:
             raise NotImplementedError(
@@ -135,20 +131,23 @@ class Int8Quantization:
                 "'mixed_bfloat16' before calling `quantize()`."
             )
         self._check_quantizable(mode)
-        float_weight = getattr(self, self._quantized_target)
-        stored = self._quantized_values(float_weight, config)
+        target = self._quantized_target
+        float_weight = getattr(self, target)
+        stored = {target + suffix: value for suffix, value in self._quantized_values(float_weight, config).items()}
+        stored.update(self._more_quantized_values(config))
         block = config.block_size if mode == "int4" and config.block_size not in (None, -1) else None
         policy = (
-            f"int8_from_{self.dtype_policy.name}"
+            f"int8_from_{self._own_policy().name}"
             if mode == "int8"
-            else f"int4/{block or -1}_from_{self.dtype_policy.name}"
+            else f"int4/{block or -1}_from_{self._own_policy().name}"
         )
-        self._st.forget_weight(float_weight)
+        for replaced in self._float_weights_quantized():
+            self._st.forget_weight(replaced)
         self.quantization_config = config
         self.dtype_policy = policy
         self._build_quantized(tuple(float_weight.shape))
-        for suffix, value in stored.items():
-            getattr(self, self._quantized_target + suffix).assign(value)
+        for name, value in stored.items():
+            getattr(self, name).assign(value)
 
     def _int8_scale_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         """One scale per output column (``_scale_axis`` 0) or per row."""
@@ -157,6 +156,14 @@ class Int8Quantization:
     def _int4_matrix_shape(self, shape: tuple[int, ...]) -> tuple[int, int]:
         """The ``(rows, columns)`` matrix the int4 values are packed as (a 2-D weight is its own)."""
         return shape[0], shape[1]
+
+    def _more_quantized_values(self, config: Any) -> dict[str, Any]:
+        """Values of other weights the layer quantizes with its target, by attribute name (none here)."""
+        return {}
+
+    def _float_weights_quantized(self) -> list[tf.Variable]:
+        """The float weights ``quantize`` replaces by integer ones: the target weight."""
+        return [getattr(self, self._quantized_target)]
 
     def _check_quantizable(self, mode: str) -> None:
         """Raise ``NotImplementedError`` naming the layer where its shape has no quantized path (none here)."""

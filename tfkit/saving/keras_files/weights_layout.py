@@ -107,13 +107,14 @@ def _quantized_order(layer: Any) -> list[tf.Variable]:
     """A quantized layer's variables as Keras stores them: the quantized weight, the others (bias), then its
     scale (and, for int4 groups, zero point and g_idx)."""
     target = layer._quantized_target
-    quantized = [
-        getattr(layer, name)
-        for name in (target, f"{target}_scale", f"{target}_zero", "g_idx")
-        if getattr(layer, name, None) is not None
-    ]
-    rest = [v for v in _own_variables(layer) if all(v is not q for q in quantized)]
-    return [quantized[0], *rest, *quantized[1:]]
+
+    def present(names: Any) -> list[tf.Variable]:
+        return [getattr(layer, name) for name in names if getattr(layer, name, None) is not None]
+
+    quantized = present((target, f"{target}_scale", f"{target}_zero", "g_idx"))
+    trailing = present(getattr(layer, "_quantized_trailing", ()))  # a second quantized weight (an untied head)
+    rest = [v for v in _own_variables(layer) if all(v is not q for q in quantized + trailing)]
+    return [quantized[0], *rest, *quantized[1:], *trailing]
 
 
 def _zeros_like(variable: tf.Variable) -> Any:

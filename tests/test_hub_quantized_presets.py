@@ -1,0 +1,53 @@
+"""KerasHub's quantized presets (a ``DTypePolicyMap`` of int8 or int4 layers) load in tfkit.hub, and back.
+
+KerasHub quantizes a backbone in place and saves the per-layer policies as a ``DTypePolicyMap`` in
+the backbone's config. Both sides are compared as loaded from the preset: KerasHub 0.32 itself
+computes an int4 head differently before and after saving (its quantization config, which turns the
+hidden states' quantizer off, is not saved: 7e-4 apart on this model), and a preset means what it
+loads as.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("keras_hub")
+
+from hub_presets import gpt2_preset, keras_hub  # noqa: E402
+
+import tfkit.hub as tk_hub  # noqa: E402
+
+IDS = {"token_ids": np.array([[3, 4, 5, 6, 0, 0]]), "padding_mask": np.array([[1, 1, 1, 1, 0, 0]])}
+
+
+def _logits(causal_lm) -> np.ndarray:
+    backbone = causal_lm.backbone
+    return np.asarray(backbone.token_embedding(backbone(IDS), reverse=True))
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    return gpt2_preset(str(tmp_path_factory.mktemp("gpt2") / "gpt2"))
+
+
+@pytest.mark.parametrize("mode", ["int8", "int4"])
+def test_a_quantized_keras_hub_preset_loads_with_its_numbers_and_saves_back(plain, mode, tmp_path):
+    quantized = keras_hub.models.CausalLM.from_preset(plain)
+    quantized.backbone.quantize(mode)
+    folder = os.fspath(tmp_path / "quantized")
+    quantized.save_to_preset(folder)
+    theirs = keras_hub.models.CausalLM.from_preset(folder)
+    ours = tk_hub.models.CausalLM.from_preset(folder)
+    modes = {
+        layer.path: layer.quantization_mode for layer in ours.backbone._flatten_layers() if layer.quantization_mode
+    }
+    assert modes["token_embedding"] == mode and modes["transformer_layer_0/self_attention/query"] == mode
+    assert modes["transformer_layer_1/feedforward_output_dense"] == mode
+    expected = _logits(theirs)
+    np.testing.assert_array_equal(_logits(ours), expected)
+    back = os.fspath(tmp_path / "back")
+    ours.save_to_preset(back)
+    np.testing.assert_array_equal(_logits(keras_hub.models.CausalLM.from_preset(back)), expected)
