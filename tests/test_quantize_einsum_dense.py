@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
+from quantized_compare import assert_same_quantized_weights
 
 import tfkit
 from tfkit import layers
@@ -122,12 +123,7 @@ def test_weights_and_outputs_equal_keras(equation, input_shape, output_shape, bi
         weight.assign(value)
     _quantize(ours, mode)
     _quantize(theirs, mode, library=keras)
-    assert ours.dtype_policy.name == theirs.dtype_policy.name
-    mine = {w.path.split("/")[-1]: w.numpy() for w in ours.weights}
-    keras_weights = {w.path.split("/")[-1]: np.asarray(w.numpy()) for w in theirs.weights}
-    assert sorted(mine) == sorted(keras_weights)
-    for name, value in keras_weights.items():
-        np.testing.assert_array_equal(mine[name], value, err_msg=name)
+    assert_same_quantized_weights(ours, theirs)
     x = RNG.normal(size=(2, *input_shape[1:])).astype("float32")
     np.testing.assert_array_equal(ours(x).numpy(), np.asarray(theirs(x)))
 

@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
+from quantized_compare import assert_same_quantized_weights
 
 import tfkit
 
@@ -56,13 +57,7 @@ def test_weights_and_logits_equal_keras(tie_weights, mode):
         keras_weight.assign(value)
     _quantize(ours, mode)
     _quantize(theirs, mode, library=keras)
-    assert ours.dtype_policy.name == theirs.dtype_policy.name
-    mine = {w.path.split("/")[-1]: w.numpy() for w in ours.weights}
-    keras_weights = {w.path.split("/")[-1]: np.asarray(w.numpy()) for w in theirs.weights}
-    assert sorted(mine) == sorted(keras_weights)
-    for name, value in keras_weights.items():
-        assert mine[name].dtype == value.dtype, name
-        np.testing.assert_array_equal(mine[name], value, err_msg=name)
+    assert_same_quantized_weights(ours, theirs)
     hidden, ids = RNG.normal(size=(2, 3, 6)).astype("float32"), np.array([[1, 5, 11]])
     np.testing.assert_array_equal(ours(hidden, reverse=True).numpy(), np.asarray(theirs(hidden, reverse=True)))
     np.testing.assert_array_equal(ours(ids).numpy(), np.asarray(theirs(ids)))
