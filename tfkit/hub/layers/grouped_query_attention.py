@@ -252,8 +252,8 @@ class CachedGroupedQueryAttention(DeclaredConfig, Layer):
         where KerasHub repeats the keys and values per group, copying the
         whole cache at every decoding step. The numbers are the same.
         """
-        kv_heads, head_dim = int(self._key_dense.kernel.shape[1]), int(self._key_dense.kernel.shape[2])
-        heads = int(self._query_dense.kernel.shape[1])
+        kv_heads, head_dim = int(key.shape[2]), int(key.shape[3])  # the projections' (batch, length, heads, dim)
+        heads = int(query.shape[2])
         batch, query_length, key_length = tf.shape(query)[0], tf.shape(query)[1], tf.shape(key)[1]
         grouped = tf.reshape(query, [batch, query_length, kv_heads, heads // kv_heads, head_dim])
         scores = tf.einsum("bqkgh,bskh->bkgqs", grouped, key)
