@@ -51,6 +51,12 @@ def _stored_variables(layer: Any, idf_ids: set[int]) -> list[tuple[np.ndarray, s
     """``(array, dtype)`` of ``vars/0, 1, ...`` of one layer, as Keras 3 saves them."""
     stored, _ = _lora_layout(layer)
     target = getattr(layer, layer._lora_target, None) if getattr(layer, "lora_enabled", False) else None
+    if target is not None and getattr(layer, "quantization_mode", None):
+        raise NotImplementedError(
+            f"{type(layer).__name__} layer '{layer.path}' is quantized ({layer.quantization_mode}) with LoRA enabled: "
+            "Keras saves such a layer with the low-rank update merged into a re-quantized kernel, which tfkit does "
+            "not do yet; save its weights with the checkpoint format (model.save_weights('x.ckpt'))"
+        )
     out = []
     for variable in stored:
         if id(variable) in idf_ids:
