@@ -170,17 +170,3 @@ def test_lora_on_an_int8_einsum_dense_equals_keras():
         by_name[weight.path.split("/")[-1]].assign(weight.numpy())
     x = RNG.normal(size=(2, 5, 8)).astype("float32")
     np.testing.assert_allclose(ours(x).numpy(), np.asarray(theirs(x)), rtol=1e-6, atol=1e-6)
-
-
-def test_a_quantized_layer_with_lora_is_refused_by_name_and_the_previous_file_kept(tmp_path):
-    inputs = tfkit.Input((5, 8))
-    layer = layers.EinsumDense("btd,dh->bth", (None, 4), name="adapted")
-    model = tfkit.Model(inputs, layer(inputs))
-    path = tmp_path / "m.keras"
-    model.save(os.fspath(path))
-    before = path.read_bytes()
-    model.quantize("int8")
-    layer.enable_lora(2)
-    with pytest.raises(NotImplementedError, match="EinsumDense layer 'adapted' is quantized .int8. with LoRA"):
-        model.save(os.fspath(path))
-    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["m.keras"]

@@ -130,6 +130,12 @@ class EinsumQuantization(Int8Quantization):
             scale = tf.squeeze(scale, [axis for axis, letter in enumerate(outputs) if letter not in kernel])
         return tf.cast(weights[0], compute) / _move(scale, kept, kernel)
 
+    def _dequantized_target(self) -> tf.Tensor:
+        weights = [self.kernel, self.kernel_scale]
+        if getattr(self, "kernel_zero", None) is not None:
+            weights += [self.kernel_zero, self.g_idx]
+        return self._float_kernel([tf.convert_to_tensor(weight) for weight in weights], tf.float32)
+
     def _quantized_matmul(self, inputs: tf.Tensor) -> tf.Tensor:
         """``einsum(equation, inputs, kernel)`` with the quantized kernel; the inputs' gradient kept."""
         compute = tf.as_dtype(self.compute_dtype)

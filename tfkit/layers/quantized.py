@@ -157,6 +157,45 @@ class Int8Quantization:
         """The ``(rows, columns)`` matrix the int4 values are packed as (a 2-D weight is its own)."""
         return shape[0], shape[1]
 
+    def _lora_shape(self) -> tuple[int, ...]:
+        """LoRA's factors take the float weight's shape: an int4 weight is stored with its columns packed in pairs."""
+        shape = tuple(getattr(self, self._quantized_target).shape)
+        return (shape[0], self._int4_columns) if self.quantization_mode == "int4" else shape
+
+    def _dequantized_target(self) -> tf.Tensor:
+        """The float weight the quantized target stands for (float32, the target's own layout)."""
+        target = self._quantized_target
+        scale, zero = getattr(self, f"{target}_scale"), getattr(self, f"{target}_zero", None)
+        values = getattr(self, target)
+        if self.quantization_mode == "int4":
+            return int4.dequantized(
+                values, scale, zero, getattr(self, "g_idx", None), self._int4_columns, self._scale_axis, tf.float32
+            )
+        scale = tf.cast(scale, tf.float32)
+        return tf.cast(values, tf.float32) / (scale if self._scale_axis == 0 else tf.expand_dims(scale, -1))
+
+    def merged_quantized_values(self) -> dict[str, np.ndarray]:
+        """The quantized target with LoRA's update merged in and quantized again, by weight name (Keras's save).
+
+        As Keras 3 saves a quantized layer with LoRA enabled: the target weight de-quantized, plus
+        `lora_alpha / lora_rank * A @ B`, quantized again in the same mode (and int4 group size).
+
+        Returns:
+            A dict of the target's values, scale and (int4 groups) zero point, by attribute name.
+        """
+        target = self._quantized_target
+        factor_a = getattr(self, f"lora_{target}_a")
+        factor_b = getattr(self, f"lora_{target}_b")
+        merged = self._dequantized_target() + (self.lora_alpha / self.lora_rank) * tf.matmul(factor_a, factor_b)
+        block = self._int4_block_size() if self.quantization_mode == "int4" else None
+        config = (
+            quantizers.Int8QuantizationConfig()
+            if self.quantization_mode == "int8"
+            else quantizers.Int4QuantizationConfig(block_size=block or -1)
+        )
+        values = self._quantized_values(merged, config)
+        return {target + suffix: np.asarray(value) for suffix, value in values.items()}
+
     def _more_quantized_values(self, config: Any) -> dict[str, Any]:
         """Values of other weights the layer quantizes with its target, by attribute name (none here)."""
         return {}

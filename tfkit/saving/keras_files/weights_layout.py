@@ -96,11 +96,13 @@ def _top_layers(model: Any) -> list[Any]:
 def _lora_layout(layer: Any) -> tuple[list[tf.Variable], list[tf.Variable]]:
     """(variables the file stores, variables to zero). Keras saves a LoRA layer's kernel with the low-rank product
     merged in (``vars/0`` the kernel, ``vars/1`` the bias) and no factors; loading zeroes the factors."""
+    quantized = getattr(layer, "quantization_mode", None)
     if not getattr(layer, "lora_enabled", False):
-        return _quantized_order(layer) if getattr(layer, "quantization_mode", None) else _own_variables(layer), []
+        return _quantized_order(layer) if quantized else _own_variables(layer), []
     target = layer._lora_target
     factors = [getattr(layer, f"lora_{target}_a"), getattr(layer, f"lora_{target}_b")]
-    return [v for v in layer._own_weights() if all(v is not f for f in factors)], factors
+    ordered = _quantized_order(layer) if quantized else layer._own_weights()
+    return [v for v in ordered if all(v is not f for f in factors)], factors
 
 
 def _quantized_order(layer: Any) -> list[tf.Variable]:

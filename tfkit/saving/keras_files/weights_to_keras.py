@@ -51,19 +51,17 @@ def _stored_variables(layer: Any, idf_ids: set[int]) -> list[tuple[np.ndarray, s
     """``(array, dtype)`` of ``vars/0, 1, ...`` of one layer, as Keras 3 saves them."""
     stored, _ = _lora_layout(layer)
     target = getattr(layer, layer._lora_target, None) if getattr(layer, "lora_enabled", False) else None
-    if target is not None and getattr(layer, "quantization_mode", None):
-        raise NotImplementedError(
-            f"{type(layer).__name__} layer '{layer.path}' is quantized ({layer.quantization_mode}) with LoRA enabled: "
-            "Keras saves such a layer with the low-rank update merged into a re-quantized kernel, which tfkit does "
-            "not do yet; save its weights with the checkpoint format (model.save_weights('x.ckpt'))"
-        )
+    merged = layer.merged_quantized_values() if target is not None and layer.quantization_mode else {}
     out = []
     for variable in stored:
         if id(variable) in idf_ids:
             continue
-        if target is not None and variable is target:
-            merged = np.asarray(layer.merged_kernel()).astype(h5_format.storage_dtype(variable.dtype))
-            out.append((merged, variable.dtype.name))
+        replaced = [value for name, value in merged.items() if getattr(layer, name, None) is variable]
+        if replaced:  # a quantized weight with LoRA's update merged in and quantized again, as Keras saves it
+            out.append((np.asarray(replaced[0]).astype(h5_format.storage_dtype(variable.dtype)), variable.dtype.name))
+        elif target is not None and variable is target:
+            whole = np.asarray(layer.merged_kernel()).astype(h5_format.storage_dtype(variable.dtype))
+            out.append((whole, variable.dtype.name))
         else:
             out.append((h5_format.to_storage(variable), variable.dtype.name))
     return out
