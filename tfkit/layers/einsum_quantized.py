@@ -80,17 +80,14 @@ class EinsumQuantization(Int8Quantization):
                 f"{self._who()}: equation {self.equation!r} sums the input over {''.join(lost)!r} without the "
                 "kernel; tfkit quantizes EinsumDense equations whose input letters are in the kernel or the output"
             )
-        reduced = self._reduced_kernel_axes()
-        if mode == "int4" and reduced != tuple(range(len(reduced))):
-            raise NotImplementedError(
-                f"{self._who()}: int4 packs the kernel as a (contracted, other) matrix, so its contracted letters "
-                f"must come first; equation {self.equation!r} has them at kernel axes {list(reduced)}"
-            )
 
     def _int4_matrix_shape(self, shape: tuple[int, ...]) -> tuple[int, int]:
-        self._check_quantizable("int4")
-        split = len(self._reduced_kernel_axes())
-        return math.prod(shape[:split]), math.prod(shape[split:])
+        """As Keras: the kernel reshaped, in its own axis order, to (contracted sizes, other sizes); when the
+        contracted letters do not come first the matrix's columns are not output channels, and de-quantizing
+        reshapes back, so the numbers stay Keras's."""
+        reduced = self._reduced_kernel_axes()
+        rows = math.prod(size for axis, size in enumerate(shape) if axis in reduced)
+        return rows, math.prod(shape) // rows
 
     def _lora_shape(self) -> tuple[int, ...]:
         """An int4 kernel is stored packed as a matrix: LoRA's factors take the kernel's own shape (Keras's)."""
