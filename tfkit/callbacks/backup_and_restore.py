@@ -210,9 +210,13 @@ class BackupAndRestore(Callback):
     def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
         chief = worker_files.is_chief(self._strategy())
         if chief and not os.path.exists(self.backup_dir):
-            os.makedirs(self.backup_dir)
-            with open(os.path.join(self.backup_dir, _CREATED_MARKER), "w") as marker:
-                marker.write("created by tfkit's BackupAndRestore; removed with the backup\n")
+            try:
+                os.makedirs(self.backup_dir)
+            except FileExistsError:
+                pass  # another process made it between the check and here; that process writes the marker
+            else:
+                with open(os.path.join(self.backup_dir, _CREATED_MARKER), "w") as marker:
+                    marker.write("created by tfkit's BackupAndRestore; removed with the backup\n")
         # A clean-up journal means the last fit finished: no worker restores from a backup being deleted.
         finished = os.path.isfile(os.path.join(self.backup_dir, _CLEANUP_JOURNAL))
         if chief:
