@@ -22,6 +22,7 @@ from tfkit import losses, metrics, optimizers
 from tfkit.hub import samplers
 from tfkit.hub.models.generate_length import check_generate_length
 from tfkit.hub.models.prefill import prefill_length
+from tfkit.hub.models.speculative_options import make_proposer
 from tfkit.hub.models.task import Task
 from tfkit.saving import register_keras_serializable
 
@@ -93,6 +94,7 @@ class CausalLM(Task):
         super().compile(optimizer=optimizer, loss=loss, weighted_metrics=weighted_metrics, **kwargs)
         self.sampler = samplers.get(sampler)
         self.generate_function = None
+        self.speculative_functions = {}
 
     def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
         """Generates one batch: `{"token_ids", "padding_mask"}` in, the completed ids and their mask out."""
@@ -100,14 +102,17 @@ class CausalLM(Task):
 
     def make_generate_function(self) -> Any:
         """The compiled `generate_step` (a `tf.function`, with XLA unless `jit_compile=False`)."""
-        if getattr(self, "generate_function", None) is not None:
-            return self.generate_function
-        if self.run_eagerly:
-            self.generate_function = self.generate_step
-        else:  # XLA unless compile said jit_compile=False ("auto", tfkit's default, compiles generation)
-            jit = self._compiled.config.get("jit_compile", "auto") if self._compiled is not None else "auto"
-            self.generate_function = tf.function(self.generate_step, jit_compile=jit is not False)
+        if getattr(self, "generate_function", None) is None:
+            self.generate_function = self.compiled_generation(self.generate_step)
         return self.generate_function
+
+    def compiled_generation(self, step: Any) -> Any:
+        """`step` as generation runs it: eager under `run_eagerly`, else a `tf.function` (XLA unless `compile`
+        said `jit_compile=False`; `"auto"`, tfkit's default, compiles generation)."""
+        if self.run_eagerly:
+            return step
+        jit = self._compiled.config.get("jit_compile", "auto") if self._compiled is not None else "auto"
+        return tf.function(step, jit_compile=jit is not False)
 
     def _stop_token_ids(self, stop_token_ids: Any) -> Any:
         if not (isinstance(stop_token_ids, str) and stop_token_ids == "auto"):
@@ -180,7 +185,16 @@ class CausalLM(Task):
         return super().export(filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
 
     def generate(
-        self, inputs: Any, max_length: int | None = None, stop_token_ids: Any = "auto", strip_prompt: bool = False
+        self,
+        inputs: Any,
+        max_length: int | None = None,
+        stop_token_ids: Any = "auto",
+        strip_prompt: bool = False,
+        *,
+        assistant_model: Any = None,
+        num_assistant_tokens: int = 4,
+        prompt_lookup_num_tokens: int | None = None,
+        max_matching_ngram_size: int = 2,
     ) -> Any:
         """Generates text (or token ids) from prompts, with the sampler chosen in `compile`.
 
@@ -196,6 +210,21 @@ class CausalLM(Task):
                 Defaults to `"auto"`.
             strip_prompt: Whether to return the completion only. Defaults to
                 `False`: prompt and completion.
+            assistant_model: A smaller causal LM with the same tokenizer
+                whose guesses the model checks several at a time
+                (speculative decoding, `tfkit.hub.models.speculative`): the
+                ids of greedy decoding, fewer passes of the model. Needs
+                `compile(sampler="greedy")`. Not in KerasHub; the name is
+                Hugging Face's. Defaults to `None`.
+            num_assistant_tokens: How many tokens `assistant_model` guesses a
+                round. Defaults to `4`.
+            prompt_lookup_num_tokens: Guess this many tokens a round by
+                copying what followed the last n-gram's latest earlier
+                occurrence in the sequence (prompt lookup decoding; greedy
+                ids, fast where the output quotes the prompt). Defaults to
+                `None` (off).
+            max_matching_ngram_size: The longest n-gram prompt lookup
+                matches. Defaults to `2`.
 
         Returns:
             A string (for a string prompt), a list of strings, or, without a
@@ -203,11 +232,30 @@ class CausalLM(Task):
 
         Raises:
             ValueError: If `stop_token_ids="auto"` and there is no preprocessor,
-                or the sequences are longer than a learned position
-                embedding's positions (GPT-2's `max_sequence_length`).
+                the sequences are longer than a learned position embedding's
+                positions (GPT-2's `max_sequence_length`), or the speculative
+                arguments cannot be honoured (`speculative_options`).
+
+        Example:
+            >>> import tfkit.hub as keras_hub
+            >>> backbone = keras_hub.models.GPT2Backbone(vocabulary_size=10, num_layers=1, num_heads=2,
+            ...     hidden_dim=8, intermediate_dim=16, max_sequence_length=12)
+            >>> causal_lm = keras_hub.models.GPT2CausalLM(backbone)
+            >>> causal_lm.compile(sampler="greedy")
+            >>> prompt = {"token_ids": np.array([[1, 2, 1, 2, 0, 0, 0, 0]]), "padding_mask": np.arange(8)[None] < 4}
+            >>> greedy = causal_lm.generate(prompt, stop_token_ids=None)["token_ids"]
+            >>> lookup = causal_lm.generate(prompt, stop_token_ids=None, prompt_lookup_num_tokens=3)["token_ids"]
+            >>> bool((greedy == lookup).all())
+            True
         """
         stop_token_ids = self._stop_token_ids(stop_token_ids)
-        generate_function = self.make_generate_function()
+        proposer = make_proposer(
+            self, assistant_model, num_assistant_tokens, prompt_lookup_num_tokens, max_matching_ngram_size
+        )
+        if proposer is None:
+            generate_function = self.make_generate_function()
+        else:
+            generate_function = self.make_speculative_function(proposer)
         scalar = isinstance(inputs, str) or (tf.is_tensor(inputs) and inputs.shape.rank == 0)
         if isinstance(inputs, tf.data.Dataset):
             batches = list(inputs)

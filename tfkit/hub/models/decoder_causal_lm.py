@@ -53,6 +53,7 @@ from tfkit import losses
 from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM, stop_mask
 from tfkit.hub.models.prefill import full_length, prompt_part
+from tfkit.hub.models.speculative import speculative_generate_step
 
 
 def unchanged(x: Any, index: int) -> Any:
@@ -271,6 +272,35 @@ class DecoderCausalLM(CausalLM):
         else:
             padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
         return {"token_ids": token_ids, "padding_mask": padding_mask}
+
+    def make_speculative_function(self, proposer: Any) -> Any:
+        """`generate_step` with a proposer's guesses checked several at a time, compiled as `generate_step` is.
+
+        One compiled function per proposer kind and settings (and draft
+        model), kept until `compile` is called again.
+
+        Args:
+            proposer: From `tfkit.hub.models.speculative_options.make_proposer`.
+
+        Returns:
+            A callable taking `generate_step`'s arguments.
+        """
+        key = (
+            type(proposer).__name__,
+            id(getattr(proposer, "draft", None)),
+            proposer.num_tokens,
+            getattr(proposer, "max_ngram_size", None),
+        )
+        functions = getattr(self, "speculative_functions", None)
+        if functions is None:
+            functions = self.speculative_functions = {}
+        if key not in functions:
+
+            def step(inputs: Any, stop_token_ids: Any = None, prefill_length: int | None = None) -> Any:
+                return speculative_generate_step(self, inputs, proposer, stop_token_ids, prefill_length)
+
+            functions[key] = self.compiled_generation(step)
+        return functions[key]
 
     def score(
         self,
