@@ -13,7 +13,7 @@ into text.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterator
 
 import numpy as np
 import tensorflow as tf
@@ -23,6 +23,7 @@ from tfkit.hub import samplers
 from tfkit.hub.models.generate_length import check_generate_length
 from tfkit.hub.models.prefill import prefill_length
 from tfkit.hub.models.speculative_options import make_proposer
+from tfkit.hub.models.streaming import STREAM_INTERVAL, TextPieces, stream_token_ids
 from tfkit.hub.models.task import Task
 from tfkit.saving import register_keras_serializable
 
@@ -95,6 +96,7 @@ class CausalLM(Task):
         self.sampler = samplers.get(sampler)
         self.generate_function = None
         self.speculative_functions = {}
+        self.stream_functions = None
 
     def generate_step(self, inputs: dict[str, Any], stop_token_ids: Any = None) -> dict[str, Any]:
         """Generates one batch: `{"token_ids", "padding_mask"}` in, the completed ids and their mask out."""
@@ -256,12 +258,24 @@ class CausalLM(Task):
             generate_function = self.make_generate_function()
         else:
             generate_function = self.make_speculative_function(proposer)
-        scalar = isinstance(inputs, str) or (tf.is_tensor(inputs) and inputs.shape.rank == 0)
+        scalar = _is_scalar(inputs)
+        outputs = []
+        for prompt, static in self._prompt_batches(inputs, max_length):
+            generated = generate_function(prompt, stop_token_ids=stop_token_ids, **static)
+            if strip_prompt:
+                generated = without_prompt(generated, prompt)
+            if self.preprocessor is not None:
+                generated = self.preprocessor.generate_postprocess(generated)
+            outputs.append(generated)
+        return joined_outputs(outputs, scalar)
+
+    def _prompt_batches(self, inputs: Any, max_length: int | None) -> Any:
+        """`generate`'s inputs as batches: `(prompt, static)`, the preprocessed prompt tensors and the
+        compiled program's static arguments (the prefill bucket)."""
         if isinstance(inputs, tf.data.Dataset):
             batches = list(inputs)
         else:
-            batches = [[inputs] if scalar else inputs]
-        outputs = []
+            batches = [[inputs] if _is_scalar(inputs) else inputs]
         for batch in batches:
             prompt = batch
             if self.preprocessor is not None:
@@ -271,13 +285,97 @@ class CausalLM(Task):
             static = {}
             if self.prefill_buckets:  # generate_step takes prefill_length: one compiled program per bucket
                 static["prefill_length"] = prefill_length(prompt["padding_mask"], prompt["token_ids"].shape[1])
-            generated = generate_function(prompt, stop_token_ids=stop_token_ids, **static)
-            if strip_prompt:
-                generated = without_prompt(generated, prompt)
-            if self.preprocessor is not None:
-                generated = self.preprocessor.generate_postprocess(generated)
-            outputs.append(generated)
-        return joined_outputs(outputs, scalar)
+            yield prompt, static
+
+    def stream_generate(
+        self,
+        inputs: Any,
+        max_length: int | None = None,
+        stop_token_ids: Any = "auto",
+        interval: float = STREAM_INTERVAL,
+    ) -> Iterator[Any]:
+        """Generates as `generate` does, handing out each prompt's new text as it is made.
+
+        The compiled decoding loop runs a few steps at a time
+        (`tfkit.hub.models.streaming`): the first piece comes right after
+        the prompt pass, then a piece about every `interval` seconds. The
+        pieces of a prompt joined are `generate(..., strip_prompt=True)`'s
+        text for it (the same ids, with any sampler that picks one token a
+        step). KerasHub's `generate` cannot stream; this is a Python
+        generator rather than Hugging Face's `streamer=` callback object, so
+        a loop, a web server's response or a notebook reads it directly,
+        with no thread in between.
+
+        Args:
+            inputs: As in `generate`.
+            max_length: As in `generate`. Defaults to `None`.
+            stop_token_ids: As in `generate`. Defaults to `"auto"`.
+            interval: The seconds each part of the loop aims at: smaller
+                gives smaller pieces more often, at some cost in tokens per
+                second. Defaults to `0.2`.
+
+        Yields:
+            For a string prompt, its new text; for a list of prompts, a list
+            with each one's new text (`""` for a row with none this time);
+            without a preprocessor, a list with each row's new token ids
+            (1-D NumPy arrays). A `tf.data.Dataset` streams one batch after
+            another.
+
+        Raises:
+            ValueError: If the sampler does not pick one token a step (beam
+                and contrastive search revise or compare whole sequences),
+                or as `generate`.
+
+        Example:
+            >>> import tfkit.hub as keras_hub
+            >>> backbone = keras_hub.models.GPT2Backbone(vocabulary_size=10, num_layers=1, num_heads=2,
+            ...     hidden_dim=8, intermediate_dim=16, max_sequence_length=12)
+            >>> causal_lm = keras_hub.models.GPT2CausalLM(backbone)
+            >>> causal_lm.compile(sampler="greedy")
+            >>> prompt = {"token_ids": np.array([[1, 2, 0, 0, 0, 0]]), "padding_mask": np.arange(6)[None] < 2}
+            >>> pieces = list(causal_lm.stream_generate(prompt, stop_token_ids=None))
+            >>> streamed = np.concatenate([piece[0] for piece in pieces])
+            >>> full = causal_lm.generate(prompt, stop_token_ids=None)["token_ids"][0, 2:]
+            >>> bool((streamed == full).all())
+            True
+        """
+        if not self.sampler.streams:
+            raise ValueError(
+                f"{type(self).__name__}.stream_generate: {type(self.sampler).__name__} does not pick one token a "
+                "step, so it cannot hand tokens out as it goes; compile with 'greedy', 'top_k', 'top_p' or "
+                "'random', or call generate()"
+            )
+        stop_token_ids = self._stop_token_ids(stop_token_ids)
+        scalar = _is_scalar(inputs)
+        for prompt, static in self._prompt_batches(inputs, max_length):
+            parts = stream_token_ids(self, prompt, stop_token_ids, static, interval)
+            if self.preprocessor is None:
+                yield from parts
+                continue
+            text = TextPieces(self.preprocessor, int(prompt["token_ids"].shape[0]))
+            for pieces in parts:
+                new = text.add(pieces)
+                yield new[0] if scalar else new
+            rest = text.add([np.zeros(0, "int32")] * len(text.ids), final=True)
+            if any(rest):
+                yield rest[0] if scalar else rest
+
+    def make_stream_functions(self) -> tuple[Any, Any]:
+        """The compiled `stream_start` and `stream_continue` (`stream_generate`'s parts), made once.
+
+        Returns:
+            The two callables, compiled as `generate_step` is.
+        """
+        if getattr(self, "stream_functions", None) is None:
+            self.stream_functions = (
+                self.compiled_generation(self.stream_start),
+                self.compiled_generation(self.stream_continue),
+            )
+        return self.stream_functions
+
+
+def _is_scalar(inputs: Any) -> bool:
+    return isinstance(inputs, str) or (tf.is_tensor(inputs) and inputs.shape.rank == 0)
 
 
 def _generate_signature(model: "CausalLM", max_length: int | None, stop_token_ids: Any) -> Any:

@@ -236,28 +236,9 @@ class DecoderCausalLM(CausalLM):
             up to each row's first stop token.
         """
         token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
-        hidden_states, cache = self._build_cache(token_ids, prefill_length, **self.prompt_pass_inputs(inputs))
-        offset = self.prefix_length()  # the positions of the tokens after the prompt pass's prefix
-        index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
-        prompt_mask = tf.cast(padding_mask, tf.bool)
-
-        def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
-            update_index = index - 1
-            position = update_index + offset if offset else update_index
-            size = [tf.shape(prompt)[0], 1]  # a static width of 1 (XLA)
-            step = {}
-            if self.keeps_prompt_cache:  # a prompt position's keys and values stay as the prompt pass wrote them
-                step["cache_update_mask"] = tf.logical_not(tf.slice(prompt_mask, [0, update_index], size))
-            column = tf.slice(prompt, [0, update_index], size)
-            logits, hidden_states, cache = self.call_with_cache(column, cache, position, **step)
-            return tf.squeeze(logits, axis=1), tf.squeeze(hidden_states, axis=1), cache
-
-        first = {}
-        if self.first_logits_from_prompt_pass and self.sampler.accepts_first_logits:
-            last = tf.gather(hidden_states, index - 1, axis=1)[:, None, :]  # (batch, 1, hidden_dim)
-            first["first_logits"] = self.backbone.token_embedding(last, reverse=True)[:, 0, :]
+        hidden_states, cache, index, first = self._prompt_pass(inputs, prefill_length)
         token_ids = self.sampler(
-            next=next_token,
+            next=self._next_token_function(padding_mask),
             prompt=token_ids,
             cache=cache,
             index=index,
@@ -272,6 +253,84 @@ class DecoderCausalLM(CausalLM):
         else:
             padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
         return {"token_ids": token_ids, "padding_mask": padding_mask}
+
+    def _prompt_pass(self, inputs: dict[str, Any], prefill_length: int | None) -> tuple[Any, Any, Any, dict]:
+        """The prompt pass: `(hidden_states, cache, index, first)`, `index` the shortest prompt's end and
+        `first` the sampler's `first_logits` where the model and the sampler take them (else empty)."""
+        token_ids, padding_mask = inputs["token_ids"], inputs["padding_mask"]
+        hidden_states, cache = self._build_cache(token_ids, prefill_length, **self.prompt_pass_inputs(inputs))
+        index = tf.reduce_min(tf.reduce_sum(tf.cast(padding_mask, tf.int32), axis=-1))
+        first = {}
+        if self.first_logits_from_prompt_pass and self.sampler.accepts_first_logits:
+            last = tf.gather(hidden_states, index - 1, axis=1)[:, None, :]  # (batch, 1, hidden_dim)
+            first["first_logits"] = self.backbone.token_embedding(last, reverse=True)[:, 0, :]
+        return hidden_states, cache, index, first
+
+    def _next_token_function(self, padding_mask: Any) -> Callable[..., Any]:
+        """The sampler's `next`: one cached step over the token at `index - 1`, its logits for `index`."""
+        offset = self.prefix_length()  # the positions of the tokens after the prompt pass's prefix
+        prompt_mask = tf.cast(padding_mask, tf.bool)
+
+        def next_token(prompt: Any, cache: Any, index: Any) -> tuple[Any, Any, Any]:
+            update_index = index - 1
+            position = update_index + offset if offset else update_index
+            size = [tf.shape(prompt)[0], 1]  # a static width of 1 (XLA)
+            step = {}
+            if self.keeps_prompt_cache:  # a prompt position's keys and values stay as the prompt pass wrote them
+                step["cache_update_mask"] = tf.logical_not(tf.slice(prompt_mask, [0, update_index], size))
+            column = tf.slice(prompt, [0, update_index], size)
+            logits, hidden_states, cache = self.call_with_cache(column, cache, position, **step)
+            return tf.squeeze(logits, axis=1), tf.squeeze(hidden_states, axis=1), cache
+
+        return next_token
+
+    def stream_start(
+        self, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
+    ) -> tuple[Any, Any, Any]:
+        """The prompt pass and the first new token: the state `stream_continue` goes on from.
+
+        Args:
+            inputs: `{"token_ids", "padding_mask"}`, as `generate_step` takes them.
+            stop_token_ids: Token ids that end a row, or `None`.
+            prefill_length: How many positions the prompt pass covers; `None`, all.
+
+        Returns:
+            `(token_ids, cache, index)`: the rows with their first new token,
+            the key/value cache, and the next position to fill.
+        """
+        _, cache, index, first = self._prompt_pass(inputs, prefill_length)
+        return self.sampler.decode(
+            self._next_token_function(inputs["padding_mask"]),
+            inputs["token_ids"],
+            cache,
+            index,
+            inputs["padding_mask"],
+            stop_token_ids,
+            first_logits=first.get("first_logits"),
+            max_steps=1,
+        )
+
+    def stream_continue(
+        self, token_ids: Any, cache: Any, index: Any, padding_mask: Any, stop_token_ids: Any, max_steps: Any
+    ) -> tuple[Any, Any, Any]:
+        """At most `max_steps` more tokens from the state `stream_start` (or the last call) left.
+
+        Args:
+            token_ids: int `(batch, length)`: the rows, filled before `index`.
+            cache: The key/value cache.
+            index: The next position to fill.
+            padding_mask: The prompts' mask (the positions the prompts hold).
+            stop_token_ids: Token ids that end a row, or `None`.
+            max_steps: The most tokens to add (an int32 scalar tensor: one
+                compiled program serves every count).
+
+        Returns:
+            `(token_ids, cache, index)`, as `stream_start`.
+        """
+        next_token = self._next_token_function(padding_mask)
+        return self.sampler.decode(
+            next_token, token_ids, cache, index, padding_mask, stop_token_ids, max_steps=max_steps
+        )
 
     def make_speculative_function(self, proposer: Any) -> Any:
         """`generate_step` with a proposer's guesses checked several at a time, compiled as `generate_step` is.

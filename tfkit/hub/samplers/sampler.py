@@ -106,11 +106,14 @@ class Sampler(tf.Module, StateOwner):
     """
 
     accepts_first_logits: ClassVar[bool] = True  # a subclass with its own __call__ is False unless it says so
+    streams: ClassVar[bool] = True  # decodes in parts (`decode`); False for a subclass with its own __call__
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "__call__" in vars(cls) and "accepts_first_logits" not in vars(cls):
             cls.accepts_first_logits = False
+        if "__call__" in vars(cls) and "streams" not in vars(cls):
+            cls.streams = False
 
     def __init__(self, temperature: float = 1.0) -> None:
         super().__init__()
@@ -142,12 +145,63 @@ class Sampler(tf.Module, StateOwner):
         first_logits: Any = None,
         **kwargs: Any,
     ) -> tf.Tensor:
+        prompt, _, _ = self.decode(next, prompt, cache, index, mask, stop_token_ids, first_logits=first_logits)
+        return prompt
+
+    def decode(
+        self,
+        next: Callable[..., Any],
+        prompt: Any,
+        cache: Any = None,
+        index: Any = 0,
+        mask: Any = None,
+        stop_token_ids: Any = None,
+        first_logits: Any = None,
+        max_steps: Any = None,
+    ) -> tuple[tf.Tensor, Any, tf.Tensor]:
+        """The decoding loop with its state kept: at most `max_steps` tokens, then the prompt, cache and index.
+
+        Calling the sampler runs this to the end and returns the prompt;
+        `CausalLM.stream_generate` calls it a few steps at a time, the
+        cache and index carried from one call to the next. Subclasses that
+        define their own `__call__` (beam and contrastive search) do not
+        decode in parts (`streams` is `False` for them).
+
+        Args:
+            next: As in calling the sampler.
+            prompt: As in calling the sampler.
+            cache: As in calling the sampler. Defaults to `None`.
+            index: As in calling the sampler. Defaults to `0`.
+            mask: As in calling the sampler. Defaults to `None`.
+            stop_token_ids: As in calling the sampler. Defaults to `None`.
+            first_logits: As in calling the sampler; the step they make
+                counts in `max_steps`. Defaults to `None`.
+            max_steps: The most tokens to write (an int or int32 scalar
+                tensor); `None` fills the prompt. Defaults to `None`.
+
+        Returns:
+            `(prompt, cache, index)`: the prompt filled so far, the cache,
+            and the next position to fill (the prompt's length, or less when
+            `max_steps` or every row's stop token ended the loop first).
+
+        Example:
+            >>> import tfkit.hub as keras_hub
+            >>> def next(prompt, cache, index):
+            ...     return tf.one_hot(tf.gather(prompt, index - 1, axis=1) + 1, 10), None, cache
+            >>> prompt, _, index = keras_hub.samplers.GreedySampler().decode(
+            ...     next, tf.constant([[3, 0, 0, 0, 0]]), index=1, max_steps=2)
+            >>> prompt.numpy().tolist(), int(index)
+            ([[3, 4, 5, 0, 0]], 3)
+        """
         who = type(self).__name__
         prompt, mask = prompt_ops.checked_prompt(prompt, mask, who)
         max_length = prompt_ops.static_or_dynamic(prompt, 1)
         index = prompt_ops.checked_index(index, max_length, who)
         stop_ids = prompt_ops.stop_ids_tensor(stop_token_ids, prompt.dtype, who)
         cache = () if cache is None else cache  # tf.while_loop takes no None
+        steps = (
+            max_length - index if max_steps is None else tf.minimum(tf.cast(max_steps, tf.int32), max_length - index)
+        )
 
         def cond(prompt: tf.Tensor, cache: Any, index: tf.Tensor, mask: tf.Tensor) -> tf.Tensor:
             if stop_ids is None:
@@ -169,14 +223,15 @@ class Sampler(tf.Module, StateOwner):
             return fill(prompt, index, logits), cache, index + 1, mask
 
         if first_logits is not None:  # the loop's first step, with the logits given instead of `next`'s
-            runs = (index < max_length) & cond(prompt, cache, index, mask)
+            runs = (steps > 0) & cond(prompt, cache, index, mask)
             prompt = tf.cond(runs, lambda: fill(prompt, index, first_logits), lambda: prompt)
             index = tf.where(runs, index + 1, index)
+            steps = tf.where(runs, steps - 1, steps)
 
-        prompt, _, _, _ = self.run_loop(
-            cond, body, model=model, loop_vars=(prompt, cache, index, mask), maximum_iterations=max_length - index
+        prompt, cache, index, _ = self.run_loop(
+            cond, body, model=None, loop_vars=(prompt, cache, index, mask), maximum_iterations=steps
         )
-        return prompt
+        return prompt, cache, index
 
     def compute_probabilities(self, logits: Any) -> tf.Tensor:
         """The distribution over the vocabulary: `softmax(logits / temperature)`, in float32 whatever the logits' dtype.
