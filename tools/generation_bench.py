@@ -38,6 +38,7 @@ import tensorflow as tf  # noqa: E402
 
 import tfkit  # noqa: E402
 import tfkit.hub as tk_hub  # noqa: E402
+from tfkit.hub.models.streaming import STREAM_INTERVAL  # noqa: E402
 
 GPT2_124M = dict(
     vocabulary_size=50257, num_layers=12, num_heads=12, hidden_dim=768, intermediate_dim=3072, max_sequence_length=1024
@@ -73,7 +74,7 @@ def prompts(batch: int, prompt_length: int, length: int, vocabulary: int, seed: 
     return {"token_ids": np.where(mask, rng.integers(1, vocabulary, (batch, length)), 0), "padding_mask": mask}
 
 
-def streaming(repeats: int) -> None:
+def streaming(repeats: int, interval: float) -> None:
     causal_lm = gpt2(**GPT2_124M)
     print("| batch | generate tok/s | stream_generate tok/s | ratio | first piece | generate's whole call |")
     print("|---:|---:|---:|---:|---:|---:|")
@@ -83,7 +84,7 @@ def streaming(repeats: int) -> None:
 
         def stream() -> None:
             began = time.perf_counter()
-            for i, _ in enumerate(causal_lm.stream_generate(dict(prompt), stop_token_ids=None)):
+            for i, _ in enumerate(causal_lm.stream_generate(dict(prompt), stop_token_ids=None, interval=interval)):
                 if i == 0:
                     first.append(time.perf_counter() - began)
 
@@ -186,10 +187,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=["streaming", "speculative"], required=True)
     parser.add_argument("--repeats", type=int, default=5, help="interleaved timed runs of each kind")
+    parser.add_argument("--interval", type=float, default=STREAM_INTERVAL, help="stream_generate's interval")
     parser.add_argument("--train-steps", type=int, default=600, help="training steps of each copier")
     args = parser.parse_args()
     if args.part == "streaming":
-        streaming(args.repeats)
+        streaming(args.repeats, args.interval)
     else:
         speculative(args.repeats, args.train_steps)
 

@@ -7,7 +7,9 @@ Compiled by XLA on a CPU, one product of the three kernels side by side runs
 at more than twice the bytes per second of three separate ones (the figures
 are in ``docs/benchmarks.md``, "Joined projections"). The kernels are joined
 inside the compiled program; they are variables read before ``generate``'s
-loop, so XLA joins them once a call, not once a step. The joined copy lives
+loop, so XLA joins them once a call, not once a step (``stream_generate``,
+which calls its loop in parts, joins them in its first part only:
+``joined_kernels``). The joined copy lives
 while the call runs: the projections' weights once more.
 
 Only where it pays and changes nothing else: inside XLA compilation, for built
@@ -27,6 +29,7 @@ import tensorflow as tf
 
 from tfkit import activations
 from tfkit.base.xla_context import in_xla_compilation
+from tfkit.hub.layers.joined_kernels import joined_kernel, key_of
 
 # (batch, length, model dim) x a kernel of (model dim, heads, head dim) in any order -> (batch, length, heads, head dim)
 _HEADS_EQUATION = re.compile(r"^(\w)(\w)(\w),(\w)(\w)(\w)->\1\2(\w)(\w)$")
@@ -91,10 +94,14 @@ def project_heads_together(denses: Sequence[Any], inputs: tf.Tensor) -> list[tf.
         return None
     heads = [int(dense.kernel.shape[heads_axis]) for dense in denses]
     if model_axis == 0:  # (dim, heads, head_dim) kernels side by side as one (dim, all heads x head_dim) matrix
-        kernel = tf.concat([tf.reshape(dense.kernel, [dense.kernel.shape[0], -1]) for dense in denses], axis=1)
+        kernel = joined_kernel(
+            key_of(denses), lambda: tf.concat([tf.reshape(d.kernel, [d.kernel.shape[0], -1]) for d in denses], axis=1)
+        )
         outputs = tf.matmul(tf.reshape(inputs, [-1, inputs.shape[-1]]), kernel)
     else:
-        kernel = tf.concat([tf.convert_to_tensor(dense.kernel) for dense in denses], axis=heads_axis)
+        kernel = joined_kernel(
+            key_of(denses), lambda: tf.concat([tf.convert_to_tensor(d.kernel) for d in denses], axis=heads_axis)
+        )
         outputs = tf.einsum(denses[0].equation, inputs, kernel)
     head_dim = int(denses[0].kernel.shape[head_axis])
     outputs = tf.reshape(outputs, tf.concat([tf.shape(inputs)[:2], [sum(heads), head_dim]], axis=0))

@@ -312,7 +312,7 @@ class CausalLM(Task):
             stop_token_ids: As in `generate`. Defaults to `"auto"`.
             interval: The seconds each part of the loop aims at: smaller
                 gives smaller pieces more often, at some cost in tokens per
-                second. Defaults to `0.2`.
+                second. Defaults to `0.25`.
 
         Yields:
             For a string prompt, its new text; for a list of prompts, a list

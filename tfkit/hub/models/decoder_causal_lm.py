@@ -50,6 +50,7 @@ from typing import Any, Callable, ClassVar
 import tensorflow as tf
 
 from tfkit import losses
+from tfkit.hub.layers.joined_kernels import JoinedKernels
 from tfkit.hub.layers.kv_cache import empty_layer_caches, join_layer_caches, layer_cache
 from tfkit.hub.models.causal_lm import CausalLM, stop_mask
 from tfkit.hub.models.prefill import full_length, prompt_part
@@ -286,7 +287,7 @@ class DecoderCausalLM(CausalLM):
 
     def stream_start(
         self, inputs: dict[str, Any], stop_token_ids: Any = None, prefill_length: int | None = None
-    ) -> tuple[Any, Any, Any]:
+    ) -> tuple[Any, Any, Any, Any]:
         """The prompt pass and the first new token: the state `stream_continue` goes on from.
 
         Args:
@@ -295,23 +296,36 @@ class DecoderCausalLM(CausalLM):
             prefill_length: How many positions the prompt pass covers; `None`, all.
 
         Returns:
-            `(token_ids, cache, index)`: the rows with their first new token,
-            the key/value cache, and the next position to fill.
+            `(token_ids, cache, index, joined)`: the rows with their first new
+            token, the key/value cache, the next position to fill, and the
+            attention projections' kernels this call joined
+            (`tfkit.hub.layers.joined_kernels`; empty outside XLA), which
+            `stream_continue` takes so as not to join them again.
         """
-        _, cache, index, first = self._prompt_pass(inputs, prefill_length)
-        return self.sampler.decode(
-            self._next_token_function(inputs["padding_mask"]),
-            inputs["token_ids"],
-            cache,
-            index,
-            inputs["padding_mask"],
-            stop_token_ids,
-            first_logits=first.get("first_logits"),
-            max_steps=1,
-        )
+        with JoinedKernels() as joined:
+            _, cache, index, first = self._prompt_pass(inputs, prefill_length)
+            token_ids, cache, index = self.sampler.decode(
+                self._next_token_function(inputs["padding_mask"]),
+                inputs["token_ids"],
+                cache,
+                index,
+                inputs["padding_mask"],
+                stop_token_ids,
+                first_logits=first.get("first_logits"),
+                max_steps=1,
+            )
+        self._joined_kernel_keys = joined.keys  # a trace-time record: the order of the kernels returned
+        return token_ids, cache, index, joined.tensors()
 
     def stream_continue(
-        self, token_ids: Any, cache: Any, index: Any, padding_mask: Any, stop_token_ids: Any, max_steps: Any
+        self,
+        token_ids: Any,
+        cache: Any,
+        index: Any,
+        padding_mask: Any,
+        stop_token_ids: Any,
+        max_steps: Any,
+        joined: Any = (),
     ) -> tuple[Any, Any, Any]:
         """At most `max_steps` more tokens from the state `stream_start` (or the last call) left.
 
@@ -323,14 +337,23 @@ class DecoderCausalLM(CausalLM):
             stop_token_ids: Token ids that end a row, or `None`.
             max_steps: The most tokens to add (an int32 scalar tensor: one
                 compiled program serves every count).
+            joined: The joined kernels `stream_start` returned. Defaults to
+                `()` (join them here).
 
         Returns:
-            `(token_ids, cache, index)`, as `stream_start`.
+            `(token_ids, cache, index)`.
         """
-        next_token = self._next_token_function(padding_mask)
-        return self.sampler.decode(
-            next_token, token_ids, cache, index, padding_mask, stop_token_ids, max_steps=max_steps
-        )
+        given = dict(zip(getattr(self, "_joined_kernel_keys", []), joined))
+        with JoinedKernels(given=given):
+            return self.sampler.decode(
+                self._next_token_function(padding_mask),
+                token_ids,
+                cache,
+                index,
+                padding_mask,
+                stop_token_ids,
+                max_steps=max_steps,
+            )
 
     def make_speculative_function(self, proposer: Any) -> Any:
         """`generate_step` with a proposer's guesses checked several at a time, compiled as `generate_step` is.

@@ -6,12 +6,14 @@
 XLA on a CPU cannot call back into Python from inside a compiled loop, so the
 loop is cut into parts: the prompt pass and the first token in one compiled
 call, then calls of the same compiled decoding loop (``Sampler.decode``) with
-a step budget given as a tensor, one program for every budget. Each call
-costs about one step's worth of fixed work (reading the inputs, joining the
-attention projections' kernels: some milliseconds for GPT-2 124M on this
-CPU), so the budget grows until a part takes about ``interval`` seconds: the
-first token comes as soon as the prompt is read, and then text arrives a few
-times a second at a small cost in tokens per second.
+a step budget given as a tensor, one program for every budget. The first
+call also returns the attention projections' joined kernels, which the later
+calls take instead of joining them again (``tfkit.hub.layers.joined_kernels``);
+what each call still costs beyond its steps is copying the cache in (no
+buffer donation in TensorFlow's XLA calls: about 1 ms for GPT-2 124M at batch
+1 on this CPU, 5 ms at batch 8). So the budget grows until a part takes about
+``interval`` seconds: the first token comes as soon as the prompt is read, and
+then text arrives a few times a second at a small cost in tokens per second.
 
 Rows of a batch stream together; a row's text starts after its own prompt and
 ends at its first stop token.
@@ -25,7 +27,7 @@ from typing import Any, Iterator
 import numpy as np
 import tensorflow as tf
 
-STREAM_INTERVAL = 0.2  # seconds a part aims at: text arrives about five times a second
+STREAM_INTERVAL = 0.25  # seconds a part aims at: text arrives about four times a second
 
 
 def _finished_rows(token_ids: np.ndarray, prompt_mask: np.ndarray, index: int, stop_ids: Any) -> np.ndarray:
@@ -66,7 +68,7 @@ def stream_token_ids(
     start, step = model.make_stream_functions()
     length = int(prompt["token_ids"].shape[1])
     prompt_mask = np.asarray(prompt["padding_mask"]).astype(bool)
-    token_ids, cache, index = start(prompt, stop_token_ids=stop_token_ids, **static)
+    token_ids, cache, index, joined = start(prompt, stop_token_ids=stop_token_ids, **static)
     sent = np.zeros_like(prompt_mask)
     budget = 1
     while True:
@@ -78,7 +80,7 @@ def stream_token_ids(
             return
         began = time.perf_counter()
         token_ids, cache, index = step(
-            token_ids, cache, index, prompt["padding_mask"], stop_token_ids, tf.constant(budget, tf.int32)
+            token_ids, cache, index, prompt["padding_mask"], stop_token_ids, tf.constant(budget, tf.int32), joined
         )
         per_step = (time.perf_counter() - began) / max(int(index) - at, 1)
         budget = int(min(max(interval / max(per_step, 1e-6), 1), length))
