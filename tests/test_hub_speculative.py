@@ -104,9 +104,17 @@ def test_prompt_lookup_guesses_what_followed_the_latest_match_of_the_longest_ngr
     # before index 9: neither (2, 9) nor 9 occurred earlier, so the row guesses its last token and says so
     guesses, found, _ = PromptLookupProposer(2, 2).propose(ids, tf.constant(9), (), held)
     assert found.numpy().tolist() == [False] and guesses.numpy().tolist() == [[9, 9]]
-    # before index 5: (1, 5) occurred nowhere earlier, 5 alone at 0, followed by 6, 7
+    # before index 5: (1, 5) occurred nowhere earlier; 5 alone did (at 0, followed by 6, 7), but single tokens are
+    # matched only when max_matching_ngram_size is 1
     guesses, found, _ = PromptLookupProposer(2, 2).propose(ids, tf.constant(5), (), held)
+    assert found.numpy().tolist() == [False]
+    guesses, found, _ = PromptLookupProposer(2, 1).propose(ids, tf.constant(5), (), held)
     assert found.numpy().tolist() == [True] and guesses.numpy().tolist() == [[6, 7]]
+    # a repeating row: the latest match of (7, 7) before index 4 (at 1) is followed by one known token only, so
+    # the earliest (at 0) is used, followed by two
+    repeating = tf.constant([[7, 7, 7, 7, 0, 0, 0, 0]])
+    guesses, _, _ = PromptLookupProposer(3, 2).propose(repeating, tf.constant(4), (), tf.zeros_like(repeating, tf.bool))
+    assert guesses.numpy().tolist() == [[7, 7, 0]]
 
 
 def test_speculative_arguments_are_checked_before_anything_runs(models):

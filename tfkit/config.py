@@ -9,7 +9,8 @@ The values live in ``tfkit.base.settings`` (and the dtype policy in
 no counterpart the name is kept and says so: flash attention (TensorFlow has
 none; Keras's TensorFlow backend ignores the switch too) and
 ``enable_unsafe_deserialization`` (tfkit never deserializes code, so it unlocks
-nothing; see its docstring).
+nothing; see its docstring). ``enable_compilation_cache`` is tfkit's own: XLA's
+compiled programs kept on disk for later processes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import tensorflow as tf
 
 from tfkit.base import settings
+from tfkit.base.compilation_cache import enable_compilation_cache
 from tfkit.base.dtype_policy import DTypePolicy, global_policy, set_global_policy
 from tfkit.base.settings import (  # Keras's names, re-exported
     backend,
@@ -38,6 +40,7 @@ from tfkit.base.settings import (  # Keras's names, re-exported
 
 __all__ = [
     "backend",
+    "enable_compilation_cache",
     "disable_flash_attention",
     "disable_interactive_logging",
     "disable_traceback_filtering",

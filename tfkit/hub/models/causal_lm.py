@@ -226,7 +226,8 @@ class CausalLM(Task):
                 ids, fast where the output quotes the prompt). Defaults to
                 `None` (off).
             max_matching_ngram_size: The longest n-gram prompt lookup
-                matches. Defaults to `2`.
+                matches; it looks for n-grams down to 2 tokens (1 when this
+                is 1). Defaults to `2`.
 
         Returns:
             A string (for a string prompt), a list of strings, or, without a

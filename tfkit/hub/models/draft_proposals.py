@@ -32,6 +32,8 @@ class DraftModelProposer:
         num_tokens: How many tokens to guess a round.
     """
 
+    always_guesses = True  # the target's loop checks guesses every round
+
     def __init__(self, draft: Any, num_tokens: int) -> None:
         self.draft = draft
         self.num_tokens = num_tokens
@@ -94,19 +96,26 @@ class DraftModelProposer:
 class PromptLookupProposer:
     """Guesses copied from the sequence itself: what followed the latest earlier occurrence of its last n-gram.
 
-    For `n` from `max_ngram_size` down to 1, the last `n` tokens before
-    `index` are looked for earlier in the row; the tokens that followed the
-    most recent match are the guesses (the longest n-gram that matches wins).
+    For `n` from `max_ngram_size` down to 2 (to 1 when `max_ngram_size` is
+    1: a single token matches somewhere in most text, and checking guesses
+    that fail costs more than a plain step), the last `n` tokens before
+    `index` are looked for earlier in the row; the tokens that followed a
+    match are the guesses (the longest n-gram that matches wins): the most
+    recent match followed by `num_tokens` known tokens, else the earliest
+    (in a repeating sequence the latest match runs into the positions not
+    yet written, and would give one right guess a round).
     A row with no match guesses its last token repeated, and says it found
-    none: when no row has a match, the target takes one plain step instead of
-    checking guesses (open text then costs about what greedy decoding does).
-    Copying tasks
-    (summaries quoting the source, code edits, extraction) keep most guesses.
+    none: while no row has a match, the target takes plain greedy steps
+    instead of checking guesses (`has_guesses`), so text with nothing to copy
+    costs about what greedy decoding does. Copying tasks (summaries quoting
+    the source, code edits, extraction) keep most guesses.
 
     Args:
         num_tokens: How many tokens to guess a round.
         max_ngram_size: The longest n-gram looked for.
     """
+
+    always_guesses = False  # rows may find no match: the target's loop then takes plain steps
 
     def __init__(self, num_tokens: int, max_ngram_size: int) -> None:
         self.num_tokens = num_tokens
@@ -124,6 +133,45 @@ class PromptLookupProposer:
         """
         return ()
 
+    def sources(self, token_ids: tf.Tensor, index: tf.Tensor) -> tf.Tensor:
+        """Per row, the position the guesses are copied from, or -1 where no n-gram matches.
+
+        Args:
+            token_ids: int `(batch, length)`: the sequence, filled before `index`.
+            index: The first position to guess.
+
+        Returns:
+            int32 `(batch,)`.
+        """
+        length = token_ids.shape[1]
+        source = tf.fill([tf.shape(token_ids)[0]], -1)
+        shortest = 2 if self.max_ngram_size > 1 else 1  # one token alone matches too often in open text
+        for n in range(min(self.max_ngram_size, length - 1), shortest - 1, -1):
+            starts = tf.range(length - n + 1)
+            matches = tf.ones([tf.shape(token_ids)[0], length - n + 1], tf.bool)
+            for t in range(n):  # window j matches when token_ids[j + t] == token_ids[index - n + t] for every t
+                wanted = tf.gather(token_ids, tf.maximum(index - n + t, 0), axis=1)
+                matches &= token_ids[:, t : length - n + 1 + t] == wanted[:, None]
+            matches &= (starts + n < index)[None, :] & (index >= n)  # an earlier window, followed by a known token
+            whole = matches & (starts + n + self.num_tokens <= index)[None, :]  # followed by num_tokens known ones
+            latest = tf.reduce_max(tf.where(whole, starts[None, :], -1), axis=1)
+            earliest = tf.reduce_min(tf.where(matches, starts[None, :], length), axis=1)
+            best = tf.where(latest >= 0, latest, tf.where(earliest < length, earliest, -1))
+            source = tf.where((source < 0) & (best >= 0), best + n, source)
+        return source
+
+    def has_guesses(self, token_ids: tf.Tensor, index: tf.Tensor) -> tf.Tensor:
+        """Bool `(batch,)`: the rows whose last n-gram matches earlier (`sources` found one).
+
+        Args:
+            token_ids: int `(batch, length)`: the sequence, filled before `index`.
+            index: The first position to guess.
+
+        Returns:
+            A bool tensor.
+        """
+        return self.sources(token_ids, index) >= 0
+
     def propose(self, token_ids: tf.Tensor, index: tf.Tensor, state: Any, held: tf.Tensor) -> tuple[tf.Tensor, Any]:
         """`num_tokens` guesses for positions `index ...` from n-gram matches before `index`.
 
@@ -135,21 +183,11 @@ class PromptLookupProposer:
 
         Returns:
             `(guesses, found, state)`: int `(batch, num_tokens)`, and bool
-            `(batch,)`: whether the row's guesses come from a match (the
-            target then takes a plain step when no row has one).
+            `(batch,)`: whether the row's guesses come from a match.
         """
         length = token_ids.shape[1]
         last = tf.gather(token_ids, index - 1, axis=1)
-        source = tf.fill(tf.shape(last), -1)  # where the guesses start, per row (-1: no match yet)
-        for n in range(min(self.max_ngram_size, length - 1), 0, -1):
-            starts = tf.range(length - n + 1)
-            matches = tf.ones([tf.shape(token_ids)[0], length - n + 1], tf.bool)
-            for t in range(n):  # window j matches when token_ids[j + t] == token_ids[index - n + t] for every t
-                wanted = tf.gather(token_ids, tf.maximum(index - n + t, 0), axis=1)
-                matches &= token_ids[:, t : length - n + 1 + t] == wanted[:, None]
-            matches &= (starts + n < index)[None, :] & (index >= n)  # an earlier window, followed by a known token
-            latest = tf.reduce_max(tf.where(matches, starts[None, :], -1), axis=1)
-            source = tf.where((source < 0) & (latest >= 0), latest + n, source)
+        source = self.sources(token_ids, index)
         offsets = tf.range(self.num_tokens)[None, :]
         positions = tf.clip_by_value(source[:, None] + offsets, 0, length - 1)
         copied = tf.gather(token_ids, positions, batch_dims=1)
