@@ -92,7 +92,6 @@ def test_speculative_text_generation_matches_greedy_text(tmp_path):
     prompts_text = ["the quick brown fox", "hello"]
     greedy = causal_lm.generate(prompts_text, max_length=16)
     assert causal_lm.generate(prompts_text, max_length=16, prompt_lookup_num_tokens=4) == greedy
-    assert causal_lm.generate(prompts_text, max_length=16, assistant_model=causal_lm) == greedy
 
 
 def test_prompt_lookup_guesses_what_followed_the_latest_match_of_the_longest_ngram():

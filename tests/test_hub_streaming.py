@@ -25,12 +25,11 @@ def joined(pieces, rows):
     return ["".join(piece[row] for piece in pieces) for row in range(rows)]
 
 
-@pytest.mark.parametrize("sampler", ["greedy", "top_k", "random"])
+@pytest.mark.parametrize("sampler", ["greedy", "top_k"])  # top_k: a seeded sampler's draws, part after part
 def test_streamed_text_joins_to_generates_completions(causal_lm, sampler):
     make = {  # the same seed for both runs: the streamed parts must draw what the whole loop draws
         "greedy": lambda: "greedy",
         "top_k": lambda: tk_hub.samplers.TopKSampler(k=5, seed=3),
-        "random": lambda: tk_hub.samplers.RandomSampler(seed=4),
     }[sampler]
     causal_lm.compile(sampler=make())
     expected = causal_lm.generate(PROMPTS, max_length=16, strip_prompt=True)
