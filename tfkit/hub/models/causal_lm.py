@@ -29,7 +29,10 @@ from tfkit.saving import register_keras_serializable
 
 
 def stop_mask(token_ids: tf.Tensor, stop_token_ids: Any, prompt_mask: tf.Tensor) -> tf.Tensor:
-    """The padding mask of generated sequences: ``True`` up to and including each row's first stop token."""
+    """The padding mask of generated sequences: ``True`` up to and including each row's first stop token
+    (everywhere when ``stop_token_ids`` is ``None``)."""
+    if stop_token_ids is None:
+        return tf.ones_like(token_ids, dtype=tf.bool)
     generated = tf.logical_not(tf.cast(prompt_mask, tf.bool))
     is_stop = tf.zeros_like(token_ids, dtype=tf.bool)
     for token in stop_token_ids:

@@ -249,11 +249,7 @@ class DecoderCausalLM(CausalLM):
             model=self,
             **first,
         )
-        if stop_token_ids is not None:
-            padding_mask = stop_mask(token_ids, stop_token_ids, padding_mask)
-        else:
-            padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
-        return {"token_ids": token_ids, "padding_mask": padding_mask}
+        return {"token_ids": token_ids, "padding_mask": stop_mask(token_ids, stop_token_ids, padding_mask)}
 
     def _prompt_pass(self, inputs: dict[str, Any], prefill_length: int | None) -> tuple[Any, Any, Any, dict]:
         """The prompt pass: `(hidden_states, cache, index, first)`, `index` the shortest prompt's end and

@@ -383,10 +383,7 @@ class Seq2SeqLM(CausalLM):
             model=self,
             **first,
         )
-        if stop_token_ids is not None:
-            decoder_padding_mask = stop_mask(decoder_token_ids, stop_token_ids, decoder_padding_mask)
-        else:
-            decoder_padding_mask = tf.ones_like(decoder_token_ids, dtype=tf.bool)
+        decoder_padding_mask = stop_mask(decoder_token_ids, stop_token_ids, decoder_padding_mask)
         return {"decoder_token_ids": decoder_token_ids, "decoder_padding_mask": decoder_padding_mask}
 
     def generate(

@@ -138,8 +138,4 @@ def speculative_generate_step(
         )  # one round, unless the plain steps reached the end
 
     token_ids, _, _, _ = tf.while_loop(cond, body, (token_ids, cache, proposal_state, index))
-    if stop_token_ids is not None:
-        padding_mask = stop_mask(token_ids, stop_token_ids, padding_mask)
-    else:
-        padding_mask = tf.ones_like(token_ids, dtype=tf.bool)
-    return {"token_ids": token_ids, "padding_mask": padding_mask}
+    return {"token_ids": token_ids, "padding_mask": stop_mask(token_ids, stop_token_ids, padding_mask)}
