@@ -395,3 +395,13 @@ def test_per_output_losses_are_per_epoch_not_cumulative():
     history = model.fit(x, {"a": y, "b": 2 * y}, epochs=2, verbose=0).history
     np.testing.assert_allclose(history["a_loss"][0], history["a_loss"][1], rtol=1e-6)
     np.testing.assert_allclose(history["loss"][1], history["a_loss"][1] + history["b_loss"][1], rtol=1e-5)
+
+
+def test_train_on_batch_reports_its_own_batch_as_keras_3_does():
+    # Keras 3 resets the metrics before each train_on_batch: the second call reports the second batch's loss
+    # (before its update), not the mean of both. By hand: w = 1, b = 0; the first batch (x = 1) has loss 9 and
+    # gradients 6, so SGD(0.01) leaves w = 0.94, b = -0.06; the second batch (x = 2) predicts 5.58: loss 31.1364.
+    model = tfkit.Sequential([tfkit.Input((3,)), layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=tfkit.optimizers.SGD(0.01), loss="mse")
+    assert model.train_on_batch(np.ones((4, 3)), np.zeros((4, 1))) == pytest.approx(9.0)
+    assert model.train_on_batch(np.full((4, 3), 2.0), np.zeros((4, 1))) == pytest.approx(5.58**2, rel=1e-5)

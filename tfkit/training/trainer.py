@@ -546,8 +546,9 @@ class Trainer(StepMethods):
     ) -> Any:
         """Runs a single gradient update on a single batch of data.
 
-        The whole of `x` is one batch. Metrics are not reset between calls,
-        so they accumulate over successive batches (call `reset_metrics`).
+        The whole of `x` is one batch. Metrics are reset first, as Keras 3
+        resets them, so the result covers this batch only (the loss of this
+        batch before the update, not a running mean of earlier calls).
 
         Args:
             x: Input data: an array or tensor, or a list or dict of them.
@@ -574,6 +575,8 @@ class Trainer(StepMethods):
             >>> model.train_on_batch(np.ones((4, 3)), np.zeros((4, 1)))
             9.0
         """
+        self._state()
+        self.reset_metrics()
         return _format_logs(self._run_on_batch("train", x, y, sample_weight, class_weight), return_dict)
 
     def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False) -> Any:
