@@ -9,7 +9,9 @@ extended in place, as a prompt pass does) and picks its own token at each of
 the ``k + 1`` positions with the greedy sampler. The guesses it agrees with,
 in a row from the first, are kept, and its own token after them: one to
 ``k + 1`` tokens a round for the price of one pass, which at batch 1 on a CPU
-costs about what a one-token step costs (the weights are read once either way).
+costs little more than a one-token step (the weights are read once either
+way): about 1.3 greedy steps for 4 guesses at GPT-2 124M's size on 2 cores.
+While prompt lookup finds nothing to copy, the loop takes plain greedy steps.
 
 The ids are greedy decoding's: a kept guess is the token the target picks
 there, and every later pick reads a cache written from kept tokens only (a
