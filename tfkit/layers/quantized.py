@@ -182,6 +182,14 @@ class Int8Quantization:
 
         Returns:
             A dict of the target's values, scale and (int4 groups) zero point, by attribute name.
+
+        Example:
+            >>> layer = tfkit.layers.Dense(2)
+            >>> layer.build((None, 3))
+            >>> layer.quantize("int8")
+            >>> layer.enable_lora(1)
+            >>> {name: (value.dtype.name, value.shape) for name, value in layer.merged_quantized_values().items()}
+            {'kernel': ('int8', (3, 2)), 'kernel_scale': ('float32', (2,))}
         """
         target = self._quantized_target
         factor_a = getattr(self, f"lora_{target}_a")
