@@ -79,6 +79,11 @@ def joined_kernel(key: Hashable, join: Callable[[], tf.Tensor]) -> tf.Tensor:
 
     Returns:
         The joined kernel.
+
+    Example:
+        >>> from tfkit.hub.layers.joined_kernels import joined_kernel
+        >>> joined_kernel(("q", "k"), lambda: tf.ones((2, 3))).shape   # outside a scope: join() itself
+        TensorShape([2, 3])
     """
     return _SCOPES[-1].kernel(key, join) if _SCOPES else join()
 
@@ -91,5 +96,11 @@ def key_of(layers: Any) -> tuple[int, ...]:
 
     Returns:
         A tuple of ints.
+
+    Example:
+        >>> from tfkit.hub.layers.joined_kernels import key_of
+        >>> first, second = object(), object()
+        >>> key_of([first, second]) == (id(first), id(second))
+        True
     """
     return tuple(id(layer) for layer in layers)

@@ -113,6 +113,13 @@ class PromptLookupProposer:
     Args:
         num_tokens: How many tokens to guess a round.
         max_ngram_size: The longest n-gram looked for.
+
+    Example:
+        >>> from tfkit.hub.models.draft_proposals import PromptLookupProposer
+        >>> ids = tf.constant([[5, 6, 8, 2, 9, 5, 6, 0, 0]])
+        >>> guesses, found, _ = PromptLookupProposer(3, 2).propose(ids, tf.constant(7), (), None)
+        >>> guesses.numpy().tolist(), found.numpy().tolist()   # (5, 6) was followed by 8, 2, 9
+        ([[8, 2, 9]], [True])
     """
 
     always_guesses = False  # rows may find no match: the target's loop then takes plain steps

@@ -62,6 +62,11 @@ def make_proposer(
         ValueError: If both kinds are asked for, the model's sampler is not
             greedy, a model cannot decode speculatively, the vocabularies
             differ, or a count is not a positive integer.
+
+    Example:
+        >>> from tfkit.hub.models.speculative_options import make_proposer
+        >>> make_proposer(None) is None   # no speculative argument: plain decoding
+        True
     """
     if assistant_model is None and prompt_lookup_num_tokens is None:
         return None
